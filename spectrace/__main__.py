@@ -1,0 +1,3 @@
+from spectrace.cli import main
+
+main()

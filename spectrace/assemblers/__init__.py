@@ -1,0 +1,1 @@
+"""Assemblers turn attributed lines into records: crashes, shapes, config, load."""

@@ -1,0 +1,38 @@
+"""The ``spectrace`` command: registers each command and maps SpectraceError to one line + exit 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from spectrace.errors import SpectraceError
+
+EXIT_USAGE = 2
+
+app = typer.Typer(
+    name="spectrace",
+    help="Crash triage for speculative-decoding LLM server logs (SGLang, vLLM, TensorRT-LLM).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    """Import each command module; each adds itself to ``app``."""
+    from spectrace.commands import register_all
+
+    register_all(app)
+
+
+def main() -> None:
+    _register()
+    try:
+        app(standalone_mode=True)
+    except SpectraceError as exc:
+        print(f"spectrace: error: {exc}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("spectrace: interrupted", file=sys.stderr)
+        sys.exit(130)
