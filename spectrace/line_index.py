@@ -1,0 +1,248 @@
+"""Newline offsets of one log file, built in the background; lines read lazily with pread.
+
+The index is one ``array('Q')`` of line-end offsets (8 bytes a line), so a multi-GB file costs
+tens of MB and line *i* is one ``pread`` away. Reads use ``os.pread`` rather than mmap so that a
+file truncated under us yields short reads instead of SIGBUS (lnav's argument). A ``.gz`` input
+is inflated once, in the same background pass, into a private temporary file that the reader
+then serves; compressed logs are CI artefacts, so they are not followed.
+"""
+
+from __future__ import annotations
+
+import array
+import enum
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from isal import igzip
+
+from spectrace.errors import InputError
+
+CHUNK = 8 << 20  # bytes read per background step
+BLOCK = 128  # lines decoded and cached together
+CACHE_BLOCKS = 256  # at most 32 k decoded lines held
+MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels with it
+SNIFF = 8192
+
+
+class Change(enum.Enum):
+    """What ``refresh`` found when it looked at the file again."""
+
+    SAME = "same"
+    GROWN = "grown"
+    RESET = "reset"  # truncated or replaced: every line number is void
+
+
+def is_gzip(path: Path) -> bool:
+    """Gzip is told by its magic bytes, not the name, so renamed artefacts still open."""
+    with path.open("rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def check_readable(path: Path) -> None:
+    """Raise InputError for a missing, unreadable or binary file, before any UI starts."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory")
+    try:
+        head = _sniff(path)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if b"\0" in head:
+        raise InputError(f"{path}: looks like binary data, not a text log")
+
+
+def _sniff(path: Path) -> bytes:
+    if is_gzip(path):
+        try:
+            with igzip.open(path, "rb") as fh:
+                return fh.read(SNIFF)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: broken gzip ({exc})") from None
+    with path.open("rb") as fh:
+        return fh.read(SNIFF)
+
+
+class LineIndex:
+    """Line-end offsets of one file plus a small LRU of decoded lines."""
+
+    def __init__(self, path: str | Path, *, chunk: int = CHUNK) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        self.gzip = is_gzip(self.path)
+        self._chunk = chunk
+        self._lock = threading.Lock()
+        self._ends = array.array("Q")
+        self._size = 0  # bytes of the data file known to exist
+        self._spool: tempfile._TemporaryFileWrapper[bytes] | None = None
+        self._fd = self._open_data()
+        self._cache: OrderedDict[int, list[tuple[str, int]]] = OrderedDict()
+        self.generation = 0  # bumped on every reset so holders of line numbers can tell
+        self.done = False
+
+    def _open_data(self) -> int:
+        if not self.gzip:
+            return os.open(self.path, os.O_RDONLY)
+        self._spool = tempfile.NamedTemporaryFile(prefix="spectrace-", suffix=".log")
+        return os.open(self._spool.name, os.O_RDONLY)
+
+    def close(self) -> None:
+        os.close(self._fd)
+        if self._spool is not None:
+            self._spool.close()
+
+    @property
+    def line_count(self) -> int:
+        """Complete lines plus an unterminated last line, if any."""
+        return len(self._ends) + (1 if self._size > self._tail_start() else 0)
+
+    @property
+    def indexed_bytes(self) -> int:
+        return self._size
+
+    def _tail_start(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def build(self, cancelled: Callable[[], bool] = lambda: False,
+              on_progress: Callable[[int], None] | None = None) -> None:
+        """Index up to the current end of file; call from a worker thread."""
+        for added in self._chunks():
+            if on_progress is not None:
+                on_progress(added)
+            if cancelled():
+                return
+        self.done = True
+        if on_progress is not None:
+            on_progress(0)
+
+    def _chunks(self) -> Iterator[int]:
+        source = self._gzip_chunks() if self.gzip else self._plain_chunks()
+        for start, data in source:
+            yield self._add(start, data)
+
+    def _plain_chunks(self) -> Iterator[tuple[int, bytes]]:
+        pos = self._tail_start()
+        while data := os.pread(self._fd, self._chunk, pos):
+            yield pos, data
+            pos += len(data)
+
+    def _gzip_chunks(self) -> Iterator[tuple[int, bytes]]:
+        assert self._spool is not None
+        pos = 0
+        try:
+            with igzip.open(self.path, "rb") as fh:
+                while data := fh.read(self._chunk):
+                    self._spool.write(data)
+                    self._spool.flush()
+                    yield pos, data
+                    pos += len(data)
+        except (OSError, EOFError):
+            return  # a truncated gzip shows what inflated; the core reports the issue
+
+    def _add(self, start: int, data: bytes) -> int:
+        """Append the line ends found in ``data`` (which begins at byte ``start``)."""
+        ends = array.array("Q")
+        append, find = ends.append, data.find
+        pos = find(b"\n")
+        while pos != -1:
+            append(start + pos + 1)
+            pos = find(b"\n", pos + 1)
+        with self._lock:
+            self._cache.pop(len(self._ends) // BLOCK, None)  # its last line may have grown
+            self._ends.extend(ends)
+            self._size = max(self._size, start + len(data))
+        return len(ends)
+
+    def refresh(self) -> Change:
+        """Look at the file again (follow mode): index what was appended, or reset."""
+        if self.gzip:
+            return Change.SAME
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return Change.SAME  # rotated away for a moment; keep what we show
+        if stat.st_ino != os.fstat(self._fd).st_ino or stat.st_size < self._size:
+            self._reset()
+            self.build()
+            return Change.RESET
+        if stat.st_size == self._size:
+            return Change.SAME
+        self.build()
+        return Change.GROWN
+
+    def _reset(self) -> None:
+        with self._lock:
+            os.close(self._fd)
+            self._fd = os.open(self.path, os.O_RDONLY)
+            self._ends = array.array("Q")
+            self._size = 0
+            self._cache.clear()
+            self.generation += 1
+
+    def span(self, i: int) -> tuple[int, int]:
+        """Byte range [start, end) of line ``i`` including its newline."""
+        ends = self._ends
+        start = ends[i - 1] if i > 0 else 0
+        end = ends[i] if i < len(ends) else self._size
+        return start, end
+
+    def line_at_offset(self, offset: int) -> int:
+        """Line number (0-based) holding byte ``offset``."""
+        lo, hi, ends = 0, len(self._ends), self._ends
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ends[mid] <= offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return min(lo, max(self.line_count - 1, 0))
+
+    def line(self, i: int) -> tuple[str, int]:
+        """Text of line ``i`` (0-based, newline and CR redraws removed) and bytes cut off."""
+        block = i // BLOCK
+        with self._lock:
+            lines = self._cache.get(block)
+            if lines is not None:
+                self._cache.move_to_end(block)
+        if lines is None or i - block * BLOCK >= len(lines):
+            lines = self._read_block(block)
+        k = i - block * BLOCK
+        return lines[k] if k < len(lines) else ("", 0)
+
+    def _read_block(self, block: int) -> list[tuple[str, int]]:
+        first = block * BLOCK
+        last = min(first + BLOCK, self.line_count)
+        if last <= first:
+            return []
+        start, end = self.span(first)[0], self.span(last - 1)[1]
+        if end - start <= BLOCK * MAX_LINE_BYTES:
+            data = os.pread(self._fd, end - start, start)
+            lines = [_decode(data[a - start:b - start]) for a, b in map(self.span, range(first, last))]
+        else:
+            lines = [self._read_one(i) for i in range(first, last)]
+        with self._lock:
+            self._cache[block] = lines
+            if len(self._cache) > CACHE_BLOCKS:
+                self._cache.popitem(last=False)
+        return lines
+
+    def _read_one(self, i: int) -> tuple[str, int]:
+        start, end = self.span(i)
+        return _decode(os.pread(self._fd, min(end - start, MAX_LINE_BYTES + 1), start), end - start)
+
+
+def _decode(raw: bytes, full: int | None = None) -> tuple[str, int]:
+    """Bytes of one line -> text without newline/CR redraws, and how many bytes were cut."""
+    full = len(raw) if full is None else full
+    cut = 0
+    if full > MAX_LINE_BYTES:
+        raw, cut = raw[:MAX_LINE_BYTES], full - MAX_LINE_BYTES
+    raw = raw.rstrip(b"\r\n")
+    if b"\r" in raw:
+        raw = raw.rsplit(b"\r", 1)[1] or raw.replace(b"\r", b"")
+    return raw.decode("utf-8", "replace"), cut

@@ -1,0 +1,333 @@
+"""The spectrace TUI: wires the line index, the core's analysis and the widgets together.
+
+Heavy work runs in thread workers (indexing, merging, filtering, analysis, follow polling) and
+comes back as messages, so the first screen shows while a multi-GB file is still being read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+
+from spectrace.assemblers.crash import Crash
+from spectrace.incidents import Incident
+from spectrace.line_index import Change, LineIndex
+from spectrace.pipeline import Analysis
+from spectrace.tui import analysis as core
+from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
+from spectrace.tui.messages import AnalysisDone, AnalysisFailed, CrashFound, IndexProgress, JumpTo
+from spectrace.tui.timeline import (FilteredSource, LineSource, MergedSource, SingleSource,
+                                    filter_rows, merge_order)
+from spectrace.tui.views import FileSet, crash_rows, keep_rows, ranks_seen, search
+from spectrace.tui.widgets.incident_detail import IncidentDetail
+from spectrace.tui.widgets.incident_list import Entry, IncidentList, crash_entries, incident_entries
+from spectrace.tui.widgets.load_chart import LoadChart
+from spectrace.tui.widgets.log_view import LogView
+
+POLL_S = 0.5
+PROGRESS_S = 0.1
+
+
+class SpectraceApp(App[None]):
+    """Log view on the left; crash list, crash detail and load chart on the right."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "spectrace"
+    BINDINGS = [
+        Binding("slash", "search", "Search"),
+        Binding("n", "search_next(1)", "Next match", show=False),
+        Binding("N", "search_next(-1)", "Prev match", show=False),
+        Binding("e", "crash(1)", "Next crash"),
+        Binding("E", "crash(-1)", "Prev crash"),
+        Binding("f", "filter", "Filter"),
+        Binding("F", "clear_filter", "Clear filter", show=False),
+        Binding("r", "rank", "Rank"),
+        Binding("t", "follow", "Tail"),
+        Binding("c", "colour", "ANSI colour on/off", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, paths: Sequence[Path], *, expect: Sequence[str] = (), follow: bool = False) -> None:
+        super().__init__()
+        self.files = FileSet([LineIndex(p) for p in paths])
+        self.expect = list(expect)
+        self.start_follow = follow
+        self.base: LineSource = SingleSource(self.files.indexes[0])
+        self.line_filter: Query | None = None
+        self.search_query: Query | None = None
+        self.rank: str | None = None
+        self.crashes: list[Crash] = []
+        self.analysis: Analysis | None = None
+        self.analysis_state = "analysing"
+        self._reanalyse = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static("", id="status")
+                yield LogView(self.files.labels, id="log")
+            with Vertical(id="side"):
+                yield IncidentList(id="incidents")
+                yield IncidentDetail(id="detail")
+                yield LoadChart(id="load")
+        yield Footer()
+
+    @property
+    def log_view(self) -> LogView:
+        return self.query_one("#log", LogView)
+
+    @property
+    def incident_list(self) -> IncidentList:
+        return self.query_one("#incidents", IncidentList)
+
+    def on_mount(self) -> None:
+        self.log_view.set_source(self.base)
+        self.log_view.focus()
+        self._index()
+        self._analyse()
+        self.set_interval(POLL_S, self._poll)
+        if self.start_follow:
+            self.action_follow()
+        self._status()
+
+    # -- background work -----------------------------------------------------------------------
+
+    @work(thread=True, group="index")
+    def _index(self) -> None:
+        last = 0.0
+        for index in self.files.indexes:
+            def progress(_added: int) -> None:
+                nonlocal last
+                if time.monotonic() - last > PROGRESS_S:
+                    last = time.monotonic()
+                    self.post_message(IndexProgress(self.base.count, False))
+            try:
+                index.build(on_progress=progress)
+            except OSError as exc:
+                self.call_from_thread(self.notify, f"{index.name}: {exc.strerror or exc}", severity="error")
+        if len(self.files.indexes) > 1:
+            order = merge_order(self.files.indexes)
+            if order is not None:
+                self.call_from_thread(self._set_base, MergedSource(self.files.indexes, order))
+        self.post_message(IndexProgress(self.base.count, True))
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def _analyse(self) -> None:
+        result = core.run(self.files.paths, self.expect, lambda c: self.post_message(CrashFound(c)))
+        self.post_message(AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result))
+
+    @work(thread=True, exclusive=True, group="filter")
+    def _filter(self) -> None:
+        keep = keep_rows(self.base, self.line_filter, self.rank)
+        if keep is None:
+            self.call_from_thread(self._show, self.base)
+            return
+        rows = filter_rows(self.base, keep)
+        if rows is not None:
+            self.call_from_thread(self._show, FilteredSource(self.base, rows))
+
+    @work(thread=True, exclusive=True, group="poll")
+    def _poll_files(self) -> None:
+        changes = [ix.refresh() for ix in self.files.indexes]
+        if Change.RESET in changes:
+            self.call_from_thread(self._file_reset)
+        elif Change.GROWN in changes:
+            self.call_from_thread(self._file_grown)
+
+    def _poll(self) -> None:
+        self._poll_files()
+
+    # -- reactions -----------------------------------------------------------------------------
+
+    def _set_base(self, base: LineSource) -> None:
+        self.base = base
+        self._refilter()
+
+    def _refilter(self) -> None:
+        if self.line_filter is None and self.rank is None:
+            self._show(self.base)
+        else:
+            self._filter()
+
+    def _show(self, source: LineSource) -> None:
+        self.log_view.set_source(source, keep=self.log_view.position())
+        self._status()
+
+    def _file_reset(self) -> None:
+        self.notify("file was truncated or replaced: view reset")
+        self.crashes, self.analysis = [], None
+        self.incident_list.show([])
+        self.log_view.set_crash_lines(set())
+        self.base = SingleSource(self.files.indexes[0])
+        self._refilter()
+        self._index()
+        self._start_analysis()
+
+    def _file_grown(self) -> None:
+        if len(self.files.indexes) > 1:
+            self._index()
+        elif self.line_filter is not None or self.rank is not None:
+            self._filter()
+        else:
+            self.log_view.grew()
+        self._start_analysis()
+        self._status()
+
+    def _start_analysis(self) -> None:
+        if self.analysis_state == "analysing":
+            self._reanalyse = True
+            return
+        self.analysis_state = "analysing"
+        self._analyse()
+
+    def on_index_progress(self, message: IndexProgress) -> None:
+        if isinstance(self.log_view.source, (SingleSource, MergedSource)):
+            self.log_view.grew()
+        self._status(indexing=not message.done)
+
+    def on_crash_found(self, message: CrashFound) -> None:
+        self.crashes.append(message.crash)
+        if self.analysis is None:
+            self._list(crash_entries(self.crashes))
+        self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
+
+    def on_analysis_done(self, message: AnalysisDone) -> None:
+        self.analysis = message.analysis
+        self._list(incident_entries(self.analysis.incidents, self.analysis.findings))
+        self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
+        self._analysis_finished()
+
+    def on_analysis_failed(self, message: AnalysisFailed) -> None:
+        self.notify(message.reason, title="analysis failed", severity="error", timeout=10)
+        self._analysis_finished()
+
+    def _analysis_finished(self) -> None:
+        self.analysis_state = "done"
+        if self._reanalyse:
+            self._reanalyse = False
+            self.crashes = []
+            self._start_analysis()
+        self._status()
+
+    def _list(self, entries: list[Entry]) -> None:
+        self.incident_list.show(entries)
+        if self.incident_list.highlighted is None and entries:
+            self._detail(entries[0])
+
+    @on(OptionList.OptionHighlighted, "#incidents")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        entry = self.incident_list.current()
+        if entry is not None:
+            self._detail(entry)
+
+    @on(OptionList.OptionSelected, "#incidents")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        entry = self.incident_list.current()
+        if entry is not None and entry.source is not None and entry.lineno is not None:
+            self.post_message(JumpTo(entry.source, entry.lineno))
+
+    def _detail(self, entry: Entry) -> None:
+        item = entry.item
+        collateral: list[Incident] = []
+        if isinstance(item, Incident) and self.analysis is not None:
+            collateral = [i for i in self.analysis.incidents if i.id in item.collateral]
+        self.query_one("#detail", IncidentDetail).show(item, collateral)
+        load = self.analysis.load if self.analysis is not None else []
+        ts = item.first_seen.ts if isinstance(item, Incident) else getattr(item, "ts", None)
+        ts_text = item.first_seen.ts_text if isinstance(item, Incident) else getattr(item, "ts_text", None)
+        self.query_one("#load", LoadChart).show(load, ts, ts_text)
+
+    def on_jump_to(self, message: JumpTo) -> None:
+        row = self.files.row(self.log_view.source, message.source, message.lineno)
+        if row is None:
+            self.notify(f"{message.source}:{message.lineno} is not shown (filtered out?)", severity="warning")
+            return
+        self.log_view.follow = False
+        self.log_view.go_to(row)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_crash(self, direction: int) -> None:
+        entries = self.incident_list.entries
+        rows = [(self.files.row(self.log_view.source, e.source, e.lineno), n) for n, e in enumerate(entries)
+                if e.source is not None and e.lineno is not None]
+        placed = sorted((row, n) for row, n in rows if row is not None)
+        cursor = self.log_view.cursor
+        ahead = [p for p in placed if (p[0] > cursor if direction > 0 else p[0] < cursor)]
+        if not ahead:
+            self.notify("no more crashes " + ("below" if direction > 0 else "above"))
+            return
+        row, n = ahead[0] if direction > 0 else ahead[-1]
+        self.incident_list.highlighted = n
+        self.log_view.follow = False
+        self.log_view.go_to(row)
+
+    def action_search(self) -> None:
+        def done(query: Query | None) -> None:
+            self.search_query = query
+            self.log_view.set_pattern(query.pattern if query else None)
+            if query is not None:
+                self.action_search_next(1)
+        self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
+
+    def action_search_next(self, direction: int) -> None:
+        if self.search_query is None:
+            self.notify("no search yet: press /")
+            return
+        self._search(self.search_query, direction)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, query: Query, direction: int) -> None:
+        row = search(self.log_view.source, query.pattern, self.log_view.cursor, direction)
+        if row is None:
+            self.call_from_thread(self.notify, f"not found: {query.text}")
+        else:
+            self.call_from_thread(self.log_view.go_to, row)
+
+    def action_filter(self) -> None:
+        def done(query: Query | None) -> None:
+            self.line_filter = query
+            self._refilter()
+        self.push_screen(QueryDialog("Filter lines", with_exclude=True,
+                                     value=self.line_filter.text if self.line_filter else ""), done)
+
+    def action_clear_filter(self) -> None:
+        self.line_filter, self.rank = None, None
+        self._refilter()
+
+    def action_rank(self) -> None:
+        def done(rank: str | None) -> None:
+            if rank is not None:
+                self.rank = rank or None
+                self._refilter()
+        self.push_screen(RankDialog(ranks_seen(self.files, self.analysis)), done)
+
+    def action_follow(self) -> None:
+        self.log_view.follow = not self.log_view.follow
+        if self.log_view.follow:
+            self.log_view.action_last()
+        self._status()
+
+    def action_colour(self) -> None:
+        self.log_view.colour = not self.log_view.colour
+        self.log_view.set_crash_lines(self.log_view.crash_lines)
+
+    def action_help(self) -> None:
+        keys = [(b.key, b.description) for b in (*self.BINDINGS, *LogView.BINDINGS)
+                if isinstance(b, Binding)]
+        self.push_screen(HelpScreen(keys))
+
+    def _status(self, indexing: bool = False) -> None:
+        self.query_one("#status", Static).update(Text(self.files.status(
+            shown=self.log_view.source.count, indexing=indexing, query=self.line_filter, rank=self.rank,
+            follow=self.log_view.follow, analysing=self.analysis_state == "analysing",
+            crashes=len(self.incident_list.entries))))

@@ -1,0 +1,55 @@
+"""Every message the TUI's workers and widgets send, each a dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from spectrace.assemblers.crash import Crash
+from spectrace.pipeline import Analysis
+
+
+@dataclass
+class IndexProgress(Message):
+    """More lines were indexed (or the index finished)."""
+
+    lines: int
+    done: bool
+
+
+@dataclass
+class CrashFound(Message):
+    """The scan met a crash; shown at once, replaced by incidents when analysis ends."""
+
+    crash: Crash
+
+
+@dataclass
+class AnalysisDone(Message):
+    """The core finished; its incidents replace the provisional crash list."""
+
+    analysis: Analysis
+
+
+@dataclass
+class AnalysisFailed(Message):
+    """The core raised; the app shows the one-line reason instead of a traceback."""
+
+    reason: str
+
+
+@dataclass
+class JumpTo(Message):
+    """Show a log line: ``source`` as the core names it, ``lineno`` 1-based."""
+
+    source: str
+    lineno: int
+
+
+@dataclass
+class ViewChanged(Message):
+    """The log view's rows were replaced (merge done, filter applied, file reset)."""
+
+    rows: int
+    label: str

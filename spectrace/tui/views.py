@@ -1,0 +1,118 @@
+"""Glue between the core's records (named by source and 1-based line) and the view's rows."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from spectrace.assemblers.crash import Crash
+from spectrace.line_index import LineIndex
+from spectrace.pipeline import Analysis
+from spectrace.tui.dialogs import Query
+from spectrace.tui.linestyle import plain, rank_of
+from spectrace.tui.timeline import LineSource
+
+RANK_SNIFF_LINES = 5000
+
+
+class FileSet:
+    """The opened files, their short labels, and lookup of a source name to a file number."""
+
+    def __init__(self, indexes: Sequence[LineIndex]) -> None:
+        self.indexes = list(indexes)
+        self.paths = [ix.path for ix in self.indexes]
+        self.labels = [p.name.split(".")[0] for p in self.paths]
+        self._by_name: dict[str, int] = {}
+        for n, path in enumerate(self.paths):
+            for name in (str(path), os.path.abspath(path), path.name):
+                self._by_name.setdefault(name, n)
+
+    def file_of(self, source: str) -> int | None:
+        for name in (source, os.path.abspath(source), Path(source).name):
+            if name in self._by_name:
+                return self._by_name[name]
+        return None
+
+    def row(self, view: LineSource, source: str | None, lineno: int | None) -> int | None:
+        """View row of a core position (1-based line), None when not shown."""
+        if source is None or lineno is None:
+            return None
+        file = self.file_of(source)
+        return None if file is None else view.row_of(file, lineno - 1)
+
+    def status(self, *, shown: int, indexing: bool, query: Query | None, rank: str | None,
+               follow: bool, analysing: bool, crashes: int) -> str:
+        names = self.paths[0].name if len(self.paths) == 1 else f"{len(self.paths)} files merged"
+        total = sum(ix.line_count for ix in self.indexes)
+        parts = [f"{names}: {total:,} lines" + (" (indexing…)" if indexing else "")]
+        if query is not None:
+            parts.append(f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown")
+        if rank is not None:
+            parts.append(f"rank {rank} only")
+        parts.append("follow on" if follow else "follow off")
+        parts.append(f"{crashes} crashes" + (" (scanning…)" if analysing else ""))
+        return " │ ".join(parts)
+
+
+def crash_rows(files: FileSet, crashes: Iterable[Crash], analysis: Analysis | None) -> set[tuple[int, int]]:
+    """(file, 0-based line) of every crash line to highlight."""
+    lines: set[tuple[int, int]] = set()
+    for crash in crashes:
+        file = files.file_of(crash.source)
+        if file is not None:
+            lines.update((file, n - 1) for n in range(crash.lineno, crash.end_lineno + 1))
+    for inc in analysis.incidents if analysis is not None else ():
+        for occ in inc.occurrences:
+            file = files.file_of(occ.source)
+            if file is not None:
+                lines.add((file, occ.lineno - 1))
+    return lines
+
+
+def keep_rows(base: LineSource, query: Query | None, rank: str | None) -> Callable[[str, int], bool] | None:
+    """A row predicate for the text filter and the rank toggle, None when nothing is filtered."""
+    if query is None and rank is None:
+        return None
+    last_rank: dict[int, str | None] = {}
+
+    def keep(text: str, row: int) -> bool:
+        if rank is not None:
+            file = base.locate(row)[0]
+            found = rank_of(text)
+            if found is None:
+                found = last_rank.get(file)
+            last_rank[file] = found
+            if found != rank:
+                return False
+        if query is not None:
+            return (query.pattern.search(plain(text)) is None) == query.exclude
+        return True
+    return keep
+
+
+def ranks_seen(files: FileSet, analysis: Analysis | None) -> list[str]:
+    """Ranks named by the core's incidents and by the first lines of each file."""
+    found: set[str] = set()
+    for inc in analysis.incidents if analysis is not None else ():
+        found.update(inc.ranks)
+    for ix in files.indexes:
+        for line in range(min(ix.line_count, RANK_SNIFF_LINES)):
+            rank = rank_of(ix.line(line)[0])
+            if rank is not None:
+                found.add(rank)
+    return sorted(found, key=_natural)
+
+
+def _natural(label: str) -> list[object]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", label)]
+
+
+def search(view: LineSource, pattern: re.Pattern[str], cursor: int, direction: int) -> int | None:
+    """The next row after (or before) the cursor whose text matches."""
+    rows = range(cursor + 1, view.count) if direction > 0 else range(cursor - 1, -1, -1)
+    for row in rows:
+        if pattern.search(plain(view.text(row)[0])):
+            return row
+    return None

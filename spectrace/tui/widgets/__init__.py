@@ -1,0 +1,1 @@
+"""Widgets of the TUI, one per module."""

@@ -1,0 +1,94 @@
+"""The crash list: provisional crashes while the scan runs, then incidents and findings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from spectrace.assemblers.crash import Crash
+from spectrace.incidents import Incident
+from spectrace.pipeline import Finding
+
+Item = Crash | Incident | Finding
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row of the list and where its first line is (None for findings)."""
+
+    item: Item
+    source: str | None
+    lineno: int | None
+    depth: int = 0  # 1 for a collateral incident shown under its root cause
+
+
+def crash_entries(crashes: Sequence[Crash]) -> list[Entry]:
+    return [Entry(c, c.source, c.lineno) for c in crashes]
+
+
+def incident_entries(incidents: Sequence[Incident], findings: Sequence[Finding]) -> list[Entry]:
+    """Root causes in order, each followed by its collateral, then the findings."""
+    by_id = {i.id: i for i in incidents}
+    entries: list[Entry] = []
+    for inc in incidents:
+        if inc.caused_by is not None and inc.caused_by in by_id:
+            continue
+        entries.append(Entry(inc, inc.first_seen.source, inc.first_seen.lineno))
+        for child_id in inc.collateral:
+            child = by_id.get(child_id)
+            if child is not None and child is not inc:
+                entries.append(Entry(child, child.first_seen.source, child.first_seen.lineno, 1))
+    entries.extend(Entry(f, None, None) for f in findings)
+    return entries
+
+
+def _when(ts_text: str | None) -> str:
+    return ts_text.split()[-1] if ts_text else ""
+
+
+def label(entry: Entry) -> Text:
+    """Two lines: what and where, then the message (log text stays plain Text)."""
+    item, indent = entry.item, "  ↳ " * entry.depth
+    if isinstance(item, Finding):
+        return Text.assemble(("⚠ ", "yellow bold"), (item.kind.replace("_", " "), "yellow"),
+                             "\n  ", (item.message[:200], "italic"))
+    if isinstance(item, Incident):
+        ranks = item.origin_rank or (item.ranks[0] if item.ranks else "?")
+        more = f" +{len(item.ranks) - 1} ranks" if len(item.ranks) > 1 else ""
+        head = (f"{indent}{'✖' if item.root_cause else '•'} ", "red bold" if item.root_cause else "dim")
+        where = f"  {ranks}{more}  {_when(item.first_seen.ts_text)}"
+        return Text.assemble(head, (item.exception_type, "bold"), (where, "cyan"),
+                             "\n  ", indent, (item.message[:200], "dim"))
+    where = f"  {item.rank or '?'}  {_when(item.ts_text)}"
+    return Text.assemble(("… ", "yellow"), (item.exception_type, "bold"), (where, "cyan"),
+                         "\n  ", (item.message[:200], "dim"))
+
+
+class IncidentList(OptionList):
+    """Selecting a row tells the app to show its detail and jump the log to it."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.entries: list[Entry] = []
+
+    def show(self, entries: list[Entry]) -> None:
+        """Replace the rows, keeping the highlighted item when it is still listed."""
+        old = self.current()
+        self.entries = entries
+        self.clear_options()
+        self.add_options([Option(label(e), id=str(n)) for n, e in enumerate(entries)])
+        keep = next((n for n, e in enumerate(entries) if old and _same(e, old)), None)
+        if keep is not None:
+            self.highlighted = keep
+
+    def current(self) -> Entry | None:
+        n = self.highlighted
+        return self.entries[n] if n is not None and n < len(self.entries) else None
+
+
+def _same(a: Entry, b: Entry) -> bool:
+    return (a.source, a.lineno) == (b.source, b.lineno)
