@@ -1,0 +1,109 @@
+"""EAGLE-3-style draft head: fuses low/mid/high target features, one decoder layer, shared LM head.
+
+Public API::
+
+    DraftHead(cfg: ModelConfig, target: TargetModel)
+        shares (and never trains) target.embed and target.lm_head; own fc, layer, norm, KV cache.
+        .fuse(aux_hidden [B,T,3*dim]) -> [B,T,dim]
+        .new_kv_cache(slots, max_len) -> KVCache           # one layer
+        .forward(tokens, hidden, positions, slots, cache_locs, attn_mask, kv) -> (logits, hidden_out)
+            Same cache/mask conventions as TargetModel.forward. logits [B,T,V] float32,
+            hidden_out [B,T,dim] (feed it back as `hidden` for the next draft step).
+        .own_state_dict() -> dict  # head parameters only (what weights/*.safetensors store)
+
+Position convention (training and inference must agree): the draft row at position p reads
+(token x[p+1], feature h[p]) where h[p] is the fused target feature of position p (or the head's own
+hidden_out of the previous draft step), writes its K/V at cache column p and predicts x[p+2].
+So after the target has verified x[0..n] (x[n] = bonus), the draft extend runs tokens x[1..n] with
+features h[0..n-1] at positions 0..n-1; the first draft step then runs (d1, hidden_out[n-1]) at
+position n, and so on.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from .model import Attention, FeedForward, KVCache, ModelConfig, RMSNorm, RopeModule, mask_bias
+from .model import TargetModel, rope_table
+
+
+class DraftHead(RopeModule):
+    def __init__(self, cfg: ModelConfig, target: TargetModel) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = target.embed
+        self.lm_head = target.lm_head
+        self.fc = nn.Linear(3 * cfg.dim, cfg.dim, bias=False)
+        self.input_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.hidden_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.attn = Attention(cfg, in_dim=2 * cfg.dim)
+        self.ffn_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.ffn = FeedForward(cfg.dim, cfg.ffn_dim)
+        self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.register_buffer("rope", rope_table(cfg), persistent=False)
+
+    def own_state_dict(self) -> dict[str, Tensor]:
+        """Head weights without the shared (frozen) target embedding and LM head."""
+        shared = ("embed.", "lm_head.")
+        return {k: v for k, v in self.state_dict().items() if not k.startswith(shared)}
+
+    def fuse(self, aux_hidden: Tensor) -> Tensor:
+        return self.fc(aux_hidden)
+
+    def new_kv_cache(self, slots: int, max_len: int) -> KVCache:
+        c = self.cfg
+        shape = (1, slots, c.n_kv_heads, max_len, c.head_dim)
+        ref = self.fc.weight
+        return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
+
+    def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
+        """EAGLE-3: attention reads norm(embedding) ++ norm(feature), 2*dim wide."""
+        emb = self.embed(tokens).to(hidden.dtype)
+        return torch.cat([self.input_norm(emb), self.hidden_norm(hidden)], dim=-1)
+
+    def finish(self, hidden: Tensor, attn_out: Tensor) -> tuple[Tensor, Tensor]:
+        """Residual over the feature, MLP, then logits through the shared head."""
+        x = hidden + attn_out
+        x = x + self.ffn(self.ffn_norm(x))
+        return self.lm_head(self.norm(x)).float(), x
+
+    def forward(self, tokens: Tensor, hidden: Tensor, positions: Tensor, slots: Tensor,
+                cache_locs: Tensor, attn_mask: Tensor, kv: KVCache) -> tuple[Tensor, Tensor]:
+        x = self.layer_input(tokens, hidden)
+        bias = mask_bias(attn_mask, x.dtype)
+        out = self.attn.forward_cached(x, self.rope, positions, slots, cache_locs, bias,
+                                       kv.k[0], kv.v[0])
+        return self.finish(hidden, out)
+
+    def forward_ttt(self, tokens: Tensor, feats: Tensor, steps: int) -> list[Tensor]:
+        """Training-time test: unroll `steps` draft steps over whole sequences without a cache.
+
+        tokens [B,T+steps] (x[1..]), feats [B,T,dim] fused target features h[0..T-1]. Step j's
+        row p sits at position p+j, reads token x[p+1+j] and the step j-1 output of row p, and
+        attends to step-0 keys of positions < p+1 (real features) plus its own keys of steps 1..j,
+        exactly what a chain draft sees at inference. Returns logits per step [B,T,V].
+        """
+        b, t, _ = feats.shape
+        dev = feats.device
+        base = torch.arange(t, device=dev)
+        ks, vs, out = [], [], []
+        hidden = feats
+        for j in range(steps):
+            pos = (base + j).expand(b, t)
+            x = self.layer_input(tokens[:, j:j + t], hidden)
+            q, k, v = self.attn.project(x, self.rope, pos)
+            ks.append(k.transpose(1, 2))
+            vs.append(v.transpose(1, 2))
+            bias = mask_bias(ttt_mask(t, j + 1, dev).expand(b, t, -1), x.dtype)
+            att = self.attn.attend(q, torch.cat(ks, dim=2), torch.cat(vs, dim=2), bias)
+            logits, hidden = self.finish(hidden, att)
+            out.append(logits)
+        return out
+
+
+def ttt_mask(t: int, n_steps: int, device: torch.device) -> Tensor:
+    """[T, n_steps*T] bool: causal over step-0 keys, then the diagonal of each later step."""
+    causal = torch.ones(t, t, dtype=torch.bool, device=device).tril()
+    eye = torch.eye(t, dtype=torch.bool, device=device)
+    return torch.cat([causal] + [eye] * (n_steps - 1), dim=1)

@@ -1,0 +1,1 @@
+"""Triton verify kernels with checking wrappers and bit-identical PyTorch references."""

@@ -1,0 +1,122 @@
+"""Load a shipped target/draft pair with checksum verification: the engine's only way to get weights.
+
+Public API::
+
+    PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
+    load_pair(name="tiny", device="cpu", dtype=torch.float32) -> ModelPair
+    ModelPair(target, draft, tokenizer, prompts, name, sha256)
+        tokenizer: .encode(str) -> list[int], .decode(list[int]) -> str, .eos_token_id
+        prompts: token-id lists for demos/benches (tiny: 32 Markov prompts of 24 tokens;
+        tiny-hi-entropy: same weights-format pair whose speculation does not pay).
+    WeightsError (a spectrace InputError): missing or corrupt weights, one line.
+
+Weights live in spectrace_engine/weights/<name>.{target,draft}.safetensors with the config in the
+file metadata and every file's sha256 in weights/SHA256SUMS.json, checked before use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors import safe_open
+from safetensors.torch import load_file
+
+from spectrace.errors import InputError
+
+from .corpus import MarkovSource, MarkovTokenizer
+from .draft_head import DraftHead
+from .model import ModelConfig, TargetModel
+
+PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+class WeightsError(InputError):
+    """Shipped weights are missing, corrupt or do not match their checksum."""
+
+
+@dataclass
+class ModelPair:
+    target: TargetModel
+    draft: DraftHead
+    tokenizer: Any
+    prompts: list[list[int]]
+    name: str
+    sha256: dict[str, str] = field(default_factory=dict)
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def verified_file(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[Path, str]:
+    """Path and sha256 of a weights file, after checking it against SHA256SUMS.json."""
+    path = weights_dir / name
+    sums_path = weights_dir / "SHA256SUMS.json"
+    if not path.is_file():
+        raise WeightsError(f"engine weights missing: {path} (retrain with python -m "
+                           f"spectrace_engine.train, see docs/engine-models.md)")
+    try:
+        sums = json.loads(sums_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise WeightsError(f"cannot read checksum list {sums_path}: {exc}") from None
+    digest = file_sha256(path)
+    if sums.get(name) != digest:
+        raise WeightsError(f"checksum mismatch for {path}: expected {sums.get(name)}, got {digest}")
+    return path, digest
+
+
+def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
+    """(target state, draft state, metadata, sha256 map) for a shipped pair."""
+    tpath, tsha = verified_file(f"{name}.target.safetensors", weights_dir)
+    dpath, dsha = verified_file(f"{name}.draft.safetensors", weights_dir)
+    try:
+        with safe_open(str(tpath), framework="pt") as f:
+            meta = json.loads(f.metadata()["spectrace"])
+        tstate, dstate = load_file(str(tpath)), load_file(str(dpath))
+    except (OSError, KeyError, ValueError, RuntimeError) as exc:
+        raise WeightsError(f"corrupt weights for pair {name!r}: {exc}") from None
+    return tstate, dstate, meta, {tpath.name: tsha, dpath.name: dsha}
+
+
+def build_models(cfg: ModelConfig, tstate: dict, dstate: dict) -> tuple[TargetModel, DraftHead]:
+    target = TargetModel(cfg)
+    missing, unexpected = target.load_state_dict({k: v.float() for k, v in tstate.items()},
+                                                 strict=False)
+    tied = {"lm_head.weight"} if cfg.tie_embeddings else set()
+    if unexpected or set(missing) - tied:
+        raise WeightsError(f"target weights do not fit the config: missing {missing}, "
+                           f"unexpected {unexpected}")
+    draft = DraftHead(cfg, target)
+    missing, unexpected = draft.load_state_dict({k: v.float() for k, v in dstate.items()},
+                                                strict=False)
+    if unexpected or any(not k.startswith(("embed.", "lm_head.")) for k in missing):
+        raise WeightsError(f"draft weights do not fit the head: missing {missing}, "
+                           f"unexpected {unexpected}")
+    return target, draft
+
+
+def load_pair(name: str = "tiny", device: torch.device | str = "cpu",
+              dtype: torch.dtype = torch.float32) -> ModelPair:
+    if name not in PAIRS:
+        raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
+    if name == "smollm2":
+        from .smollm import load_smollm_pair
+        return load_smollm_pair(device, dtype)
+    tstate, dstate, meta, sums = read_pair_files(name)
+    cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})
+    target, draft = build_models(cfg, tstate, dstate)
+    target.to(device=device, dtype=dtype).eval().requires_grad_(False)
+    draft.to(device=device, dtype=dtype).eval().requires_grad_(False)
+    source = MarkovSource(**meta["source"])
+    prompts = source.prompts(32, 24, seed=meta.get("prompt_seed", 1234))
+    return ModelPair(target, draft, MarkovTokenizer(cfg.vocab_size), prompts, name, sums)

@@ -1,0 +1,244 @@
+"""LLaMA-style target model over a static KV cache, with EAGLE-3 low/mid/high feature capture.
+
+Public API (H7 codes against it)::
+
+    ModelConfig(vocab_size, dim, n_layers, n_heads, n_kv_heads, ffn_dim, max_seq_len,
+                rope_theta=10000.0, norm_eps=1e-5, aux_layers=(), tie_embeddings=True)
+        .head_dim, .capture_layers  (aux_layers, or (1, L//2, L-1) / (2, L//2, L-3) when empty)
+    KVCache(k, v)      k, v: [n_layers, slots, n_kv_heads, max_len, head_dim]
+        .max_len, .slots, .move(slots [B], src [B,T], dst [B,T]) -> None  (copy KV rows in place)
+    TargetModel(cfg)
+        .new_kv_cache(slots, max_len) -> KVCache           # zeros, on the model's device/dtype
+        .forward(tokens, positions, slots, cache_locs, attn_mask, kv) -> (logits, aux_hidden)
+            tokens, positions, cache_locs: [B,T] int64; slots: [B] int64 (KV row per request);
+            attn_mask: [B,T,L] bool, True = may attend cache column l of its row, L = kv.max_len.
+            Writes K/V of token (b,t) at kv[:, slots[b], :, cache_locs[b,t]] and then attends over
+            the whole row, so a row must have True for its own cache_loc.
+            logits: [B,T,V] float32;  aux_hidden: [B,T,3*dim] (model dtype), hidden states after
+            blocks cfg.capture_layers, concatenated low|mid|high.
+        .forward_train(tokens [B,T]) -> (logits, aux_hidden)  # causal, no cache, for training
+
+Capture rules: static shapes, no host sync, no branching on tensor values. A row whose mask is all
+False gives finite garbage (masked scores use the dtype's minimum, not -inf), so padded graph rows
+never poison the cache with NaN; point padded rows at a scratch slot/column of your choice.
+Numerics: every query attends over all L cache columns whatever T is, so a T-token verify and T
+one-token decodes differ only by matmul blocking (float32 on CPU: ~1e-6 relative, see
+docs/engine-models.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    vocab_size: int
+    dim: int
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    ffn_dim: int
+    max_seq_len: int
+    rope_theta: float = 10000.0
+    norm_eps: float = 1e-5
+    aux_layers: tuple[int, ...] = field(default=())
+    tie_embeddings: bool = True
+
+    @property
+    def head_dim(self) -> int:
+        return self.dim // self.n_heads
+
+    @property
+    def capture_layers(self) -> tuple[int, int, int]:
+        """EAGLE-3 picks blocks 2, L//2, L-3; tiny models need the top block to be useful."""
+        if self.aux_layers:
+            low, mid, high = self.aux_layers
+            return (low, mid, high)
+        n = self.n_layers
+        if n < 8:
+            return (min(1, n - 1), n // 2, n - 1)
+        return (2, n // 2, n - 3)
+
+
+@dataclass
+class KVCache:
+    k: Tensor  # [n_layers, slots, n_kv_heads, max_len, head_dim]
+    v: Tensor
+
+    @property
+    def max_len(self) -> int:
+        return self.k.shape[3]
+
+    @property
+    def slots(self) -> int:
+        return self.k.shape[1]
+
+    def move(self, slots: Tensor, src: Tensor, dst: Tensor) -> None:
+        """Compact accepted tree nodes: copy columns src[b,t] -> dst[b,t] of row slots[b]."""
+        rows = slots[:, None]
+        for cache in (self.k, self.v):
+            picked = cache[:, rows, :, src]  # advanced dims first: [B, T, n_layers, H, D]
+            cache[:, rows, :, dst] = picked
+
+
+class RopeModule(nn.Module):
+    """Keeps the RoPE table in float32 on the module's device whatever dtype the module is cast to."""
+
+    rope: Tensor
+
+    def _apply(self, fn, recurse=True):  # type: ignore[no-untyped-def]
+        super()._apply(fn, recurse)
+        self.rope = rope_table(self.cfg, self.rope.device)
+        return self
+
+
+def rope_table(cfg: ModelConfig, device: torch.device | str | None = None) -> Tensor:
+    """cos|sin table [max_seq_len, head_dim] in float32 (rotate-half convention)."""
+    half = cfg.head_dim // 2
+    inv = 1.0 / (cfg.rope_theta ** (torch.arange(half, dtype=torch.float64, device=device) / half))
+    ang = torch.arange(cfg.max_seq_len, dtype=torch.float64, device=device)[:, None] * inv
+    return torch.cat([ang.cos(), ang.sin()], dim=-1).float()
+
+
+def apply_rope(x: Tensor, table: Tensor, positions: Tensor) -> Tensor:
+    """x [B,T,H,D]; rotate pairs (i, i+D/2) by the angle of each token's position."""
+    half = x.shape[-1] // 2
+    cs = table[positions].unsqueeze(2)  # [B,T,1,D]
+    cos, sin = cs[..., :half], cs[..., half:]
+    x1, x2 = x[..., :half].float(), x[..., half:].float()
+    out = torch.cat([x1 * cos - x2 * sin, x2 * cos + x1 * sin], dim=-1)
+    return out.to(x.dtype)
+
+
+def mask_bias(attn_mask: Tensor, dtype: torch.dtype) -> Tensor:
+    """Bool [B,T,L] -> additive [B,1,T,L]; the finite minimum keeps all-masked rows finite."""
+    zero = torch.zeros((), dtype=dtype, device=attn_mask.device)
+    low = torch.full((), torch.finfo(dtype).min, dtype=dtype, device=attn_mask.device)
+    return torch.where(attn_mask, zero, low).unsqueeze(1)
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x: Tensor) -> Tensor:
+        xf = x.float()
+        xf = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)
+        return xf.to(x.dtype) * self.weight
+
+
+class Attention(nn.Module):
+    """GQA attention; `in_dim` differs from `dim` only in the EAGLE-3 draft layer (2*dim)."""
+
+    def __init__(self, cfg: ModelConfig, in_dim: int | None = None) -> None:
+        super().__init__()
+        d, hd = cfg.dim, cfg.head_dim
+        in_dim = in_dim or d
+        self.n_heads, self.n_kv, self.head_dim = cfg.n_heads, cfg.n_kv_heads, hd
+        self.wq = nn.Linear(in_dim, cfg.n_heads * hd, bias=False)
+        self.wk = nn.Linear(in_dim, cfg.n_kv_heads * hd, bias=False)
+        self.wv = nn.Linear(in_dim, cfg.n_kv_heads * hd, bias=False)
+        self.wo = nn.Linear(cfg.n_heads * hd, d, bias=False)
+
+    def project(self, x: Tensor, rope: Tensor, positions: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """q [B,T,H,D], k/v [B,T,Hkv,D] with RoPE applied to q and k."""
+        b, t, _ = x.shape
+        q = self.wq(x).view(b, t, self.n_heads, self.head_dim)
+        k = self.wk(x).view(b, t, self.n_kv, self.head_dim)
+        v = self.wv(x).view(b, t, self.n_kv, self.head_dim)
+        return apply_rope(q, rope, positions), apply_rope(k, rope, positions), v
+
+    def attend(self, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
+        """q [B,T,H,D], k/v [B,Hkv,S,D], bias [B,1,T,S] -> [B,T,dim]."""
+        rep = self.n_heads // self.n_kv
+        if rep > 1:
+            k = k.repeat_interleave(rep, dim=1)
+            v = v.repeat_interleave(rep, dim=1)
+        out = F.scaled_dot_product_attention(q.transpose(1, 2), k, v, attn_mask=bias)
+        b, _, t, _ = out.shape
+        return self.wo(out.transpose(1, 2).reshape(b, t, -1))
+
+    def forward_cached(self, x: Tensor, rope: Tensor, positions: Tensor, slots: Tensor,
+                       cache_locs: Tensor, bias: Tensor, kc: Tensor, vc: Tensor) -> Tensor:
+        """Write this step's K/V into one layer's cache rows, then attend over the full rows."""
+        q, k, v = self.project(x, rope, positions)
+        rows = slots[:, None]
+        kc[rows, :, cache_locs] = k
+        vc[rows, :, cache_locs] = v
+        return self.attend(q, kc[slots], vc[slots], bias)
+
+
+class FeedForward(nn.Module):
+    def __init__(self, dim: int, ffn_dim: int) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(dim, ffn_dim, bias=False)
+        self.w3 = nn.Linear(dim, ffn_dim, bias=False)
+        self.w2 = nn.Linear(ffn_dim, dim, bias=False)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.attn_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.attn = Attention(cfg)
+        self.ffn_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.ffn = FeedForward(cfg.dim, cfg.ffn_dim)
+
+
+class TargetModel(RopeModule):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.dim)
+        self.layers = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
+        self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.lm_head = nn.Linear(cfg.dim, cfg.vocab_size, bias=False)
+        if cfg.tie_embeddings:
+            self.lm_head.weight = self.embed.weight
+        self.register_buffer("rope", rope_table(cfg), persistent=False)
+
+    def new_kv_cache(self, slots: int, max_len: int) -> KVCache:
+        c = self.cfg
+        ref = self.embed.weight
+        shape = (c.n_layers, slots, c.n_kv_heads, max_len, c.head_dim)
+        return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
+
+    def forward(self, tokens: Tensor, positions: Tensor, slots: Tensor, cache_locs: Tensor,
+                attn_mask: Tensor, kv: KVCache) -> tuple[Tensor, Tensor]:
+        x = self.embed(tokens)
+        bias = mask_bias(attn_mask, x.dtype)
+        aux: list[Tensor] = []
+        for i, layer in enumerate(self.layers):
+            h = layer.attn_norm(x)
+            x = x + layer.attn.forward_cached(h, self.rope, positions, slots, cache_locs, bias,
+                                              kv.k[i], kv.v[i])
+            x = x + layer.ffn(layer.ffn_norm(x))
+            if i in self.cfg.capture_layers:
+                aux.extend([x] * self.cfg.capture_layers.count(i))
+        return self.lm_head(self.norm(x)).float(), torch.cat(aux, dim=-1)
+
+    def forward_train(self, tokens: Tensor) -> tuple[Tensor, Tensor]:
+        """Causal forward without a cache, the same maths as `forward` (used by train.py)."""
+        b, t = tokens.shape
+        positions = torch.arange(t, device=tokens.device).expand(b, t)
+        causal = torch.ones(t, t, dtype=torch.bool, device=tokens.device).tril()
+        x = self.embed(tokens)
+        bias = mask_bias(causal.expand(b, t, t), x.dtype)
+        aux: list[Tensor] = []
+        for i, layer in enumerate(self.layers):
+            q, k, v = layer.attn.project(layer.attn_norm(x), self.rope, positions)
+            x = x + layer.attn.attend(q, k.transpose(1, 2), v.transpose(1, 2), bias)
+            x = x + layer.ffn(layer.ffn_norm(x))
+            if i in self.cfg.capture_layers:
+                aux.extend([x] * self.cfg.capture_layers.count(i))
+        return self.lm_head(self.norm(x)).float(), torch.cat(aux, dim=-1)
