@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.config import DECISIVE_FLAGS, Evidence, RunConfig
+from spectrace.assemblers.crash import Frame
+from spectrace.assemblers.dump_path import EAGLE_FAMILY
+from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.shapes import find_shape_mismatch
+from spectrace.explain import explain
+from spectrace.path_frames import frame_signature
+
+if TYPE_CHECKING:
+    from spectrace.incidents import Incident
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,3 +24,131 @@ class WorkerPath:
     worker_class: str | None  # "EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", "EagleProposer"...
     evidence: tuple[Evidence, ...]
     conflict: str | None = None  # a sentence when evidence disagrees
+
+
+_HINT_V1 = (
+    "This crash ran on the v1 worker (EAGLEWorker, eagle_worker.py): code changed only in "
+    "eagle_worker_v2.py / eagle_info_v2.py never ran here. SGLang 0.5.5-0.5.12 picks v2 "
+    "(EAGLEWorkerV2) only with the overlap scheduler on, which needs SGLANG_ENABLE_SPEC_V2=True "
+    "(default from 0.5.11) and speculative_eagle_topk=1."
+)
+_HINT_COUPLING = (
+    "v1 couples speculation into batch preparation, CUDA-graph shapes and token allocation: a "
+    "step that runs without speculation must also drop the batch's spec_info (on the "
+    "ScheduleBatch, before prepare_for_decode), or shapes sized bs×N meet plain-decode ones. "
+    "Per-step switching fits the v2 overlap path better (topk=1)."
+)
+
+
+def _not_eagle(config: RunConfig) -> bool:
+    """Event-loop frames tell v1 from v2 only on EAGLE-family runs (or when we cannot tell)."""
+    flag = config.flags.get("speculative_algorithm")
+    if flag is not None and flag.origin == "server_args":
+        return str(flag.value).upper() not in EAGLE_FAMILY
+    return config.engine == "vllm"
+
+
+def _all_frames(incident: Incident) -> list[Frame]:
+    """Frames of the raised exception and of every chained one, innermost first, no repeats."""
+    frames: list[Frame] = []
+    for group in [incident.frames, *(link.frames for link in incident.chain)]:
+        for frame in reversed(group):
+            if frame not in frames:
+                frames.append(frame)
+    return frames
+
+
+def frame_evidence(incident: Incident, config: RunConfig) -> list[Evidence]:
+    """What the traceback's own frames say (the strongest evidence there is)."""
+    not_eagle = _not_eagle(config)
+    out: list[Evidence] = []
+    for frame in _all_frames(incident):
+        sig = frame_signature(frame)
+        if sig is None:
+            continue
+        points_to = None if (sig.needs_spec and not_eagle) else sig.points_to
+        text = f'File "{frame.file}", line {frame.line}, in {frame.function}'
+        reason = f"traceback frame in {sig.name}: {sig.what}"
+        if points_to is not None:
+            reason += f" -> {points_to} ({sig.worker_class})"
+        out.append(
+            Evidence(
+                incident.first_seen.source,
+                incident.first_seen.lineno,
+                text,
+                reason,
+                points_to,
+                sig.worker_class if points_to else None,
+            )
+        )
+    return out
+
+
+def _kind(evidence: Evidence) -> str:
+    for prefix, kind in (
+        ("traceback frame", "traceback frames"),
+        ("server_args dump", "the server_args dump"),
+        ("vLLM config", "the vLLM config"),
+    ):
+        if evidence.reason.startswith(prefix):
+            return kind
+    return "a start-up line"
+
+
+def decide(evidence: Sequence[Evidence]) -> WorkerPath:
+    """The strongest evidence that points somewhere decides; disagreement is reported."""
+    votes = [e for e in evidence if e.points_to is not None]
+    if not votes:
+        return WorkerPath("unknown", None, tuple(evidence))
+    first = votes[0]
+    worker = next(
+        (e.worker_class for e in votes if e.points_to == first.points_to and e.worker_class), None
+    )
+    against = next((e for e in votes if e.points_to != first.points_to), None)
+    conflict = None
+    if against is not None:
+        conflict = (
+            f"{_kind(first).capitalize()} point to {first.points_to} ({worker}) but "
+            f"{_kind(against)} at {against.source}:{against.lineno} points to "
+            f"{against.points_to} ({against.worker_class}): the log may hold more than "
+            "one run, or the worker code was patched or moved"
+        )
+    return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict)
+
+
+def global_worker_path(config: RunConfig) -> WorkerPath:
+    """The run's worker path from config evidence alone (no crash frames to go by)."""
+    return decide(sorted(config.path_evidence, key=lambda e: e.points_to is None))
+
+
+def _messages(incident: Incident) -> tuple[str, ...]:
+    messages = [incident.message, *(link.message for link in reversed(incident.chain))]
+    return tuple(m for m in messages if m)
+
+
+def _add_hints(incident: Incident, path: WorkerPath) -> None:
+    hints: list[str] = []
+    if path.value == "v1" and path.worker_class in ("EAGLEWorker", "MultiLayerEagleWorker"):
+        hints.append(_HINT_V1)
+        tensor = incident.explanation.tensor if incident.explanation else None
+        if tensor is not None and tensor.startswith("EagleVerifyInput"):
+            hints.append(_HINT_COUPLING)
+    if path.conflict:
+        hints.append(f"Worker path evidence disagrees. {path.conflict}.")
+    incident.hints.extend(h for h in hints if h not in incident.hints)
+
+
+def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None:
+    """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
+    evidence = frame_evidence(incident, config) + config.path_evidence
+    evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
+    incident.worker_path = decide(evidence)
+    incident.flags = {name: config.flags[name] for name in DECISIVE_FLAGS if name in config.flags}
+    incident.load = load
+    for message in _messages(incident):
+        mismatch = find_shape_mismatch(message)
+        if mismatch is not None:
+            incident.shape_mismatch = mismatch
+            incident.explanation = explain(mismatch, config, load)
+            break
+    _add_hints(incident, incident.worker_path)

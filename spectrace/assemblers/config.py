@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+from spectrace.assemblers.dump_path import verdict_from_dump
+from spectrace.assemblers.launch import find_env_assignments, parse_launch_command
+from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.spec_warnings import match_spec_warning
+from spectrace.dialects.base import LogLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +21,7 @@ class Evidence:
     text: str  # the line as printed (trimmed for very long lines)
     reason: str  # "server_args dump has disable_overlap_schedule=True -> v1 (EAGLEWorker)"
     points_to: str | None = None  # "v1" | "v2" | "other" | None when it only informs
+    worker_class: str | None = None  # the class this evidence names, when it names one
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,3 +39,262 @@ class RunConfig:
     flags: dict[str, FlagValue] = field(default_factory=dict)
     path_evidence: list[Evidence] = field(default_factory=list)  # warnings, dump-derived
     engine: str | None = None  # "sglang" | "vllm" | "trtllm" | None
+    era: str | None = None  # sglang release range told by a warning, e.g. "0.5.7-0.5.10"
+    version: str | None = None  # a version the log prints (vLLM does), if any
+    server_args: dict[str, object] = field(default_factory=dict)  # the last full dump
+
+
+# Literals the pipeline pre-filters on: every line the collector can use contains one.
+CONFIG_LITERALS: tuple[bytes, ...] = (
+    b"server_args=",
+    b"speculative_config",
+    b"Overlap scheduler",
+    b"overlap schedule",
+    b"overlap scheduler",
+    b"Spec v",
+    b"spec v2",
+    b"SGLANG_ENABLE_SPEC_V2",
+    b"non-default args",
+    b"with config:",
+    b"python -m sglang",
+    b"sglang.launch_server",
+    b"sglang serve",
+    b"--speculative",
+    b"vllm serve",
+    b"Dynamic speculation",
+    b"Capture cuda graph bs",
+    b"Beta spec",
+    b"vLLM API server version",
+)
+
+# The flags that decide (or explain) the speculative worker path, in display order.
+DECISIVE_FLAGS: tuple[str, ...] = (
+    "speculative_algorithm",
+    "disable_overlap_schedule",
+    "SGLANG_ENABLE_SPEC_V2",
+    "speculative_eagle_topk",
+    "speculative_num_steps",
+    "speculative_num_draft_tokens",
+    "speculative_disable_batch_threshold",
+    "enable_multi_layer_eagle",
+    "tp_size",
+    "cuda_graph_max_bs",
+    "cuda_graph_bs",
+    "speculative_config.method",
+    "speculative_config.num_spec_tokens",
+)
+
+# Higher wins; equal origin: the later line wins (a restarted server's last start-up).
+_RANK = {
+    "server_args": 5,
+    "vllm_config": 4,
+    "vllm_args": 3,
+    "capture_log": 3,
+    "warning": 2,
+    "launch_command": 1,
+    "env": 1,
+}
+_MAX_TEXT = 400
+# vLLM speculative methods -> the proposer class that runs them (v1/spec_decode/*.py).
+_VLLM_PROPOSERS = {
+    "ngram": "NgramProposer",
+    "medusa": "MedusaProposer",
+    "draft_model": "DraftModelProposer",
+    "mlp_speculator": "MLPSpeculatorProposer",
+}
+_VLLM_VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
+_GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
+
+
+def trim(text: str) -> str:
+    """Evidence text is shown in one row: keep very long lines readable."""
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1] + "…"
+
+
+def env_truth(value: str) -> bool | None:
+    """SGLang's parsing of boolean env vars (true/1/yes/y, false/0/no/n)."""
+    low = value.strip().lower()
+    return (
+        True
+        if low in ("true", "1", "yes", "y")
+        else False
+        if low in ("false", "0", "no", "n")
+        else None
+    )
+
+
+class ConfigCollector:
+    """Accumulates config facts line by line; ``result()`` gives the RunConfig."""
+
+    def __init__(self) -> None:
+        self._config = RunConfig()
+        self._dump_line: LogLine | None = None
+
+    def feed(self, line: LogLine) -> None:
+        """Take whatever configuration fact the line carries (most lines carry one)."""
+        text = line.text
+        if "server_args=" in text and "ServerArgs(" in text:
+            self._server_args(line, text[text.index("ServerArgs(") :])
+        elif "with config:" in text:
+            self._vllm_config(line, text[text.index("with config:") + len("with config:") :])
+        elif "non-default args:" in text:
+            self._vllm_args(
+                line, text[text.index("non-default args:") + len("non-default args:") :]
+            )
+        elif (graph := _GRAPH_BS.search(text)) is not None:
+            sizes = [int(x) for x in graph.group(1).replace(",", " ").split()]
+            self._set("cuda_graph_bs", sizes, line, "capture_log")
+        elif not self._warning(line) and not self._launch(line):
+            self._env(line, find_env_assignments(text), "env")
+        if (version := _VLLM_VERSION.search(text)) is not None:
+            self._config.version = version.group(1) or version.group(2)
+            self._config.engine = "vllm"
+
+    def result(self) -> RunConfig:
+        """The collected config, with the dump-derived path evidence placed first."""
+        config = self._config
+        return RunConfig(
+            flags=dict(config.flags),
+            path_evidence=self._dump_evidence() + config.path_evidence,
+            engine=config.engine,
+            era=config.era,
+            version=config.version,
+            server_args=dict(config.server_args),
+        )
+
+    def _dump_evidence(self) -> list[Evidence]:
+        """What the last dump's final values say about the worker path (strongest config fact)."""
+        line = self._dump_line
+        verdict = verdict_from_dump(self._config.server_args, self._config.era)
+        if line is None or verdict is None:
+            return []
+        return [
+            Evidence(
+                line.source,
+                line.lineno,
+                verdict.excerpt,
+                verdict.reason,
+                verdict.points_to,
+                verdict.worker_class,
+            )
+        ]
+
+    def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
+        old = self._config.flags.get(name)
+        if old is None or _RANK[origin] >= _RANK[old.origin]:
+            self._config.flags[name] = FlagValue(value, line.source, line.lineno, origin)
+
+    def _server_args(self, line: LogLine, text: str) -> None:
+        values, _complete = parse_call_kwargs(text)
+        self._config.engine = "sglang"
+        self._config.server_args = values
+        self._dump_line = line
+        for name in DECISIVE_FLAGS:
+            if name in values:
+                self._set(name, values[name], line, "server_args")
+
+    def _vllm_config(self, line: LogLine, text: str) -> None:
+        values, _complete = parse_call_kwargs("VllmConfig(" + text.strip().rstrip(",") + ")")
+        self._config.engine = "vllm"
+        spec = values.get("speculative_config")
+        if isinstance(spec, SourceText) and spec.text.startswith("SpeculativeConfig("):
+            inner, _ = parse_call_kwargs(spec.text)
+            for key in ("method", "num_spec_tokens", "model"):
+                if key in inner:
+                    self._set(f"speculative_config.{key}", inner[key], line, "vllm_config")
+        elif spec is None and "speculative_config" in values:
+            self._set("speculative_config.method", None, line, "vllm_config")
+        if "tensor_parallel_size" in values:
+            self._set("tp_size", values["tensor_parallel_size"], line, "vllm_config")
+        self._vllm_evidence(line)
+
+    def _vllm_args(self, line: LogLine, text: str) -> None:
+        values, _complete = parse_dict_repr(text.strip())
+        self._config.engine = self._config.engine or "vllm"
+        spec = values.get("speculative_config")
+        if isinstance(spec, dict):
+            pairs = (
+                ("method", "method"),
+                ("num_speculative_tokens", "num_spec_tokens"),
+                ("model", "model"),
+            )
+            for key, name in pairs:
+                if key in spec:
+                    self._set(f"speculative_config.{name}", spec[key], line, "vllm_args")
+        if "tensor_parallel_size" in values:
+            self._set("tp_size", values["tensor_parallel_size"], line, "vllm_args")
+        self._vllm_evidence(line)
+
+    def _vllm_evidence(self, line: LogLine) -> None:
+        """vLLM has one speculative path per method: the proposer class is the path."""
+        flag = self._config.flags.get("speculative_config.method")
+        if flag is None or (flag.source, flag.lineno) != (line.source, line.lineno):
+            return
+        method = str(flag.value).lower() if flag.value is not None else None
+        if method is None:
+            reason, points_to, proposer = (
+                "vLLM config: speculative_config=None, no proposer",
+                None,
+                None,
+            )
+        else:
+            proposer = _VLLM_PROPOSERS.get(method, "EagleProposer")
+            reason = f"vLLM config: speculative method '{method}' -> {proposer} (other)"
+            points_to = "other"
+        self._config.path_evidence.append(
+            Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
+        )
+
+    def _warning(self, line: LogLine) -> bool:
+        warning = match_spec_warning(line.text)
+        if warning is None:
+            return False
+        self._config.engine = self._config.engine or "sglang"
+        self._config.era = warning.era
+        self._config.path_evidence.append(
+            Evidence(
+                line.source,
+                line.lineno,
+                trim(line.raw),
+                warning.reason,
+                warning.points_to,
+                warning.worker_class,
+            )
+        )
+        if warning.overlap is not None:
+            self._set("disable_overlap_schedule", not warning.overlap, line, "warning")
+        if warning.spec_v2_env is not None:
+            self._set("SGLANG_ENABLE_SPEC_V2", warning.spec_v2_env, line, "warning")
+        return True
+
+    def _launch(self, line: LogLine) -> bool:
+        command = parse_launch_command(line.text)
+        if command is None:
+            return False
+        self._config.engine = self._config.engine or command.engine
+        for name, value in command.flags.items():
+            if name in DECISIVE_FLAGS:
+                self._set(name, value, line, "launch_command")
+            elif command.engine == "vllm" and name in ("method", "num_spec_tokens"):
+                self._set(f"speculative_config.{name}", value, line, "launch_command")
+        self._env(line, command.env, "launch_command")
+        return True
+
+    def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
+        if "SGLANG_ENABLE_SPEC_V2" in env:
+            value = env_truth(env["SGLANG_ENABLE_SPEC_V2"])
+            self._set(
+                "SGLANG_ENABLE_SPEC_V2",
+                value if value is not None else env["SGLANG_ENABLE_SPEC_V2"],
+                line,
+                origin,
+            )
+            self._config.path_evidence.append(
+                Evidence(
+                    line.source,
+                    line.lineno,
+                    trim(line.raw),
+                    f"SGLANG_ENABLE_SPEC_V2={env['SGLANG_ENABLE_SPEC_V2']} set at launch "
+                    "(0.5.5-0.5.12: decides whether EAGLE runs on the overlap v2 worker)",
+                )
+            )

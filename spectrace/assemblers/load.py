@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
+
+from spectrace.dialects.base import LogLine
+
+if TYPE_CHECKING:
+    import polars
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,8 +22,145 @@ class LoadSample:
     ts: datetime | None
     running_req: int | None = None
     accept_len: float | None = None
-    accept_rate: float | None = None
+    accept_rate: float | None = None  # a fraction 0..1 (vLLM's percentages are divided by 100)
     gen_throughput: float | None = None
     queue_req: int | None = None
     cuda_graph: bool | None = None
     fields: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    kind: str = "decode"  # "decode" | "prefill" | "spec_metrics" | "engine_stats"
+
+
+LOAD_LITERALS: tuple[bytes, ...] = (
+    b"Decode batch",
+    b"Prefill batch",
+    b"SpecDecoding metrics:",
+    b"Speculative metrics:",
+    b"Avg prompt throughput:",
+)
+
+_SGLANG = re.compile(r"\b(Decode|Prefill) batch(?: \[\d+\])?[,.] ")  # "." in 0.4.x
+_VLLM_SPEC = re.compile(r"\b(?:SpecDecoding|Speculative) metrics: ")
+_VLLM_ENGINE = re.compile(r"\bEngine \d+: (?=Avg prompt throughput:)")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_GRAPH_KEYS = ("cuda graph", "cpu graph", "npu graph")
+
+
+def split_fields(rest: str) -> dict[str, str]:
+    """``#running-req: 10, accept len: 2.87, `` -> {"#running-req": "10", ...}.
+
+    Keys hold '#', spaces and parentheses, so split on ", " then on the first ": ";
+    a piece with no ": " continues the previous value (vLLM's per-position list).
+    """
+    out: dict[str, str] = {}
+    last: str | None = None
+    for piece in rest.strip().rstrip(",").split(", "):
+        key, sep, value = piece.partition(": ")
+        if sep and key.strip():
+            last = key.strip()
+            out[last] = value.strip().rstrip(".")
+        elif last is not None and piece.strip():
+            out[last] = f"{out[last]}, {piece.strip()}"
+    return out
+
+
+def _num(text: str | None) -> float | None:
+    match = _NUMBER.search(text) if text else None
+    return float(match.group(0)) if match else None
+
+
+def _int(text: str | None) -> int | None:
+    value = _num(text)
+    return int(value) if value is not None else None
+
+
+def _bool(text: str | None) -> bool | None:
+    return {"True": True, "False": False}.get((text or "").strip())
+
+
+def _sample(line: LogLine, kind: str, fields: dict[str, str], **values: object) -> LoadSample:
+    return LoadSample(
+        line.source, line.lineno, line.rank, line.ts, fields=fields, kind=kind, **values
+    )  # type: ignore[arg-type]
+
+
+def parse_load_line(line: LogLine) -> LoadSample | None:
+    """One sample per throughput line of any known version; None for anything else."""
+    text = line.text
+    if (match := _SGLANG.search(text)) is not None:
+        fields = split_fields(text[match.end() :])
+        graph = next((fields[k] for k in _GRAPH_KEYS if k in fields), None)
+        return _sample(
+            line,
+            match.group(1).lower(),
+            fields,
+            running_req=_int(fields.get("#running-req")),
+            accept_len=_num(fields.get("accept len")),
+            accept_rate=_num(fields.get("accept rate")),
+            gen_throughput=_num(fields.get("gen throughput (token/s)")),
+            queue_req=_int(fields.get("#queue-req")),
+            cuda_graph=_bool(graph),
+        )
+    if (match := _VLLM_SPEC.search(text)) is not None:
+        return _vllm_spec(line, split_fields(text[match.end() :]))
+    if (match := _VLLM_ENGINE.search(text)) is not None:
+        fields = split_fields(text[match.end() :])
+        return _sample(
+            line,
+            "engine_stats",
+            fields,
+            running_req=_int(fields.get("Running")),
+            queue_req=_int(fields.get("Waiting")),
+            gen_throughput=_num(fields.get("Avg generation throughput")),
+        )
+    return None
+
+
+def _vllm_spec(line: LogLine, fields: dict[str, str]) -> LoadSample:
+    """vLLM spec metrics of every period (LOG_FORMATS.md 2.5), rates made fractions."""
+    rate = next(
+        (fields[k] for k in ("Avg Draft acceptance rate", "Draft acceptance rate") if k in fields),
+        None,
+    )
+    rate_value = _num(rate)
+    if rate_value is not None and rate is not None and "%" in rate:
+        rate_value /= 100.0
+    return _sample(
+        line,
+        "spec_metrics",
+        fields,
+        accept_len=_num(fields.get("Mean acceptance length")),
+        accept_rate=rate_value,
+    )
+
+
+_COLUMNS = ("running_req", "accept_len", "accept_rate", "gen_throughput", "queue_req")
+
+
+def load_table(samples: Sequence[LoadSample]) -> polars.DataFrame:
+    """One row per sample, for the TUI's charts and the reports."""
+    import polars as pl
+
+    data = {
+        "source": [s.source for s in samples],
+        "lineno": [s.lineno for s in samples],
+        "rank": [s.rank for s in samples],
+        "ts": [s.ts for s in samples],
+        "kind": [s.kind for s in samples],
+        "cuda_graph": [s.cuda_graph for s in samples],
+    }
+    schema: dict[str, object] = {
+        "source": pl.Utf8,
+        "lineno": pl.Int64,
+        "rank": pl.Utf8,
+        "ts": pl.Datetime("us"),
+        "kind": pl.Utf8,
+        "cuda_graph": pl.Boolean,
+        "running_req": pl.Int64,
+        "accept_len": pl.Float64,
+        "accept_rate": pl.Float64,
+        "gen_throughput": pl.Float64,
+        "queue_req": pl.Int64,
+    }
+    for name in _COLUMNS:
+        data[name] = [getattr(s, name) for s in samples]
+    return pl.DataFrame(data, schema=schema)  # type: ignore[arg-type]

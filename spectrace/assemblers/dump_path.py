@@ -1,0 +1,116 @@
+"""The worker path implied by the final values in a ``server_args=`` dump (LOG_FORMATS.md 1.6).
+
+The dump is printed after SGLang forced ``disable_overlap_schedule`` for speculation, so
+algorithm + overlap (+ multi-layer flag, + the release era a warning told) name the class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from spectrace.assemblers.pyrepr import SourceText
+
+EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "FROZEN_KV_MTP"}
+_V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
+_SHOWN = (
+    "speculative_algorithm",
+    "disable_overlap_schedule",
+    "speculative_eagle_topk",
+    "enable_multi_layer_eagle",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DumpVerdict:
+    """Where the dump points, which class it names, and the fields it rests on."""
+
+    points_to: str | None
+    worker_class: str | None
+    reason: str
+    excerpt: str  # "server_args=ServerArgs(…, speculative_algorithm='EAGLE3', …)"
+
+
+def _show(name: str, value: object) -> str:
+    return f"{name}={value.text if isinstance(value, SourceText) else repr(value)}"
+
+
+def _excerpt(values: Mapping[str, object]) -> str:
+    parts = [_show(name, values[name]) for name in _SHOWN if name in values]
+    return "server_args=ServerArgs(…, " + ", …, ".join(parts) + ", …)"
+
+
+def _base_class(algo: str, values: Mapping[str, object]) -> str:
+    if values.get("enable_multi_layer_eagle") is True:
+        return "MultiLayerEagleWorker"
+    return "StandaloneWorker" if algo == "STANDALONE" else "EAGLEWorker"
+
+
+def verdict_from_dump(values: Mapping[str, object], era: str | None) -> DumpVerdict | None:
+    """The dump's verdict, or None when the dump lacks the fields that decide."""
+    if "speculative_algorithm" not in values:
+        return None
+    raw = values["speculative_algorithm"]
+    algo = str(raw).upper() if raw is not None else "NONE"
+    excerpt = _excerpt(values)
+    if algo == "NONE":
+        return DumpVerdict(
+            None,
+            None,
+            "server_args dump: speculative decoding is off "
+            "(speculative_algorithm=None), no speculative worker ran",
+            excerpt,
+        )
+    if algo == "NGRAM":
+        return DumpVerdict(
+            "other",
+            "NGRAMWorker",
+            "server_args dump: speculative_algorithm='NGRAM' -> NGRAMWorker",
+            excerpt,
+        )
+    if algo not in EAGLE_FAMILY:
+        return DumpVerdict(
+            "other",
+            None,
+            f"server_args dump: speculative_algorithm={raw!r} is not an EAGLE-family algorithm",
+            excerpt,
+        )
+    return _eagle_verdict(algo, values, era, excerpt)
+
+
+def _eagle_verdict(
+    algo: str, values: Mapping[str, object], era: str | None, excerpt: str
+) -> DumpVerdict | None:
+    base = _base_class(algo, values)
+    disabled = values.get("disable_overlap_schedule")
+    if era in _V2_ONLY_ERAS:
+        return DumpVerdict(
+            "v2",
+            base + "V2",
+            f"server_args dump: {algo} on sglang {era}, where "
+            "the v1 worker no longer exists -> v2 whatever the overlap setting",
+            excerpt,
+        )
+    if disabled is True:
+        topk = values.get("speculative_eagle_topk")
+        why = (
+            f"; speculative_eagle_topk={topk} (v2 needs topk=1)"
+            if isinstance(topk, int) and topk > 1
+            else ""
+        )
+        return DumpVerdict(
+            "v1",
+            base,
+            f"server_args dump: speculative_algorithm='{algo}' with "
+            f"disable_overlap_schedule=True -> v1 ({base}, non-overlap){why}",
+            excerpt,
+        )
+    if disabled is False:
+        return DumpVerdict(
+            "v2",
+            base + "V2",
+            f"server_args dump: speculative_algorithm='{algo}' "
+            f"with disable_overlap_schedule=False -> v2 ({base}V2, overlap)",
+            excerpt,
+        )
+    return None

@@ -1,0 +1,90 @@
+"""Traceback-frame signatures of the speculative worker paths (LOG_FORMATS.md 1.6, 2.4).
+
+A frame in ``eagle_worker.py`` proves the v1 EAGLEWorker ran, whatever the config says;
+scheduler event loops prove the overlap choice only for EAGLE-family runs; shared code
+(spec_info, graph runners) only informs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spectrace.assemblers.crash import Frame
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSignature:
+    name: str  # path suffix matched against the frame's file ("speculative/eagle_worker.py")
+    points_to: str | None  # "v1" | "v2" | "other" | None (shared code: informs only)
+    worker_class: str | None
+    what: str
+    function: str | None = None  # only frames in this function count
+    needs_spec: bool = False  # proves the path only when the run is EAGLE-family speculative
+
+
+def _sig(
+    name: str,
+    points_to: str | None,
+    worker: str | None,
+    what: str,
+    function: str | None = None,
+    needs_spec: bool = False,
+) -> FrameSignature:
+    return FrameSignature(name, points_to, worker, what, function, needs_spec)
+
+
+# Most specific first: the first signature whose suffix (and function) matches wins.
+FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
+    _sig(
+        "multi_layer_eagle_worker_v2.py", "v2", "MultiLayerEagleWorkerV2", "multi-layer EAGLE, v2"
+    ),
+    _sig("multi_layer_eagle_worker.py", "v1", "MultiLayerEagleWorker", "multi-layer EAGLE, v1"),
+    _sig("standalone_worker_v2.py", "v2", "StandaloneWorkerV2", "standalone draft, v2"),
+    _sig("standalone_worker.py", "v1", "StandaloneWorker", "standalone draft, v1"),
+    _sig("eagle_worker_v2.py", "v2", "EAGLEWorkerV2", "EAGLEWorkerV2 / EagleDraftWorker (overlap)"),
+    _sig("eagle_info_v2.py", "v2", "EAGLEWorkerV2", "spec v2 batch preparation"),
+    _sig("eagle_worker.py", "v1", "EAGLEWorker", "EAGLEWorker (non-overlap)"),
+    _sig("ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker"),
+    _sig("ngram_info.py", "other", "NGRAMWorker", "NGRAM verify input"),
+    _sig("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
+    _sig("spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer"),
+    _sig("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer"),
+    _sig("workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker"),
+    _sig("workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker"),
+    _sig(
+        "managers/scheduler.py",
+        "v2",
+        "EAGLEWorkerV2",
+        "overlap event loop (spec v2 for EAGLE)",
+        "event_loop_overlap",
+        True,
+    ),
+    _sig(
+        "managers/scheduler.py",
+        "v1",
+        "EAGLEWorker",
+        "normal event loop (spec v1 for EAGLE)",
+        "event_loop_normal",
+        True,
+    ),
+    _sig("managers/overlap_utils.py", "v2", "EAGLEWorkerV2", "overlap future map", None, True),
+    _sig("speculative/eagle_info.py", None, None, "spec_info shared by v1 and v2"),
+    _sig("speculative/eagle_utils.py", None, None, "draft-tree helpers"),
+    _sig("eagle_draft_cuda_graph_runner.py", None, None, "draft CUDA-graph runner"),
+    _sig("eagle_draft_extend_cuda_graph_runner.py", None, None, "draft-extend CUDA-graph runner"),
+    _sig("cuda_graph_runner.py", None, None, "target CUDA-graph runner (verify shapes when spec)"),
+    _sig("sample/rejection_sampler.py", None, None, "vLLM rejection sampler"),
+)
+
+
+def _matches(path: str, suffix: str) -> bool:
+    return path == suffix or path.endswith("/" + suffix)
+
+
+def frame_signature(frame: Frame) -> FrameSignature | None:
+    """The signature a frame matches, if its file is one the linker knows."""
+    path = frame.file.replace("\\", "/")
+    for sig in FRAME_SIGNATURES:
+        if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):
+            return sig
+    return None
