@@ -2,15 +2,42 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from spectrace.assemblers.config import FlagValue
-from spectrace.assemblers.crash import ChainLink, Frame
+from spectrace.assemblers.crash import ChainLink, Crash, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
 from spectrace.linker import WorkerPath
+
+# Bumped whenever the fingerprint inputs change: baselines then need re-writing.
+SIGNATURE_VERSION = "1"
+SIGNATURE_FRAMES = 3
+
+# Sentry-style parameterisation: one alternation, first named group wins, one pass.
+_MASKS = re.compile(
+    r"(?P<uuid>\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b)"
+    r"|(?P<str>'[^'\n]*'|\"[^\"\n]*\")"
+    r"|(?P<ts>\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)"
+    r"|(?P<ip>\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b)"
+    r"|(?P<hex>\b0[xX][0-9a-fA-F]+\b|\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b)"
+    r"|(?P<path>(?:[A-Za-z]:|~)?(?:/[\w.@+\-]+){2,}/?)"
+    r"|(?P<num>(?<![A-Za-z_])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+)
+_SPACES = re.compile(r"\s+")
+
+# Frames that are not the server's own code: stdlib, frozen importlib, and third-party
+# site-packages other than the serving frameworks themselves.
+_APP_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine")
+_NOT_APP = re.compile(
+    r"^<|(?:^|/)lib/python\d[\d.]*/(?!site-packages/|dist-packages/)"
+    r"|(?:^|/)(?:site|dist)-packages/(?!(?:" + "|".join(_APP_PACKAGES) + r")/)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +79,123 @@ class Incident:
     load: LoadSample | None = None
     collateral: list[str] = field(default_factory=list)  # ids of incidents caused by this one
     known: bool = False  # in the baseline (set by triage)
+
+
+def mask_message(message: str) -> str:
+    """The message with every run-specific value replaced by ``<kind>``, so reruns group."""
+    masked = _MASKS.sub(lambda m: f"<{m.lastgroup}>", message)
+    return _SPACES.sub(" ", masked).strip()
+
+
+def app_frames(frames: Sequence[Frame]) -> tuple[Frame, ...]:
+    """The server's own frames (not torch, stdlib, other libraries); all frames if none."""
+    own = tuple(f for f in frames if not _NOT_APP.search(f.file.replace("\\", "/")))
+    return own or tuple(frames)
+
+
+def signature_frames(frames: Sequence[Frame]) -> tuple[str, ...]:
+    """Innermost app frames as ``basename:function``: line numbers never count."""
+    chosen = app_frames(frames)[-SIGNATURE_FRAMES:]
+    return tuple(f"{f.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{f.function}" for f in chosen)
+
+
+def signature(exception_type: str, message: str, frames: Sequence[Frame] = ()) -> str:
+    """Stable 16-hex fingerprint: type, masked message, innermost app frames."""
+    parts = [SIGNATURE_VERSION, exception_type.strip(), mask_message(message)]
+    parts.extend(signature_frames(frames))
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def crash_signature(crash: Crash) -> str:
+    return signature(crash.exception_type, crash.message, crash.frames)
+
+
+def rank_key(rank: str) -> tuple[tuple[int, int | str], ...]:
+    """Natural order: TP2 < TP10, "DP0 TP3" < "DP1 TP0"."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", rank) if p)
+
+
+def _naive_utc(ts: datetime) -> datetime:
+    return ts.astimezone(UTC).replace(tzinfo=None) if ts.tzinfo else ts
+
+
+def _time_order(crashes: Sequence[Crash]) -> list[tuple[tuple[datetime, int, int], Crash]]:
+    """Sort key per crash: time (inherited from the previous stamped crash of its file when
+    it has none), then file order, then byte offset; stable across inputs."""
+    sources: dict[str, int] = {}
+    last_ts: dict[str, datetime] = {}
+    keyed = []
+    for crash in sorted(crashes, key=lambda c: (c.source, c.offset)):
+        src = sources.setdefault(crash.source, len(sources))
+        ts = _naive_utc(crash.ts) if crash.ts else last_ts.get(crash.source, datetime.min)
+        last_ts[crash.source] = ts
+        keyed.append(((ts, src, crash.offset), crash))
+    keyed.sort(key=lambda kc: kc[0])
+    return keyed
+
+
+def _occurrence(crash: Crash) -> Occurrence:
+    return Occurrence(
+        crash.source, crash.lineno, crash.offset, crash.rank, crash.stream, crash.ts, crash.ts_text
+    )
+
+
+_SEVERITY_ORDER = {"warning": 0, "error": 1, "fatal": 2}
+
+
+def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
+    """One incident from its crashes, already in time order (the first is the origin)."""
+    first = group[0]
+    ranks = list(dict.fromkeys(c.rank for c in group if c.rank))
+    origin = ranks[0] if ranks else None
+    ranks = ranks[:1] + sorted(ranks[1:], key=rank_key)
+    severity = max((c.severity for c in group), key=lambda s: _SEVERITY_ORDER.get(s, 1))
+    hints = list(dict.fromkeys(h for c in group for h in c.hints))
+    return Incident(
+        id=f"I{number}",
+        signature=sig,
+        kind=first.kind.value,
+        exception_type=first.exception_type,
+        message=first.message,
+        crash_class=first.crash_class,
+        severity=severity,
+        root_cause=not all(c.collateral for c in group),
+        caused_by=None,
+        ranks=ranks,
+        origin_rank=origin,
+        first_seen=_occurrence(first),
+        occurrences=[_occurrence(c) for c in group],
+        frames=first.frames,
+        chain=first.chain,
+        lines=first.lines,
+        header=first.header,
+        rule_id=first.rule_id,
+        hints=hints,
+    )
+
+
+def _link_collateral(incidents: list[Incident]) -> None:
+    """Attach each collateral incident to the nearest earlier root cause (else the next one);
+    with no root cause at all, the earliest incident is promoted so the run still fails."""
+    if incidents and not any(i.root_cause for i in incidents):
+        incidents[0].root_cause = True
+    first_root = next((i for i in incidents if i.root_cause), None)
+    last_root: Incident | None = None
+    for incident in incidents:  # already in order of first occurrence
+        if incident.root_cause:
+            last_root = incident
+            continue
+        root = last_root or first_root
+        if root is not None:
+            incident.caused_by = root.id
+            root.collateral.append(incident.id)
+
+
+def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
+    """Group crashes by signature into incidents numbered by first occurrence in time."""
+    groups: dict[str, list[Crash]] = {}
+    for _, crash in _time_order(crashes):
+        groups.setdefault(crash_signature(crash), []).append(crash)
+    incidents = [_incident(n, sig, group) for n, (sig, group) in enumerate(groups.items(), 1)]
+    _link_collateral(incidents)
+    return incidents

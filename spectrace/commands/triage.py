@@ -1,0 +1,157 @@
+"""``spectrace triage``: logs in, report(s) out, exit code for CI."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from spectrace import pipeline, triage
+from spectrace.errors import InputError, UsageError
+from spectrace.reports import Format, render
+from spectrace.reports.json import build_document
+from spectrace.reports.text import TriageReport, summary_line
+
+HELP = """Find the crashes in server logs, group them into incidents, and exit non-zero on new ones.
+
+PATHS are files, directories, quoted globs ('logs/*.log.gz'), .gz files, or - for stdin.
+
+\b
+Exit codes:
+  0  no new root-cause incident (and no missing marker)
+  1  at least one new root-cause incident, or what --fail-on names
+  2  bad usage or unreadable input (one line on stderr)
+"""
+PROGRESS_DELAY_S = 1.0
+
+
+class DelayedProgress:
+    """A rich progress bar on stderr that appears only when the scan takes over a second."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.started = time.monotonic()
+        self.progress: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.progress is None:
+            if not self.console.is_terminal or time.monotonic() - self.started < PROGRESS_DELAY_S:
+                return
+            self.progress = Progress(TextColumn("scanning"), BarColumn(), DownloadColumn(),
+                                     TimeRemainingColumn(), console=self.console, transient=True)  # fmt: skip
+            self.progress.start()
+            self.task = self.progress.add_task("scan", total=total or None)
+        self.progress.update(self.task, completed=done, total=total or None)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def parse_report(spec: str) -> tuple[Format, Path]:
+    """``FORMAT=FILE`` -> (format, path)."""
+    name, sep, file = spec.partition("=")
+    if not sep or not file:
+        raise UsageError(f"--report needs FORMAT=FILE, got {spec!r}")
+    return parse_format(name), Path(file)
+
+
+def parse_format(name: str) -> Format:
+    try:
+        return Format(name.strip().lower())
+    except ValueError:
+        choices = ", ".join(f.value for f in Format)
+        raise UsageError(f"unknown format {name!r} (choose from {choices})") from None
+
+
+def read_expect_file(path: Path | None) -> list[str]:
+    if path is None:
+        return []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read --expect-file {path}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def run_analysis(paths: list[str], rules: list[Path], expect: list[str],
+                 on_progress: Callable[[int, int], None] | None) -> pipeline.Analysis:  # fmt: skip
+    """Inputs expanded, rules loaded, the pipeline run: shared by triage and diff."""
+    inputs = triage.expand_inputs(paths)
+    ruleset = triage.load_rules(rules)
+    return pipeline.analyse(inputs, rules=ruleset, expect=expect, on_progress=on_progress)
+
+
+def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Console) -> None:
+    """The main report to stdout, or to --output with the summary line on stdout."""
+    if output is not None:
+        write_file(output, render(document, fmt))
+        console.print(summary_line(document), soft_wrap=not console.is_terminal)
+    elif fmt is Format.TEXT:
+        console.print(TriageReport(document), soft_wrap=not console.is_terminal)
+    else:
+        sys.stdout.write(render(document, fmt))
+        sys.stdout.flush()
+
+
+Opt = typer.Option
+
+
+def triage_command(
+    paths: Annotated[list[str], typer.Argument(help="Log files, directories, quoted globs, .gz, or -.")],
+    fmt: Annotated[str, Opt("--format", "-f", help="text | json | junit | sarif | github | markdown.")] = "text",
+    output: Annotated[Path | None, Opt("--output", "-o", help="Write the --format report to FILE; the terminal gets the summary line.")] = None,
+    report: Annotated[list[str] | None, Opt("--report", help="Also write FORMAT=FILE (repeatable), e.g. --report sarif=crashes.sarif.")] = None,
+    rules: Annotated[list[Path] | None, Opt("--rules", help="Extra rule directory (repeatable; later wins).")] = None,
+    expect: Annotated[list[str] | None, Opt("--expect", help="A marker line that must appear (repeatable).")] = None,
+    expect_file: Annotated[Path | None, Opt("--expect-file", help="File of expected markers, one per line.")] = None,
+    baseline: Annotated[Path | None, Opt("--baseline", help="Accepted signatures: a --write-baseline file or a JSON report.")] = None,
+    write_baseline: Annotated[Path | None, Opt("--write-baseline", help="Write this run's signatures as a baseline.")] = None,
+    fail_on: Annotated[list[str] | None, Opt("--fail-on", help="root-cause | any | severity:error | severity:fatal | missing-marker (repeatable; default: root-cause and missing-marker).")] = None,
+    no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
+) -> None:  # fmt: skip
+    """Find the crashes, group them into incidents, report, exit 1 on new ones."""
+    main_format = parse_format(fmt)
+    extra = [parse_report(spec) for spec in report or []]
+    policy = triage.parse_fail_on(fail_on or [])
+    accepted = triage.read_baseline(baseline) if baseline else frozenset()
+    console, err = Console(), Console(stderr=True)
+    progress = DelayedProgress(err)
+    try:
+        analysis = run_analysis(
+            paths, rules or [], [*(expect or []), *read_expect_file(expect_file)], progress
+        )
+    finally:
+        progress.close()
+    for f in analysis.files if output or main_format is not Format.TEXT else ():
+        for issue in f.issues:
+            err.print(f"spectrace: warning: {f.path}: {issue}", markup=False, highlight=False)
+    triage.apply_baseline(analysis.incidents, accepted)
+    verdict = triage.judge(analysis, policy)
+    document = build_document(analysis, verdict, redact=not no_redact)
+    if write_baseline is not None:
+        triage.write_baseline(write_baseline, analysis.incidents)
+    for extra_fmt, path in extra:
+        write_file(path, render(document, extra_fmt))
+    emit(document, main_format, output, console)
+    raise typer.Exit(int(verdict.exit_code))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("triage", help=HELP)(triage_command)

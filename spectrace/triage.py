@@ -1,0 +1,198 @@
+"""CI policy on an analysis: baselines (known signatures), --fail-on, findings, exit codes."""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from pathlib import Path
+
+from spectrace.errors import InputError, UsageError
+from spectrace.incidents import SIGNATURE_VERSION, Incident, mask_message
+from spectrace.pipeline import Analysis, Finding
+from spectrace.ruleset import RuleSet
+
+BASELINE_FORMAT = 1
+_SIGNATURE = re.compile(r"^[0-9a-f]{16}$")
+
+
+class ExitCode(IntEnum):
+    OK = 0  # nothing new that the policy counts
+    FAILED = 1  # at least one new root-cause incident (or what --fail-on names)
+    USAGE = 2  # bad usage or unreadable input
+
+
+class FailOn(StrEnum):
+    ROOT_CAUSE = "root-cause"
+    ANY = "any"
+    SEVERITY_ERROR = "severity:error"
+    SEVERITY_FATAL = "severity:fatal"
+    MISSING_MARKER = "missing-marker"
+
+
+DEFAULT_FAIL_ON = frozenset({FailOn.ROOT_CAUSE, FailOn.MISSING_MARKER})
+FAILING_FINDINGS = {
+    FailOn.MISSING_MARKER: {"missing_marker"},
+    FailOn.ANY: {"missing_marker", "hang"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the run fails on, and why, in words a CI log reader understands."""
+
+    exit_code: ExitCode
+    fail_on: tuple[FailOn, ...]
+    failing_incidents: tuple[str, ...]  # incident ids
+    failing_findings: tuple[int, ...]  # indexes into Analysis.findings
+    reasons: tuple[str, ...]
+
+
+def parse_fail_on(values: Sequence[str]) -> frozenset[FailOn]:
+    """``--fail-on`` values (repeatable, comma-separated allowed); none given = the default."""
+    chosen: set[FailOn] = set()
+    for value in (v.strip() for raw in values for v in raw.split(",")):
+        try:
+            chosen.add(FailOn(value.lower()))
+        except ValueError:
+            allowed = ", ".join(f.value for f in FailOn)
+            raise UsageError(
+                f"--fail-on: unknown value {value!r} (choose from {allowed})"
+            ) from None
+    return frozenset(chosen) or DEFAULT_FAIL_ON
+
+
+def _incident_fails(incident: Incident, fail_on: frozenset[FailOn]) -> bool:
+    if incident.known:
+        return False
+    checks = {
+        FailOn.ROOT_CAUSE: incident.root_cause,
+        FailOn.ANY: True,
+        FailOn.SEVERITY_ERROR: incident.severity in ("error", "fatal"),
+        FailOn.SEVERITY_FATAL: incident.severity == "fatal",
+    }
+    return any(checks.get(rule, False) for rule in fail_on)
+
+
+def _finding_fails(finding: Finding, fail_on: frozenset[FailOn]) -> bool:
+    return any(finding.kind in FAILING_FINDINGS.get(rule, ()) for rule in fail_on)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def judge(analysis: Analysis, fail_on: frozenset[FailOn] = DEFAULT_FAIL_ON) -> Verdict:
+    """Decide the exit code: incidents already marked known never fail the run."""
+    incidents = tuple(i.id for i in analysis.incidents if _incident_fails(i, fail_on))
+    findings = tuple(n for n, f in enumerate(analysis.findings) if _finding_fails(f, fail_on))
+    reasons = []
+    if incidents:
+        roots = sum(1 for i in analysis.incidents if i.id in incidents and i.root_cause)
+        reasons.append(
+            f"{_plural(len(incidents), 'new incident')} ({roots} root cause)"
+            if len(incidents) != roots
+            else _plural(roots, "new root-cause incident")
+        )
+    for kind in sorted({analysis.findings[n].kind for n in findings}):
+        count = sum(1 for n in findings if analysis.findings[n].kind == kind)
+        reasons.append(_plural(count, kind.replace("_", " ")))
+    code = ExitCode.FAILED if incidents or findings else ExitCode.OK
+    order = tuple(f for f in FailOn if f in fail_on)
+    return Verdict(code, order, incidents, findings, tuple(reasons))
+
+
+def apply_baseline(incidents: Iterable[Incident], signatures: frozenset[str]) -> int:
+    """Mark incidents whose signature was accepted before; returns how many."""
+    count = 0
+    for incident in incidents:
+        incident.known = incident.signature in signatures
+        count += incident.known
+    return count
+
+
+def _signatures_from_json(data: object, path: Path) -> frozenset[str]:
+    """A baseline file (``signatures``) or a previous JSON report (``incidents``)."""
+    if isinstance(data, dict) and isinstance(data.get("signatures"), list):
+        items = data["signatures"]
+    elif isinstance(data, dict) and isinstance(data.get("incidents"), list):
+        items = data["incidents"]
+    else:
+        raise InputError(f"{path}: not a spectrace baseline or JSON report")
+    found = {i.get("signature") if isinstance(i, dict) else i for i in items}
+    bad = [s for s in found if not isinstance(s, str) or not _SIGNATURE.match(s)]
+    if bad:
+        raise InputError(f"{path}: malformed signature {bad[0]!r} in baseline")
+    return frozenset(s for s in found if isinstance(s, str))
+
+
+def read_baseline(path: Path) -> frozenset[str]:
+    """Accepted signatures from JSON (baseline or report) or a text file, one per line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read baseline {path}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            return _signatures_from_json(json.loads(text), path)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path}: malformed baseline JSON (line {exc.lineno}: {exc.msg})"
+            ) from None
+    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    bad = [line for line in lines if line and not _SIGNATURE.match(line)]
+    if bad:
+        raise InputError(f"{path}: malformed baseline line {bad[0][:40]!r}")
+    return frozenset(line for line in lines if line)
+
+
+def baseline_document(incidents: Sequence[Incident]) -> dict[str, object]:
+    """The ``--write-baseline`` file: each accepted signature with what it stands for."""
+    entries = {
+        i.signature: {
+            "signature": i.signature,
+            "exception_type": i.exception_type,
+            "message": mask_message(i.message),
+            "first_seen": f"{i.first_seen.source}:{i.first_seen.lineno}",
+        }
+        for i in incidents
+    }
+    return {
+        "spectrace_baseline": BASELINE_FORMAT,
+        "signature_version": SIGNATURE_VERSION,
+        "signatures": sorted(entries.values(), key=lambda e: e["signature"]),
+    }
+
+
+def write_baseline(path: Path, incidents: Sequence[Incident]) -> None:
+    try:
+        path.write_text(json.dumps(baseline_document(incidents), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
+
+
+def expand_inputs(paths: Sequence[str]) -> list[str]:
+    """Quoted globs expanded here (the shell did not); ``-`` and directories pass through."""
+    expanded: list[str] = []
+    for raw in paths:
+        if raw == "-" or Path(raw).exists() or not glob.has_magic(raw):
+            expanded.append(raw)
+            continue
+        matches = sorted(glob.glob(raw, recursive=True))
+        if not matches:
+            raise InputError(f"no file matches {raw!r}")
+        expanded.extend(matches)
+    for path in expanded:
+        if path != "-" and not Path(path).exists():
+            raise InputError(f"no such file or directory: {path}")
+    return expanded
+
+
+def load_rules(dirs: Sequence[Path]) -> RuleSet:
+    """The built-in rules layered with the user's ``--rules`` directories (later wins)."""
+    return RuleSet.load(list(dirs))
