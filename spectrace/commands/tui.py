@@ -35,9 +35,11 @@ def tui(
     follow: Annotated[bool, typer.Option("--follow", "-f", help="Start in follow (tail) mode.")] = False,
 ) -> None:
     """Browse logs with their crashes, worker path, flags and load."""
+    from spectrace.ruleset import RuleSet
     from spectrace.tui.app import SpectraceApp
 
-    SpectraceApp(expand(paths), expect=expect, follow=follow).run()
+    files = expand(paths)
+    SpectraceApp(files, expect=expect, follow=follow, benign=RuleSet.load().benign).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -21,11 +21,19 @@ from spectrace.assemblers.crash import Crash
 from spectrace.incidents import Incident
 from spectrace.line_index import Change, LineIndex
 from spectrace.pipeline import Analysis
+from spectrace.ruleset import BenignRule
 from spectrace.tui import analysis as core
 from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
+from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.messages import AnalysisDone, AnalysisFailed, CrashFound, IndexProgress, JumpTo
-from spectrace.tui.timeline import (FilteredSource, LineSource, MergedSource, SingleSource,
-                                    filter_rows, merge_order)
+from spectrace.tui.timeline import (
+    FilteredSource,
+    LineSource,
+    MergedSource,
+    SingleSource,
+    filter_rows,
+    merge_order,
+)
 from spectrace.tui.views import FileSet, crash_rows, keep_rows, ranks_seen, search
 from spectrace.tui.widgets.incident_detail import IncidentDetail
 from spectrace.tui.widgets.incident_list import Entry, IncidentList, crash_entries, incident_entries
@@ -56,8 +64,10 @@ class SpectraceApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, paths: Sequence[Path], *, expect: Sequence[str] = (), follow: bool = False) -> None:
+    def __init__(self, paths: Sequence[Path], *, expect: Sequence[str] = (), follow: bool = False,
+                 benign: Sequence[BenignRule] = ()) -> None:
         super().__init__()
+        self.styler = LineStyler(benign)
         self.files = FileSet([LineIndex(p) for p in paths])
         self.expect = list(expect)
         self.start_follow = follow
@@ -74,7 +84,7 @@ class SpectraceApp(App[None]):
         with Horizontal():
             with Vertical(id="left"):
                 yield Static("", id="status")
-                yield LogView(self.files.labels, id="log")
+                yield LogView(self.files.labels, self.styler, id="log")
             with Vertical(id="side"):
                 yield IncidentList(id="incidents")
                 yield IncidentDetail(id="detail")

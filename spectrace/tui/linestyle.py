@@ -1,37 +1,30 @@
 """One log line -> safe rich Text coloured by meaning (rank tag, level, noise, crash).
 
-Log text is untrusted: it becomes ``Text`` (never markup), only SGR colour survives from ANSI,
-OSC sequences (hyperlinks, titles) are dropped and any other control byte is shown as ``?``.
+Who wrote a line (rank, level, stamp) comes from the core's dialect parser, so the TUI and the
+analysis agree. Log text is untrusted: it becomes ``Text`` (never markup), only SGR colour
+survives from ANSI, OSC sequences (hyperlinks, titles) are dropped and other control bytes
+are shown as ``?``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
+
+from spectrace.dialects.base import LogLine
+from spectrace.dialects.detect import Detector, LineParser
+from spectrace.ruleset import BenignRule
 
 _OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
 _CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _SGR_ONLY = re.compile(r"\x1b\[[0-9;]*m")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-# SGLang "[2026-02-27 21:00:18 DP0 TP7]", vLLM "(Worker_TP1 pid=12)", torchrun "[rank6]:".
-_RANK = re.compile(
-    r"^\[\d{4}-\d\d-\d\d [\d:.]+ ((?:(?:DP|PP|TP|EP|ATTN_CP|MOE_DP)\d+ ?)+)\]"
-    r"|^\((\w+?) pid=\d+[^)]*\)"
-    r"|^\[(rank\d+)\]:"
-)
-_LEVEL = re.compile(r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b")
 _CRASHY = re.compile(
-    r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+|^\w+(?:\.\w+)*(?:Error|Exception):"
-    r"|hit an exception|Fatal Python error|Received sigquit|SIGQUIT received|crashed with exit code"
-    r"|CUDA error|illegal memory access|Watchdog caught collective operation timeout"
-)
-_BENIGN = re.compile(
-    r"Ignore import error when loading|Loading safetensors checkpoint shards|Capturing batches"
-    r"|Load weight (?:begin|end)|Init torch distributed|Using default HuggingFace chat template"
-    r"|\bINFO:\s+127\.0\.0\.1|UserWarning|FutureWarning|NCCL INFO"
+    r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+|\b\w+(?:Error|Exception): "
+    r"|hit an exception|Fatal Python error"
 )
 
 RANK_STYLE = Style(color="cyan", bold=True)
@@ -43,14 +36,6 @@ LEVEL_STYLES = {
 CRASH_STYLE = Style(color="bright_white", bgcolor="rgb(95,0,0)")
 CRASHY_STYLE = Style(color="red")
 BENIGN_STYLE = Style(dim=True)
-
-
-def rank_of(text: str) -> str | None:
-    """The rank label in a line's header ("TP7", "DP0 TP3", "Worker_TP1", "rank6"), if any."""
-    m = _RANK.match(plain(text))
-    if m is None:
-        return None
-    return next(g for g in m.groups() if g).strip()
 
 
 def plain(text: str) -> str:
@@ -72,21 +57,34 @@ def to_text(raw: str, *, colour: bool = True) -> Text:
     return text
 
 
-def styled(raw: str, *, in_crash: bool, colour: bool = True) -> Text:
-    """A display line: rank tag, level, crash and noise styles laid over the safe text."""
-    text = to_text(raw, colour=colour)
-    line = text.plain
-    if in_crash:
-        text.stylize(CRASH_STYLE)
-    elif _BENIGN.search(line):
-        text.stylize(BENIGN_STYLE)
-    elif _CRASHY.search(line):
-        text.stylize(CRASHY_STYLE)
-    m = _RANK.match(line)
-    if m is not None:
-        group = next(i for i, g in enumerate(m.groups(), 1) if g)
-        text.stylize(RANK_STYLE, m.start(group), m.end(group))
-    level = _LEVEL.search(line, 0, 120)
-    if level is not None and level.group(1) in LEVEL_STYLES:
-        text.stylize(LEVEL_STYLES[level.group(1)], level.start(1), level.end(1))
-    return text
+class LineStyler:
+    """Parses a line with the core's dialects and lays styles over its safe text."""
+
+    def __init__(self, benign: Sequence[BenignRule] = ()) -> None:
+        self._detector = Detector()
+        self._benign = tuple(benign)
+
+    def parse(self, raw: str) -> LogLine:
+        """The core's reading of one line on its own (no stream context)."""
+        return LineParser("", self._detector).parse(raw.encode("utf-8", "replace"), 0, 0)
+
+    def benign(self, message: str) -> bool:
+        return any(rule.pattern.search(message) for rule in self._benign)
+
+    def styled(self, raw: str, *, in_crash: bool, colour: bool = True) -> Text:
+        """A display line: rank tag, level, crash and noise styles over the safe text."""
+        text = to_text(raw, colour=colour)
+        line = text.plain
+        parsed = self.parse(raw)
+        header_end = max(len(line) - len(parsed.text), 0) if parsed.headed else 0
+        if in_crash:
+            text.stylize(CRASH_STYLE)
+        elif self.benign(parsed.text):
+            text.stylize(BENIGN_STYLE)
+        elif _CRASHY.search(line):
+            text.stylize(CRASHY_STYLE)
+        for word, style in ((parsed.rank, RANK_STYLE), (parsed.level, LEVEL_STYLES.get(parsed.level or ""))):
+            at = line.find(word, 0, header_end or 160) if word and style else -1
+            if at >= 0 and style is not None and word:
+                text.stylize(style, at, at + len(word))
+        return text

@@ -9,23 +9,16 @@ from __future__ import annotations
 
 import array
 import heapq
-import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
+from spectrace.dialects.base import LogLine
+from spectrace.dialects.detect import LineParser
 from spectrace.line_index import LineIndex
 
 FILE_SHIFT = 40
 LINE_MASK = (1 << FILE_SHIFT) - 1
-
-# SGLang "[2026-02-27 21:00:18.123 TP7]" and vLLM "INFO 10-05 12:00:00.123": month to millisecond.
-_STAMP = re.compile(
-    r"\[\d{4}-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?"
-    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?"
-)
-_STAMP_SEARCH = 160  # a stamp sits in the header, after at most a process tag
-
 
 class LineSource(Protocol):
     """The rows a log view shows."""
@@ -114,22 +107,20 @@ class FilteredSource:
         return min(pos, len(self.rows) - 1) if self.rows else None
 
 
-def stamp_key(text: str) -> int | None:
-    """Sortable month..microsecond key of a line's header stamp; year-less vLLM stamps included."""
-    m = _STAMP.search(text, 0, _STAMP_SEARCH)
-    if m is None:
+def stamp_key(line: LogLine) -> int | None:
+    """Sortable month..microsecond key; the year is left out so year-less vLLM stamps merge."""
+    ts = line.ts
+    if ts is None:
         return None
-    g = m.groups()
-    mo, d, h, mi, s, frac = g[0:6] if g[0] is not None else g[6:12]
-    micro = int((frac or "0").ljust(6, "0"))
-    return ((((int(mo) * 32 + int(d)) * 24 + int(h)) * 60 + int(mi)) * 60 + int(s)) * 10**6 + micro
+    return ((((ts.month * 32 + ts.day) * 24 + ts.hour) * 60 + ts.minute) * 60 + ts.second) * 10**6 \
+        + ts.microsecond
 
 
 def _keyed(index: LineIndex, file: int) -> Iterator[tuple[int, int, int]]:
     """(key, file, line) for each line; an unstamped line takes the previous line's key."""
-    key = 0
+    parser, key = LineParser(index.name), 0
     for line in range(index.line_count):
-        found = stamp_key(index.line(line)[0])
+        found = stamp_key(parser.parse(index.line(line)[0].encode("utf-8", "replace"), line + 1, 0))
         key = key if found is None else found
         yield key, file, line
 

@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from spectrace.assemblers.crash import Crash
+from spectrace.dialects.detect import LineParser
 from spectrace.line_index import LineIndex
 from spectrace.pipeline import Analysis
 from spectrace.tui.dialogs import Query
-from spectrace.tui.linestyle import plain, rank_of
+from spectrace.tui.linestyle import plain
 from spectrace.tui.timeline import LineSource
 
 RANK_SNIFF_LINES = 5000
@@ -75,16 +76,13 @@ def keep_rows(base: LineSource, query: Query | None, rank: str | None) -> Callab
     """A row predicate for the text filter and the rank toggle, None when nothing is filtered."""
     if query is None and rank is None:
         return None
-    last_rank: dict[int, str | None] = {}
+    parsers: dict[int, LineParser] = {}
 
     def keep(text: str, row: int) -> bool:
         if rank is not None:
-            file = base.locate(row)[0]
-            found = rank_of(text)
-            if found is None:
-                found = last_rank.get(file)
-            last_rank[file] = found
-            if found != rank:
+            file, line = base.locate(row)
+            parser = parsers.setdefault(file, LineParser(str(file)))
+            if parser.parse(text.encode("utf-8", "replace"), line + 1, 0).rank != rank:
                 return False
         if query is not None:
             return (query.pattern.search(plain(text)) is None) == query.exclude
@@ -98,8 +96,9 @@ def ranks_seen(files: FileSet, analysis: Analysis | None) -> list[str]:
     for inc in analysis.incidents if analysis is not None else ():
         found.update(inc.ranks)
     for ix in files.indexes:
+        parser = LineParser(ix.name)
         for line in range(min(ix.line_count, RANK_SNIFF_LINES)):
-            rank = rank_of(ix.line(line)[0])
+            rank = parser.parse(ix.line(line)[0].encode("utf-8", "replace"), line + 1, 0).rank
             if rank is not None:
                 found.add(rank)
     return sorted(found, key=_natural)

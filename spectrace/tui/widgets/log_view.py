@@ -15,7 +15,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from spectrace.tui.linestyle import styled
+from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.timeline import LineSource
 
 RENDER_CACHE = 2000
@@ -57,8 +57,10 @@ class LogView(ScrollView, can_focus=True):
 
     cursor = reactive(0, always_update=True)
 
-    def __init__(self, labels: Sequence[str] = (), **kwargs: object) -> None:
+    def __init__(self, labels: Sequence[str] = (), styler: LineStyler | None = None,
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.styler = styler or LineStyler()
         self.source: LineSource = EmptySource()
         self.labels = list(labels)
         self.crash_lines: set[tuple[int, int]] = set()
@@ -169,7 +171,7 @@ class LogView(ScrollView, can_focus=True):
             return text
         file, line = self.source.locate(row)
         raw, cut = self.source.text(row)
-        body = styled(raw, in_crash=(file, line) in self.crash_lines, colour=self.colour)
+        body = self.styler.styled(raw, in_crash=(file, line) in self.crash_lines, colour=self.colour)
         if self.pattern is not None:
             body.highlight_regex(self.pattern, MATCH_STYLE)
         gutter = f"{line + 1:>7} "

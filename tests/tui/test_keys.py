@@ -1,0 +1,155 @@
+"""Pilot tests: every log-view key does what its help line says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui_helpers import SIZE, pilot, screen_lines, shown, wait_for
+
+from spectrace.tui.app import SpectraceApp
+from spectrace.tui.dialogs import HelpScreen, QueryDialog, RankDialog
+
+TOTAL = 51  # lines in seed_story.log
+
+
+@pilot
+async def test_first_screen_shows_the_head_of_the_log(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        lines = screen_lines(app)
+        assert "Overlap scheduler is disabled" in lines[0]
+        assert lines[1].lstrip().startswith("2 [2026-02-27 20:48:55] server_args=ServerArgs(")
+        assert "seed_story.log: 51 lines" in str(app.query_one("#status").render())
+
+
+@pilot
+async def test_cursor_keys_move_and_jump(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.press("j", "j", "down")
+        assert app.log_view.cursor == 3
+        await pilot.press("k", "up")
+        assert app.log_view.cursor == 1
+        await pilot.press("G")
+        assert app.log_view.cursor == TOTAL - 1
+        assert "Received sigquit from a child" in shown(app)
+        await pilot.press("g")
+        assert app.log_view.cursor == 0 and app.log_view.scroll_offset.y == 0
+        await pilot.press("pagedown")
+        assert app.log_view.cursor == app.log_view.size.height - 1
+        await pilot.press("pageup")
+        assert app.log_view.cursor == 0
+
+
+@pilot
+async def test_mouse_click_moves_the_cursor(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.click("#log", offset=(10, 5))
+        assert app.log_view.cursor == 5
+
+
+@pilot
+async def test_search_finds_next_and_previous(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.press("slash")
+        assert isinstance(app.screen, QueryDialog)
+        await pilot.press(*"load weight end", "enter")
+        await wait_for(pilot, lambda: app.log_view.cursor == 18)  # first "Load weight end" (TP0)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.log_view.cursor == 19)
+        await pilot.press("N")
+        await wait_for(pilot, lambda: app.log_view.cursor == 18)
+
+
+@pilot
+async def test_filter_in_then_out_then_clear(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.press("f", *"Decode batch", "enter")
+        await wait_for(pilot, lambda: app.log_view.source.count == 8)
+        assert all("Decode batch" in line for line in screen_lines(app)[:8])
+        await pilot.press("f")
+        dialog = app.screen
+        assert isinstance(dialog, QueryDialog)
+        await pilot.click("#exclude")
+        await pilot.click("Input")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL - 8)
+        assert "Decode batch" not in shown(app)
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+
+
+@pilot
+async def test_regex_filter_and_a_bad_regex_message(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.press("f")
+        await pilot.click("#regex")
+        await pilot.click("Input")
+        await pilot.press(*"TP[67]\\] Load", "enter")
+        await wait_for(pilot, lambda: app.log_view.source.count == 4)
+        await pilot.press("f")
+        await pilot.click("#regex")
+        await pilot.click("Input")
+        await pilot.press(*"(unclosed", "enter")
+        assert "bad regex" in str(app.screen.query_one("#error").render())
+
+
+@pilot
+async def test_rank_toggle_shows_one_rank_with_its_continuation_lines(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await pilot.press("r")
+        assert isinstance(app.screen, RankDialog)
+        option_list = app.screen.query_one("OptionList")
+        labels = [str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)]
+        assert labels[0] == "all ranks" and "TP7" in labels and "TP0" in labels
+        option_list.highlighted = labels.index("TP7")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.log_view.source.count < TOTAL)
+        text = shown(app)
+        assert "TP7] Scheduler hit an exception" in text and "RuntimeError: The size of tensor a (160)" in text
+        assert "TP0]" not in text
+        await pilot.press("r", "home", "enter")
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+
+
+@pilot
+async def test_help_lists_every_key_and_q_quits(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = {keys for keys, _ in app.screen.bindings}
+        for key in ("slash", "n", "N", "e", "E", "f", "r", "t", "q", "j,down", "k,up", "g,home", "G,end",
+                    "pagedown,space", "pageup,b"):
+            assert key in listed
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+@pilot
+async def test_ansi_colour_is_kept_but_never_executed(tmp_path: Path) -> None:
+    log = tmp_path / "evil.log"
+    log.write_bytes(b"\x1b[31mred text\x1b[0m then \x1b]0;title\x07 and \x1b[2J clear [bold]markup[/bold]\n")
+    app = SpectraceApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == 1)
+        line = screen_lines(app)[0]
+        assert line.endswith("red text then  and  clear [bold]markup[/bold]")
+        strip = app.log_view.render_line(0)
+        reds = [seg for seg in strip if seg.text == "red text"]
+        assert reds and reds[0].style is not None and reds[0].style.color is not None
+        assert all("\x1b" not in seg.text for seg in strip)

@@ -1,0 +1,43 @@
+"""Helpers for TUI tests: reading what the log view shows, waiting on workers, running pilots."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from spectrace.tui.app import SpectraceApp
+
+DATA = Path(__file__).parent / "data"
+SIZE = (160, 48)
+
+
+def screen_lines(app: SpectraceApp) -> list[str]:
+    """The log view's visible rows as plain text, as the user would read them."""
+    view = app.log_view
+    return [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+
+
+def shown(app: SpectraceApp) -> str:
+    return "\n".join(screen_lines(app))
+
+
+async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app's workers run until ``ready`` holds (fails the test after ``timeout``)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not ready():
+        assert loop.time() < deadline, "the app did not reach the expected state in time"
+        await pilot.pause(0.05)
+
+
+def pilot(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async pilot test on its own event loop (no pytest-asyncio needed)."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+    return run
