@@ -26,6 +26,16 @@ def exists(pid: int) -> bool:
     return Path(f"/proc/{pid}/stat").exists()
 
 
+def alive(pid: int) -> bool:
+    """Running or sleeping, not gone and not a zombie waiting to be reaped."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text(errors="replace")
+    except OSError:
+        return False
+    fields = raw.rpartition(")")[2].split()
+    return bool(fields) and fields[0] not in ("Z", "X")
+
+
 def _stat(pid: int) -> tuple[str, int] | None:
     """(comm, ppid) from /proc/PID/stat; comm may hold spaces and parentheses, so split at the last ')'."""
     try:

@@ -187,3 +187,30 @@ def _straggler(
     if odd is elsewhere:
         text += f": the collective cannot finish until {compress(odd_labels)} join{'s' if len(odd_labels) == 1 else ''}"
     return VerdictKind.STRAGGLER, text, odd_labels
+
+
+def analysis_json(analysis: StackAnalysis) -> dict[str, object]:
+    """The verdict in machine form, saved beside the capture (the loader ignores it)."""
+    return {
+        "kind": analysis.kind.value,
+        "verdict": analysis.verdict,
+        "odd": list(analysis.odd),
+        "ranks": [
+            {
+                "label": r.label,
+                "pid": r.process.pid,
+                "state": r.state.value,
+                "activity": r.view.activity.name.lower(),
+                "detail": r.view.detail,
+                "changed": r.view.changed,
+                "frame": None if r.view.own_frame is None else {
+                    "name": r.view.own_frame.name,
+                    "filename": r.view.own_frame.filename,
+                    "line": r.view.own_frame.line,
+                },
+            }
+            for r in analysis.ranks + analysis.others
+        ],
+        "groups": [{"labels": list(g.labels), "activity": g.activity.name.lower(), "detail": g.detail,
+                    "chain": list(g.chain)} for g in analysis.groups],
+    }

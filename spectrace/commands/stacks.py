@@ -1,0 +1,101 @@
+"""``spectrace stacks``: live py-spy capture of a (hung) server's process tree, classified per rank."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from spectrace.errors import InputError, UsageError
+from spectrace.stacks.capture import CaptureOptions, capture
+from spectrace.stacks.model import Capture, load_capture, to_json
+from spectrace.stacks.report import StacksReport
+from spectrace.stacks.verdict import analyse, analysis_json
+from spectrace.stacks.watch import WatchResult, WatchSpec, watch
+
+HELP = """Capture the Python stacks of PID and all its children with py-spy; say what each rank does.
+
+Several samples a short interval apart show whether stacks move. Ranks come from process
+titles (sglang::scheduler_TP3, VLLM::Worker_TP1), --tp-rank/--rank flags or RANK env vars.
+
+\b
+Watch mode (CI): spectrace stacks --watch server.log --pid PID --stall 120
+captures automatically when the log has been silent for --stall seconds while PID lives.
+
+\b
+Exit codes:
+  0  captured (or, with --watch, the process exited without a stall)
+  1  --watch: the log stalled and a capture was taken
+  2  bad usage, no such process, ptrace not permitted, py-spy missing (one line on stderr)
+"""
+
+Opt = typer.Option
+
+
+def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Console) -> None:
+    analysis = analyse(snap)
+    document = {**to_json(snap), "analysis": analysis_json(analysis)}
+    if save is not None:
+        try:
+            save.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write {save}: {exc.strerror or exc}") from None
+    if fmt == "json":
+        sys.stdout.write(json.dumps(document, indent=1) + "\n")
+        sys.stdout.flush()
+    else:
+        console.print(StacksReport(snap, analysis, threads=threads), soft_wrap=not console.is_terminal)
+
+
+def stacks_command(
+    pid: Annotated[int | None, typer.Argument(help="Root process of the server (its children are included).")] = None,
+    samples: Annotated[int, Opt("--samples", "-n", help="Dumps per process.")] = 3,
+    interval: Annotated[float, Opt("--interval", help="Seconds between samples.")] = 0.5,
+    native: Annotated[bool, Opt("--native", help="Include C/C++ frames (NCCL, CUDA sync); slower.")] = False,
+    locals_: Annotated[bool, Opt("--locals", help="Include local variables of each frame.")] = False,
+    timeout: Annotated[float, Opt("--timeout", help="Seconds py-spy may take per process and sample.")] = 10.0,
+    save: Annotated[Path | None, Opt("--save", help="Write the capture as JSON (triage and tui read it).")] = None,
+    fmt: Annotated[str, Opt("--format", "-f", help="text | json.")] = "text",
+    threads: Annotated[bool, Opt("--threads/--no-threads", help="Show every thread, not only the table.")] = True,
+    load: Annotated[Path | None, Opt("--load", help="Show a saved capture instead of taking one.")] = None,
+    watch_log: Annotated[Path | None, Opt("--watch", help="Log to watch for a stall (needs --pid, --stall).")] = None,
+    watch_pid: Annotated[int | None, Opt("--pid", help="Process to capture when --watch stalls.")] = None,
+    stall: Annotated[float | None, Opt("--stall", help="Seconds of log silence that count as a hang.")] = None,
+    max_time: Annotated[float | None, Opt("--max-time", help="Give up watching after this many seconds.")] = None,
+) -> None:  # fmt: skip
+    """Capture, classify and show the stacks of a server's processes."""
+    if fmt not in ("text", "json"):
+        raise UsageError(f"unknown format {fmt!r} (choose from text, json)")
+    if samples < 1 or interval < 0 or timeout <= 0:
+        raise UsageError("--samples must be >= 1, --interval >= 0 and --timeout > 0")
+    console, err = Console(), Console(stderr=True)
+    options = CaptureOptions(samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout)
+    if load is not None:
+        _emit(load_capture(load), fmt, save, threads, console)
+        return
+    if watch_log is not None:
+        target = watch_pid if watch_pid is not None else pid
+        if target is None or stall is None:
+            raise UsageError("--watch needs --pid PID and --stall SECONDS")
+        outcome = watch(WatchSpec(watch_log, target, stall, max_time), options)
+        if outcome.capture is None:
+            message = ("process exited" if outcome.result is WatchResult.EXITED else "--max-time reached")
+            err.print(Text(f"spectrace: {message} after {outcome.watched_for:.1f}s; no stall of {stall:g}s "
+                           f"in {watch_log}"))
+            raise typer.Exit(0)
+        err.print(Text(f"spectrace: {watch_log} silent for {outcome.quiet_for:.1f}s while PID {target} "
+                       "runs: captured its stacks"))
+        _emit(outcome.capture, fmt, save, threads, console)
+        raise typer.Exit(1)
+    if pid is None:
+        raise UsageError("give a PID, --load FILE, or --watch LOG --pid PID --stall SECONDS")
+    _emit(capture(pid, options), fmt, save, threads, console)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stacks", help=HELP)(stacks_command)

@@ -1,0 +1,101 @@
+"""A saved capture beside the logs -> a "hang" Finding linked to the last log lines of each rank."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from spectrace.assemblers.config import Evidence
+from spectrace.dialects.base import LogLine
+from spectrace.dialects.detect import LineParser
+from spectrace.pipeline import Analysis, Finding
+from spectrace.stacks.model import Capture
+from spectrace.stacks.verdict import RankView, analyse, natural_key
+
+TAIL_BYTES = 512 * 1024  # the last lines of each rank live near the end of the file
+KEEP_LINES = 4000
+EVIDENCE_TEXT = 300
+
+
+def hang_findings(capture: Capture, analysis: Analysis | None = None) -> list[Finding]:
+    """One "hang" finding: the verdict, a line per rank, and each rank's last log line as evidence."""
+    stacks = analyse(capture)
+    if not stacks.ranks:
+        return []
+    paths = [f.path for f in analysis.files] if analysis is not None else []
+    totals = {f.path: f.lines for f in analysis.files} if analysis is not None else {}
+    last = last_lines(stacks.ranks, paths, totals)
+    order = sorted(stacks.ranks, key=lambda r: (r.label not in stacks.odd, natural_key(r.label)))
+    evidence = tuple(_evidence(r, last[r.label]) for r in order if r.label in last)
+    detail = "\n".join(_rank_line(r, last.get(r.label)) for r in order)
+    return [Finding(kind="hang", message=f"Stacks of PID {capture.root_pid} at {capture.started}: "
+                    f"{stacks.verdict}", detail=detail, evidence=evidence)]
+
+
+def _rank_line(rank: RankView, line: LogLine | None) -> str:
+    frame = rank.view.own_frame
+    where = f" at {os.path.basename(frame.filename)}:{frame.line} in {frame.name}" if frame else ""
+    moved = ", stack moving" if rank.view.changed else ""
+    logged = f"; last log line {line.source}:{line.lineno}" if line else "; no log line found"
+    return f"{rank.label} (pid {rank.process.pid}): {rank.view.activity.value} ({rank.view.detail}){where}{moved}{logged}"
+
+
+def _evidence(rank: RankView, line: LogLine) -> Evidence:
+    text = line.raw if len(line.raw) <= EVIDENCE_TEXT else line.raw[: EVIDENCE_TEXT - 1] + "…"
+    return Evidence(source=line.source, lineno=line.lineno, text=text,
+                    reason=f"last line {rank.label} wrote before the capture; py-spy: "
+                    f"{rank.view.activity.value} ({rank.view.detail})")
+
+
+def last_lines(ranks: Sequence[RankView], paths: Iterable[str], totals: dict[str, int]) -> dict[str, LogLine]:
+    """Each rank's last line across the files, matched by rank label or by ``pid=N`` in its stream."""
+    wanted = {r.label: r for r in ranks}
+    by_pid = {f"pid={r.process.pid}": r.label for r in ranks}
+    found: dict[str, LogLine] = {}
+    for path in paths:
+        for line in _tail(path, totals.get(path, 0)):
+            label = line.rank if line.rank in wanted else _pid_label(line.stream, by_pid)
+            if label is not None:
+                found[label] = line  # later lines win: the tail is read oldest first
+    return found
+
+
+def _pid_label(stream: str, by_pid: dict[str, str]) -> str | None:
+    return next((label for key, label in by_pid.items() if key in stream), None)
+
+
+def _tail(path: str, total_lines: int) -> list[LogLine]:
+    """Parsed lines near the end of a log, numbered from the file's line count."""
+    raws = _tail_gzip(path) if path.endswith(".gz") else _tail_plain(path)
+    if not raws:
+        return []
+    parser = LineParser(path)
+    first = max(1, (total_lines or len(raws)) - len(raws) + 1)
+    return [parser.parse(raw, first + i, 0) for i, raw in enumerate(raws)]
+
+
+def _tail_plain(path: str) -> list[bytes]:
+    try:
+        with open(path, "rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - TAIL_BYTES))
+            chunk = fh.read()
+    except OSError:
+        return []
+    lines = chunk.split(b"\n")
+    if size > TAIL_BYTES:
+        lines = lines[1:]  # the first piece is a partial line
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines[-KEEP_LINES:]
+
+
+def _tail_gzip(path: str) -> list[bytes]:
+    try:
+        with gzip.open(path, "rb") as fh:
+            lines = deque((raw.rstrip(b"\n") for raw in fh), maxlen=KEEP_LINES)
+    except (OSError, EOFError):
+        return []
+    return list(lines)

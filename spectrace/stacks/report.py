@@ -1,0 +1,124 @@
+"""Rich renderable for a capture: verdict, per-rank table, per-thread frames, skipped processes."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from spectrace.stacks.classify import ThreadView, is_own_code
+from spectrace.stacks.model import Capture, StackFrame
+from spectrace.stacks.verdict import RankView, StackAnalysis, compress
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_STATE_STYLE = {"running": "green", "waiting": "yellow", "idle": "dim"}
+OWN_FRAMES = 3
+
+
+def safe(text: str, limit: int = 200) -> str:
+    """Process text (titles, code lines, locals) may carry escapes: show them inert."""
+    cleaned = _CONTROL.sub("?", text)
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+def frame_text(frame: StackFrame) -> Text:
+    where = f"{os.path.basename(frame.filename)}:{frame.line}" if frame.line else os.path.basename(frame.filename)
+    text = Text(safe(frame.name), style="bold")
+    text.append(f" ({safe(where)})", style="cyan")
+    if frame.code:
+        text.append("  " + safe(frame.code), style="dim")
+    return text
+
+
+def own_frames(view: ThreadView, limit: int = OWN_FRAMES) -> list[StackFrame]:
+    """Innermost frames of the server's own code; the innermost Python frame when there is none."""
+    own = [f for f in view.thread.frames if is_own_code(f)][:limit]
+    return own or [f for f in view.thread.frames if not f.native][:1]
+
+
+class StacksReport:
+    """One capture as the CLI prints it; the TUI and triage can render the same object."""
+
+    def __init__(self, capture: Capture, analysis: StackAnalysis, threads: bool = True) -> None:
+        self.capture = capture
+        self.analysis = analysis
+        self.threads = threads
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        c = self.capture
+        samples = max((len(p.samples) for p in c.processes), default=0)
+        yield Text(
+            f"Stacks of PID {c.root_pid} on {safe(c.host) or '?'} at {c.started}: {len(c.processes)} "
+            f"processes, {samples} samples {c.interval:g}s apart (py-spy {safe(c.pyspy_version)})",
+            style="dim",
+        )
+        yield Text.assemble(("Verdict: ", "bold"), (safe(self.analysis.verdict, 400), "bold red"
+                            if self.analysis.odd else "bold"))
+        yield self._table()
+        yield from self._groups()
+        if self.threads:
+            yield from self._threads()
+        yield from self._skipped()
+
+    def _table(self) -> Table:
+        table = Table(show_edge=False, pad_edge=False, expand=False)
+        for name in ("rank", "pid", "state", "doing", "innermost own frame", "between samples"):
+            table.add_column(name, overflow="fold")
+        odd = set(self.analysis.odd)
+        for r in self.analysis.ranks + self.analysis.others:
+            state = r.state.value
+            frames = own_frames(r.view, 1)
+            table.add_row(
+                Text(safe(r.label), style="bold red" if r.label in odd else ""),
+                Text(str(r.process.pid)),
+                Text(state, style=_STATE_STYLE[state]),
+                Text(f"{r.view.activity.value}: {safe(r.view.detail)}"),
+                frame_text(frames[0]) if frames else Text("-"),
+                Text("changed" if r.view.changed else "same stack", style="green" if r.view.changed else "dim"),
+            )
+        return table
+
+    def _groups(self) -> Iterator[Text]:
+        groups = [g for g in self.analysis.groups if len(self.analysis.groups) > 1 or len(g.labels) > 1]
+        if not groups:
+            return
+        yield Text("Same stacks:", style="bold")
+        for g in groups:
+            chain = " <- ".join(g.chain[:6]) + (" <- …" if len(g.chain) > 6 else "")
+            yield Text(f"  {safe(compress(g.labels))}: {g.activity.value} ({safe(g.detail)}): "
+                       f"{safe(chain, 300)}")
+
+    def _threads(self) -> Iterator[Group]:
+        for r in self.analysis.ranks + self.analysis.others:
+            who = r.label if r.process.rank is None else f"{r.label} (pid {r.process.pid})"
+            lines: list[Text] = [Text(f"{safe(who)}: {safe(r.process.cmdline, 120)}", style="bold")]
+            for view in r.threads:
+                lines.extend(_thread_lines(view, view is r.view))
+            yield Group(*lines)
+
+    def _skipped(self) -> Iterator[Text]:
+        skipped = [p for p in self.capture.processes if not p.samples]
+        if skipped:
+            yield Text("Not sampled:", style="bold")
+        for p in skipped:
+            yield Text(f"  pid {p.pid} ({safe(p.cmdline, 80)}): {safe(p.error or 'no samples')}", style="dim")
+
+
+def _thread_lines(view: ThreadView, telling: bool) -> list[Text]:
+    t = view.thread
+    head = Text(f"  {'*' if telling else ' '} thread {safe(t.name or str(t.os_thread_id or t.thread_id))}: ")
+    head.append(f"{view.activity.value} ({safe(view.detail)})")
+    head.append(", on CPU" if t.active else "", style="green")
+    head.append(", holds the GIL" if t.owns_gil else "")
+    lines = [head]
+    for frame in own_frames(view) if telling else own_frames(view, 1):
+        lines.append(Text("      ").append_text(frame_text(frame)))
+        for name, value in frame.locals[:8]:
+            lines.append(Text(f"        {safe(name, 40)} = {safe(value, 100)}", style="dim"))
+    if view.changes:
+        lines.append(Text(f"      moved between samples: {safe('; '.join(view.changes), 300)}", style="green"))
+    return lines
