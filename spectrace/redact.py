@@ -24,7 +24,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # api_key='...', hf_token="...", password=abc (dumps, env, kwargs)
     (
         re.compile(
-            rf"\b({_SECRET_NAME}\s*[=:]\s*)(?!None\b|\*\*\*|'\*\*\*')(\"[^\"]*\"|'[^']*'|[^\s,)\]}}]+)",
+            rf"\b({_SECRET_NAME}[\"']?\s*[=:]\s*)(?!None\b|\*\*\*|'\*\*\*')(\"[^\"]*\"|'[^']*'|[^\s,)\]}}]+)",
             re.IGNORECASE,
         ),
         rf"\1'{MASK}'",

@@ -13,6 +13,7 @@ from pathlib import Path
 from spectrace.errors import InputError, UsageError
 from spectrace.incidents import SIGNATURE_VERSION, Incident, mask_message
 from spectrace.pipeline import Analysis, Finding
+from spectrace.redact import redact_text
 from spectrace.ruleset import RuleSet
 
 BASELINE_FORMAT = 1
@@ -157,7 +158,7 @@ def baseline_document(incidents: Sequence[Incident]) -> dict[str, object]:
         i.signature: {
             "signature": i.signature,
             "exception_type": i.exception_type,
-            "message": mask_message(i.message),
+            "message": redact_text(mask_message(i.message)),
             "first_seen": f"{i.first_seen.source}:{i.first_seen.lineno}",
         }
         for i in incidents

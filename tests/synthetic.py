@@ -122,3 +122,19 @@ def seed_analysis(findings: tuple[Finding, ...] = ()) -> Analysis:
 MISSING_MARKER = Finding(
     "missing_marker", "expected marker never appeared: 'Dynamic speculation disable enabled'"
 )
+
+HOSTILE = (
+    "[bold red]boom[/] \x1b]52;c;ZWNobyBwd25lZA==\x07 \x00\x0c ]]> <x> & 100% a,b:c\r\nnext \udcff"
+)
+
+
+def hostile_analysis(count: int = 1) -> Analysis:
+    """Crashes whose text tries markup, terminal escapes, XML breakers and command injection."""
+    crashes = [
+        shape_crash(f"TP{n}", n % 60, 10 + n, source="logs/a,b:c 100%.log",
+                    exception_type=f"Error{n}", message=f"{HOSTILE} #{n}",
+                    lines=(f"[2026-02-27 21:00:00 TP{n}] {HOSTILE}", "::error::injected"))
+        for n in range(count)
+    ]  # fmt: skip
+    files = [FileSummary("logs/a,b:c 100%.log", 10, 100, {"sglang": 10}, ("bad UTF-8 at byte 7",))]
+    return Analysis(files, build_incidents(crashes), [], RunConfig())
