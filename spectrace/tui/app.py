@@ -80,26 +80,27 @@ class SpectraceApp(App[None]):
         self.analysis_state = "analysing"
         self._reanalyse = False
 
+        self.status_bar = Static("", id="status")
+        self.log_view = LogView(self.files.labels, self.styler, id="log")
+        self.incident_list = IncidentList(id="incidents")
+        self.detail = IncidentDetail(id="detail")
+        self.load_chart = LoadChart(id="load")
+
     def compose(self) -> ComposeResult:
         with Horizontal():
             with Vertical(id="left"):
-                yield Static("", id="status")
-                yield LogView(self.files.labels, self.styler, id="log")
+                yield self.status_bar
+                yield self.log_view
             with Vertical(id="side"):
-                yield IncidentList(id="incidents")
-                yield IncidentDetail(id="detail")
-                yield LoadChart(id="load")
+                yield self.incident_list
+                yield self.detail
+                yield self.load_chart
         yield Footer()
 
-    @property
-    def log_view(self) -> LogView:
-        return self.query_one("#log", LogView)
-
-    @property
-    def incident_list(self) -> IncidentList:
-        return self.query_one("#incidents", IncidentList)
-
     def on_mount(self) -> None:
+        self.call_after_refresh(self._start)
+
+    def _start(self) -> None:
         self.log_view.set_source(self.base)
         self.log_view.focus()
         self._index()
@@ -250,11 +251,11 @@ class SpectraceApp(App[None]):
         collateral: list[Incident] = []
         if isinstance(item, Incident) and self.analysis is not None:
             collateral = [i for i in self.analysis.incidents if i.id in item.collateral]
-        self.query_one("#detail", IncidentDetail).show(item, collateral)
+        self.detail.show(item, collateral)
         load = self.analysis.load if self.analysis is not None else []
         ts = item.first_seen.ts if isinstance(item, Incident) else getattr(item, "ts", None)
         ts_text = item.first_seen.ts_text if isinstance(item, Incident) else getattr(item, "ts_text", None)
-        self.query_one("#load", LoadChart).show(load, ts, ts_text)
+        self.load_chart.show(load, ts, ts_text)
 
     def on_jump_to(self, message: JumpTo) -> None:
         row = self.files.row(self.log_view.source, message.source, message.lineno)
@@ -337,7 +338,7 @@ class SpectraceApp(App[None]):
         self.push_screen(HelpScreen(keys))
 
     def _status(self, indexing: bool = False) -> None:
-        self.query_one("#status", Static).update(Text(self.files.status(
+        self.status_bar.update(Text(self.files.status(
             shown=self.log_view.source.count, indexing=indexing, query=self.line_filter, rank=self.rank,
             follow=self.log_view.follow, analysing=self.analysis_state == "analysing",
             crashes=len(self.incident_list.entries))))

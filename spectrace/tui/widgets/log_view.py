@@ -24,6 +24,7 @@ GUTTER_STYLE = Style(color="rgb(110,110,110)")
 MATCH_STYLE = Style(color="black", bgcolor="yellow")
 CUT_STYLE = Style(reverse=True, dim=True)
 MAX_WIDTH = 10_000
+LABEL_MAX = 16
 
 
 class EmptySource:
@@ -176,7 +177,8 @@ class LogView(ScrollView, can_focus=True):
             body.highlight_regex(self.pattern, MATCH_STYLE)
         gutter = f"{line + 1:>7} "
         if len(self.labels) > 1:
-            gutter = f"{self.labels[file][:8]:<8} {gutter}"
+            width = min(max(map(len, self.labels)), LABEL_MAX)
+            gutter = f"{self.labels[file][:width]:<{width}} {gutter}"
         text = Text.assemble((gutter, GUTTER_STYLE), body)
         if cut:
             text.append(f" … [+{cut} bytes]", CUT_STYLE)
