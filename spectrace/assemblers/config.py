@@ -93,6 +93,7 @@ _RANK = {
     "warning": 2,
     "launch_command": 1,
     "env": 1,
+    "marker": 1,
 }
 _MAX_TEXT = 400
 # vLLM speculative methods -> the proposer class that runs them (v1/spec_decode/*.py).
@@ -103,6 +104,7 @@ _VLLM_PROPOSERS = {
     "mlp_speculator": "MLPSpeculatorProposer",
 }
 _VLLM_VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
+_MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d+)|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 
 
@@ -144,6 +146,8 @@ class ConfigCollector:
         elif (graph := _GRAPH_BS.search(text)) is not None:
             sizes = [int(x) for x in graph.group(1).replace(",", " ").split()]
             self._set("cuda_graph_bs", sizes, line, "capture_log")
+        elif (marker := _MARKER.search(text)) is not None:
+            self._marker(line, marker)
         elif not self._warning(line) and not self._launch(line):
             self._env(line, find_env_assignments(text), "env")
         if (version := _VLLM_VERSION.search(text)) is not None:
@@ -243,6 +247,15 @@ class ConfigCollector:
             points_to = "other"
         self._config.path_evidence.append(
             Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
+        )
+
+    def _marker(self, line: LogLine, marker: re.Match[str]) -> None:
+        """The dynamic-disable patch announcing itself proves its code was loaded."""
+        if marker.group(1):
+            self._set("speculative_disable_batch_threshold", int(marker.group(1)), line, "marker")
+        reason = "the dynamic speculation disable start-up line was logged: its code was loaded"
+        self._config.path_evidence.append(
+            Evidence(line.source, line.lineno, trim(line.raw), reason)
         )
 
     def _warning(self, line: LogLine) -> bool:
