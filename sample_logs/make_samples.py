@@ -1,0 +1,95 @@
+"""Write every hand-made sample log and its expected.json (deterministic: run twice, same bytes).
+
+Usage: python sample_logs/make_samples.py [--out sample_logs] [--check]
+  --check  regenerate in memory and fail if any committed file differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
+from stories_other import nccl_watchdog, trtllm, vllm_enginecore  # noqa: E402
+from stories_sglang import k8s_wrapped, pasted_midway, seed_story, v2_run  # noqa: E402
+
+Story = Callable[[], tuple[dict[str, bytes], dict]]
+
+STORIES: dict[str, tuple[Story, str]] = {
+    "seed_story": (
+        seed_story,
+        "The seed story (CONTEXT.md): EAGLE-3 v1 at TP8, shape crash on TP7, marker never printed.",
+    ),
+    "v2_run": (
+        v2_run,
+        "Spec v2 (SGLANG_ENABLE_SPEC_V2=True, topk 1): the marker prints; CUDA fault in draft extend.",
+    ),
+    "vllm_enginecore": (
+        vllm_enginecore,
+        "vLLM 0.11 TP2 EAGLE-3: both workers fail in EagleProposer.propose; EngineCore and AsyncLLM collateral.",
+    ),
+    "chained_traceback": (
+        chained_traceback,
+        "SGLang v1: ValueError -> UnboundLocalError -> RuntimeError chain on TP0 and TP1.",
+    ),
+    "faulthandler_segfault": (
+        faulthandler_segfault,
+        "SGLang 0.5.10 TP1: faulthandler segfault dump in verify, then the subprocess watchdog.",
+    ),
+    "nccl_watchdog": (
+        nccl_watchdog,
+        "torchrun TP4, one file per rank: rank2 OOMs in the draft and skips a collective; all ranks hit the NCCL watchdog.",
+    ),
+    "benign_only": (
+        benign_only,
+        "A healthy SGLang run full of alarming-looking benign lines: zero incidents.",
+    ),
+    "trtllm": (
+        trtllm,
+        "trtllm-serve, 2 MPI ranks: CUDA illegal memory access in the forward step on rank 1.",
+    ),
+    "k8s_wrapped": (
+        k8s_wrapped,
+        "The seed crash as kubelet stores it: CRI prefixes on every line, gzip-compressed.",
+    ),
+    "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
+}
+
+
+def render(name: str) -> dict[str, bytes]:
+    """All files of one sample dir, expected.json included, as bytes."""
+    story, summary = STORIES[name]
+    files, expected = story()
+    doc = {"sample": name, "summary": summary, **expected}
+    files["expected.json"] = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
+    return files
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    stale = []
+    for name in STORIES:
+        for fname, data in render(name).items():
+            path = args.out / name / fname
+            if args.check:
+                if not path.exists() or path.read_bytes() != data:
+                    stale.append(str(path))
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    if stale:
+        sys.stderr.write("stale samples (rerun make_samples.py): " + ", ".join(stale) + "\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
