@@ -5,11 +5,12 @@ from __future__ import annotations
 import glob
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from pathlib import Path
 
+from spectrace import pipeline
 from spectrace.errors import InputError, UsageError
 from spectrace.incidents import SIGNATURE_VERSION, Incident, mask_message
 from spectrace.pipeline import Analysis, Finding
@@ -177,23 +178,56 @@ def write_baseline(path: Path, incidents: Sequence[Incident]) -> None:
         raise InputError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
 
 
+LOG_SUFFIXES = frozenset({".log", ".txt", ".out", ".err", ".stdout", ".stderr", ".gz"})
+
+
+def _directory_logs(directory: Path) -> list[str]:
+    """Log files under a directory (recursive, name order); hidden and non-log files skipped."""
+    found = [
+        p
+        for p in directory.rglob("*")
+        if p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(directory).parts)
+        and (p.suffix.lower() in LOG_SUFFIXES or not p.suffix)
+    ]
+    if not found:
+        raise InputError(
+            f"{directory}: no log files (*.log, *.txt, *.out, *.err, *.gz) in directory"
+        )
+    return [str(p) for p in sorted(found)]
+
+
 def expand_inputs(paths: Sequence[str]) -> list[str]:
-    """Quoted globs expanded here (the shell did not); ``-`` and directories pass through."""
+    """Quoted globs expanded here (the shell did not), directories walked; ``-`` is stdin."""
     expanded: list[str] = []
     for raw in paths:
-        if raw == "-" or Path(raw).exists() or not glob.has_magic(raw):
+        if raw != "-" and not Path(raw).exists() and glob.has_magic(raw):
+            matches = sorted(glob.glob(raw, recursive=True))
+            if not matches:
+                raise InputError(f"no file matches {raw!r}")
+            expanded.extend(m for m in matches if Path(m).is_file())
+        elif raw != "-" and Path(raw).is_dir():
+            expanded.extend(_directory_logs(Path(raw)))
+        elif raw != "-" and not Path(raw).exists():
+            raise InputError(f"no such file or directory: {raw}")
+        else:
             expanded.append(raw)
-            continue
-        matches = sorted(glob.glob(raw, recursive=True))
-        if not matches:
-            raise InputError(f"no file matches {raw!r}")
-        expanded.extend(matches)
-    for path in expanded:
-        if path != "-" and not Path(path).exists():
-            raise InputError(f"no such file or directory: {path}")
-    return expanded
+    return list(dict.fromkeys(expanded))
 
 
 def load_rules(dirs: Sequence[Path]) -> RuleSet:
     """The built-in rules layered with the user's ``--rules`` directories (later wins)."""
     return RuleSet.load(list(dirs))
+
+
+def analyse_paths(
+    paths: Sequence[str],
+    rule_dirs: Sequence[Path] = (),
+    expect: Sequence[str] = (),
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Inputs expanded, rules loaded, the pipeline run: what triage and diff share."""
+    inputs = expand_inputs(paths)
+    return pipeline.analyse(
+        inputs, rules=load_rules(rule_dirs), expect=list(expect), on_progress=on_progress
+    )

@@ -133,3 +133,26 @@ def test_expand_inputs_globs_and_errors(tmp_path: Path) -> None:
         triage.expand_inputs([str(tmp_path / "*.gz")])
     with pytest.raises(InputError, match="no such file or directory"):
         triage.expand_inputs([str(tmp_path / "missing.log")])
+
+
+def test_directories_are_walked_for_logs_only(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".git").mkdir()
+    for name in (
+        "server.log",
+        "sub/rank1.log.gz",
+        "expected.json",
+        "notes.md",
+        ".git/HEAD",
+        "stdout",
+    ):
+        (tmp_path / name).write_text("x\n")
+    found = triage.expand_inputs([str(tmp_path)])
+    assert [Path(p).relative_to(tmp_path).as_posix() for p in found] == [
+        "server.log",
+        "stdout",
+        "sub/rank1.log.gz",
+    ]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no log files"):
+        triage.expand_inputs([str(tmp_path / "empty")])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,11 +11,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from spectrace import pipeline, triage
+from spectrace import triage
 from spectrace.errors import InputError, UsageError
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
-from spectrace.reports.text import TriageReport, summary_line
+from spectrace.reports.text import TriageReport, inert, summary_line
 
 HELP = """Find the crashes in server logs, group them into incidents, and exit non-zero on new ones.
 
@@ -90,14 +89,6 @@ def write_file(path: Path, text: str) -> None:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def run_analysis(paths: list[str], rules: list[Path], expect: list[str],
-                 on_progress: Callable[[int, int], None] | None) -> pipeline.Analysis:  # fmt: skip
-    """Inputs expanded, rules loaded, the pipeline run: shared by triage and diff."""
-    inputs = triage.expand_inputs(paths)
-    ruleset = triage.load_rules(rules)
-    return pipeline.analyse(inputs, rules=ruleset, expect=expect, on_progress=on_progress)
-
-
 def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Console) -> None:
     """The main report to stdout, or to --output with the summary line on stdout."""
     if output is not None:
@@ -134,14 +125,14 @@ def triage_command(
     console, err = Console(), Console(stderr=True)
     progress = DelayedProgress(err)
     try:
-        analysis = run_analysis(
+        analysis = triage.analyse_paths(
             paths, rules or [], [*(expect or []), *read_expect_file(expect_file)], progress
         )
     finally:
         progress.close()
     for f in analysis.files if output or main_format is not Format.TEXT else ():
         for issue in f.issues:
-            err.print(f"spectrace: warning: {f.path}: {issue}", markup=False, highlight=False)
+            err.print(inert(f"spectrace: warning: {f.path}: {issue}"), markup=False, highlight=False)
     triage.apply_baseline(analysis.incidents, accepted)
     verdict = triage.judge(analysis, policy)
     document = build_document(analysis, verdict, redact=not no_redact)

@@ -1,0 +1,83 @@
+"""``spectrace diff OLD NEW``: which crashes are new, gone or still there, by signature."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from spectrace import diff, triage
+from spectrace.commands.triage import parse_format
+from spectrace.errors import UsageError
+from spectrace.reports import Format, headline
+from spectrace.reports.json import build_document
+from spectrace.reports.text import inert, where
+
+HELP = """Compare the crashes of two runs by signature: new, gone, still there.
+
+OLD and NEW are each a log file, a directory of logs, or a JSON report (triage --format json).
+
+\b
+Exit codes:
+  0  no new crash in NEW
+  1  at least one crash in NEW whose signature OLD does not have
+  2  bad usage or unreadable input
+"""
+Opt = typer.Option
+
+
+def _analysed(rules: list[Path], redact: bool) -> Any:
+    """Reads a log path into report form, the same way triage would."""
+
+    def analyse(path: str) -> dict[str, Any]:
+        analysis = triage.analyse_paths([path], rules)
+        return build_document(analysis, triage.judge(analysis), redact=redact)
+
+    return analyse
+
+
+def _section(
+    console: Console, mark: str, title: str, rows: list[dict[str, Any]], style: str
+) -> None:
+    console.print(Text(f"{title} ({len(rows)})", style="bold"))
+    for incident in rows:
+        line = Text(f"  {mark} {incident.get('id', '?')} ", style=style)
+        ranks = ", ".join(incident.get("ranks") or []) or "no rank"
+        line.append(inert(f"{headline(incident)} [{ranks}] at {where(incident.get('first_seen'))}"))
+        console.print(line, soft_wrap=not console.is_terminal)
+
+
+def diff_command(
+    old: Annotated[str, typer.Argument(help="Old run: log file, directory or JSON report.")],
+    new: Annotated[str, typer.Argument(help="New run: log file, directory or JSON report.")],
+    fmt: Annotated[str, Opt("--format", "-f", help="text | json.")] = "text",
+    rules: Annotated[list[Path] | None, Opt("--rules", help="Extra rule directory (repeatable).")] = None,
+    no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets in the output.")] = False,
+) -> None:  # fmt: skip
+    """List crashes that are new, gone and still there; exit 1 when there are new ones."""
+    output = parse_format(fmt)
+    if output not in (Format.TEXT, Format.JSON):
+        raise UsageError("diff --format takes text or json")
+    analyse = _analysed(rules or [], not no_redact)
+    result = diff.compare(diff.incidents_of(old, analyse), diff.incidents_of(new, analyse))
+    if output is Format.JSON:
+        sys.stdout.write(
+            json.dumps(diff.diff_document(result, old, new), indent=2, ensure_ascii=False) + "\n"
+        )
+    else:
+        console = Console()
+        _section(console, "+", "new", list(result.new), "bold red")
+        _section(console, "-", "gone", list(result.gone), "green")
+        _section(console, "=", "still there", [n for _, n in result.still], "dim")
+        verdict = f"{len(result.new)} new, {len(result.gone)} gone, {len(result.still)} still there"
+        console.print(Text(f"spectrace diff: {verdict}; exit {result.exit_code}", style="bold"))
+    raise typer.Exit(result.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("diff", help=HELP)(diff_command)

@@ -1,0 +1,200 @@
+"""The triage and diff commands as a user runs them: options, files written, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from synthetic import MISSING_MARKER, seed_analysis
+from typer.testing import CliRunner
+
+from spectrace import pipeline
+from spectrace.commands import register_all
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def spectrace_exe() -> str:
+    found = shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
+    assert Path(found).exists(), "the spectrace console script is not installed"
+    return found
+
+
+def run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [spectrace_exe(), *args], capture_output=True, text=True, input=stdin, cwd=cwd, timeout=120
+    )
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    app = typer.Typer()
+    register_all(app)
+    return app
+
+
+@pytest.fixture
+def fake_pipeline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
+    """analyse() replaced by the synthetic seed story; records what it was called with."""
+    calls: dict[str, Any] = {}
+
+    def analyse(
+        inputs: list[str], rules: Any = None, expect: Any = (), on_progress: Any = None
+    ) -> Any:
+        calls.update(inputs=inputs, rules=rules, expect=list(expect))
+        return seed_analysis((MISSING_MARKER,) if calls.get("markers") else ())
+
+    monkeypatch.setattr(pipeline, "analyse", analyse, raising=False)
+    (tmp_path / "server.log").write_text("[2026-02-27 21:00:18 TP7] hello\n")
+    return calls
+
+
+def invoke(app: typer.Typer, tmp_path: Path, *args: str) -> Any:
+    return CliRunner().invoke(
+        app, ["triage", str(tmp_path / "server.log"), *args], catch_exceptions=False
+    )
+
+
+def test_text_report_and_exit_code_1(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    result = invoke(app, tmp_path, "--expect", "Dynamic speculation disable enabled")
+    assert result.exit_code == 1
+    assert "origin TP7 (also TP2)" in result.output and "\x1b[" not in result.output
+    assert (
+        result.output.rstrip()
+        .splitlines()[-1]
+        .startswith("spectrace: FAIL: 1 new root-cause incident")
+    )
+    assert fake_pipeline["expect"] == ["Dynamic speculation disable enabled"]
+
+
+def test_json_to_file_several_reports_and_summary_on_stdout(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    out, sarif, junit = tmp_path / "r.json", tmp_path / "r.sarif", tmp_path / "r.xml"
+    result = invoke(
+        app,
+        tmp_path,
+        "--format",
+        "json",
+        "--output",
+        str(out),
+        "--report",
+        f"sarif={sarif}",
+        "--report",
+        f"junit={junit}",
+    )
+    assert result.exit_code == 1
+    assert json.loads(out.read_text())["summary"]["exit_code"] == 1
+    assert json.loads(sarif.read_text())["version"] == "2.1.0"
+    assert ET.parse(junit).getroot().tag == "testsuites"
+    assert result.output.startswith("spectrace: FAIL") and len(result.output.splitlines()) == 1
+
+
+def test_github_format_on_stdout(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    result = invoke(app, tmp_path, "--format", "github")
+    assert result.output.startswith("::error file=server.log,line=800,title=I1 RuntimeError::")
+
+
+def test_baseline_round_trip_turns_the_run_green(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    baseline = tmp_path / "baseline.json"
+    assert invoke(app, tmp_path, "--write-baseline", str(baseline)).exit_code == 1
+    result = invoke(app, tmp_path, "--baseline", str(baseline))
+    assert (
+        result.exit_code == 0
+        and "OK: no new root-cause incident" in result.output
+        and "[known" in result.output
+    )
+
+
+def test_fail_on_and_redaction_switches(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    fake_pipeline["markers"] = True
+    assert (
+        invoke(app, tmp_path, "--baseline", str(_accept_all(tmp_path))).exit_code == 1
+    )  # missing marker
+    assert (
+        invoke(
+            app, tmp_path, "--baseline", str(_accept_all(tmp_path)), "--fail-on", "root-cause"
+        ).exit_code
+        == 0
+    )
+    assert "sk-secretsecret123" not in invoke(app, tmp_path, "-f", "json").output
+    assert "sk-secretsecret123" in invoke(app, tmp_path, "-f", "json", "--no-redact").output
+
+
+def _accept_all(tmp_path: Path) -> Path:
+    path = tmp_path / "all.txt"
+    path.write_text("\n".join(i.signature for i in seed_analysis().incidents) + "\n")
+    return path
+
+
+def test_diff_of_two_json_reports(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    invoke(app, tmp_path, "-f", "json", "-o", str(new))
+    doc = json.loads(new.read_text())
+    doc["incidents"] = doc["incidents"][1:]
+    old.write_text(json.dumps(doc))
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["diff", str(old), str(new), "--format", "json"], catch_exceptions=False
+    )
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["summary"] == {"new": 1, "gone": 0, "still": 1, "exit_code": 1}
+    assert data["new_incidents"][0]["exception_type"] == "RuntimeError"
+    back = runner.invoke(app, ["diff", str(new), str(old)], catch_exceptions=False)
+    assert back.exit_code == 0 and "gone (1)" in back.output and "- I1 RuntimeError" in back.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["triage", "no/such/file.log"], "no such file or directory: no/such/file.log"),
+        (["triage", "tests/synthetic.py", "--format", "yaml"], "unknown format 'yaml'"),
+        (
+            ["triage", "tests/synthetic.py", "--fail-on", "often"],
+            "--fail-on: unknown value 'often'",
+        ),
+        (["triage", "tests/synthetic.py", "--report", "sarif"], "--report needs FORMAT=FILE"),
+        (["triage", "'no/*.log'"], "no file matches"),
+        (
+            ["triage", "tests/synthetic.py", "--baseline", "tests/synthetic.py"],
+            "malformed baseline line",
+        ),
+        (["diff", "a.json", "b.json", "--format", "sarif"], "diff --format takes text or json"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = run(*[a.strip("'") for a in args])
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert (
+        result.stderr.count("\n") == 1
+        and message in result.stderr
+        and "Traceback" not in result.stderr
+    )
+
+
+def test_empty_directory_is_exit_2(tmp_path: Path) -> None:
+    result = run("triage", str(tmp_path))
+    assert (
+        result.returncode == 2
+        and "no log files" in result.stderr
+        and "Traceback" not in result.stderr
+    )
