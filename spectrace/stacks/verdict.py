@@ -195,22 +195,21 @@ def analysis_json(analysis: StackAnalysis) -> dict[str, object]:
         "kind": analysis.kind.value,
         "verdict": analysis.verdict,
         "odd": list(analysis.odd),
-        "ranks": [
-            {
-                "label": r.label,
-                "pid": r.process.pid,
-                "state": r.state.value,
-                "activity": r.view.activity.name.lower(),
-                "detail": r.view.detail,
-                "changed": r.view.changed,
-                "frame": None if r.view.own_frame is None else {
-                    "name": r.view.own_frame.name,
-                    "filename": r.view.own_frame.filename,
-                    "line": r.view.own_frame.line,
-                },
-            }
-            for r in analysis.ranks + analysis.others
-        ],
+        "ranks": [_rank_json(r) for r in analysis.ranks],
+        "others": [_rank_json(r) for r in analysis.others],
         "groups": [{"labels": list(g.labels), "activity": g.activity.name.lower(), "detail": g.detail,
                     "chain": list(g.chain)} for g in analysis.groups],
+    }
+
+
+def _rank_json(r: RankView) -> dict[str, object]:
+    frame = r.view.own_frame
+    return {
+        "label": r.label,
+        "pid": r.process.pid,
+        "state": r.state.value,
+        "activity": r.view.activity.name.lower(),
+        "detail": r.view.detail,
+        "changed": r.view.changed,
+        "frame": None if frame is None else {"name": frame.name, "filename": frame.filename, "line": frame.line},
     }
