@@ -79,11 +79,13 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
     terms: dict[str, str] = {}
     tensors: list[str] = []
     unexplained: list[int] = []
+    primary = {sm.numbers.get(key) for key in _PRIMARY.get(sm.pattern, ())}
     for value in _numbers(sm):
         matches = [p for p in candidates if p.value == value]
         if matches:
             terms[str(value)] = _term(matches)
-            tensors += [p.tensor for p in matches if p.spec and p.tensor not in tensors]
+            if value in primary:  # listed dims (a (bs, N) second dim) do not name the tensor
+                tensors += [p.tensor for p in matches if p.spec and p.tensor not in tensors]
         else:
             unexplained.append(value)
     readings = _readings(sm, facts, candidates, terms, unexplained, graph_sizes(config))

@@ -1,0 +1,209 @@
+"""Worker-path linking: frames first, then the dump, warnings and launch lines, with evidence."""
+
+from __future__ import annotations
+
+from spectrace.assemblers.config import ConfigCollector, RunConfig
+from spectrace.assemblers.crash import ChainLink, Frame
+from spectrace.assemblers.load import parse_load_line
+from spectrace.dialects.base import LogLine
+from spectrace.incidents import Incident, Occurrence
+from spectrace.linker import global_worker_path, link
+
+SITE = "/usr/local/lib/python3.10/dist-packages/sglang/srt"
+SEED = "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"
+DUMP = (
+    "server_args=ServerArgs(model_path='/models/moe-large', tokenizer_path='/models/moe-large', "
+    "tp_size=8, cuda_graph_max_bs=48, speculative_algorithm='EAGLE3', "
+    "speculative_draft_model_path='/models/eagle3-draft', speculative_num_steps=5, "
+    "speculative_eagle_topk=4, speculative_num_draft_tokens=16, enable_multi_layer_eagle=False, "
+    "disable_overlap_schedule=True, enable_mixed_chunk=False)"
+)
+WARN = (
+    "Overlap scheduler is disabled when spec v2 is off or using unsupported speculative algorithm. "
+    "You can set env SGLANG_ENABLE_SPEC_V2=True to enable the experimental overlap scheduler. "
+)
+DECODE = (
+    "Decode batch, #running-req: 10, #token: 9000, token usage: 0.05, accept len: 2.40, "
+    "accept rate: 0.48, cuda graph: True, gen throughput (token/s): 1500.00, #queue-req: 0"
+)
+V1_FRAMES = (
+    Frame(f"{SITE}/managers/scheduler.py", 2573, "run_scheduler_process"),
+    Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),
+    Frame(f"{SITE}/speculative/eagle_worker.py", 287, "forward_batch_generation"),
+    Frame(f"{SITE}/model_executor/cuda_graph_runner.py", 812, "replay_prepare"),
+)
+V2_FRAMES = (
+    Frame(f"{SITE}/managers/scheduler.py", 1080, "event_loop_overlap"),
+    Frame(f"{SITE}/speculative/eagle_worker_v2.py", 640, "forward_batch_generation"),
+)
+
+
+def line(text: str, lineno: int, header: str = "") -> LogLine:
+    return LogLine("run.log", lineno, 0, text, header + text, "sglang", "TP0", "TP0", headed=True)
+
+
+def run_config(*texts: str) -> RunConfig:
+    collector = ConfigCollector()
+    for i, text in enumerate(texts, start=1):
+        collector.feed(line(text, i))
+    return collector.result()
+
+
+def incident(
+    frames: tuple[Frame, ...], message: str = SEED, chain: tuple[ChainLink, ...] = ()
+) -> Incident:
+    first = Occurrence("run.log", 120, 0, "TP7", "TP7", None, None)
+    return Incident(
+        "I1", "0123456789abcdef", "traceback", "RuntimeError", message, "shape_mismatch",
+        "error", True, None, ["TP7"], "TP7", first, [first], frames, chain, (),
+    )  # fmt: skip
+
+
+def test_seed_story_v1_with_evidence_flags_and_arithmetic() -> None:
+    config = run_config(WARN, DUMP)
+    load = parse_load_line(line(DECODE, 40, "[2026-02-27 21:00:16 TP0] "))
+    inc = incident(V1_FRAMES)
+    link(inc, config, load)
+    path = inc.worker_path
+    assert path is not None
+    assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
+    reasons = [(e.source, e.lineno, e.points_to) for e in path.evidence]
+    assert reasons[:4] == [
+        ("run.log", 120, "v1"),  # eagle_worker.py frame (innermost voter first)
+        ("run.log", 120, "v1"),  # event_loop_normal
+        ("run.log", 2, "v1"),  # the dump
+        ("run.log", 1, "v1"),  # the 0.5.7-0.5.10 warning
+    ]
+    assert path.evidence[0].text.endswith('eagle_worker.py", line 287, in forward_batch_generation')
+    assert path.evidence[-1].points_to is None  # cuda_graph_runner.py only informs
+    assert {k: (v.value, v.lineno) for k, v in inc.flags.items()} == {
+        "speculative_algorithm": ("EAGLE3", 2),
+        "disable_overlap_schedule": (True, 2),
+        "SGLANG_ENABLE_SPEC_V2": (False, 1),
+        "speculative_eagle_topk": (4, 2),
+        "speculative_num_steps": (5, 2),
+        "speculative_num_draft_tokens": (16, 2),
+        "enable_multi_layer_eagle": (False, 2),
+        "tp_size": (8, 2),
+        "cuda_graph_max_bs": (48, 2),
+    }
+    assert inc.load is load
+    assert inc.shape_mismatch is not None and inc.shape_mismatch.numbers["a"] == 160
+    assert inc.explanation is not None and inc.explanation.explained
+    assert inc.explanation.terms["160"].startswith("10 running requests × 16 draft tokens")
+    assert inc.hints[0].startswith("This crash ran on the v1 worker (EAGLEWorker, eagle_worker.py)")
+    assert inc.hints[1].startswith("v1 couples speculation into batch preparation")
+
+
+def test_frames_against_the_dump_is_a_conflict() -> None:
+    inc = incident(V2_FRAMES)
+    link(inc, run_config(DUMP), None)
+    path = inc.worker_path
+    assert path is not None
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert path.conflict == (
+        "Traceback frames point to v2 (EAGLEWorkerV2) but the server_args dump at run.log:1 "
+        "points to v1 (EAGLEWorker): the log may hold more than one run, or the worker code was "
+        "patched or moved"
+    )
+    assert any(h.startswith("Worker path evidence disagrees.") for h in inc.hints)
+
+
+def test_frames_alone_decide_without_any_config() -> None:
+    inc = incident(V2_FRAMES, message="CUDA error: an illegal memory access was encountered")
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None and inc.worker_path.value == "v2"
+    assert inc.shape_mismatch is None and inc.explanation is None and inc.flags == {}
+
+
+def test_ngram_event_loop_is_not_read_as_eagle_v1() -> None:
+    frames = (
+        Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),
+        Frame(f"{SITE}/speculative/ngram_worker.py", 210, "forward_batch_generation"),
+    )
+    config = run_config(DUMP.replace("'EAGLE3'", "'NGRAM'"))
+    inc = incident(
+        frames, message="IndexError: index 40 is out of bounds for dimension 0 with size 40"
+    )
+    link(inc, config, None)
+    path = inc.worker_path
+    assert path is not None
+    assert (path.value, path.worker_class, path.conflict) == ("other", "NGRAMWorker", None)
+
+
+def test_vllm_eagle_proposer() -> None:
+    frames = (
+        Frame("/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", 1890,
+              "propose_draft_token_ids"),
+        Frame("/opt/venv/lib/python3.12/site-packages/vllm/v1/spec_decode/eagle.py", 233, "propose"),
+    )  # fmt: skip
+    config = run_config(
+        "Initializing a V1 LLM engine (v0.11.0) with config: model='m', "
+        "speculative_config=SpeculativeConfig(method='eagle3', model='d', num_spec_tokens=3), "
+        "tensor_parallel_size=1"
+    )
+    inc = incident(frames)
+    link(inc, config, None)
+    assert inc.worker_path is not None
+    assert (inc.worker_path.value, inc.worker_path.worker_class) == ("other", "EagleProposer")
+    assert inc.flags["speculative_config.num_spec_tokens"].value == 3
+
+
+def test_no_evidence_is_unknown() -> None:
+    inc = incident((Frame("/app/serve.py", 10, "main"),))
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None
+    assert (inc.worker_path.value, inc.worker_path.worker_class) == ("unknown", None)
+    assert inc.worker_path.evidence == ()
+
+
+def test_speculation_off_run_has_no_worker_path() -> None:
+    config = run_config("server_args=ServerArgs(model_path='/m', speculative_algorithm=None)")
+    inc = incident(V1_FRAMES[:2])
+    link(inc, config, None)
+    assert inc.worker_path is not None and inc.worker_path.value == "unknown"
+    assert inc.hints == []
+
+
+def test_shape_found_in_a_chained_exception() -> None:
+    cause = ChainLink("RuntimeError", SEED, V1_FRAMES, "context")
+    final = ChainLink("Exception", "Capture cuda graph failed", V1_FRAMES[:2], None)
+    inc = incident(V1_FRAMES[:2], message="Capture cuda graph failed", chain=(cause, final))
+    link(inc, run_config(DUMP), parse_load_line(line(DECODE, 40)))
+    assert inc.shape_mismatch is not None and inc.shape_mismatch.numbers["b"] == 2
+    assert inc.explanation is not None and inc.explanation.explained
+
+
+def test_linking_twice_does_not_repeat_hints() -> None:
+    inc = incident(V1_FRAMES)
+    config = run_config(DUMP)
+    link(inc, config, None)
+    link(inc, config, None)
+    assert len(inc.hints) == len(set(inc.hints)) == 1
+
+
+def test_global_worker_path_from_config_alone() -> None:
+    assert global_worker_path(run_config(WARN)).value == "v1"
+    v2 = global_worker_path(
+        run_config(
+            "Spec v2 is enabled for eagle/eagle3 speculative decoding and overlap schedule is "
+            "turned on.",
+            DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False"),
+        )
+    )
+    assert (v2.value, v2.worker_class, v2.conflict) == ("v2", "EAGLEWorkerV2", None)
+    assert [e.lineno for e in v2.evidence] == [2, 1]  # dump first, then the warning
+    assert global_worker_path(RunConfig()).value == "unknown"
+
+
+def test_late_era_dump_with_overlap_off_is_still_v2() -> None:
+    config = run_config(
+        "Non-overlap (synchronous) spec v2 is used for eagle/eagle3/standalone speculative decoding.",
+        DUMP,
+    )
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.conflict) == ("v2", "EAGLEWorkerV2", None)
+    inc = incident(V1_FRAMES)
+    link(inc, config, None)
+    assert inc.worker_path is not None and inc.worker_path.conflict is not None
+    assert "points to v2 (EAGLEWorkerV2)" in inc.worker_path.conflict
