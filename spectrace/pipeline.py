@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from spectrace.assemblers import config as config_mod
+from spectrace.assemblers import load as load_mod
 from spectrace.assemblers.config import Evidence, RunConfig
+from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
-from spectrace.incidents import Incident
-from spectrace.linker import WorkerPath
+from spectrace.errors import InputError
+from spectrace.incidents import Incident, build_incidents
+from spectrace.linker import WorkerPath, global_worker_path, link
+from spectrace.lookback import nearest
+from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
+from spectrace.read import STDIN
+from spectrace.ruleset import RuleSet
+from spectrace.scan import ScanResult, ScanSpec, scan
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,3 +48,139 @@ class Analysis:
     findings: list[Finding]
     config: RunConfig
     load: list[LoadSample] = field(default_factory=list)  # bounded sample for charts
+
+
+LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz")
+LOAD_PER_RANK = 64  # samples per rank kept for charts
+
+
+def expand_inputs(inputs: Sequence[str]) -> list[str]:
+    """Files as given; directories -> their log files (sorted); "-" is stdin."""
+    paths: list[str] = []
+    for item in inputs:
+        if item == STDIN:
+            paths.append(item)
+            continue
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(str(p) for p in path.rglob("*") if _is_log(p))
+            if not found:
+                raise InputError(f"{item}: directory has no log files (*.log, *.txt, *.out, *.err, *.gz)")
+            paths.extend(found)
+        elif not path.exists():
+            raise InputError(f"{item}: no such file")
+        else:
+            paths.append(item)
+    if not paths:
+        raise InputError("no input given")
+    return paths
+
+
+def _is_log(path: Path) -> bool:
+    if not path.is_file() or any(part.startswith(".") for part in path.parts[-1:]):
+        return False
+    return path.suffix in LOG_SUFFIXES or path.suffix == ""
+
+
+def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:
+    """The hot literal set: crash structure, rule literals, config lines and expected markers."""
+    markers = tuple(dict.fromkeys(m for m in expect if m))
+    literals = (
+        STRUCTURAL_LITERALS + rules.literals + config_mod.CONFIG_LITERALS
+        + tuple(m.encode() for m in markers)
+    )  # fmt: skip
+    return ScanSpec(
+        matcher=FatalMatcher(rules),
+        prefilter=Prefilter(literals),
+        markers=markers,
+        config_literals=config_mod.CONFIG_LITERALS,
+        load_literals=load_mod.LOAD_LITERALS,
+        parse_load=load_mod.parse_load_line,
+    )
+
+
+def analyse(
+    inputs: Sequence[str],
+    *,
+    rules: RuleSet | None = None,
+    expect: Sequence[str] = (),
+    on_progress: Callable[[int, int], None] | None = None,
+    on_crash: Callable[[Crash], None] | None = None,
+) -> Analysis:
+    """Scan every input, assemble crashes, group them into incidents and link each to the run."""
+    paths = expand_inputs(inputs)
+    spec = build_spec(rules if rules is not None else RuleSet.load(), expect)
+    results = _scan_all(paths, spec, on_progress, on_crash)
+    collector = config_mod.ConfigCollector()
+    for result in results:
+        for line in result.config_lines:
+            collector.feed(line)
+    config = collector.result()
+    crashes = [c for r in results for c in r.crashes]
+    samples = {(c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load)}
+    incidents = build_incidents(crashes)
+    for incident in incidents:
+        first = incident.first_seen
+        load = nearest(samples.get((first.source, first.lineno), []), first.rank)
+        link(incident, config, load)
+    return Analysis(
+        files=[_summary(r) for r in results],
+        incidents=incidents,
+        findings=_findings(results, spec.markers, config),
+        config=config,
+        load=_load_chart([s for r in results for ss in r.load for s in ss]),
+    )
+
+
+def _scan_all(paths: Sequence[str], spec: ScanSpec, on_progress: Callable[[int, int], None] | None,
+              on_crash: Callable[[Crash], None] | None) -> list[ScanResult]:  # fmt: skip
+    sizes = [0 if p == STDIN else os.path.getsize(p) for p in paths]
+    total, done = sum(sizes), 0
+    results = []
+    for path, size in zip(paths, sizes):
+        base = done
+
+        def progress(pos: int, base: int = base) -> None:
+            if on_progress is not None:
+                on_progress(base + pos, total)
+
+        results.append(scan(path, spec, on_crash=on_crash, on_block=progress))
+        done += size
+    return results
+
+
+def _summary(result: ScanResult) -> FileSummary:
+    return FileSummary(result.source, result.lines, result.bytes, dict(result.dialects),
+                       tuple(result.issues))  # fmt: skip
+
+
+def _findings(results: Sequence[ScanResult], markers: Sequence[str], config: RunConfig) -> list[Finding]:
+    seen = set().union(*(r.markers for r in results)) if results else set()
+    findings = []
+    missing = [m for m in markers if m not in seen]
+    if missing:
+        path = global_worker_path(config)
+        for marker in missing:
+            findings.append(Finding(
+                kind="missing_marker",
+                message=f'expected marker "{marker}" never appears in the log',
+                detail=f"worker path from config: {path.value}"
+                + (f" ({path.worker_class})" if path.worker_class else ""),
+                worker_path=path,
+                evidence=path.evidence,
+            ))  # fmt: skip
+    for result in results:
+        for issue in result.issues:
+            findings.append(Finding(kind="read_issue", message=f"{result.source}: {issue}"))
+    return findings
+
+
+def _load_chart(samples: Sequence[LoadSample]) -> list[LoadSample]:
+    """De-duplicated samples in log order, the newest LOAD_PER_RANK of each rank."""
+    unique = {(s.source, s.lineno): s for s in samples}
+    ordered = sorted(unique.values(), key=lambda s: (s.source, s.lineno))
+    per_rank: dict[str | None, list[LoadSample]] = {}
+    for sample in ordered:
+        per_rank.setdefault(sample.rank, []).append(sample)
+    kept = {id(s) for group in per_rank.values() for s in group[-LOAD_PER_RANK:]}
+    return [s for s in ordered if id(s) in kept]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +30,27 @@ class LogLine:
     ts_text: str | None = None  # the stamp as printed
     level: str | None = None  # "ERROR", "WARNING", ... when the header carries one
     headed: bool = False  # True when a dialect header was recognised (not a continuation)
+    group: str | None = None  # vLLM: "file:line ts" shared by the lines of one logger call
+    inferred: bool = False  # stream taken from the last headed line, not from the line itself
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What one dialect recognised at the start of a message (wrappers already peeled)."""
+
+    dialect: str
+    text: str  # the message after the header
+    stream: str = ""  # writer key inside the dialect ("TP3", "rank 2"); "" when none
+    rank: str | None = None
+    ts: datetime | None = None
+    ts_text: str | None = None
+    level: str | None = None
+    group: str | None = None
+
+
+class Dialect(Protocol):
+    """A header recogniser: ``parse`` returns None when the text is not in this dialect."""
+
+    name: str
+
+    def parse(self, text: str) -> Header | None: ...

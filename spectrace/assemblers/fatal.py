@@ -1,0 +1,94 @@
+"""Fatal lines without a traceback (CUDA, NCCL, process death, OOM) and crash classification by rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.tracebacks import parse_exception
+from spectrace.dialects.base import LogLine
+from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
+
+MAX_MESSAGE = 500
+
+
+class FatalMatcher:
+    """Applies benign and crash rules to single lines; records user-pattern timeouts as issues."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._line_rules = tuple(r for r in rules.crash if r.scope != "exception")
+        self._exc_rules = tuple(r for r in rules.crash if r.scope != "line")
+        self.issues: list[str] = []
+
+    def benign(self, line: LogLine) -> BenignRule | None:
+        for rule in self.rules.benign:
+            if self._search(rule.id, rule.pattern, line.text, line):
+                return rule
+        return None
+
+    def match_line(self, line: LogLine) -> Crash | None:
+        """The first line rule that matches -> a FATAL_LINE / PROCESS_DEATH crash."""
+        text = line.text
+        for rule in self._line_rules:
+            if rule.dialects and line.dialect not in rule.dialects:
+                continue
+            if rule.levels and (line.level or "none") not in rule.levels:
+                continue
+            m = self._search(rule.id, rule.pattern, text, line)
+            if m is not None:
+                return _line_crash(rule, m, line)
+        return None
+
+    def classify(self, crash: Crash) -> Crash:
+        """Class, severity, hints and collateral for an assembled traceback or faulthandler dump."""
+        texts = [f"{crash.exception_type}: {crash.message}"]
+        texts += [f"{link.exception_type}: {link.message}" for link in crash.chain]
+        for rule in self._exc_rules:
+            for text in texts:
+                if self._search(rule.id, rule.pattern, text, None):
+                    return _apply(crash, rule)
+        return crash
+
+    def _search(self, rule_id: str, pattern: object, text: str, line: LogLine | None) -> object:
+        try:
+            return pattern.search(text)  # type: ignore[attr-defined]
+        except RuleTimeout:
+            where = f" on {line.source}:{line.lineno}" if line is not None else ""
+            if len(self.issues) < 20:
+                self.issues.append(f"rule {rule_id} timed out{where}; skipped for that line")
+            return None
+
+
+def _apply(crash: Crash, rule: CrashRule) -> Crash:
+    return replace(
+        crash,
+        rule_id=rule.id,
+        crash_class=rule.crash_class,
+        severity=rule.severity,
+        collateral=rule.collateral,
+        hints=rule.hints,
+    )
+
+
+def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
+    groups = m.groupdict()  # type: ignore[attr-defined]
+    text = line.text.strip()
+    parsed = parse_exception(text)
+    etype = groups.get("type") or (parsed[0] if parsed else None) or rule.exception_type or "Error"
+    message = groups.get("msg") or (parsed[1] if parsed else "") or text
+    crash = Crash(
+        kind=rule.kind if rule.kind is not CrashKind.TRACEBACK else CrashKind.FATAL_LINE,
+        exception_type=etype,
+        message=message.strip()[:MAX_MESSAGE],
+        source=line.source,
+        lineno=line.lineno,
+        end_lineno=line.lineno,
+        offset=line.offset,
+        stream=line.stream,
+        rank=line.rank,
+        ts=line.ts,
+        ts_text=line.ts_text,
+        lines=(line.text,),
+    )
+    return _apply(crash, rule)

@@ -1,0 +1,287 @@
+"""Attributed lines -> one Crash per Python traceback (chained, interleaved by stream) or faulthandler dump."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from spectrace.assemblers.crash import ChainLink, Crash, CrashKind, Frame
+from spectrace.dialects.base import LogLine
+
+TB_START = "Traceback (most recent call last):"
+CHAIN_MARKERS = {
+    "During handling of the above exception, another exception occurred:": "context",
+    "The above exception was the direct cause of the following exception:": "cause",
+}
+MAX_LINES = 400  # lines kept per record for display
+MAX_MESSAGE_LINES = 40
+AFTER_IDLE = 8  # lines a finished exception waits for a chain marker or message line
+OPEN_IDLE = 128  # lines an unfinished record waits for its next line before it is cut
+MAX_JUNK = 32
+
+_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<func>.*)$')
+_FAULT_FRAME = re.compile(r'\s*File "(?P<file>[^"]*)", line (?P<line>\d+) in (?P<func>.*)$')
+_EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
+_BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
+_THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
+_SIGNALS = {
+    "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL",
+}  # fmt: skip
+
+
+class State(Enum):
+    HEAD = "head"  # saw "Traceback (...)", waiting for frames
+    FRAMES = "frames"
+    AFTER = "after"  # saw the exception line
+    GAP = "gap"  # saw a chain marker, waiting for the next "Traceback"
+    FAULT = "fault"  # inside a faulthandler dump
+
+
+def parse_exception(text: str) -> tuple[str, str] | None:
+    """``Type: message`` at column 0 -> (type, message); a bare name must look like an exception."""
+    m = _EXC.match(text)
+    if m is None:
+        return None
+    etype, msg = m.group("type"), m.group("msg")
+    if msg is None and ":" not in text and not etype.endswith(_BARE_SUFFIXES):
+        return None
+    return etype, (msg or "").strip()
+
+
+@dataclass(slots=True)
+class _Record:
+    kind: CrashKind
+    first: LogLine
+    header: str | None
+    state: State
+    group: str | None = None  # the vLLM logger call the record's lines share
+    lines: list[str] = field(default_factory=list)
+    links: list[ChainLink] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    exc: tuple[str, str] | None = None
+    message_lines: list[str] = field(default_factory=list)
+    relation: str | None = None
+    blank_after: bool = False
+    last_lineno: int = 0
+    idle: int = 0
+    junk: int = 0
+    current_thread: bool = False  # faulthandler: inside the crashing thread's block
+
+    def add(self, line: LogLine) -> None:
+        if len(self.lines) < MAX_LINES:
+            self.lines.append(line.text)
+        self.last_lineno = line.lineno
+        self.idle = 0
+
+    @property
+    def accepting(self) -> bool:
+        return self.state in (State.HEAD, State.FRAMES, State.GAP, State.FAULT)
+
+
+@dataclass(frozen=True, slots=True)
+class Fed:
+    consumed: bool  # the line belongs to a record (crash rules must not see it again)
+    started: bool = False  # the line opened a new record on its stream
+    crashes: tuple[Crash, ...] = ()
+
+
+class TracebackAssembler:
+    """Keeps one open record per stream so interleaved ranks never mix."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, _Record] = {}
+        self._prev: dict[str, LogLine] = {}  # last line per stream: a same-call header line
+
+    @property
+    def open(self) -> bool:
+        """True while a record may still take lines (the scan window must stay open)."""
+        return any(r.accepting or r.idle <= AFTER_IDLE for r in self._open.values())
+
+    def adopt_header(self, stream: str, line: LogLine) -> bool:
+        """A fatal line just before a traceback on the same stream is its header, not a crash."""
+        rec = self._open.get(stream)
+        if rec is None or rec.kind is not CrashKind.TRACEBACK:
+            return False
+        if rec.first is not line and rec.header is None:
+            rec.header, rec.first = line.text.strip(), line
+            rec.lines.insert(0, line.text)
+        return rec.first is line
+
+    def feed(self, line: LogLine) -> Fed:
+        done: list[Crash] = []
+        rec = self._open.get(line.stream)
+        if rec is not None and line.headed and (line.group is None or line.group != rec.group):
+            done.append(self._close(line.stream))
+            rec = None
+        rec = self._route(line, rec)
+        consumed, started = False, False
+        if rec is not None:
+            consumed = self._step(rec, line, done)
+        if not consumed:
+            started = self._maybe_start(line, done)
+            consumed = started
+        self._age(line, done)
+        self._prev[line.stream] = line
+        return Fed(consumed, started, tuple(done))
+
+    def close_all(self) -> list[Crash]:
+        return [self._close(stream) for stream in list(self._open)]
+
+    def _route(self, line: LogLine, rec: _Record | None) -> _Record | None:
+        """Untagged body lines of line-interleaved tracebacks go to a record that still wants them."""
+        if not line.inferred or (rec is not None and rec.accepting):
+            return rec
+        text = line.text
+        body = _FRAME.match(text) or (text[:1].isspace() and text.strip())
+        if not body and (rec is None or parse_exception(text) is None):
+            return rec
+        others = [r for r in self._open.values() if r.accepting and r.first.group is None]
+        return others[-1] if others else rec
+
+    def _step(self, rec: _Record, line: LogLine, done: list[Crash]) -> bool:
+        """Advance one record by one line; False when the line is not part of it."""
+        text = line.text
+        if rec.state is State.FAULT:
+            return self._step_fault(rec, line, done)
+        if TB_START in text:
+            if rec.state is State.GAP:
+                rec.state = State.HEAD
+                rec.add(line)
+                return True
+            return False  # a new traceback: the caller closes this one and starts again
+        if m := _FRAME.match(text):
+            if rec.state is State.AFTER or rec.state is State.GAP:
+                return False
+            rec.frames.append(Frame(m["file"], int(m["line"]), m["func"].strip()))
+            rec.state = State.FRAMES
+        elif not text.strip():
+            rec.blank_after = rec.state is State.AFTER
+        elif text[0].isspace():
+            if rec.state is State.AFTER:
+                return self._message_line(rec, line)
+            _add_code(rec, text)
+        elif text.strip() in CHAIN_MARKERS and rec.state is State.AFTER:
+            self._push_link(rec, CHAIN_MARKERS[text.strip()])
+            rec.state = State.GAP
+        elif rec.state is State.AFTER:
+            return self._message_line(rec, line)
+        elif (exc := parse_exception(text)) is not None and rec.state is not State.GAP:
+            rec.exc, rec.state, rec.blank_after = exc, State.AFTER, False
+        else:
+            rec.junk += 1
+            return rec.junk <= MAX_JUNK
+        rec.add(line)
+        return True
+
+    def _message_line(self, rec: _Record, line: LogLine) -> bool:
+        if rec.blank_after or len(rec.message_lines) >= MAX_MESSAGE_LINES:
+            return False
+        rec.message_lines.append(line.text)
+        rec.add(line)
+        return True
+
+    def _step_fault(self, rec: _Record, line: LogLine, done: list[Crash]) -> bool:
+        text = line.text
+        if m := _FAULT_FRAME.match(text):
+            if rec.current_thread:
+                rec.frames.append(Frame(m["file"], int(m["line"]), m["func"].strip()))
+        elif _THREAD.match(text.strip()):
+            rec.current_thread = text.lstrip().startswith("Current thread")
+        elif text.startswith("Extension modules:"):
+            rec.add(line)
+            done.append(self._close(line.stream))
+            return True
+        elif text.strip() and not text[0].isspace():
+            if rec.frames:
+                done.append(self._close(line.stream))
+                return False
+            rec.junk += 1
+            if rec.junk > MAX_JUNK:
+                return False
+        rec.add(line)
+        return True
+
+    def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
+        text = line.text
+        idx = text.find(TB_START)
+        fault = text.startswith("Fatal Python error:") or _THREAD.match(text.strip())
+        frame = _FRAME.match(text)
+        if idx < 0 and not fault and not frame:
+            return False
+        if line.stream in self._open:
+            done.append(self._close(line.stream))
+        if fault:
+            rec = _Record(CrashKind.FAULTHANDLER, line, None, State.FAULT)
+            rec.exc = _fault_exception(text)
+            rec.current_thread = text.lstrip().startswith("Current thread")
+        elif idx >= 0:
+            header = text[:idx].strip().rstrip(":").strip() or None
+            rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
+            prev = self._prev.get(line.stream)
+            if header is None and prev is not None and prev.group and prev.group == line.group:
+                rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
+                rec.lines.append(prev.text)
+        else:  # a pasted log that begins mid-traceback
+            rec = _Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group)
+            rec.frames.append(Frame(frame["file"], int(frame["line"]), frame["func"].strip()))
+        rec.add(line)
+        self._open[line.stream] = rec
+        return True
+
+    def _age(self, line: LogLine, done: list[Crash]) -> None:
+        for stream, rec in list(self._open.items()):
+            if rec.last_lineno == line.lineno:
+                continue
+            rec.idle += 1
+            limit = AFTER_IDLE if rec.state is State.AFTER else OPEN_IDLE
+            if rec.idle > limit:
+                done.append(self._close(stream))
+
+    def _push_link(self, rec: _Record, relation: str | None) -> None:
+        etype, msg = rec.exc or ("Traceback", "traceback ended before its exception line")
+        rec.links.append(ChainLink(etype, _message(msg, rec.message_lines), tuple(rec.frames), relation))
+        rec.frames, rec.exc, rec.message_lines, rec.blank_after = [], None, [], False
+
+    def _close(self, stream: str) -> Crash:
+        rec = self._open.pop(stream)
+        if rec.kind is CrashKind.FAULTHANDLER:
+            etype, msg = rec.exc or ("FatalPythonError", "")
+            frames = tuple(reversed(rec.frames))  # faulthandler prints most recent call first
+            chain: tuple[ChainLink, ...] = ()
+        else:
+            if rec.state is State.GAP:  # a chain marker with nothing after it
+                rec.links[-1] = replace(rec.links[-1], relation=None)
+            else:
+                self._push_link(rec, None)
+            last = rec.links[-1]
+            etype, msg, frames = last.exception_type, last.message, last.frames
+            chain = tuple(rec.links) if len(rec.links) > 1 else ()
+        first = rec.first
+        return Crash(
+            kind=rec.kind, exception_type=etype, message=msg, source=first.source,
+            lineno=first.lineno, end_lineno=max(rec.last_lineno, first.lineno), offset=first.offset,
+            stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
+            chain=chain, header=rec.header, lines=tuple(rec.lines),
+        )  # fmt: skip
+
+
+def _add_code(rec: _Record, text: str) -> None:
+    code = text.strip()
+    if rec.frames and rec.frames[-1].code is None and code.strip("^~ ") and code[0] != "[":
+        f = rec.frames[-1]
+        rec.frames[-1] = Frame(f.file, f.line, f.function, code)
+
+
+def _message(first: str, more: list[str]) -> str:
+    if first:
+        return first
+    return next((m.strip() for m in more if m.strip()), "")
+
+
+def _fault_exception(text: str) -> tuple[str, str]:
+    if not text.startswith("Fatal Python error:"):
+        return "FatalPythonError", text.strip()
+    msg = text.split(":", 1)[1].strip()
+    return _SIGNALS.get(msg, "FatalPythonError"), msg

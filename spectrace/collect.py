@@ -1,0 +1,129 @@
+"""Per-line crash logic for one input: tracebacks first, then benign and fatal-line rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.assemblers.tracebacks import TracebackAssembler
+from spectrace.dialects.base import LogLine
+
+PENDING_LINES = 3  # a fatal line waits this long for a traceback it may be the header of
+SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
+FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
+
+
+@dataclass(slots=True)
+class _Pending:
+    crash: Crash
+    line: LogLine
+    age: int = 0
+
+
+class Collector:
+    """Feeds lines to the assemblers; emits classified, de-duplicated crashes in line order."""
+
+    def __init__(self, matcher: FatalMatcher, *, markers: Sequence[str] = (),
+                 config_literals: Sequence[str] = (),
+                 on_crash: Callable[[Crash], None] | None = None) -> None:  # fmt: skip
+        self.matcher = matcher
+        self.tracebacks = TracebackAssembler()
+        self.crashes: list[Crash] = []
+        self.config_lines: list[LogLine] = []
+        self.markers_found: set[str] = set()
+        self.dialects: Counter[str] = Counter()
+        self._markers = tuple(markers)
+        self._config_literals = tuple(config_literals)
+        self._on_crash = on_crash
+        self._pending: dict[str, _Pending] = {}
+        self._last: dict[str, Crash] = {}  # stream -> last crash emitted there
+
+    @property
+    def open(self) -> bool:
+        return bool(self._pending) or self.tracebacks.open
+
+    def feed(self, line: LogLine) -> None:
+        self.dialects[line.dialect] += 1
+        raw = line.raw
+        for marker in self._markers:
+            if marker in raw:
+                self.markers_found.add(marker)
+        if any(lit in raw for lit in self._config_literals):
+            self.config_lines.append(line)
+        fed = self.tracebacks.feed(line)
+        for crash in fed.crashes:
+            self._emit(crash)
+        pending = self._pending.pop(line.stream, None)
+        if pending is not None and fed.started:
+            same_call = pending.line.group == line.group
+            if not (same_call and self.tracebacks.adopt_header(line.stream, pending.line)):
+                self._emit(pending.crash)
+        elif pending is not None:
+            self._pending[line.stream] = pending
+        if not fed.consumed:
+            self._fatal(line)
+        self._age()
+
+    def gap(self) -> None:
+        """Lines are being skipped: nothing open can continue across the gap."""
+        self.close()
+
+    def close(self) -> None:
+        for pending in self._pending.values():
+            self._emit(pending.crash)
+        self._pending.clear()
+        for crash in self.tracebacks.close_all():
+            self._emit(crash)
+
+    def _fatal(self, line: LogLine) -> None:
+        if not line.text.strip() or self.matcher.benign(line) is not None:
+            return
+        crash = self.matcher.match_line(line)
+        if crash is None:
+            return
+        old = self._pending.pop(line.stream, None)
+        if old is not None:
+            self._emit(old.crash)
+        self._pending[line.stream] = _Pending(crash, line)
+
+    def _age(self) -> None:
+        for stream, pending in list(self._pending.items()):
+            pending.age += 1
+            if pending.age > PENDING_LINES:
+                del self._pending[stream]
+                self._emit(pending.crash)
+
+    def _emit(self, crash: Crash) -> None:
+        if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
+            crash = self.matcher.classify(crash)
+        last = self._last.get(crash.stream)
+        if last is not None and last.source == crash.source and _repeats(last, crash):
+            return
+        self._last[crash.stream] = crash
+        self.crashes.append(crash)
+        if self._on_crash is not None:
+            self._on_crash(crash)
+
+
+def _repeats(last: Crash, crash: Crash) -> bool:
+    """A summary line or a re-print of a crash just seen on the same stream is not a new crash."""
+    distance = crash.lineno - last.end_lineno
+    if distance < 0:
+        return False
+    same = (last.exception_type, last.message) == (crash.exception_type, crash.message)
+    if same and distance <= SUMMARY_WINDOW:
+        return True
+    if crash.kind in (CrashKind.FATAL_LINE, CrashKind.PROCESS_DEATH) and distance <= FOLD_WINDOW:
+        if last.kind is not CrashKind.TRACEBACK and _family(crash) and _family(crash) == _family(last):
+            return True
+        summary = len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
+        return last.kind is CrashKind.TRACEBACK and summary
+    return False
+
+
+def _family(crash: Crash) -> str | None:
+    """``nccl_timeout`` and ``nccl_abort`` are one family: one failure reported in several lines."""
+    return crash.crash_class.split("_")[0] if crash.crash_class else None

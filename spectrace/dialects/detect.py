@@ -1,0 +1,121 @@
+"""Raw line -> LogLine: normalise, peel wrappers, try each dialect (last winner first)."""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.dialects.base import Dialect, Header, LogLine
+from spectrace.dialects.c10 import C10Dialect
+from spectrace.dialects.sglang import SGLangDialect
+from spectrace.dialects.trtllm import TrtllmDialect
+from spectrace.dialects.uvicorn import UvicornDialect
+from spectrace.dialects.vllm import VllmDialect
+from spectrace.dialects.wrappers import Peeled, peel
+
+# Adding a dialect: write its module, add an instance here.
+REGISTRY: tuple[Dialect, ...] = (
+    SGLangDialect(),
+    VllmDialect(),
+    UvicornDialect(),
+    C10Dialect(),
+    TrtllmDialect(),
+)
+MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
+
+_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def normalise(raw: bytes) -> str:
+    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI, last redraw."""
+    text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:  # tqdm redraws: only the last painted state is what the reader saw
+        text = next((seg for seg in reversed(text.split("\r")) if seg.strip()), "")
+    return _CONTROL.sub("", text) if _CONTROL.search(text) else text
+
+
+class Detector:
+    """Tries dialects in order and promotes the one that matched (toolong's FormatParser)."""
+
+    def __init__(self, dialects: tuple[Dialect, ...] = REGISTRY) -> None:
+        self._order = list(dialects)
+
+    def detect(self, text: str) -> Header | None:
+        for i, dialect in enumerate(self._order):
+            header = dialect.parse(text)
+            if header is not None:
+                if i:
+                    self._order.insert(0, self._order.pop(i))
+                return header
+        return None
+
+
+def _join(*parts: str | None) -> str:
+    return "|".join(part for part in parts if part)
+
+
+class LineParser:
+    """Attributes each line to a stream; headerless lines join the last headed stream."""
+
+    def __init__(self, source: str, detector: Detector | None = None) -> None:
+        self.source = source
+        self._detector = detector or Detector()
+        self._last: dict[str | None, tuple[str, str | None]] = {}  # container -> stream, rank
+        self._partial: dict[str | None, str] = {}  # CRI "P" text waiting for its end
+
+    @property
+    def pending(self) -> bool:
+        """True while a CRI partial line waits for the record that completes it."""
+        return bool(self._partial)
+
+    def remember(self, raw: bytes) -> bool:
+        """Take a skipped line's writer as the last headed stream; False when it has no header."""
+        peeled = peel(normalise(raw))
+        header = self._detector.detect(peeled.text) if peeled.text else None
+        if header is None:
+            return False
+        stream = _join(peeled.container, peeled.proc, peeled.torch_rank, header.stream)
+        self._last[peeled.container] = (stream, header.rank or peeled.torch_rank or peeled.proc_name)
+        return True
+
+    def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
+        """Never raises: junk becomes a plain, headerless line."""
+        text = normalise(raw)
+        peeled = peel(text)
+        body = self._partial.pop(peeled.container, "") + peeled.text
+        if peeled.partial:
+            self._partial[peeled.container] = body[:MAX_LINE]
+            body = ""
+        header = self._detector.detect(body) if body else None
+        if header is not None:
+            return self._headed(text, peeled, header, lineno, offset)
+        return self._unheaded(text, body, peeled, lineno, offset)
+
+    def _headed(self, raw: str, p: Peeled, h: Header, lineno: int, offset: int) -> LogLine:
+        stream = _join(p.container, p.proc, p.torch_rank, h.stream)
+        rank = h.rank or p.torch_rank or p.proc_name
+        self._last[p.container] = (stream, rank)
+        stamp = p.ts if h.ts is None else h
+        return LogLine(
+            source=self.source, lineno=lineno, offset=offset, text=h.text, raw=raw,
+            dialect=h.dialect, stream=stream, rank=rank,
+            ts=stamp.ts if stamp else None, ts_text=stamp.ts_text if stamp else None,
+            level=h.level, headed=True, group=h.group,
+        )  # fmt: skip
+
+    def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
+        if p.proc or p.torch_rank:
+            stream, rank, inferred = _join(p.container, p.proc, p.torch_rank), None, False
+            rank = p.torch_rank or p.proc_name
+            dialect = "torchrun" if p.torch_rank else "vllm"
+        else:
+            stream, rank = self._last.get(p.container, (_join(p.container), None))
+            inferred, dialect = True, "plain"
+        return LogLine(
+            source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,
+            dialect=dialect, stream=stream, rank=rank,
+            ts=p.ts.ts if p.ts else None, ts_text=p.ts.ts_text if p.ts else None,
+            headed=False, inferred=inferred,
+        )  # fmt: skip

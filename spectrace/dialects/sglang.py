@@ -1,0 +1,36 @@
+"""SGLang header: ``[YYYY-MM-DD HH:MM:SS(.mmm)? TAGS] `` with rank tags in any order."""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.dialects._time import make_ts
+from spectrace.dialects.base import Header
+
+# Tags as sglang appends them (order changed between releases, so any order is accepted).
+_TAG = r"(?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+"
+_HEADER = re.compile(
+    r"\[(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?((?: " + _TAG + r")*)\] "
+    r"(?!(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s)"  # uvicorn's levelprefix
+)
+
+
+class SGLangDialect:
+    """The scheduler / main-process header; the tags are the rank (the stream key)."""
+
+    name = "sglang"
+
+    def parse(self, text: str) -> Header | None:
+        m = _HEADER.match(text)
+        if m is None:
+            return None
+        year, month, day, hms, frac, tags = m.groups()
+        rank = tags.strip() or None
+        return Header(
+            dialect=self.name,
+            text=text[m.end() :],
+            stream=rank or "",
+            rank=rank,
+            ts=make_ts(year, month, day, hms, frac),
+            ts_text=text[1 : m.end() - 2 - len(tags)],
+        )

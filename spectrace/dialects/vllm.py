@@ -1,0 +1,34 @@
+"""vLLM header: ``LEVEL MM-DD HH:MM:SS [file.py:N] `` (old logs: ``file.py:N]`` without ``[``)."""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.dialects._time import YEARLESS, make_ts
+from spectrace.dialects.base import Header
+
+_HEADER = re.compile(
+    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))? "
+    r"\[?([\w./-]+:\d+)\] ?"
+)
+
+
+class VllmDialect:
+    """Every line of a multi-line message repeats the header; ``group`` ties them together."""
+
+    name = "vllm"
+
+    def parse(self, text: str) -> Header | None:
+        m = _HEADER.match(text)
+        if m is None:
+            return None
+        level, month, day, hms, frac, fileinfo = m.groups()
+        ts_text = f"{month}-{day} {hms}" + (f".{frac}" if frac else "")
+        return Header(
+            dialect=self.name,
+            text=text[m.end() :],
+            ts=make_ts(YEARLESS, month, day, hms, frac),
+            ts_text=ts_text,
+            level=level,
+            group=f"{fileinfo} {ts_text}",
+        )

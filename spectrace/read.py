@@ -1,0 +1,184 @@
+"""Inputs -> blocks of whole lines: plain/gzip files and stdin, read into reused buffers."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from spectrace.errors import InputError
+
+BLOCK_SIZE = 4 * 1024 * 1024
+MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first 64 KiB; the rest is skipped
+MAX_ISSUES = 20
+STDIN = "-"
+_GZIP_MAGIC = b"\x1f\x8b"
+
+try:  # isal decompresses ~3x faster than zlib, in a helper thread
+    from isal import igzip_threaded as _fast_gzip
+    from isal.isal_zlib import error as _IsalError
+except ImportError:  # pragma: no cover - isal is a declared dependency
+    _fast_gzip = None
+    _IsalError = zlib.error
+
+_GZIP_ERRORS = (EOFError, OSError, zlib.error, _IsalError, gzip.BadGzipFile)
+
+
+@dataclass(slots=True)
+class Block:
+    """``buf[start:end]`` holds whole lines; ``offset`` is the byte offset of ``buf[start]``."""
+
+    buf: bytearray
+    start: int
+    end: int
+    offset: int
+    prev: Block | None = None  # the block before, still intact while this one is scanned
+    beyond: bool = False  # past the requested byte range (read only to finish open records)
+
+
+def display_name(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+class Reader:
+    """One input; ``blocks()`` reuses two buffers, so memory does not grow with file size."""
+
+    def __init__(self, path: str, *, block_size: int = BLOCK_SIZE, start: int = 0,
+                 stop: int | None = None) -> None:  # fmt: skip
+        self.name = display_name(path)
+        self.issues: list[str] = []
+        self.gzip = False
+        self._raw = _open_raw(path)
+        self._size = _size(self._raw)
+        self._stream = self._wrap(start)
+        self._block_size = max(block_size, MAX_LINE_BYTES * 2)
+        self._stop = stop
+
+    @property
+    def size(self) -> int:
+        """Bytes on disk (compressed for .gz); 0 when unknown (stdin, pipes)."""
+        return self._size
+
+    def position(self) -> int:
+        """Bytes consumed on disk so far, for progress."""
+        try:
+            return self._raw.tell()
+        except (OSError, ValueError):
+            return 0
+
+    def close(self) -> None:
+        if self._stream is not self._raw:
+            self._stream.close()
+        if self._raw is not sys.stdin.buffer:
+            self._raw.close()
+
+    def note(self, issue: str) -> None:
+        if len(self.issues) < MAX_ISSUES:
+            self.issues.append(issue)
+        elif len(self.issues) == MAX_ISSUES:
+            self.issues.append("more read issues not shown")
+
+    def _wrap(self, start: int) -> BinaryIO:
+        head = _peek(self._raw, 2)
+        if head != _GZIP_MAGIC:
+            if start:
+                self._raw.seek(start)
+            return self._raw
+        self.gzip = True
+        if _fast_gzip is not None:
+            return _fast_gzip.open(self._raw, "rb")  # type: ignore[no-any-return]
+        return gzip.GzipFile(fileobj=self._raw, mode="rb")  # type: ignore[return-value]
+
+    def blocks(self) -> Iterator[Block]:
+        """Yield blocks of whole lines; a final line without newline is yielded too."""
+        size = self._block_size
+        bufs = (bytearray(size), bytearray(size))
+        which, fill, offset = 0, 0, 0
+        prev: Block | None = None
+        skipping = False  # inside the unkept tail of an over-long line
+        while True:
+            buf = bufs[which]
+            got, eof = self._fill(buf, fill)
+            fill += got
+            if skipping:
+                nl = buf.find(b"\n", 0, fill)
+                if nl < 0:
+                    offset, fill = offset + fill, 0
+                    if eof:
+                        return
+                    continue
+                buf[: fill - nl - 1] = buf[nl + 1 : fill]
+                offset, fill, skipping = offset + nl + 1, fill - nl - 1, False
+                continue
+            cut = buf.rfind(b"\n", 0, fill) + 1
+            if cut == 0 and not eof and fill == size:  # one line longer than the buffer
+                self.note(f"line at byte {offset} is longer than {MAX_LINE_BYTES} bytes; kept its start")
+                long_line = bytearray(buf[:MAX_LINE_BYTES]) + b"\n"
+                yield Block(long_line, 0, len(long_line), offset, prev, self._past(offset))
+                prev, offset, fill, skipping = None, offset + fill, 0, True
+                continue
+            if eof:
+                cut = fill
+            if cut:
+                if prev is not None:
+                    prev.prev = None  # its buffer is about to be reused
+                block = Block(buf, 0, cut, offset, prev, self._past(offset))
+                yield block
+                prev = block
+            if eof:
+                return
+            other = bufs[1 - which]
+            other[: fill - cut] = buf[cut:fill]
+            which, fill, offset = 1 - which, fill - cut, offset + cut
+
+    def _past(self, offset: int) -> bool:
+        return self._stop is not None and offset >= self._stop
+
+    def _fill(self, buf: bytearray, fill: int) -> tuple[int, bool]:
+        """Read until the buffer is full or the input ends; damage ends the input with an issue."""
+        view = memoryview(buf)
+        got = 0
+        try:
+            while fill + got < len(buf):
+                n = self._stream.readinto(view[fill + got :])  # type: ignore[attr-defined]
+                if not n:
+                    return got, True
+                got += n
+        except _GZIP_ERRORS as exc:
+            self.note(f"damaged or truncated gzip after {fill + got} bytes of this block: {exc}")
+            return got, True
+        finally:
+            view.release()
+        return got, False
+
+
+def _open_raw(path: str) -> BinaryIO:
+    if path == STDIN:
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")  # noqa: SIM115 - closed by Reader.close
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _size(raw: BinaryIO) -> int:
+    try:
+        return os.fstat(raw.fileno()).st_size if raw is not sys.stdin.buffer else 0
+    except (OSError, ValueError):
+        return 0
+
+
+def _peek(raw: BinaryIO, n: int) -> bytes:
+    """First bytes without consuming them (seek back on files, peek on pipes)."""
+    if raw.seekable():
+        head = raw.read(n)
+        raw.seek(0)
+        return head
+    peek = getattr(raw, "peek", None)
+    return peek(n)[:n] if peek is not None else b""

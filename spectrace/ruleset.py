@@ -1,0 +1,218 @@
+"""rules/*.toml (+ user dirs layered by rule id) -> RuleSet of frozen dataclasses, patterns compiled once."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from spectrace.assemblers.crash import CrashKind
+from spectrace.errors import RuleError
+
+USER_TIMEOUT_S = 0.05  # a user pattern that takes longer on one line is skipped for that line
+SEVERITIES = ("fatal", "error", "warning")
+SCOPES = ("line", "exception", "both")
+_BENIGN_KEYS = {"id", "pattern", "note", "enabled"}
+_CRASH_KEYS = {
+    "id", "pattern", "kind", "exception_type", "class", "severity", "collateral", "hint",
+    "hints", "scope", "levels", "dialects", "literals", "enabled", "note",
+}  # fmt: skip
+
+
+class RuleTimeout(Exception):
+    """A user pattern ran past its time budget on one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulePattern:
+    """A compiled pattern; user patterns run on the ``regex`` module with a timeout."""
+
+    text: str
+    compiled: Any  # re.Pattern[str] | regex.Pattern[str]
+    user: bool = False
+
+    def search(self, text: str) -> Any:
+        if not self.user:
+            return self.compiled.search(text)
+        try:
+            return self.compiled.search(text, timeout=USER_TIMEOUT_S)
+        except TimeoutError as exc:
+            raise RuleTimeout(self.text) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class BenignRule:
+    id: str
+    pattern: RulePattern
+    file: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CrashRule:
+    """A fatal-line signature and/or an exception classifier (``scope`` says which)."""
+
+    id: str
+    pattern: RulePattern
+    file: str
+    kind: CrashKind = CrashKind.FATAL_LINE
+    exception_type: str | None = None  # for lines; a ``(?P<type>...)`` group wins
+    crash_class: str | None = None
+    severity: str = "error"
+    collateral: bool = False
+    hints: tuple[str, ...] = ()
+    scope: str = "both"
+    levels: tuple[str, ...] = ()  # "ERROR", "CRITICAL", "none" (no level printed); () = any
+    dialects: tuple[str, ...] = ()
+    literals: tuple[bytes, ...] = ()  # prefilter literals that every match contains
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    benign: tuple[BenignRule, ...]
+    crash: tuple[CrashRule, ...]
+
+    @property
+    def literals(self) -> tuple[bytes, ...]:
+        """Prefilter literals the line rules need (lines without one never reach the rules)."""
+        seen = dict.fromkeys(lit for r in self.crash if r.scope != "exception" for lit in r.literals)
+        return tuple(seen)
+
+    @classmethod
+    def load(cls, user_dirs: Sequence[str | Path] = ()) -> RuleSet:
+        """Built-in rules, then each user dir's *.toml in name order; a later id replaces."""
+        tables: dict[str, tuple[str, dict[str, Any], bool]] = {}
+        files = [(f"rules/{r.name}", r.read_text("utf-8"), False) for r in _builtin_files()]
+        files += [(str(p), _read_user(p), True) for p in _user_files(user_dirs)]
+        for name, text, user in files:
+            for section, rule in _tables(name, text):
+                tables[f"{section}:{rule['id']}"] = (name, rule, user)
+        benign, crash = [], []
+        for key, (name, rule, user) in tables.items():
+            if rule.get("enabled", True) is False:
+                continue
+            if key.startswith("benign:"):
+                benign.append(_benign(name, rule, user))
+            else:
+                crash.append(_crash(name, rule, user))
+        return cls(tuple(benign), tuple(crash))
+
+
+def _builtin_files() -> list[Any]:
+    root = resources.files("spectrace.rules")
+    return sorted((p for p in root.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
+
+
+def _user_files(dirs: Sequence[str | Path]) -> Iterable[Path]:
+    for d in dirs:
+        path = Path(d)
+        if not path.is_dir():
+            raise RuleError(f"rules directory {d} does not exist or is not a directory")
+        yield from sorted(path.glob("*.toml"))
+
+
+def _read_user(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f"{path}: cannot read rule file ({exc})") from None
+
+
+def _tables(name: str, text: str) -> Iterable[tuple[str, dict[str, Any]]]:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"{name}: not valid TOML ({exc})") from None
+    for section, rules in doc.items():
+        if section not in ("benign", "crash") or not isinstance(rules, list):
+            raise RuleError(f"{name}: unknown table [{section}] (expected [[benign]] or [[crash]])")
+        for i, rule in enumerate(rules):
+            if not isinstance(rule.get("id"), str) or not rule["id"]:
+                raise RuleError(f"{name}: [[{section}]] #{i + 1} has no string key 'id'")
+            allowed = _BENIGN_KEYS if section == "benign" else _CRASH_KEYS
+            unknown = sorted(set(rule) - allowed)
+            if unknown:
+                raise RuleError(f"{name}: rule {rule['id']}: unknown key '{unknown[0]}'")
+            yield section, rule
+
+
+def _get(name: str, rule: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    value = rule.get(key, default)
+    if value is not None and not isinstance(value, kind):
+        raise RuleError(f"{name}: rule {rule['id']}: key '{key}' must be {kind.__name__}")
+    return value
+
+
+def _strings(name: str, rule: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = _get(name, rule, key, list, [])
+    if not all(isinstance(v, str) for v in value):
+        raise RuleError(f"{name}: rule {rule['id']}: key '{key}' must be a list of strings")
+    return tuple(value)
+
+
+def _pattern(name: str, rule: dict[str, Any], user: bool) -> RulePattern:
+    text = _get(name, rule, "pattern", str)
+    if not text:
+        raise RuleError(f"{name}: rule {rule['id']}: key 'pattern' is missing or empty")
+    try:
+        compiled = regex.compile(text) if user else re.compile(text)
+    except (re.error, regex.error) as exc:
+        raise RuleError(f"{name}: rule {rule['id']}: key 'pattern' is not a valid regex ({exc})") from None
+    return RulePattern(text, compiled, user)
+
+
+def _benign(name: str, rule: dict[str, Any], user: bool) -> BenignRule:
+    return BenignRule(rule["id"], _pattern(name, rule, user), name, _get(name, rule, "note", str, ""))
+
+
+def _crash(name: str, rule: dict[str, Any], user: bool) -> CrashRule:
+    rid = rule["id"]
+    pattern = _pattern(name, rule, user)
+    try:
+        kind = CrashKind(_get(name, rule, "kind", str, "fatal_line"))
+    except ValueError:
+        raise RuleError(f"{name}: rule {rid}: key 'kind' must be fatal_line or process_death") from None
+    severity = _get(name, rule, "severity", str, "error")
+    scope = _get(name, rule, "scope", str, "both")
+    if severity not in SEVERITIES:
+        raise RuleError(f"{name}: rule {rid}: key 'severity' must be one of {', '.join(SEVERITIES)}")
+    if scope not in SCOPES:
+        raise RuleError(f"{name}: rule {rid}: key 'scope' must be one of {', '.join(SCOPES)}")
+    hints = _strings(name, rule, "hints")
+    if hint := _get(name, rule, "hint", str):
+        hints = (hint, *hints)
+    literals = _strings(name, rule, "literals") or _derive_literal(pattern.text)
+    if scope != "exception" and not literals:
+        raise RuleError(f"{name}: rule {rid}: key 'literals' is needed (no literal found in pattern)")
+    return CrashRule(
+        id=rid, pattern=pattern, file=name, kind=kind,
+        exception_type=_get(name, rule, "exception_type", str),
+        crash_class=_get(name, rule, "class", str), severity=severity,
+        collateral=_get(name, rule, "collateral", bool, False), hints=hints, scope=scope,
+        levels=_strings(name, rule, "levels"), dialects=_strings(name, rule, "dialects"),
+        literals=tuple(lit.encode() for lit in literals),
+    )  # fmt: skip
+
+
+def _derive_literal(pattern: str) -> tuple[str, ...]:
+    """The longest run of plain characters every match must contain (top-level, no flags)."""
+    try:
+        parsed = re._parser.parse(pattern)  # type: ignore[attr-defined]
+    except re.error:
+        return ()
+    if parsed.state.flags & re.IGNORECASE:
+        return ()
+    best, run = "", ""
+    for op, arg in parsed:
+        if op is re._constants.LITERAL:  # type: ignore[attr-defined]
+            run += chr(arg)
+            best = max(best, run, key=len)
+        else:
+            run = ""
+    return (best,) if len(best) >= 3 else ()

@@ -1,0 +1,161 @@
+"""One input -> crashes, config lines, markers and counts: prefilter blocks, parse only hit windows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.assemblers.load import LoadSample
+from spectrace.collect import Collector
+from spectrace.dialects.base import LogLine
+from spectrace.dialects.detect import MAX_LINE, LineParser
+from spectrace.lookback import LoadLookback
+from spectrace.prefilter import Prefilter
+from spectrace.read import Block, Reader
+
+CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
+
+
+@dataclass(slots=True)
+class ScanResult:
+    source: str
+    lines: int = 0
+    bytes: int = 0
+    dialects: Counter[str] = field(default_factory=Counter)
+    issues: list[str] = field(default_factory=list)
+    crashes: list[Crash] = field(default_factory=list)
+    config_lines: list[LogLine] = field(default_factory=list)
+    markers: set[str] = field(default_factory=set)
+    load: list[list[LoadSample]] = field(default_factory=list)  # per crash, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class ScanSpec:
+    """What to look for; shared by every input of one analysis."""
+
+    matcher: FatalMatcher
+    prefilter: Prefilter
+    markers: tuple[str, ...] = ()
+    config_literals: tuple[bytes, ...] = ()
+    load_literals: tuple[bytes, ...] = ()
+    parse_load: Callable[[LogLine], LoadSample | None] | None = None
+
+
+class _Window:
+    """Parses lines of one block from a position while the collector has something open."""
+
+    def __init__(self, parser: LineParser, coll: Collector, result: ScanResult) -> None:
+        self.parser, self.coll, self.result = parser, coll, result
+        self.block: Block | None = None
+        self.counted, self.lineno = 0, 0  # newline-counted position and its line number
+
+    def start(self, block: Block, first_lineno: int) -> None:
+        self.block, self.counted, self.lineno = block, block.start, first_lineno
+
+    def lineno_at(self, pos: int) -> int:
+        assert self.block is not None
+        self.lineno += self.block.buf.count(b"\n", self.counted, pos)
+        self.counted = pos
+        return self.lineno
+
+    def run(self, pos: int) -> int:
+        """Parse from ``pos`` until nothing is open; returns the position after the last line."""
+        block = self.block
+        assert block is not None
+        buf, end = block.buf, block.end
+        while pos < end:
+            nl = buf.find(b"\n", pos, end)
+            stop = nl if nl >= 0 else end
+            if stop - pos > MAX_LINE:
+                self._note_long(pos)
+            line = self.parser.parse(bytes(buf[pos : min(stop, pos + MAX_LINE)]),
+                                     self.lineno_at(pos), block.offset + pos - block.start)  # fmt: skip
+            self.coll.feed(line)
+            pos = stop + 1
+            if not self.coll.open and not self.parser.pending:
+                break
+        return min(pos, end)
+
+    def context(self, pos: int) -> None:
+        """Before a skipped-to hit: parse back to the nearest headed line so headerless lines attach."""
+        assert self.block is not None
+        buf, lo = self.block.buf, self.block.start
+        hi = pos - 1
+        for _ in range(CONTEXT_LINES):
+            if hi <= lo:
+                return
+            start = buf.rfind(b"\n", lo, hi) + 1 or lo
+            if self.parser.remember(bytes(buf[start:hi])):
+                return
+            hi = start - 1
+
+    def _note_long(self, pos: int) -> None:
+        issue = f"line {self.lineno_at(pos)} is longer than {MAX_LINE} characters; kept its start"
+        if len(self.result.issues) < 20:
+            self.result.issues.append(issue)
+
+
+def scan(path: str, spec: ScanSpec, *, on_crash: Callable[[Crash], None] | None = None,
+         on_block: Callable[[int], None] | None = None) -> ScanResult:  # fmt: skip
+    """Scan one input in bounded memory; ``on_block`` gets the on-disk bytes consumed so far."""
+    reader = Reader(path)
+    result = ScanResult(reader.name)
+    coll = Collector(
+        spec.matcher, markers=spec.markers,
+        config_literals=tuple(lit.decode("utf-8", "replace") for lit in spec.config_literals),
+    )  # fmt: skip
+    lookback = LoadLookback(reader.name, spec.load_literals, spec.parse_load)
+    window = _Window(LineParser(reader.name), coll, result)
+    emitted = 0
+    block: Block | None = None
+    try:
+        for block in reader.blocks():
+            _scan_block(block, result.lines + 1, spec.prefilter, window)
+            result.lines = window.lineno_at(block.end) - 1 + _unterminated(block)
+            result.bytes = block.offset + block.end - block.start
+            emitted = _drain(coll, emitted, block, lookback, result, on_crash)
+            if on_block is not None:
+                on_block(reader.position())
+        coll.close()
+        _drain(coll, emitted, block, lookback, result, on_crash)
+    finally:
+        reader.close()
+    result.issues = reader.issues + result.issues + spec.matcher.issues
+    result.dialects, result.config_lines = coll.dialects, coll.config_lines
+    result.markers = coll.markers_found
+    return result
+
+
+def _scan_block(block: Block, first_lineno: int, prefilter: Prefilter, window: _Window) -> None:
+    window.start(block, first_lineno)
+    pos = block.start
+    if window.coll.open or window.parser.pending:
+        pos = window.run(pos)
+    for hit in prefilter.line_starts(block.buf, block.start, block.end):
+        if hit < pos:
+            continue
+        if hit > pos:
+            window.coll.gap()
+            window.context(hit)
+        pos = window.run(hit)
+
+
+def _unterminated(block: Block) -> int:
+    """A last line without a newline still counts as a line."""
+    end = block.end
+    return 1 if end > block.start and block.buf[end - 1] != 0x0A else 0
+
+
+def _drain(coll: Collector, emitted: int, block: Block | None, lookback: LoadLookback,
+           result: ScanResult, on_crash: Callable[[Crash], None] | None) -> int:  # fmt: skip
+    """Hand new crashes on, each with the load lines just before it (while its bytes are in memory)."""
+    for crash in coll.crashes[emitted:]:
+        samples = lookback.samples(block, crash.offset, crash.lineno) if block is not None else []
+        result.crashes.append(crash)
+        result.load.append(samples)
+        if on_crash is not None:
+            on_crash(crash)
+    return len(coll.crashes)
