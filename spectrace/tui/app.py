@@ -20,7 +20,7 @@ from textual.widgets import Footer, OptionList, Static
 from spectrace.assemblers.crash import Crash
 from spectrace.incidents import Incident
 from spectrace.line_index import Change, LineIndex
-from spectrace.pipeline import Analysis
+from spectrace.pipeline import Analysis, Finding
 from spectrace.ruleset import BenignRule
 from spectrace.tui import analysis as core
 from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
@@ -341,4 +341,5 @@ class SpectraceApp(App[None]):
         self.status_bar.update(Text(self.files.status(
             shown=self.log_view.source.count, indexing=indexing, query=self.line_filter, rank=self.rank,
             follow=self.log_view.follow, analysing=self.analysis_state == "analysing",
-            crashes=len(self.incident_list.entries))))
+            incidents=sum(not isinstance(e.item, Finding) for e in self.incident_list.entries),
+            findings=sum(isinstance(e.item, Finding) for e in self.incident_list.entries))))

@@ -44,7 +44,7 @@ class FileSet:
         return None if file is None else view.row_of(file, lineno - 1)
 
     def status(self, *, shown: int, indexing: bool, query: Query | None, rank: str | None,
-               follow: bool, analysing: bool, crashes: int) -> str:
+               follow: bool, analysing: bool, incidents: int, findings: int) -> str:
         names = self.paths[0].name if len(self.paths) == 1 else f"{len(self.paths)} files merged"
         total = sum(ix.line_count for ix in self.indexes)
         parts = [f"{names}: {total:,} lines" + (" (indexing…)" if indexing else "")]
@@ -53,7 +53,8 @@ class FileSet:
         if rank is not None:
             parts.append(f"rank {rank} only")
         parts.append("follow on" if follow else "follow off")
-        parts.append(f"{crashes} crashes" + (" (scanning…)" if analysing else ""))
+        parts.append(f"{incidents} crashes" + (f", {findings} findings" if findings else "")
+                     + (" (scanning…)" if analysing else ""))
         return " │ ".join(parts)
 
 

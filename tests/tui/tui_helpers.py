@@ -13,13 +13,14 @@ from textual.pilot import Pilot
 from spectrace.tui.app import SpectraceApp
 
 DATA = Path(__file__).parent / "data"
+SAMPLES = Path(__file__).parents[2] / "sample_logs"
 SIZE = (160, 48)
 
 
 def screen_lines(app: SpectraceApp) -> list[str]:
     """The log view's visible rows as plain text, as the user would read them."""
     view = app.log_view
-    return [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+    return [view.render_line(y).text.rstrip() for y in range(view.scrollable_content_region.height)]
 
 
 def shown(app: SpectraceApp) -> str:

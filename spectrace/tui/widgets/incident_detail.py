@@ -7,8 +7,8 @@ jump the log view there.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
-from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
@@ -68,32 +68,57 @@ def traceback_text(chain: Iterable[ChainLink], frames: tuple[Frame, ...], exc: s
 
 
 def summary(item: Incident | Crash) -> Text:
-    """Header: exception, ranks, time, and the decoded shape arithmetic when there is one."""
+    """What a user reads first: the exception, where and when, the path, the decoded numbers."""
     out = Text.assemble((item.exception_type, "bold red"), ": ", item.message, "\n")
-    if isinstance(item, Incident):
-        ranks = ", ".join(item.ranks) or "?"
-        out.append(f"origin {item.origin_rank or '?'} · ranks {ranks} · {item.first_seen.ts_text or ''}\n", "cyan")
-        if not item.root_cause and item.caused_by:
-            out.append(f"collateral of {item.caused_by}\n", "yellow")
-        if item.explanation is not None:
-            out.append("\nShape mismatch: ", "bold")
-            out.append(item.explanation.summary + "\n")
-            for number, why in item.explanation.terms.items():
-                out.append(f"  {number} = {why}\n", "bold magenta")
-        elif item.shape_mismatch is not None:
-            out.append(f"\nShape mismatch: {item.shape_mismatch.text}\n", "bold")
-        for hint in item.hints:
-            out.append(f"hint: {hint}\n", "green")
-    else:
+    if not isinstance(item, Incident):
         out.append(f"rank {item.rank or '?'} · {item.ts_text or ''} · still scanning…\n", "cyan")
+        return out
+    out.append(f"origin {item.origin_rank or '?'} · ranks {', '.join(item.ranks) or '?'} · "
+               f"{item.first_seen.ts_text or ''}\n", "cyan")
+    if not item.root_cause and item.caused_by:
+        out.append(f"collateral of {item.caused_by}\n", "yellow")
+    path = item.worker_path
+    if path is not None:
+        out.append_text(Text.assemble("worker path: ", (path.value, "bold green"),
+                                      f" ({path.worker_class})\n" if path.worker_class else "\n"))
+        if path.conflict:
+            out.append(f"conflict: {path.conflict}\n", "bold red")
+    if item.explanation is not None:
+        for number, why in item.explanation.terms.items():
+            out.append(f"{number} = {why}\n", "bold magenta")
+    elif item.shape_mismatch is not None:
+        out.append(f"shape mismatch: {item.shape_mismatch.text}\n", "bold")
     return out
 
 
+def details(item: Incident | Crash) -> Text:
+    """The longer reading: the full explanation, hints, then the traceback."""
+    out = Text()
+    if isinstance(item, Incident):
+        if item.explanation is not None:
+            out.append(item.explanation.summary + "\n", "magenta")
+        for hint in item.hints:
+            out.append(f"hint: {hint}\n", "green")
+        if out:
+            out.append("\n")
+    out.append_text(traceback_text(item.chain, item.frames, item.exception_type, item.message))
+    return out
+
+
+def _where(source: str, lineno: int) -> str:
+    return f"{Path(source).name}:{lineno}"
+
+
 def _evidence_option(ev: Evidence, n: int) -> Option:
-    arrow = f" → {ev.points_to}" if ev.points_to else ""
-    prompt = Text.assemble((f"{ev.reason}{arrow}\n", "yellow"), (f"  {ev.source}:{ev.lineno}  ", "dim"),
-                           Text(ev.text[:300]))
+    arrow = (f"→ {ev.points_to} ", "bold green") if ev.points_to else ("· ", "dim")
+    prompt = Text.assemble(arrow, (_where(ev.source, ev.lineno), "cyan"), "  ", (ev.reason[:160], "yellow"),
+                           "\n    ", (ev.text[:160], "dim"))
     return Option(prompt, id=str(n))
+
+
+def _frames_last(evidence: Iterable[Evidence]) -> list[Evidence]:
+    """Dump and warning lines first: they say why the path was taken; frames only confirm it."""
+    return sorted(evidence, key=lambda ev: ev.text.lstrip().startswith("File "))
 
 
 class IncidentDetail(VerticalScroll):
@@ -119,13 +144,12 @@ class IncidentDetail(VerticalScroll):
                                  "\n", (item.detail or "", "dim"))
             options = self._evidence(item.evidence, options)
         elif item is not None:
-            head = summary(item)
-            body = traceback_text(item.chain, item.frames, item.exception_type, item.message)
+            head, body = summary(item), details(item)
             options = self._locations(item, options)
             if isinstance(item, Incident):
                 options = self._linked(item, collateral or [], options)
         self.query_one("#summary", Static).update(head)
-        self.query_one("#traceback", Static).update(Group(body))
+        self.query_one("#traceback", Static).update(body)
         evidence = self.query_one("#evidence", OptionList)
         evidence.clear_options()
         evidence.add_options(options)
@@ -144,26 +168,21 @@ class IncidentDetail(VerticalScroll):
         source, lineno = (item.first_seen.source, item.first_seen.lineno) if isinstance(item, Incident) \
             else (item.source, item.lineno)
         n = self._jump(source, lineno)
-        options.append(Option(Text.assemble(("first line  ", "bold"), (f"{source}:{lineno}", "dim")), id=str(n)))
+        options.append(Option(Text.assemble(("first line  ", "bold"), (_where(source, lineno), "cyan")), id=str(n)))
         return options
 
     def _linked(self, inc: Incident, collateral: list[Incident], options: list[Option]) -> list[Option]:
-        path = inc.worker_path
-        if path is not None:
-            options.append(Option(Text.assemble(("worker path: ", "bold"), (path.value, "bold green"),
-                                                f"  {path.worker_class or ''}",
-                                                (f"\n  {path.conflict}" if path.conflict else "", "red")),
-                                  disabled=True))
-            options = self._evidence(path.evidence, options)
         for name, flag in inc.flags.items():
             n = self._jump(flag.source, flag.lineno)
             options.append(Option(Text.assemble(("flag ", "dim"), (f"{name}={flag.value!r}", "bold"),
-                                                (f"  ({flag.origin}, {flag.source}:{flag.lineno})", "dim")),
+                                                (f"  {flag.origin} · {_where(flag.source, flag.lineno)}", "dim")),
                                   id=str(n)))
+        if inc.worker_path is not None:
+            options = self._evidence(_frames_last(inc.worker_path.evidence), options)
         for child in collateral:
             n = self._jump(child.first_seen.source, child.first_seen.lineno)
             options.append(Option(Text.assemble(("collateral ", "yellow"), (child.id, "bold"),
-                                                f" {child.exception_type} on {', '.join(child.ranks)}"),
+                                                f" {child.exception_type} on {', '.join(child.ranks) or '?'}"),
                                   id=str(n)))
         return options
 

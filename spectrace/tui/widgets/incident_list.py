@@ -62,7 +62,7 @@ def label(entry: Entry) -> Text:
         head = (f"{indent}{'✖' if item.root_cause else '•'} ", "red bold" if item.root_cause else "dim")
         where = f"  {ranks}{more}  {_when(item.first_seen.ts_text)}"
         return Text.assemble(head, (item.exception_type, "bold"), (where, "cyan"),
-                             "\n  ", indent, (item.message[:200], "dim"))
+                             "\n  ", " " * len(indent), (item.message[:200], "dim"))
     where = f"  {item.rank or '?'}  {_when(item.ts_text)}"
     return Text.assemble(("… ", "yellow"), (item.exception_type, "bold"), (where, "cyan"),
                          "\n  ", (item.message[:200], "dim"))

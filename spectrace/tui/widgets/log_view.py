@@ -90,7 +90,7 @@ class LogView(ScrollView, can_focus=True):
         self._sync_size()
         if self.follow:
             self.cursor = max(self.source.count - 1, 0)
-            self.scroll_end(animate=False, immediate=True)
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         self.refresh()
 
     def set_crash_lines(self, lines: set[tuple[int, int]]) -> None:
