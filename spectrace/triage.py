@@ -178,41 +178,18 @@ def write_baseline(path: Path, incidents: Sequence[Incident]) -> None:
         raise InputError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
 
 
-LOG_SUFFIXES = frozenset({".log", ".txt", ".out", ".err", ".stdout", ".stderr", ".gz"})
-
-
-def _directory_logs(directory: Path) -> list[str]:
-    """Log files under a directory (recursive, name order); hidden and non-log files skipped."""
-    found = [
-        p
-        for p in directory.rglob("*")
-        if p.is_file()
-        and not any(part.startswith(".") for part in p.relative_to(directory).parts)
-        and (p.suffix.lower() in LOG_SUFFIXES or not p.suffix)
-    ]
-    if not found:
-        raise InputError(
-            f"{directory}: no log files (*.log, *.txt, *.out, *.err, *.gz) in directory"
-        )
-    return [str(p) for p in sorted(found)]
-
-
 def expand_inputs(paths: Sequence[str]) -> list[str]:
-    """Quoted globs expanded here (the shell did not), directories walked; ``-`` is stdin."""
+    """Quoted globs expanded here (the shell did not); directories are walked by the pipeline."""
     expanded: list[str] = []
     for raw in paths:
         if raw != "-" and not Path(raw).exists() and glob.has_magic(raw):
-            matches = sorted(glob.glob(raw, recursive=True))
+            matches = sorted(m for m in glob.glob(raw, recursive=True) if Path(m).is_file())
             if not matches:
                 raise InputError(f"no file matches {raw!r}")
-            expanded.extend(m for m in matches if Path(m).is_file())
-        elif raw != "-" and Path(raw).is_dir():
-            expanded.extend(_directory_logs(Path(raw)))
-        elif raw != "-" and not Path(raw).exists():
-            raise InputError(f"no such file or directory: {raw}")
+            expanded.extend(matches)
         else:
             expanded.append(raw)
-    return list(dict.fromkeys(expanded))
+    return pipeline.expand_inputs(list(dict.fromkeys(expanded)))
 
 
 def load_rules(dirs: Sequence[Path]) -> RuleSet:

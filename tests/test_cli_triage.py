@@ -165,7 +165,7 @@ def test_diff_of_two_json_reports(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["triage", "no/such/file.log"], "no such file or directory: no/such/file.log"),
+        (["triage", "no/such/file.log"], "no/such/file.log: no such file"),
         (["triage", "tests/synthetic.py", "--format", "yaml"], "unknown format 'yaml'"),
         (
             ["triage", "tests/synthetic.py", "--fail-on", "often"],
@@ -198,3 +198,70 @@ def test_empty_directory_is_exit_2(tmp_path: Path) -> None:
         and "no log files" in result.stderr
         and "Traceback" not in result.stderr
     )
+
+
+SAMPLES = sorted(p.parent for p in (ROOT / "sample_logs").glob("*/expected.json"))
+
+
+def test_seed_story_through_the_installed_command() -> None:
+    result = run(
+        "triage", "sample_logs/seed_story/", "--expect", "Dynamic speculation disable enabled"
+    )
+    assert result.returncode == 1 and result.stderr == ""
+    out = result.stdout
+    assert "\x1b[" not in out  # not a terminal: plain text
+    for expected in ("I1 RuntimeError: The size of tensor a (160) must match the size of tensor b (2)",
+                     "origin TP7 (also TP3)", "server.log:601", "worker path: v1 (EAGLEWorker)",
+                     "disable_overlap_schedule=True", "160 = 10 running requests", "load before: running_req=10",
+                     'finding (missing_marker): expected marker "Dynamic speculation disable enabled"'):  # fmt: skip
+        assert expected in out, expected
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith("spectrace: FAIL: 1 new root-cause incident; 1 missing marker")
+    )
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_gives_its_root_causes_and_exit_code(sample: Path) -> None:
+    expected = json.loads((sample / "expected.json").read_text())
+    expects = [f"--expect={marker}" for marker in expected["expect"]]
+    result = run("triage", str(sample.relative_to(ROOT)), "--format", "json", *expects)
+    report = json.loads(result.stdout)
+    roots = [i for i in expected["incidents"] if i.get("root_cause") and not i.get("optional")]
+    got = [(i["exception_type"], i["origin_rank"]) for i in report["incidents"] if i["root_cause"]]
+    assert got == [(i["exception_type"], i.get("origin_rank")) for i in roots]
+    missing = [f["message"] for f in report["findings"] if f["kind"] == "missing_marker"]
+    assert len(missing) == len(expected["missing_markers"])
+    assert result.returncode == (1 if roots or expected["missing_markers"] else 0)
+    assert "Traceback" not in result.stderr
+
+
+def test_baseline_then_rerun_of_a_sample_passes(tmp_path: Path) -> None:
+    baseline = tmp_path / "b.json"
+    first = run(
+        "triage",
+        "sample_logs/nccl_watchdog/",
+        "--write-baseline",
+        str(baseline),
+        "-o",
+        str(tmp_path / "r.txt"),
+    )
+    assert first.returncode == 1
+    again = run("triage", "sample_logs/nccl_watchdog/", "--baseline", str(baseline))
+    assert again.returncode == 0 and "OK: no new root-cause incident" in again.stdout
+
+
+def test_stdin_and_gzip_inputs(tmp_path: Path) -> None:
+    log = (ROOT / "sample_logs/seed_story/server.log").read_text()
+    piped = run("triage", "-", "-f", "json", stdin=log)
+    assert (
+        piped.returncode == 1 and json.loads(piped.stdout)["incidents"][0]["origin_rank"] == "TP7"
+    )
+    gz = run("triage", "sample_logs/k8s_wrapped/", "-f", "json")
+    assert json.loads(gz.stdout)["incidents"][0]["origin_rank"] == "TP7"
+
+
+def test_diff_of_a_log_against_itself_has_nothing_new() -> None:
+    result = run("diff", "sample_logs/seed_story/server.log", "sample_logs/seed_story/")
+    assert result.returncode == 0 and "0 new, 0 gone, 2 still there" in result.stdout

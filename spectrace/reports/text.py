@@ -33,6 +33,14 @@ def where(loc: Document | None) -> str:
     return f"{loc.get('file')}:{loc.get('line')}"
 
 
+def short_path(path: str) -> str:
+    """A frame's file from its package down (``sglang/srt/...``), as people read it."""
+    for marker in ("site-packages/", "dist-packages/"):
+        if marker in path:
+            return path.rsplit(marker, 1)[1]
+    return path
+
+
 def _line(label: str, *parts: Text | str, indent: int = 4) -> Text:
     out = Text(" " * indent)
     out.append(f"{label}: ", style="bold")
@@ -70,8 +78,9 @@ def _worker_path(path: Document | None) -> Iterable[Text]:
 
 def _flags(flags: Document) -> Iterable[Text]:
     if flags:
-        parts = ", ".join(f"{name}={f['value']!r} ({where(f)})" for name, f in flags.items())
-        yield _line("flags", parts)
+        yield _line("flags", "")
+    for name, f in flags.items():
+        yield _t(f"      {name}={f['value']!r}  ").append(_t(where(f), "dim"))
 
 
 def _shape(shape: Document | None) -> Iterable[Text]:
@@ -85,7 +94,8 @@ def _shape(shape: Document | None) -> Iterable[Text]:
             "explained" if ex.get("explained") else "unexplained", ex.get("summary", ""), indent=6
         )
         for number, term in (ex.get("terms") or {}).items():
-            yield _t(f"      {number} = {term}")
+            if term not in ex.get("summary", ""):
+                yield _t(f"      {number} = {term}")
 
 
 def _load(load: Document | None) -> Iterable[Text]:
@@ -100,7 +110,7 @@ def _frames(frames: list[Document]) -> Iterable[Text]:
     if frames:
         yield _line("innermost frames", "")
     for f in frames[-INNERMOST_FRAMES:][::-1]:
-        yield _t(f"      {f['file']}:{f.get('line') or '?'} in {f['function']}", "dim")
+        yield _t(f"      {short_path(f['file'])}:{f.get('line') or '?'} in {f['function']}", "dim")
 
 
 class IncidentView:
@@ -167,8 +177,6 @@ class TriageReport:
         for f in doc["files"]:
             dialects = ", ".join(f"{k} {v}" for k, v in f["dialects"].items()) or "no dialect"
             yield _t(f"{f['path']}: {f['lines']} lines, {f['bytes']} bytes ({dialects})", "dim")
-            for issue in f.get("issues") or []:
-                yield _t(f"  warning: {issue}", "yellow")
         by_id = {i["id"]: i for i in doc["incidents"]}
         for incident in doc["incidents"]:
             if incident["caused_by"] is None or incident["caused_by"] not in by_id:
