@@ -18,14 +18,44 @@ MAX_ISSUES = 20
 STDIN = "-"
 _GZIP_MAGIC = b"\x1f\x8b"
 
-try:  # isal decompresses ~3x faster than zlib, in a helper thread
-    from isal import igzip_threaded as _fast_gzip
-    from isal.isal_zlib import error as _IsalError
+try:  # isal decompresses ~3x faster than zlib
+    from isal import isal_zlib as _zlib
 except ImportError:  # pragma: no cover - isal is a declared dependency
-    _fast_gzip = None
-    _IsalError = zlib.error
+    _zlib = zlib  # type: ignore[no-redef]
 
-_GZIP_ERRORS = (EOFError, OSError, zlib.error, _IsalError, gzip.BadGzipFile)
+_GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
+_GZ_CHUNK = 1024 * 1024
+
+
+class GzipStream:
+    """Streaming gzip (multi-member) that hands out every byte before damage, then raises EOFError."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self._dec = _zlib.decompressobj(wbits=31)
+        self._fed = False  # the current member has started
+        self._pending = b""  # compressed input not consumed yet
+
+    def readinto(self, view: memoryview) -> int:
+        while True:
+            if not self._pending:
+                self._pending = self._raw.read(_GZ_CHUNK)
+                if not self._pending:
+                    if self._fed:
+                        raise EOFError("compressed file ended before the end-of-stream marker")
+                    return 0
+            self._fed = True
+            out = self._dec.decompress(self._pending, len(view))
+            self._pending = self._dec.unconsumed_tail
+            if self._dec.eof:
+                rest = self._dec.unused_data.lstrip(b"\x00")  # padding between members
+                self._dec, self._fed, self._pending = _zlib.decompressobj(wbits=31), False, rest
+            if out:
+                view[: len(out)] = out
+                return len(out)
+
+    def close(self) -> None:
+        """The raw file is closed by the Reader."""
 
 
 @dataclass(slots=True)
@@ -89,9 +119,7 @@ class Reader:
                 self._raw.seek(start)
             return self._raw
         self.gzip = True
-        if _fast_gzip is not None:
-            return _fast_gzip.open(self._raw, "rb")  # type: ignore[no-any-return]
-        return gzip.GzipFile(fileobj=self._raw, mode="rb")  # type: ignore[return-value]
+        return GzipStream(self._raw)  # type: ignore[return-value]
 
     def blocks(self) -> Iterator[Block]:
         """Yield blocks of whole lines; a final line without newline is yielded too."""
@@ -102,7 +130,7 @@ class Reader:
         skipping = False  # inside the unkept tail of an over-long line
         while True:
             buf = bufs[which]
-            got, eof = self._fill(buf, fill)
+            got, eof = self._fill(buf, fill, offset)
             fill += got
             if skipping:
                 nl = buf.find(b"\n", 0, fill)
@@ -138,7 +166,7 @@ class Reader:
     def _past(self, offset: int) -> bool:
         return self._stop is not None and offset >= self._stop
 
-    def _fill(self, buf: bytearray, fill: int) -> tuple[int, bool]:
+    def _fill(self, buf: bytearray, fill: int, offset: int) -> tuple[int, bool]:
         """Read until the buffer is full or the input ends; damage ends the input with an issue."""
         view = memoryview(buf)
         got = 0
@@ -149,7 +177,8 @@ class Reader:
                     return got, True
                 got += n
         except _GZIP_ERRORS as exc:
-            self.note(f"damaged or truncated gzip after {fill + got} bytes of this block: {exc}")
+            where = offset + fill + got
+            self.note(f"damaged or truncated gzip: kept the {where} bytes before the damage ({exc})")
             return got, True
         finally:
             view.release()

@@ -17,6 +17,7 @@ from spectrace.prefilter import Prefilter
 from spectrace.read import Block, Reader
 
 CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
+LEAD_LINES = 4  # lines parsed before each hit: a "WorkerProc hit an exception." header line
 
 
 @dataclass(slots=True)
@@ -61,8 +62,8 @@ class _Window:
         self.counted = pos
         return self.lineno
 
-    def run(self, pos: int) -> int:
-        """Parse from ``pos`` until nothing is open; returns the position after the last line."""
+    def run(self, pos: int, through: int = -1) -> int:
+        """Parse from ``pos`` through the line at ``through``, then on while anything is open."""
         block = self.block
         assert block is not None
         buf, end = block.buf, block.end
@@ -75,7 +76,7 @@ class _Window:
                                      self.lineno_at(pos), block.offset + pos - block.start)  # fmt: skip
             self.coll.feed(line)
             pos = stop + 1
-            if not self.coll.open and not self.parser.pending:
+            if pos > through and not self.coll.open and not self.parser.pending:
                 break
         return min(pos, end)
 
@@ -137,10 +138,21 @@ def _scan_block(block: Block, first_lineno: int, prefilter: Prefilter, window: _
     for hit in prefilter.line_starts(block.buf, block.start, block.end):
         if hit < pos:
             continue
+        start = hit
         if hit > pos:
             window.coll.gap()
-            window.context(hit)
-        pos = window.run(hit)
+            start = _back_lines(block.buf, max(pos, block.start), hit, LEAD_LINES)
+            window.context(start)
+        pos = window.run(start, hit)
+
+
+def _back_lines(buf: bytearray, lo: int, pos: int, n: int) -> int:
+    """The start of the line ``n`` lines before the one at ``pos``, not before ``lo``."""
+    for _ in range(n):
+        if pos <= lo:
+            return lo
+        pos = buf.rfind(b"\n", lo, pos - 1) + 1 or lo
+    return max(pos, lo)
 
 
 def _unterminated(block: Block) -> int:

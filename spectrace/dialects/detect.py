@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from datetime import datetime
+
+from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
 from spectrace.dialects.sglang import SGLangDialect
@@ -64,6 +67,7 @@ class LineParser:
         self._detector = detector or Detector()
         self._last: dict[str | None, tuple[str, str | None]] = {}  # container -> stream, rank
         self._partial: dict[str | None, str] = {}  # CRI "P" text waiting for its end
+        self._year: int | None = None  # the last year a stamp printed, for year-less stamps
 
     @property
     def pending(self) -> bool:
@@ -76,6 +80,7 @@ class LineParser:
         header = self._detector.detect(peeled.text) if peeled.text else None
         if header is None:
             return False
+        self._dated(header.ts)
         stream = _join(peeled.container, peeled.proc, peeled.torch_rank, header.stream)
         self._last[peeled.container] = (stream, header.rank or peeled.torch_rank or peeled.proc_name)
         return True
@@ -98,12 +103,27 @@ class LineParser:
         rank = h.rank or p.torch_rank or p.proc_name
         self._last[p.container] = (stream, rank)
         stamp = p.ts if h.ts is None else h
+        ts = self._dated(stamp.ts if stamp else None)
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=h.text, raw=raw,
             dialect=h.dialect, stream=stream, rank=rank,
-            ts=stamp.ts if stamp else None, ts_text=stamp.ts_text if stamp else None,
+            ts=ts, ts_text=stamp.ts_text if stamp else None,
             level=h.level, headed=True, group=h.group,
         )  # fmt: skip
+
+    def _dated(self, ts: datetime | None) -> datetime | None:
+        """Give a year-less stamp the year last seen in this input."""
+        if ts is None:
+            return None
+        if ts.year != YEARLESS:
+            self._year = ts.year
+            return ts
+        if self._year is None:
+            return ts
+        try:
+            return ts.replace(year=self._year)
+        except ValueError:  # 29 February in a non-leap year
+            return ts
 
     def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
         if p.proc or p.torch_rank:
@@ -116,6 +136,6 @@ class LineParser:
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,
             dialect=dialect, stream=stream, rank=rank,
-            ts=p.ts.ts if p.ts else None, ts_text=p.ts.ts_text if p.ts else None,
+            ts=self._dated(p.ts.ts) if p.ts else None, ts_text=p.ts.ts_text if p.ts else None,
             headed=False, inferred=inferred,
         )  # fmt: skip
