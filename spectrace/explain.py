@@ -89,7 +89,7 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
         else:
             unexplained.append(value)
     readings = _readings(sm, facts, candidates, terms, unexplained, graph_sizes(config))
-    explained = any(p.value == int(k) for k in terms for p in candidates if p.uses_batch or p.spec)
+    explained = _is_explained(primary - {None}, terms, candidates)
     return Explanation(
         explained=explained,
         summary=_summary(sm, facts, terms, unexplained),
@@ -99,6 +99,15 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
         readings=tuple(readings),
         unexplained=tuple(unexplained),
     )
+
+
+def _is_explained(
+    primary: set[int | None], terms: dict[str, str], candidates: list[Product]
+) -> bool:
+    """A batch-sized product explains; bare widths (N, K, S+1) only when every number fits."""
+    by_batch = any(p.value == v and p.uses_batch for v in primary for p in candidates)
+    widths_only = len(primary) >= 2 and all(str(v) in terms for v in primary)
+    return by_batch or widths_only
 
 
 def _lead(sm: ShapeMismatch) -> str:

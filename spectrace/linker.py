@@ -27,7 +27,7 @@ class WorkerPath:
 
 
 _HINT_V1 = (
-    "This crash ran on the v1 worker (EAGLEWorker, eagle_worker.py): code changed only in "
+    "{subject} on the v1 worker (EAGLEWorker, eagle_worker.py): code changed only in "
     "eagle_worker_v2.py / eagle_info_v2.py never ran here. SGLang 0.5.5-0.5.12 picks v2 "
     "(EAGLEWorkerV2) only with the overlap scheduler on, which needs SGLANG_ENABLE_SPEC_V2=True "
     "(default from 0.5.11) and speculative_eagle_topk=1."
@@ -128,10 +128,12 @@ def _messages(incident: Incident) -> tuple[str, ...]:
 
 def _add_hints(incident: Incident, path: WorkerPath) -> None:
     hints: list[str] = []
-    if path.value == "v1" and path.worker_class in ("EAGLEWorker", "MultiLayerEagleWorker"):
-        hints.append(_HINT_V1)
-        tensor = incident.explanation.tensor if incident.explanation else None
-        if tensor is not None and tensor.startswith("EagleVerifyInput"):
+    v1 = path.value == "v1" and path.worker_class in ("EAGLEWorker", "MultiLayerEagleWorker")
+    if v1 and incident.root_cause:
+        by_frames = bool(path.evidence) and _kind(path.evidence[0]) == "traceback frames"
+        hints.append(_HINT_V1.format(subject="This crash ran" if by_frames else "This run was"))
+        sm = incident.explanation
+        if sm is not None and sm.unexplained and (sm.tensor or "").startswith("EagleVerifyInput"):
             hints.append(_HINT_COUPLING)
     if path.conflict:
         hints.append(f"Worker path evidence disagrees. {path.conflict}.")

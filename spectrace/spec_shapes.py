@@ -117,7 +117,7 @@ def products(facts: dict[str, int]) -> list[Product]:
                            "plain-decode rows (bs)", False))  # fmt: skip
         for key, (expr, meaning, tensor) in _BATCH_SHAPES.items():
             width = widths[key]
-            if width:
+            if width and width > 1:  # a width of 1 is plain bs again
                 out.append(
                     Product(bs * width, f"{label} {expr.format(w=width)}", meaning, tensor, True)
                 )

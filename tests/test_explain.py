@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from spectrace.assemblers.config import FlagValue, RunConfig
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
@@ -168,3 +173,29 @@ def test_vllm_verify_rows() -> None:
     )
     assert got.explained
     assert "10 running requests × 4 (spec tokens + 1)" in got.terms["40"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    a=st.integers(0, 5000),
+    b=st.integers(0, 5000),
+    n=st.integers(1, 64),
+    k=st.integers(1, 8),
+    s=st.integers(1, 8),
+    running=st.none() | st.integers(0, 512),
+)
+def test_every_term_is_an_exact_product_of_the_facts(
+    a: int, b: int, n: int, k: int, s: int, running: int | None
+) -> None:
+    text = f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension 0"
+    got = run(text, config(N=n, K=k, S=s), load(running) if running is not None else None)
+    assert set(got.terms) | {str(x) for x in got.unexplained} == {str(x) for x in {a, b} if x >= 2}
+    for value, term in got.terms.items():
+        for alternative in term.split(" or "):
+            expr = re.split(r" \((?:bs|per-request)", alternative)[0]
+            product = 1
+            for factor in re.split(r"× (?=\d|topk \d)", expr):
+                product *= int(re.findall(r"\d+", factor)[0])
+            assert product == int(value), alternative
+    if running is None:  # widths alone explain only when every number fits one
+        assert got.explained == (a != b and min(a, b) >= 2 and got.unexplained == ())

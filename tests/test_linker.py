@@ -50,12 +50,15 @@ def run_config(*texts: str) -> RunConfig:
 
 
 def incident(
-    frames: tuple[Frame, ...], message: str = SEED, chain: tuple[ChainLink, ...] = ()
+    frames: tuple[Frame, ...],
+    message: str = SEED,
+    chain: tuple[ChainLink, ...] = (),
+    root_cause: bool = True,
 ) -> Incident:
     first = Occurrence("run.log", 120, 0, "TP7", "TP7", None, None)
     return Incident(
         "I1", "0123456789abcdef", "traceback", "RuntimeError", message, "shape_mismatch",
-        "error", True, None, ["TP7"], "TP7", first, [first], frames, chain, (),
+        "error", root_cause, None, ["TP7"], "TP7", first, [first], frames, chain, (),
     )  # fmt: skip
 
 
@@ -207,3 +210,17 @@ def test_late_era_dump_with_overlap_off_is_still_v2() -> None:
     link(inc, config, None)
     assert inc.worker_path is not None and inc.worker_path.conflict is not None
     assert "points to v2 (EAGLEWorkerV2)" in inc.worker_path.conflict
+
+
+def test_config_only_path_hint_and_no_hint_for_collateral() -> None:
+    config = run_config(WARN, DUMP)
+    main = incident(
+        (), message="Received sigquit from a child process. It usually means the child failed."
+    )
+    link(main, config, None)
+    assert main.hints[0].startswith("This run was on the v1 worker (EAGLEWorker")
+    assert len(main.hints) == 1  # no shape, no coupling hint
+    collateral = incident((), message="NCCL watchdog timeout", root_cause=False)
+    link(collateral, config, None)
+    assert collateral.worker_path is not None and collateral.worker_path.value == "v1"
+    assert collateral.hints == []

@@ -104,7 +104,7 @@ _VLLM_PROPOSERS = {
     "mlp_speculator": "MLPSpeculatorProposer",
 }
 _VLLM_VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
-_MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d+)|$)", re.I)
+_MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 
 
@@ -144,7 +144,7 @@ class ConfigCollector:
                 line, text[text.index("non-default args:") + len("non-default args:") :]
             )
         elif (graph := _GRAPH_BS.search(text)) is not None:
-            sizes = [int(x) for x in graph.group(1).replace(",", " ").split()]
+            sizes = [int(x) for x in graph.group(1).replace(",", " ").split() if len(x) < 10]
             self._set("cuda_graph_bs", sizes, line, "capture_log")
         elif (marker := _MARKER.search(text)) is not None:
             self._marker(line, marker)

@@ -41,7 +41,7 @@ LOAD_LITERALS: tuple[bytes, ...] = (
 _SGLANG = re.compile(r"\b(Decode|Prefill) batch(?: \[\d+\])?[,.] ")  # "." in 0.4.x
 _VLLM_SPEC = re.compile(r"\b(?:SpecDecoding|Speculative) metrics: ")
 _VLLM_ENGINE = re.compile(r"\bEngine \d+: (?=Avg prompt throughput:)")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"-?\d{1,18}(?:\.\d{1,18})?")  # bounded: int() of huge text raises
 _GRAPH_KEYS = ("cuda graph", "cpu graph", "npu graph")
 
 

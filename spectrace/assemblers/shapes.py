@@ -15,7 +15,7 @@ class ShapeMismatch:
 
 
 def _ints(text: str) -> list[int]:
-    return [int(x) for x in re.findall(r"-?\d+", text)]
+    return [int(x) for x in re.findall(r"-?\d{1,18}", text)]
 
 
 def _listed(prefix: str, text: str | None) -> dict[str, int]:
@@ -77,29 +77,29 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
     (
         "size_of_tensor",
         re.compile(
-            r"The size of tensor a \((?P<a>\d+)\) must match the size of tensor b \((?P<b>\d+)\)"
-            r" at non-singleton dimension (?P<dim>\d+)"
+            r"The size of tensor a \((?P<a>\d{1,18})\) must match the size of tensor b \((?P<b>\d{1,18})\)"
+            r" at non-singleton dimension (?P<dim>\d{1,18})"
         ),
         _size_of_tensor,
     ),
     (
         "cat_sizes",
         re.compile(
-            r"Sizes of tensors must match except in dimension (?P<dim>\d+)\. Expected size (?P<exp>\d+)"
-            r" but got size (?P<got>\d+) for tensor number (?P<num>\d+) in the list"
+            r"Sizes of tensors must match except in dimension (?P<dim>\d{1,18})\. Expected size (?P<exp>\d{1,18})"
+            r" but got size (?P<got>\d{1,18}) for tensor number (?P<num>\d{1,18}) in the list"
         ),
         _cat,
     ),
     (
         "view_invalid",
-        re.compile(r"shape '\[(?P<shape>[-\d, ]*)\]' is invalid for input of size (?P<size>\d+)"),
+        re.compile(r"shape '\[(?P<shape>[-\d, ]*)\]' is invalid for input of size (?P<size>\d{1,18})"),
         _view,
     ),
     (
         "expand",
         re.compile(
-            r"The expanded size of the tensor \((?P<exp>-?\d+)\) must match the existing size "
-            r"\((?P<ex>\d+)\) at non-singleton dimension (?P<dim>\d+)\.?"
+            r"The expanded size of the tensor \((?P<exp>-?\d{1,18})\) must match the existing size "
+            r"\((?P<ex>\d{1,18})\) at non-singleton dimension (?P<dim>\d{1,18})\.?"
             r"(?:\s+Target sizes: \[(?P<target>[-\d, ]*)\]\.?)?(?:\s+Tensor sizes: \[(?P<tensor>[\d, ]*)\])?"
         ),
         _expand,
@@ -107,14 +107,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
     (
         "matmul",
         re.compile(
-            r"mat1 and mat2 shapes cannot be multiplied \((?P<a>\d+)x(?P<b>\d+) and (?P<c>\d+)x(?P<d>\d+)\)"
+            r"mat1 and mat2 shapes cannot be multiplied \((?P<a>\d{1,18})x(?P<b>\d{1,18}) and (?P<c>\d{1,18})x(?P<d>\d{1,18})\)"
         ),
         _matmul,
     ),
     (
         "index_oob",
         re.compile(
-            r"index (?P<i>-?\d+) is out of bounds for dimension (?P<dim>\d+) with size (?P<size>\d+)"
+            r"index (?P<i>-?\d{1,18}) is out of bounds for dimension (?P<dim>\d{1,18}) with size (?P<size>\d{1,18})"
         ),
         _index,
     ),
@@ -122,7 +122,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
     (
         "unpack",
         re.compile(
-            r"(?:too many|not enough) values to unpack \(expected (?P<exp>\d+)(?:, got (?P<got>\d+))?\)"
+            r"(?:too many|not enough) values to unpack \(expected (?P<exp>\d{1,18})(?:, got (?P<got>\d{1,18}))?\)"
         ),
         _unpack,
     ),

@@ -6,6 +6,8 @@ Every line here is written by us in the engines' exact formats.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
 from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, split_top_level
@@ -343,3 +345,18 @@ def test_unrelated_lines_change_nothing() -> None:
         header=TS,
     )
     assert config.flags == {} and config.path_evidence == [] and config.engine is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    literal=st.sampled_from(
+        [lit.decode() for lit in CONFIG_LITERALS] + ["server_args=ServerArgs("]
+    ),
+    tail=st.text(alphabet=st.sampled_from("ab=(),[]{}<>'\"\\: -_0123456789xTrue"), max_size=80),
+)
+def test_any_line_with_a_literal_is_handled_without_error(literal: str, tail: str) -> None:
+    collector = ConfigCollector()
+    collector.feed(line(literal + tail, 1))
+    collector.feed(line("x " + literal + "9" * 5000 + tail, 2))
+    config = collector.result()
+    assert all(flag.lineno in (1, 2) for flag in config.flags.values())

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spectrace.assemblers.load import LOAD_LITERALS, LoadSample, load_table, parse_load_line
 from spectrace.dialects.base import LogLine
@@ -181,3 +183,14 @@ def test_load_table_one_row_per_sample() -> None:
     assert table["kind"].to_list() == ["decode", "spec_metrics"]
     assert table["ts"].to_list()[0] == datetime(2026, 2, 27, 21, 0, 4)
     assert load_table([]).columns == table.columns
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    head=st.sampled_from(["Decode batch, ", "Prefill batch [3], ", "SpecDecoding metrics: ",
+                          "Engine 000: Avg prompt throughput: "]),
+    tail=st.text(alphabet=st.sampled_from("#ab :,.%()-0123456789TrueFals"), max_size=80),
+)  # fmt: skip
+def test_damaged_throughput_lines_never_raise(head: str, tail: str) -> None:
+    sample = parse_load_line(line(head + tail + "9" * 400))
+    assert sample is None or sample.lineno == 7

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spectrace.assemblers.shapes import find_shape_mismatch
 
@@ -80,3 +82,18 @@ def test_found_inside_a_multi_line_message() -> None:
 )
 def test_other_messages_are_not_shape_mismatches(text: str) -> None:
     assert find_shape_mismatch(text) is None
+
+
+def test_absurd_numbers_do_not_raise() -> None:
+    huge = "9" * 5000
+    text = f"The size of tensor a ({huge}) must match the size of tensor b (2) at non-singleton dimension 0"
+    assert find_shape_mismatch(text) is None
+    view = find_shape_mismatch(f"shape '[{huge}, -1]' is invalid for input of size 12")
+    assert view is not None and view.numbers["input_size"] == 12
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_is_handled(text: str) -> None:
+    found = find_shape_mismatch("RuntimeError: " + text)
+    assert found is None or found.text in "RuntimeError: " + text
