@@ -130,8 +130,22 @@ def parse_dict_repr(text: str) -> tuple[dict[str, object], bool]:
         pieces = pieces[:-1]
     out: dict[str, object] = {}
     for piece in pieces:
-        key, colon, value_text = piece.partition(":")
-        key_value = parse_value(key.strip())
-        if colon and isinstance(key_value, str):
-            out[key_value] = parse_value(value_text.strip())
+        pair = _key_value(piece)
+        if pair is not None:
+            out[pair[0]] = parse_value(pair[1])
     return out, complete and closed
+
+
+def _key_value(piece: str) -> tuple[str, str] | None:
+    """``'a:b': 1`` -> ("a:b", "1"): the key ends at its closing quote, not the first colon."""
+    quote = piece[:1]
+    if quote not in ("'", '"'):
+        return None
+    i = 1
+    while i < len(piece) and piece[i] != quote:
+        i += 2 if piece[i] == "\\" else 1
+    key = parse_value(piece[: i + 1])
+    rest = piece[i + 1 :].lstrip()
+    if not isinstance(key, str) or not rest.startswith(":"):
+        return None
+    return key, rest[1:].strip()

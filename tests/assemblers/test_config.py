@@ -360,3 +360,9 @@ def test_any_line_with_a_literal_is_handled_without_error(literal: str, tail: st
     collector.feed(line("x " + literal + "9" * 5000 + tail, 2))
     config = collector.result()
     assert all(flag.lineno in (1, 2) for flag in config.flags.values())
+
+
+def test_vllm_api_server_version_line() -> None:
+    config = collect("vLLM API server version 0.11.0")
+    assert (config.engine, config.version) == ("vllm", "0.11.0")
+    assert config.flags == {}
