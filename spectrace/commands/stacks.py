@@ -49,7 +49,9 @@ def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Co
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
         sys.stdout.flush()
     else:
-        console.print(StacksReport(snap, analysis, threads=threads), soft_wrap=not console.is_terminal)
+        console.print(
+            StacksReport(snap, analysis, threads=threads), soft_wrap=not console.is_terminal
+        )
 
 
 def stacks_command(
@@ -74,7 +76,9 @@ def stacks_command(
     if samples < 1 or interval < 0 or timeout <= 0:
         raise UsageError("--samples must be >= 1, --interval >= 0 and --timeout > 0")
     console, err = Console(), Console(stderr=True)
-    options = CaptureOptions(samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout)
+    options = CaptureOptions(
+        samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout
+    )
     if load is not None:
         _emit(load_capture(load), fmt, save, threads, console)
         return
@@ -84,12 +88,22 @@ def stacks_command(
             raise UsageError("--watch needs --pid PID and --stall SECONDS")
         outcome = watch(WatchSpec(watch_log, target, stall, max_time), options)
         if outcome.capture is None:
-            message = ("process exited" if outcome.result is WatchResult.EXITED else "--max-time reached")
-            err.print(Text(f"spectrace: {message} after {outcome.watched_for:.1f}s; no stall of {stall:g}s "
-                           f"in {watch_log}"))
+            message = (
+                "process exited" if outcome.result is WatchResult.EXITED else "--max-time reached"
+            )
+            err.print(
+                Text(
+                    f"spectrace: {message} after {outcome.watched_for:.1f}s; no stall of {stall:g}s "
+                    f"in {watch_log}"
+                )
+            )
             raise typer.Exit(0)
-        err.print(Text(f"spectrace: {watch_log} silent for {outcome.quiet_for:.1f}s while PID {target} "
-                       "runs: captured its stacks"))
+        err.print(
+            Text(
+                f"spectrace: {watch_log} silent for {outcome.quiet_for:.1f}s while PID {target} "
+                "runs: captured its stacks"
+            )
+        )
         _emit(outcome.capture, fmt, save, threads, console)
         raise typer.Exit(1)
     if pid is None:

@@ -74,7 +74,9 @@ def find_pyspy() -> str:
             return str(path)
     found = shutil.which("py-spy")
     if found is None:
-        raise PySpyError("py-spy not found: install it with `pip install py-spy` (spectrace needs >= 0.3.14)")
+        raise PySpyError(
+            "py-spy not found: install it with `pip install py-spy` (spectrace needs >= 0.3.14)"
+        )
     return found
 
 
@@ -110,9 +112,16 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
         )
         for i in infos
     )
-    return Capture(root_pid=pid, started=started, interval=options.interval, native=options.native,
-                   locals=options.locals, pyspy_version=version, processes=processes,
-                   host=socket.gethostname())
+    return Capture(
+        root_pid=pid,
+        started=started,
+        interval=options.interval,
+        native=options.native,
+        locals=options.locals,
+        pyspy_version=version,
+        processes=processes,
+        host=socket.gethostname(),
+    )
 
 
 def _sample_rounds(
@@ -149,8 +158,13 @@ def _dump(
     args += ["--native"] * options.native + ["--locals"] * options.locals
     for extra in ([], ["--nonblocking"]):  # a process stuck in the kernel may not stop: retry
         try:
-            out = subprocess.run(args + extra, capture_output=True, text=True,
-                                 timeout=options.timeout, errors="replace")
+            out = subprocess.run(
+                args + extra,
+                capture_output=True,
+                text=True,
+                timeout=options.timeout,
+                errors="replace",
+            )
         except subprocess.TimeoutExpired:
             continue
         if out.returncode != 0:
@@ -159,8 +173,10 @@ def _dump(
             return tuple(_thread(pid, t, sources) for t in json.loads(out.stdout))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             return DumpFailure(FailureKind.OTHER, f"unreadable py-spy output for PID {pid}: {exc}")
-    return DumpFailure(FailureKind.TIMEOUT, f"py-spy did not answer for PID {pid} within "
-                       f"{options.timeout:g}s, even with --nonblocking")
+    return DumpFailure(
+        FailureKind.TIMEOUT,
+        f"py-spy did not answer for PID {pid} within {options.timeout:g}s, even with --nonblocking",
+    )
 
 
 def _thread(pid: int, raw: dict[str, Any], sources: dict[str, list[str]]) -> ThreadStack:
@@ -168,17 +184,26 @@ def _thread(pid: int, raw: dict[str, Any], sources: dict[str, list[str]]) -> Thr
     for f in raw["frames"]:
         native = f.get("module") is not None
         filename, line = str(f["filename"]), int(f.get("line") or 0)
-        frames.append(StackFrame(
-            name=str(f["name"]),
-            filename=filename,
-            line=line,
-            native=native,
-            code=None if native else procfs.source_line(pid, filename, line, sources),
-            locals=tuple((str(v["name"]), str(v.get("repr") or "")) for v in f.get("locals") or ()),
-        ))
-    return ThreadStack(thread_id=int(raw["thread_id"]), name=raw.get("thread_name"),
-                       active=bool(raw.get("active")), owns_gil=bool(raw.get("owns_gil")),
-                       frames=tuple(frames), os_thread_id=raw.get("os_thread_id"))
+        frames.append(
+            StackFrame(
+                name=str(f["name"]),
+                filename=filename,
+                line=line,
+                native=native,
+                code=None if native else procfs.source_line(pid, filename, line, sources),
+                locals=tuple(
+                    (str(v["name"]), str(v.get("repr") or "")) for v in f.get("locals") or ()
+                ),
+            )
+        )
+    return ThreadStack(
+        thread_id=int(raw["thread_id"]),
+        name=raw.get("thread_name"),
+        active=bool(raw.get("active")),
+        owns_gil=bool(raw.get("owns_gil")),
+        frames=tuple(frames),
+        os_thread_id=raw.get("os_thread_id"),
+    )
 
 
 def _failure(pid: int, stderr: str) -> DumpFailure:
@@ -193,7 +218,9 @@ def _failure(pid: int, stderr: str) -> DumpFailure:
         version = procfs.python_version_hint(pid)
         if version is None:
             return DumpFailure(FailureKind.NOT_PYTHON, f"PID {pid} is not a Python process")
-        return DumpFailure(FailureKind.UNSUPPORTED, f"py-spy cannot read Python {version} (PID {pid})")
+        return DumpFailure(
+            FailureKind.UNSUPPORTED, f"py-spy cannot read Python {version} (PID {pid})"
+        )
     return DumpFailure(FailureKind.OTHER, first or f"py-spy failed on PID {pid}")
 
 
@@ -204,8 +231,10 @@ def _fatal(pid: int, failure: DumpFailure | None, version: str) -> StacksError:
     if failure.kind is FailureKind.PERMISSION:
         return PtraceDeniedError(f"cannot attach to PID {pid}: {ptrace_advice(pid)}")
     if failure.kind is FailureKind.UNSUPPORTED:
-        return PySpyError(f"{failure.message}: py-spy {version} does not support it; "
-                          "upgrade with `pip install -U py-spy`")
+        return PySpyError(
+            f"{failure.message}: py-spy {version} does not support it; "
+            "upgrade with `pip install -U py-spy`"
+        )
     if failure.kind is FailureKind.GONE:
         return NoSuchProcessError(failure.message)
     return StacksError(f"cannot capture stacks of PID {pid}: {failure.message}")
@@ -218,14 +247,21 @@ def ptrace_advice(pid: int) -> str:
         reasons.append("this process lacks CAP_SYS_PTRACE")
     scope = procfs.ptrace_scope()
     if scope:
-        reasons.append(f"/proc/sys/kernel/yama/ptrace_scope is {scope}"
-                       + (" (attach disabled until reboot)" if scope >= 3 else ""))
+        reasons.append(
+            f"/proc/sys/kernel/yama/ptrace_scope is {scope}"
+            + (" (attach disabled until reboot)" if scope >= 3 else "")
+        )
     mine, theirs = procfs.uid("self"), procfs.uid(pid)
     if mine is not None and theirs is not None and mine != theirs:
         reasons.append(f"PID {pid} runs as uid {theirs}, spectrace as uid {mine}")
-    fixes = "run spectrace as root (sudo) with CAP_SYS_PTRACE (Docker: --cap-add SYS_PTRACE; " \
-            "Kubernetes: securityContext.capabilities.add [SYS_PTRACE])"
+    fixes = (
+        "run spectrace as root (sudo) with CAP_SYS_PTRACE (Docker: --cap-add SYS_PTRACE; "
+        "Kubernetes: securityContext.capabilities.add [SYS_PTRACE])"
+    )
     if scope == 1:
         fixes += ", or allow it with `sudo sysctl kernel.yama.ptrace_scope=0`"
-    why = "; ".join(reasons) or "the kernel refused ptrace (PID may be non-dumpable or in another user namespace)"
+    why = (
+        "; ".join(reasons)
+        or "the kernel refused ptrace (PID may be non-dumpable or in another user namespace)"
+    )
     return f"ptrace permission denied ({why}); {fixes}"

@@ -16,8 +16,13 @@ _VLLM_MP_NAME = re.compile(r"\b(VllmWorker-\d+)\b")
 _TP_FLAG = re.compile(r"--tp[-_]rank[= ](\d+)\b")
 _RANK_FLAG = re.compile(r"--(?:local[-_])?rank[= ](\d+)\b")
 _ENV_RANKS = (
-    ("SGLANG_TP_RANK", "TP"), ("TP_RANK", "TP"), ("RANK", "rank"), ("OMPI_COMM_WORLD_RANK", "rank"),
-    ("PMI_RANK", "rank"), ("SLURM_PROCID", "rank"), ("LOCAL_RANK", "rank"),
+    ("SGLANG_TP_RANK", "TP"),
+    ("TP_RANK", "TP"),
+    ("RANK", "rank"),
+    ("OMPI_COMM_WORLD_RANK", "rank"),
+    ("PMI_RANK", "rank"),
+    ("SLURM_PROCID", "rank"),
+    ("LOCAL_RANK", "rank"),
 )
 
 
@@ -56,33 +61,50 @@ class State(Enum):
 
 
 STATE_OF = {
-    Activity.COLLECTIVE: State.WAITING, Activity.GPU_WAIT: State.WAITING,
-    Activity.RUNNING: State.RUNNING, Activity.SLEEPING: State.IDLE,
-    Activity.BLOCKED: State.WAITING, Activity.IDLE_LOOP: State.IDLE,
+    Activity.COLLECTIVE: State.WAITING,
+    Activity.GPU_WAIT: State.WAITING,
+    Activity.RUNNING: State.RUNNING,
+    Activity.SLEEPING: State.IDLE,
+    Activity.BLOCKED: State.WAITING,
+    Activity.IDLE_LOOP: State.IDLE,
 }
 
 # Distinctive collective names match anywhere (sglang/vLLM wrap torch's in their own functions);
 # generic ones (send, wait, reduce...) only inside a distributed module.
 _COLLECTIVE_NAME = re.compile(r"all_reduce|all_gather|reduce_scatter|all_to_all|barrier|broadcast")
-_GENERIC_COLLECTIVE = {"send", "recv", "isend", "irecv", "reduce", "gather", "scatter", "wait",
-                       "batch_isend_irecv", "_wait"}
+_GENERIC_COLLECTIVE = {
+    "send",
+    "recv",
+    "isend",
+    "irecv",
+    "reduce",
+    "gather",
+    "scatter",
+    "wait",
+    "batch_isend_irecv",
+    "_wait",
+}
 _NATIVE_COLLECTIVE = re.compile(r"ProcessGroupNCCL|ProcessGroupGloo|c10d::|nccl[A-Z]|gloo::")
-_NATIVE_GPU = re.compile(r"cu(?:da)?(?:Stream|Device|Event|Ctx)Synchronize|cudaMemcpy|cuMemcpy|"
-                         r"_local_scalar_dense|synchronize")
+_NATIVE_GPU = re.compile(
+    r"cu(?:da)?(?:Stream|Device|Event|Ctx)Synchronize|cudaMemcpy|cuMemcpy|"
+    r"_local_scalar_dense|synchronize"
+)
 _GPU_CODE = re.compile(r"\.item\(\)|\.tolist\(\)|\.cpu\(\)|synchronize\(|\.numpy\(\)")
 _IDLE_NAMES = re.compile(r"^(?:event_loop\w*|recv_requests|_run_once|run_forever|serve_forever)$")
-_WAIT_LEAF = re.compile(r"^(?:poll|select|epoll|recv\w*|_poll|wait|get|acquire|accept|read\w*|"
-                        r"_wait_for_tstate_lock|_recv\w*)$")
 _SLEEP_NATIVE = re.compile(r"nanosleep|time_sleep")
-_LIBRARY_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:torch|zmq|triton|numpy|uvloop|"
-                          r"psutil|ray|tqdm|setproctitle|anyio|uvicorn|starlette|multiprocess)[/\\]")
+_LIBRARY_PKG = re.compile(
+    r"[/\\](?:site|dist)-packages[/\\](?:torch|zmq|triton|numpy|uvloop|"
+    r"psutil|ray|tqdm|setproctitle|anyio|uvicorn|starlette|multiprocess)[/\\]"
+)
 _STDLIB = re.compile(r"[/\\]lib[/\\]python3\.\d+[/\\](?!site-packages|dist-packages)|^<frozen ")
 
 
 def is_own_code(frame: StackFrame) -> bool:
     """Server code (sglang, vllm, the user's script), not the stdlib, torch or zmq."""
-    return not frame.native and not _STDLIB.search(frame.filename) and not _LIBRARY_PKG.search(
-        frame.filename
+    return (
+        not frame.native
+        and not _STDLIB.search(frame.filename)
+        and not _LIBRARY_PKG.search(frame.filename)
     )
 
 
@@ -114,9 +136,9 @@ def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
         return Activity.GPU_WAIT, _gpu_detail(own)
     if thread.active:
         return Activity.RUNNING, own.name if own else (python[0].name if python else "?")
-    idle = next((f for f in python if _IDLE_NAMES.match(f.name)), None)
-    if idle is not None and (not python or _WAIT_LEAF.match(python[0].name) or "zmq" in python[0].filename
-                             or python[0] is idle):
+    # Idle: the innermost frame that is the server's own (or an event loop) is the loop itself.
+    idle = next((f for f in python if _IDLE_NAMES.match(f.name) or is_own_code(f)), None)
+    if idle is not None and _IDLE_NAMES.match(idle.name):
         return Activity.IDLE_LOOP, idle.name
     if any(f.native and _SLEEP_NATIVE.search(f.name) for f in frames) or (
         own is not None and own.code is not None and "sleep(" in own.code
@@ -147,7 +169,7 @@ def _gpu_detail(own: StackFrame | None) -> str:
     if own is None:
         return "synchronize"
     if own.code and (m := _GPU_CODE.search(own.code)):
-        return f"{m.group(0).strip('.(')} in {own.name}"
+        return f"{m.group(0)} in {own.name}"
     return own.name
 
 
@@ -160,13 +182,21 @@ def thread_view(history: Sequence[ThreadStack]) -> ThreadView:
     last = history[-1]
     activity, detail = classify_stack(last)
     changes = tuple(
-        _describe_change(a, b) for a, b in zip(history, history[1:], strict=False) if a.frames != b.frames
+        _describe_change(a, b)
+        for a, b in zip(history, history[1:], strict=False)
+        if a.frames != b.frames
     )
     if changes and activity in (Activity.BLOCKED, Activity.SLEEPING):
         activity = Activity.RUNNING
     own = next((f for f in last.frames if is_own_code(f)), None)
-    return ThreadView(thread=last, activity=activity, detail=detail, own_frame=own,
-                      changed=bool(changes), changes=changes)
+    return ThreadView(
+        thread=last,
+        activity=activity,
+        detail=detail,
+        own_frame=own,
+        changed=bool(changes),
+        changes=changes,
+    )
 
 
 def _describe_change(a: ThreadStack, b: ThreadStack) -> str:

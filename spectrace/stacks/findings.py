@@ -30,8 +30,14 @@ def hang_findings(capture: Capture, analysis: Analysis | None = None) -> list[Fi
     order = sorted(stacks.ranks, key=lambda r: (r.label not in stacks.odd, natural_key(r.label)))
     evidence = tuple(_evidence(r, last[r.label]) for r in order if r.label in last)
     detail = "\n".join(_rank_line(r, last.get(r.label)) for r in order)
-    return [Finding(kind="hang", message=f"Stacks of PID {capture.root_pid} at {capture.started}: "
-                    f"{stacks.verdict}", detail=detail, evidence=evidence)]
+    return [
+        Finding(
+            kind="hang",
+            message=f"Stacks of PID {capture.root_pid} at {capture.started}: {stacks.verdict}",
+            detail=detail,
+            evidence=evidence,
+        )
+    ]
 
 
 def _rank_line(rank: RankView, line: LogLine | None) -> str:
@@ -44,12 +50,18 @@ def _rank_line(rank: RankView, line: LogLine | None) -> str:
 
 def _evidence(rank: RankView, line: LogLine) -> Evidence:
     text = line.raw if len(line.raw) <= EVIDENCE_TEXT else line.raw[: EVIDENCE_TEXT - 1] + "…"
-    return Evidence(source=line.source, lineno=line.lineno, text=text,
-                    reason=f"last line {rank.label} wrote before the capture; py-spy: "
-                    f"{rank.view.activity.value} ({rank.view.detail})")
+    return Evidence(
+        source=line.source,
+        lineno=line.lineno,
+        text=text,
+        reason=f"last line {rank.label} wrote before the capture; py-spy: "
+        f"{rank.view.activity.value} ({rank.view.detail})",
+    )
 
 
-def last_lines(ranks: Sequence[RankView], paths: Iterable[str], totals: dict[str, int]) -> dict[str, LogLine]:
+def last_lines(
+    ranks: Sequence[RankView], paths: Iterable[str], totals: dict[str, int]
+) -> dict[str, LogLine]:
     """Each rank's last line across the files, matched by rank label or by ``pid=N`` in its stream."""
     wanted = {r.label: r for r in ranks}
     by_pid = {f"pid={r.process.pid}": r.label for r in ranks}

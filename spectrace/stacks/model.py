@@ -126,8 +126,10 @@ def from_json(data: Any, origin: str = "<capture>") -> Capture:
         raise InputError(f"{origin}: not a spectrace stacks capture (no format: {FORMAT!r})")
     version = data.get("schema_version")
     if version != SCHEMA_VERSION:
-        raise InputError(f"{origin}: stacks capture schema_version {version!r} is not supported "
-                         f"(this spectrace reads {SCHEMA_VERSION})")
+        raise InputError(
+            f"{origin}: stacks capture schema_version {version!r} is not supported "
+            f"(this spectrace reads {SCHEMA_VERSION})"
+        )
     try:
         return Capture(
             root_pid=int(data["root_pid"]),
@@ -140,7 +142,9 @@ def from_json(data: Any, origin: str = "<capture>") -> Capture:
             processes=tuple(_process_from(p) for p in data["processes"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"{origin}: malformed stacks capture ({type(exc).__name__}: {exc})") from None
+        raise InputError(
+            f"{origin}: malformed stacks capture ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _process_from(d: dict[str, Any]) -> ProcessCapture:

@@ -8,8 +8,15 @@ from pathlib import Path
 
 CAP_SYS_PTRACE = 19
 _ENV_KEYS = (
-    "RANK", "LOCAL_RANK", "TP_RANK", "SGLANG_TP_RANK", "SGLANG_DP_RANK", "DP_RANK",
-    "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+    "RANK",
+    "LOCAL_RANK",
+    "TP_RANK",
+    "SGLANG_TP_RANK",
+    "SGLANG_DP_RANK",
+    "DP_RANK",
+    "OMPI_COMM_WORLD_RANK",
+    "PMI_RANK",
+    "SLURM_PROCID",
 )
 
 
@@ -128,7 +135,7 @@ def ptrace_scope() -> int | None:
 
 
 def python_version_hint(pid: int) -> str | None:
-    """"3.14" when the process maps a libpython or runs a pythonX.Y binary, else None."""
+    """ "3.14" when the process maps a libpython or runs a pythonX.Y binary, else None."""
     names: list[str] = []
     try:
         names.append(os.readlink(f"/proc/{pid}/exe"))

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from spectrace.stacks.classify import ThreadView, is_own_code
 from spectrace.stacks.model import Capture, StackFrame
-from spectrace.stacks.verdict import RankView, StackAnalysis, compress
+from spectrace.stacks.verdict import StackAnalysis, compress
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _STATE_STYLE = {"running": "green", "waiting": "yellow", "idle": "dim"}
@@ -26,7 +26,11 @@ def safe(text: str, limit: int = 200) -> str:
 
 
 def frame_text(frame: StackFrame) -> Text:
-    where = f"{os.path.basename(frame.filename)}:{frame.line}" if frame.line else os.path.basename(frame.filename)
+    where = (
+        f"{os.path.basename(frame.filename)}:{frame.line}"
+        if frame.line
+        else os.path.basename(frame.filename)
+    )
     text = Text(safe(frame.name), style="bold")
     text.append(f" ({safe(where)})", style="cyan")
     if frame.code:
@@ -51,13 +55,17 @@ class StacksReport:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         c = self.capture
         samples = max((len(p.samples) for p in c.processes), default=0)
+        spacing = f" {c.interval:g}s apart" if samples > 1 else ""
         yield Text(
-            f"Stacks of PID {c.root_pid} on {safe(c.host) or '?'} at {c.started}: {len(c.processes)} "
-            f"processes, {samples} samples {c.interval:g}s apart (py-spy {safe(c.pyspy_version)})",
+            f"Stacks of PID {c.root_pid} on {safe(c.host) or '?'} at {c.started}: "
+            f"{_count(len(c.processes), 'process', 'es')}, {_count(samples, 'sample')}{spacing} "
+            f"(py-spy {safe(c.pyspy_version)})",
             style="dim",
         )
-        yield Text.assemble(("Verdict: ", "bold"), (safe(self.analysis.verdict, 400), "bold red"
-                            if self.analysis.odd else "bold"))
+        yield Text.assemble(
+            ("Verdict: ", "bold"),
+            (safe(self.analysis.verdict, 400), "bold red" if self.analysis.odd else "bold"),
+        )
         yield self._table()
         yield from self._groups()
         if self.threads:
@@ -78,19 +86,26 @@ class StacksReport:
                 Text(state, style=_STATE_STYLE[state]),
                 Text(f"{r.view.activity.value}: {safe(r.view.detail)}"),
                 frame_text(frames[0]) if frames else Text("-"),
-                Text("changed" if r.view.changed else "same stack", style="green" if r.view.changed else "dim"),
+                Text(
+                    "changed" if r.view.changed else "same stack",
+                    style="green" if r.view.changed else "dim",
+                ),
             )
         return table
 
     def _groups(self) -> Iterator[Text]:
-        groups = [g for g in self.analysis.groups if len(self.analysis.groups) > 1 or len(g.labels) > 1]
+        groups = [
+            g for g in self.analysis.groups if len(self.analysis.groups) > 1 or len(g.labels) > 1
+        ]
         if not groups:
             return
         yield Text("Same stacks:", style="bold")
         for g in groups:
             chain = " <- ".join(g.chain[:6]) + (" <- …" if len(g.chain) > 6 else "")
-            yield Text(f"  {safe(compress(g.labels))}: {g.activity.value} ({safe(g.detail)}): "
-                       f"{safe(chain, 300)}")
+            yield Text(
+                f"  {safe(compress(g.labels))}: {g.activity.value} ({safe(g.detail)}): "
+                f"{safe(chain, 300)}"
+            )
 
     def _threads(self) -> Iterator[Group]:
         for r in self.analysis.ranks + self.analysis.others:
@@ -105,12 +120,21 @@ class StacksReport:
         if skipped:
             yield Text("Not sampled:", style="bold")
         for p in skipped:
-            yield Text(f"  pid {p.pid} ({safe(p.cmdline, 80)}): {safe(p.error or 'no samples')}", style="dim")
+            yield Text(
+                f"  pid {p.pid} ({safe(p.cmdline, 80)}): {safe(p.error or 'no samples')}",
+                style="dim",
+            )
+
+
+def _count(n: int, word: str, plural: str = "s") -> str:
+    return f"{n} {word}{'' if n == 1 else plural}"
 
 
 def _thread_lines(view: ThreadView, telling: bool) -> list[Text]:
     t = view.thread
-    head = Text(f"  {'*' if telling else ' '} thread {safe(t.name or str(t.os_thread_id or t.thread_id))}: ")
+    head = Text(
+        f"  {'*' if telling else ' '} thread {safe(t.name or str(t.os_thread_id or t.thread_id))}: "
+    )
     head.append(f"{view.activity.value} ({safe(view.detail)})")
     head.append(", on CPU" if t.active else "", style="green")
     head.append(", holds the GIL" if t.owns_gil else "")
@@ -120,5 +144,9 @@ def _thread_lines(view: ThreadView, telling: bool) -> list[Text]:
         for name, value in frame.locals[:8]:
             lines.append(Text(f"        {safe(name, 40)} = {safe(value, 100)}", style="dim"))
     if view.changes:
-        lines.append(Text(f"      moved between samples: {safe('; '.join(view.changes), 300)}", style="green"))
+        lines.append(
+            Text(
+                f"      moved between samples: {safe('; '.join(view.changes), 300)}", style="green"
+            )
+        )
     return lines

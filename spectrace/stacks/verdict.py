@@ -103,8 +103,14 @@ def analyse(capture: Capture) -> StackAnalysis:
     subjects = sorted(ranked or sampled, key=lambda v: natural_key(v.label))
     others = tuple(v for v in sampled if v not in subjects)
     kind, text, odd = _verdict(subjects)
-    return StackAnalysis(ranks=tuple(subjects), others=others, groups=_groups(subjects),
-                         kind=kind, verdict=text, odd=odd)
+    return StackAnalysis(
+        ranks=tuple(subjects),
+        others=others,
+        groups=_groups(subjects),
+        kind=kind,
+        verdict=text,
+        odd=odd,
+    )
 
 
 def _rank_view(process: ProcessCapture) -> RankView | None:
@@ -130,8 +136,9 @@ def _places(ranks: Sequence[RankView]) -> list[tuple[Activity, str, list[str]]]:
     found: dict[tuple[Activity, str], list[str]] = {}
     for r in ranks:
         found.setdefault((r.view.activity, r.view.detail), []).append(r.label)
-    return sorted(((a, d, v) for (a, d), v in found.items()),
-                  key=lambda p: (-len(p[2]), natural_key(p[2][0])))
+    return sorted(
+        ((a, d, v) for (a, d), v in found.items()), key=lambda p: (-len(p[2]), natural_key(p[2][0]))
+    )
 
 
 def _clause(place: tuple[Activity, str, list[str]]) -> str:
@@ -144,10 +151,14 @@ def _verdict(ranks: Sequence[RankView]) -> tuple[VerdictKind, str, tuple[str, ..
         return VerdictKind.NOTHING, "no Python process could be sampled", ()
     places = _places(ranks)
     if all(r.view.changed for r in ranks):
-        return VerdictKind.PROGRESS, (
-            f"{compress(r.label for r in ranks)} "
-            f"{'are' if len(ranks) > 1 else 'is'} making progress (stacks change between samples)"
-        ), ()
+        return (
+            VerdictKind.PROGRESS,
+            (
+                f"{compress(r.label for r in ranks)} "
+                f"{'are' if len(ranks) > 1 else 'is'} making progress (stacks change between samples)"
+            ),
+            (),
+        )
     if len(places) == 1:
         return _unanimous(places[0], len(ranks))
     waiting = [p for p in places if p[0] is Activity.COLLECTIVE]
@@ -162,15 +173,21 @@ def _verdict(ranks: Sequence[RankView]) -> tuple[VerdictKind, str, tuple[str, ..
     return kind, text, tuple(x for p in odd_places for x in p[2])
 
 
-def _unanimous(place: tuple[Activity, str, list[str]], count: int) -> tuple[VerdictKind, str, tuple[str, ...]]:
+def _unanimous(
+    place: tuple[Activity, str, list[str]], count: int
+) -> tuple[VerdictKind, str, tuple[str, ...]]:
     activity, _, _ = place
     if count == 1:
         return VerdictKind.SINGLE, _clause(place), ()
     if activity is Activity.COLLECTIVE:
-        return VerdictKind.ALL_IN_COLLECTIVE, (
-            f"{_clause(place)}: every rank here has joined; suspect a peer outside this process "
-            "tree, the interconnect, or a GPU fault"
-        ), ()
+        return (
+            VerdictKind.ALL_IN_COLLECTIVE,
+            (
+                f"{_clause(place)}: every rank here has joined; suspect a peer outside this process "
+                "tree, the interconnect, or a GPU fault"
+            ),
+            (),
+        )
     if activity is Activity.IDLE_LOOP:
         return VerdictKind.IDLE, f"{_clause(place)}: waiting for requests, not for each other", ()
     return VerdictKind.MIXED, _clause(place), ()
@@ -197,8 +214,15 @@ def analysis_json(analysis: StackAnalysis) -> dict[str, object]:
         "odd": list(analysis.odd),
         "ranks": [_rank_json(r) for r in analysis.ranks],
         "others": [_rank_json(r) for r in analysis.others],
-        "groups": [{"labels": list(g.labels), "activity": g.activity.name.lower(), "detail": g.detail,
-                    "chain": list(g.chain)} for g in analysis.groups],
+        "groups": [
+            {
+                "labels": list(g.labels),
+                "activity": g.activity.name.lower(),
+                "detail": g.detail,
+                "chain": list(g.chain),
+            }
+            for g in analysis.groups
+        ],
     }
 
 
@@ -211,5 +235,7 @@ def _rank_json(r: RankView) -> dict[str, object]:
         "activity": r.view.activity.name.lower(),
         "detail": r.view.detail,
         "changed": r.view.changed,
-        "frame": None if frame is None else {"name": frame.name, "filename": frame.filename, "line": frame.line},
+        "frame": None
+        if frame is None
+        else {"name": frame.name, "filename": frame.filename, "line": frame.line},
     }

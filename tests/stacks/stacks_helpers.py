@@ -31,7 +31,9 @@ def start_hung(tmp: Path, *args: str) -> HungServer:
     log = tmp / "server.log"
     proc = subprocess.Popen(
         [sys.executable, str(HANG_PROGRAM), "--log", str(log), *args],
-        stdout=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     deadline = time.monotonic() + READY_TIMEOUT
     assert proc.stdout is not None
@@ -50,10 +52,18 @@ def stop(proc: subprocess.Popen[str]) -> None:
     proc.wait(timeout=10)
 
 
-def spectrace(*args: str, timeout: float = 60, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def spectrace(
+    *args: str, timeout: float = 60, **kwargs: object
+) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a subprocess: exit codes and stderr lines as a user sees them."""
-    return subprocess.run([sys.executable, "-m", "spectrace", *args], capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, COLUMNS="200"), **kwargs)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "spectrace", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ, COLUMNS="200"),
+        **kwargs,
+    )  # type: ignore[call-overload]
 
 
 def stacks_json(*args: str) -> dict[str, object]:

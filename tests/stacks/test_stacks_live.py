@@ -18,8 +18,10 @@ def _ranks(doc: dict[str, object]) -> dict[str, dict[str, object]]:
 def test_names_the_spinning_rank_and_the_waiting_ones(hung_sglang: HungServer) -> None:
     result = spectrace("stacks", str(hung_sglang.pid), "--samples", "3", "--interval", "0.2")
     assert result.returncode == 0, result.stderr
-    assert ("Verdict: TP2 is in `verify` while TP0-1 and TP3 wait in all_reduce: "
-            "the collective cannot finish until TP2 joins") in result.stdout
+    assert (
+        "Verdict: TP2 is in `verify` while TP0-1 and TP3 wait in all_reduce: "
+        "the collective cannot finish until TP2 joins"
+    ) in result.stdout
     assert "verify (hang_program.py:" in result.stdout  # the innermost frame of the server's code
 
 
@@ -30,18 +32,36 @@ def test_json_has_rank_state_and_stack_movement(hung_sglang: HungServer) -> None
     assert sorted(ranks) == ["TP0", "TP1", "TP2", "TP3"]
     for label in ("TP0", "TP1", "TP3"):
         assert (ranks[label]["state"], ranks[label]["activity"], ranks[label]["detail"]) == (
-            "waiting", "collective", "all_reduce")
+            "waiting",
+            "collective",
+            "all_reduce",
+        )
         assert ranks[label]["changed"] is False
-    assert (ranks["TP2"]["state"], ranks["TP2"]["detail"], ranks["TP2"]["changed"]) == ("running", "verify", True)
+    assert (ranks["TP2"]["state"], ranks["TP2"]["detail"], ranks["TP2"]["changed"]) == (
+        "running",
+        "verify",
+        True,
+    )
     pids = {p["pid"]: p for p in doc["processes"]}
     assert set(hung_sglang.rank_pids) <= set(pids)  # the whole tree, children included
     assert all(pids[p]["rank_source"] == "title" for p in hung_sglang.rank_pids)
 
 
-def test_save_then_load_gives_the_same_capture_and_verdict(hung_sglang: HungServer, tmp_path: Path) -> None:
+def test_save_then_load_gives_the_same_capture_and_verdict(
+    hung_sglang: HungServer, tmp_path: Path
+) -> None:
     saved = tmp_path / "capture.json"
-    live = spectrace("stacks", str(hung_sglang.pid), "--samples", "2", "--interval", "0.1",
-                     "--save", str(saved), "--no-threads")
+    live = spectrace(
+        "stacks",
+        str(hung_sglang.pid),
+        "--samples",
+        "2",
+        "--interval",
+        "0.1",
+        "--save",
+        str(saved),
+        "--no-threads",
+    )
     assert live.returncode == 0, live.stderr
     assert is_capture_file(saved) and not is_capture_file(hung_sglang.log)
     capture = load_capture(saved)
@@ -52,14 +72,27 @@ def test_save_then_load_gives_the_same_capture_and_verdict(hung_sglang: HungServ
 
 
 def test_torch_gloo_ranks_from_env_wait_in_torch_all_reduce(tmp_path: Path) -> None:
-    server = start_hung(tmp_path, "--world", "2", "--stuck", "0", "--mode", "sleep",
-                        "--backend", "gloo", "--title", "plain")
+    server = start_hung(
+        tmp_path,
+        "--world",
+        "2",
+        "--stuck",
+        "0",
+        "--mode",
+        "sleep",
+        "--backend",
+        "gloo",
+        "--title",
+        "plain",
+    )
     try:
         doc = stacks_json(str(server.pid), "--samples", "2", "--interval", "0.1")
     finally:
         stop(server.proc)
     ranks = _ranks(doc)
-    assert doc["analysis"]["verdict"].startswith("rank0 sleeps in `verify` while rank1 waits in all_reduce")
+    assert doc["analysis"]["verdict"].startswith(
+        "rank0 sleeps in `verify` while rank1 waits in all_reduce"
+    )
     assert ranks["rank1"]["detail"] == "all_reduce"
     waiting = next(p for p in doc["processes"] if p["rank"] == "rank1")
     files = [f["filename"] for t in waiting["samples"][-1]["threads"] for f in t["frames"]]

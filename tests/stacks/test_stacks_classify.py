@@ -1,0 +1,145 @@
+"""Ranks, activities and verdicts from stacks shaped like real SGLang/vLLM servers under py-spy."""
+
+from __future__ import annotations
+
+import pytest
+from stacks_synth import (
+    ALL_REDUCE,
+    IDLE,
+    LOOP,
+    SGL,
+    TORCH,
+    VERIFY,
+    capture,
+    native,
+    py,
+    still,
+    thread,
+)
+
+from spectrace.stacks.classify import Activity, classify_stack, detect_rank
+from spectrace.stacks.model import StackFrame
+from spectrace.stacks.verdict import VerdictKind, analyse, compress
+
+
+@pytest.mark.parametrize(
+    ("cmdline", "env", "expected"),
+    [
+        ("sglang::scheduler_TP3", {}, ("TP3", "title")),
+        ("sglang::scheduler_DP0_TP3", {}, ("DP0 TP3", "title")),
+        ("sglang::scheduler_DP1_PP0_ATTN_CP1_TP2_EP2", {}, ("DP1 PP0 ATTN_CP1 TP2 EP2", "title")),
+        ("VLLM::Worker_PP1_TP3", {}, ("Worker_PP1_TP3", "title")),
+        ("VllmWorker-1", {}, ("VllmWorker-1", "title")),
+        ("python -m trtllm.worker --tp-rank 5", {}, ("TP5", "cmdline")),
+        ("python train.py --local_rank=2", {}, ("rank2", "cmdline")),
+        ("python serve.py", {"RANK": "6", "LOCAL_RANK": "2"}, ("rank6", "env RANK")),
+        ("python serve.py", {"OMPI_COMM_WORLD_RANK": "1"}, ("rank1", "env OMPI_COMM_WORLD_RANK")),
+        ("sglang::scheduler", {}, (None, None)),  # tp_size 1: no rank in the title
+        ("python -m sglang.launch_server --tp 8", {}, (None, None)),
+    ],
+)
+def test_rank_labels_match_the_log_prefixes(
+    cmdline: str, env: dict[str, str], expected: tuple[str | None, str | None]
+) -> None:
+    assert detect_rank(cmdline, env) == expected
+
+
+@pytest.mark.parametrize(
+    ("frames", "active", "expected"),
+    [
+        (ALL_REDUCE, False, (Activity.COLLECTIVE, "all_reduce")),
+        (ALL_REDUCE[2:], False, (Activity.COLLECTIVE, "all_reduce")),  # without --native
+        (
+            (native("cudaStreamSynchronize", "/usr/lib/libcudart.so.12"),) + VERIFY,
+            False,
+            (Activity.GPU_WAIT, "verify"),
+        ),
+        (
+            (
+                py(
+                    "verify",
+                    f"{SGL}/speculative/eagle_worker.py",
+                    640,
+                    "n = int(accept_length.sum().item())",
+                ),
+            )
+            + LOOP,
+            False,
+            (Activity.GPU_WAIT, ".item() in verify"),
+        ),
+        (VERIFY, True, (Activity.RUNNING, "verify")),
+        (IDLE, False, (Activity.IDLE_LOOP, "recv_requests")),
+        (
+            (native("clock_nanosleep", "/usr/lib/x86_64-linux-gnu/libc.so.6"),) + VERIFY,
+            False,
+            (Activity.SLEEPING, "verify"),
+        ),
+        (
+            (
+                py("wait", "/usr/lib/python3.11/threading.py", 320, "waiter.acquire()"),
+                py("get", "/usr/lib/python3.11/queue.py", 171),
+            )
+            + VERIFY,
+            False,
+            (Activity.BLOCKED, "verify"),
+        ),
+    ],
+)
+def test_what_a_thread_is_doing(
+    frames: tuple[StackFrame, ...], active: bool, expected: tuple[Activity, str]
+) -> None:
+    assert classify_stack(thread(frames, active)) == expected
+
+
+def test_the_odd_rank_out_of_eight() -> None:
+    ranks = [(f"TP{i}", still(ALL_REDUCE)) for i in range(8)]
+    ranks[3] = ("TP3", still(VERIFY, active=True))
+    result = analyse(capture(*ranks))
+    assert result.verdict == (
+        "TP3 is in `verify` while TP0-2 and TP4-7 wait in all_reduce: "
+        "the collective cannot finish until TP3 joins"
+    )
+    assert result.kind is VerdictKind.STRAGGLER and result.odd == ("TP3",)
+    assert [g.labels for g in result.groups] == [
+        ("TP0", "TP1", "TP2", "TP4", "TP5", "TP6", "TP7"),
+        ("TP3",),
+    ]
+
+
+def test_ranks_in_different_collectives() -> None:
+    gather = (
+        py("all_gather_into_tensor", f"{TORCH}/distributed/distributed_c10d.py", 3100),
+    ) + ALL_REDUCE[4:]
+    result = analyse(
+        capture(("TP0", still(gather)), *[(f"TP{i}", still(ALL_REDUCE)) for i in range(1, 4)])
+    )
+    assert result.kind is VerdictKind.MISMATCH
+    assert (
+        result.verdict
+        == "TP0 waits in all_gather_into_tensor while TP1-3 wait in all_reduce: the ranks are in different collectives"
+    )
+
+
+def test_everyone_waiting_or_idle_or_busy() -> None:
+    waiting = analyse(capture(*[(f"DP0 TP{i}", still(ALL_REDUCE)) for i in range(4)]))
+    assert waiting.kind is VerdictKind.ALL_IN_COLLECTIVE and waiting.verdict.startswith(
+        "DP0 TP0-3 wait in all_reduce: every rank here has joined"
+    )
+    idle = analyse(capture(*[(f"TP{i}", still(IDLE)) for i in range(2)]))
+    assert (
+        idle.verdict
+        == "TP0-1 are idle in the scheduler loop (recv_requests): waiting for requests, not for each other"
+    )
+    moved = (VERIFY[0].__class__(name="verify", filename=VERIFY[0].filename, line=661),) + VERIFY[
+        1:
+    ]
+    busy = analyse(capture(*[(f"TP{i}", [(VERIFY, True), (moved, True)]) for i in range(2)]))
+    assert (
+        busy.kind is VerdictKind.PROGRESS
+        and busy.verdict == "TP0-1 are making progress (stacks change between samples)"
+    )
+
+
+def test_compress_labels() -> None:
+    assert compress(["TP0", "TP1", "TP2", "TP4", "TP5", "TP6", "TP7"]) == "TP0-2 and TP4-7"
+    assert compress(["rank10", "rank9", "Worker_TP1", "main"]) == "Worker_TP1, main and rank9-10"
