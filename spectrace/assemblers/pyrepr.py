@@ -98,23 +98,30 @@ def parse_call_kwargs(text: str) -> tuple[dict[str, object], bool]:
 
 def _parse_call_ast(text: str) -> dict[str, object] | None:
     """Exact path: the text is one well-formed call expression."""
+    source = text.strip()
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = ast.parse(source, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     if not isinstance(node, ast.Call):
         return None
-    source = text.strip()
+    encoded = source.encode()
     values: dict[str, object] = {}
     for kw in node.keywords:
         if kw.arg is None:
             continue
-        segment = ast.get_source_segment(source, kw.value) or ""
         try:
             values[kw.arg] = ast.literal_eval(kw.value)
         except (ValueError, SyntaxError, TypeError, RecursionError):
-            values[kw.arg] = SourceText(segment)
+            values[kw.arg] = SourceText(_segment(source, encoded, kw.value))
     return values
+
+
+def _segment(source: str, encoded: bytes, node: ast.expr) -> str:
+    """The node's source text; offsets are UTF-8 bytes (get_source_segment is slow per call)."""
+    if node.lineno == node.end_lineno == 1 and node.end_col_offset is not None:
+        return encoded[node.col_offset : node.end_col_offset].decode(errors="replace")
+    return ast.get_source_segment(source, node) or ""
 
 
 def parse_dict_repr(text: str) -> tuple[dict[str, object], bool]:

@@ -48,3 +48,8 @@ def test_escaped_quotes_inside_strings() -> None:
     got, complete = parse_call_kwargs('X(a=\'it\\\'s, here\', b="say \\"hi\\", ok", c=3)')
     assert complete
     assert got == {"a": "it's, here", "b": 'say "hi", ok', "c": 3}
+
+
+def test_object_repr_after_non_ascii_text_keeps_its_exact_source() -> None:
+    got, _ = parse_call_kwargs("X(name='modèle-é', ref=Ref(id='ü', n=2), k=1)")
+    assert got == {"name": "modèle-é", "ref": SourceText("Ref(id='ü', n=2)"), "k": 1}
