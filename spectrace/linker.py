@@ -32,6 +32,11 @@ _HINT_V1 = (
     "(EAGLEWorkerV2) only with the overlap scheduler on, which needs SGLANG_ENABLE_SPEC_V2=True "
     "(default from 0.5.11) and speculative_eagle_topk=1."
 )
+_HINT_V2_TOPK = (
+    "This run is on the v2 worker (EAGLEWorkerV2) with speculative_eagle_topk={topk}, but spec "
+    "v2 supports topk=1 only; an auto-chosen topk > 1 is not refused at start-up and crashes "
+    "later (e.g. in _draft_extend_for_decode)."
+)
 _HINT_COUPLING = (
     "v1 couples speculation into batch preparation, CUDA-graph shapes and token allocation: a "
     "step that runs without speculation must also drop the batch's spec_info (on the "
@@ -106,7 +111,13 @@ def decide(evidence: Sequence[Evidence]) -> WorkerPath:
     )
     against = next((e for e in votes if e.points_to != first.points_to), None)
     conflict = None
-    if against is not None:
+    if against is not None and _kind(against) == _kind(first):
+        conflict = (
+            f"{_kind(first).capitalize()} disagree: {first.text} points to {first.points_to} "
+            f"({first.worker_class}) but {against.text} points to {against.points_to} "
+            f"({against.worker_class})"
+        )
+    elif against is not None:
         conflict = (
             f"{_kind(first).capitalize()} point to {first.points_to} ({worker}) but "
             f"{_kind(against)} at {against.source}:{against.lineno} points to "
@@ -126,7 +137,7 @@ def _messages(incident: Incident) -> tuple[str, ...]:
     return tuple(m for m in messages if m)
 
 
-def _add_hints(incident: Incident, path: WorkerPath) -> None:
+def _add_hints(incident: Incident, path: WorkerPath, era: str | None) -> None:
     hints: list[str] = []
     v1 = path.value == "v1" and path.worker_class in ("EAGLEWorker", "MultiLayerEagleWorker")
     if v1 and incident.root_cause:
@@ -135,6 +146,17 @@ def _add_hints(incident: Incident, path: WorkerPath) -> None:
         sm = incident.explanation
         if sm is not None and sm.unexplained and (sm.tensor or "").startswith("EagleVerifyInput"):
             hints.append(_HINT_COUPLING)
+    topk = incident.flags.get("speculative_eagle_topk")
+    top = topk.value if topk is not None else None
+    early = era is None or not era.startswith(("0.5.13", "0.5.17"))  # v1 exists, v2 is topk=1
+    if (
+        path.value == "v2"
+        and early
+        and isinstance(top, int)
+        and not isinstance(top, bool)
+        and top > 1
+    ):
+        hints.append(_HINT_V2_TOPK.format(topk=top))
     if path.conflict:
         hints.append(f"Worker path evidence disagrees. {path.conflict}.")
     incident.hints.extend(h for h in hints if h not in incident.hints)
@@ -153,4 +175,4 @@ def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None
             incident.shape_mismatch = mismatch
             incident.explanation = explain(mismatch, config, load)
             break
-    _add_hints(incident, incident.worker_path)
+    _add_hints(incident, incident.worker_path, config.era)

@@ -43,7 +43,12 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
     _sig("standalone_worker.py", "v1", "StandaloneWorker", "standalone draft, v1"),
     _sig("eagle_worker_v2.py", "v2", "EAGLEWorkerV2", "EAGLEWorkerV2 / EagleDraftWorker (overlap)"),
     _sig("eagle_info_v2.py", "v2", "EAGLEWorkerV2", "spec v2 batch preparation"),
-    _sig("eagle_worker.py", "v1", "EAGLEWorker", "EAGLEWorker (non-overlap)"),
+    _sig(
+        "eagle_worker.py",
+        "v1",
+        "EAGLEWorker",
+        "EAGLEWorker (non-overlap; the file exists up to sglang 0.5.12)",
+    ),
     _sig("ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker"),
     _sig("ngram_info.py", "other", "NGRAMWorker", "NGRAM verify input"),
     _sig("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
@@ -52,7 +57,7 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
     _sig("workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker"),
     _sig("workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker"),
     _sig(
-        "managers/scheduler.py",
+        "scheduler.py",
         "v2",
         "EAGLEWorkerV2",
         "overlap event loop (spec v2 for EAGLE)",
@@ -60,7 +65,7 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
         True,
     ),
     _sig(
-        "managers/scheduler.py",
+        "scheduler.py",
         "v1",
         "EAGLEWorker",
         "normal event loop (spec v1 for EAGLE)",

@@ -224,3 +224,45 @@ def test_config_only_path_hint_and_no_hint_for_collateral() -> None:
     link(collateral, config, None)
     assert collateral.worker_path is not None and collateral.worker_path.value == "v1"
     assert collateral.hints == []
+
+
+def test_v2_with_topk_above_one_gets_a_hint() -> None:
+    inc = incident(
+        V2_FRAMES, message="RuntimeError: shape '[4, -1]' is invalid for input of size 6"
+    )
+    link(
+        inc,
+        run_config(DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False")),
+        None,
+    )
+    assert inc.worker_path is not None and inc.worker_path.value == "v2"
+    assert inc.hints == [
+        "This run is on the v2 worker (EAGLEWorkerV2) with speculative_eagle_topk=4, but spec v2 "
+        "supports topk=1 only; an auto-chosen topk > 1 is not refused at start-up and crashes "
+        "later (e.g. in _draft_extend_for_decode)."
+    ]
+
+
+def test_frames_that_disagree_with_each_other() -> None:
+    inc = incident((V1_FRAMES[2], V2_FRAMES[1]), message="boom")
+    link(inc, RunConfig(), None)
+    path = inc.worker_path
+    assert path is not None and path.value == "v2"  # the innermost worker frame
+    assert path.conflict is not None and path.conflict.startswith(
+        'Traceback frames disagree: File "/usr/local/lib/python3.10/dist-packages/sglang/srt/'
+        'speculative/eagle_worker_v2.py", line 640'
+    )
+
+
+def test_bundled_engine_frames() -> None:
+    frames = (
+        Frame("/work/main/engine/scheduler.py", 78, "event_loop_normal"),
+        Frame("/work/main/engine/workers/eagle_v1.py", 18, "forward_batch_generation"),
+        Frame("/work/main/engine/workers/spec_ops.py", 67, "build_verify_input"),
+    )
+    inc = incident(frames)
+    link(inc, RunConfig(), None)
+    path = inc.worker_path
+    assert path is not None
+    assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
+    assert [e.points_to for e in path.evidence] == ["v1", "v1"]
