@@ -94,8 +94,8 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
     version = pyspy_version(binary)
     if not procfs.exists(pid):
         raise NoSuchProcessError(f"no process with PID {pid}")
-    ours = set(procfs.descendants(os.getpid()))  # never sample ourselves or our py-spy children
-    infos = [i for p in procfs.descendants(pid) if p not in ours and (i := procfs.info(p))]
+    me = os.getpid()  # never sample ourselves (a capture of our own shell's tree)
+    infos = [i for p in procfs.descendants(pid) if p != me and (i := procfs.info(p))]
     started = datetime.now(UTC).isoformat(timespec="seconds")
     samples, failures = _sample_rounds(binary, [i.pid for i in infos], options)
     if not any(samples.values()):
