@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spectrace.assemblers.crash import Crash, CrashKind
@@ -27,17 +27,16 @@ class Collector:
     """Feeds lines to the assemblers; emits classified, de-duplicated crashes in line order."""
 
     def __init__(self, matcher: FatalMatcher, *, markers: Sequence[str] = (),
-                 config_literals: Sequence[str] = (),
-                 on_crash: Callable[[Crash], None] | None = None) -> None:  # fmt: skip
+                 config_literals: Sequence[str] = ()) -> None:  # fmt: skip
         self.matcher = matcher
         self.tracebacks = TracebackAssembler()
-        self.crashes: list[Crash] = []
+        self.crashes: list[Crash] = []  # released in line order
+        self._held: list[Crash] = []  # emitted, waiting for earlier open records to finish
         self.config_lines: list[LogLine] = []
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
         self._config_literals = tuple(config_literals)
-        self._on_crash = on_crash
         self._pending: dict[str, _Pending] = {}
         self._last: dict[str, Crash] = {}  # stream -> last crash emitted there
 
@@ -66,6 +65,7 @@ class Collector:
         if not fed.consumed:
             self._fatal(line)
         self._age()
+        self._release()
 
     def gap(self) -> None:
         """Lines are being skipped: nothing open can continue across the gap."""
@@ -77,6 +77,7 @@ class Collector:
         self._pending.clear()
         for crash in self.tracebacks.close_all():
             self._emit(crash)
+        self._release()
 
     def _fatal(self, line: LogLine) -> None:
         if not line.text.strip() or self.matcher.benign(line) is not None:
@@ -103,9 +104,21 @@ class Collector:
         if last is not None and last.source == crash.source and _repeats(last, crash):
             return
         self._last[crash.stream] = crash
-        self.crashes.append(crash)
-        if self._on_crash is not None:
-            self._on_crash(crash)
+        self._held.append(crash)
+
+    def _release(self) -> None:
+        """Move held crashes that nothing still open can precede to ``crashes``, in line order."""
+        if not self._held:
+            return
+        starts = [p.line.lineno for p in self._pending.values()]
+        if (first := self.tracebacks.first_open_line) is not None:
+            starts.append(first)
+        barrier = min(starts, default=None)
+        ready = [c for c in self._held if barrier is None or c.lineno < barrier]
+        if ready:
+            self._held = [c for c in self._held if not (barrier is None or c.lineno < barrier)]
+            ready.sort(key=lambda c: c.lineno)
+            self.crashes.extend(ready)
 
 
 def _repeats(last: Crash, crash: Crash) -> bool:
@@ -117,7 +130,11 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if same and distance <= SUMMARY_WINDOW:
         return True
     if crash.kind in (CrashKind.FATAL_LINE, CrashKind.PROCESS_DEATH) and distance <= FOLD_WINDOW:
-        if last.kind is not CrashKind.TRACEBACK and _family(crash) and _family(crash) == _family(last):
+        if (
+            last.kind is not CrashKind.TRACEBACK
+            and _family(crash)
+            and _family(crash) == _family(last)
+        ):
             return True
         summary = len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
         return last.kind is CrashKind.TRACEBACK and summary

@@ -65,7 +65,9 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
         if path.is_dir():
             found = sorted(str(p) for p in path.rglob("*") if _is_log(p))
             if not found:
-                raise InputError(f"{item}: directory has no log files (*.log, *.txt, *.out, *.err, *.gz)")
+                raise InputError(
+                    f"{item}: directory has no log files (*.log, *.txt, *.out, *.err, *.gz)"
+                )
             paths.extend(found)
         elif not path.exists():
             raise InputError(f"{item}: no such file")
@@ -117,7 +119,7 @@ def analyse(
             collector.feed(line)
     config = collector.result()
     crashes = [c for r in results for c in r.crashes]
-    samples = {(c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load)}
+    samples = {(c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load, strict=True)}
     incidents = build_incidents(crashes)
     for incident in incidents:
         first = incident.first_seen
@@ -137,7 +139,7 @@ def _scan_all(paths: Sequence[str], spec: ScanSpec, on_progress: Callable[[int, 
     sizes = [0 if p == STDIN else os.path.getsize(p) for p in paths]
     total, done = sum(sizes), 0
     results = []
-    for path, size in zip(paths, sizes):
+    for path, size in zip(paths, sizes, strict=True):
         base = done
 
         def progress(pos: int, base: int = base) -> None:
@@ -154,7 +156,9 @@ def _summary(result: ScanResult) -> FileSummary:
                        tuple(result.issues))  # fmt: skip
 
 
-def _findings(results: Sequence[ScanResult], markers: Sequence[str], config: RunConfig) -> list[Finding]:
+def _findings(
+    results: Sequence[ScanResult], markers: Sequence[str], config: RunConfig
+) -> list[Finding]:
     seen = set().union(*(r.markers for r in results)) if results else set()
     findings = []
     missing = [m for m in markers if m not in seen]

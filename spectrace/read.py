@@ -144,7 +144,9 @@ class Reader:
                 continue
             cut = buf.rfind(b"\n", 0, fill) + 1
             if cut == 0 and not eof and fill == size:  # one line longer than the buffer
-                self.note(f"line at byte {offset} is longer than {MAX_LINE_BYTES} bytes; kept its start")
+                self.note(
+                    f"line at byte {offset} is longer than {MAX_LINE_BYTES} bytes; kept its start"
+                )
                 long_line = bytearray(buf[:MAX_LINE_BYTES]) + b"\n"
                 yield Block(long_line, 0, len(long_line), offset, prev, self._past(offset))
                 prev, offset, fill, skipping = None, offset + fill, 0, True
@@ -178,7 +180,9 @@ class Reader:
                 got += n
         except _GZIP_ERRORS as exc:
             where = offset + fill + got
-            self.note(f"damaged or truncated gzip: kept the {where} bytes before the damage ({exc})")
+            self.note(
+                f"damaged or truncated gzip: kept the {where} bytes before the damage ({exc})"
+            )
             return got, True
         finally:
             view.release()

@@ -81,7 +81,9 @@ class RuleSet:
     @property
     def literals(self) -> tuple[bytes, ...]:
         """Prefilter literals the line rules need (lines without one never reach the rules)."""
-        seen = dict.fromkeys(lit for r in self.crash if r.scope != "exception" for lit in r.literals)
+        seen = dict.fromkeys(
+            lit for r in self.crash if r.scope != "exception" for lit in r.literals
+        )
         return tuple(seen)
 
     @classmethod
@@ -163,12 +165,16 @@ def _pattern(name: str, rule: dict[str, Any], user: bool) -> RulePattern:
     try:
         compiled = regex.compile(text) if user else re.compile(text)
     except (re.error, regex.error) as exc:
-        raise RuleError(f"{name}: rule {rule['id']}: key 'pattern' is not a valid regex ({exc})") from None
+        raise RuleError(
+            f"{name}: rule {rule['id']}: key 'pattern' is not a valid regex ({exc})"
+        ) from None
     return RulePattern(text, compiled, user)
 
 
 def _benign(name: str, rule: dict[str, Any], user: bool) -> BenignRule:
-    return BenignRule(rule["id"], _pattern(name, rule, user), name, _get(name, rule, "note", str, ""))
+    return BenignRule(
+        rule["id"], _pattern(name, rule, user), name, _get(name, rule, "note", str, "")
+    )
 
 
 def _crash(name: str, rule: dict[str, Any], user: bool) -> CrashRule:
@@ -177,11 +183,15 @@ def _crash(name: str, rule: dict[str, Any], user: bool) -> CrashRule:
     try:
         kind = CrashKind(_get(name, rule, "kind", str, "fatal_line"))
     except ValueError:
-        raise RuleError(f"{name}: rule {rid}: key 'kind' must be fatal_line or process_death") from None
+        raise RuleError(
+            f"{name}: rule {rid}: key 'kind' must be fatal_line or process_death"
+        ) from None
     severity = _get(name, rule, "severity", str, "error")
     scope = _get(name, rule, "scope", str, "both")
     if severity not in SEVERITIES:
-        raise RuleError(f"{name}: rule {rid}: key 'severity' must be one of {', '.join(SEVERITIES)}")
+        raise RuleError(
+            f"{name}: rule {rid}: key 'severity' must be one of {', '.join(SEVERITIES)}"
+        )
     if scope not in SCOPES:
         raise RuleError(f"{name}: rule {rid}: key 'scope' must be one of {', '.join(SCOPES)}")
     hints = _strings(name, rule, "hints")
@@ -189,7 +199,9 @@ def _crash(name: str, rule: dict[str, Any], user: bool) -> CrashRule:
         hints = (hint, *hints)
     literals = _strings(name, rule, "literals") or _derive_literal(pattern.text)
     if scope != "exception" and not literals:
-        raise RuleError(f"{name}: rule {rid}: key 'literals' is needed (no literal found in pattern)")
+        raise RuleError(
+            f"{name}: rule {rid}: key 'literals' is needed (no literal found in pattern)"
+        )
     return CrashRule(
         id=rid, pattern=pattern, file=name, kind=kind,
         exception_type=_get(name, rule, "exception_type", str),

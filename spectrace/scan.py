@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spectrace.assemblers.crash import Crash
@@ -110,7 +110,7 @@ def scan(path: str, spec: ScanSpec, *, on_crash: Callable[[Crash], None] | None 
     )  # fmt: skip
     lookback = LoadLookback(reader.name, spec.load_literals, spec.parse_load)
     window = _Window(LineParser(reader.name), coll, result)
-    emitted = 0
+    emitted, rule_issues = 0, len(spec.matcher.issues)
     block: Block | None = None
     try:
         for block in reader.blocks():
@@ -124,7 +124,7 @@ def scan(path: str, spec: ScanSpec, *, on_crash: Callable[[Crash], None] | None 
         _drain(coll, emitted, block, lookback, result, on_crash)
     finally:
         reader.close()
-    result.issues = reader.issues + result.issues + spec.matcher.issues
+    result.issues = reader.issues + result.issues + spec.matcher.issues[rule_issues:]
     result.dialects, result.config_lines = coll.dialects, coll.config_lines
     result.markers = coll.markers_found
     return result

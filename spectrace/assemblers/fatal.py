@@ -10,6 +10,7 @@ from spectrace.dialects.base import LogLine
 from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
+MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the rest of the run
 
 
 class FatalMatcher:
@@ -20,6 +21,7 @@ class FatalMatcher:
         self._line_rules = tuple(r for r in rules.crash if r.scope != "exception")
         self._exc_rules = tuple(r for r in rules.crash if r.scope != "line")
         self.issues: list[str] = []
+        self._timeouts: dict[str, int] = {}
 
     def benign(self, line: LogLine) -> BenignRule | None:
         for rule in self.rules.benign:
@@ -51,12 +53,16 @@ class FatalMatcher:
         return crash
 
     def _search(self, rule_id: str, pattern: object, text: str, line: LogLine | None) -> object:
+        if self._timeouts.get(rule_id, 0) >= MAX_TIMEOUTS:
+            return None
         try:
             return pattern.search(text)  # type: ignore[attr-defined]
         except RuleTimeout:
+            count = self._timeouts[rule_id] = self._timeouts.get(rule_id, 0) + 1
             where = f" on {line.source}:{line.lineno}" if line is not None else ""
-            if len(self.issues) < 20:
-                self.issues.append(f"rule {rule_id} timed out{where}; skipped for that line")
+            self.issues.append(f"rule {rule_id} timed out{where}; skipped for that line")
+            if count == MAX_TIMEOUTS:
+                self.issues.append(f"rule {rule_id} timed out {count} times; skipped from here on")
             return None
 
 

@@ -68,10 +68,13 @@ class _Record:
     idle: int = 0
     junk: int = 0
     current_thread: bool = False  # faulthandler: inside the crashing thread's block
+    blanks: int = 0  # blank lines after the exception, kept only if the record goes on
 
     def add(self, line: LogLine) -> None:
         if len(self.lines) < MAX_LINES:
+            self.lines.extend([""] * self.blanks)
             self.lines.append(line.text)
+        self.blanks = 0
         self.last_lineno = line.lineno
         self.idle = 0
 
@@ -98,6 +101,11 @@ class TracebackAssembler:
     def open(self) -> bool:
         """True while a record may still take lines (the scan window must stay open)."""
         return any(r.accepting or r.idle <= AFTER_IDLE for r in self._open.values())
+
+    @property
+    def first_open_line(self) -> int | None:
+        """Line number where the earliest unfinished record starts (crashes before it are final)."""
+        return min((r.first.lineno for r in self._open.values()), default=None)
 
     def adopt_header(self, stream: str, line: LogLine) -> bool:
         """A fatal line just before a traceback on the same stream is its header, not a crash."""
@@ -157,7 +165,9 @@ class TracebackAssembler:
             rec.frames.append(Frame(m["file"], int(m["line"]), m["func"].strip()))
             rec.state = State.FRAMES
         elif not text.strip():
-            rec.blank_after = rec.state is State.AFTER
+            if rec.state is State.AFTER:
+                rec.blank_after, rec.blanks = True, rec.blanks + 1
+                return True
         elif text[0].isspace():
             if rec.state is State.AFTER:
                 return self._message_line(rec, line)
@@ -241,7 +251,9 @@ class TracebackAssembler:
 
     def _push_link(self, rec: _Record, relation: str | None) -> None:
         etype, msg = rec.exc or ("Traceback", "traceback ended before its exception line")
-        rec.links.append(ChainLink(etype, _message(msg, rec.message_lines), tuple(rec.frames), relation))
+        rec.links.append(
+            ChainLink(etype, _message(msg, rec.message_lines), tuple(rec.frames), relation)
+        )
         rec.frames, rec.exc, rec.message_lines, rec.blank_after = [], None, [], False
 
     def _close(self, stream: str) -> Crash:

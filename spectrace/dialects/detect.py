@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from datetime import datetime
 
 from spectrace.dialects._time import YEARLESS
@@ -25,7 +24,9 @@ REGISTRY: tuple[Dialect, ...] = (
 )
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
 
-_ANSI = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?")
+_ANSI = re.compile(
+    r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -82,7 +83,10 @@ class LineParser:
             return False
         self._dated(header.ts)
         stream = _join(peeled.container, peeled.proc, peeled.torch_rank, header.stream)
-        self._last[peeled.container] = (stream, header.rank or peeled.torch_rank or peeled.proc_name)
+        self._last[peeled.container] = (
+            stream,
+            header.rank or peeled.torch_rank or peeled.proc_name,
+        )
         return True
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:

@@ -1,0 +1,80 @@
+"""LineParser: normalisation, stream attribution, promotion, year fill-in, and junk never raising."""
+
+from __future__ import annotations
+
+import random
+
+from spectrace.dialects.detect import MAX_LINE, Detector, LineParser, normalise
+
+
+def test_normalise_ansi_crlf_redraws_and_bad_utf8() -> None:
+    assert (
+        normalise(b"\x1b[1;36m(APIServer pid=1)\x1b[0;0m INFO x\r\n") == "(APIServer pid=1) INFO x"
+    )
+    assert (
+        normalise(b"Loading:  50%|##  | 2/4\rLoading: 100%|####| 4/4\r")
+        == "Loading: 100%|####| 4/4"
+    )
+    assert normalise(b"caf\xc3\xa9 \xff ok") == "caf\u00e9 \ufffd ok"
+    assert normalise(b"bell\x07 and nul\x00") == "bell and nul"
+    assert len(normalise(b"x" * (MAX_LINE * 2))) == MAX_LINE
+
+
+def test_headless_lines_join_the_last_headed_stream() -> None:
+    p = LineParser("s.log")
+    p.parse(
+        b"[2026-02-27 21:00:18 TP7] Scheduler hit an exception: Traceback (most recent call last):",
+        1,
+        0,
+    )
+    cont = p.parse(b'  File "/s/scheduler.py", line 1, in f', 2, 90)
+    assert (cont.stream, cont.rank, cont.headed, cont.inferred) == ("TP7", "TP7", False, True)
+
+
+def test_vllm_process_tag_is_the_stream_even_without_header() -> None:
+    p = LineParser("v.log")
+    line = p.parse(
+        b"\x1b[1;36m(EngineCore_DP0 pid=3990)\x1b[0;0m Traceback (most recent call last):", 1, 0
+    )
+    assert (line.stream, line.rank, line.dialect, line.inferred) == (
+        "EngineCore_DP0 pid=3990",
+        "EngineCore_DP0",
+        "vllm",
+        False,
+    )
+
+
+def test_year_less_stamps_take_the_inputs_year() -> None:
+    p = LineParser("x")
+    p.parse(b"[2026-03-02 14:03:52.179 TP1] x", 1, 0)
+    c10 = p.parse(b"[rank1]:[E302 14:03:52.902113554 ProcessGroupNCCL.cpp:1904] y", 2, 40)
+    assert (
+        c10.ts is not None and c10.ts.year == 2026 and c10.rank == "rank1" and c10.dialect == "c10"
+    )
+
+
+def test_detector_promotes_the_last_winner() -> None:
+    d = Detector()
+    d.detect("INFO 10-05 12:00:00 [a.py:1] x")
+    assert d._order[0].name == "vllm"
+    d.detect("[2026-02-27 20:49:03 TP2] y")
+    assert d._order[0].name == "sglang"
+
+
+def test_cri_partial_lines_are_joined() -> None:
+    p = LineParser("k")
+    first = p.parse(b"2025-07-25T07:53:08.217Z stderr P [2025-07-25 07:53:08 TP1] Runtime", 1, 0)
+    assert first.text == "" and p.pending
+    whole = p.parse(b"2025-07-25T07:53:08.217Z stderr F Error: boom", 2, 60)
+    assert whole.text == "RuntimeError: boom" and whole.rank == "TP1" and not p.pending
+
+
+def test_random_bytes_never_raise() -> None:
+    rng = random.Random(7)
+    p = LineParser("junk")
+    for i in range(3000):
+        raw = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 200)))
+        if i % 3 == 0:
+            raw = b"[2026-02-27 20:49:03 TP" + raw  # junk after a plausible prefix
+        line = p.parse(raw.replace(b"\n", b""), i + 1, 0)
+        assert isinstance(line.text, str)
