@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -13,6 +12,7 @@ from pathlib import Path
 from spectrace import pipeline
 from spectrace.errors import InputError, UsageError
 from spectrace.incidents import SIGNATURE_VERSION, Incident, mask_message
+from spectrace.inputs import expand, usable
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text
 from spectrace.ruleset import RuleSet
@@ -178,20 +178,6 @@ def write_baseline(path: Path, incidents: Sequence[Incident]) -> None:
         raise InputError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
 
 
-def expand_inputs(paths: Sequence[str]) -> list[str]:
-    """Quoted globs expanded here (the shell did not); directories are walked by the pipeline."""
-    expanded: list[str] = []
-    for raw in paths:
-        if raw != "-" and not Path(raw).exists() and glob.has_magic(raw):
-            matches = sorted(m for m in glob.glob(raw, recursive=True) if Path(m).is_file())
-            if not matches:
-                raise InputError(f"no file matches {raw!r}")
-            expanded.extend(matches)
-        else:
-            expanded.append(raw)
-    return pipeline.expand_inputs(list(dict.fromkeys(expanded)))
-
-
 def load_rules(dirs: Sequence[Path]) -> RuleSet:
     """The built-in rules layered with the user's ``--rules`` directories (later wins)."""
     return RuleSet.load(list(dirs))
@@ -202,9 +188,10 @@ def analyse_paths(
     rule_dirs: Sequence[Path] = (),
     expect: Sequence[str] = (),
     on_progress: Callable[[int, int], None] | None = None,
+    warn: Callable[[str], None] = lambda _: None,
 ) -> Analysis:
-    """Inputs expanded, rules loaded, the pipeline run: what triage and diff share."""
-    inputs = expand_inputs(paths)
+    """Inputs expanded and checked, rules loaded, the pipeline run: what triage and diff share."""
+    inputs = usable(expand(paths), warn)
     return pipeline.analyse(
         inputs, rules=load_rules(rule_dirs), expect=list(expect), on_progress=on_progress
     )

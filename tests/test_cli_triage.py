@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import typer
 from synthetic import MISSING_MARKER, seed_analysis
 from typer.testing import CliRunner
 
-from spectrace import pipeline
+from spectrace import inputs, pipeline
 from spectrace.commands import register_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -265,3 +266,72 @@ def test_stdin_and_gzip_inputs(tmp_path: Path) -> None:
 def test_diff_of_a_log_against_itself_has_nothing_new() -> None:
     result = run("diff", "sample_logs/seed_story/server.log", "sample_logs/seed_story/")
     assert result.returncode == 0 and "0 new, 0 gone, 2 still there" in result.stdout
+
+
+@pytest.fixture
+def bad_inputs(tmp_path: Path) -> dict[str, Path]:
+    """One of each kind of unusable input, plus a good log."""
+    files = {
+        "binary": tmp_path / "core.log",
+        "empty": tmp_path / "empty.log",
+        "gzip": tmp_path / "cut.log.gz",
+        "good": tmp_path / "server.log",
+    }
+    files["binary"].write_bytes(bytes(range(256)) * 40)
+    files["empty"].write_bytes(b"")
+    files["gzip"].write_bytes(gzip.compress(b"[2026-02-27 21:00:18 TP7] hello\n" * 100)[:12])
+    files["good"].write_text((ROOT / "sample_logs/seed_story/server.log").read_text())
+    return files
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("binary", "binary file, not a text log"),
+        ("empty", "empty file"),
+        ("gzip", "truncated or damaged gzip with no readable data"),
+    ],
+)
+def test_unusable_input_alone_is_exit_2(
+    bad_inputs: dict[str, Path], kind: str, message: str
+) -> None:
+    result = run("triage", str(bad_inputs[kind]))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"spectrace: error: {bad_inputs[kind]}: {message}\n"
+
+
+def test_unusable_inputs_beside_a_good_one_are_skipped_with_a_warning(
+    bad_inputs: dict[str, Path],
+) -> None:
+    result = run("triage", *(str(p) for p in bad_inputs.values()), "-f", "json")
+    assert result.returncode == 1
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 3 and all(
+        w.startswith("spectrace: warning: skipping ") for w in warnings
+    )
+    assert [f["path"] for f in json.loads(result.stdout)["files"]] == [str(bad_inputs["good"])]
+
+
+def test_unreadable_file_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    locked = tmp_path / "locked.log"
+    locked.write_text("x\n")
+    real_open = open
+
+    def deny(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file) == str(locked):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", deny)
+    assert inputs.problem(str(locked)) == "permission denied"
+
+
+def test_truncated_gzip_with_data_is_read_with_a_warning(tmp_path: Path) -> None:
+    data = gzip.compress((ROOT / "sample_logs/seed_story/server.log").read_bytes())
+    cut = tmp_path / "cut.log.gz"
+    cut.write_bytes(data[: len(data) - 200])
+    result = run("triage", str(cut), "-f", "json")
+    assert result.returncode == 1 and "truncated gzip" in result.stderr
+    assert json.loads(result.stdout)["incidents"][0]["origin_rank"] == "TP7"

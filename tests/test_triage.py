@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from synthetic import MISSING_MARKER, seed_analysis, seed_crashes
 
-from spectrace import triage
+from spectrace import inputs, triage
 from spectrace.errors import InputError, UsageError
 from spectrace.incidents import build_incidents
 from spectrace.pipeline import Finding
@@ -124,15 +124,15 @@ def test_baseline_file_names_what_each_signature_stands_for(tmp_path: Path) -> N
 def test_expand_inputs_globs_and_errors(tmp_path: Path) -> None:
     for name in ("b.log", "a.log", "c.txt"):
         (tmp_path / name).write_text("x\n")
-    assert triage.expand_inputs([str(tmp_path / "*.log"), "-"]) == [
+    assert inputs.expand([str(tmp_path / "*.log"), "-"]) == [
         str(tmp_path / "a.log"),
         str(tmp_path / "b.log"),
         "-",
     ]
     with pytest.raises(InputError, match="no file matches"):
-        triage.expand_inputs([str(tmp_path / "*.gz")])
+        inputs.expand([str(tmp_path / "*.gz")])
     with pytest.raises(InputError, match="no such file"):
-        triage.expand_inputs([str(tmp_path / "missing.log")])
+        inputs.expand([str(tmp_path / "missing.log")])
 
 
 def test_directories_are_walked_for_logs_only(tmp_path: Path) -> None:
@@ -146,7 +146,7 @@ def test_directories_are_walked_for_logs_only(tmp_path: Path) -> None:
         "stdout",
     ):
         (tmp_path / name).write_text("x\n")
-    found = triage.expand_inputs([str(tmp_path)])
+    found = inputs.expand([str(tmp_path)])
     assert [Path(p).relative_to(tmp_path).as_posix() for p in found] == [
         "server.log",
         "stdout",
@@ -154,4 +154,4 @@ def test_directories_are_walked_for_logs_only(tmp_path: Path) -> None:
     ]
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no log files"):
-        triage.expand_inputs([str(tmp_path / "empty")])
+        inputs.expand([str(tmp_path / "empty")])

@@ -124,15 +124,20 @@ def triage_command(
     accepted = triage.read_baseline(baseline) if baseline else frozenset()
     console, err = Console(), Console(stderr=True)
     progress = DelayedProgress(err)
-    try:
-        analysis = triage.analyse_paths(
-            paths, rules or [], [*(expect or []), *read_expect_file(expect_file)], progress
+
+    def warn(message: str) -> None:
+        err.print(
+            inert(f"spectrace: warning: {message}"), markup=False, highlight=False, soft_wrap=True
         )
+
+    try:
+        markers = [*(expect or []), *read_expect_file(expect_file)]
+        analysis = triage.analyse_paths(paths, rules or [], markers, progress, warn)
     finally:
         progress.close()
     for f in analysis.files if output or main_format is not Format.TEXT else ():
         for issue in f.issues:
-            err.print(inert(f"spectrace: warning: {f.path}: {issue}"), markup=False, highlight=False)
+            warn(f"{f.path}: {issue}")
     triage.apply_baseline(analysis.incidents, accepted)
     verdict = triage.judge(analysis, policy)
     document = build_document(analysis, verdict, redact=not no_redact)
