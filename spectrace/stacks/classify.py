@@ -123,9 +123,11 @@ class ThreadView:
 def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
     """Activity of one sample of one thread, with the name that shows it."""
     frames = thread.frames
-    for frame in frames:
-        if _is_collective(frame):
+    for frame in frames:  # up to the innermost server frame: a wrapper named *all_reduce* that
+        if _is_collective(frame):  # is sleeping in its own helper has not entered it yet
             return Activity.COLLECTIVE, frame.name if not frame.native else _native_op(frames)
+        if is_own_code(frame):
+            break
     own = next((f for f in frames if is_own_code(f)), None)
     python = [f for f in frames if not f.native]
     if any(f.native and _NATIVE_GPU.search(f.name) for f in frames) or (

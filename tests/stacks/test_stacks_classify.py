@@ -68,6 +68,16 @@ def test_rank_labels_match_the_log_prefixes(
             (Activity.GPU_WAIT, ".item() in verify"),
         ),
         (VERIFY, True, (Activity.RUNNING, "verify")),
+        # a rank held up inside the wrapper, before the collective itself
+        (
+            (
+                py("_maybe_hang", "/srv/engine/tp.py", 65, "time.sleep(f.hang_s)"),
+                py("all_reduce_logits", "/srv/engine/tp.py", 44),
+            )
+            + LOOP,
+            False,
+            (Activity.SLEEPING, "_maybe_hang"),
+        ),
         (IDLE, False, (Activity.IDLE_LOOP, "recv_requests")),
         (
             (native("clock_nanosleep", "/usr/lib/x86_64-linux-gnu/libc.so.6"),) + VERIFY,
