@@ -162,8 +162,20 @@ def _add_hints(incident: Incident, path: WorkerPath, era: str | None) -> None:
     incident.hints.extend(h for h in hints if h not in incident.hints)
 
 
+def run_for(incident: Incident, config: RunConfig) -> RunConfig:
+    """The run whose start-up precedes the incident in its file; the whole config otherwise."""
+    first = incident.first_seen
+    before = [
+        run
+        for run in config.runs
+        if run.start is not None and run.start[0] == first.source and run.start[1] <= first.lineno
+    ]
+    return max(before, key=lambda run: run.start or ("", 0), default=config)
+
+
 def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
+    config = run_for(incident, config)
     evidence = frame_evidence(incident, config) + config.path_evidence
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     incident.worker_path = decide(evidence)

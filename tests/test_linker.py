@@ -266,3 +266,60 @@ def test_bundled_engine_frames() -> None:
     assert path is not None
     assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
     assert [e.points_to for e in path.evidence] == ["v1", "v1"]
+
+
+V2_DUMP = DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False").replace(
+    "speculative_eagle_topk=4, speculative_num_draft_tokens=16",
+    "speculative_eagle_topk=1, speculative_num_draft_tokens=6",
+)
+V2_WARN = (
+    "Spec v2 is enabled for eagle/eagle3 speculative decoding and overlap schedule is turned on."
+)
+
+
+def restarted_log() -> RunConfig:
+    """One file, two runs: v1 (lines 1-2, crash at 120) then v2 after a restart (lines 300-301)."""
+    collector = ConfigCollector()
+    for lineno, text in ((1, WARN), (2, DUMP), (3, "Capture cuda graph bs [1, 2, 4, 8, 16]"),
+                         (300, V2_WARN), (301, V2_DUMP)):  # fmt: skip
+        collector.feed(line(text, lineno))
+    return collector.result()
+
+
+def test_each_crash_is_linked_to_the_run_it_happened_in() -> None:
+    config = restarted_log()
+    assert [run.start for run in config.runs] == [("run.log", 2), ("run.log", 301)]
+    first = incident(V1_FRAMES)
+    link(first, config, None)
+    assert first.worker_path is not None
+    assert (first.worker_path.value, first.worker_path.conflict) == ("v1", None)
+    assert first.flags["cuda_graph_bs"].lineno == 3
+    later = incident(V2_FRAMES)
+    later.first_seen = Occurrence("run.log", 400, 0, "TP7", "TP7", None, None)
+    link(later, config, None)
+    assert later.worker_path is not None
+    assert (later.worker_path.value, later.worker_path.conflict) == ("v2", None)
+    assert {e.lineno for e in later.worker_path.evidence if e.points_to} == {400, 300, 301}
+    assert later.flags["speculative_eagle_topk"].value == 1
+    assert "cuda_graph_bs" not in later.flags  # the second run never logged its graph sizes
+
+
+def test_whole_log_view_reports_the_runs_disagreeing() -> None:
+    path = global_worker_path(restarted_log())
+    assert path.value == "v2"  # the last dump is the strongest config fact
+    assert path.conflict is not None and "more than one run" in path.conflict
+
+
+def test_runs_in_separate_files() -> None:
+    collector = ConfigCollector()
+    collector.feed(LogLine("a.log", 5, 0, DUMP, DUMP, "sglang", ""))
+    collector.feed(LogLine("b.log", 5, 0, V2_DUMP, V2_DUMP, "sglang", ""))
+    config = collector.result()
+    inc = incident(V2_FRAMES)
+    inc.first_seen = Occurrence("b.log", 90, 0, "TP0", "TP0", None, None)
+    link(inc, config, None)
+    assert inc.worker_path is not None and inc.worker_path.conflict is None
+    elsewhere = incident(V1_FRAMES)
+    elsewhere.first_seen = Occurrence("c.log", 1, 0, "TP0", "TP0", None, None)
+    link(elsewhere, config, None)  # no start-up in c.log: the whole input's config
+    assert elsewhere.worker_path is not None and elsewhere.worker_path.conflict is not None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from spectrace.assemblers.dump_path import verdict_from_dump
 from spectrace.assemblers.launch import find_env_assignments, parse_launch_command
 from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.dialects.base import LogLine
 
@@ -42,6 +43,8 @@ class RunConfig:
     era: str | None = None  # sglang release range told by a warning, e.g. "0.5.7-0.5.10"
     version: str | None = None  # a version the log prints (vLLM does), if any
     server_args: dict[str, object] = field(default_factory=dict)  # the last full dump
+    start: tuple[str, int] | None = None  # (source, lineno) of this run's start-up line
+    runs: tuple[RunConfig, ...] = ()  # one per start-up when the input holds several runs
 
 
 # Literals the pipeline pre-filters on: every line the collector can use contains one.
@@ -125,16 +128,31 @@ def env_truth(value: str) -> bool | None:
     )
 
 
+def _is_start(line: LogLine) -> bool:
+    text = line.text
+    return ("server_args=" in text and "ServerArgs(" in text) or (
+        "Initializing a V1 LLM engine" in text and "with config:" in text
+    )
+
+
+def _is_post(line: LogLine) -> bool:
+    """Lines printed after start-up (the rest precede their run's dump or config line)."""
+    text = line.text
+    return bool(_GRAPH_BS.search(text) or _MARKER.search(text) or "Dumping input data" in text)
+
+
 class ConfigCollector:
     """Accumulates config facts line by line; ``result()`` gives the RunConfig."""
 
     def __init__(self) -> None:
         self._config = RunConfig()
         self._dump_line: LogLine | None = None
+        self._lines: list[LogLine] = []  # kept to split runs (config lines are few)
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
         text = line.text
+        self._lines.append(line)
         if "server_args=" in text and "ServerArgs(" in text:
             self._server_args(line, text[text.index("ServerArgs(") :])
         elif "with config:" in text:
@@ -155,7 +173,19 @@ class ConfigCollector:
             self._config.engine = "vllm"
 
     def result(self) -> RunConfig:
-        """The collected config, with the dump-derived path evidence placed first."""
+        """The collected config (the last run wins), plus one config per run when there are several."""
+        config = self._single()
+        for start, lines in split_runs(self._lines, _is_start, _is_post):
+            collector = ConfigCollector()
+            for line in lines:
+                collector.feed(line)
+            run = collector._single()
+            run.start = (start.source, start.lineno)
+            config.runs += (run,)
+        return config
+
+    def _single(self) -> RunConfig:
+        """Everything fed, as one config, with the dump-derived path evidence placed first."""
         config = self._config
         return RunConfig(
             flags=dict(config.flags),

@@ -366,3 +366,11 @@ def test_vllm_api_server_version_line() -> None:
     config = collect("vLLM API server version 0.11.0")
     assert (config.engine, config.version) == ("vllm", "0.11.0")
     assert config.flags == {}
+
+
+def test_one_run_has_no_separate_runs_and_restarts_split_by_start_up() -> None:
+    assert collect(WARN_057, DUMP).runs == ()
+    config = collect(WARN_057, DUMP, "Capture cuda graph bs [1, 2]", WARN_057, DUMP)
+    assert [run.start for run in config.runs] == [("run.log", 2), ("run.log", 5)]
+    assert [[e.lineno for e in run.path_evidence] for run in config.runs] == [[2, 1], [5, 4]]
+    assert "cuda_graph_bs" in config.runs[0].flags and "cuda_graph_bs" not in config.runs[1].flags
