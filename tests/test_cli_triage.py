@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import shutil
 import subprocess
@@ -13,11 +14,13 @@ from typing import Any
 
 import pytest
 import typer
+from rich.console import Console
 from synthetic import MISSING_MARKER, seed_analysis
 from typer.testing import CliRunner
 
 from spectrace import inputs, pipeline
 from spectrace.commands import register_all
+from spectrace.commands.triage import DelayedProgress
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -335,3 +338,20 @@ def test_truncated_gzip_with_data_is_read_with_a_warning(tmp_path: Path) -> None
     result = run("triage", str(cut), "-f", "json")
     assert result.returncode == 1 and "truncated gzip" in result.stderr
     assert json.loads(result.stdout)["incidents"][0]["origin_rank"] == "TP7"
+
+
+def test_progress_bar_only_on_a_terminal_and_after_a_second() -> None:
+    piped_out = io.StringIO()
+    piped = DelayedProgress(Console(file=piped_out, force_terminal=False))
+    piped.started -= 5
+    piped(10, 100)
+    piped.close()
+    assert piped_out.getvalue() == ""
+    tty_out = io.StringIO()
+    tty = DelayedProgress(Console(file=tty_out, force_terminal=True, width=80))
+    tty(10, 100)
+    assert tty.progress is None  # a fast scan never shows a bar
+    tty.started -= 5
+    tty(50, 100)
+    tty.close()
+    assert "scanning" in tty_out.getvalue()
