@@ -10,6 +10,7 @@ import gzip
 import re
 import tempfile
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -27,10 +28,10 @@ BENIGN = [
     "[2026-02-27 20:55:01 TP2] Ignore import error when loading sglang.srt.models.glm_ocr: No module named 'transformers.models.glm_ocr'",
     "gpu-node-3:41201:41201 [1] NCCL INFO Channel 02/24 :    0   1   2   3   4   5   6   7",
     "Processing requests:   0%|          | 0/4\rProcessing requests:  50%|█████     | 2/4\rProcessing requests: 100%|██████████| 4/4",
-    "[2026-02-27 20:55:02] INFO:     127.0.0.1:51234 - \"POST /generate HTTP/1.1\" 200 OK",
+    '[2026-02-27 20:55:02] INFO:     127.0.0.1:51234 - "POST /generate HTTP/1.1" 200 OK',
     "[2026-02-27 20:55:03] Health check: error_msg=None, last exception: None, status=ok",
     "[spec-debug] step=120 drafted=3 accepted=0 acceptance rate: 0.0%",
-    "[spec-debug] would raise RuntimeError(\"draft tree exhausted\") at step 7; SPEC_DEBUG_SOFT=1 so continuing",
+    '[spec-debug] would raise RuntimeError("draft tree exhausted") at step 7; SPEC_DEBUG_SOFT=1 so continuing',
     "[nv-fabricmanager-agent] TraceBack collection disabled for this container (set FM_TRACEBACK=1 to enable)",
     "[2026-02-27 20:55:04 TP0] Decode batch, #running-req: 4, #token: 9000, token usage: 0.01, accept len: 2.71, accept rate: 0.17, cuda graph: True, gen throughput (token/s): 262.10, #queue-req: 0",
 ]
@@ -118,7 +119,9 @@ names = st.sampled_from(["seed", "vllm", "chained"])
 def test_benign_lines_between_records_change_nothing(name: str, data: st.DataObject) -> None:
     lines = list(bases()[name])
     gaps = safe_gaps(lines)
-    inserts = data.draw(st.lists(st.tuples(st.sampled_from(gaps), st.sampled_from(BENIGN)), min_size=1, max_size=12))
+    inserts = data.draw(
+        st.lists(st.tuples(st.sampled_from(gaps), st.sampled_from(BENIGN)), min_size=1, max_size=12)
+    )
     for gap, text in sorted(inserts, key=lambda item: -item[0]):
         lines.insert(gap, text)
     assert without_lines(run(encode(lines))) == without_lines(reference(name))
@@ -154,12 +157,20 @@ def test_ansi_colour_codes_change_nothing(name: str, data: st.DataObject) -> Non
 
 
 @SETTINGS
-@given(name=names, cuts=st.lists(st.floats(min_value=0.0, max_value=1.0), max_size=4), level=st.integers(1, 9))
-def test_gzip_even_in_several_members_changes_nothing(name: str, cuts: list[float], level: int) -> None:
+@given(
+    name=names,
+    cuts=st.lists(st.floats(min_value=0.0, max_value=1.0), max_size=4),
+    level=st.integers(1, 9),
+)
+def test_gzip_even_in_several_members_changes_nothing(
+    name: str, cuts: list[float], level: int
+) -> None:
     """A .gz made of several concatenated members (as logrotate + cat produce) reads whole."""
     raw = encode(bases()[name])
     points = sorted({0, len(raw), *(int(c * len(raw)) for c in cuts)})
-    members = b"".join(gzip.compress(raw[a:b], compresslevel=level, mtime=0) for a, b in zip(points, points[1:]))
+    members = b"".join(
+        gzip.compress(raw[a:b], compresslevel=level, mtime=0) for a, b in pairwise(points)
+    )
     assert run(members, suffix=".log.gz") == reference(name)
 
 

@@ -60,7 +60,9 @@ def detail_problems(entry: dict, inc: Incident) -> list[str]:
         if key in entry and entry[key] != value
     ]
     if "first_line_any" in entry and got["first_line"] not in entry["first_line_any"]:
-        problems.append(f"first_line: expected one of {entry['first_line_any']}, got {got['first_line']}")
+        problems.append(
+            f"first_line: expected one of {entry['first_line_any']}, got {got['first_line']}"
+        )
     problems += explanation_problems(entry.get("explanation"), inc)
     problems += evidence_problems(entry.get("evidence_lines"), inc)
     return problems
@@ -74,10 +76,14 @@ def explanation_problems(want: dict | None, inc: Incident) -> list[str]:
         return [f"explanation: expected {want!r}, got None"]
     problems = []
     if exp.explained != want["explained"]:
-        problems.append(f"explanation.explained: expected {want['explained']}, got {exp.explained} ({exp.summary!r})")
+        problems.append(
+            f"explanation.explained: expected {want['explained']}, got {exp.explained} ({exp.summary!r})"
+        )
     for key, value in want.get("facts", {}).items():
         if exp.facts.get(key) != value:
-            problems.append(f"explanation.facts[{key!r}]: expected {value}, got {exp.facts.get(key)}")
+            problems.append(
+                f"explanation.facts[{key!r}]: expected {value}, got {exp.facts.get(key)}"
+            )
     missing = [t for t in want.get("terms", []) if t not in exp.terms]
     if missing:
         problems.append(f"explanation.terms: no term for {missing}, got {exp.terms!r}")
@@ -109,21 +115,29 @@ def test_incidents_match_expected(name: str) -> None:
         found = matched[i]
         if not found:
             if not entry.get("optional"):
-                problems.append(f"entry {i} not found: {entry['message_contains']!r} (root_cause={entry['root_cause']})")
+                problems.append(
+                    f"entry {i} not found: {entry['message_contains']!r} (root_cause={entry['root_cause']})"
+                )
             continue
         if "ranks_union" in entry:
             union = sorted({r for inc in found for r in inc.ranks})
             if union != sorted(entry["ranks_union"]):
-                problems.append(f"entry {i} ranks_union: expected {sorted(entry['ranks_union'])}, got {union}")
+                problems.append(
+                    f"entry {i} ranks_union: expected {sorted(entry['ranks_union'])}, got {union}"
+                )
         for inc in found:
             problems += [f"entry {i} ({describe(inc)}) {p}" for p in detail_problems(entry, inc)]
             cause = entry.get("caused_by")
             if cause is not None:
                 want = {root.id for root in matched[cause]}
                 if inc.caused_by not in want:
-                    problems.append(f"entry {i} ({describe(inc)}) caused_by: expected one of {sorted(want)}, got {inc.caused_by}")
+                    problems.append(
+                        f"entry {i} ({describe(inc)}) caused_by: expected one of {sorted(want)}, got {inc.caused_by}"
+                    )
     accounted = {id(inc) for found in matched.values() for inc in found}
-    problems += [f"unexpected incident {describe(inc)}" for inc in incidents if id(inc) not in accounted]
+    problems += [
+        f"unexpected incident {describe(inc)}" for inc in incidents if id(inc) not in accounted
+    ]
     assert not problems, f"{name}:\n  " + "\n  ".join(problems)
 
 
@@ -155,7 +169,11 @@ def test_config_flags(name: str) -> None:
 
 def test_every_sample_dir_has_expected_json() -> None:
     """A sample without expectations would silently test nothing."""
-    dirs = [p.name for p in SAMPLES_DIR.iterdir() if p.is_dir() and not p.name.startswith(("engine_", "__"))]
+    dirs = [
+        p.name
+        for p in SAMPLES_DIR.iterdir()
+        if p.is_dir() and not p.name.startswith(("engine_", "__"))
+    ]
     assert sorted(dirs) == SAMPLES
 
 

@@ -1,0 +1,194 @@
+"""Damaged and hostile inputs: handled gracefully, and the crash after the damage is kept."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spectrace.errors import InputError, SpectraceError
+from spectrace.pipeline import Analysis, analyse
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+SHAPE = "The size of tensor a (160) must match the size of tensor b (2)"
+
+
+def seed_core() -> bytes:
+    """The seed story's config lines, last decode lines, the TP7/TP3 tracebacks and SIGQUIT."""
+    lines = (SAMPLES / "seed_story" / "server.log").read_bytes().split(b"\n")
+    crash = next(i for i, line in enumerate(lines) if b"Scheduler hit an exception" in line)
+    return b"\n".join(lines[:4] + lines[crash - 30 :])
+
+
+def write(tmp_path: Path, data: bytes, name: str = "server.log") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def assert_seed_crash(result: Analysis) -> None:
+    """The seed crash is found whole: type, message, origin TP7 and both ranks, worker path v1."""
+    roots = [i for i in result.incidents if i.root_cause]
+    summary = [(i.exception_type, i.message[:60], i.origin_rank, i.ranks) for i in result.incidents]
+    assert len(roots) == 1, summary
+    inc = roots[0]
+    assert (inc.exception_type, inc.origin_rank, inc.ranks) == (
+        "RuntimeError",
+        "TP7",
+        ["TP7", "TP3"],
+    ), summary
+    assert SHAPE in inc.message
+    assert inc.worker_path is not None and inc.worker_path.value == "v1"
+
+
+def test_binary_junk_before_and_after_keeps_the_crash(tmp_path: Path) -> None:
+    junk = (
+        bytes(range(256)) * 64
+        + os.urandom(0)
+        + b"\x89PNG\r\n\x1a\n"
+        + bytes(reversed(range(256))) * 16
+    )
+    assert_seed_crash(analyse([write(tmp_path, junk + b"\n" + seed_core() + junk)]))
+
+
+def test_broken_utf8_inside_lines_keeps_the_crash(tmp_path: Path) -> None:
+    data = (
+        seed_core()
+        .replace(b"cuda graph: True", b"cuda graph: True \xc3\x28 \xed\xa0\x80")
+        .replace(b".copy_(forward_batch.input_ids)", b".copy_(forward_batch.input_ids)  # \xff\xfe")
+    )
+    result = analyse([write(tmp_path, b"\xc0\xaf\xe2\x82\n" + data)])
+    assert_seed_crash(result)
+    assert result.incidents[0].load is not None and result.incidents[0].load.running_req == 10
+
+
+def test_latin1_bytes_in_a_frame_line_keep_the_crash(tmp_path: Path) -> None:
+    data = seed_core().replace(
+        b"/usr/local/lib/python3.12/dist-packages/torch",
+        b"/home/j\xf6rg/venv/lib/python3.12/site-packages/torch",
+    )
+    assert_seed_crash(analyse([write(tmp_path, data)]))
+
+
+def test_ansi_cursor_and_title_sequences_keep_the_crash(tmp_path: Path) -> None:
+    lines = seed_core().split(b"\n")
+    decorated = [
+        b"\x1b]0;sglang-server\x07\x1b[2K\r\x1b[1;31m" + line + b"\x1b[0m" if i % 3 == 0 else line
+        for i, line in enumerate(lines)
+    ]
+    assert_seed_crash(analyse([write(tmp_path, b"\n".join(decorated))]))
+
+
+def test_nul_bytes_and_a_nul_block_keep_the_crash(tmp_path: Path) -> None:
+    """A file preallocated and cut by a power loss holds runs of NUL bytes before new output."""
+    data = seed_core()
+    head, tail = (
+        data[: data.index(b"[2026-02-27 21:00:16 TP0]")],
+        data[data.index(b"[2026-02-27 21:00:16 TP0]") :],
+    )
+    damaged = head.replace(b"token usage", b"token\x00usage") + b"\x00" * 65536 + b"\n" + tail
+    assert_seed_crash(analyse([write(tmp_path, damaged)]))
+
+
+def test_empty_file_has_no_incidents(tmp_path: Path) -> None:
+    result = analyse([write(tmp_path, b"")])
+    assert result.incidents == []
+    assert result.files[0].lines == 0
+
+
+def test_file_of_only_newlines_and_crs_has_no_incidents(tmp_path: Path) -> None:
+    assert analyse([write(tmp_path, b"\n\r\n\r\r" * 10000)]).incidents == []
+
+
+def test_missing_file_is_one_named_input_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.log"
+    with pytest.raises(InputError) as err:
+        analyse([str(missing)])
+    assert "nope.log" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_missing_file_next_to_a_good_one_is_still_an_error(tmp_path: Path) -> None:
+    good = write(tmp_path, seed_core())
+    with pytest.raises(SpectraceError):
+        analyse([good, str(tmp_path / "rank1.log")])
+
+
+def test_missing_file_at_the_cli_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "spectrace", "triage", str(tmp_path / "nope.log")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "nope.log" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_truncated_gzip_keeps_the_crash_before_the_cut_and_says_so(tmp_path: Path) -> None:
+    noise = b"\n".join(
+        b'[2026-02-27 21:00:19] INFO:     127.0.0.1:%d - "GET /health HTTP/1.1" 200 OK' % i
+        for i in range(20000)
+    )
+    packed = gzip.compress(seed_core() + b"\n" + noise + b"\n", mtime=0)
+    result = analyse([write(tmp_path, packed[: len(packed) - len(packed) // 3], "server.log.gz")])
+    assert_seed_crash(result)
+    issues = [issue for f in result.files for issue in f.issues]
+    assert any("gzip" in issue for issue in issues), issues
+
+
+def test_gzip_header_only_is_graceful(tmp_path: Path) -> None:
+    result = analyse([write(tmp_path, gzip.compress(b"hello\n")[:12], "server.log.gz")])
+    assert result.incidents == []
+
+
+def test_directory_without_logs_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError):
+        analyse([str(tmp_path / "empty")])
+
+
+MEASURE = """
+import json, resource, sys
+from spectrace.pipeline import analyse
+result = analyse([sys.argv[1]])
+print(json.dumps({
+    "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "incidents": [[i.exception_type, i.origin_rank, i.root_cause] for i in result.incidents],
+    "issues": [issue for f in result.files for issue in f.issues],
+}))
+"""
+
+
+def measure(path: Path) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return json.loads(proc.stdout)
+
+
+def test_a_100_mb_line_before_the_crash_keeps_memory_flat_and_the_crash(tmp_path: Path) -> None:
+    """Peak memory grows far less than the line (baseline: the same file without it)."""
+    small, big = tmp_path / "small.log", tmp_path / "big.log"
+    small.write_bytes(seed_core())
+    chunk = b"0123456789abcdef" * 65536  # 1 MiB
+    with big.open("wb") as fh:
+        fh.write(b"[2026-02-27 20:59:59 TP0] Finish: obj=GenerateReqInput(text='")
+        for _ in range(100):
+            fh.write(chunk)
+        fh.write(b"')\n" + seed_core())
+    base, huge = measure(small), measure(big)
+    assert huge["incidents"] == base["incidents"]
+    assert ["RuntimeError", "TP7", True] in huge["incidents"]
+    grown_mb = (huge["rss_kb"] - base["rss_kb"]) / 1024
+    assert grown_mb < 48, f"peak RSS grew by {grown_mb:.0f} MB for a 100 MB line"
+    assert any("longer than" in issue for issue in huge["issues"]), huge["issues"]
