@@ -76,7 +76,8 @@ class LineIndex:
         self.name = str(path)
         self.gzip = is_gzip(self.path)
         self._chunk = chunk
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the arrays and the cache
+        self._building = threading.Lock()  # one builder at a time (initial pass, follow polls)
         self._ends = array.array("Q")
         self._size = 0  # bytes of the data file known to exist
         self._spool: tempfile._TemporaryFileWrapper[bytes] | None = None
@@ -111,6 +112,11 @@ class LineIndex:
     def build(self, cancelled: Callable[[], bool] = lambda: False,
               on_progress: Callable[[int], None] | None = None) -> None:
         """Index up to the current end of file; call from a worker thread."""
+        with self._building:
+            self._build(cancelled, on_progress)
+
+    def _build(self, cancelled: Callable[[], bool],
+               on_progress: Callable[[int], None] | None) -> None:
         for added in self._chunks():
             if on_progress is not None:
                 on_progress(added)
@@ -160,8 +166,8 @@ class LineIndex:
 
     def refresh(self) -> Change:
         """Look at the file again (follow mode): index what was appended, or reset."""
-        if self.gzip:
-            return Change.SAME
+        if self.gzip or not self.done:
+            return Change.SAME  # compressed artefacts do not grow; the first pass is still running
         try:
             stat = os.stat(self.path)
         except OSError:

@@ -23,7 +23,8 @@ from spectrace.line_index import Change, LineIndex
 from spectrace.pipeline import Analysis, Finding
 from spectrace.ruleset import BenignRule
 from spectrace.tui import analysis as core
-from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
+from spectrace.tui.actions import KeyActions
+from spectrace.tui.dialogs import Query
 from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.messages import AnalysisDone, AnalysisFailed, CrashFound, IndexProgress, JumpTo
 from spectrace.tui.timeline import (
@@ -34,7 +35,7 @@ from spectrace.tui.timeline import (
     filter_rows,
     merge_order,
 )
-from spectrace.tui.views import FileSet, crash_rows, keep_rows, ranks_seen, search
+from spectrace.tui.views import FileSet, crash_rows, keep_rows
 from spectrace.tui.widgets.incident_detail import IncidentDetail
 from spectrace.tui.widgets.incident_list import Entry, IncidentList, crash_entries, incident_entries
 from spectrace.tui.widgets.load_chart import LoadChart
@@ -44,7 +45,7 @@ POLL_S = 0.5
 PROGRESS_S = 0.1
 
 
-class SpectraceApp(App[None]):
+class SpectraceApp(KeyActions, App[None]):
     """Log view on the left; crash list, crash detail and load chart on the right."""
 
     CSS_PATH = "app.tcss"
@@ -79,6 +80,7 @@ class SpectraceApp(App[None]):
         self.analysis: Analysis | None = None
         self.analysis_state = "analysing"
         self._reanalyse = False
+        self._analysis_started = False
 
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
@@ -104,7 +106,6 @@ class SpectraceApp(App[None]):
         self.log_view.set_source(self.base)
         self.log_view.focus()
         self._index()
-        self._analyse()
         self.set_interval(POLL_S, self._poll)
         if self.start_follow:
             self.action_follow()
@@ -201,6 +202,9 @@ class SpectraceApp(App[None]):
         self._analyse()
 
     def on_index_progress(self, message: IndexProgress) -> None:
+        if not self._analysis_started:  # after the first screen: the scan competes for the GIL
+            self._analysis_started = True
+            self.call_after_refresh(self._analyse)
         if isinstance(self.log_view.source, (SingleSource, MergedSource)):
             self.log_view.grew()
         self._status(indexing=not message.done)
@@ -267,75 +271,12 @@ class SpectraceApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def action_crash(self, direction: int) -> None:
-        entries = self.incident_list.entries
-        rows = [(self.files.row(self.log_view.source, e.source, e.lineno), n) for n, e in enumerate(entries)
-                if e.source is not None and e.lineno is not None]
-        placed = sorted((row, n) for row, n in rows if row is not None)
-        cursor = self.log_view.cursor
-        ahead = [p for p in placed if (p[0] > cursor if direction > 0 else p[0] < cursor)]
-        if not ahead:
-            self.notify("no more crashes " + ("below" if direction > 0 else "above"))
-            return
-        row, n = ahead[0] if direction > 0 else ahead[-1]
-        self.incident_list.highlighted = n
-        self.log_view.follow = False
-        self.log_view.go_to(row)
-
-    def action_search(self) -> None:
-        def done(query: Query | None) -> None:
-            self.search_query = query
-            self.log_view.set_pattern(query.pattern if query else None)
-            if query is not None:
-                self.action_search_next(1)
-        self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
-
-    def action_search_next(self, direction: int) -> None:
-        if self.search_query is None:
-            self.notify("no search yet: press /")
-            return
-        self._search(self.search_query, direction)
-
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: Query, direction: int) -> None:
-        row = search(self.log_view.source, query.pattern, self.log_view.cursor, direction)
-        if row is None:
-            self.call_from_thread(self.notify, f"not found: {query.text}")
-        else:
-            self.call_from_thread(self.log_view.go_to, row)
-
-    def action_filter(self) -> None:
-        def done(query: Query | None) -> None:
-            self.line_filter = query
-            self._refilter()
-        self.push_screen(QueryDialog("Filter lines", with_exclude=True,
-                                     value=self.line_filter.text if self.line_filter else ""), done)
-
-    def action_clear_filter(self) -> None:
-        self.line_filter, self.rank = None, None
-        self._refilter()
-
-    def action_rank(self) -> None:
-        def done(rank: str | None) -> None:
-            if rank is not None:
-                self.rank = rank or None
-                self._refilter()
-        self.push_screen(RankDialog(ranks_seen(self.files, self.analysis)), done)
-
     def action_follow(self) -> None:
-        self.log_view.follow = not self.log_view.follow
         if self.log_view.follow:
+            self.log_view.follow = False
+        else:
             self.log_view.action_last()
         self._status()
-
-    def action_colour(self) -> None:
-        self.log_view.colour = not self.log_view.colour
-        self.log_view.set_crash_lines(self.log_view.crash_lines)
-
-    def action_help(self) -> None:
-        keys = [(b.key, b.description) for b in (*self.BINDINGS, *LogView.BINDINGS)
-                if isinstance(b, Binding)]
-        self.push_screen(HelpScreen(keys))
 
     def _status(self, indexing: bool = False) -> None:
         self.status_bar.update(Text(self.files.status(

@@ -20,7 +20,7 @@ async def test_first_screen_shows_the_head_of_the_log(seed_log: Path) -> None:
         lines = screen_lines(app)
         assert "Overlap scheduler is disabled" in lines[0]
         assert lines[1].lstrip().startswith("2 [2026-02-27 20:48:55] server_args=ServerArgs(")
-        assert "seed_story.log: 51 lines" in str(app.query_one("#status").render())
+        await wait_for(pilot, lambda: "seed_story.log: 51 lines │" in str(app.status_bar.render()))
 
 
 @pilot

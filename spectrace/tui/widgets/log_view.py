@@ -51,7 +51,7 @@ class LogView(ScrollView, can_focus=True):
         Binding("pagedown,space", "page(1)", "PgDn", show=False),
         Binding("pageup,b", "page(-1)", "PgUp", show=False),
         Binding("g,home", "first", "Top", show=False),
-        Binding("G,end", "last", "Bottom", show=False),
+        Binding("G,end", "last", "Bottom (stays there as lines arrive)", show=False),
         Binding("h,left", "pan(-8)", "Left", show=False),
         Binding("l,right", "pan(8)", "Right", show=False),
     ]
@@ -130,6 +130,8 @@ class LogView(ScrollView, can_focus=True):
         self.go_to(0)
 
     def action_last(self) -> None:
+        """Go to the end and stay there while more lines arrive (as lnav does at the bottom)."""
+        self.follow = True
         self.cursor = max(self.source.count - 1, 0)
         self.scroll_end(animate=False, immediate=True)
 

@@ -1,0 +1,148 @@
+"""Time ``spectrace tui`` as a user sees it, in a real terminal (tmux), against toolong.
+
+Usage: python benchmarks/bench_tui.py --size-mb 1024 [--file LOG] [--toolong PATH/TO/tl]
+
+Every time is taken from process start to what the terminal shows (``tmux capture-pane``):
+first screen of log text, first crash in the list, full crash list, last line after ``G``
+(pressed once the index is complete, and pressed at the first screen), and peak RSS (VmHWM).
+toolong opens the same warm file in the same run; its figures are printed as ratios.
+toolong pins textual<0.59, so it lives in its own virtualenv (``--toolong``), never ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+POLL_S = 0.02
+TIMEOUT_S = 120.0
+STAMP = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+CRASHES = re.compile(r"(\d+) crashes")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+
+
+class Terminal:
+    """One program in a detached 160x48 tmux pane."""
+
+    def __init__(self, name: str, command: str) -> None:
+        self.name = name
+        tmux("kill-session", "-t", name)
+        self.start = time.perf_counter()
+        tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", name, f"exec {command}")
+        self.pid = int(tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip() or 0)
+
+    def screen(self) -> str:
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def until(self, ready: Callable[[str], bool], since: float | None = None) -> float:
+        """Seconds from ``since`` (default: process start) until the screen satisfies ``ready``."""
+        t0 = self.start if since is None else since
+        while time.perf_counter() - t0 < TIMEOUT_S:
+            if ready(self.screen()):
+                return time.perf_counter() - t0
+            time.sleep(POLL_S)
+        return float("nan")
+
+    def keys(self, *keys: str) -> float:
+        now = time.perf_counter()
+        tmux("send-keys", "-t", self.name, *keys)
+        return now
+
+    def peak_mb(self) -> float:
+        status = Path(f"/proc/{self.pid}/status").read_text()
+        return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        tmux("kill-session", "-t", self.name)
+
+
+def last_line(path: Path) -> tuple[int, str]:
+    """Line count and a visible prefix of the last line (its stamp makes it unique)."""
+    with path.open("rb") as fh:
+        count = sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 24), b""))
+        fh.seek(max(0, path.stat().st_size - 4096))
+        tail = fh.read().decode("utf-8", "replace").rstrip("\n").rsplit("\n", 1)[-1]
+    return count, re.sub(r"\x1b\[[0-9;]*m", "", tail)[:60]
+
+
+def bench_spectrace(exe: str, log: Path, count: int) -> dict[str, float]:
+    shows_last = re.compile(rf"^\s*{count} ", re.M)
+    term = Terminal("bench-spectrace", f"{exe} tui {log}")
+    out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
+    out["first_crash"] = term.until(lambda s: any(int(n) > 0 for n in CRASHES.findall(s)))
+    out["full_list"] = term.until(lambda s: bool(CRASHES.search(s)) and "scanning" not in s)
+    term.until(lambda s: "indexing" not in s)
+    out["index_done"] = time.perf_counter() - term.start
+    out["jump_last"] = term.until(lambda s: bool(shows_last.search(s)), since=term.keys("G"))
+    out["peak_mb"] = term.peak_mb()
+    term.close()
+    early = Terminal("bench-spectrace", f"{exe} tui {log}")
+    early.until(lambda s: bool(STAMP.search(s)))
+    early.keys("G")
+    out["last_line_from_start"] = early.until(lambda s: bool(shows_last.search(s)))
+    early.close()
+    return out
+
+
+def bench_toolong(exe: str, log: Path, tail: str) -> dict[str, float]:
+    term = Terminal("bench-toolong", f"{exe} {log}")
+    out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
+    term.keys("End")
+    out["last_line_from_start"] = term.until(lambda s: tail[:50] in s)
+    time.sleep(1.0)
+    out["peak_mb"] = term.peak_mb()
+    term.close()
+    return out
+
+
+def make_log(size_mb: int, folder: Path) -> Path:
+    out = folder / f"bench_{size_mb}mb.log"
+    gen = Path(__file__).with_name("gen_log.py")
+    subprocess.run([sys.executable, str(gen), "--size-mb", str(size_mb), "--out", str(out)], check=True)
+    return out
+
+
+def warm(path: Path) -> None:
+    with path.open("rb") as fh:
+        while fh.read(1 << 24):
+            pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=256)
+    parser.add_argument("--file", type=Path, help="an existing log instead of a generated one")
+    parser.add_argument("--toolong", default=os.environ.get("TOOLONG", shutil.which("tl")))
+    parser.add_argument("--spectrace", default=shutil.which("spectrace") or "spectrace")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-tui-") as tmp:
+        log = args.file or make_log(args.size_mb, Path(tmp))
+        warm(log)
+        count, tail = last_line(log)
+        size_mb = log.stat().st_size / 2**20
+        print(f"input: {log} ({size_mb:.0f} MiB, {count:,} lines), warm page cache, 2-core box")
+        ours = bench_spectrace(args.spectrace, log, count)
+        theirs = bench_toolong(args.toolong, log, tail) if args.toolong else {}
+    print(f"{'measure':<24}{'spectrace':>12}{'toolong':>12}{'ratio':>9}")
+    for key, value in ours.items():
+        other = theirs.get(key)
+        unit = " MB" if key == "peak_mb" else " s"
+        ratio = f"{other / value:8.2f}x" if other and value else ""
+        shown = f"{other:10.2f}{unit}" if other is not None else " " * 12
+        print(f"{key:<24}{value:10.2f}{unit}{shown}{ratio}")
+    print("ratio = toolong / spectrace (above 1: spectrace is faster or smaller)")
+
+
+if __name__ == "__main__":
+    main()
