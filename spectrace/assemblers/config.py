@@ -92,12 +92,13 @@ _RANK = {
     "server_args": 5,
     "vllm_config": 4,
     "vllm_args": 3,
-    "capture_log": 3,
+    "capture_log": 6,  # the sizes really captured (the dump's list is clipped later)
     "warning": 2,
     "launch_command": 1,
     "env": 1,
     "marker": 1,
 }
+_OFF = ("speculative_algorithm", "speculative_config.method")  # here None means "spec off"
 _MAX_TEXT = 400
 # vLLM speculative methods -> the proposer class that runs them (v1/spec_decode/*.py).
 _VLLM_PROPOSERS = {
@@ -215,6 +216,8 @@ class ConfigCollector:
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)
+        if old is not None and value is None and old.value is not None and name not in _OFF:
+            return  # None is "unset / auto": it never hides a value another line stated
         if old is None or _RANK[origin] >= _RANK[old.origin]:
             self._config.flags[name] = FlagValue(value, line.source, line.lineno, origin)
 

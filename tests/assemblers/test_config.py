@@ -373,4 +373,15 @@ def test_one_run_has_no_separate_runs_and_restarts_split_by_start_up() -> None:
     config = collect(WARN_057, DUMP, "Capture cuda graph bs [1, 2]", WARN_057, DUMP)
     assert [run.start for run in config.runs] == [("run.log", 2), ("run.log", 5)]
     assert [[e.lineno for e in run.path_evidence] for run in config.runs] == [[2, 1], [5, 4]]
-    assert "cuda_graph_bs" in config.runs[0].flags and "cuda_graph_bs" not in config.runs[1].flags
+    assert config.runs[0].flags["cuda_graph_bs"].value == [1, 2]  # what was really captured
+    assert config.runs[1].flags["cuda_graph_bs"].value == [1, 2, 4, 8, 10, 12, 16]  # the dump's
+
+
+def test_an_unset_dump_value_does_not_hide_a_stated_one() -> None:
+    config = collect(
+        "python -m sglang.launch_server --model-path /m --speculative-eagle-topk 4",
+        "server_args=ServerArgs(model_path='/m', speculative_eagle_topk=None, cuda_graph_bs=None)",
+        "Capture cuda graph bs [1, 2, 4]",
+    )
+    assert config.flags["speculative_eagle_topk"].origin == "launch_command"
+    assert config.flags["cuda_graph_bs"].value == [1, 2, 4]
