@@ -1,0 +1,151 @@
+"""Engine configuration and SGLang's server-args resolution (which worker really runs, and why)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .faults import Fault
+
+SPEC_ALGORITHMS = ("EAGLE", "EAGLE3")
+MODELS = ("tiny", "tiny-hi-entropy", "smollm2")
+
+# Verbatim SGLang 0.5.7-0.5.10 texts (LOG_FORMATS.md 1.4-1.5); printed bare, before logging is set up.
+WARN_MAX_RUNNING = (
+    "Max running requests is reset to 48 for speculative decoding. You can override this by "
+    "explicitly setting --max-running-requests."
+)
+WARN_SPEC_V2_ON = (
+    "Spec v2 is enabled for eagle/eagle3 speculative decoding and overlap schedule is turned on."
+)
+WARN_OVERLAP_OFF = (
+    "Overlap scheduler is disabled when spec v2 is off or using unsupported speculative algorithm. "
+    "You can set env SGLANG_ENABLE_SPEC_V2=True to enable the experimental overlap scheduler. "
+)
+WARN_MIXED_CHUNK = "Mixed chunked prefill is disabled because of using eagle speculative decoding."
+WARN_DRAFT_TOKENS = (
+    "speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 when "
+    "speculative_eagle_topk == 1"
+)
+ERR_V2_TOPK = "Spec v2 currently only supports topk = 1 for speculative decoding."
+
+
+@dataclass(frozen=True, slots=True)
+class SpecConfig:
+    """Speculation knobs under SGLang's names; ``algorithm=None`` is plain decoding."""
+
+    algorithm: str | None = "EAGLE"
+    num_steps: int = 3
+    eagle_topk: int = 1
+    num_draft_tokens: int = 4
+    disable_batch_threshold: int | None = None  # the story's patch flag
+    hysteresis_steps: int = 4  # consecutive decode steps at or below the threshold to re-enable
+
+    @property
+    def enabled(self) -> bool:
+        return self.algorithm is not None
+
+
+@dataclass(frozen=True, slots=True)
+class FaultConfig:
+    faults: frozenset[Fault] = frozenset()
+    fault_step: int = 6  # decode step at which one-shot faults (nan_logits, hang) fire
+    hang_s: float = 45.0  # how long hang_before_collective blocks its rank
+
+    def on(self, fault: Fault) -> bool:
+        return fault in self.faults
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """Everything a run needs; ``resolve`` applies SGLang's forcing rules before use."""
+
+    model: str = "tiny"
+    device: str = "cpu"
+    dtype: str = "float32"
+    tp_size: int = 1
+    enable_spec_v2: bool = False  # SGLANG_ENABLE_SPEC_V2 (``--worker v2``)
+    disable_overlap_schedule: bool = False
+    disable_cuda_graph: bool = False
+    cuda_graph_bs: tuple[int, ...] = ()  # () = 1, 2, 4, 8, then every 8 up to max_running
+    max_running_requests: int | None = None
+    max_seq_len: int = 384  # KV columns per request slot (context + draft scratch)
+    decode_log_interval: int = 10
+    verify_backend: str = "torch"  # "torch" | "triton"
+    seed: int = 0
+    cpu_threads: int = 1  # intra-op threads on CPU; 1 avoids spin-waits on a shared machine
+    dist_timeout_s: float = 20.0
+    spec: SpecConfig = field(default_factory=SpecConfig)
+    faults: FaultConfig = field(default_factory=FaultConfig)
+
+    @property
+    def worker(self) -> str:
+        """'v2' (EAGLEWorkerV2), 'v1' (EAGLEWorker) or 'none', as SGLang's create_worker picks."""
+        if not self.spec.enabled:
+            return "none"
+        return "v1" if self.disable_overlap_schedule else "v2"
+
+    @property
+    def worker_class(self) -> str | None:
+        return {"v1": "EAGLEWorker", "v2": "EAGLEWorkerV2"}.get(self.worker)
+
+    @property
+    def graph_bs(self) -> tuple[int, ...]:
+        """Capture sizes, sorted ascending, covering max_running_requests."""
+        if self.cuda_graph_bs:
+            return tuple(sorted(set(self.cuda_graph_bs)))
+        top = self.max_running_requests or 48
+        sizes = [b for b in (1, 2, 4, 8) if b < top] + list(range(8, top + 8, 8))
+        return tuple(sorted({min(b, top) for b in sizes}))
+
+    def validate(self) -> list[str]:
+        """Problems a user must fix, one sentence each; empty when the config can run."""
+        s, out = self.spec, []
+        if self.model not in MODELS:
+            out.append(f"unknown model {self.model!r} (choose from {', '.join(MODELS)})")
+        if self.device not in ("cpu", "cuda"):
+            out.append(f"unknown device {self.device!r} (cpu or cuda)")
+        if self.tp_size < 1:
+            out.append("--tp must be at least 1")
+        if s.enabled:
+            if s.algorithm not in SPEC_ALGORITHMS:
+                out.append(f"unknown --speculative-algorithm {s.algorithm!r} (EAGLE, EAGLE3, NONE)")
+            if s.num_steps < 1 or s.eagle_topk < 1 or s.num_draft_tokens < 2:
+                out.append("speculative steps and topk must be >= 1, num_draft_tokens >= 2")
+            elif s.num_draft_tokens - 1 > s.eagle_topk + (s.num_steps - 1) * s.eagle_topk**2:
+                out.append(
+                    f"--speculative-num-draft-tokens {s.num_draft_tokens} exceeds the "
+                    f"{s.eagle_topk + (s.num_steps - 1) * s.eagle_topk**2} candidates + root of "
+                    f"topk {s.eagle_topk} x steps {s.num_steps}"
+                )
+            if (
+                self.worker == "v2"
+                and s.eagle_topk > 1
+                and not self.faults.on(Fault.V2_ALLOW_TOPK_GT1)
+            ):
+                out.append(ERR_V2_TOPK + " (use --worker v1, or --fault v2_allow_topk_gt1)")
+        if s.disable_batch_threshold is not None and s.disable_batch_threshold < 1:
+            out.append("--speculative-disable-batch-threshold must be at least 1")
+        if self.max_running_requests is not None and self.max_running_requests > max(self.graph_bs):
+            out.append("--max-running-requests exceeds the largest --cuda-graph-bs")
+        return out
+
+
+def resolve(cfg: EngineConfig) -> tuple[EngineConfig, list[str]]:
+    """SGLang 0.5.7-0.5.10 ``_handle_speculative_decoding``: forced values + the bare warnings."""
+    s, warnings = cfg.spec, []
+    if not s.enabled:
+        return cfg, warnings
+    if cfg.max_running_requests is None:
+        cfg = replace(cfg, max_running_requests=48)
+        warnings.append(WARN_MAX_RUNNING)
+    if cfg.enable_spec_v2:
+        cfg = replace(cfg, disable_overlap_schedule=False)
+        warnings.append(WARN_SPEC_V2_ON)
+    else:
+        cfg = replace(cfg, disable_overlap_schedule=True)
+        warnings.append(WARN_OVERLAP_OFF)
+    warnings.append(WARN_MIXED_CHUNK)
+    if s.eagle_topk == 1 and s.num_draft_tokens != s.num_steps + 1:
+        warnings.append(WARN_DRAFT_TOKENS)
+        cfg = replace(cfg, spec=replace(s, num_draft_tokens=s.num_steps + 1))
+    return cfg, warnings

@@ -1,0 +1,264 @@
+"""Engine: one rank's life (start-up lines, weights, KV, graphs, the scheduler loop, the crash path).
+
+Whatever happens, the rank writes its ``error`` event and flushes its events before it dies; the
+log gets SGLang's ``Scheduler hit an exception: Traceback ...`` with the real traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import platform
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from .config import EngineConfig
+from .events import EventWriter
+from .kv_cache import KVPool
+from .load import ClosedLoopLoad, LoadSpec
+from .loader import load_pair
+from .logs import GB, EngineLog, avail_mem_gb, graph_word
+from .scheduler import Scheduler
+from .tp import TPGroup
+from .workers import create_worker
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+@dataclass(frozen=True, slots=True)
+class RunPaths:
+    out_dir: Path
+    log: Path
+    run_id: str
+
+    def events(self, rank: int, tp_size: int) -> Path:
+        return self.out_dir / ("events.jsonl" if tp_size == 1 else f"events.tp{rank}.jsonl")
+
+
+def config_dict(cfg: EngineConfig) -> dict[str, Any]:
+    """The resolved config as JSON-ready data (frozensets become sorted lists)."""
+    d = dataclasses.asdict(cfg)
+    d["faults"]["faults"] = sorted(f.value for f in cfg.faults.faults)
+    d["cuda_graph_bs"] = list(cfg.graph_bs)
+    d["worker"] = cfg.worker
+    return d
+
+
+class Engine:
+    """One TP rank: set up, serve the load, and always leave a complete record behind."""
+
+    def __init__(
+        self,
+        cfg: EngineConfig,
+        load: LoadSpec,
+        paths: RunPaths,
+        rank: int = 0,
+        warnings: tuple[str, ...] = (),
+        progress: Any = None,
+    ) -> None:
+        self.cfg, self.load_spec, self.paths, self.rank = cfg, load, paths, rank
+        self.log = EngineLog(paths.log, rank, cfg.tp_size)
+        self.events = EventWriter(paths.events(rank, cfg.tp_size), paths.run_id, rank)
+        self.warnings, self.progress = warnings, progress
+        self.tp = TPGroup(rank, cfg.tp_size, cfg.faults, on_fault=self._fault_event)
+        self.scheduler: Scheduler | None = None
+        self.worker: Any = None
+        self.pair: Any = None
+        self.t0 = time.perf_counter()
+
+    def _fault_event(self, fault: str, detail: str) -> None:
+        self.events.emit("fault", fault=fault, detail=detail)
+        self.events.flush()
+
+    def run(self, port: int = 0, on_ready: Any = None) -> int:
+        """Set up and serve; 0 on success, 1 after a crash (already logged and recorded)."""
+        status, code = "ok", 0
+        try:
+            with torch.inference_mode():
+                self.setup(port)
+                if on_ready is not None:
+                    on_ready()
+                self.serve()
+        except Exception as exc:  # the scheduler's last word: log, record, exit non-zero
+            status, code = "error", 1
+            self.record_crash(exc)
+        finally:
+            self.finish(status)
+        return code
+
+    # --- start-up --------------------------------------------------------------------------------
+    def setup(self, port: int) -> None:
+        cfg, log = self.cfg, self.log
+        if cfg.tp_size > 1:
+            t = time.perf_counter()
+            log.info("Init torch distributed begin.")
+            self.tp.init(port, "nccl" if cfg.device == "cuda" else "gloo", cfg.dist_timeout_s)
+            log.info(
+                f"Init torch distributed ends. elapsed={time.perf_counter() - t:.2f} s, "
+                f"mem usage=0.00 GB"
+            )
+        torch.manual_seed(cfg.seed)
+        if cfg.device == "cpu":
+            torch.set_num_threads(cfg.cpu_threads)
+        pair = self.load_weights()
+        pool = self.allocate_kv(pair)
+        self.worker = create_worker(cfg, pair, pool, self.tp)
+        self.capture_graphs()
+        self.emit_run_start(pair)
+        if self.rank == 0:
+            log.info(
+                f"max_total_num_tokens={pool.capacity_tokens}, chunked_prefill_size=8192, "
+                f"max_prefill_tokens=16384, max_running_requests={cfg.max_running_requests}, "
+                f"context_len={cfg.max_seq_len}, "
+                f"available_gpu_mem={avail_mem_gb(cfg.device):.2f} GB"
+            )
+        if cfg.spec.disable_batch_threshold is not None and cfg.spec.enabled:
+            log.info("Dynamic speculation disable enabled")
+        self.pair = pair
+
+    def load_weights(self) -> Any:
+        cfg, log = self.cfg, self.log
+        t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
+        log.info(f"Load weight begin. avail mem={mem:.2f} GB")
+        pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
+        after = avail_mem_gb(cfg.device)
+        log.info(
+            f"Load weight end. elapsed={time.perf_counter() - t:.2f} s, "
+            f"type=LlamaForCausalLM, avail mem={after:.2f} GB, mem usage="
+            f"{max(mem - after, 0):.2f} GB."
+        )
+        if cfg.spec.enabled:
+            log.info(f"Load weight begin. avail mem={after:.2f} GB")
+            log.info(
+                f"Load weight end. elapsed=0.00 s, type=LlamaForCausalLMEagle3, "
+                f"avail mem={after:.2f} GB, mem usage=0.00 GB."
+            )
+        return pair
+
+    def allocate_kv(self, pair: Any) -> KVPool:
+        cfg = self.cfg
+        slots = (cfg.max_running_requests or 48) + 1  # + the scratch slot of padded graph rows
+        target_kv = pair.target.new_kv_cache(slots, cfg.max_seq_len)
+        draft_kv = pair.draft.new_kv_cache(slots, cfg.max_seq_len) if cfg.spec.enabled else None
+        size = target_kv.k.numel() * target_kv.k.element_size() / GB
+        self.log.info(
+            f"KV Cache is allocated. #tokens: {slots * cfg.max_seq_len}, "
+            f"K size: {size:.2f} GB, V size: {size:.2f} GB"
+        )
+        self.log.info(f"Memory pool end. avail mem={avail_mem_gb(cfg.device):.2f} GB")
+        return KVPool(target_kv, draft_kv, slots - 1)
+
+    def capture_graphs(self) -> None:
+        """Target first, then draft and draft extend, each into the shared pool, largest bs first."""
+        cfg, log = self.cfg, self.log
+        if cfg.disable_cuda_graph:
+            return
+        word = graph_word(cfg.device)
+        pool = torch.cuda.graph_pool_handle() if cfg.device == "cuda" else None
+        titles = {"target": "", "draft": "draft ", "draft_extend": "draft extend "}
+        for runner in self.worker.runners:
+            t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
+            title = titles[runner.name]
+            log.info(
+                f"Capture {title}{word} begin. This can take up to several minutes. "
+                f"avail mem={mem:.2f} GB"
+            )
+            if runner.name == "target" and self.rank == 0:
+                log.info(f"Capture {word} bs {list(runner.capture_bs)}")
+            runner.capture(pool)
+            after = avail_mem_gb(cfg.device)
+            log.info(
+                f"Capture {title}{word} end. Time elapsed: {time.perf_counter() - t:.2f} s. "
+                f"mem usage={max(mem - after, 0):.2f} GB. avail mem={after:.2f} GB."
+            )
+            for mode, bs, rows, t_us in runner.stats.captured:
+                self.events.emit(
+                    "capture",
+                    runner=runner.name,
+                    mode=mode,
+                    bs=bs,
+                    rows=rows,
+                    t_us=round(t_us, 1),
+                    graph="capture" if cfg.device == "cuda" else "emulated",
+                )
+
+    def emit_run_start(self, pair: Any) -> None:
+        cfg = self.cfg
+        device = torch.cuda.get_device_name() if cfg.device == "cuda" else platform.machine()
+        self.events.emit(
+            "run_start",
+            config=config_dict(cfg),
+            worker=cfg.worker,
+            worker_class=cfg.worker_class,
+            disable_overlap_schedule=cfg.disable_overlap_schedule,
+            versions={"torch": torch.__version__, "triton": importlib.metadata.version("triton")},
+            device=f"{cfg.device}:{device}",
+            weights=dict(pair.sha256),
+            faults=sorted(f.value for f in cfg.faults.faults),
+            log_path=str(self.paths.log),
+            warnings=list(self.warnings),
+            tp_size=cfg.tp_size,
+            load=dataclasses.asdict(self.load_spec),
+        )
+        self.events.flush()
+
+    # --- serving --------------------------------------------------------------------------------
+    def serve(self) -> None:
+        load = ClosedLoopLoad(self.load_spec, self.pair.prompts)
+        self.scheduler = Scheduler(
+            self.cfg, self.worker, self.log, self.events, load, self.progress
+        )
+        if self.cfg.worker == "v2":
+            self.scheduler.event_loop_overlap()
+        else:
+            self.scheduler.event_loop_normal()
+
+    def record_crash(self, exc: BaseException) -> None:
+        ts = self.log.scheduler_exception(exc)
+        ctx = dict(self.scheduler.context) if self.scheduler is not None else {"phase": "setup"}
+        tail = traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:]
+        self.events.emit(
+            "error",
+            exc_type=type(exc).__name__,
+            message=str(exc).split("\n")[0],
+            traceback_tail="".join(tail),
+            collateral=self.tp.in_collective,
+            faults=sorted(f.value for f in self.cfg.faults.faults),
+            log_ts=ts,
+            worker=self.cfg.worker,
+            **ctx,
+        )
+        self.events.flush()
+
+    def finish(self, status: str) -> None:
+        s = self.scheduler
+        tot = s.totals if s is not None else None
+        stats = [r.stats for r in self.worker.runners] if self.worker is not None else []
+        live = sum(st.live_rows for st in stats)
+        padded = sum(st.padded_rows for st in stats)
+        wall = time.perf_counter() - self.t0
+        self.events.emit(
+            "run_end",
+            status=status,
+            steps=tot.steps if tot else 0,
+            requests_finished=s.load.finished if s else 0,
+            tokens_out=tot.tokens_out if tot else 0,
+            mean_accepted=(tot.accepted / tot.verifies) if tot and tot.verifies else None,
+            mean_emitted=((tot.accepted + tot.verifies) / tot.verifies)
+            if tot and tot.verifies
+            else None,
+            spec_steps=tot.spec_steps if tot else 0,
+            graph_replays=sum(st.replays for st in stats),
+            graph_misses=sum(st.eager for st in stats),
+            padding_waste=padded / (live + padded) if live + padded else 0.0,
+            wall_s=round(wall, 3),
+            gen_throughput=round((tot.tokens_out if tot else 0) / wall, 2),
+        )
+        self.events.close()
+        self.log.close()
+        self.tp.destroy()
