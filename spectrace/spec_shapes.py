@@ -53,13 +53,17 @@ def run_facts(config: RunConfig, load: LoadSample | None) -> dict[str, int]:
         number = _int(value.value) if value is not None else None
         if number is not None and number > 0:
             facts[fact] = number
+    capture = config.flags.get("capture_bs")
+    capture_bs = _int(capture.value) if capture is not None else None
+    if "running_req" not in facts and capture_bs:  # no decode yet: the capture was running
+        facts["capture_bs"] = capture_bs
     sizes = graph_sizes(config)
     running = facts.get("running_req")
     if running is not None and sizes:
         padded = [s for s in sizes if s >= running]
         if padded and padded[0] != running:
             facts["graph_bs"] = padded[0]  # replay pads to the next captured size (bisect_left)
-    order = ("running_req", "graph_bs") + tuple(fact for fact, _ in _FACT_FLAGS)
+    order = ("running_req", "graph_bs", "capture_bs") + tuple(fact for fact, _ in _FACT_FLAGS)
     return {key: facts[key] for key in order if key in facts}
 
 
@@ -69,6 +73,8 @@ def _batches(facts: dict[str, int]) -> list[tuple[int, str]]:
         out.append((facts["running_req"], f"{facts['running_req']} running requests"))
     if "graph_bs" in facts:
         out.append((facts["graph_bs"], f"padded cuda-graph bs {facts['graph_bs']}"))
+    if "capture_bs" in facts:
+        out.append((facts["capture_bs"], f"cuda-graph capture bs {facts['capture_bs']}"))
     return out
 
 

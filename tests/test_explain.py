@@ -199,3 +199,22 @@ def test_every_term_is_an_exact_product_of_the_facts(
             assert product == int(value), alternative
     if running is None:  # widths alone explain only when every number fits one
         assert got.explained == (a != b and min(a, b) >= 2 and got.unexplained == ())
+
+
+def test_capture_crash_uses_the_batch_size_being_captured() -> None:
+    cfg = config(N=16, K=4, S=5)
+    cfg.flags["capture_bs"] = FlagValue(48, "run.log", 30, "capture_log")
+    got = run(
+        "The size of tensor a (768) must match the size of tensor b (48) at non-singleton dimension 0",
+        cfg,
+        None,
+    )
+    assert got.explained and got.facts["capture_bs"] == 48
+    assert got.terms["768"].startswith("cuda-graph capture bs 48 × 16 draft tokens")
+    assert got.terms["48"].startswith("cuda-graph capture bs 48 (bs: plain decode")
+    decoding = run(
+        "The size of tensor a (768) must match the size of tensor b (48) at non-singleton dimension 0",
+        cfg,
+        load(10),
+    )
+    assert "capture_bs" not in decoding.facts  # serving had begun: the capture bs is history

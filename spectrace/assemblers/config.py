@@ -66,6 +66,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"vllm serve",
     b"Dynamic speculation",
     b"Capture cuda graph bs",
+    b"Capturing batches (bs=",
+    b"Capture cuda graph end",
     b"Beta spec",
     b"vLLM API server version",
 )
@@ -110,6 +112,8 @@ _VLLM_PROPOSERS = {
 _VLLM_VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
+# tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
+_CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
 
 
 def trim(text: str) -> str:
@@ -139,7 +143,12 @@ def _is_start(line: LogLine) -> bool:
 def _is_post(line: LogLine) -> bool:
     """Lines printed after start-up (the rest precede their run's dump or config line)."""
     text = line.text
-    return bool(_GRAPH_BS.search(text) or _MARKER.search(text) or "Dumping input data" in text)
+    return bool(
+        _GRAPH_BS.search(text)
+        or _MARKER.search(text)
+        or "Dumping input data" in text
+        or "Captur" in text
+    )
 
 
 class ConfigCollector:
@@ -162,6 +171,8 @@ class ConfigCollector:
             self._vllm_args(
                 line, text[text.index("non-default args:") + len("non-default args:") :]
             )
+        elif "Capturing batches" in text or "Capture cuda graph end" in text:
+            self._capturing(line, _CAPTURING.search(text))
         elif (graph := _GRAPH_BS.search(text)) is not None:
             sizes = [int(x) for x in graph.group(1).replace(",", " ").split() if len(x) < 10]
             self._set("cuda_graph_bs", sizes, line, "capture_log")
@@ -281,6 +292,13 @@ class ConfigCollector:
         self._config.path_evidence.append(
             Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
         )
+
+    def _capturing(self, line: LogLine, match: re.Match[str] | None) -> None:
+        """The bs being captured, kept only while a capture is unfinished (a capture crash)."""
+        if match is not None and int(match.group(2)) < int(match.group(3)):
+            self._set("capture_bs", int(match.group(1)), line, "capture_log")
+        else:
+            self._config.flags.pop("capture_bs", None)
 
     def _marker(self, line: LogLine, marker: re.Match[str]) -> None:
         """The dynamic-disable patch announcing itself proves its code was loaded."""

@@ -385,3 +385,16 @@ def test_an_unset_dump_value_does_not_hide_a_stated_one() -> None:
     )
     assert config.flags["speculative_eagle_topk"].origin == "launch_command"
     assert config.flags["cuda_graph_bs"].value == [1, 2, 4]
+
+
+def test_an_unfinished_graph_capture_keeps_its_batch_size() -> None:
+    bar = "Capturing batches (bs={bs} avail_mem=20.45 GB):  {pct}%|███▌      | {n}/23 [00:04<00:07,  1.90it/s]"
+    failed = collect(bar.format(bs=160, pct=0, n=0), bar.format(bs=48, pct=35, n=8))
+    assert (failed.flags["capture_bs"].value, failed.flags["capture_bs"].lineno) == (48, 2)
+    done = collect(bar.format(bs=48, pct=35, n=8), bar.format(bs=1, pct=100, n=23))
+    assert "capture_bs" not in done.flags
+    ended = collect(
+        bar.format(bs=1, pct=96, n=22),
+        "Capture cuda graph end. Time elapsed: 35.21 s. mem usage=1.05 GB. avail mem=69.07 GB.",
+    )
+    assert "capture_bs" not in ended.flags
