@@ -100,6 +100,10 @@ _RANK = {
     "env": 1,
     "marker": 1,
 }
+# vLLM CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
+_VLLM_CLI = {"method": "method", "num_spec_tokens": "num_spec_tokens",
+             "num_speculative_tokens": "num_spec_tokens", "draft_model": "model",
+             "speculative_model": "model"}  # fmt: skip
 _OFF = ("speculative_algorithm", "speculative_config.method")  # here None means "spec off"
 _MAX_TEXT = 400
 # vLLM speculative methods -> the proposer class that runs them (v1/spec_decode/*.py).
@@ -339,8 +343,8 @@ class ConfigCollector:
         for name, value in command.flags.items():
             if name in DECISIVE_FLAGS:
                 self._set(name, value, line, "launch_command")
-            elif command.engine == "vllm" and name in ("method", "num_spec_tokens"):
-                self._set(f"speculative_config.{name}", value, line, "launch_command")
+            elif command.engine == "vllm" and name in _VLLM_CLI:
+                self._set(f"speculative_config.{_VLLM_CLI[name]}", value, line, "launch_command")
         self._env(line, command.env, "launch_command")
         return True
 

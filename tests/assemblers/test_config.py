@@ -288,6 +288,7 @@ def test_vllm_serve_with_speculative_config_json() -> None:
         "tp_size": 2,
         "speculative_config.method": "eagle",
         "speculative_config.num_spec_tokens": 4,
+        "speculative_config.model": "yuhuili/EAGLE-LLaMA3.1-Instruct-8B",
     }
 
 
@@ -398,3 +399,15 @@ def test_an_unfinished_graph_capture_keeps_its_batch_size() -> None:
         "Capture cuda graph end. Time elapsed: 35.21 s. mem usage=1.05 GB. avail mem=69.07 GB.",
     )
     assert "capture_bs" not in ended.flags
+
+
+def test_vllm_v0_speculative_flags() -> None:
+    config = collect(
+        "vllm serve facebook/opt-6.7b --speculative-model facebook/opt-125m "
+        "--num-speculative-tokens 5 --tensor-parallel-size 2"
+    )
+    assert values(config) == {
+        "speculative_config.model": "facebook/opt-125m",
+        "speculative_config.num_spec_tokens": 5,
+        "tp_size": 2,
+    }
