@@ -5,7 +5,8 @@ Usage: python benchmarks/gen_log.py --size-mb N --out FILE [--ranks 8] [--seed S
 Speed: a noise block (64 one-second groups) is built once with a timestamp placeholder and
 written again and again by joining its pieces with the stamp, so Python never touches single
 noise lines in the loop. Crash scenarios are inserted about every 32 MB (evenly, each at least once, in smaller files) and recorded in the
-truth file with their 1-based line numbers in the (decompressed) output.
+truth file with their 1-based line numbers in the (decompressed) output; after each
+crash the server is relaunched (bare warnings, server-args dump, ready line).
 """
 
 from __future__ import annotations
@@ -24,9 +25,26 @@ from typing import BinaryIO
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sample_logs"))
 
 from logfmt import c10, nccl_info, nccl_timeout_text, sgl, traceback_body  # noqa: E402
-from sglang_parts import GLM_OCR, SIGQUIT_RUNNING, decode_line, prefill_line  # noqa: E402
+from sglang_parts import (  # noqa: E402
+    FIRED_UP,
+    GLM_OCR,
+    MAX_RUNNING_48,
+    SIGQUIT_RUNNING,
+    V2_OFF,
+    decode_line,
+    prefill_line,
+    rank_prefixes,
+)
 from stories_more import chained_body, segfault_dump  # noqa: E402
-from stories_sglang import CUDA_TAIL, SEED_SHAPE, seed_frames, v2_frames  # noqa: E402
+from stories_sglang import (  # noqa: E402
+    CUDA_TAIL,
+    QWEN,
+    QWEN_DRAFT,
+    SEED_SHAPE,
+    seed_frames,
+    v1_dump,
+    v2_frames,
+)
 
 PH = "\x00\x01STAMP\x01\x00"  # placeholder for "YYYY-MM-DD HH:MM:SS" in the noise block
 PHB = PH.encode()
@@ -277,10 +295,22 @@ def generate(fh: BinaryIO, size: int, ranks: int, seed: int) -> tuple[Out, Truth
             ts += timedelta(seconds=1)
             while pending and pending[0][0] <= ts:
                 pending.pop(0)[1]()
+                ts = restart(out, ts, ranks)
             if next_crash <= out.bytes < size:
                 SCENARIOS[k % len(SCENARIOS)](out, ts, ranks, truth, defer)
                 k, next_crash = k + 1, next_crash + every
+                ts = ts if pending else restart(out, ts, ranks)
     return out, truth
+
+
+def restart(out: Out, ts: datetime, ranks: int) -> datetime:
+    """The supervisor relaunches the server after a crash: warnings, dump, ready line."""
+    ts += timedelta(seconds=45)
+    bs = [1, 2, 4, 8, 12, 16, 24, 32, 40, 48]
+    lines = [V2_OFF, MAX_RUNNING_48, sgl(ts) + v1_dump(ranks, QWEN, QWEN_DRAFT, bs)]
+    lines += [sgl(ts + timedelta(seconds=9), p) + GLM_OCR for p in rank_prefixes(ranks)]
+    out.text(lines + [sgl(ts + timedelta(seconds=70)) + FIRED_UP])
+    return ts + timedelta(seconds=71)
 
 
 def open_out(path: Path, compress: bool) -> BinaryIO:
