@@ -43,8 +43,8 @@ from stories_sglang import (  # noqa: E402
     SEED_SHAPE,
     seed_frames,
     v1_dump,
-    v2_frames,
 )
+from stories_v2 import v2_frames  # noqa: E402
 
 PH = "\x00\x01STAMP\x01\x00"  # placeholder for "YYYY-MM-DD HH:MM:SS" in the noise block
 PHB = PH.encode()

@@ -15,8 +15,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
-from stories_other import nccl_watchdog, trtllm, vllm_enginecore  # noqa: E402
-from stories_sglang import k8s_wrapped, pasted_midway, seed_story, v2_run  # noqa: E402
+from stories_sglang import k8s_wrapped, pasted_midway, seed_story  # noqa: E402
+from stories_torchrun import nccl_watchdog  # noqa: E402
+from stories_trtllm import trtllm  # noqa: E402
+from stories_v2 import v2_run  # noqa: E402
+from stories_vllm import vllm_enginecore  # noqa: E402
 
 Story = Callable[[], tuple[dict[str, bytes], dict]]
 
