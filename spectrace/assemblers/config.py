@@ -7,9 +7,16 @@ from dataclasses import dataclass, field
 
 from spectrace.assemblers.dump_path import verdict_from_dump
 from spectrace.assemblers.launch import find_env_assignments, parse_launch_command
-from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.spec_warnings import match_spec_warning
+from spectrace.assemblers.vllm_config import (
+    CLI_NAMES,
+    VERSION,
+    engine_config_flags,
+    non_default_args_flags,
+    proposer_verdict,
+)
 from spectrace.dialects.base import LogLine
 
 
@@ -100,20 +107,8 @@ _RANK = {
     "env": 1,
     "marker": 1,
 }
-# vLLM CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
-_VLLM_CLI = {"method": "method", "num_spec_tokens": "num_spec_tokens",
-             "num_speculative_tokens": "num_spec_tokens", "draft_model": "model",
-             "speculative_model": "model"}  # fmt: skip
 _OFF = ("speculative_algorithm", "speculative_config.method")  # here None means "spec off"
 _MAX_TEXT = 400
-# vLLM speculative methods -> the proposer class that runs them (v1/spec_decode/*.py).
-_VLLM_PROPOSERS = {
-    "ngram": "NgramProposer",
-    "medusa": "MedusaProposer",
-    "draft_model": "DraftModelProposer",
-    "mlp_speculator": "MLPSpeculatorProposer",
-}
-_VLLM_VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
@@ -170,11 +165,11 @@ class ConfigCollector:
         if "server_args=" in text and "ServerArgs(" in text:
             self._server_args(line, text[text.index("ServerArgs(") :])
         elif "with config:" in text:
-            self._vllm_config(line, text[text.index("with config:") + len("with config:") :])
+            rest = text[text.index("with config:") + len("with config:") :]
+            self._vllm(line, engine_config_flags(rest), "vllm_config")
         elif "non-default args:" in text:
-            self._vllm_args(
-                line, text[text.index("non-default args:") + len("non-default args:") :]
-            )
+            rest = text[text.index("non-default args:") + len("non-default args:") :]
+            self._vllm(line, non_default_args_flags(rest), "vllm_args")
         elif "Capturing batches" in text or "Capture cuda graph end" in text:
             self._capturing(line, _CAPTURING.search(text))
         elif (graph := _GRAPH_BS.search(text)) is not None:
@@ -184,7 +179,7 @@ class ConfigCollector:
             self._marker(line, marker)
         elif not self._warning(line) and not self._launch(line):
             self._env(line, find_env_assignments(text), "env")
-        if (version := _VLLM_VERSION.search(text)) is not None:
+        if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
 
@@ -245,57 +240,15 @@ class ConfigCollector:
             if name in values:
                 self._set(name, values[name], line, "server_args")
 
-    def _vllm_config(self, line: LogLine, text: str) -> None:
-        values, _complete = parse_call_kwargs("VllmConfig(" + text.strip().rstrip(",") + ")")
-        self._config.engine = "vllm"
-        spec = values.get("speculative_config")
-        if isinstance(spec, SourceText) and spec.text.startswith("SpeculativeConfig("):
-            inner, _ = parse_call_kwargs(spec.text)
-            for key in ("method", "num_spec_tokens", "model"):
-                if key in inner:
-                    self._set(f"speculative_config.{key}", inner[key], line, "vllm_config")
-        elif spec is None and "speculative_config" in values:
-            self._set("speculative_config.method", None, line, "vllm_config")
-        if "tensor_parallel_size" in values:
-            self._set("tp_size", values["tensor_parallel_size"], line, "vllm_config")
-        self._vllm_evidence(line)
-
-    def _vllm_args(self, line: LogLine, text: str) -> None:
-        values, _complete = parse_dict_repr(text.strip())
+    def _vllm(self, line: LogLine, flags: dict[str, object], origin: str) -> None:
         self._config.engine = self._config.engine or "vllm"
-        spec = values.get("speculative_config")
-        if isinstance(spec, dict):
-            pairs = (
-                ("method", "method"),
-                ("num_speculative_tokens", "num_spec_tokens"),
-                ("model", "model"),
+        for name, value in flags.items():
+            self._set(name, value, line, origin)
+        if "speculative_config.method" in flags:
+            reason, points_to, proposer = proposer_verdict(flags["speculative_config.method"])
+            self._config.path_evidence.append(
+                Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
             )
-            for key, name in pairs:
-                if key in spec:
-                    self._set(f"speculative_config.{name}", spec[key], line, "vllm_args")
-        if "tensor_parallel_size" in values:
-            self._set("tp_size", values["tensor_parallel_size"], line, "vllm_args")
-        self._vllm_evidence(line)
-
-    def _vllm_evidence(self, line: LogLine) -> None:
-        """vLLM has one speculative path per method: the proposer class is the path."""
-        flag = self._config.flags.get("speculative_config.method")
-        if flag is None or (flag.source, flag.lineno) != (line.source, line.lineno):
-            return
-        method = str(flag.value).lower() if flag.value is not None else None
-        if method is None:
-            reason, points_to, proposer = (
-                "vLLM config: speculative_config=None, no proposer",
-                None,
-                None,
-            )
-        else:
-            proposer = _VLLM_PROPOSERS.get(method, "EagleProposer")
-            reason = f"vLLM config: speculative method '{method}' -> {proposer} (other)"
-            points_to = "other"
-        self._config.path_evidence.append(
-            Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
-        )
 
     def _capturing(self, line: LogLine, match: re.Match[str] | None) -> None:
         """The bs being captured, kept only while a capture is unfinished (a capture crash)."""
@@ -343,8 +296,8 @@ class ConfigCollector:
         for name, value in command.flags.items():
             if name in DECISIVE_FLAGS:
                 self._set(name, value, line, "launch_command")
-            elif command.engine == "vllm" and name in _VLLM_CLI:
-                self._set(f"speculative_config.{_VLLM_CLI[name]}", value, line, "launch_command")
+            elif command.engine == "vllm" and name in CLI_NAMES:
+                self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
         self._env(line, command.env, "launch_command")
         return True
 

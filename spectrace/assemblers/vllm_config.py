@@ -1,0 +1,68 @@
+"""vLLM's start-up lines -> speculative flags (LOG_FORMATS.md 2.3), as plain data for config.
+
+vLLM has one speculative path per method, so the proposer class it names is the path.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, parse_dict_repr
+
+VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
+
+# CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
+CLI_NAMES = {
+    "method": "method",
+    "num_spec_tokens": "num_spec_tokens",
+    "num_speculative_tokens": "num_spec_tokens",
+    "draft_model": "model",
+    "speculative_model": "model",
+}
+_PROPOSERS = {
+    "ngram": "NgramProposer",
+    "medusa": "MedusaProposer",
+    "draft_model": "DraftModelProposer",
+    "mlp_speculator": "MLPSpeculatorProposer",
+}
+_ARG_KEYS = {"method": "method", "num_speculative_tokens": "num_spec_tokens", "model": "model"}
+
+
+def engine_config_flags(text: str) -> dict[str, object]:
+    """``model='m', speculative_config=SpeculativeConfig(...), ...`` -> flag name -> value."""
+    values, _complete = parse_call_kwargs("VllmConfig(" + text.strip().rstrip(",") + ")")
+    flags: dict[str, object] = {}
+    spec = values.get("speculative_config")
+    if isinstance(spec, SourceText) and spec.text.startswith("SpeculativeConfig("):
+        inner, _ = parse_call_kwargs(spec.text)
+        for key in ("method", "num_spec_tokens", "model"):
+            if key in inner:
+                flags[f"speculative_config.{key}"] = inner[key]
+    elif spec is None and "speculative_config" in values:
+        flags["speculative_config.method"] = None
+    if "tensor_parallel_size" in values:
+        flags["tp_size"] = values["tensor_parallel_size"]
+    return flags
+
+
+def non_default_args_flags(text: str) -> dict[str, object]:
+    """``{'model': ..., 'speculative_config': {...}, 'tensor_parallel_size': 2}`` -> flags."""
+    values, _complete = parse_dict_repr(text.strip())
+    flags: dict[str, object] = {}
+    spec = values.get("speculative_config")
+    if isinstance(spec, dict):
+        for key, name in _ARG_KEYS.items():
+            if key in spec:
+                flags[f"speculative_config.{name}"] = spec[key]
+    if "tensor_parallel_size" in values:
+        flags["tp_size"] = values["tensor_parallel_size"]
+    return flags
+
+
+def proposer_verdict(method: object) -> tuple[str, str | None, str | None]:
+    """(reason, points_to, proposer class) for a speculative method (None: spec off)."""
+    if method is None:
+        return "vLLM config: speculative_config=None, no proposer", None, None
+    name = str(method).lower()
+    proposer = _PROPOSERS.get(name, "EagleProposer")  # eagle, eagle3 and the *_mtp methods
+    return f"vLLM config: speculative method '{name}' -> {proposer} (other)", "other", proposer
