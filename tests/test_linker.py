@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from spectrace.assemblers.config import ConfigCollector, RunConfig
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import parse_load_line
@@ -323,3 +326,31 @@ def test_runs_in_separate_files() -> None:
     elsewhere.first_seen = Occurrence("c.log", 1, 0, "TP0", "TP0", None, None)
     link(elsewhere, config, None)  # no start-up in c.log: the whole input's config
     assert elsewhere.worker_path is not None and elsewhere.worker_path.conflict is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    files=st.lists(
+        st.sampled_from(
+            [f.file for f in V1_FRAMES + V2_FRAMES]
+            + [
+                "/x/ngram_worker.py",
+                "/x/vllm/v1/spec_decode/eagle.py",
+                "",
+                "\\\\win\\eagle_worker.py",
+            ]
+        ),
+        max_size=6,
+    ),
+    message=st.text(max_size=120),
+    with_config=st.booleans(),
+)
+def test_any_incident_links_without_error(
+    files: list[str], message: str, with_config: bool
+) -> None:
+    frames = tuple(Frame(f, None, "event_loop_normal") for f in files)
+    inc = incident(frames, message=message)
+    link(inc, run_config(WARN, DUMP) if with_config else RunConfig(), None)
+    path = inc.worker_path
+    assert path is not None and path.value in ("v1", "v2", "other", "unknown")
+    assert (path.conflict is None) or path.value != "unknown"
