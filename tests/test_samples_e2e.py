@@ -15,7 +15,11 @@ from spectrace.incidents import Incident
 from spectrace.pipeline import Analysis, analyse
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_logs"
-SAMPLES = sorted(p.parent.name for p in SAMPLES_DIR.glob("*/expected.json"))
+SAMPLES = sorted(
+    p.parent.name
+    for p in SAMPLES_DIR.glob("*/expected.json")
+    if {"inputs", "incidents"} <= json.loads(p.read_text()).keys()  # engine_* dirs may differ
+)
 
 
 @cache
@@ -174,7 +178,7 @@ def test_every_sample_dir_has_expected_json() -> None:
         for p in SAMPLES_DIR.iterdir()
         if p.is_dir() and not p.name.startswith(("engine_", "__"))
     ]
-    assert sorted(dirs) == SAMPLES
+    assert sorted(dirs) == [name for name in SAMPLES if not name.startswith("engine_")]
 
 
 @pytest.mark.parametrize("name", SAMPLES)
