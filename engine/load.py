@@ -21,6 +21,12 @@ class LoadSpec:
     start_clients: int | None = None  # None = all clients start at once
     ramp_step: int = 0
     think_steps: int = 1
+    length_spread: float = 0.5  # outputs range over [(1 - spread) * max, max], like real traces
+
+    def max_new_for(self, rid: int) -> int:
+        """A deterministic, varied output budget, so requests finish at different steps."""
+        lo = max(1, round(self.max_new_tokens * (1.0 - self.length_spread)))
+        return lo + (rid * 7) % (self.max_new_tokens - lo + 1)
 
     def problems(self) -> list[str]:
         out = []
@@ -53,7 +59,7 @@ class ClosedLoopLoad:
             self._ready_at[c] = -1  # busy until its request finishes
             self._client_of[rid] = c
             prompt = list(self.prompts[rid % len(self.prompts)])
-            out.append(Req(rid, prompt, self.spec.max_new_tokens))
+            out.append(Req(rid, prompt, self.spec.max_new_for(rid)))
         return out
 
     def on_finish(self, req: Req, it: int) -> None:

@@ -1,0 +1,289 @@
+"""``spectrace engine run|bench``: flags (SGLang's names) -> EngineConfig -> launch. No torch here.
+
+torch is imported only inside the commands, because spectrace's CLI imports this module just to
+register the ``engine`` group.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from spectrace.errors import InputError, UsageError
+
+from .config import EngineConfig, FaultConfig, SpecConfig, resolve
+from .faults import parse_faults
+
+engine_app = typer.Typer(
+    help="Run the bundled, instrumented EAGLE engine.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_CRASH = 1
+TRUE = ("true", "1", "yes", "y")
+
+
+def _ints(text: str | None, flag: str) -> tuple[int, ...]:
+    if not text:
+        return ()
+    try:
+        return tuple(int(x) for x in text.replace(" ", ",").split(",") if x)
+    except ValueError:
+        raise UsageError(f"{flag} takes integers separated by commas, got {text!r}") from None
+
+
+def build_config(
+    *,
+    model: str,
+    algorithm: str,
+    steps: int,
+    topk: int,
+    draft_tokens: int | None,
+    threshold: int | None,
+    hysteresis: int,
+    worker: str | None,
+    faults: list[str],
+    tp: int,
+    device: str,
+    disable_cuda_graph: bool,
+    cuda_graph_bs: str | None,
+    max_running: int | None,
+    log_interval: int,
+    verify_backend: str,
+    fault_step: int,
+    hang_s: float,
+    dist_timeout: float,
+    dtype: str,
+) -> tuple[EngineConfig, list[str]]:
+    """Flags -> resolved config + the bare warnings; any problem raises UsageError (exit 2)."""
+    if worker not in (None, "v1", "v2"):
+        raise UsageError(f"--worker must be v1 or v2, got {worker!r}")
+    spec_v2 = (
+        worker == "v2" if worker else os.environ.get("SGLANG_ENABLE_SPEC_V2", "").lower() in TRUE
+    )
+    try:
+        fault_set = parse_faults(faults)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    algo = None if algorithm.upper() == "NONE" else algorithm.upper()
+    spec = SpecConfig(algo, steps, topk, draft_tokens or steps + 1, threshold, hysteresis)
+    cfg = EngineConfig(
+        model=model,
+        device=device,
+        dtype=dtype,
+        tp_size=tp,
+        enable_spec_v2=spec_v2,
+        disable_cuda_graph=disable_cuda_graph,
+        cuda_graph_bs=_ints(cuda_graph_bs, "--cuda-graph-bs"),
+        max_running_requests=max_running,
+        decode_log_interval=log_interval,
+        verify_backend=verify_backend,
+        dist_timeout_s=dist_timeout,
+        spec=spec,
+        faults=FaultConfig(fault_set, fault_step, hang_s),
+    )
+    cfg, warnings = resolve(cfg)
+    problems = cfg.validate()
+    if problems:
+        raise UsageError(problems[0])
+    return cfg, warnings
+
+
+def check_weights(model: str) -> None:
+    """Missing or corrupt shipped weights: one line (exit 2) before any rank starts."""
+    if model == "smollm2":
+        return
+    from .loader import verified_file
+
+    for part in ("target", "draft"):
+        verified_file(f"{model}.{part}.safetensors")
+
+
+@engine_app.command("run")
+def run(
+    out: Annotated[Path, typer.Option("--out", help="Directory for engine.log and events*.jsonl")],
+    model: Annotated[str, typer.Option(help="tiny | tiny-hi-entropy | smollm2")] = "tiny",
+    speculative_algorithm: Annotated[str, typer.Option("--speculative-algorithm")] = "EAGLE",
+    speculative_num_steps: Annotated[int, typer.Option("--speculative-num-steps")] = 3,
+    speculative_eagle_topk: Annotated[int, typer.Option("--speculative-eagle-topk")] = 1,
+    speculative_num_draft_tokens: Annotated[
+        int | None, typer.Option("--speculative-num-draft-tokens")
+    ] = None,
+    speculative_disable_batch_threshold: Annotated[
+        int | None, typer.Option("--speculative-disable-batch-threshold")
+    ] = None,
+    hysteresis_steps: Annotated[int, typer.Option("--hysteresis-steps")] = 4,
+    worker: Annotated[
+        str | None,
+        typer.Option(
+            help="v1 (EAGLEWorker) or v2 (EAGLEWorkerV2); default from SGLANG_ENABLE_SPEC_V2"
+        ),
+    ] = None,
+    fault: Annotated[list[str] | None, typer.Option(help="A fault switch (repeatable)")] = None,
+    tp: Annotated[int, typer.Option("--tp")] = 1,
+    device: Annotated[str, typer.Option(help="cpu | cuda")] = "cpu",
+    dtype: Annotated[str, typer.Option(help="float32 | bfloat16")] = "float32",
+    disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
+    cuda_graph_bs: Annotated[str | None, typer.Option("--cuda-graph-bs")] = None,
+    max_running_requests: Annotated[int | None, typer.Option("--max-running-requests")] = None,
+    num_requests: Annotated[int, typer.Option("--num-requests")] = 16,
+    concurrency: Annotated[str, typer.Option(help="One value or a comma sweep")] = "4",
+    max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 32,
+    ramp_clients: Annotated[
+        int | None,
+        typer.Option(
+            "--ramp-clients", help="Start with this many clients, the rest join at --ramp-step"
+        ),
+    ] = None,
+    ramp_step: Annotated[int, typer.Option("--ramp-step")] = 0,
+    decode_log_interval: Annotated[int, typer.Option("--decode-log-interval")] = 10,
+    verify_backend: Annotated[str, typer.Option("--verify-backend")] = "torch",
+    fault_step: Annotated[int, typer.Option("--fault-step")] = 6,
+    hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
+    dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
+) -> None:
+    """Serve a closed-loop load and write an SGLang-format log plus JSONL events."""
+    cfg, warnings = build_config(
+        model=model,
+        algorithm=speculative_algorithm,
+        steps=speculative_num_steps,
+        topk=speculative_eagle_topk,
+        draft_tokens=speculative_num_draft_tokens,
+        threshold=speculative_disable_batch_threshold,
+        hysteresis=hysteresis_steps,
+        worker=worker,
+        faults=fault or [],
+        tp=tp,
+        device=device,
+        disable_cuda_graph=disable_cuda_graph,
+        cuda_graph_bs=cuda_graph_bs,
+        max_running=max_running_requests,
+        log_interval=decode_log_interval,
+        verify_backend=verify_backend,
+        fault_step=fault_step,
+        hang_s=hang_seconds,
+        dist_timeout=dist_timeout,
+        dtype=dtype,
+    )
+    levels = _ints(concurrency, "--concurrency")
+    if not levels:
+        raise UsageError("--concurrency needs at least one value")
+    from .load import LoadSpec
+
+    loads = [LoadSpec(num_requests, c, max_new_tokens, ramp_clients, ramp_step) for c in levels]
+    for ld in loads:
+        if ld.problems():
+            raise UsageError(ld.problems()[0])
+    check_weights(model)
+    console = Console(stderr=True)
+    worst = 0
+    for ld in loads:
+        target = out if len(loads) == 1 else out / f"c{ld.concurrency}"
+        worst = max(worst, _run_one(cfg, ld, target, warnings, console))
+    raise typer.Exit(worst)
+
+
+def _run_one(
+    cfg: EngineConfig, load: object, out: Path, warnings: list[str], console: Console
+) -> int:
+    from rich.progress import Progress
+
+    from .launch import launch
+
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"{cfg.worker} c={load.concurrency}", total=load.num_requests)  # type: ignore[attr-defined]
+        result = launch(
+            cfg,
+            load,
+            out,
+            warnings,  # type: ignore[arg-type]
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    s = result.summary
+    if result.exit_code:
+        first = result.errors[0] if result.errors else None
+        what = f"{first.exc_type}: {first.message} (TP{first.rank})" if first else "a rank died"
+        console.print(Text(f"engine crashed: {what}", style="bold red"))
+    else:
+        console.print(
+            Text(
+                f"ok: {s.get('requests_finished')} requests, "
+                f"{s.get('gen_throughput')} tok/s, accept len "
+                f"{s.get('mean_emitted') or 1.0:.2f}, worker {cfg.worker}"
+            )
+        )
+    console.print(Text(f"log: {result.log_path}"))
+    for p in result.event_paths:
+        console.print(Text(f"events: {p}"))
+    return EXIT_CRASH if result.exit_code else 0
+
+
+def _bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict]]:
+    base = dict(
+        model="tiny",
+        steps=3,
+        draft_tokens=None,
+        threshold=None,
+        hysteresis=4,
+        faults=[],
+        tp=1,
+        disable_cuda_graph=False,
+        cuda_graph_bs=None,
+        max_running=None,
+        log_interval=10,
+        verify_backend="torch",
+        fault_step=6,
+        hang_s=45.0,
+        dist_timeout=20.0,
+        dtype="float32",
+    )
+    out = [
+        ("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}),
+        ("v1-tree", {**base, "algorithm": "EAGLE", "topk": 4, "draft_tokens": 16, "worker": "v1"}),
+        ("v2-chain", {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2"}),
+    ]
+    out += [
+        (f"v2-dd{t}", {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2", "threshold": t})
+        for t in thresholds
+    ]
+    return out
+
+
+@engine_app.command("bench")
+def bench(
+    out: Annotated[Path, typer.Option("--out")],
+    model: Annotated[str, typer.Option()] = "tiny",
+    device: Annotated[str, typer.Option()] = "cpu",
+    dtype: Annotated[str, typer.Option()] = "float32",
+    concurrency: Annotated[str, typer.Option()] = "1,2,4,8,16",
+    thresholds: Annotated[str, typer.Option(help="Dynamic-disable thresholds to sweep")] = "2,8",
+    num_requests: Annotated[int, typer.Option("--num-requests")] = 32,
+    max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 64,
+    disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
+) -> None:
+    """Concurrency sweep: plain decode, v1 tree, v2 chain, dynamic disable; table, CSV, parquet, PNG."""
+    from .bench import run_bench
+
+    levels = _ints(concurrency, "--concurrency")
+    configs = []
+    for name, kw in _bench_configs(_ints(thresholds, "--thresholds")):
+        kw = {
+            **kw,
+            "model": model,
+            "device": device,
+            "dtype": dtype,
+            "disable_cuda_graph": disable_cuda_graph,
+        }
+        configs.append((name, *build_config(**kw)))
+    check_weights(model)
+    try:
+        run_bench(configs, levels, num_requests, max_new_tokens, out, Console(stderr=True))
+    except OSError as exc:
+        raise InputError(f"cannot write bench results under {out}: {exc}") from None
