@@ -137,7 +137,7 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
             1,
             "E",
             crash_at,
-            902113554,
+            crash_at.microsecond * 1000 + 4113554,  # a few ms after the traceback
             "ProcessGroupNCCL.cpp:1904",
             "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
         )
