@@ -11,6 +11,7 @@ from spectrace.dialects.detect import LineParser
 from spectrace.read import Block
 
 MAX_SAMPLES = 64  # per crash, across ranks
+MAX_BACK = 1024 * 1024  # bytes looked back before a crash (about 5,000 lines)
 
 
 class LoadLookback:
@@ -21,26 +22,32 @@ class LoadLookback:
         self._literals = tuple(literals)
         self._parse = parse
         self._parser = LineParser(source)
+        self._cache: dict[int, LoadSample | None] = {}  # absolute line offset -> parsed sample
+        self._cached_block: Block | None = None
 
     def samples(self, block: Block, offset: int, lineno: int) -> list[LoadSample]:
         """Load samples before ``offset`` (absolute), newest first, at most MAX_SAMPLES."""
         if self._parse is None or not self._literals:
             return []
+        if self._cached_block is not block:  # crashes of one incident share their samples
+            self._cache, self._cached_block = {}, block
         found: list[LoadSample] = []
-        lines_back = 0  # newlines between the sample's line and ``offset``
+        budget = MAX_BACK
         for blk in (block, block.prev):
-            if blk is None or blk.offset >= offset and blk is not block:
+            if blk is None or budget <= 0 or (blk is not block and blk.offset >= offset):
                 continue
             hi = min(blk.start + max(offset - blk.offset, 0), blk.end)
-            found += self._scan(blk, hi, lineno - lines_back, MAX_SAMPLES - len(found))
-            lines_back += blk.buf.count(b"\n", blk.start, hi)
-            if len(found) >= MAX_SAMPLES:
+            lo = max(blk.start, hi - budget)
+            found += self._scan(blk, lo, hi, lineno, MAX_SAMPLES - len(found))
+            if len(found) >= MAX_SAMPLES or lo > blk.start:
                 break
+            budget -= hi - lo
+            lineno -= blk.buf.count(b"\n", lo, hi)  # the line at blk.start, i.e. prev's end
         return found
 
-    def _scan(self, blk: Block, hi: int, lineno: int, limit: int) -> list[LoadSample]:
-        """Walk back line by line over candidate lines only (rfind per literal)."""
-        buf, lo = blk.buf, blk.start
+    def _scan(self, blk: Block, lo: int, hi: int, lineno: int, limit: int) -> list[LoadSample]:
+        """Walk back over candidate lines only (rfind per literal); ``lineno`` is the line at ``hi``."""
+        buf = blk.buf
         hits: list[int] = []
         for lit in self._literals:
             pos, n = hi, 0
@@ -53,13 +60,18 @@ class LoadLookback:
         for start in sorted(set(hits), reverse=True)[:limit]:
             line_at -= buf.count(b"\n", start, counted)
             counted = start
-            end = buf.find(b"\n", start, blk.end)
-            raw = bytes(buf[start : end if end >= 0 else blk.end])
-            line = self._parser.parse(raw, line_at, blk.offset + start - blk.start)
-            sample = self._parse(line)  # type: ignore[misc]
+            sample = self._sample(blk, start, line_at)
             if sample is not None:
                 out.append(replace(sample, lineno=line_at) if sample.lineno != line_at else sample)
         return out
+
+    def _sample(self, blk: Block, start: int, lineno: int) -> LoadSample | None:
+        key = blk.offset + start - blk.start
+        if key not in self._cache:
+            end = blk.buf.find(b"\n", start, blk.end)
+            raw = bytes(blk.buf[start : end if end >= 0 else blk.end])
+            self._cache[key] = self._parse(self._parser.parse(raw, lineno, key))  # type: ignore[misc]
+        return self._cache[key]
 
 
 def nearest(samples: Sequence[LoadSample], rank: str | None) -> LoadSample | None:

@@ -17,10 +17,11 @@ from spectrace.errors import InputError
 from spectrace.incidents import Incident, build_incidents
 from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
+from spectrace.parallel import plan_workers, scan_parallel
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
-from spectrace.scan import ScanResult, ScanSpec, scan
+from spectrace.scan import ScanResult, ScanSpec, scan_range
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,9 @@ def analyse(
             collector.feed(line)
     config = collector.result()
     crashes = [c for r in results for c in r.crashes]
-    samples = {(c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load, strict=True)}
+    samples = {
+        (c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load, strict=True)
+    }
     incidents = build_incidents(crashes)
     for incident in incidents:
         first = incident.first_seen
@@ -146,7 +149,11 @@ def _scan_all(paths: Sequence[str], spec: ScanSpec, on_progress: Callable[[int, 
             if on_progress is not None:
                 on_progress(base + pos, total)
 
-        results.append(scan(path, spec, on_crash=on_crash, on_block=progress))
+        workers = plan_workers(path, None)
+        if workers > 1:
+            results.append(scan_parallel(path, spec, workers, on_crash=on_crash, on_block=progress))
+        else:
+            results.append(scan_range(path, spec, on_crash=on_crash, on_block=progress))
         done += size
     return results
 

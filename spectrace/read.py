@@ -8,7 +8,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from spectrace.errors import InputError
 
@@ -25,6 +25,44 @@ except ImportError:  # pragma: no cover - isal is a declared dependency
 
 _GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
+_NUMPY_MIN = 256 * 1024  # spans below this are counted with bytearray.count
+NUMPY_INPUT_MIN = 256 * 1024 * 1024  # numpy's import (~0.25 s) pays back from about here
+
+
+class LineCounter:
+    """Counts newlines; numpy (when installed) is ~3x faster than bytearray.count on big spans.
+
+    One per scan: it owns a scratch buffer, so it is not shared between threads.
+    """
+
+    def __init__(self, use_numpy: bool = False) -> None:
+        self._np: Any = None
+        self._tmp: Any = None
+        self._tried = not use_numpy
+
+    def __call__(self, buf: bytearray, lo: int, hi: int) -> int:
+        if hi - lo < _NUMPY_MIN or not self._load():
+            return buf.count(b"\n", lo, hi)
+        np = self._np
+        if self._tmp is None or len(self._tmp) < hi - lo:
+            self._tmp = np.empty(max(hi - lo, BLOCK_SIZE), dtype=np.bool_)
+        view = memoryview(buf)[lo:hi]
+        try:
+            out = self._tmp[: hi - lo]
+            np.equal(np.frombuffer(view, dtype=np.uint8), 10, out=out)
+            return int(np.count_nonzero(out))
+        finally:
+            view.release()
+
+    def _load(self) -> bool:
+        if not self._tried:
+            self._tried = True
+            try:
+                import numpy
+            except ImportError:
+                return False
+            self._np = numpy
+        return self._np is not None
 
 
 class GzipStream:
@@ -86,6 +124,7 @@ class Reader:
         self._size = _size(self._raw)
         self._stream = self._wrap(start)
         self._block_size = max(block_size, MAX_LINE_BYTES * 2)
+        self._start = start if not self.gzip else 0
         self._stop = stop
 
     @property
@@ -125,7 +164,7 @@ class Reader:
         """Yield blocks of whole lines; a final line without newline is yielded too."""
         size = self._block_size
         bufs = (bytearray(size), bytearray(size))
-        which, fill, offset = 0, 0, 0
+        which, fill, offset = 0, 0, self._start
         prev: Block | None = None
         skipping = False  # inside the unkept tail of an over-long line
         while True:
@@ -153,13 +192,15 @@ class Reader:
                 continue
             if eof:
                 cut = fill
+            if self._stop is not None and offset < self._stop < offset + cut:
+                cut = self._stop - offset  # line-aligned: ranges never share a line
             if cut:
                 if prev is not None:
                     prev.prev = None  # its buffer is about to be reused
                 block = Block(buf, 0, cut, offset, prev, self._past(offset))
                 yield block
                 prev = block
-            if eof:
+            if eof and cut == fill:
                 return
             other = bufs[1 - which]
             other[: fill - cut] = buf[cut:fill]

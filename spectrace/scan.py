@@ -14,7 +14,7 @@ from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import MAX_LINE, LineParser
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
-from spectrace.read import Block, Reader
+from spectrace.read import NUMPY_INPUT_MIN, Block, LineCounter, Reader
 
 CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
 LEAD_LINES = 4  # lines parsed before each hit: a "WorkerProc hit an exception." header line
@@ -31,6 +31,7 @@ class ScanResult:
     config_lines: list[LogLine] = field(default_factory=list)
     markers: set[str] = field(default_factory=set)
     load: list[list[LoadSample]] = field(default_factory=list)  # per crash, newest first
+    parsed_to: int = 0  # byte offset up to which lines were parsed (past ``stop`` when extended)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +49,10 @@ class ScanSpec:
 class _Window:
     """Parses lines of one block from a position while the collector has something open."""
 
-    def __init__(self, parser: LineParser, coll: Collector, result: ScanResult) -> None:
+    def __init__(self, parser: LineParser, coll: Collector, result: ScanResult,
+                 count: LineCounter) -> None:  # fmt: skip
         self.parser, self.coll, self.result = parser, coll, result
+        self.count = count
         self.block: Block | None = None
         self.counted, self.lineno = 0, 0  # newline-counted position and its line number
 
@@ -58,7 +61,7 @@ class _Window:
 
     def lineno_at(self, pos: int) -> int:
         assert self.block is not None
-        self.lineno += self.block.buf.count(b"\n", self.counted, pos)
+        self.lineno += self.count(self.block.buf, self.counted, pos)
         self.counted = pos
         return self.lineno
 
@@ -72,13 +75,15 @@ class _Window:
             stop = nl if nl >= 0 else end
             if stop - pos > MAX_LINE:
                 self._note_long(pos)
-            line = self.parser.parse(bytes(buf[pos : min(stop, pos + MAX_LINE)]),
-                                     self.lineno_at(pos), block.offset + pos - block.start)  # fmt: skip
+            raw = bytes(buf[pos : min(stop, pos + MAX_LINE)])
+            line = self.parser.parse(raw, self.lineno_at(pos), block.offset + pos - block.start)
             self.coll.feed(line)
             pos = stop + 1
             if pos > through and not self.coll.open and not self.parser.pending:
                 break
-        return min(pos, end)
+        pos = min(pos, end)
+        self.result.parsed_to = max(self.result.parsed_to, block.offset + pos - block.start)
+        return pos
 
     def context(self, pos: int) -> None:
         """Before a skipped-to hit: parse back to the nearest headed line so headerless lines attach."""
@@ -99,24 +104,37 @@ class _Window:
             self.result.issues.append(issue)
 
 
-def scan(path: str, spec: ScanSpec, *, on_crash: Callable[[Crash], None] | None = None,
-         on_block: Callable[[int], None] | None = None) -> ScanResult:  # fmt: skip
-    """Scan one input in bounded memory; ``on_block`` gets the on-disk bytes consumed so far."""
-    reader = Reader(path)
+def scan_range(
+    path: str,
+    spec: ScanSpec,
+    *,
+    start: int = 0,
+    stop: int | None = None,
+    on_crash: Callable[[Crash], None] | None = None,
+    on_block: Callable[[int], None] | None = None,
+) -> ScanResult:
+    """Scan ``[start, stop)`` of one input (line-aligned); records open at ``stop`` are finished.
+
+    Line numbers count from ``start``; ``lines`` counts only lines that begin before ``stop``.
+    """
+    reader = Reader(path, start=start, stop=stop)
     result = ScanResult(reader.name)
-    coll = Collector(
-        spec.matcher, markers=spec.markers,
-        config_literals=tuple(lit.decode("utf-8", "replace") for lit in spec.config_literals),
-    )  # fmt: skip
+    config = tuple(lit.decode("utf-8", "replace") for lit in spec.config_literals)
+    coll = Collector(spec.matcher, markers=spec.markers, config_literals=config)
     lookback = LoadLookback(reader.name, spec.load_literals, spec.parse_load)
-    window = _Window(LineParser(reader.name), coll, result)
-    emitted, rule_issues = 0, len(spec.matcher.issues)
+    count = LineCounter(use_numpy=reader.size >= NUMPY_INPUT_MIN and not reader.gzip)
+    window = _Window(LineParser(reader.name), coll, result, count)
+    emitted, rule_issues, lineno = 0, len(spec.matcher.issues), 1
     block: Block | None = None
     try:
         for block in reader.blocks():
-            _scan_block(block, result.lines + 1, spec.prefilter, window)
-            result.lines = window.lineno_at(block.end) - 1 + _unterminated(block)
-            result.bytes = block.offset + block.end - block.start
+            if block.beyond and not (coll.open or window.parser.pending):
+                break
+            _scan_block(block, lineno, spec.prefilter, window)
+            lineno = window.lineno_at(block.end)
+            if not block.beyond:
+                result.lines = lineno - 1 + _unterminated(block)
+                result.bytes = block.offset + block.end - block.start - start
             emitted = _drain(coll, emitted, block, lookback, result, on_crash)
             if on_block is not None:
                 on_block(reader.position())
@@ -131,10 +149,13 @@ def scan(path: str, spec: ScanSpec, *, on_crash: Callable[[Crash], None] | None 
 
 
 def _scan_block(block: Block, first_lineno: int, prefilter: Prefilter, window: _Window) -> None:
+    """Continue what is open, then parse a window around every hit (beyond ``stop``: only the former)."""
     window.start(block, first_lineno)
     pos = block.start
     if window.coll.open or window.parser.pending:
         pos = window.run(pos)
+    if block.beyond:
+        return
     for hit in prefilter.line_starts(block.buf, block.start, block.end):
         if hit < pos:
             continue
@@ -161,8 +182,14 @@ def _unterminated(block: Block) -> int:
     return 1 if end > block.start and block.buf[end - 1] != 0x0A else 0
 
 
-def _drain(coll: Collector, emitted: int, block: Block | None, lookback: LoadLookback,
-           result: ScanResult, on_crash: Callable[[Crash], None] | None) -> int:  # fmt: skip
+def _drain(
+    coll: Collector,
+    emitted: int,
+    block: Block | None,
+    lookback: LoadLookback,
+    result: ScanResult,
+    on_crash: Callable[[Crash], None] | None,
+) -> int:
     """Hand new crashes on, each with the load lines just before it (while its bytes are in memory)."""
     for crash in coll.crashes[emitted:]:
         samples = lookback.samples(block, crash.offset, crash.lineno) if block is not None else []

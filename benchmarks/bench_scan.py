@@ -1,0 +1,137 @@
+"""End-to-end triage time of a big generated log against ripgrep and grep on the same literals.
+
+Usage: python benchmarks/bench_scan.py [--size-mb 1024] [--file LOG] [--reps 3] [--gzip]
+
+Every method runs as its own process (page cache warmed first, methods interleaved per round);
+the median wall time is reported, with peak RSS from wait4 and, for spectrace, whether every
+crash of the generator's truth file was found. Ratios are spectrace time / baseline time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECTRACE = """
+import json, sys
+from spectrace.pipeline import analyse
+a = analyse([sys.argv[1]])
+print(json.dumps({"lines": a.files[0].lines,
+                  "found": [[o.lineno, i.exception_type] for i in a.incidents for o in i.occurrences]}))
+"""
+
+
+def hot_literals() -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    from spectrace.pipeline import build_spec
+    from spectrace.ruleset import RuleSet
+
+    return [lit.decode() for lit in build_spec(RuleSet.load(), ()).prefilter.literals]
+
+
+def ere_escape(text: str) -> str:
+    """POSIX ERE escaping (Python's re.escape also escapes spaces, which grep warns about)."""
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
+
+
+def run(cmd: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS MiB (the process and its waited-for children), stdout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024, out.decode()
+
+
+def methods(log: str, literals: list[str]) -> dict[str, list[str]]:
+    found = {"spectrace": [sys.executable, "-c", SPECTRACE, log]}
+    if shutil.which("rg"):
+        found["rg -j1 -c"] = [
+            "rg",
+            "-j1",
+            "-c",
+            "--no-mmap",
+            "-F",
+            *(f"-e{x}" for x in literals),
+            log,
+        ]
+    else:
+        print("ripgrep not found (apt-get install -y ripgrep): rg ratio skipped")
+    if not log.endswith(".gz"):
+        found["grep -c -E"] = ["grep", "-c", "-E", "|".join(ere_escape(x) for x in literals), log]
+    return found
+
+
+def check(out: str, truth_file: Path) -> str:
+    if not truth_file.exists():
+        return "no truth file"
+    truth = json.loads(truth_file.read_text())
+    got = {line for line, _ in json.loads(out)["found"]}
+    missing = [c for c in truth["crashes"] if c["line"] not in got]
+    return (
+        f"all {len(truth['crashes'])} known crashes found" if not missing else f"MISSING {missing}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size-mb", type=int, default=1024)
+    ap.add_argument("--file")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--gzip", action="store_true")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="bench_scan_")
+    log = args.file or os.path.join(tmp, "big.log" + (".gz" if args.gzip else ""))
+    if not args.file:
+        gen = [
+            sys.executable,
+            str(ROOT / "benchmarks" / "gen_log.py"),
+            "--size-mb",
+            str(args.size_mb),
+            "--out",
+            log,
+        ]
+        subprocess.run(
+            gen + (["--gzip"] if args.gzip else []), check=True, stdout=subprocess.DEVNULL
+        )
+    size = os.path.getsize(log)
+    subprocess.run(["cat", log], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
+    literals = hot_literals()
+    table = methods(log, literals)
+    times: dict[str, list[float]] = {name: [] for name in table}
+    rss: dict[str, float] = {}
+    outputs: dict[str, str] = {}
+    for _ in range(args.reps):
+        for name, cmd in table.items():
+            wall, peak, out = run(cmd)
+            times[name].append(wall)
+            rss[name], outputs[name] = max(rss.get(name, 0.0), peak), out
+    med = {name: statistics.median(t) for name, t in times.items()}
+    print(
+        f"input {log}: {size / 1e6:.0f} MB on disk, {len(literals)} hot literals, median of {args.reps}"
+    )
+    for name, t in med.items():
+        print(f"  {name:12s} {t:6.2f} s  {size / t / 1e6:7.0f} MB/s  peak RSS {rss[name]:6.0f} MiB")
+    for name in med:
+        if name != "spectrace":
+            print(f"  spectrace / {name}: {med['spectrace'] / med[name]:.1f}x")
+    base = log[: -len(".gz")] if log.endswith(".gz") else log
+    print(f"  truth: {check(outputs['spectrace'], Path(base + '.truth.json'))}")
+    if not args.file:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Big plain files: scan line-aligned byte ranges in forked workers and merge as if scanned once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from multiprocessing.connection import Connection
+
+from spectrace.assemblers.crash import Crash
+from spectrace.read import NUMPY_INPUT_MIN, STDIN, LineCounter
+from spectrace.scan import ScanResult, ScanSpec, scan_range
+
+PARALLEL_MIN_BYTES = 96 * 1024 * 1024  # below this a worker's start-up is not paid back
+
+
+def plan_workers(path: str, requested: int | None) -> int:
+    """How many processes to use: 1 for stdin, gzip, small files, one core or no fork."""
+    if requested is not None and requested <= 1 or path == STDIN:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        with open(path, "rb") as f:
+            if f.read(2) == b"\x1f\x8b":
+                return 1
+        size = os.path.getsize(path)
+    except OSError:
+        return 1
+    if requested is None:
+        return min(os.cpu_count() or 1, 2) if size >= PARALLEL_MIN_BYTES else 1
+    return max(1, min(requested, size // (1024 * 1024) + 1))
+
+
+def split_points(path: str, parts: int) -> list[int]:
+    """Byte offsets that start a line, cutting the file into ``parts`` near-equal ranges."""
+    size = os.path.getsize(path)
+    points = [0]
+    with open(path, "rb") as f:
+        for i in range(1, parts):
+            f.seek(max(points[-1], size * i // parts))
+            f.readline()
+            points.append(min(f.tell(), size))
+    points.append(size)
+    return points
+
+
+def scan_parallel(path: str, spec: ScanSpec, workers: int, *,
+                  on_crash: Callable[[Crash], None] | None = None,
+                  on_block: Callable[[int], None] | None = None) -> ScanResult:  # fmt: skip
+    """The first range runs here (live callbacks), the others in forked children."""
+    points = split_points(path, workers)
+    if points[-1] >= NUMPY_INPUT_MIN:
+        LineCounter(use_numpy=True)(bytearray(1 << 20), 0, 1 << 20)  # import once, before forking
+    ctx = multiprocessing.get_context("fork")
+    children = []
+    for lo, hi in zip(points[1:-1], points[2:], strict=True):
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(send, path, spec, lo, hi), daemon=True)
+        proc.start()
+        send.close()
+        children.append((recv, proc))
+    first = scan_range(path, spec, start=0, stop=points[1], on_crash=on_crash, on_block=on_block)
+    parts = [first]
+    for recv, proc in children:
+        parts.append(recv.recv())
+        proc.join()
+    return _merge(parts, on_crash)
+
+
+def _child(send: Connection, path: str, spec: ScanSpec, start: int, stop: int) -> None:
+    send.send(scan_range(path, spec, start=start, stop=stop))
+    send.close()
+
+
+def _merge(parts: list[ScanResult], on_crash: Callable[[Crash], None] | None) -> ScanResult:
+    """Shift line numbers; drop what a range parsed that the range before already finished."""
+    out = parts[0]
+    for part in parts[1:]:
+        shift, covered = out.lines, out.parsed_to
+        for crash, samples in zip(part.crashes, part.load, strict=True):
+            if crash.offset < covered:
+                continue  # the previous range extended past its end to finish this record
+            crash = replace(crash, lineno=crash.lineno + shift, end_lineno=crash.end_lineno + shift)
+            out.crashes.append(crash)
+            out.load.append([replace(s, lineno=s.lineno + shift) for s in samples])
+            if on_crash is not None:
+                on_crash(crash)
+        out.config_lines += [replace(x, lineno=x.lineno + shift) for x in part.config_lines]
+        out.lines += part.lines
+        out.bytes += part.bytes
+        out.dialects.update(part.dialects)
+        out.issues += [i for i in part.issues if i not in out.issues]
+        out.markers |= part.markers
+        out.parsed_to = max(out.parsed_to, part.parsed_to)
+    return out
