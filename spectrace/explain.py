@@ -79,7 +79,7 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
     terms: dict[str, str] = {}
     tensors: list[str] = []
     unexplained: list[int] = []
-    primary = {sm.numbers.get(key) for key in _PRIMARY.get(sm.pattern, ())}
+    primary = {v for k in _PRIMARY.get(sm.pattern, ()) if (v := sm.numbers.get(k, 0)) >= 2}
     for value in _numbers(sm):
         matches = [p for p in candidates if p.value == value]
         if matches:
@@ -89,7 +89,7 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
         else:
             unexplained.append(value)
     readings = _readings(sm, facts, candidates, terms, unexplained, graph_sizes(config))
-    explained = _is_explained(primary - {None}, terms, candidates)
+    explained = _is_explained(primary, terms, candidates)
     return Explanation(
         explained=explained,
         summary=_summary(sm, facts, terms, unexplained),
@@ -101,9 +101,7 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
     )
 
 
-def _is_explained(
-    primary: set[int | None], terms: dict[str, str], candidates: list[Product]
-) -> bool:
+def _is_explained(primary: set[int], terms: dict[str, str], candidates: list[Product]) -> bool:
     """A batch-sized product explains; bare widths (N, K, S+1) only when every number fits."""
     by_batch = any(p.value == v and p.uses_batch for v in primary for p in candidates)
     widths_only = len(primary) >= 2 and all(str(v) in terms for v in primary)
@@ -176,15 +174,13 @@ def _divisor_readings(value: int, facts: dict[str, int]) -> list[str]:
         if width and width > 2 and value % width == 0 and value // width >= 2:
             out.append(
                 f"{value} = {value // width} × {width} ({symbol}): would be {meaning} for a "
-                f"batch of {value // width} requests; no logged #running-req confirms it"
+                f"batch of {value // width} requests, which no logged batch size confirms"
             )
     return out
 
 
 def _plain_reading(value: int, facts: dict[str, int], sizes: list[int]) -> str:
-    text = (
-        f"{value} fits no product of the known facts; read as one row per request (plain decode) "
-    )
+    text = f"{value} fits no product of the known facts; as one row per request (plain decode) "
     text += f"it would be a batch of {value} requests"
     if "running_req" in facts:
         text += (
@@ -250,8 +246,8 @@ def _topk_range(facts: dict[str, int]) -> Explanation:
     return Explanation(
         False,
         f"selected index k out of range: not explained; the draft tree has "
-        f"{have} candidates for N - 1 = {n - 1} draft tokens, so it is not the "
-        "draft-tree top-k",
+        f"{have} candidates for N - 1 = {n - 1} draft tokens, so the draft-tree bound does "
+        "not explain it",
         {},
         None,
         facts,

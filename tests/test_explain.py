@@ -47,6 +47,7 @@ def test_seed_story_160_is_ten_requests_times_sixteen_draft_tokens() -> None:
     assert got.summary.startswith("tensor a (160) vs tensor b (2) at dim 0: 160 = 10 running")
     assert "2 is not a product of the known facts (running_req=10" in got.summary
     plain = next(r for r in got.readings if r.startswith("2 fits no product"))
+    assert "as one row per request (plain decode) it would be a batch of 2 requests" in plain
     assert "batch of 2 requests, not the 10 of the last logged Decode batch line" in plain
     assert "captured cuda-graph" not in plain  # graph sizes unknown: not claimed
     assert any("one side has a speculative shape" in r for r in got.readings)
@@ -72,8 +73,8 @@ def test_without_running_req_a_divisor_is_only_a_reading() -> None:
     got = run(SEED, config(N=16, K=4, S=5), None)
     assert not got.explained and got.terms == {}
     assert got.readings[0] == (
-        "160 = 10 × 16 (N): would be bs×N verify rows for a batch of 10 requests; "
-        "no logged #running-req confirms it"
+        "160 = 10 × 16 (N): would be bs×N verify rows for a batch of 10 requests, "
+        "which no logged batch size confirms"
     )
     assert "160 = 40 × 4 (K)" in got.readings[1]
 
