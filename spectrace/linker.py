@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from spectrace.assemblers.config import DECISIVE_FLAGS, Evidence, RunConfig
 from spectrace.assemblers.crash import Frame
-from spectrace.assemblers.dump_path import EAGLE_FAMILY
+from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import explain
@@ -45,33 +45,33 @@ _HINT_COUPLING = (
 )
 
 
-def _not_eagle(config: RunConfig) -> bool:
-    """Event-loop frames tell v1 from v2 only on EAGLE-family runs (or when we cannot tell)."""
+def _loops_decide(config: RunConfig) -> bool:
+    """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13 (or when we cannot tell)."""
+    if config.era in V2_ONLY_ERAS or config.engine == "vllm":
+        return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
     flag = config.flags.get("speculative_algorithm")
     if flag is not None and flag.origin == "server_args":
-        return str(flag.value).upper() not in EAGLE_FAMILY
-    return config.engine == "vllm"
+        return str(flag.value).upper() in EAGLE_FAMILY
+    return True
 
 
 def _all_frames(incident: Incident) -> list[Frame]:
     """Frames of the raised exception and of every chained one, innermost first, no repeats."""
-    frames: list[Frame] = []
+    frames: dict[Frame, None] = {}
     for group in [incident.frames, *(link.frames for link in incident.chain)]:
-        for frame in reversed(group):
-            if frame not in frames:
-                frames.append(frame)
-    return frames
+        frames.update((frame, None) for frame in reversed(group) if frame not in frames)
+    return list(frames)
 
 
 def frame_evidence(incident: Incident, config: RunConfig) -> list[Evidence]:
     """What the traceback's own frames say (the strongest evidence there is)."""
-    not_eagle = _not_eagle(config)
+    loops_decide = _loops_decide(config)
     out: list[Evidence] = []
     for frame in _all_frames(incident):
         sig = frame_signature(frame)
         if sig is None:
             continue
-        points_to = None if (sig.needs_spec and not_eagle) else sig.points_to
+        points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
         text = f'File "{frame.file}", line {frame.line}, in {frame.function}'
         reason = f"traceback frame in {sig.name}: {sig.what}"
         if points_to is not None:

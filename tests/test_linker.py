@@ -213,6 +213,10 @@ def test_late_era_dump_with_overlap_off_is_still_v2() -> None:
     link(inc, config, None)
     assert inc.worker_path is not None and inc.worker_path.conflict is not None
     assert "points to v2 (EAGLEWorkerV2)" in inc.worker_path.conflict
+    synchronous = incident(V1_FRAMES[:2])  # event_loop_normal alone drives v2 in 0.5.13+
+    link(synchronous, config, None)
+    assert synchronous.worker_path is not None
+    assert (synchronous.worker_path.value, synchronous.worker_path.conflict) == ("v2", None)
 
 
 def test_config_only_path_hint_and_no_hint_for_collateral() -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from spectrace.assemblers.pyrepr import SourceText
 
 EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "FROZEN_KV_MTP"}
-_V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
+V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
 _SHOWN = (
     "speculative_algorithm",
     "disable_overlap_schedule",
@@ -83,7 +83,7 @@ def _eagle_verdict(
 ) -> DumpVerdict | None:
     base = _base_class(algo, values)
     disabled = values.get("disable_overlap_schedule")
-    if era in _V2_ONLY_ERAS:
+    if era in V2_ONLY_ERAS:
         return DumpVerdict(
             "v2",
             base + "V2",
