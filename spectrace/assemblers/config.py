@@ -108,6 +108,9 @@ _RANK = {
     "marker": 1,
 }
 _OFF = ("speculative_algorithm", "speculative_config.method")  # here None means "spec off"
+_TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
+    ("false", "0", "no", "n"), False
+)
 _MAX_TEXT = 400
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
@@ -122,14 +125,7 @@ def trim(text: str) -> str:
 
 def env_truth(value: str) -> bool | None:
     """SGLang's parsing of boolean env vars (true/1/yes/y, false/0/no/n)."""
-    low = value.strip().lower()
-    return (
-        True
-        if low in ("true", "1", "yes", "y")
-        else False
-        if low in ("false", "0", "no", "n")
-        else None
-    )
+    return _TRUTH.get(value.strip().lower())
 
 
 def _is_start(line: LogLine) -> bool:

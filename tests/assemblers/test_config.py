@@ -411,3 +411,9 @@ def test_vllm_v0_speculative_flags() -> None:
         "speculative_config.num_spec_tokens": 5,
         "tp_size": 2,
     }
+
+
+@pytest.mark.parametrize(("raw", "value"), [("Y", True), ("no", False), ("maybe", "maybe")])
+def test_env_values_read_as_sglang_reads_them(raw: str, value: object) -> None:
+    config = collect(f"export SGLANG_ENABLE_SPEC_V2={raw}")
+    assert config.flags["SGLANG_ENABLE_SPEC_V2"].value == value
