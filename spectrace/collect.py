@@ -14,6 +14,7 @@ from spectrace.dialects.base import LogLine
 PENDING_LINES = 3  # a fatal line waits this long for a traceback it may be the header of
 SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
+REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
 
 
 @dataclass(slots=True)
@@ -127,18 +128,16 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if distance < 0:
         return False
     same = (last.exception_type, last.message) == (crash.exception_type, crash.message)
-    if same and distance <= SUMMARY_WINDOW:
+    if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
+        # vLLM: multiprocessing prints the traceback logger.exception just logged
+        return same and last.kind is crash.kind and distance <= REPRINT_WINDOW
+    if same and distance <= (SUMMARY_WINDOW if last.kind is CrashKind.TRACEBACK else FOLD_WINDOW):
         return True
-    if crash.kind in (CrashKind.FATAL_LINE, CrashKind.PROCESS_DEATH) and distance <= FOLD_WINDOW:
-        if (
-            last.kind is not CrashKind.TRACEBACK
-            and _family(crash)
-            and _family(crash) == _family(last)
-        ):
-            return True
-        summary = len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
-        return last.kind is CrashKind.TRACEBACK and summary
-    return False
+    if distance > FOLD_WINDOW:
+        return False
+    if last.kind is not CrashKind.TRACEBACK:
+        return _family(crash) is not None and _family(crash) == _family(last)
+    return len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
 
 
 def _family(crash: Crash) -> str | None:

@@ -18,10 +18,8 @@ MAX_ISSUES = 20
 STDIN = "-"
 _GZIP_MAGIC = b"\x1f\x8b"
 
-try:  # isal decompresses ~3x faster than zlib
-    from isal import isal_zlib as _zlib
-except ImportError:  # pragma: no cover - isal is a declared dependency
-    _zlib = zlib  # type: ignore[no-redef]
+from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
+from isal import isal_zlib as _zlib
 
 _GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
@@ -120,6 +118,9 @@ class Reader:
         self.name = display_name(path)
         self.issues: list[str] = []
         self.gzip = False
+        self._path = path
+        self._delivered = 0  # decompressed bytes handed out (to resume after damage)
+        self._rescue: BinaryIO | None = None
         self._raw = _open_raw(path)
         self._size = _size(self._raw)
         self._stream = self._wrap(start)
@@ -142,6 +143,8 @@ class Reader:
     def close(self) -> None:
         if self._stream is not self._raw:
             self._stream.close()
+        if self._rescue is not None:
+            self._rescue.close()
         if self._raw is not sys.stdin.buffer:
             self._raw.close()
 
@@ -158,7 +161,23 @@ class Reader:
                 self._raw.seek(start)
             return self._raw
         self.gzip = True
+        if self._path != STDIN and self._raw.seekable():  # decompresses in a helper thread
+            return igzip_threaded.open(self._raw, "rb")  # type: ignore[no-any-return]
         return GzipStream(self._raw)  # type: ignore[return-value]
+
+    def _recover(self) -> bool:
+        """After damage in the threaded reader: redo the tail with GzipStream to keep every byte."""
+        if self._rescue is not None or isinstance(self._stream, GzipStream):
+            return False
+        self._stream.close()
+        self._rescue = open(self._path, "rb")  # noqa: SIM115 - closed by close()
+        stream = GzipStream(self._rescue)
+        skip, scratch = self._delivered, bytearray(_GZ_CHUNK)
+        with memoryview(scratch) as view:
+            while skip > 0:  # EOFError here means the damage is before what we already have
+                skip -= stream.readinto(view[: min(skip, len(view))])
+        self._stream = stream  # type: ignore[assignment]
+        return True
 
     def blocks(self) -> Iterator[Block]:
         """Yield blocks of whole lines; a final line without newline is yielded too."""
@@ -215,10 +234,16 @@ class Reader:
         got = 0
         try:
             while fill + got < len(buf):
-                n = self._stream.readinto(view[fill + got :])  # type: ignore[attr-defined]
+                try:
+                    n = self._stream.readinto(view[fill + got :])  # type: ignore[attr-defined]
+                except _GZIP_ERRORS:
+                    if not self._recover():
+                        raise
+                    continue
                 if not n:
                     return got, True
                 got += n
+                self._delivered += n
         except _GZIP_ERRORS as exc:
             where = offset + fill + got
             self.note(

@@ -141,3 +141,34 @@ def test_bad_inputs_raise_one_line_input_error(tmp_path: Path, bad: str) -> None
     with pytest.raises(InputError) as err:
         analyse([str(tmp_path / bad)])
     assert "\n" not in str(err.value) and bad in str(err.value)
+
+
+def test_two_workers_give_the_same_result_as_one(tmp_path: Path) -> None:
+    from spectrace.parallel import scan_parallel, split_points
+    from spectrace.pipeline import build_spec
+    from spectrace.ruleset import RuleSet
+    from spectrace.scan import scan_range
+
+    log = tmp_path / "big.log"
+    log.write_text(sglang_log(extra_decode=50) * 9)
+    spec = build_spec(RuleSet.load(), [MARKER])
+    one = scan_range(str(log), spec)
+    for parts in (2, 3):
+        cut = split_points(str(log), parts)
+        assert all(p == 0 or log.read_bytes()[p - 1 : p] == b"\n" for p in cut)
+        many = scan_parallel(str(log), spec, parts)
+        assert [(c.lineno, c.end_lineno, c.exception_type, c.rank) for c in many.crashes] == [
+            (c.lineno, c.end_lineno, c.exception_type, c.rank) for c in one.crashes
+        ]
+        assert (many.lines, many.bytes) == (one.lines, one.bytes) == (9 * 61, log.stat().st_size)
+        assert [s.lineno for s in many.load[-1]] == [s.lineno for s in one.load[-1]]
+
+
+def test_random_bytes_file_never_raises(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(3)
+    junk = bytes(rng.getrandbits(8) for _ in range(200_000))
+    (tmp_path / "junk.log").write_bytes(junk + b"Traceback (most recent call last):\n" + junk)
+    a = analyse([str(tmp_path / "junk.log")])
+    assert a.files[0].bytes == 400_035
