@@ -219,3 +219,16 @@ def test_capture_crash_uses_the_batch_size_being_captured() -> None:
         load(10),
     )
     assert "capture_bs" not in decoding.facts  # serving had begun: the capture bs is history
+
+
+def test_batch_shrank_to_two_after_a_speculative_step_of_ten() -> None:
+    """ENGINE_ANCHORS 2.7: stale bs=10 verify state met a plain batch of 2 live requests."""
+    got = run(SEED, config(N=16, K=4, S=5), load(2))
+    assert got.explained and got.unexplained == (160,)
+    assert got.terms == {
+        "2": "2 running requests (bs: plain decode, one row per request: plain-decode rows (bs))"
+    }
+    assert got.readings[0] == (
+        "160 = 10 × 16 (N): would be bs×N verify rows for a batch of 10 requests, "
+        "which no logged batch size confirms"
+    )
