@@ -5,6 +5,7 @@ The lines are written by us in SGLang's real format (LOG_FORMATS.md 1.2, 1.9).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime
 
@@ -17,6 +18,13 @@ from spectrace.incidents import build_incidents
 from spectrace.linker import WorkerPath
 from spectrace.pipeline import Analysis, FileSummary, Finding
 
+# GitHub workflow command: a property value may not contain raw , : % CR LF; a message may
+# not contain raw % CR LF.
+_PROP = r"(?:[^,:%\r\n]|%25|%0D|%0A|%3A|%2C)*"
+_KEY = r"(?:file|line|title|col|endLine|endColumn)"
+WORKFLOW_COMMAND = re.compile(
+    rf"^::(error|warning|notice)(?: {_KEY}={_PROP}(?:,{_KEY}={_PROP})*)?::(?:[^%\r\n]|%25|%0D|%0A)*$"
+)
 SITE = "/usr/local/lib/python3.10/dist-packages"
 SHAPE_MESSAGE = (
     "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"

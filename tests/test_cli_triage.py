@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -12,10 +13,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import typer
 from rich.console import Console
-from synthetic import MISSING_MARKER, seed_analysis
+from synthetic import MISSING_MARKER, WORKFLOW_COMMAND, seed_analysis
 from typer.testing import CliRunner
 
 from spectrace import inputs, pipeline
@@ -23,6 +25,7 @@ from spectrace.commands import register_all
 from spectrace.commands.triage import DelayedProgress
 
 ROOT = Path(__file__).resolve().parents[1]
+REPORT_SCHEMA = json.loads((ROOT / "spectrace/schemas/report.schema.json").read_text())
 
 
 def spectrace_exe() -> str:
@@ -226,12 +229,29 @@ def test_seed_story_through_the_installed_command() -> None:
     )
 
 
+def _check_formats(reports: dict[str, Path]) -> None:
+    """Each report file parsed back by a real parser / validated against its schema."""
+    sarif_schema = json.loads((ROOT / "tests/fixtures/sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(sarif_schema).validate(json.loads(reports["sarif"].read_text()))
+    assert ET.parse(reports["junit"]).getroot().tag == "testsuites"
+    commands = [
+        line for line in reports["github"].read_text().splitlines() if line.startswith("::")
+    ]
+    assert all(WORKFLOW_COMMAND.match(line) for line in commands)
+    assert reports["markdown"].read_text().startswith("## spectrace triage: ")
+
+
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_every_sample_gives_its_root_causes_and_exit_code(sample: Path) -> None:
+def test_every_sample_gives_its_root_causes_exit_code_and_valid_reports(
+    sample: Path, tmp_path: Path
+) -> None:
     expected = json.loads((sample / "expected.json").read_text())
     expects = [f"--expect={marker}" for marker in expected["expect"]]
-    result = run("triage", str(sample.relative_to(ROOT)), "--format", "json", *expects)
+    reports = {fmt: tmp_path / f"report.{fmt}" for fmt in ("sarif", "junit", "github", "markdown")}
+    extra = [f"--report={fmt}={path}" for fmt, path in reports.items()]
+    result = run("triage", str(sample.relative_to(ROOT)), "--format", "json", *expects, *extra)
     report = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
     roots = [i for i in expected["incidents"] if i.get("root_cause") and not i.get("optional")]
     got = [(i["exception_type"], i["origin_rank"]) for i in report["incidents"] if i["root_cause"]]
     assert got == [(i["exception_type"], i.get("origin_rank")) for i in roots]
@@ -239,6 +259,26 @@ def test_every_sample_gives_its_root_causes_and_exit_code(sample: Path) -> None:
     assert len(missing) == len(expected["missing_markers"])
     assert result.returncode == (1 if roots or expected["missing_markers"] else 0)
     assert "Traceback" not in result.stderr
+    _check_formats(reports)
+
+
+def test_signatures_survive_a_rerun_with_other_numbers_and_lines(tmp_path: Path) -> None:
+    """Same crash, shifted by 7 lines, other times, pids, source line numbers and tensor sizes."""
+    data = (ROOT / "sample_logs/seed_story/server.log").read_bytes()  # keeps tqdm's \r redraws
+    data = re.sub(rb"line (\d+)", lambda m: b"line %d" % (int(m.group(1)) + 13), data)
+    data = data.replace(b"21:00:18", b"22:41:07").replace(b"(160)", b"(96)").replace(b"(2)", b"(4)")
+    data = data.replace(b"gpu-node-3:412", b"gpu-node-3:399")
+    rerun = tmp_path / "rerun.log"
+    rerun.write_bytes(b"[2026-02-27 20:40:00] Init torch distributed begin.\n" * 7 + data)
+    result = run("diff", "sample_logs/seed_story/server.log", str(rerun), "--format", "json")
+    diff = json.loads(result.stdout)
+    assert result.returncode == 0 and diff["summary"] == {
+        "new": 0,
+        "gone": 0,
+        "still": 2,
+        "exit_code": 0,
+    }
+    assert diff["still"][0]["first_seen"]["line"] == 608
 
 
 def test_baseline_then_rerun_of_a_sample_passes(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -91,14 +92,17 @@ def write_file(path: Path, text: str) -> None:
 
 def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Console) -> None:
     """The main report to stdout, or to --output with the summary line on stdout."""
-    if output is not None:
-        write_file(output, render(document, fmt))
-        console.print(summary_line(document), soft_wrap=not console.is_terminal)
-    elif fmt is Format.TEXT:
-        console.print(TriageReport(document), soft_wrap=not console.is_terminal)
-    else:
-        sys.stdout.write(render(document, fmt))
-        sys.stdout.flush()
+    try:
+        if output is not None:
+            write_file(output, render(document, fmt))
+            console.print(summary_line(document), soft_wrap=not console.is_terminal)
+        elif fmt is Format.TEXT:
+            console.print(TriageReport(document), soft_wrap=not console.is_terminal)
+        else:
+            sys.stdout.write(render(document, fmt))
+            sys.stdout.flush()
+    except BrokenPipeError:  # `| head`: the reader left; keep the exit code, drop the rest
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 Opt = typer.Option

@@ -22,6 +22,12 @@ def inert(text: object) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
+def clip(text: object, limit: int = 200) -> str:
+    """One evidence line as people scan it: long dumps cut with an ellipsis."""
+    value = str(text)
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
 def _t(text: object, style: str = "") -> Text:
     """Untrusted text as a rich Text: never parsed as markup, controls escaped."""
     return Text(inert(text), style=style)
@@ -63,15 +69,19 @@ def _ranks(incident: Document) -> Text:
     return text
 
 
+def _evidence(ev: Document, indent: int) -> Text:
+    """``file:line: text  <- why it matters``, the text clipped."""
+    text = _t(clip(ev.get("text", "")), "dim")
+    return _line(where(ev), text, _t(f"  <- {ev.get('reason', '')}"), indent=indent)
+
+
 def _worker_path(path: Document | None) -> Iterable[Text]:
     if not path:
         return
     label = path["value"] + (f" ({path['worker_class']})" if path.get("worker_class") else "")
     yield _line("worker path", _t(label, "bold cyan"))
     for ev in path.get("evidence") or []:
-        yield _line(
-            where(ev), _t(ev.get("text", ""), "dim"), _t(f"  <- {ev.get('reason', '')}"), indent=6
-        )
+        yield _evidence(ev, indent=6)
     if path.get("conflict"):
         yield _line("conflict", _t(path["conflict"], "yellow"), indent=6)
 
@@ -191,9 +201,7 @@ class TriageReport:
             if finding.get("detail"):
                 yield _t(f"    {finding['detail']}")
             for ev in finding.get("evidence") or []:
-                yield _line(
-                    where(ev), _t(ev.get("text", ""), "dim"), f"  <- {ev.get('reason', '')}"
-                )
+                yield _evidence(ev, indent=4)
         yield Text()
         yield summary_line(doc)
 

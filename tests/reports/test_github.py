@@ -5,19 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from synthetic import WORKFLOW_COMMAND as WORKFLOW
 from synthetic import hostile_analysis
 
 from spectrace import triage
 from spectrace.reports import Format, render
 from spectrace.reports.github import command
 from spectrace.reports.json import build_document
-
-# A property value may not contain raw , : % CR LF; a message may not contain raw % CR LF.
-PROP = r"(?:[^,:%\r\n]|%25|%0D|%0A|%3A|%2C)*"
-WORKFLOW = re.compile(
-    rf"^::(error|warning|notice)(?: (?:file|line|title|col|endLine|endColumn)={PROP}"
-    rf"(?:,(?:file|line|title|col|endLine|endColumn)={PROP})*)?::(?:[^%\r\n]|%25|%0D|%0A)*$"
-)
 
 
 def _lines(analysis: Any) -> list[str]:
