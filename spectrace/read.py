@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
+from isal import isal_zlib as _zlib
+
 from spectrace.errors import InputError
 
 BLOCK_SIZE = 4 * 1024 * 1024
@@ -17,9 +20,6 @@ MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first 64 KiB; the rest is 
 MAX_ISSUES = 20
 STDIN = "-"
 _GZIP_MAGIC = b"\x1f\x8b"
-
-from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
-from isal import isal_zlib as _zlib
 
 _GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
