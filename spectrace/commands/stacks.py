@@ -13,6 +13,8 @@ from rich.text import Text
 
 from spectrace.errors import InputError, UsageError
 from spectrace.stacks.capture import CaptureOptions, capture
+from spectrace.stacks.findings import flight_findings
+from spectrace.stacks.flight import expand
 from spectrace.stacks.model import Capture, load_capture, to_json
 from spectrace.stacks.report import StacksReport
 from spectrace.stacks.verdict import analyse, analysis_json
@@ -37,9 +39,37 @@ Exit codes:
 Opt = typer.Option
 
 
-def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Console) -> None:
+def _flight(paths: list[str], fmt: str, console: Console) -> dict[str, object] | None:
+    """Flight-recorder dumps given with --flight: a verdict line and each rank's pending collective."""
+    files = expand(paths)
+    if not paths:
+        return None
+    if not files:
+        raise InputError(f"no flight-recorder dump in {', '.join(paths)}")
+    (finding,) = flight_findings(files)
+    if fmt == "text":
+        console.print(Text(finding.message, style="bold"))
+        for ev in finding.evidence:
+            console.print(Text(f"  {ev.reason}: {ev.text}  [{ev.source}]"))
+    return {
+        "verdict": finding.message,
+        "ranks": [
+            {"file": e.source, "reason": e.reason, "entry": e.text} for e in finding.evidence
+        ],
+    }
+
+
+def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Console,
+          flight: list[str]) -> None:  # fmt: skip
     analysis = analyse(snap)
     document = {**to_json(snap), "analysis": analysis_json(analysis)}
+    if fmt == "text":
+        console.print(
+            StacksReport(snap, analysis, threads=threads), soft_wrap=not console.is_terminal
+        )
+    recorder = _flight(flight, fmt, console)
+    if recorder is not None:
+        document["flight_recorder"] = recorder
     if save is not None:
         try:
             save.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
@@ -48,10 +78,6 @@ def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Co
     if fmt == "json":
         sys.stdout.write(json.dumps(document, indent=1) + "\n")
         sys.stdout.flush()
-    else:
-        console.print(
-            StacksReport(snap, analysis, threads=threads), soft_wrap=not console.is_terminal
-        )
 
 
 def stacks_command(
@@ -69,6 +95,7 @@ def stacks_command(
     watch_pid: Annotated[int | None, Opt("--pid", help="Process to capture when --watch stalls.")] = None,
     stall: Annotated[float | None, Opt("--stall", help="Seconds of log silence that count as a hang.")] = None,
     max_time: Annotated[float | None, Opt("--max-time", help="Give up watching after this many seconds.")] = None,
+    flight: Annotated[list[str] | None, Opt("--flight", help="PyTorch flight-recorder dump file or directory (repeatable).")] = None,
 ) -> None:  # fmt: skip
     """Capture, classify and show the stacks of a server's processes."""
     if fmt not in ("text", "json"):
@@ -79,8 +106,9 @@ def stacks_command(
     options = CaptureOptions(
         samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout
     )
+    dumps = flight or []
     if load is not None:
-        _emit(load_capture(load), fmt, save, threads, console)
+        _emit(load_capture(load), fmt, save, threads, console, dumps)
         return
     if watch_log is not None:
         target = watch_pid if watch_pid is not None else pid
@@ -104,11 +132,18 @@ def stacks_command(
                 "runs: captured its stacks"
             )
         )
-        _emit(outcome.capture, fmt, save, threads, console)
+        _emit(outcome.capture, fmt, save, threads, console, dumps)
         raise typer.Exit(1)
+    if pid is None and dumps:
+        recorder = _flight(dumps, fmt, console)
+        if fmt == "json":
+            sys.stdout.write(json.dumps({"flight_recorder": recorder}, indent=1) + "\n")
+        return
     if pid is None:
-        raise UsageError("give a PID, --load FILE, or --watch LOG --pid PID --stall SECONDS")
-    _emit(capture(pid, options), fmt, save, threads, console)
+        raise UsageError(
+            "give a PID, --load FILE, --flight DUMPS, or --watch LOG --pid PID --stall SECONDS"
+        )
+    _emit(capture(pid, options), fmt, save, threads, console, dumps)
 
 
 def register(app: typer.Typer) -> None:

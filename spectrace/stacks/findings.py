@@ -11,6 +11,7 @@ from spectrace.assemblers.config import Evidence
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
 from spectrace.pipeline import Analysis, Finding
+from spectrace.stacks.flight import flight_verdict, load_flight
 from spectrace.stacks.model import Capture
 from spectrace.stacks.verdict import RankView, analyse, natural_key
 
@@ -111,3 +112,26 @@ def _tail_gzip(path: str) -> list[bytes]:
     except (OSError, EOFError):
         return []
     return list(lines)
+
+
+def flight_findings(paths: Sequence[str]) -> list[Finding]:
+    """One "hang" finding from per-rank flight-recorder dumps: who never issued the collective."""
+    ranks = [load_flight(p) for p in paths]
+    if not ranks:
+        return []
+    result = flight_verdict(ranks)
+    evidence = []
+    for rank in ranks:
+        pending = [e for e in rank.entries if e.seq > rank.status.get(e.pg, (0, -1))[1]]
+        first = pending[0] if pending else (rank.entries[-1] if rank.entries else None)
+        if first is not None:
+            where = f" at {' <- '.join(first.frames[:3])}" if first.frames else ""
+            evidence.append(
+                Evidence(
+                    source=rank.path,
+                    lineno=0,
+                    text=f"#{first.seq} {first.op} ({first.state}){where}",
+                    reason=f"{rank.rank}'s {'first unfinished' if pending else 'last'} collective",
+                )
+            )
+    return [Finding(kind="hang", message=result.text, detail=None, evidence=tuple(evidence))]

@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 from stacks_helpers import spectrace
 
-import spectrace as spectrace_pkg
-
 NON_DUMPABLE_SLEEPER = "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)"
 
 
@@ -87,17 +85,16 @@ def test_py_spy_missing(sleeper: subprocess.Popen[bytes], tmp_path: Path) -> Non
     """The base interpreter (no py-spy in its scripts dir) with a PATH that has none either."""
     base = Path(sys.base_prefix) / "bin" / "python3"
     assert not (base.parent / "py-spy").exists()
-    repo = Path(spectrace_pkg.__file__).resolve().parent.parent
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": os.pathsep.join([str(repo), *site.getsitepackages()]),
-    }
+    boot = (  # the venv's packages (and its .pth files: the editable install) without its bin/
+        f"import site, sys, runpy; [site.addsitedir(d) for d in {site.getsitepackages()!r}]; "
+        "sys.argv = ['spectrace', *sys.argv[1:]]; runpy.run_module('spectrace', run_name='__main__')"
+    )
     result = subprocess.run(
-        [str(base), "-m", "spectrace", "stacks", str(sleeper.pid)],
+        [str(base), "-c", boot, "stacks", str(sleeper.pid)],
         capture_output=True,
         text=True,
         timeout=60,
-        env=env,
+        env={"PATH": "/usr/bin:/bin"},
         cwd=tmp_path,
     )
     line = _one_error_line(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from stacks_helpers import HungServer, spectrace, stacks_json, start_hung, stop
@@ -71,7 +72,17 @@ def test_save_then_load_gives_the_same_capture_and_verdict(
     assert verdict in shown.stdout and shown.returncode == 0
 
 
-def test_torch_gloo_ranks_from_env_wait_in_torch_all_reduce(tmp_path: Path) -> None:
+def _wait_for(paths: list[Path], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not all(p.exists() for p in paths) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def test_torch_gloo_ranks_from_env_and_the_flight_recorder(tmp_path: Path) -> None:
+    """Real torch.distributed: rank0 sleeps in verify, rank1 waits in torch's all_reduce;
+    the flight-recorder dumps agree: rank0 never issued collective #2."""
+    fr = tmp_path / "fr"
+    fr.mkdir()
     server = start_hung(
         tmp_path,
         "--world",
@@ -84,17 +95,25 @@ def test_torch_gloo_ranks_from_env_wait_in_torch_all_reduce(tmp_path: Path) -> N
         "gloo",
         "--title",
         "plain",
+        "--fr-dir",
+        str(fr),
     )
     try:
-        doc = stacks_json(str(server.pid), "--samples", "2", "--interval", "0.1")
+        _wait_for([fr / "nccl_trace_rank_0", fr / "nccl_trace_rank_1"])
+        doc = stacks_json(
+            str(server.pid), "--samples", "2", "--interval", "0.1", "--flight", str(fr)
+        )
     finally:
         stop(server.proc)
     ranks = _ranks(doc)
     assert doc["analysis"]["verdict"].startswith(
         "rank0 sleeps in `verify` while rank1 waits in all_reduce"
     )
-    assert ranks["rank1"]["detail"] == "all_reduce"
     waiting = next(p for p in doc["processes"] if p["rank"] == "rank1")
     files = [f["filename"] for t in waiting["samples"][-1]["threads"] for f in t["frames"]]
     assert any(f.endswith("torch/distributed/distributed_c10d.py") for f in files)
-    assert waiting["rank_source"] == "env RANK"
+    assert waiting["rank_source"] == "env RANK" and ranks["rank1"]["detail"] == "all_reduce"
+    assert doc["flight_recorder"]["verdict"] == (
+        "flight recorder: pg 0: rank1 waits in collective #2 (gloo:all_reduce); "
+        "rank0 never issued it (rank0 last issued #1)"
+    )
