@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
+from stories_relaunch import relaunch  # noqa: E402
 from stories_sglang import k8s_wrapped, pasted_midway, seed_story  # noqa: E402
 from stories_torchrun import nccl_watchdog  # noqa: E402
 from stories_trtllm import trtllm  # noqa: E402
@@ -59,6 +60,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "k8s_wrapped": (
         k8s_wrapped,
         "The seed crash as kubelet stores it: CRI prefixes on every line, gzip-compressed.",
+    ),
+    "relaunch": (
+        relaunch,
+        "One file, two launches: the seed v1 crash, then a spec-v2 relaunch that crashes in draft extend.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }

@@ -54,7 +54,7 @@ def v2_frames() -> list[tuple[str, int, str, str | None]]:
     ]
 
 
-def v2_run() -> tuple[dict[str, bytes], dict]:
+def v2_log() -> tuple[Log, dict[str, int]]:
     """Spec v2 on (topk 1, overlap on): the patch's marker prints; a CUDA fault in draft extend."""
     rng = random.Random(20260302)
     log, clock = Log(), Clock(datetime(2026, 3, 2, 14, 2, 10, 118000))
@@ -101,12 +101,13 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
             if line.startswith("[2026")
             else line
         )
-    marker_lines = [
+    marks = {"warning": warning, "dump": dump}
+    marks["marker"] = [
         log.add(
             sgl(clock.tick(0.01), p, ms=True) + f"{MARKER}: speculative_disable_batch_threshold=8"
         )
         for p in rank_prefixes(4)
-    ]
+    ][0]
     server_ready(log, clock, pid=7650)
     for running in [1, 2, 4, 6, 8, 10, 12, 12, 11, 9, 8]:
         log.add(
@@ -130,7 +131,9 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
     body = traceback_body(
         v2_frames(), "torch.AcceleratorError: CUDA error: an illegal memory access was encountered"
     )
-    first = log.add(sgl(crash_at, "TP1", ms=True) + "Scheduler hit an exception: " + body[0])
+    marks["crash"] = log.add(
+        sgl(crash_at, "TP1", ms=True) + "Scheduler hit an exception: " + body[0]
+    )
     log.extend(body[1:] + CUDA_TAIL)
     log.add(
         c10(
@@ -142,23 +145,32 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
             "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
         )
     )
-    log.add(sgl(clock.tick(0.02), ms=True) + SIGQUIT_RUNNING)
+    marks["sigquit"] = log.add(sgl(clock.tick(0.02), ms=True) + SIGQUIT_RUNNING)
+    return log, marks
+
+
+def v2_incident(marks: dict[str, int]) -> dict:
+    return {
+        "exception_type": "torch.AcceleratorError",
+        "message_contains": "CUDA error: an illegal memory access was encountered",
+        "root_cause": True,
+        "origin_rank": "TP1",
+        "ranks": ["TP1"],
+        "first_line": marks["crash"],
+        "worker_path": "v2",
+        "worker_class": "EAGLEWorkerV2",
+        "load_running_req": 8,
+        "evidence_lines": [marks["dump"], marks["warning"]],
+    }
+
+
+def v2_run() -> tuple[dict[str, bytes], dict]:
+    log, marks = v2_log()
     expected = {
         "inputs": ["server.log"],
         "expect": [MARKER],
         "incidents": [
-            {
-                "exception_type": "torch.AcceleratorError",
-                "message_contains": "CUDA error: an illegal memory access was encountered",
-                "root_cause": True,
-                "origin_rank": "TP1",
-                "ranks": ["TP1"],
-                "first_line": first,
-                "worker_path": "v2",
-                "worker_class": "EAGLEWorkerV2",
-                "load_running_req": 8,
-                "evidence_lines": [dump, warning],
-            },
+            v2_incident(marks),
             {
                 "optional": True,
                 "root_cause": False,
@@ -173,7 +185,7 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
             },
         ],
         "missing_markers": [],
-        "present_markers": {MARKER: marker_lines[0]},
+        "present_markers": {MARKER: marks["marker"]},
         "config": {
             "speculative_algorithm": "EAGLE3",
             "speculative_eagle_topk": 1,
