@@ -185,6 +185,10 @@ def test_diff_of_two_json_reports(
             "malformed baseline line",
         ),
         (["diff", "a.json", "b.json", "--format", "sarif"], "diff --format takes text or json"),
+        (
+            ["triage", "x.log", "-f", "json", "-o", "r.json", "-f", "github"],
+            "--format given 2 times; write more reports with --report",
+        ),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -29,6 +29,7 @@ Exit codes:
   2  bad usage or unreadable input (one line on stderr)
 """
 PROGRESS_DELAY_S = 1.0
+T = TypeVar("T")
 
 
 class DelayedProgress:
@@ -71,6 +72,15 @@ def parse_format(name: str) -> Format:
         raise UsageError(f"unknown format {name!r} (choose from {choices})") from None
 
 
+def once(option: str, values: list[T] | None) -> T | None:
+    """A single-valued option: given twice is an error, not a silent last-one-wins."""
+    if values and len(values) > 1:
+        raise UsageError(
+            f"{option} given {len(values)} times; write more reports with --report FORMAT=FILE"
+        )
+    return values[0] if values else None
+
+
 def read_expect_file(path: Path | None) -> list[str]:
     if path is None:
         return []
@@ -110,8 +120,8 @@ Opt = typer.Option
 
 def triage_command(
     paths: Annotated[list[str], typer.Argument(help="Log files, directories, quoted globs, .gz, or -.")],
-    fmt: Annotated[str, Opt("--format", "-f", help="text | json | junit | sarif | github | markdown.")] = "text",
-    output: Annotated[Path | None, Opt("--output", "-o", help="Write the --format report to FILE; the terminal gets the summary line.")] = None,
+    fmt: Annotated[list[str] | None, Opt("--format", "-f", help="text | json | junit | sarif | github | markdown (default text).")] = None,
+    output: Annotated[list[Path] | None, Opt("--output", "-o", help="Write the --format report to FILE; the terminal gets the summary line.")] = None,
     report: Annotated[list[str] | None, Opt("--report", help="Also write FORMAT=FILE (repeatable), e.g. --report sarif=crashes.sarif.")] = None,
     rules: Annotated[list[Path] | None, Opt("--rules", help="Extra rule directory (repeatable; later wins).")] = None,
     expect: Annotated[list[str] | None, Opt("--expect", help="A marker line that must appear (repeatable).")] = None,
@@ -122,7 +132,8 @@ def triage_command(
     no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
 ) -> None:  # fmt: skip
     """Find the crashes, group them into incidents, report, exit 1 on new ones."""
-    main_format = parse_format(fmt)
+    main_format = parse_format(once("--format", fmt) or "text")
+    output_file = once("--output", output)
     extra = [parse_report(spec) for spec in report or []]
     policy = triage.parse_fail_on(fail_on or [])
     accepted = triage.read_baseline(baseline) if baseline else frozenset()
@@ -139,7 +150,7 @@ def triage_command(
         analysis = triage.analyse_paths(paths, rules or [], markers, progress, warn)
     finally:
         progress.close()
-    for f in analysis.files if output or main_format is not Format.TEXT else ():
+    for f in analysis.files if output_file or main_format is not Format.TEXT else ():
         for issue in f.issues:
             warn(f"{f.path}: {issue}")
     triage.apply_baseline(analysis.incidents, accepted)
@@ -149,7 +160,7 @@ def triage_command(
         triage.write_baseline(write_baseline, analysis.incidents)
     for extra_fmt, path in extra:
         write_file(path, render(document, extra_fmt))
-    emit(document, main_format, output, console)
+    emit(document, main_format, output_file, console)
     raise typer.Exit(int(verdict.exit_code))
 
 
