@@ -18,26 +18,14 @@ def relaunch() -> tuple[dict[str, bytes], dict]:
         "expect": [],
         "incidents": [
             seed_incident(marks1) | {"load_running_req": 10},
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 0,
-                "message_contains": "SIGQUIT received",
-                "first_line": marks1["sigquit"],
-            },
+            # both SIGQUIT notices: grouped by signature or split per crash, either is accepted
+            {"optional": True, "root_cause": False, "message_contains": "SIGQUIT received"},
             v2_incident(marks2),
             {
                 "optional": True,
                 "root_cause": False,
                 "caused_by": 2,
                 "message_contains": "Process group watchdog thread terminated",
-            },
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 2,
-                "message_contains": "SIGQUIT received",
-                "first_line": marks2["sigquit"],
             },
         ],
         "missing_markers": [],
