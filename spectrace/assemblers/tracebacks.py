@@ -230,7 +230,7 @@ class TracebackAssembler:
             header = text[:idx].strip().rstrip(":").strip() or None
             rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
             prev = self._prev.get(line.stream)
-            if header is None and prev is not None and prev.group and prev.group == line.group:
+            if header is None and prev is not None and _announces(prev, line):
                 rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
                 rec.lines.append(prev.text)
         else:  # a pasted log that begins mid-traceback
@@ -277,6 +277,13 @@ class TracebackAssembler:
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
         )  # fmt: skip
+
+
+def _announces(prev: LogLine, line: LogLine) -> bool:
+    """The line before a bare "Traceback" is its message: same vLLM call, or an error-level header."""
+    if prev.group is not None:
+        return prev.group == line.group
+    return prev.headed and prev.lineno == line.lineno - 1 and prev.level in ("ERROR", "CRITICAL")
 
 
 def _add_code(rec: _Record, text: str) -> None:

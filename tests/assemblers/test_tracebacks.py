@@ -170,3 +170,15 @@ def test_parse_exception_rejects_code_and_prose() -> None:
 def test_unfinished_traceback_is_still_reported_at_end() -> None:
     crashes = assemble(["Traceback (most recent call last):", SCHED])
     assert [(c.exception_type, c.end_lineno) for c in crashes] == [("Traceback", 2)]
+
+
+def test_error_level_line_before_a_bare_traceback_is_its_header() -> None:
+    crashes = assemble([
+        "[2025-10-21 08:15:10] ERROR:    Exception in ASGI application",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.12/site-packages/uvicorn/protocols/http/httptools_impl.py", line 409, in run_asgi',
+        "KeyError: 'rid'",
+    ])  # fmt: skip
+    assert [(c.header, c.lineno, c.exception_type) for c in crashes] == [
+        ("Exception in ASGI application", 1, "KeyError")
+    ]
