@@ -47,7 +47,11 @@ def run_facts(config: RunConfig, load: LoadSample | None) -> dict[str, int]:
     """The integers the log states: running_req (last sample), N, K, S, T, tp, padded graph bs."""
     facts: dict[str, int] = {}
     if load is not None and load.running_req is not None:
-        facts["running_req"] = load.running_req
+        key = "step_requests" if load.kind == "crash_dump" else "running_req"
+        facts[key] = load.running_req
+    total = load.fields.get("total_num_scheduled_tokens", "") if load is not None else ""
+    if total.isdigit():
+        facts["scheduled_tokens"] = int(total)  # vLLM's crash dump: the step's exact tokens
     for fact, flag in _FACT_FLAGS:
         value = config.flags.get(flag)
         number = _int(value.value) if value is not None else None
@@ -55,7 +59,9 @@ def run_facts(config: RunConfig, load: LoadSample | None) -> dict[str, int]:
             facts[fact] = number
     capture = config.flags.get("capture_bs")
     capture_bs = _int(capture.value) if capture is not None else None
-    if "running_req" not in facts and capture_bs:  # no decode yet: the capture was running
+    if (
+        not facts.keys() & {"running_req", "step_requests"} and capture_bs
+    ):  # no decode yet: the capture was running
         facts["capture_bs"] = capture_bs
     sizes = graph_sizes(config)
     running = facts.get("running_req")
@@ -63,7 +69,9 @@ def run_facts(config: RunConfig, load: LoadSample | None) -> dict[str, int]:
         padded = [s for s in sizes if s >= running]
         if padded and padded[0] != running:
             facts["graph_bs"] = padded[0]  # replay pads to the next captured size (bisect_left)
-    order = ("running_req", "graph_bs", "capture_bs") + tuple(fact for fact, _ in _FACT_FLAGS)
+    order = ("running_req", "step_requests", "scheduled_tokens", "graph_bs", "capture_bs") + tuple(
+        fact for fact, _ in _FACT_FLAGS
+    )
     return {key: facts[key] for key in order if key in facts}
 
 
@@ -71,6 +79,10 @@ def _batches(facts: dict[str, int]) -> list[tuple[int, str]]:
     out = []
     if "running_req" in facts:
         out.append((facts["running_req"], f"{facts['running_req']} running requests"))
+    if "step_requests" in facts:
+        out.append(
+            (facts["step_requests"], f"{facts['step_requests']} requests in the crashing step")
+        )
     if "graph_bs" in facts:
         out.append((facts["graph_bs"], f"padded cuda-graph bs {facts['graph_bs']}"))
     if "capture_bs" in facts:
@@ -118,6 +130,10 @@ def products(facts: dict[str, int]) -> list[Product]:
     """Every size the facts produce, batch products first, in a stable order."""
     widths = _widths(facts)
     out: list[Product] = []
+    if "scheduled_tokens" in facts:
+        total = facts["scheduled_tokens"]
+        out.append(Product(total, f"{total} scheduled tokens", "every token of the crashing step",
+                           "the step's flattened input (total_num_scheduled_tokens)", False))  # fmt: skip
     for bs, label in _batches(facts):
         out.append(Product(bs, label, "bs: plain decode, one row per request",
                            "plain-decode rows (bs)", False))  # fmt: skip

@@ -232,3 +232,17 @@ def test_batch_shrank_to_two_after_a_speculative_step_of_ten() -> None:
         "160 = 10 × 16 (N): would be bs×N verify rows for a batch of 10 requests, "
         "which no logged batch size confirms"
     )
+
+
+def test_vllm_crash_dump_total_tokens_is_a_fact() -> None:
+    dump = LoadSample("run.log", 90, None, None, running_req=3, kind="crash_dump",
+                      fields={"total_num_scheduled_tokens": "12"})  # fmt: skip
+    got = run(
+        "The size of tensor a (12) must match the size of tensor b (9) at non-singleton dimension 0",
+        config(T=3),
+        dump,
+    )
+    assert got.terms["12"].startswith("12 scheduled tokens (every token of the crashing step")
+    assert "3 requests in the crashing step × 4 (spec tokens + 1)" in got.terms["12"]
+    assert got.terms["9"].startswith("3 requests in the crashing step × 3 spec tokens")
+    assert got.facts == {"step_requests": 3, "scheduled_tokens": 12, "num_spec_tokens": 3}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from spectrace.assemblers.pyrepr import bracketed, split_top_level
 from spectrace.dialects.base import LogLine
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class LoadSample:
     queue_req: int | None = None
     cuda_graph: bool | None = None
     fields: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
-    kind: str = "decode"  # "decode" | "prefill" | "spec_metrics" | "engine_stats"
+    kind: str = "decode"  # "decode" | "prefill" | "spec_metrics" | "engine_stats" | "crash_dump"
 
 
 LOAD_LITERALS: tuple[bytes, ...] = (
@@ -36,11 +37,14 @@ LOAD_LITERALS: tuple[bytes, ...] = (
     b"SpecDecoding metrics:",
     b"Speculative metrics:",
     b"Avg prompt throughput:",
+    b"Dumping scheduler output",
 )
 
 _SGLANG = re.compile(r"\b(Decode|Prefill) batch(?: \[\d+\])?[,.] ")  # "." in 0.4.x
 _VLLM_SPEC = re.compile(r"\b(?:SpecDecoding|Speculative) metrics: ")
 _VLLM_ENGINE = re.compile(r"\bEngine \d+: (?=Avg prompt throughput:)")
+_VLLM_DUMP = re.compile(r"Dumping scheduler output for model execution: ")
+_TOTAL = re.compile(r"\btotal_num_scheduled_tokens=(\d{1,12})")
 _NUMBER = re.compile(r"-?\d{1,18}(?:\.\d{1,18})?")  # bounded: int() of huge text raises
 _GRAPH_KEYS = ("cuda graph", "cpu graph", "npu graph")
 
@@ -112,7 +116,24 @@ def parse_load_line(line: LogLine) -> LoadSample | None:
             queue_req=_int(fields.get("Waiting")),
             gen_throughput=_num(fields.get("Avg generation throughput")),
         )
+    if (match := _VLLM_DUMP.search(text)) is not None:
+        return _vllm_crash_dump(line, text[match.end() :])
     return None
+
+
+def _vllm_crash_dump(line: LogLine, rest: str) -> LoadSample | None:
+    """vLLM's SchedulerOutput dump before it re-raises: the crashing step's exact batch."""
+    fields: dict[str, str] = {}
+    for name in ("num_scheduled_tokens", "scheduled_spec_decode_tokens"):
+        at = rest.find(f"{name}={{")
+        body = bracketed(rest, at + len(name) + 1) if at >= 0 else None
+        if body is not None:
+            fields[name] = str(len(split_top_level(body)[0]))  # requests in the step
+    if (total := _TOTAL.search(rest)) is not None:
+        fields["total_num_scheduled_tokens"] = total.group(1)
+    if not fields:
+        return None
+    return _sample(line, "crash_dump", fields, running_req=_int(fields.get("num_scheduled_tokens")))
 
 
 def _vllm_spec(line: LogLine, fields: dict[str, str]) -> LoadSample:

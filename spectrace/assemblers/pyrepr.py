@@ -58,6 +58,28 @@ def split_top_level(text: str) -> tuple[list[str], bool]:
     return pieces, quote is None and not stack
 
 
+def bracketed(text: str, start: int) -> str | None:
+    """The text inside the bracket opening at ``start``, or None when it never closes."""
+    depth, quote, i = 0, None, start
+    while i < len(text):
+        ch = text[i]
+        if quote is not None:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+        i += 1
+    return None
+
+
 def _looks_like_repr(text: str, i: int) -> bool:
     """``<`` opens an object repr only when a name follows (``<function f at 0x..>``)."""
     return i + 1 < len(text) and (text[i + 1].isalpha() or text[i + 1] == "_")

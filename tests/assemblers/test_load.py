@@ -194,3 +194,23 @@ def test_load_table_one_row_per_sample() -> None:
 def test_damaged_throughput_lines_never_raise(head: str, tail: str) -> None:
     sample = parse_load_line(line(head + tail + "9" * 400))
     assert sample is None or sample.lineno == 7
+
+
+def test_vllm_crash_dump_gives_the_crashing_step_batch() -> None:
+    sample = parse(
+        "Dumping scheduler output for model execution: SchedulerOutput(scheduled_new_reqs=[],"
+        "scheduled_cached_reqs=CachedRequestData(req_ids=['cmpl-a-0', 'cmpl-b-0', 'cmpl-c-0'],"
+        "resumed_from_preemption=[false, false, false]),"
+        "num_scheduled_tokens={cmpl-a-0: 4, cmpl-b-0: 4, cmpl-c-0: 4},total_num_scheduled_tokens=12,"
+        "scheduled_spec_decode_tokens={cmpl-a-0: [11, 12, 13], cmpl-b-0: [14, 15, 16], "
+        "cmpl-c-0: [17, 18, 19]},scheduled_encoder_inputs={},num_common_prefix_blocks=[0],"
+        "finished_req_ids=[],free_encoder_mm_hashes=[])"
+    )
+    assert (sample.kind, sample.running_req) == ("crash_dump", 3)
+    assert sample.fields == {
+        "num_scheduled_tokens": "3",
+        "scheduled_spec_decode_tokens": "3",
+        "total_num_scheduled_tokens": "12",
+    }
+    cut = parse_load_line(line("Dumping scheduler output for model execution: SchedulerOutput(sch"))
+    assert cut is None
