@@ -109,7 +109,9 @@ def bench_toolong(exe: str, log: Path, tail: str) -> dict[str, float]:
 def make_log(size_mb: int, folder: Path) -> Path:
     out = folder / f"bench_{size_mb}mb.log"
     gen = Path(__file__).with_name("gen_log.py")
-    subprocess.run([sys.executable, str(gen), "--size-mb", str(size_mb), "--out", str(out)], check=True)
+    subprocess.run(
+        [sys.executable, str(gen), "--size-mb", str(size_mb), "--out", str(out)], check=True
+    )
     return out
 
 

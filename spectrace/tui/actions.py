@@ -82,6 +82,10 @@ class KeyActions(_Base):
         self.log_view.set_crash_lines(self.log_view.crash_lines)
 
     def action_help(self) -> None:
-        keys = [(b.key, b.description) for b in (*self.BINDINGS, *LogView.BINDINGS)
+        keys = [(self.keys_display(b), b.description) for b in (*self.BINDINGS, *LogView.BINDINGS)
                 if isinstance(b, Binding)]
         self.push_screen(HelpScreen(keys))
+
+    def keys_display(self, binding: Binding) -> str:
+        """ "j,down" -> "j / ↓", as the footer would show each key."""
+        return " / ".join(self.get_key_display(Binding(key, binding.action)) for key in binding.key.split(","))

@@ -131,8 +131,8 @@ async def test_help_lists_every_key_and_q_quits(seed_log: Path) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         listed = {keys for keys, _ in app.screen.bindings}
-        for key in ("slash", "n", "N", "e", "E", "f", "r", "t", "q", "j,down", "k,up", "g,home", "G,end",
-                    "pagedown,space", "pageup,b"):
+        for key in ("/", "n", "N", "e", "E", "f", "F", "r", "t", "c", "?", "q", "j / ↓", "k / ↑", "g / home",
+                    "G / end", "pgdn / space", "pgup / b", "h / ←", "l / →"):
             assert key in listed
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
