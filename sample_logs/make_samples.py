@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stories_dp import dp_attention  # noqa: E402
 from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
 from stories_relaunch import relaunch  # noqa: E402
 from stories_sglang import k8s_wrapped, pasted_midway, seed_story  # noqa: E402
@@ -64,6 +65,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "relaunch": (
         relaunch,
         "One file, two launches: the seed v1 crash, then a spec-v2 relaunch that crashes in draft extend.",
+    ),
+    "dp_attention": (
+        dp_attention,
+        "SGLang TP4 DP2 EP4 with DP attention: prefixes like 'DP1 TP3 EP3'; DP group 1 fails.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }

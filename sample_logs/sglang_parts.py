@@ -131,11 +131,12 @@ class Launch:
     host: str = "gpu-node-3"
     first_pid: int = 41200
     capture_bar: bool = True
+    prefixes: tuple[str, ...] = ()  # rank prefixes when not plain TP ("DP1 TP3 EP3", ...)
 
 
 def startup_ranks(log: Log, clock: Clock, launch: Launch, rng: random.Random) -> None:
     """Everything each scheduler rank prints from import to 'max_total_num_tokens=' lines."""
-    prefixes = rank_prefixes(launch.tp)
+    prefixes = list(launch.prefixes) or rank_prefixes(launch.tp)
     for p in prefixes:
         log.add(sgl(clock.tick(0.01), p) + GLM_OCR)
     clock.tick(1.2)
