@@ -61,11 +61,19 @@ def scan_parallel(path: str, spec: ScanSpec, workers: int, *,
         proc.start()
         send.close()
         children.append((recv, proc))
-    first = scan_range(path, spec, start=0, stop=points[1], on_crash=on_crash, on_block=on_block)
+    size, head = points[-1], max(points[1], 1)
+
+    def progress(pos: int) -> None:  # the other ranges advance at about the same rate
+        if on_block is not None:
+            on_block(min(pos, head) * size // head)
+
+    first = scan_range(path, spec, start=0, stop=points[1], on_crash=on_crash, on_block=progress)
     parts = [first]
     for recv, proc in children:
         parts.append(recv.recv())
         proc.join()
+    if on_block is not None:
+        on_block(size)
     return _merge(parts, on_crash)
 
 

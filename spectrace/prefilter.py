@@ -22,6 +22,38 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
 )
 
 
+SAMPLE_BYTES = 256 * 1024  # bytes of the first block whose byte counts choose the anchors
+MIN_ANCHOR = 3
+BYTES_PER_PASS = 560  # one sre pass costs about as much as one hit per this many bytes (measured)
+
+
+def anchors(literals: Iterable[bytes], freq: list[int]) -> set[bytes]:
+    """Re-anchor literals on few, rare first bytes (greedy set cover): each pass of sre costs
+    the same, so fewer distinct first bytes means fewer passes; a literal's tail matches
+    every line the literal matches (and a few more, which the rules then reject)."""
+    todo = {lit for lit in literals if lit}
+    out: set[bytes] = set()
+    hit_weight = BYTES_PER_PASS / max(sum(freq), 1)
+    while todo:
+        best = min(range(256), key=lambda b: _cost(b, todo, freq[b] * hit_weight))
+        for lit in [lit for lit in todo if _position(lit, best) >= 0]:
+            out.add(lit[_position(lit, best) :])
+            todo.discard(lit)
+    return out
+
+
+def _position(lit: bytes, byte: int) -> int:
+    """First position of ``byte`` that leaves at least MIN_ANCHOR bytes (or the whole literal)."""
+    pos = lit.find(bytes([byte]), 0, max(len(lit) - MIN_ANCHOR, 0) + 1)
+    return pos
+
+
+def _cost(byte: int, todo: set[bytes], hits: float) -> float:
+    """(one pass + the Python work of its hits) per literal the byte can anchor."""
+    covered = sum(1 for lit in todo if _position(lit, byte) >= 0)
+    return (1 + hits) / covered if covered else float("inf")
+
+
 def group_patterns(literals: Iterable[bytes]) -> list[re.Pattern[bytes]]:
     """One literal-prefixed pattern per first byte: sre's fast prefix scan, never an alternation."""
     groups: dict[int, set[bytes]] = {}
@@ -53,7 +85,7 @@ class Prefilter:
                 elements=len(self.literals),
                 flags=[0] * len(self.literals),
             )
-        self._patterns = group_patterns(self.literals)
+        self._patterns: list[re.Pattern[bytes]] | None = None  # built from the first block
 
     @property
     def backend(self) -> str:
@@ -62,6 +94,10 @@ class Prefilter:
     def line_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
         if self._db is not None:
             return self._hs_starts(buf, start, end)
+        if self._patterns is None:
+            sample = bytes(buf[start : min(end, start + SAMPLE_BYTES)])
+            freq = [sample.count(bytes([b])) for b in range(256)]
+            self._patterns = group_patterns(anchors(self.literals, freq))
         starts: set[int] = set()
         rfind = buf.rfind
         for pattern in self._patterns:

@@ -172,3 +172,16 @@ def test_random_bytes_file_never_raises(tmp_path: Path) -> None:
     (tmp_path / "junk.log").write_bytes(junk + b"Traceback (most recent call last):\n" + junk)
     a = analyse([str(tmp_path / "junk.log")])
     assert a.files[0].bytes == 400_035
+
+
+def test_re_fallback_prefilter_finds_the_same_lines() -> None:
+    from spectrace.prefilter import Prefilter
+
+    lits = (b"Traceback", b"Error", b"] [E] ", b"sigquit", b"server_args=", b"Killed")
+    text = (sglang_log() + "[10/21/2025-08:14:03] [TRT-LLM] [E] bad\nKilled\n").encode()
+    buf = bytearray(text)
+    fast, slow = Prefilter(lits), Prefilter(lits, use_hyperscan=False)
+    want = sorted({text.rfind(b"\n", 0, text.find(lit, i)) + 1 for lit in lits
+                   for i in range(len(text)) if text.startswith(lit, i)})  # fmt: skip
+    assert slow.line_starts(buf, 0, len(buf)) == want
+    assert fast.line_starts(buf, 0, len(buf)) == want
