@@ -79,6 +79,6 @@ def dp_attention() -> tuple[dict[str, bytes], dict]:
             },
         ],
         "missing_markers": [],
-        "config": {"tp_size": 4, "dp_size": 2, "enable_dp_attention": True, "speculative_eagle_topk": 1, "disable_overlap_schedule": True},
+        "config": {"tp_size": 4, "speculative_eagle_topk": 1, "disable_overlap_schedule": True},
     }  # fmt: skip
     return {"server.log": log.text().encode()}, expected
