@@ -153,7 +153,10 @@ def _finding(f: Finding, failing: bool, redact: bool) -> Document:
     return _scrub(json_safe(doc), redact)
 
 
-_NOT_TEXT = frozenset({"signature", "id", "caused_by", "kind", "file"})
+# Fields the tool itself fills (ids, places, times, enums): never secrets, never scrubbed.
+_NOT_TEXT = frozenset({"signature", "id", "caused_by", "collateral", "kind", "file", "line", "time",
+                       "time_text", "rank", "ranks", "origin_rank", "severity", "crash_class",
+                       "rule_id", "function", "relation", "pattern", "points_to", "origin"})  # fmt: skip
 
 
 def _scrub(value: Any, redact: bool, key: str = "") -> Any:
