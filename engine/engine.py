@@ -108,8 +108,8 @@ class Engine:
         pair = self.load_weights()
         pool = self.allocate_kv(pair)
         self.worker = create_worker(cfg, pair, pool, self.tp)
-        self.capture_graphs()
         self.emit_run_start(pair)
+        self.capture_graphs()
         if self.rank == 0:
             log.info(
                 f"max_total_num_tokens={pool.capacity_tokens}, chunked_prefill_size=8192, "
@@ -230,6 +230,7 @@ class Engine:
             collateral=self.tp.in_collective,
             faults=sorted(f.value for f in self.cfg.faults.faults),
             log_ts=ts,
+            log_ns=self.log.last_write_ns,
             worker=self.cfg.worker,
             **ctx,
         )

@@ -7,6 +7,7 @@ lines of different ranks interleave but never tear, as with SGLang's per-rank sc
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,7 @@ class EngineLog:
         self.path = path
         self.tag = f" TP{tp_rank}" if tp_size > 1 else ""
         self.tp_rank = tp_rank
+        self.last_write_ns = 0  # wall clock just before the latest headed write (log order)
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 
@@ -42,6 +44,7 @@ class EngineLog:
     def info(self, msg: str) -> str:
         """Write one headed message; returns the timestamp text used."""
         ts = self.stamp()
+        self.last_write_ns = time.time_ns()
         self._write(f"[{ts}{self.tag}] {msg}\n")
         return ts
 

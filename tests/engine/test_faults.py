@@ -1,0 +1,113 @@
+"""Each fault switch produces its documented signature, and the engine records the truth."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from engine_cases import BASE, CHAIN_V2, CHURN, PLAIN, STORY, TREE, accepted_after_resume
+
+STORY_MESSAGE = (
+    "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"
+)
+
+
+def test_stale_spec_info_reproduces_the_story_crash(engine_run):
+    run = engine_run(*STORY, "--fault", "stale_spec_info")
+    assert run.code == 1
+    err = run.of("error")[0]
+    assert (err["exc_type"], err["message"]) == ("RuntimeError", STORY_MESSAGE)
+    assert (err["bs"], err["rows"], err["rows_expected"], err["num_draft_tokens"]) == (
+        10,
+        160,
+        10,
+        16,
+    )
+    assert err["spec_info"]["shapes"]["verified_id"] == [2]
+    text = run.log.read_text()
+    assert "Scheduler hit an exception: Traceback (most recent call last):\n" in text
+    assert f"\nRuntimeError: {STORY_MESSAGE}\n" in text
+    assert "in replay_prepare\n" in text and "copy_(" in text
+    assert str(run.log) in run.output and "events.jsonl" in run.output
+
+
+def test_without_the_fault_the_story_load_runs_clean(engine_run):
+    run = engine_run(*STORY)
+    assert run.code == 0 and not run.of("error")
+    assert run.of("spec_toggle")[0]["cleanup_ran"] is True
+
+
+def test_skip_draft_kv_sync_collapses_acceptance_but_not_output(engine_run):
+    good = engine_run(*CHURN, *CHAIN_V2)
+    bad = engine_run(*CHURN, *CHAIN_V2, "--fault", "skip_draft_kv_sync")
+    assert bad.code == 0 and bad.outputs() == engine_run(*CHURN, *PLAIN).outputs()
+    assert bad.of("fault") and bad.of("spec_toggle")[-1]["draft_kv_policy"] == "none"
+    good_acc, bad_acc = accepted_after_resume(good), accepted_after_resume(bad)
+    assert sum(bad_acc) / len(bad_acc) < 0.7 * sum(good_acc) / len(good_acc)
+
+
+def test_no_hysteresis_makes_the_switch_flap(engine_run):
+    calm = engine_run(*CHURN, *CHAIN_V2)
+    flappy = engine_run(*CHURN, *CHAIN_V2, "--fault", "no_hysteresis")
+    assert len(flappy.of("spec_toggle")) >= 2 * len(calm.of("spec_toggle"))
+    assert flappy.outputs() == calm.outputs()
+
+
+def test_v2_with_topk_above_one_breaks_in_v2(engine_run):
+    run = engine_run(
+        *BASE,
+        "--worker",
+        "v2",
+        "--speculative-eagle-topk",
+        "4",
+        "--speculative-num-draft-tokens",
+        "8",
+        "--fault",
+        "v2_allow_topk_gt1",
+    )
+    assert run.code == 1
+    err = run.of("error")[0]
+    assert err["exc_type"] == "RuntimeError" and err["worker"] == "v2"
+    assert "Sizes of tensors must match" in err["message"]
+    assert "eagle_v2.py" in run.log.read_text()
+
+
+def test_v2_with_topk_above_one_is_refused_without_the_switch(tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "spectrace",
+            "engine",
+            "run",
+            "--out",
+            str(tmp_path),
+            "--worker",
+            "v2",
+            "--speculative-eagle-topk",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "spectrace: error: Spec v2 currently only supports topk = 1 for speculative decoding. "
+        "(use --worker v1, or --fault v2_allow_topk_gt1)"
+    ]
+
+
+def test_nan_logits_crash_at_the_fault_step(engine_run):
+    run = engine_run(*BASE, *TREE, "--fault", "nan_logits", "--fault-step", "4")
+    err = run.of("error")[0]
+    assert (run.code, err["exc_type"], err["step"]) == (1, "ValueError", 4)
+    assert err["message"] == "Detected errors during sampling! NaN in the logits."
+
+
+def test_dirty_padding_corrupts_other_requests(engine_run):
+    """Stale slots in padded rows write into live requests' KV: greedy output changes."""
+    plain = engine_run(*CHURN, *PLAIN)
+    dirty = engine_run(*CHURN, *PLAIN, "--fault", "dirty_padding")
+    assert dirty.code == 0
+    assert dirty.outputs() != plain.outputs()

@@ -1,0 +1,83 @@
+"""The loop that keeps spectrace honest: analyse the engine's log, compare with its own events.
+
+Truth comes only from the events (read with json); the diagnosis only from the log text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, STORY, TREE
+
+from spectrace.pipeline import analyse
+
+CRASHES = {
+    "v1-stale-tp1": (*STORY, "--fault", "stale_spec_info"),
+    "v1-stale-tp2": (*STORY, "--fault", "stale_spec_info", "--tp", "2", "--dist-timeout", "4"),
+    "v2-topk4": (
+        *BASE,
+        "--worker",
+        "v2",
+        "--speculative-eagle-topk",
+        "4",
+        "--speculative-num-draft-tokens",
+        "8",
+        "--fault",
+        "v2_allow_topk_gt1",
+    ),
+    "v1-tree-nan": (*BASE, *TREE, "--fault", "nan_logits", "--fault-step", "4"),
+    "v2-chain-nan": (*BASE, *CHAIN_V2, "--fault", "nan_logits", "--fault-step", "4"),
+}
+CLEAN = {
+    "v1-chain": (*BASE, *CHAIN_V1),
+    "v2-dd": (*CHURN, *CHAIN_V2),
+    "v1-dd-no-hysteresis": (*CHURN, *TREE, "--fault", "no_hysteresis"),
+    "v2-skip-kv-sync": (*CHURN, *CHAIN_V2, "--fault", "skip_draft_kv_sync"),
+}
+
+
+def truth(run) -> dict:
+    """The first non-collateral error written to the log (its ``log_ns``), from the events."""
+    errors = sorted((e for e in run.of("error") if not e["collateral"]), key=lambda e: e["log_ns"])
+    first = errors[0]
+    tp = run.of("run_start")[0]["tp_size"]
+    return {
+        "exc_type": first["exc_type"],
+        "message": first["message"],
+        "rank": f"TP{first['rank']}" if tp > 1 else None,
+        "log_ts": first["log_ts"],
+        "ranks": sorted({f"TP{e['rank']}" for e in errors}) if tp > 1 else [],
+        "worker": run.of("run_start")[0]["worker"],
+        "error": first,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(CRASHES))
+def test_analysis_finds_exactly_the_recorded_crash(engine_run, name):
+    run = engine_run(*CRASHES[name])
+    t = truth(run)
+    roots = [i for i in analyse([str(run.log)]).incidents if i.root_cause]
+    assert len(roots) == 1, [(i.exception_type, i.message) for i in roots]
+    inc = roots[0]
+    assert (inc.exception_type, inc.message) == (t["exc_type"], t["message"])
+    assert inc.origin_rank == t["rank"]
+    assert sorted(inc.ranks) == t["ranks"]
+    assert inc.first_seen.ts_text == t["log_ts"]
+    assert inc.worker_path is not None and inc.worker_path.value == t["worker"]
+
+
+def test_story_shape_numbers_are_explained_from_the_log(engine_run):
+    run = engine_run(*CRASHES["v1-stale-tp1"])
+    err = truth(run)["error"]
+    inc = next(i for i in analyse([str(run.log)]).incidents if i.root_cause)
+    assert inc.shape_mismatch is not None
+    assert inc.shape_mismatch.numbers == {"a": err["rows"], "b": 2, "dim": 0}
+    assert inc.explanation is not None and inc.explanation.explained
+    term = inc.explanation.terms[str(err["rows"])]
+    assert str(err["bs"]) in term and str(err["num_draft_tokens"]) in term
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_clean_runs_have_no_incidents(engine_run, name):
+    run = engine_run(*CLEAN[name])
+    assert run.code == 0 and not run.of("error")
+    assert analyse([str(run.log)]).incidents == []
