@@ -19,7 +19,7 @@ from typing import Any
 
 from spectrace.errors import SpectraceError
 from spectrace.stacks import procfs
-from spectrace.stacks.classify import detect_rank
+from spectrace.stacks.classify import detect_rank, rank_from_locals
 from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, ThreadStack
 
 
@@ -100,13 +100,14 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
     samples, failures = _sample_rounds(binary, [i.pid for i in infos], options)
     if not any(samples.values()):
         raise _fatal(pid, failures.get(pid) or next(iter(failures.values()), None), version)
+    ranks = _ranks(binary, infos, samples, options)
     processes = tuple(
         ProcessCapture(
             pid=i.pid,
             ppid=i.ppid,
             cmdline=i.cmdline,
-            rank=(rank := detect_rank(i.cmdline, i.env))[0],
-            rank_source=rank[1],
+            rank=ranks[i.pid][0],
+            rank_source=ranks[i.pid][1],
             samples=tuple(samples.get(i.pid, ())),
             error=failures[i.pid].message if i.pid in failures else None,
         )
@@ -122,6 +123,32 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
         processes=processes,
         host=socket.gethostname(),
     )
+
+
+def _ranks(
+    binary: str,
+    infos: list[procfs.ProcInfo],
+    samples: dict[int, list[Sample]],
+    options: CaptureOptions,
+) -> dict[int, tuple[str | None, str | None]]:
+    """Title, flags, env; failing those, a ``tp_rank``/``rank`` argument of the entry function
+    (SGLang's run_scheduler_process, mp-spawned workers), read with one extra --locals dump."""
+    ranks = {i.pid: detect_rank(i.cmdline, i.env) for i in infos}
+    unranked = [p for p, r in ranks.items() if r[0] is None and samples.get(p)]
+    if not unranked:
+        return ranks
+    if options.locals:
+        stacks = [samples[p][-1].threads for p in unranked]
+    else:
+        extra = CaptureOptions(samples=1, locals=True, timeout=options.timeout)
+        with ThreadPoolExecutor(max_workers=min(8, len(unranked))) as pool:
+            found = list(pool.map(lambda p: _dump(binary, p, extra, {}), unranked))
+        stacks = [() if isinstance(f, DumpFailure) else f for f in found]
+    for pid, threads in zip(unranked, stacks, strict=True):
+        label = rank_from_locals(threads)
+        if label[0] is not None:
+            ranks[pid] = label
+    return ranks
 
 
 def _sample_rounds(

@@ -43,6 +43,29 @@ def detect_rank(cmdline: str, env: Mapping[str, str]) -> tuple[str | None, str |
     return None, None
 
 
+_RANK_LOCALS = (
+    ("tp_rank", "TP"),
+    ("rank", "rank"),
+    ("local_rank", "rank"),
+    ("global_rank", "rank"),
+)
+ENTRY_FRAMES = (
+    8  # only the outermost frames: a worker's entry function, not a loop variable deep inside
+)
+
+
+def rank_from_locals(threads: Sequence[ThreadStack]) -> tuple[str | None, str | None]:
+    """A rank argument of the process's entry function (``run_scheduler_process(tp_rank=3)``)."""
+    for thread in threads:
+        python = [f for f in thread.frames if not f.native][::-1][:ENTRY_FRAMES]
+        for frame in python:
+            values = dict(frame.locals)
+            for name, prefix in _RANK_LOCALS:
+                if values.get(name, "").isdigit():
+                    return f"{prefix}{values[name]}", f"locals: {name} in {frame.name}"
+    return None, None
+
+
 class Activity(Enum):
     """What a thread is doing, most telling first (a rank is shown by its most telling thread)."""
 

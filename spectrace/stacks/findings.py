@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -15,6 +16,7 @@ from spectrace.stacks.flight import flight_verdict, load_flight
 from spectrace.stacks.model import Capture
 from spectrace.stacks.verdict import RankView, analyse, natural_key
 
+_PLAIN_RANK = re.compile(r"^(TP|rank)(\d+)$")
 TAIL_BYTES = 512 * 1024  # the last lines of each rank live near the end of the file
 KEEP_LINES = 4000
 EVIDENCE_TEXT = 300
@@ -64,12 +66,16 @@ def last_lines(
     ranks: Sequence[RankView], paths: Iterable[str], totals: dict[str, int]
 ) -> dict[str, LogLine]:
     """Each rank's last line across the files, matched by rank label or by ``pid=N`` in its stream."""
-    wanted = {r.label: r for r in ranks}
+    wanted = {r.label: r.label for r in ranks}
+    for r in ranks:  # without DP/PP, a global "rank3" is the log's "TP3" (and the reverse)
+        m = _PLAIN_RANK.match(r.label)
+        if m:
+            wanted.setdefault(f"{'rank' if m.group(1) == 'TP' else 'TP'}{m.group(2)}", r.label)
     by_pid = {f"pid={r.process.pid}": r.label for r in ranks}
     found: dict[str, LogLine] = {}
     for path in paths:
         for line in _tail(path, totals.get(path, 0)):
-            label = line.rank if line.rank in wanted else _pid_label(line.stream, by_pid)
+            label = wanted.get(line.rank or "") or _pid_label(line.stream, by_pid)
             if label is not None:
                 found[label] = line  # later lines win: the tail is read oldest first
     return found

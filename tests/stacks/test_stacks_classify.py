@@ -17,7 +17,7 @@ from stacks_synth import (
     thread,
 )
 
-from spectrace.stacks.classify import Activity, classify_stack, detect_rank
+from spectrace.stacks.classify import Activity, classify_stack, detect_rank, rank_from_locals
 from spectrace.stacks.model import StackFrame
 from spectrace.stacks.verdict import VerdictKind, analyse, compress
 
@@ -153,3 +153,24 @@ def test_everyone_waiting_or_idle_or_busy() -> None:
 def test_compress_labels() -> None:
     assert compress(["TP0", "TP1", "TP2", "TP4", "TP5", "TP6", "TP7"]) == "TP0-2 and TP4-7"
     assert compress(["rank10", "rank9", "Worker_TP1", "main"]) == "Worker_TP1, main and rank9-10"
+
+
+def test_rank_from_the_entry_function_arguments() -> None:
+    entry = StackFrame(
+        "run_scheduler_process",
+        f"{SGL}/managers/scheduler.py",
+        2890,
+        locals=(("server_args", "ServerArgs(...)"), ("gpu_id", "3"), ("tp_rank", "3")),
+    )
+    deep = StackFrame(
+        "recv_requests", f"{SGL}/managers/scheduler.py", 1120, locals=(("rank", "0"),)
+    )
+    spawn = (
+        StackFrame("_main", "/usr/lib/python3.11/multiprocessing/spawn.py", 135),
+        StackFrame("<module>", "<string>", 1),
+    )
+    assert rank_from_locals([thread((deep, *(py("f", "/srv/x.py"),) * 8, entry, *spawn))]) == (
+        "TP3",
+        "locals: tp_rank in run_scheduler_process",
+    )
+    assert rank_from_locals([thread((deep, *(py("f", "/srv/x.py"),) * 8, *spawn))]) == (None, None)

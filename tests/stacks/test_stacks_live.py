@@ -7,7 +7,10 @@ from pathlib import Path
 
 from stacks_helpers import HungServer, spectrace, stacks_json, start_hung, stop
 
-from spectrace.stacks.model import is_capture_file, load_capture
+from spectrace.assemblers.config import RunConfig
+from spectrace.pipeline import Analysis, FileSummary
+from spectrace.stacks.findings import hang_findings
+from spectrace.stacks.model import from_json, is_capture_file, load_capture
 
 
 def _ranks(doc: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -70,6 +73,26 @@ def test_save_then_load_gives_the_same_capture_and_verdict(
     shown = spectrace("stacks", "--load", str(saved), "--no-threads")
     verdict = next(line for line in live.stdout.splitlines() if line.startswith("Verdict:"))
     assert verdict in shown.stdout and shown.returncode == 0
+
+
+def test_spawned_ranks_without_title_or_env_are_found_from_locals(tmp_path: Path) -> None:
+    server = start_hung(tmp_path, "--world", "2", "--stuck", "1", "--title", "spawn")
+    try:
+        doc = stacks_json(str(server.pid), "--samples", "2", "--interval", "0.1")
+    finally:
+        stop(server.proc)
+    lines = server.log.read_text().splitlines()
+    files = [FileSummary(str(server.log), len(lines), 0, {})]
+    (finding,) = hang_findings(from_json(doc), Analysis(files, [], [], RunConfig()))
+    assert [(e.reason.split()[2], e.text) for e in finding.evidence] == [  # rank1 is the log's TP1
+        ("rank1", next(t for t in reversed(lines) if " TP1] " in t)),
+        ("rank0", next(t for t in reversed(lines) if " TP0] " in t)),
+    ]
+    sources = {p["rank"]: p["rank_source"] for p in doc["processes"] if p["rank"]}
+    assert sources == {"rank0": "locals: rank in rank_main", "rank1": "locals: rank in rank_main"}
+    assert doc["analysis"]["verdict"].startswith(
+        "rank1 is in `verify` while rank0 waits in all_reduce"
+    )
 
 
 def _wait_for(paths: list[Path], seconds: float = 10) -> None:
