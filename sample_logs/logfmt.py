@@ -166,6 +166,11 @@ def vllm(proc: str, pid: int, level: str, ts: datetime, where: str, message: str
     return f"{head}{level} {ts.strftime('%m-%d %H:%M:%S')} [{where}] {message}"
 
 
+def vllm33(proc: str, pid: int, level: str, ts: datetime, where: str, message: str) -> str:
+    """vLLM 0.33 line: the process tag is part of the format; no colour when not a tty."""
+    return f"({proc} pid={pid}) {level} {ts.strftime('%m-%d %H:%M:%S')} [{where}] {message}"
+
+
 def vllm_raw(proc: str, pid: int, text: str) -> str:
     """A plain stdout/stderr line of a vLLM 0.11 process (decorate prefix only)."""
     return f"{ANSI_CYAN}({proc} pid={pid}){ANSI_RESET} {text}"

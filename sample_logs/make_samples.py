@@ -22,6 +22,7 @@ from stories_torchrun import nccl_watchdog  # noqa: E402
 from stories_trtllm import trtllm  # noqa: E402
 from stories_v2 import v2_run  # noqa: E402
 from stories_vllm import vllm_enginecore  # noqa: E402
+from stories_vllm033 import vllm_v033  # noqa: E402
 
 Story = Callable[[], tuple[dict[str, bytes], dict]]
 
@@ -69,6 +70,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "dp_attention": (
         dp_attention,
         "SGLang TP4 DP2 EP4 with DP attention: prefixes like 'DP1 TP3 EP3'; DP group 1 fails.",
+    ),
+    "vllm_v033": (
+        vllm_v033,
+        "vLLM 0.33 TP1: the EAGLE-3 drafter fails to load; EngineCore never starts; APIServer gives up.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }

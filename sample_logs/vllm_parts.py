@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 
 from logfmt import (
@@ -18,10 +19,13 @@ VL = f"{SITE}/vllm"
 SHAPE = "shape '[8, 3]' is invalid for input of size 21"
 
 
-def record(proc: str, pid: int, level: str, ts: datetime, where: str, text: str) -> list[str]:
+def record(
+    proc: str, pid: int, level: str, ts: datetime, where: str, text: str,
+    fmt: Callable[[str, int, str, datetime, str, str], str] = vllm,
+) -> list[str]:  # fmt: skip
     """A multi-line vLLM record: NewLineFormatter repeats the header and ends inner lines in CR."""
     parts = text.split("\n")
-    lines = [vllm(proc, pid, level, ts, where, part) for part in parts]
+    lines = [fmt(proc, pid, level, ts, where, part) for part in parts]
     return [line + "\r" for line in lines[:-1]] + lines[-1:]
 
 
