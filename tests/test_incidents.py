@@ -124,3 +124,13 @@ def test_signature_falls_back_to_innermost_frames_when_none_are_app_frames() -> 
     only_torch = (Frame(f"{SITE}/torch/a.py", 1, "f"), Frame(f"{SITE}/torch/b.py", 2, "g"))
     other = (Frame(f"{SITE}/torch/a.py", 1, "f"), Frame(f"{SITE}/torch/c.py", 2, "h"))
     assert signature("E", "m", only_torch) != signature("E", "m", other)
+
+
+def test_dtypes_and_identifiers_keep_their_digits() -> None:
+    masked = mask_message(
+        "expected bfloat16 but got float32 on cuda:1 for tensor of 4096 elements (v0.5.10)"
+    )
+    assert "bfloat16" in masked and "float32" in masked and "4096" not in masked
+    assert signature("TypeError", "expected bfloat16 but got float32") != signature(
+        "TypeError", "expected float16 but got float32"
+    )
