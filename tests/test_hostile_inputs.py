@@ -177,7 +177,11 @@ def measure(path: Path) -> dict:
 
 
 def test_a_100_mb_line_before_the_crash_keeps_memory_flat_and_the_crash(tmp_path: Path) -> None:
-    """Peak memory grows far less than the line (baseline: the same file without it)."""
+    """Peak memory grows far less than the line (baseline: the same file without it).
+
+    Two 4 MiB read buffers and their helpers fit well under 32 MB; holding the line (or half
+    of it, as a readline() at a split point would) does not.
+    """
     small, big = tmp_path / "small.log", tmp_path / "big.log"
     small.write_bytes(seed_core())
     chunk = b"0123456789abcdef" * 65536  # 1 MiB
@@ -190,5 +194,5 @@ def test_a_100_mb_line_before_the_crash_keeps_memory_flat_and_the_crash(tmp_path
     assert huge["incidents"] == base["incidents"]
     assert ["RuntimeError", "TP7", True] in huge["incidents"]
     grown_mb = (huge["rss_kb"] - base["rss_kb"]) / 1024
-    assert grown_mb < 48, f"peak RSS grew by {grown_mb:.0f} MB for a 100 MB line"
+    assert grown_mb < 32, f"peak RSS grew by {grown_mb:.0f} MB for a 100 MB line"
     assert any("longer than" in issue for issue in huge["issues"]), huge["issues"]
