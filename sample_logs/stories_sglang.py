@@ -22,6 +22,7 @@ from sglang_parts import (
 )
 
 MARKER = "Dynamic speculation disable enabled"
+CRI_MAX = 16 * 1024  # containerd/CRI-O split longer lines into partial records
 SEED_SHAPE = (
     "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"
 )
@@ -45,9 +46,10 @@ def seed_launch_command() -> str:
     )
 
 
-def v1_dump(tp: int, model: str, draft: str, bs: list[int]) -> str:
+def v1_dump(tp: int, model: str, draft: str, bs: list[int], **extra: object) -> str:
     """The final server args of a v1 run: topk 4, 16 draft tokens, overlap forced off."""
     return server_args(
+        **extra,
         model_path=model,
         tokenizer_path=model,
         served_model_name=model,
@@ -152,8 +154,27 @@ def bench_phase(
             running -= 1
 
 
-def seed_log(minutes_per_level: float = 2.0) -> tuple[Log, dict[str, int]]:
+class LoRARef:
+    """Prints like sglang's LoRARef dataclass inside the server-args dump (an object repr)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __repr__(self) -> str:
+        name = f"tenant-{self.n:03d}"
+        return (
+            f"LoRARef(lora_id='{(self.n * 2654435761) % 2**64:016x}', lora_name='{name}', "
+            f"lora_path='/models/loras/qwen3-235b-a22b/{name}/checkpoint-final', pinned=False)"
+        )
+
+
+def lora_refs(count: int) -> list[LoRARef]:
+    return [LoRARef(n) for n in range(count)]
+
+
+def seed_log(minutes_per_level: float = 2.0, loras: int = 0) -> tuple[Log, dict[str, int]]:
     """The seed story's merged server log; returns it with the line numbers that matter."""
+    extra = {"enable_lora": True, "lora_paths": lora_refs(loras)} if loras else {}
     rng = random.Random(20260227)
     log, marks = Log(), {}
     clock = Clock(datetime(2026, 2, 27, 20, 48, 41))
@@ -161,7 +182,7 @@ def seed_log(minutes_per_level: float = 2.0) -> tuple[Log, dict[str, int]]:
     marks["warning"] = log.add(V2_OFF)
     log.add(MAX_RUNNING_48)
     bs = [1, 2, 4, 8, 12, 16, 24, 32, 40, 48]
-    marks["dump"] = log.add(sgl(clock.tick(6)) + v1_dump(8, QWEN, QWEN_DRAFT, bs))
+    marks["dump"] = log.add(sgl(clock.tick(6)) + v1_dump(8, QWEN, QWEN_DRAFT, bs, **extra))
     clock.at(datetime(2026, 2, 27, 20, 49, 3))
     startup_ranks(log, clock, Launch(8, "Qwen3MoeForCausalLM", "LlamaForCausalLMEagle3", bs), rng)
     log.add(
@@ -244,13 +265,22 @@ def seed_story() -> tuple[dict[str, bytes], dict]:
 
 
 def k8s_wrapped() -> tuple[dict[str, bytes], dict]:
-    """The seed log as kubelet stores it: CRI prefix per line, gzip-compressed."""
-    log, marks = seed_log(minutes_per_level=0.5)
+    """The seed log as kubelet stores it: CRI prefix per line, gzip-compressed.
+
+    With 96 LoRA adapters the server-args dump passes 16 KiB, so the container runtime splits
+    it into partial (``P``) records and a final (``F``) one, as containerd and CRI-O do.
+    """
+    log, marks = seed_log(minutes_per_level=0.5, loras=96)
     clock = Clock(datetime(2026, 2, 27, 20, 48, 41))
-    wrapped = Log()
-    for line in log.lines:
+    wrapped, physical = Log(), {}
+    for number, line in enumerate(log.lines, 1):
         stream = "stdout" if " NCCL INFO " in line or "INFO:     " in line else "stderr"
-        wrapped.add(cri(clock.tick(0.004), stream, line))
+        physical[number] = wrapped.next_lineno
+        pieces = [line[i : i + CRI_MAX] for i in range(0, len(line), CRI_MAX)] or [""]
+        for k, piece in enumerate(pieces):
+            wrapped.add(cri(clock.tick(0.004), stream, piece, partial=k < len(pieces) - 1))
+    assert wrapped.next_lineno > len(log.lines) + 1, "the dump must be split into CRI partials"
+    marks = {key: physical[value] for key, value in marks.items()}
     data = gzip.compress(wrapped.text().encode(), compresslevel=6, mtime=0)
     expected = {
         "inputs": ["sglang-eagle3-0.log.gz"],
