@@ -7,6 +7,7 @@ formats); every example is written to a temporary file and run through the whole
 from __future__ import annotations
 
 import gzip
+import random
 import re
 import tempfile
 from functools import cache
@@ -184,3 +185,24 @@ def test_random_bytes_never_raise(blob: bytes) -> None:
 @given(text=st.text(max_size=2000))
 def test_random_text_never_raises(text: str) -> None:
     run(text.encode("utf-8", "surrogatepass"))
+
+
+@SETTINGS
+@given(order=st.randoms(use_true_random=False))
+def test_worker_tracebacks_interleaved_any_way_change_nothing(order: random.Random) -> None:
+    """Two tagged worker tracebacks of the same moment, merged in any order (TP1's first line
+    stays first, so the origin is fixed), are the same one incident."""
+    lines = list(bases()["vllm"])
+    block = [
+        i
+        for i, line in enumerate(lines)
+        if "(Worker_TP" in line and "multiproc_executor.py:654" in line
+    ]
+    tp1 = [lines[i] for i in block if "Worker_TP1" in lines[i]]
+    tp0 = [lines[i] for i in block if "Worker_TP0" in lines[i]]
+    merged, rest = [tp1[0]], [tp1[1:], tp0]
+    while any(rest):
+        queue = order.choice([q for q in rest if q])
+        merged.append(queue.pop(0))
+    lines[block[0] : block[-1] + 1] = merged
+    assert without_lines(run(encode(lines))) == without_lines(reference("vllm"))
