@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from spectrace.reports import by_importance, headline
+from spectrace.reports.text import inert
 
 Document = dict[str, Any]
 MAX_PER_TYPE = 10  # GitHub keeps 10 errors, 10 warnings, 10 notices per step; drops the rest
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The runner's escapes for % CR LF; other control characters shown inertly as ``\\xNN``."""
+    return inert(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -13,8 +13,9 @@ from rich.text import Text
 Document = dict[str, Any]
 INNERMOST_FRAMES = 5
 
-# C0/C1 controls (ESC starts OSC 52 clipboard writes, CSI cursor moves...) and bidi overrides.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 controls (ESC starts OSC 52 clipboard writes, CSI cursor moves...), bidi overrides and
+# the Unicode line separators some line readers split on.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def inert(text: object) -> str:
