@@ -24,16 +24,18 @@ from typing import BinaryIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sample_logs"))
 
-from logfmt import c10, nccl_info, nccl_timeout_text, sgl, traceback_body  # noqa: E402
+from logfmt import SITE, c10, nccl_info, nccl_timeout_text, sgl, traceback_body  # noqa: E402
 from sglang_parts import (  # noqa: E402
     FIRED_UP,
     GLM_OCR,
     MAX_RUNNING_48,
+    SG,
     SIGQUIT_RUNNING,
     V2_OFF,
     decode_line,
     prefill_line,
     rank_prefixes,
+    sched_frames,
 )
 from stories_more import chained_body, segfault_dump  # noqa: E402
 from stories_sglang import (  # noqa: E402
@@ -44,7 +46,6 @@ from stories_sglang import (  # noqa: E402
     seed_frames,
     v1_dump,
 )
-from stories_v2 import v2_frames  # noqa: E402
 
 PH = "\x00\x01STAMP\x01\x00"  # placeholder for "YYYY-MM-DD HH:MM:SS" in the noise block
 PHB = PH.encode()
@@ -144,7 +145,11 @@ class Truth:
         self.crashes: list[dict] = []
         self.incidents: list[dict] = []
 
-    def incident(self, scenario: str, etype: str, root: bool, caused_by: int | None = None) -> int:
+    def incident(
+        self, scenario: str, etype: str, root: bool, caused_by: int | None = None,
+        path: str | None = "v1",
+    ) -> int:  # fmt: skip
+        """A new expected incident; ``path`` is the worker path its frames prove (None: none)."""
         self.incidents.append(
             {
                 "id": len(self.incidents),
@@ -152,6 +157,7 @@ class Truth:
                 "type": etype,
                 "root_cause": root,
                 "caused_by": caused_by,
+                "worker_path": path,
                 "ranks": [],
                 "lines": [],
             }
@@ -206,10 +212,22 @@ def crash_chained(out: Out, ts: datetime, ranks: int, truth: Truth, defer: Defer
     out.text([sgl(ts) + SIGQUIT_RUNNING])
 
 
+def draft_frames() -> list[tuple[str, int, str, str | None]]:
+    """v1 draft decode: EAGLEWorker.draft -> the draft CUDA-graph runner (the launch is v1)."""
+    sp = f"{SG}/speculative"
+    return sched_frames("event_loop_normal") + [
+        (f"{SG}/managers/scheduler.py", 1846, "run_batch", "batch_result = self.draft_worker.forward_batch_generation(batch)"),
+        (f"{sp}/eagle_worker.py", 296, "forward_batch_generation", "spec_info = self.draft(batch)"),
+        (f"{sp}/eagle_worker.py", 478, "draft", "score_list, token_list, parents_list = self.cuda_graph_runner.replay(forward_batch)"),
+        (f"{sp}/eagle_draft_cuda_graph_runner.py", 298, "replay", "self.graphs[bs].replay()"),
+        (f"{SITE}/torch/cuda/graphs.py", 88, "replay", "super().replay()"),
+    ]  # fmt: skip
+
+
 def crash_interleaved(out: Out, ts: datetime, ranks: int, truth: Truth, defer: Defer) -> None:
     """Ranks fail at once; line-buffered stderr interleaves their tracebacks line by line."""
     final = "torch.AcceleratorError: CUDA error: an illegal memory access was encountered"
-    body = traceback_body(v2_frames(), final) + CUDA_TAIL[:-1]
+    body = traceback_body(draft_frames(), final) + CUDA_TAIL[:-1]
     picked = distinct_ranks(ranks, (2, 5, 6))
     inc = truth.incident("interleaved", "torch.AcceleratorError", True)
     first = out.lines + 1
@@ -238,7 +256,7 @@ def crash_cuda_watchdog(out: Out, ts: datetime, ranks: int, truth: Truth, defer:
     bad = 3 % ranks
     pg = f"[PG ID 2 PG GUID 3 Rank {bad}]"
     what = f"{pg} Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
-    root = truth.incident("cuda_fatal", "CUDAError", True)
+    root = truth.incident("cuda_fatal", "CUDAError", True, path=None)
     terminate = "terminate called after throwing an instance of 'c10::DistBackendError'"
     truth.hit(
         root,
@@ -254,7 +272,7 @@ def crash_cuda_watchdog(out: Out, ts: datetime, ranks: int, truth: Truth, defer:
     later = ts + timedelta(seconds=600)
 
     def watchdogs() -> None:
-        inc = truth.incident("nccl_watchdog", "NCCLTimeout", False, caused_by=root)
+        inc = truth.incident("nccl_watchdog", "NCCLTimeout", False, caused_by=root, path=None)
         for r in range(ranks):
             if r != bad:
                 text = nccl_timeout_text(r, 88231, 8388608, 600011 + r)

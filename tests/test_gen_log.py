@@ -152,3 +152,18 @@ def test_one_root_incident_per_true_crash(gen: tuple[Path, dict, Analysis]) -> N
                 f"{inc['scenario']} at {inc['lines']}: collateral reported as root {hits}"
             )
     assert not problems, problems
+
+
+def test_each_crash_is_linked_to_the_worker_path_its_frames_prove(
+    gen: tuple[Path, dict, Analysis],
+) -> None:
+    """Every launch in the generated log is v1 (EAGLEWorker), and so is every traceback."""
+    _, truth, result = gen
+    by_line = {o.lineno: i for i in result.incidents for o in i.occurrences}
+    wrong = [
+        (inc["scenario"], inc["lines"][0], by_line[inc["lines"][0]].worker_path)
+        for inc in truth["incidents"]
+        if inc["worker_path"] and inc["lines"][0] in by_line
+        and getattr(by_line[inc["lines"][0]].worker_path, "value", None) != inc["worker_path"]
+    ]  # fmt: skip
+    assert not wrong, wrong
