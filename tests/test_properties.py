@@ -129,14 +129,21 @@ def test_benign_lines_between_records_change_nothing(name: str, data: st.DataObj
 
 
 @SETTINGS
-@given(positions=st.lists(st.integers(min_value=1, max_value=40), min_size=1, max_size=8))
-def test_other_rank_lines_inside_a_traceback_do_not_split_it(positions: list[int]) -> None:
-    """Line-buffered stderr lets TP0's headed lines land between TP7's unheaded frames."""
+@given(
+    inserts=st.lists(
+        st.tuples(st.integers(min_value=1, max_value=40), st.sampled_from(BENIGN)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_benign_lines_inside_a_traceback_do_not_split_it(inserts: list[tuple[int, str]]) -> None:
+    """Merged stdout/stderr and line-buffered stderr let other writers' lines (other ranks'
+    headed lines, NCCL INFO, uvicorn, tqdm) land between TP7's unheaded frames."""
     lines = list(bases()["seed"])
     start = next(i for i, line in enumerate(lines) if "TP7] Scheduler hit an exception" in line)
     end = next(i for i in range(start, len(lines)) if lines[i].startswith("RuntimeError:"))
-    for pos in sorted({start + 1 + p % (end - start) for p in positions}, reverse=True):
-        lines.insert(pos, BENIGN[-1])
+    for pos, text in sorted(((start + 1 + p % (end - start), t) for p, t in inserts), reverse=True):
+        lines.insert(pos, text)
     assert without_lines(run(encode(lines))) == without_lines(reference("seed"))
 
 
