@@ -70,6 +70,7 @@ class Engine:
         self.worker: Any = None
         self.pair: Any = None
         self.t0 = time.perf_counter()
+        self.t_serve: float | None = None  # when the first request could be admitted
 
     def _fault_event(self, fault: str, detail: str) -> None:
         self.events.emit("fault", fault=fault, detail=detail)
@@ -209,6 +210,7 @@ class Engine:
 
     # --- serving --------------------------------------------------------------------------------
     def serve(self) -> None:
+        self.t_serve = time.perf_counter()
         load = ClosedLoopLoad(self.load_spec, self.pair.prompts)
         self.scheduler = Scheduler(
             self.cfg, self.worker, self.log, self.events, load, self.progress
@@ -242,7 +244,8 @@ class Engine:
         stats = [r.stats for r in self.worker.runners] if self.worker is not None else []
         live = sum(st.live_rows for st in stats)
         padded = sum(st.padded_rows for st in stats)
-        wall = time.perf_counter() - self.t0
+        now = time.perf_counter()
+        wall, serve = now - self.t0, now - (self.t_serve or now)
         self.events.emit(
             "run_end",
             status=status,
@@ -258,7 +261,8 @@ class Engine:
             graph_misses=sum(st.eager for st in stats),
             padding_waste=padded / (live + padded) if live + padded else 0.0,
             wall_s=round(wall, 3),
-            gen_throughput=round((tot.tokens_out if tot else 0) / wall, 2),
+            serve_s=round(serve, 3),
+            gen_throughput=round((tot.tokens_out if tot else 0) / max(serve, 1e-9), 2),
         )
         self.events.close()
         self.log.close()

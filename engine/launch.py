@@ -22,7 +22,10 @@ from .config import EngineConfig
 from .load import LoadSpec
 from .logs import EngineLog, server_args_line
 
-SIGQUIT_LINE = "Received sigquit from a child process. It usually means the child failed."
+# Before the first request the launcher's handler prints the first line, afterwards the
+# TokenizerManager's (LOG_FORMATS.md 1.9).
+SIGQUIT_LAUNCH = "Received sigquit from a child process. It usually means the child failed."
+SIGQUIT_RUNNING = "SIGQUIT received. signum=None, frame=None. It usually means one child failed."
 READY_LINE = "The server is fired up and ready to roll!"
 
 
@@ -101,15 +104,18 @@ def launch(
             f"spectrace-engine/{cfg.model}-eagle3" if cfg.spec.enabled else None,
         )
     )
+    ready: list[bool] = []
     if cfg.tp_size == 1:
-        code = Engine(cfg, load, paths, 0, tuple(warnings), progress).run(
-            0, on_ready=lambda: main.info(READY_LINE)
-        )
-        codes = [code]
+
+        def on_ready() -> None:
+            main.info(READY_LINE)
+            ready.append(True)
+
+        codes = [Engine(cfg, load, paths, 0, tuple(warnings), progress).run(0, on_ready)]
     else:
-        codes = _run_ranks(cfg, load, paths, tuple(warnings), main, timeout_s)
+        codes = _run_ranks(cfg, load, paths, tuple(warnings), main, timeout_s, ready)
     if any(codes):
-        main.info(SIGQUIT_LINE)
+        main.info(SIGQUIT_RUNNING if ready else SIGQUIT_LAUNCH)
     main.close()
     return collect(paths, cfg.tp_size, 1 if any(codes) else 0)
 
@@ -121,6 +127,7 @@ def _run_ranks(
     warnings: tuple,
     main: EngineLog,
     timeout_s: float,
+    ready_flag: list[bool],
 ) -> list[int]:
     ctx = mp.get_context("spawn")
     ready, go = ctx.Queue(), ctx.Event()
@@ -145,6 +152,7 @@ def _run_ranks(
             break
     if seen == cfg.tp_size:
         main.info(READY_LINE)
+        ready_flag.append(True)
     go.set()
     for p in procs:
         p.join(max(deadline - time.monotonic(), 1.0))

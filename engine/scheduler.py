@@ -72,7 +72,8 @@ class Scheduler:
         self.progress = progress
         s = cfg.spec
         hyst = 0 if cfg.faults.on(Fault.NO_HYSTERESIS) else s.hysteresis_steps
-        self.spec = SpecController(s.enabled, s.disable_batch_threshold, hyst)
+        threshold = s.disable_batch_threshold if s.enabled else None  # NONE never speculates
+        self.spec = SpecController(s.enabled, threshold, hyst)
         self.running = ScheduleBatch([], worker.device, is_spec_v2=cfg.worker == "v2")
         self.waiting: list[Req] = []
         self.it = 0
