@@ -399,3 +399,28 @@ def test_progress_bar_only_on_a_terminal_and_after_a_second() -> None:
     tty(50, 100)
     tty.close()
     assert "scanning" in tty_out.getvalue()
+
+
+def test_expect_file_adds_markers_skipping_comments(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    markers = tmp_path / "markers.txt"
+    markers.write_text(
+        "# markers our patch prints\nDynamic speculation disable enabled\n\n  Spec v2 is enabled  \n"
+    )
+    invoke(app, tmp_path, "--expect", "first", "--expect-file", str(markers))
+    assert fake_pipeline["expect"] == [
+        "first",
+        "Dynamic speculation disable enabled",
+        "Spec v2 is enabled",
+    ]
+
+
+def test_text_report_says_why_crashes_were_grouped(
+    app: typer.Typer, fake_pipeline: dict[str, Any], tmp_path: Path
+) -> None:
+    out = invoke(app, tmp_path).output
+    assert "(RuntimeError | The size of tensor a (<num>) must match" in out
+    assert (
+        "cuda_graph_runner.py:replay < eagle_worker.py:forward_batch_speculative_generation" in out
+    )

@@ -12,7 +12,13 @@ from spectrace import __version__
 from spectrace.assemblers.config import Evidence, FlagValue
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import LoadSample
-from spectrace.incidents import SIGNATURE_VERSION, Incident, Occurrence
+from spectrace.incidents import (
+    SIGNATURE_VERSION,
+    Incident,
+    Occurrence,
+    mask_message,
+    signature_frames,
+)
 from spectrace.linker import WorkerPath
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text, redact_value
@@ -126,6 +132,15 @@ def _shape(incident: Incident) -> Document | None:
             "explanation": explanation}  # fmt: skip
 
 
+def _grouped_by(i: Incident) -> Document:
+    """Why these crashes are one incident: exactly what the signature was computed from."""
+    return {
+        "exception_type": i.exception_type,
+        "message": mask_message(i.message),
+        "frames": list(signature_frames(i.frames)),
+    }
+
+
 def incident_document(i: Incident, failing: bool, redact: bool = True) -> Document:
     """One incident as the schema describes it (values JSON-safe, secrets masked)."""
     doc: Document = {
@@ -139,7 +154,7 @@ def incident_document(i: Incident, failing: bool, redact: bool = True) -> Docume
         "header": i.header, "rule_id": i.rule_id, "lines": list(i.lines),
         "shape_mismatch": _shape(i), "worker_path": _worker_path(i.worker_path),
         "flags": _flags(i.flags, redact), "load": _load(i.load), "hints": list(i.hints),
-        "known": i.known, "fails": failing,
+        "known": i.known, "fails": failing, "grouped_by": _grouped_by(i),
     }  # fmt: skip
     return _scrub(json_safe(doc), redact)
 

@@ -76,6 +76,14 @@ def _evidence(ev: Document, indent: int) -> Text:
     return _line(where(ev), text, _t(f"  <- {ev.get('reason', '')}"), indent=indent)
 
 
+def _basis(grouped_by: Document | None) -> str:
+    """What grouped the crashes, in one line: type | masked message | innermost frames."""
+    if not grouped_by:
+        return ""
+    frames = " < ".join(reversed(grouped_by["frames"]))
+    return f"  ({grouped_by['exception_type']} | {clip(grouped_by['message'], 80)} | {frames})"
+
+
 def _worker_path(path: Document | None) -> Iterable[Text]:
     if not path:
         return
@@ -146,7 +154,7 @@ class IncidentView:
         i = self.incident
         yield self._heading()
         yield Text("    ").append(_ranks(i))
-        yield _line("signature", i["signature"])
+        yield _line("signature", i["signature"], _t(_basis(i.get("grouped_by")), "dim"))
         yield from _worker_path(i.get("worker_path"))
         yield from _flags(i.get("flags") or {})
         yield from _shape(i.get("shape_mismatch"))
