@@ -92,7 +92,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
     ),
     (
         "view_invalid",
-        re.compile(r"shape '\[(?P<shape>[-\d, ]*)\]' is invalid for input of size (?P<size>\d{1,18})"),
+        re.compile(
+            r"shape '\[(?P<shape>[-\d, ]*)\]' is invalid for input of size (?P<size>\d{1,18})"
+        ),
         _view,
     ),
     (
