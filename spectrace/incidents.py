@@ -96,16 +96,20 @@ def mask_message(message: str) -> str:
     return " ".join(masked.split())
 
 
+def _posix(path: str) -> str:
+    return path.replace("\\", "/")
+
+
 def app_frames(frames: Sequence[Frame]) -> tuple[Frame, ...]:
     """The server's own frames (not torch, stdlib, other libraries); all frames if none."""
-    own = tuple(f for f in frames if not _NOT_APP.search(f.file.replace("\\", "/")))
+    own = tuple(f for f in frames if not _NOT_APP.search(_posix(f.file)))
     return own or tuple(frames)
 
 
 def signature_frames(frames: Sequence[Frame]) -> tuple[str, ...]:
     """Innermost app frames as ``basename:function``: line numbers never count."""
     chosen = app_frames(frames)[-SIGNATURE_FRAMES:]
-    return tuple(f"{f.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{f.function}" for f in chosen)
+    return tuple(f"{_posix(f.file).rsplit('/', 1)[-1]}:{f.function}" for f in chosen)
 
 
 def signature(exception_type: str, message: str, frames: Sequence[Frame] = ()) -> str:

@@ -24,7 +24,7 @@ _SIGNATURE = re.compile(r"^[0-9a-f]{16}$")
 class ExitCode(IntEnum):
     OK = 0  # nothing new that the policy counts
     FAILED = 1  # at least one new root-cause incident (or what --fail-on names)
-    USAGE = 2  # bad usage or unreadable input
+    # 2 (bad usage, unreadable input) is the CLI's, for any SpectraceError: cli.EXIT_USAGE
 
 
 class FailOn(StrEnum):
@@ -178,11 +178,6 @@ def write_baseline(path: Path, incidents: Sequence[Incident]) -> None:
         raise InputError(f"cannot write baseline {path}: {exc.strerror or exc}") from None
 
 
-def load_rules(dirs: Sequence[Path]) -> RuleSet:
-    """The built-in rules layered with the user's ``--rules`` directories (later wins)."""
-    return RuleSet.load(list(dirs))
-
-
 def analyse_paths(
     paths: Sequence[str],
     rule_dirs: Sequence[Path] = (),
@@ -190,8 +185,8 @@ def analyse_paths(
     on_progress: Callable[[int, int], None] | None = None,
     warn: Callable[[str], None] = lambda _: None,
 ) -> Analysis:
-    """Inputs expanded and checked, rules loaded, the pipeline run: what triage and diff share."""
+    """Inputs expanded and checked, built-in rules layered with ``--rules`` dirs, the pipeline
+    run: what triage and diff share."""
     inputs = usable(expand(paths), warn)
-    return pipeline.analyse(
-        inputs, rules=load_rules(rule_dirs), expect=list(expect), on_progress=on_progress
-    )
+    rules = RuleSet.load(list(rule_dirs))
+    return pipeline.analyse(inputs, rules=rules, expect=list(expect), on_progress=on_progress)
