@@ -109,14 +109,18 @@ class LineIndex:
     def _tail_start(self) -> int:
         return self._ends[-1] if self._ends else 0
 
-    def build(self, cancelled: Callable[[], bool] = lambda: False,
-              on_progress: Callable[[int], None] | None = None) -> None:
+    def build(
+        self,
+        cancelled: Callable[[], bool] = lambda: False,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> None:
         """Index up to the current end of file; call from a worker thread."""
         with self._building:
             self._build(cancelled, on_progress)
 
-    def _build(self, cancelled: Callable[[], bool],
-               on_progress: Callable[[int], None] | None) -> None:
+    def _build(
+        self, cancelled: Callable[[], bool], on_progress: Callable[[int], None] | None
+    ) -> None:
         for added in self._chunks():
             if on_progress is not None:
                 on_progress(added)
@@ -228,7 +232,9 @@ class LineIndex:
         start, end = self.span(first)[0], self.span(last - 1)[1]
         if end - start <= BLOCK * MAX_LINE_BYTES:
             data = os.pread(self._fd, end - start, start)
-            lines = [_decode(data[a - start:b - start]) for a, b in map(self.span, range(first, last))]
+            lines = [
+                _decode(data[a - start : b - start]) for a, b in map(self.span, range(first, last))
+            ]
         else:
             lines = [self._read_one(i) for i in range(first, last)]
         with self._lock:

@@ -18,9 +18,13 @@ def expand(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith(LOG_SUFFIXES))
+            found = sorted(
+                p for p in path.iterdir() if p.is_file() and p.name.endswith(LOG_SUFFIXES)
+            )
             if not found:
-                raise InputError(f"{path}: directory holds no log files ({', '.join(LOG_SUFFIXES)})")
+                raise InputError(
+                    f"{path}: directory holds no log files ({', '.join(LOG_SUFFIXES)})"
+                )
             files.extend(found)
         else:
             files.append(path)
@@ -30,9 +34,15 @@ def expand(paths: list[Path]) -> list[Path]:
 
 
 def tui(
-    paths: Annotated[list[Path], typer.Argument(help="Log files, .gz files, or a directory of per-rank logs.")],
-    expect: Annotated[list[str], typer.Option("--expect", help="A marker line that should appear (repeatable).")] = [],  # noqa: B006
-    follow: Annotated[bool, typer.Option("--follow", "-f", help="Start in follow (tail) mode.")] = False,
+    paths: Annotated[
+        list[Path], typer.Argument(help="Log files, .gz files, or a directory of per-rank logs.")
+    ],
+    expect: Annotated[
+        list[str], typer.Option("--expect", help="A marker line that should appear (repeatable).")
+    ] = [],  # noqa: B006
+    follow: Annotated[
+        bool, typer.Option("--follow", "-f", help="Start in follow (tail) mode.")
+    ] = False,
 ) -> None:
     """Browse logs with their crashes, worker path, flags and load."""
     from spectrace.ruleset import RuleSet

@@ -24,8 +24,11 @@ class KeyActions(_Base):
 
     def action_crash(self, direction: int) -> None:
         entries = self.incident_list.entries
-        rows = [(self.files.row(self.log_view.source, e.source, e.lineno), n) for n, e in enumerate(entries)
-                if e.source is not None and e.lineno is not None]
+        rows = [
+            (self.files.row(self.log_view.source, e.source, e.lineno), n)
+            for n, e in enumerate(entries)
+            if e.source is not None and e.lineno is not None
+        ]
         placed = sorted((row, n) for row, n in rows if row is not None)
         cursor = self.log_view.cursor
         ahead = [p for p in placed if (p[0] > cursor if direction > 0 else p[0] < cursor)]
@@ -43,6 +46,7 @@ class KeyActions(_Base):
             self.log_view.set_pattern(query.pattern if query else None)
             if query is not None:
                 self.action_search_next(1)
+
         self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
 
     def action_search_next(self, direction: int) -> None:
@@ -63,8 +67,15 @@ class KeyActions(_Base):
         def done(query: Query | None) -> None:
             self.line_filter = query
             self._refilter()
-        self.push_screen(QueryDialog("Filter lines", with_exclude=True,
-                                     value=self.line_filter.text if self.line_filter else ""), done)
+
+        self.push_screen(
+            QueryDialog(
+                "Filter lines",
+                with_exclude=True,
+                value=self.line_filter.text if self.line_filter else "",
+            ),
+            done,
+        )
 
     def action_clear_filter(self) -> None:
         self.line_filter, self.rank = None, None
@@ -75,6 +86,7 @@ class KeyActions(_Base):
             if rank is not None:
                 self.rank = rank or None
                 self._refilter()
+
         self.push_screen(RankDialog(ranks_seen(self.files, self.analysis)), done)
 
     def action_colour(self) -> None:
@@ -82,10 +94,15 @@ class KeyActions(_Base):
         self.log_view.set_crash_lines(self.log_view.crash_lines)
 
     def action_help(self) -> None:
-        keys = [(self.keys_display(b), b.description) for b in (*self.BINDINGS, *LogView.BINDINGS)
-                if isinstance(b, Binding)]
+        keys = [
+            (self.keys_display(b), b.description)
+            for b in (*self.BINDINGS, *LogView.BINDINGS)
+            if isinstance(b, Binding)
+        ]
         self.push_screen(HelpScreen(keys))
 
     def keys_display(self, binding: Binding) -> str:
         """ "j,down" -> "j / ↓", as the footer would show each key."""
-        return " / ".join(self.get_key_display(Binding(key, binding.action)) for key in binding.key.split(","))
+        return " / ".join(
+            self.get_key_display(Binding(key, binding.action)) for key in binding.key.split(",")
+        )

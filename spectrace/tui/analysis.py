@@ -11,7 +11,9 @@ from spectrace.errors import SpectraceError
 from spectrace.pipeline import Analysis
 
 
-def run(paths: Sequence[Path], expect: Sequence[str], on_crash: Callable[[Crash], None]) -> Analysis | str:
+def run(
+    paths: Sequence[Path], expect: Sequence[str], on_crash: Callable[[Crash], None]
+) -> Analysis | str:
     """The analysis, or the reason it failed (shown in the app, never as a traceback)."""
     try:
         return pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)

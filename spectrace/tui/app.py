@@ -43,6 +43,7 @@ from spectrace.tui.widgets.log_view import LogView
 
 POLL_S = 0.5
 PROGRESS_S = 0.1
+MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
 
 
 class SpectraceApp(KeyActions, App[None]):
@@ -65,8 +66,14 @@ class SpectraceApp(KeyActions, App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, paths: Sequence[Path], *, expect: Sequence[str] = (), follow: bool = False,
-                 benign: Sequence[BenignRule] = ()) -> None:
+    def __init__(
+        self,
+        paths: Sequence[Path],
+        *,
+        expect: Sequence[str] = (),
+        follow: bool = False,
+        benign: Sequence[BenignRule] = (),
+    ) -> None:
         super().__init__()
         self.styler = LineStyler(benign)
         self.files = FileSet([LineIndex(p) for p in paths])
@@ -80,6 +87,7 @@ class SpectraceApp(KeyActions, App[None]):
         self.analysis: Analysis | None = None
         self.analysis_state = "analysing"
         self._reanalyse = False
+        self._analysis_started_at = 0.0
         self._analysis_started = False
 
         self.status_bar = Static("", id="status")
@@ -117,15 +125,19 @@ class SpectraceApp(KeyActions, App[None]):
     def _index(self) -> None:
         last = 0.0
         for index in self.files.indexes:
+
             def progress(_added: int) -> None:
                 nonlocal last
                 if time.monotonic() - last > PROGRESS_S:
                     last = time.monotonic()
                     self.post_message(IndexProgress(self.base.count, False))
+
             try:
                 index.build(on_progress=progress)
             except OSError as exc:
-                self.call_from_thread(self.notify, f"{index.name}: {exc.strerror or exc}", severity="error")
+                self.call_from_thread(
+                    self.notify, f"{index.name}: {exc.strerror or exc}", severity="error"
+                )
         if len(self.files.indexes) > 1:
             order = merge_order(self.files.indexes)
             if order is not None:
@@ -134,8 +146,11 @@ class SpectraceApp(KeyActions, App[None]):
 
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self) -> None:
+        self._analysis_started_at = time.monotonic()
         result = core.run(self.files.paths, self.expect, lambda c: self.post_message(CrashFound(c)))
-        self.post_message(AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result))
+        self.post_message(
+            AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
+        )
 
     @work(thread=True, exclusive=True, group="filter")
     def _filter(self) -> None:
@@ -227,10 +242,11 @@ class SpectraceApp(KeyActions, App[None]):
 
     def _analysis_finished(self) -> None:
         self.analysis_state = "done"
-        if self._reanalyse:
+        if self._reanalyse:  # the file grew meanwhile; rest as long as the scan took, then rescan
             self._reanalyse = False
             self.crashes = []
-            self._start_analysis()
+            took = time.monotonic() - self._analysis_started_at
+            self.set_timer(min(max(took, 0.05), MAX_RESCAN_PAUSE_S), self._start_analysis)
         self._status()
 
     def _list(self, entries: list[Entry]) -> None:
@@ -258,13 +274,20 @@ class SpectraceApp(KeyActions, App[None]):
         self.detail.show(item, collateral)
         load = self.analysis.load if self.analysis is not None else []
         ts = item.first_seen.ts if isinstance(item, Incident) else getattr(item, "ts", None)
-        ts_text = item.first_seen.ts_text if isinstance(item, Incident) else getattr(item, "ts_text", None)
+        ts_text = (
+            item.first_seen.ts_text
+            if isinstance(item, Incident)
+            else getattr(item, "ts_text", None)
+        )
         self.load_chart.show(load, ts, ts_text)
 
     def on_jump_to(self, message: JumpTo) -> None:
         row = self.files.row(self.log_view.source, message.source, message.lineno)
         if row is None:
-            self.notify(f"{message.source}:{message.lineno} is not shown (filtered out?)", severity="warning")
+            self.notify(
+                f"{message.source}:{message.lineno} is not shown (filtered out?)",
+                severity="warning",
+            )
             return
         self.log_view.follow = False
         self.log_view.go_to(row)
@@ -279,8 +302,19 @@ class SpectraceApp(KeyActions, App[None]):
         self._status()
 
     def _status(self, indexing: bool = False) -> None:
-        self.status_bar.update(Text(self.files.status(
-            shown=self.log_view.source.count, indexing=indexing, query=self.line_filter, rank=self.rank,
-            follow=self.log_view.follow, analysing=self.analysis_state == "analysing",
-            incidents=sum(not isinstance(e.item, Finding) for e in self.incident_list.entries),
-            findings=sum(isinstance(e.item, Finding) for e in self.incident_list.entries))))
+        self.status_bar.update(
+            Text(
+                self.files.status(
+                    shown=self.log_view.source.count,
+                    indexing=indexing,
+                    query=self.line_filter,
+                    rank=self.rank,
+                    follow=self.log_view.follow,
+                    analysing=self.analysis_state == "analysing",
+                    incidents=sum(
+                        not isinstance(e.item, Finding) for e in self.incident_list.entries
+                    ),
+                    findings=sum(isinstance(e.item, Finding) for e in self.incident_list.entries),
+                )
+            )
+        )

@@ -108,8 +108,10 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(keys, what)
         with VerticalScroll(classes="dialog help"):
             yield Static(table)
-            yield Label("Tab moves between the log, the crash list and the detail list; Enter jumps.\n"
-                        "Mouse: click a line, a crash or an evidence line; the wheel scrolls. Esc closes.")
+            yield Label(
+                "Tab moves between the log, the crash list and the detail list; Enter jumps.\n"
+                "Mouse: click a line, a crash or an evidence line; the wheel scrolls. Esc closes."
+            )
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -29,9 +29,12 @@ _CRASHY = re.compile(
 
 RANK_STYLE = Style(color="cyan", bold=True)
 LEVEL_STYLES = {
-    "ERROR": Style(color="red", bold=True), "CRITICAL": Style(color="red", bold=True),
-    "FATAL": Style(color="red", bold=True), "WARNING": Style(color="yellow"),
-    "WARN": Style(color="yellow"), "DEBUG": Style(dim=True),
+    "ERROR": Style(color="red", bold=True),
+    "CRITICAL": Style(color="red", bold=True),
+    "FATAL": Style(color="red", bold=True),
+    "WARNING": Style(color="yellow"),
+    "WARN": Style(color="yellow"),
+    "DEBUG": Style(dim=True),
 }
 CRASH_STYLE = Style(color="bright_white", bgcolor="rgb(95,0,0)")
 CRASHY_STYLE = Style(color="red")
@@ -83,7 +86,10 @@ class LineStyler:
             text.stylize(BENIGN_STYLE)
         elif _CRASHY.search(line):
             text.stylize(CRASHY_STYLE)
-        for word, style in ((parsed.rank, RANK_STYLE), (parsed.level, LEVEL_STYLES.get(parsed.level or ""))):
+        for word, style in (
+            (parsed.rank, RANK_STYLE),
+            (parsed.level, LEVEL_STYLES.get(parsed.level or "")),
+        ):
             at = line.find(word, 0, header_end or 160) if word and style else -1
             if at >= 0 and style is not None and word:
                 text.stylize(style, at, at + len(word))

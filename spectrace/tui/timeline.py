@@ -20,6 +20,7 @@ from spectrace.line_index import LineIndex
 FILE_SHIFT = 40
 LINE_MASK = (1 << FILE_SHIFT) - 1
 
+
 class LineSource(Protocol):
     """The rows a log view shows."""
 
@@ -112,8 +113,9 @@ def stamp_key(line: LogLine) -> int | None:
     ts = line.ts
     if ts is None:
         return None
-    return ((((ts.month * 32 + ts.day) * 24 + ts.hour) * 60 + ts.minute) * 60 + ts.second) * 10**6 \
-        + ts.microsecond
+    return (
+        (((ts.month * 32 + ts.day) * 24 + ts.hour) * 60 + ts.minute) * 60 + ts.second
+    ) * 10**6 + ts.microsecond
 
 
 def _keyed(index: LineIndex, file: int) -> Iterator[tuple[int, int, int]]:
@@ -125,8 +127,9 @@ def _keyed(index: LineIndex, file: int) -> Iterator[tuple[int, int, int]]:
         yield key, file, line
 
 
-def merge_order(indexes: Sequence[LineIndex],
-                cancelled: Callable[[], bool] = lambda: False) -> array.array[int] | None:
+def merge_order(
+    indexes: Sequence[LineIndex], cancelled: Callable[[], bool] = lambda: False
+) -> array.array[int] | None:
     """Packed (file, line) rows of all files in time order; None when cancelled."""
     order = array.array("Q")
     streams = [_keyed(ix, n) for n, ix in enumerate(indexes)]
@@ -137,8 +140,11 @@ def merge_order(indexes: Sequence[LineIndex],
     return order
 
 
-def filter_rows(base: LineSource, keep: Callable[[str, int], bool],
-                cancelled: Callable[[], bool] = lambda: False) -> array.array[int] | None:
+def filter_rows(
+    base: LineSource,
+    keep: Callable[[str, int], bool],
+    cancelled: Callable[[], bool] = lambda: False,
+) -> array.array[int] | None:
     """Rows of ``base`` whose text ``keep(text, row)`` accepts; None when cancelled."""
     rows = array.array("Q")
     for row in range(base.count):

@@ -43,22 +43,39 @@ class FileSet:
         file = self.file_of(source)
         return None if file is None else view.row_of(file, lineno - 1)
 
-    def status(self, *, shown: int, indexing: bool, query: Query | None, rank: str | None,
-               follow: bool, analysing: bool, incidents: int, findings: int) -> str:
+    def status(
+        self,
+        *,
+        shown: int,
+        indexing: bool,
+        query: Query | None,
+        rank: str | None,
+        follow: bool,
+        analysing: bool,
+        incidents: int,
+        findings: int,
+    ) -> str:
         names = self.paths[0].name if len(self.paths) == 1 else f"{len(self.paths)} files merged"
         total = sum(ix.line_count for ix in self.indexes)
         parts = [f"{names}: {total:,} lines" + (" (indexing…)" if indexing else "")]
         if query is not None:
-            parts.append(f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown")
+            parts.append(
+                f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"
+            )
         if rank is not None:
             parts.append(f"rank {rank} only")
         parts.append("follow on" if follow else "follow off")
-        parts.append(f"{incidents} crashes" + (f", {findings} findings" if findings else "")
-                     + (" (scanning…)" if analysing else ""))
+        parts.append(
+            f"{incidents} crashes"
+            + (f", {findings} findings" if findings else "")
+            + (" (scanning…)" if analysing else "")
+        )
         return " │ ".join(parts)
 
 
-def crash_rows(files: FileSet, crashes: Iterable[Crash], analysis: Analysis | None) -> set[tuple[int, int]]:
+def crash_rows(
+    files: FileSet, crashes: Iterable[Crash], analysis: Analysis | None
+) -> set[tuple[int, int]]:
     """(file, 0-based line) of every crash line to highlight."""
     lines: set[tuple[int, int]] = set()
     for crash in crashes:
@@ -73,7 +90,9 @@ def crash_rows(files: FileSet, crashes: Iterable[Crash], analysis: Analysis | No
     return lines
 
 
-def keep_rows(base: LineSource, query: Query | None, rank: str | None) -> Callable[[str, int], bool] | None:
+def keep_rows(
+    base: LineSource, query: Query | None, rank: str | None
+) -> Callable[[str, int], bool] | None:
     """A row predicate for the text filter and the rank toggle, None when nothing is filtered."""
     if query is None and rank is None:
         return None
@@ -88,6 +107,7 @@ def keep_rows(base: LineSource, query: Query | None, rank: str | None) -> Callab
         if query is not None:
             return (query.pattern.search(plain(text)) is None) == query.exclude
         return True
+
     return keep
 
 

@@ -18,4 +18,6 @@ def seed_log(tmp_path: Path) -> Path:
 @pytest.fixture
 def vllm_ranks(tmp_path: Path) -> list[Path]:
     """Two vLLM worker logs with year-less stamps and ANSI process tags."""
-    return [Path(shutil.copy(p, tmp_path / p.name)) for p in sorted((DATA / "vllm_ranks").iterdir())]
+    return [
+        Path(shutil.copy(p, tmp_path / p.name)) for p in sorted((DATA / "vllm_ranks").iterdir())
+    ]

@@ -10,8 +10,13 @@ import pytest
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "spectrace", "tui", *args],
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "spectrace", "tui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize(
@@ -27,4 +32,3 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, make, expected: str) -
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and expected in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
-

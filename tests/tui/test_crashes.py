@@ -28,7 +28,11 @@ def detail_text(app: SpectraceApp) -> str:
 
 def option_index(app: SpectraceApp, needle: str) -> int:
     evidence = app.detail.query_one("#evidence", OptionList)
-    return next(i for i in range(evidence.option_count) if needle in str(evidence.get_option_at_index(i).prompt))
+    return next(
+        i
+        for i in range(evidence.option_count)
+        if needle in str(evidence.get_option_at_index(i).prompt)
+    )
 
 
 def analysed(app: SpectraceApp) -> bool:
@@ -138,13 +142,20 @@ async def test_follow_sees_a_new_crash_appear(tmp_path: Path) -> None:
         assert not app.incident_list.entries
         with log.open("a") as fh:
             fh.writelines(lines[590:])
-        await wait_for(pilot, lambda: any(e.item.exception_type == "RuntimeError"
-                                          for e in app.incident_list.entries
-                                          if not isinstance(e.item, Finding)))
+        await wait_for(
+            pilot,
+            lambda: any(
+                e.item.exception_type == "RuntimeError"
+                for e in app.incident_list.entries
+                if not isinstance(e.item, Finding)
+            ),
+        )
         assert app.log_view.cursor == len(lines) - 1
 
 
-@pytest.mark.parametrize("sample", ["k8s_wrapped", "nccl_watchdog", "vllm_enginecore", "benign_only"])
+@pytest.mark.parametrize(
+    "sample", ["k8s_wrapped", "nccl_watchdog", "vllm_enginecore", "benign_only"]
+)
 @pilot
 async def test_every_sample_opens_with_its_crashes(sample: str, tmp_path: Path) -> None:
     folder = Path(shutil.copytree(SAMPLES / sample, tmp_path / sample))
@@ -153,7 +164,11 @@ async def test_every_sample_opens_with_its_crashes(sample: str, tmp_path: Path) 
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: analysed(app))
         await wait_for(pilot, lambda: app.log_view.source.count > 0 and bool(shown(app).strip()))
-        roots = [e.item for e in app.incident_list.entries if isinstance(e.item, Incident) and e.item.root_cause]
+        roots = [
+            e.item
+            for e in app.incident_list.entries
+            if isinstance(e.item, Incident) and e.item.root_cause
+        ]
         assert (len(roots) == 0) == (sample == "benign_only")
         if roots:
             await pilot.press("e")

@@ -112,13 +112,18 @@ async def test_rank_toggle_shows_one_rank_with_its_continuation_lines(seed_log: 
         await pilot.press("r")
         assert isinstance(app.screen, RankDialog)
         option_list = app.screen.query_one("OptionList")
-        labels = [str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)]
+        labels = [
+            str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)
+        ]
         assert labels[0] == "all ranks" and "TP7" in labels and "TP0" in labels
         option_list.highlighted = labels.index("TP7")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.log_view.source.count < TOTAL)
         text = shown(app)
-        assert "TP7] Scheduler hit an exception" in text and "RuntimeError: The size of tensor a (160)" in text
+        assert (
+            "TP7] Scheduler hit an exception" in text
+            and "RuntimeError: The size of tensor a (160)" in text
+        )
         assert "TP0]" not in text
         await pilot.press("r", "home", "enter")
         await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
@@ -131,8 +136,28 @@ async def test_help_lists_every_key_and_q_quits(seed_log: Path) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         listed = {keys for keys, _ in app.screen.bindings}
-        for key in ("/", "n", "N", "e", "E", "f", "F", "r", "t", "c", "?", "q", "j / ↓", "k / ↑", "g / home",
-                    "G / end", "pgdn / space", "pgup / b", "h / ←", "l / →"):
+        for key in (
+            "/",
+            "n",
+            "N",
+            "e",
+            "E",
+            "f",
+            "F",
+            "r",
+            "t",
+            "c",
+            "?",
+            "q",
+            "j / ↓",
+            "k / ↑",
+            "g / home",
+            "G / end",
+            "pgdn / space",
+            "pgup / b",
+            "h / ←",
+            "l / →",
+        ):
             assert key in listed
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
@@ -143,7 +168,9 @@ async def test_help_lists_every_key_and_q_quits(seed_log: Path) -> None:
 @pilot
 async def test_ansi_colour_is_kept_but_never_executed(tmp_path: Path) -> None:
     log = tmp_path / "evil.log"
-    log.write_bytes(b"\x1b[31mred text\x1b[0m then \x1b]0;title\x07 and \x1b[2J clear [bold]markup[/bold]\n")
+    log.write_bytes(
+        b"\x1b[31mred text\x1b[0m then \x1b]0;title\x07 and \x1b[2J clear [bold]markup[/bold]\n"
+    )
     app = SpectraceApp([log])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.log_view.source.count == 1)

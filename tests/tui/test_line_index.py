@@ -12,7 +12,10 @@ import pytest
 from spectrace.errors import InputError
 from spectrace.line_index import MAX_LINE_BYTES, Change, LineIndex, check_readable
 
-LINES = [f"[2026-02-27 20:49:{n % 60:02d} TP{n % 8}] Decode batch, #running-req: {n}" for n in range(1000)]
+LINES = [
+    f"[2026-02-27 20:49:{n % 60:02d} TP{n % 8}] Decode batch, #running-req: {n}"
+    for n in range(1000)
+]
 
 
 def built(path: Path, chunk: int = 4096) -> LineIndex:
@@ -26,7 +29,12 @@ def test_every_line_is_found_across_chunk_boundaries(tmp_path: Path) -> None:
     path.write_text("\n".join(LINES) + "\n")
     index = built(path, chunk=777)
     assert index.done and index.line_count == len(LINES)
-    assert [index.line(i)[0] for i in (0, 1, 499, 999)] == [LINES[0], LINES[1], LINES[499], LINES[999]]
+    assert [index.line(i)[0] for i in (0, 1, 499, 999)] == [
+        LINES[0],
+        LINES[1],
+        LINES[499],
+        LINES[999],
+    ]
 
 
 def test_last_line_without_newline_is_shown(tmp_path: Path) -> None:
@@ -110,8 +118,12 @@ def test_line_at_offset_finds_the_holding_line(tmp_path: Path) -> None:
     assert [index.line_at_offset(o) for o in (0, 2, 3, 7)] == [0, 0, 1, 2]
 
 
-@pytest.mark.parametrize(("content", "message"), [(None, "no such file"), (b"\x00\x01\x02ELF", "binary")])
-def test_unusable_inputs_give_one_line_errors(tmp_path: Path, content: bytes | None, message: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "message"), [(None, "no such file"), (b"\x00\x01\x02ELF", "binary")]
+)
+def test_unusable_inputs_give_one_line_errors(
+    tmp_path: Path, content: bytes | None, message: str
+) -> None:
     path = tmp_path / "x.log"
     if content is not None:
         path.write_bytes(content)

@@ -18,7 +18,9 @@ EXE = Path(sys.executable).with_name("spectrace")
 SPECTRACE = str(EXE) if EXE.exists() else shutil.which("spectrace")
 SEED = SAMPLES / "seed_story" / "server.log"
 
-pytestmark = pytest.mark.skipif(TMUX is None or SPECTRACE is None, reason="needs tmux and an installed spectrace")
+pytestmark = pytest.mark.skipif(
+    TMUX is None or SPECTRACE is None, reason="needs tmux and an installed spectrace"
+)
 
 
 class Pane:
@@ -29,7 +31,9 @@ class Pane:
         self._tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, command)
 
     def _tmux(self, *args: str) -> str:
-        return subprocess.run([str(TMUX), *args], capture_output=True, text=True, check=False).stdout
+        return subprocess.run(
+            [str(TMUX), *args], capture_output=True, text=True, check=False
+        ).stdout
 
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", self.name)
@@ -64,7 +68,9 @@ def pane() -> Iterator[Pane]:
 
 
 def test_seed_story_in_a_real_terminal(pane) -> None:  # type: ignore[no-untyped-def]
-    term = pane(f"{SPECTRACE} tui {SEED} --expect 'Dynamic speculation disable enabled'; echo EXIT=$?; sleep 30")
+    term = pane(
+        f"{SPECTRACE} tui {SEED} --expect 'Dynamic speculation disable enabled'; echo EXIT=$?; sleep 30"
+    )
     first = term.wait("server.log: 651 lines")
     assert "Overlap scheduler is disabled when spec v2 is off" in first
     assert "/ Search" in first and "e Next crash" in first and "q Quit" in first

@@ -24,13 +24,20 @@ def test_vllm_rank_files_interleave_by_time(vllm_ranks: list[Path]) -> None:
     assert order is not None
     merged = MergedSource(indexes, order)
     steps = [merged.text(row)[0].split("] ")[-1] for row in range(merged.count)]
-    assert steps[:4] == ["step 0 on rank 0", "step 0 on rank 1", "step 1 on rank 0", "step 1 on rank 1"]
+    assert steps[:4] == [
+        "step 0 on rank 0",
+        "step 0 on rank 1",
+        "step 1 on rank 0",
+        "step 1 on rank 1",
+    ]
     assert merged.row_of(1, 2) == 5 and merged.locate(5) == (1, 2)
 
 
 def test_unstamped_lines_stay_with_the_line_before(tmp_path: Path) -> None:
     a, b = tmp_path / "a.log", tmp_path / "b.log"
-    a.write_text("INFO 10-05 12:00:01.000 [x.py:1] a first\n  continuation of a\nINFO 10-05 12:00:05.000 [x.py:1] a last\n")
+    a.write_text(
+        "INFO 10-05 12:00:01.000 [x.py:1] a first\n  continuation of a\nINFO 10-05 12:00:05.000 [x.py:1] a last\n"
+    )
     b.write_text("INFO 10-05 12:00:03.000 [x.py:1] b middle\n")
     indexes = _indexes([a, b])
     merged = MergedSource(indexes, merge_order(indexes) or [])
@@ -55,6 +62,10 @@ async def test_app_merges_a_directory_of_rank_files(vllm_ranks: list[Path]) -> N
         await wait_for(pilot, lambda: isinstance(app.base, MergedSource))
         await wait_for(pilot, lambda: app.log_view.source.count == 12)
         lines = screen_lines(app)
-        assert lines[0].startswith("worker_tp0       1 (Worker_TP0 pid=4100) INFO 10-05 12:00:00.005")
-        assert lines[1].startswith("worker_tp1       1 (Worker_TP1 pid=4101) INFO 10-05 12:00:01.105")
+        assert lines[0].startswith(
+            "worker_tp0       1 (Worker_TP0 pid=4100) INFO 10-05 12:00:00.005"
+        )
+        assert lines[1].startswith(
+            "worker_tp1       1 (Worker_TP1 pid=4101) INFO 10-05 12:00:01.105"
+        )
         assert "2 files merged: 12 lines" in str(app.query_one("#status").render())

@@ -38,7 +38,9 @@ async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], timeout: float
 
 def pilot(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """Run an async pilot test on its own event loop (no pytest-asyncio needed)."""
+
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> None:
         asyncio.run(fn(*args, **kwargs))
+
     return run

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -25,7 +24,6 @@ from spectrace.tui.widgets.incident_list import Item
 
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
-_CODE = Syntax("", "python", theme="monokai")
 
 
 def is_server_frame(frame: Frame) -> bool:
@@ -34,13 +32,22 @@ def is_server_frame(frame: Frame) -> bool:
     return any(p in path for p in SERVER_PACKAGES) and not any(m in path for m in LIBRARY_MARKERS)
 
 
+def _highlight(code: str) -> Text:
+    from rich.syntax import Syntax  # pygments costs ~30 ms of start-up; only a traceback needs it
+
+    return Syntax(code, "python", theme="monokai").highlight(code)
+
+
 def frame_text(frame: Frame) -> Text:
     own = is_server_frame(frame)
     mark = ("▶ ", "bold green") if own else ("  ", "")
-    where = Text.assemble(mark, (f'File "{frame.file}", line {frame.line}, in ', "" if own else "dim"),
-                          (frame.function, "bold" if own else "dim"))
+    where = Text.assemble(
+        mark,
+        (f'File "{frame.file}", line {frame.line}, in ', "" if own else "dim"),
+        (frame.function, "bold" if own else "dim"),
+    )
     if frame.code:
-        code = _CODE.highlight(frame.code.strip())
+        code = _highlight(frame.code.strip())
         code.rstrip()
         if not own:
             code.stylize("dim")
@@ -49,7 +56,9 @@ def frame_text(frame: Frame) -> Text:
     return where
 
 
-def traceback_text(chain: Iterable[ChainLink], frames: tuple[Frame, ...], exc: str, msg: str) -> Text:
+def traceback_text(
+    chain: Iterable[ChainLink], frames: tuple[Frame, ...], exc: str, msg: str
+) -> Text:
     """The traceback as printed, server frames marked, each chained exception in order."""
     links = list(chain) or [ChainLink(exc, msg, frames)]
     out = Text()
@@ -61,9 +70,15 @@ def traceback_text(chain: Iterable[ChainLink], frames: tuple[Frame, ...], exc: s
         out.append(f"{link.exception_type}: ", "bold red")
         out.append(f"{link.message}\n")
         if link.relation == "cause":
-            out.append("\nThe above exception was the direct cause of the following exception:\n\n", "italic")
+            out.append(
+                "\nThe above exception was the direct cause of the following exception:\n\n",
+                "italic",
+            )
         elif link.relation == "context":
-            out.append("\nDuring handling of the above exception, another exception occurred:\n\n", "italic")
+            out.append(
+                "\nDuring handling of the above exception, another exception occurred:\n\n",
+                "italic",
+            )
     return out
 
 
@@ -73,14 +88,22 @@ def summary(item: Incident | Crash) -> Text:
     if not isinstance(item, Incident):
         out.append(f"rank {item.rank or '?'} · {item.ts_text or ''} · still scanning…\n", "cyan")
         return out
-    out.append(f"origin {item.origin_rank or '?'} · ranks {', '.join(item.ranks) or '?'} · "
-               f"{item.first_seen.ts_text or ''}\n", "cyan")
+    out.append(
+        f"origin {item.origin_rank or '?'} · ranks {', '.join(item.ranks) or '?'} · "
+        f"{item.first_seen.ts_text or ''}\n",
+        "cyan",
+    )
     if not item.root_cause and item.caused_by:
         out.append(f"collateral of {item.caused_by}\n", "yellow")
     path = item.worker_path
     if path is not None:
-        out.append_text(Text.assemble("worker path: ", (path.value, "bold green"),
-                                      f" ({path.worker_class})\n" if path.worker_class else "\n"))
+        out.append_text(
+            Text.assemble(
+                "worker path: ",
+                (path.value, "bold green"),
+                f" ({path.worker_class})\n" if path.worker_class else "\n",
+            )
+        )
         if path.conflict:
             out.append(f"conflict: {path.conflict}\n", "bold red")
     if item.explanation is not None:
@@ -111,8 +134,14 @@ def _where(source: str, lineno: int) -> str:
 
 def _evidence_option(ev: Evidence, n: int) -> Option:
     arrow = (f"→ {ev.points_to} ", "bold green") if ev.points_to else ("· ", "dim")
-    prompt = Text.assemble(arrow, (_where(ev.source, ev.lineno), "cyan"), "  ", (ev.reason[:160], "yellow"),
-                           "\n    ", (ev.text[:160], "dim"))
+    prompt = Text.assemble(
+        arrow,
+        (_where(ev.source, ev.lineno), "cyan"),
+        "  ",
+        (ev.reason[:160], "yellow"),
+        "\n    ",
+        (ev.text[:160], "dim"),
+    )
     return Option(prompt, id=str(n))
 
 
@@ -129,7 +158,9 @@ class IncidentDetail(VerticalScroll):
         self.jumps: list[tuple[str, int]] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("No crash selected. Press e for the next crash.", style="dim"), id="summary")
+        yield Static(
+            Text("No crash selected. Press e for the next crash.", style="dim"), id="summary"
+        )
         evidence = OptionList(id="evidence")
         evidence.display = False
         yield evidence
@@ -140,8 +171,12 @@ class IncidentDetail(VerticalScroll):
         self.jumps = []
         head, body = Text("No crash selected.", style="dim"), Text()
         if isinstance(item, Finding):
-            head = Text.assemble(("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"), item.message,
-                                 "\n", (item.detail or "", "dim"))
+            head = Text.assemble(
+                ("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"),
+                item.message,
+                "\n",
+                (item.detail or "", "dim"),
+            )
             options = self._evidence(item.evidence, options)
         elif item is not None:
             head, body = summary(item), details(item)
@@ -165,25 +200,48 @@ class IncidentDetail(VerticalScroll):
         return options
 
     def _locations(self, item: Incident | Crash, options: list[Option]) -> list[Option]:
-        source, lineno = (item.first_seen.source, item.first_seen.lineno) if isinstance(item, Incident) \
+        source, lineno = (
+            (item.first_seen.source, item.first_seen.lineno)
+            if isinstance(item, Incident)
             else (item.source, item.lineno)
+        )
         n = self._jump(source, lineno)
-        options.append(Option(Text.assemble(("first line  ", "bold"), (_where(source, lineno), "cyan")), id=str(n)))
+        options.append(
+            Option(
+                Text.assemble(("first line  ", "bold"), (_where(source, lineno), "cyan")), id=str(n)
+            )
+        )
         return options
 
-    def _linked(self, inc: Incident, collateral: list[Incident], options: list[Option]) -> list[Option]:
+    def _linked(
+        self, inc: Incident, collateral: list[Incident], options: list[Option]
+    ) -> list[Option]:
         for name, flag in inc.flags.items():
             n = self._jump(flag.source, flag.lineno)
-            options.append(Option(Text.assemble(("flag ", "dim"), (f"{name}={flag.value!r}", "bold"),
-                                                (f"  {flag.origin} · {_where(flag.source, flag.lineno)}", "dim")),
-                                  id=str(n)))
+            options.append(
+                Option(
+                    Text.assemble(
+                        ("flag ", "dim"),
+                        (f"{name}={flag.value!r}", "bold"),
+                        (f"  {flag.origin} · {_where(flag.source, flag.lineno)}", "dim"),
+                    ),
+                    id=str(n),
+                )
+            )
         if inc.worker_path is not None:
             options = self._evidence(_frames_last(inc.worker_path.evidence), options)
         for child in collateral:
             n = self._jump(child.first_seen.source, child.first_seen.lineno)
-            options.append(Option(Text.assemble(("collateral ", "yellow"), (child.id, "bold"),
-                                                f" {child.exception_type} on {', '.join(child.ranks) or '?'}"),
-                                  id=str(n)))
+            options.append(
+                Option(
+                    Text.assemble(
+                        ("collateral ", "yellow"),
+                        (child.id, "bold"),
+                        f" {child.exception_type} on {', '.join(child.ranks) or '?'}",
+                    ),
+                    id=str(n),
+                )
+            )
         return options
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -54,18 +54,36 @@ def label(entry: Entry) -> Text:
     """Two lines: what and where, then the message (log text stays plain Text)."""
     item, indent = entry.item, "  ↳ " * entry.depth
     if isinstance(item, Finding):
-        return Text.assemble(("⚠ ", "yellow bold"), (item.kind.replace("_", " "), "yellow"),
-                             "\n  ", (item.message[:200], "italic"))
+        return Text.assemble(
+            ("⚠ ", "yellow bold"),
+            (item.kind.replace("_", " "), "yellow"),
+            "\n  ",
+            (item.message[:200], "italic"),
+        )
     if isinstance(item, Incident):
         ranks = item.origin_rank or (item.ranks[0] if item.ranks else "?")
         more = f" +{len(item.ranks) - 1} ranks" if len(item.ranks) > 1 else ""
-        head = (f"{indent}{'✖' if item.root_cause else '•'} ", "red bold" if item.root_cause else "dim")
+        head = (
+            f"{indent}{'✖' if item.root_cause else '•'} ",
+            "red bold" if item.root_cause else "dim",
+        )
         where = f"  {ranks}{more}  {_when(item.first_seen.ts_text)}"
-        return Text.assemble(head, (item.exception_type, "bold"), (where, "cyan"),
-                             "\n  ", " " * len(indent), (item.message[:200], "dim"))
+        return Text.assemble(
+            head,
+            (item.exception_type, "bold"),
+            (where, "cyan"),
+            "\n  ",
+            " " * len(indent),
+            (item.message[:200], "dim"),
+        )
     where = f"  {item.rank or '?'}  {_when(item.ts_text)}"
-    return Text.assemble(("… ", "yellow"), (item.exception_type, "bold"), (where, "cyan"),
-                         "\n  ", (item.message[:200], "dim"))
+    return Text.assemble(
+        ("… ", "yellow"),
+        (item.exception_type, "bold"),
+        (where, "cyan"),
+        "\n  ",
+        (item.message[:200], "dim"),
+    )
 
 
 class IncidentList(OptionList):

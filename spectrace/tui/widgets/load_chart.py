@@ -12,8 +12,11 @@ from textual.widgets import Label, Sparkline
 
 from spectrace.assemblers.load import LoadSample
 
-METRICS = (("running_req", "running req"), ("accept_len", "accept len"),
-           ("gen_throughput", "tok/s"))
+METRICS = (
+    ("running_req", "running req"),
+    ("accept_len", "accept len"),
+    ("gen_throughput", "tok/s"),
+)
 MAX_RANKS = 2
 WINDOW = 60  # samples shown before the crash
 
@@ -51,7 +54,9 @@ class LoadChart(Vertical):
         for row in self.query(".load-row"):
             row.display = False
 
-    def show(self, samples: Sequence[LoadSample], when: datetime | None, when_text: str | None) -> None:
+    def show(
+        self, samples: Sequence[LoadSample], when: datetime | None, when_text: str | None
+    ) -> None:
         kept = before(samples, when)
         title = self.query_one("#load-title", Label)
         if not kept:
@@ -69,4 +74,5 @@ class LoadChart(Vertical):
                     self.query_one(f"#label-{metric}-{slot}", Label).update(f"{rank} {name}")
                     self.query_one(f"#spark-{metric}-{slot}", Sparkline).data = values
                     self.query_one(f"#last-{metric}-{slot}", Label).update(
-                        Text(f"{values[-1]:g} ✖", style="bold red"))
+                        Text(f"{values[-1]:g} ✖", style="bold red")
+                    )

@@ -58,8 +58,9 @@ class LogView(ScrollView, can_focus=True):
 
     cursor = reactive(0, always_update=True)
 
-    def __init__(self, labels: Sequence[str] = (), styler: LineStyler | None = None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, labels: Sequence[str] = (), styler: LineStyler | None = None, **kwargs: object
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.styler = styler or LineStyler()
         self.source: LineSource = EmptySource()
@@ -174,7 +175,9 @@ class LogView(ScrollView, can_focus=True):
             return text
         file, line = self.source.locate(row)
         raw, cut = self.source.text(row)
-        body = self.styler.styled(raw, in_crash=(file, line) in self.crash_lines, colour=self.colour)
+        body = self.styler.styled(
+            raw, in_crash=(file, line) in self.crash_lines, colour=self.colour
+        )
         if self.pattern is not None:
             body.highlight_regex(self.pattern, MATCH_STYLE)
         gutter = f"{line + 1:>7} "
@@ -191,4 +194,3 @@ class LogView(ScrollView, can_focus=True):
             self._width = min(text.cell_len + 1, MAX_WIDTH)
             self.call_later(self._sync_size)
         return text
-
