@@ -19,12 +19,13 @@ from textual.widgets import Footer, OptionList, Static
 
 from spectrace.assemblers.crash import Crash
 from spectrace.incidents import Incident
-from spectrace.line_index import Change, LineIndex
+from spectrace.line_index import LineIndex
 from spectrace.pipeline import Analysis, Finding
 from spectrace.ruleset import BenignRule
 from spectrace.tui import analysis as core
 from spectrace.tui.actions import KeyActions
 from spectrace.tui.dialogs import Query
+from spectrace.tui.follow import FollowActions
 from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.messages import AnalysisDone, AnalysisFailed, CrashFound, IndexProgress, JumpTo
 from spectrace.tui.timeline import (
@@ -46,7 +47,7 @@ PROGRESS_S = 0.1
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
 
 
-class SpectraceApp(KeyActions, App[None]):
+class SpectraceApp(KeyActions, FollowActions, App[None]):
     """Log view on the left; crash list, crash detail and load chart on the right."""
 
     CSS_PATH = "app.tcss"
@@ -162,17 +163,6 @@ class SpectraceApp(KeyActions, App[None]):
         if rows is not None:
             self.call_from_thread(self._show, FilteredSource(self.base, rows))
 
-    @work(thread=True, exclusive=True, group="poll")
-    def _poll_files(self) -> None:
-        changes = [ix.refresh() for ix in self.files.indexes]
-        if Change.RESET in changes:
-            self.call_from_thread(self._file_reset)
-        elif Change.GROWN in changes:
-            self.call_from_thread(self._file_grown)
-
-    def _poll(self) -> None:
-        self._poll_files()
-
     # -- reactions -----------------------------------------------------------------------------
 
     def _set_base(self, base: LineSource) -> None:
@@ -187,26 +177,6 @@ class SpectraceApp(KeyActions, App[None]):
 
     def _show(self, source: LineSource) -> None:
         self.log_view.set_source(source, keep=self.log_view.position())
-        self._status()
-
-    def _file_reset(self) -> None:
-        self.notify("file was truncated or replaced: view reset")
-        self.crashes, self.analysis = [], None
-        self.incident_list.show([])
-        self.log_view.set_crash_lines(set())
-        self.base = SingleSource(self.files.indexes[0])
-        self._refilter()
-        self._index()
-        self._start_analysis()
-
-    def _file_grown(self) -> None:
-        if len(self.files.indexes) > 1:
-            self._index()
-        elif self.line_filter is not None or self.rank is not None:
-            self._filter()
-        else:
-            self.log_view.grew()
-        self._start_analysis()
         self._status()
 
     def _start_analysis(self) -> None:
@@ -293,13 +263,6 @@ class SpectraceApp(KeyActions, App[None]):
         self.log_view.go_to(row)
 
     # -- actions -------------------------------------------------------------------------------
-
-    def action_follow(self) -> None:
-        if self.log_view.follow:
-            self.log_view.follow = False
-        else:
-            self.log_view.action_last()
-        self._status()
 
     def _status(self, indexing: bool = False) -> None:
         self.status_bar.update(
