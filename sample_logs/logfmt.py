@@ -76,14 +76,9 @@ def caret(code: str, expr: str) -> str:
     return f"{code}\n{' ' * code.index(expr)}{'^' * len(expr)}"
 
 
-def py_repr(value: object) -> str:
-    """Dataclass-repr of one field value (strings single-quoted as Python does)."""
-    return repr(value)
-
-
 def server_args_dump(fields: list[tuple[str, object]]) -> str:
     """The one-line ``server_args=ServerArgs(...)`` dump, fields in class order."""
-    body = ", ".join(f"{name}={py_repr(value)}" for name, value in fields)
+    body = ", ".join(f"{name}={value!r}" for name, value in fields)  # dataclass repr
     return f"server_args=ServerArgs({body})"
 
 

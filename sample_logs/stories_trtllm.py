@@ -10,6 +10,7 @@ from logfmt import (
     Log,
     caret,
     traceback_body,
+    trt_cpp,
     trt_py,
 )
 
@@ -44,8 +45,16 @@ def trtllm() -> tuple[dict[str, bytes], dict]:
                 r,
             )
         )
-    for r in (0, 1):
-        log.add(trt_py(clock.tick(11.0), "I", "[Autotuner] Autotuning process ends", r))
+    for r in (0, 1):  # the C++ runtime logs through its own logger (stdout, rank in brackets)
+        log.add(
+            trt_cpp(
+                clock.tick(2.0),
+                "W",
+                "Using 23.41 GiB for the KV cache; the draft layers share it",
+                r,
+            )
+        )
+        log.add(trt_py(clock.tick(9.0), "I", "[Autotuner] Autotuning process ends", r))
     log.add(trt_py(clock.tick(1.0), "I", "Executor started; waiting for requests"))
     for i in range(6):
         log.add(f'INFO:     127.0.0.1:{33100 + i} - "POST /v1/completions HTTP/1.1" 200 OK')
