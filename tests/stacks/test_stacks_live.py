@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -19,28 +20,38 @@ def _ranks(doc: dict[str, object]) -> dict[str, dict[str, object]]:
     return {r["label"]: r for r in analysis["ranks"]}
 
 
-def test_names_the_spinning_rank_and_the_waiting_ones(hung_sglang: HungServer) -> None:
-    result = spectrace("stacks", str(hung_sglang.pid), "--samples", "3", "--interval", "0.2")
+def test_names_the_spinning_rank_and_saves_what_it_saw(
+    hung_sglang: HungServer, tmp_path: Path
+) -> None:
+    saved = tmp_path / "capture.json"
+    args = (
+        "stacks",
+        str(hung_sglang.pid),
+        "--samples",
+        "3",
+        "--interval",
+        "0.2",
+        "--save",
+        str(saved),
+    )
+    result = spectrace(*args)
     assert result.returncode == 0, result.stderr
-    assert (
-        "Verdict: TP2 is in `verify` while TP0-1 and TP3 wait in all_reduce: "
-        "the collective cannot finish until TP2 joins"
-    ) in result.stdout
+    verdict = ("Verdict: TP2 is in `verify` while TP0-1 and TP3 wait in all_reduce: "
+               "the collective cannot finish until TP2 joins")  # fmt: skip
+    assert verdict in result.stdout
     assert "verify (hang_program.py:" in result.stdout  # the innermost frame of the server's code
-
-
-def test_json_has_rank_state_and_stack_movement(hung_sglang: HungServer) -> None:
-    doc = stacks_json(str(hung_sglang.pid), "--samples", "3", "--interval", "0.2")
+    doc = json.loads(saved.read_text())
     ranks = _ranks(doc)
     assert doc["analysis"]["kind"] == "straggler" and doc["analysis"]["odd"] == ["TP2"]
     assert sorted(ranks) == ["TP0", "TP1", "TP2", "TP3"]
     for label in ("TP0", "TP1", "TP3"):
-        assert (ranks[label]["state"], ranks[label]["activity"], ranks[label]["detail"]) == (
+        r = ranks[label]
+        assert (r["state"], r["activity"], r["detail"], r["changed"]) == (
             "waiting",
             "collective",
             "all_reduce",
+            False,
         )
-        assert ranks[label]["changed"] is False
     assert (ranks["TP2"]["state"], ranks["TP2"]["detail"], ranks["TP2"]["changed"]) == (
         "running",
         "verify",
@@ -49,30 +60,23 @@ def test_json_has_rank_state_and_stack_movement(hung_sglang: HungServer) -> None
     pids = {p["pid"]: p for p in doc["processes"]}
     assert set(hung_sglang.rank_pids) <= set(pids)  # the whole tree, children included
     assert all(pids[p]["rank_source"] == "title" for p in hung_sglang.rank_pids)
-
-
-def test_save_then_load_gives_the_same_capture_and_verdict(
-    hung_sglang: HungServer, tmp_path: Path
-) -> None:
-    saved = tmp_path / "capture.json"
-    live = spectrace(
-        "stacks",
-        str(hung_sglang.pid),
-        "--samples",
-        "2",
-        "--interval",
-        "0.1",
-        "--save",
-        str(saved),
-        "--no-threads",
-    )
-    assert live.returncode == 0, live.stderr
+    # the saved file is a capture (not a log), loads back, and shows the same verdict
     assert is_capture_file(saved) and not is_capture_file(hung_sglang.log)
-    capture = load_capture(saved)
-    assert capture.root_pid == hung_sglang.pid and len(capture.processes) >= 5
+    assert load_capture(saved).root_pid == hung_sglang.pid
     shown = spectrace("stacks", "--load", str(saved), "--no-threads")
-    verdict = next(line for line in live.stdout.splitlines() if line.startswith("Verdict:"))
     assert verdict in shown.stdout and shown.returncode == 0
+
+
+def test_ranks_from_the_environment(tmp_path: Path) -> None:
+    server = start_hung(tmp_path, "--world", "2", "--stuck", "0", "--title", "plain")
+    try:
+        doc = stacks_json(str(server.pid), "--samples", "1")
+    finally:
+        stop(server.proc)
+    assert {p["rank"]: p["rank_source"] for p in doc["processes"] if p["rank"]} == {
+        "rank0": "env RANK",
+        "rank1": "env RANK",
+    }
 
 
 def test_spawned_ranks_without_title_or_env_are_found_from_locals(tmp_path: Path) -> None:
@@ -101,7 +105,7 @@ def _wait_for(paths: list[Path], seconds: float = 10) -> None:
         time.sleep(0.1)
 
 
-def test_torch_gloo_ranks_from_env_and_the_flight_recorder(tmp_path: Path) -> None:
+def test_torch_gloo_ranks_and_the_flight_recorder(tmp_path: Path) -> None:
     """Real torch.distributed: rank0 sleeps in verify, rank1 waits in torch's all_reduce;
     the flight-recorder dumps agree: rank0 never issued collective #2."""
     fr = tmp_path / "fr"
@@ -117,7 +121,7 @@ def test_torch_gloo_ranks_from_env_and_the_flight_recorder(tmp_path: Path) -> No
         "--backend",
         "gloo",
         "--title",
-        "plain",
+        "fork",
         "--fr-dir",
         str(fr),
     )
@@ -135,7 +139,10 @@ def test_torch_gloo_ranks_from_env_and_the_flight_recorder(tmp_path: Path) -> No
     waiting = next(p for p in doc["processes"] if p["rank"] == "rank1")
     files = [f["filename"] for t in waiting["samples"][-1]["threads"] for f in t["frames"]]
     assert any(f.endswith("torch/distributed/distributed_c10d.py") for f in files)
-    assert waiting["rank_source"] == "env RANK" and ranks["rank1"]["detail"] == "all_reduce"
+    assert (
+        waiting["rank_source"] == "locals: rank in rank_main"
+        and ranks["rank1"]["detail"] == "all_reduce"
+    )
     assert doc["flight_recorder"]["verdict"] == (
         "flight recorder: pg 0: rank1 waits in collective #2 (gloo:all_reduce); "
         "rank0 never issued it (rank0 last issued #1)"
