@@ -286,7 +286,9 @@ def k8s_wrapped() -> tuple[dict[str, bytes], dict]:
         "inputs": ["sglang-eagle3-0.log.gz"],
         "expect": [MARKER],
         "incidents": [
-            seed_incident(marks),
+            # the rejoined dump may be cited at its first (P) or last (F) physical line
+            seed_incident(marks)
+            | {"evidence_lines": [[marks["dump"], marks["dump"] + 1], marks["warning"]]},
             {
                 "optional": True,
                 "root_cause": False,

@@ -94,11 +94,12 @@ def explanation_problems(want: dict | None, inc: Incident) -> list[str]:
     return problems
 
 
-def evidence_problems(lines: list[int] | None, inc: Incident) -> list[str]:
+def evidence_problems(lines: list[int | list[int]] | None, inc: Incident) -> list[str]:
+    """Each wanted line (or one of a list of lines) must be among the worker-path evidence."""
     if not lines:
         return []
     have = {e.lineno for e in inc.worker_path.evidence} if inc.worker_path else set()
-    missing = [n for n in lines if n not in have]
+    missing = [n for n in lines if not (set(n) if isinstance(n, list) else {n}) & have]
     return [f"worker-path evidence lacks lines {missing} (has {sorted(have)})"] if missing else []
 
 
