@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.fatal import FatalMatcher
@@ -15,6 +15,7 @@ PENDING_LINES = 3  # a fatal line waits this long for a traceback it may be the 
 SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
+RECENT = 8  # crashes remembered per stream for de-duplication
 
 
 @dataclass(slots=True)
@@ -39,7 +40,8 @@ class Collector:
         self._markers = tuple(markers)
         self._config_literals = tuple(config_literals)
         self._pending: dict[str, _Pending] = {}
-        self._last: dict[str, Crash] = {}  # stream -> last crash emitted there
+        self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
+        self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
 
     @property
     def open(self) -> bool:
@@ -47,11 +49,11 @@ class Collector:
 
     def feed(self, line: LogLine) -> None:
         self.dialects[line.dialect] += 1
-        raw = line.raw
+        text = line.text  # joined CRI partial lines are whole only here
         for marker in self._markers:
-            if marker in raw:
+            if marker in text:
                 self.markers_found.add(marker)
-        if any(lit in raw for lit in self._config_literals):
+        if any(lit in text for lit in self._config_literals):
             self.config_lines.append(line)
         fed = self.tracebacks.feed(line)
         for crash in fed.crashes:
@@ -101,11 +103,18 @@ class Collector:
     def _emit(self, crash: Crash) -> None:
         if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
             crash = self.matcher.classify(crash)
-        last = self._last.get(crash.stream)
-        if last is not None and last.source == crash.source and _repeats(last, crash):
+        recent = self._recent.setdefault(crash.stream, deque(maxlen=RECENT))
+        if any(_repeats(last, crash) for last in recent):
             return
-        self._last[crash.stream] = crash
+        recent.append(crash)
         self._held.append(crash)
+
+    def _mark_echo(self, crash: Crash) -> Crash:
+        if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
+            self._tracebacks.append(crash)
+        elif not crash.collateral and any(_echoes(tb, crash) for tb in self._tracebacks):
+            return replace(crash, collateral=True)
+        return crash
 
     def _release(self) -> None:
         """Move held crashes that nothing still open can precede to ``crashes``, in line order."""
@@ -119,7 +128,7 @@ class Collector:
         if ready:
             self._held = [c for c in self._held if not (barrier is None or c.lineno < barrier)]
             ready.sort(key=lambda c: c.lineno)
-            self.crashes.extend(ready)
+            self.crashes.extend(self._mark_echo(c) for c in ready)
 
 
 def _repeats(last: Crash, crash: Crash) -> bool:
@@ -138,6 +147,14 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if last.kind is not CrashKind.TRACEBACK:
         return _family(crash) is not None and _family(crash) == _family(last)
     return len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
+
+
+def _echoes(tb: Crash, crash: Crash) -> bool:
+    """A fatal line on another writer that repeats a traceback's message just after it (the
+    NCCL watchdog reporting the CUDA error a rank's traceback already showed) is collateral."""
+    distance = crash.lineno - tb.end_lineno
+    message = tb.message.strip()
+    return 0 <= distance <= FOLD_WINDOW and len(message) >= 12 and message in crash.message
 
 
 def _family(crash: Crash) -> str | None:

@@ -96,6 +96,8 @@ class TracebackAssembler:
     def __init__(self) -> None:
         self._open: dict[str, _Record] = {}
         self._prev: dict[str, LogLine] = {}  # last line per stream: a same-call header line
+        self._last_body: str | None = None  # the previous untagged body line
+        self._round_robin = False  # untagged bodies of several ranks arrive line-interleaved
 
     @property
     def open(self) -> bool:
@@ -131,6 +133,8 @@ class TracebackAssembler:
             started = self._maybe_start(line, done)
             consumed = started
         self._age(line, done)
+        if not self._open:
+            self._round_robin, self._last_body = False, None
         self._prev[line.stream] = line
         return Fed(consumed, started, tuple(done))
 
@@ -138,14 +142,28 @@ class TracebackAssembler:
         return [self._close(stream) for stream in list(self._open)]
 
     def _route(self, line: LogLine, rec: _Record | None) -> _Record | None:
-        """Untagged body lines of line-interleaved tracebacks go to a record that still wants them."""
-        if not line.inferred or (rec is not None and rec.accepting):
+        """Untagged body lines of line-interleaved tracebacks go to a record that still wants them.
+
+        Several ranks writing the same traceback line by line show as runs of identical lines;
+        once seen, body lines go round-robin to the record fed longest ago.
+        """
+        if not line.inferred:
             return rec
         text = line.text
-        body = _FRAME.match(text) or (text[:1].isspace() and text.strip())
-        if not body and (rec is None or parse_exception(text) is None):
+        if _FRAME.match(text) or (text[:1].isspace() and text.strip()):
+            want: tuple[State, ...] = (State.HEAD, State.FRAMES, State.GAP, State.FAULT)
+        elif parse_exception(text) is not None:
+            want = (State.FRAMES,)  # only a record with frames can end with an exception line
+        else:
             return rec
-        others = [r for r in self._open.values() if r.accepting and r.first.group is None]
+        others = [r for r in self._open.values() if r.state in want and r.first.group is None]
+        if text == self._last_body and len(others) > 1:
+            self._round_robin = True
+        self._last_body = text
+        if self._round_robin and others:
+            return min(others, key=lambda r: r.last_lineno)
+        if rec is not None and rec.accepting:
+            return rec
         return others[-1] if others else rec
 
     def _step(self, rec: _Record, line: LogLine, done: list[Crash]) -> bool:

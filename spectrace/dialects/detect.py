@@ -67,7 +67,8 @@ class LineParser:
         self.source = source
         self._detector = detector or Detector()
         self._last: dict[str | None, tuple[str, str | None]] = {}  # container -> stream, rank
-        self._partial: dict[str | None, str] = {}  # CRI "P" text waiting for its end
+        # CRI "P" records waiting for their end: container -> (text, raw, lineno, offset)
+        self._partial: dict[str | None, tuple[str, str, int, int]] = {}
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
 
     @property
@@ -93,9 +94,12 @@ class LineParser:
         """Never raises: junk becomes a plain, headerless line."""
         text = normalise(raw)
         peeled = peel(text)
-        body = self._partial.pop(peeled.container, "") + peeled.text
+        body = peeled.text
+        if (start := self._partial.pop(peeled.container, None)) is not None:
+            body, text = start[0] + body, start[1] + body  # the record starts at its first part
+            lineno, offset = start[2], start[3]
         if peeled.partial:
-            self._partial[peeled.container] = body[:MAX_LINE]
+            self._partial[peeled.container] = (body[:MAX_LINE], text[:MAX_LINE], lineno, offset)
             body = ""
         header = self._detector.detect(body) if body else None
         if header is not None:
