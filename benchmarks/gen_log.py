@@ -244,10 +244,12 @@ def crash_interleaved(out: Out, ts: datetime, ranks: int, truth: Truth, defer: D
 
 
 def crash_segfault(out: Out, ts: datetime, ranks: int, truth: Truth, defer: Defer) -> None:
-    """A faulthandler dump (no header, no rank), then the subprocess watchdog line."""
+    """A faulthandler dump (no header, no rank), then the watchdog line that names the rank."""
     inc = truth.incident("faulthandler", "SIGSEGV", True)
     truth.hit(inc, None, out.text(segfault_dump()))
-    died = "Subprocess scheduler_3 (pid=41203) crashed with exit code -11. Triggering SIGQUIT for cleanup..."
+    sched = 3 % ranks
+    truth.incidents[inc]["named_rank"] = f"TP{sched}" if ranks > 1 else None
+    died = f"Subprocess scheduler_{sched} (pid={41200 + sched}) crashed with exit code -11. Triggering SIGQUIT for cleanup..."
     out.text([sgl(ts + timedelta(seconds=2)) + died])
 
 

@@ -167,3 +167,13 @@ def test_each_crash_is_linked_to_the_worker_path_its_frames_prove(
         and getattr(by_line[inc["lines"][0]].worker_path, "value", None) != inc["worker_path"]
     ]  # fmt: skip
     assert not wrong, wrong
+
+
+def test_a_headerless_segfault_dump_is_not_pinned_on_an_unrelated_rank(
+    gen: tuple[Path, dict, Analysis],
+) -> None:
+    """The dump carries no rank; only the watchdog line after it names one (scheduler_N)."""
+    _, truth, result = gen
+    fault = next(inc for inc in truth["incidents"] if inc["scenario"] == "faulthandler")
+    found = next(i for i in result.incidents if i.first_seen.lineno == fault["lines"][0])
+    assert found.origin_rank in (None, fault["named_rank"]), (found.origin_rank, found.ranks)
