@@ -42,7 +42,9 @@ def load_report(path: str) -> Document | None:
     if not isinstance(data, dict) or "schema_version" not in data:
         return None
     incidents = data.get("incidents")
-    if not isinstance(incidents, list) or not all(isinstance(i, dict) and "signature" in i for i in incidents):
+    if not isinstance(incidents, list) or not all(
+        isinstance(i, dict) and "signature" in i for i in incidents
+    ):
         raise InputError(f"{path}: JSON report has no valid 'incidents' list")
     return data
 

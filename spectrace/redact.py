@@ -41,9 +41,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 # Every pattern above needs one of these; most strings have none and skip the eight passes.
-_TRIGGER = re.compile(
-    r"key|token|secret|passw|credential|hf_|sk-|gh[pousr]_|AKIA|bearer|://", re.I
-)
+_TRIGGER = re.compile(r"key|token|secret|passw|credential|hf_|sk-|gh[pousr]_|AKIA|bearer|://", re.I)
 
 
 def redact_text(text: str) -> str:
