@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SIZE, pilot, screen_lines, wait_for
+from tui_helpers import SAMPLES, SIZE, pilot, screen_lines, wait_for
 
+from spectrace.dialects.detect import LineParser
 from spectrace.line_index import LineIndex
 from spectrace.tui.app import SpectraceApp
-from spectrace.tui.timeline import FilteredSource, MergedSource, filter_rows, merge_order
+from spectrace.tui.timeline import FilteredSource, MergedSource, filter_rows, merge_order, stamp_key
 
 
 def _indexes(paths: list[Path]) -> list[LineIndex]:
@@ -69,3 +70,29 @@ async def test_app_merges_a_directory_of_rank_files(vllm_ranks: list[Path]) -> N
             "worker_tp1       1 (Worker_TP1 pid=4101) INFO 10-05 12:00:01.105"
         )
         assert "2 files merged: 12 lines" in str(app.query_one("#status").render())
+
+
+def _core_key(ts) -> int:  # type: ignore[no-untyped-def]
+    return (
+        (((ts.month * 32 + ts.day) * 24 + ts.hour) * 60 + ts.minute) * 60 + ts.second
+    ) * 10**6 + ts.microsecond
+
+
+def test_merge_stamps_agree_with_the_dialect_parser_on_every_sample() -> None:
+    """The merge's one-regex stamp scanner must read the same time as spectrace.dialects."""
+    checked = 0
+    for path in sorted(SAMPLES.glob("*/*")):
+        if path.suffix in (".json", ".py") or path.is_dir():
+            continue
+        index = LineIndex(path)
+        index.build()
+        parser, partial = LineParser(str(path)), False
+        for line in range(index.line_count):
+            text = index.line(line)[0]
+            core = parser.parse(text.encode(), line + 1, 0).ts
+            joined, partial = partial, " stderr P " in text or " stdout P " in text
+            if core is None or partial or joined:  # CRI partial records are joined by the parser
+                continue
+            assert stamp_key(text) == _core_key(core), f"{path}:{line + 1}: {text[:100]}"
+            checked += 1
+    assert checked > 2000
