@@ -59,7 +59,7 @@ def event_cost_us(n: int = 20000) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         w = EventWriter(Path(tmp) / "e.jsonl", "bench", 0, flush_every=4096)
         t = time.perf_counter()
-        for i in range(n):
+        for _ in range(n):
             w.emit(
                 "step",
                 mode="verify",

@@ -77,6 +77,7 @@ class ReplayInfo:
     graph_key: str
     padded_bs: int
     rows: int
+    dirty_rows: int = 0  # padded requests left pointing at a real slot (dirty_padding only)
 
 
 @dataclass(slots=True)
@@ -163,7 +164,7 @@ class GraphRunner:
         self.stats.replays += 1
         self.stats.live_rows += inp.bs * t
         self.stats.padded_rows += (gbs - inp.bs) * t
-        info = ReplayInfo(kind, f"{self.name}:{mode}:{gbs}", gbs, gbs * t)
+        info = ReplayInfo(kind, f"{self.name}:{mode}:{gbs}", gbs, gbs * t, self._dirty(inp.bs, gbs))
         return (out[0][: inp.bs], out[1][: inp.bs]), info
 
     def replay_prepare(self, inp: RunnerInput, gbs: int, t: int) -> None:
@@ -179,6 +180,12 @@ class GraphRunner:
         b.req_pool_indices[: inp.bs].copy_(inp.req_pool_indices)
         if b.hidden is not None and inp.hidden is not None:
             b.hidden[:raw_rows].copy_(inp.hidden)
+
+    def _dirty(self, bs: int, gbs: int) -> int:
+        """Count padded rows still aimed at a request slot; a host read, only under the fault."""
+        if self.neutralise or gbs == bs:
+            return 0
+        return int((self.bufs.req_pool_indices[bs:gbs] != self.scratch_slot).sum())
 
     def _fill_neutral(self, lo: int, hi: int, lo_bs: int, hi_bs: int) -> None:
         b = self.bufs

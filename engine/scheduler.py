@@ -269,6 +269,7 @@ class Scheduler:
             num_draft_tokens=self.worker.n_draft,
             emitted_total=made,
             host_syncs=out.host_syncs,
+            dirty_rows=out.info.dirty_rows,
         )
 
     def retire_finished(self) -> None:

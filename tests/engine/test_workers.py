@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 from engine_cases import BASE, CHAIN_V1, CHAIN_V2, PLAIN, TREE
 
@@ -48,3 +53,32 @@ def test_verify_rows_are_bs_times_draft_tokens(engine_run):
         assert e["spec_info"]["shapes"]["draft_token"] == [e["bs"] * 16]
         assert e["rows"] == e["padded_bs"] * 16
         assert all(0 <= a <= 3 for a in e["accepted"])
+
+
+@pytest.mark.parametrize("path", [TREE, CHAIN_V2], ids=["v1-tree", "v2-chain"])
+def test_triton_verify_kernels_agree_in_the_interpreter(engine_run, tmp_path, path):
+    """The Triton verify kernels (TRITON_INTERPRET=1) emit the same tokens as plain decoding."""
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "spectrace",
+            "engine",
+            "run",
+            "--out",
+            str(tmp_path),
+            *BASE,
+            *path,
+            "--verify-backend",
+            "triton",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    outputs = {e["rid"]: e["output_ids"] for e in events if e["event"] == "request_finish"}
+    assert outputs == engine_run(*BASE, *PLAIN).outputs()
