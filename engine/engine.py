@@ -95,6 +95,8 @@ class Engine:
     # --- start-up --------------------------------------------------------------------------------
     def setup(self, port: int) -> None:
         cfg, log = self.cfg, self.log
+        if cfg.device == "cuda":
+            torch.cuda.set_device(self.rank % torch.cuda.device_count())  # one GPU per rank
         if cfg.tp_size > 1:
             t = time.perf_counter()
             log.info("Init torch distributed begin.")

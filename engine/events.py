@@ -11,6 +11,7 @@ Event types and their extra fields (docs/engine.md has the full table):
 * ``prefill``: ``rids``, ``bs``, ``tokens``, ``spec`` (draft extend ran), ``t_us``.
 * ``step``: ``mode`` (decode|verify), ``spec_enabled``, ``bs``, ``padded_bs``, ``rows``,
   ``rows_expected``, ``graph`` (replay|eager|emulated), ``graph_key``, ``phases`` {name: wall µs},
+  ``phases_gpu`` {name: GPU µs} (CUDA only, read from CUDA events at flush),
   ``dirty_rows`` (padded rows left on a request slot: dirty_padding),
   ``spec_info`` {kind, tokens_per_req, shapes}, ``accepted`` / ``emitted`` (per request, verify
   only; emitted = accepted + 1), ``num_draft_tokens``, ``emitted_total``, ``host_syncs`` (v2).

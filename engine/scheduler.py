@@ -263,6 +263,7 @@ class Scheduler:
             graph=out.info.graph,
             graph_key=out.info.graph_key,
             phases=out.phases,
+            phases_gpu=out.gpu_phases or None,
             spec_info=out.spec_shapes,
             accepted=accepted,
             emitted=emitted,

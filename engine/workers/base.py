@@ -10,6 +10,7 @@ from torch import Tensor
 
 from ..batch import EagleDraftInput, ForwardMode, ModelWorkerBatch, Req, ScheduleBatch
 from ..config import EngineConfig
+from ..events import GpuSpan
 from ..faults import Fault
 from ..graph_runner import GraphRunner, ReplayInfo, RunnerInput, StaticBuffers
 from ..kv_cache import KVPool, causal_mask, extend_inputs
@@ -26,6 +27,7 @@ class StepOutput:
     mode: str  # "decode" | "verify"
     info: ReplayInfo
     phases: dict[str, float] = field(default_factory=dict)  # wall µs per phase
+    gpu_phases: dict[str, GpuSpan] = field(default_factory=dict)  # CUDA only, read at flush
     accepted: list[int] | None = None  # drafts accepted per request (verify only)
     spec_shapes: dict[str, object] | None = None
     host_syncs: int = 0  # device->host reads inside the step
@@ -33,16 +35,28 @@ class StepOutput:
 
 
 class Phases:
-    """Wall-clock phase timer (host side only: it never synchronises the device)."""
+    """Per-phase wall time on the host and, on CUDA, GPU spans resolved only at event flush."""
 
-    def __init__(self) -> None:
+    def __init__(self, device: torch.device) -> None:
         self.out: dict[str, float] = {}
+        self.gpu: dict[str, GpuSpan] = {}
         self._t = time.perf_counter_ns()
+        self._ev = self._event() if device.type == "cuda" else None
+
+    @staticmethod
+    def _event() -> torch.cuda.Event:
+        ev = torch.cuda.Event(enable_timing=True)
+        ev.record()
+        return ev
 
     def mark(self, name: str) -> None:
         now = time.perf_counter_ns()
         self.out[name] = round((now - self._t) / 1000.0, 1)
         self._t = now
+        if self._ev is not None:
+            ev = self._event()
+            self.gpu[name] = GpuSpan(self._ev, ev)
+            self._ev = ev
 
 
 class BaseWorker:
@@ -170,7 +184,7 @@ class BaseWorker:
     # --- plain decode ---------------------------------------------------------------------------
     def forward_decode(self, batch: ScheduleBatch) -> StepOutput:
         """One token per request through the decode graph (speculation off or algorithm NONE)."""
-        ph = Phases()
+        ph = Phases(self.device)
         batch.prepare_for_decode(self.pool)
         logits, aux, info = self.run_target(batch.get_model_worker_batch())
         ph.mark("decode")
@@ -186,7 +200,7 @@ class BaseWorker:
         batch.seq_lens = batch.seq_lens + 1
         batch.output_ids = next_ids
         ph.mark("commit")
-        return StepOutput("decode", info, ph.out, host_syncs=2)
+        return StepOutput("decode", info, ph.out, gpu_phases=ph.gpu, host_syncs=2)
 
     # --- draft KV bookkeeping across spec on/off ----------------------------------------------
     def remember_for_catch_up(self, batch: ScheduleBatch) -> None:

@@ -19,7 +19,7 @@ class EAGLEWorker(SpecOps):
         """One decode step: speculative when ``speculate``, else the plain decode graph."""
         if not speculate:
             return self.forward_decode(batch)
-        ph = Phases()
+        ph = Phases(self.device)
         batch.prepare_for_decode(self.pool)  # lays out bs x N verify rows (spec_info attached)
         draft_input = batch.spec_info
         assert isinstance(draft_input, EagleDraftInput)
@@ -37,7 +37,9 @@ class EAGLEWorker(SpecOps):
         ph.mark("commit")
         batch.spec_info = self.forward_draft_extend_after_decode(batch, out, aux)
         ph.mark("draft_extend")
-        return StepOutput("verify", info, ph.out, accepted, verify_input.shapes(), host_syncs=3)
+        return StepOutput(
+            "verify", info, ph.out, ph.gpu, accepted, verify_input.shapes(), host_syncs=3
+        )
 
     def verify(
         self, batch: ScheduleBatch, vi: EagleVerifyInput

@@ -35,7 +35,7 @@ class EAGLEWorkerV2(SpecOps):
     def forward_batch_generation(self, batch: ScheduleBatch, speculate: bool) -> StepOutput:
         if not speculate:
             return self.forward_decode(batch)
-        ph = Phases()
+        ph = Phases(self.device)
         draft_input = batch.spec_info
         assert isinstance(draft_input, EagleDraftInput)
         tree = self.draft_tree(batch, draft_input)
@@ -52,7 +52,7 @@ class EAGLEWorkerV2(SpecOps):
         ph.mark("draft_extend")
         future = FutureTokens(out.tokens, out.accept_length, nan_seen)
         return StepOutput(
-            "verify", info, ph.out, None, verify_input.shapes(), host_syncs=0, future=future
+            "verify", info, ph.out, ph.gpu, None, verify_input.shapes(), host_syncs=0, future=future
         )
 
     def organize_tree(self, verified_id: Tensor, sels: list[StepSelection]) -> DraftTree:
