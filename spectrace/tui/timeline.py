@@ -24,10 +24,11 @@ _STAMP = re.compile(
     r"|\[?[IWEF](\d{1,2})(\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))? "  # c10 / glog: E519 = May 19
     r"|\[(\d\d)/(\d\d)/\d{4}-(\d\d:\d\d:\d\d)\](\d{0})"  # TRT-LLM Python logger
     r"|(\d\d)-(\d\d)-\d{4} (\d\d:\d\d:\d\d)\.(\d+) "  # TRT-LLM C++ logger
+    r"|^\d{4}-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d+))? "  # Python logging's default asctime
     r"|^\d{4}-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d) "  # CRI / CI wrapper
 )
 _SGLANG = re.compile(r"\[\d{4}-(\d\d)-(\d\d)[ T](\d\d:\d\d:\d\d)(?:[.,](\d+))?")  # = first branch
-_WRAPPER_GROUP = 21  # first group of the CRI / CI wrapper branch
+_WRAPPER_GROUP = 25  # first group of the CRI / CI wrapper branch
 STAMP_WINDOW = 200  # a stamp sits in the header, after at most a wrapper and a process tag
 FILE_SHIFT = 40
 LINE_MASK = (1 << FILE_SHIFT) - 1

@@ -96,3 +96,15 @@ def test_merge_stamps_agree_with_the_dialect_parser_on_every_sample() -> None:
             assert stamp_key(text) == _core_key(core), f"{path}:{line + 1}: {text[:100]}"
             checked += 1
     assert checked > 2000
+
+
+def test_torchrun_rank_files_merge_in_time_order() -> None:
+    """c10 stamps (E519 05:58:22) and Python logging stamps (2026-05-19 05:48:21,337) interleave."""
+    indexes = _indexes(sorted((SAMPLES / "nccl_watchdog").glob("rank*.log")))
+    merged = MergedSource(indexes, merge_order(indexes) or [])
+    keys = [
+        k for k in (stamp_key(merged.text(row)[0]) for row in range(merged.count)) if k is not None
+    ]
+    assert len(keys) > 50 and keys == sorted(keys)
+    files = [merged.locate(row)[0] for row in range(merged.count)]
+    assert files[0] != files[-1]
