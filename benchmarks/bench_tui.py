@@ -63,6 +63,11 @@ class Terminal:
         status = Path(f"/proc/{self.pid}/status").read_text()
         return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
 
+    def cpu_s(self) -> float:
+        """CPU seconds the program has used: robust where wall time is not (a loaded box)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         tmux("kill-session", "-t", self.name)
 
@@ -80,8 +85,10 @@ def bench_spectrace(exe: str, log: Path, count: int) -> dict[str, float]:
     shows_last = re.compile(rf"^\s*{count} ", re.M)
     term = Terminal("bench-spectrace", f"{exe} tui {log}")
     out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
+    out["cpu_at_first_screen"] = term.cpu_s()
     out["first_crash"] = term.until(lambda s: any(int(n) > 0 for n in CRASHES.findall(s)))
     out["full_list"] = term.until(lambda s: bool(CRASHES.search(s)) and "scanning" not in s)
+    out["cpu_at_full_list"] = term.cpu_s()
     term.until(lambda s: "indexing" not in s)
     out["index_done"] = time.perf_counter() - term.start
     out["jump_last"] = term.until(lambda s: bool(shows_last.search(s)), since=term.keys("G"))
@@ -98,6 +105,7 @@ def bench_spectrace(exe: str, log: Path, count: int) -> dict[str, float]:
 def bench_toolong(exe: str, log: Path, tail: str) -> dict[str, float]:
     term = Terminal("bench-toolong", f"{exe} {log}")
     out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
+    out["cpu_at_first_screen"] = term.cpu_s()
     term.keys("End")
     out["last_line_from_start"] = term.until(lambda s: tail[:50] in s)
     time.sleep(1.0)
@@ -133,13 +141,17 @@ def main() -> None:
         warm(log)
         count, tail = last_line(log)
         size_mb = log.stat().st_size / 2**20
-        print(f"input: {log} ({size_mb:.0f} MiB, {count:,} lines), warm page cache, 2-core box")
+        load = os.getloadavg()[0]
+        print(
+            f"input: {log} ({size_mb:.0f} MiB, {count:,} lines), warm page cache, "
+            f"{os.cpu_count()} cores, load average {load:.1f} at start"
+        )
         ours = bench_spectrace(args.spectrace, log, count)
         theirs = bench_toolong(args.toolong, log, tail) if args.toolong else {}
     print(f"{'measure':<24}{'spectrace':>12}{'toolong':>12}{'ratio':>9}")
     for key, value in ours.items():
         other = theirs.get(key)
-        unit = " MB" if key == "peak_mb" else " s"
+        unit = " MB" if key == "peak_mb" else " s"  # cpu_* are CPU seconds of the process
         ratio = f"{other / value:8.2f}x" if other and value else ""
         shown = f"{other:10.2f}{unit}" if other is not None else " " * 12
         print(f"{key:<24}{value:10.2f}{unit}{shown}{ratio}")
