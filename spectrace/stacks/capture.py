@@ -173,8 +173,10 @@ def _sample_rounds(
                     failures[pid] = result
                 else:
                     samples[pid].append(Sample(at=at, threads=result))
-            if round_no == 0 and any(f.kind is FailureKind.PERMISSION for f in failures.values()):
-                break  # the same denial would repeat for every round
+            if not any(samples.values()) and any(
+                f.kind is FailureKind.PERMISSION for f in failures.values()
+            ):
+                break  # denied everywhere: the same denial would repeat for every round
     return samples, failures
 
 

@@ -70,3 +70,13 @@ def stacks_json(*args: str) -> dict[str, object]:
     result = spectrace("stacks", *args, "--format", "json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def attach_or_denied(pid: int) -> bool:
+    """True when py-spy may attach here. Where the kernel forbids it (Yama ptrace_scope, no
+    CAP_SYS_PTRACE), check the user gets the one-line ptrace error instead, and return False."""
+    result = spectrace("stacks", str(pid), "--samples", "1", "--no-threads")
+    if result.returncode == 0:
+        return True
+    assert result.returncode == 2 and "ptrace permission denied" in result.stderr, result.stderr
+    return False

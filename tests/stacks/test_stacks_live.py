@@ -67,7 +67,7 @@ def test_names_the_spinning_rank_and_saves_what_it_saw(
     assert verdict in shown.stdout and shown.returncode == 0
 
 
-def test_ranks_from_the_environment(tmp_path: Path) -> None:
+def test_ranks_from_the_environment(live: None, tmp_path: Path) -> None:
     server = start_hung(tmp_path, "--world", "2", "--stuck", "0", "--title", "plain")
     try:
         doc = stacks_json(str(server.pid), "--samples", "1")
@@ -79,7 +79,9 @@ def test_ranks_from_the_environment(tmp_path: Path) -> None:
     }
 
 
-def test_spawned_ranks_without_title_or_env_are_found_from_locals(tmp_path: Path) -> None:
+def test_spawned_ranks_without_title_or_env_are_found_from_locals(
+    live: None, tmp_path: Path
+) -> None:
     server = start_hung(tmp_path, "--world", "2", "--stuck", "1", "--title", "spawn")
     try:
         doc = stacks_json(str(server.pid), "--samples", "2", "--interval", "0.1")
@@ -105,7 +107,7 @@ def _wait_for(paths: list[Path], seconds: float = 10) -> None:
         time.sleep(0.1)
 
 
-def test_torch_gloo_ranks_and_the_flight_recorder(tmp_path: Path) -> None:
+def test_torch_gloo_ranks_and_the_flight_recorder(live: None, tmp_path: Path) -> None:
     """Real torch.distributed: rank0 sleeps in verify, rank1 waits in torch's all_reduce;
     the flight-recorder dumps agree: rank0 never issued collective #2."""
     fr = tmp_path / "fr"

@@ -43,6 +43,7 @@ def server(
 
 @pytest.mark.parametrize("server", [(1.0, "hang")], indirect=True)
 def test_stall_after_writing_captures_the_stuck_frame(
+    live: None,
     server: tuple[subprocess.Popen[bytes], Path],
 ) -> None:
     proc, log = server
