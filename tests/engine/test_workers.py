@@ -82,3 +82,64 @@ def test_triton_verify_kernels_agree_in_the_interpreter(engine_run, tmp_path, pa
     events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     outputs = {e["rid"]: e["output_ids"] for e in events if e["event"] == "request_finish"}
     assert outputs == engine_run(*BASE, *PLAIN).outputs()
+
+
+def test_server_args_warnings_are_sglangs_bare_lines(engine_run):
+    """v1 is chosen the way the story's server chose it, and the log says so verbatim."""
+    lines = engine_run(*BASE, *TREE).log.read_text().splitlines()
+    assert lines[:3] == [
+        "Max running requests is reset to 48 for speculative decoding. You can override this by "
+        "explicitly setting --max-running-requests.",
+        "Overlap scheduler is disabled when spec v2 is off or using unsupported speculative "
+        "algorithm. You can set env SGLANG_ENABLE_SPEC_V2=True to enable the experimental overlap "
+        "scheduler. ",
+        "Mixed chunked prefill is disabled because of using eagle speculative decoding.",
+    ]
+    assert lines[3].split("] ", 1)[1].startswith("server_args=ServerArgs(model_path='")
+
+
+def test_topk_one_adjusts_draft_tokens_with_sglangs_warning(engine_run):
+    run = engine_run(*BASE, *CHAIN_V2, "--speculative-num-draft-tokens", "8")
+    text = run.log.read_text()
+    assert (
+        "speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 when "
+        "speculative_eagle_topk == 1\n"
+    ) in text
+    assert "speculative_num_draft_tokens=4," in text
+    assert run.of("run_start")[0]["config"]["spec"]["num_draft_tokens"] == 4
+
+
+def test_spec_v2_env_var_selects_v2_without_the_flag(monkeypatch):
+    from spectrace_engine.cli import build_config
+
+    monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "True")
+    kw = dict(
+        model="tiny",
+        algorithm="EAGLE",
+        steps=3,
+        topk=1,
+        draft_tokens=None,
+        threshold=None,
+        hysteresis=4,
+        worker=None,
+        faults=[],
+        tp=1,
+        device="cpu",
+        disable_cuda_graph=False,
+        cuda_graph_bs=None,
+        max_running=None,
+        log_interval=10,
+        verify_backend="torch",
+        fault_step=6,
+        hang_s=45.0,
+        dist_timeout=20.0,
+        dtype="float32",
+    )
+    cfg, warnings = build_config(**kw)
+    assert cfg.worker_class == "EAGLEWorkerV2" and not cfg.disable_overlap_schedule
+    assert (
+        "Spec v2 is enabled for eagle/eagle3 speculative decoding and overlap schedule is "
+        "turned on." in warnings
+    )
+    monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "false")
+    assert build_config(**kw)[0].worker_class == "EAGLEWorker"
