@@ -16,6 +16,7 @@ from spectrace.stacks.flight import flight_verdict, load_flight
 from spectrace.stacks.model import Capture
 from spectrace.stacks.verdict import RankView, analyse, natural_key
 
+_STREAM_PID = re.compile(r"\bpid=(\d+)\b")
 _PLAIN_RANK = re.compile(r"^(TP|rank)(\d+)$")
 TAIL_BYTES = 512 * 1024  # the last lines of each rank live near the end of the file
 KEEP_LINES = 4000
@@ -71,7 +72,7 @@ def last_lines(
         m = _PLAIN_RANK.match(r.label)
         if m:
             wanted.setdefault(f"{'rank' if m.group(1) == 'TP' else 'TP'}{m.group(2)}", r.label)
-    by_pid = {f"pid={r.process.pid}": r.label for r in ranks}
+    by_pid = {str(r.process.pid): r.label for r in ranks}
     found: dict[str, LogLine] = {}
     for path in paths:
         for line in _tail(path, totals.get(path, 0)):
@@ -82,7 +83,9 @@ def last_lines(
 
 
 def _pid_label(stream: str, by_pid: dict[str, str]) -> str | None:
-    return next((label for key, label in by_pid.items() if key in stream), None)
+    """vLLM-style writers carry ``pid=N`` in their stream: the surest link to a captured process."""
+    m = _STREAM_PID.search(stream)
+    return by_pid.get(m.group(1)) if m else None
 
 
 def _tail(path: str, total_lines: int) -> list[LogLine]:

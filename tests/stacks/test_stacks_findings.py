@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 from stacks_helpers import HungServer
+from stacks_synth import ALL_REDUCE, VERIFY, capture, still
 
 from spectrace.assemblers.config import RunConfig
 from spectrace.pipeline import Analysis, FileSummary
-from spectrace.stacks.capture import CaptureOptions, capture
+from spectrace.stacks.capture import CaptureOptions
+from spectrace.stacks.capture import capture as live_capture
 from spectrace.stacks.findings import hang_findings
 
 
@@ -16,7 +21,7 @@ def test_hang_finding_names_the_odd_rank_and_links_last_lines(hung_sglang: HungS
         path=str(hung_sglang.log), lines=len(lines), bytes=0, dialects={"sglang": len(lines)}
     )
     analysis = Analysis(files=[summary], incidents=[], findings=[], config=RunConfig())
-    snap = capture(hung_sglang.pid, CaptureOptions(samples=2, interval=0.1))
+    snap = live_capture(hung_sglang.pid, CaptureOptions(samples=2, interval=0.1))
 
     (finding,) = hang_findings(snap, analysis)
 
@@ -36,5 +41,27 @@ def test_hang_finding_names_the_odd_rank_and_links_last_lines(hung_sglang: HungS
 
 
 def test_without_logs_the_finding_still_carries_the_verdict(hung_sglang: HungServer) -> None:
-    (finding,) = hang_findings(capture(hung_sglang.pid, CaptureOptions(samples=1)))
+    (finding,) = hang_findings(live_capture(hung_sglang.pid, CaptureOptions(samples=1)))
     assert finding.evidence == () and "no log line found" in (finding.detail or "")
+
+
+def test_vllm_workers_link_by_pid_even_when_labels_differ(tmp_path: Path) -> None:
+    """An old vLLM prints `(VllmWorker TP0 pid=N)` while the process is named VllmWorker-0."""
+    log = tmp_path / "vllm.log"
+    log.write_text(
+        "\x1b[1;36m(VllmWorker TP0 pid=2236551)\x1b[0;0m INFO 09-09 11:51:36 [multiproc_executor.py:511] Worker ready\n"
+        "\x1b[1;36m(VllmWorker TP1 pid=22365)\x1b[0;0m INFO 09-09 11:51:36 [multiproc_executor.py:511] Worker ready\n"
+        "\x1b[1;36m(VllmWorker TP1 pid=2236552)\x1b[0;0m INFO 09-09 11:51:37 [gpu_model_runner.py:1290] Model loading took 14.9 GiB\n"
+    )
+    snap = capture(
+        ("VllmWorker-0", still(ALL_REDUCE)), ("VllmWorker-1", still(VERIFY, active=True))
+    )
+    snap = replace(
+        snap, processes=tuple(replace(p, pid=2236551 + i) for i, p in enumerate(snap.processes))
+    )
+    analysis = Analysis([FileSummary(str(log), 3, 0, {})], [], [], RunConfig())
+    (finding,) = hang_findings(snap, analysis)
+    assert [(e.reason.split()[2], e.lineno) for e in finding.evidence] == [
+        ("VllmWorker-1", 3),
+        ("VllmWorker-0", 1),
+    ]
