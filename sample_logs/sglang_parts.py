@@ -150,9 +150,10 @@ def startup_ranks(log: Log, clock: Clock, launch: Launch, rng: random.Random) ->
     if launch.tp > 1:
         _nccl_init(log, launch, rng)
     for p in prefixes:
+        used = rng.uniform(0.3, 0.9)  # one draw per line: the samples' line numbers depend on it
         log.add(
             sgl(clock.tick(0.05), p)
-            + f"Init torch distributed ends. mem usage={rng.uniform(0.3, 0.9):.2f} GB"
+            + f"Init torch distributed ends. elapsed={used * 2.7:.2f} s, mem usage={used:.2f} GB"
         )
     _load_weights(log, clock, prefixes, launch.model_type, rng, 78.6)
     if launch.draft_type:
@@ -219,7 +220,7 @@ def _load_weights(
         used = rng.uniform(0.9, 1.1) * (2.1 if "Eagle" in arch else 37.4)
         log.add(
             sgl(clock.tick(0.05), p)
-            + f"Load weight end. type={arch}, dtype=torch.bfloat16, avail mem={mem - used:.2f} GB, mem usage={used:.2f} GB."
+            + f"Load weight end. elapsed={used / 2.1:.2f} s, type={arch}, avail mem={mem - used:.2f} GB, mem usage={used:.2f} GB."
         )
 
 
