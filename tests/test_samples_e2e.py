@@ -6,6 +6,8 @@ The schema of expected.json is described in sample_logs/README.md.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -190,3 +192,12 @@ def test_incident_ids_follow_first_occurrence(name: str) -> None:
         same = [inc for inc in incidents if inc.first_seen.source == source]
         by_line = [inc.id for inc in sorted(same, key=lambda inc: inc.first_seen.lineno)]
         assert [inc.id for inc in same] == by_line, f"{name}: {[describe(i) for i in same]}"
+
+
+def test_committed_samples_match_their_generator() -> None:
+    """The logs are generated, never hand-edited: regenerating gives the same bytes."""
+    proc = subprocess.run(
+        [sys.executable, str(SAMPLES_DIR / "make_samples.py"), "--check"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
