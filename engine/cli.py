@@ -27,6 +27,7 @@ engine_app = typer.Typer(
 )
 
 EXIT_CRASH = 1
+PROMPT_AND_DRAFT_ROOM = 96  # prompt columns plus the verify/draft scratch of one step
 TRUE = ("true", "1", "yes", "y")
 
 
@@ -61,6 +62,7 @@ def build_config(
     hang_s: float,
     dist_timeout: float,
     dtype: str,
+    context_length: int = 384,
 ) -> tuple[EngineConfig, list[str]]:
     """Flags -> resolved config + the bare warnings; any problem raises UsageError (exit 2)."""
     if worker not in (None, "v1", "v2"):
@@ -86,6 +88,7 @@ def build_config(
         decode_log_interval=log_interval,
         verify_backend=verify_backend,
         dist_timeout_s=dist_timeout,
+        max_seq_len=context_length,
         spec=spec,
         faults=FaultConfig(fault_set, fault_step, hang_s),
     )
@@ -148,6 +151,7 @@ def run(
     fault_step: Annotated[int, typer.Option("--fault-step")] = 6,
     hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
     dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
+    context_length: Annotated[int, typer.Option("--context-length")] = 384,
 ) -> None:
     """Serve a closed-loop load and write an SGLang-format log plus JSONL events."""
     cfg, warnings = build_config(
@@ -171,7 +175,13 @@ def run(
         hang_s=hang_seconds,
         dist_timeout=dist_timeout,
         dtype=dtype,
+        context_length=context_length,
     )
+    if max_new_tokens + PROMPT_AND_DRAFT_ROOM > context_length:
+        raise UsageError(
+            f"--max-new-tokens {max_new_tokens} does not fit --context-length {context_length} "
+            f"(keep {PROMPT_AND_DRAFT_ROOM} columns for the prompt and draft rows)"
+        )
     levels = _ints(concurrency, "--concurrency")
     if not levels:
         raise UsageError("--concurrency needs at least one value")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import torch
 from engine_cases import BASE, CHAIN_V1, CHAIN_V2, PLAIN, TREE
 
 
@@ -143,3 +144,24 @@ def test_spec_v2_env_var_selects_v2_without_the_flag(monkeypatch):
     )
     monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "false")
     assert build_config(**kw)[0].worker_class == "EAGLEWorker"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_v2_step_never_syncs_the_gpu(engine_run, monkeypatch):
+    """CUDA's sync debug mode turns any host sync inside a v2 step into an error."""
+    from spectrace_engine.workers.eagle_v2 import EAGLEWorkerV2
+
+    step = EAGLEWorkerV2.forward_batch_generation
+
+    def strict(self, batch, speculate):
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            return step(self, batch, speculate)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+
+    monkeypatch.setattr(EAGLEWorkerV2, "forward_batch_generation", strict)
+    run = engine_run(*BASE, *CHAIN_V2, "--device", "cuda")
+    assert run.code == 0, run.of("error")
+    assert run.outputs() == engine_run(*BASE, *PLAIN, "--device", "cuda").outputs()
