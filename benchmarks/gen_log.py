@@ -352,8 +352,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--gzip", action="store_true")
     args = parser.parse_args()
-    if args.ranks < 1 or args.size_mb <= 0:
-        parser.error("--ranks and --size-mb must be positive")
+    if args.ranks < 2 or args.size_mb <= 0:
+        parser.error("--ranks must be at least 2 (rank prefixes need TP > 1) and --size-mb positive")
     start = time.perf_counter()
     with open_out(args.out, args.gzip) as fh:
         out, truth = generate(fh, int(args.size_mb * 1_000_000), args.ranks, args.seed)
