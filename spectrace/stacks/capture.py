@@ -238,10 +238,10 @@ def _thread(pid: int, raw: dict[str, Any], sources: dict[str, list[str]]) -> Thr
 def _failure(pid: int, stderr: str) -> DumpFailure:
     """Sort py-spy's error text into what we can explain."""
     text = stderr.split("\nStack backtrace:")[0].strip()
-    first = " ".join(text.split())[:300]
+    first = " ".join(text.split("\nCaused by:")[0].split()).removeprefix("Error: ")[:300]
     if "os error 13" in text or "os error 1)" in text or "Permission denied" in text:
         return DumpFailure(FailureKind.PERMISSION, first)
-    if not procfs.exists(pid) or "os error 3)" in text or "No such process" in text:
+    if not procfs.alive(pid) or "os error 3)" in text or "No such process" in text:
         return DumpFailure(FailureKind.GONE, f"PID {pid} exited during the capture")
     if "Failed to find python version" in text or "Unsupported version" in text:
         version = procfs.python_version_hint(pid)

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from spectrace.stacks.classify import ThreadView, is_own_code
 from spectrace.stacks.model import Capture, StackFrame
-from spectrace.stacks.verdict import StackAnalysis, compress
+from spectrace.stacks.verdict import RankView, StackAnalysis, compress
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _STATE_STYLE = {"running": "green", "waiting": "yellow", "idle": "dim"}
@@ -86,10 +86,7 @@ class StacksReport:
                 Text(state, style=_STATE_STYLE[state]),
                 Text(f"{r.view.activity.value}: {safe(r.view.detail)}"),
                 frame_text(frames[0]) if frames else Text("-"),
-                Text(
-                    "changed" if r.view.changed else "same stack",
-                    style="green" if r.view.changed else "dim",
-                ),
+                _movement(r),
             )
         return table
 
@@ -124,6 +121,17 @@ class StacksReport:
                 f"  pid {p.pid} ({safe(p.cmdline, 80)}): {safe(p.error or 'no samples')}",
                 style="dim",
             )
+
+
+def _movement(rank: RankView) -> Text:
+    """Whether the stack moved; a process that vanished mid-capture says so."""
+    text = Text(
+        "changed" if rank.view.changed else "same stack",
+        style="green" if rank.view.changed else "dim",
+    )
+    if rank.process.error:
+        text.append(f"; then {safe(rank.process.error, 80)}", style="yellow")
+    return text
 
 
 def _count(n: int, word: str, plural: str = "s") -> str:
