@@ -23,7 +23,8 @@ from spectrace.stacks.watch import WatchResult, WatchSpec, watch
 HELP = """Capture the Python stacks of PID and all its children with py-spy; say what each rank does.
 
 Several samples a short interval apart show whether stacks move. Ranks come from process
-titles (sglang::scheduler_TP3, VLLM::Worker_TP1), --tp-rank/--rank flags or RANK env vars.
+titles (sglang::scheduler_TP3, VLLM::Worker_TP1), --tp-rank/--rank flags, RANK env vars, or
+the entry function's tp_rank/rank argument. --flight adds PyTorch flight-recorder dumps.
 
 \b
 Watch mode (CI): spectrace stacks --watch server.log --pid PID --stall 120
