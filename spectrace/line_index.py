@@ -83,7 +83,6 @@ class LineIndex:
         self._spool: tempfile._TemporaryFileWrapper[bytes] | None = None
         self._fd = self._open_data()
         self._cache: OrderedDict[int, list[tuple[str, int]]] = OrderedDict()
-        self.generation = 0  # bumped on every reset so holders of line numbers can tell
         self.done = False
 
     def _open_data(self) -> int:
@@ -101,10 +100,6 @@ class LineIndex:
     def line_count(self) -> int:
         """Complete lines plus an unterminated last line, if any."""
         return len(self._ends) + (1 if self._size > self._tail_start() else 0)
-
-    @property
-    def indexed_bytes(self) -> int:
-        return self._size
 
     def _tail_start(self) -> int:
         return self._ends[-1] if self._ends else 0
@@ -192,7 +187,6 @@ class LineIndex:
             self._ends = array.array("Q")
             self._size = 0
             self._cache.clear()
-            self.generation += 1
 
     def span(self, i: int) -> tuple[int, int]:
         """Byte range [start, end) of line ``i`` including its newline."""
@@ -200,17 +194,6 @@ class LineIndex:
         start = ends[i - 1] if i > 0 else 0
         end = ends[i] if i < len(ends) else self._size
         return start, end
-
-    def line_at_offset(self, offset: int) -> int:
-        """Line number (0-based) holding byte ``offset``."""
-        lo, hi, ends = 0, len(self._ends), self._ends
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if ends[mid] <= offset:
-                lo = mid + 1
-            else:
-                hi = mid
-        return min(lo, max(self.line_count - 1, 0))
 
     def line(self, i: int) -> tuple[str, int]:
         """Text of line ``i`` (0-based, newline and CR redraws removed) and bytes cut off."""

@@ -88,6 +88,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.analysis: Analysis | None = None
         self.analysis_state = "analysing"
         self._reanalyse = False
+        self.indexing = True
+        self.filtering = False
         self._analysis_started_at = 0.0
         self._analysis_started = False
 
@@ -131,7 +133,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
                 nonlocal last
                 if time.monotonic() - last > PROGRESS_S:
                     last = time.monotonic()
-                    self.post_message(IndexProgress(self.base.count, False))
+                    self.post_message(IndexProgress(False))
 
             try:
                 index.build(on_progress=progress)
@@ -143,7 +145,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             order = merge_order(self.files.indexes)
             if order is not None:
                 self.call_from_thread(self._set_base, MergedSource(self.files.indexes, order))
-        self.post_message(IndexProgress(self.base.count, True))
+        self.post_message(IndexProgress(True))
 
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self) -> None:
@@ -173,9 +175,12 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         if self.line_filter is None and self.rank is None:
             self._show(self.base)
         else:
+            self.filtering = True
+            self._status()
             self._filter()
 
     def _show(self, source: LineSource) -> None:
+        self.filtering = False
         self.log_view.set_source(source, keep=self.log_view.position())
         self._status()
 
@@ -192,7 +197,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.call_after_refresh(self._analyse)
         if isinstance(self.log_view.source, (SingleSource, MergedSource)):
             self.log_view.grew()
-        self._status(indexing=not message.done)
+        self.indexing = not message.done
+        self._status()
 
     def on_crash_found(self, message: CrashFound) -> None:
         self.crashes.append(message.crash)
@@ -264,12 +270,16 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def _status(self, indexing: bool = False) -> None:
+    def _status(self) -> None:
         self.status_bar.update(
             Text(
                 self.files.status(
                     shown=self.log_view.source.count,
-                    indexing=indexing,
+                    busy=[
+                        w
+                        for w, on in (("indexing", self.indexing), ("filtering", self.filtering))
+                        if on
+                    ],
                     query=self.line_filter,
                     rank=self.rank,
                     follow=self.log_view.follow,

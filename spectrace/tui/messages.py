@@ -14,7 +14,6 @@ from spectrace.pipeline import Analysis
 class IndexProgress(Message):
     """More lines were indexed (or the index finished)."""
 
-    lines: int
     done: bool
 
 
@@ -45,11 +44,3 @@ class JumpTo(Message):
 
     source: str
     lineno: int
-
-
-@dataclass
-class ViewChanged(Message):
-    """The log view's rows were replaced (merge done, filter applied, file reset)."""
-
-    rows: int
-    label: str

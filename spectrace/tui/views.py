@@ -47,7 +47,7 @@ class FileSet:
         self,
         *,
         shown: int,
-        indexing: bool,
+        busy: list[str],
         query: Query | None,
         rank: str | None,
         follow: bool,
@@ -57,7 +57,7 @@ class FileSet:
     ) -> str:
         names = self.paths[0].name if len(self.paths) == 1 else f"{len(self.paths)} files merged"
         total = sum(ix.line_count for ix in self.indexes)
-        parts = [f"{names}: {total:,} lines" + (" (indexing…)" if indexing else "")]
+        parts = [f"{names}: {total:,} lines" + "".join(f" ({what}…)" for what in busy)]
         if query is not None:
             parts.append(
                 f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"

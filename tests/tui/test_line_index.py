@@ -111,13 +111,6 @@ def test_rotation_to_a_new_file_resets(tmp_path: Path) -> None:
     assert index.line(0)[0] == "new one" and index.line_count == 3
 
 
-def test_line_at_offset_finds_the_holding_line(tmp_path: Path) -> None:
-    path = tmp_path / "a.log"
-    path.write_bytes(b"ab\ncd\nef\n")
-    index = built(path)
-    assert [index.line_at_offset(o) for o in (0, 2, 3, 7)] == [0, 0, 1, 2]
-
-
 @pytest.mark.parametrize(
     ("content", "message"), [(None, "no such file"), (b"\x00\x01\x02ELF", "binary")]
 )
