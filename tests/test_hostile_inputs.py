@@ -202,3 +202,40 @@ def test_a_100_mb_line_before_the_crash_keeps_memory_flat_and_the_crash(tmp_path
     grown_mb = (huge["rss_kb"] - base["rss_kb"]) / 1024
     assert grown_mb < 32, f"peak RSS grew by {grown_mb:.0f} MB for a 100 MB line"
     assert any("longer than" in issue for issue in huge["issues"]), huge["issues"]
+
+
+DECODE = (
+    b"[2026-02-27 20:59:40 TP0] Decode batch, #running-req: 10, #token: 24563, token usage: 0.01, "
+    b"accept len: 2.65, accept rate: 0.17, cuda graph: True, gen throughput (token/s): 344.56, #queue-req: 0\n"
+)
+
+
+def padding(size: int) -> bytes:
+    """About ``size`` bytes of whole decode lines, then filler up to exactly ``size``."""
+    whole = DECODE * (size // len(DECODE))
+    rest = size - len(whole)
+    return whole + (b"#" * (rest - 1) + b"\n" if rest else b"")
+
+
+@pytest.mark.parametrize("before", [0, 1, 40, 200, 2000])
+def test_a_traceback_across_the_read_block_boundary_is_found_whole(
+    tmp_path: Path, before: int
+) -> None:
+    """The crash starts ``before`` bytes ahead of the reader's 4 MiB block edge."""
+    core = seed_core()
+    crash = core.index(b"[2026-02-27 21:00:18 TP7]")
+    head = padding(4 * 1024 * 1024 - before - crash)
+    assert_seed_crash(analyse([write(tmp_path, head + core)]))
+
+
+def test_a_traceback_across_the_parallel_split_point_is_found_once(tmp_path: Path) -> None:
+    """A file big enough to be scanned by two workers, cut in the middle of the TP7 traceback."""
+    core = seed_core()
+    middle = core.index(b"  File", core.index(b"[2026-02-27 21:00:18 TP7]")) + 500
+    half = 50 * 1024 * 1024
+    path = tmp_path / "big.log"
+    with path.open("wb") as fh:
+        fh.write(padding(half - middle))
+        fh.write(core)
+        fh.write(padding(half - (len(core) - middle)))
+    assert_seed_crash(analyse([str(path)]))
