@@ -149,3 +149,16 @@ def test_torch_gloo_ranks_and_the_flight_recorder(live: None, tmp_path: Path) ->
         "flight recorder: pg 0: rank1 waits in collective #2 (gloo:all_reduce); "
         "rank0 never issued it (rank0 last issued #1)"
     )
+
+
+def test_native_frames_keep_the_verdict(hung_sglang: HungServer) -> None:
+    doc = stacks_json(str(hung_sglang.pid), "--samples", "2", "--interval", "0.1", "--native")
+    assert doc["native"] is True
+    assert doc["analysis"]["verdict"].startswith(
+        "TP2 is in `verify` while TP0-1 and TP3 wait in all_reduce"
+    )
+    tp0 = next(p for p in doc["processes"] if p["rank"] == "TP0")
+    frames = tp0["samples"][-1]["threads"][0]["frames"]
+    assert frames[0]["native"] and any(
+        f["name"] == "all_reduce" and not f["native"] for f in frames
+    )
