@@ -239,3 +239,10 @@ def test_a_traceback_across_the_parallel_split_point_is_found_once(tmp_path: Pat
         fh.write(core)
         fh.write(padding(half - (len(core) - middle)))
     assert_seed_crash(analyse([str(path)]))
+
+
+def test_a_gzip_traceback_across_the_block_boundary_is_found_whole(tmp_path: Path) -> None:
+    core = seed_core()
+    head = padding(4 * 1024 * 1024 - 40 - core.index(b"[2026-02-27 21:00:18 TP7]"))
+    packed = gzip.compress(head + core, compresslevel=1, mtime=0)
+    assert_seed_crash(analyse([write(tmp_path, packed, "server.log.gz")]))
