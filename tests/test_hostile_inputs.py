@@ -246,3 +246,18 @@ def test_a_gzip_traceback_across_the_block_boundary_is_found_whole(tmp_path: Pat
     head = padding(4 * 1024 * 1024 - 40 - core.index(b"[2026-02-27 21:00:18 TP7]"))
     packed = gzip.compress(head + core, compresslevel=1, mtime=0)
     assert_seed_crash(analyse([write(tmp_path, packed, "server.log.gz")]))
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_stdin_plain_or_gzip_with_junk_in_front_finds_the_crash(packed: bool) -> None:
+    """`... | spectrace triage -`: junk then the log, plain or gzip-compressed, on stdin."""
+    data = b"\x00\xff\xfe junk from a previous container\n" + seed_core()
+    proc = subprocess.run(
+        [sys.executable, "-m", "spectrace", "triage", "-"],
+        input=gzip.compress(data, mtime=0) if packed else data,
+        capture_output=True, timeout=120,
+    )  # fmt: skip
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert SHAPE in out and "origin TP7 (also TP3)" in out
+    assert b"Traceback" not in proc.stderr
