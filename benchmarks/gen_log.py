@@ -4,9 +4,9 @@ Usage: python benchmarks/gen_log.py --size-mb N --out FILE [--ranks 8] [--seed S
 
 Speed: a noise block (64 one-second groups) is built once with a timestamp placeholder and
 written again and again by joining its pieces with the stamp, so Python never touches single
-noise lines in the loop. Crash scenarios are inserted about every 32 MB (evenly, each at least once, in smaller files) and recorded in the
-truth file with their 1-based line numbers in the (decompressed) output; after each
-crash the server is relaunched (bare warnings, server-args dump, ready line).
+noise lines in the loop. Crash scenarios are inserted about every 32 MB (evenly, each at least
+once, in smaller files) and recorded in the truth file with their 1-based line numbers in the
+(decompressed) output; after each crash the server is relaunched (warnings, dump, ready line).
 """
 
 from __future__ import annotations
@@ -58,60 +58,49 @@ def head(prefix: str) -> str:
     return f"[{PH}{' ' + prefix if prefix else ''}] "
 
 
-def noise_group(rng: random.Random, ranks: int, g: int) -> tuple[bytes, int]:
-    """One second of a busy server: decode lines on every rank plus assorted benign lines."""
+def decode_lines(rng: random.Random, ranks: int, g: int) -> list[str]:
+    """A second of decode-batch lines: twelve log intervals on every rank."""
     lines = []
     for _ in range(12):
         for r in range(ranks):
             running = 8 + (g + r) % 40
-            lines.append(
-                head(f"TP{r}")
-                + decode_line(
-                    running,
-                    2100 * running + rng.randint(0, 999),
-                    rng.uniform(1.8, 3.4),
-                    16,
-                    31.0 * running,
-                    trailing=False,
-                )
+            tokens = 2100 * running + rng.randint(0, 999)
+            line = decode_line(
+                running, tokens, rng.uniform(1.8, 3.4), 16, 31.0 * running, trailing=False
             )
+            lines.append(head(f"TP{r}") + line)
+    return lines
+
+
+def extra_line(g: int, ranks: int) -> str | None:
+    """Six seconds in eight carry one benign line that looks alarming or has no header."""
+    r = g % ranks
+    bar = "\r".join(
+        f"Processing requests: {p:3d}%|{'█' * (p // 10)}{' ' * (10 - p // 10)}| {p}/100"
+        for p in range(0, 101, 20)
+    )
+    choices = [
+        head(f"TP{r}") + GLM_OCR,
+        nccl_info("gpu-node-3", 41200 + r, r, "Channel 02/24 :    0   1   2   3   4   5   6   7"),
+        bar,
+        head("TP0") + "KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_token_ratio: 0.5312 -> 0.8000",
+        f"{SITE}/torch/cuda/__init__.py:63: FutureWarning: The pynvml package is deprecated. Please install nvidia-ml-py instead.",
+        f"[{PH}] \x1b[33mHealth check\x1b[0m: error_msg=None, status=ok",
+    ]  # fmt: skip
+    return choices[g % 8] if g % 8 < len(choices) else None
+
+
+def noise_group(rng: random.Random, ranks: int, g: int) -> tuple[bytes, int]:
+    """One second of a busy server: decode lines on every rank plus assorted benign lines."""
+    lines = decode_lines(rng, ranks, g)
     lines.append(head("TP0") + prefill_line(2, 400 + g, 0.05, 12, trailing=False))
     lines.append(
         f'[{PH}] {ANSI_INFO}:     127.0.0.1:{40000 + g} - "POST /v1/chat/completions HTTP/1.1" 200 OK'
     )
     lines.append(f'[{PH}] INFO:     127.0.0.1:{41000 + g} - "POST /generate HTTP/1.1" 200 OK')
-    extra = g % 8
-    if extra == 0:
-        lines.append(head(f"TP{g % ranks}") + GLM_OCR)
-    elif extra == 1:
-        lines.append(
-            nccl_info(
-                "gpu-node-3",
-                41200 + g % ranks,
-                g % ranks,
-                "Channel 02/24 :    0   1   2   3   4   5   6   7",
-            )
-        )
-    elif extra == 2:
-        lines.append(
-            "\r".join(
-                f"Processing requests: {p:3d}%|{'█' * (p // 10)}{' ' * (10 - p // 10)}| {p}/100"
-                for p in range(0, 101, 20)
-            )
-        )
-    elif extra == 3:
-        lines.append(
-            head("TP0")
-            + "KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_token_ratio: 0.5312 -> 0.8000"
-        )
-    elif extra == 4:
-        lines.append(
-            "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:63: FutureWarning: The pynvml package is deprecated. Please install nvidia-ml-py instead."
-        )
-    elif extra == 5:
-        lines.append(f"[{PH}] \x1b[33mHealth check\x1b[0m: error_msg=None, status=ok")
-    data = ("\n".join(lines) + "\n").encode()
-    return data, len(lines)
+    extra = extra_line(g, ranks)
+    lines += [extra] if extra is not None else []
+    return ("\n".join(lines) + "\n").encode(), len(lines)
 
 
 def noise_block(rng: random.Random, ranks: int) -> list[tuple[list[bytes], int]]:
@@ -353,7 +342,9 @@ def main() -> int:
     parser.add_argument("--gzip", action="store_true")
     args = parser.parse_args()
     if args.ranks < 2 or args.size_mb <= 0:
-        parser.error("--ranks must be at least 2 (rank prefixes need TP > 1) and --size-mb positive")
+        parser.error(
+            "--ranks must be at least 2 (rank prefixes need TP > 1) and --size-mb positive"
+        )
     start = time.perf_counter()
     with open_out(args.out, args.gzip) as fh:
         out, truth = generate(fh, int(args.size_mb * 1_000_000), args.ranks, args.seed)
