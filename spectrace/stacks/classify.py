@@ -157,7 +157,8 @@ def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
         python and python[0].name == "synchronize" and "cuda" in python[0].filename
     ):
         return Activity.GPU_WAIT, _gpu_detail(own)
-    if not thread.active and own is not None and own.code and _GPU_CODE.search(own.code):
+    # CUDA spin-waits by default, so a thread stuck in .item() can look on-CPU: no active check.
+    if own is not None and own.code and _GPU_CODE.search(own.code):
         return Activity.GPU_WAIT, _gpu_detail(own)
     if thread.active:
         return Activity.RUNNING, own.name if own else (python[0].name if python else "?")

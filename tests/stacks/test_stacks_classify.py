@@ -67,6 +67,19 @@ def test_rank_labels_match_the_log_prefixes(
             False,
             (Activity.GPU_WAIT, ".item() in verify"),
         ),
+        (  # CUDA's default spin-wait makes the synchronising thread look on-CPU
+            (
+                py(
+                    "verify",
+                    f"{SGL}/speculative/eagle_worker.py",
+                    640,
+                    "ids = accept_index.tolist()",
+                ),
+            )
+            + LOOP,
+            True,
+            (Activity.GPU_WAIT, ".tolist() in verify"),
+        ),
         (VERIFY, True, (Activity.RUNNING, "verify")),
         # a rank held up inside the wrapper, before the collective itself
         (
