@@ -100,172 +100,69 @@ def core_frames() -> list[tuple[str, int, str, str | None]]:
     ]
 
 
+_CONFIG = (
+    "Initializing a V1 LLM engine (v0.11.0) with config: model='meta-llama/Llama-3.1-8B-Instruct', "
+    "speculative_config=SpeculativeConfig(method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', "
+    "num_spec_tokens=3), tokenizer='meta-llama/Llama-3.1-8B-Instruct', skip_tokenizer_init=False, "
+    "tokenizer_mode=auto, revision=None, trust_remote_code=False, dtype=torch.bfloat16, "
+    "max_seq_len=131072, download_dir=None, load_format=auto, tensor_parallel_size=2, "
+    "pipeline_parallel_size=1, data_parallel_size=1, disable_custom_all_reduce=False, "
+    "quantization=None, enforce_eager=False, kv_cache_dtype=auto, device_config=cuda, seed=0, "
+    "served_model_name=meta-llama/Llama-3.1-8B-Instruct, enable_prefix_caching=True, "
+    "chunked_prefill_enabled=True, pooler_config=None, "
+    'compilation_config={"level":3,"cudagraph_mode":[2,1],"use_cudagraph":true,"max_capture_size":512}'
+)
+_ARGS = (
+    "non-default args: {'model_tag': 'meta-llama/Llama-3.1-8B-Instruct', 'model': "
+    "'meta-llama/Llama-3.1-8B-Instruct', 'tensor_parallel_size': 2, 'speculative_config': "
+    "{'method': 'eagle3', 'model': 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', 'num_speculative_tokens': 3}}"
+)
+_SHARDS = (
+    "\rLoading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]"
+    "\rLoading safetensors checkpoint shards: 100% Completed | 4/4 [00:02<00:00,  1.71it/s]"
+)
+_GRAPHS = "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|██████████| 67/67 [00:06<00:00, 10.12it/s]"
+_W0, _W1, _CORE, _API = "Worker_TP0", "Worker_TP1", "EngineCore_DP0", "APIServer"
+# (process, level or None for an undecorated raw line, seconds since the line before, where, text)
+# fmt: off
+STARTUP: list[tuple[str, str | None, float, str, str]] = [
+    (_API, "INFO", 0.0, "api_server.py:1839", "vLLM API server version 0.11.0"),
+    (_API, "INFO", 0.01, "utils.py:233", _ARGS),
+    (_API, "INFO", 4.2, "model.py:547", "Resolved architecture: LlamaForCausalLM"),
+    (_API, "INFO", 0.1, "scheduler.py:205", "Chunked prefill is enabled with max_num_batched_tokens=2048."),
+    (_CORE, "INFO", 2.0, "core.py:77", _CONFIG),
+    (_CORE, "WARNING", 0.3, "multiproc_executor.py:720", "Reducing Torch parallelism from 16 threads to 1 to avoid unnecessary CPU contention. Set OMP_NUM_THREADS in the external environment to tune this value as needed."),
+    (_W0, "INFO", 3.1, "parallel_state.py:1208", "rank 0 in world size 2 is assigned as DP rank 0, PP rank 0, TP rank 0, EP rank 0"),
+    (_W1, "INFO", 3.1, "parallel_state.py:1208", "rank 1 in world size 2 is assigned as DP rank 0, PP rank 0, TP rank 1, EP rank 1"),
+    (_W0, "INFO", 0.2, "gpu_model_runner.py:2602", "Starting to load model meta-llama/Llama-3.1-8B-Instruct..."),
+    (_W0, "INFO", 0.1, "cuda.py:366", "Using Flash Attention backend on V1 engine."),
+    (_W1, "INFO", 0.2, "gpu_model_runner.py:2602", "Starting to load model meta-llama/Llama-3.1-8B-Instruct..."),
+    (_W1, "INFO", 0.1, "cuda.py:366", "Using Flash Attention backend on V1 engine."),
+    (_W0, None, 0.0, "", _SHARDS),
+    (_W0, "INFO", 2.4, "eagle.py:712", "Loading drafter model..."),
+    (_W0, "INFO", 1.1, "gpu_model_runner.py:2653", "Model loading took 8.61 GiB and 4.48 seconds"),
+    (_W0, "INFO", 9.0, "gpu_worker.py:298", "Available KV cache memory: 58.23 GiB"),
+    (_W1, "INFO", 2.4, "eagle.py:712", "Loading drafter model..."),
+    (_W1, "INFO", 1.1, "gpu_model_runner.py:2653", "Model loading took 8.61 GiB and 4.48 seconds"),
+    (_W1, "INFO", 9.0, "gpu_worker.py:298", "Available KV cache memory: 58.23 GiB"),
+    (_CORE, "INFO", 0.1, "kv_cache_utils.py:1087", "GPU KV cache size: 953,952 tokens"),
+    (_W0, None, 0.0, "", _GRAPHS),
+    (_CORE, "INFO", 9.4, "core.py:210", "init engine (profile, create kv cache, warmup model) took 41.21 seconds"),
+    (_API, "INFO", 0.5, "api_server.py:1912", "Starting vLLM API server 0 on http://0.0.0.0:8000"),
+    (_API, None, 0.0, "", "INFO:     Started server process [{pid}]"),
+    (_API, None, 0.0, "", "INFO:     Application startup complete."),
+]
+# fmt: on
+
+
 def vllm_startup(log: Log, clock: Clock, pids: dict[str, int]) -> None:
-    api, core = pids["APIServer"], pids["EngineCore_DP0"]
-    log.add(
-        vllm(
-            "APIServer",
-            api,
-            "INFO",
-            clock.now,
-            "api_server.py:1839",
-            "vLLM API server version 0.11.0",
-        )
-    )
-    log.add(
-        vllm(
-            "APIServer",
-            api,
-            "INFO",
-            clock.tick(0.01),
-            "utils.py:233",
-            "non-default args: {'model_tag': 'meta-llama/Llama-3.1-8B-Instruct', 'model': 'meta-llama/Llama-3.1-8B-Instruct', 'tensor_parallel_size': 2, 'speculative_config': {'method': 'eagle3', 'model': 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', 'num_speculative_tokens': 3}}",
-        )
-    )
-    log.add(
-        vllm(
-            "APIServer",
-            api,
-            "INFO",
-            clock.tick(4.2),
-            "model.py:547",
-            "Resolved architecture: LlamaForCausalLM",
-        )
-    )
-    log.add(
-        vllm(
-            "APIServer",
-            api,
-            "INFO",
-            clock.tick(0.1),
-            "scheduler.py:205",
-            "Chunked prefill is enabled with max_num_batched_tokens=2048.",
-        )
-    )
-    log.add(
-        vllm(
-            "EngineCore_DP0",
-            core,
-            "INFO",
-            clock.tick(2.0),
-            "core.py:77",
-            "Initializing a V1 LLM engine (v0.11.0) with config: model='meta-llama/Llama-3.1-8B-Instruct', speculative_config=SpeculativeConfig(method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_spec_tokens=3), tokenizer='meta-llama/Llama-3.1-8B-Instruct', skip_tokenizer_init=False, tokenizer_mode=auto, revision=None, trust_remote_code=False, dtype=torch.bfloat16, max_seq_len=131072, download_dir=None, load_format=auto, tensor_parallel_size=2, pipeline_parallel_size=1, data_parallel_size=1, disable_custom_all_reduce=False, quantization=None, enforce_eager=False, kv_cache_dtype=auto, device_config=cuda, seed=0, served_model_name=meta-llama/Llama-3.1-8B-Instruct, enable_prefix_caching=True, chunked_prefill_enabled=True, pooler_config=None, compilation_config={\"level\":3,\"cudagraph_mode\":[2,1],\"use_cudagraph\":true,\"max_capture_size\":512}",
-        )
-    )
-    log.add(
-        vllm(
-            "EngineCore_DP0",
-            core,
-            "WARNING",
-            clock.tick(0.3),
-            "multiproc_executor.py:720",
-            "Reducing Torch parallelism from 16 threads to 1 to avoid unnecessary CPU contention. Set OMP_NUM_THREADS in the external environment to tune this value as needed.",
-        )
-    )
-    for r in (0, 1):
-        w, pid = f"Worker_TP{r}", pids[f"Worker_TP{r}"]
-        log.add(
-            vllm(
-                w,
-                pid,
-                "INFO",
-                clock.tick(3.1),
-                "parallel_state.py:1208",
-                f"rank {r} in world size 2 is assigned as DP rank 0, PP rank 0, TP rank {r}, EP rank {r}",
-            )
-        )
-    for r in (0, 1):
-        w, pid = f"Worker_TP{r}", pids[f"Worker_TP{r}"]
-        log.add(
-            vllm(
-                w,
-                pid,
-                "INFO",
-                clock.tick(0.2),
-                "gpu_model_runner.py:2602",
-                "Starting to load model meta-llama/Llama-3.1-8B-Instruct...",
-            )
-        )
-        log.add(
-            vllm(
-                w,
-                pid,
-                "INFO",
-                clock.tick(0.1),
-                "cuda.py:366",
-                "Using Flash Attention backend on V1 engine.",
-            )
-        )
-    w0 = pids["Worker_TP0"]
-    log.add(
-        vllm_raw(
-            "Worker_TP0",
-            w0,
-            "\rLoading safetensors checkpoint shards:   0% Completed | 0/4 [00:00<?, ?it/s]\rLoading safetensors checkpoint shards: 100% Completed | 4/4 [00:02<00:00,  1.71it/s]",
-        )
-    )
-    for r in (0, 1):
-        w, pid = f"Worker_TP{r}", pids[f"Worker_TP{r}"]
-        log.add(vllm(w, pid, "INFO", clock.tick(2.4), "eagle.py:712", "Loading drafter model..."))
-        log.add(
-            vllm(
-                w,
-                pid,
-                "INFO",
-                clock.tick(1.1),
-                "gpu_model_runner.py:2653",
-                "Model loading took 8.61 GiB and 4.48 seconds",
-            )
-        )
-        log.add(
-            vllm(
-                w,
-                pid,
-                "INFO",
-                clock.tick(9.0),
-                "gpu_worker.py:298",
-                "Available KV cache memory: 58.23 GiB",
-            )
-        )
-    log.add(
-        vllm(
-            "EngineCore_DP0",
-            core,
-            "INFO",
-            clock.tick(0.1),
-            "kv_cache_utils.py:1087",
-            "GPU KV cache size: 953,952 tokens",
-        )
-    )
-    log.add(
-        vllm_raw(
-            "Worker_TP0",
-            w0,
-            "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|██████████| 67/67 [00:06<00:00, 10.12it/s]",
-        )
-    )
-    log.add(
-        vllm(
-            "EngineCore_DP0",
-            core,
-            "INFO",
-            clock.tick(9.4),
-            "core.py:210",
-            "init engine (profile, create kv cache, warmup model) took 41.21 seconds",
-        )
-    )
-    log.add(
-        vllm(
-            "APIServer",
-            api,
-            "INFO",
-            clock.tick(0.5),
-            "api_server.py:1912",
-            "Starting vLLM API server 0 on http://0.0.0.0:8000",
-        )
-    )
-    log.add(vllm_raw("APIServer", api, f"INFO:     Started server process [{api}]"))
-    log.add(vllm_raw("APIServer", api, "INFO:     Application startup complete."))
+    """API server, engine core and both workers from version line to 'startup complete'."""
+    for proc, level, secs, where, text in STARTUP:
+        pid = pids[proc]
+        if level is None:
+            log.add(vllm_raw(proc, pid, text.format(pid=pid)))
+        else:
+            log.add(vllm(proc, pid, level, clock.tick(secs), where, text))
 
 
 def vllm_traffic(log: Log, clock: Clock, api: int, rng: random.Random) -> None:
