@@ -298,10 +298,13 @@ class TracebackAssembler:
 
 
 def _announces(prev: LogLine, line: LogLine) -> bool:
-    """The line before a bare "Traceback" is its message: same vLLM call, or an error-level header."""
+    """The line before a bare "Traceback" is its message: same vLLM call, an error-level header,
+    or a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``)."""
     if prev.group is not None:
         return prev.group == line.group
-    return prev.headed and prev.lineno == line.lineno - 1 and prev.level in ("ERROR", "CRITICAL")
+    if not prev.headed or prev.lineno != line.lineno - 1:
+        return False
+    return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
 
 
 def _add_code(rec: _Record, text: str) -> None:

@@ -67,6 +67,7 @@ class LineParser:
         self.source = source
         self._detector = detector or Detector()
         self._last: dict[str | None, tuple[str, str | None]] = {}  # container -> stream, rank
+        self._writers: dict[str | None, set[str]] = {}  # container -> headed streams seen
         # CRI "P" records waiting for their end: container -> (text, raw, lineno, offset)
         self._partial: dict[str | None, tuple[str, str, int, int]] = {}
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
@@ -84,11 +85,12 @@ class LineParser:
             return False
         self._dated(header.ts)
         stream = _join(peeled.container, peeled.proc, peeled.torch_rank, header.stream)
-        self._last[peeled.container] = (
-            stream,
-            header.rank or peeled.torch_rank or peeled.proc_name,
-        )
+        self._saw(peeled.container, stream, header.rank or peeled.torch_rank or peeled.proc_name)
         return True
+
+    def _saw(self, container: str | None, stream: str, rank: str | None) -> None:
+        self._last[container] = (stream, rank)
+        self._writers.setdefault(container, set()).add(stream)
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
@@ -109,7 +111,7 @@ class LineParser:
     def _headed(self, raw: str, p: Peeled, h: Header, lineno: int, offset: int) -> LogLine:
         stream = _join(p.container, p.proc, p.torch_rank, h.stream)
         rank = h.rank or p.torch_rank or p.proc_name
-        self._last[p.container] = (stream, rank)
+        self._saw(p.container, stream, rank)
         stamp = p.ts if h.ts is None else h
         ts = self._dated(stamp.ts if stamp else None)
         return LogLine(
@@ -140,6 +142,8 @@ class LineParser:
             dialect = "torchrun" if p.torch_rank else "vllm"
         else:
             stream, rank = self._last.get(p.container, (_join(p.container), None))
+            if len(self._writers.get(p.container, ())) > 1:
+                rank = None  # several writers: the last header is a guess, not a rank
             inferred, dialect = True, "plain"
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,

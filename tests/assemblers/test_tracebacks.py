@@ -182,3 +182,29 @@ def test_error_level_line_before_a_bare_traceback_is_its_header() -> None:
     assert [(c.header, c.lineno, c.exception_type) for c in crashes] == [
         ("Exception in ASGI application", 1, "KeyError")
     ]
+
+
+def test_headerless_dump_after_other_ranks_lines_has_no_rank() -> None:
+    """With several writers the last header is a guess; with one (a per-rank file) it is the rank."""
+    crashes = assemble([
+        "[2026-02-27 21:00:17 TP1] Decode batch, #running-req: 10",
+        "[2026-02-27 21:00:17 TP0] Decode batch, #running-req: 10",
+        "Fatal Python error: Segmentation fault", "",
+        "Current thread 0x00007f3b8c1f4740 (most recent call first):",
+        '  File "/s/eagle_info.py", line 301 in verify',
+        "[2026-02-27 21:00:18 TP0] Decode batch, #running-req: 10",
+        "[2026-02-27 21:00:19 TP1] Prefill failed:",
+        "Traceback (most recent call last):", SCHED, "KeyError: 'rid'",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.rank, c.header) for c in crashes] == [
+        ("SIGSEGV", None, None), ("KeyError", "TP1", "Prefill failed:"),
+    ]  # fmt: skip
+
+
+def test_headerless_traceback_in_a_single_writer_file_takes_its_rank() -> None:
+    crashes = assemble([
+        "[rank2]:[W519 05:31:02.940383402 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 2] no device_id",
+        "2026-05-19 05:48:21,337 ERROR spec_bench: [rank2] draft step 2417 failed",
+        "Traceback (most recent call last):", WORKER, "torch.OutOfMemoryError: CUDA out of memory.",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.rank) for c in crashes] == [("torch.OutOfMemoryError", "rank2")]
