@@ -54,61 +54,45 @@ def v2_frames() -> list[tuple[str, int, str, str | None]]:
     ]
 
 
-def v2_log() -> tuple[Log, dict[str, int]]:
-    """Spec v2 on (topk 1, overlap on): the patch's marker prints; a CUDA fault in draft extend."""
-    rng = random.Random(20260302)
-    log, clock = Log(), Clock(datetime(2026, 3, 2, 14, 2, 10, 118000))
-    model, draft = "/models/Llama-3.1-70B-Instruct", "/models/EAGLE3-LLaMA3.3-Instruct-70B"
+MODEL, DRAFT = "/models/Llama-3.1-70B-Instruct", "/models/EAGLE3-LLaMA3.3-Instruct-70B"
+BS = [1, 2, 4, 8, 16, 24, 32, 48]
+ILLEGAL = "torch.AcceleratorError: CUDA error: an illegal memory access was encountered"
+
+
+def v2_launch(log: Log, clock: Clock, rng: random.Random) -> dict[str, int]:
+    """Command line, bare v2-on warning, dump, start-up (ms stamps) and the patch's marker."""
     log.add(
-        f"SGLANG_ENABLE_SPEC_V2=True SGLANG_LOG_MS=1 python3 -m sglang.launch_server --model-path {model} --tp-size 4 "
-        f"--speculative-algorithm EAGLE3 --speculative-draft-model-path {draft} --speculative-num-steps 3 "
+        f"SGLANG_ENABLE_SPEC_V2=True SGLANG_LOG_MS=1 python3 -m sglang.launch_server --model-path {MODEL} --tp-size 4 "
+        f"--speculative-algorithm EAGLE3 --speculative-draft-model-path {DRAFT} --speculative-num-steps 3 "
         "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --speculative-disable-batch-threshold 8"
-    )
-    warning = log.add(V2_ON)
+    )  # fmt: skip
+    marks = {"warning": log.add(V2_ON)}
     log.add(MAX_RUNNING_48)
-    bs = [1, 2, 4, 8, 16, 24, 32, 48]
-    dump = log.add(
-        sgl(clock.tick(5.3), ms=True)
-        + server_args(
-            model_path=model,
-            tokenizer_path=model,
-            served_model_name=model,
-            tp_size=4,
-            max_running_requests=48,
-            speculative_algorithm="EAGLE3",
-            speculative_draft_model_path=draft,
-            speculative_draft_model_revision="main",
-            speculative_num_steps=3,
-            speculative_eagle_topk=1,
-            speculative_num_draft_tokens=4,
-            speculative_disable_batch_threshold=8,
-            cuda_graph_bs=bs,
-            disable_overlap_schedule=False,
-        )
-    )
+    dump = server_args(
+        model_path=MODEL, tokenizer_path=MODEL, served_model_name=MODEL, tp_size=4,
+        max_running_requests=48, speculative_algorithm="EAGLE3", speculative_draft_model_path=DRAFT,
+        speculative_draft_model_revision="main", speculative_num_steps=3, speculative_eagle_topk=1,
+        speculative_num_draft_tokens=4, speculative_disable_batch_threshold=8, cuda_graph_bs=BS,
+        disable_overlap_schedule=False,
+    )  # fmt: skip
+    marks["dump"] = log.add(sgl(clock.tick(5.3), ms=True) + dump)
     start = Log()
-    startup_ranks(
-        start,
-        clock,
-        Launch(
-            4, "LlamaForCausalLM", "LlamaForCausalLMEagle3", bs, host="gpu-node-9", first_pid=7702
-        ),
-        rng,
+    launch = Launch(
+        4, "LlamaForCausalLM", "LlamaForCausalLMEagle3", BS, host="gpu-node-9", first_pid=7702
     )
+    startup_ranks(start, clock, launch, rng)
     for line in start.lines:  # SGLANG_LOG_MS=1: every header carries milliseconds
-        log.add(
-            line.replace("] ", f".{rng.randint(0, 999):03d}] ", 1)
-            if line.startswith("[2026")
-            else line
-        )
-    marks = {"warning": warning, "dump": dump}
+        stamped = line.startswith("[2026")
+        log.add(line.replace("] ", f".{rng.randint(0, 999):03d}] ", 1) if stamped else line)
+    marker = f"{MARKER}: speculative_disable_batch_threshold=8"
     marks["marker"] = [
-        log.add(
-            sgl(clock.tick(0.01), p, ms=True) + f"{MARKER}: speculative_disable_batch_threshold=8"
-        )
-        for p in rank_prefixes(4)
+        log.add(sgl(clock.tick(0.01), p, ms=True) + marker) for p in rank_prefixes(4)
     ][0]
-    server_ready(log, clock, pid=7650)
+    return marks
+
+
+def v2_load(log: Log, clock: Clock, rng: random.Random) -> None:
+    """Load rises past the threshold (speculation off: no accept len), then falls back to 8."""
     for running in [1, 2, 4, 6, 8, 10, 12, 12, 11, 9, 8]:
         log.add(
             sgl(clock.tick(0.3), "TP0", ms=True)
@@ -116,35 +100,28 @@ def v2_log() -> tuple[Log, dict[str, int]]:
         )
         for _ in range(3):
             spec = running <= 8
-            log.add(
-                sgl(clock.tick(rng.uniform(1.0, 2.0)), "TP0", ms=True)
-                + decode_line(
-                    running,
-                    2100 * running,
-                    rng.uniform(2.9, 3.4) if spec else None,
-                    4,
-                    41.0 * running * (3.1 if spec else 1.0),
-                    trailing=True,
-                )
-            )
+            head = sgl(clock.tick(rng.uniform(1.0, 2.0)), "TP0", ms=True)  # draw order matters
+            accept = rng.uniform(2.9, 3.4) if spec else None
+            gen = 41.0 * running * (3.1 if spec else 1.0)
+            log.add(head + decode_line(running, 2100 * running, accept, 4, gen, trailing=True))
+
+
+def v2_log() -> tuple[Log, dict[str, int]]:
+    """Spec v2 on (topk 1, overlap on): the patch's marker prints; a CUDA fault in draft extend."""
+    rng = random.Random(20260302)
+    log, clock = Log(), Clock(datetime(2026, 3, 2, 14, 2, 10, 118000))
+    marks = v2_launch(log, clock, rng)
+    server_ready(log, clock, pid=7650)
+    v2_load(log, clock, rng)
     crash_at = clock.tick(0.731)
-    body = traceback_body(
-        v2_frames(), "torch.AcceleratorError: CUDA error: an illegal memory access was encountered"
-    )
+    body = traceback_body(v2_frames(), ILLEGAL)
     marks["crash"] = log.add(
         sgl(crash_at, "TP1", ms=True) + "Scheduler hit an exception: " + body[0]
     )
     log.extend(body[1:] + CUDA_TAIL)
-    log.add(
-        c10(
-            1,
-            "E",
-            crash_at,
-            crash_at.microsecond * 1000 + 4113554,  # a few ms after the traceback
-            "ProcessGroupNCCL.cpp:1904",
-            "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
-        )
-    )
+    nanos = crash_at.microsecond * 1000 + 4113554  # a few ms after the traceback
+    what = "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
+    log.add(c10(1, "E", crash_at, nanos, "ProcessGroupNCCL.cpp:1904", what))
     marks["sigquit"] = log.add(sgl(clock.tick(0.02), ms=True) + SIGQUIT_RUNNING)
     return log, marks
 
