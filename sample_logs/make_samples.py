@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from stories_dp import dp_attention  # noqa: E402
 from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
+from stories_ray import ray_wrapped  # noqa: E402
 from stories_relaunch import relaunch  # noqa: E402
 from stories_sglang import k8s_wrapped, pasted_midway, seed_story  # noqa: E402
 from stories_torchrun import nccl_watchdog  # noqa: E402
@@ -74,6 +75,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "vllm_v033": (
         vllm_v033,
         "vLLM 0.33 TP1: the EAGLE-3 drafter fails to load; EngineCore never starts; APIServer gives up.",
+    ),
+    "ray_wrapped": (
+        ray_wrapped,
+        "The seed crash inside a Ray actor: '(SGLangEngineActor pid=48211, ip=10.20.3.7) ' on every line.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }
