@@ -35,6 +35,10 @@ class SpecController:
     def over(self, bs: int) -> bool:
         return self.enabled and self.threshold is not None and bs > self.threshold
 
+    def stays_on(self, bs: int) -> bool:
+        """The next step speculates with no toggle (the precondition for running ahead)."""
+        return self.enabled and not self.over(bs)
+
     def may_resume(self, bs: int) -> bool:
         """Called before a plain step; True when speculation should resume for this step."""
         if self.enabled or self.threshold is None or bs > self.threshold:
@@ -44,6 +48,17 @@ class SpecController:
             return True
         self.below += 1
         return False
+
+
+@dataclass(slots=True)
+class InFlight:
+    """A launched decode step: the requests it ran on and what the worker returned."""
+
+    reqs: list[Req]
+    bs: int
+    out: StepOutput
+    step: int
+    context: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -81,6 +96,8 @@ class Scheduler:
         self.stats = DecodeStats(t_start=time.perf_counter())
         self.context: dict[str, Any] = {}  # what the step was doing, for the error event
         self.last_graph = False
+        self.launched = 0  # decode steps started (overlap: one more than completed)
+        self.pending: InFlight | None = None  # v2 overlap: the step the device is computing
 
     # --- loops (SGLang's names: the traceback shows which path ran) -----------------------------
     def event_loop_normal(self) -> None:
@@ -88,16 +105,18 @@ class Scheduler:
             self.iteration()
 
     def event_loop_overlap(self) -> None:
+        """v2: launch step n, then resolve step n-1 while the device computes step n."""
         while not self.load.done():
-            self.iteration()
+            self.iteration(overlap=True)
+        self.drain()
 
-    def iteration(self) -> None:
+    def iteration(self, overlap: bool = False) -> None:
         self.waiting.extend(self.load.arrivals(self.it))
         new = self.get_new_batch_prefill()
         if new:
             self.run_prefill(new)
         if not self.running.is_empty():
-            self.run_decode_step()
+            self.run_decode_step(overlap)
         self.it += 1
 
     # --- admission and prefill -------------------------------------------------------------------
@@ -200,21 +219,42 @@ class Scheduler:
         )
 
     # --- decode ----------------------------------------------------------------------------------
-    def run_decode_step(self) -> None:
+    def run_decode_step(self, overlap: bool = False) -> None:
+        if self.pending is not None and not self.spec.stays_on(self.running.batch_size()):
+            self.drain()  # a toggle or a plain step needs the host state of the step in flight
         batch = self.running
         bs = batch.batch_size()
+        if bs == 0:
+            return
         if self.spec.over(bs):
             self.switch_off(bs)
         elif self.spec.may_resume(bs):
             self.switch_on(bs)
-        self.worker.step_no = self.events.step = self.totals.steps
+        self.worker.step_no = self.events.step = self.launched
+        self.launched += 1
         self.context = self.step_context(batch)
         out = self.worker.forward_batch_generation(batch, self.spec.enabled)
-        accepted = out.accepted
-        if out.future is not None:
+        flight = InFlight(list(batch.reqs), bs, out, self.worker.step_no, self.context)
+        if out.future is not None and overlap:
+            flight, self.pending = self.pending, flight
+            if flight is None:
+                return
+        self.complete(flight)
+
+    def drain(self) -> None:
+        """Resolve the step in flight (overlap mode), if any."""
+        flight, self.pending = self.pending, None
+        if flight is not None:
+            self.complete(flight)
+
+    def complete(self, flight: InFlight) -> None:
+        """Host side of a finished step: tokens, events, retired requests, the stats line."""
+        self.context = flight.context
+        accepted = flight.out.accepted
+        if flight.out.future is not None:
             self.context["phase"] = "resolve"
-            accepted = self.worker.resolve(batch, out.future)
-        self.record_step(bs, out, accepted)
+            accepted = self.worker.resolve(flight.reqs, flight.out.future)
+        self.record_step(flight, accepted)
         self.retire_finished()
         if self.totals.steps % self.cfg.decode_log_interval == 0:
             self.log_decode_batch()
@@ -229,6 +269,7 @@ class Scheduler:
         return {
             "phase": mode,
             "mode": mode,
+            "step": self.worker.step_no,
             "bs": bs,
             "spec_enabled": self.spec.enabled,
             "rows": bs * (n if self.spec.enabled else per_req),
@@ -238,7 +279,8 @@ class Scheduler:
             "num_draft_tokens": n,
         }
 
-    def record_step(self, bs: int, out: StepOutput, accepted: list[int] | None) -> None:
+    def record_step(self, flight: InFlight, accepted: list[int] | None) -> None:
+        bs, out = flight.bs, flight.out
         self.totals.steps += 1
         emitted = [a + 1 for a in accepted] if accepted is not None else None
         made = sum(emitted) if emitted is not None else bs
@@ -254,12 +296,13 @@ class Scheduler:
         self.last_graph = out.info.graph != "eager"
         self.events.emit(
             "step",
+            step=flight.step,
             mode=out.mode,
             spec_enabled=self.spec.enabled,
             bs=bs,
             padded_bs=out.info.padded_bs,
             rows=out.info.rows,
-            rows_expected=self.context["rows_expected"],
+            rows_expected=flight.context["rows_expected"],
             graph=out.info.graph,
             graph_key=out.info.graph_key,
             phases=out.phases,
@@ -298,7 +341,9 @@ class Scheduler:
     def out_of_room(self, r: Req) -> bool:
         """A request stops when the next step's verify/draft columns would not fit its row."""
         s = self.cfg.spec
-        return r.kv_len + self.worker.n_draft + s.num_steps * s.eagle_topk + 2 > self.pool.max_len
+        step = self.worker.n_draft + s.num_steps * s.eagle_topk + 2
+        in_flight = 2 if self.cfg.worker == "v2" else 1  # overlap: one more step already launched
+        return r.kv_len + in_flight * step > self.pool.max_len
 
     # --- stats lines -------------------------------------------------------------------------------
     def usage(self) -> float:

@@ -3,7 +3,8 @@
 Nothing inside a step reads a device value on the host: the verify rows, KV columns and draft
 extend rows are laid out from shapes alone (``N = steps + 1`` rows per request), the accepted
 lengths select rows on the device, and the host sees the results only at the step boundary
-(``resolve``), the point where SGLang's overlap scheduler resolves its future map.
+(``resolve``). The scheduler launches step n before it resolves step n-1, so the host bookkeeping
+of one step runs while the device computes the next, as with SGLang's future map.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-from ..batch import EagleDraftInput, EagleVerifyInput, ForwardMode, ModelWorkerBatch, ScheduleBatch
+from ..batch import (
+    EagleDraftInput,
+    EagleVerifyInput,
+    ForwardMode,
+    ModelWorkerBatch,
+    Req,
+    ScheduleBatch,
+)
 from ..graph_runner import ReplayInfo
 from ..tree import DraftTree, StepSelection, chain_tree
 from .base import NAN_MESSAGE, Phases, StepOutput
@@ -22,11 +30,23 @@ from .spec_ops import SpecOps
 
 @dataclass(frozen=True, slots=True)
 class FutureTokens:
-    """Device results of a v2 step, read on the host only by ``resolve``."""
+    """A v2 step's results, copied to the host asynchronously; ``ready`` marks the copy done."""
 
-    tokens: Tensor  # [bs, N] emitted tokens, -1 padded
-    accept_length: Tensor  # [bs]
-    nan_seen: Tensor  # [] bool
+    host: Tensor  # [bs, 1 + N + 1]: accept length, emitted tokens (-1 padded), NaN seen
+    ready: object | None  # a CUDA event recorded after the copy (None on CPU: already done)
+
+    @classmethod
+    def launch(cls, tokens: Tensor, accept_length: Tensor, nan_seen: Tensor) -> FutureTokens:
+        packed = torch.cat(
+            [accept_length[:, None], tokens, nan_seen.long().expand(tokens.shape[0], 1)], 1
+        )
+        if packed.device.type != "cuda":
+            return cls(packed, None)
+        host = torch.empty(packed.shape, dtype=packed.dtype, pin_memory=True)
+        host.copy_(packed, non_blocking=True)
+        ready = torch.cuda.Event()
+        ready.record()
+        return cls(host, ready)
 
 
 class EAGLEWorkerV2(SpecOps):
@@ -50,7 +70,7 @@ class EAGLEWorkerV2(SpecOps):
         ph.mark("verify_kernel")
         batch.spec_info = self.forward_draft_extend_after_decode(batch, out, aux)
         ph.mark("draft_extend")
-        future = FutureTokens(out.tokens, out.accept_length, nan_seen)
+        future = FutureTokens.launch(out.tokens, out.accept_length, nan_seen)
         return StepOutput(
             "verify", info, ph.out, ph.gpu, None, verify_input.shapes(), host_syncs=0, future=future
         )
@@ -77,20 +97,15 @@ class EAGLEWorkerV2(SpecOps):
         )
         return self.run_target(mwb)
 
-    def resolve(self, batch: ScheduleBatch, future: FutureTokens) -> list[int]:
-        """The step boundary: one device->host copy, then the host-side bookkeeping."""
-        packed = torch.cat(
-            [
-                future.accept_length[:, None],
-                future.tokens,
-                future.nan_seen.long().expand(future.tokens.shape[0], 1),
-            ],
-            1,
-        ).tolist()
+    def resolve(self, reqs: list[Req], future: FutureTokens) -> list[int]:
+        """The step boundary: wait for this step's copy only, then the host bookkeeping."""
+        if future.ready is not None:
+            future.ready.synchronize()  # type: ignore[attr-defined]
+        packed = future.host.tolist()
         if packed and packed[0][-1]:
             raise ValueError(NAN_MESSAGE)
         accepted = []
-        for r, row in zip(batch.reqs, packed, strict=True):
+        for r, row in zip(reqs, packed, strict=True):
             a = row[0]
             room = r.max_new_tokens - len(r.output)
             r.output.extend(row[1 : a + 2][:room])
