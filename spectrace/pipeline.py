@@ -64,7 +64,7 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
             continue
         path = Path(item)
         if path.is_dir():
-            found = sorted(str(p) for p in path.rglob("*") if _is_log(p))
+            found = sorted(str(p) for p in path.rglob("*") if _is_log(p, path))
             if not found:
                 raise InputError(
                     f"{item}: directory has no log files (*.log, *.txt, *.out, *.err, *.gz)"
@@ -79,8 +79,9 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
     return paths
 
 
-def _is_log(path: Path) -> bool:
-    if not path.is_file() or any(part.startswith(".") for part in path.parts[-1:]):
+def _is_log(path: Path, root: Path) -> bool:
+    """A log file under ``root``: not hidden (nor in a hidden folder such as .git)."""
+    if not path.is_file() or any(part.startswith(".") for part in path.relative_to(root).parts):
         return False
     return path.suffix in LOG_SUFFIXES or path.suffix == ""
 

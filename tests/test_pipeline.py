@@ -111,6 +111,8 @@ def test_directory_gzip_and_several_files(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("nothing here\n")
     (tmp_path / "notes.json").write_text("{}")
     (tmp_path / "rank0").write_text("Killed\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     assert expand_inputs([str(tmp_path)]) == [
         str(tmp_path / n) for n in ("a.txt", "b.log.gz", "rank0")
     ]
