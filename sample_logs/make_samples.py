@@ -20,6 +20,7 @@ from stories_ray import ray_wrapped  # noqa: E402
 from stories_relaunch import relaunch  # noqa: E402
 from stories_sglang import k8s_wrapped, pasted_midway, seed_story  # noqa: E402
 from stories_torchrun import nccl_watchdog  # noqa: E402
+from stories_torchrun_console import torchrun_console  # noqa: E402
 from stories_trtllm import trtllm  # noqa: E402
 from stories_v2 import v2_run  # noqa: E402
 from stories_vllm import vllm_enginecore  # noqa: E402
@@ -79,6 +80,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "ray_wrapped": (
         ray_wrapped,
         "The seed crash inside a Ray actor: '(SGLangEngineActor pid=48211, ip=10.20.3.7) ' on every line.",
+    ),
+    "torchrun_console": (
+        torchrun_console,
+        "torchrun console: four ranks' '[rankN]: ' tracebacks interleaved line by line, then ChildFailedError.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }
