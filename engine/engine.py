@@ -88,6 +88,10 @@ class Engine:
         except Exception as exc:  # the scheduler's last word: log, record, exit non-zero
             status, code = "error", 1
             self.record_crash(exc)
+        except BaseException as exc:  # Ctrl-C or SIGTERM: recorded, not logged as a crash
+            status = "interrupted"
+            self.record_crash(exc, logged=False)
+            raise
         finally:
             self.finish(status)
         return code
@@ -222,8 +226,9 @@ class Engine:
         else:
             self.scheduler.event_loop_normal()
 
-    def record_crash(self, exc: BaseException) -> None:
-        ts = self.log.scheduler_exception(exc)
+    def record_crash(self, exc: BaseException, logged: bool = True) -> None:
+        """The error event (always, flushed at once) after SGLang's traceback line (if logged)."""
+        ts = self.log.scheduler_exception(exc) if logged else None
         ctx = dict(self.scheduler.context) if self.scheduler is not None else {"phase": "setup"}
         tail = traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:]
         self.events.emit(
@@ -231,10 +236,10 @@ class Engine:
             exc_type=type(exc).__name__,
             message=str(exc).split("\n")[0],
             traceback_tail="".join(tail),
-            collateral=self.tp.in_collective,
+            collateral=self.tp.in_collective or not logged,
             faults=sorted(f.value for f in self.cfg.faults.faults),
             log_ts=ts,
-            log_ns=self.log.last_write_ns,
+            log_ns=self.log.last_write_ns if logged else None,
             worker=self.cfg.worker,
             **ctx,
         )

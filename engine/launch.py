@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import queue
+import signal
 import socket
 import time
 import uuid
@@ -54,6 +55,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _rank_main(
     cfg: EngineConfig,
     load: LoadSpec,
@@ -68,6 +73,8 @@ def _rank_main(
     import sys
 
     from .engine import Engine
+
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
     def on_ready() -> None:
         ready.put(rank)
@@ -157,6 +164,9 @@ def _run_ranks(
     for p in procs:
         p.join(max(deadline - time.monotonic(), 1.0))
     for p in procs:
+        if p.is_alive():
+            p.terminate()  # SIGTERM: the rank records an interrupted run end
+            p.join(5.0)
         if p.is_alive():
             p.kill()
             p.join(5.0)
