@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stories_capture import capture_failed  # noqa: E402
 from stories_dp import dp_attention  # noqa: E402
 from stories_more import benign_only, chained_traceback, faulthandler_segfault  # noqa: E402
 from stories_ray import ray_wrapped  # noqa: E402
@@ -84,6 +85,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "torchrun_console": (
         torchrun_console,
         "torchrun console: four ranks' '[rankN]: ' tracebacks interleaved line by line, then ChildFailedError.",
+    ),
+    "capture_failed": (
+        capture_failed,
+        "SGLang start-up: the EAGLE draft CUDA-graph capture runs out of memory on both ranks.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }
