@@ -97,12 +97,16 @@ def keep_rows(
     if query is None and rank is None:
         return None
     parsers: dict[int, LineParser] = {}
+    last: dict[int, str | None] = {}  # a headerless line stays with the rank of the line before
 
     def keep(text: str, row: int) -> bool:
         if rank is not None:
             file, line = base.locate(row)
             parser = parsers.setdefault(file, LineParser(str(file)))
-            if parser.parse(text.encode("utf-8", "replace"), line + 1, 0).rank != rank:
+            parsed = parser.parse(text.encode("utf-8", "replace"), line + 1, 0)
+            found = parsed.rank if parsed.rank is not None or parsed.headed else last.get(file)
+            last[file] = found
+            if found != rank:
                 return False
         if query is not None:
             return (query.pattern.search(plain(text)) is None) == query.exclude

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SIZE, pilot, screen_lines, shown, wait_for
+from tui_helpers import SAMPLES, SIZE, pilot, screen_lines, shown, wait_for
 
 from spectrace.tui.app import SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, QueryDialog, RankDialog
 
 TOTAL = 51  # lines in seed_story.log
+SEED = SAMPLES / "seed_story" / "server.log"
 
 
 @pilot
@@ -180,3 +181,54 @@ async def test_ansi_colour_is_kept_but_never_executed(tmp_path: Path) -> None:
         reds = [seg for seg in strip if seg.text == "red text"]
         assert reds and reds[0].style is not None and reds[0].style.color is not None
         assert all("\x1b" not in seg.text for seg in strip)
+
+
+@pilot
+async def test_c_strips_and_restores_the_logs_own_colours(tmp_path: Path) -> None:
+    log = tmp_path / "colour.log"
+    log.write_bytes(
+        b"\x1b[1;36m(Worker_TP0 pid=1)\x1b[0;0m INFO 10-05 12:00:00 [x.py:1] \x1b[32mgreen\x1b[0m\n"
+    )
+    app = SpectraceApp([log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == 1)
+
+        def green() -> list[object]:
+            return [
+                s.style.color for s in app.log_view.render_line(0) if s.text == "green" and s.style
+            ]
+
+        assert any(c is not None and c.number == 2 for c in green())
+        await pilot.press("c")
+        assert not any(c is not None and c.number == 2 for c in green())
+        await pilot.press("c")
+        assert any(c is not None and c.number == 2 for c in green())
+
+
+@pilot
+async def test_h_and_l_scroll_long_lines_sideways(seed_log: Path) -> None:
+    app = SpectraceApp([seed_log])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        before = screen_lines(app)[1]
+        await pilot.press("l", "l")
+        await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 16)
+        assert screen_lines(app)[1].startswith(before[16:])
+        await pilot.press("h")
+        await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 8)
+        await pilot.press("right")
+        await wait_for(pilot, lambda: app.log_view.scroll_offset.x > 8)
+        await pilot.press("left", "left", "h", "h")
+        await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 0)
+
+
+@pilot
+async def test_tab_moves_focus_and_a_click_on_a_crash_jumps(seed_log: Path) -> None:
+    app = SpectraceApp([SEED], expect=["Dynamic speculation disable enabled"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.analysis is not None)
+        assert app.focused is app.log_view
+        await pilot.press("tab")
+        assert app.focused is app.incident_list
+        await pilot.click("#incidents", offset=(5, 1))
+        await wait_for(pilot, lambda: app.log_view.cursor == 600)

@@ -137,6 +137,7 @@ class LogView(ScrollView, can_focus=True):
         self.scroll_end(animate=False, immediate=True)
 
     def action_pan(self, cells: int) -> None:
+        self._sync_size()  # widths seen by the last render may not be applied yet
         self.scroll_to(x=max(0, self.scroll_x + cells), animate=False)
 
     def on_click(self, event: events.Click) -> None:
