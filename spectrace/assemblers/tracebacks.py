@@ -315,9 +315,10 @@ def _add_code(rec: _Record, text: str) -> None:
 
 
 def _message(first: str, more: list[str]) -> str:
+    """The exception's message, or its first wordy continuation line (not a ==== rule)."""
     if first:
         return first
-    return next((m.strip() for m in more if m.strip()), "")
+    return next((m.strip() for m in more if m.strip().strip("=-*_#~ ")), "")
 
 
 def _fault_exception(text: str) -> tuple[str, str]:

@@ -66,8 +66,8 @@ class LineParser:
     def __init__(self, source: str, detector: Detector | None = None) -> None:
         self.source = source
         self._detector = detector or Detector()
-        self._last: dict[str | None, tuple[str, str | None]] = {}  # container -> stream, rank
-        self._writers: dict[str | None, set[str]] = {}  # container -> headed streams seen
+        self._last: dict[str, tuple[str, str | None]] = {}  # wrapper tags -> last stream, rank
+        self._writers: dict[str, set[str]] = {}  # wrapper tags -> headed streams seen
         # CRI "P" records waiting for their end: container -> (text, raw, lineno, offset)
         self._partial: dict[str | None, tuple[str, str, int, int]] = {}
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
@@ -84,13 +84,16 @@ class LineParser:
         if header is None:
             return False
         self._dated(header.ts)
-        stream = _join(peeled.container, peeled.proc, peeled.torch_rank, header.stream)
-        self._saw(peeled.container, stream, header.rank or peeled.torch_rank or peeled.proc_name)
+        outer = _join(peeled.container, peeled.proc, peeled.torch_rank)
+        stream = _join(outer, header.stream)
+        self._saw(peeled, outer, stream, header.rank or peeled.torch_rank or peeled.proc_name)
         return True
 
-    def _saw(self, container: str | None, stream: str, rank: str | None) -> None:
-        self._last[container] = (stream, rank)
-        self._writers.setdefault(container, set()).add(stream)
+    def _saw(self, p: Peeled, outer: str, stream: str, rank: str | None) -> None:
+        """Remember the writer per wrapper tags and per container (for untagged lines)."""
+        for key in {outer, f"\0{p.container or ''}"}:
+            self._last[key] = (stream, rank)
+            self._writers.setdefault(key, set()).add(stream)
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
@@ -109,9 +112,10 @@ class LineParser:
         return self._unheaded(text, body, peeled, lineno, offset)
 
     def _headed(self, raw: str, p: Peeled, h: Header, lineno: int, offset: int) -> LogLine:
-        stream = _join(p.container, p.proc, p.torch_rank, h.stream)
+        outer = _join(p.container, p.proc, p.torch_rank)
+        stream = _join(outer, h.stream)
         rank = h.rank or p.torch_rank or p.proc_name
-        self._saw(p.container, stream, rank)
+        self._saw(p, outer, stream, rank)
         stamp = p.ts if h.ts is None else h
         ts = self._dated(stamp.ts if stamp else None)
         return LogLine(
@@ -136,15 +140,20 @@ class LineParser:
             return ts
 
     def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
-        if p.proc or p.torch_rank:
-            stream, rank, inferred = _join(p.container, p.proc, p.torch_rank), None, False
-            rank = p.torch_rank or p.proc_name
-            dialect = "torchrun" if p.torch_rank else "vllm"
+        """A wrapper tag names the writer, unless headed lines under it named inner writers
+        (SGLang ranks inside one Ray actor); then, as with no tag, the last header is a guess."""
+        outer = _join(p.container, p.proc, p.torch_rank)
+        tagged = bool(p.proc or p.torch_rank)
+        key = outer if tagged else f"\0{p.container or ''}"
+        last = self._last.get(key)
+        if tagged and (last is None or last[0] == outer):
+            stream, rank, inferred = outer, p.torch_rank or p.proc_name, False
         else:
-            stream, rank = self._last.get(p.container, (_join(p.container), None))
-            if len(self._writers.get(p.container, ())) > 1:
+            stream, rank = last if last is not None else (outer, None)
+            if len(self._writers.get(key, ())) > 1:
                 rank = None  # several writers: the last header is a guess, not a rank
-            inferred, dialect = True, "plain"
+            inferred = True
+        dialect = "torchrun" if p.torch_rank else "vllm" if p.proc else "plain"
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,
             dialect=dialect, stream=stream, rank=rank,
