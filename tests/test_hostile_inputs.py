@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,12 +47,7 @@ def assert_seed_crash(result: Analysis) -> None:
 
 
 def test_binary_junk_before_and_after_keeps_the_crash(tmp_path: Path) -> None:
-    junk = (
-        bytes(range(256)) * 64
-        + os.urandom(0)
-        + b"\x89PNG\r\n\x1a\n"
-        + bytes(reversed(range(256))) * 16
-    )
+    junk = bytes(range(256)) * 64 + b"\x89PNG\r\n\x1a\n" + bytes(reversed(range(256))) * 16
     assert_seed_crash(analyse([write(tmp_path, junk + b"\n" + seed_core() + junk)]))
 
 
@@ -261,3 +256,22 @@ def test_stdin_plain_or_gzip_with_junk_in_front_finds_the_crash(packed: bool) ->
     assert proc.returncode == 1, proc.stderr.decode()
     assert SHAPE in out and "origin TP7 (also TP3)" in out
     assert b"Traceback" not in proc.stderr
+
+
+def test_year_less_vllm_stamps_across_new_year_keep_the_root_first(tmp_path: Path) -> None:
+    """vLLM stamps have no year: workers fail at 12-31 23:59:59, the engine core at 01-01."""
+    lines = (SAMPLES / "vllm_enginecore" / "vllm_serve.log").read_text().split("\n")
+    crash = next(i for i, line in enumerate(lines) if "WorkerProc hit an exception" in line)
+    moved = [
+        line.replace("10-17 ", "12-31 " if i < crash or "(Worker_TP" in line else "01-01 ")
+        for i, line in enumerate(lines)
+    ]
+    moved = [  # after the crash: workers at the last second of the year, the rest just after
+        line if i < crash else re.sub(r"(12-31|01-01) \d\d:\d\d:\d\d", lambda m: m[1] + (" 23:59:59" if m[1] == "12-31" else " 00:00:01"), line)
+        for i, line in enumerate(moved)
+    ]  # fmt: skip
+    result = analyse([write(tmp_path, "\n".join(moved).encode(), "vllm.log")])
+    first = result.incidents[0]
+    assert (
+        first.root_cause and first.exception_type == "RuntimeError" and "shape" in first.message
+    ), [(i.id, i.exception_type, i.first_seen.lineno) for i in result.incidents]
