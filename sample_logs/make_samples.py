@@ -24,6 +24,7 @@ from stories_torchrun import nccl_watchdog  # noqa: E402
 from stories_torchrun_console import torchrun_console  # noqa: E402
 from stories_trtllm import trtllm  # noqa: E402
 from stories_v2 import v2_run  # noqa: E402
+from stories_v2_topk import v2_topk_rejected  # noqa: E402
 from stories_vllm import vllm_enginecore  # noqa: E402
 from stories_vllm033 import vllm_v033  # noqa: E402
 
@@ -89,6 +90,10 @@ STORIES: dict[str, tuple[Story, str]] = {
     "capture_failed": (
         capture_failed,
         "SGLang start-up: the EAGLE draft CUDA-graph capture runs out of memory on both ranks.",
+    ),
+    "v2_topk_rejected": (
+        v2_topk_rejected,
+        "SGLang refuses to start: SGLANG_ENABLE_SPEC_V2=True with --speculative-eagle-topk 4.",
     ),
     "pasted_midway": (pasted_midway, "A paste that starts in the middle of the TP7 traceback."),
 }
