@@ -126,6 +126,8 @@ class Scheduler:
         return new
 
     def run_prefill(self, new: list[Req]) -> None:
+        if self.pending is not None and self.spec.over(self.running.batch_size() + len(new)):
+            self.drain()  # the switch-off reads host state the step in flight has not written
         bs_after = self.running.batch_size() + len(new)
         if self.spec.over(bs_after):
             self.switch_off(bs_after)
