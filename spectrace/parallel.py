@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
+from typing import BinaryIO
 
 from spectrace.assemblers.crash import Crash
 from spectrace.read import NUMPY_INPUT_MIN, STDIN, LineCounter
@@ -39,11 +40,22 @@ def split_points(path: str, parts: int) -> list[int]:
     points = [0]
     with open(path, "rb") as f:
         for i in range(1, parts):
-            f.seek(max(points[-1], size * i // parts))
-            f.readline()
-            points.append(min(f.tell(), size))
+            points.append(_next_line(f, max(points[-1], size * i // parts), size))
     points.append(size)
     return points
+
+
+def _next_line(f: BinaryIO, pos: int, size: int) -> int:
+    """The start of the first line at or after ``pos`` (never reads a whole long line)."""
+    if pos == 0:
+        return 0
+    f.seek(pos - 1)
+    while chunk := f.read(1 << 20):
+        nl = chunk.find(b"\n")
+        if nl >= 0:
+            return pos - 1 + nl + 1
+        pos += len(chunk)
+    return size
 
 
 def scan_parallel(path: str, spec: ScanSpec, workers: int, *,

@@ -106,6 +106,30 @@ class Block:
     beyond: bool = False  # past the requested byte range (read only to finish open records)
 
 
+@dataclass(slots=True)
+class _LongLine:
+    """An over-long line: its start, and for tqdm-style redraws the text after the last ``\\r``."""
+
+    offset: int
+    head: bytes
+    tail: bytes = b""
+    redrawn: bool = False
+
+    def add(self, buf: bytearray, end: int, *, final: bool) -> None:
+        stop = end - 1 if final and end and buf[end - 1] == 0x0D else end  # CRLF is no redraw
+        cr = buf.rfind(b"\r", 0, stop)
+        if cr >= 0:
+            self.redrawn, self.tail = True, bytes(buf[cr + 1 : stop][-MAX_LINE_BYTES:])
+        elif self.redrawn:
+            self.tail = (self.tail + bytes(buf[max(0, stop - MAX_LINE_BYTES) : stop]))[
+                -MAX_LINE_BYTES:
+            ]
+
+    def line(self) -> bytearray:
+        """The start, then (after ``\\r``) the last redraw: what a terminal showed at the end."""
+        return bytearray(self.head + (b"\r" + self.tail if self.redrawn else b"") + b"\n")
+
+
 def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
@@ -185,29 +209,31 @@ class Reader:
         bufs = (bytearray(size), bytearray(size))
         which, fill, offset = 0, 0, self._start
         prev: Block | None = None
-        skipping = False  # inside the unkept tail of an over-long line
+        long: _LongLine | None = None  # inside a line longer than the buffer
         while True:
             buf = bufs[which]
             got, eof = self._fill(buf, fill, offset)
             fill += got
-            if skipping:
+            if long is not None:
                 nl = buf.find(b"\n", 0, fill)
-                if nl < 0:
+                long.add(buf, nl if nl >= 0 else fill, final=nl >= 0 or eof)
+                if nl < 0 and not eof:
                     offset, fill = offset + fill, 0
-                    if eof:
-                        return
                     continue
+                line = long.line()
+                yield Block(line, 0, len(line), long.offset, None, self._past(long.offset))
+                prev, long = None, None
+                if nl < 0:
+                    return
                 buf[: fill - nl - 1] = buf[nl + 1 : fill]
-                offset, fill, skipping = offset + nl + 1, fill - nl - 1, False
+                offset, fill = offset + nl + 1, fill - nl - 1
                 continue
             cut = buf.rfind(b"\n", 0, fill) + 1
             if cut == 0 and not eof and fill == size:  # one line longer than the buffer
-                self.note(
-                    f"line at byte {offset} is longer than {MAX_LINE_BYTES} bytes; kept its start"
-                )
-                long_line = bytearray(buf[:MAX_LINE_BYTES]) + b"\n"
-                yield Block(long_line, 0, len(long_line), offset, prev, self._past(offset))
-                prev, offset, fill, skipping = None, offset + fill, 0, True
+                self.note(f"line at byte {offset} is longer than {size} bytes; kept its start")
+                long = _LongLine(offset, bytes(buf[:MAX_LINE_BYTES]))
+                long.add(buf, fill, final=False)
+                offset, fill = offset + fill, 0
                 continue
             if eof:
                 cut = fill

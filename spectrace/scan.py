@@ -75,7 +75,7 @@ class _Window:
             stop = nl if nl >= 0 else end
             if stop - pos > MAX_LINE:
                 self._note_long(pos)
-            raw = bytes(buf[pos : min(stop, pos + MAX_LINE)])
+            raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
             line = self.parser.parse(raw, self.lineno_at(pos), block.offset + pos - block.start)
             self.coll.feed(line)
             pos = stop + 1
@@ -99,7 +99,7 @@ class _Window:
             hi = start - 1
 
     def _note_long(self, pos: int) -> None:
-        issue = f"line {self.lineno_at(pos)} is longer than {MAX_LINE} characters; kept its start"
+        issue = f"line {self.lineno_at(pos)} is longer than {MAX_LINE} characters; kept its start (or last redraw)"
         if len(self.result.issues) < 20:
             self.result.issues.append(issue)
 

@@ -19,10 +19,10 @@ def lines_of(path: Path, block_size: int = 1 << 17) -> tuple[list[bytes], list[i
         chunk = bytes(block.buf[block.start : block.end])
         assert chunk.endswith(b"\n") or block.end == block.start + len(chunk)
         pos = block.offset
-        for line in chunk.splitlines(keepends=True):
+        for line in chunk.split(b"\n")[: -1 if chunk.endswith(b"\n") else None]:
             starts.append(pos)
-            lines.append(line.rstrip(b"\n"))
-            pos += len(line)
+            lines.append(line)
+            pos += len(line) + 1
     reader.close()
     return lines, starts, reader
 
@@ -78,3 +78,15 @@ def test_last_line_without_newline_and_empty_file(tmp_path: Path) -> None:
 def test_missing_file_is_one_line_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"nope\.log: cannot read"):
         Reader(str(tmp_path / "nope.log"))
+
+
+def test_over_long_redraw_line_keeps_its_last_redraw(tmp_path: Path) -> None:
+    bar = (
+        b"Loading safetensors checkpoint shards:  50% Completed | 2/4\r" * 8000
+    )  # ~480 KB, no newline
+    (tmp_path / "r.log").write_bytes(bar + b"Traceback (most recent call last):\r\nKilled\n")
+    lines, _, _ = lines_of(tmp_path / "r.log")
+    assert lines[0].startswith(b"Loading") and lines[0].endswith(
+        b"\rTraceback (most recent call last):"
+    )
+    assert len(lines[0]) < 2 * MAX_LINE_BYTES and lines[1] == b"Killed"

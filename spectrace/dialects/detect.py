@@ -23,21 +23,36 @@ REGISTRY: tuple[Dialect, ...] = (
     TrtllmDialect(),
 )
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
+WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers and header
 
 _ANSI = re.compile(
     r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # \r stays for last_redraw
 
 
 def normalise(raw: bytes) -> str:
-    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI, last redraw."""
-    text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
+    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI.
+
+    ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
+    first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
+    """
+    body = raw.rstrip(b"\r\n")
+    if len(body) > MAX_LINE:
+        cr = body.rfind(b"\r")
+        tail = body[max(cr + 1, len(body) - MAX_LINE) :]
+        body = body[:MAX_LINE] if cr < 0 else body[:WRAPPER_ROOM] + b"\r" + tail
+    text = body.decode("utf-8", errors="replace")
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if "\r" in text:  # tqdm redraws: only the last painted state is what the reader saw
-        text = next((seg for seg in reversed(text.split("\r")) if seg.strip()), "")
     return _CONTROL.sub("", text) if _CONTROL.search(text) else text
+
+
+def last_redraw(text: str) -> str:
+    """tqdm redraws: only the last painted state is what the reader saw."""
+    if "\r" not in text:
+        return text
+    return next((seg for seg in reversed(text.split("\r")) if seg.strip()), "")
 
 
 class Detector:
@@ -71,6 +86,8 @@ class LineParser:
         # CRI "P" records waiting for their end: container -> (text, raw, lineno, offset)
         self._partial: dict[str | None, tuple[str, str, int, int]] = {}
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
+        self._month = 0  # month of the last stamp, to see a year-less log cross New Year
+        self._rollover = 0  # New Years crossed since the last printed year
 
     @property
     def pending(self) -> bool:
@@ -80,7 +97,8 @@ class LineParser:
     def remember(self, raw: bytes) -> bool:
         """Take a skipped line's writer as the last headed stream; False when it has no header."""
         peeled = peel(normalise(raw))
-        header = self._detector.detect(peeled.text) if peeled.text else None
+        body = last_redraw(peeled.text)
+        header = self._detector.detect(body) if body else None
         if header is None:
             return False
         self._dated(header.ts)
@@ -99,7 +117,8 @@ class LineParser:
         """Never raises: junk becomes a plain, headerless line."""
         text = normalise(raw)
         peeled = peel(text)
-        body = peeled.text
+        body = last_redraw(peeled.text)
+        text = text[: len(text) - len(peeled.text)] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:
             body, text = start[0] + body, start[1] + body  # the record starts at its first part
             lineno, offset = start[2], start[3]
@@ -126,16 +145,17 @@ class LineParser:
         )  # fmt: skip
 
     def _dated(self, ts: datetime | None) -> datetime | None:
-        """Give a year-less stamp the year last seen in this input."""
+        """Give a year-less stamp the year last seen in this input, +1 after each Dec -> Jan."""
         if ts is None:
             return None
+        rolled = self._month == 12 and ts.month == 1
+        self._month = ts.month
         if ts.year != YEARLESS:
-            self._year = ts.year
+            self._year, self._rollover = ts.year, 0
             return ts
-        if self._year is None:
-            return ts
+        self._rollover += rolled
         try:
-            return ts.replace(year=self._year)
+            return ts.replace(year=(self._year or YEARLESS) + self._rollover)
         except ValueError:  # 29 February in a non-leap year
             return ts
 

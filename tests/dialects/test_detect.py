@@ -7,17 +7,27 @@ import random
 from spectrace.dialects.detect import MAX_LINE, Detector, LineParser, normalise
 
 
-def test_normalise_ansi_crlf_redraws_and_bad_utf8() -> None:
+def test_normalise_ansi_crlf_and_bad_utf8() -> None:
     assert (
         normalise(b"\x1b[1;36m(APIServer pid=1)\x1b[0;0m INFO x\r\n") == "(APIServer pid=1) INFO x"
-    )
-    assert (
-        normalise(b"Loading:  50%|##  | 2/4\rLoading: 100%|####| 4/4\r")
-        == "Loading: 100%|####| 4/4"
     )
     assert normalise(b"caf\xc3\xa9 \xff ok") == "caf\u00e9 \ufffd ok"
     assert normalise(b"bell\x07 and nul\x00") == "bell and nul"
     assert len(normalise(b"x" * (MAX_LINE * 2))) == MAX_LINE
+
+
+def test_redraws_keep_the_last_state_after_wrappers_are_peeled() -> None:
+    p = LineParser("r")
+    line = p.parse(b"sglang-1  | Loading:  50%|##  | 2/4\rLoading: 100%|####| 4/4\r", 1, 0)
+    assert (line.text, line.stream) == ("Loading: 100%|####| 4/4", "sglang-1")
+    bar = b"Capturing batches (bs=48): 3%|#| 1/36\r" * 4000  # a 150 KB redraw line
+    crash = p.parse(
+        bar
+        + b"[2026-02-27 21:00:18 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+        2,
+        0,
+    )
+    assert crash.rank == "TP1" and crash.text.startswith("Scheduler hit an exception")
 
 
 def test_headless_lines_join_the_last_headed_stream() -> None:
@@ -78,3 +88,10 @@ def test_random_bytes_never_raise() -> None:
             raw = b"[2026-02-27 20:49:03 TP" + raw  # junk after a plausible prefix
         line = p.parse(raw.replace(b"\n", b""), i + 1, 0)
         assert isinstance(line.text, str)
+
+
+def test_year_less_stamps_roll_over_new_year() -> None:
+    p = LineParser("v")
+    dec = p.parse(b"(Worker_TP0 pid=1) ERROR 12-31 23:59:59 [core.py:1] a", 1, 0)
+    jan = p.parse(b"(EngineCore_DP0 pid=2) ERROR 01-01 00:00:01 [core.py:2] b", 2, 60)
+    assert dec.ts is not None and jan.ts is not None and jan.ts > dec.ts
