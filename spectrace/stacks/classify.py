@@ -108,11 +108,17 @@ _GENERIC_COLLECTIVE = {
     "_wait",
 }
 _NATIVE_COLLECTIVE = re.compile(r"ProcessGroupNCCL|ProcessGroupGloo|c10d::|nccl[A-Z]|gloo::")
+# Seen on an H200 (torch 2.11, driver 580): torch.cuda.synchronize() spins in cuCtxSynchronize_v2
+# under cudaDeviceSynchronize; a kernel launch queued behind a long kernel spins in cuLaunchKernel.
 _NATIVE_GPU = re.compile(
     r"cu(?:da)?(?:Stream|Device|Event|Ctx)Synchronize|cudaMemcpy|cuMemcpy|"
-    r"_local_scalar_dense|synchronize"
+    r"_local_scalar_dense|synchronize|cu(?:da)?LaunchKernel"
 )
 _GPU_CODE = re.compile(r"\.item\(\)|\.tolist\(\)|\.cpu\(\)|synchronize\(|\.numpy\(\)")
+_COLLECTIVE_CODE = re.compile(
+    r"\b(all_reduce\w*|all_gather\w*|reduce_scatter\w*|all_to_all\w*|barrier|broadcast)\s*\("
+)
+_TEMPLATE = re.compile(r"<[^<>]*>")
 _IDLE_NAMES = re.compile(r"^(?:event_loop\w*|recv_requests|_run_once|run_forever|serve_forever)$")
 _SLEEP_NATIVE = re.compile(r"nanosleep|time_sleep")
 _LIBRARY_PKG = re.compile(
@@ -152,6 +158,8 @@ def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
         if is_own_code(frame):
             break
     own = next((f for f in frames if is_own_code(f)), None)
+    if own is not None and own.code and (m := _COLLECTIVE_CODE.search(own.code)):
+        return Activity.COLLECTIVE, m.group(1)  # a C-level collective called from this line
     python = [f for f in frames if not f.native]
     if any(f.native and _NATIVE_GPU.search(f.name) for f in frames) or (
         python and python[0].name == "synchronize" and "cuda" in python[0].filename
@@ -188,14 +196,15 @@ def _native_op(frames: Sequence[StackFrame]) -> str:
         if not frame.native and _COLLECTIVE_NAME.search(frame.name):
             return frame.name
     name = next(f.name for f in frames if f.native and _NATIVE_COLLECTIVE.search(f.name))
-    return name.split("(")[0].rsplit("::", 1)[-1]
+    return "::".join(_TEMPLATE.sub("", name.split("(")[0]).split("::")[-3:])
 
 
 def _gpu_detail(own: StackFrame | None) -> str:
     if own is None:
         return "synchronize"
     if own.code and (m := _GPU_CODE.search(own.code)):
-        return f"{m.group(0)} in {own.name}"
+        call = m.group(0) if m.group(0).endswith(")") else m.group(0) + ")"
+        return f"{call} in {own.name}"
     return own.name
 
 
@@ -207,10 +216,10 @@ def thread_view(history: Sequence[ThreadStack]) -> ThreadView:
     """Classify one thread over its samples; a moving stack means progress, not a hang."""
     last = history[-1]
     activity, detail = classify_stack(last)
-    changes = tuple(
+    changes = tuple(  # Python frames only: a thread spinning in a driver moves its native PCs
         _describe_change(a, b)
         for a, b in zip(history, history[1:], strict=False)
-        if a.frames != b.frames
+        if _python(a) != _python(b)
     )
     if changes and activity in (Activity.BLOCKED, Activity.SLEEPING):
         activity = Activity.RUNNING
@@ -223,6 +232,10 @@ def thread_view(history: Sequence[ThreadStack]) -> ThreadView:
         changed=bool(changes),
         changes=changes,
     )
+
+
+def _python(thread: ThreadStack) -> tuple[tuple[str, str, int], ...]:
+    return tuple((f.name, f.filename, f.line) for f in thread.frames if not f.native)
 
 
 def _describe_change(a: ThreadStack, b: ThreadStack) -> str:

@@ -187,3 +187,60 @@ def test_rank_from_the_entry_function_arguments() -> None:
         "locals: tp_rank in run_scheduler_process",
     )
     assert rank_from_locals([thread((deep, *(py("f", "/srv/x.py"),) * 8, *spawn))]) == (None, None)
+
+
+# Native frames as py-spy 0.4.3 --native showed them on an H200 (torch 2.11+cu130, driver 580).
+LIBCUDA = "/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"
+CUDA_SPIN = tuple(native(f"0x7fb5e78121{i:02x}", LIBCUDA) for i in range(3))
+NCCL_WAIT = (
+    native("clock_nanosleep", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+    native("nanosleep", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+    native("c10d::ProcessGroupNCCL::WorkNCCL::wait", f"{TORCH}/lib/libtorch_cuda.so"),
+    native("pybind11::cpp_function::dispatcher", f"{TORCH}/lib/libtorch_python.so"),
+    py("forward", f"{SGL}/layers/linear.py", 18, "work.wait()"),
+) + LOOP
+LAUNCH_BEHIND_KERNEL = (
+    CUDA_SPIN
+    + (
+        native("cuLaunchKernel", LIBCUDA),
+        native("cudaLaunchKernel", "/usr/local/lib/libcudart.so.13"),
+        native("at::native::structured_sum_out::impl", f"{TORCH}/lib/libtorch_cpu.so"),
+        py("verify", f"{SGL}/speculative/eagle_worker.py", 7, "return x.sum().item()"),
+    )
+    + LOOP
+)
+DEVICE_SYNC = (
+    CUDA_SPIN
+    + (
+        native("cuCtxSynchronize_v2", LIBCUDA),
+        native("cudaDeviceSynchronize", "/usr/local/lib/libcudart.so.13"),
+        native("THCPModule_cudaSynchronize", f"{TORCH}/lib/libtorch_python.so"),
+        py("synchronize", f"{TORCH}/cuda/__init__.py", 1162),
+        py("draft", f"{SGL}/speculative/eagle_worker.py", 10, "torch.cuda.synchronize()"),
+    )
+    + LOOP
+)
+
+
+@pytest.mark.parametrize(
+    ("frames", "expected"),
+    [
+        (NCCL_WAIT, (Activity.COLLECTIVE, "ProcessGroupNCCL::WorkNCCL::wait")),
+        (LAUNCH_BEHIND_KERNEL, (Activity.GPU_WAIT, ".item() in verify")),
+        (DEVICE_SYNC, (Activity.GPU_WAIT, "synchronize() in draft")),
+        (
+            (py("forward", f"{SGL}/layers/linear.py", 18, "dist.all_reduce(x)"),) + LOOP,
+            (Activity.COLLECTIVE, "all_reduce"),
+        ),
+    ],
+)
+def test_real_cuda_and_nccl_waits(
+    frames: tuple[StackFrame, ...], expected: tuple[Activity, str]
+) -> None:
+    assert classify_stack(thread(frames, active=True)) == expected
+
+
+def test_a_thread_spinning_in_the_driver_has_not_moved() -> None:
+    moved_pcs = tuple(native(f"0x7fb5e78122{i:02x}", LIBCUDA) for i in range(3)) + DEVICE_SYNC[3:]
+    result = analyse(capture(("TP0", [(DEVICE_SYNC, True), (moved_pcs, True)])))
+    assert result.ranks[0].view.changed is False
