@@ -47,14 +47,13 @@ class Collector:
     def open(self) -> bool:
         return bool(self._pending) or self.tracebacks.open
 
-    def feed(self, line: LogLine) -> None:
+    def feed(self, line: LogLine, *, candidate: bool = True) -> None:
+        """``candidate``: the line holds a hot literal (otherwise no rule, marker or config
+        literal can match it, and only the assemblers look at it)."""
         self.dialects[line.dialect] += 1
         text = line.text  # joined CRI partial lines are whole only here
-        for marker in self._markers:
-            if marker in text:
-                self.markers_found.add(marker)
-        if any(lit in text for lit in self._config_literals):
-            self.config_lines.append(line)
+        if candidate:
+            self._markers_and_config(line, text)
         fed = self.tracebacks.feed(line)
         for crash in fed.crashes:
             self._emit(crash)
@@ -65,10 +64,17 @@ class Collector:
                 self._emit(pending.crash)
         elif pending is not None:
             self._pending[line.stream] = pending
-        if not fed.consumed:
+        if candidate and not fed.consumed:
             self._fatal(line)
         self._age()
         self._release()
+
+    def _markers_and_config(self, line: LogLine, text: str) -> None:
+        for marker in self._markers:
+            if marker in text:
+                self.markers_found.add(marker)
+        if any(lit in text for lit in self._config_literals):
+            self.config_lines.append(line)
 
     def gap(self) -> None:
         """Lines are being skipped: nothing open can continue across the gap."""

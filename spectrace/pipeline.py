@@ -14,7 +14,7 @@ from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.errors import InputError
-from spectrace.incidents import Incident, build_incidents
+from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
 from spectrace.parallel import plan_workers, scan_parallel
@@ -100,6 +100,7 @@ def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:
         config_literals=config_mod.CONFIG_LITERALS,
         load_literals=load_mod.LOAD_LITERALS,
         parse_load=load_mod.parse_load_line,
+        signature=crash_signature,
     )
 
 

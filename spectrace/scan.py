@@ -18,6 +18,7 @@ from spectrace.read import NUMPY_INPUT_MIN, Block, LineCounter, Reader
 
 CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
 LEAD_LINES = 4  # lines parsed before each hit: a "WorkerProc hit an exception." header line
+MAX_LOOKBACKS = 1000  # distinct crash signatures per range that get load context
 
 
 @dataclass(slots=True)
@@ -44,6 +45,8 @@ class ScanSpec:
     config_literals: tuple[bytes, ...] = ()
     load_literals: tuple[bytes, ...] = ()
     parse_load: Callable[[LogLine], LoadSample | None] | None = None
+    # crashes of one signature share their load context: only the first (per range) looks back
+    signature: Callable[[Crash], str] | None = None
 
 
 class _Window:
@@ -54,6 +57,7 @@ class _Window:
         self.parser, self.coll, self.result = parser, coll, result
         self.count = count
         self.block: Block | None = None
+        self.hits: set[int] = set()  # line starts in the block that hold a hot literal
         self.counted, self.lineno = 0, 0  # newline-counted position and its line number
 
     def start(self, block: Block, first_lineno: int) -> None:
@@ -76,8 +80,10 @@ class _Window:
             if stop - pos > MAX_LINE:
                 self._note_long(pos)
             raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
-            line = self.parser.parse(raw, self.lineno_at(pos), block.offset + pos - block.start)
-            self.coll.feed(line)
+            lineno = self.lineno_at(pos)
+            line = self.parser.parse(raw, lineno, block.offset + pos - block.start)
+            # rules, config and markers need a hot literal; a joined CRI record may hold it early
+            self.coll.feed(line, candidate=pos in self.hits or line.lineno != lineno)
             pos = stop + 1
             if pos > through and not self.coll.open and not self.parser.pending:
                 break
@@ -126,6 +132,7 @@ def scan_range(
     count = LineCounter(use_numpy=reader.size * (8 if reader.gzip else 1) >= NUMPY_INPUT_MIN)
     window = _Window(LineParser(reader.name), coll, result, count)
     emitted, rule_issues, lineno = 0, len(spec.matcher.issues), 1
+    seen: set[str] = set()  # crash signatures already given their load context
     block: Block | None = None
     try:
         for block in reader.blocks():
@@ -136,11 +143,11 @@ def scan_range(
             if not block.beyond:
                 result.lines = lineno - 1 + _unterminated(block)
                 result.bytes = block.offset + block.end - block.start - start
-            emitted = _drain(coll, emitted, block, lookback, result, on_crash)
+            emitted = _drain(coll, emitted, block, lookback, result, on_crash, spec, seen)
             if on_block is not None:
                 on_block(reader.position())
         coll.close()
-        _drain(coll, emitted, block, lookback, result, on_crash)
+        _drain(coll, emitted, block, lookback, result, on_crash, spec, seen)
     finally:
         reader.close()
     result.issues = reader.issues + result.issues + spec.matcher.issues[rule_issues:]
@@ -152,12 +159,14 @@ def scan_range(
 def _scan_block(block: Block, first_lineno: int, prefilter: Prefilter, window: _Window) -> None:
     """Continue what is open, then parse a window around every hit (beyond ``stop``: only the former)."""
     window.start(block, first_lineno)
+    hits = prefilter.line_starts(block.buf, block.start, block.end)
+    window.hits = set(hits)
     pos = block.start
     if window.coll.open or window.parser.pending:
         pos = window.run(pos)
     if block.beyond:
         return
-    for hit in prefilter.line_starts(block.buf, block.start, block.end):
+    for hit in hits:
         if hit < pos:
             continue
         start = hit
@@ -190,12 +199,18 @@ def _drain(
     lookback: LoadLookback,
     result: ScanResult,
     on_crash: Callable[[Crash], None] | None,
+    spec: ScanSpec,
+    seen: set[str],
 ) -> int:
     """Hand new crashes on, each with the load lines just before it (while its bytes are in memory)."""
     for crash in coll.crashes[emitted:]:
-        samples = lookback.samples(block, crash.offset, crash.lineno) if block is not None else []
+        key = spec.signature(crash) if spec.signature is not None else None
+        first = key is None or key not in seen
+        if key is not None:
+            seen.add(key)
+        look = block is not None and first and len(seen) <= MAX_LOOKBACKS
         result.crashes.append(crash)
-        result.load.append(samples)
+        result.load.append(lookback.samples(block, crash.offset, crash.lineno) if look else [])
         if on_crash is not None:
             on_crash(crash)
     return len(coll.crashes)
