@@ -82,8 +82,10 @@ class _Window:
             raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
             lineno = self.lineno_at(pos)
             line = self.parser.parse(raw, lineno, block.offset + pos - block.start)
-            # rules, config and markers need a hot literal; a joined CRI record may hold it early
-            self.coll.feed(line, candidate=pos in self.hits or line.lineno != lineno)
+            # rules, config and markers need a hot literal; a joined CRI record may hold it
+            # early, and colour codes may split one the prefilter looked for
+            candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw
+            self.coll.feed(line, candidate=candidate)
             pos = stop + 1
             if pos > through and not self.coll.open and not self.parser.pending:
                 break
