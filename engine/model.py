@@ -200,6 +200,7 @@ class TargetModel(RopeModule):
         super().__init__()
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.vocab_size, cfg.dim)
+        nn.init.normal_(self.embed.weight, std=0.02)  # tied head: N(0,1) would start at loss ~100
         self.layers = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
         self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
         self.lm_head = nn.Linear(cfg.dim, cfg.vocab_size, bias=False)

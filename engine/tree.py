@@ -14,6 +14,7 @@ Public API (shapes: bs requests, k = topk, s = steps, N = num_draft_tokens incl.
         "selected index k out of range" RuntimeError.
     build_tree(verified_id [bs], parent_list, top_scores_index, draft_tokens [bs,N-1], topk) -> DraftTree
     chain_tree(verified_id [bs], drafts [bs,s]) -> DraftTree          # topk == 1
+    from_parents(tokens [bs,N], parents [bs,N]) -> DraftTree          # any hand-made tree
     extend_ancestors(ancestors [bs,k,f], branch_parent [bs,k]) -> [bs,k,f+1]  (start: [bs,k,0])
     draft_step_inputs(seq_lens, forward, ancestors, topk, steps, max_len)
         -> (positions, cache_locs, attn_mask)  [bs,k], [bs,k], [bs,k,L] for draft forward f
@@ -132,17 +133,17 @@ def build_tree(verified_id: Tensor, parent_list: Tensor, top_scores_index: Tenso
     parents = _parents_of(parent_list, top_scores_index, topk)
     bs = verified_id.shape[0]
     root = torch.full((bs, 1), -1, dtype=torch.long, device=verified_id.device)
-    return _link(torch.cat([verified_id[:, None], draft_tokens], 1), torch.cat([root, parents], 1))
+    return from_parents(torch.cat([verified_id[:, None], draft_tokens], 1), torch.cat([root, parents], 1))
 
 
 def chain_tree(verified_id: Tensor, drafts: Tensor) -> DraftTree:
     bs, s = drafts.shape
     parents = torch.arange(-1, s, device=drafts.device).expand(bs, s + 1)
-    return _link(torch.cat([verified_id[:, None], drafts], 1), parents.contiguous())
+    return from_parents(torch.cat([verified_id[:, None], drafts], 1), parents.contiguous())
 
 
-def _link(tokens: Tensor, parents: Tensor) -> DraftTree:
-    """Depth, ancestor mask and the first-child / next-sibling links (parents precede children)."""
+def from_parents(tokens: Tensor, parents: Tensor) -> DraftTree:
+    """Any tree given as tokens [bs,N] and parents [bs,N] (-1 root, parents precede children)."""
     bs, n = tokens.shape
     dev = tokens.device
     eye = torch.eye(n, dtype=torch.bool, device=dev).expand(bs, n, n)
