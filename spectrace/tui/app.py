@@ -43,7 +43,8 @@ from spectrace.tui.widgets.load_chart import LoadChart
 from spectrace.tui.widgets.log_view import LogView
 
 POLL_S = 0.5
-PROGRESS_S = 0.1
+PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
+CRASH_BATCH_S = 0.5
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
 
 
@@ -90,6 +91,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._reanalyse = False
         self.indexing = True
         self.filtering = False
+        self._crash_flush_pending = False
+        self._status_text = ""
         self._analysis_started_at = 0.0
         self._analysis_started = False
 
@@ -201,7 +204,16 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._status()
 
     def on_crash_found(self, message: CrashFound) -> None:
+        """The first crash shows at once; later ones in batches (a rebuild per crash costs ~70 ms)."""
         self.crashes.append(message.crash)
+        if len(self.crashes) == 1:
+            self._show_crashes()
+        elif not self._crash_flush_pending:
+            self._crash_flush_pending = True
+            self.set_timer(CRASH_BATCH_S, self._show_crashes)
+
+    def _show_crashes(self) -> None:
+        self._crash_flush_pending = False
         if self.analysis is None:
             self._list(crash_entries(self.crashes))
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
@@ -228,7 +240,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     def _list(self, entries: list[Entry]) -> None:
         self.incident_list.show(entries)
         if self.incident_list.highlighted is None and entries:
-            self._detail(entries[0])
+            self.incident_list.highlighted = 0  # its detail shows through OptionHighlighted
 
     @on(OptionList.OptionHighlighted, "#incidents")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -271,23 +283,18 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     # -- actions -------------------------------------------------------------------------------
 
     def _status(self) -> None:
-        self.status_bar.update(
-            Text(
-                self.files.status(
-                    shown=self.log_view.source.count,
-                    busy=[
-                        w
-                        for w, on in (("indexing", self.indexing), ("filtering", self.filtering))
-                        if on
-                    ],
-                    query=self.line_filter,
-                    rank=self.rank,
-                    follow=self.log_view.follow,
-                    analysing=self.analysis_state == "analysing",
-                    incidents=sum(
-                        not isinstance(e.item, Finding) for e in self.incident_list.entries
-                    ),
-                    findings=sum(isinstance(e.item, Finding) for e in self.incident_list.entries),
-                )
-            )
+        busy = [w for w, on in (("indexing", self.indexing), ("filtering", self.filtering)) if on]
+        entries = self.incident_list.entries
+        text = self.files.status(
+            shown=self.log_view.source.count,
+            busy=busy,
+            query=self.line_filter,
+            rank=self.rank,
+            follow=self.log_view.follow,
+            analysing=self.analysis_state == "analysing",
+            incidents=sum(not isinstance(e.item, Finding) for e in entries),
+            findings=sum(isinstance(e.item, Finding) for e in entries),
         )
+        if text != self._status_text:  # one line of fixed height: no layout pass needed
+            self._status_text = text
+            self.status_bar.update(Text(text), layout=False)

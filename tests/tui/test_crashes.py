@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
 from tui_helpers import SAMPLES, SIZE, pilot, shown, wait_for
 
 from spectrace.incidents import Incident
@@ -19,15 +18,15 @@ SEED = SAMPLES / "seed_story" / "server.log"
 
 def detail_text(app: SpectraceApp) -> str:
     """Everything the detail panel shows: summary, each jump option, traceback."""
-    parts = [str(app.detail.query_one("#summary").render())]
-    evidence = app.detail.query_one("#evidence", OptionList)
+    parts = [str(app.detail.summary.render())]
+    evidence = app.detail.evidence
     parts += [str(evidence.get_option_at_index(i).prompt) for i in range(evidence.option_count)]
-    parts.append(str(app.detail.query_one("#traceback").render()))
+    parts.append(str(app.detail.traceback.render()))
     return "\n".join(parts)
 
 
 def option_index(app: SpectraceApp, needle: str) -> int:
-    evidence = app.detail.query_one("#evidence", OptionList)
+    evidence = app.detail.evidence
     return next(
         i
         for i in range(evidence.option_count)
@@ -63,7 +62,7 @@ async def test_an_evidence_line_jumps_the_log_to_it() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: analysed(app))
         await pilot.press("e")
-        evidence = app.detail.query_one("#evidence", OptionList)
+        evidence = app.detail.evidence
         evidence.focus()
         evidence.highlighted = option_index(app, "disable_overlap_schedule=True")
         await pilot.press("enter")
@@ -125,10 +124,12 @@ async def test_load_chart_ends_at_the_crash() -> None:
         await wait_for(pilot, lambda: analysed(app))
         await pilot.press("e")
         chart = app.load_chart
-        assert "crash 2026-02-27 21:00:18" in str(chart.query_one("#load-title").render())
-        spark = chart.query_one("#spark-running_req-0")
-        assert spark.data and spark.data[-1] == 10 and len(spark.data) > 10
-        assert "TP0 running req" in str(chart.query_one("#label-running_req-0").render())
+        assert "crash 2026-02-27 21:00:18" in str(chart.title.render())
+        row = chart.rows[("running_req", 0)]
+        assert (
+            row.display and row.spark.data and row.spark.data[-1] == 10 and len(row.spark.data) > 10
+        )
+        assert "TP0 running req" in str(row.label.render())
 
 
 @pilot

@@ -210,6 +210,7 @@ async def test_h_and_l_scroll_long_lines_sideways(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+        await wait_for(pilot, lambda: app.log_view.show_horizontal_scrollbar)  # widths rendered
         before = screen_lines(app)[1]
         await pilot.press("l", "l")
         await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 16)

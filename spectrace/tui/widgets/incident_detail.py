@@ -156,15 +156,17 @@ class IncidentDetail(VerticalScroll):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.jumps: list[tuple[str, int]] = []
+        # Held, not queried: a crash can be selected before this panel has mounted its children.
+        self.summary = Static(Text("No crash selected. Press e for the next crash.", style="dim"),
+                              id="summary")  # fmt: skip
+        self.evidence = OptionList(id="evidence")
+        self.evidence.display = False
+        self.traceback = Static("", id="traceback")
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            Text("No crash selected. Press e for the next crash.", style="dim"), id="summary"
-        )
-        evidence = OptionList(id="evidence")
-        evidence.display = False
-        yield evidence
-        yield Static("", id="traceback")
+        yield self.summary
+        yield self.evidence
+        yield self.traceback
 
     def show(self, item: Item | None, collateral: list[Incident] | None = None) -> None:
         options: list[Option] = []
@@ -183,12 +185,11 @@ class IncidentDetail(VerticalScroll):
             options = self._locations(item, options)
             if isinstance(item, Incident):
                 options = self._linked(item, collateral or [], options)
-        self.query_one("#summary", Static).update(head)
-        self.query_one("#traceback", Static).update(body)
-        evidence = self.query_one("#evidence", OptionList)
-        evidence.clear_options()
-        evidence.add_options(options)
-        evidence.display = bool(options)
+        self.summary.update(head)
+        self.traceback.update(body)
+        self.evidence.clear_options()
+        self.evidence.add_options(options)
+        self.evidence.display = bool(options)
 
     def _jump(self, source: str, lineno: int) -> int:
         self.jumps.append((source, lineno))

@@ -38,41 +38,50 @@ def series(samples: Sequence[LoadSample], metric: str) -> dict[str, list[float]]
     return {rank: values[-WINDOW:] for rank, values in out.items()}
 
 
+class LoadRow(Horizontal):
+    """One metric of one rank: its name, the sparkline, the last value before the crash."""
+
+    def __init__(self, metric: str) -> None:
+        self.label = Label(metric, classes="load-label")
+        self.spark = Sparkline([])
+        self.last = Label("", classes="load-last")
+        super().__init__(self.label, self.spark, self.last, classes="load-row")
+        self.display = False
+
+    def show(self, name: str, values: list[float]) -> None:
+        self.label.update(name)
+        self.spark.data = values
+        self.last.update(Text(f"{values[-1]:g} ✖", style="bold red"))
+
+
 class LoadChart(Vertical):
     """Sparklines that end at the crash; the caption marks the crash time."""
 
-    def compose(self) -> ComposeResult:
-        yield Label(Text("load: no throughput lines yet", style="dim"), id="load-title")
-        for metric, name in METRICS:
-            for slot in range(MAX_RANKS):
-                with Horizontal(classes="load-row", id=f"row-{metric}-{slot}"):
-                    yield Label(name, classes="load-label", id=f"label-{metric}-{slot}")
-                    yield Sparkline([], id=f"spark-{metric}-{slot}")
-                    yield Label("", classes="load-last", id=f"last-{metric}-{slot}")
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        # Held, not queried: a crash can be selected before this chart has mounted its rows.
+        self.title = Label(Text("load: no throughput lines yet", style="dim"), id="load-title")
+        self.rows = {(metric, slot): LoadRow(name) for metric, name in METRICS
+                     for slot in range(MAX_RANKS)}  # fmt: skip
 
-    def on_mount(self) -> None:
-        for row in self.query(".load-row"):
-            row.display = False
+    def compose(self) -> ComposeResult:
+        yield self.title
+        yield from self.rows.values()
 
     def show(
         self, samples: Sequence[LoadSample], when: datetime | None, when_text: str | None
     ) -> None:
         kept = before(samples, when)
-        title = self.query_one("#load-title", Label)
         if not kept:
-            title.update(Text("load: no throughput lines before this point", style="dim"))
+            self.title.update(Text("load: no throughput lines before this point", style="dim"))
         else:
             mark = f" → ✖ crash {when_text}" if when_text else ""
-            title.update(Text.assemble(("load before the crash", "bold"), (mark, "bold red")))
+            self.title.update(Text.assemble(("load before the crash", "bold"), (mark, "bold red")))
         for metric, name in METRICS:
             per_rank = list(series(kept, metric).items())[:MAX_RANKS]
             for slot in range(MAX_RANKS):
-                row = self.query_one(f"#row-{metric}-{slot}")
+                row = self.rows[(metric, slot)]
                 row.display = slot < len(per_rank)
                 if slot < len(per_rank):
                     rank, values = per_rank[slot]
-                    self.query_one(f"#label-{metric}-{slot}", Label).update(f"{rank} {name}")
-                    self.query_one(f"#spark-{metric}-{slot}", Sparkline).data = values
-                    self.query_one(f"#last-{metric}-{slot}", Label).update(
-                        Text(f"{values[-1]:g} ✖", style="bold red")
-                    )
+                    row.show(f"{rank} {name}", values)

@@ -114,6 +114,7 @@ class LogView(ScrollView, can_focus=True):
         self.scroll_to(y=max(0, self.cursor - self.size.height // 3), animate=False, immediate=True)
 
     def _sync_size(self) -> None:
+        """Match the scrollable size to the rows and the widest row rendered so far."""
         self.virtual_size = Size(max(self._width, self.size.width), self.source.count)
 
     # -- keys and mouse ----------------------------------------------------------------------
@@ -137,8 +138,7 @@ class LogView(ScrollView, can_focus=True):
         self.scroll_end(animate=False, immediate=True)
 
     def action_pan(self, cells: int) -> None:
-        self._sync_size()  # widths seen by the last render may not be applied yet
-        self.scroll_to(x=max(0, self.scroll_x + cells), animate=False)
+        self.scroll_to(x=max(0, self.scroll_target_x + cells), animate=False, immediate=True)
 
     def on_click(self, event: events.Click) -> None:
         row = int(self.scroll_offset.y + event.y)
