@@ -166,10 +166,12 @@ def _verdict(ranks: Sequence[RankView]) -> tuple[VerdictKind, str, tuple[str, ..
     if waiting and elsewhere:
         return _straggler(waiting, elsewhere)
     kind = VerdictKind.MISMATCH if waiting else VerdictKind.MIXED
+    suffix = ": the ranks are in different collectives" if waiting else ""
+    if len(places[0][2]) == len(places[1][2]):  # no majority: no odd one out, just the list
+        ordered = sorted(places, key=lambda p: natural_key(p[2][0]))
+        return kind, "; ".join(_clause(p) for p in ordered) + suffix, ()
     odd_places = places[1:]
-    text = f"{'; '.join(_clause(p) for p in odd_places)} while {_clause(places[0])}"
-    if kind is VerdictKind.MISMATCH:
-        text += ": the ranks are in different collectives"
+    text = f"{'; '.join(_clause(p) for p in odd_places)} while {_clause(places[0])}{suffix}"
     return kind, text, tuple(x for p in odd_places for x in p[2])
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from stacks_synth import (
     ALL_REDUCE,
@@ -18,7 +20,7 @@ from stacks_synth import (
 )
 
 from spectrace.stacks.classify import Activity, classify_stack, detect_rank, rank_from_locals
-from spectrace.stacks.model import StackFrame
+from spectrace.stacks.model import StackFrame, load_capture
 from spectrace.stacks.verdict import VerdictKind, analyse, compress
 
 
@@ -244,3 +246,30 @@ def test_a_thread_spinning_in_the_driver_has_not_moved() -> None:
     moved_pcs = tuple(native(f"0x7fb5e78122{i:02x}", LIBCUDA) for i in range(3)) + DEVICE_SYNC[3:]
     result = analyse(capture(("TP0", [(DEVICE_SYNC, True), (moved_pcs, True)])))
     assert result.ranks[0].view.changed is False
+
+
+def test_no_majority_lists_each_rank_without_an_odd_one() -> None:
+    result = analyse(
+        capture(("TP0", still(LAUNCH_BEHIND_KERNEL, True)), ("TP1", still(DEVICE_SYNC, True)))
+    )
+    assert result.kind is VerdictKind.MIXED and result.odd == ()
+    assert (
+        result.verdict
+        == "TP0 waits on the GPU (.item() in verify); TP1 waits on the GPU (synchronize() in draft)"
+    )
+
+
+def test_captures_from_a_real_h200() -> None:
+    """What py-spy saw on a GPU: CUDA spin-waits and an NCCL wait, with and without --native."""
+    data = Path(__file__).parent / "data"
+    native = analyse(load_capture(data / "h200_native_capture.json"))
+    assert [(r.label, r.view.activity, r.view.detail, r.view.changed) for r in native.ranks] == [
+        ("TP0", Activity.GPU_WAIT, ".item() in verify", False),
+        ("TP1", Activity.GPU_WAIT, "synchronize() in draft", False),
+        ("TP2", Activity.COLLECTIVE, "ProcessGroupNCCL::WorkNCCL::wait", False),
+    ]
+    python_only = analyse(load_capture(data / "h200_python_capture.json"))
+    assert python_only.verdict == (
+        "TP0 waits on the GPU (.item() in verify); TP1 waits on the GPU (synchronize() in draft); "
+        "TP2 is blocked in `forward`"
+    )
