@@ -76,8 +76,8 @@ def _rank_main(
 
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
-    def on_ready() -> None:
-        ready.put(rank)
+    def on_ready(r: int = rank) -> None:  # a default, not a closure cell: `spectrace stacks`
+        ready.put(r)  # reads the rank from this frame's locals (py-spy cannot read cells)
         go.wait(timeout=cfg.dist_timeout_s * 3)
 
     code = Engine(cfg, load, paths, rank, warnings).run(port, on_ready)
