@@ -16,6 +16,11 @@ from spectrace.tui.linestyle import plain
 from spectrace.tui.timeline import LineSource
 
 RANK_SNIFF_LINES = 5000
+# The SGLang header's rank tags as spectrace.dialects.sglang reads them (a test keeps them equal).
+SGLANG_RANK = re.compile(
+    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,6})?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)\] "
+    r"(?!(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s)"
+)
 
 
 class FileSet:
@@ -102,9 +107,13 @@ def keep_rows(
     def keep(text: str, row: int) -> bool:
         if rank is not None:
             file, line = base.locate(row)
-            parser = parsers.setdefault(file, LineParser(str(file)))
-            parsed = parser.parse(text.encode("utf-8", "replace"), line + 1, 0)
-            found = parsed.rank if parsed.rank is not None or parsed.headed else last.get(file)
+            m = SGLANG_RANK.match(text)  # most big logs: one regex, not the full parser
+            if m is not None:
+                found = m.group(1).strip() or None
+            else:
+                parser = parsers.setdefault(file, LineParser(str(file)))
+                parsed = parser.parse(text.encode("utf-8", "replace"), line + 1, 0)
+                found = parsed.rank if parsed.rank is not None or parsed.headed else last.get(file)
             last[file] = found
             if found != rank:
                 return False
