@@ -221,8 +221,9 @@ def thread_view(history: Sequence[ThreadStack]) -> ThreadView:
         for a, b in zip(history, history[1:], strict=False)
         if _python(a) != _python(b)
     )
-    if changes and activity in (Activity.BLOCKED, Activity.SLEEPING):
-        activity = Activity.RUNNING
+    moving = len(history) > 1 and _python(history[-2]) != _python(history[-1])
+    if moving and activity in (Activity.BLOCKED, Activity.SLEEPING):
+        activity = Activity.RUNNING  # still moving at the end; an early move is how it got stuck
     own = next((f for f in last.frames if is_own_code(f)), None)
     return ThreadView(
         thread=last,

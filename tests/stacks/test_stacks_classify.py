@@ -273,3 +273,15 @@ def test_captures_from_a_real_h200() -> None:
         "TP0 waits on the GPU (.item() in verify); TP1 waits on the GPU (synchronize() in draft); "
         "TP2 is blocked in `forward`"
     )
+
+
+def test_a_rank_that_moved_then_stuck_is_stuck() -> None:
+    """Seen with the engine's hang fault: the first sample caught the previous all_reduce."""
+    hang = (py("TPGroup._maybe_hang", "/srv/engine/tp.py", 81, "time.sleep(f.hang_s)"),) + LOOP
+    result = analyse(capture(("rank1", [(ALL_REDUCE[2:], False), (hang, False), (hang, False)])))
+    view = result.ranks[0].view
+    assert (view.activity, view.detail, view.changed) == (
+        Activity.SLEEPING,
+        "TPGroup._maybe_hang",
+        True,
+    )
