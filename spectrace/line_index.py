@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 from isal import igzip
 
@@ -27,6 +28,8 @@ BLOCK = 128  # lines decoded and cached together
 CACHE_BLOCKS = 256  # at most 32 k decoded lines held
 MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels with it
 SNIFF = 8192
+NUMPY_MIN = 64 << 20  # numpy's import (~0.25 s of CPU) pays back on files from about this size
+GZIP_RATIO = 8  # a rough inflation ratio of text logs, to size a .gz by what it will become
 
 
 class Change(enum.Enum):
@@ -71,7 +74,9 @@ def _sniff(path: Path) -> bytes:
 class LineIndex:
     """Line-end offsets of one file plus a small LRU of decoded lines."""
 
-    def __init__(self, path: str | Path, *, chunk: int = CHUNK) -> None:
+    def __init__(
+        self, path: str | Path, *, chunk: int = CHUNK, use_numpy: bool | None = None
+    ) -> None:
         self.path = Path(path)
         self.name = str(path)
         self.gzip = is_gzip(self.path)
@@ -84,6 +89,12 @@ class LineIndex:
         self._fd = self._open_data()
         self._cache: OrderedDict[int, list[tuple[str, int]]] = OrderedDict()
         self.done = False
+        self._use_numpy = use_numpy  # None: when the file is big enough and numpy is installed
+        self._np: ModuleType | None = None
+
+    def _big(self) -> bool:
+        size = os.stat(self.path).st_size * (GZIP_RATIO if self.gzip else 1)
+        return size >= NUMPY_MIN
 
     def _open_data(self) -> int:
         if not self.gzip:
@@ -118,7 +129,9 @@ class LineIndex:
     ) -> None:
         for added in self._chunks():
             if on_progress is not None:
-                on_progress(added)
+                on_progress(added)  # the first screen shows before numpy is even imported
+            if self._np is None and self._use_numpy is not False:
+                self._np = _numpy(self._use_numpy or self._big())
             if cancelled():
                 return
         self.done = True
@@ -151,12 +164,7 @@ class LineIndex:
 
     def _add(self, start: int, data: bytes) -> int:
         """Append the line ends found in ``data`` (which begins at byte ``start``)."""
-        ends = array.array("Q")
-        append, find = ends.append, data.find
-        pos = find(b"\n")
-        while pos != -1:
-            append(start + pos + 1)
-            pos = find(b"\n", pos + 1)
+        ends = _ends_numpy(self._np, data, start) if self._np is not None else _ends(data, start)
         with self._lock:
             self._cache.pop(len(self._ends) // BLOCK, None)  # its last line may have grown
             self._ends.extend(ends)
@@ -229,6 +237,37 @@ class LineIndex:
     def _read_one(self, i: int) -> tuple[str, int]:
         start, end = self.span(i)
         return _decode(os.pread(self._fd, min(end - start, MAX_LINE_BYTES + 1), start), end - start)
+
+
+def _ends(data: bytes, start: int) -> array.array[int]:
+    """Offsets just past each newline of ``data``, which begins at byte ``start``."""
+    ends = array.array("Q")
+    append, find = ends.append, data.find
+    pos = find(b"\n")
+    while pos != -1:
+        append(start + pos + 1)
+        pos = find(b"\n", pos + 1)
+    return ends
+
+
+def _ends_numpy(np: ModuleType, data: bytes, start: int) -> array.array[int]:
+    """Same as ``_ends``, about 4x faster and mostly outside the GIL."""
+    found = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10).astype(np.uint64)
+    found += start + 1
+    ends = array.array("Q")
+    ends.frombytes(found.tobytes())
+    return ends
+
+
+def _numpy(wanted: bool) -> ModuleType | None:
+    """numpy is optional (the engine extra brings it); the core's line counter uses it the same way."""
+    if not wanted:
+        return None
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 def _decode(raw: bytes, full: int | None = None) -> tuple[str, int]:

@@ -127,3 +127,20 @@ def test_unusable_inputs_give_one_line_errors(
 def test_a_directory_is_not_a_log(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="directory"):
         check_readable(tmp_path)
+
+
+def test_numpy_and_pure_python_find_the_same_lines(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    path = tmp_path / "a.log"
+    path.write_bytes(b"".join(f"{'x' * (n % 97)}\r\n".encode() for n in range(20_000)) + b"tail")
+    plain, fast = (
+        LineIndex(path, chunk=4099, use_numpy=False),
+        LineIndex(path, chunk=4099, use_numpy=True),
+    )
+    plain.build()
+    fast.build()
+    assert fast.line_count == plain.line_count == 20_001
+    assert [fast.line(i) for i in range(0, 20_001, 997)] == [
+        plain.line(i) for i in range(0, 20_001, 997)
+    ]
+    assert fast._np is not None and plain._np is None
