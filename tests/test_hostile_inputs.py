@@ -275,3 +275,19 @@ def test_year_less_vllm_stamps_across_new_year_keep_the_root_first(tmp_path: Pat
     assert (
         first.root_cause and first.exception_type == "RuntimeError" and "shape" in first.message
     ), [(i.id, i.exception_type, i.first_seen.lineno) for i in result.incidents]
+
+
+def test_a_traceback_quoted_inside_a_request_log_line_is_not_a_crash(tmp_path: Path) -> None:
+    """--log-requests prints prompts on one line (repr); a user asking about a crash quotes one."""
+    prompt = (
+        "Why does this fail?\nTraceback (most recent call last):\n"
+        '  File "serve.py", line 3, in <module>\n'
+        "RuntimeError: The size of tensor a (7) must match the size of tensor b (3)"
+    )
+    line = (
+        f"[2026-02-27 20:59:41] Receive: obj=GenerateReqInput(rid='9f1c2b7e', text={prompt!r}, "
+        "sampling_params={'max_new_tokens': 256}, stream=False)"
+    )
+    core = seed_core()
+    cut = core.index(b"[2026-02-27 21:00:16 TP0]")
+    assert_seed_crash(analyse([write(tmp_path, core[:cut] + line.encode() + b"\n" + core[cut:])]))
