@@ -291,3 +291,52 @@ def test_a_traceback_quoted_inside_a_request_log_line_is_not_a_crash(tmp_path: P
     core = seed_core()
     cut = core.index(b"[2026-02-27 21:00:16 TP0]")
     assert_seed_crash(analyse([write(tmp_path, core[:cut] + line.encode() + b"\n" + core[cut:])]))
+
+
+def ctrl_c_shutdown() -> bytes:
+    """A healthy run stopped with Ctrl-C: uvicorn shuts down, both schedulers print
+    multiprocessing's 'Process SpawnProcess-N:' and a bare KeyboardInterrupt traceback."""
+    lines = (SAMPLES / "benign_only" / "server.log").read_text().splitlines()[-50:]
+    for text in (
+        "Shutting down",
+        "Waiting for application shutdown.",
+        "Application shutdown complete.",
+        "Finished server process [30170]",
+    ):
+        lines.append(f"[2026-03-05 16:30:00] INFO:     {text}")
+    site = "/usr/local/lib/python3.12/dist-packages"
+    for n in (2, 3):
+        lines += [
+            f"Process SpawnProcess-{n}:",
+            "Traceback (most recent call last):",
+            '  File "/usr/lib/python3.12/multiprocessing/process.py", line 314, in _bootstrap',
+            "    self.run()",
+            '  File "/usr/lib/python3.12/multiprocessing/process.py", line 108, in run',
+            "    self._target(*self._args, **self._kwargs)",
+            f'  File "{site}/sglang/srt/managers/scheduler.py", line 2703, in run_scheduler_process',
+            "    scheduler.event_loop_normal()",
+            f'  File "{site}/sglang/srt/managers/scheduler.py", line 998, in event_loop_normal',
+            "    recv_reqs = self.recv_requests()",
+            f'  File "{site}/zmq/sugar/socket.py", line 812, in recv_pyobj',
+            "    msg = self.recv(flags)",
+            "KeyboardInterrupt",
+        ]
+    return ("\n".join(lines) + "\n").encode()  # fmt: skip
+
+
+def test_identical_bare_keyboardinterrupts_are_one_incident(tmp_path: Path) -> None:
+    """'Process SpawnProcess-3:' after a bare exception line is the next record, not message."""
+    result = analyse([write(tmp_path, ctrl_c_shutdown())])
+    found = [(i.exception_type, i.message) for i in result.incidents]
+    assert found == [("KeyboardInterrupt", "")], found
+
+
+def test_a_ctrl_c_shutdown_is_not_a_root_cause_crash(tmp_path: Path) -> None:
+    """Stopping a server by hand is not the crash a user is looking for."""
+    result = analyse([write(tmp_path, ctrl_c_shutdown())])
+    roots = [
+        (i.exception_type, i.severity)
+        for i in result.incidents
+        if i.root_cause and i.severity != "warning"
+    ]
+    assert roots == [], roots
