@@ -81,6 +81,19 @@ def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Co
         sys.stdout.flush()
 
 
+def _watch(spec: WatchSpec, options: CaptureOptions, err: Console) -> Capture:
+    """Wait for the stall; a process that exits first (or --max-time) ends the command with 0."""
+    outcome = watch(spec, options)
+    if outcome.capture is None:
+        why = "process exited" if outcome.result is WatchResult.EXITED else "--max-time reached"
+        err.print(Text(f"spectrace: {why} after {outcome.watched_for:.1f}s; no stall of "
+                       f"{spec.stall:g}s in {spec.log}"))  # fmt: skip
+        raise typer.Exit(0)
+    err.print(Text(f"spectrace: {spec.log} silent for {outcome.quiet_for:.1f}s while PID "
+                   f"{spec.pid} runs: captured its stacks"))  # fmt: skip
+    return outcome.capture
+
+
 def stacks_command(
     pid: Annotated[int | None, typer.Argument(help="Root process of the server (its children are included).")] = None,
     samples: Annotated[int, Opt("--samples", "-n", help="Dumps per process.")] = 3,
@@ -103,7 +116,7 @@ def stacks_command(
         raise UsageError(f"unknown format {fmt!r} (choose from text, json)")
     if samples < 1 or interval < 0 or timeout <= 0:
         raise UsageError("--samples must be >= 1, --interval >= 0 and --timeout > 0")
-    console, err = Console(), Console(stderr=True)
+    console = Console()
     options = CaptureOptions(
         samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout
     )
@@ -115,25 +128,9 @@ def stacks_command(
         target = watch_pid if watch_pid is not None else pid
         if target is None or stall is None:
             raise UsageError("--watch needs --pid PID and --stall SECONDS")
-        outcome = watch(WatchSpec(watch_log, target, stall, max_time), options)
-        if outcome.capture is None:
-            message = (
-                "process exited" if outcome.result is WatchResult.EXITED else "--max-time reached"
-            )
-            err.print(
-                Text(
-                    f"spectrace: {message} after {outcome.watched_for:.1f}s; no stall of {stall:g}s "
-                    f"in {watch_log}"
-                )
-            )
-            raise typer.Exit(0)
-        err.print(
-            Text(
-                f"spectrace: {watch_log} silent for {outcome.quiet_for:.1f}s while PID {target} "
-                "runs: captured its stacks"
-            )
-        )
-        _emit(outcome.capture, fmt, save, threads, console, dumps)
+        spec = WatchSpec(watch_log, target, stall, max_time)
+        snap = _watch(spec, options, Console(stderr=True))
+        _emit(snap, fmt, save, threads, console, dumps)
         raise typer.Exit(1)
     if pid is None and dumps:
         recorder = _flight(dumps, fmt, console)
