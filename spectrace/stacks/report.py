@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
@@ -108,8 +108,17 @@ class StacksReport:
         for r in self.analysis.ranks + self.analysis.others:
             who = r.label if r.process.rank is None else f"{r.label} (pid {r.process.pid})"
             lines: list[Text] = [Text(f"{safe(who)}: {safe(r.process.cmdline, 120)}", style="bold")]
-            for view in r.threads:
-                lines.extend(_thread_lines(view, view is r.view))
+            lines.extend(_thread_lines(r.view, True))
+            for (activity, detail, where), views in _similar(
+                v for v in r.threads if v is not r.view
+            ):
+                if len(views) == 1:
+                    lines.extend(_thread_lines(views[0], False))
+                else:  # a server's many pool/feeder threads: one line per kind
+                    names = ", ".join(safe(v.thread.name or "?", 30) for v in views[:4])
+                    more = f" +{len(views) - 4}" if len(views) > 4 else ""
+                    lines.append(Text(f"    {len(views)} threads ({names}{more}): {activity} "
+                                      f"({safe(detail)}) at {safe(where)}", style="dim"))  # fmt: skip
             yield Group(*lines)
 
     def _skipped(self) -> Iterator[Text]:
@@ -121,6 +130,20 @@ class StacksReport:
                 f"  pid {p.pid} ({safe(p.cmdline, 80)}): {safe(p.error or 'no samples')}",
                 style="dim",
             )
+
+
+def _similar(views: Iterable[ThreadView]) -> list[tuple[tuple[str, str, str], list[ThreadView]]]:
+    """Non-telling threads grouped by what they do and where, in first-seen order."""
+    groups: dict[tuple[str, str, str], list[ThreadView]] = {}
+    for view in views:
+        first = own_frames(view, 1)
+        where = (
+            f"{first[0].name} ({os.path.basename(first[0].filename)}:{first[0].line})"
+            if first
+            else "?"
+        )
+        groups.setdefault((view.activity.value, view.detail, where), []).append(view)
+    return list(groups.items())
 
 
 def _movement(rank: RankView) -> Text:

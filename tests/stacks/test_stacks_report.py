@@ -6,11 +6,21 @@ import io
 from dataclasses import replace
 
 from rich.console import Console
-from stacks_synth import ALL_REDUCE, VERIFY, capture, still
+from stacks_synth import ALL_REDUCE, VERIFY, capture, py, still, thread
 
 from spectrace.stacks.model import StackFrame
 from spectrace.stacks.report import StacksReport
 from spectrace.stacks.verdict import analyse
+
+IDLE_POOL = (
+    py("wait", "/usr/lib/python3.11/threading.py", 327, "waiter.acquire()"),
+    py(
+        "_worker",
+        "/usr/lib/python3.11/concurrent/futures/thread.py",
+        81,
+        "work_item = work_queue.get(block=True)",
+    ),
+)
 
 
 def render(cap, width: int = 160) -> str:  # type: ignore[no-untyped-def]
@@ -52,3 +62,23 @@ def test_escapes_and_markup_from_the_process_stay_inert() -> None:
     out = render(cap)
     assert "\x1b]8;;http://evil" not in out and "\x1b[2J" not in out
     assert "[bold red]x[/]" in plain(cap)  # shown literally, not interpreted as markup
+
+
+def test_many_alike_threads_fold_into_one_line() -> None:
+    pool = tuple(
+        replace(
+            thread(IDLE_POOL, pid=100 + 0),
+            thread_id=900 + i,
+            name=f"ThreadPoolExecutor-0_{i}",
+            os_thread_id=900 + i,
+        )
+        for i in range(6)
+    )
+    cap = capture(("TP0", still(ALL_REDUCE)))
+    sample = cap.processes[0].samples[-1]
+    proc = replace(cap.processes[0], samples=(replace(sample, threads=sample.threads + pool),))
+    text = plain(replace(cap, processes=(proc,)))
+    assert (
+        "6 threads (ThreadPoolExecutor-0_0, ThreadPoolExecutor-0_1, ThreadPoolExecutor-0_2, "
+        "ThreadPoolExecutor-0_3 +2): blocked (wait) at wait (threading.py:327)"
+    ) in text
