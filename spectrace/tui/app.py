@@ -87,7 +87,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.rank: str | None = None
         self.crashes: list[Crash] = []
         self.analysis: Analysis | None = None
-        self.analysis_state = "analysing"
+        self.scanning = True
         self._reanalyse = False
         self.indexing = True
         self.filtering = False
@@ -188,10 +188,10 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._status()
 
     def _start_analysis(self) -> None:
-        if self.analysis_state == "analysing":
+        if self.scanning:
             self._reanalyse = True
             return
-        self.analysis_state = "analysing"
+        self.scanning = True
         self._analyse()
 
     def on_index_progress(self, message: IndexProgress) -> None:
@@ -229,7 +229,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._analysis_finished()
 
     def _analysis_finished(self) -> None:
-        self.analysis_state = "done"
+        self.scanning = False
         if self._reanalyse:  # the file grew meanwhile; rest as long as the scan took, then rescan
             self._reanalyse = False
             self.crashes = []
@@ -291,7 +291,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             query=self.line_filter,
             rank=self.rank,
             follow=self.log_view.follow,
-            analysing=self.analysis_state == "analysing",
+            analysing=self.scanning,
             incidents=sum(not isinstance(e.item, Finding) for e in entries),
             findings=sum(isinstance(e.item, Finding) for e in entries),
         )

@@ -16,7 +16,7 @@ MARKER = "Dynamic speculation disable enabled"
 async def analysed(pilot: Pilot[None]) -> None:
     app = pilot.app
     assert isinstance(app, SpectraceApp)
-    await wait_for(pilot, lambda: app.analysis is not None and app.analysis_state == "done")
+    await wait_for(pilot, lambda: app.analysis is not None and not app.scanning)
     await pilot.pause()
 
 
