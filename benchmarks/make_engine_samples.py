@@ -17,54 +17,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "Dynamic speculation disable enabled"
-TREE = [
-    "--speculative-eagle-topk",
-    "4",
-    "--speculative-num-steps",
-    "3",
-    "--speculative-num-draft-tokens",
-    "16",
-    "--worker",
-    "v1",
-]
+TREE = ("--speculative-eagle-topk 4 --speculative-num-steps 3 --speculative-num-draft-tokens 16 "
+        "--worker v1").split()
 SAMPLES = {
     "engine_v1_stale_spec_info": [
-        "--model",
-        "tiny",
-        "--num-requests",
-        "12",
-        "--concurrency",
-        "10",
-        "--max-new-tokens",
-        "16",
-        "--ramp-clients",
-        "2",
-        "--ramp-step",
-        "3",
-        "--speculative-disable-batch-threshold",
-        "8",
-        *TREE,
-        "--fault",
-        "stale_spec_info",
-    ],
-    "engine_v2_dynamic_disable": [
-        "--model",
-        "tiny",
-        "--num-requests",
-        "24",
-        "--concurrency",
-        "9",
-        "--max-new-tokens",
-        "16",
-        "--speculative-disable-batch-threshold",
-        "7",
-        "--speculative-eagle-topk",
-        "1",
-        "--speculative-num-steps",
-        "3",
-        "--worker",
-        "v2",
-    ],
+        *("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 2 "
+          "--ramp-step 2 --speculative-disable-batch-threshold 8").split(),
+        *TREE, "--fault", "stale_spec_info"],
+    "engine_v2_dynamic_disable": (
+        "--model tiny --num-requests 24 --concurrency 9 --max-new-tokens 16 "
+        "--speculative-disable-batch-threshold 7 --speculative-eagle-topk 1 "
+        "--speculative-num-steps 3 --worker v2").split(),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from engine_cases import BASE, CHAIN_V2, CHURN, PLAIN, STORY, TREE, accepted_after_resume
+from engine_cases import BASE, CHAIN_V2, CHURN, PLAIN, RAMP, STORY, TREE, accepted_after_resume
 
 STORY_MESSAGE = (
     "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"
@@ -37,13 +37,14 @@ def test_without_the_fault_the_story_load_runs_clean(engine_run):
     assert run.of("spec_toggle")[0]["cleanup_ran"] is True
 
 
-def test_skip_draft_kv_sync_collapses_acceptance_but_not_output(engine_run):
-    good = engine_run(*CHURN, *CHAIN_V2)
-    bad = engine_run(*CHURN, *CHAIN_V2, "--fault", "skip_draft_kv_sync")
-    assert bad.code == 0 and bad.outputs() == engine_run(*CHURN, *PLAIN).outputs()
+def test_skip_draft_kv_sync_drops_acceptance_but_not_output(engine_run):
+    """Resumed requests whose draft KV has holes accept clearly fewer drafts; output is exact."""
+    good = engine_run(*RAMP, *CHAIN_V2)
+    bad = engine_run(*RAMP, *CHAIN_V2, "--fault", "skip_draft_kv_sync")
+    assert bad.code == 0 and bad.outputs() == engine_run(*RAMP, *PLAIN).outputs()
     assert bad.of("fault") and bad.of("spec_toggle")[-1]["draft_kv_policy"] == "none"
     good_acc, bad_acc = accepted_after_resume(good), accepted_after_resume(bad)
-    assert sum(bad_acc) / len(bad_acc) < 0.7 * sum(good_acc) / len(good_acc)
+    assert sum(bad_acc) / len(bad_acc) < 0.8 * sum(good_acc) / len(good_acc)
 
 
 def test_no_hysteresis_makes_the_switch_flap(engine_run):

@@ -12,7 +12,7 @@ TP2 = ["--tp", "2", "--dist-timeout", "4"]
 
 def test_tp2_ranks_share_one_log_and_agree_on_tokens(engine_run):
     one = engine_run(*BASE, *TREE)
-    two = engine_run(*BASE, *TREE, *TP2)
+    two = engine_run(*BASE, *TREE, *TP2, "--decode-log-interval", "2")
     assert two.code == 0
     text = two.log.read_text()
     assert re.search(r"^\[[\d\- :]+ TP0\] Load weight begin", text, re.M)
