@@ -2,8 +2,10 @@
 
 Public API::
 
-    DraftHead(cfg: ModelConfig, target: TargetModel)
+    DraftHead(cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None)
         shares (and never trains) target.embed and target.lm_head; own fc, layer, norm, KV cache.
+        draft_vocab (EAGLE-3's d2t): target ids the head may propose; logits of other ids are the
+        dtype's minimum, so top-k never picks them (the SmolLM2 head uses ~4k of 49k ids).
         .fuse(aux_hidden [B,T,3*dim]) -> [B,T,dim]
         .new_kv_cache(slots, max_len) -> KVCache           # one layer
         .forward(tokens, hidden, positions, slots, cache_locs, attn_mask, kv) -> (logits, hidden_out)
@@ -22,6 +24,7 @@ position n, and so on.
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .model import Attention, FeedForward, KVCache, ModelConfig, RMSNorm, RopeModule, mask_bias
@@ -29,9 +32,13 @@ from .model import TargetModel, rope_table
 
 
 class DraftHead(RopeModule):
-    def __init__(self, cfg: ModelConfig, target: TargetModel) -> None:
+    vocab_map: Tensor | None
+
+    def __init__(self, cfg: ModelConfig, target: TargetModel,
+                 draft_vocab: Tensor | None = None) -> None:
         super().__init__()
         self.cfg = cfg
+        self.register_buffer("vocab_map", draft_vocab)
         self.embed = target.embed
         self.lm_head = target.lm_head
         self.fc = nn.Linear(3 * cfg.dim, cfg.dim, bias=False)
@@ -63,10 +70,21 @@ class DraftHead(RopeModule):
         return torch.cat([self.input_norm(emb), self.hidden_norm(hidden)], dim=-1)
 
     def finish(self, hidden: Tensor, attn_out: Tensor) -> tuple[Tensor, Tensor]:
-        """Residual over the feature, MLP, then logits through the shared head."""
+        """Residual over the feature, MLP, then logits (draft vocab only) via the shared head."""
         x = hidden + attn_out
         x = x + self.ffn(self.ffn_norm(x))
-        return self.lm_head(self.norm(x)).float(), x
+        if self.vocab_map is None:
+            return self.lm_head(self.norm(x)).float(), x
+        weight = self.lm_head.weight[self.vocab_map]
+        return F.linear(self.norm(x), weight).float(), x
+
+    def full_vocab(self, logits: Tensor) -> Tensor:
+        """Draft-vocab logits [..., Vd] -> target-vocab logits [..., V] (others at the minimum)."""
+        if self.vocab_map is None:
+            return logits
+        shape = (*logits.shape[:-1], self.cfg.vocab_size)
+        full = logits.new_full(shape, torch.finfo(logits.dtype).min)
+        return full.index_copy_(-1, self.vocab_map, logits)
 
     def forward(self, tokens: Tensor, hidden: Tensor, positions: Tensor, slots: Tensor,
                 cache_locs: Tensor, attn_mask: Tensor, kv: KVCache) -> tuple[Tensor, Tensor]:
@@ -74,7 +92,8 @@ class DraftHead(RopeModule):
         bias = mask_bias(attn_mask, x.dtype)
         out = self.attn.forward_cached(x, self.rope, positions, slots, cache_locs, bias,
                                        kv.k[0], kv.v[0])
-        return self.finish(hidden, out)
+        logits, hidden_out = self.finish(hidden, out)
+        return self.full_vocab(logits), hidden_out
 
     def forward_ttt(self, tokens: Tensor, feats: Tensor, steps: int) -> list[Tensor]:
         """Training-time test: unroll `steps` draft steps over whole sequences without a cache.
@@ -82,7 +101,7 @@ class DraftHead(RopeModule):
         tokens [B,T+steps] (x[1..]), feats [B,T,dim] fused target features h[0..T-1]. Step j's
         row p sits at position p+j, reads token x[p+1+j] and the step j-1 output of row p, and
         attends to step-0 keys of positions < p+1 (real features) plus its own keys of steps 1..j,
-        exactly what a chain draft sees at inference. Returns logits per step [B,T,V].
+        exactly what a chain draft sees at inference. Returns logits per step [B,T,Vd] (draft vocab).
         """
         b, t, _ = feats.shape
         dev = feats.device

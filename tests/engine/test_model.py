@@ -138,3 +138,14 @@ def test_high_entropy_pair_makes_speculation_lose() -> None:
     res = speculative_decode(hi.target, hi.draft, prompts, 24, topk=1, steps=3)
     assert res.tokens == greedy_decode(hi.target, prompts, 24).tolist()
     assert res.emitted_per_step < 1.3
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_greedy_speculation_is_lossless_on_cuda() -> None:
+    pair = loader.load_pair("tiny", device="cuda")
+    prompts = torch.tensor(pair.prompts[:8], device="cuda")
+    plain = greedy_decode(pair.target, prompts, 32).tolist()
+    for kw in ({"topk": 1, "steps": 3}, {"topk": 4, "steps": 3, "num_draft_tokens": 16}):
+        res = speculative_decode(pair.target, pair.draft, prompts, 32, **kw)
+        assert res.tokens == plain
