@@ -10,7 +10,8 @@ from multiprocessing.connection import Connection
 from typing import BinaryIO
 
 from spectrace.assemblers.crash import Crash
-from spectrace.read import NUMPY_INPUT_MIN, STDIN, LineCounter
+from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
+from spectrace.read import STDIN
 from spectrace.scan import ScanResult, ScanSpec, scan_range
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024  # below this a worker's start-up is not paid back

@@ -8,7 +8,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
 from isal import isal_zlib as _zlib
@@ -23,44 +23,6 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 _GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
-_NUMPY_MIN = 256 * 1024  # spans below this are counted with bytearray.count
-NUMPY_INPUT_MIN = 256 * 1024 * 1024  # numpy's import (~0.25 s) pays back from about here
-
-
-class LineCounter:
-    """Counts newlines; numpy (when installed) is ~3x faster than bytearray.count on big spans.
-
-    One per scan: it owns a scratch buffer, so it is not shared between threads.
-    """
-
-    def __init__(self, use_numpy: bool = False) -> None:
-        self._np: Any = None
-        self._tmp: Any = None
-        self._tried = not use_numpy
-
-    def __call__(self, buf: bytearray, lo: int, hi: int) -> int:
-        if hi - lo < _NUMPY_MIN or not self._load():
-            return buf.count(b"\n", lo, hi)
-        np = self._np
-        if self._tmp is None or len(self._tmp) < hi - lo:
-            self._tmp = np.empty(max(hi - lo, BLOCK_SIZE), dtype=np.bool_)
-        view = memoryview(buf)[lo:hi]
-        try:
-            out = self._tmp[: hi - lo]
-            np.equal(np.frombuffer(view, dtype=np.uint8), 10, out=out)
-            return int(np.count_nonzero(out))
-        finally:
-            view.release()
-
-    def _load(self) -> bool:
-        if not self._tried:
-            self._tried = True
-            try:
-                import numpy
-            except ImportError:
-                return False
-            self._np = numpy
-        return self._np is not None
 
 
 class GzipStream:
@@ -125,9 +87,10 @@ class _LongLine:
                 -MAX_LINE_BYTES:
             ]
 
-    def line(self) -> bytearray:
+    def block(self, beyond: bool) -> Block:
         """The start, then (after ``\\r``) the last redraw: what a terminal showed at the end."""
-        return bytearray(self.head + (b"\r" + self.tail if self.redrawn else b"") + b"\n")
+        line = bytearray(self.head + (b"\r" + self.tail if self.redrawn else b"") + b"\n")
+        return Block(line, 0, len(line), self.offset, None, beyond)
 
 
 def display_name(path: str) -> str:
@@ -218,10 +181,9 @@ class Reader:
                 nl = buf.find(b"\n", 0, fill)
                 long.add(buf, nl if nl >= 0 else fill, final=nl >= 0 or eof)
                 if nl < 0 and not eof:
-                    offset, fill = offset + fill, 0
+                    offset, fill = offset + fill, 0  # still inside the line
                     continue
-                line = long.line()
-                yield Block(line, 0, len(line), long.offset, None, self._past(long.offset))
+                yield long.block(self._past(long.offset))
                 prev, long = None, None
                 if nl < 0:
                     return
@@ -235,20 +197,17 @@ class Reader:
                 long.add(buf, fill, final=False)
                 offset, fill = offset + fill, 0
                 continue
-            if eof:
-                cut = fill
+            cut = fill if eof else cut
             if self._stop is not None and offset < self._stop < offset + cut:
                 cut = self._stop - offset  # line-aligned: ranges never share a line
             if cut:
                 if prev is not None:
                     prev.prev = None  # its buffer is about to be reused
-                block = Block(buf, 0, cut, offset, prev, self._past(offset))
-                yield block
-                prev = block
+                prev = Block(buf, 0, cut, offset, prev, self._past(offset))
+                yield prev
             if eof and cut == fill:
                 return
-            other = bufs[1 - which]
-            other[: fill - cut] = buf[cut:fill]
+            bufs[1 - which][: fill - cut] = buf[cut:fill]
             which, fill, offset = 1 - which, fill - cut, offset + cut
 
     def _past(self, offset: int) -> bool:

@@ -12,9 +12,10 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.collect import Collector
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import MAX_LINE, LineParser
+from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
-from spectrace.read import NUMPY_INPUT_MIN, Block, LineCounter, Reader
+from spectrace.read import Block, Reader
 
 CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
 LEAD_LINES = 4  # lines parsed before each hit: a "WorkerProc hit an exception." header line
