@@ -171,7 +171,7 @@ class TracebackAssembler:
         text = line.text
         if rec.state is State.FAULT:
             return self._step_fault(rec, line, done)
-        if TB_START in text:
+        if _starts_traceback(text):
             if rec.state is State.GAP:
                 rec.state = State.HEAD
                 rec.add(line)
@@ -196,7 +196,8 @@ class TracebackAssembler:
         elif rec.state is State.AFTER:
             return self._message_line(rec, line)
         elif (exc := parse_exception(text)) is not None and rec.state is not State.GAP:
-            rec.exc, rec.state, rec.blank_after = exc, State.AFTER, False
+            rec.exc, rec.state, rec.blank_after = exc, State.AFTER, ":" not in text
+            # a bare "KeyboardInterrupt" has no message: what follows is the next record
         else:
             rec.junk += 1
             return rec.junk <= MAX_JUNK
@@ -233,7 +234,7 @@ class TracebackAssembler:
 
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
         text = line.text
-        idx = text.find(TB_START)
+        idx = text.rfind(TB_START) if _starts_traceback(text) else -1
         fault = text.startswith("Fatal Python error:") or _THREAD.match(text.strip())
         frame = _FRAME.match(text)
         if idx < 0 and not fault and not frame:
@@ -295,6 +296,12 @@ class TracebackAssembler:
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
         )  # fmt: skip
+
+
+def _starts_traceback(text: str) -> bool:
+    """``Traceback (most recent call last):`` ends the line (after a header such as
+    ``Scheduler hit an exception: ``); quoted inside a request repr, it does not."""
+    return text.rstrip().endswith(TB_START)
 
 
 def _announces(prev: LogLine, line: LogLine) -> bool:

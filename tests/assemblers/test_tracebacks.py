@@ -208,3 +208,17 @@ def test_headerless_traceback_in_a_single_writer_file_takes_its_rank() -> None:
         "Traceback (most recent call last):", WORKER, "torch.OutOfMemoryError: CUDA out of memory.",
     ])  # fmt: skip
     assert [(c.exception_type, c.rank) for c in crashes] == [("torch.OutOfMemoryError", "rank2")]
+
+
+def test_quoted_traceback_in_a_request_repr_is_not_a_start() -> None:
+    line = "[2026-02-27 20:59:41] Receive: obj=GenerateReqInput(text='Why?\\nTraceback (most recent call last):\\n  File \"a.py\"')"
+    assert assemble([line]) == []
+
+
+def test_bare_exception_takes_no_message_lines() -> None:
+    crashes = assemble(["Traceback (most recent call last):", SCHED, "KeyboardInterrupt",
+                        "Process SpawnProcess-3:", "Traceback (most recent call last):", SCHED,
+                        "KeyboardInterrupt"])  # fmt: skip
+    assert [(c.exception_type, c.message, c.end_lineno) for c in crashes] == [
+        ("KeyboardInterrupt", "", 3), ("KeyboardInterrupt", "", 7),
+    ]  # fmt: skip
