@@ -28,6 +28,7 @@ BLOCK = 128  # lines decoded and cached together
 CACHE_BLOCKS = 256  # at most 32 k decoded lines held
 MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels with it
 SNIFF = 8192
+BULK_MAX = 64 << 20  # a bulk read larger than this (huge lines) goes line by line
 NUMPY_MIN = 64 << 20  # numpy's import (~0.25 s of CPU) pays back on files from about this size
 GZIP_RATIO = 8  # a rough inflation ratio of text logs, to size a .gz by what it will become
 
@@ -214,6 +215,17 @@ class LineIndex:
             lines = self._read_block(block)
         k = i - block * BLOCK
         return lines[k] if k < len(lines) else ("", 0)
+
+    def lines(self, start: int, stop: int) -> list[str]:
+        """Texts of lines [start, stop) in one read, for bulk scans (filter, search); not cached."""
+        stop = min(stop, self.line_count)
+        if stop <= start:
+            return []
+        first, last = self.span(start)[0], self.span(stop - 1)[1]
+        if last - first > BULK_MAX:
+            return [self.line(i)[0] for i in range(start, stop)]
+        raws = os.pread(self._fd, last - first, first).split(b"\n")[: stop - start]
+        return [_decode(raw)[0] for raw in raws]
 
     def _read_block(self, block: int) -> list[tuple[str, int]]:
         first = block * BLOCK

@@ -45,7 +45,7 @@ def plain(text: str) -> str:
     """The line as a user reads it: escapes removed, control bytes shown as '?'."""
     if "\x1b" in text:
         text = _CSI.sub("", _OSC.sub("", text))
-    return _CONTROL.sub("?", text)
+    return _CONTROL.sub("?", text) if _CONTROL.search(text) else text
 
 
 def to_text(raw: str, *, colour: bool = True) -> Text:

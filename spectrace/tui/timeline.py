@@ -30,6 +30,7 @@ _STAMP = re.compile(
 _SGLANG = re.compile(r"\[\d{4}-(\d\d)-(\d\d)[ T](\d\d:\d\d:\d\d)(?:[.,](\d+))?")  # = first branch
 _WRAPPER_GROUP = 25  # first group of the CRI / CI wrapper branch
 STAMP_WINDOW = 200  # a stamp sits in the header, after at most a wrapper and a process tag
+WINDOW = 4096  # rows read at once by bulk scans (filter, search)
 FILE_SHIFT = 40
 LINE_MASK = (1 << FILE_SHIFT) - 1
 
@@ -41,6 +42,8 @@ class LineSource(Protocol):
     def count(self) -> int: ...
 
     def text(self, row: int) -> tuple[str, int]: ...
+
+    def texts(self, start: int, stop: int) -> list[str]: ...
 
     def locate(self, row: int) -> tuple[int, int]: ...
 
@@ -60,6 +63,9 @@ class SingleSource:
 
     def text(self, row: int) -> tuple[str, int]:
         return self.index.line(row)
+
+    def texts(self, start: int, stop: int) -> list[str]:
+        return self.index.lines(start, stop)
 
     def locate(self, row: int) -> tuple[int, int]:
         return self.file, row
@@ -86,6 +92,9 @@ class MergedSource:
         file, line = self.locate(row)
         return self.indexes[file].line(line)
 
+    def texts(self, start: int, stop: int) -> list[str]:
+        return [self.text(row)[0] for row in range(start, stop)]
+
     def locate(self, row: int) -> tuple[int, int]:
         packed = self.order[row]
         return packed >> FILE_SHIFT, packed & LINE_MASK
@@ -108,6 +117,9 @@ class FilteredSource:
 
     def text(self, row: int) -> tuple[str, int]:
         return self.base.text(self.rows[row])
+
+    def texts(self, start: int, stop: int) -> list[str]:
+        return [self.text(row)[0] for row in range(start, stop)]
 
     def locate(self, row: int) -> tuple[int, int]:
         return self.base.locate(self.rows[row])
@@ -171,9 +183,10 @@ def filter_rows(
 ) -> array.array[int] | None:
     """Rows of ``base`` whose text ``keep(text, row)`` accepts; None when cancelled."""
     rows = array.array("Q")
-    for row in range(base.count):
-        if keep(base.text(row)[0], row):
-            rows.append(row)
-        if row & 0xFFFF == 0 and cancelled():
+    for start in range(0, base.count, WINDOW):
+        for row, text in enumerate(base.texts(start, min(start + WINDOW, base.count)), start):
+            if keep(text, row):
+                rows.append(row)
+        if cancelled():
             return None
     return rows

@@ -13,7 +13,7 @@ from spectrace.line_index import LineIndex
 from spectrace.pipeline import Analysis
 from spectrace.tui.dialogs import Query
 from spectrace.tui.linestyle import plain
-from spectrace.tui.timeline import LineSource
+from spectrace.tui.timeline import WINDOW, LineSource
 
 RANK_SNIFF_LINES = 5000
 # The SGLang header's rank tags as spectrace.dialects.sglang reads them (a test keeps them equal).
@@ -143,9 +143,20 @@ def _natural(label: str) -> list[object]:
 
 
 def search(view: LineSource, pattern: re.Pattern[str], cursor: int, direction: int) -> int | None:
-    """The next row after (or before) the cursor whose text matches."""
-    rows = range(cursor + 1, view.count) if direction > 0 else range(cursor - 1, -1, -1)
-    for row in rows:
-        if pattern.search(plain(view.text(row)[0])):
-            return row
+    """The next row after (or before) the cursor whose text matches, read a window at a time."""
+    if direction > 0:
+        for start in range(cursor + 1, view.count, WINDOW):
+            texts = view.texts(start, min(start + WINDOW, view.count))
+            hit = next((i for i, text in enumerate(texts) if pattern.search(plain(text))), None)
+            if hit is not None:
+                return start + hit
+        return None
+    for stop in range(cursor, 0, -WINDOW):
+        start = max(0, stop - WINDOW)
+        texts = view.texts(start, stop)
+        hit = next(
+            (i for i in range(len(texts) - 1, -1, -1) if pattern.search(plain(texts[i]))), None
+        )
+        if hit is not None:
+            return start + hit
     return None

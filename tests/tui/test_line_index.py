@@ -144,3 +144,11 @@ def test_numpy_and_pure_python_find_the_same_lines(tmp_path: Path) -> None:
         plain.line(i) for i in range(0, 20_001, 997)
     ]
     assert fast._np is not None and plain._np is None
+
+
+def test_bulk_reads_match_line_by_line_reads(tmp_path: Path) -> None:
+    path = tmp_path / "a.log"
+    path.write_bytes(b"one\r\n" + b"y" * (MAX_LINE_BYTES + 10) + b"\nredraw 1\rredraw 2\n\nlast")
+    index = built(path)
+    assert index.lines(0, 99) == [index.line(i)[0] for i in range(index.line_count)]
+    assert index.lines(2, 4) == ["redraw 2", ""] and index.lines(5, 9) == []

@@ -35,6 +35,9 @@ class EmptySource:
     def text(self, row: int) -> tuple[str, int]:
         return "", 0
 
+    def texts(self, start: int, stop: int) -> list[str]:
+        return []
+
     def locate(self, row: int) -> tuple[int, int]:
         return 0, row
 
