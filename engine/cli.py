@@ -109,6 +109,17 @@ def check_weights(model: str) -> None:
         verified_file(f"{model}.{part}.safetensors")
 
 
+def check_devices(device: str, tp: int) -> None:
+    """One GPU per TP rank: NCCL refuses two ranks on one device, so say it up front."""
+    if device != "cuda":
+        return
+    import torch
+
+    have = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if have < tp:
+        raise UsageError(f"--device cuda --tp {tp} needs {tp} CUDA devices, found {have}")
+
+
 @engine_app.command("run")
 def run(
     out: Annotated[Path, typer.Option("--out", help="Directory for engine.log and events*.jsonl")],
@@ -192,6 +203,7 @@ def run(
         if ld.problems():
             raise UsageError(ld.problems()[0])
     check_weights(model)
+    check_devices(device, tp)
     console = Console(stderr=True)
     worst = 0
     for ld in loads:
@@ -293,6 +305,7 @@ def bench(
         }
         configs.append((name, *build_config(**kw)))
     check_weights(model)
+    check_devices(device, 1)
     try:
         run_bench(configs, levels, num_requests, max_new_tokens, out, Console(stderr=True))
     except OSError as exc:
