@@ -195,9 +195,11 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._analyse()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        if not self._analysis_started:  # after the first screen: the scan competes for the GIL
+        if (
+            not self._analysis_started
+        ):  # once the first lines can show: the scan competes for the GIL
             self._analysis_started = True
-            self.call_after_refresh(self._analyse)
+            self._analyse()
         if isinstance(self.log_view.source, (SingleSource, MergedSource)):
             self.log_view.grew()
         self.indexing = not message.done
