@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.load import LoadSample
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
-from spectrace.prefilter import Prefilter
 from spectrace.read import Block
 
 MAX_SAMPLES = 64  # per crash, across ranks
@@ -17,23 +15,18 @@ MAX_BACK = 1024 * 1024  # bytes looked back before a crash (about 5,000 lines)
 
 
 class LoadLookback:
-    """Load lines before an offset in the current and previous block (both still in memory).
-
-    A block that has crashes is indexed once (line starts of its load lines), so a thousand
-    crashes in one block cost one scan of it, not a thousand.
-    """
+    """Load lines before an offset in the current and previous block (both still in memory)."""
 
     def __init__(self, source: str, literals: Sequence[bytes],
                  parse: Callable[[LogLine], LoadSample | None] | None) -> None:  # fmt: skip
-        self._parse = parse
-        self._prefilter = Prefilter(literals) if literals and parse is not None else None
+        self._parse = parse if literals else None
+        self._literals = tuple(literals)
         self._parser = LineParser(source)
-        self._index: dict[int, list[int]] = {}  # block offset -> load line starts in it
         self._cache: dict[int, LoadSample | None] = {}  # absolute line offset -> parsed sample
 
     def samples(self, block: Block, offset: int, lineno: int) -> list[LoadSample]:
         """Load samples before ``offset`` (absolute; its line is ``lineno``), newest first."""
-        if self._prefilter is None:
+        if self._parse is None:
             return []
         self._forget(block)
         found: list[LoadSample] = []
@@ -51,27 +44,28 @@ class LoadLookback:
         return found
 
     def _forget(self, block: Block) -> None:
-        """Keep only what belongs to the blocks still in memory."""
-        live = {b.offset for b in (block, block.prev) if b is not None}
-        if set(self._index) - live:
-            self._index = {k: v for k, v in self._index.items() if k in live}
-            low = min(live)
+        """Parsed samples of blocks no longer in memory are dropped."""
+        low = min(b.offset for b in (block, block.prev) if b is not None)
+        if any(k < low for k in self._cache):
             self._cache = {k: v for k, v in self._cache.items() if k >= low}
 
-    def _starts(self, blk: Block) -> list[int]:
-        if blk.offset not in self._index:
-            assert self._prefilter is not None
-            self._index[blk.offset] = self._prefilter.line_starts(blk.buf, blk.start, blk.end)
-        return self._index[blk.offset]
-
     def _scan(self, blk: Block, lo: int, hi: int, lineno: int, limit: int) -> list[LoadSample]:
-        """The newest load lines in ``[lo, hi)``; ``lineno`` is the line starting at ``hi``."""
-        starts = self._starts(blk)
-        end = bisect_left(starts, hi)
-        begin = max(bisect_left(starts, lo), end - limit)
+        """The newest load lines in ``[lo, hi)``; ``lineno`` is the line starting at ``hi``.
+
+        rfind walks back per literal and stops after ``limit`` hits, so dense Decode lines
+        cost a few lines of search and a rare literal at most one pass over ``[lo, hi)``.
+        """
+        buf = blk.buf
+        starts: set[int] = set()
+        for lit in self._literals:
+            pos, n = hi, 0
+            while n < limit and (pos := buf.rfind(lit, lo, pos)) >= 0:
+                pos = buf.rfind(b"\n", lo, pos) + 1 or lo
+                starts.add(pos)
+                n += 1
         out: list[LoadSample] = []
         counted, line_at = hi, lineno
-        for start in reversed(starts[begin:end]):
+        for start in sorted(starts, reverse=True)[:limit]:
             line_at -= blk.buf.count(b"\n", start, counted)
             counted = start
             sample = self._sample(blk, start, line_at)
