@@ -22,6 +22,7 @@ from spectrace.pipeline import Finding
 from spectrace.tui.messages import JumpTo
 from spectrace.tui.widgets.incident_list import Item
 
+ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cmdline"}
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
 
@@ -224,7 +225,8 @@ class IncidentDetail(VerticalScroll):
                     Text.assemble(
                         ("flag ", "dim"),
                         (f"{name}={flag.value!r}", "bold"),
-                        (f"  {flag.origin} · {_where(flag.source, flag.lineno)}", "dim"),
+                        (f"  {_where(flag.source, flag.lineno)}", "cyan"),
+                        (f" {ORIGINS.get(flag.origin, flag.origin)}", "dim"),
                     ),
                     id=str(n),
                 )
