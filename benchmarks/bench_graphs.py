@@ -14,7 +14,6 @@ import bisect
 import json
 
 import torch
-
 from bench_kernels import time_eager, time_graph
 from spectrace_engine.loader import load_pair
 from spectrace_engine.model import TargetModel
@@ -42,13 +41,17 @@ def step_fn(target: TargetModel, bs: int, rows: int):  # type: ignore[no-untyped
 def measure(target: TargetModel, bs: int, rows: int, iters: int) -> dict[str, float]:
     run = step_fn(target, bs, rows)
     eager, graph = time_eager(run, iters), time_graph(run, iters)
-    out = {"eager_us": round(eager, 1), "graph_us": round(graph, 1),
-           "graph_speedup": round(eager / graph, 2)}
+    out = {
+        "eager_us": round(eager, 1),
+        "graph_us": round(graph, 1),
+        "graph_speedup": round(eager / graph, 2),
+    }
     cap = CAPTURE[bisect.bisect_left(CAPTURE, bs)] if bs <= CAPTURE[-1] else bs
     if cap != bs:
         padded = time_graph(step_fn(target, cap, rows), iters)
-        out.update(padded_to=cap, padded_us=round(padded, 1),
-                   padding_cost=round(padded / graph - 1, 3))
+        out.update(
+            padded_to=cap, padded_us=round(padded, 1), padding_cost=round(padded / graph - 1, 3)
+        )
     return out
 
 
@@ -71,10 +74,15 @@ def main() -> None:
             for mode, n in (("decode", 1), ("verify", args.draft_tokens)):
                 r = {"mode": mode, "bs": bs, "rows": bs * n, **measure(target, bs, n, args.iters)}
                 rows.append(r)
-                pad = (f"->{r['padded_to']}: {100 * r['padding_cost']:+.1f}%"
-                       if "padded_to" in r else "")
-                print(f"{mode:7} {bs:>4} {r['eager_us']:>9.1f} {r['graph_us']:>9.1f} "
-                      f"{r['graph_speedup']:>8.2f} {pad:>14}")
+                pad = (
+                    f"->{r['padded_to']}: {100 * r['padding_cost']:+.1f}%"
+                    if "padded_to" in r
+                    else ""
+                )
+                print(
+                    f"{mode:7} {bs:>4} {r['eager_us']:>9.1f} {r['graph_us']:>9.1f} "
+                    f"{r['graph_speedup']:>8.2f} {pad:>14}"
+                )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)

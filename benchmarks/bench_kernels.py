@@ -14,7 +14,6 @@ import json
 from collections.abc import Callable
 
 import torch
-
 from spectrace_engine import tree as T
 from spectrace_engine.kernels import verify as V
 
@@ -64,9 +63,18 @@ def make_inputs(bs: int, seed: int) -> dict[str, torch.Tensor]:
     coins, inv_exp = V.sampling_noise(bs, N, VOCAB, generator=g)
     chain_c = torch.randint(0, 4, (bs, STEPS + 1), generator=g)
     chain_p = torch.randint(0, 4, (bs, STEPS + 1), generator=g)
-    raw = dict(cand=tree.draft_tokens, ridx=tree.retrive_index, nxt=tree.retrive_next_token,
-               sib=tree.retrive_next_sibling, pred=follow, probs=torch.softmax(logits, -1),
-               coins=coins, inv_exp=inv_exp, chain_c=chain_c, chain_p=chain_p)
+    raw = dict(
+        cand=tree.draft_tokens,
+        ridx=tree.retrive_index,
+        nxt=tree.retrive_next_token,
+        sib=tree.retrive_next_sibling,
+        pred=follow,
+        probs=torch.softmax(logits, -1),
+        coins=coins,
+        inv_exp=inv_exp,
+        chain_c=chain_c,
+        chain_p=chain_p,
+    )
     return {k: v.cuda().contiguous() for k, v in raw.items()}
 
 
@@ -75,14 +83,21 @@ def kernels(x: dict[str, torch.Tensor]) -> dict[str, Callable[[str], V.VerifyOut
     return {
         "chain_greedy": lambda be: V.verify_greedy_chain(x["chain_c"], x["chain_p"], backend=be),
         "tree_greedy": lambda be: V.verify_greedy_tree(*links, x["pred"], STEPS, backend=be),
-        "tree_sampling": lambda be: V.verify_tree_sampling(*links, x["probs"], x["coins"],
-                                                           x["inv_exp"], STEPS, backend=be),
+        "tree_sampling": lambda be: V.verify_tree_sampling(
+            *links, x["probs"], x["coins"], x["inv_exp"], STEPS, backend=be
+        ),
     }
 
 
 def same(a: V.VerifyOutput, b: V.VerifyOutput) -> bool:
-    return all(torch.equal(p, q) for p, q in zip((a.accept_index, a.accept_length, a.tokens),
-                                                 (b.accept_index, b.accept_length, b.tokens)))
+    return all(
+        torch.equal(p, q)
+        for p, q in zip(
+            (a.accept_index, a.accept_length, a.tokens),
+            (b.accept_index, b.accept_length, b.tokens),
+            strict=True,
+        )
+    )
 
 
 def main() -> None:
@@ -94,22 +109,32 @@ def main() -> None:
     if not torch.cuda.is_available():
         raise SystemExit("bench_kernels needs a CUDA device (CPU runs use the test suite instead)")
     rows = []
-    print(f"{'kernel':14} {'bs':>4} {'ref eager':>10} {'tri eager':>10} {'ref graph':>10} "
-          f"{'tri graph':>10} {'graph x':>8} {'eager x':>8}  (µs per call)")
+    print(
+        f"{'kernel':14} {'bs':>4} {'ref eager':>10} {'tri eager':>10} {'ref graph':>10} "
+        f"{'tri graph':>10} {'graph x':>8} {'eager x':>8}  (µs per call)"
+    )
     for bs in (int(b) for b in args.bs.split(",")):
         for name, fn in kernels(make_inputs(bs, bs)).items():
             if not same(fn("torch"), fn("triton")):
                 raise SystemExit(f"{name} bs={bs}: Triton output differs from the reference")
-            t = {f"{be}_{mode}": timer(lambda be=be: fn(be), args.iters)
-                 for be in ("torch", "triton")
-                 for mode, timer in (("eager", time_eager), ("graph", time_graph))}
-            row = {"kernel": name, "bs": bs, **{k: round(v, 2) for k, v in t.items()},
-                   "graph_speedup": round(t["torch_graph"] / t["triton_graph"], 2),
-                   "eager_speedup": round(t["torch_eager"] / t["triton_eager"], 2)}
+            t = {
+                f"{be}_{mode}": timer(lambda be=be, fn=fn: fn(be), args.iters)
+                for be in ("torch", "triton")
+                for mode, timer in (("eager", time_eager), ("graph", time_graph))
+            }
+            row = {
+                "kernel": name,
+                "bs": bs,
+                **{k: round(v, 2) for k, v in t.items()},
+                "graph_speedup": round(t["torch_graph"] / t["triton_graph"], 2),
+                "eager_speedup": round(t["torch_eager"] / t["triton_eager"], 2),
+            }
             rows.append(row)
-            print(f"{name:14} {bs:>4} {t['torch_eager']:>10.1f} {t['triton_eager']:>10.1f} "
-                  f"{t['torch_graph']:>10.1f} {t['triton_graph']:>10.1f} "
-                  f"{row['graph_speedup']:>8.2f} {row['eager_speedup']:>8.2f}")
+            print(
+                f"{name:14} {bs:>4} {t['torch_eager']:>10.1f} {t['triton_eager']:>10.1f} "
+                f"{t['torch_graph']:>10.1f} {t['triton_graph']:>10.1f} "
+                f"{row['graph_speedup']:>8.2f} {row['eager_speedup']:>8.2f}"
+            )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)

@@ -15,15 +15,22 @@ from torch import Tensor
 from .draft_head import DraftHead
 from .kernels.verify import verify_greedy_tree
 from .model import KVCache, TargetModel
-from .tree import (build_tree, draft_step_inputs, extend_ancestors, organize,
-                   resolve_num_draft_tokens, select_top_k, verify_inputs)
+from .tree import (
+    build_tree,
+    draft_step_inputs,
+    extend_ancestors,
+    organize,
+    resolve_num_draft_tokens,
+    select_top_k,
+    verify_inputs,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class SpecResult:
-    tokens: list[list[int]]      # generated tokens per request (prompt excluded)
-    emitted_per_step: float      # mean accepted + 1 over all verify steps and requests
-    histogram: list[int]         # count of verify steps by tokens accepted (0..steps)
+    tokens: list[list[int]]  # generated tokens per request (prompt excluded)
+    emitted_per_step: float  # mean accepted + 1 over all verify steps and requests
+    histogram: list[int]  # count of verify steps by tokens accepted (0..steps)
 
 
 def causal_mask(bs: int, start: Tensor, t: int, max_len: int) -> Tensor:
@@ -45,14 +52,24 @@ def greedy_decode(target: TargetModel, prompts: Tensor, max_new: int) -> Tensor:
     out = [logits[:, -1].argmax(-1)]
     for i in range(max_new - 1):
         n = torch.full((bs,), p + i, device=dev)
-        logits, _ = target(out[-1][:, None], n[:, None], slots, n[:, None],
-                           causal_mask(bs, n, 1, kv.max_len), kv)
+        logits, _ = target(
+            out[-1][:, None], n[:, None], slots, n[:, None], causal_mask(bs, n, 1, kv.max_len), kv
+        )
         out.append(logits[:, -1].argmax(-1))
     return torch.stack(out, dim=1)
 
 
-def _draft(draft: DraftHead, kv: KVCache, slots: Tensor, n: Tensor, first: tuple[Tensor, ...],
-           topk: int, steps: int, num_tokens: int, root: Tensor):  # type: ignore[no-untyped-def]
+def _draft(
+    draft: DraftHead,
+    kv: KVCache,
+    slots: Tensor,
+    n: Tensor,
+    first: tuple[Tensor, ...],
+    topk: int,
+    steps: int,
+    num_tokens: int,
+    root: Tensor,
+):  # type: ignore[no-untyped-def]
     """Top-k x steps drafting from the extend's top-k, then SGLang's selection -> DraftTree."""
     bs = n.shape[0]
     sel = select_top_k(0, *first, None, topk)
@@ -60,31 +77,60 @@ def _draft(draft: DraftHead, kv: KVCache, slots: Tensor, n: Tensor, first: tuple
     anc = torch.zeros(bs, topk, 0, dtype=torch.long, device=n.device)
     for f in range(steps - 1):
         pos, locs, mask = draft_step_inputs(n, f, anc, topk, steps, kv.max_len)
-        logits, hid = draft(sel.input_ids.view(bs, topk), sel.hidden.view(bs, topk, -1), pos,
-                            slots, locs, mask, kv)
+        logits, hid = draft(
+            sel.input_ids.view(bs, topk), sel.hidden.view(bs, topk, -1), pos, slots, locs, mask, kv
+        )
         tp, ti = torch.softmax(logits, -1).topk(topk, dim=-1)
-        sel = select_top_k(f + 1, tp.view(bs * topk, topk), ti.view(bs * topk, topk),
-                           hid.view(bs * topk, -1), sel.scores, topk)
+        sel = select_top_k(
+            f + 1,
+            tp.view(bs * topk, topk),
+            ti.view(bs * topk, topk),
+            hid.view(bs * topk, -1),
+            sel.scores,
+            topk,
+        )
         sels.append(sel)
         anc = extend_ancestors(anc, sel.branch_parent)
     return build_tree(root, *organize(sels, num_tokens), topk)
 
 
-def _extend(draft: DraftHead, kv: KVCache, slots: Tensor, start: Tensor, tokens: Tensor,
-            feats: Tensor, last: Tensor, topk: int) -> tuple[Tensor, Tensor, Tensor]:
+def _extend(
+    draft: DraftHead,
+    kv: KVCache,
+    slots: Tensor,
+    start: Tensor,
+    tokens: Tensor,
+    feats: Tensor,
+    last: Tensor,
+    topk: int,
+) -> tuple[Tensor, Tensor, Tensor]:
     """Draft extend over rows start.. (rows past `last` are padding); top-k of row `last`."""
     bs, t = tokens.shape
     pos = start[:, None] + torch.arange(t, device=start.device)
-    logits, hid = draft(tokens.clamp(min=0), draft.fuse(feats), pos, slots, pos,
-                        causal_mask(bs, start, t, kv.max_len), kv)
+    logits, hid = draft(
+        tokens.clamp(min=0),
+        draft.fuse(feats),
+        pos,
+        slots,
+        pos,
+        causal_mask(bs, start, t, kv.max_len),
+        kv,
+    )
     rows = torch.arange(bs, device=start.device)
     tp, ti = torch.softmax(logits[rows, last], -1).topk(topk, dim=-1)
     return tp, ti, hid[rows, last]
 
 
 @torch.no_grad()
-def speculative_decode(target: TargetModel, draft: DraftHead, prompts: Tensor, max_new: int,
-                       topk: int = 1, steps: int = 3, num_draft_tokens: int | None = None) -> SpecResult:
+def speculative_decode(
+    target: TargetModel,
+    draft: DraftHead,
+    prompts: Tensor,
+    max_new: int,
+    topk: int = 1,
+    steps: int = 3,
+    num_draft_tokens: int | None = None,
+) -> SpecResult:
     bs, p = prompts.shape
     dev = prompts.device
     n_tok = resolve_num_draft_tokens(topk, steps, num_draft_tokens)
@@ -95,8 +141,16 @@ def speculative_decode(target: TargetModel, draft: DraftHead, prompts: Tensor, m
     pos = torch.arange(p, device=dev).expand(bs, p)
     logits, aux = target(prompts, pos, slots, pos, causal_mask(bs, zero, p, max_len), tkv)
     root = logits[:, -1].argmax(-1)
-    first = _extend(draft, dkv, slots, zero, torch.cat([prompts[:, 1:], root[:, None]], 1), aux,
-                    torch.full_like(zero, p - 1), topk)
+    first = _extend(
+        draft,
+        dkv,
+        slots,
+        zero,
+        torch.cat([prompts[:, 1:], root[:, None]], 1),
+        aux,
+        torch.full_like(zero, p - 1),
+        topk,
+    )
     n = torch.full_like(zero, p)
     out: list[list[int]] = [[int(r)] for r in root]
     hist = [0] * (steps + 1)
@@ -104,9 +158,15 @@ def speculative_decode(target: TargetModel, draft: DraftHead, prompts: Tensor, m
         tree = _draft(draft, dkv, slots, n, first, topk, steps, n_tok, root)
         vpos, vlocs, vmask = verify_inputs(tree, n, max_len)
         logits, aux = target(tree.draft_tokens, vpos, slots, vlocs, vmask, tkv)
-        res = verify_greedy_tree(tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
-                                 tree.retrive_next_sibling, logits.argmax(-1), steps,
-                                 backend="torch")
+        res = verify_greedy_tree(
+            tree.draft_tokens,
+            tree.retrive_index,
+            tree.retrive_next_token,
+            tree.retrive_next_sibling,
+            logits.argmax(-1),
+            steps,
+            backend="torch",
+        )
         node = res.accept_index - slots[:, None] * n_tok
         j = torch.arange(steps + 1, device=dev)
         valid = res.accept_index >= 0
@@ -115,7 +175,9 @@ def speculative_decode(target: TargetModel, draft: DraftHead, prompts: Tensor, m
         first = _extend(draft, dkv, slots, n, res.tokens, feats, res.accept_length, topk)
         root = res.tokens[slots, res.accept_length]
         n = n + res.accept_length + 1
-        for b, (row, acc) in enumerate(zip(res.tokens.tolist(), res.accept_length.tolist())):
+        for b, (row, acc) in enumerate(
+            zip(res.tokens.tolist(), res.accept_length.tolist(), strict=True)
+        ):
             out[b].extend(row[: acc + 1])
             hist[acc] += 1
     steps_total = sum(hist)

@@ -32,8 +32,12 @@ class MarkovSource:
         g = torch.Generator().manual_seed(self.seed)
         n_special = len(SPECIALS)
         words = self.vocab_size - n_special
-        succ = torch.stack([torch.randperm(words, generator=g)[: self.fanout]
-                            for _ in range(self.vocab_size)]) + n_special
+        succ = (
+            torch.stack(
+                [torch.randperm(words, generator=g)[: self.fanout] for _ in range(self.vocab_size)]
+            )
+            + n_special
+        )
         logits = torch.randn(self.classes, self.vocab_size, self.fanout, generator=g)
         return succ, torch.softmax(logits / self.temperature, dim=-1)
 
@@ -70,8 +74,9 @@ class MarkovTokenizer:
         n = len(syllables)
         if vocab_size - len(SPECIALS) > n * n:
             raise ValueError(f"vocab_size {vocab_size} exceeds {n * n + len(SPECIALS)}")
-        self.vocab = list(SPECIALS) + [syllables[i % n] + syllables[(i // n) % n]
-                                       for i in range(vocab_size - len(SPECIALS))]
+        self.vocab = list(SPECIALS) + [
+            syllables[i % n] + syllables[(i // n) % n] for i in range(vocab_size - len(SPECIALS))
+        ]
         self.ids = {w: i for i, w in enumerate(self.vocab)}
         self.eos_token_id = 2
 

@@ -27,15 +27,25 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .model import Attention, FeedForward, KVCache, ModelConfig, RMSNorm, RopeModule, mask_bias
-from .model import TargetModel, rope_table
+from .model import (
+    Attention,
+    FeedForward,
+    KVCache,
+    ModelConfig,
+    RMSNorm,
+    RopeModule,
+    TargetModel,
+    mask_bias,
+    rope_table,
+)
 
 
 class DraftHead(RopeModule):
     vocab_map: Tensor | None
 
-    def __init__(self, cfg: ModelConfig, target: TargetModel,
-                 draft_vocab: Tensor | None = None) -> None:
+    def __init__(
+        self, cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None
+    ) -> None:
         super().__init__()
         self.cfg = cfg
         self.register_buffer("vocab_map", draft_vocab)
@@ -86,12 +96,21 @@ class DraftHead(RopeModule):
         full = logits.new_full(shape, torch.finfo(logits.dtype).min)
         return full.index_copy_(-1, self.vocab_map, logits)
 
-    def forward(self, tokens: Tensor, hidden: Tensor, positions: Tensor, slots: Tensor,
-                cache_locs: Tensor, attn_mask: Tensor, kv: KVCache) -> tuple[Tensor, Tensor]:
+    def forward(
+        self,
+        tokens: Tensor,
+        hidden: Tensor,
+        positions: Tensor,
+        slots: Tensor,
+        cache_locs: Tensor,
+        attn_mask: Tensor,
+        kv: KVCache,
+    ) -> tuple[Tensor, Tensor]:
         x = self.layer_input(tokens, hidden)
         bias = mask_bias(attn_mask, x.dtype)
-        out = self.attn.forward_cached(x, self.rope, positions, slots, cache_locs, bias,
-                                       kv.k[0], kv.v[0])
+        out = self.attn.forward_cached(
+            x, self.rope, positions, slots, cache_locs, bias, kv.k[0], kv.v[0]
+        )
         logits, hidden_out = self.finish(hidden, out)
         return self.full_vocab(logits), hidden_out
 
@@ -110,7 +129,7 @@ class DraftHead(RopeModule):
         hidden = feats
         for j in range(steps):
             pos = (base + j).expand(b, t)
-            x = self.layer_input(tokens[:, j:j + t], hidden)
+            x = self.layer_input(tokens[:, j : j + t], hidden)
             q, k, v = self.attn.project(x, self.rope, pos)
             ks.append(k.transpose(1, 2))
             vs.append(v.transpose(1, 2))

@@ -63,8 +63,10 @@ def verified_file(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[Path, str
     path = weights_dir / name
     sums_path = weights_dir / "SHA256SUMS.json"
     if not path.is_file():
-        raise WeightsError(f"engine weights missing: {path} (retrain with python -m "
-                           f"spectrace_engine.train, see docs/engine-models.md)")
+        raise WeightsError(
+            f"engine weights missing: {path} (retrain with python -m "
+            f"spectrace_engine.train, see docs/engine-models.md)"
+        )
     try:
         sums = json.loads(sums_path.read_text())
     except (OSError, ValueError) as exc:
@@ -90,27 +92,33 @@ def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, d
 
 def build_models(cfg: ModelConfig, tstate: dict, dstate: dict) -> tuple[TargetModel, DraftHead]:
     target = TargetModel(cfg)
-    missing, unexpected = target.load_state_dict({k: v.float() for k, v in tstate.items()},
-                                                 strict=False)
+    missing, unexpected = target.load_state_dict(
+        {k: v.float() for k, v in tstate.items()}, strict=False
+    )
     tied = {"lm_head.weight"} if cfg.tie_embeddings else set()
     if unexpected or set(missing) - tied:
-        raise WeightsError(f"target weights do not fit the config: missing {missing}, "
-                           f"unexpected {unexpected}")
+        raise WeightsError(
+            f"target weights do not fit the config: missing {missing}, unexpected {unexpected}"
+        )
     draft = DraftHead(cfg, target)
-    missing, unexpected = draft.load_state_dict({k: v.float() for k, v in dstate.items()},
-                                                strict=False)
+    missing, unexpected = draft.load_state_dict(
+        {k: v.float() for k, v in dstate.items()}, strict=False
+    )
     if unexpected or any(not k.startswith(("embed.", "lm_head.")) for k in missing):
-        raise WeightsError(f"draft weights do not fit the head: missing {missing}, "
-                           f"unexpected {unexpected}")
+        raise WeightsError(
+            f"draft weights do not fit the head: missing {missing}, unexpected {unexpected}"
+        )
     return target, draft
 
 
-def load_pair(name: str = "tiny", device: torch.device | str = "cpu",
-              dtype: torch.dtype = torch.float32) -> ModelPair:
+def load_pair(
+    name: str = "tiny", device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32
+) -> ModelPair:
     if name not in PAIRS:
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
     if name == "smollm2":
         from .smollm import load_smollm_pair
+
         return load_smollm_pair(device, dtype)
     tstate, dstate, meta, sums = read_pair_files(name)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})

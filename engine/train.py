@@ -25,8 +25,16 @@ from .draft_head import DraftHead
 from .loader import WEIGHTS_DIR, file_sha256
 from .model import ModelConfig, TargetModel
 
-TINY = ModelConfig(vocab_size=512, dim=128, n_layers=4, n_heads=4, n_kv_heads=2, ffn_dim=384,
-                   max_seq_len=2048, aux_layers=(1, 2, 3))
+TINY = ModelConfig(
+    vocab_size=512,
+    dim=128,
+    n_layers=4,
+    n_heads=4,
+    n_kv_heads=2,
+    ffn_dim=384,
+    max_seq_len=2048,
+    aux_layers=(1, 2, 3),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +88,10 @@ def distill_corpus(target: TargetModel, r: Recipe, device: str) -> torch.Tensor:
     text = r.source.sample(r.distill_seqs, r.seq_len, seed=50_000).to(device)
     prompts = r.source.sample(r.distill_seqs, 8, seed=90_000).to(device)
     chunk = 1024
-    gens = [greedy_decode(target, prompts[i:i + chunk], r.seq_len - 8)
-            for i in range(0, r.distill_seqs, chunk)]
+    gens = [
+        greedy_decode(target, prompts[i : i + chunk], r.seq_len - 8)
+        for i in range(0, r.distill_seqs, chunk)
+    ]
     return torch.cat([text, torch.cat([prompts, torch.cat(gens, 0)], 1)], 0)
 
 
@@ -101,16 +111,18 @@ def train_head(target: TargetModel, r: Recipe, device: str, log: list[dict]) -> 
         outs = head.forward_ttt(x[:, 1:], head.fuse(aux[:, :t]), s)
         losses = []
         for j, logits in enumerate(outs):
-            soft = torch.softmax(t_logits[:, 1 + j:1 + j + t], -1)
+            soft = torch.softmax(t_logits[:, 1 + j : 1 + j + t], -1)
             losses.append(-(soft * torch.log_softmax(logits, -1)).sum(-1).mean())
-        loss = sum(w * lo for w, lo in zip((1.0, 0.8, 0.6), losses))
+        loss = sum(w * lo for w, lo in zip((1.0, 0.8, 0.6), losses, strict=False))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         _schedule(opt, step, r.head_steps, r.lr)
         opt.step()
         if step % 500 == 0 or step == r.head_steps - 1:
-            log.append({"phase": "head", "step": step, "loss": [round(lo.item(), 4) for lo in losses]})
+            log.append(
+                {"phase": "head", "step": step, "loss": [round(lo.item(), 4) for lo in losses]}
+            )
     return head.eval().requires_grad_(False)
 
 
@@ -125,21 +137,30 @@ def evaluate(target: TargetModel, head: DraftHead, source: MarkovSource, device:
     prompts = torch.tensor(source.prompts(32, 24, seed=1234), device=device)
     plain = greedy_decode(target, prompts, 64).tolist()
     report = {}
-    for label, kw in (("chain_s3", dict(topk=1, steps=3)),
-                      ("tree_k4_s3_n16", dict(topk=4, steps=3, num_draft_tokens=16))):
+    for label, kw in (
+        ("chain_s3", dict(topk=1, steps=3)),
+        ("tree_k4_s3_n16", dict(topk=4, steps=3, num_draft_tokens=16)),
+    ):
         res = speculative_decode(target, head, prompts, 64, **kw)
-        report[label] = {"emitted_per_step": round(res.emitted_per_step, 3),
-                         "histogram": res.histogram, "identical_to_greedy": res.tokens == plain}
+        report[label] = {
+            "emitted_per_step": round(res.emitted_per_step, 3),
+            "histogram": res.histogram,
+            "identical_to_greedy": res.tokens == plain,
+        }
     return report
 
 
-def save_pair(name: str, r: Recipe, target: TargetModel, head: DraftHead, report: dict,
-              out: Path) -> None:
+def save_pair(
+    name: str, r: Recipe, target: TargetModel, head: DraftHead, report: dict, out: Path
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     cfg = asdict(r.config)
     meta = {"config": cfg, "source": asdict(r.source), "prompt_seed": 1234, "eval": report}
-    tstate = {k: v.to(torch.bfloat16).contiguous() for k, v in target.state_dict().items()
-              if not (r.config.tie_embeddings and k == "lm_head.weight")}
+    tstate = {
+        k: v.to(torch.bfloat16).contiguous()
+        for k, v in target.state_dict().items()
+        if not (r.config.tie_embeddings and k == "lm_head.weight")
+    }
     dstate = {k: v.to(torch.bfloat16).contiguous() for k, v in head.own_state_dict().items()}
     save_file(tstate, str(out / f"{name}.target.safetensors"), {"spectrace": json.dumps(meta)})
     save_file(dstate, str(out / f"{name}.draft.safetensors"), {"spectrace": json.dumps(meta)})
@@ -162,8 +183,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     for name in RECIPES if args.model == "all" else [args.model]:
         r = RECIPES[name]
-        over = {k: getattr(args, k) for k in ("target_steps", "head_steps", "corpus_seqs",
-                                              "distill_seqs") if getattr(args, k) is not None}
+        over = {
+            k: getattr(args, k)
+            for k in ("target_steps", "head_steps", "corpus_seqs", "distill_seqs")
+            if getattr(args, k) is not None
+        }
         r = Recipe(**{**{f: getattr(r, f) for f in r.__slots__}, **over})
         log: list[dict] = []
         t0 = time.time()

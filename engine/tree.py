@@ -38,7 +38,6 @@ import torch
 from torch import Tensor
 
 
-
 @dataclass(frozen=True, slots=True)
 class DraftTree:
     draft_tokens: Tensor
@@ -58,13 +57,13 @@ class DraftTree:
 class StepSelection:
     """One depth: inputs for the next draft forward plus this depth's scored candidates."""
 
-    input_ids: Tensor      # [bs*k] tokens to feed the next draft step
-    hidden: Tensor         # [bs*k, dim] features to feed with them
-    scores: Tensor         # [bs, k] cumulative scores of the chosen branches
+    input_ids: Tensor  # [bs*k] tokens to feed the next draft step
+    hidden: Tensor  # [bs*k, dim] features to feed with them
+    scores: Tensor  # [bs, k] cumulative scores of the chosen branches
     branch_parent: Tensor  # [bs, k] branch slot (0..k-1) of the previous depth each branch extends
-    tree_scores: Tensor    # [bs, k] (depth 0) or [bs, k*k] candidate cumulative scores
-    tree_tokens: Tensor    # same shape: candidate tokens
-    tree_parents: Tensor   # [bs, k+1] (depth 0) or [bs, k]: flat candidate index of chosen nodes
+    tree_scores: Tensor  # [bs, k] (depth 0) or [bs, k*k] candidate cumulative scores
+    tree_tokens: Tensor  # same shape: candidate tokens
+    tree_parents: Tensor  # [bs, k+1] (depth 0) or [bs, k]: flat candidate index of chosen nodes
 
 
 def max_candidates(topk: int, steps: int) -> int:
@@ -79,14 +78,22 @@ def resolve_num_draft_tokens(topk: int, steps: int, num_draft_tokens: int | None
     return num_draft_tokens
 
 
-def select_top_k(depth: int, topk_p: Tensor, topk_index: Tensor, hidden: Tensor,
-                 scores: Tensor | None, topk: int) -> StepSelection:
+def select_top_k(
+    depth: int, topk_p: Tensor, topk_index: Tensor, hidden: Tensor, scores: Tensor | None, topk: int
+) -> StepSelection:
     if depth == 0:
         bs = topk_p.shape[0]
         parents = torch.arange(-1, topk, device=topk_p.device).expand(bs, topk + 1)
         slot0 = torch.zeros(bs, topk, dtype=torch.long, device=topk_p.device)
-        return StepSelection(topk_index.flatten(), hidden.repeat_interleave(topk, dim=0), topk_p,
-                             slot0, topk_p, topk_index, parents)
+        return StepSelection(
+            topk_index.flatten(),
+            hidden.repeat_interleave(topk, dim=0),
+            topk_p,
+            slot0,
+            topk_p,
+            topk_index,
+            parents,
+        )
     assert scores is not None
     bs = scores.shape[0]
     expand = scores[:, :, None] * topk_p.view(bs, topk, topk)
@@ -94,12 +101,20 @@ def select_top_k(depth: int, topk_p: Tensor, topk_index: Tensor, hidden: Tensor,
     tokens = topk_index.view(bs, topk * topk)
     branch = torch.div(cs_index, topk, rounding_mode="floor")
     rows = branch + torch.arange(bs, device=scores.device)[:, None] * topk
-    return StepSelection(torch.gather(tokens, 1, cs_index).flatten(), hidden[rows.flatten()],
-                         cs_p, branch, expand.flatten(1), tokens,
-                         cs_index + (topk * topk * (depth - 1) + topk))
+    return StepSelection(
+        torch.gather(tokens, 1, cs_index).flatten(),
+        hidden[rows.flatten()],
+        cs_p,
+        branch,
+        expand.flatten(1),
+        tokens,
+        cs_index + (topk * topk * (depth - 1) + topk),
+    )
 
 
-def organize(selections: list[StepSelection], num_draft_tokens: int) -> tuple[Tensor, Tensor, Tensor]:
+def organize(
+    selections: list[StepSelection], num_draft_tokens: int
+) -> tuple[Tensor, Tensor, Tensor]:
     scores = torch.cat([s.tree_scores for s in selections], dim=1)
     tokens = torch.cat([s.tree_tokens for s in selections], dim=1)
     top = torch.topk(scores, num_draft_tokens - 1, dim=-1).indices
@@ -118,8 +133,9 @@ def _parents_of(parent_list: Tensor, top: Tensor, topk: int) -> Tensor:
     bs, m = top.shape
     pos = torch.div(top - topk, topk, rounding_mode="floor") + 1
     pos = torch.where(top < topk, torch.zeros_like(pos), pos)
-    padded = torch.cat([torch.full((bs, 1), -1, dtype=torch.long, device=top.device),
-                        parent_list], dim=1)
+    padded = torch.cat(
+        [torch.full((bs, 1), -1, dtype=torch.long, device=top.device), parent_list], dim=1
+    )
     flat_parent = torch.gather(padded, 1, (pos + 1).clamp(max=padded.shape[1] - 1))
     flat_parent = torch.where(top < topk, torch.full_like(top, -1), flat_parent)
     hit = flat_parent[:, :, None] == top[:, None, :]  # [bs, m, m]
@@ -128,12 +144,19 @@ def _parents_of(parent_list: Tensor, top: Tensor, topk: int) -> Tensor:
     return torch.where(found, node, torch.zeros_like(node))
 
 
-def build_tree(verified_id: Tensor, parent_list: Tensor, top_scores_index: Tensor,
-               draft_tokens: Tensor, topk: int) -> DraftTree:
+def build_tree(
+    verified_id: Tensor,
+    parent_list: Tensor,
+    top_scores_index: Tensor,
+    draft_tokens: Tensor,
+    topk: int,
+) -> DraftTree:
     parents = _parents_of(parent_list, top_scores_index, topk)
     bs = verified_id.shape[0]
     root = torch.full((bs, 1), -1, dtype=torch.long, device=verified_id.device)
-    return from_parents(torch.cat([verified_id[:, None], draft_tokens], 1), torch.cat([root, parents], 1))
+    return from_parents(
+        torch.cat([verified_id[:, None], draft_tokens], 1), torch.cat([root, parents], 1)
+    )
 
 
 def chain_tree(verified_id: Tensor, drafts: Tensor) -> DraftTree:
@@ -155,27 +178,40 @@ def from_parents(tokens: Tensor, parents: Tensor) -> DraftTree:
         mask[:, i] |= mask[torch.arange(bs, device=dev), p]
         depth[:, i] = depth[torch.arange(bs, device=dev), p] + 1
     idx = torch.arange(n, device=dev)
-    is_child = (parents[:, None, :] == idx[None, :, None])  # [bs, parent j, child i]
+    is_child = parents[:, None, :] == idx[None, :, None]  # [bs, parent j, child i]
     none = torch.full((bs, n), n, dtype=torch.long, device=dev)
     first = torch.where(is_child, idx.expand(bs, n, n), n).min(-1).values
     same_parent = parents[:, :, None] == parents[:, None, :]
-    nxt = torch.where(same_parent & (idx[None, None, :] > idx[None, :, None]),
-                      idx.expand(bs, n, n), n).min(-1).values
+    nxt = (
+        torch.where(
+            same_parent & (idx[None, None, :] > idx[None, :, None]), idx.expand(bs, n, n), n
+        )
+        .min(-1)
+        .values
+    )
     nxt = torch.where(parents < 0, none, nxt)
-    return DraftTree(tokens, parents, depth, mask,
-                     torch.arange(bs, device=dev)[:, None] * n + idx,
-                     torch.where(first == n, -1, first), torch.where(nxt == n, -1, nxt))
+    return DraftTree(
+        tokens,
+        parents,
+        depth,
+        mask,
+        torch.arange(bs, device=dev)[:, None] * n + idx,
+        torch.where(first == n, -1, first),
+        torch.where(nxt == n, -1, nxt),
+    )
 
 
 def extend_ancestors(ancestors: Tensor, branch_parent: Tensor) -> Tensor:
     """Ancestor branch slots per earlier forward: a branch inherits its parent's, then the parent."""
-    inherited = torch.gather(ancestors, 1,
-                             branch_parent[:, :, None].expand(-1, -1, ancestors.shape[2]))
+    inherited = torch.gather(
+        ancestors, 1, branch_parent[:, :, None].expand(-1, -1, ancestors.shape[2])
+    )
     return torch.cat([inherited, branch_parent[:, :, None]], dim=2)
 
 
-def draft_step_inputs(seq_lens: Tensor, forward: int, ancestors: Tensor, topk: int, steps: int,
-                      max_len: int) -> tuple[Tensor, Tensor, Tensor]:
+def draft_step_inputs(
+    seq_lens: Tensor, forward: int, ancestors: Tensor, topk: int, steps: int, max_len: int
+) -> tuple[Tensor, Tensor, Tensor]:
     bs = seq_lens.shape[0]
     dev = seq_lens.device
     stride = max(steps - 1, 1)

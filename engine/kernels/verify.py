@@ -37,8 +37,13 @@ from torch import Tensor
 
 from . import verify_ref as ref
 
-__all__ = ["VerifyOutput", "sampling_noise", "verify_greedy_chain", "verify_greedy_tree",
-           "verify_tree_sampling"]
+__all__ = [
+    "VerifyOutput",
+    "sampling_noise",
+    "verify_greedy_chain",
+    "verify_greedy_tree",
+    "verify_tree_sampling",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +53,9 @@ class VerifyOutput:
     tokens: Tensor
 
 
-def _check(name: str, t: Tensor, dtype: torch.dtype, shape: tuple[int, ...],
-           device: torch.device) -> None:
+def _check(
+    name: str, t: Tensor, dtype: torch.dtype, shape: tuple[int, ...], device: torch.device
+) -> None:
     if t.dtype != dtype:
         raise ValueError(f"{name}: expected dtype {dtype}, got {t.dtype}")
     if tuple(t.shape) != shape:
@@ -65,7 +71,9 @@ def _check_tree(candidates: Tensor, links: tuple[Tensor, Tensor, Tensor]) -> tup
         raise ValueError(f"candidates: expected [bs, N], got {list(candidates.shape)}")
     bs, n = candidates.shape
     _check("candidates", candidates, torch.long, (bs, n), candidates.device)
-    for name, t in zip(("retrive_index", "retrive_next_token", "retrive_next_sibling"), links):
+    for name, t in zip(
+        ("retrive_index", "retrive_next_token", "retrive_next_sibling"), links, strict=False
+    ):
         _check(name, t, torch.long, (bs, n), candidates.device)
     return bs, n
 
@@ -80,41 +88,61 @@ def _outputs(bs: int, steps: int, device: torch.device) -> tuple[Tensor, Tensor,
     return idx, torch.empty(bs, dtype=torch.long, device=device), torch.full_like(idx, -1)
 
 
-def verify_greedy_chain(candidates: Tensor, target_predict: Tensor,
-                        backend: str = "triton") -> VerifyOutput:
+def verify_greedy_chain(
+    candidates: Tensor, target_predict: Tensor, backend: str = "triton"
+) -> VerifyOutput:
     _check_backend(backend)
     bs, n = _check_tree(candidates, ())  # type: ignore[arg-type]
     _check("target_predict", target_predict, torch.long, (bs, n), candidates.device)
     if backend == "torch":
         return VerifyOutput(*ref.greedy_chain_reference(candidates, target_predict))
     from .verify_triton import greedy_chain_kernel
+
     idx, length, tokens = _outputs(bs, n - 1, candidates.device)
     block = max(2, 1 << (n - 1).bit_length())
     greedy_chain_kernel[(bs,)](candidates, target_predict, idx, length, tokens, N=n, BLOCK=block)
     return VerifyOutput(idx, length, tokens)
 
 
-def verify_greedy_tree(candidates: Tensor, retrive_index: Tensor, retrive_next_token: Tensor,
-                       retrive_next_sibling: Tensor, target_predict: Tensor, num_steps: int,
-                       backend: str = "triton") -> VerifyOutput:
+def verify_greedy_tree(
+    candidates: Tensor,
+    retrive_index: Tensor,
+    retrive_next_token: Tensor,
+    retrive_next_sibling: Tensor,
+    target_predict: Tensor,
+    num_steps: int,
+    backend: str = "triton",
+) -> VerifyOutput:
     _check_backend(backend)
     links = (retrive_index, retrive_next_token, retrive_next_sibling)
     bs, n = _check_tree(candidates, links)
     _check("target_predict", target_predict, torch.long, (bs, n), candidates.device)
     if backend == "torch":
-        return VerifyOutput(*ref.greedy_tree_reference(candidates, *links, target_predict,
-                                                       num_steps))
+        return VerifyOutput(
+            *ref.greedy_tree_reference(candidates, *links, target_predict, num_steps)
+        )
     from .verify_triton import greedy_tree_kernel
+
     idx, length, tokens = _outputs(bs, num_steps, candidates.device)
-    greedy_tree_kernel[(bs,)](candidates, *links, target_predict, idx, length, tokens,
-                              N=n, STEPS=num_steps)
+    greedy_tree_kernel[(bs,)](
+        candidates, *links, target_predict, idx, length, tokens, N=n, STEPS=num_steps
+    )
     return VerifyOutput(idx, length, tokens)
 
 
-def verify_tree_sampling(candidates: Tensor, retrive_index: Tensor, retrive_next_token: Tensor,
-                         retrive_next_sibling: Tensor, target_probs: Tensor, coins: Tensor,
-                         inv_exp: Tensor, num_steps: int, threshold_single: float = 1.0,
-                         threshold_acc: float = 1.0, backend: str = "triton") -> VerifyOutput:
+def verify_tree_sampling(
+    candidates: Tensor,
+    retrive_index: Tensor,
+    retrive_next_token: Tensor,
+    retrive_next_sibling: Tensor,
+    target_probs: Tensor,
+    coins: Tensor,
+    inv_exp: Tensor,
+    num_steps: int,
+    threshold_single: float = 1.0,
+    threshold_acc: float = 1.0,
+    backend: str = "triton",
+) -> VerifyOutput:
     _check_backend(backend)
     links = (retrive_index, retrive_next_token, retrive_next_sibling)
     bs, n = _check_tree(candidates, links)
@@ -126,20 +154,48 @@ def verify_tree_sampling(candidates: Tensor, retrive_index: Tensor, retrive_next
     _check("coins", coins, torch.float32, (bs, n), dev)
     _check("inv_exp", inv_exp, torch.float32, (bs, vocab), dev)
     if backend == "torch":
-        return VerifyOutput(*ref.tree_sampling_reference(
-            candidates, *links, target_probs, coins, inv_exp, num_steps, threshold_single,
-            threshold_acc))
+        return VerifyOutput(
+            *ref.tree_sampling_reference(
+                candidates,
+                *links,
+                target_probs,
+                coins,
+                inv_exp,
+                num_steps,
+                threshold_single,
+                threshold_acc,
+            )
+        )
     from .verify_triton import tree_sampling_kernel
+
     idx, length, tokens = _outputs(bs, num_steps, dev)
     block_v = min(1024, max(16, 1 << (vocab - 1).bit_length()))
-    tree_sampling_kernel[(bs,)](candidates, *links, target_probs, coins, inv_exp, idx, length,
-                                tokens, float(threshold_single), float(threshold_acc),
-                                N=n, STEPS=num_steps, V=vocab, BLOCK_V=block_v)
+    tree_sampling_kernel[(bs,)](
+        candidates,
+        *links,
+        target_probs,
+        coins,
+        inv_exp,
+        idx,
+        length,
+        tokens,
+        float(threshold_single),
+        float(threshold_acc),
+        N=n,
+        STEPS=num_steps,
+        V=vocab,
+        BLOCK_V=block_v,
+    )
     return VerifyOutput(idx, length, tokens)
 
 
-def sampling_noise(bs: int, n: int, vocab: int, generator: torch.Generator | None = None,
-                   device: torch.device | str = "cpu") -> tuple[Tensor, Tensor]:
+def sampling_noise(
+    bs: int,
+    n: int,
+    vocab: int,
+    generator: torch.Generator | None = None,
+    device: torch.device | str = "cpu",
+) -> tuple[Tensor, Tensor]:
     """Per-node acceptance coins U[0,1) and per-request 1/Exp(1) race weights for the residual."""
     coins = torch.rand(bs, n, generator=generator, device=device)
     exp = torch.empty(bs, vocab, device=device).exponential_(generator=generator)

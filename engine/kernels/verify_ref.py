@@ -18,7 +18,9 @@ def _emitted(accept_index: Tensor, n: int, follow: Tensor) -> Tensor:
     return torch.where(accept_index >= 0, tok, torch.full_like(tok, -1))
 
 
-def greedy_chain_reference(candidates: Tensor, target_predict: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+def greedy_chain_reference(
+    candidates: Tensor, target_predict: Tensor
+) -> tuple[Tensor, Tensor, Tensor]:
     bs, n = candidates.shape
     match = (candidates[:, 1:] == target_predict[:, :-1]).long()
     accept_length = match.cumprod(dim=1).sum(dim=1)
@@ -30,8 +32,9 @@ def greedy_chain_reference(candidates: Tensor, target_predict: Tensor) -> tuple[
     return accept_index, accept_length, tokens
 
 
-def _walk_siblings(first: Tensor, candidates: Tensor, next_sibling: Tensor,
-                   accept_fn, n: int) -> Tensor:  # type: ignore[no-untyped-def]
+def _walk_siblings(
+    first: Tensor, candidates: Tensor, next_sibling: Tensor, accept_fn, n: int
+) -> Tensor:  # type: ignore[no-untyped-def]
     """Try the children of each request's current node in order; the chosen node or -1."""
     child, chosen = first, torch.full_like(first, -1)
     for _ in range(n - 1):
@@ -43,9 +46,14 @@ def _walk_siblings(first: Tensor, candidates: Tensor, next_sibling: Tensor,
     return chosen
 
 
-def greedy_tree_reference(candidates: Tensor, retrive_index: Tensor, next_token: Tensor,
-                          next_sibling: Tensor, target_predict: Tensor,
-                          num_steps: int) -> tuple[Tensor, Tensor, Tensor]:
+def greedy_tree_reference(
+    candidates: Tensor,
+    retrive_index: Tensor,
+    next_token: Tensor,
+    next_sibling: Tensor,
+    target_predict: Tensor,
+    num_steps: int,
+) -> tuple[Tensor, Tensor, Tensor]:
     bs, n = candidates.shape
     cur = torch.zeros(bs, dtype=torch.long, device=candidates.device)
     alive = torch.ones(bs, dtype=torch.bool, device=candidates.device)
@@ -53,8 +61,13 @@ def greedy_tree_reference(candidates: Tensor, retrive_index: Tensor, next_token:
     cols = [retrive_index[:, 0]]
     for _ in range(num_steps):
         want = _rows(target_predict, cur)
-        chosen = _walk_siblings(_rows(next_token, cur), candidates, next_sibling,
-                                lambda c, tok, want=want: tok == want, n)
+        chosen = _walk_siblings(
+            _rows(next_token, cur),
+            candidates,
+            next_sibling,
+            lambda c, tok, want=want: tok == want,
+            n,
+        )
         ok = alive & (chosen >= 0)
         cols.append(torch.where(ok, _rows(retrive_index, chosen), torch.full_like(cur, -1)))
         cur = torch.where(ok, chosen, cur)
@@ -64,10 +77,18 @@ def greedy_tree_reference(candidates: Tensor, retrive_index: Tensor, next_token:
     return accept_index, accept_length, _emitted(accept_index, n, target_predict)
 
 
-def tree_sampling_reference(candidates: Tensor, retrive_index: Tensor, next_token: Tensor,
-                            next_sibling: Tensor, target_probs: Tensor, coins: Tensor,
-                            inv_exp: Tensor, num_steps: int, threshold_single: float = 1.0,
-                            threshold_acc: float = 1.0) -> tuple[Tensor, Tensor, Tensor]:
+def tree_sampling_reference(
+    candidates: Tensor,
+    retrive_index: Tensor,
+    next_token: Tensor,
+    next_sibling: Tensor,
+    target_probs: Tensor,
+    coins: Tensor,
+    inv_exp: Tensor,
+    num_steps: int,
+    threshold_single: float = 1.0,
+    threshold_acc: float = 1.0,
+) -> tuple[Tensor, Tensor, Tensor]:
     bs, n = candidates.shape
     dev = candidates.device
     cur = torch.zeros(bs, dtype=torch.long, device=dev)
@@ -88,8 +109,9 @@ def tree_sampling_reference(candidates: Tensor, retrive_index: Tensor, next_toke
 
         chosen = _walk_siblings(_rows(next_token, cur), candidates, next_sibling, accept, n)
         ok = alive & (chosen >= 0)
-        follow.scatter_(1, cur[:, None], torch.where(ok, _rows(candidates, chosen),
-                                                     _rows(follow, cur))[:, None])
+        follow.scatter_(
+            1, cur[:, None], torch.where(ok, _rows(candidates, chosen), _rows(follow, cur))[:, None]
+        )
         cols.append(torch.where(ok, _rows(retrive_index, chosen), torch.full_like(cur, -1)))
         cur = torch.where(ok, chosen, cur)
         accept_length += ok.long()
@@ -100,8 +122,14 @@ def tree_sampling_reference(candidates: Tensor, retrive_index: Tensor, next_toke
     return accept_index, accept_length, _emitted(accept_index, n, follow)
 
 
-def _residual_sample(candidates: Tensor, next_token: Tensor, next_sibling: Tensor,
-                     target_probs: Tensor, inv_exp: Tensor, cur: Tensor) -> Tensor:
+def _residual_sample(
+    candidates: Tensor,
+    next_token: Tensor,
+    next_sibling: Tensor,
+    target_probs: Tensor,
+    inv_exp: Tensor,
+    cur: Tensor,
+) -> Tensor:
     """Exponential race over the target at `cur` minus its (all rejected) children's tokens."""
     bs, n = candidates.shape
     probs = target_probs[torch.arange(bs, device=cur.device), cur]

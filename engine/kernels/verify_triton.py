@@ -10,8 +10,9 @@ import triton.language as tl
 
 
 @triton.jit
-def greedy_chain_kernel(cand_ptr, pred_ptr, acc_idx_ptr, acc_len_ptr, tok_ptr,
-                        N: tl.constexpr, BLOCK: tl.constexpr):
+def greedy_chain_kernel(
+    cand_ptr, pred_ptr, acc_idx_ptr, acc_len_ptr, tok_ptr, N: tl.constexpr, BLOCK: tl.constexpr
+):
     b = tl.program_id(0).to(tl.int64)
     offs = tl.arange(0, BLOCK)
     row = b * N
@@ -33,8 +34,18 @@ def _load1(ptr, base, idx):
 
 
 @triton.jit
-def greedy_tree_kernel(cand_ptr, ridx_ptr, next_ptr, sib_ptr, pred_ptr, acc_idx_ptr, acc_len_ptr,
-                       tok_ptr, N: tl.constexpr, STEPS: tl.constexpr):
+def greedy_tree_kernel(
+    cand_ptr,
+    ridx_ptr,
+    next_ptr,
+    sib_ptr,
+    pred_ptr,
+    acc_idx_ptr,
+    acc_len_ptr,
+    tok_ptr,
+    N: tl.constexpr,
+    STEPS: tl.constexpr,
+):
     b = tl.program_id(0).to(tl.int64)
     row = b * N
     out = b * (STEPS + 1)
@@ -64,10 +75,24 @@ def greedy_tree_kernel(cand_ptr, ridx_ptr, next_ptr, sib_ptr, pred_ptr, acc_idx_
 
 
 @triton.jit
-def tree_sampling_kernel(cand_ptr, ridx_ptr, next_ptr, sib_ptr, probs_ptr, coins_ptr, inv_exp_ptr,
-                         acc_idx_ptr, acc_len_ptr, tok_ptr, thr_single, thr_acc,
-                         N: tl.constexpr, STEPS: tl.constexpr, V: tl.constexpr,
-                         BLOCK_V: tl.constexpr):
+def tree_sampling_kernel(
+    cand_ptr,
+    ridx_ptr,
+    next_ptr,
+    sib_ptr,
+    probs_ptr,
+    coins_ptr,
+    inv_exp_ptr,
+    acc_idx_ptr,
+    acc_len_ptr,
+    tok_ptr,
+    thr_single,
+    thr_acc,
+    N: tl.constexpr,
+    STEPS: tl.constexpr,
+    V: tl.constexpr,
+    BLOCK_V: tl.constexpr,
+):
     b = tl.program_id(0).to(tl.int64)
     row = b * N
     out = b * (STEPS + 1)
@@ -96,15 +121,27 @@ def tree_sampling_kernel(cand_ptr, ridx_ptr, next_ptr, sib_ptr, probs_ptr, coins
         cur = tl.where(ok, chosen, cur)
         acc += ok.to(tl.int64)
         alive = ok
-    bonus = _residual_sample(cand_ptr, next_ptr, sib_ptr, probs_ptr, inv_exp_ptr, b, row, cur,
-                             N, V, BLOCK_V)
+    bonus = _residual_sample(
+        cand_ptr, next_ptr, sib_ptr, probs_ptr, inv_exp_ptr, b, row, cur, N, V, BLOCK_V
+    )
     tl.store(tok_ptr + out + acc + one * 0, bonus)
     tl.store(acc_len_ptr + b + one, acc)
 
 
 @triton.jit
-def _residual_sample(cand_ptr, next_ptr, sib_ptr, probs_ptr, inv_exp_ptr, b, row, cur,
-                     N: tl.constexpr, V: tl.constexpr, BLOCK_V: tl.constexpr):
+def _residual_sample(
+    cand_ptr,
+    next_ptr,
+    sib_ptr,
+    probs_ptr,
+    inv_exp_ptr,
+    b,
+    row,
+    cur,
+    N: tl.constexpr,
+    V: tl.constexpr,
+    BLOCK_V: tl.constexpr,
+):
     """Exponential race over p_target(cur) with the children of cur removed; chunked over V."""
     prow = (row + cur) * V
     best = tl.full([1], -1.0, tl.float32)

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 import torch
-
-from spectrace.errors import InputError
 from spectrace_engine import loader
 from spectrace_engine.acceptance import causal_mask, greedy_decode, speculative_decode
 from spectrace_engine.draft_head import DraftHead
 from spectrace_engine.model import ModelConfig, TargetModel
 
-CFG = ModelConfig(vocab_size=64, dim=32, n_layers=4, n_heads=4, n_kv_heads=2, ffn_dim=64,
-                  max_seq_len=128)
+from spectrace.errors import InputError
+
+CFG = ModelConfig(
+    vocab_size=64, dim=32, n_layers=4, n_heads=4, n_kv_heads=2, ffn_dim=64, max_seq_len=128
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +41,17 @@ def test_one_multi_token_forward_equals_token_by_token_decode(pair) -> None:  # 
     kv = target.new_kv_cache(3, 32)
     whole, aux = target(toks, pos, slots, pos, causal_mask(2, slots * 0, 12, 32), kv)
     kv2 = target.new_kv_cache(3, 32)
-    steps = [target(toks[:, t:t + 1], pos[:, t:t + 1], slots, pos[:, t:t + 1],
-                    causal_mask(2, pos[:, t], 1, 32), kv2)[0] for t in range(12)]
+    steps = [
+        target(
+            toks[:, t : t + 1],
+            pos[:, t : t + 1],
+            slots,
+            pos[:, t : t + 1],
+            causal_mask(2, pos[:, t], 1, 32),
+            kv2,
+        )[0]
+        for t in range(12)
+    ]
     one_by_one = torch.cat(steps, 1)
     assert torch.equal(whole.argmax(-1), one_by_one.argmax(-1))
     torch.testing.assert_close(whole, one_by_one, rtol=1e-4, atol=1e-4)
@@ -76,8 +86,9 @@ def test_padded_rows_stay_finite_and_harmless(pair) -> None:  # type: ignore[no-
     mask[0, 0, 0] = True  # row 1 is padding: attends to nothing
     logits, _ = target(toks, pos, torch.tensor([0, 1]), pos, mask, kv)
     assert torch.isfinite(logits).all() and torch.isfinite(kv.k).all()
-    alone, _ = target(toks[:1], pos[:1], torch.tensor([0]), pos[:1], mask[:1],
-                      target.new_kv_cache(1, 8))
+    alone, _ = target(
+        toks[:1], pos[:1], torch.tensor([0]), pos[:1], mask[:1], target.new_kv_cache(1, 8)
+    )
     torch.testing.assert_close(logits[:1], alone)
 
 
@@ -125,8 +136,9 @@ def test_greedy_speculation_is_lossless_and_pays_on_tiny(tiny: loader.ModelPair)
     prompts = torch.tensor(tiny.prompts[:4])
     plain = greedy_decode(tiny.target, prompts, 24).tolist()
     chain = speculative_decode(tiny.target, tiny.draft, prompts, 24, topk=1, steps=3)
-    tree = speculative_decode(tiny.target, tiny.draft, prompts, 24, topk=4, steps=3,
-                              num_draft_tokens=16)
+    tree = speculative_decode(
+        tiny.target, tiny.draft, prompts, 24, topk=4, steps=3, num_draft_tokens=16
+    )
     assert chain.tokens == plain and tree.tokens == plain
     assert chain.emitted_per_step >= 2.0
     assert tree.emitted_per_step >= chain.emitted_per_step

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import torch
-
 from spectrace_engine import tree as T
 from spectrace_engine.kernels import verify as V
 
@@ -20,8 +19,10 @@ def run(tokens: list[int], parents: list[int], steps: int, seed: int):  # type: 
     """Sample DRAWS independent verify steps of one fixed tree; each node has its own target dist."""
     g = torch.Generator().manual_seed(seed)
     n = len(tokens)
-    tree = T.from_parents(torch.tensor([tokens]).expand(DRAWS, n).contiguous(),
-                          torch.tensor([parents]).expand(DRAWS, n).contiguous())
+    tree = T.from_parents(
+        torch.tensor([tokens]).expand(DRAWS, n).contiguous(),
+        torch.tensor([parents]).expand(DRAWS, n).contiguous(),
+    )
     logits = torch.randn(n, VOCAB, generator=g)
     for child, parent in enumerate(parents):
         if parent >= 0:  # give drafted children real mass so that both branches get exercised
@@ -29,9 +30,17 @@ def run(tokens: list[int], parents: list[int], steps: int, seed: int):  # type: 
     node_probs = torch.softmax(logits, -1)
     probs = node_probs.expand(DRAWS, n, VOCAB).contiguous()
     coins, inv_exp = V.sampling_noise(DRAWS, n, VOCAB, generator=g)
-    out = V.verify_tree_sampling(tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
-                                 tree.retrive_next_sibling, probs, coins, inv_exp, steps,
-                                 backend="torch")
+    out = V.verify_tree_sampling(
+        tree.draft_tokens,
+        tree.retrive_index,
+        tree.retrive_next_token,
+        tree.retrive_next_sibling,
+        probs,
+        coins,
+        inv_exp,
+        steps,
+        backend="torch",
+    )
     return out, node_probs
 
 

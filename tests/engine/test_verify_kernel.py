@@ -30,14 +30,29 @@ def random_tree(bs: int, topk: int, steps: int, n: int, vocab: int, seed: int) -
         sels.append(sel)
     root = torch.randint(0, vocab, (bs,), generator=g)
     tree = T.build_tree(root, *T.organize(sels, n), topk)
-    return T.DraftTree(*(t.to(DEVICE).contiguous() for t in (
-        tree.draft_tokens, tree.parents, tree.depth, tree.tree_mask, tree.retrive_index,
-        tree.retrive_next_token, tree.retrive_next_sibling)))
+    return T.DraftTree(
+        *(
+            t.to(DEVICE).contiguous()
+            for t in (
+                tree.draft_tokens,
+                tree.parents,
+                tree.depth,
+                tree.tree_mask,
+                tree.retrive_index,
+                tree.retrive_next_token,
+                tree.retrive_next_sibling,
+            )
+        )
+    )
 
 
 def links(tree: T.DraftTree) -> tuple[torch.Tensor, ...]:
-    return (tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
-            tree.retrive_next_sibling)
+    return (
+        tree.draft_tokens,
+        tree.retrive_index,
+        tree.retrive_next_token,
+        tree.retrive_next_sibling,
+    )
 
 
 def predictions_that_follow(tree: T.DraftTree, vocab: int, seed: int) -> torch.Tensor:
@@ -47,8 +62,9 @@ def predictions_that_follow(tree: T.DraftTree, vocab: int, seed: int) -> torch.T
     first = tree.retrive_next_token.clamp(min=0)
     sib = tree.retrive_next_sibling.gather(1, first).clamp(min=0)
     pick = torch.randint(0, 3, pred.shape, generator=g).to(DEVICE)
-    follow = torch.where(pick == 0, tree.draft_tokens.gather(1, first),
-                         tree.draft_tokens.gather(1, sib))
+    follow = torch.where(
+        pick == 0, tree.draft_tokens.gather(1, first), tree.draft_tokens.gather(1, sib)
+    )
     return torch.where(pick < 2, follow, pred).contiguous()
 
 
@@ -71,7 +87,9 @@ def test_greedy_chain_matches_reference() -> None:
     assert (ref.accept_length < 4).any()
 
 
-@pytest.mark.parametrize(("topk", "steps", "n", "seed"), [(4, 3, 16, 0), (2, 4, 8, 1), (1, 3, 4, 2)])
+@pytest.mark.parametrize(
+    ("topk", "steps", "n", "seed"), [(4, 3, 16, 0), (2, 4, 8, 1), (1, 3, 4, 2)]
+)
 def test_greedy_tree_matches_reference(topk: int, steps: int, n: int, seed: int) -> None:
     tree = random_tree(6, topk, steps, n, vocab=30, seed=seed)
     pred = predictions_that_follow(tree, 30, seed)
@@ -101,12 +119,15 @@ def test_tree_sampling_matches_reference(topk: int, steps: int, n: int, vocab: i
     assert (emitted >= 0).all()
 
 
-@pytest.mark.parametrize(("bad", "message"), [
-    ("dtype", "candidates: expected dtype torch.int64"),
-    ("shape", "target_predict: expected shape"),
-    ("stride", "must be contiguous"),
-    ("backend", "backend: expected"),
-])
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("dtype", "candidates: expected dtype torch.int64"),
+        ("shape", "target_predict: expected shape"),
+        ("stride", "must be contiguous"),
+        ("backend", "backend: expected"),
+    ],
+)
 def test_wrapper_rejects_bad_inputs_before_launch(bad: str, message: str) -> None:
     cand = torch.zeros(4, 5, dtype=torch.long)
     pred = torch.zeros(4, 5, dtype=torch.long)
