@@ -9,25 +9,15 @@ import typer
 
 from spectrace.errors import InputError
 from spectrace.line_index import check_readable
-
-LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".jsonl")
+from spectrace.pipeline import expand_inputs
+from spectrace.read import STDIN
 
 
 def expand(paths: list[Path]) -> list[Path]:
-    """Files as given; a directory stands for the log files in it (per-rank logs), sorted."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found = sorted(
-                p for p in path.iterdir() if p.is_file() and p.name.endswith(LOG_SUFFIXES)
-            )
-            if not found:
-                raise InputError(
-                    f"{path}: directory holds no log files ({', '.join(LOG_SUFFIXES)})"
-                )
-            files.extend(found)
-        else:
-            files.append(path)
+    """The files the core would analyse (a directory stands for its logs), each checked now."""
+    if any(str(p) == STDIN for p in paths):
+        raise InputError("tui needs files it can reread: save stdin to a file first")
+    files = [Path(p) for p in expand_inputs([str(p) for p in paths])]
     for file in files:
         check_readable(file)
     return files

@@ -24,7 +24,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     [
         (lambda d: d / "missing.log", "missing.log: no such file"),
         (lambda d: (d / "bin.log").write_bytes(b"\x7fELF\x00\x00\x01") and d / "bin.log", "binary"),
-        (lambda d: (d / "empty").mkdir() or d / "empty", "holds no log files"),
+        (lambda d: (d / "empty").mkdir() or d / "empty", "has no log files"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, make, expected: str) -> None:
@@ -32,3 +32,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, make, expected: str) -
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and expected in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_stdin_is_refused_with_one_line() -> None:
+    result = _run("-")
+    assert result.returncode == 2 and "save stdin to a file first" in result.stderr
