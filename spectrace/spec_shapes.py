@@ -49,6 +49,9 @@ def run_facts(config: RunConfig, load: LoadSample | None) -> dict[str, int]:
     if load is not None and load.running_req is not None:
         key = "step_requests" if load.kind == "crash_dump" else "running_req"
         facts[key] = load.running_req
+        new_seq = load.fields.get("#new-seq", "")
+        if load.kind == "prefill" and new_seq.isdigit():
+            facts[key] += int(new_seq)  # the decode after a prefill runs old + new requests
     total = load.fields.get("total_num_scheduled_tokens", "") if load is not None else ""
     if total.isdigit():
         facts["scheduled_tokens"] = int(total)  # vLLM's crash dump: the step's exact tokens

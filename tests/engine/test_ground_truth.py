@@ -65,11 +65,6 @@ def test_analysis_finds_exactly_the_recorded_crash(engine_run, name):
     assert inc.worker_path is not None and inc.worker_path.value == t["worker"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="spectrace.spec_shapes.run_facts takes #running-req of the Prefill line (2) as the "
-    "batch; the decode after a prefill holds #running-req + #new-seq (10). Remove when fixed.",
-)
 def test_story_shape_numbers_are_explained_from_the_log(engine_run):
     run = engine_run(*CRASHES["v1-stale-tp1"])
     err = truth(run)["error"]
