@@ -16,6 +16,11 @@ from spectrace.tui.linestyle import plain
 from spectrace.tui.timeline import WINDOW, LineSource
 
 RANK_SNIFF_LINES = 5000
+# Headerless lines that continue the message above (traceback body, exception line, blank);
+# other headerless lines (NCCL INFO, prints of other ranks) belong to no rank.
+CONTINUATION = re.compile(
+    r"\s|$|Traceback \(|During handling|The above exception|[\w.]+(?:Error|Exception|Interrupt|Exit)\b"
+)
 # The SGLang header's rank tags as spectrace.dialects.sglang reads them (a test keeps them equal).
 SGLANG_RANK = re.compile(
     r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,6})?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)\] "
@@ -102,24 +107,28 @@ def keep_rows(
     if query is None and rank is None:
         return None
     parsers: dict[int, LineParser] = {}
-    last: dict[int, str | None] = {}  # a headerless line stays with the rank of the line before
+    last: dict[int, str | None] = {}  # a traceback line stays with the rank of the line before
 
     def keep(text: str, row: int) -> bool:
-        if rank is not None:
-            file, line = base.locate(row)
-            m = SGLANG_RANK.match(text)  # most big logs: one regex, not the full parser
-            if m is not None:
-                found = m.group(1).strip() or None
-            else:
-                parser = parsers.setdefault(file, LineParser(str(file)))
-                parsed = parser.parse(text.encode("utf-8", "replace"), line + 1, 0)
-                found = parsed.rank if parsed.rank is not None or parsed.headed else last.get(file)
-            last[file] = found
-            if found != rank:
-                return False
+        if rank is not None and rank_of(text, row) != rank:
+            return False
         if query is not None:
             return (query.pattern.search(plain(text)) is None) == query.exclude
         return True
+
+    def rank_of(text: str, row: int) -> str | None:
+        file, line = base.locate(row)
+        m = SGLANG_RANK.match(text)  # most big logs: one regex, not the full parser
+        if m is not None:
+            last[file] = m.group(1).strip() or None
+            return last[file]
+        parsed = parsers.setdefault(file, LineParser(str(file))).parse(
+            text.encode("utf-8", "replace"), line + 1, 0
+        )
+        if parsed.headed or parsed.rank is not None:
+            last[file] = parsed.rank
+            return parsed.rank
+        return last.get(file) if CONTINUATION.match(text) else None
 
     return keep
 

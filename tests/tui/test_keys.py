@@ -233,3 +233,25 @@ async def test_tab_moves_focus_and_a_click_on_a_crash_jumps(seed_log: Path) -> N
         assert app.focused is app.incident_list
         await pilot.click("#incidents", offset=(5, 1))
         await wait_for(pilot, lambda: app.log_view.cursor == 600)
+
+
+@pilot
+async def test_rank_toggle_hides_other_writers_but_keeps_the_traceback() -> None:
+    app = SpectraceApp([SEED])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.log_view.source.count == 651)
+        await pilot.press("r")
+        option_list = app.screen.query_one("OptionList")
+        prompts = [
+            str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)
+        ]
+        option_list.highlighted = prompts.index("TP7")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.log_view.source.count < 651 and not app.filtering)
+        texts = [app.log_view.source.text(row)[0] for row in range(app.log_view.source.count)]
+        assert not any("NCCL INFO" in t for t in texts)
+        tb = texts.index(next(t for t in texts if "TP7] Scheduler hit an exception" in t))
+        assert texts[tb + 1].lstrip().startswith('File "') and any(
+            t.startswith("RuntimeError: The size of tensor a (160)") for t in texts[tb:]
+        )
+        assert not any("TP3]" in t for t in texts)
