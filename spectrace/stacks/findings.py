@@ -12,8 +12,8 @@ from spectrace.assemblers.config import Evidence
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
 from spectrace.pipeline import Analysis, Finding
-from spectrace.stacks.flight import flight_verdict, load_flight
-from spectrace.stacks.model import Capture
+from spectrace.stacks.flight import flight_verdict, is_flight_dump, load_flight
+from spectrace.stacks.model import Capture, is_capture_file, load_capture
 from spectrace.stacks.verdict import RankView, analyse, natural_key
 
 _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
@@ -144,3 +144,26 @@ def flight_findings(paths: Sequence[str]) -> list[Finding]:
                 )
             )
     return [Finding(kind="hang", message=result.text, detail=None, evidence=tuple(evidence))]
+
+
+def split_inputs(paths: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+    """(logs, stacks captures, flight-recorder dumps) among files named on the command line."""
+    logs: list[str] = []
+    captures: list[str] = []
+    dumps: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and is_capture_file(path):
+            captures.append(path)
+        elif path != "-" and os.path.isfile(path) and is_flight_dump(path):
+            dumps.append(path)
+        else:
+            logs.append(path)
+    return logs, captures, dumps
+
+
+def stack_findings(
+    analysis: Analysis, captures: Sequence[str], dumps: Sequence[str]
+) -> list[Finding]:
+    """Hang findings for captures and dumps given beside the logs (what triage and tui append)."""
+    found = [f for path in captures for f in hang_findings(load_capture(path), analysis)]
+    return found + (flight_findings(dumps) if dumps else [])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,8 @@ from spectrace.assemblers.config import RunConfig
 from spectrace.pipeline import Analysis, FileSummary
 from spectrace.stacks.capture import CaptureOptions
 from spectrace.stacks.capture import capture as live_capture
-from spectrace.stacks.findings import hang_findings
+from spectrace.stacks.findings import hang_findings, split_inputs, stack_findings
+from spectrace.stacks.model import save_capture
 
 
 def test_hang_finding_names_the_odd_rank_and_links_last_lines(hung_sglang: HungServer) -> None:
@@ -65,3 +67,20 @@ def test_vllm_workers_link_by_pid_even_when_labels_differ(tmp_path: Path) -> Non
         ("VllmWorker-1", 3),
         ("VllmWorker-0", 1),
     ]
+
+
+def test_captures_and_dumps_given_beside_logs_are_not_logs(tmp_path: Path) -> None:
+    log, cap, fr = tmp_path / "server.log", tmp_path / "hang.json", tmp_path / "nccl_trace_rank_0"
+    log.write_text("[2026-02-27 20:49:03 TP1] Load weight begin. avail mem=78.84 GB\n")
+    save_capture(capture(("TP0", still(ALL_REDUCE)), ("TP1", still(VERIFY, active=True))), cap)
+    fr.write_bytes(pickle.dumps({"pg_status": {"0": {"last_enqueued_collective": 1, "last_completed_collective": 1}},
+                                 "entries": []}))  # fmt: skip
+    assert split_inputs([str(log), str(cap), str(fr), "-", str(tmp_path)]) == (
+        [str(log), "-", str(tmp_path)], [str(cap)], [str(fr)])  # fmt: skip
+    analysis = Analysis([FileSummary(str(log), 1, 0, {})], [], [], RunConfig())
+    hang, flight = stack_findings(analysis, [str(cap)], [str(fr)])
+    assert hang.message.endswith(
+        "TP1 is in `verify` while TP0 waits in all_reduce: the collective cannot finish until TP1 joins"
+    )
+    assert (hang.evidence[0].lineno, hang.evidence[0].reason.split()[2]) == (1, "TP1")
+    assert flight.message == "flight recorder: every collective issued was completed on every rank"
