@@ -171,9 +171,12 @@ def load_smollm_pair(
     path, sha = verified_file("smollm2.draft.safetensors", WEIGHTS_DIR)
     from safetensors.torch import load_file
 
-    draft = DraftHead(head_config(target.cfg), target)
+    state = load_file(str(path))
+    if "vocab_map" not in state:
+        raise WeightsError(f"smollm2 draft weights lack their vocab_map: {path}")
+    draft = DraftHead(head_config(target.cfg), target, draft_vocab=state["vocab_map"])
     missing, unexpected = draft.load_state_dict(
-        {k: v.float() for k, v in load_file(str(path)).items()}, strict=False
+        {k: v if k == "vocab_map" else v.float() for k, v in state.items()}, strict=False
     )
     if unexpected or any(not k.startswith(("embed.", "lm_head.")) for k in missing):
         raise WeightsError(f"smollm2 draft weights do not fit: {missing} {unexpected}")
