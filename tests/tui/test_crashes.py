@@ -174,3 +174,11 @@ async def test_every_sample_opens_with_its_crashes(sample: str, tmp_path: Path) 
         if roots:
             await pilot.press("e")
             assert app.incident_list.current() is not None
+
+
+@pilot
+async def test_an_80_column_terminal_keeps_most_of_the_width_for_the_log() -> None:
+    app = SpectraceApp([SEED], expect=[MARKER])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: analysed(app))
+        assert app.log_view.size.width >= 40

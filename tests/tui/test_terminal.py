@@ -28,7 +28,10 @@ class Pane:
 
     def __init__(self, command: str) -> None:
         self.name = f"spectrace-test-{uuid.uuid4().hex[:8]}"
-        self._tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, command)
+        # COLUMNS/LINES inherited from the test process (pytest exports 80x24) would win
+        # over the pane's real size, as they do for any program a user starts.
+        shell = f"unset COLUMNS LINES; {command}"
+        self._tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, shell)
 
     def _tmux(self, *args: str) -> str:
         return subprocess.run(
