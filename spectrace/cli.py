@@ -19,15 +19,16 @@ app = typer.Typer(
 )
 
 
-def _register() -> None:
-    """Import each command module; each adds itself to ``app``."""
-    from spectrace.commands import register_all
-
-    register_all(app)
+@app.callback()
+def _group() -> None:
+    """Crash triage for speculative-decoding LLM server logs (SGLang, vLLM, TensorRT-LLM)."""
+    # A callback keeps ``app`` a command group when only the command being run is registered.
 
 
 def main() -> None:
-    _register()
+    from spectrace.commands import register_all
+
+    register_all(app, sys.argv[1:])
     try:
         app(standalone_mode=True)
     except SpectraceError as exc:

@@ -43,7 +43,7 @@ def run(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.Co
 @pytest.fixture
 def app() -> typer.Typer:
     app = typer.Typer()
-    register_all(app)
+    register_all(app, ())
     return app
 
 

@@ -1,27 +1,19 @@
-"""One module per CLI command; ``register_all`` adds each to the typer app."""
+"""One module per CLI command; ``register_all`` adds them to the typer app."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 
 import typer
 
-# Each module defines ``register(app: typer.Typer) -> None``. Order = order in --help.
-COMMAND_MODULES = (
-    "spectrace.commands.triage",
-    "spectrace.commands.diff",
-    "spectrace.commands.tui",
-    "spectrace.commands.stacks",
-    "spectrace.commands.engine",
-)
+# Each module defines ``register(app: typer.Typer) -> None``; its name is the command's.
+# Order = order in --help.
+COMMANDS = ("triage", "diff", "tui", "stacks", "engine")
 
 
-def register_all(app: typer.Typer) -> None:
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real missing dependency inside the module
-                raise
-            continue  # command not built yet
-        module.register(app)
+def register_all(app: typer.Typer, argv: Sequence[str]) -> None:
+    """Import only the command being run (start-up time matters to the TUI), all for --help."""
+    wanted = [argv[0]] if argv and argv[0] in COMMANDS else list(COMMANDS)
+    for name in wanted:
+        importlib.import_module(f"spectrace.commands.{name}").register(app)
