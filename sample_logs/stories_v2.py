@@ -83,7 +83,8 @@ def v2_launch(log: Log, clock: Clock, rng: random.Random) -> dict[str, int]:
     startup_ranks(start, clock, launch, rng)
     for line in start.lines:  # SGLANG_LOG_MS=1: every header carries milliseconds
         stamped = line.startswith("[2026")
-        log.add(line.replace("] ", f".{rng.randint(0, 999):03d}] ", 1) if stamped else line)
+        ms = f".{rng.randint(0, 999):03d}" if stamped else ""
+        log.add(line[:20] + ms + line[20:] if stamped else line)  # after HH:MM:SS, before tags
     marker = f"{MARKER}: speculative_disable_batch_threshold=8"
     marks["marker"] = [
         log.add(sgl(clock.tick(0.01), p, ms=True) + marker) for p in rank_prefixes(4)
