@@ -20,28 +20,7 @@ from spectrace_engine.load import LoadSpec
 
 
 def config(device: str, model: str, **kw: object):
-    base = dict(
-        model=model,
-        algorithm="EAGLE",
-        steps=3,
-        topk=1,
-        draft_tokens=None,
-        threshold=None,
-        hysteresis=4,
-        worker="v1",
-        faults=[],
-        tp=1,
-        device=device,
-        disable_cuda_graph=False,
-        cuda_graph_bs=None,
-        max_running=None,
-        log_interval=10,
-        verify_backend="torch",
-        fault_step=6,
-        hang_s=45.0,
-        dist_timeout=20.0,
-        dtype="float32",
-    )
+    base: dict = dict(model=model, device=device, worker="v1")  # the rest: the CLI defaults
     base.update(kw)
     return build_config(**base)
 

@@ -7,6 +7,7 @@ register the ``engine`` group.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -42,26 +43,26 @@ def _ints(text: str | None, flag: str) -> tuple[int, ...]:
 
 def build_config(
     *,
-    model: str,
-    algorithm: str,
-    steps: int,
-    topk: int,
-    draft_tokens: int | None,
-    threshold: int | None,
-    hysteresis: int,
-    worker: str | None,
-    faults: list[str],
-    tp: int,
-    device: str,
-    disable_cuda_graph: bool,
-    cuda_graph_bs: str | None,
-    max_running: int | None,
-    log_interval: int,
-    verify_backend: str,
-    fault_step: int,
-    hang_s: float,
-    dist_timeout: float,
-    dtype: str,
+    model: str = "tiny",
+    algorithm: str = "EAGLE",
+    steps: int = 3,
+    topk: int = 1,
+    draft_tokens: int | None = None,
+    threshold: int | None = None,
+    hysteresis: int = 4,
+    worker: str | None = None,
+    faults: Sequence[str] = (),
+    tp: int = 1,
+    device: str = "cpu",
+    disable_cuda_graph: bool = False,
+    cuda_graph_bs: str | None = None,
+    max_running: int | None = None,
+    log_interval: int = 10,
+    verify_backend: str = "torch",
+    fault_step: int = 6,
+    hang_s: float = 45.0,
+    dist_timeout: float = 20.0,
+    dtype: str = "float32",
     context_length: int = 384,
 ) -> tuple[EngineConfig, list[str]]:
     """Flags -> resolved config + the bare warnings; any problem raises UsageError (exit 2)."""
@@ -248,24 +249,7 @@ def _run_one(
 
 
 def _bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict]]:
-    base = dict(
-        model="tiny",
-        steps=3,
-        draft_tokens=None,
-        threshold=None,
-        hysteresis=4,
-        faults=[],
-        tp=1,
-        disable_cuda_graph=False,
-        cuda_graph_bs=None,
-        max_running=None,
-        log_interval=10,
-        verify_backend="torch",
-        fault_step=6,
-        hang_s=45.0,
-        dist_timeout=20.0,
-        dtype="float32",
-    )
+    base: dict = dict(model="tiny", steps=3)
     out = [
         ("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}),
         ("v1-tree", {**base, "algorithm": "EAGLE", "topk": 4, "draft_tokens": 16, "worker": "v1"}),

@@ -114,28 +114,7 @@ def test_spec_v2_env_var_selects_v2_without_the_flag(monkeypatch):
     from spectrace_engine.cli import build_config
 
     monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "True")
-    kw = dict(
-        model="tiny",
-        algorithm="EAGLE",
-        steps=3,
-        topk=1,
-        draft_tokens=None,
-        threshold=None,
-        hysteresis=4,
-        worker=None,
-        faults=[],
-        tp=1,
-        device="cpu",
-        disable_cuda_graph=False,
-        cuda_graph_bs=None,
-        max_running=None,
-        log_interval=10,
-        verify_backend="torch",
-        fault_step=6,
-        hang_s=45.0,
-        dist_timeout=20.0,
-        dtype="float32",
-    )
+    kw = dict(model="tiny", algorithm="EAGLE", topk=1)  # the rest: the CLI defaults
     cfg, warnings = build_config(**kw)
     assert cfg.worker_class == "EAGLEWorkerV2" and not cfg.disable_overlap_schedule
     assert (
