@@ -80,12 +80,12 @@ def rank_file(rank: int, rng: random.Random, oom: bool) -> tuple[Log, int | None
     """One torchrun rank's stderr: progress logging, maybe the real error, then the watchdog."""
     log, first = Log(), None
     progress(log, rank, rng)
-    if oom:
-        log.add(
+    if oom:  # the logging.error line that prints the traceback is where the crash starts
+        first = log.add(
             f"2026-05-19 05:48:21,337 ERROR spec_bench: [rank{rank}] draft step 2417 failed; "
             "falling back to target-only decode"
         )
-        first = log.extend(traceback_body(OOM_FRAMES, OOM))
+        log.extend(traceback_body(OOM_FRAMES, OOM))
     watchdog_abort(log, rank, oom)
     return log, first
 

@@ -23,7 +23,7 @@ class LogLine:
     offset: int  # byte offset of the line start in the (decompressed) source
     text: str  # the message with every wrapper and header peeled off
     raw: str  # the whole line after normalisation (for evidence and display)
-    dialect: str  # "sglang", "vllm", "torchrun", "c10", "trtllm", "uvicorn", "plain"
+    dialect: str  # "sglang", "vllm", "torchrun", "c10", "trtllm", "uvicorn", "logging", "plain"
     stream: str
     rank: str | None = None
     ts: datetime | None = None  # year-less stamps (vLLM) get year 1900 until a year is known
@@ -46,6 +46,7 @@ class Header:
     ts_text: str | None = None
     level: str | None = None
     group: str | None = None
+    anonymous: bool = False  # names no writer: the line keeps the last one, as headerless lines do
 
 
 class Dialect(Protocol):

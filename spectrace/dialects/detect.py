@@ -8,6 +8,7 @@ from datetime import datetime
 from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
+from spectrace.dialects.pylogging import PyLoggingDialect
 from spectrace.dialects.sglang import SGLangDialect
 from spectrace.dialects.trtllm import TrtllmDialect
 from spectrace.dialects.uvicorn import UvicornDialect
@@ -21,6 +22,7 @@ REGISTRY: tuple[Dialect, ...] = (
     UvicornDialect(),
     C10Dialect(),
     TrtllmDialect(),
+    PyLoggingDialect(),
 )
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
 WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers and header
@@ -99,7 +101,7 @@ class LineParser:
         peeled = peel(normalise(raw))
         body = last_redraw(peeled.text)
         header = self._detector.detect(body) if body else None
-        if header is None:
+        if header is None or header.anonymous:
             return False
         self._dated(header.ts)
         outer = _join(peeled.container, peeled.proc, peeled.torch_rank)
@@ -131,17 +133,20 @@ class LineParser:
         return self._unheaded(text, body, peeled, lineno, offset)
 
     def _headed(self, raw: str, p: Peeled, h: Header, lineno: int, offset: int) -> LogLine:
-        outer = _join(p.container, p.proc, p.torch_rank)
-        stream = _join(outer, h.stream)
-        rank = h.rank or p.torch_rank or p.proc_name
-        self._saw(p, outer, stream, rank)
+        if h.anonymous:
+            stream, rank, inferred = self._writer(p)
+        else:
+            outer = _join(p.container, p.proc, p.torch_rank)
+            stream, rank, inferred = _join(outer, h.stream), h.rank or p.torch_rank, False
+            rank = rank or p.proc_name
+            self._saw(p, outer, stream, rank)
         stamp = p.ts if h.ts is None else h
         ts = self._dated(stamp.ts if stamp else None)
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=h.text, raw=raw,
             dialect=h.dialect, stream=stream, rank=rank,
             ts=ts, ts_text=stamp.ts_text if stamp else None,
-            level=h.level, headed=True, group=h.group,
+            level=h.level, headed=True, group=h.group, inferred=inferred,
         )  # fmt: skip
 
     def _dated(self, ts: datetime | None) -> datetime | None:
@@ -159,20 +164,26 @@ class LineParser:
         except ValueError:  # 29 February in a non-leap year
             return ts
 
-    def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
-        """A wrapper tag names the writer, unless headed lines under it named inner writers
-        (SGLang ranks inside one Ray actor); then, as with no tag, the last header is a guess."""
+    def _writer(self, p: Peeled) -> tuple[str, str | None, bool]:
+        """(stream, rank, inferred) of a line that names no writer itself.
+
+        A wrapper tag names the writer, unless headed lines under it named inner writers
+        (SGLang ranks inside one Ray actor); then, as with no tag, the last header is a guess.
+        """
         outer = _join(p.container, p.proc, p.torch_rank)
         tagged = bool(p.proc or p.torch_rank)
         key = outer if tagged else f"\0{p.container or ''}"
         last = self._last.get(key)
         if tagged and (last is None or last[0] == outer):
-            stream, rank, inferred = outer, p.torch_rank or p.proc_name, False
-        else:
-            stream, rank = last if last is not None else (outer, None)
-            if len(self._writers.get(key, ())) > 1:
-                rank = None  # several writers: the last header is a guess, not a rank
-            inferred = True
+            return outer, p.torch_rank or p.proc_name, False
+        stream, rank = last if last is not None else (outer, None)
+        if len(self._writers.get(key, ())) > 1:
+            rank = None  # several writers: the last header is a guess, not a rank
+        return stream, rank, True
+
+    def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
+        """A headerless line: continuation of the last writer's record, or a wrapper's own."""
+        stream, rank, inferred = self._writer(p)
         dialect = "torchrun" if p.torch_rank else "vllm" if p.proc else "plain"
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,

@@ -1,0 +1,45 @@
+"""Python ``logging`` defaults: ``asctime LEVEL msg``, ``asctime - name - LEVEL - msg``, ``LEVEL:name:msg``.
+
+Scripts around the servers (benchmarks, torchrun entry points, ``logging.basicConfig()``
+without a format) write these. None of them names a rank, so the line keeps the writer of
+the lines before it (``Header.anonymous``), as a headerless line would.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.dialects._time import make_ts
+from spectrace.dialects.base import Header
+
+_LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+# %(asctime)s is "2026-05-19 05:48:21,337"; then either " - name - LEVEL - " (the cookbook's
+# format, name optional) or " LEVEL " (the message may start with "name: ", kept as text).
+_STAMPED = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?"
+    r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$))"
+)
+_BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
+
+
+class PyLoggingDialect:
+    """Stamp and level of the stdlib formats; the logger name is not a writer."""
+
+    name = "logging"
+
+    def parse(self, text: str) -> Header | None:
+        m = _STAMPED.match(text)
+        if m is not None:
+            year, month, day, hms, frac, _name, dashed, spaced = m.groups()
+            return Header(
+                dialect=self.name,
+                text=text[m.end() :],
+                ts=make_ts(year, month, day, hms, frac),
+                ts_text=text[: 19 + (len(frac) + 1 if frac else 0)],
+                level=dashed or spaced,
+                anonymous=True,
+            )
+        m = _BASIC.match(text)
+        if m is None:
+            return None
+        return Header(dialect=self.name, text=text[m.end() :], level=m.group(1), anonymous=True)

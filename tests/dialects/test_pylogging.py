@@ -1,0 +1,83 @@
+"""Python logging's default formats: stamp and level read, rank kept from the writer before."""
+
+from __future__ import annotations
+
+import gzip
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from spectrace.dialects.detect import REGISTRY, LineParser, last_redraw, normalise
+from spectrace.dialects.pylogging import PyLoggingDialect
+from spectrace.dialects.wrappers import peel
+
+D = PyLoggingDialect()
+SAMPLES = Path(__file__).parents[2] / "sample_logs"
+STAMP = datetime(2026, 5, 19, 5, 48, 21, 337000)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "ts", "text"),
+    [
+        (
+            "2026-05-19 05:48:21,337 - torch.distributed - ERROR - barrier timed out",
+            "ERROR", STAMP, "barrier timed out",
+        ),
+        ("2026-05-19 05:48:21,337 - WARNING - no name given", "WARNING", STAMP, "no name given"),
+        (
+            "2026-05-19 05:48:21,337 ERROR spec_bench: draft step failed",
+            "ERROR", STAMP, "spec_bench: draft step failed",
+        ),
+        ("2026-05-19 05:48:21 INFO step 100", "INFO", datetime(2026, 5, 19, 5, 48, 21), "step 100"),
+        ("ERROR:root:message from basicConfig", "ERROR", None, "message from basicConfig"),
+        (
+            "WARNING:torch.distributed.run:Setting OMP_NUM_THREADS to 1",
+            "WARNING", None, "Setting OMP_NUM_THREADS to 1",
+        ),
+    ],
+)  # fmt: skip
+def test_default_formats(line: str, level: str, ts: datetime | None, text: str) -> None:
+    h = D.parse(line)
+    assert h is not None
+    assert (h.level, h.ts, h.text, h.rank) == (level, ts, text, None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "INFO:     Started server process [4242]",  # uvicorn's padded levelprefix
+        "ERROR:    Exception in ASGI application",
+        "[2026-02-27 21:00:18] ERROR:    Exception in ASGI application",
+        "[2026-02-27 21:00:18 TP7] Scheduler hit an exception:",
+        "ERROR 10-05 12:01:02 [core.py:710] EngineCore failed",  # vLLM
+        "RuntimeError: The size of tensor a (160) must match the size of tensor b (2)",
+        "2026-05-19 05:48:21,337 INFOrmational text",
+        "ERROR: bare colon",
+    ],
+)
+def test_other_writers_lines_are_not_claimed(line: str) -> None:
+    assert D.parse(line) is None
+
+
+def test_no_sample_line_is_claimed_by_two_dialects() -> None:
+    """Detection promotes the last winner, so overlapping dialects would make order matter."""
+    claimed = 0
+    for path in sorted(SAMPLES.glob("*/*.log*")):
+        data = path.read_bytes()
+        for raw in (gzip.decompress(data) if path.suffix == ".gz" else data).split(b"\n"):
+            body = last_redraw(peel(normalise(raw)).text)
+            names = [d.name for d in REGISTRY if d.parse(body) is not None]
+            assert len(names) <= 1, f"{path.name}: {names} claim {body[:100]!r}"
+            claimed += names == ["logging"]
+    assert claimed > 20  # nccl_watchdog's spec_bench progress lines
+
+
+def test_logging_line_keeps_the_rank_of_the_file_and_heads_its_traceback() -> None:
+    p = LineParser("rank2.log")
+    p.parse(b"[rank2]:[W519 05:31:02.940383402 ProcessGroupNCCL.cpp:4561] no device_id", 1, 0)
+    err = p.parse(b"2026-05-19 05:48:21,337 ERROR spec_bench: draft step 2417 failed", 2, 90)
+    assert (err.dialect, err.level, err.ts, err.headed) == ("logging", "ERROR", STAMP, True)
+    assert (err.stream, err.rank, err.ts_text) == ("rank2", "rank2", "2026-05-19 05:48:21,337")
+    body = p.parse(b"Traceback (most recent call last):", 3, 160)
+    assert (body.stream, body.rank) == ("rank2", "rank2")
