@@ -102,6 +102,9 @@ def seed_crashes() -> list[Crash]:
     return crashes
 
 
+SEED_READING = "as one row per request (plain decode) 2 would be a batch of 2 requests, not 10"
+
+
 def seed_analysis(findings: tuple[Finding, ...] = ()) -> Analysis:
     """A full analysis with the linker's fields filled the way the seed story reads."""
     incidents = build_incidents(seed_crashes())
@@ -119,7 +122,8 @@ def seed_analysis(findings: tuple[Finding, ...] = ()) -> Analysis:
         "size_of_tensor", {"a": 160, "b": 2, "dim": 0}, SHAPE_MESSAGE
     )
     root.explanation = Explanation(True, "160 = 10 running requests x 16 draft tokens",
-                                   {"160": "10 running requests x 16 draft tokens"}, "draft_token", {"running_req": 10})  # fmt: skip
+                                   {"160": "10 running requests x 16 draft tokens"}, "draft_token", {"running_req": 10},
+                                   readings=(SEED_READING,), unexplained=(2,))  # fmt: skip
     root.load = LoadSample(
         "server.log", 790, "TP0", ts(10), running_req=10, accept_len=2.1, gen_throughput=354.0
     )

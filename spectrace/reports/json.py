@@ -24,7 +24,7 @@ from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text, redact_value
 from spectrace.triage import Verdict
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 Document = dict[str, Any]
 
 
@@ -127,7 +127,8 @@ def _shape(incident: Incident) -> Document | None:
     explanation = None
     if ex is not None:
         explanation = {"explained": ex.explained, "summary": ex.summary, "terms": ex.terms,
-                       "tensor": ex.tensor, "facts": ex.facts}  # fmt: skip
+                       "tensor": ex.tensor, "facts": ex.facts, "readings": list(ex.readings),
+                       "unexplained": list(ex.unexplained)}  # fmt: skip
     return {"pattern": shape.pattern, "numbers": shape.numbers, "text": shape.text,
             "explanation": explanation}  # fmt: skip
 

@@ -57,6 +57,11 @@ def _details(i: Document) -> list[str]:
     explanation = shape.get("explanation") or {}
     if explanation.get("summary"):
         out.append(f"- shape mismatch: {cell(explanation['summary'])}")
+    if explanation.get("unexplained"):
+        numbers = ", ".join(str(n) for n in explanation["unexplained"])
+        out.append(f"  - unexplained numbers: {cell(numbers)}")
+    for reading in explanation.get("readings") or []:
+        out.append(f"  - possible reading: {cell(reading)}")
     for name, flag in (i.get("flags") or {}).items():
         out.append(
             f"- flag {cell(name)} = {cell(repr(flag['value']))} ({cell(flag['file'])}:{flag['line']})"

@@ -115,6 +115,16 @@ def _shape(shape: Document | None) -> Iterable[Text]:
         for number, term in (ex.get("terms") or {}).items():
             if term not in ex.get("summary", ""):
                 yield _t(f"      {number} = {term}")
+        yield from _unsettled(ex)
+
+
+def _unsettled(ex: Document) -> Iterable[Text]:
+    """What the facts leave open: numbers nothing gives, and readings offered as possibilities."""
+    if ex.get("unexplained"):
+        numbers = ", ".join(str(n) for n in ex["unexplained"])
+        yield _line("unexplained numbers", _t(numbers, "yellow"), indent=6)
+    for reading in ex.get("readings") or []:
+        yield _line("possible reading", _t(reading, "italic"), indent=6)
 
 
 def _load(load: Document | None) -> Iterable[Text]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from synthetic import MISSING_MARKER, hostile_analysis, seed_analysis
+from synthetic import MISSING_MARKER, SEED_READING, hostile_analysis, seed_analysis
 
 from spectrace import triage
 from spectrace.assemblers.config import FlagValue
@@ -45,6 +45,22 @@ def test_seed_story_report_validates_and_carries_the_diagnosis(validator: Any) -
     assert collateral["caused_by"] == "I1" and not collateral["root_cause"]
     assert doc["findings"][0]["kind"] == "missing_marker" and doc["findings"][0]["fails"]
     assert doc["summary"]["exit_code"] == 1 and doc["summary"]["new_root_causes"] == 1
+
+
+def test_explanation_carries_readings_and_unexplained_numbers(validator: Any) -> None:
+    doc = _parsed(seed_analysis())
+    validator.validate(doc)
+    explanation = doc["incidents"][0]["shape_mismatch"]["explanation"]
+    assert (explanation["readings"], explanation["unexplained"]) == ([SEED_READING], [2])
+    assert doc["schema_version"] == "1.1"  # an added field is a minor bump
+
+
+def test_a_1_0_report_without_the_added_fields_still_validates(validator: Any) -> None:
+    doc = _parsed(seed_analysis())
+    doc["schema_version"] = "1.0"
+    for key in ("readings", "unexplained"):
+        del doc["incidents"][0]["shape_mismatch"]["explanation"][key]
+    validator.validate(doc)
 
 
 def test_secrets_are_masked_unless_asked(validator: Any) -> None:

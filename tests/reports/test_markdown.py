@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from synthetic import hostile_analysis
+from synthetic import SEED_READING, hostile_analysis
 
 from spectrace import triage
 from spectrace.reports import Format, render
@@ -18,6 +18,14 @@ def test_summary_has_verdict_table_and_details(document: dict[str, Any]) -> None
     rows = [line for line in text.splitlines() if line.startswith("| I")]
     assert len(rows) == 2 and "**new root cause**" in rows[0] and "collateral of I1" in rows[1]
     assert "<details><summary>I1:" in text and "160 = 10 running requests x 16 draft tokens" in text
+
+
+def test_details_list_unexplained_numbers_and_readings(document: dict[str, Any]) -> None:
+    lines = render(document, Format.MARKDOWN).splitlines()
+    at = lines.index("- shape mismatch: 160 = 10 running requests x 16 draft tokens")
+    assert lines[at + 1 : at + 3] == [
+        "  - unexplained numbers: 2", f"  - possible reading: {SEED_READING}"
+    ]  # fmt: skip
 
 
 def test_hostile_text_cannot_break_the_table_or_inject_html() -> None:

@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 from rich.console import Console
-from synthetic import hostile_analysis
+from synthetic import SEED_READING, hostile_analysis
 
 from spectrace import triage
 from spectrace.reports.json import build_document
@@ -31,6 +31,16 @@ def test_plain_report_tells_the_seed_story(document: dict[str, Any]) -> None:
         assert expected in text, expected
     assert text.index("I1 RuntimeError") < text.index("collateral: I2")
     assert "api_key='***'" in text
+
+
+def test_what_the_facts_leave_open_follows_the_explanation(document: dict[str, Any]) -> None:
+    text = render_plain(document, width=200)
+    lines = [line.strip() for line in text.splitlines()]
+    at = lines.index("explained: 160 = 10 running requests x 16 draft tokens")
+    assert lines[at + 1 : at + 3] == [
+        "unexplained numbers: 2", f"possible reading: {SEED_READING}"
+    ]  # fmt: skip
+    assert lines[at + 3].startswith("load before:")
 
 
 def test_log_text_is_inert_on_a_terminal() -> None:

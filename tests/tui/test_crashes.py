@@ -52,6 +52,7 @@ async def test_e_selects_the_tp7_crash_with_path_flags_and_arithmetic() -> None:
         assert "worker path: v1 (EAGLEWorker)" in text
         assert "disable_overlap_schedule=True" in text and "server.log:4" in text
         assert "160 = 10 running requests × 16 draft tokens" in text
+        assert "unexplained numbers: 2\npossible reading: 2 fits no product of the known" in text
         assert "origin TP7 · ranks TP7, TP3" in text
         assert "Traceback (most recent call last)" in text and "eagle_worker.py" in text
 

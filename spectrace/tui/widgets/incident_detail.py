@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from spectrace.assemblers.config import Evidence
 from spectrace.assemblers.crash import ChainLink, Crash, Frame
+from spectrace.explain import Explanation
 from spectrace.incidents import Incident
 from spectrace.pipeline import Finding
 from spectrace.tui.messages import JumpTo
@@ -115,12 +116,22 @@ def summary(item: Incident | Crash) -> Text:
     return out
 
 
+def explanation_text(ex: Explanation) -> Text:
+    """The explanation's summary, then what the facts leave open: numbers and readings."""
+    out = Text(ex.summary + "\n", "magenta")
+    if ex.unexplained:
+        out.append(f"unexplained numbers: {', '.join(map(str, ex.unexplained))}\n", "yellow")
+    for reading in ex.readings:
+        out.append_text(Text.assemble(("possible reading: ", "bold"), (reading, "italic"), "\n"))
+    return out
+
+
 def details(item: Incident | Crash) -> Text:
     """The longer reading: the full explanation, hints, then the traceback."""
     out = Text()
     if isinstance(item, Incident):
         if item.explanation is not None:
-            out.append(item.explanation.summary + "\n", "magenta")
+            out.append_text(explanation_text(item.explanation))
         for hint in item.hints:
             out.append(f"hint: {hint}\n", "green")
         if out:
