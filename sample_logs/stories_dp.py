@@ -76,9 +76,11 @@ def dp_attention() -> tuple[dict[str, bytes], dict]:
                 "shape": {"a": 24, "b": 32, "dim": 0}, "load_running_req": 6,
                 "explanation": {"explained": True, "facts": {"running_req": 6, "num_draft_tokens": 4}, "terms": ["24"]},
                 "evidence_lines": [dump, warning],
+                "flags": {"tp_size": 4, "enable_dp_attention": True, "dp_size": 2, "ep_size": 4},
             },
         ],
         "missing_markers": [],
-        "config": {"tp_size": 4, "speculative_eagle_topk": 1, "disable_overlap_schedule": True},
+        "config": {"tp_size": 4, "speculative_eagle_topk": 1, "disable_overlap_schedule": True,
+                   "enable_dp_attention": True, "dp_size": 2, "ep_size": 4},
     }  # fmt: skip
     return {"server.log": log.text().encode()}, expected

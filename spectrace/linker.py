@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from spectrace.assemblers.config import DECISIVE_FLAGS, Evidence, RunConfig
+from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.crash import Frame
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
@@ -173,13 +173,29 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
     return max(before, key=lambda run: run.start or ("", 0), default=config)
 
 
+def decisive_flags(config: RunConfig) -> dict[str, FlagValue]:
+    """The flags that decide the path or the shapes; the DP ones only while DP is in use,
+    since every SGLang dump prints their defaults."""
+    flags = config.flags
+    dp = flags.get("dp_size")
+    attention = flags.get("enable_dp_attention")
+    dp_on = (attention is not None and attention.value is True) or (
+        dp is not None and isinstance(dp.value, int) and dp.value > 1
+    )
+    return {
+        name: flags[name]
+        for name in DECISIVE_FLAGS
+        if name in flags and (name not in DP_FLAGS or (dp_on and flags[name].value is not None))
+    }
+
+
 def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
     config = run_for(incident, config)
     evidence = frame_evidence(incident, config) + config.path_evidence
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     incident.worker_path = decide(evidence)
-    incident.flags = {name: config.flags[name] for name in DECISIVE_FLAGS if name in config.flags}
+    incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):
         mismatch = find_shape_mismatch(message)

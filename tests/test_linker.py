@@ -188,6 +188,43 @@ def test_linking_twice_does_not_repeat_hints() -> None:
     assert len(inc.hints) == len(set(inc.hints)) == 1
 
 
+def test_dp_attention_flags_are_decisive_only_while_dp_is_on() -> None:
+    defaults = DUMP.replace(
+        "tp_size=8,", "tp_size=8, dp_size=1, ep_size=1, enable_dp_attention=False,"
+    )
+    plain = incident(V1_FRAMES)
+    link(plain, run_config(defaults), None)
+    assert not {"dp_size", "ep_size", "enable_dp_attention"} & plain.flags.keys()
+    dp_dump = DUMP.replace(
+        "tp_size=8,",
+        "tp_size=8, dp_size=2, ep_size=8, enable_dp_attention=True, moe_dense_tp_size=None,",
+    )
+    dp = incident(V1_FRAMES)
+    link(dp, run_config(dp_dump), None)
+    names = list(dp.flags)
+    assert names[names.index("tp_size") :][:4] == [
+        "tp_size",
+        "enable_dp_attention",
+        "dp_size",
+        "ep_size",
+    ]
+    assert (dp.flags["dp_size"].value, dp.flags["ep_size"].value) == (2, 8)
+    assert "moe_dense_tp_size" not in dp.flags  # None: unset, says nothing
+
+
+def test_dp_flags_from_the_launch_command_aliases() -> None:
+    inc = incident(V1_FRAMES)
+    command = (
+        "python -m sglang.launch_server --model-path /m --tp 4 --dp 2 --enable-dp-attention --ep 4"
+    )
+    link(inc, run_config(command), None)
+    assert {k: (v.value, v.origin) for k, v in inc.flags.items() if k != "tp_size"} == {
+        "enable_dp_attention": (True, "launch_command"),
+        "dp_size": (2, "launch_command"),
+        "ep_size": (4, "launch_command"),
+    }
+
+
 def test_global_worker_path_from_config_alone() -> None:
     assert global_worker_path(run_config(WARN)).value == "v1"
     v2 = global_worker_path(

@@ -71,7 +71,18 @@ def detail_problems(entry: dict, inc: Incident) -> list[str]:
         )
     problems += explanation_problems(entry.get("explanation"), inc)
     problems += evidence_problems(entry.get("evidence_lines"), inc)
+    problems += flag_problems(entry.get("flags", {}), inc)
     return problems
+
+
+def flag_problems(want: dict[str, object], inc: Incident) -> list[str]:
+    """Each wanted flag is among the incident's decisive flags, with that value."""
+    got = {name: flag.value for name, flag in inc.flags.items()}
+    return [
+        f"flags[{name!r}]: expected {value!r}, got {got.get(name, '<not shown>')!r}"
+        for name, value in want.items()
+        if name not in got or got[name] != value
+    ]
 
 
 def explanation_problems(want: dict | None, inc: Incident) -> list[str]:

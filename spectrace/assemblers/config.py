@@ -79,6 +79,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"vLLM API server version",
 )
 
+# Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.
+DP_FLAGS: tuple[str, ...] = ("enable_dp_attention", "dp_size", "moe_dense_tp_size", "ep_size")
 # The flags that decide (or explain) the speculative worker path, in display order.
 DECISIVE_FLAGS: tuple[str, ...] = (
     "speculative_algorithm",
@@ -90,6 +92,7 @@ DECISIVE_FLAGS: tuple[str, ...] = (
     "speculative_disable_batch_threshold",
     "enable_multi_layer_eagle",
     "tp_size",
+    *DP_FLAGS,
     "cuda_graph_max_bs",
     "cuda_graph_bs",
     "speculative_config.method",

@@ -22,6 +22,10 @@ _ENV = re.compile(r"(?:^|[\s;'\"(])(?:export\s+)?(SGLANG_[A-Z0-9_]+|VLLM_[A-Z0-9
 _ALIASES = {
     "tp": "tp_size",
     "tensor_parallel_size": "tp_size",
+    "dp": "dp_size",
+    "data_parallel_size": "dp_size",
+    "ep": "ep_size",
+    "expert_parallel_size": "ep_size",
     "speculative_draft_model": "speculative_draft_model_path",
     "speculative_draft": "speculative_draft_model_path",
 }

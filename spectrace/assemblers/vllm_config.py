@@ -40,9 +40,14 @@ def engine_config_flags(text: str) -> dict[str, object]:
                 flags[f"speculative_config.{key}"] = inner[key]
     elif spec is None and "speculative_config" in values:
         flags["speculative_config.method"] = None
-    if "tensor_parallel_size" in values:
-        flags["tp_size"] = values["tensor_parallel_size"]
+    flags.update(_parallel_sizes(values))
     return flags
+
+
+def _parallel_sizes(values: dict[str, object]) -> dict[str, object]:
+    """vLLM's parallel sizes under the names the SGLang flags use."""
+    names = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size"}
+    return {flag: values[key] for key, flag in names.items() if key in values}
 
 
 def non_default_args_flags(text: str) -> dict[str, object]:
@@ -54,8 +59,7 @@ def non_default_args_flags(text: str) -> dict[str, object]:
         for key, name in _ARG_KEYS.items():
             if key in spec:
                 flags[f"speculative_config.{name}"] = spec[key]
-    if "tensor_parallel_size" in values:
-        flags["tp_size"] = values["tensor_parallel_size"]
+    flags.update(_parallel_sizes(values))
     return flags
 
 

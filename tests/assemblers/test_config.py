@@ -258,6 +258,18 @@ def test_vllm_engine_config_line() -> None:
     assert (evidence.points_to, evidence.worker_class) == ("other", "EagleProposer")
 
 
+def test_vllm_data_parallel_size_reads_as_dp_size() -> None:
+    engine = collect(
+        VLLM_CONFIG.replace(
+            "pipeline_parallel_size=1,", "pipeline_parallel_size=1, data_parallel_size=2,"
+        )
+    )
+    args = collect(
+        "non-default args: {'model': 'm', 'tensor_parallel_size': 2, 'data_parallel_size': 4}"
+    )
+    assert (engine.flags["dp_size"].value, args.flags["dp_size"].value) == (2, 4)
+
+
 def test_vllm_without_speculation_and_ngram_args() -> None:
     off = collect(
         "Initializing a V1 LLM engine (v0.11.0) with config: model='Qwen/Qwen3-8B', "
