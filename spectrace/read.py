@@ -6,7 +6,7 @@ import gzip
 import os
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -20,37 +20,68 @@ MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first 64 KiB; the rest is 
 MAX_ISSUES = 20
 STDIN = "-"
 _GZIP_MAGIC = b"\x1f\x8b"
+_MEMBER_MAGIC = b"\x1f\x8b\x08"  # magic + deflate: where a gzip member can start
 
 _GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
 
 
 class GzipStream:
-    """Streaming gzip (multi-member) that hands out every byte before damage, then raises EOFError."""
+    """Streaming gzip (multi-member) that hands out every byte before damage, then skips to the
+    next member's header (``on_skip`` says so); damage with no member after it raises EOFError."""
 
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(self, raw: BinaryIO, on_skip: Callable[[str], None] = lambda _: None) -> None:
         self._raw = raw
+        self._on_skip = on_skip
         self._dec = _zlib.decompressobj(wbits=31)
         self._fed = False  # the current member has started
         self._pending = b""  # compressed input not consumed yet
+        self._read = 0  # compressed bytes read from raw so far
+        self._member = 0  # compressed offset where the current member starts
 
     def readinto(self, view: memoryview) -> int:
         while True:
             if not self._pending:
                 self._pending = self._raw.read(_GZ_CHUNK)
+                self._read += len(self._pending)
                 if not self._pending:
                     if self._fed:
                         raise EOFError("compressed file ended before the end-of-stream marker")
                     return 0
             self._fed = True
-            out = self._dec.decompress(self._pending, len(view))
+            try:
+                out = self._dec.decompress(self._pending, len(view))
+            except (zlib.error, _zlib.error) as exc:
+                self._resync(exc)
+                continue
             self._pending = self._dec.unconsumed_tail
             if self._dec.eof:
                 rest = self._dec.unused_data.lstrip(b"\x00")  # padding between members
-                self._dec, self._fed, self._pending = _zlib.decompressobj(wbits=31), False, rest
+                self._start_member(rest)
             if out:
                 view[: len(out)] = out
                 return len(out)
+
+    def _start_member(self, pending: bytes) -> None:
+        self._dec, self._fed, self._pending = _zlib.decompressobj(wbits=31), False, pending
+        self._member = self._read - len(pending)
+
+    def _resync(self, exc: Exception) -> None:
+        """Damage: go on at the next member magic after this member's start, or re-raise."""
+        damaged = self._member
+        at = self._read - len(self._pending)  # compressed offset of pending[0]
+        window = self._pending[max(0, damaged + 1 - at) :]
+        while (found := window.find(_MEMBER_MAGIC)) < 0:
+            chunk = self._raw.read(_GZ_CHUNK)
+            if not chunk:
+                raise EOFError(f"damaged gzip with no member after it ({exc})") from exc
+            self._read += len(chunk)
+            window = window[-len(_MEMBER_MAGIC) + 1 :] + chunk
+        self._start_member(window[found:])
+        self._on_skip(
+            f"damaged gzip member at compressed byte {damaged} ({exc}): skipped to the next "
+            f"member at compressed byte {self._member}; lines at the damage may be cut"
+        )
 
     def close(self) -> None:
         """The raw file is closed by the Reader."""
@@ -150,7 +181,7 @@ class Reader:
         self.gzip = True
         if self._path != STDIN and self._raw.seekable():  # decompresses in a helper thread
             return igzip_threaded.open(self._raw, "rb")  # type: ignore[no-any-return]
-        return GzipStream(self._raw)  # type: ignore[return-value]
+        return GzipStream(self._raw, self.note)  # type: ignore[return-value]
 
     def _recover(self) -> bool:
         """After damage in the threaded reader: redo the tail with GzipStream to keep every byte."""
@@ -158,7 +189,7 @@ class Reader:
             return False
         self._stream.close()
         self._rescue = open(self._path, "rb")  # noqa: SIM115 - closed by close()
-        stream = GzipStream(self._rescue)
+        stream = GzipStream(self._rescue, self.note)
         skip, scratch = self._delivered, bytearray(_GZ_CHUNK)
         with memoryview(scratch) as view:
             while skip > 0:  # EOFError here means the damage is before what we already have

@@ -137,6 +137,21 @@ def test_truncated_gzip_keeps_the_crash_before_the_cut_and_says_so(tmp_path: Pat
     assert any("gzip" in issue for issue in issues), issues
 
 
+def test_a_crash_after_a_damaged_gzip_member_is_still_found(tmp_path: Path) -> None:
+    noise = b"\n".join(
+        b'[2026-02-27 20:59:%02d] INFO:     127.0.0.1:%d - "GET /health HTTP/1.1" 200 OK'
+        % (i % 60, i)
+        for i in range(20000)
+    )
+    damaged = bytearray(gzip.compress(noise + b"\n", mtime=0))
+    damaged[len(damaged) // 2 : len(damaged) // 2 + 64] = b"\xff" * 64
+    packed = bytes(damaged) + gzip.compress(seed_core() + b"\n", mtime=0)
+    result = analyse([write(tmp_path, packed, "server.log.gz")])
+    assert_seed_crash(result)
+    issues = [issue for f in result.files for issue in f.issues]
+    assert any("skipped to the next member" in issue for issue in issues), issues
+
+
 def test_gzip_header_only_is_graceful(tmp_path: Path) -> None:
     result = analyse([write(tmp_path, gzip.compress(b"hello\n")[:12], "server.log.gz")])
     assert result.incidents == []

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gzip
+import io
 from pathlib import Path
 
 import pytest
 
 from spectrace.errors import InputError
-from spectrace.read import MAX_LINE_BYTES, Reader
+from spectrace.read import MAX_LINE_BYTES, GzipStream, Reader
 
 
 def lines_of(path: Path, block_size: int = 1 << 17) -> tuple[list[bytes], list[int], Reader]:
@@ -57,6 +58,47 @@ def test_truncated_gzip_keeps_what_came_before(tmp_path: Path) -> None:
     assert 1000 < len(lines) < 20000
     assert data.startswith(b"\n".join(lines[:-1]))
     assert len(reader.issues) == 1 and "truncated gzip" in reader.issues[0]
+
+
+def damaged_then_good(data: bytes, damage: slice) -> tuple[bytes, bytes]:
+    """Two gzip members split at a line end; the first overwritten at ``damage``."""
+    half = data.index(b"\n", len(data) // 2) + 1
+    first = bytearray(gzip.compress(data[:half], mtime=0))
+    first[damage] = b"\xff" * (damage.stop - damage.start)
+    return bytes(first) + gzip.compress(data[half:], mtime=0), data[half:]
+
+
+@pytest.mark.parametrize("where", ["data", "header"])
+def test_damaged_gzip_member_is_skipped_and_the_next_one_read(tmp_path: Path, where: str) -> None:
+    data = sample(20000)
+    damage = slice(2, 3) if where == "header" else slice(5000, 5064)  # method byte / deflate data
+    packed, good = damaged_then_good(data, damage)
+    (tmp_path / "d.log.gz").write_bytes(packed)
+    lines, _, reader = lines_of(tmp_path / "d.log.gz")
+    tail = good.split(b"\n")[1:-1]  # the first may be joined to the damaged member's last bytes
+    assert lines[-len(tail) :] == tail and good.split(b"\n")[0] in lines[-len(tail) - 1]
+    assert len(reader.issues) == 1 and "skipped to the next member" in reader.issues[0]
+
+
+def test_damaged_gzip_member_on_a_pipe_is_skipped_too() -> None:
+    data = sample(20000)
+    packed, good = damaged_then_good(data, slice(5000, 5064))
+    issues: list[str] = []
+    stream, out, buf = GzipStream(io.BytesIO(packed), issues.append), b"", bytearray(1 << 16)
+    with memoryview(buf) as view:
+        while n := stream.readinto(view):
+            out += bytes(buf[:n])
+    assert out.endswith(good) and len(issues) == 1
+
+
+def test_damage_with_no_member_after_it_keeps_what_came_before(tmp_path: Path) -> None:
+    data = sample(20000)
+    packed = bytearray(gzip.compress(data, mtime=0))
+    packed[len(packed) // 2 : len(packed) // 2 + 64] = b"\xff" * 64
+    (tmp_path / "e.log.gz").write_bytes(bytes(packed))
+    lines, _, reader = lines_of(tmp_path / "e.log.gz")
+    assert lines and data.startswith(lines[0] + b"\n")
+    assert len(reader.issues) == 1 and "no member after it" in reader.issues[0]
 
 
 def test_over_long_line_keeps_its_start_and_the_lines_after(tmp_path: Path) -> None:
