@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,12 +43,22 @@ def read_events(out: Path) -> list[dict]:
     return events
 
 
+def on_test_device(flags: tuple[str, ...]) -> tuple[str, ...]:
+    """SPECTRACE_ENGINE_DEVICE=cuda reruns the CPU matrix on a GPU (one-GPU runs only)."""
+    device = os.environ.get("SPECTRACE_ENGINE_DEVICE")
+    tp = flags[flags.index("--tp") + 1] if "--tp" in flags else "1"
+    if not device or "--device" in flags or tp != "1":
+        return flags
+    return (*flags, "--device", device)
+
+
 @pytest.fixture(scope="session")
 def engine_run(tmp_path_factory: pytest.TempPathFactory):
     """``engine_run(*flags)`` -> Run; identical flag lists share one run per session."""
     cache: dict[tuple[str, ...], Run] = {}
 
     def run(*flags: str) -> Run:
+        flags = on_test_device(flags)
         if flags not in cache:
             out = tmp_path_factory.mktemp("engine")
             res = CliRunner().invoke(engine_app, ["run", "--out", str(out), *flags])
