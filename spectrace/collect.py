@@ -16,6 +16,7 @@ SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
 RECENT = 8  # crashes remembered per stream for de-duplication
+TERMINATE = "terminate called after throwing an instance of "
 
 
 @dataclass(slots=True)
@@ -95,6 +96,11 @@ class Collector:
         if crash is None:
             return
         old = self._pending.pop(line.stream, None)
+        if old is not None and _takes_down(old.crash, line):
+            lines = (*old.crash.lines, line.text)
+            old.crash = replace(old.crash, end_lineno=line.lineno, lines=lines)
+            self._pending[line.stream] = old
+            return
         if old is not None:
             self._emit(old.crash)
         self._pending[line.stream] = _Pending(crash, line)
@@ -153,6 +159,12 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if last.kind is not CrashKind.TRACEBACK:
         return _family(crash) is not None and _family(crash) == _family(last)
     return len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
+
+
+def _takes_down(fatal: Crash, line: LogLine) -> bool:
+    """``terminate called after throwing ...`` just after a c10 fatal line is the same error
+    ending the process (the C++ exception that line logged), not a crash of its own."""
+    return fatal.kind is CrashKind.FATAL_LINE and line.text.startswith(TERMINATE)
 
 
 def _echoes(tb: Crash, crash: Crash) -> bool:

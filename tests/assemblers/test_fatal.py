@@ -152,6 +152,39 @@ def test_nccl_lines_of_one_failure_fold_into_one_crash() -> None:
     assert [(c.exception_type, c.lineno) for c in crashes] == [("NCCLTimeout", 1)]
 
 
+CUDA_C10 = "[rank0]:[E519 05:58:22.118204551 CUDAException.cpp:43] CUDA error: an illegal memory access was encountered"
+WATCHDOG_CUDA = (
+    "[rank3]:[E519 05:58:22.118204551 ProcessGroupNCCL.cpp:1904] [PG ID 2 PG GUID 3 Rank 3] "
+    "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
+)
+
+
+@pytest.mark.parametrize(
+    ("fatal", "thrown"), [(CUDA_C10, "c10::Error"), (WATCHDOG_CUDA, "c10::DistBackendError")]
+)
+def test_terminate_after_a_c10_cuda_line_is_the_same_crash(fatal: str, thrown: str) -> None:
+    crashes = collect([
+        fatal,
+        f"terminate called after throwing an instance of '{thrown}'",
+        "  what():  " + fatal.split("] ", 1)[1],
+        "Exception raised from c10_cuda_check_implementation at /pytorch/c10/cuda/CUDAException.cpp:43 (most recent call first):",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.crash_class, c.collateral) for c in crashes] == [
+        ("CUDAError", "cuda_illegal_memory", False)
+    ]
+    assert crashes[0].lines[1].startswith("terminate called") and crashes[0].end_lineno >= 2
+
+
+def test_terminate_on_its_own_is_still_a_crash() -> None:
+    crashes = collect([
+        CUDA_C10, "[rank0]:step 1", "[rank0]:step 2", "[rank0]:step 3", "[rank0]:step 4",
+        "[rank1]:terminate called after throwing an instance of 'c10::Error'",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.rank) for c in crashes] == [
+        ("CUDAError", "rank0"), ("c10::Error", "rank1")
+    ]  # fmt: skip
+
+
 def test_classify_uses_chain_links() -> None:
     matcher = FatalMatcher(RULES)
     crashes = collect(["Traceback (most recent call last):", '  File "/x.py", line 1, in f',
