@@ -16,7 +16,8 @@ from spectrace.commands.triage import parse_format
 from spectrace.errors import UsageError
 from spectrace.reports import Format, headline
 from spectrace.reports.json import build_document
-from spectrace.reports.text import inert, where
+from spectrace.reports.text import where
+from spectrace.textsafe import inert
 
 HELP = """Compare the crashes of two runs by signature: new, gone, still there.
 

@@ -16,7 +16,8 @@ from spectrace import triage
 from spectrace.errors import InputError, UsageError
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
-from spectrace.reports.text import TriageReport, inert, summary_line
+from spectrace.reports.text import TriageReport, summary_line
+from spectrace.textsafe import inert
 
 HELP = """Find the crashes in server logs, group them into incidents, and exit non-zero on new ones.
 

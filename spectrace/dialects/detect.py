@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from spectrace.dialects._time import YEARLESS
@@ -14,6 +13,7 @@ from spectrace.dialects.trtllm import TrtllmDialect
 from spectrace.dialects.uvicorn import UvicornDialect
 from spectrace.dialects.vllm import VllmDialect
 from spectrace.dialects.wrappers import Peeled, peel
+from spectrace.textsafe import ESCAPES, scrub
 
 # Adding a dialect: write its module, add an instance here.
 REGISTRY: tuple[Dialect, ...] = (
@@ -27,14 +27,9 @@ REGISTRY: tuple[Dialect, ...] = (
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
 WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers and header
 
-_ANSI = re.compile(
-    r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # \r stays for last_redraw
-
 
 def normalise(raw: bytes) -> str:
-    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI.
+    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI or controls.
 
     ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
     first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
@@ -46,8 +41,8 @@ def normalise(raw: bytes) -> str:
         body = body[:MAX_LINE] if cr < 0 else body[:WRAPPER_ROOM] + b"\r" + tail
     text = body.decode("utf-8", errors="replace")
     if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    return _CONTROL.sub("", text) if _CONTROL.search(text) else text
+        text = ESCAPES.sub("", text)
+    return scrub(text, "", keep="\r")
 
 
 def last_redraw(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spectrace.reports import by_importance, headline
-from spectrace.reports.text import inert
+from spectrace.textsafe import inert
 
 Document = dict[str, Any]
 MAX_PER_TYPE = 10  # GitHub keeps 10 errors, 10 warnings, 10 notices per step; drops the rest

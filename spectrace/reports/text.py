@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
+from spectrace.textsafe import inert
+
 Document = dict[str, Any]
 INNERMOST_FRAMES = 5
-
-# C0/C1 controls (ESC starts OSC 52 clipboard writes, CSI cursor moves...), bidi overrides and
-# the Unicode line separators some line readers split on.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def inert(text: object) -> str:
-    """Log text made harmless for a terminal: control characters shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
 
 
 def clip(text: object, limit: int = 200) -> str:

@@ -17,11 +17,9 @@ from rich.text import Text
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import Detector, LineParser
 from spectrace.ruleset import BenignRule
+from spectrace.textsafe import CSI, OSC, scrub
 
-_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
-_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _SGR_ONLY = re.compile(r"\x1b\[[0-9;]*m")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CRASHY = re.compile(
     r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+|\b\w+(?:Error|Exception): "
     r"|hit an exception|Fatal Python error"
@@ -44,17 +42,17 @@ BENIGN_STYLE = Style(dim=True)
 def plain(text: str) -> str:
     """The line as a user reads it: escapes removed, control bytes shown as '?'."""
     if "\x1b" in text:
-        text = _CSI.sub("", _OSC.sub("", text))
-    return _CONTROL.sub("?", text) if _CONTROL.search(text) else text
+        text = CSI.sub("", OSC.sub("", text))
+    return scrub(text, "?")
 
 
 def to_text(raw: str, *, colour: bool = True) -> Text:
     """Safe Text of a raw line, keeping the log's own SGR colours when ``colour``."""
     if "\x1b" not in raw or not colour:
         return Text(plain(raw).expandtabs(8))
-    kept = _OSC.sub("", raw)
-    kept = _CSI.sub(lambda m: m.group(0) if _SGR_ONLY.fullmatch(m.group(0)) else "", kept)
-    kept = _CONTROL.sub(lambda m: m.group(0) if m.group(0) == "\x1b" else "?", kept)
+    kept = OSC.sub("", raw)
+    kept = CSI.sub(lambda m: m.group(0) if _SGR_ONLY.fullmatch(m.group(0)) else "", kept)
+    kept = scrub(kept, "?", keep="\x1b")
     text = Text.from_ansi(kept.replace("\t", "    "), end="")
     text.plain = text.plain.replace("\x1b", "?")
     return text

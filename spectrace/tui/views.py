@@ -9,6 +9,7 @@ from pathlib import Path
 
 from spectrace.assemblers.crash import Crash
 from spectrace.dialects.detect import LineParser
+from spectrace.incidents import rank_key
 from spectrace.line_index import LineIndex
 from spectrace.pipeline import Analysis
 from spectrace.tui.dialogs import Query
@@ -144,11 +145,7 @@ def ranks_seen(files: FileSet, analysis: Analysis | None) -> list[str]:
             rank = parser.parse(ix.line(line)[0].encode("utf-8", "replace"), line + 1, 0).rank
             if rank is not None:
                 found.add(rank)
-    return sorted(found, key=_natural)
-
-
-def _natural(label: str) -> list[object]:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", label)]
+    return sorted(found, key=rank_key)
 
 
 def search(view: LineSource, pattern: re.Pattern[str], cursor: int, direction: int) -> int | None:
