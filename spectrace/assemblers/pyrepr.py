@@ -8,6 +8,7 @@ through ``ast.literal_eval`` and anything that is not a literal (a ``Call``, a
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
@@ -32,52 +33,58 @@ def split_top_level(text: str) -> tuple[list[str], bool]:
     """
     pieces: list[str] = []
     stack: list[str] = []
-    quote: str | None = None
     start = 0
-    i = 0
-    while i < len(text):
+    scan = _Unquoted(text)
+    for i in scan:
         ch = text[i]
-        if quote is not None:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in _OPEN and (ch != "<" or _looks_like_repr(text, i)):
+        if ch in _OPEN and (ch != "<" or _looks_like_repr(text, i)):
             stack.append(ch)
         elif ch in _CLOSE and stack and stack[-1] == _CLOSE[ch]:
             stack.pop()
         elif ch == "," and not stack:
             pieces.append(text[start:i].strip())
             start = i + 1
-        i += 1
     tail = text[start:].strip()
     if tail:
         pieces.append(tail)
-    return pieces, quote is None and not stack
+    return pieces, not scan.open_quote and not stack
 
 
 def bracketed(text: str, start: int) -> str | None:
     """The text inside the bracket opening at ``start``, or None when it never closes."""
-    depth, quote, i = 0, None, start
-    while i < len(text):
-        ch = text[i]
-        if quote is not None:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
+    depth = 0
+    for i in _Unquoted(text, start):
+        if text[i] in "([{":
             depth += 1
-        elif ch in ")]}":
+        elif text[i] in ")]}":
             depth -= 1
             if depth == 0:
                 return text[start + 1 : i]
-        i += 1
     return None
+
+
+class _Unquoted:
+    """Positions of a repr's characters outside string literals; ``open_quote`` after the
+    walk says a literal never closed (a truncated dump)."""
+
+    def __init__(self, text: str, start: int = 0) -> None:
+        self.text, self.start, self.open_quote = text, start, False
+
+    def __iter__(self) -> Iterator[int]:
+        text, quote, i = self.text, None, self.start
+        while i < len(text):
+            ch = text[i]
+            if quote is not None:
+                if ch == "\\":
+                    i += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"":
+                quote = ch
+            else:
+                yield i
+            i += 1
+        self.open_quote = quote is not None
 
 
 def _looks_like_repr(text: str, i: int) -> bool:
