@@ -6,16 +6,14 @@ measured in the same run, so the ratios do not depend on the machine.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from synthetic import nccl_crash, seed_analysis, shape_crash  # noqa: E402
+from timing import median_s  # noqa: E402
 
 from spectrace import triage  # noqa: E402
 from spectrace.incidents import build_incidents  # noqa: E402
@@ -33,15 +31,6 @@ def crashes(n: int) -> list:
         else:
             out.append(nccl_crash(rank, k % 60, k, seq=k))
     return out
-
-
-def median_s(fn: Callable[[], object], repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -10,9 +10,8 @@ Run: ``python benchmarks/bench_load.py`` (prints medians and ratios; no assertio
 from __future__ import annotations
 
 import ast
-import statistics
-import time
-from collections.abc import Callable
+
+from timing import median_s
 
 from spectrace.assemblers.config import ConfigCollector
 from spectrace.assemblers.load import parse_load_line
@@ -37,15 +36,6 @@ def _dump() -> str:
     return "server_args=ServerArgs(" + ", ".join(fields) + ")"
 
 
-def _median(fn: Callable[[], object], repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def _line(text: str, i: int) -> LogLine:
     return LogLine("bench.log", i, 0, text, text, "sglang", "TP0", "TP0")
 
@@ -53,17 +43,17 @@ def _line(text: str, i: int) -> LogLine:
 def main() -> None:
     texts = [DECODE.format(r=i % 64) for i in range(20_000)]
     lines = [_line(t, i) for i, t in enumerate(texts)]
-    floor = _median(lambda: [t.split(", ") for t in texts])
-    parsed = _median(lambda: [parse_load_line(x) for x in lines])
+    floor = median_s(lambda: [t.split(", ") for t in texts], repeat=7)
+    parsed = median_s(lambda: [parse_load_line(x) for x in lines], repeat=7)
     print(f"Decode batch x{len(lines)}: split {floor * 1e3:.1f} ms, "
           f"parse_load_line {parsed * 1e3:.1f} ms, ratio {parsed / floor:.1f}x")  # fmt: skip
 
     dump = _dump()
     cut = dump[: len(dump) * 2 // 3]
-    ast_floor = _median(lambda: ast.parse(dump[len("server_args=") :], mode="eval"), repeat=21)
+    ast_floor = median_s(lambda: ast.parse(dump[len("server_args=") :], mode="eval"), repeat=21)
     for name, text in (("whole dump", dump), ("truncated dump", cut)):
         line = _line(text, 1)
-        took = _median(lambda line=line: ConfigCollector().feed(line), repeat=21)
+        took = median_s(lambda line=line: ConfigCollector().feed(line), repeat=21)
         print(f"{name} ({len(text)} chars): ast.parse {ast_floor * 1e3:.2f} ms, "
               f"feed {took * 1e3:.2f} ms, ratio {took / ast_floor:.1f}x")  # fmt: skip
 
