@@ -118,6 +118,9 @@ GLM_OCR = (
 FIRED_UP = "The server is fired up and ready to roll!"
 SIGQUIT_RUNNING = "SIGQUIT received. signum=None, frame=None. It usually means one child failed."
 SIGQUIT_LAUNCH = "Received sigquit from a child process. It usually means the child failed."
+# expected.json entry: the main process's SIGQUIT line after a running crash, collateral of it
+SIGQUIT_COLLATERAL = {"optional": True, "root_cause": False, "caused_by": 0,
+                      "message_contains": "SIGQUIT received"}  # fmt: skip
 
 
 @dataclass(frozen=True)

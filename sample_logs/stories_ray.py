@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sglang_parts import SIGQUIT_COLLATERAL
 from stories_sglang import MARKER, SEED_CONFIG, seed_incident, seed_log
 
 RAY = "(SGLangEngineActor pid=48211, ip=10.20.3.7) "
@@ -16,7 +17,7 @@ def ray_wrapped() -> tuple[dict[str, bytes], dict]:
         "expect": [MARKER],
         "incidents": [
             seed_incident(marks),
-            {"optional": True, "root_cause": False, "caused_by": 0, "message_contains": "SIGQUIT received"},
+            SIGQUIT_COLLATERAL,
         ],
         "missing_markers": [MARKER],
         "config": SEED_CONFIG,

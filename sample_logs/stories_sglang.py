@@ -10,6 +10,7 @@ from logfmt import Clock, Log, cri, sgl, traceback_body, uvicorn
 from sglang_parts import (
     MAX_RUNNING_48,
     SG,
+    SIGQUIT_COLLATERAL,
     SIGQUIT_RUNNING,
     V2_OFF,
     Launch,
@@ -251,12 +252,7 @@ def seed_story() -> tuple[dict[str, bytes], dict]:
         "expect": [MARKER],
         "incidents": [
             seed_incident(marks),
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 0,
-                "message_contains": "SIGQUIT received",
-            },
+            SIGQUIT_COLLATERAL,
         ],
         "missing_markers": [MARKER],
         "config": SEED_CONFIG,
@@ -289,12 +285,7 @@ def k8s_wrapped() -> tuple[dict[str, bytes], dict]:
             # the rejoined dump may be cited at its first (P) or last (F) physical line
             seed_incident(marks)
             | {"evidence_lines": [[marks["dump"], marks["dump"] + 1], marks["warning"]]},
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 0,
-                "message_contains": "SIGQUIT received",
-            },
+            SIGQUIT_COLLATERAL,
         ],
         "missing_markers": [MARKER],
         "config": SEED_CONFIG,
@@ -323,12 +314,7 @@ def pasted_midway() -> tuple[dict[str, bytes], dict]:
                 "worker_class": "EAGLEWorker",
                 "shape": {"a": 160, "b": 2, "dim": 0},
             },
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 0,
-                "message_contains": "SIGQUIT received",
-            },
+            SIGQUIT_COLLATERAL,
         ],
         "missing_markers": [],
     }

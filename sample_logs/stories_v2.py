@@ -9,6 +9,7 @@ from logfmt import SITE, Clock, Log, c10, sgl, traceback_body
 from sglang_parts import (
     MAX_RUNNING_48,
     SG,
+    SIGQUIT_COLLATERAL,
     SIGQUIT_RUNNING,
     V2_ON,
     Launch,
@@ -155,12 +156,7 @@ def v2_run() -> tuple[dict[str, bytes], dict]:
                 "caused_by": 0,
                 "message_contains": "Process group watchdog thread terminated",
             },
-            {
-                "optional": True,
-                "root_cause": False,
-                "caused_by": 0,
-                "message_contains": "SIGQUIT received",
-            },
+            SIGQUIT_COLLATERAL,
         ],
         "missing_markers": [],
         "present_markers": {MARKER: marks["marker"]},

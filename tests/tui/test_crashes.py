@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from tui_helpers import SAMPLES, SIZE, pilot, shown, wait_for
 
 from spectrace.incidents import Incident
@@ -38,12 +41,20 @@ def analysed(app: SpectraceApp) -> bool:
     return app.analysis is not None
 
 
-@pilot
-async def test_e_selects_the_tp7_crash_with_path_flags_and_arithmetic() -> None:
+@contextlib.asynccontextmanager
+async def seed_app(*keys: str) -> AsyncIterator[tuple[SpectraceApp, Pilot[None]]]:
+    """The app on the seed story once analysed, after pressing ``keys``."""
     app = SpectraceApp([SEED], expect=[MARKER])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: analysed(app))
-        await pilot.press("e")
+        if keys:
+            await pilot.press(*keys)
+        yield app, pilot
+
+
+@pilot
+async def test_e_selects_the_tp7_crash_with_path_flags_and_arithmetic() -> None:
+    async with seed_app("e") as (app, pilot):
         entry = app.incident_list.current()
         assert entry is not None and isinstance(entry.item, Incident)
         assert entry.item.exception_type == "RuntimeError" and entry.item.origin_rank == "TP7"
@@ -59,10 +70,7 @@ async def test_e_selects_the_tp7_crash_with_path_flags_and_arithmetic() -> None:
 
 @pilot
 async def test_an_evidence_line_jumps_the_log_to_it() -> None:
-    app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
-        await pilot.press("e")
+    async with seed_app("e") as (app, pilot):
         evidence = app.detail.evidence
         evidence.focus()
         evidence.highlighted = option_index(app, "disable_overlap_schedule=True")
@@ -76,10 +84,7 @@ async def test_an_evidence_line_jumps_the_log_to_it() -> None:
 
 @pilot
 async def test_e_and_E_walk_crashes_in_log_order() -> None:
-    app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
-        await pilot.press("e", "e")
+    async with seed_app("e", "e") as (app, pilot):
         second = app.incident_list.current()
         assert second is not None and isinstance(second.item, Incident)
         assert "SIGQUIT" in second.item.message or second.item.exception_type == "SIGQUIT"
@@ -92,9 +97,7 @@ async def test_e_and_E_walk_crashes_in_log_order() -> None:
 
 @pilot
 async def test_the_list_shows_root_collateral_and_missing_marker() -> None:
-    app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
+    async with seed_app() as (app, pilot):
         kinds = [(type(e.item).__name__, e.depth) for e in app.incident_list.entries]
         assert kinds == [("Incident", 0), ("Incident", 1), ("Finding", 0)]
         app.incident_list.focus()
@@ -108,9 +111,7 @@ async def test_the_list_shows_root_collateral_and_missing_marker() -> None:
 
 @pilot
 async def test_selecting_a_crash_in_the_list_jumps_the_log() -> None:
-    app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
+    async with seed_app() as (app, pilot):
         app.incident_list.focus()
         app.incident_list.highlighted = 0
         await pilot.press("enter")
@@ -120,10 +121,7 @@ async def test_selecting_a_crash_in_the_list_jumps_the_log() -> None:
 
 @pilot
 async def test_load_chart_ends_at_the_crash() -> None:
-    app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
-        await pilot.press("e")
+    async with seed_app("e") as (app, pilot):
         chart = app.load_chart
         assert "crash 2026-02-27 21:00:18" in str(chart.title.render())
         row = chart.rows[("running_req", 0)]

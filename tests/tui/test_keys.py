@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SAMPLES, SIZE, pilot, screen_lines, shown, wait_for
+from tui_helpers import SAMPLES, SIZE, app_on, pilot, screen_lines, shown, wait_for
 
 from spectrace.tui.app import SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, QueryDialog, RankDialog
@@ -168,11 +168,8 @@ async def test_help_lists_every_key_and_q_quits(seed_log: Path) -> None:
 
 @pilot
 async def test_ansi_colour_is_kept_but_never_executed(tmp_path: Path) -> None:
-    log = tmp_path / "evil.log"
-    log.write_bytes(
-        b"\x1b[31mred text\x1b[0m then \x1b]0;title\x07 and \x1b[2J clear [bold]markup[/bold]\n"
-    )
-    app = SpectraceApp([log])
+    app = app_on(tmp_path, "evil.log",
+                 b"\x1b[31mred text\x1b[0m then \x1b]0;title\x07 and \x1b[2J clear [bold]markup[/bold]\n")  # fmt: skip
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.log_view.source.count == 1)
         line = screen_lines(app)[0]
@@ -185,11 +182,8 @@ async def test_ansi_colour_is_kept_but_never_executed(tmp_path: Path) -> None:
 
 @pilot
 async def test_c_strips_and_restores_the_logs_own_colours(tmp_path: Path) -> None:
-    log = tmp_path / "colour.log"
-    log.write_bytes(
-        b"\x1b[1;36m(Worker_TP0 pid=1)\x1b[0;0m INFO 10-05 12:00:00 [x.py:1] \x1b[32mgreen\x1b[0m\n"
-    )
-    app = SpectraceApp([log])
+    app = app_on(tmp_path, "colour.log",
+                 b"\x1b[1;36m(Worker_TP0 pid=1)\x1b[0;0m INFO 10-05 12:00:00 [x.py:1] \x1b[32mgreen\x1b[0m\n")  # fmt: skip
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.log_view.source.count == 1)
 

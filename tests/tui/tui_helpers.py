@@ -17,6 +17,13 @@ SAMPLES = Path(__file__).parents[2] / "sample_logs"
 SIZE = (160, 48)
 
 
+def app_on(tmp_path: Path, name: str, data: bytes) -> SpectraceApp:
+    """The app on a one-off log file holding ``data``."""
+    log = tmp_path / name
+    log.write_bytes(data)
+    return SpectraceApp([log])
+
+
 def screen_lines(app: SpectraceApp) -> list[str]:
     """The log view's visible rows as plain text, as the user would read them."""
     view = app.log_view
