@@ -17,11 +17,14 @@ from spectrace.errors import InputError, UsageError
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
 from spectrace.reports.text import TriageReport, summary_line
+from spectrace.stacks.findings import split_inputs, stack_findings
 from spectrace.textsafe import inert
 
 HELP = """Find the crashes in server logs, group them into incidents, and exit non-zero on new ones.
 
 PATHS are files, directories, quoted globs ('logs/*.log.gz'), .gz files, or - for stdin.
+A `spectrace stacks --save` capture or a PyTorch flight-recorder dump given beside the logs
+becomes a hang finding linked to each rank's last log line.
 
 \b
 Exit codes:
@@ -148,7 +151,9 @@ def triage_command(
 
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
-        analysis = triage.analyse_paths(paths, rules or [], markers, progress, warn)
+        logs, captures, dumps = split_inputs(paths)  # `spectrace stacks --save` files, FR dumps
+        analysis = triage.analyse_paths(logs, rules or [], markers, progress, warn)
+        analysis.findings.extend(stack_findings(analysis, captures, dumps))
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():
