@@ -245,19 +245,20 @@ SEED_CONFIG = {
 }
 
 
-def seed_story() -> tuple[dict[str, bytes], dict]:
-    log, marks = seed_log()
-    expected = {
-        "inputs": ["server.log"],
+def seed_expected(name: str, incident: dict) -> dict:
+    """expected.json of the seed story in any wrapping: its crash, then the SIGQUIT collateral."""
+    return {
+        "inputs": [name],
         "expect": [MARKER],
-        "incidents": [
-            seed_incident(marks),
-            SIGQUIT_COLLATERAL,
-        ],
+        "incidents": [incident, SIGQUIT_COLLATERAL],
         "missing_markers": [MARKER],
         "config": SEED_CONFIG,
     }
-    return {"server.log": log.text().encode()}, expected
+
+
+def seed_story() -> tuple[dict[str, bytes], dict]:
+    log, marks = seed_log()
+    return {"server.log": log.text().encode()}, seed_expected("server.log", seed_incident(marks))
 
 
 def k8s_wrapped() -> tuple[dict[str, bytes], dict]:
@@ -278,19 +279,10 @@ def k8s_wrapped() -> tuple[dict[str, bytes], dict]:
     assert wrapped.next_lineno > len(log.lines) + 1, "the dump must be split into CRI partials"
     marks = {key: physical[value] for key, value in marks.items()}
     data = gzip.compress(wrapped.text().encode(), compresslevel=6, mtime=0)
-    expected = {
-        "inputs": ["sglang-eagle3-0.log.gz"],
-        "expect": [MARKER],
-        "incidents": [
-            # the rejoined dump may be cited at its first (P) or last (F) physical line
-            seed_incident(marks)
-            | {"evidence_lines": [[marks["dump"], marks["dump"] + 1], marks["warning"]]},
-            SIGQUIT_COLLATERAL,
-        ],
-        "missing_markers": [MARKER],
-        "config": SEED_CONFIG,
-    }
-    return {"sglang-eagle3-0.log.gz": data}, expected
+    # the rejoined dump may be cited at its first (P) or last (F) physical line
+    dump = [[marks["dump"], marks["dump"] + 1], marks["warning"]]
+    incident = seed_incident(marks) | {"evidence_lines": dump}
+    return {"sglang-eagle3-0.log.gz": data}, seed_expected("sglang-eagle3-0.log.gz", incident)
 
 
 def pasted_midway() -> tuple[dict[str, bytes], dict]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import SAMPLES, SIZE, pilot, shown, wait_for
+from tui_helpers import SAMPLES, SIZE, pilot, shown, started, wait_for
 
 from spectrace.incidents import Incident
 from spectrace.pipeline import Finding
@@ -45,8 +45,7 @@ def analysed(app: SpectraceApp) -> bool:
 async def seed_app(*keys: str) -> AsyncIterator[tuple[SpectraceApp, Pilot[None]]]:
     """The app on the seed story once analysed, after pressing ``keys``."""
     app = SpectraceApp([SEED], expect=[MARKER])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: analysed(app))
+    async with started(app, analysed) as pilot:
         if keys:
             await pilot.press(*keys)
         yield app, pilot

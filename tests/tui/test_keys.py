@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SAMPLES, SIZE, app_on, pilot, screen_lines, shown, wait_for
+from tui_helpers import SAMPLES, SIZE, app_on, pilot, screen_lines, shown, started, wait_for
 
 from spectrace.tui.app import SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, QueryDialog, RankDialog
 
 TOTAL = 51  # lines in seed_story.log
+
+
+def loaded(app: SpectraceApp) -> bool:
+    return app.log_view.source.count == TOTAL
+
+
 SEED = SAMPLES / "seed_story" / "server.log"
 
 
 @pilot
 async def test_first_screen_shows_the_head_of_the_log(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         lines = screen_lines(app)
         assert "Overlap scheduler is disabled" in lines[0]
         assert lines[1].lstrip().startswith("2 [2026-02-27 20:48:55] server_args=ServerArgs(")
@@ -27,8 +32,7 @@ async def test_first_screen_shows_the_head_of_the_log(seed_log: Path) -> None:
 @pilot
 async def test_cursor_keys_move_and_jump(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.press("j", "j", "down")
         assert app.log_view.cursor == 3
         await pilot.press("k", "up")
@@ -47,8 +51,7 @@ async def test_cursor_keys_move_and_jump(seed_log: Path) -> None:
 @pilot
 async def test_mouse_click_moves_the_cursor(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.click("#log", offset=(10, 5))
         assert app.log_view.cursor == 5
 
@@ -56,8 +59,7 @@ async def test_mouse_click_moves_the_cursor(seed_log: Path) -> None:
 @pilot
 async def test_search_finds_next_and_previous(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.press("slash")
         assert isinstance(app.screen, QueryDialog)
         await pilot.press(*"load weight end", "enter")
@@ -71,8 +73,7 @@ async def test_search_finds_next_and_previous(seed_log: Path) -> None:
 @pilot
 async def test_filter_in_then_out_then_clear(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.press("f", *"Decode batch", "enter")
         await wait_for(pilot, lambda: app.log_view.source.count == 8)
         assert all("Decode batch" in line for line in screen_lines(app)[:8])
@@ -91,8 +92,7 @@ async def test_filter_in_then_out_then_clear(seed_log: Path) -> None:
 @pilot
 async def test_regex_filter_and_a_bad_regex_message(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.press("f")
         await pilot.click("#regex")
         await pilot.click("Input")
@@ -108,8 +108,7 @@ async def test_regex_filter_and_a_bad_regex_message(seed_log: Path) -> None:
 @pilot
 async def test_rank_toggle_shows_one_rank_with_its_continuation_lines(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await pilot.press("r")
         assert isinstance(app.screen, RankDialog)
         option_list = app.screen.query_one("OptionList")
@@ -202,8 +201,7 @@ async def test_c_strips_and_restores_the_logs_own_colours(tmp_path: Path) -> Non
 @pilot
 async def test_h_and_l_scroll_long_lines_sideways(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.log_view.source.count == TOTAL)
+    async with started(app, loaded) as pilot:
         await wait_for(pilot, lambda: app.log_view.show_horizontal_scrollbar)  # widths rendered
         before = screen_lines(app)[1]
         await pilot.press("l", "l")

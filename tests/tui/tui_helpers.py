@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,16 @@ async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], timeout: float
     while not ready():
         assert loop.time() < deadline, "the app did not reach the expected state in time"
         await pilot.pause(0.05)
+
+
+@contextlib.asynccontextmanager
+async def started(
+    app: SpectraceApp, ready: Callable[[SpectraceApp], bool]
+) -> AsyncIterator[Pilot[None]]:
+    """Run ``app`` at the test size until ``ready(app)`` holds; hand over its pilot."""
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        yield pilot
 
 
 def pilot(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
