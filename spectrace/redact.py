@@ -14,6 +14,9 @@ _SECRET_NAME = (
     r"|credentials?)(?![\w-])"
 )
 _SECRET_NAME_RE = re.compile(_SECRET_NAME, re.IGNORECASE)
+# A plain number after "token:" is a count (SGLang's "#token: 8421", "#full token: 96"), never
+# a secret: no API token is a short run of digits.
+_COUNT = r"\d{1,12}(?:\.\d+)?(?=[\s,)\]}]|$)"
 
 _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # --api-key VALUE, --hf-token=VALUE, ... (command lines)
@@ -24,7 +27,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # api_key='...', hf_token="...", password=abc (dumps, env, kwargs)
     (
         re.compile(
-            rf"\b({_SECRET_NAME}[\"']?\s*[=:]\s*)(?!None\b|\*\*\*|'\*\*\*')(\"[^\"]*\"|'[^']*'|[^\s,)\]}}]+)",
+            rf"\b({_SECRET_NAME}[\"']?\s*[=:]\s*)(?!None\b|\*\*\*|'\*\*\*'|{_COUNT})"
+            rf"(\"[^\"]*\"|'[^']*'|[^\s,)\]}}]+)",
             re.IGNORECASE,
         ),
         rf"\1'{MASK}'",

@@ -52,3 +52,9 @@ def test_redact_value_masks_by_name_and_scrubs_nested_text() -> None:
         f"--api-key {MASK}",
     ]
     assert redact_value("env", {"HF_TOKEN": "hf_x", "TP": 8}) == {"HF_TOKEN": MASK, "TP": 8}
+
+
+def test_token_counts_in_load_lines_are_not_secrets() -> None:
+    line = "Decode batch, #running-req: 10, #token: 8421, token usage: 0.04, #full token: 96"
+    assert redact_text(line) == line
+    assert redact_text("token: 8421x") == "token: '***'"  # not a plain number: masked
