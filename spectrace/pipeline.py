@@ -22,6 +22,8 @@ from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
 from spectrace.scan import ScanResult, ScanSpec, scan_range
+from spectrace.stacks.flight import is_flight_dump
+from spectrace.stacks.model import is_capture_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,7 @@ class Analysis:
 
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz")
+STACK_SUFFIXES = (".json", ".pkl", ".pickle")  # `spectrace stacks --save`, torch flight recorder
 LOAD_PER_RANK = 64  # samples per rank kept for charts
 
 
@@ -80,10 +83,13 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
 
 
 def _is_log(path: Path, root: Path) -> bool:
-    """A log file under ``root``: not hidden (nor in a hidden folder such as .git)."""
+    """A log (or a stacks capture / flight dump, which split_inputs routes) under ``root``: not
+    hidden (nor in a hidden folder such as .git)."""
     if not path.is_file() or any(part.startswith(".") for part in path.relative_to(root).parts):
         return False
-    return path.suffix in LOG_SUFFIXES or path.suffix == ""
+    if path.suffix in LOG_SUFFIXES or path.suffix == "":
+        return True
+    return path.suffix in STACK_SUFFIXES and (is_capture_file(path) or is_flight_dump(path))
 
 
 def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 
 from spectrace import triage
 from spectrace.errors import InputError, UsageError
+from spectrace.inputs import expand
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
 from spectrace.reports.text import TriageReport, summary_line
@@ -151,7 +152,7 @@ def triage_command(
 
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
-        logs, captures, dumps = split_inputs(paths)  # `spectrace stacks --save` files, FR dumps
+        logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
         analysis = triage.analyse_paths(logs, rules or [], markers, progress, warn)
         analysis.findings.extend(stack_findings(analysis, captures, dumps))
     finally:

@@ -11,21 +11,28 @@ from spectrace.errors import InputError
 from spectrace.line_index import check_readable
 from spectrace.pipeline import expand_inputs
 from spectrace.read import STDIN
+from spectrace.stacks.findings import split_inputs
 
 
-def expand(paths: list[Path]) -> list[Path]:
-    """The files the core would analyse (a directory stands for its logs), each checked now."""
+def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    """(logs, stacks captures, flight dumps): a directory stands for its files, logs checked now."""
     if any(str(p) == STDIN for p in paths):
         raise InputError("tui needs files it can reread: save stdin to a file first")
-    files = [Path(p) for p in expand_inputs([str(p) for p in paths])]
-    for file in files:
-        check_readable(file)
-    return files
+    logs, captures, dumps = split_inputs(expand_inputs([str(p) for p in paths]))
+    if not logs:
+        raise InputError(
+            "tui needs a log to show beside a stacks capture or flight dump; "
+            "for one alone use `spectrace stacks --load CAPTURE` or `spectrace stacks --flight DUMP`"
+        )
+    for file in logs:
+        check_readable(Path(file))
+    return [Path(p) for p in logs], [Path(p) for p in captures], [Path(p) for p in dumps]
 
 
 def tui(
     paths: Annotated[
-        list[Path], typer.Argument(help="Log files, .gz files, or a directory of per-rank logs.")
+        list[Path],
+        typer.Argument(help="Logs, .gz, log directories, stacks captures, flight dumps."),
     ],
     expect: Annotated[
         list[str], typer.Option("--expect", help="A marker line that should appear (repeatable).")
@@ -38,8 +45,9 @@ def tui(
     from spectrace.ruleset import RuleSet
     from spectrace.tui.app import SpectraceApp
 
-    files = expand(paths)
-    SpectraceApp(files, expect=expect, follow=follow, benign=RuleSet.load().benign).run()
+    logs, captures, dumps = expand(paths)
+    benign = RuleSet.load().benign
+    SpectraceApp(logs, expect=expect, follow=follow, benign=benign, stacks=(captures, dumps)).run()
 
 
 def register(app: typer.Typer) -> None:

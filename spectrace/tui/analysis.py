@@ -9,14 +9,22 @@ from spectrace import pipeline
 from spectrace.assemblers.crash import Crash
 from spectrace.errors import SpectraceError
 from spectrace.pipeline import Analysis
+from spectrace.stacks.findings import stack_findings
 
 
 def run(
-    paths: Sequence[Path], expect: Sequence[str], on_crash: Callable[[Crash], None]
+    paths: Sequence[Path],
+    expect: Sequence[str],
+    on_crash: Callable[[Crash], None],
+    stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
 ) -> Analysis | str:
-    """The analysis, or the reason it failed (shown in the app, never as a traceback)."""
+    """The analysis (plus hang findings from ``stacks``: captures, flight dumps), or the reason
+    it failed (shown in the app, never as a traceback)."""
     try:
-        return pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)
+        analysis = pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)
+        captures, dumps = ([str(p) for p in group] for group in stacks)
+        analysis.findings.extend(stack_findings(analysis, captures, dumps))
+        return analysis
     except SpectraceError as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001 - a core bug must not put a traceback on the screen

@@ -38,7 +38,13 @@ from spectrace.tui.timeline import (
 )
 from spectrace.tui.views import FileSet, crash_rows, keep_rows
 from spectrace.tui.widgets.incident_detail import IncidentDetail
-from spectrace.tui.widgets.incident_list import Entry, IncidentList, crash_entries, incident_entries
+from spectrace.tui.widgets.incident_list import (
+    Entry,
+    IncidentList,
+    crash_entries,
+    incident_entries,
+    jump_target,
+)
 from spectrace.tui.widgets.load_chart import LoadChart
 from spectrace.tui.widgets.log_view import LogView
 
@@ -75,8 +81,11 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         expect: Sequence[str] = (),
         follow: bool = False,
         benign: Sequence[BenignRule] = (),
+        stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
     ) -> None:
+        """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings."""
         super().__init__()
+        self.stacks = stacks
         self.styler = LineStyler(benign)
         self.files = FileSet([LineIndex(p) for p in paths])
         self.expect = list(expect)
@@ -153,7 +162,9 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self) -> None:
         self._analysis_started_at = time.monotonic()
-        result = core.run(self.files.paths, self.expect, lambda c: self.post_message(CrashFound(c)))
+        result = core.run(
+            self.files.paths, self.expect, lambda c: self.post_message(CrashFound(c)), self.stacks
+        )
         self.post_message(
             AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
         )
@@ -253,8 +264,9 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     @on(OptionList.OptionSelected, "#incidents")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         entry = self.incident_list.current()
-        if entry is not None and entry.source is not None and entry.lineno is not None:
-            self.post_message(JumpTo(entry.source, entry.lineno))
+        target = jump_target(entry) if entry is not None else None
+        if target is not None:
+            self.post_message(JumpTo(*target))
 
     def _detail(self, entry: Entry) -> None:
         item = entry.item

@@ -46,6 +46,17 @@ def incident_entries(incidents: Sequence[Incident], findings: Sequence[Finding])
     return entries
 
 
+def jump_target(entry: Entry) -> tuple[str, int] | None:
+    """Where selecting a row jumps: its first line, or a finding's first log evidence (a hang:
+    the odd rank's last line). Findings are no stops for next/previous crash."""
+    if entry.source is not None and entry.lineno is not None:
+        return entry.source, entry.lineno
+    if isinstance(entry.item, Finding):
+        first = next((ev for ev in entry.item.evidence if ev.lineno > 0), None)
+        return (first.source, first.lineno) if first is not None else None
+    return None
+
+
 def _when(ts_text: str | None) -> str:
     return ts_text.split()[-1] if ts_text else ""
 
