@@ -13,8 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
 from spectrace import triage
+from spectrace.assemblers.config import RunConfig
 from spectrace.errors import InputError, UsageError
 from spectrace.inputs import expand
+from spectrace.pipeline import Analysis
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
 from spectrace.reports.text import TriageReport, summary_line
@@ -153,7 +155,11 @@ def triage_command(
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
         logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
-        analysis = triage.analyse_paths(logs, rules or [], markers, progress, warn)
+        analysis = (  # a capture or dumps alone still get their hang verdict
+            triage.analyse_paths(logs, rules or [], markers, progress, warn)
+            if logs or not (captures or dumps)
+            else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
+        )
         analysis.findings.extend(stack_findings(analysis, captures, dumps))
     finally:
         progress.close()

@@ -22,7 +22,7 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     if not logs:
         raise InputError(
             "tui needs a log to show beside a stacks capture or flight dump; "
-            "for one alone use `spectrace stacks --load CAPTURE` or `spectrace stacks --flight DUMP`"
+            "for one alone use `spectrace triage FILE...` or `spectrace stacks --load CAPTURE`"
         )
     for file in logs:
         check_readable(Path(file))

@@ -1,4 +1,4 @@
-"""`spectrace tui LOG capture.json`: the hang finding in the crash list jumps to a rank's last line."""
+"""Captures and flight dumps beside logs in `spectrace tui` and in triaged directories."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from stacks_helpers import HungServer, spectrace
 from test_stacks_flight import dump, write
 from textual.pilot import Pilot
 
+from spectrace.commands.tui import expand
 from spectrace.pipeline import Finding
 from spectrace.stacks.capture import CaptureOptions
 from spectrace.stacks.capture import capture as live_capture
@@ -88,3 +89,22 @@ def test_triage_of_a_directory_routes_capture_and_flight_dumps(
     hangs = [f["message"] for f in doc["findings"] if f["kind"] == "hang"]
     assert len(hangs) == 2 and VERDICT in hangs[0]
     assert hangs[1].startswith("flight recorder:") and "rank1" in hangs[1]
+
+
+def test_triage_of_a_capture_alone_prints_its_verdict(saved: Path) -> None:
+    result = spectrace("triage", str(saved))
+    assert result.returncode == 0, result.stderr
+    assert "finding (hang)" in result.stdout and VERDICT in result.stdout.replace("\n", " ")
+
+
+def test_tui_takes_a_directory_apart_before_checking_its_logs(
+    hung_sglang: HungServer, saved: Path, tmp_path: Path
+) -> None:
+    shutil.copy(hung_sglang.log, tmp_path / "server.log")
+    shutil.copy(saved, tmp_path / "hang.json")
+    dump_path = write(tmp_path, 0, dump(12, 11, OPS))  # pickle: check_readable calls it binary
+    assert expand([tmp_path]) == (
+        [tmp_path / "server.log"],
+        [tmp_path / "hang.json"],
+        [Path(dump_path)],
+    )
