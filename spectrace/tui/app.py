@@ -284,6 +284,9 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.load_chart.show(load, ts, ts_text)
 
     def on_jump_to(self, message: JumpTo) -> None:
+        if message.lineno < 1:  # evidence from a flight-recorder dump: a file, not a log line
+            self.notify(f"{Path(message.source).name} is not a log: no line to jump to")
+            return
         row = self.files.row(self.log_view.source, message.source, message.lineno)
         if row is None:
             self.notify(

@@ -108,3 +108,31 @@ def test_tui_takes_a_directory_apart_before_checking_its_logs(
         [tmp_path / "hang.json"],
         [Path(dump_path)],
     )
+
+
+async def select_flight_evidence(log: Path, dumps: list[Path]) -> tuple[str, list[str]]:
+    """Open the TUI on a log and flight dumps, press Enter on the finding's first evidence."""
+    app = SpectraceApp([log], stacks=([], dumps))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.analysis is not None)
+        (n,) = [i for i, e in enumerate(app.incident_list.entries) if isinstance(e.item, Finding)]
+        app.incident_list.highlighted = n
+        await pilot.pause()
+        app.detail.evidence.focus()
+        app.detail.evidence.highlighted = 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(app._notifications))
+        label = str(app.incident_list.get_option_at_index(n).prompt)
+        return label, [str(note.message) for note in app._notifications]
+
+
+def test_tui_flight_evidence_names_the_dump_instead_of_jumping(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_text("[2026-02-27 21:00:18 TP0] Decode batch. #running-req: 10\n")
+    dumps = [
+        Path(write(tmp_path, 0, dump(12, 11, OPS))),
+        Path(write(tmp_path, 1, dump(11, 11, OPS[:1]))),
+    ]
+    label, notes = asyncio.run(select_flight_evidence(log, dumps))
+    assert label.startswith("⚠ hang") and "flight recorder:" in label
+    assert notes == ["nccl_trace_rank_0 is not a log: no line to jump to"]
