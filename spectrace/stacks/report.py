@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -13,15 +12,15 @@ from rich.text import Text
 from spectrace.stacks.classify import ThreadView, is_own_code
 from spectrace.stacks.model import Capture, StackFrame
 from spectrace.stacks.verdict import RankView, StackAnalysis, compress
+from spectrace.textsafe import scrub
 
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _STATE_STYLE = {"running": "green", "waiting": "yellow", "idle": "dim"}
 OWN_FRAMES = 3
 
 
 def safe(text: str, limit: int = 200) -> str:
     """Process text (titles, code lines, locals) may carry escapes: show them inert."""
-    cleaned = _CONTROL.sub("?", text)
+    cleaned = scrub(text, mark="?").replace("\n", "?")  # one line per frame
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
