@@ -209,8 +209,8 @@ class TriageReport:
             yield Text()
             style = "bold red" if finding.get("fails") else "bold yellow"
             yield _t(f"finding ({finding['kind']}): {finding['message']}", style)
-            if finding.get("detail"):
-                yield _t(f"    {finding['detail']}")
+            for line in (finding.get("detail") or "").splitlines():
+                yield _t(f"    {line}")  # every line of a multi-line detail under its finding
             for ev in finding.get("evidence") or []:
                 yield _evidence(ev, indent=4)
         yield Text()

@@ -53,3 +53,11 @@ def test_log_text_is_inert_on_a_terminal() -> None:
 
 def test_inert_escapes_controls_but_keeps_text() -> None:
     assert inert("a\x1b[2Jb\tc\u202ed") == "a\\x1b[2Jb\tc\\x202ed"
+
+
+def test_every_line_of_a_finding_detail_is_indented_under_it(document: dict[str, Any]) -> None:
+    finding = document["findings"][0]
+    finding["detail"] = "TP2 is in `verify`\nTP0-1 and TP3 wait in all_reduce"
+    lines = render_plain(document, width=200).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("finding ("))
+    assert lines[at + 1 : at + 3] == ["    TP2 is in `verify`", "    TP0-1 and TP3 wait in all_reduce"]
