@@ -8,6 +8,9 @@ TREE = ("--speculative-eagle-topk 4 --speculative-num-steps 3 --speculative-num-
 CHAIN_V1 = "--speculative-eagle-topk 1 --speculative-num-steps 3 --worker v1".split()
 CHAIN_V2 = "--speculative-eagle-topk 1 --speculative-num-steps 3 --worker v2".split()
 PLAIN = "--speculative-algorithm NONE".split()
+# v2 let through with a tree (topk 4): the fault switch that breaks v2's fixed bs x N layout.
+V2_TOPK4 = [*BASE, *("--worker v2 --speculative-eagle-topk 4 --speculative-num-draft-tokens 8 "
+                     "--fault v2_allow_topk_gt1").split()]
 # The story's crash: 2 clients, 8 more join at iteration 2 (before the first two can finish
 # whatever the acceptance: >= 16 tokens each, <= 4 per step), threshold 8, tree of 16.
 STORY = [*("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 2 "

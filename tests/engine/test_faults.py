@@ -5,7 +5,17 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from engine_cases import BASE, CHAIN_V2, CHURN, PLAIN, RAMP, STORY, TREE, accepted_after_resume
+from engine_cases import (
+    BASE,
+    CHAIN_V2,
+    CHURN,
+    PLAIN,
+    RAMP,
+    STORY,
+    TREE,
+    V2_TOPK4,
+    accepted_after_resume,
+)
 
 STORY_MESSAGE = (
     "The size of tensor a (160) must match the size of tensor b (2) at non-singleton dimension 0"
@@ -55,17 +65,7 @@ def test_no_hysteresis_makes_the_switch_flap(engine_run):
 
 
 def test_v2_with_topk_above_one_breaks_in_v2(engine_run):
-    run = engine_run(
-        *BASE,
-        "--worker",
-        "v2",
-        "--speculative-eagle-topk",
-        "4",
-        "--speculative-num-draft-tokens",
-        "8",
-        "--fault",
-        "v2_allow_topk_gt1",
-    )
+    run = engine_run(*V2_TOPK4)
     assert run.code == 1
     err = run.of("error")[0]
     assert err["exc_type"] == "RuntimeError" and err["worker"] == "v2"

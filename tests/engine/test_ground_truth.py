@@ -6,24 +6,14 @@ Truth comes only from the events (read with json); the diagnosis only from the l
 from __future__ import annotations
 
 import pytest
-from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, STORY, TREE
+from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, STORY, TREE, V2_TOPK4
 
 from spectrace.pipeline import analyse
 
 CRASHES = {
     "v1-stale-tp1": (*STORY, "--fault", "stale_spec_info"),
     "v1-stale-tp2": (*STORY, "--fault", "stale_spec_info", "--tp", "2", "--dist-timeout", "4"),
-    "v2-topk4": (
-        *BASE,
-        "--worker",
-        "v2",
-        "--speculative-eagle-topk",
-        "4",
-        "--speculative-num-draft-tokens",
-        "8",
-        "--fault",
-        "v2_allow_topk_gt1",
-    ),
+    "v2-topk4": tuple(V2_TOPK4),
     "v1-tree-nan": (*BASE, *TREE, "--fault", "nan_logits", "--fault-step", "4"),
     "v2-chain-nan": (*BASE, *CHAIN_V2, "--fault", "nan_logits", "--fault-step", "4"),
 }
