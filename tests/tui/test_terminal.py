@@ -24,19 +24,27 @@ pytestmark = pytest.mark.skipif(
 
 
 class Pane:
-    """A detached 160x48 tmux session running one command."""
+    """A detached 160x48 tmux session running one command, on its own tmux server.
+
+    A private server (``-L``) per pane: with one shared server, killing the last session
+    shuts the server down, and a session started in that moment is silently lost.
+    """
 
     def __init__(self, command: str) -> None:
         self.name = f"spectrace-test-{uuid.uuid4().hex[:8]}"
         # COLUMNS/LINES inherited from the test process (pytest exports 80x24) would win
         # over the pane's real size, as they do for any program a user starts.
         shell = f"unset COLUMNS LINES; {command}"
-        self._tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, shell)
+        started = self._run("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, shell)
+        assert started.returncode == 0, f"tmux did not start: {started.stderr.strip()}"
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(TMUX), "-L", self.name, *args], capture_output=True, text=True, check=False
+        )
 
     def _tmux(self, *args: str) -> str:
-        return subprocess.run(
-            [str(TMUX), *args], capture_output=True, text=True, check=False
-        ).stdout
+        return self._run(*args).stdout
 
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", self.name)
@@ -54,7 +62,7 @@ class Pane:
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
     def kill(self) -> None:
-        self._tmux("kill-session", "-t", self.name)
+        self._tmux("kill-server")
 
 
 @pytest.fixture
