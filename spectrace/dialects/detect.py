@@ -7,6 +7,7 @@ from datetime import datetime
 from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
+from spectrace.dialects.paste import unpaste
 from spectrace.dialects.pylogging import PyLoggingDialect
 from spectrace.dialects.sglang import SGLangDialect
 from spectrace.dialects.trtllm import TrtllmDialect
@@ -29,7 +30,8 @@ WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers an
 
 
 def normalise(raw: bytes) -> str:
-    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI or controls.
+    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI or controls,
+    no copy-paste marks (``unpaste``).
 
     ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
     first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
@@ -42,7 +44,7 @@ def normalise(raw: bytes) -> str:
     text = body.decode("utf-8", errors="replace")
     if "\x1b" in text:
         text = ESCAPES.sub("", text)
-    return scrub(text, "", keep="\r")
+    return unpaste(scrub(text, "", keep="\r"))
 
 
 def last_redraw(text: str) -> str:

@@ -2,7 +2,9 @@
 
 Scripts around the servers (benchmarks, torchrun entry points, ``logging.basicConfig()``
 without a format) write these. None of them names a rank, so the line keeps the writer of
-the lines before it (``Header.anonymous``), as a headerless line would.
+the lines before it (``Header.anonymous``), as a headerless line would. The one exception:
+a deployment's logging config that keeps sglang's rank prefix as
+``asctime LEVEL pid [ TP0 file.py:N] msg``; there the tags name the writer.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import re
 
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import Header
+from spectrace.dialects.sglang import TAG
 
 _LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # %(asctime)s is "2026-05-19 05:48:21,337"; then either " - name - LEVEL - " (the cookbook's
@@ -19,6 +22,7 @@ _STAMPED = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?"
     r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$))"
 )
+_SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) [\w.-]+:\d+\] ")  # "pid [ TP0 file.py:N] "
 _BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
 
 
@@ -31,13 +35,17 @@ class PyLoggingDialect:
         m = _STAMPED.match(text)
         if m is not None:
             year, month, day, hms, frac, _name, dashed, spaced = m.groups()
+            site = _SITE.match(text, m.end()) if spaced else None
+            rank = site.group(1).strip() or None if site else None
             return Header(
                 dialect=self.name,
-                text=text[m.end() :],
+                text=text[(site or m).end() :],
+                stream=rank or "",
+                rank=rank,
                 ts=make_ts(year, month, day, hms, frac),
                 ts_text=text[: 19 + (len(frac) + 1 if frac else 0)],
                 level=dashed or spaced,
-                anonymous=True,
+                anonymous=site is None,
             )
         m = _BASIC.match(text)
         if m is None:

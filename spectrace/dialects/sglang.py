@@ -1,16 +1,20 @@
-"""SGLang header: ``[YYYY-MM-DD HH:MM:SS(.mmm)? TAGS] `` with rank tags in any order."""
+"""SGLang header: ``[YYYY-MM-DD HH:MM:SS(.mmm)? TAGS] `` with rank tags in any order.
+
+sglang's diffusion runtime (``multimodal_gen``) prints the same header without the year
+(``[12-16 14:27:08] ``); the line parser gives it the year of the stamps around it.
+"""
 
 from __future__ import annotations
 
 import re
 
-from spectrace.dialects._time import make_ts
+from spectrace.dialects._time import YEARLESS, make_ts
 from spectrace.dialects.base import Header
 
 # Tags as sglang appends them (order changed between releases, so any order is accepted).
-_TAG = r"(?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+"
+TAG = r"(?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+"
 _HEADER = re.compile(
-    r"\[(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?((?: " + _TAG + r")*)\] "
+    r"\[(?:(\d{4})-)?(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?((?: " + TAG + r")*)\] "
     r"(?!(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s)"  # uvicorn's levelprefix
 )
 
@@ -31,6 +35,6 @@ class SGLangDialect:
             text=text[m.end() :],
             stream=rank or "",
             rank=rank,
-            ts=make_ts(year, month, day, hms, frac),
+            ts=make_ts(year or YEARLESS, month, day, hms, frac),
             ts_text=text[1 : m.end() - 2 - len(tags)],
         )

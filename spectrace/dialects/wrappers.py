@@ -1,11 +1,12 @@
-"""Outer wrappers peeled before any dialect: CRI, docker-compose, CI stamps, torchrun, process tags."""
+"""Outer wrappers peeled before any dialect: CRI, docker-compose, CI stamps, log shippers and
+viewers (``[ts] pod >> ``, ``May 16, 2026 @ ts``, syslog/journald), torchrun, process tags."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from spectrace.dialects._time import make_ts
+from spectrace.dialects._time import YEARLESS, make_ts
 from spectrace.dialects.base import Header
 
 _CRI = re.compile(
@@ -13,8 +14,23 @@ _CRI = re.compile(
 )
 _CI = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]*[-_]\d+) +\| ")
+# A shipper's "[2025-12-18T16:24:02+08:00] pod-name >> " (the pod names the writer).
+_SHIPPER = re.compile(
+    r"\[(\d{4})-(\d\d)-(\d\d)[T ](\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d)?\] "
+    r"([\w.:-]+) >> "
+)
+_MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
+_MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+# Kibana / OpenSearch Discover copy: "May 16, 2026 @ 20:46:57.892" then a tab or spaces.
+_KIBANA = re.compile(_MON + r" (\d{1,2}), (\d{4}) @ (\d\d:\d\d:\d\d)(?:\.(\d+))?\s+")
+# syslog / journalctl: "Dec  2 13:27:57 host python3[1234]: " (no year; the process names it).
+_SYSLOG = re.compile(
+    _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? \S+ ([\w.@/-]+)(?:\[\d+\])?: "
+)
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 _PROC = re.compile(r"\(([^()]*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
+# A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m").
+_SGR = re.compile(r"\[[0-9;]{1,12}m")
 _MAX_PEELS = 8  # nested / duplicated groups; bounded so junk cannot loop
 
 
@@ -34,7 +50,15 @@ class Peeled:
 def _stamp(m: re.Match[str], text: str) -> Header:
     year, month, day, hms, frac = m.groups()[:5]
     return Header(dialect="wrapper", text="", ts=make_ts(year, month, day, hms, frac),
-                  ts_text=text[: m.end()].split(" ")[0])  # fmt: skip
+                  ts_text=text[: m.end()].split(" ")[0].strip("[]"))  # fmt: skip
+
+
+def _named_stamp(m: re.Match[str], year: str | int, day: str, hms: str, frac: str | None) -> Header:
+    """A stamp that spells the month's name (Kibana, syslog)."""
+    month = str(_MONTHS[m.group(1)])
+    shown = f"{m.group(1)} {day}" + (f", {year}" if year != YEARLESS else "") + f" {hms}"
+    return Header(dialect="wrapper", text="", ts=make_ts(year, month, day, hms, frac),
+                  ts_text=shown + (f".{frac}" if frac else ""))  # fmt: skip
 
 
 def peel(text: str) -> Peeled:
@@ -49,11 +73,19 @@ def peel(text: str) -> Peeled:
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
             container = m.group(1)
+        elif m := _SHIPPER.match(text):
+            stamp, container = stamp or _stamp(m, text), m.group(6)
+        elif m := _KIBANA.match(text):
+            stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
+        elif m := _SYSLOG.match(text):
+            stamp = stamp or _named_stamp(m, YEARLESS, m.group(2), m.group(3), m.group(4))
         elif m := _TORCHRUN.match(text):
             torch_rank = f"rank{m.group(1)}"
         elif m := _PROC.match(text):
             proc_name = m.group(1)
             proc = f"{proc_name} pid={m.group(2)}"
+        elif m := _SGR.match(text):
+            pass
         else:
             break
         text = text[m.end() :]

@@ -81,3 +81,16 @@ def test_logging_line_keeps_the_rank_of_the_file_and_heads_its_traceback() -> No
     assert (err.stream, err.rank, err.ts_text) == ("rank2", "rank2", "2026-05-19 05:48:21,337")
     body = p.parse(b"Traceback (most recent call last):", 3, 160)
     assert (body.stream, body.rank) == ("rank2", "rank2")
+
+
+def test_rank_prefix_kept_by_a_deployment_logging_config() -> None:
+    """``asctime LEVEL pid [ TP0 file.py:N] msg``: the tags name the writer, as sglang's own do."""
+    p = LineParser("custom.log")
+    head = p.parse(
+        b"2026-03-02 10:15:42.731 ERROR 4242 [ TP3 scheduler.py:3190] Scheduler hit an exception: "
+        b"Traceback (most recent call last):", 1, 0
+    )  # fmt: skip
+    assert (head.dialect, head.rank, head.stream, head.level) == ("logging", "TP3", "TP3", "ERROR")
+    assert head.text.startswith("Scheduler hit an exception:")
+    main = D.parse("2026-03-02 10:15:40.001 INFO 4200 [ http_server.py:12] started")
+    assert main is not None and (main.rank, main.anonymous, main.text) == (None, False, "started")

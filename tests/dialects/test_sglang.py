@@ -74,3 +74,14 @@ def test_not_sglang(line: str) -> None:
 def test_impossible_date_keeps_header_without_ts() -> None:
     h = D.parse("[2025-13-45 10:00:00 TP0] odd")
     assert h is not None and h.ts is None and h.rank == "TP0"
+
+
+def test_diffusion_runtime_header_without_the_year() -> None:
+    """sglang's multimodal_gen prints ``[MM-DD HH:MM:SS]``; the line parser supplies the year."""
+    h = D.parse(
+        "[03-02 10:15:42] Rank 0 scheduler is dead. Please check if there are relevant logs."
+    )
+    assert h is not None and h.rank is None
+    assert h.ts is not None and (h.ts.month, h.ts.day, h.ts.hour) == (3, 2, 10)
+    assert h.text.startswith("Rank 0 scheduler is dead.")
+    assert D.parse("[03-02 10:15:42 TP1] x") is not None

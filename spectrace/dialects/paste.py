@@ -1,0 +1,52 @@
+"""Copy-paste artefacts around a whole line: Markdown quotes and code marks, TUI box borders.
+
+Logs pasted into GitHub issues, chats or terminal log viewers (k9s, lazydocker) gain marks
+the server never wrote: ``> `` quote marks, a fence or an inline-code backtick glued to the
+first or last line, a ``│`` border on both sides. They hide every header and traceback
+line, so they are taken off before any wrapper or dialect looks at the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`")
+_LEAD_CHARS = frozenset(">│┃║`")
+_TRAIL_CHARS = frozenset("│┃║` \t")
+_MAX_PASSES = 4  # "> ```" and similar stacks; bounded so junk cannot loop
+
+
+def _lead(text: str) -> str:
+    for _ in range(_MAX_PASSES):
+        if not text or text[0] not in _LEAD_CHARS:
+            break
+        m = _LEAD.match(text)
+        if m is None or (m.group() == "`" and text.count("`") % 2 == 0):
+            break  # a balanced `code` span opening the line is the log's own text
+        text = text[m.end() :]
+    return text
+
+
+def _trail(text: str) -> str:
+    """Scans from the end by hand: a regex search here would be quadratic on long blank runs."""
+    for _ in range(_MAX_PASSES):
+        body = text.rstrip(" \t")
+        if body.endswith("```"):
+            body = body.rstrip("`")
+        elif body.endswith(("│", "┃", "║")) or (body.endswith("`") and body.count("`") % 2):
+            body = body[:-1]
+        else:
+            break
+        text = body.rstrip(" \t")
+    return text
+
+
+def unpaste(text: str) -> str:
+    """The line without paste marks at either end; other lines come back unchanged (cheaply)."""
+    if not text:
+        return text
+    if text[0] in _LEAD_CHARS:
+        text = _lead(text)
+    if text and text[-1] in _TRAIL_CHARS:
+        text = _trail(text)
+    return text

@@ -1,0 +1,83 @@
+"""Logs as issue threads and log viewers show them: quote marks, code marks, box borders,
+shipper / Kibana / syslog stamps. Each line here is written by us in the pasted shape."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from spectrace.dialects.detect import LineParser, normalise
+from spectrace.dialects.paste import unpaste
+from spectrace.dialects.wrappers import peel
+
+HEAD = "[2026-03-02 10:15:42 TP3] Scheduler hit an exception: Traceback (most recent call last):"
+
+
+@pytest.mark.parametrize(
+    ("pasted", "clean"),
+    [
+        (f"> {HEAD}", HEAD),  # a quoted reply
+        (f"> > {HEAD}", HEAD),  # quoted twice
+        (">", ""),  # an empty quoted line
+        (f"`{HEAD}", HEAD),  # inline code opened on the first line
+        ("RuntimeError: CUDA error: unspecified launch failure`", "RuntimeError: CUDA error: unspecified launch failure"),
+        (f"```{HEAD}", HEAD),  # a fence glued to the first line
+        ("RuntimeError: boom```", "RuntimeError: boom"),
+        (f"{HEAD}      │", HEAD),  # k9s / lazydocker border on the right
+        ('│   File "/srv/sglang/srt/managers/scheduler.py", line 9, in f   │',
+         '  File "/srv/sglang/srt/managers/scheduler.py", line 9, in f'),
+    ],
+)  # fmt: skip
+def test_paste_marks_come_off(pasted: str, clean: str) -> None:
+    assert unpaste(pasted) == clean
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "`x` is a balanced code span at the start",
+        "AssertionError: expected `topk` to be 1, got `4`",
+        "Decode batch, #running-req: 10, #queue-req: 0, ",  # trailing blank kept (0.5.4-0.5.8)
+        "plain text",
+        "",
+    ],
+)
+def test_log_text_is_left_alone(line: str) -> None:
+    assert unpaste(line) == line
+
+
+def test_long_blank_tail_is_cheap_and_kept() -> None:
+    line = "x" + " " * 60_000
+    assert unpaste(line) == line
+
+
+def test_quoted_header_is_parsed_with_its_rank_and_time() -> None:
+    parsed = LineParser("issue.md").parse(f"> {HEAD}".encode(), 1, 0)
+    assert (parsed.dialect, parsed.rank) == ("sglang", "TP3")
+    assert parsed.ts == datetime(2026, 3, 2, 10, 15, 42)
+    assert normalise(f"`{HEAD}`".encode()) == f"`{HEAD}`"  # a balanced span is not a paste mark
+
+
+def test_shipper_stamp_and_pod_name() -> None:
+    p = peel(
+        "[2026-03-02T18:15:42+08:00] rl-job-7f3c-0 >> (SGLangEngine pid=411) "
+        "[2026-03-02 10:15:42 TP3] Scheduler hit an exception: x"
+    )
+    assert (p.container, p.proc_name) == ("rl-job-7f3c-0", "SGLangEngine")
+    assert p.text.startswith("[2026-03-02 10:15:42 TP3]")
+    assert p.ts is not None and p.ts.ts_text == "2026-03-02T18:15:42+08:00"
+
+
+def test_kibana_stamp_before_a_torchrun_line() -> None:
+    p = peel("Mar 2, 2026 @ 10:15:42.120\t[rank3]:[E302 10:15:42.119 ProcessGroupNCCL.cpp:1] x")
+    assert p.torch_rank == "rank3" and p.text.startswith("[E302")
+    assert p.ts is not None and p.ts.ts == datetime(2026, 3, 2, 10, 15, 42, 120000)
+
+
+def test_syslog_stamp_takes_the_year_of_the_log() -> None:
+    parser = LineParser("journal.txt")
+    parser.parse(b"[2026-03-02 10:15:40] server_args=ServerArgs(model_path='/m')", 1, 0)
+    line = parser.parse(b"Mar  2 10:15:42 gpu07 python3[4242]: Killed", 2, 60)
+    assert line.text == "Killed"
+    assert line.ts == datetime(2026, 3, 2, 10, 15, 42)
