@@ -45,14 +45,22 @@ _HINT_COUPLING = (
 )
 
 
-def _loops_decide(config: RunConfig) -> bool:
-    """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13 (or when we cannot tell)."""
+def _loops_decide(config: RunConfig, frames: Sequence[Frame]) -> bool:
+    """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13.
+
+    With no dump to say so, the run must show speculation itself (an algorithm flag from
+    the command line, a spec warning, a speculative frame): every sglang server, speculative
+    or not, runs one of the two loops.
+    """
     if config.era in V2_ONLY_ERAS or config.engine == "vllm":
         return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
     flag = config.flags.get("speculative_algorithm")
-    if flag is not None and flag.origin == "server_args":
+    if flag is not None and (flag.origin == "server_args" or flag.value is not None):
         return str(flag.value).upper() in EAGLE_FAMILY
-    return True
+    if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
+        return True
+    sigs = (frame_signature(frame) for frame in frames)
+    return any(sig is not None and not sig.needs_spec for sig in sigs)
 
 
 def _all_frames(incident: Incident) -> list[Frame]:
@@ -65,9 +73,10 @@ def _all_frames(incident: Incident) -> list[Frame]:
 
 def frame_evidence(incident: Incident, config: RunConfig) -> list[Evidence]:
     """What the traceback's own frames say (the strongest evidence there is)."""
-    loops_decide = _loops_decide(config)
+    frames = _all_frames(incident)
+    loops_decide = _loops_decide(config, frames)
     out: list[Evidence] = []
-    for frame in _all_frames(incident):
+    for frame in frames:
         sig = frame_signature(frame)
         if sig is None:
             continue

@@ -395,3 +395,22 @@ def test_any_incident_links_without_error(
     path = inc.worker_path
     assert path is not None and path.value in ("v1", "v2", "other", "unknown")
     assert (path.conflict is None) or path.value != "unknown"
+
+
+def test_an_event_loop_alone_does_not_make_a_run_speculative() -> None:
+    """Every sglang server runs event_loop_normal or event_loop_overlap, speculative or not."""
+    loop_only = (
+        Frame(f"{SITE}/managers/scheduler.py", 2612, "run_scheduler_process"),
+        Frame(f"{SITE}/managers/scheduler.py", 860, "event_loop_overlap"),
+        Frame(f"{SITE}/mem_cache/radix_cache.py", 238, "cache_finished_req"),
+    )
+    inc = incident(loop_only, message="KeyError: 17")
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None and inc.worker_path.value == "unknown"
+    spec = loop_only[:2] + (Frame(f"{SITE}/speculative/eagle_utils.py", 210, "merge_batch"),)
+    inc = incident(spec, message="KeyError: 17")
+    link(inc, RunConfig(), None)  # a speculative frame shows the run speculates
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
+    inc = incident(loop_only, message="KeyError: 17")
+    link(inc, run_config("python -m sglang.launch_server --speculative-algorithm NEXTN"), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"

@@ -48,6 +48,16 @@ SPEC_WARNINGS: tuple[SpecWarning, ...] = (
         "--enable-beta-spec (0.5.4) or SGLANG_ENABLE_SPEC_V2=True (0.5.5-0.5.6)",
     ),
     _w(
+        r"Overlap scheduler is disabled because of using eagle speculative decoding",
+        "0.4.x-0.5.3",
+        "v1",
+        "EAGLEWorker",
+        False,
+        None,
+        "pre-0.5.4 warning: EAGLE/NEXTN always ran without the overlap scheduler -> v1 "
+        "(EAGLEWorker)",
+    ),
+    _w(
         r"Overlap scheduler is disabled because of using eagle3 and standalone speculative",
         "0.5.4",
         "v1",

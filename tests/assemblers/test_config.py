@@ -121,6 +121,10 @@ def test_call_kwargs_never_evaluates_code() -> None:
             "v2", None, False, "0.5.4-0.5.6",
         ),
         (
+            "Overlap scheduler is disabled because of using eagle speculative decoding.",
+            "v1", None, True, "0.4.x-0.5.3",
+        ),
+        (
             "Overlap scheduler is disabled because of using eagle3 and standalone speculative decoding.",
             "v1", None, True, "0.5.4",
         ),
