@@ -1,0 +1,62 @@
+"""Whole crashes as people paste them into issue threads: each shape below hid a real crash
+(or its rank and time) before. The lines are ours, in the exact SGLang formats, wrapped as
+GitHub, k9s, log shippers and JSON transports deliver them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from spectrace.pipeline import analyse
+
+SITE = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
+TRACE = [
+    "[2026-03-02 10:15:42 TP3] Scheduler hit an exception: Traceback (most recent call last):",
+    f'  File "{SITE}/managers/scheduler.py", line 2769, in run_scheduler_process',
+    "    scheduler.event_loop_normal()",
+    f'  File "{SITE}/speculative/eagle_worker.py", line 325, in forward_batch_speculative_generation',
+    "    self.verify(batch, spec_info)",
+    "RuntimeError: The size of tensor a (96) must match the size of tensor b (12) at non-singleton dimension 0",
+    "",
+    "[2026-03-02 10:15:43] Received sigquit from a child process. It usually means the child failed.",
+]  # fmt: skip
+QUOTED = ["> " + line if line else ">" for line in TRACE]
+INLINE = ["`" + TRACE[0], *TRACE[1:5], TRACE[5] + "`"]
+FENCED = ["```" + TRACE[0], *TRACE[1:5], TRACE[5] + "```"]
+BOXED = [TRACE[0] + " " * 30 + "│"] + ["│ " + line + " " * 20 + "│" for line in TRACE[1:6]]
+SHIPPED = [f"[2026-03-02T18:15:42+08:00] rl-job-0 >> (SGLangEngine pid=411) {line}" for line in TRACE]
+ESCAPED = [line.replace('"', '\\"') for line in TRACE]
+CRLF = [line + "\r" for line in TRACE]
+
+
+def write(tmp_path: Path, lines: list[str]) -> str:
+    path = tmp_path / "issue.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [TRACE, QUOTED, INLINE, FENCED, BOXED, SHIPPED, ESCAPED, CRLF],
+    ids=["plain", "quoted", "inline-code", "fenced", "k9s-box", "shipper", "json-escaped", "crlf"],
+)
+def test_pasted_crash_keeps_type_message_rank_time_frames_and_path(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    analysis = analyse([write(tmp_path, lines)])
+    roots = [i for i in analysis.incidents if i.root_cause]
+    assert len(roots) == 1
+    crash = roots[0]
+    assert crash.exception_type == "RuntimeError"
+    assert crash.message == (
+        "The size of tensor a (96) must match the size of tensor b (12) at non-singleton dimension 0"
+    )
+    assert (crash.origin_rank, crash.first_seen.ts) == ("TP3", datetime(2026, 3, 2, 10, 15, 42))
+    assert [f.function for f in crash.frames] == [
+        "run_scheduler_process",
+        "forward_batch_speculative_generation",
+    ]
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
+    assert crash.shape_mismatch is not None
