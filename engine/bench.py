@@ -1,115 +1,117 @@
-"""The concurrency sweep behind ``spectrace engine bench``: one engine run per (config, level)."""
+"""The concurrency sweep behind ``spectrace engine bench``: one engine run per (config, level).
+
+Each level gets at least two requests per client (``max(num_requests, 2 x concurrency)``), so
+every client comes back at least once and the batch stays near the level instead of draining
+after the first wave. Every finished run is appended to ``rows.jsonl`` at once, so a sweep cut
+short by a timeout still leaves its rows, and ``--report-only`` renders them later.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import polars as pl
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from .config import EngineConfig
-from .launch import launch
+from .latency import METRICS
+from .launch import RunResult, launch
 from .load import LoadSpec
+from .roofline import H200_HBM_BYTES_PER_S, floor_step_s
+
+ROWS_FILE = "rows.jsonl"
+LATENCY_COLUMNS = tuple(f"{m}_{s}" for m in METRICS for s in ("mean", "p50", "p99"))
+
+
+@dataclass(frozen=True, slots=True)
+class BenchSpec:
+    """What every run of the sweep shares."""
+
+    levels: tuple[int, ...]
+    num_requests: int = 32
+    max_new_tokens: int = 64
+    bandwidth: float = H200_HBM_BYTES_PER_S  # bytes/s for the HBM floor (H200's by default)
+
+    def requests_at(self, level: int) -> int:
+        """Two requests per client at least, so the level is loaded for more than one wave."""
+        return max(self.num_requests, 2 * level)
 
 
 def run_bench(
     configs: list[tuple[str, EngineConfig, list[str]]],
-    levels: tuple[int, ...],
-    num_requests: int,
-    max_new_tokens: int,
+    spec: BenchSpec,
     out: Path,
     console: Console,
-) -> pl.DataFrame:
-    """Run every config at every concurrency level; write bench.csv/.parquet/.png under ``out``."""
+) -> list[dict[str, Any]]:
+    """Run every config at every level; rows are appended to ``out/rows.jsonl`` as they finish."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows_path = out / ROWS_FILE
+    rows_path.unlink(missing_ok=True)
     rows: list[dict[str, Any]] = []
     for name, cfg, warnings in configs:
-        for level in levels:
-            load = LoadSpec(num_requests, level, max_new_tokens)
-            console.print(Text(f"bench: {name} at concurrency {level}"))
+        for level in spec.levels:
+            n = spec.requests_at(level)
+            load = LoadSpec(n, level, spec.max_new_tokens)
+            console.print(Text(f"bench: {name} at concurrency {level} ({n} requests)"))
             res = launch(cfg, load, out / "runs" / f"{name}-c{level}", warnings)
-            s = res.summary
-            rows.append(
-                {
-                    "config": name,
-                    "worker": cfg.worker,
-                    "concurrency": level,
-                    "threshold": cfg.spec.disable_batch_threshold,
-                    "status": "ok" if res.exit_code == 0 else "crash",
-                    "gen_throughput": s.get("gen_throughput"),
-                    "accept_len": s.get("mean_emitted"),
-                    "spec_step_share": (s.get("spec_steps", 0) / s["steps"])
-                    if s.get("steps")
-                    else None,
-                    "padding_waste": s.get("padding_waste"),
-                    "wall_s": s.get("wall_s"),
-                }
-            )
-    df = pl.DataFrame(rows)
-    df.write_csv(out / "bench.csv")
-    df.write_parquet(out / "bench.parquet")
-    console.print(_table(df))
-    _plot(df, out / "bench.png", console)
-    return df
+            row = bench_row(name, cfg, load, res, spec.bandwidth)
+            rows.append(row)
+            with rows_path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+    return rows
 
 
-def _table(df: pl.DataFrame) -> Table:
-    table = Table(title="engine bench (gen throughput, tok/s)")
-    for col in (
-        "config",
-        "worker",
-        "concurrency",
-        "status",
-        "gen_throughput",
-        "accept_len",
-        "spec_step_share",
-    ):
-        table.add_column(col, justify="right" if col not in ("config", "worker") else "left")
-    for r in df.iter_rows(named=True):
-        table.add_row(
-            *(
-                Text(_fmt(r[c]))
-                for c in (
-                    "config",
-                    "worker",
-                    "concurrency",
-                    "status",
-                    "gen_throughput",
-                    "accept_len",
-                    "spec_step_share",
-                )
-            )
-        )
-    return table
+def bench_row(
+    name: str, cfg: EngineConfig, load: LoadSpec, res: RunResult, bandwidth: float
+) -> dict[str, Any]:
+    """One CSV row: the run's summary plus the HBM floor of its mix of plain and spec steps."""
+    s = res.summary
+    steps, spec_steps = int(s.get("steps") or 0), int(s.get("spec_steps") or 0)
+    step_ms = 1000.0 * s["serve_s"] / steps if steps and s.get("serve_s") else None
+    floor = floor_step_s(
+        steps,
+        spec_steps,
+        int(s.get("weight_bytes_target") or 0),
+        int(s.get("weight_bytes_spec_extra") or 0),
+        bandwidth,
+    )
+    floor_ms = 1000.0 * floor if floor else None
+    return {
+        "config": name,
+        "model": cfg.model,
+        "device": cfg.device,
+        "dtype": cfg.dtype,
+        "worker": cfg.worker,
+        "concurrency": load.concurrency,
+        "num_requests": load.num_requests,
+        "max_new_tokens": load.max_new_tokens,
+        "threshold": cfg.spec.disable_batch_threshold,
+        "status": "ok" if res.exit_code == 0 else "crash",
+        "gen_throughput": s.get("gen_throughput"),
+        "accept_len": s.get("mean_emitted"),
+        "spec_step_share": spec_steps / steps if steps else None,
+        "padding_waste": s.get("padding_waste"),
+        **{c: s.get(c) for c in LATENCY_COLUMNS},
+        "steps": steps,
+        "spec_steps": spec_steps,
+        "step_ms": step_ms,
+        "floor_step_ms": floor_ms,
+        "x_floor": step_ms / floor_ms if step_ms and floor_ms else None,
+        "bandwidth_tbps": bandwidth / 1e12,
+        "wall_s": s.get("wall_s"),
+    }
 
 
-def _fmt(v: Any) -> str:
-    return f"{v:.2f}" if isinstance(v, float) else ("-" if v is None else str(v))
-
-
-def _plot(df: pl.DataFrame, path: Path, console: Console) -> None:
-    """Throughput vs concurrency, one line per config (matplotlib, Agg backend)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        console.print(Text("bench: matplotlib missing, no PNG (pip install matplotlib)"))
-        return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name in df["config"].unique(maintain_order=True):
-        part = df.filter(pl.col("config") == name).sort("concurrency")
-        ax.plot(
-            part["concurrency"].to_list(), part["gen_throughput"].to_list(), marker="o", label=name
-        )
-    ax.set_xlabel("concurrency")
-    ax.set_ylabel("gen throughput (token/s)")
-    ax.set_xscale("log", base=2)
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+def load_rows(out: Path) -> list[dict[str, Any]]:
+    """The rows a (possibly interrupted) sweep left in ``out/rows.jsonl``; a torn last line is skipped."""
+    path = out / ROWS_FILE
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue  # the line a killed sweep was writing
+    return rows

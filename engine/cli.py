@@ -7,6 +7,7 @@ register the ``engine`` group.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -265,19 +266,44 @@ def _bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict]]:
 @engine_app.command("bench")
 def bench(
     out: Annotated[Path, typer.Option("--out")],
-    model: Annotated[str, typer.Option()] = "tiny",
+    model: Annotated[str, typer.Option(help="tiny | tiny-hi-entropy | smollm2")] = "tiny",
     device: Annotated[str, typer.Option()] = "cpu",
     dtype: Annotated[str, typer.Option()] = "float32",
-    concurrency: Annotated[str, typer.Option()] = "1,2,4,8,16",
-    thresholds: Annotated[str, typer.Option(help="Dynamic-disable thresholds to sweep")] = "2,8",
-    num_requests: Annotated[int, typer.Option("--num-requests")] = 32,
+    concurrency: Annotated[str, typer.Option()] = "1,2,4,8,16,32,64",
+    thresholds: Annotated[str, typer.Option(help="Dynamic-disable thresholds to sweep")] = "2,8,32",
+    num_requests: Annotated[
+        int, typer.Option("--num-requests", help="Per level; raised to 2 x concurrency")
+    ] = 32,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 64,
     disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
+    bandwidth_tbps: Annotated[
+        float, typer.Option("--bandwidth-tbps", help="HBM bandwidth for the floor (H200: 4.3)")
+    ] = 4.3,
+    report_only: Annotated[
+        bool, typer.Option("--report-only", help="Render OUT/rows.jsonl of an earlier sweep")
+    ] = False,
 ) -> None:
-    """Concurrency sweep: plain decode, v1 tree, v2 chain, dynamic disable; table, CSV, parquet, PNG."""
-    from .bench import run_bench
+    """Concurrency sweep: plain, v1 tree, v2 chain, dynamic disable; table, verdicts, CSV, PNG."""
+    from .bench import BenchSpec, load_rows, run_bench
+    from .bench_report import write_report
 
+    console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)  # logs: no folding
+    if report_only:
+        try:
+            rows = load_rows(out)
+        except OSError as exc:
+            raise InputError(f"no sweep to report under {out}: {exc}") from None
+        if not rows:
+            raise InputError(f"no finished runs in {out / 'rows.jsonl'}")
+        _write_bench_report(rows, out, console, write_report)
+        return
     levels = _ints(concurrency, "--concurrency")
+    if not levels or min(levels) < 1:
+        raise UsageError("--concurrency needs positive integers")
+    if bandwidth_tbps <= 0:
+        raise UsageError("--bandwidth-tbps must be positive")
+    if max_new_tokens < 1 or max_new_tokens + PROMPT_AND_DRAFT_ROOM > 384:
+        raise UsageError(f"--max-new-tokens must be 1..{384 - PROMPT_AND_DRAFT_ROOM}")
     configs = []
     for name, kw in _bench_configs(_ints(thresholds, "--thresholds")):
         kw = {
@@ -286,11 +312,21 @@ def bench(
             "device": device,
             "dtype": dtype,
             "disable_cuda_graph": disable_cuda_graph,
+            "max_running": max(48, *levels),  # every client of the top level runs at once
         }
         configs.append((name, *build_config(**kw)))
     check_weights(model)
     check_devices(device, 1)
+    spec = BenchSpec(levels, num_requests, max_new_tokens, bandwidth_tbps * 1e12)
     try:
-        run_bench(configs, levels, num_requests, max_new_tokens, out, Console(stderr=True))
+        rows = run_bench(configs, spec, out, console)
+    except OSError as exc:
+        raise InputError(f"cannot write bench results under {out}: {exc}") from None
+    _write_bench_report(rows, out, console, write_report)
+
+
+def _write_bench_report(rows: list, out: Path, console: Console, write_report: object) -> None:
+    try:
+        write_report(rows, out, console)  # type: ignore[operator]
     except OSError as exc:
         raise InputError(f"cannot write bench results under {out}: {exc}") from None

@@ -20,9 +20,11 @@ import torch
 from .config import EngineConfig
 from .events import EventWriter
 from .kv_cache import KVPool
+from .latency import LatencyBook
 from .load import ClosedLoopLoad, LoadSpec
 from .loader import load_pair
 from .logs import GB, EngineLog, avail_mem_gb, graph_word
+from .roofline import weight_traffic
 from .scheduler import Scheduler
 from .tp import TPGroup
 from .workers import create_worker
@@ -245,6 +247,17 @@ class Engine:
         )
         self.events.flush()
 
+    def serving_numbers(self) -> dict[str, Any]:
+        """Latency percentiles and the weight bytes a step reads (the bench's HBM floor)."""
+        book = self.scheduler.latency if self.scheduler is not None else LatencyBook()
+        out = book.summary()
+        if self.pair is not None:
+            draft = self.pair.draft if self.cfg.spec.enabled else None
+            w = weight_traffic(self.pair.target, draft, self.cfg.spec.num_steps)
+            out["weight_bytes_target"] = w.target_bytes
+            out["weight_bytes_spec_extra"] = w.spec_extra_bytes
+        return out
+
     def finish(self, status: str) -> None:
         s = self.scheduler
         tot = s.totals if s is not None else None
@@ -270,6 +283,7 @@ class Engine:
             wall_s=round(wall, 3),
             serve_s=round(serve, 3),
             gen_throughput=round((tot.tokens_out if tot else 0) / max(serve, 1e-9), 2),
+            **self.serving_numbers(),
         )
         self.events.close()
         self.log.close()

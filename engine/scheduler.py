@@ -18,6 +18,7 @@ from .batch import Req, ScheduleBatch
 from .config import EngineConfig
 from .events import EventWriter
 from .faults import Fault
+from .latency import LatencyBook
 from .load import ClosedLoopLoad
 from .logs import DecodeStats, EngineLog, decode_batch_line, graph_word, prefill_batch_line
 from .workers.base import StepOutput
@@ -98,6 +99,7 @@ class Scheduler:
         self.last_graph = False
         self.launched = 0  # decode steps started (overlap: one more than completed)
         self.pending: InFlight | None = None  # v2 overlap: the step the device is computing
+        self.latency = LatencyBook()  # per-request wall times (arrival, first token, finish)
 
     # --- loops (SGLang's names: the traceback shows which path ran) -----------------------------
     def event_loop_normal(self) -> None:
@@ -111,7 +113,10 @@ class Scheduler:
         self.drain()
 
     def iteration(self, overlap: bool = False) -> None:
-        self.waiting.extend(self.load.arrivals(self.it))
+        arrived = self.load.arrivals(self.it)
+        for r in arrived:
+            self.latency.arrive(r.rid)
+        self.waiting.extend(arrived)
         new = self.get_new_batch_prefill()
         if new:
             self.run_prefill(new)
@@ -135,6 +140,8 @@ class Scheduler:
         t0 = time.perf_counter()
         batch = self.worker.forward_extend(new, spec=self.spec.enabled)
         dt = time.perf_counter() - t0
+        for r in new:  # the prefill's argmax is on the host now (.tolist() in forward_extend)
+            self.latency.first_token(r.rid)
         self.running.merge_batch(batch)
         tokens = sum(len(r.prompt) for r in new)
         if self.log.tp_rank == 0:
@@ -326,12 +333,15 @@ class Scheduler:
                 r.finish_step = self.totals.steps
                 self.pool.free_slot(r.slot)
                 self.load.on_finish(r, self.it)
+                output_ids = r.output[: r.max_new_tokens]
+                lat = self.latency.finish(r.rid, len(output_ids))
                 self.events.emit(
                     "request_finish",
                     rid=r.rid,
                     prompt_len=len(r.prompt),
-                    output_ids=r.output[: r.max_new_tokens],
+                    output_ids=output_ids,
                     finish_step=r.finish_step,
+                    **(lat.fields() if lat is not None else {}),
                 )
                 if self.progress is not None:
                     self.progress(self.load.finished, self.load.spec.num_requests)

@@ -1,34 +1,104 @@
-"""``spectrace engine bench``: one run per config and level, a table, CSV, parquet and a PNG."""
+"""``spectrace engine bench``: one run per config and level, a table, CSV, parquet, verdicts, PNG."""
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
+import pytest
 from spectrace_engine.cli import engine_app
+from spectrace_engine.loader import load_pair
+from spectrace_engine.roofline import H200_HBM_BYTES_PER_S, target_read_bytes
 from typer.testing import CliRunner
 
+from spectrace.errors import InputError, UsageError
 
-def test_bench_writes_results_for_every_config_and_level(tmp_path):
-    res = CliRunner().invoke(
-        engine_app,
-        [
-            "bench",
-            "--out",
-            str(tmp_path),
-            "--concurrency",
-            "1,2",
-            "--thresholds",
-            "1",
-            "--num-requests",
-            "2",
-            "--max-new-tokens",
-            "8",
-        ],
-    )
+FLAGS = (
+    "--concurrency",
+    "1,2",
+    "--thresholds",
+    "1",
+    "--num-requests",
+    "2",
+    "--max-new-tokens",
+    "8",
+)
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    res = CliRunner().invoke(engine_app, ["bench", "--out", str(out), *FLAGS])
     assert res.exit_code == 0, res.output
-    df = pl.read_csv(tmp_path / "bench.csv")
+    return out, res.output
+
+
+def test_bench_writes_results_for_every_config_and_level(swept):
+    out, output = swept
+    df = pl.read_csv(out / "bench.csv")
     assert df.height == 8  # plain, v1-tree, v2-chain, v2-dd1 x concurrency 1, 2
     assert set(df["config"]) == {"plain", "v1-tree", "v2-chain", "v2-dd1"}
     assert (df["status"] == "ok").all() and (df["gen_throughput"] > 0).all()
-    assert pl.read_parquet(tmp_path / "bench.parquet").height == 8
-    assert (tmp_path / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "engine bench" in res.output
+    assert pl.read_parquet(out / "bench.parquet").height == 8
+    assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "engine bench" in output and "HBM floor" in output
+
+
+def test_every_level_gets_two_requests_per_client(swept):
+    df = pl.read_csv(swept[0] / "bench.csv")
+    assert df.filter(pl.col("concurrency") == 2)["num_requests"].to_list() == [4] * 4
+    assert df.filter(pl.col("concurrency") == 1)["num_requests"].to_list() == [2] * 4
+
+
+def test_latency_columns_are_filled_and_ordered(swept):
+    df = pl.read_csv(swept[0] / "bench.csv")
+    for m in ("ttft_ms", "latency_ms", "tpot_ms"):
+        assert df[f"{m}_mean"].null_count() == 0
+        assert (df[f"{m}_p50"] <= df[f"{m}_p99"]).all()
+    assert (df["ttft_ms_p99"] <= df["latency_ms_p99"]).all()
+    assert (df["ttft_ms_mean"] < df["latency_ms_mean"]).all()
+
+
+def test_hbm_floor_of_plain_decode_is_the_target_weights_over_bandwidth(swept):
+    df = pl.read_csv(swept[0] / "bench.csv")
+    plain = df.filter(pl.col("config") == "plain")
+    expected_ms = 1000.0 * target_read_bytes(load_pair("tiny").target) / H200_HBM_BYTES_PER_S
+    assert plain["floor_step_ms"].to_list() == pytest.approx([expected_ms] * 2)
+    spec = df.filter(pl.col("config") == "v2-chain")
+    assert (spec["floor_step_ms"] > expected_ms).all()  # the draft's three forwards add bytes
+    ratio = (df["step_ms"] / df["floor_step_ms"]).to_list()
+    assert df["x_floor"].to_list() == pytest.approx(ratio)
+    assert (df["bandwidth_tbps"] == 4.3).all()
+
+
+def test_verdicts_are_written_and_printed(swept):
+    out, output = swept
+    verdicts = json.loads((out / "verdicts.json").read_text())
+    assert verdicts["levels"] == [1, 2]
+    assert [g["config"] for g in verdicts["goals"]] == ["v2-dd1"]
+    assert verdicts["goals"][0]["spec_reference"] == "v2-chain"
+    md = (out / "verdicts.md").read_text()
+    assert "speculation stops paying" in md and "v2-dd1" in md
+    assert "speculation stops paying" in output
+
+
+def test_report_only_renders_an_interrupted_sweep(swept, tmp_path):
+    lines = (swept[0] / "rows.jsonl").read_text().splitlines()
+    (tmp_path / "rows.jsonl").write_text("\n".join(lines[:5]) + '\n{"config": "v2-ch')  # torn
+    res = CliRunner().invoke(engine_app, ["bench", "--out", str(tmp_path), "--report-only"])
+    assert res.exit_code == 0, res.output
+    assert pl.read_csv(tmp_path / "bench.csv").height == 5
+    assert (tmp_path / "bench.png").exists() and (tmp_path / "verdicts.md").exists()
+
+
+def test_report_only_without_a_sweep_is_one_line(tmp_path):
+    res = CliRunner().invoke(engine_app, ["bench", "--out", str(tmp_path), "--report-only"])
+    assert isinstance(res.exception, InputError) and "rows.jsonl" in str(res.exception)
+
+
+@pytest.mark.parametrize(
+    "flags", [("--concurrency", "0"), ("--bandwidth-tbps", "0"), ("--max-new-tokens", "400")]
+)
+def test_bad_bench_flags_are_usage_errors(tmp_path, flags):
+    res = CliRunner().invoke(engine_app, ["bench", "--out", str(tmp_path), *flags])
+    assert isinstance(res.exception, UsageError)

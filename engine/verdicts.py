@@ -1,0 +1,180 @@
+"""Verdicts computed from a bench table: where speculation stops paying, and the issue's goal.
+
+Config roles come from the columns: ``worker == "none"`` is plain decode, a speculative config
+without a threshold is "spec", one with a threshold is dynamic disable. A dynamic-disable config
+is compared with the spec config of its own worker (the speculation it runs while on) and:
+
+* latency: its mean end-to-end latency at the lowest level is within ``tol`` of that spec's;
+* throughput: its throughput at the highest level is within ``tol`` of plain decode's;
+* sweep: its geometric-mean throughput over all levels beats both plain's and that spec's
+  (a geometric mean weighs every level's ratio equally, whatever its absolute tok/s).
+
+A check whose numbers are missing (a crashed run, a level not measured) is ``None``, never a pass.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import polars as pl
+
+TOLERANCE = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One yes/no with the two numbers it compared (``passed`` None: not measurable)."""
+
+    passed: bool | None
+    value: float | None
+    reference: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        return self.value / self.reference if self.value and self.reference else None
+
+
+@dataclass(frozen=True, slots=True)
+class GoalVerdict:
+    config: str
+    threshold: int | None
+    spec_reference: str | None
+    latency_at_low: Check
+    throughput_at_high: Check
+    beats_both: Check
+    geomean_plain: float | None
+    geomean_spec: float | None
+
+    @property
+    def met(self) -> bool:
+        return all(
+            c.passed for c in (self.latency_at_low, self.throughput_at_high, self.beats_both)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    levels: tuple[int, ...]
+    spec_stops_paying_at: int | None  # lowest level where plain >= the best spec config
+    best_spec_by_level: dict[int, str]
+    goals: tuple[GoalVerdict, ...]
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["best_spec_by_level"] = {str(k): v for k, v in self.best_spec_by_level.items()}
+        out["goals"] = [{**asdict(g), "met": g.met} for g in self.goals]
+        return out
+
+
+def _value(df: pl.DataFrame, config: str, level: int, column: str) -> float | None:
+    part = df.filter(
+        (pl.col("config") == config) & (pl.col("concurrency") == level) & (pl.col("status") == "ok")
+    )
+    return None if part.is_empty() else part[column][0]
+
+
+def _roles(df: pl.DataFrame) -> tuple[str | None, list[str], list[str]]:
+    first = df.unique(subset="config", keep="first", maintain_order=True)
+    plain = first.filter(pl.col("worker") == "none")["config"].to_list()
+    spec = first.filter((pl.col("worker") != "none") & pl.col("threshold").is_null())
+    dd = first.filter(pl.col("threshold").is_not_null())["config"].to_list()
+    return (plain[0] if plain else None), spec["config"].to_list(), dd
+
+
+def _geomean(df: pl.DataFrame, config: str | None, levels: tuple[int, ...]) -> float | None:
+    vals = [_value(df, config, lv, "gen_throughput") if config else None for lv in levels]
+    if any(v is None or v <= 0 for v in vals):
+        return None
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))  # type: ignore[arg-type]
+
+
+def spec_stops_paying(
+    df: pl.DataFrame, plain: str | None, spec: list[str], levels: tuple[int, ...]
+) -> tuple[int | None, dict[int, str]]:
+    """Lowest level where plain's throughput >= the best spec config's, and the best per level."""
+    best: dict[int, str] = {}
+    stop = None
+    for lv in levels:
+        scored = [(v, name) for name in spec if (v := _value(df, name, lv, "gen_throughput"))]
+        p = _value(df, plain, lv, "gen_throughput") if plain else None
+        if not scored or p is None:
+            continue
+        top, best[lv] = max(scored)
+        if stop is None and p >= top:
+            stop = lv
+    return stop, best
+
+
+def compute_verdicts(df: pl.DataFrame, tol: float = TOLERANCE) -> Verdicts:
+    """All verdicts for one model's sweep (one table per model)."""
+    levels = tuple(sorted(set(df["concurrency"].to_list())))
+    plain, spec, dd = _roles(df)
+    stop, best = spec_stops_paying(df, plain, spec, levels)
+    goals = tuple(_goal(df, name, plain, spec, levels, tol) for name in dd)
+    return Verdicts(levels, stop, best, goals)
+
+
+def _goal(
+    df: pl.DataFrame,
+    name: str,
+    plain: str | None,
+    spec: list[str],
+    levels: tuple[int, ...],
+    tol: float,
+) -> GoalVerdict:
+    row = df.filter(pl.col("config") == name).row(0, named=True)
+    same = [s for s in spec if df.filter(pl.col("config") == s)["worker"][0] == row["worker"]]
+    ref = same[0] if same else (spec[0] if spec else None)
+    lo, hi = levels[0], levels[-1]
+    lat, lat_ref = _value(df, name, lo, "latency_ms_mean"), _ref(df, ref, lo, "latency_ms_mean")
+    thr, thr_ref = _value(df, name, hi, "gen_throughput"), _ref(df, plain, hi, "gen_throughput")
+    g, g_plain, g_spec = (_geomean(df, c, levels) for c in (name, plain, ref))
+    beats = None if None in (g, g_plain, g_spec) else g > max(g_plain, g_spec)  # type: ignore[type-var]
+    return GoalVerdict(
+        name,
+        row["threshold"],
+        ref,
+        Check(None if None in (lat, lat_ref) else lat <= lat_ref * (1 + tol), lat, lat_ref),
+        Check(None if None in (thr, thr_ref) else thr >= thr_ref * (1 - tol), thr, thr_ref),
+        Check(beats, g, None if None in (g_plain, g_spec) else max(g_plain, g_spec)),
+        g_plain,
+        g_spec,
+    )
+
+
+def _ref(df: pl.DataFrame, config: str | None, level: int, column: str) -> float | None:
+    return _value(df, config, level, column) if config else None
+
+
+def _yes(passed: bool | None) -> str:
+    return {True: "yes", False: "no", None: "n/a"}[passed]
+
+
+def _num(v: float | None, unit: str) -> str:
+    return "-" if v is None else f"{v:,.1f} {unit}"
+
+
+def verdict_lines(v: Verdicts, tol: float = TOLERANCE) -> list[str]:
+    """Plain sentences for the console and the markdown file (numbers included)."""
+    lo, hi = v.levels[0], v.levels[-1]
+    stop = (
+        f"concurrency {v.spec_stops_paying_at}"
+        if v.spec_stops_paying_at is not None
+        else f"never in this sweep (c {lo}..{hi})"
+    )
+    lines = [f"speculation stops paying (plain >= best spec config) at: {stop}"]
+    for g in v.goals:
+        lat, thr, sweep = g.latency_at_low, g.throughput_at_high, g.beats_both
+        lines += [
+            f"{g.config} (threshold {g.threshold}, spec reference {g.spec_reference}): "
+            f"goal {'met' if g.met else 'not met'}",
+            f"  latency at c {lo} within {tol:.0%} of {g.spec_reference}: {_yes(lat.passed)} "
+            f"({_num(lat.value, 'ms')} vs {_num(lat.reference, 'ms')})",
+            f"  throughput at c {hi} within {tol:.0%} of plain: {_yes(thr.passed)} "
+            f"({_num(thr.value, 'tok/s')} vs {_num(thr.reference, 'tok/s')})",
+            f"  beats both over the sweep (geometric-mean tok/s): {_yes(sweep.passed)} "
+            f"({_num(sweep.value, '')}vs plain {_num(g.geomean_plain, '')}"
+            f"and spec {_num(g.geomean_spec, '').rstrip()})",
+        ]
+    return lines
