@@ -32,6 +32,7 @@ class LogLine:
     headed: bool = False  # True when a dialect header was recognised (not a continuation)
     group: str | None = None  # vLLM: "file:line ts" shared by the lines of one logger call
     inferred: bool = False  # stream taken from the last headed line, not from the line itself
+    indent: int = 0  # blanks before the header: a paste indented as a whole (its lines move too)
 
 
 @dataclass(frozen=True, slots=True)

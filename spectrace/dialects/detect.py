@@ -60,6 +60,15 @@ class Detector:
     def __init__(self, dialects: tuple[Dialect, ...] = REGISTRY) -> None:
         self._order = list(dialects)
 
+    def detect_indented(self, text: str) -> tuple[Header | None, int]:
+        """A header, also one a paste indented as a whole; with the columns it was moved by."""
+        header = self.detect(text)
+        if header is not None or text[:1] not in (" ", "\t"):
+            return header, 0
+        stripped = text.lstrip(" \t")
+        header = self.detect(stripped) if stripped else None
+        return header, (len(text) - len(stripped) if header is not None else 0)
+
     def detect(self, text: str) -> Header | None:
         for i, dialect in enumerate(self._order):
             header = dialect.parse(text)
@@ -97,7 +106,7 @@ class LineParser:
         """Take a skipped line's writer as the last headed stream; False when it has no header."""
         peeled = peel(normalise(raw))
         body = last_redraw(peeled.text)
-        header = self._detector.detect(body) if body else None
+        header = self._detector.detect_indented(body)[0] if body else None
         if header is None or header.anonymous:
             return False
         self._dated(header.ts)
@@ -124,12 +133,14 @@ class LineParser:
         if peeled.partial:
             self._partial[peeled.container] = (body[:MAX_LINE], text[:MAX_LINE], lineno, offset)
             body = ""
-        header = self._detector.detect(body) if body else None
+        header, indent = self._detector.detect_indented(body) if body else (None, 0)
         if header is not None:
-            return self._headed(text, peeled, header, lineno, offset)
+            return self._headed(text, peeled, header, lineno, offset, indent)
         return self._unheaded(text, body, peeled, lineno, offset)
 
-    def _headed(self, raw: str, p: Peeled, h: Header, lineno: int, offset: int) -> LogLine:
+    def _headed(
+        self, raw: str, p: Peeled, h: Header, lineno: int, offset: int, indent: int = 0
+    ) -> LogLine:
         if h.anonymous:
             stream, rank, inferred = self._writer(p)
         else:
@@ -143,7 +154,7 @@ class LineParser:
             source=self.source, lineno=lineno, offset=offset, text=h.text, raw=raw,
             dialect=h.dialect, stream=stream, rank=rank,
             ts=ts, ts_text=stamp.ts_text if stamp else None,
-            level=h.level, headed=True, group=h.group, inferred=inferred,
+            level=h.level, headed=True, group=h.group, inferred=inferred, indent=indent,
         )  # fmt: skip
 
     def _dated(self, ts: datetime | None) -> datetime | None:

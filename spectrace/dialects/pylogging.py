@@ -1,4 +1,5 @@
-"""Python ``logging`` defaults: ``asctime LEVEL msg``, ``asctime - name - LEVEL - msg``, ``LEVEL:name:msg``.
+"""Python ``logging`` formats: ``asctime LEVEL msg``, ``asctime - name - LEVEL - msg``,
+``asctime | LEVEL | name | msg`` (and loguru's), ``LEVEL:name:msg``.
 
 Scripts around the servers (benchmarks, torchrun entry points, ``logging.basicConfig()``
 without a format) write these. None of them names a rank, so the line keeps the writer of
@@ -17,10 +18,12 @@ from spectrace.dialects.sglang import TAG
 
 _LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # %(asctime)s is "2026-05-19 05:48:21,337"; then either " - name - LEVEL - " (the cookbook's
-# format, name optional) or " LEVEL " (the message may start with "name: ", kept as text).
+# format, name optional), " LEVEL " (the message may start with "name: ", kept as text), or
+# " | LEVEL | name | " (sglang's 2024 format) / " | LEVEL    | mod:func:N - " (loguru's).
 _STAMPED = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?"
-    r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$))"
+    r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$)"
+    r"| \| " + _LEVEL + r" *\| (?:[\w.]+ \| |[\w.<>-]+:[\w.<>-]+:\d+ - )?)"
 )
 _SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) [\w.-]+:\d+\] ")  # "pid [ TP0 file.py:N] "
 _BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
@@ -34,7 +37,7 @@ class PyLoggingDialect:
     def parse(self, text: str) -> Header | None:
         m = _STAMPED.match(text)
         if m is not None:
-            year, month, day, hms, frac, _name, dashed, spaced = m.groups()
+            year, month, day, hms, frac, _name, dashed, spaced, piped = m.groups()
             site = _SITE.match(text, m.end()) if spaced else None
             rank = site.group(1).strip() or None if site else None
             return Header(
@@ -44,7 +47,7 @@ class PyLoggingDialect:
                 rank=rank,
                 ts=make_ts(year, month, day, hms, frac),
                 ts_text=text[: 19 + (len(frac) + 1 if frac else 0)],
-                level=dashed or spaced,
+                level=dashed or spaced or piped,
                 anonymous=site is None,
             )
         m = _BASIC.match(text)

@@ -81,3 +81,16 @@ def test_syslog_stamp_takes_the_year_of_the_log() -> None:
     line = parser.parse(b"Mar  2 10:15:42 gpu07 python3[4242]: Killed", 2, 60)
     assert line.text == "Killed"
     assert line.ts == datetime(2026, 3, 2, 10, 15, 42)
+
+
+def test_header_of_a_paste_indented_as_a_whole() -> None:
+    parsed = LineParser("issue.md").parse(f"    {HEAD}".encode(), 1, 0)
+    assert (parsed.dialect, parsed.rank, parsed.indent) == ("sglang", "TP3", 4)
+    assert parsed.text.startswith("Scheduler hit an exception:")
+    frame = LineParser("issue.md").parse(b'    File "/srv/a.py", line 3, in f', 1, 0)
+    assert (frame.headed, frame.indent) == (False, 0)  # a frame line is no header
+
+
+def test_header_copied_without_its_opening_bracket() -> None:
+    parsed = LineParser("issue.md").parse(HEAD[1:].encode(), 1, 0)
+    assert (parsed.dialect, parsed.rank, parsed.ts_text) == ("sglang", "TP3", "2026-03-02 10:15:42")

@@ -94,3 +94,18 @@ def test_rank_prefix_kept_by_a_deployment_logging_config() -> None:
     assert head.text.startswith("Scheduler hit an exception:")
     main = D.parse("2026-03-02 10:15:40.001 INFO 4200 [ http_server.py:12] started")
     assert main is not None and (main.rank, main.anonymous, main.text) == (None, False, "started")
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("2024-06-14 08:36:05 | ERROR | srt.tp_worker | Exception in ModelTpServer:",
+         "Exception in ModelTpServer:"),  # sglang's 2024 format
+        ("2024-06-14 08:36:05.120 | ERROR    | serve.app:generate:88 - request failed",
+         "request failed"),  # loguru's default
+    ],
+)  # fmt: skip
+def test_piped_formats(line: str, text: str) -> None:
+    h = D.parse(line)
+    assert h is not None and (h.level, h.text, h.anonymous) == ("ERROR", text, True)
+    assert h.ts is not None and h.ts.date() == datetime(2024, 6, 14).date()
