@@ -1,0 +1,55 @@
+"""SGLang failure lines seen in real issue threads that were missed: GPU kernel assertions
+and a server that stops answering its health check. The lines are ours, in SGLang's formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.pipeline import analyse
+
+ASSERT = (
+    "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectSmallIndex: block: [7,0,0], "
+    "thread: [{t},0,0] Assertion `srcIndex < srcSelectDimSize` failed."
+)
+TRACE = [
+    "[2026-03-02 10:15:42 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/srv/sglang/srt/managers/scheduler.py", line 2506, in run_scheduler_process',
+    "    scheduler.event_loop_normal()",
+    "RuntimeError: CUDA error: device-side assert triggered",
+]
+HEALTH = (
+    "[2026-03-02 10:{m}:18] Health check failed. Server couldn't get a response from detokenizer "
+    "for last 20 seconds. tic start time: 10:{m}:58. last_heartbeat time: 10:14:38"
+)
+
+
+def run(tmp_path: Path, lines: list[str]):  # noqa: ANN201 - the Analysis
+    path = tmp_path / "server.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return analyse([str(path)])
+
+
+def test_kernel_assertion_is_linked_under_the_device_assert_traceback(tmp_path: Path) -> None:
+    a = run(tmp_path, [ASSERT.format(t=t) for t in (60, 61, 62)] + TRACE)
+    roots = [i for i in a.incidents if i.root_cause]
+    assert [(i.exception_type, i.crash_class) for i in roots] == [
+        ("RuntimeError", "cuda_device_assert")
+    ]
+    (kernel,) = [i for i in a.incidents if not i.root_cause]
+    assert (kernel.exception_type, kernel.caused_by) == ("CUDAKernelAssert", roots[0].id)
+    assert len(a.incidents) == 2 and "srcIndex < srcSelectDimSize" in kernel.message
+
+
+def test_kernel_assertion_alone_still_fails_the_run(tmp_path: Path) -> None:
+    a = run(tmp_path, ["Out Of Bound Tensor access detected at dim[1]: assert(64 < 63)"] * 4)
+    (only,) = a.incidents
+    assert (only.exception_type, only.root_cause, only.severity) == (
+        "CUDAKernelAssert", True, "fatal"
+    )  # fmt: skip
+
+
+def test_failing_health_check_is_a_suspected_hang(tmp_path: Path) -> None:
+    a = run(tmp_path, [HEALTH.format(m=m) for m in (15, 17, 19)])
+    (hang,) = a.incidents
+    assert (hang.crash_class, hang.severity, hang.root_cause) == ("hang_suspected", "warning", True)
+    assert hang.message.startswith("Health check failed.")
