@@ -29,6 +29,7 @@ SCHEMA: dict[str, Any] = {
     "accept_len": pl.Float64,
     "spec_step_share": pl.Float64,
     "padding_waste": pl.Float64,
+    "graph_misses": pl.Int64,
     **{c: pl.Float64 for c in LATENCY_COLUMNS},
     "steps": pl.Int64,
     "spec_steps": pl.Int64,

@@ -62,8 +62,10 @@ class Engine:
         rank: int = 0,
         warnings: tuple[str, ...] = (),
         progress: Any = None,
+        pair: Any = None,
     ) -> None:
         self.cfg, self.load_spec, self.paths, self.rank = cfg, load, paths, rank
+        self.preloaded = pair  # a ModelPair already in cfg's device and dtype (bench sweeps)
         self.log = EngineLog(paths.log, rank, cfg.tp_size)
         self.events = EventWriter(paths.events(rank, cfg.tp_size), paths.run_id, rank)
         self.warnings, self.progress = warnings, progress
@@ -134,7 +136,7 @@ class Engine:
         cfg, log = self.cfg, self.log
         t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
         log.info(f"Load weight begin. avail mem={mem:.2f} GB")
-        pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
+        pair = self.preloaded or load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
         after = avail_mem_gb(cfg.device)
         log.info(
             f"Load weight end. elapsed={time.perf_counter() - t:.2f} s, "

@@ -93,8 +93,13 @@ def launch(
     warnings: list[str],
     progress: Any = None,
     timeout_s: float = 900.0,
+    pair: Any = None,
 ) -> RunResult:
-    """Run the engine with ``cfg`` (already resolved and validated) and collect the outcome."""
+    """Run the engine with ``cfg`` (already resolved and validated) and collect the outcome.
+
+    ``pair`` (tp 1 only): a loaded ModelPair to serve instead of loading the weights again, so a
+    sweep loads SmolLM2's GGUF once rather than once per run.
+    """
     from .engine import Engine, RunPaths
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -118,7 +123,8 @@ def launch(
             main.info(READY_LINE)
             ready.append(True)
 
-        codes = [Engine(cfg, load, paths, 0, tuple(warnings), progress).run(0, on_ready)]
+        engine = Engine(cfg, load, paths, 0, tuple(warnings), progress, pair)
+        codes = [engine.run(0, on_ready)]
     else:
         codes = _run_ranks(cfg, load, paths, tuple(warnings), main, timeout_s, ready)
     if any(codes):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import polars as pl
 import pytest
@@ -102,3 +103,28 @@ def test_report_only_without_a_sweep_is_one_line(tmp_path):
 def test_bad_bench_flags_are_usage_errors(tmp_path, flags):
     res = CliRunner().invoke(engine_app, ["bench", "--out", str(tmp_path), *flags])
     assert isinstance(res.exception, UsageError)
+
+
+def test_runs_sharing_one_loaded_pair_still_give_identical_greedy_answers(swept):
+    answers = {}
+    for name in ("plain", "v1-tree", "v2-chain", "v2-dd1"):
+        events = (swept[0] / "runs" / f"{name}-c2" / "events.jsonl").read_text().splitlines()
+        finished = [json.loads(e) for e in events if '"request_finish"' in e]
+        answers[name] = {e["rid"]: e["output_ids"] for e in finished}
+    assert len(answers["plain"]) == 4
+    assert answers["v1-tree"] == answers["v2-chain"] == answers["v2-dd1"] == answers["plain"]
+
+
+def test_without_polars_the_sweep_keeps_its_rows_and_says_how_to_render(
+    swept, tmp_path, monkeypatch
+):
+    from rich.console import Console
+    from spectrace_engine import cli
+
+    monkeypatch.setitem(sys.modules, "polars", None)  # import polars -> ImportError
+    monkeypatch.delitem(sys.modules, "spectrace_engine.bench_report", raising=False)
+    console = Console(record=True, width=200)
+    cli._write_bench_report([{"config": "plain"}], tmp_path, console)
+    assert "--report-only" in console.export_text() and not (tmp_path / "bench.csv").exists()
+    with pytest.raises(InputError, match="needs polars"):
+        cli._write_bench_report([{"config": "plain"}], tmp_path, console, required=True)
