@@ -4,6 +4,7 @@ GitHub, k9s, log shippers and JSON transports deliver them."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -26,7 +27,9 @@ QUOTED = ["> " + line if line else ">" for line in TRACE]
 INLINE = ["`" + TRACE[0], *TRACE[1:5], TRACE[5] + "`"]
 FENCED = ["```" + TRACE[0], *TRACE[1:5], TRACE[5] + "```"]
 BOXED = [TRACE[0] + " " * 30 + "│"] + ["│ " + line + " " * 20 + "│" for line in TRACE[1:6]]
-SHIPPED = [f"[2026-03-02T18:15:42+08:00] rl-job-0 >> (SGLangEngine pid=411) {line}" for line in TRACE]
+SHIPPED = [
+    f"[2026-03-02T18:15:42+08:00] rl-job-0 >> (SGLangEngine pid=411) {line}" for line in TRACE
+]
 ESCAPED = [line.replace('"', '\\"') for line in TRACE]
 CRLF = [line + "\r" for line in TRACE]
 
@@ -60,3 +63,15 @@ def test_pasted_crash_keeps_type_message_rank_time_frames_and_path(
     ]
     assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
     assert crash.shape_mismatch is not None
+
+
+def test_docker_json_file_records(tmp_path: Path) -> None:
+    """``/var/lib/docker/containers/*/*-json.log``: one JSON record per line, colours escaped."""
+    records = [
+        json.dumps({"log": "\x1b[36m" + line + "\x1b[0m\n", "stream": "stderr", "time": "x"})
+        for line in TRACE
+    ]
+    analysis = analyse([write(tmp_path, [*records, '{"log":"cut sho'])])
+    (crash,) = [i for i in analysis.incidents if i.root_cause]
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"

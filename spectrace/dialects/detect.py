@@ -7,7 +7,7 @@ from datetime import datetime
 from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
-from spectrace.dialects.paste import unpaste
+from spectrace.dialects.paste import unjson, unpaste
 from spectrace.dialects.pylogging import PyLoggingDialect
 from spectrace.dialects.sglang import SGLangDialect
 from spectrace.dialects.trtllm import TrtllmDialect
@@ -30,8 +30,8 @@ WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers an
 
 
 def normalise(raw: bytes) -> str:
-    """Bytes of one physical line -> printable text: UTF-8 with replacement, no ANSI or controls,
-    no copy-paste marks (``unpaste``).
+    """Bytes of one physical line -> printable text: UTF-8 with replacement, out of docker's JSON
+    (``unjson``), no ANSI or controls, no copy-paste marks (``unpaste``).
 
     ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
     first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
@@ -41,7 +41,7 @@ def normalise(raw: bytes) -> str:
         cr = body.rfind(b"\r")
         tail = body[max(cr + 1, len(body) - MAX_LINE) :]
         body = body[:MAX_LINE] if cr < 0 else body[:WRAPPER_ROOM] + b"\r" + tail
-    text = body.decode("utf-8", errors="replace")
+    text = unjson(body.decode("utf-8", errors="replace"))
     if "\x1b" in text:
         text = ESCAPES.sub("", text)
     return unpaste(scrub(text, "", keep="\r"))

@@ -1,13 +1,16 @@
-"""Copy-paste artefacts around a whole line: Markdown quotes and code marks, TUI box borders.
+"""Copy-paste and transport artefacts around a whole line: Markdown quotes and code marks, TUI
+box borders, docker's JSON log records.
 
 Logs pasted into GitHub issues, chats or terminal log viewers (k9s, lazydocker) gain marks
 the server never wrote: ``> `` quote marks, a fence or an inline-code backtick glued to the
 first or last line, a ``│`` border on both sides. They hide every header and traceback
-line, so they are taken off before any wrapper or dialect looks at the line.
+line, so they are taken off before any wrapper or dialect looks at the line. A line copied
+from docker's json-file driver is one JSON record; its ``log`` string is the line.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 _LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`")
@@ -39,6 +42,19 @@ def _trail(text: str) -> str:
             break
         text = body.rstrip(" \t")
     return text
+
+
+def unjson(text: str) -> str:
+    """Docker's json-file line (``{"log":"...\\n","stream":"stderr","time":"..."}``) -> its log
+    text; anything else, or a record cut short, comes back unchanged."""
+    if not text.startswith('{"log":'):
+        return text
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return text
+    log = record.get("log") if isinstance(record, dict) else None
+    return log.rstrip("\r\n") if isinstance(log, str) else text
 
 
 def unpaste(text: str) -> str:
