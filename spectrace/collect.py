@@ -11,7 +11,8 @@ from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.dialects.base import LogLine
 
-PENDING_LINES = 3  # a fatal line waits this long for a traceback it may be the header of
+PENDING_LINES = 3  # a fatal line waits this many lines of its writer for a traceback it heads
+PENDING_SPAN = 64  # ... and this many lines in all (other writers interleave theirs between)
 SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
@@ -23,7 +24,8 @@ TERMINATE = "terminate called after throwing an instance of "
 class _Pending:
     crash: Crash
     line: LogLine
-    age: int = 0
+    age: int = 0  # lines of the same writer since
+    span: int = 0  # lines of any writer since
 
 
 class Collector:
@@ -67,7 +69,7 @@ class Collector:
             self._pending[line.stream] = pending
         if candidate and not fed.consumed:
             self._fatal(line)
-        self._age()
+        self._age(line)
         self._release()
 
     def _markers_and_config(self, line: LogLine, text: str) -> None:
@@ -105,10 +107,11 @@ class Collector:
             self._emit(old.crash)
         self._pending[line.stream] = _Pending(crash, line)
 
-    def _age(self) -> None:
+    def _age(self, line: LogLine) -> None:
         for stream, pending in list(self._pending.items()):
-            pending.age += 1
-            if pending.age > PENDING_LINES:
+            pending.age += stream == line.stream
+            pending.span += 1
+            if pending.age > PENDING_LINES or pending.span > PENDING_SPAN:
                 del self._pending[stream]
                 self._emit(pending.crash)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.tracebacks import parse_exception
+from spectrace.assemblers.tracebacks import EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects.base import LogLine
 from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
@@ -81,6 +81,8 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
     groups = m.groupdict()  # type: ignore[attr-defined]
     text = line.text.strip()
     parsed = parse_exception(text)
+    if parsed is not None and not parsed[0].endswith(EXCEPTION_SUFFIXES):
+        parsed = None  # "Failed: Cuda error ...": a word before a colon, not an exception type
     etype = groups.get("type") or (parsed[0] if parsed else None) or rule.exception_type or "Error"
     message = groups.get("msg") or (parsed[1] if parsed else "") or text
     crash = Crash(

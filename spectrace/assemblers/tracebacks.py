@@ -14,6 +14,7 @@ CHAIN_MARKERS = {
     "During handling of the above exception, another exception occurred:": "context",
     "The above exception was the direct cause of the following exception:": "cause",
 }
+CUT_TYPE = "Traceback"  # the type of a link whose exception line is not in the log
 MAX_LINES = 400  # lines kept per record for display
 MAX_MESSAGE_LINES = 40
 AFTER_IDLE = 8  # lines a finished exception waits for a chain marker or message line
@@ -24,7 +25,7 @@ MAX_JUNK = 32
 _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in (?P<func>.*)$')
 _FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 _EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
-_BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
+EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
 _THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 _SIGNALS = {
     "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
@@ -46,7 +47,7 @@ def parse_exception(text: str) -> tuple[str, str] | None:
     if m is None:
         return None
     etype, msg = m.group("type"), m.group("msg")
-    if msg is None and ":" not in text and not etype.endswith(_BARE_SUFFIXES):
+    if msg is None and ":" not in text and not etype.endswith(EXCEPTION_SUFFIXES):
         return None
     return etype, (msg or "").strip()
 
@@ -70,6 +71,7 @@ class _Record:
     junk: int = 0
     current_thread: bool = False  # faulthandler: inside the crashing thread's block
     blanks: int = 0  # blank lines after the exception, kept only if the record goes on
+    indent: int = 0  # a pasted log indented as a whole: columns every line of it gains
 
     def add(self, line: LogLine) -> None:
         if len(self.lines) < MAX_LINES:
@@ -129,7 +131,7 @@ class TracebackAssembler:
         rec = self._route(line, rec)
         consumed, started = False, False
         if rec is not None:
-            consumed = self._step(rec, line, done)
+            consumed = self._step(rec, _dedent(line, rec.indent), done)
         if not consumed:
             started = self._maybe_start(line, done)
             consumed = started
@@ -237,7 +239,7 @@ class TracebackAssembler:
         text = line.text
         idx = text.rfind(TB_START) if _starts_traceback(text) else -1
         fault = text.startswith("Fatal Python error:") or _THREAD.match(text.strip())
-        frame = _FRAME.match(text)
+        frame = _FRAME.match(text) or _FAULT_FRAME.match(text)
         if idx < 0 and not fault and not frame:
             return False
         if line.stream in self._open:
@@ -247,18 +249,25 @@ class TracebackAssembler:
             rec.exc = _fault_exception(text)
             rec.current_thread = text.lstrip().startswith("Current thread")
         elif idx >= 0:
-            header = text[:idx].strip().rstrip(":").strip() or None
-            rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
-            prev = self._prev.get(line.stream)
-            if header is None and prev is not None and _announces(prev, line):
-                rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
-                rec.lines.append(prev.text)
-        else:  # a pasted log that begins mid-traceback
-            rec = _Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group)
-            rec.frames.append(Frame(frame["file"], int(frame["line"]), frame["func"].strip()))
+            rec = self._traceback_record(line, idx)
+        else:
+            rec = _mid_record(line, frame)
         rec.add(line)
         self._open[line.stream] = rec
         return True
+
+    def _traceback_record(self, line: LogLine, idx: int) -> _Record:
+        """A record opened by ``Traceback (most recent call last):``, with the message before it."""
+        text = line.text
+        header = text[:idx].strip().rstrip(":").strip() or None
+        rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
+        if header is None:  # a paste indented as a whole moves every line of the record
+            rec.indent = idx
+        prev = self._prev.get(line.stream)
+        if header is None and prev is not None and _announces(prev, line):
+            rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
+            rec.lines.append(prev.text)
+        return rec
 
     def _age(self, line: LogLine, done: list[Crash]) -> None:
         for stream, rec in list(self._open.items()):
@@ -270,7 +279,7 @@ class TracebackAssembler:
                 done.append(self._close(stream))
 
     def _push_link(self, rec: _Record, relation: str | None) -> None:
-        etype, msg = rec.exc or ("Traceback", "traceback ended before its exception line")
+        etype, msg = rec.exc or (CUT_TYPE, "traceback ended before its exception line")
         rec.links.append(
             ChainLink(etype, _message(msg, rec.message_lines), tuple(rec.frames), relation)
         )
@@ -287,7 +296,7 @@ class TracebackAssembler:
                 rec.links[-1] = replace(rec.links[-1], relation=None)
             else:
                 self._push_link(rec, None)
-            last = rec.links[-1]
+            last = _raised(rec.links)
             etype, msg, frames = last.exception_type, last.message, last.frames
             chain = tuple(rec.links) if len(rec.links) > 1 else ()
         first = rec.first
@@ -299,6 +308,34 @@ class TracebackAssembler:
         )  # fmt: skip
 
 
+def _mid_record(line: LogLine, frame: re.Match[str]) -> _Record:
+    """A pasted log that begins mid-traceback, or mid faulthandler dump (``line N in f``, no
+    comma): the frames are the crash; the header was cut off. A frame line is indented by two."""
+    start = Frame(frame["file"], int(frame["line"]), frame["func"].strip())
+    indent = max(len(line.text) - len(line.text.lstrip()) - 2, 0)
+    if _FRAME.match(line.text):
+        rec = _Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group, indent=indent)
+    else:
+        rec = _Record(CrashKind.FAULTHANDLER, line, None, State.FAULT, indent=indent)
+        rec.exc, rec.current_thread = ("FatalPythonError", "thread dump without its header"), True
+    rec.frames.append(start)
+    return rec
+
+
+def _raised(links: list[ChainLink]) -> ChainLink:
+    """The link that names the crash: the last one, or when a cut paste lost its exception
+    line, the last one that still has one (the cause is known even if the end is not)."""
+    named = [link for link in links if link.exception_type != CUT_TYPE]
+    return links[-1] if links[-1].exception_type != CUT_TYPE or not named else named[-1]
+
+
+def _dedent(line: LogLine, indent: int) -> LogLine:
+    """The line as its record printed it: a whole-paste indentation taken off (when it has it)."""
+    if indent and line.text[:indent].isspace():
+        return replace(line, text=line.text[indent:])
+    return line
+
+
 def _starts_traceback(text: str) -> bool:
     """``Traceback (most recent call last):`` ends the line (after a header such as
     ``Scheduler hit an exception: ``); quoted inside a request repr, it does not."""
@@ -308,6 +345,8 @@ def _starts_traceback(text: str) -> bool:
 def _announces(prev: LogLine, line: LogLine) -> bool:
     """The line before a bare "Traceback" is its message: same vLLM call, an error-level header,
     or a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``)."""
+    if not prev.text.strip() or prev.text.strip() in CHAIN_MARKERS:
+        return False  # a cut chain: the link before this one was lost
     if prev.group is not None:
         return prev.group == line.group
     if not prev.headed or prev.lineno != line.lineno - 1:

@@ -1,0 +1,115 @@
+"""vLLM / TensorRT-LLM / Ray fatal lines seen in public issue threads (lines written by us in
+the same formats): each is found once, named and classed, and a worker's failure notice
+heads its own traceback even when other workers' lines come between."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.collect import Collector
+from spectrace.dialects.detect import LineParser
+from spectrace.ruleset import RuleSet
+
+RULES = RuleSet.load()
+SHM = (
+    "No available shared memory broadcast block found in 60 seconds. This typically happens "
+    "when some processes are hanging or doing some time-consuming work (e.g. compilation)."
+)
+
+
+def collect(lines: list[str]) -> list[Crash]:
+    parser, coll = LineParser("f.log"), Collector(FatalMatcher(RULES))
+    for n, raw in enumerate(lines, 1):
+        coll.feed(parser.parse(raw.encode(), n, 0))
+    coll.close()
+    return coll.crashes
+
+
+@pytest.mark.parametrize(
+    ("line", "etype", "cls", "kind", "collateral"),
+    [
+        (
+            "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'an illegal memory access was encountered'",
+            "CUDAError", "cuda_illegal_memory", CrashKind.FATAL_LINE, False,
+        ),
+        (
+            "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:307 'invalid argument'",
+            "CUDAError", "cuda_error", CrashKind.FATAL_LINE, False,
+        ),
+        (
+            "(Worker_TP3 pid=77) ERROR 10-06 18:54:30 [multiproc_executor.py:597] WorkerProc failed to start.",
+            "WorkerProcFailed", "worker_proc_failed", CrashKind.PROCESS_DEATH, False,
+        ),
+        (
+            "ERROR 07-01 13:54:43 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 4242 died, exit code: -6",
+            "WorkerDied", "worker_died", CrashKind.PROCESS_DEATH, True,
+        ),
+        (
+            "2024-03-01 10:00:00,001\tWARNING worker.py:2058 -- A worker died or was killed while executing a task by an unexpected system error.",
+            "RayWorkerDied", "worker_died", CrashKind.PROCESS_DEATH, True,
+        ),
+        (
+            "[2]    4242 IOT instruction (core dumped)  python3 -m tensorrt_llm.commands.serve",
+            "SIGABRT", "abort", CrashKind.PROCESS_DEATH, False,
+        ),
+        (
+            "[node7:04242] Signal: Aborted (6)",
+            "SIGABRT", "abort", CrashKind.PROCESS_DEATH, False,
+        ),
+        (
+            "zsh: segmentation fault (core dumped)  python serve.py",
+            "SIGSEGV", "segfault", CrashKind.PROCESS_DEATH, False,
+        ),
+    ],
+)  # fmt: skip
+def test_fatal_line_is_one_named_crash(
+    line: str, etype: str, cls: str, kind: CrashKind, collateral: bool
+) -> None:
+    crashes = collect(["INFO 10-06 18:54:29 [core.py:1] serving", line])
+    assert [(c.exception_type, c.crash_class, c.kind, c.collateral) for c in crashes] == [
+        (etype, cls, kind, collateral)
+    ]
+
+
+def test_a_word_before_a_colon_is_not_an_exception_type() -> None:
+    (crash,) = collect(["Failed: Cuda error /w/custom_all_reduce.cuh:1 'out of memory'"])
+    assert crash.exception_type == "CUDAError"
+
+
+def test_repeated_broadcast_waits_are_a_hang_warning_not_a_crash_per_minute() -> None:
+    tag = "(EngineCore_DP0 pid=9) INFO 12-09 11:{m:02d}:53 [shm_broadcast.py:466] "
+    crashes = collect([tag.format(m=m) + SHM for m in range(25, 29)])
+    assert {(c.exception_type, c.crash_class, c.severity, c.rank) for c in crashes} == {
+        ("BroadcastWait", "hang_suspected", "warning", "EngineCore_DP0")
+    }
+
+
+def test_worker_failure_notice_heads_its_traceback_across_interleaved_workers() -> None:
+    def tp(n: int, text: str) -> str:
+        return f"(Worker_TP{n} pid=5{n}) ERROR 10-06 18:54:30 [multiproc_executor.py:597] {text}"
+
+    workers = (3, 2, 1, 0)
+    body = [
+        "WorkerProc failed to start.",
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/v1/worker/gpu_model_runner.py", line 2641, in load_model',
+        "    self.drafter.load_model(self.model)",
+        "AttributeError: 'NoneType' object has no attribute 'weight'",
+    ]
+    crashes = collect([tp(n, text) for text in body for n in workers])
+    assert [(c.kind, c.rank, c.header) for c in crashes] == [
+        (CrashKind.TRACEBACK, f"Worker_TP{n}", "WorkerProc failed to start.") for n in workers
+    ]
+
+
+def test_worker_init_failure_in_the_engine_core_is_collateral() -> None:
+    ec = "(EngineCore_DP0 pid=2391) "
+    crashes = collect([
+        ec + "Traceback (most recent call last):",
+        ec + '  File "/x/vllm/v1/executor/multiproc_executor.py", line 660, in wait_for_ready',
+        ec + "    raise e from None",
+        ec + "Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.",
+    ])  # fmt: skip
+    assert [(c.crash_class, c.collateral) for c in crashes] == [("worker_init_failed", True)]

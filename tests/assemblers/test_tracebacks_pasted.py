@@ -1,0 +1,90 @@
+"""Tracebacks as GitHub threads carry them: indented as a whole, cut at either end, or a
+faulthandler dump whose header and colour codes a copy-paste lost (lines written by us)."""
+
+from __future__ import annotations
+
+from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.tracebacks import TracebackAssembler
+from spectrace.dialects.detect import LineParser
+
+RUNNER = '  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py", line 717, in execute_model'
+SPEC = '  File "/usr/local/lib/python3.10/dist-packages/vllm/spec_decode/spec_decode_worker.py", line 388, in _run_speculative_decoding_step'
+VW = "(Worker_TP2 pid=253) ERROR 05-13 10:46:43 [multiproc_executor.py:962] "
+
+
+def assemble(lines: list[str]) -> list[Crash]:
+    parser, asm = LineParser("t.log"), TracebackAssembler()
+    out: list[Crash] = []
+    for n, raw in enumerate(lines, 1):
+        out += asm.feed(parser.parse(raw.encode(), n, 0)).crashes
+    return out + asm.close_all()
+
+
+def test_a_paste_indented_as_a_whole_keeps_its_exception() -> None:
+    crashes = assemble([
+        "    Traceback (most recent call last):",
+        "    " + SPEC,
+        "        proposal_scores = self.scorer.score_proposals(",
+        "    " + RUNNER,
+        "        model_executable = self.graph_runners[graph_batch_size]",
+        "    KeyError: 8",
+        "",
+        "next paragraph of the issue",
+    ])  # fmt: skip
+    assert len(crashes) == 1
+    c = crashes[0]
+    assert (c.exception_type, c.message, c.end_lineno) == ("KeyError", "8", 6)
+    assert [f.function for f in c.frames] == ["_run_speculative_decoding_step", "execute_model"]
+    assert c.frames[1].code == "model_executable = self.graph_runners[graph_batch_size]"
+
+
+def test_a_paste_that_starts_and_ends_mid_chain_names_the_known_cause() -> None:
+    crashes = assemble([
+        SPEC,
+        "    proposal_scores = self.scorer.score_proposals(",
+        RUNNER,
+        "    model_executable = self.graph_runners[graph_batch_size]",
+        "KeyError: 8",
+        "",
+        "The above exception was the direct cause of the following exception:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.10/dist-p',
+    ])  # fmt: skip
+    assert len(crashes) == 1
+    c = crashes[0]
+    assert (c.exception_type, c.message) == ("KeyError", "8")
+    assert [f.function for f in c.frames][-1] == "execute_model"
+    assert len(c.chain) == 2 and c.chain[0].relation == "cause"
+
+
+def test_a_cut_chain_marker_is_not_the_next_tracebacks_header() -> None:
+    crashes = assemble([
+        VW + "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+        VW,
+        VW + "During handling of the above exception, another exception occurred:",
+        VW,
+        VW + "Traceback (most recent call last):",
+        VW + '  File "/usr/local/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 957, in worker_busy_loop',
+        VW + "    output = func(*args, **kwargs)",
+        VW + "torch.AcceleratorError: CUDA error: an illegal memory access was encountered",
+    ])  # fmt: skip
+    assert len(crashes) == 1
+    c = crashes[0]
+    assert c.header is None and c.lineno == 5 and c.rank == "Worker_TP2"
+    assert c.exception_type == "torch.AcceleratorError"
+
+
+def test_ray_faulthandler_dump_without_escape_bytes_or_header() -> None:
+    tag = "[36m(RayWorkerWrapper pid=812)[0m "
+    crashes = assemble([
+        tag + '  File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 1116 in __call__',
+        tag + '  File "/usr/local/lib/python3.12/dist-packages/vllm/distributed/parallel_state.py", line 307 in all_reduce',
+        tag + '  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/linear.py", line 1153 in forward',
+        "INFO 02-12 18:39:01 [engine.py:1] next",
+    ])  # fmt: skip
+    assert len(crashes) == 1
+    c = crashes[0]
+    assert (c.kind, c.rank, c.lineno) == (CrashKind.FAULTHANDLER, "RayWorkerWrapper", 1)
+    # faulthandler prints the most recent call first; frames are kept outermost first
+    assert [f.function for f in c.frames] == ["forward", "all_reduce", "__call__"]
