@@ -75,3 +75,13 @@ def test_docker_json_file_records(tmp_path: Path) -> None:
     (crash,) = [i for i in analysis.incidents if i.root_cause]
     assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
     assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
+
+
+def test_stream_capturing_logger_keeps_a_traceback_whole(tmp_path: Path) -> None:
+    """FastChat-style workers log stderr line by line: ``ts | ERROR | stderr | <line>``."""
+    stamp = "sglang-worker-1  | 2024-08-27 12:54:55 | ERROR | stderr | "
+    lines = [stamp + line for line in TRACE[1:6]]
+    lines.insert(0, stamp + "Traceback (most recent call last):")
+    (crash,) = analyse([write(tmp_path, lines)]).incidents
+    assert (crash.exception_type, len(crash.frames)) == ("RuntimeError", 2)
+    assert crash.shape_mismatch is not None

@@ -23,8 +23,11 @@ _LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 _STAMPED = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?"
     r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$)"
-    r"| \| " + _LEVEL + r" *\| (?:[\w.]+ \| |[\w.<>-]+:[\w.<>-]+:\d+ - )?)"
+    r"| \| " + _LEVEL + r" *\| (?:([\w.]+) \| |[\w.<>-]+:[\w.<>-]+:\d+ - )?)"
 )
+# A logger that captures a stream (FastChat's "| ERROR | stderr | ") logs each printed line as
+# its own record: the lines of one traceback share the logger and the second they were printed.
+_STREAMS = ("stderr", "stdout")
 _SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) [\w.-]+:\d+\] ")  # "pid [ TP0 file.py:N] "
 _BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
 
@@ -37,17 +40,19 @@ class PyLoggingDialect:
     def parse(self, text: str) -> Header | None:
         m = _STAMPED.match(text)
         if m is not None:
-            year, month, day, hms, frac, _name, dashed, spaced, piped = m.groups()
+            year, month, day, hms, frac, _name, dashed, spaced, piped, logger = m.groups()
             site = _SITE.match(text, m.end()) if spaced else None
             rank = site.group(1).strip() or None if site else None
+            ts_text = text[: 19 + (len(frac) + 1 if frac else 0)]
             return Header(
                 dialect=self.name,
                 text=text[(site or m).end() :],
                 stream=rank or "",
                 rank=rank,
                 ts=make_ts(year, month, day, hms, frac),
-                ts_text=text[: 19 + (len(frac) + 1 if frac else 0)],
+                ts_text=ts_text,
                 level=dashed or spaced or piped,
+                group=f"{logger} {ts_text[:19]}" if logger in _STREAMS else None,
                 anonymous=site is None,
             )
         m = _BASIC.match(text)
