@@ -18,7 +18,7 @@ from rich.text import Text
 
 from spectrace.errors import InputError, UsageError
 
-from .config import EngineConfig, FaultConfig, SpecConfig, resolve
+from .config import EngineConfig, FaultConfig, SamplingParams, SpecConfig, resolve
 from .faults import parse_faults
 
 engine_app = typer.Typer(
@@ -65,6 +65,10 @@ def build_config(
     dist_timeout: float = 20.0,
     dtype: str = "float32",
     context_length: int = 384,
+    temperature: float = 0.0,
+    top_p: float = 1.0,
+    top_k: int = -1,
+    seed: int = 0,
 ) -> tuple[EngineConfig, list[str]]:
     """Flags -> resolved config + the bare warnings; any problem raises UsageError (exit 2)."""
     if worker not in (None, "v1", "v2"):
@@ -91,8 +95,10 @@ def build_config(
         verify_backend=verify_backend,
         dist_timeout_s=dist_timeout,
         max_seq_len=context_length,
+        seed=seed,
         spec=spec,
         faults=FaultConfig(fault_set, fault_step, hang_s),
+        sampling=SamplingParams(temperature, top_p, top_k),
     )
     cfg, warnings = resolve(cfg)
     problems = cfg.validate()
@@ -165,6 +171,13 @@ def run(
     hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
     dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
     context_length: Annotated[int, typer.Option("--context-length")] = 384,
+    temperature: Annotated[
+        float,
+        typer.Option("--temperature", help="0 = greedy; > 0 samples (speculation stays lossless)"),
+    ] = 0.0,
+    top_p: Annotated[float, typer.Option("--top-p")] = 1.0,
+    top_k: Annotated[int, typer.Option("--top-k", help="-1 = whole vocabulary")] = -1,
+    random_seed: Annotated[int, typer.Option("--random-seed", help="Seeds the sampler")] = 0,
 ) -> None:
     """Serve a closed-loop load and write an SGLang-format log plus JSONL events."""
     cfg, warnings = build_config(
@@ -189,6 +202,10 @@ def run(
         dist_timeout=dist_timeout,
         dtype=dtype,
         context_length=context_length,
+        temperature=temperature,
+        top_p=top_p,
+        top_k=top_k,
+        seed=random_seed,
     )
     if max_new_tokens + PROMPT_AND_DRAFT_ROOM > context_length:
         raise UsageError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 
 from .faults import Fault
@@ -45,6 +46,40 @@ class SpecConfig:
         return self.algorithm is not None
 
 
+SAMPLING_EPS = 1e-6  # SGLang's _SAMPLING_EPS: a smaller temperature means greedy
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingParams:
+    """The run's sampling params under SGLang's names; temperature 0 (or top_k 1) is greedy."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = -1  # -1: the whole vocabulary, as in SGLang
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature < SAMPLING_EPS or self.top_k == 1
+
+    def problems(self) -> list[str]:
+        out = []
+        if not self.temperature >= 0.0:
+            out.append(f"--temperature must be >= 0, got {self.temperature}")
+        if not 0.0 < self.top_p <= 1.0:
+            out.append(f"--top-p must be in (0, 1], got {self.top_p}")
+        if self.top_k == 0 or self.top_k < -1:
+            out.append(f"--top-k must be -1 (off) or >= 1, got {self.top_k}")
+        return out
+
+    def preferred_json(self) -> str | None:
+        """SGLang's ``preferred_sampling_params`` (a JSON string); None keeps the greedy default."""
+        if self == SamplingParams():
+            return None
+        return json.dumps(
+            {"temperature": self.temperature, "top_p": self.top_p, "top_k": self.top_k}
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class FaultConfig:
     faults: frozenset[Fault] = frozenset()
@@ -76,6 +111,7 @@ class EngineConfig:
     dist_timeout_s: float = 20.0
     spec: SpecConfig = field(default_factory=SpecConfig)
     faults: FaultConfig = field(default_factory=FaultConfig)
+    sampling: SamplingParams = field(default_factory=SamplingParams)
 
     @property
     def worker(self) -> str:
@@ -108,6 +144,7 @@ class EngineConfig:
             out.append(f"--verify-backend must be torch or triton, got {self.verify_backend!r}")
         if self.tp_size < 1:
             out.append("--tp must be at least 1")
+        out += self.sampling.problems()
         if s.enabled:
             if s.algorithm not in SPEC_ALGORITHMS:
                 out.append(f"unknown --speculative-algorithm {s.algorithm!r} (EAGLE, EAGLE3, NONE)")

@@ -87,6 +87,8 @@ def server_args_line(cfg: EngineConfig, model_path: str, draft_path: str | None)
         ("context_length", cfg.max_seq_len),
         ("device", cfg.device),
         ("served_model_name", model_path),
+        ("preferred_sampling_params", cfg.sampling.preferred_json()),
+        ("sampling_defaults", "model"),
         ("random_seed", cfg.seed),
         ("mem_fraction_static", 0.88),
         ("max_running_requests", cfg.max_running_requests),

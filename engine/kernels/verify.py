@@ -199,4 +199,5 @@ def sampling_noise(
     """Per-node acceptance coins U[0,1) and per-request 1/Exp(1) race weights for the residual."""
     coins = torch.rand(bs, n, generator=generator, device=device)
     exp = torch.empty(bs, vocab, device=device).exponential_(generator=generator)
-    return coins, 1.0 / exp
+    # Exp(1) can come out as exactly 0 (u = 0); 1/0 would make a zero-probability token win
+    return coins, 1.0 / exp.clamp_(min=torch.finfo(torch.float32).tiny)

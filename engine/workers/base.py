@@ -15,6 +15,7 @@ from ..faults import Fault
 from ..graph_runner import GraphRunner, ReplayInfo, RunnerInput, StaticBuffers
 from ..kv_cache import KVPool, causal_mask, extend_inputs
 from ..loader import ModelPair
+from ..sampling import Sampler
 from ..tp import TPGroup
 
 NAN_MESSAGE = "Detected errors during sampling! NaN in the logits."
@@ -69,6 +70,7 @@ class BaseWorker:
         self.dtype = next(self.target.parameters()).dtype
         self.max_len = pool.max_len
         self.step_no = 0
+        self.sampler = Sampler(cfg.sampling, cfg.seed, self.device)
         s = cfg.spec
         self.n_draft = s.num_draft_tokens if s.enabled else 1
         self.target_runner = self._runner(
@@ -171,7 +173,7 @@ class BaseWorker:
         last = torch.tensor(lengths, device=self.device) - 1
         first = logits[torch.arange(len(reqs), device=self.device), last]
         self.check_nan(first)
-        for r, tok in zip(reqs, first.argmax(-1).tolist(), strict=True):
+        for r, tok in zip(reqs, self.sampler.sample(first).tolist(), strict=True):
             r.output.append(tok)
         batch = ScheduleBatch(reqs, self.device, is_spec_v2=self.cfg.worker == "v2")
         if self.draft is not None and self.cfg.spec.enabled:
@@ -190,7 +192,7 @@ class BaseWorker:
         ph.mark("decode")
         logits = self.poison(logits[:, 0])
         self.check_nan(logits)
-        next_ids = logits.argmax(-1)
+        next_ids = self.sampler.sample(logits)  # after replay: the graph holds the forward only
         if self.cfg.spec.enabled:
             feats = aux[:, 0].clone()
             for b, r in enumerate(batch.reqs):

@@ -66,7 +66,7 @@ class EAGLEWorkerV2(SpecOps):
         ph.mark("verify_forward")
         logits = self.poison(logits)
         nan_seen = torch.isnan(logits).any()
-        out = self.verify_kernel(tree, logits.argmax(-1))
+        out = self.verify_kernel(tree, logits)
         ph.mark("verify_kernel")
         batch.spec_info = self.forward_draft_extend_after_decode(batch, out, aux)
         ph.mark("draft_extend")

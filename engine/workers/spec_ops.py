@@ -7,7 +7,12 @@ from torch import Tensor
 
 from ..batch import EagleDraftInput, EagleVerifyInput, ForwardMode, ScheduleBatch
 from ..graph_runner import RunnerInput
-from ..kernels.verify import VerifyOutput, verify_greedy_chain, verify_greedy_tree
+from ..kernels.verify import (
+    VerifyOutput,
+    verify_greedy_chain,
+    verify_greedy_tree,
+    verify_tree_sampling,
+)
 from ..kv_cache import causal_mask
 from ..tree import (
     DraftTree,
@@ -89,8 +94,12 @@ class SpecOps(BaseWorker):
             s.eagle_topk,
         )
 
-    def verify_kernel(self, tree: DraftTree, predict: Tensor) -> VerifyOutput:
-        backend = self.cfg.verify_backend
+    def verify_kernel(self, tree: DraftTree, logits: Tensor) -> VerifyOutput:
+        """Greedy: match drafts against the target's argmax. Else SGLang's target-only rejection
+        sampling (``tree_speculative_sampling_target_only``), lossless at any temperature."""
+        if not self.sampler.greedy:
+            return self.verify_sampling(tree, logits)
+        backend, predict = self.cfg.verify_backend, logits.argmax(-1)
         if self.cfg.spec.eagle_topk == 1:
             return verify_greedy_chain(tree.draft_tokens, predict, backend=backend)
         return verify_greedy_tree(
@@ -101,6 +110,27 @@ class SpecOps(BaseWorker):
             predict,
             self.cfg.spec.num_steps,
             backend=backend,
+        )
+
+    def verify_sampling(self, tree: DraftTree, logits: Tensor) -> VerifyOutput:
+        """Walk the tree with one coin per node: a child is accepted with exactly its target
+        probability (given its elder siblings were rejected); on rejection or at a leaf the
+        correction is drawn from the target minus the rejected children. Whatever the draft
+        proposed, each emitted token follows the target at T, so the draft keeps SGLang's
+        deterministic top-k and its probabilities only rank the candidates (chains included)."""
+        probs = self.sampler.probs(logits).contiguous()  # [bs, N, V]
+        bs, n, vocab = probs.shape
+        coins, inv_exp = self.sampler.noise(bs, n, vocab)
+        return verify_tree_sampling(
+            tree.draft_tokens,
+            tree.retrive_index,
+            tree.retrive_next_token,
+            tree.retrive_next_sibling,
+            probs,
+            coins,
+            inv_exp,
+            self.cfg.spec.num_steps,
+            backend=self.cfg.verify_backend,
         )
 
     # --- draft extend ---------------------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Sampling from the target: SGLang's temperature / top-k / top-p processing plus seeded noise.
+
+Plain decode, the prefill's first token and the speculative verify all draw from the same
+processed distribution ``probs`` (softmax of logits / temperature, then top-k, then top-p
+renormalisation, the order of SGLang's sampler and of its ``EagleVerifyInput.verify``), so a
+speculative run at temperature T emits tokens distributed as plain sampling at T.
+
+Every draw is an exponential race, ``argmax(probs / E)`` with ``E ~ Exp(1)`` per token: token i
+wins with probability ``probs[i] / sum(probs)``, without ``torch.multinomial``'s host sync, so the
+v2 worker's step stays sync-free. All noise comes from one ``torch.Generator`` seeded with the
+run's ``random_seed``: every TP rank holds the full logits after the all-reduce and draws the same
+noise, so ranks agree token for token, and a rerun with the same seed repeats its outputs.
+
+None of this runs inside a CUDA graph: the graph runner captures the model forward only and the
+sampler reads the logits it returns after replay, as SGLang's CudaGraphRunner and Sampler split
+the work (capturing the draws would also need the generator registered with every graph).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from .config import SamplingParams
+from .kernels.verify import sampling_noise
+
+TINY = torch.finfo(torch.float32).tiny
+
+
+class Sampler:
+    """The run's sampling params and its one seeded generator (on the model's device)."""
+
+    def __init__(self, params: SamplingParams, seed: int, device: torch.device) -> None:
+        self.params = params
+        self.generator = torch.Generator(device=device)
+        self.generator.manual_seed(seed)
+        self.device = device
+
+    @property
+    def greedy(self) -> bool:
+        return self.params.greedy
+
+    def probs(self, logits: Tensor) -> Tensor:
+        """Processed target probabilities [..., V] (float32) at the run's temperature/top-k/top-p."""
+        p = self.params
+        probs = torch.softmax(logits.float() / p.temperature, dim=-1)
+        if 0 < p.top_k < probs.shape[-1]:
+            probs = top_k_renorm(probs, p.top_k)
+        if p.top_p < 1.0:
+            probs = top_p_renorm(probs, p.top_p)
+        return probs
+
+    def sample(self, logits: Tensor) -> Tensor:
+        """One token per row of logits [bs, V]: argmax when greedy, else an exponential race."""
+        if self.greedy:
+            return logits.argmax(-1)
+        probs = self.probs(logits)
+        race = torch.empty_like(probs).exponential_(generator=self.generator)
+        return (probs / race.clamp_(min=TINY)).argmax(-1)  # clamp: Exp(1) may be exactly 0
+
+    def noise(self, bs: int, n: int, vocab: int) -> tuple[Tensor, Tensor]:
+        """Verify noise: a coin per tree node and race weights for each request's correction."""
+        return sampling_noise(bs, n, vocab, generator=self.generator, device=self.device)
+
+
+def top_k_renorm(probs: Tensor, k: int) -> Tensor:
+    """Keep the k most likely tokens (ties at the k-th value kept too), renormalised."""
+    kth = probs.topk(k, dim=-1).values[..., -1:]
+    kept = torch.where(probs >= kth, probs, torch.zeros_like(probs))
+    return kept / kept.sum(-1, keepdim=True)
+
+
+def top_p_renorm(probs: Tensor, top_p: float) -> Tensor:
+    """The smallest most-likely set whose mass reaches top_p (the nucleus), renormalised."""
+    sorted_p, order = probs.sort(dim=-1, descending=True)
+    before = sorted_p.cumsum(-1) - sorted_p  # mass of the strictly more likely tokens
+    keep_sorted = before < top_p
+    keep = torch.zeros_like(keep_sorted).scatter_(-1, order, keep_sorted)
+    kept = torch.where(keep, probs, torch.zeros_like(probs))
+    return kept / kept.sum(-1, keepdim=True)
