@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from spectrace.pipeline import analyse
 
 ASSERT = (
@@ -53,3 +55,18 @@ def test_failing_health_check_is_a_suspected_hang(tmp_path: Path) -> None:
     (hang,) = a.incidents
     assert (hang.crash_class, hang.severity, hang.root_cause) == ("hang_suspected", "warning", True)
     assert hang.message.startswith("Health check failed.")
+
+
+@pytest.mark.parametrize(
+    ("line", "etype"),
+    [
+        ("已杀死", "OOMKilled"),  # zh_CN bash: Killed
+        ("bash: 行 1: 4242 已杀死               python3 -m sglang.launch_server", "OOMKilled"),
+        ("段错误 (核心已转储)", "SIGSEGV"),  # Segmentation fault (core dumped)
+        ("已放弃 (核心已转储)", "SIGABRT"),  # Aborted (core dumped)
+    ],
+)
+def test_process_death_in_a_chinese_locale(tmp_path: Path, line: str, etype: str) -> None:
+    a = run(tmp_path, ["[2026-03-02 10:15:40] The server is fired up and ready to roll!", line])
+    (death,) = a.incidents
+    assert (death.exception_type, death.root_cause) == (etype, True)
