@@ -19,13 +19,15 @@ Event types and their extra fields (docs/engine.md has the full table):
   ``cleanup_ran``, ``draft_kv_policy`` (catch_up|none), ``caught_up_tokens``.
 * ``decode_log``: the numbers of one ``Decode batch`` line (running_req, accept_len, ...).
 * ``fault``: ``fault``, ``detail`` — a fault switch changed behaviour here.
-* ``request_finish``: ``rid``, ``prompt_len``, ``output_ids``, ``finish_step``.
+* ``request_finish``: ``rid``, ``prompt_len``, ``output_ids``, ``finish_step``, ``ttft_ms``,
+  ``latency_ms``, ``tpot_ms`` (wall time from the request's arrival; latency.py).
 * ``error``: ``exc_type``, ``message``, ``traceback_tail``, ``collateral`` (bool), ``phase``,
   ``bs``, ``rows``, ``rows_expected``, ``spec_info``, ``running_req``, ``num_draft_tokens``,
   ``faults``, ``log_ts`` (the ``[...]`` stamp of the logged traceback header).
 * ``run_end``: ``status`` (ok|error), ``steps``, ``requests_finished``, ``tokens_out``,
   ``mean_accepted``, ``mean_emitted``, ``graph_replays``, ``graph_misses``, ``padding_waste``,
-  ``wall_s``, ``gen_throughput``.
+  ``wall_s``, ``gen_throughput``, ``ttft_ms|latency_ms|tpot_ms`` ``_mean|_p50|_p99``,
+  ``weight_bytes_target`` / ``weight_bytes_spec_extra`` (per plain step / added per spec step).
 
 Events are appended as dicts (sub-µs) and serialised only at flush; GPU spans are resolved then.
 """
