@@ -85,3 +85,15 @@ def test_stream_capturing_logger_keeps_a_traceback_whole(tmp_path: Path) -> None
     (crash,) = analyse([write(tmp_path, lines)]).incidents
     assert (crash.exception_type, len(crash.frames)) == ("RuntimeError", 2)
     assert crash.shape_mismatch is not None
+
+
+def test_log_indented_as_a_whole_keeps_its_exception(tmp_path: Path) -> None:
+    """A log pasted under a list item: every line, the header line too, moved right by two."""
+    lines = ["  " + line if line else "  " for line in TRACE]
+    (crash,) = [i for i in analyse([write(tmp_path, lines)]).incidents if i.root_cause]
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
+    assert crash.message.startswith("The size of tensor a (96)")
+    assert [f.code for f in crash.frames] == [
+        "scheduler.event_loop_normal()",
+        "self.verify(batch, spec_info)",
+    ]

@@ -261,8 +261,8 @@ class TracebackAssembler:
         text = line.text
         header = text[:idx].strip().rstrip(":").strip() or None
         rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
-        if header is None:  # a paste indented as a whole moves every line of the record
-            rec.indent = idx
+        # a paste indented as a whole moves every line of the record (and its header line)
+        rec.indent = line.indent + (idx if header is None else 0)
         prev = self._prev.get(line.stream)
         if header is None and prev is not None and _announces(prev, line):
             rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
