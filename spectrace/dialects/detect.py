@@ -13,7 +13,7 @@ from spectrace.dialects.sglang import SGLangDialect
 from spectrace.dialects.trtllm import TrtllmDialect
 from spectrace.dialects.uvicorn import UvicornDialect
 from spectrace.dialects.vllm import VllmDialect
-from spectrace.dialects.wrappers import Peeled, peel
+from spectrace.dialects.wrappers import Peeled, peel, unglue
 from spectrace.textsafe import ESCAPES, scrub
 
 # Adding a dialect: write its module, add an instance here.
@@ -44,7 +44,7 @@ def normalise(raw: bytes) -> str:
     text = unjson(body.decode("utf-8", errors="replace"))
     if "\x1b" in text:
         text = ESCAPES.sub("", text)
-    return unpaste(scrub(text, "", keep="\r"))
+    return unglue(unpaste(scrub(text, "", keep="\r")))
 
 
 def last_redraw(text: str) -> str:

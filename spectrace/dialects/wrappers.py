@@ -31,6 +31,13 @@ _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 _PROC = re.compile(r"\(([^()]*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
 # A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m").
 _SGR = re.compile(r"\[[0-9;]{1,12}m")
+# A paste indented as a whole, before a tag; a log viewer's "  | " gutter (also Python's
+# exception-group borders, under which the nested tracebacks read as plain ones).
+_BLANKS = re.compile(r"[ \t]+(?=\[(?:rank|default)\d+\]:|\([^()]*? pid=\d+)")
+_GUTTER = re.compile(r"[ \t]*\|[ \t]")
+# The end of a tqdm bar, "[00:26<00:07,  5.89it/s]": it ends its line unless another
+# writer's line was glued on when the bar's "\r" redraws lost their newline.
+_BAR_END = re.compile(r"\[[\d:]+<[\d:?]*,[^\]]*?(?:it/s|s/it|B/s)[^\]]*\]")
 _MAX_PEELS = 8  # nested / duplicated groups; bounded so junk cannot loop
 
 
@@ -86,7 +93,22 @@ def peel(text: str) -> Peeled:
             proc = f"{proc_name} pid={m.group(2)}"
         elif m := _SGR.match(text):
             pass
+        elif m := _BLANKS.match(text) or _GUTTER.match(text):
+            pass
         else:
             break
         text = text[m.end() :]
     return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial)
+
+
+def unglue(text: str) -> str:
+    """A line glued after a progress bar (``... 5.89it/s][rank0]: Traceback ...``) -> that line;
+    the bar, redrawn over, is not what the reader saw last. Other lines come back unchanged."""
+    if "<" not in text or "/" not in text:
+        return text
+    end = None
+    for end in _BAR_END.finditer(text):
+        pass
+    if end is None or not text[end.end() :].strip():
+        return text
+    return text[end.end() :].lstrip(" ")

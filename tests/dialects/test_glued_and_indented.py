@@ -1,0 +1,50 @@
+"""Wrappers as vLLM issue threads show them (lines written by us in those shapes): a line glued
+after a tqdm bar that lost its newline, tags behind a whole-paste indent or a viewer gutter."""
+
+from __future__ import annotations
+
+from spectrace.dialects.detect import LineParser
+from spectrace.dialects.wrappers import peel, unglue
+
+BAR = (
+    "Processed prompts:   0%|          | 0/112 [00:00<?, ?it/s, est. speed input: 0.00 toks/s, "
+    "output: 0.00 toks/s]"
+)
+
+
+def test_a_line_glued_after_a_progress_bar_is_that_line() -> None:
+    assert unglue(BAR + "[rank0]: Traceback (most recent call last):") == (
+        "[rank0]: Traceback (most recent call last):"
+    )
+    line = LineParser("t.log").parse((BAR + "[rank0]: Traceback (most recent call last):").encode(), 1, 0)
+    assert (line.rank, line.text) == ("rank0", "Traceback (most recent call last):")
+
+
+def test_a_bar_alone_or_prose_with_brackets_stays() -> None:
+    assert unglue(BAR) == BAR
+    shards = "Loading safetensors checkpoint shards:  74% Completed | 121/163 [00:26<00:07,  5.89it/s]"
+    assert unglue(shards + "   ") == shards + "   "
+    assert unglue("x = [1<2, 3] and more") == "x = [1<2, 3] and more"
+
+
+def test_tags_behind_an_indent_or_a_gutter_still_name_the_writer() -> None:
+    p = peel("    [rank7]:[E816 01:45:40.183 ProcessGroupNCCL.cpp:607] [Rank 7] Watchdog caught")
+    assert (p.torch_rank, p.text[:5]) == ("rank7", "[E816")
+    g = peel("  | ERROR 07-01 13:54:43 multiproc_worker_utils.py:120] Worker died")
+    assert g.text.startswith("ERROR 07-01")
+    w = peel("  (Worker_TP1 pid=530) ERROR 10-06 18:54:30 [multiproc_executor.py:597] x")
+    assert w.proc_name == "Worker_TP1"
+
+
+def test_a_gutter_paste_keeps_rank_and_time() -> None:
+    parser = LineParser("t.log")
+    line = parser.parse(
+        b"  | [rank0]:[E1001 16:06:04.537 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught", 1, 0
+    )
+    assert (line.rank, line.dialect, line.ts_text) == ("rank0", "c10", "E1001 16:06:04.537")
+
+
+def test_exception_group_borders_leave_the_nested_traceback_readable() -> None:
+    parser = LineParser("t.log")
+    line = parser.parse(b"    | ValueError: boom", 1, 0)
+    assert line.text == "ValueError: boom"
