@@ -70,3 +70,12 @@ def test_process_death_in_a_chinese_locale(tmp_path: Path, line: str, etype: str
     a = run(tmp_path, ["[2026-03-02 10:15:40] The server is fired up and ready to roll!", line])
     (death,) = a.incidents
     assert (death.exception_type, death.root_cause) == (etype, True)
+
+
+def test_kernel_assertion_lines_above_another_header_are_not_its_header(tmp_path: Path) -> None:
+    lines = [ASSERT.format(t=4), "Exception in ModelTpServer:", *TRACE[1:]]
+    lines[2:2] = ["Traceback (most recent call last):"]
+    a = run(tmp_path, lines)
+    assert sorted(i.exception_type for i in a.incidents) == ["CUDAKernelAssert", "RuntimeError"]
+    (tb,) = [i for i in a.incidents if i.exception_type == "RuntimeError"]
+    assert tb.header is None or "Assertion" not in tb.header

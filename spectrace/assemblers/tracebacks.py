@@ -113,9 +113,15 @@ class TracebackAssembler:
         return min((r.first.lineno for r in self._open.values()), default=None)
 
     def adopt_header(self, stream: str, line: LogLine) -> bool:
-        """A fatal line just before a traceback on the same stream is its header, not a crash."""
+        """A fatal line just before a traceback on the same stream is its header, not a crash.
+
+        A logger's line (headed) may have continuation lines between; raw output (a GPU
+        kernel's assertion) only heads the line right after it, else it is a crash of its own.
+        """
         rec = self._open.get(stream)
         if rec is None or rec.kind is not CrashKind.TRACEBACK:
+            return False
+        if rec.first is not line and not line.headed and line.lineno != rec.first.lineno - 1:
             return False
         if rec.first is not line and rec.header is None:
             rec.header, rec.first = line.text.strip(), line
