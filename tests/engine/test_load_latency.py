@@ -78,3 +78,17 @@ def test_percentiles_interpolate_and_one_token_answers_have_no_tpot():
     assert book.finish(99, n_out=3) is None  # never arrived: nothing invented
     s = book.summary()
     assert s["tpot_ms_mean"] is None and s["ttft_ms_p50"] == rec.ttft_ms
+
+
+@pytest.mark.parametrize("algo", [("--speculative-algorithm", "NONE"), ("--worker", "v2")])
+def test_sixty_four_clients_run_at_once_on_captured_graph_sizes(engine_run, algo):
+    run = engine_run(
+        *algo,
+        *("--num-requests", "64", "--concurrency", "64", "--max-new-tokens", "4"),
+        *("--max-running-requests", "64"),
+    )
+    assert run.code == 0, run.output
+    steps = run.of("step")
+    assert max(s["bs"] for s in steps) == 64
+    assert all(s["graph"] != "eager" for s in steps) and run.end()["graph_misses"] == 0
+    assert len(run.of("request_finish")) == 64
