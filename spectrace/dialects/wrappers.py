@@ -1,5 +1,6 @@
 """Outer wrappers peeled before any dialect: CRI, docker-compose, CI stamps, log shippers and
-viewers (``[ts] pod >> ``, ``May 16, 2026 @ ts``, syslog/journald), torchrun, process tags."""
+viewers (``[pod/p/c] ``, ``[ts] pod >> ``, ``May 16, 2026 @ ts``, syslog/journald), torchrun,
+process tags."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ _SHIPPER = re.compile(
     r"\[(\d{4})-(\d\d)-(\d\d)[T ](\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d)?\] "
     r"([\w.:-]+) >> "
 )
+# kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
+_KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 # Kibana / OpenSearch Discover copy: "May 16, 2026 @ 20:46:57.892" then a tab or spaces.
@@ -79,6 +82,8 @@ def peel(text: str) -> Peeled:
         elif m := _CI.match(text):
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
+            container = m.group(1)
+        elif m := _KUBECTL.match(text):
             container = m.group(1)
         elif m := _SHIPPER.match(text):
             stamp, container = stamp or _stamp(m, text), m.group(6)

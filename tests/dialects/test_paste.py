@@ -94,3 +94,8 @@ def test_header_of_a_paste_indented_as_a_whole() -> None:
 def test_header_copied_without_its_opening_bracket() -> None:
     parsed = LineParser("issue.md").parse(HEAD[1:].encode(), 1, 0)
     assert (parsed.dialect, parsed.rank, parsed.ts_text) == ("sglang", "TP3", "2026-03-02 10:15:42")
+
+
+def test_kubectl_prefix_names_the_pod() -> None:
+    p = peel("[pod/sglang-decode-3/sglang] [2026-03-02 10:15:42 TP3] Decode batch, #running-req: 9")
+    assert (p.container, p.text[:26]) == ("sglang-decode-3", "[2026-03-02 10:15:42 TP3] ")
