@@ -17,6 +17,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from spectrace.errors import InputError
+
 from .config import EngineConfig
 from .latency import METRICS
 from .launch import RunResult, launch
@@ -25,6 +27,16 @@ from .roofline import H200_HBM_BYTES_PER_S, floor_step_s
 
 ROWS_FILE = "rows.jsonl"
 LATENCY_COLUMNS = tuple(f"{m}_{s}" for m in METRICS for s in ("mean", "p50", "p99"))
+
+
+def bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict[str, Any]]]:
+    """(name, build_config keywords) per config, in the order the sweep runs them."""
+    base: dict[str, Any] = dict(model="tiny", steps=3)
+    chain = {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2"}
+    out = [("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}), ("v2-chain", chain)]
+    out += [(f"v2-dd{t}", {**chain, "threshold": t}) for t in thresholds]
+    tree = {**base, "algorithm": "EAGLE", "topk": 4, "draft_tokens": 16, "worker": "v1"}
+    return [*out, ("v1-tree", tree)]  # last, the slowest: a sweep cut short keeps the dd rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +150,19 @@ def load_rows(out: Path) -> list[dict[str, Any]]:
         except ValueError:
             continue  # the line a killed sweep was writing
     return rows
+
+
+def render(rows: list[dict[str, Any]], out: Path, console: Console, required: bool = False) -> None:
+    """Table, CSV/parquet, verdicts, PNG; without polars (a bare device image) rows.jsonl stays."""
+    try:
+        from .bench_report import write_report
+    except ImportError as exc:
+        msg = f"bench report needs polars ({exc}); the rows are in {out / ROWS_FILE}"
+        if required:
+            raise InputError(msg) from None
+        console.print(Text(msg + ": render them with --report-only where polars is installed"))
+        return
+    try:
+        write_report(rows, out, console)
+    except OSError as exc:
+        raise InputError(f"cannot write bench results under {out}: {exc}") from None

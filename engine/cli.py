@@ -266,23 +266,6 @@ def _run_one(
     return EXIT_CRASH if result.exit_code else 0
 
 
-def _bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict]]:
-    base: dict = dict(model="tiny", steps=3)
-    out = [
-        ("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}),
-        ("v2-chain", {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2"}),
-    ]
-    out += [
-        (f"v2-dd{t}", {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2", "threshold": t})
-        for t in thresholds
-    ]
-    # the v1 tree last: the slowest config, so a sweep cut short keeps the dynamic-disable rows
-    out.append(
-        ("v1-tree", {**base, "algorithm": "EAGLE", "topk": 4, "draft_tokens": 16, "worker": "v1"})
-    )
-    return out
-
-
 @engine_app.command("bench")
 def bench(
     out: Annotated[Path, typer.Option("--out")],
@@ -304,7 +287,7 @@ def bench(
     ] = False,
 ) -> None:
     """Concurrency sweep: plain, v1 tree, v2 chain, dynamic disable; table, verdicts, CSV, PNG."""
-    from .bench import BenchSpec, load_rows, run_bench
+    from .bench import BenchSpec, bench_configs, load_rows, render, run_bench
 
     console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)  # logs: no folding
     if report_only:
@@ -314,7 +297,7 @@ def bench(
             raise InputError(f"no sweep to report under {out}: {exc}") from None
         if not rows:
             raise InputError(f"no finished runs in {out / 'rows.jsonl'}")
-        _write_bench_report(rows, out, console, required=True)
+        render(rows, out, console, required=True)
         return
     levels = _ints(concurrency, "--concurrency")
     if not levels or min(levels) < 1:
@@ -324,7 +307,7 @@ def bench(
     if max_new_tokens < 1 or max_new_tokens + PROMPT_AND_DRAFT_ROOM > 384:
         raise UsageError(f"--max-new-tokens must be 1..{384 - PROMPT_AND_DRAFT_ROOM}")
     configs = []
-    for name, kw in _bench_configs(_ints(thresholds, "--thresholds")):
+    for name, kw in bench_configs(_ints(thresholds, "--thresholds")):
         kw = {
             **kw,
             "model": model,
@@ -341,20 +324,4 @@ def bench(
         rows = run_bench(configs, spec, out, console)
     except OSError as exc:
         raise InputError(f"cannot write bench results under {out}: {exc}") from None
-    _write_bench_report(rows, out, console)
-
-
-def _write_bench_report(rows: list, out: Path, console: Console, required: bool = False) -> None:
-    """Table, CSV/parquet, verdicts, PNG; without polars (a bare device image) rows.jsonl stays."""
-    try:
-        from .bench_report import write_report
-    except ImportError as exc:
-        msg = f"bench report needs polars ({exc}); the rows are in {out / 'rows.jsonl'}"
-        if required:
-            raise InputError(msg) from None
-        console.print(Text(msg + ": render them with --report-only where polars is installed"))
-        return
-    try:
-        write_report(rows, out, console)
-    except OSError as exc:
-        raise InputError(f"cannot write bench results under {out}: {exc}") from None
+    render(rows, out, console)

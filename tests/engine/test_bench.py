@@ -119,12 +119,12 @@ def test_without_polars_the_sweep_keeps_its_rows_and_says_how_to_render(
     swept, tmp_path, monkeypatch
 ):
     from rich.console import Console
-    from spectrace_engine import cli
+    from spectrace_engine.bench import render
 
     monkeypatch.setitem(sys.modules, "polars", None)  # import polars -> ImportError
     monkeypatch.delitem(sys.modules, "spectrace_engine.bench_report", raising=False)
     console = Console(record=True, width=200)
-    cli._write_bench_report([{"config": "plain"}], tmp_path, console)
+    render([{"config": "plain"}], tmp_path, console)
     assert "--report-only" in console.export_text() and not (tmp_path / "bench.csv").exists()
     with pytest.raises(InputError, match="needs polars"):
-        cli._write_bench_report([{"config": "plain"}], tmp_path, console, required=True)
+        render([{"config": "plain"}], tmp_path, console, required=True)
