@@ -137,10 +137,12 @@ def plot(df: pl.DataFrame, path: Path, console: Console) -> None:
         ax_t.plot(x, part["gen_throughput"].to_list(), marker="o", label=name)
         ax_l.plot(x, part["latency_ms_mean"].to_list(), marker="o", label=name)
     model = df["model"][0] if df.height else ""
+    levels = sorted(set(df["concurrency"].to_list()))
     for ax, ylabel in ((ax_t, "gen throughput (token/s)"), (ax_l, "mean end-to-end latency (ms)")):
         ax.set_xlabel("concurrency")
         ax.set_ylabel(ylabel)
         ax.set_xscale("log", base=2)
+        ax.set_xticks(levels, [str(lv) for lv in levels])
         ax.grid(alpha=0.3)
     ax_l.set_yscale("log")
     ax_t.legend()
