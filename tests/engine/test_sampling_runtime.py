@@ -12,12 +12,15 @@ draft through (accepting its top choice without the target's coin) piles mass on
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import torch
-from conftest import Run, read_events
+from conftest import Run, on_test_device, read_events
 from engine_cases import BASE, CHAIN_V1, CHAIN_V2, PLAIN, TREE
 from spectrace_engine import sampling
 from spectrace_engine.cli import engine_app
@@ -38,7 +41,7 @@ PATHS = {"plain": PLAIN, "v1-chain": CHAIN_V1, "v1-tree": TREE, "v2-chain": CHAI
 def run_fresh(out: Path, *flags: str) -> Run:
     """A run that bypasses the session cache (reruns and patched samplers must really run)."""
     shutil.rmtree(out, ignore_errors=True)
-    res = CliRunner().invoke(engine_app, ["run", "--out", str(out), *flags])
+    res = CliRunner().invoke(engine_app, ["run", "--out", str(out), *on_test_device(flags)])
     if res.exception is not None and not isinstance(res.exception, SystemExit):
         raise res.exception
     return Run(res.exit_code, out, res.output, read_events(out))
@@ -174,3 +177,40 @@ def test_bad_sampling_flags_are_usage_errors(tmp_path, flag, value, words):
     res = CliRunner().invoke(engine_app, ["run", "--out", str(tmp_path), *BASE, flag, value])
     assert isinstance(res.exception, UsageError)
     assert words in str(res.exception)
+
+
+def test_triton_sampling_kernel_emits_the_reference_tokens_in_the_interpreter(engine_run, tmp_path):
+    """Same seed, same noise: the Triton tree sampler (TRITON_INTERPRET=1) matches the reference."""
+    flags = [*"--model tiny --num-requests 4 --concurrency 4 --max-new-tokens 10".split(), *TREE]
+    flags += ["--temperature", "1.5", "--random-seed", "5", "--device", "cpu"]
+    reference = engine_run(*flags)
+    cmd = [sys.executable, "-m", "spectrace", "engine", "run", "--out", str(tmp_path), *flags]
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    proc = subprocess.run(
+        [*cmd, "--verify-backend", "triton"], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    triton = Run(0, tmp_path, proc.stderr, read_events(tmp_path))
+    assert triton.end()["mean_emitted"] < 4.0  # rejections happened: the residual draw ran too
+    assert triton.outputs() == reference.outputs()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_v2_sampling_step_never_syncs_the_gpu(tmp_path, monkeypatch):
+    """Sampling keeps v2's promise: no host sync inside a step (CUDA's sync debug mode)."""
+    from spectrace_engine.workers.eagle_v2 import EAGLEWorkerV2
+
+    step = EAGLEWorkerV2.forward_batch_generation
+
+    def strict(self, batch, speculate):  # type: ignore[no-untyped-def]
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            return step(self, batch, speculate)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
+
+    monkeypatch.setattr(EAGLEWorkerV2, "forward_batch_generation", strict)
+    run = run_fresh(tmp_path / "v2", *BASE, *CHAIN_V2, *HOT, "--device", "cuda")
+    assert run.code == 0, run.of("error")
+    assert {s["graph"] for s in run.of("step")} == {"replay"}
