@@ -19,12 +19,7 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     if any(str(p) == STDIN for p in paths):
         raise InputError("tui needs files it can reread: save stdin to a file first")
     logs, captures, dumps = split_inputs(expand_inputs([str(p) for p in paths]))
-    if not logs:
-        raise InputError(
-            "tui needs a log to show beside a stacks capture or flight dump; "
-            "for one alone use `spectrace triage FILE...` or `spectrace stacks --load CAPTURE`"
-        )
-    for file in logs:
+    for file in logs:  # none at all is fine: a capture alone opens with its hang findings
         check_readable(Path(file))
     return [Path(p) for p in logs], [Path(p) for p in captures], [Path(p) for p in dumps]
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spectrace import pipeline
+from spectrace.assemblers.config import RunConfig
 from spectrace.assemblers.crash import Crash
 from spectrace.errors import SpectraceError
 from spectrace.pipeline import Analysis
@@ -21,7 +22,11 @@ def run(
     """The analysis (plus hang findings from ``stacks``: captures, flight dumps), or the reason
     it failed (shown in the app, never as a traceback)."""
     try:
-        analysis = pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)
+        analysis = (  # a capture or flight dumps alone: their hang findings, nothing to scan
+            pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)
+            if paths
+            else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
+        )
         captures, dumps = ([str(p) for p in group] for group in stacks)
         analysis.findings.extend(stack_findings(analysis, captures, dumps))
         return analysis

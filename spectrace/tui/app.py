@@ -46,12 +46,16 @@ from spectrace.tui.widgets.incident_list import (
     jump_target,
 )
 from spectrace.tui.widgets.load_chart import LoadChart
-from spectrace.tui.widgets.log_view import LogView
+from spectrace.tui.widgets.log_view import EmptySource, LogView
 
 POLL_S = 0.5
 PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
 CRASH_BATCH_S = 0.5
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
+NO_LOG = (
+    "No log file given: the hang findings of the stacks capture or flight dumps are on the "
+    "right. Open them beside the server's log to jump to each rank's last line."
+)
 
 
 class SpectraceApp(KeyActions, FollowActions, App[None]):
@@ -90,7 +94,9 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.files = FileSet([LineIndex(p) for p in paths])
         self.expect = list(expect)
         self.start_follow = follow
-        self.base: LineSource = SingleSource(self.files.indexes[0])
+        self.base: LineSource = (
+            SingleSource(self.files.indexes[0]) if self.files.indexes else EmptySource()
+        )
         self.line_filter: Query | None = None
         self.search_query: Query | None = None
         self.rank: str | None = None
@@ -107,6 +113,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
+        if not paths:
+            self.log_view.placeholder = Text(NO_LOG, style="dim italic")
         self.incident_list = IncidentList(id="incidents")
         self.detail = IncidentDetail(id="detail")
         self.load_chart = LoadChart(id="load")

@@ -66,9 +66,13 @@ class FileSet:
         incidents: int,
         findings: int,
     ) -> str:
-        names = self.paths[0].name if len(self.paths) == 1 else f"{len(self.paths)} files merged"
-        total = sum(ix.line_count for ix in self.indexes)
-        parts = [f"{names}: {total:,} lines" + "".join(f" ({what}…)" for what in busy)]
+        if not self.paths:
+            parts = ["no log file"]
+        else:
+            one = len(self.paths) == 1
+            names = self.paths[0].name if one else f"{len(self.paths)} files merged"
+            total = sum(ix.line_count for ix in self.indexes)
+            parts = [f"{names}: {total:,} lines" + "".join(f" ({what}…)" for what in busy)]
         if query is not None:
             parts.append(
                 f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"

@@ -74,6 +74,7 @@ class LogView(ScrollView, can_focus=True):
         self.colour = True
         self._cache: OrderedDict[int, Text] = OrderedDict()
         self._width = 0
+        self.placeholder: Text | None = None  # shown when there is no log at all
 
     # -- data -------------------------------------------------------------------------------
 
@@ -165,6 +166,9 @@ class LogView(ScrollView, can_focus=True):
         row = scroll_y + y
         width = self.size.width
         if row >= self.source.count:
+            if row == 0 and self.placeholder is not None:
+                strip = Strip(list(self.placeholder.render(self.app.console)))
+                return strip.crop_extend(0, width, self.rich_style)
             return Strip.blank(width, self.rich_style)
         text = self._row_text(row)
         strip = Strip(list(text.render(self.app.console)), text.cell_len)
