@@ -18,6 +18,7 @@ FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are 
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
 RECENT = 8  # crashes remembered per stream for de-duplication
 TERMINATE = "terminate called after throwing an instance of "
+WHAT = "what():"
 
 
 @dataclass(slots=True)
@@ -94,6 +95,8 @@ class Collector:
     def _fatal(self, line: LogLine) -> None:
         if not line.text.strip() or self.matcher.benign(line) is not None:
             return
+        if self._explains(line):
+            return
         crash = self.matcher.match_line(line)
         if crash is None:
             return
@@ -106,6 +109,21 @@ class Collector:
         if old is not None:
             self._emit(old.crash)
         self._pending[line.stream] = _Pending(crash, line)
+
+    def _explains(self, line: LogLine) -> bool:
+        """``  what():  msg`` under ``terminate called after throwing ...`` is that exception's
+        message (TensorRT-LLM's assertion, NCCL's error): it joins the crash it names."""
+        pending = self._pending.get(line.stream)
+        text = line.text.strip()
+        if pending is None or not pending.line.text.startswith(TERMINATE):
+            return False
+        if not text.startswith(WHAT):
+            return False
+        old = pending.crash
+        message = text[len(WHAT) :].strip() or old.message
+        lines = (*old.lines, line.text)
+        pending.crash = replace(old, message=message, end_lineno=line.lineno, lines=lines)
+        return True
 
     def _age(self, line: LogLine) -> None:
         for stream, pending in list(self._pending.items()):

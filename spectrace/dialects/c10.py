@@ -11,6 +11,8 @@ _LEVELS = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _HEADER = re.compile(
     r"\[?([IWEF])(\d{3,4}) (\d\d:\d\d:\d\d)(?:\.(\d+))?(?: +\d+)? ([\w.-]+:\d+)\] ?"
 )
+# torch <= 2.3 printed no stamp: "[E ProcessGroupNCCL.cpp:563] "
+_DATELESS = re.compile(r"\[([IWEF]) ([\w.-]+:\d+)\] ?")
 
 
 class C10Dialect:
@@ -21,7 +23,7 @@ class C10Dialect:
     def parse(self, text: str) -> Header | None:
         m = _HEADER.match(text)
         if m is None:
-            return None
+            return self._parse_dateless(text)
         letter, monthday, hms, frac, fileinfo = m.groups()
         month, day = monthday[:-2], monthday[-2:]
         ts_text = f"{letter}{monthday} {hms}" + (f".{frac}" if frac else "")
@@ -33,3 +35,9 @@ class C10Dialect:
             level=_LEVELS[letter],
             group=f"{fileinfo} {ts_text}",
         )
+
+    def _parse_dateless(self, text: str) -> Header | None:
+        m = _DATELESS.match(text)
+        if m is None:
+            return None
+        return Header(dialect=self.name, text=text[m.end() :], level=_LEVELS[m.group(1)])

@@ -9,6 +9,7 @@ from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
 from spectrace.dialects.paste import unjson, unpaste
 from spectrace.dialects.pylogging import PyLoggingDialect
+from spectrace.dialects.ray import RayDialect
 from spectrace.dialects.sglang import SGLangDialect
 from spectrace.dialects.trtllm import TrtllmDialect
 from spectrace.dialects.uvicorn import UvicornDialect
@@ -24,6 +25,7 @@ REGISTRY: tuple[Dialect, ...] = (
     C10Dialect(),
     TrtllmDialect(),
     PyLoggingDialect(),
+    RayDialect(),
 )
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
 WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers and header

@@ -113,3 +113,37 @@ def test_worker_init_failure_in_the_engine_core_is_collateral() -> None:
         ec + "Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.",
     ])  # fmt: skip
     assert [(c.crash_class, c.collateral) for c in crashes] == [("worker_init_failed", True)]
+
+
+def test_mpi_rank_killed_by_a_signal_and_mpi_abort() -> None:
+    killed = "mpirun noticed that process rank 6 with PID 0 on node gpu-07 exited on signal 9 (Killed)."
+    abort = "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 1."
+    assert [(c.exception_type, c.message, c.collateral) for c in collect([killed])] == [
+        ("MPIProcessKilled", "9 (Killed)", False)
+    ]
+    assert [(c.exception_type, c.collateral) for c in collect([abort])] == [("MPIAbort", True)]
+    # one MPI failure told twice is one crash
+    assert len(collect([killed, abort])) == 1
+
+
+def test_trtllm_assertion_in_a_traceback_is_classed() -> None:
+    (crash,) = collect([
+        "Traceback (most recent call last):",
+        '  File "/x/tensorrt_llm/runtime/model_runner_cpp.py", line 98, in from_dir',
+        "    world_config = WorldConfig.mpi(tensor_parallelism=tp_size,",
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/src/worldConfig.cpp:99)",
+    ])  # fmt: skip
+    assert (crash.exception_type, crash.crash_class) == ("RuntimeError", "trtllm_assertion")
+
+
+def test_the_what_line_under_a_terminate_line_is_its_message() -> None:
+    crashes = collect([
+        "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'",
+        "  what():  [TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/mpiUtils.cpp:211 '6'",
+        "1       0x7fb4aebbeb71 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.message, c.end_lineno) for c in crashes] == [(
+        "tensorrt_llm::common::TllmException",
+        "[TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/mpiUtils.cpp:211 '6'",
+        2,
+    )]  # fmt: skip
