@@ -1,8 +1,9 @@
 """SGLang header: ``[YYYY-MM-DD HH:MM:SS(.mmm)? TAGS] `` with rank tags in any order.
 
 sglang's diffusion runtime (``multimodal_gen``) prints the same header without the year
-(``[12-16 14:27:08] ``); the line parser gives it the year of the stamps around it. A copy
-that began one character late drops the ``[``; the closing ``] `` still marks the header.
+(``[12-16 14:27:08] ``); the line parser gives it the year of the stamps around it. Releases
+of 2024 (0.3.x) printed the time alone (``[23:17:08 TP4] ``): the rank is kept, the time only
+as text. A copy that began one character late drops the ``[``; the ``] `` still marks it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from spectrace.dialects.base import Header
 # Tags as sglang appends them (order changed between releases, so any order is accepted).
 TAG = r"(?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+"
 _HEADER = re.compile(
-    r"\[?(?:(\d{4})-)?(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?((?: " + TAG + r")*)\] "
+    r"\[?(?:(?:(\d{4})-)?(\d\d)-(\d\d) )?(\d\d:\d\d:\d\d)(?:[.,](\d{1,6}))?((?: " + TAG + r")*)\] "
     r"(?!(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s)"  # uvicorn's levelprefix
 )
 
@@ -36,6 +37,6 @@ class SGLangDialect:
             text=text[m.end() :],
             stream=rank or "",
             rank=rank,
-            ts=make_ts(year or YEARLESS, month, day, hms, frac),
+            ts=make_ts(year or YEARLESS, month, day, hms, frac) if month else None,
             ts_text=text[text.startswith("[") : m.end() - 2 - len(tags)],
         )

@@ -85,3 +85,11 @@ def test_diffusion_runtime_header_without_the_year() -> None:
     assert h.ts is not None and (h.ts.month, h.ts.day, h.ts.hour) == (3, 2, 10)
     assert h.text.startswith("Rank 0 scheduler is dead.")
     assert D.parse("[03-02 10:15:42 TP1] x") is not None
+
+
+def test_2024_header_with_the_time_alone() -> None:
+    """sglang 0.3.x: ``[23:17:08 TP4] ``: the rank is kept, the time only as printed text."""
+    h = D.parse("[23:17:08 TP4] Exception in run_tp_server:")
+    assert h is not None and (h.rank, h.ts, h.ts_text) == ("TP4", None, "23:17:08")
+    assert h.text == "Exception in run_tp_server:"
+    assert D.parse("[00:26<00:07,  5.89it/s] tqdm's bar end") is None
