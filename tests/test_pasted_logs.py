@@ -97,3 +97,10 @@ def test_log_indented_as_a_whole_keeps_its_exception(tmp_path: Path) -> None:
         "scheduler.event_loop_normal()",
         "self.verify(batch, spec_info)",
     ]
+
+
+def test_indented_fatal_lines_without_a_traceback(tmp_path: Path) -> None:
+    """A Markdown code block by indentation: only the exception line and the shell's notice."""
+    lines = ["    ValueError: too many values to unpack (expected 2)", "    Killed"]
+    got = {(i.exception_type, i.crash_class) for i in analyse([write(tmp_path, lines)]).incidents}
+    assert got == {("ValueError", "unpack_mismatch"), ("OOMKilled", "oom_killed")}

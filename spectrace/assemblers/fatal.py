@@ -30,8 +30,12 @@ class FatalMatcher:
         return None
 
     def match_line(self, line: LogLine) -> Crash | None:
-        """The first line rule that matches -> a FATAL_LINE / PROCESS_DEATH crash."""
-        text = line.text
+        """The first line rule that matches -> a FATAL_LINE / PROCESS_DEATH crash.
+
+        Rules see the line without leading blanks: a paste indented as a whole (a Markdown
+        code block by indentation, a quoted reply) moves ``Killed`` and ``ValueError: ...``.
+        """
+        text = line.text.lstrip(" \t")
         for rule in self._line_rules:
             if rule.dialects and line.dialect not in rule.dialects:
                 continue
@@ -39,7 +43,9 @@ class FatalMatcher:
                 continue
             m = self._search(rule.id, rule.pattern, text, line)
             if m is not None:
-                return _line_crash(rule, m, line)
+                crash = _line_crash(rule, m, line)
+                # a catch-all line rule ("Type: message" at error level) yields to a classifier
+                return self.classify(crash) if rule.scope == "line" else crash
         return None
 
     def classify(self, crash: Crash) -> Crash:
