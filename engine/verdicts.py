@@ -59,6 +59,7 @@ class Verdicts:
     spec_stops_paying_at: int | None  # lowest level where plain >= the best spec config
     best_spec_by_level: dict[int, str]
     goals: tuple[GoalVerdict, ...]
+    noise_at_low: float | None = None  # latency spread of configs that ran the same steps at c lo
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -112,7 +113,19 @@ def compute_verdicts(df: pl.DataFrame, tol: float = TOLERANCE) -> Verdicts:
     plain, spec, dd = _roles(df)
     stop, best = spec_stops_paying(df, plain, spec, levels)
     goals = tuple(_goal(df, name, plain, spec, levels, tol) for name in dd)
-    return Verdicts(levels, stop, best, goals)
+    return Verdicts(levels, stop, best, goals, _noise(df, goals, levels[0]))
+
+
+def _noise(df: pl.DataFrame, goals: tuple[GoalVerdict, ...], lo: int) -> float | None:
+    """Latency spread at the lowest level of the runs that did the spec reference's very steps."""
+    # a threshold at or above the level never fires: those dynamic-disable runs are pure spec
+    refs = {g.spec_reference for g in goals} - {None}
+    if len(refs) != 1:
+        return None
+    same = [g.config for g in goals if _value(df, g.config, lo, "spec_step_share") == 1.0]
+    lats = [_value(df, c, lo, "latency_ms_mean") for c in [*refs, *same]]
+    vals = [v for v in lats if v]
+    return max(vals) / min(vals) - 1.0 if len(vals) >= 2 else None
 
 
 def _goal(
@@ -164,6 +177,11 @@ def verdict_lines(v: Verdicts, tol: float = TOLERANCE) -> list[str]:
         else f"never in this sweep (c {lo}..{hi})"
     )
     lines = [f"speculation stops paying (plain >= best spec config) at: {stop}"]
+    if v.noise_at_low is not None:
+        lines.append(
+            f"noise: at c {lo} the spec reference and the dynamic-disable configs ran the same "
+            f"steps; their mean latencies spread by {v.noise_at_low:.1%} (one run each)"
+        )
     for g in v.goals:
         lat, thr, sweep = g.latency_at_low, g.throughput_at_high, g.beats_both
         lines += [

@@ -86,3 +86,16 @@ def test_a_crashed_run_makes_its_checks_unmeasurable_not_passed():
     assert "throughput at c 16 within 5% of plain: n/a" in "\n".join(
         verdict_lines(compute_verdicts(to_frame(rows)))
     )
+
+
+def test_runs_that_did_the_same_steps_at_the_lowest_level_measure_the_noise():
+    thr = {"plain": [100.0, 200, 400], "v2-chain": [150.0, 220, 300], "v2-dd8": [148.0, 225, 395]}
+    rows = sweep(thr, {**LAT, "v2-dd8": [11.0, 12, 21]})
+    for r in rows:
+        r["spec_step_share"] = 1.0 if r["concurrency"] == 1 and r["worker"] == "v2" else 0.5
+    v = compute_verdicts(to_frame(rows))
+    assert v.noise_at_low == pytest.approx(0.10)  # 11 ms vs 10 ms for the same steps
+    assert "spread by 10.0% (one run each)" in "\n".join(verdict_lines(v))
+    for r in rows:
+        r["spec_step_share"] = 0.5  # the threshold fired: different work, no noise estimate
+    assert compute_verdicts(to_frame(rows)).noise_at_low is None
