@@ -124,6 +124,15 @@ def test_same_seed_same_tokens_other_seed_other_tokens(engine_run, tmp_path, pat
     assert other.outputs() != first.outputs()
 
 
+def test_tp2_ranks_sample_what_tp1_samples(engine_run):
+    """Every rank draws the same noise over the same all-reduced logits: one output stream."""
+    flags = [*BASE, *TREE, "--temperature", "1.2", "--random-seed", "4"]
+    one, two = engine_run(*flags), engine_run(*flags, "--tp", "2")
+    assert one.code == two.code == 0
+    ranks = [{e["rid"]: e["output_ids"] for e in two.of("request_finish", r)} for r in (0, 1)]
+    assert ranks[0] == ranks[1] == one.outputs()
+
+
 def test_temperature_zero_is_plain_greedy_whatever_the_other_knobs(engine_run):
     plain = engine_run(*BASE, *PLAIN)
     for path in (TREE, CHAIN_V2):
