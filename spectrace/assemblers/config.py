@@ -14,6 +14,7 @@ from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     VERSION,
     engine_config_flags,
+    namespace_args_flags,
     non_default_args_flags,
     proposer_verdict,
 )
@@ -65,6 +66,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"spec v2",
     b"SGLANG_ENABLE_SPEC_V2",
     b"non-default args",
+    b"args: Namespace(",
     b"with config:",
     b"python -m sglang",
     b"sglang.launch_server",
@@ -166,6 +168,9 @@ class ConfigCollector:
         elif "with config:" in text:
             rest = text[text.index("with config:") + len("with config:") :]
             self._vllm(line, engine_config_flags(rest), "vllm_config")
+        elif "args: Namespace(" in text:
+            rest = text[text.index("args: Namespace(") + len("args: ") :]
+            self._vllm(line, namespace_args_flags(rest), "vllm_args")
         elif "non-default args:" in text:
             rest = text[text.index("non-default args:") + len("non-default args:") :]
             self._vllm(line, non_default_args_flags(rest), "vllm_args")

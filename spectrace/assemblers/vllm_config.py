@@ -53,12 +53,36 @@ def _parallel_sizes(values: dict[str, object]) -> dict[str, object]:
 def non_default_args_flags(text: str) -> dict[str, object]:
     """``{'model': ..., 'speculative_config': {...}, 'tensor_parallel_size': 2}`` -> flags."""
     values, _complete = parse_dict_repr(text.strip())
-    flags: dict[str, object] = {}
-    spec = values.get("speculative_config")
-    if isinstance(spec, dict):
-        for key, name in _ARG_KEYS.items():
-            if key in spec:
-                flags[f"speculative_config.{name}"] = spec[key]
+    flags = _spec_dict_flags(values.get("speculative_config"))
+    flags.update(_parallel_sizes(values))
+    return flags
+
+
+def _spec_dict_flags(spec: object) -> dict[str, object]:
+    """A speculative-config dict (or its JSON, as Namespace prints it) -> speculative_config.*"""
+    if isinstance(spec, str) and spec.lstrip().startswith("{"):
+        spec, _complete = parse_dict_repr(spec)
+    if not isinstance(spec, dict):
+        return {}
+    return {
+        f"speculative_config.{name}": spec[key] for key, name in _ARG_KEYS.items() if key in spec
+    }
+
+
+def namespace_args_flags(text: str) -> dict[str, object]:
+    """vLLM <= 0.8 ``args: Namespace(..., speculative_model='[ngram]', num_speculative_tokens=5,
+    speculative_config=None, tensor_parallel_size=4, ...)`` -> flags (a cut line gives what it has)."""
+    values, _complete = parse_call_kwargs(text.strip())
+    flags = _spec_dict_flags(values.get("speculative_config"))
+    model = values.get("speculative_model")
+    if isinstance(model, str):
+        flags.setdefault("speculative_config.model", model)
+        if model == "[ngram]":  # V0 spelled the ngram proposer as a model name
+            flags["speculative_config.method"] = "ngram"
+    if values.keys() >= {"speculative_config", "speculative_model"} and not flags:
+        flags["speculative_config.method"] = None  # every arg is printed: both unset, spec off
+    if isinstance(values.get("num_speculative_tokens"), int):
+        flags.setdefault("speculative_config.num_spec_tokens", values["num_speculative_tokens"])
     flags.update(_parallel_sizes(values))
     return flags
 

@@ -1,0 +1,72 @@
+"""Old vLLM start-up lines (<= 0.8 ``args: Namespace(...)``) and single exception lines
+classed like tracebacks, as public threads show them (lines written by us)."""
+
+from __future__ import annotations
+
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector
+from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.collect import Collector
+from spectrace.dialects.detect import LineParser
+from spectrace.ruleset import RuleSet
+
+NS = "INFO 03-22 13:13:27 [api_server.py:978] args: Namespace(subparser='serve', model_tag='/m', "
+
+
+def flags(*texts: str) -> dict[str, object]:
+    parser, collector = LineParser("run.log"), ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        assert any(lit.decode() in text for lit in CONFIG_LITERALS)
+        collector.feed(parser.parse(text.encode(), n, 0))
+    return {name: flag.value for name, flag in collector.result().flags.items()}
+
+
+def test_v0_ngram_args_namespace() -> None:
+    got = flags(
+        NS + "tensor_parallel_size=4, speculative_config=None, speculative_model='[ngram]', "
+        "num_speculative_tokens=5, ngram_prompt_lookup_max=4)"
+    )
+    assert got == {
+        "speculative_config.model": "[ngram]",
+        "speculative_config.method": "ngram",
+        "speculative_config.num_spec_tokens": 5,
+        "tp_size": 4,
+    }
+
+
+def test_namespace_with_the_json_speculative_config() -> None:
+    got = flags(
+        NS + "tensor_parallel_size=2, speculative_config='{\"method\": \"eagle3\", "
+        "\"model\": \"d\", \"num_speculative_tokens\": 3}', speculative_model=None)"
+    )
+    assert got["speculative_config.method"] == "eagle3"
+    assert got["speculative_config.num_spec_tokens"] == 3
+
+
+def test_namespace_with_speculation_unset_says_off_and_a_cut_one_says_nothing() -> None:
+    off = flags(NS + "speculative_config=None, speculative_model=None, tensor_parallel_size=1)")
+    assert off == {"speculative_config.method": None, "tp_size": 1}
+    assert flags(NS + "tensor_parallel_size=8, speculative_con") == {"tp_size": 8}
+
+
+def collect(lines: list[str]) -> list[Crash]:
+    parser, coll = LineParser("f.log"), Collector(FatalMatcher(RuleSet.load()))
+    for n, raw in enumerate(lines, 1):
+        coll.feed(parser.parse(raw.encode(), n, 0))
+    coll.close()
+    return coll.crashes
+
+
+def test_a_lone_exception_line_is_classed_like_its_traceback() -> None:
+    (crash,) = collect([
+        "self.hidden_states[:num_tokens] = target_hidden_states",
+        "RuntimeError: The expanded size of the tensor (1024) must match the existing size (4096) at non-singleton dimension 1.",
+    ])  # fmt: skip
+    assert (crash.exception_type, crash.crash_class) == ("RuntimeError", "shape_mismatch")
+
+
+def test_flash_attention_cuda_error_form() -> None:
+    (crash,) = collect(
+        ["CUDA error (/src/hopper/flash_fwd_launch_template.h:166): no kernel image is available"]
+    )
+    assert (crash.crash_class, crash.message) == ("cuda_error", "no kernel image is available")
