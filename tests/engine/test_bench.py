@@ -43,6 +43,7 @@ def test_bench_writes_results_for_every_config_and_level(swept):
     assert pl.read_parquet(out / "bench.parquet").height == 8
     assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "engine bench" in output and "HBM floor" in output
+    assert "bench: v2-dd1 c=2 n=4 ok: " in output  # one line per run, even without polars
 
 
 def test_every_level_gets_two_requests_per_client(swept):
