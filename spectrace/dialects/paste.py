@@ -63,6 +63,9 @@ def unpaste(text: str) -> str:
         return text
     if text[0] in _LEAD_CHARS:
         text = _lead(text)
+    elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS:
+        if (unmarked := _lead(stripped)) is not stripped:  # marks of a paste indented whole:
+            text = text[: len(text) - len(stripped)] + unmarked  # the indent stays (dedent)
     if text and text[-1] in _TRAIL_CHARS:
         text = _trail(text)
     return text

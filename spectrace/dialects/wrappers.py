@@ -72,6 +72,16 @@ def _named_stamp(m: re.Match[str], year: str | int, day: str, hms: str, frac: st
 
 
 def peel(text: str) -> Peeled:
+    """Remove wrappers outermost first; a paste indented as a whole may hide them behind blanks."""
+    if text[:1] in (" ", "\t"):
+        stripped = text.lstrip(" \t")
+        inner = _peel(stripped)
+        if inner.text is not stripped:
+            return inner
+    return _peel(text)
+
+
+def _peel(text: str) -> Peeled:
     """Remove wrappers outermost first; each may appear at most a few times."""
     container = proc = proc_name = torch_rank = None
     stamp: Header | None = None

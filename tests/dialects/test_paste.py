@@ -99,3 +99,21 @@ def test_header_copied_without_its_opening_bracket() -> None:
 def test_kubectl_prefix_names_the_pod() -> None:
     p = peel("[pod/sglang-decode-3/sglang] [2026-03-02 10:15:42 TP3] Decode batch, #running-req: 9")
     assert (p.container, p.text[:26]) == ("sglang-decode-3", "[2026-03-02 10:15:42 TP3] ")
+
+
+@pytest.mark.parametrize(
+    ("pasted", "clean"),
+    [
+        (f"    > {HEAD}", f"    {HEAD}"),  # marks behind a whole-paste indent: the indent stays
+        (f"  `{HEAD}", f"  {HEAD}"),
+        ("    `x` y", "    `x` y"),
+    ],
+)
+def test_paste_marks_behind_an_indent(pasted: str, clean: str) -> None:
+    assert unpaste(pasted) == clean
+
+
+def test_wrapper_behind_an_indent() -> None:
+    p = peel(f"    2026-03-02T10:15:42.217Z stdout F {HEAD}")
+    assert p.text == HEAD and p.ts is not None
+    assert peel("    plain text").text == "    plain text"
