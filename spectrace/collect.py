@@ -115,7 +115,7 @@ class Collector:
         message (TensorRT-LLM's assertion, NCCL's error): it joins the crash it names."""
         pending = self._pending.get(line.stream)
         text = line.text.strip()
-        if pending is None or not pending.line.text.startswith(TERMINATE):
+        if pending is None or not pending.line.text.lstrip().startswith(TERMINATE):
             return False
         if not text.startswith(WHAT):
             return False
@@ -185,7 +185,7 @@ def _repeats(last: Crash, crash: Crash) -> bool:
 def _takes_down(fatal: Crash, line: LogLine) -> bool:
     """``terminate called after throwing ...`` just after a c10 fatal line is the same error
     ending the process (the C++ exception that line logged), not a crash of its own."""
-    return fatal.kind is CrashKind.FATAL_LINE and line.text.startswith(TERMINATE)
+    return fatal.kind is CrashKind.FATAL_LINE and line.text.lstrip().startswith(TERMINATE)
 
 
 def _echoes(tb: Crash, crash: Crash) -> bool:

@@ -104,3 +104,19 @@ def test_indented_fatal_lines_without_a_traceback(tmp_path: Path) -> None:
     lines = ["    ValueError: too many values to unpack (expected 2)", "    Killed"]
     got = {(i.exception_type, i.crash_class) for i in analyse([write(tmp_path, lines)]).incidents}
     assert got == {("ValueError", "unpack_mismatch"), ("OOMKilled", "oom_killed")}
+
+
+def test_indented_c10_abort_and_faulthandler_dump(tmp_path: Path) -> None:
+    lines = [
+        "    terminate called after throwing an instance of 'c10::DistBackendError'",
+        "      what():  [PG ID 0 PG GUID 0 Rank 3] Process group watchdog thread terminated "
+        "with exception: [Rank 3] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=9141, OpType=ALLREDUCE) ran for 600020 milliseconds before timing out.",
+        "",
+        "    Fatal Python error: Aborted",
+        "",
+        "    Current thread 0x00007f95ca716740 (most recent call first):",
+        '      File "/srv/sglang/srt/managers/scheduler.py", line 1419 in watchdog_thread',
+    ]
+    got = {(i.exception_type, i.message[:20]) for i in analyse([write(tmp_path, lines)]).incidents}
+    assert got == {("c10::DistBackendError", "[PG ID 0 PG GUID 0 R"), ("SIGABRT", "Aborted")}

@@ -244,7 +244,7 @@ class TracebackAssembler:
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
         text = line.text
         idx = text.rfind(TB_START) if _starts_traceback(text) else -1
-        fault = text.startswith("Fatal Python error:") or _THREAD.match(text.strip())
+        fault = text.lstrip().startswith("Fatal Python error:") or _THREAD.match(text.strip())
         frame = _FRAME.match(text) or _FAULT_FRAME.match(text)
         if idx < 0 and not fault and not frame:
             return False
@@ -375,6 +375,7 @@ def _message(first: str, more: list[str]) -> str:
 
 
 def _fault_exception(text: str) -> tuple[str, str]:
+    text = text.lstrip()  # a paste indented as a whole
     if not text.startswith("Fatal Python error:"):
         return "FatalPythonError", text.strip()
     msg = text.split(":", 1)[1].strip()
