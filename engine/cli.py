@@ -69,6 +69,8 @@ def build_config(
     top_p: float = 1.0,
     top_k: int = -1,
     seed: int = 0,
+    accept_threshold_single: float = 1.0,
+    accept_threshold_acc: float = 1.0,
 ) -> tuple[EngineConfig, list[str]]:
     """Flags -> resolved config + the bare warnings; any problem raises UsageError (exit 2)."""
     if worker not in (None, "v1", "v2"):
@@ -81,7 +83,16 @@ def build_config(
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     algo = None if algorithm.upper() == "NONE" else algorithm.upper()
-    spec = SpecConfig(algo, steps, topk, draft_tokens or steps + 1, threshold, hysteresis)
+    spec = SpecConfig(
+        algo,
+        steps,
+        topk,
+        draft_tokens or steps + 1,
+        threshold,
+        hysteresis,
+        accept_threshold_single,
+        accept_threshold_acc,
+    )
     cfg = EngineConfig(
         model=model,
         device=device,
@@ -178,6 +189,12 @@ def run(
     top_p: Annotated[float, typer.Option("--top-p")] = 1.0,
     top_k: Annotated[int, typer.Option("--top-k", help="-1 = whole vocabulary")] = -1,
     random_seed: Annotated[int, typer.Option("--random-seed", help="Seeds the sampler")] = 0,
+    speculative_accept_threshold_single: Annotated[
+        float, typer.Option("--speculative-accept-threshold-single", help="< 1 is lossy")
+    ] = 1.0,
+    speculative_accept_threshold_acc: Annotated[
+        float, typer.Option("--speculative-accept-threshold-acc", help="< 1 is lossy")
+    ] = 1.0,
 ) -> None:
     """Serve a closed-loop load and write an SGLang-format log plus JSONL events."""
     cfg, warnings = build_config(
@@ -206,6 +223,8 @@ def run(
         top_p=top_p,
         top_k=top_k,
         seed=random_seed,
+        accept_threshold_single=speculative_accept_threshold_single,
+        accept_threshold_acc=speculative_accept_threshold_acc,
     )
     if max_new_tokens + PROMPT_AND_DRAFT_ROOM > context_length:
         raise UsageError(

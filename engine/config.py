@@ -40,6 +40,9 @@ class SpecConfig:
     num_draft_tokens: int = 4
     disable_batch_threshold: int | None = None  # the story's patch flag
     hysteresis_steps: int = 4  # consecutive decode steps at or below the threshold to re-enable
+    # sampling verify only: < 1.0 accepts more drafts than the target would (lossy, SGLang's knobs)
+    accept_threshold_single: float = 1.0
+    accept_threshold_acc: float = 1.0
 
     @property
     def enabled(self) -> bool:
@@ -162,6 +165,8 @@ class EngineConfig:
                 and not self.faults.on(Fault.V2_ALLOW_TOPK_GT1)
             ):
                 out.append(ERR_V2_TOPK + " (use --worker v1, or --fault v2_allow_topk_gt1)")
+        if not (0.0 <= s.accept_threshold_single <= 1.0 and 0.0 < s.accept_threshold_acc <= 1.0):
+            out.append("--speculative-accept-threshold-single must be in [0, 1], -acc in (0, 1]")
         if s.disable_batch_threshold is not None and s.disable_batch_threshold < 1:
             out.append("--speculative-disable-batch-threshold must be at least 1")
         if self.max_running_requests is not None and self.max_running_requests > max(self.graph_bs):

@@ -117,7 +117,8 @@ class SpecOps(BaseWorker):
         probability (given its elder siblings were rejected); on rejection or at a leaf the
         correction is drawn from the target minus the rejected children. Whatever the draft
         proposed, each emitted token follows the target at T, so the draft keeps SGLang's
-        deterministic top-k and its probabilities only rank the candidates (chains included)."""
+        deterministic top-k and its probabilities only rank the candidates (chains included).
+        Accept thresholds below 1 trade that exactness for acceptance, as in SGLang."""
         probs = self.sampler.probs(logits).contiguous()  # [bs, N, V]
         bs, n, vocab = probs.shape
         coins, inv_exp = self.sampler.noise(bs, n, vocab)
@@ -130,6 +131,8 @@ class SpecOps(BaseWorker):
             coins,
             inv_exp,
             self.cfg.spec.num_steps,
+            self.cfg.spec.accept_threshold_single,
+            self.cfg.spec.accept_threshold_acc,
             backend=self.cfg.verify_backend,
         )
 

@@ -113,6 +113,15 @@ def test_a_draft_that_skips_the_target_coin_is_caught(tmp_path, monkeypatch):
     assert chi2(observed, expected) > 3 * CHI2_BOUND
 
 
+def test_accept_thresholds_below_one_buy_acceptance_with_exactness(engine_run):
+    """SGLang's lossy knobs: more drafts accepted, and the distribution test sees the bias."""
+    exact = engine_run(*MANY, *TREE, *HOT)
+    lossy = engine_run(*MANY, *TREE, *HOT, "--speculative-accept-threshold-acc", "0.5")
+    assert lossy.end()["mean_emitted"] > exact.end()["mean_emitted"] + 0.5
+    assert chi2(*rank_histograms(lossy, 1.5)[:2]) > 3 * CHI2_BOUND
+    assert "speculative_accept_threshold_acc=0.5," in lossy.log.read_text()
+
+
 @pytest.mark.parametrize("path", [TREE, CHAIN_V2], ids=["v1-tree", "v2-chain"])
 def test_same_seed_same_tokens_other_seed_other_tokens(engine_run, tmp_path, path):
     flags = [*BASE, *path, "--temperature", "1.0", "--random-seed", "7"]
@@ -179,6 +188,7 @@ def test_sampling_params_reach_the_log_and_the_events(engine_run):
         ("--temperature", "-1", "--temperature must be >= 0"),
         ("--top-p", "0", "--top-p must be in (0, 1]"),
         ("--top-k", "0", "--top-k must be -1 (off) or >= 1"),
+        ("--speculative-accept-threshold-acc", "0", "-acc in (0, 1]"),
     ],
 )
 def test_bad_sampling_flags_are_usage_errors(tmp_path, flag, value, words):
