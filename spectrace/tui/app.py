@@ -142,6 +142,12 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.action_follow()
         self._status()
 
+    @property
+    def settled(self) -> bool:
+        """Nothing in flight (index, analysis, filter, crash-list flush): the screen only changes
+        on input from here on; tests and scripted screenshots wait for this."""
+        return not (self.indexing or self.scanning or self.filtering or self._crash_flush_pending)
+
     # -- background work -----------------------------------------------------------------------
 
     @work(thread=True, group="index")

@@ -45,4 +45,3 @@ async def test_a_capture_alone_ignores_expect_markers() -> None:
     app = SpectraceApp([], expect=["Dynamic speculation disable enabled"], stacks=([CAPTURE], []))
     async with started(app, lambda a: a.analysis is not None and not a.scanning):
         assert [e.item.kind for e in app.incident_list.entries] == ["hang"]  # type: ignore[union-attr]
-

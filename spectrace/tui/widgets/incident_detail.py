@@ -21,7 +21,7 @@ from spectrace.explain import Explanation
 from spectrace.incidents import Incident
 from spectrace.pipeline import Finding
 from spectrace.tui.messages import JumpTo
-from spectrace.tui.widgets.incident_list import Item
+from spectrace.tui.widgets.incident_list import Item, WrappedOptionList
 
 ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cmdline"}
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
@@ -171,7 +171,7 @@ class IncidentDetail(VerticalScroll):
         # Held, not queried: a crash can be selected before this panel has mounted its children.
         self.summary = Static(Text("No crash selected. Press e for the next crash.", style="dim"),
                               id="summary")  # fmt: skip
-        self.evidence = OptionList(id="evidence")
+        self.evidence = WrappedOptionList(id="evidence")
         self.evidence.display = False
         self.traceback = Static("", id="traceback")
 

@@ -97,7 +97,20 @@ def label(entry: Entry) -> Text:
     )
 
 
-class IncidentList(OptionList):
+class WrappedOptionList(OptionList):
+    """An option list whose wrapped options follow its width when its own scrollbar comes or goes.
+
+    Textual wraps options at the width they are added with and re-wraps them only on a resize; a
+    scrollbar appearing takes two columns without a resize. So the same options, shown with or
+    without a scrollbar already there, had different line counts (and scrollbar thumbs) by the
+    order in which the app's messages happened to arrive.
+    """
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self._clear_caches()
+
+
+class IncidentList(WrappedOptionList):
     """Selecting a row tells the app to show its detail and jump the log to it."""
 
     def __init__(self, **kwargs: object) -> None:

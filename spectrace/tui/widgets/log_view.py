@@ -82,6 +82,7 @@ class LogView(ScrollView, can_focus=True):
         """Show new rows; keep the cursor on the same (file, line) when it is still shown."""
         self.source = source
         self._cache.clear()
+        self._width = 0  # the widest row of this source seen so far, not of the one before
         row = source.row_of(*keep) if keep is not None else None
         self._sync_size()
         self.cursor = min(row if row is not None else self.cursor, max(source.count - 1, 0))
