@@ -149,7 +149,8 @@ def _messages(incident: Incident) -> tuple[str, ...]:
 def _add_hints(incident: Incident, path: WorkerPath, era: str | None) -> None:
     hints: list[str] = []
     v1 = path.value == "v1" and path.worker_class in ("EAGLEWorker", "MultiLayerEagleWorker")
-    if v1 and incident.root_cause:
+    before_v2 = era is not None and era.startswith("0.4")  # no v2 worker to have patched yet
+    if v1 and incident.root_cause and not before_v2:
         by_frames = bool(path.evidence) and _kind(path.evidence[0]) == "traceback frames"
         hints.append(_HINT_V1.format(subject="This crash ran" if by_frames else "This run was"))
         sm = incident.explanation

@@ -414,3 +414,15 @@ def test_an_event_loop_alone_does_not_make_a_run_speculative() -> None:
     inc = incident(loop_only, message="KeyError: 17")
     link(inc, run_config("python -m sglang.launch_server --speculative-algorithm NEXTN"), None)
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
+
+
+def test_no_v2_hint_for_a_release_that_had_no_v2_worker() -> None:
+    """sglang before 0.5.4 always ran EAGLE on v1: telling the user to switch to v2 is noise."""
+    old = "Overlap scheduler is disabled because of using eagle speculative decoding."
+    inc = incident(V1_FRAMES)
+    link(inc, run_config(old), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
+    assert not any("EAGLEWorkerV2" in h for h in inc.hints)
+    inc = incident(V1_FRAMES)
+    link(inc, run_config(WARN), None)
+    assert any("EAGLEWorkerV2" in h for h in inc.hints)
