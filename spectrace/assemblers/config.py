@@ -6,7 +6,12 @@ import re
 from dataclasses import dataclass, field
 
 from spectrace.assemblers.dump_path import verdict_from_dump
-from spectrace.assemblers.launch import find_env_assignments, parse_launch_command
+from spectrace.assemblers.launch import (
+    LaunchCommand,
+    find_env_assignments,
+    parse_continuation,
+    parse_launch_command,
+)
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.spec_warnings import match_spec_warning
@@ -72,7 +77,17 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"sglang.launch_server",
     b"sglang serve",
     b"--speculative",
+    b"_speculative_tokens",  # the flag lines of a launch command split over lines
+    b"-speculative-tokens",
+    b"--tensor-parallel-size",
+    b"--tensor_parallel_size",
+    b"--tp",
+    b"--dp",
+    b"--disable-overlap",
+    b"--enable-dp-attention",
     b"vllm serve",
+    b"vllm.entrypoints",
+    b"trtllm-serve",
     b"Dynamic speculation",
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",
@@ -117,6 +132,7 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
     ("false", "0", "no", "n"), False
 )
 _MAX_TEXT = 400
+_LAUNCH_SPAN = 64  # lines a launch command split with "\\" may run over
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
@@ -158,6 +174,7 @@ class ConfigCollector:
         self._config = RunConfig()
         self._dump_line: LogLine | None = None
         self._lines: list[LogLine] = []  # kept to split runs (config lines are few)
+        self._open_launch: tuple[str, LogLine] | None = None  # engine, line ending in "\\"
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -293,9 +310,24 @@ class ConfigCollector:
         return True
 
     def _launch(self, line: LogLine) -> bool:
-        command = parse_launch_command(line.text)
+        command = parse_launch_command(line.text) or self._continued(line)
         if command is None:
             return False
+        more = line.text.rstrip().endswith("\\")  # the command goes on on the next line
+        self._open_launch = (command.engine, line) if more else None
+        self._apply_launch(command, line)
+        return True
+
+    def _continued(self, line: LogLine) -> LaunchCommand | None:
+        """A ``  --flag value \\`` line of a launch command split over lines (issue pastes)."""
+        if self._open_launch is None or not line.text.lstrip().startswith("-"):
+            return None
+        engine, start = self._open_launch
+        if start.source != line.source or not 0 < line.lineno - start.lineno <= _LAUNCH_SPAN:
+            return None
+        return parse_continuation(line.text, engine)
+
+    def _apply_launch(self, command: LaunchCommand, line: LogLine) -> None:
         self._config.engine = self._config.engine or command.engine
         for name, value in command.flags.items():
             if name in DECISIVE_FLAGS:
@@ -303,7 +335,6 @@ class ConfigCollector:
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
         self._env(line, command.env, "launch_command")
-        return True
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         if "SGLANG_ENABLE_SPEC_V2" in env:

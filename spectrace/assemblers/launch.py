@@ -1,4 +1,5 @@
-"""Launch commands echoed into a log (``python -m sglang.launch_server ...``, ``vllm serve ...``).
+"""Launch commands echoed into a log (``python -m sglang.launch_server ...``, ``vllm serve ...``,
+``trtllm-serve ...``), also when split over lines with ``\\``.
 
 They are weaker evidence than the ``server_args=`` dump (the dump holds the values after
 SGLang's own adjustments), but they are often the only place env vars such as
@@ -14,7 +15,8 @@ from dataclasses import dataclass, field
 
 _LAUNCH = re.compile(
     r"(?:python[\d.]*\s+-m\s+sglang\.launch_server|sglang\.launch_server|\bsglang\s+serve\b"
-    r"|\bvllm\s+serve\b|python[\d.]*\s+-m\s+vllm\.entrypoints\.openai\.api_server)"
+    r"|\bvllm\s+serve\b|\bvllm\.entrypoints\.(?:openai\.)?api_server\b"
+    r"|\btrtllm-serve(?:\s+serve)?\b)"
 )
 _ENV = re.compile(r"(?:^|[\s;'\"(])(?:export\s+)?(SGLANG_[A-Z0-9_]+|VLLM_[A-Z0-9_]+)=([^\s;'\"]*)")
 
@@ -35,7 +37,7 @@ _ALIASES = {
 class LaunchCommand:
     """What one echoed launch command sets: CLI flags by field name, and env assignments."""
 
-    engine: str  # "sglang" | "vllm"
+    engine: str  # "sglang" | "vllm" | "trtllm"
     flags: dict[str, object] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
 
@@ -50,15 +52,24 @@ def parse_launch_command(text: str) -> LaunchCommand | None:
     match = _LAUNCH.search(text)
     if match is None:
         return None
-    engine = "vllm" if "vllm" in match.group(0) else "sglang"
+    engine = next((name for name in ("vllm", "trtllm") if name in match.group(0)), "sglang")
+    command = parse_continuation(text[match.end() :], engine)
+    return LaunchCommand(engine, command.flags, find_env_assignments(text[: match.start()]))
+
+
+def parse_continuation(text: str, engine: str) -> LaunchCommand:
+    """Flags on one line of a command (its first, or a ``  --flag value \\`` line after it)."""
+    rest = text.rstrip().removesuffix("\\")
     try:
-        tokens = shlex.split(text[match.end() :])
+        tokens = shlex.split(rest)
     except ValueError:  # an unbalanced quote in a cut line: fall back to plain words
-        tokens = text[match.end() :].split()
+        tokens = rest.split()
     flags = _flags_from_tokens(tokens)
     if engine == "vllm" and isinstance(flags.get("speculative_config"), str):
         flags.update(_vllm_spec_json(str(flags["speculative_config"])))
-    return LaunchCommand(engine, flags, find_env_assignments(text[: match.start()]))
+    if engine == "vllm" and flags.get("speculative_model") == "[ngram]":
+        flags["method"] = "ngram"  # V0 named the ngram proposer as a model
+    return LaunchCommand(engine, flags)
 
 
 def _flags_from_tokens(tokens: list[str]) -> dict[str, object]:

@@ -70,3 +70,33 @@ def test_flash_attention_cuda_error_form() -> None:
         ["CUDA error (/src/hopper/flash_fwd_launch_template.h:166): no kernel image is available"]
     )
     assert (crash.crash_class, crash.message) == ("cuda_error", "no kernel image is available")
+
+
+def test_a_launch_command_split_over_lines_gives_every_flag() -> None:
+    got = flags(
+        "python -u -m vllm.entrypoints.openai.api_server \\",
+        "    --speculative_model \"[ngram]\" \\",
+        "    --num_speculative_tokens 5 \\",
+        "    --tensor-parallel-size 2 \\",
+    )
+    assert got == {
+        "speculative_config.model": "[ngram]",
+        "speculative_config.method": "ngram",
+        "speculative_config.num_spec_tokens": 5,
+        "tp_size": 2,
+    }
+
+
+def test_split_sglang_and_trtllm_commands() -> None:
+    sg = flags(
+        "python3 -m sglang.launch_server --model-path /m \\",
+        "  --tp 8 --speculative-algorithm EAGLE3 --speculative-eagle-topk 4 \\",
+        "  --disable-overlap-schedule",
+    )
+    assert (sg["tp_size"], sg["speculative_eagle_topk"], sg["disable_overlap_schedule"]) == (8, 4, True)
+    trt = flags("trtllm-serve serve /m --backend pytorch \\", "  --tp_size 8 --ep_size 1")
+    assert (trt["tp_size"], trt["ep_size"]) == (8, 1)
+
+
+def test_flag_lines_without_an_open_command_are_not_read() -> None:
+    assert flags("vllm serve /m --tensor-parallel-size 2", "  --tp 8") == {"tp_size": 2}
