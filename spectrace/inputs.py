@@ -4,18 +4,31 @@ from __future__ import annotations
 
 import glob
 import gzip
-import zlib
+import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from spectrace import pipeline
 from spectrace.errors import InputError
 from spectrace.read import STDIN
+from spectrace.unpack import (
+    DECODE_ERRORS,
+    SNIFF_BYTES,
+    Codec,
+    Readable,
+    decoder,
+    read_head,
+    sniff,
+    unsupported,
+    unwrap,
+)
 
 HEAD_BYTES = 8192
 BINARY_SHARE = 0.10  # more control bytes than this in the head: not a text log
 _TEXT_CONTROLS = frozenset(b"\t\n\r\f\b\x1b")
-_GZIP_MAGIC = b"\x1f\x8b"
+MAX_NUL_RUN = 256 * 1024 * 1024  # a longer run of NULs is scanned past, not judged
 
 
 def expand(paths: Sequence[str]) -> list[str]:
@@ -32,15 +45,38 @@ def expand(paths: Sequence[str]) -> list[str]:
     return pipeline.expand_inputs(list(dict.fromkeys(expanded)))
 
 
-def _head(path: str) -> bytes:
-    """The first bytes of the text (decompressed for gzip); raises OSError/EOFError/zlib.error."""
-    with open(path, "rb") as raw:
-        head = raw.read(HEAD_BYTES)
-        if not head.startswith(_GZIP_MAGIC):
-            return head
+def _text_head(stream: Readable) -> tuple[bytes, bool]:
+    """The first text bytes past a leading run of NULs (the hole a copytruncate rotation
+    leaves), and whether the input ended inside that run."""
+    skipped = 0
+    while skipped < MAX_NUL_RUN:
+        chunk = read_head(stream, HEAD_BYTES)
+        text = chunk.lstrip(b"\x00")
+        if text:
+            return text + read_head(stream, HEAD_BYTES - len(text)), False
+        skipped += len(chunk)
+        if len(chunk) < HEAD_BYTES:
+            return b"", skipped > 0
+    return b"", False
+
+
+def _open_text(raw: BinaryIO, path: str) -> Readable:
+    """``raw`` decoded as the Reader will decode it (gzip, bzip2, xz, UTF-16; nested)."""
+    head = raw.read(SNIFF_BYTES)
+    raw.seek(0)
+    codec = sniff(head, path)
+    if codec is Codec.PLAIN:
+        _skip_hole(raw)
+        return raw
+    return unwrap(decoder(raw, codec, head, lambda _: None), path, lambda _: None)[0]
+
+
+def _skip_hole(raw: BinaryIO) -> None:
+    """Jump over a sparse hole at the start (copytruncate) without reading its zeros."""
+    try:
+        raw.seek(os.lseek(raw.fileno(), 0, os.SEEK_DATA))
+    except (OSError, AttributeError):  # no data at all, or no SEEK_DATA here
         raw.seek(0)
-        with gzip.GzipFile(fileobj=raw) as unzipped:
-            return unzipped.read(HEAD_BYTES)
 
 
 def problem(path: str) -> str | None:
@@ -48,15 +84,27 @@ def problem(path: str) -> str | None:
     if path == STDIN:
         return None
     try:
-        head = _head(path)
+        mode = os.stat(path).st_mode
+        if stat.S_ISSOCK(mode):
+            return "a socket, not a log file"
+        if not stat.S_ISREG(mode):  # a pipe (`<(zcat log.gz)`) or a device: its bytes are read once
+            return None
+        with open(path, "rb") as raw:
+            sniffed = raw.read(SNIFF_BYTES)
+            if (what := unsupported(sniffed)) is not None:
+                return what
+            raw.seek(0)
+            head, only_nuls = _text_head(_open_text(raw, path))
     except PermissionError:
         return "permission denied"
-    except (EOFError, zlib.error, gzip.BadGzipFile):
-        return "truncated or damaged gzip with no readable data"
-    except OSError as exc:
-        return f"cannot read ({exc.strerror or exc})"
+    except DECODE_ERRORS as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile) and exc.strerror:
+            return f"cannot read ({exc.strerror})"
+        return f"truncated or damaged {sniff(sniffed)} with no readable data"
+    if only_nuls:
+        return "only NUL bytes, no text"
     if not head:
-        return "empty file"
+        return "empty file" if os.path.getsize(path) == 0 else None
     controls = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
     if b"\x00" in head and controls > BINARY_SHARE * len(head):
         return "binary file, not a text log"

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import BinaryIO
 
 from spectrace.assemblers.crash import Crash
+from spectrace.errors import InputError
 from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.read import STDIN
 from spectrace.scan import ScanResult, ScanSpec, scan_range
+from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024  # below this a worker's start-up is not paid back
 
@@ -24,11 +27,13 @@ def plan_workers(path: str, requested: int | None) -> int:
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe's bytes can be read only once
+            return 1
         with open(path, "rb") as f:
-            if f.read(2) == b"\x1f\x8b":
+            if sniff(f.read(SNIFF_BYTES)) is not Codec.PLAIN:  # encoded: no byte ranges
                 return 1
         size = os.path.getsize(path)
-    except OSError:
+    except (OSError, InputError):
         return 1
     if requested is None:
         return min(os.cpu_count() or 1, 2) if size >= PARALLEL_MIN_BYTES else 1

@@ -1,90 +1,24 @@
-"""Inputs -> blocks of whole lines: plain/gzip files and stdin, read into reused buffers."""
+"""Inputs -> blocks of whole lines: plain or encoded files and stdin, read into reused buffers."""
 
 from __future__ import annotations
 
-import gzip
 import os
 import sys
-import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
-from isal import isal_zlib as _zlib
 
 from spectrace.errors import InputError
+from spectrace.unpack import DECODE_ERRORS, SNIFF_BYTES, Codec, GzipStream, decoder, sniff, unwrap
 
 BLOCK_SIZE = 4 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first 64 KiB; the rest is skipped
 MAX_ISSUES = 20
 STDIN = "-"
-_GZIP_MAGIC = b"\x1f\x8b"
-_MEMBER_MAGIC = b"\x1f\x8b\x08"  # magic + deflate: where a gzip member can start
-
-_GZIP_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile)
 _GZ_CHUNK = 1024 * 1024
-
-
-class GzipStream:
-    """Streaming gzip (multi-member) that hands out every byte before damage, then skips to the
-    next member's header (``on_skip`` says so); damage with no member after it raises EOFError."""
-
-    def __init__(self, raw: BinaryIO, on_skip: Callable[[str], None] = lambda _: None) -> None:
-        self._raw = raw
-        self._on_skip = on_skip
-        self._dec = _zlib.decompressobj(wbits=31)
-        self._fed = False  # the current member has started
-        self._pending = b""  # compressed input not consumed yet
-        self._read = 0  # compressed bytes read from raw so far
-        self._member = 0  # compressed offset where the current member starts
-
-    def readinto(self, view: memoryview) -> int:
-        while True:
-            if not self._pending:
-                self._pending = self._raw.read(_GZ_CHUNK)
-                self._read += len(self._pending)
-                if not self._pending:
-                    if self._fed:
-                        raise EOFError("compressed file ended before the end-of-stream marker")
-                    return 0
-            self._fed = True
-            try:
-                out = self._dec.decompress(self._pending, len(view))
-            except (zlib.error, _zlib.error) as exc:
-                self._resync(exc)
-                continue
-            self._pending = self._dec.unconsumed_tail
-            if self._dec.eof:
-                rest = self._dec.unused_data.lstrip(b"\x00")  # padding between members
-                self._start_member(rest)
-            if out:
-                view[: len(out)] = out
-                return len(out)
-
-    def _start_member(self, pending: bytes) -> None:
-        self._dec, self._fed, self._pending = _zlib.decompressobj(wbits=31), False, pending
-        self._member = self._read - len(pending)
-
-    def _resync(self, exc: Exception) -> None:
-        """Damage: go on at the next member magic after this member's start, or re-raise."""
-        damaged = self._member
-        at = self._read - len(self._pending)  # compressed offset of pending[0]
-        window = self._pending[max(0, damaged + 1 - at) :]
-        while (found := window.find(_MEMBER_MAGIC)) < 0:
-            chunk = self._raw.read(_GZ_CHUNK)
-            if not chunk:
-                raise EOFError(f"damaged gzip with no member after it ({exc})") from exc
-            self._read += len(chunk)
-            window = window[-len(_MEMBER_MAGIC) + 1 :] + chunk
-        self._start_member(window[found:])
-        self._on_skip(
-            f"damaged gzip member at compressed byte {damaged} ({exc}): skipped to the next "
-            f"member at compressed byte {self._member}; lines at the damage may be cut"
-        )
-
-    def close(self) -> None:
-        """The raw file is closed by the Reader."""
+__all__ = ["BLOCK_SIZE", "MAX_LINE_BYTES", "STDIN", "Block", "GzipStream", "Reader"]
 
 
 @dataclass(slots=True)
@@ -110,7 +44,8 @@ class _LongLine:
 
     def add(self, buf: bytearray, end: int, *, final: bool) -> None:
         stop = end - 1 if final and end and buf[end - 1] == 0x0D else end  # CRLF is no redraw
-        cr = buf.rfind(b"\r", 0, stop)
+        # a run of NULs (the hole a copytruncate rotation leaves) ends a line as a redraw would
+        cr = max(buf.rfind(b"\r", 0, stop), buf.rfind(b"\x00", 0, stop))
         if cr >= 0:
             self.redrawn, self.tail = True, bytes(buf[cr + 1 : stop][-MAX_LINE_BYTES:])
         elif self.redrawn:
@@ -136,12 +71,16 @@ class Reader:
         self.name = display_name(path)
         self.issues: list[str] = []
         self.gzip = False
+        self.codec = Codec.PLAIN
+        self._threaded, self._layers = False, 0
         self._path = path
         self._delivered = 0  # decompressed bytes handed out (to resume after damage)
         self._rescue: BinaryIO | None = None
         self._raw = _open_raw(path)
         self._size = _size(self._raw)
         self._stream = self._wrap(start)
+        if self.codec is Codec.PLAIN and self._size:  # small files get small buffers
+            block_size = min(block_size, self._size - start + 1)
         self._block_size = max(block_size, MAX_LINE_BYTES * 2)
         self._start = start if not self.gzip else 0
         self._stop = stop
@@ -163,7 +102,7 @@ class Reader:
             self._stream.close()
         if self._rescue is not None:
             self._rescue.close()
-        if self._raw is not sys.stdin.buffer:
+        if self._path != STDIN:
             self._raw.close()
 
     def note(self, issue: str) -> None:
@@ -173,19 +112,24 @@ class Reader:
             self.issues.append("more read issues not shown")
 
     def _wrap(self, start: int) -> BinaryIO:
-        head = _peek(self._raw, 2)
-        if head != _GZIP_MAGIC:
+        head = _peek(self._raw, SNIFF_BYTES)
+        self.codec = sniff(head, self.name)
+        if self.codec is Codec.PLAIN:
             if start:
                 self._raw.seek(start)
             return self._raw
-        self.gzip = True
-        if self._path != STDIN and self._raw.seekable():  # decompresses in a helper thread
-            return igzip_threaded.open(self._raw, "rb")  # type: ignore[no-any-return]
-        return GzipStream(self._raw, self.note)  # type: ignore[return-value]
+        self.gzip = True  # encoded: positions are in decoded text, ranges do not apply
+        if self.codec is Codec.GZIP and self._path != STDIN and self._raw.seekable():
+            self._threaded = True  # decompresses in a helper thread
+            outer = igzip_threaded.open(self._raw, "rb")
+        else:
+            outer = decoder(self._raw, self.codec, head, self.note)
+        stream, self._layers = unwrap(outer, self.name, self.note)
+        return stream  # type: ignore[return-value]
 
     def _recover(self) -> bool:
         """After damage in the threaded reader: redo the tail with GzipStream to keep every byte."""
-        if self._rescue is not None or isinstance(self._stream, GzipStream):
+        if self._rescue is not None or not self._threaded or self._layers:
             return False
         self._stream.close()
         self._rescue = open(self._path, "rb")  # noqa: SIM115 - closed by close()
@@ -252,7 +196,7 @@ class Reader:
             while fill + got < len(buf):
                 try:
                     n = self._stream.readinto(view[fill + got :])  # type: ignore[attr-defined]
-                except _GZIP_ERRORS:
+                except DECODE_ERRORS:
                     if not self._recover():
                         raise
                     continue
@@ -260,11 +204,12 @@ class Reader:
                     return got, True
                 got += n
                 self._delivered += n
-        except _GZIP_ERRORS as exc:
+        except DECODE_ERRORS as exc:
             where = offset + fill + got
-            self.note(
-                f"damaged or truncated gzip: kept the {where} bytes before the damage ({exc})"
+            what = (
+                "read error" if self.codec is Codec.PLAIN else f"damaged or truncated {self.codec}"
             )
+            self.note(f"{what}: kept the {where} bytes before the damage ({exc})")
             return got, True
         finally:
             view.release()
@@ -273,6 +218,8 @@ class Reader:
 
 def _open_raw(path: str) -> BinaryIO:
     if path == STDIN:
+        if sys.stdin is None:  # started with fd 0 closed (`<&-`)
+            raise InputError("stdin is closed: give a file path instead of -")
         return sys.stdin.buffer
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by Reader.close
@@ -283,8 +230,10 @@ def _open_raw(path: str) -> BinaryIO:
 
 
 def _size(raw: BinaryIO) -> int:
+    if raw is getattr(sys.stdin, "buffer", None):
+        return 0
     try:
-        return os.fstat(raw.fileno()).st_size if raw is not sys.stdin.buffer else 0
+        return os.fstat(raw.fileno()).st_size
     except (OSError, ValueError):
         return 0
 

@@ -78,9 +78,10 @@ class _Window:
         while pos < end:
             nl = buf.find(b"\n", pos, end)
             stop = nl if nl >= 0 else end
+            raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
             if stop - pos > MAX_LINE:
                 self._note_long(pos)
-            raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
+                raw = raw.lstrip(b"\x00")  # the hole a copytruncate rotation leaves
             lineno = self.lineno_at(pos)
             line = self.parser.parse(raw, lineno, block.offset + pos - block.start)
             # rules, config and markers need a hot literal; a joined CRI record may hold it
