@@ -7,6 +7,7 @@ import sys
 import typer
 
 from spectrace.errors import SpectraceError
+from spectrace.textsafe import one_line
 
 EXIT_USAGE = 2
 
@@ -32,7 +33,7 @@ def main() -> None:
     try:
         app(standalone_mode=True)
     except SpectraceError as exc:
-        print(f"spectrace: error: {exc}", file=sys.stderr)
+        print(f"spectrace: error: {one_line(exc)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
         print("spectrace: interrupted", file=sys.stderr)

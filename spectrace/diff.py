@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from spectrace.errors import InputError
+from spectrace.textsafe import inert
 
 Document = dict[str, Any]
 DIFF_SCHEMA_VERSION = "1.0"
+REPORT_MAJOR = "1"  # reports/json.py SCHEMA_VERSION's major: the shape this module reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +41,53 @@ def load_report(path: str) -> Document | None:
             data = json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
+    except RecursionError:
+        raise InputError(f"{path}: JSON report nested too deeply") from None
     if not isinstance(data, dict) or "schema_version" not in data:
         return None
+    _check_schema(path, data)
     incidents = data.get("incidents")
     if not isinstance(incidents, list) or not all(
-        isinstance(i, dict) and "signature" in i for i in incidents
+        isinstance(i, dict) and isinstance(i.get("signature"), str) for i in incidents
     ):
         raise InputError(f"{path}: JSON report has no valid 'incidents' list")
-    return data
+    return {**data, "incidents": [_clean(i) for i in incidents]}
+
+
+def _check_schema(path: str, data: Document) -> None:
+    """A report of a newer major schema version may mean something else by the same fields."""
+    version = str(data.get("schema_version"))
+    major = version.split(".", 1)[0]
+    if not major.isdigit() or int(major) > int(REPORT_MAJOR):
+        raise InputError(
+            f"{path}: report schema {inert(version)[:20]!r} is not one this spectrace reads "
+            f"({REPORT_MAJOR}.x); upgrade spectrace or write the report again"
+        )
+
+
+def _clean(incident: Document) -> Document:
+    """The fields the diff shows, with the types it expects, whatever the file held."""
+
+    def text(key: str, default: str = "") -> str:
+        value = incident.get(key)
+        return default if value is None else str(value)
+
+    first = incident.get("first_seen")
+    first = first if isinstance(first, dict) else {}
+    line = first.get("line")
+    ranks = incident.get("ranks")
+    return {
+        **incident,
+        "id": text("id", "?"),
+        "exception_type": text("exception_type", "?"),
+        "message": text("message"),
+        "ranks": [str(r) for r in ranks] if isinstance(ranks, list) else [],
+        "root_cause": incident.get("root_cause") is True,
+        "first_seen": {
+            "file": str(first.get("file", "?")),
+            "line": line if isinstance(line, int) else None,
+        },
+    }
 
 
 def incidents_of(path: str, analyse: Callable[[str], Document]) -> list[Document]:

@@ -135,6 +135,8 @@ def _tables(name: str, text: str) -> Iterable[tuple[str, dict[str, Any]]]:
         if section not in ("benign", "crash") or not isinstance(rules, list):
             raise RuleError(f"{name}: unknown table [{section}] (expected [[benign]] or [[crash]])")
         for i, rule in enumerate(rules):
+            if not isinstance(rule, dict):
+                raise RuleError(f"{name}: [[{section}]] #{i + 1} is not a table")
             if not isinstance(rule.get("id"), str) or not rule["id"]:
                 raise RuleError(f"{name}: [[{section}]] #{i + 1} has no string key 'id'")
             allowed = _BENIGN_KEYS if section == "benign" else _CRASH_KEYS

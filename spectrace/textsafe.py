@@ -9,9 +9,11 @@ import re
 
 # C0 controls but tab and newline (ESC starts OSC 52 clipboard writes and CSI cursor moves, CR
 # and BS overwrite what is shown), DEL, C1 controls, the Unicode line separators some line
-# readers split on, and the bidi overrides and isolates that reorder a line on screen.
-_UNSAFE = ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x2028, 0x2029), (0x202A, 0x202E),
-           (0x2066, 0x2069))  # fmt: skip
+# readers split on, the bidi overrides, isolates and marks that reorder a line on screen, and
+# the zero-width characters that hide text inside a word (U+200B-U+200D, U+2060-U+2064, BOM).
+_UNSAFE = ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200B, 0x200F),
+           (0x2028, 0x2029), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x2069),
+           (0xFEFF, 0xFEFF))  # fmt: skip
 
 
 def _unsafe_but(keep: str) -> re.Pattern[str]:
@@ -45,3 +47,19 @@ def scrub(text: str, mark: str | None = None, keep: str = "") -> str:
 def inert(text: object) -> str:
     """Log text made harmless for a terminal: unsafe characters shown as ``\\xNN``."""
     return scrub(str(text))
+
+
+def one_line(text: object) -> str:
+    """A name (a file path) made harmless and kept on one line: newlines shown as ``\\x0a``."""
+    return inert(text).replace("\n", "\\x0a")
+
+
+_JSON_UNSAFE = re.compile(
+    "[" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _UNSAFE if lo >= 0x7F) + "]"
+)
+
+
+def json_escaped(dumped: str) -> str:
+    """JSON text (``ensure_ascii=False``) with every unsafe character written as ``\\uXXXX``:
+    the same data, but no raw C1 control or bidi override reaches a terminal that shows it."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)

@@ -16,6 +16,7 @@ from spectrace.inputs import expand, usable
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text
 from spectrace.ruleset import RuleSet
+from spectrace.textsafe import inert
 
 BASELINE_FORMAT = 1
 _SIGNATURE = re.compile(r"^[0-9a-f]{16}$")
@@ -116,18 +117,33 @@ def apply_baseline(incidents: Iterable[Incident], signatures: frozenset[str]) ->
     return count
 
 
+def _check_versions(data: dict[str, object], path: Path) -> None:
+    """A baseline from a newer spectrace, or signatures of another version, would match nothing."""
+    fmt, version = data.get("spectrace_baseline"), data.get("signature_version")
+    if isinstance(fmt, int) and fmt > BASELINE_FORMAT:
+        raise InputError(f"{path}: baseline format {fmt} is newer than this spectrace reads "
+                         f"({BASELINE_FORMAT}); upgrade spectrace")  # fmt: skip
+    if version is not None and str(version) != SIGNATURE_VERSION:
+        raise InputError(
+            f"{path}: signatures of version {inert(str(version))[:20]} cannot match this "
+            f"spectrace's (version {SIGNATURE_VERSION}); write the baseline again (--write-baseline)"
+        )
+
+
 def _signatures_from_json(data: object, path: Path) -> frozenset[str]:
     """A baseline file (``signatures``) or a previous JSON report (``incidents``)."""
+    if isinstance(data, dict):
+        _check_versions(data, path)
     if isinstance(data, dict) and isinstance(data.get("signatures"), list):
         items = data["signatures"]
     elif isinstance(data, dict) and isinstance(data.get("incidents"), list):
         items = data["incidents"]
     else:
         raise InputError(f"{path}: not a spectrace baseline or JSON report")
-    found = {i.get("signature") if isinstance(i, dict) else i for i in items}
+    found = [i.get("signature") if isinstance(i, dict) else i for i in items]
     bad = [s for s in found if not isinstance(s, str) or not _SIGNATURE.match(s)]
     if bad:
-        raise InputError(f"{path}: malformed signature {bad[0]!r} in baseline")
+        raise InputError(f"{path}: malformed signature {inert(repr(bad[0]))[:60]} in baseline")
     return frozenset(s for s in found if isinstance(s, str))
 
 
@@ -146,6 +162,8 @@ def read_baseline(path: Path) -> frozenset[str]:
             raise InputError(
                 f"{path}: malformed baseline JSON (line {exc.lineno}: {exc.msg})"
             ) from None
+        except RecursionError:
+            raise InputError(f"{path}: baseline JSON nested too deeply") from None
     lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
     bad = [line for line in lines if line and not _SIGNATURE.match(line)]
     if bad:

@@ -17,7 +17,7 @@ from spectrace.errors import UsageError
 from spectrace.reports import Format, headline
 from spectrace.reports.json import build_document
 from spectrace.reports.text import where
-from spectrace.textsafe import inert
+from spectrace.textsafe import inert, json_escaped
 
 HELP = """Compare the crashes of two runs by signature: new, gone, still there.
 
@@ -47,7 +47,7 @@ def _section(
 ) -> None:
     console.print(Text(f"{title} ({len(rows)})", style="bold"))
     for incident in rows:
-        line = Text(f"  {mark} {incident.get('id', '?')} ", style=style)
+        line = Text(inert(f"  {mark} {incident.get('id', '?')} "), style=style)
         ranks = ", ".join(incident.get("ranks") or []) or "no rank"
         line.append(inert(f"{headline(incident)} [{ranks}] at {where(incident.get('first_seen'))}"))
         console.print(line, soft_wrap=not console.is_terminal)
@@ -68,7 +68,10 @@ def diff_command(
     result = diff.compare(diff.incidents_of(old, analyse), diff.incidents_of(new, analyse))
     if output is Format.JSON:
         sys.stdout.write(
-            json.dumps(diff.diff_document(result, old, new), indent=2, ensure_ascii=False) + "\n"
+            json_escaped(
+                json.dumps(diff.diff_document(result, old, new), indent=2, ensure_ascii=False)
+            )
+            + "\n"
         )
     else:
         console = Console()

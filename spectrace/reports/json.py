@@ -22,6 +22,7 @@ from spectrace.incidents import (
 from spectrace.linker import WorkerPath
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text, redact_value
+from spectrace.textsafe import json_escaped
 from spectrace.triage import Verdict
 
 SCHEMA_VERSION = "1.1"
@@ -238,4 +239,4 @@ def build_document(analysis: Analysis, verdict: Verdict, redact: bool = True) ->
 
 def render(document: Document) -> str:
     """The JSON text: strict (no NaN), UTF-8, stable key order as built."""
-    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json_escaped(json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from spectrace.reports import headline
+from spectrace.textsafe import inert
 
 Document = dict[str, Any]
 
@@ -15,7 +16,7 @@ _XML_ILLEGAL = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U00
 
 
 def xml_text(value: object) -> str:
-    return _XML_ILLEGAL.sub("\ufffd", str(value))
+    return _XML_ILLEGAL.sub("\ufffd", inert(value))
 
 
 def _element(parent: ET.Element, tag: str, text: object = None, **attrs: object) -> ET.Element:

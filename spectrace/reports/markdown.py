@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from spectrace.reports import by_importance, headline
+from spectrace.textsafe import inert
 
 Document = dict[str, Any]
 MAX_BYTES = 1_000_000  # GitHub accepts about 1 MiB of job summary per step
@@ -15,13 +16,13 @@ _BACKTICKS = re.compile(r"`+")
 
 def cell(text: object) -> str:
     """Table-cell safe: no HTML, no pipes, no newlines, no markdown emphasis surprises."""
-    escaped = html.escape(" ".join(str(text).split()), quote=False)
+    escaped = html.escape(" ".join(inert(text).split()), quote=False)
     return re.sub(r"([|\\*_`\[\]])", r"\\\1", escaped)
 
 
 def fenced(lines: list[str]) -> str:
     """A code block whose fence is longer than any backtick run inside it."""
-    body = "\n".join(lines)
+    body = inert("\n".join(lines))
     longest = max((len(m.group()) for m in _BACKTICKS.finditer(body)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}text\n{body}\n{fence}"

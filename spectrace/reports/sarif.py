@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from spectrace.reports import headline
+from spectrace.textsafe import json_escaped
 
 Document = dict[str, Any]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -117,4 +118,4 @@ def render(document: Document) -> str:
                              "exitCode": document["summary"]["exit_code"]}],
         }],
     }  # fmt: skip
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"

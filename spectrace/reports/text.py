@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
-from spectrace.textsafe import inert
+from spectrace.textsafe import inert, one_line
 
 Document = dict[str, Any]
 INNERMOST_FRAMES = 5
@@ -29,7 +29,7 @@ def _t(text: object, style: str = "") -> Text:
 def where(loc: Document | None) -> str:
     if not loc:
         return "?"
-    return f"{loc.get('file')}:{loc.get('line')}"
+    return one_line(f"{loc.get('file')}:{loc.get('line')}")
 
 
 def short_path(path: str) -> str:
@@ -42,7 +42,7 @@ def short_path(path: str) -> str:
 
 def _line(label: str, *parts: Text | str, indent: int = 4) -> Text:
     out = Text(" " * indent)
-    out.append(f"{label}: ", style="bold")
+    out.append(inert(f"{label}: "), style="bold")
     for part in parts:
         out.append(part if isinstance(part, Text) else _t(part))
     return out
@@ -197,7 +197,9 @@ class TriageReport:
         doc = self.document
         for f in doc["files"]:
             dialects = ", ".join(f"{k} {v}" for k, v in f["dialects"].items()) or "no dialect"
-            yield _t(f"{f['path']}: {f['lines']} lines, {f['bytes']} bytes ({dialects})", "dim")
+            yield _t(
+                f"{one_line(f['path'])}: {f['lines']} lines, {f['bytes']} bytes ({dialects})", "dim"
+            )
         by_id = {i["id"]: i for i in doc["incidents"]}
         for incident in doc["incidents"]:
             if incident["caused_by"] is None or incident["caused_by"] not in by_id:

@@ -1,0 +1,165 @@
+"""Hostile rules, baselines, reports and file names: one line and exit 2, or harmless output;
+never a traceback, never a raw terminal escape."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import typer
+from test_hostile_inputs import seed_core, write
+from typer.testing import CliRunner
+
+from spectrace import diff, triage
+from spectrace.commands import register_all
+from spectrace.errors import InputError, RuleError
+from spectrace.reports import Format, render
+from spectrace.reports.json import build_document
+from spectrace.ruleset import RuleSet
+from spectrace.textsafe import inert
+
+# ESC (OSC 52 clipboard write, CSI clear screen), BEL, a C1 CSI, a bidi override, zero-width
+UNSAFE = ("\x1b", "\x07", "\x9b", "\u202e", "\u200b", "\ufeff")
+HOSTILE_NAME = "a\nb[red]x[\\red]\x1b]52;c;aGk=\x07::warning::z,1:%0A\x9b2J\u202e.log"
+
+
+def spectrace(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spectrace", *args],
+        capture_output=True, text=True, timeout=120, **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("spectrace: error:"), proc.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+    assert not any(c in proc.stderr for c in UNSAFE)
+
+
+def test_triage_with_stdin_closed_is_one_line() -> None:
+    proc = spectrace("triage", "-", preexec_fn=lambda: os.close(0))
+    assert_one_line_error(proc, "stdin is closed")
+
+
+def test_an_error_naming_a_hostile_path_stays_one_harmless_line(tmp_path: Path) -> None:
+    name = "nope\x1b]52;c;aGk=\x07\nline2\x9b2J\u202e.log"
+    assert_one_line_error(spectrace("triage", str(tmp_path / name)), "no such file")
+
+
+@pytest.mark.parametrize(
+    "toml",
+    ["crash = [1, 2]\n", 'benign = [[1], "x"]\n'],
+    ids=["numbers", "mixed"],
+)
+def test_a_rule_array_of_non_tables_is_a_rule_error(tmp_path: Path, toml: str) -> None:
+    (tmp_path / "bad.toml").write_text(toml)
+    with pytest.raises(RuleError, match="is not a table"):
+        RuleSet.load([tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('{"incidents": [{"signature": ["a"]}]}', "malformed signature"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"spectrace_baseline": 99, "signatures": []}', "newer"),
+        ('{"spectrace_baseline": 1, "signature_version": "7", "signatures": []}', "version 7"),
+    ],
+    ids=["unhashable", "deep", "newer-format", "other-signature-version"],
+)
+def test_a_hostile_baseline_is_one_input_error(tmp_path: Path, content: str, words: str) -> None:
+    path = tmp_path / "baseline.json"
+    path.write_text(content)
+    with pytest.raises(InputError, match=words) as err:
+        triage.read_baseline(path)
+    assert "\n" not in str(err.value)
+
+
+def report(tmp_path: Path, incidents: object, version: str = "1.1") -> str:
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"schema_version": version, "incidents": incidents}))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ([{"signature": ["a"]}], "no valid 'incidents'"),
+        ("deep", "nested too deeply"),
+        ([], "not one this spectrace reads"),
+    ],
+    ids=["unhashable", "deep", "newer-schema"],
+)
+def test_a_hostile_report_given_to_diff_is_one_input_error(
+    tmp_path: Path, content: object, words: str
+) -> None:
+    path = report(tmp_path, content, version="99.0" if words.startswith("not one") else "1.1")
+    if content == "deep":
+        Path(path).write_text('{"schema_version": "1.1", "incidents": ' + "[" * 100_000 + "]}")
+    with pytest.raises(InputError, match=words):
+        diff.load_report(path)
+
+
+def test_diff_shows_a_report_of_wrong_types_and_hostile_text_harmlessly(tmp_path: Path) -> None:
+    hostile = f"[bold red]x[/] {''.join(UNSAFE)} [link=file:///etc/passwd]pw[/link]"
+    old = report(tmp_path, [{"signature": "0123456789abcdef", "message": {"x": 1}, "ranks": 5,
+                             "first_seen": 7, "id": 3, "exception_type": None}])  # fmt: skip
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps({"schema_version": "1.1", "incidents": [
+        {"signature": "fedcba9876543210", "id": hostile, "message": hostile, "ranks": [hostile],
+         "first_seen": {"file": hostile, "line": "1"}}]}))  # fmt: skip
+    app = typer.Typer()
+    register_all(app, ())
+    for fmt in ("text", "json"):
+        result = CliRunner().invoke(app, ["diff", "-f", fmt, old, str(new)])
+        assert result.exit_code == 1, result.output
+        assert "1 new" in result.output or '"new": 1' in result.output, result.output
+        assert not any(c in result.output for c in UNSAFE), result.output
+        assert "[link=file:///etc/passwd]" in result.output  # shown as text, never as markup
+
+
+@pytest.fixture
+def hostile_document(tmp_path: Path) -> dict[str, object]:
+    """The seed crash in a file whose name carries a newline, escapes and workflow syntax."""
+    path = write(tmp_path, seed_core(), HOSTILE_NAME)
+    analysis = triage.analyse_paths([path], [])
+    return build_document(analysis, triage.judge(analysis), redact=True)
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_a_hostile_file_name_is_harmless_in_every_format(
+    hostile_document: dict[str, object], fmt: Format
+) -> None:
+    out = render(hostile_document, fmt)
+    assert not any(c in out for c in UNSAFE), [c for c in UNSAFE if c in out]
+    if fmt is Format.JSON:
+        files = json.loads(out)["files"]
+        assert files[0]["path"].endswith(HOSTILE_NAME)  # the data is kept, only escaped
+    elif fmt is Format.SARIF:
+        json.loads(out)
+    elif fmt is Format.JUNIT:
+        ET.fromstring(out.split("\n", 1)[1])
+    elif fmt is Format.GITHUB:
+        commands = [line for line in out.splitlines() if line.startswith("::")]
+        assert len(commands) == 2 and all(
+            c.startswith(("::error ", "::warning ")) for c in commands
+        )
+    elif fmt is Format.MARKDOWN:
+        rows = [line for line in out.splitlines() if line.startswith("| I")]
+        assert len(rows) == 2 and all(row.count(" | ") == 6 for row in rows), rows
+    elif fmt is Format.TEXT:
+        assert out.count(".log: 85 lines") == 1 and "a\\x0ab" in out
+
+
+def test_zero_width_and_bidi_marks_are_unsafe() -> None:
+    assert inert("Trace\u200bback \u200f\u061c\u2060x\ufeff") == (
+        "Trace\\x200bback \\x200f\\x61c\\x2060x\\xfeff"
+    )
