@@ -39,6 +39,10 @@ def collect(lines: list[str]) -> list[Crash]:
             "CUDAError", "cuda_error", CrashKind.FATAL_LINE, False,
         ),
         (
+            "[04/30/2025-14:03:32] [TRT-LLM] [E] Failed to initialize executor on rank 6: [TensorRT-LLM][ERROR] CUDA driver error in cuModuleLoadData: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered. (/src/gemmCommon.h:741)",
+            "CUDAError", "cuda_illegal_memory", CrashKind.FATAL_LINE, False,
+        ),
+        (
             "(Worker_TP3 pid=77) ERROR 10-06 18:54:30 [multiproc_executor.py:597] WorkerProc failed to start.",
             "WorkerProcFailed", "worker_proc_failed", CrashKind.PROCESS_DEATH, False,
         ),
