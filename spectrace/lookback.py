@@ -84,7 +84,21 @@ class LoadLookback:
 
 def nearest(samples: Sequence[LoadSample], rank: str | None) -> LoadSample | None:
     """The newest sample on the crash's rank, else the newest on any rank."""
-    for sample in samples:
+    for i, sample in enumerate(samples):
         if sample.rank == rank:
-            return sample
-    return samples[0] if samples else None
+            return _with_batch(sample, samples[i + 1 :])
+    return _with_batch(samples[0], samples[1:]) if samples else None
+
+
+def _with_batch(sample: LoadSample, older: Sequence[LoadSample]) -> LoadSample:
+    """vLLM logs one interval in two lines (``Engine 000: ... Running: 10 reqs`` then
+    ``SpecDecoding metrics: ...``): a metrics sample takes the running batch of its pair."""
+    if sample.running_req is not None or sample.kind != "spec_metrics" or not older:
+        return sample
+    pair = older[0]
+    if pair.kind != "engine_stats" or pair.rank != sample.rank or sample.lineno - pair.lineno > 2:
+        return sample
+    return replace(
+        sample, running_req=pair.running_req, queue_req=pair.queue_req,
+        gen_throughput=pair.gen_throughput if sample.gen_throughput is None else sample.gen_throughput,
+    )  # fmt: skip

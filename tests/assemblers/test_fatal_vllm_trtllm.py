@@ -120,7 +120,9 @@ def test_worker_init_failure_in_the_engine_core_is_collateral() -> None:
 
 
 def test_mpi_rank_killed_by_a_signal_and_mpi_abort() -> None:
-    killed = "mpirun noticed that process rank 6 with PID 0 on node gpu-07 exited on signal 9 (Killed)."
+    killed = (
+        "mpirun noticed that process rank 6 with PID 0 on node gpu-07 exited on signal 9 (Killed)."
+    )
     abort = "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD with errorcode 1."
     assert [(c.exception_type, c.message, c.collateral) for c in collect([killed])] == [
         ("MPIProcessKilled", "9 (Killed)", False)

@@ -36,8 +36,8 @@ def test_v0_ngram_args_namespace() -> None:
 
 def test_namespace_with_the_json_speculative_config() -> None:
     got = flags(
-        NS + "tensor_parallel_size=2, speculative_config='{\"method\": \"eagle3\", "
-        "\"model\": \"d\", \"num_speculative_tokens\": 3}', speculative_model=None)"
+        NS + 'tensor_parallel_size=2, speculative_config=\'{"method": "eagle3", '
+        '"model": "d", "num_speculative_tokens": 3}\', speculative_model=None)'
     )
     assert got["speculative_config.method"] == "eagle3"
     assert got["speculative_config.num_spec_tokens"] == 3
@@ -75,7 +75,7 @@ def test_flash_attention_cuda_error_form() -> None:
 def test_a_launch_command_split_over_lines_gives_every_flag() -> None:
     got = flags(
         "python -u -m vllm.entrypoints.openai.api_server \\",
-        "    --speculative_model \"[ngram]\" \\",
+        '    --speculative_model "[ngram]" \\',
         "    --num_speculative_tokens 5 \\",
         "    --tensor-parallel-size 2 \\",
     )
@@ -93,7 +93,11 @@ def test_split_sglang_and_trtllm_commands() -> None:
         "  --tp 8 --speculative-algorithm EAGLE3 --speculative-eagle-topk 4 \\",
         "  --disable-overlap-schedule",
     )
-    assert (sg["tp_size"], sg["speculative_eagle_topk"], sg["disable_overlap_schedule"]) == (8, 4, True)
+    assert (sg["tp_size"], sg["speculative_eagle_topk"], sg["disable_overlap_schedule"]) == (
+        8,
+        4,
+        True,
+    )
     trt = flags("trtllm-serve serve /m --backend pytorch \\", "  --tp_size 8 --ep_size 1")
     assert (trt["tp_size"], trt["ep_size"]) == (8, 1)
 

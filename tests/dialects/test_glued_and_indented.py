@@ -16,13 +16,17 @@ def test_a_line_glued_after_a_progress_bar_is_that_line() -> None:
     assert unglue(BAR + "[rank0]: Traceback (most recent call last):") == (
         "[rank0]: Traceback (most recent call last):"
     )
-    line = LineParser("t.log").parse((BAR + "[rank0]: Traceback (most recent call last):").encode(), 1, 0)
+    line = LineParser("t.log").parse(
+        (BAR + "[rank0]: Traceback (most recent call last):").encode(), 1, 0
+    )
     assert (line.rank, line.text) == ("rank0", "Traceback (most recent call last):")
 
 
 def test_a_bar_alone_or_prose_with_brackets_stays() -> None:
     assert unglue(BAR) == BAR
-    shards = "Loading safetensors checkpoint shards:  74% Completed | 121/163 [00:26<00:07,  5.89it/s]"
+    shards = (
+        "Loading safetensors checkpoint shards:  74% Completed | 121/163 [00:26<00:07,  5.89it/s]"
+    )
     assert unglue(shards + "   ") == shards + "   "
     assert unglue("x = [1<2, 3] and more") == "x = [1<2, 3] and more"
 

@@ -15,11 +15,15 @@ def test_ray_line_gives_stamp_and_level_and_keeps_the_writer() -> None:
     )
     assert h is not None and h.anonymous
     assert (h.level, h.ts, h.text) == (
-        "WARNING", datetime(2024, 3, 1, 10, 0, 0, 412000), "A worker died or was killed"
+        "WARNING",
+        datetime(2024, 3, 1, 10, 0, 0, 412000),
+        "A worker died or was killed",
     )
     parser = LineParser("t.log")
     parser.parse(b"(RayWorkerWrapper pid=7, ip=10.0.0.2) INFO 03-01 10:00:00 [w.py:1] ready", 1, 0)
-    line = parser.parse(b"2024-03-01 10:00:01,000\tINFO compiled_dag_node.py:2109 -- Tearing down", 2, 0)
+    line = parser.parse(
+        b"2024-03-01 10:00:01,000\tINFO compiled_dag_node.py:2109 -- Tearing down", 2, 0
+    )
     assert (line.dialect, line.level, line.text) == ("ray", "INFO", "Tearing down")
 
 
