@@ -33,6 +33,15 @@ def _sig(
     return FrameSignature(name, points_to, worker, what, function, needs_spec)
 
 
+def _loops(kind: str) -> tuple[tuple[str, str], ...]:
+    """The scheduler loops of one overlap choice, PD-disaggregated ones included (same choice)."""
+    return (
+        ("scheduler.py", f"event_loop_{kind}"),
+        ("disaggregation/decode.py", f"event_loop_{kind}_disagg_decode"),
+        ("disaggregation/prefill.py", f"event_loop_{kind}_disagg_prefill"),
+    )
+
+
 # Most specific first: the first signature whose suffix (and function) matches wins.
 FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
     _sig(
@@ -56,21 +65,13 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
     _sig("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer"),
     _sig("workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker"),
     _sig("workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker"),
-    _sig(
-        "scheduler.py",
-        "v2",
-        "EAGLEWorkerV2",
-        "overlap event loop (spec v2 for EAGLE)",
-        "event_loop_overlap",
-        True,
+    *(
+        _sig(file, "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", loop, True)
+        for file, loop in _loops("overlap")
     ),
-    _sig(
-        "scheduler.py",
-        "v1",
-        "EAGLEWorker",
-        "normal event loop (spec v1 for EAGLE)",
-        "event_loop_normal",
-        True,
+    *(
+        _sig(file, "v1", "EAGLEWorker", "normal event loop (spec v1 for EAGLE)", loop, True)
+        for file, loop in _loops("normal")
     ),
     _sig("managers/overlap_utils.py", "v2", "EAGLEWorkerV2", "overlap future map", None, True),
     _sig("speculative/eagle_info.py", None, None, "spec_info shared by v1 and v2"),

@@ -426,3 +426,17 @@ def test_no_v2_hint_for_a_release_that_had_no_v2_worker() -> None:
     inc = incident(V1_FRAMES)
     link(inc, run_config(WARN), None)
     assert any("EAGLEWorkerV2" in h for h in inc.hints)
+
+
+def test_pd_disaggregated_loops_tell_the_overlap_choice_too() -> None:
+    frames = (
+        Frame(f"{SITE}/disaggregation/decode.py", 1841, "event_loop_overlap_disagg_decode"),
+        Frame(f"{SITE}/speculative/eagle_utils.py", 210, "merge_batch"),
+    )
+    inc = incident(frames, message="KeyError: 17")
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
+    normal = (Frame(f"{SITE}/disaggregation/prefill.py", 294, "event_loop_normal_disagg_prefill"),)
+    inc = incident(normal + frames[1:], message="KeyError: 17")
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
