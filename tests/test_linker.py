@@ -440,3 +440,14 @@ def test_pd_disaggregated_loops_tell_the_overlap_choice_too() -> None:
     inc = incident(normal + frames[1:], message="KeyError: 17")
     link(inc, RunConfig(), None)
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
+
+
+def test_a_printed_release_past_0_5_12_makes_a_non_overlap_dump_v2() -> None:
+    """check_env's ``sglang: 0.5.16``: from 0.5.13 the v1 worker is gone, overlap or not."""
+    loop = (Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),)
+    inc = incident(loop)
+    link(inc, run_config(DUMP, "sglang: 0.5.16"), None)
+    assert inc.worker_path is not None and inc.worker_path.value == "v2"
+    inc = incident(loop)
+    link(inc, run_config(DUMP, "sglang: 0.5.10"), None)
+    assert inc.worker_path is not None and inc.worker_path.value == "v1"

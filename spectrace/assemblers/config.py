@@ -14,6 +14,7 @@ from spectrace.assemblers.launch import (
 )
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
+from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
@@ -94,6 +95,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Capture cuda graph end",
     b"Beta spec",
     b"vLLM API server version",
+    *VERSION_LITERALS,
 )
 
 # Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.
@@ -175,6 +177,7 @@ class ConfigCollector:
         self._dump_line: LogLine | None = None
         self._lines: list[LogLine] = []  # kept to split runs (config lines are few)
         self._open_launch: tuple[str, LogLine] | None = None  # engine, line ending in "\\"
+        self._version_era: str | None = None  # from a printed sglang version: beats warnings
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -203,6 +206,10 @@ class ConfigCollector:
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
+        elif (release := find_sglang_version(text)) is not None:
+            self._config.version = ".".join(str(part) for part in release)
+            self._config.era = self._version_era = era_of(release)
+            self._config.engine = self._config.engine or "sglang"
 
     def result(self) -> RunConfig:
         """The collected config (the last run wins), plus one config per run when there are several."""
@@ -292,7 +299,7 @@ class ConfigCollector:
         if warning is None:
             return False
         self._config.engine = self._config.engine or "sglang"
-        self._config.era = warning.era
+        self._config.era = self._version_era or warning.era
         self._config.path_evidence.append(
             Evidence(
                 line.source,

@@ -1,0 +1,57 @@
+"""The sglang release a bug report shows, and the worker-path era it puts the run in."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.config import ConfigCollector
+from spectrace.assemblers.sglang_version import era_of, find_sglang_version
+from spectrace.dialects.base import LogLine
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("sglang: 0.5.10.post1", (0, 5, 10)),  # python3 -m sglang.check_env
+        ("pip install sglang==0.4.3.post2", (0, 4, 3)),
+        ("docker run --gpus all lmsysorg/sglang:v0.5.16-cu129 python3 -m sglang.launch_server",
+         (0, 5, 16)),
+        ('  File "/work/sglang-0.4.7/python/sglang/srt/managers/scheduler.py", line 2506, in f',
+         (0, 4, 7)),
+        ("sglang: not installed", None),
+        ("Ignore import error when loading sglang.srt.models.glm_ocr: No module named 'x'", None),
+    ],
+)  # fmt: skip
+def test_versions_as_reports_print_them(text: str, version: tuple[int, int, int] | None) -> None:
+    assert find_sglang_version(text) == version
+
+
+@pytest.mark.parametrize(
+    ("version", "era"),
+    [
+        ((0, 4, 7), "0.4.x-0.5.3"), ((0, 5, 3), "0.4.x-0.5.3"),
+        ((0, 5, 4), "0.5.4"), ((0, 5, 6), "0.5.5-0.5.6"), ((0, 5, 10), "0.5.7-0.5.10"),
+        ((0, 5, 12), "0.5.11-0.5.12"), ((0, 5, 16), "0.5.13+"), ((0, 5, 23), "0.5.17+"),
+        ((0, 6, 0), "0.5.17+"),
+    ],
+)  # fmt: skip
+def test_eras(version: tuple[int, int, int], era: str) -> None:
+    assert era_of(version) == era
+
+
+def test_a_printed_version_outranks_a_warning_for_the_era() -> None:
+    collector = ConfigCollector()
+    for n, text in enumerate(
+        [
+            "Overlap scheduler is disabled when spec v2 is off or using unsupported speculative "
+            "algorithm.",
+            "sglang: 0.5.9",
+        ],
+        1,
+    ):
+        collector.feed(LogLine("r.log", n, 0, text, text, "plain", ""))
+    config = collector.result()
+    assert (config.version, config.era, config.engine) == ("0.5.9", "0.5.7-0.5.10", "sglang")
+    late = ConfigCollector()
+    late.feed(LogLine("r.log", 1, 0, "sglang: 0.5.16", "sglang: 0.5.16", "plain", ""))
+    assert late.result().era == "0.5.13+"
