@@ -45,12 +45,12 @@ _HINT_COUPLING = (
 )
 
 
-def _loops_decide(config: RunConfig, frames: Sequence[Frame]) -> bool:
+def _loops_decide(config: RunConfig, frames: Sequence[Frame], load: LoadSample | None) -> bool:
     """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13.
 
     With no dump to say so, the run must show speculation itself (an algorithm flag from
-    the command line, a spec warning, a speculative frame): every sglang server, speculative
-    or not, runs one of the two loops.
+    the command line, a spec warning, a speculative frame, an ``accept len`` in the load
+    lines): every sglang server, speculative or not, runs one of the two loops.
     """
     if config.era in V2_ONLY_ERAS or config.engine == "vllm":
         return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
@@ -58,6 +58,8 @@ def _loops_decide(config: RunConfig, frames: Sequence[Frame]) -> bool:
     if flag is not None and (flag.origin == "server_args" or flag.value is not None):
         return str(flag.value).upper() in EAGLE_FAMILY
     if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
+        return True
+    if load is not None and load.accept_len is not None:
         return True
     sigs = (frame_signature(frame) for frame in frames)
     return any(sig is not None and not sig.needs_spec for sig in sigs)
@@ -71,10 +73,12 @@ def _all_frames(incident: Incident) -> list[Frame]:
     return list(frames)
 
 
-def frame_evidence(incident: Incident, config: RunConfig) -> list[Evidence]:
+def frame_evidence(
+    incident: Incident, config: RunConfig, load: LoadSample | None = None
+) -> list[Evidence]:
     """What the traceback's own frames say (the strongest evidence there is)."""
     frames = _all_frames(incident)
-    loops_decide = _loops_decide(config, frames)
+    loops_decide = _loops_decide(config, frames, load)
     out: list[Evidence] = []
     for frame in frames:
         sig = frame_signature(frame)
@@ -202,7 +206,7 @@ def decisive_flags(config: RunConfig) -> dict[str, FlagValue]:
 def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
     config = run_for(incident, config)
-    evidence = frame_evidence(incident, config) + config.path_evidence
+    evidence = frame_evidence(incident, config, load) + config.path_evidence
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     incident.worker_path = decide(evidence)
     incident.flags = decisive_flags(config)

@@ -451,3 +451,15 @@ def test_a_printed_release_past_0_5_12_makes_a_non_overlap_dump_v2() -> None:
     inc = incident(loop)
     link(inc, run_config(DUMP, "sglang: 0.5.10"), None)
     assert inc.worker_path is not None and inc.worker_path.value == "v1"
+
+
+def test_an_accept_length_in_the_load_lines_shows_the_run_speculates() -> None:
+    loop = (Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),)
+    sample = parse_load_line(line(DECODE, 100, "[2026-02-27 21:00:17 TP0] "))
+    inc = incident(loop, message="KeyError: 17")
+    link(inc, RunConfig(), sample)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
+    plain = parse_load_line(line(DECODE.replace("accept len: 2.40, accept rate: 0.48, ", ""), 100))
+    inc = incident(loop, message="KeyError: 17")
+    link(inc, RunConfig(), plain)
+    assert inc.worker_path is not None and inc.worker_path.value == "unknown"
