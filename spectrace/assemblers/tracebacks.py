@@ -26,6 +26,7 @@ _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in 
 _FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 _EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
+_MP_PROCESS = re.compile(r"Process [\w.-]+:")  # multiprocessing, before a child's traceback
 _THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 _SIGNALS = {
     "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
@@ -350,13 +351,16 @@ def _starts_traceback(text: str) -> bool:
 
 def _announces(prev: LogLine, line: LogLine) -> bool:
     """The line before a bare "Traceback" is its message: same vLLM call, an error-level header,
-    or a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``)."""
+    a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``), or multiprocessing's
+    ``Process EngineCore_DP0:`` that a child process prints before its own traceback."""
     if not prev.text.strip() or prev.text.strip() in CHAIN_MARKERS:
         return False  # a cut chain: the link before this one was lost
     if prev.group is not None:
         return prev.group == line.group
-    if not prev.headed or prev.lineno != line.lineno - 1:
+    if prev.lineno != line.lineno - 1:
         return False
+    if not prev.headed:
+        return _MP_PROCESS.fullmatch(prev.text.strip()) is not None
     return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
 
 

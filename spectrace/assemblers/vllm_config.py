@@ -35,9 +35,9 @@ def engine_config_flags(text: str) -> dict[str, object]:
     spec = values.get("speculative_config")
     if isinstance(spec, SourceText) and spec.text.startswith("SpeculativeConfig("):
         inner, _ = parse_call_kwargs(spec.text)
-        for key in ("method", "num_spec_tokens", "model"):
+        for key in ("method", "num_spec_tokens", "model", "draft_model"):  # draft_model: V0
             if key in inner:
-                flags[f"speculative_config.{key}"] = inner[key]
+                flags[f"speculative_config.{key.removeprefix('draft_')}"] = inner[key]
     elif spec is None and "speculative_config" in values:
         flags["speculative_config.method"] = None
     flags.update(_parallel_sizes(values))

@@ -88,3 +88,19 @@ def test_ray_faulthandler_dump_without_escape_bytes_or_header() -> None:
     assert (c.kind, c.rank, c.lineno) == (CrashKind.FAULTHANDLER, "RayWorkerWrapper", 1)
     # faulthandler prints the most recent call first; frames are kept outermost first
     assert [f.function for f in c.frames] == ["forward", "all_reduce", "__call__"]
+
+
+def test_multiprocessing_names_the_child_before_its_traceback() -> None:
+    ec = "(EngineCore_DP0 pid=43418) "
+    crashes = assemble([
+        ec + "Process EngineCore_DP0:",
+        ec + "Traceback (most recent call last):",
+        ec + '  File "/x/vllm/v1/engine/core.py", line 712, in run_engine_core',
+        ec + "    raise e",
+        ec + "RuntimeError: Engine core initialization failed.",
+    ])  # fmt: skip
+    assert [(c.header, c.lineno, c.rank) for c in crashes] == [
+        ("Process EngineCore_DP0:", 1, "EngineCore_DP0")
+    ]
+    prose = assemble(["Process the batch:", "Traceback (most recent call last):"])
+    assert prose[0].header is None

@@ -104,3 +104,16 @@ def test_split_sglang_and_trtllm_commands() -> None:
 
 def test_flag_lines_without_an_open_command_are_not_read() -> None:
     assert flags("vllm serve /m --tensor-parallel-size 2", "  --tp 8") == {"tp_size": 2}
+
+
+def test_v0_engine_config_names_the_draft_model() -> None:
+    got = flags(
+        "INFO 01-22 09:01:39 llm_engine.py:249] Initializing an LLM engine (v0.6.5) with config: "
+        "model='m', speculative_config=SpeculativeConfig(draft_model='d-0.5B', num_spec_tokens=5), "
+        "tokenizer='m', tensor_parallel_size=1"
+    )
+    assert got == {
+        "speculative_config.model": "d-0.5B",
+        "speculative_config.num_spec_tokens": 5,
+        "tp_size": 1,
+    }
