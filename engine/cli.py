@@ -242,6 +242,10 @@ def run(
             raise UsageError(ld.problems()[0])
     check_weights(model)
     check_devices(device, tp)
+    try:  # an --out that is a file or unwritable is the user's to fix, before any rank starts
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write under --out {out}: {exc.strerror or exc}") from None
     console = Console(stderr=True)
     worst = 0
     for ld in loads:

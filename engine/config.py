@@ -143,6 +143,8 @@ class EngineConfig:
             out.append(f"unknown model {self.model!r} (choose from {', '.join(MODELS)})")
         if self.device not in ("cpu", "cuda"):
             out.append(f"unknown device {self.device!r} (cpu or cuda)")
+        if self.dtype not in ("float32", "bfloat16", "float16"):
+            out.append(f"unknown dtype {self.dtype!r} (float32, bfloat16 or float16)")
         if self.verify_backend not in ("torch", "triton"):
             out.append(f"--verify-backend must be torch or triton, got {self.verify_backend!r}")
         if self.tp_size < 1:
