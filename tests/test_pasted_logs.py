@@ -120,3 +120,10 @@ def test_indented_c10_abort_and_faulthandler_dump(tmp_path: Path) -> None:
     ]
     got = {(i.exception_type, i.message[:20]) for i in analyse([write(tmp_path, lines)]).incidents}
     assert got == {("c10::DistBackendError", "[PG ID 0 PG GUID 0 R"), ("SIGABRT", "Aborted")}
+
+
+def test_indent_made_of_non_breaking_spaces(tmp_path: Path) -> None:
+    """Copied from a rendered page or a chat: the indentation comes as U+00A0."""
+    lines = [("    " + line).replace("  ", "\u00a0 ") for line in TRACE]
+    (crash,) = [i for i in analyse([write(tmp_path, lines)]).incidents if i.root_cause]
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")

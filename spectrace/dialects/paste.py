@@ -58,9 +58,15 @@ def unjson(text: str) -> str:
 
 
 def unpaste(text: str) -> str:
-    """The line without paste marks at either end; other lines come back unchanged (cheaply)."""
+    """The line without paste marks at either end; other lines come back unchanged (cheaply).
+
+    Non-breaking spaces (a copy from a rendered page or a chat) become plain ones first:
+    indentation made of them hides headers and exception lines as well as marks do.
+    """
     if not text:
         return text
+    if "\xa0" in text:
+        text = text.replace("\xa0", " ")
     if text[0] in _LEAD_CHARS:
         text = _lead(text)
     elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS:
