@@ -153,3 +153,19 @@ def test_the_what_line_under_a_terminate_line_is_its_message() -> None:
         "[TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/mpiUtils.cpp:211 '6'",
         2,
     )]  # fmt: skip
+
+
+def test_a_rejected_request_is_a_warning_not_a_root_cause() -> None:
+    err = "ERROR 07-03 03:19:15 [serving_chat.py:200] "
+    (crash,) = collect([
+        err + "Error in preprocessing prompt inputs",
+        err + "Traceback (most recent call last):",
+        err + '  File "/x/vllm/entrypoints/openai/serving_chat.py", line 183, in create_chat_completion',
+        err + "    ) = await self._preprocess_chat(",
+        err + "ValueError: This model's maximum context length is 16384 tokens. However, you requested 20000 tokens.",
+    ])  # fmt: skip
+    assert (crash.crash_class, crash.severity, crash.collateral) == (
+        "request_rejected",
+        "warning",
+        True,
+    )
