@@ -13,6 +13,8 @@ from typing import BinaryIO
 from spectrace import pipeline
 from spectrace.errors import InputError
 from spectrace.read import STDIN
+from spectrace.stacks.flight import load_flight
+from spectrace.stacks.model import load_capture
 from spectrace.unpack import (
     DECODE_ERRORS,
     SNIFF_BYTES,
@@ -121,3 +123,21 @@ def usable(paths: Sequence[str], warn: Callable[[str], None]) -> list[str]:
     for path, why in problems.items():
         warn(f"skipping {path}: {why}")
     return [p for p in paths if p not in problems]
+
+
+def usable_stacks(
+    captures: Sequence[str], dumps: Sequence[str], warn: Callable[[str], None] | None
+) -> tuple[list[str], list[str]]:
+    """Stacks captures and flight dumps that load; a damaged one beside the logs is skipped with
+    a warning, so it cannot hide the crashes the logs hold (``warn`` None: it is the error)."""
+    problems: dict[str, str] = {}
+    for path, load in [*((c, load_capture) for c in captures), *((d, load_flight) for d in dumps)]:
+        try:
+            load(path)
+        except InputError as exc:
+            if warn is None:
+                raise
+            problems[path] = str(exc)
+    for why in problems.values():
+        warn(f"skipping {why}")
+    return [c for c in captures if c not in problems], [d for d in dumps if d not in problems]

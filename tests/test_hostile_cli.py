@@ -163,3 +163,51 @@ def test_zero_width_and_bidi_marks_are_unsafe() -> None:
     assert inert("Trace\u200bback \u200f\u061c\u2060x\ufeff") == (
         "Trace\\x200bback \\x200f\\x61c\\x2060x\\xfeff"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["stacks", "1", "--interval", "inf"], "--interval"),
+        (["stacks", "1", "--interval", "nan"], "--interval"),
+        (["stacks", "1", "-n", "99999999999999999999"], "--samples"),
+        (["stacks", "--watch", "x.log", "--pid", "1", "--stall", "nan"], "--stall"),
+        (["engine", "run", "--out", "OUT", "--dtype", "int7"], "unknown dtype"),
+        (["engine", "run", "--out", "FILE", "--num-requests", "1"], "cannot write under --out"),
+    ],
+    ids=["interval-inf", "interval-nan", "samples-huge", "stall-nan", "dtype", "out-is-a-file"],
+)
+def test_absurd_stacks_and_engine_options_are_one_line(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    """Rejected before any process is sampled or any rank starts (no torch import, no sleep)."""
+    file = write(tmp_path, b"x\n", "file.log")
+    args = [file if a == "FILE" else str(tmp_path / "out") if a == "OUT" else a for a in args]
+    assert_one_line_error(spectrace(*args), words)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"pg_status": [1, 2], "entries": 5}',
+        '{"pg_status": {"0": 5}, "entries": []}',
+        '{"pg_status": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    ],
+    ids=["list-status", "int-status", "deep"],
+)
+def test_a_damaged_flight_dump_beside_a_log_is_skipped_not_fatal(
+    tmp_path: Path, content: str
+) -> None:
+    """The crash in the log is still reported; the dump gets a one-line warning."""
+    write(tmp_path, seed_core(), "server.log")
+    write(tmp_path, content.encode(), "fr_dump_0.json")
+    proc = spectrace("triage", str(tmp_path))
+    assert proc.returncode == 1 and "tensor a (160)" in proc.stdout, proc.stderr
+    assert proc.stderr.count("spectrace: warning: skipping") == 1 and "Traceback" not in proc.stderr
+    alone = spectrace("triage", str(tmp_path / "fr_dump_0.json"))
+    assert_one_line_error(alone, "flight-recorder dump")
+
+
+def test_a_deep_stacks_capture_is_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, b'{"format": "spectrace-stacks", "x": ' + b"[" * 100_000, "cap.json")
+    assert_one_line_error(spectrace("stacks", "--load", path), "stacks capture")

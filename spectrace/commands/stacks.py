@@ -94,6 +94,22 @@ def _watch(spec: WatchSpec, options: CaptureOptions, err: Console) -> Capture:
     return outcome.capture
 
 
+MAX_SAMPLES = 1000
+MAX_SECONDS = 24 * 3600.0  # longer is a typo (or inf), and sleep() would overflow
+
+
+def _check_numbers(samples: int, interval: float, timeout: float, stall: float | None,
+                   max_time: float | None) -> None:  # fmt: skip
+    """Bounds a user can mean; nan and inf are never meant."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise UsageError(f"--samples must be 1 to {MAX_SAMPLES}")
+    if not 0 <= interval <= MAX_SECONDS or not 0 < timeout <= MAX_SECONDS:
+        raise UsageError("--interval must be 0 to 86400 seconds and --timeout above 0 up to 86400")
+    for name, value in (("--stall", stall), ("--max-time", max_time)):
+        if value is not None and not 0 < value <= 30 * MAX_SECONDS:
+            raise UsageError(f"{name} must be above 0 and at most 30 days in seconds")
+
+
 def stacks_command(
     pid: Annotated[int | None, typer.Argument(help="Root process of the server (its children are included).")] = None,
     samples: Annotated[int, Opt("--samples", "-n", help="Dumps per process.")] = 3,
@@ -114,8 +130,7 @@ def stacks_command(
     """Capture, classify and show the stacks of a server's processes."""
     if fmt not in ("text", "json"):
         raise UsageError(f"unknown format {fmt!r} (choose from text, json)")
-    if samples < 1 or interval < 0 or timeout <= 0:
-        raise UsageError("--samples must be >= 1, --interval >= 0 and --timeout > 0")
+    _check_numbers(samples, interval, timeout, stall, max_time)
     console = Console()
     options = CaptureOptions(
         samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout

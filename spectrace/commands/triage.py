@@ -15,7 +15,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from spectrace import triage
 from spectrace.assemblers.config import RunConfig
 from spectrace.errors import InputError, UsageError
-from spectrace.inputs import expand
+from spectrace.inputs import expand, usable_stacks
 from spectrace.pipeline import Analysis
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
@@ -155,6 +155,8 @@ def triage_command(
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
         logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
+        # beside logs a damaged capture or dump is skipped; alone it is the error
+        captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
         analysis = (  # a capture or dumps alone still get their hang verdict
             triage.analyse_paths(logs, rules or [], markers, progress, warn)
             if logs or not (captures or dumps)

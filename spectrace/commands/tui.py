@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from spectrace.errors import InputError
+from spectrace.inputs import usable_stacks
 from spectrace.line_index import check_readable
 from spectrace.pipeline import expand_inputs
 from spectrace.read import STDIN
 from spectrace.stacks.findings import split_inputs
+from spectrace.textsafe import one_line
+
+
+def _warn(message: str) -> None:
+    print(one_line(f"spectrace: warning: {message}"), file=sys.stderr)
 
 
 def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
@@ -21,6 +28,8 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     logs, captures, dumps = split_inputs(expand_inputs([str(p) for p in paths]))
     for file in logs:  # none at all is fine: a capture alone opens with its hang findings
         check_readable(Path(file))
+    # checked before the app starts: beside logs a damaged one is skipped, alone it is the error
+    captures, dumps = usable_stacks(captures, dumps, _warn if logs else None)
     return [Path(p) for p in logs], [Path(p) for p in captures], [Path(p) for p in dumps]
 
 

@@ -61,7 +61,8 @@ def is_flight_dump(path: str | Path) -> bool:
 
 def load_flight(path: str | Path) -> RankFlight:
     try:
-        raw = Path(path).read_bytes()[:MAX_DUMP_BYTES]
+        with open(path, "rb") as fh:  # a huge file costs no more than the cap
+            raw = fh.read(MAX_DUMP_BYTES)
     except OSError as exc:
         raise InputError(
             f"{path}: cannot read flight-recorder dump ({exc.strerror or exc})"
@@ -76,6 +77,10 @@ def load_flight(path: str | Path) -> RankFlight:
         KeyError,
         TypeError,
         ValueError,
+        AttributeError,  # a list where a table belongs
+        IndexError,
+        OverflowError,
+        RecursionError,  # nested too deeply
     ) as exc:
         raise InputError(f"{path}: not a readable flight-recorder dump ({exc})") from None
 

@@ -141,7 +141,7 @@ def from_json(data: Any, origin: str = "<capture>") -> Capture:
             pyspy_version=str(data["pyspy_version"]),
             processes=tuple(_process_from(p) for p in data["processes"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise InputError(
             f"{origin}: malformed stacks capture ({type(exc).__name__}: {exc})"
         ) from None
@@ -201,6 +201,8 @@ def load_capture(path: str | Path) -> Capture:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: stacks capture is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise InputError(f"{path}: stacks capture is nested too deeply") from None
     return from_json(data, origin=str(path))
 
 
