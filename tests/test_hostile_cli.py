@@ -3,6 +3,7 @@ never a traceback, never a raw terminal escape."""
 
 from __future__ import annotations
 
+import bz2
 import json
 import os
 import subprocess
@@ -211,3 +212,16 @@ def test_a_damaged_flight_dump_beside_a_log_is_skipped_not_fatal(
 def test_a_deep_stacks_capture_is_one_line(tmp_path: Path) -> None:
     path = write(tmp_path, b'{"format": "spectrace-stacks", "x": ' + b"[" * 100_000, "cap.json")
     assert_one_line_error(spectrace("stacks", "--load", path), "stacks capture")
+
+
+def test_tui_refuses_a_pipe_and_what_only_triage_decodes(tmp_path: Path) -> None:
+    """The log view seeks in its file: a pipe would lose its head, bzip2 would show as junk."""
+    from spectrace.commands.tui import expand
+
+    fifo = tmp_path / "pipe.log"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="tui needs files it can reread"):
+        expand([fifo])
+    packed = Path(write(tmp_path, bz2.compress(seed_core()), "server.log.bz2"))
+    with pytest.raises(InputError, match="bzip2-encoded; tui shows plain and gzip logs"):
+        expand([packed])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,10 +17,23 @@ from spectrace.pipeline import expand_inputs
 from spectrace.read import STDIN
 from spectrace.stacks.findings import split_inputs
 from spectrace.textsafe import one_line
+from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
 
 def _warn(message: str) -> None:
     print(one_line(f"spectrace: warning: {message}"), file=sys.stderr)
+
+
+def _rereadable(path: str) -> None:
+    """The log view seeks in its file: a pipe, or an encoding only triage decodes, is refused."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise InputError(f"{path}: not a regular file; tui needs files it can reread")
+    with open(path, "rb") as fh:
+        codec = sniff(fh.read(SNIFF_BYTES), path)
+    if codec not in (Codec.PLAIN, Codec.GZIP):
+        raise InputError(
+            f"{path}: {codec}-encoded; tui shows plain and gzip logs (triage reads it as is)"
+        )
 
 
 def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
@@ -27,6 +42,7 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
         raise InputError("tui needs files it can reread: save stdin to a file first")
     logs, captures, dumps = split_inputs(expand_inputs([str(p) for p in paths]))
     for file in logs:  # none at all is fine: a capture alone opens with its hang findings
+        _rereadable(file)
         check_readable(Path(file))
     # checked before the app starts: beside logs a damaged one is skipped, alone it is the error
     captures, dumps = usable_stacks(captures, dumps, _warn if logs else None)
