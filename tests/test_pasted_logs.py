@@ -127,3 +127,16 @@ def test_indent_made_of_non_breaking_spaces(tmp_path: Path) -> None:
     lines = [("    " + line).replace("  ", "\u00a0 ") for line in TRACE]
     (crash,) = [i for i in analyse([write(tmp_path, lines)]).incidents if i.root_cause]
     assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
+
+
+def test_lines_a_terminal_copy_wrapped_at_80_columns(tmp_path: Path) -> None:
+    """tmux / screen copies break long lines at the terminal width, inside words."""
+    lines = [line[i : i + 80] for line in TRACE for i in range(0, len(line), 80)]
+    assert len(lines) > len(TRACE)  # the header and both frame lines were cut
+    (crash,) = [i for i in analyse([write(tmp_path, lines)]).incidents if i.root_cause]
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
+    assert [f.function for f in crash.frames] == [
+        "run_scheduler_process",
+        "forward_batch_speculative_generation",
+    ]
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"

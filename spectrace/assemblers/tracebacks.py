@@ -22,6 +22,8 @@ OPEN_IDLE = 128  # lines an unfinished record waits for its next line before it 
 MAX_JUNK = 32
 
 # The quotes may come escaped (File \"x.py\") when the log went through JSON on its way.
+_CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrapped
+CUT_MIN = 14  # "Traceback (mos": a wrapped start shorter than this is too weak a sign
 _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in (?P<func>.*)$')
 _FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 _EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
@@ -73,6 +75,7 @@ class _Record:
     current_thread: bool = False  # faulthandler: inside the crashing thread's block
     blanks: int = 0  # blank lines after the exception, kept only if the record goes on
     indent: int = 0  # a pasted log indented as a whole: columns every line of it gains
+    cut: str | None = None  # a frame line a terminal copy wrapped: its first part
 
     def add(self, line: LogLine) -> None:
         if len(self.lines) < MAX_LINES:
@@ -187,6 +190,15 @@ class TracebackAssembler:
                 rec.add(line)
                 return True
             return False  # a new traceback: the caller closes this one and starts again
+        if rec.cut is not None:
+            text, rec.cut = rec.cut + text, None  # the wrapped rest of a frame line
+            if not _FRAME.match(text):
+                text = line.text
+        if rec.state in (State.HEAD, State.FRAMES) and _CUT_FRAME.match(text):
+            if not (m := _FRAME.match(text)) or not m["func"].strip():
+                rec.cut = text
+                rec.add(line)
+                return True
         if m := _FRAME.match(text):
             if rec.state is State.AFTER or rec.state is State.GAP:
                 return False
@@ -244,7 +256,7 @@ class TracebackAssembler:
 
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
         text = line.text
-        idx = text.rfind(TB_START) if _starts_traceback(text) else -1
+        idx = _tb_start(text)
         fault = text.lstrip().startswith("Fatal Python error:") or _THREAD.match(text.strip())
         frame = _FRAME.match(text) or _FAULT_FRAME.match(text)
         if idx < 0 and not fault and not frame:
@@ -346,7 +358,19 @@ def _dedent(line: LogLine, indent: int) -> LogLine:
 def _starts_traceback(text: str) -> bool:
     """``Traceback (most recent call last):`` ends the line (after a header such as
     ``Scheduler hit an exception: ``); quoted inside a request repr, it does not."""
-    return text.rstrip().endswith(TB_START)
+    return _tb_start(text) >= 0
+
+
+def _tb_start(text: str) -> int:
+    """Where the line's closing ``Traceback (most recent call last):`` starts, -1 if none;
+    a terminal copy may have wrapped the line inside it (``... Traceback (most rec``)."""
+    body = text.rstrip()
+    if body.endswith(TB_START):
+        return len(body) - len(TB_START)
+    idx = body.rfind("Traceback (", max(len(body) - len(TB_START), 0))
+    if idx >= 0 and len(body) - idx >= CUT_MIN and TB_START.startswith(body[idx:]):
+        return idx
+    return -1
 
 
 def _announces(prev: LogLine, line: LogLine) -> bool:
