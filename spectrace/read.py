@@ -72,7 +72,7 @@ class Reader:
         self.issues: list[str] = []
         self.gzip = False
         self.codec = Codec.PLAIN
-        self._threaded, self._layers = False, 0
+        self._threaded, self._layers, self._ended = False, 0, False
         self._path = path
         self._delivered = 0  # decompressed bytes handed out (to resume after damage)
         self._rescue: BinaryIO | None = None
@@ -113,6 +113,9 @@ class Reader:
 
     def _wrap(self, start: int) -> BinaryIO:
         head = _peek(self._raw, SNIFF_BYTES)
+        # a pipe or terminal that peeked nothing has ended: reading a terminal again would wait
+        # for a second Ctrl-D
+        self._ended = not head and not self._raw.seekable() and hasattr(self._raw, "peek")
         self.codec = sniff(head, self.name)
         if self.codec is Codec.PLAIN:
             if start:
@@ -190,6 +193,8 @@ class Reader:
 
     def _fill(self, buf: bytearray, fill: int, offset: int) -> tuple[int, bool]:
         """Read until the buffer is full or the input ends; damage ends the input with an issue."""
+        if self._ended:
+            return 0, True
         view = memoryview(buf)
         got = 0
         try:

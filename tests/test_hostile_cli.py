@@ -225,3 +225,22 @@ def test_tui_refuses_a_pipe_and_what_only_triage_decodes(tmp_path: Path) -> None
     packed = Path(write(tmp_path, bz2.compress(seed_core()), "server.log.bz2"))
     with pytest.raises(InputError, match="bzip2-encoded; tui shows plain and gzip logs"):
         expand([packed])
+
+
+def test_stdin_on_a_terminal_says_what_it_waits_for() -> None:
+    """`spectrace triage -` typed at a prompt would otherwise sit silent like a hang."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spectrace", "triage", "-"],
+            stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        os.write(master, b"\x04")  # Ctrl-D at the start of a line: end of input
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert "reading the log from the terminal; end it with Ctrl-D" in err
+    assert proc.returncode == 0 and "Traceback" not in err, err

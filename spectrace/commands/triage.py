@@ -152,6 +152,8 @@ def triage_command(
             inert(f"spectrace: warning: {message}"), markup=False, highlight=False, soft_wrap=True
         )
 
+    if "-" in paths and sys.stdin is not None and sys.stdin.isatty():  # else it looks hung
+        err.print("spectrace: reading the log from the terminal; end it with Ctrl-D", style="dim")
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
         logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
