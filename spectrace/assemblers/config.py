@@ -16,6 +16,8 @@ from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
 from spectrace.assemblers.spec_warnings import match_spec_warning
+from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
+from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     VERSION,
@@ -96,6 +98,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Beta spec",
     b"vLLM API server version",
     *VERSION_LITERALS,
+    *TRTLLM_LITERALS,
 )
 
 # Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.
@@ -126,6 +129,7 @@ _RANK = {
     "capture_log": 6,  # the sizes really captured (the dump's list is clipped later)
     "warning": 2,
     "launch_command": 1,
+    "trtllm_config": 1,  # the extra_llm_api_options YAML pasted beside the log
     "env": 1,
     "marker": 1,
 }
@@ -201,6 +205,10 @@ class ConfigCollector:
             self._set("cuda_graph_bs", sizes, line, "capture_log")
         elif (marker := _MARKER.search(text)) is not None:
             self._marker(line, marker)
+        elif spec := trtllm_spec_flags(text):
+            self._config.engine = self._config.engine or "trtllm"
+            for name, value in spec.items():
+                self._set(name, value, line, "trtllm_config")
         elif not self._warning(line) and not self._launch(line):
             self._env(line, find_env_assignments(text), "env")
         if (version := VERSION.search(text)) is not None:

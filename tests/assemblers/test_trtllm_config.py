@@ -1,0 +1,41 @@
+"""TensorRT-LLM's speculative settings: the extra_llm_api_options YAML pasted beside a log and
+run.py's draft_len line (lines written by us in those shapes)."""
+
+from __future__ import annotations
+
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+from spectrace.dialects.detect import LineParser
+
+
+def collect(*texts: str) -> RunConfig:
+    parser, collector = LineParser("run.log"), ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        if any(lit.decode() in text for lit in CONFIG_LITERALS):
+            collector.feed(parser.parse(text.encode(), n, 0))
+    return collector.result()
+
+
+def test_pasted_yaml_and_command_give_engine_and_spec_flags() -> None:
+    config = collect(
+        "trtllm-serve serve /m --backend pytorch --tp_size 8 --extra_llm_api_options x.yaml",
+        "speculative_config:",
+        "  decoding_type: MTP",
+        "  max_draft_len: 3  # draft tokens per step",
+        "  speculative_model_dir: '/models/eagle3-draft'",
+    )
+    flags = {name: flag.value for name, flag in config.flags.items()}
+    assert config.engine == "trtllm"
+    assert flags == {
+        "tp_size": 8,
+        "speculative_config.method": "mtp",
+        "speculative_config.num_spec_tokens": 3,
+        "speculative_config.model": "/models/eagle3-draft",
+    }
+
+
+def test_run_py_draft_len_line_and_lookalikes() -> None:
+    config = collect("[02/19/2025-11:44:14] [TRT-LLM] [I] draft_len: 3")
+    assert config.flags["speculative_config.num_spec_tokens"].value == 3
+    assert trtllm_spec_flags("max_draft_len: 3 tokens and more text") == {}
+    assert trtllm_spec_flags("the decoding_type: is unknown here") == {}
