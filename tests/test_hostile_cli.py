@@ -30,9 +30,9 @@ HOSTILE_NAME = "a\nb[red]x[\\red]\x1b]52;c;aGk=\x07::warning::z,1:%0A\x9b2J\u202
 
 
 def spectrace(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kw}
     return subprocess.run(
-        [sys.executable, "-m", "spectrace", *args],
-        capture_output=True, text=True, timeout=120, **kw,  # type: ignore[arg-type]
+        [sys.executable, "-m", "spectrace", *args], text=True, timeout=120, **pipes,  # type: ignore[call-overload]
     )  # fmt: skip
 
 
@@ -244,3 +244,12 @@ def test_stdin_on_a_terminal_says_what_it_waits_for() -> None:
         os.close(slave)
     assert "reading the log from the terminal; end it with Ctrl-D" in err
     assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [["triage", "-f", "json"], ["triage"], ["diff", "LOG"]])
+def test_a_full_disk_for_the_output_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    log = write(tmp_path, seed_core())
+    with open("/dev/full", "w") as full:
+        proc = spectrace(*[log if a == "LOG" else a for a in args], log, stdout=full)
+    assert_one_line_error(proc, "cannot write the output: No space left on device")
