@@ -4,8 +4,10 @@ faulthandler dump whose header and colour codes a copy-paste lost (lines written
 from __future__ import annotations
 
 from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.dialects.detect import LineParser
+from spectrace.ruleset import RuleSet
 
 RUNNER = '  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py", line 717, in execute_model'
 SPEC = '  File "/usr/local/lib/python3.10/dist-packages/vllm/spec_decode/spec_decode_worker.py", line 388, in _run_speculative_decoding_step'
@@ -104,3 +106,15 @@ def test_multiprocessing_names_the_child_before_its_traceback() -> None:
     ]
     prose = assemble(["Process the batch:", "Traceback (most recent call last):"])
     assert prose[0].header is None
+
+
+def test_a_cut_traceback_is_classed_by_its_header() -> None:
+    err = "(EngineCore_DP0 pid=286) ERROR 03-05 05:40:33 [core.py:1102] "
+    (crash,) = assemble([
+        err + "EngineCore encountered a fatal error.",
+        err + "Traceback (most recent call last):",
+        err + '  File "/x/vllm/v1/engine/core.py", line 1093, in run_engine_core',
+        err + "    engine_core.run_busy_loop()",
+    ])  # fmt: skip
+    classed = FatalMatcher(RuleSet.load()).classify(crash)
+    assert (classed.exception_type, classed.crash_class) == ("Traceback", "engine_core_fatal")
