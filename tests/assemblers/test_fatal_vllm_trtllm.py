@@ -169,3 +169,16 @@ def test_a_rejected_request_is_a_warning_not_a_root_cause() -> None:
         "warning",
         True,
     )
+
+
+def test_cuda_oom_and_a_kv_cache_too_small_at_start_up() -> None:
+    oom = collect(["RuntimeError: CUDA error: out of memory"])
+    assert [c.crash_class for c in oom] == ["cuda_oom"]
+    (kv,) = collect([
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/v1/core/kv_cache_utils.py", line 700, in check_enough_kv_cache_memory',
+        "    raise ValueError(",
+        "ValueError: To serve at least one request with the models's max seq len (131072), (16.0 GiB "
+        "KV cache is needed, which is larger than the available KV cache memory (9.5 GiB).",
+    ])  # fmt: skip
+    assert (kv.crash_class, kv.severity) == ("kv_cache_too_small", "fatal")
