@@ -79,3 +79,19 @@ def test_kernel_assertion_lines_above_another_header_are_not_its_header(tmp_path
     assert sorted(i.exception_type for i in a.incidents) == ["CUDAKernelAssert", "RuntimeError"]
     (tb,) = [i for i in a.incidents if i.exception_type == "RuntimeError"]
     assert tb.header is None or "Assertion" not in tb.header
+
+
+@pytest.mark.parametrize(
+    ("line", "crash_class"),
+    [
+        ("RuntimeError: HIP error: an illegal memory access was encountered", "cuda_illegal_memory"),
+        ("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB.", "cuda_oom"),
+        ("RuntimeError: HIP error: invalid device function", "cuda_error"),
+        ("Memory access fault by GPU node-9 (Agent handle: 0x55d7c0fa2a10) on address "
+         "0x7f2e5c000000. Reason: Unknown.", "cuda_illegal_memory"),
+    ],
+)  # fmt: skip
+def test_rocm_forms_of_the_gpu_faults(tmp_path: Path, line: str, crash_class: str) -> None:
+    """sglang on MI300X: the same faults, spelled HIP, and ROCm's own memory-fault abort."""
+    (fault,) = run(tmp_path, [line]).incidents
+    assert (fault.crash_class, fault.severity, fault.root_cause) == (crash_class, "fatal", True)
