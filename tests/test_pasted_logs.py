@@ -140,3 +140,11 @@ def test_lines_a_terminal_copy_wrapped_at_80_columns(tmp_path: Path) -> None:
         "forward_batch_speculative_generation",
     ]
     assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
+
+
+def test_grep_n_output_with_context_lines(tmp_path: Path) -> None:
+    """``grep -n -A5 "hit an exception" server.log``: "N:" on the match, "N-" on context."""
+    lines = [f"{4810 + i}{':' if i == 0 else '-'}{line}" for i, line in enumerate(TRACE[:6])]
+    (crash,) = [i for i in analyse([write(tmp_path, lines)]).incidents if i.root_cause]
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
+    assert len(crash.frames) == 2 and crash.frames[0].code == "scheduler.event_loop_normal()"

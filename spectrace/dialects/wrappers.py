@@ -20,6 +20,13 @@ _SHIPPER = re.compile(
     r"\[(\d{4})-(\d\d)-(\d\d)[T ](\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d)?\] "
     r"([\w.:-]+) >> "
 )
+# grep -n / -A / -C output: "1234:" on matches, "1235-" on context lines, "file:1234:" for
+# several files. Peeled only before what a log line of ours starts with, so a time such as
+# "12:34:56" or a stamp such as "2025-07-25T..." is never taken for a line number.
+_GREP = re.compile(
+    r"(?:[\w./-]+[:-])?\d{1,9}[:-](?=\[\d{4}-\d\d-\d\d |\s+File \"|\s{2,}\S|Traceback \("
+    r"|[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b)"
+)
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
@@ -93,6 +100,8 @@ def _peel(text: str) -> Peeled:
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
             container = m.group(1)
+        elif m := _GREP.match(text):
+            pass
         elif m := _KUBECTL.match(text):
             container = m.group(1)
         elif m := _SHIPPER.match(text):

@@ -117,3 +117,17 @@ def test_wrapper_behind_an_indent() -> None:
     p = peel(f"    2026-03-02T10:15:42.217Z stdout F {HEAD}")
     assert p.text == HEAD and p.ts is not None
     assert peel("    plain text").text == "    plain text"
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        (f"4810:{HEAD}", HEAD),
+        ('4811-  File "/srv/a.py", line 3, in f', '  File "/srv/a.py", line 3, in f'),
+        ("logs/server.log:4815:RuntimeError: boom", "RuntimeError: boom"),
+        ("12:34:56 a time, not a line number", "12:34:56 a time, not a line number"),
+        ("10:15:42 TP0] a cut header", "10:15:42 TP0] a cut header"),
+    ],
+)
+def test_grep_line_numbers(line: str, text: str) -> None:
+    assert peel(line).text == text
