@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
+from spectrace.assemblers.tracebacks import EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects.base import LogLine
 from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
@@ -52,11 +52,11 @@ class FatalMatcher:
         """Class, severity, hints and collateral for an assembled traceback or faulthandler dump."""
         texts = [f"{crash.exception_type}: {crash.message}"]
         texts += [f"{link.exception_type}: {link.message}" for link in crash.chain]
-        if crash.exception_type == CUT_TYPE and crash.header:
-            texts.append(crash.header)  # a cut paste: "EngineCore encountered a fatal error."
-        for rule in self._exc_rules:
-            for text in texts:
-                if self._search(rule.id, rule.pattern, text, None):
+        # the header names the class only when no exception does: a cut paste under "EngineCore
+        # encountered a fatal error.", Python's "Exception ignored in: <function X.__del__>"
+        for group in (texts, [crash.header] if crash.header else []):
+            for rule in self._exc_rules:
+                if any(self._search(rule.id, rule.pattern, text, None) for text in group):
                     return _apply(crash, rule)
         return crash
 

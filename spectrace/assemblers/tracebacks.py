@@ -28,7 +28,9 @@ _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in 
 _FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 _EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
-_MP_PROCESS = re.compile(r"Process [\w.-]+:")  # multiprocessing, before a child's traceback
+# Unheaded lines Python itself prints just before a traceback: multiprocessing's child name,
+# the unraisable-exception hook (an exception in __del__ or at shutdown, then ignored).
+_RAW_HEADER = re.compile(r"Process [\w.-]+:|Exception ignored in: .+")
 _THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 _SIGNALS = {
     "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
@@ -375,8 +377,8 @@ def _tb_start(text: str) -> int:
 
 def _announces(prev: LogLine, line: LogLine) -> bool:
     """The line before a bare "Traceback" is its message: same vLLM call, an error-level header,
-    a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``), or multiprocessing's
-    ``Process EngineCore_DP0:`` that a child process prints before its own traceback."""
+    a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``), or a line Python
+    prints itself (``Process EngineCore_DP0:``, ``Exception ignored in: <function ...>``)."""
     if not prev.text.strip() or prev.text.strip() in CHAIN_MARKERS:
         return False  # a cut chain: the link before this one was lost
     if prev.group is not None:
@@ -384,7 +386,7 @@ def _announces(prev: LogLine, line: LogLine) -> bool:
     if prev.lineno != line.lineno - 1:
         return False
     if not prev.headed:
-        return _MP_PROCESS.fullmatch(prev.text.strip()) is not None
+        return _RAW_HEADER.fullmatch(prev.text.strip()) is not None
     return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
 
 

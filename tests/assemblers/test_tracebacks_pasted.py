@@ -118,3 +118,30 @@ def test_a_cut_traceback_is_classed_by_its_header() -> None:
     ])  # fmt: skip
     classed = FatalMatcher(RuleSet.load()).classify(crash)
     assert (classed.exception_type, classed.crash_class) == ("Traceback", "engine_core_fatal")
+
+
+def test_an_ignored_exception_at_shutdown_is_a_warning() -> None:
+    (crash,) = assemble([
+        "Exception ignored in: <function Wrapper.__del__ at 0x7f0000000000>",
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/profiler/wrapper.py", line 40, in __del__',
+        "ImportError: sys.meta_path is None, Python is likely shutting down",
+    ])  # fmt: skip
+    classed = FatalMatcher(RuleSet.load()).classify(crash)
+    assert classed.header is not None and classed.header.startswith("Exception ignored in:")
+    assert (classed.crash_class, classed.severity, classed.collateral) == (
+        "ignored_exception",
+        "warning",
+        True,
+    )
+
+
+def test_the_exception_classes_before_the_header_does() -> None:
+    err = "(EngineCore_DP0 pid=286) ERROR 03-05 05:40:33 [core.py:1102] "
+    (crash,) = assemble([
+        err + "EngineCore encountered a fatal error.",
+        err + "Traceback (most recent call last):",
+        err + '  File "/x/vllm/v1/spec_decode/eagle.py", line 240, in propose',
+        err + "ValueError: too many values to unpack (expected 2)",
+    ])  # fmt: skip
+    assert FatalMatcher(RuleSet.load()).classify(crash).crash_class == "unpack_mismatch"
