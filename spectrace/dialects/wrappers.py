@@ -21,12 +21,9 @@ _SHIPPER = re.compile(
     r"([\w.:-]+) >> "
 )
 # grep -n / -A / -C output: "1234:" on matches, "1235-" on context lines, "file:1234:" for
-# several files. Peeled only before what a log line of ours starts with, so a time such as
-# "12:34:56" or a stamp such as "2025-07-25T..." is never taken for a line number.
-_GREP = re.compile(
-    r"(?:[\w./-]+[:-])?\d{1,9}[:-](?=\[\d{4}-\d\d-\d\d |\s+File \"|\s{2,}\S|Traceback \("
-    r"|[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b)"
-)
+# several files. Never before a digit (unless a full date follows), so a time such as
+# "12:34:56", a stamp such as "2025-07-25T..." or NCCL's "host:pid:tid" stays whole.
+_GREP = re.compile(r"(?:[\w./-]+[:-])?\d{1,9}[:-](?=[^\d\s]|\s*$|\s+\S|\d{4}-\d\d-\d\d[T ])")
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
@@ -94,14 +91,14 @@ def _peel(text: str) -> Peeled:
     stamp: Header | None = None
     partial = False
     for _ in range(_MAX_PEELS):
-        if m := _CRI.match(text):
+        if m := _GREP.match(text):  # first: a grep line number is outermost
+            pass
+        elif m := _CRI.match(text):
             stamp, partial = stamp or _stamp(m, text), m.group(6) == "P"
         elif m := _CI.match(text):
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
             container = m.group(1)
-        elif m := _GREP.match(text):
-            pass
         elif m := _KUBECTL.match(text):
             container = m.group(1)
         elif m := _SHIPPER.match(text):

@@ -127,6 +127,12 @@ def test_wrapper_behind_an_indent() -> None:
         ("logs/server.log:4815:RuntimeError: boom", "RuntimeError: boom"),
         ("12:34:56 a time, not a line number", "12:34:56 a time, not a line number"),
         ("10:15:42 TP0] a cut header", "10:15:42 TP0] a cut header"),
+        (
+            "sglang-0:100:1012 [1] NCCL INFO Init COMPLETE",
+            "sglang-0:100:1012 [1] NCCL INFO Init COMPLETE",
+        ),
+        ("4812-", ""),  # a blank context line stays blank (it ends an exception's message)
+        (f"4813-sglang-1  | {HEAD}", HEAD),  # before a compose prefix: the number is outermost
     ],
 )
 def test_grep_line_numbers(line: str, text: str) -> None:
