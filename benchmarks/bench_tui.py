@@ -1,12 +1,16 @@
 """Time ``spectrace tui`` as a user sees it, in a real terminal (tmux), against toolong.
 
 Usage: python benchmarks/bench_tui.py --size-mb 1024 [--file LOG] [--toolong PATH/TO/tl]
+       [--repeat N] [--spectrace "COMMAND"]
 
 Every time is taken from process start to what the terminal shows (``tmux capture-pane``):
 first screen of log text, first crash in the list, full crash list, last line after ``G``
 (pressed once the index is complete, and pressed at the first screen), and peak RSS (VmHWM).
 toolong opens the same warm file in the same run; its figures are printed as ratios.
 toolong pins textual<0.59, so it lives in its own virtualenv (``--toolong``), never ours.
+Each program is started ``--repeat`` times (alternating) and every figure is the median.
+``--spectrace`` may be any command line, e.g. ``env PYTHONPATH=OLD_CHECKOUT python -m spectrace``
+to compare a previous version in the same run.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,6 +119,14 @@ def bench_toolong(exe: str, log: Path, tail: str) -> dict[str, float]:
     return out
 
 
+def bench_floor(log: Path) -> dict[str, float]:
+    """Without toolong: ``head`` in the same terminal, the floor any viewer starts from."""
+    term = Terminal("bench-floor", f"sh -c 'head -n 60 {log}; exec sleep 60'")
+    out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
+    term.close()
+    return out
+
+
 def make_log(size_mb: int, folder: Path) -> Path:
     out = folder / f"bench_{size_mb}mb.log"
     gen = Path(__file__).with_name("gen_log.py")
@@ -129,12 +142,18 @@ def warm(path: Path) -> None:
             pass
 
 
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the runs: one slow start on a shared box is ignored."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]} if runs else {}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=int, default=256)
     parser.add_argument("--file", type=Path, help="an existing log instead of a generated one")
     parser.add_argument("--toolong", default=os.environ.get("TOOLONG", shutil.which("tl")))
     parser.add_argument("--spectrace", default=shutil.which("spectrace") or "spectrace")
+    parser.add_argument("--repeat", type=int, default=3, help="starts per program (medians)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-tui-") as tmp:
         log = args.file or make_log(args.size_mb, Path(tmp))
@@ -144,18 +163,26 @@ def main() -> None:
         load = os.getloadavg()[0]
         print(
             f"input: {log} ({size_mb:.0f} MiB, {count:,} lines), warm page cache, "
-            f"{os.cpu_count()} cores, load average {load:.1f} at start"
+            f"{os.cpu_count()} cores, load average {load:.1f} at start, "
+            f"medians of {args.repeat} starts each"
         )
-        ours = bench_spectrace(args.spectrace, log, count)
-        theirs = bench_toolong(args.toolong, log, tail) if args.toolong else {}
-    print(f"{'measure':<24}{'spectrace':>12}{'toolong':>12}{'ratio':>9}")
+        runs: list[dict[str, float]] = []
+        others: list[dict[str, float]] = []
+        for _ in range(args.repeat):
+            runs.append(bench_spectrace(args.spectrace, log, count))
+            others.append(
+                bench_toolong(args.toolong, log, tail) if args.toolong else bench_floor(log)
+            )
+        ours, theirs = medians(runs), medians(others)
+    other_name = "toolong" if args.toolong else "head"
+    print(f"{'measure':<24}{'spectrace':>12}{other_name:>12}{'ratio':>9}")
     for key, value in ours.items():
         other = theirs.get(key)
         unit = " MB" if key == "peak_mb" else " s"  # cpu_* are CPU seconds of the process
         ratio = f"{other / value:8.2f}x" if other and value else ""
         shown = f"{other:10.2f}{unit}" if other is not None else " " * 12
         print(f"{key:<24}{value:10.2f}{unit}{shown}{ratio}")
-    print("ratio = toolong / spectrace (above 1: spectrace is faster or smaller)")
+    print(f"ratio = {other_name} / spectrace (above 1: spectrace is faster or smaller)")
 
 
 if __name__ == "__main__":

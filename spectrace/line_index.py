@@ -24,6 +24,7 @@ from isal import igzip
 from spectrace.errors import InputError
 
 CHUNK = 8 << 20  # bytes read per background step
+HEAD = 64 << 10  # indexed at once on the caller's thread: a first screen's worth of lines
 BLOCK = 128  # lines decoded and cached together
 CACHE_BLOCKS = 256  # at most 32 k decoded lines held
 MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels with it
@@ -115,6 +116,17 @@ class LineIndex:
 
     def _tail_start(self) -> int:
         return self._ends[-1] if self._ends else 0
+
+    def head(self, size: int = HEAD) -> int:
+        """Index the first ``size`` bytes now, so a first screen needs no worker (plain files: a
+        .gz is inflated by the background pass); ``build`` goes on from there."""
+        if self.gzip:
+            return 0
+        with self._building:
+            if self._size:
+                return 0
+            data = os.pread(self._fd, size, 0)
+            return self._add(0, data) if data else 0
 
     def build(
         self,

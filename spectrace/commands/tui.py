@@ -62,12 +62,11 @@ def tui(
     ] = False,
 ) -> None:
     """Browse logs with their crashes, worker path, flags and load."""
-    from spectrace.ruleset import RuleSet
     from spectrace.tui.app import SpectraceApp
 
     logs, captures, dumps = expand(paths)
-    benign = RuleSet.load().benign
-    SpectraceApp(logs, expect=expect, follow=follow, benign=benign, stacks=(captures, dumps)).run()
+    # the rules are loaded by the app's first scan, after its first frame
+    SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps)).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,7 @@ from spectrace.assemblers.config import RunConfig
 from spectrace.assemblers.crash import Crash
 from spectrace.errors import SpectraceError
 from spectrace.pipeline import Analysis
+from spectrace.ruleset import RuleSet
 from spectrace.stacks.findings import stack_findings
 
 
@@ -18,12 +19,20 @@ def run(
     expect: Sequence[str],
     on_crash: Callable[[Crash], None],
     stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
+    rules: RuleSet | Callable[[RuleSet], None] = lambda _: None,
 ) -> Analysis | str:
     """The analysis (plus hang findings from ``stacks``: captures, flight dumps), or the reason
-    it failed (shown in the app, never as a traceback)."""
+    it failed (shown in the app, never as a traceback). ``rules``: the rules to use, or a
+    callback that receives the built-in rules once loaded here (off the app's start-up path)."""
     try:
+        if not isinstance(rules, RuleSet):
+            loaded = RuleSet.load()
+            rules(loaded)
+            rules = loaded
         analysis = (  # a capture or flight dumps alone: their hang findings, nothing to scan
-            pipeline.analyse([str(p) for p in paths], expect=list(expect), on_crash=on_crash)
+            pipeline.analyse(
+                [str(p) for p in paths], rules=rules, expect=list(expect), on_crash=on_crash
+            )
             if paths
             else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
         )

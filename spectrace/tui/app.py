@@ -6,6 +6,7 @@ comes back as messages, so the first screen shows while a multi-GB file is still
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,13 +22,20 @@ from spectrace.assemblers.crash import Crash
 from spectrace.incidents import Incident
 from spectrace.line_index import LineIndex
 from spectrace.pipeline import Analysis, Finding
-from spectrace.ruleset import BenignRule
+from spectrace.ruleset import RuleSet
 from spectrace.tui import analysis as core
 from spectrace.tui.actions import KeyActions
 from spectrace.tui.dialogs import Query
 from spectrace.tui.follow import FollowActions
 from spectrace.tui.linestyle import LineStyler
-from spectrace.tui.messages import AnalysisDone, AnalysisFailed, CrashFound, IndexProgress, JumpTo
+from spectrace.tui.messages import (
+    AnalysisDone,
+    AnalysisFailed,
+    CrashFound,
+    IndexProgress,
+    JumpTo,
+    RulesLoaded,
+)
 from spectrace.tui.timeline import (
     FilteredSource,
     LineSource,
@@ -51,6 +59,7 @@ from spectrace.tui.widgets.log_view import EmptySource, LogView
 POLL_S = 0.5
 PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
 CRASH_BATCH_S = 0.5
+FIRST_FRAME_WAIT_S = 2.0  # the index waits for the first frame at most this long
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
 NO_LOG = (
     "No log file given: the hang findings of the stacks capture or flight dumps are on the "
@@ -84,13 +93,13 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         *,
         expect: Sequence[str] = (),
         follow: bool = False,
-        benign: Sequence[BenignRule] = (),
         stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
     ) -> None:
         """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings."""
         super().__init__()
         self.stacks = stacks
-        self.styler = LineStyler(benign)
+        self.styler = LineStyler()
+        self.rules: RuleSet | None = None  # the built-in rules, loaded by the first scan
         self.files = FileSet([LineIndex(p) for p in paths])
         self.expect = list(expect)
         self.start_follow = follow
@@ -109,7 +118,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._crash_flush_pending = False
         self._status_text = ""
         self._analysis_started_at = 0.0
-        self._analysis_started = False
+        self._painted = threading.Event()
 
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
@@ -131,10 +140,13 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._start)
+        self._start()
 
     def _start(self) -> None:
+        if self.files.indexes:  # the first frame already shows the top of the log
+            self.files.indexes[0].head()
         self.log_view.set_source(self.base)
+        self.call_after_refresh(self._first_frame_out)
         self.log_view.focus()
         self._index()
         self.set_interval(POLL_S, self._poll)
@@ -150,9 +162,16 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     # -- background work -----------------------------------------------------------------------
 
+    def _first_frame_out(self) -> None:
+        """Only now the scan and the rest of the index may compete for the GIL (numpy's and the
+        core's imports alone hold it for ~0.1 s)."""
+        self._painted.set()
+        self._analyse()
+
     @work(thread=True, group="index")
     def _index(self) -> None:
         last = 0.0
+        self._painted.wait(FIRST_FRAME_WAIT_S)
         for index in self.files.indexes:
 
             def progress(_added: int) -> None:
@@ -177,7 +196,11 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     def _analyse(self) -> None:
         self._analysis_started_at = time.monotonic()
         result = core.run(
-            self.files.paths, self.expect, lambda c: self.post_message(CrashFound(c)), self.stacks
+            self.files.paths,
+            self.expect,
+            lambda c: self.post_message(CrashFound(c)),
+            self.stacks,
+            self.rules or (lambda rules: self.post_message(RulesLoaded(rules))),
         )
         self.post_message(
             AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
@@ -220,15 +243,16 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._analyse()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        if (
-            not self._analysis_started
-        ):  # once the first lines can show: the scan competes for the GIL
-            self._analysis_started = True
-            self._analyse()
         if isinstance(self.log_view.source, (SingleSource, MergedSource)):
             self.log_view.grew()
         self.indexing = not message.done
         self._status()
+
+    def on_rules_loaded(self, message: RulesLoaded) -> None:
+        """Loaded by the first scan, after the first frame: known noise is dimmed from now on."""
+        self.rules = message.rules
+        self.styler.use(message.rules.benign)
+        self.log_view.set_crash_lines(self.log_view.crash_lines)  # restyles the rows shown
 
     def on_crash_found(self, message: CrashFound) -> None:
         """The first crash shows at once; later ones in batches (a rebuild per crash costs ~70 ms)."""
@@ -267,7 +291,10 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     def _list(self, entries: list[Entry]) -> None:
         self.incident_list.show(entries)
         if self.incident_list.highlighted is None and entries:
-            self.incident_list.highlighted = 0  # its detail shows through OptionHighlighted
+            self.incident_list.highlighted = 0
+        entry = self.incident_list.current()
+        if entry is not None:  # now, not a bubbled OptionHighlighted later: settled means shown
+            self._detail(entry)
 
     @on(OptionList.OptionHighlighted, "#incidents")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -65,6 +65,10 @@ class LineStyler:
         self._detector = Detector()
         self._benign = tuple(benign)
 
+    def use(self, benign: Sequence[BenignRule]) -> None:
+        """Benign rules loaded after the first frame (the caller restyles what is shown)."""
+        self._benign = tuple(benign)
+
     def parse(self, raw: str) -> LogLine:
         """The core's reading of one line on its own (no stream context)."""
         return LineParser("", self._detector).parse(raw.encode("utf-8", "replace"), 0, 0)

@@ -8,6 +8,7 @@ from textual.message import Message
 
 from spectrace.assemblers.crash import Crash
 from spectrace.pipeline import Analysis
+from spectrace.ruleset import RuleSet
 
 
 @dataclass
@@ -15,6 +16,13 @@ class IndexProgress(Message):
     """More lines were indexed (or the index finished)."""
 
     done: bool
+
+
+@dataclass
+class RulesLoaded(Message):
+    """The built-in rules, loaded off the start-up path; their benign patterns dim noise."""
+
+    rules: RuleSet
 
 
 @dataclass

@@ -21,7 +21,7 @@ def test_expand_accepts_a_capture_with_no_log() -> None:
 @pilot
 async def test_a_capture_alone_opens_with_its_hang_finding() -> None:
     app = SpectraceApp([], stacks=([CAPTURE], []))
-    async with started(app, lambda a: a.analysis is not None and not a.scanning) as pilot:
+    async with started(app, lambda a: a.settled) as pilot:
         (entry,) = app.incident_list.entries
         assert isinstance(entry.item, Finding) and entry.item.kind == "hang"
         label = str(app.incident_list.get_option_at_index(0).prompt)
@@ -43,5 +43,5 @@ async def test_a_capture_alone_opens_with_its_hang_finding() -> None:
 async def test_a_capture_alone_ignores_expect_markers() -> None:
     """No log to search: a missing marker would be a false finding."""
     app = SpectraceApp([], expect=["Dynamic speculation disable enabled"], stacks=([CAPTURE], []))
-    async with started(app, lambda a: a.analysis is not None and not a.scanning):
+    async with started(app, lambda a: a.settled):
         assert [e.item.kind for e in app.incident_list.entries] == ["hang"]  # type: ignore[union-attr]

@@ -152,3 +152,27 @@ def test_bulk_reads_match_line_by_line_reads(tmp_path: Path) -> None:
     index = built(path)
     assert index.lines(0, 99) == [index.line(i)[0] for i in range(index.line_count)]
     assert index.lines(2, 4) == ["redraw 2", ""] and index.lines(5, 9) == []
+
+
+def test_head_shows_a_first_screen_and_build_goes_on_from_it(tmp_path: Path) -> None:
+    """The app indexes the head on its own thread so the first frame has text; the worker's
+    pass must then neither lose nor repeat the line the head cut in two."""
+    path = tmp_path / "a.log"
+    path.write_text("\n".join(LINES) + "\n")
+    index = LineIndex(path, chunk=4096)
+    added = index.head(1000)  # ends inside a line
+    assert 0 < added < index.line_count and not index.done
+    assert index.line(0)[0] == LINES[0]
+    index.build()
+    assert index.line_count == len(LINES)
+    assert [index.line(i)[0] for i in range(len(LINES))] == LINES
+    assert index.head() == 0  # only ever the start of a fresh index
+
+
+def test_head_leaves_a_gzip_log_to_the_background_pass(tmp_path: Path) -> None:
+    path = tmp_path / "a.log.gz"
+    path.write_bytes(gzip.compress(("\n".join(LINES) + "\n").encode()))
+    index = LineIndex(path)
+    assert index.head() == 0 and index.line_count == 0
+    index.build()
+    assert index.line_count == len(LINES)
