@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -16,6 +17,9 @@ from spectrace.assemblers.crash import CrashKind
 from spectrace.errors import RuleError
 
 USER_TIMEOUT_S = 0.05  # a user pattern that takes longer on one line is skipped for that line
+# ``regex`` unrolls counted repeats when it compiles (about 300 bytes per item):
+# (?:(?:a{1000}){1000}){1000} took 24 GB; 100,000 items stay under about 40 MB
+MAX_PATTERN_SIZE = 100_000
 SEVERITIES = ("fatal", "error", "warning")
 SCOPES = ("line", "exception", "both")
 _BENIGN_KEYS = {"id", "pattern", "note", "enabled"}
@@ -116,7 +120,10 @@ def _user_files(dirs: Sequence[str | Path]) -> Iterable[Path]:
         path = Path(d)
         if not path.is_dir():
             raise RuleError(f"rules directory {d} does not exist or is not a directory")
-        yield from sorted(path.glob("*.toml"))
+        for file in sorted(path.glob("*.toml")):
+            if file.exists() and not file.is_file() and not file.is_dir():  # a FIFO would block
+                raise RuleError(f"{file}: not a regular file")
+            yield file
 
 
 def _read_user(path: Path) -> str:
@@ -164,6 +171,11 @@ def _pattern(name: str, rule: dict[str, Any], user: bool) -> RulePattern:
     text = _get(name, rule, "pattern", str)
     if not text:
         raise RuleError(f"{name}: rule {rule['id']}: key 'pattern' is missing or empty")
+    if user and (size := _expanded_size(text)) > MAX_PATTERN_SIZE:
+        raise RuleError(
+            f"{name}: rule {rule['id']}: key 'pattern' repeats to about {size} items "
+            f"(at most {MAX_PATTERN_SIZE}: a line holds at most 65536 characters)"
+        )
     try:
         compiled = regex.compile(text) if user else re.compile(text)
     except (re.error, regex.error) as exc:
@@ -230,3 +242,40 @@ def _derive_literal(pattern: str) -> tuple[str, ...]:
         else:
             run = ""
     return (best,) if len(best) >= 3 else ()
+
+
+def _expanded_size(pattern: str) -> int:
+    """About how many items ``regex`` builds for ``pattern`` once counted repeats are unrolled."""
+    try:
+        return _tree_size(re._parser.parse(pattern))  # type: ignore[attr-defined]
+    except (re.error, RecursionError, OverflowError):
+        # syntax only ``regex`` knows: bound by the product of all repeat counts and the length
+        counts = [int(n) for n in _REPEAT_COUNT.findall(pattern)]
+        return len(pattern) * math.prod(max(c, 1) for c in counts)
+
+
+_REPEAT_COUNT = re.compile(r"\{(\d{1,9})")
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def _tree_size(items: Any) -> int:
+    """Items of an sre parse tree, a counted repeat counting its body ``max(lo, 1)`` times."""
+    size = 0
+    for op, arg in items:
+        name = str(op)
+        if name in _REPEATS:
+            lo, _, body = arg
+            size += max(lo, 1) * _tree_size(body)
+        elif name == "SUBPATTERN":
+            size += _tree_size(arg[-1])
+        elif name == "BRANCH":
+            size += sum(_tree_size(alt) for alt in arg[1])
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            size += _tree_size(arg[1])
+        elif name == "ATOMIC_GROUP":
+            size += _tree_size(arg)
+        elif name == "GROUPREF_EXISTS":
+            size += sum(_tree_size(b) for b in arg[1:] if b is not None)
+        else:
+            size += 1
+    return size

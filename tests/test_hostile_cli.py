@@ -253,3 +253,27 @@ def test_a_full_disk_for_the_output_is_one_line(tmp_path: Path, args: list[str])
     with open("/dev/full", "w") as full:
         proc = spectrace(*[log if a == "LOG" else a for a in args], log, stdout=full)
     assert_one_line_error(proc, "cannot write the output: No space left on device")
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(?:(?:a{1000}){1000}){1000}x",
+        "(?:(?:a{1000}){1000}){0,10}x",
+        "(?:(?:a{1000}){1000}){1000}\\\\p{L}",
+    ],
+    ids=["fixed", "inside-optional", "regex-only-syntax"],
+)
+def test_a_rule_whose_repeats_unroll_past_any_line_is_refused(tmp_path: Path, pattern: str) -> None:
+    """`regex` unrolls counted repeats at compile time: the first took 24 GB before."""
+    (tmp_path / "big.toml").write_text(
+        f'[[crash]]\nid = "big"\npattern = "{pattern}"\nliterals = ["aaa"]\n'
+    )
+    with pytest.raises(RuleError, match="rule big: key 'pattern' repeats to about"):
+        RuleSet.load([tmp_path])
+
+
+def test_a_fifo_named_like_a_rule_file_is_refused_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "a.toml")
+    with pytest.raises(RuleError, match="not a regular file"):
+        RuleSet.load([tmp_path])
