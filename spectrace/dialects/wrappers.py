@@ -20,10 +20,14 @@ _SHIPPER = re.compile(
     r"\[(\d{4})-(\d\d)-(\d\d)[T ](\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d)?\] "
     r"([\w.:-]+) >> "
 )
-# grep -n / -A / -C output: "1234:" on matches, "1235-" on context lines, "file:1234:" for
-# several files. Never before a digit (unless a full date follows), so a time such as
-# "12:34:56", a stamp such as "2025-07-25T..." or NCCL's "host:pid:tid" stays whole.
-_GREP = re.compile(r"(?:[\w./-]+[:-])?\d{1,9}[:-](?=[^\d\s]|\s*$|\s+\S|\d{4}-\d\d-\d\d[T ])")
+# grep -n / -A / -C output: "1234:" on matches, "1235-" on context lines, "file:1234:" and
+# "file-1235-" for several files. Never before a digit (unless a full date follows), so a time
+# ("12:34:56"), a stamp ("2025-07-25T...") or NCCL's "host:pid:tid" stays whole; "file:N:"
+# only right before text, so "Indexing.cu:1422: Assertion ..." and "x.py:63: Warning" stay too.
+_GREP = re.compile(
+    r"[\w./-]+:\d{1,9}:(?=[^\d\s])"
+    r"|(?:[\w./-]+-)?\d{1,9}[:-](?=[^\d\s]|\s*$|\s+\S|\d{4}-\d\d-\d\d[T ])"
+)
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}

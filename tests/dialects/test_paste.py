@@ -132,6 +132,18 @@ def test_wrapper_behind_an_indent() -> None:
             "sglang-0:100:1012 [1] NCCL INFO Init COMPLETE",
         ),
         ("4812-", ""),  # a blank context line stays blank (it ends an exception's message)
+        (
+            "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectSmallIndex: x",
+            "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1422: indexSelectSmallIndex: x",
+        ),
+        (
+            "/usr/lib/python3/x.py:63: FutureWarning: y",
+            "/usr/lib/python3/x.py:63: FutureWarning: y",
+        ),
+        (
+            'logs/server.log-4816-  File "/srv/a.py", line 3, in f',
+            '  File "/srv/a.py", line 3, in f',
+        ),
         (f"4813-sglang-1  | {HEAD}", HEAD),  # before a compose prefix: the number is outermost
     ],
 )
