@@ -12,6 +12,7 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.collect import Collector
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import MAX_LINE, LineParser
+from spectrace.dialects.flattened import split_flattened
 from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
@@ -83,11 +84,12 @@ class _Window:
                 self._note_long(pos)
                 raw = raw.lstrip(b"\x00")  # the hole a copytruncate rotation leaves
             lineno = self.lineno_at(pos)
-            line = self.parser.parse(raw, lineno, block.offset + pos - block.start)
-            # rules, config and markers need a hot literal; a joined CRI record may hold it
-            # early, and colour codes may split one the prefilter looked for
-            candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw
-            self.coll.feed(line, candidate=candidate)
+            for part in split_flattened(raw):  # a paste that lost its newlines: one per record
+                line = self.parser.parse(part, lineno, block.offset + pos - block.start)
+                # rules, config and markers need a hot literal; a joined CRI record may hold
+                # it early, and colour codes may split one the prefilter looked for
+                candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw
+                self.coll.feed(line, candidate=candidate)
             pos = stop + 1
             if pos > through and not self.coll.open and not self.parser.pending:
                 break

@@ -27,6 +27,7 @@ CUT_MIN = 14  # "Traceback (mos": a wrapped start shorter than this is too weak 
 _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in (?P<func>.*)$')
 _FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 _EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
+_LOWER_SUFFIXES = ("error", "exception", "timeout", "exit", "interrupt")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
 # Unheaded lines Python itself prints just before a traceback: multiprocessing's child name,
 # the unraisable-exception hook (an exception in __del__ or at shutdown, then ignored).
@@ -54,6 +55,9 @@ def parse_exception(text: str) -> tuple[str, str] | None:
     etype, msg = m.group("type"), m.group("msg")
     if msg is None and ":" not in text and not etype.endswith(EXCEPTION_SUFFIXES):
         return None
+    name = etype.rsplit(".", 1)[-1]
+    if not name[0].isupper() and not name.lower().endswith(_LOWER_SUFFIXES):
+        return None  # "self.comm: T = ..." is code that lost its indent (socket.timeout is not)
     return etype, (msg or "").strip()
 
 

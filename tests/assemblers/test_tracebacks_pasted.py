@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.fatal import FatalMatcher
-from spectrace.assemblers.tracebacks import TracebackAssembler
+from spectrace.assemblers.tracebacks import TracebackAssembler, parse_exception
 from spectrace.dialects.detect import LineParser
 from spectrace.ruleset import RuleSet
 
@@ -145,3 +145,12 @@ def test_the_exception_classes_before_the_header_does() -> None:
         err + "ValueError: too many values to unpack (expected 2)",
     ])  # fmt: skip
     assert FatalMatcher(RuleSet.load()).classify(crash).crash_class == "unpack_mismatch"
+
+
+def test_code_that_lost_its_indent_is_not_an_exception_line() -> None:
+    assert parse_exception("self.comm: ncclComm_t = self.nccl.ncclCommInitRank(") is None
+    assert parse_exception("socket.timeout: timed out") == ("socket.timeout", "timed out")
+    assert parse_exception("torch.AcceleratorError: CUDA error") == (
+        "torch.AcceleratorError",
+        "CUDA error",
+    )

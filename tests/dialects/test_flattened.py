@@ -1,0 +1,53 @@
+"""A vLLM log pasted without its newlines (every record on one line, as issue text outside a
+code block shows it) is split back at its headers; other lines are left alone. Lines written
+by us in vLLM's formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.dialects.flattened import split_flattened
+from spectrace.pipeline import analyse
+
+EC = "(EngineCore_DP0 pid=142) ERROR 11-04 18:03:00 [core.py:708] "
+RECORD = [
+    EC + "EngineCore failed to start.",
+    EC + "Traceback (most recent call last):",
+    EC + 'File "/x/vllm/distributed/device_communicators/pynccl.py", line 99, in **init**',
+    EC + "self.comm: ncclComm_t = self.nccl.ncclCommInitRank(",
+    EC + "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
+]
+
+
+def test_a_flattened_record_splits_at_each_header_and_keeps_its_tags() -> None:
+    parts = split_flattened(" ".join(RECORD).encode())
+    assert parts == [line.encode() for line in RECORD]
+
+
+def test_v0_headers_without_tags_or_brackets_split_too() -> None:
+    v0 = "ERROR 02-10 15:10:20 serving_chat.py:193] "
+    lines = [v0 + "Error in preprocessing prompt inputs", v0 + "Traceback (most recent call last):"]
+    lines.append(v0 + 'File "/x/vllm/entrypoints/openai/serving_chat.py", line 177, in create')
+    assert split_flattened(" ".join(lines).encode()) == [line.encode() for line in lines]
+
+
+def test_ordinary_lines_and_one_quoted_header_stay_whole() -> None:
+    for line in (
+        RECORD[4],
+        EC + "Retrying after: INFO 11-04 18:02:59 [core.py:1] was the last line we saw from it",
+        "x" * 300,
+    ):
+        assert split_flattened(line.encode()) == [line.encode()]
+
+
+def test_the_flattened_crash_is_found_whole(tmp_path: Path) -> None:
+    path = tmp_path / "issue.txt"
+    path.write_text("The server died:\n" + " ".join(RECORD) + "\nAny idea?\n")
+    (incident,) = analyse([str(path)]).incidents
+    assert (incident.exception_type, incident.crash_class, incident.origin_rank) == (
+        "RuntimeError",
+        "nccl_error",
+        "EngineCore_DP0",
+    )
+    assert incident.header == "EngineCore failed to start."
+    assert [f.function for f in incident.frames] == ["**init**"]
