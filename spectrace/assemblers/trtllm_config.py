@@ -1,8 +1,9 @@
 """TensorRT-LLM's speculative settings as threads show them -> flags, as plain data for config.
 
 trtllm-serve takes them from the ``extra_llm_api_options`` YAML that users paste beside the
-log (``speculative_config:`` / ``decoding_type: MTP`` / ``max_draft_len: 3``); the C++ run.py
-prints ``[TRT-LLM] [I] draft_len: 3``. Both name the draft length T (T + 1 verify rows).
+log (``speculative_config:`` / ``decoding_type: MTP`` / ``max_draft_len: 3``); run.py prints
+``[TRT-LLM] [I] draft_len: 3`` and the C++ runtime ``TRTGptModel maxDraftLen: 3``. All name
+the draft length T (T + 1 verify rows).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ LITERALS: tuple[bytes, ...] = (
     b"num_nextn_predict_layers:",
     b"speculative_model_dir:",
     b"draft_len: ",
+    b"maxDraftLen: ",
 )
 _YAML = re.compile(
     r"\s*(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir)\s*:\s*"
     r"""["']?([\w./-]{1,200})["']?\s*(?:#.*)?$"""
 )
-_DRAFT_LEN = re.compile(r"draft_len: (\d{1,6})$")  # run.py's own line
+_DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++
 _NAMES = {
     "decoding_type": "speculative_config.method",
     "max_draft_len": "speculative_config.num_spec_tokens",
@@ -33,7 +35,8 @@ _NAMES = {
 def trtllm_spec_flags(text: str) -> dict[str, object]:
     """One YAML or run.py line -> {flag: value}; {} for any other line."""
     if (m := _DRAFT_LEN.fullmatch(text.strip())) is not None:
-        return {"speculative_config.num_spec_tokens": int(m.group(1))}
+        draft = int(m.group(1))  # the C++ runtime prints 0 when the engine does not speculate
+        return {"speculative_config.num_spec_tokens": draft} if draft else {}
     m = _YAML.fullmatch(text)
     if m is None:
         return {}

@@ -39,3 +39,12 @@ def test_run_py_draft_len_line_and_lookalikes() -> None:
     assert config.flags["speculative_config.num_spec_tokens"].value == 3
     assert trtllm_spec_flags("max_draft_len: 3 tokens and more text") == {}
     assert trtllm_spec_flags("the decoding_type: is unknown here") == {}
+
+
+def test_cpp_runtime_max_draft_len_and_its_zero() -> None:
+    config = collect("[TensorRT-LLM][INFO] TRTGptModel maxDraftLen: 4")
+    assert (config.engine, config.flags["speculative_config.num_spec_tokens"].value) == (
+        "trtllm",
+        4,
+    )
+    assert trtllm_spec_flags("TRTGptModel maxDraftLen: 0") == {}
