@@ -1,4 +1,5 @@
-"""Traceback-frame signatures of the speculative worker paths (LOG_FORMATS.md 1.6, 2.4).
+"""Traceback-frame signatures of the speculative worker paths (LOG_FORMATS.md 1.6, 2.4), for
+SGLang, vLLM (V1 proposers, V0 spec workers) and TensorRT-LLM's PyTorch backend.
 
 A frame in ``eagle_worker.py`` proves the v1 EAGLEWorker ran, whatever the config says;
 scheduler event loops prove the overlap choice only for EAGLE-family runs; shared code
@@ -58,11 +59,28 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
         "EAGLEWorker",
         "EAGLEWorker (non-overlap; the file exists up to sglang 0.5.12)",
     ),
+    # vLLM V0 (vllm/spec_decode/, up to 0.9): before sglang's ngram_worker.py, which it shares
+    _sig("spec_decode/ngram_worker.py", "other", "NGramWorker", "vLLM V0 n-gram proposer worker"),
+    _sig("spec_decode/spec_decode_worker.py", "other", "SpecDecodeWorker", "vLLM V0 spec worker"),
+    _sig("spec_decode/multi_step_worker.py", "other", "MultiStepWorker", "vLLM V0 draft worker"),
+    _sig("spec_decode/medusa_worker.py", "other", "MedusaWorker", "vLLM V0 Medusa worker"),
+    _sig(
+        "spec_decode/mlp_speculator_worker.py",
+        "other",
+        "MLPSpeculatorWorker",
+        "vLLM V0 MLP speculator worker",
+    ),
+    _sig("spec_decode/batch_expansion.py", None, None, "vLLM V0 batch-expansion scorer"),
     _sig("ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker"),
     _sig("ngram_info.py", "other", "NGRAMWorker", "NGRAM verify input"),
     _sig("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
     _sig("spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer"),
     _sig("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer"),
+    _sig("spec_decode/draft_model.py", "other", "DraftModelProposer", "vLLM draft-model proposer"),
+    # TensorRT-LLM's PyTorch backend (tensorrt_llm/_torch/speculative/)
+    _sig("_torch/speculative/mtp.py", "other", "MTPWorker", "TensorRT-LLM MTP"),
+    _sig("_torch/speculative/eagle3.py", "other", "Eagle3OneModelWorker", "TensorRT-LLM EAGLE-3"),
+    _sig("_torch/speculative/model_drafter.py", "other", "ModelDrafter", "TensorRT-LLM drafter"),
     _sig("workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker"),
     _sig("workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker"),
     *(
