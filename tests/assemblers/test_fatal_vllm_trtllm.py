@@ -182,3 +182,23 @@ def test_cuda_oom_and_a_kv_cache_too_small_at_start_up() -> None:
         "KV cache is needed, which is larger than the available KV cache memory (9.5 GiB).",
     ])  # fmt: skip
     assert (kv.crash_class, kv.severity) == ("kv_cache_too_small", "fatal")
+
+
+def test_an_exception_group_around_the_real_error_is_collateral() -> None:
+    api = "(APIServer pid=1) "
+    crashes = collect([
+        api + "ERROR:    Exception in ASGI application",
+        api + "  + Exception Group Traceback (most recent call last):",
+        api + '  |   File "/x/starlette/middleware/base.py", line 174, in __call__',
+        api + "  |     async with anyio.create_task_group() as task_group:",
+        api + "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)",
+        api + "  +-+---------------- 1 ----------------",
+        api + "    | Traceback (most recent call last):",
+        api + '    |   File "/x/vllm/entrypoints/openai/api_server.py", line 560, in create_chat_completion',
+        api + "    |     generator = await handler.create_chat_completion(request, raw_request)",
+        api + "    | ValueError: bad request",
+    ])  # fmt: skip
+    assert [(c.exception_type, c.collateral) for c in crashes] == [
+        ("ExceptionGroup", True),
+        ("ValueError", False),
+    ]
