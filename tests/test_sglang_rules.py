@@ -95,3 +95,16 @@ def test_rocm_forms_of_the_gpu_faults(tmp_path: Path, line: str, crash_class: st
     """sglang on MI300X: the same faults, spelled HIP, and ROCm's own memory-fault abort."""
     (fault,) = run(tmp_path, [line]).incidents
     assert (fault.crash_class, fault.severity, fault.root_cause) == (crash_class, "fatal", True)
+
+
+@pytest.mark.parametrize(
+    "announce",
+    ["Exception in thread Thread-3 (forward_thread_func):", "Exception in ModelTpServer:"],
+)
+def test_header_python_or_old_sglang_prints_before_a_traceback(
+    tmp_path: Path, announce: str
+) -> None:
+    """The overlap thread's crash (threading's hook) and sglang 0.1-0.3's own announcement."""
+    lines = [announce, "Traceback (most recent call last):", *TRACE[1:]]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.header, crash.exception_type) == (announce, "RuntimeError")

@@ -31,7 +31,10 @@ _LOWER_SUFFIXES = ("error", "exception", "timeout", "exit", "interrupt")
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
 # Unheaded lines Python itself prints just before a traceback: multiprocessing's child name,
 # the unraisable-exception hook (an exception in __del__ or at shutdown, then ignored).
-_RAW_HEADER = re.compile(r"Process [\w.-]+:|Exception ignored in: .+")
+# Lines Python (or sglang <= 0.3) prints right before a traceback, with no logger header:
+# multiprocessing's "Process X:", "Exception ignored in: ...", threading's "Exception in thread
+# Thread-3 (forward_thread_func):", sglang's "Exception in ModelTpServer:".
+_RAW_HEADER = re.compile(r"Process [\w.-]+:|Exception ignored in: .+|Exception in [^:]{1,200}:")
 _THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 _SIGNALS = {
     "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
