@@ -35,7 +35,7 @@ def shown(app: SpectraceApp) -> str:
     return "\n".join(screen_lines(app))
 
 
-async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_for(pilot: Pilot[None], ready: Callable[[], bool], timeout: float = 30.0) -> None:
     """Let the app's workers run until ``ready`` holds (fails the test after ``timeout``)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
