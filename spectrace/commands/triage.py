@@ -36,6 +36,7 @@ Exit codes:
   2  bad usage or unreadable input (one line on stderr)
 """
 PROGRESS_DELAY_S = 1.0
+MAX_MARKERS = 1000
 T = TypeVar("T")
 
 
@@ -156,6 +157,8 @@ def triage_command(
         err.print("spectrace: reading the log from the terminal; end it with Ctrl-D", style="dim")
     try:
         markers = [*(expect or []), *read_expect_file(expect_file)]
+        if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
+            raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
         logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
         # beside logs a damaged capture or dump is skipped; alone it is the error
         captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
