@@ -84,6 +84,9 @@ class Reader:
         self._block_size = max(block_size, MAX_LINE_BYTES * 2)
         self._start = start if not self.gzip else 0
         self._stop = stop
+        # what a growing file gains after we opened it is read only to finish an open record,
+        # so a writer faster than the scan cannot keep it going forever
+        self._snapshot = self._size if self.codec is Codec.PLAIN else 0
 
     @property
     def size(self) -> int:
@@ -189,6 +192,8 @@ class Reader:
             which, fill, offset = 1 - which, fill - cut, offset + cut
 
     def _past(self, offset: int) -> bool:
+        if self._snapshot and offset >= self._snapshot:
+            return True
         return self._stop is not None and offset >= self._stop
 
     def _fill(self, buf: bytearray, fill: int, offset: int) -> tuple[int, bool]:

@@ -151,3 +151,19 @@ def test_a_small_file_does_not_cost_big_read_buffers(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert peak < 1024 * 1024, f"{peak} bytes to read a {len(seed_core())}-byte file"
+
+
+def test_a_file_growing_during_the_read_is_read_as_it_was_opened(tmp_path: Path) -> None:
+    """A writer faster than the scan must not keep it going: what comes after the open is
+    read only as far as a block already holds it (the scan stops at the next beyond block)."""
+    path = Path(write(tmp_path, seed_core()))
+    reader = Reader(str(path), block_size=128 * 1024)
+    try:
+        blocks = reader.blocks()
+        first = next(blocks)
+        assert not first.beyond
+        with path.open("ab") as fh:
+            fh.write(b"[2026-02-27 21:00:20 TP0] more\n" * 100_000)  # 3 MB after the open
+        assert all(block.beyond for block in blocks)
+    finally:
+        reader.close()
