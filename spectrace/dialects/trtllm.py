@@ -1,4 +1,7 @@
-"""TensorRT-LLM headers: the Python ``[ts] [TRT-LLM] [E]`` and C++ ``ts [TRT-LLM] [E] [rank]`` forms."""
+"""TensorRT-LLM headers: the Python ``[ts] [TRT-LLM] [E]`` and C++ ``ts [TRT-LLM] [E] [rank]`` forms.
+
+The rank tag read ``[MPI_Rank r]`` until 2025; TensorRT-LLM 1.x prints ``[RANK r]``.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +18,13 @@ _LEVELS = {
 _HEADER = re.compile(
     r"(?:\[(\d\d)/(\d\d)/(\d{4})-(\d\d:\d\d:\d\d)\] "  # Python logger
     r"|(\d\d)-(\d\d)-(\d{4}) (\d\d:\d\d:\d\d)\.(\d+) )?"  # C++ logger
-    r"\[TRT-LLM\] (?:\[MPI_Rank (\d+)\] )?\[([VDIWEF])\] (?:\[(\d+)\] )?"
+    r"\[TRT-LLM\] (?:\[(?:MPI_Rank|RANK) (\d+)\] )?\[([VDIWEF])\] ?(?:\[(\d+)\] )?"
 )
 _OLD = re.compile(r"\[TensorRT-LLM\]\[([A-Z]+)\] ?")
 
 
 class TrtllmDialect:
-    """Rank from ``[MPI_Rank r]`` or the C++ ``[r]`` after the level."""
+    """Rank from ``[MPI_Rank r]`` / ``[RANK r]`` or the C++ ``[r]`` after the level."""
 
     name = "trtllm"
 

@@ -202,3 +202,19 @@ def test_an_exception_group_around_the_real_error_is_collateral() -> None:
         ("ExceptionGroup", True),
         ("ValueError", False),
     ]
+
+
+def test_ucx_signal_handler_line_is_a_process_death() -> None:
+    (crash,) = collect(
+        ["[gpu-node-7:4242:0:4242] Caught signal 7 (Bus error: nonexistent physical address)"]
+    )
+    assert (crash.exception_type, crash.message, crash.kind) == (
+        "CaughtSignal",
+        "7 (Bus error: nonexistent physical address)",
+        CrashKind.PROCESS_DEATH,
+    )
+
+
+def test_a_trtllm_1x_error_line_names_its_rank() -> None:
+    (crash,) = collect(["[12/04/2025-18:38:28] [TRT-LLM] [RANK 2] [E] Error in event loop: boom"])
+    assert (crash.exception_type, crash.rank) == ("TRTLLMError", "rank2")

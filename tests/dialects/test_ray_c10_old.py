@@ -1,4 +1,5 @@
-"""Ray's own log format and the stamp-less c10 header of torch <= 2.3 (lines written by us)."""
+"""Ray's own log format, the stamp-less c10 header of torch <= 2.3 and TensorRT-LLM 1.x's
+``[RANK r]`` tag (lines written by us)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime
 from spectrace.dialects.c10 import C10Dialect
 from spectrace.dialects.detect import LineParser
 from spectrace.dialects.ray import RayDialect
+from spectrace.dialects.trtllm import TrtllmDialect
 
 
 def test_ray_line_gives_stamp_and_level_and_keeps_the_writer() -> None:
@@ -39,3 +41,12 @@ def test_c10_header_without_a_stamp() -> None:
     assert C10Dialect().parse("[E something else] x") is None
     line = LineParser("t.log").parse(b"[rank3]:[W ProcessGroupNCCL.cpp:1414] x", 1, 0)
     assert (line.rank, line.dialect, line.level) == ("rank3", "c10", "WARNING")
+
+
+def test_trtllm_1x_rank_tag() -> None:
+    h = TrtllmDialect().parse("[12/04/2025-18:38:28] [TRT-LLM] [RANK 3] [E] Error in event loop: x")
+    assert h is not None and (h.rank, h.level, h.text) == (
+        "rank3",
+        "ERROR",
+        "Error in event loop: x",
+    )
