@@ -1,4 +1,5 @@
-"""Throughput lines (SGLang ``Decode batch``, vLLM ``SpecDecoding metrics``) -> load samples."""
+"""Throughput lines (SGLang ``Decode batch``, vLLM ``SpecDecoding metrics``, TensorRT-LLM
+``iter = N, ... num_scheduled_requests: R``) -> load samples."""
 
 from __future__ import annotations
 
@@ -38,12 +39,16 @@ LOAD_LITERALS: tuple[bytes, ...] = (
     b"Speculative metrics:",
     b"Avg prompt throughput:",
     b"Dumping scheduler output",
+    b"num_scheduled_requests: ",
 )
 
 _SGLANG = re.compile(r"\b(Decode|Prefill) batch(?: \[\d+\])?[,.] ")  # "." in 0.4.x
 _VLLM_SPEC = re.compile(r"\b(?:SpecDecoding|Speculative) metrics: ")
 _VLLM_ENGINE = re.compile(r"\bEngine \d+: (?=Avg prompt throughput:)")
 _VLLM_DUMP = re.compile(r"Dumping scheduler output for model execution: ")
+# TensorRT-LLM's print_iter_log: "iter = 5559, host_step_time = 50.5ms, num_scheduled_requests: 3,
+# states = {'num_ctx_requests': 2, 'num_ctx_tokens': 16384, 'num_generation_tokens': 0}"
+_TRTLLM_ITER = re.compile(r"\biter = (\d{1,12}), .*?\bnum_scheduled_requests: (\d{1,9})")
 _TOTAL = re.compile(r"\btotal_num_scheduled_tokens=(\d{1,12})")
 _NUMBER = re.compile(r"-?\d{1,18}(?:\.\d{1,18})?")  # bounded: int() of huge text raises
 _GRAPH_KEYS = ("cuda graph", "cpu graph", "npu graph")
@@ -118,6 +123,9 @@ def parse_load_line(line: LogLine) -> LoadSample | None:
         )
     if (match := _VLLM_DUMP.search(text)) is not None:
         return _vllm_crash_dump(line, text[match.end() :])
+    if (match := _TRTLLM_ITER.search(text)) is not None:
+        fields = {"iter": match.group(1), "num_scheduled_requests": match.group(2)}
+        return _sample(line, "decode", fields, running_req=int(match.group(2)))
     return None
 
 

@@ -1,9 +1,10 @@
-"""TensorRT-LLM's speculative settings: the extra_llm_api_options YAML pasted beside a log and
-run.py's draft_len line (lines written by us in those shapes)."""
+"""TensorRT-LLM's speculative settings (the extra_llm_api_options YAML pasted beside a log,
+run.py's draft_len line) and its iteration log as load (lines written by us in those shapes)."""
 
 from __future__ import annotations
 
 from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from spectrace.assemblers.load import LOAD_LITERALS, parse_load_line
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.dialects.detect import LineParser
 
@@ -48,3 +49,14 @@ def test_cpp_runtime_max_draft_len_and_its_zero() -> None:
         4,
     )
     assert trtllm_spec_flags("TRTGptModel maxDraftLen: 0") == {}
+
+
+def test_trtllm_iteration_log_is_a_load_sample() -> None:
+    text = (
+        "[01/16/2026-06:20:17] [TRT-LLM] [RANK 1] [I] iter = 5559, host_step_time = 50.5ms, "
+        "num_scheduled_requests: 3, states = {'num_ctx_requests': 2, 'num_ctx_tokens': 16384, "
+        "'num_generation_tokens': 0}"
+    )
+    assert any(lit.decode() in text for lit in LOAD_LITERALS)
+    sample = parse_load_line(LineParser("t.log").parse(text.encode(), 1, 0))
+    assert sample is not None and (sample.running_req, sample.rank) == (3, "rank1")
