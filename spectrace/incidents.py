@@ -188,10 +188,15 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
 
 
 def _link_collateral(incidents: list[Incident]) -> None:
-    """Attach each collateral incident to the nearest earlier root cause (else the next one);
-    with no root cause at all, the earliest incident is promoted so the run still fails."""
-    if incidents and not any(i.root_cause for i in incidents):
-        incidents[0].root_cause = True
+    """Attach each collateral incident to the nearest earlier root cause (else the next one).
+
+    With no root cause at all, the earliest error or fatal incident is promoted so the run
+    still fails; a run of warnings only (a refused request, a suspected hang) has none.
+    """
+    if not any(i.root_cause for i in incidents):
+        serious = next((i for i in incidents if i.severity != "warning"), None)
+        if serious is not None:
+            serious.root_cause = True
     first_root = next((i for i in incidents if i.root_cause), None)
     last_root: Incident | None = None
     for incident in incidents:  # already in order of first occurrence

@@ -425,3 +425,23 @@ def test_text_report_says_why_crashes_were_grouped(
     assert (
         "cuda_graph_runner.py:replay < eagle_worker.py:forward_batch_speculative_generation" in out
     )
+
+
+def test_warnings_alone_pass_but_stay_in_the_report(tmp_path: Path) -> None:
+    api = "(APIServer pid=311) "
+    rejected = [
+        api + "ERROR 11-30 09:12:44 [serving_chat.py:221] Error in preprocessing prompt inputs",
+        api + "ERROR 11-30 09:12:44 [serving_chat.py:221] Traceback (most recent call last):",
+        api + '  File "/opt/vllm/entrypoints/openai/serving_chat.py", line 203, in create_chat_completion',
+        api + "    ) = await self._preprocess_chat(",
+        api + "ValueError: This model's maximum context length is 8192 tokens. However, you requested 9100 tokens.",
+        api + "INFO 11-30 09:12:45 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s",
+    ]  # fmt: skip
+    log = tmp_path / "api.log"
+    log.write_text("\n".join(rejected) + "\n")
+    passed = run("triage", str(log))
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "ValueError: This model's maximum context length is 8192 tokens" in passed.stdout
+    assert "[warning" in passed.stdout and "root cause" not in passed.stdout.split("\n")[0]
+    strict = run("triage", str(log), "--fail-on", "any")
+    assert strict.returncode == 1

@@ -32,7 +32,7 @@ def _status(i: Document) -> str:
     if i.get("known"):
         return "known"
     if not i["root_cause"]:
-        return f"collateral of {i['caused_by']}"
+        return f"collateral of {i['caused_by']}" if i.get("caused_by") else "warning"
     return "**new root cause**" if i.get("fails") else "root cause"
 
 

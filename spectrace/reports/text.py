@@ -134,6 +134,12 @@ def _frames(frames: list[Document]) -> Iterable[Text]:
         yield _t(f"      {short_path(f['file'])}:{f.get('line') or '?'} in {f['function']}", "dim")
 
 
+def _role(incident: Document) -> str:
+    if incident["root_cause"]:
+        return "root cause"
+    return "collateral" if incident.get("caused_by") else "warning"
+
+
 class IncidentView:
     """One incident with its evidence; collateral incidents are listed under their root."""
 
@@ -143,8 +149,8 @@ class IncidentView:
 
     def _heading(self) -> Text:
         i = self.incident
-        tags = ["known" if i.get("known") else ("root cause" if i["root_cause"] else "collateral")]
-        tags += [t for t in (i.get("severity"), i.get("crash_class")) if t]
+        tags = ["known" if i.get("known") else _role(i)]
+        tags = list(dict.fromkeys(tags + [t for t in (i.get("severity"), i.get("crash_class")) if t]))
         head = Text(f"{i['id']} ", style="bold")
         head.append(
             _t(f"{i['exception_type']}: {i['message']}", "bold red" if i.get("fails") else "bold")
