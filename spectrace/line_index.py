@@ -90,6 +90,7 @@ class LineIndex:
         self._spool: tempfile._TemporaryFileWrapper[bytes] | None = None
         self._fd = self._open_data()
         self._cache: OrderedDict[int, list[tuple[str, int]]] = OrderedDict()
+        self._version = 0  # bumped whenever lines change: a block read before that is not cached
         self.done = False
         self._use_numpy = use_numpy  # None: when the file is big enough and numpy is installed
         self._np: ModuleType | None = None
@@ -180,6 +181,7 @@ class LineIndex:
         ends = _ends_numpy(self._np, data, start) if self._np is not None else _ends(data, start)
         with self._lock:
             self._cache.pop(len(self._ends) // BLOCK, None)  # its last line may have grown
+            self._version += 1
             self._ends.extend(ends)
             self._size = max(self._size, start + len(data))
         return len(ends)
@@ -208,6 +210,7 @@ class LineIndex:
             self._ends = array.array("Q")
             self._size = 0
             self._cache.clear()
+            self._version += 1
 
     def span(self, i: int) -> tuple[int, int]:
         """Byte range [start, end) of line ``i`` including its newline."""
@@ -240,6 +243,8 @@ class LineIndex:
         return [_decode(raw)[0] for raw in raws]
 
     def _read_block(self, block: int) -> list[tuple[str, int]]:
+        with self._lock:
+            version = self._version
         first = block * BLOCK
         last = min(first + BLOCK, self.line_count)
         if last <= first:
@@ -253,6 +258,8 @@ class LineIndex:
         else:
             lines = [self._read_one(i) for i in range(first, last)]
         with self._lock:
+            if version != self._version:  # the worker added lines meanwhile: this read may be stale
+                return lines
             self._cache[block] = lines
             if len(self._cache) > CACHE_BLOCKS:
                 self._cache.popitem(last=False)

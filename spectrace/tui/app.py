@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -18,12 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 
-from spectrace.assemblers.crash import Crash
-from spectrace.incidents import Incident
 from spectrace.line_index import LineIndex
-from spectrace.pipeline import Analysis, Finding
-from spectrace.ruleset import RuleSet
-from spectrace.tui import analysis as core
 from spectrace.tui.actions import KeyActions
 from spectrace.tui.dialogs import Query
 from spectrace.tui.follow import FollowActions
@@ -55,6 +51,14 @@ from spectrace.tui.widgets.incident_list import (
 )
 from spectrace.tui.widgets.load_chart import LoadChart
 from spectrace.tui.widgets.log_view import EmptySource, LogView
+
+if TYPE_CHECKING:
+    from spectrace.assemblers.crash import Crash
+    from spectrace.pipeline import Analysis
+    from spectrace.ruleset import RuleSet
+
+# The core (pipeline, incidents, rules) is imported by the scan's worker or where a crash is
+# shown, never before the first frame: its import alone is ~50 ms of CPU.
 
 POLL_S = 0.5
 PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
@@ -194,6 +198,9 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self) -> None:
+        from spectrace.pipeline import Analysis
+        from spectrace.tui import analysis as core
+
         self._analysis_started_at = time.monotonic()
         result = core.run(
             self.files.paths,
@@ -310,6 +317,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.post_message(JumpTo(*target))
 
     def _detail(self, entry: Entry) -> None:
+        from spectrace.incidents import Incident
+
         item = entry.item
         collateral: list[Incident] = []
         if isinstance(item, Incident) and self.analysis is not None:
@@ -350,8 +359,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             rank=self.rank,
             follow=self.log_view.follow,
             analysing=self.scanning,
-            incidents=sum(not isinstance(e.item, Finding) for e in entries),
-            findings=sum(isinstance(e.item, Finding) for e in entries),
+            incidents=len(entries) - self.incident_list.findings,
+            findings=self.incident_list.findings,
         )
         if text != self._status_text:  # one line of fixed height: no layout pass needed
             self._status_text = text

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import Detector, LineParser
-from spectrace.ruleset import BenignRule
 from spectrace.textsafe import CSI, OSC, scrub
+
+if TYPE_CHECKING:
+    from spectrace.ruleset import BenignRule  # loaded after the first frame, with the scan
 
 _SGR_ONLY = re.compile(r"\x1b\[[0-9;]*m")
 _CRASHY = re.compile(

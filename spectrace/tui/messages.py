@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from spectrace.assemblers.crash import Crash
-from spectrace.pipeline import Analysis
-from spectrace.ruleset import RuleSet
+if TYPE_CHECKING:
+    from spectrace.assemblers.crash import Crash
+    from spectrace.pipeline import Analysis
+    from spectrace.ruleset import RuleSet
 
 
 @dataclass

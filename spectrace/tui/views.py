@@ -6,15 +6,17 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spectrace.assemblers.crash import Crash
 from spectrace.dialects.detect import LineParser
-from spectrace.incidents import rank_key
 from spectrace.line_index import LineIndex
-from spectrace.pipeline import Analysis
 from spectrace.tui.dialogs import Query
 from spectrace.tui.linestyle import plain
 from spectrace.tui.timeline import WINDOW, LineSource
+
+if TYPE_CHECKING:
+    from spectrace.assemblers.crash import Crash
+    from spectrace.pipeline import Analysis
 
 RANK_SNIFF_LINES = 5000
 # Headerless lines that continue the message above (traceback body, exception line, blank);
@@ -140,6 +142,8 @@ def keep_rows(
 
 def ranks_seen(files: FileSet, analysis: Analysis | None) -> list[str]:
     """Ranks named by the core's incidents and by the first lines of each file."""
+    from spectrace.incidents import rank_key  # the core loads after the first frame
+
     found: set[str] = set()
     for inc in analysis.incidents if analysis is not None else ():
         found.update(inc.ranks)

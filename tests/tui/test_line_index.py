@@ -176,3 +176,31 @@ def test_head_leaves_a_gzip_log_to_the_background_pass(tmp_path: Path) -> None:
     assert index.head() == 0 and index.line_count == 0
     index.build()
     assert index.line_count == len(LINES)
+
+
+def test_a_block_read_while_lines_are_added_is_not_cached_stale(tmp_path: Path) -> None:
+    """The view reads a block while the worker completes its half-written last line: the next
+    read must show the completed line, not the half the first read saw."""
+    path = tmp_path / "a.log"
+    path.write_text("one\ntw")
+    index = LineIndex(path)
+    index.head()
+    with path.open("a") as fh:
+        fh.write("o\nthree\n")
+    reads = iter([True])
+    real_pread = os.pread
+
+    def pread_then_grow(fd: int, n: int, at: int) -> bytes:
+        data = real_pread(fd, n, at)
+        if next(reads, False):  # the worker's pass lands between the read and its caching
+            index.build()
+        return data
+
+    index_module = sys.modules[LineIndex.__module__]
+    saved = index_module.os.pread
+    index_module.os.pread = pread_then_grow  # type: ignore[attr-defined]
+    try:
+        assert index.line(1)[0] == "tw"  # what the file held when this read began
+    finally:
+        index_module.os.pread = saved  # type: ignore[attr-defined]
+    assert [index.line(i)[0] for i in range(3)] == ["one", "two", "three"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,13 +16,18 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from spectrace.assemblers.config import Evidence
-from spectrace.assemblers.crash import ChainLink, Crash, Frame
-from spectrace.explain import Explanation
-from spectrace.incidents import Incident
-from spectrace.pipeline import Finding
 from spectrace.tui.messages import JumpTo
-from spectrace.tui.widgets.incident_list import Item, WrappedOptionList
+from spectrace.tui.widgets.incident_list import WrappedOptionList
+
+if TYPE_CHECKING:
+    from spectrace.assemblers.config import Evidence
+    from spectrace.assemblers.crash import ChainLink, Crash, Frame
+    from spectrace.explain import Explanation
+    from spectrace.incidents import Incident
+    from spectrace.tui.widgets.incident_list import Item
+
+# The core's records are imported where used: the first frame does not wait for the
+# pipeline's import (~50 ms of CPU); the scan has loaded them by the time a crash shows.
 
 ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cmdline"}
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
@@ -62,6 +68,8 @@ def traceback_text(
     chain: Iterable[ChainLink], frames: tuple[Frame, ...], exc: str, msg: str
 ) -> Text:
     """The traceback as printed, server frames marked, each chained exception in order."""
+    from spectrace.assemblers.crash import ChainLink
+
     links = list(chain) or [ChainLink(exc, msg, frames)]
     out = Text()
     for link in links:
@@ -86,6 +94,8 @@ def traceback_text(
 
 def summary(item: Incident | Crash) -> Text:
     """What a user reads first: the exception, where and when, the path, the decoded numbers."""
+    from spectrace.incidents import Incident
+
     out = Text.assemble((item.exception_type, "bold red"), ": ", item.message, "\n")
     if not isinstance(item, Incident):
         out.append(f"rank {item.rank or '?'} · {item.ts_text or ''} · still scanning…\n", "cyan")
@@ -128,6 +138,8 @@ def explanation_text(ex: Explanation) -> Text:
 
 def details(item: Incident | Crash) -> Text:
     """The longer reading: the full explanation, hints, then the traceback."""
+    from spectrace.incidents import Incident
+
     out = Text()
     if isinstance(item, Incident):
         if item.explanation is not None:
@@ -181,6 +193,9 @@ class IncidentDetail(VerticalScroll):
         yield self.traceback
 
     def show(self, item: Item | None, collateral: list[Incident] | None = None) -> None:
+        from spectrace.incidents import Incident
+        from spectrace.pipeline import Finding
+
         options: list[Option] = []
         self.jumps = []
         head, body = Text("No crash selected.", style="dim"), Text()
@@ -213,6 +228,8 @@ class IncidentDetail(VerticalScroll):
         return options
 
     def _locations(self, item: Incident | Crash, options: list[Option]) -> list[Option]:
+        from spectrace.incidents import Incident
+
         source, lineno = (
             (item.first_seen.source, item.first_seen.lineno)
             if isinstance(item, Incident)

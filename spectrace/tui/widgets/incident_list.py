@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from spectrace.assemblers.crash import Crash
-from spectrace.incidents import Incident
-from spectrace.pipeline import Finding
+if TYPE_CHECKING:
+    from spectrace.assemblers.crash import Crash
+    from spectrace.incidents import Incident
+    from spectrace.pipeline import Finding
 
-Item = Crash | Incident | Finding
+    Item = Crash | Incident | Finding
+
+# The core's records are imported where used: the first frame does not wait for the
+# pipeline's import (~50 ms of CPU); the scan has loaded them by the time rows exist.
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,8 @@ def incident_entries(incidents: Sequence[Incident], findings: Sequence[Finding])
 def jump_target(entry: Entry) -> tuple[str, int] | None:
     """Where selecting a row jumps: its first line, or a finding's first log evidence (a hang:
     the odd rank's last line). Findings are no stops for next/previous crash."""
+    from spectrace.pipeline import Finding
+
     if entry.source is not None and entry.lineno is not None:
         return entry.source, entry.lineno
     if isinstance(entry.item, Finding):
@@ -63,6 +70,9 @@ def _when(ts_text: str | None) -> str:
 
 def label(entry: Entry) -> Text:
     """Two lines: what and where, then the message (log text stays plain Text)."""
+    from spectrace.incidents import Incident
+    from spectrace.pipeline import Finding
+
     item, indent = entry.item, "  ↳ " * entry.depth
     if isinstance(item, Finding):
         return Text.assemble(
@@ -116,11 +126,15 @@ class IncidentList(WrappedOptionList):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.entries: list[Entry] = []
+        self.findings = 0  # entries that are findings (a missing marker, a hang), not crashes
 
     def show(self, entries: list[Entry]) -> None:
         """Replace the rows, keeping the highlighted item when it is still listed."""
+        from spectrace.pipeline import Finding
+
         old = self.current()
         self.entries = entries
+        self.findings = sum(isinstance(e.item, Finding) for e in entries)
         self.clear_options()
         self.add_options([Option(label(e), id=str(n)) for n, e in enumerate(entries)])
         keep = next((n for n, e in enumerate(entries) if old and _same(e, old)), None)

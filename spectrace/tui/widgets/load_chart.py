@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Sparkline
 
-from spectrace.assemblers.load import LoadSample
+if TYPE_CHECKING:
+    from spectrace.assemblers.load import LoadSample
 
 METRICS = (
     ("running_req", "running req"),
