@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
+from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
 
 PENDING_LINES = 3  # a fatal line waits this many lines of its writer for a traceback it heads
@@ -43,21 +44,25 @@ class Collector:
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
         self._config_literals = tuple(config_literals)
+        self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
 
     @property
     def open(self) -> bool:
-        return bool(self._pending) or self.tracebacks.open
+        return bool(self._pending) or self.tracebacks.open or self._dump.open
 
     def feed(self, line: LogLine, *, candidate: bool = True) -> None:
         """``candidate``: the line holds a hot literal (otherwise no rule, marker or config
         literal can match it, and only the assemblers look at it)."""
         self.dialects[line.dialect] += 1
         text = line.text  # joined CRI partial lines are whole only here
+        piece = self._dump.open and not line.headed and bool(text.strip())
+        if self._dump.open and (whole := self._dump.feed(line)) is not None:
+            self.config_lines.append(whole)
         if candidate:
-            self._markers_and_config(line, text)
+            self._markers_and_config(line, text, piece)
         fed = self.tracebacks.feed(line)
         for crash in fed.crashes:
             self._emit(crash)
@@ -73,11 +78,13 @@ class Collector:
         self._age(line)
         self._release()
 
-    def _markers_and_config(self, line: LogLine, text: str) -> None:
+    def _markers_and_config(self, line: LogLine, text: str, piece: bool) -> None:
         for marker in self._markers:
             if marker in text:
                 self.markers_found.add(marker)
-        if any(lit in text for lit in self._config_literals):
+        if not piece and any(lit in text for lit in self._config_literals):
+            if "ServerArgs(" in text and self._dump.start(line):
+                return  # appended once its wrapped pieces are joined
             self.config_lines.append(line)
 
     def gap(self) -> None:
@@ -85,6 +92,8 @@ class Collector:
         self.close()
 
     def close(self) -> None:
+        if (whole := self._dump.finish()) is not None:
+            self.config_lines.append(whole)
         for pending in self._pending.values():
             self._emit(pending.crash)
         self._pending.clear()
