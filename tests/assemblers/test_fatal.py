@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from asm_helpers import RULES, collect
 
-from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.crash import CrashKind
 from spectrace.assemblers.fatal import FatalMatcher
-from spectrace.collect import Collector
-from spectrace.dialects.detect import LineParser
-from spectrace.ruleset import RuleSet
-
-RULES = RuleSet.load()
-
-
-def collect(lines: list[str]) -> list[Crash]:
-    parser, coll = LineParser("f.log"), Collector(FatalMatcher(RULES))
-    for n, raw in enumerate(lines, 1):
-        coll.feed(parser.parse(raw.encode(), n, 0))
-    coll.close()
-    return coll.crashes
 
 
 @pytest.mark.parametrize(

@@ -5,26 +5,14 @@ heads its own traceback even when other workers' lines come between."""
 from __future__ import annotations
 
 import pytest
+from asm_helpers import collect
 
-from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.fatal import FatalMatcher
-from spectrace.collect import Collector
-from spectrace.dialects.detect import LineParser
-from spectrace.ruleset import RuleSet
+from spectrace.assemblers.crash import CrashKind
 
-RULES = RuleSet.load()
 SHM = (
     "No available shared memory broadcast block found in 60 seconds. This typically happens "
     "when some processes are hanging or doing some time-consuming work (e.g. compilation)."
 )
-
-
-def collect(lines: list[str]) -> list[Crash]:
-    parser, coll = LineParser("f.log"), Collector(FatalMatcher(RULES))
-    for n, raw in enumerate(lines, 1):
-        coll.feed(parser.parse(raw.encode(), n, 0))
-    coll.close()
-    return coll.crashes
 
 
 @pytest.mark.parametrize(

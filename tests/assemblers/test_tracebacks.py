@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.tracebacks import TracebackAssembler, parse_exception
-from spectrace.dialects.detect import LineParser
+from asm_helpers import assemble
+
+from spectrace.assemblers.crash import CrashKind
+from spectrace.assemblers.tracebacks import parse_exception
 
 SG = "[2026-02-27 21:00:18 {rank}] "
 SCHED = '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 2703, in run_scheduler_process'
 WORKER = '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/speculative/eagle_worker.py", line 312, in forward_batch_generation'
-
-
-def assemble(lines: list[str]) -> list[Crash]:
-    parser, asm = LineParser("t.log"), TracebackAssembler()
-    out: list[Crash] = []
-    for n, raw in enumerate(lines, 1):
-        out += asm.feed(parser.parse(raw.encode(), n, 0)).crashes
-    return out + asm.close_all()
 
 
 def test_sglang_scheduler_traceback_is_one_crash() -> None:

@@ -3,23 +3,16 @@ faulthandler dump whose header and colour codes a copy-paste lost (lines written
 
 from __future__ import annotations
 
-from spectrace.assemblers.crash import Crash, CrashKind
+from asm_helpers import assemble
+
+from spectrace.assemblers.crash import CrashKind
 from spectrace.assemblers.fatal import FatalMatcher
-from spectrace.assemblers.tracebacks import TracebackAssembler, parse_exception
-from spectrace.dialects.detect import LineParser
+from spectrace.assemblers.tracebacks import parse_exception
 from spectrace.ruleset import RuleSet
 
 RUNNER = '  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py", line 717, in execute_model'
 SPEC = '  File "/usr/local/lib/python3.10/dist-packages/vllm/spec_decode/spec_decode_worker.py", line 388, in _run_speculative_decoding_step'
 VW = "(Worker_TP2 pid=253) ERROR 05-13 10:46:43 [multiproc_executor.py:962] "
-
-
-def assemble(lines: list[str]) -> list[Crash]:
-    parser, asm = LineParser("t.log"), TracebackAssembler()
-    out: list[Crash] = []
-    for n, raw in enumerate(lines, 1):
-        out += asm.feed(parser.parse(raw.encode(), n, 0)).crashes
-    return out + asm.close_all()
 
 
 def test_a_paste_indented_as_a_whole_keeps_its_exception() -> None:

@@ -3,12 +3,10 @@ classed like tracebacks, as public threads show them (lines written by us)."""
 
 from __future__ import annotations
 
+from asm_helpers import collect
+
 from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector
-from spectrace.assemblers.crash import Crash
-from spectrace.assemblers.fatal import FatalMatcher
-from spectrace.collect import Collector
 from spectrace.dialects.detect import LineParser
-from spectrace.ruleset import RuleSet
 
 NS = "INFO 03-22 13:13:27 [api_server.py:978] args: Namespace(subparser='serve', model_tag='/m', "
 
@@ -47,14 +45,6 @@ def test_namespace_with_speculation_unset_says_off_and_a_cut_one_says_nothing() 
     off = flags(NS + "speculative_config=None, speculative_model=None, tensor_parallel_size=1)")
     assert off == {"speculative_config.method": None, "tp_size": 1}
     assert flags(NS + "tensor_parallel_size=8, speculative_con") == {"tp_size": 8}
-
-
-def collect(lines: list[str]) -> list[Crash]:
-    parser, coll = LineParser("f.log"), Collector(FatalMatcher(RuleSet.load()))
-    for n, raw in enumerate(lines, 1):
-        coll.feed(parser.parse(raw.encode(), n, 0))
-    coll.close()
-    return coll.crashes
 
 
 def test_a_lone_exception_line_is_classed_like_its_traceback() -> None:
