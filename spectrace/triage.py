@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
@@ -94,15 +95,16 @@ def judge(analysis: Analysis, fail_on: frozenset[FailOn] = DEFAULT_FAIL_ON) -> V
     findings = tuple(n for n, f in enumerate(analysis.findings) if _finding_fails(f, fail_on))
     reasons = []
     if incidents:
-        roots = sum(1 for i in analysis.incidents if i.id in incidents and i.root_cause)
+        failing = set(incidents)  # a set: 20,000 incidents took seconds as a tuple scan
+        roots = sum(1 for i in analysis.incidents if i.id in failing and i.root_cause)
         reasons.append(
             f"{_plural(len(incidents), 'new incident')} ({roots} root cause)"
             if len(incidents) != roots
             else _plural(roots, "new root-cause incident")
         )
-    for kind in sorted({analysis.findings[n].kind for n in findings}):
-        count = sum(1 for n in findings if analysis.findings[n].kind == kind)
-        reasons.append(_plural(count, kind.replace("_", " ")))
+    kinds = Counter(analysis.findings[n].kind for n in findings)
+    for kind in sorted(kinds):
+        reasons.append(_plural(kinds[kind], kind.replace("_", " ")))
     code = ExitCode.FAILED if incidents or findings else ExitCode.OK
     order = tuple(f for f in FailOn if f in fail_on)
     return Verdict(code, order, incidents, findings, tuple(reasons))

@@ -208,7 +208,7 @@ def _summary(analysis: Analysis, verdict: Verdict) -> Document:
 
 def build_document(analysis: Analysis, verdict: Verdict, redact: bool = True) -> Document:
     """The whole report as plain data: the single source for every output format."""
-    failing = set(verdict.failing_incidents)
+    failing, failing_findings = set(verdict.failing_incidents), set(verdict.failing_findings)
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "spectrace", "version": __version__},
@@ -230,8 +230,7 @@ def build_document(analysis: Analysis, verdict: Verdict, redact: bool = True) ->
         "flags": _scrub(json_safe(_flags(analysis.config.flags, redact)), redact),
         "incidents": [incident_document(i, i.id in failing, redact) for i in analysis.incidents],
         "findings": [
-            _finding(f, n in verdict.failing_findings, redact)
-            for n, f in enumerate(analysis.findings)
+            _finding(f, n in failing_findings, redact) for n, f in enumerate(analysis.findings)
         ],
         "summary": _summary(analysis, verdict),
     }
