@@ -33,22 +33,24 @@ STAMP = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 CRASHES = re.compile(r"(\d+) crashes")
 
 
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
-
-
 class Terminal:
-    """One program in a detached 160x48 tmux pane."""
+    """One program in a detached 160x48 tmux pane, on a tmux server of its own (with a shared
+    server, killing the last session shuts it down and a session started then is lost)."""
 
     def __init__(self, name: str, command: str) -> None:
-        self.name = name
-        tmux("kill-session", "-t", name)
+        self.name = f"{name}-{os.getpid()}"
+        self.tmux("kill-server")
         self.start = time.perf_counter()
-        tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", name, f"exec {command}")
-        self.pid = int(tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip() or 0)
+        self.tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, f"exec {command}")
+        self.pid = int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.name, *args], capture_output=True, text=True, check=False
+        ).stdout
 
     def screen(self) -> str:
-        return tmux("capture-pane", "-p", "-t", self.name)
+        return self.tmux("capture-pane", "-p", "-t", self.name)
 
     def until(self, ready: Callable[[str], bool], since: float | None = None) -> float:
         """Seconds from ``since`` (default: process start) until the screen satisfies ``ready``."""
@@ -61,7 +63,7 @@ class Terminal:
 
     def keys(self, *keys: str) -> float:
         now = time.perf_counter()
-        tmux("send-keys", "-t", self.name, *keys)
+        self.tmux("send-keys", "-t", self.name, *keys)
         return now
 
     def peak_mb(self) -> float:
@@ -74,7 +76,7 @@ class Terminal:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
-        tmux("kill-session", "-t", self.name)
+        self.tmux("kill-server")
 
 
 def last_line(path: Path) -> tuple[int, str]:
