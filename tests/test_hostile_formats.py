@@ -167,3 +167,22 @@ def test_a_file_growing_during_the_read_is_read_as_it_was_opened(tmp_path: Path)
         assert all(block.beyond for block in blocks)
     finally:
         reader.close()
+
+
+def test_a_runaway_traceback_keeps_its_outer_and_inner_frames_only(tmp_path: Path) -> None:
+    """Memory stays bounded (200,000 frames took 485 MB); the worker path (outer frames) and
+    the crash site (inner frames) are what the report needs."""
+    from spectrace.assemblers.tracebacks import MAX_FRAMES
+
+    frame = '  File "/srv/app/recurse.py", line {n}, in recurse\n    return recurse(n - 1)\n'
+    text = (
+        "[2026-02-27 21:00:17 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/srv/sglang/srt/managers/scheduler.py", line 2703, in run_scheduler_process\n'
+        + "".join(frame.format(n=n) for n in range(1, 5001))
+        + "RecursionError: maximum recursion depth exceeded\n"
+    )
+    incidents = analyse([write(tmp_path, text.encode())]).incidents
+    assert [i.exception_type for i in incidents] == ["RecursionError"]
+    frames = incidents[0].frames
+    assert len(frames) == MAX_FRAMES
+    assert frames[0].function == "run_scheduler_process" and frames[-1].line == 5000

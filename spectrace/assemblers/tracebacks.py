@@ -17,6 +17,7 @@ CHAIN_MARKERS = {
 CUT_TYPE = "Traceback"  # the type of a link whose exception line is not in the log
 MAX_LINES = 400  # lines kept per record for display
 MAX_MESSAGE_LINES = 40
+MAX_FRAMES = 1000  # the outer and the inner 500 of a runaway traceback; 200,000 took 485 MB
 AFTER_IDLE = 8  # lines a finished exception waits for a chain marker or message line
 OPEN_IDLE = 128  # lines an unfinished record waits for its next line before it is cut
 MAX_JUNK = 32
@@ -211,7 +212,7 @@ class TracebackAssembler:
         if m := _FRAME.match(text):
             if rec.state is State.AFTER or rec.state is State.GAP:
                 return False
-            rec.frames.append(Frame(m["file"], int(m["line"]), m["func"].strip()))
+            _add_frame(rec, Frame(m["file"], int(m["line"]), m["func"].strip()))
             rec.state = State.FRAMES
         elif not text.strip():
             if rec.state is State.AFTER:
@@ -246,7 +247,7 @@ class TracebackAssembler:
         text = line.text
         if m := _FAULT_FRAME.match(text):
             if rec.current_thread:
-                rec.frames.append(Frame(m["file"], int(m["line"]), m["func"].strip()))
+                _add_frame(rec, Frame(m["file"], int(m["line"]), m["func"].strip()))
         elif _THREAD.match(text.strip()):
             rec.current_thread = text.lstrip().startswith("Current thread")
         elif text.startswith("Extension modules:"):
@@ -417,3 +418,10 @@ def _fault_exception(text: str) -> tuple[str, str]:
         return "FatalPythonError", text.strip()
     msg = text.split(":", 1)[1].strip()
     return _SIGNALS.get(msg, "FatalPythonError"), msg
+
+
+def _add_frame(rec: _Record, frame: Frame) -> None:
+    """Keep the outermost and the innermost frames: the worker path and the crash site."""
+    if len(rec.frames) >= MAX_FRAMES:
+        del rec.frames[MAX_FRAMES // 2]
+    rec.frames.append(frame)
