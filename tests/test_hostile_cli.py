@@ -285,3 +285,9 @@ def test_an_expect_file_of_too_many_markers_is_one_line(tmp_path: Path) -> None:
     markers.write_text("".join(f"marker {i} is up\n" for i in range(1001)))
     proc = spectrace("triage", "--expect-file", str(markers), write(tmp_path, seed_core()))
     assert_one_line_error(proc, "1001 expected markers; at most 1000")
+
+
+def test_a_warning_shows_a_file_name_as_typed_no_emoji_or_markup(tmp_path: Path) -> None:
+    empty = write(tmp_path, b"", ":fire:[red]x.log")
+    proc = spectrace("triage", "-f", "json", empty, write(tmp_path, seed_core()))
+    assert proc.returncode == 1 and "skipping " + empty + ": empty file" in proc.stderr, proc.stderr

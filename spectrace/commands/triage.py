@@ -11,6 +11,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from spectrace import triage
 from spectrace.assemblers.config import RunConfig
@@ -149,9 +150,7 @@ def triage_command(
     progress = DelayedProgress(err)
 
     def warn(message: str) -> None:
-        err.print(
-            inert(f"spectrace: warning: {message}"), markup=False, highlight=False, soft_wrap=True
-        )
+        err.print(Text(inert(f"spectrace: warning: {message}")), highlight=False, soft_wrap=True)
 
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():  # else it looks hung
         err.print("spectrace: reading the log from the terminal; end it with Ctrl-D", style="dim")
