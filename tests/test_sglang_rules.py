@@ -53,7 +53,7 @@ def test_kernel_assertion_alone_still_fails_the_run(tmp_path: Path) -> None:
 def test_failing_health_check_is_a_suspected_hang(tmp_path: Path) -> None:
     a = run(tmp_path, [HEALTH.format(m=m) for m in (15, 17, 19)])
     (hang,) = a.incidents
-    assert (hang.crash_class, hang.severity, hang.root_cause) == ("hang_suspected", "warning", True)
+    assert (hang.crash_class, hang.severity, hang.root_cause) == ("hang_suspected", "error", True)
     assert hang.message.startswith("Health check failed.")
 
 
