@@ -13,6 +13,7 @@ from spectrace.collect import Collector
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import MAX_LINE, LineParser
 from spectrace.dialects.flattened import split_flattened
+from spectrace.dialects.redraws import split_redraws
 from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
@@ -84,7 +85,8 @@ class _Window:
                 self._note_long(pos)
                 raw = raw.lstrip(b"\x00")  # the hole a copytruncate rotation leaves
             lineno = self.lineno_at(pos)
-            for part in split_flattened(raw):  # a paste that lost its newlines: one per record
+            # a paste that lost its newlines, or records a progress bar drew over: one per record
+            for part in (p for r in split_redraws(raw) for p in split_flattened(r)):
                 line = self.parser.parse(part, lineno, block.offset + pos - block.start)
                 # rules, config and markers need a hot literal; a joined CRI record may hold
                 # it early, and colour codes may split one the prefilter looked for

@@ -48,7 +48,10 @@ _BLANKS = re.compile(r"[ \t]+(?=\[(?:rank|default)\d+\]:|\([^()]*? pid=\d+)")
 _GUTTER = re.compile(r"[ \t]*\|[ \t]")
 # The end of a tqdm bar, "[00:26<00:07,  5.89it/s]": it ends its line unless another
 # writer's line was glued on when the bar's "\r" redraws lost their newline.
-_BAR_END = re.compile(r"\[[\d:]+<[\d:?]*,[^\]]*?(?:it/s|s/it|B/s)[^\]]*\]")
+# a tqdm bar's end: "[00:02<00:01, 1.50it/s]", or rateless after its count: "| 3/5 [00:02<00:01]"
+_BAR_END = re.compile(
+    r"\[[\d:]+<[\d:?]*,[^\]]*?(?:it/s|s/it|B/s)[^\]]*\]|\|\s*\d+/\d+ \[[\d:]+<[\d:?]*\]"
+)
 _MAX_PEELS = 8  # nested / duplicated groups; bounded so junk cannot loop
 
 
