@@ -12,11 +12,15 @@ from spectrace.textsafe import inert
 Document = dict[str, Any]
 MAX_BYTES = 1_000_000  # GitHub accepts about 1 MiB of job summary per step
 _BACKTICKS = re.compile(r"`+")
+_MENTION = re.compile(r"@(?=[\w-])")
+_ISSUE_REF = re.compile(r"#(?=\d)")
 
 
 def cell(text: object) -> str:
-    """Table-cell safe: no HTML, no pipes, no newlines, no markdown emphasis surprises."""
+    """Table-cell safe: no HTML, no pipes, no newlines, no markdown emphasis surprises, and no
+    ``@someone`` mention or ``#123`` issue link from log text in a posted PR comment."""
     escaped = html.escape(" ".join(inert(text).split()), quote=False)
+    escaped = _MENTION.sub("&#64;", _ISSUE_REF.sub("&#35;", escaped))
     return re.sub(r"([|\\*_`\[\]])", r"\\\1", escaped)
 
 

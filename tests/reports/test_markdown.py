@@ -9,7 +9,7 @@ from synthetic import SEED_READING, hostile_analysis
 from spectrace import triage
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
-from spectrace.reports.markdown import fenced
+from spectrace.reports.markdown import cell, fenced
 
 
 def test_summary_has_verdict_table_and_details(document: dict[str, Any]) -> None:
@@ -39,3 +39,10 @@ def test_hostile_text_cannot_break_the_table_or_inject_html() -> None:
 def test_code_fence_outgrows_backticks_in_the_log() -> None:
     block = fenced(["a ```` b"])
     assert block.startswith("`````text\n") and block.endswith("\n`````")
+
+
+def test_log_text_mentions_nobody_and_links_no_issue() -> None:
+    text = cell("RuntimeError: ping @octocat and @org/team about #token: 8421, see #12")
+    assert "@octocat" not in text and "@org" not in text and "#12" not in text and "#token" in text
+    assert text.count("&#64;") == 2 and text.count("&#35;") == 1
+    assert cell("mail me at a@b.c") == "mail me at a&#64;b.c"
