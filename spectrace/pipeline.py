@@ -24,6 +24,7 @@ from spectrace.ruleset import RuleSet
 from spectrace.scan import ScanResult, ScanSpec, scan_range
 from spectrace.stacks.flight import is_flight_dump
 from spectrace.stacks.model import is_capture_file
+from spectrace.stacks.pasted import PastedDump, find_dumps, inside_dump
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class Analysis:
     findings: list[Finding]
     config: RunConfig
     load: list[LoadSample] = field(default_factory=list)  # bounded sample for charts
+    pasted: list[PastedDump] = field(default_factory=list)  # py-spy/faulthandler text in the logs
 
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz")
@@ -127,7 +129,9 @@ def analyse(
         for line in result.config_lines:
             collector.feed(line)
     config = collector.result()
-    crashes = [c for r in results for c in r.crashes]
+    pasted = [d for path in paths if path != STDIN for d in find_dumps(path)]
+    # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
+    crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]
     samples = {
         (c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load, strict=True)
     }
@@ -142,6 +146,7 @@ def analyse(
         findings=_findings(results, spec.markers, config),
         config=config,
         load=_load_chart([s for r in results for ss in r.load for s in ss]),
+        pasted=pasted,
     )
 
 

@@ -7,6 +7,7 @@ import os
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from spectrace.assemblers.config import Evidence
 from spectrace.dialects.base import LogLine
@@ -14,6 +15,7 @@ from spectrace.dialects.detect import LineParser
 from spectrace.pipeline import Analysis, Finding
 from spectrace.stacks.flight import flight_verdict, is_flight_dump, load_flight
 from spectrace.stacks.model import Capture, is_capture_file, load_capture
+from spectrace.stacks.pasted import PastedDump
 from spectrace.stacks.verdict import RankView, analyse, natural_key
 
 _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
@@ -23,7 +25,9 @@ KEEP_LINES = 4000
 EVIDENCE_TEXT = 300
 
 
-def hang_findings(capture: Capture, analysis: Analysis | None = None) -> list[Finding]:
+def hang_findings(
+    capture: Capture, analysis: Analysis | None = None, title: str | None = None
+) -> list[Finding]:
     """One "hang" finding: the verdict, a line per rank, and each rank's last log line as evidence."""
     stacks = analyse(capture)
     if not stacks.ranks:
@@ -37,7 +41,8 @@ def hang_findings(capture: Capture, analysis: Analysis | None = None) -> list[Fi
     return [
         Finding(
             kind="hang",
-            message=f"Stacks of PID {capture.root_pid} at {capture.started}: {stacks.verdict}",
+            message=f"{title or f'Stacks of PID {capture.root_pid} at {capture.started}'}: "
+            f"{stacks.verdict}",
             detail=detail,
             evidence=evidence,
         )
@@ -166,4 +171,32 @@ def stack_findings(
 ) -> list[Finding]:
     """Hang findings for captures and dumps given beside the logs (what triage and tui append)."""
     found = [f for path in captures for f in hang_findings(load_capture(path), analysis)]
-    return found + (flight_findings(dumps) if dumps else [])
+    return pasted_findings(analysis) + found + (flight_findings(dumps) if dumps else [])
+
+
+def pasted_findings(analysis: Analysis) -> list[Finding]:
+    """Hang findings for `py-spy dump` / faulthandler text pasted inside the analysed logs."""
+    return [f for dump in analysis.pasted for f in _pasted_finding(dump, analysis)]
+
+
+def _pasted_finding(dump: PastedDump, analysis: Analysis) -> list[Finding]:
+    count = len(dump.capture.processes)
+    title = (
+        f"{dump.tool} dump of {count} process{'es' if count != 1 else ''} "
+        f"at {dump.source}:{dump.lineno}"
+    )
+    where = Evidence(
+        source=dump.source,
+        lineno=dump.lineno,
+        text=dump.text[:EVIDENCE_TEXT],
+        reason=f"{dump.tool} dump pasted in the log (lines {dump.lineno}-{dump.end_lineno})",
+    )
+    return [
+        replace(f, evidence=(where, *(e for e in f.evidence if not _inside(e, dump))))
+        for f in hang_findings(dump.capture, analysis, title)
+    ]
+
+
+def _inside(evidence: Evidence, dump: PastedDump) -> bool:
+    """A "last line" that is the dump itself says nothing about where the rank stopped."""
+    return evidence.source == dump.source and dump.lineno <= evidence.lineno <= dump.end_lineno

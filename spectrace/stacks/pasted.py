@@ -1,0 +1,252 @@
+"""`py-spy dump` text (and faulthandler thread dumps) pasted inside a log -> stacks Captures."""
+
+from __future__ import annotations
+
+import gzip
+import mmap
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from spectrace.assemblers.crash import Crash
+from spectrace.dialects.base import LogLine
+from spectrace.dialects.detect import LineParser
+from spectrace.stacks.classify import detect_rank
+from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, ThreadStack
+
+# a log without one of these is never parsed a second time
+_SNIFF = re.compile(
+    rb"Thread (?:0x[0-9A-Fa-f]+|\d+) \((?:active|idle)|Thread 0x[0-9A-Fa-f]+ \(most recent call"
+)
+CONTEXT_BYTES = 64 * 1024  # parsed before the first dump line: the rank of the line above it
+_PROCESS = re.compile(r"^Process (\d+): (.*)$")
+_PYSPY_THREAD = re.compile(
+    r'^Thread (0x[0-9A-Fa-f]+|\d+) \((active|idle)(\+gil)?\)(?:: "(.*)")?\s*$'
+)
+_FRAME = re.compile(r"^(\s{2,})(\S.*?) \(([^()]*?)(?::(\d+))?\)\s*$")
+_LOCALS_HEAD = re.compile(r"^\s{4,}(Arguments|Locals):\s*$")
+_LOCAL = re.compile(r"^(\s{6,})([A-Za-z_][\w.]*): (.*)$")
+_FAULT_THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9A-Fa-f]+) \(most recent call first\):")
+_FAULT_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+?)\s*$')
+_STREAM_PID = re.compile(r"\bpid=(\d+)\b")
+_DUMP_FOR = re.compile(r"\bdump for PID (\d+)\b", re.IGNORECASE)
+GAP_LINES = 40  # log lines between two blocks of one dump before it counts as a new dump
+
+
+@dataclass(frozen=True, slots=True)
+class PastedDump:
+    """One pasted dump: the capture built from it and where it sits in the log."""
+
+    capture: Capture
+    source: str
+    lineno: int
+    end_lineno: int
+    tool: str  # "py-spy" | "faulthandler"
+    text: str = ""  # the dump's first line as the log shows it
+
+
+@dataclass(slots=True)
+class _Thread:
+    ident: str
+    name: str | None
+    active: bool
+    gil: bool
+    frames: list[StackFrame] = field(default_factory=list)
+    frame_indent: int = -1
+    in_locals: bool = False
+
+    def freeze(self) -> ThreadStack:
+        native_id = int(self.ident) if self.ident.isdigit() else None
+        tid = native_id if native_id is not None else int(self.ident, 16)
+        return ThreadStack(tid, self.name, self.active, self.gil, tuple(self.frames), native_id)
+
+
+@dataclass(slots=True)
+class _Block:
+    """One process's part of a dump: its header, rank and threads."""
+
+    pid: int
+    cmdline: str
+    rank: str | None
+    source: str | None
+    key: str = ""  # py-spy: the pid; faulthandler: the writer's stream (it names no pid)
+    threads: list[_Thread] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Dump:
+    tool: str
+    first: int
+    last: int
+    text: str
+    blocks: list[_Block] = field(default_factory=list)
+
+
+def find_dumps(path: str) -> list[PastedDump]:
+    """Every py-spy / faulthandler (non-fatal) dump in the log, as captures in log order."""
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rb") as fh:
+                return _find(path, fh.read())
+        with open(path, "rb") as fh:
+            if fh.seek(0, 2) == 0:
+                return []
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _find(path, data)
+    except (OSError, EOFError, ValueError):
+        return []
+
+
+def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
+    """A crash record that starts within a dump's lines is that dump's text, not a crash."""
+    return any(
+        d.source == crash.source and d.lineno <= crash.lineno <= d.end_lineno for d in dumps
+    )
+
+
+def _find(path: str, data: bytes | mmap.mmap) -> list[PastedDump]:
+    """Only the part from just above the first dump line on is parsed line by line."""
+    hit = _SNIFF.search(data)
+    if hit is None:
+        return []
+    start = data.rfind(b"\n", 0, max(0, hit.start() - CONTEXT_BYTES)) + 1
+    first_line = _count_lines(data, start) + 1
+    dumps = _Scanner().run(_lines(path, data, start, first_line))
+    return [_finish(d, path) for d in dumps if d.blocks]
+
+
+def _count_lines(data: bytes | mmap.mmap, end: int, step: int = 1 << 24) -> int:
+    """Newlines before ``end``, counted in slices (an mmap has no count)."""
+    return sum(data[i : min(end, i + step)].count(b"\n") for i in range(0, end, step))
+
+
+def _lines(path: str, data: bytes | mmap.mmap, start: int, lineno: int) -> Iterator[LogLine]:
+    parser = LineParser(path)
+    offset = start
+    for raw in bytes(data[start:]).split(b"\n"):
+        yield parser.parse(raw.rstrip(b"\r"), lineno, offset)
+        offset, lineno = offset + len(raw) + 1, lineno + 1
+
+
+def _finish(dump: _Dump, path: str) -> PastedDump:
+    """Blocks of one pid become that process's samples (periodic dumps show movement)."""
+    order: dict[str, list[_Block]] = {}
+    for block in dump.blocks:
+        order.setdefault(block.key or str(block.pid), []).append(block)
+    processes = []
+    for blocks in order.values():
+        rank = next((b.rank for b in blocks if b.rank), None)
+        source = next((b.source for b in blocks if b.rank), None)
+        samples = tuple(
+            Sample(at=float(i), threads=tuple(t.freeze() for t in b.threads if t.frames))
+            for i, b in enumerate(blocks)
+        )
+        pid = blocks[0].pid or len(processes) + 1  # faulthandler names no pid: number them
+        processes.append(ProcessCapture(pid, 0, blocks[0].cmdline, rank, source, samples))
+    capture = Capture(
+        root_pid=dump.blocks[0].pid, started=f"{path}:{dump.first}", interval=0.0,
+        native=False, locals=False, pyspy_version=dump.tool, processes=tuple(processes),
+    )  # fmt: skip
+    return PastedDump(capture, path, dump.first, dump.last, dump.tool, dump.text)
+
+
+class _Scanner:
+    """A line-by-line state machine; log lines between dump lines are skipped, not fatal."""
+
+    def __init__(self) -> None:
+        self.dumps: list[_Dump] = []
+        self.dump: _Dump | None = None
+        self.thread: _Thread | None = None
+        self.pid_ranks: dict[int, str] = {}  # "[.. TP0] Pyspy dump for PID 42:" -> 42: TP0
+        self.fatal: dict[str, int] = {}  # stream -> line of its last "Fatal Python error"
+
+    def run(self, lines: Iterator[LogLine]) -> list[_Dump]:
+        for line in lines:
+            self._feed(line)
+        return self.dumps
+
+    def _feed(self, line: LogLine) -> None:
+        text = line.text
+        if self.dump is not None and line.lineno - self.dump.last > GAP_LINES:
+            self.dump, self.thread = None, None
+        if (m := _DUMP_FOR.search(text)) and line.rank and not line.inferred:
+            self.pid_ranks[int(m.group(1))] = line.rank
+        if text.lstrip().startswith("Fatal Python error"):
+            self.fatal[line.stream] = line.lineno
+        if m := _PROCESS.match(text):
+            self._process(line, int(m.group(1)), m.group(2).strip())
+        elif m := _PYSPY_THREAD.match(text):
+            self._thread(line, "py-spy", m.group(1), m.group(4), m.group(2) == "active", bool(m.group(3)))
+        elif m := _FAULT_THREAD.match(text.strip()):
+            self._fault_thread(line, m.group(2), m.group(1) == "Current thread")
+        elif self.thread is not None:
+            self._body(line, text)
+
+    def _start(self, line: LogLine, tool: str) -> _Dump:
+        if self.dump is None or self.dump.tool != tool:
+            self.dump = _Dump(tool, line.lineno, line.lineno, line.raw)
+            self.dumps.append(self.dump)
+        self.dump.last = line.lineno
+        return self.dump
+
+    def _process(self, line: LogLine, pid: int, cmdline: str) -> None:
+        dump = self._start(line, "py-spy")
+        rank, source = detect_rank(cmdline, {})
+        if rank is None and pid in self.pid_ranks:
+            rank, source = self.pid_ranks[pid], "log line naming the pid"
+        elif rank is None and line.rank and not line.inferred:
+            rank, source = line.rank, "log prefix"
+        dump.blocks.append(_Block(pid, cmdline, rank, source))
+        self.thread = None
+
+    def _thread(self, line: LogLine, tool: str, ident: str, name: str | None, active: bool,
+                gil: bool) -> None:  # fmt: skip
+        dump = self._start(line, tool)
+        if not dump.blocks:  # a paste cut above its "Process N:" line
+            dump.blocks.append(_Block(0, "", *self._line_rank(line)))
+        self.thread = _Thread(ident, name, active, gil)
+        dump.blocks[-1].threads.append(self.thread)
+
+    def _fault_thread(self, line: LogLine, ident: str, current: bool) -> None:
+        fatal = self.fatal.get(line.stream)
+        if fatal is not None and line.lineno - fatal <= GAP_LINES * 10:
+            self.thread = None  # a crash's dump: the crash assembler reports it
+            return
+        dump = self._start(line, "faulthandler")
+        key = f"stream {line.stream}"
+        last = dump.blocks[-1] if dump.blocks else None
+        if last is None or last.key != key or any(t.ident == ident for t in last.threads):
+            pid = _STREAM_PID.search(line.stream)
+            dump.blocks.append(
+                _Block(int(pid.group(1)) if pid else 0, "", *self._line_rank(line), key=key)
+            )
+        self._thread(line, "faulthandler", ident, "MainThread" if current else None, True, False)
+
+    @staticmethod
+    def _line_rank(line: LogLine) -> tuple[str | None, str | None]:
+        return (line.rank, "log prefix") if line.rank else (None, None)
+
+    def _body(self, line: LogLine, text: str) -> None:
+        thread, dump = self.thread, self.dump
+        assert thread is not None and dump is not None
+        if m := _FAULT_FRAME.match(text):
+            thread.frames.append(StackFrame(m.group(3), m.group(1), int(m.group(2))))
+        elif _LOCALS_HEAD.match(text) and thread.frames:
+            thread.in_locals = True
+        elif (m := _LOCAL.match(text)) and thread.in_locals and len(m.group(1)) > thread.frame_indent:
+            last = thread.frames[-1]
+            pair = (m.group(2), m.group(3))
+            thread.frames[-1] = StackFrame(last.name, last.filename, last.line, last.native,
+                                           last.code, (*last.locals, pair))  # fmt: skip
+        elif m := _FRAME.match(text):
+            thread.frames.append(_frame(m.group(2), m.group(3), m.group(4)))
+            thread.frame_indent, thread.in_locals = len(m.group(1)), False
+        else:
+            return  # a log line written between dump lines
+        dump.last = line.lineno
+
+
+def _frame(name: str, where: str, line: str | None) -> StackFrame:
+    """``name (file.py:N)`` is Python; ``0x7f.. (libc.so.6)`` or ``sym (python3.12)`` is native."""
+    native = line is None or not (where.endswith(".py") or where.startswith("<"))
+    return StackFrame(name, where, int(line) if line else 0, native=native)
