@@ -5,24 +5,24 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from spectrace import triage
-from spectrace.assemblers.config import RunConfig
 from spectrace.errors import InputError, UsageError
-from spectrace.inputs import expand, usable_stacks
-from spectrace.pipeline import Analysis
-from spectrace.reports import Format, render
-from spectrace.reports.json import build_document
-from spectrace.reports.text import TriageReport, summary_line
-from spectrace.stacks.findings import split_inputs, stack_findings
+from spectrace.reports import Format
 from spectrace.textsafe import inert
+
+if TYPE_CHECKING:
+    from spectrace.pipeline import Analysis
+    from spectrace.triage import Verdict
+
+# The pipeline (spectrace.triage, inputs, stacks.findings, reports.json) is imported inside
+# triage_command: `spectrace --help`, `triage --help` and usage errors answer without it.
 
 HELP = """Find the crashes in server logs, group them into incidents, and exit non-zero on new ones.
 
@@ -47,13 +47,21 @@ class DelayedProgress:
     def __init__(self, console: Console) -> None:
         self.console = console
         self.started = time.monotonic()
-        self.progress: Progress | None = None
+        self.progress: Any = None
         self.task: Any = None
 
     def __call__(self, done: int, total: int) -> None:
         if self.progress is None:
             if not self.console.is_terminal or time.monotonic() - self.started < PROGRESS_DELAY_S:
                 return
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )  # fmt: skip
+
             self.progress = Progress(TextColumn("scanning"), BarColumn(), DownloadColumn(),
                                      TimeRemainingColumn(), console=self.console, transient=True)  # fmt: skip
             self.progress.start()
@@ -111,17 +119,43 @@ def write_file(path: Path, text: str) -> None:
 
 def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Console) -> None:
     """The main report to stdout, or to --output with the summary line on stdout."""
+    from spectrace.reports.cap import CappedReport, render_any
+    from spectrace.reports.text import summary_line
+
     try:
         if output is not None:
-            write_file(output, render(document, fmt))
+            write_file(output, render_any(document, fmt))
             console.print(summary_line(document), soft_wrap=not console.is_terminal)
         elif fmt is Format.TEXT:
-            console.print(TriageReport(document), soft_wrap=not console.is_terminal)
+            console.print(CappedReport(document), soft_wrap=not console.is_terminal)
         else:
-            sys.stdout.write(render(document, fmt))
+            sys.stdout.write(render_any(document, fmt))
             sys.stdout.flush()
     except BrokenPipeError:  # `| head`: the reader left; keep the exit code, drop the rest
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def analyse(
+    paths: list[str], rules: list[Path], markers: list[str], progress: DelayedProgress,
+    warn: Callable[[str], None],
+) -> Analysis:  # fmt: skip
+    """Logs, stacks captures and flight dumps -> one Analysis (the pipeline is imported here)."""
+    from spectrace import triage
+    from spectrace.assemblers.config import RunConfig
+    from spectrace.inputs import expand, usable_stacks
+    from spectrace.pipeline import Analysis
+    from spectrace.stacks.findings import split_inputs, stack_findings
+
+    logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
+    # beside logs a damaged capture or dump is skipped; alone it is the error
+    captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
+    analysis = (  # a capture or dumps alone still get their hang verdict
+        triage.analyse_paths(logs, rules, markers, progress, warn)
+        if logs or not (captures or dumps)
+        else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
+    )
+    analysis.findings.extend(stack_findings(analysis, captures, dumps))
+    return analysis
 
 
 Opt = typer.Option
@@ -139,9 +173,14 @@ def triage_command(
     write_baseline: Annotated[Path | None, Opt("--write-baseline", help="Write this run's signatures as a baseline.")] = None,
     fail_on: Annotated[list[str] | None, Opt("--fail-on", help="root-cause | any | severity:error | severity:fatal | missing-marker (repeatable; default: root-cause and missing-marker).")] = None,
     no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
+    max_incidents: Annotated[int | None, Opt("--max-incidents", help="Show the N most important incident groups in full, the rest as one count line (0: all; default 50 for text, all for other formats).")] = None,
 ) -> None:  # fmt: skip
     """Find the crashes, group them into incidents, report, exit 1 on new ones."""
+    from spectrace import triage
+
     main_format = parse_format(once("--format", fmt) or "text")
+    if max_incidents is not None and max_incidents < 0:
+        raise UsageError(f"--max-incidents must be 0 (all) or more, got {max_incidents}")
     output_file = once("--output", output)
     extra = [parse_report(spec) for spec in report or []]
     policy = triage.parse_fail_on(fail_on or [])
@@ -158,15 +197,7 @@ def triage_command(
         markers = [*(expect or []), *read_expect_file(expect_file)]
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
-        logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
-        # beside logs a damaged capture or dump is skipped; alone it is the error
-        captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
-        analysis = (  # a capture or dumps alone still get their hang verdict
-            triage.analyse_paths(logs, rules or [], markers, progress, warn)
-            if logs or not (captures or dumps)
-            else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
-        )
-        analysis.findings.extend(stack_findings(analysis, captures, dumps))
+        analysis = analyse(paths, rules or [], markers, progress, warn)
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():
@@ -174,13 +205,30 @@ def triage_command(
             warn(f"{f.path}: {issue}")
     triage.apply_baseline(analysis.incidents, accepted)
     verdict = triage.judge(analysis, policy)
-    document = build_document(analysis, verdict, redact=not no_redact)
     if write_baseline is not None:
         triage.write_baseline(write_baseline, analysis.incidents)
-    for extra_fmt, path in extra:
-        write_file(path, render(document, extra_fmt))
-    emit(document, main_format, output_file, console)
+    write_reports(analysis, verdict, [(main_format, output_file), *extra], max_incidents,
+                  not no_redact, console)  # fmt: skip
     raise typer.Exit(int(verdict.exit_code))
+
+
+def write_reports(
+    analysis: Analysis, verdict: Verdict, outputs: list[tuple[Format, Path | None]],
+    max_incidents: int | None, redact: bool, console: Console,
+) -> None:  # fmt: skip
+    """The main report (first) and each --report file, each capped as its format wants; the
+    document is built once, and only with the shown incidents when all share one cap."""
+    from spectrace.reports.cap import cap_incidents, limit_for, render_any
+    from spectrace.reports.json import build_document
+
+    limits = [limit_for(fmt, max_incidents) for fmt, _ in outputs]
+    shared = limits[0] if len(set(limits)) == 1 else 0
+    document = build_document(analysis, verdict, redact=redact, limit=shared)
+    (main_format, output_file), *extra = outputs
+    for (extra_fmt, path), limit in zip(extra, limits[1:], strict=True):
+        assert path is not None
+        write_file(path, render_any(cap_incidents(document, limit), extra_fmt))
+    emit(cap_incidents(document, limits[0]), main_format, output_file, console)
 
 
 def register(app: typer.Typer) -> None:

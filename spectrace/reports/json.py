@@ -22,10 +22,12 @@ from spectrace.incidents import (
 from spectrace.linker import WorkerPath
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text, redact_value
+from spectrace.reports.cap import cap_incidents
 from spectrace.textsafe import json_escaped
 from spectrace.triage import Verdict
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
+MAX_OCCURRENCES = 100  # the first copies; occurrence_count has them all (20,000 cost 1 GB)
 Document = dict[str, Any]
 
 
@@ -151,7 +153,9 @@ def incident_document(i: Incident, failing: bool, redact: bool = True) -> Docume
         "crash_class": i.crash_class, "severity": i.severity,
         "root_cause": i.root_cause, "caused_by": i.caused_by, "collateral": list(i.collateral),
         "ranks": list(i.ranks), "origin_rank": i.origin_rank,
-        "first_seen": _where(i.first_seen), "occurrences": [_where(o) for o in i.occurrences],
+        "first_seen": _where(i.first_seen),
+        "occurrences": [_where(o) for o in i.occurrences[:MAX_OCCURRENCES]],
+        "occurrence_count": len(i.occurrences),
         "frames": [_frame(f) for f in i.frames], "chain": [_link(c) for c in i.chain],
         "header": i.header, "rule_id": i.rule_id, "lines": list(i.lines),
         "shape_mismatch": _shape(i), "worker_path": _worker_path(i.worker_path),
@@ -206,9 +210,38 @@ def _summary(analysis: Analysis, verdict: Verdict) -> Document:
     }
 
 
-def build_document(analysis: Analysis, verdict: Verdict, redact: bool = True) -> Document:
-    """The whole report as plain data: the single source for every output format."""
+def _stub(i: Incident, failing: bool) -> Document:
+    """What choosing the incidents a capped report shows needs, without building the rest."""
+    return {"id": i.id, "caused_by": i.caused_by, "collateral": list(i.collateral),
+            "root_cause": i.root_cause, "severity": i.severity, "fails": failing,
+            "exception_type": i.exception_type}  # fmt: skip
+
+
+def _incidents(analysis: Analysis, failing: set[str], redact: bool, limit: int) -> Document:
+    """``incidents`` (and ``omitted_incidents`` when ``limit`` left some out): the documents of
+    left-out incidents are never built, so a capped report of 20,000 crashes stays small."""
+    stubs = {"incidents": [_stub(i, i.id in failing) for i in analysis.incidents]}
+    capped = cap_incidents(stubs, limit)
+    kept = {d["id"] for d in capped["incidents"]}
+    out: Document = {
+        "incidents": [
+            incident_document(i, i.id in failing, redact)
+            for i in analysis.incidents
+            if i.id in kept
+        ]
+    }
+    if "omitted_incidents" in capped:
+        out["omitted_incidents"] = capped["omitted_incidents"]
+    return out
+
+
+def build_document(
+    analysis: Analysis, verdict: Verdict, redact: bool = True, limit: int = 0
+) -> Document:
+    """The whole report as plain data: the single source for every output format (``limit``:
+    only that many incident groups, most important first; 0: all)."""
     failing, failing_findings = set(verdict.failing_incidents), set(verdict.failing_findings)
+    incidents = _incidents(analysis, failing, redact, limit)
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "spectrace", "version": __version__},
@@ -228,7 +261,7 @@ def build_document(analysis: Analysis, verdict: Verdict, redact: bool = True) ->
         ],
         "engine": analysis.config.engine,
         "flags": _scrub(json_safe(_flags(analysis.config.flags, redact)), redact),
-        "incidents": [incident_document(i, i.id in failing, redact) for i in analysis.incidents],
+        **incidents,  # "incidents", and "omitted_incidents" when capped
         "findings": [
             _finding(f, n in failing_findings, redact) for n, f in enumerate(analysis.findings)
         ],

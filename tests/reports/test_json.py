@@ -52,7 +52,7 @@ def test_explanation_carries_readings_and_unexplained_numbers(validator: Any) ->
     validator.validate(doc)
     explanation = doc["incidents"][0]["shape_mismatch"]["explanation"]
     assert (explanation["readings"], explanation["unexplained"]) == ([SEED_READING], [2])
-    assert doc["schema_version"] == "1.1"  # an added field is a minor bump
+    assert doc["schema_version"] == "1.2"  # an added field is a minor bump
 
 
 def test_a_1_0_report_without_the_added_fields_still_validates(validator: Any) -> None:
