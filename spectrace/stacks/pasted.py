@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import mmap
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ _FAULT_THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9A-Fa-f]+) \(most re
 _FAULT_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+?)\s*$')
 _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
 _DUMP_FOR = re.compile(r"\bdump for PID (\d+)\b", re.IGNORECASE)
+FAULT_THREAD_LINES = 110  # faulthandler prints at most 100 frames of a thread
 GAP_LINES = 40  # log lines between two blocks of one dump before it counts as a new dump
 
 
@@ -84,6 +86,8 @@ class _Dump:
 
 def find_dumps(path: str) -> list[PastedDump]:
     """Every py-spy / faulthandler (non-fatal) dump in the log, as captures in log order."""
+    if not os.path.isfile(path):  # a pipe or a device was read once by the scan: not again
+        return []
     try:
         if path.endswith(".gz"):
             with gzip.open(path, "rb") as fh:
@@ -209,7 +213,8 @@ class _Scanner:
 
     def _fault_thread(self, line: LogLine, ident: str, current: bool) -> None:
         fatal = self.fatal.get(line.stream)
-        if fatal is not None and line.lineno - fatal <= GAP_LINES * 10:
+        if fatal is not None and line.lineno - fatal <= FAULT_THREAD_LINES:
+            self.fatal[line.stream] = line.lineno  # the crash's next thread follows this one
             self.thread = None  # a crash's dump: the crash assembler reports it
             return
         dump = self._start(line, "faulthandler")
