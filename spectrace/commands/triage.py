@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TextIO, TypeVar
 
 import typer
 from rich.console import Console
@@ -110,26 +110,38 @@ def read_expect_file(path: Path | None) -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
-def write_file(path: Path, text: str) -> None:
+def write_file(path: Path, document: dict[str, Any], fmt: Format) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as out:
+            write_report(document, fmt, out)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def write_report(document: dict[str, Any], fmt: Format, out: TextIO) -> None:
+    """One report written out; JSON in pieces as it is encoded (a 70 MB report is never one string)."""
+    from spectrace.reports import json as json_report
+    from spectrace.reports.cap import render_any
+
+    if fmt is Format.JSON:
+        json_report.write(document, out)
+    else:
+        out.write(render_any(document, fmt))
+
+
 def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Console) -> None:
     """The main report to stdout, or to --output with the summary line on stdout."""
-    from spectrace.reports.cap import CappedReport, render_any
+    from spectrace.reports.cap import CappedReport
     from spectrace.reports.text import summary_line
 
     try:
         if output is not None:
-            write_file(output, render_any(document, fmt))
+            write_file(output, document, fmt)
             console.print(summary_line(document), soft_wrap=not console.is_terminal)
         elif fmt is Format.TEXT:
             console.print(CappedReport(document), soft_wrap=not console.is_terminal)
         else:
-            sys.stdout.write(render_any(document, fmt))
+            write_report(document, fmt, sys.stdout)
             sys.stdout.flush()
     except BrokenPipeError:  # `| head`: the reader left; keep the exit code, drop the rest
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -218,7 +230,7 @@ def write_reports(
 ) -> None:  # fmt: skip
     """The main report (first) and each --report file, each capped as its format wants; the
     document is built once, and only with the shown incidents when all share one cap."""
-    from spectrace.reports.cap import cap_incidents, limit_for, render_any
+    from spectrace.reports.cap import cap_incidents, limit_for
     from spectrace.reports.json import build_document
 
     limits = [limit_for(fmt, max_incidents) for fmt, _ in outputs]
@@ -227,7 +239,7 @@ def write_reports(
     (main_format, output_file), *extra = outputs
     for (extra_fmt, path), limit in zip(extra, limits[1:], strict=True):
         assert path is not None
-        write_file(path, render_any(cap_incidents(document, limit), extra_fmt))
+        write_file(path, cap_incidents(document, limit), extra_fmt)
     emit(cap_incidents(document, limits[0]), main_format, output_file, console)
 
 
