@@ -19,7 +19,8 @@ from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, 
 _SNIFF = re.compile(
     rb"Thread (?:0x[0-9A-Fa-f]+|\d+) \((?:active|idle)|Thread 0x[0-9A-Fa-f]+ \(most recent call"
 )
-CONTEXT_BYTES = 64 * 1024  # parsed before the first dump line: the rank of the line above it
+CONTEXT_BYTES = 16 * 1024  # parsed above a thread header: its Process line, the rank line above
+AFTER_BYTES = 64 * 1024  # parsed below a thread header: its frames and --locals
 _PROCESS = re.compile(r"^Process (\d+): (.*)$")
 _PYSPY_THREAD = re.compile(
     r'^Thread (0x[0-9A-Fa-f]+|\d+) \((active|idle)(\+gil)?\)(?:: "(.*)")?\s*$'
@@ -109,25 +110,41 @@ def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
 
 
 def _find(path: str, data: bytes | mmap.mmap) -> list[PastedDump]:
-    """Only the part from just above the first dump line on is parsed line by line."""
-    hit = _SNIFF.search(data)
-    if hit is None:
-        return []
-    start = data.rfind(b"\n", 0, max(0, hit.start() - CONTEXT_BYTES)) + 1
-    first_line = _count_lines(data, start) + 1
-    dumps = _Scanner().run(_lines(path, data, start, first_line))
-    return [_finish(d, path) for d in dumps if d.blocks]
+    """Only windows around thread-header lines are parsed line by line, not the whole log."""
+    scanner, parser = _Scanner(), LineParser(path)
+    lineno, counted = 1, 0
+    for start, end in _windows(data):
+        lineno += _count_lines(data, counted, start)
+        scanner.run(_lines(parser, data, start, end, lineno))
+        lineno, counted = lineno + _count_lines(data, start, end), end
+    return [_finish(d, path) for d in scanner.dumps if d.blocks]
 
 
-def _count_lines(data: bytes | mmap.mmap, end: int, step: int = 1 << 24) -> int:
-    """Newlines before ``end``, counted in slices (an mmap has no count)."""
-    return sum(data[i : min(end, i + step)].count(b"\n") for i in range(0, end, step))
+def _windows(data: bytes | mmap.mmap) -> list[tuple[int, int]]:
+    """Line-aligned byte ranges: some context above each thread header, its frames below."""
+    spans: list[tuple[int, int]] = []
+    for hit in _SNIFF.finditer(data):
+        start = data.rfind(b"\n", 0, max(0, hit.start() - CONTEXT_BYTES)) + 1
+        end = data.find(b"\n", min(len(data), hit.end() + AFTER_BYTES))
+        end = len(data) if end < 0 else end + 1
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
 
 
-def _lines(path: str, data: bytes | mmap.mmap, start: int, lineno: int) -> Iterator[LogLine]:
-    parser = LineParser(path)
+def _count_lines(data: bytes | mmap.mmap, start: int, end: int, step: int = 1 << 24) -> int:
+    """Newlines in ``data[start:end]``, counted in slices (an mmap has no count)."""
+    return sum(data[i : min(end, i + step)].count(b"\n") for i in range(start, end, step))
+
+
+def _lines(
+    parser: LineParser, data: bytes | mmap.mmap, start: int, end: int, lineno: int
+) -> Iterator[LogLine]:
     offset = start
-    for raw in bytes(data[start:]).split(b"\n"):
+    chunk = bytes(data[start:end])
+    for raw in chunk.split(b"\n")[: chunk.count(b"\n") + (not chunk.endswith(b"\n"))]:
         yield parser.parse(raw.rstrip(b"\r"), lineno, offset)
         offset, lineno = offset + len(raw) + 1, lineno + 1
 
@@ -164,10 +181,9 @@ class _Scanner:
         self.pid_ranks: dict[int, str] = {}  # "[.. TP0] Pyspy dump for PID 42:" -> 42: TP0
         self.fatal: dict[str, int] = {}  # stream -> line of its last "Fatal Python error"
 
-    def run(self, lines: Iterator[LogLine]) -> list[_Dump]:
+    def run(self, lines: Iterator[LogLine]) -> None:
         for line in lines:
             self._feed(line)
-        return self.dumps
 
     def _feed(self, line: LogLine) -> None:
         text = line.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -205,3 +206,16 @@ def test_a_log_without_a_dump_gives_no_hang_finding(tmp_path: Path) -> None:
                    "    resolve (x.py:3)"]) + "\n"  # fmt: skip
     )
     assert hang(path) == []
+
+
+def test_a_dump_deep_in_a_large_gzipped_log_is_found_at_its_line(tmp_path: Path) -> None:
+    noise = [decode(i % 4) for i in range(3000)]  # far more than the context parsed above it
+    lines = noise + dump(4100, "sglang::scheduler_TP0", ALL_REDUCE) + noise + dump(
+        4101, "sglang::scheduler_TP1", VERIFY, "active")  # fmt: skip
+    path = tmp_path / "server.log.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write("\n".join(lines) + "\n")
+    first, second = find_dumps(str(path))
+    assert (first.lineno, first.text) == (3001, "Process 4100: sglang::scheduler_TP0")
+    assert second.lineno == 3000 + len(dump(4100, "", ALL_REDUCE)) + 3001
+    assert second.capture.processes[0].rank == "TP1"
