@@ -34,7 +34,8 @@ def hang_findings(
         return []
     paths = [f.path for f in analysis.files] if analysis is not None else []
     totals = {f.path: f.lines for f in analysis.files} if analysis is not None else {}
-    last = last_lines(stacks.ranks, paths, totals)
+    skip = [(d.source, d.lineno, d.end_lineno) for d in analysis.pasted] if analysis else []
+    last = last_lines(stacks.ranks, paths, totals, skip)
     order = sorted(stacks.ranks, key=lambda r: (r.label not in stacks.odd, natural_key(r.label)))
     evidence = tuple(_evidence(r, last[r.label]) for r in order if r.label in last)
     detail = "\n".join(_rank_line(r, last.get(r.label)) for r in order)
@@ -69,9 +70,13 @@ def _evidence(rank: RankView, line: LogLine) -> Evidence:
 
 
 def last_lines(
-    ranks: Sequence[RankView], paths: Iterable[str], totals: dict[str, int]
+    ranks: Sequence[RankView],
+    paths: Iterable[str],
+    totals: dict[str, int],
+    skip: Sequence[tuple[str, int, int]] = (),
 ) -> dict[str, LogLine]:
-    """Each rank's last line across the files, matched by rank label or by ``pid=N`` in its stream."""
+    """Each rank's last line across the files, matched by rank label or by ``pid=N`` in its stream;
+    lines of a pasted dump (``skip``: source, first, last line) are the dump, not the rank's log."""
     wanted = {r.label: r.label for r in ranks}
     for r in ranks:  # without DP/PP, a global "rank3" is the log's "TP3" (and the reverse)
         m = _PLAIN_RANK.match(r.label)
@@ -80,7 +85,10 @@ def last_lines(
     by_pid = {str(r.process.pid): r.label for r in ranks}
     found: dict[str, LogLine] = {}
     for path in paths:
+        spans = [(a, b) for source, a, b in skip if source == path]
         for line in _tail(path, totals.get(path, 0)):
+            if any(a <= line.lineno <= b for a, b in spans):
+                continue
             label = wanted.get(line.rank or "") or _pid_label(line.stream, by_pid)
             if label is not None:
                 found[label] = line  # later lines win: the tail is read oldest first
@@ -192,11 +200,6 @@ def _pasted_finding(dump: PastedDump, analysis: Analysis) -> list[Finding]:
         reason=f"{dump.tool} dump pasted in the log (lines {dump.lineno}-{dump.end_lineno})",
     )
     return [
-        replace(f, evidence=(where, *(e for e in f.evidence if not _inside(e, dump))))
+        replace(f, evidence=(where, *f.evidence))
         for f in hang_findings(dump.capture, analysis, title)
     ]
-
-
-def _inside(evidence: Evidence, dump: PastedDump) -> bool:
-    """A "last line" that is the dump itself says nothing about where the rank stopped."""
-    return evidence.source == dump.source and dump.lineno <= evidence.lineno <= dump.end_lineno

@@ -219,3 +219,13 @@ def test_a_dump_deep_in_a_large_gzipped_log_is_found_at_its_line(tmp_path: Path)
     assert (first.lineno, first.text) == (3001, "Process 4100: sglang::scheduler_TP0")
     assert second.lineno == 3000 + len(dump(4100, "", ALL_REDUCE)) + 3001
     assert second.capture.processes[0].rank == "TP1"
+
+
+def test_a_ranks_last_log_line_is_never_a_line_of_the_dump(tmp_path: Path) -> None:
+    log = watchdog_log(tmp_path)  # nothing is logged after the dump
+    (finding,) = hang(log)
+    (found,) = find_dumps(str(log))
+    lines = log.read_text().splitlines()
+    linked = {e.lineno for e in finding.evidence[1:]}
+    assert linked and not any(found.lineno <= n <= found.end_lineno for n in linked)
+    assert all(lines[n - 1].startswith("[2026-02-27 ") for n in linked)
