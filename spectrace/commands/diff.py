@@ -11,11 +11,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from spectrace import diff, triage
 from spectrace.commands.triage import parse_format
 from spectrace.errors import UsageError
 from spectrace.reports import Format, headline
-from spectrace.reports.json import build_document
 from spectrace.reports.text import where
 from spectrace.textsafe import inert, json_escaped
 
@@ -34,6 +32,9 @@ Opt = typer.Option
 
 def _analysed(rules: list[Path], redact: bool) -> Any:
     """Reads a log path into report form, the same way triage would."""
+
+    from spectrace import triage
+    from spectrace.reports.json import build_document
 
     def analyse(path: str) -> dict[str, Any]:
         analysis = triage.analyse_paths([path], rules)
@@ -64,6 +65,8 @@ def diff_command(
     output = parse_format(fmt)
     if output not in (Format.TEXT, Format.JSON):
         raise UsageError("diff --format takes text or json")
+    from spectrace import diff  # the pipeline: not loaded for --help
+
     analyse = _analysed(rules or [], not no_redact)
     result = diff.compare(diff.incidents_of(old, analyse), diff.incidents_of(new, analyse))
     if output is Format.JSON:

@@ -13,7 +13,6 @@ from rich.text import Text
 
 from spectrace.errors import InputError, UsageError
 from spectrace.stacks.capture import CaptureOptions, capture
-from spectrace.stacks.findings import flight_findings
 from spectrace.stacks.flight import expand
 from spectrace.stacks.model import Capture, load_capture, to_json
 from spectrace.stacks.report import StacksReport
@@ -42,6 +41,8 @@ Opt = typer.Option
 
 def _flight(paths: list[str], fmt: str, console: Console) -> dict[str, object] | None:
     """Flight-recorder dumps given with --flight: a verdict line and each rank's pending collective."""
+    from spectrace.stacks.findings import flight_findings  # the pipeline: not for --help
+
     files = expand(paths)
     if not paths:
         return None
