@@ -58,7 +58,8 @@ def _ranks(incident: Document) -> Text:
     first = incident["first_seen"]
     when = first.get("time_text") or first.get("time") or "no timestamp"
     text.append(_t(f", first seen {when} at {where(first)}"))
-    text.append(_t(f", {len(incident.get('occurrences') or [])} occurrence(s)"))
+    count = incident.get("occurrence_count") or len(incident.get("occurrences") or [])
+    text.append(_t(f", {count} occurrence(s)"))  # occurrences lists the first 100
     return text
 
 
