@@ -108,6 +108,8 @@ def test_occurrences_list_is_capped_and_counted(tmp_path: Path) -> None:
     jsonschema.validate(doc, SCHEMA)
     (incident,) = doc["incidents"]
     assert (len(incident["occurrences"]), incident["occurrence_count"]) == (100, 150)
+    text = run("triage", str(log)).stdout
+    assert "150 occurrence(s)" in text, "the text report must count occurrence_count, not the list"
 
 
 def test_a_negative_cap_is_a_one_line_usage_error(many: Path) -> None:
