@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import gzip
 import mmap
 import os
 import re
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from spectrace.assemblers.crash import Crash
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
+from spectrace.errors import InputError
 from spectrace.stacks.classify import detect_rank
 from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, ThreadStack
+from spectrace.unpack import DECODE_ERRORS, SNIFF_BYTES, Codec, sniff, unwrap
 
 # a log without one of these is never parsed a second time
 _SNIFF = re.compile(
@@ -34,6 +37,8 @@ _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
 _DUMP_FOR = re.compile(r"\bdump for PID (\d+)\b", re.IGNORECASE)
 FAULT_THREAD_LINES = 110  # faulthandler prints at most 100 frames of a thread
 GAP_LINES = 40  # log lines between two blocks of one dump before it counts as a new dump
+_STREAM_CHUNK = 4 * 1024 * 1024  # decoded bytes per step when a compressed log is searched
+_SNIFF_OVERLAP = 64  # a thread header cut by a chunk boundary is still seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,7 @@ class PastedDump:
     end_lineno: int
     tool: str  # "py-spy" | "faulthandler"
     text: str = ""  # the dump's first line as the log shows it
+    lines: frozenset[int] = frozenset()  # its own lines; other writers' lines may interleave
 
 
 @dataclass(slots=True)
@@ -83,6 +89,7 @@ class _Dump:
     last: int
     text: str
     blocks: list[_Block] = field(default_factory=list)
+    lines: set[int] = field(default_factory=set)  # the line numbers that are the dump's own
 
 
 def find_dumps(path: str) -> list[PastedDump]:
@@ -90,23 +97,54 @@ def find_dumps(path: str) -> list[PastedDump]:
     if not os.path.isfile(path):  # a pipe or a device was read once by the scan: not again
         return []
     try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as fh:
-                return _find(path, fh.read())
-        with open(path, "rb") as fh:
-            if fh.seek(0, 2) == 0:
+        with open(path, "rb") as raw:
+            head = raw.read(SNIFF_BYTES)
+            raw.seek(0)
+            if not head:
                 return []
-            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return _find(path, data)
-    except (OSError, EOFError, ValueError):
+            if sniff(head, path) is Codec.PLAIN:
+                with mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                    return _find(path, data)
+            return _find_encoded(path, raw)
+    except (*DECODE_ERRORS, ValueError, InputError):
         return []
 
 
+def _find_encoded(path: str, raw: BinaryIO) -> list[PastedDump]:
+    """A compressed or UTF-16 log, in bounded memory: a streaming look for a thread header
+    first; only a log that has one is decoded again into a temporary file and mapped."""
+    if not _any_dump(_decoded(raw, path)):
+        return []
+    raw.seek(0)
+    with tempfile.TemporaryFile() as spool:
+        for chunk in _decoded(raw, path):
+            spool.write(chunk)
+        spool.flush()
+        with mmap.mmap(spool.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return _find(path, data)
+
+
+def _decoded(raw: BinaryIO, path: str) -> Iterator[bytes]:
+    stream, _ = unwrap(raw, path, lambda _: None)
+    buf = bytearray(_STREAM_CHUNK)
+    with memoryview(buf) as view:
+        while got := stream.readinto(view):
+            yield bytes(view[:got])
+
+
+def _any_dump(chunks: Iterator[bytes]) -> bool:
+    tail = b""
+    for chunk in chunks:
+        if _SNIFF.search(tail + chunk):
+            return True
+        tail = chunk[-_SNIFF_OVERLAP:]
+    return False
+
+
 def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
-    """A crash record that starts within a dump's lines is that dump's text, not a crash."""
-    return any(
-        d.source == crash.source and d.lineno <= crash.lineno <= d.end_lineno for d in dumps
-    )
+    """A crash record that starts on a dump's own line (a thread header, a ``--locals`` repr
+    saying "NCCL error") is that dump's text; one another writer interleaved is a crash."""
+    return any(d.source == crash.source and crash.lineno in d.lines for d in dumps)
 
 
 def _find(path: str, data: bytes | mmap.mmap) -> list[PastedDump]:
@@ -168,7 +206,9 @@ def _finish(dump: _Dump, path: str) -> PastedDump:
         root_pid=dump.blocks[0].pid, started=f"{path}:{dump.first}", interval=0.0,
         native=False, locals=False, pyspy_version=dump.tool, processes=tuple(processes),
     )  # fmt: skip
-    return PastedDump(capture, path, dump.first, dump.last, dump.tool, dump.text)
+    return PastedDump(
+        capture, path, dump.first, dump.last, dump.tool, dump.text, frozenset(dump.lines)
+    )
 
 
 class _Scanner:
@@ -207,6 +247,7 @@ class _Scanner:
             self.dump = _Dump(tool, line.lineno, line.lineno, line.raw)
             self.dumps.append(self.dump)
         self.dump.last = line.lineno
+        self.dump.lines.add(line.lineno)
         return self.dump
 
     def _process(self, line: LogLine, pid: int, cmdline: str) -> None:
@@ -265,6 +306,7 @@ class _Scanner:
         else:
             return  # a log line written between dump lines
         dump.last = line.lineno
+        dump.lines.add(line.lineno)
 
 
 def _frame(name: str, where: str, line: str | None) -> StackFrame:

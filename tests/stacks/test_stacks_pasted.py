@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import json
+import lzma
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
+import pytest
 from stacks_helpers import spectrace
 
 from spectrace.pipeline import analyse
@@ -208,12 +213,17 @@ def test_a_log_without_a_dump_gives_no_hang_finding(tmp_path: Path) -> None:
     assert hang(path) == []
 
 
-def test_a_dump_deep_in_a_large_gzipped_log_is_found_at_its_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "opener"), [("server.log.gz", gzip.open), ("server.log.xz", lzma.open), ("rank0", bz2.open)]
+)
+def test_a_dump_deep_in_a_large_compressed_log_is_found_at_its_line(
+    tmp_path: Path, name: str, opener: Callable[..., IO[str]]
+) -> None:
     noise = [decode(i % 4) for i in range(3000)]  # far more than the context parsed above it
     lines = noise + dump(4100, "sglang::scheduler_TP0", ALL_REDUCE) + noise + dump(
         4101, "sglang::scheduler_TP1", VERIFY, "active")  # fmt: skip
-    path = tmp_path / "server.log.gz"
-    with gzip.open(path, "wt") as fh:
+    path = tmp_path / name  # the codec is read from the content, not the name
+    with opener(path, "wt") as fh:
         fh.write("\n".join(lines) + "\n")
     first, second = find_dumps(str(path))
     assert (first.lineno, first.text) == (3001, "Process 4100: sglang::scheduler_TP0")
@@ -229,3 +239,22 @@ def test_a_ranks_last_log_line_is_never_a_line_of_the_dump(tmp_path: Path) -> No
     linked = {e.lineno for e in finding.evidence[1:]}
     assert linked and not any(found.lineno <= n <= found.end_lineno for n in linked)
     assert all(lines[n - 1].startswith("[2026-02-27 ") for n in linked)
+
+
+def test_a_crash_another_rank_writes_in_the_middle_of_a_dump_is_still_a_crash(
+    tmp_path: Path,
+) -> None:
+    lines = watchdog_log(tmp_path).read_text().splitlines()
+    middle = len(lines) - 8  # inside the last process's dump
+    lines[middle:middle] = [
+        sglang(5, "Scheduler hit an exception: Traceback (most recent call last):", 19),
+        f'  File "/x/{SGL}/managers/scheduler.py", line 2703, in run_scheduler_process',
+        "    scheduler.event_loop_normal()",
+        "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+    ]
+    (log := tmp_path / "server.log").write_text("\n".join(lines) + "\n")
+    analysis = analyse([str(log)])
+    assert [(i.exception_type, i.origin_rank) for i in analysis.incidents] == [
+        ("RuntimeError", "TP5")
+    ]
+    assert len(hang(log)) == 1
