@@ -34,16 +34,13 @@ _SEVERITY_RANK = {"fatal": 0, "error": 1, "warning": 2}
 
 
 def by_importance(incidents: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Failing first, then root causes, then by severity, then in order of occurrence."""
+    """Failing first, then root causes, each in order of occurrence: of several root causes the
+    earliest is most often the trigger (a later ``Killed`` is the launcher cleaning up)."""
 
     def key(i: dict[str, Any]) -> tuple[bool, bool, int, int]:
         number = int(i["id"][1:]) if i["id"][1:].isdigit() else 0
-        return (
-            not i.get("fails"),
-            not i["root_cause"],
-            _SEVERITY_RANK.get(i["severity"], 1),
-            number,
-        )
+        severity = 0 if i["root_cause"] else _SEVERITY_RANK.get(i["severity"], 1)
+        return (not i.get("fails"), not i["root_cause"], severity, number)
 
     return sorted(incidents, key=key)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spectrace.reports import by_importance, headline
+from spectrace.reports.words import Names, display_names, origin_line, path_label, where
 from spectrace.textsafe import inert
 
 Document = dict[str, Any]
@@ -28,29 +29,33 @@ def command(kind: str, message: str, file: str | None = None, line: int | None =
     return f"::{kind}{' ' + rendered if rendered else ''}::{escape_data(message)}"
 
 
-def _incident_message(incident: Document) -> str:
-    lines = [headline(incident)]
-    ranks = ", ".join(incident["ranks"]) or "no rank"
-    lines.append(
-        f"origin {incident['origin_rank'] or '-'}; ranks {ranks}; signature {incident['signature']}"
-    )
+def _incident_message(incident: Document, names: Names) -> str:
+    """The terminal report's answer in the same words and order, the signature last."""
+    lines = [headline(incident), origin_line(incident, where(incident["first_seen"], names))]
     path = incident.get("worker_path")
     if path:
-        lines.append(f"worker path {path['value']} ({path.get('worker_class') or '-'})")
+        lines.append(f"worker path: {path_label(path)}")
+    summary = ((incident.get("shape_mismatch") or {}).get("explanation") or {}).get("summary")
+    if summary:
+        lines.append(f"shape mismatch: {summary}")
+    lines += [f"hint: {h}" for h in incident.get("hints") or []]
     if incident.get("caused_by"):
         lines.append(f"collateral of {incident['caused_by']}")
-    lines += [f"hint: {h}" for h in incident.get("hints") or []]
+    if incident.get("collateral"):
+        lines.append(f"collateral: {', '.join(incident['collateral'])}")
+    lines.append(f"signature {incident['signature']}")
     return "\n".join(lines)
 
 
-def _annotation(kind: str, incident: Document) -> str:
+def _annotation(kind: str, incident: Document, names: Names) -> str:
     first = incident["first_seen"]
     title = f"{incident['id']} {incident['exception_type']}"
     if not incident["root_cause"]:
         title += " (collateral)"
     elif incident.get("known"):
         title += " (known)"
-    return command(kind, _incident_message(incident), first["file"], first["line"], title)
+    message = _incident_message(incident, names)
+    return command(kind, message, first["file"], first["line"], title)
 
 
 def _overflow(kind: str, rest: list[Document]) -> str:
@@ -68,8 +73,9 @@ def render(document: Document) -> str:
     error_room = max(0, MAX_PER_TYPE - len(findings))
     out = [command("error", f["message"] + (f"\n{f['detail']}" if f.get("detail") else ""),
                    title=f"spectrace: {f['kind'].replace('_', ' ')}") for f in findings[:MAX_PER_TYPE]]  # fmt: skip
-    out += [_annotation("error", i) for i in failing[:error_room]]
-    out += [_annotation("warning", i) for i in others[:MAX_PER_TYPE]]
+    names = display_names(f["path"] for f in document["files"])
+    out += [_annotation("error", i, names) for i in failing[:error_room]]
+    out += [_annotation("warning", i, names) for i in others[:MAX_PER_TYPE]]
     for kind, rest in (("failing", failing[error_room:]), ("other", others[MAX_PER_TYPE:])):
         if rest:
             out.append(_overflow(kind, rest))

@@ -7,6 +7,16 @@ import re
 from typing import Any
 
 from spectrace.reports import by_importance, headline
+from spectrace.reports.words import (
+    MAX_EVIDENCE,
+    Names,
+    clip,
+    display_names,
+    load_text,
+    origin_line,
+    path_label,
+    where,
+)
 from spectrace.textsafe import inert
 
 Document = dict[str, Any]
@@ -40,7 +50,7 @@ def _status(i: Document) -> str:
     return "**new root cause**" if i.get("fails") else "root cause"
 
 
-def _table(incidents: list[Document]) -> list[str]:
+def _table(incidents: list[Document], names: Names) -> list[str]:
     rows = ["| id | status | exception | origin | ranks | first seen | worker path |",
             "|---|---|---|---|---|---|---|"]  # fmt: skip
     for i in incidents:
@@ -48,28 +58,59 @@ def _table(incidents: list[Document]) -> list[str]:
         first = i["first_seen"]
         rows.append("| " + " | ".join([
             i["id"], _status(i), cell(headline(i)[:200]), cell(i["origin_rank"] or "-"),
-            cell(", ".join(i["ranks"]) or "-"), cell(f"{first['file']}:{first['line']}"),
-            cell(f"{path.get('value', '-')} {path.get('worker_class') or ''}".strip()),
+            cell(", ".join(i["ranks"]) or "-"), _at(first, names),
+            cell(path_label(path) if path else "-"),
         ]) + " |")  # fmt: skip
     return rows
 
 
-def _details(i: Document) -> list[str]:
-    out = [f"<details><summary>{i['id']}: {cell(headline(i)[:200])}</summary>", ""]
-    for hint in i.get("hints") or []:
-        out.append(f"- hint: {cell(hint)}")
-    shape = i.get("shape_mismatch") or {}
-    explanation = shape.get("explanation") or {}
-    if explanation.get("summary"):
-        out.append(f"- shape mismatch: {cell(explanation['summary'])}")
+def _at(loc: Document, names: Names) -> str:
+    return cell(where(loc, names))
+
+
+def _path_lines(i: Document, names: Names) -> list[str]:
+    """The worker path and the evidence that decided it (deciding pieces first, as in text)."""
+    path = i.get("worker_path")
+    if not path:
+        return []
+    out = [f"- worker path: **{cell(path_label(path))}**"]
+    deciding = sorted(path.get("evidence") or [], key=lambda e: e.get("points_to") is None)
+    reasons = list(dict.fromkeys((e["reason"], _at(e, names)) for e in deciding))
+    out += [f"  - {at}: {cell(reason)}" for reason, at in reasons[:MAX_EVIDENCE]]
+    if path.get("conflict"):
+        out.append(f"  - conflict: {cell(path['conflict'])}")
+    return out
+
+
+def _shape_lines(i: Document) -> list[str]:
+    explanation = (i.get("shape_mismatch") or {}).get("explanation") or {}
+    if not explanation.get("summary"):
+        return []
+    out = [f"- shape mismatch: {cell(explanation['summary'])}"]
     if explanation.get("unexplained"):
         numbers = ", ".join(str(n) for n in explanation["unexplained"])
         out.append(f"  - unexplained numbers: {cell(numbers)}")
-    for reading in explanation.get("readings") or []:
-        out.append(f"  - possible reading: {cell(reading)}")
+    out += [f"  - possible reading: {cell(r)}" for r in explanation.get("readings") or []]
+    return out
+
+
+def _details(i: Document, names: Names, by_id: dict[str, Document], first: bool) -> list[str]:
+    """One root cause in the order of the terminal report; the first one is open."""
+    out = [
+        f"<details{' open' if first else ''}><summary>{i['id']}: {cell(headline(i)[:200])}</summary>",
+        "",
+    ]
+    out.append(f"- {cell(origin_line(i, where(i['first_seen'], names)))}")
+    out += _path_lines(i, names)
     for name, flag in (i.get("flags") or {}).items():
+        out.append(f"- flag {cell(name)} = {cell(repr(flag['value']))} ({_at(flag, names)})")
+    out += _shape_lines(i)
+    if i.get("load"):
+        out.append(f"- load before: {cell(load_text(i['load']))} ({_at(i['load'], names)})")
+    out += [f"- hint: {cell(hint)}" for hint in i.get("hints") or []]
+    for c in (by_id[c] for c in i.get("collateral") or [] if c in by_id):
         out.append(
-            f"- flag {cell(name)} = {cell(repr(flag['value']))} ({cell(flag['file'])}:{flag['line']})"
+            f"- collateral: {c['id']} {cell(clip(headline(c), 160))} ({_at(c['first_seen'], names)})"
         )
     out += ["", fenced(list(i.get("lines") or [headline(i)])[:80]), "", "</details>", ""]
     return out
@@ -84,15 +125,17 @@ def render(document: Document) -> str:
            f"{s['incidents']} incident(s): {s['root_causes']} root cause, {s['collateral']} collateral, "
            f"{s['known']} known; {s['findings']} finding(s); exit code {s['exit_code']}.", ""]  # fmt: skip
     ranked = by_importance(document["incidents"])
+    names = display_names(f["path"] for f in document["files"])
+    by_id = {i["id"]: i for i in ranked}
     if ranked:
-        out += _table(ranked) + [""]
+        out += _table(ranked, names) + [""]
     for finding in document["findings"]:
         mark = "**fails**" if finding.get("fails") else "info"
         out.append(f"- {mark} {cell(finding['kind'])}: {cell(finding['message'])}")
     out.append("")
     size = len("\n".join(out).encode())
     for n, incident in enumerate(i for i in ranked if i["root_cause"]):
-        block = "\n".join(_details(incident))
+        block = "\n".join(_details(incident, names, by_id, n == 0))
         if size + len(block.encode()) > MAX_BYTES:
             out.append(f"_{len([i for i in ranked if i['root_cause']]) - n} more incident detail(s) left out "
                        "to stay under the job-summary limit; see the JSON report._")  # fmt: skip

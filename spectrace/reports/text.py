@@ -3,41 +3,34 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable
-from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
+from spectrace.reports import by_importance, headline
+from spectrace.reports.words import (
+    MAX_EVIDENCE,
+    Document,
+    Names,
+    clip,
+    display_names,
+    load_text,
+    path_label,
+    rank_head,
+    seen_text,
+    short_path,
+    where,
+)
 from spectrace.textsafe import inert, one_line
 
-Document = dict[str, Any]
 INNERMOST_FRAMES = 5
-
-
-def clip(text: object, limit: int = 200) -> str:
-    """One evidence line as people scan it: long dumps cut with an ellipsis."""
-    value = str(text)
-    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def _t(text: object, style: str = "") -> Text:
     """Untrusted text as a rich Text: never parsed as markup, controls escaped."""
     return Text(inert(text), style=style)
-
-
-def where(loc: Document | None) -> str:
-    if not loc:
-        return "?"
-    return one_line(f"{loc.get('file')}:{loc.get('line')}")
-
-
-def short_path(path: str) -> str:
-    """A frame's file from its package down (``sglang/srt/...``), as people read it."""
-    for marker in ("site-packages/", "dist-packages/"):
-        if marker in path:
-            return path.rsplit(marker, 1)[1]
-    return path
 
 
 def _line(label: str, *parts: Text | str, indent: int = 4) -> Text:
@@ -48,25 +41,46 @@ def _line(label: str, *parts: Text | str, indent: int = 4) -> Text:
     return out
 
 
-def _ranks(incident: Document) -> Text:
-    ranks = incident.get("ranks") or []
-    origin = incident.get("origin_rank")
-    text = _t(f"origin {origin}" if origin else "no rank", "bold magenta")
-    others = [r for r in ranks if r != origin]
-    if others:
-        text.append(_t(f" (also {', '.join(others)})"))
-    first = incident["first_seen"]
-    when = first.get("time_text") or first.get("time") or "no timestamp"
-    text.append(_t(f", first seen {when} at {where(first)}"))
-    count = incident.get("occurrence_count") or len(incident.get("occurrences") or [])
-    text.append(_t(f", {count} occurrence(s)"))  # occurrences lists the first 100
-    return text
+def _title(label: str) -> Text:
+    """A section label whose items follow on their own lines (no trailing space)."""
+    return Text(f"    {label}:", style="bold")
 
 
-def _evidence(ev: Document, indent: int) -> Text:
-    """``file:line: text  <- why it matters``, the text clipped."""
-    text = _t(clip(ev.get("text", "")), "dim")
-    return _line(where(ev), text, _t(f"  <- {ev.get('reason', '')}"), indent=indent)
+def _ranks(incident: Document, names: Names) -> Text:
+    text = _t(rank_head(incident), "bold magenta")
+    return text.append(_t(f", {seen_text(incident, where(incident['first_seen'], names))}"))
+
+
+_FRAME_FILE = re.compile(r'File "([^"]+)"')
+
+
+def _quote(text: object) -> str:
+    """A quoted log line on one line, a traceback frame's file from its package down."""
+    return _FRAME_FILE.sub(lambda m: f'File "{short_path(m.group(1))}"', one_line(text)).strip()
+
+
+def evidence_lines(
+    evidence: list[Document], names: Names, indent: int, fit: bool = True
+) -> Iterable[Text]:
+    """What each piece of evidence proves, deciding ones first, one entry per distinct reason:
+    the reason (our words) wraps, the quoted log line is cut to the terminal width when ``fit``."""
+    ranked = sorted(evidence, key=lambda e: e.get("points_to") is None)
+    groups: dict[str, list[Document]] = {}
+    for ev in ranked:
+        groups.setdefault(str(ev.get("reason", "")), []).append(ev)
+    pad = " " * indent
+    for reason, same in list(groups.items())[:MAX_EVIDENCE]:
+        more = f" (+{len(same) - 1} more)" if len(same) > 1 else ""
+        yield _t(f"{pad}{where(same[0], names)}{more}: ", "bold").append(_t(reason))
+        quote = _t(f"{pad}  | {clip(_quote(same[0].get('text', '')))}", "dim")
+        if fit:
+            quote.no_wrap, quote.overflow = True, "ellipsis"
+        yield quote
+    if len(groups) > MAX_EVIDENCE:
+        yield _t(
+            f"{pad}… {len(groups) - MAX_EVIDENCE} more piece(s) of evidence in the JSON report",
+            "dim",
+        )
 
 
 def _basis(grouped_by: Document | None) -> str:
@@ -77,22 +91,20 @@ def _basis(grouped_by: Document | None) -> str:
     return f"  ({grouped_by['exception_type']} | {clip(grouped_by['message'], 80)} | {frames})"
 
 
-def _worker_path(path: Document | None) -> Iterable[Text]:
+def _worker_path(path: Document | None, names: Names, fit: bool) -> Iterable[Text]:
     if not path:
         return
-    label = path["value"] + (f" ({path['worker_class']})" if path.get("worker_class") else "")
-    yield _line("worker path", _t(label, "bold cyan"))
-    for ev in path.get("evidence") or []:
-        yield _evidence(ev, indent=6)
+    yield _line("worker path", _t(path_label(path), "bold cyan"))
+    yield from evidence_lines(path.get("evidence") or [], names, 6, fit)
     if path.get("conflict"):
         yield _line("conflict", _t(path["conflict"], "yellow"), indent=6)
 
 
-def _flags(flags: Document) -> Iterable[Text]:
+def _flags(flags: Document, names: Names) -> Iterable[Text]:
     if flags:
-        yield _line("flags", "")
+        yield _title("flags")
     for name, f in flags.items():
-        yield _t(f"      {name}={f['value']!r}  ").append(_t(where(f), "dim"))
+        yield _t(f"      {name}={f['value']!r}  ").append(_t(where(f, names), "dim"))
 
 
 def _shape(shape: Document | None) -> Iterable[Text]:
@@ -120,17 +132,15 @@ def _unsettled(ex: Document) -> Iterable[Text]:
         yield _line("possible reading", _t(reading, "italic"), indent=6)
 
 
-def _load(load: Document | None) -> Iterable[Text]:
+def _load(load: Document | None, names: Names) -> Iterable[Text]:
     if not load:
         return
-    names = ("running_req", "queue_req", "accept_len", "gen_throughput", "cuda_graph")
-    parts = ", ".join(f"{n}={load[n]}" for n in names if load.get(n) is not None)
-    yield _line("load before", f"{parts} ({where(load)})")
+    yield _line("load before", f"{load_text(load)} ({where(load, names)})")
 
 
 def _frames(frames: list[Document]) -> Iterable[Text]:
     if frames:
-        yield _line("innermost frames", "")
+        yield _title("innermost frames")
     for f in frames[-INNERMOST_FRAMES:][::-1]:
         yield _t(f"      {short_path(f['file'])}:{f.get('line') or '?'} in {f['function']}", "dim")
 
@@ -141,39 +151,53 @@ def _role(incident: Document) -> str:
     return "collateral" if incident.get("caused_by") else "warning"
 
 
-class IncidentView:
-    """One incident with its evidence; collateral incidents are listed under their root."""
+def _collateral(c: Document, names: Names) -> Text:
+    ranks = ", ".join(c["ranks"]) or "no rank"
+    text = f"{c['id']} {clip(headline(c), 160)} ({ranks}; first at {where(c['first_seen'], names)})"
+    return _line("collateral", text)
 
-    def __init__(self, incident: Document, collateral: list[Document] | None = None) -> None:
+
+class IncidentView:
+    """One incident, the answer first (ranks, worker path, flags, shape, hints), then the
+    details (collateral, frames, signature); collateral incidents are listed under their root."""
+
+    def __init__(
+        self,
+        incident: Document,
+        collateral: list[Document] | None = None,
+        names: Names | None = None,
+        fit: bool = True,
+    ) -> None:
         self.incident = incident
         self.collateral = collateral or []
+        self.names = names or {}
+        self.fit = fit
 
     def _heading(self) -> Text:
         i = self.incident
         tags = ["known" if i.get("known") else _role(i)]
-        tags = list(dict.fromkeys(tags + [t for t in (i.get("severity"), i.get("crash_class")) if t]))
-        head = Text(f"{i['id']} ", style="bold")
-        head.append(
-            _t(f"{i['exception_type']}: {i['message']}", "bold red" if i.get("fails") else "bold")
+        tags = list(
+            dict.fromkeys(tags + [t for t in (i.get("severity"), i.get("crash_class")) if t])
         )
+        head = Text(f"{i['id']} ", style="bold")
+        head.append(_t(clip(headline(i), 300), "bold red" if i.get("fails") else "bold"))
         head.append(_t(f"  [{', '.join(tags)}]", "dim"))
         return head
 
     def lines(self) -> Iterable[Text]:
-        i = self.incident
+        i, names = self.incident, self.names
         yield self._heading()
-        yield Text("    ").append(_ranks(i))
-        yield _line("signature", i["signature"], _t(_basis(i.get("grouped_by")), "dim"))
-        yield from _worker_path(i.get("worker_path"))
-        yield from _flags(i.get("flags") or {})
+        yield Text("    ").append(_ranks(i, names))
+        yield from _worker_path(i.get("worker_path"), names, self.fit)
+        yield from _flags(i.get("flags") or {}, names)
         yield from _shape(i.get("shape_mismatch"))
-        yield from _load(i.get("load"))
+        yield from _load(i.get("load"), names)
         for hint in i.get("hints") or []:
             yield _line("hint", _t(hint, "green"))
-        yield from _frames(i.get("frames") or [])
         for c in self.collateral:
-            text = f"{c['id']} {c['exception_type']}: {c['message']} on {', '.join(c['ranks']) or 'no rank'}"
-            yield _line("collateral", f"{text} (first at {where(c['first_seen'])})")
+            yield _collateral(c, names)
+        yield from _frames(i.get("frames") or [])
+        yield _line("signature", i["signature"], _t(_basis(i.get("grouped_by")), "dim"))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Group(*self.lines())
@@ -207,21 +231,21 @@ class TriageReport:
             yield _t(
                 f"{one_line(f['path'])}: {f['lines']} lines, {f['bytes']} bytes ({dialects})", "dim"
             )
+        names = display_names(f["path"] for f in doc["files"])
+        fit = not options.no_wrap  # a pipe (soft wrap) keeps whole lines for grep
         by_id = {i["id"]: i for i in doc["incidents"]}
-        for incident in doc["incidents"]:
+        for incident in by_importance(doc["incidents"]):
             if incident["caused_by"] is None or incident["caused_by"] not in by_id:
                 yield Text()
-                yield IncidentView(
-                    incident, [by_id[c] for c in incident["collateral"] if c in by_id]
-                )
+                collateral = [by_id[c] for c in incident["collateral"] if c in by_id]
+                yield IncidentView(incident, collateral, names, fit)
         for finding in doc["findings"]:
             yield Text()
             style = "bold red" if finding.get("fails") else "bold yellow"
             yield _t(f"finding ({finding['kind']}): {finding['message']}", style)
             for line in (finding.get("detail") or "").splitlines():
                 yield _t(f"    {line}")  # every line of a multi-line detail under its finding
-            for ev in finding.get("evidence") or []:
-                yield _evidence(ev, indent=4)
+            yield from evidence_lines(finding.get("evidence") or [], names, 4, fit)
         yield Text()
         yield summary_line(doc)
 

@@ -17,7 +17,7 @@ def test_summary_has_verdict_table_and_details(document: dict[str, Any]) -> None
     assert text.startswith("## spectrace triage: FAIL: 1 new root-cause incident; 1 missing marker")
     rows = [line for line in text.splitlines() if line.startswith("| I")]
     assert len(rows) == 2 and "**new root cause**" in rows[0] and "collateral of I1" in rows[1]
-    assert "<details><summary>I1:" in text and "160 = 10 running requests x 16 draft tokens" in text
+    assert "<details open><summary>I1:" in text and "160 = 10 running requests x 16 draft tokens" in text
 
 
 def test_details_list_unexplained_numbers_and_readings(document: dict[str, Any]) -> None:
