@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -45,9 +46,12 @@ def by_importance(incidents: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(incidents, key=key)
 
 
+_NATIVE_BACKTRACE = re.compile(r"\\n\s*1\s+0x[0-9a-fA-F]+\s.*$")  # TRT-LLM: 'msg\n1  0x7f.. fn'
+
+
 def headline(incident: dict[str, Any]) -> str:
-    """``RuntimeError: message`` as one line."""
-    message = " ".join(str(incident["message"]).split())
+    """``RuntimeError: message`` as one line, without a C++ backtrace glued on as ``\\n1 0x..``."""
+    message = _NATIVE_BACKTRACE.sub(" …", " ".join(str(incident["message"]).split()))
     return (
         f"{incident['exception_type']}: {message}" if message else str(incident["exception_type"])
     )

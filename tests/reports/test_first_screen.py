@@ -126,3 +126,17 @@ def test_markdown_and_github_use_the_terminal_words(document: dict[str, Any]) ->
     assert parts[2] == "worker path: v1 (EAGLEWorker)"
     assert parts[3] == "shape mismatch: 160 = 10 running requests x 16 draft tokens"
     assert parts[-1].startswith("signature ")
+
+
+def test_a_cpp_backtrace_glued_to_the_message_stays_out_of_the_heading(
+    document: dict[str, Any],
+) -> None:
+    doc = copy.deepcopy(document)
+    doc["incidents"][0].update(
+        exception_type="TllmAssertion",
+        message=r"Both encoder and decoder model paths are empty (state.cc:535)"
+        r"\n1       0x7fc3a35e6e5b tensorrt_llm::common::throwRuntimeError(char const*, int)",
+    )
+    for out in (render_plain(doc, width=300), markdown.render(doc), github.render(doc)):
+        assert "paths are empty (state.cc:535) …" in out
+        assert "0x7fc3a35e6e5b" not in out.split("```")[0]  # the log lines block may keep it
