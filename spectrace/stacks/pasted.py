@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import mmap
 import os
 import re
 import tempfile
@@ -38,6 +37,7 @@ _DUMP_FOR = re.compile(r"\bdump for PID (\d+)\b", re.IGNORECASE)
 FAULT_THREAD_LINES = 110  # faulthandler prints at most 100 frames of a thread
 GAP_LINES = 40  # log lines between two blocks of one dump before it counts as a new dump
 _STREAM_CHUNK = 4 * 1024 * 1024  # decoded bytes per step when a compressed log is searched
+_SEGMENT = 16 * 1024 * 1024  # bytes of the log held at a time while its dumps are read
 _SNIFF_OVERLAP = 64  # a thread header cut by a chunk boundary is still seen
 
 
@@ -102,10 +102,9 @@ def find_dumps(path: str) -> list[PastedDump]:
             raw.seek(0)
             if not head:
                 return []
-            if sniff(head, path) is Codec.PLAIN:
-                with mmap.mmap(raw.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                    return _find(path, data)
-            return _find_encoded(path, raw)
+            if sniff(head, path) is not Codec.PLAIN:
+                return _find_encoded(path, raw)
+            return _find(path, raw)
     except (*DECODE_ERRORS, ValueError, InputError):
         return []
 
@@ -119,9 +118,8 @@ def _find_encoded(path: str, raw: BinaryIO) -> list[PastedDump]:
     with tempfile.TemporaryFile() as spool:
         for chunk in _decoded(raw, path):
             spool.write(chunk)
-        spool.flush()
-        with mmap.mmap(spool.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return _find(path, data)
+        spool.seek(0)
+        return _find(path, spool)
 
 
 def _decoded(raw: BinaryIO, path: str) -> Iterator[bytes]:
@@ -147,24 +145,50 @@ def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
     return any(d.source == crash.source and crash.lineno in d.lines for d in dumps)
 
 
-def _find(path: str, data: bytes | mmap.mmap) -> list[PastedDump]:
-    """Only windows around thread-header lines are parsed line by line, not the whole log."""
+def _find(path: str, fh: BinaryIO) -> list[PastedDump]:
+    """Only windows around thread-header lines are parsed line by line, not the whole log; the
+    log is read a segment at a time, so memory stays flat whatever its size."""
     scanner, parser = _Scanner(), LineParser(path)
-    lineno, counted = 1, 0
-    for start, end in _windows(data):
-        lineno += _count_lines(data, counted, start)
-        scanner.run(_lines(parser, data, start, end, lineno))
-        lineno, counted = lineno + _count_lines(data, start, end), end
+    size = fh.seek(0, os.SEEK_END)
+    lineno, counted = 1, 0  # 1 + the newlines before byte ``counted``
+    parsed = 0  # where the last parsed window ended (a line start)
+    for seg in range(0, size, _SEGMENT):
+        lo, seg_end = max(0, seg - CONTEXT_BYTES), min(size, seg + _SEGMENT)
+        fh.seek(lo)
+        data = fh.read(min(size, seg_end + AFTER_BYTES) - lo)
+        for start, end in _windows(data, seg - lo, seg_end - lo, lo == 0, lo + len(data) == size):
+            start = max(start, parsed - lo)  # not what the previous segment's window parsed
+            if start >= end:
+                continue
+            if start >= counted - lo:
+                lineno += data.count(b"\n", counted - lo, start)
+            else:  # the context reaches back before the previous segment's end
+                lineno -= data.count(b"\n", start, counted - lo)
+            scanner.run(_lines(parser, data, start, end, lineno))
+            lineno, counted = lineno + data.count(b"\n", start, end), lo + end
+            parsed = counted
+        if counted < seg_end:
+            lineno, counted = lineno + data.count(b"\n", counted - lo, seg_end - lo), seg_end
     return [_finish(d, path) for d in scanner.dumps if d.blocks]
 
 
-def _windows(data: bytes | mmap.mmap) -> list[tuple[int, int]]:
-    """Line-aligned byte ranges: some context above each thread header, its frames below."""
+def _windows(
+    data: bytes, first: int, last: int, at_start: bool, at_end: bool
+) -> list[tuple[int, int]]:
+    """Line-aligned ranges of ``data``: context above each thread header that starts in
+    ``[first, last)``, its frames below."""
     spans: list[tuple[int, int]] = []
-    for hit in _SNIFF.finditer(data):
+    for hit in _SNIFF.finditer(data, first, min(len(data), last + _SNIFF_OVERLAP)):
+        if hit.start() >= last:
+            break
         start = data.rfind(b"\n", 0, max(0, hit.start() - CONTEXT_BYTES)) + 1
+        if start == 0 and not at_start:  # the context reached the segment's cut, mid-line
+            start = data.find(b"\n") + 1
         end = data.find(b"\n", min(len(data), hit.end() + AFTER_BYTES))
-        end = len(data) if end < 0 else end + 1
+        if end < 0:
+            end = len(data) if at_end else data.rfind(b"\n", hit.end()) + 1 or len(data)
+        else:
+            end += 1
         if spans and start <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
         else:
@@ -172,14 +196,7 @@ def _windows(data: bytes | mmap.mmap) -> list[tuple[int, int]]:
     return spans
 
 
-def _count_lines(data: bytes | mmap.mmap, start: int, end: int, step: int = 1 << 24) -> int:
-    """Newlines in ``data[start:end]``, counted in slices (an mmap has no count)."""
-    return sum(data[i : min(end, i + step)].count(b"\n") for i in range(start, end, step))
-
-
-def _lines(
-    parser: LineParser, data: bytes | mmap.mmap, start: int, end: int, lineno: int
-) -> Iterator[LogLine]:
+def _lines(parser: LineParser, data: bytes, start: int, end: int, lineno: int) -> Iterator[LogLine]:
     offset = start
     chunk = bytes(data[start:end])
     for raw in chunk.split(b"\n")[: chunk.count(b"\n") + (not chunk.endswith(b"\n"))]:

@@ -258,3 +258,26 @@ def test_a_crash_another_rank_writes_in_the_middle_of_a_dump_is_still_a_crash(
         ("RuntimeError", "TP5")
     ]
     assert len(hang(log)) == 1
+
+
+@pytest.mark.parametrize("segment", [997, 4096, 65_536])
+def test_reading_the_log_in_segments_finds_the_same_dumps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, segment: int
+) -> None:
+    noise = [decode(i % 4) for i in range(400)]
+    lines = noise + dump(4100, "sglang::scheduler_TP0", ALL_REDUCE) + noise[:7] + dump(
+        4101, "sglang::scheduler_TP1", VERIFY, "active") + noise  # fmt: skip
+    lines += [sglang(3, "Pyspy dump for PID 4103:")] + dump(4103, "sglang::scheduler_None", LOOP)
+    (log := tmp_path / "server.log").write_text("\n".join(lines + noise) + "\n")
+
+    def seen() -> list[tuple[int, int, tuple[tuple[str | None, int], ...]]]:
+        return [
+            (d.lineno, d.end_lineno, tuple(
+                (p.rank, len(p.samples[0].threads[0].frames)) for p in d.capture.processes))
+            for d in find_dumps(str(log))
+        ]  # fmt: skip
+
+    whole = seen()
+    monkeypatch.setattr("spectrace.stacks.pasted._SEGMENT", segment)
+    assert seen() == whole and len(whole) >= 2
+    assert {rank for _, _, procs in whole for rank, _ in procs} == {"TP0", "TP1", "TP3"}
