@@ -12,6 +12,7 @@ from spectrace.reports.words import (
     Names,
     clip,
     display_names,
+    flags_by_line,
     load_text,
     origin_line,
     path_label,
@@ -102,8 +103,8 @@ def _details(i: Document, names: Names, by_id: dict[str, Document], first: bool)
     ]
     out.append(f"- {cell(origin_line(i, where(i['first_seen'], names)))}")
     out += _path_lines(i, names)
-    for name, flag in (i.get("flags") or {}).items():
-        out.append(f"- flag {cell(name)} = {cell(repr(flag['value']))} ({_at(flag, names)})")
+    for at, values in flags_by_line(i.get("flags") or {}, names):
+        out.append(f"- flags ({cell(at)}): {cell(values)}")
     out += _shape_lines(i)
     if i.get("load"):
         out.append(f"- load before: {cell(load_text(i['load']))} ({_at(i['load'], names)})")

@@ -16,6 +16,7 @@ from spectrace.reports.words import (
     Names,
     clip,
     display_names,
+    flags_by_line,
     load_text,
     path_label,
     rank_head,
@@ -103,8 +104,8 @@ def _worker_path(path: Document | None, names: Names, fit: bool) -> Iterable[Tex
 def _flags(flags: Document, names: Names) -> Iterable[Text]:
     if flags:
         yield _title("flags")
-    for name, f in flags.items():
-        yield _t(f"      {name}={f['value']!r}  ").append(_t(where(f, names), "dim"))
+    for at, values in flags_by_line(flags, names):
+        yield _t(f"      {at}: ", "dim").append(_t(values))
 
 
 def _shape(shape: Document | None) -> Iterable[Text]:

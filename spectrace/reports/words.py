@@ -83,3 +83,12 @@ def path_label(path: Document) -> str:
     if path["value"] == "unknown" and not worker and not path.get("evidence"):
         return "unknown (no speculative worker named in the log)"
     return path["value"] + (f" ({worker})" if worker else "")
+
+
+def flags_by_line(flags: Document, names: Names) -> list[tuple[str, str]]:
+    """``(file:line, "a=1, b=True")`` per log line, in the order the flags are listed: a
+    server_args dump gives ten flags on one line, not ten lines."""
+    grouped: dict[str, list[str]] = {}
+    for name, flag in flags.items():
+        grouped.setdefault(where(flag, names), []).append(f"{name}={flag['value']!r}")
+    return [(at, ", ".join(values)) for at, values in grouped.items()]

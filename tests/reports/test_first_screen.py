@@ -140,3 +140,15 @@ def test_a_cpp_backtrace_glued_to_the_message_stays_out_of_the_heading(
     for out in (render_plain(doc, width=300), markdown.render(doc), github.render(doc)):
         assert "paths are empty (state.cc:535) …" in out
         assert "0x7fc3a35e6e5b" not in out.split("```")[0]  # the log lines block may keep it
+
+
+def test_flags_from_one_log_line_share_one_line(document: dict[str, Any]) -> None:
+    """Ten flags of one server_args dump are one line under 'flags:', not ten."""
+    text = render_plain(document, width=200)
+    expected = (
+        "server.log:12: disable_overlap_schedule=True, speculative_eagle_topk=4, api_key='***'"
+    )
+    assert f"      {expected}" in text.splitlines()
+    assert f"- flags (server.log:12): {expected.split(': ', 1)[1]}".replace("_", "\\_").replace(
+        "*", "\\*"
+    ) in markdown.render(document)

@@ -25,7 +25,7 @@ def test_plain_report_tells_the_seed_story(document: dict[str, Any]) -> None:
     text = render_plain(document, width=200)
     assert "\x1b" not in text
     for expected in ("I1 RuntimeError: The size of tensor a (160)", "origin TP7 (also TP2)", "first seen 2026-02-27 21:00:18 at server.log:800",
-                     "worker path: v1 (EAGLEWorker)", "disable_overlap_schedule=True  server.log:12", "explained: 160 = 10 running requests x 16 draft tokens",
+                     "worker path: v1 (EAGLEWorker)", "server.log:12: disable_overlap_schedule=True, speculative_eagle_topk=4", "explained: 160 = 10 running requests x 16 draft tokens",
                      "load before: running_req=10", "hint: spec_info survived", "sglang/srt/speculative/eagle_worker.py:287 in forward_batch_speculative_generation",
                      "collateral: I2 NCCLTimeout", "finding (missing_marker)", "spectrace: FAIL: 1 new root-cause incident; 1 missing marker"):  # fmt: skip
         assert expected in text, expected
