@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.padding import Padding
 from rich.text import Text
 
 from spectrace.reports import by_importance, headline
@@ -201,7 +202,18 @@ class IncidentView:
         yield _line("signature", i["signature"], _t(_basis(i.get("grouped_by")), "dim"))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Group(*self.lines())
+        lines = self.lines()
+        yield Group(*(hanging(line) for line in lines) if self.fit else lines)
+
+
+def hanging(line: Text) -> Padding | Text:
+    """An indented line whose wrapped rest keeps the indent, so the outline stays readable."""
+    indent = len(line.plain) - len(line.plain.lstrip(" "))
+    if not indent:
+        return line
+    rest = line[indent:]
+    rest.no_wrap, rest.overflow = line.no_wrap, line.overflow
+    return Padding(rest, (0, 0, 0, indent), expand=False)
 
 
 def summary_line(document: Document) -> Text:
@@ -257,4 +269,4 @@ def render_plain(document: Document, width: int = 120) -> str:
     Console(file=buffer, width=width, color_system=None, force_terminal=False).print(
         TriageReport(document)
     )
-    return buffer.getvalue()
+    return "".join(line.rstrip(" ") + "\n" for line in buffer.getvalue().splitlines())

@@ -152,3 +152,11 @@ def test_flags_from_one_log_line_share_one_line(document: dict[str, Any]) -> Non
     assert f"- flags (server.log:12): {expected.split(': ', 1)[1]}".replace("_", "\\_").replace(
         "*", "\\*"
     ) in markdown.render(document)
+
+
+def test_a_wrapped_line_keeps_its_indent_on_a_terminal(document: dict[str, Any]) -> None:
+    lines = _terminal(document, width=40)
+    at = next(n for n, line in enumerate(lines) if "hint: spec_info" in line)
+    rest = lines[at + 1]
+    assert rest.startswith("    ") and rest.strip() in "survived into a non-speculative forward"
+    assert all(line == line.rstrip() for line in render_plain(document, width=60).splitlines())
