@@ -43,7 +43,7 @@ def _incident_message(incident: Document, names: Names) -> str:
         lines.append(f"collateral of {incident['caused_by']}")
     if incident.get("collateral"):
         lines.append(f"collateral: {', '.join(incident['collateral'])}")
-    lines.append(f"signature {incident['signature']}")
+    lines.append(f"signature: {incident['signature']}")
     return "\n".join(lines)
 
 

@@ -125,7 +125,7 @@ def test_markdown_and_github_use_the_terminal_words(document: dict[str, Any]) ->
     assert parts[1] == f"{origin}, 2 occurrence(s)"
     assert parts[2] == "worker path: v1 (EAGLEWorker)"
     assert parts[3] == "shape mismatch: 160 = 10 running requests x 16 draft tokens"
-    assert parts[-1].startswith("signature ")
+    assert parts[-1].startswith("signature: ")
 
 
 def test_a_cpp_backtrace_glued_to_the_message_stays_out_of_the_heading(
