@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from spectrace.assemblers.config import FlagValue
 from spectrace.assemblers.crash import ChainLink, Crash, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import ShapeMismatch
+from spectrace.assemblers.tracebacks import CUT_TYPE
 from spectrace.explain import Explanation
 from spectrace.linker import WorkerPath
 
@@ -197,6 +199,7 @@ def _link_collateral(incidents: list[Incident]) -> None:
         serious = next((i for i in incidents if i.severity != "warning"), None)
         if serious is not None:
             serious.root_cause = True
+    _prefer_named_causes(incidents)
     first_root = next((i for i in incidents if i.root_cause), None)
     last_root: Incident | None = None
     for incident in incidents:  # already in order of first occurrence
@@ -207,6 +210,20 @@ def _link_collateral(incidents: list[Incident]) -> None:
         if root is not None:
             incident.caused_by = root.id
             root.collateral.append(incident.id)
+
+
+def _prefer_named_causes(incidents: list[Incident]) -> None:
+    """A traceback cut before its exception line names nothing; a classified error or fatal
+    line right before it (a kernel's failed assertion, a CUDA error) is the cause to show."""
+    for before, cut in itertools.pairwise(incidents):
+        if (
+            cut.root_cause
+            and cut.exception_type == CUT_TYPE
+            and not before.root_cause
+            and before.severity != "warning"
+            and before.crash_class
+        ):
+            before.root_cause, cut.root_cause = True, False
 
 
 def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from synthetic import FRAMES, SHAPE_MESSAGE, SITE, nccl_crash, seed_crashes, shape_crash
 
 from spectrace.assemblers.crash import Frame
 from spectrace.incidents import build_incidents, crash_signature, mask_message, signature
+from spectrace.pipeline import analyse
 
 
 def test_same_crash_on_eight_ranks_is_one_incident_with_origin_first() -> None:
@@ -134,3 +136,17 @@ def test_dtypes_and_identifiers_keep_their_digits() -> None:
     assert signature("TypeError", "expected bfloat16 but got float32") != signature(
         "TypeError", "expected float16 but got float32"
     )
+
+
+def test_a_kernel_assertion_before_a_cut_traceback_is_the_root_cause(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_text("\n".join([
+        "/workspace/csrc/speculative/eagle_utils.cu:212: build_tree_kernel_efficient: block: "
+        "[3,0,0], thread: [17,0,0] Assertion `idx < max_tokens` failed.",
+        "[2026-03-04 11:20:08 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+        '  File "/sgl/srt/managers/scheduler.py", line 2703, in run_scheduler_process',
+        "    scheduler.event_loop_normal()",
+    ]) + "\n")  # fmt: skip
+    assert_, cut = analyse([str(log)]).incidents
+    assert (assert_.exception_type, assert_.root_cause) == ("CUDAKernelAssert", True)
+    assert (cut.exception_type, cut.root_cause, cut.caused_by) == ("Traceback", False, assert_.id)
