@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_s
 
 from spectrace.pipeline import analyse
 from spectrace.stacks.pasted import find_dumps
@@ -35,15 +34,6 @@ DUMP = "\n".join(
 )
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size-mb", type=int, default=64)
@@ -59,9 +49,9 @@ def main() -> None:
     shutil.copy(plain, with_dump)
     with with_dump.open("a") as fh:
         fh.write(DUMP + "\n")
-    full = median_time(lambda: analyse([str(plain)]), args.repeat)
-    sniff = median_time(lambda: find_dumps(str(plain)), args.repeat)
-    parse = median_time(lambda: find_dumps(str(with_dump)), args.repeat)
+    full = median_s(lambda: analyse([str(plain)]), args.repeat)
+    sniff = median_s(lambda: find_dumps(str(plain)), args.repeat)
+    parse = median_s(lambda: find_dumps(str(with_dump)), args.repeat)
     print(f"log {args.size_mb} MB: analyse {full:.3f} s (includes the dump search)")
     print(f"dump search, no dump in the log: {sniff:.4f} s = {sniff / full:.3f} of analyse")
     print(f"dump search, a dump at the end:  {parse:.4f} s = {parse / full:.3f} of analyse")

@@ -10,27 +10,17 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_s
 
 from spectrace.stacks import procfs
 from spectrace.stacks.capture import CaptureOptions, capture, find_pyspy
 
 HANG = Path(__file__).resolve().parent.parent / "tests" / "stacks" / "fixtures" / "hang_program.py"
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -51,8 +41,8 @@ def main() -> None:
         binary, pids = find_pyspy(), procfs.descendants(proc.pid)
         extra = ["--native"] * args.native
         options = CaptureOptions(samples=1, native=args.native)
-        ours = median_time(lambda: capture(proc.pid, options), args.repeat)
-        seq = median_time(
+        ours = median_s(lambda: capture(proc.pid, options), args.repeat)
+        seq = median_s(
             lambda: [
                 subprocess.run(
                     [binary, "dump", "--json", "--pid", str(p), *extra], capture_output=True
@@ -61,7 +51,7 @@ def main() -> None:
             ],
             args.repeat,
         )
-        sub = median_time(
+        sub = median_s(
             lambda: subprocess.run(
                 [binary, "dump", "--json", "--subprocesses", "--pid", str(proc.pid), *extra],
                 capture_output=True,
