@@ -7,7 +7,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from spectrace.assemblers.config import FlagValue
 from spectrace.assemblers.crash import ChainLink, Crash, Frame
@@ -20,6 +20,7 @@ from spectrace.linker import WorkerPath
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
 SIGNATURE_FRAMES = 3
+RUN_GAP = timedelta(hours=1)  # inputs whose incidents are further apart are different runs
 
 # Sentry-style parameterisation: one alternation, one pass. Every branch starts with a literal
 # character or a word boundary (no optional prefix), which keeps it ~3x faster than otherwise.
@@ -190,26 +191,58 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
 
 
 def _link_collateral(incidents: list[Incident]) -> None:
-    """Attach each collateral incident to the nearest earlier root cause (else the next one).
+    """Attach each collateral incident to the nearest earlier root cause (else the next one)
+    of the same run: logs of runs hours apart given together are never linked to each other.
 
-    With no root cause at all, the earliest error or fatal incident is promoted so the run
+    With no root cause in a run, its earliest error or fatal incident is promoted so the run
     still fails; a run of warnings only (a refused request, a suspected hang) has none.
     """
-    if not any(i.root_cause for i in incidents):
-        serious = next((i for i in incidents if i.severity != "warning"), None)
-        if serious is not None:
-            serious.root_cause = True
-    _prefer_named_causes(incidents)
-    first_root = next((i for i in incidents if i.root_cause), None)
-    last_root: Incident | None = None
-    for incident in incidents:  # already in order of first occurrence
-        if incident.root_cause:
-            last_root = incident
-            continue
-        root = last_root or first_root
-        if root is not None:
-            incident.caused_by = root.id
-            root.collateral.append(incident.id)
+    for run in _runs(incidents):
+        if not any(i.root_cause for i in run):
+            serious = next((i for i in run if i.severity != "warning"), None)
+            if serious is not None:
+                serious.root_cause = True
+        _prefer_named_causes(run)
+        first_root = next((i for i in run if i.root_cause), None)
+        last_root: Incident | None = None
+        for incident in run:  # already in order of first occurrence
+            if incident.root_cause:
+                last_root = incident
+                continue
+            root = last_root or first_root
+            if root is not None:
+                incident.caused_by = root.id
+                root.collateral.append(incident.id)
+
+
+def _runs(incidents: list[Incident]) -> list[list[Incident]]:
+    """Incidents grouped by the run their first input belongs to: inputs whose incident times
+    lie within RUN_GAP of each other, or that carry no time, are one run (one file per rank)."""
+    spans: dict[str, tuple[datetime, datetime] | None] = {}
+    for i in incidents:
+        source = i.first_seen.source
+        ts = i.first_seen.ts.replace(tzinfo=None) if i.first_seen.ts else None  # mixed zones
+        old = spans.get(source, (ts, ts) if ts else None)
+        spans[source] = None if ts is None or old is None else (min(old[0], ts), max(old[1], ts))
+    group: dict[str, int] = {}
+    runs: list[list[tuple[datetime, datetime] | None]] = []
+    for source, span in spans.items():
+        near = next(
+            (n for n, run in enumerate(runs) if any(_near(span, other) for other in run)), None
+        )
+        if near is None:
+            near = len(runs)
+            runs.append([])
+        runs[near].append(span)
+        group[source] = near
+    out: list[list[Incident]] = [[] for _ in runs]
+    for i in incidents:
+        out[group[i.first_seen.source]].append(i)
+    return out
+
+
+def _near(a: tuple[datetime, datetime] | None, b: tuple[datetime, datetime] | None) -> bool:
+    return a is None or b is None or (a[0] - RUN_GAP <= b[1] and b[0] - RUN_GAP <= a[1])
 
 
 def _prefer_named_causes(incidents: list[Incident]) -> None:

@@ -150,3 +150,31 @@ def test_a_kernel_assertion_before_a_cut_traceback_is_the_root_cause(tmp_path: P
     assert_, cut = analyse([str(log)]).incidents
     assert (assert_.exception_type, assert_.root_cause) == ("CUDAKernelAssert", True)
     assert (cut.exception_type, cut.root_cause, cut.caused_by) == ("Traceback", False, assert_.id)
+
+
+def _crash_log(path: Path, day: int, lines: list[str]) -> str:
+    path.write_text("\n".join(line.format(day=day) for line in lines) + "\n")
+    return str(path)
+
+
+CRASH_RUN = [
+    "[2026-03-{day:02d} 11:20:08 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/sgl/srt/managers/scheduler.py", line 2703, in run_scheduler_process',
+    "    scheduler.event_loop_normal()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]  # fmt: skip
+QUIT_RUN = [
+    "[2026-03-{day:02d} 11:20:09] Received sigquit from a child process. It usually means the child failed.",
+]  # fmt: skip
+
+
+def test_logs_of_runs_days_apart_are_not_linked_but_rank_files_of_one_run_are(
+    tmp_path: Path,
+) -> None:
+    crash = _crash_log(tmp_path / "monday.log", 2, CRASH_RUN)
+    other_run = _crash_log(tmp_path / "friday.log", 6, QUIT_RUN)
+    apart = analyse([crash, other_run]).incidents
+    assert [(i.root_cause, i.caused_by) for i in apart] == [(True, None), (True, None)]
+    same_run = _crash_log(tmp_path / "rank0.log", 2, QUIT_RUN)
+    together = analyse([crash, same_run]).incidents
+    assert [(i.root_cause, i.caused_by) for i in together] == [(True, None), (False, "I1")]
