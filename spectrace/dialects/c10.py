@@ -26,14 +26,14 @@ class C10Dialect:
             return self._parse_dateless(text)
         letter, monthday, hms, frac, fileinfo = m.groups()
         month, day = monthday[:-2], monthday[-2:]
-        stamp = f"{monthday} {hms}" + (f".{frac}" if frac else "")
+        clock = hms + (f".{frac}" if frac else "")
         return Header(
             dialect=self.name,
             text=text[m.end() :],
             ts=make_ts(YEARLESS, month, day, hms, frac),
-            ts_text=f"{month.zfill(2)}-{day} {stamp[len(monthday) + 1 :]}",  # glog's "E0519": level + MMDD
+            ts_text=f"{month.zfill(2)}-{day} {clock}",  # glog's "E0519" is level + MMDD
             level=_LEVELS[letter],
-            group=f"{fileinfo} {letter}{stamp}",
+            group=f"{fileinfo} {letter}{monthday} {clock}",
         )
 
     def _parse_dateless(self, text: str) -> Header | None:

@@ -17,7 +17,7 @@ _PROGRESS = re.compile(r"\d{1,3}(?:\.\d+)?%|\|\s*\d+/\d+ \[|\d(?:it/s|s/it)\b")
 
 def split_redraws(raw: bytes) -> list[bytes]:
     """The records of a line with ``\\r`` inside, each with the line's wrappers; else the line."""
-    if b"\r" not in raw.rstrip(b"\r\n"):
+    if b"\r" not in raw or b"\r" not in raw.rstrip(b"\r\n"):  # the scan calls this per line
         return [raw]
     text = normalise(raw)
     peeled = peel(text)
