@@ -17,11 +17,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spectrace.errors import InputError
 from spectrace.pipeline import analyse
 from spectrace.ruleset import RuleSet
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # tests/conftest.py
 HEADED = re.compile(r"^(\x1b\[[0-9;]*m)?(\[20\d\d-|\(\w+ pid=\d+\))")
 ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ANSI = ["\x1b[0m", "\x1b[1;31m", "\x1b[32m", "\x1b[0;0m", "\x1b[1;36m", "\x1b[2K", "\x1b[33;1m"]
@@ -53,6 +54,14 @@ def bases() -> dict[str, list[str]]:
         "vllm": vllm[-110:],
         "chained": (SAMPLES / "chained_traceback" / "server.log").read_text().splitlines()[-90:],
     }
+
+
+MAGICS = [b"\x1f\x8b", b"BZh9", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"PK\x03\x04", b"\xff\xfe"]
+
+
+def with_tail(magic: bytes) -> st.SearchStrategy[bytes]:
+    """A compression or archive magic followed by junk: the sniffers' worst case."""
+    return st.binary(max_size=512).map(lambda tail: magic + tail)
 
 
 @cache
@@ -183,9 +192,13 @@ def test_gzip_even_in_several_members_changes_nothing(
 
 
 @SETTINGS
-@given(blob=st.binary(max_size=8192))
+@given(blob=st.binary(max_size=8192) | st.sampled_from(MAGICS).flatmap(with_tail))
 def test_random_bytes_never_raise(blob: bytes) -> None:
-    run(blob)
+    """Any bytes are read, or refused as one line naming the input (zstd, zip, 7z magic)."""
+    try:
+        run(blob)
+    except InputError as refused:
+        assert "input.log: " in str(refused) and "\n" not in str(refused)
 
 
 @SETTINGS
