@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.tracebacks import EXCEPTION_SUFFIXES, parse_exception
+from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects.base import LogLine
 from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
-MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the rest of the run
+MAX_TIMEOUTS = 3
+# What a parent raises when its child died under it: the child's death is the crash to report.
+_CONSEQUENCE_TYPES = frozenset(
+    {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
+)  # a user rule that times out this often is dropped for the rest of the run
 
 
 class FatalMatcher:
@@ -57,7 +61,8 @@ class FatalMatcher:
         for group in (texts, [crash.header] if crash.header else []):
             for rule in self._exc_rules:
                 if any(self._search(rule.id, rule.pattern, text, None) for text in group):
-                    return _apply(crash, rule)
+                    named = group is not texts and _notice_names(rule, crash)
+                    return _apply(_as_notice(crash, rule) if named else crash, rule)
         return crash
 
     def _search(self, rule_id: str, pattern: object, text: str, line: LogLine | None) -> object:
@@ -72,6 +77,29 @@ class FatalMatcher:
             if count == MAX_TIMEOUTS:
                 self.issues.append(f"rule {rule_id} timed out {count} times; skipped from here on")
             return None
+
+
+def _notice_names(rule: CrashRule, crash: Crash) -> bool:
+    """A notice that another process died ("Rank 0 scheduler is dead.") heading a traceback
+    that names nothing itself (cut, or the parent's EOFError on the dead child's pipe) is
+    that death, as the parent saw it, not a crash of the parent's own."""
+    return (
+        rule.kind is CrashKind.PROCESS_DEATH
+        and rule.collateral
+        and crash.exception_type in _CONSEQUENCE_TYPES
+    )
+
+
+def _as_notice(crash: Crash, rule: CrashRule) -> Crash:
+    header = crash.header or ""
+    m = rule.pattern.search(header)  # type: ignore[attr-defined]
+    message = (m.groupdict().get("msg") if m is not None else None) or header
+    return replace(
+        crash,
+        kind=CrashKind.PROCESS_DEATH,
+        exception_type=rule.exception_type or crash.exception_type,
+        message=message.strip()[:MAX_MESSAGE],
+    )
 
 
 def _apply(crash: Crash, rule: CrashRule) -> Crash:

@@ -1,0 +1,103 @@
+"""Shapes seen in a third round of public issue threads (docs/real-logs.md, round 3).
+
+Every line here is written by us in the engines' real formats; none is pasted from a thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.pipeline import analyse
+
+DEAD = [
+    "[2026-03-04 09:12:40] Rank 0 scheduler is dead. Please check if there are relevant logs.",
+    "[2026-03-04 09:12:41] Exit code: -9",
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/entrypoints/engine.py", '
+    "line 812, in _launch_subprocesses",
+    "    data = scheduler_pipe_readers[i].recv()",
+]
+EOF_TAIL = [
+    '  File "/usr/lib/python3.12/multiprocessing/connection.py", line 395, in _recv',
+    "    raise EOFError",
+    "EOFError",
+]
+SCHED_CRASH = [
+    "[2026-03-04 09:12:35 TP1] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", '
+    "line 2901, in run_scheduler_process",
+    "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank)",
+    "RuntimeError: CUDA error: out of memory",
+    "",
+]
+
+
+def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return analyse([str(path)])
+
+
+def test_scheduler_dead_over_a_cut_traceback_is_one_death_not_a_traceback(tmp_path: Path) -> None:
+    (dead,) = run(tmp_path, DEAD).incidents
+    assert (dead.exception_type, dead.crash_class, dead.root_cause) == (
+        "SchedulerDead", "scheduler_dead", True
+    )  # fmt: skip
+    assert dead.message.startswith("Rank 0 scheduler is dead.")
+    assert dead.first_seen.ts_text == "2026-03-04 09:12:40"
+
+
+def test_scheduler_dead_over_the_parents_eoferror_is_the_death(tmp_path: Path) -> None:
+    (dead,) = run(tmp_path, DEAD + EOF_TAIL).incidents
+    assert (dead.exception_type, dead.severity) == ("SchedulerDead", "fatal")
+
+
+def test_scheduler_dead_is_collateral_of_the_schedulers_own_crash(tmp_path: Path) -> None:
+    tail = [f"[2026-03-04 09:12:42] Scheduler or DataParallelController {p} terminated with 1"
+            for p in (4401, 4402)]  # fmt: skip
+    a = run(tmp_path, SCHED_CRASH + DEAD + EOF_TAIL + tail)
+    roots = [i for i in a.incidents if i.root_cause]
+    assert [(i.exception_type, i.origin_rank) for i in roots] == [("RuntimeError", "TP1")]
+    assert all(i.caused_by == roots[0].id for i in a.incidents if not i.root_cause)
+    assert "SchedulerDead" in {i.exception_type for i in a.incidents}
+
+
+def test_scheduler_terminated_alone_fails_the_run(tmp_path: Path) -> None:
+    line = "[2026-03-04 09:12:42] Scheduler or DataParallelController 4401 terminated with -9"
+    (only,) = run(tmp_path, [line]).incidents
+    assert (only.exception_type, only.root_cause) == ("SchedulerTerminated", True)
+    assert only.message == "Scheduler or DataParallelController 4401 terminated with -9"
+
+
+def test_nccl_heartbeat_monitor_finding_the_watchdog_stuck(tmp_path: Path) -> None:
+    lines = [
+        f"[rank{r}]:[F0304 09:20:11.1234567{r} ProcessGroupNCCL.cpp:1224] [PG 3 Rank {r}] "
+        f"[PG 3 Rank {r}] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making "
+        "progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API hang."
+        for r in (2, 3)
+    ]
+    (stuck,) = run(tmp_path, lines).incidents
+    assert (stuck.crash_class, stuck.severity, stuck.origin_rank) == ("hang_watchdog", "fatal", "rank2")
+    assert stuck.ranks == ["rank2", "rank3"]
+    assert stuck.message.startswith("watchdog got stuck for 480 seconds")
+
+
+def test_kernel_assertion_with_an_empty_condition(tmp_path: Path) -> None:
+    line = (
+        "/opt/pytorch/aten/src/ATen/native/cuda/TensorCompare.cu:110: _assert_async_cuda_kernel: "
+        "block: [0,0,0], thread: [0,0,0] Assertion `` failed."
+    )
+    (only,) = run(tmp_path, [line, line]).incidents
+    assert (only.exception_type, only.root_cause) == ("CUDAKernelAssert", True)
+
+
+def test_vllm_08_engine_core_hit_an_exception_names_the_class(tmp_path: Path) -> None:
+    lines = [
+        "ERROR 04-02 10:11:12 [core.py:340] EngineCore hit an exception: Traceback (most recent "
+        "call last):",
+        'ERROR 04-02 10:11:12 [core.py:340]   File "/opt/venv/lib/python3.12/site-packages/vllm/'
+        'v1/engine/core.py", line 333, in run_engine_core',
+        "ERROR 04-02 10:11:12 [core.py:340]     engine_core.run_busy_loop()",
+    ]
+    (cut,) = run(tmp_path, lines).incidents
+    assert cut.crash_class == "engine_core_fatal"
