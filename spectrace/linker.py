@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
@@ -177,14 +178,30 @@ def _add_hints(incident: Incident, path: WorkerPath, era: str | None) -> None:
 
 
 def run_for(incident: Incident, config: RunConfig) -> RunConfig:
-    """The run whose start-up precedes the incident in its file; the whole config otherwise."""
+    """The run the incident belongs to: the start-up before it in its own file, else (a file
+    of its own, one per rank or node) the latest start-up before it in time. With several
+    runs and neither to go by, no run's flags are taken for another's."""
+    if not config.runs:
+        return config
     first = incident.first_seen
-    before = [
+    same_file = [
         run
         for run in config.runs
         if run.start is not None and run.start[0] == first.source and run.start[1] <= first.lineno
     ]
-    return max(before, key=lambda run: run.start or ("", 0), default=config)
+    if same_file:
+        return max(same_file, key=lambda run: run.start or ("", 0))
+    if first.ts is None:
+        return RunConfig()
+    when = _naive(first.ts)
+    before = [run for run in config.runs if run.start_ts and _naive(run.start_ts) <= when]
+    if not before:
+        return RunConfig()
+    return max(before, key=lambda run: _naive(run.start_ts) if run.start_ts else datetime.min)
+
+
+def _naive(ts: datetime) -> datetime:
+    return ts.replace(tzinfo=None)
 
 
 def decisive_flags(config: RunConfig) -> dict[str, FlagValue]:

@@ -365,8 +365,9 @@ def test_runs_in_separate_files() -> None:
     assert inc.worker_path is not None and inc.worker_path.conflict is None
     elsewhere = incident(V1_FRAMES)
     elsewhere.first_seen = Occurrence("c.log", 1, 0, "TP0", "TP0", None, None)
-    link(elsewhere, config, None)  # no start-up in c.log: the whole input's config
-    assert elsewhere.worker_path is not None and elsewhere.worker_path.conflict is not None
+    link(elsewhere, config, None)  # no start-up in c.log, no time: no run's flags are taken
+    assert elsewhere.worker_path is not None and elsewhere.worker_path.conflict is None
+    assert (elsewhere.worker_path.value, elsewhere.flags) == ("v1", {})  # its own frames
 
 
 @settings(max_examples=100, deadline=None)
@@ -463,3 +464,38 @@ def test_an_accept_length_in_the_load_lines_shows_the_run_speculates() -> None:
     inc = incident(loop, message="KeyError: 17")
     link(inc, RunConfig(), plain)
     assert inc.worker_path is not None and inc.worker_path.value == "unknown"
+
+
+def _node_files() -> RunConfig:
+    """Two runs, two days apart, each with its dump in node0's file; the crashes are in
+    node1's files, which have no dump of their own."""
+    from dataclasses import replace
+    from datetime import datetime
+
+    collector = ConfigCollector()
+    for source, day, text in (("a_node0.log", 10, DUMP), ("b_node0.log", 12, V2_DUMP)):
+        ts = datetime(2026, 1, day, 10, 0, 0)
+        collector.feed(replace(line(text, 1), source=source, ts=ts))
+    return collector.result()
+
+
+def test_a_crash_in_a_file_without_a_dump_takes_the_run_of_its_time() -> None:
+    from datetime import datetime
+
+    config = _node_files()
+    for day, path, topk in ((10, "v1", 4), (12, "v2", 1)):
+        crash = incident(())
+        crash.first_seen = Occurrence(
+            f"node1_{day}.log", 50, 0, "TP7", "TP7", datetime(2026, 1, day, 10, 5), None
+        )
+        link(crash, config, None)
+        assert crash.worker_path is not None and crash.worker_path.value == path
+        assert crash.flags["speculative_eagle_topk"].value == topk  # not the other run's
+
+
+def test_several_runs_and_nothing_to_place_the_crash_takes_no_runs_flags() -> None:
+    crash = incident(())
+    crash.first_seen = Occurrence("node1.log", 50, 0, "TP7", "TP7", None, None)
+    link(crash, _node_files(), None)
+    assert crash.flags == {}
+    assert crash.worker_path is not None and crash.worker_path.value == "unknown"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from spectrace.assemblers.dump_path import verdict_from_dump
 from spectrace.assemblers.launch import (
@@ -60,6 +61,7 @@ class RunConfig:
     version: str | None = None  # a version the log prints (vLLM does), if any
     server_args: dict[str, object] = field(default_factory=dict)  # the last full dump
     start: tuple[str, int] | None = None  # (source, lineno) of this run's start-up line
+    start_ts: datetime | None = None  # when that line was written, if it says
     runs: tuple[RunConfig, ...] = ()  # one per start-up when the input holds several runs
 
 
@@ -227,7 +229,7 @@ class ConfigCollector:
             for line in lines:
                 collector.feed(line)
             run = collector._single()
-            run.start = (start.source, start.lineno)
+            run.start, run.start_ts = (start.source, start.lineno), start.ts
             config.runs += (run,)
         return config
 
@@ -246,7 +248,10 @@ class ConfigCollector:
     def _dump_evidence(self) -> list[Evidence]:
         """What the last dump's final values say about the worker path (strongest config fact)."""
         line = self._dump_line
-        verdict = verdict_from_dump(self._config.server_args, self._config.era)
+        env = self._config.flags.get("SGLANG_ENABLE_SPEC_V2")
+        verdict = verdict_from_dump(
+            self._config.server_args, self._config.era, env.value if env is not None else None
+        )
         if line is None or verdict is None:
             return []
         return [

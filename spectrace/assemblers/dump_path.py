@@ -10,9 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from spectrace.assemblers.pyrepr import SourceText
+from spectrace.assemblers.sglang_version import OLD_ERA
 
 EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "FROZEN_KV_MTP"}
 V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
+_DEFAULT_ERAS = {"0.5.4", "0.5.5-0.5.6", "0.5.7-0.5.10", "0.5.11-0.5.12"}
 _SHOWN = (
     "speculative_algorithm",
     "disable_overlap_schedule",
@@ -46,8 +48,13 @@ def _base_class(algo: str, values: Mapping[str, object]) -> str:
     return "StandaloneWorker" if algo == "STANDALONE" else "EAGLEWorker"
 
 
-def verdict_from_dump(values: Mapping[str, object], era: str | None) -> DumpVerdict | None:
-    """The dump's verdict, or None when the dump lacks the fields that decide."""
+def verdict_from_dump(
+    values: Mapping[str, object], era: str | None, spec_v2_env: object = None
+) -> DumpVerdict | None:
+    """The dump's verdict, or None when neither the dump nor the release's defaults decide.
+
+    ``spec_v2_env``: SGLANG_ENABLE_SPEC_V2 as the log set it (env vars are never dumped).
+    """
     if "speculative_algorithm" not in values:
         return None
     raw = values["speculative_algorithm"]
@@ -75,11 +82,11 @@ def verdict_from_dump(values: Mapping[str, object], era: str | None) -> DumpVerd
             f"server_args dump: speculative_algorithm={raw!r} is not an EAGLE-family algorithm",
             excerpt,
         )
-    return _eagle_verdict(algo, values, era, excerpt)
+    return _eagle_verdict(algo, values, era, excerpt, spec_v2_env)
 
 
 def _eagle_verdict(
-    algo: str, values: Mapping[str, object], era: str | None, excerpt: str
+    algo: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object
 ) -> DumpVerdict | None:
     base = _base_class(algo, values)
     disabled = values.get("disable_overlap_schedule")
@@ -113,4 +120,43 @@ def _eagle_verdict(
             f"with disable_overlap_schedule=False -> v2 ({base}V2, overlap)",
             excerpt,
         )
-    return None
+    return _era_default(algo, base, values, era, excerpt, env)
+
+
+def _era_default(
+    algo: str, base: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object
+) -> DumpVerdict | None:
+    """No ``disable_overlap_schedule`` in the dump (cut, wrapped, quoted in part): the
+    release's own rule (LOG_FORMATS.md 1.5) decides where its defaults leave no choice."""
+    overlap, why = _overlap_by_era(values, era, env)
+    if overlap is None:
+        return None
+    points_to, worker = ("v2", base + "V2") if overlap else ("v1", base)
+    reason = (
+        f"server_args dump: speculative_algorithm='{algo}' but no disable_overlap_schedule; "
+        f"sglang {era}: {why} -> {points_to} ({worker})"
+    )
+    return DumpVerdict(points_to, worker, reason, excerpt)
+
+
+def _overlap_by_era(
+    values: Mapping[str, object], era: str | None, env: object
+) -> tuple[bool | None, str]:
+    """(overlap on?, why) from the era's defaults; (None, "") when they do not decide."""
+    topk, pp = values.get("speculative_eagle_topk"), values.get("pp_size")
+    if era == OLD_ERA:
+        return False, "EAGLE always ran without the overlap scheduler before 0.5.4"
+    if era not in _DEFAULT_ERAS:
+        return None, ""
+    if isinstance(pp, int) and not isinstance(pp, bool) and pp > 1:
+        return False, f"pp_size={pp} turns the overlap scheduler off"
+    if era == "0.5.4":
+        beta = values.get("enable_beta_spec")
+        return beta is True, f"enable_beta_spec={beta!r} ({'on' if beta is True else 'off'} by default)"
+    if env is True or env is False:
+        return env, f"SGLANG_ENABLE_SPEC_V2={env} as the log set it"
+    if era in ("0.5.5-0.5.6", "0.5.7-0.5.10"):
+        return False, "SGLANG_ENABLE_SPEC_V2 not set in the log (off by default before 0.5.11)"
+    if isinstance(topk, int) and not isinstance(topk, bool) and topk > 1:
+        return False, f"speculative_eagle_topk={topk} forces the overlap scheduler off"
+    return True, "spec v2 on by default (SGLANG_ENABLE_SPEC_V2 not set in the log)"
