@@ -15,6 +15,7 @@ from spectrace.errors import InputError
 from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.read import STDIN
 from spectrace.scan import ScanResult, ScanSpec, scan_range
+from spectrace.stacks.pasted import shifted
 from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024  # below this a worker's start-up is not paid back
@@ -92,7 +93,7 @@ def scan_parallel(path: str, spec: ScanSpec, workers: int, *,
         proc.join()
     if on_block is not None:
         on_block(size)
-    return _merge(parts, on_crash)
+    return merge_ranges(parts, on_crash)
 
 
 def _child(send: Connection, path: str, spec: ScanSpec, start: int, stop: int) -> None:
@@ -100,7 +101,7 @@ def _child(send: Connection, path: str, spec: ScanSpec, start: int, stop: int) -
     send.close()
 
 
-def _merge(parts: list[ScanResult], on_crash: Callable[[Crash], None] | None) -> ScanResult:
+def merge_ranges(parts: list[ScanResult], on_crash: Callable[[Crash], None] | None) -> ScanResult:
     """Shift line numbers; drop what a range parsed that the range before already finished."""
     out = parts[0]
     for part in parts[1:]:
@@ -114,6 +115,7 @@ def _merge(parts: list[ScanResult], on_crash: Callable[[Crash], None] | None) ->
             if on_crash is not None:
                 on_crash(crash)
         out.config_lines += [replace(x, lineno=x.lineno + shift) for x in part.config_lines]
+        out.pasted += [shifted(d, shift) for d in part.pasted if d.offset >= covered]
         out.lines += part.lines
         out.bytes += part.bytes
         out.dialects.update(part.dialects)

@@ -24,7 +24,7 @@ from spectrace.ruleset import RuleSet
 from spectrace.scan import ScanResult, ScanSpec, scan_range
 from spectrace.stacks.flight import is_flight_dump
 from spectrace.stacks.model import is_capture_file
-from spectrace.stacks.pasted import PastedDump, find_dumps, inside_dump
+from spectrace.stacks.pasted import DUMP_LITERALS, PastedDump, inside_dump
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:
     """The hot literal set: crash structure, rule literals, config lines and expected markers."""
     markers = tuple(dict.fromkeys(m for m in expect if m))
     literals = (
-        STRUCTURAL_LITERALS + rules.literals + config_mod.CONFIG_LITERALS
+        STRUCTURAL_LITERALS + DUMP_LITERALS + rules.literals + config_mod.CONFIG_LITERALS
         + tuple(m.encode() for m in markers)
     )  # fmt: skip
     return ScanSpec(
@@ -129,7 +129,7 @@ def analyse(
         for line in result.config_lines:
             collector.feed(line)
     config = collector.result()
-    pasted = [d for path in paths if path != STDIN for d in find_dumps(path)]
+    pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass
     # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
     crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]
     samples = {

@@ -18,6 +18,7 @@ from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
 from spectrace.read import Block, Reader
+from spectrace.stacks.pasted import DumpScanner, PastedDump
 
 CONTEXT_LINES = 32  # how far back a hit looks for the header its headerless line belongs to
 LEAD_LINES = 4  # lines parsed before each hit: a "WorkerProc hit an exception." header line
@@ -36,6 +37,7 @@ class ScanResult:
     markers: set[str] = field(default_factory=set)
     load: list[list[LoadSample]] = field(default_factory=list)  # per crash, newest first
     parsed_to: int = 0  # byte offset up to which lines were parsed (past ``stop`` when extended)
+    pasted: list[PastedDump] = field(default_factory=list)  # py-spy/faulthandler dumps in the text
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ class _Window:
     def __init__(self, parser: LineParser, coll: Collector, result: ScanResult,
                  count: LineCounter) -> None:  # fmt: skip
         self.parser, self.coll, self.result = parser, coll, result
+        self.dumps = DumpScanner(result.source)
         self.count = count
         self.block: Block | None = None
         self.hits: set[int] = set()  # line starts in the block that hold a hot literal
@@ -65,6 +68,11 @@ class _Window:
 
     def start(self, block: Block, first_lineno: int) -> None:
         self.block, self.counted, self.lineno = block, block.start, first_lineno
+
+    @property
+    def open(self) -> bool:
+        """Something started needs the next lines: a record, a pending line or a pasted dump."""
+        return self.coll.open or self.parser.pending or self.dumps.open
 
     def lineno_at(self, pos: int) -> int:
         assert self.block is not None
@@ -92,8 +100,9 @@ class _Window:
                 # it early, and colour codes may split one the prefilter looked for
                 candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw
                 self.coll.feed(line, candidate=candidate)
+                self.dumps.feed(line, candidate)
             pos = stop + 1
-            if pos > through and not self.coll.open and not self.parser.pending:
+            if pos > through and not self.open:
                 break
         pos = min(pos, end)
         self.result.parsed_to = max(self.result.parsed_to, block.offset + pos - block.start)
@@ -144,7 +153,7 @@ def scan_range(
     block: Block | None = None
     try:
         for block in reader.blocks():
-            if block.beyond and not (coll.open or window.parser.pending):
+            if block.beyond and not window.open:
                 break
             _scan_block(block, lineno, spec.prefilter, window)
             lineno = window.lineno_at(block.end)
@@ -161,6 +170,7 @@ def scan_range(
     result.issues = reader.issues + result.issues + spec.matcher.issues[rule_issues:]
     result.dialects, result.config_lines = coll.dialects, coll.config_lines
     result.markers = coll.markers_found
+    result.pasted = window.dumps.result()
     return result
 
 
@@ -170,7 +180,7 @@ def _scan_block(block: Block, first_lineno: int, prefilter: Prefilter, window: _
     hits = prefilter.line_starts(block.buf, block.start, block.end)
     window.hits = set(hits)
     pos = block.start
-    if window.coll.open or window.parser.pending:
+    if window.open:
         pos = window.run(pos)
     if block.beyond:
         return

@@ -6,16 +6,24 @@ import bz2
 import gzip
 import json
 import lzma
+import os
+import subprocess
 from collections.abc import Callable
+from functools import partial
+from itertools import pairwise
 from pathlib import Path
 from typing import IO
 
 import pytest
 from stacks_helpers import spectrace
 
-from spectrace.pipeline import analyse
+from spectrace.parallel import merge_ranges
+from spectrace.pipeline import analyse, build_spec
+from spectrace.read import Reader
+from spectrace.ruleset import RuleSet
+from spectrace.scan import ScanResult, scan_range
 from spectrace.stacks.findings import stack_findings
-from spectrace.stacks.pasted import find_dumps
+from spectrace.stacks.pasted import PastedDump
 
 SGL = "sglang/srt"
 LOOP = [
@@ -75,6 +83,11 @@ def watchdog_log(tmp_path: Path, odd: int = 2) -> Path:
     path = tmp_path / "server.log"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def find_dumps(path: str) -> list[PastedDump]:
+    """The dumps the analysis found in the scan's single pass over the log."""
+    return analyse([path]).pasted
 
 
 def hang(path: Path | str) -> list:
@@ -179,9 +192,7 @@ def test_faulthandler_thread_dumps_are_a_hang_but_a_fatal_error_stays_a_crash(
               ("/w/train.py", 40, "step"), ("/w/train.py", 90, "main")]  # fmt: skip
     sleep = [("/w/train.py", 33, "slow_io"), ("/w/train.py", 41, "step"),
              ("/w/train.py", 90, "main")]  # fmt: skip
-    (path := tmp_path / "hang.log").write_text(
-        "\n".join(fault(0, reduce) + fault(1, sleep)) + "\n"
-    )
+    (path := tmp_path / "hang.log").write_text("\n".join(fault(0, reduce) + fault(1, sleep)) + "\n")
     (finding,) = hang(path)
     assert analyse([str(path)]).incidents == []  # a thread dump on request is no crash
     assert "faulthandler dump of 2 processes" in finding.message
@@ -207,14 +218,15 @@ def test_triage_reports_a_dump_saved_as_its_own_file(tmp_path: Path) -> None:
 
 def test_a_log_without_a_dump_gives_no_hang_finding(tmp_path: Path) -> None:
     (path := tmp_path / "plain.log").write_text(
-        "\n".join([decode(0), sglang(0, "Thread pool (idle): 4 workers"),
-                   "    resolve (x.py:3)"]) + "\n"  # fmt: skip
+        "\n".join([decode(0), sglang(0, "Thread pool (idle): 4 workers"), "    resolve (x.py:3)"])
+        + "\n"  # fmt: skip
     )
     assert hang(path) == []
 
 
 @pytest.mark.parametrize(
-    ("name", "opener"), [("server.log.gz", gzip.open), ("server.log.xz", lzma.open), ("rank0", bz2.open)]
+    ("name", "opener"),
+    [("server.log.gz", gzip.open), ("server.log.xz", lzma.open), ("rank0", bz2.open)],
 )
 def test_a_dump_deep_in_a_large_compressed_log_is_found_at_its_line(
     tmp_path: Path, name: str, opener: Callable[..., IO[str]]
@@ -261,7 +273,7 @@ def test_a_crash_another_rank_writes_in_the_middle_of_a_dump_is_still_a_crash(
 
 
 @pytest.mark.parametrize("segment", [997, 4096, 65_536])
-def test_reading_the_log_in_segments_finds_the_same_dumps(
+def test_reading_the_log_in_small_blocks_finds_the_same_dumps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, segment: int
 ) -> None:
     noise = [decode(i % 4) for i in range(400)]
@@ -277,7 +289,56 @@ def test_reading_the_log_in_segments_finds_the_same_dumps(
             for d in find_dumps(str(log))
         ]  # fmt: skip
 
-    whole = seen()
-    monkeypatch.setattr("spectrace.stacks.pasted._SEGMENT", segment)
+    whole = seen()  # a dump cut by a block edge is still one dump, read on across the edge
+    monkeypatch.setattr("spectrace.scan.Reader", partial(Reader, block_size=segment))
     assert seen() == whole and len(whole) >= 2
     assert {rank for _, _, procs in whole for rank, _ in procs} == {"TP0", "TP1", "TP3"}
+
+
+def test_a_dump_piped_on_stdin_is_a_hang_finding(tmp_path: Path) -> None:
+    text = watchdog_log(tmp_path).read_text()
+    result = spectrace("triage", "-", "--format", "json", input=text)
+    assert result.returncode == 0, result.stderr
+    (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "hang"]
+    assert finding["message"] == (
+        "py-spy dump of 4 processes at <stdin>:6: TP2 is in `verify` while TP0-1 and TP3 wait "
+        "in all_reduce: the collective cannot finish until TP2 joins"
+    )
+
+
+def test_a_dump_read_from_a_fifo_is_found_once(tmp_path: Path) -> None:
+    text = watchdog_log(tmp_path).read_text()
+    fifo = tmp_path / "server.fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", str(tmp_path / "server.log"),
+                               str(fifo)])  # fmt: skip
+    try:
+        (found,) = find_dumps(str(fifo))
+    finally:
+        writer.wait(timeout=30)
+    assert (found.lineno, found.tool, len(found.capture.processes)) == (6, "py-spy", 4)
+    assert text.splitlines()[found.lineno - 1] == found.text
+
+
+def test_ranges_scanned_in_parallel_find_the_same_dumps(tmp_path: Path) -> None:
+    noise = [decode(i % 4) for i in range(300)]
+    lines = noise + dump(4100, "sglang::scheduler_TP0", ALL_REDUCE) + noise
+    lines += dump(4101, "sglang::scheduler_TP1", VERIFY, "active") + noise
+    (log := tmp_path / "server.log").write_text("\n".join(lines) + "\n")
+    spec = build_spec(RuleSet.load(), [])
+
+    def seen(result: ScanResult) -> list[tuple[int, int, str, tuple[int, ...]]]:
+        return [(d.lineno, d.end_lineno, d.capture.started, tuple(sorted(d.lines)))
+                for d in result.pasted]  # fmt: skip
+
+    one = seen(scan_range(str(log), spec))
+    assert len(one) == 2
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    first, second = 301, 300 + len(dump(0, "", ALL_REDUCE)) + 301
+    # cut in the noise, on a dump's first line, inside its frames, at its tail thread
+    for cut in (100, first - 1, first + 5, first + 12, second + 3):
+        points = [0, starts[cut - 1], starts[-1]]
+        parts = [scan_range(str(log), spec, start=a, stop=b) for a, b in pairwise(points)]
+        assert seen(merge_ranges(parts, None)) == one, cut
