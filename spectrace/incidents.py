@@ -247,7 +247,9 @@ def _near(a: tuple[datetime, datetime] | None, b: tuple[datetime, datetime] | No
 
 def _prefer_named_causes(incidents: list[Incident]) -> None:
     """A traceback cut before its exception line names nothing; a classified error or fatal
-    line right before it (a kernel's failed assertion, a CUDA error) is the cause to show."""
+    line right before it (a kernel's failed assertion, a CUDA error) is the cause to show.
+    A notice that some process died (vLLM's EngineDeadError, a scheduler's death) names a
+    consequence: the cut traceback after it is still the crash that caused it."""
     for before, cut in itertools.pairwise(incidents):
         if (
             cut.root_cause
@@ -255,6 +257,7 @@ def _prefer_named_causes(incidents: list[Incident]) -> None:
             and not before.root_cause
             and before.severity != "warning"
             and before.crash_class
+            and before.kind != "process_death"
         ):
             before.root_cause, cut.root_cause = True, False
 

@@ -101,3 +101,57 @@ def test_vllm_08_engine_core_hit_an_exception_names_the_class(tmp_path: Path) ->
     ]
     (cut,) = run(tmp_path, lines).incidents
     assert cut.crash_class == "engine_core_fatal"
+
+
+def test_a_line_made_bold_in_markdown_keeps_its_exception(tmp_path: Path) -> None:
+    lines = [
+        '  File "/srv/client.py", line 88, in run_request',
+        "    raise RuntimeError(response.error_message)",
+        "**RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: !mDraftTokens.empty() "
+        "(/src/tensorrt_llm/cpp/executor/request.cpp:41)**",
+    ]
+    (only,) = run(tmp_path, ["Traceback (most recent call last):", *lines]).incidents
+    assert (only.exception_type, only.crash_class) == ("RuntimeError", "trtllm_assertion")
+    assert only.message.endswith("request.cpp:41)")
+
+
+def test_engine_dead_notice_before_the_cut_engine_traceback_stays_collateral(
+    tmp_path: Path,
+) -> None:
+    lines = [
+        "ERROR 08-14 11:02:03 [async_llm.py:420] vllm.v1.engine.exceptions.EngineDeadError: "
+        "EngineCore encountered an issue. See stack trace (above) for the root cause.",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.12/multiprocessing/process.py", line 314, in _bootstrap',
+        "    self.run()",
+        '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 640, '
+        "in run_engine_core",
+        "    engine_core.run_busy_loop()",
+    ]
+    a = run(tmp_path, lines)
+    (root,) = [i for i in a.incidents if i.root_cause]
+    (dead,) = [i for i in a.incidents if not i.root_cause]
+    assert root.exception_type == "Traceback" and dead.caused_by == root.id
+    assert dead.exception_type.endswith("EngineDeadError")
+
+
+def test_vllm_launch_with_unquoted_speculative_config_names_the_proposer(tmp_path: Path) -> None:
+    lines = [
+        "vllm serve /models/dsv3 \\",
+        "    --tensor-parallel-size 8 \\",
+        '    --speculative-config {"method": "deepseek_mtp", "num_speculative_tokens": 2} \\',
+        "    > out.log &",
+        "(Worker_TP3 pid=4120) ERROR 02-06 10:01:02 [multiproc_executor.py:820] WorkerProc hit "
+        "an exception.",
+        "(Worker_TP3 pid=4120) ERROR 02-06 10:01:02 [multiproc_executor.py:820] Traceback (most "
+        "recent call last):",
+        '(Worker_TP3 pid=4120) ERROR 02-06 10:01:02 [multiproc_executor.py:820]   File "/opt/'
+        'venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 815, '
+        "in worker_busy_loop",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert crash.origin_rank == "Worker_TP3"
+    assert crash.worker_path is not None
+    assert (crash.worker_path.value, crash.worker_path.worker_class) == ("other", "EagleProposer")
+    assert crash.flags["speculative_config.method"].value == "deepseek_mtp"
+    assert crash.flags["speculative_config.num_spec_tokens"].value == 2

@@ -354,6 +354,13 @@ class ConfigCollector:
                 self._set(name, value, line, "launch_command")
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
+        method = self._config.flags.get("speculative_config.method")
+        if command.engine == "vllm" and method is not None and method.lineno == line.lineno:
+            reason, points_to, proposer = proposer_verdict(method.value)
+            reason = reason.replace("vLLM config", "vLLM launch command", 1)
+            self._config.path_evidence.append(
+                Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
+            )
         self._env(line, command.env, "launch_command")
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:

@@ -20,6 +20,9 @@ _LAUNCH = re.compile(
 )
 _ENV = re.compile(r"(?:^|[\s;'\"(])(?:export\s+)?(SGLANG_[A-Z0-9_]+|VLLM_[A-Z0-9_]+)=([^\s;'\"]*)")
 
+# --speculative-config {...} as written, quoted or not (the JSON has no nested objects).
+_SPEC_JSON = re.compile(r"--speculative[-_]config[= ]\s*['\"]?(\{[^{}]*\})")
+
 # CLI spellings -> the server_args field they set (aliases from both engines).
 _ALIASES = {
     "tp": "tp_size",
@@ -66,7 +69,8 @@ def parse_continuation(text: str, engine: str) -> LaunchCommand:
         tokens = rest.split()
     flags = _flags_from_tokens(tokens)
     if engine == "vllm" and isinstance(flags.get("speculative_config"), str):
-        flags.update(_vllm_spec_json(str(flags["speculative_config"])))
+        raw = _SPEC_JSON.search(rest)  # unquoted JSON, as pasted, is split at its blanks
+        flags.update(_vllm_spec_json(raw.group(1) if raw else str(flags["speculative_config"])))
     if engine == "vllm" and flags.get("speculative_model") == "[ngram]":
         flags["method"] = "ngram"  # V0 named the ngram proposer as a model
     return LaunchCommand(engine, flags)

@@ -3,7 +3,7 @@ box borders, docker's JSON log records.
 
 Logs pasted into GitHub issues, chats or terminal log viewers (k9s, lazydocker) gain marks
 the server never wrote: ``> `` quote marks, a fence or an inline-code backtick glued to the
-first or last line, a ``│`` border on both sides. They hide every header and traceback
+first or last line, a ``│`` border on both sides, ``**`` making a whole line bold. They hide every header and traceback
 line, so they are taken off before any wrapper or dialect looks at the line. A line copied
 from docker's json-file driver is one JSON record; its ``log`` string is the line.
 """
@@ -74,4 +74,15 @@ def unpaste(text: str) -> str:
             text = text[: len(text) - len(stripped)] + unmarked  # the indent stays (dedent)
     if text and text[-1] in _TRAIL_CHARS:
         text = _trail(text)
+    if text.endswith("**"):
+        text = _unbold(text)
     return text
+
+
+def _unbold(text: str) -> str:
+    """``**RuntimeError: ...**``: a line made bold as a whole in a Markdown comment."""
+    body = text.lstrip(" \t")
+    inner = body[2:-2]
+    if not body.startswith("**") or not inner.strip() or inner[0] in " *" or inner[-1] in " *":
+        return text
+    return text[: len(text) - len(body)] + inner
