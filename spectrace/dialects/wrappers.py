@@ -28,6 +28,12 @@ _GREP = re.compile(
     r"[\w./-]+:\d{1,9}:(?=[^\d\s])"
     r"|(?:[\w./-]+-)?\d{1,9}[:-](?=[^\d\s]|\s*$|\s+\S|\d{4}-\d\d-\d\d[T ])"
 )
+# A full sglang header right after a word (two writers on one line) or as the function of a
+# faulthandler frame ("line 7 in [2025-...] "): a header there was never part of that text.
+_GLUED = re.compile(
+    r"(?:[\w.)]|line \d+ in )"
+    r"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,6})?(?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*\] )"
+)
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
@@ -131,7 +137,12 @@ def _peel(text: str) -> Peeled:
 
 def unglue(text: str) -> str:
     """A line glued after a progress bar (``... 5.89it/s][rank0]: Traceback ...``) -> that line;
-    the bar, redrawn over, is not what the reader saw last. Other lines come back unchanged."""
+    the bar, redrawn over, is not what the reader saw last. An sglang header glued to another
+    writer's unfinished output (``..._bounded_integers[2025-04-17 11:44:15 TP3] Scheduler hit
+    ...``, a faulthandler frame ``line 7 in [2025-...] ...``) -> the headed line. Other lines
+    come back unchanged."""
+    if text[:1] != "[" and text.find("[20", 1) > 0:
+        text = _glued_header(text)
     if "<" not in text or "/" not in text:
         return text
     end = None
@@ -140,3 +151,12 @@ def unglue(text: str) -> str:
     if end is None or not text[end.end() :].strip():
         return text
     return text[end.end() :].lstrip(" ")
+
+
+def _glued_header(text: str) -> str:
+    """From the last full sglang header glued to text before it (no blank between, or as a
+    faulthandler frame's function name): two writers shared one terminal line."""
+    start = None
+    for m in _GLUED.finditer(text):
+        start = m.start(1)
+    return text if start is None else text[start:]

@@ -52,3 +52,20 @@ def test_exception_group_borders_leave_the_nested_traceback_readable() -> None:
     parser = LineParser("t.log")
     line = parser.parse(b"    | ValueError: boom", 1, 0)
     assert line.text == "ValueError: boom"
+
+
+def test_an_sglang_header_glued_to_another_writers_output_starts_the_line() -> None:
+    glued = "_ctypes, numpy.linalg._umath[2026-02-11 08:30:12 TP2] Scheduler hit an exception: x"
+    line = LineParser("t.log").parse(glued.encode(), 1, 0)
+    assert (line.rank, line.ts_text, line.text) == (
+        "TP2", "2026-02-11 08:30:12", "Scheduler hit an exception: x"
+    )  # fmt: skip
+    frame = '  File "<frozen os>", line 12 in [2026-02-11 08:30:12] Received sigquit from a child'
+    assert unglue(frame) == "[2026-02-11 08:30:12] Received sigquit from a child"
+
+
+def test_a_header_quoted_after_a_blank_or_a_headed_line_stays_whole() -> None:
+    quoted = "the log said [2026-02-11 08:30:12 TP2] Prefill batch"
+    assert unglue(quoted) == quoted
+    headed = "[2026-02-11 08:30:11 TP1] got x[2026-02-11 08:30:12 TP2] Prefill batch"
+    assert unglue(headed) == headed
