@@ -20,7 +20,8 @@ from spectrace.linker import WorkerPath
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
 SIGNATURE_FRAMES = 3
-RUN_GAP = timedelta(hours=1)  # inputs whose incidents are further apart are different runs
+RUN_GAP = timedelta(hours=1)
+STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it  # inputs whose incidents are further apart are different runs
 
 # Sentry-style parameterisation: one alternation, one pass. Every branch starts with a literal
 # character or a word boundary (no optional prefix), which keeps it ~3x faster than otherwise.
@@ -260,6 +261,22 @@ def _prefer_named_causes(incidents: list[Incident]) -> None:
             and before.kind != "process_death"
         ):
             before.root_cause, cut.root_cause = True, False
+        elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
+            cut.root_cause = False  # the cut traceback of the error the paste stated first
+
+
+def _states(line: Incident, cut: Incident) -> bool:
+    """A bare ``IndexError: list index out of range`` line just above a traceback cut before
+    its exception: the paste put the error first (a summary), the traceback is its own."""
+    first, where = line.first_seen, cut.first_seen
+    text = line.lines[0].strip() if line.lines else ""
+    return (
+        line.root_cause
+        and line.kind == "fatal_line"
+        and text.startswith(f"{line.exception_type}: ")
+        and first.source == where.source
+        and 0 < where.lineno - first.lineno <= STATED_GAP
+    )
 
 
 def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:

@@ -155,3 +155,53 @@ def test_vllm_launch_with_unquoted_speculative_config_names_the_proposer(tmp_pat
     assert (crash.worker_path.value, crash.worker_path.worker_class) == ("other", "EagleProposer")
     assert crash.flags["speculative_config.method"].value == "deepseek_mtp"
     assert crash.flags["speculative_config.num_spec_tokens"].value == 2
+
+
+def test_colour_codes_and_cr_in_caret_notation(tmp_path: Path) -> None:
+    tag = "^[[1;36m(Worker_TP1 pid=2210)^[[0;0m ERROR 11-03 07:15:20 [multiproc_executor.py:700] "
+    lines = [
+        tag + "WorkerProc hit an exception.^M",
+        tag + "Traceback (most recent call last):^M",
+        tag + '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_'
+        'executor.py", line 695, in worker_busy_loop^M',
+        tag + "    output = func(*args, **kwargs)^M",
+        tag + "ValueError: draft token ids out of range^M",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.exception_type, crash.message) == ("ValueError", "draft token ids out of range")
+    assert (crash.origin_rank, crash.first_seen.ts_text) == ("Worker_TP1", "11-03 07:15:20")
+
+
+def test_triton_kernel_assertion_from_a_generated_file(tmp_path: Path) -> None:
+    line = (
+        "/tmp/torchinductor_u/ab/cab12.py:41: unknown: block: [3,0,0], thread: [{t},0,0] "
+        "Assertion `index out of bounds: 0 <= tmp4 < 4096` failed."
+    )
+    (only,) = run(tmp_path, [line.format(t=t) for t in (7, 8, 9)]).incidents
+    assert (only.exception_type, only.crash_class) == ("CUDAKernelAssert", "cuda_device_assert")
+
+
+def test_trtllm_cuda_runtime_error_is_an_illegal_memory_access(tmp_path: Path) -> None:
+    line = (
+        "[06/02/2025-11:04:09] [TRT-LLM] [E] Failed to initialize executor on rank 1: "
+        "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMemcpyAsync(dst, src, n, kind, stream): "
+        "an illegal memory access was encountered (/src/cpp/kernels/moe.cu:310)"
+    )
+    (only,) = run(tmp_path, [line]).incidents
+    assert (only.crash_class, only.severity) == ("cuda_illegal_memory", "fatal")
+    assert only.first_seen.ts_text == "06/02/2025-11:04:09"
+
+
+def test_an_error_stated_above_its_cut_traceback_is_one_root_cause(tmp_path: Path) -> None:
+    lines = [
+        "KeyError: 'req-17'",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", '
+        "line 1500, in execute_model",
+        "    req_state = self.requests[req_id]",
+    ]
+    a = run(tmp_path, lines)
+    (root,) = [i for i in a.incidents if i.root_cause]
+    assert (root.exception_type, root.message) == ("KeyError", "'req-17'")
+    assert [i.caused_by for i in a.incidents if not i.root_cause] == [root.id]

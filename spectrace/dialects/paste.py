@@ -3,7 +3,8 @@ box borders, docker's JSON log records.
 
 Logs pasted into GitHub issues, chats or terminal log viewers (k9s, lazydocker) gain marks
 the server never wrote: ``> `` quote marks, a fence or an inline-code backtick glued to the
-first or last line, a ``│`` border on both sides, ``**`` making a whole line bold. They hide every header and traceback
+first or last line, a ``│`` border on both sides, ``**`` making a whole line bold, a ``^M``
+(the CR of a CRLF line in caret notation). They hide every header and traceback
 line, so they are taken off before any wrapper or dialect looks at the line. A line copied
 from docker's json-file driver is one JSON record; its ``log`` string is the line.
 """
@@ -76,6 +77,8 @@ def unpaste(text: str) -> str:
         text = _trail(text)
     if text.endswith("**"):
         text = _unbold(text)
+    if text.endswith("^M"):  # a CR in caret notation (cat -v, less): a CRLF log shown raw
+        text = text[:-2]
     return text
 
 

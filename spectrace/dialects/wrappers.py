@@ -46,8 +46,9 @@ _SYSLOG = re.compile(
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 _PROC = re.compile(r"\(([^()]*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
-# A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m").
-_SGR = re.compile(r"\[[0-9;]{1,12}m")
+# A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m"),
+# or that a pager showed in caret notation ("^[[1;36m(Worker_TP0 pid=1)^[[0;0m", less/cat -v).
+_SGR = re.compile(r"(?:\^\[)?\[[0-9;]{1,12}m")
 # A paste indented as a whole, before a tag; a log viewer's "  | " gutter (also Python's
 # exception-group borders, under which the nested tracebacks read as plain ones).
 _BLANKS = re.compile(r"[ \t]+(?=\[(?:rank|default)\d+\]:|\([^()]*? pid=\d+)")
