@@ -205,3 +205,41 @@ def test_an_error_stated_above_its_cut_traceback_is_one_root_cause(tmp_path: Pat
     (root,) = [i for i in a.incidents if i.root_cause]
     assert (root.exception_type, root.message) == ("KeyError", "'req-17'")
     assert [i.caused_by for i in a.incidents if not i.root_cause] == [root.id]
+
+
+def test_bracketed_ci_stamp_before_the_vllm_worker_tag(tmp_path: Path) -> None:
+    ci = "[2026-01-20T08:01:02Z] (Worker_TP2 pid=811) ERROR 01-20 00:01:02 [multiproc_executor.py:826] "
+    lines = [
+        ci + '  File "/usr/local/lib/python3.12/dist-packages/torch/cuda/graphs.py", line 130, '
+        "in capture_end",
+        ci + "    super().capture_end()",
+        ci + "RuntimeError: CUDA error: operation failed due to a previous error during capture",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "Worker_TP2")
+    assert crash.first_seen.ts_text == "01-20 00:01:02"
+
+
+def test_vllm_085_worker_proc_hit_an_exception_with_a_colon(tmp_path: Path) -> None:
+    tag = "(VllmWorker rank=2 pid=7001) ERROR 05-20 09:00:01 [multiproc_executor.py:380] "
+    lines = [
+        tag + "WorkerProc hit an exception: %s",
+        tag + "Traceback (most recent call last):",
+        tag + '  File "/opt/venv/lib/python3.11/site-packages/vllm/v1/worker/gpu_model_runner.py", '
+        "line 1480, in _dummy_sampler_run",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.crash_class, crash.origin_rank) == ("worker_proc_failed", "VllmWorker rank=2")
+
+
+def test_exception_repr_above_a_cut_traceback_names_it(tmp_path: Path) -> None:
+    lines = [
+        "ERROR 04-30 10:00:01 [engine.py:160] OutOfMemoryError('CUDA out of memory. Tried to "
+        "allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB')",
+        "ERROR 04-30 10:00:01 [engine.py:160] Traceback (most recent call last):",
+        'ERROR 04-30 10:00:01 [engine.py:160]   File "/opt/venv/lib/python3.12/site-packages/'
+        'vllm/engine/multiprocessing/engine.py", line 158, in start',
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.exception_type, crash.crash_class) == ("OutOfMemoryError", "cuda_oom")
+    assert crash.message == "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
@@ -11,6 +12,8 @@ from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
 MAX_TIMEOUTS = 3
+# ``SomeError('message')``: the repr of an exception, its message possibly cut by the paste.
+_REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])(.*)$")
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
@@ -54,6 +57,7 @@ class FatalMatcher:
 
     def classify(self, crash: Crash) -> Crash:
         """Class, severity, hints and collateral for an assembled traceback or faulthandler dump."""
+        crash = _named_by_repr(crash)
         texts = [f"{crash.exception_type}: {crash.message}"]
         texts += [f"{link.exception_type}: {link.message}" for link in crash.chain]
         # the header names the class only when no exception does: a cut paste under "EngineCore
@@ -77,6 +81,18 @@ class FatalMatcher:
             if count == MAX_TIMEOUTS:
                 self.issues.append(f"rule {rule_id} timed out {count} times; skipped from here on")
             return None
+
+
+def _named_by_repr(crash: Crash) -> Crash:
+    """A traceback cut before its exception line under ``OutOfMemoryError('CUDA out of ...')``
+    (an engine logging ``repr(e)`` above the traceback): that repr names the exception."""
+    m = _REPR.match(crash.header or "") if crash.exception_type == CUT_TYPE else None
+    if m is None:
+        return crash
+    message = m.group(3)
+    if message.endswith(m.group(2) + ")"):
+        message = message[:-2]
+    return replace(crash, exception_type=m.group(1), message=message[:MAX_MESSAGE])
 
 
 def _notice_names(rule: CrashRule, crash: Crash) -> bool:

@@ -14,6 +14,8 @@ _CRI = re.compile(
     r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d) (?:stdout|stderr) ([PF]) "
 )
 _CI = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
+# Buildkite's and other CI viewers' bracketed stamp: "[2025-12-13T19:54:35Z] ".
+_CI_BRACKETED = re.compile(r"\[(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z\] ")
 _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]*[-_]\d+) +\| ")
 # A shipper's "[2025-12-18T16:24:02+08:00] pod-name >> " (the pod names the writer).
 _SHIPPER = re.compile(
@@ -117,6 +119,8 @@ def _peel(text: str) -> Peeled:
             container = m.group(1)
         elif m := _SHIPPER.match(text):
             stamp, container = stamp or _stamp(m, text), m.group(6)
+        elif m := _CI_BRACKETED.match(text):
+            stamp = stamp or _stamp(m, text)
         elif m := _KIBANA.match(text):
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
