@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from collections.abc import Callable
+from types import FrameType
 
 import typer
 
-from spectrace.errors import SpectraceError
-from spectrace.textsafe import one_line
+from spectrace.errors import Interrupted, SpectraceError
+from spectrace.textsafe import OUTPUT_ERRORS, one_line
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+MIN_COLUMNS = 20  # COLUMNS=0 made rich print nothing at all, not even the verdict
 
 app = typer.Typer(
     name="spectrace",
@@ -30,6 +35,9 @@ def _group() -> None:
 def main() -> None:
     from spectrace.commands import register_all
 
+    _sane_environment()
+    if sys.argv[1:2] != ["tui"]:  # the TUI reads Ctrl-C as a key; a signal would tear it down
+        signal.signal(signal.SIGINT, _interrupt_handler(os.getpid()))
     register_all(app, sys.argv[1:])
     code: int | str | None = 0
     try:
@@ -42,9 +50,10 @@ def main() -> None:
     except SpectraceError as exc:
         print(f"spectrace: error: {one_line(exc)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
-    except KeyboardInterrupt:
+    except (Interrupted, KeyboardInterrupt):
         print("spectrace: interrupted", file=sys.stderr)
-        sys.exit(130)
+        _drop_stdout()
+        sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:  # `| head` left: keep the exit code, drop the rest of the output
         _drop_stdout()
     except OSError as exc:  # writing the output failed (ENOSPC, EIO)
@@ -61,3 +70,27 @@ def _drop_stdout() -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except OSError:
             sys.stdout = None  # type: ignore[assignment]
+
+
+def _interrupt_handler(main_pid: int) -> Callable[[int, FrameType | None], None]:
+    """Ctrl-C reaches the whole process group: forked scan workers leave without a word (their
+    parent says it once); the main process unwinds, so progress bars and files are closed."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != main_pid:
+            os._exit(EXIT_INTERRUPTED)
+        raise Interrupted
+
+    return handler
+
+
+def _sane_environment() -> None:
+    """Output that can always be written: a tiny COLUMNS is raised to a width rich can use, and
+    a non-UTF-8 stdout (PYTHONIOENCODING=ascii) writes ``\\uXXXX`` rather than failing."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) < MIN_COLUMNS:
+        os.environ["COLUMNS"] = str(MIN_COLUMNS)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=OUTPUT_ERRORS)

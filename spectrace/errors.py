@@ -17,3 +17,8 @@ class RuleError(SpectraceError):
 
 class UsageError(SpectraceError):
     """Bad option values or combinations."""
+
+
+class Interrupted(BaseException):
+    """Ctrl-C: a BaseException, so neither ``except Exception`` nor typer (which turns a
+    KeyboardInterrupt into a silent exit 130) swallows it before the CLI says so."""

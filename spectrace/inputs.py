@@ -12,7 +12,7 @@ from typing import BinaryIO
 
 from spectrace import pipeline
 from spectrace.errors import InputError
-from spectrace.read import STDIN
+from spectrace.read import STDIN, display_name
 from spectrace.stacks.flight import load_flight
 from spectrace.stacks.model import load_capture
 from spectrace.unpack import (
@@ -81,14 +81,43 @@ def _skip_hole(raw: BinaryIO) -> None:
         raw.seek(0)
 
 
+def _device(st: os.stat_result, fd: int | None) -> str | None:
+    """A character device that never ends (/dev/zero, /dev/urandom); /dev/null and terminals
+    are read as usual."""
+    if not stat.S_ISCHR(st.st_mode) or st.st_rdev == os.stat(os.devnull).st_rdev:
+        return None
+    if fd is not None and os.isatty(fd):
+        return None
+    return "a character device (like /dev/zero), not a log file"
+
+
+def _tty(path: str) -> int | None:
+    """An open descriptor to ask isatty about, or None (closed by the caller's exit)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return None
+
+
 def problem(path: str) -> str | None:
     """Why a file cannot be triaged (empty, binary, unreadable, gzip with no data), or None."""
     if path == STDIN:
-        return None
+        try:
+            return _device(os.fstat(0), 0)
+        except OSError:
+            return None  # closed: the Reader says so
     try:
-        mode = os.stat(path).st_mode
+        st = os.stat(path)
+        mode = st.st_mode
         if stat.S_ISSOCK(mode):
             return "a socket, not a log file"
+        if stat.S_ISCHR(mode):
+            fd = _tty(path)
+            try:
+                return _device(st, fd)
+            finally:
+                if fd is not None:
+                    os.close(fd)
         if not stat.S_ISREG(mode):  # a pipe (`<(zcat log.gz)`) or a device: its bytes are read once
             return None
         with open(path, "rb") as raw:
@@ -119,9 +148,9 @@ def usable(paths: Sequence[str], warn: Callable[[str], None]) -> list[str]:
     if problems and len(problems) == len(paths):
         path, why = next(iter(problems.items()))
         more = f" (and {len(problems) - 1} more unusable input(s))" if len(problems) > 1 else ""
-        raise InputError(f"{path}: {why}{more}")
+        raise InputError(f"{display_name(path)}: {why}{more}")
     for path, why in problems.items():
-        warn(f"skipping {path}: {why}")
+        warn(f"skipping {display_name(path)}: {why}")
     return [p for p in paths if p not in problems]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import BinaryIO
 from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
 
 from spectrace.errors import InputError
+from spectrace.guard import ReadGuard
 from spectrace.unpack import DECODE_ERRORS, SNIFF_BYTES, Codec, GzipStream, decoder, sniff, unwrap
 
 BLOCK_SIZE = 4 * 1024 * 1024
@@ -87,6 +89,8 @@ class Reader:
         # what a growing file gains after we opened it is read only to finish an open record,
         # so a writer faster than the scan cannot keep it going forever
         self._snapshot = self._size if self.codec is Codec.PLAIN else 0
+        encoded_size = 0 if self.codec is Codec.PLAIN else self._size
+        self._guard = ReadGuard(_endless(self._raw), encoded_size)
 
     @property
     def size(self) -> int:
@@ -212,8 +216,12 @@ class Reader:
                     continue
                 if not n:
                     return got, True
-                got += n
                 self._delivered += n
+                if why := self._guard.check(view[fill + got : fill + got + n], self._delivered):
+                    self.note(why)
+                    self._ended = True
+                    return got + n, True
+                got += n
         except DECODE_ERRORS as exc:
             where = offset + fill + got
             what = (
@@ -237,6 +245,14 @@ def _open_raw(path: str) -> BinaryIO:
         raise InputError(f"{path}: is a directory") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _endless(raw: BinaryIO) -> bool:
+    """A pipe, terminal or device may never end (a regular file does)."""
+    try:
+        return not stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True
 
 
 def _size(raw: BinaryIO) -> int:

@@ -5,6 +5,7 @@ Used by the dialects (normalise), the reports and the TUI; it imports nothing of
 
 from __future__ import annotations
 
+import codecs
 import re
 
 # C0 controls but tab and newline (ESC starts OSC 52 clipboard writes and CSI cursor moves, CR
@@ -63,3 +64,25 @@ def json_escaped(dumped: str) -> str:
     """JSON text (``ensure_ascii=False``) with every unsafe character written as ``\\uXXXX``:
     the same data, but no raw C1 control or bidi override reaches a terminal that shows it."""
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+
+
+OUTPUT_ERRORS = "spectrace-escape"
+
+
+def _escape_unencodable(error: UnicodeError) -> tuple[str, int]:
+    """What an ASCII stdout cannot encode, as ``\\uXXXX``: still valid inside JSON strings
+    (astral characters as surrogate pairs), and readable in text."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for char in error.object[error.start : error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), error.end
+
+
+codecs.register_error(OUTPUT_ERRORS, _escape_unencodable)
