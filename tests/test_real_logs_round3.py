@@ -243,3 +243,15 @@ def test_exception_repr_above_a_cut_traceback_names_it(tmp_path: Path) -> None:
     (crash,) = run(tmp_path, lines).incidents
     assert (crash.exception_type, crash.crash_class) == ("OutOfMemoryError", "cuda_oom")
     assert crash.message == "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB"
+
+
+def test_an_op_that_cannot_be_captured_is_a_graph_capture_failure(tmp_path: Path) -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/model_executor/'
+        'cuda_graph_runner.py", line 401, in capture',
+        "    self.capture_one_batch_size(bs, forward)",
+        "RuntimeError: CUDA error: operation not permitted when stream is capturing",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.crash_class, crash.severity) == ("cuda_graph_capture", "fatal")
