@@ -5,7 +5,7 @@ process tags."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.dialects._time import YEARLESS, make_ts
 from spectrace.dialects.base import Header
@@ -47,7 +47,10 @@ _SYSLOG = re.compile(
     _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? \S+ ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
-_PROC = re.compile(r"\(([^()]*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
+# A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
+_PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
+# A collector's "2026-03-09 01:27:30.122744672 " (micro- or nanoseconds) before a process tag.
+_STAMP_NS = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)\.(\d{6,9}) (?=\()")
 # A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m"),
 # or that a pager showed in caret notation ("^[[1;36m(Worker_TP0 pid=1)^[[0;0m", less/cat -v).
 _SGR = re.compile(r"(?:\^\[)?\[[0-9;]{1,12}m")
@@ -121,6 +124,8 @@ def _peel(text: str) -> Peeled:
             stamp, container = stamp or _stamp(m, text), m.group(6)
         elif m := _CI_BRACKETED.match(text):
             stamp = stamp or _stamp(m, text)
+        elif m := _STAMP_NS.match(text):
+            stamp = stamp or replace(_stamp(m, text), ts_text=m.group().strip())
         elif m := _KIBANA.match(text):
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):

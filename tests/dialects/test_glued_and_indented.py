@@ -69,3 +69,18 @@ def test_a_header_quoted_after_a_blank_or_a_headed_line_stays_whole() -> None:
     assert unglue(quoted) == quoted
     headed = "[2026-02-11 08:30:11 TP1] got x[2026-02-11 08:30:12 TP2] Prefill batch"
     assert unglue(headed) == headed
+
+
+def test_ray_data_actor_tag_nested_in_parentheses_under_a_nanosecond_stamp() -> None:
+    raw = (
+        "2026-04-02 10:00:01.123456789 (MapWorker(MapBatches(EngineActor)) pid=51, ip=10.0.0.2) "
+        "(EngineCore_DP1 pid=77) ERROR 04-02 02:00:01 [core.py:900] EngineCore encountered a "
+        "fatal error."
+    )
+    line = LineParser("t.log").parse(raw.encode(), 1, 0)
+    assert (line.rank, line.ts_text) == ("EngineCore_DP1", "04-02 02:00:01")
+    assert line.text == "EngineCore encountered a fatal error."
+    p = peel("2026-04-02 10:00:01.123456 (MapWorker(MapBatches(EngineActor)) pid=51) text")
+    assert (p.proc_name, p.ts and p.ts.ts_text, p.text) == (
+        "MapWorker(MapBatches(EngineActor))", "2026-04-02 10:00:01.123456", "text"
+    )  # fmt: skip
