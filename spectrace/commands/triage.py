@@ -235,7 +235,8 @@ def write_reports(
 
     limits = [limit_for(fmt, max_incidents) for fmt, _ in outputs]
     shared = limits[0] if len(set(limits)) == 1 else 0
-    document = build_document(analysis, verdict, redact=redact, limit=shared)
+    streamed = all(fmt is Format.JSON for fmt, _ in outputs)  # incidents built as written
+    document = build_document(analysis, verdict, redact=redact, limit=shared, stream=streamed)
     (main_format, output_file), *extra = outputs
     for (extra_fmt, path), limit in zip(extra, limits[1:], strict=True):
         assert path is not None

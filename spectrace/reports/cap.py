@@ -38,8 +38,10 @@ def cap_incidents(document: Document, limit: int) -> Document:
     """The document keeping the ``limit`` most important incident groups (each root with its
     collateral), in their usual order; what was left out is counted in ``omitted_incidents``.
     ``limit`` 0 or more groups than there are: the document unchanged."""
+    if limit <= 0:  # a streamed report's incidents are not read (nor built) here
+        return document
     groups = _groups(document["incidents"])
-    if limit <= 0 or len(groups) <= limit:
+    if len(groups) <= limit:
         return document
     kept: set[str] = set()
     for top in groups[:limit]:

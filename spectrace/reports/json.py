@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any, TextIO
 
@@ -21,7 +21,7 @@ from spectrace.incidents import (
     signature_frames,
 )
 from spectrace.linker import WorkerPath
-from spectrace.pipeline import Analysis, Finding
+from spectrace.pipeline import Analysis, FileSummary, Finding
 from spectrace.redact import redact_text, redact_value
 from spectrace.reports.cap import cap_incidents
 from spectrace.textsafe import json_escaped
@@ -195,6 +195,11 @@ def _scrub(value: Any, redact: bool, key: str = "") -> Any:
     return value
 
 
+def _file(f: FileSummary) -> Document:
+    return {"path": f.path, "lines": f.lines, "bytes": f.bytes, "dialects": f.dialects,
+            "issues": list(f.issues)}  # fmt: skip
+
+
 def _summary(analysis: Analysis, verdict: Verdict) -> Document:
     incidents = analysis.incidents
     return {
@@ -219,56 +224,70 @@ def _stub(i: Incident, failing: bool) -> Document:
             "exception_type": i.exception_type}  # fmt: skip
 
 
-def _incidents(analysis: Analysis, failing: set[str], redact: bool, limit: int) -> Document:
-    """``incidents`` (and ``omitted_incidents`` when ``limit`` left some out): the documents of
-    left-out incidents are never built, so a capped report of 20,000 crashes stays small."""
-    stubs = {"incidents": [_stub(i, i.id in failing) for i in analysis.incidents]}
-    capped = cap_incidents(stubs, limit)
-    kept = {d["id"] for d in capped["incidents"]}
-    out: Document = {
-        "incidents": [
-            incident_document(i, i.id in failing, redact)
-            for i in analysis.incidents
-            if i.id in kept
-        ]
-    }
-    if "omitted_incidents" in capped:
-        out["omitted_incidents"] = capped["omitted_incidents"]
-    return out
+class IncidentStream:
+    """The incidents of a streamed report: each document is built as it is read and then
+    dropped, so 20,000 incidents never sit in memory as documents (``write`` writes it as
+    a list; reading it twice builds the documents twice)."""
+
+    def __init__(self, incidents: list[Incident], failing: set[str], redact: bool) -> None:
+        self.incidents, self.failing, self.redact = incidents, failing, redact
+
+    def __iter__(self) -> Iterator[Document]:
+        for i in self.incidents:
+            yield incident_document(i, i.id in self.failing, self.redact)
+
+    def __len__(self) -> int:
+        return len(self.incidents)
+
+
+def _incidents(
+    analysis: Analysis, failing: set[str], redact: bool, limit: int
+) -> tuple[IncidentStream, Document | None]:
+    """The shown incidents and the ``omitted_incidents`` count when ``limit`` left some out:
+    the cap is chosen from small stubs, so left-out documents are never built."""
+    shown = analysis.incidents
+    omitted = None
+    if limit > 0:
+        stubs = {"incidents": [_stub(i, i.id in failing) for i in analysis.incidents]}
+        capped = cap_incidents(stubs, limit)
+        kept = {d["id"] for d in capped["incidents"]}
+        shown = [i for i in analysis.incidents if i.id in kept]
+        omitted = capped.get("omitted_incidents")
+    return IncidentStream(shown, failing, redact), omitted
 
 
 def build_document(
-    analysis: Analysis, verdict: Verdict, redact: bool = True, limit: int = 0
-) -> Document:
+    analysis: Analysis, verdict: Verdict, redact: bool = True, limit: int = 0,
+    stream: bool = False,
+) -> Document:  # fmt: skip
     """The whole report as plain data: the single source for every output format (``limit``:
-    only that many incident groups, most important first; 0: all)."""
+    only that many incident groups, most important first; 0: all). ``stream``: the incidents
+    as an ``IncidentStream``, for a report that is only written as JSON."""
     failing, failing_findings = set(verdict.failing_incidents), set(verdict.failing_findings)
-    incidents = _incidents(analysis, failing, redact, limit)
+    incidents, omitted = _incidents(analysis, failing, redact, limit)
+    files = [json_safe(_file(f)) for f in analysis.files]
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "spectrace", "version": __version__},
         "signature_version": SIGNATURE_VERSION,
         "redacted": redact,
-        "files": [
-            json_safe(
-                {
-                    "path": f.path,
-                    "lines": f.lines,
-                    "bytes": f.bytes,
-                    "dialects": f.dialects,
-                    "issues": list(f.issues),
-                }
-            )  # fmt: skip
-            for f in analysis.files
-        ],
+        "files": files,
         "engine": analysis.config.engine,
         "flags": _scrub(json_safe(_flags(analysis.config.flags, redact)), redact),
-        **incidents,  # "incidents", and "omitted_incidents" when capped
+        "incidents": incidents if stream else list(incidents),
+        **({"omitted_incidents": omitted} if omitted is not None else {}),
         "findings": [
             _finding(f, n in failing_findings, redact) for n, f in enumerate(analysis.findings)
         ],
         "summary": _summary(analysis, verdict),
     }
+
+
+def write_report(
+    analysis: Analysis, verdict: Verdict, out: TextIO, redact: bool = True, limit: int = 0
+) -> None:
+    """``write(build_document(...))``, byte for byte, with the incidents streamed."""
+    write(build_document(analysis, verdict, redact, limit, stream=True), out)
 
 
 def render(document: Document) -> str:
@@ -278,16 +297,53 @@ def render(document: Document) -> str:
     return buffer.getvalue()
 
 
-def write(document: Document, out: TextIO) -> None:
-    """``render``'s text written in pieces as it is encoded: 20,000 incidents never sit in
-    memory as one 70 MB string plus the millions of fragments it is joined from."""
+def write(document: Mapping[str, Any], out: TextIO) -> None:
+    """``render``'s text written in pieces as it is encoded (a 70 MB report is never one
+    string); an ``IncidentStream`` is written item by item, each built only then."""
     encoder = json.JSONEncoder(indent=2, ensure_ascii=False, allow_nan=False)
-    batch: list[str] = []
-    size = 0
-    for chunk in encoder.iterencode(document):
-        batch.append(chunk)
-        size += len(chunk)
-        if size >= WRITE_CHARS:
-            out.write(json_escaped("".join(batch)))
-            batch, size = [], 0
-    out.write(json_escaped("".join(batch)) + "\n")
+    sink = _Sink(out)
+    for n, (key, value) in enumerate(document.items()):
+        sink.add(("," if n else "{") + "\n  " + encoder.encode(key) + ": ")
+        if isinstance(value, IncidentStream):
+            _write_items(value, encoder, sink)
+        else:
+            _write_value(value, encoder, sink, 1)
+    sink.add("\n}\n" if document else "{}\n")
+    sink.flush()
+
+
+def _write_items(items: IncidentStream, encoder: json.JSONEncoder, sink: _Sink) -> None:
+    """A list at the second level, as ``JSONEncoder(indent=2)`` writes it."""
+    empty = True
+    for item in items:
+        sink.add(("[" if empty else ",") + "\n    ")
+        _write_value(item, encoder, sink, 2)
+        empty = False
+    sink.add("[]" if empty else "\n  ]")
+
+
+def _write_value(value: Any, encoder: json.JSONEncoder, sink: _Sink, level: int) -> None:
+    """``value`` as it reads ``level`` deep: JSON strings hold no raw newline, so indenting
+    each encoded newline nests the whole value."""
+    pad = "\n" + "  " * level
+    for chunk in encoder.iterencode(value):
+        sink.add(chunk.replace("\n", pad) if "\n" in chunk else chunk)
+
+
+class _Sink:
+    """Encoded pieces gathered to WRITE_CHARS, made terminal-safe and written."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.batch: list[str] = []
+        self.size = 0
+
+    def add(self, chunk: str) -> None:
+        self.batch.append(chunk)
+        self.size += len(chunk)
+        if self.size >= WRITE_CHARS:
+            self.flush()
+
+    def flush(self) -> None:
+        self.out.write(json_escaped("".join(self.batch)))
+        self.batch, self.size = [], 0

@@ -138,3 +138,18 @@ def test_root_causes_are_kept_before_warnings_with_their_collateral() -> None:
         "count": 1, "limit": 1, "root_causes": 0, "failing": 0, "by_type": {"UserWarning": 1},
     }  # fmt: skip
     assert cap_incidents(doc, 2) is doc and omitted_line(doc) is None
+
+
+def test_json_reports_streamed_side_by_side_are_identical_and_capped(
+    many: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    args = ("-f", "json", "-o", str(first), "--report", f"json={second}")
+    result = run("triage", str(many), *args, "--max-incidents", "3")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("spectrace: FAIL: 300 new root-cause")
+    assert first.read_bytes() == second.read_bytes()
+    capped = json.loads(first.read_text())
+    jsonschema.validate(capped, SCHEMA)
+    assert [i["id"] for i in capped["incidents"]] == ["I1", "I2", "I3"]
+    assert capped["omitted_incidents"]["count"] == 297

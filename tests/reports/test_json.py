@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from importlib import resources
 from typing import Any
@@ -13,7 +14,7 @@ from synthetic import MISSING_MARKER, SEED_READING, hostile_analysis, seed_analy
 from spectrace import triage
 from spectrace.assemblers.config import FlagValue
 from spectrace.reports import Format, render
-from spectrace.reports.json import build_document
+from spectrace.reports.json import build_document, write_report
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +98,24 @@ def test_empty_analysis_is_a_passing_report(validator: Any) -> None:
     doc = _parsed(analysis)
     validator.validate(doc)
     assert doc["summary"]["exit_code"] == 0 and doc["incidents"] == []
+
+
+@pytest.mark.parametrize("limit", [0, 1])
+@pytest.mark.parametrize("redact", [True, False])
+def test_the_streamed_report_has_the_same_bytes_as_the_built_one(limit: int, redact: bool) -> None:
+    for analysis in (seed_analysis((MISSING_MARKER,)), hostile_analysis(3)):
+        verdict = triage.judge(analysis)
+        streamed = io.StringIO()
+        write_report(analysis, verdict, streamed, redact=redact, limit=limit)
+        built = render(build_document(analysis, verdict, redact, limit), Format.JSON)
+        assert streamed.getvalue() == built
+    assert ("omitted_incidents" in json.loads(built)) is (limit == 1)  # hostile: 3 groups
+
+
+def test_a_streamed_report_of_no_incident_is_an_empty_list() -> None:
+    analysis = seed_analysis()
+    analysis.incidents.clear()
+    streamed = io.StringIO()
+    write_report(analysis, triage.judge(analysis), streamed)
+    assert '\n  "incidents": [],\n' in streamed.getvalue()
+    assert json.loads(streamed.getvalue())["incidents"] == []
