@@ -2,9 +2,11 @@
 
 The index is one ``array('Q')`` of line-end offsets (8 bytes a line), so a multi-GB file costs
 tens of MB and line *i* is one ``pread`` away. Reads use ``os.pread`` rather than mmap so that a
-file truncated under us yields short reads instead of SIGBUS (lnav's argument). A ``.gz`` input
-is inflated once, in the same background pass, into a private temporary file that the reader
-then serves; compressed logs are CI artefacts, so they are not followed.
+file truncated under us yields short reads instead of SIGBUS (lnav's argument). An encoded input
+(gzip, bzip2, xz, UTF-16/32, nested, as ``spectrace.unpack`` reads them for triage) is decoded
+once, in the same background pass, into a private temporary file that the reader then serves;
+compressed logs are CI artefacts, so they are not followed. A copytruncate hole (a run of NULs
+before the first line) is skipped when a line is shown, as triage skips it.
 """
 
 from __future__ import annotations
@@ -19,19 +21,20 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
-from isal import igzip
-
 from spectrace.errors import InputError
+from spectrace.textfile import decoded_chunks
+from spectrace.textfile import problem as _problem
+from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
 CHUNK = 8 << 20  # bytes read per background step
 HEAD = 64 << 10  # indexed at once on the caller's thread: a first screen's worth of lines
 BLOCK = 128  # lines decoded and cached together
 CACHE_BLOCKS = 256  # at most 32 k decoded lines held
 MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels with it
-SNIFF = 8192
 BULK_MAX = 64 << 20  # a bulk read larger than this (huge lines) goes line by line
 NUMPY_MIN = 64 << 20  # numpy's import (~0.25 s of CPU) pays back on files from about this size
 GZIP_RATIO = 8  # a rough inflation ratio of text logs, to size a .gz by what it will become
+HOLE_STEP = 1 << 20  # NULs read at a time while looking for the end of a copytruncate hole
 
 
 class Change(enum.Enum):
@@ -42,10 +45,10 @@ class Change(enum.Enum):
     RESET = "reset"  # truncated or replaced: every line number is void
 
 
-def is_gzip(path: Path) -> bool:
-    """Gzip is told by its magic bytes, not the name, so renamed artefacts still open."""
+def is_encoded(path: Path) -> bool:
+    """Told by magic bytes, not the name, so renamed artefacts still open."""
     with path.open("rb") as fh:
-        return fh.read(2) == b"\x1f\x8b"
+        return sniff(fh.read(SNIFF_BYTES), str(path)) is not Codec.PLAIN
 
 
 def check_readable(path: Path) -> None:
@@ -54,23 +57,8 @@ def check_readable(path: Path) -> None:
         raise InputError(f"{path}: no such file")
     if path.is_dir():
         raise InputError(f"{path}: is a directory")
-    try:
-        head = _sniff(path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if b"\0" in head:
-        raise InputError(f"{path}: looks like binary data, not a text log")
-
-
-def _sniff(path: Path) -> bytes:
-    if is_gzip(path):
-        try:
-            with igzip.open(path, "rb") as fh:
-                return fh.read(SNIFF)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"{path}: broken gzip ({exc})") from None
-    with path.open("rb") as fh:
-        return fh.read(SNIFF)
+    if (why := _problem(str(path), viewer=True)) is not None:
+        raise InputError(f"{path}: {why}")
 
 
 class LineIndex:
@@ -81,7 +69,7 @@ class LineIndex:
     ) -> None:
         self.path = Path(path)
         self.name = str(path)
-        self.gzip = is_gzip(self.path)
+        self.encoded = is_encoded(self.path)
         self._chunk = chunk
         self._lock = threading.Lock()  # guards the arrays and the cache
         self._building = threading.Lock()  # one builder at a time (initial pass, follow polls)
@@ -96,11 +84,11 @@ class LineIndex:
         self._np: ModuleType | None = None
 
     def _big(self) -> bool:
-        size = os.stat(self.path).st_size * (GZIP_RATIO if self.gzip else 1)
+        size = os.stat(self.path).st_size * (GZIP_RATIO if self.encoded else 1)
         return size >= NUMPY_MIN
 
     def _open_data(self) -> int:
-        if not self.gzip:
+        if not self.encoded:
             return os.open(self.path, os.O_RDONLY)
         self._spool = tempfile.NamedTemporaryFile(prefix="spectrace-", suffix=".log")
         return os.open(self._spool.name, os.O_RDONLY)
@@ -121,7 +109,7 @@ class LineIndex:
     def head(self, size: int = HEAD) -> int:
         """Index the first ``size`` bytes now, so a first screen needs no worker (plain files: a
         .gz is inflated by the background pass); ``build`` goes on from there."""
-        if self.gzip:
+        if self.encoded:
             return 0
         with self._building:
             if self._size:
@@ -153,7 +141,7 @@ class LineIndex:
             on_progress(0)
 
     def _chunks(self) -> Iterator[int]:
-        source = self._gzip_chunks() if self.gzip else self._plain_chunks()
+        source = self._spool_chunks() if self.encoded else self._plain_chunks()
         for start, data in source:
             yield self._add(start, data)
 
@@ -163,18 +151,15 @@ class LineIndex:
             yield pos, data
             pos += len(data)
 
-    def _gzip_chunks(self) -> Iterator[tuple[int, bytes]]:
+    def _spool_chunks(self) -> Iterator[tuple[int, bytes]]:
         assert self._spool is not None
         pos = 0
-        try:
-            with igzip.open(self.path, "rb") as fh:
-                while data := fh.read(self._chunk):
-                    self._spool.write(data)
-                    self._spool.flush()
-                    yield pos, data
-                    pos += len(data)
-        except (OSError, EOFError):
-            return  # a truncated gzip shows what inflated; the core reports the issue
+        with self.path.open("rb") as raw:
+            for data in decoded_chunks(raw, self.name, self._chunk):
+                self._spool.write(data)
+                self._spool.flush()
+                yield pos, data
+                pos += len(data)
 
     def _add(self, start: int, data: bytes) -> int:
         """Append the line ends found in ``data`` (which begins at byte ``start``)."""
@@ -188,7 +173,7 @@ class LineIndex:
 
     def refresh(self) -> Change:
         """Look at the file again (follow mode): index what was appended, or reset."""
-        if self.gzip or not self.done:
+        if self.encoded or not self.done:
             return Change.SAME  # compressed artefacts do not grow; the first pass is still running
         try:
             stat = os.stat(self.path)
@@ -267,7 +252,22 @@ class LineIndex:
 
     def _read_one(self, i: int) -> tuple[str, int]:
         start, end = self.span(i)
+        if os.pread(self._fd, 1, start) == b"\x00":
+            start = self._hole_end(start, end)
         return _decode(os.pread(self._fd, min(end - start, MAX_LINE_BYTES + 1), start), end - start)
+
+    def _hole_end(self, start: int, end: int) -> int:
+        """Where the text after a run of NULs begins: sparse blocks are jumped, not read."""
+        try:
+            pos = min(max(os.lseek(self._fd, start, os.SEEK_DATA), start), end)
+        except OSError:  # only a hole up to the end of file, or no SEEK_DATA here
+            pos = start
+        while pos < end and (chunk := os.pread(self._fd, min(HOLE_STEP, end - pos), pos)):
+            text = chunk.lstrip(b"\x00")
+            if text:
+                return pos + len(chunk) - len(text)
+            pos += len(chunk)
+        return pos
 
 
 def _ends(data: bytes, start: int) -> array.array[int]:
@@ -304,6 +304,9 @@ def _numpy(wanted: bool) -> ModuleType | None:
 def _decode(raw: bytes, full: int | None = None) -> tuple[str, int]:
     """Bytes of one line -> text without newline/CR redraws, and how many bytes were cut."""
     full = len(raw) if full is None else full
+    if raw[:1] == b"\x00":  # the hole a copytruncate rotation leaves before the first line
+        text = raw.lstrip(b"\x00")
+        raw, full = text, full - (len(raw) - len(text))
     cut = 0
     if full > MAX_LINE_BYTES:
         raw, cut = raw[:MAX_LINE_BYTES], full - MAX_LINE_BYTES

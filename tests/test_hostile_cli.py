@@ -3,7 +3,6 @@ never a traceback, never a raw terminal escape."""
 
 from __future__ import annotations
 
-import bz2
 import json
 import os
 import subprocess
@@ -214,16 +213,18 @@ def test_a_deep_stacks_capture_is_one_line(tmp_path: Path) -> None:
     assert_one_line_error(spectrace("stacks", "--load", path), "stacks capture")
 
 
-def test_tui_refuses_a_pipe_and_what_only_triage_decodes(tmp_path: Path) -> None:
-    """The log view seeks in its file: a pipe would lose its head, bzip2 would show as junk."""
+def test_tui_refuses_a_pipe_a_device_and_zstd(tmp_path: Path) -> None:
+    """The log view seeks in its file: a pipe would lose its head, /dev/zero never ends."""
     from spectrace.commands.tui import expand
 
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="tui needs files it can reread"):
         expand([fifo])
-    packed = Path(write(tmp_path, bz2.compress(seed_core()), "server.log.bz2"))
-    with pytest.raises(InputError, match="bzip2-encoded; tui shows plain and gzip logs"):
+    with pytest.raises(InputError, match="tui needs files it can reread"):
+        expand([Path("/dev/zero")])
+    packed = Path(write(tmp_path, b"\x28\xb5\x2f\xfd" + bytes(64), "server.log.zst"))
+    with pytest.raises(InputError, match="zstd-compressed"):
         expand([packed])
 
 

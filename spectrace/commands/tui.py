@@ -16,7 +16,6 @@ from spectrace.read import STDIN
 from spectrace.stacks.flight import is_flight_dump
 from spectrace.stacks.model import is_capture_file
 from spectrace.textsafe import one_line
-from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
 
 def _warn(message: str) -> None:
@@ -24,15 +23,10 @@ def _warn(message: str) -> None:
 
 
 def _rereadable(path: str) -> None:
-    """The log view seeks in its file: a pipe, or an encoding only triage decodes, is refused."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
+    """The log view seeks in its file (an encoded one is decoded to a spool first): a pipe or a
+    device is refused."""
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
         raise InputError(f"{path}: not a regular file; tui needs files it can reread")
-    with open(path, "rb") as fh:
-        codec = sniff(fh.read(SNIFF_BYTES), path)
-    if codec not in (Codec.PLAIN, Codec.GZIP):
-        raise InputError(
-            f"{path}: {codec}-encoded; tui shows plain and gzip logs (triage reads it as is)"
-        )
 
 
 def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:

@@ -66,7 +66,7 @@ def test_gzip_shows_the_same_lines_as_plain(tmp_path: Path) -> None:
     with gzip.open(path, "wt") as fh:
         fh.write("\n".join(LINES) + "\n")
     index = built(path)
-    assert index.gzip and index.line_count == len(LINES)
+    assert index.encoded and index.line_count == len(LINES)
     assert index.line(777)[0] == LINES[777]
     index.close()
 

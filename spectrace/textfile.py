@@ -1,0 +1,167 @@
+"""Is a file a text log? Judged as triage will read it: decoded, past a copytruncate hole.
+
+Shared by ``inputs`` (triage) and ``line_index`` (the TUI), and light to import: the TUI asks
+before its first frame.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import stat
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from spectrace.errors import InputError
+from spectrace.read import STDIN
+from spectrace.unpack import (
+    DECODE_ERRORS,
+    SNIFF_BYTES,
+    Codec,
+    Readable,
+    decoder,
+    read_head,
+    sniff,
+    unsupported,
+    unwrap,
+)
+
+HEAD_BYTES = 8192
+BINARY_SHARE = 0.10  # more control bytes than this in the head: not a text log
+_TEXT_CONTROLS = frozenset(b"\t\n\r\f\b\x1b")
+MAX_NUL_RUN = 256 * 1024 * 1024  # a longer run of NULs is scanned past, not judged
+
+
+def _text_head(stream: Readable) -> tuple[bytes, bool]:
+    """The first text bytes past a leading run of NULs (the hole a copytruncate rotation
+    leaves), and whether the input ended inside that run."""
+    skipped = 0
+    while skipped < MAX_NUL_RUN:
+        chunk = read_head(stream, HEAD_BYTES)
+        text = chunk.lstrip(b"\x00")
+        if text:
+            return text + read_head(stream, HEAD_BYTES - len(text)), False
+        skipped += len(chunk)
+        if len(chunk) < HEAD_BYTES:
+            return b"", skipped > 0
+    return b"", False
+
+
+def text_stream(raw: BinaryIO, path: str) -> Readable:
+    """``raw`` decoded as the Reader will decode it (gzip, bzip2, xz, UTF-16; nested)."""
+    head = raw.read(SNIFF_BYTES)
+    raw.seek(0)
+    codec = sniff(head, path)
+    if codec is Codec.PLAIN:
+        _skip_hole(raw)
+        return raw
+    return unwrap(decoder(raw, codec, head, lambda _: None), path, lambda _: None)[0]
+
+
+def _skip_hole(raw: BinaryIO) -> None:
+    """Jump over a sparse hole at the start (copytruncate) without reading its zeros."""
+    try:
+        raw.seek(os.lseek(raw.fileno(), 0, os.SEEK_DATA))
+    except (OSError, AttributeError):  # no data at all, or no SEEK_DATA here
+        raw.seek(0)
+
+
+def _device(st: os.stat_result, fd: int | None) -> str | None:
+    """A character device that never ends (/dev/zero, /dev/urandom); /dev/null and terminals
+    are read as usual."""
+    if not stat.S_ISCHR(st.st_mode) or st.st_rdev == os.stat(os.devnull).st_rdev:
+        return None
+    if fd is not None and os.isatty(fd):
+        return None
+    return "a character device (like /dev/zero), not a log file"
+
+
+def _tty(path: str) -> int | None:
+    """An open descriptor to ask isatty about, or None; the caller closes it."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return None
+
+
+def _special(path: str, st: os.stat_result) -> str | None:
+    """A socket, or a character device that never ends."""
+    if stat.S_ISSOCK(st.st_mode):
+        return "a socket, not a log file"
+    if not stat.S_ISCHR(st.st_mode):
+        return None
+    fd = _tty(path)
+    try:
+        return _device(st, fd)
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def problem(path: str, *, viewer: bool = False) -> str | None:
+    """Why a file cannot be triaged (empty, binary, unreadable, gzip with no data), or None.
+
+    ``viewer`` (the TUI): an empty or all-NUL file opens, since follow mode waits for its lines,
+    and a head full of control bytes is binary even without a NUL.
+    """
+    if path == STDIN:
+        try:
+            return _device(os.fstat(0), 0)
+        except OSError:
+            return None  # closed: the Reader says so
+    try:
+        st = os.stat(path)
+        if (what := _special(path, st)) is not None or not stat.S_ISREG(st.st_mode):
+            return what  # a pipe (`<(zcat log.gz)`): its bytes are read once, not judged here
+        with open(path, "rb") as raw:
+            sniffed = raw.read(SNIFF_BYTES)
+            if (what := unsupported(sniffed)) is not None:
+                return what
+            raw.seek(0)
+            head, only_nuls = _text_head(text_stream(raw, path))
+    except PermissionError:
+        return "permission denied"
+    except DECODE_ERRORS as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile) and exc.strerror:
+            return f"cannot read ({exc.strerror})"
+        return f"truncated or damaged {sniff(sniffed)} with no readable data"
+    if viewer or not head:
+        return _head_problem(head, strict=True) if viewer else _empty(path, only_nuls)
+    return _head_problem(head, strict=False)
+
+
+def _empty(path: str, only_nuls: bool) -> str | None:
+    if only_nuls:
+        return "only NUL bytes, no text"
+    return "empty file" if os.path.getsize(path) == 0 else None
+
+
+def _head_problem(head: bytes, *, strict: bool) -> str | None:
+    """Binary: many control bytes and a NUL (``strict``: many control bytes)."""
+    controls = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
+    if (strict or b"\x00" in head) and controls > BINARY_SHARE * len(head):
+        return "binary file, not a text log"
+    return None
+
+
+def decoded_chunks(raw: BinaryIO, name: str, size: int) -> Iterator[bytes]:
+    """Decoded text in chunks of about ``size``; a cut or damaged file ends after what decoded
+    (the core reports the issue)."""
+    try:
+        stream = text_stream(raw, name)
+    except (*DECODE_ERRORS, InputError):
+        return
+    buf = bytearray(size)
+    with memoryview(buf) as view:
+        while True:
+            got, ended = 0, False
+            try:
+                while got < size and (step := stream.readinto(view[got:])):
+                    got += step
+                ended = got < size
+            except DECODE_ERRORS:
+                ended = True
+            if got:
+                yield bytes(view[:got])
+            if ended:
+                return
