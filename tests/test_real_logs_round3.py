@@ -255,3 +255,20 @@ def test_an_op_that_cannot_be_captured_is_a_graph_capture_failure(tmp_path: Path
     ]
     (crash,) = run(tmp_path, lines).incidents
     assert (crash.crash_class, crash.severity) == ("cuda_graph_capture", "fatal")
+
+
+def test_a_shell_killed_line_never_heads_the_parents_traceback(tmp_path: Path) -> None:
+    lines = [
+        "[2026-03-04 09:12:35 TP0] Load weight begin. avail mem=78.00 GB",
+        "Killed",
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/entrypoints/engine.py", '
+        "line 1277, in _wait_for_scheduler_ready",
+        "    raise _scheduler_died_error(i, scheduler_procs[i])",
+        "RuntimeError: Rank 0 scheduler died during initialization (exit code: -9).",
+    ]
+    a = run(tmp_path, lines)
+    (root,) = [i for i in a.incidents if i.root_cause]
+    (died,) = [i for i in a.incidents if not i.root_cause]
+    assert (root.exception_type, died.crash_class) == ("OOMKilled", "scheduler_dead")
+    assert died.caused_by == root.id and died.message.startswith("Rank 0 scheduler died")

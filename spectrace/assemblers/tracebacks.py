@@ -36,6 +36,11 @@ EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "W
 # multiprocessing's "Process X:", "Exception ignored in: ...", threading's "Exception in thread
 # Thread-3 (forward_thread_func):", sglang's "Exception in ModelTpServer:".
 _RAW_HEADER = re.compile(r"Process [\w.-]+:|Exception ignored in: .+|Exception in [^:]{1,200}:")
+# A shell reporting a child killed by a signal (zh_CN locales too): the killed process wrote no
+# traceback, so the traceback below it is another process's (the parent's) reaction.
+_SHELL_DEATH = re.compile(
+    r"(?:\d+ )?(?:Killed|Segmentation fault|Aborted|已杀死|段错误|已放弃)(?: \(core dumped\)|（核心已转储）)?"
+)
 _THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 _SIGNALS = {
     "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
@@ -137,6 +142,8 @@ class TracebackAssembler:
             return False
         if rec.first is not line and not line.headed and line.lineno != rec.first.lineno - 1:
             return False
+        if not line.headed and _SHELL_DEATH.fullmatch(line.text.strip()):
+            return False  # a process killed by a signal printed no traceback: not this one's
         if rec.first is not line and rec.header is None:
             rec.header, rec.first = line.text.strip(), line
             rec.lines.insert(0, line.text)
