@@ -272,3 +272,13 @@ def test_a_shell_killed_line_never_heads_the_parents_traceback(tmp_path: Path) -
     (died,) = [i for i in a.incidents if not i.root_cause]
     assert (root.exception_type, died.crash_class) == ("OOMKilled", "scheduler_dead")
     assert died.caused_by == root.id and died.message.startswith("Rank 0 scheduler died")
+
+
+def test_torch_abort_handler_on_windows(tmp_path: Path) -> None:
+    lines = [
+        "Loading Model: [2/2]\tBuilding TRT-LLM engine",
+        "Unhandled exception caught in c10/util/AbortHandler.h",
+        "00007FFE00000000 ucrtbase.dll!terminate [<unknown file> @ <unknown line number>]",
+    ]
+    (only,) = run(tmp_path, lines).incidents
+    assert (only.crash_class, only.severity, only.root_cause) == ("cpp_terminate", "fatal", True)
