@@ -282,3 +282,20 @@ def test_torch_abort_handler_on_windows(tmp_path: Path) -> None:
     ]
     (only,) = run(tmp_path, lines).incidents
     assert (only.crash_class, only.severity, only.root_cause) == ("cpp_terminate", "fatal", True)
+
+
+def test_vllm_v0_worker_error_executing_method(tmp_path: Path) -> None:
+    tag = "(RayWorkerWrapper pid=2101, ip=10.0.0.5) ERROR 03-27 10:29:13 [worker_base.py:620] "
+    lines = [
+        tag + "Error executing method 'determine_num_available_blocks'. This might cause "
+        "deadlock in distributed execution.",
+        tag + "Traceback (most recent call last):",
+        tag + '  File "/opt/venv/lib/python3.12/site-packages/vllm/worker/worker_base.py", '
+        "line 612, in execute_method",
+    ]
+    (crash,) = run(tmp_path, lines).incidents
+    assert (crash.crash_class, crash.origin_rank) == ("worker_proc_failed", "RayWorkerWrapper")
+    alone = run(tmp_path, lines[:1], name="alone.log").incidents
+    assert [(i.exception_type, i.message) for i in alone] == [
+        ("WorkerMethodFailed", "determine_num_available_blocks")
+    ]
