@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import stat
 from collections.abc import Callable
 from dataclasses import replace
-from multiprocessing.connection import Connection
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from spectrace.assemblers.crash import Crash
 from spectrace.errors import InputError
@@ -18,14 +16,17 @@ from spectrace.scan import ScanResult, ScanSpec, scan_range
 from spectrace.stacks.pasted import shifted
 from spectrace.unpack import SNIFF_BYTES, Codec, sniff
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+# multiprocessing is imported only for a file big enough to split: it costs ~8 ms of start-up
+
 PARALLEL_MIN_BYTES = 96 * 1024 * 1024  # below this a worker's start-up is not paid back
 
 
 def plan_workers(path: str, requested: int | None) -> int:
     """How many processes to use: 1 for stdin, gzip, small files, one core or no fork."""
     if requested is not None and requested <= 1 or path == STDIN:
-        return 1
-    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe's bytes can be read only once
@@ -36,9 +37,18 @@ def plan_workers(path: str, requested: int | None) -> int:
         size = os.path.getsize(path)
     except (OSError, InputError):
         return 1
-    if requested is None:
-        return min(os.cpu_count() or 1, 2) if size >= PARALLEL_MIN_BYTES else 1
-    return max(1, min(requested, size // (1024 * 1024) + 1))
+    workers = (
+        (min(os.cpu_count() or 1, 2) if size >= PARALLEL_MIN_BYTES else 1)
+        if requested is None
+        else max(1, min(requested, size // (1024 * 1024) + 1))
+    )
+    return workers if workers == 1 or _can_fork() else 1
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def split_points(path: str, parts: int) -> list[int]:
@@ -69,6 +79,8 @@ def scan_parallel(path: str, spec: ScanSpec, workers: int, *,
                   on_crash: Callable[[Crash], None] | None = None,
                   on_block: Callable[[int], None] | None = None) -> ScanResult:  # fmt: skip
     """The first range runs here (live callbacks), the others in forked children."""
+    import multiprocessing
+
     points = split_points(path, workers)
     if points[-1] >= NUMPY_INPUT_MIN:
         LineCounter(use_numpy=True)(bytearray(1 << 20), 0, 1 << 20)  # import once, before forking

@@ -22,9 +22,8 @@ from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
 from spectrace.scan import ScanResult, ScanSpec, scan_range
-from spectrace.stacks.flight import is_flight_dump
-from spectrace.stacks.model import is_capture_file
 from spectrace.stacks.pasted import DUMP_LITERALS, PastedDump, inside_dump
+from spectrace.stacks.sniff import is_capture_file, is_flight_dump
 
 
 @dataclass(frozen=True, slots=True)

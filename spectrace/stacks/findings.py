@@ -8,15 +8,21 @@ import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from spectrace.assemblers.config import Evidence
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
 from spectrace.pipeline import Analysis, Finding
-from spectrace.stacks.flight import flight_verdict, is_flight_dump, load_flight
-from spectrace.stacks.model import Capture, is_capture_file, load_capture
-from spectrace.stacks.pasted import PastedDump
-from spectrace.stacks.verdict import RankView, analyse, natural_key
+from spectrace.stacks.sniff import is_capture_file, is_flight_dump
+
+if TYPE_CHECKING:
+    from spectrace.stacks.model import Capture
+    from spectrace.stacks.pasted import PastedDump
+    from spectrace.stacks.verdict import RankView
+
+# The capture, flight-recorder and verdict modules are imported by the functions that need
+# them: a triage run with no stacks anywhere never loads them (~10 ms of start-up).
 
 _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
 _PLAIN_RANK = re.compile(r"^(TP|rank)(\d+)$")
@@ -29,6 +35,8 @@ def hang_findings(
     capture: Capture, analysis: Analysis | None = None, title: str | None = None
 ) -> list[Finding]:
     """One "hang" finding: the verdict, a line per rank, and each rank's last log line as evidence."""
+    from spectrace.stacks.verdict import analyse, natural_key
+
     stacks = analyse(capture)
     if not stacks.ranks:
         return []
@@ -138,6 +146,8 @@ def _tail_gzip(path: str) -> list[bytes]:
 
 def flight_findings(paths: Sequence[str]) -> list[Finding]:
     """One "hang" finding from per-rank flight-recorder dumps: who never issued the collective."""
+    from spectrace.stacks.flight import flight_verdict, load_flight
+
     ranks = [load_flight(p) for p in paths]
     if not ranks:
         return []
@@ -178,6 +188,8 @@ def stack_findings(
     analysis: Analysis, captures: Sequence[str], dumps: Sequence[str]
 ) -> list[Finding]:
     """Hang findings for captures and dumps given beside the logs (what triage and tui append)."""
+    from spectrace.stacks.model import load_capture
+
     found = [f for path in captures for f in hang_findings(load_capture(path), analysis)]
     return pasted_findings(analysis) + found + (flight_findings(dumps) if dumps else [])
 

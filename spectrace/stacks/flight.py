@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from spectrace.errors import InputError
+from spectrace.stacks.sniff import is_flight_dump as is_flight_dump  # its old home
 
 _RANK_SUFFIX = re.compile(r"(\d+)(?:\.\w+)?$")
-_SNIFF_BYTES = 4096
 MAX_DUMP_BYTES = 256 * 1024 * 1024
 
 
@@ -47,16 +47,6 @@ class _DataOnly(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         raise pickle.UnpicklingError(f"refusing {module}.{name} in a flight-recorder dump")
-
-
-def is_flight_dump(path: str | Path) -> bool:
-    """A pickle or JSON whose first 4 KiB mention pg_status/entries (what torch writes)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_SNIFF_BYTES)
-    except OSError:
-        return False
-    return head[:1] in (b"\x80", b"{") and (b"pg_status" in head or b"pg_config" in head)
 
 
 def load_flight(path: str | Path) -> RankFlight:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spectrace.errors import InputError
+from spectrace.stacks.sniff import is_capture_file as is_capture_file  # its old home
 
 FORMAT = "spectrace-stacks"
 SCHEMA_VERSION = 1
-_SNIFF_BYTES = 4096
-_SNIFF = re.compile(rb'^\s*\{\s*"format"\s*:\s*"spectrace-stacks"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +202,3 @@ def load_capture(path: str | Path) -> Capture:
     except RecursionError:
         raise InputError(f"{path}: stacks capture is nested too deeply") from None
     return from_json(data, origin=str(path))
-
-
-def is_capture_file(path: str | Path) -> bool:
-    """Cheap sniff (first 4 KiB) so triage/tui can tell a capture from a log given beside it."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(_SNIFF_BYTES)
-    except OSError:
-        return False
-    return _SNIFF.match(head) is not None

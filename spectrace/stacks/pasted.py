@@ -9,11 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from spectrace.assemblers.crash import Crash
 from spectrace.dialects.base import LogLine
-from spectrace.stacks.classify import detect_rank
-from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, ThreadStack
+
+if TYPE_CHECKING:
+    from spectrace.stacks.model import Capture, ThreadStack
+
+# The capture model and the rank classifier are imported once a dump is seen: every scan
+# holds a DumpScanner, few logs hold a dump.
 
 # Lines a dump is found by: "Process N:", py-spy thread states, faulthandler thread headers,
 # a watchdog's "Pyspy dump for PID N:" (the scan parses these and every line of an open dump)
@@ -55,19 +60,34 @@ class PastedDump:
 
 
 @dataclass(slots=True)
+class _Frame:
+    name: str
+    filename: str
+    line: int
+    native: bool = False
+    locals: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class _Thread:
     ident: str
     name: str | None
     active: bool
     gil: bool
-    frames: list[StackFrame] = field(default_factory=list)
+    frames: list[_Frame] = field(default_factory=list)
     frame_indent: int = -1
     in_locals: bool = False
 
     def freeze(self) -> ThreadStack:
+        from spectrace.stacks.model import StackFrame, ThreadStack
+
         native_id = int(self.ident) if self.ident.isdigit() else None
         tid = native_id if native_id is not None else int(self.ident, 16)
-        return ThreadStack(tid, self.name, self.active, self.gil, tuple(self.frames), native_id)
+        frames = tuple(
+            StackFrame(f.name, f.filename, f.line, f.native, None, tuple(f.locals))
+            for f in self.frames
+        )
+        return ThreadStack(tid, self.name, self.active, self.gil, frames, native_id)
 
 
 @dataclass(slots=True)
@@ -111,6 +131,8 @@ def shifted(dump: PastedDump, lines: int) -> PastedDump:
 
 def _finish(dump: _Dump, path: str) -> PastedDump:
     """Blocks of one pid become that process's samples (periodic dumps show movement)."""
+    from spectrace.stacks.model import Capture, ProcessCapture, Sample
+
     order: dict[str, list[_Block]] = {}
     for block in dump.blocks:
         order.setdefault(block.key or str(block.pid), []).append(block)
@@ -190,6 +212,8 @@ class DumpScanner:
         return self.dump
 
     def _process(self, line: LogLine, pid: int, cmdline: str) -> None:
+        from spectrace.stacks.classify import detect_rank
+
         dump = self._start(line, "py-spy")
         rank, source = detect_rank(cmdline, {})
         if rank is None and pid in self.pid_ranks:
@@ -231,16 +255,13 @@ class DumpScanner:
         thread, dump = self.thread, self.dump
         assert thread is not None and dump is not None
         if m := _FAULT_FRAME.match(text):
-            thread.frames.append(StackFrame(m.group(3), m.group(1), int(m.group(2))))
+            thread.frames.append(_Frame(m.group(3), m.group(1), int(m.group(2))))
         elif _LOCALS_HEAD.match(text) and thread.frames:
             thread.in_locals = True
         elif (
             (m := _LOCAL.match(text)) and thread.in_locals and len(m.group(1)) > thread.frame_indent
         ):
-            last = thread.frames[-1]
-            pair = (m.group(2), m.group(3))
-            thread.frames[-1] = StackFrame(last.name, last.filename, last.line, last.native,
-                                           last.code, (*last.locals, pair))  # fmt: skip
+            thread.frames[-1].locals.append((m.group(2), m.group(3)))
         elif m := _FRAME.match(text):
             thread.frames.append(_frame(m.group(2), m.group(3), m.group(4)))
             thread.frame_indent, thread.in_locals = len(m.group(1)), False
@@ -250,7 +271,7 @@ class DumpScanner:
         dump.lines.add(line.lineno)
 
 
-def _frame(name: str, where: str, line: str | None) -> StackFrame:
+def _frame(name: str, where: str, line: str | None) -> _Frame:
     """``name (file.py:N)`` is Python; ``0x7f.. (libc.so.6)`` or ``sym (python3.12)`` is native."""
     native = line is None or not (where.endswith(".py") or where.startswith("<"))
-    return StackFrame(name, where, int(line) if line else 0, native=native)
+    return _Frame(name, where, int(line) if line else 0, native=native)
