@@ -15,7 +15,8 @@ from spectrace.commands.triage import parse_format
 from spectrace.errors import UsageError
 from spectrace.reports import Format, headline
 from spectrace.reports.text import where
-from spectrace.textsafe import inert, json_escaped
+from spectrace.reports.words import Names, display_names
+from spectrace.textsafe import inert, json_escaped, one_line
 
 HELP = """Compare the crashes of two runs by signature: new, gone, still there.
 
@@ -43,14 +44,21 @@ def _analysed(rules: list[Path], redact: bool) -> Any:
     return analyse
 
 
+def _names(incidents: list[dict[str, Any]]) -> Names:
+    """One run's log files by the shortest path suffix that tells them apart (as the triage
+    report names them): ``server.log:35``, not the full path repeated on every line."""
+    return display_names(str((i.get("first_seen") or {}).get("file")) for i in incidents)
+
+
 def _section(
-    console: Console, mark: str, title: str, rows: list[dict[str, Any]], style: str
+    console: Console, mark: str, title: str, rows: list[dict[str, Any]], style: str, names: Names
 ) -> None:
     console.print(Text(f"{title} ({len(rows)})", style="bold"))
     for incident in rows:
         line = Text(inert(f"  {mark} {incident.get('id', '?')} "), style=style)
         ranks = ", ".join(incident.get("ranks") or []) or "no rank"
-        line.append(inert(f"{headline(incident)} [{ranks}] at {where(incident.get('first_seen'))}"))
+        at = where(incident.get("first_seen"), names)
+        line.append(inert(f"{headline(incident)} [{ranks}] at {at}"))
         console.print(line, soft_wrap=not console.is_terminal)
 
 
@@ -78,9 +86,13 @@ def diff_command(
         )
     else:
         console = Console()
-        _section(console, "+", "new", list(result.new), "bold red")
-        _section(console, "-", "gone", list(result.gone), "green")
-        _section(console, "=", "still there", [n for _, n in result.still], "dim")
+        still = [n for _, n in result.still]
+        new_names, old_names = _names([*result.new, *still]), _names(list(result.gone))
+        runs = Text(f"old: {one_line(old)}\nnew: {one_line(new)}", style="dim")
+        console.print(runs, soft_wrap=not console.is_terminal)
+        _section(console, "+", "new", list(result.new), "bold red", new_names)
+        _section(console, "-", "gone", list(result.gone), "green", old_names)
+        _section(console, "=", "still there", still, "dim", new_names)
         verdict = f"{len(result.new)} new, {len(result.gone)} gone, {len(result.still)} still there"
         console.print(Text(f"spectrace diff: {verdict}; exit {result.exit_code}", style="bold"))
     raise typer.Exit(result.exit_code)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -99,6 +101,17 @@ MAX_SAMPLES = 1000
 MAX_SECONDS = 24 * 3600.0  # longer is a typo (or inf), and sleep() would overflow
 
 
+def _check_file(option: str, path: Path | None) -> None:
+    """A device or pipe where a file is meant: /dev/zero would be read into memory for ever, or
+    watched as a log that never grows."""
+    try:
+        mode = os.stat(path).st_mode if path is not None else stat.S_IFREG
+    except OSError:
+        return  # missing: the command says so in its own words
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{option} {path}: not a regular file")
+
+
 def _check_numbers(samples: int, interval: float, timeout: float, stall: float | None,
                    max_time: float | None) -> None:  # fmt: skip
     """Bounds a user can mean; nan and inf are never meant."""
@@ -132,6 +145,8 @@ def stacks_command(
     if fmt not in ("text", "json"):
         raise UsageError(f"unknown format {fmt!r} (choose from text, json)")
     _check_numbers(samples, interval, timeout, stall, max_time)
+    _check_file("--load", load)
+    _check_file("--watch", watch_log)
     console = Console()
     options = CaptureOptions(
         samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout

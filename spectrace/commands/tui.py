@@ -78,8 +78,17 @@ def tui(
     from spectrace.tui.app import SpectraceApp
 
     logs, captures, dumps = expand(paths)
+    _real_size()
     # the rules are loaded by the app's first scan, after its first frame
     SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps)).run()
+
+
+def _real_size() -> None:
+    """On a terminal the app takes its size from the terminal: an exported COLUMNS or LINES
+    (COLUMNS=5) would fix it for good, resizes included."""
+    if sys.stdout.isatty():
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
 
 
 def register(app: typer.Typer) -> None:
