@@ -165,3 +165,26 @@ def decoded_chunks(raw: BinaryIO, name: str, size: int) -> Iterator[bytes]:
                 yield bytes(view[:got])
             if ended:
                 return
+
+
+def check_small(path: str, what: str, limit: int) -> None:
+    """An option's file (baseline, markers) that is read whole: a device that never ends or a
+    file past ``limit`` bytes is one line, not a MemoryError after minutes of reading."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # missing or unreadable: the reader says so in its own words
+    if stat.S_ISCHR(st.st_mode) and _device(st, None) is not None:
+        raise InputError(f"{what} {path}: a character device (like /dev/zero), not a file")
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+        raise InputError(f"{what} {path}: {st.st_size} bytes; at most {limit // 1024**2} MiB")
+
+
+def read_small(path: str, what: str, limit: int) -> bytes:
+    """The bytes of an option's file, at most ``limit`` of them (a pipe is read up to that)."""
+    check_small(path, what, limit)
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{what} {path}: more than {limit // 1024**2} MiB")
+    return data

@@ -37,3 +37,35 @@ def test_stacks_refuses_a_device_where_a_file_is_meant(args: list[str]) -> None:
     proc = spectrace("stacks", *args)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip() == f"spectrace: error: {args[0]} /dev/zero: not a regular file"
+
+
+@pytest.mark.parametrize("option", ["--baseline", "--expect-file"])
+def test_an_option_file_that_never_ends_is_one_line(tmp_path: Path, option: str) -> None:
+    """/dev/zero as a baseline was read until MemoryError (a traceback) or the OOM killer."""
+    log = tmp_path / "server.log"
+    log.write_bytes(seed_core())
+    proc = spectrace("triage", str(log), option, "/dev/zero")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (
+        f"spectrace: error: {option} /dev/zero: a character device (like /dev/zero), not a file"
+    )
+
+
+@pytest.mark.parametrize(("option", "size"), [("--baseline", 513), ("--expect-file", 17)])
+def test_an_option_file_too_big_to_read_whole_is_one_line(
+    tmp_path: Path, option: str, size: int
+) -> None:
+    log, big = tmp_path / "server.log", tmp_path / "big.txt"
+    log.write_bytes(seed_core())
+    with big.open("wb") as f:
+        f.truncate(size * 1024 * 1024)  # sparse: costs no disk
+    proc = spectrace("triage", str(log), option, str(big))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{option} {big}: {size * 1024 * 1024} bytes; at most" in proc.stderr
+
+
+def test_a_marker_file_from_a_pipe_is_read_up_to_the_limit(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    log.write_bytes(seed_core())
+    proc = spectrace("triage", str(log), "--expect-file", "/dev/stdin", input="x" * (17 << 20))
+    assert proc.returncode == 2 and "more than 16 MiB" in proc.stderr

@@ -38,6 +38,8 @@ Exit codes:
 """
 PROGRESS_DELAY_S = 1.0
 MAX_MARKERS = 1000
+MAX_MARKER_FILE = 16 * 1024 * 1024  # 1000 markers fit many times over
+MAX_BASELINE = 512 * 1024 * 1024  # a JSON report of 20,000 incidents is about 70 MB
 T = TypeVar("T")
 
 
@@ -99,15 +101,25 @@ def once(option: str, values: list[T] | None) -> T | None:
 
 
 def read_expect_file(path: Path | None) -> list[str]:
+    from spectrace.textfile import read_small
+
     if path is None:
         return []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = read_small(str(path), "--expect-file", MAX_MARKER_FILE).decode().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read --expect-file {path}: {getattr(exc, 'strerror', None) or exc}"
         ) from None
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _baseline(path: Path) -> frozenset[str]:
+    from spectrace import triage
+    from spectrace.textfile import check_small
+
+    check_small(str(path), "--baseline", MAX_BASELINE)
+    return triage.read_baseline(path)
 
 
 def write_file(path: Path, document: dict[str, Any], fmt: Format) -> None:
@@ -196,7 +208,7 @@ def triage_command(
     output_file = once("--output", output)
     extra = [parse_report(spec) for spec in report or []]
     policy = triage.parse_fail_on(fail_on or [])
-    accepted = triage.read_baseline(baseline) if baseline else frozenset()
+    accepted = _baseline(baseline) if baseline else frozenset()
     console, err = Console(), Console(stderr=True)
     progress = DelayedProgress(err)
 
