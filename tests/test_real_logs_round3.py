@@ -299,3 +299,29 @@ def test_vllm_v0_worker_error_executing_method(tmp_path: Path) -> None:
     assert [(i.exception_type, i.message) for i in alone] == [
         ("WorkerMethodFailed", "determine_num_available_blocks")
     ]
+
+
+def test_an_nccl_error_saying_run_with_nccl_debug_is_no_env_dump(tmp_path: Path) -> None:
+    line = (
+        "[11/20/2025-10:00:01] [TRT-LLM] [RANK 1] [E] Failed to initialize executor on rank 1: "
+        "[TensorRT-LLM][ERROR] Assertion failed: Failed, NCCL error /src/runtime/ncclComm.cpp:90 "
+        "'unhandled system error (run with NCCL_DEBUG=INFO for details)'"
+    )
+    (only,) = run(tmp_path, [line, "NCCL_DEBUG=INFO NCCL_IB_HCA=mlx5 python serve.py"]).incidents
+    assert (only.crash_class, only.origin_rank) == ("trtllm_assertion", "rank1")
+
+
+def test_a_traceback_logged_as_one_string_with_lines_pushed_right(tmp_path: Path) -> None:
+    lines = [
+        'E0301 08:00:01.000123 77 model.py:106] "Traceback (most recent call last):',
+        '   File \\"/models/bls/1/model.py\\", line 94, in execute',
+        "   for res in res_gen:",
+        '     File \\"/models/bls/1/lib/decode.py\\", line 190, in decode',
+        "        out = self._generate(req)",
+        "         pb_utils.TritonModelException: Executor failed: out of KV cache blocks",
+    ]
+    (only,) = run(tmp_path, lines).incidents
+    assert (only.exception_type, only.message) == (
+        "pb_utils.TritonModelException", "Executor failed: out of KV cache blocks"
+    )  # fmt: skip
+    assert only.header is None and len(only.frames) == 2

@@ -228,7 +228,10 @@ class TracebackAssembler:
         elif text[0].isspace():
             if rec.state is State.AFTER:
                 return self._message_line(rec, line)
-            _add_code(rec, text)
+            if (exc := _indented_exception(rec, text)) is not None:
+                rec.exc, rec.state, rec.blank_after = exc, State.AFTER, False
+            else:
+                _add_code(rec, text)
         elif text.strip() in CHAIN_MARKERS and rec.state is State.AFTER:
             self._push_link(rec, CHAIN_MARKERS[text.strip()])
             rec.state = State.GAP
@@ -296,6 +299,8 @@ class TracebackAssembler:
         """A record opened by ``Traceback (most recent call last):``, with the message before it."""
         text = line.text
         header = text[:idx].strip().rstrip(":").strip() or None
+        if header is not None and not any(c.isalnum() for c in header):
+            header = None  # the quote opening a logged string ('"Traceback (most ...')
         rec = _Record(CrashKind.TRACEBACK, line, header, State.HEAD, line.group)
         # a paste indented as a whole moves every line of the record (and its header line)
         rec.indent = line.indent + (idx if header is None else 0)
@@ -403,6 +408,17 @@ def _announces(prev: LogLine, line: LogLine) -> bool:
     if not prev.headed:
         return _RAW_HEADER.fullmatch(prev.text.strip()) is not None
     return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
+
+
+def _indented_exception(rec: _Record, text: str) -> tuple[str, str] | None:
+    """An exception line indented like code, right after the last frame's code line (a
+    traceback printed inside a logged string, each line pushed right): after a frame's code
+    only a frame, a caret line or the exception can follow, and code never reads
+    ``SomeError: message``."""
+    if rec.state is not State.FRAMES or not rec.frames or rec.frames[-1].code is None:
+        return None
+    exc = parse_exception(text.strip())
+    return exc if exc is not None and exc[0].endswith(EXCEPTION_SUFFIXES) else None
 
 
 def _add_code(rec: _Record, text: str) -> None:
