@@ -195,6 +195,15 @@ class Reader:
             bufs[1 - which][: fill - cut] = buf[cut:fill]
             which, fill, offset = 1 - which, fill - cut, offset + cut
 
+    def _check_shrunk(self, end: int) -> None:
+        """A plain file that ends before the size it had when opened was truncated under us."""
+        expected = self._snapshot if self._stop is None else min(self._stop, self._snapshot)
+        if self.codec is Codec.PLAIN and end < expected:
+            self.note(
+                f"the file ended at byte {end}, short of the {self._snapshot} bytes it had when "
+                "opened: truncated during the read; what was read is reported"
+            )
+
     def _past(self, offset: int) -> bool:
         if self._snapshot and offset >= self._snapshot:
             return True
@@ -215,6 +224,7 @@ class Reader:
                         raise
                     continue
                 if not n:
+                    self._check_shrunk(offset + fill + got)
                     return got, True
                 self._delivered += n
                 if why := self._guard.check(view[fill + got : fill + got + n], self._delivered):

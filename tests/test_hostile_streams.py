@@ -153,3 +153,28 @@ def test_a_tiny_columns_still_prints_the_report(tmp_path: Path, columns: str) ->
     proc = spectrace("triage", log, env={**os.environ, "COLUMNS": columns})
     assert proc.returncode == 1, proc.stderr
     assert "RuntimeError" in proc.stdout and "spectrace: FAIL" in proc.stdout
+
+
+def test_a_file_truncated_during_the_read_says_so(tmp_path: Path) -> None:
+    data = seed_core() * 100
+    path = write(tmp_path, data)
+    reader = Reader(path, block_size=256 * 1024)
+    try:
+        blocks = reader.blocks()
+        first = next(blocks)
+        assert first.offset == 0
+        os.truncate(path, 1000)  # as `> server.log` or a copytruncate rotation does
+        rest = sum(b.end - b.start for b in blocks)
+    finally:
+        reader.close()
+    assert rest < len(data)
+    assert any("short of the" in i and "truncated during the read" in i for i in reader.issues)
+
+
+def test_a_file_read_whole_has_no_truncation_issue(tmp_path: Path) -> None:
+    reader = Reader(write(tmp_path, seed_core() * 100), block_size=256 * 1024)
+    try:
+        assert sum(b.end - b.start for b in reader.blocks()) == len(seed_core()) * 100
+    finally:
+        reader.close()
+    assert reader.issues == []
