@@ -325,3 +325,22 @@ def test_a_traceback_logged_as_one_string_with_lines_pushed_right(tmp_path: Path
         "pb_utils.TritonModelException", "Executor failed: out of KV cache blocks"
     )  # fmt: skip
     assert only.header is None and len(only.frames) == 2
+
+
+def test_a_kernel_assertion_wrapped_after_the_kernel_name(tmp_path: Path) -> None:
+    lines = [
+        "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1515: indexSelectSmallIndex:",
+        "  block: [16,0,0], thread: [64,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+    ]
+    (only,) = run(tmp_path, lines).incidents
+    assert (only.exception_type, only.root_cause) == ("CUDAKernelAssert", True)
+
+
+def test_a_line_number_gutter_before_torchs_rank_tag(tmp_path: Path) -> None:
+    line = (
+        "[80746] [rank3]:[E321 10:11:12.123456789 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog "
+        "caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE) ran for "
+        "600012 milliseconds before timing out."
+    )
+    (only,) = run(tmp_path, [line]).incidents
+    assert (only.crash_class, only.origin_rank) == ("nccl_timeout", "rank3")

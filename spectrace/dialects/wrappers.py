@@ -47,6 +47,8 @@ _SYSLOG = re.compile(
     _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? \S+ ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
+# A viewer's line-number gutter before torch's rank tag: "[80746] [rank0]:[E321 ...".
+_GUTTER_NO = re.compile(r"\[\d{1,9}\] (?=\[(?:rank|default)\d+\]:)")
 # A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
 _PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
 # A collector's "2026-03-09 01:27:30.122744672 " (micro- or nanoseconds) before a process tag.
@@ -130,6 +132,8 @@ def _peel(text: str) -> Peeled:
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
             stamp = stamp or _named_stamp(m, YEARLESS, m.group(2), m.group(3), m.group(4))
+        elif m := _GUTTER_NO.match(text):
+            pass
         elif m := _TORCHRUN.match(text):
             torch_rank = f"rank{m.group(1)}"
         elif m := _PROC.match(text):
