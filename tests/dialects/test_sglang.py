@@ -64,7 +64,7 @@ def test_2024_form_without_ms() -> None:
     [
         '[2025-10-21 08:15:10] INFO:     127.0.0.1:51234 - "POST /generate HTTP/1.1" 200 OK',
         '  File "/x/scheduler.py", line 2703, in run_scheduler_process',
-        "[TP0] no stamp",
+        "[TP] no number",
     ],
 )
 def test_not_sglang(line: str) -> None:
@@ -93,3 +93,11 @@ def test_2024_header_with_the_time_alone() -> None:
     assert h is not None and (h.rank, h.ts, h.ts_text) == ("TP4", None, "23:17:08")
     assert h.text == "Exception in run_tp_server:"
     assert D.parse("[00:26<00:07,  5.89it/s] tqdm's bar end") is None
+
+
+def test_tags_kept_when_a_paste_cut_the_stamps_by_hand() -> None:
+    header = SGLangDialect().parse("[DP1 TP3] Scheduler hit an exception: Traceback (most recent")
+    assert header is not None
+    assert (header.rank, header.ts, header.text[:9]) == ("DP1 TP3", None, "Scheduler")
+    assert SGLangDialect().parse("[TPX] not a tag") is None
+    assert SGLangDialect().parse("[rank0]: Traceback") is None
