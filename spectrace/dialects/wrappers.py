@@ -47,8 +47,12 @@ _SYSLOG = re.compile(
     _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? \S+ ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
-# A viewer's line-number gutter before torch's rank tag: "[80746] [rank0]:[E321 ...".
-_GUTTER_NO = re.compile(r"\[\d{1,9}\] (?=\[(?:rank|default)\d+\]:)")
+# An editor's or viewer's line number before a writer's tag: "[80746] [rank0]:[E321 ...",
+# " 404 ^[[36m(RayWorkerWrapper pid=1)^[[0m ...", cat -n's "   404\t(Worker pid=1) ...".
+_GUTTER_NO = re.compile(
+    r"(?:\[\d{1,9}\] |[ \t]{0,8}\d{1,9}[ \t])"
+    r"(?=(?:\^\[|\x1b)?\[[0-9;]{1,12}m|\([^()]*? pid=\d+|\[(?:rank|default)\d+\]:)"
+)
 # A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
 _PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
 # A collector's "2026-03-09 01:27:30.122744672 " (micro- or nanoseconds) before a process tag.
