@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from spectrace.reports import headline
+from spectrace.reports.words import rank_list
 from spectrace.textsafe import inert
 
 Document = dict[str, Any]
@@ -38,7 +39,7 @@ def _body(incident: Document) -> str:
     first = incident["first_seen"]
     lines += ["", f"first seen: {first['file']}:{first['line']} ({first.get('time_text') or '-'})"]
     lines.append(
-        f"ranks: {', '.join(incident['ranks']) or '-'} (origin {incident['origin_rank'] or '-'})"
+        f"ranks: {rank_list(incident['ranks']) or '-'} (origin {incident['origin_rank'] or '-'})"
     )
     path = incident.get("worker_path")
     if path:

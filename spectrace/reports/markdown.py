@@ -16,6 +16,7 @@ from spectrace.reports.words import (
     load_text,
     origin_line,
     path_label,
+    rank_list,
     where,
 )
 from spectrace.textsafe import inert
@@ -59,7 +60,7 @@ def _table(incidents: list[Document], names: Names) -> list[str]:
         first = i["first_seen"]
         rows.append("| " + " | ".join([
             i["id"], _status(i), cell(headline(i)[:200]), cell(i["origin_rank"] or "-"),
-            cell(", ".join(i["ranks"]) or "-"), _at(first, names),
+            cell(rank_list(i["ranks"]) or "-"), _at(first, names),
             cell(path_label(path) if path else "-"),
         ]) + " |")  # fmt: skip
     return rows

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from spectrace.reports import headline
+from spectrace.reports.words import rank_list
 from spectrace.textsafe import json_escaped
 
 Document = dict[str, Any]
@@ -39,7 +40,7 @@ def _location(loc: Document, n: int | None = None) -> Document:
 
 
 def _message(incident: Document) -> str:
-    ranks = ", ".join(incident["ranks"]) or "no rank"
+    ranks = rank_list(incident["ranks"]) or "no rank"
     parts = [headline(incident), f"Origin rank {incident['origin_rank'] or '-'}; ranks {ranks}."]
     path = incident.get("worker_path")
     if path:

@@ -21,6 +21,7 @@ from spectrace.reports.words import (
     load_text,
     path_label,
     rank_head,
+    rank_list,
     seen_text,
     short_path,
     where,
@@ -154,7 +155,7 @@ def _role(incident: Document) -> str:
 
 
 def _collateral(c: Document, names: Names) -> Text:
-    ranks = ", ".join(c["ranks"]) or "no rank"
+    ranks = rank_list(c["ranks"]) or "no rank"
     text = f"{c['id']} {clip(headline(c), 160)} ({ranks}; first at {where(c['first_seen'], names)})"
     return _line("collateral", text)
 

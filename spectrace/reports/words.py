@@ -11,6 +11,7 @@ Document = dict[str, Any]
 Names = dict[str, str]
 MAX_EVIDENCE = 4  # distinct reasons per worker path or finding; the JSON report has them all
 _PACKAGES = ("sglang", "vllm", "tensorrt_llm", "torch", "triton", "transformers")
+MAX_RANKS = 32  # ranks named in a human report; the JSON report has them all
 _LOAD_KEYS = ("running_req", "queue_req", "accept_len", "gen_throughput", "cuda_graph")
 
 
@@ -51,12 +52,18 @@ def short_path(path: str) -> str:
     return path[max(cuts) + 1 :] if max(cuts) >= 0 else path
 
 
+def rank_list(ranks: list[str], limit: int = MAX_RANKS) -> str:
+    """``TP0, TP1, TP2``; past ``limit`` the rest counted (100,000 ranks were 900 KB a line)."""
+    shown = ", ".join(str(r) for r in ranks[:limit])
+    return shown + (f" and {len(ranks) - limit:,} more" if len(ranks) > limit else "")
+
+
 def rank_head(incident: Document) -> str:
     """``origin TP7 (also TP2, TP3)`` or ``no rank``."""
     origin = incident.get("origin_rank")
     others = [r for r in incident.get("ranks") or [] if r != origin]
     head = f"origin {origin}" if origin else "no rank"
-    return head + (f" (also {', '.join(others)})" if others else "")
+    return head + (f" (also {rank_list(others)})" if others else "")
 
 
 def seen_text(incident: Document, at: str) -> str:
