@@ -35,12 +35,20 @@ Document = dict[str, Any]
 
 def json_safe(value: object) -> Any:
     """Anything -> JSON-serialisable data; unknown objects become their repr string."""
+    kind = type(value)  # the exact types a report is made of first: it walks every value
+    if kind is dict:
+        return {
+            k if type(k) is str and k.isascii() else str(json_safe(k)): json_safe(v)
+            for k, v in value.items()  # type: ignore[attr-defined]
+        }
+    if kind is list or kind is tuple:
+        return [json_safe(v) for v in value]  # type: ignore[attr-defined]
+    if isinstance(value, str):  # lone surrogates -> '?' (an ASCII string has none)
+        return value if value.isascii() else value.encode("utf-8", "replace").decode("utf-8")
     if value is None or isinstance(value, bool | int):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> '?'
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, Mapping):
@@ -324,10 +332,8 @@ def _write_items(items: IncidentStream, encoder: json.JSONEncoder, sink: _Sink) 
 
 def _write_value(value: Any, encoder: json.JSONEncoder, sink: _Sink, level: int) -> None:
     """``value`` as it reads ``level`` deep: JSON strings hold no raw newline, so indenting
-    each encoded newline nests the whole value."""
-    pad = "\n" + "  " * level
-    for chunk in encoder.iterencode(value):
-        sink.add(chunk.replace("\n", pad) if "\n" in chunk else chunk)
+    each encoded newline nests the whole value (one incident, encoded whole, is a few KiB)."""
+    sink.add(encoder.encode(value).replace("\n", "\n" + "  " * level))
 
 
 class _Sink:
