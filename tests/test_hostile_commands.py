@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +72,27 @@ def test_a_marker_file_from_a_pipe_is_read_up_to_the_limit(tmp_path: Path) -> No
     log.write_bytes(seed_core())
     proc = spectrace("triage", str(log), "--expect-file", "/dev/stdin", input="x" * (17 << 20))
     assert proc.returncode == 2 and "more than 16 MiB" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [(["diff", "{log}", "{log}"], 0), (["diff", "{empty}", "{log}"], 1), (["triage", "{log}"], 1)],
+    ids=["diff-same", "diff-new", "triage"],
+)
+def test_a_reader_that_left_keeps_the_exit_code(
+    tmp_path: Path, command: list[str], code: int
+) -> None:
+    """`| head -1`: diff's text output exited 1 (typer's own broken-pipe exit), not its verdict."""
+    log, empty = tmp_path / "server.log", tmp_path / "quiet.log"
+    log.write_bytes(seed_core() * 3)
+    empty.write_bytes(b"[2026-02-27 21:00:17 TP0] Decode batch. #running-req: 1\n")
+    args = [a.format(log=log, empty=empty) for a in command]
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first byte: every write is EPIPE
+    with os.fdopen(write, "wb") as out:
+        proc = subprocess.run(
+            [sys.executable, "-m", "spectrace", *args], stdout=out, stderr=subprocess.PIPE,
+            text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert proc.returncode == code, proc.stderr
+    assert proc.stderr == ""

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from spectrace.commands import StdoutConsole, reader_may_leave
 from spectrace.commands.triage import parse_format
 from spectrace.errors import UsageError
 from spectrace.reports import Format, headline
@@ -77,24 +78,27 @@ def diff_command(
 
     analyse = _analysed(rules or [], not no_redact)
     result = diff.compare(diff.incidents_of(old, analyse), diff.incidents_of(new, analyse))
-    if output is Format.JSON:
-        sys.stdout.write(
-            json_escaped(
-                json.dumps(diff.diff_document(result, old, new), indent=2, ensure_ascii=False)
+    with reader_may_leave():
+        if output is Format.JSON:
+            sys.stdout.write(
+                json_escaped(
+                    json.dumps(diff.diff_document(result, old, new), indent=2, ensure_ascii=False)
+                )
+                + "\n"
             )
-            + "\n"
-        )
-    else:
-        console = Console()
-        still = [n for _, n in result.still]
-        new_names, old_names = _names([*result.new, *still]), _names(list(result.gone))
-        runs = Text(f"old: {one_line(old)}\nnew: {one_line(new)}", style="dim")
-        console.print(runs, soft_wrap=not console.is_terminal)
-        _section(console, "+", "new", list(result.new), "bold red", new_names)
-        _section(console, "-", "gone", list(result.gone), "green", old_names)
-        _section(console, "=", "still there", still, "dim", new_names)
-        verdict = f"{len(result.new)} new, {len(result.gone)} gone, {len(result.still)} still there"
-        console.print(Text(f"spectrace diff: {verdict}; exit {result.exit_code}", style="bold"))
+        else:
+            console = StdoutConsole()
+            still = [n for _, n in result.still]
+            new_names, old_names = _names([*result.new, *still]), _names(list(result.gone))
+            runs = Text(f"old: {one_line(old)}\nnew: {one_line(new)}", style="dim")
+            console.print(runs, soft_wrap=not console.is_terminal)
+            _section(console, "+", "new", list(result.new), "bold red", new_names)
+            _section(console, "-", "gone", list(result.gone), "green", old_names)
+            _section(console, "=", "still there", still, "dim", new_names)
+            verdict = (
+                f"{len(result.new)} new, {len(result.gone)} gone, {len(result.still)} still there"
+            )
+            console.print(Text(f"spectrace diff: {verdict}; exit {result.exit_code}", style="bold"))
     raise typer.Exit(result.exit_code)
 
 

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from spectrace.commands import StdoutConsole, reader_may_leave
 from spectrace.errors import InputError, UsageError
 from spectrace.stacks.capture import CaptureOptions, capture
 from spectrace.stacks.flight import expand
@@ -63,6 +64,7 @@ def _flight(paths: list[str], fmt: str, console: Console) -> dict[str, object] |
     }
 
 
+@reader_may_leave()
 def _emit(snap: Capture, fmt: str, save: Path | None, threads: bool, console: Console,
           flight: list[str]) -> None:  # fmt: skip
     analysis = analyse(snap)
@@ -147,7 +149,7 @@ def stacks_command(
     _check_numbers(samples, interval, timeout, stall, max_time)
     _check_file("--load", load)
     _check_file("--watch", watch_log)
-    console = Console()
+    console = StdoutConsole()
     options = CaptureOptions(
         samples=samples, interval=interval, native=native, locals=locals_, timeout=timeout
     )
@@ -164,9 +166,10 @@ def stacks_command(
         _emit(snap, fmt, save, threads, console, dumps)
         raise typer.Exit(1)
     if pid is None and dumps:
-        recorder = _flight(dumps, fmt, console)
-        if fmt == "json":
-            sys.stdout.write(json.dumps({"flight_recorder": recorder}, indent=1) + "\n")
+        with reader_may_leave():
+            recorder = _flight(dumps, fmt, console)
+            if fmt == "json":
+                sys.stdout.write(json.dumps({"flight_recorder": recorder}, indent=1) + "\n")
         return
     if pid is None:
         raise UsageError(

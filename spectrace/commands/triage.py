@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -13,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from spectrace.commands import StdoutConsole, reader_may_leave
 from spectrace.errors import InputError, UsageError
 from spectrace.reports import Format
 from spectrace.textsafe import inert
@@ -146,7 +146,7 @@ def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Co
     from spectrace.reports.cap import CappedReport
     from spectrace.reports.text import summary_line
 
-    try:
+    with reader_may_leave():
         if output is not None:
             write_file(output, document, fmt)
             console.print(summary_line(document), soft_wrap=not console.is_terminal)
@@ -155,8 +155,6 @@ def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Co
         else:
             write_report(document, fmt, sys.stdout)
             sys.stdout.flush()
-    except BrokenPipeError:  # `| head`: the reader left; keep the exit code, drop the rest
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def analyse(
@@ -209,7 +207,7 @@ def triage_command(
     extra = [parse_report(spec) for spec in report or []]
     policy = triage.parse_fail_on(fail_on or [])
     accepted = _baseline(baseline) if baseline else frozenset()
-    console, err = Console(), Console(stderr=True)
+    console, err = StdoutConsole(), Console(stderr=True)
     progress = DelayedProgress(err)
 
     def warn(message: str) -> None:
