@@ -77,7 +77,11 @@ def test_nccl_heartbeat_monitor_finding_the_watchdog_stuck(tmp_path: Path) -> No
         for r in (2, 3)
     ]
     (stuck,) = run(tmp_path, lines).incidents
-    assert (stuck.crash_class, stuck.severity, stuck.origin_rank) == ("hang_watchdog", "fatal", "rank2")
+    assert (stuck.crash_class, stuck.severity, stuck.origin_rank) == (
+        "hang_watchdog",
+        "fatal",
+        "rank2",
+    )
     assert stuck.ranks == ["rank2", "rank3"]
     assert stuck.message.startswith("watchdog got stuck for 480 seconds")
 
@@ -242,7 +246,10 @@ def test_exception_repr_above_a_cut_traceback_names_it(tmp_path: Path) -> None:
     ]
     (crash,) = run(tmp_path, lines).incidents
     assert (crash.exception_type, crash.crash_class) == ("OutOfMemoryError", "cuda_oom")
-    assert crash.message == "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB"
+    assert (
+        crash.message
+        == "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB"
+    )
 
 
 def test_an_op_that_cannot_be_captured_is_a_graph_capture_failure(tmp_path: Path) -> None:

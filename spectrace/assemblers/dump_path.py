@@ -152,7 +152,7 @@ def _overlap_by_era(
         return False, f"pp_size={pp} turns the overlap scheduler off"
     if era == "0.5.4":
         beta = values.get("enable_beta_spec")
-        return beta is True, f"enable_beta_spec={beta!r} ({'on' if beta is True else 'off'} by default)"
+        return beta is True, f"enable_beta_spec={beta!r} (off by default)"
     if env is True or env is False:
         return env, f"SGLANG_ENABLE_SPEC_V2={env} as the log set it"
     if era in ("0.5.5-0.5.6", "0.5.7-0.5.10"):

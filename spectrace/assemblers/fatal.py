@@ -11,13 +11,13 @@ from spectrace.dialects.base import LogLine
 from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
-MAX_TIMEOUTS = 3
+MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the rest of the run
 # ``SomeError('message')``: the repr of an exception, its message possibly cut by the paste.
 _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])(.*)$")
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
-)  # a user rule that times out this often is dropped for the rest of the run
+)
 
 
 class FatalMatcher:

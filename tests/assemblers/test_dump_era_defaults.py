@@ -19,7 +19,9 @@ def config(lines: list[str]):  # noqa: ANN201 - the RunConfig
     collector = ConfigCollector()
     for n, text in enumerate(lines, 1):
         collector.feed(
-            LogLine(source="s.log", lineno=n, offset=0, text=text, raw=text, dialect="plain", stream="")
+            LogLine(
+                source="s.log", lineno=n, offset=0, text=text, raw=text, dialect="plain", stream=""
+            )
         )
     return collector.result()
 

@@ -87,7 +87,9 @@ def test_ray_data_actor_tag_nested_in_parentheses_under_a_nanosecond_stamp() -> 
 
 
 def test_an_editors_line_numbers_before_a_writers_tag() -> None:
-    numbered = " 404 ^[[36m(RayWorkerWrapper pid=22, ip=10.0.0.9)^[[0m ERROR 02-18 15:16:57 x.py:5] boom"
+    numbered = (
+        " 404 ^[[36m(RayWorkerWrapper pid=22, ip=10.0.0.9)^[[0m ERROR 02-18 15:16:57 x.py:5] boom"
+    )
     line = LineParser("t.log").parse(numbered.encode(), 1, 0)
     assert (line.rank, line.ts_text, line.text) == ("RayWorkerWrapper", "02-18 15:16:57", "boom")
     tabbed = peel("   17\t(Worker_TP1 pid=5) ERROR 02-18 15:16:57 [core.py:1] x")
