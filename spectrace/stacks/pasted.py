@@ -38,6 +38,7 @@ _FRAME = re.compile(r"^(\s{2,})(\S.*?) \(([^()]*?)(?::(\d+))?\)\s*$")
 _LOCALS_HEAD = re.compile(r"^\s{4,}(Arguments|Locals):\s*$")
 _LOCAL = re.compile(r"^(\s{6,})([A-Za-z_][\w.]*): (.*)$")
 _FAULT_THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9A-Fa-f]+) \(most recent call first\):")
+_FAULT_HEADS = ("Thread 0x", "Current thread 0x")
 _FAULT_FRAME = re.compile(r'^\s+File "(.*)", line (\d+) in (.+?)\s*$')
 _STREAM_PID = re.compile(r"\bpid=(\d+)\b")
 _DUMP_FOR = re.compile(r"\bdump for PID (\d+)\b", re.IGNORECASE)
@@ -187,17 +188,22 @@ class DumpScanner:
             self._body(line, text)
 
     def _header(self, line: LogLine, text: str) -> bool:
-        if (m := _DUMP_FOR.search(text)) and line.rank and not line.inferred:
-            self.pid_ranks[int(m.group(1))] = line.rank
-        if text.lstrip().startswith("Fatal Python error"):
+        """Each pattern only after the cheap test its match implies: most candidate lines of
+        a crash-dense log are traceback lines, none of them a dump's."""
+        m: re.Match[str] | None
+        if "dump for pid" in text.lower() and (m := _DUMP_FOR.search(text)):
+            if line.rank and not line.inferred:
+                self.pid_ranks[int(m.group(1))] = line.rank
+        stripped = text.strip()
+        if stripped.startswith("Fatal Python error"):
             self.fatal[line.stream] = line.lineno
-        if m := _PROCESS.match(text):
+        if text.startswith("Process ") and (m := _PROCESS.match(text)):
             self._process(line, int(m.group(1)), m.group(2).strip())
-        elif m := _PYSPY_THREAD.match(text):
+        elif text.startswith("Thread ") and (m := _PYSPY_THREAD.match(text)):
             self._thread(
                 line, "py-spy", m.group(1), m.group(4), m.group(2) == "active", bool(m.group(3))
             )
-        elif m := _FAULT_THREAD.match(text.strip()):
+        elif stripped.startswith(_FAULT_HEADS) and (m := _FAULT_THREAD.match(stripped)):
             self._fault_thread(line, m.group(2), m.group(1) == "Current thread")
         else:
             return False
