@@ -174,7 +174,8 @@ class DumpScanner:
         return self.dump is not None and self.lineno - self.dump.last < GAP_LINES
 
     def result(self) -> list[PastedDump]:
-        return [_finish(d, self.source) for d in self.dumps if d.blocks]
+        """The dumps that hold a thread: "Process N: ..." lines alone are no dump."""
+        return [_finish(d, self.source) for d in self.dumps if any(b.threads for b in d.blocks)]
 
     def feed(self, line: LogLine, candidate: bool = True) -> None:
         """``candidate``: the line holds a hot literal (every header line of a dump does)."""

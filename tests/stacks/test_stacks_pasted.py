@@ -216,6 +216,22 @@ def test_triage_reports_a_dump_saved_as_its_own_file(tmp_path: Path) -> None:
     assert spectrace("triage", str(path), "--fail-on", "any").returncode == 1
 
 
+def test_lines_that_only_look_like_a_process_header_are_no_dump(tmp_path: Path) -> None:
+    (path := tmp_path / "workers.log").write_text(
+        "\n".join(
+            [
+                decode(0),
+                "Process 4100: sglang::scheduler_TP0",
+                decode(1),
+                "Process 4101: sglang::scheduler_TP1",
+                "    resolve (x.py:3)",
+            ]
+        )
+        + "\n"  # fmt: skip
+    )
+    assert analyse([str(path)]).pasted == [] and hang(path) == []
+
+
 def test_a_log_without_a_dump_gives_no_hang_finding(tmp_path: Path) -> None:
     (path := tmp_path / "plain.log").write_text(
         "\n".join([decode(0), sglang(0, "Thread pool (idle): 4 workers"), "    resolve (x.py:3)"])
