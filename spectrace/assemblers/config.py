@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from spectrace.assemblers.dump_path import verdict_from_dump
+from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import (
     LaunchCommand,
     find_env_assignments,
@@ -238,32 +238,37 @@ class ConfigCollector:
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
-            path_evidence=self._dump_evidence() + config.path_evidence,
+            path_evidence=self._ordered_evidence(),
             engine=config.engine,
             era=config.era,
             version=config.version,
             server_args=dict(config.server_args),
         )
 
+    def _ordered_evidence(self) -> list[Evidence]:
+        """The dump's verdict first (the server's final values), the warnings next; a verdict
+        inferred from a launch command and the release's defaults last."""
+        derived = self._dump_evidence()
+        if self._dump_line is None:
+            return self._config.path_evidence + derived
+        return derived + self._config.path_evidence
+
     def _dump_evidence(self) -> list[Evidence]:
         """What the last dump's final values say about the worker path (strongest config fact)."""
-        line = self._dump_line
-        env = self._config.flags.get("SGLANG_ENABLE_SPEC_V2")
-        verdict = verdict_from_dump(
-            self._config.server_args, self._config.era, env.value if env is not None else None
-        )
-        if line is None or verdict is None:
+        line, flags = self._dump_line, self._config.flags
+        env = flags["SGLANG_ENABLE_SPEC_V2"].value if "SGLANG_ENABLE_SPEC_V2" in flags else None
+        if line is not None:
+            verdict = verdict_from_dump(self._config.server_args, self._config.era, env)
+            where = (line.source, line.lineno)
+        else:  # no dump: a launch command and the release the report names may still decide
+            algo = flags.get("speculative_algorithm")
+            launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
+            verdict = verdict_from_launch(launch, self._config.era, env) if algo else None
+            where = (algo.source, algo.lineno) if algo else ("", 0)
+        if verdict is None:
             return []
-        return [
-            Evidence(
-                line.source,
-                line.lineno,
-                verdict.excerpt,
-                verdict.reason,
-                verdict.points_to,
-                verdict.worker_class,
-            )
-        ]
+        return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
+                         verdict.worker_class)]  # fmt: skip
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

@@ -160,3 +160,28 @@ def _overlap_by_era(
     if isinstance(topk, int) and not isinstance(topk, bool) and topk > 1:
         return False, f"speculative_eagle_topk={topk} forces the overlap scheduler off"
     return True, "spec v2 on by default (SGLANG_ENABLE_SPEC_V2 not set in the log)"
+
+
+def verdict_from_launch(
+    flags: Mapping[str, object], era: str | None, spec_v2_env: object = None
+) -> DumpVerdict | None:
+    """No dump, but a launch command (``flags``: name -> value) and a release: the release's
+    rule decides as it would for a dump. The command's ``--disable-overlap-schedule`` is a
+    request the server may overrule; it is final only on 0.5.11-0.5.12."""
+    if era is None or flags.get("speculative_algorithm") is None:
+        return None
+    keep = ("speculative_algorithm", "speculative_eagle_topk", "enable_multi_layer_eagle")
+    values = {name: flags[name] for name in keep if name in flags}
+    if era == "0.5.11-0.5.12" and flags.get("disable_overlap_schedule") is True:
+        values["disable_overlap_schedule"] = True
+    verdict = verdict_from_dump(values, era, spec_v2_env)
+    if verdict is None:
+        return None
+    shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
+    why = verdict.reason.split(": ", 1)[-1].replace(" but no disable_overlap_schedule", "")
+    return DumpVerdict(
+        verdict.points_to,
+        verdict.worker_class,
+        f"launch command (no server_args dump): {why}",
+        f"launch command: {shown}",
+    )

@@ -64,3 +64,44 @@ def test_a_stated_overlap_setting_beats_the_release_default() -> None:
     points_to, worker, reason = dump_verdict(["sglang: 0.5.8", dump])
     assert (points_to, worker) == ("v2", "EAGLEWorkerV2")
     assert "no disable_overlap_schedule" not in reason
+
+
+LAUNCH = (
+    "python3 -m sglang.launch_server --model-path /models/q --tp 8 --speculative-algorithm EAGLE "
+    "--speculative-num-steps 3 --speculative-eagle-topk {topk} --speculative-num-draft-tokens 4"
+)
+
+
+def launch_verdicts(lines: list[str]) -> list[tuple[str | None, str | None]]:
+    evidence = config(lines).path_evidence
+    return [
+        (e.points_to, e.worker_class) for e in evidence if e.reason.startswith("launch command")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("version", "topk", "path"),
+    [
+        ("lmsysorg/sglang:v0.5.15-cu130", 1, ("v2", "EAGLEWorkerV2")),  # no v1 worker any more
+        ("sglang: 0.5.9", 1, ("v1", "EAGLEWorker")),  # spec v2 off by default
+        ("sglang: 0.5.12", 1, ("v2", "EAGLEWorkerV2")),
+        ("sglang: 0.5.12", 2, ("v1", "EAGLEWorker")),
+    ],
+)  # fmt: skip
+def test_a_launch_command_and_the_release_decide_without_a_dump(
+    version: str, topk: int, path: tuple[str, str]
+) -> None:
+    assert launch_verdicts([version, LAUNCH.format(topk=topk)]) == [path]
+
+
+def test_a_launch_command_without_a_release_or_with_a_dump_adds_nothing() -> None:
+    assert launch_verdicts([LAUNCH.format(topk=1)]) == []
+    dump = DUMP.format(topk=1, pp=1) + "disable_overlap_schedule=True)"
+    assert launch_verdicts(["sglang: 0.5.9", LAUNCH.format(topk=1), dump]) == []
+
+
+def test_a_warning_outranks_what_the_launch_command_implies() -> None:
+    warning = "Spec v2 is enabled for eagle/eagle3 speculative decoding and overlap schedule is turned on."
+    evidence = config(["sglang: 0.5.9", LAUNCH.format(topk=1), warning]).path_evidence
+    assert evidence[0].reason.startswith("0.5.7-0.5.10 warning")
+    assert [e.points_to for e in evidence if e.points_to] == ["v2", "v2"]
