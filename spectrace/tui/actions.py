@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
+from spectrace.tui.linestyle import one_row
 from spectrace.tui.views import ranks_seen, search
 from spectrace.tui.widgets.log_view import LogView
 
@@ -21,6 +23,11 @@ else:
 
 class KeyActions(_Base):
     """Search, filter, rank toggle, next/previous crash, colour and help."""
+
+    def say(self, message: str, severity: SeverityLevel = "information", **kw: Any) -> None:
+        """A notification holding untrusted text (a file name, an error about a log): never
+        markup, and escapes shown as '?'."""
+        self.notify(one_row(message), severity=severity, markup=False, **kw)
 
     def action_crash(self, direction: int) -> None:
         entries = self.incident_list.entries

@@ -187,9 +187,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             try:
                 index.build(on_progress=progress)
             except OSError as exc:
-                self.call_from_thread(
-                    self.notify, f"{index.name}: {exc.strerror or exc}", severity="error"
-                )
+                self.call_from_thread(self.say, f"{index.name}: {exc.strerror or exc}", "error")
         if len(self.files.indexes) > 1:
             order = merge_order(self.files.indexes)
             if order is not None:
@@ -283,7 +281,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._analysis_finished()
 
     def on_analysis_failed(self, message: AnalysisFailed) -> None:
-        self.notify(message.reason, title="analysis failed", severity="error", timeout=10)
+        self.say(message.reason, "error", title="analysis failed", timeout=10)
         self._analysis_finished()
 
     def _analysis_finished(self) -> None:
@@ -335,14 +333,11 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     def on_jump_to(self, message: JumpTo) -> None:
         if message.lineno < 1:  # evidence from a flight-recorder dump: a file, not a log line
-            self.notify(f"{Path(message.source).name} is not a log: no line to jump to")
+            self.say(f"{Path(message.source).name} is not a log: no line to jump to")
             return
         row = self.files.row(self.log_view.source, message.source, message.lineno)
         if row is None:
-            self.notify(
-                f"{message.source}:{message.lineno} is not shown (filtered out?)",
-                severity="warning",
-            )
+            self.say(f"{message.source}:{message.lineno} is not shown (filtered out?)", "warning")
             return
         self.log_view.follow = False
         self.log_view.go_to(row)

@@ -49,6 +49,12 @@ def plain(text: str) -> str:
     return scrub(text, "?")
 
 
+def one_row(text: str) -> str:
+    """A file name or a message about one, on one row: escapes dropped, controls and newlines
+    shown as '?'."""
+    return plain(text).replace("\n", "?")
+
+
 def to_text(raw: str, *, colour: bool = True) -> Text:
     """Safe Text of a raw line, keeping the log's own SGR colours when ``colour``."""
     if "\x1b" not in raw or not colour:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from spectrace.dialects.detect import LineParser
 from spectrace.line_index import LineIndex
 from spectrace.tui.dialogs import Query
-from spectrace.tui.linestyle import plain
+from spectrace.tui.linestyle import one_row, plain
 from spectrace.tui.timeline import WINDOW, LineSource
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class FileSet:
     def __init__(self, indexes: Sequence[LineIndex]) -> None:
         self.indexes = list(indexes)
         self.paths = [ix.path for ix in self.indexes]
-        self.labels = [p.name.split(".")[0] for p in self.paths]
+        self.labels = [one_row(p.name.split(".")[0]) for p in self.paths]  # names are untrusted
         self._by_name: dict[str, int] = {}
         for n, path in enumerate(self.paths):
             for name in (str(path), os.path.abspath(path), path.name):
@@ -87,7 +87,7 @@ class FileSet:
             + (f", {findings} findings" if findings else "")
             + (" (scanning…)" if analysing else "")
         )
-        return " │ ".join(parts)
+        return one_row(" │ ".join(parts))  # a file name or a pasted query may hold escapes
 
 
 def crash_rows(

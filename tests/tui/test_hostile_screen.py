@@ -62,3 +62,24 @@ async def test_a_hostile_line_stays_inside_its_cells(tmp_path: Path) -> None:
         assert hostile_segments and all(
             s.style is None or not s.style.link for s in hostile_segments
         )
+
+
+@pilot
+async def test_a_hostile_file_name_stays_one_harmless_row(tmp_path: Path) -> None:
+    """An OSC title write in a file name once retitled the terminal; its newline split the
+    status bar."""
+    log = tmp_path / "ev\x1b]2;PWNED\x07il[bold red]x[link=http:]\nnl\u202e.log"
+    log.write_text(LOG + "\n", encoding="utf-8")
+    app = SpectraceApp([log])
+    ready = lambda a: a.log_view.source.count == 7 and a.analysis is not None  # noqa: E731
+    async with started(app, ready) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        rows = screen(app)
+        assert len(rows) == SIZE[1]
+        texts = ["".join(seg.text for seg in row) for row in rows]
+        for y, row in enumerate(rows):
+            assert sum(seg.cell_length for seg in row) == SIZE[0], (y, texts[y])
+            assert not UNSAFE & set(texts[y]), (y, sorted(UNSAFE & set(texts[y])))
+        assert texts[0].startswith("evil[bold red]x[link=http:]?nl?.log: 7 lines")
+        assert any("first line  evil[bold red]x[link=http:]?nl?.log:3" in t for t in texts)

@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from spectrace.tui.linestyle import one_row
 from spectrace.tui.messages import JumpTo
 from spectrace.tui.widgets.incident_list import WrappedOptionList
 
@@ -153,7 +154,7 @@ def details(item: Incident | Crash) -> Text:
 
 
 def _where(source: str, lineno: int) -> str:
-    return f"{Path(source).name}:{lineno}"
+    return one_row(f"{Path(source).name}:{lineno}")  # a file name may hold escapes
 
 
 def _evidence_option(ev: Evidence, n: int) -> Option:
