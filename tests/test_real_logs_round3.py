@@ -351,3 +351,11 @@ def test_a_line_number_gutter_before_torchs_rank_tag(tmp_path: Path) -> None:
     )
     (only,) = run(tmp_path, [line]).incidents
     assert (only.crash_class, only.origin_rank) == ("nccl_timeout", "rank3")
+
+
+def test_the_rank_an_mpi_line_names_is_its_origin(tmp_path: Path) -> None:
+    line = (
+        "mpirun noticed that process rank 5 with PID 0 on node gpu-07 exited on signal 9 (Killed)."
+    )
+    (only,) = run(tmp_path, [line]).incidents
+    assert (only.origin_rank, only.crash_class) == ("rank5", "mpi_process_died")

@@ -146,7 +146,7 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
         end_lineno=line.lineno,
         offset=line.offset,
         stream=line.stream,
-        rank=line.rank,
+        rank=line.rank or (f"rank{groups['rank']}" if groups.get("rank") else None),
         ts=line.ts,
         ts_text=line.ts_text,
         lines=(line.text,),
