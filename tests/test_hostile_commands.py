@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,32 @@ def test_a_reader_that_left_keeps_the_exit_code(
         )  # fmt: skip
     assert proc.returncode == code, proc.stderr
     assert proc.stderr == ""
+
+
+def _limited(soft: int, hard: int) -> Callable[[], None]:
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_tui_on_more_logs_than_open_files_allowed_is_one_line(tmp_path: Path) -> None:
+    """1,500 logs under `ulimit -n 1024` said 'cannot write the output: Too many open files'."""
+    for n in range(100):
+        (tmp_path / f"rank{n}.log").write_text(f"[2026-02-27 21:00:18 TP{n}] up\n")
+    proc = spectrace("tui", str(tmp_path), preexec_fn=_limited(128, 128))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (
+        "spectrace: error: 100 log files need 264 open files; the limit is 128 (ulimit -n): "
+        "open fewer files or a directory of fewer logs"
+    )
+
+
+def test_tui_raises_the_soft_open_file_limit_when_the_hard_one_allows() -> None:
+    code = (
+        "import resource; from spectrace.commands.tui import _enough_descriptors; "
+        "_enough_descriptors(1000); print(resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60,
+        preexec_fn=_limited(256, 4096),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "2064"

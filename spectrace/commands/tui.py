@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import stat
 import sys
 from pathlib import Path
@@ -78,9 +79,29 @@ def tui(
     from spectrace.tui.app import SpectraceApp
 
     logs, captures, dumps = expand(paths)
+    _enough_descriptors(len(logs))
     _real_size()
     # the rules are loaded by the app's first scan, after its first frame
     SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps)).run()
+
+
+FD_MARGIN = 64  # the terminal, textual's own, the analysis reading one log at a time
+
+
+def _enough_descriptors(files: int) -> None:
+    """The app keeps every log open (two descriptors for a decoded one): the soft limit is
+    raised as far as the hard one allows, else one line instead of EMFILE mid-start."""
+    need = 2 * files + FD_MARGIN
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if need <= soft:
+        return
+    limit = need if hard == resource.RLIM_INFINITY else min(need, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+    if need > limit:
+        raise InputError(
+            f"{files} log files need {need} open files; the limit is {hard} (ulimit -n): "
+            "open fewer files or a directory of fewer logs"
+        )
 
 
 def _real_size() -> None:
