@@ -21,7 +21,12 @@ from spectrace.linker import WorkerPath
 SIGNATURE_VERSION = "1"
 SIGNATURE_FRAMES = 3
 RUN_GAP = timedelta(hours=1)
-STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it  # inputs whose incidents are further apart are different runs
+STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it
+SHELL_KILLED = ("Killed", "已杀死")  # a shell's report of its job's SIGKILL (en, zh_CN)
+_SELF_KILL_HINT = (
+    "sglang kills its own process tree (SIGKILL) after a child's SIGQUIT: this Killed is that "
+    "clean-up, not the OOM killer; the cause is the crash before it."
+)  # inputs whose incidents are further apart are different runs
 
 # Sentry-style parameterisation: one alternation, one pass. Every branch starts with a literal
 # character or a word boundary (no optional prefix), which keeps it ~3x faster than otherwise.
@@ -199,6 +204,7 @@ def _link_collateral(incidents: list[Incident]) -> None:
     still fails; a run of warnings only (a refused request, a suspected hang) has none.
     """
     for run in _runs(incidents):
+        _self_kills(run)
         if not any(i.root_cause for i in run):
             serious = next((i for i in run if i.severity != "warning"), None)
             if serious is not None:
@@ -263,6 +269,21 @@ def _prefer_named_causes(incidents: list[Incident]) -> None:
             before.root_cause, cut.root_cause = True, False
         elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
             cut.root_cause = False  # the cut traceback of the error the paste stated first
+
+
+def _self_kills(incidents: list[Incident]) -> None:
+    """sglang answers SIGQUIT by SIGKILLing its own process tree, so the shell's bare
+    ``Killed`` right after the SIGQUIT notice is that, not the OOM killer: collateral."""
+    for before, after in itertools.pairwise(incidents):
+        if (
+            before.crash_class == "sigquit"
+            and after.rule_id == "oom_killed"
+            and after.message.strip() in SHELL_KILLED
+            and after.first_seen.source == before.first_seen.source
+            and 0 < after.first_seen.lineno - before.first_seen.lineno <= STATED_GAP
+        ):
+            after.root_cause = False
+            after.hints[:] = [_SELF_KILL_HINT]
 
 
 def _states(line: Incident, cut: Incident) -> bool:

@@ -359,3 +359,28 @@ def test_the_rank_an_mpi_line_names_is_its_origin(tmp_path: Path) -> None:
     )
     (only,) = run(tmp_path, [line]).incidents
     assert (only.origin_rank, only.crash_class) == ("rank5", "mpi_process_died")
+
+
+def test_killed_after_sglangs_sigquit_is_its_own_clean_up(tmp_path: Path) -> None:
+    lines = [
+        "[2026-02-01 07:00:01 TP2] Scheduler watchdog timeout (self.watchdog_timeout=300, "
+        "self.soft=False)",
+        "[2026-02-01 07:00:06] SIGQUIT received. signum=None, frame=None. It usually means one "
+        "child failed.",
+        "Killed",
+    ]
+    a = run(tmp_path, lines)
+    (root,) = [i for i in a.incidents if i.root_cause]
+    assert (root.crash_class, root.origin_rank) == ("hang_watchdog", "TP2")
+    killed = next(i for i in a.incidents if i.exception_type == "OOMKilled")
+    assert killed.caused_by == root.id and "not the OOM killer" in killed.hints[0]
+
+
+def test_sigquit_and_killed_alone_still_fail_the_run(tmp_path: Path) -> None:
+    lines = [
+        "[2026-02-01 07:00:06] Received sigquit from a child process. It usually means the child "
+        "failed.",
+        "Killed",
+    ]
+    a = run(tmp_path, lines)
+    assert [i.crash_class for i in a.incidents if i.root_cause] == ["sigquit"]
