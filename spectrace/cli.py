@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -56,11 +57,23 @@ def main() -> None:
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:  # `| head` left: keep the exit code, drop the rest of the output
         _drop_stdout()
-    except OSError as exc:  # writing the output failed (ENOSPC, EIO)
-        print(f"spectrace: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+    except OSError as exc:  # writing the output failed (ENOSPC, EIO), or the system refused
+        print(f"spectrace: error: {_os_error(exc)}", file=sys.stderr)
         _drop_stdout()
         sys.exit(EXIT_USAGE)
     sys.exit(code)
+
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG})
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for an OSError nobody named: a full disk is the output; others say what failed
+    (EMFILE is no write error)."""
+    what = one_line(exc.strerror or exc)
+    if exc.errno in _OUTPUT_ERRNOS:
+        return f"cannot write the output: {what}"
+    return f"{what} ({one_line(exc.filename)})" if exc.filename else what
 
 
 def _drop_stdout() -> None:

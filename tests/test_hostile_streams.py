@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import json
 import os
@@ -16,7 +17,7 @@ from test_hostile_cli import spectrace
 from test_hostile_inputs import seed_core, write
 
 from spectrace import guard
-from spectrace.cli import _interrupt_handler
+from spectrace.cli import _interrupt_handler, _os_error
 from spectrace.errors import Interrupted
 from spectrace.guard import MAX_BINARY_RUN, MAX_NUL_RUN, ReadGuard
 from spectrace.read import Reader
@@ -178,3 +179,13 @@ def test_a_file_read_whole_has_no_truncation_issue(tmp_path: Path) -> None:
     finally:
         reader.close()
     assert reader.issues == []
+
+
+def test_an_unnamed_os_error_is_not_called_a_write_error() -> None:
+    assert _os_error(OSError(errno.ENOSPC, "No space left on device")) == (
+        "cannot write the output: No space left on device"
+    )
+    assert _os_error(OSError(errno.EMFILE, "Too many open files")) == "Too many open files"
+    assert _os_error(OSError(errno.EACCES, "Permission denied", "a\nb\x1b]2;x\x07")) == (
+        "Permission denied (a\\x0ab\\x1b]2;x\\x07)"
+    )
