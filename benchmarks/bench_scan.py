@@ -96,7 +96,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--gzip", action="store_true")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="bench_scan_")
+    tmp = "" if args.file else tempfile.mkdtemp(prefix="bench_scan_")  # removed at the end
     log = args.file or os.path.join(tmp, "big.log" + (".gz" if args.gzip else ""))
     if not args.file:
         gen = [
