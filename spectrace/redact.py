@@ -44,13 +44,18 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-# Every pattern above needs one of these; most strings have none and skip the eight passes.
-_TRIGGER = re.compile(r"key|token|secret|passw|credential|hf_|sk-|gh[pousr]_|AKIA|bearer|://", re.I)
+# Every pattern above needs one of these (lower-cased); most strings have none and skip the
+# eight passes. Substring tests on one lower() copy are ~5x faster than an re.I alternation.
+_TRIGGERS = (
+    "key", "token", "secret", "passw", "credential", "hf_", "sk-",
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "akia", "bearer", "://",
+)  # fmt: skip
 
 
 def redact_text(text: str) -> str:
     """Mask every secret-looking value in a free-text string (log line, command line)."""
-    if not _TRIGGER.search(text):
+    lowered = text.lower()
+    if not any(trigger in lowered for trigger in _TRIGGERS):
         return text
     for pattern, replacement in _PATTERNS:
         text = pattern.sub(replacement, text)
