@@ -22,6 +22,12 @@ from spectrace.redact import MASK, is_secret_name, redact_text, redact_value
         ("redis://admin:hunter2@10.0.0.1:6379/0", "hunter2"),
         ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc", "eyJhbGciOiJIUzI1NiJ9"),
         ("password = hunter2", "hunter2"),
+        # bare shapes with no secret word beside them: only the shape can trigger the mask
+        ("cloned with ghp_abcdefghijklmnopqrstuvwx1234 ok", "ghp_abcdefghijklmnopqrstuvwx1234"),
+        ("aws id AKIAABCDEFGHIJKLMNOP in env", "AKIAABCDEFGHIJKLMNOP"),
+        ("header AUTHORIZATION: BEARER abcdefgh12345678", "abcdefgh12345678"),
+        ("sent sk-abcdefghij12 upstream", "sk-abcdefghij12"),
+        ("HTTPS://root:Sup3rS3cret@mirror.local/simple", "Sup3rS3cret"),
     ],
 )
 def test_secrets_are_masked(text: str, secret: str) -> None:
