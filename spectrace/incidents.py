@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,20 +12,14 @@ from spectrace.assemblers.config import FlagValue
 from spectrace.assemblers.crash import ChainLink, Crash, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import ShapeMismatch
-from spectrace.assemblers.tracebacks import CUT_TYPE
 from spectrace.explain import Explanation
+from spectrace.incident_causes import borrow_times, peer_joins, prefer_named_causes, self_kills
 from spectrace.linker import WorkerPath
 
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
 SIGNATURE_FRAMES = 3
-RUN_GAP = timedelta(hours=1)
-STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it
-SHELL_KILLED = ("Killed", "已杀死")  # a shell's report of its job's SIGKILL (en, zh_CN)
-_SELF_KILL_HINT = (
-    "sglang kills its own process tree (SIGKILL) after a child's SIGQUIT: this Killed is that "
-    "clean-up, not the OOM killer; the cause is the crash before it."
-)  # inputs whose incidents are further apart are different runs
+RUN_GAP = timedelta(hours=1)  # inputs whose incidents are further apart are different runs
 
 # Sentry-style parameterisation: one alternation, one pass. Every branch starts with a literal
 # character or a word boundary (no optional prefix), which keeps it ~3x faster than otherwise.
@@ -204,12 +197,13 @@ def _link_collateral(incidents: list[Incident]) -> None:
     still fails; a run of warnings only (a refused request, a suspected hang) has none.
     """
     for run in _runs(incidents):
-        _self_kills(run)
+        self_kills(run)
         if not any(i.root_cause for i in run):
             serious = next((i for i in run if i.severity != "warning"), None)
             if serious is not None:
                 serious.root_cause = True
-        _prefer_named_causes(run)
+        prefer_named_causes(run)
+        borrow_times(run)
         first_root = next((i for i in run if i.root_cause), None)
         last_root: Incident | None = None
         for incident in run:  # already in order of first occurrence
@@ -252,59 +246,17 @@ def _near(a: tuple[datetime, datetime] | None, b: tuple[datetime, datetime] | No
     return a is None or b is None or (a[0] - RUN_GAP <= b[1] and b[0] - RUN_GAP <= a[1])
 
 
-def _prefer_named_causes(incidents: list[Incident]) -> None:
-    """A traceback cut before its exception line names nothing; a classified error or fatal
-    line right before it (a kernel's failed assertion, a CUDA error) is the cause to show.
-    A notice that some process died (vLLM's EngineDeadError, a scheduler's death) names a
-    consequence: the cut traceback after it is still the crash that caused it."""
-    for before, cut in itertools.pairwise(incidents):
-        if (
-            cut.root_cause
-            and cut.exception_type == CUT_TYPE
-            and not before.root_cause
-            and before.severity != "warning"
-            and before.crash_class
-            and before.kind != "process_death"
-        ):
-            before.root_cause, cut.root_cause = True, False
-        elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
-            cut.root_cause = False  # the cut traceback of the error the paste stated first
-
-
-def _self_kills(incidents: list[Incident]) -> None:
-    """sglang answers SIGQUIT by SIGKILLing its own process tree, so the shell's bare
-    ``Killed`` right after the SIGQUIT notice is that, not the OOM killer: collateral."""
-    for before, after in itertools.pairwise(incidents):
-        if (
-            before.crash_class == "sigquit"
-            and after.rule_id == "oom_killed"
-            and after.message.strip() in SHELL_KILLED
-            and after.first_seen.source == before.first_seen.source
-            and 0 < after.first_seen.lineno - before.first_seen.lineno <= STATED_GAP
-        ):
-            after.root_cause = False
-            after.hints[:] = [_SELF_KILL_HINT]
-
-
-def _states(line: Incident, cut: Incident) -> bool:
-    """A bare ``IndexError: list index out of range`` line just above a traceback cut before
-    its exception: the paste put the error first (a summary), the traceback is its own."""
-    first, where = line.first_seen, cut.first_seen
-    text = line.lines[0].strip() if line.lines else ""
-    return (
-        line.root_cause
-        and line.kind == "fatal_line"
-        and text.startswith(f"{line.exception_type}: ")
-        and first.source == where.source
-        and 0 < where.lineno - first.lineno <= STATED_GAP
-    )
-
-
 def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
     """Group crashes by signature into incidents numbered by first occurrence in time."""
     groups: dict[str, list[Crash]] = {}
-    for _, crash in _time_order(crashes):
-        groups.setdefault(crash_signature(crash), []).append(crash)
+    ordered = [crash for _, crash in _time_order(crashes)]
+    joins = peer_joins(ordered)
+    for crash in ordered:
+        if id(crash) not in joins:
+            groups.setdefault(crash_signature(crash), []).append(crash)
+    for crash in ordered:  # after their peers: the named crash heads the incident
+        if (peer := joins.get(id(crash))) is not None:
+            groups[crash_signature(peer)].append(crash)
     incidents = [_incident(n, sig, group) for n, (sig, group) in enumerate(groups.items(), 1)]
     _link_collateral(incidents)
     return incidents

@@ -88,6 +88,8 @@ class _Record:
     idle: int = 0
     junk: int = 0
     current_thread: bool = False  # faulthandler: inside the crashing thread's block
+    threads: int = 0  # faulthandler: thread blocks seen
+    lone: list[Frame] = field(default_factory=list)  # frames of a block not marked current
     blanks: int = 0  # blank lines after the exception, kept only if the record goes on
     indent: int = 0  # a pasted log indented as a whole: columns every line of it gains
     cut: str | None = None  # a frame line a terminal copy wrapped: its first part
@@ -256,10 +258,14 @@ class TracebackAssembler:
     def _step_fault(self, rec: _Record, line: LogLine, done: list[Crash]) -> bool:
         text = line.text
         if m := _FAULT_FRAME.match(text):
+            frame = Frame(m["file"], int(m["line"]), m["func"].strip())
             if rec.current_thread:
-                _add_frame(rec, Frame(m["file"], int(m["line"]), m["func"].strip()))
+                _add_frame(rec, frame)
+            elif rec.threads == 1:
+                _keep(rec.lone, frame)
         elif _THREAD.match(text.strip()):
             rec.current_thread = text.lstrip().startswith("Current thread")
+            rec.threads += 1
         elif text.startswith("Extension modules:"):
             rec.add(line)
             done.append(self._close(line.stream))
@@ -287,6 +293,7 @@ class TracebackAssembler:
             rec = _Record(CrashKind.FAULTHANDLER, line, None, State.FAULT)
             rec.exc = _fault_exception(text)
             rec.current_thread = text.lstrip().startswith("Current thread")
+            rec.threads = 1 if _THREAD.match(text.strip()) else 0
         elif idx >= 0:
             rec = self._traceback_record(line, idx)
         else:
@@ -330,6 +337,8 @@ class TracebackAssembler:
         rec = self._open.pop(stream)
         if rec.kind is CrashKind.FAULTHANDLER:
             etype, msg = rec.exc or ("FatalPythonError", "")
+            if not rec.frames and rec.threads == 1:  # one thread block shown, not marked
+                rec.frames = rec.lone  # current: the one the reader pasted is the one to read
             frames = tuple(reversed(rec.frames))  # faulthandler prints most recent call first
             chain: tuple[ChainLink, ...] = ()
         else:
@@ -445,6 +454,10 @@ def _fault_exception(text: str) -> tuple[str, str]:
 
 def _add_frame(rec: _Record, frame: Frame) -> None:
     """Keep the outermost and the innermost frames: the worker path and the crash site."""
-    if len(rec.frames) >= MAX_FRAMES:
-        del rec.frames[MAX_FRAMES // 2]
-    rec.frames.append(frame)
+    _keep(rec.frames, frame)
+
+
+def _keep(frames: list[Frame], frame: Frame) -> None:
+    if len(frames) >= MAX_FRAMES:
+        del frames[MAX_FRAMES // 2]
+    frames.append(frame)

@@ -1,0 +1,124 @@
+"""Which incident caused which, when the printed order alone misleads: a paste that states the
+error first, sglang's own SIGKILL clean-up, peer workers printing one failure, a kernel's
+unstamped assertion right above the stamped traceback it caused."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.tracebacks import CUT_TYPE
+
+if TYPE_CHECKING:
+    from spectrace.incidents import Incident
+
+STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it
+BORROW_GAP = 8  # lines between an unstamped root cause and the stamped crash it caused
+PEER_LINES = 64  # lines over which interleaved peer workers print one failure
+SHELL_KILLED = ("Killed", "已杀死")  # a shell's report of its job's SIGKILL (en, zh_CN)
+_SELF_KILL_HINT = (
+    "sglang kills its own process tree (SIGKILL) after a child's SIGQUIT: this Killed is that "
+    "clean-up, not the OOM killer; the cause is the crash before it."
+)
+_DIGITS = re.compile(r"\d+")
+
+
+def prefer_named_causes(incidents: list[Incident]) -> None:
+    """A traceback cut before its exception line names nothing; a classified error or fatal
+    line right before it (a kernel's failed assertion, a CUDA error) is the cause to show.
+    A notice that some process died (vLLM's EngineDeadError, a scheduler's death) names a
+    consequence: the cut traceback after it is still the crash that caused it."""
+    for before, cut in itertools.pairwise(incidents):
+        if (
+            cut.root_cause
+            and cut.exception_type == CUT_TYPE
+            and not before.root_cause
+            and before.severity != "warning"
+            and before.crash_class
+            and before.kind != "process_death"
+        ):
+            before.root_cause, cut.root_cause = True, False
+        elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
+            cut.root_cause = False  # the cut traceback of the error the paste stated first
+
+
+def self_kills(incidents: list[Incident]) -> None:
+    """sglang answers SIGQUIT by SIGKILLing its own process tree, so the shell's bare
+    ``Killed`` right after the SIGQUIT notice is that, not the OOM killer: collateral."""
+    for before, after in itertools.pairwise(incidents):
+        if (
+            before.crash_class == "sigquit"
+            and after.rule_id == "oom_killed"
+            and after.message.strip() in SHELL_KILLED
+            and after.first_seen.source == before.first_seen.source
+            and 0 < after.first_seen.lineno - before.first_seen.lineno <= STATED_GAP
+        ):
+            after.root_cause = False
+            after.hints[:] = [_SELF_KILL_HINT]
+
+
+def _states(line: Incident, cut: Incident) -> bool:
+    """A bare ``IndexError: list index out of range`` line just above a traceback cut before
+    its exception: the paste put the error first (a summary), the traceback is its own."""
+    first, where = line.first_seen, cut.first_seen
+    text = line.lines[0].strip() if line.lines else ""
+    return (
+        line.root_cause
+        and line.kind == "fatal_line"
+        and text.startswith(f"{line.exception_type}: ")
+        and first.source == where.source
+        and 0 < where.lineno - first.lineno <= STATED_GAP
+    )
+
+
+def borrow_times(incidents: list[Incident]) -> None:
+    """A root cause printed with no stamp (a GPU kernel's assertion, a C++ abort) right above
+    the stamped crash it caused happened at about that time: it takes that stamp, marked
+    ``~`` as approximate, so the report can place it."""
+    for cause, after in itertools.pairwise(incidents):
+        first, later = cause.first_seen, after.first_seen
+        last = max(o.lineno for o in cause.occurrences if o.source == first.source)
+        if (
+            cause.root_cause
+            and first.ts is None
+            and all(o.ts is None for o in cause.occurrences)
+            and later.ts is not None
+            and later.source == first.source
+            and 0 < later.lineno - last <= BORROW_GAP
+        ):
+            cause.first_seen = dataclasses.replace(first, ts=later.ts, ts_text=f"~{later.ts_text}")
+
+
+def _role(stream: str) -> str:
+    return _DIGITS.sub("#", stream)
+
+
+def _peers(cut: Crash, other: Crash) -> bool:
+    return (
+        other.stream != cut.stream
+        and other.source == cut.source
+        and other.ts_text == cut.ts_text
+        and _role(other.stream) == _role(cut.stream)
+        and abs(other.lineno - cut.lineno) <= PEER_LINES
+    )
+
+
+def peer_joins(crashes: Sequence[Crash]) -> dict[int, Crash]:
+    """Tracebacks cut before their exception line, printed by peer workers (``Worker_TP0`` and
+    ``Worker_TP7``, ``EngineCore_0`` and ``EngineCore_1``) in the same second and a few lines
+    from a peer's crash, are that one failure seen on more workers: each joins the peer's
+    incident (a named crash first, else the earliest cut one) instead of standing alone."""
+    joins: dict[int, Crash] = {}
+    for n, cut in enumerate(crashes):
+        if cut.exception_type != CUT_TYPE or cut.ts_text is None:
+            continue
+        named = (c for c in crashes if c.exception_type != CUT_TYPE and _peers(cut, c))
+        earlier = (c for c in crashes[:n] if _peers(cut, c))
+        target = next(named, None) or next(earlier, None)
+        if target is not None:
+            joins[id(cut)] = joins.get(id(target), target)
+    return joins

@@ -1,0 +1,208 @@
+"""Shapes seen in a fourth round of public issue threads (docs/real-logs.md, round 4).
+
+Every line here is written by us in the engines' real formats; none is pasted from a thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.pipeline import analyse
+
+SITE = "/opt/venv/lib/python3.12/site-packages"
+WATCHDOG = (
+    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, "
+    "NumelIn=64, NumelOut=64, Timeout(ms)=600000) ran for 600042 milliseconds before timing out."
+)
+
+
+def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return analyse([str(path)])
+
+
+def roots(analysis) -> list:  # noqa: ANN001
+    return [i for i in analysis.incidents if i.root_cause]
+
+
+def test_ray_core_log_line_under_an_actor_prefix_keeps_its_time(tmp_path: Path) -> None:
+    actor = "(TrainerActor pid=5120, ip=10.1.2.3) "
+    lines = [
+        actor + "[2025-03-07 11:22:33,456 E 5120 5188] logging.cc:101: Unhandled exception: "
+        "N3c1016DistBackendErrorE. what(): [PG ID 0 PG GUID 0(default_pg) Rank 5] Process group "
+        "watchdog thread terminated with exception: [Rank 5] " + WATCHDOG,
+        actor + "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:618 (most recent call first):",
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.exception_type == "NCCLTimeout"
+    assert inc.first_seen.ts_text == "2025-03-07 11:22:33,456"
+    assert inc.origin_rank == "TrainerActor"
+
+
+def test_nccl_timeout_without_a_rank_tag_takes_the_rank_it_names(tmp_path: Path) -> None:
+    lines = [
+        "[E ProcessGroupNCCL.cpp:459] [Rank 3] " + WATCHDOG,
+        "[E ProcessGroupNCCL.cpp:473] Some NCCL operations have failed or timed out.",
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.origin_rank) == ("NCCLTimeout", "rank3")
+
+
+def test_faulthandler_dump_of_one_unmarked_thread_keeps_its_frames(tmp_path: Path) -> None:
+    pkg = f"{SITE}/sglang/srt/disaggregation/mooncake"
+    lines = [
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Thread 0x00007f00aa001640 (most recent call first):",
+        f'  File "{pkg}/transfer_engine.py", line 81 in transfer_sync',
+        f'  File "{pkg}/conn.py", line 270 in process_layer',
+        '  File "/usr/lib/python3.12/threading.py", line 1010 in run',
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.exception_type == "SIGSEGV"
+    assert [f.function for f in inc.frames] == ["run", "process_layer", "transfer_sync"]
+
+
+def test_faulthandler_dump_of_several_threads_takes_only_the_current_one(tmp_path: Path) -> None:
+    lines = [
+        "Fatal Python error: Aborted",
+        "",
+        "Thread 0x00007f00aa001640 (most recent call first):",
+        '  File "/usr/lib/python3.12/threading.py", line 331 in wait',
+        "",
+        "Current thread 0x00007f00bb002740 (most recent call first):",
+        f'  File "{SITE}/sglang/srt/managers/scheduler.py", line 990 in event_loop_normal',
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert [f.function for f in inc.frames] == ["event_loop_normal"]
+
+
+def test_rocm_hsa_queue_abort_is_a_fatal_gpu_error(tmp_path: Path) -> None:
+    lines = [
+        ":0:rocdevice.cpp            :3020: 1234567890 us: [pid:77   tid:0x7f11] Callback: Queue "
+        "0x7f2200000000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation "
+        "resulted in a hardware exception. code: 0x1016",
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.severity, inc.root_cause) == (
+        "HSA_STATUS_ERROR_EXCEPTION", "fatal", True
+    )  # fmt: skip
+    assert inc.message.startswith("An HSAIL operation resulted in a hardware exception")
+
+
+def test_hipblaslt_library_load_failure_is_reported(tmp_path: Path) -> None:
+    lib = f"{SITE}/torch/lib/hipblaslt/library/TensileLibrary_lazy_gfx942.dat"
+    (inc,) = run(tmp_path, ["", f"rocblaslt error: Could not load {lib}", ""]).incidents
+    assert (inc.exception_type, inc.root_cause) == ("RocBLASLtError", True)
+    assert inc.message == f"Could not load {lib}"
+
+
+def test_torchrun_worker_exit_heads_the_launchers_cut_traceback(tmp_path: Path) -> None:
+    lines = [
+        "[2024-05-06 07:08:09,123] torch.distributed.elastic.multiprocessing.api: [ERROR] "
+        "failed (exitcode: -9) local_rank: 1 (pid: 4242) of binary: /opt/venv/bin/python",
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/bin/torchrun", line 8, in <module>',
+        "    sys.exit(main())",
+        f'  File "{SITE}/torch/distributed/run.py", line 806, in main',
+        "    run(args)",
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.message, inc.root_cause) == (
+        "WorkerExited",
+        "exitcode: -9",
+        True,
+    )
+    assert inc.first_seen.ts_text == "2024-05-06 07:08:09,123"
+
+
+def test_pd_kv_transfer_failures_are_one_warning_that_does_not_fail_the_run(tmp_path: Path) -> None:
+    lines = [
+        f"[2025-10-01 08:00:0{n} TP{n}] Decode transfer failed for request rank={n} "
+        f"decode_req.req.rid='ab{n}' decode_req.req.bootstrap_room=99{n} with exception "
+        f"KVTransferError(bootstrap_room=99{n}): Failed to get kvcache from prefill instance"
+        for n in (1, 2)
+    ]
+    a = run(tmp_path, lines)
+    (inc,) = a.incidents
+    assert (inc.exception_type, inc.severity, inc.ranks) == (
+        "KVTransferError",
+        "warning",
+        ["TP1", "TP2"],
+    )
+    assert not roots(a)
+
+
+def _core(n: int, text: str, second: str = "21") -> str:
+    return f"(EngineCore_{n} pid=70{n}) ERROR 04-23 21:31:{second} [core.py:387] {text}"
+
+
+CORE = f"{SITE}/vllm/v1/engine/core.py"
+
+
+def test_cut_tracebacks_of_peer_workers_in_one_second_are_one_incident(tmp_path: Path) -> None:
+    lines = [
+        _core(1, f'  File "{CORE}", line 67, in __init__'),
+        _core(0, "    engine_core = DPEngineCoreProc(*args, **kwargs)"),
+        _core(1, "    self.model_executor = executor_class(vllm_config)"),
+        _core(0, f'  File "{CORE}", line 564, in __init__'),
+        _core(0, "    super().__init__(input_path, output_path, vllm_config)"),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.ranks == ["EngineCore_1", "EngineCore_0"]
+    assert len(inc.occurrences) == 2
+
+
+def test_a_peers_cut_traceback_joins_the_named_crash_of_that_second(tmp_path: Path) -> None:
+    def worker(n: int, text: str) -> str:
+        return f"(Worker_TP{n}_EP{n} pid=50{n}) ERROR 06-12 08:47:03 [multiproc_executor.py:962] {text}"
+
+    runner = f"{SITE}/vllm_ascend/worker/model_runner_v1.py"
+    lines = [
+        worker(7, "RuntimeError: NPUModelRunner init failed"),
+        worker(0, "    graph_bytes = self.model_runner.capture_model()"),
+        worker(0, f'  File "{runner}", line 4365, in capture_model'),
+        worker(0, "    with _torch_cuda_wrapper():"),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.origin_rank) == ("RuntimeError", "Worker_TP7_EP7")
+    assert inc.ranks == ["Worker_TP7_EP7", "Worker_TP0_EP0"]
+
+
+def test_cut_tracebacks_of_other_roles_or_seconds_stay_apart(tmp_path: Path) -> None:
+    api = f'(APIServer pid=9) ERROR 04-23 21:31:21 [core.py:387]   File "{CORE}", line 9, in run'
+    lines = [
+        _core(1, f'  File "{CORE}", line 67, in __init__'),
+        api,
+        _core(0, f'  File "{CORE}", line 564, in run_busy_loop', second="29"),
+    ]
+    assert len(run(tmp_path, lines).incidents) == 3
+
+
+def test_unstamped_kernel_assertion_over_a_cut_traceback_takes_the_next_stamp(
+    tmp_path: Path,
+) -> None:
+    lines = [
+        "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1553: indexSelectLargeIndex: block: "
+        "[7,0,0], thread: [32,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+        "[2026-01-05 10:11:12 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{SITE}/sglang/srt/managers/scheduler.py", line 2612, in run_scheduler_process',
+        "    scheduler.event_loop_overlap()",
+    ]
+    cause, cut = run(tmp_path, lines).incidents
+    assert (cause.exception_type, cause.root_cause, cut.root_cause) == (
+        "CUDAKernelAssert",
+        True,
+        False,
+    )
+    assert cause.first_seen.ts_text == "~2026-01-05 10:11:12"
+    assert cause.first_seen.ts == cut.first_seen.ts
+
+
+def test_an_unstamped_crash_far_from_any_stamp_keeps_no_time(tmp_path: Path) -> None:
+    filler = [f"loading shard {n}" for n in range(20)]
+    lines = ["Segmentation fault (core dumped)", *filler, "[2026-01-05 10:11:12] server started"]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.first_seen.ts is None
