@@ -206,3 +206,72 @@ def test_an_unstamped_crash_far_from_any_stamp_keeps_no_time(tmp_path: Path) -> 
     lines = ["Segmentation fault (core dumped)", *filler, "[2026-01-05 10:11:12] server started"]
     (inc,) = run(tmp_path, lines).incidents
     assert inc.first_seen.ts is None
+
+
+def _failure(n: int, rank: int, code: int) -> list[str]:
+    return [
+        f"[{n}]:",
+        "  time      : 2025-02-03_04:05:06",
+        "  host      : gpu-node-7.cluster",
+        f"  rank      : {rank} (local_rank: {rank % 8})",
+        f"  exitcode  : {code} (pid: 3100{n})",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+    ]
+
+
+def test_torchrun_table_names_the_first_failed_rank_and_its_time(tmp_path: Path) -> None:
+    rule = "=" * 60
+    lines = [
+        f'  File "{SITE}/torch/distributed/launcher/api.py", line 264, in launch_agent',
+        "    raise ChildFailedError(",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        rule,
+        "serve.py FAILED",
+        "-" * 60,
+        "Failures:",
+        *_failure(1, 9, 1),
+        "-" * 60,
+        "Root Cause (first observed failure):",
+        *_failure(0, 8, -6),
+        rule,
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.message == "serve.py FAILED (first failure: rank8, exitcode -6)"
+    assert inc.origin_rank == "rank8"
+    assert inc.first_seen.ts_text == "2025-02-03_04:05:06"
+
+
+def test_hand_edited_vllm_paste_without_stamps_or_pids_is_one_crash(tmp_path: Path) -> None:
+    def core(text: str) -> str:
+        return f"(EngineCore) ERROR [core.py:1138] {text}"
+
+    lines = [
+        core("EngineCore encountered a fatal error."),
+        core("Traceback (most recent call last):"),
+        core(f'  File "{SITE}/vllm/v1/engine/core.py", line 1129, in run_engine_core'),
+        core("    engine_core.run_busy_loop()"),
+        core("RuntimeError: CUDA error: an illegal memory access was encountered"),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.origin_rank, inc.root_cause) == (
+        "RuntimeError",
+        "EngineCore",
+        True,
+    )
+    assert inc.message == "CUDA error: an illegal memory access was encountered"
+
+
+def test_forum_markdown_escapes_around_the_vllm_header_are_read(tmp_path: Path) -> None:
+    def core(text: str) -> str:
+        return f"(EngineCore pid=31) ERROR 05-06 07:08:09 \\[core.py:1138\\] {text}"
+
+    lines = [
+        core("Traceback (most recent call last):"),
+        core(f'  File "{SITE}/vllm/v1/engine/core.py", line 1129, in run\\_engine\\_core'),
+        core("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.origin_rank) == ("torch.OutOfMemoryError", "EngineCore")
+    assert inc.first_seen.ts_text == "05-06 07:08:09"
+    assert inc.frames[-1].function == "run_engine_core"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from spectrace.assemblers.crash import ChainLink, Crash, CrashKind, Frame
+from spectrace.assemblers.elastic import with_root_failure
 from spectrace.dialects.base import LogLine
 
 TB_START = "Traceback (most recent call last):"
@@ -350,12 +351,13 @@ class TracebackAssembler:
             etype, msg, frames = last.exception_type, last.message, last.frames
             chain = tuple(rec.links) if len(rec.links) > 1 else ()
         first = rec.first
-        return Crash(
+        crash = Crash(
             kind=rec.kind, exception_type=etype, message=msg, source=first.source,
             lineno=first.lineno, end_lineno=max(rec.last_lineno, first.lineno), offset=first.offset,
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
         )  # fmt: skip
+        return with_root_failure(crash) if etype.endswith("ChildFailedError") else crash
 
 
 def _mid_record(line: LogLine, frame: re.Match[str]) -> _Record:

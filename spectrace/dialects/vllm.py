@@ -1,4 +1,5 @@
-"""vLLM header: ``LEVEL MM-DD HH:MM:SS [file.py:N] `` (old logs: ``file.py:N]`` without ``[``)."""
+"""vLLM header: ``LEVEL MM-DD HH:MM:SS [file.py:N] `` (old logs: ``file.py:N]`` without ``[``;
+a paste with its stamps edited out by hand: ``LEVEL [file.py:N] ``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from spectrace.dialects._time import YEARLESS, make_ts
 from spectrace.dialects.base import Header
 
 _HEADER = re.compile(
-    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))? "
-    r"\[?([\w./-]+:\d+)\] ?"
+    r"(DEBUG|INFO|WARNING|ERROR|CRITICAL) (?:(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))? \[?|\[)"
+    r"([\w./-]+:\d+)\] ?"
 )
 
 
@@ -23,6 +24,8 @@ class VllmDialect:
         if m is None:
             return None
         level, month, day, hms, frac, fileinfo = m.groups()
+        if month is None:  # no stamp: the lines of one record still share the file:line
+            return Header(dialect=self.name, text=text[m.end() :], level=level, group=fileinfo)
         ts_text = f"{month}-{day} {hms}" + (f".{frac}" if frac else "")
         return Header(
             dialect=self.name,

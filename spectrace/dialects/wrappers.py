@@ -55,6 +55,9 @@ _GUTTER_NO = re.compile(
 )
 # A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
 _PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
+# A paste whose pids were edited out by hand ("(EngineCore) ERROR [core.py:1138] ..."): the
+# bare name counts only right before a vLLM level word.
+_PROC_BARE = re.compile(r"\(([A-Za-z][\w-]*)\) (?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )")
 # A collector's "2026-03-09 01:27:30.122744672 " (micro- or nanoseconds) before a process tag.
 _STAMP_NS = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)\.(\d{6,9}) (?=\()")
 # A colour code whose ESC byte a copy-paste dropped (Ray's "[36m(RayWorkerWrapper pid=1)[0m"),
@@ -143,6 +146,8 @@ def _peel(text: str) -> Peeled:
         elif m := _PROC.match(text):
             proc_name = m.group(1)
             proc = f"{proc_name} pid={m.group(2)}"
+        elif m := _PROC_BARE.match(text):
+            proc = proc_name = m.group(1)
         elif m := _SGR.match(text):
             pass
         elif m := _BLANKS.match(text) or _GUTTER.match(text):

@@ -149,3 +149,8 @@ def test_wrapper_behind_an_indent() -> None:
 )
 def test_grep_line_numbers(line: str, text: str) -> None:
     assert peel(line).text == text
+
+
+def test_forum_markdown_escapes_come_off_only_as_a_bracket_pair() -> None:
+    assert unpaste("INFO 01-02 03:04:05 \\[x.py:7\\] a\\_b") == "INFO 01-02 03:04:05 [x.py:7] a_b"
+    assert unpaste('    m = re.match(r"\\[", s)') == '    m = re.match(r"\\[", s)'

@@ -50,3 +50,18 @@ def test_trtllm_1x_rank_tag() -> None:
         "ERROR",
         "Error in event loop: x",
     )
+
+
+def test_ray_core_cpp_line_gives_stamp_and_level() -> None:
+    text = "[2025-03-07 11:22:33,456 E 5120 5188] core_worker.cc:900: Unhandled exception: boom"
+    header = RayDialect().parse(text)
+    assert header is not None
+    assert (header.ts, header.ts_text, header.level) == (
+        datetime(2025, 3, 7, 11, 22, 33, 456000), "2025-03-07 11:22:33,456", "ERROR"
+    )  # fmt: skip
+    assert header.text == "Unhandled exception: boom"
+
+
+def test_ray_core_format_needs_its_pid_and_thread_ids() -> None:
+    assert RayDialect().parse("[2025-03-07 11:22:33,456 E] core_worker.cc:900: x") is None
+    assert RayDialect().parse("[2025-03-07 11:22:33 TP0] Scheduler hit an exception:") is None
