@@ -275,3 +275,64 @@ def test_forum_markdown_escapes_around_the_vllm_header_are_read(tmp_path: Path) 
     assert (inc.exception_type, inc.origin_rank) == ("torch.OutOfMemoryError", "EngineCore")
     assert inc.first_seen.ts_text == "05-06 07:08:09"
     assert inc.frames[-1].function == "run_engine_core"
+
+
+def test_rays_dedup_suffix_leaves_frames_and_messages_alone(tmp_path: Path) -> None:
+    def ray(text: str) -> str:
+        return f"(RayWorkerWrapper pid=41, ip=10.0.0.2) ERROR 08-07 04:48:56 [worker_base.py:619] {text}"
+
+    nixl = f"{SITE}/vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py"
+    lines = [
+        ray("Traceback (most recent call last):"),
+        ray(f'  File "{nixl}", line 816, in register_kv_caches [repeated 3x across cluster]'),
+        ray("    self.connector_worker.register_kv_caches(kv_caches)"),
+        ray("RuntimeError: NIXL_ERR_BACKEND [repeated 3x across cluster]"),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert inc.frames[-1].function == "register_kv_caches"
+    assert inc.message == "NIXL_ERR_BACKEND"
+
+
+def test_ascend_inner_error_alone_is_the_root_cause(tmp_path: Path) -> None:
+    lines = [
+        "[rank1]:[W0102 03:04:05.123456789 compiler_depend.ts:57] Warning: EZ9999: Inner Error!",
+        "EZ9999: [PID: 4321] 2025-01-02-03:04:05.111.222 The error from device(chipId:1, dieId:0), "
+        "there is an exception of aivec error, core id is 3",
+        "        TraceBack (most recent call last):",
+        "       Kernel task happen error, retCode=0x31, [vector core exception].",
+    ]
+    roots_ = roots(run(tmp_path, lines))
+    assert [(i.exception_type, i.crash_class, i.origin_rank) for i in roots_] == [
+        ("EZ9999", "npu_error", "rank1")
+    ]
+
+
+def test_torch_npu_runtime_error_heads_its_cann_lines(tmp_path: Path) -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        f'  File "{SITE}/vllm_ascend/worker/worker_v1.py", line 140, in init_device',
+        "    torch.npu.set_device(device)",
+        "RuntimeError: GetDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:60 NPU function "
+        "error: aclrtGetCurrentContext(&used_devices[local_device]), error code is 107002",
+        "[ERROR] 2025-05-09-08:06:34 (PID:343, Device:0, RankID:-1) ERR00100 PTA call acl api failed",
+        "EE1001: [PID: 343] 2025-05-09-08:06:34.182.218 The argument is invalid.",
+    ]
+    roots_ = roots(run(tmp_path, lines))
+    assert [(i.exception_type, i.crash_class) for i in roots_] == [("RuntimeError", "npu_error")]
+
+
+def test_nixl_transfer_failure_classes_the_cut_traceback_under_it(tmp_path: Path) -> None:
+    def w(text: str) -> str:
+        return f"(Worker_TP0 pid=86) ERROR 05-01 15:00:23 [nixl_connector.py:1263] {text}"
+
+    lines = [
+        w("NIXL transfer failure: handshake_setup_failed | Context: {'request_id': None}"),
+        w("Traceback (most recent call last):"),
+        w(
+            f'  File "{SITE}/vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py", '
+            "line 1261, in done_callback"
+        ),  # fmt: skip
+        w("    self._remote_agents[eid] = f.result()"),
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.crash_class, inc.origin_rank) == ("kv_transfer_failed", "Worker_TP0")

@@ -4,7 +4,8 @@ box borders, docker's JSON log records.
 Logs pasted into GitHub issues, chats or terminal log viewers (k9s, lazydocker) gain marks
 the server never wrote: ``> `` quote marks, a fence or an inline-code backtick glued to the
 first or last line, a ``│`` border on both sides, ``**`` making a whole line bold, a ``^M``
-(the CR of a CRLF line in caret notation), a forum's Markdown escapes (``\\[core.py:42\\]``
+(the CR of a CRLF line in caret notation), Ray's ``[repeated 3x across cluster]`` (its log
+deduplication, glued to the end of any line, a frame's included), a forum's Markdown escapes (``\\[core.py:42\\]``
 in a Discourse post). They hide every header and traceback
 line, so they are taken off before any wrapper or dialect looks at the line. A line copied
 from docker's json-file driver is one JSON record; its ``log`` string is the line.
@@ -19,6 +20,7 @@ _LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`")
 _LEAD_CHARS = frozenset(">│┃║`")
 _TRAIL_CHARS = frozenset("│┃║` \t")
 _MAX_PASSES = 4  # "> ```" and similar stacks; bounded so junk cannot loop
+_RAY_DEDUP = re.compile(r" *\[repeated \d+x across cluster\]$")
 _ESCAPED = re.compile(r"\\([\[\]_*])")  # Markdown's \[ \] \_ \* (a forum escaping a paste)
 
 
@@ -81,6 +83,8 @@ def unpaste(text: str) -> str:
         text = _unbold(text)
     if text.endswith("^M"):  # a CR in caret notation (cat -v, less): a CRLF log shown raw
         text = text[:-2]
+    if text.endswith("across cluster]"):
+        text = _RAY_DEDUP.sub("", text)
     if "\\[" in text and "\\]" in text:  # both: one escaped bracket pair, not a regex's \[
         text = _ESCAPED.sub(r"\1", text)
     return text
