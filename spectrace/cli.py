@@ -16,6 +16,7 @@ from spectrace.textsafe import OUTPUT_ERRORS, one_line
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+MAX_NAME_SHOWN = 120  # of a file name in an error line
 MIN_COLUMNS = 20  # COLUMNS=0 made rich print nothing at all, not even the verdict
 
 app = typer.Typer(
@@ -73,7 +74,9 @@ def _os_error(exc: OSError) -> str:
     what = one_line(exc.strerror or exc)
     if exc.errno in _OUTPUT_ERRNOS:
         return f"cannot write the output: {what}"
-    return f"{what} ({one_line(exc.filename)})" if exc.filename else what
+    name = one_line(exc.filename or "")
+    name = name if len(name) <= MAX_NAME_SHOWN else name[:MAX_NAME_SHOWN] + "…"
+    return f"{what} ({name})" if name else what
 
 
 def _drop_stdout() -> None:

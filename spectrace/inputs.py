@@ -11,7 +11,7 @@ from spectrace.errors import InputError
 from spectrace.read import STDIN, display_name
 from spectrace.stacks.flight import load_flight
 from spectrace.stacks.model import load_capture
-from spectrace.textfile import problem
+from spectrace.textfile import checked_path, problem
 
 __all__ = ["expand", "problem", "usable", "usable_stacks"]
 
@@ -19,7 +19,7 @@ __all__ = ["expand", "problem", "usable", "usable_stacks"]
 def expand(paths: Sequence[str]) -> list[str]:
     """Quoted globs expanded here (the shell did not); directories are walked by the pipeline."""
     expanded: list[str] = []
-    for raw in paths:
+    for raw in map(checked_path, paths):
         if raw != STDIN and not Path(raw).exists() and glob.has_magic(raw):
             matches = sorted(m for m in glob.glob(raw, recursive=True) if Path(m).is_file())
             if not matches:

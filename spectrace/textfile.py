@@ -188,3 +188,23 @@ def read_small(path: str, what: str, limit: int) -> bytes:
     if len(data) > limit:
         raise InputError(f"{what} {path}: more than {limit // 1024**2} MiB")
     return data
+
+
+MAX_NAME_SHOWN = 120  # of a path in an error line
+MAX_GLOBSTARS = 3  # each `**` multiplies the walk: `**/` x 30 never ended
+
+
+def checked_path(raw: str) -> str:
+    """A path argument a user can have meant: not empty (an unset variable once scanned the
+    whole working directory), not longer than the system takes, not an exploding glob."""
+    if not raw.strip():
+        raise InputError("an empty path was given (an unset variable?)")
+    shown = raw if len(raw) <= MAX_NAME_SHOWN else raw[:MAX_NAME_SHOWN] + "…"
+    if len(raw) > os.pathconf("/", "PC_PATH_MAX") or any(
+        len(part.encode(errors="surrogateescape")) > os.pathconf("/", "PC_NAME_MAX")
+        for part in raw.split("/")
+    ):
+        raise InputError(f"{shown!r}: file name too long")
+    if raw.count("**") > MAX_GLOBSTARS:
+        raise InputError(f"{shown!r}: more than {MAX_GLOBSTARS} '**' in one glob")
+    return raw

@@ -127,3 +127,36 @@ def test_tui_raises_the_soft_open_file_limit_when_the_hard_one_allows() -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "2064"
+
+
+@pytest.mark.parametrize("command", ["triage", "tui", "diff"])
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("", "an empty path was given (an unset variable?)"),  # once scanned the working dir
+        ("a" * 100_000, "file name too long"),  # once a 100 KB error line
+        ("**/" * 30 + "x.log", "more than 3 '**' in one glob"),  # once never ended
+    ],
+    ids=["empty", "too-long", "globstars"],
+)
+def test_a_path_nobody_meant_is_one_short_line(
+    tmp_path: Path, command: str, arg: str, words: str
+) -> None:
+    args = [arg, str(tmp_path)] if command == "diff" else [arg]
+    proc = spectrace(command, *args, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert words in proc.stderr and len(proc.stderr) < 300
+
+
+@pytest.mark.parametrize(
+    "option", [["-o", "{log}"], ["--report", "json={log}"], ["--write-baseline", "{link}"]]
+)
+def test_a_report_over_an_input_log_is_refused(tmp_path: Path, option: list[str]) -> None:
+    log, link = tmp_path / "server.log", tmp_path / "link.log"
+    log.write_bytes(seed_core())
+    link.symlink_to(log)
+    args = [o.format(log=log, link=link) for o in option]
+    proc = spectrace("triage", str(tmp_path), *args)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().endswith("is an input log; write the report to another file")
+    assert log.read_bytes() == seed_core()  # the evidence is intact

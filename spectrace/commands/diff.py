@@ -75,6 +75,9 @@ def diff_command(
     if output not in (Format.TEXT, Format.JSON):
         raise UsageError("diff --format takes text or json")
     from spectrace import diff  # the pipeline: not loaded for --help
+    from spectrace.textfile import checked_path
+
+    old, new = checked_path(old), checked_path(new)
 
     analyse = _analysed(rules or [], not no_redact)
     result = diff.compare(diff.incidents_of(old, analyse), diff.incidents_of(new, analyse))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -157,9 +158,17 @@ def emit(document: dict[str, Any], fmt: Format, output: Path | None, console: Co
             sys.stdout.flush()
 
 
+def _no_overwrite(inputs: list[str], targets: list[Path]) -> None:
+    """A report or baseline written over an input log destroys the evidence it reports on."""
+    existing = {os.path.realpath(t): t for t in targets if t.is_file()}
+    for name in inputs if existing else ():
+        if (clash := existing.get(os.path.realpath(name))) is not None:
+            raise UsageError(f"{clash} is an input log; write the report to another file")
+
+
 def analyse(
     paths: list[str], rules: list[Path], markers: list[str], progress: DelayedProgress,
-    warn: Callable[[str], None],
+    warn: Callable[[str], None], targets: list[Path],
 ) -> Analysis:  # fmt: skip
     """Logs, stacks captures and flight dumps -> one Analysis (the pipeline is imported here)."""
     from spectrace import triage
@@ -169,6 +178,7 @@ def analyse(
     from spectrace.stacks.findings import split_inputs, stack_findings
 
     logs, captures, dumps = split_inputs(expand(paths))  # stacks --save files, FR dumps
+    _no_overwrite([*logs, *captures, *dumps], targets)
     # beside logs a damaged capture or dump is skipped; alone it is the error
     captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
     analysis = (  # a capture or dumps alone still get their hang verdict
@@ -219,7 +229,8 @@ def triage_command(
         markers = [*(expect or []), *read_expect_file(expect_file)]
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
-        analysis = analyse(paths, rules or [], markers, progress, warn)
+        targets = [p for p in (output_file, write_baseline, *(f for _, f in extra)) if p]
+        analysis = analyse(paths, rules or [], markers, progress, warn, targets)
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():

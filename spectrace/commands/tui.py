@@ -6,6 +6,7 @@ import os
 import resource
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,7 @@ from spectrace.line_index import check_readable
 from spectrace.read import STDIN
 from spectrace.stacks.flight import is_flight_dump
 from spectrace.stacks.model import is_capture_file
+from spectrace.textfile import checked_path
 from spectrace.textsafe import one_line
 
 
@@ -30,11 +32,11 @@ def _rereadable(path: str) -> None:
         raise InputError(f"{path}: not a regular file; tui needs files it can reread")
 
 
-def expand(paths: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+def expand(paths: Sequence[str | Path]) -> tuple[list[Path], list[Path], list[Path]]:
     """(logs, stacks captures, flight dumps): a directory stands for its files, logs checked now."""
     if any(str(p) == STDIN for p in paths):
         raise InputError("tui needs files it can reread: save stdin to a file first")
-    names = [str(p) for p in paths]
+    names = [checked_path(str(p)) for p in paths]
     logs, captures, dumps = (names, [], []) if _only_log_files(names) else _route(names)
     for file in logs:  # none at all is fine: a capture alone opens with its hang findings
         _rereadable(file)
@@ -64,8 +66,8 @@ def _route(names: list[str]) -> tuple[list[str], list[str], list[str]]:
 
 
 def tui(
-    paths: Annotated[
-        list[Path],
+    paths: Annotated[  # str, not Path: Path("") would be "." and open the working directory
+        list[str],
         typer.Argument(help="Logs, .gz, log directories, stacks captures, flight dumps."),
     ],
     expect: Annotated[
