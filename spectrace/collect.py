@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -43,7 +44,10 @@ class Collector:
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
-        self._config_literals = tuple(config_literals)
+        # one pass for the config literals (sre skips positions where none can start)
+        self._config_re = (
+            re.compile("|".join(map(re.escape, config_literals))) if config_literals else None
+        )
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
@@ -82,7 +86,7 @@ class Collector:
         for marker in self._markers:
             if marker in text:
                 self.markers_found.add(marker)
-        if not piece and any(lit in text for lit in self._config_literals):
+        if not piece and self._config_re is not None and self._config_re.search(text):
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
             self.config_lines.append(line)

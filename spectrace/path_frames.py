@@ -9,6 +9,7 @@ scheduler event loops prove the overlap choice only for EAGLE-family runs; share
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from spectrace.assemblers.crash import Frame
 
@@ -101,6 +102,19 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
 )
 
 
+def _by_basename() -> dict[str, tuple[FrameSignature, ...]]:
+    """Signatures per file name, in FRAME_SIGNATURES order: a frame is checked only against
+    those its own file name could match (a suffix match ends with the same name)."""
+    index: dict[str, tuple[FrameSignature, ...]] = {}
+    for sig in FRAME_SIGNATURES:
+        base = sig.name.rsplit("/", 1)[-1]
+        index[base] = (*index.get(base, ()), sig)
+    return index
+
+
+_BY_BASENAME = MappingProxyType(_by_basename())
+
+
 def _matches(path: str, suffix: str) -> bool:
     return path == suffix or path.endswith("/" + suffix)
 
@@ -108,7 +122,7 @@ def _matches(path: str, suffix: str) -> bool:
 def frame_signature(frame: Frame) -> FrameSignature | None:
     """The signature a frame matches, if its file is one the linker knows."""
     path = frame.file.replace("\\", "/")
-    for sig in FRAME_SIGNATURES:
+    for sig in _BY_BASENAME.get(path.rsplit("/", 1)[-1], ()):
         if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):
             return sig
     return None

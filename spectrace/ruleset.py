@@ -15,6 +15,7 @@ import regex
 
 from spectrace.assemblers.crash import CrashKind
 from spectrace.errors import RuleError
+from spectrace.rulegate import gate_literals
 
 USER_TIMEOUT_S = 0.05  # a user pattern that takes longer on one line is skipped for that line
 # ``regex`` unrolls counted repeats when it compiles (about 300 bytes per item):
@@ -40,10 +41,16 @@ class RulePattern:
     text: str
     compiled: Any  # re.Pattern[str] | regex.Pattern[str]
     user: bool = False
+    gate: tuple[str, ...] | None = None  # every match holds one of these (None: unknown)
 
     def search(self, text: str) -> Any:
         if not self.user:
-            return self.compiled.search(text)
+            if self.gate is None:
+                return self.compiled.search(text)
+            for lit in self.gate:
+                if lit in text:
+                    return self.compiled.search(text)
+            return None
         try:
             return self.compiled.search(text, timeout=USER_TIMEOUT_S)
         except TimeoutError as exc:
@@ -182,7 +189,7 @@ def _pattern(name: str, rule: dict[str, Any], user: bool) -> RulePattern:
         raise RuleError(
             f"{name}: rule {rule['id']}: key 'pattern' is not a valid regex ({exc})"
         ) from None
-    return RulePattern(text, compiled, user)
+    return RulePattern(text, compiled, user, None if user else gate_literals(text))
 
 
 def _benign(name: str, rule: dict[str, Any], user: bool) -> BenignRule:

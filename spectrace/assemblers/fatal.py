@@ -8,10 +8,11 @@ from dataclasses import replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects.base import LogLine
-from spectrace.ruleset import BenignRule, CrashRule, RuleSet, RuleTimeout
+from spectrace.ruleset import BenignRule, CrashRule, RulePattern, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
 MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the rest of the run
+MEMO_SIZE = 4096  # classified exception texts remembered per input (then forgotten at once)
 # ``SomeError('message')``: the repr of an exception, its message possibly cut by the paste.
 _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])(.*)$")
 # What a parent raises when its child died under it: the child's death is the crash to report.
@@ -29,6 +30,11 @@ class FatalMatcher:
         self._exc_rules = tuple(r for r in rules.crash if r.scope != "line")
         self.issues: list[str] = []
         self._timeouts: dict[str, int] = {}
+        # every request failing the same way: the rule a set of texts gets, found once
+        user = any(r.pattern.user for r in self._exc_rules)
+        self._classified: dict[tuple[object, ...], tuple[CrashRule, bool] | None] | None = (
+            None if user else {}
+        )
 
     def benign(self, line: LogLine) -> BenignRule | None:
         for rule in self.rules.benign:
@@ -60,20 +66,42 @@ class FatalMatcher:
         crash = _named_by_repr(crash)
         texts = [f"{crash.exception_type}: {crash.message}"]
         texts += [f"{link.exception_type}: {link.message}" for link in crash.chain]
-        # the header names the class only when no exception does: a cut paste under "EngineCore
-        # encountered a fatal error.", Python's "Exception ignored in: <function X.__del__>"
-        for group in (texts, [crash.header] if crash.header else []):
-            for rule in self._exc_rules:
-                if any(self._search(rule.id, rule.pattern, text, None) for text in group):
-                    named = group is not texts and _notice_names(rule, crash)
-                    return _apply(_as_notice(crash, rule) if named else crash, rule)
-        return crash
+        memo = self._classified
+        key = (crash.exception_type, crash.header, *texts)
+        if memo is None or (found := memo.get(key, False)) is False:
+            found = self._first_rule(texts, crash.header)
+            if memo is not None:
+                if len(memo) >= MEMO_SIZE:
+                    memo.clear()
+                memo[key] = found
+        if found is None:
+            return crash
+        rule, by_header = found
+        named = by_header and _notice_names(rule, crash)
+        return _apply(_as_notice(crash, rule) if named else crash, rule)
 
-    def _search(self, rule_id: str, pattern: object, text: str, line: LogLine | None) -> object:
+    def _first_rule(self, texts: list[str], header: str | None) -> tuple[CrashRule, bool] | None:
+        """The first exception rule matching the exceptions, else the header; True: by header.
+
+        The header names the class only when no exception does: a cut paste under "EngineCore
+        encountered a fatal error.", Python's "Exception ignored in: <function X.__del__>".
+        """
+        for group in (texts, [header] if header else []):
+            for rule in self._exc_rules:
+                for text in group:
+                    if self._search(rule.id, rule.pattern, text, None) is not None:
+                        return rule, group is not texts
+        return None
+
+    def _search(
+        self, rule_id: str, pattern: RulePattern, text: str, line: LogLine | None
+    ) -> object:
+        if not pattern.user:
+            return pattern.search(text)  # built-in: plain ``re``, never times out
         if self._timeouts.get(rule_id, 0) >= MAX_TIMEOUTS:
             return None
         try:
-            return pattern.search(text)  # type: ignore[attr-defined]
+            return pattern.search(text)
         except RuleTimeout:
             count = self._timeouts[rule_id] = self._timeouts.get(rule_id, 0) + 1
             where = f" on {line.source}:{line.lineno}" if line is not None else ""

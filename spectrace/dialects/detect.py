@@ -29,6 +29,8 @@ REGISTRY: tuple[Dialect, ...] = (
 )
 MAX_LINE = 64 * 1024  # characters kept per line; the rest is dropped (a read issue upstream)
 WRAPPER_ROOM = 512  # start of an over-long redraw line kept for its wrappers and header
+MISS_CACHE = 4096  # lines remembered per input (then forgotten at once)
+MISS_TEXT = 512  # longer texts are not remembered (the cache stays under about 2 MB)
 
 
 def normalise(raw: bytes) -> str:
@@ -61,6 +63,9 @@ class Detector:
 
     def __init__(self, dialects: tuple[Dialect, ...] = REGISTRY) -> None:
         self._order = list(dialects)
+        # texts no dialect takes (traceback frames repeat thousands of times in a crash storm);
+        # dialects are pure, so a miss stays a miss whatever the order
+        self._misses: set[str] = set()
 
     def detect_indented(self, text: str) -> tuple[Header | None, int]:
         """A header, also one a paste indented as a whole; with the columns it was moved by."""
@@ -72,12 +77,18 @@ class Detector:
         return header, (len(text) - len(stripped) if header is not None else 0)
 
     def detect(self, text: str) -> Header | None:
+        if text in self._misses:
+            return None
         for i, dialect in enumerate(self._order):
             header = dialect.parse(text)
             if header is not None:
                 if i:
                     self._order.insert(0, self._order.pop(i))
                 return header
+        if len(text) <= MISS_TEXT:
+            if len(self._misses) >= MISS_CACHE:
+                self._misses.clear()
+            self._misses.add(text)
         return None
 
 
@@ -98,6 +109,19 @@ class LineParser:
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
         self._month = 0  # month of the last stamp, to see a year-less log cross New Year
         self._rollover = 0  # New Years crossed since the last printed year
+        self._peeled: dict[bytes, tuple[str, Peeled]] = {}  # short raw line -> its text, wrappers
+
+    def _peel(self, raw: bytes) -> tuple[str, Peeled]:
+        """``normalise`` and ``peel`` of a raw line, once per distinct short line (both pure)."""
+        if (known := self._peeled.get(raw)) is not None:
+            return known
+        text = normalise(raw)
+        known = text, peel(text)
+        if len(raw) <= MISS_TEXT:
+            if len(self._peeled) >= MISS_CACHE:
+                self._peeled.clear()
+            self._peeled[raw] = known
+        return known
 
     @property
     def pending(self) -> bool:
@@ -106,7 +130,7 @@ class LineParser:
 
     def remember(self, raw: bytes) -> bool:
         """Take a skipped line's writer as the last headed stream; False when it has no header."""
-        peeled = peel(normalise(raw))
+        peeled = self._peel(raw)[1]
         body = last_redraw(peeled.text)
         header = self._detector.detect_indented(body)[0] if body else None
         if header is None or header.anonymous:
@@ -125,8 +149,7 @@ class LineParser:
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
-        text = normalise(raw)
-        peeled = peel(text)
+        text, peeled = self._peel(raw)
         body = last_redraw(peeled.text)
         text = text[: len(text) - len(peeled.text)] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:
