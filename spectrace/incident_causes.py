@@ -25,6 +25,7 @@ _SELF_KILL_HINT = (
     "clean-up, not the OOM killer; the cause is the crash before it."
 )
 _DIGITS = re.compile(r"\d+")
+_REACTIONS = (None, "exception", "engine_core_fatal")  # classes that name no cause of their own
 
 
 def prefer_named_causes(incidents: list[Incident]) -> None:
@@ -32,7 +33,7 @@ def prefer_named_causes(incidents: list[Incident]) -> None:
     line right before it (a kernel's failed assertion, a CUDA error) is the cause to show.
     A notice that some process died (vLLM's EngineDeadError, a scheduler's death) names a
     consequence: the cut traceback after it is still the crash that caused it."""
-    for before, cut in itertools.pairwise(incidents):
+    for n, (before, cut) in enumerate(itertools.pairwise(incidents)):
         if (
             cut.root_cause
             and cut.exception_type == CUT_TYPE
@@ -44,6 +45,26 @@ def prefer_named_causes(incidents: list[Incident]) -> None:
             before.root_cause, cut.root_cause = True, False
         elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
             cut.root_cause = False  # the cut traceback of the error the paste stated first
+        elif cut.root_cause and _reacts_to_child(before, cut):
+            # the parent's reaction; the death is the cause unless an earlier crash explains it
+            cut.root_cause = False
+            before.root_cause = not any(i.root_cause for i in incidents[:n])
+
+
+def _reacts_to_child(death: Incident, after: Incident) -> bool:
+    """vLLM's engine core (or Ray's driver) saying a worker process died, then failing itself
+    a few lines on with a traceback that names nothing of its own (cut, a bare ``RuntimeError:
+    cancelled``): the worker's death is the cause, the parent's traceback its reaction."""
+    first, where = death.first_seen, after.first_seen
+    last = max(o.lineno for o in death.occurrences if o.source == first.source)
+    writers = {death.origin_rank, after.origin_rank}
+    return (
+        death.crash_class == "worker_died"
+        and (after.exception_type == CUT_TYPE or after.crash_class in _REACTIONS)
+        and where.source == first.source
+        and (None in writers or len(writers) == 1)
+        and 0 < where.lineno - last <= BORROW_GAP
+    )
 
 
 def self_kills(incidents: list[Incident]) -> None:

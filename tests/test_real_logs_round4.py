@@ -336,3 +336,93 @@ def test_nixl_transfer_failure_classes_the_cut_traceback_under_it(tmp_path: Path
     ]
     (inc,) = run(tmp_path, lines).incidents
     assert (inc.crash_class, inc.origin_rank) == ("kv_transfer_failed", "Worker_TP0")
+
+
+def _engine(text: str, second: str = "44", site: str = "core.py:1138") -> str:
+    return f"(EngineCore pid=196) ERROR 05-13 10:46:{second} [{site}] {text}"
+
+
+WORKER_DIED = _engine(
+    "Worker proc VllmWorker-0 died unexpectedly, shutting down executor.",
+    second="43",
+    site="multiproc_executor.py:283",
+)
+ENGINE_CUT = [
+    _engine("EngineCore encountered a fatal error."),
+    _engine("Traceback (most recent call last):"),
+    _engine(f'  File "{CORE}", line 1129, in run_engine_core'),
+    _engine("    engine_core.run_busy_loop()"),
+]
+
+
+def test_a_workers_death_is_the_cause_of_the_engine_cores_cut_traceback(tmp_path: Path) -> None:
+    a = run(tmp_path, [WORKER_DIED, *ENGINE_CUT])
+    assert [(i.exception_type, i.root_cause) for i in a.incidents] == [
+        ("WorkerDied", True),
+        ("Traceback", False),
+    ]
+
+
+def test_a_worker_death_explained_by_an_earlier_crash_stays_collateral(tmp_path: Path) -> None:
+    worker = (
+        "(Worker_TP0 pid=197) ERROR 05-13 10:46:42 [multiproc_executor.py:600] "
+        "RuntimeError: CUDA error: an illegal memory access was encountered"
+    )
+    a = run(tmp_path, [worker, WORKER_DIED, *ENGINE_CUT])
+    assert [(i.exception_type, i.root_cause) for i in roots(a)] == [("RuntimeError", True)]
+
+
+def test_slurm_time_limit_is_the_cause_of_the_tasks_it_ended(tmp_path: Path) -> None:
+    lines = [
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+        "slurmstepd: error: *** STEP 9911.0 ON gpu-a17 CANCELLED AT 2025-06-01T10:00:00 "
+        "DUE TO TIME LIMIT ***",
+        "srun: error: gpu-a17: tasks 0-7: Terminated",
+    ]
+    a = run(tmp_path, lines)
+    cause, tasks = a.incidents
+    assert (cause.exception_type, cause.message, cause.root_cause) == (
+        "SlurmCancelled",
+        "DUE TO TIME LIMIT",
+        True,
+    )
+    assert (tasks.exception_type, tasks.root_cause, tasks.caused_by) == (
+        "SlurmTaskFailed",
+        False,
+        cause.id,
+    )
+
+
+def test_slurm_oom_kill_and_a_cancel_by_hand(tmp_path: Path) -> None:
+    oom = "slurmstepd: error: Detected 2 oom_kill events in StepId=7154.0. Some of the step tasks have been OOM Killed."
+    (inc,) = run(tmp_path, [oom]).incidents
+    assert (inc.exception_type, inc.crash_class, inc.root_cause) == (
+        "OOMKilled",
+        "oom_killed",
+        True,
+    )
+    cancel = "slurmstepd: error: *** JOB 7155 ON gpu-a03 CANCELLED AT 2025-06-01T11:00:00 ***"
+    a = run(tmp_path, [cancel], name="cancel.log")
+    assert (a.incidents[0].severity, roots(a)) == ("warning", [])
+
+
+def test_a_launchers_logger_forwarding_sglang_lines_keeps_rank_and_frames(tmp_path: Path) -> None:
+    def fwd(ms: int, text: str) -> str:
+        return f"2025-03-07 23:50:31,{ms:03d} - __main__ - INFO - {text}"
+
+    lines = [
+        fwd(
+            100,
+            "[2025-03-07 23:50:31 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+        ),
+        fwd(
+            101,
+            f'  File "{SITE}/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler_process',
+        ),
+        fwd(101, "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)"),
+        fwd(102, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB."),
+        "2025-03-07 23:50:32,300 - __main__ - WARNING - Attempt 16: waiting for the server...",
+    ]
+    (inc,) = run(tmp_path, lines).incidents
+    assert (inc.exception_type, inc.origin_rank) == ("torch.OutOfMemoryError", "TP2")
+    assert [f.function for f in inc.frames] == ["run_scheduler_process"]

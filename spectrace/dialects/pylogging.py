@@ -5,7 +5,10 @@ Scripts around the servers (benchmarks, torchrun entry points, ``logging.basicCo
 without a format) write these. None of them names a rank, so the line keeps the writer of
 the lines before it (``Header.anonymous``), as a headerless line would. The one exception:
 a deployment's logging config that keeps sglang's rank prefix as
-``asctime LEVEL pid [ TP0 file.py:N] msg``; there the tags name the writer.
+``asctime LEVEL pid [ TP0 file.py:N] msg``; there the tags name the writer. A launcher
+that forwards a server's output through its own logger (``asctime - __main__ - INFO -
+[2025-03-07 23:50:27 TP0] msg``) nests sglang's header: its tags name the writer too, and
+the records of one named logger may carry one traceback line each.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import Header
-from spectrace.dialects.sglang import TAG
+from spectrace.dialects.sglang import TAG, SGLangDialect
 
 _LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # %(asctime)s is "2026-05-19 05:48:21,337"; then either " - name - LEVEL - " (the cookbook's
@@ -30,6 +33,7 @@ _STAMPED = re.compile(
 _STREAMS = ("stderr", "stdout")
 _SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) [\w.-]+:\d+\] ")  # "pid [ TP0 file.py:N] "
 _BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
+_NESTED = SGLangDialect()  # stateless: reads a forwarded sglang header inside the message
 
 
 class PyLoggingDialect:
@@ -40,22 +44,34 @@ class PyLoggingDialect:
     def parse(self, text: str) -> Header | None:
         m = _STAMPED.match(text)
         if m is not None:
-            year, month, day, hms, frac, _name, dashed, spaced, piped, logger = m.groups()
+            year, month, day, hms, frac, name, dashed, spaced, piped, logger = m.groups()
             site = _SITE.match(text, m.end()) if spaced else None
             rank = site.group(1).strip() or None if site else None
+            body = text[(site or m).end() :]
+            inner = _NESTED.parse(body) if body[:1] == "[" and site is None else None
+            if inner is not None and inner.rank:
+                rank, body = inner.rank, inner.text
             ts_text = text[: 19 + (len(frac) + 1 if frac else 0)]
             return Header(
                 dialect=self.name,
-                text=text[(site or m).end() :],
+                text=body,
                 stream=rank or "",
                 rank=rank,
                 ts=make_ts(year, month, day, hms, frac),
                 ts_text=ts_text,
                 level=dashed or spaced or piped,
-                group=f"{logger} {ts_text[:19]}" if logger in _STREAMS else None,
-                anonymous=site is None,
+                group=_group(name or logger, ts_text),
+                anonymous=site is None and rank is None,
             )
         m = _BASIC.match(text)
         if m is None:
             return None
         return Header(dialect=self.name, text=text[m.end() :], level=m.group(1), anonymous=True)
+
+
+def _group(logger: str | None, ts_text: str) -> str | None:
+    """Records one traceback may span: a stream-capturing logger's line of one second, or any
+    record of one named logger (a launcher forwarding a server's output line by line)."""
+    if logger in _STREAMS:
+        return f"{logger} {ts_text[:19]}"
+    return f"logger {logger}" if logger else None
