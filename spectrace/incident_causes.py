@@ -26,6 +26,8 @@ _SELF_KILL_HINT = (
 )
 _DIGITS = re.compile(r"\d+")
 _REACTIONS = (None, "exception", "engine_core_fatal")  # classes that name no cause of their own
+# one GPU fault as the runtime and torch each report it (HSA's queue abort, then c10's CUDA error)
+_GPU_FAULTS = frozenset({"gpu_runtime_error", "cuda_error", "cuda_illegal_memory", "npu_error"})
 
 
 def prefer_named_causes(incidents: list[Incident]) -> None:
@@ -65,6 +67,24 @@ def _reacts_to_child(death: Incident, after: Incident) -> bool:
         and (None in writers or len(writers) == 1)
         and 0 < where.lineno - last <= BORROW_GAP
     )
+
+
+def gpu_echoes(incidents: list[Incident]) -> None:
+    """A bare GPU-error line printed right after another GPU fault of the same process (ROCm's
+    ``HSA_STATUS_ERROR_EXCEPTION`` then ``CUDA error: unspecified launch failure``) reports
+    the same fault a second time: it is collateral of the first, not a second root cause."""
+    for before, after in itertools.pairwise(incidents):
+        first, where = before.first_seen, after.first_seen
+        if (
+            before.root_cause
+            and after.root_cause
+            and after.kind == "fatal_line"
+            and {before.crash_class, after.crash_class} <= _GPU_FAULTS
+            and where.source == first.source
+            and before.origin_rank == after.origin_rank
+            and 0 < where.lineno - first.lineno <= BORROW_GAP
+        ):
+            after.root_cause = False
 
 
 def self_kills(incidents: list[Incident]) -> None:

@@ -13,7 +13,13 @@ from spectrace.assemblers.crash import ChainLink, Crash, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
-from spectrace.incident_causes import borrow_times, peer_joins, prefer_named_causes, self_kills
+from spectrace.incident_causes import (
+    borrow_times,
+    gpu_echoes,
+    peer_joins,
+    prefer_named_causes,
+    self_kills,
+)
 from spectrace.linker import WorkerPath
 
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
@@ -203,6 +209,7 @@ def _link_collateral(incidents: list[Incident]) -> None:
             if serious is not None:
                 serious.root_cause = True
         prefer_named_causes(run)
+        gpu_echoes(run)
         borrow_times(run)
         first_root = next((i for i in run if i.root_cause), None)
         last_root: Incident | None = None

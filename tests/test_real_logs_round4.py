@@ -426,3 +426,18 @@ def test_a_launchers_logger_forwarding_sglang_lines_keeps_rank_and_frames(tmp_pa
     (inc,) = run(tmp_path, lines).incidents
     assert (inc.exception_type, inc.origin_rank) == ("torch.OutOfMemoryError", "TP2")
     assert [f.function for f in inc.frames] == ["run_scheduler_process"]
+
+
+def test_rocm_queue_abort_and_the_cuda_error_after_it_are_one_fault(tmp_path: Path) -> None:
+    lines = [
+        ":0:rocdevice.cpp            :3020: 99 us: [pid:77   tid:0x7f11] Callback: Queue 0x7f22 "
+        "aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to "
+        "access memory beyond the largest legal address. code: 0x29",
+        "",
+        "RuntimeError: CUDA error: unspecified launch failure",
+    ]
+    a = run(tmp_path, lines)
+    assert [(i.exception_type, i.root_cause) for i in a.incidents] == [
+        ("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", True),
+        ("RuntimeError", False),
+    ]
