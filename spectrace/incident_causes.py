@@ -69,22 +69,28 @@ def _reacts_to_child(death: Incident, after: Incident) -> bool:
     )
 
 
-def gpu_echoes(incidents: list[Incident]) -> None:
-    """A bare GPU-error line printed right after another GPU fault of the same process (ROCm's
-    ``HSA_STATUS_ERROR_EXCEPTION`` then ``CUDA error: unspecified launch failure``) reports
-    the same fault a second time: it is collateral of the first, not a second root cause."""
+def echoes(incidents: list[Incident]) -> None:
+    """One fault reported twice by one process is one root cause: a bare GPU-error line right
+    after another GPU fault (ROCm's ``HSA_STATUS_ERROR_EXCEPTION`` then ``CUDA error:
+    unspecified launch failure``), or the abort right after glibc said why it aborts
+    (``munmap_chunk(): invalid pointer`` then ``Fatal Python error: Aborted``)."""
     for before, after in itertools.pairwise(incidents):
         first, where = before.first_seen, after.first_seen
         if (
             before.root_cause
             and after.root_cause
-            and after.kind == "fatal_line"
-            and {before.crash_class, after.crash_class} <= _GPU_FAULTS
+            and _same_fault(before, after)
             and where.source == first.source
             and before.origin_rank == after.origin_rank
             and 0 < where.lineno - first.lineno <= BORROW_GAP
         ):
             after.root_cause = False
+
+
+def _same_fault(before: Incident, after: Incident) -> bool:
+    if before.crash_class == "memory_corruption":
+        return after.exception_type == "SIGABRT"
+    return after.kind == "fatal_line" and {before.crash_class, after.crash_class} <= _GPU_FAULTS
 
 
 def self_kills(incidents: list[Incident]) -> None:

@@ -15,7 +15,7 @@ from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
 from spectrace.incident_causes import (
     borrow_times,
-    gpu_echoes,
+    echoes,
     peer_joins,
     prefer_named_causes,
     self_kills,
@@ -209,7 +209,7 @@ def _link_collateral(incidents: list[Incident]) -> None:
             if serious is not None:
                 serious.root_cause = True
         prefer_named_causes(run)
-        gpu_echoes(run)
+        echoes(run)
         borrow_times(run)
         first_root = next((i for i in run if i.root_cause), None)
         last_root: Incident | None = None

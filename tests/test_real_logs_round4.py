@@ -441,3 +441,19 @@ def test_rocm_queue_abort_and_the_cuda_error_after_it_are_one_fault(tmp_path: Pa
         ("HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", True),
         ("RuntimeError", False),
     ]
+
+
+def test_glibc_heap_corruption_is_the_cause_of_the_abort_after_it(tmp_path: Path) -> None:
+    lines = [
+        "free(): invalid pointer",
+        "Fatal Python error: Aborted",
+        "",
+        "Current thread 0x00007f11aa000640 (most recent call first):",
+        f'  File "{SITE}/sglang/srt/speculative/ngram_worker.py", line 210 in _update_ngram_cache',
+    ]
+    a = run(tmp_path, lines)
+    assert [(i.exception_type, i.root_cause) for i in a.incidents] == [
+        ("HeapCorruption", True),
+        ("SIGABRT", False),
+    ]
+    assert a.incidents[0].message == "free(): invalid pointer"
