@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SAMPLE_BYTES = 64 * 1024  # judged per read: enough to tell text from binary, cheap at any size
+SAMPLE_BYTES = 8 * 1024  # judged per read: enough to tell text from binary, cheap at any size
 BINARY_SHARE = 0.05  # more control bytes than this (tab, newline, CR, FF, BS, ESC aside)
 MAX_BINARY_RUN = 64 * 1024 * 1024  # of binary reads in a row on a stream: no log looks so
 MAX_NUL_RUN = 4 * 1024 * 1024 * 1024  # a copytruncate hole piped through a stream can be big

@@ -227,11 +227,11 @@ class Reader:
                     self._check_shrunk(offset + fill + got)
                     return got, True
                 self._delivered += n
-                if why := self._guard.check(view[fill + got : fill + got + n], self._delivered):
-                    self.note(why)
-                    self._ended = True
-                    return got + n, True
                 got += n
+            if why := self._guard.check(view[fill : fill + got], self._delivered):  # once a block
+                self.note(why)
+                self._ended = True
+                return got, True
         except DECODE_ERRORS as exc:
             where = offset + fill + got
             what = (
