@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.assemblers.fatal import MAX_MESSAGE, FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -21,6 +21,8 @@ REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is 
 RECENT = 8  # crashes remembered per stream for de-duplication
 TERMINATE = "terminate called after throwing an instance of "
 WHAT = "what():"
+SCHEDULER_DEAD = "scheduler is dead"  # sglang <= 0.5.8; later ones print the code on that line
+EXIT_CODE = "Exit code: "
 
 
 @dataclass(slots=True)
@@ -77,7 +79,7 @@ class Collector:
                 self._emit(pending.crash)
         elif pending is not None:
             self._pending[line.stream] = pending
-        if candidate and not fed.consumed:
+        if not fed.consumed and not self._exit_code(line) and candidate:
             self._fatal(line)
         self._age(line)
         self._release()
@@ -136,6 +138,22 @@ class Collector:
         message = text[len(WHAT) :].strip() or old.message
         lines = (*old.lines, line.text)
         pending.crash = replace(old, message=message, end_lineno=line.lineno, lines=lines)
+        return True
+
+    def _exit_code(self, line: LogLine) -> bool:
+        """``Exit code: -9`` under sglang's ``Rank N scheduler is dead.`` is how that scheduler
+        died (-9: SIGKILL, usually the OOM killer): it joins the death, and the header of the
+        parent's traceback the death heads."""
+        pending = self._pending.get(line.stream)
+        if pending is None or not line.text.startswith(EXIT_CODE):
+            return False
+        if SCHEDULER_DEAD not in pending.line.text:
+            return False
+        text, old = line.text.strip(), pending.crash
+        joined = f"{pending.line.text.rstrip()} {text}"
+        pending.line = replace(pending.line, text=joined)
+        pending.crash = replace(old, message=f"{old.message} {text}"[:MAX_MESSAGE],
+                                end_lineno=line.lineno, lines=(*old.lines, line.text))  # fmt: skip
         return True
 
     def _age(self, line: LogLine) -> None:

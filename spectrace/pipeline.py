@@ -181,14 +181,14 @@ def _findings(
     seen = set().union(*(r.markers for r in results)) if results else set()
     findings = []
     missing = [m for m in markers if m not in seen]
-    if missing:
-        path = global_worker_path(config)
-        for marker in missing:
+    paths = _run_paths(config) if missing else []
+    for marker in missing:
+        for path, run in paths:
             findings.append(Finding(
                 kind="missing_marker",
                 message=f'expected marker "{marker}" never appears in the log',
                 detail=f"worker path from config: {path.value}"
-                + (f" ({path.worker_class})" if path.worker_class else ""),
+                + (f" ({path.worker_class})" if path.worker_class else "") + run,
                 worker_path=path,
                 evidence=path.evidence,
             ))  # fmt: skip
@@ -196,6 +196,19 @@ def _findings(
         for issue in result.issues:
             findings.append(Finding(kind="read_issue", message=f"{result.source}: {issue}"))
     return findings
+
+
+def _run_paths(config: RunConfig) -> list[tuple[WorkerPath, str]]:
+    """(worker path, " in the run started at FILE:N") of each run whose config shows one: the
+    runs of one log may have taken different paths, and the merged config would mix them.
+    One input run, or no run with a path: the path of the whole config, said as before."""
+    found = []
+    for run in config.runs:
+        path = global_worker_path(run)
+        if path.value != "unknown":
+            where = f" in the run started at {run.start[0]}:{run.start[1]}" if run.start else ""
+            found.append((path, where))
+    return found or [(global_worker_path(config), "")]
 
 
 def _load_chart(samples: Sequence[LoadSample]) -> list[LoadSample]:
