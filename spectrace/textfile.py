@@ -208,3 +208,17 @@ def checked_path(raw: str) -> str:
     if raw.count("**") > MAX_GLOBSTARS:
         raise InputError(f"{shown!r}: more than {MAX_GLOBSTARS} '**' in one glob")
     return raw
+
+
+def checked_marker(marker: str) -> str:
+    """An --expect marker a log line can hold: bytes that are not UTF-8 (a shell's $'\\x9b')
+    reach Python as lone surrogates, which failed deep in the scan; a newline never matches."""
+    shown = marker.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    shown = repr(shown if len(shown) <= MAX_NAME_SHOWN else shown[:MAX_NAME_SHOWN] + "…")
+    try:
+        marker.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"--expect {shown}: not valid UTF-8") from None
+    if "\n" in marker or "\r" in marker:
+        raise InputError(f"--expect {shown}: a marker is one line; it cannot hold a line break")
+    return marker

@@ -160,3 +160,26 @@ def test_a_report_over_an_input_log_is_refused(tmp_path: Path, option: list[str]
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().endswith("is an input log; write the report to another file")
     assert log.read_bytes() == seed_core()  # the evidence is intact
+
+
+@pytest.mark.parametrize("command", ["triage", "tui"])
+@pytest.mark.parametrize(
+    ("marker", "words"),
+    [
+        (b"spec \x9b2J off", "not valid UTF-8"),  # was a UnicodeEncodeError traceback
+        (b"Dynamic speculation\ndisable enabled", "cannot hold a line break"),
+    ],
+    ids=["not-utf8", "newline"],
+)
+def test_an_expect_marker_no_log_line_can_hold_is_one_line(
+    tmp_path: Path, command: str, marker: bytes, words: str
+) -> None:
+    log = tmp_path / "server.log"
+    log.write_bytes(seed_core())
+    argv = [sys.executable.encode(), b"-m", b"spectrace", command.encode(), bytes(log)]
+    proc = subprocess.run(
+        [*argv, b"--expect", marker], capture_output=True, timeout=120, check=False
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1
+    assert err.startswith("spectrace: error: --expect '") and words in err

@@ -209,6 +209,7 @@ def triage_command(
 ) -> None:  # fmt: skip
     """Find the crashes, group them into incidents, report, exit 1 on new ones."""
     from spectrace import triage
+    from spectrace.textfile import checked_marker
 
     main_format = parse_format(once("--format", fmt) or "text")
     if max_incidents is not None and max_incidents < 0:
@@ -226,7 +227,7 @@ def triage_command(
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():  # else it looks hung
         err.print("spectrace: reading the log from the terminal; end it with Ctrl-D", style="dim")
     try:
-        markers = [*(expect or []), *read_expect_file(expect_file)]
+        markers = [checked_marker(m) for m in [*(expect or []), *read_expect_file(expect_file)]]
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
         targets = [p for p in (output_file, write_baseline, *(f for _, f in extra)) if p]

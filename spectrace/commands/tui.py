@@ -17,7 +17,7 @@ from spectrace.line_index import check_readable
 from spectrace.read import STDIN
 from spectrace.stacks.flight import is_flight_dump
 from spectrace.stacks.model import is_capture_file
-from spectrace.textfile import checked_path
+from spectrace.textfile import checked_marker, checked_path
 from spectrace.textsafe import one_line
 
 
@@ -81,6 +81,7 @@ def tui(
     from spectrace.tui.app import SpectraceApp
 
     logs, captures, dumps = expand(paths)
+    expect = [checked_marker(m) for m in expect]
     _enough_descriptors(len(logs))
     _real_size()
     # the rules are loaded by the app's first scan, after its first frame
