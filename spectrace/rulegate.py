@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 _C: Any = re._constants  # type: ignore[attr-defined]
@@ -55,3 +56,30 @@ def _inner(op: Any, arg: Any) -> frozenset[str] | None:
             return None
         return frozenset().union(*arms)  # type: ignore[arg-type]
     return None
+
+
+class GateIndex:
+    """Which of a tuple of patterns could match a text, found in one literal pass (in order)."""
+
+    def __init__(self, gates: Sequence[tuple[str, ...] | None]) -> None:
+        self._always = [i for i, gate in enumerate(gates) if gate is None]
+        self._by_literal: dict[str, list[int]] = {}
+        for i, gate in enumerate(gates):
+            for lit in gate or ():
+                self._by_literal.setdefault(lit, []).append(i)
+        lits = sorted(self._by_literal, key=lambda lit: (-len(lit), lit))  # longest first
+        self._any = re.compile("|".join(map(re.escape, lits))) if lits else None
+        # a literal found also shows every literal it starts with (two found at one place are)
+        self._prefixes = {lit: [p for p in lits if lit.startswith(p)] for lit in lits}
+
+    def candidates(self, text: str) -> list[int]:
+        """Indexes of the patterns whose gate the text holds, or that have none, ascending."""
+        found = set(self._always)
+        if self._any is None:
+            return sorted(found)
+        search, pos = self._any.search, 0
+        while (m := search(text, pos)) is not None:
+            for lit in self._prefixes[m.group()]:
+                found.update(self._by_literal[lit])
+            pos = m.start() + 1
+        return sorted(found)

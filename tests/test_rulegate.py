@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spectrace.assemblers.crash import Frame
 from spectrace.path_frames import FRAME_SIGNATURES, frame_signature
-from spectrace.rulegate import gate_literals
+from spectrace.rulegate import GateIndex, gate_literals
 from spectrace.ruleset import RuleSet
 
 RULES = RuleSet.load()
@@ -86,3 +86,20 @@ def test_frame_signature_index_keeps_the_first_match() -> None:
         assert found is first
     assert frame_signature(Frame("C:\\sglang\\speculative\\eagle_worker.py", 1, "f")) is not None
     assert frame_signature(Frame("/x/not_eagle_worker.py", 1, "f")) is None
+
+
+GATES = [p.gate for p in PATTERNS]
+INDEX = GateIndex(GATES)
+
+
+@given(st.lists(st.sampled_from(PIECES) | st.text(max_size=6), max_size=8).map("".join))
+def test_the_index_names_exactly_the_rules_whose_gate_a_text_holds(text: str) -> None:
+    expected = [i for i, g in enumerate(GATES) if g is None or any(lit in text for lit in g)]
+    assert INDEX.candidates(text) == expected
+
+
+def test_overlapping_literals_are_all_found() -> None:
+    index = GateIndex([("Error",), ("CUDA error",), (" error",), ("rror: x",), None])
+    assert index.candidates("CUDA error: x") == [1, 2, 3, 4]
+    assert index.candidates("RuntimeError: x") == [0, 3, 4]
+    assert index.candidates("nothing") == [4]

@@ -8,6 +8,7 @@ from dataclasses import replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects.base import LogLine
+from spectrace.rulegate import GateIndex
 from spectrace.ruleset import BenignRule, CrashRule, RulePattern, RuleSet, RuleTimeout
 
 MAX_MESSAGE = 500
@@ -28,6 +29,10 @@ class FatalMatcher:
         self.rules = rules
         self._line_rules = tuple(r for r in rules.crash if r.scope != "exception")
         self._exc_rules = tuple(r for r in rules.crash if r.scope != "line")
+        # one literal pass per text says which rules could match it (most are skipped)
+        self._benign_gates = GateIndex([r.pattern.gate for r in rules.benign])
+        self._line_gates = GateIndex([r.pattern.gate for r in self._line_rules])
+        self._exc_gates = GateIndex([r.pattern.gate for r in self._exc_rules])
         self.issues: list[str] = []
         self._timeouts: dict[str, int] = {}
         # every request failing the same way: the rule a set of texts gets, found once
@@ -37,7 +42,8 @@ class FatalMatcher:
         )
 
     def benign(self, line: LogLine) -> BenignRule | None:
-        for rule in self.rules.benign:
+        for i in self._benign_gates.candidates(line.text):
+            rule = self.rules.benign[i]
             if self._search(rule.id, rule.pattern, line.text, line):
                 return rule
         return None
@@ -49,7 +55,8 @@ class FatalMatcher:
         code block by indentation, a quoted reply) moves ``Killed`` and ``ValueError: ...``.
         """
         text = line.text.lstrip(" \t")
-        for rule in self._line_rules:
+        for i in self._line_gates.candidates(text):
+            rule = self._line_rules[i]
             if rule.dialects and line.dialect not in rule.dialects:
                 continue
             if rule.levels and (line.level or "none") not in rule.levels:
@@ -87,7 +94,9 @@ class FatalMatcher:
         encountered a fatal error.", Python's "Exception ignored in: <function X.__del__>".
         """
         for group in (texts, [header] if header else []):
-            for rule in self._exc_rules:
+            found = {i for text in group for i in self._exc_gates.candidates(text)}
+            for i in sorted(found):
+                rule = self._exc_rules[i]
                 for text in group:
                     if self._search(rule.id, rule.pattern, text, None) is not None:
                         return rule, group is not texts
