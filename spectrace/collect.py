@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -23,6 +22,8 @@ TERMINATE = "terminate called after throwing an instance of "
 WHAT = "what():"
 SCHEDULER_DEAD = "scheduler is dead"  # sglang <= 0.5.8; later ones print the code on that line
 EXIT_CODE = "Exit code: "
+PLAIN_CACHE = 4096  # texts remembered to hold no config literal (then forgotten at once)
+PLAIN_TEXT = 512  # longer texts are not remembered
 
 
 @dataclass(slots=True)
@@ -46,10 +47,8 @@ class Collector:
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
-        # one pass for the config literals (sre skips positions where none can start)
-        self._config_re = (
-            re.compile("|".join(map(re.escape, config_literals))) if config_literals else None
-        )
+        self._config_literals = tuple(config_literals)
+        self._plain: set[str] = set()  # candidate texts known to hold no config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
@@ -88,10 +87,23 @@ class Collector:
         for marker in self._markers:
             if marker in text:
                 self.markers_found.add(marker)
-        if not piece and self._config_re is not None and self._config_re.search(text):
+        if not piece and self._configures(text):
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
             self.config_lines.append(line)
+
+    def _configures(self, text: str) -> bool:
+        """The text holds a config literal; texts without one are remembered (frames repeat)."""
+        if text in self._plain:
+            return False
+        for lit in self._config_literals:
+            if lit in text:
+                return True
+        if len(text) <= PLAIN_TEXT:
+            if len(self._plain) >= PLAIN_CACHE:
+                self._plain.clear()
+            self._plain.add(text)
+        return False
 
     def gap(self) -> None:
         """Lines are being skipped: nothing open can continue across the gap."""
