@@ -1,4 +1,5 @@
-"""Attributed lines -> one Crash per Python traceback (chained, interleaved by stream) or faulthandler dump."""
+"""Attributed lines -> one Crash per Python traceback (chained, interleaved by stream) or
+faulthandler dump (read by faultdump.FaultDump)."""
 
 from __future__ import annotations
 
@@ -8,45 +9,37 @@ from enum import Enum
 
 from spectrace.assemblers.crash import ChainLink, Crash, CrashKind, Frame
 from spectrace.assemblers.elastic import with_root_failure
+from spectrace.assemblers.faultdump import (
+    FAULT_FRAME,
+    MAX_JUNK,
+    FaultDump,
+    FaultStep,
+    keep,
+    starts_dump,
+)
+from spectrace.assemblers.faultdump import MAX_FRAMES as MAX_FRAMES
+from spectrace.assemblers.tb_lines import (
+    CHAIN_MARKERS,
+    EXCEPTION_SUFFIXES,
+    SHELL_DEATH,
+    announces,
+    exception_message,
+    parse_exception,
+    starts_traceback,
+    tb_start,
+)
 from spectrace.dialects.base import LogLine
 
-TB_START = "Traceback (most recent call last):"
-CHAIN_MARKERS = {
-    "During handling of the above exception, another exception occurred:": "context",
-    "The above exception was the direct cause of the following exception:": "cause",
-}
 CUT_TYPE = "Traceback"  # the type of a link whose exception line is not in the log
 MAX_LINES = 400  # lines kept per record for display
 MAX_MESSAGE_LINES = 40
-MAX_FRAMES = 1000  # the outer and the inner 500 of a runaway traceback; 200,000 took 485 MB
 AFTER_IDLE = 8  # lines a finished exception waits for a chain marker or message line
 OPEN_IDLE = 128  # lines an unfinished record waits for its next line before it is cut
-MAX_JUNK = 32
+
 
 # The quotes may come escaped (File \"x.py\") when the log went through JSON on its way.
 _CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrapped
-CUT_MIN = 14  # "Traceback (mos": a wrapped start shorter than this is too weak a sign
 _FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in (?P<func>.*)$')
-_FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
-_EXC = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: ?(?P<msg>.*))?)?$")
-_LOWER_SUFFIXES = ("error", "exception", "timeout", "exit", "interrupt")
-EXCEPTION_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Iteration", "Warning", "Timeout")
-# Unheaded lines Python itself prints just before a traceback: multiprocessing's child name,
-# the unraisable-exception hook (an exception in __del__ or at shutdown, then ignored).
-# Lines Python (or sglang <= 0.3) prints right before a traceback, with no logger header:
-# multiprocessing's "Process X:", "Exception ignored in: ...", threading's "Exception in thread
-# Thread-3 (forward_thread_func):", sglang's "Exception in ModelTpServer:".
-_RAW_HEADER = re.compile(r"Process [\w.-]+:|Exception ignored in: .+|Exception in [^:]{1,200}:")
-# A shell reporting a child killed by a signal (zh_CN locales too): the killed process wrote no
-# traceback, so the traceback below it is another process's (the parent's) reaction.
-_SHELL_DEATH = re.compile(
-    r"(?:\d+ )?(?:Killed|Segmentation fault|Aborted|已杀死|段错误|已放弃)(?: \(core dumped\)|（核心已转储）)?"
-)
-_THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
-_SIGNALS = {
-    "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
-    "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL",
-}  # fmt: skip
 
 
 class State(Enum):
@@ -55,20 +48,6 @@ class State(Enum):
     AFTER = "after"  # saw the exception line
     GAP = "gap"  # saw a chain marker, waiting for the next "Traceback"
     FAULT = "fault"  # inside a faulthandler dump
-
-
-def parse_exception(text: str) -> tuple[str, str] | None:
-    """``Type: message`` at column 0 -> (type, message); a bare name must look like an exception."""
-    m = _EXC.match(text)
-    if m is None:
-        return None
-    etype, msg = m.group("type"), m.group("msg")
-    if msg is None and ":" not in text and not etype.endswith(EXCEPTION_SUFFIXES):
-        return None
-    name = etype.rsplit(".", 1)[-1]
-    if not name[0].isupper() and not name.lower().endswith(_LOWER_SUFFIXES):
-        return None  # "self.comm: T = ..." is code that lost its indent (socket.timeout is not)
-    return etype, (msg or "").strip()
 
 
 @dataclass(slots=True)
@@ -88,9 +67,7 @@ class _Record:
     last_lineno: int = 0
     idle: int = 0
     junk: int = 0
-    current_thread: bool = False  # faulthandler: inside the crashing thread's block
-    threads: int = 0  # faulthandler: thread blocks seen
-    lone: list[Frame] = field(default_factory=list)  # frames of a block not marked current
+    dump: FaultDump | None = None  # the faulthandler dump a FAULT record reads
     blanks: int = 0  # blank lines after the exception, kept only if the record goes on
     indent: int = 0  # a pasted log indented as a whole: columns every line of it gains
     cut: str | None = None  # a frame line a terminal copy wrapped: its first part
@@ -145,7 +122,7 @@ class TracebackAssembler:
             return False
         if rec.first is not line and not line.headed and line.lineno != rec.first.lineno - 1:
             return False
-        if not line.headed and _SHELL_DEATH.fullmatch(line.text.strip()):
+        if not line.headed and SHELL_DEATH.fullmatch(line.text.strip()):
             return False  # a process killed by a signal printed no traceback: not this one's
         if rec.first is not line and rec.header is None:
             rec.header, rec.first = line.text.strip(), line
@@ -204,7 +181,7 @@ class TracebackAssembler:
         text = line.text
         if rec.state is State.FAULT:
             return self._step_fault(rec, line, done)
-        if _starts_traceback(text):
+        if starts_traceback(text):
             if rec.state is State.GAP:
                 rec.state = State.HEAD
                 rec.add(line)
@@ -257,44 +234,30 @@ class TracebackAssembler:
         return True
 
     def _step_fault(self, rec: _Record, line: LogLine, done: list[Crash]) -> bool:
-        text = line.text
-        if m := _FAULT_FRAME.match(text):
-            frame = Frame(m["file"], int(m["line"]), m["func"].strip())
-            if rec.current_thread:
-                _add_frame(rec, frame)
-            elif rec.threads == 1:
-                _keep(rec.lone, frame)
-        elif _THREAD.match(text.strip()):
-            rec.current_thread = text.lstrip().startswith("Current thread")
-            rec.threads += 1
-        elif text.startswith("Extension modules:"):
-            rec.add(line)
+        assert rec.dump is not None  # every FAULT record reads a dump
+        step = rec.dump.step(line.text)
+        if step is FaultStep.FOREIGN:
+            return False
+        if step is FaultStep.ENDED:
             done.append(self._close(line.stream))
-            return True
-        elif text.strip() and not text[0].isspace():
-            if rec.frames:
-                done.append(self._close(line.stream))
-                return False
-            rec.junk += 1
-            if rec.junk > MAX_JUNK:
-                return False
+            return False
         rec.add(line)
+        if step is FaultStep.LAST:
+            done.append(self._close(line.stream))
         return True
 
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
         text = line.text
-        idx = _tb_start(text)
-        fault = text.lstrip().startswith("Fatal Python error:") or _THREAD.match(text.strip())
-        frame = _FRAME.match(text) or _FAULT_FRAME.match(text)
+        idx = tb_start(text)
+        fault = starts_dump(text)
+        frame = _FRAME.match(text) or FAULT_FRAME.match(text)
         if idx < 0 and not fault and not frame:
             return False
         if line.stream in self._open:
             done.append(self._close(line.stream))
         if fault:
             rec = _Record(CrashKind.FAULTHANDLER, line, None, State.FAULT)
-            rec.exc = _fault_exception(text)
-            rec.current_thread = text.lstrip().startswith("Current thread")
-            rec.threads = 1 if _THREAD.match(text.strip()) else 0
+            rec.dump = FaultDump.opened_by(text)
         elif idx >= 0:
             rec = self._traceback_record(line, idx)
         else:
@@ -313,7 +276,7 @@ class TracebackAssembler:
         # a paste indented as a whole moves every line of the record (and its header line)
         rec.indent = line.indent + (idx if header is None else 0)
         prev = self._prev.get(line.stream)
-        if header is None and prev is not None and _announces(prev, line):
+        if header is None and prev is not None and announces(prev, line):
             rec.header, rec.first = prev.text.strip(), prev  # logger.exception("msg")
             rec.lines.append(prev.text)
         return rec
@@ -330,17 +293,14 @@ class TracebackAssembler:
     def _push_link(self, rec: _Record, relation: str | None) -> None:
         etype, msg = rec.exc or (CUT_TYPE, "traceback ended before its exception line")
         rec.links.append(
-            ChainLink(etype, _message(msg, rec.message_lines), tuple(rec.frames), relation)
+            ChainLink(etype, exception_message(msg, rec.message_lines), tuple(rec.frames), relation)
         )
         rec.frames, rec.exc, rec.message_lines, rec.blank_after = [], None, [], False
 
     def _close(self, stream: str) -> Crash:
         rec = self._open.pop(stream)
-        if rec.kind is CrashKind.FAULTHANDLER:
-            etype, msg = rec.exc or ("FatalPythonError", "")
-            if not rec.frames and rec.threads == 1:  # one thread block shown, not marked
-                rec.frames = rec.lone  # current: the one the reader pasted is the one to read
-            frames = tuple(reversed(rec.frames))  # faulthandler prints most recent call first
+        if rec.dump is not None:
+            etype, msg, frames = rec.dump.result()
             chain: tuple[ChainLink, ...] = ()
         else:
             if rec.state is State.GAP:  # a chain marker with nothing after it
@@ -369,7 +329,8 @@ def _mid_record(line: LogLine, frame: re.Match[str]) -> _Record:
         rec = _Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group, indent=indent)
     else:
         rec = _Record(CrashKind.FAULTHANDLER, line, None, State.FAULT, indent=indent)
-        rec.exc, rec.current_thread = ("FatalPythonError", "thread dump without its header"), True
+        rec.dump = FaultDump.cut(start)
+        return rec
     rec.frames.append(start)
     return rec
 
@@ -386,39 +347,6 @@ def _dedent(line: LogLine, indent: int) -> LogLine:
     if indent and line.text[:indent].isspace():
         return replace(line, text=line.text[indent:])
     return line
-
-
-def _starts_traceback(text: str) -> bool:
-    """``Traceback (most recent call last):`` ends the line (after a header such as
-    ``Scheduler hit an exception: ``); quoted inside a request repr, it does not."""
-    return _tb_start(text) >= 0
-
-
-def _tb_start(text: str) -> int:
-    """Where the line's closing ``Traceback (most recent call last):`` starts, -1 if none;
-    a terminal copy may have wrapped the line inside it (``... Traceback (most rec``)."""
-    body = text.rstrip()
-    if body.endswith(TB_START):
-        return len(body) - len(TB_START)
-    idx = body.rfind("Traceback (", max(len(body) - len(TB_START), 0))
-    if idx >= 0 and len(body) - idx >= CUT_MIN and TB_START.startswith(body[idx:]):
-        return idx
-    return -1
-
-
-def _announces(prev: LogLine, line: LogLine) -> bool:
-    """The line before a bare "Traceback" is its message: same vLLM call, an error-level header,
-    a headed line ending in ':' (``logger.error(f"...:\n{traceback}")``), or a line Python
-    prints itself (``Process EngineCore_DP0:``, ``Exception ignored in: <function ...>``)."""
-    if not prev.text.strip() or prev.text.strip() in CHAIN_MARKERS:
-        return False  # a cut chain: the link before this one was lost
-    if prev.group is not None:
-        return prev.group == line.group
-    if prev.lineno != line.lineno - 1:
-        return False
-    if not prev.headed:
-        return _RAW_HEADER.fullmatch(prev.text.strip()) is not None
-    return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
 
 
 def _indented_exception(rec: _Record, text: str) -> tuple[str, str] | None:
@@ -439,27 +367,6 @@ def _add_code(rec: _Record, text: str) -> None:
         rec.frames[-1] = Frame(f.file, f.line, f.function, code)
 
 
-def _message(first: str, more: list[str]) -> str:
-    """The exception's message, or its first wordy continuation line (not a ==== rule)."""
-    if first:
-        return first
-    return next((m.strip() for m in more if m.strip().strip("=-*_#~ ")), "")
-
-
-def _fault_exception(text: str) -> tuple[str, str]:
-    text = text.lstrip()  # a paste indented as a whole
-    if not text.startswith("Fatal Python error:"):
-        return "FatalPythonError", text.strip()
-    msg = text.split(":", 1)[1].strip()
-    return _SIGNALS.get(msg, "FatalPythonError"), msg
-
-
 def _add_frame(rec: _Record, frame: Frame) -> None:
     """Keep the outermost and the innermost frames: the worker path and the crash site."""
-    _keep(rec.frames, frame)
-
-
-def _keep(frames: list[Frame], frame: Frame) -> None:
-    if len(frames) >= MAX_FRAMES:
-        del frames[MAX_FRAMES // 2]
-    frames.append(frame)
+    keep(rec.frames, frame)
