@@ -47,6 +47,7 @@ def prefer_named_causes(incidents: list[Incident]) -> None:
             before.root_cause, cut.root_cause = True, False
         elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
             cut.root_cause = False  # the cut traceback of the error the paste stated first
+            _adopt(before, cut)
         elif cut.root_cause and _reacts_to_child(before, cut):
             # the parent's reaction; the death is the cause unless an earlier crash explains it
             cut.root_cause = False
@@ -120,6 +121,16 @@ def _states(line: Incident, cut: Incident) -> bool:
         and first.source == where.source
         and 0 < where.lineno - first.lineno <= STATED_GAP
     )
+
+
+def _adopt(line: Incident, cut: Incident) -> None:
+    """The error stated first takes what its own traceback shows and the bare line lacks: the
+    frames (the worker path: ``eagle_worker_v2.py ... verify``) and the writer (``TP7``)."""
+    if not line.frames:
+        line.frames = cut.frames
+    if line.origin_rank is None and cut.origin_rank is not None:
+        line.origin_rank = cut.origin_rank
+        line.ranks = [cut.origin_rank, *(r for r in line.ranks if r != cut.origin_rank)]
 
 
 def borrow_times(incidents: list[Incident]) -> None:

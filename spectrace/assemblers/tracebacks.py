@@ -39,7 +39,8 @@ OPEN_IDLE = 128  # lines an unfinished record waits for its next line before it 
 
 # The quotes may come escaped (File \"x.py\") when the log went through JSON on its way.
 _CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrapped
-_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), in (?P<func>.*)$')
+# ",in" without its space: a terminal copy that joined a line wrapped after the comma
+_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), ?in (?P<func>.*)$')
 
 
 class State(Enum):
@@ -199,7 +200,7 @@ class TracebackAssembler:
         if m := _FRAME.match(text):
             if rec.state is State.AFTER or rec.state is State.GAP:
                 return False
-            _add_frame(rec, Frame(m["file"], int(m["line"]), m["func"].strip()))
+            _add_frame(rec, _frame(m))
             rec.state = State.FRAMES
         elif not text.strip():
             if rec.state is State.AFTER:
@@ -323,7 +324,7 @@ class TracebackAssembler:
 def _mid_record(line: LogLine, frame: re.Match[str]) -> _Record:
     """A pasted log that begins mid-traceback, or mid faulthandler dump (``line N in f``, no
     comma): the frames are the crash; the header was cut off. A frame line is indented by two."""
-    start = Frame(frame["file"], int(frame["line"]), frame["func"].strip())
+    start = _frame(frame)
     indent = max(len(line.text) - len(line.text.lstrip()) - 2, 0)
     if _FRAME.match(line.text):
         rec = _Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group, indent=indent)
@@ -333,6 +334,13 @@ def _mid_record(line: LogLine, frame: re.Match[str]) -> _Record:
         return rec
     rec.frames.append(start)
     return rec
+
+
+def _frame(m: re.Match[str]) -> Frame:
+    """A frame from its line; a paste that lost the line break glues the code line after the
+    function (``in engine_step      request_outputs = ...``): no function name has a blank."""
+    func, _, code = m["func"].strip().partition(" ")
+    return Frame(m["file"], int(m["line"]), func, code.strip() or None)
 
 
 def _raised(links: list[ChainLink]) -> ChainLink:

@@ -1,0 +1,110 @@
+"""Shapes seen in a fifth round of public issue threads (docs/real-logs.md, round 5).
+
+Every line here is written by us in the engines' real formats; none is pasted from a thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.pipeline import analyse
+
+SITE = "/usr/local/lib/python3.10/dist-packages"
+
+
+def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return analyse([str(path)])
+
+
+def roots(analysis) -> list:  # noqa: ANN001
+    return [i for i in analysis.incidents if i.root_cause]
+
+
+def test_a_frame_with_its_code_glued_on_keeps_the_function_name(tmp_path: Path) -> None:
+    """A copy that turned each line break under a frame into blanks: the code rides behind."""
+    lines = [
+        "Traceback (most recent call last):",
+        f'  File "{SITE}/vllm/engine/async_llm_engine.py", line 611, in engine_step'
+        "                     request_outputs = await self.engine.step_async()",
+        f'  File "{SITE}/vllm/spec_decode/spec_decode_worker.py", line 402, in execute_model',
+        "    return self._run_speculative_decoding_step(execute_model_req)",
+        "ValueError: could not broadcast input array from shape (130,) into shape (128,)",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert [f.function for f in inc.frames] == ["engine_step", "execute_model"]
+    assert inc.frames[0].code == "request_outputs = await self.engine.step_async()"
+
+
+def test_a_frame_whose_wrap_lost_the_blank_before_in_is_still_a_frame(tmp_path: Path) -> None:
+    tag = "(Worker_TP1 pid=4711) ERROR 03-02 11:04:09 [multiproc_executor.py:901] "
+    lines = [
+        tag + "WorkerProc hit an exception.",
+        tag + "Traceback (most recent call last):",
+        tag + f'  File "{SITE}/vllm/v1/worker/gpu_model_runner.py", line 3120,in sample_tokens',
+        tag + "    draft = self.propose_draft_token_ids(sampled)",
+        tag + "RuntimeError: draft step failed",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert [f.function for f in inc.frames] == ["sample_tokens"]
+    assert inc.origin_rank == "Worker_TP1"
+
+
+def test_an_error_stated_above_its_cut_traceback_takes_its_writer_and_worker_path(
+    tmp_path: Path,
+) -> None:
+    """The reader pasted the exception first, then the traceback cut before its end: the
+    root cause is the stated error, on the traceback's rank, on the path its frames show."""
+    sgl = "/sgl-workspace/sglang/python/sglang/srt"
+    lines = [
+        "RuntimeError: The size of tensor a (4096) must match the size of tensor b (4100) "
+        "at non-singleton dimension 1",
+        "",
+        "[2026-03-04 05:06:07 TP3] Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{sgl}/managers/scheduler.py", line 2974, in run_scheduler_process',
+        "    scheduler.event_loop_overlap()",
+        f'  File "{sgl}/speculative/eagle_worker_v2.py", line 680, in forward_batch_generation',
+        "    batch_output = self.verify(model_worker_batch)",
+        f'  File "{sgl}/speculative/eagle_worker_v2.py", line 713, in verify',
+        "    verify_input.prepare_for_v2_verify(",
+    ]
+    (root,) = roots(run(tmp_path, lines))
+    assert root.exception_type == "RuntimeError"
+    assert root.origin_rank == "TP3"
+    assert root.first_seen.ts_text == "~2026-03-04 05:06:07"
+    assert [f.function for f in root.frames][-1] == "verify"
+    assert root.worker_path is not None and root.worker_path.value == "v2"
+
+
+def test_flight_recorder_analysis_names_the_culprit_rank(tmp_path: Path) -> None:
+    sizes = "Expected input sizes: '[[512]]' does not match found input sizes: '[[4096]]'"
+    lines = [
+        "Collective sequence number: 17 has errors",
+        "internal record id: 16",
+        "group info: 0:default_pg",
+        "collective: nccl:all_gather",
+        "world size: 8",
+        "expected ranks: {0, 1, 2, 3, 4, 5, 6, 7}",
+        "collective state: scheduled",
+        f"error msg: Culprit rank 5; Error type: SIZE_OR_SYNTAX_MISMATCH, {sizes}, "
+        f"Culprit rank 6; Error type: SIZE_OR_SYNTAX_MISMATCH, {sizes}",
+    ]
+    (root,) = roots(run(tmp_path, lines, "fr_trace.txt"))
+    assert (root.exception_type, root.origin_rank) == ("CollectiveMismatch", "rank5")
+    assert root.message == f"SIZE_OR_SYNTAX_MISMATCH, {sizes}"
+    assert root.crash_class == "hang_desync"
+
+
+def test_flight_recorder_analysis_names_the_rank_that_never_joined(tmp_path: Path) -> None:
+    lines = [
+        "Not all ranks joining collective, sequence number: 941",
+        "internal record id: 940",
+        "group info: 0:default_pg",
+        "collective: nccl:all_reduce",
+        "missing ranks: {3, 7}",
+        "input sizes: [[1024, 4096]]",
+    ]
+    (root,) = roots(run(tmp_path, lines, "fr_trace.txt"))
+    assert (root.exception_type, root.origin_rank) == ("CollectiveMissingRanks", "rank3")
+    assert root.message == "missing ranks: {3, 7}"
