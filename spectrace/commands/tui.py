@@ -83,6 +83,7 @@ def tui(
     logs, captures, dumps = expand(paths)
     expect = [checked_marker(m) for m in expect]
     _enough_descriptors(len(logs))
+    _need_terminal()
     _real_size()
     # the rules are loaded by the app's first scan, after its first frame
     SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps)).run()
@@ -105,6 +106,15 @@ def _enough_descriptors(files: int) -> None:
             f"{files} log files need {need} open files; the limit is {hard} (ulimit -n): "
             "open fewer files or a directory of fewer logs"
         )
+
+
+def _need_terminal() -> None:
+    """Without a terminal the app would draw into a pipe and wait for keys that never come."""
+    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
+        if stream is None or not stream.isatty():
+            raise InputError(
+                f"tui needs a terminal and {name} is not one; for a report use spectrace triage"
+            )
 
 
 def _real_size() -> None:

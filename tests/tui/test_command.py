@@ -37,3 +37,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, make, expected: str) -
 def test_stdin_is_refused_with_one_line() -> None:
     result = _run("-")
     assert result.returncode == 2 and "save stdin to a file first" in result.stderr
+
+
+def test_without_a_terminal_it_says_so_instead_of_drawing_into_a_pipe(tmp_path: Path) -> None:
+    """`spectrace tui log > out.txt` in a script drew escapes into the file and waited for keys
+    for ever."""
+    log = tmp_path / "server.log"
+    log.write_text("[2026-02-27 21:00:17 TP0] Decode batch. #running-req: 1\n")
+    result = _run(str(log))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        "spectrace: error: tui needs a terminal and stdin is not one; "
+        "for a report use spectrace triage\n"
+    )
