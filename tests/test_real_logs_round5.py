@@ -108,3 +108,38 @@ def test_flight_recorder_analysis_names_the_rank_that_never_joined(tmp_path: Pat
     (root,) = roots(run(tmp_path, lines, "fr_trace.txt"))
     assert (root.exception_type, root.origin_rank) == ("CollectiveMissingRanks", "rank3")
     assert root.message == "missing ranks: {3, 7}"
+
+
+def test_a_log_viewer_table_copied_as_text_is_read(tmp_path: Path) -> None:
+    """Grafana's log table pasted into GitHub: empty cells, a time column, the line, a border."""
+    sgl = "/sgl-workspace/sglang/python/sglang/srt"
+    rows = [
+        "[2026-05-06 07:08:09 PP1 TP2] Scheduler hit an exception: Traceback (most recent call last):",
+        f'File "{sgl}/managers/scheduler.py", line 4064, in run_scheduler_process',
+        "scheduler.run_event_loop()",
+        f'File "{sgl}/managers/scheduler.py", line 3925, in dispatch_event_loop',
+        "scheduler.event_loop_pp()",
+        "ValueError: pipeline stage got no microbatch",
+    ]
+    lines = ["2026-05-06 15:08:09.100 | first row of the panel |  ", "-- | -- | --"]
+    lines += [f"  |   | 2026-05-06 15:08:09.{n:03d} | {row} |  " for n, row in enumerate(rows)]
+    (root,) = roots(run(tmp_path, lines))
+    assert (root.exception_type, root.message) == ("ValueError", "pipeline stage got no microbatch")
+    assert root.origin_rank == "PP1 TP2"
+    assert root.first_seen.ts_text == "2026-05-06 07:08:09"
+    assert [f.function for f in root.frames] == ["run_scheduler_process", "dispatch_event_loop"]
+
+
+def test_loguru_lines_are_not_taken_for_a_table_row(tmp_path: Path) -> None:
+    lines = [
+        "2024-06-15 10:58:41.193 | ERROR    | vllm.worker.worker_base:execute_method:148 - "
+        "Error executing method start_worker_execution_loop. This might cause deadlock in "
+        "distributed execution.",
+        "Traceback (most recent call last):",
+        f'  File "{SITE}/vllm/worker/worker_base.py", line 140, in execute_method',
+        "    return executor(*args, **kwargs)",
+        "RuntimeError: shape mismatch in the draft step",
+    ]
+    (root,) = roots(run(tmp_path, lines))
+    assert root.first_seen.ts_text == "2024-06-15 10:58:41.193"
+    assert root.message == "shape mismatch in the draft step"

@@ -38,6 +38,12 @@ _GLUED = re.compile(
 )
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
+# A log viewer's table copied as text (Grafana/Loki, GitHub turning a pasted HTML table into a
+# Markdown one): "  |   | 2026-06-12 12:13:18.902 | <line> |  ". Not loguru's "ts | LEVEL | ...".
+_TABLE = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))? \| "
+    r"(?!(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL)\s*\|)"
+)
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), 1)}
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 # Kibana / OpenSearch Discover copy: "May 16, 2026 @ 20:46:57.892" then a tab or spaces.
@@ -117,7 +123,7 @@ def _peel(text: str) -> Peeled:
     """Remove wrappers outermost first; each may appear at most a few times."""
     container = proc = proc_name = torch_rank = None
     stamp: Header | None = None
-    partial = False
+    partial = table = False
     for _ in range(_MAX_PEELS):
         if m := _GREP.match(text):  # first: a grep line number is outermost
             pass
@@ -135,6 +141,8 @@ def _peel(text: str) -> Peeled:
             stamp = stamp or _stamp(m, text)
         elif m := _STAMP_NS.match(text):
             stamp = stamp or replace(_stamp(m, text), ts_text=m.group().strip())
+        elif m := _TABLE.match(text):
+            stamp, table = stamp or _stamp(m, text), True
         elif m := _KIBANA.match(text):
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
@@ -155,6 +163,8 @@ def _peel(text: str) -> Peeled:
         else:
             break
         text = text[m.end() :]
+    if table and (body := text.rstrip(" \t")).endswith(" |"):
+        text = body[:-2]  # the row's closing cell border
     return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial)
 
 
