@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.faultdump import CUT_DUMP
 from spectrace.assemblers.tracebacks import CUT_TYPE
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ _SELF_KILL_HINT = (
     "clean-up, not the OOM killer; the cause is the crash before it."
 )
 _DIGITS = re.compile(r"\d+")
+_ANNOUNCERS = frozenset({"worker_proc_failed"})  # notices that say "my traceback follows"
 _REACTIONS = (None, "exception", "engine_core_fatal")  # classes that name no cause of their own
 # one GPU fault as the runtime and torch each report it (HSA's queue abort, then c10's CUDA error)
 _GPU_FAULTS = frozenset({"gpu_runtime_error", "cuda_error", "cuda_illegal_memory", "npu_error"})
@@ -48,10 +50,25 @@ def prefer_named_causes(incidents: list[Incident]) -> None:
         elif cut.root_cause and cut.exception_type == CUT_TYPE and _states(before, cut):
             cut.root_cause = False  # the cut traceback of the error the paste stated first
             _adopt(before, cut)
+        elif before.root_cause and cut.root_cause and _heads(before, cut):
+            before.root_cause = False  # the notice of the traceback (or dump) printed below it
         elif cut.root_cause and _reacts_to_child(before, cut):
             # the parent's reaction; the death is the cause unless an earlier crash explains it
             cut.root_cause = False
             before.root_cause = not any(i.root_cause for i in incidents[:n])
+
+
+def _heads(notice: Incident, after: Incident) -> bool:
+    """Two prints of one failure the assembler could not join: a worker's ``WorkerProc hit an
+    exception`` notice whose traceback line lost its logger location in an edited paste, or
+    the tail of a faulthandler dump cut at its head right above the next full dump (the
+    processes of one job dumping together). The second is the one to read."""
+    first, where = notice.first_seen, after.first_seen
+    if where.source != first.source or not 0 < where.lineno - first.lineno <= STATED_GAP:
+        return False
+    if notice.crash_class in _ANNOUNCERS:
+        return after.kind == "traceback" and after.origin_rank == notice.origin_rank
+    return notice.message == CUT_DUMP[1] and after.kind == "faulthandler" and bool(after.frames)
 
 
 def _reacts_to_child(death: Incident, after: Incident) -> bool:

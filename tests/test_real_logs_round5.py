@@ -143,3 +143,45 @@ def test_loguru_lines_are_not_taken_for_a_table_row(tmp_path: Path) -> None:
     (root,) = roots(run(tmp_path, lines))
     assert root.first_seen.ts_text == "2024-06-15 10:58:41.193"
     assert root.message == "shape mismatch in the draft step"
+
+
+def test_an_edited_worker_notice_and_its_traceback_are_one_root_cause(tmp_path: Path) -> None:
+    """Stamps edited out, and the traceback's line lost its ``[file:N]``: the notice and the
+    traceback below it no longer share a logger call, yet the traceback is the one cause."""
+    tag = "(Worker_DP1_TP3_EP3 pid=52110) ERROR "
+    lines = [
+        tag + "[multiproc_executor.py:1095] WorkerProc hit an exception.",
+        tag + "Traceback (most recent call last):",
+        '  File ".../vllm/v1/executor/multiproc_executor.py", line 1090, in worker_busy_loop',
+        "    output = func(*args, **kwargs)",
+        '  File ".../vllm/v1/worker/block_table.py", line 445, in compute_slot_mapping',
+        "    self.slot_mapping[:n].copy_(slots)",
+        "RuntimeError: The size of tensor a (512) must match the size of tensor b (515) "
+        "at non-singleton dimension 0",
+    ]
+    analysis = run(tmp_path, lines)
+    (root,) = roots(analysis)
+    assert root.exception_type == "RuntimeError"
+    assert root.origin_rank == "Worker_DP1_TP3_EP3"
+    notice = next(i for i in analysis.incidents if i.crash_class == "worker_proc_failed")
+    assert notice.caused_by == root.id
+
+
+def test_the_tail_of_a_dump_cut_at_its_head_is_not_a_second_cause(tmp_path: Path) -> None:
+    """Ranks of one job dump together: the paste begins with the end of one dump (no header)
+    right above the next full dump, which is the one to read."""
+    site = "/opt/conda/lib/python3.11"
+    lines = [
+        f'  File "{site}/multiprocessing/spawn.py", line 120 in spawn_main',
+        '  File "<string>", line 1 in <module>',
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Current thread 0x00007f11aa22b740 (most recent call first):",
+        f'  File "{site}/site-packages/sglang/srt/distributed/pynccl.py", line 108 in __init__',
+        f'  File "{site}/site-packages/sglang/srt/model_executor/model_runner.py", line 253 in '
+        "init_torch_distributed",
+    ]
+    analysis = run(tmp_path, lines)
+    (root,) = roots(analysis)
+    assert (root.exception_type, root.frames[-1].function) == ("SIGSEGV", "__init__")
+    assert len(analysis.incidents) == 2

@@ -11,6 +11,7 @@ from spectrace.assemblers.crash import Frame
 MAX_FRAMES = 1000  # the outer and the inner 500 of a runaway traceback; 200,000 took 485 MB
 MAX_JUNK = 32
 FATAL = "Fatal Python error:"
+CUT_DUMP = ("FatalPythonError", "thread dump without its header")  # a paste begun mid-dump
 # faulthandler writes "line N in f" (no comma); quotes may come JSON-escaped
 FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
@@ -65,8 +66,7 @@ class FaultDump:
     @classmethod
     def cut(cls, first: Frame) -> FaultDump:
         """A paste that begins mid-dump: its first frame line is all there is of the header."""
-        exc = ("FatalPythonError", "thread dump without its header")
-        return cls(exc, [first], current_thread=True)
+        return cls(CUT_DUMP, [first], current_thread=True)
 
     def step(self, text: str) -> FaultStep:
         """Take one line of the dump's stream."""
