@@ -185,3 +185,21 @@ def test_the_tail_of_a_dump_cut_at_its_head_is_not_a_second_cause(tmp_path: Path
     (root,) = roots(analysis)
     assert (root.exception_type, root.frames[-1].function) == ("SIGSEGV", "__init__")
     assert len(analysis.incidents) == 2
+
+
+def test_pytest_failure_report_names_the_raised_exception(tmp_path: Path) -> None:
+    """A CI log of a failing test: pytest marks the raised exception with ``E`` and blanks."""
+    lines = [
+        "    def test_prepare_inputs(self):",
+        "        counts = torch.tensor([2, 2, 3])",
+        ">       rejected = drafted + 1 - counts",
+        "E       RuntimeError: The size of tensor a (4) must match the size of tensor b (3) "
+        "at non-singleton dimension 0",
+        "E       assert rejected is not None",
+        "",
+        "tests/spec_decode/test_proposer.py:88: RuntimeError",
+    ]
+    (root,) = roots(run(tmp_path, lines, "ci.log"))
+    assert root.exception_type == "RuntimeError"
+    assert root.shape_mismatch is not None
+    assert root.shape_mismatch.numbers == {"a": 4, "b": 3, "dim": 0}

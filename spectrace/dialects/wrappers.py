@@ -38,6 +38,8 @@ _GLUED = re.compile(
 )
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
+# pytest's failure report marks the raised exception "E           RuntimeError: ..." (CI logs).
+_PYTEST_E = re.compile(r"E {3,}(?=[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Timeout)\b)")
 # A log viewer's table copied as text (Grafana/Loki, GitHub turning a pasted HTML table into a
 # Markdown one): "  |   | 2026-06-12 12:13:18.902 | <line> |  ". Not loguru's "ts | LEVEL | ...".
 _TABLE = re.compile(
@@ -147,6 +149,8 @@ def _peel(text: str) -> Peeled:
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
             stamp = stamp or _named_stamp(m, YEARLESS, m.group(2), m.group(3), m.group(4))
+        elif m := _PYTEST_E.match(text):
+            pass
         elif m := _GUTTER_NO.match(text):
             pass
         elif m := _TORCHRUN.match(text):
