@@ -12,19 +12,17 @@ Ratios are spectrace time / baseline time.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from gen_crash_dense import SHAPES, write  # noqa: E402
+from timing import measure  # noqa: E402
 
 
 def triage(tree: Path) -> list[str]:
@@ -43,16 +41,6 @@ def triage(tree: Path) -> list[str]:
     ]
 
 
-def run(cmd: list[str]) -> tuple[float, float, bytes]:
-    """Wall and CPU seconds (user + system: steadier on a shared box), stdout."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out = proc.stdout.read() if proc.stdout else b""
-    _, _, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, out
-
-
 def methods(base: Path | None) -> dict[str, list[str]]:
     found = {"spectrace": triage(ROOT), "grep -c Traceback": ["grep", "-c", "Traceback"]}
     if shutil.which("rg"):
@@ -68,7 +56,8 @@ def bench(log: Path, cmds: dict[str, list[str]], reps: int) -> dict[str, tuple[f
     outputs: dict[str, bytes] = {}
     for _ in range(reps):
         for name, cmd in cmds.items():
-            wall, cpu, out = run([*cmd, str(log)])
+            done = measure([*cmd, str(log)])
+            wall, cpu, out = done.wall_s, done.cpu_s, done.stdout
             times[name].append((wall, cpu))
             outputs[name] = out
     if "base spectrace" in outputs:

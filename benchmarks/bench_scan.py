@@ -18,8 +18,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECTRACE = """
@@ -50,17 +51,6 @@ def hot_literals() -> list[str]:
 def ere_escape(text: str) -> str:
     """POSIX ERE escaping (Python's re.escape also escapes spaces, which grep warns about)."""
     return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
-
-
-def run(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS MiB (the process and its waited-for children), stdout."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024, out.decode()
 
 
 def methods(log: str, literals: list[str]) -> dict[str, list[str]]:
@@ -118,7 +108,8 @@ def main() -> None:
     outputs: dict[str, str] = {}
     for _ in range(args.reps):
         for name, cmd in table.items():
-            wall, peak, out = run(cmd)
+            done = measure(cmd)
+            wall, peak, out = done.wall_s, done.peak_mib, done.stdout.decode()
             times[name].append(wall)
             rss[name], outputs[name] = max(rss.get(name, 0.0), peak), out
     med = {name: statistics.median(t) for name, t in times.items()}
