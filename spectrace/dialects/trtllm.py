@@ -1,6 +1,7 @@
 """TensorRT-LLM headers: the Python ``[ts] [TRT-LLM] [E]`` and C++ ``ts [TRT-LLM] [E] [rank]`` forms.
 
-The rank tag read ``[MPI_Rank r]`` until 2025; TensorRT-LLM 1.x prints ``[RANK r]``.
+The rank tag read ``[MPI_Rank r]`` until 2025; TensorRT-LLM 1.x prints ``[RANK r]``, before the
+level or, from the PyTorch backend's module loggers, after it (``[E] [_torch][RANK 7] ...``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ _LEVELS = {
 _HEADER = re.compile(
     r"(?:\[(\d\d)/(\d\d)/(\d{4})-(\d\d:\d\d:\d\d)\] "  # Python logger
     r"|(\d\d)-(\d\d)-(\d{4}) (\d\d:\d\d:\d\d)\.(\d+) )?"  # C++ logger
-    r"\[TRT-LLM\] (?:\[(?:MPI_Rank|RANK) (\d+)\] )?\[([VDIWEF])\] ?(?:\[(\d+)\] )?"
+    r"\[TRT-LLM\] (?:\[(?:MPI_Rank|RANK) (\d+)\] )?\[([VDIWEF])\] ?"
+    r"(?:\[(\d+)\] |(?:\[\w+\])?\[(?:MPI_Rank|RANK) (\d+)\] ?)?"  # C++ [r]; [_torch][RANK r]
 )
 _OLD = re.compile(r"\[TensorRT-LLM\]\[([A-Z]+)\] ?")
 
@@ -32,8 +34,8 @@ class TrtllmDialect:
         m = _HEADER.match(text)
         if m is None:
             return self._parse_old(text)
-        pm, pd, py, phms, cm, cd, cy, chms, cfrac, mpi, letter, crank = m.groups()
-        rank_no = mpi if mpi is not None else crank
+        pm, pd, py, phms, cm, cd, cy, chms, cfrac, mpi, letter, crank, after = m.groups()
+        rank_no = next((r for r in (mpi, crank, after) if r is not None), None)
         rank = f"rank{rank_no}" if rank_no is not None else None
         if py is not None:
             ts, ts_text = make_ts(py, pm, pd, phms), f"{pm}/{pd}/{py}-{phms}"

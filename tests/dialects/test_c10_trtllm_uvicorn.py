@@ -49,6 +49,12 @@ def test_glog_form_with_thread_id() -> None:
             datetime(2025, 10, 21, 8, 14, 3, 123456),
         ),
         ("[TRT-LLM] [W] Logger level set", None, "WARNING", None),
+        (  # the PyTorch backend's module logger puts the rank after the level
+            "[03/04/2026-05:06:07] [TRT-LLM] [E] [_torch][RANK 5] Executor loop failed",
+            "rank5",
+            "ERROR",
+            datetime(2026, 3, 4, 5, 6, 7),
+        ),
         ("[TensorRT-LLM][ERROR] Assertion failed: cuda", None, "ERROR", None),
     ],
 )
@@ -57,6 +63,7 @@ def test_trtllm_forms(line: str, rank: str | None, level: str, ts: datetime | No
     assert h is not None
     assert (h.rank, h.level, h.ts) == (rank, level, ts)
     assert "TRT-LLM]" not in h.text and "TensorRT-LLM]" not in h.text
+    assert "RANK" not in h.text
 
 
 def test_uvicorn_with_and_without_stamp() -> None:
