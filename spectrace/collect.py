@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.elastic import continues_table, is_child_failure, with_table
 from spectrace.assemblers.fatal import MAX_MESSAGE, FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
@@ -78,9 +79,10 @@ class Collector:
                 self._emit(pending.crash)
         elif pending is not None:
             self._pending[line.stream] = pending
-        if not fed.consumed and not self._exit_code(line) and candidate:
+        table = not fed.consumed and self._table(line)
+        if not fed.consumed and not table and not self._exit_code(line) and candidate:
             self._fatal(line)
-        self._age(line)
+        self._age(line, held=table)
         self._release()
 
     def _markers_and_config(self, line: LogLine, text: str, piece: bool) -> None:
@@ -168,9 +170,22 @@ class Collector:
                                 end_lineno=line.lineno, lines=(*old.lines, line.text))  # fmt: skip
         return True
 
-    def _age(self, line: LogLine) -> None:
+    def _table(self, line: LogLine) -> bool:
+        """torchrun's failure table under a bare ``ChildFailedError:`` line joins that crash
+        (its ``Root Cause`` block names the failed rank, its time and exit code)."""
+        pending = self._pending.get(line.stream)
+        if pending is None or not is_child_failure(pending.crash):
+            return False
+        old = pending.crash
+        if not continues_table(old.lines, line.text):
+            return False
+        pending.crash = replace(old, end_lineno=line.lineno, lines=(*old.lines, line.text))
+        return True
+
+    def _age(self, line: LogLine, *, held: bool = False) -> None:
+        """``held``: the line joined its writer's pending crash (a table), which waits on."""
         for stream, pending in list(self._pending.items()):
-            pending.age += stream == line.stream
+            pending.age += stream == line.stream and not held
             pending.span += 1
             if pending.age > PENDING_LINES or pending.span > PENDING_SPAN:
                 del self._pending[stream]
@@ -179,6 +194,8 @@ class Collector:
     def _emit(self, crash: Crash) -> None:
         if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
             crash = self.matcher.classify(crash)
+        elif is_child_failure(crash):
+            crash = with_table(crash)
         recent = self._recent.setdefault(crash.stream, deque(maxlen=RECENT))
         if any(_repeats(last, crash) for last in recent):
             return
@@ -214,8 +231,10 @@ def _repeats(last: Crash, crash: Crash) -> bool:
         return False
     same = (last.exception_type, last.message) == (crash.exception_type, crash.message)
     if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
-        # vLLM: multiprocessing prints the traceback logger.exception just logged
-        return same and last.kind is crash.kind and distance <= REPRINT_WINDOW
+        # vLLM: multiprocessing prints the traceback logger.exception just logged; two cut
+        # tracebacks (same placeholder type and message) are one only if they end alike
+        near = same and last.kind is crash.kind and distance <= REPRINT_WINDOW
+        return near and _innermost(last) == _innermost(crash)
     if same and distance <= (SUMMARY_WINDOW if last.kind is CrashKind.TRACEBACK else FOLD_WINDOW):
         return True
     if distance > FOLD_WINDOW:
@@ -223,6 +242,14 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if last.kind is not CrashKind.TRACEBACK:
         return _family(crash) is not None and _family(crash) == _family(last)
     return len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
+
+
+def _innermost(crash: Crash) -> tuple[str, int | None, str] | None:
+    """Where a traceback was raised: a re-print ends in the same frame, another crash not."""
+    if not crash.frames:
+        return None
+    frame = crash.frames[-1]
+    return frame.file, frame.line, frame.function
 
 
 def _takes_down(fatal: Crash, line: LogLine) -> bool:

@@ -21,12 +21,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.tb_lines import exception_message
 from spectrace.dialects._time import make_ts
 
 _ROOT = "Root Cause (first observed failure):"
 _FIELD = re.compile(r"\s*(time|rank|exitcode)\s*: (\S+)")
 _TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)_(\d\d:\d\d:\d\d)$")
 _BLOCK_LINES = 8  # "[0]:" and the fields under it
+TABLE_LINES = 40  # a bare ``ChildFailedError:`` line takes at most this many table lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +79,34 @@ def with_root_failure(crash: Crash) -> Crash:
         ts=crash.ts or found.ts,
         ts_text=crash.ts_text if crash.ts else found.ts_text,
     )
+
+
+def is_child_failure(crash: Crash) -> bool:
+    """The crash is torchrun's ``ChildFailedError`` (its table follows the exception line)."""
+    return crash.exception_type.endswith("ChildFailedError")
+
+
+def continues_table(taken: Sequence[str], text: str) -> bool:
+    """``text`` is the next line of the table under a bare ``ChildFailedError:`` line
+    (accelerate prints that line without the launcher's traceback): a ``====`` rule opens the
+    table, the rule after its ``Root Cause`` block closes it."""
+    if len(taken) == 1:
+        return _is_rule(text)
+    if len(taken) > TABLE_LINES:
+        return False
+    roots = [n for n, line in enumerate(taken) if line.strip() == _ROOT]
+    return not (roots and any(_is_rule(line) for line in taken[roots[-1] + 1 :]))
+
+
+def with_table(crash: Crash) -> Crash:
+    """A bare ``ChildFailedError:`` line crash with the table it took: its message is the
+    table's title (``train.py FAILED``), then as :func:`with_root_failure` places it."""
+    if len(crash.lines) < 2:
+        return crash
+    title = exception_message("", list(crash.lines[1:]))
+    bare = crash.message.rstrip(": ") == crash.exception_type
+    return with_root_failure(replace(crash, message=title) if bare and title else crash)
+
+
+def _is_rule(text: str) -> bool:
+    return len(text.strip()) >= 3 and not text.strip().strip("=")

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
+from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import LogLine
 from spectrace.rulegate import GateIndex
 from spectrace.ruleset import BenignRule, CrashRule, RulePattern, RuleSet, RuleTimeout
@@ -16,6 +17,8 @@ MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the res
 MEMO_SIZE = 4096  # classified exception texts remembered per input (then forgotten at once)
 # ``SomeError('message')``: the repr of an exception, its message possibly cut by the paste.
 _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])(.*)$")
+# A ``(?P<ts>...)`` group's stamp: Slurm's ``2026-03-01T12:00:00``, CANN's ``2026-03-01-12:00:00``.
+_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?")
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
@@ -188,4 +191,11 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
         ts_text=line.ts_text,
         lines=(line.text,),
     )
-    return _apply(crash, rule)
+    return _apply(_stamped(crash, groups.get("ts")), rule)
+
+
+def _stamped(crash: Crash, text: str | None) -> Crash:
+    """A line with no stamp of its own takes the time its message prints (a rule's ``ts`` group)."""
+    m = _STAMP.fullmatch(text.strip()) if text and crash.ts is None else None
+    ts = make_ts(*m.groups()) if m is not None else None
+    return crash if ts is None else replace(crash, ts=ts, ts_text=text.strip())
