@@ -108,6 +108,10 @@ def _is_explained(primary: set[int], terms: dict[str, str], candidates: list[Pro
     return by_batch or widths_only
 
 
+def _dims(numbers: dict[str, int], prefix: str) -> str:
+    return ", ".join(str(v) for k, v in numbers.items() if k.startswith(prefix))
+
+
 def _lead(sm: ShapeMismatch) -> str:
     n = sm.numbers
     leads = {
@@ -118,6 +122,7 @@ def _lead(sm: ShapeMismatch) -> str:
         "matmul": f"matmul {n.get('mat1_rows')}x{n.get('mat1_cols')} by "
         f"{n.get('mat2_rows')}x{n.get('mat2_cols')}",
         "index_oob": f"index {n.get('index')} on dim {n.get('dim')} of size {n.get('size')}",
+        "trt_invalid_shape": f"shape ({_dims(n, 'shape')}) where ({_dims(n, 'target')}) was expected",
     }
     return leads.get(sm.pattern, sm.pattern)
 

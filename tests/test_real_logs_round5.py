@@ -203,3 +203,20 @@ def test_pytest_failure_report_names_the_raised_exception(tmp_path: Path) -> Non
     assert root.exception_type == "RuntimeError"
     assert root.shape_mismatch is not None
     assert root.shape_mismatch.numbers == {"a": 4, "b": 3, "dim": 0}
+
+
+def test_tensorrt_llm_invalid_shape_check_is_a_shape_mismatch_said_unexplained(
+    tmp_path: Path,
+) -> None:
+    """TensorRT-LLM's own shape check: the numbers are read; with no run facts in the log,
+    spectrace says it cannot decode them rather than guessing a draft or batch count."""
+    lines = [
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Tensor 'draft_tokens' has invalid "
+        "shape (6, 3), expected (-1, 5) (/src/tensorrt_llm/runtime/tllmRuntime.cpp:310)",
+    ]
+    (root,) = roots(run(tmp_path, lines))
+    sm = root.shape_mismatch
+    assert sm is not None and sm.pattern == "trt_invalid_shape"
+    assert sm.numbers == {"shape0": 6, "shape1": 3, "target0": -1, "target1": 5}
+    assert root.explanation is not None and not root.explanation.explained
+    assert "(6, 3) where (-1, 5) was expected" in root.explanation.summary

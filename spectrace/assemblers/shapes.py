@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ShapeMismatch:
-    pattern: str  # "size_of_tensor", "cat_sizes", "view_invalid", "expand", "matmul", "index_oob", "topk_range", "unpack"
+    # "size_of_tensor", "cat_sizes", "view_invalid", "expand", "matmul", "index_oob",
+    # "topk_range", "unpack", "trt_invalid_shape"
+    pattern: str
     numbers: dict[str, int]  # e.g. {"a": 160, "b": 2, "dim": 0}
     text: str  # the matched message
 
@@ -68,6 +70,10 @@ def _unpack(m: re.Match[str]) -> dict[str, int]:
     return out | ({"got": int(m["got"])} if m["got"] else {})
 
 
+def _trt_shape(m: re.Match[str]) -> dict[str, int]:
+    return {**_listed("shape", m["got"]), **_listed("target", m["exp"])}
+
+
 def _none(_m: re.Match[str]) -> dict[str, int]:
     return {}
 
@@ -121,6 +127,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
         _index,
     ),
     ("topk_range", re.compile(r"selected index k out of range"), _none),
+    (  # TensorRT-LLM's C++ check: "Tensor 'draft_tokens' has invalid shape (8, 4), expected (8, 5)"
+        "trt_invalid_shape",
+        re.compile(r"has invalid shape \((?P<got>[-\d, ]*)\), expected \((?P<exp>[-\d, ]*)\)"),
+        _trt_shape,
+    ),
     (
         "unpack",
         re.compile(
