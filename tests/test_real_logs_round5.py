@@ -220,3 +220,21 @@ def test_tensorrt_llm_invalid_shape_check_is_a_shape_mismatch_said_unexplained(
     assert sm.numbers == {"shape0": 6, "shape1": 3, "target0": -1, "target1": 5}
     assert root.explanation is not None and not root.explanation.explained
     assert "(6, 3) where (-1, 5) was expected" in root.explanation.summary
+
+
+def test_a_wrapped_frame_line_in_an_indented_paste_is_joined(tmp_path: Path) -> None:
+    """A terminal copy wrapped a frame line onto a line of its own, and the reader indented
+    the whole paste: the wrapped rest carries the indent and still completes its frame."""
+    tag = "    (Worker_TP3 pid=7001) ERROR 05-06 07:08:09 [multiproc_executor.py:968] "
+    lines = [
+        tag + "Traceback (most recent call last):",
+        tag + f'  File "{SITE}/vllm/v1/worker/gpu_model_runner.py", line 5120, in sample_tokens',
+        tag + "    probs = self._draft_probs(meta)",
+        tag + f'  File "{SITE}/vllm/v1/spec_decode/draft_probs.py", li',
+        "    ne 88, in align_draft_probs",
+        tag + "    raise RuntimeError(",
+        tag + "RuntimeError: draft probabilities missing",
+    ]
+    (root,) = roots(run(tmp_path, lines))
+    assert [f.function for f in root.frames] == ["sample_tokens", "align_draft_probs"]
+    assert root.frames[-1].line == 88

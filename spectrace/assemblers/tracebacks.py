@@ -188,10 +188,9 @@ class TracebackAssembler:
                 rec.add(line)
                 return True
             return False  # a new traceback: the caller closes this one and starts again
-        if rec.cut is not None:
-            text, rec.cut = rec.cut + text, None  # the wrapped rest of a frame line
-            if not _FRAME.match(text):
-                text = line.text
+        if rec.cut is not None:  # the wrapped rest of a frame line; indented with the paste
+            joined = (rec.cut + rest for rest in (text, text.lstrip()))
+            text, rec.cut = next((j for j in joined if _FRAME.match(j)), line.text), None
         if rec.state in (State.HEAD, State.FRAMES) and _CUT_FRAME.match(text):
             if not (m := _FRAME.match(text)) or not m["func"].strip():
                 rec.cut = text
