@@ -101,9 +101,11 @@ def test_spawned_ranks_without_title_or_env_are_found_from_locals(
     )
 
 
-def _wait_for(paths: list[Path], seconds: float = 10) -> None:
+def _wait_for(paths: list[Path], seconds: float = 150) -> None:
+    """Until every rank has dumped its parked trace; a generous deadline for a loaded box."""
     deadline = time.monotonic() + seconds
-    while not all(p.exists() for p in paths) and time.monotonic() < deadline:
+    while not all(p.exists() for p in paths):
+        assert time.monotonic() < deadline, f"no flight-recorder dump after {seconds} s"
         time.sleep(0.1)
 
 
