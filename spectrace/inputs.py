@@ -9,8 +9,6 @@ from pathlib import Path
 from spectrace import pipeline
 from spectrace.errors import InputError
 from spectrace.read import STDIN, display_name
-from spectrace.stacks.flight import load_flight
-from spectrace.stacks.model import load_capture
 from spectrace.textfile import checked_path, problem
 
 __all__ = ["expand", "problem", "usable", "usable_stacks"]
@@ -47,6 +45,9 @@ def usable_stacks(
 ) -> tuple[list[str], list[str]]:
     """Stacks captures and flight dumps that load; a damaged one beside the logs is skipped with
     a warning, so it cannot hide the crashes the logs hold (``warn`` None: it is the error)."""
+    from spectrace.stacks.flight import load_flight  # only a run given a capture pays for these
+    from spectrace.stacks.model import load_capture
+
     problems: dict[str, str] = {}
     for path, load in [*((c, load_capture) for c in captures), *((d, load_flight) for d in dumps)]:
         try:
