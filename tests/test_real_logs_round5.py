@@ -238,3 +238,29 @@ def test_a_wrapped_frame_line_in_an_indented_paste_is_joined(tmp_path: Path) -> 
     (root,) = roots(run(tmp_path, lines))
     assert [f.function for f in root.frames] == ["sample_tokens", "align_draft_probs"]
     assert root.frames[-1].line == 88
+
+
+def test_a_5xx_reply_is_collateral_of_the_engine_error_near_it(tmp_path: Path) -> None:
+    """A serving wrapper's traceback ends in its 500 reply; the engine's own error, printed
+    after it, is the cause."""
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/srv/app/handlers.py", line 41, in chat',
+        "    raise HTTPException(status_code=500, detail='engine error during inference')",
+        "fastapi.exceptions.HTTPException: 500: engine error during inference",
+        "",
+        "E0405 10:11:12.123456789     77 server.cpp:190] request 9 failed: Encountered an error "
+        "in forwardAsync function: [TensorRT-LLM][ERROR] Assertion failed: draft length must "
+        "not exceed maxDraftLen (/src/cpp/tensorrt_llm/batch_manager/decoder.cpp:88)",
+    ]
+    analysis = run(tmp_path, lines)
+    (root,) = roots(analysis)
+    assert root.crash_class == "trtllm_assertion"
+    reply = next(i for i in analysis.incidents if i.crash_class == "request_failed")
+    assert reply.caused_by == root.id
+
+
+def test_a_5xx_reply_alone_still_fails_the_run(tmp_path: Path) -> None:
+    lines = ["starlette.exceptions.HTTPException: 503: model is not ready"]
+    (root,) = roots(run(tmp_path, lines))
+    assert root.crash_class == "request_failed"
