@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spectrace.pipeline import analyse
+from real_logs_helpers import run
 
 DEAD = [
     "[2026-03-04 09:12:40] Rank 0 scheduler is dead. Please check if there are relevant logs.",
@@ -30,12 +30,6 @@ SCHED_CRASH = [
     "RuntimeError: CUDA error: out of memory",
     "",
 ]
-
-
-def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return analyse([str(path)])
 
 
 def test_scheduler_dead_over_a_cut_traceback_is_one_death_not_a_traceback(tmp_path: Path) -> None:

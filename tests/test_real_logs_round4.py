@@ -7,23 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spectrace.pipeline import analyse
+from real_logs_helpers import roots, run
 
 SITE = "/opt/venv/lib/python3.12/site-packages"
 WATCHDOG = (
     "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, "
     "NumelIn=64, NumelOut=64, Timeout(ms)=600000) ran for 600042 milliseconds before timing out."
 )
-
-
-def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return analyse([str(path)])
-
-
-def roots(analysis) -> list:  # noqa: ANN001
-    return [i for i in analysis.incidents if i.root_cause]
 
 
 def test_ray_core_log_line_under_an_actor_prefix_keeps_its_time(tmp_path: Path) -> None:

@@ -7,19 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spectrace.pipeline import analyse
+from real_logs_helpers import roots, run
 
 SITE = "/usr/local/lib/python3.10/dist-packages"
-
-
-def run(tmp_path: Path, lines: list[str], name: str = "server.log"):  # noqa: ANN201
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return analyse([str(path)])
-
-
-def roots(analysis) -> list:  # noqa: ANN001
-    return [i for i in analysis.incidents if i.root_cause]
 
 
 def test_a_frame_with_its_code_glued_on_keeps_the_function_name(tmp_path: Path) -> None:
