@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
@@ -14,11 +17,27 @@ from spectrace.tui.views import ranks_seen, search
 from spectrace.tui.widgets.log_view import LogView
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from spectrace.tui.app import SpectraceApp
 
     _Base = SpectraceApp
 else:
     _Base = object
+
+
+PALETTE_HELP = {
+    "search": "Find text or a regex in the log",
+    "search_next(1)": "Go to the next search match",
+    "search_next(-1)": "Go to the previous search match",
+    "crash(1)": "Go to the next crash below the cursor",
+    "crash(-1)": "Go to the previous crash above the cursor",
+    "filter": "Keep or hide the lines that match",
+    "clear_filter": "Show every line of every rank again",
+    "rank": "Show one rank only",
+    "follow": "Follow the end of a growing log, or stop",
+    "colour": "Show or strip the log's own ANSI colours",
+}
 
 
 class KeyActions(_Base):
@@ -30,22 +49,37 @@ class KeyActions(_Base):
         self.notify(one_row(message), severity=severity, markup=False, **kw)
 
     def action_crash(self, direction: int) -> None:
-        entries = self.incident_list.entries
-        rows = [
-            (self.files.row(self.log_view.source, e.source, e.lineno), n)
-            for n, e in enumerate(entries)
-            if e.source is not None and e.lineno is not None
-        ]
-        placed = sorted((row, n) for row, n in rows if row is not None)
+        """Every occurrence is a stop, as every error line is in lnav: in a log of 5,000
+        crashes of one kind, E from the end goes to the last one, not the kind's first."""
+        placed = self._crash_stops()
         cursor = self.log_view.cursor
         ahead = [p for p in placed if (p[0] > cursor if direction > 0 else p[0] < cursor)]
         if not ahead:
             self.notify("no more crashes " + ("below" if direction > 0 else "above"))
             return
         row, n = ahead[0] if direction > 0 else ahead[-1]
+        self.picked = True
         self.incident_list.highlighted = n
         self.log_view.follow = False
         self.log_view.go_to(row)
+
+    def _crash_stops(self) -> list[tuple[int, int]]:
+        """(view row, list entry) of every crash's first line shown, in row order."""
+        from spectrace.incidents import Incident
+
+        stops: set[tuple[int, int]] = set()
+        for n, entry in enumerate(self.incident_list.entries):
+            item = entry.item
+            places = (
+                [(o.source, o.lineno) for o in item.occurrences]
+                if isinstance(item, Incident)
+                else [(entry.source, entry.lineno)]
+            )
+            for source, lineno in places:
+                row = self.files.row(self.log_view.source, source, lineno)
+                if row is not None:
+                    stops.add((row, n))
+        return sorted(stops)
 
     def action_search(self) -> None:
         def done(query: Query | None) -> None:
@@ -99,6 +133,17 @@ class KeyActions(_Base):
     def action_colour(self) -> None:
         self.log_view.colour = not self.log_view.colour
         self.log_view.set_crash_lines(self.log_view.crash_lines)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette (ctrl+p) offers every key's action too, found by name ("filter")."""
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.action not in ("quit", "help"):
+                yield SystemCommand(
+                    binding.description,
+                    f"{PALETTE_HELP.get(binding.action, '')} (key: {self.keys_display(binding)})",
+                    partial(self.run_action, binding.action),
+                )
 
     def action_help(self) -> None:
         keys = [

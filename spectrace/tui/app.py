@@ -120,14 +120,14 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.indexing = True
         self.filtering = False
         self._crash_flush_pending = False
+        self.picked = False  # the user chose a list row (key, click, e/E): keep it on rebuilds
         self._status_text = ""
         self._analysis_started_at = 0.0
         self._painted = threading.Event()
 
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
-        if not paths:
-            self.log_view.placeholder = Text(NO_LOG, style="dim italic")
+        self.log_view.placeholder = self._placeholder(self.base)
         self.incident_list = IncidentList(id="incidents")
         self.detail = IncidentDetail(id="detail")
         self.load_chart = LoadChart(id="load")
@@ -237,8 +237,17 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     def _show(self, source: LineSource) -> None:
         self.filtering = False
+        self.log_view.placeholder = self._placeholder(source)
         self.log_view.set_source(source, keep=self.log_view.position())
         self._status()
+
+    def _placeholder(self, source: LineSource) -> Text | None:
+        """What an empty view says: no log given, or nothing left by the filter and rank."""
+        if not self.files.paths:
+            return Text(NO_LOG, style="dim italic")
+        if source.count == 0 and (self.line_filter is not None or self.rank is not None):
+            return Text("No line is left by the filter and rank: F clears them.", "dim italic")
+        return None
 
     def _start_analysis(self) -> None:
         if self.scanning:
@@ -295,14 +304,16 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     def _list(self, entries: list[Entry]) -> None:
         self.incident_list.show(entries)
-        if self.incident_list.highlighted is None and entries:
-            self.incident_list.highlighted = 0
+        if entries and (self.incident_list.highlighted is None or not self.picked):
+            self.incident_list.highlighted = 0  # the first root cause, not the first crash seen
         entry = self.incident_list.current()
         if entry is not None:  # now, not a bubbled OptionHighlighted later: settled means shown
             self._detail(entry)
 
     @on(OptionList.OptionHighlighted, "#incidents")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.incident_list.has_focus:
+            self.picked = True
         entry = self.incident_list.current()
         if entry is not None:
             self._detail(entry)
@@ -359,4 +370,4 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         )
         if text != self._status_text:  # one line of fixed height: no layout pass needed
             self._status_text = text
-            self.status_bar.update(Text(text), layout=False)
+            self.status_bar.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)

@@ -83,12 +83,17 @@ async def test_an_evidence_line_jumps_the_log_to_it() -> None:
 
 @pilot
 async def test_e_and_E_walk_crashes_in_log_order() -> None:
+    """Every occurrence is a stop (as in lnav): TP7's traceback, TP3's, then the SIGQUIT."""
     async with seed_app("e", "e") as (app, pilot):
-        second = app.incident_list.current()
-        assert second is not None and isinstance(second.item, Incident)
-        assert "SIGQUIT" in second.item.message or second.item.exception_type == "SIGQUIT"
-        assert second.depth == 1  # collateral, listed under its root cause
-        await pilot.press("E")
+        again = app.incident_list.current()
+        assert again is not None and again.item.exception_type == "RuntimeError"
+        assert app.log_view.cursor == 625  # TP3's copy of the same incident, line 626
+        await pilot.press("e")
+        third = app.incident_list.current()
+        assert third is not None and isinstance(third.item, Incident)
+        assert "SIGQUIT" in third.item.message or third.item.exception_type == "SIGQUIT"
+        assert third.depth == 1  # collateral, listed under its root cause
+        await pilot.press("E", "E")
         first = app.incident_list.current()
         assert first is not None and first.item.exception_type == "RuntimeError"
         assert app.log_view.cursor == 600
@@ -122,7 +127,7 @@ async def test_selecting_a_crash_in_the_list_jumps_the_log() -> None:
 async def test_load_chart_ends_at_the_crash() -> None:
     async with seed_app("e") as (app, pilot):
         chart = app.load_chart
-        assert "crash 2026-02-27 21:00:18" in str(chart.title.render())
+        assert "load up to ✖ 2026-02-27 21:00:18" in str(chart.title.render())
         row = chart.rows[("running_req", 0)]
         assert (
             row.display and row.spark.data and row.spark.data[-1] == 10 and len(row.spark.data) > 10

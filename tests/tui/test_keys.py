@@ -204,9 +204,12 @@ async def test_h_and_l_scroll_long_lines_sideways(seed_log: Path) -> None:
     async with started(app, loaded) as pilot:
         await wait_for(pilot, lambda: app.log_view.show_horizontal_scrollbar)  # widths rendered
         before = screen_lines(app)[1]
+        assert before.rstrip().endswith("›")  # the row goes on past the right edge
         await pilot.press("l", "l")
         await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 16)
-        assert screen_lines(app)[1].startswith(before[16:])
+        after = screen_lines(app)[1]
+        assert after.startswith("‹")  # and now past the left edge too
+        assert after[1:].startswith(before[17:-1].rstrip())
         await pilot.press("h")
         await wait_for(pilot, lambda: app.log_view.scroll_offset.x == 8)
         await pilot.press("right")

@@ -100,7 +100,7 @@ def test_seed_story_in_a_real_terminal(pane) -> None:  # type: ignore[no-untyped
     assert "160 = 10 running requests × 16 draft tokens" in screen
     screen = term.wait("TP7] Scheduler hit an exception: Traceback")
     assert "disable_overlap_schedule=True" in screen
-    assert "load before the crash" in screen
+    assert "load up to ✖" in screen
     term.keys("?")
     help_screen = term.wait("spectrace tui: keys")
     assert "Next crash" in help_screen and "Filter" in help_screen

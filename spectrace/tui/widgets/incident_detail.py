@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from spectrace.tui.linestyle import one_row
 from spectrace.tui.messages import JumpTo
-from spectrace.tui.widgets.incident_list import WrappedOptionList
+from spectrace.tui.widgets.incident_list import WrappedOptionList, clip
 
 if TYPE_CHECKING:
     from spectrace.assemblers.config import Evidence
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cmdline"}
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
+EVIDENCE_MAX = 160
 
 
 def is_server_frame(frame: Frame) -> bool:
@@ -74,7 +75,8 @@ def traceback_text(
     links = list(chain) or [ChainLink(exc, msg, frames)]
     out = Text()
     for link in links:
-        out.append("Traceback (most recent call last):\n", "bold")
+        if link.frames:  # a C++ abort or an NCCL timeout has no Python frames to head
+            out.append("Traceback (most recent call last):\n", "bold")
         for frame in link.frames:
             out.append_text(frame_text(frame))
             out.append("\n")
@@ -99,13 +101,16 @@ def summary(item: Incident | Crash) -> Text:
 
     out = Text.assemble((item.exception_type, "bold red"), ": ", item.message, "\n")
     if not isinstance(item, Incident):
-        out.append(f"rank {item.rank or '?'} · {item.ts_text or ''} · still scanning…\n", "cyan")
+        where = [f"rank {item.rank}" if item.rank else "", item.ts_text or "", "still scanning…"]
+        out.append(" · ".join(w for w in where if w) + "\n", "cyan")
         return out
-    out.append(
-        f"origin {item.origin_rank or '?'} · ranks {', '.join(item.ranks) or '?'} · "
-        f"{item.first_seen.ts_text or ''}\n",
-        "cyan",
-    )
+    where = [
+        f"origin {item.origin_rank}" if item.origin_rank else "origin rank unknown",
+        f"ranks {', '.join(item.ranks)}" if item.ranks else "",
+        f"{len(item.occurrences):,} times" if len(item.occurrences) > 1 else "",
+        item.first_seen.ts_text or "",
+    ]
+    out.append(" · ".join(w for w in where if w) + "\n", "cyan")
     if not item.root_cause and item.caused_by:
         out.append(f"collateral of {item.caused_by}\n", "yellow")
     path = item.worker_path
@@ -163,9 +168,9 @@ def _evidence_option(ev: Evidence, n: int) -> Option:
         arrow,
         (_where(ev.source, ev.lineno), "cyan"),
         "  ",
-        (ev.reason[:160], "yellow"),
+        (clip(ev.reason, EVIDENCE_MAX), "yellow"),
         "\n    ",
-        (ev.text[:160], "dim"),
+        (clip(ev.text, EVIDENCE_MAX), "dim"),
     )
     return Option(prompt, id=str(n))
 
@@ -252,10 +257,11 @@ class IncidentDetail(VerticalScroll):
             options.append(
                 Option(
                     Text.assemble(
-                        ("flag ", "dim"),
+                        # the origin first: a narrow panel wraps the location whole, never
+                        # "server.log:4" on one row and "dump" alone on the next
+                        (f"{ORIGINS.get(flag.origin, flag.origin)} flag ", "dim"),
                         (f"{name}={flag.value!r}", "bold"),
                         (f"  {_where(flag.source, flag.lineno)}", "cyan"),
-                        (f" {ORIGINS.get(flag.origin, flag.origin)}", "dim"),
                     ),
                     id=str(n),
                 )

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 # The core's records are imported where used: the first frame does not wait for the
 # pipeline's import (~50 ms of CPU); the scan has loaded them by the time rows exist.
 
+MESSAGE_MAX = 100  # about two rows at the usual width; the detail shows it all
+FINDING_MAX = 240  # a finding's message is its verdict (a hang names the odd rank): keep more
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -68,6 +71,17 @@ def _when(ts_text: str | None) -> str:
     return ts_text.split()[-1] if ts_text else ""
 
 
+def clip(text: str, limit: int = MESSAGE_MAX) -> str:
+    """At most ``limit`` characters, with "…" where text was left out."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _where(rank: str | None, more: str, times: int, when: str) -> str:
+    """ "  TP7 +1 ranks  ×12  21:00:18", leaving out what is unknown (no "?" to puzzle over)."""
+    parts = [f"{rank}{more}" if rank else "", f"×{times:,}" if times > 1 else "", when]
+    return "".join(f"  {p}" for p in parts if p)
+
+
 def label(entry: Entry) -> Text:
     """Two lines: what and where, then the message (log text stays plain Text)."""
     from spectrace.incidents import Incident
@@ -79,31 +93,30 @@ def label(entry: Entry) -> Text:
             ("⚠ ", "yellow bold"),
             (item.kind.replace("_", " "), "yellow"),
             "\n  ",
-            (item.message[:200], "italic"),
+            (clip(item.message, FINDING_MAX), "italic"),
         )
     if isinstance(item, Incident):
-        ranks = item.origin_rank or (item.ranks[0] if item.ranks else "?")
+        rank = item.origin_rank or (item.ranks[0] if item.ranks else None)
         more = f" +{len(item.ranks) - 1} ranks" if len(item.ranks) > 1 else ""
         head = (
             f"{indent}{'✖' if item.root_cause else '•'} ",
             "red bold" if item.root_cause else "dim",
         )
-        where = f"  {ranks}{more}  {_when(item.first_seen.ts_text)}"
+        where = _where(rank, more, len(item.occurrences), _when(item.first_seen.ts_text))
         return Text.assemble(
             head,
             (item.exception_type, "bold"),
             (where, "cyan"),
             "\n  ",
             " " * len(indent),
-            (item.message[:200], "dim"),
+            (clip(item.message), "dim"),
         )
-    where = f"  {item.rank or '?'}  {_when(item.ts_text)}"
     return Text.assemble(
         ("… ", "yellow"),
         (item.exception_type, "bold"),
-        (where, "cyan"),
+        (_where(item.rank, "", 1, _when(item.ts_text)), "cyan"),
         "\n  ",
-        (item.message[:200], "dim"),
+        (clip(item.message), "dim"),
     )
 
 

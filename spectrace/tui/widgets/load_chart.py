@@ -20,6 +20,7 @@ METRICS = (
     ("gen_throughput", "tok/s"),
 )
 MAX_RANKS = 2
+LABEL_MAX = 28  # "EngineCore_DP0 running req" fits; a longer rank name is cut with "…"
 WINDOW = 60  # samples shown before the crash
 
 
@@ -50,8 +51,9 @@ class LoadRow(Horizontal):
         super().__init__(self.label, self.spark, self.last, classes="load-row")
         self.display = False
 
-    def show(self, name: str, values: list[float]) -> None:
-        self.label.update(name)
+    def show(self, name: str, values: list[float], width: int) -> None:
+        self.label.styles.width = width
+        self.label.update(name if len(name) < width else name[: width - 2] + "…")
         self.spark.data = values
         self.last.update(Text(f"{values[-1]:g} ✖", style="bold red"))
 
@@ -75,15 +77,17 @@ class LoadChart(Vertical):
     ) -> None:
         kept = before(samples, when)
         if not kept:
-            self.title.update(Text("load: no throughput lines before this point", style="dim"))
-        else:
-            mark = f" → ✖ crash {when_text}" if when_text else ""
-            self.title.update(Text.assemble(("load before the crash", "bold"), (mark, "bold red")))
-        for metric, name in METRICS:
-            per_rank = list(series(kept, metric).items())[:MAX_RANKS]
-            for slot in range(MAX_RANKS):
-                row = self.rows[(metric, slot)]
-                row.display = slot < len(per_rank)
-                if slot < len(per_rank):
-                    rank, values = per_rank[slot]
-                    row.show(f"{rank} {name}", values)
+            self.title.update(Text("load: no decode lines before it", style="dim"))
+        else:  # short enough for the narrowest side column (34 cells)
+            mark = f" ✖ {when_text}" if when_text else ""
+            self.title.update(Text.assemble(("load up to", "bold"), (mark, "bold red")))
+        shown = {
+            (metric, slot): (f"{rank} {name}", values)
+            for metric, name in METRICS
+            for slot, (rank, values) in enumerate(list(series(kept, metric).items())[:MAX_RANKS])
+        }
+        width = min(max((len(n) + 1 for n, _ in shown.values()), default=0), LABEL_MAX)
+        for key, row in self.rows.items():
+            row.display = key in shown
+            if key in shown:
+                row.show(*shown[key], width=max(width, 12))

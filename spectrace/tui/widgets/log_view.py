@@ -6,6 +6,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -23,6 +24,7 @@ CURSOR_STYLE = Style(bgcolor="rgb(40,60,90)")
 GUTTER_STYLE = Style(color="rgb(110,110,110)")
 MATCH_STYLE = Style(color="black", bgcolor="yellow")
 CUT_STYLE = Style(reverse=True, dim=True)
+MORE_STYLE = Style(color="black", bgcolor="rgb(170,170,170)", bold=True)
 MAX_WIDTH = 10_000
 LABEL_MAX = 16
 
@@ -165,7 +167,7 @@ class LogView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
-        width = self.size.width
+        width = self.scrollable_content_region.width  # not under the scrollbar: "›" stays seen
         if row >= self.source.count:
             if row == 0 and self.placeholder is not None:
                 strip = Strip(list(self.placeholder.render(self.app.console)))
@@ -173,7 +175,11 @@ class LogView(ScrollView, can_focus=True):
             return Strip.blank(width, self.rich_style)
         text = self._row_text(row)
         strip = Strip(list(text.render(self.app.console)), text.cell_len)
-        strip = strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        strip = edge_marks(
+            strip.crop_extend(scroll_x, scroll_x + width, self.rich_style),
+            left=scroll_x > 0 and text.cell_len > 0,
+            right=text.cell_len > scroll_x + width,
+        )
         if row == self.cursor:
             strip = strip.apply_style(CURSOR_STYLE)
         return strip
@@ -203,3 +209,16 @@ class LogView(ScrollView, can_focus=True):
             self._width = min(text.cell_len + 1, MAX_WIDTH)
             self.call_later(self._sync_size)
         return text
+
+
+def edge_marks(strip: Strip, *, left: bool, right: bool) -> Strip:
+    """ "‹" / "›" on a row's edge cell when it goes on past that edge (h / l to scroll)."""
+    width = strip.cell_length
+    if width < 3:
+        return strip
+    start, end = int(left), width - int(right)
+    parts = [Strip([Segment("‹", MORE_STYLE)], 1)] if left else []
+    parts.append(strip.crop(start, end))
+    if right:
+        parts.append(Strip([Segment("›", MORE_STYLE)], 1))
+    return Strip.join(parts) if len(parts) > 1 else strip

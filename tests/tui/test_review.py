@@ -1,0 +1,162 @@
+"""What a demanding lnav user noticed driving the TUI in a real terminal, each kept fixed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_crashes import MARKER, SEED, analysed, detail_text
+from textual.command import CommandList
+from tui_helpers import SAMPLES, pilot, screen_lines, started, wait_for
+
+from spectrace.incidents import Incident
+from spectrace.tui.app import SpectraceApp
+from spectrace.tui.dialogs import HelpScreen, RankDialog
+
+NCCL = sorted((SAMPLES / "nccl_watchdog").glob("rank*.log"))
+
+# A plain Python traceback, as a worker prints an uncaught exception (no logging header).
+CRASH = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/app/worker.py", line 12, in handle\n'
+    "    check(request)\n"
+    '  File "/srv/app/worker.py", line 7, in check\n'
+    "    raise ValueError(msg)\n"
+    "ValueError: request {n} failed: bad input\n"
+)
+
+
+def hits(app: SpectraceApp) -> int:
+    """Commands the open palette lists for what was typed."""
+    found = app.screen.query(CommandList)
+    return found.first().option_count if found else 0
+
+
+def crash_log(tmp_path: Path, count: int) -> Path:
+    """``count`` copies of one crash, each after a line of ordinary output."""
+    log = tmp_path / "dense.log"
+    log.write_text("".join(f"serving request {n}\n" + CRASH.format(n=n) for n in range(count)))
+    return log
+
+
+@pilot
+async def test_the_root_cause_is_selected_when_the_analysis_ends() -> None:
+    """The scan finds rank0's NCCL timeout first; the finished list must open on the OOM
+    that caused it, not on that collateral."""
+    app = SpectraceApp(NCCL)
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        entry = app.incident_list.current()
+        assert entry is not None and isinstance(entry.item, Incident)
+        assert entry.item.root_cause and "OutOfMemoryError" in entry.item.exception_type
+        assert "OutOfMemoryError" in str(app.detail.summary.render())
+
+
+@pilot
+async def test_a_row_the_user_picked_stays_picked_when_the_list_is_rebuilt() -> None:
+    app = SpectraceApp(NCCL)
+    async with started(app, analysed) as pilot:
+        app.incident_list.focus()
+        await pilot.press("down")
+        picked = app.incident_list.current()
+        assert picked is not None and picked.depth == 1
+        app._list(app.incident_list.entries)  # what a rescan in follow mode does
+        assert app.incident_list.current() == picked
+
+
+@pilot
+async def test_a_crash_without_python_frames_has_no_traceback_heading() -> None:
+    app = SpectraceApp(NCCL)
+    async with started(app, analysed) as pilot:
+        app.incident_list.focus()
+        await pilot.press("down")
+        await pilot.pause()
+        text = detail_text(app)
+        assert "NCCLTimeout" in text
+        assert "Traceback (most recent call last)" not in text
+
+
+@pilot
+async def test_e_and_E_stop_at_every_occurrence_of_a_repeated_crash(tmp_path: Path) -> None:
+    app = SpectraceApp([crash_log(tmp_path, 5)])
+    async with started(app, analysed) as pilot:
+        assert len(app.incident_list.entries) == 1
+        assert "×5" in str(app.incident_list.get_option_at_index(0).prompt)
+        assert "5 times" in str(app.detail.summary.render())
+        await pilot.press("G", "E")
+        assert app.log_view.cursor == 29  # line 30: the last crash's first line, not the first's
+        await pilot.press("E")
+        assert app.log_view.cursor == 22
+        await pilot.press("g", "e", "e")
+        assert app.log_view.cursor == 8
+
+
+@pilot
+async def test_a_filter_that_leaves_nothing_says_so(tmp_path: Path) -> None:
+    app = SpectraceApp([crash_log(tmp_path, 2)])
+    async with started(app, analysed) as pilot:
+        await pilot.press("f")
+        await pilot.press(*"no such text", "enter")
+        await wait_for(pilot, lambda: app.settled and app.log_view.source.count == 0)
+        assert "F clears them" in screen_lines(app)[0]
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.log_view.source.count > 0)
+        assert "serving request 0" in screen_lines(app)[0]
+
+
+@pilot
+async def test_cut_rows_show_a_marker_inside_the_visible_width() -> None:
+    """The "›" used to be drawn under the scrollbar, where no terminal shows it."""
+    app = SpectraceApp([SEED])
+    async with started(app, analysed) as pilot:
+        view = app.log_view
+        await wait_for(pilot, lambda: view.show_vertical_scrollbar)
+        width = view.scrollable_content_region.width
+        strips = [view.render_line(y) for y in range(view.scrollable_content_region.height)]
+        assert all(s.cell_length <= width for s in strips)
+        assert any(s.text.endswith("›") for s in strips)
+
+
+@pilot
+async def test_the_load_chart_names_each_metric_of_a_long_rank_name() -> None:
+    app = SpectraceApp([SAMPLES / "vllm_enginecore" / "vllm_serve.log"])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        await pilot.pause()
+        rows = [row for row in app.load_chart.rows.values() if row.display]
+        labels = [str(row.label.render()) for row in rows]
+        assert "EngineCore_DP0 running req" in labels
+        # its cells, not only its text: the label used to be 18 cells wide, "EngineCore_DP0 r"
+        assert all(row.label.size.width > len(text) for row, text in zip(rows, labels, strict=True))
+
+
+@pilot
+async def test_long_evidence_is_cut_with_a_marker() -> None:
+    app = SpectraceApp([SAMPLES / "vllm_enginecore" / "vllm_serve.log"])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        assert "non-default args: {" in detail_text(app)
+        assert "…" in detail_text(app)
+
+
+@pilot
+async def test_the_help_fits_an_80_column_terminal() -> None:
+    app = SpectraceApp([SEED], expect=[MARKER])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        dialog = app.screen.query_one(".dialog")
+        assert dialog.region.x >= 0 and dialog.region.right <= 80
+
+
+@pilot
+async def test_the_command_palette_offers_the_app_s_own_commands() -> None:
+    app = SpectraceApp([SEED])
+    async with started(app, analysed) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"Next crash", "Filter", "Rank", "Tail"} <= set(titles)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"rank")
+        await wait_for(pilot, lambda: hits(app) > 0)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RankDialog))
