@@ -21,6 +21,7 @@ from spectrace.errors import SpectraceError
 from spectrace.stacks import procfs
 from spectrace.stacks.classify import detect_rank, rank_from_locals
 from spectrace.stacks.model import Capture, ProcessCapture, Sample, StackFrame, ThreadStack
+from spectrace.stacks.roles import detect_role, roles_of
 
 
 class StacksError(SpectraceError):
@@ -101,6 +102,7 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
     if not any(samples.values()):
         raise _fatal(pid, failures.get(pid) or next(iter(failures.values()), None), version)
     ranks = _ranks(binary, infos, samples, options)
+    roles = roles_of(infos, ranks)
     processes = tuple(
         ProcessCapture(
             pid=i.pid,
@@ -110,6 +112,7 @@ def capture(pid: int, options: CaptureOptions) -> Capture:
             rank_source=ranks[i.pid][1],
             samples=tuple(samples.get(i.pid, ())),
             error=failures[i.pid].message if i.pid in failures else None,
+            role=roles[i.pid],
         )
         for i in infos
     )
@@ -134,7 +137,8 @@ def _ranks(
     """Title, flags, env; failing those, a ``tp_rank``/``rank`` argument of the entry function
     (SGLang's run_scheduler_process, mp-spawned workers), read with one extra --locals dump."""
     ranks = {i.pid: detect_rank(i.cmdline, i.env) for i in infos}
-    unranked = [p for p, r in ranks.items() if r[0] is None and samples.get(p)]
+    titled = {i.pid for i in infos if detect_role(i.cmdline, entry_point=False)}
+    unranked = [p for p, r in ranks.items() if r[0] is None and samples.get(p) and p not in titled]
     if not unranked:
         return ranks
     if options.locals:

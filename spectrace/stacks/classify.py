@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -119,13 +120,24 @@ _COLLECTIVE_CODE = re.compile(
     r"\b(all_reduce\w*|all_gather\w*|reduce_scatter\w*|all_to_all\w*|barrier|broadcast)\s*\("
 )
 _TEMPLATE = re.compile(r"<[^<>]*>")
-_IDLE_NAMES = re.compile(r"^(?:event_loop\w*|recv_requests|_run_once|run_forever|serve_forever)$")
+_IDLE_NAMES = re.compile(
+    r"^(?:event_loop\w*|recv_requests|_run_once|run_forever|serve_forever|worker_busy_loop|"
+    r"_process_input_queue)$"
+)
+# A message queue's own read loop: waiting in it is waiting for work, not server code at work.
+_QUEUE_PLUMBING = re.compile(r"shm_broadcast\.py$")
 _SLEEP_NATIVE = re.compile(r"nanosleep|time_sleep")
 _LIBRARY_PKG = re.compile(
     r"[/\\](?:site|dist)-packages[/\\](?:torch|zmq|triton|numpy|uvloop|"
-    r"psutil|ray|tqdm|setproctitle|anyio|uvicorn|starlette|multiprocess)[/\\]"
+    r"psutil|ray|tqdm|setproctitle|anyio|uvicorn|starlette|multiprocess|tokenizers)[/\\]"
 )
 _STDLIB = re.compile(r"[/\\]lib[/\\]python3\.\d+[/\\](?!site-packages|dist-packages)|^<frozen ")
+# py-spy's text dump shortens paths to the import path ("threading.py", "torch/nn/module.py")
+_SHORT_TOP = re.compile(r"^([A-Za-z_]\w*)(?:\.py$|/)")
+_LIBRARY_TOPS = frozenset(
+    "torch zmq triton numpy uvloop psutil ray tqdm setproctitle anyio uvicorn starlette "
+    "multiprocess tokenizers".split()
+)
 
 
 def is_own_code(frame: StackFrame) -> bool:
@@ -134,7 +146,14 @@ def is_own_code(frame: StackFrame) -> bool:
         not frame.native
         and not _STDLIB.search(frame.filename)
         and not _LIBRARY_PKG.search(frame.filename)
+        and not _short_library(frame.filename)
     )
+
+
+def _short_library(filename: str) -> bool:
+    """A pasted dump's short path into the stdlib or infrastructure (``queue.py``, ``zmq/...``)."""
+    m = _SHORT_TOP.match(filename)
+    return m is not None and (m.group(1) in sys.stdlib_module_names or m.group(1) in _LIBRARY_TOPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,18 +187,24 @@ def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
     # CUDA spin-waits by default, so a thread stuck in .item() can look on-CPU: no active check.
     if own is not None and own.code and _GPU_CODE.search(own.code):
         return Activity.GPU_WAIT, _gpu_detail(own)
+    # Idle: the innermost frame that is the server's own (or an event loop) is the loop itself;
+    # a loop polling a message queue (vLLM's shm ring buffer spins) is idle even when on CPU.
+    idle = next((f for f in python if _IDLE_NAMES.match(f.name) or _loop_candidate(f)), None)
+    polled = idle is not None and any(_QUEUE_PLUMBING.search(f.filename) for f in python)
+    if idle is not None and _IDLE_NAMES.match(idle.name) and (polled or not thread.active):
+        return Activity.IDLE_LOOP, idle.name
     if thread.active:
         return Activity.RUNNING, own.name if own else (python[0].name if python else "?")
-    # Idle: the innermost frame that is the server's own (or an event loop) is the loop itself.
-    idle = next((f for f in python if _IDLE_NAMES.match(f.name) or is_own_code(f)), None)
-    if idle is not None and _IDLE_NAMES.match(idle.name):
-        return Activity.IDLE_LOOP, idle.name
     if any(f.native and _SLEEP_NATIVE.search(f.name) for f in frames) or (
         own is not None and own.code is not None and "sleep(" in own.code
     ):
         return Activity.SLEEPING, own.name if own else "sleep"
     leaf = own or (python[0] if python else None)
     return Activity.BLOCKED, leaf.name if leaf else "?"
+
+
+def _loop_candidate(frame: StackFrame) -> bool:
+    return is_own_code(frame) and not _QUEUE_PLUMBING.search(frame.filename)
 
 
 def _is_collective(frame: StackFrame) -> bool:

@@ -43,8 +43,10 @@ def hang_findings(
     paths = [f.path for f in analysis.files] if analysis is not None else []
     totals = {f.path: f.lines for f in analysis.files} if analysis is not None else {}
     skip = [(d.source, d.lineno, d.end_lineno) for d in analysis.pasted] if analysis else []
-    last = last_lines(stacks.ranks, paths, totals, skip)
-    order = sorted(stacks.ranks, key=lambda r: (r.label not in stacks.odd, natural_key(r.label)))
+    shown = stacks.ranks + stacks.coordinators
+    last = last_lines(shown, paths, totals, skip)
+    order = sorted(shown, key=lambda r: (r.label not in stacks.odd, r.process.role is not None,
+                                         natural_key(r.label)))  # fmt: skip
     evidence = tuple(_evidence(r, last[r.label]) for r in order if r.label in last)
     detail = "\n".join(_rank_line(r, last.get(r.label)) for r in order)
     return [
@@ -63,7 +65,8 @@ def _rank_line(rank: RankView, line: LogLine | None) -> str:
     where = f" at {os.path.basename(frame.filename)}:{frame.line} in {frame.name}" if frame else ""
     moved = ", stack moving" if rank.view.changed else ""
     logged = f"; last log line {line.source}:{line.lineno}" if line else "; no log line found"
-    return f"{rank.label} (pid {rank.process.pid}): {rank.view.activity.value} ({rank.view.detail}){where}{moved}{logged}"
+    role = ", coordinator" if rank.process.role is not None else ""
+    return f"{rank.label} (pid {rank.process.pid}{role}): {rank.view.activity.value} ({rank.view.detail}){where}{moved}{logged}"
 
 
 def _evidence(rank: RankView, line: LogLine) -> Evidence:

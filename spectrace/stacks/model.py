@@ -53,6 +53,7 @@ class ProcessCapture:
     rank_source: str | None  # "title", "cmdline", "env RANK", ...
     samples: tuple[Sample, ...] = ()
     error: str | None = None  # why this process has no samples (not Python, exited, ...)
+    role: str | None = None  # a coordinator ("EngineCore_DP0"): not a rank, not in the verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,7 @@ def _process_json(proc: ProcessCapture) -> dict[str, Any]:
         "cmdline": proc.cmdline,
         "rank": proc.rank,
         "rank_source": proc.rank_source,
+        "role": proc.role,
         "error": proc.error,
         "samples": [
             {"at": s.at, "threads": [_thread_json(t) for t in s.threads]} for s in proc.samples
@@ -153,6 +155,7 @@ def _process_from(d: dict[str, Any]) -> ProcessCapture:
         rank=_opt_str(d.get("rank")),
         rank_source=_opt_str(d.get("rank_source")),
         error=_opt_str(d.get("error")),
+        role=_opt_str(d.get("role")),  # absent from captures saved before roles existed
         samples=tuple(
             Sample(at=float(s["at"]), threads=tuple(_thread_from(t) for t in s["threads"]))
             for s in d["samples"]

@@ -101,6 +101,7 @@ class _Block:
     source: str | None
     key: str = ""  # py-spy: the pid; faulthandler: the writer's stream (it names no pid)
     threads: list[_Thread] = field(default_factory=list)
+    role: str | None = None  # "EngineCore_DP0", "detokenizer": a coordinator, not a rank
 
 
 @dataclass(slots=True)
@@ -141,12 +142,15 @@ def _finish(dump: _Dump, path: str) -> PastedDump:
     for blocks in order.values():
         rank = next((b.rank for b in blocks if b.rank), None)
         source = next((b.source for b in blocks if b.rank), None)
+        role = next((b.role for b in blocks if b.role), None)
         samples = tuple(
             Sample(at=float(i), threads=tuple(t.freeze() for t in b.threads if t.frames))
             for i, b in enumerate(blocks)
         )
         pid = blocks[0].pid or len(processes) + 1  # faulthandler names no pid: number them
-        processes.append(ProcessCapture(pid, 0, blocks[0].cmdline, rank, source, samples))
+        processes.append(
+            ProcessCapture(pid, 0, blocks[0].cmdline, rank, source, samples, role=role)
+        )
     capture = Capture(
         root_pid=dump.blocks[0].pid, started=f"{path}:{dump.first}", interval=0.0,
         native=False, locals=False, pyspy_version=dump.tool, processes=tuple(processes),
@@ -220,6 +224,7 @@ class DumpScanner:
 
     def _process(self, line: LogLine, pid: int, cmdline: str) -> None:
         from spectrace.stacks.classify import detect_rank
+        from spectrace.stacks.roles import detect_role
 
         dump = self._start(line, "py-spy")
         rank, source = detect_rank(cmdline, {})
@@ -227,7 +232,8 @@ class DumpScanner:
             rank, source = self.pid_ranks[pid], "log line naming the pid"
         elif rank is None and line.rank and not line.inferred:
             rank, source = line.rank, "log prefix"
-        dump.blocks.append(_Block(pid, cmdline, rank, source))
+        role = detect_role(cmdline, entry_point=rank is None)
+        dump.blocks.append(_Block(pid, cmdline, rank, source, role=role))
         self.thread = None
 
     def _thread(self, line: LogLine, tool: str, ident: str, name: str | None, active: bool,

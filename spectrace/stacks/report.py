@@ -76,7 +76,7 @@ class StacksReport:
         for name in ("rank", "pid", "state", "doing", "innermost own frame", "between samples"):
             table.add_column(name, overflow="fold")
         odd = set(self.analysis.odd)
-        for r in self.analysis.ranks + self.analysis.others:
+        for r in self._shown():
             state = r.state.value
             frames = own_frames(r.view, 1)
             table.add_row(
@@ -88,6 +88,11 @@ class StacksReport:
                 _movement(r),
             )
         return table
+
+    def _shown(self) -> tuple[RankView, ...]:
+        """Ranks, then coordinators (labelled by role), then processes with neither."""
+        a = self.analysis
+        return a.ranks + a.coordinators + a.others
 
     def _groups(self) -> Iterator[Text]:
         groups = [
@@ -104,8 +109,10 @@ class StacksReport:
             )
 
     def _threads(self) -> Iterator[Group]:
-        for r in self.analysis.ranks + self.analysis.others:
-            who = r.label if r.process.rank is None else f"{r.label} (pid {r.process.pid})"
+        for r in self._shown():
+            who = r.label if r.label.startswith("pid ") else f"{r.label} (pid {r.process.pid})"
+            if r.process.role is not None:
+                who = f"{r.label} (pid {r.process.pid}, coordinator)"
             lines: list[Text] = [Text(f"{safe(who)}: {safe(r.process.cmdline, 120)}", style="bold")]
             lines.extend(_thread_lines(r.view, True))
             for (activity, detail, where), views in _similar(

@@ -15,7 +15,7 @@ _LABEL_NUM = re.compile(r"^(.*?)(\d+)$")
 
 @dataclass(frozen=True, slots=True)
 class RankView:
-    label: str  # the rank ("TP3") or "pid 1234" when the process has none
+    label: str  # the rank ("TP3"), a coordinator's role ("EngineCore_DP0"), else "pid 1234"
     process: ProcessCapture
     view: ThreadView  # the thread that speaks for the process
     threads: tuple[ThreadView, ...]
@@ -41,6 +41,7 @@ class VerdictKind(Enum):
     ALL_IN_COLLECTIVE = "all_in_collective"
     IDLE = "idle"
     PROGRESS = "progress"
+    ABOVE = "above_ranks"  # every rank idle while a coordinator (engine core...) is stuck
     MIXED = "mixed"
     SINGLE = "single"
     NOTHING = "nothing"
@@ -54,6 +55,7 @@ class StackAnalysis:
     kind: VerdictKind
     verdict: str
     odd: tuple[str, ...]  # labels of the odd ones out
+    coordinators: tuple[RankView, ...] = ()  # engine core, detokenizer...: beside the ranks
 
 
 def natural_key(label: str) -> tuple[str, int]:
@@ -99,10 +101,13 @@ def phrase(activity: Activity, detail: str, plural: bool) -> str:
 def analyse(capture: Capture) -> StackAnalysis:
     views = [_rank_view(p) for p in capture.processes if p.samples]
     sampled = [v for v in views if v is not None]
-    ranked = [v for v in sampled if v.process.rank is not None]
+    ranked = [v for v in sampled if v.process.rank is not None and v.process.role is None]
+    # Coordinators never join the odd-one-out comparison; with no rank at all (vLLM TP=1, whose
+    # engine core runs the model) every sampled process is compared, as before roles existed.
+    coordinators = [v for v in sampled if v.process.role is not None] if ranked else []
     subjects = sorted(ranked or sampled, key=lambda v: natural_key(v.label))
-    others = tuple(v for v in sampled if v not in subjects)
-    kind, text, odd = _verdict(subjects)
+    others = tuple(v for v in sampled if v not in subjects and v not in coordinators)
+    kind, text, odd = _above_ranks(subjects, coordinators) or _verdict(subjects)
     return StackAnalysis(
         ranks=tuple(subjects),
         others=others,
@@ -110,7 +115,23 @@ def analyse(capture: Capture) -> StackAnalysis:
         kind=kind,
         verdict=text,
         odd=odd,
+        coordinators=tuple(sorted(coordinators, key=lambda v: natural_key(v.label))),
     )
+
+
+def _above_ranks(
+    ranks: Sequence[RankView], coordinators: Sequence[RankView]
+) -> tuple[VerdictKind, str, tuple[str, ...]] | None:
+    """Every rank idle while a coordinator is not: the ranks wait for work that never comes."""
+    stuck = [c for c in coordinators if c.state is not State.IDLE]
+    if not ranks or not stuck or any(r.state is not State.IDLE for r in ranks):
+        return None
+    every = "the only rank" if len(ranks) == 1 else "every rank"
+    text = (
+        f"{every} is idle ({compress(r.label for r in ranks)}) while "
+        f"{'; '.join(_clause(p) for p in _places(stuck))}: the hang is above the ranks"
+    )
+    return VerdictKind.ABOVE, text, tuple(c.label for c in stuck)
 
 
 def _rank_view(process: ProcessCapture) -> RankView | None:
@@ -118,7 +139,7 @@ def _rank_view(process: ProcessCapture) -> RankView | None:
     view = main_view(process, threads)
     if view is None:
         return None
-    label = process.rank or f"pid {process.pid}"
+    label = process.role or process.rank or f"pid {process.pid}"
     return RankView(label=label, process=process, view=view, threads=tuple(threads))
 
 
@@ -215,6 +236,7 @@ def analysis_json(analysis: StackAnalysis) -> dict[str, object]:
         "verdict": analysis.verdict,
         "odd": list(analysis.odd),
         "ranks": [_rank_json(r) for r in analysis.ranks],
+        "coordinators": [_rank_json(r) for r in analysis.coordinators],
         "others": [_rank_json(r) for r in analysis.others],
         "groups": [
             {
@@ -233,6 +255,7 @@ def _rank_json(r: RankView) -> dict[str, object]:
     return {
         "label": r.label,
         "pid": r.process.pid,
+        "role": r.process.role,
         "state": r.state.value,
         "activity": r.view.activity.name.lower(),
         "detail": r.view.detail,
