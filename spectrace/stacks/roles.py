@@ -13,15 +13,14 @@ import re
 from spectrace.stacks import procfs
 
 # Coordinators: processes of the server tree that schedule, tokenize or serve but are no rank.
-# A title (setproctitle) is definitive; an entry point only names a process that has no rank
-# (a forked child keeps its parent's command line until it sets its own title).
+# A title (setproctitle, or the program's own name) is the first word of the command line and
+# is definitive; an entry point only names a process that has no rank (a forked child keeps
+# its parent's command line until it sets its own title).
 _TITLE_ROLES = (
-    (re.compile(r"\b(EngineCore(?:_DP\d+)?)\b"), None),
-    (re.compile(r"\b(APIServer(?:_\d+)?)\b"), None),
-    (re.compile(r"\b(DPCoordinator)\b"), None),
-    (re.compile(r"sglang::detokenizer\b"), "detokenizer"),
-    (re.compile(r"sglang::data_parallel_controller\b"), "data_parallel_controller"),
-    (re.compile(r"(?:^|[/\s])(raylet|gcs_server)(?:\s|$)"), None),
+    (re.compile(r"^(?:\w+::)?(EngineCore(?:_DP\d+)?|APIServer(?:_\d+)?|DPCoordinator)$"), None),
+    (re.compile(r"^sglang::detokenizer$"), "detokenizer"),
+    (re.compile(r"^sglang::data_parallel_controller$"), "data_parallel_controller"),
+    (re.compile(r"(?:^|/)(raylet|gcs_server)$"), None),
 )
 _ENTRY_ROLES = (
     (re.compile(r"\bsglang[./]launch_server\b|\bsglang\s+serve\b"), "TokenizerManager"),
@@ -31,7 +30,11 @@ _ENTRY_ROLES = (
 
 def detect_role(cmdline: str, entry_point: bool = True) -> str | None:
     """A coordinator's role from its title, or from its entry point when ``entry_point``."""
-    for pattern, role in _TITLE_ROLES + (_ENTRY_ROLES if entry_point else ()):
+    title = cmdline.split(" ", 1)[0]
+    for pattern, role in _TITLE_ROLES:
+        if m := pattern.search(title):
+            return role or m.group(1)
+    for pattern, role in _ENTRY_ROLES if entry_point else ():
         if m := pattern.search(cmdline):
             return role or m.group(1)
     return None

@@ -3,16 +3,20 @@ of the rank verdict, unless every rank is idle while one of them is stuck."""
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from stacks_helpers import stacks_json, start_hung, stop
 from stacks_synth import ALL_REDUCE, IDLE, VERIFY, capture, py, still, thread
 
 from spectrace.pipeline import analyse
 from spectrace.stacks.findings import stack_findings
 from spectrace.stacks.model import ProcessCapture, Sample, from_json, to_json
+from spectrace.stacks.report import StacksReport
 from spectrace.stacks.roles import detect_role
 from spectrace.stacks.verdict import VerdictKind, analysis_json
 from spectrace.stacks.verdict import analyse as judge
@@ -217,6 +221,7 @@ def test_without_ranks_the_coordinators_are_compared_as_before(tmp_path: Path) -
         ("/opt/ray/core/src/ray/raylet/raylet --raylet_socket_name=/tmp/s", True, "raylet"),
         ("/opt/ray/core/src/ray/gcs/gcs_server --gcs_server_port=6379", True, "gcs_server"),
         ("VLLM::Worker_TP1", True, None),
+        ("python3 run.py --title VLLM::EngineCore_DP0", True, None),  # named, not its title
         ("sglang::scheduler_DP0_TP3", True, None),
     ],
 )
@@ -257,3 +262,41 @@ def test_a_coordinator_never_turns_a_straggler_verdict() -> None:
     with_core = replace(cap, processes=(*cap.processes, core))
     assert judge(with_core).verdict == judge(cap).verdict
     assert judge(with_core).odd == ("TP1",)
+
+
+def test_a_live_engine_core_is_captured_with_its_role_beside_the_ranks(
+    live: None, tmp_path: Path
+) -> None:
+    server = start_hung(tmp_path, "--world", "2", "--stuck", "1", "--title", "vllm",
+                        "--coordinator", "VLLM::EngineCore_DP0")  # fmt: skip
+    try:
+        doc = stacks_json(str(server.pid), "--samples", "2", "--interval", "0.1")
+    finally:
+        stop(server.proc)
+    roles = {p["cmdline"].split()[0]: p["role"] for p in doc["processes"]}
+    assert roles["VLLM::EngineCore_DP0"] == "EngineCore_DP0"
+    assert roles["VLLM::Worker_TP0"] is None and roles["VLLM::Worker_TP1"] is None
+    analysis = doc["analysis"]
+    assert isinstance(analysis, dict)
+    assert analysis["verdict"].startswith("Worker_TP1 is in `verify` while Worker_TP0 waits in")
+    assert analysis["odd"] == ["Worker_TP1"]
+    (core,) = analysis["coordinators"]
+    assert (core["label"], core["role"], core["activity"], core["detail"]) == (
+        "EngineCore_DP0", "EngineCore_DP0", "blocked", "wait_for_step_result")  # fmt: skip
+
+
+def test_the_report_lists_the_coordinator_by_role_after_the_ranks() -> None:
+    cap = capture(("TP0", still(ALL_REDUCE)), ("TP1", still(VERIFY, active=True)))
+    core = ProcessCapture(
+        pid=99, ppid=1, cmdline="VLLM::EngineCore_DP0", rank=None, rank_source=None,
+        samples=(Sample(0.0, (thread((py("get_output", "/vllm/v1/engine/core.py", 5),), False, 99),)),),
+        role="EngineCore_DP0",
+    )  # fmt: skip
+    out = io.StringIO()
+    with_core = replace(cap, processes=(*cap.processes, core))
+    Console(file=out, width=160, color_system=None).print(StacksReport(with_core, judge(with_core)))
+    text = out.getvalue()
+    rows = [line.split()[0] for line in text.splitlines() if line[:4] in ("TP0 ", "TP1 ", "Engi")]
+    assert rows[:3] == ["TP0", "TP1", "EngineCore_DP0"]  # the table: ranks, then the coordinator
+    assert "EngineCore_DP0 (pid 99, coordinator): VLLM::EngineCore_DP0" in text
+    assert "Verdict: TP1 is in `verify` while TP0 waits in all_reduce" in text
