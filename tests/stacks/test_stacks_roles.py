@@ -300,3 +300,20 @@ def test_the_report_lists_the_coordinator_by_role_after_the_ranks() -> None:
     assert rows[:3] == ["TP0", "TP1", "EngineCore_DP0"]  # the table: ranks, then the coordinator
     assert "EngineCore_DP0 (pid 99, coordinator): VLLM::EngineCore_DP0" in text
     assert "Verdict: TP1 is in `verify` while TP0 waits in all_reduce" in text
+
+
+def test_the_engine_cores_last_log_line_is_linked_by_its_pid(tmp_path: Path) -> None:
+    log = write(
+        tmp_path,
+        dump(5100, "VLLM::EngineCore_DP0", CORE_RESULT),
+        dump(5101, "VLLM::Worker_TP0", MQ_WAIT),
+    )
+    core_line = (
+        "(EngineCore_DP0 pid=5100) INFO 12-02 11:05:17 [core.py:95] Initializing a V1 LLM "
+        "engine (v0.11.0) with config: model='m'"
+    )
+    log.write_text(core_line + "\n" + log.read_text())
+    _, hang = finding(log)
+    assert hang.detail is not None
+    assert hang.detail.splitlines()[0].endswith(f"last log line {log}:1")
+    assert [(e.lineno, e.text) for e in hang.evidence[1:]] == [(1, core_line)]
