@@ -54,6 +54,7 @@ class Collector:
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
+        self._headed: LogLine | None = None  # the last headed line, when it matched no rule
 
     @property
     def open(self) -> bool:
@@ -80,8 +81,9 @@ class Collector:
         elif pending is not None:
             self._pending[line.stream] = pending
         table = not fed.consumed and self._table(line)
-        if not fed.consumed and not table and not self._exit_code(line) and candidate:
-            self._fatal(line)
+        free = not fed.consumed and not table and not self._exit_code(line)
+        matched = free and candidate and (self._fatal(line) or self._wrapped(line))
+        self._headed = line if free and line.headed and not matched else None
         self._age(line, held=table)
         self._release()
 
@@ -121,14 +123,39 @@ class Collector:
             self._emit(crash)
         self._release()
 
-    def _fatal(self, line: LogLine) -> None:
+    def _wrapped(self, line: LogLine) -> bool:
+        """A headed line hard-wrapped mid-message (``[Rank 0] Watchdog`` / ``caught collective
+        operation timeout: ...`` on the next, unheaded and unindented line) is matched whole;
+        the two stay apart unless together they match a rule neither matched alone."""
+        prev, text = self._headed, line.text
+        if prev is None or line.headed or line.indent or not text.strip() or text[0].isspace():
+            return False
+        if line.lineno != prev.lineno + 1 or line.source != prev.source:
+            return False
+        joined = replace(prev, text=f"{prev.text.rstrip()} {text.strip()}")
+        if self.matcher.benign(joined) is not None:
+            return False
+        crash = self.matcher.match_line(joined)
+        if crash is None:
+            return False
+        crash = replace(crash, end_lineno=line.lineno, lines=(prev.raw, line.text))
+        self._pend(crash, joined)
+        return True
+
+    def _fatal(self, line: LogLine) -> bool:
+        """Match one line against the rules; True when it became (part of) a crash."""
         if not line.text.strip() or self.matcher.benign(line) is not None:
-            return
+            return False
         if self._explains(line):
-            return
+            return True
         crash = self.matcher.match_line(line)
         if crash is None:
-            return
+            return False
+        self._pend(crash, line)
+        return True
+
+    def _pend(self, crash: Crash, line: LogLine) -> None:
+        """Hold a fatal line's crash a few lines: a traceback it heads may follow."""
         old = self._pending.pop(line.stream, None)
         if old is not None and _takes_down(old.crash, line):
             lines = (*old.crash.lines, line.text)
@@ -193,7 +220,7 @@ class Collector:
 
     def _emit(self, crash: Crash) -> None:
         if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
-            crash = self.matcher.classify(crash)
+            crash = self.matcher.stamp_from_tail(self.matcher.classify(crash))
         elif is_child_failure(crash):
             crash = with_table(crash)
         recent = self._recent.setdefault(crash.stream, deque(maxlen=RECENT))

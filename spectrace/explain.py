@@ -41,6 +41,7 @@ _PRIMARY = {
     "expand": ("expanded", "existing"),
     "matmul": ("mat1_rows", "mat1_cols", "mat2_rows"),
     "index_oob": ("size",),
+    "tvm_size": ("expected", "got"),
 }
 
 
@@ -122,6 +123,7 @@ def _lead(sm: ShapeMismatch) -> str:
         "matmul": f"matmul {n.get('mat1_rows')}x{n.get('mat1_cols')} by "
         f"{n.get('mat2_rows')}x{n.get('mat2_cols')}",
         "index_oob": f"index {n.get('index')} on dim {n.get('dim')} of size {n.get('size')}",
+        "tvm_size": f"dim {n.get('dim')} expected {n.get('expected')} but got {n.get('got')}",
         "trt_invalid_shape": f"shape ({_dims(n, 'shape')}) where ({_dims(n, 'target')}) was expected",
     }
     return leads.get(sm.pattern, sm.pattern)

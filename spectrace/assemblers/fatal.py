@@ -17,8 +17,9 @@ MAX_TIMEOUTS = 3  # a user rule that times out this often is dropped for the res
 MEMO_SIZE = 4096  # classified exception texts remembered per input (then forgotten at once)
 # ``SomeError('message')``: the repr of an exception, its message possibly cut by the paste.
 _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])(.*)$")
-# A ``(?P<ts>...)`` group's stamp: Slurm's ``2026-03-01T12:00:00``, CANN's ``2026-03-01-12:00:00``.
-_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}))?")
+# A ``(?P<ts>...)`` group's stamp: Slurm's ``2026-03-01T12:00:00``, CANN's ``2026-03-01-12:00:00``
+# and its ``2026-03-01-12:00:00.182.218`` (milliseconds, then microseconds, each after a dot).
+_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}|\d{3}\.\d{3}))?")
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
@@ -70,6 +71,24 @@ class FatalMatcher:
                 # a catch-all line rule ("Type: message" at error level) yields to a classifier
                 return self.classify(crash) if rule.scope == "line" else crash
         return None
+
+    def stamp_from_tail(self, crash: Crash) -> Crash:
+        """A traceback printed with no stamp whose tail carries a stamped record of the same
+        failure (torch_npu's ``[ERROR] 2026-...-12:00:00 (PID:...) ERR00100``, CANN's
+        ``EE1001: [PID: N] 2026-...``) happened then: it takes the first such stamp."""
+        if crash.ts is not None or crash.kind is not CrashKind.TRACEBACK:
+            return crash
+        head = f"{crash.exception_type}:"
+        tail = next((i for i, t in enumerate(crash.lines) if t.lstrip().startswith(head)), None)
+        for text in crash.lines[tail + 1 :] if tail is not None else ():
+            if _STAMP.search(text) is None:
+                continue
+            line = LogLine(crash.source, crash.end_lineno, crash.offset, text, text, "plain",
+                           crash.stream)  # fmt: skip
+            found = self.match_line(line)
+            if found is not None and found.ts is not None:
+                return replace(crash, ts=found.ts, ts_text=found.ts_text)
+        return crash
 
     def classify(self, crash: Crash) -> Crash:
         """Class, severity, hints and collateral for an assembled traceback or faulthandler dump."""
@@ -197,5 +216,8 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
 def _stamped(crash: Crash, text: str | None) -> Crash:
     """A line with no stamp of its own takes the time its message prints (a rule's ``ts`` group)."""
     m = _STAMP.fullmatch(text.strip()) if text and crash.ts is None else None
-    ts = make_ts(*m.groups()) if m is not None else None
+    ts = None
+    if m is not None:
+        year, month, day, hms, frac = m.groups()
+        ts = make_ts(year, month, day, hms, frac.replace(".", "") if frac else None)
     return crash if ts is None else replace(crash, ts=ts, ts_text=text.strip())

@@ -74,6 +74,10 @@ def _trt_shape(m: re.Match[str]) -> dict[str, int]:
     return {**_listed("shape", m["got"]), **_listed("target", m["exp"])}
 
 
+def _tvm_size(m: re.Match[str]) -> dict[str, int]:
+    return {"dim": int(m["dim"]), "expected": int(m["exp"]), "got": int(m["got"])}
+
+
 def _none(_m: re.Match[str]) -> dict[str, int]:
     return {}
 
@@ -131,6 +135,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], dict[str,
         "trt_invalid_shape",
         re.compile(r"has invalid shape \((?P<got>[-\d, ]*)\), expected \((?P<exp>[-\d, ]*)\)"),
         _trt_shape,
+    ),
+    (  # tvm_ffi's tensor check (sglang's JIT kernels): the dim is named after its meaning
+        "tvm_size",
+        re.compile(
+            r"Size mismatch for shape#(?P<dim>\d{1,18})\('(?P<name>[^']*)'\): "
+            r"expected (?P<exp>\d{1,18}) but got (?P<got>\d{1,18})"
+        ),
+        _tvm_size,
     ),
     (
         "unpack",

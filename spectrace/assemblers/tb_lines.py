@@ -73,8 +73,13 @@ def announces(prev: LogLine, line: LogLine) -> bool:
     return prev.level in ("ERROR", "CRITICAL") or prev.text.rstrip().endswith(":")
 
 
+_DETAIL = re.compile(r"- [A-Z][\w ]{0,30}: \S")  # "- Root cause: ..." under the exception line
+
+
 def exception_message(first: str, more: list[str]) -> str:
-    """The exception's message, or its first wordy continuation line (not a ==== rule)."""
+    """The exception's message, or its first wordy continuation line (not a ==== rule); a
+    ``- Root cause: ...`` detail under it (tvm_ffi's checks) says what failed, so it joins."""
     if first:
-        return first
+        details = [m.strip() for m in more if _DETAIL.match(m.strip())]
+        return " ".join([first, *details]) if details else first
     return next((m.strip() for m in more if m.strip().strip("=-*_#~ ")), "")

@@ -1,0 +1,112 @@
+"""Shapes seen in a sixth round of public issue threads (docs/real-logs.md, round 6).
+
+Every line here is written by us in the engines' real formats; none is pasted from a thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import roots, run
+
+SGL = "/workspace/sglang/python/sglang"
+TVM_CALL = (
+    '  File "python/tvm_ffi/cython/function.pxi", line 929, in tvm_ffi.core.Function.__call__'
+)
+WORK = "WorkNCCL(SeqNum=41, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000)"
+
+
+def test_a_c10_line_wrapped_mid_message_is_classed_whole(tmp_path: Path) -> None:
+    """A terminal hard-wrapped the watchdog's line after ``Watchdog``: the rest is read with it."""
+    lines = [
+        "[E402 07:08:09.123456789 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog",
+        f"caught collective operation timeout: {WORK} ran for 600042 milliseconds before timing out.",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "NCCLTimeout"
+    assert inc.crash_class == "nccl_timeout"
+    assert inc.origin_rank == "rank3"
+    assert inc.message.startswith("WorkNCCL(SeqNum=41")
+
+
+def test_an_ordinary_line_after_a_headed_one_is_not_joined_to_it(tmp_path: Path) -> None:
+    """Only a join that makes a rule match is kept: two harmless lines stay harmless."""
+    lines = [
+        "[I402 07:08:09.123456789 ProcessGroupNCCL.cpp:900] [PG ID 0 PG GUID 0 Rank 3] Watchdog",
+        "thread started for collective operation timeout checks",
+        "[E402 07:08:10.123456789 ProcessGroupNCCL.cpp:632] [Rank 3] Some other line",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]
+    incidents = roots(run(tmp_path, lines))
+    assert [i.exception_type for i in incidents] == ["RuntimeError"]
+    assert incidents[0].first_seen.lineno == 4
+
+
+def test_an_exception_line_ending_in_a_colon_takes_its_message_from_the_next_line(
+    tmp_path: Path,
+) -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        f'  File "{SGL}/jit_kernel/rope.py", line 88, in fused_rope',
+        "    module.forward(q, k, positions)",
+        TVM_CALL,
+        "tvm.error.InternalError:",
+        "  Check failed: (n == m) is false: rope tables disagree",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.message == "Check failed: (n == m) is false: rope tables disagree"
+
+
+def test_tvm_ffi_root_cause_detail_joins_the_message_and_is_decoded(tmp_path: Path) -> None:
+    """tvm_ffi's tensor check prints what failed on a ``- Root cause:`` line of its own."""
+    lines = [
+        "[2026-06-01 02:03:04 TP2 EP2] Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{SGL}/srt/speculative/eagle_worker_v2.py", line 745, in verify',
+        "    out = self.target_worker.forward_batch_generation(batch)",
+        f'  File "{SGL}/jit_kernel/deepseek_v4.py", line 680, in fused_rope',
+        "    module.forward(q, k, freqs, positions, inverse)",
+        TVM_CALL,
+        "tvm.error.InternalError: Tensor match failed for Tensor<62>[strides=<1>, dtype=int32, "
+        f"device=cuda:2] at {SGL}/jit_kernel/csrc/rope.cuh:131",
+        "- Root cause: Size mismatch for shape#0('batch_size'): expected 64 but got 62",
+        "",
+        "[2026-06-01 02:03:04] SIGQUIT received. signum=None, frame=None. It usually means one child failed.",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.message.endswith(
+        "Root cause: Size mismatch for shape#0('batch_size'): expected 64 but got 62"
+    )
+    assert inc.crash_class == "shape_mismatch"
+    assert inc.shape_mismatch is not None
+    assert inc.shape_mismatch.numbers == {"dim": 0, "expected": 64, "got": 62}
+    assert inc.origin_rank == "TP2 EP2"
+
+
+def test_a_cann_stamp_with_two_fractions_times_its_crash(tmp_path: Path) -> None:
+    lines = [
+        "EE9999: [PID: 5150] 2026-02-03-04:05:06.789.012 Kernel task happen error, "
+        "retCode=0x31, [vector core exception].",
+        "        Solution: check the kernel's inputs.",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "EE9999"
+    assert inc.first_seen.ts is not None
+    assert (inc.first_seen.ts.hour, inc.first_seen.ts.microsecond) == (4, 789012)
+
+
+def test_an_unstamped_npu_traceback_takes_the_stamp_of_the_cann_records_under_it(
+    tmp_path: Path,
+) -> None:
+    site = "/usr/local/python3.11.10/lib/python3.11/site-packages"
+    lines = [
+        "Traceback (most recent call last):",
+        f'  File "{site}/vllm_ascend/worker/model_runner_v1.py", line 2210, in execute_model',
+        "    hidden = self.model(input_ids, positions)",
+        "RuntimeError: NPU function error: call aclnnAdd failed, error code is 507015",
+        "[ERROR] 2026-02-03-04:05:07 (PID:5150, Device:1, RankID:-1) ERR00100 PTA call acl api failed",
+        "EE1001: [PID: 5150] 2026-02-03-04:05:07.001.002 The argument is invalid.",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "RuntimeError"
+    assert inc.first_seen.ts is not None
+    assert (inc.first_seen.ts.minute, inc.first_seen.ts.second) == (5, 7)
