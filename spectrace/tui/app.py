@@ -370,4 +370,4 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         )
         if text != self._status_text:  # one line of fixed height: no layout pass needed
             self._status_text = text
-            self.status_bar.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)
+            self.status_bar.update(Text(text), layout=False)

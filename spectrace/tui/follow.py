@@ -27,6 +27,10 @@ class FollowActions(_Base):
     def action_follow(self) -> None:
         if self.log_view.follow:
             self.log_view.follow = False
+        elif self.files.indexes and all(ix.encoded for ix in self.files.indexes):
+            self.log_view.action_last()  # the end, but no claim to follow what cannot grow
+            self.log_view.follow = False
+            self.say("a compressed log does not grow: shown to its end, not followed")
         else:
             self.log_view.action_last()
         self._status()

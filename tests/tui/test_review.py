@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 from test_crashes import MARKER, SEED, analysed, detail_text
@@ -160,3 +161,66 @@ async def test_the_command_palette_offers_the_app_s_own_commands() -> None:
         await wait_for(pilot, lambda: hits(app) > 0)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RankDialog))
+
+
+class ManyLines:
+    """A view of 12 million one-word rows, none of them read from disk."""
+
+    count = 12_000_000
+
+    def text(self, row: int) -> tuple[str, int]:
+        return f"row{row}", 0
+
+    def texts(self, start: int, stop: int) -> list[str]:
+        return [f"row{r}" for r in range(start, stop)]
+
+    def locate(self, row: int) -> tuple[int, int]:
+        return 0, row
+
+    def row_of(self, file: int, line: int) -> int | None:
+        return line
+
+
+@pilot
+async def test_line_numbers_past_ten_million_keep_a_space_before_the_text() -> None:
+    app = SpectraceApp([SEED])
+    async with started(app, analysed) as pilot:
+        app.log_view.set_source(ManyLines())
+        app.log_view.go_to(9_999_990)  # rows 9,999,9xx and 10,000,0xx on one screen
+        await pilot.pause()
+        rows = [r for r in screen_lines(app) if r]
+        assert " 9999991 row9999990" in rows and "10000001 row10000000" in rows
+        assert len({r.index("row") for r in rows}) == 1  # the text starts in one column
+
+
+@pilot
+async def test_frames_show_the_package_path_not_the_install_prefix() -> None:
+    async with started(SpectraceApp([SEED]), analysed) as pilot:
+        app = pilot.app
+        text = detail_text(app)
+        assert 'File "…/sglang/srt/speculative/eagle_worker.py", line' in text
+        assert "dist-packages" not in text.split("Traceback (most recent call last)")[1]
+
+
+@pilot
+async def test_a_status_too_long_for_the_terminal_ends_in_an_ellipsis() -> None:
+    app = SpectraceApp(NCCL)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        await pilot.pause()
+        row = app.status_bar.render_line(0).text.rstrip()
+        assert row.startswith("4 files merged: 167 lines") and row.endswith("…")
+
+
+@pilot
+async def test_t_on_a_compressed_log_goes_to_the_end_without_claiming_to_follow(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "server.log.gz"
+    log.write_bytes(gzip.compress(SEED.read_bytes()))
+    app = SpectraceApp([log])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        await pilot.press("t")
+        assert app.log_view.cursor == 650 and not app.log_view.follow
+        assert "follow off" in str(app.status_bar.render())

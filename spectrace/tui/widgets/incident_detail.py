@@ -6,6 +6,7 @@ jump the log view there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,12 +35,20 @@ ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cm
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
 EVIDENCE_MAX = 160
+PACKAGE_ROOT = re.compile(r"^.*?[/\\](?:site|dist)-packages[/\\]")
 
 
 def is_server_frame(frame: Frame) -> bool:
     """The server's own code (where a fix goes), as opposed to torch or the standard library."""
     path = frame.file.replace("\\", "/")
     return any(p in path for p in SERVER_PACKAGES) and not any(m in path for m in LIBRARY_MARKERS)
+
+
+def short_path(path: str) -> str:
+    """ "…/torch/nn/modules/module.py": the package path a reader knows, not the 40 cells of
+    install prefix that made every frame of a narrow panel wrap (the log view has it whole)."""
+    short = PACKAGE_ROOT.sub("…/", path, count=1)
+    return short if len(short) < len(path) else path
 
 
 def _highlight(code: str) -> Text:
@@ -53,7 +62,7 @@ def frame_text(frame: Frame) -> Text:
     mark = ("▶ ", "bold green") if own else ("  ", "")
     where = Text.assemble(
         mark,
-        (f'File "{frame.file}", line {frame.line}, in ', "" if own else "dim"),
+        (f'File "{short_path(frame.file)}", line {frame.line}, in ', "" if own else "dim"),
         (frame.function, "bold" if own else "dim"),
     )
     if frame.code:

@@ -77,7 +77,7 @@ class LoadChart(Vertical):
     ) -> None:
         kept = before(samples, when)
         if not kept:
-            self.title.update(Text("load: no decode lines before it", style="dim"))
+            self.title.update(Text("load: none kept before this crash", style="dim"))
         else:  # short enough for the narrowest side column (34 cells)
             mark = f" ✖ {when_text}" if when_text else ""
             self.title.update(Text.assemble(("load up to", "bold"), (mark, "bold red")))

@@ -76,6 +76,7 @@ class LogView(ScrollView, can_focus=True):
         self.colour = True
         self._cache: OrderedDict[int, Text] = OrderedDict()
         self._width = 0
+        self._digits = 7  # the line number's width in the gutter
         self.placeholder: Text | None = None  # shown when there is no log at all
 
     # -- data -------------------------------------------------------------------------------
@@ -123,6 +124,10 @@ class LogView(ScrollView, can_focus=True):
     def _sync_size(self) -> None:
         """Match the scrollable size to the rows and the widest row rendered so far."""
         self.virtual_size = Size(max(self._width, self.size.width), self.source.count)
+        digits = max(7, len(str(self.source.count)))  # 10 M lines and more stay aligned
+        if digits != self._digits:
+            self._digits = digits
+            self._cache.clear()
 
     # -- keys and mouse ----------------------------------------------------------------------
 
@@ -195,7 +200,7 @@ class LogView(ScrollView, can_focus=True):
         )
         if self.pattern is not None:
             body.highlight_regex(self.pattern, MATCH_STYLE)
-        gutter = f"{line + 1:>7} "
+        gutter = f"{line + 1:>{self._digits}} "
         if len(self.labels) > 1:
             width = min(max(map(len, self.labels)), LABEL_MAX)
             gutter = f"{self.labels[file][:width]:<{width}} {gutter}"
