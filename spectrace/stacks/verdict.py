@@ -122,9 +122,10 @@ def analyse(capture: Capture) -> StackAnalysis:
 def _above_ranks(
     ranks: Sequence[RankView], coordinators: Sequence[RankView]
 ) -> tuple[VerdictKind, str, tuple[str, ...]] | None:
-    """Every rank idle while a coordinator is not: the ranks wait for work that never comes."""
-    stuck = [c for c in coordinators if c.state is not State.IDLE]
-    if not ranks or not stuck or any(r.state is not State.IDLE for r in ranks):
+    """Every rank idle in its loop while a coordinator is stuck (not idle, stack not moving):
+    the ranks wait for work that never comes."""
+    stuck = [c for c in coordinators if c.state is not State.IDLE and not c.view.changed]
+    if not ranks or not stuck or any(r.view.activity is not Activity.IDLE_LOOP for r in ranks):
         return None
     every = "the only rank" if len(ranks) == 1 else "every rank"
     text = (

@@ -15,7 +15,7 @@ from stacks_synth import ALL_REDUCE, IDLE, VERIFY, capture, py, still, thread
 
 from spectrace.pipeline import analyse
 from spectrace.stacks.findings import stack_findings
-from spectrace.stacks.model import ProcessCapture, Sample, from_json, to_json
+from spectrace.stacks.model import ProcessCapture, Sample, StackFrame, from_json, to_json
 from spectrace.stacks.report import StacksReport
 from spectrace.stacks.roles import detect_role
 from spectrace.stacks.verdict import VerdictKind, analysis_json
@@ -110,6 +110,14 @@ def write(tmp_path: Path, *procs: list[str]) -> Path:
     lines = ["INFO 12-02 11:05:18 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s"]
     path.write_text("\n".join(lines + [x for p in procs for x in p]) + "\n")
     return path
+
+
+def coordinator(
+    title: str, role: str, history: list[tuple[tuple[StackFrame, ...], bool]]
+) -> ProcessCapture:
+    """A synthetic coordinator process (pid 99) with one main thread per sample."""
+    samples = tuple(Sample(0.5 * n, (thread(f, a, 99),)) for n, (f, a) in enumerate(history))
+    return ProcessCapture(99, 1, title, None, None, samples, role=role)
 
 
 def finding(path: Path):  # type: ignore[no-untyped-def]
@@ -233,11 +241,7 @@ def test_roles_from_titles_and_entry_points(
 
 def test_the_role_is_saved_and_old_captures_still_load() -> None:
     cap = capture(("TP0", still(IDLE)), ("TP1", still(IDLE)))
-    core = ProcessCapture(
-        pid=99, ppid=1, cmdline="VLLM::EngineCore_DP0", rank=None, rank_source=None,
-        samples=tuple(Sample(0.5 * n, (thread(ALL_REDUCE[2:], False, 99),)) for n in range(3)),
-        role="EngineCore_DP0",
-    )  # fmt: skip
+    core = coordinator("VLLM::EngineCore_DP0", "EngineCore_DP0", still(ALL_REDUCE[2:]))
     cap = replace(cap, processes=(*cap.processes, core))
     doc = to_json(cap)
     assert doc["processes"][-1]["role"] == "EngineCore_DP0"
@@ -254,11 +258,8 @@ def test_the_role_is_saved_and_old_captures_still_load() -> None:
 
 def test_a_coordinator_never_turns_a_straggler_verdict() -> None:
     cap = capture(("TP0", still(ALL_REDUCE)), ("TP1", still(VERIFY, active=True)))
-    core = ProcessCapture(
-        pid=99, ppid=1, cmdline="sglang::detokenizer", rank=None, rank_source=None,
-        samples=(Sample(0.0, (thread(VERIFY[:1] + (py("event_loop", "/d.py"),), False, 99),)),),
-        role="detokenizer",
-    )  # fmt: skip
+    stuck = VERIFY[:1] + (py("event_loop", "/d.py"),)
+    core = coordinator("sglang::detokenizer", "detokenizer", still(stuck, n=1))
     with_core = replace(cap, processes=(*cap.processes, core))
     assert judge(with_core).verdict == judge(cap).verdict
     assert judge(with_core).odd == ("TP1",)
@@ -287,11 +288,8 @@ def test_a_live_engine_core_is_captured_with_its_role_beside_the_ranks(
 
 def test_the_report_lists_the_coordinator_by_role_after_the_ranks() -> None:
     cap = capture(("TP0", still(ALL_REDUCE)), ("TP1", still(VERIFY, active=True)))
-    core = ProcessCapture(
-        pid=99, ppid=1, cmdline="VLLM::EngineCore_DP0", rank=None, rank_source=None,
-        samples=(Sample(0.0, (thread((py("get_output", "/vllm/v1/engine/core.py", 5),), False, 99),)),),
-        role="EngineCore_DP0",
-    )  # fmt: skip
+    waiting = (py("get_output", "/vllm/v1/engine/core.py", 5),)
+    core = coordinator("VLLM::EngineCore_DP0", "EngineCore_DP0", still(waiting, n=1))
     out = io.StringIO()
     with_core = replace(cap, processes=(*cap.processes, core))
     Console(file=out, width=160, color_system=None).print(StacksReport(with_core, judge(with_core)))
@@ -317,3 +315,20 @@ def test_the_engine_cores_last_log_line_is_linked_by_its_pid(tmp_path: Path) -> 
     assert hang.detail is not None
     assert hang.detail.splitlines()[0].endswith(f"last log line {log}:1")
     assert [(e.lineno, e.text) for e in hang.evidence[1:]] == [(1, core_line)]
+
+
+def test_a_coordinator_at_work_or_ranks_asleep_are_no_hang_above_the_ranks() -> None:
+    def core(history: list[tuple[tuple[StackFrame, ...], bool]]) -> ProcessCapture:
+        return coordinator("sglang::detokenizer", "detokenizer", history)
+
+    decode = (py("batch_decode", "/sgl/detokenizer_manager.py", 204),)
+    moved = (py("batch_decode", "/sgl/detokenizer_manager.py", 210),)
+    idle = capture(("TP0", still(IDLE)), ("TP1", still(IDLE)))
+    stuck = judge(replace(idle, processes=(*idle.processes, core(still(decode, True)))))
+    assert (stuck.kind, stuck.odd) == (VerdictKind.ABOVE, ("detokenizer",))
+    busy = replace(idle, processes=(*idle.processes, core([(decode, True), (moved, True)])))
+    assert judge(busy).kind is VerdictKind.IDLE  # decoding, not stuck
+    sleepy = (py("_maybe_hang", "/srv/engine.py", 40, "time.sleep(1)"),)
+    asleep = capture(("TP0", still(sleepy)), ("TP1", still(sleepy)))
+    asleep = replace(asleep, processes=(*asleep.processes, core(still(decode, True))))
+    assert judge(asleep).kind is not VerdictKind.ABOVE  # sleeping ranks are not waiting for work
