@@ -224,3 +224,32 @@ async def test_t_on_a_compressed_log_goes_to_the_end_without_claiming_to_follow(
         await pilot.press("t")
         assert app.log_view.cursor == 650 and not app.log_view.follow
         assert "follow off" in str(app.status_bar.render())
+
+
+@pilot
+async def test_each_flag_says_where_it_was_read_in_a_plain_word() -> None:
+    """The CUDA-graph sizes come from the capture line: "capture", not "capture_log"."""
+    app = SpectraceApp([SAMPLES / "faulthandler_segfault" / "server.log"])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        text = detail_text(app)
+        assert "capture flag cuda_graph_bs=" in text and "dump flag tp_size=1" in text
+        assert "capture_log" not in text
+
+
+@pilot
+async def test_a_hang_finding_shows_the_load_without_a_crash_mark() -> None:
+    capture = Path(__file__).parents[1] / "stacks" / "data" / "h200_python_capture.json"
+    app = SpectraceApp([SEED], stacks=([capture], []))
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        app.incident_list.focus()
+        hang = next(n for n, e in enumerate(app.incident_list.entries) if e.source is None)
+        app.incident_list.highlighted = hang
+        await pilot.pause()
+        assert "⚠ hang" in str(app.detail.summary.render())
+        assert str(app.load_chart.title.render()) == "load: the last samples of the log"
+        lasts = [str(r.last.render()) for r in app.load_chart.rows.values() if r.display]
+        assert lasts and not any("✖" in last for last in lasts)
+        await pilot.press("e")  # back on a crash: the marks return
+        assert "✖" in str(app.load_chart.title.render())

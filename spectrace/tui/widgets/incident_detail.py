@@ -31,7 +31,14 @@ if TYPE_CHECKING:
 # The core's records are imported where used: the first frame does not wait for the
 # pipeline's import (~50 ms of CPU); the scan has loaded them by the time a crash shows.
 
-ORIGINS = {"server_args": "dump", "vllm_config": "config", "launch_command": "cmdline"}
+ORIGINS = {  # where a flag was read, in a word a user knows
+    "server_args": "dump",
+    "vllm_config": "config",
+    "vllm_args": "args",
+    "trtllm_config": "config",
+    "launch_command": "cmdline",
+    "capture_log": "capture",
+}
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
 EVIDENCE_MAX = 160

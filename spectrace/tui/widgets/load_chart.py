@@ -51,11 +51,12 @@ class LoadRow(Horizontal):
         super().__init__(self.label, self.spark, self.last, classes="load-row")
         self.display = False
 
-    def show(self, name: str, values: list[float], width: int) -> None:
+    def show(self, name: str, values: list[float], width: int, *, crash: bool) -> None:
         self.label.styles.width = width
         self.label.update(name if len(name) < width else name[: width - 2] + "…")
         self.spark.data = values
-        self.last.update(Text(f"{values[-1]:g} ✖", style="bold red"))
+        last = f"{values[-1]:g}"
+        self.last.update(Text(f"{last} ✖", "bold red") if crash else Text(last, "bold"))
 
 
 class LoadChart(Vertical):
@@ -78,9 +79,12 @@ class LoadChart(Vertical):
         kept = before(samples, when)
         if not kept:
             self.title.update(Text("load: none kept before this crash", style="dim"))
-        else:  # short enough for the narrowest side column (34 cells)
-            mark = f" ✖ {when_text}" if when_text else ""
-            self.title.update(Text.assemble(("load up to", "bold"), (mark, "bold red")))
+        elif when_text:  # short enough for the narrowest side column (34 cells)
+            self.title.update(
+                Text.assemble(("load up to", "bold"), (f" ✖ {when_text}", "bold red"))
+            )
+        else:  # a finding (a hang, a missing marker) has no crash time to end at
+            self.title.update(Text("load: the last samples of the log", style="bold"))
         shown = {
             (metric, slot): (f"{rank} {name}", values)
             for metric, name in METRICS
@@ -90,4 +94,4 @@ class LoadChart(Vertical):
         for key, row in self.rows.items():
             row.display = key in shown
             if key in shown:
-                row.show(*shown[key], width=max(width, 12))
+                row.show(*shown[key], width=max(width, 12), crash=bool(when_text))
