@@ -193,13 +193,14 @@ def classify_stack(thread: ThreadStack) -> tuple[Activity, str]:
     polled = idle is not None and any(_QUEUE_PLUMBING.search(f.filename) for f in python)
     if idle is not None and _IDLE_NAMES.match(idle.name) and (polled or not thread.active):
         return Activity.IDLE_LOOP, idle.name
+    caller = next((f for f in python if _loop_candidate(f)), own)  # who reads the queue
     if thread.active:
-        return Activity.RUNNING, own.name if own else (python[0].name if python else "?")
+        return Activity.RUNNING, caller.name if caller else (python[0].name if python else "?")
     if any(f.native and _SLEEP_NATIVE.search(f.name) for f in frames) or (
         own is not None and own.code is not None and "sleep(" in own.code
     ):
         return Activity.SLEEPING, own.name if own else "sleep"
-    leaf = own or (python[0] if python else None)
+    leaf = caller or (python[0] if python else None)
     return Activity.BLOCKED, leaf.name if leaf else "?"
 
 

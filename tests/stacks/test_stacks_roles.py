@@ -332,3 +332,28 @@ def test_a_coordinator_at_work_or_ranks_asleep_are_no_hang_above_the_ranks() -> 
     asleep = capture(("TP0", still(sleepy)), ("TP1", still(sleepy)))
     asleep = replace(asleep, processes=(*asleep.processes, core(still(decode, True))))
     assert judge(asleep).kind is not VerdictKind.ABOVE  # sleeping ranks are not waiting for work
+
+
+def test_an_engine_core_reading_the_workers_ring_buffer_is_named_by_the_reader(
+    tmp_path: Path,
+) -> None:
+    get_response = [
+        MQ_WAIT[0],
+        MQ_WAIT[1],
+        MQ_WAIT[2],
+        f"    get_response ({VLLM}/v1/executor/multiproc_executor.py:243)",
+        f"    collective_rpc ({VLLM}/v1/executor/multiproc_executor.py:262)",
+        f"    step ({VLLM}/v1/engine/core.py:284)",
+        *CORE_LOOP,
+    ]
+    log = write(
+        tmp_path,
+        dump(5100, "VLLM::EngineCore_DP0", get_response, "active"),
+        dump(5101, "VLLM::Worker_TP0", MQ_WAIT, "active"),
+        dump(5102, "VLLM::Worker_TP1", MQ_WAIT),
+    )
+    _, hang = finding(log)
+    assert hang.message.endswith(
+        ": every rank is idle (Worker_TP0-1) while EngineCore_DP0 is in `get_response`: "
+        "the hang is above the ranks"
+    )
