@@ -110,3 +110,82 @@ def test_an_unstamped_npu_traceback_takes_the_stamp_of_the_cann_records_under_it
     assert inc.exception_type == "RuntimeError"
     assert inc.first_seen.ts is not None
     assert (inc.first_seen.ts.minute, inc.first_seen.ts.second) == (5, 7)
+
+
+def test_a_compose_service_with_a_container_name_is_peeled(tmp_path: Path) -> None:
+    """``container_name:`` drops compose's replica number: ``my-vllm  | (APIServer pid=1) ...``."""
+    pad = "my-vllm    | "
+    tag = "(APIServer pid=1) ERROR 04-05 06:07:08 [async_llm.py:560] "
+    site = "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine"
+    lines = [
+        pad + "(EngineCore_DP0 pid=88) For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+        pad + tag + "AsyncLLM output_handler failed.",
+        pad + tag + "Traceback (most recent call last):",
+        pad + tag + f'  File "{site}/async_llm.py", line 510, in output_handler',
+        pad + tag + "    outputs = await engine_core.get_output_async()",
+        pad + tag + "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue.",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type.endswith("EngineDeadError")
+    assert inc.origin_rank == "APIServer"
+    assert inc.first_seen.ts_text is not None and "06:07:08" in inc.first_seen.ts_text
+
+
+def test_a_go_panic_in_a_cri_log_is_a_crash(tmp_path: Path) -> None:
+    """llm-d's and KServe's Go components die with a panic; containerd splits its long lines."""
+    cri = "2026-07-08T09:10:11.123456789+00:00 stderr "
+    lines = [
+        cri + "F panic: assignment to entry in nil map",
+        cri + "F ",
+        cri + "P goroutine 77 [running",
+        cri + "F ]:",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "GoPanic"
+    assert inc.message == "assignment to entry in nil map"
+    assert inc.first_seen.ts is not None
+
+
+def test_pod_and_container_names_before_each_line_are_peeled(tmp_path: Path) -> None:
+    """Several pods' logs merged (stern): "pod container " before each writer's own line."""
+    pod = "llm-d-decode-7d9f8b6c5-x2k4q"
+    tag = f"{pod} vllm (EngineCore_DP0 pid=311) ERROR 07-08 09:10:11 [core.py:720] "
+    site = "/opt/vllm/lib64/python3.12/site-packages/vllm/v1/engine/core.py"
+    lines = [
+        tag + "EngineCore encountered a fatal error.",
+        tag + "Traceback (most recent call last):",
+        tag + f'  File "{site}", line 711, in run_engine_core',
+        tag + "    engine_core.run_busy_loop()",
+        tag + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+        f'{pod} routing-proxy E0708 09:10:12.000001       1 proxy.go:268] "waiting for vLLM"',
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "torch.OutOfMemoryError"
+    assert inc.origin_rank == "EngineCore_DP0"
+    assert [f.function for f in inc.frames] == ["run_engine_core"]
+
+
+def test_a_container_name_before_a_bare_traceback_is_peeled(tmp_path: Path) -> None:
+    site = "/kserve-workspace/prod_venv/lib/python3.12/site-packages/vllm/engine/arg_utils.py"
+    lines = [
+        "kserve-container Traceback (most recent call last):",
+        f'kserve-container   File "{site}", line 300, in add_cli_args',
+        "kserve-container     parser.add_argument('--device')",
+        "kserve-container ValueError: unknown device type",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "ValueError"
+    assert [f.function for f in inc.frames] == ["add_cli_args"]
+
+
+def test_kserve_logging_format_and_its_start_failure(tmp_path: Path) -> None:
+    """KServe logs ``ts pid name LEVEL [file.py:func():N] msg``; a failed load is one line."""
+    lines = [
+        "2026-03-04 05:06:07.089 1 kserve INFO [model_server.py:register_model():410] Registering",
+        "2026-03-04 05:06:09.512 1 kserve ERROR [__main__.py:<module>():301] Failed to start model "
+        "server: list index out of range",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.exception_type == "ModelServerStartFailed"
+    assert inc.message == "list index out of range"
+    assert inc.first_seen.ts_text == "2026-03-04 05:06:09.512"

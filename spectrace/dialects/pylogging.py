@@ -22,11 +22,13 @@ from spectrace.dialects.sglang import TAG, SGLangDialect
 _LEVEL = r"(DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # %(asctime)s is "2026-05-19 05:48:21,337"; then either " - name - LEVEL - " (the cookbook's
 # format, name optional), " LEVEL " (the message may start with "name: ", kept as text), or
-# " | LEVEL | name | " (sglang's 2024 format) / " | LEVEL    | mod:func:N - " (loguru's).
+# " | LEVEL | name | " (sglang's 2024 format) / " | LEVEL    | mod:func:N - " (loguru's), or
+# KServe's " pid name LEVEL [file.py:func():N] " (its model servers, huggingfaceserver).
 _STAMPED = re.compile(
     r"(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(?:[,.](\d{1,6}))?"
     r"(?: - (?:(\S+) - )?" + _LEVEL + r" - | " + _LEVEL + r"(?: |$)"
-    r"| \| " + _LEVEL + r" *\| (?:([\w.]+) \| |[\w.<>-]+:[\w.<>-]+:\d+ - )?)"
+    r"| \| " + _LEVEL + r" *\| (?:([\w.]+) \| |[\w.<>-]+:[\w.<>-]+:\d+ - )?"
+    r"| \d+ ([\w.-]+) " + _LEVEL + r" \[[\w.-]+:[\w<>.]+\(\):\d+\] )"
 )
 # A logger that captures a stream (FastChat's "| ERROR | stderr | ") logs each printed line as
 # its own record: the lines of one traceback share the logger and the second they were printed.
@@ -44,7 +46,9 @@ class PyLoggingDialect:
     def parse(self, text: str) -> Header | None:
         m = _STAMPED.match(text)
         if m is not None:
-            year, month, day, hms, frac, name, dashed, spaced, piped, logger = m.groups()
+            groups = m.groups()
+            year, month, day, hms, frac = groups[:5]
+            name, dashed, spaced, piped, logger, kserve, kserve_level = groups[5:]
             site = _SITE.match(text, m.end()) if spaced else None
             rank = site.group(1).strip() or None if site else None
             body = text[(site or m).end() :]
@@ -59,8 +63,8 @@ class PyLoggingDialect:
                 rank=rank,
                 ts=make_ts(year, month, day, hms, frac),
                 ts_text=ts_text,
-                level=dashed or spaced or piped,
-                group=_group(name or logger, ts_text),
+                level=dashed or spaced or piped or kserve_level,
+                group=_group(name or logger or kserve, ts_text),
                 anonymous=site is None and rank is None,
             )
         m = _BASIC.match(text)

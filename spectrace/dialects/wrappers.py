@@ -16,7 +16,9 @@ _CRI = re.compile(
 _CI = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 # Buildkite's and other CI viewers' bracketed stamp: "[2025-12-13T19:54:35Z] ".
 _CI_BRACKETED = re.compile(r"\[(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z\] ")
-_COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]*[-_]\d+) +\| ")
+# ``name-1  | ``; a service with ``container_name:`` set has no replica number, and compose pads
+# every name to the longest and adds a blank, so two or more blanks stand before its bar
+_COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]*[-_]\d+) +\| |([A-Za-z][\w.-]*)  +\| ")
 # A shipper's "[2025-12-18T16:24:02+08:00] pod-name >> " (the pod names the writer).
 _SHIPPER = re.compile(
     r"\[(\d{4})-(\d\d)-(\d\d)[T ](\d\d:\d\d:\d\d)(?:\.(\d+))?(?:Z|[+-]\d\d:?\d\d)?\] "
@@ -38,6 +40,16 @@ _GLUED = re.compile(
 )
 # kubectl logs --prefix: "[pod/name/container] " (the pod names the writer).
 _KUBECTL = re.compile(r"\[pod/([\w.-]+)/[\w.-]+\] ")
+# stern / k9s / ``kubectl logs -l`` merged by hand: "pod-name container " or "container-name "
+# before the writer's own line. A bare name is too common a start, so it must hold a hyphen and
+# what follows must open a known record (a vLLM tag or level, an sglang stamp, klog, a
+# traceback's lines, an exception).
+_STERN = re.compile(
+    r"([a-z0-9][a-z0-9.]*-[a-z0-9.-]*[a-z0-9])(?: [a-z0-9](?:[a-z0-9-]*[a-z0-9])?)? "
+    r"(?=\([A-Za-z]\w* pid=\d+\)|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?::| \d\d-\d\d )"
+    r"|\[\d{4}-\d\d-\d\d |[IWEF]\d{4} \d\d:\d\d|Traceback \(most recent call last\):"
+    r"| +File \"| {4,}\S|[A-Za-z_][\w.]*(?:Error|Exception|Interrupt): )"
+)
 # pytest's failure report marks the raised exception "E           RuntimeError: ..." (CI logs).
 _PYTEST_E = re.compile(r"E {3,}(?=[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Timeout)\b)")
 # A log viewer's table copied as text (Grafana/Loki, GitHub turning a pasted HTML table into a
@@ -134,8 +146,10 @@ def _peel(text: str) -> Peeled:
         elif m := _CI.match(text):
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
-            container = m.group(1)
+            container = m.group(1) or m.group(2)
         elif m := _KUBECTL.match(text):
+            container = m.group(1)
+        elif m := _STERN.match(text):
             container = m.group(1)
         elif m := _SHIPPER.match(text):
             stamp, container = stamp or _stamp(m, text), m.group(6)
