@@ -98,9 +98,15 @@ class KeyActions(_Base):
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: Query, direction: int) -> None:
-        row = search(self.log_view.source, query.pattern, self.log_view.cursor, direction)
+        view = self.log_view.source
+        row = search(view, query.pattern, self.log_view.cursor, direction)
+        if row is None:  # wrap round, as lnav and vim do, and say so
+            row = search(view, query.pattern, -1 if direction > 0 else view.count, direction)
+            if row is not None and row != self.log_view.cursor:
+                where = "top" if direction > 0 else "bottom"
+                self.call_from_thread(self.say, f"search wrapped to the {where}")
         if row is None:
-            self.call_from_thread(self.notify, f"not found: {query.text}")
+            self.call_from_thread(self.say, f"not found: {query.text}")
         else:
             self.call_from_thread(self.log_view.go_to, row)
 

@@ -253,3 +253,29 @@ async def test_a_hang_finding_shows_the_load_without_a_crash_mark() -> None:
         assert lasts and not any("✖" in last for last in lasts)
         await pilot.press("e")  # back on a crash: the marks return
         assert "✖" in str(app.load_chart.title.render())
+
+
+def notes(app: SpectraceApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+@pilot
+async def test_search_wraps_round_and_says_so() -> None:
+    app = SpectraceApp([SEED])
+    async with started(app, analysed) as pilot:
+        await pilot.press("G", "slash", *"init torch distributed begin", "enter")
+        await wait_for(pilot, lambda: app.log_view.cursor == 20)  # TP0's, line 21
+        assert "search wrapped to the top" in notes(app)
+        await pilot.press("N")
+        await wait_for(pilot, lambda: app.log_view.cursor == 27)  # TP7's, line 28
+        assert "search wrapped to the bottom" in notes(app)
+
+
+@pilot
+async def test_a_search_that_finds_nothing_shows_the_text_as_typed() -> None:
+    """The query is the user's text: shown as typed, never read as markup."""
+    app = SpectraceApp([SEED])
+    async with started(app, analysed) as pilot:
+        await pilot.press("slash", *"[/b] nowhere", "enter")
+        await wait_for(pilot, lambda: "not found: [/b] nowhere" in notes(app))
+        assert app.is_running and app.log_view.cursor == 0
