@@ -189,3 +189,26 @@ def test_kserve_logging_format_and_its_start_failure(tmp_path: Path) -> None:
     assert inc.exception_type == "ModelServerStartFailed"
     assert inc.message == "list index out of range"
     assert inc.first_seen.ts_text == "2026-03-04 05:06:09.512"
+
+
+def test_markdown_bold_and_a_backtick_typed_into_a_pasted_line_are_ignored(tmp_path: Path) -> None:
+    """A reader bolded the words that matter and opened an inline code span before the tag."""
+    lines = [
+        "`[rank2]:[E611 01:02:03.456789012 ProcessGroupNCCL.cpp:632] [Rank 2] **Watchdog caught "
+        f"collective operation timeout:** {WORK} ran for 600100 milliseconds before timing out.`",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.crash_class == "nccl_timeout"
+    assert inc.origin_rank == "rank2"
+    assert inc.message.startswith("WorkNCCL(SeqNum=41")
+
+
+def test_python_double_star_arguments_are_not_taken_for_bold(tmp_path: Path) -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/srv/app.py", line 9, in run',
+        "    return fn(*args, **kwargs)",
+        "TypeError: fn() got an unexpected keyword argument '**opts**'",
+    ]
+    (inc,) = roots(run(tmp_path, lines))
+    assert inc.frames[0].code == "return fn(*args, **kwargs)"

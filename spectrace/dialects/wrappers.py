@@ -93,6 +93,11 @@ _GUTTER = re.compile(r"[ \t]*\|[ \t]")
 _BAR_END = re.compile(
     r"\[[\d:]+<[\d:?]*,[^\]]*?(?:it/s|s/it|B/s)[^\]]*\]|\|\s*\d+/\d+ \[[\d:]+<[\d:?]*\]"
 )
+# Markdown a reader typed into a pasted line: bold around the words that matter
+# ("[Rank 4] **Watchdog caught collective operation timeout:** WorkNCCL(...)"), and an inline
+# code span's opening backtick before the writer's tag. Python's ``**kwargs`` has no closing pair.
+_BOLD = re.compile(r"\*\*(?=[A-Za-z])([^*\n]{1,200}?)(?<=[\w:.)])\*\*")
+_TICK = re.compile(r"`(?=\[(?:rank|default)?\d*|\([A-Za-z]\w* pid=)")
 _MAX_PEELS = 8  # nested / duplicated groups; bounded so junk cannot loop
 
 
@@ -141,6 +146,8 @@ def _peel(text: str) -> Peeled:
     for _ in range(_MAX_PEELS):
         if m := _GREP.match(text):  # first: a grep line number is outermost
             pass
+        elif m := _TICK.match(text):
+            pass
         elif m := _CRI.match(text):
             stamp, partial = stamp or _stamp(m, text), m.group(6) == "P"
         elif m := _CI.match(text):
@@ -181,6 +188,8 @@ def _peel(text: str) -> Peeled:
         else:
             break
         text = text[m.end() :]
+    if "**" in text:
+        text = _BOLD.sub(r"\1", text)
     if table and (body := text.rstrip(" \t")).endswith(" |"):
         text = body[:-2]  # the row's closing cell border
     return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial)
