@@ -95,8 +95,9 @@ _BAR_END = re.compile(
 )
 # Markdown a reader typed into a pasted line: bold around the words that matter
 # ("[Rank 4] **Watchdog caught collective operation timeout:** WorkNCCL(...)"), and an inline
-# code span's opening backtick before the writer's tag. Python's ``**kwargs`` has no closing pair.
-_BOLD = re.compile(r"\*\*(?=[A-Za-z])([^*\n]{1,200}?)(?<=[\w:.)])\*\*")
+# code span's opening backtick before the writer's tag. Only a phrase (a blank inside) is taken
+# for bold: ``**kwargs`` has no closing pair, and ``**init**`` (a flattened ``__init__``) stays.
+_BOLD = re.compile(r"\*\*(?=[A-Za-z])([^*\n]{0,200}? [^*\n]{0,200}?)(?<=[\w:.)])\*\*")
 _TICK = re.compile(r"`(?=\[(?:rank|default)?\d*|\([A-Za-z]\w* pid=)")
 _MAX_PEELS = 8  # nested / duplicated groups; bounded so junk cannot loop
 
