@@ -83,11 +83,16 @@ class FileSet:
             parts.append(f"rank {rank} only")
         parts.append("follow on" if follow else "follow off")
         parts.append(
-            f"{incidents} crashes"
-            + (f", {findings} findings" if findings else "")
+            counted(incidents, "crash", "crashes")
+            + (f", {counted(findings, 'finding', 'findings')}" if findings else "")
             + (" (scanning…)" if analysing else "")
         )
         return one_row(" │ ".join(parts))  # a file name or a pasted query may hold escapes
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """ "1 crash", "2 crashes": the status bar reads as English."""
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def crash_rows(

@@ -33,7 +33,7 @@ async def test_a_capture_alone_opens_with_its_hang_finding() -> None:
         assert view.source.count == 0
         assert view.render_line(0).text.startswith("No log file given")
         assert str(app.status_bar.render()).startswith("no log file │")
-        assert "1 findings" in str(app.status_bar.render())
+        assert "1 finding" in str(app.status_bar.render())
 
         await pilot.press("tab", "enter", "e", "j", "G", "slash", "escape")  # nothing to jump to
         assert app.is_running and view.cursor == 0

@@ -110,7 +110,7 @@ async def test_the_list_shows_root_collateral_and_missing_marker() -> None:
         finding = app.incident_list.current()
         assert finding is not None and isinstance(finding.item, Finding)
         assert MARKER in detail_text(app) and "missing marker" in detail_text(app)
-        assert "1 findings" in str(app.status_bar.render())
+        assert "1 finding" in str(app.status_bar.render())
 
 
 @pilot

@@ -279,3 +279,11 @@ async def test_a_search_that_finds_nothing_shows_the_text_as_typed() -> None:
         await pilot.press("slash", *"[/b] nowhere", "enter")
         await wait_for(pilot, lambda: "not found: [/b] nowhere" in notes(app))
         assert app.is_running and app.log_view.cursor == 0
+
+
+@pilot
+async def test_the_status_counts_in_english(tmp_path: Path) -> None:
+    app = SpectraceApp([crash_log(tmp_path, 1)], expect=["never logged"])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        assert "1 crash, 1 finding" in str(app.status_bar.render())

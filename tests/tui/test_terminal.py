@@ -94,7 +94,7 @@ def test_seed_story_in_a_real_terminal(pane) -> None:  # type: ignore[no-untyped
     first = term.wait("server.log: 651 lines")
     assert "Overlap scheduler is disabled when spec v2 is off" in first
     assert "/ Search" in first and "e Next crash" in first and "q Quit" in first
-    term.wait("2 crashes, 1 findings")
+    term.wait("2 crashes, 1 finding")
     term.keys("e")
     screen = term.wait("worker path: v1 (EAGLEWorker)")
     assert "160 = 10 running requests × 16 draft tokens" in screen
