@@ -10,7 +10,7 @@ from textual.command import CommandList
 from tui_helpers import SAMPLES, pilot, screen_lines, started, wait_for
 
 from spectrace.incidents import Incident
-from spectrace.tui.app import SpectraceApp
+from spectrace.tui.app import PROVISIONAL_MAX, SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, RankDialog
 
 NCCL = sorted((SAMPLES / "nccl_watchdog").glob("rank*.log"))
@@ -287,3 +287,20 @@ async def test_the_status_counts_in_english(tmp_path: Path) -> None:
     async with started(app, analysed) as pilot:
         await wait_for(pilot, lambda: app.settled)
         assert "1 crash, 1 finding" in str(app.status_bar.render())
+
+
+@pilot
+async def test_the_list_while_scanning_holds_at_most_200_crashes(tmp_path: Path) -> None:
+    """A crash-dense log reports thousands; rebuilding them all every batch froze the keys."""
+    app = SpectraceApp([crash_log(tmp_path, 3)])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        found = list(app.crashes)
+        assert len(found) == 3
+        app.analysis, app.crashes = None, found * 100  # as if the scan were still running
+        app.incident_list.show([])
+        app._show_crashes()
+        assert len(app.incident_list.entries) == PROVISIONAL_MAX == 200
+        app.crashes.append(found[0])
+        app._show_crashes()  # a full provisional list is not rebuilt for more
+        assert len(app.incident_list.entries) == 200
