@@ -289,7 +289,11 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     def on_analysis_done(self, message: AnalysisDone) -> None:
         self.analysis = message.analysis
-        self._list(incident_entries(self.analysis.incidents, self.analysis.findings))
+        entries = incident_entries(self.analysis.incidents, self.analysis.findings)
+        self._list(entries)
+        if not entries:  # a healthy run: say so, and show its load rather than nothing
+            self.detail.show(None, empty="No crash found in this log.")
+            self.load_chart.show(self.analysis.load, None, None)
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
         self._analysis_finished()
 

@@ -75,6 +75,11 @@ class FileSet:
             names = self.paths[0].name if one else f"{len(self.paths)} files merged"
             total = sum(ix.line_count for ix in self.indexes)
             parts = [f"{names}: {total:,} lines" + "".join(f" ({what}…)" for what in busy)]
+        parts.append(  # second: an 80-column terminal cuts the end of the line, not this
+            counted(incidents, "crash", "crashes")
+            + (f", {counted(findings, 'finding', 'findings')}" if findings else "")
+            + (" (scanning…)" if analysing else "")
+        )
         if query is not None:
             parts.append(
                 f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"
@@ -82,11 +87,6 @@ class FileSet:
         if rank is not None:
             parts.append(f"rank {rank} only")
         parts.append("follow on" if follow else "follow off")
-        parts.append(
-            counted(incidents, "crash", "crashes")
-            + (f", {counted(findings, 'finding', 'findings')}" if findings else "")
-            + (" (scanning…)" if analysing else "")
-        )
         return one_row(" │ ".join(parts))  # a file name or a pasted query may hold escapes
 
 

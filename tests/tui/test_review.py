@@ -304,3 +304,23 @@ async def test_the_list_while_scanning_holds_at_most_200_crashes(tmp_path: Path)
         app.crashes.append(found[0])
         app._show_crashes()  # a full provisional list is not rebuilt for more
         assert len(app.incident_list.entries) == 200
+
+
+@pilot
+async def test_a_healthy_run_says_no_crash_found() -> None:
+    app = SpectraceApp([SAMPLES / "benign_only" / "server.log"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        await pilot.pause()
+        assert str(app.detail.summary.render()) == "No crash found in this log."
+        assert str(app.load_chart.title.render()) == "load: no samples before any crash"
+        # the count comes before what a narrow terminal cuts off
+        assert app.status_bar.render_line(0).text.startswith("server.log: 1,267 lines │ 0 crashes")
+
+
+@pilot
+async def test_a_log_without_load_samples_says_so() -> None:
+    app = SpectraceApp([SAMPLES / "pasted_midway" / "pasted.txt"])
+    async with started(app, analysed) as pilot:
+        await wait_for(pilot, lambda: app.settled)
+        assert str(app.load_chart.title.render()) == "load: no samples before any crash"

@@ -214,13 +214,18 @@ class IncidentDetail(VerticalScroll):
         yield self.evidence
         yield self.traceback
 
-    def show(self, item: Item | None, collateral: list[Incident] | None = None) -> None:
+    def show(
+        self,
+        item: Item | None,
+        collateral: list[Incident] | None = None,
+        empty: str = "No crash selected.",
+    ) -> None:
         from spectrace.incidents import Incident
         from spectrace.pipeline import Finding
 
         options: list[Option] = []
         self.jumps = []
-        head, body = Text("No crash selected.", style="dim"), Text()
+        head, body = Text(empty, style="dim"), Text()
         if isinstance(item, Finding):
             head = Text.assemble(
                 ("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"),

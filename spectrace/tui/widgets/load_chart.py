@@ -77,7 +77,10 @@ class LoadChart(Vertical):
         self, samples: Sequence[LoadSample], when: datetime | None, when_text: str | None
     ) -> None:
         kept = before(samples, when)
-        if not kept:
+        if not samples:
+            # the scan keeps samples only as crash context: none in a healthy run either
+            self.title.update(Text("load: no samples before any crash", style="dim"))
+        elif not kept:
             self.title.update(Text("load: none kept before this crash", style="dim"))
         elif when_text:  # short enough for the narrowest side column (34 cells)
             self.title.update(
