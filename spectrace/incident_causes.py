@@ -8,14 +8,11 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.faultdump import CUT_DUMP
 from spectrace.assemblers.tracebacks import CUT_TYPE
-
-if TYPE_CHECKING:
-    from spectrace.incidents import Incident
+from spectrace.incident_model import Incident
 
 STATED_GAP = 3  # lines between an error stated first and the cut traceback that follows it
 BORROW_GAP = 8  # lines between an unstamped root cause and the stamped crash it caused

@@ -5,14 +5,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from spectrace.assemblers.config import FlagValue
-from spectrace.assemblers.crash import ChainLink, Crash, Frame
-from spectrace.assemblers.load import LoadSample
-from spectrace.assemblers.shapes import ShapeMismatch
-from spectrace.explain import Explanation
+from spectrace.assemblers.crash import Crash, Frame
 from spectrace.incident_causes import (
     borrow_times,
     echoes,
@@ -20,7 +15,7 @@ from spectrace.incident_causes import (
     prefer_named_causes,
     self_kills,
 )
-from spectrace.linker import WorkerPath
+from spectrace.incident_model import Incident, Occurrence
 
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
@@ -46,47 +41,6 @@ _NOT_APP = re.compile(
     r"^<|(?:^|/)lib/python\d[\d.]*/(?!site-packages/|dist-packages/)"
     r"|(?:^|/)(?:site|dist)-packages/(?!(?:" + "|".join(_APP_PACKAGES) + r")/)"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Occurrence:
-    source: str
-    lineno: int
-    offset: int
-    rank: str | None
-    stream: str
-    ts: datetime | None
-    ts_text: str | None
-
-
-@dataclass(slots=True)
-class Incident:
-    id: str  # "I1", "I2", ... in order of first occurrence
-    signature: str  # stable 16-hex fingerprint
-    kind: str  # CrashKind value
-    exception_type: str
-    message: str
-    crash_class: str | None
-    severity: str
-    root_cause: bool
-    caused_by: str | None  # incident id of the root cause, for collateral ones
-    ranks: list[str]  # origin rank first
-    origin_rank: str | None
-    first_seen: Occurrence
-    occurrences: list[Occurrence]
-    frames: tuple[Frame, ...]
-    chain: tuple[ChainLink, ...]
-    lines: tuple[str, ...]  # text of the first occurrence
-    header: str | None = None
-    rule_id: str | None = None
-    hints: list[str] = field(default_factory=list)
-    shape_mismatch: ShapeMismatch | None = None
-    explanation: Explanation | None = None
-    worker_path: WorkerPath | None = None
-    flags: dict[str, FlagValue] = field(default_factory=dict)
-    load: LoadSample | None = None
-    collateral: list[str] = field(default_factory=list)  # ids of incidents caused by this one
-    known: bool = False  # in the baseline (set by triage)
 
 
 def _mask(match: re.Match[str]) -> str:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.crash import Frame
@@ -13,18 +11,9 @@ from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import explain
+from spectrace.incident_model import Incident
 from spectrace.path_frames import frame_signature
-
-if TYPE_CHECKING:
-    from spectrace.incidents import Incident
-
-
-@dataclass(frozen=True, slots=True)
-class WorkerPath:
-    value: str  # "v1" | "v2" | "other" | "unknown"
-    worker_class: str | None  # "EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", "EagleProposer"...
-    evidence: tuple[Evidence, ...]
-    conflict: str | None = None  # a sentence when evidence disagrees
+from spectrace.worker_path import WorkerPath
 
 
 _HINT_V1 = (

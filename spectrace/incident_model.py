@@ -1,0 +1,58 @@
+"""The Incident record: one crash signature across ranks, filled in stage by stage.
+
+incidents.py builds it, incident_causes.py reorders causes on it, the linker fills its worker
+path, flags and explanation; keeping the record apart lets each import it without a circle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from spectrace.assemblers.config import FlagValue
+from spectrace.assemblers.crash import ChainLink, Frame
+from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.shapes import ShapeMismatch
+from spectrace.explain import Explanation
+from spectrace.worker_path import WorkerPath
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    source: str
+    lineno: int
+    offset: int
+    rank: str | None
+    stream: str
+    ts: datetime | None
+    ts_text: str | None
+
+
+@dataclass(slots=True)
+class Incident:
+    id: str  # "I1", "I2", ... in order of first occurrence
+    signature: str  # stable 16-hex fingerprint
+    kind: str  # CrashKind value
+    exception_type: str
+    message: str
+    crash_class: str | None
+    severity: str
+    root_cause: bool
+    caused_by: str | None  # incident id of the root cause, for collateral ones
+    ranks: list[str]  # origin rank first
+    origin_rank: str | None
+    first_seen: Occurrence
+    occurrences: list[Occurrence]
+    frames: tuple[Frame, ...]
+    chain: tuple[ChainLink, ...]
+    lines: tuple[str, ...]  # text of the first occurrence
+    header: str | None = None
+    rule_id: str | None = None
+    hints: list[str] = field(default_factory=list)
+    shape_mismatch: ShapeMismatch | None = None
+    explanation: Explanation | None = None
+    worker_path: WorkerPath | None = None
+    flags: dict[str, FlagValue] = field(default_factory=dict)
+    load: LoadSample | None = None
+    collateral: list[str] = field(default_factory=list)  # ids of incidents caused by this one
+    known: bool = False  # in the baseline (set by triage)
