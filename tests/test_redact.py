@@ -64,3 +64,61 @@ def test_token_counts_in_load_lines_are_not_secrets() -> None:
     line = "Decode batch, #running-req: 10, #token: 8421, token usage: 0.04, #full token: 96"
     assert redact_text(line) == line
     assert redact_text("token: 8421x") == "token: '***'"  # not a plain number: masked
+
+
+# One line per secret shape a secret scanner knows, each written with a fake value built
+# here (never a real key). The value must vanish from every report string.
+_FAKE = "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"  # 32 base62 characters
+_SHAPES = {
+    "github classic": f"git clone https://x@github.com/o/r with ghp_{_FAKE}1234",
+    "github oauth": f"GH gho_{_FAKE}abcd",
+    "github app": f"token ghs_{_FAKE}abcd in use",
+    "github fine-grained": f"export GH=github_pat_11ABCDEFG0_{_FAKE}{_FAKE}",
+    "gitlab": f"pip install git+https://ci:glpat-{_FAKE[:20]}@gitlab.example/x",
+    "slack bot": f"notify via xoxb-123456789012-{_FAKE}",
+    "slack user": f"xoxp-1234-5678-{_FAKE}",
+    "openai": f"OPENAI_API_KEY set, sk-proj-{_FAKE}",
+    "anthropic": f"client(sk-ant-api03-{_FAKE}-{_FAKE})",
+    "hugging face": f"huggingface-cli login hf_{_FAKE}",
+    "aws key id": "creds ASIAABCDEFGHIJKLMNOP session",
+    "aws secret": f"aws_secret_access_key = {_FAKE}/Kx8+Yz",
+    "google api key": f"maps AIzaSyA{_FAKE}ab done",
+    "gcp private key": (
+        '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+        f'MIIEv{_FAKE}\\n-----END PRIVATE KEY-----\\n", "client_email": "x@y.iam"}}'
+    ),
+    "pem block in a message": f"loaded -----BEGIN RSA PRIVATE KEY-----MIIEp{_FAKE}",
+    "azure storage": (
+        "DefaultEndpointsProtocol=https;AccountName=acct;"
+        f"AccountKey={_FAKE}+/=={_FAKE};EndpointSuffix=core.windows.net"
+    ),
+    "azure service bus": f"Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey={_FAKE}=",
+    "azure sas url": f"GET https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig={_FAKE}%3D",
+    "jwt": f"cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.{_FAKE}",
+    "authorization basic": f"curl -H 'Authorization: Basic {_FAKE}=' http://h/v1/models",
+    "authorization json": f'headers={{"Authorization": "token {_FAKE}"}}',
+    "stripe": f"billing sk_live_{_FAKE}",
+    "npm": f"//registry.npmjs.org/:_authToken=npm_{_FAKE}abcd",
+    "databricks": "DATABRICKS host dapi0123456789abcdef0123456789abcdef",
+    "url password": f"postgres://svc:{_FAKE}@db:5432/x",
+    "launch --api-key": f"python -m sglang.launch_server --model m --api-key {_FAKE} --tp 8",
+    "launch --hf-token": f"vllm serve m --hf-token {_FAKE}",
+    "passphrase": f"ssl_keyfile_passphrase='{_FAKE}'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SHAPES))
+def test_every_secret_shape_is_masked(name: str) -> None:
+    out = redact_text(_SHAPES[name])
+    assert _FAKE not in out and _FAKE[:20] not in out, out
+    assert MASK in out
+
+
+def test_shapes_leave_lookalikes_alone() -> None:
+    lines = (
+        "[2026-02-27 20:49:03 TP2] Ignore import error when loading sglang.srt.models.glm_ocr",
+        "Capture cuda graph bs [1, 2, 4, 8] global_server_args AsiaPacific sk-1 gh_x",
+        "Decode batch, #running-req: 10, #token: 8421, accept len: 3.2, gen throughput (token/s): 812",
+    )
+    for line in lines:
+        assert redact_text(line) == line
