@@ -8,7 +8,15 @@ from dataclasses import dataclass, replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.elastic import continues_table, is_child_failure, with_table
-from spectrace.assemblers.fatal import MAX_MESSAGE, FatalMatcher
+from spectrace.assemblers.fatal import (
+    MAX_MESSAGE,
+    NATIVE_RULE,
+    RAISED_FROM,
+    FatalMatcher,
+    attach_native,
+    ends_native,
+)
+from spectrace.assemblers.native import parse_native_frame
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -25,6 +33,9 @@ SCHEDULER_DEAD = "scheduler is dead"  # sglang <= 0.5.8; later ones print the co
 EXIT_CODE = "Exit code: "
 PLAIN_CACHE = 4096  # texts remembered to hold no config literal (then forgotten at once)
 PLAIN_TEXT = 512  # longer texts are not remembered
+NATIVE_LINES = 64  # native frame lines kept on a crash (the rest still join it, unkept)
+NATIVE_LEAD = 16  # frame lines remembered per writer before a thrower frame names a crash
+BACKTRACE_HEADS = (RAISED_FROM, "==== backtrace", "Stack trace (most recent call")
 
 
 @dataclass(slots=True)
@@ -55,6 +66,7 @@ class Collector:
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
         self._headed: LogLine | None = None  # the last headed line, when it matched no rule
+        self._frames: dict[str, list[LogLine]] = {}  # writer -> native frame lines just seen
 
     @property
     def open(self) -> bool:
@@ -80,7 +92,7 @@ class Collector:
                 self._emit(pending.crash)
         elif pending is not None:
             self._pending[line.stream] = pending
-        table = not fed.consumed and self._table(line)
+        table = not fed.consumed and (self._table(line) or self._native(line))
         free = not fed.consumed and not table and not self._exit_code(line)
         matched = free and candidate and (self._fatal(line) or self._wrapped(line))
         self._headed = line if free and line.headed and not matched else None
@@ -157,7 +169,9 @@ class Collector:
     def _pend(self, crash: Crash, line: LogLine) -> None:
         """Hold a fatal line's crash a few lines: a traceback it heads may follow."""
         old = self._pending.pop(line.stream, None)
-        if old is not None and _takes_down(old.crash, line):
+        if crash.rule_id == NATIVE_RULE:
+            crash = self._lead_frames(crash, line)
+        if old is not None and (_takes_down(old.crash, line) or ends_native(old.crash, crash)):
             lines = (*old.crash.lines, line.text)
             old.crash = replace(old.crash, end_lineno=line.lineno, lines=lines)
             self._pending[line.stream] = old
@@ -165,6 +179,38 @@ class Collector:
         if old is not None:
             self._emit(old.crash)
         self._pending[line.stream] = _Pending(crash, line)
+
+    def _native(self, line: LogLine) -> bool:
+        """A native frame (or the header of a frame run) under its writer's pending crash joins
+        it; other frame lines are remembered, for a thrower frame below to start a crash with."""
+        text = line.text
+        frame = parse_native_frame(text)
+        head = frame is None and text.lstrip().startswith(BACKTRACE_HEADS)
+        if frame is None and not head:
+            self._frames.pop(line.stream, None)
+            return False
+        pending = self._pending.get(line.stream)
+        if pending is None:
+            run = self._frames.setdefault(line.stream, [])
+            if run and run[-1].lineno + 1 != line.lineno:
+                run.clear()
+            run.append(line)
+            del run[:-NATIVE_LEAD]
+            return False
+        old = pending.crash
+        lines = (*old.lines, text) if len(old.lines) < NATIVE_LINES else old.lines
+        pending.crash = replace(old, end_lineno=line.lineno, lines=lines)
+        return True
+
+    def _lead_frames(self, crash: Crash, line: LogLine) -> Crash:
+        """A thrower frame (``throwRuntimeError``) starts its crash at the first frame of the run
+        it belongs to: the frames and the ``Exception raised from`` line printed above it."""
+        run = [x for x in self._frames.pop(line.stream, []) if x.lineno < line.lineno]
+        if not run or run[-1].lineno + 1 != line.lineno:
+            return crash
+        first = run[0]
+        return replace(crash, lineno=first.lineno, offset=first.offset,
+                       lines=(*(x.text for x in run), *crash.lines))  # fmt: skip
 
     def _explains(self, line: LogLine) -> bool:
         """``  what():  msg`` under ``terminate called after throwing ...`` is that exception's
@@ -213,12 +259,13 @@ class Collector:
         """``held``: the line joined its writer's pending crash (a table), which waits on."""
         for stream, pending in list(self._pending.items()):
             pending.age += stream == line.stream and not held
-            pending.span += 1
+            pending.span += not (held and stream == line.stream)
             if pending.age > PENDING_LINES or pending.span > PENDING_SPAN:
                 del self._pending[stream]
                 self._emit(pending.crash)
 
     def _emit(self, crash: Crash) -> None:
+        crash = attach_native(crash)
         if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
             crash = self.matcher.stamp_from_tail(self.matcher.classify(crash))
         elif is_child_failure(crash):

@@ -12,6 +12,7 @@ from datetime import datetime
 from spectrace.assemblers.config import FlagValue
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.native import NativeFrame
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
 from spectrace.worker_path import WorkerPath
@@ -56,3 +57,4 @@ class Incident:
     load: LoadSample | None = None
     collateral: list[str] = field(default_factory=list)  # ids of incidents caused by this one
     known: bool = False  # in the baseline (set by triage)
+    native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames of the first crash (native.py)

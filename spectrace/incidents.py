@@ -146,6 +146,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
         header=first.header,
         rule_id=first.rule_id,
         hints=hints,
+        native_frames=first.native_frames,
     )
 
 

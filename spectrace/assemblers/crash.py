@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 
+from spectrace.assemblers.native import NativeFrame
+
 
 class CrashKind(str, Enum):
     TRACEBACK = "traceback"  # a Python traceback, possibly chained
@@ -56,4 +58,5 @@ class Crash:
     severity: str = "error"  # "fatal" | "error" | "warning"
     collateral: bool = False  # a consequence of another crash by its nature (rule says so)
     hints: tuple[str, ...] = ()
+    native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames printed with it (native.py)
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

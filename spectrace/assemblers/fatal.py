@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.native import frame_text, native_frames, thrown_in, thrower
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import LogLine
@@ -20,6 +21,13 @@ _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"
 # A ``(?P<ts>...)`` group's stamp: Slurm's ``2026-03-01T12:00:00``, CANN's ``2026-03-01-12:00:00``
 # and its ``2026-03-01-12:00:00.182.218`` (milliseconds, then microseconds, each after a dot).
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}|\d{3}\.\d{3}))?")
+NATIVE_RULE = "native_backtrace"  # a frame run through a thrower, its message line missing
+# Native aborts a following "Aborted (core dumped)" / "Segmentation fault" line belongs to.
+NATIVE_CLASSES = frozenset(
+    {"cpp_terminate", "native_assert", "cuda_device_assert", "trtllm_assertion",
+     "memory_corruption", "native_backtrace", "ggml_abort"}
+)  # fmt: skip
+ABORT_CLASSES = frozenset({"abort", "segfault"})
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}
@@ -221,3 +229,33 @@ def _stamped(crash: Crash, text: str | None) -> Crash:
         year, month, day, hms, frac = m.groups()
         ts = make_ts(year, month, day, hms, frac.replace(".", "") if frac else None)
     return crash if ts is None else replace(crash, ts=ts, ts_text=text.strip())
+
+
+def attach_native(crash: Crash) -> Crash:
+    """The C/C++ frames printed with a crash become ``native_frames``; a frame run whose
+    message line is missing is named by its thrower and the frame that threw."""
+    if crash.native_frames or not any("0x" in t or "#" in t for t in crash.lines):
+        return crash
+    frames = native_frames(crash.lines)
+    if not frames:
+        return crash
+    crash = replace(crash, native_frames=frames)
+    if crash.rule_id != NATIVE_RULE:
+        return crash
+    where = thrown_in(frames)
+    raised = next((t.strip().removesuffix("(most recent call first):").strip()
+                   for t in crash.lines if t.lstrip().startswith(RAISED_FROM)), None)  # fmt: skip
+    message = raised or "native backtrace with no message line" + (
+        f": thrown in {frame_text(where)}" if where is not None else ""
+    )
+    return replace(crash, exception_type=thrower(frames) or crash.exception_type,
+                   message=message[:MAX_MESSAGE])  # fmt: skip
+
+
+RAISED_FROM = "Exception raised from "  # c10's line above its frames: names the failing function
+
+
+def ends_native(pending: Crash, crash: Crash) -> bool:
+    """``Aborted (core dumped)`` just after a native abort's message or frames is that abort
+    ending the process, not a crash of its own."""
+    return pending.crash_class in NATIVE_CLASSES and crash.crash_class in ABORT_CLASSES

@@ -13,6 +13,7 @@ from spectrace import __version__
 from spectrace.assemblers.config import Evidence, FlagValue
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.native import NativeFrame
 from spectrace.incidents import (
     SIGNATURE_VERSION,
     Incident,
@@ -60,6 +61,11 @@ def json_safe(value: object) -> Any:
 
 def _frame(f: Frame) -> Document:
     return {"file": f.file, "line": f.line, "function": f.function, "code": f.code}
+
+
+def _native(f: NativeFrame) -> Document:
+    return {"index": f.index, "symbol": f.symbol, "module": f.module, "address": f.address,
+            "offset": f.offset, "location": f.location}  # fmt: skip
 
 
 def _link(link: ChainLink) -> Document:
@@ -167,6 +173,7 @@ def incident_document(i: Incident, failing: bool, redact: bool = True) -> Docume
         "occurrences": [_where(o) for o in i.occurrences[:MAX_OCCURRENCES]],
         "occurrence_count": len(i.occurrences),
         "frames": [_frame(f) for f in i.frames], "chain": [_link(c) for c in i.chain],
+        "native_frames": [_native(f) for f in i.native_frames],
         "header": i.header, "rule_id": i.rule_id, "lines": list(i.lines),
         "shape_mismatch": _shape(i), "worker_path": _worker_path(i.worker_path),
         "flags": _flags(i.flags, redact), "load": _load(i.load), "hints": list(i.hints),

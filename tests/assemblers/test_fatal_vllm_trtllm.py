@@ -139,8 +139,11 @@ def test_the_what_line_under_a_terminate_line_is_its_message() -> None:
     assert [(c.exception_type, c.message, c.end_lineno) for c in crashes] == [(
         "tensorrt_llm::common::TllmException",
         "[TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/mpiUtils.cpp:211 '6'",
-        2,
+        3,  # the native frame under it is part of it
     )]  # fmt: skip
+    assert [f.symbol for f in crashes[0].native_frames] == [
+        "tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&)"
+    ]
 
 
 def test_a_rejected_request_is_a_warning_not_a_root_cause() -> None:
