@@ -10,6 +10,7 @@ from spectrace.textsafe import inert
 
 Document = dict[str, Any]
 MAX_PER_TYPE = 10  # GitHub keeps 10 errors, 10 warnings, 10 notices per step; drops the rest
+MAX_NAMED = 30  # ids named in one line; an annotation is read by a person, not parsed
 
 
 def escape_data(text: str) -> str:
@@ -42,7 +43,7 @@ def _incident_message(incident: Document, names: Names) -> str:
     if incident.get("caused_by"):
         lines.append(f"collateral of {incident['caused_by']}")
     if incident.get("collateral"):
-        lines.append(f"collateral: {', '.join(incident['collateral'])}")
+        lines.append(f"collateral: {named(incident['collateral'])}")
     lines.append(f"signature: {incident['signature']}")
     return "\n".join(lines)
 
@@ -58,8 +59,15 @@ def _annotation(kind: str, incident: Document, names: Names) -> str:
     return command(kind, message, first["file"], first["line"], title)
 
 
+def named(ids: list[str]) -> str:
+    """At most MAX_NAMED ids, then how many more: 20,000 collateral ids would make one
+    annotation of hundreds of kilobytes, which the runner cuts."""
+    shown = ", ".join(ids[:MAX_NAMED])
+    return shown + (f" and {len(ids) - MAX_NAMED} more" if len(ids) > MAX_NAMED else "")
+
+
 def _overflow(kind: str, rest: list[Document]) -> str:
-    ids = ", ".join(i["id"] for i in rest)
+    ids = named([i["id"] for i in rest])
     return command("notice", f"{len(rest)} more {kind} incident(s) not annotated (GitHub keeps "
                    f"{MAX_PER_TYPE} per step): {ids}; see the full report", title="spectrace: more")  # fmt: skip
 
@@ -80,7 +88,7 @@ def render(document: Document) -> str:
         if rest:
             out.append(_overflow(kind, rest))
     if len(findings) > MAX_PER_TYPE:
-        extra = "; ".join(f["message"] for f in findings[MAX_PER_TYPE:])
+        extra = "; ".join(f["message"] for f in findings[MAX_PER_TYPE : MAX_PER_TYPE + MAX_NAMED])
         out.append(
             command("notice", f"{len(findings) - MAX_PER_TYPE} more failing finding(s): {extra}")
         )

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from spectrace.reports import by_importance, headline
+from spectrace.reports.cap import omitted_summary
 from spectrace.reports.words import (
     MAX_EVIDENCE,
     Names,
@@ -22,7 +23,10 @@ from spectrace.reports.words import (
 from spectrace.textsafe import inert
 
 Document = dict[str, Any]
-MAX_BYTES = 1_000_000  # GitHub accepts about 1 MiB of job summary per step
+MAX_BYTES = 1_000_000  # GitHub accepts 1 MiB (1,048,576 bytes) of job summary per step
+TABLE_ROWS = 300  # past this a table is not read; the rest is counted below it
+TABLE_BYTES = 400_000  # the table's share, so the details of the first root causes still fit
+FINDING_LINES = 100
 _BACKTICKS = re.compile(r"`+")
 _MENTION = re.compile(r"@(?=[\w-])")
 _ISSUE_REF = re.compile(r"#(?=\d)")
@@ -53,17 +57,33 @@ def _status(i: Document) -> str:
 
 
 def _table(incidents: list[Document], names: Names) -> list[str]:
+    """The most important incidents as rows, within TABLE_ROWS and TABLE_BYTES; the rest
+    counted in one line under the table (as the text report caps its groups)."""
     rows = ["| id | status | exception | origin | ranks | first seen | worker path |",
             "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for i in incidents:
+    size = 0
+    for n, i in enumerate(incidents):
         path = i.get("worker_path") or {}
-        first = i["first_seen"]
-        rows.append("| " + " | ".join([
+        row = "| " + " | ".join([
             i["id"], _status(i), cell(headline(i)[:200]), cell(i["origin_rank"] or "-"),
-            cell(rank_list(i["ranks"]) or "-"), _at(first, names),
+            cell(clip(rank_list(i["ranks"]), 200) or "-"), _at(i["first_seen"], names),
             cell(path_label(path) if path else "-"),
-        ]) + " |")  # fmt: skip
+        ]) + " |"  # fmt: skip
+        size += len(row.encode()) + 1
+        if n >= TABLE_ROWS or size > TABLE_BYTES:
+            return [*rows, "", _left_out(incidents[n:], n)]
+        rows.append(row)
     return rows
+
+
+def _left_out(left: list[Document], shown: int) -> str:
+    counts = omitted_summary(left, shown)
+    types = ", ".join(f"{cell(name)} {n}" for name, n in counts["by_type"].items())
+    failing = f", {counts['failing']} failing" if counts["failing"] else ""
+    return (
+        f"_{counts['count']} more incident(s) not in this table ({counts['root_causes']} root "
+        f"cause{failing}; {types}): the {shown} most important are above; see the JSON report._"
+    )
 
 
 def _at(loc: Document, names: Names) -> str:
@@ -123,7 +143,7 @@ def render(document: Document) -> str:
     verdict = (
         "FAIL: " + "; ".join(s["reasons"]) if s["reasons"] else "OK: no new root-cause incident"
     )
-    out = [f"## spectrace triage: {cell(verdict)}", "",
+    out = [f"## spectrace triage: {cell(clip(verdict, 2000))}", "",
            f"{s['incidents']} incident(s): {s['root_causes']} root cause, {s['collateral']} collateral, "
            f"{s['known']} known; {s['findings']} finding(s); exit code {s['exit_code']}.", ""]  # fmt: skip
     ranked = by_importance(document["incidents"])
@@ -131,9 +151,12 @@ def render(document: Document) -> str:
     by_id = {i["id"]: i for i in ranked}
     if ranked:
         out += _table(ranked, names) + [""]
-    for finding in document["findings"]:
+    findings = sorted(document["findings"], key=lambda f: not f.get("fails"))
+    for finding in findings[:FINDING_LINES]:
         mark = "**fails**" if finding.get("fails") else "info"
-        out.append(f"- {mark} {cell(finding['kind'])}: {cell(finding['message'])}")
+        out.append(f"- {mark} {cell(finding['kind'])}: {cell(clip(finding['message'], 1000))}")
+    if len(findings) > FINDING_LINES:
+        out.append(f"- _{len(findings) - FINDING_LINES} more finding(s); see the JSON report._")
     out.append("")
     size = len("\n".join(out).encode())
     for n, incident in enumerate(i for i in ranked if i["root_cause"]):
