@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -212,10 +213,24 @@ def _dump(
     )
 
 
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+$")
+
+
+def is_native(raw: dict[str, Any]) -> bool:
+    """A native frame names its library (``module``); an address py-spy could not symbolise
+    comes as ``0x7f...`` in file ``?`` with no module, and is native too, never a function a
+    verdict may name."""
+    filename = str(raw.get("filename") or "")
+    python_file = filename.endswith((".py", ".pyx", ".pyi")) or filename.startswith("<")
+    return (
+        raw.get("module") is not None or not python_file or bool(_ADDRESS.match(str(raw["name"])))
+    )
+
+
 def _thread(pid: int, raw: dict[str, Any], sources: dict[str, list[str]]) -> ThreadStack:
     frames = []
     for f in raw["frames"]:
-        native = f.get("module") is not None
+        native = is_native(f)
         filename, line = str(f["filename"]), int(f.get("line") or 0)
         frames.append(
             StackFrame(

@@ -8,6 +8,7 @@ import pytest
 from stacks_synth import (
     ALL_REDUCE,
     IDLE,
+    LIBC,
     LOOP,
     SGL,
     TORCH,
@@ -285,3 +286,34 @@ def test_a_rank_that_moved_then_stuck_is_stuck() -> None:
         "TPGroup._maybe_hang",
         True,
     )
+
+
+def test_an_address_py_spy_could_not_symbolise_is_never_the_verdict() -> None:
+    """py-spy --native gives an unresolved PC as a frame named ``0x7f...`` in file ``?`` with
+    no module: it is a native frame, so the rank is named by its Python function (``verify``)."""
+    from spectrace.stacks.capture import is_native
+
+    raw = [
+        {"name": "0x7faf39c53a10", "filename": "?", "module": None, "line": 0},
+        {
+            "name": "__memmove_avx_unaligned",
+            "filename": LIBC,
+            "module": LIBC,
+            "line": 0,
+        },  # fmt: skip
+        {
+            "name": "verify",
+            "filename": f"{SGL}/speculative/eagle_worker.py",
+            "module": None,
+            "line": 412,
+        },  # fmt: skip
+        {"name": "<module>", "filename": "<string>", "module": None, "line": 1},
+    ]
+    assert [is_native(f) for f in raw] == [True, True, False, False]
+    frames = tuple(
+        StackFrame(name=f["name"], filename=f["filename"], line=f["line"], native=is_native(f))
+        for f in raw
+    )
+    busy = thread(frames[:3], active=True)
+    activity, detail = classify_stack(busy)
+    assert (activity, detail) == (Activity.RUNNING, "verify")
