@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from spectrace_engine.cli import build_config
-from spectrace_engine.events import EventWriter
-from spectrace_engine.launch import launch
-from spectrace_engine.load import LoadSpec
+from spectrace_engine.bench.load import LoadSpec
+from spectrace_engine.entrypoints.cli import build_config
+from spectrace_engine.entrypoints.launch import launch
+from spectrace_engine.observe.events import EventWriter
 
 
 def config(device: str, model: str, **kw: object):

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 
 import torch
-from spectrace_engine import tree as T
+from spectrace_engine.speculative import build_eagle_tree as T
 from spectrace_engine.kernels import verify as V
 
 TOPK, STEPS, N, VOCAB = 4, 3, 16, 512

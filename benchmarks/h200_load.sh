@@ -22,7 +22,7 @@ LOG="$OUT/load.log"
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   python3 -c "import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)"
   python3 -c "import polars; print('polars', polars.__version__)" 2>&1 | tail -1; } >> "$LOG" 2>&1
-E() { python3 -c 'import sys; from spectrace_engine.cli import engine_app; engine_app(sys.argv[1:])' "$@"; }
+E() { python3 -c 'import sys; from spectrace_engine.entrypoints.cli import engine_app; engine_app(sys.argv[1:])' "$@"; }
 W=/tmp/load
 sweep() {  # sweep NAME SECONDS FLAGS...: run, render what finished if cut short, copy to $OUT
   local name=$1 secs=$2; shift 2

@@ -19,7 +19,7 @@ echo "== bench_graphs"
 timeout 75 python3 benchmarks/bench_graphs.py --json "$OUT/graphs.json" 2>&1
 echo "== bench_kernels"
 timeout 75 python3 benchmarks/bench_kernels.py --json "$OUT/kernels.json" 2>&1
-E() { python3 -c 'import sys; from spectrace_engine.cli import engine_app; engine_app(sys.argv[1:])' "$@"; }
+E() { python3 -c 'import sys; from spectrace_engine.entrypoints.cli import engine_app; engine_app(sys.argv[1:])' "$@"; }
 echo "== story on cuda (stale_spec_info)"
 timeout 45 bash -c "$(declare -f E); E run --out /tmp/story --device cuda --model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 2 --ramp-step 2 --speculative-disable-batch-threshold 8 --speculative-eagle-topk 4 --speculative-num-steps 3 --speculative-num-draft-tokens 16 --worker v1 --fault stale_spec_info" 2>&1 | tail -3
 grep "^RuntimeError" /tmp/story/engine.log | head -2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
-from .faults import Fault
+from spectrace_engine.faults import Fault
 
 SPEC_ALGORITHMS = ("EAGLE", "EAGLE3")
 MODELS = ("tiny", "tiny-hi-entropy", "smollm2")

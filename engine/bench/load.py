@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .batch import Req
+from spectrace_engine.managers.schedule_batch import Req
 
 
 @dataclass(frozen=True, slots=True)

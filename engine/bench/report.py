@@ -10,9 +10,8 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
-from .bench import LATENCY_COLUMNS
-from .verdicts import compute_verdicts, verdict_lines
+from spectrace_engine.bench.schema import LATENCY_COLUMNS
+from spectrace_engine.bench.verdicts import compute_verdicts, verdict_lines
 
 SCHEMA: dict[str, Any] = {
     "config": pl.String,

@@ -16,17 +16,13 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from spectrace_engine.bench.load import LoadSpec
+from spectrace_engine.bench.schema import LATENCY_COLUMNS, ROWS_FILE
+from spectrace_engine.entrypoints.launch import RunResult, launch
+from spectrace_engine.observe.roofline import H200_HBM_BYTES_PER_S, floor_step_s
+from spectrace_engine.server_args import EngineConfig
 
 from spectrace.errors import InputError
-
-from .config import EngineConfig
-from .latency import METRICS
-from .launch import RunResult, launch
-from .load import LoadSpec
-from .roofline import H200_HBM_BYTES_PER_S, floor_step_s
-
-ROWS_FILE = "rows.jsonl"
-LATENCY_COLUMNS = tuple(f"{m}_{s}" for m in METRICS for s in ("mean", "p50", "p99"))
 
 
 def bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict[str, Any]]]:
@@ -101,12 +97,12 @@ def _load_once(cfg: EngineConfig) -> Any:
     SmolLM2's head memorised the answers to its training questions, so the sweep serves only the
     held-out ones (repeated): the acceptance it reports is the acceptance of unseen prompts.
     """
-    from .engine import DTYPES
-    from .loader import load_pair
+    from spectrace_engine.managers.engine import DTYPES
+    from spectrace_engine.models.loader import load_pair
 
     pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
     if cfg.model == "smollm2":
-        from .smollm_train import HELD_OUT
+        from spectrace_engine.train.smollm_train import HELD_OUT
 
         pair = dataclasses.replace(pair, prompts=pair.prompts[-HELD_OUT:])
     return pair
@@ -169,7 +165,7 @@ def load_rows(out: Path) -> list[dict[str, Any]]:
 def render(rows: list[dict[str, Any]], out: Path, console: Console, required: bool = False) -> None:
     """Table, CSV/parquet, verdicts, PNG; without polars (a bare device image) rows.jsonl stays."""
     try:
-        from .bench_report import write_report
+        from spectrace_engine.bench.report import write_report
     except ImportError as exc:
         msg = f"bench report needs polars ({exc}); the rows are in {out / ROWS_FILE}"
         if required:

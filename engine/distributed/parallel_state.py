@@ -13,10 +13,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import torch
+from spectrace_engine.faults import Fault
+from spectrace_engine.server_args import FaultConfig
 from torch import Tensor
-
-from .config import FaultConfig
-from .faults import Fault
 
 
 class TPGroup:

@@ -15,11 +15,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.text import Text
+from spectrace_engine.faults import parse_faults
+from spectrace_engine.server_args import (
+    EngineConfig,
+    FaultConfig,
+    SamplingParams,
+    SpecConfig,
+    resolve,
+)
 
 from spectrace.errors import InputError, UsageError
-
-from .config import EngineConfig, FaultConfig, SamplingParams, SpecConfig, resolve
-from .faults import parse_faults
 
 engine_app = typer.Typer(
     help="Run the bundled, instrumented EAGLE engine.",
@@ -122,7 +127,7 @@ def check_weights(model: str) -> None:
     """Missing or corrupt shipped weights: one line (exit 2) before any rank starts."""
     if model == "smollm2":
         return
-    from .loader import verified_file
+    from spectrace_engine.models.weights import verified_file
 
     for part in ("target", "draft"):
         verified_file(f"{model}.{part}.safetensors")
@@ -234,7 +239,7 @@ def run(
     levels = _ints(concurrency, "--concurrency")
     if not levels:
         raise UsageError("--concurrency needs at least one value")
-    from .load import LoadSpec
+    from spectrace_engine.bench.load import LoadSpec
 
     loads = [LoadSpec(num_requests, c, max_new_tokens, ramp_clients, ramp_step) for c in levels]
     for ld in loads:
@@ -258,8 +263,7 @@ def _run_one(
     cfg: EngineConfig, load: object, out: Path, warnings: list[str], console: Console
 ) -> int:
     from rich.progress import Progress
-
-    from .launch import launch
+    from spectrace_engine.entrypoints.launch import launch
 
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task(f"{cfg.worker} c={load.concurrency}", total=load.num_requests)  # type: ignore[attr-defined]
@@ -310,7 +314,7 @@ def bench(
     ] = False,
 ) -> None:
     """Concurrency sweep: plain, v1 tree, v2 chain, dynamic disable; table, verdicts, CSV, PNG."""
-    from .bench import BenchSpec, bench_configs, load_rows, render, run_bench
+    from spectrace_engine.bench.sweep import BenchSpec, bench_configs, load_rows, render, run_bench
 
     console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)  # logs: no folding
     if report_only:

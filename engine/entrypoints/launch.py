@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import EngineConfig
-from .load import LoadSpec
-from .logs import EngineLog, server_args_line
+from spectrace_engine.bench.load import LoadSpec
+from spectrace_engine.observe.logs import EngineLog, server_args_line
+from spectrace_engine.server_args import EngineConfig
 
 # Before the first request the launcher's handler prints the first line, afterwards the
 # TokenizerManager's (LOG_FORMATS.md 1.9).
@@ -72,7 +72,7 @@ def _rank_main(
     """Child entry point: run one rank, exit with its code."""
     import sys
 
-    from .engine import Engine
+    from spectrace_engine.managers.engine import Engine
 
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
@@ -100,7 +100,7 @@ def launch(
     ``pair`` (tp 1 only): a loaded ModelPair to serve instead of loading the weights again, so a
     sweep loads SmolLM2's GGUF once rather than once per run.
     """
-    from .engine import Engine, RunPaths
+    from spectrace_engine.managers.engine import Engine, RunPaths
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = RunPaths(out_dir, out_dir / "engine.log", uuid.uuid4().hex[:12])

@@ -33,9 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+from spectrace_engine.kernels import verify_ref as ref
 from torch import Tensor
-
-from . import verify_ref as ref
 
 __all__ = [
     "VerifyOutput",
@@ -96,7 +95,7 @@ def verify_greedy_chain(
     _check("target_predict", target_predict, torch.long, (bs, n), candidates.device)
     if backend == "torch":
         return VerifyOutput(*ref.greedy_chain_reference(candidates, target_predict))
-    from .verify_triton import greedy_chain_kernel
+    from spectrace_engine.kernels.verify_triton import greedy_chain_kernel
 
     idx, length, tokens = _outputs(bs, n - 1, candidates.device)
     block = max(2, 1 << (n - 1).bit_length())
@@ -121,7 +120,7 @@ def verify_greedy_tree(
         return VerifyOutput(
             *ref.greedy_tree_reference(candidates, *links, target_predict, num_steps)
         )
-    from .verify_triton import greedy_tree_kernel
+    from spectrace_engine.kernels.verify_triton import greedy_tree_kernel
 
     idx, length, tokens = _outputs(bs, num_steps, candidates.device)
     greedy_tree_kernel[(bs,)](
@@ -166,7 +165,7 @@ def verify_tree_sampling(
                 threshold_acc,
             )
         )
-    from .verify_triton import tree_sampling_kernel
+    from spectrace_engine.kernels.verify_triton import tree_sampling_kernel
 
     idx, length, tokens = _outputs(bs, num_steps, dev)
     block_v = min(1024, max(16, 1 << (vocab - 1).bit_length()))

@@ -19,10 +19,9 @@ the work (capturing the draws would also need the generator registered with ever
 from __future__ import annotations
 
 import torch
+from spectrace_engine.kernels.verify import sampling_noise
+from spectrace_engine.server_args import SamplingParams
 from torch import Tensor
-
-from .config import SamplingParams
-from .kernels.verify import sampling_noise
 
 TINY = torch.finfo(torch.float32).tiny
 

@@ -16,18 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import torch
-
-from .config import EngineConfig
-from .events import EventWriter
-from .kv_cache import KVPool
-from .latency import LatencyBook
-from .load import ClosedLoopLoad, LoadSpec
-from .loader import load_pair
-from .logs import GB, EngineLog, avail_mem_gb, graph_word
-from .roofline import weight_traffic
-from .scheduler import Scheduler
-from .tp import TPGroup
-from .workers import create_worker
+from spectrace_engine.bench.load import ClosedLoopLoad, LoadSpec
+from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.managers.scheduler import Scheduler
+from spectrace_engine.mem_cache.memory_pool import KVPool
+from spectrace_engine.models.loader import load_pair
+from spectrace_engine.observe.events import EventWriter
+from spectrace_engine.observe.latency import LatencyBook
+from spectrace_engine.observe.logs import GB, EngineLog, avail_mem_gb, graph_word
+from spectrace_engine.observe.roofline import weight_traffic
+from spectrace_engine.server_args import EngineConfig
+from spectrace_engine.speculative.spec_info import create_worker
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 

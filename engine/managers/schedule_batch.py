@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import torch
+from spectrace_engine.mem_cache.memory_pool import KVPool
 from torch import Tensor
-
-from .kv_cache import KVPool
 
 
 class ForwardMode(StrEnum):

@@ -14,14 +14,20 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .batch import Req, ScheduleBatch
-from .config import EngineConfig
-from .events import EventWriter
-from .faults import Fault
-from .latency import LatencyBook
-from .load import ClosedLoopLoad
-from .logs import DecodeStats, EngineLog, decode_batch_line, graph_word, prefill_batch_line
-from .workers.base import StepOutput
+from spectrace_engine.bench.load import ClosedLoopLoad
+from spectrace_engine.faults import Fault
+from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
+from spectrace_engine.managers.tp_worker import StepOutput
+from spectrace_engine.observe.events import EventWriter
+from spectrace_engine.observe.latency import LatencyBook
+from spectrace_engine.observe.logs import (
+    DecodeStats,
+    EngineLog,
+    decode_batch_line,
+    graph_word,
+    prefill_batch_line,
+)
+from spectrace_engine.server_args import EngineConfig
 
 
 @dataclass(slots=True)

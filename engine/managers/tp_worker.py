@@ -6,17 +6,27 @@ import time
 from dataclasses import dataclass, field
 
 import torch
+from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.faults import Fault
+from spectrace_engine.layers.sampler import Sampler
+from spectrace_engine.managers.schedule_batch import (
+    EagleDraftInput,
+    ForwardMode,
+    ModelWorkerBatch,
+    Req,
+    ScheduleBatch,
+)
+from spectrace_engine.mem_cache.memory_pool import KVPool, causal_mask, extend_inputs
+from spectrace_engine.model_executor.cuda_graph_runner import (
+    GraphRunner,
+    ReplayInfo,
+    RunnerInput,
+    StaticBuffers,
+)
+from spectrace_engine.models.weights import ModelPair
+from spectrace_engine.observe.events import GpuSpan
+from spectrace_engine.server_args import EngineConfig
 from torch import Tensor
-
-from ..batch import EagleDraftInput, ForwardMode, ModelWorkerBatch, Req, ScheduleBatch
-from ..config import EngineConfig
-from ..events import GpuSpan
-from ..faults import Fault
-from ..graph_runner import GraphRunner, ReplayInfo, RunnerInput, StaticBuffers
-from ..kv_cache import KVPool, causal_mask, extend_inputs
-from ..loader import ModelPair
-from ..sampling import Sampler
-from ..tp import TPGroup
 
 NAN_MESSAGE = "Detected errors during sampling! NaN in the logits."
 

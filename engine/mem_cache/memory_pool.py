@@ -8,9 +8,8 @@ token's "slot" in SGLang's sense is the column ``kv_len + i`` of that row, which
 from __future__ import annotations
 
 import torch
+from spectrace_engine.models.llama import KVCache
 from torch import Tensor
-
-from .model import KVCache
 
 
 class KVPool:

@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
-from torch import Tensor, nn
-
-from .model import (
+from spectrace_engine.models.llama import (
     Attention,
     FeedForward,
     KVCache,
@@ -38,6 +36,7 @@ from .model import (
     mask_bias,
     rope_table,
 )
+from torch import Tensor, nn
 
 
 class DraftHead(RopeModule):

@@ -16,65 +16,19 @@ file metadata and every file's sha256 in weights/SHA256SUMS.json, checked before
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import torch
 from safetensors import safe_open
 from safetensors.torch import load_file
-
-from spectrace.errors import InputError
-
-from .corpus import MarkovSource, MarkovTokenizer
-from .draft_head import DraftHead
-from .model import ModelConfig, TargetModel
+from spectrace_engine.models.corpus import MarkovSource, MarkovTokenizer
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import ModelConfig, TargetModel
+from spectrace_engine.models.smollm import load_smollm_pair
+from spectrace_engine.models.weights import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
 
 PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
-WEIGHTS_DIR = Path(__file__).parent / "weights"
-
-
-class WeightsError(InputError):
-    """Shipped weights are missing, corrupt or do not match their checksum."""
-
-
-@dataclass
-class ModelPair:
-    target: TargetModel
-    draft: DraftHead
-    tokenizer: Any
-    prompts: list[list[int]]
-    name: str
-    sha256: dict[str, str] = field(default_factory=dict)
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def verified_file(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[Path, str]:
-    """Path and sha256 of a weights file, after checking it against SHA256SUMS.json."""
-    path = weights_dir / name
-    sums_path = weights_dir / "SHA256SUMS.json"
-    if not path.is_file():
-        raise WeightsError(
-            f"engine weights missing: {path} (retrain with python -m "
-            f"spectrace_engine.train, see docs/engine-models.md)"
-        )
-    try:
-        sums = json.loads(sums_path.read_text())
-    except (OSError, ValueError) as exc:
-        raise WeightsError(f"cannot read checksum list {sums_path}: {exc}") from None
-    digest = file_sha256(path)
-    if sums.get(name) != digest:
-        raise WeightsError(f"checksum mismatch for {path}: expected {sums.get(name)}, got {digest}")
-    return path, digest
 
 
 def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
@@ -117,8 +71,6 @@ def load_pair(
     if name not in PAIRS:
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
     if name == "smollm2":
-        from .smollm import load_smollm_pair
-
         return load_smollm_pair(device, dtype)
     tstate, dstate, meta, sums = read_pair_files(name)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})

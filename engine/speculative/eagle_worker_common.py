@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import torch
-from torch import Tensor
-
-from ..batch import EagleDraftInput, EagleVerifyInput, ForwardMode, ScheduleBatch
-from ..graph_runner import RunnerInput
-from ..kernels.verify import (
+from spectrace_engine.kernels.verify import (
     VerifyOutput,
     verify_greedy_chain,
     verify_greedy_tree,
     verify_tree_sampling,
 )
-from ..kv_cache import causal_mask
-from ..tree import (
+from spectrace_engine.managers.schedule_batch import (
+    EagleDraftInput,
+    EagleVerifyInput,
+    ForwardMode,
+    ScheduleBatch,
+)
+from spectrace_engine.managers.tp_worker import BaseWorker
+from spectrace_engine.mem_cache.memory_pool import causal_mask
+from spectrace_engine.model_executor.cuda_graph_runner import RunnerInput
+from spectrace_engine.speculative.build_eagle_tree import (
     DraftTree,
     StepSelection,
     build_tree,
@@ -25,7 +29,7 @@ from ..tree import (
     select_top_k,
     verify_inputs,
 )
-from .base import BaseWorker
+from torch import Tensor
 
 
 class SpecOps(BaseWorker):

@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from torch import Tensor
-
-from ..batch import (
+from spectrace_engine.managers.schedule_batch import (
     EagleDraftInput,
     EagleVerifyInput,
     ForwardMode,
@@ -22,10 +20,11 @@ from ..batch import (
     Req,
     ScheduleBatch,
 )
-from ..graph_runner import ReplayInfo
-from ..tree import DraftTree, StepSelection, chain_tree
-from .base import NAN_MESSAGE, Phases, StepOutput
-from .spec_ops import SpecOps
+from spectrace_engine.managers.tp_worker import NAN_MESSAGE, Phases, StepOutput
+from spectrace_engine.model_executor.cuda_graph_runner import ReplayInfo
+from spectrace_engine.speculative.build_eagle_tree import DraftTree, StepSelection, chain_tree
+from spectrace_engine.speculative.eagle_worker_common import SpecOps
+from torch import Tensor
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..config import EngineConfig
-from ..kv_cache import KVPool
-from ..loader import ModelPair
-from ..tp import TPGroup
-from .base import BaseWorker
-from .eagle_v1 import EAGLEWorker
-from .eagle_v2 import EAGLEWorkerV2
+from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.managers.tp_worker import BaseWorker
+from spectrace_engine.mem_cache.memory_pool import KVPool
+from spectrace_engine.models.weights import ModelPair
+from spectrace_engine.server_args import EngineConfig
+from spectrace_engine.speculative.eagle_worker import EAGLEWorker
+from spectrace_engine.speculative.eagle_worker_v2 import EAGLEWorkerV2
 
 
 def create_worker(cfg: EngineConfig, pair: ModelPair, pool: KVPool, tp: TPGroup) -> BaseWorker:

@@ -10,12 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from torch import Tensor
-
-from .draft_head import DraftHead
-from .kernels.verify import verify_greedy_tree
-from .model import KVCache, TargetModel
-from .tree import (
+from spectrace_engine.kernels.verify import verify_greedy_tree
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import KVCache, TargetModel
+from spectrace_engine.speculative.build_eagle_tree import (
     build_tree,
     draft_step_inputs,
     extend_ancestors,
@@ -24,6 +22,7 @@ from .tree import (
     select_top_k,
     verify_inputs,
 )
+from torch import Tensor
 
 
 @dataclass(frozen=True, slots=True)

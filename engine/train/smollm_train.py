@@ -1,4 +1,4 @@
-"""Train the SmolLM2 draft head on CPU: `python -m spectrace_engine.smollm_train`.
+"""Train the SmolLM2 draft head on CPU: `python -m spectrace_engine.train.smollm_train`.
 
 Self-distillation as in train.py, sized for 2 CPU cores: the target's greedy answers to our own
 questions (prompts/smollm2.txt, the last 16 held out), a reduced draft vocabulary (the target ids
@@ -16,12 +16,11 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
-
-from .acceptance import greedy_decode, speculative_decode
-from .draft_head import DraftHead
-from .loader import WEIGHTS_DIR, file_sha256
-from .model import TargetModel
-from .smollm import PROMPTS, head_config, load_target
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import TargetModel
+from spectrace_engine.models.smollm import PROMPTS, head_config, load_target
+from spectrace_engine.models.weights import WEIGHTS_DIR, file_sha256
+from spectrace_engine.train.acceptance import greedy_decode, speculative_decode
 
 HELD_OUT = 16
 

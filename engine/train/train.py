@@ -1,4 +1,4 @@
-"""Train the shipped tiny pairs: `python -m spectrace_engine.train --model tiny --device cuda`.
+"""Train the shipped tiny pairs: `python -m spectrace_engine.train.train --model tiny --device cuda`.
 
 Target: causal LM on the Markov source. Head: self-distilled on the target's own greedy outputs
 and hidden states (soft labels = the target's next-token distribution), with a 2-step
@@ -18,12 +18,11 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
-
-from .acceptance import greedy_decode, speculative_decode
-from .corpus import MarkovSource
-from .draft_head import DraftHead
-from .loader import WEIGHTS_DIR, file_sha256
-from .model import ModelConfig, TargetModel
+from spectrace_engine.models.corpus import MarkovSource
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import ModelConfig, TargetModel
+from spectrace_engine.models.weights import WEIGHTS_DIR, file_sha256
+from spectrace_engine.train.acceptance import greedy_decode, speculative_decode
 
 TINY = ModelConfig(
     vocab_size=512,

@@ -6,6 +6,6 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    from spectrace_engine.cli import engine_app
+    from spectrace_engine.entrypoints.cli import engine_app
 
     app.add_typer(engine_app, name="engine")

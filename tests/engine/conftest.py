@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from spectrace_engine.cli import engine_app
+from spectrace_engine.entrypoints.cli import engine_app
 from typer.testing import CliRunner
 
 

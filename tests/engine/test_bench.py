@@ -7,9 +7,9 @@ import sys
 
 import polars as pl
 import pytest
-from spectrace_engine.cli import engine_app
-from spectrace_engine.loader import load_pair
-from spectrace_engine.roofline import H200_HBM_BYTES_PER_S, target_read_bytes
+from spectrace_engine.entrypoints.cli import engine_app
+from spectrace_engine.models.loader import load_pair
+from spectrace_engine.observe.roofline import H200_HBM_BYTES_PER_S, target_read_bytes
 from typer.testing import CliRunner
 
 from spectrace.errors import InputError, UsageError
@@ -120,10 +120,10 @@ def test_without_polars_the_sweep_keeps_its_rows_and_says_how_to_render(
     swept, tmp_path, monkeypatch
 ):
     from rich.console import Console
-    from spectrace_engine.bench import render
+    from spectrace_engine.bench.sweep import render
 
     monkeypatch.setitem(sys.modules, "polars", None)  # import polars -> ImportError
-    monkeypatch.delitem(sys.modules, "spectrace_engine.bench_report", raising=False)
+    monkeypatch.delitem(sys.modules, "spectrace_engine.bench.report", raising=False)
     console = Console(record=True, width=200)
     render([{"config": "plain"}], tmp_path, console)
     assert "--report-only" in console.export_text() and not (tmp_path / "bench.csv").exists()

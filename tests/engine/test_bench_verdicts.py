@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from spectrace_engine.bench_report import to_frame
-from spectrace_engine.verdicts import compute_verdicts, verdict_lines
+from spectrace_engine.bench.report import to_frame
+from spectrace_engine.bench.verdicts import compute_verdicts, verdict_lines
 
 LEVELS = (1, 4, 16)
 WORKERS = {"plain": "none", "v1-tree": "v1", "v2-chain": "v2", "v2-dd8": "v2"}

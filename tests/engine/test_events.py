@@ -6,7 +6,7 @@ import json
 
 import pytest
 from engine_cases import BASE, STORY, TREE
-from spectrace_engine.events import EventWriter
+from spectrace_engine.observe.events import EventWriter
 
 COMMON = {"v", "seq", "ts_ns", "run_id", "rank", "step", "event"}
 REQUIRED = {

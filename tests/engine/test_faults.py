@@ -70,7 +70,7 @@ def test_v2_with_topk_above_one_breaks_in_v2(engine_run):
     err = run.of("error")[0]
     assert err["exc_type"] == "RuntimeError" and err["worker"] == "v2"
     assert "Sizes of tensors must match" in err["message"]
-    assert "eagle_v2.py" in run.log.read_text()
+    assert "speculative/eagle_worker_v2.py" in run.log.read_text()
 
 
 def test_v2_with_topk_above_one_is_refused_without_the_switch(tmp_path):

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 import torch
-from spectrace_engine.graph_runner import GraphRunner, RunnerInput, StaticBuffers
+from spectrace_engine.model_executor.cuda_graph_runner import (
+    GraphRunner,
+    RunnerInput,
+    StaticBuffers,
+)
 
 L = 8
 SCRATCH = 15

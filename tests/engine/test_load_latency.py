@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 import torch
-from spectrace_engine.latency import LatencyBook, percentile
-from spectrace_engine.loader import load_pair
-from spectrace_engine.roofline import (
+from spectrace_engine.models.loader import load_pair
+from spectrace_engine.observe.latency import LatencyBook, percentile
+from spectrace_engine.observe.roofline import (
     draft_forward_bytes,
     floor_step_s,
     target_read_bytes,

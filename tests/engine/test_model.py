@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 import torch
-from spectrace_engine import loader
-from spectrace_engine.acceptance import causal_mask, greedy_decode, speculative_decode
-from spectrace_engine.draft_head import DraftHead
-from spectrace_engine.model import ModelConfig, TargetModel
+from spectrace_engine.models import loader
+from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.llama import ModelConfig, TargetModel
+from spectrace_engine.train.acceptance import causal_mask, greedy_decode, speculative_decode
 
 from spectrace.errors import InputError
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import torch
-from spectrace_engine import tree as T
 from spectrace_engine.kernels import verify as V
+from spectrace_engine.speculative import build_eagle_tree as T
 
 VOCAB = 8
 DRAWS = 100_000

@@ -22,9 +22,9 @@ import pytest
 import torch
 from conftest import Run, on_test_device, read_events
 from engine_cases import BASE, CHAIN_V1, CHAIN_V2, PLAIN, TREE
-from spectrace_engine import sampling
-from spectrace_engine.cli import engine_app
-from spectrace_engine.loader import load_pair
+from spectrace_engine.entrypoints.cli import engine_app
+from spectrace_engine.layers import sampler as sampling
+from spectrace_engine.models.loader import load_pair
 from typer.testing import CliRunner
 
 from spectrace.assemblers.load import parse_load_line
@@ -218,7 +218,7 @@ def test_triton_sampling_kernel_emits_the_reference_tokens_in_the_interpreter(en
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_v2_sampling_step_never_syncs_the_gpu(tmp_path, monkeypatch):
     """Sampling keeps v2's promise: no host sync inside a step (CUDA's sync debug mode)."""
-    from spectrace_engine.workers.eagle_v2 import EAGLEWorkerV2
+    from spectrace_engine.speculative.eagle_worker_v2 import EAGLEWorkerV2
 
     step = EAGLEWorkerV2.forward_batch_generation
 

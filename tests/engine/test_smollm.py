@@ -6,8 +6,8 @@ import importlib.metadata as md
 
 import pytest
 import torch
-from spectrace_engine.acceptance import greedy_decode, speculative_decode
-from spectrace_engine.loader import ModelPair, load_pair
+from spectrace_engine.models.loader import ModelPair, load_pair
+from spectrace_engine.train.acceptance import greedy_decode, speculative_decode
 
 
 def _installed() -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from spectrace_engine import tree as T
+from spectrace_engine.speculative import build_eagle_tree as T
 
 
 def expand(bs: int, topk: int, steps: int, vocab: int = 40, seed: int = 0) -> list[T.StepSelection]:

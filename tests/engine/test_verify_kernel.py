@@ -13,8 +13,8 @@ import torch
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
-from spectrace_engine import tree as T  # noqa: E402
 from spectrace_engine.kernels import verify as V  # noqa: E402
+from spectrace_engine.speculative import build_eagle_tree as T  # noqa: E402
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 

@@ -111,7 +111,7 @@ def test_topk_one_adjusts_draft_tokens_with_sglangs_warning(engine_run):
 
 
 def test_spec_v2_env_var_selects_v2_without_the_flag(monkeypatch):
-    from spectrace_engine.cli import build_config
+    from spectrace_engine.entrypoints.cli import build_config
 
     monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "True")
     kw = dict(model="tiny", algorithm="EAGLE", topk=1)  # the rest: the CLI defaults
@@ -129,7 +129,7 @@ def test_spec_v2_env_var_selects_v2_without_the_flag(monkeypatch):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_v2_step_never_syncs_the_gpu(engine_run, monkeypatch):
     """CUDA's sync debug mode turns any host sync inside a v2 step into an error."""
-    from spectrace_engine.workers.eagle_v2 import EAGLEWorkerV2
+    from spectrace_engine.speculative.eagle_worker_v2 import EAGLEWorkerV2
 
     step = EAGLEWorkerV2.forward_batch_generation
 

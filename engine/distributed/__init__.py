@@ -1,0 +1,1 @@
+"""Tensor-parallel process groups (gloo on CPU, NCCL on CUDA) and the collectives the layers call."""

@@ -1,0 +1,1 @@
+"""The command line and the launcher: flags -> ServerArgs -> one process per TP rank."""

@@ -1,0 +1,1 @@
+"""Model-side building blocks shared by target and draft: the sampler."""

@@ -1,0 +1,1 @@
+"""The control plane: Scheduler, TpModelWorker, ScheduleBatch -> ModelWorkerBatch (SGLang's managers/)."""

@@ -1,0 +1,1 @@
+"""KV memory: the request-to-token pool, the token-to-KV caches and their allocator."""

@@ -1,0 +1,1 @@
+"""ModelRunner and the target's CUDA-graph runner, with ForwardBatch/ForwardMode."""

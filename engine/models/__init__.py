@@ -1,0 +1,1 @@
+"""The tiny LLaMA target, SmolLM2 from its GGUF, the EAGLE draft heads and their weights."""

@@ -1,0 +1,1 @@
+"""What a run leaves behind: SGLang-format log lines, JSONL events, latency and roofline figures."""
