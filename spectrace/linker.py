@@ -6,13 +6,21 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
-from spectrace.assemblers.crash import Frame
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import explain
 from spectrace.incident_model import Incident
-from spectrace.path_frames import frame_signature
+from spectrace.path_evidence import (
+    StackFrame,
+    dump_frames,
+    frame_votes,
+    incident_frames,
+    message_votes,
+    speculates,
+)
+from spectrace.path_missing import describe, method_evidence, missing_evidence
+from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
 
 
@@ -35,12 +43,12 @@ _HINT_COUPLING = (
 )
 
 
-def _loops_decide(config: RunConfig, frames: Sequence[Frame], load: LoadSample | None) -> bool:
+def _loops_decide(config: RunConfig, frames: Sequence[StackFrame], load: LoadSample | None) -> bool:
     """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13.
 
     With no dump to say so, the run must show speculation itself (an algorithm flag from
-    the command line, a spec warning, a speculative frame, an ``accept len`` in the load
-    lines): every sglang server, speculative or not, runs one of the two loops.
+    the command line, a spec warning, a speculative worker's frame, an ``accept len`` in the
+    load lines): every sglang server, speculative or not, runs one of the two loops.
     """
     if config.era in V2_ONLY_ERAS or config.engine == "vllm":
         return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
@@ -51,50 +59,35 @@ def _loops_decide(config: RunConfig, frames: Sequence[Frame], load: LoadSample |
         return True
     if load is not None and load.accept_len is not None:
         return True
-    sigs = (frame_signature(frame) for frame in frames)
-    return any(sig is not None and not sig.needs_spec for sig in sigs)
+    return speculates(frames)
 
 
-def _all_frames(incident: Incident) -> list[Frame]:
-    """Frames of the raised exception and of every chained one, innermost first, no repeats."""
-    frames: dict[Frame, None] = {}
-    for group in [incident.frames, *(link.frames for link in incident.chain)]:
-        frames.update((frame, None) for frame in reversed(group) if frame not in frames)
-    return list(frames)
-
-
-def frame_evidence(
-    incident: Incident, config: RunConfig, load: LoadSample | None = None
+def path_evidence(
+    incident: Incident,
+    config: RunConfig,
+    load: LoadSample | None = None,
+    dumps: Sequence[PastedDump] = (),
 ) -> list[Evidence]:
-    """What the traceback's own frames say (the strongest evidence there is)."""
-    frames = _all_frames(incident)
-    loops_decide = _loops_decide(config, frames, load)
-    out: list[Evidence] = []
-    for frame in frames:
-        sig = frame_signature(frame)
-        if sig is None:
-            continue
-        points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
-        text = f'File "{frame.file}", line {frame.line}, in {frame.function}'
-        reason = f"traceback frame in {sig.name}: {sig.what}"
-        if points_to is not None:
-            reason += f" -> {points_to} ({sig.worker_class})"
-        out.append(
-            Evidence(
-                incident.first_seen.source,
-                incident.first_seen.lineno,
-                text,
-                reason,
-                points_to,
-                sig.worker_class if points_to else None,
-            )
-        )
-    return out
+    """Everything that points at a worker, strongest first: the crash's own frames (a cut
+    traceback's last one too), the classes its message names, the frames of dumps pasted
+    into its run, then the run's config (dump, warnings, launch command)."""
+    own = incident_frames(incident)
+    since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
+    pasted = dump_frames(incident, dumps, since)
+    loops = _loops_decide(config, own + pasted, load)
+    evidence = frame_votes(own, loops) + message_votes(incident) + frame_votes(pasted, loops)
+    evidence += config.path_evidence + method_evidence(config)
+    evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
+    return evidence
 
 
 def _kind(evidence: Evidence) -> str:
     for prefix, kind in (
         ("traceback frame", "traceback frames"),
+        ("cut traceback frame", "traceback frames"),
+        ("py-spy frame", "stack dump frames"),
+        ("faulthandler frame", "stack dump frames"),
+        ("exception message", "exception messages"),
         ("server_args dump", "the server_args dump"),
         ("vLLM config", "the vLLM config"),
     ):
@@ -103,11 +96,17 @@ def _kind(evidence: Evidence) -> str:
     return "a start-up line"
 
 
-def decide(evidence: Sequence[Evidence]) -> WorkerPath:
-    """The strongest evidence that points somewhere decides; disagreement is reported."""
+def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> WorkerPath:
+    """The strongest evidence that points somewhere decides; disagreement is reported. With
+    none, a verdict that hangs on the release is given as such, and what is missing is said."""
+    config = config if config is not None else RunConfig()
     votes = [e for e in evidence if e.points_to is not None]
     if not votes:
-        return WorkerPath("unknown", None, tuple(evidence))
+        conditional = next((e.condition for e in evidence if e.condition), None)
+        missing = missing_evidence(config, evidence, conditional)
+        framework, family = describe(None, config)
+        return WorkerPath("unknown", None, tuple(evidence), None, framework, family, conditional,
+                          missing)  # fmt: skip
     first = votes[0]
     worker = next(
         (e.worker_class for e in votes if e.points_to == first.points_to and e.worker_class), None
@@ -127,12 +126,15 @@ def decide(evidence: Sequence[Evidence]) -> WorkerPath:
             f"{against.points_to} ({against.worker_class}): the log may hold more than "
             "one run, or the worker code was patched or moved"
         )
-    return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict)
+    framework, family = describe(worker, config)
+    return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict, framework,
+                      family)  # fmt: skip
 
 
 def global_worker_path(config: RunConfig) -> WorkerPath:
     """The run's worker path from config evidence alone (no crash frames to go by)."""
-    return decide(sorted(config.path_evidence, key=lambda e: e.points_to is None))
+    evidence = config.path_evidence + method_evidence(config)
+    return decide(sorted(evidence, key=lambda e: e.points_to is None), config)
 
 
 def _messages(incident: Incident) -> tuple[str, ...]:
@@ -209,12 +211,15 @@ def decisive_flags(config: RunConfig) -> dict[str, FlagValue]:
     }
 
 
-def link(incident: Incident, config: RunConfig, load: LoadSample | None) -> None:
+def link(
+    incident: Incident,
+    config: RunConfig,
+    load: LoadSample | None,
+    dumps: Sequence[PastedDump] = (),
+) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
     config = run_for(incident, config)
-    evidence = frame_evidence(incident, config, load) + config.path_evidence
-    evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
-    incident.worker_path = decide(evidence)
+    incident.worker_path = decide(path_evidence(incident, config, load, dumps), config)
     incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):

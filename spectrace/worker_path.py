@@ -17,3 +17,9 @@ class WorkerPath:
     worker_class: str | None  # "EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", "EagleProposer"...
     evidence: tuple[Evidence, ...]
     conflict: str | None = None  # a sentence when evidence disagrees
+    framework: str | None = None  # "sglang" | "vllm" | "vllm_ascend" | "trtllm"
+    family: str | None = None  # "EAGLE3", "NEXTN", "MTP", "NGRAM", "MULTI_LAYER_EAGLE", ...
+    # value "unknown" but the release would settle it: "v2 (EAGLEWorkerV2) if sglang >= 0.5.11,
+    # else v1 (EAGLEWorker)"
+    conditional: str | None = None
+    missing: tuple[str, ...] = ()  # for "unknown": the lines that would settle it, quickest first

@@ -103,12 +103,12 @@ def test_seed_story_v1_with_evidence_flags_and_arithmetic() -> None:
 
 def test_frames_against_the_dump_is_a_conflict() -> None:
     inc = incident(V2_FRAMES)
-    link(inc, run_config(DUMP), None)
+    link(inc, run_config("sglang: 0.5.9", DUMP), None)  # 0.5.9: the dump's overlap-off is v1
     path = inc.worker_path
     assert path is not None
     assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
     assert path.conflict == (
-        "Traceback frames point to v2 (EAGLEWorkerV2) but the server_args dump at run.log:1 "
+        "Traceback frames point to v2 (EAGLEWorkerV2) but the server_args dump at run.log:2 "
         "points to v1 (EAGLEWorker): the log may hold more than one run, or the worker code was "
         "patched or moved"
     )
@@ -475,7 +475,9 @@ def _node_files() -> RunConfig:
     collector = ConfigCollector()
     for source, day, text in (("a_node0.log", 10, DUMP), ("b_node0.log", 12, V2_DUMP)):
         ts = datetime(2026, 1, day, 10, 0, 0)
-        collector.feed(replace(line(text, 1), source=source, ts=ts))
+        if day == 10:  # the release says the first run's overlap-off dump is v1
+            collector.feed(replace(line(WARN, 1), source=source, ts=ts))
+        collector.feed(replace(line(text, 2), source=source, ts=ts))
     return collector.result()
 
 

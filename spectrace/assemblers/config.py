@@ -40,6 +40,7 @@ class Evidence:
     reason: str  # "server_args dump has disable_overlap_schedule=True -> v1 (EAGLEWorker)"
     points_to: str | None = None  # "v1" | "v2" | "other" | None when it only informs
     worker_class: str | None = None  # the class this evidence names, when it names one
+    condition: str | None = None  # a verdict that hangs on the release: "v2 (...) if sglang >= …"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +269,7 @@ class ConfigCollector:
         if verdict is None:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
-                         verdict.worker_class)]  # fmt: skip
+                         verdict.worker_class, verdict.condition)]  # fmt: skip
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

@@ -7,14 +7,20 @@ algorithm + overlap (+ multi-layer flag, + the release era a warning told) name 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.assemblers.pyrepr import SourceText
-from spectrace.assemblers.sglang_version import OLD_ERA
+from spectrace.assemblers.sglang_eras import (
+    EraRule,
+    RunFacts,
+    contradicts,
+    overlap_in,
+    rules_for,
+    version_text,
+)
 
 EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "FROZEN_KV_MTP"}
 V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
-_DEFAULT_ERAS = {"0.5.4", "0.5.5-0.5.6", "0.5.7-0.5.10", "0.5.11-0.5.12"}
 _SHOWN = (
     "speculative_algorithm",
     "disable_overlap_schedule",
@@ -31,6 +37,7 @@ class DumpVerdict:
     worker_class: str | None
     reason: str
     excerpt: str  # "server_args=ServerArgs(…, speculative_algorithm='EAGLE3', …)"
+    condition: str | None = None  # "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (...)"
 
 
 def _show(name: str, value: object) -> str:
@@ -85,103 +92,110 @@ def verdict_from_dump(
     return _eagle_verdict(algo, values, era, excerpt, spec_v2_env)
 
 
+def _facts(algo: str, values: Mapping[str, object], env: object) -> RunFacts:
+    def flag(name: str) -> bool | None:
+        value = values.get(name)
+        return value if isinstance(value, bool) else None
+
+    def number(name: str) -> int | None:
+        value = values.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return RunFacts(
+        algo,
+        disable_final=flag("disable_overlap_schedule"),
+        disable_request=flag("disable_overlap_request"),
+        env=env if isinstance(env, bool) else None,
+        beta=flag("enable_beta_spec"),
+        topk=number("speculative_eagle_topk"),
+        pp=number("pp_size"),
+    )
+
+
 def _eagle_verdict(
     algo: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object
 ) -> DumpVerdict | None:
+    """The era table's answer for every release the log leaves possible (one when it names
+    its release): all agree -> a verdict; they differ -> a conditional one."""
     base = _base_class(algo, values)
-    disabled = values.get("disable_overlap_schedule")
-    if era in V2_ONLY_ERAS:
-        return DumpVerdict(
-            "v2",
-            base + "V2",
-            f"server_args dump: {algo} on sglang {era}, where "
-            "the v1 worker no longer exists -> v2 whatever the overlap setting",
-            excerpt,
-        )
-    if disabled is True:
-        topk = values.get("speculative_eagle_topk")
-        why = (
-            f"; speculative_eagle_topk={topk} (v2 needs topk=1)"
-            if isinstance(topk, int) and topk > 1
-            else ""
-        )
-        return DumpVerdict(
-            "v1",
-            base,
-            f"server_args dump: speculative_algorithm='{algo}' with "
-            f"disable_overlap_schedule=True -> v1 ({base}, non-overlap){why}",
-            excerpt,
-        )
-    if disabled is False:
-        return DumpVerdict(
-            "v2",
-            base + "V2",
-            f"server_args dump: speculative_algorithm='{algo}' "
-            f"with disable_overlap_schedule=False -> v2 ({base}V2, overlap)",
-            excerpt,
-        )
-    return _era_default(algo, base, values, era, excerpt, env)
-
-
-def _era_default(
-    algo: str, base: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object
-) -> DumpVerdict | None:
-    """No ``disable_overlap_schedule`` in the dump (cut, wrapped, quoted in part): the
-    release's own rule (LOG_FORMATS.md 1.5) decides where its defaults leave no choice."""
-    overlap, why = _overlap_by_era(values, era, env)
-    if overlap is None:
-        return None
-    points_to, worker = ("v2", base + "V2") if overlap else ("v1", base)
-    reason = (
-        f"server_args dump: speculative_algorithm='{algo}' but no disable_overlap_schedule; "
-        f"sglang {era}: {why} -> {points_to} ({worker})"
-    )
+    facts = _facts(algo, values, env)
+    outcomes = [(rule, *overlap_in(rule, facts)) for rule in rules_for(era)]
+    possible = [o for o in outcomes if not contradicts(o[0], facts)] or outcomes
+    if len({on for _, on, _ in possible}) > 1:
+        return _conditional(algo, base, possible, excerpt)
+    rule, on, why = possible[-1]
+    points_to, worker = ("v2", base + "V2") if on else ("v1", base)
+    if rule.workers == "v2" and era is not None:
+        reason = (f"server_args dump: {algo} on sglang {era}, where the v1 worker no longer "
+                  "exists -> v2 whatever the overlap setting")  # fmt: skip
+    elif facts.disable_final is True and rule.workers != "v2":
+        topk = facts.topk
+        note = f"; speculative_eagle_topk={topk} (v2 needs topk=1)" if topk and topk > 1 else ""
+        reason = (f"server_args dump: speculative_algorithm='{algo}' with "
+                  f"disable_overlap_schedule=True -> v1 ({base}, non-overlap){note}")  # fmt: skip
+    elif facts.disable_final is False:
+        reason = (f"server_args dump: speculative_algorithm='{algo}' with "
+                  f"disable_overlap_schedule=False -> v2 ({base}V2, overlap)")  # fmt: skip
+    else:
+        reason = (f"server_args dump: speculative_algorithm='{algo}' but no disable_overlap_"
+                  f"schedule; sglang {era or 'any release'}: {why} -> {points_to} ({worker})")  # fmt: skip
     return DumpVerdict(points_to, worker, reason, excerpt)
 
 
-def _overlap_by_era(
-    values: Mapping[str, object], era: str | None, env: object
-) -> tuple[bool | None, str]:
-    """(overlap on?, why) from the era's defaults; (None, "") when they do not decide."""
-    topk, pp = values.get("speculative_eagle_topk"), values.get("pp_size")
-    if era == OLD_ERA:
-        return False, "EAGLE always ran without the overlap scheduler before 0.5.4"
-    if era not in _DEFAULT_ERAS:
-        return None, ""
-    if isinstance(pp, int) and not isinstance(pp, bool) and pp > 1:
-        return False, f"pp_size={pp} turns the overlap scheduler off"
-    if era == "0.5.4":
-        beta = values.get("enable_beta_spec")
-        return beta is True, f"enable_beta_spec={beta!r} (off by default)"
-    if env is True or env is False:
-        return env, f"SGLANG_ENABLE_SPEC_V2={env} as the log set it"
-    if era in ("0.5.5-0.5.6", "0.5.7-0.5.10"):
-        return False, "SGLANG_ENABLE_SPEC_V2 not set in the log (off by default before 0.5.11)"
-    if isinstance(topk, int) and not isinstance(topk, bool) and topk > 1:
-        return False, f"speculative_eagle_topk={topk} forces the overlap scheduler off"
-    return True, "spec v2 on by default (SGLANG_ENABLE_SPEC_V2 not set in the log)"
+def _conditional(
+    algo: str, base: str, outcomes: list[tuple[EraRule, bool, str]], excerpt: str
+) -> DumpVerdict:
+    """"v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)": the ranges of
+    releases that agree, in release order, each with the worker it would run."""
+    ranges: list[tuple[EraRule, EraRule, bool]] = []
+    for rule, on, _why in outcomes:
+        if ranges and ranges[-1][2] == on:
+            ranges[-1] = (ranges[-1][0], rule, on)
+        else:
+            ranges.append((rule, rule, on))
+
+    def path(on: bool) -> str:
+        return f"v2 ({base}V2)" if on else f"v1 ({base})"
+
+    if len(ranges) == 2:
+        (_, _, early), (later, _, late) = ranges
+        sentence = f"{path(late)} if sglang >= {version_text(later.first)}, else {path(early)}"
+    else:
+        parts = []
+        for first, last, on in ranges:
+            span = EraRule.span(replace(first, last=last.last))
+            parts.append(f"{path(on)} on sglang {span}")
+        sentence = "; ".join(parts)
+    reason = (f"server_args dump: speculative_algorithm='{algo}': {sentence} "
+              "(no sglang version in the log)")  # fmt: skip
+    return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 
 
 def verdict_from_launch(
     flags: Mapping[str, object], era: str | None, spec_v2_env: object = None
 ) -> DumpVerdict | None:
-    """No dump, but a launch command (``flags``: name -> value) and a release: the release's
-    rule decides as it would for a dump. The command's ``--disable-overlap-schedule`` is a
-    request the server may overrule; it is final only on 0.5.11-0.5.12."""
-    if era is None or flags.get("speculative_algorithm") is None:
+    """No dump, but a launch command (``flags``: name -> value) and maybe a release: the
+    release's rule decides as it would for a dump. The command's ``--disable-overlap-schedule``
+    is a request the server may overrule (``forced_on`` in the era table)."""
+    if flags.get("speculative_algorithm") is None:
         return None
-    keep = ("speculative_algorithm", "speculative_eagle_topk", "enable_multi_layer_eagle")
+    keep = ("speculative_algorithm", "speculative_eagle_topk", "enable_multi_layer_eagle",
+            "pp_size")  # fmt: skip
     values = {name: flags[name] for name in keep if name in flags}
-    if era == "0.5.11-0.5.12" and flags.get("disable_overlap_schedule") is True:
-        values["disable_overlap_schedule"] = True
+    if flags.get("disable_overlap_schedule") is True:
+        values["disable_overlap_request"] = True
     verdict = verdict_from_dump(values, era, spec_v2_env)
     if verdict is None:
         return None
-    shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
+    shown = ", ".join(f"{name}={value!r}" for name, value in values.items()
+                      if name != "disable_overlap_request")  # fmt: skip
+    if values.get("disable_overlap_request"):
+        shown += ", --disable-overlap-schedule"
     why = verdict.reason.split(": ", 1)[-1].replace(" but no disable_overlap_schedule", "")
     return DumpVerdict(
         verdict.points_to,
         verdict.worker_class,
         f"launch command (no server_args dump): {why}",
         f"launch command: {shown}",
+        condition=verdict.condition,
     )

@@ -80,9 +80,9 @@ def test_dump_fields_parsed_exactly_with_their_line() -> None:
 
 
 def test_dump_evidence_names_v1_and_the_topk_reason() -> None:
-    config = collect(DUMP)
+    config = collect("sglang: 0.5.9", DUMP)
     first = config.path_evidence[0]
-    assert (first.points_to, first.worker_class, first.lineno) == ("v1", "EAGLEWorker", 1)
+    assert (first.points_to, first.worker_class, first.lineno) == ("v1", "EAGLEWorker", 2)
     assert "disable_overlap_schedule=True" in first.text
     assert "speculative_eagle_topk=4 (v2 needs topk=1)" in first.reason
 
@@ -92,7 +92,10 @@ def test_truncated_dump_keeps_whole_fields_and_drops_the_cut_one() -> None:
     config = collect(cut)
     assert values(config)["speculative_num_draft_tokens"] == 16
     assert "disable_overlap_schedule" not in config.flags  # "Tr" is not trusted as True
-    assert config.path_evidence == []  # the deciding field is gone: no dump verdict
+    # the deciding field is gone: only the release would settle it (topk=4 keeps 0.5.11 on v1)
+    (ev,) = config.path_evidence
+    assert ev.points_to is None
+    assert ev.condition == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
 
 
 def test_truncated_inside_a_string_is_tolerated() -> None:
@@ -318,7 +321,7 @@ def test_captured_graph_sizes_from_the_capture_line() -> None:
     ("replace", "era_line", "points_to", "worker"),
     [
         ("disable_overlap_schedule=False", None, "v2", "EAGLEWorkerV2"),
-        ("enable_multi_layer_eagle=True", None, "v1", "MultiLayerEagleWorker"),
+        ("enable_multi_layer_eagle=True", "sglang: 0.5.9", "v1", "MultiLayerEagleWorker"),
         ("speculative_algorithm='NGRAM'", None, "other", "NGRAMWorker"),
         (
             "disable_overlap_schedule=True",

@@ -94,8 +94,10 @@ def test_a_launch_command_and_the_release_decide_without_a_dump(
     assert launch_verdicts([version, LAUNCH.format(topk=topk)]) == [path]
 
 
-def test_a_launch_command_without_a_release_or_with_a_dump_adds_nothing() -> None:
-    assert launch_verdicts([LAUNCH.format(topk=1)]) == []
+def test_a_launch_command_without_a_release_is_conditional_and_a_dump_outranks_it() -> None:
+    (ev,) = [e for e in config([LAUNCH.format(topk=1)]).path_evidence if e.condition]
+    assert ev.points_to is None  # no vote: the release would settle it
+    assert ev.condition == "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)"
     dump = DUMP.format(topk=1, pp=1) + "disable_overlap_schedule=True)"
     assert launch_verdicts(["sglang: 0.5.9", LAUNCH.format(topk=1), dump]) == []
 

@@ -1,0 +1,161 @@
+"""SGLang's worker-selection rule by release, as data (rules/paths/sglang_eras.toml).
+
+Which of EAGLEWorker (v1) and EAGLEWorkerV2 (overlap) a run gets depends on the release: what
+turns spec v2 on (``--enable-beta-spec``, ``SGLANG_ENABLE_SPEC_V2``), its default, which
+algorithms have a V2 worker, whether a launch's ``--disable-overlap-schedule`` is kept. The
+table says it per release range; ``overlap_in`` applies one row to what a log shows, and the
+caller asks every row the log leaves possible, so an unknown release still decides when all
+agree and gives a conditional verdict when they do not.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from spectrace.errors import RuleError
+
+TABLE = "paths/sglang_eras.toml"
+_KEYS = {
+    "era", "first", "last", "workers", "switch", "switch_default", "v2_algorithms", "forced_on",
+    "others_forced_off", "topk_forces_v1", "why",
+}  # fmt: skip
+_ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
+Version = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class EraRule:
+    """One release range's rule (the keys are documented in the TOML file)."""
+
+    era: str
+    first: Version
+    last: Version | None
+    workers: str  # "v1" | "both" | "v2"
+    switch: str
+    switch_default: bool
+    v2_algorithms: frozenset[str]
+    forced_on: frozenset[str]
+    others_forced_off: bool
+    topk_forces_v1: bool
+    why: str
+
+    def span(self) -> str:
+        """``0.5.8-0.5.10``, ``0.5.17+``, ``<= 0.5.3``: the releases the row covers."""
+        first, last = version_text(self.first), version_text(self.last) if self.last else ""
+        if not last:
+            return f"{first}+"
+        if self.first == (0, 0, 0):
+            return f"<= {last}"
+        return first if first == last else f"{first}-{last}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """What the log shows that the rule reads; None where it shows nothing."""
+
+    algorithm: str  # upper case, as the dump or the command says it
+    disable_final: bool | None = None  # disable_overlap_schedule as the dump printed it (final)
+    disable_request: bool | None = None  # --disable-overlap-schedule on the command line
+    env: bool | None = None  # SGLANG_ENABLE_SPEC_V2 as the log set it
+    beta: bool | None = None  # enable_beta_spec (0.5.4)
+    topk: int | None = None
+    pp: int | None = None
+
+
+def version_text(version: Version) -> str:
+    return ".".join(str(part) for part in version)
+
+
+def _version(text: str, where: str) -> Version:
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise RuleError(f"{TABLE}: {where}: {text!r} is not a release like 0.5.10")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def _row(raw: dict[str, object], n: int) -> EraRule:
+    where = f"era row {n}"
+    unknown = set(raw) - _KEYS
+    if unknown or _KEYS - set(raw):
+        bad = sorted(unknown) or sorted(_KEYS - set(raw))
+        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad[0]!r}")
+    if raw["workers"] not in ("v1", "both", "v2"):
+        raise RuleError(f"{TABLE}: {where}: workers must be v1, both or v2")
+    lists = (raw["v2_algorithms"], raw["forced_on"])
+    if not all(isinstance(x, list) and all(isinstance(a, str) for a in x) for x in lists):
+        raise RuleError(f"{TABLE}: {where}: v2_algorithms and forced_on are lists of names")
+    return EraRule(
+        era=str(raw["era"]),
+        first=_version(str(raw["first"]), where),
+        last=_version(str(raw["last"]), where) if raw["last"] else None,
+        workers=str(raw["workers"]),
+        switch=str(raw["switch"]),
+        switch_default=bool(raw["switch_default"]),
+        v2_algorithms=frozenset(lists[0]),  # type: ignore[arg-type]
+        forced_on=frozenset(lists[1]),  # type: ignore[arg-type]
+        others_forced_off=bool(raw["others_forced_off"]),
+        topk_forces_v1=bool(raw["topk_forces_v1"]),
+        why=str(raw["why"]),
+    )
+
+
+@cache
+def era_rules() -> tuple[EraRule, ...]:
+    """The table, oldest release first (read once: it is package data, never changed)."""
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    try:
+        rows = tomllib.loads(text).get("era", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"{TABLE}: {exc}") from None
+    return tuple(_row(raw, n) for n, raw in enumerate(rows, 1))
+
+
+def rules_for(era: str | None) -> tuple[EraRule, ...]:
+    """The rows a log leaves possible: its era's, or every row when it names none."""
+    rows = era_rules()
+    return tuple(r for r in rows if r.era == era) or rows if era else rows
+
+
+def contradicts(rule: EraRule, facts: RunFacts) -> bool:
+    """A final dump value the release could not have printed: it forced the overlap scheduler
+    off for this algorithm, yet the dump says disable_overlap_schedule=False."""
+    algo = _ALIASES.get(facts.algorithm, facts.algorithm)
+    return rule.others_forced_off and algo not in rule.v2_algorithms and facts.disable_final is False
+
+
+def overlap_in(rule: EraRule, facts: RunFacts) -> tuple[bool, str]:
+    """(overlap scheduler on, i.e. the V2 worker?, why) under one release range's rule."""
+    algo = _ALIASES.get(facts.algorithm, facts.algorithm)
+    if rule.workers != "both":
+        return rule.workers == "v2", rule.why
+    if algo not in rule.v2_algorithms:
+        return False, f"{facts.algorithm} has no overlap (v2) worker on sglang {rule.span()}"
+    if facts.disable_final is not None:
+        return not facts.disable_final, f"disable_overlap_schedule={facts.disable_final}"
+    if facts.pp is not None and facts.pp > 1:
+        return False, f"pp_size={facts.pp} turns the overlap scheduler off"
+    return _switched(rule, algo, facts)
+
+
+def _switched(rule: EraRule, algo: str, facts: RunFacts) -> tuple[bool, str]:
+    shown = facts.beta if rule.switch == "enable_beta_spec" else facts.env
+    if rule.switch == "enable_beta_spec":
+        on = shown is True
+        why = f"enable_beta_spec={shown!r} (off by default)"
+    elif shown is not None:
+        on, why = shown, f"SGLANG_ENABLE_SPEC_V2={shown} as the log set it"
+    elif not rule.switch_default:
+        on = False
+        why = "SGLANG_ENABLE_SPEC_V2 not set in the log (off by default before 0.5.11)"
+    else:
+        on, why = True, "spec v2 on by default (SGLANG_ENABLE_SPEC_V2 not set in the log)"
+    if not on:
+        return False, why
+    if rule.topk_forces_v1 and facts.topk is not None and facts.topk > 1:
+        return False, f"speculative_eagle_topk={facts.topk} forces the overlap scheduler off"
+    if algo not in rule.forced_on and facts.disable_request is True:
+        return False, "--disable-overlap-schedule on the command line (kept on this release)"
+    return True, why

@@ -1,0 +1,150 @@
+"""Every stack a log shows -> worker-path evidence, each with the line that proves it.
+
+A crash's own traceback (or faulthandler dump) is the strongest evidence, but real logs carry
+others: a traceback cut mid-frame whose last file name is still whole
+(``.../speculative/eagle_worker_v2.py", lin``), a py-spy or faulthandler dump pasted into the
+log (a scheduler watchdog's ``Pyspy dump for PID``), native frames that name a library or
+symbol, and exception messages that name a worker class (``'EagleProposer' object has no
+attribute ...``). A frame in a speculative worker's file proves the run speculates, whatever
+its flags show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.crash import Frame
+from spectrace.incident_model import Incident
+from spectrace.path_frames import FrameSignature, frame_signature, signature_for_class
+from spectrace.stacks.pasted import PastedDump
+
+# the last line of a cut traceback: a frame line whose file name closed but nothing after it
+_CUT_FRAME = re.compile(r'^\s*File \\?"(?P<file>[^"]+\.py)\\?"(?:, ?l?i?n?e?\s*\d*,?\s*i?n?)?\s*$')
+_CLASS_NAME = re.compile(r"\b[A-Z][A-Za-z0-9_]*(?:Worker|Proposer|Drafter|Decoder)(?:V2)?\b")
+
+
+@dataclass(frozen=True, slots=True)
+class StackFrame:
+    """A frame from any source, with where the log shows it and how to print it."""
+
+    frame: Frame
+    source: str
+    lineno: int
+    text: str
+    kind: str  # "traceback frame" | "cut traceback frame" | "py-spy frame" | ...
+
+
+def incident_frames(incident: Incident) -> list[StackFrame]:
+    """The crash's own frames, innermost first, no repeats; a cut traceback's last frame."""
+    first = incident.first_seen
+    frames: dict[Frame, None] = {}  # the assemblers store every stack outermost first
+    for group in [incident.frames, *(link.frames for link in incident.chain)]:
+        frames.update((frame, None) for frame in reversed(group) if frame not in frames)
+    out = [
+        StackFrame(f, first.source, first.lineno, _traceback_text(f), "traceback frame")
+        for f in frames
+    ]
+    cut = _cut_frame(incident.lines)
+    if cut is not None:
+        text = incident.lines[-1].strip()
+        last = first.lineno + len(incident.lines) - 1
+        out.insert(0, StackFrame(cut, first.source, last, text, "cut traceback frame"))
+    return out
+
+
+def _traceback_text(frame: Frame) -> str:
+    return f'File "{frame.file}", line {frame.line}, in {frame.function}'
+
+
+def _cut_frame(lines: Sequence[str]) -> Frame | None:
+    """``File ".../eagle_worker_v2.py", lin``: the paste ended inside the frame line, but the
+    file it names is whole."""
+    if not lines:
+        return None
+    m = _CUT_FRAME.match(lines[-1])
+    return Frame(m["file"], None, "") if m else None
+
+
+def dump_frames(incident: Incident, dumps: Iterable[PastedDump], since: int) -> list[StackFrame]:
+    """Frames of the py-spy / faulthandler dumps pasted into the incident's own file (from
+    line ``since``, its run's start): what the server's processes were running."""
+    out: list[StackFrame] = []
+    seen: set[tuple[str, str]] = set()
+    for dump in dumps:
+        if dump.source != incident.first_seen.source or dump.lineno < since:
+            continue
+        for proc in dump.capture.processes:
+            for sample in proc.samples:
+                for thread in sample.threads:
+                    for f in thread.frames:
+                        key = (f.filename, f.name)
+                        if f.native or key in seen:
+                            continue
+                        seen.add(key)
+                        text = _dump_text(dump.tool, f.name, f.filename, f.line)
+                        frame = Frame(f.filename, f.line or None, f.name)
+                        out.append(StackFrame(frame, dump.source, dump.lineno, text,
+                                              f"{dump.tool} frame"))  # fmt: skip
+    return out
+
+
+def _dump_text(tool: str, name: str, filename: str, line: int) -> str:
+    if tool == "faulthandler":
+        return f'File "{filename}", line {line} in {name}'
+    return f"{name} ({filename}:{line})"
+
+
+def speculates(frames: Iterable[StackFrame]) -> bool:
+    """A frame in code only speculative runs execute (not a scheduler loop, not the target's
+    graph runner): the run speculates, whatever its flags show."""
+    for sf in frames:
+        sig = frame_signature(sf.frame)
+        if sig is not None and sig.spec_only and not sig.needs_spec:
+            return True
+    return False
+
+
+def frame_votes(frames: Iterable[StackFrame], loops_decide: bool) -> list[Evidence]:
+    """One evidence per frame the path tables know; scheduler loops vote only when the run is
+    EAGLE-family speculative (``loops_decide``)."""
+    out: list[Evidence] = []
+    for sf in frames:
+        sig = frame_signature(sf.frame)
+        if sig is None:
+            continue
+        points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
+        out.append(_evidence(sf, sig, points_to))
+    return out
+
+
+def _evidence(sf: StackFrame, sig: FrameSignature, points_to: str | None) -> Evidence:
+    reason = f"{sf.kind} in {sig.name}: {sig.what}"
+    if points_to is not None:
+        reason += f" -> {points_to} ({sig.worker_class})"
+    worker = sig.worker_class if points_to else None
+    return Evidence(sf.source, sf.lineno, sf.text, reason, points_to, worker)
+
+
+def message_votes(incident: Incident) -> list[Evidence]:
+    """Worker classes an exception message names (``'EagleProposer' object has no attribute``):
+    the object the failing call ran on, whose file the path tables know."""
+    first = incident.first_seen
+    out: list[Evidence] = []
+    seen: set[str] = set()
+    links = [(incident.exception_type, incident.message)]
+    links += [(link.exception_type, link.message) for link in incident.chain]
+    for etype, message in links:
+        for name in _CLASS_NAME.findall(message or ""):
+            sig = signature_for_class(name)
+            if sig is None or name in seen:
+                continue
+            seen.add(name)
+            text = f"{etype}: {message}" if message else etype
+            reason = (f"exception message names {name} ({sig.name}: {sig.what})"
+                      f" -> {sig.points_to} ({name})")  # fmt: skip
+            out.append(Evidence(first.source, first.lineno, text[:300], reason, sig.points_to,
+                                name))  # fmt: skip
+    return out

@@ -1,0 +1,101 @@
+"""What a worker-path verdict names beyond v1/v2 (framework, family), and what an "unknown"
+lacks: the one line that would settle it, so a user knows what to paste next.
+
+A bare "unknown" reads as a failure of the tool; "no sglang version in the log: paste
+``python3 -m sglang.check_env``" is an answer a maintainer would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spectrace.assemblers.config import Evidence, RunConfig
+from spectrace.path_frames import family_of
+
+VERSION_LINE = (
+    "the sglang version (`python3 -m sglang.check_env` prints `sglang: 0.5.x`; an image tag "
+    "`lmsysorg/sglang:v0.5.x` or `sglang==0.5.x` does too)"
+)
+SGLANG_DUMP = (
+    "the `server_args=ServerArgs(...)` start-up line (speculative_algorithm, "
+    "disable_overlap_schedule)"
+)
+VLLM_CONFIG = (
+    "vLLM's `Initializing a V1 LLM engine ... with config:` line or the `--speculative-config` "
+    "of the launch command"
+)
+TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
+WORKER_FRAME = (
+    "a frame from the speculative worker (the whole traceback, or a py-spy dump of the "
+    "scheduler: `py-spy dump --pid <scheduler pid>`)"
+)
+LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve ...`)"
+_TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
+
+
+def _method(config: RunConfig) -> str | None:
+    flag = config.flags.get("speculative_config.method")
+    return str(flag.value) if flag is not None and flag.value is not None else None
+
+
+def family_name(method: str) -> str:
+    """A config's method as a family name: ``eagle3`` -> EAGLE3, ``deepseek_mtp`` -> MTP."""
+    name = method.strip().upper().replace("-", "_")
+    return "MTP" if name.endswith("MTP") else name
+
+
+def describe(worker: str | None, config: RunConfig) -> tuple[str | None, str | None]:
+    """(framework, family) of a verdict: the class's own table row first, the run's
+    algorithm or method for the family where the config states one."""
+    known = family_of(worker)
+    framework = known[0] if known and known[0] != "spectrace" else None
+    framework = framework or config.engine or ("sglang" if known else None)
+    algo = config.flags.get("speculative_algorithm")
+    if framework == "sglang" and algo is not None and algo.value is not None:
+        family = str(algo.value).upper()
+        if known and known[1] in ("MULTI_LAYER_EAGLE", "STANDALONE", "NGRAM"):
+            family = known[1]
+        return framework, family
+    method = _method(config)
+    if framework in ("vllm", "vllm_ascend", "trtllm") and method:
+        return framework, family_name(method)
+    return framework, (known[1] or None) if known else None
+
+
+def method_evidence(config: RunConfig) -> list[Evidence]:
+    """TensorRT-LLM's ``decoding_type`` names the family: "other" with its worker class where
+    the family has one class (MTP, draft-target); EAGLE-3 may be one- or two-model."""
+    flag = config.flags.get("speculative_config.method")
+    if config.engine != "trtllm" or flag is None or flag.origin != "trtllm_config":
+        return []
+    method = str(flag.value).lower()
+    worker = _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"))
+    reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family_name(method)}"
+    reason += f" ({worker})" if worker else ""
+    text = f"decoding_type: {flag.value}"
+    return [Evidence(flag.source, flag.lineno, text, reason, "other", worker)]
+
+
+def missing_evidence(
+    config: RunConfig, evidence: Sequence[Evidence], conditional: str | None
+) -> tuple[str, ...]:
+    """The lines that would settle an unknown verdict, the quickest first."""
+    if conditional:
+        return (VERSION_LINE, WORKER_FRAME)
+    engine = config.engine
+    out: list[str] = []
+    framed = any("frame" in e.reason.split(" in ", 1)[0] for e in evidence)
+    if engine == "sglang" or engine is None:
+        if not config.server_args:
+            out.append(SGLANG_DUMP)
+        if config.flags.get("speculative_algorithm") is not None and not config.era:
+            out.append(VERSION_LINE)
+    if engine == "vllm" and _method(config) is None:
+        out.append(VLLM_CONFIG)
+    if engine == "trtllm" and _method(config) is None:
+        out.append(TRTLLM_CONFIG)
+    if engine is None and not config.flags:
+        out.append(LAUNCH)
+    if not framed:
+        out.append(WORKER_FRAME)
+    return tuple(out)
