@@ -1,6 +1,10 @@
 """Write a large noisy multi-rank SGLang-style log with known crashes, plus FILE.truth.json.
 
 Usage: python benchmarks/gen_log.py --size-mb N --out FILE [--ranks 8] [--seed S] [--gzip]
+       [--interleave line|block]
+
+--interleave replaces the scenarios by crash storms (benchmarks/interleave.py): every rank
+printing one failure to the stream at once, interleaved line by line or in 4 KB pipe blocks.
 
 Speed: a noise block (64 one-second groups) is built once with a timestamp placeholder and
 written again and again by joining its pieces with the stamp, so Python never touches single
@@ -38,6 +42,7 @@ from sglang_parts import (  # noqa: E402
     sched_frames,
 )
 from stories_more import chained_body, segfault_dump  # noqa: E402
+from interleave import Storms  # noqa: E402
 from stories_sglang import (  # noqa: E402
     CUDA_TAIL,
     QWEN,
@@ -288,15 +293,18 @@ SCENARIOS: list[Callable[[Out, datetime, int, Truth, Defer], None]] = [
 ]
 
 
-def generate(fh: BinaryIO, size: int, ranks: int, seed: int) -> tuple[Out, Truth]:
+def generate(
+    fh: BinaryIO, size: int, ranks: int, seed: int, interleave: str | None = None
+) -> tuple[Out, Truth]:
     """Write about ``size`` bytes; return the counters and the truth list."""
     rng = random.Random(seed)
     block = noise_block(rng, ranks)
+    scenarios = Storms(rng, interleave).scenarios() if interleave else SCENARIOS
     out, truth = Out(fh), Truth()
     pending: list[tuple[datetime, Callable[[], None]]] = []
     defer: Defer = lambda due, fn: pending.append((due, fn))  # noqa: E731
     ts = datetime(2026, 2, 27, 8, 0, 0) + timedelta(seconds=rng.randint(0, 3600))
-    every = min(CRASH_EVERY, max(size // (len(SCENARIOS) + 1), 1))  # small files get each once
+    every = min(CRASH_EVERY, max(size // (len(scenarios) + 1), 1))  # small files get each once
     next_crash, k = every, 0
     while out.bytes < size or pending:
         for pieces, nlines in block:
@@ -306,7 +314,7 @@ def generate(fh: BinaryIO, size: int, ranks: int, seed: int) -> tuple[Out, Truth
                 pending.pop(0)[1]()
                 ts = restart(out, ts, ranks)
             if next_crash <= out.bytes < size:
-                SCENARIOS[k % len(SCENARIOS)](out, ts, ranks, truth, defer)
+                scenarios[k % len(scenarios)](out, ts, ranks, truth, defer)
                 k, next_crash = k + 1, next_crash + every
                 ts = ts if pending else restart(out, ts, ranks)
     return out, truth
@@ -340,6 +348,7 @@ def main() -> int:
     parser.add_argument("--ranks", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--gzip", action="store_true")
+    parser.add_argument("--interleave", choices=["line", "block"], default=None)
     args = parser.parse_args()
     if args.ranks < 2 or args.size_mb <= 0:
         parser.error(
@@ -347,7 +356,9 @@ def main() -> int:
         )
     start = time.perf_counter()
     with open_out(args.out, args.gzip) as fh:
-        out, truth = generate(fh, int(args.size_mb * 1_000_000), args.ranks, args.seed)
+        out, truth = generate(
+            fh, int(args.size_mb * 1_000_000), args.ranks, args.seed, args.interleave
+        )
     secs = time.perf_counter() - start
     doc = {
         "file": args.out.name,
@@ -356,6 +367,7 @@ def main() -> int:
         "ranks": args.ranks,
         "seed": args.seed,
         "gzip": args.gzip,
+        "interleave": args.interleave,
         "crashes": truth.crashes,
         "incidents": truth.incidents,
     }

@@ -22,6 +22,10 @@ _SELF_KILL_HINT = (
     "sglang kills its own process tree (SIGKILL) after a child's SIGQUIT: this Killed is that "
     "clean-up, not the OOM killer; the cause is the crash before it."
 )
+_TEARDOWN_HINT = (
+    "Killed after the crash above: the server's process tree was torn down (SIGKILL) because "
+    "of that crash; not a second root cause."
+)
 _DIGITS = re.compile(r"\d+")
 _ANNOUNCERS = frozenset({"worker_proc_failed"})  # notices that say "my traceback follows"
 _REACTIONS = (None, "exception", "engine_core_fatal")  # classes that name no cause of their own
@@ -110,17 +114,26 @@ def _same_fault(before: Incident, after: Incident) -> bool:
 
 def self_kills(incidents: list[Incident]) -> None:
     """sglang answers SIGQUIT by SIGKILLing its own process tree, so the shell's bare
-    ``Killed`` right after the SIGQUIT notice is that, not the OOM killer: collateral."""
-    for before, after in itertools.pairwise(incidents):
-        if (
-            before.crash_class == "sigquit"
-            and after.rule_id == "oom_killed"
-            and after.message.strip() in SHELL_KILLED
-            and after.first_seen.source == before.first_seen.source
-            and 0 < after.first_seen.lineno - before.first_seen.lineno <= STATED_GAP
-        ):
+    ``Killed`` right after the SIGQUIT notice is that, not the OOM killer: collateral. A bare
+    ``Killed`` after any root-cause crash of the run (minutes later too, after the NCCL
+    watchdogs gave up) is the same tear-down of a server that already crashed."""
+    for n, after in enumerate(incidents):
+        if after.rule_id != "oom_killed" or after.message.strip() not in SHELL_KILLED:
+            continue
+        before = incidents[n - 1] if n else None
+        if before is not None and before.crash_class == "sigquit" and _just_after(before, after):
             after.root_cause = False
             after.hints[:] = [_SELF_KILL_HINT]
+        elif any(i.root_cause and i.crash_class != "sigquit" for i in incidents[:n]):
+            after.root_cause = False
+            after.hints[:] = [_TEARDOWN_HINT]
+
+
+def _just_after(before: Incident, after: Incident) -> bool:
+    return (
+        after.first_seen.source == before.first_seen.source
+        and 0 < after.first_seen.lineno - before.first_seen.lineno <= STATED_GAP
+    )
 
 
 def _states(line: Incident, cut: Incident) -> bool:

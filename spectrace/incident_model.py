@@ -58,3 +58,4 @@ class Incident:
     collateral: list[str] = field(default_factory=list)  # ids of incidents caused by this one
     known: bool = False  # in the baseline (set by triage)
     native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames of the first crash (native.py)
+    frames_reconstructed: bool = False  # ranks' lines interleaved: frames not attributable line by line

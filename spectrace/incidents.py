@@ -16,6 +16,7 @@ from spectrace.incident_causes import (
     self_kills,
 )
 from spectrace.incident_model import Incident, Occurrence
+from spectrace.incident_storms import settle_frames, storm_joins
 
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
@@ -213,12 +214,17 @@ def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
     groups: dict[str, list[Crash]] = {}
     ordered = [crash for _, crash in _time_order(crashes)]
     joins = peer_joins(ordered)
+    storms = storm_joins([c for c in ordered if id(c) not in joins], mask_message)
     for crash in ordered:
-        if id(crash) not in joins:
+        if id(crash) not in joins and id(crash) not in storms:
             groups.setdefault(crash_signature(crash), []).append(crash)
     for crash in ordered:  # after their peers: the named crash heads the incident
-        if (peer := joins.get(id(crash))) is not None:
-            groups[crash_signature(peer)].append(crash)
+        if (peer := joins.get(id(crash)) or storms.get(id(crash))) is not None:
+            groups[crash_signature(storms.get(id(peer), peer))].append(crash)
     incidents = [_incident(n, sig, group) for n, (sig, group) in enumerate(groups.items(), 1)]
+    stormy = {id(c) for c in ordered if id(c) in storms or c.frames_reconstructed}
+    for incident, group in zip(incidents, groups.values(), strict=True):
+        if any(id(c) in stormy for c in group):
+            settle_frames(incident, group)
     _link_collateral(incidents)
     return incidents

@@ -59,4 +59,5 @@ class Crash:
     collateral: bool = False  # a consequence of another crash by its nature (rule says so)
     hints: tuple[str, ...] = ()
     native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames printed with it (native.py)
+    frames_reconstructed: bool = False  # interleaved ranks: some lines filled in from a peer's
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

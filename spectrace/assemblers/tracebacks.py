@@ -18,6 +18,7 @@ from spectrace.assemblers.faultdump import (
     starts_dump,
 )
 from spectrace.assemblers.faultdump import MAX_FRAMES as MAX_FRAMES
+from spectrace.assemblers.storm import storm_fit
 from spectrace.assemblers.tb_lines import (
     CHAIN_MARKERS,
     EXCEPTION_SUFFIXES,
@@ -72,6 +73,9 @@ class _Record:
     blanks: int = 0  # blank lines after the exception, kept only if the record goes on
     indent: int = 0  # a pasted log indented as a whole: columns every line of it gains
     cut: str | None = None  # a frame line a terminal copy wrapped: its first part
+    body: list[str] = field(default_factory=list)  # every non-blank line routed here (storm.py)
+    reconstructed: bool = False  # lines a storm's peers took were filled in from the template
+    loose: bool = False  # took a line that names no writer (a storm may route to it)
 
     def add(self, line: LogLine) -> None:
         if len(self.lines) < MAX_LINES:
@@ -80,6 +84,11 @@ class _Record:
         self.blanks = 0
         self.last_lineno = line.lineno
         self.idle = 0
+
+    @property
+    def after(self) -> bool:
+        """The exception line is in: message lines may follow (a storm's leader takes them)."""
+        return self.state is State.AFTER and not self.blank_after
 
     @property
     def accepting(self) -> bool:
@@ -136,12 +145,16 @@ class TracebackAssembler:
         if rec is not None and line.headed and (line.group is None or line.group != rec.group):
             done.append(self._close(line.stream))
             rec = None
-        rec = self._route(line, rec)
+        fit = storm_fit(self._open.values(), line)
+        rec = self._catch_up(*fit, line, done) if fit else self._route(line, rec)
         consumed, started = False, False
         if rec is not None:
             consumed = self._step(rec, _dedent(line, rec.indent), done)
-        if not consumed:
-            started = self._maybe_start(line, done)
+            rec.loose = rec.loose or (consumed and line.inferred)
+            if consumed and len(rec.body) < MAX_LINES and line.text.strip():
+                rec.body.append(line.text)
+        if not consumed and not (fit and _FRAME.match(line.text)):
+            started = self._maybe_start(line, done)  # (a storm's stray frame starts nothing)
             consumed = started
         self._age(line, done)
         if not self._open:
@@ -151,6 +164,15 @@ class TracebackAssembler:
 
     def close_all(self) -> list[Crash]:
         return [self._close(stream) for stream in list(self._open)]
+
+    def _catch_up(self, rec: _Record, lost: tuple[str, ...], line: LogLine,
+                  done: list[Crash]) -> _Record:  # fmt: skip
+        """Give a storm's record the template lines it lost to its peers (storm.py)."""
+        for text in lost:
+            self._step(rec, replace(line, text=text), done)
+            rec.body.append(text)
+        rec.reconstructed = rec.reconstructed or bool(lost)
+        return rec
 
     def _route(self, line: LogLine, rec: _Record | None) -> _Record | None:
         """Untagged body lines of line-interleaved tracebacks go to a record that still wants them.
@@ -263,6 +285,7 @@ class TracebackAssembler:
         else:
             rec = _mid_record(line, frame)
         rec.add(line)
+        rec.body.append(text)
         self._open[line.stream] = rec
         return True
 
@@ -316,6 +339,7 @@ class TracebackAssembler:
             lineno=first.lineno, end_lineno=max(rec.last_lineno, first.lineno), offset=first.offset,
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
+            frames_reconstructed=rec.reconstructed,
         )  # fmt: skip
         return with_root_failure(crash) if etype.endswith("ChildFailedError") else crash
 
