@@ -45,19 +45,36 @@ _PRIMARY = {
 }
 
 
+_PRIMARY.update({
+    "split_sizes": ("input_size", "split_sum"),
+    "size_check": ("lhs", "rhs", "expected", "got"),
+})  # fmt: skip
+_LISTED = ("shape", "target", "tensor")
+
+
+def _listed(sm: ShapeMismatch, prefix: str) -> list[int]:
+    return [v for k, v in sm.numbers.items() if k.startswith(prefix) and k != "tensor_number"]
+
+
+def _primary(sm: ShapeMismatch) -> list[int]:
+    """The numbers that disagree. Two shapes that must broadcast: the dims that differ,
+    aligned from the right as torch and NumPy align them ([10, 1] vs [10, 16]: 16)."""
+    if sm.pattern == "broadcast":
+        given, needed = _listed(sm, "shape"), _listed(sm, "target")
+        pairs = zip(reversed(given), reversed(needed))
+        values = [x for a, b in pairs if a != b for x in (b, a)]
+    elif sm.pattern == "expand_ndim":
+        values = _listed(sm, "tensor")  # the counts of dims say how, the tensor's dims say why
+    else:
+        values = [sm.numbers[k] for k in _PRIMARY.get(sm.pattern, ()) if k in sm.numbers]
+    return list(dict.fromkeys(v for v in values if v >= 2))
+
+
 def _numbers(sm: ShapeMismatch) -> list[int]:
     """Distinct numbers to explain: the primary ones, then listed dims (view/expand shapes)."""
-    keys = list(_PRIMARY.get(sm.pattern, ()))
-    keys += [
-        k
-        for k in sm.numbers
-        if k.startswith(("shape", "target", "tensor")) and k != "tensor_number"
-    ]
-    seen: list[int] = []
-    for key in keys:
-        value = sm.numbers.get(key)
-        if value is not None and value >= 2 and value not in seen:
-            seen.append(value)
+    seen = _primary(sm)
+    for prefix in _LISTED:
+        seen += [v for v in _listed(sm, prefix) if v >= 2 and v not in seen]
     return seen
 
 
@@ -80,7 +97,7 @@ def explain(sm: ShapeMismatch, config: RunConfig, load: LoadSample | None) -> Ex
     terms: dict[str, str] = {}
     tensors: list[str] = []
     unexplained: list[int] = []
-    primary = {v for k in _PRIMARY.get(sm.pattern, ()) if (v := sm.numbers.get(k, 0)) >= 2}
+    primary = set(_primary(sm))
     for value in _numbers(sm):
         matches = [p for p in candidates if p.value == value]
         if matches:
@@ -125,6 +142,12 @@ def _lead(sm: ShapeMismatch) -> str:
         "index_oob": f"index {n.get('index')} on dim {n.get('dim')} of size {n.get('size')}",
         "tvm_size": f"dim {n.get('dim')} expected {n.get('expected')} but got {n.get('got')}",
         "trt_invalid_shape": f"shape ({_dims(n, 'shape')}) where ({_dims(n, 'target')}) was expected",
+        "broadcast": f"shapes [{_dims(n, 'shape')}] and [{_dims(n, 'target')}] do not broadcast",
+        "expand_ndim": f"expand of a {n.get('ndim')}-d tensor [{_dims(n, 'tensor')}] to "
+        f"{n.get('n_sizes')} sizes [{_dims(n, 'target')}]",
+        "ndim": f"tensors of {n.get('a_dims')} and {n.get('b_dims')} dimensions",
+        "split_sizes": f"split sizes summing to {n.get('split_sum')} of a dim of {n.get('input_size')}",
+        "size_check": f"size check {n.get('lhs', n.get('expected'))} vs {n.get('rhs', n.get('got'))}",
     }
     return leads.get(sm.pattern, sm.pattern)
 
@@ -142,6 +165,11 @@ def _summary(
     )
 
 
+# Messages with a side of each shape: one speculative, the other plain, is a reading.
+_TWO_SIDED = frozenset({"size_of_tensor", "cat_sizes", "expand", "broadcast", "size_check",
+                        "split_sizes"})  # fmt: skip
+
+
 def _readings(
     sm: ShapeMismatch,
     facts: dict[str, int],
@@ -155,7 +183,7 @@ def _readings(
     for value in unexplained:
         out += _divisor_readings(value, facts)
     spec_side = [int(k) for k in terms if any(p.value == int(k) and p.spec for p in candidates)]
-    if sm.pattern in ("size_of_tensor", "cat_sizes", "expand") and spec_side:
+    if sm.pattern in _TWO_SIDED and spec_side:
         for value in unexplained:
             out.append(_plain_reading(value, facts, sizes))
         out.append(
