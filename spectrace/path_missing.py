@@ -76,26 +76,37 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker)]
 
 
+def _speculation_off(config: RunConfig) -> bool:
+    """The server's own dump says speculation is off (or never names it): nothing to settle."""
+    algo = config.server_args.get("speculative_algorithm") if config.server_args else "?"
+    method = config.flags.get("speculative_config.method")
+    return algo is None and (method is None or method.value is None)
+
+
 def missing_evidence(
     config: RunConfig, evidence: Sequence[Evidence], conditional: str | None
 ) -> tuple[str, ...]:
-    """The lines that would settle an unknown verdict, the quickest first."""
+    """The lines that would settle an unknown verdict, the quickest first; nothing when the
+    run shows it does not speculate."""
     if conditional:
         return (VERSION_LINE, WORKER_FRAME)
+    if _speculation_off(config):
+        return ()
     engine = config.engine
+    shown = bool(evidence) or any(
+        name in config.flags for name in ("speculative_algorithm", "speculative_config.method")
+    )
+    if not shown:  # nothing says the run speculates, or how it was launched
+        return () if config.flags else (LAUNCH,)
     out: list[str] = []
-    framed = any("frame" in e.reason.split(" in ", 1)[0] for e in evidence)
-    if engine == "sglang" or engine is None:
-        if not config.server_args:
-            out.append(SGLANG_DUMP)
-        if config.flags.get("speculative_algorithm") is not None and not config.era:
-            out.append(VERSION_LINE)
+    if engine in ("sglang", None) and not config.server_args:
+        out.append(SGLANG_DUMP)
+    if engine in ("sglang", None) and "speculative_algorithm" in config.flags and not config.era:
+        out.append(VERSION_LINE)
     if engine == "vllm" and _method(config) is None:
         out.append(VLLM_CONFIG)
     if engine == "trtllm" and _method(config) is None:
         out.append(TRTLLM_CONFIG)
-    if engine is None and not config.flags:
-        out.append(LAUNCH)
-    if not framed:
+    if not any(" frame in " in e.reason for e in evidence):
         out.append(WORKER_FRAME)
     return tuple(out)

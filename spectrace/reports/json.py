@@ -106,6 +106,10 @@ def _worker_path(path: WorkerPath | None) -> Document | None:
         "worker_class": path.worker_class,
         "evidence": [_evidence(e) for e in path.evidence],
         "conflict": path.conflict,
+        "framework": path.framework,
+        "family": path.family,
+        "conditional": path.conditional,
+        "missing": list(path.missing),
     }
 
 

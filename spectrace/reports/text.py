@@ -101,6 +101,8 @@ def _worker_path(path: Document | None, names: Names, fit: bool) -> Iterable[Tex
     yield from evidence_lines(path.get("evidence") or [], names, 6, fit)
     if path.get("conflict"):
         yield _line("conflict", _t(path["conflict"], "yellow"), indent=6)
+    for need in path.get("missing") or ():
+        yield _line("would settle it", need, indent=6)
 
 
 def _flags(flags: Document, names: Names) -> Iterable[Text]:

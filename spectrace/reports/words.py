@@ -87,6 +87,8 @@ def load_text(load: Document) -> str:
 def path_label(path: Document) -> str:
     """``v1 (EAGLEWorker)``; a bare ``unknown`` says why, so it does not read as a failure."""
     worker = path.get("worker_class")
+    if path.get("conditional"):  # the release would settle it: say what each would run
+        return f"depends on the release: {path['conditional']}"
     if path["value"] == "unknown" and not worker and not path.get("evidence"):
         return "unknown (no speculative worker named in the log)"
     return path["value"] + (f" ({worker})" if worker else "")
