@@ -18,9 +18,15 @@ import re
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
+from dataclasses import replace
+
 from spectrace.assemblers.crash import CrashKind
-from spectrace.assemblers.tb_lines import CHAIN_MARKERS, parse_exception, starts_traceback
+from spectrace.assemblers.faultdump import FATAL
+from spectrace.assemblers.tb_lines import CHAIN_MARKERS, parse_exception, starts_traceback, tb_start
 from spectrace.dialects.base import LogLine
+from spectrace.dialects.sglang import SGLangDialect
+
+_SGLANG = SGLangDialect()
 
 _DIGITS = re.compile(r"\d+")
 MAX_SKIP = 1 << 30  # a record may have lost any number of lines to its peers
@@ -53,39 +59,43 @@ def storm_fit(records: Iterable[R], line: LogLine) -> tuple[R, tuple[str, ...]] 
         if r.kind is CrashKind.TRACEBACK and r.first.group is None and r.body
         and r.first.rank is not None and (r.loose or len(r.body) == 1)
     ]  # fmt: skip  (a storm is ranks: records that name none are one writer's, in turn)
-    if len(peers) < 2:
-        return None
-    leads: dict[str, R] = {}
-    size: dict[str, int] = {}
+    families: dict[str, list[R]] = {}
     for r in peers:
-        key = r.body[0]
-        size[key] = size.get(key, 0) + 1
-        if key not in leads or len(r.body) > len(leads[key].body):
-            leads[key] = r
-    text, best, rank = line.text, None, (MAX_SKIP, 0, 0)
-    if not _body_like(text) and all(r.first.stream != line.stream for r in peers):
-        return None  # another writer's line (the launcher's, a shell's ``Killed``)
-    for r in peers:
-        lead, pos = leads[r.body[0]].body, len(r.body)
-        if size[r.body[0]] < 2:
-            continue
-        for skip in range(len(lead) - pos):
-            if _same(lead[pos + skip], text):
-                if (skip, pos, r.last_lineno) < rank:
-                    best, rank = r, (skip, pos, r.last_lineno)
-                break
-    if best is not None:
-        pos = len(best.body)
-        return best, tuple(leads[best.body[0]].body[pos : pos + rank[0]])
-    storms = [key for key, n in size.items() if n > 1]
+        families.setdefault(r.body[0], []).append(r)
+    storms = [f for f in families.values() if len(f) > 1]
     if len(storms) != 1:
-        return None
-    front = len(leads[storms[0]].body)
-    ahead = [r for r in peers if r.body[0] == storms[0] and len(r.body) == front]
-    leader = min(ahead, key=lambda r: r.last_lineno)
-    if leader.after and not text.lstrip().startswith('File "'):
-        return leader, ()  # its message goes on (a CUDA error's advice lines)
-    return (leader, ()) if _body_like(text) and not leader.after else None
+        return None  # no storm, or two at once: the streams decide
+    storm, text = storms[0], line.text
+    if not _body_like(text) and all(r.first.stream != line.stream for r in storm):
+        return None  # another writer's line (the launcher's, a shell's ``Killed``)
+    lead = max(storm, key=lambda r: len(r.body)).body
+    if (best := _expecting(storm, lead, text, 1)) is not None:
+        return best, ()
+    front = [r for r in storm if len(r.body) == len(lead)]
+    leader = min(front, key=lambda r: r.last_lineno)
+    frame = text.lstrip().startswith('File "')
+    if (leader.after and not frame) or (not leader.after and _body_like(text)):
+        return leader, ()  # new text: the leader's (a CUDA error's advice lines too)
+    if (best := _expecting(storm, lead, text, len(lead))) is not None:
+        pos = len(best.body)  # a record fell behind: its lines went to its peers
+        return best, tuple(lead[pos : pos + _skip(lead, pos, text)])
+    return None
+
+
+def _expecting(storm: list[R], lead: list[str], text: str, within: int) -> R | None:
+    """The record least advanced whose next line (or one of its next ``within``) is ``text``."""
+    found = [(_skip(lead, len(r.body), text, within), len(r.body), r.last_lineno, n)
+             for n, r in enumerate(storm)]  # fmt: skip
+    found = [f for f in found if f[0] < within]
+    return storm[min(found)[3]] if found else None
+
+
+def _skip(lead: list[str], pos: int, text: str, within: int = MAX_SKIP) -> int:
+    """Template lines from ``pos`` before ``text``; ``within`` or more when not there."""
+    for skip, expected in enumerate(lead[pos : pos + within]):
+        if _same(expected, text):
+            return skip
+    return within
 
 
 def _same(expected: str, text: str) -> bool:
@@ -106,3 +116,20 @@ def _body_like(text: str) -> bool:
         or starts_traceback(text)
         or parse_exception(text) is not None
     )
+
+
+def unglued(line: LogLine) -> LogLine:
+    """A line another writer's output landed in: a pipe block that ended mid-line, then a
+    rank's ``[stamp TP7] Scheduler hit an exception: Traceback ...`` (that rank's record
+    starts there), or faulthandler writing ``Fatal Python error:`` straight to fd 2 (the dump
+    is not the writer's whose line it cut: its rank is unknown until a death notice names it)."""
+    text = line.text
+    at = text.find(FATAL)
+    if at > 0:
+        return replace(line, text=text[at:], rank=None)
+    idx = tb_start(text) if line.inferred else -1
+    pos = text.rfind("[", 0, idx) if idx > 0 else -1
+    if pos > 0 and (head := _SGLANG.parse(text[pos:])) is not None and head.rank:
+        return replace(line, text=head.text, stream=head.stream, rank=head.rank, ts=head.ts,
+                       ts_text=head.ts_text, headed=True, inferred=False)  # fmt: skip
+    return line

@@ -18,7 +18,7 @@ from spectrace.assemblers.faultdump import (
     starts_dump,
 )
 from spectrace.assemblers.faultdump import MAX_FRAMES as MAX_FRAMES
-from spectrace.assemblers.storm import storm_fit
+from spectrace.assemblers.storm import storm_fit, unglued
 from spectrace.assemblers.tb_lines import (
     CHAIN_MARKERS,
     EXCEPTION_SUFFIXES,
@@ -269,6 +269,7 @@ class TracebackAssembler:
         return True
 
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
+        line = unglued(line)
         text = line.text
         idx = tb_start(text)
         fault = starts_dump(text)
@@ -305,12 +306,14 @@ class TracebackAssembler:
         return rec
 
     def _age(self, line: LogLine, done: list[Crash]) -> None:
+        """Close records idle too long; a storm's writers take turns, so each waits longer."""
+        crowd = sum(r.loose for r in self._open.values()) if len(self._open) > 1 else 1
         for stream, rec in list(self._open.items()):
             if rec.last_lineno == line.lineno:
                 continue
             rec.idle += 1
             limit = AFTER_IDLE if rec.state is State.AFTER else OPEN_IDLE
-            if rec.idle > limit:
+            if rec.idle > (limit * crowd if rec.loose and crowd > 1 else limit):
                 done.append(self._close(stream))
 
     def _push_link(self, rec: _Record, relation: str | None) -> None:
