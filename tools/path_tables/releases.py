@@ -1,0 +1,120 @@
+"""Release trees the generator reads, all offline: slim wheel zips (fetch.py), a bare git
+mirror (``fetch`` of a repository), or a saved index listing for a tree too big for both.
+
+Each release yields (path inside the package, source text) for the files a framework's
+scope keeps; ``scan`` folds them into one history per file across releases.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from packaging.version import InvalidVersion, Version
+
+Scope = Callable[[str], bool]  # package-relative path -> kept?
+_CLASS = re.compile(r"^class\s+([A-Za-z_]\w*)", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """One release tree: its tag and a reader of its in-scope files."""
+
+    tag: str
+    files: Callable[[Scope], Iterator[tuple[str, str]]]
+
+
+@dataclass(slots=True)
+class FileHistory:
+    """What the releases say about one file: where it first and last appears, its classes."""
+
+    first: str
+    last: str
+    classes: set[str] = field(default_factory=set)
+    texts: dict[str, str] = field(default_factory=dict)  # tag -> text, for method extraction
+
+
+def version_key(tag: str) -> tuple[int, Version | str]:
+    """Release order; tags that are not versions sort after, by name."""
+    try:
+        return (0, Version(tag.removeprefix("v")))
+    except InvalidVersion:
+        return (1, tag)
+
+
+def classes_of(text: str) -> set[str]:
+    """Top-level and nested class names; a file ast cannot parse falls back to a regex."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set(_CLASS.findall(text))
+    return {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+
+
+def zip_releases(folder: Path, package: str) -> list[Release]:
+    """``<folder>/<version>.zip`` slim wheels (fetch.py); paths made relative to package."""
+
+    def reader(path: Path) -> Callable[[Scope], Iterator[tuple[str, str]]]:
+        def files(scope: Scope) -> Iterator[tuple[str, str]]:
+            with zipfile.ZipFile(path) as zf:
+                for name in zf.namelist():
+                    rel = name.removeprefix(package)
+                    if name.startswith(package) and scope(rel):
+                        yield rel, zf.read(name).decode("utf-8", "replace")
+
+        return files
+
+    zips = sorted(folder.glob("*.zip"), key=lambda p: version_key(p.stem))
+    return [Release("v" + p.stem, reader(p)) for p in zips]
+
+
+def git_releases(git_dir: Path, package: str, tags: list[str]) -> list[Release]:
+    """Tags of a bare mirror; files read with ``git ls-tree`` / ``git cat-file``."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "--git-dir", str(git_dir), *args], check=True,
+                              capture_output=True, text=True, errors="replace").stdout
+
+    def reader(tag: str) -> Callable[[Scope], Iterator[tuple[str, str]]]:
+        def files(scope: Scope) -> Iterator[tuple[str, str]]:
+            for name in git("ls-tree", "-r", "--name-only", tag, "--", package).splitlines():
+                rel = name.removeprefix(package)
+                if scope(rel):
+                    yield rel, git("cat-file", "blob", f"{tag}:{name}")
+
+        return files
+
+    return [Release(tag, reader(tag)) for tag in sorted(tags, key=version_key)]
+
+
+def index_release(listing: Path, package: str) -> list[Release]:
+    """A saved listing ``{"tag": ..., "files": {path: [classes...]}}`` of a tree no release
+    archive could be had for; it gives names and classes only (no text)."""
+    data = json.loads(listing.read_text())
+
+    def files(scope: Scope) -> Iterator[tuple[str, str]]:
+        for name, classes in sorted(data["files"].items()):
+            rel = name.removeprefix(package)
+            if name.startswith(package) and scope(rel):
+                yield rel, "".join(f"class {c}:\n    pass\n" for c in classes)
+
+    return [Release(data["tag"], files)]
+
+
+def scan(releases: list[Release], scope: Scope, keep_text: Scope) -> dict[str, FileHistory]:
+    """One history per in-scope file across the releases (given oldest first)."""
+    history: dict[str, FileHistory] = {}
+    for release in releases:
+        for rel, text in release.files(scope):
+            entry = history.setdefault(rel, FileHistory(release.tag, release.tag))
+            entry.last = release.tag
+            entry.classes |= classes_of(text) if rel.endswith(".py") else set()
+            if keep_text(rel):
+                entry.texts[release.tag] = text
+    return history
