@@ -17,6 +17,7 @@ from spectrace.path_evidence import (
     frame_votes,
     incident_frames,
     message_votes,
+    peer_message_votes,
     speculates,
 )
 from spectrace.path_missing import describe, method_evidence, missing_evidence
@@ -67,15 +68,18 @@ def path_evidence(
     config: RunConfig,
     load: LoadSample | None = None,
     dumps: Sequence[PastedDump] = (),
+    others: Sequence[Incident] = (),
 ) -> list[Evidence]:
     """Everything that points at a worker, strongest first: the crash's own frames (a cut
     traceback's last one too), the classes its message names, the frames of dumps pasted
-    into its run, then the run's config (dump, warnings, launch command)."""
+    into its run, the classes its run's other crashes name, then the run's config (dump,
+    warnings, launch command)."""
     own = incident_frames(incident)
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
     pasted = dump_frames(incident, dumps, since)
     loops = _loops_decide(config, own + pasted, load)
     evidence = frame_votes(own, loops) + message_votes(incident) + frame_votes(pasted, loops)
+    evidence += peer_message_votes(incident, others, since)
     evidence += config.path_evidence + method_evidence(config)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
@@ -216,10 +220,13 @@ def link(
     config: RunConfig,
     load: LoadSample | None,
     dumps: Sequence[PastedDump] = (),
+    others: Sequence[Incident] = (),
 ) -> None:
-    """Fill the incident's worker path, decisive flags, shape explanation, load and hints."""
+    """Fill the incident's worker path, decisive flags, shape explanation, load and hints.
+    ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident."""
     config = run_for(incident, config)
-    incident.worker_path = decide(path_evidence(incident, config, load, dumps), config)
+    evidence = path_evidence(incident, config, load, dumps, others)
+    incident.worker_path = decide(evidence, config)
     incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):

@@ -128,6 +128,21 @@ def _evidence(sf: StackFrame, sig: FrameSignature, points_to: str | None) -> Evi
     return Evidence(sf.source, sf.lineno, sf.text, reason, points_to, worker)
 
 
+def peer_message_votes(
+    incident: Incident, others: Iterable[Incident], since: int
+) -> list[Evidence]:
+    """Classes named by the other crashes of the incident's run (its file, from ``since``): a
+    paste that states ``AttributeError: 'EagleProposer' object ...`` above a traceback cut
+    before its own exception line names the proposer of both."""
+    source = incident.first_seen.source
+    out: list[Evidence] = []
+    for other in others:
+        where = other.first_seen
+        if other is not incident and where.source == source and where.lineno >= since:
+            out += message_votes(other)
+    return out
+
+
 def message_votes(incident: Incident) -> list[Evidence]:
     """Worker classes an exception message names (``'EagleProposer' object has no attribute``):
     the object the failing call ran on, whose file the path tables know."""

@@ -98,7 +98,7 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
     _vllm("spec_decode/batch_expansion.py", None, None, "vLLM V0 batch-expansion scorer"),
     _sig("ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker", family="NGRAM"),
     _sig("ngram_info.py", "other", "NGRAMWorker", "NGRAM verify input", family="NGRAM"),
-    _vllm("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer", "EAGLE"),
+    _vllm("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
     _vllm("spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer",
           "NGRAM"),  # fmt: skip
     _vllm("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer", "MEDUSA"),

@@ -138,7 +138,7 @@ def analyse(
     for incident in incidents:
         first = incident.first_seen
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
-        link(incident, config, load, pasted)
+        link(incident, config, load, pasted, incidents)
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,
