@@ -1,5 +1,7 @@
-"""Traceback-frame signatures of the speculative worker paths (LOG_FORMATS.md 1.6, 2.4), for
-SGLang, vLLM (V1 proposers, V0 spec workers) and TensorRT-LLM's PyTorch backend.
+"""Frame signatures of the speculative worker paths, loaded from the path knowledge tables
+(rules/paths/<framework>.toml, generated from the frameworks' own releases; schema in
+docs/linking.md) for SGLang, vLLM (V1 proposers, V0 spec workers, vLLM-Ascend) and
+TensorRT-LLM's PyTorch backend.
 
 A frame in ``eagle_worker.py`` proves the v1 EAGLEWorker ran, whatever the config says;
 scheduler event loops prove the overlap choice only for EAGLE-family runs; shared code
@@ -8,10 +10,16 @@ scheduler event loops prove the overlap choice only for EAGLE-family runs; share
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from types import MappingProxyType
+from typing import Any
 
 from spectrace.assemblers.crash import Frame
+from spectrace.errors import RuleError
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,59 +36,22 @@ class FrameSignature:
     spec_only: bool = True  # only speculative runs execute it (not the target's graph runner)
 
 
-def _sig(
-    name: str,
-    points_to: str | None,
-    worker: str | None,
-    what: str,
-    function: str | None = None,
-    needs_spec: bool = False,
-    framework: str = "sglang",
-    family: str = "",
-) -> FrameSignature:
-    classes = (worker,) if worker and points_to else ()
-    return FrameSignature(
-        name, points_to, worker, what, function, needs_spec, framework, family, classes
-    )
+def _vllm(name: str, points_to: str | None, worker: str | None, what: str,
+          family: str = "") -> FrameSignature:  # fmt: skip
+    classes = (worker,) if worker else ()
+    return FrameSignature(name, points_to, worker, what, framework="vllm", family=family,
+                          classes=classes)  # fmt: skip
 
 
-def _vllm(name: str, points_to: str | None, worker: str | None, what: str, family: str = "",
-          framework: str = "vllm") -> FrameSignature:  # fmt: skip
-    return _sig(name, points_to, worker, what, framework=framework, family=family)
+def _trt(name: str, worker: str, what: str, family: str) -> FrameSignature:
+    return FrameSignature(name, "other", worker, what, framework="trtllm", family=family,
+                          classes=(worker,))  # fmt: skip
 
 
-def _trt(name: str, worker: str | None, what: str, family: str) -> FrameSignature:
-    return _sig(name, "other", worker, what, framework="trtllm", family=family)
-
-
-def _loops(kind: str) -> tuple[tuple[str, str], ...]:
-    """The scheduler loops of one overlap choice, PD-disaggregated ones included (same choice)."""
-    return (
-        ("scheduler.py", f"event_loop_{kind}"),
-        ("disaggregation/decode.py", f"event_loop_{kind}_disagg_decode"),
-        ("disaggregation/prefill.py", f"event_loop_{kind}_disagg_prefill"),
-    )
-
-
-# Most specific first: the first signature whose suffix (and function) matches wins.
-FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
-    _sig("multi_layer_eagle_worker_v2.py", "v2", "MultiLayerEagleWorkerV2", "multi-layer EAGLE, v2",
-         family="MULTI_LAYER_EAGLE"),  # fmt: skip
-    _sig("multi_layer_eagle_worker.py", "v1", "MultiLayerEagleWorker", "multi-layer EAGLE, v1",
-         family="MULTI_LAYER_EAGLE"),  # fmt: skip
-    _sig("standalone_worker_v2.py", "v2", "StandaloneWorkerV2", "standalone draft, v2",
-         family="STANDALONE"),  # fmt: skip
-    _sig("standalone_worker.py", "v1", "StandaloneWorker", "standalone draft, v1",
-         family="STANDALONE"),  # fmt: skip
-    _sig("eagle_worker_v2.py", "v2", "EAGLEWorkerV2", "EAGLEWorkerV2 / EagleDraftWorker (overlap)"),
-    _sig("eagle_info_v2.py", "v2", "EAGLEWorkerV2", "spec v2 batch preparation"),
-    _sig(
-        "eagle_worker.py",
-        "v1",
-        "EAGLEWorker",
-        "EAGLEWorker (non-overlap; the file exists up to sglang 0.5.12)",
-    ),
-    # vLLM V0 (vllm/spec_decode/, up to 0.9): before sglang's ngram_worker.py, which it shares
+# Rows for frameworks whose table (rules/paths/<framework>.toml) has not landed yet; a
+# framework's table replaces its rows here.
+_FALLBACK: tuple[FrameSignature, ...] = (
+    # vLLM V0 (vllm/spec_decode/, up to 0.9)
     _vllm("spec_decode/ngram_worker.py", "other", "NGramWorker", "vLLM V0 n-gram proposer worker",
           "NGRAM"),  # fmt: skip
     _vllm("spec_decode/spec_decode_worker.py", "other", "SpecDecodeWorker", "vLLM V0 spec worker"),
@@ -96,53 +67,92 @@ FRAME_SIGNATURES: tuple[FrameSignature, ...] = (
         "MLP_SPECULATOR",
     ),
     _vllm("spec_decode/batch_expansion.py", None, None, "vLLM V0 batch-expansion scorer"),
-    _sig("ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker", family="NGRAM"),
-    _sig("ngram_info.py", "other", "NGRAMWorker", "NGRAM verify input", family="NGRAM"),
     _vllm("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
     _vllm("spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer",
           "NGRAM"),  # fmt: skip
     _vllm("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer", "MEDUSA"),
     _vllm("spec_decode/draft_model.py", "other", "DraftModelProposer", "vLLM draft-model proposer",
           "DRAFT_MODEL"),  # fmt: skip
+    _vllm("sample/rejection_sampler.py", None, None, "vLLM rejection sampler"),
     # TensorRT-LLM's PyTorch backend (tensorrt_llm/_torch/speculative/)
     _trt("_torch/speculative/mtp.py", "MTPWorker", "TensorRT-LLM MTP", "MTP"),
     _trt("_torch/speculative/eagle3.py", "Eagle3OneModelWorker", "TensorRT-LLM EAGLE-3", "EAGLE3"),
     _trt("_torch/speculative/model_drafter.py", "ModelDrafter", "TensorRT-LLM drafter",
          "DRAFT_TARGET"),  # fmt: skip
-    _sig("workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker",
-         framework="spectrace"),  # fmt: skip
-    _sig("workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker",
-         framework="spectrace"),  # fmt: skip
-    *(
-        _sig(file, "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", loop, True)
-        for file, loop in _loops("overlap")
-    ),
-    *(
-        _sig(file, "v1", "EAGLEWorker", "normal event loop (spec v1 for EAGLE)", loop, True)
-        for file, loop in _loops("normal")
-    ),
-    _sig("managers/overlap_utils.py", "v2", "EAGLEWorkerV2", "overlap future map", None, True),
-    _sig("speculative/eagle_info.py", None, None, "spec_info shared by v1 and v2"),
-    _sig("speculative/eagle_utils.py", None, None, "draft-tree helpers"),
-    _sig("eagle_draft_cuda_graph_runner.py", None, None, "draft CUDA-graph runner"),
-    _sig("eagle_draft_extend_cuda_graph_runner.py", None, None, "draft-extend CUDA-graph runner"),
-    FrameSignature("cuda_graph_runner.py", None, None,
-                   "target CUDA-graph runner (verify shapes when spec)", framework="sglang",
-                   spec_only=False),  # fmt: skip
-    _vllm("sample/rejection_sampler.py", None, None, "vLLM rejection sampler"),
 )
+_FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
+_KEYS = {"file", "framework", "family", "worker", "path", "role", "classes", "function",
+         "needs_spec", "releases", "what", "source"}  # fmt: skip
+_PATHS = {"v1", "v2", "other", ""}
 
-def _by_basename() -> dict[str, tuple[FrameSignature, ...]]:
-    """Signatures per file name, in FRAME_SIGNATURES order: a frame is checked only against
-    those its own file name could match (a suffix match ends with the same name)."""
+
+def _row(raw: dict[str, Any], where: str) -> FrameSignature:
+    """One ``[[frame]]`` table -> a signature; RuleError names the file, row and key."""
+    missing = {"file", "framework", "path", "what"} - set(raw)
+    unknown = set(raw) - _KEYS
+    if missing or unknown:
+        key = sorted(missing or unknown)[0]
+        raise RuleError(f"{where}: {'missing' if missing else 'unknown'} key {key!r}")
+    if raw["path"] not in _PATHS or not str(raw["file"]).endswith(".py"):
+        raise RuleError(f"{where}: path must be v1, v2, other or empty; file a .py suffix")
+    classes = raw.get("classes", [])
+    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
+        raise RuleError(f"{where}: classes must be a list of names")
+    role, family, path = str(raw.get("role", "")), str(raw.get("family", "")), str(raw["path"])
+    needs_spec = bool(raw.get("needs_spec", False))
+    return FrameSignature(
+        name=str(raw["file"]),
+        points_to=path or None,
+        worker_class=str(raw.get("worker", "")) or None,
+        what=str(raw["what"]),
+        function=str(raw.get("function", "")) or None,
+        needs_spec=needs_spec,
+        framework=str(raw["framework"]),
+        family=family,
+        classes=tuple(classes),
+        spec_only=bool(family) or (bool(path) and not needs_spec) or role == "draft_model",
+    )
+
+
+def _table(framework: str) -> tuple[FrameSignature, ...] | None:
+    """A framework's ``[[frame]]`` rows, or None while its table has not landed."""
+    name = f"paths/{framework}.toml"
+    node = resources.files("spectrace.rules").joinpath(name)
+    if not node.is_file():
+        return None
+    try:
+        data = tomllib.loads(node.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"rules/{name}: {exc}") from None
+    rows = data.get("frame", [])
+    return tuple(_row(raw, f"rules/{name}: frame row {n}") for n, raw in enumerate(rows, 1))
+
+
+def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:
+    """Longest suffix first (across every framework's table), a function row first."""
+    return (-sig.name.count("/"), -len(sig.name), sig.function is None)
+
+
+@cache
+def frame_signatures() -> tuple[FrameSignature, ...]:
+    """Every table's rows (the fallback rows of a framework without one), most specific
+    first: the first row whose suffix (and function) matches a frame wins."""
+    rows: list[FrameSignature] = []
+    for framework in _FRAMEWORKS:
+        table = _table(framework)
+        rows += table if table is not None else [r for r in _FALLBACK if r.framework == framework]
+    return tuple(sorted(rows, key=_specificity))
+
+
+@cache
+def _by_basename() -> Mapping[str, tuple[FrameSignature, ...]]:
+    """Signatures per file name, most specific first: a frame is checked only against those
+    its own file name could match (a suffix match ends with the same name)."""
     index: dict[str, tuple[FrameSignature, ...]] = {}
-    for sig in FRAME_SIGNATURES:
+    for sig in frame_signatures():
         base = sig.name.rsplit("/", 1)[-1]
         index[base] = (*index.get(base, ()), sig)
-    return index
-
-
-_BY_BASENAME = MappingProxyType(_by_basename())
+    return MappingProxyType(index)
 
 
 def _matches(path: str, suffix: str) -> bool:
@@ -152,31 +162,29 @@ def _matches(path: str, suffix: str) -> bool:
 def frame_signature(frame: Frame) -> FrameSignature | None:
     """The signature a frame matches, if its file is one the linker knows."""
     path = frame.file.replace("\\", "/")
-    for sig in _BY_BASENAME.get(path.rsplit("/", 1)[-1], ()):
+    for sig in _by_basename().get(path.rsplit("/", 1)[-1], ()):
         if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):
             return sig
     return None
 
 
-def _by_class() -> dict[str, FrameSignature]:
+@cache
+def _by_class() -> Mapping[str, FrameSignature]:
     """The file that defines each worker / proposer class (the first row naming it wins)."""
     index: dict[str, FrameSignature] = {}
-    for sig in FRAME_SIGNATURES:
+    for sig in frame_signatures():
         if sig.function is None and not sig.needs_spec:
             for name in sig.classes:
                 index.setdefault(name, sig)
-    return index
-
-
-_BY_CLASS = MappingProxyType(_by_class())
+    return MappingProxyType(index)
 
 
 def signature_for_class(name: str) -> FrameSignature | None:
     """The signature of the file that defines a class an exception message names."""
-    return _BY_CLASS.get(name)
+    return _by_class().get(name)
 
 
 def family_of(worker_class: str | None) -> tuple[str, str] | None:
     """(framework, family) the tables give a worker class; family "" when shared."""
-    sig = _BY_CLASS.get(worker_class or "")
+    sig = _by_class().get(worker_class or "")
     return (sig.framework, sig.family) if sig is not None else None
