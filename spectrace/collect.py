@@ -16,6 +16,7 @@ from spectrace.assemblers.fatal import (
     attach_native,
     ends_native,
 )
+from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.native import parse_native_frame
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
@@ -62,6 +63,7 @@ class Collector:
         self._config_literals = tuple(config_literals)
         self._plain: set[str] = set()  # candidate texts known to hold no config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
+        self._launch = LaunchSpan()  # a launch command's lines that hold no literal
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -70,7 +72,7 @@ class Collector:
 
     @property
     def open(self) -> bool:
-        return bool(self._pending) or self.tracebacks.open or self._dump.open
+        return bool(self._pending) or self.tracebacks.open or self._dump.open or self._launch.open
 
     def feed(self, line: LogLine, *, candidate: bool = True) -> None:
         """``candidate``: the line holds a hot literal (otherwise no rule, marker or config
@@ -80,8 +82,11 @@ class Collector:
         piece = self._dump.open and not line.headed and bool(text.strip())
         if self._dump.open and (whole := self._dump.feed(line)) is not None:
             self.config_lines.append(whole)
+        spanned = self._launch.open and self._launch.feed(line)
+        if spanned:  # "  --mem-fraction-static 0.8 \\", "- EAGLE": no literal, still the command
+            self.config_lines.append(line)
         if candidate:
-            self._markers_and_config(line, text, piece)
+            self._markers_and_config(line, text, piece or spanned)
         fed = self.tracebacks.feed(line)
         for crash in fed.crashes:
             self._emit(crash)
@@ -107,6 +112,7 @@ class Collector:
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
             self.config_lines.append(line)
+            self._launch.start(line)  # its next lines may continue a launch command
 
     def _configures(self, text: str) -> bool:
         """The text holds a config literal; texts without one are remembered (frames repeat)."""
@@ -126,6 +132,7 @@ class Collector:
         self.close()
 
     def close(self) -> None:
+        self._launch.close()
         if (whole := self._dump.finish()) is not None:
             self.config_lines.append(whole)
         for pending in self._pending.values():

@@ -7,12 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
-from spectrace.assemblers.launch import (
-    LaunchCommand,
-    find_env_assignments,
-    parse_continuation,
-    parse_launch_command,
-)
+from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
+from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
@@ -94,6 +90,10 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"vllm serve",
     b"vllm.entrypoints",
     b"trtllm-serve",
+    b"- vllm",  # YAML list items: command: [- vllm, - serve], k8s/compose
+    b"- sglang",
+    b'"serve"',  # inline lists: command: ["vllm", "serve"]
+    b"'serve'",
     b"Dynamic speculation",
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",
@@ -141,7 +141,6 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
     ("false", "0", "no", "n"), False
 )
 _MAX_TEXT = 400
-_LAUNCH_SPAN = 64  # lines a launch command split with "\\" may run over
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
@@ -179,18 +178,24 @@ def _is_post(line: LogLine) -> bool:
 class ConfigCollector:
     """Accumulates config facts line by line; ``result()`` gives the RunConfig."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: OptionTables | None = None) -> None:
         self._config = RunConfig()
         self._dump_line: LogLine | None = None
         self._lines: list[LogLine] = []  # kept to split runs (config lines are few)
-        self._open_launch: tuple[str, LogLine] | None = None  # engine, line ending in "\\"
+        self._tables = tables if tables is not None else OptionTables()  # loaded on first use
+        self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
         text = line.text
         self._lines.append(line)
-        if "server_args=" in text and "ServerArgs(" in text:
+        in_launch, done = self._launch.feed(line)
+        for command in done:
+            self._apply_launch(command)
+        if in_launch:
+            pass  # a line of a launch command (read whole when it ends)
+        elif "server_args=" in text and "ServerArgs(" in text:
             self._server_args(line, text[text.index("ServerArgs(") :])
         elif "with config:" in text:
             rest = text[text.index("with config:") + len("with config:") :]
@@ -212,7 +217,7 @@ class ConfigCollector:
             self._config.engine = self._config.engine or "trtllm"
             for name, value in spec.items():
                 self._set(name, value, line, "trtllm_config")
-        elif not self._warning(line) and not self._launch(line):
+        elif not self._warning(line):
             self._env(line, find_env_assignments(text), "env")
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
@@ -226,7 +231,7 @@ class ConfigCollector:
         """The collected config (the last run wins), plus one config per run when there are several."""
         config = self._single()
         for start, lines in split_runs(self._lines, _is_start, _is_post):
-            collector = ConfigCollector()
+            collector = ConfigCollector(self._tables)
             for line in lines:
                 collector.feed(line)
             run = collector._single()
@@ -236,6 +241,8 @@ class ConfigCollector:
 
     def _single(self) -> RunConfig:
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
+        for command in self._launch.close():  # a command the input ended in
+            self._apply_launch(command)
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -335,39 +342,30 @@ class ConfigCollector:
             self._set("SGLANG_ENABLE_SPEC_V2", warning.spec_v2_env, line, "warning")
         return True
 
-    def _launch(self, line: LogLine) -> bool:
-        command = parse_launch_command(line.text) or self._continued(line)
-        if command is None:
-            return False
-        more = line.text.rstrip().endswith("\\")  # the command goes on on the next line
-        self._open_launch = (command.engine, line) if more else None
-        self._apply_launch(command, line)
-        return True
-
-    def _continued(self, line: LogLine) -> LaunchCommand | None:
-        """A ``  --flag value \\`` line of a launch command split over lines (issue pastes)."""
-        if self._open_launch is None or not line.text.lstrip().startswith("-"):
-            return None
-        engine, start = self._open_launch
-        if start.source != line.source or not 0 < line.lineno - start.lineno <= _LAUNCH_SPAN:
-            return None
-        return parse_continuation(line.text, engine)
-
-    def _apply_launch(self, command: LaunchCommand, line: LogLine) -> None:
+    def _apply_launch(self, command: LaunchCommand) -> None:
+        """Each flag with the line its option was read on (a command may span many lines)."""
         self._config.engine = self._config.engine or command.engine
+        first = next(iter(command.lines.values()), None)
         for name, value in command.flags.items():
+            line = command.lines[name]
             if name in DECISIVE_FLAGS:
                 self._set(name, value, line, "launch_command")
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
         method = self._config.flags.get("speculative_config.method")
-        if command.engine == "vllm" and method is not None and method.lineno == line.lineno:
+        said = command.lines.get("method") or command.lines.get("speculative_model")
+        if command.engine == "vllm" and method is not None and said is not None and (
+            method.origin == "launch_command" and (method.source, method.lineno) == (said.source, said.lineno)
+        ):  # fmt: skip
             reason, points_to, proposer = proposer_verdict(method.value)
             reason = reason.replace("vLLM config", "vLLM launch command", 1)
             self._config.path_evidence.append(
-                Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
+                Evidence(said.source, said.lineno, trim(said.raw), reason, points_to, proposer)
             )
-        self._env(line, command.env, "launch_command")
+        if command.env and first is not None:
+            self._env(
+                command.lines.get("SGLANG_ENABLE_SPEC_V2", first), command.env, "launch_command"
+            )
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         if "SGLANG_ENABLE_SPEC_V2" in env:

@@ -1,48 +1,61 @@
-"""Launch commands echoed into a log (``python -m sglang.launch_server ...``, ``vllm serve ...``,
-``trtllm-serve ...``), also when split over lines with ``\\``.
+"""Launch commands pasted into a log or an issue (``python -m sglang.launch_server ...``,
+``sglang serve``, ``vllm serve MODEL``, ``python -m vllm.entrypoints.openai.api_server``,
+``trtllm-serve MODEL``), read as the server's own parser reads them.
 
-They are weaker evidence than the ``server_args=`` dump (the dump holds the values after
-SGLang's own adjustments), but they are often the only place env vars such as
-``SGLANG_ENABLE_SPEC_V2=True`` are visible.
+The lines of one command are grouped by ``launch_span``; its tokens go through ``argparse``
+built from the framework's option table (``launch_options``), so abbreviations, ``nargs`` lists
+and flags read as the server reads them, and an option no release knows stays unknown rather
+than guessed. Each flag keeps the line its option token is on. A launch command is weaker
+evidence than the ``server_args=`` dump (the dump holds the values after SGLang's own
+adjustments), but it is often the only place env vars such as ``SGLANG_ENABLE_SPEC_V2`` show.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shlex
 from dataclasses import dataclass, field
 
-_LAUNCH = re.compile(
-    r"(?:python[\d.]*\s+-m\s+sglang\.launch_server|sglang\.launch_server|\bsglang\s+serve\b"
-    r"|\bvllm\s+serve\b|\bvllm\.entrypoints\.(?:openai\.)?api_server\b"
-    r"|\btrtllm-serve(?:\s+serve)?\b)"
+from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
+from spectrace.assemblers.launch_span import LaunchSpan, clean, tokens_of
+from spectrace.dialects.base import LogLine
+
+_ENV = re.compile(
+    r"(?:^|[\s;'\"(])(?:export\s+)?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)=([^\s;'\"]*)"
 )
-_ENV = re.compile(r"(?:^|[\s;'\"(])(?:export\s+)?(SGLANG_[A-Z0-9_]+|VLLM_[A-Z0-9_]+)=([^\s;'\"]*)")
-
-# --speculative-config {...} as written, quoted or not (the JSON has no nested objects).
-_SPEC_JSON = re.compile(r"--speculative[-_]config[= ]\s*['\"]?(\{[^{}]*\})")
-
-# CLI spellings -> the server_args field they set (aliases from both engines).
-_ALIASES = {
-    "tp": "tp_size",
-    "tensor_parallel_size": "tp_size",
-    "dp": "dp_size",
-    "data_parallel_size": "dp_size",
-    "ep": "ep_size",
-    "expert_parallel_size": "ep_size",
-    "speculative_draft_model": "speculative_draft_model_path",
-    "speculative_draft": "speculative_draft_model_path",
+_SHELL_END = frozenset({"|", "||", "&&", ";", "&", "|&", ">", ">>", "2>&1", "1>", "2>"})
+# dests the linker knows by the server_args field name
+_FIELDS = {
+    "sglang": {"cuda_graph_bs_decode": "cuda_graph_bs"},
+    "vllm": {
+        "tensor_parallel_size": "tp_size",
+        "data_parallel_size": "dp_size",
+        "pipeline_parallel_size": "pp_size",
+    },
+    "trtllm": {
+        "tensor_parallel_size": "tp_size",
+        "pipeline_parallel_size": "pp_size",
+        "moe_expert_parallel_size": "ep_size",
+    },
+}
+_SPEC_KEYS = {
+    "method": "method",
+    "num_speculative_tokens": "num_spec_tokens",
+    "model": "draft_model",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class LaunchCommand:
-    """What one echoed launch command sets: CLI flags by field name, and env assignments."""
+    """What one launch command sets: flags by server field name, env assignments, the options
+    no release of the server knows (kept as written), and the line each flag was read on."""
 
     engine: str  # "sglang" | "vllm" | "trtllm"
     flags: dict[str, object] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    unknown: tuple[str, ...] = ()
+    model: str | None = None
+    lines: dict[str, LogLine] = field(default_factory=dict)  # flag or env name -> its line
 
 
 def find_env_assignments(text: str) -> dict[str, str]:
@@ -50,84 +63,159 @@ def find_env_assignments(text: str) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in _ENV.finditer(text)}
 
 
-def parse_launch_command(text: str) -> LaunchCommand | None:
-    """The flags of an sglang/vllm launch command in the text, or None when there is none."""
-    match = _LAUNCH.search(text)
-    if match is None:
+class LaunchReader:
+    """Groups fed lines into commands and reads each when it ends. ``feed`` returns whether the
+    line belongs to a command and the commands it completed."""
+
+    def __init__(self, tables: OptionTables) -> None:
+        self.tables = tables
+        self._span = LaunchSpan()
+        self._lines: list[LogLine] = []
+
+    def feed(self, line: LogLine) -> tuple[bool, list[LaunchCommand]]:
+        if self._span.open and self._span.feed(line):
+            self._lines.append(line)
+            return True, []
+        done = self.close()
+        if self._span.start(line):
+            self._lines = [line]
+            return True, done
+        return False, done
+
+    def close(self) -> list[LaunchCommand]:
+        """Read the open command (at the end of input, or when a line does not continue it)."""
+        lines, self._lines = self._lines, []
+        self._span.close()
+        command = read_command(lines, self.tables) if lines else None
+        return [command] if command is not None else []
+
+
+def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | None:
+    """The command in ``text`` (one line or a pasted block), or None when there is none."""
+    lines = [
+        LogLine("", i + 1, 0, part, part, "plain", "") for i, part in enumerate(text.splitlines())
+    ]
+    return read_command(lines, tables)
+
+
+def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | None:
+    tokens = _tokens(lines)
+    found = _entry(tokens)
+    if found is None:
         return None
-    engine = next((name for name in ("vllm", "trtllm") if name in match.group(0)), "sglang")
-    command = parse_continuation(text[match.end() :], engine)
-    return LaunchCommand(engine, command.flags, find_env_assignments(text[: match.start()]))
-
-
-def parse_continuation(text: str, engine: str) -> LaunchCommand:
-    """Flags on one line of a command (its first, or a ``  --flag value \\`` line after it)."""
-    rest = text.rstrip().removesuffix("\\")
-    try:
-        tokens = shlex.split(rest)
-    except ValueError:  # an unbalanced quote in a cut line: fall back to plain words
-        tokens = rest.split()
-    flags = _flags_from_tokens(tokens)
-    if engine == "vllm" and isinstance(flags.get("speculative_config"), str):
-        raw = _SPEC_JSON.search(rest)  # unquoted JSON, as pasted, is split at its blanks
-        flags.update(_vllm_spec_json(raw.group(1) if raw else str(flags["speculative_config"])))
-    if engine == "vllm" and flags.get("speculative_model") == "[ngram]":
-        flags["method"] = "ngram"  # V0 named the ngram proposer as a model
-    return LaunchCommand(engine, flags)
-
-
-def _flags_from_tokens(tokens: list[str]) -> dict[str, object]:
-    """``--a-b 4 --flag --c=x`` -> {"a_b": 4, "flag": True, "c": "x"}."""
+    engine, at = found
+    args = _until_shell_end(tokens[at:])
+    model, args = _positional(engine, args)
+    if engine == "vllm":
+        args = _vllm_spelling(args)
+    table = tables.get(engine)
+    parsed = parse_tokens(table, [token for token, _ in args])
     flags: dict[str, object] = {}
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
-        if not token.startswith("-") or _is_number(token):
+    where: dict[str, LogLine] = {}
+    for dest, (value, index) in parsed.values.items():
+        name = _FIELDS[engine].get(dest, dest)
+        if name != dest and name in flags:
             continue
-        name, eq, inline = token.lstrip("-").partition("=")
-        key = _ALIASES.get(name.replace("-", "_"), name.replace("-", "_"))
-        if eq:
-            flags[key] = _coerce(inline)
-        elif i < len(tokens) and (not tokens[i].startswith("-") or _is_number(tokens[i])):
-            flags[key] = _coerce(tokens[i])
-            i += 1
-        else:
-            flags[key] = True
-    return flags
+        flags[name] = convert(table.row(dest), value)
+        where[name] = lines[args[index][1]]
+    _vllm_spec(engine, flags, where)
+    unknown = tuple(token for token, _ in parsed.extras)
+    env = find_env_assignments("\n".join(clean(line.text) for line in lines))
+    where |= {name: lines[0] for name in env}
+    return LaunchCommand(engine, flags, env, unknown, model, where)
 
 
-def _is_number(token: str) -> bool:
-    try:
-        float(token)
-    except ValueError:
-        return False
-    return True
-
-
-def _coerce(value: str) -> object:
-    """CLI values as the server would read them: int, float, else the string."""
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
-
-
-def _vllm_spec_json(text: str) -> dict[str, object]:
-    """``--speculative-config '{"method": "eagle3", "num_speculative_tokens": 3}'``."""
-    try:
-        spec = json.loads(text)
-    except ValueError:
-        return {}
-    if not isinstance(spec, dict):
-        return {}
-    out: dict[str, object] = {}
-    if "method" in spec:
-        out["method"] = spec["method"]
-    if "num_speculative_tokens" in spec:
-        out["num_spec_tokens"] = spec["num_speculative_tokens"]
-    if "model" in spec:
-        out["draft_model"] = spec["model"]
+def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:
+    """(token, index of its line); a quote left open joins the next lines (pasted JSON)."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    while i < len(lines):
+        got, j = tokens_of(lines[i].text), i
+        while got is None and j + 1 < len(lines):
+            j += 1
+            got = tokens_of("\n".join(clean(line.text) for line in lines[i : j + 1]))
+        if got is None:  # never closed: plain words of the first line
+            got, j = clean(lines[i].text).split(), i
+        out += [(token, i) for token in got]
+        i = j + 1
     return out
+
+
+def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The engine and the index of the first argument after its entry point."""
+    words = [token for token, _ in tokens]
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        base = word.rsplit("/", 1)[-1]
+        if word == "sglang.launch_server" or (base == "sglang" and after == "serve"):
+            return "sglang", i + (1 if word == "sglang.launch_server" else 2)
+        if base == "vllm" and after == "serve":
+            return "vllm", i + 2
+        if word.startswith("vllm.entrypoints.") and word.endswith("api_server"):
+            return "vllm", i + 1
+        if base == "trtllm-serve":
+            return "trtllm", i + (2 if after == "serve" else 1)
+    return None
+
+
+def _until_shell_end(tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    for i, (token, _) in enumerate(tokens):
+        if token in _SHELL_END or token.startswith("#"):
+            return tokens[:i]
+    return tokens
+
+
+def _positional(engine: str, args: list[tuple[str, int]]):
+    """``vllm serve MODEL`` / ``trtllm-serve MODEL``: the model right after the entry point."""
+    if engine != "sglang" and args and not args[0][0].startswith("-"):
+        return args[0][0], args[1:]
+    return None, args
+
+
+def _vllm_spelling(args: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """FlexibleArgumentParser's spellings: ``--a_b`` is ``--a-b``; ``--json-arg.key value``
+    fills one key of the JSON argument (merged into one ``--json-arg '{...}'`` here)."""
+    out: list[tuple[str, int]] = []
+    nested: dict[str, tuple[dict[str, object], int]] = {}
+    i = 0
+    while i < len(args):
+        token, line = args[i]
+        i += 1
+        if not token.startswith("--"):
+            out.append((token, line))
+            continue
+        name, eq, value = token.partition("=")
+        head, dot, key = name.partition(".")
+        head = head.replace("_", "-")
+        if not dot:
+            out.append((head + eq + value, line))
+            continue
+        if not eq and i < len(args) and not args[i][0].startswith("--"):
+            value, i = args[i][0], i + 1
+        nested.setdefault(head, ({}, line))[0][key] = _json_scalar(value)
+    for head, (values, line) in nested.items():
+        out += [(head, line), (json.dumps(values), line)]
+    return out
+
+
+def _json_scalar(value: str) -> object:
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine]) -> None:
+    """``--speculative-config`` JSON -> method / draft_model / num_spec_tokens; V0's
+    ``--speculative-model [ngram]`` named the ngram proposer as a model."""
+    if engine != "vllm":
+        return
+    spec = flags.get("speculative_config")
+    if isinstance(spec, dict):
+        for key, name in _SPEC_KEYS.items():
+            if key in spec:
+                flags[name] = spec[key]
+                where[name] = where["speculative_config"]
+    if flags.get("speculative_model") == "[ngram]":
+        flags["method"] = "ngram"
+        where["method"] = where["speculative_model"]

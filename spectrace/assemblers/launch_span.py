@@ -1,0 +1,166 @@
+"""Which lines belong to one pasted launch command, and the tokens each line holds.
+
+A command is pasted in many shapes: one line; lines joined by a trailing ``\\``; flags on their
+own lines with no ``\\`` at all; a JSON value whose quote stays open over several lines; a
+docker-compose ``command:`` string, folded block or YAML list; Kubernetes ``command:``/``args:``
+arrays, block or inline (``["vllm", "serve"]``); Markdown around it (``$ `` prompts, ``>``
+quoting, backticks, ``**`` bold). The scan's collector and the config collector both use
+``LaunchSpan`` so that they agree on where a command ends.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+from dataclasses import dataclass
+
+from spectrace.dialects.base import LogLine
+
+MAX_LINES = 64  # lines one command may run over
+
+# A launch command starts here: the module, the CLI entry points, or a YAML/JSON list naming them.
+_START = re.compile(
+    r"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|\bvllm\.entrypoints\."
+    r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
+    r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$"
+)
+_QUOTE = re.compile(r"^\s*(?:>\s*)+")  # Markdown/e-mail quoting
+_PROMPT = re.compile(r"^\s*(?:\$|>>>|\(\w[\w.-]*\)\s*\$?)\s+")  # "$ ", "(venv) $ "
+_KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
+_ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
+_BOLD = re.compile(r"\*\*|`")
+
+
+def clean(text: str) -> str:
+    """The line without Markdown debris and prompts, and without a continuing ``\\``."""
+    text = _BOLD.sub("", _QUOTE.sub("", text))
+    text = _PROMPT.sub("", text).rstrip()
+    return text.removesuffix("\\").rstrip()
+
+
+def starts(text: str) -> bool:
+    return _START.search(text) is not None
+
+
+def _scalar(text: str) -> str:
+    """A YAML scalar as its string: double quotes as JSON, single quotes stripped."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        try:
+            return str(json.loads(text))
+        except ValueError:
+            return text[1:-1]
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1].replace("''", "'")
+    return text
+
+
+def _inline_list(text: str) -> list[str] | None:
+    """``["python3", "-m", ...]`` / ``['--tp', '2']`` as its items."""
+    for read in (json.loads, ast.literal_eval):
+        try:
+            items = read(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(items, list):
+            return [str(item) for item in items]
+    return None
+
+
+def tokens_of(text: str) -> list[str] | None:
+    """The tokens a line holds; None when a quote stays open (the next line continues it)."""
+    text = clean(text)
+    if (key := _KEY.match(text)) is not None:
+        value = key.group(3).strip()
+        if not value or value[0] in ">|":
+            return []  # a list or a block scalar follows
+        if value.startswith("[") and (items := _inline_list(value)) is not None:
+            return _split_commands(items)
+        return _shell(_scalar(value))
+    if (item := _ITEM.match(text)) is not None:
+        return _split_commands([_scalar(item.group(2))])
+    return _shell(text)
+
+
+def _split_commands(items: list[str]) -> list[str]:
+    """A list item that holds a whole command (``args: ["python3 -m sglang.launch_server
+    --tp 2"]`` under ``sh -c``) is split as a shell would; other items stay whole (a JSON value)."""
+    out: list[str] = []
+    for item in items:
+        flag_and_value = item.startswith("--") and "{" not in item  # "- --tp 2", leniently
+        if " " in item and (starts(item) or flag_and_value):
+            out += _shell(item) or item.split()
+        else:
+            out.append(item)
+    return out
+
+
+def _shell(text: str) -> list[str] | None:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class LaunchSpan:
+    """Follows one command over lines: ``start`` on its first line, then ``feed`` says whether
+    each next line continues it."""
+
+    head: LogLine | None = None
+    last: LogLine | None = None
+    count: int = 0
+    quote_open: bool = False
+    block: int = -1  # indentation of a ``command: >`` key whose folded lines follow
+
+    @property
+    def open(self) -> bool:
+        return self.head is not None
+
+    def start(self, line: LogLine) -> bool:
+        if not starts(line.text):
+            return False
+        self.head, self.last, self.count, self.block = line, line, 1, -1
+        self.quote_open = tokens_of(line.text) is None
+        key = _KEY.match(clean(line.text))
+        if key is not None and key.group(3).strip()[:1] in (">", "|"):
+            self.block = len(key.group(1))
+        return True
+
+    def feed(self, line: LogLine) -> bool:
+        """True when ``line`` continues the command (it is then part of it)."""
+        last = self.last
+        if last is None:
+            return False
+        if line.source != last.source or line.lineno != last.lineno + 1 or self.count >= MAX_LINES:
+            self.close()
+            return False
+        if not self._continues(last.text, line.text):
+            self.close()
+            return False
+        self.last, self.count = line, self.count + 1
+        if self.quote_open:
+            self.quote_open = _shell(clean(last.text) + "\n" + clean(line.text)) is None
+        else:
+            self.quote_open = tokens_of(line.text) is None
+        return True
+
+    def _continues(self, before: str, text: str) -> bool:
+        if self.quote_open or before.rstrip().endswith("\\"):
+            return True
+        body = clean(text)
+        stripped = body.lstrip()
+        if not stripped:
+            return False
+        if self.block >= 0:
+            return len(body) - len(stripped) > self.block
+        if stripped.startswith("-"):  # a flag on its own line, or a YAML list item
+            return True
+        key = _KEY.match(body)
+        return key is not None and key.group(2) in ("args", "command")
+
+    def close(self) -> None:
+        self.head = self.last = None
+        self.count, self.quote_open, self.block = 0, False, -1
