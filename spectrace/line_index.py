@@ -16,6 +16,7 @@ import enum
 import os
 import tempfile
 import threading
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,6 +35,7 @@ MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels wi
 BULK_MAX = 64 << 20  # a bulk read larger than this (huge lines) goes line by line
 NUMPY_MIN = 64 << 20  # numpy's import (~0.25 s of CPU) pays back on files from about this size
 GZIP_RATIO = 8  # a rough inflation ratio of text logs, to size a .gz by what it will become
+WHOLE_MAX = 1 << 20  # the whole-line view reads at most this much of one line
 HOLE_STEP = 1 << 20  # NULs read at a time while looking for the end of a copytruncate hole
 
 
@@ -225,7 +227,33 @@ class LineIndex:
         if last - first > BULK_MAX:
             return [self.line(i)[0] for i in range(start, stop)]
         raws = os.pread(self._fd, last - first, first).split(b"\n")[: stop - start]
-        return [_decode(raw)[0] for raw in raws]
+        return [decode_line(raw)[0] for raw in raws]
+
+    def whole(self, i: int, limit: int = WHOLE_MAX) -> tuple[bytes, int]:
+        """Raw bytes of line ``i`` uncut up to ``limit`` (the whole-line view), and bytes left."""
+        start, end = self.span(i)
+        raw = os.pread(self._fd, min(end - start, limit), start)
+        return raw.rstrip(b"\r\n").lstrip(b"\x00"), max(end - start - limit, 0)
+
+    def line_at(self, offset: int, lo: int = 0, hi: int | None = None) -> int:
+        """The line holding byte ``offset`` (search hits found in raw chunks -> line numbers)."""
+        with self._lock:
+            return bisect_right(self._ends, offset, lo, len(self._ends) if hi is None else hi)
+
+    def raw_chunks(
+        self, start: int, stop: int, size: int = CHUNK
+    ) -> Iterator[tuple[int, int, int, bytes]]:
+        """(first line, stop line, byte offset, bytes) of whole lines [start, stop) about
+        ``size`` bytes at a time: what search and filter scan, undecoded, at memchr speed."""
+        stop = min(stop, self.line_count)
+        while start < stop:
+            first = self.span(start)[0]
+            with self._lock:
+                end_line = bisect_right(self._ends, first + size, start, len(self._ends))
+            end_line = min(max(end_line, start + 1), stop)
+            last = self.span(end_line - 1)[1]
+            yield start, end_line, first, os.pread(self._fd, last - first, first)
+            start = end_line
 
     def _read_block(self, block: int) -> list[tuple[str, int]]:
         with self._lock:
@@ -238,7 +266,8 @@ class LineIndex:
         if end - start <= BLOCK * MAX_LINE_BYTES:
             data = os.pread(self._fd, end - start, start)
             lines = [
-                _decode(data[a - start : b - start]) for a, b in map(self.span, range(first, last))
+                decode_line(data[a - start : b - start])
+                for a, b in map(self.span, range(first, last))
             ]
         else:
             lines = [self._read_one(i) for i in range(first, last)]
@@ -254,7 +283,9 @@ class LineIndex:
         start, end = self.span(i)
         if os.pread(self._fd, 1, start) == b"\x00":
             start = self._hole_end(start, end)
-        return _decode(os.pread(self._fd, min(end - start, MAX_LINE_BYTES + 1), start), end - start)
+        return decode_line(
+            os.pread(self._fd, min(end - start, MAX_LINE_BYTES + 1), start), end - start
+        )
 
     def _hole_end(self, start: int, end: int) -> int:
         """Where the text after a run of NULs begins: sparse blocks are jumped, not read."""
@@ -301,7 +332,7 @@ def _numpy(wanted: bool) -> ModuleType | None:
     return numpy
 
 
-def _decode(raw: bytes, full: int | None = None) -> tuple[str, int]:
+def decode_line(raw: bytes, full: int | None = None) -> tuple[str, int]:
     """Bytes of one line -> text without newline/CR redraws, and how many bytes were cut."""
     full = len(raw) if full is None else full
     if raw[:1] == b"\x00":  # the hole a copytruncate rotation leaves before the first line

@@ -1,4 +1,6 @@
-"""The app's key actions that open dialogs or move between crashes (a mixin of SpectraceApp)."""
+"""The app's key actions that move between crashes or open help (a mixin of SpectraceApp).
+
+It depends on spectrace.tui.host.Host, a Protocol of what it needs, not on the app class."""
 
 from __future__ import annotations
 
@@ -6,22 +8,20 @@ from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 
-from spectrace.tui.dialogs import HelpScreen, Query, QueryDialog, RankDialog
+from spectrace.tui.dialogs import HelpScreen
 from spectrace.tui.linestyle import one_row
-from spectrace.tui.views import ranks_seen, search
 from spectrace.tui.widgets.log_view import LogView
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from spectrace.tui.app import SpectraceApp
+    from spectrace.tui.host import Host
 
-    _Base = SpectraceApp
+    _Base = Host
 else:
     _Base = object
 
@@ -41,7 +41,7 @@ PALETTE_HELP = {
 
 
 class KeyActions(_Base):
-    """Search, filter, rank toggle, next/previous crash, colour and help."""
+    """Next/previous crash, colour, help and the command palette."""
 
     def say(self, message: str, severity: SeverityLevel = "information", **kw: Any) -> None:
         """A notification holding untrusted text (a file name, an error about a log): never
@@ -80,61 +80,6 @@ class KeyActions(_Base):
                 if row is not None:
                     stops.add((row, n))
         return sorted(stops)
-
-    def action_search(self) -> None:
-        def done(query: Query | None) -> None:
-            self.search_query = query
-            self.log_view.set_pattern(query.pattern if query else None)
-            if query is not None:
-                self.action_search_next(1)
-
-        self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
-
-    def action_search_next(self, direction: int) -> None:
-        if self.search_query is None:
-            self.notify("no search yet: press /")
-            return
-        self._search(self.search_query, direction)
-
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: Query, direction: int) -> None:
-        view = self.log_view.source
-        row = search(view, query.pattern, self.log_view.cursor, direction)
-        if row is None:  # wrap round, as lnav and vim do, and say so
-            row = search(view, query.pattern, -1 if direction > 0 else view.count, direction)
-            if row is not None and row != self.log_view.cursor:
-                where = "top" if direction > 0 else "bottom"
-                self.call_from_thread(self.say, f"search wrapped to the {where}")
-        if row is None:
-            self.call_from_thread(self.say, f"not found: {query.text}")
-        else:
-            self.call_from_thread(self.log_view.go_to, row)
-
-    def action_filter(self) -> None:
-        def done(query: Query | None) -> None:
-            self.line_filter = query
-            self._refilter()
-
-        self.push_screen(
-            QueryDialog(
-                "Filter lines",
-                with_exclude=True,
-                value=self.line_filter.text if self.line_filter else "",
-            ),
-            done,
-        )
-
-    def action_clear_filter(self) -> None:
-        self.line_filter, self.rank = None, None
-        self._refilter()
-
-    def action_rank(self) -> None:
-        def done(rank: str | None) -> None:
-            if rank is not None:
-                self.rank = rank or None
-                self._refilter()
-
-        self.push_screen(RankDialog(ranks_seen(self.files, self.analysis)), done)
 
     def action_colour(self) -> None:
         self.log_view.colour = not self.log_view.colour

@@ -21,9 +21,10 @@ from textual.widgets import Footer, OptionList, Static
 
 from spectrace.line_index import LineIndex
 from spectrace.tui.actions import KeyActions
-from spectrace.tui.dialogs import Query
+from spectrace.tui.dialogs import LineScreen
+from spectrace.tui.find import Query
 from spectrace.tui.follow import FollowActions
-from spectrace.tui.linestyle import LineStyler
+from spectrace.tui.linestyle import LineStyler, one_row
 from spectrace.tui.messages import (
     AnalysisDone,
     AnalysisFailed,
@@ -32,15 +33,9 @@ from spectrace.tui.messages import (
     JumpTo,
     RulesLoaded,
 )
-from spectrace.tui.timeline import (
-    FilteredSource,
-    LineSource,
-    MergedSource,
-    SingleSource,
-    filter_rows,
-    merge_order,
-)
-from spectrace.tui.views import FileSet, crash_rows, keep_rows
+from spectrace.tui.searching import STREAM_S, SearchActions
+from spectrace.tui.timeline import LineSource, MergedSource, SingleSource, merge_order
+from spectrace.tui.views import FileSet, crash_rows
 from spectrace.tui.widgets.incident_detail import IncidentDetail
 from spectrace.tui.widgets.incident_list import (
     Entry,
@@ -50,7 +45,7 @@ from spectrace.tui.widgets.incident_list import (
     jump_target,
 )
 from spectrace.tui.widgets.load_chart import LoadChart
-from spectrace.tui.widgets.log_view import EmptySource, LogView
+from spectrace.tui.widgets.log_view import EmptySource, LogView, OpenLine
 
 if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
@@ -74,7 +69,7 @@ NO_LOG = (
 )
 
 
-class SpectraceApp(KeyActions, FollowActions, App[None]):
+class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
     """Log view on the left; crash list, crash detail and load chart on the right."""
 
     CSS_PATH = "app.tcss"
@@ -92,6 +87,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         Binding("c", "colour", "ANSI colour on/off", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
+        Binding("escape", "cancel", "Stop search/filter", show=False),
     ]
 
     def __init__(
@@ -127,6 +123,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self._status_text = ""
         self._analysis_started_at = 0.0
         self._painted = threading.Event()
+        self._anchor: tuple[int, int] | None = None  # where the cursor was when a filter began
 
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
@@ -157,6 +154,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
         self.log_view.focus()
         self._index()
         self.set_interval(POLL_S, self._poll)
+        self.set_interval(STREAM_S, self._tick)
         if self.start_follow:
             self.action_follow()
         self._status()
@@ -165,7 +163,14 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
     def settled(self) -> bool:
         """Nothing in flight (index, analysis, filter, crash-list flush): the screen only changes
         on input from here on; tests and scripted screenshots wait for this."""
-        return not (self.indexing or self.scanning or self.filtering or self._crash_flush_pending)
+        return not (
+            self.indexing
+            or self.scanning
+            or self.filtering
+            or self._crash_flush_pending
+            or self.running is not None
+            or any(w.group == "count" and not w.is_finished for w in self.workers)
+        )
 
     # -- background work -----------------------------------------------------------------------
 
@@ -214,16 +219,6 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
         )
 
-    @work(thread=True, exclusive=True, group="filter")
-    def _filter(self) -> None:
-        keep = keep_rows(self.base, self.line_filter, self.rank)
-        if keep is None:
-            self.call_from_thread(self._show, self.base)
-            return
-        rows = filter_rows(self.base, keep)
-        if rows is not None:
-            self.call_from_thread(self._show, FilteredSource(self.base, rows))
-
     # -- reactions -----------------------------------------------------------------------------
 
     def _set_base(self, base: LineSource) -> None:
@@ -232,16 +227,24 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
 
     def _refilter(self) -> None:
         if self.line_filter is None and self.rank is None:
+            self.workers.cancel_group(self, "filter")
+            self.running = None
             self._show(self.base)
         else:
             self.filtering = True
+            self._anchor = self._anchor or self.log_view.position()
             self._status()
             self._filter()
 
-    def _show(self, source: LineSource) -> None:
-        self.filtering = False
+    def _show(self, source: LineSource, streaming: bool = False) -> None:
+        """Show a view; a filter's view shows while it fills (``streaming``), and the line the
+        cursor was on is found again when it is complete."""
+        self.filtering = streaming
         self.log_view.placeholder = self._placeholder(source)
-        self.log_view.set_source(source, keep=self.log_view.position())
+        keep = self.log_view.position() if not streaming else None
+        if not streaming and self._anchor is not None:
+            keep, self._anchor = self._anchor, None
+        self.log_view.set_source(source, keep=keep)
         self._status()
 
     def _placeholder(self, source: LineSource) -> Text | None:
@@ -264,6 +267,8 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.log_view.grew()
         self.indexing = not message.done
         self._status()
+        if message.done:
+            self._count_when_ready()
 
     def on_rules_loaded(self, message: RulesLoaded) -> None:
         """Loaded by the first scan, after the first frame: known noise is dimmed from now on."""
@@ -296,6 +301,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.load_chart.show(self.analysis.load, None, None)
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
         self._analysis_finished()
+        self._count_when_ready()
 
     def on_analysis_failed(self, message: AnalysisFailed) -> None:
         self.say(message.reason, "error", title="analysis failed", timeout=10)
@@ -359,7 +365,19 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             self.say(f"{message.source}:{message.lineno} is not shown (filtered out?)", "warning")
             return
         self.log_view.follow = False
-        self.log_view.go_to(row)
+        mark = None
+        if message.mark:
+            import regex
+
+            mark = regex.compile(regex.escape(message.mark))
+        self.log_view.go_to(row, mark)
+
+    def on_open_line(self, message: OpenLine) -> None:
+        """Enter on a log row: the whole line, uncut, in a screen of its own."""
+        file, line = self.log_view.source.locate(message.row)
+        raw, left_out = self.files.indexes[file].whole(line)
+        where = one_row(f"{self.files.paths[file].name}:{line + 1}")
+        self.push_screen(LineScreen(where, raw, left_out))
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -375,6 +393,7 @@ class SpectraceApp(KeyActions, FollowActions, App[None]):
             analysing=self.scanning,
             incidents=len(entries) - self.incident_list.findings,
             findings=self.incident_list.findings,
+            running=self.running.status() if self.running is not None else None,
         )
         if text != self._status_text:  # one line of fixed height: no layout pass needed
             self._status_text = text

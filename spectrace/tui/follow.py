@@ -14,9 +14,9 @@ from spectrace.line_index import Change
 from spectrace.tui.timeline import SingleSource
 
 if TYPE_CHECKING:
-    from spectrace.tui.app import SpectraceApp
+    from spectrace.tui.host import Host
 
-    _Base = SpectraceApp
+    _Base = Host
 else:
     _Base = object
 

@@ -50,7 +50,9 @@ class AnalysisFailed(Message):
 
 @dataclass
 class JumpTo(Message):
-    """Show a log line: ``source`` as the core names it, ``lineno`` 1-based."""
+    """Show a log line: ``source`` as the core names it, ``lineno`` 1-based; ``mark`` the text
+    to pan to and highlight there (a flag's name, an evidence line's words)."""
 
     source: str
     lineno: int
+    mark: str | None = None

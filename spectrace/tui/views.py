@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spectrace.dialects.detect import LineParser
 from spectrace.line_index import LineIndex
-from spectrace.tui.dialogs import Query
-from spectrace.tui.linestyle import one_row, plain
-from spectrace.tui.timeline import WINDOW, LineSource
+from spectrace.tui.find import Query
+from spectrace.tui.linestyle import one_row
+from spectrace.tui.timeline import LineSource
 
 if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
     from spectrace.pipeline import Analysis
-
-RANK_SNIFF_LINES = 5000
-# Headerless lines that continue the message above (traceback body, exception line, blank);
-# other headerless lines (NCCL INFO, prints of other ranks) belong to no rank.
-CONTINUATION = re.compile(
-    r"\s|$|Traceback \(|During handling|The above exception|[\w.]+(?:Error|Exception|Interrupt|Exit)\b"
-)
-# The SGLang header's rank tags as spectrace.dialects.sglang reads them (a test keeps them equal).
-SGLANG_RANK = re.compile(
-    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,6})?((?: (?:DP|PP|ATTN_CP|MOE_DP|TP|EP)\d+)*)\] "
-    r"(?!(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|TRACE):\s)"
-)
 
 
 class FileSet:
@@ -67,6 +53,7 @@ class FileSet:
         analysing: bool,
         incidents: int,
         findings: int,
+        running: str | None = None,
     ) -> str:
         if not self.paths:
             parts = ["no log file"]
@@ -80,7 +67,9 @@ class FileSet:
             + (f", {counted(findings, 'finding', 'findings')}" if findings else "")
             + (" (scanning…)" if analysing else "")
         )
-        if query is not None:
+        if running is not None:  # a search or filter in flight: lines searched / matches
+            parts.append(running)
+        elif query is not None:
             parts.append(
                 f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"
             )
@@ -110,72 +99,3 @@ def crash_rows(
             if file is not None:
                 lines.add((file, occ.lineno - 1))
     return lines
-
-
-def keep_rows(
-    base: LineSource, query: Query | None, rank: str | None
-) -> Callable[[str, int], bool] | None:
-    """A row predicate for the text filter and the rank toggle, None when nothing is filtered."""
-    if query is None and rank is None:
-        return None
-    parsers: dict[int, LineParser] = {}
-    last: dict[int, str | None] = {}  # a traceback line stays with the rank of the line before
-
-    def keep(text: str, row: int) -> bool:
-        if rank is not None and rank_of(text, row) != rank:
-            return False
-        if query is not None:
-            return (query.pattern.search(plain(text)) is None) == query.exclude
-        return True
-
-    def rank_of(text: str, row: int) -> str | None:
-        file, line = base.locate(row)
-        m = SGLANG_RANK.match(text)  # most big logs: one regex, not the full parser
-        if m is not None:
-            last[file] = m.group(1).strip() or None
-            return last[file]
-        parsed = parsers.setdefault(file, LineParser(str(file))).parse(
-            text.encode("utf-8", "replace"), line + 1, 0
-        )
-        if parsed.headed or parsed.rank is not None:
-            last[file] = parsed.rank
-            return parsed.rank
-        return last.get(file) if CONTINUATION.match(text) else None
-
-    return keep
-
-
-def ranks_seen(files: FileSet, analysis: Analysis | None) -> list[str]:
-    """Ranks named by the core's incidents and by the first lines of each file."""
-    from spectrace.incidents import rank_key  # the core loads after the first frame
-
-    found: set[str] = set()
-    for inc in analysis.incidents if analysis is not None else ():
-        found.update(inc.ranks)
-    for ix in files.indexes:
-        parser = LineParser(ix.name)
-        for line in range(min(ix.line_count, RANK_SNIFF_LINES)):
-            rank = parser.parse(ix.line(line)[0].encode("utf-8", "replace"), line + 1, 0).rank
-            if rank is not None:
-                found.add(rank)
-    return sorted(found, key=rank_key)
-
-
-def search(view: LineSource, pattern: re.Pattern[str], cursor: int, direction: int) -> int | None:
-    """The next row after (or before) the cursor whose text matches, read a window at a time."""
-    if direction > 0:
-        for start in range(cursor + 1, view.count, WINDOW):
-            texts = view.texts(start, min(start + WINDOW, view.count))
-            hit = next((i for i, text in enumerate(texts) if pattern.search(plain(text))), None)
-            if hit is not None:
-                return start + hit
-        return None
-    for stop in range(cursor, 0, -WINDOW):
-        start = max(0, stop - WINDOW)
-        texts = view.texts(start, stop)
-        hit = next(
-            (i for i in range(len(texts) - 1, -1, -1) if pattern.search(plain(texts[i]))), None
-        )
-        if hit is not None:
-            return start + hit
-    return None

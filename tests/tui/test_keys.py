@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import SAMPLES, SIZE, app_on, pilot, screen_lines, shown, started, wait_for
+from tui_helpers import (
+    SAMPLES,
+    SIZE,
+    app_on,
+    interleaved_seed,
+    pick_rank,
+    pilot,
+    screen_lines,
+    shown,
+    started,
+    wait_for,
+)
 
 from spectrace.tui.app import SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, QueryDialog, RankDialog
@@ -42,8 +53,10 @@ async def test_cursor_keys_move_and_jump(seed_log: Path) -> None:
         assert "Received sigquit from a child" in shown(app)
         await pilot.press("g")
         assert app.log_view.cursor == 0 and app.log_view.scroll_offset.y == 0
-        await pilot.press("pagedown")
-        assert app.log_view.cursor == app.log_view.size.height - 1
+        await pilot.press("pagedown")  # a page is the rows above the horizontal scrollbar
+        rows = app.log_view.scrollable_content_region.height
+        assert app.log_view.cursor == rows - 1 and rows < app.log_view.size.height
+        assert screen_lines(app)[rows - 1].startswith(f"{rows:>7} ")  # the cursor row is seen
         await pilot.press("pageup")
         assert app.log_view.cursor == 0
 
@@ -108,15 +121,19 @@ async def test_regex_filter_and_a_bad_regex_message(seed_log: Path) -> None:
 @pilot
 async def test_rank_toggle_shows_one_rank_with_its_continuation_lines(seed_log: Path) -> None:
     app = SpectraceApp([seed_log])
-    async with started(app, loaded) as pilot:
+    async with started(app, lambda app: app.settled) as pilot:
         await pilot.press("r")
         assert isinstance(app.screen, RankDialog)
         option_list = app.screen.query_one("OptionList")
         labels = [
             str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)
         ]
-        assert labels[0] == "all ranks" and "TP7" in labels and "TP0" in labels
-        option_list.highlighted = labels.index("TP7")
+        names = [label.split()[-1] if i == 0 else label.lstrip("✖ ").split()[0]
+                 for i, label in enumerate(labels)]  # fmt: skip
+        assert labels[0] == "all ranks" and names.count("TP7") == 1 and "TP0" in names
+        # the selected crash's ranks first, marked without colour, each with its counts
+        assert labels[1].startswith("✖ TP7") and "1 crash" in labels[1] and " lines" in labels[1]
+        assert option_list.highlighted == 1
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.log_view.source.count < TOTAL)
         text = shown(app)
@@ -235,13 +252,7 @@ async def test_rank_toggle_hides_other_writers_but_keeps_the_traceback() -> None
     app = SpectraceApp([SEED])
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.log_view.source.count == 651)
-        await pilot.press("r")
-        option_list = app.screen.query_one("OptionList")
-        prompts = [
-            str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)
-        ]
-        option_list.highlighted = prompts.index("TP7")
-        await pilot.press("enter")
+        await pick_rank(pilot, app, "TP7")
         await wait_for(pilot, lambda: app.log_view.source.count < 651 and not app.filtering)
         texts = [app.log_view.source.text(row)[0] for row in range(app.log_view.source.count)]
         assert not any("NCCL INFO" in t for t in texts)
@@ -250,3 +261,23 @@ async def test_rank_toggle_hides_other_writers_but_keeps_the_traceback() -> None
             t.startswith("RuntimeError: The size of tensor a (160)") for t in texts[tb:]
         )
         assert not any("TP3]" in t for t in texts)
+
+
+@pilot
+async def test_a_rank_view_keeps_its_crash_through_other_ranks_lines(tmp_path: Path) -> None:
+    """Issue 16: TP7's traceback (lines 973-1000) has TP1, TP2 and TP4 lines printed into it;
+    TP7's view still holds its RuntimeError on line 1000, and TP4's does not."""
+    log = interleaved_seed(tmp_path)
+    assert log.read_bytes().split(b"\n")[999].startswith(b"RuntimeError: The size of tensor a")
+    app = SpectraceApp([log])
+    async with started(app, lambda app: app.settled) as pilot:
+        for rank, holds in (("TP7", True), ("TP4", False)):
+            await pick_rank(pilot, app, rank)
+            await wait_for(pilot, lambda r=rank: app.settled and app.rank == r)  # type: ignore[misc]
+            view = app.log_view.source
+            lines = {view.locate(row)[1] + 1 for row in range(view.count)}
+            assert (1000 in lines) is holds and (999 in lines) is not holds
+            assert (974 in lines) is holds  # the first frame, right after the header
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.settled and app.rank is None)
+        assert app.log_view.source.count == len(log.read_bytes().split(b"\n")) - 1

@@ -8,7 +8,7 @@ from tui_helpers import SAMPLES
 
 from spectrace.dialects.sglang import SGLangDialect
 from spectrace.line_index import LineIndex
-from spectrace.tui.views import SGLANG_RANK, FileSet, ranks_seen
+from spectrace.tui.ranks import SGLANG_RANK, ranks_seen
 
 
 def test_fast_rank_agrees_with_the_sglang_dialect_on_every_sample() -> None:
@@ -34,6 +34,6 @@ def test_ranks_are_offered_in_natural_order(tmp_path: Path) -> None:
     log.write_text("".join(f"[2026-03-06 11:00:02 {tag}] Decode batch\n" for tag in tags))
     index = LineIndex(log)
     index.build()
-    assert ranks_seen(FileSet([index]), None) == [
+    assert [r.name for r in ranks_seen([index], None)] == [
         "DP0 TP3", "DP0 TP11", "DP1 TP2", "DP1 TP10", "DP10 TP0"
     ]  # fmt: skip

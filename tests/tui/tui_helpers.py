@@ -62,3 +62,30 @@ def pilot(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
         asyncio.run(fn(*args, **kwargs))
 
     return run
+
+
+async def pick_rank(pilot: Pilot[None], app: SpectraceApp, name: str) -> None:
+    """``r``, then the rank called ``name`` in the picker (each rank is listed once), Enter."""
+    await pilot.press("r")
+    options = app.screen.query_one("OptionList")
+    options.highlighted = options.get_option_index(name)  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+def interleaved_seed(folder: Path) -> Path:
+    """The seed story with TP1, TP2 and TP4 lines printed into TP7's traceback, so that it runs
+    from line 973 to its ``RuntimeError`` on line 1000 (as in issue 16's 8-rank log)."""
+    lines = (SAMPLES / "seed_story" / "server.log").read_bytes().split(b"\n")[:-1]
+    head, traceback, rest = lines[:600], lines[600:625], lines[625:]
+    decode = [line for line in head if b"Decode batch" in line and b" TP0]" in line]
+    while len(head) < 972:
+        head.append(decode[len(head) % len(decode)])
+
+    def other(rank: int) -> bytes:
+        return b"[2026-02-27 21:00:18 TP%d] Decode batch, #running-req: 10, #token: 2531" % rank
+
+    body = traceback[:6] + [other(1)] + traceback[6:15] + [other(2)] + traceback[15:24]
+    body += [other(4), traceback[24]]
+    out = folder / "seed_interleaved.log"
+    out.write_bytes(b"\n".join(head + body + rest) + b"\n")
+    return out

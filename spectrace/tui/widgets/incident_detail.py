@@ -42,7 +42,12 @@ ORIGINS = {  # where a flag was read, in a word a user knows
 SERVER_PACKAGES = ("sglang", "vllm", "tensorrt_llm", "spectrace_engine", "engine/")
 LIBRARY_MARKERS = ("site-packages/torch", "/torch/", "/lib/python", "<frozen")
 EVIDENCE_MAX = 160
-PACKAGE_ROOT = re.compile(r"^.*?[/\\](?:site|dist)-packages[/\\]")
+MARK_MAX = 60  # an evidence line's first words are what a jump highlights
+# Install prefixes cut from frame paths: the package path a reader knows is what is left.
+PACKAGE_ROOT = re.compile(
+    r"^.*?[/\\](?:site|dist)-packages[/\\]"
+    r"|^/sgl-workspace/sglang/python/|^/vllm-workspace/|^/app/"
+)
 
 
 def is_server_frame(frame: Frame) -> bool:
@@ -56,6 +61,12 @@ def short_path(path: str) -> str:
     install prefix that made every frame of a narrow panel wrap (the log view has it whole)."""
     short = PACKAGE_ROOT.sub("…/", path, count=1)
     return short if len(short) < len(path) else path
+
+
+def unescaped(message: str) -> str:
+    """A message whose newlines arrived escaped (TensorRT-LLM prints ``\\n`` inside one line),
+    with its line breaks back."""
+    return message.replace("\\n", "\n").rstrip() if "\\n" in message else message
 
 
 def _highlight(code: str) -> Text:
@@ -97,7 +108,7 @@ def traceback_text(
             out.append_text(frame_text(frame))
             out.append("\n")
         out.append(f"{link.exception_type}: ", "bold red")
-        out.append(f"{link.message}\n")
+        out.append(f"{unescaped(link.message)}\n")
         if link.relation == "cause":
             out.append(
                 "\nThe above exception was the direct cause of the following exception:\n\n",
@@ -115,7 +126,7 @@ def summary(item: Incident | Crash) -> Text:
     """What a user reads first: the exception, where and when, the path, the decoded numbers."""
     from spectrace.incidents import Incident
 
-    out = Text.assemble((item.exception_type, "bold red"), ": ", item.message, "\n")
+    out = Text.assemble((item.exception_type, "bold red"), ": ", unescaped(item.message), "\n")
     if not isinstance(item, Incident):
         where = [f"rank {item.rank}" if item.rank else "", item.ts_text or "", "still scanning…"]
         out.append(" · ".join(w for w in where if w) + "\n", "cyan")
@@ -201,7 +212,7 @@ class IncidentDetail(VerticalScroll):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.jumps: list[tuple[str, int]] = []
+        self.jumps: list[tuple[str, int, str | None]] = []  # source, line, text to mark there
         # Held, not queried: a crash can be selected before this panel has mounted its children.
         self.summary = Static(Text("No crash selected. Press e for the next crash.", style="dim"),
                               id="summary")  # fmt: skip
@@ -245,13 +256,14 @@ class IncidentDetail(VerticalScroll):
         self.evidence.add_options(options)
         self.evidence.display = bool(options)
 
-    def _jump(self, source: str, lineno: int) -> int:
-        self.jumps.append((source, lineno))
+    def _jump(self, source: str, lineno: int, mark: str | None = None) -> int:
+        self.jumps.append((source, lineno, mark))
         return len(self.jumps) - 1
 
     def _evidence(self, evidence: Iterable[Evidence], options: list[Option]) -> list[Option]:
         for ev in evidence:
-            options.append(_evidence_option(ev, self._jump(ev.source, ev.lineno)))
+            mark = ev.text.strip()[:MARK_MAX] or None
+            options.append(_evidence_option(ev, self._jump(ev.source, ev.lineno, mark)))
         return options
 
     def _locations(self, item: Incident | Crash, options: list[Option]) -> list[Option]:
@@ -274,7 +286,7 @@ class IncidentDetail(VerticalScroll):
         self, inc: Incident, collateral: list[Incident], options: list[Option]
     ) -> list[Option]:
         for name, flag in inc.flags.items():
-            n = self._jump(flag.source, flag.lineno)
+            n = self._jump(flag.source, flag.lineno, name)
             options.append(
                 Option(
                     Text.assemble(
@@ -306,5 +318,4 @@ class IncidentDetail(VerticalScroll):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:
-            source, lineno = self.jumps[int(event.option.id)]
-            self.post_message(JumpTo(source, lineno))
+            self.post_message(JumpTo(*self.jumps[int(event.option.id)]))

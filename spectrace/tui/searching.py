@@ -1,0 +1,371 @@
+"""Search (``/``, ``n``, ``N``), filter (``f``, ``F``) and the rank view (``r``): a mixin of the app.
+
+Each runs in a worker over raw chunks (spectrace.tui.find, spectrace.tui.ranks) and streams: a
+search jumps to its first match as soon as that is found and keeps counting; a filter shows its
+lines as they are found. The status line shows lines searched and matches, Esc stops either,
+and a pattern that times out says so in one line. The keyboard is never held.
+"""
+
+from __future__ import annotations
+
+import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.worker import get_current_worker
+
+from spectrace.tui.dialogs import QueryDialog, RankDialog
+from spectrace.tui.find import Matcher, PatternTimeout, Query, scan_lines
+from spectrace.tui.ranks import (
+    Rank,
+    RankLines,
+    count_lines,
+    crash_owners,
+    ranks_seen,
+    server_name,
+)
+from spectrace.tui.timeline import FilteredSource, LineSource, SingleSource
+
+if TYPE_CHECKING:
+    from spectrace.tui.host import Host
+
+    _Base = Host
+else:
+    _Base = object
+
+TIMED_OUT = (
+    "pattern {!r} timed out on one line (nested repeats such as (a+)+ backtrack): simplify it"
+)
+STREAM_S = 0.25  # how often a streaming filter shows its new lines and the status its counts
+
+
+@dataclass(slots=True)
+class Running:
+    """A search or filter in flight, as the status line shows it."""
+
+    what: str
+    text: str
+    total: int
+    done: int = 0
+    matches: int = 0
+
+    def status(self) -> str:
+        return (
+            f"{self.what} {self.text!r}: {self.done:,}/{self.total:,} lines, "
+            f"{self.matches:,} {'match' if self.matches == 1 else 'matches'} (Esc stops)"
+        )
+
+
+@dataclass(slots=True)
+class Hits:
+    """Matching rows of one view, in sorted batches as chunks come in."""
+
+    query: Query
+    view: LineSource
+    count_at_start: int
+    batches: list[list[int]] = field(default_factory=list)
+    count: int = 0
+    complete: bool = False
+
+    def add(self, rows: list[int]) -> None:
+        if rows:
+            self.batches.append(sorted(rows))
+            self.count += len(rows)
+
+    def after(self, row: int) -> int | None:
+        found = [b[i] for b in self.batches if (i := bisect_right(b, row)) < len(b)]
+        return min(found, default=None)
+
+    def before(self, row: int) -> int | None:
+        found = [b[i - 1] for b in self.batches if (i := bisect_left(b, row)) > 0]
+        return max(found, default=None)
+
+
+class SearchActions(_Base):
+    """``/``, ``n``, ``N``, ``f``, ``F``, ``r`` and Esc."""
+
+    running: Running | None = None
+    hits: Hits | None = None
+    ranks: list[Rank] = []
+    rank_counts: dict[str, int] = {}
+
+    # -- search ---------------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        def done(query: Query | None) -> None:
+            self.search_query = query
+            self.log_view.set_pattern(query.pattern if query else None)
+            if query is not None:
+                self._search(query, 1)
+
+        self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
+
+    def action_search_next(self, direction: int) -> None:
+        query, hits = self.search_query, self.hits
+        if query is None:
+            self.notify("no search yet: press /")
+            return
+        view = self.log_view.source
+        if (
+            hits is None
+            or hits.query is not query
+            or hits.view is not view
+            or (hits.count_at_start != view.count)
+        ):
+            self._search(query, direction)  # the view changed (a filter, more lines): search it
+            return
+        cursor = self.log_view.cursor
+        row = hits.after(cursor) if direction > 0 else hits.before(cursor)
+        if row is None and not hits.complete:
+            self.notify("still searching…")
+            return
+        if row is None and hits.count:  # wrap round, as lnav and vim do, and say so
+            row = hits.after(-1) if direction > 0 else hits.before(view.count)
+            self.say(f"search wrapped to the {'top' if direction > 0 else 'bottom'}")
+        if row is None:
+            self.say(f"not found: {query.text}")
+        else:
+            self.log_view.go_to(row, query.pattern)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, query: Query, direction: int) -> None:
+        view, cursor = self.log_view.source, self.log_view.cursor
+        hits = Hits(query, view, view.count)
+        self.hits, jumped = hits, False
+        ordered = _file_order(view)
+        self.running = running = Running("search", query.text, view.count)
+        worker = get_current_worker()
+        cancelled = lambda: worker.is_cancelled  # noqa: E731
+        try:
+            for file, lo, hi, lines in self._scan(query, view, cursor, direction, cancelled):
+                hits.add([r for line in lines if (r := _row(view, file, line)) is not None])
+                running.done, running.matches = running.done + hi - lo, hits.count
+                if ordered and not jumped and direction > 0:
+                    jumped = self._jump_to_hit(hits.after(cursor))
+        except PatternTimeout:
+            self.call_from_thread(self.say, TIMED_OUT.format(query.text), "error")
+            self.call_from_thread(self._scan_ended, None)
+            return
+        if cancelled():
+            return
+        hits.complete = True
+        self.call_from_thread(self._scan_ended, None)
+        if not jumped:
+            self.call_from_thread(self.action_search_next, direction)
+
+    def _jump_to_hit(self, row: int | None) -> bool:
+        if row is None:
+            return False
+        pattern = self.search_query.pattern if self.search_query else None
+        self.call_from_thread(self.log_view.go_to, row, pattern)
+        return True
+
+    def _scan(
+        self,
+        query: Query,
+        view: LineSource,
+        cursor: int,
+        direction: int,
+        cancelled: Callable[[], bool],
+    ) -> Iterator[tuple[int, int, int, list[int]]]:
+        """(file, lo, hi, matching lines) chunk by chunk: from the cursor's line on first (so
+        the next match shows at once), then the rest, then the other files."""
+        indexes = self.files.indexes
+        here = view.locate(cursor) if view.count else (0, 0)
+        start = here[1] + 1 if direction > 0 and view.count else 0
+        for file in sorted(range(len(indexes)), key=lambda f: f != here[0]):
+            index = indexes[file]
+            spans = (
+                [(start, index.line_count), (0, start)]
+                if file == here[0]
+                else [(0, index.line_count)]
+            )
+            for lo, hi in spans:
+                for step in scan_lines(index, query, lo, hi, cancelled):
+                    yield file, step.lo, step.hi, step.hits
+
+    # -- filter and rank ---------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        def done(query: Query | None) -> None:
+            self.line_filter = query
+            self._refilter()
+
+        value = self.line_filter.text if self.line_filter else ""
+        self.push_screen(QueryDialog("Filter lines", with_exclude=True, value=value), done)
+
+    def action_clear_filter(self) -> None:
+        self.line_filter, self.rank = None, None
+        self._refilter()
+
+    def action_rank(self) -> None:
+        """The crash selected offers its ranks first (origin first), then every other rank."""
+        self.ranks = ranks_seen(self.files.indexes, self.analysis)
+        first = self._crash_ranks()
+        names = first + [r.name for r in self.ranks if r.name not in first]
+        crashes = self._crash_counts()
+        rows = [(n, self.rank_counts.get(n), crashes.get(n, 0)) for n in names]
+
+        def done(rank: str | None) -> None:
+            if rank is not None:
+                self.rank = rank or None
+                self._refilter()
+
+        self.push_screen(RankDialog(rows, first=len(first), current=self.rank), done)
+
+    def _crash_ranks(self) -> list[str]:
+        from spectrace.incidents import Incident
+
+        entry = self.incident_list.current()
+        item = entry.item if entry is not None else None
+        if not isinstance(item, Incident):
+            return []
+        raw = [item.origin_rank] if item.origin_rank else []
+        raw += [r for r in item.ranks if r != item.origin_rank]
+        return list(dict.fromkeys(server_name(r, self.analysis) for r in raw))
+
+    def _crash_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for inc in self.analysis.incidents if self.analysis is not None else ():
+            for occ in inc.occurrences:
+                if occ.rank:
+                    name = server_name(occ.rank, self.analysis)
+                    counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    @work(thread=True, exclusive=True, group="filter")
+    def _filter(self) -> None:
+        query, rank_name, base = self.line_filter, self.rank, self.base
+        if query is None and rank_name is None:
+            self.call_from_thread(self._show, base)
+            return
+        rank = self._rank(rank_name) if rank_name is not None else None
+        what = "filter" if query is not None else "rank"
+        self.running = running = Running(what, query.text if query else rank_name or "", base.count)
+        worker = get_current_worker()
+        cancelled = lambda: worker.is_cancelled  # noqa: E731
+        rows: array.array[int] = array.array("Q")
+        single = isinstance(base, SingleSource)
+        shown = FilteredSource(base, rows) if single else None
+        if shown is not None:
+            self.call_from_thread(self._show, shown, True)
+        try:
+            for file, lo, hi, lines in self._keep(query, rank, base, cancelled):
+                kept = (
+                    lines
+                    if single
+                    else [r for n in lines if (r := base.row_of(file, n)) is not None]
+                )
+                rows.extend(kept)
+                running.done, running.matches = running.done + hi - lo, len(rows)
+        except PatternTimeout:
+            self.call_from_thread(self.say, TIMED_OUT.format(query.text if query else ""), "error")
+            self.call_from_thread(self._filter_stopped)
+            return
+        if cancelled():
+            return
+        if shown is None:
+            shown = FilteredSource(base, array.array("Q", sorted(rows)))
+        self.call_from_thread(self._filter_done, shown)
+
+    def _rank(self, name: str) -> Rank:
+        ranks = self.ranks or ranks_seen(self.files.indexes, self.analysis)
+        return next((r for r in ranks if r.name == name), Rank(name, frozenset({name}), ()))
+
+    def _keep(
+        self,
+        query: Query | None,
+        rank: Rank | None,
+        base: LineSource,
+        cancelled: Callable[[], bool],
+    ) -> Iterator[tuple[int, int, int, list[int]]]:
+        """(file, lo, hi, kept lines) chunk by chunk for the text filter and the rank."""
+        for file, index in enumerate(self.files.indexes):
+            owners = crash_owners(
+                index, [c for c in self.crashes if self.files.file_of(c.source) == file]
+            )
+            finder = RankLines(index, rank, owners) if rank is not None else None
+            matcher = Matcher(query) if query is not None else None
+            for chunk in index.raw_chunks(0, index.line_count):
+                if cancelled():
+                    return
+                lo, hi = chunk[0], chunk[1]
+                keep: list[int] | range = (
+                    finder.chunk(*chunk) if finder is not None else range(lo, hi)
+                )
+                if matcher is not None and query is not None:
+                    hits = matcher.lines(index, chunk)
+                    if finder is None and not query.exclude:
+                        keep = hits
+                    else:
+                        hit = set(hits)
+                        keep = [n for n in keep if (n in hit) != query.exclude]
+                yield file, lo, hi, list(keep)
+
+    def _filter_done(self, source: LineSource) -> None:
+        self.running = None
+        self._show(source)
+
+    def _filter_stopped(self) -> None:
+        self.running = None
+        self.line_filter = None
+        self._refilter()
+
+    def action_cancel(self) -> None:
+        """Esc: stop a search or a filter in flight (a stopped filter shows every line again)."""
+        if self.running is None:
+            return
+        what = self.running.what
+        self.workers.cancel_group(self, "search" if what == "search" else "filter")  # type: ignore[arg-type]
+        self.say(f"{what} stopped")
+        if what == "search":
+            self._scan_ended(None)
+        else:
+            self.line_filter, self.rank = None, None
+            self.running = None
+            self._refilter()
+
+    def _count_when_ready(self) -> None:
+        """The picker's line counts: one pass once the index and the scan are done (so that
+        neither waits for it)."""
+        if (
+            self.analysis is not None
+            and self.files.indexes
+            and all(ix.done for ix in self.files.indexes)
+        ):
+            self._count_ranks()
+
+    @work(thread=True, exclusive=True, group="count")
+    def _count_ranks(self) -> None:
+        worker = get_current_worker()
+        ranks = ranks_seen(self.files.indexes, self.analysis)
+        counts = count_lines(self.files.indexes, ranks, lambda: worker.is_cancelled)
+        if counts is not None:
+            self.ranks, self.rank_counts = ranks, counts
+
+    def _scan_ended(self, _: object) -> None:
+        self.running = None
+        self._status()
+
+    def _tick(self) -> None:
+        """Every STREAM_S while a scan runs: new filtered lines on screen, counts in the status."""
+        if self.running is not None:
+            self.log_view.grew()
+            self._status()
+
+
+def _file_order(view: LineSource) -> bool:
+    """Rows of this view follow each file's line order (one file): the first hit after the
+    cursor found is the nearest one."""
+    while isinstance(view, FilteredSource):
+        view = view.base
+    return isinstance(view, SingleSource)
+
+
+def _row(view: LineSource, file: int, line: int) -> int | None:
+    """The view row showing exactly this line (a filtered view hides most)."""
+    row = view.row_of(file, line)
+    return row if row is not None and view.locate(row) == (file, line) else None
