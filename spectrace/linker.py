@@ -17,6 +17,7 @@ from spectrace.path_evidence import (
     frame_votes,
     incident_frames,
     message_votes,
+    native_votes,
     peer_message_votes,
     speculates,
 )
@@ -78,7 +79,8 @@ def path_evidence(
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
     pasted = dump_frames(incident, dumps, since)
     loops = _loops_decide(config, own + pasted, load)
-    evidence = frame_votes(own, loops) + message_votes(incident) + frame_votes(pasted, loops)
+    evidence = frame_votes(own, loops) + message_votes(incident) + native_votes(incident)
+    evidence += frame_votes(pasted, loops)
     evidence += peer_message_votes(incident, others, since)
     evidence += config.path_evidence + method_evidence(config)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first

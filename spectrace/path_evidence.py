@@ -18,7 +18,12 @@ from dataclasses import dataclass
 from spectrace.assemblers.config import Evidence
 from spectrace.assemblers.crash import Frame
 from spectrace.incident_model import Incident
-from spectrace.path_frames import FrameSignature, frame_signature, signature_for_class
+from spectrace.path_frames import (
+    FrameSignature,
+    frame_signature,
+    signature_for_class,
+    symbol_signature,
+)
 from spectrace.stacks.pasted import PastedDump
 
 # the last line of a cut traceback: a frame line whose file name closed but nothing after it
@@ -162,4 +167,24 @@ def message_votes(incident: Incident) -> list[Evidence]:
                       f" -> {sig.points_to} ({name})")  # fmt: skip
             out.append(Evidence(first.source, first.lineno, text[:300], reason, sig.points_to,
                                 name))  # fmt: skip
+    return out
+
+
+def native_votes(incident: Incident) -> list[Evidence]:
+    """Native frames whose symbol or library a path table knows (TensorRT-LLM's C++ decoding
+    layers: ``tensorrt_llm::layers::LookaheadDecodingLayer<float>::forwardAsync``)."""
+    first = incident.first_seen
+    out: list[Evidence] = []
+    seen: set[str] = set()
+    for frame in incident.native_frames:
+        text = f"{frame.symbol} ({frame.module})" if frame.module else frame.symbol
+        sig = symbol_signature(f"{frame.symbol} {frame.module}")
+        if sig is None or sig.pattern in seen:
+            continue
+        seen.add(sig.pattern)
+        reason = f"native frame names {sig.pattern}: {sig.what}"
+        if sig.points_to is not None:
+            reason += f" -> {sig.points_to} ({sig.worker})"
+        out.append(Evidence(first.source, first.lineno, text[:300], reason, sig.points_to,
+                            sig.worker if sig.points_to else None))  # fmt: skip
     return out

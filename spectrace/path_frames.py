@@ -187,4 +187,70 @@ def signature_for_class(name: str) -> FrameSignature | None:
 def family_of(worker_class: str | None) -> tuple[str, str] | None:
     """(framework, family) the tables give a worker class; family "" when shared."""
     sig = _by_class().get(worker_class or "")
-    return (sig.framework, sig.family) if sig is not None else None
+    if sig is not None:
+        return sig.framework, sig.family
+    native = next((n for n in symbol_signatures() if n.worker and n.worker == worker_class), None)
+    return (native.framework, native.family) if native is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolSignature:
+    """A native (C++) symbol or library a backtrace frame names, and the family it proves."""
+
+    pattern: str  # substring of a demangled symbol or a library path
+    framework: str
+    family: str
+    worker: str | None
+    points_to: str | None
+    what: str
+
+
+def _native(pattern: str, family: str, what: str) -> SymbolSignature:
+    return SymbolSignature(pattern, "trtllm", family, pattern, "other", what)
+
+
+# TensorRT-LLM's C++ decoding layers (cpp/tensorrt_llm/layers/), until trtllm.toml lands
+_FALLBACK_SYMBOLS: tuple[SymbolSignature, ...] = (
+    _native("LookaheadDecodingLayer", "LOOKAHEAD", "TensorRT-LLM lookahead decoding (C++)"),
+    _native("LookaheadAlgorithm", "LOOKAHEAD", "TensorRT-LLM lookahead decoding (C++)"),
+    _native("ExternalDraftTokensLayer", "DRAFT_TARGET", "TensorRT-LLM draft-target (C++)"),
+    _native("ExplicitDraftTokensLayer", "REDRAFTER", "TensorRT-LLM explicit draft tokens (C++)"),
+    _native("EagleDecodingLayer", "EAGLE", "TensorRT-LLM EAGLE decoding (C++)"),
+    _native("MedusaDecodingLayer", "MEDUSA", "TensorRT-LLM Medusa decoding (C++)"),
+)
+_SYMBOL_KEYS = {"pattern", "framework", "family", "worker", "path", "what", "releases", "source"}
+
+
+def _symbol(raw: dict[str, Any], where: str) -> SymbolSignature:
+    unknown = set(raw) - _SYMBOL_KEYS
+    if unknown or not raw.get("pattern") or "framework" not in raw:
+        raise RuleError(f"{where}: unknown key {sorted(unknown)[0]!r}" if unknown
+                        else f"{where}: pattern and framework are required")  # fmt: skip
+    if raw.get("path", "") not in _PATHS:
+        raise RuleError(f"{where}: path must be v1, v2, other or empty")
+    return SymbolSignature(
+        str(raw["pattern"]), str(raw["framework"]), str(raw.get("family", "")),
+        str(raw.get("worker", "")) or None, str(raw.get("path", "")) or None,
+        str(raw.get("what", raw["pattern"])),
+    )  # fmt: skip
+
+
+@cache
+def symbol_signatures() -> tuple[SymbolSignature, ...]:
+    """Every table's ``[[symbol]]`` rows; TensorRT-LLM's fallback rows until its table lands."""
+    rows: list[SymbolSignature] = []
+    for framework in _FRAMEWORKS:
+        name = f"paths/{framework}.toml"
+        node = resources.files("spectrace.rules").joinpath(name)
+        if not node.is_file():
+            rows += [r for r in _FALLBACK_SYMBOLS if r.framework == framework]
+            continue
+        data = tomllib.loads(node.read_text("utf-8"))  # _table already checked it parses
+        rows += [_symbol(raw, f"rules/{name}: symbol row {n}")
+                 for n, raw in enumerate(data.get("symbol", []), 1)]  # fmt: skip
+    return tuple(rows)
+
+
+def symbol_signature(text: str) -> SymbolSignature | None:
+    """The first symbol row whose pattern the native frame's symbol or library holds."""
+    return next((s for s in symbol_signatures() if s.pattern in text), None)
