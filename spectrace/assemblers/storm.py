@@ -15,7 +15,7 @@ a chain keeps its links, and a storm is N complete records, not N torn ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Protocol, TypeVar
 
 from dataclasses import replace
@@ -48,28 +48,23 @@ class _Open(Protocol):
 R = TypeVar("R", bound=_Open)
 
 
-def storm_fit(records: Iterable[R], line: LogLine) -> tuple[R, tuple[str, ...]] | None:
+def storm_fit(records: Collection[R], line: LogLine) -> tuple[R, tuple[str, ...]] | None:
     """The record an untagged line belongs to when several records print one traceback, and
     the template lines that record must be given first (it fell behind: repeated frames sent
     its lines elsewhere); None when there is no storm (the stream decides, as for any line)."""
-    if not line.inferred or not line.text.strip():
+    if len(records) < 2 or not line.inferred or not line.text.strip():
         return None  # a blank line is in every traceback: its stream decides
-    peers = [
-        r for r in records
-        if r.kind is CrashKind.TRACEBACK and r.first.group is None and r.body
-        and r.first.rank is not None and (r.loose or len(r.body) == 1)
-    ]  # fmt: skip  (a storm is ranks: records that name none are one writer's, in turn)
-    families: dict[str, list[R]] = {}
-    for r in peers:
-        families.setdefault(r.body[0], []).append(r)
-    storms = [f for f in families.values() if len(f) > 1]
-    if len(storms) != 1:
+    storm = _storm(records)
+    if storm is None:
         return None  # no storm, or two at once: the streams decide
-    storm, text = storms[0], line.text
-    if not _body_like(text) and all(r.first.stream != line.stream for r in storm):
+    text = line.text
+    if all(r.first.stream != line.stream for r in storm) and not _body_like(text):
         return None  # another writer's line (the launcher's, a shell's ``Killed``)
-    lead = max(storm, key=lambda r: len(r.body)).body
-    if (best := _expecting(storm, lead, text, 1)) is not None:
+    lead = storm[0].body
+    for r in storm:
+        if len(r.body) > len(lead):
+            lead = r.body
+    if (best := _next_is(storm, lead, text)) is not None:
         return best, ()
     front = [r for r in storm if len(r.body) == len(lead)]
     leader = min(front, key=lambda r: r.last_lineno)
@@ -80,6 +75,34 @@ def storm_fit(records: Iterable[R], line: LogLine) -> tuple[R, tuple[str, ...]] 
         pos = len(best.body)  # a record fell behind: its lines went to its peers
         return best, tuple(lead[pos : pos + _skip(lead, pos, text)])
     return None
+
+
+def _storm(records: Collection[R]) -> list[R] | None:
+    """The open records that print one traceback at once: ranked writers (records that name
+    none are one writer's, in turn) fed untagged lines, with the same first line; None when
+    there are none, or two such groups (the streams must decide)."""
+    families: dict[str, list[R]] = {}
+    for r in records:
+        body = r.body
+        if body and r.kind is CrashKind.TRACEBACK and r.first.group is None \
+                and r.first.rank is not None and (r.loose or len(body) == 1):  # fmt: skip
+            if (family := families.get(body[0])) is None:
+                families[body[0]] = [r]
+            else:
+                family.append(r)
+    storms = [f for f in families.values() if len(f) > 1]
+    return storms[0] if len(storms) == 1 else None
+
+
+def _next_is(storm: list[R], lead: list[str], text: str) -> R | None:
+    """The record least advanced whose next line is ``text`` (the common case, kept quick)."""
+    best, key = None, (len(lead), 0)
+    for r in storm:
+        pos = len(r.body)
+        if pos < key[0] or (pos == key[0] and best is not None and r.last_lineno < key[1]):
+            if pos < len(lead) and _same(lead[pos], text):
+                best, key = r, (pos, r.last_lineno)
+    return best
 
 
 def _expecting(storm: list[R], lead: list[str], text: str, within: int) -> R | None:
