@@ -94,6 +94,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"- sglang",
     b'"serve"',  # inline lists: command: ["vllm", "serve"]
     b"'serve'",
+    b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
     b"Dynamic speculation",
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",

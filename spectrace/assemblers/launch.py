@@ -101,11 +101,28 @@ def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | Non
 def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | None:
     tokens = _tokens(lines)
     found = _entry(tokens)
-    if found is None:
-        return None
+    if found is None:  # flags pasted without their entry point ("Key launch parameters:")
+        return _headless(lines, _until_shell_end(tokens), tables)
     engine, at = found
     args = _until_shell_end(tokens[at:])
     model, args = _positional(engine, args)
+    return _read(engine, lines, args, model, tables)
+
+
+def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionTables):
+    """A block of bare flags, or a k8s ``args:`` list under an image's own entry point: the
+    server whose options take the most of its flags, when one clearly does (two or more, and
+    more than any other), else nothing."""
+    if not args or not args[0][0].startswith("--"):
+        return None
+    reads = [_read(engine, lines, args, None, tables) for engine in ("sglang", "vllm", "trtllm")]
+    score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)
+    (best, i), (second, _) = score[0], score[1]
+    return reads[i] if len(reads[i].flags) >= 2 and best > second else None
+
+
+def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model: str | None,
+          tables: OptionTables) -> LaunchCommand:  # fmt: skip
     if engine == "vllm":
         args = _vllm_spelling(args)
     table = tables.get(engine)
@@ -155,6 +172,8 @@ def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
             return "vllm", i + 1
         if base == "trtllm-serve":
             return "trtllm", i + (2 if after == "serve" else 1)
+        if word.partition(":")[0].endswith("vllm/vllm-openai"):  # the image's entry point
+            return "vllm", i + 1
     return None
 
 

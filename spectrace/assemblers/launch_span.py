@@ -24,7 +24,8 @@ MAX_LINES = 64  # lines one command may run over
 _START = re.compile(
     r"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|\bvllm\.entrypoints\."
     r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
-    r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$"
+    r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
+    r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
 )
 _QUOTE = re.compile(r"^\s*(?:>\s*)+")  # Markdown/e-mail quoting
 _PROMPT = re.compile(r"^\s*(?:\$|>>>|\(\w[\w.-]*\)\s*\$?)\s+")  # "$ ", "(venv) $ "
@@ -98,10 +99,52 @@ def _split_commands(items: list[str]) -> list[str]:
 
 
 def _shell(text: str) -> list[str] | None:
+    """shlex, with a bare ``{...}`` kept as one word (JSON pasted without its quotes); None
+    while a quote or such a brace stays open."""
+    text = _quote_bare_json(text)
+    if text is None:
+        return None
     try:
         return shlex.split(text)
     except ValueError:
         return None
+
+
+def _quote_bare_json(text: str) -> str | None:
+    """Wrap each unquoted ``{...}`` that starts a word in single quotes."""
+    out, i, quote = [], 0, ""
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{" and (i == 0 or text[i - 1] in " \t="):
+            end = _brace_end(text, i)
+            if end is None:
+                return None
+            body = text[i : end + 1]
+            out.append(f"'{body}'" if "'" not in body else body)
+            i = end + 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _brace_end(text: str, start: int) -> int | None:
+    depth, quote = 0, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == '"' and text[i - 1] != "\\":
+            quote = not quote
+        elif not quote and ch == "{":
+            depth += 1
+        elif not quote and ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 @dataclass(slots=True)
