@@ -79,9 +79,10 @@ def path_evidence(
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
     pasted = dump_frames(incident, dumps, since)
     loops = _loops_decide(config, own + pasted, load)
-    evidence = frame_votes(own, loops) + message_votes(incident) + native_votes(incident)
+    votes = message_votes(incident, config.engine)
+    evidence = frame_votes(own, loops) + votes + native_votes(incident)
     evidence += frame_votes(pasted, loops)
-    evidence += peer_message_votes(incident, others, since)
+    evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
@@ -132,7 +133,7 @@ def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> Wor
             f"{against.points_to} ({against.worker_class}): the log may hold more than "
             "one run, or the worker code was patched or moved"
         )
-    framework, family = describe(worker, config)
+    framework, family = describe(worker, config, votes)
     return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict, framework,
                       family)  # fmt: skip
 

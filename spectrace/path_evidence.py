@@ -134,7 +134,7 @@ def _evidence(sf: StackFrame, sig: FrameSignature, points_to: str | None) -> Evi
 
 
 def peer_message_votes(
-    incident: Incident, others: Iterable[Incident], since: int
+    incident: Incident, others: Iterable[Incident], since: int, framework: str | None = None
 ) -> list[Evidence]:
     """Classes named by the other crashes of the incident's run (its file, from ``since``): a
     paste that states ``AttributeError: 'EagleProposer' object ...`` above a traceback cut
@@ -144,11 +144,11 @@ def peer_message_votes(
     for other in others:
         where = other.first_seen
         if other is not incident and where.source == source and where.lineno >= since:
-            out += message_votes(other)
+            out += message_votes(other, framework)
     return out
 
 
-def message_votes(incident: Incident) -> list[Evidence]:
+def message_votes(incident: Incident, framework: str | None = None) -> list[Evidence]:
     """Worker classes an exception message names (``'EagleProposer' object has no attribute``):
     the object the failing call ran on, whose file the path tables know."""
     first = incident.first_seen
@@ -158,7 +158,7 @@ def message_votes(incident: Incident) -> list[Evidence]:
     links += [(link.exception_type, link.message) for link in incident.chain]
     for etype, message in links:
         for name in _CLASS_NAME.findall(message or ""):
-            sig = signature_for_class(name)
+            sig = signature_for_class(name, framework)
             if sig is None or name in seen:
                 continue
             seen.add(name)

@@ -44,11 +44,15 @@ def family_name(method: str) -> str:
     return "MTP" if name.endswith("MTP") else name
 
 
-def describe(worker: str | None, config: RunConfig) -> tuple[str | None, str | None]:
-    """(framework, family) of a verdict: the class's own table row first, the run's
-    algorithm or method for the family where the config states one."""
-    known = family_of(worker)
-    framework = known[0] if known and known[0] != "spectrace" else None
+def describe(
+    worker: str | None, config: RunConfig, votes: Sequence[Evidence] = ()
+) -> tuple[str | None, str | None]:
+    """(framework, family) of a verdict: the class's own table row first (a platform
+    plugin's when its package is in the voting frames), the run's algorithm or method for
+    the family where the config states one."""
+    plugin = "vllm_ascend" if any("vllm_ascend/" in e.text for e in votes) else None
+    known = family_of(worker, plugin or config.engine)
+    framework = known[0] if known else None
     framework = framework or config.engine or ("sglang" if known else None)
     algo = config.flags.get("speculative_algorithm")
     if framework == "sglang" and algo is not None and algo.value is not None:

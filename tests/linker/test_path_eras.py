@@ -1,0 +1,106 @@
+"""SGLang's worker-selection rule by release, as data (rules/paths/sglang_eras.toml): a known
+release decides, an unknown one decides when every release agrees and otherwise gives a
+conditional verdict that says which release would run which worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import run
+from spectrace.assemblers.sglang_eras import RunFacts, _row, era_rules, overlap_in
+from spectrace.errors import RuleError
+
+LAUNCH = (
+    "python3 -m sglang.launch_server --model-path /models/q --tp 2 --speculative-algorithm {algo} "
+    "--speculative-num-steps 3 --speculative-eagle-topk {topk} --speculative-num-draft-tokens 4"
+)
+CRASH = [
+    "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", '
+    "line 2900, in run_scheduler_process",
+    "    scheduler.run()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def path_of(tmp_path: Path, *head: str):  # noqa: ANN201 - the WorkerPath
+    (crash,) = run(tmp_path, [*head, *CRASH]).incidents
+    assert crash.worker_path is not None
+    return crash.worker_path
+
+
+def test_the_table_covers_every_release_in_order_without_gaps() -> None:
+    rows = era_rules()
+    assert rows[0].first == (0, 0, 0) and rows[-1].last is None
+    for before, after in zip(rows, rows[1:], strict=False):
+        assert before.last is not None
+        major, minor, patch = before.last
+        assert after.first == (major, minor, patch + 1)
+
+
+def test_a_malformed_row_is_one_line_naming_the_key() -> None:
+    with pytest.raises(RuleError, match="unknown or missing key 'colour'"):
+        _row({"colour": "red"}, 3)
+
+
+def test_no_release_and_releases_that_disagree_give_a_conditional_verdict(tmp_path: Path) -> None:
+    path = path_of(tmp_path, LAUNCH.format(algo="EAGLE3", topk=1))
+    assert (path.value, path.worker_class) == ("unknown", None)
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)"
+    assert path.missing[0].startswith("the sglang version")
+    assert (path.framework, path.family) == ("sglang", "EAGLE3")
+
+
+def test_topk_above_one_moves_the_boundary_to_the_deleted_v1_worker(tmp_path: Path) -> None:
+    path = path_of(tmp_path, LAUNCH.format(algo="EAGLE", topk=4))
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+
+
+@pytest.mark.parametrize(
+    ("version", "want"),
+    [("sglang: 0.5.9", ("v1", "EAGLEWorker")), ("sglang: 0.5.12", ("v2", "EAGLEWorkerV2")),
+     ("lmsysorg/sglang:v0.5.15-cu130", ("v2", "EAGLEWorkerV2"))],
+)  # fmt: skip
+def test_a_version_line_turns_the_condition_into_a_verdict(
+    tmp_path: Path, version: str, want: tuple[str, str]
+) -> None:
+    path = path_of(tmp_path, version, LAUNCH.format(algo="EAGLE3", topk=1))
+    assert (path.value, path.worker_class, path.conditional) == (*want, None)
+
+
+def test_when_every_release_agrees_the_verdict_needs_no_version(tmp_path: Path) -> None:
+    dump = (
+        "[2026-03-01 09:59:00] server_args=ServerArgs(model_path='/m', tp_size=2, "
+        "speculative_algorithm='EAGLE', speculative_eagle_topk=1, disable_overlap_schedule=False)"
+    )
+    path = path_of(tmp_path, dump)  # overlap on: v2 in every release that could print it
+    assert (path.value, path.worker_class, path.conditional) == ("v2", "EAGLEWorkerV2", None)
+    ngram = dump.replace("'EAGLE'", "'NGRAM'")
+    path = path_of(tmp_path, ngram)
+    assert (path.value, path.worker_class) == ("other", "NGRAMWorker")
+
+
+def test_an_overlap_off_dump_without_a_release_is_v1_only_up_to_0_5_12(tmp_path: Path) -> None:
+    dump = (
+        "[2026-03-01 09:59:00] server_args=ServerArgs(model_path='/m', tp_size=2, "
+        "speculative_algorithm='EAGLE3', speculative_eagle_topk=4, disable_overlap_schedule=True)"
+    )
+    path = path_of(tmp_path, dump)
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+
+
+def test_the_rule_reads_each_switch_of_its_release() -> None:
+    by_era = {r.era: r for r in era_rules()}
+    beta = by_era["0.5.4"]
+    assert overlap_in(beta, RunFacts("EAGLE", beta=True))[0] is True
+    assert overlap_in(beta, RunFacts("EAGLE3", beta=True))[0] is False  # EAGLE only on 0.5.4
+    late = by_era["0.5.11-0.5.12"]
+    assert overlap_in(late, RunFacts("EAGLE3"))[0] is True  # spec v2 on by default
+    assert overlap_in(late, RunFacts("EAGLE3", env=False))[0] is False
+    assert overlap_in(late, RunFacts("EAGLE3", disable_request=True))[0] is False  # kept
+    mid = [r for r in era_rules() if r.era == "0.5.7-0.5.10"]
+    assert all(overlap_in(r, RunFacts("EAGLE", env=True, disable_request=True))[0] for r in mid)
+    assert overlap_in(mid[0], RunFacts("STANDALONE", env=True))[0] is False  # 0.5.7: no V2
+    assert overlap_in(mid[1], RunFacts("STANDALONE", env=True))[0] is True  # 0.5.8-0.5.10
