@@ -86,8 +86,13 @@ class OptionTable:
             table = cls(data["framework"], releases, bool(data["allow_abbrev"]), rows)
         except (tomllib.TOMLDecodeError, KeyError, ValueError, TypeError) as exc:
             raise TableError(f"option table: {exc}") from exc
-        table._names = sorted((name, i) for i, row in enumerate(rows) for name in row.names)
+        table.reindex()
         return table
+
+    def reindex(self) -> None:
+        """Index the option strings of ``rows`` (after loading, or after rows were changed)."""
+        self._names = sorted((name, i) for i, row in enumerate(self.rows) for name in row.names)
+        self._parsers.clear()
 
     def candidates(self, token: str, release: int) -> tuple[int, ...]:
         """The rows of ``release`` whose option strings argparse weighs for ``token``: the exact

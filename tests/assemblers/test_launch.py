@@ -1,0 +1,314 @@
+"""Launch commands in the shapes people paste them, read as the servers' parsers read them.
+
+Every command here is written by us, in the shapes seen in public issue threads (one line,
+backslash continuations, flags on their own lines, env prefixes, Markdown, docker run,
+docker-compose and Kubernetes YAML, JSON flags).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spectrace.assemblers.config import ConfigCollector, RunConfig
+from spectrace.assemblers.launch import LaunchCommand, parse_launch_command
+from spectrace.assemblers.launch_options import OptionTables
+from spectrace.pipeline import analyse
+
+TABLES = OptionTables()  # one set for the module: the tables load once
+
+
+def read(text: str) -> LaunchCommand:
+    command = parse_launch_command(text, TABLES)
+    assert command is not None, text
+    return command
+
+
+@pytest.mark.parametrize(
+    ("text", "engine"),
+    [
+        ("python -m sglang.launch_server --model-path m/x --speculative-algorithm EAGLE", "sglang"),
+        (
+            "python3 -m sglang.launch_server --model-path m/x --speculative-algorithm EAGLE",
+            "sglang",
+        ),
+        ("sglang serve --model-path m/x --speculative-algorithm EAGLE", "sglang"),
+        (
+            "/opt/venv/bin/python3.12 -m sglang.launch_server --speculative-algorithm EAGLE",
+            "sglang",
+        ),
+    ],
+)
+def test_sglang_entry_points(text: str, engine: str) -> None:
+    command = read(text)
+    assert command.engine == engine
+    assert command.flags["speculative_algorithm"] == "EAGLE"
+
+
+def test_vllm_serve_takes_the_model_positional() -> None:
+    command = read("vllm serve org/llama-8b --tensor-parallel-size 2 --max-model-len 8192")
+    assert (command.engine, command.model) == ("vllm", "org/llama-8b")
+    assert command.flags == {"tp_size": 2, "max_model_len": 8192}
+
+
+def test_vllm_api_server_module() -> None:
+    command = read(
+        "python -m vllm.entrypoints.openai.api_server --model org/q --speculative-model org/d "
+        "--num_speculative_tokens 5"
+    )
+    assert command.engine == "vllm"
+    assert command.flags["speculative_model"] == "org/d"
+    assert command.flags["num_speculative_tokens"] == 5  # FlexibleArgumentParser: _ is -
+
+
+def test_trtllm_serve_reads_click_options_without_abbreviation() -> None:
+    command = read(
+        "trtllm-serve org/ds-v3 --tp_size 8 --ep_size 4 --extra_llm_api_options c.yaml --tp 8"
+    )
+    assert (command.engine, command.model) == ("trtllm", "org/ds-v3")
+    assert command.flags["tp_size"] == 8 and command.flags["ep_size"] == 4
+    assert command.flags["extra_llm_api_options"] == "c.yaml"
+    assert command.unknown == ("--tp", "8")  # click takes no prefix: the server would refuse it
+    assert read("trtllm-serve serve org/x --backend pytorch").flags == {"backend": "pytorch"}
+
+
+def test_prefixes_resolve_as_argparse_does() -> None:
+    command = read(
+        "python -m sglang.launch_server --model-path m --speculative-algo EAGLE "
+        "--speculative-draft lmsys/draft --mem-frac 0.7 --tp 4"
+    )
+    assert command.flags == {
+        "model_path": "m",
+        "speculative_algorithm": "EAGLE",
+        "speculative_draft_model_path": "lmsys/draft",
+        "mem_fraction_static": 0.7,
+        "tp_size": 4,
+    }
+    assert command.unknown == ()
+
+
+def test_ambiguous_prefix_and_unknown_options_stay_unknown() -> None:
+    # --speculative-num matches num-steps and num-draft-tokens in every release
+    command = read(
+        "python -m sglang.launch_server --speculative-num 4 --my-private-flag 7 "
+        "--speculative-algorithm EAGLE"
+    )
+    assert command.flags == {"speculative_algorithm": "EAGLE"}
+    assert command.unknown == ("--speculative-num", "4", "--my-private-flag", "7")
+
+
+def test_nargs_lists_survive() -> None:
+    command = read("python -m sglang.launch_server --cuda-graph-bs 1 2 4 8 --tp 2")
+    assert command.flags == {"cuda_graph_bs": [1, 2, 4, 8], "tp_size": 2}
+
+
+def test_store_true_takes_no_value_and_the_positional_stays_the_model() -> None:
+    command = read("vllm serve --enforce-eager meta/llama")
+    assert command.flags == {"enforce_eager": True}
+    assert command.unknown == ("meta/llama",)  # vllm serve's model must come first
+    command = read("python -m sglang.launch_server --disable-overlap-schedule --tp 2")
+    assert command.flags == {"disable_overlap_schedule": True, "tp_size": 2}
+
+
+def test_speculative_config_json_yields_method_model_and_tokens() -> None:
+    command = read(
+        "vllm serve org/l --speculative-config "
+        '\'{"method":"eagle3","model":"org/eagle3","num_speculative_tokens":3}\''
+    )
+    assert command.flags["method"] == "eagle3"
+    assert command.flags["draft_model"] == "org/eagle3"
+    assert command.flags["num_spec_tokens"] == 3
+
+
+def test_json_split_over_pasted_lines_and_dotted_keys() -> None:
+    command = read(
+        "vllm serve org/l \\\n"
+        '  --speculative-config \'{"method": "mtp",\n'
+        '      "num_speculative_tokens": 2}\' \\\n'
+        "  -tp 4"
+    )
+    assert command.flags["method"] == "mtp" and command.flags["num_spec_tokens"] == 2
+    assert command.flags["tp_size"] == 4
+    assert command.lines["method"].lineno == 2 and command.lines["tp_size"].lineno == 4
+    dotted = read(
+        "vllm serve org/l --speculative-config.method ngram --speculative_config.num_speculative_tokens=4"
+    )
+    assert (dotted.flags["method"], dotted.flags["num_spec_tokens"]) == ("ngram", 4)
+
+
+def test_unquoted_json_stays_one_value() -> None:
+    command = read(
+        'vllm serve m --speculative-config {"method": "deepseek_mtp", "num_speculative_tokens": 1}'
+    )
+    assert (command.flags["method"], command.flags["num_spec_tokens"]) == ("deepseek_mtp", 1)
+
+
+def test_env_prefixes_and_docker_run() -> None:
+    command = read(
+        "SGLANG_ENABLE_SPEC_V2=1 CUDA_VISIBLE_DEVICES=0,1 python -m sglang.launch_server --tp 2"
+    )
+    assert command.env == {"SGLANG_ENABLE_SPEC_V2": "1"} and command.flags == {"tp_size": 2}
+    assert read("env SGLANG_ENABLE_SPEC_V2=0 sglang serve --tp 1").env == {
+        "SGLANG_ENABLE_SPEC_V2": "0"
+    }
+    docker = read(
+        "docker run --gpus all --shm-size 32g -e SGLANG_ENABLE_SPEC_V2=True -p 30000:30000 "
+        "lmsysorg/sglang:v0.5.6 python3 -m sglang.launch_server --model-path m "
+        "--speculative-algorithm EAGLE3 --host 0.0.0.0 2>&1 | tee server.log"
+    )
+    assert docker.env == {"SGLANG_ENABLE_SPEC_V2": "True"}
+    assert docker.flags == {"model_path": "m", "speculative_algorithm": "EAGLE3", "host": "0.0.0.0"}
+    image = read("docker run --gpus all vllm/vllm-openai:v0.9.2 --model m --enforce-eager")
+    assert (image.engine, image.flags) == ("vllm", {"model": "m", "enforce_eager": True})
+
+
+def test_markdown_debris_is_not_part_of_a_flag() -> None:
+    command = read(
+        "> $ `python -m sglang.launch_server --model-path m **--speculative-algorithm NEXTN** "
+        "--speculative-num-steps 2`"
+    )
+    assert command.flags == {
+        "model_path": "m",
+        "speculative_algorithm": "NEXTN",
+        "speculative_num_steps": 2,
+    }
+
+
+def test_compose_command_string_and_list() -> None:
+    string = read("    command: python3 -m sglang.launch_server --model-path m --tp 8 --ep 8")
+    assert string.flags == {"model_path": "m", "tp_size": 8, "ep_size": 8}
+    listed = read(
+        "    command:\n"
+        "      - python3\n"
+        "      - -m\n"
+        "      - sglang.launch_server\n"
+        "      - --speculative-algorithm\n"
+        "      - EAGLE\n"
+        "      - --cuda-graph-bs\n"
+        '      - "1"\n'
+        '      - "2"\n'
+    )
+    assert listed.flags == {"speculative_algorithm": "EAGLE", "cuda_graph_bs": [1, 2]}
+    assert listed.lines["speculative_algorithm"].lineno == 5
+
+
+def test_kubernetes_arrays_block_inline_and_shell_string() -> None:
+    block = read(
+        "        command:\n"
+        "        - vllm\n"
+        "        - serve\n"
+        "        args:\n"
+        "        - org/llama\n"
+        "        - --speculative-config\n"
+        '        - \'{"method": "eagle", "num_speculative_tokens": 4}\'\n'
+    )
+    assert (block.model, block.flags["method"], block.flags["num_spec_tokens"]) == (
+        "org/llama",
+        "eagle",
+        4,
+    )
+    inline = read(
+        '        command: ["python3", "-m", "sglang.launch_server"]\n'
+        '        args: ["--model-path", "m", "--speculative-algorithm", "STANDALONE", "--tp", "2"]\n'
+    )
+    assert inline.flags == {"model_path": "m", "speculative_algorithm": "STANDALONE", "tp_size": 2}
+    shell = read(
+        '        args: ["python3 -m sglang.launch_server --model-path m --dp 2 --enable-dp-attention"]'
+    )
+    assert shell.flags == {"model_path": "m", "dp_size": 2, "enable_dp_attention": True}
+
+
+def test_flags_pasted_without_their_command_go_to_the_server_that_knows_them() -> None:
+    command = read(
+        "--tp 8\n--speculative-algo EAGLE\n--speculative-eagle-topk 1\n--mem-fraction-static 0.78"
+    )
+    assert command.engine == "sglang"
+    assert command.flags["speculative_algorithm"] == "EAGLE" and command.flags["tp_size"] == 8
+    assert parse_launch_command("--- Logging error ---", TABLES) is None
+
+
+def test_a_removed_table_row_changes_the_answer() -> None:
+    """The tables, not a list in the code, decide: without the rows of --speculative-eagle-topk
+    the same command leaves that option unknown."""
+    tables = OptionTables()
+    table = tables.get("sglang")
+    text = "python -m sglang.launch_server --speculative-eagle-topk 4 --cuda-graph-bs 1 2"
+    assert read(text).flags == {"speculative_eagle_topk": 4, "cuda_graph_bs": [1, 2]}
+    table.rows = tuple(r for r in table.rows if r.dest != "speculative_eagle_topk")
+    table.reindex()
+    command = parse_launch_command(text, tables)
+    assert command is not None
+    assert command.flags == {"cuda_graph_bs": [1, 2]}
+    assert command.unknown == ("--speculative-eagle-topk", "4")
+
+
+def collect(*texts: str) -> RunConfig:
+    collector = ConfigCollector(TABLES)
+    for i, text in enumerate(texts, start=1):
+        collector.feed(line_of(text, i))
+    return collector.result()
+
+
+def line_of(text: str, lineno: int):
+    from spectrace.dialects.base import LogLine
+
+    return LogLine("run.log", lineno, 0, text, text, "plain", "")
+
+
+def test_collector_gives_each_flag_its_own_line() -> None:
+    config = collect(
+        "export SGLANG_ENABLE_SPEC_V2=1",
+        "python -m sglang.launch_server \\",
+        "  --model-path m \\",
+        "  --speculative-algorithm EAGLE \\",
+        "  --cuda-graph-bs 1 2 4 \\",
+        "  --tp 2",
+        "INFO started",
+    )
+    flags = config.flags
+    assert (flags["speculative_algorithm"].value, flags["speculative_algorithm"].lineno) == (
+        "EAGLE",
+        4,
+    )
+    assert (flags["cuda_graph_bs"].value, flags["cuda_graph_bs"].lineno) == ([1, 2, 4], 5)
+    assert (flags["tp_size"].value, flags["tp_size"].lineno) == (2, 6)
+    assert flags["SGLANG_ENABLE_SPEC_V2"].value is True
+    assert {f.origin for f in flags.values()} == {"launch_command", "env"}
+
+
+def test_the_scan_reaches_lines_without_a_literal(tmp_path: Path) -> None:
+    """Through the real scan: YAML items and continuation lines hold no config literal, yet
+    they are part of the command (the scan's collector follows the command's span)."""
+    log = tmp_path / "deploy.log"
+    log.write_text(
+        "deployment:\n"
+        "        command:\n"
+        "        - python3\n"
+        "        - -m\n"
+        "        - sglang.launch_server\n"
+        "        - --model-path\n"
+        "        - org/m\n"
+        "        - --speculative-algo\n"
+        "        - EAGLE\n"
+        "        - --mem-frac\n"
+        '        - "0.7"\n'
+        "        - --cuda-graph-bs\n"
+        '        - "4"\n'
+        '        - "8"\n'
+        "        env:\n"
+        "        - name: SGLANG_ENABLE_SPEC_V2\n"
+        "and later:\n"
+        "$ vllm serve org/l \\\n"
+        "    --max-model-len 4096 \\\n"
+        "    --gpu-memory-utilization 0.8 \\\n"
+        "    -tp 2\n",
+        encoding="utf-8",
+    )
+    flags = analyse([str(log)]).config.flags
+    assert (flags["speculative_algorithm"].value, flags["speculative_algorithm"].lineno) == (
+        "EAGLE",
+        8,
+    )
+    assert (flags["cuda_graph_bs"].value, flags["cuda_graph_bs"].lineno) == ([4, 8], 12)
+    assert (flags["tp_size"].value, flags["tp_size"].lineno) == (2, 21)
