@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -13,11 +14,23 @@ from isal import igzip_threaded  # isal decompresses ~3x faster than zlib
 
 from spectrace.errors import InputError
 from spectrace.guard import ReadGuard
-from spectrace.unpack import DECODE_ERRORS, SNIFF_BYTES, Codec, GzipStream, decoder, sniff, unwrap
+from spectrace.unpack import (
+    DECODE_ERRORS,
+    SNIFF_BYTES,
+    Codec,
+    GzipStream,
+    decoder,
+    sniff,
+    stray_mark,
+    unwrap,
+)
 
 BLOCK_SIZE = 4 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first 64 KiB; the rest is skipped
 MAX_ISSUES = 20
+HOLE_BYTES = 64  # a run of NULs this long is a hole: a copytruncate rotation, a preallocated file
+_HOLE = b"\x00" * HOLE_BYTES
+_NOT_NUL = re.compile(rb"[^\x00]")
 STDIN = "-"
 _GZ_CHUNK = 1024 * 1024
 __all__ = ["BLOCK_SIZE", "MAX_LINE_BYTES", "STDIN", "Block", "GzipStream", "Reader"]
@@ -61,6 +74,40 @@ class _LongLine:
         return Block(line, 0, len(line), self.offset, None, beyond)
 
 
+@dataclass(slots=True)
+class _Holes:
+    """Runs of NULs in the text, each said once as a read issue (the scan skips their bytes)."""
+
+    note: Callable[[str], None]
+    stop: int | None  # runs that start here or later belong to the next byte range
+    start: int = -1  # text offset where an open run began (it reached the end of a block)
+
+    def see(self, buf: bytearray, lo: int, hi: int, offset: int) -> None:
+        """Look at ``buf[lo:hi]``, whose first byte is at text offset ``offset``."""
+        pos = lo
+        while pos < hi:
+            if self.start < 0:
+                if (found := buf.find(_HOLE, pos, hi)) < 0:
+                    return
+                if self.stop is not None and offset + found - lo >= self.stop:
+                    return
+                self.start, pos = offset + found - lo, found
+            m = _NOT_NUL.search(buf, pos, hi)
+            if m is None:
+                return  # the run goes on in the next block
+            self.close(offset + m.start() - lo)
+            pos = m.start()
+
+    def close(self, end: int) -> None:
+        """The open run ended at text offset ``end`` (or the input ended inside it)."""
+        if self.start >= 0:
+            self.note(
+                f"skipped {end - self.start} NUL bytes at byte {self.start} (a hole: a "
+                "copytruncate rotation or a preallocated file)"
+            )
+        self.start = -1
+
+
 def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
@@ -78,6 +125,7 @@ class Reader:
         self._path = path
         self._delivered = 0  # decompressed bytes handed out (to resume after damage)
         self._rescue: BinaryIO | None = None
+        self._head = b""
         self._raw = _open_raw(path)
         self._size = _size(self._raw)
         self._stream = self._wrap(start)
@@ -91,6 +139,12 @@ class Reader:
         self._snapshot = self._size if self.codec is Codec.PLAIN else 0
         encoded_size = 0 if self.codec is Codec.PLAIN else self._size
         self._guard = ReadGuard(_endless(self._raw), encoded_size)
+        self._holes = _Holes(self.note, stop)
+        if not start and stray_mark(self._head):
+            self.note(
+                "starts with a UTF-16 byte-order mark, but the text after it is UTF-8: "
+                "read as UTF-8"
+            )
 
     @property
     def size(self) -> int:
@@ -119,7 +173,7 @@ class Reader:
             self.issues.append("more read issues not shown")
 
     def _wrap(self, start: int) -> BinaryIO:
-        head = _peek(self._raw, SNIFF_BYTES)
+        head = self._head = _peek(self._raw, SNIFF_BYTES)
         # a pipe or terminal that peeked nothing has ended: reading a terminal again would wait
         # for a second Ctrl-D
         self._ended = not head and not self._raw.seekable() and hasattr(self._raw, "peek")
@@ -161,7 +215,10 @@ class Reader:
         while True:
             buf = bufs[which]
             got, eof = self._fill(buf, fill, offset)
+            self._holes.see(buf, fill, fill + got, offset + fill)
             fill += got
+            if eof:
+                self._holes.close(offset + fill)
             if long is not None:
                 nl = buf.find(b"\n", 0, fill)
                 long.add(buf, nl if nl >= 0 else fill, final=nl >= 0 or eof)
@@ -177,7 +234,8 @@ class Reader:
                 continue
             cut = buf.rfind(b"\n", 0, fill) + 1
             if cut == 0 and not eof and fill == size:  # one line longer than the buffer
-                self.note(f"line at byte {offset} is longer than {size} bytes; kept its start")
+                if _HOLE not in buf:  # a hole is said as such
+                    self.note(f"line at byte {offset} is longer than {size} bytes; kept its start")
                 long = _LongLine(offset, bytes(buf[:MAX_LINE_BYTES]))
                 long.add(buf, fill, final=False)
                 offset, fill = offset + fill, 0

@@ -90,8 +90,9 @@ class _Window:
             stop = nl if nl >= 0 else end
             raw = bytes(buf[pos:stop])  # normalise keeps the start (or a redraw's tail)
             if stop - pos > MAX_LINE:
-                self._note_long(pos)
-                raw = raw.lstrip(b"\x00")  # the hole a copytruncate rotation leaves
+                raw = raw.replace(b"\x00", b"")  # a hole (copytruncate): the Reader says so
+                if len(raw) > MAX_LINE:
+                    self._note_long(pos)
             lineno = self.lineno_at(pos)
             # a paste that lost its newlines, or records a progress bar drew over: one per record
             for part in (p for r in split_redraws(raw) for p in split_flattened(r)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import stat
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -30,21 +31,22 @@ HEAD_BYTES = 8192
 BINARY_SHARE = 0.10  # more control bytes than this in the head: not a text log
 _TEXT_CONTROLS = frozenset(b"\t\n\r\f\b\x1b")
 MAX_NUL_RUN = 256 * 1024 * 1024  # a longer run of NULs is scanned past, not judged
+HOLE_BYTES = 64  # a run of NULs this long is a hole (copytruncate, preallocation), not binary
+_HOLE = re.compile(rb"\x00{%d,}" % HOLE_BYTES)
+PROBES = 16  # places looked at past a binary head: a file is binary only with no text to read
 
 
 def _text_head(stream: Readable) -> tuple[bytes, bool]:
-    """The first text bytes past a leading run of NULs (the hole a copytruncate rotation
-    leaves), and whether the input ended inside that run."""
-    skipped = 0
-    while skipped < MAX_NUL_RUN:
+    """The first text bytes with holes taken out (runs of NULs: a copytruncate rotation, a
+    preallocated file), and whether the input held nothing but NULs."""
+    text, skipped = b"", 0
+    while len(text) < HEAD_BYTES and skipped < MAX_NUL_RUN:
         chunk = read_head(stream, HEAD_BYTES)
-        text = chunk.lstrip(b"\x00")
-        if text:
-            return text + read_head(stream, HEAD_BYTES - len(text)), False
-        skipped += len(chunk)
+        kept = _HOLE.sub(b"", chunk).lstrip(b"\x00") if not text else _HOLE.sub(b"", chunk)
+        text, skipped = text + kept, skipped + len(chunk) - len(kept)
         if len(chunk) < HEAD_BYTES:
-            return b"", skipped > 0
-    return b"", False
+            break
+    return text[:HEAD_BYTES], not text and skipped > 0
 
 
 def text_stream(raw: BinaryIO, path: str) -> Readable:
@@ -127,7 +129,24 @@ def problem(path: str, *, viewer: bool = False) -> str | None:
         return f"truncated or damaged {sniff(sniffed)} with no readable data"
     if viewer or not head:
         return _head_problem(head, strict=True) if viewer else _empty(path, only_nuls)
-    return _head_problem(head, strict=False)
+    why = _head_problem(head, strict=False)
+    return None if why and _text_later(path, sniffed) else why
+
+
+def _text_later(path: str, sniffed: bytes) -> bool:
+    """A plain file whose head is binary (junk, a dump) but that holds text further on: it is
+    read, since a crash after the junk must not be lost."""
+    if sniff(sniffed) is not Codec.PLAIN:
+        return False
+    size = os.path.getsize(path)
+    with open(path, "rb") as raw:  # evenly spaced, and the end, where a crash is printed
+        for at in [size * i // PROBES for i in range(1, PROBES)] + [size - HEAD_BYTES]:
+            raw.seek(max(at, 0))
+            raw.readline(HEAD_BYTES)  # to a line start
+            probe = _HOLE.sub(b"", raw.read(HEAD_BYTES))
+            if probe and b"\n" in probe and _head_problem(probe, strict=True) is None:
+                return True
+    return False
 
 
 def _empty(path: str, only_nuls: bool) -> str | None:

@@ -18,7 +18,10 @@ from isal import isal_zlib as _zlib
 
 from spectrace.errors import InputError
 
-SNIFF_BYTES = 10  # the longest magic below
+SNIFF_BYTES = 4096  # the longest magic is 10 bytes; text encodings are judged on the rest
+UTF16_NUL_SHARE = 0.3  # of the high bytes that are NUL: ASCII as UTF-16 (judged per byte lane)
+STRAY_NUL_SHARE = 0.05  # NULs allowed in the other lane (a hole or a stray byte)
+MAX_BAD_UTF8 = 0.02  # replaced characters per character: more and bytes after a mark are not UTF-8
 MAX_NESTING = 3  # a .gz inside a .gz: a log compressed again by a collector
 _MEMBER_MAGIC = b"\x1f\x8b\x08"  # magic + deflate: where a gzip member can start
 _GZ_CHUNK = 1024 * 1024
@@ -49,6 +52,7 @@ _UNSUPPORTED = {  # magic -> what it is; refused with the way out
     b"\x28\xb5\x2f\xfd": "zstd-compressed (try: zstd -dc FILE | spectrace triage -)",
     b"PK\x03\x04": "a zip archive; unzip it and give the log files",
     b"7z\xbc\xaf\x27\x1c": "a 7z archive; unpack it and give the log files",
+    b"\x7fELF": "an ELF binary (a program, library or core dump), not a log",
 }
 
 
@@ -62,25 +66,67 @@ def unsupported(head: bytes) -> str | None:
 
 
 def sniff(head: bytes, name: str = "input") -> Codec:
-    """What the first bytes say the input is; a format we cannot read is an InputError."""
+    """What the first bytes say the input is; a format we cannot read is an InputError.
+
+    Compression is told by its magic; a text encoding by the content after it: a UTF-16 mark
+    followed by UTF-8 text is stray junk at the start of a UTF-8 log, not UTF-16."""
     if (what := unsupported(head)) is not None:
         raise InputError(f"{name}: {what}")
     if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZIP2_BLOCKS:
         return Codec.BZIP2
     codec = next((codec for magic, codec in _MAGIC if head.startswith(magic)), Codec.PLAIN)
-    if codec is Codec.PLAIN and len(head) >= 8:
-        zeros = (head[0:8:2].count(0), head[1:8:2].count(0))
-        if zeros in ((0, 4), (4, 0)):  # UTF-16 without a BOM: ASCII with every other byte NUL
-            return Codec.UTF16
+    if codec is Codec.UTF32:
+        return codec if _lanes(head[4:], 4) is not None else _after_mark(head[2:], head[:2])
+    if codec is Codec.UTF16:
+        return _after_mark(head[2:], head[:2])
+    if codec is Codec.PLAIN and _lanes(_past_nuls(head), 2) is not None:
+        return Codec.UTF16  # UTF-16 without a mark: ASCII with every other byte NUL
     return codec
 
 
+def stray_mark(head: bytes) -> bool:
+    """The input starts with a UTF-16/32 mark but its text is UTF-8 (read as UTF-8)."""
+    return head.startswith((b"\xff\xfe", b"\xfe\xff")) and sniff(head) is Codec.PLAIN
+
+
+def _lanes(data: bytes, width: int) -> int | None:
+    """The lane (byte position in each ``width``-byte unit) that holds the characters when
+    ASCII-range text is written in UTF-16/32, or None: the other lanes are mostly NUL."""
+    units = len(data) // width
+    if units < 4:
+        return None
+    counts = [data[lane : units * width : width].count(0) for lane in range(width)]
+    for lane in range(width):
+        others = [c for i, c in enumerate(counts) if i != lane]
+        if counts[lane] <= STRAY_NUL_SHARE * units and min(others) >= UTF16_NUL_SHARE * units:
+            return lane
+    return None
+
+
+def _past_nuls(head: bytes) -> bytes:
+    """``head`` past a leading run of NULs (a hole), in whole 2-byte units to keep the lanes."""
+    skip = len(head) - len(head.lstrip(b"\x00"))
+    return head[skip - skip % 2 :]
+
+
+def _after_mark(rest: bytes, mark: bytes) -> Codec:
+    """UTF-16 when the bytes after the mark are UTF-16 (NUL lanes, or not UTF-8: CJK text)."""
+    if _lanes(rest, 2) is not None or not rest:
+        return Codec.UTF16
+    return Codec.PLAIN if _mostly_utf8(rest) else Codec.UTF16
+
+
+def _mostly_utf8(data: bytes) -> bool:
+    text = codecs.getincrementaldecoder("utf-8")(errors="replace").decode(data, final=False)
+    return text.count("\ufffd") <= MAX_BAD_UTF8 * max(len(text), 1)
+
+
 def _utf16_name(head: bytes) -> str:
-    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) and _lanes(head[4:], 4) is not None:
         return "utf-32"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"  # the decoder reads and drops the BOM
-    return "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+    return "utf-16-le" if _lanes(_past_nuls(head), 2) == 0 else "utf-16-be"
 
 
 class Transcoded:
