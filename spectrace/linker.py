@@ -80,8 +80,8 @@ def path_evidence(
     pasted = dump_frames(incident, dumps, since)
     loops = _loops_decide(config, own + pasted, load)
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops) + votes + native_votes(incident)
-    evidence += frame_votes(pasted, loops)
+    evidence = frame_votes(own, loops, config.era) + votes + native_votes(incident)
+    evidence += frame_votes(pasted, loops, config.era)
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first

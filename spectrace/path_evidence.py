@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from spectrace.assemblers.config import Evidence
 from spectrace.assemblers.crash import Frame
+from spectrace.assemblers.sglang_eras import era_rules, version_text
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (
     FrameSignature,
@@ -112,25 +113,42 @@ def speculates(frames: Iterable[StackFrame]) -> bool:
     return False
 
 
-def frame_votes(frames: Iterable[StackFrame], loops_decide: bool) -> list[Evidence]:
+def frame_votes(
+    frames: Iterable[StackFrame], loops_decide: bool, era: str | None = None
+) -> list[Evidence]:
     """One evidence per frame the path tables know; scheduler loops vote only when the run is
-    EAGLE-family speculative (``loops_decide``)."""
+    EAGLE-family speculative (``loops_decide``). With no release in the log, a non-overlap
+    loop is v1 only up to the last release that has the v1 worker: a conditional."""
     out: list[Evidence] = []
     for sf in frames:
         sig = frame_signature(sf.frame)
         if sig is None:
             continue
         points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
-        out.append(_evidence(sf, sig, points_to))
+        if points_to == "v1" and sig.needs_spec and era is None:
+            out.append(_evidence(sf, sig, None, _synchronous_v2(sig.worker_class or "")))
+        else:
+            out.append(_evidence(sf, sig, points_to))
     return out
 
 
-def _evidence(sf: StackFrame, sig: FrameSignature, points_to: str | None) -> Evidence:
+def _synchronous_v2(worker: str) -> str:
+    """"v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)": from the first
+    release the era table says has no v1 worker, where the normal loop drives V2."""
+    first = next(r.first for r in era_rules() if r.workers == "v2")
+    return f"v2 ({worker}V2) if sglang >= {version_text(first)}, else v1 ({worker})"
+
+
+def _evidence(
+    sf: StackFrame, sig: FrameSignature, points_to: str | None, condition: str | None = None
+) -> Evidence:
     reason = f"{sf.kind} in {sig.name}: {sig.what}"
     if points_to is not None:
         reason += f" -> {points_to} ({sig.worker_class})"
+    elif condition is not None:
+        reason += f": {condition} (no sglang version in the log)"
     worker = sig.worker_class if points_to else None
-    return Evidence(sf.source, sf.lineno, sf.text, reason, points_to, worker)
+    return Evidence(sf.source, sf.lineno, sf.text, reason, points_to, worker, condition)
 
 
 def peer_message_votes(

@@ -309,7 +309,8 @@ def test_bundled_engine_frames() -> None:
     path = inc.worker_path
     assert path is not None
     assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
-    assert [e.points_to for e in path.evidence] == ["v1", "v1"]
+    # the worker's own file decides; the normal loop alone would be v1 only up to 0.5.12
+    assert [e.points_to for e in path.evidence] == ["v1", None]
 
 
 V2_DUMP = DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False").replace(
@@ -439,8 +440,13 @@ def test_pd_disaggregated_loops_tell_the_overlap_choice_too() -> None:
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
     normal = (Frame(f"{SITE}/disaggregation/prefill.py", 294, "event_loop_normal_disagg_prefill"),)
     inc = incident(normal + frames[1:], message="KeyError: 17")
-    link(inc, RunConfig(), None)
+    link(inc, run_config("sglang: 0.5.9"), None)
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
+    inc = incident(normal + frames[1:], message="KeyError: 17")
+    link(inc, RunConfig(), None)  # no release: the normal loop drives V2 from 0.5.13
+    assert inc.worker_path is not None and inc.worker_path.conditional == (
+        "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+    )
 
 
 def test_a_printed_release_past_0_5_12_makes_a_non_overlap_dump_v2() -> None:
@@ -458,7 +464,7 @@ def test_an_accept_length_in_the_load_lines_shows_the_run_speculates() -> None:
     loop = (Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),)
     sample = parse_load_line(line(DECODE, 100, "[2026-02-27 21:00:17 TP0] "))
     inc = incident(loop, message="KeyError: 17")
-    link(inc, RunConfig(), sample)
+    link(inc, run_config("sglang: 0.5.9"), sample)
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
     plain = parse_load_line(line(DECODE.replace("accept len: 2.40, accept rate: 0.48, ", ""), 100))
     inc = incident(loop, message="KeyError: 17")
