@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import re
 
+from spectrace.assemblers.sglang_eras import era_rules
+
 # Prefilter literals: every line find_sglang_version can use contains one.
-VERSION_LITERALS: tuple[bytes, ...] = (b"sglang: ", b"sglang==", b"lmsysorg/sglang:", b"/sglang-0.")
+VERSION_LITERALS: tuple[bytes, ...] = (
+    b"sglang: ", b"sglang==", b"sglang[", b"lmsysorg/sglang:", b"sglang-0.",
+)  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)"
 _FORMS = (
     re.compile(r"^\s*sglang: " + _NUMBER + r"\S*\s*$"),  # check_env
-    re.compile(r"\bsglang==" + _NUMBER),  # pip freeze / install
+    re.compile(r"\bsglang(?:\[[\w,\s-]{1,40}\])?==" + _NUMBER),  # pip freeze / install, extras
     re.compile(r"\blmsysorg/sglang:v?" + _NUMBER),  # docker image tag
     re.compile(r"/sglang-" + _NUMBER + r"/"),  # a source tree named after its release
+    re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
 )
-# (first patch release of the era, era) for 0.5.x, newest first; eras as spec_warnings names them.
-_ERAS_05 = ((17, "0.5.17+"), (13, "0.5.13+"), (11, "0.5.11-0.5.12"), (7, "0.5.7-0.5.10"),
-            (5, "0.5.5-0.5.6"), (4, "0.5.4"))  # fmt: skip
-OLD_ERA = "0.4.x-0.5.3"
 
 
 def find_sglang_version(text: str) -> tuple[int, int, int] | None:
@@ -38,9 +39,7 @@ def find_sglang_version(text: str) -> tuple[int, int, int] | None:
 
 
 def era_of(version: tuple[int, int, int]) -> str:
-    """The release range the worker-path rules are written for."""
-    if version < (0, 5, 4):
-        return OLD_ERA
-    if version >= (0, 6, 0):
-        return "0.5.17+"
-    return next(era for first, era in _ERAS_05 if version[2] >= first)
+    """The release range the worker-path rules are written for (the era table's row)."""
+    rows = era_rules()
+    return next((r.era for r in rows if r.first <= version and (r.last is None
+                 or version <= r.last)), rows[-1].era)  # fmt: skip

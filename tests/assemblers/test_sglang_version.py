@@ -18,6 +18,9 @@ from spectrace.dialects.base import LogLine
          (0, 5, 16)),
         ('  File "/work/sglang-0.4.7/python/sglang/srt/managers/scheduler.py", line 2506, in f',
          (0, 4, 7)),
+        ('pip install "sglang[all]==0.5.6.post2"', (0, 5, 6)),
+        ("Successfully installed flashinfer-python-0.4.1 sglang-0.5.9 torch-2.8.0", (0, 5, 9)),
+        ("Collecting sglang-router==0.2.1", None),  # the router is another package
         ("sglang: not installed", None),
         ("Ignore import error when loading sglang.srt.models.glm_ocr: No module named 'x'", None),
     ],
