@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spectrace.assemblers.crash import Frame
-from spectrace.path_frames import FRAME_SIGNATURES, frame_signature
+from spectrace.path_frames import frame_signature, frame_signatures
 from spectrace.rulegate import GateIndex, gate_literals
 from spectrace.ruleset import RuleSet
 
@@ -74,12 +74,12 @@ def test_gates_agree_with_the_regexes_on_every_sample_log_line() -> None:
 
 
 def test_frame_signature_index_keeps_the_first_match() -> None:
-    for sig in FRAME_SIGNATURES:
+    for sig in frame_signatures():
         frame = Frame("/site/pkg/" + sig.name, 1, sig.function or "f")
         found = frame_signature(frame)
         first = next(
             s
-            for s in FRAME_SIGNATURES
+            for s in frame_signatures()
             if ("/site/pkg/" + sig.name).endswith("/" + s.name)
             and (s.function is None or s.function == frame.function)
         )
