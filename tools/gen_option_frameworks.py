@@ -217,10 +217,15 @@ def _vllm_call(tree: Tree, call: ast.Call, sources: dict) -> Option | None:
 
 
 def _star_source(star: ast.expr, sources: dict) -> tuple[str | None, str | None]:
-    if isinstance(star, ast.Subscript) and isinstance(star.value, ast.Name):
-        cls, _ = sources.get(star.value.id, (None, None))
+    """``**kw["f"]`` (kw from get_kwargs), ``**get_kwargs(Cls)["f"]``, or ``**kw_of_f``."""
+    if isinstance(star, ast.Subscript):
         key = star.slice.value if isinstance(star.slice, ast.Constant) else None
-        return cls, key
+        owner = star.value
+        if isinstance(owner, ast.Name):
+            return sources.get(owner.id, (None, None))[0], key
+        if isinstance(owner, ast.Call) and _callee(owner) == "get_kwargs" and owner.args:
+            return getattr(owner.args[0], "id", None), key
+        return None, None
     if isinstance(star, ast.Name) and star.id in sources:
         return sources[star.id]
     return None, None
