@@ -1,46 +1,119 @@
 """TensorRT-LLM's speculative settings as threads show them -> flags, as plain data for config.
 
 trtllm-serve takes them from the ``extra_llm_api_options`` YAML that users paste beside the
-log (``speculative_config:`` / ``decoding_type: MTP`` / ``max_draft_len: 3``); run.py prints
-``[TRT-LLM] [I] draft_len: 3`` and the C++ runtime ``TRTGptModel maxDraftLen: 3``. All name
-the draft length T (T + 1 verify rows).
+log (``speculative_config:`` / ``decoding_type: MTP`` / ``max_draft_len: 3``, older files
+``speculative_decoding_config:``); the LLM API prints its arguments (``TorchLlmArgs(...,
+speculative_config=EagleDecodingConfig(max_draft_len=3, eagle3_one_model=True, ...))``, or the
+YAML's dict); trtllm-build takes ``--speculative_decoding_mode lookahead_decoding``; modes show
+as ``SpeculativeDecodingMode.EAGLE3_ONE_MODEL`` in logs and reprs; run.py prints
+``[TRT-LLM] [I] draft_len: 3`` and the C++ runtime ``TRTGptModel maxDraftLen: 3``.
+Methods are kept lower case; rules/paths/trtllm.toml's [[method]] rows name their family.
+``speculative_config.one_model`` (EAGLE-3 / MTP one-model vs two-model) picks the worker.
 """
 
 from __future__ import annotations
 
 import re
 
+from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
+
 # Lines the pipeline must keep for the collector (every match below holds one).
 LITERALS: tuple[bytes, ...] = (
-    b"decoding_type:",
-    b"max_draft_len:",
+    b"decoding_type",
+    b"max_draft_len",
     b"num_nextn_predict_layers:",
     b"speculative_model_dir:",
     b"draft_len: ",
     b"maxDraftLen: ",
+    b"DecodingConfig(",
+    b"SpeculativeDecodingMode.",
+    b"speculative_decoding_mode",
+    b"_one_model:",
 )
 _YAML = re.compile(
-    r"\s*(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir)\s*:\s*"
+    r"\s*-?\s*(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"
+    r"speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model)\s*:\s*"
     r"""["']?([\w./-]{1,200})["']?\s*(?:#.*)?$"""
 )
 _DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++
+_CLI_MODE = re.compile(r"--speculative_decoding_mode[=\s]+[\"']?([a-z_]{2,40})\b")
+_MODE = re.compile(r"\bSpeculativeDecodingMode\.([A-Z][A-Z0-9_]{1,40})\b")
+# The LLM API's config classes; any other stem only right after speculative_config= (vLLM
+# prints a plain decoding_config=DecodingConfig(...) that is not speculative).
+_CONFIG_CLASS = re.compile(
+    r"(?:speculative_config=\s*(\w{2,40})|\b(Medusa|Eagle3?|MTP|Lookahead|NGram|DraftTarget|"
+    r"SaveHiddenStates|UserProvided|PARD|DFlash|DSpark))DecodingConfig\("
+)
+_TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
 _NAMES = {
     "decoding_type": "speculative_config.method",
+    "speculative_decoding_mode": "speculative_config.method",
     "max_draft_len": "speculative_config.num_spec_tokens",
     "num_nextn_predict_layers": "speculative_config.num_spec_tokens",  # MTP before max_draft_len
     "speculative_model_dir": "speculative_config.model",
+    "speculative_model": "speculative_config.model",
+    "eagle3_one_model": "speculative_config.one_model",
+    "mtp_eagle_one_model": "speculative_config.one_model",
 }
+# Config classes whose decoding_type differs from the class name's stem.
+_CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
+_TRUTH = {"true": True, "false": False}
 
 
 def trtllm_spec_flags(text: str) -> dict[str, object]:
-    """One YAML or run.py line -> {flag: value}; {} for any other line."""
+    """One YAML, argument-dump, command or log line -> {flag: value}; {} for any other."""
     if (m := _DRAFT_LEN.fullmatch(text.strip())) is not None:
         draft = int(m.group(1))  # the C++ runtime prints 0 when the engine does not speculate
         return {"speculative_config.num_spec_tokens": draft} if draft else {}
-    m = _YAML.fullmatch(text)
-    if m is None:
-        return {}
-    key, value = m.groups()
-    if key == "decoding_type":
-        return {_NAMES[key]: value.lower()}
-    return {_NAMES[key]: int(value) if value.isdigit() else value}
+    if (m := _YAML.fullmatch(text)) is not None:
+        return _named({m.group(1): m.group(2)})
+    if "DecodingConfig(" in text or "speculative_config=" in text:
+        if flags := _dump_flags(text):
+            return flags
+    if (m := _CLI_MODE.search(text)) is not None:
+        return {"speculative_config.method": m.group(1).lower()}
+    if (m := _MODE.search(text)) is not None:
+        mode = m.group(1).lower()
+        return {"speculative_config.method": None if mode == "none" else mode}
+    return {}
+
+
+def _named(values: dict[str, object]) -> dict[str, object]:
+    """Known keys -> flags: methods lower case, counts as ints, one-model switches as bools."""
+    flags: dict[str, object] = {}
+    for key, value in values.items():
+        name = _NAMES.get(key)
+        if name is None or value is None or isinstance(value, SourceText):
+            continue
+        if name == "speculative_config.method":
+            value = str(value).lower()
+        elif name == "speculative_config.one_model":
+            value = _TRUTH.get(str(value).lower(), value)
+        elif isinstance(value, str) and value.isdigit():
+            value = int(value)
+        flags.setdefault(name, value)
+    return flags
+
+
+def _dump_flags(text: str) -> dict[str, object]:
+    """``speculative_config=XDecodingConfig(k=v, ...)`` (LLM API dumps, reprs) or
+    ``speculative_config={'decoding_type': ..., ...}`` -> flags."""
+    m = _CONFIG_CLASS.search(text)
+    if m is not None:
+        inside = bracketed(text, m.end() - 1)
+        values, _complete = parse_call_kwargs("C(" + (inside if inside is not None else
+                                                      text[m.end():]) + ")")
+        stem = (m.group(1) or m.group(2)).lower()
+        values.setdefault("decoding_type", _CLASS_TYPES.get(stem, stem))
+        return _named(values)
+    at = text.find("speculative_config=")
+    if at >= 0 and text[at + len("speculative_config="):].startswith("{"):
+        inside = bracketed(text, at + len("speculative_config="))
+        if inside is not None:
+            values, _complete = parse_dict_repr("{" + inside + "}")
+            return _named(values) if "decoding_type" in values else {}
+    if at >= 0 and text[at + len("speculative_config="):].startswith("None") and any(
+        mark in text for mark in _TRT_MARK
+    ):
+        return {"speculative_config.method": None}
+    return {}

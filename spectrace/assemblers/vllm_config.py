@@ -6,8 +6,13 @@ vLLM has one speculative path per method, so the proposer class it names is the 
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
 
-from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
 
 VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
 
@@ -28,18 +33,58 @@ _PROPOSERS = {
 _ARG_KEYS = {"method": "method", "num_speculative_tokens": "num_spec_tokens", "model": "model"}
 
 
+# Draft model names that say their method, the way vLLM's own SpeculativeConfig tells them
+# apart when no method is given ("eagle-" / "eagle3-" in the name); only positive names.
+_NAMED_METHODS = (("eagle3", "eagle3"), ("eagle", "eagle"), ("medusa", "medusa"),
+                  ("mlp-speculator", "mlp_speculator"), ("mlp_speculator", "mlp_speculator"),
+                  ("[ngram]", "ngram"))
+SPEC_REPR = "SpeculativeConfig("
+
+
+def method_from_model(model: object) -> str | None:
+    """The method a draft model's name gives away (``yuhuili/EAGLE3-LLaMA3.1`` -> eagle3)."""
+    name = str(model).lower() if isinstance(model, str) else ""
+    return next((method for word, method in _NAMED_METHODS if word in name), None)
+
+
+def _repr_kwargs(inner: dict[str, object]) -> dict[str, object]:
+    """``SpeculativeConfig(...)`` keyword values -> speculative_config.* (V0 and V1 spellings)."""
+    flags: dict[str, object] = {}
+    for key in ("method", "num_spec_tokens", "model", "draft_model"):  # draft_model: V0
+        if key in inner:
+            flags[f"speculative_config.{key.removeprefix('draft_')}"] = inner[key]
+    if "speculative_config.method" not in flags and (
+        named := method_from_model(flags.get("speculative_config.model"))
+    ):
+        flags["speculative_config.method"] = named
+    return flags
+
+
+def speculative_repr_flags(text: str) -> dict[str, object]:
+    """A ``SpeculativeConfig(method=..., model=..., num_spec_tokens=...)`` repr anywhere in a
+    line (an exception message, an EngineArgs or VllmConfig dump, a cut line) -> flags."""
+    at = text.find(SPEC_REPR)
+    if at < 0:
+        return {}
+    open_at = at + len(SPEC_REPR) - 1
+    inside = bracketed(text, open_at)
+    call = SPEC_REPR + (inside + ")" if inside is not None else text[open_at + 1 :])
+    inner, _complete = parse_call_kwargs(call)
+    return _repr_kwargs(inner)
+
+
 def engine_config_flags(text: str) -> dict[str, object]:
     """``model='m', speculative_config=SpeculativeConfig(...), ...`` -> flag name -> value."""
     values, _complete = parse_call_kwargs("VllmConfig(" + text.strip().rstrip(",") + ")")
     flags: dict[str, object] = {}
     spec = values.get("speculative_config")
-    if isinstance(spec, SourceText) and spec.text.startswith("SpeculativeConfig("):
+    if isinstance(spec, SourceText) and spec.text.startswith(SPEC_REPR):
         inner, _ = parse_call_kwargs(spec.text)
-        for key in ("method", "num_spec_tokens", "model", "draft_model"):  # draft_model: V0
-            if key in inner:
-                flags[f"speculative_config.{key.removeprefix('draft_')}"] = inner[key]
+        flags.update(_repr_kwargs(inner))
     elif spec is None and "speculative_config" in values:
         flags["speculative_config.method"] = None
+    elif SPEC_REPR in text:  # a cut dump: the repr is there, the line's end is not
+        flags.update(speculative_repr_flags(text))
     flags.update(_parallel_sizes(values))
     return flags
 
@@ -87,10 +132,33 @@ def namespace_args_flags(text: str) -> dict[str, object]:
     return flags
 
 
+@cache
+def _method_rows() -> Mapping[str, tuple[str, str]]:
+    """vLLM's ``[[method]]`` rows (rules/paths/vllm.toml): method -> (family, proposer)."""
+    node = resources.files("spectrace.rules").joinpath("paths/vllm.toml")
+    if not node.is_file():
+        return MappingProxyType({})
+    try:
+        rows = tomllib.loads(node.read_text("utf-8")).get("method", [])
+    except tomllib.TOMLDecodeError:
+        return MappingProxyType({})  # the path-table loader reports a broken table
+    return MappingProxyType({str(r.get("value", "")).lower(): (str(r.get("family", "")),
+                             str(r.get("worker", ""))) for r in rows if isinstance(r, dict)})
+
+
 def proposer_verdict(method: object) -> tuple[str, str | None, str | None]:
-    """(reason, points_to, proposer class) for a speculative method (None: spec off)."""
+    """(reason, points_to, proposer class) for a speculative method (None: spec off). The
+    proposer comes from the method table built from vLLM's own releases; a method it does
+    not know keeps the family-level fallback (EAGLE-like names run on EagleProposer)."""
     if method is None:
         return "vLLM config: speculative_config=None, no proposer", None, None
     name = str(method).lower()
-    proposer = _PROPOSERS.get(name, "EagleProposer")  # eagle, eagle3 and the *_mtp methods
-    return f"vLLM config: speculative method '{name}' -> {proposer} (other)", "other", proposer
+    family, proposer = _method_rows().get(name.strip("[]"), ("", ""))
+    if not proposer:
+        eagle_like = name.startswith("eagle") or name == "mtp" or name.endswith("_mtp")
+        proposer = _PROPOSERS.get(name) or ("EagleProposer" if eagle_like else "")
+    if not proposer:
+        return f"vLLM config: speculative method '{name}' (no proposer known for it)", None, None
+    family = f" {family}" if family else ""
+    return (f"vLLM config: speculative method '{name}'{family} -> {proposer} (other)",
+            "other", proposer)
