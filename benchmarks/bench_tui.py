@@ -1,12 +1,15 @@
-"""Time ``spectrace tui`` as a user sees it, in a real terminal (tmux), against toolong.
+"""Time ``spectrace tui`` as a user sees it, in a real terminal (tmux), against toolong and lnav.
 
-Usage: python benchmarks/bench_tui.py --size-mb 1024 [--file LOG] [--toolong PATH/TO/tl]
-       [--repeat N] [--spectrace "COMMAND"]
+Usage: python benchmarks/bench_tui.py --size-mb 512 [--file LOG] [--toolong PATH/TO/tl]
+       [--lnav PATH/TO/lnav] [--repeat N] [--spectrace "COMMAND"] [--no-open] [--no-actions]
 
-Every time is taken from process start to what the terminal shows (``tmux capture-pane``):
-first screen of log text, first crash in the list, full crash list, last line after ``G``
-(pressed once the index is complete, and pressed at the first screen), and peak RSS (VmHWM).
-toolong opens the same warm file in the same run; its figures are printed as ratios.
+Every time is taken from an event (process start, the Enter that submits a query) to what the
+terminal shows (``tmux capture-pane``). Opening (against toolong, which has no crash list): first
+screen of log text, first crash in the list, full crash list, last line after ``G`` (pressed
+once the index is complete, and pressed at the first screen), and peak RSS (VmHWM). Actions
+(against lnav on the same file, both idle after loading it): a search for a string the log does
+not hold (answered: "not found" / lnav's "0 hits"), a search for a string it holds (first match
+shown, count complete), and a text filter (first kept line shown, filter complete).
 toolong pins textual<0.59, so it lives in its own virtualenv (``--toolong``), never ours.
 Each program is started ``--repeat`` times (alternating) and every figure is the median.
 ``--spectrace`` may be any command line, e.g. ``env PYTHONPATH=OLD_CHECKOUT python -m spectrace``
@@ -30,18 +33,23 @@ from pathlib import Path
 POLL_S = 0.02
 TIMEOUT_S = 120.0
 STAMP = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
-CRASHES = re.compile(r"(\d+) crashes")
+CRASHES = re.compile(r"([\d,]+) crash(?:es)?\b")  # the status says "1 crash", "18 crashes"
+PRESENT = "Prefill batch"  # gen_log.py writes it on about 1 line in 100
+ABSENT = "zq-not-in-this-log-qz"
+ACTION_SIZE = ("200", "50")  # wide enough for the status line's counts beside the file name
 
 
 class Terminal:
     """One program in a detached 160x48 tmux pane, on a tmux server of its own (with a shared
     server, killing the last session shuts it down and a session started then is lost)."""
 
-    def __init__(self, name: str, command: str) -> None:
+    def __init__(self, name: str, command: str, size: tuple[str, str] = ("160", "48")) -> None:
         self.name = f"{name}-{os.getpid()}"
         self.tmux("kill-server")
         self.start = time.perf_counter()
-        self.tmux("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, f"exec {command}")
+        self.tmux(
+            "new-session", "-d", "-x", size[0], "-y", size[1], "-s", self.name, f"exec {command}"
+        )
         self.pid = int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
 
     def tmux(self, *args: str) -> str:
@@ -93,7 +101,9 @@ def bench_spectrace(exe: str, log: Path, count: int) -> dict[str, float]:
     term = Terminal("bench-spectrace", f"{exe} tui {log}")
     out = {"first_screen": term.until(lambda s: bool(STAMP.search(s)))}
     out["cpu_at_first_screen"] = term.cpu_s()
-    out["first_crash"] = term.until(lambda s: any(int(n) > 0 for n in CRASHES.findall(s)))
+    out["first_crash"] = term.until(
+        lambda s: any(int(n.replace(",", "")) > 0 for n in CRASHES.findall(s))
+    )
     out["full_list"] = term.until(lambda s: bool(CRASHES.search(s)) and "scanning" not in s)
     out["cpu_at_full_list"] = term.cpu_s()
     term.until(lambda s: "indexing" not in s)
@@ -119,6 +129,82 @@ def bench_toolong(exe: str, log: Path, tail: str) -> dict[str, float]:
     out["peak_mb"] = term.peak_mb()
     term.close()
     return out
+
+
+def spectrace_actions(exe: str, log: Path, matches: int) -> dict[str, float]:
+    """Search and filter in an idle app (index and scan done), from the Enter that submits."""
+    term = Terminal("bench-spectrace", f"{exe} tui {log}", ACTION_SIZE)
+    term.until(lambda s: "indexing" not in s and "scanning" not in s and bool(STAMP.search(s)))
+    time.sleep(1.0)
+    out: dict[str, float] = {}
+    term.keys("/")
+    term.until(lambda s: "Search (n/N" in s)
+    term.tmux("send-keys", "-t", term.name, "-l", ABSENT)
+    out["absent_answered"] = term.until(lambda s: "not found" in s, since=term.keys("Enter"))
+    term.keys("/")
+    term.until(lambda s: "Search (n/N" in s)
+    term.tmux("send-keys", "-t", term.name, "-l", PRESENT)
+    sent = term.keys("Enter")
+    out["search_first_match"] = term.until(lambda s: _search_count(s) >= 1, since=sent)
+    out["search_complete"] = term.until(lambda s: f"{matches:,} match" in s, since=sent)
+    term.keys("f")
+    term.until(lambda s: "Filter lines" in s)
+    term.tmux("send-keys", "-t", term.name, "-l", PRESENT)
+    sent = term.keys("Enter")
+    shown = re.compile(rf"^\s*\d+ .*{PRESENT}", re.M)
+    out["filter_first_line"] = term.until(lambda s: bool(shown.search(s)), since=sent)
+    out["filter_complete"] = term.until(lambda s: f"{matches:,} shown" in s, since=sent)
+    term.close()
+    return out
+
+
+def _search_count(screen: str) -> int:
+    m = re.search(r"search '[^']*': (?:[\d,]+/[\d,]+ lines, )?([\d,]+) match", screen)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def lnav_actions(exe: str, log: Path, matches: int) -> dict[str, float]:
+    """The same actions in lnav (``/`` search, ``:filter-in``), from the Enter that submits."""
+    term = Terminal("bench-lnav", f"{exe} {log}", ACTION_SIZE)
+    term.until(lambda s: bool(re.search(r"L\d+\s+100%", s)))
+    time.sleep(1.0)
+    out: dict[str, float] = {}
+    term.keys("/")
+    term.tmux("send-keys", "-t", term.name, "-l", ABSENT)
+    out["absent_answered"] = term.until(
+        lambda s: f"0 hits for “{ABSENT}”" in s, since=term.keys("Enter")
+    )
+    term.keys("/")
+    term.tmux("send-keys", "-t", term.name, "-l", PRESENT)
+    sent = term.keys("Enter")
+    hits = re.compile(rf"([\d,]+) hits? for “{PRESENT}”")
+    count = lambda s: int(m.group(1).replace(",", "")) if (m := hits.search(s)) else 0  # noqa: E731
+    out["search_first_match"] = term.until(lambda s: count(s) >= 1, since=sent)
+    out["search_complete"] = term.until(lambda s: count(s) >= matches, since=sent)
+    term.keys(":")
+    term.tmux("send-keys", "-t", term.name, "-l", f"filter-in {PRESENT}")
+    sent = term.keys("Enter")
+    out["filter_first_line"] = term.until(
+        lambda s: "Lines not shown" in s and PRESENT in s, since=sent
+    )
+    total = last_line(log)[0]
+    out["filter_complete"] = term.until(
+        lambda s: (
+            f"{total - matches:,} Lines not shown" in s.replace(",", "")
+            or f"{total - matches} Lines not shown" in s
+        ),
+        since=sent,
+    )
+    term.close()
+    return out
+
+
+def count_lines_with(path: Path, text: str) -> int:
+    needle, n = text.encode(), 0
+    with path.open("rb") as fh:
+        for line in fh:
+            n += needle in line
+    return n
 
 
 def bench_floor(log: Path) -> dict[str, float]:
@@ -155,7 +241,10 @@ def main() -> None:
     parser.add_argument("--file", type=Path, help="an existing log instead of a generated one")
     parser.add_argument("--toolong", default=os.environ.get("TOOLONG", shutil.which("tl")))
     parser.add_argument("--spectrace", default=shutil.which("spectrace") or "spectrace")
+    parser.add_argument("--lnav", default=shutil.which("lnav"))
     parser.add_argument("--repeat", type=int, default=3, help="starts per program (medians)")
+    parser.add_argument("--no-open", dest="open", action="store_false", help="skip opening")
+    parser.add_argument("--no-actions", dest="actions", action="store_false", help="skip actions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-tui-") as tmp:
         log = args.file or make_log(args.size_mb, Path(tmp))
@@ -168,16 +257,33 @@ def main() -> None:
             f"{os.cpu_count()} cores, load average {load:.1f} at start, "
             f"medians of {args.repeat} starts each"
         )
-        runs: list[dict[str, float]] = []
-        others: list[dict[str, float]] = []
-        for _ in range(args.repeat):
-            runs.append(bench_spectrace(args.spectrace, log, count))
-            others.append(
-                bench_toolong(args.toolong, log, tail) if args.toolong else bench_floor(log)
-            )
-        ours, theirs = medians(runs), medians(others)
-    other_name = "toolong" if args.toolong else "head"
-    print(f"{'measure':<24}{'spectrace':>12}{other_name:>12}{'ratio':>9}")
+        if args.open:
+            opening(args, log, count, tail)
+        if args.actions and args.lnav:
+            actions(args, log)
+        elif args.actions:
+            print("lnav not found (apt-get install lnav): actions not measured")
+
+
+def opening(args: argparse.Namespace, log: Path, count: int, tail: str) -> None:
+    runs: list[dict[str, float]] = []
+    others: list[dict[str, float]] = []
+    for _ in range(args.repeat):
+        runs.append(bench_spectrace(args.spectrace, log, count))
+        others.append(bench_toolong(args.toolong, log, tail) if args.toolong else bench_floor(log))
+    table("open", medians(runs), medians(others), "toolong" if args.toolong else "head")
+
+
+def actions(args: argparse.Namespace, log: Path) -> None:
+    matches = count_lines_with(log, PRESENT)
+    print(f"actions: search {ABSENT!r} (absent), search and filter {PRESENT!r} ({matches:,} lines)")
+    runs = [spectrace_actions(args.spectrace, log, matches) for _ in range(args.repeat)]
+    others = [lnav_actions(args.lnav, log, matches) for _ in range(args.repeat)]
+    table("action", medians(runs), medians(others), "lnav")
+
+
+def table(what: str, ours: dict[str, float], theirs: dict[str, float], other_name: str) -> None:
+    print(f"{what:<24}{'spectrace':>12}{other_name:>12}{'ratio':>9}")
     for key, value in ours.items():
         other = theirs.get(key)
         unit = " MB" if key == "peak_mb" else " s"  # cpu_* are CPU seconds of the process

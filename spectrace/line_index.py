@@ -35,6 +35,7 @@ MAX_LINE_BYTES = 8192  # a longer line is cut; the omitted byte count travels wi
 BULK_MAX = 64 << 20  # a bulk read larger than this (huge lines) goes line by line
 NUMPY_MIN = 64 << 20  # numpy's import (~0.25 s of CPU) pays back on files from about this size
 GZIP_RATIO = 8  # a rough inflation ratio of text logs, to size a .gz by what it will become
+FIRST_CHUNK = 1 << 20  # the first raw chunk a search reads
 WHOLE_MAX = 1 << 20  # the whole-line view reads at most this much of one line
 HOLE_STEP = 1 << 20  # NULs read at a time while looking for the end of a copytruncate hole
 
@@ -244,12 +245,14 @@ class LineIndex:
         self, start: int, stop: int, size: int = CHUNK
     ) -> Iterator[tuple[int, int, int, bytes]]:
         """(first line, stop line, byte offset, bytes) of whole lines [start, stop) about
-        ``size`` bytes at a time: what search and filter scan, undecoded, at memchr speed."""
-        stop = min(stop, self.line_count)
+        ``size`` bytes at a time (the first one smaller, so a first result shows at once):
+        what search and filter scan, undecoded, at memchr speed."""
+        stop, step = min(stop, self.line_count), min(size, FIRST_CHUNK)
         while start < stop:
             first = self.span(start)[0]
             with self._lock:
-                end_line = bisect_right(self._ends, first + size, start, len(self._ends))
+                end_line = bisect_right(self._ends, first + step, start, len(self._ends))
+            step = size
             end_line = min(max(end_line, start + 1), stop)
             last = self.span(end_line - 1)[1]
             yield start, end_line, first, os.pread(self._fd, last - first, first)

@@ -387,13 +387,13 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         text = self.files.status(
             shown=self.log_view.source.count,
             busy=busy,
-            query=self.line_filter,
+            query=None if self.running and self.running.what != "search" else self.line_filter,
             rank=self.rank,
             follow=self.log_view.follow,
             analysing=self.scanning,
             incidents=len(entries) - self.incident_list.findings,
             findings=self.incident_list.findings,
-            running=self.running.status() if self.running is not None else None,
+            running=self.running.status() if self.running is not None else self.search_said,
         )
         if text != self._status_text:  # one line of fixed height: no layout pass needed
             self._status_text = text

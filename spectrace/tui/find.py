@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from spectrace.line_index import LineIndex, decode_line
+from spectrace.line_index import MAX_LINE_BYTES, LineIndex, decode_line
 from spectrace.tui.linestyle import plain
 
 if TYPE_CHECKING:
@@ -36,6 +36,9 @@ DENSE = 16  # a literal on more than 1 line in 16: the pattern over the whole ch
 Chunk = tuple[int, int, int, bytes]  # first line, stop line, byte offset, raw bytes
 
 
+_REWRITTEN = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")  # escapes, redraws: shown otherwise
+
+
 class PatternTimeout(Exception):
     """The user's pattern ran past its timeout (catastrophic backtracking)."""
 
@@ -49,6 +52,7 @@ class Query:
     exclude: bool = False
     literal: bytes | None = None
     caseless: bool = False
+    exact: bool = False  # a plain-text query whose literal is all of it: a hit is a match
 
     def matches(self, text: str) -> bool:
         """The pattern on one displayed line, within the timeout."""
@@ -81,7 +85,8 @@ def compile_query(text: str, *, use_regex: bool, exclude: bool = False) -> Query
     except (regex.error, OverflowError, RecursionError) as exc:
         return f"bad regex: {exc}"
     if not use_regex:
-        return Query(pattern, text, exclude, _usable(text, caseless=True), True)
+        literal = _usable(text, caseless=True)
+        return Query(pattern, text, exclude, literal, True, literal == text.encode("utf-8"))
     caseless = bool(pattern.flags & regex.IGNORECASE)
     return Query(pattern, text, exclude, _usable(required_literal(text), caseless), caseless)
 
@@ -190,8 +195,17 @@ class Matcher:
         _lo, _hi, base, data = chunk
         found = candidate_lines(index, self._finder, chunk) if self._finder is not None else None
         if found is not None:  # a rare literal: decode only its lines
-            return [n for n in found if self.query.matches(_line_text(index, n, base, data))]
+            return [n for n in found if self._confirmed(index, n, base, data)]
         return _whole_chunk(index, self.query, chunk)
+
+    def _confirmed(self, index: LineIndex, line: int, base: int, data: bytes) -> bool:
+        """A candidate line matches as shown: a plain-text hit on a line shown as it is stored
+        (no escapes, redraws or cut) needs no second look."""
+        start, end = index.span(line)
+        raw = data[start - base : end - base]
+        if self.query.exact and end - start <= MAX_LINE_BYTES and not _REWRITTEN.search(raw):
+            return True
+        return self.query.matches(decode_line(raw, end - start)[0])
 
 
 def _whole_chunk(index: LineIndex, query: Query, chunk: Chunk) -> list[int]:

@@ -28,6 +28,7 @@ from spectrace.tui.ranks import (
     server_name,
 )
 from spectrace.tui.timeline import FilteredSource, LineSource, SingleSource
+from spectrace.tui.views import counted
 
 if TYPE_CHECKING:
     from spectrace.tui.host import Host
@@ -88,6 +89,7 @@ class SearchActions(_Base):
     """``/``, ``n``, ``N``, ``f``, ``F``, ``r`` and Esc."""
 
     running: Running | None = None
+    search_said: str | None = None  # the last search's count, kept in the status line
     hits: Hits | None = None
     ranks: list[Rank] = []
     rank_counts: dict[str, int] = {}
@@ -134,7 +136,7 @@ class SearchActions(_Base):
     def _search(self, query: Query, direction: int) -> None:
         view, cursor = self.log_view.source, self.log_view.cursor
         hits = Hits(query, view, view.count)
-        self.hits, jumped = hits, False
+        self.hits, jumped, self.search_said = hits, False, None
         ordered = _file_order(view)
         self.running = running = Running("search", query.text, view.count)
         worker = get_current_worker()
@@ -152,7 +154,7 @@ class SearchActions(_Base):
         if cancelled():
             return
         hits.complete = True
-        self.call_from_thread(self._scan_ended, None)
+        self.call_from_thread(self._scan_ended, hits)
         if not jumped:
             self.call_from_thread(self.action_search_next, direction)
 
@@ -346,8 +348,12 @@ class SearchActions(_Base):
         if counts is not None:
             self.ranks, self.rank_counts = ranks, counts
 
-    def _scan_ended(self, _: object) -> None:
+    def _scan_ended(self, hits: Hits | None) -> None:
+        """A search ended: its count stays in the status line (as lnav's "N hits for")."""
         self.running = None
+        if hits is not None:
+            found = counted(hits.count, "match", "matches") if hits.count else "not found"
+            self.search_said = f"search {hits.query.text!r}: {found}"
         self._status()
 
     def _tick(self) -> None:

@@ -67,12 +67,12 @@ class FileSet:
             + (f", {counted(findings, 'finding', 'findings')}" if findings else "")
             + (" (scanning…)" if analysing else "")
         )
-        if running is not None:  # a search or filter in flight: lines searched / matches
-            parts.append(running)
-        elif query is not None:
+        if query is not None:
             parts.append(
                 f"filter {'out' if query.exclude else 'in'} {query.text!r}: {shown:,} shown"
             )
+        if running is not None:  # a search or filter in flight (lines searched / matches), or
+            parts.append(running)  # the last search's count
         if rank is not None:
             parts.append(f"rank {rank} only")
         parts.append("follow on" if follow else "follow off")

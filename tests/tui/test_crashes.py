@@ -75,7 +75,12 @@ async def test_an_evidence_line_jumps_the_log_to_it() -> None:
         evidence.highlighted = option_index(app, "disable_overlap_schedule=True")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.log_view.cursor == 3)
-        assert "server_args=ServerArgs(" in shown(app)
+        # the dump is 800 cells wide: the view pans to the flag and marks it (issue 16 item 3)
+        view = app.log_view
+        assert view.scroll_offset.x > 0
+        row = view.render_line(view.cursor - int(view.scroll_offset.y))
+        marked = "".join(seg.text for seg in row if seg.style and seg.style.underline)
+        assert "disable_overlap_schedule" in marked and "disable_overlap_schedule=True" in row.text
         evidence.highlighted = option_index(app, "Overlap scheduler is disabled")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.log_view.cursor == 1)
