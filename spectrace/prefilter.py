@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 try:  # optional accelerator: flat cost in the number of literals (~2.4 GB/s here)
@@ -24,51 +25,97 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
 
 SAMPLE_BYTES = 256 * 1024  # bytes of the first block whose byte counts choose the anchors
 MIN_ANCHOR = 3
-BYTES_PER_PASS = 560  # one sre pass costs about as much as one hit per this many bytes (measured)
+# Costs in units of one sre pass over a block (measured on gen_log, 2026-12-03): a memchr
+# pass (bytes.find of one byte) costs about 1/20 of it, and each place the byte occurs then
+# costs a Python step, as much as one pass per occurrence every 1,300 bytes; in an sre pass
+# each occurrence tries every tail of the group, about 1/5 of a pass per tail tried at
+# every byte.
+FIND_PASS = 0.05
+BYTES_PER_STEP = 1300
+TAIL_TRY = 5
 
 
-def anchors(literals: Iterable[bytes], freq: list[int]) -> set[bytes]:
-    """Re-anchor literals on few, rare first bytes (greedy set cover): each pass of sre costs
-    the same, so fewer distinct first bytes means fewer passes; a literal's tail matches
-    every line the literal matches (and a few more, which the rules then reject)."""
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """Lines holding one of ``literals`` are found where ``first`` occurs: by ``bytes.find``
+    and ``pattern.match`` when the byte is rare, else by one sre pass of ``pattern``."""
+
+    first: bytes
+    pattern: re.Pattern[bytes]  # first + one of the literals' tails + the rest of the line
+    literals: tuple[bytes, ...]
+    by_find: bool
+
+
+def pass_cost(share: float, tails: int) -> tuple[float, bool]:
+    """What one anchor byte costs per block (``share``: how often it occurs; ``tails``: how
+    many literal tails follow it), and whether bytes.find beats an sre pass."""
+    by_find = FIND_PASS + share * BYTES_PER_STEP
+    by_sre = 1.0 + share * tails * TAIL_TRY
+    return min(by_find, by_sre), by_find < by_sre
+
+
+def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[bytes, set[bytes]]:
+    """Re-anchor literals on few, rare bytes (greedy set cover): each anchor byte is one pass,
+    so fewer and rarer bytes mean less work. A literal's tail matches every line the literal
+    matches and a few more; each tail maps to the literals it stands for, so a line it finds
+    is kept only when it holds one of them."""
     todo = {lit for lit in literals if lit}
-    out: set[bytes] = set()
-    hit_weight = BYTES_PER_PASS / max(sum(freq), 1)
+    by_byte: dict[int, set[bytes]] = {}  # byte -> literals it can anchor
+    for lit in sorted(todo):
+        for byte in sorted(set(lit[: max(len(lit) - MIN_ANCHOR, 0) + 1])):
+            by_byte.setdefault(byte, set()).add(lit)
+    total = max(sum(freq), 1)
+    out: dict[bytes, set[bytes]] = {}
     while todo:
-        best = min(range(256), key=lambda b: _cost(b, todo, freq[b] * hit_weight))
-        for lit in [lit for lit in todo if _position(lit, best) >= 0]:
-            out.add(lit[_position(lit, best) :])
-            todo.discard(lit)
+        best = min(sorted(by_byte), key=lambda b: _per_literal(freq[b] / total, by_byte[b] & todo))
+        for lit in by_byte[best] & todo:
+            out.setdefault(lit[lit.find(bytes([best])) :], set()).add(lit)
+        todo -= by_byte[best]
     return out
 
 
-def _position(lit: bytes, byte: int) -> int:
-    """First position of ``byte`` that leaves at least MIN_ANCHOR bytes (or the whole literal)."""
-    pos = lit.find(bytes([byte]), 0, max(len(lit) - MIN_ANCHOR, 0) + 1)
-    return pos
+def _per_literal(share: float, covered: set[bytes]) -> float:
+    return pass_cost(share, len(covered))[0] / len(covered) if covered else float("inf")
 
 
-def _cost(byte: int, todo: set[bytes], hits: float) -> float:
-    """(one pass + the Python work of its hits) per literal the byte can anchor."""
-    covered = sum(1 for lit in todo if _position(lit, byte) >= 0)
-    return (1 + hits) / covered if covered else float("inf")
-
-
-def group_patterns(literals: Iterable[bytes]) -> list[re.Pattern[bytes]]:
-    """One literal-prefixed pattern per first byte: sre's fast prefix scan, never an alternation."""
+def group_patterns(tails: dict[bytes, set[bytes]], freq: list[int]) -> list[Anchor]:
+    """One literal-prefixed pattern per first byte (never a top-level alternation, sre's slow
+    path), with the literals a line it finds must hold."""
     groups: dict[int, set[bytes]] = {}
-    for lit in literals:
-        if lit:
-            groups.setdefault(lit[0], set()).add(lit[1:])
-    patterns = []
+    owners: dict[int, set[bytes]] = {}
+    for tail, lits in tails.items():
+        groups.setdefault(tail[0], set()).add(tail[1:])
+        owners.setdefault(tail[0], set()).update(lits)
+    total = max(sum(freq), 1)
+    out = []
     for first, rests in sorted(groups.items()):
         head = re.escape(bytes([first]))
         if b"" in rests:  # a one-byte literal covers the whole group
             body = b""
         else:
             body = b"(?:" + b"|".join(re.escape(r) for r in sorted(rests, key=len)) + b")"
-        patterns.append(re.compile(head + body + rb"[^\n]*"))
-    return patterns
+        # the line's end is consumed: one match per line and pattern
+        pattern = re.compile(head + body + rb"[^\n]*")
+        lits = tuple(sorted(owners[first], key=len))
+        by_find = pass_cost(freq[first] / total, len(rests))[1]
+        out.append(Anchor(bytes([first]), pattern, lits, by_find))
+    return out
+
+
+def _matches(anchor: Anchor, buf: bytearray, start: int, end: int) -> Iterator[re.Match[bytes]]:
+    if not anchor.by_find:
+        yield from anchor.pattern.finditer(buf, start, end)
+        return
+    find, match, first = buf.find, anchor.pattern.match, anchor.first
+    at = find(first, start, end)
+    while at >= 0:
+        m = match(buf, at, end)
+        if m is not None:
+            yield m
+            at = m.end()
+        else:
+            at += 1
+        at = find(first, at, end)
 
 
 class Prefilter:
@@ -85,7 +132,7 @@ class Prefilter:
                 elements=len(self.literals),
                 flags=[0] * len(self.literals),
             )
-        self._patterns: list[re.Pattern[bytes]] | None = None  # built from the first block
+        self._anchors: list[Anchor] | None = None  # built from the first block
 
     @property
     def backend(self) -> str:
@@ -94,15 +141,25 @@ class Prefilter:
     def line_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
         if self._db is not None:
             return self._hs_starts(buf, start, end)
-        if self._patterns is None:
+        if self._anchors is None:
             sample = bytes(buf[start : min(end, start + SAMPLE_BYTES)])
             freq = [sample.count(bytes([b])) for b in range(256)]
-            self._patterns = group_patterns(anchors(self.literals, freq))
+            self._anchors = group_patterns(anchors(self.literals, freq), freq)
+        return self._re_starts(buf, start, end)
+
+    def _re_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
+        """A tail's line counts only when it holds a literal the tail stands for: the same lines
+        hyperscan finds, so a false hit costs one ``in`` test here, not a parsed window."""
+        assert self._anchors is not None
         starts: set[int] = set()
         rfind = buf.rfind
-        for pattern in self._patterns:
-            for m in pattern.finditer(buf, start, end):
-                starts.add(rfind(b"\n", start, m.start()) + 1 or start)
+        for anchor in self._anchors:
+            for m in _matches(anchor, buf, start, end):
+                line_start = rfind(b"\n", start, m.start()) + 1 or start
+                if line_start not in starts and any(
+                    lit in buf[line_start : m.end()] for lit in anchor.literals
+                ):
+                    starts.add(line_start)
         return sorted(starts)
 
     def _hs_starts(self, buf: bytearray, start: int, end: int) -> list[int]:

@@ -1,0 +1,65 @@
+"""The pure-Python prefilter (no hyperscan: platforms without a wheel) finds exactly the lines
+hyperscan finds, so a triage without it parses the same windows and reports the same crashes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spectrace.pipeline import build_spec
+from spectrace.prefilter import Prefilter, _hs
+from spectrace.ruleset import RuleSet
+
+NOISE = [
+    b"[2026-10-21 08:14:03 TP3] Decode batch. #running-req: 10, #token: 4096, gen throughput (token/s): 352.9",
+    b"INFO:     127.0.0.1:53210 - \"POST /generate HTTP/1.1\" 200 OK",
+    b"(EngineCore_0 pid=4242) INFO 10-21 08:14:03 [loggers.py:116] Avg prompt throughput: 0.0",
+    b"Capturing batches (bs=16 avail_mem=12.1 GB): 100%|##########| 23/23 [00:02<00:00]",
+    b"root bloom zoom -- tp dp  abor  Erro  Killd  spec   v2 sgl ang \xe5\xb7\xb2",
+]
+
+
+def truth(text: bytes, literals: tuple[bytes, ...]) -> list[int]:
+    starts, pos = [], 0
+    for line in text.split(b"\n"):
+        if any(lit in line for lit in literals):
+            starts.append(pos)
+        pos += len(line) + 1
+    return starts
+
+
+def mixed_log(literals: tuple[bytes, ...], seed: int) -> bytes:
+    """Noise lines, and lines holding a literal at a random place (or cut one byte short)."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(3000):
+        line = rng.choice(NOISE)
+        if rng.random() < 0.2:
+            lit = rng.choice(literals)
+            lit = lit[:-1] if rng.random() < 0.3 else lit  # almost: must not count
+            at = rng.randrange(len(line) + 1)
+            line = line[:at] + lit + line[at:]
+        lines.append(line)
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_fallback_finds_exactly_the_lines_holding_a_literal(seed: int) -> None:
+    literals = build_spec(RuleSet.load(), ("Dynamic speculation disable enabled",)).prefilter.literals
+    text = mixed_log(literals, seed)
+    buf = bytearray(text)
+    want = truth(text, literals)
+    slow = Prefilter(literals, use_hyperscan=False)
+    assert slow.line_starts(buf, 0, len(buf)) == want
+    if _hs is not None:
+        assert Prefilter(literals).line_starts(buf, 0, len(buf)) == want
+
+
+def test_a_window_of_a_block_is_judged_alone() -> None:
+    literals = (b"Traceback", b"oom", b"Error")
+    text = b"a Traceback\nroom\nnothing\nValueError\n"
+    buf = bytearray(b"Error Error\n" + text + b"Traceback\n")
+    lo, hi = 12, 12 + len(text)
+    got = Prefilter(literals, use_hyperscan=False).line_starts(buf, lo, hi)
+    assert got == [12, 24, 37]
