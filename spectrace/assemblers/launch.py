@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
-from spectrace.assemblers.launch_span import LaunchSpan, clean, tokens_of
+from spectrace.assemblers.launch_span import LaunchSpan, clean, env_entry, tokens_of
 from spectrace.dialects.base import LogLine
 
 _ENV = re.compile(
@@ -99,6 +99,10 @@ def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | Non
 
 
 def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | None:
+    if (entry := env_entry([line.text for line in lines])) is not None:  # a k8s env: entry
+        name, value = entry
+        engine = "vllm" if name.startswith("VLLM_") else "trtllm" if "LLM_" in name else "sglang"
+        return LaunchCommand(engine, env={name: value}, lines={name: lines[1]})
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")

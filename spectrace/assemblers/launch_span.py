@@ -27,6 +27,11 @@ _START = re.compile(
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
 )
+# Kubernetes env entries: "- name: SGLANG_ENABLE_SPEC_V2" then "  value: \"1\""
+_ENV_NAME = re.compile(
+    r"^\s*(?:-\s+)?name:\s*[\"']?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)[\"']?\s*$"
+)
+_ENV_VALUE = re.compile(r"^\s*value:\s*(.*?)\s*$")
 _QUOTE = re.compile(r"^\s*(?:>\s*)+")  # Markdown/e-mail quoting
 _PROMPT = re.compile(r"^\s*(?:\$|>>>|\(\w[\w.-]*\)\s*\$?)\s+")  # "$ ", "(venv) $ "
 _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
@@ -42,7 +47,15 @@ def clean(text: str) -> str:
 
 
 def starts(text: str) -> bool:
-    return _START.search(text) is not None
+    return _START.search(text) is not None or _ENV_NAME.match(text) is not None
+
+
+def env_entry(texts: list[str]) -> tuple[str, str] | None:
+    """A Kubernetes ``- name: X`` / ``value: "1"`` pair as (X, "1")."""
+    if len(texts) != 2 or (name := _ENV_NAME.match(texts[0])) is None:
+        return None
+    value = _ENV_VALUE.match(texts[1])
+    return (name.group(1), _scalar(value.group(1))) if value is not None else None
 
 
 def _scalar(text: str) -> str:
@@ -191,6 +204,8 @@ class LaunchSpan:
         return True
 
     def _continues(self, before: str, text: str) -> bool:
+        if self.head is not None and _ENV_NAME.match(self.head.text):
+            return self.count == 1 and _ENV_VALUE.match(text) is not None
         if self.quote_open or before.rstrip().endswith("\\"):
             return True
         body = clean(text)

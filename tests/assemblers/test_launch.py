@@ -312,3 +312,21 @@ def test_the_scan_reaches_lines_without_a_literal(tmp_path: Path) -> None:
     )
     assert (flags["cuda_graph_bs"].value, flags["cuda_graph_bs"].lineno) == ([4, 8], 12)
     assert (flags["tp_size"].value, flags["tp_size"].lineno) == (2, 21)
+
+
+def test_kubernetes_env_entry_sets_the_env_with_its_value_line(tmp_path: Path) -> None:
+    log = tmp_path / "pod.yaml"
+    log.write_text(
+        "        args:\n"
+        "        - --speculative-algorithm\n"
+        "        - EAGLE\n"
+        "        env:\n"
+        "        - name: SGLANG_ENABLE_SPEC_V2\n"
+        '          value: "0"\n'
+        "        - name: HF_HOME\n"
+        "          value: /cache\n",
+        encoding="utf-8",
+    )
+    flags = analyse([str(log)]).config.flags
+    spec_v2 = flags["SGLANG_ENABLE_SPEC_V2"]
+    assert (spec_v2.value, spec_v2.lineno, spec_v2.origin) == (False, 6, "launch_command")
