@@ -50,7 +50,16 @@ class Terminal:
         self.tmux(
             "new-session", "-d", "-x", size[0], "-y", size[1], "-s", self.name, f"exec {command}"
         )
-        self.pid = int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+        self.pid = self._pane_pid()
+
+    def _pane_pid(self) -> int:
+        """The program's pid; a server just started after ``kill-server`` may need a moment."""
+        for _ in range(100):
+            pid = self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip()
+            if pid.isdigit():
+                return int(pid)
+            time.sleep(POLL_S)
+        raise RuntimeError(f"tmux did not start {self.name}")
 
     def tmux(self, *args: str) -> str:
         return subprocess.run(

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 # shown, never before the first frame: its import alone is ~50 ms of CPU.
 
 POLL_S = 0.5
+NARROW = 100  # columns under which the log goes above the crash list and detail
 PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
 CRASH_BATCH_S = 0.5
 # Crashes listed while the scan runs: rebuilding a list of 5,000 held the UI for 0.8 s every
@@ -88,6 +89,7 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "cancel", "Stop search/filter", show=False),
+        Binding("z", "zoom", "Zoom log/detail"),
     ]
 
     def __init__(
@@ -133,7 +135,7 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         self.load_chart = LoadChart(id="load")
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
+        with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield self.status_bar
                 yield self.log_view
@@ -145,6 +147,21 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
 
     def on_mount(self) -> None:
         self._start()
+
+    def on_resize(self) -> None:
+        """Under NARROW columns the log goes above the crash list and detail (80x24 works)."""
+        self.set_class(self.size.width < NARROW, "-narrow")
+
+    def action_zoom(self) -> None:
+        """``z``: the crash list and detail full screen, then the log full screen, then both."""
+        if self.has_class("-zoom-side"):
+            self.set_class(False, "-zoom-side").set_class(True, "-zoom-log")
+            self.log_view.focus()
+        elif self.has_class("-zoom-log"):
+            self.set_class(False, "-zoom-log")
+        else:
+            self.set_class(True, "-zoom-side")
+            self.incident_list.focus()
 
     def _start(self) -> None:
         if self.files.indexes:  # the first frame already shows the top of the log
@@ -169,7 +186,7 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
             or self.filtering
             or self._crash_flush_pending
             or self.running is not None
-            or any(w.group == "count" and not w.is_finished for w in self.workers)
+            or any(w.group in ("count", "readout") and not w.is_finished for w in self.workers)
         )
 
     # -- background work -----------------------------------------------------------------------
@@ -218,6 +235,16 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         self.post_message(
             AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
         )
+
+    @work(thread=True, exclusive=True, group="readout")
+    def _clean_readout(self, analysis: Analysis) -> None:
+        """A run with no crash says what was read (the ranks need a look at the file)."""
+        from spectrace.tui.ranks import ranks_seen
+        from spectrace.tui.readout import clean_readout
+
+        ranks = [r.name for r in ranks_seen(self.files.indexes, analysis)]
+        text = clean_readout(analysis, self.expect, ranks)
+        self.call_from_thread(self.detail.show, None, None, text)
 
     # -- reactions -----------------------------------------------------------------------------
 
@@ -296,9 +323,10 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         self.analysis = message.analysis
         entries = incident_entries(self.analysis.incidents, self.analysis.findings)
         self._list(entries)
-        if not entries:  # a healthy run: say so, and show its load rather than nothing
+        if not entries:  # a healthy run: say so and what was read, and show its load
             self.detail.show(None, empty="No crash found in this log.")
             self.load_chart.show(self.analysis.load, None, None)
+            self._clean_readout(self.analysis)
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
         self._analysis_finished()
         self._count_when_ready()
@@ -354,7 +382,23 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
             if isinstance(item, Incident)
             else getattr(item, "ts_text", None)
         )
-        self.load_chart.show(load, ts, ts_text)
+        self.load_chart.show(load, ts, ts_text, self._chart_ranks(item))
+
+    def _chart_ranks(self, item: object) -> list[str]:
+        """The ranks the load chart shows first: the crash's origin, then the rank the user
+        picked (``r``), then the crash's other ranks (never merely the file's first two)."""
+        from spectrace.incidents import Incident
+
+        wanted = []
+        if isinstance(item, Incident):
+            wanted += [item.origin_rank] if item.origin_rank else []
+        elif getattr(item, "rank", None):
+            wanted.append(item.rank)
+        if self.rank is not None:
+            wanted += sorted(self._rank(self.rank).aliases)
+        if isinstance(item, Incident):
+            wanted += list(item.ranks)
+        return list(dict.fromkeys(wanted))
 
     def on_jump_to(self, message: JumpTo) -> None:
         if message.lineno < 1:  # evidence from a flight-recorder dump: a file, not a log line

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from spectrace.tui.find import Query
     from spectrace.tui.timeline import LineSource
     from spectrace.tui.views import FileSet
-    from spectrace.tui.widgets.incident_list import IncidentList
+    from spectrace.tui.widgets.incident_list import Entry, IncidentList
     from spectrace.tui.widgets.log_view import LogView
 
 
@@ -64,3 +64,5 @@ class Host(Protocol):
     def _index(self) -> Worker[None]: ...
 
     def _filter(self) -> Worker[None]: ...
+
+    def _detail(self, entry: Entry) -> None: ...

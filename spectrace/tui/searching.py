@@ -215,6 +215,8 @@ class SearchActions(_Base):
             if rank is not None:
                 self.rank = rank or None
                 self._refilter()
+                if (entry := self.incident_list.current()) is not None:
+                    self._detail(entry)  # the load chart follows the picked rank
 
         self.push_screen(RankDialog(rows, first=len(first), current=self.rank), done)
 

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from spectrace.tui.linestyle import one_row
 from spectrace.tui.messages import JumpTo
+from spectrace.tui.readout import path_lines
 from spectrace.tui.widgets.incident_list import WrappedOptionList, clip
 
 if TYPE_CHECKING:
@@ -142,13 +143,7 @@ def summary(item: Incident | Crash) -> Text:
         out.append(f"collateral of {item.caused_by}\n", "yellow")
     path = item.worker_path
     if path is not None:
-        out.append_text(
-            Text.assemble(
-                "worker path: ",
-                (path.value, "bold green"),
-                f" ({path.worker_class})\n" if path.worker_class else "\n",
-            )
-        )
+        out.append_text(path_lines(path))
         if path.conflict:
             out.append(f"conflict: {path.conflict}\n", "bold red")
     if item.explanation is not None:
@@ -229,14 +224,14 @@ class IncidentDetail(VerticalScroll):
         self,
         item: Item | None,
         collateral: list[Incident] | None = None,
-        empty: str = "No crash selected.",
+        empty: str | Text = "No crash selected.",
     ) -> None:
         from spectrace.incidents import Incident
         from spectrace.pipeline import Finding
 
         options: list[Option] = []
         self.jumps = []
-        head, body = Text(empty, style="dim"), Text()
+        head, body = (Text(empty, style="dim") if isinstance(empty, str) else empty), Text()
         if isinstance(item, Finding):
             head = Text.assemble(
                 ("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"),

@@ -41,6 +41,12 @@ def series(samples: Sequence[LoadSample], metric: str) -> dict[str, list[float]]
     return {rank: values[-WINDOW:] for rank, values in out.items()}
 
 
+def first(by_rank: dict[str, list[float]], ranks: Sequence[str]) -> list[tuple[str, list[float]]]:
+    """Series of the wanted ranks in their order, then the rest in log order."""
+    order = {rank: n for n, rank in enumerate(ranks)}
+    return sorted(by_rank.items(), key=lambda kv: order.get(kv[0], len(order)))
+
+
 class LoadRow(Horizontal):
     """One metric of one rank: its name, the sparkline, the last value before the crash."""
 
@@ -74,8 +80,13 @@ class LoadChart(Vertical):
         yield from self.rows.values()
 
     def show(
-        self, samples: Sequence[LoadSample], when: datetime | None, when_text: str | None
+        self,
+        samples: Sequence[LoadSample],
+        when: datetime | None,
+        when_text: str | None,
+        ranks: Sequence[str] = (),
     ) -> None:
+        """Sparklines up to ``when``; ``ranks`` first (the crash's origin, the picked rank)."""
         kept = before(samples, when)
         if not samples:
             # the scan keeps samples only as crash context: none in a healthy run either
@@ -91,7 +102,7 @@ class LoadChart(Vertical):
         shown = {
             (metric, slot): (f"{rank} {name}", values)
             for metric, name in METRICS
-            for slot, (rank, values) in enumerate(list(series(kept, metric).items())[:MAX_RANKS])
+            for slot, (rank, values) in enumerate(first(series(kept, metric), ranks)[:MAX_RANKS])
         }
         width = min(max((len(n) + 1 for n, _ in shown.values()), default=0), LABEL_MAX)
         for key, row in self.rows.items():
