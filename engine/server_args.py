@@ -102,7 +102,8 @@ class EngineConfig:
     dtype: str = "float32"
     tp_size: int = 1
     enable_spec_v2: bool = False  # SGLANG_ENABLE_SPEC_V2 (``--worker v2``)
-    disable_overlap_schedule: bool = False
+    disable_overlap_schedule: bool = False  # --disable-overlap-schedule (forced on for spec v1)
+    max_prefill_tokens: int = 16384  # prompt tokens one prefill batch admits (at least one request)
     disable_cuda_graph: bool = False
     cuda_graph_bs: tuple[int, ...] = ()  # () = 1, 2, 4, 8, then every 8 up to max_running
     max_running_requests: int | None = None
@@ -118,14 +119,15 @@ class EngineConfig:
 
     @property
     def worker(self) -> str:
-        """'v2' (EAGLEWorkerV2), 'v1' (EAGLEWorker) or 'none', as SGLang's create_worker picks."""
+        """'v2' (EAGLEWorkerV2), 'v1' (EAGLEWorker) or 'none' (TpModelWorker alone), as SGLang's
+        create_worker picks from the resolved flags: v2 exactly when the overlap scheduler is on."""
         if not self.spec.enabled:
             return "none"
         return "v1" if self.disable_overlap_schedule else "v2"
 
     @property
-    def worker_class(self) -> str | None:
-        return {"v1": "EAGLEWorker", "v2": "EAGLEWorkerV2"}.get(self.worker)
+    def worker_class(self) -> str:
+        return {"v1": "EAGLEWorker", "v2": "EAGLEWorkerV2", "none": "TpModelWorker"}[self.worker]
 
     @property
     def graph_bs(self) -> tuple[int, ...]:
@@ -177,15 +179,18 @@ class EngineConfig:
 
 
 def resolve(cfg: EngineConfig) -> tuple[EngineConfig, list[str]]:
-    """SGLang 0.5.7-0.5.10 ``_handle_speculative_decoding``: forced values + the bare warnings."""
+    """SGLang 0.5.7-0.5.10 ``_handle_speculative_decoding``: forced values + the bare warnings.
+
+    Spec v2 (SGLANG_ENABLE_SPEC_V2) keeps the overlap scheduler on unless it was disabled on the
+    command line; without it speculation forces the overlap scheduler off (v1). A plain server
+    keeps the overlap scheduler as given."""
     s, warnings = cfg.spec, []
     if not s.enabled:
         return cfg, warnings
     if cfg.max_running_requests is None:
         cfg = replace(cfg, max_running_requests=48)
         warnings.append(WARN_MAX_RUNNING)
-    if cfg.enable_spec_v2:
-        cfg = replace(cfg, disable_overlap_schedule=False)
+    if cfg.enable_spec_v2 and not cfg.disable_overlap_schedule:
         warnings.append(WARN_SPEC_V2_ON)
     else:
         cfg = replace(cfg, disable_overlap_schedule=True)

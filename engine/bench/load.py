@@ -8,6 +8,7 @@ the way the story's burst of 10 met a batch of 2).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from spectrace_engine.managers.schedule_batch import Req
@@ -28,6 +29,13 @@ class LoadSpec:
         lo = max(1, round(self.max_new_tokens * (1.0 - self.length_spread)))
         return lo + (rid * 7) % (self.max_new_tokens - lo + 1)
 
+    def make_source(self, prompts: list[list[int]]) -> ClosedLoopLoad:
+        """The scheduler's request source for this load (the engine builds it per rank)."""
+        return ClosedLoopLoad(self, prompts)
+
+    def describe(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
     def problems(self) -> list[str]:
         out = []
         if self.num_requests < 1 or self.concurrency < 1 or self.max_new_tokens < 1:
@@ -47,6 +55,10 @@ class ClosedLoopLoad:
         self._client_of: dict[int, int] = {}
         self.issued = 0
         self.finished = 0
+
+    @property
+    def total(self) -> int:
+        return self.spec.num_requests
 
     def arrivals(self, it: int) -> list[Req]:
         """Requests whose client is ready at iteration ``it``."""

@@ -57,6 +57,7 @@ def build_config(
     threshold: int | None = None,
     hysteresis: int = 4,
     worker: str | None = None,
+    disable_overlap_schedule: bool = False,
     faults: Sequence[str] = (),
     tp: int = 1,
     device: str = "cpu",
@@ -104,6 +105,7 @@ def build_config(
         dtype=dtype,
         tp_size=tp,
         enable_spec_v2=spec_v2,
+        disable_overlap_schedule=disable_overlap_schedule,
         disable_cuda_graph=disable_cuda_graph,
         cuda_graph_bs=_ints(cuda_graph_bs, "--cuda-graph-bs"),
         max_running_requests=max_running,
@@ -164,6 +166,9 @@ def run(
             help="v1 (EAGLEWorker) or v2 (EAGLEWorkerV2); default from SGLANG_ENABLE_SPEC_V2"
         ),
     ] = None,
+    disable_overlap_schedule: Annotated[
+        bool, typer.Option("--disable-overlap-schedule", help="Normal event loop (spec: v1)")
+    ] = False,
     fault: Annotated[list[str] | None, typer.Option(help="A fault switch (repeatable)")] = None,
     tp: Annotated[int, typer.Option("--tp")] = 1,
     device: Annotated[str, typer.Option(help="cpu | cuda")] = "cpu",
@@ -211,6 +216,7 @@ def run(
         threshold=speculative_disable_batch_threshold,
         hysteresis=hysteresis_steps,
         worker=worker,
+        disable_overlap_schedule=disable_overlap_schedule,
         faults=fault or [],
         tp=tp,
         device=device,

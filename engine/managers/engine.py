@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from spectrace_engine.bench.load import ClosedLoopLoad, LoadSpec
 from spectrace_engine.distributed.parallel_state import TPGroup
-from spectrace_engine.managers.scheduler import Scheduler
+from spectrace_engine.managers.scheduler import Scheduler, SourceSpec
 from spectrace_engine.mem_cache.memory_pool import KVPool
 from spectrace_engine.models.loader import load_pair
 from spectrace_engine.observe.events import EventWriter
+from spectrace_engine.observe.host_sync import HostSync
 from spectrace_engine.observe.latency import LatencyBook
 from spectrace_engine.observe.logs import GB, EngineLog, avail_mem_gb, graph_word
 from spectrace_engine.observe.roofline import weight_traffic
@@ -50,13 +50,30 @@ def config_dict(cfg: EngineConfig) -> dict[str, Any]:
     return d
 
 
+def draft_type(cfg: EngineConfig) -> str:
+    """SGLang's class for the draft head: EAGLE-3 heads fuse three target layers."""
+    return "LlamaForCausalLMEagle3" if cfg.spec.algorithm == "EAGLE3" else "LlamaForCausalLMEagle"
+
+
+def param_gb(tensors: Any) -> float:
+    return sum(x.numel() * x.element_size() for x in tensors) / GB
+
+
+def weights_gb(device: str, avail_drop_gb: float, model: Any) -> float:
+    """CUDA: the drop in free device memory; CPU: the weights' bytes (free RAM on a shared host
+    moves with everyone else's work)."""
+    if device == "cuda":
+        return max(avail_drop_gb, 0.0)
+    return param_gb(model.parameters())
+
+
 class Engine:
     """One TP rank: set up, serve the load, and always leave a complete record behind."""
 
     def __init__(
         self,
         cfg: EngineConfig,
-        load: LoadSpec,
+        load: SourceSpec,
         paths: RunPaths,
         rank: int = 0,
         warnings: tuple[str, ...] = (),
@@ -105,25 +122,25 @@ class Engine:
         if cfg.device == "cuda":
             torch.cuda.set_device(self.rank % torch.cuda.device_count())  # one GPU per rank
         if cfg.tp_size > 1:
-            t = time.perf_counter()
+            t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
             log.info("Init torch distributed begin.")
             self.tp.init(port, "nccl" if cfg.device == "cuda" else "gloo", cfg.dist_timeout_s)
             log.info(
                 f"Init torch distributed ends. elapsed={time.perf_counter() - t:.2f} s, "
-                f"mem usage=0.00 GB"
+                f"mem usage={max(mem - avail_mem_gb(cfg.device), 0):.2f} GB"
             )
         torch.manual_seed(cfg.seed)
         if cfg.device == "cpu":
             torch.set_num_threads(cfg.cpu_threads)
         pair = self.load_weights()
         pool = self.allocate_kv(pair)
-        self.worker = create_worker(cfg, pair, pool, self.tp)
+        self.worker = create_worker(cfg, pair, pool, self.tp, HostSync())
         self.emit_run_start(pair)
         self.capture_graphs()
         if self.rank == 0:
             log.info(
-                f"max_total_num_tokens={pool.capacity_tokens}, chunked_prefill_size=8192, "
-                f"max_prefill_tokens=16384, max_running_requests={cfg.max_running_requests}, "
+                f"max_total_num_tokens={pool.capacity_tokens}, chunked_prefill_size=-1, "
+                f"max_prefill_tokens={cfg.max_prefill_tokens}, max_running_requests={cfg.max_running_requests}, "
                 f"context_len={cfg.max_seq_len}, "
                 f"available_gpu_mem={avail_mem_gb(cfg.device):.2f} GB"
             )
@@ -140,13 +157,13 @@ class Engine:
         log.info(
             f"Load weight end. elapsed={time.perf_counter() - t:.2f} s, "
             f"type=LlamaForCausalLM, avail mem={after:.2f} GB, mem usage="
-            f"{max(mem - after, 0):.2f} GB."
+            f"{weights_gb(cfg.device, mem - after, pair.target):.2f} GB."
         )
         if cfg.spec.enabled:
             log.info(f"Load weight begin. avail mem={after:.2f} GB")
-            log.info(
-                f"Load weight end. elapsed=0.00 s, type=LlamaForCausalLMEagle3, "
-                f"avail mem={after:.2f} GB, mem usage=0.00 GB."
+            log.info(  # the pair loads as one: the target's line carries the time
+                f"Load weight end. elapsed=0.00 s, type={draft_type(cfg)}, "
+                f"avail mem={after:.2f} GB, mem usage={param_gb(pair.draft.own_state_dict().values()):.2f} GB."
             )
         return pair
 
@@ -170,8 +187,13 @@ class Engine:
             return
         word = graph_word(cfg.device)
         pool = torch.cuda.graph_pool_handle() if cfg.device == "cuda" else None
-        titles = {"target": "", "draft": "draft ", "draft_extend": "draft extend "}
-        for runner in self.worker.runners:
+        titles = {
+            "target": "",
+            "target_decode": "",
+            "draft": "draft ",
+            "draft_extend": "draft extend ",
+        }
+        for runner in self.worker.graph_runners:
             t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
             title = titles[runner.name]
             log.info(
@@ -213,18 +235,18 @@ class Engine:
             log_path=str(self.paths.log),
             warnings=list(self.warnings),
             tp_size=cfg.tp_size,
-            load=dataclasses.asdict(self.load_spec),
+            load=self.load_spec.describe(),
         )
         self.events.flush()
 
     # --- serving --------------------------------------------------------------------------------
     def serve(self) -> None:
         self.t_serve = time.perf_counter()
-        load = ClosedLoopLoad(self.load_spec, self.pair.prompts)
+        load = self.load_spec.make_source(self.pair.prompts)
         self.scheduler = Scheduler(
             self.cfg, self.worker, self.log, self.events, load, self.progress
         )
-        if self.cfg.worker == "v2":
+        if not self.cfg.disable_overlap_schedule:
             self.scheduler.event_loop_overlap()
         else:
             self.scheduler.event_loop_normal()
@@ -262,7 +284,7 @@ class Engine:
     def finish(self, status: str) -> None:
         s = self.scheduler
         tot = s.totals if s is not None else None
-        stats = [r.stats for r in self.worker.runners] if self.worker is not None else []
+        stats = [r.stats for r in self.worker.graph_runners] if self.worker is not None else []
         live = sum(st.live_rows for st in stats)
         padded = sum(st.padded_rows for st in stats)
         now = time.perf_counter()
@@ -271,7 +293,7 @@ class Engine:
             "run_end",
             status=status,
             steps=tot.steps if tot else 0,
-            requests_finished=s.load.finished if s else 0,
+            requests_finished=s.source.finished if s else 0,
             tokens_out=tot.tokens_out if tot else 0,
             mean_accepted=(tot.accepted / tot.verifies) if tot and tot.verifies else None,
             mean_emitted=((tot.accepted + tot.verifies) / tot.verifies)

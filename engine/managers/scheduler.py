@@ -1,33 +1,57 @@
-"""Continuous batching plus dynamic speculation disable (threshold + hysteresis) on v1 and v2.
+"""Scheduler: continuous batching, SGLang's two event loops, and dynamic speculation disable.
 
 Each iteration: receive arrivals, admit and prefill them, decide speculation for the decode batch,
-run one decode step, retire finished requests. Speculation turns off as soon as the decode batch
-(running + just admitted) exceeds ``--speculative-disable-batch-threshold`` and back on after
-``hysteresis_steps`` consecutive plain steps at or below it. Both transitions do their duty: spec
--> plain clears the batch's spec_info (``clear_for_nonspec``), plain -> spec catches the draft KV
-up on every token it missed, so acceptance recovers.
+``run_batch`` one decode step, ``process_batch_result`` (tokens, events, retired requests).
+``event_loop_normal`` processes each step at once; ``event_loop_overlap`` launches step n before
+it processes step n-1, so the host's bookkeeping runs while the device computes (a toggle, or a
+step whose layout needs the host state, drains first). Speculation turns off as soon as the
+decode batch exceeds ``--speculative-disable-batch-threshold`` and back on after
+``hysteresis_steps`` consecutive plain steps at or below it: spec -> plain runs the batch's
+``clear_for_nonspec``, plain -> spec catches the draft KV up on every token it missed.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from spectrace_engine.bench.load import ClosedLoopLoad
 from spectrace_engine.faults import Fault
 from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
-from spectrace_engine.managers.tp_worker import StepOutput
+from spectrace_engine.managers.tp_worker import NAN_MESSAGE, GenerationBatchResult
 from spectrace_engine.observe.events import EventWriter
 from spectrace_engine.observe.latency import LatencyBook
 from spectrace_engine.observe.logs import (
     DecodeStats,
     EngineLog,
     decode_batch_line,
-    graph_word,
     prefill_batch_line,
 )
 from spectrace_engine.server_args import EngineConfig
+from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
+
+
+class RequestSource(Protocol):
+    """Where requests come from (SGLang's scheduler receives them from the tokenizer manager)."""
+
+    finished: int
+
+    @property
+    def total(self) -> int: ...
+
+    def arrivals(self, it: int) -> list[Req]: ...
+
+    def on_finish(self, req: Req, it: int) -> None: ...
+
+    def done(self) -> bool: ...
+
+
+class SourceSpec(Protocol):
+    """What the entry point hands each rank: a picklable description that builds the source."""
+
+    def make_source(self, prompts: list[list[int]]) -> RequestSource: ...
+
+    def describe(self) -> dict[str, object]: ...
 
 
 @dataclass(slots=True)
@@ -63,7 +87,7 @@ class InFlight:
 
     reqs: list[Req]
     bs: int
-    out: StepOutput
+    result: GenerationBatchResult
     step: int
     context: dict[str, Any]
 
@@ -78,48 +102,48 @@ class Totals:
 
 
 class Scheduler:
-    """Owns the queues and the running batch; the worker does the forwards."""
+    """Owns the queues and the running batch; the model worker does the forwards."""
 
     def __init__(
         self,
         cfg: EngineConfig,
-        worker: Any,
+        model_worker: Any,
         log: EngineLog,
         events: EventWriter,
-        load: ClosedLoopLoad,
+        source: RequestSource,
         progress: Any = None,
     ) -> None:
-        self.cfg, self.worker, self.log, self.events, self.load = cfg, worker, log, events, load
-        self.pool = worker.pool
-        self.progress = progress
+        self.cfg, self.model_worker, self.log, self.events = cfg, model_worker, log, events
+        self.source, self.progress = source, progress
+        self.pool, self.syncs = model_worker.pool, model_worker.syncs
         s = cfg.spec
         hyst = 0 if cfg.faults.on(Fault.NO_HYSTERESIS) else s.hysteresis_steps
         threshold = s.disable_batch_threshold if s.enabled else None  # NONE never speculates
         self.spec = SpecController(s.enabled, threshold, hyst)
-        self.running = ScheduleBatch([], worker.device, is_spec_v2=cfg.worker == "v2")
+        self.algorithm = SpeculativeAlgorithm.from_string(s.algorithm)
+        self.running = ScheduleBatch([], model_worker.device, self.pool)
         self.waiting: list[Req] = []
         self.it = 0
         self.totals = Totals()
         self.stats = DecodeStats(t_start=time.perf_counter())
         self.context: dict[str, Any] = {}  # what the step was doing, for the error event
         self.last_graph = False
-        self.launched = 0  # decode steps started (overlap: one more than completed)
-        self.pending: InFlight | None = None  # v2 overlap: the step the device is computing
+        self.launched = 0  # decode steps started (overlap: one more than processed)
+        self.pending: InFlight | None = None  # overlap: the step the device is computing
         self.latency = LatencyBook()  # per-request wall times (arrival, first token, finish)
 
     # --- loops (SGLang's names: the traceback shows which path ran) -----------------------------
     def event_loop_normal(self) -> None:
-        while not self.load.done():
-            self.iteration()
+        while not self.source.done():
+            self.iteration(overlap=False)
 
     def event_loop_overlap(self) -> None:
-        """v2: launch step n, then resolve step n-1 while the device computes step n."""
-        while not self.load.done():
+        while not self.source.done():
             self.iteration(overlap=True)
         self.drain()
 
-    def iteration(self, overlap: bool = False) -> None:
-        arrived = self.load.arrivals(self.it)
+    def iteration(self, overlap: bool) -> None:
+        arrived = self.source.arrivals(self.it)
         for r in arrived:
             self.latency.arrive(r.rid)
         self.waiting.extend(arrived)
@@ -127,13 +151,20 @@ class Scheduler:
         if new:
             self.run_prefill(new)
         if not self.running.is_empty():
-            self.run_decode_step(overlap)
+            self.run_decode(overlap)
         self.it += 1
 
     # --- admission and prefill -------------------------------------------------------------------
     def get_new_batch_prefill(self) -> list[Req]:
+        """Requests to admit: within max_running_requests and max_prefill_tokens."""
         room = (self.cfg.max_running_requests or 48) - self.running.batch_size()
-        new, self.waiting = self.waiting[:room], self.waiting[room:]
+        new, tokens = [], 0
+        for r in self.waiting[:room]:
+            if new and tokens + len(r.prompt) > self.cfg.max_prefill_tokens:
+                break
+            new.append(r)
+            tokens += len(r.prompt)
+        self.waiting = self.waiting[len(new) :]
         return new
 
     def run_prefill(self, new: list[Req]) -> None:
@@ -143,12 +174,14 @@ class Scheduler:
         if self.spec.over(bs_after):
             self.switch_off(bs_after)
         self.context = {"phase": "prefill", "bs": len(new)}
-        t0 = time.perf_counter()
-        batch = self.worker.forward_extend(new, spec=self.spec.enabled)
+        t0, before = time.perf_counter(), self.syncs.n
+        batch = self.model_worker.forward_extend(new, spec=self.spec.enabled)
         dt = time.perf_counter() - t0
-        for r in new:  # the prefill's argmax is on the host now (.tolist() in forward_extend)
+        for r in new:  # the first tokens are on the host now (read in forward_target_extend)
             self.latency.first_token(r.rid)
         self.running.merge_batch(batch)
+        if self.spec.enabled:
+            self.running.spec_algorithm = self.algorithm
         tokens = sum(len(r.prompt) for r in new)
         if self.log.tp_rank == 0:
             self.log.info(
@@ -158,7 +191,6 @@ class Scheduler:
                     self.usage(),
                     bs_after - len(new),
                     len(self.waiting),
-                    graph_word(self.cfg.device),
                     tokens / max(dt, 1e-9),
                 )
             )
@@ -169,12 +201,15 @@ class Scheduler:
             tokens=tokens,
             spec=self.spec.enabled,
             t_us=round(dt * 1e6, 1),
+            host_syncs=self.syncs.n - before,
         )
 
     # --- speculation on/off ------------------------------------------------------------------------
     def switch_off(self, bs: int) -> None:
+        """The decision (the batch turns plain) and its clean-up hook, which the fault skips."""
         batch = self.running
-        self.worker.remember_for_catch_up(batch)
+        self.model_worker.remember_for_catch_up(batch)
+        batch.spec_algorithm = SpeculativeAlgorithm.NONE
         cleanup = not (self.cfg.faults.on(Fault.STALE_SPEC_INFO) and self.cfg.worker == "v1")
         if cleanup:
             batch.clear_for_nonspec()
@@ -207,7 +242,8 @@ class Scheduler:
         last_only = self.cfg.faults.on(Fault.SKIP_DRAFT_KV_SYNC)
         missed = sum(sum(p.shape[0] for p in r.pending) for r in batch.reqs)
         self.context = {"phase": "draft_catch_up", "bs": bs}
-        batch.spec_info = self.worker.catch_up_draft(batch, last_only=last_only)
+        batch.spec_info = self.model_worker.catch_up_draft(batch, last_only=last_only)
+        batch.spec_algorithm = self.algorithm
         if last_only:
             self.events.emit(
                 "fault",
@@ -234,9 +270,9 @@ class Scheduler:
         )
 
     # --- decode ----------------------------------------------------------------------------------
-    def run_decode_step(self, overlap: bool = False) -> None:
-        if self.pending is not None and not self.spec.stays_on(self.running.batch_size()):
-            self.drain()  # a toggle or a plain step needs the host state of the step in flight
+    def run_decode(self, overlap: bool) -> None:
+        if self.pending is not None and not self.can_run_ahead():
+            self.drain()  # a toggle or a switched step needs the host state of the step in flight
         batch = self.running
         bs = batch.batch_size()
         if bs == 0:
@@ -245,49 +281,87 @@ class Scheduler:
             self.switch_off(bs)
         elif self.spec.may_resume(bs):
             self.switch_on(bs)
-        self.worker.step_no = self.events.step = self.launched
+        self.model_worker.step_no = self.events.step = self.launched
         self.launched += 1
         self.context = self.step_context(batch)
-        out = self.worker.forward_batch_generation(batch, self.spec.enabled)
-        flight = InFlight(list(batch.reqs), bs, out, self.worker.step_no, self.context)
-        if out.future is not None and overlap:
+        batch.prepare_for_decode()
+        flight = InFlight(
+            list(batch.reqs), bs, self.run_batch(batch), self.launched - 1, self.context
+        )
+        if overlap and flight.result.future is not None:
             flight, self.pending = self.pending, flight
             if flight is None:
                 return
-        self.complete(flight)
+        self.process_batch_result(flight)
+
+    def can_run_ahead(self) -> bool:
+        """Launch before processing only when no toggle is due (plain servers: always)."""
+        bs = self.running.batch_size()
+        return self.spec.stays_on(bs) or (not self.cfg.spec.enabled)
+
+    def run_batch(self, batch: ScheduleBatch) -> GenerationBatchResult:
+        """v1 takes the ScheduleBatch (SGLang's v1 does); the others a ModelWorkerBatch, and the
+        scheduler keeps what they return for the next step."""
+        if self.cfg.worker == "v1":
+            result = self.model_worker.forward_batch_generation(batch)
+        else:
+            result = self.model_worker.forward_batch_generation(batch.get_model_worker_batch())
+        if result.next_token_ids is not None:
+            batch.output_ids = result.next_token_ids
+        if result.seq_lens is not None:
+            batch.seq_lens = result.seq_lens
+        if result.next_draft_input is not None:
+            batch.spec_info = result.next_draft_input
+        if result.target_hidden is not None:
+            for b, r in enumerate(batch.reqs):
+                r.pending.append(result.target_hidden[b : b + 1])
+        return result
 
     def drain(self) -> None:
-        """Resolve the step in flight (overlap mode), if any."""
+        """Process the step in flight (overlap mode), if any."""
         flight, self.pending = self.pending, None
         if flight is not None:
-            self.complete(flight)
+            self.process_batch_result(flight)
 
-    def complete(self, flight: InFlight) -> None:
+    def process_batch_result(self, flight: InFlight) -> None:
         """Host side of a finished step: tokens, events, retired requests, the stats line."""
         self.context = flight.context
-        accepted = flight.out.accepted
-        if flight.out.future is not None:
+        accepted = flight.result.accepted
+        if flight.result.future is not None:
             self.context["phase"] = "resolve"
-            accepted = self.worker.resolve(flight.reqs, flight.out.future)
+            accepted = self.resolve(flight)
         self.record_step(flight, accepted)
         self.retire_finished()
         if self.totals.steps % self.cfg.decode_log_interval == 0:
             self.log_decode_batch()
 
+    def resolve(self, flight: InFlight) -> list[int] | None:
+        """Read the step's tokens (one host read, counted on the step) and append them."""
+        before = self.syncs.n
+        rows, nan = flight.result.future.resolve(self.syncs)  # type: ignore[union-attr]
+        flight.result.resolve_syncs += self.syncs.n - before
+        if nan:
+            raise ValueError(NAN_MESSAGE)
+        accepted = []
+        for r, row in zip(flight.reqs, rows, strict=True):
+            a, room = row[0], r.max_new_tokens - len(r.output)
+            r.output.extend(row[1 : a + 2][:room])
+            accepted.append(a)
+        return accepted if flight.result.mode == "verify" else None
+
     def step_context(self, batch: ScheduleBatch) -> dict[str, Any]:
-        """Rows the forward will lay out, from the same spec_info coefficient the runner uses."""
-        bs = batch.batch_size()
-        coupled = batch.spec_info is not None and not batch.is_spec_v2
-        per_req = batch.spec_info.tokens_per_req() if coupled else 1  # type: ignore[union-attr]
-        n = self.worker.n_draft
+        """Rows the target forward will lay out: bs x N when the batch carries spec_info into
+        a runner whose graphs are TARGET_VERIFY, one per request otherwise."""
+        bs, n = batch.batch_size(), self.model_worker.n_draft
+        coupled = self.spec.enabled or (batch.spec_info is not None and self.cfg.worker == "v1")
         mode = "verify" if self.spec.enabled else "decode"
         return {
             "phase": mode,
             "mode": mode,
-            "step": self.worker.step_no,
+            "step": self.launched - 1,
             "bs": bs,
             "spec_enabled": self.spec.enabled,
-            "rows": bs * (n if self.spec.enabled else per_req),
+            "rows": bs * (n if coupled else 1),
             "rows_expected": bs * (n if self.spec.enabled else 1),
             "spec_info": _shapes(batch),
             "running_req": bs,
@@ -295,7 +369,7 @@ class Scheduler:
         }
 
     def record_step(self, flight: InFlight, accepted: list[int] | None) -> None:
-        bs, out = flight.bs, flight.out
+        bs, out = flight.bs, flight.result
         self.totals.steps += 1
         emitted = [a + 1 for a in accepted] if accepted is not None else None
         made = sum(emitted) if emitted is not None else bs
@@ -308,12 +382,12 @@ class Scheduler:
             self.totals.accepted += sum(accepted)
             self.stats.spec_verifies += bs
             self.stats.spec_accepted += sum(accepted)
-        self.last_graph = out.info.graph != "eager"
+        self.last_graph = out.info.graph == "replay"  # a real CUDA graph, never the emulation
         self.events.emit(
             "step",
             step=flight.step,
             mode=out.mode,
-            spec_enabled=self.spec.enabled,
+            spec_enabled=flight.context["spec_enabled"],
             bs=bs,
             padded_bs=out.info.padded_bs,
             rows=out.info.rows,
@@ -325,9 +399,10 @@ class Scheduler:
             spec_info=out.spec_shapes,
             accepted=accepted,
             emitted=emitted,
-            num_draft_tokens=self.worker.n_draft,
+            num_draft_tokens=self.model_worker.n_draft,
             emitted_total=made,
             host_syncs=out.host_syncs,
+            resolve_syncs=out.resolve_syncs,
             dirty_rows=out.info.dirty_rows,
         )
 
@@ -338,7 +413,7 @@ class Scheduler:
             if r.finished or self.out_of_room(r):
                 r.finish_step = self.totals.steps
                 self.pool.free_slot(r.slot)
-                self.load.on_finish(r, self.it)
+                self.source.on_finish(r, self.it)
                 output_ids = r.output[: r.max_new_tokens]
                 lat = self.latency.finish(r.rid, len(output_ids))
                 self.events.emit(
@@ -350,7 +425,7 @@ class Scheduler:
                     **(lat.fields() if lat is not None else {}),
                 )
                 if self.progress is not None:
-                    self.progress(self.load.finished, self.load.spec.num_requests)
+                    self.progress(self.source.finished, self.source.total)
             else:
                 keep.append(i)
         if len(keep) != batch.batch_size():
@@ -359,8 +434,8 @@ class Scheduler:
     def out_of_room(self, r: Req) -> bool:
         """A request stops when the next step's verify/draft columns would not fit its row."""
         s = self.cfg.spec
-        step = self.worker.n_draft + s.num_steps * s.eagle_topk + 2
-        in_flight = 2 if self.cfg.worker == "v2" else 1  # overlap: one more step already launched
+        step = self.model_worker.n_draft + s.num_steps * s.eagle_topk + 2
+        in_flight = 1 if self.cfg.disable_overlap_schedule else 2  # overlap: one more launched
         return r.kv_len + in_flight * step > self.pool.max_len
 
     # --- stats lines -------------------------------------------------------------------------------
@@ -381,8 +456,7 @@ class Scheduler:
                     tokens,
                     self.usage(),
                     st,
-                    self.worker.n_draft,
-                    graph_word(self.cfg.device),
+                    self.model_worker.n_draft,
                     self.last_graph,
                     thr,
                     len(self.waiting),
@@ -402,4 +476,4 @@ class Scheduler:
 
 
 def _shapes(batch: ScheduleBatch) -> dict[str, object] | None:
-    return None if batch.spec_info is None else batch.spec_info.shapes()
+    return None if batch.spec_info is None else batch.spec_info.shapes()  # type: ignore[union-attr]

@@ -1,4 +1,9 @@
-"""What every worker shares: the graph runners, prefill, plain decode and the draft-KV catch-up."""
+"""TpModelWorker: the target model's worker (SGLang's), prefill and plain decode with its sampler.
+
+A plain server (``--speculative-algorithm NONE``) runs this worker alone; the EAGLE workers hold
+one as their ``target_worker`` and call it for prefill and for the verify forward
+(``is_verify``), as SGLang's speculative workers do.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +14,15 @@ import torch
 from spectrace_engine.distributed.parallel_state import TPGroup
 from spectrace_engine.faults import Fault
 from spectrace_engine.layers.sampler import Sampler
-from spectrace_engine.managers.schedule_batch import (
-    EagleDraftInput,
-    ForwardMode,
-    ModelWorkerBatch,
-    Req,
-    ScheduleBatch,
-)
-from spectrace_engine.mem_cache.memory_pool import KVPool, causal_mask, extend_inputs
-from spectrace_engine.model_executor.cuda_graph_runner import (
-    GraphRunner,
-    ReplayInfo,
-    RunnerInput,
-    StaticBuffers,
-)
-from spectrace_engine.models.weights import ModelPair
+from spectrace_engine.managers.overlap_utils import FutureTokens
+from spectrace_engine.managers.schedule_batch import ModelWorkerBatch, Req, ScheduleBatch
+from spectrace_engine.mem_cache.memory_pool import KVPool
+from spectrace_engine.model_executor.cuda_graph_runner import CudaGraphRunner, ReplayInfo
+from spectrace_engine.model_executor.forward_batch_info import ForwardBatch
+from spectrace_engine.model_executor.model_runner import ModelRunner
+from spectrace_engine.models.llama import TargetModel
 from spectrace_engine.observe.events import GpuSpan
+from spectrace_engine.observe.host_sync import HostSync
 from spectrace_engine.server_args import EngineConfig
 from torch import Tensor
 
@@ -32,17 +30,22 @@ NAN_MESSAGE = "Detected errors during sampling! NaN in the logits."
 
 
 @dataclass(slots=True)
-class StepOutput:
-    """One decode step as the scheduler and the events see it (host values)."""
+class GenerationBatchResult:
+    """One decode step as the scheduler and the events see it."""
 
     mode: str  # "decode" | "verify"
     info: ReplayInfo
     phases: dict[str, float] = field(default_factory=dict)  # wall µs per phase
     gpu_phases: dict[str, GpuSpan] = field(default_factory=dict)  # CUDA only, read at flush
-    accepted: list[int] | None = None  # drafts accepted per request (verify only)
+    accepted: list[int] | None = None  # drafts accepted per request (v1: read in the step)
     spec_shapes: dict[str, object] | None = None
-    host_syncs: int = 0  # device->host reads inside the step
-    future: object | None = None  # v2: device results the scheduler resolves after the step
+    host_syncs: int = 0  # device -> host reads inside the step, measured (HostSync)
+    resolve_syncs: int = 0  # reads when the scheduler processed the result (FutureTokens)
+    future: FutureTokens | None = None  # results the scheduler reads after the step
+    next_token_ids: Tensor | None = None  # [bs] each request's new root, on the device
+    seq_lens: Tensor | None = None  # [bs] KV length after the step, on the device
+    next_draft_input: object | None = None  # the EagleDraftInput the next step drafts from
+    target_hidden: Tensor | None = None  # plain step of a spec server: features for catch-up
 
 
 class Phases:
@@ -70,89 +73,29 @@ class Phases:
             self._ev = ev
 
 
-class BaseWorker:
-    """Target (+ draft) forwards through graph runners; subclasses add the speculative step."""
+class TpModelWorker:
+    """Target forwards through the model runner, then the sampler."""
 
-    def __init__(self, cfg: EngineConfig, pair: ModelPair, pool: KVPool, tp: TPGroup) -> None:
-        self.cfg, self.pair, self.pool, self.tp = cfg, pair, pool, tp
-        self.target, self.draft = pair.target, pair.draft
-        self.device = next(self.target.parameters()).device
-        self.dtype = next(self.target.parameters()).dtype
-        self.max_len = pool.max_len
-        self.step_no = 0
+    def __init__(
+        self, cfg: EngineConfig, model: TargetModel, pool: KVPool, tp: TPGroup, syncs: HostSync
+    ) -> None:
+        self.cfg, self.model, self.pool, self.tp, self.syncs = cfg, model, pool, tp, syncs
+        self.model_runner = ModelRunner(cfg, model, pool, tp)
+        self.device, self.max_len = self.model_runner.device, pool.max_len
         self.sampler = Sampler(cfg.sampling, cfg.seed, self.device)
-        s = cfg.spec
-        self.n_draft = s.num_draft_tokens if s.enabled else 1
-        self.target_runner = self._runner(
-            "target", self._target_fwd, {"decode": 1, "verify": self.n_draft}, None
-        )
-        self.draft_runners: list[GraphRunner] = []
-        if s.enabled:
-            dim = self.target.cfg.dim
-            self.draft_runner = self._runner("draft", self._draft_fwd, {"draft": s.eagle_topk}, dim)
-            self.draft_extend_runner = self._runner(
-                "draft_extend", self._draft_fwd, {"draft_extend": s.num_steps + 1}, dim
-            )
-            self.draft_runners = [self.draft_runner, self.draft_extend_runner]
-
-    def _runner(self, name: str, fwd, modes: dict[str, int], hidden: int | None) -> GraphRunner:
-        bs = self.cfg.graph_bs
-        bufs = StaticBuffers.allocate(
-            max(bs), max(bs) * max(modes.values()), self.max_len, hidden, self.device, self.dtype
-        )
-        return GraphRunner(
-            name,
-            fwd,
-            modes,
-            bs,
-            bufs,
-            self.pool.scratch_slot,
-            enabled=not self.cfg.disable_cuda_graph,
-            neutralise=not self.cfg.faults.on(Fault.DIRTY_PADDING),
-        )
-
-    def _target_fwd(
-        self,
-        tok: Tensor,
-        pos: Tensor,
-        slots: Tensor,
-        locs: Tensor,
-        mask: Tensor,
-        hidden: Tensor | None,
-    ) -> tuple[Tensor, Tensor]:
-        return self.target(tok, pos, slots, locs, mask, self.pool.target)
-
-    def _draft_fwd(
-        self,
-        tok: Tensor,
-        pos: Tensor,
-        slots: Tensor,
-        locs: Tensor,
-        mask: Tensor,
-        hidden: Tensor | None,
-    ) -> tuple[Tensor, Tensor]:
-        assert hidden is not None and self.pool.draft is not None
-        return self.draft(tok, hidden, pos, slots, locs, mask, self.pool.draft)
+        self.n_draft = 1
 
     @property
-    def runners(self) -> list[GraphRunner]:
-        return [self.target_runner, *self.draft_runners]
+    def step_no(self) -> int:
+        return self.model_runner.step_no
 
-    # --- target forward (SGLang's ModelRunner.forward) -------------------------------------
-    def run_target(self, mwb: ModelWorkerBatch) -> tuple[Tensor, Tensor, ReplayInfo]:
-        """The spec token coefficient of the attached spec_info decides the row count."""
-        per_req = mwb.spec_info.tokens_per_req() if mwb.spec_info is not None else 1
-        if mwb.forward_mode is ForwardMode.TARGET_VERIFY:
-            mode, positions = "verify", mwb.spec_info.positions  # type: ignore[union-attr]
-            mask = mwb.spec_info.custom_mask  # type: ignore[union-attr]
-        else:
-            mode, positions = "decode", mwb.seq_lens
-            mask = causal_mask(mwb.seq_lens, self.max_len)
-        inp = RunnerInput(
-            mwb.bs, per_req, mwb.input_ids, positions, mwb.out_cache_loc, mwb.req_pool_indices, mask
-        )
-        (logits, aux), info = self.target_runner.run(mode, inp)
-        return self.tp.all_reduce_logits(logits, self.step_no), aux, info
+    @step_no.setter
+    def step_no(self, value: int) -> None:
+        self.model_runner.step_no = value
+
+    @property
+    def graph_runners(self) -> list[CudaGraphRunner]:
+        return self.model_runner.graph_runners
 
     def poison(self, logits: Tensor) -> Tensor:
         """nan_logits fault: one request's logits become NaN at the configured step."""
@@ -163,99 +106,52 @@ class BaseWorker:
         return logits
 
     def check_nan(self, logits: Tensor) -> None:
-        """SGLang's sampler NaN detection (a host sync; v2 defers it to the step boundary)."""
-        if bool(torch.isnan(logits).any()):
+        """SGLang's sampler NaN detection: a host read inside the step."""
+        if self.syncs.any(torch.isnan(logits)):
             raise ValueError(NAN_MESSAGE)
 
-    # --- prefill ------------------------------------------------------------------------------
-    def forward_extend(self, reqs: list[Req], spec: bool) -> ScheduleBatch:
-        """Target prefill of new requests; with speculation on, the draft extends over them too."""
+    def forward_extend(self, reqs: list[Req], spec: bool = False) -> ScheduleBatch:
+        """Prefill new requests into a batch of their own (the scheduler merges it)."""
+        self.forward_target_extend(reqs)
+        return ScheduleBatch(reqs, self.device, self.pool)
+
+    def forward_target_extend(self, reqs: list[Req]) -> Tensor:
+        """Prefill new requests, sample each one's first token; returns the target features."""
         for r in reqs:
             r.slot = self.pool.alloc_slot()
-        lengths = [len(r.prompt) for r in reqs]
-        pos, cols, mask = extend_inputs(lengths, [0] * len(reqs), self.device, self.max_len)
-        tokens = torch.zeros(pos.shape, dtype=torch.long, device=self.device)
-        for b, r in enumerate(reqs):
-            tokens[b, : lengths[b]] = torch.tensor(r.prompt, device=self.device)
         slots = torch.tensor([r.slot for r in reqs], device=self.device)
-        logits, aux = self.target(tokens, pos, slots, cols, mask, self.pool.target)
-        logits = self.tp.all_reduce_logits(logits, self.step_no)
-        last = torch.tensor(lengths, device=self.device) - 1
+        logits, aux = self.model_runner.forward_extend([r.prompt for r in reqs], slots)
+        last = torch.tensor([len(r.prompt) - 1 for r in reqs], device=self.device)
         first = logits[torch.arange(len(reqs), device=self.device), last]
         self.check_nan(first)
-        for r, tok in zip(reqs, self.sampler.sample(first).tolist(), strict=True):
+        for r, tok in zip(reqs, self.syncs.tolist(self.sampler.sample(first)), strict=True):
             r.output.append(tok)
-        batch = ScheduleBatch(reqs, self.device, is_spec_v2=self.cfg.worker == "v2")
-        if self.draft is not None and self.cfg.spec.enabled:
-            for b, r in enumerate(reqs):
-                r.draft_len, r.pending = 0, [aux[b, : lengths[b]]]
-            if spec:
-                batch.spec_info = self.catch_up_draft(batch, last_only=False)
-        return batch
+        return aux
 
-    # --- plain decode ---------------------------------------------------------------------------
-    def forward_decode(self, batch: ScheduleBatch) -> StepOutput:
-        """One token per request through the decode graph (speculation off or algorithm NONE)."""
-        ph = Phases(self.device)
-        batch.prepare_for_decode(self.pool)
-        logits, aux, info = self.run_target(batch.get_model_worker_batch())
+    def forward_batch_generation(
+        self, mwb: ModelWorkerBatch, is_verify: bool = False
+    ) -> GenerationBatchResult | tuple[Tensor, Tensor, ReplayInfo]:
+        """A verify returns the raw forward; a decode samples on the device and launches the
+        copy of its tokens, which the scheduler reads when it processes the result."""
+        fb = ForwardBatch.init_new(mwb, self.max_len)
+        if is_verify:
+            return self.model_runner.forward(fb)
+        ph, before = Phases(self.device), self.syncs.n
+        logits, aux, info = self.model_runner.forward(fb)
         ph.mark("decode")
         logits = self.poison(logits[:, 0])
-        self.check_nan(logits)
         next_ids = self.sampler.sample(logits)  # after replay: the graph holds the forward only
-        if self.cfg.spec.enabled:
-            feats = aux[:, 0].clone()
-            for b, r in enumerate(batch.reqs):
-                r.pending.append(feats[b : b + 1])
-        for r, tok in zip(batch.reqs, next_ids.tolist(), strict=True):
-            r.output.append(tok)
-        batch.seq_lens = batch.seq_lens + 1
-        batch.output_ids = next_ids
-        ph.mark("commit")
-        return StepOutput("decode", info, ph.out, gpu_phases=ph.gpu, host_syncs=2)
-
-    # --- draft KV bookkeeping across spec on/off ----------------------------------------------
-    def remember_for_catch_up(self, batch: ScheduleBatch) -> None:
-        """Spec -> plain: keep the last target feature so the catch-up re-runs the last row."""
-        si = batch.spec_info
-        if not isinstance(si, EagleDraftInput) or len(si.target_hidden) != batch.batch_size():
-            return
-        for b, r in enumerate(batch.reqs):
-            r.draft_len, r.pending = r.kv_len - 1, [si.target_hidden[b : b + 1]]
-
-    def catch_up_draft(self, batch: ScheduleBatch, last_only: bool) -> EagleDraftInput:
-        """Draft extend over every position the draft has not seen (eager, variable length)."""
-        reqs = batch.reqs
-        starts, feats, toks = [], [], []
-        for r in reqs:
-            feat = torch.cat(r.pending)
-            d = r.kv_len - feat.shape[0]
-            if last_only:
-                feat, d = feat[-1:], r.kv_len - 1
-            starts.append(d)
-            feats.append(feat)
-            toks.append(r.tokens[d + 1 : r.kv_len + 1])
-        lengths = [len(t) for t in toks]
-        pos, cols, mask = extend_inputs(lengths, starts, self.device, self.max_len)
-        t = pos.shape[1]
-        tokens = torch.zeros(len(reqs), t, dtype=torch.long, device=self.device)
-        fpad = feats[0].new_zeros(len(reqs), t, feats[0].shape[-1])
-        for b in range(len(reqs)):
-            tokens[b, : lengths[b]] = torch.tensor(toks[b], device=self.device)
-            fpad[b, : lengths[b]] = feats[b]
-        logits, hout = self.draft(
-            tokens, self.draft.fuse(fpad), pos, batch.req_pool_indices, cols, mask, self.pool.draft
-        )
-        rows = torch.arange(len(reqs), device=self.device)
-        last = torch.tensor(lengths, device=self.device) - 1
-        topk_p, topk_index = torch.softmax(logits[rows, last], -1).topk(self.cfg.spec.eagle_topk)
-        for r in reqs:
-            r.draft_len, r.pending = r.kv_len, []
-        return EagleDraftInput(
-            topk_p,
-            topk_index,
-            hout[rows, last],
-            batch.output_ids.clone(),
-            fpad[rows, last],
-            self.n_draft,
+        zeros = torch.zeros_like(next_ids)
+        future = FutureTokens.launch(next_ids[:, None], zeros, torch.isnan(logits).any())
+        ph.mark("sample")
+        return GenerationBatchResult(
+            "decode",
+            info,
+            ph.out,
+            ph.gpu,
+            host_syncs=self.syncs.n - before,
+            future=future,
+            next_token_ids=next_ids,
+            seq_lens=mwb.seq_lens + 1,
+            target_hidden=aux[:, 0].clone() if self.cfg.spec.enabled else None,
         )

@@ -1,12 +1,13 @@
-"""Bucketed CUDA-graph capture/replay over typed static buffers (nano-vllm's recipe, SGLang's names).
+"""CudaGraphRunner: capture / replay / replay_prepare, one forward mode per runner (SGLang's recipe).
 
-One runner per model and forward family: the target runner serves ``decode`` (1 row per request)
-and ``verify`` (N rows) from ONE set of buffers sized ``max_bs x N``, as SGLang's target runner
-does; the draft and draft-extend runners have their own. Replay copies the live rows into the
-buffers, fills padded rows with neutral values (scratch slot, a private column, a one-column
-mask), replays the graph captured for the next size up, and slices the outputs. On CPU the very
-same buffer/pad/slice code runs with an eager forward ("emulated"), so every shape bug reproduces
-without a GPU.
+A runner captures one graph per batch-size bucket for ONE forward mode with a fixed number of rows
+per request, ``num_tokens_per_bs``: 1 for DECODE, ``speculative_num_draft_tokens`` for the target's
+TARGET_VERIFY graphs when speculating (so ``raw_num_token = bs x N``, SGLang's rule; a batch sent
+to such a runner is laid out with N rows per request whatever it holds). Replay copies the live
+rows into static buffers, neutralises the padded rows (scratch slot, a private column, a
+one-column mask), replays the graph of the next size up and slices the outputs. On CPU the same
+buffer/pad/slice code runs an eager forward ("emulated"), so every shape bug reproduces without a
+GPU.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
+from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
 from torch import Tensor
 
 ForwardFn = Callable[[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor | None], tuple[Tensor, Tensor]]
@@ -57,20 +59,6 @@ class StaticBuffers:
         )
 
 
-@dataclass(slots=True)
-class RunnerInput:
-    """Live rows of one forward; ``tokens_per_req`` is the caller's row coefficient."""
-
-    bs: int
-    tokens_per_req: int
-    input_ids: Tensor
-    positions: Tensor
-    out_cache_loc: Tensor
-    req_pool_indices: Tensor
-    attn_mask: Tensor
-    hidden: Tensor | None = None
-
-
 @dataclass(frozen=True, slots=True)
 class ReplayInfo:
     graph: str  # "replay" (CUDA graph), "emulated" (CPU, same buffers), "eager" (no buffers)
@@ -83,33 +71,35 @@ class ReplayInfo:
 @dataclass(slots=True)
 class RunnerStats:
     replays: int = 0
-    eager: int = 0
+    eager: int = 0  # batches this runner could not serve (over the largest size, or disabled)
     live_rows: int = 0
     padded_rows: int = 0
     captured: list[tuple[str, int, int, float]] = field(default_factory=list)
 
 
-class GraphRunner:
-    """Capture sizes ``capture_bs`` for every mode; pad, replay and slice at run time."""
+class CudaGraphRunner:
+    """Graphs of one ``capture_forward_mode`` for every size in ``capture_bs``."""
 
     def __init__(
         self,
         name: str,
         forward: ForwardFn,
-        modes: dict[str, int],
+        capture_forward_mode: ForwardMode,
+        num_tokens_per_bs: int,
         capture_bs: tuple[int, ...],
         bufs: StaticBuffers,
         scratch_slot: int,
         enabled: bool,
         neutralise: bool = True,
     ) -> None:
-        self.name, self.forward, self.modes = name, forward, modes
+        self.name, self.forward = name, forward
+        self.capture_forward_mode, self.num_tokens_per_bs = capture_forward_mode, num_tokens_per_bs
         self.capture_bs = tuple(sorted(capture_bs))
         self.bufs, self.scratch_slot = bufs, scratch_slot
         self.enabled, self.neutralise = enabled, neutralise
         self.device = bufs.input_ids.device
         self.stats = RunnerStats()
-        self.graphs: dict[tuple[str, int], tuple[object, tuple[Tensor, Tensor]]] = {}
+        self.graphs: dict[int, tuple[object, tuple[Tensor, Tensor]]] = {}
         max_rows, max_len = bufs.attn_mask.shape
         self._neutral_locs = torch.arange(max_rows, device=self.device) % max_len
         self._neutral_mask = torch.nn.functional.one_hot(self._neutral_locs, max_len).bool()
@@ -118,6 +108,13 @@ class GraphRunner:
     def max_bs(self) -> int:
         return self.capture_bs[-1] if self.capture_bs else 0
 
+    @property
+    def is_cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    def can_run(self, forward_batch: ForwardBatch) -> bool:
+        return self.enabled and 0 < forward_batch.batch_size <= self.max_bs
+
     def padded_bs(self, bs: int) -> int:
         return self.capture_bs[bisect.bisect_left(self.capture_bs, bs)]
 
@@ -125,20 +122,20 @@ class GraphRunner:
         """Largest size first into one shared pool; a warm-up forward precedes every capture."""
         if not self.enabled:
             return
+        t = self.num_tokens_per_bs
         for gbs in reversed(self.capture_bs):
-            for mode, t in self.modes.items():
-                t0 = time.perf_counter()
-                self._fill_neutral(0, gbs * t, 0, gbs)
-                views = self._views(gbs, t)
-                largest = gbs == self.capture_bs[-1]
-                self.graphs[(mode, gbs)] = self._capture_one(views, pool, largest)
-                self.stats.captured.append((mode, gbs, gbs * t, (time.perf_counter() - t0) * 1e6))
+            t0 = time.perf_counter()
+            self._fill_neutral(0, gbs * t, 0, gbs)
+            views = self._views(gbs)
+            self.graphs[gbs] = self._capture_one(views, pool, gbs == self.capture_bs[-1])
+            mode = self.capture_forward_mode.value
+            self.stats.captured.append((mode, gbs, gbs * t, (time.perf_counter() - t0) * 1e6))
 
     def _capture_one(
         self, views: tuple, pool: object | None, largest: bool
     ) -> tuple[object, tuple]:
-        if self.device.type != "cuda":
-            if largest:  # emulated: one warm-up per mode surfaces shape bugs at start-up
+        if not self.is_cuda:
+            if largest:  # emulated: one warm-up surfaces shape bugs at start-up
                 self.forward(*views)
             return (None, ())
         side = torch.cuda.Stream()
@@ -152,41 +149,41 @@ class GraphRunner:
             out = self.forward(*views)
         return (graph, out)
 
-    def run(self, mode: str, inp: RunnerInput) -> tuple[tuple[Tensor, Tensor], ReplayInfo]:
-        t = self.modes[mode]
-        if not self.enabled or inp.bs > self.max_bs:
-            return self._run_eager(mode, t, inp)
-        gbs = self.padded_bs(inp.bs)
-        self.replay_prepare(inp, gbs, t)
-        graph, out = self.graphs[(mode, gbs)]
+    def replay(self, forward_batch: ForwardBatch) -> tuple[tuple[Tensor, Tensor], ReplayInfo]:
+        bs, t = forward_batch.batch_size, self.num_tokens_per_bs
+        gbs = self.padded_bs(bs)
+        self.replay_prepare(forward_batch, gbs)
+        graph, out = self.graphs[gbs]
         if graph is None:
-            out = self.forward(*self._views(gbs, t))
+            out = self.forward(*self._views(gbs))
             kind = "emulated"
         else:
             graph.replay()  # type: ignore[attr-defined]
             kind = "replay"
         self.stats.replays += 1
-        self.stats.live_rows += inp.bs * t
-        self.stats.padded_rows += (gbs - inp.bs) * t
-        info = ReplayInfo(kind, f"{self.name}:{mode}:{gbs}", gbs, gbs * t, self._dirty(inp.bs, gbs))
-        return (out[0][: inp.bs], out[1][: inp.bs]), info
+        self.stats.live_rows += bs * t
+        self.stats.padded_rows += (gbs - bs) * t
+        key = f"{self.name}:{self.capture_forward_mode.value}:{gbs}"
+        info = ReplayInfo(kind, key, gbs, gbs * t, self._dirty(bs, gbs))
+        return (out[0][:bs], out[1][:bs]), info
 
-    def replay_prepare(self, inp: RunnerInput, gbs: int, t: int) -> None:
-        """Copy live rows into the buffers and neutralise the padded ones."""
-        raw_rows = inp.bs * inp.tokens_per_req
+    def replay_prepare(self, forward_batch: ForwardBatch, gbs: int) -> None:
+        """Copy live rows into the buffers and neutralise the padded ones (rows = bs x N)."""
+        raw_bs = forward_batch.batch_size
+        raw_num_token = raw_bs * self.num_tokens_per_bs
         b = self.bufs
         if self.neutralise:
-            self._fill_neutral(raw_rows, gbs * t, inp.bs, gbs)
-        b.input_ids[:raw_rows].copy_(inp.input_ids)
-        b.positions[:raw_rows].copy_(inp.positions)
-        b.out_cache_loc[:raw_rows].copy_(inp.out_cache_loc)
-        b.attn_mask[:raw_rows].copy_(inp.attn_mask)
-        b.req_pool_indices[: inp.bs].copy_(inp.req_pool_indices)
-        if b.hidden is not None and inp.hidden is not None:
-            b.hidden[:raw_rows].copy_(inp.hidden)
+            self._fill_neutral(raw_num_token, gbs * self.num_tokens_per_bs, raw_bs, gbs)
+        b.input_ids[:raw_num_token].copy_(forward_batch.input_ids)
+        b.positions[:raw_num_token].copy_(forward_batch.positions)
+        b.out_cache_loc[:raw_num_token].copy_(forward_batch.out_cache_loc)
+        b.attn_mask[:raw_num_token].copy_(forward_batch.attn_mask)
+        b.req_pool_indices[:raw_bs].copy_(forward_batch.req_pool_indices)
+        if b.hidden is not None and forward_batch.hidden is not None:
+            b.hidden[:raw_num_token].copy_(forward_batch.hidden)
 
     def _dirty(self, bs: int, gbs: int) -> int:
-        """Count padded rows still aimed at a request slot; a host read, only under the fault."""
+        """Padded rows still aimed at a request slot; a host read, only under the fault."""
         if self.neutralise or gbs == bs:
             return 0
         return int((self.bufs.req_pool_indices[bs:gbs] != self.scratch_slot).sum())
@@ -203,8 +200,9 @@ class GraphRunner:
         if hi_bs > lo_bs:
             b.req_pool_indices[lo_bs:hi_bs].fill_(self.scratch_slot)
 
-    def _views(self, gbs: int, t: int) -> tuple:
-        b, rows = self.bufs, gbs * t
+    def _views(self, gbs: int) -> tuple:
+        b, t = self.bufs, self.num_tokens_per_bs
+        rows = gbs * t
         hidden = None if b.hidden is None else b.hidden[:rows].view(gbs, t, -1)
         return (
             b.input_ids[:rows].view(gbs, t),
@@ -215,19 +213,39 @@ class GraphRunner:
             hidden,
         )
 
-    def _run_eager(
-        self, mode: str, t: int, inp: RunnerInput
-    ) -> tuple[tuple[Tensor, Tensor], ReplayInfo]:
-        bs = inp.bs
-        hidden = None if inp.hidden is None else inp.hidden.view(bs, t, -1)
-        out = self.forward(
-            inp.input_ids.view(bs, t),
-            inp.positions.view(bs, t),
-            inp.req_pool_indices,
-            inp.out_cache_loc.view(bs, t),
-            inp.attn_mask.view(bs, t, -1),
-            hidden,
-        )
-        self.stats.eager += 1
-        self.stats.live_rows += bs * t
-        return out, ReplayInfo("eager", f"{self.name}:{mode}:eager", bs, bs * t)
+
+def eager_forward(fn: ForwardFn, fb: ForwardBatch) -> tuple[tuple[Tensor, Tensor], ReplayInfo]:
+    """A forward without graph buffers: the rows the batch holds, nothing padded."""
+    bs, t = fb.batch_size, fb.rows_per_req
+    hidden = None if fb.hidden is None else fb.hidden.view(bs, t, -1)
+    out = fn(
+        fb.input_ids.view(bs, t),
+        fb.positions.view(bs, t),
+        fb.req_pool_indices,
+        fb.out_cache_loc.view(bs, t),
+        fb.attn_mask.view(bs, t, -1),
+        hidden,
+    )
+    return out, ReplayInfo("eager", f"{fb.forward_mode.value}:eager", bs, bs * t)
+
+
+def new_runner(
+    name: str,
+    forward: ForwardFn,
+    mode: ForwardMode,
+    tokens_per_bs: int,
+    capture_bs: tuple[int, ...],
+    max_len: int,
+    hidden: int | None,
+    device: torch.device,
+    dtype: torch.dtype,
+    scratch_slot: int,
+    enabled: bool,
+    neutralise: bool,
+) -> CudaGraphRunner:
+    """A runner with buffers sized for its largest bucket."""
+    top = max(capture_bs)
+    bufs = StaticBuffers.allocate(top, top * tokens_per_bs, max_len, hidden, device, dtype)
+    return CudaGraphRunner(
+        name, forward, mode, tokens_per_bs, capture_bs, bufs, scratch_slot, enabled, neutralise
+    )

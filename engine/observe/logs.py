@@ -68,6 +68,7 @@ class EngineLog:
 
 
 def graph_word(device: str) -> str:
+    """Capture lines name what is captured: CUDA graphs, or the CPU emulation of their buffers."""
     return "cuda graph" if device == "cuda" else "cpu graph"
 
 
@@ -93,8 +94,8 @@ def server_args_line(cfg: EngineConfig, model_path: str, draft_path: str | None)
         ("mem_fraction_static", 0.88),
         ("max_running_requests", cfg.max_running_requests),
         ("max_total_tokens", None),
-        ("chunked_prefill_size", 8192),
-        ("max_prefill_tokens", 16384),
+        ("chunked_prefill_size", -1),  # the engine never chunks a prefill
+        ("max_prefill_tokens", cfg.max_prefill_tokens),
         ("schedule_policy", "fcfs"),
         ("tp_size", cfg.tp_size),
         ("pp_size", 1),
@@ -143,12 +144,12 @@ def decode_batch_line(
     usage: float,
     stats: DecodeStats,
     n_draft: int,
-    graph: str,
     used_graph: bool,
     throughput: float,
     queue: int,
 ) -> str:
-    """The 0.5.9+ ``Decode batch`` line; accept fields only when speculation ran in the interval."""
+    """The 0.5.9+ ``Decode batch`` line; accept fields only when speculation ran in the interval.
+    ``cuda graph`` is True only when the last step replayed a captured CUDA graph (never on CPU)."""
     parts = [
         f"Decode batch, #running-req: {running}",
         f"#token: {tokens}",
@@ -159,7 +160,7 @@ def decode_batch_line(
         parts.append(f"accept len: {emitted / stats.spec_verifies:.2f}")
         parts.append(f"accept rate: {emitted / (stats.spec_verifies * n_draft):.2f}")
     parts += [
-        f"{graph}: {used_graph}",
+        f"cuda graph: {used_graph}",
         f"gen throughput (token/s): {throughput:.2f}",
         f"#queue-req: {queue}",
     ]
@@ -172,11 +173,11 @@ def prefill_batch_line(
     usage: float,
     running: int,
     queue: int,
-    graph: str,
     throughput: float,
 ) -> str:
+    """No ``#cached-token``: the engine has no prefix cache, so it has no such number to give."""
     return (
-        f"Prefill batch, #new-seq: {new_seq}, #new-token: {new_token}, #cached-token: 0, "
+        f"Prefill batch, #new-seq: {new_seq}, #new-token: {new_token}, "
         f"token usage: {usage:.2f}, #running-req: {running}, #queue-req: {queue}, "
-        f"{graph}: False, input throughput (token/s): {throughput:.2f}"
+        f"cuda graph: False, input throughput (token/s): {throughput:.2f}"
     )

@@ -1,23 +1,17 @@
-"""The speculative operations both EAGLE workers share: draft tree, verify input/kernel, draft extend."""
+"""The draft side both EAGLE workers share: the draft tree, the verify input, the draft extend
+after a verify, and the draft-KV catch-up when speculation resumes. Device work only; how results
+reach the host is each worker's own business (v1 reads them in the step, v2 after it)."""
 
 from __future__ import annotations
 
 import torch
-from spectrace_engine.kernels.verify import (
-    VerifyOutput,
-    verify_greedy_chain,
-    verify_greedy_tree,
-    verify_tree_sampling,
-)
-from spectrace_engine.managers.schedule_batch import (
-    EagleDraftInput,
-    EagleVerifyInput,
-    ForwardMode,
-    ScheduleBatch,
-)
-from spectrace_engine.managers.tp_worker import BaseWorker
-from spectrace_engine.mem_cache.memory_pool import causal_mask
-from spectrace_engine.model_executor.cuda_graph_runner import RunnerInput
+from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
+from spectrace_engine.managers.tp_worker import TpModelWorker
+from spectrace_engine.mem_cache.memory_pool import causal_mask, extend_inputs
+from spectrace_engine.model_executor.cuda_graph_runner import CudaGraphRunner, eager_forward
+from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
+from spectrace_engine.models.weights import ModelPair
+from spectrace_engine.server_args import EngineConfig
 from spectrace_engine.speculative.build_eagle_tree import (
     DraftTree,
     StepSelection,
@@ -29,24 +23,79 @@ from spectrace_engine.speculative.build_eagle_tree import (
     select_top_k,
     verify_inputs,
 )
+from spectrace_engine.speculative.eagle_draft_cuda_graph_runner import draft_graph_runners
+from spectrace_engine.speculative.eagle_info import EagleDraftInput, EagleVerifyInput
+from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
 from torch import Tensor
 
 
-class SpecOps(BaseWorker):
-    """Device-side pieces of a speculative step; the workers decide how results reach the host."""
+class EagleDraftBase:
+    """The draft head, its graphs, and the target worker it drafts for."""
 
-    # --- draft ---------------------------------------------------------------------------------
-    def draft_tree(self, batch: ScheduleBatch, di: EagleDraftInput) -> DraftTree:
+    def __init__(self, cfg: EngineConfig, pair: ModelPair, target_worker: TpModelWorker) -> None:
+        self.cfg, self.target_worker, self.draft_model = cfg, target_worker, pair.draft
+        self.pool, self.syncs = target_worker.pool, target_worker.syncs
+        self.device, self.max_len = target_worker.device, target_worker.max_len
+        self.sampler = target_worker.sampler
+        self.algorithm = SpeculativeAlgorithm.from_string(cfg.spec.algorithm)
+        self.n_draft = cfg.spec.num_draft_tokens
+        self.cuda_graph_runner, self.cuda_graph_runner_for_draft_extend = draft_graph_runners(
+            cfg,
+            self._draft_fn,
+            pair.target.cfg.dim,
+            self.max_len,
+            self.pool.scratch_slot,
+            self.device,
+            target_worker.model_runner.dtype,
+        )
+
+    @property
+    def graph_runners(self) -> list[CudaGraphRunner]:
+        """Target graphs first, then the draft's: the order they are captured in."""
+        draft = [self.cuda_graph_runner, self.cuda_graph_runner_for_draft_extend]
+        return [*self.target_worker.graph_runners, *draft]
+
+    @property
+    def step_no(self) -> int:
+        return self.target_worker.step_no
+
+    @step_no.setter
+    def step_no(self, value: int) -> None:
+        self.target_worker.step_no = value
+
+    def _draft_fn(self, tok, pos, slots, locs, mask, hidden) -> tuple[Tensor, Tensor]:  # type: ignore[no-untyped-def]
+        return self.draft_model(tok, hidden, pos, slots, locs, mask, self.pool.draft)
+
+    def run_draft(self, runner: CudaGraphRunner, fb: ForwardBatch) -> tuple[Tensor, Tensor]:
+        if runner.can_run(fb):
+            return runner.replay(fb)[0]
+        runner.stats.eager += 1
+        return eager_forward(self._draft_fn, fb)[0]
+
+    # --- prefill ---------------------------------------------------------------------------
+    def forward_extend(self, reqs: list[Req], spec: bool) -> ScheduleBatch:
+        """Target prefill, then (speculating) the draft extends over the prompts."""
+        aux = self.target_worker.forward_target_extend(reqs)
+        batch = ScheduleBatch(reqs, self.device, self.pool)
+        for b, r in enumerate(reqs):
+            r.draft_len, r.pending = 0, [aux[b, : len(r.prompt)]]
+        if spec:
+            batch.spec_algorithm = self.algorithm
+            batch.spec_info = self.catch_up_draft(batch, last_only=False)
+        return batch
+
+    # --- draft ------------------------------------------------------------------------------
+    def draft(self, seq_lens: Tensor, slots: Tensor, di: EagleDraftInput) -> DraftTree:
         """s selection steps, s-1 draft forwards (step 0's top-k comes from the draft extend)."""
         s = self.cfg.spec
-        k, bs = s.eagle_topk, batch.batch_size()
+        k, bs = s.eagle_topk, seq_lens.shape[0]
         sel = select_top_k(0, di.topk_p, di.topk_index, di.hidden_states, None, k)
         sels = [sel]
         ancestors = torch.zeros(bs, k, 0, dtype=torch.long, device=self.device)
         for f in range(s.num_steps - 1):
             if f > 0:
                 ancestors = extend_ancestors(ancestors, sel.branch_parent)
-            logits, hidden = self.draft_forward(batch, sel.input_ids, sel.hidden, f, ancestors)
+            logits, hidden = self.draft_forward(seq_lens, slots, sel, f, ancestors)
             probs = torch.softmax(logits.flatten(0, 1), -1)
             topk_p, topk_index = probs.topk(k, dim=-1)
             sel = select_top_k(f + 1, topk_p, topk_index, hidden.flatten(0, 1), sel.scores, k)
@@ -61,28 +110,24 @@ class SpecOps(BaseWorker):
         return build_tree(verified_id, parent_list, top, draft_tokens, k)
 
     def draft_forward(
-        self, batch: ScheduleBatch, input_ids: Tensor, hidden: Tensor, f: int, ancestors: Tensor
+        self, seq_lens: Tensor, slots: Tensor, sel: StepSelection, f: int, ancestors: Tensor
     ) -> tuple[Tensor, Tensor]:
         s = self.cfg.spec
-        bs, k = batch.batch_size(), s.eagle_topk
         pos, locs, mask = draft_step_inputs(
-            batch.seq_lens, f, ancestors, k, s.num_steps, self.max_len
+            seq_lens, f, ancestors, s.eagle_topk, s.num_steps, self.max_len
         )
-        inp_rows = input_ids.shape[0] // bs
-        inp = RunnerInput(
-            bs,
-            inp_rows,
-            input_ids,
+        fb = ForwardBatch(
+            ForwardMode.DRAFT,
+            seq_lens.shape[0],
+            sel.input_ids,
             pos.flatten(),
             locs.flatten(),
-            batch.req_pool_indices,
+            slots,
             mask.reshape(-1, self.max_len),
-            hidden,
+            hidden=sel.hidden,
         )
-        (logits, hout), _ = self.draft_runner.run("draft", inp)
-        return logits, hout
+        return self.run_draft(self.cuda_graph_runner, fb)
 
-    # --- verify --------------------------------------------------------------------------------
     def build_verify_input(self, tree: DraftTree, seq_lens: Tensor) -> EagleVerifyInput:
         positions, _, mask = verify_inputs(tree, seq_lens, self.max_len)
         s = self.cfg.spec
@@ -98,78 +143,37 @@ class SpecOps(BaseWorker):
             s.eagle_topk,
         )
 
-    def verify_kernel(self, tree: DraftTree, logits: Tensor) -> VerifyOutput:
-        """Greedy: match drafts against the target's argmax. Else SGLang's target-only rejection
-        sampling (``tree_speculative_sampling_target_only``), lossless at any temperature."""
-        if not self.sampler.greedy:
-            return self.verify_sampling(tree, logits)
-        backend, predict = self.cfg.verify_backend, logits.argmax(-1)
-        if self.cfg.spec.eagle_topk == 1:
-            return verify_greedy_chain(tree.draft_tokens, predict, backend=backend)
-        return verify_greedy_tree(
-            tree.draft_tokens,
-            tree.retrive_index,
-            tree.retrive_next_token,
-            tree.retrive_next_sibling,
-            predict,
-            self.cfg.spec.num_steps,
-            backend=backend,
-        )
-
-    def verify_sampling(self, tree: DraftTree, logits: Tensor) -> VerifyOutput:
-        """Walk the tree with one coin per node: a child is accepted with exactly its target
-        probability (given its elder siblings were rejected); on rejection or at a leaf the
-        correction is drawn from the target minus the rejected children. Whatever the draft
-        proposed, each emitted token follows the target at T, so the draft keeps SGLang's
-        deterministic top-k and its probabilities only rank the candidates (chains included).
-        Accept thresholds below 1 trade that exactness for acceptance, as in SGLang."""
-        probs = self.sampler.probs(logits).contiguous()  # [bs, N, V]
-        bs, n, vocab = probs.shape
-        coins, inv_exp = self.sampler.noise(bs, n, vocab)
-        return verify_tree_sampling(
-            tree.draft_tokens,
-            tree.retrive_index,
-            tree.retrive_next_token,
-            tree.retrive_next_sibling,
-            probs,
-            coins,
-            inv_exp,
-            self.cfg.spec.num_steps,
-            self.cfg.spec.accept_threshold_single,
-            self.cfg.spec.accept_threshold_acc,
-            backend=self.cfg.verify_backend,
-        )
-
-    # --- draft extend ---------------------------------------------------------------------------
+    # --- draft extend -------------------------------------------------------------------------
     def forward_draft_extend_after_decode(
-        self, batch: ScheduleBatch, out: VerifyOutput, aux: Tensor
-    ) -> EagleDraftInput:
-        """Draft re-reads the emitted tokens with the target's features: s+1 rows, masked."""
+        self,
+        seq_lens: Tensor,
+        slots: Tensor,
+        out,
+        aux: Tensor,  # type: ignore[no-untyped-def]
+    ) -> tuple[EagleDraftInput, Tensor]:
+        """Draft re-reads the emitted tokens with the target's features: s+1 rows, masked.
+        Returns the next draft input and the KV lengths after the step; mutates nothing."""
         s = self.cfg.spec
         bs, width = out.tokens.shape
         rows = torch.arange(bs, device=self.device)
         node = (out.accept_index - rows[:, None] * self.n_draft).clamp(min=0)
         feats = torch.gather(aux, 1, node[:, :, None].expand(-1, -1, aux.shape[-1]))
-        n = batch.seq_lens
-        locs = n[:, None] + torch.arange(width, device=self.device)
-        inp = RunnerInput(
+        locs = seq_lens[:, None] + torch.arange(width, device=self.device)
+        fb = ForwardBatch(
+            ForwardMode.DRAFT_EXTEND,
             bs,
-            s.num_steps + 1,
             out.tokens.clamp(min=0).flatten(),
             locs.flatten(),
             locs.flatten(),
-            batch.req_pool_indices,
+            slots,
             causal_mask(locs, self.max_len),
-            self.draft.fuse(feats).flatten(0, 1),
+            hidden=self.draft_model.fuse(feats).flatten(0, 1),
         )
-        (logits, hout), _ = self.draft_extend_runner.run("draft_extend", inp)
+        logits, hout = self.run_draft(self.cuda_graph_runner_for_draft_extend, fb)
         acc = out.accept_length
         topk_p, topk_index = torch.softmax(logits[rows, acc], -1).topk(s.eagle_topk)
         verified = out.tokens[rows, acc]
-        batch.seq_lens = n + acc + 1
-        batch.output_ids = verified
-        batch.forward_mode = ForwardMode.DECODE
-        return EagleDraftInput(
+        draft_input = EagleDraftInput(
             topk_p,
             topk_index,
             hout[rows, acc].clone(),
@@ -177,4 +181,56 @@ class SpecOps(BaseWorker):
             feats[rows, acc],
             self.n_draft,
             acc,
+        )
+        return draft_input, seq_lens + acc + 1
+
+    # --- draft KV across spec on/off ------------------------------------------------------------
+    def remember_for_catch_up(self, batch: ScheduleBatch) -> None:
+        """Spec -> plain: keep the last target feature so the catch-up re-runs the last row."""
+        si = batch.spec_info
+        if not isinstance(si, EagleDraftInput) or len(si.target_hidden) != batch.batch_size():
+            return
+        for b, r in enumerate(batch.reqs):
+            r.draft_len, r.pending = r.kv_len - 1, [si.target_hidden[b : b + 1]]
+
+    def catch_up_draft(self, batch: ScheduleBatch, last_only: bool) -> EagleDraftInput:
+        """Draft extend over every position the draft has not seen (eager, variable length)."""
+        reqs = batch.reqs
+        starts, feats, toks = [], [], []
+        for r in reqs:
+            feat = torch.cat(r.pending)
+            d = r.kv_len - feat.shape[0]
+            if last_only:
+                feat, d = feat[-1:], r.kv_len - 1
+            starts.append(d)
+            feats.append(feat)
+            toks.append(r.tokens[d + 1 : r.kv_len + 1])
+        lengths = [len(t) for t in toks]
+        pos, cols, mask = extend_inputs(lengths, starts, self.device, self.max_len)
+        tokens = torch.zeros(pos.shape, dtype=torch.long, device=self.device)
+        fpad = feats[0].new_zeros(len(reqs), pos.shape[1], feats[0].shape[-1])
+        for b in range(len(reqs)):
+            tokens[b, : lengths[b]] = torch.tensor(toks[b], device=self.device)
+            fpad[b, : lengths[b]] = feats[b]
+        logits, hout = self.draft_model(
+            tokens,
+            self.draft_model.fuse(fpad),
+            pos,
+            batch.req_pool_indices,
+            cols,
+            mask,
+            self.pool.draft,
+        )
+        rows = torch.arange(len(reqs), device=self.device)
+        last = torch.tensor(lengths, device=self.device) - 1
+        topk_p, topk_index = torch.softmax(logits[rows, last], -1).topk(self.cfg.spec.eagle_topk)
+        for r in reqs:
+            r.draft_len, r.pending = r.kv_len, []
+        return EagleDraftInput(
+            topk_p,
+            topk_index,
+            hout[rows, last],
+            batch.output_ids.clone(),
+            fpad[rows, last],
+            self.n_draft,
         )

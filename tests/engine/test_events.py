@@ -38,6 +38,7 @@ REQUIRED = {
         "accepted",
         "emitted",
         "host_syncs",
+        "resolve_syncs",
     },
     "spec_toggle": {"from", "to", "reason", "bs", "threshold", "cleanup_ran", "draft_kv_policy"},
     "decode_log": {"running_req", "tokens", "accept_len", "gen_throughput", "queue_req"},

@@ -6,7 +6,7 @@ Truth comes only from the events (read with json); the diagnosis only from the l
 from __future__ import annotations
 
 import pytest
-from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, STORY, TREE, V2_TOPK4
+from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, PLAIN, STORY, TREE, V2_TOPK4
 
 from spectrace.pipeline import analyse
 
@@ -17,6 +17,7 @@ CRASHES = {
     "v1-tree-nan": (*BASE, *TREE, "--fault", "nan_logits", "--fault-step", "4"),
     "v2-chain-nan": (*BASE, *CHAIN_V2, "--fault", "nan_logits", "--fault-step", "4"),
 }
+PLAIN_CRASH = (*BASE, *PLAIN, "--fault", "nan_logits", "--fault-step", "4")
 CLEAN = {
     "v1-chain": (*BASE, *CHAIN_V1),
     "v2-dd": (*CHURN, *CHAIN_V2),
@@ -71,3 +72,29 @@ def test_clean_runs_have_no_incidents(engine_run, name):
     run = engine_run(*CLEAN[name])
     assert run.code == 0 and not run.of("error")
     assert analyse([str(run.log)]).incidents == []
+
+
+# The frame each path's traceback passes through, as in a real SGLang server's.
+SGLANG_FRAMES = {
+    "v1-stale-tp1": ("speculative/eagle_worker.py", "v1"),
+    "v2-topk4": ("speculative/eagle_worker_v2.py", "v2"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SGLANG_FRAMES))
+def test_engine_frames_are_decided_by_sglangs_rules(engine_run, name):
+    """No engine-only row: the frame that decides is the file SGLang keeps the worker in."""
+    inc = next(i for i in analyse([str(engine_run(*CRASHES[name]).log)]).incidents if i.root_cause)
+    frames = [e for e in inc.worker_path.evidence if e.reason.startswith("traceback frame")]
+    assert not any("spectrace" in e.reason for e in frames)
+    path, value = SGLANG_FRAMES[name]
+    assert any(path in e.text and e.points_to == value for e in frames)
+
+
+def test_a_plain_crash_runs_tp_model_worker_under_the_overlap_loop(engine_run):
+    run = engine_run(*PLAIN_CRASH)
+    text = run.log.read_text()
+    assert "in event_loop_overlap\n" in text and "eagle_worker" not in text
+    inc = next(i for i in analyse([str(run.log)]).incidents if i.root_cause)
+    assert inc.exception_type == "ValueError"
+    assert all(e.points_to is None for e in inc.worker_path.evidence)

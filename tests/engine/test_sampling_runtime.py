@@ -222,10 +222,10 @@ def test_v2_sampling_step_never_syncs_the_gpu(tmp_path, monkeypatch):
 
     step = EAGLEWorkerV2.forward_batch_generation
 
-    def strict(self, batch, speculate):  # type: ignore[no-untyped-def]
+    def strict(self, mwb):  # type: ignore[no-untyped-def]
         torch.cuda.set_sync_debug_mode("error")
         try:
-            return step(self, batch, speculate)
+            return step(self, mwb)
         finally:
             torch.cuda.set_sync_debug_mode("default")
 

@@ -43,8 +43,8 @@ def test_v2_reads_nothing_on_the_host_inside_a_step(engine_run):
     """v2 resolves accept lengths after the step; v1 reads them inside it."""
     v2 = [e for e in engine_run(*BASE, *CHAIN_V2).of("step") if e["mode"] == "verify"]
     v1 = [e for e in engine_run(*BASE, *CHAIN_V1).of("step") if e["mode"] == "verify"]
-    assert v2 and all(e["host_syncs"] == 0 for e in v2)
-    assert all(e["host_syncs"] > 0 for e in v1)
+    assert v2 and all((e["host_syncs"], e["resolve_syncs"]) == (0, 1) for e in v2)
+    assert v1 and all(e["host_syncs"] >= 2 and e["resolve_syncs"] == 0 for e in v1)
 
 
 def test_verify_rows_are_bs_times_draft_tokens(engine_run):
@@ -133,10 +133,10 @@ def test_v2_step_never_syncs_the_gpu(engine_run, monkeypatch):
 
     step = EAGLEWorkerV2.forward_batch_generation
 
-    def strict(self, batch, speculate):
+    def strict(self, mwb):
         torch.cuda.set_sync_debug_mode("error")
         try:
-            return step(self, batch, speculate)
+            return step(self, mwb)
         finally:
             torch.cuda.set_sync_debug_mode("default")
 
@@ -144,3 +144,35 @@ def test_v2_step_never_syncs_the_gpu(engine_run, monkeypatch):
     run = engine_run(*BASE, *CHAIN_V2, "--device", "cuda")
     assert run.code == 0, run.of("error")
     assert run.outputs() == engine_run(*BASE, *PLAIN, "--device", "cuda").outputs()
+
+
+@pytest.mark.parametrize(
+    ("env", "kw", "worker_class", "overlap", "warning"),
+    [
+        ("", dict(algorithm="NONE"), "TpModelWorker", True, None),
+        ("", dict(algorithm="NONE", disable_overlap_schedule=True), "TpModelWorker", False, None),
+        ("True", dict(algorithm="EAGLE3"), "EAGLEWorkerV2", True, "Spec v2 is enabled"),
+        ("True", dict(algorithm="EAGLE", disable_overlap_schedule=True), "EAGLEWorker", False,
+         "Overlap scheduler is disabled"),
+        ("", dict(algorithm="EAGLE3"), "EAGLEWorker", False, "Overlap scheduler is disabled"),
+    ],
+)  # fmt: skip
+def test_worker_and_loop_follow_sglangs_flags(monkeypatch, env, kw, worker_class, overlap, warning):
+    from spectrace_engine.entrypoints.cli import build_config
+
+    monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", env)
+    cfg, warnings = build_config(model="tiny", topk=1, **kw)
+    assert (cfg.worker_class, not cfg.disable_overlap_schedule) == (worker_class, overlap)
+    if warning is None:
+        assert warnings == []
+    else:
+        assert any(w.startswith(warning) for w in warnings)
+
+
+def test_plain_server_runs_the_overlap_loop_and_logs_no_spec_lines(engine_run):
+    run = engine_run(*BASE, *PLAIN)
+    start = run.of("run_start")[0]
+    assert (start["worker_class"], start["disable_overlap_schedule"]) == ("TpModelWorker", False)
+    text = run.log.read_text()
+    assert "disable_overlap_schedule=False" in text and "Overlap scheduler is disabled" not in text
+    assert "draft cpu graph" not in text and "accept len" not in text
