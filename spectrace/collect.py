@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.elastic import continues_table, is_child_failure, with_table
 from spectrace.assemblers.fatal import (
+    COUNTED_CLASSES,
     MAX_MESSAGE,
     NATIVE_RULE,
     RAISED_FROM,
@@ -308,7 +309,7 @@ class Collector:
 def _repeats(last: Crash, crash: Crash) -> bool:
     """A summary line or a re-print of a crash just seen on the same stream is not a new crash."""
     distance = crash.lineno - last.end_lineno
-    if distance < 0:
+    if distance < 0 or crash.crash_class in COUNTED_CLASSES:
         return False
     same = (last.exception_type, last.message) == (crash.exception_type, crash.message)
     if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):

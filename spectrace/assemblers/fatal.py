@@ -28,6 +28,9 @@ NATIVE_CLASSES = frozenset(
      "memory_corruption", "native_backtrace", "ggml_abort"}
 )  # fmt: skip
 ABORT_CLASSES = frozenset({"abort", "segfault"})
+# Notices a process repeats while it waits (vLLM's broadcast wait, once a minute): each repeat
+# is an occurrence, since how many there were tells a long compilation from a hang.
+COUNTED_CLASSES = frozenset({"hang_suspected"})
 # What a parent raises when its child died under it: the child's death is the crash to report.
 _CONSEQUENCE_TYPES = frozenset(
     {CUT_TYPE, "EOFError", "BrokenPipeError", "ConnectionResetError", "ConnectionRefusedError"}

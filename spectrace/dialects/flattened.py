@@ -17,6 +17,19 @@ _CUT = re.compile(
     rb" (?=(\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\) )?" + _LEVELS
     + rb" \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,9}\] )"
 )  # fmt: skip
+# SGLang's "[2026-03-01 12:00:00 TP0] " header and torchrun's "[rank3]: " prefix, each after a space.
+_CUT_OTHER = re.compile(
+    rb" (?=\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,6})?(?: [A-Z]{2,4}\d{1,4})*\] "
+    rb"|\[(?:rank|Rank )\d{1,6}\]: )"
+)
+# A traceback with no header at all: its own structure says where its lines were.
+_TB_START = b"Traceback (most recent call last): "
+_TB_FRAME = re.compile(rb'File "[^"\n]{1,400}", line \d{1,9}, in [\w<>.]{1,200}')
+_TB_SPLIT = re.compile(
+    rb" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)(?::|$)"
+    rb"|The above exception was the direct cause|During handling of the above exception"
+    rb"|Traceback \(most recent call last\):)"
+)
 _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
 MIN_HEADERS = 2  # one quoted header is a message; two or more inside one line are lost breaks
 _MIN_LENGTH = 120  # shorter lines cannot hold two headers and a message
@@ -24,14 +37,44 @@ _MIN_LENGTH = 120  # shorter lines cannot hold two headers and a message
 
 def split_flattened(raw: bytes) -> list[bytes]:
     """The records of a line that lost its newlines; any other line comes back alone."""
-    if len(raw) < _MIN_LENGTH or raw.count(b"] ") < MIN_HEADERS:  # every header ends in "] "
+    if len(raw) < _MIN_LENGTH:
         return [raw]
-    cuts = [m.start() for m in _CUT.finditer(raw) if not _after_tag(raw, m)]
+    cuts: list[int] = []
+    if raw.count(b"] ") >= MIN_HEADERS:  # every vLLM and SGLang header ends in "] "
+        cuts = [m.start() for m in _CUT.finditer(raw) if not _after_tag(raw, m)]
+    if len(cuts) < MIN_HEADERS and raw.count(b"]") >= MIN_HEADERS:
+        cuts = [m.start() for m in _CUT_OTHER.finditer(raw)]
     if len(cuts) < MIN_HEADERS:
-        return [raw]
+        return _traceback(raw)
+    return [p for part in _pieces(raw, cuts) for p in _traceback(part)]
+
+
+def _pieces(raw: bytes, cuts: list[int]) -> list[bytes]:
     starts = [0, *(cut + 1 for cut in cuts)]
     ends = [*cuts, len(raw)]
     return [raw[a:b] for a, b in zip(starts, ends, strict=True) if raw[a:b].strip()]
+
+
+def _traceback(raw: bytes) -> list[bytes]:
+    """A whole headerless traceback on one line -> its lines, frames and code indented as
+    Python prints them (a headed record keeps its single line: each of its lines has a header)."""
+    at = raw.find(_TB_START)
+    if at < 0 or b'File "' not in raw[at:]:
+        return [raw]
+    cuts: dict[int, bytes] = {}  # where a line starts -> its indent
+    for m in _TB_SPLIT.finditer(raw, at):
+        cuts[m.start() + 1] = b""
+    for m in _TB_FRAME.finditer(raw, at):
+        cuts[m.start()] = b"  "
+        if raw[m.end() : m.end() + 1] == b" ":
+            cuts.setdefault(m.end() + 1, b"    ")  # the code line under the frame
+    order = sorted(cuts)
+    out = [raw[: order[0]].rstrip()] if order and raw[: order[0]].strip() else []
+    for start, end in zip(order, [*order[1:], len(raw)], strict=True):
+        piece = raw[start:end].strip()
+        if piece:
+            out.append(cuts[start] + piece)
+    return out or [raw]
 
 
 def _after_tag(raw: bytes, m: re.Match[bytes]) -> bool:

@@ -194,7 +194,10 @@ def stack_findings(
     from spectrace.stacks.model import load_capture
 
     found = [f for path in captures for f in hang_findings(load_capture(path), analysis)]
-    return pasted_findings(analysis) + found + (flight_findings(dumps) if dumps else [])
+    from spectrace.stacks.waits import wait_findings
+
+    waits = wait_findings(analysis)
+    return pasted_findings(analysis) + waits + found + (flight_findings(dumps) if dumps else [])
 
 
 def pasted_findings(analysis: Analysis) -> list[Finding]:

@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 # The capture model and the rank classifier are imported once a dump is seen: every scan
 # holds a DumpScanner, few logs hold a dump.
 
+# The frames a stuck rank waits in, as py-spy prints them (``name (file.py:N)``; a traceback
+# writes ``file.py", line N``): a paste of stacks cut above its "Process N:" / "Thread" lines
+# is found by these alone.
+LOOSE_LITERALS: tuple[bytes, ...] = (
+    b"distributed_c10d.py:",
+    b"parallel_state.py:",
+    b"shm_broadcast.py:",
+    b"threading.py:",
+    b"zmq/sugar/socket.py:",
+    b"cuda/__init__.py:",
+    b"cuda/streams.py:",
+)
+LOOSE_TOOL = "py-spy (no header)"
+_LOOSE_TEXT = tuple(lit.decode() for lit in LOOSE_LITERALS)
 # Lines a dump is found by: "Process N:", py-spy thread states, faulthandler thread headers,
 # a watchdog's "Pyspy dump for PID N:" (the scan parses these and every line of an open dump)
 DUMP_LITERALS: tuple[bytes, ...] = (
@@ -29,6 +43,7 @@ DUMP_LITERALS: tuple[bytes, ...] = (
     b"(most recent call first)",
     b"dump for PID",
     b"Dump for PID",
+    *LOOSE_LITERALS,
 )
 _PROCESS = re.compile(r"^Process (\d+): (.*)$")
 _PYSPY_THREAD = re.compile(
@@ -171,6 +186,7 @@ class DumpScanner:
         self.pid_ranks: dict[int, str] = {}  # "[.. TP0] Pyspy dump for PID 42:" -> 42: TP0
         self.fatal: dict[str, int] = {}  # stream -> line of its last "Fatal Python error"
         self.lineno = 0  # the last line fed
+        self.loose: dict[str, _Thread] = {}  # stream -> its stack pasted with no header
 
     @property
     def open(self) -> bool:
@@ -187,10 +203,14 @@ class DumpScanner:
         self.lineno = line.lineno
         if self.dump is not None and line.lineno - self.dump.last > GAP_LINES:
             self.dump, self.thread = None, None
+            self.loose.clear()
         if candidate and self._header(line, text):
+            self.loose.clear()
             return
         if self.thread is not None:
             self._body(line, text)
+        elif self.loose or candidate:
+            self._loose(line, text, candidate)
 
     def _header(self, line: LogLine, text: str) -> bool:
         """Each pattern only after the cheap test its match implies: most candidate lines of
@@ -263,6 +283,29 @@ class DumpScanner:
     @staticmethod
     def _line_rank(line: LogLine) -> tuple[str | None, str | None]:
         return (line.rank, "log prefix") if line.rank else (None, None)
+
+    def _loose(self, line: LogLine, text: str, candidate: bool) -> None:
+        """py-spy frames pasted without their "Process" and "Thread" lines: one stack per
+        writer (rank), started by a frame a waiting rank sits in, ended by any other line
+        of that writer; a second run of the same writer is a later sample of it."""
+        m = _FRAME.match(text)
+        thread = self.loose.get(line.stream)
+        if m is None:
+            self.loose.pop(line.stream, None)
+            return
+        if thread is None:
+            if not (candidate and m.group(4) and m.group(3).endswith(".py")):
+                return
+            if not any(lit in text for lit in _LOOSE_TEXT):
+                return
+            dump = self._start(line, LOOSE_TOOL)
+            key = f"stream {line.stream}"
+            dump.blocks.append(_Block(0, "", *self._line_rank(line), key=key))
+            thread = self.loose[line.stream] = _Thread(str(len(dump.blocks)), None, True, False)
+            dump.blocks[-1].threads.append(thread)
+        thread.frames.append(_frame(m.group(2), m.group(3), m.group(4)))
+        dump = self._start(line, LOOSE_TOOL)
+        dump.last = line.lineno
 
     def _body(self, line: LogLine, text: str) -> None:
         thread, dump = self.thread, self.dump
