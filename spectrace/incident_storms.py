@@ -13,7 +13,10 @@ its members' frames disagree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 
 from spectrace.assemblers.crash import Crash, CrashKind
@@ -22,39 +25,111 @@ from spectrace.incident_model import Incident
 
 STORM_LINES = 4000  # 8 ranks x ~100-line tracebacks, interleaved, with other writers between
 STORM_SECONDS = timedelta(seconds=10)
+PREFIX = 12  # characters a cut message must share with the whole oneMask = Callable[[str], str]
+Sign = Callable[[Crash], str]
 
 
-def storm_joins(crashes: Sequence[Crash], mask: object) -> dict[int, Crash]:
+@dataclass(slots=True)
+class _Storm:
+    head: Crash
+    ranks: set[str]
+    keys: set[tuple[str, str]]  # (type, masked message) of every exception its records raised
+
+
+def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
     """crash id -> the storm's first crash, for each later crash of a storm; ``crashes`` in
-    time order; ``mask`` parameterises a message (incidents.mask_message)."""
-    heads: dict[tuple[str, str, str], tuple[Crash, set[str]]] = {}
+    time order. A record joins when it raised one of the storm's exceptions (a chain torn by
+    interleaving ends at one of its links) or lost its exception line to a peer."""
+    storms: list[_Storm] = []
     joins: dict[int, Crash] = {}
     for crash in crashes:
-        if crash.kind is not CrashKind.TRACEBACK or crash.exception_type == CUT_TYPE or not crash.rank:
+        if crash.kind is not CrashKind.TRACEBACK:
             continue
-        key = (crash.source, crash.exception_type, mask(crash.message))  # type: ignore[operator]
-        head = heads.get(key)
-        if head is not None and crash.rank not in head[1] and _near(head[0], crash):
-            joins[id(crash)] = head[0]
-            head[1].add(crash.rank)
-        else:
-            heads[key] = (crash, {crash.rank})
+        keys = _keys(crash, mask)
+        storms = [s for s in storms if _near(s.head, crash)]
+        found = next((s for s in storms if crash.rank not in s.ranks
+                      and (not keys or _shared(keys, s.keys))), None)  # fmt: skip
+        if found is None:
+            if crash.rank and keys:  # a piece (no writer, no exception) never starts one
+                storms.append(_Storm(crash, {crash.rank}, keys))
+            continue
+        joins[id(crash)] = found.head
+        found.ranks.add(crash.rank or "")
+        found.keys |= keys
     return joins
 
 
+def _keys(crash: Crash, mask: Mask) -> set[tuple[str, str]]:
+    raised = [(link.exception_type, link.message) for link in crash.chain]
+    raised.append((crash.exception_type, crash.message))
+    return {(t, mask(m)) for t, m in raised if t != CUT_TYPE}
+
+
+def _shared(keys: set[tuple[str, str]], others: set[tuple[str, str]]) -> bool:
+    """One exception both raised; a message a pipe block cut mid-way (``CUDA error: an ill``
+    and another rank's text) still starts as the whole one does."""
+    if keys & others:
+        return True
+    return any(t == u and len(os.path.commonprefix([m, n])) >= PREFIX
+               for t, m in keys for u, n in others)  # fmt: skip
+
+
 def _near(head: Crash, crash: Crash) -> bool:
-    if not 0 <= crash.lineno - head.lineno <= STORM_LINES:
+    if head.source != crash.source or not 0 <= crash.lineno - head.lineno <= STORM_LINES:
         return False
     if head.ts is None or crash.ts is None:
-        return head.ts is None and crash.ts is None
+        return crash.ts is None  # an unstamped piece of a storm is placed by its line alone
     return abs(crash.ts - head.ts) <= STORM_SECONDS
 
 
-def settle_frames(incident: Incident, group: Sequence[Crash]) -> None:
-    """The incident shows a coherent record's frames (one no line of which was filled in from
-    a peer, the first writer's when it is one) and says when its ranks' frames disagree."""
-    coherent = [c for c in group if not c.frames_reconstructed] or list(group)
-    best = coherent[0]
+def storm_signatures(crashes: Sequence[Crash], joins: dict[int, Crash], sign: Sign) -> dict[int, str]:
+    """Storm head id -> the signature most of its ranks' records carry (a record whose lines
+    a peer displaced, or that lost its exception line, signs differently)."""
+    members: dict[int, list[Crash]] = {}
+    for crash in crashes:
+        if (head := joins.get(id(crash))) is not None:
+            members.setdefault(id(head), [head]).append(crash)
+    return {head: _majority(group, sign) for head, group in members.items()}
+
+
+def _majority(group: Sequence[Crash], sign: Sign) -> str:
+    named = [c for c in group if c.exception_type != CUT_TYPE] or list(group)
+    longest = max(len(c.chain) for c in named)
+    whole = [c for c in named if len(c.chain) == longest]  # a torn chain lost its last links
+    votes = Counter(sign(c) for c in whole if not c.frames_reconstructed) or Counter(map(sign, whole))
+    first = {sig: n for n, sig in reversed(list(enumerate(map(sign, whole))))}
+    return max(votes, key=lambda sig: (votes[sig], -first.get(sig, 0)))
+
+
+def settle_frames(incident: Incident, group: Sequence[Crash], sign: Sign) -> None:
+    """A storm's incident reads as the record that carries its signature (one no line of
+    which was filled in from a peer, when there is one): its exception, chain and frames;
+    origin and first line stay the first writer's. It says when its ranks' frames disagree."""
+    fitting = [c for c in group if sign(c) == incident.signature] or list(group)
+    best = next((c for c in fitting if not c.frames_reconstructed), fitting[0])
+    incident.exception_type, incident.message = best.exception_type, best.message
     incident.frames, incident.chain = best.frames, best.chain
+    incident.crash_class, incident.rule_id = best.crash_class, best.rule_id
     tails = {tuple((f.file, f.function) for f in c.frames) for c in group}
     incident.frames_reconstructed = any(c.frames_reconstructed for c in group) or len(tails) > 1
+
+
+def merge_repeats(incidents: list[Incident], mask: Mask) -> list[Incident]:
+    """A failure that stormed twice in one input is one incident even when the two storms'
+    frames came out apart: a reconstructed incident joins an earlier one of the same
+    exception and message. Ids are given again in order."""
+    kept: list[Incident] = []
+    for incident in incidents:
+        key = (incident.first_seen.source, incident.exception_type, mask(incident.message))
+        same = next((k for k in kept if (k.first_seen.source, k.exception_type,
+                                         mask(k.message)) == key), None)  # fmt: skip
+        if same is None or not (incident.frames_reconstructed or same.frames_reconstructed):
+            kept.append(incident)
+            continue
+        same.occurrences += incident.occurrences
+        same.ranks += [r for r in incident.ranks if r not in same.ranks]
+        same.hints += [h for h in incident.hints if h not in same.hints]
+        same.frames_reconstructed = True
+    for n, incident in enumerate(kept, 1):
+        incident.id = f"I{n}"
+    return kept

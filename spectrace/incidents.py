@@ -16,7 +16,12 @@ from spectrace.incident_causes import (
     self_kills,
 )
 from spectrace.incident_model import Incident, Occurrence
-from spectrace.incident_storms import settle_frames, storm_joins
+from spectrace.incident_storms import (
+    merge_repeats,
+    settle_frames,
+    storm_joins,
+    storm_signatures,
+)
 
 # Bumped whenever the fingerprint inputs change: baselines then need re-writing.
 SIGNATURE_VERSION = "1"
@@ -215,16 +220,19 @@ def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
     ordered = [crash for _, crash in _time_order(crashes)]
     joins = peer_joins(ordered)
     storms = storm_joins([c for c in ordered if id(c) not in joins], mask_message)
+    keys = storm_signatures(ordered, storms, crash_signature)
     for crash in ordered:
         if id(crash) not in joins and id(crash) not in storms:
-            groups.setdefault(crash_signature(crash), []).append(crash)
+            groups.setdefault(keys.get(id(crash)) or crash_signature(crash), []).append(crash)
     for crash in ordered:  # after their peers: the named crash heads the incident
         if (peer := joins.get(id(crash)) or storms.get(id(crash))) is not None:
-            groups[crash_signature(storms.get(id(peer), peer))].append(crash)
+            head = storms.get(id(peer), peer)
+            groups[keys.get(id(head)) or crash_signature(head)].append(crash)
     incidents = [_incident(n, sig, group) for n, (sig, group) in enumerate(groups.items(), 1)]
     stormy = {id(c) for c in ordered if id(c) in storms or c.frames_reconstructed}
     for incident, group in zip(incidents, groups.values(), strict=True):
         if any(id(c) in stormy for c in group):
-            settle_frames(incident, group)
+            settle_frames(incident, group, crash_signature)
+    incidents = merge_repeats(incidents, mask_message)
     _link_collateral(incidents)
     return incidents

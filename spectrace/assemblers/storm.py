@@ -30,6 +30,7 @@ _SGLANG = SGLangDialect()
 
 _DIGITS = re.compile(r"\d+")
 MAX_SKIP = 1 << 30  # a record may have lost any number of lines to its peers
+NEAR = 3  # a line this close ahead of a record is its own, before it is the leader's new one
 
 
 class _Open(Protocol):
@@ -66,15 +67,21 @@ def storm_fit(records: Collection[R], line: LogLine) -> tuple[R, tuple[str, ...]
             lead = r.body
     if (best := _next_is(storm, lead, text)) is not None:
         return best, ()
+    if (best := _expecting(storm, lead, text, NEAR)) is not None:
+        return _caught_up(best, lead, text)  # one or two of its lines went to a peer
     front = [r for r in storm if len(r.body) == len(lead)]
     leader = min(front, key=lambda r: r.last_lineno)
     frame = text.lstrip().startswith('File "')
     if (leader.after and not frame) or (not leader.after and _body_like(text)):
         return leader, ()  # new text: the leader's (a CUDA error's advice lines too)
     if (best := _expecting(storm, lead, text, len(lead))) is not None:
-        pos = len(best.body)  # a record fell behind: its lines went to its peers
-        return best, tuple(lead[pos : pos + _skip(lead, pos, text)])
+        return _caught_up(best, lead, text)  # a record fell behind: its lines went to peers
     return None
+
+
+def _caught_up(record: R, lead: list[str], text: str) -> tuple[R, tuple[str, ...]]:
+    pos = len(record.body)
+    return record, tuple(lead[pos : pos + _skip(lead, pos, text)])
 
 
 def _storm(records: Collection[R]) -> list[R] | None:
