@@ -76,6 +76,9 @@ def tui(
     follow: Annotated[
         bool, typer.Option("--follow", "-f", help="Start in follow (tail) mode.")
     ] = False,
+    no_redact: Annotated[
+        bool, typer.Option("--no-redact", help="Show secrets (tokens, keys) in the log view.")
+    ] = False,
 ) -> None:
     """Browse logs with their crashes, worker path, flags and load."""
     from spectrace.tui.app import SpectraceApp
@@ -86,7 +89,10 @@ def tui(
     _need_terminal()
     _real_size()
     # the rules are loaded by the app's first scan, after its first frame
-    SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps)).run()
+    app = SpectraceApp(
+        logs, expect=expect, follow=follow, stacks=(captures, dumps), redact=not no_redact
+    )
+    app.run()
 
 
 FD_MARGIN = 64  # the terminal, textual's own, the analysis reading one log at a time

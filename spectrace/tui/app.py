@@ -99,8 +99,10 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         expect: Sequence[str] = (),
         follow: bool = False,
         stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
+        redact: bool = True,
     ) -> None:
-        """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings."""
+        """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings;
+        ``redact``: mask secrets in the log view (the crash detail masks them always)."""
         super().__init__()
         self.stacks = stacks
         self.styler = LineStyler()
@@ -130,6 +132,7 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         self.status_bar = Static("", id="status")
         self.log_view = LogView(self.files.labels, self.styler, id="log")
         self.log_view.placeholder = self._placeholder(self.base)
+        self.log_view.redact = redact
         self.incident_list = IncidentList(id="incidents")
         self.detail = IncidentDetail(id="detail")
         self.load_chart = LoadChart(id="load")
@@ -421,7 +424,7 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
         file, line = self.log_view.source.locate(message.row)
         raw, left_out = self.files.indexes[file].whole(line)
         where = one_row(f"{self.files.paths[file].name}:{line + 1}")
-        self.push_screen(LineScreen(where, raw, left_out))
+        self.push_screen(LineScreen(where, raw, left_out, redact=self.log_view.redact))
 
     # -- actions -------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from spectrace.tui.find import Query, compile_query
-from spectrace.tui.linestyle import to_text
+from spectrace.tui.linestyle import masked, to_text
 
 
 class Tick(Checkbox):
@@ -174,10 +174,12 @@ class LineScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,q,enter", "close", "Close")]
 
-    def __init__(self, where: str, raw: bytes, left_out: int) -> None:
+    def __init__(self, where: str, raw: bytes, left_out: int, *, redact: bool = True) -> None:
         super().__init__()
         self.where = where
         self.heading, self.rows = line_parts(raw)
+        if redact:
+            self.rows = [masked(row) for row in self.rows]
         self.left_out = left_out
 
     def compose(self) -> ComposeResult:

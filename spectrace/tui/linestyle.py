@@ -49,6 +49,14 @@ def plain(text: str) -> str:
     return scrub(text, "?")
 
 
+def masked(text: str) -> str:
+    """Secrets (tokens, keys, passwords) masked as the reports mask them (spectrace.redact: a
+    trigger check first, so a line without one costs a lowercase and a few ``in`` tests)."""
+    from spectrace.redact import redact_text
+
+    return redact_text(text)
+
+
 def one_row(text: str) -> str:
     """A file name or a message about one, on one row: escapes dropped, controls and newlines
     shown as '?'."""

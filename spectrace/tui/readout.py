@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from spectrace.tui.linestyle import one_row
+from spectrace.tui.linestyle import masked, one_row
 
 if TYPE_CHECKING:
     from spectrace.pipeline import Analysis
@@ -61,9 +61,8 @@ def clean_readout(analysis: Analysis, expect: Sequence[str], ranks: Sequence[str
     out.append_text(path_lines(global_worker_path(config)))
     flags = list(config.flags.items())
     for name, flag in flags[:FLAGS_SHOWN]:
-        out.append(
-            one_row(f"  {name}={flag.value!r}  {Path(flag.source).name}:{flag.lineno}") + "\n"
-        )
+        where = f"{Path(flag.source).name}:{flag.lineno}"
+        out.append(one_row(masked(f"  {name}={flag.value!r}  {where}")) + "\n")
     if len(flags) > FLAGS_SHOWN:
         out.append(f"  … {len(flags) - FLAGS_SHOWN} more flags\n", "dim")
     missing = {f.message for f in analysis.findings if f.kind == "missing_marker"}

@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from spectrace.tui.linestyle import one_row
+from spectrace.tui.linestyle import masked, one_row
 from spectrace.tui.messages import JumpTo
 from spectrace.tui.readout import path_lines
 from spectrace.tui.widgets.incident_list import WrappedOptionList, clip
@@ -109,7 +109,7 @@ def traceback_text(
             out.append_text(frame_text(frame))
             out.append("\n")
         out.append(f"{link.exception_type}: ", "bold red")
-        out.append(f"{unescaped(link.message)}\n")
+        out.append(f"{masked(unescaped(link.message))}\n")
         if link.relation == "cause":
             out.append(
                 "\nThe above exception was the direct cause of the following exception:\n\n",
@@ -127,7 +127,9 @@ def summary(item: Incident | Crash) -> Text:
     """What a user reads first: the exception, where and when, the path, the decoded numbers."""
     from spectrace.incidents import Incident
 
-    out = Text.assemble((item.exception_type, "bold red"), ": ", unescaped(item.message), "\n")
+    out = Text.assemble(
+        (item.exception_type, "bold red"), ": ", masked(unescaped(item.message)), "\n"
+    )
     if not isinstance(item, Incident):
         where = [f"rank {item.rank}" if item.rank else "", item.ts_text or "", "still scanning…"]
         out.append(" · ".join(w for w in where if w) + "\n", "cyan")
@@ -190,9 +192,9 @@ def _evidence_option(ev: Evidence, n: int) -> Option:
         arrow,
         (_where(ev.source, ev.lineno), "cyan"),
         "  ",
-        (clip(ev.reason, EVIDENCE_MAX), "yellow"),
+        (clip(masked(ev.reason), EVIDENCE_MAX), "yellow"),
         "\n    ",
-        (clip(ev.text, EVIDENCE_MAX), "dim"),
+        (clip(masked(ev.text), EVIDENCE_MAX), "dim"),
     )
     return Option(prompt, id=str(n))
 
@@ -235,9 +237,9 @@ class IncidentDetail(VerticalScroll):
         if isinstance(item, Finding):
             head = Text.assemble(
                 ("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"),
-                item.message,
+                masked(item.message),
                 "\n",
-                (item.detail or "", "dim"),
+                (masked(item.detail or ""), "dim"),
             )
             options = self._evidence(item.evidence, options)
         elif item is not None:
@@ -288,7 +290,7 @@ class IncidentDetail(VerticalScroll):
                         # the origin first: a narrow panel wraps the location whole, never
                         # "server.log:4" on one row and "dump" alone on the next
                         (f"{ORIGINS.get(flag.origin, flag.origin)} flag ", "dim"),
-                        (f"{name}={flag.value!r}", "bold"),
+                        (masked(f"{name}={flag.value!r}"), "bold"),
                         (f"  {_where(flag.source, flag.lineno)}", "cyan"),
                     ),
                     id=str(n),

@@ -10,6 +10,8 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from spectrace.tui.linestyle import masked
+
 if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
     from spectrace.incidents import Incident
@@ -93,7 +95,7 @@ def label(entry: Entry) -> Text:
             ("⚠ ", "yellow bold"),
             (item.kind.replace("_", " "), "yellow"),
             "\n  ",
-            (clip(item.message, FINDING_MAX), "italic"),
+            (clip(masked(item.message), FINDING_MAX), "italic"),
         )
     if isinstance(item, Incident):
         rank = item.origin_rank or (item.ranks[0] if item.ranks else None)
@@ -109,14 +111,14 @@ def label(entry: Entry) -> Text:
             (where, "cyan"),
             "\n  ",
             " " * len(indent),
-            (clip(item.message), "dim"),
+            (clip(masked(item.message)), "dim"),
         )
     return Text.assemble(
         ("… ", "yellow"),
         (item.exception_type, "bold"),
         (_where(item.rank, "", 1, _when(item.ts_text)), "cyan"),
         "\n  ",
-        (clip(item.message), "dim"),
+        (clip(masked(item.message)), "dim"),
     )
 
 

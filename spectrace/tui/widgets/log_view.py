@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from spectrace.tui.linestyle import LineStyler
+from spectrace.tui.linestyle import LineStyler, masked
 from spectrace.tui.timeline import LineSource
 
 RENDER_CACHE = 2000
@@ -105,6 +105,7 @@ class LogView(ScrollView, can_focus=True):
         self.pattern: Matchable | None = None
         self.mark: Matchable | None = None  # the text a jump went to, on the cursor row only
         self.wrap = False
+        self.redact = True  # secrets masked as in the reports (--no-redact shows them)
         self._rows_shown: list[tuple[int, int]] = []  # wrap mode: (row, part) of each screen line
         self.follow = False
         self.colour = True
@@ -329,6 +330,8 @@ class LogView(ScrollView, can_focus=True):
             return text
         file, line = self.source.locate(row)
         raw, cut = self.source.text(row)
+        if self.redact:
+            raw = masked(raw)
         body = self.styler.styled(
             raw, in_crash=(file, line) in self.crash_lines, colour=self.colour
         )
