@@ -91,3 +91,14 @@ def value_releases(history: dict[str, FileHistory], extract) -> dict[str, tuple[
             for value in extract(path, text):
                 seen.setdefault(value, []).append(tag)
     return {v: (min(t, key=version_key), max(t, key=version_key)) for v, t in seen.items()}
+
+
+def model_family(base: str) -> str:
+    """The family a draft model file is named for (``llama_eagle3.py`` -> EAGLE3)."""
+    words = re.split(r"[_./]", base.lower().rsplit("/", 1)[-1])
+    for word, family in (("eagle3", "EAGLE3"), ("eagle", "EAGLE"), ("nextn", "NEXTN"),
+                         ("mtp", "MTP"), ("dflash", "DFLASH"), ("dspark", "DSPARK"),
+                         ("medusa", "MEDUSA")):
+        if word in words:
+            return family
+    return ""

@@ -11,9 +11,9 @@ from types import ModuleType
 
 from packaging.version import Version
 
-from path_tables import sglang_rules
+from path_tables import sglang_rules, trtllm_rules, vllm_rules
 from path_tables.fetch import PYPI, fetch_release
-from path_tables.releases import Release, scan, zip_releases
+from path_tables.releases import Release, git_releases, scan, zip_releases
 from path_tables.rows import FrameRow, MethodRow, SymbolRow
 
 
@@ -42,7 +42,7 @@ def _header(name: str, source: str) -> Callable[[list[Release]], str]:
     return header
 
 
-def _python_build(rules: ModuleType) -> Callable[[list[Release]], Result]:
+def _python_build(rules: ModuleType | vllm_rules.Rules) -> Callable[[list[Release]], Result]:
     """Scan every release with the rules' scope, then let the rules write the rows."""
 
     def build(releases: list[Release]) -> Result:
@@ -61,9 +61,25 @@ def _zips(name: str, package: str) -> Callable[[Path], list[Release]]:
     return lambda cache: zip_releases(cache / name, package)
 
 
+def _ascend(cache: Path) -> list[Release]:
+    """Every tag of the bare vllm-ascend mirror (``fetch`` github:vllm-project/vllm-ascend)."""
+    mirror = cache.parent.parent / ".mirror" / "vllm-project+vllm-ascend" / "repo"
+    if not mirror.exists():
+        return []
+    tags = subprocess.run(["git", "--git-dir", str(mirror), "tag"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    return git_releases(mirror, "", tags)
+
+
 SPECS: tuple[Spec, ...] = (
     Spec("sglang", _zips("sglang", sglang_rules.PACKAGE), _python_build(sglang_rules),
          _header("SGLang", "PyPI wheels of sglang")),
+    Spec("vllm", _zips("vllm", "vllm/"), _python_build(vllm_rules.Rules(vllm_rules.VLLM)),
+         _header("vLLM", "PyPI wheels of vllm")),
+    Spec("vllm_ascend", _ascend, _python_build(vllm_rules.Rules(vllm_rules.ASCEND)),
+         _header("vLLM-Ascend", "git tags of github.com/vllm-project/vllm-ascend")),
+    Spec("trtllm", trtllm_rules.releases, _python_build(trtllm_rules),
+         _header("TensorRT-LLM", "saved index listing tools/path_tables/data/trtllm_index.json")),
 )
 
 # First release of each framework's speculative era (older releases are not scanned).

@@ -37,6 +37,7 @@ class FileHistory:
     first: str
     last: str
     classes: set[str] = field(default_factory=set)
+    newest: set[str] = field(default_factory=set)  # the classes of the last release holding it
     texts: dict[str, str] = field(default_factory=dict)  # tag -> text, for method extraction
 
 
@@ -83,7 +84,8 @@ def git_releases(git_dir: Path, package: str, tags: list[str]) -> list[Release]:
 
     def reader(tag: str) -> Callable[[Scope], Iterator[tuple[str, str]]]:
         def files(scope: Scope) -> Iterator[tuple[str, str]]:
-            for name in git("ls-tree", "-r", "--name-only", tag, "--", package).splitlines():
+            spec = ("--", package) if package else ()
+            for name in git("ls-tree", "-r", "--name-only", tag, *spec).splitlines():
                 rel = name.removeprefix(package)
                 if scope(rel):
                     yield rel, git("cat-file", "blob", f"{tag}:{name}")
@@ -114,7 +116,8 @@ def scan(releases: list[Release], scope: Scope, keep_text: Scope) -> dict[str, F
         for rel, text in release.files(scope):
             entry = history.setdefault(rel, FileHistory(release.tag, release.tag))
             entry.last = release.tag
-            entry.classes |= classes_of(text) if rel.endswith(".py") else set()
+            entry.newest = classes_of(text) if rel.endswith(".py") else set()
+            entry.classes |= entry.newest
             if keep_text(rel):
                 entry.texts[release.tag] = text
     return history

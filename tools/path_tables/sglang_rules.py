@@ -16,6 +16,7 @@ from path_tables.common import (
     choices_of,
     enum_members,
     family_of,
+    model_family,
     parse,
     pick_class,
     span,
@@ -42,7 +43,8 @@ def frame_scope(rel: str) -> bool:
     """Files of the speculative machinery (the frames the table can name)."""
     return rel.endswith(".py") and (
         rel.startswith(("srt/speculative/", "kernels/ops/speculative/"))
-        or bool(_MODEL.search(rel)) or rel in _LOOP_FILES or rel in _SHARED_FILES)
+        or (bool(_MODEL.search(rel)) and model_family(rel) != "")
+        or rel in _LOOP_FILES or rel in _SHARED_FILES)
 
 
 def scope(rel: str) -> bool:
@@ -64,17 +66,6 @@ def _suffix(rel: str) -> str:
     return rel.removeprefix("srt/")
 
 
-def model_family(base: str) -> str:
-    """The family a draft model file is named for (``llama_eagle3.py`` -> EAGLE3)."""
-    words = re.split(r"[_.]", base.lower())
-    for word, family in (("eagle3", "EAGLE3"), ("eagle", "EAGLE"), ("nextn", "NEXTN"),
-                         ("mtp", "MTP"), ("dflash", "DFLASH"), ("dspark", "DSPARK"),
-                         ("medusa", "MEDUSA")):
-        if word in words:
-            return family
-    return ""
-
-
 def _workers(history: dict[str, FileHistory], fams: tuple[str, ...]) -> dict[str, dict[str, str]]:
     """family -> {"v1"/"v2"/"other": worker class} from the ``*_worker[_v2].py`` files."""
     out: dict[str, dict[str, str]] = {}
@@ -84,10 +75,10 @@ def _workers(history: dict[str, FileHistory], fams: tuple[str, ...]) -> dict[str
         if not rel.startswith("srt/speculative/") or m is None or not family_of(rel, fams):
             continue
         if m.group(2):
-            path, cls = "v2", pick_class(entry.classes, ("WorkerV2",))
+            path, cls = "v2", pick_class(entry.newest, ("WorkerV2",)) or pick_class(entry.classes, ("WorkerV2",))
         else:
             path = "v1" if f"{m.group(1)}_worker_v2.py" in names else "other"
-            cls = pick_class(entry.classes, ("Worker",))
+            cls = pick_class(entry.newest, ("Worker",)) or pick_class(entry.classes, ("Worker",))
         out.setdefault(family_of(rel, fams), {})[path] = cls
     return out
 

@@ -1,0 +1,154 @@
+"""vLLM and TensorRT-LLM speculative config readers (issue 11 item 4): every shape gives a
+method with its file and line, and the method names a family through rules/paths [[method]]
+rows. Lines are written by us in the shapes public threads show."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+import pytest
+
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+from spectrace.assemblers.vllm_config import proposer_verdict, speculative_repr_flags
+from spectrace.dialects.detect import LineParser
+
+
+def collect(*texts: str) -> RunConfig:
+    parser, collector = LineParser("run.log"), ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        if any(lit.decode() in text for lit in CONFIG_LITERALS):
+            collector.feed(parser.parse(text.encode(), n, 0))
+    return collector.result()
+
+
+def family(framework: str, value: str) -> str:
+    """The family the framework's [[method]] rows give a value (case-insensitive)."""
+    text = resources.files("spectrace.rules").joinpath(f"paths/{framework}.toml").read_text()
+    rows = {r["value"].lower(): r["family"] for r in tomllib.loads(text)["method"]}
+    return rows[value.lower()]
+
+
+# ---- vLLM ---------------------------------------------------------------------------------
+
+
+def test_speculative_config_repr_in_an_exception_line_gives_method_and_line() -> None:
+    config = collect(
+        "(EngineCore_DP0 pid=88) INFO 07-02 10:11:12 [core.py:71] started",
+        "RuntimeError: draft shape mismatch for SpeculativeConfig(method='deepseek_mtp', "
+        "model='deepseek-ai/DeepSeek-V3', num_spec_tokens=1)",
+    )
+    method = config.flags["speculative_config.method"]
+    assert (method.value, method.source, method.lineno) == ("deepseek_mtp", "run.log", 2)
+    assert config.flags["speculative_config.num_spec_tokens"].value == 1
+    assert family("vllm", method.value) == "MTP"
+    evidence = [e for e in config.path_evidence if e.worker_class]
+    assert evidence and evidence[0].lineno == 2 and evidence[0].worker_class == "EagleProposer"
+
+
+def test_engine_line_cut_inside_the_repr_keeps_what_it_has() -> None:
+    config = collect(
+        "INFO 05-12 03:04:05 [core.py:69] Initializing a V1 LLM engine (v0.9.1) with config: "
+        "model='/w/DeepSeek-R1', speculative_config=SpeculativeConfig(method='eagle3', "
+        "model='/w/eagle3-draft', num_spec_t"
+    )
+    flags = {k: f.value for k, f in config.flags.items()}
+    assert flags["speculative_config.method"] == "eagle3"
+    assert flags["speculative_config.model"] == "/w/eagle3-draft"
+    assert "speculative_config.num_spec_tokens" not in flags  # cut: never guessed
+    assert config.version == "0.9.1" and family("vllm", "eagle3") == "EAGLE3"
+
+
+def test_v0_draft_model_name_tells_the_method_only_when_it_says_it() -> None:
+    eagle = speculative_repr_flags(
+        "speculative_config=SpeculativeConfig(draft_model='yuhuili/EAGLE-LLaMA3-Instruct-8B', "
+        "num_spec_tokens=5)"
+    )
+    plain = speculative_repr_flags("SpeculativeConfig(draft_model='Qwen/Qwen2-0.5B', num_spec_tokens=4)")
+    assert eagle["speculative_config.method"] == "eagle"
+    assert "speculative_config.method" not in plain and plain["speculative_config.num_spec_tokens"] == 4
+
+
+def test_ascend_non_default_args_name_the_mtp_method() -> None:
+    config = collect(
+        "INFO 09-01 12:00:00 [utils.py:326] non-default args: {'model': '/data/DeepSeek-R1-W8A8', "
+        "'tensor_parallel_size': 16, 'speculative_config': {'method': 'deepseek_mtp', "
+        "'num_speculative_tokens': 1}, 'additional_config': {'torchair_graph_config': "
+        "{'enabled': True}}}"
+    )
+    assert config.flags["speculative_config.method"].value == "deepseek_mtp"
+    assert family("vllm_ascend", "deepseek_mtp") == "MTP"
+
+
+@pytest.mark.parametrize(
+    ("method", "proposer"),
+    [("suffix", "SuffixDecodingProposer"), ("dflash", "DFlashProposer"), ("mtp", "EagleProposer"),
+     ("eagle3", "EagleProposer"), ("ngram", "NgramProposer"), ("[ngram]", "NgramProposer"),
+     ("draft_model", "DraftModelProposer"), ("qwen3_next_mtp", "EagleProposer")],
+)
+def test_each_method_gets_the_proposer_its_release_runs(method: str, proposer: str) -> None:
+    reason, points_to, got = proposer_verdict(method)
+    assert (points_to, got) == ("other", proposer) and method.strip("[]") in reason
+
+
+def test_an_unknown_method_names_no_proposer() -> None:
+    assert proposer_verdict("my_plugin_method")[1:] == (None, None)
+
+
+# ---- TensorRT-LLM -------------------------------------------------------------------------
+
+
+def test_llm_args_dump_gives_decoding_type_one_model_and_draft() -> None:
+    config = collect(
+        "[10/02/2025-08:00:01] [TRT-LLM] [I] TorchLlmArgs(model='/m/Llama-3.3-70B', "
+        "tensor_parallel_size=4, speculative_config=EagleDecodingConfig(max_draft_len=3, "
+        "speculative_model_dir='/m/eagle3', eagle3_one_model=True, eagle_choices=None), "
+        "kv_cache_config=KvCacheConfig(free_gpu_memory_fraction=0.8))"
+    )
+    flags = {k: f.value for k, f in config.flags.items()}
+    assert config.engine == "trtllm"
+    assert flags["speculative_config.method"] == "eagle"
+    assert flags["speculative_config.one_model"] is True
+    assert flags["speculative_config.num_spec_tokens"] == 3
+    assert config.flags["speculative_config.method"].lineno == 1
+
+
+def test_old_yaml_key_with_two_model_eagle() -> None:
+    config = collect(
+        "speculative_decoding_config:",
+        "    decoding_type: Eagle",
+        "    max_draft_len: 4",
+        "    eagle3_one_model: False",
+    )
+    flags = {k: (f.value, f.lineno) for k, f in config.flags.items()}
+    assert flags["speculative_config.method"] == ("eagle", 2)
+    assert flags["speculative_config.one_model"] == (False, 4)
+
+
+@pytest.mark.parametrize(
+    ("line", "method", "fam"),
+    [
+        ("trtllm-build --checkpoint_dir ckpt --speculative_decoding_mode lookahead_decoding "
+         "--max_draft_len 63", "lookahead_decoding", "LOOKAHEAD"),
+        ("[TRT-LLM] [I] spec_dec_mode=SpeculativeDecodingMode.EAGLE3_ONE_MODEL", "eagle3_one_model",
+         "EAGLE3"),
+        ("[TRT-LLM] [I] llm_args speculative_config={'decoding_type': 'NGram', 'max_draft_len': 4}",
+         "ngram", "NGRAM"),
+        ("    speculative_decoding_mode: draft_tokens_external", "draft_tokens_external",
+         "DRAFT_TARGET"),
+        ("  decoding_type: MTP", "mtp", "MTP"),
+        ("x = MTPDecodingConfig(num_nextn_predict_layers=3)", "mtp", "MTP"),
+    ],
+)
+def test_each_shape_names_a_method_with_a_family(line: str, method: str, fam: str) -> None:
+    assert trtllm_spec_flags(line)["speculative_config.method"] == method
+    assert family("trtllm", method) == fam
+
+
+def test_vllm_decoding_config_and_a_bare_none_are_not_trtllm() -> None:
+    assert trtllm_spec_flags("decoding_config=DecodingConfig(backend='xgrammar'), seed=0") == {}
+    assert trtllm_spec_flags("speculative_config=None, seed=0") == {}
+    assert trtllm_spec_flags("TorchLlmArgs(speculative_config=None, seed=0)") == {
+        "speculative_config.method": None
+    }

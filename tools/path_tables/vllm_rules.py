@@ -1,0 +1,296 @@
+"""vLLM and vLLM-Ascend: which files and methods the tables hold, and what a frame proves.
+
+Scope: every ``spec_decode`` folder (V0 ``spec_decode/``, V1 ``v1/spec_decode/``, the model
+runner v2's ``v1/worker/gpu/spec_decode/``, Ascend's own), files named for a proposer or
+speculator, draft model files (EAGLE/MTP/Medusa/MLP-speculator heads), the model runner's
+draft functions, and the plugin's patches of speculative code. vLLM has one proposer per
+method, so a proposer's file names the path ("other") and the proposer; the method values
+come from ``SpeculativeConfig``'s own ``Literal`` types and assignments in each release,
+their proposers from the ``if method == ...: SomeProposer(...)`` dispatch in the source.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from path_tables.common import family_of, model_family, parse, pick_class, value_releases
+from path_tables.releases import FileHistory, version_key
+from path_tables.rows import FrameRow, MethodRow
+
+_DRAFT_FN = re.compile(r"\w*(propose|draft)\w*")
+_EAGLE_LIKE = ("EAGLE", "EAGLE3", "MTP")
+
+
+@dataclass(frozen=True, slots=True)
+class Flavour:
+    """What differs between vLLM and a platform plugin built on it."""
+
+    framework: str
+    package: str  # prefix of the scanned paths ("vllm/", "" for a repository)
+    root: str  # the folder under it that holds the code ("" or "vllm_ascend/")
+    runner_files: tuple[str, ...]  # model runners whose draft functions get rows
+    shared_files: tuple[str, ...]  # files outside the folders that only spec decoding runs
+    config_files: tuple[str, ...]  # where SpeculativeConfig's methods are defined
+    label: str
+
+
+VLLM = Flavour("vllm", "vllm/", "", ("v1/worker/gpu_model_runner.py",),
+               ("v1/sample/rejection_sampler.py", "model_executor/layers/rejection_sampler.py",
+                "model_executor/layers/spec_decode_base_sampler.py",
+                "model_executor/layers/typical_acceptance_sampler.py"),
+               ("config.py", "config/speculative.py", "engine/arg_utils.py"), "vLLM")
+ASCEND = Flavour("vllm_ascend", "", "vllm_ascend/",
+                 ("vllm_ascend/worker/model_runner_v1.py",),
+                 ("vllm_ascend/sample/rejection_sampler.py",),
+                 ("vllm_ascend/spec_decode/__init__.py",), "vLLM-Ascend")
+
+
+class Rules:
+    """The scope and row rules for one flavour (the generator's per-framework interface)."""
+
+    def __init__(self, flavour: Flavour) -> None:
+        self.f = flavour
+        self.PACKAGE = flavour.package
+
+    def frame_scope(self, rel: str) -> bool:
+        if not rel.endswith(".py") or not rel.startswith(self.f.root) or "/tests/" in rel:
+            return False
+        parts = rel.split("/")
+        base = parts[-1]
+        return ("spec_decode" in parts[:-1] or "proposer" in base or "speculator" in base
+                or base.startswith("draft_model_runner")
+                or ("models" in parts[:-1] and model_family(base) != "")
+                or ("patch" in parts[:-1] and (model_family(base) or "spec_decode" in base))
+                or rel in self.f.runner_files or rel in self.f.shared_files)
+
+    def keep_text(self, rel: str) -> bool:
+        return rel in self.f.config_files or rel in self.f.runner_files or (
+            "spec_decode" in rel and rel.endswith("__init__.py"))
+
+    def scope(self, rel: str) -> bool:
+        return self.frame_scope(rel) or self.keep_text(rel)
+
+    # ---- frames -------------------------------------------------------------------------
+
+    def frame_rows(self, history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
+        fams = families(history, self.f)
+        rows: list[tuple[str, FrameRow]] = []
+        for rel, entry in sorted(history.items()):
+            if not self.frame_scope(rel):
+                continue
+            if rel in self.f.runner_files:
+                rows += self._runner_rows(rel, entry)
+                continue
+            fam, worker, path, role, what = self._classify(rel, entry, fams)
+            rows.append((rel, FrameRow(rel, self.f.framework, fam, worker, path, role,
+                                       tuple(sorted(entry.classes)), "", False,
+                                       (entry.first, entry.last), what, "generated")))
+        return rows
+
+    def _classify(self, rel: str, entry: FileHistory,
+                  fams: tuple[str, ...]) -> tuple[str, str, str, str, str]:
+        parts = rel.split("/")
+        base, label = parts[-1], self.f.label
+        fam = family_of("/".join(parts[-3:]), fams)
+        if "models" in parts[:-1]:
+            return model_family(base), "", "", "draft_model", f"{label} draft model file ({base})"
+        if "patch" in parts[:-1]:
+            return model_family(base), "", "", "shared", f"{label} patch of speculative code ({base})"
+        if rel in self.f.shared_files:
+            return "", "", "", "shared", f"{label} {base} (runs only when speculating)"
+        if "ops" in parts[:-1] or base.endswith(("_kernels.py", "triton_utils.py")):
+            return fam, "", "", "kernel", f"{label} speculative kernel ({base})"
+        driver = _main_driver(entry.newest) or _main_driver(entry.classes)
+        v0 = rel.startswith("spec_decode/")
+        if not driver and base.endswith("_worker.py"):
+            driver = pick_class(entry.classes, ("Worker",))
+        fam = fam or _family_in(driver, fams)
+        if driver and not base.startswith(("interface", "base", "utils", "metadata")):
+            role = "worker" if "Worker" in driver else "proposer"
+            era = " (V0)" if v0 else ""
+            return fam, driver, "other", role, f"{label}{era} {fam or 'speculative'} {role} {driver}"
+        if "graph" in base:
+            return fam, "", "", "graph_runner", f"{label} draft CUDA/ACL-graph code ({base})"
+        return fam, "", "", "shared", f"{label} speculative code shared by its proposers ({base})"
+
+    def _runner_rows(self, rel: str, entry: FileHistory) -> list[tuple[str, FrameRow]]:
+        """The model runner's draft functions: they prove speculation ran, not which proposer."""
+        seen: dict[str, list[str]] = {}
+        for tag, text in entry.texts.items():
+            tree = parse(text)
+            for node in ast.walk(tree) if tree is not None else ():
+                if isinstance(node, ast.FunctionDef) and _DRAFT_FN.fullmatch(node.name):
+                    seen.setdefault(node.name, []).append(tag)
+        return [(rel, FrameRow(rel, self.f.framework, "", "", "", "shared", (), name, False,
+                               (min(t, key=version_key), max(t, key=version_key)),
+                               f"{self.f.label} model runner draft step {name} (speculation ran)",
+                               "generated"))
+                for name, t in sorted(seen.items())]
+
+    # ---- methods ------------------------------------------------------------------------
+
+    def method_rows(self, history: dict[str, FileHistory]) -> list[MethodRow]:
+        spans = value_releases(history, self._method_values)
+        dispatch = _dispatch(history, self.f)
+        proposers = _proposers(history)
+        rows = []
+        for value, releases in sorted(spans.items()):
+            family = method_family(value)
+            worker = dispatch.get(value) or _proposer_for(value, family, proposers)
+            rows.append(MethodRow(self.f.framework, value, family, worker,
+                                  "other" if worker else "", releases,
+                                  f"{self.f.label} speculative method '{value}'", "generated"))
+        return rows
+
+    def _method_values(self, rel: str, text: str) -> list[str]:
+        if rel not in self.f.config_files:
+            return []
+        if rel.endswith("__init__.py"):
+            return sorted(_dispatch_of(text))
+        return _config_methods(text)
+
+
+def _main_driver(classes: set[str]) -> str:
+    """The proposer / speculator class a file is named for (no base class or mixin)."""
+    found = sorted(c for c in classes if _is_driver(c) and "Worker" not in c
+                   and not any(w in c for w in ("Base", "Mixin", "Interface", "Config")))
+    return min(found, key=len) if found else ""
+
+
+def _family_in(name: str, fams: tuple[str, ...]) -> str:
+    """A family named inside a class name (AscendStep3p5MTPProposer -> MTP)."""
+    squashed = name.replace("_", "").lower()
+    hits = [f for f in fams if f.replace("_", "").lower() in squashed]
+    return max(hits, key=len) if hits else ""
+
+
+def method_family(value: str) -> str:
+    """vLLM's method spelling -> family (``deepseek_mtp`` -> MTP, ``[ngram]`` -> NGRAM)."""
+    low = value.strip("[]").lower()
+    if low == "mtp" or low.endswith("_mtp"):
+        return "MTP"
+    if low.startswith("ngram"):
+        return "NGRAM"
+    if low in ("suffix", "suffix_decoding"):
+        return "SUFFIX"
+    return low.upper()
+
+
+def families(history: dict[str, FileHistory], flavour: Flavour) -> tuple[str, ...]:
+    """Families of the method values, plus those a proposer file is named for."""
+    found = {"EAGLE", "EAGLE3", "MTP", "NGRAM", "MEDUSA", "DRAFT_MODEL", "SUFFIX",
+             "MLP_SPECULATOR", "DFLASH", "DSPARK", "EXTRACT_HIDDEN_STATES"}
+    for rel, entry in history.items():
+        if rel in flavour.config_files and not rel.endswith("__init__.py"):
+            for text in entry.texts.values():
+                found |= {method_family(v) for v in _config_methods(text)}
+    return tuple(sorted(found))
+
+
+def _literal_strings(node: ast.AST, named: dict[str, ast.AST], depth: int = 0) -> list[str]:
+    """Strings of a ``Literal[...]``, following names of other Literals (SpeculativeMethod
+    -> EagleModelTypes -> MTPModelTypes)."""
+    out: list[str] = []
+    if depth > 5:
+        return out
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            out.append(sub.value)
+        elif isinstance(sub, ast.Name) and sub.id in named and sub.id != "Literal":
+            out += _literal_strings(named[sub.id], named, depth + 1)
+    return out
+
+
+def _config_methods(text: str) -> list[str]:
+    """Method spellings a release's config accepts: the SpeculativeMethod Literal (with the
+    Literals it names), ``self.method = "..."`` and MTP ``model_type = "..._mtp"`` rewrites."""
+    tree = parse(text)
+    if tree is None:
+        return []
+    named = {t.id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(t, ast.Name) and isinstance(n.value, ast.Subscript)}
+    values = _literal_strings(named["SpeculativeMethod"], named) if "SpeculativeMethod" in named else []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(
+                node.value.value, str):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and (
+                        target.attr == "method"
+                        or (target.attr == "model_type" and node.value.value.endswith("_mtp"))):
+                    values.append(node.value.value)
+    return sorted({v for v in values if re.fullmatch(r"\[?[a-z][a-z0-9_]*\]?", v)})
+
+
+def _dispatch_of(text: str) -> dict[str, str]:
+    """``if method == "x": return XProposer(...)`` / ``elif method in (...)`` -> value -> class."""
+    tree = parse(text)
+    found: dict[str, str] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if not isinstance(node, ast.If) or "method" not in ast.unparse(node.test):
+            continue
+        values = [c.value for c in ast.walk(node.test)
+                  if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        driver = _driver_call(node.body)
+        for value in values if driver else ():
+            found.setdefault(value, driver)
+    return found
+
+
+def _driver_call(body: list[ast.stmt]) -> str:
+    """The proposer a branch builds: a ``return X(...)`` / ``self.drafter = X(...)`` of the
+    branch itself (its default) before one nested in a sub-branch."""
+    def calls(nodes: list[ast.AST]) -> list[str]:
+        return [c.func.id for n in nodes for c in ast.walk(n) if isinstance(c, ast.Call)
+                and isinstance(c.func, ast.Name) and _is_driver(c.func.id)]
+
+    top = [s.value for s in body if isinstance(s, ast.Return | ast.Assign) and s.value]
+    return (calls(top) or calls(list(body)) or [""])[0]
+
+
+_DRIVER = re.compile(r"[A-Z]\w*(Proposer|Speculator|Worker)(GPU|NPU|V\d)?")
+
+
+def _is_driver(name: str) -> bool:
+    """A class that drafts (``NgramProposerGPU``), not one named after them
+    (``SpeculatorBatchDescriptor``)."""
+    return _DRIVER.fullmatch(name) is not None
+
+
+def _dispatch(history: dict[str, FileHistory], flavour: Flavour) -> dict[str, str]:
+    """The newest dispatch found for each value (the runner's or the plugin's)."""
+    found: dict[str, tuple[object, str]] = {}
+    for rel, entry in sorted(history.items()):
+        if rel not in flavour.config_files + flavour.runner_files:
+            continue
+        for tag, text in entry.texts.items():
+            for value, driver in _dispatch_of(text).items():
+                if value not in found or version_key(tag) >= found[value][0]:
+                    found[value] = (version_key(tag), driver)
+    return {value: driver for value, (_key, driver) in found.items()}
+
+
+def _proposers(history: dict[str, FileHistory]) -> list[str]:
+    return sorted({c for rel, e in history.items() if "spec_decode" in rel
+                   for c in e.classes if _is_driver(c)})
+
+
+def _proposer_for(value: str, family: str, proposers: list[str]) -> str:
+    """The proposer named for the method (ngram_gpu -> NgramProposerGPU), else for its family;
+    EAGLE-3 and MTP run on the EAGLE proposer where they have none of their own."""
+    def squash(s: str) -> str:
+        return s.replace("_", "").lower()
+
+    words = value.strip("[]").lower().split("_")
+    exact = [p for p in proposers if "Proposer" in p and all(w in p.lower() for w in words)
+             and p.lower().removeprefix("ascend").startswith(words[0])]
+    if exact:
+        return min(exact, key=len)
+    for tail in ("Proposer", "Speculator", "Worker"):
+        for word in (family, "EAGLE" if family in _EAGLE_LIKE else ""):
+            hits = [p for p in proposers if word and squash(p).startswith(squash(word))
+                    and tail in p]
+            if hits:
+                return min(hits, key=len)
+    return ""
