@@ -17,12 +17,13 @@ import re
 from dataclasses import dataclass, field
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
-from spectrace.assemblers.launch_span import LaunchSpan, clean, env_entry, tokens_of
+from spectrace.assemblers.launch_span import MAX_OPEN, LaunchSpan, clean, env_entry, tokens_of
 from spectrace.dialects.base import LogLine
 
 _ENV = re.compile(
     r"(?:^|[\s;'\"(])(?:export\s+)?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)=([^\s;'\"]*)"
 )
+MAX_TOKENS = 1_000  # of one command (real ones hold a few hundred at most); the rest is not read
 _SHELL_END = frozenset({"|", "||", "&&", ";", "&", "|&", ">", ">>", "2>&1", "1>", "2>"})
 # dests the linker knows by the server_args field name
 _FIELDS = {
@@ -106,9 +107,9 @@ def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | 
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
-        return _headless(lines, _until_shell_end(tokens), tables)
+        return _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables)
     engine, at = found
-    args = _until_shell_end(tokens[at:])
+    args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
     model, args = _positional(engine, args)
     return _read(engine, lines, args, model, tables)
 
@@ -149,14 +150,16 @@ def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model:
 def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:
     """(token, index of its line); a quote left open joins the next lines (pasted JSON)."""
     out: list[tuple[str, int]] = []
-    i = 0
-    while i < len(lines):
+    i, joins = 0, True
+    while i < len(lines) and len(out) < MAX_TOKENS:
         got, j = tokens_of(lines[i].text), i
-        while got is None and j + 1 < len(lines):
+        joined = clean(lines[i].text)
+        while got is None and j + 1 < len(lines) and len(joined) <= MAX_OPEN and joins:
             j += 1
-            got = tokens_of("\n".join(clean(line.text) for line in lines[i : j + 1]))
-        if got is None:  # never closed: plain words of the first line
-            got, j = clean(lines[i].text).split(), i
+            joined += "\n" + clean(lines[j].text)
+            got = tokens_of(joined)
+        if got is None:  # never closed: plain words of each line from here on
+            got, j, joins = clean(lines[i].text).split(), i, False
         out += [(token, i) for token in got]
         i = j + 1
     return out

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spectrace.assemblers.config import ConfigCollector, RunConfig
 from spectrace.assemblers.launch import LaunchCommand, parse_launch_command
@@ -330,3 +332,56 @@ def test_kubernetes_env_entry_sets_the_env_with_its_value_line(tmp_path: Path) -
     flags = analyse([str(log)]).config.flags
     spec_v2 = flags["SGLANG_ENABLE_SPEC_V2"]
     assert (spec_v2.value, spec_v2.lineno, spec_v2.origin) == (False, 6, "launch_command")
+
+
+def test_hostile_commands_are_read_within_bounds() -> None:
+    huge = read("vllm serve m " + " ".join(f"--zz{i} 1" for i in range(5000)))
+    assert len(huge.unknown) <= 1000  # MAX_TOKENS: the rest of a runaway line is not read
+    braces = read("python -m sglang.launch_server " + "{" * 50_000 + " --tp 2")
+    assert braces.engine == "sglang"  # an unclosed brace: plain words, no hang, no error
+    cut = read('sglang serve --tp 2 --speculative-algorithm "EAGLE\x00 \x1b[31m --mem-frac')
+    assert cut.flags["tp_size"] == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "vllm serve m",
+                "python -m sglang.launch_server",
+                "trtllm-serve m",
+                "--tp",
+                "2",
+                "'",
+                '"',
+                "{",
+                "}",
+                "\\",
+                "- ",
+                "command:",
+                "args: [",
+                "]",
+                "--speculative-config",
+                '{"method": "x"',
+                "$ ",
+                "**",
+                "`",
+                "\n",
+                "=",
+                "--cuda-graph-bs",
+                "-tp",
+                "|",
+                "#",
+            ]
+        ),  # fmt: skip
+        max_size=30,
+    )
+)
+def test_any_mix_of_command_pieces_reads_without_error(pieces: list[str]) -> None:
+    text = " ".join(pieces)
+    command = parse_launch_command(text, TABLES)
+    if command is not None:
+        assert command.engine in ("sglang", "vllm", "trtllm")
+        assert set(command.lines) >= set(command.flags)
+    collect(*text.splitlines())
