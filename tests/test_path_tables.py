@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from path_tables import sglang_rules  # noqa: E402
+from path_tables import sglang_rules, vllm_rules  # noqa: E402
 from path_tables.merge import merge  # noqa: E402
 from path_tables.releases import scan, zip_releases  # noqa: E402
 from path_tables.rows import render  # noqa: E402
@@ -161,3 +161,39 @@ def test_generator_rules_on_a_tree_of_our_own(tmp_path: Path) -> None:
     assert set(methods) == {"EAGLE", "ZETA"} and methods["ZETA"].releases == ("v0.9.0", "v0.9.1")
     text = render("h", list(rows.values()), [], list(methods.values()))
     assert tomllib.loads(text)["frame"] and text == render("h", list(rows.values()), [], list(methods.values()))
+
+
+def test_vllm_rules_follow_the_source_dispatch(tmp_path: Path) -> None:
+    """Methods come from the config's Literals (followed through the names they include),
+    proposers from the runner's own ``if method == ...`` dispatch, else from the family."""
+    config = ('from typing import Literal\nEagleTypes = Literal["eagle3", "zeta_mtp"]\n'
+              'SpeculativeMethod = Literal["ngram", "eagle", EagleTypes]\n'
+              'class SpeculativeConfig:\n    def f(self):\n        self.method = "draft_model"\n')
+    runner = ("class GPUModelRunner:\n    def __init__(self):\n"
+              "        if self.speculative_config.method == 'ngram':\n"
+              "            self.drafter = NgramProposer(self)\n"
+              "        elif self.speculative_config.method == 'zeta_mtp':\n"
+              "            self.drafter = ZetaProposer(self)\n"
+              "    def propose_draft_token_ids(self):\n        pass\n")
+    files = {"config.py": config, "v1/worker/gpu_model_runner.py": runner,
+             "v1/spec_decode/eagle.py": "class EagleProposer: pass\n",
+             "v1/spec_decode/ngram_proposer.py": "class NgramProposer: pass\n",
+             "v1/spec_decode/zeta.py": "class ZetaBase: pass\nclass ZetaProposer(ZetaBase): pass\n"}
+    with zipfile.ZipFile(tmp_path / "0.9.0.zip", "w") as zf:
+        for name, text in files.items():
+            zf.writestr("vllm/" + name, text)
+    rules = vllm_rules.Rules(vllm_rules.VLLM)
+    history = scan(zip_releases(tmp_path, "vllm/"), rules.scope, rules.keep_text)
+    methods = {m.value: (m.family, m.worker, m.path) for m in rules.method_rows(history)}
+    assert methods == {
+        "ngram": ("NGRAM", "NgramProposer", "other"),
+        "zeta_mtp": ("MTP", "ZetaProposer", "other"),
+        "eagle": ("EAGLE", "EagleProposer", "other"),
+        "eagle3": ("EAGLE3", "EagleProposer", "other"),
+        "draft_model": ("DRAFT_MODEL", "", ""),
+    }
+    rows = {(r.file, r.function): r for _rel, r in rules.frame_rows(history)}
+    zeta = rows[("v1/spec_decode/zeta.py", "")]
+    assert (zeta.worker, zeta.path, zeta.role) == ("ZetaProposer", "other", "proposer")
+    runner_row = rows[("v1/worker/gpu_model_runner.py", "propose_draft_token_ids")]
+    assert (runner_row.path, runner_row.worker) == ("", "")

@@ -29,9 +29,9 @@ DEFAULT_CACHE = Path("/work/.cache/spec_releases")
 MANIFEST = ROOT / "tests" / "fixtures" / "path_tables_latest.json"
 
 
-def build(cache: Path, out: Path, only: list[str]) -> int:
+def build(cache: Path, out: Path, only: list[str], manifest_path: Path = MANIFEST) -> int:
     """Write each framework's table and the latest-release manifest the tests check."""
-    manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     for spec in frameworks.SPECS:
         if only and spec.name not in only:
             continue
@@ -52,7 +52,7 @@ def build(cache: Path, out: Path, only: list[str]) -> int:
               f"{len(result.latest_files)} files at {newest}, {len(classes)} classes, "
               f"{len(result.symbols)} symbols, {len(result.methods)} methods; "
               f"latest in table {latest(frames)}")
-    MANIFEST.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return 0
 
 
@@ -62,11 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--out", type=Path, default=ROOT / "rules" / "paths")
     parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--manifest", type=Path, default=MANIFEST)
     args = parser.parse_args(argv)
     if args.command == "fetch":
         return frameworks.fetch_all(args.cache, args.only)
     args.out.mkdir(parents=True, exist_ok=True)
-    return build(args.cache, args.out, args.only)
+    return build(args.cache, args.out, args.only, args.manifest)
 
 
 if __name__ == "__main__":
