@@ -102,16 +102,26 @@ def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | Non
 def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | None:
     if (entry := env_entry([line.text for line in lines])) is not None:  # a k8s env: entry
         name, value = entry
-        engine = "vllm" if name.startswith("VLLM_") else "trtllm" if "LLM_" in name else "sglang"
-        return LaunchCommand(engine, env={name: value}, lines={name: lines[1]})
+        return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
-        return _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables)
+        command = _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables)
+        env = find_env_assignments("\n".join(clean(line.text) for line in lines))
+        if command is None and env:  # "--env SGLANG_ENABLE_SPEC_V2=1" alone still sets the env
+            return LaunchCommand(
+                _env_engine(next(iter(env))), env=env, lines=dict.fromkeys(env, lines[0])
+            )
+        return command
     engine, at = found
     args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
     model, args = _positional(engine, args)
     return _read(engine, lines, args, model, tables)
+
+
+def _env_engine(name: str) -> str:
+    """The server an env var belongs to, by its prefix."""
+    return "vllm" if name.startswith("VLLM_") else "trtllm" if "LLM_" in name else "sglang"
 
 
 def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionTables):

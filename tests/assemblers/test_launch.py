@@ -385,3 +385,8 @@ def test_any_mix_of_command_pieces_reads_without_error(pieces: list[str]) -> Non
         assert command.engine in ("sglang", "vllm", "trtllm")
         assert set(command.lines) >= set(command.flags)
     collect(*text.splitlines())
+
+
+def test_an_env_flag_alone_still_sets_the_env() -> None:
+    config = collect("  --env SGLANG_ENABLE_SPEC_V2=true \\")
+    assert config.flags["SGLANG_ENABLE_SPEC_V2"].value is True
