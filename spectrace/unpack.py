@@ -16,6 +16,14 @@ from typing import Any, BinaryIO, Protocol
 
 from isal import isal_zlib as _zlib
 
+try:  # the standard library's from Python 3.14; the backport (a dependency) before
+    from compression import zstd as _zstd  # type: ignore[import-not-found]
+except ImportError:
+    try:
+        from backports import zstd as _zstd  # type: ignore[import-not-found,no-redef]
+    except ImportError:  # pragma: no cover - installed without its dependencies
+        _zstd = None
+
 from spectrace.errors import InputError
 
 SNIFF_BYTES = 4096  # the longest magic is 10 bytes; text encodings are judged on the rest
@@ -27,7 +35,10 @@ _MEMBER_MAGIC = b"\x1f\x8b\x08"  # magic + deflate: where a gzip member can star
 _GZ_CHUNK = 1024 * 1024
 _DECODE_STEP = 256 * 1024
 # a damaged or cut stream of any codec: the Reader keeps what came before and says so
-DECODE_ERRORS = (EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile, lzma.LZMAError)
+DECODE_ERRORS: tuple[type[Exception], ...] = (
+    EOFError, OSError, zlib.error, _zlib.error, gzip.BadGzipFile, lzma.LZMAError,
+    *((_zstd.ZstdError,) if _zstd is not None else ()),
+)  # fmt: skip
 
 
 class Codec(StrEnum):
@@ -37,10 +48,12 @@ class Codec(StrEnum):
     XZ = "xz"
     UTF16 = "utf-16"
     UTF32 = "utf-32"
+    ZSTD = "zstd"
 
 
 _MAGIC = (  # UTF-32 LE's BOM starts with UTF-16 LE's, so it comes first
     (b"\x1f\x8b", Codec.GZIP),
+    (b"\x28\xb5\x2f\xfd", Codec.ZSTD),
     (b"\xfd7zXZ\x00", Codec.XZ),
     (b"\xff\xfe\x00\x00", Codec.UTF32),
     (b"\x00\x00\xfe\xff", Codec.UTF32),
@@ -49,7 +62,6 @@ _MAGIC = (  # UTF-32 LE's BOM starts with UTF-16 LE's, so it comes first
 )
 _BZIP2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")  # first block, or the end of an empty stream
 _UNSUPPORTED = {  # magic -> what it is; refused with the way out
-    b"\x28\xb5\x2f\xfd": "zstd-compressed (try: zstd -dc FILE | spectrace triage -)",
     b"PK\x03\x04": "a zip archive; unzip it and give the log files",
     b"7z\xbc\xaf\x27\x1c": "a 7z archive; unpack it and give the log files",
     b"\x7fELF": "an ELF binary (a program, library or core dump), not a log",
@@ -60,9 +72,21 @@ class Readable(Protocol):
     def readinto(self, view: memoryview) -> int: ...
 
 
+_ZSTD_NEEDS = "zstd-compressed, and no zstd module (pip install backports.zstd; or zstd -dc FILE | spectrace triage -)"
+
+
 def unsupported(head: bytes) -> str | None:
-    """What an input we cannot read is (zstd, zip, 7z), with the way out; None otherwise."""
+    """What an input we cannot read is (zip, 7z, ELF), with the way out; None otherwise."""
+    if _zstd is None and _zstd_frame(head):
+        return _ZSTD_NEEDS
     return next((what for magic, what in _UNSUPPORTED.items() if head.startswith(magic)), None)
+
+
+def _zstd_frame(head: bytes) -> bool:
+    """A zstd frame, or a skippable frame (pzstd and seekable zstd start with one)."""
+    return head.startswith(b"\x28\xb5\x2f\xfd") or (
+        head[1:4] == b"\x2a\x4d\x18" and head[:1] != b"" and head[0] & 0xF0 == 0x50
+    )
 
 
 def sniff(head: bytes, name: str = "input") -> Codec:
@@ -74,6 +98,8 @@ def sniff(head: bytes, name: str = "input") -> Codec:
         raise InputError(f"{name}: {what}")
     if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in _BZIP2_BLOCKS:
         return Codec.BZIP2
+    if _zstd_frame(head):
+        return Codec.ZSTD
     codec = next((codec for magic, codec in _MAGIC if head.startswith(magic)), Codec.PLAIN)
     if codec is Codec.UTF32:
         return codec if _lanes(head[4:], 4) is not None else _after_mark(head[2:], head[:2])
@@ -197,6 +223,8 @@ def decoder(raw: Any, codec: Codec, head: bytes, note: Callable[[str], None]) ->
         return GzipStream(raw, note)
     if codec is Codec.BZIP2:
         return bz2.BZ2File(raw)
+    if codec is Codec.ZSTD:
+        return _zstd.ZstdFile(raw)  # frames one after another, skippable frames passed over
     if codec is Codec.XZ:
         return lzma.LZMAFile(raw)
     if codec in (Codec.UTF16, Codec.UTF32):
