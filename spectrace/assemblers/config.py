@@ -229,8 +229,10 @@ class ConfigCollector:
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
+            self._launch.releases["vllm"] = self._config.version  # read later commands as it
         elif (release := find_sglang_version(text)) is not None:
             self._config.version = ".".join(str(part) for part in release)
+            self._launch.releases["sglang"] = self._config.version
             self._config.era = self._version_era = era_of(release)
             self._config.engine = self._config.engine or "sglang"
 

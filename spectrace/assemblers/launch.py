@@ -27,7 +27,11 @@ MAX_TOKENS = 1_000  # of one command (real ones hold a few hundred at most); the
 _SHELL_END = frozenset({"|", "||", "&&", ";", "&", "|&", ">", ">>", "2>&1", "1>", "2>"})
 # dests the linker knows by the server_args field name
 _FIELDS = {
-    "sglang": {"cuda_graph_bs_decode": "cuda_graph_bs"},
+    # 0.5.14 split the graph sizes into decode and prefill; --cuda-graph-bs sets the decode ones
+    "sglang": {
+        "cuda_graph_bs_decode": "cuda_graph_bs",
+        "cuda_graph_max_bs_decode": "cuda_graph_max_bs",
+    },
     "vllm": {
         "tensor_parallel_size": "tp_size",
         "data_parallel_size": "dp_size",
@@ -70,6 +74,9 @@ class LaunchReader:
 
     def __init__(self, tables: OptionTables) -> None:
         self.tables = tables
+        self.releases: dict[
+            str, str
+        ] = {}  # engine -> the release the log names (set by the caller)
         self._span = LaunchSpan()
         self._lines: list[LogLine] = []
 
@@ -87,7 +94,7 @@ class LaunchReader:
         """Read the open command (at the end of input, or when a line does not continue it)."""
         lines, self._lines = self._lines, []
         self._span.close()
-        command = read_command(lines, self.tables) if lines else None
+        command = read_command(lines, self.tables, self.releases) if lines else None
         return [command] if command is not None else []
 
 
@@ -99,14 +106,19 @@ def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | Non
     return read_command(lines, tables)
 
 
-def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | None:
+def read_command(
+    lines: list[LogLine], tables: OptionTables, releases: dict[str, str] | None = None
+) -> LaunchCommand | None:
+    """The command on ``lines``; ``releases`` (engine -> version the log names) picks the
+    release whose parser is tried first."""
+    releases = releases or {}
     if (entry := env_entry([line.text for line in lines])) is not None:  # a k8s env: entry
         name, value = entry
         return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
-        command = _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables)
+        command = _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables, releases)
         env = find_env_assignments("\n".join(clean(line.text) for line in lines))
         if command is None and env:  # "--env SGLANG_ENABLE_SPEC_V2=1" alone still sets the env
             return LaunchCommand(
@@ -116,7 +128,7 @@ def read_command(lines: list[LogLine], tables: OptionTables) -> LaunchCommand | 
     engine, at = found
     args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
     model, args = _positional(engine, args)
-    return _read(engine, lines, args, model, tables)
+    return _read(engine, lines, args, model, tables, releases.get(engine))
 
 
 def _env_engine(name: str) -> str:
@@ -124,24 +136,26 @@ def _env_engine(name: str) -> str:
     return "vllm" if name.startswith("VLLM_") else "trtllm" if "LLM_" in name else "sglang"
 
 
-def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionTables):
+def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionTables,
+              releases: dict[str, str]):  # fmt: skip
     """A block of bare flags, or a k8s ``args:`` list under an image's own entry point: the
     server whose options take the most of its flags, when one clearly does (two or more, and
     more than any other), else nothing."""
     if not args or not args[0][0].startswith("--"):
         return None
-    reads = [_read(engine, lines, args, None, tables) for engine in ("sglang", "vllm", "trtllm")]
+    reads = [_read(engine, lines, args, None, tables, releases.get(engine))
+             for engine in ("sglang", "vllm", "trtllm")]  # fmt: skip
     score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)
     (best, i), (second, _) = score[0], score[1]
     return reads[i] if len(reads[i].flags) >= 2 and best > second else None
 
 
 def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model: str | None,
-          tables: OptionTables) -> LaunchCommand:  # fmt: skip
+          tables: OptionTables, release: str | None) -> LaunchCommand:  # fmt: skip
     if engine == "vllm":
         args = _vllm_spelling(args)
     table = tables.get(engine)
-    parsed = parse_tokens(table, [token for token, _ in args])
+    parsed = parse_tokens(table, [token for token, _ in args], release)
     flags: dict[str, object] = {}
     where: dict[str, LogLine] = {}
     for dest, (value, index) in parsed.values.items():

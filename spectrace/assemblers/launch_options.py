@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import tomllib
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from importlib import resources
 from typing import NamedTuple
 
 _SUPPRESS = argparse.SUPPRESS
+_DOTTED = re.compile(r"\d+(?:\.\d+)+")
 _ACTIONS = {
     "store_true": "store_true",
     "store_false": "store_false",
@@ -170,14 +172,17 @@ class OptionTables:
         return table
 
 
-def parse_tokens(table: OptionTable, tokens: list[str]) -> Parsed:
+def parse_tokens(table: OptionTable, tokens: list[str], release: str | None = None) -> Parsed:
     """Tokens cut into segments at each option token, each parsed on its own (argparse
     stops a value list at the next option token too, so the reading is the same, and each value
     keeps the index of the token that set it). A segment the newest release does not take (an
     unknown or, with abbreviations, ambiguous option) is read by the newest older release that
-    takes it; when none does, its tokens stay unknown."""
+    takes it; when none does, its tokens stay unknown. With the ``release`` the log names, that
+    release's row set is tried first (the newest table release not after it), then older, then
+    newer ones."""
     segments = _segments(tokens)
-    readers = _Readers(table, [seg[0] for _, seg in segments if _is_option(seg[0])])
+    options = [seg[0] for _, seg in segments if _is_option(seg[0])]
+    readers = _Readers(table, options, _order(table.releases, release))
     values: dict[str, tuple[object, int]] = {}
     extras: list[tuple[str, int]] = []
     for start, segment in segments:
@@ -199,6 +204,7 @@ class _Readers:
 
     table: OptionTable
     options: list[str]
+    order: list[int]  # release indices, in the order a token's readings are tried
     _by_release: dict[int, _Parser] = field(default_factory=dict)
 
     def parser(self, release: int) -> _Parser:
@@ -223,7 +229,7 @@ def _segment(readers: _Readers, segment: list[str]) -> tuple[dict[str, object], 
     """(values by dest, tokens taken) from the newest release whose parser takes the option."""
     table = readers.table
     tried: set[tuple[int, ...]] = set()
-    for release in range(len(table.releases) - 1, -1, -1):
+    for release in readers.order:
         rows = table.candidates(segment[0], release)
         if not rows or rows in tried:  # no candidate, or the same reading as a newer release
             continue
@@ -238,6 +244,22 @@ def _segment(readers: _Readers, segment: list[str]) -> tuple[dict[str, object], 
         if found:
             return found, len(segment) - len(left)
     return None
+
+
+def _order(releases: tuple[str, ...], release: str | None) -> list[int]:
+    """Newest first; with a known release, the table release it falls in first."""
+    newest = list(range(len(releases) - 1, -1, -1))
+    keys = [_version(r) for r in releases]
+    if release is None or not all(keys) or not (want := _version(release)):
+        return newest
+    at = max((i for i, key in enumerate(keys) if key <= want), default=0)
+    return [*range(at, -1, -1), *range(at + 1, len(releases))]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """``0.5.10.post1`` -> (0, 5, 10); () for what is not a dotted release (a commit)."""
+    match = _DOTTED.match(text.strip().removeprefix("v"))
+    return tuple(int(part) for part in match.group(0).split(".")[:3]) if match else ()
 
 
 def _is_option(token: str) -> bool:

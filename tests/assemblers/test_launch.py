@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spectrace.assemblers.config import ConfigCollector, RunConfig
-from spectrace.assemblers.launch import LaunchCommand, parse_launch_command
+from spectrace.assemblers.launch import LaunchCommand, parse_launch_command, read_command
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.pipeline import analyse
 
@@ -390,3 +390,14 @@ def test_any_mix_of_command_pieces_reads_without_error(pieces: list[str]) -> Non
 def test_an_env_flag_alone_still_sets_the_env() -> None:
     config = collect("  --env SGLANG_ENABLE_SPEC_V2=true \\")
     assert config.flags["SGLANG_ENABLE_SPEC_V2"].value is True
+
+
+def test_the_release_the_log_names_reads_first() -> None:
+    """--disable-pi is --disable-piecewise-cuda-graph up to 0.5.11, a deprecated spelling of a
+    prefill graph backend from 0.5.14: a log naming 0.5.5 reads it as 0.5.5 does."""
+    lines = [line_of("python -m sglang.launch_server --disable-pi --cuda-graph-max-bs 48", 1)]
+    old = read_command(lines, TABLES, {"sglang": "0.5.5.post2"})
+    new = read_command(lines, TABLES)
+    assert old is not None and new is not None
+    assert "disable_piecewise_cuda_graph" in old.flags and "cuda_graph_backend_prefill" in new.flags
+    assert old.flags["cuda_graph_max_bs"] == new.flags["cuda_graph_max_bs"] == 48
