@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.tracebacks import TracebackAssembler
@@ -28,3 +29,12 @@ def collect(lines: list[str]) -> list[Crash]:
         coll.feed(parser.parse(raw.encode(), n, 0))
     coll.close()
     return coll.crashes
+
+
+def collect_config(*texts: str) -> RunConfig:
+    """The config the collector makes of the lines that carry a config literal."""
+    parser, collector = LineParser("run.log"), ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        if any(lit.decode() in text for lit in CONFIG_LITERALS):
+            collector.feed(parser.parse(text.encode(), n, 0))
+    return collector.result()

@@ -8,19 +8,10 @@ import tomllib
 from importlib import resources
 
 import pytest
+from asm_helpers import collect_config as collect
 
-from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.assemblers.vllm_config import proposer_verdict, speculative_repr_flags
-from spectrace.dialects.detect import LineParser
-
-
-def collect(*texts: str) -> RunConfig:
-    parser, collector = LineParser("run.log"), ConfigCollector()
-    for n, text in enumerate(texts, 1):
-        if any(lit.decode() in text for lit in CONFIG_LITERALS):
-            collector.feed(parser.parse(text.encode(), n, 0))
-    return collector.result()
 
 
 def family(framework: str, value: str) -> str:
