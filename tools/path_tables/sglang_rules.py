@@ -2,7 +2,8 @@
 
 Scope: everything under ``srt/speculative/`` and ``kernels/ops/speculative/``, the draft
 model files under ``srt/models/``, the scheduler loops (``event_loop_normal*`` /
-``event_loop_overlap*``) wherever they live, ``managers/overlap_utils.py`` and the target
+``event_loop_overlap*`` of the scheduler and the PD-disaggregation loops),
+``managers/overlap_utils.py`` and the target
 CUDA-graph runner. Families are the ``SpeculativeAlgorithm`` members of the releases
 themselves (plus MULTI_LAYER_EAGLE, a flag with its own workers, and LOOKAHEAD, a folder).
 """
