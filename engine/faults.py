@@ -11,6 +11,12 @@ class Fault(StrEnum):
     # v1 skips ScheduleBatch.clear_for_nonspec on the switch to plain decode, so the target graph
     # runner lays out bs x num_draft_tokens rows from the stale EagleDraftInput (story crash 1).
     STALE_SPEC_INFO = "stale_spec_info"
+    # The fix for crash 1 re-allocates one slot per request on the switch to plain, but unpacks
+    # alloc_token_slots as if backup_state=True: ValueError once bs > 2 (story crash 2).
+    ALLOC_UNPACK = "alloc_unpack"
+    # spec_info is cleared on the ModelWorkerBatch copy, the ScheduleBatch keeps it: the decode
+    # graphs get the stale 2-row inputs for a 10-row batch (story crash 3).
+    CLEAR_MWB_SPEC_INFO = "clear_mwb_spec_info"
     # On plain -> speculative, the draft KV is not caught up: no crash, acceptance collapses.
     SKIP_DRAFT_KV_SYNC = "skip_draft_kv_sync"
     # Re-enable speculation the first step the batch is under the threshold: the switch flaps.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import torch
-from spectrace_engine.mem_cache.memory_pool import KVPool
+from spectrace_engine.mem_cache.memory_pool import KVPool, alloc_token_slots
 from spectrace_engine.model_executor.forward_batch_info import ForwardMode
 from spectrace_engine.speculative.eagle_info import EagleDraftInput, SpecInfo
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
@@ -99,14 +99,19 @@ class ScheduleBatch:
             self.input_ids = self.spec_info.verified_id
             return
         self.input_ids = self.output_ids
-        self.out_cache_loc = self.pool.alloc_token_slots(self.seq_lens, 1)
+        self.out_cache_loc = alloc_token_slots(self.pool, self.seq_lens, 1)  # type: ignore[assignment]
 
-    def clear_for_nonspec(self) -> None:
-        """The spec -> plain hook: drop spec_info and every speculative row layout."""
+    def clear_for_nonspec(self, unpack_alloc: bool = False) -> None:
+        """The spec -> plain hook: drop spec_info, reset the inputs to the last tokens and lay
+        out one KV slot per request. ``unpack_alloc`` is story crash 2: the call copied from the
+        speculative path unpacks two values from an allocation made without ``backup_state``."""
         self.spec_algorithm = SpeculativeAlgorithm.NONE
         self.spec_info = None
-        self.input_ids = None
-        self.out_cache_loc = None
+        self.input_ids = self.output_ids
+        if unpack_alloc:
+            self.out_cache_loc, _ = alloc_token_slots(self.pool, self.seq_lens, 1)
+        else:
+            self.out_cache_loc = alloc_token_slots(self.pool, self.seq_lens, 1)  # type: ignore[assignment]
 
     def filter_batch(self, keep: list[int]) -> None:
         self.reqs = [self.reqs[i] for i in keep]

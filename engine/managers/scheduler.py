@@ -210,16 +210,17 @@ class Scheduler:
         batch = self.running
         self.model_worker.remember_for_catch_up(batch)
         batch.spec_algorithm = SpeculativeAlgorithm.NONE
-        cleanup = not (self.cfg.faults.on(Fault.STALE_SPEC_INFO) and self.cfg.worker == "v1")
-        if cleanup:
-            batch.clear_for_nonspec()
+        skipped = self.skipped_cleanup()
+        if skipped is None:
+            self.batch_cleanup(batch)
         else:
             self.events.emit(
                 "fault",
-                fault=Fault.STALE_SPEC_INFO.value,
-                detail="clear_for_nonspec skipped on the switch to plain decode",
+                fault=skipped.value,
+                detail="ScheduleBatch.clear_for_nonspec skipped on the switch to plain decode",
                 spec_info=_shapes(batch),
             )
+        cleanup = skipped is None
         self.spec.enabled, self.spec.below = False, 0
         self.log.info(
             f"Speculative decoding disabled: #running-req: {bs} > "
@@ -236,6 +237,25 @@ class Scheduler:
             draft_kv_policy="catch_up",
             caught_up_tokens=0,
         )
+
+    def skipped_cleanup(self) -> Fault | None:
+        """The v1 faults under which the ScheduleBatch keeps its spec_info (story crashes 1, 3)."""
+        if self.cfg.worker != "v1":
+            return None
+        for fault in (Fault.STALE_SPEC_INFO, Fault.CLEAR_MWB_SPEC_INFO):
+            if self.cfg.faults.on(fault):
+                return fault
+        return None
+
+    def batch_cleanup(self, batch: ScheduleBatch) -> None:
+        unpack = self.cfg.worker == "v1" and self.cfg.faults.on(Fault.ALLOC_UNPACK)
+        if unpack:
+            self.events.emit(
+                "fault",
+                fault=Fault.ALLOC_UNPACK.value,
+                detail="clear_for_nonspec unpacks alloc_token_slots(...) without backup_state",
+            )
+        batch.clear_for_nonspec(unpack_alloc=unpack)
 
     def switch_on(self, bs: int) -> None:
         batch = self.running

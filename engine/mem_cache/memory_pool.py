@@ -33,11 +33,22 @@ class KVPool:
     def free_slot(self, slot: int) -> None:
         self._free.append(slot)
 
-    def alloc_token_slots(self, seq_lens: Tensor, per_req: int) -> Tensor:
-        """Flat ``[bs*per_req]`` cache columns ``seq_len + i``, computed on the device with no
-        read back: the scheduler retires a request before its row could overflow."""
-        cols = seq_lens[:, None] + torch.arange(per_req, device=seq_lens.device)
-        return cols.flatten()
+    def backup_state(self) -> tuple[int, ...]:
+        return tuple(self._free)
+
+    def restore_state(self, state: tuple[int, ...]) -> None:
+        self._free = list(state)
+
+
+def alloc_token_slots(
+    pool: KVPool, seq_lens: Tensor, per_req: int, backup_state: bool = False
+) -> Tensor | tuple[Tensor, tuple[int, ...]]:
+    """Flat ``[bs*per_req]`` cache columns ``seq_len + i``, computed on the device with no read
+    back (the scheduler retires a request before its row could overflow). As SGLang's, it returns
+    ``(out_cache_loc, state)`` with ``backup_state`` so scratch rows (draft tokens) can be
+    released with ``pool.restore_state(state)``."""
+    cols = (seq_lens[:, None] + torch.arange(per_req, device=seq_lens.device)).flatten()
+    return (cols, pool.backup_state()) if backup_state else cols
 
 
 def causal_mask(cache_locs: Tensor, max_len: int) -> Tensor:

@@ -7,9 +7,11 @@ rows on the batch: ``bs x N`` KV columns allocated here, in the worker.
 from __future__ import annotations
 
 import torch
+from spectrace_engine.faults import Fault
 from spectrace_engine.kernels.verify import VerifyOutput
 from spectrace_engine.managers.schedule_batch import ScheduleBatch
 from spectrace_engine.managers.tp_worker import GenerationBatchResult, Phases
+from spectrace_engine.mem_cache.memory_pool import alloc_token_slots
 from spectrace_engine.model_executor.cuda_graph_runner import ReplayInfo
 from spectrace_engine.model_executor.forward_batch_info import ForwardMode
 from spectrace_engine.speculative.eagle_info import EagleDraftInput, EagleVerifyInput
@@ -24,7 +26,10 @@ class EAGLEWorker(EagleDraftBase):
         """One decode step; a batch the scheduler turned plain (dynamic disable) goes to the
         target worker alone."""
         if batch.spec_algorithm.is_none():
-            return self.target_worker.forward_batch_generation(batch.get_model_worker_batch())
+            mwb = batch.get_model_worker_batch()
+            if self.cfg.faults.on(Fault.CLEAR_MWB_SPEC_INFO):
+                mwb.spec_info = None  # story crash 3: the copy is cleared, the batch keeps it
+            return self.target_worker.forward_batch_generation(mwb)  # type: ignore[return-value]
         ph, before = Phases(self.device), self.syncs.n
         draft_input = batch.spec_info
         assert isinstance(draft_input, EagleDraftInput)
@@ -63,7 +68,7 @@ class EAGLEWorker(EagleDraftBase):
         batch.spec_info = vi
         batch.forward_mode = ForwardMode.TARGET_VERIFY
         batch.input_ids = vi.draft_token
-        batch.out_cache_loc = self.pool.alloc_token_slots(batch.seq_lens, self.n_draft)
+        batch.out_cache_loc = alloc_token_slots(self.pool, batch.seq_lens, self.n_draft)  # type: ignore[assignment]
         return self.target_worker.forward_batch_generation(  # type: ignore[return-value]
             batch.get_model_worker_batch(), is_verify=True
         )

@@ -15,6 +15,10 @@ V2_TOPK4 = [*BASE, *("--worker v2 --speculative-eagle-topk 4 --speculative-num-d
 # whatever the acceptance: >= 16 tokens each, <= 4 per step), threshold 8, tree of 16.
 STORY = [*("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 2 "
            "--ramp-step 2 --speculative-disable-batch-threshold 8").split(), *TREE]
+# Story crash 2 needs a batch of more than 2 when the switch re-allocates (2 would unpack).
+STORY_ALLOC = [*("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 "
+                 "--ramp-clients 4 --ramp-step 2 --speculative-disable-batch-threshold 8").split(),
+               *TREE]
 # Load that crosses a threshold of 7 both ways: 9 clients, requests of varied length, think time.
 CHURN = ("--model tiny --num-requests 24 --concurrency 9 --max-new-tokens 16 "
          "--speculative-disable-batch-threshold 7").split()

@@ -12,6 +12,7 @@ from engine_cases import (
     PLAIN,
     RAMP,
     STORY,
+    STORY_ALLOC,
     TREE,
     V2_TOPK4,
     accepted_after_resume,
@@ -39,6 +40,31 @@ def test_stale_spec_info_reproduces_the_story_crash(engine_run):
     assert f"\nRuntimeError: {STORY_MESSAGE}\n" in text
     assert "in replay_prepare\n" in text and "copy_(" in text
     assert str(run.log) in run.output and "events.jsonl" in run.output
+
+
+def test_story_crash_two_unpacks_a_one_slot_allocation(engine_run):
+    """The re-allocation on the switch unpacks two values from a tensor of bs = 4."""
+    run = engine_run(*STORY_ALLOC, "--fault", "alloc_unpack")
+    assert run.code == 1
+    err = run.of("error")[0]
+    assert (err["exc_type"], err["message"]) == (
+        "ValueError",
+        "too many values to unpack (expected 2)",
+    )
+    assert "in clear_for_nonspec\n" in run.log.read_text()
+    assert engine_run(*STORY_ALLOC).code == 0
+
+
+def test_story_crash_three_clears_the_copy_not_the_batch(engine_run):
+    """spec_info dropped on the ModelWorkerBatch only: the DECODE graphs get the stale roots."""
+    run = engine_run(*STORY, "--fault", "clear_mwb_spec_info")
+    assert run.code == 1
+    err = run.of("error")[0]
+    assert err["message"] == (
+        "The size of tensor a (10) must match the size of tensor b (2) at non-singleton dimension 0"
+    )
+    text = run.log.read_text()
+    assert "speculative/eagle_worker.py" in text and "in replay_prepare\n" in text
 
 
 def test_without_the_fault_the_story_load_runs_clean(engine_run):

@@ -6,7 +6,17 @@ Truth comes only from the events (read with json); the diagnosis only from the l
 from __future__ import annotations
 
 import pytest
-from engine_cases import BASE, CHAIN_V1, CHAIN_V2, CHURN, PLAIN, STORY, TREE, V2_TOPK4
+from engine_cases import (
+    BASE,
+    CHAIN_V1,
+    CHAIN_V2,
+    CHURN,
+    PLAIN,
+    STORY,
+    STORY_ALLOC,
+    TREE,
+    V2_TOPK4,
+)
 
 from spectrace.pipeline import analyse
 
@@ -14,6 +24,8 @@ CRASHES = {
     "v1-stale-tp1": (*STORY, "--fault", "stale_spec_info"),
     "v1-stale-tp2": (*STORY, "--fault", "stale_spec_info", "--tp", "2", "--dist-timeout", "4"),
     "v2-topk4": tuple(V2_TOPK4),
+    "v1-alloc-unpack": (*STORY_ALLOC, "--fault", "alloc_unpack"),
+    "v1-clear-mwb": (*STORY, "--fault", "clear_mwb_spec_info"),
     "v1-tree-nan": (*BASE, *TREE, "--fault", "nan_logits", "--fault-step", "4"),
     "v2-chain-nan": (*BASE, *CHAIN_V2, "--fault", "nan_logits", "--fault-step", "4"),
 }
@@ -77,6 +89,7 @@ def test_clean_runs_have_no_incidents(engine_run, name):
 # The frame each path's traceback passes through, as in a real SGLang server's.
 SGLANG_FRAMES = {
     "v1-stale-tp1": ("speculative/eagle_worker.py", "v1"),
+    "v1-clear-mwb": ("speculative/eagle_worker.py", "v1"),
     "v2-topk4": ("speculative/eagle_worker_v2.py", "v2"),
 }
 
