@@ -17,13 +17,13 @@ from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
-    SPEC_REPR,
+    SPEC_LINE_LITERALS,
     VERSION,
     engine_config_flags,
     namespace_args_flags,
     non_default_args_flags,
     proposer_verdict,
-    speculative_repr_flags,
+    spec_line_flags,
 )
 from spectrace.dialects.base import LogLine
 
@@ -68,7 +68,7 @@ class RunConfig:
 CONFIG_LITERALS: tuple[bytes, ...] = (
     b"server_args=",
     b"speculative_config",
-    b"SpeculativeConfig(",
+    *SPEC_LINE_LITERALS,
     b"Overlap scheduler",
     b"overlap schedule",
     b"overlap scheduler",
@@ -211,8 +211,8 @@ class ConfigCollector:
         elif "non-default args:" in text:
             rest = text[text.index("non-default args:") + len("non-default args:") :]
             self._vllm(line, non_default_args_flags(rest), "vllm_args")
-        elif SPEC_REPR in text:  # a SpeculativeConfig(...) repr in any other line
-            self._vllm(line, speculative_repr_flags(text), "vllm_config")
+        elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr, a method error
+            self._vllm(line, vllm_spec, "vllm_config")
         elif "Capturing batches" in text or "Capture cuda graph end" in text:
             self._capturing(line, _CAPTURING.search(text))
         elif (graph := _GRAPH_BS.search(text)) is not None:

@@ -29,6 +29,7 @@ LITERALS: tuple[bytes, ...] = (
     b"SpeculativeDecodingMode.",
     b"speculative_decoding_mode",
     b"_one_model:",
+    b"Invalid decoding type: ",
 )
 _YAML = re.compile(
     r"\s*-?\s*(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"
@@ -38,6 +39,7 @@ _YAML = re.compile(
 _DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++
 _CLI_MODE = re.compile(r"--speculative_decoding_mode[=\s]+[\"']?([a-z_]{2,40})\b")
 _MODE = re.compile(r"\bSpeculativeDecodingMode\.([A-Z][A-Z0-9_]{1,40})\b")
+_TYPE_ERROR = re.compile(r"Invalid decoding type: ['\"]?(\w{1,40})")  # DecodingBaseConfig.from_dict
 # The LLM API's config classes; any other stem only right after speculative_config= (vLLM
 # prints a plain decoding_config=DecodingConfig(...) that is not speculative).
 _CONFIG_CLASS = re.compile(
@@ -71,6 +73,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         if flags := _dump_flags(text):
             return flags
     if (m := _CLI_MODE.search(text)) is not None:
+        return {"speculative_config.method": m.group(1).lower()}
+    if (m := _TYPE_ERROR.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _MODE.search(text)) is not None:
         mode = m.group(1).lower()

@@ -73,6 +73,25 @@ def speculative_repr_flags(text: str) -> dict[str, object]:
     return _repr_kwargs(inner)
 
 
+# vLLM's and its plugins' own errors name the configured method ("Unknown speculative
+# decoding method: x", "Unsupported speculative method: 'mtp'").
+_METHOD_ERROR = re.compile(
+    r"(?:Unknown|Unsupported|Unrecognized|Invalid) speculative (?:decoding )?method\W{0,3}"
+    r"""['"]?(\[?[a-z][\w-]{0,60}\]?)"""
+)
+SPEC_LINE_LITERALS: tuple[bytes, ...] = (SPEC_REPR.encode(), b"speculative method",
+                                         b"speculative decoding method")
+
+
+def spec_line_flags(text: str) -> dict[str, object]:
+    """A line outside the start-up dumps that still names the speculative config: a
+    ``SpeculativeConfig(...)`` repr, or an error naming the configured method."""
+    if SPEC_REPR in text:
+        return speculative_repr_flags(text)
+    m = _METHOD_ERROR.search(text)
+    return {"speculative_config.method": m.group(1).lower()} if m is not None else {}
+
+
 def engine_config_flags(text: str) -> dict[str, object]:
     """``model='m', speculative_config=SpeculativeConfig(...), ...`` -> flag name -> value."""
     values, _complete = parse_call_kwargs("VllmConfig(" + text.strip().rstrip(",") + ")")

@@ -143,3 +143,16 @@ def test_vllm_decoding_config_and_a_bare_none_are_not_trtllm() -> None:
     assert trtllm_spec_flags("TorchLlmArgs(speculative_config=None, seed=0)") == {
         "speculative_config.method": None
     }
+
+
+def test_an_error_naming_the_method_is_config_evidence() -> None:
+    config = collect(
+        "(EngineCore_DP0 pid=4021) ERROR 08-02 10:00:01 [core.py:708] ValueError: "
+        "Unsupported speculative method: 'mtp'"
+    )
+    method = config.flags["speculative_config.method"]
+    assert (method.value, method.lineno, config.engine) == ("mtp", 1, "vllm")
+    assert trtllm_spec_flags("ValueError: Invalid decoding type: Eagle3") == {
+        "speculative_config.method": "eagle3"
+    }
+    assert collect("the speculative method looked fine").flags == {}
