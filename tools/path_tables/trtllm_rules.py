@@ -82,6 +82,7 @@ def frame_rows(history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
         classes = (_cpp_class(rel),) if cpp and not rel.endswith(".cu") else tuple(sorted(entry.classes))
         fam = family(rel.rsplit("/", 1)[-1].split(".")[0])
         worker = "" if cpp else pick_class(entry.classes, ("Worker", "Drafter"))
+        worker = "" if worker in ("Worker", "Drafter") else worker  # an abstract base
         if cpp and rel.split("/")[2] == "layers" and classes[0].endswith("Layer"):
             worker = classes[0]
         role = ("kernel" if "/kernels/" in rel else "worker" if worker else
