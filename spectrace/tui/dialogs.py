@@ -18,7 +18,7 @@ from spectrace.tui.find import Query, compile_query
 from spectrace.tui.linestyle import masked, to_text
 
 
-class Tick(Checkbox):
+class Tick(Checkbox, inherit_bindings=False):
     """A checkbox whose state reads without colour ([X] / [ ]), toggled by space or a click;
     Enter is left to the dialog, which submits."""
 
