@@ -52,6 +52,13 @@ def main() -> None:
     except SpectraceError as exc:
         print(f"spectrace: error: {one_line(exc)}", file=sys.stderr)
         sys.exit(EXIT_USAGE)
+    except ModuleNotFoundError as exc:  # an extra's module imported deep in a command
+        from spectrace.extras import missing_extra
+
+        if (line := missing_extra(exc, f"spectrace {' '.join(sys.argv[1:2])}")) is None:
+            raise
+        print(f"spectrace: error: {line}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
     except (Interrupted, KeyboardInterrupt):
         print("spectrace: interrupted", file=sys.stderr)
         _drop_stdout()
