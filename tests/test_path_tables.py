@@ -28,7 +28,8 @@ ROLES = {"worker", "proposer", "scheduler_loop", "shared", "graph_runner", "kern
 MANIFEST = json.loads((ROOT / "tests" / "fixtures" / "path_tables_latest.json").read_text())
 
 # The tuple spectrace/path_frames.py held before the tables (suffix, function, path, worker,
-# needs_spec): every verdict decided on it must stay.
+# needs_spec): every verdict decided on it must stay (the bundled engine's workers/eagle_v1.py
+# and eagle_v2.py rows went when the engine took SGLang's own file layout).
 BEFORE = [
     ("multi_layer_eagle_worker_v2.py", "", "v2", "MultiLayerEagleWorkerV2", False),
     ("multi_layer_eagle_worker.py", "", "v1", "MultiLayerEagleWorker", False),
@@ -52,8 +53,6 @@ BEFORE = [
     ("_torch/speculative/mtp.py", "", "other", "MTPWorker", False),
     ("_torch/speculative/eagle3.py", "", "other", "Eagle3OneModelWorker", False),
     ("_torch/speculative/model_drafter.py", "", "other", "ModelDrafter", False),
-    ("workers/eagle_v1.py", "", "v1", "EAGLEWorker", False),
-    ("workers/eagle_v2.py", "", "v2", "EAGLEWorkerV2", False),
     ("scheduler.py", "event_loop_overlap", "v2", "EAGLEWorkerV2", True),
     ("disaggregation/decode.py", "event_loop_overlap_disagg_decode", "v2", "EAGLEWorkerV2", True),
     ("disaggregation/prefill.py", "event_loop_overlap_disagg_prefill", "v2", "EAGLEWorkerV2", True),

@@ -1,6 +1,7 @@
 """Rows written by hand (``source = "hand"``): every row of the tuple spectrace/path_frames.py
 held before the tables, kept with the same suffix / function / needs_spec, so no verdict
-decided before the tables changes. A hand row replaces the generated row of the same file
+decided before the tables changes (less the bundled engine's own ``workers/eagle_v1.py`` /
+``eagle_v2.py``: the engine now runs SGLang's file layout, so SGLang's rows decide it). A hand row replaces the generated row of the same file
 (and function) but takes its classes and releases from the scan.
 
 (framework, suffix, path, worker, what, function, needs_spec, scanned file it covers or "")
@@ -31,8 +32,6 @@ HAND_FRAMES: tuple[tuple[str, str, str, str, str, str, bool, str], ...] = (
     ("trtllm", "_torch/speculative/mtp.py", "other", "MTPWorker", "TensorRT-LLM MTP", "", False, "tensorrt_llm/_torch/speculative/mtp.py"),
     ("trtllm", "_torch/speculative/eagle3.py", "other", "Eagle3OneModelWorker", "TensorRT-LLM EAGLE-3", "", False, "tensorrt_llm/_torch/speculative/eagle3.py"),
     ("trtllm", "_torch/speculative/model_drafter.py", "other", "ModelDrafter", "TensorRT-LLM drafter", "", False, "tensorrt_llm/_torch/speculative/model_drafter.py"),
-    ("sglang", "workers/eagle_v1.py", "v1", "EAGLEWorker", "spectrace engine v1 worker", "", False, ""),
-    ("sglang", "workers/eagle_v2.py", "v2", "EAGLEWorkerV2", "spectrace engine v2 worker", "", False, ""),
     ("sglang", "scheduler.py", "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", "event_loop_overlap", True, "srt/managers/scheduler.py"),
     ("sglang", "disaggregation/decode.py", "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", "event_loop_overlap_disagg_decode", True, "srt/disaggregation/decode.py"),
     ("sglang", "disaggregation/prefill.py", "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", "event_loop_overlap_disagg_prefill", True, "srt/disaggregation/prefill.py"),
