@@ -16,6 +16,7 @@ from spectrace.assemblers.fatal import (
     FatalMatcher,
     attach_native,
     ends_native,
+    reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.native import parse_native_frame
@@ -281,6 +282,8 @@ class Collector:
         recent = self._recent.setdefault(crash.stream, deque(maxlen=RECENT))
         if any(_repeats(last, crash) for last in recent):
             return
+        if crash.kind is CrashKind.TRACEBACK and any(reports_init_failure(c, crash) for c in recent):
+            crash = replace(crash, collateral=True)
         recent.append(crash)
         self._held.append(crash)
 

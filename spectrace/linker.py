@@ -10,6 +10,7 @@ from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import explain
+from spectrace.engine_hints import engine_of, localize
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import (
     StackFrame,
@@ -239,3 +240,4 @@ def link(
             incident.explanation = explain(mismatch, config, load)
             break
     _add_hints(incident, incident.worker_path, config.era)
+    incident.hints = localize(incident.hints, engine_of(incident, config))

@@ -6,7 +6,13 @@ import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.native import frame_text, native_frames, thrown_in, thrower
+from spectrace.assemblers.native import (
+    frame_text,
+    native_frames,
+    parse_native_frame,
+    thrown_in,
+    thrower,
+)
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import LogLine
@@ -21,6 +27,7 @@ _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"
 # A ``(?P<ts>...)`` group's stamp: Slurm's ``2026-03-01T12:00:00``, CANN's ``2026-03-01-12:00:00``
 # and its ``2026-03-01-12:00:00.182.218`` (milliseconds, then microseconds, each after a dot).
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}|\d{3}\.\d{3}))?")
+RAISED_FROM = "Exception raised from "  # c10's line above its frames: names the failing function
 NATIVE_RULE = "native_backtrace"  # a frame run through a thrower, its message line missing
 # Native aborts a following "Aborted (core dumped)" / "Segmentation fault" line belongs to.
 NATIVE_CLASSES = frozenset(
@@ -103,7 +110,7 @@ class FatalMatcher:
 
     def classify(self, crash: Crash) -> Crash:
         """Class, severity, hints and collateral for an assembled traceback or faulthandler dump."""
-        crash = _named_by_repr(crash)
+        crash = _whole_message(_named_by_repr(crash))
         texts = [f"{crash.exception_type}: {crash.message}"]
         texts += [f"{link.exception_type}: {link.message}" for link in crash.chain]
         memo = self._classified
@@ -163,6 +170,45 @@ def _named_by_repr(crash: Crash) -> Crash:
     if message.endswith(m.group(2) + ")"):
         message = message[:-2]
     return replace(crash, exception_type=m.group(1), message=message[:MAX_MESSAGE])
+
+
+def _whole_message(crash: Crash) -> Crash:
+    """An exception message printed over several lines keeps them: a line a terminal or a
+    logger wrapped mid-sentence ("... at" / "non-singleton dimension 0"), and the indented
+    details under a message ending in ":" (load_state_dict's "size mismatch for ..." lines)."""
+    if crash.kind is not CrashKind.TRACEBACK or not crash.message or len(crash.lines) < 2:
+        return crash
+    head = f"{crash.exception_type}: {crash.message}"
+    at = next((i for i in range(len(crash.lines) - 1, -1, -1) if head in crash.lines[i]), None)
+    if at is None:
+        return crash
+    prefix = crash.lines[at][: crash.lines[at].index(head)]
+    parts = [crash.message]
+    for text in crash.lines[at + 1 : at + 1 + MAX_CONTINUATION]:
+        text = text[len(prefix) :] if prefix and text.startswith(prefix) else text
+        if not _continues(parts, text):
+            break
+        parts.append(text.strip())
+    if len(parts) == 1:
+        return crash
+    return replace(crash, message=" ".join(parts)[:MAX_MESSAGE])
+
+
+MAX_CONTINUATION = 8
+_SENTENCE_END = (".", "!", "?", ":", ";", ")", "]", "}")
+_NOT_MESSAGE = ("Traceback (", "During handling", "The above exception", 'File "', RAISED_FROM,
+                "frame #", "Exception raised")  # fmt: skip
+
+
+def _continues(parts: list[str], text: str) -> bool:
+    body = text.strip()
+    if not body or body.startswith(_NOT_MESSAGE) or parse_native_frame(body) is not None:
+        return False
+    detail = parts[0].endswith(":") and text[:1] in (" ", "\t")
+    wrapped = not parts[-1].endswith(_SENTENCE_END) and not text[:1].isspace() and (
+        body[0].islower() or body[0].isdigit()
+    )
+    return detail or wrapped
 
 
 def _notice_names(rule: CrashRule, crash: Crash) -> bool:
@@ -255,10 +301,29 @@ def attach_native(crash: Crash) -> Crash:
                    message=message[:MAX_MESSAGE])  # fmt: skip
 
 
-RAISED_FROM = "Exception raised from "  # c10's line above its frames: names the failing function
 
 
 def ends_native(pending: Crash, crash: Crash) -> bool:
     """``Aborted (core dumped)`` just after a native abort's message or frames is that abort
     ending the process, not a crash of its own."""
     return pending.crash_class in NATIVE_CLASSES and crash.crash_class in ABORT_CLASSES
+
+
+INIT_WINDOW = 8  # lines between "Failed to initialize X: ..." and the traceback that reports it
+_INIT_FAILED = re.compile(r"[Ff]ailed to initiali[sz]e (?:the )?(?P<what>[\w .-]{1,80}?)(?::|$)")
+_INIT_REPORT = re.compile(r"initiali[sz]ation (?:has )?failed|failed to initiali[sz]e", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def reports_init_failure(cause: Crash, crash: Crash) -> bool:
+    """``Failed to initialize X: CUDA out of memory`` just before ``RuntimeError: X
+    initialization failed`` on the same writer: the traceback reports the failure the line
+    named (one root cause, the line's), not a second one."""
+    distance = crash.lineno - cause.end_lineno
+    if cause.kind is CrashKind.TRACEBACK or not 0 <= distance <= INIT_WINDOW:
+        return False
+    m = _INIT_FAILED.search(cause.message)
+    if m is None or _INIT_REPORT.search(crash.message) is None:
+        return False
+    named = {w.lower() for w in _WORD.findall(m["what"])}
+    return not named or bool(named & {w.lower() for w in _WORD.findall(crash.message)})

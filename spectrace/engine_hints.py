@@ -1,0 +1,58 @@
+"""Rule hints -> the flags of the framework the log came from.
+
+A rule's hint is written for any server; where the fix is a flag, each framework spells it
+its own way (SGLang ``--mem-fraction-static``, vLLM ``--gpu-memory-utilization``,
+TensorRT-LLM ``kv_cache_config.free_gpu_memory_fraction``). Once the linker knows the run's
+framework, a hint that starts as one of ``_BY_ENGINE``'s keys is replaced by that framework's
+wording; with no framework known the rule's hint, which names all three, stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spectrace.assemblers.config import RunConfig
+    from spectrace.incident_model import Incident
+
+# hint prefix (as rules/crashes.toml writes it) -> framework -> the hint for a log of that framework
+_BY_ENGINE: dict[str, dict[str, str]] = {
+    "GPU memory ran out:": {
+        "sglang": "GPU memory ran out: lower --mem-fraction-static, --cuda-graph-max-bs or "
+        "--max-running-requests (a draft model and its CUDA graphs need memory too).",
+        "vllm": "GPU memory ran out: lower --gpu-memory-utilization, --max-num-seqs or "
+        "--max-model-len (a draft model and its CUDA graphs need memory too; --enforce-eager "
+        "drops the graphs).",
+        "trtllm": "GPU memory ran out: lower kv_cache_config.free_gpu_memory_fraction, "
+        "max_batch_size or max_num_tokens (a draft model needs memory too).",
+    },
+}
+# Where a frame's file lives -> the framework (frames outrank a rank label's style).
+_FRAME_ROOTS = (("/sglang/", "sglang"), ("/vllm/", "vllm"), ("/tensorrt_llm/", "trtllm"))
+_LABELS = (("EngineCore", "vllm"), ("VllmWorker", "vllm"), ("Worker_TP", "vllm"))
+_SGLANG_RANK = re.compile(r"^(?:DP\d+ )?(?:PP\d+ )?TP\d+(?: EP\d+)?$")  # SGLang's own prefix
+
+
+def engine_of(incident: Incident, config: RunConfig) -> str | None:
+    """The run's framework: its config says so, else the crash's own frames or rank labels."""
+    if config.engine:
+        return config.engine
+    files = [f.file.replace("\\", "/") for f in incident.frames]
+    for root, engine in _FRAME_ROOTS:
+        if any(root in file for file in files):
+            return engine
+    for label, engine in _LABELS:
+        if any(label in rank for rank in incident.ranks):
+            return engine
+    return "sglang" if any(_SGLANG_RANK.match(rank) for rank in incident.ranks) else None
+
+
+def localize(hints: Sequence[str], engine: str | None) -> list[str]:
+    """Each hint in the wording of ``engine`` where the table has one; others unchanged."""
+    out = []
+    for hint in hints:
+        table = next((t for prefix, t in _BY_ENGINE.items() if hint.startswith(prefix)), None)
+        out.append(table.get(engine, hint) if table is not None and engine else hint)
+    return out
