@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, split_top_level
 
 # Lines the pipeline must keep for the collector (every match below holds one).
 LITERALS: tuple[bytes, ...] = (
@@ -31,11 +31,14 @@ LITERALS: tuple[bytes, ...] = (
     b"_one_model:",
     b"Invalid decoding type: ",
 )
+# One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``).
 _YAML = re.compile(
-    r"\s*-?\s*(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"
-    r"speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model)\s*:\s*"
-    r"""["']?([\w./-]{1,200})["']?\s*(?:#.*)?$"""
+    r"""\s*-?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
+    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model)["']?\s*:\s*"""
+    r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
 )
+# The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
+_INLINE = re.compile(r"""["']?speculative(?:_decoding)?_config["']?\s*[:=]\s*\{""")
 _DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++
 _CLI_MODE = re.compile(r"--speculative_decoding_mode[=\s]+[\"']?([a-z_]{2,40})\b")
 _MODE = re.compile(r"\bSpeculativeDecodingMode\.([A-Z][A-Z0-9_]{1,40})\b")
@@ -69,7 +72,7 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.num_spec_tokens": draft} if draft else {}
     if (m := _YAML.fullmatch(text)) is not None:
         return _named({m.group(1): m.group(2)})
-    if "DecodingConfig(" in text or "speculative_config=" in text:
+    if "DecodingConfig(" in text or "_config" in text:
         if flags := _dump_flags(text):
             return flags
     if (m := _CLI_MODE.search(text)) is not None:
@@ -110,14 +113,26 @@ def _dump_flags(text: str) -> dict[str, object]:
         stem = (m.group(1) or m.group(2)).lower()
         values.setdefault("decoding_type", _CLASS_TYPES.get(stem, stem))
         return _named(values)
+    if (inline := _INLINE.search(text)) is not None:
+        return _inline_flags(text, inline.end() - 1)
     at = text.find("speculative_config=")
-    if at >= 0 and text[at + len("speculative_config="):].startswith("{"):
-        inside = bracketed(text, at + len("speculative_config="))
-        if inside is not None:
-            values, _complete = parse_dict_repr("{" + inside + "}")
-            return _named(values) if "decoding_type" in values else {}
     if at >= 0 and text[at + len("speculative_config="):].startswith("None") and any(
         mark in text for mark in _TRT_MARK
     ):
         return {"speculative_config.method": None}
     return {}
+
+
+def _inline_flags(text: str, open_at: int) -> dict[str, object]:
+    """``{"decoding_type": "Eagle", "max_draft_len": 3}`` (JSON, YAML flow, dict repr) ->
+    flags; a cut mapping drops its last, broken entry."""
+    inside = bracketed(text, open_at)
+    pieces, _complete = split_top_level(inside if inside is not None else text[open_at + 1 :])
+    if inside is None and pieces:
+        pieces = pieces[:-1]
+    values: dict[str, object] = {}
+    for piece in pieces:
+        key, sep, value = piece.partition(":")
+        if sep:
+            values[key.strip().strip("'\"")] = value.strip().strip("'\"")
+    return _named(values) if "decoding_type" in values else {}

@@ -156,3 +156,27 @@ def test_an_error_naming_the_method_is_config_evidence() -> None:
         "speculative_config.method": "eagle3"
     }
     assert collect("the speculative method looked fine").flags == {}
+
+
+def test_trtllm_config_pasted_as_json_line_by_line_and_on_one_line() -> None:
+    config = collect(
+        "{",
+        '  "speculative_config": {',
+        '    "decoding_type": "Eagle",',
+        '    "max_draft_len": 3,',
+        '    "eagle3_one_model": true',
+        "  }",
+        "}",
+    )
+    flags = {k: (f.value, f.lineno) for k, f in config.flags.items()}
+    assert flags["speculative_config.method"] == ("eagle", 3)
+    assert flags["speculative_config.one_model"] == (True, 5)
+    one = trtllm_spec_flags(
+        '{"speculative_config": {"decoding_type": "MTP", "num_nextn_predict_layers": 2}, '
+        '"kv_cache_config": {"enable_block_reuse": false}}'
+    )
+    assert one == {"speculative_config.method": "mtp", "speculative_config.num_spec_tokens": 2}
+    flow = trtllm_spec_flags("speculative_config: {decoding_type: DraftTarget, max_draft_len: 5}")
+    assert family("trtllm", str(flow["speculative_config.method"])) == "DRAFT_TARGET"
+    # vLLM's JSON has no decoding_type: not TensorRT-LLM's
+    assert trtllm_spec_flags('--speculative-config \'{"method": "eagle3", "model": "d"}\'') == {}
