@@ -28,7 +28,7 @@ LITERALS: tuple[bytes, ...] = (
     b"DecodingConfig(",
     b"SpeculativeDecodingMode.",
     b"speculative_decoding_mode",
-    b"_one_model:",
+    b"_one_model",
     b"Invalid decoding type: ",
 )
 # One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``).
