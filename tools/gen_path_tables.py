@@ -5,7 +5,8 @@ frameworks' own release trees (the schema is in docs/linking.md, "Path knowledge
     python tools/gen_path_tables.py build [--cache DIR] [--out rules/paths] [--only sglang]
 
 ``build`` runs offline and deterministically from the cache (slim release zips, the bare
-vllm-ascend mirror, the saved TensorRT-LLM index listing) and prints a summary: files,
+vllm-ascend mirror: ``<cache>/vllm_ascend.git`` or where ``fetch`` put it, the saved
+TensorRT-LLM index listing) and prints a summary: files,
 classes and releases per framework. Why generated: a log nobody here has seen still lands on
 a known frame when every file and class of the speculative folders, across releases, is in
 the table, not only the files someone happened to meet in a sample.

@@ -61,10 +61,15 @@ def _zips(name: str, package: str) -> Callable[[Path], list[Release]]:
     return lambda cache: zip_releases(cache / name, package)
 
 
+# Where ``fetch github:vllm-project/vllm-ascend`` puts the bare mirror; a bare clone at
+# ``<cache>/vllm_ascend.git`` is read first.
+ASCEND_MIRROR = Path("/work/.mirror/vllm-project+vllm-ascend/repo")
+
+
 def _ascend(cache: Path) -> list[Release]:
-    """Every tag of the bare vllm-ascend mirror (``fetch`` github:vllm-project/vllm-ascend)."""
-    mirror = cache.parent.parent / ".mirror" / "vllm-project+vllm-ascend" / "repo"
-    if not mirror.exists():
+    """Every tag of the bare vllm-ascend mirror."""
+    mirror = next((p for p in (cache / "vllm_ascend.git", ASCEND_MIRROR) if p.exists()), None)
+    if mirror is None:
         return []
     tags = subprocess.run(["git", "--git-dir", str(mirror), "tag"], capture_output=True,
                           text=True, check=True).stdout.split()
