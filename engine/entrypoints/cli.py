@@ -299,6 +299,24 @@ def _run_one(
     return EXIT_CRASH if result.exit_code else 0
 
 
+@engine_app.command("trace")
+def trace(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN", help="An engine run's --out directory")],
+    out: Annotated[Path | None, typer.Option("--out", help="Default: RUN/trace.json")] = None,
+) -> None:
+    """Write RUN's events as a Perfetto / Chrome trace (open it in ui.perfetto.dev)."""
+    from spectrace_engine.observe.trace import write_trace
+
+    if not any(run_dir.glob("events*.jsonl")):
+        raise InputError(f"no engine events under {run_dir} (events*.jsonl from `engine run`)")
+    target = out or run_dir / "trace.json"
+    try:
+        n = write_trace(run_dir, target)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot write the trace of {run_dir}: {exc}") from None
+    Console(stderr=True).print(Text(f"trace: {target} ({n} events), open in ui.perfetto.dev"))
+
+
 @engine_app.command("bench")
 def bench(
     out: Annotated[Path, typer.Option("--out")],

@@ -90,6 +90,7 @@ class InFlight:
     result: GenerationBatchResult
     step: int
     context: dict[str, Any]
+    launch_ns: int  # wall clock when the step was launched (the trace lays its phases from it)
 
 
 @dataclass(slots=True)
@@ -305,9 +306,9 @@ class Scheduler:
         self.launched += 1
         self.context = self.step_context(batch)
         batch.prepare_for_decode()
-        flight = InFlight(
-            list(batch.reqs), bs, self.run_batch(batch), self.launched - 1, self.context
-        )
+        launch_ns = time.time_ns()
+        result = self.run_batch(batch)
+        flight = InFlight(list(batch.reqs), bs, result, self.launched - 1, self.context, launch_ns)
         if overlap and flight.result.future is not None:
             flight, self.pending = self.pending, flight
             if flight is None:
@@ -373,7 +374,8 @@ class Scheduler:
         """Rows the target forward will lay out: bs x N when the batch carries spec_info into
         a runner whose graphs are TARGET_VERIFY, one per request otherwise."""
         bs, n = batch.batch_size(), self.model_worker.n_draft
-        coupled = self.spec.enabled or (batch.spec_info is not None and self.cfg.worker == "v1")
+        carried = batch.spec_info is not None and not self.cfg.faults.on(Fault.CLEAR_MWB_SPEC_INFO)
+        coupled = self.spec.enabled or (carried and self.cfg.worker == "v1")
         mode = "verify" if self.spec.enabled else "decode"
         return {
             "phase": mode,
@@ -406,6 +408,7 @@ class Scheduler:
         self.events.emit(
             "step",
             step=flight.step,
+            launch_ns=flight.launch_ns,
             mode=out.mode,
             spec_enabled=flight.context["spec_enabled"],
             bs=bs,

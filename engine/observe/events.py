@@ -8,13 +8,14 @@ Event types and their extra fields (docs/engine.md has the full table):
   ``disable_overlap_schedule``, ``versions``, ``device``, ``weights`` (name -> sha256), ``faults``,
   ``log_path``, ``warnings`` (the bare server-args warnings printed).
 * ``capture``: ``runner``, ``mode``, ``bs``, ``rows``, ``t_us``, ``graph`` (capture|emulated).
-* ``prefill``: ``rids``, ``bs``, ``tokens``, ``spec`` (draft extend ran), ``t_us``.
-* ``step``: ``mode`` (decode|verify), ``spec_enabled``, ``bs``, ``padded_bs``, ``rows``,
+* ``prefill``: ``rids``, ``bs``, ``tokens``, ``spec`` (draft extend ran), ``t_us``, ``host_syncs``.
+* ``step``: ``launch_ns`` (wall clock at launch), ``mode`` (decode|verify), ``spec_enabled``, ``bs``, ``padded_bs``, ``rows``,
   ``rows_expected``, ``graph`` (replay|eager|emulated), ``graph_key``, ``phases`` {name: wall µs},
   ``phases_gpu`` {name: GPU µs} (CUDA only, read from CUDA events at flush),
   ``dirty_rows`` (padded rows left on a request slot: dirty_padding),
   ``spec_info`` {kind, tokens_per_req, shapes}, ``accepted`` / ``emitted`` (per request, verify
-  only; emitted = accepted + 1), ``num_draft_tokens``, ``emitted_total``, ``host_syncs`` (v2).
+  only; emitted = accepted + 1), ``num_draft_tokens``, ``emitted_total``, ``host_syncs`` (device -> host reads
+  inside the step, measured), ``resolve_syncs`` (reads when the scheduler processed it).
 * ``spec_toggle``: ``from``, ``to``, ``reason``, ``bs``, ``threshold``, ``consecutive``,
   ``cleanup_ran``, ``draft_kv_policy`` (catch_up|none), ``caught_up_tokens``.
 * ``decode_log``: the numbers of one ``Decode batch`` line (running_req, accept_len, ...).

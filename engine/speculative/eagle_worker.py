@@ -33,10 +33,8 @@ class EAGLEWorker(EagleDraftBase):
         ph, before = Phases(self.device), self.syncs.n
         draft_input = batch.spec_info
         assert isinstance(draft_input, EagleDraftInput)
-        tree = self.draft(batch.seq_lens, batch.req_pool_indices, draft_input)
+        verify_input = self.draft(batch.seq_lens, batch.req_pool_indices, draft_input)
         ph.mark("draft")
-        verify_input = self.build_verify_input(tree, batch.seq_lens)
-        ph.mark("build_tree")
         logits, aux, info = self.verify(batch, verify_input)
         ph.mark("verify_forward")
         logits = self.target_worker.poison(logits)

@@ -23,7 +23,10 @@ from spectrace_engine.speculative.build_eagle_tree import (
     select_top_k,
     verify_inputs,
 )
-from spectrace_engine.speculative.eagle_draft_cuda_graph_runner import draft_graph_runners
+from spectrace_engine.speculative.eagle_draft_cuda_graph_runner import (
+    EAGLEDraftCudaGraphRunner,
+    draft_extend_graph_runner,
+)
 from spectrace_engine.speculative.eagle_info import EagleDraftInput, EagleVerifyInput
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
 from torch import Tensor
@@ -39,14 +42,19 @@ class EagleDraftBase:
         self.sampler = target_worker.sampler
         self.algorithm = SpeculativeAlgorithm.from_string(cfg.spec.algorithm)
         self.n_draft = cfg.spec.num_draft_tokens
-        self.cuda_graph_runner, self.cuda_graph_runner_for_draft_extend = draft_graph_runners(
-            cfg,
-            self._draft_fn,
-            pair.target.cfg.dim,
-            self.max_len,
+        dim, dtype = pair.target.cfg.dim, target_worker.model_runner.dtype
+        self.cuda_graph_runner = EAGLEDraftCudaGraphRunner(
+            self.draft_forward,
+            cfg.graph_bs,
+            cfg.spec.eagle_topk,
+            dim,
             self.pool.scratch_slot,
             self.device,
-            target_worker.model_runner.dtype,
+            dtype,
+            enabled=not cfg.disable_cuda_graph,
+        )
+        self.cuda_graph_runner_for_draft_extend = draft_extend_graph_runner(
+            cfg, self._draft_fn, dim, self.max_len, self.pool.scratch_slot, self.device, dtype
         )
 
     @property
@@ -85,22 +93,52 @@ class EagleDraftBase:
         return batch
 
     # --- draft ------------------------------------------------------------------------------
-    def draft(self, seq_lens: Tensor, slots: Tensor, di: EagleDraftInput) -> DraftTree:
-        """s selection steps, s-1 draft forwards (step 0's top-k comes from the draft extend)."""
+    def draft(self, seq_lens: Tensor, slots: Tensor, di: EagleDraftInput) -> EagleVerifyInput:
+        """The whole multi-step draft, replayed as one graph when the batch fits."""
+        inputs = (di.topk_p, di.topk_index, di.hidden_states, di.verified_id, seq_lens, slots)
+        runner = self.cuda_graph_runner
+        if runner.can_run(seq_lens.shape[0]):
+            out, _ = runner.replay(inputs)
+        else:
+            runner.stats.eager += 1
+            out = self.draft_forward(*inputs)
+        s = self.cfg.spec
+        return EagleVerifyInput(*out, self.n_draft, s.num_steps, s.eagle_topk)
+
+    def draft_forward(
+        self,
+        topk_p: Tensor,
+        topk_index: Tensor,
+        hidden_states: Tensor,
+        verified_id: Tensor,
+        seq_lens: Tensor,
+        slots: Tensor,
+    ) -> tuple[Tensor, ...]:
+        """s selection steps, s-1 draft forwards (step 0's top-k comes from the draft extend),
+        then the tree's verify rows: everything the draft graph captures, no host read."""
         s = self.cfg.spec
         k, bs = s.eagle_topk, seq_lens.shape[0]
-        sel = select_top_k(0, di.topk_p, di.topk_index, di.hidden_states, None, k)
+        sel = select_top_k(0, topk_p, topk_index, hidden_states, None, k)
         sels = [sel]
         ancestors = torch.zeros(bs, k, 0, dtype=torch.long, device=self.device)
         for f in range(s.num_steps - 1):
             if f > 0:
                 ancestors = extend_ancestors(ancestors, sel.branch_parent)
-            logits, hidden = self.draft_forward(seq_lens, slots, sel, f, ancestors)
+            logits, hidden = self.draft_step(seq_lens, slots, sel, f, ancestors)
             probs = torch.softmax(logits.flatten(0, 1), -1)
-            topk_p, topk_index = probs.topk(k, dim=-1)
-            sel = select_top_k(f + 1, topk_p, topk_index, hidden.flatten(0, 1), sel.scores, k)
+            step_p, step_index = probs.topk(k, dim=-1)
+            sel = select_top_k(f + 1, step_p, step_index, hidden.flatten(0, 1), sel.scores, k)
             sels.append(sel)
-        return self.organize_tree(di.verified_id, sels)
+        tree = self.organize_tree(verified_id, sels)
+        positions, _, mask = verify_inputs(tree, seq_lens, self.max_len)
+        return (
+            tree.draft_tokens.flatten(),
+            positions.flatten(),
+            mask.reshape(-1, self.max_len),
+            tree.retrive_index,
+            tree.retrive_next_token,
+            tree.retrive_next_sibling,
+        )
 
     def organize_tree(self, verified_id: Tensor, sels: list[StepSelection]) -> DraftTree:
         k = self.cfg.spec.eagle_topk
@@ -109,39 +147,15 @@ class EagleDraftBase:
             return chain_tree(verified_id, draft_tokens)
         return build_tree(verified_id, parent_list, top, draft_tokens, k)
 
-    def draft_forward(
+    def draft_step(
         self, seq_lens: Tensor, slots: Tensor, sel: StepSelection, f: int, ancestors: Tensor
     ) -> tuple[Tensor, Tensor]:
+        """One draft forward of ``topk`` rows per request (inside the draft graph)."""
         s = self.cfg.spec
-        pos, locs, mask = draft_step_inputs(
-            seq_lens, f, ancestors, s.eagle_topk, s.num_steps, self.max_len
-        )
-        fb = ForwardBatch(
-            ForwardMode.DRAFT,
-            seq_lens.shape[0],
-            sel.input_ids,
-            pos.flatten(),
-            locs.flatten(),
-            slots,
-            mask.reshape(-1, self.max_len),
-            hidden=sel.hidden,
-        )
-        return self.run_draft(self.cuda_graph_runner, fb)
-
-    def build_verify_input(self, tree: DraftTree, seq_lens: Tensor) -> EagleVerifyInput:
-        positions, _, mask = verify_inputs(tree, seq_lens, self.max_len)
-        s = self.cfg.spec
-        return EagleVerifyInput(
-            tree.draft_tokens.flatten(),
-            positions.flatten(),
-            mask.reshape(-1, self.max_len),
-            tree.retrive_index,
-            tree.retrive_next_token,
-            tree.retrive_next_sibling,
-            self.n_draft,
-            s.num_steps,
-            s.eagle_topk,
-        )
+        bs, k = seq_lens.shape[0], s.eagle_topk
+        pos, locs, mask = draft_step_inputs(seq_lens, f, ancestors, k, s.num_steps, self.max_len)
+        hidden = sel.hidden.view(bs, k, -1)
+        return self._draft_fn(sel.input_ids.view(bs, k), pos, slots, locs, mask, hidden)
 
     # --- draft extend -------------------------------------------------------------------------
     def forward_draft_extend_after_decode(

@@ -72,10 +72,8 @@ class EAGLEWorkerV2:
         ph, before, dw = Phases(self.device), self.syncs.n, self.draft_worker
         draft_input = mwb.spec_info
         assert isinstance(draft_input, EagleDraftInput)
-        tree = dw.draft(mwb.seq_lens, mwb.req_pool_indices, draft_input)
+        verify_input = dw.draft(mwb.seq_lens, mwb.req_pool_indices, draft_input)
         ph.mark("draft")
-        verify_input = dw.build_verify_input(tree, mwb.seq_lens)
-        ph.mark("build_tree")
         logits, aux, info = self.verify(mwb, verify_input)
         ph.mark("verify_forward")
         logits = self.target_worker.poison(logits)
