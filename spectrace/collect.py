@@ -14,6 +14,7 @@ from spectrace.assemblers.fatal import (
     NATIVE_RULE,
     RAISED_FROM,
     FatalMatcher,
+    aborted_by,
     attach_native,
     ends_native,
     reports_init_failure,
@@ -284,6 +285,8 @@ class Collector:
             return
         if crash.kind is CrashKind.TRACEBACK and any(reports_init_failure(c, crash) for c in recent):
             crash = replace(crash, collateral=True)
+        elif any(aborted_by(c, crash) for near in self._recent.values() for c in near):
+            crash = replace(crash, collateral=True)  # the abort a native crash above ended in
         recent.append(crash)
         self._held.append(crash)
 

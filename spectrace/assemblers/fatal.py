@@ -303,6 +303,16 @@ def attach_native(crash: Crash) -> Crash:
 
 
 
+def aborted_by(cause: Crash, crash: Crash) -> bool:
+    """``Fatal Python error: Aborted`` (faulthandler) or ``Aborted (core dumped)`` just after a
+    native abort already reported (terminate, assert, a C++ check with its frames) is that
+    abort reaching Python's handler, not a second crash."""
+    if crash.exception_type != "SIGABRT" or cause.kind is CrashKind.TRACEBACK:
+        return False
+    native = cause.crash_class in NATIVE_CLASSES or bool(cause.native_frames)
+    return native and 0 <= crash.lineno - cause.end_lineno <= INIT_WINDOW
+
+
 def ends_native(pending: Crash, crash: Crash) -> bool:
     """``Aborted (core dumped)`` just after a native abort's message or frames is that abort
     ending the process, not a crash of its own."""

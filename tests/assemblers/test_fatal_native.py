@@ -129,3 +129,24 @@ def test_a_sampled_stack_names_no_thrower() -> None:
     ])  # fmt: skip
     assert len(frames) == 2 and thrower(frames) is None
     assert thrown_in(frames) is not None and thrown_in(frames).symbol == "pthread_cond_wait"
+
+
+def test_watchdog_abort_its_terminate_and_python_abort_are_one_root(tmp_path: Path) -> None:
+    c10 = [
+        "Exception raised from c10_cuda_check_implementation at /pytorch/c10/cuda/CUDAException.cpp:43 (most recent call first):",
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f0001000096 in /venv/torch/lib/libc10.so)",
+        "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x56 (0x7f0003000056 in /venv/torch/lib/libtorch_cuda.so)",
+    ]  # fmt: skip
+    message = "[PG 0 Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
+    (crash,) = roots(tmp_path, [
+        f"[rank3]:[E501 10:00:00.123456 ProcessGroupNCCL.cpp:1595] {message}",
+        *(f"[rank3]:{line}" for line in c10),
+        "terminate called after throwing an instance of 'c10::DistBackendError'",
+        f"  what():  {message}", *c10,
+        "Fatal Python error: Aborted", "",
+        "Thread 0x00007f0000000001 (most recent call first):", "  <no Python frame>",
+    ])  # fmt: skip
+    assert crash.crash_class == "cuda_illegal_memory" and crash.ranks == ["rank3"]
+    assert "c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const" in [
+        f.symbol for f in crash.native_frames
+    ]
