@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tui_helpers import SAMPLES
+from tui_helpers import SAMPLES, interleaved_seed
 
 TMUX = shutil.which("tmux")
 EXE = Path(sys.executable).with_name("spectrace")
@@ -24,18 +25,19 @@ pytestmark = pytest.mark.skipif(
 
 
 class Pane:
-    """A detached 160x48 tmux session running one command, on its own tmux server.
+    """A detached tmux session (160x48 unless told) running one command, on its own tmux server.
 
     A private server (``-L``) per pane: with one shared server, killing the last session
     shuts the server down, and a session started in that moment is silently lost.
     """
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, size: tuple[int, int] = (160, 48)) -> None:
         self.name = f"spectrace-test-{uuid.uuid4().hex[:8]}"
         # COLUMNS/LINES inherited from the test process (pytest exports 80x24) would win
         # over the pane's real size, as they do for any program a user starts.
         shell = f"unset COLUMNS LINES; {command}"
-        started = self._run("new-session", "-d", "-x", "160", "-y", "48", "-s", self.name, shell)
+        width, height = (str(n) for n in size)
+        started = self._run("new-session", "-d", "-x", width, "-y", height, "-s", self.name, shell)
         assert started.returncode == 0, f"tmux did not start: {started.stderr.strip()}"
 
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
@@ -78,8 +80,8 @@ class Pane:
 def pane() -> Iterator[Pane]:
     panes: list[Pane] = []
 
-    def start(command: str) -> Pane:
-        panes.append(Pane(command))
+    def start(command: str, size: tuple[int, int] = (160, 48)) -> Pane:
+        panes.append(Pane(command, size))
         return panes[-1]
 
     yield start  # type: ignore[misc]
@@ -118,3 +120,75 @@ def test_a_missing_file_is_one_line_in_a_real_terminal(pane, tmp_path: Path) -> 
     screen = term.wait("EXIT=2")
     assert "spectrace: error:" in screen and "nope.log: no such file" in screen
     assert "Traceback" not in screen
+
+
+def test_issue16_at_200x50(pane, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The rank view keeps TP7's crash, search counts and says "not found", a filter counts
+    what it shows, w wraps, Enter opens the whole line, a jump pans to its flag."""
+    log = interleaved_seed(tmp_path)
+    term = pane(f"{SPECTRACE} tui {log}; echo EXIT=$?; sleep 30", (200, 50))
+    term.wait("1,026 lines")
+    term.wait("crash")
+    term.wait_gone("scanning")
+    term.keys("r")
+    term.wait("Show one rank only")
+    picker = term.wait("   TP6 ")  # the whole list drawn, not just its title
+    rows = [line for line in picker.splitlines() if re.search(r"▊ [✖ ] TP\d", line)]
+    assert sum(" TP7 " in row for row in rows) == 1 and len(rows) >= 8  # each rank once
+    assert "✖ TP7" in rows[0] and "1 crash" in rows[0]
+    term.keys("Enter")  # the crash's origin is offered first and highlighted
+    term.wait("rank TP7 only")
+    term.keys("G")
+    screen = term.wait("   1000 RuntimeError: The size of tensor a (160)")
+    assert " TP4] " not in screen and "    999 " not in screen
+    term.keys("F", "/")
+    term.wait("Search (n/N")
+    term.keys("-l", "zz-absent-zz")
+    term.keys("Enter")
+    term.wait("search 'zz-absent-zz': not found")
+    term.keys("f")
+    term.wait("Filter lines")
+    term.keys("-l", "Load weight end")
+    term.keys("Enter")
+    screen = term.wait("filter in 'Load weight end': 16 shown")
+    assert "Load weight begin" not in screen
+    term.keys("F")
+    term.wait_gone("filter in")
+    for key in ("g", "j", "j", "j", "w"):  # line 4: the 5 KB server_args dump, wrapped
+        term.keys(key)
+        time.sleep(0.3)
+    screen = term.wait("\ntokenizer_path=")  # the dump's rest below its row, from column 0
+    assert "›" not in screen.split("▏")[0]
+    term.keys("Enter")
+    screen = term.wait("server_args=ServerArgs: ")
+    assert re.search(r"ServerArgs: \d+ fields", screen) and "  tokenizer_mode='auto'  " in screen
+    term.keys("Escape")
+    term.wait_gone("server_args=ServerArgs: ")
+    term.keys("q")
+    assert "Traceback" not in term.wait("EXIT=0")
+
+
+def test_issue16_at_80x24(pane) -> None:  # type: ignore[no-untyped-def]
+    """80x24: the log above the crash list and detail; z zooms the detail, which reads the
+    seed crash's arithmetic without sideways scrolling; ticks read without colour."""
+    term = pane(f"{SPECTRACE} tui {SEED}; echo EXIT=$?; sleep 30", (80, 24))
+    first = term.wait("server.log: 651 lines")
+    assert "RuntimeError" in term.wait("✖ RuntimeError")
+    term.wait_gone("scanning")
+    first = term.screen()
+    assert first.splitlines()[0].startswith("server.log") and "✖ RuntimeError" in first
+    term.keys("z")
+    screen = term.wait("160 = 10 running requests")
+    assert all(len(line.rstrip()) <= 80 for line in screen.splitlines())
+    assert "worker path: v1 (EAGLEWorker)" in screen
+    term.keys("z", "f")
+    dialog = term.wait("Filter lines")
+    for key in ("Tab", "Tab", "Space"):  # one at a time: focus moves between them
+        term.keys(key)
+        time.sleep(0.3)
+    ticked = term.wait("X▌ Filter out")
+    assert "▐ ▌ Regex" in ticked  # the state reads without colour: X or blank
+    term.keys("Escape")
+    term.wait_gone("Filter lines")
+    term.keys("q")
+    assert "Traceback" not in term.wait("EXIT=0") and dialog
