@@ -54,3 +54,15 @@ def test_filter_dialog(snap_compare) -> None:  # type: ignore[no-untyped-def]
 def test_merged_rank_files(snap_compare) -> None:  # type: ignore[no-untyped-def]
     ranks = sorted(Path(SAMPLES / "nccl_watchdog").glob("rank*.log"))
     assert snap_compare(SpectraceApp(ranks), terminal_size=SIZE, run_before=settled)
+
+
+def test_80x24_seed_crash_narrow_and_zoomed(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16 item 6: the log above, the crash list and detail below; z: the detail alone."""
+    app = SpectraceApp([SEED], expect=[MARKER])
+    assert snap_compare(app, press=["e", "z"], terminal_size=(80, 24), run_before=settled)
+
+
+def test_rank_picker_with_counts(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16 item 1: each rank once with its line and crash counts, the crash's ranks first."""
+    app = SpectraceApp([SEED], expect=[MARKER])
+    assert snap_compare(app, press=["r"], terminal_size=SIZE, run_before=settled)
