@@ -37,7 +37,7 @@ class FileSummary:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    kind: str  # "missing_marker" | "hang" | "path_conflict" | "read_issue"
+    kind: str  # "missing_marker" | "hang" | "path_conflict" | "read_issue" | "skipped_input" | "unread_input"
     message: str
     detail: str | None = None
     worker_path: WorkerPath | None = None
@@ -54,7 +54,8 @@ class Analysis:
     pasted: list[PastedDump] = field(default_factory=list)  # py-spy/faulthandler text in the logs
 
 
-LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz")
+# beside logs, never logs themselves: read one by naming it
+NOT_LOG_SUFFIXES = (".jsonl", ".md", ".py", ".toml", ".yaml", ".yml", ".csv", ".html", ".ipynb")
 STACK_SUFFIXES = (".json", ".pkl", ".pickle")  # `spectrace stacks --save`, torch flight recorder
 LOAD_PER_RANK = 64  # samples per rank kept for charts
 
@@ -70,9 +71,7 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
         if path.is_dir():
             found = sorted(str(p) for p in path.rglob("*") if _is_log(p, path))
             if not found:
-                raise InputError(
-                    f"{item}: directory has no log files (*.log, *.txt, *.out, *.err, *.gz)"
-                )
+                raise InputError(f"{item}: directory has no log files to read")
             paths.extend(found)
         elif not path.exists():
             raise InputError(f"{item}: no such file")
@@ -84,13 +83,15 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
 
 
 def _is_log(path: Path, root: Path) -> bool:
-    """A log (or a stacks capture / flight dump, which split_inputs routes) under ``root``: not
-    hidden (nor in a hidden folder such as .git)."""
+    """A file under ``root`` to read by content whatever its name (``job.stdout``, ``*.err``,
+    none; binary ones are skipped and named later), or a stacks capture / flight dump (which
+    split_inputs routes): not hidden (nor in a hidden folder such as .git), and not the data or
+    source kept beside logs (expected.json, events.jsonl, README.md)."""
     if not path.is_file() or any(part.startswith(".") for part in path.relative_to(root).parts):
         return False
-    if path.suffix in LOG_SUFFIXES or path.suffix == "":
-        return True
-    return path.suffix in STACK_SUFFIXES and (is_capture_file(path) or is_flight_dump(path))
+    if path.suffix in STACK_SUFFIXES:
+        return is_capture_file(path) or is_flight_dump(path)
+    return path.suffix.lower() not in NOT_LOG_SUFFIXES
 
 
 def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:

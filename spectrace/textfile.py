@@ -34,6 +34,8 @@ MAX_NUL_RUN = 256 * 1024 * 1024  # a longer run of NULs is scanned past, not jud
 HOLE_BYTES = 64  # a run of NULs this long is a hole (copytruncate, preallocation), not binary
 _HOLE = re.compile(rb"\x00{%d,}" % HOLE_BYTES)
 PROBES = 16  # places looked at past a binary head: a file is binary only with no text to read
+PROBE_SHARE = 0.01  # a probe is text with at most this share of control bytes (logs have ~0)
+MIN_PROBE = 64
 
 
 def _text_head(stream: Readable) -> tuple[bytes, bool]:
@@ -144,9 +146,13 @@ def _text_later(path: str, sniffed: bytes) -> bool:
             raw.seek(max(at, 0))
             raw.readline(HEAD_BYTES)  # to a line start
             probe = _HOLE.sub(b"", raw.read(HEAD_BYTES))
-            if probe and b"\n" in probe and _head_problem(probe, strict=True) is None:
+            if len(probe) >= MIN_PROBE and b"\n" in probe and _controls(probe) <= PROBE_SHARE * len(probe):
                 return True
     return False
+
+
+def _controls(data: bytes) -> int:
+    return sum(1 for b in data if b < 0x20 and b not in _TEXT_CONTROLS)
 
 
 def _empty(path: str, only_nuls: bool) -> str | None:
@@ -157,7 +163,7 @@ def _empty(path: str, only_nuls: bool) -> str | None:
 
 def _head_problem(head: bytes, *, strict: bool) -> str | None:
     """Binary: many control bytes and a NUL (``strict``: many control bytes)."""
-    controls = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
+    controls = _controls(head)
     if (strict or b"\x00" in head) and controls > BINARY_SHARE * len(head):
         return "binary file, not a text log"
     return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from spectrace import pipeline
 from spectrace.errors import InputError, UsageError
 from spectrace.incidents import SIGNATURE_VERSION, Incident, mask_message
-from spectrace.inputs import expand, usable
+from spectrace.inputs import Skipped, expand, skip_findings, usable
 from spectrace.pipeline import Analysis, Finding
 from spectrace.redact import redact_text
 from spectrace.ruleset import RuleSet
@@ -81,8 +81,11 @@ def _incident_fails(incident: Incident, fail_on: frozenset[FailOn]) -> bool:
     return any(checks.get(rule, False) for rule in fail_on)
 
 
+ALWAYS_FAILING = {"unread_input"}  # a log that was not read may hold the crash: never OK
+
+
 def _finding_fails(finding: Finding, fail_on: frozenset[FailOn]) -> bool:
-    return any(finding.kind in FAILING_FINDINGS.get(rule, ()) for rule in fail_on)
+    return finding.kind in ALWAYS_FAILING or any(finding.kind in FAILING_FINDINGS.get(rule, ()) for rule in fail_on)
 
 
 def _plural(n: int, word: str) -> str:
@@ -207,6 +210,9 @@ def analyse_paths(
 ) -> Analysis:
     """Inputs expanded and checked, built-in rules layered with ``--rules`` dirs, the pipeline
     run: what triage and diff share."""
-    inputs = usable(expand(paths), warn)
+    skipped: list[Skipped] = []
+    inputs = usable(expand(paths), warn, skipped)
     rules = RuleSet.load(list(rule_dirs))
-    return pipeline.analyse(inputs, rules=rules, expect=list(expect), on_progress=on_progress)
+    analysis = pipeline.analyse(inputs, rules=rules, expect=list(expect), on_progress=on_progress)
+    analysis.findings.extend(skip_findings(skipped))
+    return analysis

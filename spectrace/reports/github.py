@@ -87,6 +87,11 @@ def render(document: Document) -> str:
     for kind, rest in (("failing", failing[error_room:]), ("other", others[MAX_PER_TYPE:])):
         if rest:
             out.append(_overflow(kind, rest))
+    skipped = [f["message"] for f in document["findings"] if f["kind"] == "skipped_input"]
+    if skipped:  # binary or empty inputs: said once, whatever their number
+        out.append(command("warning", f"{len(skipped)} input(s) not read: "
+                           + "; ".join(skipped[:MAX_NAMED]) + (" ..." if len(skipped) > MAX_NAMED else ""),
+                           title="spectrace: skipped input"))  # fmt: skip
     if len(findings) > MAX_PER_TYPE:
         extra = "; ".join(f["message"] for f in findings[MAX_PER_TYPE : MAX_PER_TYPE + MAX_NAMED])
         out.append(
