@@ -1,15 +1,22 @@
 """Generate rules/options/<framework>.toml: the launch options each server release accepts.
 
 Run offline against unpacked release trees (a wheel's files or a ``git worktree`` of a tag);
-nothing is imported or executed, every tree is read with ``ast``::
+nothing is imported or executed, every tree is read with ``ast``. A tree for one release::
 
-    python tools/gen_option_tables.py sglang 0.5.5=/tmp/sg/0.5.5 0.5.23=/tmp/sg/0.5.23 ...
-    python tools/gen_option_tables.py vllm 0.8.5=/tmp/vl/0.8.5 ...
-    python tools/gen_option_tables.py trtllm index-00209af=/tmp/trt/00209af
+    pip download --no-deps --only-binary :all: -d /tmp/whl sglang==0.5.5
+    unzip -q /tmp/whl/sglang-0.5.5-*.whl 'sglang/srt/*' -d /tmp/sg/0.5.5
+    (vLLM: 'vllm/engine/arg_utils.py' 'vllm/entrypoints/*' 'vllm/config.py' 'vllm/config/*')
 
-Releases are given oldest first. The reader (spectrace/assemblers/launch_options.py) builds one
-``argparse`` parser from the newest row of each option, so what a row keeps is what decides how
-tokens are grouped: names (aliases included), dest, action, nargs, and the value's type.
+then, releases oldest first::
+
+    python tools/gen_option_tables.py sglang 0.4.6=/tmp/sg/0.4.6 ... 0.5.23=/tmp/sg/0.5.23
+    python tools/gen_option_tables.py vllm 0.6.6=/tmp/vl/0.6.6 ... 0.34.0=/tmp/vl/0.34.0
+    python tools/gen_option_tables.py trtllm 00209af=/tmp/trt/00209af
+
+TensorRT-LLM publishes no wheels on PyPI; its tree is a checkout of tensorrt_llm/commands.
+The reader (spectrace/assemblers/launch_options.py) builds ``argparse`` parsers from the rows
+of a release, so what a row keeps is what decides how tokens are grouped: names (aliases
+included), dest, action, nargs, and the value's type (choices are kept for reference).
 """
 
 from __future__ import annotations
