@@ -182,13 +182,15 @@ def _whole_message(crash: Crash) -> Crash:
     at = next((i for i in range(len(crash.lines) - 1, -1, -1) if head in crash.lines[i]), None)
     if at is None:
         return crash
-    prefix = crash.lines[at][: crash.lines[at].index(head)]
+    printed = crash.lines[at]
+    prefix = printed[: printed.index(head)]
     parts = [crash.message]
     for text in crash.lines[at + 1 : at + 1 + MAX_CONTINUATION]:
         text = text[len(prefix) :] if prefix and text.startswith(prefix) else text
-        if not _continues(parts, text):
+        if not _continues(parts, text, len(printed)):
             break
         parts.append(text.strip())
+        printed = text
     if len(parts) == 1:
         return crash
     return replace(crash, message=" ".join(parts)[:MAX_MESSAGE])
@@ -200,13 +202,21 @@ _NOT_MESSAGE = ("Traceback (", "During handling", "The above exception", 'File "
                 "frame #", "Exception raised")  # fmt: skip
 
 
-def _continues(parts: list[str], text: str) -> bool:
+WRAP_WIDTH = 76  # a line a terminal or a paste wrapped fills (nearly) its width: 80 and up
+
+
+def _continues(parts: list[str], text: str, width: int) -> bool:
+    """``width``: the printed length of the line before; only a full line can have wrapped,
+    so a short message followed by a log line ("serving request 1") stays as it is."""
     body = text.strip()
     if not body or body.startswith(_NOT_MESSAGE) or parse_native_frame(body) is not None:
         return False
     detail = parts[0].endswith(":") and text[:1] in (" ", "\t")
-    wrapped = not parts[-1].endswith(_SENTENCE_END) and not text[:1].isspace() and (
-        body[0].islower() or body[0].isdigit()
+    wrapped = (
+        width >= WRAP_WIDTH
+        and not parts[-1].endswith(_SENTENCE_END)
+        and not text[:1].isspace()
+        and (body[0].islower() or body[0].isdigit())
     )
     return detail or wrapped
 

@@ -99,3 +99,10 @@ def test_runs_given_together_keep_their_own_config(tmp_path: Path) -> None:
     a, b = by_file["a.log"].explanation, by_file["b.log"].explanation
     assert a is not None and a.facts["num_draft_tokens"] == 16 and "160" in a.terms
     assert b is not None and b.facts["num_draft_tokens"] == 8 and "48" in b.terms
+
+
+def test_a_short_message_does_not_swallow_the_log_line_after_it(tmp_path: Path) -> None:
+    crashes = roots(tmp_path, [*TB, "ValueError: request 0 failed: bad input", "serving request 1",
+                               *TB, "ValueError: request 1 failed: bad input"])  # fmt: skip
+    assert [c.message for c in crashes] == ["request 0 failed: bad input"]
+    assert len(crashes[0].occurrences) == 2
