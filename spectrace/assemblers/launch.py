@@ -74,9 +74,8 @@ class LaunchReader:
 
     def __init__(self, tables: OptionTables) -> None:
         self.tables = tables
-        self.releases: dict[
-            str, str
-        ] = {}  # engine -> the release the log names (set by the caller)
+        # engine -> the release the log names (the caller sets it as it reads version lines)
+        self.releases: dict[str, str] = {}
         self._span = LaunchSpan()
         self._lines: list[LogLine] = []
 
