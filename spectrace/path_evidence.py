@@ -30,7 +30,7 @@ from spectrace.stacks.pasted import PastedDump
 # the last line of a cut traceback: a frame line whose file name closed but nothing after it
 _CUT_FRAME = re.compile(r'^\s*File \\?"(?P<file>[^"]+\.py)\\?"(?:, ?l?i?n?e?\s*\d*,?\s*i?n?)?\s*$')
 # worker-like class names; only those a path table defines count
-_CLASS_NAME = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Drafter|Decoder|Layer)\w*")
+_CLASS_NAME = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Decoder|Layer)\w*")
 
 
 @dataclass(frozen=True, slots=True)
