@@ -126,7 +126,7 @@ def read_command(
         return command
     engine, at = found
     args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
-    model, args = _positional(engine, args)
+    model, args = _positional(engine, args, tokens[at - 1][0] == "serve")
     return _read(engine, lines, args, model, tables, releases.get(engine))
 
 
@@ -214,11 +214,14 @@ def _until_shell_end(tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return tokens
 
 
-def _positional(engine: str, args: list[tuple[str, int]]):
-    """``vllm serve MODEL`` / ``trtllm-serve MODEL``: the model right after the entry point."""
-    if engine != "sglang" and args and not args[0][0].startswith("-"):
-        return args[0][0], args[1:]
-    return None, args
+def _positional(engine: str, args: list[tuple[str, int]], serve: bool):
+    """``vllm serve MODEL`` / ``trtllm-serve MODEL``: the model right after the entry point;
+    ``sglang serve MODEL`` turns it into ``--model-path MODEL`` as SGLang's CLI does."""
+    if not args or args[0][0].startswith("-") or (engine == "sglang" and not serve):
+        return None, args
+    if engine == "sglang":
+        return args[0][0], [("--model-path", args[0][1]), *args]
+    return args[0][0], args[1:]
 
 
 def _vllm_spelling(args: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -401,3 +401,15 @@ def test_the_release_the_log_names_reads_first() -> None:
     assert old is not None and new is not None
     assert "disable_piecewise_cuda_graph" in old.flags and "cuda_graph_backend_prefill" in new.flags
     assert old.flags["cuda_graph_max_bs"] == new.flags["cuda_graph_max_bs"] == 48
+
+
+def test_sglang_serve_takes_the_model_positional_as_model_path() -> None:
+    command = read("sglang serve org/qwen --speculative-algorithm NEXTN --tp 4")
+    assert command.model == "org/qwen"
+    assert command.flags == {
+        "model_path": "org/qwen",
+        "speculative_algorithm": "NEXTN",
+        "tp_size": 4,
+    }
+    launch = read("python -m sglang.launch_server stray --tp 4")
+    assert launch.model is None and launch.unknown == ("stray",)  # launch_server takes none
