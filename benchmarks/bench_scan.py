@@ -1,10 +1,14 @@
-"""End-to-end triage time of a big generated log against ripgrep and grep on the same literals.
+"""End-to-end triage time of a big generated log, with and without hyperscan, against ripgrep
+and grep on the same literals; the prefilter alone on both paths; zstd read against a pipe.
 
-Usage: python benchmarks/bench_scan.py [--size-mb 1024] [--file LOG] [--reps 3] [--gzip]
+Usage: python benchmarks/bench_scan.py [--size-mb 1024] [--file LOG] [--reps 3] [--gzip|--zstd]
 
 Every method runs as its own process (page cache warmed first, methods interleaved per round);
 the median wall time is reported, with peak RSS from wait4 and, for spectrace, whether every
-crash of the generator's truth file was found. Ratios are spectrace time / baseline time.
+crash of the generator's truth file was found. Ratios are spectrace time / baseline time, and
+"no hyperscan / hyperscan" on the same file in the same run (the pure-Python fallback that
+platforms without a hyperscan wheel get). ``--zstd`` compresses the log with the zstd CLI and
+compares spectrace reading the .zst against ``zstd -dc FILE | spectrace -``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -23,12 +28,27 @@ from pathlib import Path
 from timing import measure
 
 ROOT = Path(__file__).resolve().parent.parent
+NO_HYPERSCAN = "import sys; sys.modules['hyperscan'] = None  # as on a platform without a wheel\n"
 SPECTRACE = """
 import json, sys
 from spectrace.pipeline import analyse
 a = analyse([sys.argv[1]])
 print(json.dumps({"lines": a.files[0].lines, "bytes": a.files[0].bytes,
                   "found": [[o.lineno, i.exception_type] for i in a.incidents for o in i.occurrences]}))
+"""
+PREFILTER = """
+import sys, time
+from spectrace.pipeline import build_spec
+from spectrace.read import Reader
+from spectrace.ruleset import RuleSet
+pf = build_spec(RuleSet.load(), ()).prefilter
+reader, spent, size = Reader(sys.argv[1]), 0.0, 0
+for block in reader.blocks():
+    start = time.perf_counter()
+    pf.line_starts(block.buf, block.start, block.end)
+    spent += time.perf_counter() - start
+    size += block.end - block.start
+print(f"{size / spent / 1e9:.3f} GB/s ({pf.backend})")
 """
 DECOMPRESS = """
 import sys
@@ -54,7 +74,15 @@ def ere_escape(text: str) -> str:
 
 
 def methods(log: str, literals: list[str]) -> dict[str, list[str]]:
-    found = {"spectrace": [sys.executable, "-c", SPECTRACE, log]}
+    found = {
+        "spectrace": [sys.executable, "-c", SPECTRACE, log],
+        "spectrace no hyperscan": [sys.executable, "-c", NO_HYPERSCAN + SPECTRACE, log],
+    }
+    if log.endswith(".zst"):
+        pipe = f"zstd -dc {shlex.quote(log)} | {shlex.quote(sys.executable)} -c {shlex.quote(SPECTRACE)} -"
+        found["zstd -dc | spectrace -"] = ["sh", "-c", pipe]
+        found["zstd -dc only"] = ["sh", "-c", f"zstd -dc {shlex.quote(log)} > /dev/null"]
+        return found
     gz = ["-z"] if log.endswith(".gz") else []  # rg decompresses through gzip -d
     if gz:
         found["isal decompress only"] = [sys.executable, "-c", DECOMPRESS, log]
@@ -79,12 +107,17 @@ def check(out: str, truth_file: Path) -> str:
     )
 
 
+def _run_out(cmd: list[str]) -> str:
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--file")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--gzip", action="store_true")
+    ap.add_argument("--zstd", action="store_true", help="compress with the zstd CLI (needs zstd)")
     args = ap.parse_args()
     tmp = "" if args.file else tempfile.mkdtemp(prefix="bench_scan_")  # removed at the end
     log = args.file or os.path.join(tmp, "big.log" + (".gz" if args.gzip else ""))
@@ -100,6 +133,9 @@ def main() -> None:
         subprocess.run(
             gen + (["--gzip"] if args.gzip else []), check=True, stdout=subprocess.DEVNULL
         )
+    if args.zstd:
+        subprocess.run(["zstd", "-q", "-f", "-T0", log, "-o", log + ".zst"], check=True)
+        log += ".zst"
     subprocess.run(["cat", log], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
     literals = hot_literals()
     table = methods(log, literals)
@@ -123,10 +159,15 @@ def main() -> None:
     for name in med:
         if name != "spectrace":
             print(f"  spectrace / {name}: {med['spectrace'] / med[name]:.1f}x")
-    truth = Path(log + ".truth.json")
-    if not truth.exists() and log.endswith(".gz"):
-        truth = Path(log[: -len(".gz")] + ".truth.json")
-    print(f"  truth: {check(outputs['spectrace'], truth)}")
+    print(f"  no hyperscan / hyperscan (triage): {med['spectrace no hyperscan'] / med['spectrace']:.1f}x")
+    if not log.endswith((".gz", ".zst")):
+        fast = _run_out([sys.executable, "-c", PREFILTER, log])
+        slow = _run_out([sys.executable, "-c", NO_HYPERSCAN + PREFILTER, log])
+        ratio = float(fast.split()[0]) / float(slow.split()[0])
+        print(f"  prefilter alone: {fast} vs {slow}: {ratio:.1f}x")
+    truth = Path(re.sub(r"\.(gz|zst)$", "", log) + ".truth.json")
+    for name in ("spectrace", "spectrace no hyperscan"):
+        print(f"  truth ({name}): {check(outputs[name], truth)}")
     if not args.file:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -19,6 +19,7 @@ from spectrace.unpack import (
     SNIFF_BYTES,
     Codec,
     GzipStream,
+    Prefetched,
     decoder,
     sniff,
     stray_mark,
@@ -189,6 +190,8 @@ class Reader:
         else:
             outer = decoder(self._raw, self.codec, head, self.note)
         stream, self._layers = unwrap(outer, self.name, self.note)
+        if not self._threaded:  # bz2, xz, zstd, UTF-16 or layers: decoded ahead in a thread
+            stream = Prefetched(stream)
         return stream  # type: ignore[return-value]
 
     def _recover(self) -> bool:

@@ -9,6 +9,8 @@ import bz2
 import codecs
 import gzip
 import lzma
+import queue
+import threading
 import zlib
 from collections.abc import Callable
 from enum import StrEnum
@@ -246,6 +248,66 @@ def unwrap(stream: Readable, name: str, note: Callable[[str], None]) -> tuple[Re
             return Peeked(stream, head), layers
         stream = decoder(Peeked(stream, head), codec, head, note)
         layers += 1
+
+
+class Prefetched:
+    """A decoded stream read ahead in a helper thread: bz2, xz and zstd decompress with the GIL
+    released, so decoding overlaps the scan as isal's threaded gzip reader does (``zstd -dc |``
+    got this for free from a second process). An error is raised where it was met, after
+    every byte decoded before it."""
+
+    DEPTH = 4  # decoded steps waiting: bounded memory
+
+    def __init__(self, stream: Readable) -> None:
+        self._stream = stream
+        self._queue: queue.Queue[bytes | Exception | None] = queue.Queue(self.DEPTH)
+        self._stop = threading.Event()
+        self._out = memoryview(b"")
+        self._ended = False
+        self._thread = threading.Thread(target=self._pump, name="spectrace-decode", daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        try:
+            while not self._stop.is_set():
+                buf = bytearray(_DECODE_STEP)
+                n = self._stream.readinto(memoryview(buf))
+                self._put(bytes(buf[:n]) if n else None)
+                if not n:
+                    return
+        except Exception as exc:  # handed to the reader, which keeps what came before
+            self._put(exc)
+
+    def _put(self, item: bytes | Exception | None) -> None:
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def readinto(self, view: memoryview) -> int:
+        while not self._out:
+            if self._ended:
+                return 0
+            item = self._queue.get()
+            if item is None or isinstance(item, Exception):
+                self._ended = True
+                if item is None:
+                    return 0
+                raise item
+            self._out = memoryview(item)
+        n = min(len(view), len(self._out))
+        view[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        close = getattr(self._stream, "close", None)
+        if close is not None:
+            close()
 
 
 class GzipStream:
