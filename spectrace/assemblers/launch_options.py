@@ -12,6 +12,7 @@ kept rather than refused. Tables load once per ``OptionTables`` object, on first
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import tomllib
@@ -280,6 +281,19 @@ def _is_number(token: str) -> bool:
     return True
 
 
+def _json_value(text: str) -> object:
+    """JSON, or a Python dict repr as people paste it (``{'method': 'eagle3'}``); else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        value = ast.literal_eval(text) if len(text) < 10_000 else text
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+    return value if isinstance(value, (dict, list)) else text
+
+
 def convert(row: OptionRow | None, value: object) -> object:
     """A grouped value as the server would hold it: int/float/JSON by the row's type; a list
     stays a list of converted items; what does not convert stays the string written."""
@@ -288,10 +302,7 @@ def convert(row: OptionRow | None, value: object) -> object:
     if not isinstance(value, str) or row is None:
         return value
     if row.type == "json":
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
+        return _json_value(value)
     for kind in (int, float) if row.type == "int" else (float,) if row.type == "float" else ():
         try:
             return kind(value)

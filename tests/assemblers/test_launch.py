@@ -413,3 +413,10 @@ def test_sglang_serve_takes_the_model_positional_as_model_path() -> None:
     }
     launch = read("python -m sglang.launch_server stray --tp 4")
     assert launch.model is None and launch.unknown == ("stray",)  # launch_server takes none
+
+
+def test_a_python_dict_repr_reads_like_its_json() -> None:
+    command = read(
+        "vllm serve m --speculative-config \"{'method': 'ngram', 'num_speculative_tokens': 5}\""
+    )
+    assert (command.flags["method"], command.flags["num_spec_tokens"]) == ("ngram", 5)
