@@ -105,16 +105,23 @@ def test_llm_args_dump_gives_decoding_type_one_model_and_draft() -> None:
     assert config.flags["speculative_config.method"].lineno == 1
 
 
-def test_old_yaml_key_with_two_model_eagle() -> None:
-    config = collect(
-        "speculative_decoding_config:",
-        "    decoding_type: Eagle",
-        "    max_draft_len: 4",
-        "    eagle3_one_model: False",
-    )
-    flags = {k: (f.value, f.lineno) for k, f in config.flags.items()}
+@pytest.mark.parametrize(
+    ("lines", "one_model"),
+    [
+        # the older YAML key, two-model EAGLE
+        (["speculative_decoding_config:", "    decoding_type: Eagle", "    max_draft_len: 4",
+          "    eagle3_one_model: False"], False),
+        # the same section pasted as JSON: quoted keys, trailing commas
+        (['  "speculative_config": {', '    "decoding_type": "Eagle",', '    "max_draft_len": 3,',
+          '    "eagle3_one_model": true', "  }"], True),
+    ],
+)
+def test_a_pasted_section_gives_method_and_one_model_with_lines(
+    lines: list[str], one_model: bool
+) -> None:
+    flags = {k: (f.value, f.lineno) for k, f in collect(*lines).flags.items()}
     assert flags["speculative_config.method"] == ("eagle", 2)
-    assert flags["speculative_config.one_model"] == (False, 4)
+    assert flags["speculative_config.one_model"] == (one_model, 4)
 
 
 @pytest.mark.parametrize(
@@ -158,19 +165,7 @@ def test_an_error_naming_the_method_is_config_evidence() -> None:
     assert collect("the speculative method looked fine").flags == {}
 
 
-def test_trtllm_config_pasted_as_json_line_by_line_and_on_one_line() -> None:
-    config = collect(
-        "{",
-        '  "speculative_config": {',
-        '    "decoding_type": "Eagle",',
-        '    "max_draft_len": 3,',
-        '    "eagle3_one_model": true',
-        "  }",
-        "}",
-    )
-    flags = {k: (f.value, f.lineno) for k, f in config.flags.items()}
-    assert flags["speculative_config.method"] == ("eagle", 3)
-    assert flags["speculative_config.one_model"] == (True, 5)
+def test_trtllm_config_section_on_one_line() -> None:
     one = trtllm_spec_flags(
         '{"speculative_config": {"decoding_type": "MTP", "num_nextn_predict_layers": 2}, '
         '"kv_cache_config": {"enable_block_reuse": false}}'
