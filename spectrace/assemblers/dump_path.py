@@ -122,7 +122,7 @@ def _eagle_verdict(
     outcomes = [(rule, *overlap_in(rule, facts)) for rule in rules_for(era)]
     possible = [o for o in outcomes if not contradicts(o[0], facts)] or outcomes
     if len({on for _, on, _ in possible}) > 1:
-        return _conditional(algo, base, possible, excerpt)
+        return _conditional(algo, base, possible, excerpt, era)
     rule, on, why = possible[-1]
     points_to, worker = ("v2", base + "V2") if on else ("v1", base)
     if rule.workers == "v2" and era is not None:
@@ -143,7 +143,8 @@ def _eagle_verdict(
 
 
 def _conditional(
-    algo: str, base: str, outcomes: list[tuple[EraRule, bool, str]], excerpt: str
+    algo: str, base: str, outcomes: list[tuple[EraRule, bool, str]], excerpt: str,
+    era: str | None,
 ) -> DumpVerdict:
     """"v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)": the ranges of
     releases that agree, in release order, each with the worker it would run."""
@@ -166,8 +167,8 @@ def _conditional(
             span = EraRule.span(replace(first, last=last.last))
             parts.append(f"{path(on)} on sglang {span}")
         sentence = "; ".join(parts)
-    reason = (f"server_args dump: speculative_algorithm='{algo}': {sentence} "
-              "(no sglang version in the log)")  # fmt: skip
+    lacking = f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    reason = f"server_args dump: speculative_algorithm='{algo}': {sentence} ({lacking})"
     return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 
 
