@@ -11,6 +11,7 @@ of the same ranks pasted in the log, when there is one, names the frame they rea
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -63,6 +64,7 @@ def _watchdog(incident: Incident, pasted: Sequence[PastedDump]) -> Finding:
     seconds = f"{timeout.group(1)} s" if timeout else "watchdog_timeout seconds"
     frames = _dumped_frames(incident, pasted)
     detail = [f"{rank}: waits in {frame}" for rank, frame in frames.items()]
+    detail += _debug_info(incident)
     if incident.load is not None and incident.load.running_req is not None:
         detail.append(f"last logged batch before it: {incident.load.running_req} running requests")
     where = f"; {_same_frame(frames)}" if frames else "; no py-spy dump of these ranks in the log"
@@ -72,6 +74,40 @@ def _watchdog(incident: Incident, pasted: Sequence[PastedDump]) -> Finding:
         detail="\n".join(detail) or None,
         evidence=_evidence(incident, f"SGLang's {name} watchdog fired (utils/watchdog.py)"),
     )
+
+
+def _debug_info(incident: Incident) -> list[str]:
+    """What the ``Scheduler debug info:`` lines above the timeout say: the batch the scheduler
+    was stuck on (``cur_batch.batch_size()=12``, ``cur_batch.reqs=[Req(rid=..), ...]``). Read
+    back from the plain file, in the window before the timeout line (a compressed or piped
+    input is not read twice)."""
+    first = incident.first_seen
+    end = max(o.offset for o in incident.occurrences if o.source == first.source)
+    if not os.path.isfile(first.source):
+        return []
+    with open(first.source, "rb") as f:
+        if f.read(6).startswith(_COMPRESSED):
+            return []
+        start = max(0, end - DEBUG_WINDOW)
+        f.seek(start)
+        text = f.read(end - start).decode("utf-8", "replace")
+    out = []
+    for m in _DEBUG.finditer(text):
+        reqs = text[m.end() : text.find("\n", m.end())].count("Req(") if m["reqs"] else None
+        what = f"batch size {m['bs']}" if m["bs"] else f"{reqs} requests in cur_batch.reqs"
+        rank = _RANK.search(m["who"])
+        name = m["who"].rsplit(" ", 1)[-1].lstrip("]")
+        out.append(f"{rank.group(1) + ': ' if rank else ''}{name} debug info: {what}")
+    return list(dict.fromkeys(out))
+
+
+_DEBUG = re.compile(
+    r"(?P<who>\[[^\]\n]{0,60}\] \w+|\w+) debug info:\s*\n(?:[^\n]*\n){0,3}?"
+    r"[^\n]*?(?:cur_batch(?:_for_debug)?\.batch_size\(\)=(?P<bs>\d+)|(?P<reqs>cur_batch\.reqs=))"
+)
+_COMPRESSED = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd")
+_RANK = re.compile(r"\b((?:DP\d+ )?(?:PP\d+ )?TP\d+)\]")
+DEBUG_WINDOW = 256 * 1024  # bytes read back before the timeout line
 
 
 def _dumped_frames(incident: Incident, pasted: Sequence[PastedDump]) -> dict[str, str]:

@@ -54,6 +54,7 @@ def test_the_watchdog_names_its_ranks_and_the_frame_they_wait_in(tmp_path: Path)
     assert finding.detail is not None
     assert "TP1: waits in all_reduce (distributed_c10d.py:2806)" in finding.detail
     assert "last logged batch before it: 12 running requests" in finding.detail
+    assert "TP1: Scheduler debug info: batch size 12" in finding.detail
 
 
 def test_a_watchdog_without_a_dump_says_so(tmp_path: Path) -> None:
