@@ -36,50 +36,6 @@ class FrameSignature:
     spec_only: bool = True  # only speculative runs execute it (not the target's graph runner)
 
 
-def _vllm(name: str, points_to: str | None, worker: str | None, what: str,
-          family: str = "") -> FrameSignature:  # fmt: skip
-    classes = (worker,) if worker else ()
-    return FrameSignature(name, points_to, worker, what, framework="vllm", family=family,
-                          classes=classes)  # fmt: skip
-
-
-def _trt(name: str, worker: str, what: str, family: str) -> FrameSignature:
-    return FrameSignature(name, "other", worker, what, framework="trtllm", family=family,
-                          classes=(worker,))  # fmt: skip
-
-
-# Rows for frameworks whose table (rules/paths/<framework>.toml) has not landed yet; a
-# framework's table replaces its rows here.
-_FALLBACK: tuple[FrameSignature, ...] = (
-    # vLLM V0 (vllm/spec_decode/, up to 0.9)
-    _vllm("spec_decode/ngram_worker.py", "other", "NGramWorker", "vLLM V0 n-gram proposer worker",
-          "NGRAM"),  # fmt: skip
-    _vllm("spec_decode/spec_decode_worker.py", "other", "SpecDecodeWorker", "vLLM V0 spec worker"),
-    _vllm("spec_decode/multi_step_worker.py", "other", "MultiStepWorker", "vLLM V0 draft worker",
-          "DRAFT_MODEL"),  # fmt: skip
-    _vllm("spec_decode/medusa_worker.py", "other", "MedusaWorker", "vLLM V0 Medusa worker",
-          "MEDUSA"),  # fmt: skip
-    _vllm(
-        "spec_decode/mlp_speculator_worker.py",
-        "other",
-        "MLPSpeculatorWorker",
-        "vLLM V0 MLP speculator worker",
-        "MLP_SPECULATOR",
-    ),
-    _vllm("spec_decode/batch_expansion.py", None, None, "vLLM V0 batch-expansion scorer"),
-    _vllm("spec_decode/eagle.py", "other", "EagleProposer", "vLLM EAGLE proposer"),
-    _vllm("spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer",
-          "NGRAM"),  # fmt: skip
-    _vllm("spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer", "MEDUSA"),
-    _vllm("spec_decode/draft_model.py", "other", "DraftModelProposer", "vLLM draft-model proposer",
-          "DRAFT_MODEL"),  # fmt: skip
-    _vllm("sample/rejection_sampler.py", None, None, "vLLM rejection sampler"),
-    # TensorRT-LLM's PyTorch backend (tensorrt_llm/_torch/speculative/)
-    _trt("_torch/speculative/mtp.py", "MTPWorker", "TensorRT-LLM MTP", "MTP"),
-    _trt("_torch/speculative/eagle3.py", "Eagle3OneModelWorker", "TensorRT-LLM EAGLE-3", "EAGLE3"),
-    _trt("_torch/speculative/model_drafter.py", "ModelDrafter", "TensorRT-LLM drafter",
-         "DRAFT_TARGET"),  # fmt: skip
-)
 _FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
 _KEYS = {"file", "framework", "family", "worker", "path", "role", "classes", "function",
          "needs_spec", "releases", "what", "source"}  # fmt: skip
@@ -115,7 +71,7 @@ def _row(raw: dict[str, Any], where: str) -> FrameSignature:
 
 
 def _table(framework: str) -> tuple[FrameSignature, ...] | None:
-    """A framework's ``[[frame]]`` rows, or None while its table has not landed."""
+    """A framework's ``[[frame]]`` rows, or None when the package holds no table for it."""
     name = f"paths/{framework}.toml"
     node = resources.files("spectrace.rules").joinpath(name)
     if not node.is_file():
@@ -135,12 +91,9 @@ def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:
 
 @cache
 def frame_signatures() -> tuple[FrameSignature, ...]:
-    """Every table's rows (the fallback rows of a framework without one), most specific
-    first: the first row whose suffix (and function) matches a frame wins."""
-    rows: list[FrameSignature] = []
-    for framework in _FRAMEWORKS:
-        table = _table(framework)
-        rows += table if table is not None else [r for r in _FALLBACK if r.framework == framework]
+    """Every table's rows, most specific first: the first row whose suffix (and function)
+    matches a frame wins."""
+    rows = [row for framework in _FRAMEWORKS for row in _table(framework) or ()]
     return tuple(sorted(rows, key=_specificity))
 
 
@@ -210,19 +163,6 @@ class SymbolSignature:
     what: str
 
 
-def _native(pattern: str, family: str, what: str) -> SymbolSignature:
-    return SymbolSignature(pattern, "trtllm", family, pattern, "other", what)
-
-
-# TensorRT-LLM's C++ decoding layers (cpp/tensorrt_llm/layers/), until trtllm.toml lands
-_FALLBACK_SYMBOLS: tuple[SymbolSignature, ...] = (
-    _native("LookaheadDecodingLayer", "LOOKAHEAD", "TensorRT-LLM lookahead decoding (C++)"),
-    _native("LookaheadAlgorithm", "LOOKAHEAD", "TensorRT-LLM lookahead decoding (C++)"),
-    _native("ExternalDraftTokensLayer", "DRAFT_TARGET", "TensorRT-LLM draft-target (C++)"),
-    _native("ExplicitDraftTokensLayer", "REDRAFTER", "TensorRT-LLM explicit draft tokens (C++)"),
-    _native("EagleDecodingLayer", "EAGLE", "TensorRT-LLM EAGLE decoding (C++)"),
-    _native("MedusaDecodingLayer", "MEDUSA", "TensorRT-LLM Medusa decoding (C++)"),
-)
 _SYMBOL_KEYS = {"pattern", "framework", "family", "worker", "path", "what", "releases", "source"}
 
 
@@ -242,18 +182,17 @@ def _symbol(raw: dict[str, Any], where: str) -> SymbolSignature:
 
 @cache
 def symbol_signatures() -> tuple[SymbolSignature, ...]:
-    """Every table's ``[[symbol]]`` rows; TensorRT-LLM's fallback rows until its table lands."""
+    """Every table's ``[[symbol]]`` rows, those naming a worker first, then the longest
+    pattern (``LookaheadDecodingLayer`` before an informing ``Lookahead``)."""
     rows: list[SymbolSignature] = []
     for framework in _FRAMEWORKS:
         name = f"paths/{framework}.toml"
         node = resources.files("spectrace.rules").joinpath(name)
-        if not node.is_file():
-            rows += [r for r in _FALLBACK_SYMBOLS if r.framework == framework]
-            continue
-        data = tomllib.loads(node.read_text("utf-8"))  # _table already checked it parses
-        rows += [_symbol(raw, f"rules/{name}: symbol row {n}")
-                 for n, raw in enumerate(data.get("symbol", []), 1)]  # fmt: skip
-    return tuple(rows)
+        if node.is_file():
+            data = tomllib.loads(node.read_text("utf-8"))  # _table already checked it parses
+            rows += [_symbol(raw, f"rules/{name}: symbol row {n}")
+                     for n, raw in enumerate(data.get("symbol", []), 1)]  # fmt: skip
+    return tuple(sorted(rows, key=lambda r: (r.points_to is None, -len(r.pattern))))
 
 
 def symbol_signature(text: str) -> SymbolSignature | None:

@@ -299,10 +299,11 @@ def test_frames_that_disagree_with_each_other() -> None:
 
 
 def test_bundled_engine_frames() -> None:
+    """The bundled engine is laid out as SGLang's: its frames read by SGLang's rows alone."""
     frames = (
-        Frame("/work/main/engine/scheduler.py", 78, "event_loop_normal"),
-        Frame("/work/main/engine/workers/eagle_v1.py", 18, "forward_batch_generation"),
-        Frame("/work/main/engine/workers/spec_ops.py", 67, "build_verify_input"),
+        Frame("/work/main/engine/managers/scheduler.py", 78, "event_loop_normal"),
+        Frame("/work/main/engine/speculative/eagle_worker.py", 18, "forward_batch_generation"),
+        Frame("/work/main/engine/speculative/eagle_info.py", 67, "prepare_for_verify"),
     )
     inc = incident(frames)
     link(inc, RunConfig(), None)
@@ -310,7 +311,7 @@ def test_bundled_engine_frames() -> None:
     assert path is not None
     assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
     # the worker's own file decides; the normal loop alone would be v1 only up to 0.5.12
-    assert [e.points_to for e in path.evidence] == ["v1", None]
+    assert [e.points_to for e in path.evidence] == ["v1", None, None]
 
 
 V2_DUMP = DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False").replace(
