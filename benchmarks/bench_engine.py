@@ -1,4 +1,5 @@
-"""Engine hot paths as ratios measured in one run: graphs vs eager, v2 vs v1, event cost per step.
+"""Engine hot paths as ratios measured in one run: graphs vs eager, overlap vs normal loop,
+v2 vs v1, host reads per step, event cost per step.
 
     python benchmarks/bench_engine.py [--device cuda] [--model tiny] [--out /tmp/bench_engine]
 
@@ -8,6 +9,7 @@ Absolute speeds depend on the machine; the ratios are what to compare across cha
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import tempfile
 import time
@@ -31,6 +33,15 @@ def throughput(
     cfg, warnings = config(device, model, **kw)
     res = launch(cfg, load, out / name, warnings)
     return float(res.summary["gen_throughput"])
+
+
+def syncs(run: Path) -> str:
+    """Median reads per step, measured by the engine (observe/host_sync.py)."""
+    steps = [json.loads(x) for x in (run / "events.jsonl").read_text().splitlines()]
+    steps = [e for e in steps if e["event"] == "step"]
+    inside = statistics.median(e["host_syncs"] for e in steps)
+    after = statistics.median(e["resolve_syncs"] for e in steps)
+    return f"{inside:g} + {after:g}"
 
 
 def event_cost_us(n: int = 20000) -> float:
@@ -73,6 +84,13 @@ def main() -> None:
             f"plain decode {name}: graph/eager throughput = {graph / eager:.2f}x "
             f"({graph:.1f} vs {eager:.1f} tok/s)"
         )
+    normal = throughput(out, "plain-normal-bs8", eight, d, m, algorithm="NONE",
+                        disable_overlap_schedule=True)  # fmt: skip
+    overlap = throughput(out, "plain-overlap-bs8", eight, d, m, algorithm="NONE")
+    print(
+        f"plain decode bs8: overlap/normal event loop = {overlap / normal:.2f}x "
+        f"({overlap:.1f} vs {normal:.1f} tok/s)"
+    )
     v1 = throughput(out, "v1-chain-bs1", one, d, m)
     v2 = throughput(out, "v2-chain-bs1", one, d, m, worker="v2")
     plain = throughput(out, "plain-bs1", one, d, m, algorithm="NONE")
@@ -80,6 +98,8 @@ def main() -> None:
         f"chain s3 bs1: v2/v1 = {v2 / v1:.2f}x, v2/plain = {v2 / plain:.2f}x "
         f"({v2:.1f}, {v1:.1f}, {plain:.1f} tok/s)"
     )
+    for name in ("v1-chain-bs1", "v2-chain-bs1", "plain-bs1"):
+        print(f"{name}: device->host reads per step (in step + when processed) = {syncs(out / name)}")
     costs = [event_cost_us() for _ in range(3)]
     step_us = 1e6 / max(plain, 1e-9)
     print(

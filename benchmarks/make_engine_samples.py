@@ -24,6 +24,13 @@ SAMPLES = {
         *("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 2 "
           "--ramp-step 2 --speculative-disable-batch-threshold 8").split(),
         *TREE, "--fault", "stale_spec_info"],
+    "engine_v1_alloc_unpack": [
+        *("--model tiny --num-requests 12 --concurrency 10 --max-new-tokens 32 --ramp-clients 4 "
+          "--ramp-step 2 --speculative-disable-batch-threshold 8").split(),
+        *TREE, "--fault", "alloc_unpack"],
+    "engine_plain_overlap": (
+        "--model tiny --num-requests 12 --concurrency 6 --max-new-tokens 24 "
+        "--speculative-algorithm NONE").split(),
     "engine_v2_dynamic_disable": (
         "--model tiny --num-requests 24 --concurrency 9 --max-new-tokens 16 "
         "--speculative-disable-batch-threshold 7 --speculative-eagle-topk 1 "
@@ -52,14 +59,15 @@ def expected(name: str, out: Path) -> dict:
         "sample": name,
         "summary": f"real engine run ({start['worker_class']}), see README.md",
         "inputs": ["engine.log"],
-        "expect": [MARKER],
+        "expect": [MARKER] if spec["disable_batch_threshold"] is not None else [],
         "incidents": [],
         "missing_markers": [],
         "config": {
             "speculative_algorithm": spec["algorithm"],
-            "speculative_eagle_topk": spec["eagle_topk"],
-            "speculative_num_steps": spec["num_steps"],
-            "speculative_num_draft_tokens": spec["num_draft_tokens"],
+            **{  # a plain server's dump prints None for these, as SGLang's does
+                f"speculative_{k}": spec[k] if spec["algorithm"] else None
+                for k in ("eagle_topk", "num_steps", "num_draft_tokens")
+            },
             "disable_overlap_schedule": start["disable_overlap_schedule"],
         },
     }

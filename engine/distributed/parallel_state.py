@@ -79,12 +79,6 @@ class TPGroup:
             )
         time.sleep(f.hang_s)
 
-    def barrier(self) -> None:
-        if self.size > 1:
-            import torch.distributed as dist
-
-            dist.barrier()
-
     def destroy(self) -> None:
         if self.size > 1:
             import torch.distributed as dist

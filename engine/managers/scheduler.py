@@ -302,7 +302,7 @@ class Scheduler:
             self.switch_off(bs)
         elif self.spec.may_resume(bs):
             self.switch_on(bs)
-        self.model_worker.step_no = self.events.step = self.launched
+        self.model_worker.model_runner.step_no = self.events.step = self.launched
         self.launched += 1
         self.context = self.step_context(batch)
         batch.prepare_for_decode()

@@ -86,21 +86,13 @@ class TpModelWorker:
         self.n_draft = 1
 
     @property
-    def step_no(self) -> int:
-        return self.model_runner.step_no
-
-    @step_no.setter
-    def step_no(self, value: int) -> None:
-        self.model_runner.step_no = value
-
-    @property
     def graph_runners(self) -> list[CudaGraphRunner]:
         return self.model_runner.graph_runners
 
     def poison(self, logits: Tensor) -> Tensor:
         """nan_logits fault: one request's logits become NaN at the configured step."""
         f = self.cfg.faults
-        if f.on(Fault.NAN_LOGITS) and self.step_no == f.fault_step:
+        if f.on(Fault.NAN_LOGITS) and self.model_runner.step_no == f.fault_step:
             logits = logits.clone()
             logits[-1] = float("nan")
         return logits

@@ -38,6 +38,7 @@ class EagleDraftBase:
     def __init__(self, cfg: EngineConfig, pair: ModelPair, target_worker: TpModelWorker) -> None:
         self.cfg, self.target_worker, self.draft_model = cfg, target_worker, pair.draft
         self.pool, self.syncs = target_worker.pool, target_worker.syncs
+        self.model_runner = target_worker.model_runner  # the step number lives there
         self.device, self.max_len = target_worker.device, target_worker.max_len
         self.sampler = target_worker.sampler
         self.algorithm = SpeculativeAlgorithm.from_string(cfg.spec.algorithm)
@@ -62,14 +63,6 @@ class EagleDraftBase:
         """Target graphs first, then the draft's: the order they are captured in."""
         draft = [self.cuda_graph_runner, self.cuda_graph_runner_for_draft_extend]
         return [*self.target_worker.graph_runners, *draft]
-
-    @property
-    def step_no(self) -> int:
-        return self.target_worker.step_no
-
-    @step_no.setter
-    def step_no(self, value: int) -> None:
-        self.target_worker.step_no = value
 
     def _draft_fn(self, tok, pos, slots, locs, mask, hidden) -> tuple[Tensor, Tensor]:  # type: ignore[no-untyped-def]
         return self.draft_model(tok, hidden, pos, slots, locs, mask, self.pool.draft)

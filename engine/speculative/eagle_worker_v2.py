@@ -44,18 +44,11 @@ class EAGLEWorkerV2:
             target_worker.device,
         )
         self.n_draft = cfg.spec.num_draft_tokens
+        self.model_runner = target_worker.model_runner  # the step number lives there
 
     @property
     def graph_runners(self) -> list[CudaGraphRunner]:
         return self.draft_worker.graph_runners
-
-    @property
-    def step_no(self) -> int:
-        return self.target_worker.step_no
-
-    @step_no.setter
-    def step_no(self, value: int) -> None:
-        self.target_worker.step_no = value
 
     def forward_extend(self, reqs: list[Req], spec: bool) -> ScheduleBatch:
         return self.draft_worker.forward_extend(reqs, spec)
