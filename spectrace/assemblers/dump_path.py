@@ -82,11 +82,12 @@ def verdict_from_dump(
             "server_args dump: speculative_algorithm='NGRAM' -> NGRAMWorker",
             excerpt,
         )
-    if algo not in EAGLE_FAMILY:
+    if algo not in EAGLE_FAMILY:  # DFLASH, DSPARK, UNO...: some have v1 and V2 workers too
         return DumpVerdict(
-            "other",
             None,
-            f"server_args dump: speculative_algorithm={raw!r} is not an EAGLE-family algorithm",
+            None,
+            f"server_args dump: speculative_algorithm={raw!r} is not an EAGLE-family algorithm; "
+            "the era table does not say which of its workers ran (a frame from it would)",
             excerpt,
         )
     return _eagle_verdict(algo, values, era, excerpt, spec_v2_env)

@@ -88,3 +88,22 @@ def test_speculation_off_in_the_dump_needs_nothing_more(tmp_path: Path) -> None:
     )
     (path,) = paths(tmp_path, [dump, "[2026-03-01 10:00:00 TP0] RuntimeError: CUDA error: boom"])
     assert (path.value, path.missing) == ("unknown", ())
+
+
+def test_a_dflash_dump_leaves_the_worker_to_its_frames(tmp_path: Path) -> None:
+    """DFLASH has a v1 and a V2 worker the era table does not cover: the dump only informs,
+    the frame decides, and nothing conflicts."""
+    dump = (
+        "[2026-03-01 09:59:00] server_args=ServerArgs(model_path='/m', tp_size=2, "
+        "speculative_algorithm='DFLASH', disable_overlap_schedule=False)"
+    )
+    crash = [
+        "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        '  File "/opt/sglang/srt/speculative/dflash_worker_v2.py", line 300, in verify',
+        "RuntimeError: boom",
+    ]
+    (path,) = paths(tmp_path, [dump, *crash])
+    assert (path.value, path.worker_class, path.conflict) == ("v2", "DFlashWorkerV2", None)
+    assert path.family == "DFLASH"
+    (alone,) = paths(tmp_path, [dump, crash[0], "RuntimeError: boom"])
+    assert (alone.value, alone.worker_class, alone.family) == ("unknown", None, "DFLASH")
