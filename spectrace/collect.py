@@ -20,7 +20,7 @@ from spectrace.assemblers.fatal import (
     reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
-from spectrace.assemblers.native import parse_native_frame
+from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -195,7 +195,9 @@ class Collector:
         it; other frame lines are remembered, for a thrower frame below to start a crash with."""
         text = line.text
         frame = parse_native_frame(text)
-        head = frame is None and text.lstrip().startswith(BACKTRACE_HEADS)
+        head = frame is None and (
+            text.lstrip().startswith(BACKTRACE_HEADS) or is_backtrace_chatter(text)
+        )
         if frame is None and not head:
             self._frames.pop(line.stream, None)
             return False

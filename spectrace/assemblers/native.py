@@ -80,6 +80,19 @@ _MACHINERY = re.compile(
 )
 
 
+# What gdb prints around a backtrace it was asked for (ggml_print_backtrace, a crash handler):
+# thread notices, the current frame without its "#N", a missing source file, the detach.
+_GDB_CHATTER = re.compile(
+    r"\[(?:New (?:LWP|Thread) |Thread debugging using |Inferior \d+ \(process \d+\) detached)"
+    r"|Using host libthread_db library |\d+\t.*: No such file or directory\.$|0x[0-9a-fA-F]+ in \S"
+)
+
+
+def is_backtrace_chatter(text: str) -> bool:
+    """A line gdb prints around a backtrace: part of the crash it dumps, never a frame."""
+    return _GDB_CHATTER.match(text.strip()) is not None
+
+
 def parse_native_frame(text: str) -> NativeFrame | None:
     """One printed native frame, or None for any other line (cheap for non-frames)."""
     line = text.strip()

@@ -150,3 +150,22 @@ def test_watchdog_abort_its_terminate_and_python_abort_are_one_root(tmp_path: Pa
     assert "c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const" in [
         f.symbol for f in crash.native_frames
     ]
+
+
+def test_ggml_assert_with_gdbs_chatter_and_frames_is_one_crash(tmp_path: Path) -> None:
+    (crash,) = roots(tmp_path, [
+        "/work/ggml/src/ggml-cuda/ggml-cuda.cu:75: GGML_ASSERT(ne00 == ne10) failed",
+        *(f"[New LWP {4101 + n}]" for n in range(6)),
+        "[Thread debugging using libthread_db enabled]",
+        'Using host libthread_db library "/lib/x86_64-linux-gnu/libthread_db.so.1".',
+        "0x00007f00aa0ea42f in __GI___wait4 (pid=4110, options=0) at ../sysdeps/unix/sysv/linux/wait4.c:30",
+        "30\t../sysdeps/unix/sysv/linux/wait4.c: No such file or directory.",
+        "#0  0x00007f00aa0ea42f in __GI___wait4 (pid=4110, options=0) at ../sysdeps/unix/sysv/linux/wait4.c:30",
+        "#1  0x00007f00ab11c3e4 in ggml_abort () from /opt/lib/libggml-base.so",
+        "#2  0x00007f00ac22d4f5 in ggml_cuda_mul_mat(ggml_tensor const*) () from /opt/lib/libggml-cuda.so",
+        "[Inferior 1 (process 4100) detached]",
+        "Aborted (core dumped)",
+    ])  # fmt: skip
+    assert crash.exception_type == "GGML_ASSERT"
+    assert [f.index for f in crash.native_frames] == [0, 1, 2]
+    assert crash.native_frames[2].module == "/opt/lib/libggml-cuda.so"
