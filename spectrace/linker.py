@@ -9,8 +9,8 @@ from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, Flag
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.shapes import find_shape_mismatch
-from spectrace.explain import explain
 from spectrace.engine_hints import engine_of, localize
+from spectrace.explain import explain
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import (
     StackFrame,
