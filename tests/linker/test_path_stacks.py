@@ -137,3 +137,22 @@ def test_the_target_graph_runner_alone_does_not_make_a_run_speculative(tmp_path:
     ]
     value, worker, _ = only_path(tmp_path, lines)
     assert (value, worker) == ("unknown", None)
+
+
+def test_a_faulthandler_thread_dump_pasted_beside_a_crash_names_the_worker(
+    tmp_path: Path,
+) -> None:
+    """A dump_traceback (SIGUSR1) of the scheduler, no Fatal Python error: not a crash of its
+    own, but its frames say which worker the process was running."""
+    lines = [
+        "[2026-03-01 10:00:00 TP0] scheduler stalled, dumping stacks",
+        "Thread 0x00007f1b2c3fd640 (most recent call first):",
+        f'  File "{SITE}/speculative/eagle_worker_v2.py", line 640 in verify',
+        f'  File "{SITE}/managers/scheduler.py", line 1080 in event_loop_overlap',
+        "",
+        "[2026-03-01 10:05:00 TP0] RuntimeError: NCCL communicator was aborted on rank 0",
+    ]
+    crash = next(i for i in run(tmp_path, lines).incidents if i.root_cause)
+    path = crash.worker_path
+    assert path is not None and (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert path.evidence[0].reason.startswith("faulthandler frame in eagle_worker_v2.py")
