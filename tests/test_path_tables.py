@@ -196,3 +196,26 @@ def test_vllm_rules_follow_the_source_dispatch(tmp_path: Path) -> None:
     assert (zeta.worker, zeta.path, zeta.role) == ("ZetaProposer", "other", "proposer")
     runner_row = rows[("v1/worker/gpu_model_runner.py", "propose_draft_token_ids")]
     assert (runner_row.path, runner_row.worker) == ("", "")
+
+
+def test_a_helper_only_one_path_imports_proves_that_path(tmp_path: Path) -> None:
+    spec = "class SpeculativeAlgorithm(Enum):\n    ZETA = 1\n"
+    _release(tmp_path, "0.9.2", {
+        "srt/speculative/spec_info.py": spec,
+        "srt/speculative/zeta_worker.py": (
+            "from sglang.srt.speculative.zeta_utils import fold\n"
+            "from sglang.srt.speculative import zeta_common\nclass ZetaWorker: pass\n"),
+        "srt/speculative/zeta_worker_v2.py": (
+            "from .zeta_common import shared\nclass ZetaWorkerV2: pass\n"),
+        "srt/speculative/zeta_utils.py": "from .zeta_deep import x\ndef fold(): pass\n",
+        "srt/speculative/zeta_deep.py": "x = 1\n",
+        "srt/speculative/zeta_common.py": "def shared(): pass\n",
+    })
+    releases = zip_releases(tmp_path, "sglang/")
+    history = scan(releases, sglang_rules.scope, sglang_rules.keep_text)
+    rows = {r.file: r for _rel, r in sglang_rules.frame_rows(
+        history, sglang_rules.import_graph(releases))}
+    assert (rows["speculative/zeta_utils.py"].path, rows["speculative/zeta_utils.py"].worker) == (
+        "v1", "ZetaWorker")
+    assert rows["speculative/zeta_deep.py"].path == "v1"  # a helper of the helper
+    assert rows["speculative/zeta_common.py"].path == ""  # both paths import it: informs

@@ -51,8 +51,9 @@ def _python_build(rules: ModuleType | vllm_rules.Rules) -> Callable[[list[Releas
         latest_files = sorted(rules.PACKAGE + rel for rel, e in history.items()
                               if e.last == newest and rules.frame_scope(rel))
         symbols = rules.symbol_rows(history) if hasattr(rules, "symbol_rows") else []
-        return Result(rules.frame_rows(history), symbols, rules.method_rows(history),
-                      latest_files)
+        frames = (rules.frame_rows(history, rules.import_graph(releases))
+                  if hasattr(rules, "import_graph") else rules.frame_rows(history))
+        return Result(frames, symbols, rules.method_rows(history), latest_files)
 
     return build
 
