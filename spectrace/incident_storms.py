@@ -32,7 +32,6 @@ Sign = Callable[[Crash], str]
 @dataclass(slots=True)
 class _Storm:
     head: Crash
-    ranks: set[str]
     keys: set[tuple[str, str]]  # (type, masked message) of every exception its records raised
 
 
@@ -47,14 +46,13 @@ def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
             continue
         keys = _keys(crash, mask)
         storms = [s for s in storms if _near(s.head, crash)]
-        found = next((s for s in storms if crash.rank not in s.ranks
-                      and (not keys or _shared(keys, s.keys))), None)  # fmt: skip
+        # a rank seen already: the second half of its chain, torn off by interleaving
+        found = next((s for s in storms if not keys or _shared(keys, s.keys)), None)
         if found is None:
             if crash.rank and keys:  # a piece (no writer, no exception) never starts one
-                storms.append(_Storm(crash, {crash.rank}, keys))
+                storms.append(_Storm(crash, keys))
             continue
         joins[id(crash)] = found.head
-        found.ranks.add(crash.rank or "")
         found.keys |= keys
     return joins
 
@@ -116,14 +114,14 @@ def settle_frames(incident: Incident, group: Sequence[Crash], sign: Sign) -> Non
 
 def merge_repeats(incidents: list[Incident], mask: Mask) -> list[Incident]:
     """A failure that stormed twice in one input is one incident even when the two storms'
-    frames came out apart: a reconstructed incident joins an earlier one of the same
-    exception and message. Ids are given again in order."""
+    frames came out apart: a reconstructed or multi-rank incident joins an earlier one of the
+    same exception and message (interleaved frames cannot tell them apart), or of the same
+    exception within one storm's reach (a pipe block cut its message to a few letters). Ids
+    are given again in order."""
     kept: list[Incident] = []
     for incident in incidents:
-        key = (incident.first_seen.source, incident.exception_type, mask(incident.message))
-        same = next((k for k in kept if (k.first_seen.source, k.exception_type,
-                                         mask(k.message)) == key), None)  # fmt: skip
-        if same is None or not (incident.frames_reconstructed or same.frames_reconstructed):
+        same = next((k for k in kept if _repeats(k, incident, mask)), None)
+        if same is None:
             kept.append(incident)
             continue
         same.occurrences += incident.occurrences
@@ -133,3 +131,16 @@ def merge_repeats(incidents: list[Incident], mask: Mask) -> list[Incident]:
     for n, incident in enumerate(kept, 1):
         incident.id = f"I{n}"
     return kept
+
+
+def _repeats(old: Incident, new: Incident, mask: Mask) -> bool:
+    if old.first_seen.source != new.first_seen.source or old.exception_type != new.exception_type:
+        return False
+    stormy = old.frames_reconstructed or new.frames_reconstructed
+    if _shared({(new.exception_type, mask(new.message))}, {(old.exception_type, mask(old.message))}):
+        return stormy or (len(old.ranks) > 1 and len(new.ranks) > 1)
+    first, then = old.first_seen, new.first_seen
+    close = 0 <= then.lineno - first.lineno <= STORM_LINES and (
+        first.ts is None or then.ts is None or abs(then.ts - first.ts) <= STORM_SECONDS
+    )
+    return stormy and close

@@ -27,7 +27,7 @@ from spectrace.ruleset import RuleSet
 FUZZ = bool(os.environ.get("SPECTRACE_FUZZ"))
 SETTINGS = settings(
     deadline=None,
-    max_examples=4000 if FUZZ else 300,
+    max_examples=2000 if FUZZ else 100,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 

@@ -14,6 +14,7 @@ a chain keeps its links, and a storm is N complete records, not N torn ones.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Collection
 from typing import Protocol, TypeVar
@@ -22,12 +23,21 @@ from dataclasses import replace
 
 from spectrace.assemblers.crash import CrashKind
 from spectrace.assemblers.faultdump import FATAL
-from spectrace.assemblers.tb_lines import CHAIN_MARKERS, parse_exception, starts_traceback, tb_start
+from spectrace.assemblers.tb_lines import (
+    CHAIN_MARKERS,
+    CUT_MIN,
+    TB_START,
+    parse_exception,
+    starts_traceback,
+    tb_start,
+)
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.sglang import SGLangDialect
 
 _SGLANG = SGLangDialect()
-
+SCHEDULER_TB = f"Scheduler hit an exception: {TB_START}"  # sglang's scheduler logs a crash so
+CUT_LINE = 24  # characters an exception line cut by a pipe block keeps of the whole one
+GLUE_TRIES = 3  # brackets looked at from the line's end for a header glued in
 _DIGITS = re.compile(r"\d+")
 MAX_SKIP = 1 << 30  # a record may have lost any number of lines to its peers
 NEAR = 3  # a line this close ahead of a record is its own, before it is the leader's new one
@@ -133,8 +143,13 @@ def _same(expected: str, text: str) -> bool:
     frame's line number is the code's, the same on every rank (and tells layers apart)."""
     if expected == text:
         return True
-    frame = text.lstrip().startswith('File "')
-    return not frame and _DIGITS.sub("", expected) == _DIGITS.sub("", text)
+    if text.lstrip().startswith('File "'):
+        return False
+    if _DIGITS.sub("", expected) == _DIGITS.sub("", text):
+        return True
+    # an exception line a pipe block cut (its rest is another rank's text) still begins so
+    common = os.path.commonprefix([expected, text])
+    return len(common) >= CUT_LINE and ": " in common and not common[0].isspace()
 
 
 def _body_like(text: str) -> bool:
@@ -151,15 +166,31 @@ def _body_like(text: str) -> bool:
 def unglued(line: LogLine) -> LogLine:
     """A line another writer's output landed in: a pipe block that ended mid-line, then a
     rank's ``[stamp TP7] Scheduler hit an exception: Traceback ...`` (that rank's record
-    starts there), or faulthandler writing ``Fatal Python error:`` straight to fd 2 (the dump
-    is not the writer's whose line it cut: its rank is unknown until a death notice names it)."""
+    starts there, even when the next block cut its header short; the header's cut-off rest,
+    at the start of a later line, is nothing), or faulthandler writing ``Fatal Python
+    error:`` straight to fd 2 (the dump is not the writer's whose line it cut: its rank is
+    unknown until a death notice names it)."""
     text = line.text
     at = text.find(FATAL)
     if at > 0:
         return replace(line, text=text[at:], rank=None)
-    idx = tb_start(text) if line.inferred else -1
-    pos = text.rfind("[", 0, idx) if idx > 0 else -1
-    if pos > 0 and (head := _SGLANG.parse(text[pos:])) is not None and head.rank:
-        return replace(line, text=head.text, stream=head.stream, rank=head.rank, ts=head.ts,
-                       ts_text=head.ts_text, headed=True, inferred=False)  # fmt: skip
+    if not line.inferred:
+        return line
+    idx = tb_start(text)
+    if idx > 0 and SCHEDULER_TB[: -len(TB_START)].endswith(text[:idx]):
+        return replace(line, text="")  # the rest of a header a pipe block cut
+    pos = len(text)
+    for _ in range(GLUE_TRIES):
+        if (pos := text.rfind("[", 0, pos)) <= 0:
+            break
+        head = _SGLANG.parse(text[pos:])
+        if head is None or not head.rank:
+            continue
+        rest = head.text
+        if tb_start(rest) < 0 and len(rest) >= CUT_MIN and SCHEDULER_TB.startswith(rest):
+            rest = SCHEDULER_TB
+        if tb_start(rest) >= 0:
+            return replace(line, text=rest, stream=head.stream, rank=head.rank, ts=head.ts,
+                           ts_text=head.ts_text, headed=True, inferred=False)  # fmt: skip
+        break
     return line

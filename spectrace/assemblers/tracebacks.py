@@ -141,6 +141,7 @@ class TracebackAssembler:
 
     def feed(self, line: LogLine) -> Fed:
         done: list[Crash] = []
+        line = unglued(line)
         rec = self._open.get(line.stream)
         if rec is not None and line.headed and (line.group is None or line.group != rec.group):
             done.append(self._close(line.stream))
@@ -269,7 +270,6 @@ class TracebackAssembler:
         return True
 
     def _maybe_start(self, line: LogLine, done: list[Crash]) -> bool:
-        line = unglued(line)
         text = line.text
         idx = tb_start(text)
         fault = starts_dump(text)
