@@ -58,6 +58,11 @@ class Analysis:
 NOT_LOG_SUFFIXES = (".jsonl", ".md", ".py", ".toml", ".yaml", ".yml", ".csv", ".html", ".ipynb")
 STACK_SUFFIXES = (".json", ".pkl", ".pickle")  # `spectrace stacks --save`, torch flight recorder
 LOAD_PER_RANK = 64  # samples per rank kept for charts
+# the map over inputs done elsewhere (spectrace.fleet: --jobs, --ray): (paths, rules, markers,
+# progress) -> one ScanResult per path, in order; the merge below stays the same
+Mapper = Callable[
+    [Sequence[str], RuleSet, tuple[str, ...], Callable[[int, int], None] | None], list[ScanResult]
+]
 
 
 def expand_inputs(inputs: Sequence[str]) -> list[str]:
@@ -119,11 +124,17 @@ def analyse(
     expect: Sequence[str] = (),
     on_progress: Callable[[int, int], None] | None = None,
     on_crash: Callable[[Crash], None] | None = None,
+    mapper: Mapper | None = None,
 ) -> Analysis:
     """Scan every input, assemble crashes, group them into incidents and link each to the run."""
     paths = expand_inputs(inputs)
-    spec = build_spec(rules if rules is not None else RuleSet.load(), expect)
-    results = _scan_all(paths, spec, on_progress, on_crash)
+    rules = rules if rules is not None else RuleSet.load()
+    spec = build_spec(rules, expect)
+    results = (
+        _scan_all(paths, spec, on_progress, on_crash)
+        if mapper is None
+        else mapper(paths, rules, spec.markers, on_progress)
+    )
     collector = config_mod.ConfigCollector()
     for result in results:
         for line in result.config_lines:

@@ -207,12 +207,15 @@ def analyse_paths(
     expect: Sequence[str] = (),
     on_progress: Callable[[int, int], None] | None = None,
     warn: Callable[[str], None] = lambda _: None,
+    mapper: pipeline.Mapper | None = None,
 ) -> Analysis:
     """Inputs expanded and checked, built-in rules layered with ``--rules`` dirs, the pipeline
-    run: what triage and diff share."""
+    run: what triage and diff share. ``mapper`` scans in other processes (--jobs, --ray)."""
     skipped: list[Skipped] = []
     inputs = usable(expand(paths), warn, skipped)
     rules = RuleSet.load(list(rule_dirs))
-    analysis = pipeline.analyse(inputs, rules=rules, expect=list(expect), on_progress=on_progress)
+    analysis = pipeline.analyse(
+        inputs, rules=rules, expect=list(expect), on_progress=on_progress, mapper=mapper
+    )
     analysis.findings.extend(skip_findings(skipped))
     return analysis

@@ -19,7 +19,7 @@ from spectrace.reports import Format
 from spectrace.textsafe import inert
 
 if TYPE_CHECKING:
-    from spectrace.pipeline import Analysis
+    from spectrace.pipeline import Analysis, Mapper
     from spectrace.triage import Verdict
 
 # The pipeline (spectrace.triage, inputs, stacks.findings, reports.json) is imported inside
@@ -168,7 +168,7 @@ def _no_overwrite(inputs: list[str], targets: list[Path]) -> None:
 
 def analyse(
     paths: list[str], rules: list[Path], markers: list[str], progress: DelayedProgress,
-    warn: Callable[[str], None], targets: list[Path],
+    warn: Callable[[str], None], targets: list[Path], mapper: Mapper | None = None,
 ) -> Analysis:  # fmt: skip
     """Logs, stacks captures and flight dumps -> one Analysis (the pipeline is imported here)."""
     from spectrace import triage
@@ -182,7 +182,7 @@ def analyse(
     # beside logs a damaged capture or dump is skipped; alone it is the error
     captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
     analysis = (  # a capture or dumps alone still get their hang verdict
-        triage.analyse_paths(logs, rules, markers, progress, warn)
+        triage.analyse_paths(logs, rules, markers, progress, warn, mapper)
         if logs or not (captures or dumps)
         else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
     )
@@ -205,6 +205,7 @@ def triage_command(
     write_baseline: Annotated[Path | None, Opt("--write-baseline", help="Write this run's signatures as a baseline.")] = None,
     fail_on: Annotated[list[str] | None, Opt("--fail-on", help="root-cause | any | severity:error | severity:fatal | missing-marker (repeatable; default: root-cause and missing-marker).")] = None,
     no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
+    jobs: Annotated[int | None, Opt("--jobs", "-j", help="Scan the files in N processes (one task per file; big files in ranges); the report is the same.")] = None,
     max_incidents: Annotated[int | None, Opt("--max-incidents", help="Show the N most important incident groups in full, the rest as one count line (0: all; default 50 for text, all for other formats).")] = None,
 ) -> None:  # fmt: skip
     """Find the crashes, group them into incidents, report, exit 1 on new ones."""
@@ -231,7 +232,7 @@ def triage_command(
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
         targets = [p for p in (output_file, write_baseline, *(f for _, f in extra)) if p]
-        analysis = analyse(paths, rules or [], markers, progress, warn, targets)
+        analysis = analyse(paths, rules or [], markers, progress, warn, targets, _mapper(jobs))
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():
@@ -244,6 +245,17 @@ def triage_command(
     write_reports(analysis, verdict, [(main_format, output_file), *extra], max_incidents,
                   not no_redact, console)  # fmt: skip
     raise typer.Exit(int(verdict.exit_code))
+
+
+def _mapper(jobs: int | None) -> Mapper | None:
+    """--jobs N (N > 1): the map over files in local processes; 1 or none: this process."""
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be 1 or more, got {jobs}")
+    if jobs is None or jobs == 1:
+        return None
+    from spectrace.fleet.local import ProcessMapper
+
+    return ProcessMapper(jobs)
 
 
 def write_reports(
