@@ -50,11 +50,6 @@ def config_dict(cfg: EngineConfig) -> dict[str, Any]:
     return d
 
 
-def draft_type(cfg: EngineConfig) -> str:
-    """SGLang's class for the draft head: EAGLE-3 heads fuse three target layers."""
-    return "LlamaForCausalLMEagle3" if cfg.spec.algorithm == "EAGLE3" else "LlamaForCausalLMEagle"
-
-
 def param_gb(tensors: Any) -> float:
     return sum(x.numel() * x.element_size() for x in tensors) / GB
 
@@ -161,8 +156,10 @@ class Engine:
         )
         if cfg.spec.enabled:
             log.info(f"Load weight begin. avail mem={after:.2f} GB")
-            log.info(  # the pair loads as one: the target's line carries the time
-                f"Load weight end. elapsed=0.00 s, type={draft_type(cfg)}, "
+            # the pair loads as one (the target's line carries the time); every shipped head is
+            # an EAGLE-3 head (fused low/mid/high features), whichever algorithm was asked for
+            log.info(
+                f"Load weight end. elapsed=0.00 s, type=LlamaForCausalLMEagle3, "
                 f"avail mem={after:.2f} GB, mem usage={param_gb(pair.draft.own_state_dict().values()):.2f} GB."
             )
         return pair
