@@ -24,6 +24,7 @@ from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
+from spectrace.missing_rank import TIMEOUT_CLASS, waiting_rank
 
 PENDING_LINES = 3  # a fatal line waits this many lines of its writer for a traceback it heads
 PENDING_SPAN = 64  # ... and this many lines in all (other writers interleave theirs between)
@@ -282,6 +283,8 @@ class Collector:
             crash = self.matcher.stamp_from_tail(self.matcher.classify(crash))
         elif is_child_failure(crash):
             crash = with_table(crash)
+        if crash.rank is None and crash.crash_class == TIMEOUT_CLASS:
+            crash = _with_waiting_rank(crash)
         recent = self._recent.setdefault(crash.stream, deque(maxlen=RECENT))
         if any(_repeats(last, crash) for last in recent):
             return
@@ -314,8 +317,18 @@ class Collector:
             self.crashes.extend(self._mark_echo(c) for c in ready)
 
 
+def _with_waiting_rank(crash: Crash) -> Crash:
+    """A bare watchdog line (no torchrun ``[rankN]:``) names its rank inside: ``[PG ... Rank 3]``."""
+    rank = waiting_rank(crash)
+    return crash if rank is None else replace(crash, rank=f"rank{rank}")
+
+
 def _repeats(last: Crash, crash: Crash) -> bool:
-    """A summary line or a re-print of a crash just seen on the same stream is not a new crash."""
+    """A summary line or a re-print of a crash just seen on the same stream is not a new crash;
+    another rank's watchdog timeout is (it says who waited: missing_rank.py)."""
+    ranks = (last.rank, crash.rank)
+    if crash.crash_class == TIMEOUT_CLASS and None not in ranks and ranks[0] != ranks[1]:
+        return False
     distance = crash.lineno - last.end_lineno
     if distance < 0 or crash.crash_class in COUNTED_CLASSES:
         return False

@@ -59,3 +59,4 @@ class Incident:
     known: bool = False  # in the baseline (set by triage)
     native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames of the first crash (native.py)
     frames_reconstructed: bool = False  # ranks' lines interleaved: frames not attributable line by line
+    missing_ranks: list[str] = field(default_factory=list)  # never reached the collective (missing_rank.py)

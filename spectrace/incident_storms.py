@@ -104,7 +104,8 @@ def settle_frames(incident: Incident, group: Sequence[Crash], sign: Sign) -> Non
     which was filled in from a peer, when there is one): its exception, chain and frames;
     origin and first line stay the first writer's. It says when its ranks' frames disagree."""
     fitting = [c for c in group if sign(c) == incident.signature] or list(group)
-    best = next((c for c in fitting if not c.frames_reconstructed), fitting[0])
+    coherent = [c for c in fitting if not c.frames_reconstructed] or fitting
+    best = max(coherent, key=lambda c: len(c.frames))  # a record a peer tore is the shorter
     incident.exception_type, incident.message = best.exception_type, best.message
     incident.frames, incident.chain = best.frames, best.chain
     incident.crash_class, incident.rule_id = best.crash_class, best.rule_id

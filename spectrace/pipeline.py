@@ -17,8 +17,10 @@ from spectrace.errors import InputError
 from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
+from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
+from spectrace.rank_layout import RankLayout
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
 from spectrace.scan import ScanResult, ScanSpec, scan_range
@@ -154,7 +156,7 @@ def analyse(
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,
-        findings=_findings(results, spec.markers, config),
+        findings=_findings(results, spec.markers, config) + _hangs(incidents, crashes, config),
         config=config,
         load=_load_chart([s for r in results for ss in r.load for s in ss]),
         pasted=pasted,
@@ -180,6 +182,13 @@ def _scan_all(paths: Sequence[str], spec: ScanSpec, on_progress: Callable[[int, 
             results.append(scan_range(path, spec, on_crash=on_crash, on_block=progress))
         done += size
     return results
+
+
+def _hangs(incidents: list[Incident], crashes: Sequence[Crash], config: RunConfig) -> list[Finding]:
+    """Collectives all ranks but one timed out in: the timeouts name that rank (and its
+    crash); with no crash of it in the log, it is a hang finding."""
+    layout = RankLayout.from_flags(config.flags)
+    return [Finding(kind="hang", message=m) for m in name_missing(incidents, crashes, layout)]
 
 
 def _summary(result: ScanResult) -> FileSummary:
