@@ -16,6 +16,7 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.errors import InputError
 from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
+from spectrace.fleet.nodes import tag_nodes
 from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
@@ -137,6 +138,7 @@ def analyse(
         if mapper is None
         else mapper(paths, rules, spec.markers, on_progress)
     )
+    results = tag_nodes(results)  # logs of several hosts: ranks read node03/TP7
     collector = config_mod.ConfigCollector()
     for result in results:
         for line in result.config_lines:
