@@ -82,3 +82,30 @@ def log_time(minutes: int):  # noqa: ANN201 - a datetime, as sgl() takes it
     from datetime import datetime, timedelta
 
     return datetime(2026, 2, 27, 21, 0, 0) + timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize("mode", ["line", "block"])
+def test_generated_storm_logs_give_one_root_per_true_crash(tmp_path: Path, mode: str) -> None:
+    """benchmarks/gen_log.py --interleave: five storms (8 ranks at once, a chain on two, a
+    dump mid-line, a lone crash whose collective the others then time out in)."""
+    import json
+    import subprocess
+    import sys
+
+    gen = Path(__file__).resolve().parent.parent / "benchmarks" / "gen_log.py"
+    out = tmp_path / "storm.log"
+    cmd = [sys.executable, str(gen), "--size-mb", "1", "--ranks", "8", "--seed", "3",
+           "--interleave", mode, "--out", str(out)]  # fmt: skip
+    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+    truth = json.loads(Path(f"{out}.truth.json").read_text())
+    a = analyse([str(out)])
+    roots = [i for i in a.incidents if i.root_cause]
+    true_roots = [t for t in truth["incidents"] if t["root_cause"]]
+    assert len(roots) == len(true_roots) == 5
+    for t in true_roots:
+        found = next(r for r in roots if t["lines"][0] in {o.lineno for o in r.occurrences})
+        named = [r for r in t["ranks"] if r]
+        assert found.exception_type == t["type"] and set(named) <= set(found.ranks)
+    watchdog = next(t for t in truth["incidents"] if t["scenario"] == "storm_watchdog")
+    timeouts = next(i for i in a.incidents if i.crash_class == "nccl_timeout")
+    assert timeouts.missing_ranks == [watchdog["missing_rank"]] and not timeouts.root_cause
