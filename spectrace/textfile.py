@@ -34,8 +34,7 @@ MAX_NUL_RUN = 256 * 1024 * 1024  # a longer run of NULs is scanned past, not jud
 HOLE_BYTES = 64  # a run of NULs this long is a hole (copytruncate, preallocation), not binary
 _HOLE = re.compile(rb"\x00{%d,}" % HOLE_BYTES)
 PROBES = 16  # places looked at past a binary head: a file is binary only with no text to read
-PROBE_SHARE = 0.01  # a probe is text with at most this share of control bytes (logs have ~0)
-MIN_PROBE = 64
+TEXT_LINES, MIN_LINE = 3, 20  # a probe holds text: this many lines in a row of this length, clean
 
 
 def _text_head(stream: Readable) -> tuple[bytes, bool]:
@@ -145,9 +144,19 @@ def _text_later(path: str, sniffed: bytes) -> bool:
         for at in [size * i // PROBES for i in range(1, PROBES)] + [size - HEAD_BYTES]:
             raw.seek(max(at, 0))
             raw.readline(HEAD_BYTES)  # to a line start
-            probe = _HOLE.sub(b"", raw.read(HEAD_BYTES))
-            if len(probe) >= MIN_PROBE and b"\n" in probe and _controls(probe) <= PROBE_SHARE * len(probe):
+            if _has_lines(_HOLE.sub(b"", raw.read(HEAD_BYTES))):
                 return True
+    return False
+
+
+def _has_lines(probe: bytes) -> bool:
+    """A few whole lines of text in a row: random or packed binary never has them (a line of
+    40 random bytes holds no control byte once in 70), a log beside junk does."""
+    run = 0
+    for line in probe.split(b"\n")[:-1]:
+        run = run + 1 if len(line) >= MIN_LINE and _controls(line) == 0 else 0
+        if run >= TEXT_LINES:
+            return True
     return False
 
 

@@ -93,6 +93,14 @@ def test_binary_junk_before_the_log_does_not_make_it_binary(tmp_path: Path) -> N
     assert_seed_crash(analyse([path]))
 
 
+def test_a_short_crash_after_much_junk_is_found(tmp_path: Path) -> None:
+    core = seed_core()
+    tail = core[core.index(b"[2026-02-27 21:00:16 TP0]") :]  # the last few KB: the crash
+    path = write(tmp_path, JUNK * 3 + b"\n" + tail)
+    assert inputs.problem(path) is None
+    assert any(i.root_cause for i in analyse([path]).incidents)
+
+
 def test_a_file_with_no_text_anywhere_is_still_binary(tmp_path: Path) -> None:
     assert inputs.problem(write(tmp_path, TENSOR)) == "binary file, not a text log"
 

@@ -104,11 +104,12 @@ def test_an_empty_or_all_nul_file_opens_for_follow_mode(tmp_path: Path, data: by
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (b"\x28\xb5\x2f\xfd" + bytes(60), "zstd-compressed"),
+        (b"\x28\xb5\x2f\xfd" + bytes(60), "truncated or damaged zstd"),  # read, like gzip
+        (b"PK\x03\x04" + bytes(60), "zip archive"),
         (b"\x00\x01\x02ELF\x03\x04", "binary"),
         (gzip.compress(TEXT.encode())[:12], "truncated or damaged gzip"),
     ],
-    ids=["zstd", "binary", "gzip-header-only"],
+    ids=["zstd-header-only", "zip", "binary", "gzip-header-only"],
 )
 def test_what_the_tui_cannot_show_is_one_line(tmp_path: Path, data: bytes, words: str) -> None:
     path = tmp_path / "x.log"
