@@ -195,7 +195,7 @@ Opt = typer.Option
 
 def triage_command(
     paths: Annotated[list[str], typer.Argument(help="Log files, directories, quoted globs, .gz, or -.")],
-    fmt: Annotated[list[str] | None, Opt("--format", "-f", help="text | json | junit | sarif | github | markdown (default text).")] = None,
+    fmt: Annotated[list[str] | None, Opt("--format", "-f", help="text | json | junit | sarif | github | markdown | parquet (a dataset directory: give --output DIR) (default text).")] = None,
     output: Annotated[list[Path] | None, Opt("--output", "-o", help="Write the --format report to FILE; the terminal gets the summary line.")] = None,
     report: Annotated[list[str] | None, Opt("--report", help="Also write FORMAT=FILE (repeatable), e.g. --report sarif=crashes.sarif.")] = None,
     rules: Annotated[list[Path] | None, Opt("--rules", help="Extra rule directory (repeatable; later wins).")] = None,
@@ -212,10 +212,12 @@ def triage_command(
     from spectrace import triage
     from spectrace.textfile import checked_marker
 
-    main_format = parse_format(once("--format", fmt) or "text")
+    format_name = once("--format", fmt) or "text"
+    dataset = _dataset_dir(format_name, once("--output", output))
+    main_format = Format.TEXT if dataset else parse_format(format_name)
     if max_incidents is not None and max_incidents < 0:
         raise UsageError(f"--max-incidents must be 0 (all) or more, got {max_incidents}")
-    output_file = once("--output", output)
+    output_file = None if dataset else once("--output", output)
     extra = [parse_report(spec) for spec in report or []]
     policy = triage.parse_fail_on(fail_on or [])
     accepted = _baseline(baseline) if baseline else frozenset()
@@ -242,8 +244,10 @@ def triage_command(
     verdict = triage.judge(analysis, policy)
     if write_baseline is not None:
         triage.write_baseline(write_baseline, analysis.incidents)
+    if dataset is not None:
+        _write_dataset(dataset, analysis, verdict, not no_redact)
     write_reports(analysis, verdict, [(main_format, output_file), *extra], max_incidents,
-                  not no_redact, console)  # fmt: skip
+                  not no_redact, console, summary_only=dataset is not None)  # fmt: skip
     raise typer.Exit(int(verdict.exit_code))
 
 
@@ -260,7 +264,7 @@ def _mapper(jobs: int | None) -> Mapper | None:
 
 def write_reports(
     analysis: Analysis, verdict: Verdict, outputs: list[tuple[Format, Path | None]],
-    max_incidents: int | None, redact: bool, console: Console,
+    max_incidents: int | None, redact: bool, console: Console, summary_only: bool = False,
 ) -> None:  # fmt: skip
     """The main report (first) and each --report file, each capped as its format wants; the
     document is built once, and only with the shown incidents when all share one cap."""
@@ -275,7 +279,30 @@ def write_reports(
     for (extra_fmt, path), limit in zip(extra, limits[1:], strict=True):
         assert path is not None
         write_file(path, cap_incidents(document, limit), extra_fmt)
-    emit(cap_incidents(document, limits[0]), main_format, output_file, console)
+    if summary_only:  # the main output was a dataset: the terminal gets the summary line
+        from spectrace.reports.text import summary_line
+
+        console.print(summary_line(document), soft_wrap=not console.is_terminal)
+    else:
+        emit(cap_incidents(document, limits[0]), main_format, output_file, console)
+
+
+def _dataset_dir(format_name: str, output: Path | None) -> Path | None:
+    """``--format parquet`` writes a dataset directory, which --output must name."""
+    if format_name.strip().lower() != "parquet":
+        return None
+    if output is None:
+        raise UsageError("--format parquet writes a dataset: name its directory with --output DIR")
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"--output {output} is a file; --format parquet needs a directory")
+    return output
+
+
+def _write_dataset(root: Path, analysis: Analysis, verdict: Verdict, redact: bool) -> None:
+    from spectrace.reports.parquet import write_dataset
+
+    with reader_may_leave():
+        write_dataset(root, analysis, verdict, redact)
 
 
 def register(app: typer.Typer) -> None:

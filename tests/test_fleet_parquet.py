@@ -1,0 +1,74 @@
+"""``--format parquet --output DIR``: runs append as hive partitions that polars can query."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def triage(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
+    return subprocess.run([exe, "triage", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("pq")
+    subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_fleet.py"), "--out", str(out),
+                    "--nodes", "6", "--size-mb", "0.05", "--ranks", "2"], check=True,
+                   capture_output=True)  # fmt: skip
+    return out
+
+
+def scan(root: Path, table: str) -> pl.LazyFrame:
+    """As docs/fleet.md reads it: no spectrace code, the run from the partition's name."""
+    return pl.scan_parquet(root / table / "**/*.parquet", hive_partitioning=True)
+
+
+def test_runs_append_and_group_by_signature(fleet: Path, tmp_path: Path) -> None:
+    data = tmp_path / "incidents_db"
+    first = triage(str(fleet), "--format", "parquet", "--output", str(data))
+    assert first.returncode == 1 and "new root-cause" in first.stdout  # the summary line only
+    # a second run: two of the nodes; a third: the first again (replaces its own partition)
+    assert triage(str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)).returncode == 1
+    assert triage(str(fleet), "--format", "parquet", "--output", str(data)).returncode == 1
+    runs = scan(data, "runs").collect()
+    assert runs.height == 2 and runs["run"].n_unique() == 2
+    counts = (scan(data, "incidents").group_by("signature").agg(pl.len().alias("runs"))
+              .sort("runs", descending=True).collect())  # fmt: skip
+    top = counts.row(0, named=True)
+    assert top["runs"] == 2  # node00's crash and node01's collateral are in both runs
+    incidents = scan(data, "incidents").collect()
+    origin = incidents.filter(pl.col("root_cause") & (pl.col("origin_node") == "node00"))
+    assert origin["origin_rank"].unique().to_list() == ["node00/TP0"]
+    collateral = incidents.filter(~pl.col("root_cause"))
+    assert set(collateral["caused_by"].to_list()) <= set(incidents["id"].to_list())
+
+
+def test_occurrences_are_per_rank_and_node(fleet: Path, tmp_path: Path) -> None:
+    data = tmp_path / "db"
+    assert triage(str(fleet), "-f", "parquet", "-o", str(data)).returncode == 1
+    occ = scan(data, "occurrences").collect()
+    timeouts = occ.join(scan(data, "incidents").collect(), left_on=["run", "incident_id"],
+                        right_on=["run", "id"]).filter(~pl.col("root_cause"))  # fmt: skip
+    per_node = timeouts.group_by("node").agg(pl.col("rank").n_unique()).sort("node")
+    assert per_node["node"].to_list() == ["node01", "node02", "node03", "node04"]
+    assert per_node["rank"].to_list() == [2, 2, 2, 2]  # every collateral rank of each node
+    load = scan(data, "load").collect()
+    assert load.height > 0 and set(load["node"].unique()) == {f"node0{n}" for n in range(6)}
+
+
+def test_parquet_needs_a_directory(fleet: Path, tmp_path: Path) -> None:
+    missing = triage(str(fleet), "--format", "parquet")
+    afile = tmp_path / "x.json"
+    afile.write_text("{}")
+    onfile = triage(str(fleet), "--format", "parquet", "--output", str(afile))
+    for done in (missing, onfile):
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
