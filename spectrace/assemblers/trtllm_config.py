@@ -40,7 +40,11 @@ _YAML = re.compile(
 # The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
 _INLINE = re.compile(r"""["']?speculative(?:_decoding)?_config["']?\s*[:=]\s*\{""")
 _DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++
-_CLI_MODE = re.compile(r"--speculative_decoding_mode[=\s]+[\"']?([a-z_]{2,40})\b")
+# trtllm-build's flag, or the keyword as Python / prose writes it (``speculative_decoding_mode=
+# lookahead_decoding``, in backticks or quotes).
+_CLI_MODE = re.compile(
+    r"(?:--|\b)speculative_decoding_mode(?:[=\s]+|\s*[:=]\s*)[`\"']?([a-z_]{2,40})\b"
+)
 _MODE = re.compile(r"\bSpeculativeDecodingMode\.([A-Z][A-Z0-9_]{1,40})\b")
 _TYPE_ERROR = re.compile(r"Invalid decoding type: ['\"]?(\w{1,40})")  # DecodingBaseConfig.from_dict
 # The LLM API's config classes; any other stem only right after speculative_config= (vLLM

@@ -136,6 +136,8 @@ def test_a_pasted_section_gives_method_and_one_model_with_lines(
         ("    speculative_decoding_mode: draft_tokens_external", "draft_tokens_external",
          "DRAFT_TARGET"),
         ("  decoding_type: MTP", "mtp", "MTP"),
+        ("built with `speculative_decoding_mode=lookahead_decoding` on TRT-LLM 0.20.0",
+         "lookahead_decoding", "LOOKAHEAD"),
         ("x = MTPDecodingConfig(num_nextn_predict_layers=3)", "mtp", "MTP"),
     ],
 )
