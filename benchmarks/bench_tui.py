@@ -78,6 +78,21 @@ class Terminal:
             time.sleep(POLL_S)
         return float("nan")
 
+    def settled(
+        self, value: Callable[[str], str | None], since: float, still: float = 1.0
+    ) -> float:
+        """Seconds from ``since`` to the last change of ``value(screen)`` before it stayed the
+        same (and not None) for ``still`` seconds: when a count that streams is complete."""
+        last, changed = None, since
+        while time.perf_counter() - since < TIMEOUT_S:
+            now = value(self.screen())
+            if now != last:
+                last, changed = now, time.perf_counter()
+            elif now is not None and time.perf_counter() - changed >= still:
+                return changed - since
+            time.sleep(POLL_S)
+        return float("nan")
+
     def keys(self, *keys: str) -> float:
         now = time.perf_counter()
         self.tmux("send-keys", "-t", self.name, *keys)
@@ -160,8 +175,12 @@ def spectrace_actions(exe: str, log: Path, matches: int) -> dict[str, float]:
     term.until(lambda s: "Filter lines" in s)
     term.tmux("send-keys", "-t", term.name, "-l", PRESENT)
     sent = term.keys("Enter")
-    shown = re.compile(rf"^\s*\d+ .*{PRESENT}", re.M)
-    out["filter_first_line"] = term.until(lambda s: bool(shown.search(s)), since=sent)
+
+    def filtered(screen: str) -> bool:  # the status says so and the first row is a kept line
+        rows = screen.splitlines()
+        return len(rows) > 1 and "filter" in rows[0] and PRESENT in rows[1]
+
+    out["filter_first_line"] = term.until(filtered, since=sent)
     out["filter_complete"] = term.until(lambda s: f"{matches:,} shown" in s, since=sent)
     term.close()
     return out
@@ -186,8 +205,12 @@ def lnav_actions(exe: str, log: Path, matches: int) -> dict[str, float]:
     term.keys("/")
     term.tmux("send-keys", "-t", term.name, "-l", PRESENT)
     sent = term.keys("Enter")
-    hits = re.compile(rf"([\d,]+) hits? for “{PRESENT}”")
-    count = lambda s: int(m.group(1).replace(",", "")) if (m := hits.search(s)) else 0  # noqa: E731
+    hits = re.compile(rf"(?:([\d,]+) hits?|Hit [\d,]+ of ([\d,]+)) for “{PRESENT}”")
+
+    def count(screen: str) -> int:
+        m = hits.search(screen)
+        return int((m.group(1) or m.group(2)).replace(",", "")) if m else 0
+
     out["search_first_match"] = term.until(lambda s: count(s) >= 1, since=sent)
     out["search_complete"] = term.until(lambda s: count(s) >= matches, since=sent)
     term.keys(":")
@@ -196,13 +219,11 @@ def lnav_actions(exe: str, log: Path, matches: int) -> dict[str, float]:
     out["filter_first_line"] = term.until(
         lambda s: "Lines not shown" in s and PRESENT in s, since=sent
     )
-    total = last_line(log)[0]
-    out["filter_complete"] = term.until(
-        lambda s: (
-            f"{total - matches:,} Lines not shown" in s.replace(",", "")
-            or f"{total - matches} Lines not shown" in s
-        ),
-        since=sent,
+    # lnav filters messages (a line with its untagged continuation lines), so its hidden
+    # count is not lines minus matches: complete is when that count stops changing
+    hidden = re.compile(r"([\d,]+) Lines not shown")
+    out["filter_complete"] = term.settled(
+        lambda s: m.group(1) if (m := hidden.search(s)) else None, sent
     )
     term.close()
     return out

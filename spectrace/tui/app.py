@@ -13,39 +13,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Static
 
 from spectrace.line_index import LineIndex
 from spectrace.tui.actions import KeyActions
-from spectrace.tui.dialogs import LineScreen
 from spectrace.tui.find import Query
 from spectrace.tui.follow import FollowActions
-from spectrace.tui.linestyle import LineStyler, one_row
+from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.messages import (
     AnalysisDone,
     AnalysisFailed,
     CrashFound,
     IndexProgress,
-    JumpTo,
     RulesLoaded,
 )
 from spectrace.tui.searching import STREAM_S, SearchActions
+from spectrace.tui.selection import SelectionActions
 from spectrace.tui.timeline import LineSource, MergedSource, SingleSource, merge_order
 from spectrace.tui.views import FileSet, crash_rows
 from spectrace.tui.widgets.incident_detail import IncidentDetail
 from spectrace.tui.widgets.incident_list import (
-    Entry,
     IncidentList,
     crash_entries,
     incident_entries,
-    jump_target,
 )
 from spectrace.tui.widgets.load_chart import LoadChart
-from spectrace.tui.widgets.log_view import EmptySource, LogView, OpenLine
+from spectrace.tui.widgets.log_view import EmptySource, LogView
 
 if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
@@ -70,7 +67,7 @@ NO_LOG = (
 )
 
 
-class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
+class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, App[None]):
     """Log view on the left; crash list, crash detail and load chart on the right."""
 
     CSS_PATH = "app.tcss"
@@ -346,85 +343,6 @@ class SpectraceApp(KeyActions, SearchActions, FollowActions, App[None]):
             took = time.monotonic() - self._analysis_started_at
             self.set_timer(min(max(took, 0.05), MAX_RESCAN_PAUSE_S), self._start_analysis)
         self._status()
-
-    def _list(self, entries: list[Entry]) -> None:
-        self.incident_list.show(entries)
-        if entries and (self.incident_list.highlighted is None or not self.picked):
-            self.incident_list.highlighted = 0  # the first root cause, not the first crash seen
-        entry = self.incident_list.current()
-        if entry is not None:  # now, not a bubbled OptionHighlighted later: settled means shown
-            self._detail(entry)
-
-    @on(OptionList.OptionHighlighted, "#incidents")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if self.incident_list.has_focus:
-            self.picked = True
-        entry = self.incident_list.current()
-        if entry is not None:
-            self._detail(entry)
-
-    @on(OptionList.OptionSelected, "#incidents")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        entry = self.incident_list.current()
-        target = jump_target(entry) if entry is not None else None
-        if target is not None:
-            self.post_message(JumpTo(*target))
-
-    def _detail(self, entry: Entry) -> None:
-        from spectrace.incidents import Incident
-
-        item = entry.item
-        collateral: list[Incident] = []
-        if isinstance(item, Incident) and self.analysis is not None:
-            collateral = [i for i in self.analysis.incidents if i.id in item.collateral]
-        self.detail.show(item, collateral)
-        load = self.analysis.load if self.analysis is not None else []
-        ts = item.first_seen.ts if isinstance(item, Incident) else getattr(item, "ts", None)
-        ts_text = (
-            item.first_seen.ts_text
-            if isinstance(item, Incident)
-            else getattr(item, "ts_text", None)
-        )
-        self.load_chart.show(load, ts, ts_text, self._chart_ranks(item))
-
-    def _chart_ranks(self, item: object) -> list[str]:
-        """The ranks the load chart shows first: the crash's origin, then the rank the user
-        picked (``r``), then the crash's other ranks (never merely the file's first two)."""
-        from spectrace.incidents import Incident
-
-        wanted = []
-        if isinstance(item, Incident):
-            wanted += [item.origin_rank] if item.origin_rank else []
-        elif getattr(item, "rank", None):
-            wanted.append(item.rank)
-        if self.rank is not None:
-            wanted += sorted(self._rank(self.rank).aliases)
-        if isinstance(item, Incident):
-            wanted += list(item.ranks)
-        return list(dict.fromkeys(wanted))
-
-    def on_jump_to(self, message: JumpTo) -> None:
-        if message.lineno < 1:  # evidence from a flight-recorder dump: a file, not a log line
-            self.say(f"{Path(message.source).name} is not a log: no line to jump to")
-            return
-        row = self.files.row(self.log_view.source, message.source, message.lineno)
-        if row is None:
-            self.say(f"{message.source}:{message.lineno} is not shown (filtered out?)", "warning")
-            return
-        self.log_view.follow = False
-        mark = None
-        if message.mark:
-            import regex
-
-            mark = regex.compile(regex.escape(message.mark))
-        self.log_view.go_to(row, mark)
-
-    def on_open_line(self, message: OpenLine) -> None:
-        """Enter on a log row: the whole line, uncut, in a screen of its own."""
-        file, line = self.log_view.source.locate(message.row)
-        raw, left_out = self.files.indexes[file].whole(line)
-        where = one_row(f"{self.files.paths[file].name}:{line + 1}")
-        self.push_screen(LineScreen(where, raw, left_out, redact=self.log_view.redact))
 
     # -- actions -------------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ class FollowActions(_Base):
     def _file_reset(self) -> None:
         self.notify("file was truncated or replaced: view reset")
         self.crashes, self.analysis, self.picked = [], None, False
+        self.rank_counts = {}  # counted on the file that was replaced
         self.incident_list.show([])
         self.log_view.set_crash_lines(set())
         self.base = SingleSource(self.files.indexes[0])

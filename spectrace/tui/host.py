@@ -17,9 +17,12 @@ if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
     from spectrace.pipeline import Analysis
     from spectrace.tui.find import Query
+    from spectrace.tui.ranks import Rank
     from spectrace.tui.timeline import LineSource
     from spectrace.tui.views import FileSet
+    from spectrace.tui.widgets.incident_detail import IncidentDetail
     from spectrace.tui.widgets.incident_list import Entry, IncidentList
+    from spectrace.tui.widgets.load_chart import LoadChart
     from spectrace.tui.widgets.log_view import LogView
 
 
@@ -31,12 +34,15 @@ class Host(Protocol):
     base: LineSource
     log_view: LogView
     incident_list: IncidentList
+    detail: IncidentDetail
+    load_chart: LoadChart
     analysis: Analysis | None
     crashes: list[Crash]
     line_filter: Query | None
     search_query: Query | None
     rank: str | None
     picked: bool
+    rank_counts: dict[str, int]
     workers: WorkerManager
 
     def say(self, message: str, severity: SeverityLevel = "information", **kw: Any) -> None: ...
@@ -66,3 +72,7 @@ class Host(Protocol):
     def _filter(self) -> Worker[None]: ...
 
     def _detail(self, entry: Entry) -> None: ...
+
+    def _rank(self, name: str) -> Rank: ...
+
+    def post_message(self, message: Any) -> bool: ...

@@ -163,6 +163,7 @@ class SearchActions(_Base):
             return False
         pattern = self.search_query.pattern if self.search_query else None
         self.call_from_thread(self.log_view.go_to, row, pattern)
+        self.call_from_thread(self._status)  # the first match counted now, not at the next tick
         return True
 
     def _scan(
@@ -205,7 +206,8 @@ class SearchActions(_Base):
 
     def action_rank(self) -> None:
         """The crash selected offers its ranks first (origin first), then every other rank."""
-        self.ranks = ranks_seen(self.files.indexes, self.analysis)
+        if not self.rank_counts:  # the count pass lists them too, once the scan is done
+            self.ranks = ranks_seen(self.files.indexes, self.analysis)
         first = self._crash_ranks()
         names = first + [r.name for r in self.ranks if r.name not in first]
         crashes = self._crash_counts()
@@ -263,8 +265,11 @@ class SearchActions(_Base):
                     if single
                     else [r for n in lines if (r := base.row_of(file, n)) is not None]
                 )
+                first = kept and not rows
                 rows.extend(kept)
                 running.done, running.matches = running.done + hi - lo, len(rows)
+                if first and shown is not None:
+                    self.call_from_thread(self._tick)  # the first kept lines now, not in 0.25 s
         except PatternTimeout:
             self.call_from_thread(self.say, TIMED_OUT.format(query.text if query else ""), "error")
             self.call_from_thread(self._filter_stopped)
