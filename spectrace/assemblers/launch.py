@@ -14,10 +14,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
-from spectrace.assemblers.launch_span import MAX_OPEN, LaunchSpan, clean, env_entry, tokens_of
+from spectrace.assemblers.launch_span import (
+    MAX_OPEN,
+    LaunchSpan,
+    clean,
+    code_flags,
+    env_entry,
+    open_quote,
+    tokens_of,
+)
 from spectrace.dialects.base import LogLine
 
 _ENV = re.compile(
@@ -117,6 +125,9 @@ def read_command(
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
+        quoted = _quoted_flags(lines)
+        if quoted is not None:
+            lines, tokens = quoted, _tokens(quoted)
         command = _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables, releases)
         env = find_env_assignments("\n".join(clean(line.text) for line in lines))
         if command is None and env:  # "--env SGLANG_ENABLE_SPEC_V2=1" alone still sets the env
@@ -128,6 +139,22 @@ def read_command(
     args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
     model, args = _positional(engine, args, tokens[at - 1][0] == "serve")
     return _read(engine, lines, args, model, tables, releases.get(engine))
+
+
+def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
+    """Prose quoting flags as inline code: each line reduced to the flags it quotes (a plain
+    flag line stays), so the sentence's words are not read as arguments; None when no line
+    quotes any."""
+    quoted = [code_flags(line) for line in lines]
+    if not any(quoted):
+        return None
+    out = []
+    for line, flags in zip(lines, quoted, strict=True):
+        plain_flags = clean(line.text).lstrip().startswith("-")
+        out.append(
+            replace(line, text=flags if flags is not None else line.text if plain_flags else "")
+        )
+    return out
 
 
 def _env_engine(name: str) -> str:
@@ -154,6 +181,7 @@ def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model:
     if engine == "vllm":
         args = _vllm_spelling(args)
     table = tables.get(engine)
+    args = _unglue(args, table)
     parsed = parse_tokens(table, [token for token, _ in args], release)
     flags: dict[str, object] = {}
     where: dict[str, LogLine] = {}
@@ -181,10 +209,34 @@ def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:
             j += 1
             joined += "\n" + clean(lines[j].text)
             got = tokens_of(joined)
-        if got is None:  # never closed: plain words of each line from here on
-            got, j, joins = clean(lines[i].text).split(), i, False
+        if got is None:  # never closed (a paste cut inside a quoted value): close it here
+            got, j, joins = _closed(clean(lines[i].text)), i, False
         out += [(token, i) for token in got]
         i = j + 1
+    return out
+
+
+def _closed(text: str) -> list[str]:
+    """The tokens of a line whose quote never closes, read as if it closed at the line's end
+    (``--speculative-config '{"method": "eagle", "num_specu`` keeps its complete keys); plain
+    words when even that does not read."""
+    quote = open_quote(text)
+    got = tokens_of(text + quote) if quote else None
+    return got if got is not None else text.split()
+
+
+def _unglue(args: list[tuple[str, int]], table) -> list[tuple[str, int]]:
+    """``--keep-mm-feature-on-device--speculative-algorithm``: two flags whose blank was lost
+    in the paste, split when neither the whole is an option and both halves are."""
+    out: list[tuple[str, int]] = []
+    for token, line in args:
+        cut = token.find("--", 2)
+        head, tail = token[:cut], token[cut:]
+        if (token.startswith("--") and cut > 2 and "=" not in head and not table.knows(token)
+                and table.knows(head) and table.knows(tail.partition("=")[0])):  # fmt: skip
+            out += [(head, line), (tail, line)]
+        else:
+            out.append((token, line))
     return out
 
 

@@ -123,6 +123,11 @@ class OptionTable:
             found = {i for i in found if option in self.rows[i].names}
         return tuple(sorted(i for i in found if self.rows[i].first <= release <= self.rows[i].last))
 
+    def knows(self, option: str) -> bool:
+        """Whether some release has ``option`` or an option it abbreviates (``--speculative-algo``)."""
+        at = bisect_left(self._names, (option,))
+        return at < len(self._names) and self._names[at][0].startswith(option) and len(option) > 2
+
     def parser(self, rows: tuple[int, ...]) -> _Parser:
         """argparse holding just these rows (built once per set)."""
         parser = self._parsers.get(rows)
@@ -282,16 +287,42 @@ def _is_number(token: str) -> bool:
 
 
 def _json_value(text: str) -> object:
-    """JSON, or a Python dict repr as people paste it (``{'method': 'eagle3'}``); else the text."""
+    """JSON, or a Python dict repr as people paste it (``{'method': 'eagle3'}``), or the
+    complete keys of an object the paste cut (``{"method": "eagle", "num_specu``); else the text."""
     try:
         return json.loads(text)
     except ValueError:
         pass
+    if (cut := _cut_object(text)) is not None:
+        return cut
     try:
         value = ast.literal_eval(text) if len(text) < 10_000 else text
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return text
     return value if isinstance(value, (dict, list)) else text
+
+
+def _cut_object(text: str) -> dict | None:
+    """The members before the last top-level comma of a JSON object cut short, or None."""
+    if not text.startswith("{") or text.rstrip().endswith("}") or len(text) > 10_000:
+        return None
+    depth, quote, commas = 0, False, []
+    for i, char in enumerate(text):
+        if char == '"' and text[i - 1] != "\\":
+            quote = not quote
+        elif not quote and char in "{[":
+            depth += 1
+        elif not quote and char in "}]":
+            depth -= 1
+        elif not quote and char == "," and depth == 1:
+            commas.append(i)
+    for at in reversed(commas):
+        try:
+            value = json.loads(text[:at] + "}")
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else None
+    return None
 
 
 def convert(row: OptionRow | None, value: object) -> object:

@@ -29,7 +29,10 @@ _START = re.compile(
     r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
+    r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
 )
+# inline code that starts with a flag, in a sentence
+_CODE_FLAGS = re.compile(r"`(--[a-z][^`]*)`")
 # Kubernetes env entries: "- name: SGLANG_ENABLE_SPEC_V2" then "  value: \"1\""
 _ENV_NAME = re.compile(
     r"^\s*(?:-\s+)?name:\s*[\"']?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)[\"']?\s*$"
@@ -47,6 +50,16 @@ def clean(text: str) -> str:
     text = _BOLD.sub("", _QUOTE.sub("", text))
     text = _PROMPT.sub("", text).rstrip()
     return text.removesuffix("\\").rstrip()
+
+
+def code_flags(line: LogLine) -> str | None:
+    """The flags a prose line quotes as inline code (``accepts `--speculative-algorithm NGRAM`
+    with `--attention-backend torch_native```), joined; None for a line that is not prose (a
+    server's own log record quoting a flag in a hint sets nothing) or quotes none."""
+    if line.headed or line.text.lstrip().startswith(("--", "`--", "- --")):
+        return None
+    spans = _CODE_FLAGS.findall(line.text)
+    return " ".join(spans) if spans else None
 
 
 def starts(text: str) -> bool:

@@ -420,3 +420,51 @@ def test_a_python_dict_repr_reads_like_its_json() -> None:
         "vllm serve m --speculative-config \"{'method': 'ngram', 'num_speculative_tokens': 5}\""
     )
     assert (command.flags["method"], command.flags["num_spec_tokens"]) == ("ngram", 5)
+
+
+def test_two_flags_whose_blank_was_lost_are_both_read() -> None:
+    """A paste that lost the blank between a switch and the next flag (``--a--b value``)
+    reads as the two flags the server would have got, not as one unknown option."""
+    command = read(
+        "python3 -m sglang.launch_server --model-path org/m --tp 2"
+        " --disable-radix-cache--speculative-algorithm NGRAM"
+    )
+    assert command.flags["speculative_algorithm"] == "NGRAM"
+    assert command.flags["disable_radix_cache"] is True
+    assert not command.unknown
+
+
+def test_a_token_that_is_itself_an_option_is_not_split() -> None:
+    command = read("python3 -m sglang.launch_server --model-path org/m --nope--also-nope 1")
+    assert "--nope--also-nope" in command.unknown
+
+
+def test_a_json_flag_cut_by_the_paste_keeps_its_complete_keys() -> None:
+    """An issue excerpt that ends inside ``--speculative-config '{...`` still names the method;
+    the member the cut went through is not guessed."""
+    command = read(
+        "vllm serve org/m -tp 4 --speculative-config "
+        '\'{"method": "eagle", "model": "org/draft", "num_specu'
+    )
+    assert (command.flags["method"], command.flags["draft_model"]) == ("eagle", "org/draft")
+    assert "num_spec_tokens" not in command.flags
+    assert command.flags["tp_size"] == 4
+
+
+def test_flags_quoted_as_inline_code_in_a_sentence(tmp_path: Path) -> None:
+    """Prose that quotes the flags it ran with as inline code: the quoted flags are read, the
+    sentence's words are not, and a server's own headed log line quoting a flag sets nothing."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "The server accepts `--speculative-algorithm EAGLE3` together with"
+        " `--speculative-eagle-topk 1` and dies at warmup.\n"
+        "[2026-01-02 03:04:05] WARNING: consider `--disable-overlap-schedule` here\n",
+        encoding="utf-8",
+    )
+    flags = analyse([str(log)]).config.flags
+    assert (flags["speculative_algorithm"].value, flags["speculative_algorithm"].lineno) == (
+        "EAGLE3",
+        1,
+    )
+    assert flags["speculative_eagle_topk"].value == 1
+    assert "disable_overlap_schedule" not in flags
