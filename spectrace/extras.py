@@ -20,6 +20,7 @@ EXTRA_OF = {
     "matplotlib": "engine",
     "gguf": "smollm",
     "tokenizers": "smollm",
+    "ray": "fleet",
 }
 
 

@@ -205,6 +205,7 @@ def triage_command(
     write_baseline: Annotated[Path | None, Opt("--write-baseline", help="Write this run's signatures as a baseline.")] = None,
     fail_on: Annotated[list[str] | None, Opt("--fail-on", help="root-cause | any | severity:error | severity:fatal | missing-marker (repeatable; default: root-cause and missing-marker).")] = None,
     no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
+    ray: Annotated[str | None, Opt("--ray", help="Scan the files as Ray tasks on the cluster at ADDRESS (ray://head:10001, auto), or 'local' to start one here; needs pip install 'spectrace[fleet]'.")] = None,
     jobs: Annotated[int | None, Opt("--jobs", "-j", help="Scan the files in N processes (one task per file; big files in ranges); the report is the same.")] = None,
     max_incidents: Annotated[int | None, Opt("--max-incidents", help="Show the N most important incident groups in full, the rest as one count line (0: all; default 50 for text, all for other formats).")] = None,
 ) -> None:  # fmt: skip
@@ -230,11 +231,12 @@ def triage_command(
     if "-" in paths and sys.stdin is not None and sys.stdin.isatty():  # else it looks hung
         err.print("spectrace: reading the log from the terminal; end it with Ctrl-D", style="dim")
     try:
+        mapper = _mapper(jobs, ray)
         markers = [checked_marker(m) for m in [*(expect or []), *read_expect_file(expect_file)]]
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
         targets = [p for p in (output_file, write_baseline, *(f for _, f in extra)) if p]
-        analysis = analyse(paths, rules or [], markers, progress, warn, targets, _mapper(jobs))
+        analysis = analyse(paths, rules or [], markers, progress, warn, targets, mapper)
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():
@@ -251,10 +253,17 @@ def triage_command(
     raise typer.Exit(int(verdict.exit_code))
 
 
-def _mapper(jobs: int | None) -> Mapper | None:
-    """--jobs N (N > 1): the map over files in local processes; 1 or none: this process."""
+def _mapper(jobs: int | None, ray: str | None) -> Mapper | None:
+    """--ray ADDRESS: Ray tasks; --jobs N (N > 1): local processes; else this process."""
     if jobs is not None and jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, got {jobs}")
+    if ray is not None:
+        if jobs is not None or not ray.strip():
+            raise UsageError("--ray takes a cluster address (or 'local') and no --jobs")
+        from spectrace.fleet.ray_map import RayMapper, check_ray
+
+        check_ray()
+        return RayMapper(ray.strip())
     if jobs is None or jobs == 1:
         return None
     from spectrace.fleet.local import ProcessMapper
