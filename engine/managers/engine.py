@@ -17,7 +17,8 @@ from typing import Any
 
 import torch
 from spectrace_engine.distributed.parallel_state import TPGroup
-from spectrace_engine.managers.scheduler import Scheduler, SourceSpec
+from spectrace_engine.managers.io_struct import SourceSpec
+from spectrace_engine.managers.scheduler import Scheduler
 from spectrace_engine.mem_cache.memory_pool import KVPool
 from spectrace_engine.models.loader import load_pair
 from spectrace_engine.observe.events import EventWriter

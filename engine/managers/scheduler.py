@@ -14,44 +14,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from spectrace_engine.faults import Fault
+from spectrace_engine.managers.io_struct import RequestSource
 from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
+from spectrace_engine.managers.scheduler_metrics_mixin import SchedulerMetricsMixin, Totals
 from spectrace_engine.managers.tp_worker import NAN_MESSAGE, GenerationBatchResult
 from spectrace_engine.observe.events import EventWriter
 from spectrace_engine.observe.latency import LatencyBook
-from spectrace_engine.observe.logs import (
-    DecodeStats,
-    EngineLog,
-    decode_batch_line,
-    prefill_batch_line,
-)
+from spectrace_engine.observe.logs import DecodeStats, EngineLog, prefill_batch_line
 from spectrace_engine.server_args import EngineConfig
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
-
-
-class RequestSource(Protocol):
-    """Where requests come from (SGLang's scheduler receives them from the tokenizer manager)."""
-
-    finished: int
-
-    @property
-    def total(self) -> int: ...
-
-    def arrivals(self, it: int) -> list[Req]: ...
-
-    def on_finish(self, req: Req, it: int) -> None: ...
-
-    def done(self) -> bool: ...
-
-
-class SourceSpec(Protocol):
-    """What the entry point hands each rank: a picklable description that builds the source."""
-
-    def make_source(self, prompts: list[list[int]]) -> RequestSource: ...
-
-    def describe(self) -> dict[str, object]: ...
 
 
 @dataclass(slots=True)
@@ -93,16 +67,7 @@ class InFlight:
     launch_ns: int  # wall clock when the step was launched (the trace lays its phases from it)
 
 
-@dataclass(slots=True)
-class Totals:
-    steps: int = 0
-    spec_steps: int = 0
-    accepted: int = 0
-    verifies: int = 0
-    tokens_out: int = 0
-
-
-class Scheduler:
+class Scheduler(SchedulerMetricsMixin):
     """Owns the queues and the running batch; the model worker does the forwards."""
 
     def __init__(
@@ -390,45 +355,6 @@ class Scheduler:
             "num_draft_tokens": n,
         }
 
-    def record_step(self, flight: InFlight, accepted: list[int] | None) -> None:
-        bs, out = flight.bs, flight.result
-        self.totals.steps += 1
-        emitted = [a + 1 for a in accepted] if accepted is not None else None
-        made = sum(emitted) if emitted is not None else bs
-        self.totals.tokens_out += made
-        self.stats.steps += 1
-        self.stats.tokens_out += made
-        if accepted is not None:
-            self.totals.spec_steps += 1
-            self.totals.verifies += bs
-            self.totals.accepted += sum(accepted)
-            self.stats.spec_verifies += bs
-            self.stats.spec_accepted += sum(accepted)
-        self.last_graph = out.info.graph == "replay"  # a real CUDA graph, never the emulation
-        self.events.emit(
-            "step",
-            step=flight.step,
-            launch_ns=flight.launch_ns,
-            mode=out.mode,
-            spec_enabled=flight.context["spec_enabled"],
-            bs=bs,
-            padded_bs=out.info.padded_bs,
-            rows=out.info.rows,
-            rows_expected=flight.context["rows_expected"],
-            graph=out.info.graph,
-            graph_key=out.info.graph_key,
-            phases=out.phases,
-            phases_gpu=out.gpu_phases or None,
-            spec_info=out.spec_shapes,
-            accepted=accepted,
-            emitted=emitted,
-            num_draft_tokens=self.model_worker.n_draft,
-            emitted_total=made,
-            host_syncs=out.host_syncs,
-            resolve_syncs=out.resolve_syncs,
-            dirty_rows=out.info.dirty_rows,
-        )
-
     def retire_finished(self) -> None:
         batch = self.running
         keep = []
@@ -460,42 +386,6 @@ class Scheduler:
         step = self.model_worker.n_draft + s.num_steps * s.eagle_topk + 2
         in_flight = 1 if self.cfg.disable_overlap_schedule else 2  # overlap: one more launched
         return r.kv_len + in_flight * step > self.pool.max_len
-
-    # --- stats lines -------------------------------------------------------------------------------
-    def usage(self) -> float:
-        used = sum(r.kv_len for r in self.running.reqs)
-        return used / self.pool.capacity_tokens
-
-    def log_decode_batch(self) -> None:
-        st = self.stats
-        elapsed = max(time.perf_counter() - st.t_start, 1e-9)
-        running = self.running.batch_size()
-        tokens = sum(r.kv_len for r in self.running.reqs)
-        thr = st.tokens_out / elapsed
-        if self.log.tp_rank == 0:
-            self.log.info(
-                decode_batch_line(
-                    running,
-                    tokens,
-                    self.usage(),
-                    st,
-                    self.model_worker.n_draft,
-                    self.last_graph,
-                    thr,
-                    len(self.waiting),
-                )
-            )
-        emitted = st.spec_accepted + st.spec_verifies
-        self.events.emit(
-            "decode_log",
-            running_req=running,
-            tokens=tokens,
-            accept_len=emitted / st.spec_verifies if st.spec_verifies else None,
-            gen_throughput=round(thr, 2),
-            queue_req=len(self.waiting),
-            spec_enabled=self.spec.enabled,
-        )
-        self.stats = DecodeStats(t_start=time.perf_counter())
 
 
 def _shapes(batch: ScheduleBatch) -> dict[str, object] | None:
