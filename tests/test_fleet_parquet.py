@@ -72,3 +72,16 @@ def test_parquet_needs_a_directory(fleet: Path, tmp_path: Path) -> None:
     onfile = triage(str(fleet), "--format", "parquet", "--output", str(afile))
     for done in (missing, onfile):
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_diff_reads_runs_back_from_the_dataset(fleet: Path, tmp_path: Path) -> None:
+    data = tmp_path / "db"
+    assert triage(str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)).returncode == 1
+    assert triage(str(fleet), "-f", "parquet", "-o", str(data)).returncode == 1
+    small, full = sorted((data / "incidents").iterdir(), key=lambda p: p.stat().st_mtime)
+    exe = shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
+    done = subprocess.run([exe, "diff", str(small), str(full)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "1 new, 0 gone, 2 still there" in done.stdout  # node05's crash is new
+    same = subprocess.run([exe, "diff", str(full), str(fleet)], capture_output=True, text=True, timeout=300)
+    assert same.returncode == 0 and "0 new, 0 gone" in same.stdout

@@ -21,7 +21,8 @@ from spectrace.textsafe import inert, json_escaped, one_line
 
 HELP = """Compare the crashes of two runs by signature: new, gone, still there.
 
-OLD and NEW are each a log file, a directory of logs, or a JSON report (triage --format json).
+OLD and NEW are each a log file, a directory of logs, a JSON report (triage --format json),
+or one run of a parquet dataset (triage --format parquet): DIR/incidents/run=<id>.
 
 \b
 Exit codes:
@@ -39,6 +40,10 @@ def _analysed(rules: list[Path], redact: bool) -> Any:
     from spectrace.reports.json import build_document
 
     def analyse(path: str) -> dict[str, Any]:
+        from spectrace.reports import parquet
+
+        if parquet.is_run_partition(path):  # DIR/incidents/run=<id> of a --format parquet dataset
+            return parquet.run_document(path)
         analysis = triage.analyse_paths([path], rules)
         return build_document(analysis, triage.judge(analysis), redact=redact)
 

@@ -166,3 +166,29 @@ def read_table(root: Path, table: str, runs: Sequence[str] = ()) -> pl.DataFrame
     if runs:
         frame = frame.filter(pl.col("run").is_in(list(runs)))
     return frame.collect()
+
+
+def is_run_partition(path: str) -> bool:
+    """``DIR/incidents/run=<id>``: one run of a dataset, as ``spectrace diff`` takes it."""
+    folder = Path(path)
+    return folder.name.startswith("run=") and (folder / "part-0.parquet").is_file()
+
+
+def run_document(path: str) -> dict[str, object]:
+    """A run's incidents read back in the JSON report's shape (the keys diff and the TUI's
+    lists use); any table's partition of the run names it."""
+    import polars as pl
+
+    folder = Path(path)
+    incidents = folder.parent.parent / "incidents" / folder.name / "part-0.parquet"
+    try:
+        rows = pl.read_parquet(incidents).to_dicts()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise InputError(f"cannot read the run {path}: {exc}") from None
+    return {"incidents": [{
+        **row, "ranks": list(row["ranks"] or []),
+        "first_seen": {"file": row["first_file"], "line": row["first_line"],
+                       "time": row["first_time"].isoformat() if row["first_time"] else None,
+                       "rank": row["origin_rank"]},
+    } for row in rows]}  # fmt: skip
+
