@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.elastic import continues_table, is_child_failure, with_table
@@ -31,6 +32,7 @@ PENDING_SPAN = 64  # ... and this many lines in all (other writers interleave th
 SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
+REPRINT_SPAN = timedelta(seconds=5)  # ... and printed this close in time
 RECENT = 8  # crashes remembered per stream for de-duplication
 TERMINATE = "terminate called after throwing an instance of "
 WHAT = "what():"
@@ -336,7 +338,7 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if crash.kind in (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER):
         # vLLM: multiprocessing prints the traceback logger.exception just logged; two cut
         # tracebacks (same placeholder type and message) are one only if they end alike
-        near = same and last.kind is crash.kind and distance <= REPRINT_WINDOW
+        near = same and last.kind is crash.kind and distance <= REPRINT_WINDOW and _same_time(last, crash)
         return near and _innermost(last) == _innermost(crash)
     if same and distance <= (SUMMARY_WINDOW if last.kind is CrashKind.TRACEBACK else FOLD_WINDOW):
         return True
@@ -345,6 +347,11 @@ def _repeats(last: Crash, crash: Crash) -> bool:
     if last.kind is not CrashKind.TRACEBACK:
         return _family(crash) is not None and _family(crash) == _family(last)
     return len(crash.message) >= 12 and crash.message in "\n".join(last.lines)
+
+
+def _same_time(last: Crash, crash: Crash) -> bool:
+    """A re-print is printed when the crash is: stamps a minute apart are two crashes."""
+    return last.ts is None or crash.ts is None or abs(crash.ts - last.ts) <= REPRINT_SPAN
 
 
 def _innermost(crash: Crash) -> tuple[str, int | None, str] | None:
