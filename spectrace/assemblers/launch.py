@@ -23,6 +23,7 @@ from spectrace.assemblers.launch_span import (
     clean,
     code_flags,
     env_entry,
+    from_entry,
     open_quote,
     tokens_of,
 )
@@ -220,6 +221,7 @@ def _closed(text: str) -> list[str]:
     """The tokens of a line whose quote never closes, read as if it closed at the line's end
     (``--speculative-config '{"method": "eagle", "num_specu`` keeps its complete keys); plain
     words when even that does not read."""
+    text = from_entry(text)
     quote = open_quote(text)
     got = tokens_of(text + quote) if quote else None
     return got if got is not None else text.split()

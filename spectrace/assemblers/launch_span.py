@@ -31,6 +31,12 @@ _START = re.compile(
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
 )
+# where a command's own words start, in a line that may open with prose
+_ENTRY = re.compile(
+    r"\b(?:python[\d.]*\s+-m\s+)?(?:sglang\.launch_server|sglang\s+serve\b|vllm\s+serve\b"
+    r"|vllm\.entrypoints\.|trtllm-serve\b)"
+)
+_APOSTROPHE = re.compile(r"[A-Za-z]'[A-Za-z]")  # "I'm", "don't": a word's, not a quote
 # inline code that starts with a flag, in a sentence
 _CODE_FLAGS = re.compile(r"`(--[a-z][^`]*)`")
 # Kubernetes env entries: "- name: SGLANG_ENABLE_SPEC_V2" then "  value: \"1\""
@@ -115,7 +121,7 @@ def _inline_list(text: str) -> list[str] | None:
 
 def tokens_of(text: str) -> list[str] | None:
     """The tokens a line holds; None when a quote stays open (the next line continues it)."""
-    text = clean(text)[: MAX_OPEN * 4]
+    text = from_entry(clean(text)[: MAX_OPEN * 4])
     if (key := _KEY.match(text)) is not None:
         value = key.group(3).strip()
         if not value or value[0] in ">|":
@@ -126,6 +132,16 @@ def tokens_of(text: str) -> list[str] | None:
     if (item := _ITEM.match(text)) is not None:
         return _split_commands([_scalar(item.group(2))])
     return _shell(text)
+
+
+def from_entry(text: str) -> str:
+    """A sentence before the command (``I'm still getting it when I run vllm serve ...``)
+    whose apostrophe would open a quote is dropped: the line is read from the entry point."""
+    entry = _ENTRY.search(text)
+    prose = text[: entry.start()] if entry is not None else ""
+    if open_quote(prose) != "'" or _APOSTROPHE.search(prose) is None:
+        return text
+    return text[entry.start() :]
 
 
 def _split_commands(items: list[str]) -> list[str]:

@@ -468,3 +468,14 @@ def test_flags_quoted_as_inline_code_in_a_sentence(tmp_path: Path) -> None:
     )
     assert flags["speculative_eagle_topk"].value == 1
     assert "disable_overlap_schedule" not in flags
+
+
+def test_a_sentence_before_the_command_does_not_open_a_quote() -> None:
+    """``I'm ... when I run `vllm serve ...``: the apostrophe of the prose before the entry
+    point is not a shell quote, so the command's own JSON flag still reads."""
+    command = read(
+        "I'm still seeing it when I run `vllm serve org/m -tp 2 --speculative-config"
+        ' \'{"method": "mtp", "num_speculative_tokens": 2}\'`'
+    )
+    assert (command.engine, command.flags["method"], command.flags["tp_size"]) == ("vllm", "mtp", 2)
+    assert command.model == "org/m"
