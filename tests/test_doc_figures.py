@@ -140,3 +140,17 @@ def test_exit_codes_are_the_readme_s() -> None:
     assert _triage("sample_logs/benign_only/").returncode == 0
     bad = _triage("sample_logs/no_such_dir/")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+ROUND_WORDS = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def test_the_readme_counts_the_real_log_rounds_of_docs_real_logs() -> None:
+    said = re.search(r"about (\d+) real SGLang.{0,200}?in (\w+)\s+rounds", doc("README.md"), re.S)
+    assert said, "README.md no longer says 'about N real SGLang ... logs ..., in K rounds'"
+    rounds = re.split(r"^# ", doc("docs/real-logs.md"), flags=re.M)[1:]
+    excerpts = [re.search(r"(\d+)\s+excerpts", part) for part in rounds]
+    assert all(excerpts), "a round of docs/real-logs.md no longer says how many excerpts it read"
+    total = sum(int(m.group(1)) for m in excerpts if m)
+    assert ROUND_WORDS[said.group(2)] == len(rounds)
+    assert abs(int(said.group(1)) - total) <= total * 0.05  # "about"
