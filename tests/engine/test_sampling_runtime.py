@@ -134,8 +134,10 @@ def test_same_seed_same_tokens_other_seed_other_tokens(engine_run, tmp_path, pat
 
 
 def test_tp2_ranks_sample_what_tp1_samples(engine_run):
-    """Every rank draws the same noise over the same all-reduced logits: one output stream."""
-    flags = [*BASE, *TREE, "--temperature", "1.2", "--random-seed", "4"]
+    """Every rank draws the same noise over the same all-reduced logits: one output stream.
+    Both runs are pinned to the CPU: the TP2 run stays on gloo whatever SPECTRACE_ENGINE_DEVICE
+    says (one GPU), and a CUDA generator draws other noise than a CPU one from the same seed."""
+    flags = [*BASE, *TREE, "--temperature", "1.2", "--random-seed", "4", "--device", "cpu"]
     one, two = engine_run(*flags), engine_run(*flags, "--tp", "2")
     assert one.code == two.code == 0
     ranks = [{e["rid"]: e["output_ids"] for e in two.of("request_finish", r)} for r in (0, 1)]
