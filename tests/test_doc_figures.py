@@ -65,12 +65,19 @@ def generated(size_mb: int, ranks: int) -> tuple[int, int]:
     [
         ("README.md", r"gen_log.py --size-mb (\d+) --out big.log`, (\d+) known crashes"),
         ("docs/scan.md", r"\((\d+) MB gen_log, 8 ranks, (\d+) crashes;"),
-        ("docs/figures.md", r"`gen_log.py --size-mb (\d+)` \(8 ranks, seed 0\) writes (\d+) crash"),
+        (
+            "docs/figures.md",
+            r"`gen_log.py --size-mb (\d+)` \(8 ranks, seed 0\) writes (\d+) crash records in (\d+) incidents",
+        ),
+        (
+            "sample_logs/README.md",
+            r"`--size-mb (\d+)` \(8 ranks, seed 0\) writes (\d+) crash records in (\d+) incidents",
+        ),
     ],
 )
 def test_generated_log_holds_the_crashes_the_docs_count(name: str, pattern: str) -> None:
-    size_mb, crashes = figures(name, pattern)
-    assert generated(size_mb, 8)[0] == crashes
+    size_mb, *counts = figures(name, pattern)
+    assert generated(size_mb, 8)[: len(counts)] == tuple(counts)
 
 
 def _constants() -> list[tuple[str, str, tuple[int, ...]]]:
