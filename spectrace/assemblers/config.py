@@ -22,8 +22,12 @@ from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
     non_default_args_flags,
-    proposer_verdict,
     spec_line_flags,
+)
+from spectrace.assemblers.vllm_proposers import (
+    engine_line_v1,
+    legacy_spelling,
+    proposer_verdict,
 )
 from spectrace.dialects.base import LogLine
 
@@ -308,7 +312,12 @@ class ConfigCollector:
         for name, value in flags.items():
             self._set(name, value, line, origin)
         if "speculative_config.method" in flags:
-            reason, points_to, proposer = proposer_verdict(flags["speculative_config.method"])
+            found = VERSION.search(line.text)  # the engine line names its own release
+            version = (found.group(1) or found.group(2)) if found else self._config.version
+            reason, points_to, proposer = proposer_verdict(
+                flags["speculative_config.method"], version, engine_line_v1(line.text),
+                legacy_spelling(line.text),
+            )
             self._config.path_evidence.append(
                 Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
             )
@@ -366,7 +375,9 @@ class ConfigCollector:
         if command.engine == "vllm" and method is not None and said is not None and (
             method.origin == "launch_command" and (method.source, method.lineno) == (said.source, said.lineno)
         ):  # fmt: skip
-            reason, points_to, proposer = proposer_verdict(method.value)
+            reason, points_to, proposer = proposer_verdict(
+                method.value, self._config.version, None, legacy_spelling(said.text)
+            )
             reason = reason.replace("vLLM config", "vLLM launch command", 1)
             self._config.path_evidence.append(
                 Evidence(said.source, said.lineno, trim(said.raw), reason, points_to, proposer)

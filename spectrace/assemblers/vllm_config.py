@@ -6,11 +6,6 @@ vLLM has one speculative path per method, so the proposer class it names is the 
 from __future__ import annotations
 
 import re
-import tomllib
-from collections.abc import Mapping
-from functools import cache
-from importlib import resources
-from types import MappingProxyType
 
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
 
@@ -23,12 +18,6 @@ CLI_NAMES = {
     "num_speculative_tokens": "num_spec_tokens",
     "draft_model": "model",
     "speculative_model": "model",
-}
-_PROPOSERS = {
-    "ngram": "NgramProposer",
-    "medusa": "MedusaProposer",
-    "draft_model": "DraftModelProposer",
-    "mlp_speculator": "MLPSpeculatorProposer",
 }
 _ARG_KEYS = {"method": "method", "num_speculative_tokens": "num_spec_tokens", "model": "model"}
 
@@ -149,35 +138,3 @@ def namespace_args_flags(text: str) -> dict[str, object]:
         flags.setdefault("speculative_config.num_spec_tokens", values["num_speculative_tokens"])
     flags.update(_parallel_sizes(values))
     return flags
-
-
-@cache
-def _method_rows() -> Mapping[str, tuple[str, str]]:
-    """vLLM's ``[[method]]`` rows (rules/paths/vllm.toml): method -> (family, proposer)."""
-    node = resources.files("spectrace.rules").joinpath("paths/vllm.toml")
-    if not node.is_file():
-        return MappingProxyType({})
-    try:
-        rows = tomllib.loads(node.read_text("utf-8")).get("method", [])
-    except tomllib.TOMLDecodeError:
-        return MappingProxyType({})  # the path-table loader reports a broken table
-    return MappingProxyType({str(r.get("value", "")).lower(): (str(r.get("family", "")),
-                             str(r.get("worker", ""))) for r in rows if isinstance(r, dict)})
-
-
-def proposer_verdict(method: object) -> tuple[str, str | None, str | None]:
-    """(reason, points_to, proposer class) for a speculative method (None: spec off). The
-    proposer comes from the method table built from vLLM's own releases; a method it does
-    not know keeps the family-level fallback (EAGLE-like names run on EagleProposer)."""
-    if method is None:
-        return "vLLM config: speculative_config=None, no proposer", None, None
-    name = str(method).lower()
-    family, proposer = _method_rows().get(name.strip("[]"), ("", ""))
-    if not proposer:
-        eagle_like = name.startswith("eagle") or name == "mtp" or name.endswith("_mtp")
-        proposer = _PROPOSERS.get(name) or ("EagleProposer" if eagle_like else "")
-    if not proposer:
-        return f"vLLM config: speculative method '{name}' (no proposer known for it)", None, None
-    family = f" {family}" if family else ""
-    return (f"vLLM config: speculative method '{name}'{family} -> {proposer} (other)",
-            "other", proposer)

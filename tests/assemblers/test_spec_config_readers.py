@@ -11,7 +11,8 @@ import pytest
 from asm_helpers import collect_config as collect
 
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
-from spectrace.assemblers.vllm_config import proposer_verdict, speculative_repr_flags
+from spectrace.assemblers.vllm_config import speculative_repr_flags
+from spectrace.assemblers.vllm_proposers import proposer_verdict
 
 
 def family(framework: str, value: str) -> str:
@@ -26,7 +27,7 @@ def family(framework: str, value: str) -> str:
 
 def test_speculative_config_repr_in_an_exception_line_gives_method_and_line() -> None:
     config = collect(
-        "(EngineCore_DP0 pid=88) INFO 07-02 10:11:12 [core.py:71] started",
+        "INFO 07-02 10:11:10 [api_server.py:1351] vLLM API server version 0.10.1",
         "RuntimeError: draft shape mismatch for SpeculativeConfig(method='deepseek_mtp', "
         "model='deepseek-ai/DeepSeek-V3', num_spec_tokens=1)",
     )
@@ -73,14 +74,38 @@ def test_ascend_non_default_args_name_the_mtp_method() -> None:
 
 
 @pytest.mark.parametrize(
-    ("method", "proposer"),
-    [("suffix", "SuffixDecodingProposer"), ("dflash", "DFlashProposer"), ("mtp", "EagleProposer"),
-     ("eagle3", "EagleProposer"), ("ngram", "NgramProposer"), ("[ngram]", "NgramProposer"),
-     ("draft_model", "DraftModelProposer"), ("qwen3_next_mtp", "EagleProposer")],
+    ("method", "version", "proposer"),
+    [("suffix", None, "SuffixDecodingProposer"), ("dflash", None, "DFlashProposer"),
+     ("mtp", None, "EagleProposer"), ("eagle3", "0.10.1", "EagleProposer"),
+     ("[ngram]", "0.11.0", "NgramProposer"), ("ngram", "0.6.1", "NGramWorker"),
+     ("medusa", "0.6.1", "MedusaWorker"), ("draft_model", "0.9.2", "MultiStepWorker"),
+     ("qwen3_next_mtp", "0.11.0", "EagleProposer")],
 )
-def test_each_method_gets_the_proposer_its_release_runs(method: str, proposer: str) -> None:
-    reason, points_to, got = proposer_verdict(method)
+def test_each_method_gets_the_class_its_release_runs(
+    method: str, version: str | None, proposer: str
+) -> None:
+    reason, points_to, got = proposer_verdict(method, version)
     assert (points_to, got) == ("other", proposer) and method.strip("[]") in reason
+
+
+def test_a_v0_spelling_without_a_release_names_both_and_never_guesses() -> None:
+    for version in (None, "0.8.5"):  # no release; a release that ships both engines
+        reason, points_to, got = proposer_verdict("[ngram]", version, legacy=True)
+        assert (points_to, got) == ("other", None)
+        assert "NgramProposer" in reason and "NGramWorker" in reason
+    assert proposer_verdict("ngram", "0.8.5", v1=True, legacy=True)[2] == "NgramProposer"
+    assert proposer_verdict("ngram", "0.8.5")[2] == "NgramProposer"  # V1 spelling, V1 default
+
+
+def test_v0_launch_flags_give_no_v1_class() -> None:
+    config = collect(
+        "docker run --gpus all vllm/vllm-openai --model /m --speculative-model \"[ngram]\" "
+        "--num-speculative-tokens 5 --use-v2-block-manager"
+    )
+    method = config.flags.get("speculative_config.method")
+    evidence = [e for e in config.path_evidence if "speculative method" in e.reason]
+    assert method is not None and method.value in ("ngram", "[ngram]")
+    assert evidence and all(e.worker_class is None for e in evidence)
 
 
 def test_an_unknown_method_names_no_proposer() -> None:

@@ -1,0 +1,116 @@
+"""A vLLM speculative method -> the class that ran it, by engine generation and release.
+
+V0 (``vllm/spec_decode/``, up to the last release that ships it) runs every method through
+``SpecDecodeWorker`` with a proposer worker (``NGramWorker``, ``MedusaWorker``,
+``MLPSpeculatorWorker``, ``MultiStepWorker`` for draft models, EAGLE and MTP heads); V1 runs a
+proposer class (``NgramProposer``, ``EagleProposer``...). Both shipped side by side for some
+releases, so the release a log prints, or the ``V1 LLM engine`` line, decides which; with
+neither the verdict names the family and both classes rather than guess. Every release bound
+and class comes from rules/paths/vllm.toml, generated from vLLM's own wheels.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+from packaging.version import InvalidVersion, Version
+
+_V0_DRAFT_WORKER = "MultiStepWorker"  # V0's proposer worker for draft models and heads
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    methods: MappingProxyType[str, tuple[str, str, str]]  # value -> (family, proposer, first)
+    spans: MappingProxyType[str, tuple[str, str]]  # class -> (first, last) release
+    v0_workers: MappingProxyType[str, str]  # family -> V0 proposer worker
+
+
+@cache
+def _tables() -> _Tables:
+    """vllm.toml's [[method]] and [[frame]] rows, read once (a broken or missing table gives
+    empty ones: the path-table loader reports it)."""
+    node = resources.files("spectrace.rules").joinpath("paths/vllm.toml")
+    try:
+        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
+    except tomllib.TOMLDecodeError:
+        data = {}
+    methods = {str(r.get("value", "")).lower(): (str(r.get("family", "")), str(r.get("worker", "")),
+                                                 str((r.get("releases") or [""])[0]))
+               for r in data.get("method", []) if isinstance(r, dict)}
+    spans: dict[str, tuple[str, str]] = {}
+    v0: dict[str, str] = {}
+    for row in data.get("frame", []):
+        worker, releases = str(row.get("worker", "")), row.get("releases", ["", ""])
+        if worker and not row.get("function") and all(releases):
+            spans.setdefault(worker, (str(releases[0]), str(releases[1])))
+            if worker.endswith("Worker") and row.get("family") and not row.get("file", "").startswith("v1/"):
+                v0.setdefault(str(row["family"]), worker)
+    return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0))
+
+
+def _version(text: str | None) -> Version | None:
+    try:
+        return Version(text.removeprefix("v")) if text else None
+    except InvalidVersion:
+        return None
+
+
+def _runs_on(cls: str, version: Version) -> bool:
+    first, last = (_version(v) for v in _tables().spans.get(cls, ("", "")))
+    return first is not None and last is not None and first <= version <= last
+
+
+def legacy_spelling(text: str) -> bool:
+    """The config spelled the V0 way (``speculative_model``, ``[ngram]``, ``draft_model=``):
+    V0, or an early V1 release that still took it, so never the V1 class without a release."""
+    return any(word in text for word in ("speculative_model", "speculative-model", "[ngram]",
+                                          "SpeculativeConfig(draft_model="))
+
+
+def engine_line_v1(text: str) -> bool | None:
+    """``Initializing a V1 LLM engine`` -> True, V0's ``Initializing an LLM engine`` -> False,
+    any other line -> None (it does not say)."""
+    if "V1 LLM engine" in text:
+        return True
+    return False if "LLM engine" in text else None
+
+
+def proposer_verdict(method: object, version: str | None = None, v1: bool | None = None,
+                     legacy: bool = False) -> tuple[str, str | None, str | None]:
+    """(reason, points_to, class) for a speculative method (None: spec off). ``version`` is
+    the vLLM release the log prints, ``v1`` what its engine line says (None: not said),
+    ``legacy`` whether the config was spelled the V0 way (``legacy_spelling``); a ``method``
+    spelled the V1 way on a release that ships both engines runs on V1, the default."""
+    if method is None:
+        return "vLLM config: speculative_config=None, no proposer", None, None
+    name = str(method).lower().strip("[]")
+    tables = _tables()
+    family, proposer, first = tables.methods.get(name, ("", "", ""))
+    if not proposer and (name.startswith("eagle") or name == "mtp" or name.endswith("_mtp")):
+        proposer = "EagleProposer"
+    worker = tables.v0_workers.get(family, _V0_DRAFT_WORKER) if family or proposer else ""
+    said = f"vLLM config: speculative method '{name}'" + (f" {family}" if family else "")
+    release = _version(version)
+    on_v1 = proposer and (v1 is True or (release is not None and _runs_on(proposer, release))
+                          or (release is None and not legacy))
+    v0_last = _version(tables.spans.get("SpecDecodeWorker", ("", ""))[1])
+    if v0_last is not None and (_version(first) or v0_last) > v0_last:
+        worker = ""  # the method came after V0's last release: V1 only
+    on_v0 = bool(worker) and v1 is not True and release is not None and _runs_on(
+        "SpecDecodeWorker", release)
+    on_v1 = on_v1 or (proposer and not worker)
+    on_v0 = on_v0 and (legacy or not on_v1)  # both ship: the V1 spelling runs on V1
+    if on_v1 and not on_v0:
+        return f"{said} -> {proposer} (other)", "other", proposer
+    if on_v0 and not on_v1 or (v1 is False and worker):
+        return f"{said} -> {worker} (V0 spec_decode, other)", "other", worker
+    if not proposer and not worker:
+        return f"{said} (no proposer known for it)", None, None
+    both = f"{proposer} on the V1 engine, {worker} on V0"
+    why = "the log prints neither the release nor the engine line" if release is None else (
+        f"vllm {version} ships both engines")
+    return f"{said} -> {both} ({why})", "other", None
