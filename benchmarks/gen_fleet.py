@@ -59,8 +59,10 @@ def write_node(path: Path, node: int, args: argparse.Namespace) -> int:
         while size < args.size_mb * 1024 * 1024:
             when += timedelta(seconds=1)
             size += out.write(noise(rng, ranks, when))
-        crash = origin(node, ranks[node % len(ranks)], when) if node % 5 == 0 else collateral(
-            ranks, when + timedelta(seconds=600)
+        crash = (
+            origin(node, ranks[node % len(ranks)], when)
+            if node % 5 == 0
+            else collateral(ranks, when + timedelta(seconds=600))
         )
         size += out.write("\n".join(crash) + "\n")
     return size

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fleet_logs import make_fleet, spectrace_exe
 
 from spectrace import parallel, pipeline
 from spectrace.fleet import tasks
 from spectrace.fleet.local import ProcessMapper
 from spectrace.ruleset import RuleSet
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def spectrace_exe() -> str:
-    return shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
 
 
 def triage(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -29,10 +22,7 @@ def triage(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Twelve node directories of ~100 KB each: 3 origin crashes, collateral on the others."""
-    out = tmp_path_factory.mktemp("fleet")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_fleet.py"), "--out", str(out),
-                    "--nodes", "12", "--size-mb", "0.1"], check=True, capture_output=True)  # fmt: skip
-    return out
+    return make_fleet(tmp_path_factory.mktemp("fleet"), nodes=12, size_mb=0.1)
 
 
 def test_jobs_gives_the_same_json_byte_for_byte(fleet: Path) -> None:
@@ -67,7 +57,7 @@ def test_big_files_split_into_ranges_merge_as_one_scan(
     monkeypatch.setattr(tasks, "PARALLEL_MIN_BYTES", 16 * 1024)
     paths = [str(p) for p in sorted(fleet.rglob("server.log"))[:4]]
     planned = tasks.plan_tasks(paths, 3)
-    assert [len(t) for t in planned] == [3, 3, 3, 3]
+    assert [len(t) for t in planned] == [3, 3, 3, 3]  # ~100 KB each: 16 KB ranges allowed
     rules = RuleSet.load()
     whole = pipeline.analyse(paths, rules=rules)
     mapped = pipeline.analyse(paths, rules=rules, mapper=ProcessMapper(3))

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from fleet_logs import make_fleet
 
 from spectrace import pipeline
 from spectrace.fleet.nodes import node_names, split_node
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("nodes")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_fleet.py"), "--out", str(out),
-                    "--nodes", "4", "--size-mb", "0.05", "--ranks", "4"], check=True,
-                   capture_output=True)  # fmt: skip
-    return out
+    return make_fleet(tmp_path_factory.mktemp("nodes"), nodes=4, size_mb=0.05, ranks=4)
 
 
 def test_ranks_read_node_slash_rank_and_the_origin_names_its_node(fleet: Path) -> None:

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from fleet_logs import make_fleet, spectrace_exe
 
 
 def triage(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
-    return subprocess.run([exe, "triage", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([spectrace_exe(), "triage", *args], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("pq")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_fleet.py"), "--out", str(out),
-                    "--nodes", "6", "--size-mb", "0.05", "--ranks", "2"], check=True,
-                   capture_output=True)  # fmt: skip
-    return out
+    return make_fleet(tmp_path_factory.mktemp("pq"), nodes=6, size_mb=0.05, ranks=2)
 
 
 def scan(root: Path, table: str) -> pl.LazyFrame:
@@ -37,7 +30,12 @@ def test_runs_append_and_group_by_signature(fleet: Path, tmp_path: Path) -> None
     first = triage(str(fleet), "--format", "parquet", "--output", str(data))
     assert first.returncode == 1 and "new root-cause" in first.stdout  # the summary line only
     # a second run: two of the nodes; a third: the first again (replaces its own partition)
-    assert triage(str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)).returncode == 1
+    assert (
+        triage(
+            str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)
+        ).returncode
+        == 1
+    )
     assert triage(str(fleet), "--format", "parquet", "--output", str(data)).returncode == 1
     runs = scan(data, "runs").collect()
     assert runs.height == 2 and runs["run"].n_unique() == 2
@@ -71,17 +69,28 @@ def test_parquet_needs_a_directory(fleet: Path, tmp_path: Path) -> None:
     afile.write_text("{}")
     onfile = triage(str(fleet), "--format", "parquet", "--output", str(afile))
     for done in (missing, onfile):
-        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert (
+            done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        )
 
 
 def test_diff_reads_runs_back_from_the_dataset(fleet: Path, tmp_path: Path) -> None:
     data = tmp_path / "db"
-    assert triage(str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)).returncode == 1
+    assert (
+        triage(
+            str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)
+        ).returncode
+        == 1
+    )
     assert triage(str(fleet), "-f", "parquet", "-o", str(data)).returncode == 1
     small, full = sorted((data / "incidents").iterdir(), key=lambda p: p.stat().st_mtime)
-    exe = shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
-    done = subprocess.run([exe, "diff", str(small), str(full)], capture_output=True, text=True, timeout=120)
+    exe = spectrace_exe()
+    done = subprocess.run(
+        [exe, "diff", str(small), str(full)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 1, done.stderr
     assert "1 new, 0 gone, 2 still there" in done.stdout  # node05's crash is new
-    same = subprocess.run([exe, "diff", str(full), str(fleet)], capture_output=True, text=True, timeout=300)
+    same = subprocess.run(
+        [exe, "diff", str(full), str(fleet)], capture_output=True, text=True, timeout=300
+    )
     assert same.returncode == 0 and "0 new, 0 gone" in same.stdout

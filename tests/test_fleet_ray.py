@@ -4,28 +4,21 @@ one process gives (that part runs only where ``pip install 'spectrace[fleet]'`` 
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from fleet_logs import make_fleet, spectrace_exe
 
-ROOT = Path(__file__).resolve().parents[1]
-WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from spectrace.cli import main; sys.exit(main())"
-
-
-def exe() -> str:
-    return shutil.which("spectrace") or str(Path(sys.executable).with_name("spectrace"))
+WITHOUT_RAY = (
+    "import sys; sys.modules['ray'] = None; from spectrace.cli import main; sys.exit(main())"
+)
 
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ray")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_fleet.py"), "--out", str(out),
-                    "--nodes", "10", "--size-mb", "0.05", "--ranks", "2"], check=True,
-                   capture_output=True)  # fmt: skip
-    return out
+    return make_fleet(tmp_path_factory.mktemp("ray"), nodes=10, size_mb=0.05, ranks=2)
 
 
 def test_without_ray_it_says_what_to_install_in_one_line(fleet: Path) -> None:
@@ -36,16 +29,16 @@ def test_without_ray_it_says_what_to_install_in_one_line(fleet: Path) -> None:
 
 
 def test_ray_with_jobs_is_a_usage_error(fleet: Path) -> None:
-    done = subprocess.run([exe(), "triage", str(fleet), "--ray", "local", "--jobs", "2"],
+    done = subprocess.run([spectrace_exe(), "triage", str(fleet), "--ray", "local", "--jobs", "2"],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2 and "--ray" in done.stderr
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is the fleet extra")
 def test_a_local_ray_cluster_gives_the_same_json(fleet: Path) -> None:
-    one = subprocess.run([exe(), "triage", str(fleet), "-f", "json"], capture_output=True,
+    one = subprocess.run([spectrace_exe(), "triage", str(fleet), "-f", "json"], capture_output=True,
                          text=True, timeout=300)  # fmt: skip
-    ray = subprocess.run([exe(), "triage", str(fleet), "-f", "json", "--ray", "local"],
+    ray = subprocess.run([spectrace_exe(), "triage", str(fleet), "-f", "json", "--ray", "local"],
                          capture_output=True, text=True, timeout=300)  # fmt: skip
     assert one.returncode == ray.returncode == 1, ray.stderr[-2000:]
     assert one.stdout == ray.stdout and '"origin_rank": "node00/TP0"' in ray.stdout

@@ -32,14 +32,18 @@ class ScanRecipe:
 
 
 def plan_tasks(paths: Sequence[str], jobs: int) -> list[list[ScanTask]]:
-    """Per input, its tasks: one for a file, ``jobs`` ranges for a plain file big enough that
-    the one-process scan would split it too (``parallel.PARALLEL_MIN_BYTES``)."""
+    """Per input, its tasks: one for a file; for a plain file big enough that the one-process
+    scan would split it too (``parallel.PARALLEL_MIN_BYTES``), up to ``jobs`` ranges of at
+    least that size each (a 1 GB file on 300 Ray CPUs: 10 ranges, not 300 tiny tasks)."""
     planned = []
     for path in paths:
         parts = 1 if path == STDIN else plan_workers(path, None)
         if parts > 1 and os.path.getsize(path) >= PARALLEL_MIN_BYTES:
-            points = split_points(path, max(parts, jobs))
-            planned.append([ScanTask(path, lo, hi) for lo, hi in zip(points, points[1:])])
+            ranges = max(parts, min(jobs, os.path.getsize(path) // PARALLEL_MIN_BYTES))
+            points = split_points(path, ranges)
+            planned.append(
+                [ScanTask(path, lo, hi) for lo, hi in zip(points, points[1:], strict=False)]
+            )
         else:
             planned.append([ScanTask(path)])
     return planned

@@ -191,4 +191,3 @@ def run_document(path: str) -> dict[str, object]:
                        "time": row["first_time"].isoformat() if row["first_time"] else None,
                        "rank": row["origin_rank"]},
     } for row in rows]}  # fmt: skip
-
