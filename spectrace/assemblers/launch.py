@@ -129,7 +129,9 @@ def read_command(
         quoted = _quoted_flags(lines)
         if quoted is not None:
             lines, tokens = quoted, _tokens(quoted)
-        command = _headless(lines, _until_shell_end(tokens)[:MAX_TOKENS], tables, releases)
+        args = _until_shell_end(tokens)[:MAX_TOKENS]
+        # a sentence quoting one flag only one server has names it as surely as a block does
+        command = _headless(lines, args, tables, releases, 1 if quoted is not None else 2)
         env = find_env_assignments("\n".join(clean(line.text) for line in lines))
         if command is None and env:  # "--env SGLANG_ENABLE_SPEC_V2=1" alone still sets the env
             return LaunchCommand(
@@ -164,17 +166,17 @@ def _env_engine(name: str) -> str:
 
 
 def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionTables,
-              releases: dict[str, str]):  # fmt: skip
+              releases: dict[str, str], least: int = 2):  # fmt: skip
     """A block of bare flags, or a k8s ``args:`` list under an image's own entry point: the
-    server whose options take the most of its flags, when one clearly does (two or more, and
-    more than any other), else nothing."""
+    server whose options take the most of its flags, when one clearly does (``least`` or
+    more, and more than any other), else nothing."""
     if not args or not args[0][0].startswith("--"):
         return None
     reads = [_read(engine, lines, args, None, tables, releases.get(engine))
              for engine in ("sglang", "vllm", "trtllm")]  # fmt: skip
     score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)
     (best, i), (second, _) = score[0], score[1]
-    return reads[i] if len(reads[i].flags) >= 2 and best > second else None
+    return reads[i] if len(reads[i].flags) >= least and best > second else None
 
 
 def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model: str | None,

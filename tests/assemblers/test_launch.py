@@ -479,3 +479,14 @@ def test_a_sentence_before_the_command_does_not_open_a_quote() -> None:
     )
     assert (command.engine, command.flags["method"], command.flags["tp_size"]) == ("vllm", "mtp", 2)
     assert command.model == "org/m"
+
+
+def test_one_flag_quoted_in_a_sentence_names_its_server() -> None:
+    """``Starting SGLang with `--speculative-algorithm EAGLE3` but without `--speculative-
+    draft-model-path` ...``: one flag only SGLang has; the flag quoted without a value sets
+    nothing."""
+    command = read(
+        "Starting it with `--speculative-algorithm EAGLE3` but without"
+        " `--speculative-draft-model-path` crashes at start-up."
+    )
+    assert (command.engine, command.flags) == ("sglang", {"speculative_algorithm": "EAGLE3"})
