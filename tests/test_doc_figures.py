@@ -9,6 +9,7 @@ the script that prints each). The inventory of all figures is docs/figures.md.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import subprocess
 import sys
@@ -19,10 +20,12 @@ import pytest
 
 from spectrace import cli, guard, lookback, parallel, read, ruleset
 from spectrace.assemblers import fatal, faultdump
+from spectrace.commands import stacks as stacks_command
 from spectrace.commands import triage as triage_command
 from spectrace.incident_storms import STORM_LINES, STORM_SECONDS
 from spectrace.linecount import NUMPY_INPUT_MIN
-from spectrace.reports import Format, cap, words
+from spectrace.reports import Format, cap, github, words
+from spectrace.reports import json as json_report
 from spectrace.stacks import pasted
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,6 +83,11 @@ def test_generated_log_holds_the_crashes_the_docs_count(name: str, pattern: str)
     assert generated(size_mb, 8)[: len(counts)] == tuple(counts)
 
 
+def _stacks_default(name: str) -> float:
+    """The default ``spectrace stacks`` shows the user for one option."""
+    return inspect.signature(stacks_command.stacks_command).parameters[name].default
+
+
 def _constants() -> list[tuple[str, str, tuple[int, ...]]]:
     """(doc, phrase, the values the code uses) for limits the docs promise."""
     return [
@@ -105,6 +113,11 @@ def _constants() -> list[tuple[str, str, tuple[int, ...]]]:
         ("docs/interleaved-ranks.md", r"within (\d+) lines and (\d+) s",
          (STORM_LINES, int(STORM_SECONDS.total_seconds()))),
         ("docs/stacks.md", r"(\d+) lines without any dump line end it", (pasted.GAP_LINES,)),
+        ("docs/stacks.md", r"bounds each py-spy call \(default (\d+) s\)", (round(_stacks_default('timeout')),)),
+        ("docs/triage.md", r"The default is (\d+) for the text report", (cap.TEXT_MAX_INCIDENTS,)),
+        ("docs/triage.md", r"at most its first (\d+) occurrences", (json_report.MAX_OCCURRENCES,)),
+        ("docs/json-schema.md", r"at most the first (\d+)\)", (json_report.MAX_OCCURRENCES,)),
+        ("docs/triage.md", r"at most (\d+) of each \(GitHub's per-step cap\)", (github.MAX_PER_TYPE,)),
     ]  # fmt: skip
 
 
