@@ -194,6 +194,7 @@ class ConfigCollector:
         self._tables = tables if tables is not None else OptionTables()  # loaded on first use
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
+        self._sglang_release: tuple[int, int, int] | None = None
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -238,6 +239,7 @@ class ConfigCollector:
             self._config.version = ".".join(str(part) for part in release)
             self._launch.releases["sglang"] = self._config.version
             self._config.era = self._version_era = era_of(release)
+            self._sglang_release = release  # the era table's own row, not the whole era's
             self._config.engine = self._config.engine or "sglang"
 
     def result(self) -> RunConfig:
@@ -279,12 +281,14 @@ class ConfigCollector:
         line, flags = self._dump_line, self._config.flags
         env = flags["SGLANG_ENABLE_SPEC_V2"].value if "SGLANG_ENABLE_SPEC_V2" in flags else None
         if line is not None:
-            verdict = verdict_from_dump(self._config.server_args, self._config.era, env)
+            verdict = verdict_from_dump(self._config.server_args, self._config.era, env,
+                                        self._sglang_release)  # fmt: skip
             where = (line.source, line.lineno)
         else:  # no dump: a launch command and the release the report names may still decide
             algo = flags.get("speculative_algorithm")
             launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
-            verdict = verdict_from_launch(launch, self._config.era, env) if algo else None
+            verdict = (verdict_from_launch(launch, self._config.era, env, self._sglang_release)
+                       if algo else None)  # fmt: skip
             where = (algo.source, algo.lineno) if algo else ("", 0)
         if verdict is None:
             return []

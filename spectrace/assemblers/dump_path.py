@@ -13,13 +13,16 @@ from spectrace.assemblers.pyrepr import SourceText
 from spectrace.assemblers.sglang_eras import (
     EraRule,
     RunFacts,
+    Version,
     contradicts,
+    fixed_for,
     overlap_in,
     rules_for,
     version_text,
 )
 
-EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "FROZEN_KV_MTP"}
+EAGLE_FAMILY = {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE"}
+_ENV = "SGLANG_ENABLE_SPEC_V2"
 V2_ONLY_ERAS = {"0.5.13+", "0.5.17+"}
 _SHOWN = (
     "speculative_algorithm",
@@ -56,11 +59,15 @@ def _base_class(algo: str, values: Mapping[str, object]) -> str:
 
 
 def verdict_from_dump(
-    values: Mapping[str, object], era: str | None, spec_v2_env: object = None
+    values: Mapping[str, object],
+    era: str | None,
+    spec_v2_env: object = None,
+    release: Version | None = None,
 ) -> DumpVerdict | None:
     """The dump's verdict, or None when neither the dump nor the release's defaults decide.
 
-    ``spec_v2_env``: SGLANG_ENABLE_SPEC_V2 as the log set it (env vars are never dumped).
+    ``spec_v2_env``: SGLANG_ENABLE_SPEC_V2 as the log set it (env vars are never dumped);
+    ``release``: the sglang release the log prints (its own era row, not the whole era's).
     """
     if "speculative_algorithm" not in values:
         return None
@@ -82,15 +89,31 @@ def verdict_from_dump(
             "server_args dump: speculative_algorithm='NGRAM' -> NGRAMWorker",
             excerpt,
         )
-    if algo not in EAGLE_FAMILY:  # DFLASH, DSPARK, UNO...: some have v1 and V2 workers too
-        return DumpVerdict(
-            None,
-            None,
-            f"server_args dump: speculative_algorithm={raw!r} is not an EAGLE-family algorithm; "
-            "the era table does not say which of its workers ran (a frame from it would)",
-            excerpt,
-        )
-    return _eagle_verdict(algo, values, era, excerpt, spec_v2_env)
+    if algo not in EAGLE_FAMILY:  # DFLASH, FROZEN_KV_MTP, DSPARK, UNO: one class per release
+        return _fixed_verdict(algo, raw, era, release, excerpt)
+    return _eagle_verdict(algo, values, era, excerpt, spec_v2_env, release)
+
+
+def _fixed_verdict(
+    algo: str, raw: object, era: str | None, release: Version | None, excerpt: str
+) -> DumpVerdict:
+    """An algorithm whose worker follows the release alone ([[fixed]] rows of the era table)."""
+    rows = fixed_for(algo, era, release)
+    if not rows:
+        return DumpVerdict(None, None, f"server_args dump: speculative_algorithm={raw!r}: the era "
+                           "table names no worker for it (a frame from its worker would)", excerpt)  # fmt: skip
+    if len({(r.path, r.worker) for r in rows}) == 1:
+        row = rows[0]
+        on = f"sglang {version_text(release)}" if release else "every release that has it"
+        return DumpVerdict(row.path, row.worker, f"server_args dump: speculative_algorithm="
+                           f"'{algo}' on {on}: {row.why} -> {row.path} ({row.worker})", excerpt)  # fmt: skip
+    parts = [f"{r.path} ({r.worker})" for r in rows]
+    later = rows[-1]
+    sentence = (f"{parts[-1]} if sglang >= {version_text(later.first)}, else {parts[0]}"
+                if len(rows) == 2 else "; ".join(parts))  # fmt: skip
+    lacking = f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    reason = f"server_args dump: speculative_algorithm='{algo}': {sentence} ({lacking})"
+    return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 
 
 def _facts(algo: str, values: Mapping[str, object], env: object) -> RunFacts:
@@ -113,21 +136,33 @@ def _facts(algo: str, values: Mapping[str, object], env: object) -> RunFacts:
     )
 
 
+def _possible(era: str | None, release: Version | None, facts: RunFacts) -> tuple[EraRule, ...]:
+    """The era rows the log leaves possible. A log that sets SGLANG_ENABLE_SPEC_V2 comes from
+    a release that reads it (0.5.5-0.5.16): nobody sets a switch their server ignores."""
+    rows = rules_for(era, release)
+    if release is None and facts.env is not None:
+        reading = tuple(r for r in rows if r.switch == _ENV)
+        return reading or rows
+    return rows
+
+
 def _eagle_verdict(
-    algo: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object
+    algo: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object,
+    release: Version | None = None,
 ) -> DumpVerdict | None:
     """The era table's answer for every release the log leaves possible (one when it names
     its release): all agree -> a verdict; they differ -> a conditional one."""
     base = _base_class(algo, values)
     facts = _facts(algo, values, env)
-    outcomes = [(rule, *overlap_in(rule, facts)) for rule in rules_for(era)]
+    outcomes = [(rule, *overlap_in(rule, facts)) for rule in _possible(era, release, facts)]
     possible = [o for o in outcomes if not contradicts(o[0], facts)] or outcomes
     if len({on for _, on, _ in possible}) > 1:
         return _conditional(algo, base, possible, excerpt, era)
     rule, on, why = possible[-1]
     points_to, worker = ("v2", base + "V2") if on else ("v1", base)
-    if rule.workers == "v2" and era is not None:
-        reason = (f"server_args dump: {algo} on sglang {era}, where the v1 worker no longer "
+    if rule.workers == "v2" and (era is not None or release is not None):
+        shown = version_text(release) if release else era
+        reason = (f"server_args dump: {algo} on sglang {shown}, where the v1 worker no longer "
                   "exists -> v2 whatever the overlap setting")  # fmt: skip
     elif facts.disable_final is True and rule.workers != "v2":
         topk = facts.topk
@@ -138,8 +173,12 @@ def _eagle_verdict(
         reason = (f"server_args dump: speculative_algorithm='{algo}' with "
                   f"disable_overlap_schedule=False -> v2 ({base}V2, overlap)")  # fmt: skip
     else:
+        shown = version_text(release) if release else era or "any release"
+        if release is None and facts.env is not None and len({o[0].era for o in possible}) > 1:
+            span = EraRule.span(replace(possible[0][0], last=possible[-1][0].last))
+            shown = f"{span} (the releases that read {_ENV}, which the log sets)"
         reason = (f"server_args dump: speculative_algorithm='{algo}' but no disable_overlap_"
-                  f"schedule; sglang {era or 'any release'}: {why} -> {points_to} ({worker})")  # fmt: skip
+                  f"schedule; sglang {shown}: {why} -> {points_to} ({worker})")  # fmt: skip
     return DumpVerdict(points_to, worker, reason, excerpt)
 
 
@@ -174,7 +213,10 @@ def _conditional(
 
 
 def verdict_from_launch(
-    flags: Mapping[str, object], era: str | None, spec_v2_env: object = None
+    flags: Mapping[str, object],
+    era: str | None,
+    spec_v2_env: object = None,
+    release: Version | None = None,
 ) -> DumpVerdict | None:
     """No dump, but a launch command (``flags``: name -> value) and maybe a release: the
     release's rule decides as it would for a dump. The command's ``--disable-overlap-schedule``
@@ -186,7 +228,7 @@ def verdict_from_launch(
     values = {name: flags[name] for name in keep if name in flags}
     if flags.get("disable_overlap_schedule") is True:
         values["disable_overlap_request"] = True
-    verdict = verdict_from_dump(values, era, spec_v2_env)
+    verdict = verdict_from_dump(values, era, spec_v2_env, release)
     if verdict is None:
         return None
     shown = ", ".join(f"{name}={value!r}" for name, value in values.items()

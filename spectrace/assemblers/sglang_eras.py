@@ -22,6 +22,7 @@ _KEYS = {
     "era", "first", "last", "workers", "switch", "switch_default", "v2_algorithms", "forced_on",
     "others_forced_off", "topk_forces_v1", "why",
 }  # fmt: skip
+_FIXED_KEYS = {"algorithm", "first", "last", "worker", "path", "why"}
 _ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
 Version = tuple[int, int, int]
 
@@ -50,6 +51,22 @@ class EraRule:
         if self.first == (0, 0, 0):
             return f"<= {last}"
         return first if first == last else f"{first}-{last}"
+
+
+@dataclass(frozen=True, slots=True)
+class FixedRule:
+    """An algorithm outside the EAGLE family with one worker per release range ([[fixed]])."""
+
+    algorithm: str
+    first: Version
+    last: Version | None
+    worker: str
+    path: str  # "v1" | "v2" | "other"
+    why: str
+
+    def covers(self, first: Version, last: Version | None) -> bool:
+        """Whether the row shares a release with ``first..last`` (None: no upper bound)."""
+        return (last is None or self.first <= last) and (self.last is None or first <= self.last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,21 +119,65 @@ def _row(raw: dict[str, object], n: int) -> EraRule:
     )
 
 
+def _fixed(raw: dict[str, object], n: int) -> FixedRule:
+    where = f"fixed row {n}"
+    if set(raw) != _FIXED_KEYS:
+        bad = sorted(set(raw) ^ _FIXED_KEYS)[0]
+        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    if raw["path"] not in ("v1", "v2", "other"):
+        raise RuleError(f"{TABLE}: {where}: path must be v1, v2 or other")
+    return FixedRule(
+        algorithm=str(raw["algorithm"]).upper(),
+        first=_version(str(raw["first"]), where),
+        last=_version(str(raw["last"]), where) if raw["last"] else None,
+        worker=str(raw["worker"]),
+        path=str(raw["path"]),
+        why=str(raw["why"]),
+    )
+
+
+@cache
+def _table() -> dict[str, list[dict[str, object]]]:
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleError(f"{TABLE}: {exc}") from None
+
+
 @cache
 def era_rules() -> tuple[EraRule, ...]:
     """The table, oldest release first (read once: it is package data, never changed)."""
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    try:
-        rows = tomllib.loads(text).get("era", [])
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(f"{TABLE}: {exc}") from None
-    return tuple(_row(raw, n) for n, raw in enumerate(rows, 1))
+    return tuple(_row(raw, n) for n, raw in enumerate(_table().get("era", []), 1))
 
 
-def rules_for(era: str | None) -> tuple[EraRule, ...]:
-    """The rows a log leaves possible: its era's, or every row when it names none."""
+@cache
+def fixed_rules() -> tuple[FixedRule, ...]:
+    return tuple(_fixed(raw, n) for n, raw in enumerate(_table().get("fixed", []), 1))
+
+
+def _holds(first: Version, last: Version | None, release: Version) -> bool:
+    return first <= release and (last is None or release <= last)
+
+
+def rules_for(era: str | None, release: Version | None = None) -> tuple[EraRule, ...]:
+    """The rows a log leaves possible: the row of its printed release, else its era's rows,
+    else every row."""
     rows = era_rules()
+    if release is not None:
+        exact = tuple(r for r in rows if _holds(r.first, r.last, release))
+        if exact:
+            return exact
     return tuple(r for r in rows if r.era == era) or rows if era else rows
+
+
+def fixed_for(algorithm: str, era: str | None, release: Version | None) -> tuple[FixedRule, ...]:
+    """The [[fixed]] rows of ``algorithm`` the log leaves possible, oldest first."""
+    spans = [(r.first, r.last) for r in rules_for(era, release)]
+    if release is not None:
+        spans = [(release, release)]
+    return tuple(f for f in fixed_rules() if f.algorithm == algorithm
+                 and any(f.covers(first, last) for first, last in spans))  # fmt: skip
 
 
 def contradicts(rule: EraRule, facts: RunFacts) -> bool:

@@ -95,7 +95,12 @@ def test_the_rule_reads_each_switch_of_its_release() -> None:
     by_era = {r.era: r for r in era_rules()}
     beta = by_era["0.5.4"]
     assert overlap_in(beta, RunFacts("EAGLE", beta=True))[0] is True
-    assert overlap_in(beta, RunFacts("EAGLE3", beta=True))[0] is False  # EAGLE only on 0.5.4
+    assert overlap_in(beta, RunFacts("EAGLE", beta=True, disable_request=True))[0] is True  # forced
+    # EAGLE3 under --enable-beta-spec keeps the overlap setting asked for (0.5.4's handler
+    # forces it on for EAGLE only), and the scheduler gives any is_eagle() run EAGLEWorkerV2
+    assert overlap_in(beta, RunFacts("EAGLE3", beta=True))[0] is True
+    assert overlap_in(beta, RunFacts("EAGLE3", beta=True, disable_request=True))[0] is False
+    assert overlap_in(beta, RunFacts("EAGLE3"))[0] is False  # beta off: forced off
     late = by_era["0.5.11-0.5.12"]
     assert overlap_in(late, RunFacts("EAGLE3"))[0] is True  # spec v2 on by default
     assert overlap_in(late, RunFacts("EAGLE3", env=False))[0] is False
