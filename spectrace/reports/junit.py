@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from spectrace.reports import headline
-from spectrace.reports.words import rank_list
+from spectrace.reports.words import path_label, rank_list
 from spectrace.textsafe import inert
 
 Document = dict[str, Any]
@@ -42,8 +42,9 @@ def _body(incident: Document) -> str:
         f"ranks: {rank_list(incident['ranks']) or '-'} (origin {incident['origin_rank'] or '-'})"
     )
     path = incident.get("worker_path")
-    if path:
-        lines.append(f"worker path: {path['value']} ({path.get('worker_class') or '-'})")
+    if path:  # worded as the text report words it: a conditional verdict, what would settle it
+        lines.append(f"worker path: {path_label(path)}")
+        lines += [f"would settle it: {need}" for need in path.get("missing") or ()]
     lines += [f"hint: {h}" for h in incident.get("hints") or []]
     return "\n".join(lines)
 

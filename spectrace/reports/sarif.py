@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from spectrace.reports import headline
-from spectrace.reports.words import rank_list
+from spectrace.reports.words import path_label, rank_list
 from spectrace.textsafe import json_escaped
 
 Document = dict[str, Any]
@@ -43,8 +43,9 @@ def _message(incident: Document) -> str:
     ranks = rank_list(incident["ranks"]) or "no rank"
     parts = [headline(incident), f"Origin rank {incident['origin_rank'] or '-'}; ranks {ranks}."]
     path = incident.get("worker_path")
-    if path:
-        parts.append(f"Worker path {path['value']} ({path.get('worker_class') or '-'}).")
+    if path:  # worded as the text report words it: a conditional verdict, what would settle it
+        parts.append(f"Worker path: {path_label(path)}.")
+        parts += [f"Would settle it: {need}." for need in path.get("missing") or ()]
     if not incident["root_cause"]:
         parts.append(f"Collateral of {incident['caused_by']}.")
     parts += incident.get("hints") or []
