@@ -70,18 +70,51 @@ def _row(raw: dict[str, Any], where: str) -> FrameSignature:
     )
 
 
-def _table(framework: str) -> tuple[FrameSignature, ...] | None:
-    """A framework's ``[[frame]]`` rows, or None when the package holds no table for it."""
+@cache
+def _data(framework: str) -> Mapping[str, Any] | None:
+    """A framework's table file, parsed once, or None when the package holds none for it."""
     name = f"paths/{framework}.toml"
     node = resources.files("spectrace.rules").joinpath(name)
     if not node.is_file():
         return None
     try:
-        data = tomllib.loads(node.read_text("utf-8"))
+        return MappingProxyType(tomllib.loads(node.read_text("utf-8")))
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"rules/{name}: {exc}") from None
+
+
+def _table(framework: str) -> tuple[FrameSignature, ...] | None:
+    """A framework's ``[[frame]]`` rows, or None when the package holds no table for it."""
+    data = _data(framework)
+    if data is None:
+        return None
     rows = data.get("frame", [])
-    return tuple(_row(raw, f"rules/{name}: frame row {n}") for n, raw in enumerate(rows, 1))
+    where = f"rules/paths/{framework}.toml: frame row"
+    return tuple(_row(raw, f"{where} {n}") for n, raw in enumerate(rows, 1))
+
+
+def _method_key(value: str) -> str:
+    return value.strip().strip("[]").lower()
+
+
+@cache
+def _methods() -> Mapping[tuple[str, str], tuple[str, str]]:
+    index: dict[tuple[str, str], tuple[str, str]] = {}
+    for framework in _FRAMEWORKS:
+        for raw in (_data(framework) or {}).get("method", []):
+            key = (str(raw.get("framework", framework)), _method_key(str(raw.get("value", ""))))
+            row = (str(raw.get("family", "")), str(raw.get("worker", "")))
+            if key in index and index[key] != row:  # TRT-LLM's EAGLE mode vs `decoding_type:
+                row = (index[key][0], "")  # Eagle`: one spelling, two classes -> name neither
+            index[key] = row
+    return MappingProxyType(index)
+
+
+def method_signature(framework: str | None, value: str) -> tuple[str, str] | None:
+    """(family, worker class or "") of a config value through the engine's ``[[method]]``
+    rows (``lookahead_decoding`` -> LOOKAHEAD / LookaheadDecodingLayer), compared
+    case-insensitively without list brackets (``[ngram]``); None when no row names it."""
+    return _methods().get((framework or "", _method_key(value)))
 
 
 def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:

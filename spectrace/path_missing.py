@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spectrace.assemblers.config import Evidence, RunConfig
-from spectrace.path_frames import family_of
+from spectrace.path_frames import family_of, method_signature
 
 VERSION_LINE = (
     "the sglang version (`python3 -m sglang.check_env` prints `sglang: 0.5.x`; an image tag "
@@ -62,22 +62,25 @@ def describe(
         return framework, family
     method = _method(config)
     if framework in ("vllm", "vllm_ascend", "trtllm") and method:
-        return framework, family_name(method)
+        row = method_signature(framework, method)
+        return framework, row[0] if row and row[0] else family_name(method)
     return framework, (known[1] or None) if known else None
 
 
 def method_evidence(config: RunConfig) -> list[Evidence]:
-    """TensorRT-LLM's ``decoding_type`` names the family: "other" with its worker class where
-    the family has one class (MTP, draft-target); EAGLE-3 may be one- or two-model."""
+    """TensorRT-LLM's ``decoding_type`` / ``speculative_decoding_mode`` names the family through
+    its ``[[method]]`` row: "other" with the worker class where the value has one class
+    (lookahead_decoding, MTP, eagle3_one_model); a YAML ``Eagle`` may be one- or two-model."""
     flag = config.flags.get("speculative_config.method")
     if config.engine != "trtllm" or flag is None or flag.origin != "trtllm_config":
         return []
     method = str(flag.value).lower()
-    worker = _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"))
-    reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family_name(method)}"
+    family, worker = method_signature("trtllm", method) or (family_name(method), "")
+    worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
+    reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
     reason += f" ({worker})" if worker else ""
     text = f"decoding_type: {flag.value}"
-    return [Evidence(flag.source, flag.lineno, text, reason, "other", worker)]
+    return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
 
 
 def _speculation_off(config: RunConfig) -> bool:
