@@ -27,6 +27,7 @@ from spectrace.assemblers.launch_span import (
     open_quote,
     tokens_of,
 )
+from spectrace.assemblers.vllm_config import method_from_model
 from spectrace.dialects.base import LogLine
 
 _ENV = re.compile(
@@ -315,7 +316,8 @@ def _json_scalar(value: str) -> object:
 
 def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine]) -> None:
     """``--speculative-config`` JSON -> method / draft_model / num_spec_tokens; V0's
-    ``--speculative-model [ngram]`` named the ngram proposer as a model."""
+    ``--speculative-model`` named the method by its draft model (``[ngram]``, a name saying
+    eagle/eagle3/medusa, as vLLM's own config did); a name saying nothing leaves it open."""
     if engine != "vllm":
         return
     spec = flags.get("speculative_config")
@@ -324,6 +326,7 @@ def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine])
             if key in spec:
                 flags[name] = spec[key]
                 where[name] = where["speculative_config"]
-    if flags.get("speculative_model") == "[ngram]":
-        flags["method"] = "ngram"
-        where["method"] = where["speculative_model"]
+    for source in ("draft_model", "speculative_model"):
+        if "method" not in flags and (named := method_from_model(flags.get(source))):
+            flags["method"] = named
+            where["method"] = where[source]

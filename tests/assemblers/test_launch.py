@@ -490,3 +490,15 @@ def test_one_flag_quoted_in_a_sentence_names_its_server() -> None:
         " `--speculative-draft-model-path` crashes at start-up."
     )
     assert (command.engine, command.flags) == ("sglang", {"speculative_algorithm": "EAGLE3"})
+
+
+@pytest.mark.parametrize(
+    ("model", "method"),
+    [("/srv/heads/medusa", "medusa"), ("org/EAGLE3-Llama-8B", "eagle3"), ("[ngram]", "ngram"),
+     ("org/Qwen2-0.5B", None)],
+)  # fmt: skip
+def test_a_v0_draft_model_names_its_method_when_its_name_does(model: str, method) -> None:
+    command = read(
+        f"python -m vllm.entrypoints.openai.api_server --model m --speculative-model {model}"
+    )
+    assert command.flags.get("method") == method
