@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import pickle
 import shutil
 import statistics
 import subprocess
@@ -20,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import Measured, measure
+from timing import Measured, measure, median_s
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +59,27 @@ def report(runs: dict[str, list[Measured]], total_bytes: int) -> None:
           f"reports identical: yes ({len(next(iter(outputs)))} bytes)")  # fmt: skip
 
 
+def merge_share(logs: Path, reps: int) -> None:
+    """The driver's part: pipeline.analyse on scan results already made (what stays serial
+    however many workers scan), against the whole one-process analyse, in this process."""
+    sys.path.insert(0, str(ROOT))
+    from spectrace import pipeline
+    from spectrace.fleet.local import ProcessMapper
+
+    paths = [str(p) for p in sorted(logs.rglob("server.log"))]
+    made: list[bytes] = []
+
+    def keep(*args: object) -> list:  # scanned once; each merge unpickles, as a driver does
+        made[:] = made or [pickle.dumps(ProcessMapper(2)(*args))]
+        return pickle.loads(made[0])
+
+    whole = median_s(lambda: pipeline.analyse(paths), reps)
+    pipeline.analyse(paths, mapper=keep)
+    merge = median_s(lambda: pipeline.analyse(paths, mapper=keep), reps)
+    print(f"driver merge alone (unpickle + merge): {merge:.2f} s of {whole:.2f} s in-process analyse "
+          f"({merge / whole:.0%}; {1000 * merge / len(paths):.1f} ms per node log)")  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=20)
@@ -76,6 +98,7 @@ def main() -> int:
         print(f"{len(list(logs.rglob('server.log')))} node logs, {total / 1e6:.0f} MB, "
               f"{args.reps} rounds")  # fmt: skip
         report(run_rounds(logs, args.reps, args.jobs), total)
+        merge_share(logs, args.reps)
     return 0
 
 

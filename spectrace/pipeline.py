@@ -61,10 +61,10 @@ class Analysis:
 NOT_LOG_SUFFIXES = (".jsonl", ".md", ".py", ".toml", ".yaml", ".yml", ".csv", ".html", ".ipynb")
 STACK_SUFFIXES = (".json", ".pkl", ".pickle")  # `spectrace stacks --save`, torch flight recorder
 LOAD_PER_RANK = 64  # samples per rank kept for charts
-# the map over inputs done elsewhere (spectrace.fleet: --jobs, --ray): (paths, rules, markers,
-# progress) -> one ScanResult per path, in order; the merge below stays the same
+# the map over inputs done elsewhere (spectrace.fleet: --jobs, --ray): (paths, rules, the spec
+# built from them, progress) -> one ScanResult per path, in order; the merge below stays the same
 Mapper = Callable[
-    [Sequence[str], RuleSet, tuple[str, ...], Callable[[int, int], None] | None], list[ScanResult]
+    [Sequence[str], RuleSet, ScanSpec, Callable[[int, int], None] | None], list[ScanResult]
 ]
 
 
@@ -136,7 +136,7 @@ def analyse(
     results = (
         _scan_all(paths, spec, on_progress, on_crash)
         if mapper is None
-        else mapper(paths, rules, spec.markers, on_progress)
+        else mapper(paths, rules, spec, on_progress)
     )
     results = tag_nodes(results)  # logs of several hosts: ranks read node03/TP7
     collector = config_mod.ConfigCollector()

@@ -12,11 +12,12 @@ from spectrace.fleet.tasks import (
     merge_tasks,
     plan_tasks,
     scan_task,
+    spec_for,
     task_bytes,
 )
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
-from spectrace.scan import ScanResult
+from spectrace.scan import ScanResult, ScanSpec
 
 Progress = Callable[[int, int], None]
 
@@ -28,13 +29,14 @@ class ProcessMapper:
 
     jobs: int
 
-    def __call__(self, paths: Sequence[str], rules: RuleSet, markers: tuple[str, ...],
+    def __call__(self, paths: Sequence[str], rules: RuleSet, spec: ScanSpec,
                  on_progress: Progress | None = None) -> list[ScanResult]:  # fmt: skip
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         planned = plan_tasks(paths, self.jobs)
-        tasks, recipe = flat(planned), ScanRecipe(rules, markers)
+        tasks, recipe = flat(planned), ScanRecipe(rules, spec.markers)
+        spec_for.seed(recipe, spec)  # forked workers inherit it
         methods = multiprocessing.get_all_start_methods()  # fork: no re-import per worker
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         with ProcessPoolExecutor(self.jobs, mp_context=ctx) as pool:

@@ -18,7 +18,7 @@ from spectrace.fleet.local import scan_here
 from spectrace.fleet.tasks import ScanRecipe, flat, merge_tasks, plan_tasks, scan_task, task_bytes
 from spectrace.read import STDIN
 from spectrace.ruleset import RuleSet
-from spectrace.scan import ScanResult
+from spectrace.scan import ScanResult, ScanSpec
 
 LOCAL = "local"
 
@@ -32,7 +32,7 @@ def check_ray() -> None:
 class RayMapper:
     address: str
 
-    def __call__(self, paths: Sequence[str], rules: RuleSet, markers: tuple[str, ...],
+    def __call__(self, paths: Sequence[str], rules: RuleSet, spec: ScanSpec,
                  on_progress: Callable[[int, int], None] | None = None) -> list[ScanResult]:  # fmt: skip
         import ray
 
@@ -41,7 +41,7 @@ class RayMapper:
             ray.init(address=None if self.address == LOCAL else self.address,
                      include_dashboard=False, logging_level="ERROR", log_to_driver=False)  # fmt: skip
         try:
-            return self._map(ray, paths, rules, markers, on_progress)
+            return self._map(ray, paths, rules, spec.markers, on_progress)
         finally:
             if started:
                 ray.shutdown()
