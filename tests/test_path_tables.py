@@ -168,7 +168,8 @@ def test_vllm_rules_follow_the_source_dispatch(tmp_path: Path) -> None:
     config = ('from typing import Literal\nEagleTypes = Literal["eagle3", "zeta_mtp"]\n'
               'SpeculativeMethod = Literal["ngram", "eagle", EagleTypes]\n'
               'class SpeculativeConfig:\n    def f(self):\n        self.method = "draft_model"\n')
-    runner = ("class GPUModelRunner:\n    def __init__(self):\n"
+    runner = ("from vllm.v1.spec_decode.chain import ChainProposer\n"
+              "class GPUModelRunner:\n    def __init__(self):\n"
               "        if self.speculative_config.method == 'ngram':\n"
               "            self.drafter = NgramProposer(self)\n"
               "        elif self.speculative_config.method == 'zeta_mtp':\n"
@@ -177,7 +178,10 @@ def test_vllm_rules_follow_the_source_dispatch(tmp_path: Path) -> None:
     files = {"config.py": config, "v1/worker/gpu_model_runner.py": runner,
              "v1/spec_decode/eagle.py": "class EagleProposer: pass\n",
              "v1/spec_decode/ngram_proposer.py": "class NgramProposer: pass\n",
-             "v1/spec_decode/zeta.py": "class ZetaBase: pass\nclass ZetaProposer(ZetaBase): pass\n"}
+             "v1/spec_decode/zeta.py": "class ZetaBase: pass\nclass ZetaProposer(ZetaBase): pass\n",
+             "v1/spec_decode/chain.py": "class ChainProposer: pass\n",
+             "v1/spec_decode/link.py": ("from .chain import ChainProposer\n"
+                                        "class LinkProposer(ChainProposer): pass\n")}
     with zipfile.ZipFile(tmp_path / "0.9.0.zip", "w") as zf:
         for name, text in files.items():
             zf.writestr("vllm/" + name, text)
@@ -191,7 +195,11 @@ def test_vllm_rules_follow_the_source_dispatch(tmp_path: Path) -> None:
         "eagle3": ("EAGLE3", "EagleProposer", "other"),
         "draft_model": ("DRAFT_MODEL", "", ""),
     }
-    rows = {(r.file, r.function): r for _rel, r in rules.frame_rows(history)}
+    rows = {(r.file, r.function): r
+            for _rel, r in rules.frame_rows(history, rules.import_graph(zip_releases(tmp_path, "vllm/")))}
+    chain, link = rows[("v1/spec_decode/chain.py", "")], rows[("v1/spec_decode/link.py", "")]
+    assert (chain.worker, chain.path) == ("", "")  # a base LinkProposer runs through too
+    assert (link.worker, link.path) == ("LinkProposer", "other")
     zeta = rows[("v1/spec_decode/zeta.py", "")]
     assert (zeta.worker, zeta.path, zeta.role) == ("ZetaProposer", "other", "proposer")
     runner_row = rows[("v1/worker/gpu_model_runner.py", "propose_draft_token_ids")]

@@ -38,6 +38,7 @@ class FileHistory:
     last: str
     classes: set[str] = field(default_factory=set)
     newest: set[str] = field(default_factory=set)  # the classes of the last release holding it
+    bases: set[str] = field(default_factory=set)  # names the file's classes derive from
     texts: dict[str, str] = field(default_factory=dict)  # tag -> text, for method extraction
 
 
@@ -49,13 +50,17 @@ def version_key(tag: str) -> tuple[int, Version | str]:
         return (1, tag)
 
 
-def classes_of(text: str) -> set[str]:
-    """Top-level and nested class names; a file ast cannot parse falls back to a regex."""
+def classes_of(text: str) -> tuple[set[str], set[str]]:
+    """(class names, the names they derive from); a file ast cannot parse gives its class
+    names by regex and no bases."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return set(_CLASS.findall(text))
-    return {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+        return set(_CLASS.findall(text)), set()
+    defs = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    bases = {b.id if isinstance(b, ast.Name) else b.attr for node in defs for b in node.bases
+             if isinstance(b, ast.Name | ast.Attribute)}
+    return {node.name for node in defs}, bases
 
 
 def zip_releases(folder: Path, package: str) -> list[Release]:
@@ -116,8 +121,10 @@ def scan(releases: list[Release], scope: Scope, keep_text: Scope) -> dict[str, F
         for rel, text in release.files(scope):
             entry = history.setdefault(rel, FileHistory(release.tag, release.tag))
             entry.last = release.tag
-            entry.newest = classes_of(text) if rel.endswith(".py") else set()
-            entry.classes |= entry.newest
+            names, bases = classes_of(text) if rel.endswith(".py") else (set(), set())
+            entry.newest = names
+            entry.classes |= names
+            entry.bases |= bases
             if keep_text(rel):
                 entry.texts[release.tag] = text
     return history

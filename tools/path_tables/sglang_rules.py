@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 
 from path_tables import imports
 from path_tables.common import (
@@ -135,29 +134,9 @@ def _loop_rows(rel: str, entry: FileHistory) -> list[tuple[str, FrameRow]]:
 
 
 def import_graph(releases: list[Release]) -> dict[str, set[str]]:
-    return imports.import_graph(releases, "sglang/srt", "srt/speculative/")
-
-
-def _only_importer_path(rows: list[tuple[str, FrameRow]],
-                        importers: dict[str, set[str]]) -> list[tuple[str, FrameRow]]:
-    """A helper that informs by name but that one worker path alone imports (in every
-    release) proves that path: ``frozen_kv_mtp_utils.py`` -> v1 FrozenKVMTPWorker. Run twice,
-    so a helper of such a helper follows."""
-    for _round in range(2):
-        single = {rel: row for rel, row in rows if not row.function}
-        out = []
-        for rel, row in rows:
-            users = importers.get(rel, set())
-            paths = {(single[u].path, single[u].worker) if u in single else ("", "")
-                     for u in users}
-            if (row.role in ("shared", "graph_runner") and not row.path and len(paths) == 1
-                    and (only := next(iter(paths)))[0]):
-                base = rel.rsplit("/", 1)[-1]
-                row = replace(row, path=only[0], worker=only[1],
-                              what=f"SGLang {base}: only the {only[0]} {only[1]} imports it")
-            out.append((rel, row))
-        rows = out
-    return rows
+    """Who imports each ``srt/speculative/`` module, in any release."""
+    return imports.import_graph(releases, "sglang",
+                                lambda rel: rel.startswith("srt/speculative/"))
 
 
 def frame_rows(history: dict[str, FileHistory],
@@ -176,7 +155,7 @@ def frame_rows(history: dict[str, FileHistory],
         rows.append((rel, FrameRow(_suffix(rel), FRAMEWORK, fam, worker, path, role,
                                    tuple(sorted(entry.classes)), "", False,
                                    (entry.first, entry.last), what, "generated")))
-    return _only_importer_path(rows, importers or {})
+    return imports.only_importer_path(rows, importers or {}, "SGLang")
 
 
 def _enum_values(rel: str, text: str) -> list[str]:

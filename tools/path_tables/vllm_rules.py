@@ -15,8 +15,9 @@ import ast
 import re
 from dataclasses import dataclass
 
+from path_tables import imports
 from path_tables.common import family_of, model_family, parse, pick_class, value_releases
-from path_tables.releases import FileHistory, version_key
+from path_tables.releases import FileHistory, Release, version_key
 from path_tables.rows import FrameRow, MethodRow
 
 _DRAFT_FN = re.compile(r"\w*(propose|draft)\w*")
@@ -74,8 +75,20 @@ class Rules:
 
     # ---- frames -------------------------------------------------------------------------
 
-    def frame_rows(self, history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
+    def import_graph(self, releases: list[Release]) -> dict[str, set[str]]:
+        """Who imports each in-scope module, in any release."""
+        package = (self.f.package or self.f.root).rstrip("/")
+        root = "" if self.f.package else self.f.root
+        return imports.import_graph(releases, package, self.frame_scope, root)
+
+    def frame_rows(self, history: dict[str, FileHistory],
+                   importers: dict[str, set[str]] | None = None) -> list[tuple[str, FrameRow]]:
         fams = families(history, self.f)
+        # bases other drivers derive from, unless the source itself builds them for a method
+        derived = {b for e in history.values() for b in e.bases}
+        derived -= {driver for rel, entry in history.items()
+                    if rel in self.f.config_files + self.f.runner_files
+                    for text in entry.texts.values() for driver in _dispatch_of(text).values()}
         rows: list[tuple[str, FrameRow]] = []
         for rel, entry in sorted(history.items()):
             if not self.frame_scope(rel):
@@ -84,10 +97,13 @@ class Rules:
                 rows += self._runner_rows(rel, entry)
                 continue
             fam, worker, path, role, what = self._classify(rel, entry, fams)
+            if worker in derived:  # a base other proposers run through: it names none
+                what = f"{self.f.label} {worker}, a base of other proposers (speculation ran)"
+                worker, path, role = "", "", "shared"
             rows.append((rel, FrameRow(rel, self.f.framework, fam, worker, path, role,
                                        tuple(sorted(entry.classes)), "", False,
                                        (entry.first, entry.last), what, "generated")))
-        return rows
+        return imports.only_importer_path(rows, importers or {}, self.f.label)
 
     def _classify(self, rel: str, entry: FileHistory,
                   fams: tuple[str, ...]) -> tuple[str, str, str, str, str]:
