@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
@@ -22,7 +23,7 @@ from spectrace.path_evidence import (
     peer_message_votes,
     speculates,
 )
-from spectrace.path_missing import describe, method_evidence, missing_evidence
+from spectrace.path_missing import describe, frames_engine, method_evidence, missing_evidence
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
 
@@ -108,6 +109,8 @@ def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> Wor
     """The strongest evidence that points somewhere decides; disagreement is reported. With
     none, a verdict that hangs on the release is given as such, and what is missing is said."""
     config = config if config is not None else RunConfig()
+    if config.engine is None and (engine := frames_engine(evidence)) is not None:
+        config = replace(config, engine=engine)  # ask for that server's lines, not SGLang's
     votes = [e for e in evidence if e.points_to is not None]
     if not votes:
         conditional = next((e.condition for e in evidence if e.condition), None)

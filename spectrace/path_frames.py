@@ -131,6 +131,17 @@ def frame_signatures() -> tuple[FrameSignature, ...]:
 
 
 @cache
+def _by_name() -> Mapping[str, str]:
+    """Row file suffix -> its framework (evidence reasons name the row's suffix)."""
+    return MappingProxyType({sig.name: sig.framework for sig in reversed(frame_signatures())})
+
+
+def framework_of_row(name: str) -> str | None:
+    """The framework whose table holds the ``[[frame]]`` row for file suffix ``name``."""
+    return _by_name().get(name)
+
+
+@cache
 def _by_basename() -> Mapping[str, tuple[FrameSignature, ...]]:
     """Signatures per file name, most specific first: a frame is checked only against those
     its own file name could match (a suffix match ends with the same name)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spectrace.assemblers.config import Evidence, RunConfig
-from spectrace.path_frames import family_of, method_signature
+from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
     "the sglang version (`python3 -m sglang.check_env` prints `sglang: 0.5.x`; an image tag "
@@ -83,6 +83,18 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
 
 
+def frames_engine(evidence: Sequence[Evidence]) -> str | None:
+    """The framework of the first frame a path table knows: with no start-up line to name
+    the engine, a traceback through vllm/v1/spec_decode/ says which server's lines to ask for."""
+    for e in evidence:
+        if " frame in " in e.reason:
+            name = e.reason.split(" frame in ", 1)[1].split(": ", 1)[0]
+            framework = framework_of_row(name)
+            if framework in ("sglang", "vllm", "vllm_ascend", "trtllm"):
+                return framework
+    return None
+
+
 def _speculation_off(config: RunConfig) -> bool:
     """The server's own dump says speculation is off (or never names it): nothing to settle."""
     algo = config.server_args.get("speculative_algorithm") if config.server_args else "?"
@@ -110,7 +122,7 @@ def missing_evidence(
         out.append(SGLANG_DUMP)
     if engine in ("sglang", None) and "speculative_algorithm" in config.flags and not config.era:
         out.append(VERSION_LINE)
-    if engine == "vllm" and _method(config) is None:
+    if engine in ("vllm", "vllm_ascend") and _method(config) is None:
         out.append(VLLM_CONFIG)
     if engine == "trtllm" and _method(config) is None:
         out.append(TRTLLM_CONFIG)

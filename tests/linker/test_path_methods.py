@@ -35,3 +35,23 @@ def test_one_spelling_with_two_classes_names_no_class() -> None:
     assert method_signature("trtllm", "Eagle") == ("EAGLE", "")
     assert method_signature("trtllm", "eagle3_one_model") == ("EAGLE3", "Eagle3OneModelWorker")
     assert method_signature("trtllm", "no_such_mode") is None
+
+
+def test_vllm_frames_with_no_config_ask_for_vllm_lines(tmp_path: Path) -> None:
+    lines = [
+        "ERROR 12-03 10:00:00 [core.py:700] EngineCore failed to start.",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/dist-packages/vllm/v1/worker/gpu_model_runner.py", '
+        "line 2400, in load_model",
+        "    self.drafter.load_model(self.model)",
+        '  File "/usr/lib/python3/dist-packages/vllm/v1/spec_decode/llm_base_proposer.py", '
+        "line 120, in load_model",
+        "    self.model = get_model(vllm_config=self.vllm_config)",
+        "ValueError: draft model has no lm_head",
+    ]
+    crash = next(i for i in run(tmp_path, lines).incidents if i.exception_type == "ValueError")
+    path = crash.worker_path
+    assert path is not None and path.value == "unknown"
+    assert path.framework == "vllm"
+    assert any("--speculative-config" in need for need in path.missing)
+    assert not any("server_args=ServerArgs" in need for need in path.missing)
