@@ -151,6 +151,10 @@ class SearchActions(_Base):
             self.call_from_thread(self.say, TIMED_OUT.format(query.text), "error")
             self.call_from_thread(self._scan_ended, None)
             return
+        except OSError as exc:  # the file went away or was cut under the search
+            self.call_from_thread(self.say, f"search stopped: {exc}", "error")
+            self.call_from_thread(self._scan_ended, None)
+            return
         if cancelled():
             return
         hits.complete = True
@@ -274,6 +278,10 @@ class SearchActions(_Base):
             self.call_from_thread(self.say, TIMED_OUT.format(query.text if query else ""), "error")
             self.call_from_thread(self._filter_stopped)
             return
+        except OSError as exc:  # the file went away or was cut under the filter
+            self.call_from_thread(self.say, f"filter stopped: {exc}", "error")
+            self.call_from_thread(self._filter_stopped)
+            return
         if cancelled():
             return
         if shown is None:
@@ -319,8 +327,9 @@ class SearchActions(_Base):
         self._show(source)
 
     def _filter_stopped(self) -> None:
+        """A filter that failed (timeout, file gone) leaves every line shown."""
         self.running = None
-        self.line_filter = None
+        self.line_filter, self.rank = None, None
         self._refilter()
 
     def action_cancel(self) -> None:
@@ -350,8 +359,12 @@ class SearchActions(_Base):
     @work(thread=True, exclusive=True, group="count")
     def _count_ranks(self) -> None:
         worker = get_current_worker()
-        ranks = ranks_seen(self.files.indexes, self.analysis)
-        counts = count_lines(self.files.indexes, ranks, lambda: worker.is_cancelled)
+        try:
+            ranks = ranks_seen(self.files.indexes, self.analysis)
+            counts = count_lines(self.files.indexes, ranks, lambda: worker.is_cancelled)
+        except (OSError, ValueError) as exc:  # a file cut or replaced under us: no counts
+            self.call_from_thread(self.say, f"rank counts: {exc}", "warning")
+            return
         if counts is not None:
             self.ranks, self.rank_counts = ranks, counts
 

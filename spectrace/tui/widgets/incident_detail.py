@@ -143,6 +143,11 @@ def summary(item: Incident | Crash) -> Text:
     out.append(" · ".join(w for w in where if w) + "\n", "cyan")
     if not item.root_cause and item.caused_by:
         out.append(f"collateral of {item.caused_by}\n", "yellow")
+    missing = getattr(item, "missing_ranks", ())
+    if missing:  # the rank(s) the others waited for in the same collective
+        out.append(f"never reached the collective: {', '.join(missing)}\n", "bold yellow")
+    if getattr(item, "frames_reconstructed", False):
+        out.append("frames reconstructed from interleaved lines\n", "dim")
     path = item.worker_path
     if path is not None:
         out.append_text(path_lines(path))
