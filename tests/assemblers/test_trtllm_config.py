@@ -3,18 +3,11 @@ run.py's draft_len line) and its iteration log as load (lines written by us in t
 
 from __future__ import annotations
 
-from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from asm_helpers import collect_config as collect
+
 from spectrace.assemblers.load import LOAD_LITERALS, parse_load_line
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.dialects.detect import LineParser
-
-
-def collect(*texts: str) -> RunConfig:
-    parser, collector = LineParser("run.log"), ConfigCollector()
-    for n, text in enumerate(texts, 1):
-        if any(lit.decode() in text for lit in CONFIG_LITERALS):
-            collector.feed(parser.parse(text.encode(), n, 0))
-    return collector.result()
 
 
 def test_pasted_yaml_and_command_give_engine_and_spec_flags() -> None:
