@@ -17,6 +17,7 @@ from spectrace.path_evidence import (
     StackFrame,
     dump_frames,
     frame_votes,
+    frames_era,
     incident_frames,
     message_votes,
     native_votes,
@@ -47,14 +48,16 @@ _HINT_COUPLING = (
 )
 
 
-def _loops_decide(config: RunConfig, frames: Sequence[StackFrame], load: LoadSample | None) -> bool:
+def _loops_decide(
+    config: RunConfig, frames: Sequence[StackFrame], load: LoadSample | None, era: str | None
+) -> bool:
     """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13.
 
     With no dump to say so, the run must show speculation itself (an algorithm flag from
     the command line, a spec warning, a speculative worker's frame, an ``accept len`` in the
     load lines): every sglang server, speculative or not, runs one of the two loops.
     """
-    if config.era in V2_ONLY_ERAS or config.engine == "vllm":
+    if era in V2_ONLY_ERAS or config.engine == "vllm":
         return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
     flag = config.flags.get("speculative_algorithm")
     if flag is not None and (flag.origin == "server_args" or flag.value is not None):
@@ -80,10 +83,11 @@ def path_evidence(
     own = incident_frames(incident)
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
     pasted = dump_frames(incident, dumps, since)
-    loops = _loops_decide(config, own + pasted, load)
+    era = config.era or frames_era(own + pasted)  # files that exist only in some releases
+    loops = _loops_decide(config, own + pasted, load, era)
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops, config.era) + votes + native_votes(incident)
-    evidence += frame_votes(pasted, loops, config.era)
+    evidence = frame_votes(own, loops, era) + votes + native_votes(incident)
+    evidence += frame_votes(pasted, loops, era)
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first

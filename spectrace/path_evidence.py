@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from spectrace.assemblers.config import Evidence
 from spectrace.assemblers.crash import Frame
-from spectrace.assemblers.sglang_eras import era_rules, version_text
+from spectrace.assemblers.sglang_eras import Version, era_rules, version_text
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (
     FrameSignature,
     frame_signature,
+    frame_signatures,
     signature_for_class,
     symbol_signature,
 )
@@ -112,6 +114,38 @@ def speculates(frames: Iterable[StackFrame]) -> bool:
         if sig is not None and sig.spec_only and not sig.needs_spec:
             return True
     return False
+
+
+def _release(text: str) -> Version | None:
+    """``v0.5.3.post1`` -> (0, 5, 3): the era table's granularity."""
+    parts = text.lstrip("v").split(".")[:3]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def frames_era(frames: Iterable[StackFrame]) -> str | None:
+    """The era the crash's own SGLang files pin down: a file that exists only in some
+    releases (``eagle_utils.py`` up to 0.5.3) bounds the release; when every era row the
+    bounds leave shares one era, that is the run's era (a file still in the newest release
+    read sets no upper bound)."""
+    rows = [sf_sig for sf in frames if (sf_sig := frame_signature(sf.frame)) is not None
+            and sf_sig.framework == "sglang" and sf_sig.releases[0]]  # fmt: skip
+    if not rows:
+        return None
+    newest = _newest_sglang()
+    low = max((_release(r.releases[0]) or (0, 0, 0)) for r in rows)
+    highs = [_release(r.releases[1]) for r in rows if r.releases[1] != newest]
+    high = min((h for h in highs if h is not None), default=None)
+    eras = {r.era for r in era_rules()
+            if (high is None or r.first <= high) and (r.last is None or low <= r.last)}  # fmt: skip
+    return eras.pop() if len(eras) == 1 else None
+
+
+@cache
+def _newest_sglang() -> str:
+    return max((s.releases[1] for s in frame_signatures() if s.framework == "sglang"
+                and s.releases[1]), key=lambda t: _release(t) or (0, 0, 0), default="")  # fmt: skip
 
 
 def frame_votes(

@@ -34,6 +34,7 @@ class FrameSignature:
     family: str = ""  # "EAGLE", "MTP", "NGRAM", ... ("" = shared by several)
     classes: tuple[str, ...] = ()  # classes the file defines, for class names seen in messages
     spec_only: bool = True  # only speculative runs execute it (not the target's graph runner)
+    releases: tuple[str, str] = ("", "")  # first and last release whose tree holds the file
 
 
 _FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
@@ -67,7 +68,14 @@ def _row(raw: dict[str, Any], where: str) -> FrameSignature:
         family=family,
         classes=tuple(classes),
         spec_only=bool(family) or (bool(path) and not needs_spec) or role == "draft_model",
+        releases=_releases(raw.get("releases", [])),
     )
+
+
+def _releases(raw: object) -> tuple[str, str]:
+    if isinstance(raw, list) and len(raw) == 2 and all(isinstance(r, str) for r in raw):
+        return raw[0], raw[1]
+    return "", ""
 
 
 @cache
