@@ -24,7 +24,13 @@ from spectrace.path_evidence import (
     peer_message_votes,
     speculates,
 )
-from spectrace.path_missing import describe, frames_engine, method_evidence, missing_evidence
+from spectrace.path_missing import (
+    describe,
+    frames_engine,
+    method_evidence,
+    missing_evidence,
+    switch_condition,
+)
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
 
@@ -119,6 +125,7 @@ def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> Wor
     if not votes:
         conditional = next((e.condition for e in evidence if e.condition), None)
         missing = missing_evidence(config, evidence, conditional)
+        conditional = conditional or switch_condition(config)
         framework, family = describe(None, config)
         return WorkerPath("unknown", None, tuple(evidence), None, framework, family, conditional,
                           missing)  # fmt: skip

@@ -83,6 +83,19 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
 
 
+def switch_condition(config: RunConfig) -> str | None:
+    """SGLANG_ENABLE_SPEC_V2=1 set, but no line names the algorithm (a launch cut short): the
+    switch acts on EAGLE-family runs only, and every release that reads it gives EAGLE and
+    EAGLE3 the overlap (v2) worker when it is on."""
+    env = config.flags.get("SGLANG_ENABLE_SPEC_V2")
+    if env is None or env.value is not True or "speculative_algorithm" in config.flags:
+        return None
+    if config.engine not in ("sglang", None):
+        return None
+    return ("v2 (EAGLEWorkerV2) if the run's --speculative-algorithm is EAGLE, EAGLE3 or NEXTN "
+            "(SGLANG_ENABLE_SPEC_V2=1 is set; no line names the algorithm)")
+
+
 def frames_engine(evidence: Sequence[Evidence]) -> str | None:
     """The framework of the first frame a path table knows: with no start-up line to name
     the engine, a traceback through vllm/v1/spec_decode/ says which server's lines to ask for."""
@@ -112,7 +125,7 @@ def missing_evidence(
     if _speculation_off(config):
         return ()
     engine = config.engine
-    shown = bool(evidence) or any(
+    shown = bool(evidence) or switch_condition(config) is not None or any(
         name in config.flags for name in ("speculative_algorithm", "speculative_config.method")
     )
     if not shown:  # nothing says the run speculates, or how it was launched

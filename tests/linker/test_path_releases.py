@@ -57,3 +57,12 @@ def test_frozen_kv_mtp_is_not_read_as_eagle(tmp_path: Path) -> None:
     assert (path.value, path.worker_class) == ("v1", "FrozenKVMTPWorker")
     dspark = path_of(tmp_path / "d", LAUNCH.format(algo="DSPARK", topk=1))
     assert (dspark.value, dspark.worker_class) == ("v2", "DSparkWorkerV2")
+
+
+def test_the_switch_set_with_no_algorithm_gives_a_conditional(tmp_path: Path) -> None:
+    # the paste stops before --speculative-algorithm: the switch acts on EAGLE-family runs only
+    path = path_of(tmp_path, "export SGLANG_ENABLE_SPEC_V2=1",
+                   "python3 -m sglang.launch_server --model-path /models/q --tp 2")  # fmt: skip
+    assert path.value == "unknown"
+    assert path.conditional is not None and path.conditional.startswith("v2 (EAGLEWorkerV2) if")
+    assert any("server_args=ServerArgs" in need for need in path.missing)
