@@ -109,7 +109,7 @@ class EngineConfig:
     max_running_requests: int | None = None
     max_seq_len: int = 384  # KV columns per request slot (context + draft scratch)
     decode_log_interval: int = 10
-    verify_backend: str = "torch"  # "torch" | "triton"
+    verify_backend: str = "auto"  # "auto" (triton on CUDA, torch on CPU) | "torch" | "triton"
     seed: int = 0
     cpu_threads: int = 1  # intra-op threads on CPU; 1 avoids spin-waits on a shared machine
     dist_timeout_s: float = 20.0
@@ -147,8 +147,10 @@ class EngineConfig:
             out.append(f"unknown device {self.device!r} (cpu or cuda)")
         if self.dtype not in ("float32", "bfloat16", "float16"):
             out.append(f"unknown dtype {self.dtype!r} (float32, bfloat16 or float16)")
-        if self.verify_backend not in ("torch", "triton"):
-            out.append(f"--verify-backend must be torch or triton, got {self.verify_backend!r}")
+        if self.verify_backend not in ("auto", "torch", "triton"):
+            out.append(
+                f"--verify-backend must be auto, torch or triton, got {self.verify_backend!r}"
+            )
         if self.tp_size < 1:
             out.append("--tp must be at least 1")
         out += self.sampling.problems()
@@ -183,7 +185,10 @@ def resolve(cfg: EngineConfig) -> tuple[EngineConfig, list[str]]:
 
     Spec v2 (SGLANG_ENABLE_SPEC_V2) keeps the overlap scheduler on unless it was disabled on the
     command line; without it speculation forces the overlap scheduler off (v1). A plain server
-    keeps the overlap scheduler as given."""
+    keeps the overlap scheduler as given. ``--verify-backend auto`` becomes Triton on CUDA (the
+    compiled kernels) and the torch reference on CPU (Triton there only interprets)."""
+    if cfg.verify_backend == "auto":
+        cfg = replace(cfg, verify_backend="triton" if cfg.device == "cuda" else "torch")
     s, warnings = cfg.spec, []
     if not s.enabled:
         return cfg, warnings

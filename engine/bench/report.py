@@ -19,6 +19,7 @@ SCHEMA: dict[str, Any] = {
     "device": pl.String,
     "dtype": pl.String,
     "worker": pl.String,
+    "verify_backend": pl.String,
     "concurrency": pl.Int64,
     "num_requests": pl.Int64,
     "max_new_tokens": pl.Int64,
@@ -43,6 +44,7 @@ SCHEMA: dict[str, Any] = {
 SHOWN = (
     ("config", "config"),
     ("concurrency", "c"),
+    ("verify_backend", "verify"),
     ("status", "status"),
     ("gen_throughput", "tok/s"),
     ("accept_len", "accept"),

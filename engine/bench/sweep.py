@@ -129,6 +129,7 @@ def bench_row(
         "device": cfg.device,
         "dtype": cfg.dtype,
         "worker": cfg.worker,
+        "verify_backend": cfg.verify_backend,
         "concurrency": load.concurrency,
         "num_requests": load.num_requests,
         "max_new_tokens": load.max_new_tokens,

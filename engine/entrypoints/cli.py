@@ -65,7 +65,7 @@ def build_config(
     cuda_graph_bs: str | None = None,
     max_running: int | None = None,
     log_interval: int = 10,
-    verify_backend: str = "torch",
+    verify_backend: str = "auto",
     fault_step: int = 6,
     hang_s: float = 45.0,
     dist_timeout: float = 20.0,
@@ -187,7 +187,12 @@ def run(
     ] = None,
     ramp_step: Annotated[int, typer.Option("--ramp-step")] = 0,
     decode_log_interval: Annotated[int, typer.Option("--decode-log-interval")] = 10,
-    verify_backend: Annotated[str, typer.Option("--verify-backend")] = "torch",
+    verify_backend: Annotated[
+        str,
+        typer.Option(
+            "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
+        ),
+    ] = "auto",
     fault_step: Annotated[int, typer.Option("--fault-step")] = 6,
     hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
     dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
@@ -330,6 +335,12 @@ def bench(
     ] = 32,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 64,
     disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
+    verify_backend: Annotated[
+        str,
+        typer.Option(
+            "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
+        ),
+    ] = "auto",
     bandwidth_tbps: Annotated[
         float, typer.Option("--bandwidth-tbps", help="HBM bandwidth for the floor (H200: 4.3)")
     ] = 4.3,
@@ -365,6 +376,7 @@ def bench(
             "device": device,
             "dtype": dtype,
             "disable_cuda_graph": disable_cuda_graph,
+            "verify_backend": verify_backend,
             "max_running": max(48, *levels),  # every client of the top level runs at once
         }
         configs.append((name, *build_config(**kw)))

@@ -133,6 +133,7 @@ class Engine:
         self.worker = create_worker(cfg, pair, pool, self.tp, HostSync())
         self.emit_run_start(pair)
         self.capture_graphs()
+        self.warm_verify(pair)
         if self.rank == 0:
             log.info(
                 f"max_total_num_tokens={pool.capacity_tokens}, chunked_prefill_size=-1, "
@@ -143,6 +144,22 @@ class Engine:
         if cfg.spec.disable_batch_threshold is not None and cfg.spec.enabled:
             log.info("Dynamic speculation disable enabled")
         self.pair = pair
+
+    def warm_verify(self, pair: Any) -> None:
+        """Triton's verify kernel compiled before the first request: no JIT inside a timed step."""
+        cfg, s = self.cfg, self.cfg.spec
+        if not s.enabled or cfg.verify_backend != "triton":
+            return
+        from spectrace_engine.kernels.verify import warm_up
+
+        t = time.perf_counter()
+        tree, sampling = s.eagle_topk > 1, not cfg.sampling.greedy
+        warm_up(s.num_draft_tokens, s.num_steps, pair.target.cfg.vocab_size, tree, sampling,
+                torch.device(cfg.device))  # fmt: skip
+        kind = "tree sampling" if sampling else "tree greedy" if tree else "chain greedy"
+        self.log.info(
+            f"Verify kernel ready (triton, {kind}). elapsed={time.perf_counter() - t:.2f} s"
+        )
 
     def load_weights(self) -> Any:
         cfg, log = self.cfg, self.log
@@ -179,12 +196,17 @@ class Engine:
         return KVPool(target_kv, draft_kv, slots - 1)
 
     def capture_graphs(self) -> None:
-        """Target first, then draft and draft extend, each into the shared pool, largest bs first."""
+        """Target first, then draft and draft extend, largest bs first, one memory pool per runner.
+
+        A shared pool is safe only when graphs replay in the order they were captured: the draft
+        graph (captured after the target's) would place its outputs (the tree's retrieve links,
+        read by the verify after the target replays) in blocks the target graph's intermediates
+        were captured into, and the target's replay overwrites them (on CUDA only: a tree verify
+        read garbage links, a device-side assert or an illegal memory access at c=16)."""
         cfg, log = self.cfg, self.log
         if cfg.disable_cuda_graph:
             return
         word = graph_word(cfg.device)
-        pool = torch.cuda.graph_pool_handle() if cfg.device == "cuda" else None
         titles = {
             "target": "",
             "target_decode": "",
@@ -200,7 +222,7 @@ class Engine:
             )
             if runner.name == "target" and self.rank == 0:
                 log.info(f"Capture {word} bs {list(runner.capture_bs)}")
-            runner.capture(pool)
+            runner.capture(torch.cuda.graph_pool_handle() if cfg.device == "cuda" else None)
             after = avail_mem_gb(cfg.device)
             log.info(
                 f"Capture {title}{word} end. Time elapsed: {time.perf_counter() - t:.2f} s. "

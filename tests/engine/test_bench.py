@@ -40,6 +40,7 @@ def test_bench_writes_results_for_every_config_and_level(swept):
     assert df.height == 8  # plain, v1-tree, v2-chain, v2-dd1 x concurrency 1, 2
     assert set(df["config"]) == {"plain", "v1-tree", "v2-chain", "v2-dd1"}
     assert (df["status"] == "ok").all() and (df["gen_throughput"] > 0).all()
+    assert set(df["verify_backend"]) == {"torch"}  # auto on the CPU: the torch reference
     assert pl.read_parquet(out / "bench.parquet").height == 8
     assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "engine bench" in output and "HBM floor" in output

@@ -10,6 +10,10 @@ import sys
 import pytest
 import torch
 from engine_cases import BASE, CHAIN_V1, CHAIN_V2, PLAIN, TREE
+from spectrace_engine.entrypoints.cli import engine_app
+from typer.testing import CliRunner
+
+from spectrace.errors import UsageError
 
 
 @pytest.mark.parametrize("path", [CHAIN_V1, TREE, CHAIN_V2], ids=["v1-chain", "v1-tree", "v2"])
@@ -176,3 +180,13 @@ def test_plain_server_runs_the_overlap_loop_and_logs_no_spec_lines(engine_run):
     text = run.log.read_text()
     assert "disable_overlap_schedule=False" in text and "Overlap scheduler is disabled" not in text
     assert "draft cpu graph" not in text and "accept len" not in text
+
+
+def test_verify_backend_auto_is_triton_on_cuda_and_torch_on_cpu(engine_run):
+    """The default backend is the compiled kernel where it compiles, compiled before serving."""
+    run = engine_run(*BASE, *TREE)
+    cuda = run.of("run_start")[0]["config"]["device"] == "cuda"
+    assert run.of("run_start")[0]["config"]["verify_backend"] == ("triton" if cuda else "torch")
+    assert ("Verify kernel ready (triton, tree greedy)" in run.log.read_text()) == cuda
+    res = CliRunner().invoke(engine_app, ["run", "--out", "x", "--verify-backend", "cuda"])
+    assert isinstance(res.exception, UsageError) and "auto, torch or triton" in str(res.exception)
