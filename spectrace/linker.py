@@ -21,6 +21,7 @@ from spectrace.path_evidence import (
     incident_frames,
     message_votes,
     native_votes,
+    peer_frames,
     peer_message_votes,
     speculates,
 )
@@ -96,6 +97,10 @@ def path_evidence(
     evidence += frame_votes(pasted, loops, era)
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
+    if not any(e.points_to for e in evidence):  # nothing of its own: the run's other crashes
+        peers = peer_frames(incident, others, since)
+        loops = loops or _loops_decide(config, peers, load, era)
+        evidence += [e for e in frame_votes(peers, loops, era) if e.points_to or e.condition]
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
 
@@ -104,6 +109,7 @@ def _kind(evidence: Evidence) -> str:
     for prefix, kind in (
         ("traceback frame", "traceback frames"),
         ("cut traceback frame", "traceback frames"),
+        ("peer traceback frame", "traceback frames"),
         ("py-spy frame", "stack dump frames"),
         ("faulthandler frame", "stack dump frames"),
         ("exception message", "exception messages"),

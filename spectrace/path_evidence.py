@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from spectrace.assemblers.config import Evidence
@@ -184,6 +184,19 @@ def _evidence(
         reason += f": {condition} (no sglang version in the log)"
     worker = sig.worker_class if points_to else None
     return Evidence(sf.source, sf.lineno, sf.text, reason, points_to, worker, condition)
+
+
+def peer_frames(incident: Incident, others: Iterable[Incident], since: int) -> list[StackFrame]:
+    """The frames of the other crashes of the incident's run (its file, from ``since``): ranks
+    of one server run one worker, so another rank's traceback through the proposer names it
+    when this one stopped in a generic module."""
+    source = incident.first_seen.source
+    out: list[StackFrame] = []
+    for other in others:
+        where = other.first_seen
+        if other is not incident and where.source == source and where.lineno >= since:
+            out += [replace(sf, kind="peer traceback frame") for sf in incident_frames(other)]
+    return out
 
 
 def peer_message_votes(
