@@ -313,7 +313,9 @@ async def test_a_healthy_run_says_no_crash_found() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.settled)
         await pilot.pause()
-        assert str(app.detail.summary.render()) == "No crash found in this log."
+        said = str(app.detail.summary.render())  # and what was read (issue 16 item 8)
+        assert said.startswith("No crash found in this log.\n") and "Read:" in said
+        assert "server.log: 1,267 lines (" in said and "worker path:" in said
         assert str(app.load_chart.title.render()) == "load: no samples before any crash"
         # the count comes before what a narrow terminal cuts off
         assert app.status_bar.render_line(0).text.startswith("server.log: 1,267 lines │ 0 crashes")
