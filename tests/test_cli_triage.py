@@ -53,9 +53,10 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, 
     calls: dict[str, Any] = {}
 
     def analyse(
-        inputs: list[str], rules: Any = None, expect: Any = (), on_progress: Any = None
+        inputs: list[str], rules: Any = None, expect: Any = (), on_progress: Any = None,
+        mapper: Any = None,
     ) -> Any:
-        calls.update(inputs=inputs, rules=rules, expect=list(expect))
+        calls.update(inputs=inputs, rules=rules, expect=list(expect), mapper=mapper)
         return seed_analysis((MISSING_MARKER,) if calls.get("markers") else ())
 
     monkeypatch.setattr(pipeline, "analyse", analyse, raising=False)
