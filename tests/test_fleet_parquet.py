@@ -20,6 +20,11 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_fleet(tmp_path_factory.mktemp("pq"), nodes=6, size_mb=0.05, ranks=2)
 
 
+def two_nodes(fleet: Path, data: Path) -> subprocess.CompletedProcess[str]:
+    """A smaller run into the same dataset: node00 (the origin) and node01 (collateral)."""
+    return triage(str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data))
+
+
 def scan(root: Path, table: str) -> pl.LazyFrame:
     """As docs/fleet.md reads it: no spectrace code, the run from the partition's name."""
     return pl.scan_parquet(root / table / "**/*.parquet", hive_partitioning=True)
@@ -30,12 +35,7 @@ def test_runs_append_and_group_by_signature(fleet: Path, tmp_path: Path) -> None
     first = triage(str(fleet), "--format", "parquet", "--output", str(data))
     assert first.returncode == 1 and "new root-cause" in first.stdout  # the summary line only
     # a second run: two of the nodes; a third: the first again (replaces its own partition)
-    assert (
-        triage(
-            str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)
-        ).returncode
-        == 1
-    )
+    assert two_nodes(fleet, data).returncode == 1
     assert triage(str(fleet), "--format", "parquet", "--output", str(data)).returncode == 1
     runs = scan(data, "runs").collect()
     assert runs.height == 2 and runs["run"].n_unique() == 2
@@ -76,12 +76,7 @@ def test_parquet_needs_a_directory(fleet: Path, tmp_path: Path) -> None:
 
 def test_diff_reads_runs_back_from_the_dataset(fleet: Path, tmp_path: Path) -> None:
     data = tmp_path / "db"
-    assert (
-        triage(
-            str(fleet / "node00"), str(fleet / "node01"), "-f", "parquet", "-o", str(data)
-        ).returncode
-        == 1
-    )
+    assert two_nodes(fleet, data).returncode == 1
     assert triage(str(fleet), "-f", "parquet", "-o", str(data)).returncode == 1
     small, full = sorted((data / "incidents").iterdir(), key=lambda p: p.stat().st_mtime)
     exe = spectrace_exe()
