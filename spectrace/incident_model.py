@@ -60,3 +60,4 @@ class Incident:
     native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames of the first crash (native.py)
     frames_reconstructed: bool = False  # ranks' lines interleaved: frames not attributable line by line
     missing_ranks: list[str] = field(default_factory=list)  # never reached the collective (missing_rank.py)
+    interleaved: bool = False  # ranks printed it at once (a storm: incident_storms.py)

@@ -46,8 +46,11 @@ def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
             continue
         keys = _keys(crash, mask)
         storms = [s for s in storms if _near(s.head, crash)]
-        # a rank seen already: the second half of its chain, torn off by interleaving
-        found = next((s for s in storms if not keys or _shared(keys, s.keys)), None)
+        # a rank seen already: the second half of its chain, torn off by interleaving; a whole
+        # record read line by line joins only a storm it is a copy of (same innermost frames)
+        found = next((s for s in storms if (not keys or _shared(keys, s.keys))
+                      and (crash.interleaved or s.head.interleaved or not keys
+                           or s.head.frames[-1:] == crash.frames[-1:])), None)  # fmt: skip
         if found is None:
             if crash.rank and keys:  # a piece (no writer, no exception) never starts one
                 storms.append(_Storm(crash, keys))
@@ -111,6 +114,7 @@ def settle_frames(incident: Incident, group: Sequence[Crash], sign: Sign) -> Non
     incident.crash_class, incident.rule_id = best.crash_class, best.rule_id
     tails = {tuple((f.file, f.function) for f in c.frames) for c in group}
     incident.frames_reconstructed = any(c.frames_reconstructed for c in group) or len(tails) > 1
+    incident.interleaved = True
 
 
 def merge_repeats(incidents: list[Incident], mask: Mask) -> list[Incident]:
@@ -138,8 +142,10 @@ def _repeats(old: Incident, new: Incident, mask: Mask) -> bool:
     if old.first_seen.source != new.first_seen.source or old.exception_type != new.exception_type:
         return False
     stormy = old.frames_reconstructed or new.frames_reconstructed
+    if not (old.interleaved and new.interleaved):
+        return False  # only storms' frames are in doubt
     if _shared({(new.exception_type, mask(new.message))}, {(old.exception_type, mask(old.message))}):
-        return stormy or (len(old.ranks) > 1 and len(new.ranks) > 1)
+        return True
     first, then = old.first_seen, new.first_seen
     close = 0 <= then.lineno - first.lineno <= STORM_LINES and (
         first.ts is None or then.ts is None or abs(then.ts - first.ts) <= STORM_SECONDS

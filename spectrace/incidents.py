@@ -229,7 +229,7 @@ def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
             head = storms.get(id(peer), peer)
             groups[keys.get(id(head)) or crash_signature(head)].append(crash)
     incidents = [_incident(n, sig, group) for n, (sig, group) in enumerate(groups.items(), 1)]
-    stormy = {id(c) for c in ordered if id(c) in storms or c.frames_reconstructed}
+    stormy = {id(c) for c in ordered if id(c) in storms or c.interleaved}
     for incident, group in zip(incidents, groups.values(), strict=True):
         if any(id(c) in stormy for c in group):
             settle_frames(incident, group, crash_signature)

@@ -55,6 +55,9 @@ class _Open(Protocol):
     @property
     def after(self) -> bool: ...
 
+    @property
+    def finished(self) -> bool: ...
+
 
 R = TypeVar("R", bound=_Open)
 
@@ -79,8 +82,9 @@ def storm_fit(records: Collection[R], line: LogLine) -> tuple[R, tuple[str, ...]
         return best, ()
     if (best := _expecting(storm, lead, text, NEAR)) is not None:
         return _caught_up(best, lead, text)  # one or two of its lines went to a peer
-    front = [r for r in storm if len(r.body) == len(lead)]
-    leader = min(front, key=lambda r: r.last_lineno)
+    live = [r for r in storm if not r.finished] or storm  # an ended record takes no new text
+    top = max(len(r.body) for r in live)
+    leader = min((r for r in live if len(r.body) == top), key=lambda r: r.last_lineno)
     frame = text.lstrip().startswith('File "')
     if (leader.after and not frame) or (not leader.after and _body_like(text)):
         return leader, ()  # new text: the leader's (a CUDA error's advice lines too)

@@ -76,6 +76,7 @@ class _Record:
     body: list[str] = field(default_factory=list)  # every non-blank line routed here (storm.py)
     reconstructed: bool = False  # lines a storm's peers took were filled in from the template
     loose: bool = False  # took a line that names no writer (a storm may route to it)
+    interleaved: bool = False  # took lines by storm routing: its peers printed the same
 
     def add(self, line: LogLine) -> None:
         if len(self.lines) < MAX_LINES:
@@ -89,6 +90,11 @@ class _Record:
     def after(self) -> bool:
         """The exception line is in: message lines may follow (a storm's leader takes them)."""
         return self.state is State.AFTER and not self.blank_after
+
+    @property
+    def finished(self) -> bool:
+        """Its exception and the blank line after it are in: only a chain marker follows."""
+        return self.state is State.AFTER and self.blank_after
 
     @property
     def accepting(self) -> bool:
@@ -173,6 +179,11 @@ class TracebackAssembler:
             self._step(rec, replace(line, text=text), done)
             rec.body.append(text)
         rec.reconstructed = rec.reconstructed or bool(lost)
+        own = self._open.get(line.stream)
+        if own is not rec:  # the line's writer is not the last to print a header: a storm
+            rec.interleaved = True
+            if own is not None:
+                own.interleaved = True
         return rec
 
     def _route(self, line: LogLine, rec: _Record | None) -> _Record | None:
@@ -342,7 +353,7 @@ class TracebackAssembler:
             lineno=first.lineno, end_lineno=max(rec.last_lineno, first.lineno), offset=first.offset,
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
-            frames_reconstructed=rec.reconstructed,
+            frames_reconstructed=rec.reconstructed, interleaved=rec.interleaved,
         )  # fmt: skip
         return with_root_failure(crash) if etype.endswith("ChildFailedError") else crash
 

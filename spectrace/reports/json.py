@@ -178,6 +178,7 @@ def incident_document(i: Incident, failing: bool, redact: bool = True) -> Docume
         "occurrence_count": len(i.occurrences),
         "frames": [_frame(f) for f in i.frames], "chain": [_link(c) for c in i.chain],
         "native_frames": [_native(f) for f in i.native_frames],
+        "frames_reconstructed": i.frames_reconstructed, "missing_ranks": list(i.missing_ranks),
         "header": i.header, "rule_id": i.rule_id, "lines": list(i.lines),
         "shape_mismatch": _shape(i), "worker_path": _worker_path(i.worker_path),
         "flags": _flags(i.flags, redact), "load": _load(i.load), "hints": list(i.hints),

@@ -202,6 +202,8 @@ class IncidentView:
         for c in self.collateral:
             yield _collateral(c, names)
         yield from _frames(i.get("frames") or [])
+        if i.get("frames_reconstructed"):
+            yield _t("      (frames reconstructed: ranks printed this at once, interleaved)", "dim")
         yield _line("signature", i["signature"], _t(_basis(i.get("grouped_by")), "dim"))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
