@@ -30,6 +30,7 @@ from spectrace.path_missing import (
     frames_engine,
     method_evidence,
     missing_evidence,
+    proposer_condition,
     switch_condition,
 )
 from spectrace.stacks.pasted import PastedDump
@@ -127,9 +128,10 @@ def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> Wor
     config = config if config is not None else RunConfig()
     if config.engine is None and (engine := frames_engine(evidence)) is not None:
         config = replace(config, engine=engine)  # ask for that server's lines, not SGLang's
-    votes = [e for e in evidence if e.points_to is not None]
+    votes = [e for e in evidence if e.points_to is not None and not proposer_condition(e)]
     if not votes:
-        conditional = next((e.condition for e in evidence if e.condition), None)
+        conditional = next((e.condition or proposer_condition(e) for e in evidence
+                            if e.condition or proposer_condition(e)), None)  # fmt: skip
         missing = missing_evidence(config, evidence, conditional)
         conditional = conditional or switch_condition(config)
         framework, family = describe(None, config)

@@ -24,6 +24,10 @@ VLLM_CONFIG = (
     "vLLM's `Initializing a V1 LLM engine ... with config:` line or the `--speculative-config` "
     "of the launch command"
 )
+VLLM_VERSION = (
+    "the vLLM version or engine line (`vLLM API server version 0.x`, `Initializing a V1 LLM "
+    "engine (v0.x)`, `pip show vllm`): which engine generation ran depends on the release"
+)
 TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
 WORKER_FRAME = (
     "a frame from the speculative worker (the whole traceback, or a py-spy dump of the "
@@ -83,6 +87,17 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
 
 
+def proposer_condition(evidence: Evidence) -> str | None:
+    """A vLLM method whose class depends on the engine generation (the config reader's
+    ``X on the V1 engine, Y on V0`` verdict with no class): the conditional sentence."""
+    reason = evidence.reason
+    if evidence.points_to != "other" or evidence.worker_class or " on the V1 engine, " not in reason:
+        return None
+    both = reason.rsplit(" -> ", 1)[-1].rsplit(" (", 1)[0]
+    v1, _, v0 = both.partition(" on the V1 engine, ")
+    return f"{v1} if vLLM runs its V1 engine, else {v0.removesuffix(' on V0')} (V0)"
+
+
 def switch_condition(config: RunConfig) -> str | None:
     """SGLANG_ENABLE_SPEC_V2=1 set, but no line names the algorithm (a launch cut short): the
     switch acts on EAGLE-family runs only, and every release that reads it gives EAGLE and
@@ -121,7 +136,7 @@ def missing_evidence(
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
     if conditional:
-        return (VERSION_LINE, WORKER_FRAME)
+        return (VLLM_VERSION if config.engine == "vllm" else VERSION_LINE, WORKER_FRAME)
     if _speculation_off(config):
         return ()
     engine = config.engine

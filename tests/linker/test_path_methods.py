@@ -55,3 +55,16 @@ def test_vllm_frames_with_no_config_ask_for_vllm_lines(tmp_path: Path) -> None:
     assert path.framework == "vllm"
     assert any("--speculative-config" in need for need in path.missing)
     assert not any("server_args=ServerArgs" in need for need in path.missing)
+
+
+def test_a_v0_spelling_with_no_release_is_conditional_on_the_engine(tmp_path: Path) -> None:
+    lines = ["python -m vllm.entrypoints.openai.api_server --model /models/m "
+             '--speculative-model "[ngram]" --num-speculative-tokens 5 --ngram-prompt-lookup-max 4',
+             "Traceback (most recent call last):",
+             '  File "/srv/app.py", line 3, in <module>',
+             "RuntimeError: our own probe crash"]  # fmt: skip
+    (crash,) = run(tmp_path, lines).incidents
+    path = crash.worker_path
+    assert path is not None and path.value == "unknown" and path.worker_class is None
+    assert path.conditional == "NgramProposer if vLLM runs its V1 engine, else NGramWorker (V0)"
+    assert path.missing[0].startswith("the vLLM version or engine line")
