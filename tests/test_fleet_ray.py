@@ -18,7 +18,7 @@ WITHOUT_RAY = (
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_fleet(tmp_path_factory.mktemp("ray"), nodes=10, size_mb=0.05, ranks=2)
+    return make_fleet(tmp_path_factory.mktemp("ray"), nodes=100, size_mb=0.02, ranks=2)
 
 
 def test_without_ray_it_says_what_to_install_in_one_line(fleet: Path) -> None:
