@@ -36,7 +36,6 @@ from spectrace.path_missing import (
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
 
-
 _HINT_V1 = (
     "{subject} on the v1 worker (EAGLEWorker, eagle_worker.py): code changed only in "
     "eagle_worker_v2.py / eagle_info_v2.py never ran here. SGLang 0.5.5-0.5.12 picks v2 "

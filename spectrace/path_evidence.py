@@ -168,7 +168,7 @@ def frame_votes(
 
 
 def _synchronous_v2(worker: str) -> str:
-    """"v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)": from the first
+    """ "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)": from the first
     release the era table says has no v1 worker, where the normal loop drives V2."""
     first = next(r.first for r in era_rules() if r.workers == "v2")
     return f"v2 ({worker}V2) if sglang >= {version_text(first)}, else v1 ({worker})"

@@ -91,7 +91,11 @@ def proposer_condition(evidence: Evidence) -> str | None:
     """A vLLM method whose class depends on the engine generation (the config reader's
     ``X on the V1 engine, Y on V0`` verdict with no class): the conditional sentence."""
     reason = evidence.reason
-    if evidence.points_to != "other" or evidence.worker_class or " on the V1 engine, " not in reason:
+    if (
+        evidence.points_to != "other"
+        or evidence.worker_class
+        or " on the V1 engine, " not in reason
+    ):
         return None
     both = reason.rsplit(" -> ", 1)[-1].rsplit(" (", 1)[0]
     v1, _, v0 = both.partition(" on the V1 engine, ")
@@ -107,8 +111,10 @@ def switch_condition(config: RunConfig) -> str | None:
         return None
     if config.engine not in ("sglang", None):
         return None
-    return ("v2 (EAGLEWorkerV2) if the run's --speculative-algorithm is EAGLE, EAGLE3 or NEXTN "
-            "(SGLANG_ENABLE_SPEC_V2=1 is set; no line names the algorithm)")
+    return (
+        "v2 (EAGLEWorkerV2) if the run's --speculative-algorithm is EAGLE, EAGLE3 or NEXTN "
+        "(SGLANG_ENABLE_SPEC_V2=1 is set; no line names the algorithm)"
+    )
 
 
 def frames_engine(evidence: Sequence[Evidence]) -> str | None:
@@ -140,8 +146,12 @@ def missing_evidence(
     if _speculation_off(config):
         return ()
     engine = config.engine
-    shown = bool(evidence) or switch_condition(config) is not None or any(
-        name in config.flags for name in ("speculative_algorithm", "speculative_config.method")
+    shown = (
+        bool(evidence)
+        or switch_condition(config) is not None
+        or any(
+            name in config.flags for name in ("speculative_algorithm", "speculative_config.method")
+        )
     )
     if not shown:  # nothing says the run speculates, or how it was launched
         return () if config.flags else (LAUNCH,)

@@ -192,7 +192,9 @@ class Release:
     def defaults(self) -> dict[str, object]:
         """ServerArgs fields with a literal default: the simulated launch sets nothing else."""
         module = ast.parse((self.root / "server_args.py").read_text("utf-8"))
-        cls = next(n for n in ast.walk(module) if isinstance(n, ast.ClassDef) and n.name == "ServerArgs")
+        cls = next(
+            n for n in ast.walk(module) if isinstance(n, ast.ClassDef) and n.name == "ServerArgs"
+        )
         found: dict[str, object] = {}
         for node in cls.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
@@ -203,9 +205,7 @@ class Release:
         return found
 
     def text(self, *names: str) -> str:
-        return "".join(
-            f.read_text("utf-8") for n in names for f in [self.root / n] if f.is_file()
-        )
+        return "".join(f.read_text("utf-8") for n in names for f in [self.root / n] if f.is_file())
 
     def switch(self) -> tuple[str, bool]:
         handler = "".join(ast.unparse(f) for n, f in self.functions().items()
@@ -273,7 +273,8 @@ def simulate(release: Release) -> dict[str, object] | None:
         "v2_algorithms": v2_algos,
         "forced_on": sorted(a for a in v2_algos if overlap(a, req=True) is True),
         "others_forced_off": all(outcome[k] is not True for k in outcome if k[0] in outside)
-        if outside else None,  # None: every algorithm tried has a V2 worker, nothing to say
+        if outside
+        else None,  # None: every algorithm tried has a V2 worker, nothing to say
         "topk_forces_v1": any(overlap(a) is True and overlap(a, topk=2) is False for a in v2_algos),
         "pp_gt_1": sorted({str(outcome[(a, on, False, 1, 2)]) for a in algos}),
         "algorithms": list(algos),
@@ -299,7 +300,10 @@ def fixed_workers(release: Release) -> dict[str, str]:
             except Refused:
                 out[algo] = "refused"
                 continue
-            on = not run.request and "does not support" not in spec_info.split(f"is_{stem}()")[-1][:400]
+            on = (
+                not run.request
+                and "does not support" not in spec_info.split(f"is_{stem}()")[-1][:400]
+            )
             out[algo] = f"{v2} (v2)" if on else f"{v1} (v1)"
         elif v1 or v2:
             out[algo] = f"{v2} (v2)" if v2 else f"{v1} (v1)"
@@ -327,9 +331,17 @@ def table_row(rows: list[dict[str, object]], version: tuple[int, int, int]) -> d
 
 _COMPARED = ("workers", "switch", "switch_default", "v2_algorithms", "forced_on",
              "others_forced_off", "topk_forces_v1")  # fmt: skip
-_MOOT = {"v1": {"switch", "switch_default", "forced_on", "topk_forces_v1"},
-         "v2": {"switch", "switch_default", "v2_algorithms", "forced_on", "others_forced_off",
-                "topk_forces_v1"}}  # fields no verdict reads when only one worker exists
+_MOOT = {
+    "v1": {"switch", "switch_default", "forced_on", "topk_forces_v1"},
+    "v2": {
+        "switch",
+        "switch_default",
+        "v2_algorithms",
+        "forced_on",
+        "others_forced_off",
+        "topk_forces_v1",
+    },
+}  # fields no verdict reads when only one worker exists
 
 
 def main(argv: list[str]) -> int:
@@ -337,7 +349,9 @@ def main(argv: list[str]) -> int:
         print("usage: check_sglang_eras.py TREES_DIR [TABLE]", file=sys.stderr)
         return 2
     trees = Path(argv[0])
-    table = Path(argv[1] if len(argv) > 1 else Path(__file__).parents[1] / "rules/paths/sglang_eras.toml")
+    table = Path(
+        argv[1] if len(argv) > 1 else Path(__file__).parents[1] / "rules/paths/sglang_eras.toml"
+    )
     data = tomllib.loads(table.read_text("utf-8"))
     rows, fixed = data["era"], data.get("fixed", [])
     bad = 0

@@ -111,7 +111,9 @@ def _fixed_verdict(
     later = rows[-1]
     sentence = (f"{parts[-1]} if sglang >= {version_text(later.first)}, else {parts[0]}"
                 if len(rows) == 2 else "; ".join(parts))  # fmt: skip
-    lacking = f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    lacking = (
+        f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    )
     reason = f"server_args dump: speculative_algorithm='{algo}': {sentence} ({lacking})"
     return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 
@@ -147,7 +149,11 @@ def _possible(era: str | None, release: Version | None, facts: RunFacts) -> tupl
 
 
 def _eagle_verdict(
-    algo: str, values: Mapping[str, object], era: str | None, excerpt: str, env: object,
+    algo: str,
+    values: Mapping[str, object],
+    era: str | None,
+    excerpt: str,
+    env: object,
     release: Version | None = None,
 ) -> DumpVerdict | None:
     """The era table's answer for every release the log leaves possible (one when it names
@@ -183,10 +189,13 @@ def _eagle_verdict(
 
 
 def _conditional(
-    algo: str, base: str, outcomes: list[tuple[EraRule, bool, str]], excerpt: str,
+    algo: str,
+    base: str,
+    outcomes: list[tuple[EraRule, bool, str]],
+    excerpt: str,
     era: str | None,
 ) -> DumpVerdict:
-    """"v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)": the ranges of
+    """ "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)": the ranges of
     releases that agree, in release order, each with the worker it would run."""
     ranges: list[tuple[EraRule, EraRule, bool]] = []
     for rule, on, _why in outcomes:
@@ -207,7 +216,9 @@ def _conditional(
             span = EraRule.span(replace(first, last=last.last))
             parts.append(f"{path(on)} on sglang {span}")
         sentence = "; ".join(parts)
-    lacking = f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    lacking = (
+        f"the log tells the era {era}, not the release" if era else "no sglang version in the log"
+    )
     reason = f"server_args dump: speculative_algorithm='{algo}': {sentence} ({lacking})"
     return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 

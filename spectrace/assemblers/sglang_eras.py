@@ -184,7 +184,9 @@ def contradicts(rule: EraRule, facts: RunFacts) -> bool:
     """A final dump value the release could not have printed: it forced the overlap scheduler
     off for this algorithm, yet the dump says disable_overlap_schedule=False."""
     algo = _ALIASES.get(facts.algorithm, facts.algorithm)
-    return rule.others_forced_off and algo not in rule.v2_algorithms and facts.disable_final is False
+    return (
+        rule.others_forced_off and algo not in rule.v2_algorithms and facts.disable_final is False
+    )
 
 
 def overlap_in(rule: EraRule, facts: RunFacts) -> tuple[bool, str]:

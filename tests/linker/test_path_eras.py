@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from real_logs_helpers import run
+
 from spectrace.assemblers.sglang_eras import RunFacts, _row, era_rules, overlap_in
 from spectrace.errors import RuleError
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from real_logs_helpers import run
+
 from spectrace.path_missing import LAUNCH, SGLANG_DUMP, VERSION_LINE, WORKER_FRAME
 
 VLLM_CRASH = [
@@ -22,8 +23,8 @@ def paths(tmp_path: Path, lines: list[str]):  # noqa: ANN201 - the root causes' 
 
 def test_vllm_speculative_config_json_names_framework_family_and_proposer(tmp_path: Path) -> None:
     serve = (
-        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
-        "\"eagle3\", \"model\": \"org/EAGLE3-8B\", \"num_speculative_tokens\": 3}'"
+        'vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config \'{"method": '
+        '"eagle3", "model": "org/EAGLE3-8B", "num_speculative_tokens": 3}\''
     )
     path = paths(tmp_path, [serve, *VLLM_CRASH])[-1]
     assert (path.value, path.worker_class) == ("other", "EagleProposer")

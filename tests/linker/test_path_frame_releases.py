@@ -12,7 +12,9 @@ SITE = "/usr/local/lib/python3.10/dist-packages/sglang/srt"
 
 
 def _crash(*inner: tuple[str, int, str]) -> list[str]:
-    lines = ["[2026-02-10 08:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):"]
+    lines = [
+        "[2026-02-10 08:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):"
+    ]
     frames = [("managers/scheduler.py", 2100, "event_loop_normal"),
               ("managers/scheduler.py", 1200, "run_batch"), *inner]  # fmt: skip
     for file, line, func in frames:

@@ -21,13 +21,17 @@ def test_a_printed_release_decides_inside_an_era_whose_rows_disagree(tmp_path: P
     # STANDALONE got its V2 worker in 0.5.8: 0.5.7 and 0.5.8 share an era name, not a worker
     old = path_of(tmp_path / "a", "sglang: 0.5.7", ENV_LAUNCH.format(algo="STANDALONE", topk=1))
     assert (old.value, old.worker_class) == ("v1", "StandaloneWorker")
-    new = path_of(tmp_path / "b", "sglang: 0.5.8.post1", ENV_LAUNCH.format(algo="STANDALONE", topk=1))
+    new = path_of(
+        tmp_path / "b", "sglang: 0.5.8.post1", ENV_LAUNCH.format(algo="STANDALONE", topk=1)
+    )
     assert (new.value, new.worker_class) == ("v2", "StandaloneWorkerV2")
     assert "0.5.8" in new.evidence[0].reason
 
 
 def test_without_the_release_the_same_era_is_conditional(tmp_path: Path) -> None:
-    path = path_of(tmp_path, "lmsysorg/sglang:v0.5.9-cu126", ENV_LAUNCH.format(algo="STANDALONE", topk=1))
+    path = path_of(
+        tmp_path, "lmsysorg/sglang:v0.5.9-cu126", ENV_LAUNCH.format(algo="STANDALONE", topk=1)
+    )
     assert (path.value, path.worker_class) == ("v2", "StandaloneWorkerV2")
     unknown = path_of(tmp_path / "u", LAUNCH.format(algo="STANDALONE", topk=1))
     assert unknown.value == "unknown" and unknown.conditional
@@ -37,7 +41,9 @@ def test_setting_the_spec_v2_switch_means_a_release_that_reads_it(tmp_path: Path
     path = path_of(tmp_path, ENV_LAUNCH.format(algo="EAGLE3", topk=1))
     assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
     assert "SGLANG_ENABLE_SPEC_V2, which the log sets" in path.evidence[0].reason
-    off = path_of(tmp_path / "off", "SGLANG_ENABLE_SPEC_V2=0 " + LAUNCH.format(algo="EAGLE3", topk=1))
+    off = path_of(
+        tmp_path / "off", "SGLANG_ENABLE_SPEC_V2=0 " + LAUNCH.format(algo="EAGLE3", topk=1)
+    )
     assert off.value == "unknown"  # v1 up to 0.5.12, the synchronous V2 from 0.5.13
     assert off.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
 
