@@ -7,19 +7,10 @@
 #   python benchmarks/verify_backends.py torch-rows.jsonl triton-rows.jsonl --csv OUT.csv
 set -o pipefail
 T0=$(date +%s)
-mkdir -p /tmp/pkg && ln -sfn "$PWD/engine" /tmp/pkg/spectrace_engine
-[ -e spectrace/rules ] || ln -s ../rules spectrace/rules  # pyproject maps spectrace.rules to rules/
-ls .whl/*.whl >/dev/null 2>&1 && python3 -m pip install -q --no-index --no-deps --no-compile \
-  --no-cache-dir --target /tmp/site .whl/*.whl
-export PYTHONPATH=/tmp/pkg:$PWD:/tmp/site PYTHONUNBUFFERED=1
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  python3 -c "import torch, triton, sys; print(sys.version.split()[0], torch.__version__, triton.__version__, torch.version.cuda)"
-} > "$OUT/env.txt" 2>&1
-cat "$OUT/env.txt"
-E() { python3 -c 'import sys; from spectrace_engine.entrypoints.cli import engine_app; engine_app(sys.argv[1:])' "$@"; }
+. benchmarks/h200_env.sh
 for be in torch triton; do
   echo "== bench --verify-backend $be (at $(( $(date +%s) - T0 ))s)" | tee -a "$OUT/bench.log"
-  timeout 150 bash -c "$(declare -f E); E bench --out /tmp/bench-$be --device cuda --verify-backend $be \
+  timeout 130 bash -c "$(declare -f E); E bench --out /tmp/bench-$be --device cuda --verify-backend $be \
     --concurrency 1,16,64 --thresholds 8 --num-requests 32 --max-new-tokens 64" 2>&1 \
     | grep -E "^bench|Error|error" | tee -a "$OUT/bench.log"
   cp /tmp/bench-$be/rows.jsonl "$OUT/$be-rows.jsonl" 2>/dev/null
@@ -28,7 +19,7 @@ crash=$(grep -l "Traceback" /tmp/bench-*/runs/*/engine.log 2>/dev/null | head -1
 [ -n "$crash" ] && { echo "first crash: $crash"; cp "$crash" "$OUT/crash.log"; grep -m3 "Error" "$crash"; }
 grep -h "Verify kernel ready" /tmp/bench-triton/runs/*/engine.log 2>/dev/null | sort | uniq -c | head -4
 echo "== pytest tests/engine on cuda (at $(( $(date +%s) - T0 ))s)"
-SPECTRACE_ENGINE_DEVICE=cuda timeout 300 python3 -m pytest tests/engine -q -p no:cacheprovider \
+SPECTRACE_ENGINE_DEVICE=cuda timeout 270 python3 -m pytest tests/engine -q -p no:cacheprovider \
   --timeout 150 -m "gpu or not gpu" --ignore tests/engine/test_bench.py \
   --ignore tests/engine/test_bench_verdicts.py --ignore tests/engine/test_smollm.py \
   > "$OUT/pytest.log" 2>&1
