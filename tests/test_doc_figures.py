@@ -52,15 +52,16 @@ class _Sink:
 
 
 @cache
-def generated(size_mb: int, ranks: int) -> tuple[int, int]:
-    """(crash records, incidents) gen_log.py writes for ``--size-mb size_mb`` (seed 0)."""
+def generated(size_mb: int, ranks: int) -> tuple[int, int, int, int]:
+    """(crash records, incidents, lines, MiB) gen_log.py writes for ``--size-mb size_mb``
+    (seed 0)."""
     sys.path.insert(0, str(BENCH))
     try:
         import gen_log
     finally:
         sys.path.remove(str(BENCH))
-    _, truth = gen_log.generate(_Sink(), size_mb * 1_000_000, ranks, 0)
-    return len(truth.crashes), len(truth.incidents)
+    out, truth = gen_log.generate(_Sink(), size_mb * 1_000_000, ranks, 0)
+    return len(truth.crashes), len(truth.incidents), out.lines, out.bytes // MIB
 
 
 @pytest.mark.parametrize(
@@ -86,6 +87,15 @@ def test_generated_log_holds_the_crashes_the_docs_count(name: str, pattern: str)
 def _stacks_default(name: str) -> float:
     """The default ``spectrace stacks`` shows the user for one option."""
     return inspect.signature(stacks_command.stacks_command).parameters[name].default
+
+
+def test_the_tui_benchmark_log_is_the_one_the_generator_writes() -> None:
+    size_mb, mib, lines, crashes = figures(
+        "docs/tui.md",
+        r"`benchmarks/gen_log.py --size-mb (\d+)`: (\d+) MiB, ([\d,]+) lines, (\d+) crash records",
+    )
+    found, _, found_lines, found_mib = generated(size_mb, 8)
+    assert (found_mib, found_lines, found) == (mib, lines, crashes)
 
 
 def _constants() -> list[tuple[str, str, tuple[int, ...]]]:
