@@ -10,7 +10,7 @@ T0=$(date +%s)
 . benchmarks/h200_env.sh
 for be in torch triton; do
   echo "== bench --verify-backend $be (at $(( $(date +%s) - T0 ))s)" | tee -a "$OUT/bench.log"
-  timeout 130 bash -c "$(declare -f E); E bench --out /tmp/bench-$be --device cuda --verify-backend $be \
+  timeout 100 bash -c "$(declare -f E); E bench --out /tmp/bench-$be --device cuda --verify-backend $be \
     --concurrency 1,16,64 --thresholds 8 --num-requests 32 --max-new-tokens 64" 2>&1 \
     | grep -E "^bench|Error|error" | tee -a "$OUT/bench.log"
   cp /tmp/bench-$be/rows.jsonl "$OUT/$be-rows.jsonl" 2>/dev/null
@@ -19,7 +19,7 @@ crash=$(grep -l "Traceback" /tmp/bench-*/runs/*/engine.log 2>/dev/null | head -1
 [ -n "$crash" ] && { echo "first crash: $crash"; cp "$crash" "$OUT/crash.log"; grep -m3 "Error" "$crash"; }
 grep -h "Verify kernel ready" /tmp/bench-triton/runs/*/engine.log 2>/dev/null | sort | uniq -c | head -4
 echo "== pytest tests/engine on cuda (at $(( $(date +%s) - T0 ))s)"
-SPECTRACE_ENGINE_DEVICE=cuda timeout 270 python3 -m pytest tests/engine -q -p no:cacheprovider \
+SPECTRACE_ENGINE_DEVICE=cuda timeout 220 python3 -m pytest tests/engine -q -p no:cacheprovider \
   --timeout 150 -m "gpu or not gpu" --ignore tests/engine/test_bench.py \
   --ignore tests/engine/test_bench_verdicts.py --ignore tests/engine/test_smollm.py \
   > "$OUT/pytest.log" 2>&1
