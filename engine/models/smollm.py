@@ -40,13 +40,8 @@ def gguf_path() -> Path:
 
 
 def _field(reader: Any, key: str) -> Any:
-    f = reader.fields[key]
-    return f.parts[f.data[0]][0] if len(f.data) == 1 else f
-
-
-def _strings(reader: Any, key: str) -> list[str]:
-    f = reader.fields[key]
-    return [bytes(f.parts[i]).decode("utf-8") for i in f.data]
+    """A scalar or an array's values, decoded by gguf itself (``ReaderField.contents``)."""
+    return reader.fields[key].contents()
 
 
 def read_config(reader: Any) -> ModelConfig:
@@ -108,12 +103,9 @@ def read_state(reader: Any, cfg: ModelConfig) -> dict[str, torch.Tensor]:
 def build_tokenizer(reader: Any) -> Any:
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
-    tokens = _strings(reader, "tokenizer.ggml.tokens")
-    merges = [tuple(m.split(" ", 1)) for m in _strings(reader, "tokenizer.ggml.merges")]
-    types = [
-        int(reader.fields["tokenizer.ggml.token_type"].parts[i][0])
-        for i in reader.fields["tokenizer.ggml.token_type"].data
-    ]
+    tokens = _field(reader, "tokenizer.ggml.tokens")
+    merges = [tuple(m.split(" ", 1)) for m in _field(reader, "tokenizer.ggml.merges")]
+    types = [int(t) for t in _field(reader, "tokenizer.ggml.token_type")]
     tok = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)}, merges=merges))
     tok.pre_tokenizer = pre_tokenizers.Sequence(
         [

@@ -35,11 +35,8 @@ class ModelPair:
 
 
 def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def verified_file(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[Path, str]:

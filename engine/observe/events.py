@@ -41,6 +41,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spectrace_engine.observe.append import write_all
+
 SCHEMA_VERSION = 1
 
 
@@ -103,7 +105,7 @@ class EventWriter:
             return
         data = "".join(json.dumps(_plain(r), separators=(",", ":")) + "\n" for r in self._buf)
         self._buf.clear()
-        os.write(self._fd, data.encode())
+        write_all(self._fd, data.encode())
 
     def close(self) -> None:
         self.flush()

@@ -8,6 +8,7 @@ spread over the tokens after the first: ``(e2e - ttft) / (n_out - 1)``, as vLLM 
 
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -33,15 +34,14 @@ class RequestLatency:
         return {"ttft_ms": self.ttft_ms, "latency_ms": self.latency_ms, "tpot_ms": self.tpot_ms}
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks (numpy's default), q in [0, 100]."""
+def percentile(values: list[float], q: int) -> float:
+    """The q-th percentile (q in 1..99) by linear interpolation between closest ranks, numpy's
+    default: ``statistics.quantiles``' inclusive method; one value is every percentile."""
     if not values:
         raise ValueError("percentile of no values")
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 class LatencyBook:

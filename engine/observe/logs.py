@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from spectrace_engine.observe.append import write_all
 from spectrace_engine.server_args import EngineConfig
 
 GB = 1024**3
@@ -64,7 +65,7 @@ class EngineLog:
 
     def _write(self, text: str) -> None:
         if self._fd >= 0:
-            os.write(self._fd, text.encode())
+            write_all(self._fd, text.encode())
 
 
 def graph_word(device: str) -> str:
