@@ -16,6 +16,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from spectrace.node_label import split_node
+
 _TORCH_RANK = re.compile(r"(?:\[?\s*rank\s*(\d+)\]?|(\d+))", re.IGNORECASE)
 _PART = re.compile(r"\b(DP|PP|TP|EP)(\d+)\b")
 
@@ -82,7 +84,9 @@ class RankLayout:
 
     def torch_rank(self, label: str) -> int | None:
         """The global torch rank of a label: ``rank7``, ``Rank 7``, ``7`` as they are, and a
-        server name (``DP1 PP0 TP3 EP1``) by the layout; None when the label names neither."""
+        server name (``DP1 PP0 TP3 EP1``) by the layout; None when the label names neither. A
+        node before it (``node03/rank7``) is the host's, not part of the rank."""
+        label = split_node(label)[1]
         parts = {k: int(v) for k, v in _PART.findall(label)}
         if "TP" in parts or "PP" in parts:
             tp, pp = parts.get("TP", 0), parts.get("PP", 0)
@@ -93,9 +97,11 @@ class RankLayout:
         return int(m.group(1) or m.group(2))
 
     def same_rank(self, a: str, b: str) -> bool:
-        """Two labels name one process (``rank7`` and ``TP7``); a DP replica both name must agree."""
+        """Two labels name one process (``rank7`` and ``TP7``); a DP replica and a node both name
+        must agree."""
         ra, rb = self.torch_rank(a), self.torch_rank(b)
-        if ra is None or ra != rb:
+        (na, a), (nb, b) = split_node(a), split_node(b)
+        if ra is None or ra != rb or (na is not None and nb is not None and na != nb):
             return False
         da, db = _PART.findall(a), _PART.findall(b)
         dpa = next((v for k, v in da if k == "DP"), None)

@@ -61,4 +61,5 @@ class Crash:
     native_frames: tuple[NativeFrame, ...] = ()  # C/C++ frames printed with it (native.py)
     frames_reconstructed: bool = False  # interleaved ranks: some lines filled in from a peer's
     interleaved: bool = False  # printed while other ranks printed the same traceback (a storm)
+    node: str | None = None  # host, pod or container its first line's wrapper names
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

@@ -276,6 +276,7 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
         ts=line.ts,
         ts_text=line.ts_text,
         lines=(line.text,),
+        node=line.node,
     )
     return _apply(_stamped(crash, groups.get("ts")), rule)
 

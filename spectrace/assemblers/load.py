@@ -30,6 +30,7 @@ class LoadSample:
     cuda_graph: bool | None = None
     fields: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     kind: str = "decode"  # "decode" | "prefill" | "spec_metrics" | "engine_stats" | "crash_dump"
+    node: str | None = None  # host, pod or container the line's wrapper names
 
 
 LOAD_LITERALS: tuple[bytes, ...] = (
@@ -88,7 +89,8 @@ def _bool(text: str | None) -> bool | None:
 
 def _sample(line: LogLine, kind: str, fields: dict[str, str], **values: object) -> LoadSample:
     return LoadSample(
-        line.source, line.lineno, line.rank, line.ts, fields=fields, kind=kind, **values
+        line.source, line.lineno, line.rank, line.ts, fields=fields, kind=kind, node=line.node,
+        **values,
     )  # type: ignore[arg-type]
 
 

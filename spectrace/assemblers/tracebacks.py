@@ -353,7 +353,7 @@ class TracebackAssembler:
             lineno=first.lineno, end_lineno=max(rec.last_lineno, first.lineno), offset=first.offset,
             stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
             chain=chain, header=rec.header, lines=tuple(rec.lines),
-            frames_reconstructed=rec.reconstructed, interleaved=rec.interleaved,
+            frames_reconstructed=rec.reconstructed, interleaved=rec.interleaved, node=first.node,
         )  # fmt: skip
         return with_root_failure(crash) if etype.endswith("ChildFailedError") else crash
 

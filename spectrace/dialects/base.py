@@ -33,6 +33,7 @@ class LogLine:
     group: str | None = None  # vLLM: "file:line ts" shared by the lines of one logger call
     inferred: bool = False  # stream taken from the last headed line, not from the line itself
     indent: int = 0  # blanks before the header: a paste indented as a whole (its lines move too)
+    node: str | None = None  # the host, pod or container a wrapper names (fleet/nodes.py)
 
 
 @dataclass(frozen=True, slots=True)

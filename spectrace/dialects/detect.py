@@ -96,6 +96,11 @@ def _join(*parts: str | None) -> str:
     return "|".join(part for part in parts if part)
 
 
+def _outer(p: Peeled) -> str:
+    """The writer as the wrappers name it: container or host, process, torchrun rank."""
+    return _join(p.container, p.host, p.proc, p.torch_rank)
+
+
 class LineParser:
     """Attributes each line to a stream; headerless lines join the last headed stream."""
 
@@ -136,14 +141,14 @@ class LineParser:
         if header is None or header.anonymous:
             return False
         self._dated(header.ts)
-        outer = _join(peeled.container, peeled.proc, peeled.torch_rank)
+        outer = _outer(peeled)
         stream = _join(outer, header.stream)
         self._saw(peeled, outer, stream, header.rank or peeled.torch_rank or peeled.proc_name)
         return True
 
     def _saw(self, p: Peeled, outer: str, stream: str, rank: str | None) -> None:
         """Remember the writer per wrapper tags and per container (for untagged lines)."""
-        for key in {outer, f"\0{p.container or ''}"}:
+        for key in {outer, f"\0{p.container or p.host or ''}"}:
             self._last[key] = (stream, rank)
             self._writers.setdefault(key, set()).add(stream)
 
@@ -169,7 +174,7 @@ class LineParser:
         if h.anonymous:
             stream, rank, inferred = self._writer(p)
         else:
-            outer = _join(p.container, p.proc, p.torch_rank)
+            outer = _outer(p)
             stream, rank, inferred = _join(outer, h.stream), h.rank or p.torch_rank, False
             rank = rank or p.proc_name
             self._saw(p, outer, stream, rank)
@@ -180,6 +185,7 @@ class LineParser:
             dialect=h.dialect, stream=stream, rank=rank,
             ts=ts, ts_text=stamp.ts_text if stamp else None,
             level=h.level, headed=True, group=h.group, inferred=inferred, indent=indent,
+            node=p.host or p.container,
         )  # fmt: skip
 
     def _dated(self, ts: datetime | None) -> datetime | None:
@@ -203,9 +209,9 @@ class LineParser:
         A wrapper tag names the writer, unless headed lines under it named inner writers
         (SGLang ranks inside one Ray actor); then, as with no tag, the last header is a guess.
         """
-        outer = _join(p.container, p.proc, p.torch_rank)
+        outer = _outer(p)
         tagged = bool(p.proc or p.torch_rank)
-        key = outer if tagged else f"\0{p.container or ''}"
+        key = outer if tagged else f"\0{p.container or p.host or ''}"
         last = self._last.get(key)
         if tagged and (last is None or last[0] == outer):
             return outer, p.torch_rank or p.proc_name, False
@@ -222,5 +228,5 @@ class LineParser:
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,
             dialect=dialect, stream=stream, rank=rank,
             ts=self._dated(p.ts.ts) if p.ts else None, ts_text=p.ts.ts_text if p.ts else None,
-            headed=False, inferred=inferred,
+            headed=False, inferred=inferred, node=p.host or p.container,
         )  # fmt: skip

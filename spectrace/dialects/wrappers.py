@@ -64,7 +64,7 @@ _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 _KIBANA = re.compile(_MON + r" (\d{1,2}), (\d{4}) @ (\d\d:\d\d:\d\d)(?:\.(\d+))?\s+")
 # syslog / journalctl: "Dec  2 13:27:57 host python3[1234]: " (no year; the process names it).
 _SYSLOG = re.compile(
-    _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? \S+ ([\w.@/-]+)(?:\[\d+\])?: "
+    _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? (\S+) ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 # An editor's or viewer's line number before a writer's tag: "[80746] [rank0]:[E321 ...",
@@ -74,7 +74,7 @@ _GUTTER_NO = re.compile(
     r"(?=(?:\^\[|\x1b)?\[[0-9;]{1,12}m|\([^()]*? pid=\d+|\[(?:rank|default)\d+\]:)"
 )
 # A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
-_PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=[^)]*)?\) ?")
+_PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=([^)]*))?\) ?")
 # A paste whose pids were edited out by hand ("(EngineCore) ERROR [core.py:1138] ..."): the
 # bare name counts only right before a vLLM level word.
 _PROC_BARE = re.compile(r"\(([A-Za-z][\w-]*)\) (?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )")
@@ -113,6 +113,7 @@ class Peeled:
     torch_rank: str | None = None  # "rank6"
     ts: Header | None = None  # a wrapper stamp, used when the inner line has none
     partial: bool = False  # CRI "P": the line continues in the next record
+    host: str | None = None  # the machine a wrapper names: Ray's ``ip=``, syslog's host
 
 
 def _stamp(m: re.Match[str], text: str) -> Header:
@@ -141,7 +142,7 @@ def peel(text: str) -> Peeled:
 
 def _peel(text: str) -> Peeled:
     """Remove wrappers outermost first; each may appear at most a few times."""
-    container = proc = proc_name = torch_rank = None
+    container = proc = proc_name = torch_rank = host = None
     stamp: Header | None = None
     partial = table = False
     for _ in range(_MAX_PEELS):
@@ -171,6 +172,7 @@ def _peel(text: str) -> Peeled:
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
             stamp = stamp or _named_stamp(m, YEARLESS, m.group(2), m.group(3), m.group(4))
+            host = host or m.group(5)
         elif m := _PYTEST_E.match(text):
             pass
         elif m := _GUTTER_NO.match(text):
@@ -178,7 +180,7 @@ def _peel(text: str) -> Peeled:
         elif m := _TORCHRUN.match(text):
             torch_rank = f"rank{m.group(1)}"
         elif m := _PROC.match(text):
-            proc_name = m.group(1)
+            proc_name, host = m.group(1), m.group(3) or host
             proc = f"{proc_name} pid={m.group(2)}"
         elif m := _PROC_BARE.match(text):
             proc = proc_name = m.group(1)
@@ -193,7 +195,7 @@ def _peel(text: str) -> Peeled:
         text = _BOLD.sub(r"\1", text)
     if table and (body := text.rstrip(" \t")).endswith(" |"):
         text = body[:-2]  # the row's closing cell border
-    return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial)
+    return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial, host)
 
 
 def unglue(text: str) -> str:

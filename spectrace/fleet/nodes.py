@@ -5,7 +5,9 @@ A directory per node is how fleets keep logs (``node03/server.log``, ``host-a/lo
 would merge into one rank. When the inputs sit in two or more directories under one common
 root, each file's node is its first directory below that root, and its ranks read
 ``node03/TP7`` (a line with no rank reads ``node03``). Files of one directory (one host's
-rotated logs) and single inputs are left as they are.
+rotated logs) and single inputs are left as they are, unless their lines name two or more
+hosts themselves: kubectl's ``[pod/NAME/container]``, a compose service, a log shipper's pod,
+Ray's ``(Worker pid=N, ip=10.0.0.3)`` or syslog's host.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
+from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.load import LoadSample
+from spectrace.node_label import on_node
 from spectrace.read import STDIN
 from spectrace.scan import ScanResult
 
-SEP = "/"  # node/rank: a path separator, which no rank label printed by a server holds
+T = TypeVar("T", Crash, LoadSample)
 
 
 def node_names(sources: Sequence[str]) -> dict[str, str]:
@@ -35,26 +41,30 @@ def node_names(sources: Sequence[str]) -> dict[str, str]:
     return nodes if len(set(nodes.values())) > 1 else {}
 
 
-def on_node(node: str, rank: str | None) -> str:
-    """``node03/TP7``; ``node03`` for a line without a rank."""
-    return f"{node}{SEP}{rank}" if rank else node
-
-
-def split_node(label: str) -> tuple[str | None, str]:
-    """``node03/TP7`` -> ("node03", "TP7"); a label without a node -> (None, label)."""
-    node, sep, rank = label.rpartition(SEP)
-    return (node, rank) if sep else (None, label)
-
-
 def tag_nodes(results: list[ScanResult]) -> list[ScanResult]:
     """Each result's crashes and load samples with the node in their rank (in place: the scan's
-    results are the pipeline's own)."""
-    nodes = node_names([r.source for r in results])
+    results are the pipeline's own). A directory per node decides; without one, the hosts, pods
+    and containers the lines' wrappers name do, when they name two or more."""
+    by_dir = node_names([r.source for r in results])
+    by_text = not by_dir and len(text_nodes(results)) > 1
     for result in results:
-        node = nodes.get(result.source)
-        if node is None:
+        node = by_dir.get(result.source)
+        if node is None and not by_text:
             continue
-        result.crashes = [replace(c, rank=on_node(node, c.rank)) for c in result.crashes]
-        result.load = [[replace(s, rank=on_node(node, s.rank)) for s in samples]
-                       for samples in result.load]  # fmt: skip
+        result.crashes = [_tagged(c, node) for c in result.crashes]
+        result.load = [[_tagged(s, node) for s in samples] for samples in result.load]
     return results
+
+
+def text_nodes(results: Sequence[ScanResult]) -> set[str]:
+    """The nodes the wrappers of the run's crash and load lines name."""
+    found = {c.node for r in results for c in r.crashes}
+    found |= {s.node for r in results for samples in r.load for s in samples}
+    found.discard(None)
+    return found  # type: ignore[return-value]
+
+
+def _tagged(item: T, node: str | None) -> T:
+    """The crash or sample with ``node/rank``: the directory's node, else its own line's."""
+    node = node or item.node
+    return item if node is None else replace(item, rank=on_node(node, item.rank), node=node)

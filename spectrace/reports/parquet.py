@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from spectrace import __version__
 from spectrace.errors import InputError
-from spectrace.fleet.nodes import split_node
+from spectrace.node_label import split_node
 from spectrace.incidents import SIGNATURE_VERSION
 from spectrace.redact import redact_text
 
