@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -199,8 +200,9 @@ def _add_hints(incident: Incident, path: WorkerPath, era: str | None) -> None:
 
 def run_for(incident: Incident, config: RunConfig) -> RunConfig:
     """The run the incident belongs to: the start-up before it in its own file, else (a file
-    of its own, one per rank or node) the latest start-up before it in time. With several
-    runs and neither to go by, no run's flags are taken for another's."""
+    of its own, one per rank or node) the latest start-up before it in time, from its own
+    directory first. With several runs and neither to go by, no run's flags are taken for
+    another's."""
     if not config.runs:
         return config
     first = incident.first_seen
@@ -215,6 +217,9 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
         return RunConfig()
     when = _naive(first.ts)
     before = [run for run in config.runs if run.start_ts and _naive(run.start_ts) <= when]
+    here = os.path.dirname(first.source)
+    near = [run for run in before if run.start and os.path.dirname(run.start[0]) == here]
+    before = near or before  # a run's other files share its directory; another run's do not
     if not before:
         return RunConfig()
     return max(before, key=lambda run: _naive(run.start_ts) if run.start_ts else datetime.min)

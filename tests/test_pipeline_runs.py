@@ -63,3 +63,20 @@ def test_runs_without_a_path_fall_back_to_one_finding(tmp_path: Path) -> None:
     lines = [plain.format(hms="21:00:01"), plain.format(hms="22:00:01")]
     got = _missing(tmp_path, lines)
     assert len(got) == 1 and got[0][0] == "unknown"
+
+
+def test_a_worker_file_takes_its_own_directory_run_not_a_later_one(tmp_path: Path) -> None:
+    """Two runs' logs triaged together: run A's rank file has no start-up of its own; run B
+    started later elsewhere. A's crash keeps A's flags (v2), not the latest start-up's (v1)."""
+    for name, hms, v2 in (("run-a", "21:00:01", True), ("run-b", "21:05:01", False)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "server.log").write_text("\n".join(_run(hms, v2)) + "\n")
+    (tmp_path / "run-a" / "rank1.log").write_text(
+        "[2026-02-27 21:10:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        '  File "/sgl/python/sglang/srt/managers/scheduler.py", line 9, in run_batch\n'
+        "    out = self.model_worker.forward_batch_generation(batch)\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    )
+    (incident,) = analyse([str(tmp_path)]).incidents
+    assert incident.worker_path is not None and incident.worker_path.value == "v2"
+    assert incident.flags["speculative_eagle_topk"].value == 1
