@@ -24,6 +24,7 @@ from spectrace.assemblers.vllm_config import (
     non_default_args_flags,
     spec_line_flags,
 )
+from spectrace.assemblers.vllm_methods import infer
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
     legacy_spelling,
@@ -258,6 +259,7 @@ class ConfigCollector:
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
+        self._infer_vllm_method()
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -294,6 +296,25 @@ class ConfigCollector:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                          verdict.worker_class, verdict.condition)]  # fmt: skip
+
+    def _infer_vllm_method(self) -> None:
+        """A vLLM draft model with no method: the method and class vLLM infers, by release
+        (once, on the final flags: the version line may come after the config)."""
+        flags = self._config.flags
+        model = flags.get("speculative_config.model")
+        if model is None or "speculative_config.method" in flags or self._config.engine != "vllm":
+            return
+        line = next((ln for ln in reversed(self._lines)
+                     if (ln.source, ln.lineno) == (model.source, model.lineno)), None)  # fmt: skip
+        text = line.raw if line is not None else str(model.value)
+        found = infer(model.value, self._config.version, legacy_spelling(text))
+        if found is None:
+            return
+        if found.method is not None:
+            flags["speculative_config.method"] = FlagValue(found.method, model.source, model.lineno,
+                                                            model.origin)
+        self._config.path_evidence.append(Evidence(model.source, model.lineno, trim(text),
+            found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

@@ -326,7 +326,6 @@ def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine])
             if key in spec:
                 flags[name] = spec[key]
                 where[name] = where["speculative_config"]
-    for source in ("draft_model", "speculative_model"):
-        if "method" not in flags and (named := method_from_model(flags.get(source))):
-            flags["method"] = named
-            where["method"] = where[source]
+    if "method" not in flags and (named := method_from_model(flags.get("speculative_model"))):
+        flags["method"] = named  # a JSON without method is read by release (vllm_methods)
+        where["method"] = where["speculative_model"]

@@ -427,6 +427,7 @@ def test_vllm_v0_speculative_flags() -> None:
     )
     assert values(config) == {
         "speculative_config.model": "facebook/opt-125m",
+        "speculative_config.method": "draft_model",  # vLLM's default for a plain draft
         "speculative_config.num_spec_tokens": 5,
         "tp_size": 2,
     }

@@ -104,6 +104,7 @@ def test_v0_engine_config_names_the_draft_model() -> None:
     )
     assert got == {
         "speculative_config.model": "d-0.5B",
+        "speculative_config.method": "draft_model",  # what vLLM 0.6.5 runs a plain draft as
         "speculative_config.num_spec_tokens": 5,
         "tp_size": 1,
     }

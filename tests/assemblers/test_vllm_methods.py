@@ -1,0 +1,74 @@
+"""A vLLM speculative config naming only a draft model: the method and class vLLM infers from
+it, by release (issue 11, round 7). Lines are written by us in the shapes threads show."""
+
+from __future__ import annotations
+
+import pytest
+from asm_helpers import collect_config as collect
+
+from spectrace.assemblers.vllm_methods import infer
+from spectrace.linker import global_worker_path
+
+VERSION = "INFO 06-17 20:29:40 [api_server.py:1287] vLLM API server version {}"
+ARGS = (
+    "INFO 06-17 20:29:40 [cli_args.py:309] non-default args: {{'model': 'org/Big-70B', "
+    "'tensor_parallel_size': 4, 'speculative_config': {{'model': '{}', "
+    "'num_speculative_tokens': 5}}}}"
+)
+
+
+def test_a_plain_draft_model_on_0_9_2_ran_v0s_multistep_worker() -> None:
+    config = collect(VERSION.format("0.9.2.dev7+gabc"), ARGS.format("org/Small-1B"))
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.family) == ("other", "MultiStepWorker",
+                                                            "DRAFT_MODEL")  # fmt: skip
+    assert path.evidence[0].lineno == 2 and "infers 'draft_model'" in path.evidence[0].reason
+
+
+def test_the_version_line_after_the_config_still_decides() -> None:
+    config = collect(ARGS.format("org/Small-1B"), VERSION.format("0.18.0"))
+    assert global_worker_path(config).worker_class == "DraftModelProposer"
+
+
+def test_without_a_release_the_verdict_is_conditional_and_asks_for_the_version() -> None:
+    config = collect(
+        "python -m vllm.entrypoints.openai.api_server --model org/Big-70B "
+        "--speculative_config '{\"model\": \"org/Small-1B\", \"num_speculative_tokens\": 5}'"
+    )
+    path = global_worker_path(config)
+    assert path.value == "unknown" and path.worker_class is None
+    assert path.conditional is not None
+    assert "MultiStepWorker (V0) if vLLM <= 0.9.2" in path.conditional
+    assert "DraftModelProposer if vLLM >= 0.17" in path.conditional
+    assert any("vLLM version" in m for m in path.missing)
+
+
+def test_releases_that_refuse_a_method_less_draft_model_name_no_proposer() -> None:
+    config = collect(VERSION.format("0.12.0"), ARGS.format("org/Small-1B"))
+    path = global_worker_path(config)
+    assert path.worker_class is None and path.value == "unknown"
+    assert any("refuses a draft model" in e.reason for e in path.evidence)
+
+
+@pytest.mark.parametrize(
+    ("model", "version", "method", "worker"),
+    [("yuhuili/EAGLE-LLaMA3-Instruct-8B", "0.8.2", "eagle", "MultiStepWorker"),
+     ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.9.0", "eagle", "MultiStepWorker"),
+     ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.8.4", "draft_model", "MultiStepWorker"),
+     ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.11.0", "eagle3", "EagleProposer"),
+     ("org/Qwen3-8B_eagle3", "0.10.1", "eagle3", "EagleProposer"),
+     ("z-lab/Qwen3-8B-DFlash", "0.20.0", "dflash", "DFlashProposer")],
+)  # fmt: skip
+def test_each_release_applies_its_own_name_rule(model, version, method, worker) -> None:
+    found = infer(model, version)
+    assert found is not None and (found.method, found.worker) == (method, worker)
+
+
+def test_a_v0_flag_with_a_plain_draft_model_is_v0_and_shell_variables_are_not_names() -> None:
+    config = collect(
+        "python -m vllm.entrypoints.openai.api_server --model org/Big --speculative-model "
+        "org/Small-0.5B --num-speculative-tokens 4"
+    )
+    assert global_worker_path(config).worker_class == "MultiStepWorker"
+    assert infer("${draft_path}", None, legacy=True) is None
+    assert infer("[ngram]", "0.9.2") is None
