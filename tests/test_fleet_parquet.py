@@ -89,3 +89,27 @@ def test_diff_reads_runs_back_from_the_dataset(fleet: Path, tmp_path: Path) -> N
         [exe, "diff", str(full), str(fleet)], capture_output=True, text=True, timeout=300
     )
     assert same.returncode == 0 and "0 new, 0 gone" in same.stdout
+
+
+def test_tui_opens_a_run_of_the_dataset_by_its_logs(fleet: Path, tmp_path: Path) -> None:
+    """``spectrace tui DIR/incidents/run=<id>`` browses the logs that run was triaged from,
+    found from any directory; logs moved away give one line that says so."""
+    from spectrace.commands.tui import expand
+    from spectrace.errors import InputError
+
+    data = tmp_path / "db"
+    assert two_nodes(fleet, data).returncode == 1
+    (run,) = (data / "incidents").iterdir()
+    logs, captures, dumps = expand([str(run)])
+    assert sorted(p.parent.name for p in logs) == ["node00", "node01"]
+    assert all(p.is_absolute() and p.is_file() for p in logs) and not captures and not dumps
+    moved = tmp_path / "copy"
+    for name in ("node00", "node01"):
+        (moved / name).mkdir(parents=True)
+        (moved / name / "server.log").write_bytes((fleet / name / "server.log").read_bytes())
+    assert triage(str(moved / "node00"), str(moved / "node01"), "-f", "parquet", "-o",
+                  str(tmp_path / "db2")).returncode == 1  # fmt: skip
+    (moved / "node01" / "server.log").unlink()
+    (run2,) = (tmp_path / "db2" / "incidents").iterdir()
+    with pytest.raises(InputError, match="node01/server.log is gone; spectrace diff reads"):
+        expand([str(run2)])

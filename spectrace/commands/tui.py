@@ -36,7 +36,7 @@ def expand(paths: Sequence[str | Path]) -> tuple[list[Path], list[Path], list[Pa
     """(logs, stacks captures, flight dumps): a directory stands for its files, logs checked now."""
     if any(str(p) == STDIN for p in paths):
         raise InputError("tui needs files it can reread: save stdin to a file first")
-    names = [checked_path(str(p)) for p in paths]
+    names = [name for p in paths for name in _run_logs(checked_path(str(p)))]
     logs, captures, dumps = (names, [], []) if _only_log_files(names) else _route(names)
     for file in logs:  # none at all is fine: a capture alone opens with its hang findings
         _rereadable(file)
@@ -47,6 +47,26 @@ def expand(paths: Sequence[str | Path]) -> tuple[list[Path], list[Path], list[Pa
         # checked before the app starts: beside logs a damaged one is skipped, alone the error
         captures, dumps = usable_stacks(captures, dumps, _warn if logs else None)
     return [Path(p) for p in logs], [Path(p) for p in captures], [Path(p) for p in dumps]
+
+
+def _run_logs(path: str) -> list[str]:
+    """A run of a ``--format parquet`` dataset (``DIR/incidents/run=<id>``) stands for the logs
+    it was triaged from; they must still be where they were."""
+    if not Path(path).name.startswith("run="):
+        return [path]
+    from spectrace.reports.parquet import is_run_partition, run_files
+
+    if not is_run_partition(path):
+        return [path]
+    files = run_files(path)
+    gone = [f for f in files if not os.path.isfile(f)]
+    if gone or not files:
+        where = f"{gone[0]} is gone" if gone else "it names no log file"
+        raise InputError(
+            f"{path}: the run's logs are needed to browse it and {where}; "
+            "spectrace diff reads a run's incidents without them"
+        )
+    return files
 
 
 def _only_log_files(names: list[str]) -> bool:

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from spectrace import __version__
 from spectrace.errors import InputError
-from spectrace.node_label import split_node
 from spectrace.incidents import SIGNATURE_VERSION
+from spectrace.node_label import split_node
+from spectrace.read import STDIN
 from spectrace.redact import redact_text
 
 if TYPE_CHECKING:
@@ -125,11 +126,17 @@ def runs_table(analysis: Analysis, verdict: Verdict) -> pl.DataFrame:
     return pl.DataFrame({
         "created": [datetime.now(UTC).replace(tzinfo=None)], "tool_version": [__version__],
         "signature_version": [str(SIGNATURE_VERSION)], "engine": [analysis.config.engine],
-        "files": [[f.path for f in analysis.files]], "bytes": [sum(f.bytes for f in analysis.files)],
+        "files": [[_absolute(f.path) for f in analysis.files]],
+        "bytes": [sum(f.bytes for f in analysis.files)],
         "incidents": [len(analysis.incidents)], "exit_code": [int(verdict.exit_code)],
     }, schema={"created": pl.Datetime("us"), "tool_version": pl.Utf8, "signature_version": pl.Utf8,
                "engine": pl.Utf8, "files": pl.List(pl.Utf8), "bytes": pl.Int64,
                "incidents": pl.Int64, "exit_code": pl.Int64})  # fmt: skip
+
+
+def _absolute(path: str) -> str:
+    """Where the run's log lies, so ``spectrace tui DIR/runs/run=<id>`` finds it from anywhere."""
+    return path if path == STDIN else os.path.abspath(path)
 
 
 def write_dataset(root: Path, analysis: Analysis, verdict: Verdict, redact: bool = True) -> str:
@@ -172,6 +179,20 @@ def is_run_partition(path: str) -> bool:
     """``DIR/incidents/run=<id>``: one run of a dataset, as ``spectrace diff`` takes it."""
     folder = Path(path)
     return folder.name.startswith("run=") and (folder / "part-0.parquet").is_file()
+
+
+def run_files(path: str) -> list[str]:
+    """The logs a run was triaged from, as its ``runs`` row lists them (any table's partition
+    of the run names it): the TUI reopens them."""
+    import polars as pl
+
+    folder = Path(path)
+    runs = folder.parent.parent / "runs" / folder.name / "part-0.parquet"
+    try:
+        files = pl.read_parquet(runs, columns=["files"])["files"].to_list()
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise InputError(f"cannot read the run {path}: {exc}") from None
+    return [f for row in files for f in row or ()]
 
 
 def run_document(path: str) -> dict[str, object]:
