@@ -43,6 +43,8 @@ class SpecConfig:
     # sampling verify only: < 1.0 accepts more drafts than the target would (lossy, SGLang's knobs)
     accept_threshold_single: float = 1.0
     accept_threshold_acc: float = 1.0
+    # load studies on random weights: mean emitted tokens per verify, drawn (kernels/verify_simulated)
+    simulate_accept_len: float | None = None
 
     @property
     def enabled(self) -> bool:
@@ -110,6 +112,7 @@ class EngineConfig:
     max_seq_len: int = 384  # KV columns per request slot (context + draft scratch)
     decode_log_interval: int = 10
     verify_backend: str = "auto"  # "auto" (triton on CUDA, torch on CPU) | "torch" | "triton"
+    verify_in_graph: bool = True  # verify captured in the target's verify graph (CUDA graphs)
     seed: int = 0
     cpu_threads: int = 1  # intra-op threads on CPU; 1 avoids spin-waits on a shared machine
     dist_timeout_s: float = 20.0
@@ -173,11 +176,24 @@ class EngineConfig:
                 out.append(ERR_V2_TOPK + " (use --worker v1, or --fault v2_allow_topk_gt1)")
         if not (0.0 <= s.accept_threshold_single <= 1.0 and 0.0 < s.accept_threshold_acc <= 1.0):
             out.append("--speculative-accept-threshold-single must be in [0, 1], -acc in (0, 1]")
+        out += self.simulation_problems()
         if s.disable_batch_threshold is not None and s.disable_batch_threshold < 1:
             out.append("--speculative-disable-batch-threshold must be at least 1")
         if self.max_running_requests is not None and self.max_running_requests > max(self.graph_bs):
             out.append("--max-running-requests exceeds the largest --cuda-graph-bs")
         return out
+
+    def simulation_problems(self) -> list[str]:
+        m, s = self.spec.simulate_accept_len, self.spec
+        if m is None:
+            return []
+        if not s.enabled:
+            return ["--simulate-accept-len needs speculative decoding"]
+        if not 1.0 <= m <= s.num_steps + 1:
+            return [f"--simulate-accept-len must be in [1, {s.num_steps + 1}] (steps + 1), got {m}"]
+        if not self.sampling.greedy:
+            return ["--simulate-accept-len runs greedy verifies: drop --temperature"]
+        return []
 
 
 def resolve(cfg: EngineConfig) -> tuple[EngineConfig, list[str]]:

@@ -130,6 +130,10 @@ def bench_row(
         "dtype": cfg.dtype,
         "worker": cfg.worker,
         "verify_backend": cfg.verify_backend,
+        "verify_in_graph": cfg.verify_in_graph and not cfg.disable_cuda_graph and cfg.spec.enabled,
+        "acceptance": "real"
+        if cfg.spec.simulate_accept_len is None
+        else f"simulated mean {cfg.spec.simulate_accept_len}",
         "concurrency": load.concurrency,
         "num_requests": load.num_requests,
         "max_new_tokens": load.max_new_tokens,

@@ -66,6 +66,8 @@ def build_config(
     max_running: int | None = None,
     log_interval: int = 10,
     verify_backend: str = "auto",
+    verify_outside_graph: bool = False,
+    simulate_accept_len: float | None = None,
     fault_step: int = 6,
     hang_s: float = 45.0,
     dist_timeout: float = 20.0,
@@ -98,6 +100,7 @@ def build_config(
         hysteresis,
         accept_threshold_single,
         accept_threshold_acc,
+        simulate_accept_len,
     )
     cfg = EngineConfig(
         model=model,
@@ -111,6 +114,7 @@ def build_config(
         max_running_requests=max_running,
         decode_log_interval=log_interval,
         verify_backend=verify_backend,
+        verify_in_graph=not verify_outside_graph,
         dist_timeout_s=dist_timeout,
         max_seq_len=context_length,
         seed=seed,
@@ -193,6 +197,19 @@ def run(
             "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
         ),
     ] = "auto",
+    verify_outside_graph: Annotated[
+        bool,
+        typer.Option(
+            "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
+        ),
+    ] = False,
+    simulate_accept_len: Annotated[
+        float | None,
+        typer.Option(
+            "--simulate-accept-len",
+            help="Draw each verify's accept length to this mean (random-weight models; simulated)",
+        ),
+    ] = None,
     fault_step: Annotated[int, typer.Option("--fault-step")] = 6,
     hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
     dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
@@ -230,6 +247,8 @@ def run(
         max_running=max_running_requests,
         log_interval=decode_log_interval,
         verify_backend=verify_backend,
+        verify_outside_graph=verify_outside_graph,
+        simulate_accept_len=simulate_accept_len,
         fault_step=fault_step,
         hang_s=hang_seconds,
         dist_timeout=dist_timeout,
@@ -341,6 +360,19 @@ def bench(
             "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
         ),
     ] = "auto",
+    verify_outside_graph: Annotated[
+        bool,
+        typer.Option(
+            "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
+        ),
+    ] = False,
+    simulate_accept_len: Annotated[
+        float | None,
+        typer.Option(
+            "--simulate-accept-len",
+            help="Draw each verify's accept length to this mean (random-weight models; simulated)",
+        ),
+    ] = None,
     bandwidth_tbps: Annotated[
         float, typer.Option("--bandwidth-tbps", help="HBM bandwidth for the floor (H200: 4.3)")
     ] = 4.3,
@@ -377,8 +409,11 @@ def bench(
             "dtype": dtype,
             "disable_cuda_graph": disable_cuda_graph,
             "verify_backend": verify_backend,
+            "verify_outside_graph": verify_outside_graph,
             "max_running": max(48, *levels),  # every client of the top level runs at once
         }
+        if kw["algorithm"] != "NONE":
+            kw["simulate_accept_len"] = simulate_accept_len
         configs.append((name, *build_config(**kw)))
     check_weights(model)
     check_devices(device, 1)

@@ -143,6 +143,11 @@ class Engine:
             )
         if cfg.spec.disable_batch_threshold is not None and cfg.spec.enabled:
             log.info("Dynamic speculation disable enabled")
+        if cfg.spec.simulate_accept_len is not None:
+            log.info(
+                f"SIMULATED acceptance: each verify's accept length is drawn to mean "
+                f"{cfg.spec.simulate_accept_len} emitted tokens; the draft and verify compute is real"
+            )
         self.pair = pair
 
     def warm_verify(self, pair: Any) -> None:
@@ -256,6 +261,7 @@ class Engine:
             warnings=list(self.warnings),
             tp_size=cfg.tp_size,
             load=self.load_spec.describe(),
+            simulated_accept_len=cfg.spec.simulate_accept_len,  # None: real acceptance
         )
         self.events.flush()
 

@@ -72,6 +72,7 @@ class SchedulerMetricsMixin:
             host_syncs=out.host_syncs,
             resolve_syncs=out.resolve_syncs,
             dirty_rows=out.info.dirty_rows,
+            verify_in_graph=out.info.epilogue,
         )
 
     # --- stats lines -------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from spectrace_engine.models.llama import TargetModel
 from spectrace_engine.observe.events import GpuSpan
 from spectrace_engine.observe.host_sync import HostSync
 from spectrace_engine.server_args import EngineConfig
+from spectrace_engine.speculative.eagle_verify_cuda_graph import verify_epilogue
 from torch import Tensor
 
 NAN_MESSAGE = "Detected errors during sampling! NaN in the logits."
@@ -84,6 +85,9 @@ class TpModelWorker:
         self.device, self.max_len = self.model_runner.device, pool.max_len
         self.sampler = Sampler(cfg.sampling, cfg.seed, self.device)
         self.n_draft = 1
+        if cfg.spec.enabled:  # the verify runs inside the target's verify graphs
+            epilogue = verify_epilogue(cfg, self.sampler, model.cfg.vocab_size, self.device)
+            self.model_runner.graph_runner.epilogue = epilogue
 
     @property
     def graph_runners(self) -> list[CudaGraphRunner]:

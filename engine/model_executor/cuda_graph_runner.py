@@ -16,12 +16,24 @@ import bisect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import torch
 from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
 from torch import Tensor
 
 ForwardFn = Callable[[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor | None], tuple[Tensor, Tensor]]
+
+
+class GraphEpilogue(Protocol):
+    """Work captured after the forward in the same graph (the target's verify: SGLang runs it
+    right after the verify forward), with static inputs of its own and per-request outputs."""
+
+    def prepare(self, forward_batch: ForwardBatch, bs: int, gbs: int) -> None: ...
+
+    def __call__(self, views: tuple, out: tuple[Tensor, Tensor]) -> tuple[Tensor, ...]: ...
+
+    def publish(self, forward_batch: ForwardBatch, outs: tuple[Tensor, ...]) -> bool: ...
 
 
 @dataclass(slots=True)
@@ -66,6 +78,7 @@ class ReplayInfo:
     padded_bs: int
     rows: int
     dirty_rows: int = 0  # padded requests left pointing at a real slot (dirty_padding only)
+    epilogue: bool = False  # the graph also ran its epilogue (the target's verify)
 
 
 @dataclass(slots=True)
@@ -99,7 +112,8 @@ class CudaGraphRunner:
         self.enabled, self.neutralise = enabled, neutralise
         self.device = bufs.input_ids.device
         self.stats = RunnerStats()
-        self.graphs: dict[int, tuple[object, tuple[Tensor, Tensor]]] = {}
+        self.graphs: dict[int, tuple[object, tuple[Tensor, ...]]] = {}
+        self.epilogue: GraphEpilogue | None = None  # set before capture
         max_rows, max_len = bufs.attn_mask.shape
         self._neutral_locs = torch.arange(max_rows, device=self.device) % max_len
         self._neutral_mask = torch.nn.functional.one_hot(self._neutral_locs, max_len).bool()
@@ -136,18 +150,25 @@ class CudaGraphRunner:
     ) -> tuple[object, tuple]:
         if not self.is_cuda:
             if largest:  # emulated: one warm-up surfaces shape bugs at start-up
-                self.forward(*views)
+                self._run(views)
             return (None, ())
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
-            for _ in range(2):
-                self.forward(*views)
+            for _ in range(2):  # the warm-ups also compile the epilogue's Triton kernel
+                self._run(views)
         torch.cuda.current_stream().wait_stream(side)
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, pool=pool):
-            out = self.forward(*views)
+            out = self._run(views)
         return (graph, out)
+
+    def _run(self, views: tuple) -> tuple[Tensor, ...]:
+        """What a graph holds: the forward, then the epilogue on its outputs."""
+        out = self.forward(*views)
+        if self.epilogue is None:
+            return out
+        return (*out, *self.epilogue(views, out))
 
     def replay(self, forward_batch: ForwardBatch) -> tuple[tuple[Tensor, Tensor], ReplayInfo]:
         bs, t = forward_batch.batch_size, self.num_tokens_per_bs
@@ -155,7 +176,7 @@ class CudaGraphRunner:
         self.replay_prepare(forward_batch, gbs)
         graph, out = self.graphs[gbs]
         if graph is None:
-            out = self.forward(*self._views(gbs))
+            out = self._run(self._views(gbs))
             kind = "emulated"
         else:
             graph.replay()  # type: ignore[attr-defined]
@@ -164,7 +185,10 @@ class CudaGraphRunner:
         self.stats.live_rows += bs * t
         self.stats.padded_rows += (gbs - bs) * t
         key = f"{self.name}:{self.capture_forward_mode.value}:{gbs}"
-        info = ReplayInfo(kind, key, gbs, gbs * t, self._dirty(bs, gbs))
+        ran = self.epilogue is not None and self.epilogue.publish(
+            forward_batch, tuple(o[:bs] for o in out[2:])
+        )
+        info = ReplayInfo(kind, key, gbs, gbs * t, self._dirty(bs, gbs), bool(ran))
         return (out[0][:bs], out[1][:bs]), info
 
     def replay_prepare(self, forward_batch: ForwardBatch, gbs: int) -> None:
@@ -181,6 +205,8 @@ class CudaGraphRunner:
         b.req_pool_indices[:raw_bs].copy_(forward_batch.req_pool_indices)
         if b.hidden is not None and forward_batch.hidden is not None:
             b.hidden[:raw_num_token].copy_(forward_batch.hidden)
+        if self.epilogue is not None:
+            self.epilogue.prepare(forward_batch, raw_bs, gbs)
 
     def _dirty(self, bs: int, gbs: int) -> int:
         """Padded rows still aimed at a request slot; a host read, only under the fault."""

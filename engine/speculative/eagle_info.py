@@ -9,6 +9,7 @@ rejection sampling at a temperature).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import torch
 from spectrace_engine.kernels.verify import (
@@ -17,6 +18,7 @@ from spectrace_engine.kernels.verify import (
     verify_greedy_tree,
     verify_tree_sampling,
 )
+from spectrace_engine.kernels.verify_simulated import alpha_for_mean, simulated_accept
 from spectrace_engine.layers.sampler import Sampler
 from spectrace_engine.server_args import SpecConfig
 from torch import Tensor
@@ -77,6 +79,8 @@ class EagleVerifyInput:
     draft_token_num: int
     spec_steps: int
     topk: int
+    # (VerifyOutput, NaN flag) computed inside the target's verify graph (eagle_verify_cuda_graph)
+    graph_verify: tuple[VerifyOutput, Tensor] | None = None
 
     def shapes(self) -> dict[str, object]:
         return {
@@ -90,52 +94,96 @@ class EagleVerifyInput:
             },
         }
 
+    def links(self) -> tuple[Tensor, Tensor, Tensor]:
+        return (self.retrive_index, self.retrive_next_token, self.retrive_next_sibling)
+
     def verify(
         self, logits: Tensor, sampler: Sampler, spec: SpecConfig, backend: str
     ) -> VerifyOutput:
-        """Greedy: match drafts against the target's argmax. Else SGLang's target-only rejection
-        sampling (``tree_speculative_sampling_target_only``), lossless at any temperature."""
+        """The verify's result: the one computed inside the target's verify graph when it ran
+        there (``graph_verify``), else computed now from the returned logits."""
+        if self.graph_verify is not None:
+            return self.graph_verify[0]
         tokens = self.draft_token.view(-1, self.draft_token_num)
-        if not sampler.greedy:
-            return self.verify_sampling(tokens, logits, sampler, spec, backend)
-        predict = logits.argmax(-1)
-        if self.topk == 1:
-            return verify_greedy_chain(tokens, predict, backend=backend)
-        return verify_greedy_tree(
-            tokens,
-            self.retrive_index,
-            self.retrive_next_token,
-            self.retrive_next_sibling,
-            predict,
-            self.spec_steps,
-            backend=backend,
-        )
+        bs, n = tokens.shape
+        noise = draw_noise(sampler, spec, bs, n, logits.shape[-1])
+        return verify_logits(tokens, self.links(), logits, sampler, spec, backend, noise)
 
-    def verify_sampling(
-        self, tokens: Tensor, logits: Tensor, sampler: Sampler, spec: SpecConfig, backend: str
-    ) -> VerifyOutput:
-        """Walk the tree with one coin per node: a child is accepted with exactly its target
-        probability (given its elder siblings were rejected); on rejection or at a leaf the
-        correction is drawn from the target minus the rejected children. Whatever the draft
-        proposed, each emitted token follows the target at T, so the draft keeps SGLang's
-        deterministic top-k and its probabilities only rank the candidates (chains included).
-        Accept thresholds below 1 trade that exactness for acceptance, as in SGLang."""
+    def nan_seen(self, logits: Tensor) -> Tensor:
+        """A device flag: NaN anywhere in the verify logits (computed in the graph when it ran)."""
+        if self.graph_verify is not None:
+            return self.graph_verify[1]
+        return torch.isnan(logits).any()
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyNoise:
+    """The random draws of one verify, made on the host's stream before it (outside any graph,
+    from the sampler's one seeded generator, so a graph replay and an eager verify agree)."""
+
+    coins: Tensor | None = None  # [bs, N] sampling: one coin per tree node
+    inv_exp: Tensor | None = None  # [bs, V] sampling: race weights of each correction
+    uniforms: Tensor | None = None  # [bs, S] simulated acceptance: one draw per draft depth
+
+
+def draw_noise(sampler: Sampler, spec: SpecConfig, bs: int, n: int, vocab: int) -> VerifyNoise:
+    if spec.simulate_accept_len is not None:
+        u = torch.rand(bs, spec.num_steps, generator=sampler.generator, device=sampler.device)
+        return VerifyNoise(uniforms=u)
+    if sampler.greedy:
+        return VerifyNoise()
+    return VerifyNoise(*sampler.noise(bs, n, vocab))
+
+
+@lru_cache(maxsize=16)
+def _alpha(mean: float, steps: int) -> float:
+    return alpha_for_mean(mean, steps)
+
+
+def verify_logits(
+    tokens: Tensor,
+    links: tuple[Tensor, Tensor, Tensor],
+    logits: Tensor,
+    sampler: Sampler,
+    spec: SpecConfig,
+    backend: str,
+    noise: VerifyNoise,
+) -> VerifyOutput:
+    """Greedy: match drafts against the target's argmax. Else SGLang's target-only rejection
+    sampling (``tree_speculative_sampling_target_only``), lossless at any temperature. With
+    simulated acceptance, the accept decision is drawn (``kernels.verify_simulated``).
+    Sync-free and shape-static: the target's verify graph captures it (eagle_verify_cuda_graph).
+
+    Sampling walks the tree with one coin per node: a child is accepted with exactly its target
+    probability (given its elder siblings were rejected); on rejection or at a leaf the
+    correction is drawn from the target minus the rejected children. Whatever the draft
+    proposed, each emitted token follows the target at T, so the draft keeps SGLang's
+    deterministic top-k and its probabilities only rank the candidates (chains included).
+    Accept thresholds below 1 trade that exactness for acceptance, as in SGLang."""
+    steps = spec.num_steps
+    if noise.uniforms is not None:
+        alpha = _alpha(float(spec.simulate_accept_len), steps)  # type: ignore[arg-type]
+        idx, length, toks = simulated_accept(
+            tokens, links[0], links[1], logits.argmax(-1), noise.uniforms, alpha
+        )
+        return VerifyOutput(idx, length, toks)
+    if noise.coins is not None and noise.inv_exp is not None:
         probs = sampler.probs(logits).contiguous()  # [bs, N, V]
-        bs, n, vocab = probs.shape
-        coins, inv_exp = sampler.noise(bs, n, vocab)
         return verify_tree_sampling(
             tokens,
-            self.retrive_index,
-            self.retrive_next_token,
-            self.retrive_next_sibling,
+            *links,
             probs,
-            coins,
-            inv_exp,
-            self.spec_steps,
+            noise.coins,
+            noise.inv_exp,
+            steps,
             spec.accept_threshold_single,
             spec.accept_threshold_acc,
             backend=backend,
         )
+    predict = logits.argmax(-1)
+    if spec.eagle_topk == 1:
+        return verify_greedy_chain(tokens, predict, backend=backend)
+    return verify_greedy_tree(tokens, *links, predict, steps, backend=backend)
 
 
 SpecInfo = EagleDraftInput | EagleVerifyInput

@@ -70,7 +70,7 @@ class EAGLEWorkerV2:
         logits, aux, info = self.verify(mwb, verify_input)
         ph.mark("verify_forward")
         logits = self.target_worker.poison(logits)
-        nan_seen = torch.isnan(logits).any()
+        nan_seen = verify_input.nan_seen(logits)
         out = verify_input.verify(logits, dw.sampler, self.cfg.spec, self.cfg.verify_backend)
         ph.mark("verify_kernel")
         next_input, seq_lens = dw.forward_draft_extend_after_decode(
