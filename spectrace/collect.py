@@ -21,6 +21,7 @@ from spectrace.assemblers.fatal import (
     reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
+from spectrace.assemblers.pyconfig import PyDictSpan
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
@@ -70,6 +71,7 @@ class Collector:
         self._plain: set[str] = set()  # candidate texts known to hold no config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
+        self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -78,7 +80,8 @@ class Collector:
 
     @property
     def open(self) -> bool:
-        return bool(self._pending) or self.tracebacks.open or self._dump.open or self._launch.open
+        return (bool(self._pending) or self.tracebacks.open or self._dump.open
+                or self._launch.open or self._pydict.open)  # fmt: skip
 
     def feed(self, line: LogLine, *, candidate: bool = True) -> None:
         """``candidate``: the line holds a hot literal (otherwise no rule, marker or config
@@ -88,6 +91,8 @@ class Collector:
         piece = self._dump.open and not line.headed and bool(text.strip())
         if self._dump.open and (whole := self._dump.feed(line)) is not None:
             self.config_lines.append(whole)
+        if self._pydict.open and (pydict := self._pydict.feed(line)) is not None:
+            self.config_lines.append(pydict)
         spanned = self._launch.open and self._launch.feed(line)
         if spanned:  # "  --mem-fraction-static 0.8 \\", "- EAGLE": no literal, still the command
             self.config_lines.append(line)
@@ -117,6 +122,8 @@ class Collector:
         if not piece and self._configures(text):
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
+            if "speculative_config" in text and self._pydict.start(line):
+                return  # a script's dict: appended once its braces balance
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command
 
@@ -139,6 +146,8 @@ class Collector:
 
     def close(self) -> None:
         self._launch.close()
+        if (pydict := self._pydict.finish()) is not None:
+            self.config_lines.append(pydict)
         if (whole := self._dump.finish()) is not None:
             self.config_lines.append(whole)
         for pending in self._pending.values():

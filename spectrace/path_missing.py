@@ -7,6 +7,7 @@ A bare "unknown" reads as a failure of the tool; "no sglang version in the log: 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.config import Evidence, RunConfig
@@ -35,6 +36,9 @@ WORKER_FRAME = (
 )
 LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve ...`)"
 _TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
+# a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
+# (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
+_ASCEND = re.compile(r"vllm[_-]ascend[/:]")
 
 
 def _method(config: RunConfig) -> str | None:
@@ -54,7 +58,7 @@ def describe(
     """(framework, family) of a verdict: the class's own table row first (a platform
     plugin's when its package is in the voting frames), the run's algorithm or method for
     the family where the config states one."""
-    plugin = "vllm_ascend" if any("vllm_ascend/" in e.text for e in votes) else None
+    plugin = "vllm_ascend" if any(_ASCEND.search(e.text) for e in votes) else None
     known = family_of(worker, plugin or config.engine)
     framework = known[0] if known else None
     framework = framework or config.engine or ("sglang" if known else None)

@@ -9,6 +9,7 @@ from datetime import datetime
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
+from spectrace.assemblers.pyconfig import python_spec_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
@@ -22,6 +23,7 @@ from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
     non_default_args_flags,
+    spec_dict_flags,
     spec_line_flags,
 )
 from spectrace.assemblers.vllm_methods import infer
@@ -217,6 +219,8 @@ class ConfigCollector:
         elif "non-default args:" in text:
             rest = text[text.index("non-default args:") + len("non-default args:") :]
             self._vllm(line, non_default_args_flags(rest), "vllm_args")
+        elif (script := python_spec_dict(text)) and "decoding_type" not in script:  # a script's
+            self._vllm(line, spec_dict_flags(script), "vllm_args")
         elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr, a method error
             self._vllm(line, vllm_spec, "vllm_config")
         elif "Capturing batches" in text or "Capture cuda graph end" in text:

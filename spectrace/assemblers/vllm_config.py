@@ -106,12 +106,12 @@ def _parallel_sizes(values: dict[str, object]) -> dict[str, object]:
 def non_default_args_flags(text: str) -> dict[str, object]:
     """``{'model': ..., 'speculative_config': {...}, 'tensor_parallel_size': 2}`` -> flags."""
     values, _complete = parse_dict_repr(text.strip())
-    flags = _spec_dict_flags(values.get("speculative_config"))
+    flags = spec_dict_flags(values.get("speculative_config"))
     flags.update(_parallel_sizes(values))
     return flags
 
 
-def _spec_dict_flags(spec: object) -> dict[str, object]:
+def spec_dict_flags(spec: object) -> dict[str, object]:
     """A speculative-config dict (or its JSON, as Namespace prints it) -> speculative_config.*"""
     if isinstance(spec, str) and spec.lstrip().startswith("{"):
         spec, _complete = parse_dict_repr(spec)
@@ -126,7 +126,7 @@ def namespace_args_flags(text: str) -> dict[str, object]:
     """vLLM <= 0.8 ``args: Namespace(..., speculative_model='[ngram]', num_speculative_tokens=5,
     speculative_config=None, tensor_parallel_size=4, ...)`` -> flags (a cut line gives what it has)."""
     values, _complete = parse_call_kwargs(text.strip())
-    flags = _spec_dict_flags(values.get("speculative_config"))
+    flags = spec_dict_flags(values.get("speculative_config"))
     model = values.get("speculative_model")
     if isinstance(model, str):
         flags.setdefault("speculative_config.model", model)

@@ -1,0 +1,102 @@
+"""A ``speculative_config`` dict written in a pasted Python script (or a JSON config file).
+
+People report offline runs by pasting their script: ``speculative_config = {`` with one key
+per line, then ``LLM(..., speculative_config=speculative_config)``, or the dict written
+inline as the keyword's value. Only the first line holds a config literal, so the scan would
+never see the keys: ``PyDictSpan`` holds the lines until the braces balance (bounded) and
+hands the joined dict over as one line. The dict is read as data, never run: the balanced
+text through ``pyrepr.parse_dict_repr`` (``ast.literal_eval`` per value; a name or a call
+keeps its source text; a cut dict keeps its whole members).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from spectrace.assemblers.pyrepr import bracketed, parse_dict_repr
+from spectrace.dialects.base import LogLine
+
+MAX_LINES = 64  # lines one dict may run over
+MAX_CHARS = 16_384
+# ``speculative_config = {``, ``speculative_config={`` (a keyword), ``"speculative_config": {``
+# (JSON / a dict literal); not ``--speculative_config '{`` (a launch flag, read by the launch
+# reader), nor ``speculative_config=SpeculativeConfig(`` (a repr, read by vllm_config).
+_START = re.compile(r"""(?<![-\w])["']?speculative_config["']?\s*[=:]\s*(?:dict\(\s*)?(\{)""")
+
+
+def _depth(text: str, depth: int = 0, quote: str = "") -> tuple[int, str]:
+    """Open braces outside quotes, and the quote still open, after ``text``."""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":  # a comment: the rest of the line is not code
+            break
+        elif ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+    return depth, quote
+
+
+def dict_start(text: str) -> int | None:
+    """Where the ``{`` of a speculative_config dict opens in ``text``, if it does."""
+    m = _START.search(text)
+    return m.start(1) if m is not None else None
+
+
+def python_spec_dict(text: str) -> dict[str, object] | None:
+    """The speculative_config dict a line (or a joined dict) writes, read without running it."""
+    at = dict_start(text)
+    if at is None:
+        return None
+    inside = bracketed(text, at)
+    body = "{" + (inside + "}" if inside is not None else text[at + 1 :])
+    values, _complete = parse_dict_repr(body)
+    return values
+
+
+@dataclass(slots=True)
+class PyDictSpan:
+    """Joins the lines of one ``speculative_config`` dict; ``feed`` returns the whole dict
+    as one line (at its first line's place) once its braces balance, or when cut."""
+
+    head: LogLine | None = None
+    pieces: list[str] = field(default_factory=list)
+    depth: int = 0
+    quote: str = ""
+
+    @property
+    def open(self) -> bool:
+        return self.head is not None
+
+    def start(self, line: LogLine) -> bool:
+        """Hold a line whose dict does not close on it; False when there is none or it is whole."""
+        at = dict_start(line.text)
+        if at is None:
+            return False
+        depth, quote = _depth(line.text[at:])
+        if depth <= 0:
+            return False
+        self.head, self.pieces, self.depth, self.quote = line, [line.text], depth, quote
+        return True
+
+    def feed(self, line: LogLine) -> LogLine | None:
+        head = self.head
+        if head is None:
+            return None
+        if line.source != head.source or line.headed:
+            return self.finish()
+        self.pieces.append(line.text.strip())
+        self.depth, self.quote = _depth(line.text, self.depth, "")
+        too_long = len(self.pieces) >= MAX_LINES or sum(map(len, self.pieces)) > MAX_CHARS
+        return self.finish() if self.depth <= 0 or too_long else None
+
+    def finish(self) -> LogLine | None:
+        head, self.head = self.head, None
+        if head is None:
+            return None
+        joined = " ".join(self.pieces)
+        return replace(head, text=joined, raw=joined)

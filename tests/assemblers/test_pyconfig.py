@@ -1,0 +1,65 @@
+"""A ``speculative_config`` dict in a pasted Python script: read over its lines, as data
+(issue 11, round 7). The scripts are written by us in the shapes issue threads show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spectrace.assemblers.pyconfig import python_spec_dict
+from spectrace.pipeline import analyse
+
+SCRIPT = """\
+from vllm import LLM, SamplingParams
+
+def main():
+    speculative_config = {
+        "method": "eagle3",  # the head below
+        "model": "/models/{hub}/EAGLE3-Llama-3.1-8B",
+        "num_speculative_tokens": 3,
+    }
+    llm = LLM(
+        model="meta-llama/Llama-3.1-8B-Instruct",
+        speculative_config=speculative_config,
+        max_model_len=2048,
+    )
+Traceback (most recent call last):
+  File "/work/run.py", line 14, in <module>
+RuntimeError: our own probe
+"""
+
+
+def _path(tmp_path: Path, text: str):
+    log = tmp_path / "script.log"
+    log.write_text(text)
+    analysis = analyse([str(log)])
+    return analysis.config, analysis.incidents[0].worker_path
+
+
+def test_a_multi_line_dict_in_a_script_names_the_method_and_proposer(tmp_path: Path) -> None:
+    config, path = _path(tmp_path, SCRIPT.replace("{hub}", "org"))
+    method = config.flags["speculative_config.method"]
+    assert (method.value, method.lineno) == ("eagle3", 4)
+    assert config.flags["speculative_config.num_spec_tokens"].value == 3
+    assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer", "vllm")
+
+
+def test_a_model_from_the_vllm_ascend_hub_names_the_plugin(tmp_path: Path) -> None:
+    _config, path = _path(tmp_path, SCRIPT.replace("{hub}", "vllm-ascend"))
+    assert (path.worker_class, path.framework) == ("EagleProposer", "vllm_ascend")
+
+
+def test_an_inline_keyword_dict_and_a_cut_one_are_read_without_running_them() -> None:
+    line = 'llm = LLM(model="m", speculative_config={"method": "ngram", "prompt_lookup_max": 4})'
+    assert python_spec_dict(line) == {"method": "ngram", "prompt_lookup_max": 4}
+    cut = 'speculative_config = {"method": "mtp", "num_speculative_tokens": 1, "model": "/m'
+    assert python_spec_dict(cut) == {"method": "mtp", "num_speculative_tokens": 1}
+    hostile = 'speculative_config = {"method": __import__("os").system("x"), "model": "d"}'
+    got = python_spec_dict(hostile)
+    assert got is not None and got["model"] == "d" and not isinstance(got["method"], int)
+    assert python_spec_dict("--speculative_config '{\"method\": \"eagle\"}'") is None
+
+
+def test_an_unclosed_dict_stops_at_its_bound(tmp_path: Path) -> None:
+    body = "speculative_config = {\n" + '    "method": "eagle3",\n' + "    1,\n" * 200
+    config, _path_ = _path(tmp_path, body + SCRIPT.replace("{hub}", "org").split("Traceback")[1])
+    assert config.flags["speculative_config.method"].value == "eagle3"
