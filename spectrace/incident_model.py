@@ -6,6 +6,7 @@ path, flags and explanation; keeping the record apart lets each import it withou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -61,3 +62,21 @@ class Incident:
     frames_reconstructed: bool = False  # ranks' lines interleaved: frames not attributable line by line
     missing_ranks: list[str] = field(default_factory=list)  # never reached the collective (missing_rank.py)
     interleaved: bool = False  # ranks printed it at once (a storm: incident_storms.py)
+    # every member record's own frames, where the ranks' records differ (interleaved ranks cut
+    # at different depths): one rank's proposer frames name the worker the others ran too
+    rank_frames: tuple[tuple[Occurrence, tuple[Frame, ...]], ...] = ()
+
+
+RANK_FRAMES = 16  # distinct frame sets kept per incident (8 ranks x a chained pair)
+
+
+def rank_frames(
+    frames: Sequence[tuple[Frame, ...]], occurrences: Sequence[Occurrence]
+) -> tuple[tuple[Occurrence, tuple[Frame, ...]], ...]:
+    """Each distinct frame set the group's records show, with the record it came from; none
+    when every record shows the same frames (the incident's ``frames`` say it all)."""
+    out: dict[tuple[Frame, ...], Occurrence] = {}
+    for own, where in zip(frames, occurrences, strict=True):
+        if own and own not in out and len(out) < RANK_FRAMES:
+            out[own] = where
+    return tuple((where, own) for own, where in out.items()) if len(out) > 1 else ()

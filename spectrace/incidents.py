@@ -15,7 +15,7 @@ from spectrace.incident_causes import (
     prefer_named_causes,
     self_kills,
 )
-from spectrace.incident_model import Incident, Occurrence
+from spectrace.incident_model import Incident, Occurrence, rank_frames
 from spectrace.incident_storms import (
     merge_repeats,
     settle_frames,
@@ -132,6 +132,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
     ranks = ranks[:1] + sorted(ranks[1:], key=rank_key)
     severity = max((c.severity for c in group), key=lambda s: _SEVERITY_ORDER.get(s, 1))
     hints = list(dict.fromkeys(h for c in group for h in c.hints))
+    occurrences = [_occurrence(c) for c in group]
     return Incident(
         id=f"I{number}",
         signature=sig,
@@ -145,7 +146,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
         ranks=ranks,
         origin_rank=origin,
         first_seen=_occurrence(first),
-        occurrences=[_occurrence(c) for c in group],
+        occurrences=occurrences,
         frames=first.frames,
         chain=first.chain,
         lines=first.lines,
@@ -153,6 +154,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
         rule_id=first.rule_id,
         hints=hints,
         native_frames=first.native_frames,
+        rank_frames=rank_frames([c.frames for c in group], occurrences),
     )
 
 

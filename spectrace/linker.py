@@ -24,8 +24,10 @@ from spectrace.path_evidence import (
     native_votes,
     peer_frames,
     peer_message_votes,
+    rank_frames,
     speculates,
 )
+from spectrace.path_family import family_evidence
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -89,12 +91,15 @@ def path_evidence(
     into its run, the classes its run's other crashes name, then the run's config (dump,
     warnings, launch command)."""
     own = incident_frames(incident)
+    ranks = rank_frames(incident)  # the same failure's other records: their frames count too
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
     pasted = dump_frames(incident, dumps, since)
-    era = config.era or frames_era(own + pasted)  # files that exist only in some releases
-    loops = _loops_decide(config, own + pasted, load, era)
+    era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
+    loops = _loops_decide(config, own + ranks + pasted, load, era)
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops, era) + votes + native_votes(incident)
+    evidence = frame_votes(own, loops, era)
+    evidence += [e for e in frame_votes(ranks, loops, era) if e.points_to or e.condition]
+    evidence += votes + native_votes(incident)
     evidence += frame_votes(pasted, loops, era)
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
@@ -102,6 +107,8 @@ def path_evidence(
         peers = peer_frames(incident, others, since)
         loops = loops or _loops_decide(config, peers, load, era)
         evidence += [e for e in frame_votes(peers, loops, era) if e.points_to or e.condition]
+    if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
+        evidence = family_evidence(own + ranks + pasted) + evidence
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
 

@@ -64,6 +64,21 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
     return out
 
 
+def rank_frames(incident: Incident) -> list[StackFrame]:
+    """The frames other ranks' records of the same failure show beyond the incident's own
+    (interleaved ranks cut at different depths), innermost first, each at its record."""
+    own = set(incident.frames)
+    out: list[StackFrame] = []
+    for where, frames in incident.rank_frames:
+        rank = f"({where.rank}) " if where.rank else ""
+        for frame in reversed(frames):
+            if frame not in own:
+                own.add(frame)
+                text = rank + _traceback_text(frame)
+                out.append(StackFrame(frame, where.source, where.lineno, text, "traceback frame"))
+    return out
+
+
 def _traceback_text(frame: Frame) -> str:
     return f'File "{frame.file}", line {frame.line}, in {frame.function}'
 

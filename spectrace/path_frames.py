@@ -125,6 +125,18 @@ def method_signature(framework: str | None, value: str) -> tuple[str, str] | Non
     return _methods().get((framework or "", _method_key(value)))
 
 
+@cache
+def family_methods(framework: str, family: str) -> tuple[tuple[str, str, str], ...]:
+    """(worker, first, last release) of each of the engine's ``[[method]]`` rows for a family
+    that names a worker: which class ran the family, release by release."""
+    out: list[tuple[str, str, str]] = []
+    for raw in (_data(framework) or {}).get("method", []):
+        releases = _releases(raw.get("releases", []))
+        if str(raw.get("family", "")) == family and raw.get("worker") and all(releases):
+            out.append((str(raw["worker"]), *releases))
+    return tuple(out)
+
+
 def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:
     """Longest suffix first (across every framework's table), a function row first."""
     return (-sig.name.count("/"), -len(sig.name), sig.function is None)

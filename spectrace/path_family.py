@@ -1,0 +1,137 @@
+"""A family's frame plus the model runner's draft step -> the proposer class, by release.
+
+vLLM and vLLM-Ascend tracebacks often stop in code that names a family but no class: a draft
+model's file or a plugin's patch of it (``vllm_ascend/patch/worker/patch_deepseek_mtp.py``),
+under the V1 model runner's ``propose_draft_token_ids``. The runner's frame says the run drafts
+through a proposer (not model runner v2's speculators, not V0's workers); the family frame says
+which family; the engine's ``[[method]]`` rows (generated from its releases) say which class
+runs that family in which release. One class in every release both files exist in decides;
+several give a conditional by release; a release range the rows do not cover gives nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from types import MappingProxyType
+
+from packaging.version import InvalidVersion, Version
+
+from spectrace.assemblers.config import Evidence
+from spectrace.path_evidence import StackFrame
+from spectrace.path_frames import FrameSignature, family_methods, frame_signature
+
+_RUNNER_FRAMEWORKS = ("vllm", "vllm_ascend")
+_V2_RUNNER = ("worker/gpu/", "worker/v2/")  # model runner v2 drafts through speculators
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyVerdict:
+    """What a family frame under the runner's draft step names: one class, or a sentence."""
+
+    frame: StackFrame
+    signature: FrameSignature
+    runner: StackFrame  # the model runner's draft step (propose_draft_token_ids)
+    runner_signature: FrameSignature
+    worker: str | None  # one class in every release the frames allow
+    condition: str | None  # else: "AscendEagleProposer if vllm-ascend >= 0.12.0rc1, else ..."
+
+
+def family_evidence(frames: list[StackFrame]) -> list[Evidence]:
+    """The family frame's evidence: "other" with its class, or the conditional by release."""
+    found = family_verdict(frames)
+    if found is None:
+        return []
+    sf, sig = found.frame, found.signature
+    engine = sig.framework.replace("_", "-")
+    reason = (f"{sf.kind} in {sig.name}: {sig.what}; {engine} runs the {sig.family} family "
+              "under the model runner's draft step on")  # fmt: skip
+    run, rsig = found.runner, found.runner_signature
+    step = Evidence(
+        run.source, run.lineno, run.text, f"{run.kind} in {rsig.name}: {rsig.what}", None
+    )
+    if found.worker is not None:
+        reason += f" {found.worker} -> other ({found.worker})"
+        return [Evidence(sf.source, sf.lineno, sf.text, reason, "other", found.worker), step]
+    reason += f" {found.condition} (no {engine} version in the log)"
+    return [Evidence(sf.source, sf.lineno, sf.text, reason, None, None, found.condition), step]
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version(text.removeprefix("v")) if text else None
+    except InvalidVersion:
+        return None
+
+
+def _span(releases: tuple[str, str]) -> tuple[Version, Version] | None:
+    first, last = _version(releases[0]), _version(releases[1])
+    return (first, last) if first is not None and last is not None else None
+
+
+@cache
+def _workers(framework: str, family: str) -> Mapping[str, tuple[str, str]]:
+    """Class -> (first, last) release the engine runs ``family`` on it, from its method rows."""
+    spans: dict[str, tuple[str, str]] = {}
+    for worker, first, last in family_methods(framework, family):
+        old = spans.get(worker)
+        if old is None:
+            spans[worker] = (first, last)
+            continue
+        lo = min((old[0], first), key=lambda v: _version(v) or Version("0"))
+        hi = max((old[1], last), key=lambda v: _version(v) or Version("0"))
+        spans[worker] = (lo, hi)
+    return MappingProxyType(spans)
+
+
+def _runner(frames: Iterable[StackFrame]) -> tuple[StackFrame, FrameSignature] | None:
+    """The V1 model runner's draft step among the frames (a function row, not runner v2's)."""
+    for sf in frames:
+        sig = frame_signature(sf.frame)
+        if (sig is not None and sig.function and sig.points_to is None
+                and sig.framework in _RUNNER_FRAMEWORKS
+                and not any(part in sig.name for part in _V2_RUNNER)):  # fmt: skip
+            return sf, sig
+    return None
+
+
+def family_verdict(frames: list[StackFrame]) -> FamilyVerdict | None:
+    """The proposer a family frame names under the runner's draft step, or None."""
+    found = _runner(frames)
+    if found is None:
+        return None
+    runner = found[1]
+    for sf in frames:
+        sig = frame_signature(sf.frame)
+        if (sig is None or sig.points_to or not sig.family or sig.function
+                or sig.framework != runner.framework):  # fmt: skip
+            continue
+        verdict = _by_release(sig, runner)
+        if verdict is not None:
+            return FamilyVerdict(sf, sig, *found, *verdict)
+    return None
+
+
+def _by_release(
+    sig: FrameSignature, runner: FrameSignature
+) -> tuple[str | None, str | None] | None:
+    """(class, None) when one class runs the family wherever both files exist; (None, the
+    conditional) when the class changed with the release; None when a release is uncovered."""
+    a, b = _span(sig.releases), _span(runner.releases)
+    if a is None or b is None or max(a[0], b[0]) > min(a[1], b[1]):
+        return None
+    low, high = max(a[0], b[0]), min(a[1], b[1])
+    spans = {w: s for w, r in _workers(sig.framework, sig.family).items()
+             if (s := _span(r)) is not None and s[0] <= high and low <= s[1]}  # fmt: skip
+    if not spans or min(s[0] for s in spans.values()) > low:
+        return None  # the oldest releases the files exist in run the family on no known class
+    if len(spans) == 1:
+        return next(iter(spans)), None
+    ordered = sorted(spans, key=lambda w: spans[w][0], reverse=True)
+    if any(spans[new][0] <= spans[old][1] for new, old in pairwise(ordered)):
+        return None  # two classes in one release: the method, not the release, picks
+    engine = sig.framework.replace("_", "-")
+    parts = [f"{w} if {engine} >= {spans[w][0]}" for w in ordered[:-1]]
+    return None, ", else ".join(parts) + f", else {ordered[-1]}"
