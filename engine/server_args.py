@@ -109,6 +109,7 @@ class EngineConfig:
     disable_cuda_graph: bool = False
     cuda_graph_bs: tuple[int, ...] = ()  # () = 1, 2, 4, 8, then every 8 up to max_running
     max_running_requests: int | None = None
+    max_total_tokens: int | None = None  # KV pool tokens; None: every slot's full context
     max_seq_len: int = 384  # KV columns per request slot (context + draft scratch)
     decode_log_interval: int = 10
     verify_backend: str = "auto"  # "auto" (triton on CUDA, torch on CPU) | "torch" | "triton"
@@ -179,6 +180,8 @@ class EngineConfig:
         out += self.simulation_problems()
         if s.disable_batch_threshold is not None and s.disable_batch_threshold < 1:
             out.append("--speculative-disable-batch-threshold must be at least 1")
+        if self.max_total_tokens is not None and self.max_total_tokens < 1:
+            out.append("--max-total-tokens must be at least 1")
         if self.max_running_requests is not None and self.max_running_requests > max(self.graph_bs):
             out.append("--max-running-requests exceeds the largest --cuda-graph-bs")
         return out

@@ -12,7 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import torch
-from spectrace_engine.mem_cache.memory_pool import KVPool, alloc_token_slots
+from spectrace_engine.mem_cache.memory_pool import (
+    KVPool,
+    alloc_token_slots,
+    assign_req_to_token_pool,
+)
 from spectrace_engine.model_executor.forward_batch_info import ForwardMode
 from spectrace_engine.speculative.eagle_info import EagleDraftInput, SpecInfo
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
@@ -27,6 +31,7 @@ class Req:
     prompt: list[int]
     max_new_tokens: int
     slot: int = -1
+    kv_allocated_len: int = 0  # columns of its req_to_token row holding allocated tokens
     output: list[int] = field(default_factory=list)
     draft_len: int = 0  # draft KV columns that hold real (token, feature) rows
     pending: list[Tensor] = field(default_factory=list)  # target features h[draft_len..kv_len-1]
@@ -43,6 +48,27 @@ class Req:
     @property
     def finished(self) -> bool:
         return len(self.output) >= self.max_new_tokens
+
+    def reset_for_retract(self) -> None:
+        """Back to the queue with its output kept: the next prefill re-reads prompt + output."""
+        self.slot, self.kv_allocated_len, self.draft_len, self.pending = -1, 0, 0, []
+
+
+def alloc_for_extend(pool: KVPool, reqs: list[Req]) -> None:
+    """A row per request and a token per prefilled position (prompt, plus the output of a
+    retracted request), written into the rows (SGLang's prepare_for_extend allocation)."""
+    slots = pool.req_to_token_pool.alloc(len(reqs))
+    if slots is None:
+        raise RuntimeError(
+            "alloc_req_slots runs out of memory. "
+            "Please set a smaller number for `--max-running-requests`."
+        )
+    lengths = [len(r.tokens) for r in reqs]
+    out_cache_loc = alloc_token_slots(pool, sum(lengths))
+    pt = 0
+    for r, slot, n in zip(reqs, slots, lengths, strict=True):
+        pool.req_to_token[slot, :n] = out_cache_loc[pt : pt + n]  # type: ignore[index]
+        r.slot, r.kv_allocated_len, pt = slot, n, pt + n
 
 
 @dataclass(slots=True)
@@ -70,7 +96,8 @@ class ScheduleBatch:
     forward_mode: ForwardMode = ForwardMode.DECODE
     spec_info: SpecInfo | None = None
     input_ids: Tensor | None = None
-    out_cache_loc: Tensor | None = None
+    out_cache_loc: Tensor | None = None  # the KV columns the step writes (tokens: req_to_token)
+    alloc_len_per_decode: int = 0  # v2: tokens reserved ahead per decode (0: allocate exactly)
     seq_lens: Tensor = field(init=False)
     req_pool_indices: Tensor = field(init=False)
     output_ids: Tensor = field(init=False)  # [bs] last token per request (the root)
@@ -92,26 +119,59 @@ class ScheduleBatch:
         return not self.reqs
 
     def prepare_for_decode(self) -> None:
-        """Lay out a plain decode's rows; a batch carrying spec_info is the EAGLE worker's to lay
-        out (SGLang returns early for EAGLE here), so its inputs stay the draft input's roots."""
+        """Lay out a plain decode's rows and allocate their tokens. A batch carrying spec_info is
+        the EAGLE worker's to lay out (SGLang returns early for EAGLE here): v1 allocates in the
+        worker; v2's draft input over-allocates here (``EagleDraftInput.prepare_for_decode``)."""
         self.forward_mode = ForwardMode.DECODE
+        if self.alloc_len_per_decode:
+            self.over_allocate()
         if isinstance(self.spec_info, EagleDraftInput):
             self.input_ids = self.spec_info.verified_id
             return
         self.input_ids = self.output_ids
-        self.out_cache_loc = alloc_token_slots(self.pool, self.seq_lens, 1)  # type: ignore[assignment]
+        if not self.alloc_len_per_decode:
+            locs = alloc_token_slots(self.pool, self.batch_size())
+            assign_req_to_token_pool(self.pool, self.req_pool_indices, self.seq_lens, 1, locs)  # type: ignore[arg-type]
+            for r in self.reqs:
+                r.kv_allocated_len += 1
+        self.out_cache_loc = self.seq_lens
+
+    def over_allocate(self) -> None:
+        """SGLang v2: keep ``2 x alloc_len_per_decode`` tokens allocated past the committed
+        length, so the step in flight and this one both fit without a host read."""
+        need = [self.decode_tokens_needed(r) for r in self.reqs]
+        if not sum(need):
+            return
+        locs = alloc_token_slots(self.pool, sum(need))
+        rows = [r.slot for r, n in zip(self.reqs, need, strict=True) for _ in range(n)]
+        cols = [
+            c
+            for r, n in zip(self.reqs, need, strict=True)
+            for c in range(r.kv_allocated_len, r.kv_allocated_len + n)
+        ]
+        dev = self.device
+        self.pool.req_to_token[torch.tensor(rows, device=dev), torch.tensor(cols, device=dev)] = (
+            locs  # type: ignore[index]
+        )
+        for r, n in zip(self.reqs, need, strict=True):
+            r.kv_allocated_len += n
+
+    def decode_tokens_needed(self, r: Req) -> int:
+        """Tokens the next decode step must allocate for ``r`` (the scheduler's memory check)."""
+        if self.alloc_len_per_decode:
+            return max(0, r.kv_len + 2 * self.alloc_len_per_decode - r.kv_allocated_len)
+        return 1
 
     def clear_for_nonspec(self, unpack_alloc: bool = False) -> None:
-        """The spec -> plain hook: drop spec_info, reset the inputs to the last tokens and lay
-        out one KV slot per request. ``unpack_alloc`` is story crash 2: the call copied from the
-        speculative path unpacks two values from an allocation made without ``backup_state``."""
+        """The spec -> plain hook: drop spec_info and reset the inputs to the last tokens (the
+        plain step's ``prepare_for_decode`` allocates its KV slot). ``unpack_alloc`` is story
+        crash 2: the clean-up allocates with the speculative path's call, unpacking two values
+        from an allocation made without ``backup_state``."""
         self.spec_algorithm = SpeculativeAlgorithm.NONE
         self.spec_info = None
         self.input_ids = self.output_ids
         if unpack_alloc:
-            self.out_cache_loc, _ = alloc_token_slots(self.pool, self.seq_lens, 1)
-        else:
-            self.out_cache_loc = alloc_token_slots(self.pool, self.seq_lens, 1)  # type: ignore[assignment]
+            self.out_cache_loc, _ = alloc_token_slots(self.pool, self.batch_size())
 
     def filter_batch(self, keep: list[int]) -> None:
         self.reqs = [self.reqs[i] for i in keep]

@@ -18,7 +18,13 @@ from typing import Any
 
 from spectrace_engine.faults import Fault
 from spectrace_engine.managers.io_struct import RequestSource
-from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
+from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch, alloc_for_extend
+from spectrace_engine.managers.schedule_policy import (
+    SpecController,
+    TokenBudget,
+    admit,
+    retract_decode,
+)
 from spectrace_engine.managers.scheduler_metrics_mixin import SchedulerMetricsMixin, Totals
 from spectrace_engine.managers.tp_worker import NAN_MESSAGE, GenerationBatchResult
 from spectrace_engine.observe.events import EventWriter
@@ -26,33 +32,6 @@ from spectrace_engine.observe.latency import LatencyBook
 from spectrace_engine.observe.logs import DecodeStats, EngineLog, prefill_batch_line
 from spectrace_engine.server_args import EngineConfig
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
-
-
-@dataclass(slots=True)
-class SpecController:
-    """The on/off policy; ``below`` counts plain steps at or below the threshold."""
-
-    enabled: bool
-    threshold: int | None
-    hysteresis: int
-    below: int = 0
-
-    def over(self, bs: int) -> bool:
-        return self.enabled and self.threshold is not None and bs > self.threshold
-
-    def stays_on(self, bs: int) -> bool:
-        """The next step speculates with no toggle (the precondition for running ahead)."""
-        return self.enabled and not self.over(bs)
-
-    def may_resume(self, bs: int) -> bool:
-        """Called before a plain step; True when speculation should resume for this step."""
-        if self.enabled or self.threshold is None or bs > self.threshold:
-            self.below = 0
-            return False
-        if self.below >= self.hysteresis:
-            return True
-        self.below += 1
-        return False
 
 
 @dataclass(slots=True)
@@ -88,6 +67,9 @@ class Scheduler(SchedulerMetricsMixin):
         self.spec = SpecController(s.enabled, threshold, hyst)
         self.algorithm = SpeculativeAlgorithm.from_string(s.algorithm)
         self.running = ScheduleBatch([], model_worker.device, self.pool)
+        alloc_ahead = max(s.num_steps * s.eagle_topk, s.num_draft_tokens)  # SGLang's per decode
+        self.running.alloc_len_per_decode = alloc_ahead if cfg.worker == "v2" else 0
+        self.budget = TokenBudget(1 if cfg.worker == "none" else s.num_draft_tokens + alloc_ahead)
         self.waiting: list[Req] = []
         self.it = 0
         self.totals = Totals()
@@ -122,14 +104,12 @@ class Scheduler(SchedulerMetricsMixin):
 
     # --- admission and prefill -------------------------------------------------------------------
     def get_new_batch_prefill(self) -> list[Req]:
-        """Requests to admit: within max_running_requests and max_prefill_tokens."""
+        """Requests to admit: request slots, the KV token budget and max_prefill_tokens."""
         room = (self.cfg.max_running_requests or 48) - self.running.batch_size()
-        new, tokens = [], 0
-        for r in self.waiting[:room]:
-            if new and tokens + len(r.prompt) > self.cfg.max_prefill_tokens:
-                break
-            new.append(r)
-            tokens += len(r.prompt)
+        running = self.running.reqs
+        new = admit(
+            self.waiting, running, self.pool, self.budget, room, self.cfg.max_prefill_tokens
+        )
         self.waiting = self.waiting[len(new) :]
         return new
 
@@ -141,6 +121,7 @@ class Scheduler(SchedulerMetricsMixin):
             self.switch_off(bs_after)
         self.context = {"phase": "prefill", "bs": len(new)}
         t0, before = time.perf_counter(), self.syncs.n
+        alloc_for_extend(self.pool, new)
         batch = self.model_worker.forward_extend(new, spec=self.spec.enabled)
         dt = time.perf_counter() - t0
         for r in new:  # the first tokens are on the host now (read in forward_target_extend)
@@ -148,7 +129,7 @@ class Scheduler(SchedulerMetricsMixin):
         self.running.merge_batch(batch)
         if self.spec.enabled:
             self.running.spec_algorithm = self.algorithm
-        tokens = sum(len(r.prompt) for r in new)
+        tokens = sum(r.kv_len for r in new)
         if self.log.tp_rank == 0:
             self.log.info(
                 prefill_batch_line(
@@ -260,6 +241,7 @@ class Scheduler(SchedulerMetricsMixin):
         if self.pending is not None and not self.can_run_ahead():
             self.drain()  # a toggle or a switched step needs the host state of the step in flight
         batch = self.running
+        self.update_running_batch()
         bs = batch.batch_size()
         if bs == 0:
             return
@@ -279,6 +261,30 @@ class Scheduler(SchedulerMetricsMixin):
             if flight is None:
                 return
         self.process_batch_result(flight)
+
+    def update_running_batch(self) -> None:
+        """SGLang's decode memory check: retract requests when the next step's tokens do not fit."""
+        batch = self.running
+        if self.pending is not None and not self.budget.check_decode_mem(batch):
+            self.drain()  # the step in flight decides what fits, and writes the rows freed here
+        if batch.is_empty():
+            return
+        if self.budget.check_decode_mem(batch):
+            self.budget.decay()
+            return
+        old = self.budget.new_token_ratio
+        retracted, self.budget.new_token_ratio = retract_decode(
+            batch, self.budget, self.spec.enabled
+        )
+        self.log.info(
+            f"KV cache pool is full. Retract requests. #retracted_reqs: {len(retracted)}, "
+            f"#new_token_ratio: {old:.4f} -> {self.budget.new_token_ratio:.4f}"
+        )
+        free = self.pool.allocator.available_size()
+        self.events.emit(
+            "retract", rids=[r.rid for r in retracted], bs=batch.batch_size(), free=free
+        )
+        self.waiting = retracted + self.waiting
 
     def can_run_ahead(self) -> bool:
         """Launch before processing only when no toggle is due (plain servers: always)."""
@@ -361,7 +367,7 @@ class Scheduler(SchedulerMetricsMixin):
         for i, r in enumerate(batch.reqs):
             if r.finished or self.out_of_room(r):
                 r.finish_step = self.totals.steps
-                self.pool.free_slot(r.slot)
+                self.pool.release(r.slot, r.kv_allocated_len)
                 self.source.on_finish(r, self.it)
                 output_ids = r.output[: r.max_new_tokens]
                 lat = self.latency.finish(r.rid, len(output_ids))

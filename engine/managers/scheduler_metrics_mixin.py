@@ -76,15 +76,18 @@ class SchedulerMetricsMixin:
         )
 
     # --- stats lines -------------------------------------------------------------------------------
+    def used_tokens(self) -> int:
+        """SGLang's ``num_used``: the pool's tokens not on the allocator's free list."""
+        return self.pool.capacity_tokens - self.pool.allocator.available_size()
+
     def usage(self) -> float:
-        used = sum(r.kv_len for r in self.running.reqs)
-        return used / self.pool.capacity_tokens
+        return self.used_tokens() / self.pool.capacity_tokens
 
     def log_decode_batch(self) -> None:
         st = self.stats
         elapsed = max(time.perf_counter() - st.t_start, 1e-9)
         running = self.running.batch_size()
-        tokens = sum(r.kv_len for r in self.running.reqs)
+        tokens = self.used_tokens()
         thr = st.tokens_out / elapsed
         if self.log.tp_rank == 0:
             self.log.info(

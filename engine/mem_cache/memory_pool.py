@@ -1,54 +1,113 @@
-"""KV pool: request slots (one cache row each) and the column layouts of decode and extend rows.
+"""KV memory as SGLang keeps it: a ReqToTokenPool, a token allocator and token-major KV buffers.
 
-The caches are slot-major (``[layers, slots, heads, max_len, dim]``): a request owns one row and a
-token's "slot" in SGLang's sense is the column ``kv_len + i`` of that row, which is what
-``alloc_token_slots`` hands out. The last row is a scratch slot that padded graph rows write to.
+A request owns a row of ``req_to_token`` (SGLang's ReqToTokenPool); column ``c`` of that row holds
+the KV token index of its ``c``-th cache column, handed out by the TokenToKVPoolAllocator. The
+forward addresses KV by (request row, column) and resolves the tokens through the table
+(``KVCache.resolve``), as SGLang's attention backends read KV through ``req_to_token``; so whoever
+lays out rows assigns their freshly allocated ``out_cache_loc`` into the table first
+(``assign_req_to_token_pool``). Columns past what a request owns point at token 0, the padding
+slot, which the last (scratch) row points at everywhere: padded graph rows write there.
 """
 
 from __future__ import annotations
 
+import logging
+
 import torch
+from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
 from spectrace_engine.models.llama import KVCache
 from torch import Tensor
 
+logger = logging.getLogger(__name__)
+
+
+class ReqToTokenPool:
+    """Rows of token indices, one per running request, plus the scratch row (all padding)."""
+
+    def __init__(self, size: int, max_context_len: int, device: torch.device) -> None:
+        self.size = size
+        self.req_to_token = torch.zeros(size + 1, max_context_len, dtype=torch.long, device=device)
+        self.free_slots = list(range(size))
+
+    def available_size(self) -> int:
+        return len(self.free_slots)
+
+    def alloc(self, need_size: int) -> list[int] | None:
+        if need_size > len(self.free_slots):
+            return None
+        select, self.free_slots = self.free_slots[:need_size], self.free_slots[need_size:]
+        for slot in select:
+            self.req_to_token[slot].zero_()  # a previous owner's tokens must not leak in
+        return select
+
+    def free(self, slot: int) -> None:
+        self.free_slots.append(slot)
+
 
 class KVPool:
-    """Owns the target and draft caches and the free list of request slots."""
+    """The target and draft KV buffers over one ReqToTokenPool and one allocator (SGLang shares
+    both between the target and the draft model runners)."""
 
-    def __init__(self, target: KVCache, draft: KVCache | None, max_running: int) -> None:
+    def __init__(
+        self,
+        target: KVCache,
+        draft: KVCache | None,
+        req_to_token_pool: ReqToTokenPool,
+        allocator: TokenToKVPoolAllocator,
+    ) -> None:
         self.target, self.draft = target, draft
-        self.max_len = target.max_len
-        self.scratch_slot = max_running  # caches are allocated with max_running + 1 rows
-        self._free = list(range(max_running - 1, -1, -1))
+        self.req_to_token_pool, self.allocator = req_to_token_pool, allocator
+        self.req_to_token = req_to_token_pool.req_to_token
+        self.max_len = self.req_to_token.shape[1]
+        self.scratch_slot = req_to_token_pool.size
 
     @property
     def capacity_tokens(self) -> int:
-        return self.scratch_slot * self.max_len
+        return self.allocator.size
 
-    def alloc_slot(self) -> int:
-        if not self._free:
-            raise RuntimeError("No free request slot in the KV pool.")
-        return self._free.pop()
+    def release(self, slot: int, allocated: int) -> None:
+        """A finished or retracted request gives back its tokens and its row."""
+        if allocated:
+            self.allocator.free(self.req_to_token[slot, :allocated].clone())
+        self.req_to_token[slot].zero_()
+        self.req_to_token_pool.free(slot)
 
-    def free_slot(self, slot: int) -> None:
-        self._free.append(slot)
 
-    def backup_state(self) -> tuple[int, ...]:
-        return tuple(self._free)
-
-    def restore_state(self, state: tuple[int, ...]) -> None:
-        self._free = list(state)
+def available_and_evictable_str(pool: KVPool) -> str:
+    available = pool.allocator.available_size()
+    return f"Available tokens: {available} (available_size={available} + evictable_size=0)\n"
 
 
 def alloc_token_slots(
-    pool: KVPool, seq_lens: Tensor, per_req: int, backup_state: bool = False
-) -> Tensor | tuple[Tensor, tuple[int, ...]]:
-    """Flat ``[bs*per_req]`` cache columns ``seq_len + i``, computed on the device with no read
-    back (the scheduler retires a request before its row could overflow). As SGLang's, it returns
-    ``(out_cache_loc, state)`` with ``backup_state`` so scratch rows (draft tokens) can be
-    released with ``pool.restore_state(state)``."""
-    cols = (seq_lens[:, None] + torch.arange(per_req, device=seq_lens.device)).flatten()
-    return (cols, pool.backup_state()) if backup_state else cols
+    pool: KVPool, num_tokens: int, backup_state: bool = False
+) -> Tensor | tuple[Tensor, Tensor]:
+    """SGLang's ``alloc_token_slots`` (page size 1): the allocator's indices, or SGLang's logged
+    out-of-memory RuntimeError when the free list is short (there is no prefix cache to evict)."""
+    state = pool.allocator.backup_state() if backup_state else None
+    out_cache_loc = pool.allocator.alloc(num_tokens)
+    if out_cache_loc is None:
+        error_msg = (
+            "Out of memory. Try to lower your batch size.\n"
+            f"Try to allocate {num_tokens} tokens.\n"
+            f"{available_and_evictable_str(pool)}"
+        )
+        logger.error(error_msg)
+        raise RuntimeError(error_msg)
+    return (out_cache_loc, state) if backup_state else out_cache_loc  # type: ignore[return-value]
+
+
+def assign_req_to_token_pool(
+    pool: KVPool, req_pool_indices: Tensor, start: Tensor, width: int, out_cache_loc: Tensor
+) -> None:
+    """Columns ``start .. start+width-1`` of each row get ``width`` allocated tokens (device only)."""
+    cols = start[:, None] + torch.arange(width, device=start.device)
+    pool.req_to_token[req_pool_indices[:, None], cols] = out_cache_loc.view(-1, width)
+
+
+def release_columns(pool: KVPool, req_pool_indices: Tensor, start: Tensor, width: int) -> None:
+    """Point columns ``start ..`` back at the padding token once their tokens are given back."""
+    cols = (start[:, None] + torch.arange(width, device=start.device)).clamp(max=pool.max_len - 1)
+    pool.req_to_token[req_pool_indices[:, None], cols] = 0
 
 
 def causal_mask(cache_locs: Tensor, max_len: int) -> Tensor:

@@ -79,7 +79,7 @@ class EagleDraftBase:
         aux = self.target_worker.forward_target_extend(reqs)
         batch = ScheduleBatch(reqs, self.device, self.pool)
         for b, r in enumerate(reqs):
-            r.draft_len, r.pending = 0, [aux[b, : len(r.prompt)]]
+            r.draft_len, r.pending = 0, [aux[b, : r.kv_len]]
         if spec:
             batch.spec_algorithm = self.algorithm
             batch.spec_info = self.catch_up_draft(batch, last_only=False)
