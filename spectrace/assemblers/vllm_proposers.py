@@ -95,8 +95,9 @@ def proposer_verdict(method: object, version: str | None = None, v1: bool | None
     worker = tables.v0_workers.get(family, _V0_DRAFT_WORKER) if family or proposer else ""
     said = f"vLLM config: speculative method '{name}'" + (f" {family}" if family else "")
     release = _version(version)
-    on_v1 = proposer and (v1 is True or (release is not None and _runs_on(proposer, release))
-                          or (release is None and not legacy))
+    on_v1 = v1 is not False and proposer and (
+        v1 is True or (release is not None and _runs_on(proposer, release))
+        or (release is None and not legacy))  # fmt: skip
     v0_last = _version(tables.spans.get("SpecDecodeWorker", ("", ""))[1])
     if v0_last is not None and (_version(first) or v0_last) > v0_last:
         worker = ""  # the method came after V0's last release: V1 only

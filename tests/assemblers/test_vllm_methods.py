@@ -72,3 +72,14 @@ def test_a_v0_flag_with_a_plain_draft_model_is_v0_and_shell_variables_are_not_na
     assert global_worker_path(config).worker_class == "MultiStepWorker"
     assert infer("${draft_path}", None, legacy=True) is None
     assert infer("[ngram]", "0.9.2") is None
+
+
+def test_a_v0_engine_line_never_names_a_v1_proposer() -> None:
+    """``Initializing a V0 LLM engine (v0.8.4)``: V0 ran (SpecDecodeWorker + NGramWorker) even
+    on a release whose V1 engine had NgramProposer."""
+    config = collect(
+        "INFO 04-20 16:25:43 [llm_engine.py:243] Initializing a V0 LLM engine (v0.8.4) with "
+        "config: model='/m/Coder-32B', speculative_config=SpeculativeConfig(method='ngram', "
+        "model=None, num_spec_tokens=5), tokenizer='/m/Coder-32B', seed=0"
+    )
+    assert global_worker_path(config).worker_class == "NGramWorker"
