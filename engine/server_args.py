@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from spectrace_engine.faults import Fault
 
 SPEC_ALGORITHMS = ("EAGLE", "EAGLE3")
-MODELS = ("tiny", "tiny-hi-entropy", "smollm2")
+MODELS = ("tiny", "tiny-hi-entropy", "smollm2", "synth-1b", "synth-3b")  # synth: random
 
 # Verbatim SGLang 0.5.7-0.5.10 texts (LOG_FORMATS.md 1.4-1.5); printed bare, before logging is set up.
 WARN_MAX_RUNNING = (

@@ -26,9 +26,10 @@ from spectrace_engine.models.corpus import MarkovSource, MarkovTokenizer
 from spectrace_engine.models.eagle_head import DraftHead
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.models.smollm import load_smollm_pair
+from spectrace_engine.models.synthetic import SYNTHETIC, load_synthetic_pair
 from spectrace_engine.models.weights import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
 
-PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
+PAIRS = ("tiny", "tiny-hi-entropy", "smollm2", *SYNTHETIC)
 
 
 def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
@@ -72,6 +73,8 @@ def load_pair(
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
     if name == "smollm2":
         return load_smollm_pair(device, dtype)
+    if name in SYNTHETIC:  # random weights made on the device from a seed
+        return load_synthetic_pair(name, device, dtype)
     tstate, dstate, meta, sums = read_pair_files(name)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})
     target, draft = build_models(cfg, tstate, dstate)
