@@ -31,6 +31,8 @@ _TB_SPLIT = re.compile(
     rb"|Traceback \(most recent call last\):)"
 )
 _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
+# The process tag a line starts with: vLLM's raw tracebacks carry only "(APIServer pid=N) ".
+_TAG_AT = re.compile(rb"(\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)) ")
 MIN_HEADERS = 2  # one quoted header is a message; two or more inside one line are lost breaks
 _MIN_LENGTH = 120  # shorter lines cannot hold two headers and a message
 
@@ -45,8 +47,26 @@ def split_flattened(raw: bytes) -> list[bytes]:
     if len(cuts) < MIN_HEADERS and raw.count(b"]") >= MIN_HEADERS:
         cuts = [m.start() for m in _CUT_OTHER.finditer(raw)]
     if len(cuts) < MIN_HEADERS:
+        cuts = _tag_cuts(raw)
+    if len(cuts) < MIN_HEADERS:
         return _traceback(raw)
     return [p for part in _pieces(raw, cuts) for p in _traceback(part)]
+
+
+def _tag_cuts(raw: bytes) -> list[int]:
+    """Where one process's tag repeats: a raw traceback (no level, no stamp) flattened. Only
+    the tag the line starts with counts, so a message naming other processes is never cut."""
+    if raw[:1] != b"(" or raw.count(b" pid=") <= MIN_HEADERS:  # the tag itself, then its repeats
+        return []
+    first = _TAG_AT.match(raw)
+    if first is None:
+        return []
+    needle = b" " + first.group(1) + b" "
+    cuts, at = [], raw.find(needle, first.end())
+    while at >= 0:
+        cuts.append(at)
+        at = raw.find(needle, at + len(needle))
+    return cuts
 
 
 def _pieces(raw: bytes, cuts: list[int]) -> list[bytes]:

@@ -51,3 +51,25 @@ def test_the_flattened_crash_is_found_whole(tmp_path: Path) -> None:
     )
     assert incident.header == "EngineCore failed to start."
     assert [f.function for f in incident.frames] == ["**init**"]
+
+
+API = "(APIServer pid=4242) "
+RAW = [  # vLLM's raw traceback lines: the process tag and no level or stamp
+    API + '  File "/x/vllm/config/speculative.py", line 380, in __post_init__',
+    API + "    raise NotImplementedError(",
+    API + "NotImplementedError: Speculative decoding with a draft model is not supported yet.",
+]
+
+
+def test_a_flattened_raw_traceback_splits_at_its_repeated_process_tag(tmp_path: Path) -> None:
+    assert split_flattened(" ".join(RAW).encode()) == [line.encode() for line in RAW]
+    path = tmp_path / "issue.txt"
+    path.write_text("the result is :\n" + " ".join(RAW) + "\nmy vllm version is 0.13.0\n")
+    (incident,) = analyse([str(path)]).incidents
+    assert (incident.exception_type, incident.root_cause) == ("NotImplementedError", True)
+    assert [f.function for f in incident.frames] == ["__post_init__"]
+
+
+def test_other_processes_named_in_a_tagged_line_do_not_split_it() -> None:
+    line = API + "waiting for (Worker_TP0 pid=7) and (Worker_TP1 pid=8) to report their memory"
+    assert split_flattened(line.encode()) == [line.encode()]
