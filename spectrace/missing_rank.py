@@ -53,14 +53,27 @@ def find_missing(crashes: Sequence[Crash], layout: RankLayout) -> list[Missing]:
         rank = waiting_rank(crash)
         if work is not None and rank is not None:
             waited.setdefault((crash.source, int(work[1]), work[2]), set()).add(rank)
-    found = []
+    found, logged = [], _ranks_logged(crashes, layout)
     for (source, seq, op), ranks in waited.items():
         world = layout.world_size if layout.world_size > 1 else max(ranks) + 1
         missing = tuple(sorted(set(range(world)) - ranks))
-        if missing and len(missing) <= max(1, world // 4) and len(ranks) > 1:
+        # one waiting rank (TP 2) is evidence only when the world is known and the missing rank
+        # writes to this same log: per-rank log files would otherwise each name the other
+        alone = layout.world_size > 1 and set(missing) <= logged.get(source, set())
+        if missing and len(missing) <= max(1, world // 4) and (len(ranks) > 1 or alone):
             names = tuple(layout.server_name(r) or f"rank{r}" for r in missing)
             found.append(Missing(source, seq, op, tuple(sorted(ranks)), missing, names))
     return found
+
+
+def _ranks_logged(crashes: Sequence[Crash], layout: RankLayout) -> dict[str, set[int]]:
+    """Torch ranks that wrote a crash record, per log."""
+    out: dict[str, set[int]] = {}
+    for crash in crashes:
+        rank = layout.torch_rank(crash.rank) if crash.rank else None
+        if rank is not None:
+            out.setdefault(crash.source, set()).add(rank)
+    return out
 
 
 def name_missing(incidents: list[Incident], crashes: Sequence[Crash],
@@ -87,7 +100,11 @@ def _say(gap: Missing) -> str:
     who = ", ".join(f"{n} (rank{r})" if n != f"rank{r}" else n
                     for n, r in zip(gap.names, gap.missing, strict=True))  # fmt: skip
     return (f"{who} never reached collective SeqNum={gap.seq} {gap.op}: "
-            f"the other {len(gap.waited)} ranks timed out waiting for it")  # fmt: skip
+            f"the other {_ranks(len(gap.waited))} timed out waiting for it")  # fmt: skip
+
+
+def _ranks(n: int) -> str:
+    return "rank" if n == 1 else f"{n} ranks"
 
 
 def _last_crash_of(incidents: list[Incident], gap: Missing, layout: RankLayout,

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.managers.io_struct import SourceSpec
 from spectrace_engine.managers.scheduler import Scheduler
-from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
-from spectrace_engine.mem_cache.memory_pool import KVPool, ReqToTokenPool
+from spectrace_engine.mem_cache.memory_pool import KVPool
 from spectrace_engine.models.loader import load_pair
 from spectrace_engine.observe.events import EventWriter
 from spectrace_engine.observe.host_sync import HostSync
@@ -82,7 +81,9 @@ class Engine:
         self.log = EngineLog(paths.log, rank, cfg.tp_size)
         self.events = EventWriter(paths.events(rank, cfg.tp_size), paths.run_id, rank)
         self.warnings, self.progress = warnings, progress
-        self.tp = TPGroup(rank, cfg.tp_size, cfg.faults, on_fault=self._fault_event)
+        self.tp = GroupCoordinator(
+            rank, cfg.tp_size, cfg.faults, on_fault=self._fault_event, watchdog_log=self.log.bare
+        )
         self.scheduler: Scheduler | None = None
         self.worker: Any = None
         self.pair: Any = None
@@ -171,7 +172,7 @@ class Engine:
         cfg, log = self.cfg, self.log
         t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
         log.info(f"Load weight begin. avail mem={mem:.2f} GB")
-        pair = self.preloaded or load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
+        pair = self.preloaded or load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype], self.tp)
         after = avail_mem_gb(cfg.device)
         log.info(
             f"Load weight end. elapsed={time.perf_counter() - t:.2f} s, "
@@ -189,25 +190,17 @@ class Engine:
         return pair
 
     def allocate_kv(self, pair: Any) -> KVPool:
-        """One ReqToTokenPool row per running request (+ the scratch row) and ``size`` KV tokens
-        for the target and, speculating, the draft, both addressed through the same rows."""
         cfg = self.cfg
-        running = cfg.max_running_requests or 48
-        size = cfg.max_total_tokens or running * cfg.max_seq_len
-        device = pair.target.embed.weight.device
-        req_to_token_pool = ReqToTokenPool(running, cfg.max_seq_len, device)
-        table = req_to_token_pool.req_to_token
-        target_kv = pair.target.new_kv_cache(running + 1, cfg.max_seq_len, size, table)
-        draft_kv = None
-        if cfg.spec.enabled:
-            draft_kv = pair.draft.new_kv_cache(running + 1, cfg.max_seq_len, size, table)
-        kv_gb = target_kv.k.numel() * target_kv.k.element_size() / GB
+        slots = (cfg.max_running_requests or 48) + 1  # + the scratch slot of padded graph rows
+        target_kv = pair.target.new_kv_cache(slots, cfg.max_seq_len)
+        draft_kv = pair.draft.new_kv_cache(slots, cfg.max_seq_len) if cfg.spec.enabled else None
+        size = target_kv.k.numel() * target_kv.k.element_size() / GB
         self.log.info(
-            f"KV Cache is allocated. #tokens: {size}, K size: {kv_gb:.2f} GB, V size: {kv_gb:.2f} GB"
+            f"KV Cache is allocated. #tokens: {slots * cfg.max_seq_len}, "
+            f"K size: {size:.2f} GB, V size: {size:.2f} GB"
         )
         self.log.info(f"Memory pool end. avail mem={avail_mem_gb(cfg.device):.2f} GB")
-        allocator = TokenToKVPoolAllocator(size, device)
-        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator)
+        return KVPool(target_kv, draft_kv, slots - 1)
 
     def capture_graphs(self) -> None:
         """Target first, then draft and draft extend, largest bs first, one memory pool per runner.

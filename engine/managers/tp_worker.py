@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 import torch
-from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.faults import Fault
 from spectrace_engine.layers.sampler import Sampler
 from spectrace_engine.managers.overlap_utils import FutureTokens
@@ -78,7 +78,12 @@ class TpModelWorker:
     """Target forwards through the model runner, then the sampler."""
 
     def __init__(
-        self, cfg: EngineConfig, model: TargetModel, pool: KVPool, tp: TPGroup, syncs: HostSync
+        self,
+        cfg: EngineConfig,
+        model: TargetModel,
+        pool: KVPool,
+        tp: GroupCoordinator,
+        syncs: HostSync,
     ) -> None:
         self.cfg, self.model, self.pool, self.tp, self.syncs = cfg, model, pool, tp, syncs
         self.model_runner = ModelRunner(cfg, model, pool, tp)
@@ -112,12 +117,12 @@ class TpModelWorker:
         return ScheduleBatch(reqs, self.device, self.pool)
 
     def forward_target_extend(self, reqs: list[Req]) -> Tensor:
-        """Prefill new requests (rows and tokens allocated by the scheduler; a retracted request
-        re-reads its output too), sample each one's next token; returns the target features."""
+        """Prefill new requests, sample each one's first token; returns the target features."""
+        for r in reqs:
+            r.slot = self.pool.alloc_slot()
         slots = torch.tensor([r.slot for r in reqs], device=self.device)
-        fills = [r.tokens for r in reqs]
-        logits, aux = self.model_runner.forward_extend(fills, slots)
-        last = torch.tensor([len(f) - 1 for f in fills], device=self.device)
+        logits, aux = self.model_runner.forward_extend([r.prompt for r in reqs], slots)
+        last = torch.tensor([len(r.prompt) - 1 for r in reqs], device=self.device)
         first = logits[torch.arange(len(reqs), device=self.device), last]
         self.check_nan(first)
         for r, tok in zip(reqs, self.syncs.tolist(self.sampler.sample(first)), strict=True):

@@ -9,7 +9,7 @@ batch that still carries one is a speculative batch, laid out ``bs x N`` by the 
 from __future__ import annotations
 
 import torch
-from spectrace_engine.distributed.parallel_state import TPGroup
+from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.faults import Fault
 from spectrace_engine.mem_cache.memory_pool import KVPool, extend_inputs
 from spectrace_engine.model_executor.cuda_graph_runner import (
@@ -27,7 +27,9 @@ from torch import Tensor
 class ModelRunner:
     """The target model, its KV cache and its graph runners."""
 
-    def __init__(self, cfg: EngineConfig, model: TargetModel, pool: KVPool, tp: TPGroup) -> None:
+    def __init__(
+        self, cfg: EngineConfig, model: TargetModel, pool: KVPool, tp: GroupCoordinator
+    ) -> None:
         self.cfg, self.model, self.pool, self.tp = cfg, model, pool, tp
         self.device = next(model.parameters()).device
         self.dtype = next(model.parameters()).dtype
@@ -74,14 +76,16 @@ class ModelRunner:
         return self.graph_runner
 
     def forward(self, forward_batch: ForwardBatch) -> tuple[Tensor, Tensor, ReplayInfo]:
-        """Logits (all-reduced across TP), target features, and how the forward ran."""
+        """Logits (gathered over the TP ranks by the LM head), target features, and how the
+        forward ran."""
         runner = self.graph_runner_for(forward_batch)
+        self.tp.maybe_hang(self.step_no)
         if forward_batch.forward_mode.is_cuda_graph() and runner.can_run(forward_batch):
             (logits, aux), info = runner.replay(forward_batch)
         else:
             runner.stats.eager += 1
             (logits, aux), info = eager_forward(self._forward_fn, forward_batch)
-        return self.tp.all_reduce_logits(logits, self.step_no), aux, info
+        return logits, aux, info
 
     def forward_extend(self, tokens: list[list[int]], slots: Tensor) -> tuple[Tensor, Tensor]:
         """Prefill of new requests from column 0 (eager, variable length)."""
@@ -90,5 +94,4 @@ class ModelRunner:
         ids = torch.zeros(pos.shape, dtype=torch.long, device=self.device)
         for b, t in enumerate(tokens):
             ids[b, : lengths[b]] = torch.tensor(t, device=self.device)
-        logits, aux = self.model(ids, pos, slots, cols, mask, self.pool.target)
-        return self.tp.all_reduce_logits(logits, self.step_no), aux
+        return self.model(ids, pos, slots, cols, mask, self.pool.target)

@@ -34,9 +34,7 @@ from spectrace_engine.models.llama import (
     RopeModule,
     TargetModel,
     mask_bias,
-    new_kv_buffers,
     rope_table,
-    static_req_to_token,
 )
 from torch import Tensor, nn
 
@@ -55,9 +53,9 @@ class DraftHead(RopeModule):
         self.fc = nn.Linear(3 * cfg.dim, cfg.dim, bias=False)
         self.input_norm = RMSNorm(cfg.dim, cfg.norm_eps)
         self.hidden_norm = RMSNorm(cfg.dim, cfg.norm_eps)
-        self.attn = Attention(cfg, in_dim=2 * cfg.dim)
+        self.attn = Attention(cfg, in_dim=2 * cfg.dim, tp=target.tp)
         self.ffn_norm = RMSNorm(cfg.dim, cfg.norm_eps)
-        self.ffn = FeedForward(cfg.dim, cfg.ffn_dim)
+        self.ffn = FeedForward(cfg.dim, cfg.ffn_dim, target.tp)
         self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
         self.register_buffer("rope", rope_table(cfg), persistent=False)
 
@@ -69,15 +67,11 @@ class DraftHead(RopeModule):
     def fuse(self, aux_hidden: Tensor) -> Tensor:
         return self.fc(aux_hidden)
 
-    def new_kv_cache(
-        self, slots: int, max_len: int, size: int = 0, req_to_token: Tensor | None = None
-    ) -> KVCache:
-        """One layer; the engine shares the target's req_to_token (SGLang's draft pool does)."""
-        c, ref = self.cfg, self.fc.weight
-        if req_to_token is None:
-            req_to_token, size = static_req_to_token(slots, max_len, ref.device), slots * max_len
-        k, v = new_kv_buffers(ref, 1, size, c.n_kv_heads, c.head_dim)
-        return KVCache(k, v, req_to_token)
+    def new_kv_cache(self, slots: int, max_len: int) -> KVCache:
+        c = self.cfg
+        shape = (1, slots, self.attn.n_kv, max_len, c.head_dim)
+        ref = self.fc.weight
+        return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
 
     def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
         """EAGLE-3: attention reads norm(embedding) ++ norm(feature), 2*dim wide."""
@@ -113,8 +107,9 @@ class DraftHead(RopeModule):
     ) -> tuple[Tensor, Tensor]:
         x = self.layer_input(tokens, hidden)
         bias = mask_bias(attn_mask, x.dtype)
-        locs, rows = kv.resolve(slots, cache_locs)
-        out = self.attn.forward_cached(x, self.rope, positions, locs, rows, bias, kv.k[0], kv.v[0])
+        out = self.attn.forward_cached(
+            x, self.rope, positions, slots, cache_locs, bias, kv.k[0], kv.v[0]
+        )
         logits, hidden_out = self.finish(hidden, out)
         return self.full_vocab(logits), hidden_out
 

@@ -3,7 +3,8 @@
 Public API::
 
     PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
-    load_pair(name="tiny", device="cpu", dtype=torch.float32) -> ModelPair
+    load_pair(name="tiny", device="cpu", dtype=torch.float32, tp=None) -> ModelPair
+        tp (a GroupCoordinator): each rank keeps its shard of every split weight
     ModelPair(target, draft, tokenizer, prompts, name, sha256)
         tokenizer: .encode(str) -> list[int], .decode(list[int]) -> str, .eos_token_id
         prompts: token-id lists for demos/benches (tiny: 32 Markov prompts of 24 tokens;
@@ -22,14 +23,15 @@ from pathlib import Path
 import torch
 from safetensors import safe_open
 from safetensors.torch import load_file
+from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.models.corpus import MarkovSource, MarkovTokenizer
 from spectrace_engine.models.eagle_head import DraftHead
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.models.smollm import load_smollm_pair
-from spectrace_engine.models.synthetic import SYNTHETIC, load_synthetic_pair
 from spectrace_engine.models.weights import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
+from torch import Tensor, nn
 
-PAIRS = ("tiny", "tiny-hi-entropy", "smollm2", *SYNTHETIC)
+PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
 
 
 def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
@@ -45,39 +47,62 @@ def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, d
     return tstate, dstate, meta, {tpath.name: tsha, dpath.name: dsha}
 
 
-def build_models(cfg: ModelConfig, tstate: dict, dstate: dict) -> tuple[TargetModel, DraftHead]:
-    target = TargetModel(cfg)
-    missing, unexpected = target.load_state_dict(
-        {k: v.float() for k, v in tstate.items()}, strict=False
-    )
+def load_weights(module: nn.Module, state: dict[str, Tensor]) -> tuple[list[str], list[str]]:
+    """Copy each full checkpoint tensor through its parameter's ``weight_loader`` (this rank's
+    shard under TP, as SGLang and nano-vllm load); returns (missing, unexpected) names."""
+    params = dict(module.named_parameters(remove_duplicate=False))
+    unexpected = [k for k in state if k not in params]
+    with torch.no_grad():
+        for name, full in state.items():
+            if name in params:
+                param = params[name]
+                getattr(param, "weight_loader", default_weight_loader)(param, full)
+    return [k for k in params if k not in state], unexpected
+
+
+def default_weight_loader(param: Tensor, full: Tensor) -> None:
+    if param.shape != full.shape:
+        raise ValueError(f"checkpoint tensor {tuple(full.shape)} does not fit {tuple(param.shape)}")
+    param.data.copy_(full)
+
+
+def build_models(
+    cfg: ModelConfig, tstate: dict, dstate: dict, tp: GroupCoordinator | None = None
+) -> tuple[TargetModel, DraftHead]:
+    try:
+        target = TargetModel(cfg, tp)
+        missing, unexpected = load_weights(target, tstate)
+        draft = DraftHead(cfg, target)
+        dmissing, dunexpected = load_weights(draft, dstate)
+    except ValueError as exc:  # a size that does not split over the ranks, a misfit tensor
+        raise WeightsError(f"weights do not fit tp size {tp.size if tp else 1}: {exc}") from None
     tied = {"lm_head.weight"} if cfg.tie_embeddings else set()
     if unexpected or set(missing) - tied:
         raise WeightsError(
             f"target weights do not fit the config: missing {missing}, unexpected {unexpected}"
         )
-    draft = DraftHead(cfg, target)
-    missing, unexpected = draft.load_state_dict(
-        {k: v.float() for k, v in dstate.items()}, strict=False
-    )
-    if unexpected or any(not k.startswith(("embed.", "lm_head.")) for k in missing):
+    if dunexpected or any(not k.startswith(("embed.", "lm_head.")) for k in dmissing):
         raise WeightsError(
-            f"draft weights do not fit the head: missing {missing}, unexpected {unexpected}"
+            f"draft weights do not fit the head: missing {dmissing}, unexpected {dunexpected}"
         )
     return target, draft
 
 
 def load_pair(
-    name: str = "tiny", device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32
+    name: str = "tiny",
+    device: torch.device | str = "cpu",
+    dtype: torch.dtype = torch.float32,
+    tp: GroupCoordinator | None = None,
 ) -> ModelPair:
     if name not in PAIRS:
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
     if name == "smollm2":
+        if tp is not None and tp.size > 1:  # 9 query heads, 3 KV heads: no even split
+            raise WeightsError("smollm2 does not split over tensor-parallel ranks; use --tp 1")
         return load_smollm_pair(device, dtype)
-    if name in SYNTHETIC:  # random weights made on the device from a seed
-        return load_synthetic_pair(name, device, dtype)
     tstate, dstate, meta, sums = read_pair_files(name)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})
-    target, draft = build_models(cfg, tstate, dstate)
+    target, draft = build_models(cfg, tstate, dstate, tp)
     target.to(device=device, dtype=dtype).eval().requires_grad_(False)
     draft.to(device=device, dtype=dtype).eval().requires_grad_(False)
     source = MarkovSource(**meta["source"])

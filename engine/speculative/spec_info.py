@@ -6,7 +6,7 @@ from enum import IntEnum, auto
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spectrace_engine.distributed.parallel_state import TPGroup
+    from spectrace_engine.distributed.parallel_state import GroupCoordinator
     from spectrace_engine.mem_cache.memory_pool import KVPool
     from spectrace_engine.models.weights import ModelPair
     from spectrace_engine.observe.host_sync import HostSync
@@ -33,7 +33,7 @@ class SpeculativeAlgorithm(IntEnum):
 
 
 def create_worker(
-    cfg: EngineConfig, pair: ModelPair, pool: KVPool, tp: TPGroup, syncs: HostSync
+    cfg: EngineConfig, pair: ModelPair, pool: KVPool, tp: GroupCoordinator, syncs: HostSync
 ) -> Any:
     """NONE -> TpModelWorker; EAGLE/EAGLE3 -> EAGLEWorkerV2 with the overlap scheduler on (spec
     v2), else EAGLEWorker. ``cfg`` is already resolved, so the flags decided it."""

@@ -42,7 +42,7 @@ def test_engine_rank_held_before_the_collective(live: None, tmp_path: Path) -> N
         proc.wait()
     analysis = doc["analysis"]
     assert analysis["verdict"] == (
-        "rank1 sleeps in `TPGroup._maybe_hang` while rank0 waits in all_reduce: "
+        "rank1 sleeps in `GroupCoordinator.maybe_hang` while rank0 waits in all_reduce: "
         "the collective cannot finish until rank1 joins"
     )
     sources = {p["rank"]: p["rank_source"] for p in doc["processes"] if p["rank"]}
