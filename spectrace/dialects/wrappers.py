@@ -73,6 +73,10 @@ _GUTTER_NO = re.compile(
     r"(?:\[\d{1,9}\] |[ \t]{0,8}\d{1,9}[ \t])"
     r"(?=(?:\^\[|\x1b)?\[[0-9;]{1,12}m|\([^()]*? pid=\d+|\[(?:rank|default)\d+\]:)"
 )
+# vLLM's VLLM_LOGGING_PREFIX (or a launcher's) before the level and stamp: "[1/8,TP1][pid=7] ERROR 01-28 ..."
+_LOG_PREFIX = re.compile(
+    r"(?:\[[^\[\]\n]{1,40}\]){1,4} ?(?=(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d)"
+)
 # A process tag; Ray Data nests the actor's class in its name ("(MapWorker(MapBatches(X)) pid=1)").
 _PROC = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*?) pid=(\d+)(?:, ip=([^)]*))?\) ?")
 # A paste whose pids were edited out by hand ("(EngineCore) ERROR [core.py:1138] ..."): the
@@ -179,6 +183,8 @@ def _peel(text: str) -> Peeled:
             pass
         elif m := _TORCHRUN.match(text):
             torch_rank = f"rank{m.group(1)}"
+        elif m := _LOG_PREFIX.match(text):
+            pass
         elif m := _PROC.match(text):
             proc_name, host = m.group(1), m.group(3) or host
             proc = f"{proc_name} pid={m.group(2)}"

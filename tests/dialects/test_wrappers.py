@@ -36,3 +36,10 @@ def test_process_tags_nested_keep_innermost() -> None:
 def test_plain_text_untouched() -> None:
     assert peel("RuntimeError: x | y").text == "RuntimeError: x | y"
     assert peel("a (b pid=x) c").proc is None
+
+
+def test_a_logging_prefix_before_a_vllm_header_is_peeled() -> None:
+    line = "[2/4,TP3][pid=818] ERROR 03-14 09:26:53.530 [forward_context.py:88]   File \"/x.py\""
+    assert peel(line).text == 'ERROR 03-14 09:26:53.530 [forward_context.py:88]   File "/x.py"'
+    for kept in ("[2/4,TP3][pid=818] the job started", "[note] ERROR is what we saw first"):
+        assert peel(kept).text == kept  # only right before a level and its stamp
