@@ -19,7 +19,8 @@ import torch
 from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.managers.io_struct import SourceSpec
 from spectrace_engine.managers.scheduler import Scheduler
-from spectrace_engine.mem_cache.memory_pool import KVPool
+from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
+from spectrace_engine.mem_cache.memory_pool import KVPool, ReqToTokenPool
 from spectrace_engine.models.loader import load_pair
 from spectrace_engine.observe.events import EventWriter
 from spectrace_engine.observe.host_sync import HostSync
@@ -190,17 +191,25 @@ class Engine:
         return pair
 
     def allocate_kv(self, pair: Any) -> KVPool:
+        """One ReqToTokenPool row per running request (+ the scratch row) and ``size`` KV tokens
+        for the target and, speculating, the draft, both addressed through the same rows."""
         cfg = self.cfg
-        slots = (cfg.max_running_requests or 48) + 1  # + the scratch slot of padded graph rows
-        target_kv = pair.target.new_kv_cache(slots, cfg.max_seq_len)
-        draft_kv = pair.draft.new_kv_cache(slots, cfg.max_seq_len) if cfg.spec.enabled else None
-        size = target_kv.k.numel() * target_kv.k.element_size() / GB
+        running = cfg.max_running_requests or 48
+        size = cfg.max_total_tokens or running * cfg.max_seq_len
+        device = pair.target.embed.weight.device
+        req_to_token_pool = ReqToTokenPool(running, cfg.max_seq_len, device)
+        table = req_to_token_pool.req_to_token
+        target_kv = pair.target.new_kv_cache(running + 1, cfg.max_seq_len, size, table)
+        draft_kv = None
+        if cfg.spec.enabled:
+            draft_kv = pair.draft.new_kv_cache(running + 1, cfg.max_seq_len, size, table)
+        kv_gb = target_kv.k.numel() * target_kv.k.element_size() / GB
         self.log.info(
-            f"KV Cache is allocated. #tokens: {slots * cfg.max_seq_len}, "
-            f"K size: {size:.2f} GB, V size: {size:.2f} GB"
+            f"KV Cache is allocated. #tokens: {size}, K size: {kv_gb:.2f} GB, V size: {kv_gb:.2f} GB"
         )
         self.log.info(f"Memory pool end. avail mem={avail_mem_gb(cfg.device):.2f} GB")
-        return KVPool(target_kv, draft_kv, slots - 1)
+        allocator = TokenToKVPoolAllocator(size, device)
+        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator)
 
     def capture_graphs(self) -> None:
         """Target first, then draft and draft extend, largest bs first, one memory pool per runner.

@@ -117,12 +117,12 @@ class TpModelWorker:
         return ScheduleBatch(reqs, self.device, self.pool)
 
     def forward_target_extend(self, reqs: list[Req]) -> Tensor:
-        """Prefill new requests, sample each one's first token; returns the target features."""
-        for r in reqs:
-            r.slot = self.pool.alloc_slot()
+        """Prefill new requests (rows and tokens allocated by the scheduler; a retracted request
+        re-reads its output too), sample each one's next token; returns the target features."""
         slots = torch.tensor([r.slot for r in reqs], device=self.device)
-        logits, aux = self.model_runner.forward_extend([r.prompt for r in reqs], slots)
-        last = torch.tensor([len(r.prompt) - 1 for r in reqs], device=self.device)
+        fills = [r.tokens for r in reqs]
+        logits, aux = self.model_runner.forward_extend(fills, slots)
+        last = torch.tensor([len(f) - 1 for f in fills], device=self.device)
         first = logits[torch.arange(len(reqs), device=self.device), last]
         self.check_nan(first)
         for r, tok in zip(reqs, self.syncs.tolist(self.sampler.sample(first)), strict=True):

@@ -34,7 +34,9 @@ from spectrace_engine.models.llama import (
     RopeModule,
     TargetModel,
     mask_bias,
+    new_kv_buffers,
     rope_table,
+    static_req_to_token,
 )
 from torch import Tensor, nn
 
@@ -67,11 +69,15 @@ class DraftHead(RopeModule):
     def fuse(self, aux_hidden: Tensor) -> Tensor:
         return self.fc(aux_hidden)
 
-    def new_kv_cache(self, slots: int, max_len: int) -> KVCache:
-        c = self.cfg
-        shape = (1, slots, self.attn.n_kv, max_len, c.head_dim)
-        ref = self.fc.weight
-        return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
+    def new_kv_cache(
+        self, slots: int, max_len: int, size: int = 0, req_to_token: Tensor | None = None
+    ) -> KVCache:
+        """One layer; the engine shares the target's req_to_token (SGLang's draft pool does)."""
+        c, ref = self.cfg, self.fc.weight
+        if req_to_token is None:
+            req_to_token, size = static_req_to_token(slots, max_len, ref.device), slots * max_len
+        k, v = new_kv_buffers(ref, 1, size, self.attn.n_kv, c.head_dim)
+        return KVCache(k, v, req_to_token)
 
     def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
         """EAGLE-3: attention reads norm(embedding) ++ norm(feature), 2*dim wide."""
@@ -107,9 +113,8 @@ class DraftHead(RopeModule):
     ) -> tuple[Tensor, Tensor]:
         x = self.layer_input(tokens, hidden)
         bias = mask_bias(attn_mask, x.dtype)
-        out = self.attn.forward_cached(
-            x, self.rope, positions, slots, cache_locs, bias, kv.k[0], kv.v[0]
-        )
+        locs, rows = kv.resolve(slots, cache_locs)
+        out = self.attn.forward_cached(x, self.rope, positions, locs, rows, bias, kv.k[0], kv.v[0])
         logits, hidden_out = self.finish(hidden, out)
         return self.full_vocab(logits), hidden_out
 

@@ -5,14 +5,16 @@ Public API (H7 codes against it)::
     ModelConfig(vocab_size, dim, n_layers, n_heads, n_kv_heads, ffn_dim, max_seq_len,
                 rope_theta=10000.0, norm_eps=1e-5, aux_layers=(), tie_embeddings=True)
         .head_dim, .capture_layers  (aux_layers, or (1, L//2, L-1) / (2, L//2, L-3) when empty)
-    KVCache(k, v)      k, v: [n_layers, slots, n_kv_heads, max_len, head_dim]
-        .max_len, .slots, .move(slots [B], src [B,T], dst [B,T]) -> None  (copy KV rows in place)
+    KVCache(k, v, req_to_token)  k, v: [n_layers, size+1, n_kv_heads, head_dim] (token 0 = padding),
+        req_to_token: [slots, max_len] token index of each request column (SGLang's ReqToTokenPool)
+        .max_len, .slots, .resolve(slots, cache_locs), .move(slots [B], src [B,T], dst [B,T])
     TargetModel(cfg, tp=None)   # tp: GroupCoordinator; heads, MLP and vocabulary split over it
-        .new_kv_cache(slots, max_len) -> KVCache           # zeros, on the model's device/dtype
+        .new_kv_cache(slots, max_len, size=0, req_to_token=None) -> KVCache   # zeros; no table:
+            each slot owns max_len tokens (training, acceptance); the engine passes its pool's
         .forward(tokens, positions, slots, cache_locs, attn_mask, kv) -> (logits, aux_hidden)
             tokens, positions, cache_locs: [B,T] int64; slots: [B] int64 (KV row per request);
             attn_mask: [B,T,L] bool, True = may attend cache column l of its row, L = kv.max_len.
-            Writes K/V of token (b,t) at kv[:, slots[b], :, cache_locs[b,t]] and then attends over
+            Writes K/V of token (b,t) at kv token req_to_token[slots[b], cache_locs[b,t]], attends over
             the whole row, so a row must have True for its own cache_loc.
             logits: [B,T,V] float32;  aux_hidden: [B,T,3*dim] (model dtype), hidden states after
             blocks cfg.capture_layers, concatenated low|mid|high.
@@ -70,23 +72,49 @@ class ModelConfig:
 
 @dataclass
 class KVCache:
-    k: Tensor  # [n_layers, slots, n_kv_heads, max_len, head_dim]
+    """Token-major KV buffers and the request-to-token table they are addressed through.
+
+    A request's cache column ``c`` lives at token ``req_to_token[slot, c]`` (SGLang's
+    ReqToTokenPool row); token 0 is the padding slot. The engine shares one table between the
+    target and draft caches and fills it from its allocator; ``new_kv_cache`` gives a fixed table
+    (each slot owns ``max_len`` tokens) for callers without an allocator (training, acceptance).
+    """
+
+    k: Tensor  # [n_layers, size + 1, n_kv_heads, head_dim]
     v: Tensor
+    req_to_token: Tensor  # [slots, max_len] int64
 
     @property
     def max_len(self) -> int:
-        return self.k.shape[3]
+        return self.req_to_token.shape[1]
 
     @property
     def slots(self) -> int:
-        return self.k.shape[1]
+        return self.req_to_token.shape[0]
+
+    def resolve(self, slots: Tensor, cache_locs: Tensor) -> tuple[Tensor, Tensor]:
+        """Token indices the rows write ``[B,T]`` and the whole rows they read ``[B,L]``."""
+        return self.req_to_token[slots[:, None], cache_locs], self.req_to_token[slots]
 
     def move(self, slots: Tensor, src: Tensor, dst: Tensor) -> None:
         """Compact accepted tree nodes: copy columns src[b,t] -> dst[b,t] of row slots[b]."""
         rows = slots[:, None]
+        src_tok, dst_tok = self.req_to_token[rows, src], self.req_to_token[rows, dst]
         for cache in (self.k, self.v):
-            picked = cache[:, rows, :, src]  # advanced dims first: [B, T, n_layers, H, D]
-            cache[:, rows, :, dst] = picked
+            cache[:, dst_tok] = cache[:, src_tok]
+
+
+def static_req_to_token(slots: int, max_len: int, device: torch.device) -> Tensor:
+    """Each slot owns ``max_len`` consecutive tokens after the padding token 0."""
+    return torch.arange(1, slots * max_len + 1, device=device).view(slots, max_len)
+
+
+def new_kv_buffers(
+    ref: Tensor, n_layers: int, size: int, n_kv: int, head_dim: int
+) -> tuple[Tensor, Tensor]:
+    """Zeroed k, v of ``size + 1`` tokens (token 0 = padding) on ``ref``'s device and dtype."""
+    shape = (n_layers, size + 1, n_kv, head_dim)
+    return ref.new_zeros(shape), ref.new_zeros(shape)
 
 
 class RopeModule(nn.Module):
@@ -177,18 +205,19 @@ class Attention(nn.Module):
         x: Tensor,
         rope: Tensor,
         positions: Tensor,
-        slots: Tensor,
-        cache_locs: Tensor,
+        locs: Tensor,
+        rows: Tensor,
         bias: Tensor,
         kc: Tensor,
         vc: Tensor,
     ) -> Tensor:
-        """Write this step's K/V into one layer's cache rows, then attend over the full rows."""
+        """Write this step's K/V at tokens ``locs`` [B,T] of one layer's buffer, then attend
+        over each request's whole row of tokens ``rows`` [B,L] (``KVCache.resolve``)."""
         q, k, v = self.project(x, rope, positions)
-        rows = slots[:, None]
-        kc[rows, :, cache_locs] = k
-        vc[rows, :, cache_locs] = v
-        return self.attend(q, kc[slots], vc[slots], bias)
+        kc[locs] = k
+        vc[locs] = v
+        keys, values = kc[rows].transpose(1, 2), vc[rows].transpose(1, 2)
+        return self.attend(q, keys, values, bias)
 
 
 class FeedForward(nn.Module):
@@ -224,11 +253,15 @@ class TargetModel(RopeModule):
             self.lm_head.weight = self.embed.weight
         self.register_buffer("rope", rope_table(cfg), persistent=False)
 
-    def new_kv_cache(self, slots: int, max_len: int) -> KVCache:
-        c = self.cfg
-        ref = self.embed.weight
-        shape = (c.n_layers, slots, self.layers[0].attn.n_kv, max_len, c.head_dim)
-        return KVCache(k=ref.new_zeros(shape), v=ref.new_zeros(shape))
+    def new_kv_cache(
+        self, slots: int, max_len: int, size: int = 0, req_to_token: Tensor | None = None
+    ) -> KVCache:
+        """``size`` tokens addressed through ``req_to_token``; without them, a fixed table."""
+        c, ref = self.cfg, self.embed.weight
+        if req_to_token is None:
+            req_to_token, size = static_req_to_token(slots, max_len, ref.device), slots * max_len
+        k, v = new_kv_buffers(ref, c.n_layers, size, self.layers[0].attn.n_kv, c.head_dim)
+        return KVCache(k, v, req_to_token)
 
     def forward(
         self,
@@ -241,11 +274,12 @@ class TargetModel(RopeModule):
     ) -> tuple[Tensor, Tensor]:
         x = self.embed(tokens)
         bias = mask_bias(attn_mask, x.dtype)
+        locs, rows = kv.resolve(slots, cache_locs)
         aux: list[Tensor] = []
         for i, layer in enumerate(self.layers):
             h = layer.attn_norm(x)
             x = x + layer.attn.forward_cached(
-                h, self.rope, positions, slots, cache_locs, bias, kv.k[i], kv.v[i]
+                h, self.rope, positions, locs, rows, bias, kv.k[i], kv.v[i]
             )
             x = x + layer.ffn(layer.ffn_norm(x))
             if i in self.cfg.capture_layers:

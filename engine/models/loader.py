@@ -28,10 +28,11 @@ from spectrace_engine.models.corpus import MarkovSource, MarkovTokenizer
 from spectrace_engine.models.eagle_head import DraftHead
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.models.smollm import load_smollm_pair
+from spectrace_engine.models.synthetic import SYNTHETIC, load_synthetic_pair
 from spectrace_engine.models.weights import WEIGHTS_DIR, ModelPair, WeightsError, verified_file
 from torch import Tensor, nn
 
-PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
+PAIRS = ("tiny", "tiny-hi-entropy", "smollm2", *SYNTHETIC)
 
 
 def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
@@ -100,6 +101,8 @@ def load_pair(
         if tp is not None and tp.size > 1:  # 9 query heads, 3 KV heads: no even split
             raise WeightsError("smollm2 does not split over tensor-parallel ranks; use --tp 1")
         return load_smollm_pair(device, dtype)
+    if name in SYNTHETIC:  # random weights made on the device from a seed
+        return load_synthetic_pair(name, device, dtype)
     tstate, dstate, meta, sums = read_pair_files(name)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})
     target, draft = build_models(cfg, tstate, dstate, tp)
