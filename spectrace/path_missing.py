@@ -38,7 +38,7 @@ LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve 
 _TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
-_ASCEND = re.compile(r"vllm[_-]ascend[/:]")
+_ASCEND = re.compile(r"(?<!vllm-project/)vllm[_-]ascend[/:]")
 
 
 def _method(config: RunConfig) -> str | None:
@@ -58,10 +58,14 @@ def describe(
     """(framework, family) of a verdict: the class's own table row first (a platform
     plugin's when its package is in the voting frames), the run's algorithm or method for
     the family where the config states one."""
-    plugin = "vllm_ascend" if any(_ASCEND.search(e.text) for e in votes) else None
+    platform = config.flags.get("platform")
+    ascend = platform is not None and platform.value == "ascend"
+    plugin = "vllm_ascend" if ascend or any(_ASCEND.search(e.text) for e in votes) else None
     known = family_of(worker, plugin or config.engine)
     framework = known[0] if known else None
     framework = framework or config.engine or ("sglang" if known else None)
+    if plugin and framework == "vllm":  # vLLM's class, run through the plugin's subclass
+        framework = plugin
     algo = config.flags.get("speculative_algorithm")
     if framework == "sglang" and algo is not None and algo.value is not None:
         family = str(algo.value).upper()

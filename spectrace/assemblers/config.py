@@ -17,9 +17,11 @@ from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
+    ASCEND_LITERALS,
     CLI_NAMES,
     SPEC_LINE_LITERALS,
     VERSION,
+    ascend_signal,
     engine_config_flags,
     namespace_args_flags,
     non_default_args_flags,
@@ -111,6 +113,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Capture cuda graph end",
     b"Beta spec",
     b"vLLM API server version",
+    *ASCEND_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
 )
@@ -236,6 +239,8 @@ class ConfigCollector:
                 self._set(name, value, line, "trtllm_config")
         elif not self._warning(line):
             self._env(line, find_env_assignments(text), "env")
+        if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
+            self._set("platform", "ascend", line, "env")
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"

@@ -29,6 +29,22 @@ _NAMED_METHODS = (("eagle3", "eagle3"), ("eagle", "eagle"), ("medusa", "medusa")
                   ("[ngram]", "ngram"))
 SPEC_REPR = "SpeculativeConfig("
 
+# Lines that show the run is on Ascend NPUs, where vLLM runs through the vllm-ascend plugin
+# (its own proposer subclasses): the plugin's activation line, its image / package / model hub
+# names, torch_npu, and the env of CANN and HCCL (Ascend's collective library) people export.
+ASCEND_LITERALS: tuple[bytes, ...] = (b"plugin ascend", b"platform npu", b"vllm-ascend",
+                                      b"torch_npu", b"HCCL_", b"PYTORCH_NPU_", b"ASCEND_")
+_ASCEND = re.compile(
+    r"Platform plugin ascend is activated|detected platform npu|torch_npu|install vllm-ascend"
+    r"|(?<!vllm-project/)vllm-ascend[:/=]"  # an image tag, a hub path; not the repository
+    r"|\b(?:HCCL|PYTORCH_NPU|ASCEND)_[A-Z0-9_]+="
+)
+
+
+def ascend_signal(text: str) -> bool:
+    """The line shows an Ascend (vllm-ascend) run."""
+    return _ASCEND.search(text) is not None
+
 
 def method_from_model(model: object) -> str | None:
     """The method a draft model's name gives away (``yuhuili/EAGLE3-LLaMA3.1`` -> eagle3)."""

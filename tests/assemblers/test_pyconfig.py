@@ -63,3 +63,17 @@ def test_an_unclosed_dict_stops_at_its_bound(tmp_path: Path) -> None:
     body = "speculative_config = {\n" + '    "method": "eagle3",\n' + "    1,\n" * 200
     config, _path_ = _path(tmp_path, body + SCRIPT.replace("{hub}", "org").split("Traceback")[1])
     assert config.flags["speculative_config.method"].value == "eagle3"
+
+
+def test_ascend_env_names_the_plugin_and_a_repository_name_does_not(tmp_path: Path) -> None:
+    launch = (
+        "export HCCL_BUFFSIZE=512\n"
+        "vllm serve /models/Qwen3-8B --speculative-config "
+        "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 3}'\n"
+    )
+    crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
+    _config, path = _path(tmp_path, launch + crash)
+    assert (path.worker_class, path.framework) == ("NgramProposer", "vllm_ascend")
+    url = "see https://github.com/vllm-project/vllm-ascend/issues/1 for the same\n"
+    _config, path = _path(tmp_path, url + launch.split("\n", 1)[1] + crash)
+    assert (path.worker_class, path.framework) == ("NgramProposer", "vllm")
