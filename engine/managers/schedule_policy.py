@@ -43,6 +43,12 @@ class TokenBudget:
         return batch.pool.allocator.available_size() >= need
 
 
+def clip_max_new_tokens(r: Req, max_req_len: int) -> None:
+    """SGLang's arrival rule: prompt + max_new_tokens stays below ``max_req_len`` (the context
+    length or the KV pool, whichever is smaller), so one request alone always fits the pool."""
+    r.max_new_tokens = max(1, min(r.max_new_tokens, max_req_len - len(r.prompt) - 1))
+
+
 def admit(
     waiting: list[Req],
     running: list[Req],

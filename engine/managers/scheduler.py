@@ -23,6 +23,7 @@ from spectrace_engine.managers.schedule_policy import (
     SpecController,
     TokenBudget,
     admit,
+    clip_max_new_tokens,
     retract_decode,
 )
 from spectrace_engine.managers.scheduler_metrics_mixin import SchedulerMetricsMixin, Totals
@@ -92,8 +93,10 @@ class Scheduler(SchedulerMetricsMixin):
 
     def iteration(self, overlap: bool) -> None:
         arrived = self.source.arrivals(self.it)
+        max_req_len = min(self.cfg.max_seq_len, self.pool.capacity_tokens) - 1
         for r in arrived:
             self.latency.arrive(r.rid)
+            clip_max_new_tokens(r, max_req_len)
         self.waiting.extend(arrived)
         new = self.get_new_batch_prefill()
         if new:
@@ -114,6 +117,7 @@ class Scheduler(SchedulerMetricsMixin):
         return new
 
     def run_prefill(self, new: list[Req]) -> None:
+        self.syncs.clock.lap("schedule")  # arrivals and admission
         if self.pending is not None and self.spec.over(self.running.batch_size() + len(new)):
             self.drain()  # the switch-off reads host state the step in flight has not written
         bs_after = self.running.batch_size() + len(new)
@@ -150,6 +154,7 @@ class Scheduler(SchedulerMetricsMixin):
             t_us=round(dt * 1e6, 1),
             host_syncs=self.syncs.n - before,
         )
+        self.syncs.clock.lap("prefill")  # host and device: not a decode step's cost
 
     # --- speculation on/off ------------------------------------------------------------------------
     def switch_off(self, bs: int) -> None:
@@ -238,6 +243,7 @@ class Scheduler(SchedulerMetricsMixin):
 
     # --- decode ----------------------------------------------------------------------------------
     def run_decode(self, overlap: bool) -> None:
+        self.syncs.clock.lap("schedule")  # arrivals, admission, the loop
         if self.pending is not None and not self.can_run_ahead():
             self.drain()  # a toggle or a switched step needs the host state of the step in flight
         batch = self.running
@@ -249,12 +255,17 @@ class Scheduler(SchedulerMetricsMixin):
             self.switch_off(bs)
         elif self.spec.may_resume(bs):
             self.switch_on(bs)
+        clock = self.syncs.clock
+        clock.lap("schedule")
         self.model_worker.model_runner.step_no = self.events.step = self.launched
         self.launched += 1
         self.context = self.step_context(batch)
+        clock.lap("events")
         batch.prepare_for_decode()
+        clock.lap("prepare")
         launch_ns = time.time_ns()
         result = self.run_batch(batch)
+        clock.lap("kv")  # the worker lapped its phases; then the batch took its lengths and roots
         flight = InFlight(list(batch.reqs), bs, result, self.launched - 1, self.context, launch_ns)
         if overlap and flight.result.future is not None:
             flight, self.pending = self.pending, flight
@@ -318,14 +329,18 @@ class Scheduler(SchedulerMetricsMixin):
     def process_batch_result(self, flight: InFlight) -> None:
         """Host side of a finished step: tokens, events, retired requests, the stats line."""
         self.context = flight.context
-        accepted = flight.result.accepted
+        accepted, clock = flight.result.accepted, self.syncs.clock
         if flight.result.future is not None:
             self.context["phase"] = "resolve"
             accepted = self.resolve(flight)
+        clock.lap("accept")
         self.record_step(flight, accepted)
+        clock.lap("events")
         self.retire_finished()
+        clock.lap("kv")
         if self.totals.steps % self.cfg.decode_log_interval == 0:
             self.log_decode_batch()
+            clock.lap("logging")
 
     def resolve(self, flight: InFlight) -> list[int] | None:
         """Read the step's tokens (one host read, counted on the step) and append them."""
