@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.config import Evidence, RunConfig
+from spectrace.assemblers.trtllm_config import eagle_mode
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
@@ -30,6 +31,9 @@ VLLM_VERSION = (
     "engine (v0.x)`, `pip show vllm`): which engine generation ran depends on the release"
 )
 TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
+TRTLLM_ONE_MODEL = (
+    "`eagle3_one_model:` under the YAML's `speculative_config:` and the trtllm-serve `--backend`"
+)
 WORKER_FRAME = (
     "a frame from the speculative worker (the whole traceback, or a py-spy dump of the "
     "scheduler: `py-spy dump --pid <scheduler pid>`)"
@@ -73,6 +77,8 @@ def describe(
             family = known[1]
         return framework, family
     method = _method(config)
+    if framework == "trtllm" and str(method).lower() == "eagle" and worker:
+        return framework, "EAGLE3"  # the PyTorch backend's Eagle is EAGLE-3, one- or two-model
     if framework in ("vllm", "vllm_ascend", "trtllm") and method:
         row = method_signature(framework, method)
         return framework, row[0] if row and row[0] else family_name(method)
@@ -87,12 +93,24 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     if config.engine != "trtllm" or flag is None or flag.origin != "trtllm_config":
         return []
     method = str(flag.value).lower()
+    text = f"decoding_type: {flag.value}"
+    if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
+        mode, condition = eagle_mode(_value(config, "speculative_config.one_model"),
+                                     _value(config, "backend"))  # fmt: skip
+        if condition is not None:
+            reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
+            return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
+        method = (mode or method).lower()
     family, worker = method_signature("trtllm", method) or (family_name(method), "")
     worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
     reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
     reason += f" ({worker})" if worker else ""
-    text = f"decoding_type: {flag.value}"
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
+
+
+def _value(config: RunConfig, name: str) -> object:
+    flag = config.flags.get(name)
+    return flag.value if flag is not None else None
 
 
 def proposer_condition(evidence: Evidence) -> str | None:
@@ -149,6 +167,8 @@ def missing_evidence(
 ) -> tuple[str, ...]:
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
+    if conditional and config.engine == "trtllm":
+        return (TRTLLM_ONE_MODEL, WORKER_FRAME)
     if conditional:
         return (VLLM_VERSION if config.engine == "vllm" else VERSION_LINE, WORKER_FRAME)
     if _speculation_off(config):

@@ -404,6 +404,8 @@ class ConfigCollector:
                 self._set(name, value, line, "launch_command")
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
+            elif command.engine == "trtllm" and name == "backend":  # PyTorch or TRT engine
+                self._set("backend", value, line, "launch_command")
         method = self._config.flags.get("speculative_config.method")
         said = command.lines.get("method") or command.lines.get("speculative_model")
         if command.engine == "vllm" and method is not None and said is not None and (

@@ -140,3 +140,24 @@ def _inline_flags(text: str, open_at: int) -> dict[str, object]:
         if sep:
             values[key.strip().strip("'\"")] = value.strip().strip("'\"")
     return _named(values) if "decoding_type" in values else {}
+
+
+# EagleDecodingConfig.spec_dec_mode on the PyTorch backend: EAGLE3_ONE_MODEL when
+# eagle3_one_model, else EAGLE3 (ModelDrafter, two-model). The field defaults to True in every
+# llm_args.py read (it replaced TRTLLM_EAGLE3_ONE_MODEL, PR #4289, 2025-05, one-model then too);
+# the TensorRT engine backend (``--backend trt`` / ``tensorrt``) runs the engine's own EAGLE.
+ENGINE_BACKENDS = ("trt", "tensorrt")
+
+
+def eagle_mode(one_model: object, backend: object) -> tuple[str | None, str | None]:
+    """(mode, condition) of a ``decoding_type: Eagle`` run: the [[method]] value that names its
+    class, or a condition when the paste does not set eagle3_one_model; (None, None) on the
+    TensorRT engine backend."""
+    if str(backend).lower() in ENGINE_BACKENDS:
+        return None, None
+    if one_model is True or one_model is False:
+        return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None
+    return None, ("Eagle3OneModelWorker if eagle3_one_model keeps its default (True), "
+                  "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
+                  "the TensorRT engine's EAGLE with --backend tensorrt")
+

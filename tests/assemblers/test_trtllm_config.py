@@ -3,11 +3,13 @@ run.py's draft_len line) and its iteration log as load (lines written by us in t
 
 from __future__ import annotations
 
+import pytest
 from asm_helpers import collect_config as collect
 
 from spectrace.assemblers.load import LOAD_LITERALS, parse_load_line
 from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.dialects.detect import LineParser
+from spectrace.linker import global_worker_path
 
 
 def test_pasted_yaml_and_command_give_engine_and_spec_flags() -> None:
@@ -22,6 +24,7 @@ def test_pasted_yaml_and_command_give_engine_and_spec_flags() -> None:
     assert config.engine == "trtllm"
     assert flags == {
         "tp_size": 8,
+        "backend": "pytorch",  # PyTorch workers, not the TensorRT engine's decoding layers
         "speculative_config.method": "mtp",
         "speculative_config.num_spec_tokens": 3,
         "speculative_config.model": "/models/eagle3-draft",
@@ -53,3 +56,36 @@ def test_trtllm_iteration_log_is_a_load_sample() -> None:
     assert any(lit.decode() in text for lit in LOAD_LITERALS)
     sample = parse_load_line(LineParser("t.log").parse(text.encode(), 1, 0))
     assert sample is not None and (sample.running_req, sample.rank) == (3, "rank1")
+
+
+# ---- one-model vs two-model EAGLE-3 (round 7 #33, round 8 #07 #32) ------------------------
+
+
+def _eagle_yaml(*extra: str) -> list[str]:
+    return ["speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 3",
+            "  speculative_model_dir: /m/eagle3-head", *extra]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("extra", "worker"),
+    [(("  eagle3_one_model: true",), "Eagle3OneModelWorker"),
+     (("  eagle3_one_model: false",), "ModelDrafter")],
+)  # fmt: skip
+def test_eagle3_one_model_picks_the_pytorch_worker(extra, worker) -> None:
+    path = global_worker_path(collect(*_eagle_yaml(*extra)))
+    assert (path.value, path.worker_class, path.family) == ("other", worker, "EAGLE3")
+
+
+def test_without_eagle3_one_model_the_default_is_stated_as_a_condition() -> None:
+    path = global_worker_path(collect(*_eagle_yaml()))
+    assert path.value == "unknown" and path.worker_class is None
+    assert path.conditional is not None and path.conditional.startswith("Eagle3OneModelWorker")
+    assert "ModelDrafter" in path.conditional
+    assert "eagle3_one_model" in path.missing[0] and "sglang" not in " ".join(path.missing)
+
+
+def test_the_tensorrt_engine_backend_names_no_pytorch_worker() -> None:
+    lines = ["trtllm-serve /m/base --backend trt --extra_llm_api_options spec.yml",
+             *_eagle_yaml("  eagle3_one_model: false")]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert path.value == "other" and path.worker_class is None and path.family == "EAGLE"
