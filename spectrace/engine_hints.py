@@ -32,6 +32,10 @@ _BY_ENGINE: dict[str, dict[str, str]] = {
 # Where a frame's file lives -> the framework (frames outrank a rank label's style).
 _FRAME_ROOTS = (("/sglang/", "sglang"), ("/vllm/", "vllm"), ("/tensorrt_llm/", "trtllm"))
 _LABELS = (("EngineCore", "vllm"), ("VllmWorker", "vllm"), ("Worker_TP", "vllm"))
+# Exception types only one framework raises (TensorRT-LLM's C++ TLLM_CHECK / its Python
+# errors; vLLM's engine-client errors), or a module path that names it.
+_EXCEPTIONS = (("TRTLLMError", "trtllm"), ("TllmAssertion", "trtllm"), ("tensorrt_llm.", "trtllm"),
+               ("EngineDeadError", "vllm"), ("EngineGenerationError", "vllm"), ("vllm.", "vllm"))
 _SGLANG_RANK = re.compile(r"^(?:DP\d+ )?(?:PP\d+ )?TP\d+(?: EP\d+)?$")  # SGLang's own prefix
 
 
@@ -39,9 +43,14 @@ def engine_of(incident: Incident, config: RunConfig) -> str | None:
     """The run's framework: its config says so, else the crash's own frames or rank labels."""
     if config.engine:
         return config.engine
-    files = [f.file.replace("\\", "/") for f in incident.frames]
+    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
+    files = [f.file.replace("\\", "/") for f in frames]
     for root, engine in _FRAME_ROOTS:
         if any(root in file for file in files):
+            return engine
+    types = [incident.exception_type, *(link.exception_type for link in incident.chain)]
+    for name, engine in _EXCEPTIONS:
+        if any(t and (t == name or t.startswith(name)) for t in types):
             return engine
     for label, engine in _LABELS:
         if any(label in rank for rank in incident.ranks):

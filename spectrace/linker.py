@@ -129,11 +129,14 @@ def _kind(evidence: Evidence) -> str:
     return "a start-up line"
 
 
-def decide(evidence: Sequence[Evidence], config: RunConfig | None = None) -> WorkerPath:
+def decide(
+    evidence: Sequence[Evidence], config: RunConfig | None = None, crash_engine: str | None = None
+) -> WorkerPath:
     """The strongest evidence that points somewhere decides; disagreement is reported. With
-    none, a verdict that hangs on the release is given as such, and what is missing is said."""
+    none, a verdict that hangs on the release is given as such, and what is missing is said
+    (``crash_engine``: the framework the crash itself names, by its frames or exception type)."""
     config = config if config is not None else RunConfig()
-    if config.engine is None and (engine := frames_engine(evidence)) is not None:
+    if config.engine is None and (engine := frames_engine(evidence) or crash_engine) is not None:
         config = replace(config, engine=engine)  # ask for that server's lines, not SGLang's
     votes = [e for e in evidence if e.points_to is not None and not proposer_condition(e)]
     if not votes:
@@ -263,7 +266,7 @@ def link(
     ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident."""
     config = run_for(incident, config)
     evidence = path_evidence(incident, config, load, dumps, others)
-    incident.worker_path = decide(evidence, config)
+    incident.worker_path = decide(evidence, config, engine_of(incident, config))
     incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):

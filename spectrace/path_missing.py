@@ -30,6 +30,10 @@ VLLM_VERSION = (
     "the vLLM version or engine line (`vLLM API server version 0.x`, `Initializing a V1 LLM "
     "engine (v0.x)`, `pip show vllm`): which engine generation ran depends on the release"
 )
+ASCEND_VERSION = (
+    "the vllm-ascend version (`pip show vllm-ascend`, an image tag "
+    "`quay.io/ascend/vllm-ascend:v0.x`): which proposer class ran depends on the release"
+)
 TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
 TRTLLM_ONE_MODEL = (
     "`eagle3_one_model:` under the YAML's `speculative_config:` and the trtllm-serve `--backend`"
@@ -39,6 +43,15 @@ WORKER_FRAME = (
     "scheduler: `py-spy dump --pid <scheduler pid>`)"
 )
 LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve ...`)"
+# the crash names a framework other than SGLang (frames, exception type): ask for its launch
+_LAUNCH_OF = {
+    "vllm": "the `vllm serve ...` command with its `--speculative-config` (or the `LLM(...)` "
+    "call's speculative_config)",
+    "vllm_ascend": "the `vllm serve ...` command with its `--speculative-config` (or the "
+    "`LLM(...)` call's speculative_config)",
+    "trtllm": "the `trtllm-serve ...` command and the `speculative_config:` of its "
+    "extra_llm_api_options YAML (decoding_type, eagle3_one_model)",
+}
 _TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
@@ -167,10 +180,9 @@ def missing_evidence(
 ) -> tuple[str, ...]:
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
-    if conditional and config.engine == "trtllm":
-        return (TRTLLM_ONE_MODEL, WORKER_FRAME)
     if conditional:
-        return (VLLM_VERSION if config.engine == "vllm" else VERSION_LINE, WORKER_FRAME)
+        first = {"trtllm": TRTLLM_ONE_MODEL, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
+        return (first.get(config.engine or "", VERSION_LINE), WORKER_FRAME)
     if _speculation_off(config):
         return ()
     engine = config.engine
@@ -182,7 +194,7 @@ def missing_evidence(
         )
     )
     if not shown:  # nothing says the run speculates, or how it was launched
-        return () if config.flags else (LAUNCH,)
+        return () if config.flags else (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
     out: list[str] = []
     if engine in ("sglang", None) and not config.server_args:
         out.append(SGLANG_DUMP)

@@ -1,0 +1,50 @@
+"""An unknown verdict asks for the lines of the framework the crash came from: a TensorRT-LLM
+error asks for trtllm-serve and its YAML, a vLLM-only log for `vllm serve`, never for SGLang's
+launch or version line (issue 11 item 5, issue 12 item 7). Lines written by us."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import run
+
+from spectrace.path_missing import ASCEND_VERSION, LAUNCH
+
+
+def _root(tmp_path: Path, lines: list[str]):  # noqa: ANN202 - the root cause's WorkerPath
+    return next(i.worker_path for i in run(tmp_path, lines).incidents if i.root_cause)
+
+
+def test_a_tensorrt_llm_error_asks_for_trtllm_serve_and_its_yaml(tmp_path: Path) -> None:
+    path = _root(tmp_path, [
+        "[12/03/2026-10:00:00] [TRT-LLM] [E] Encountered an error in forwardAsync function",
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: xqa kernel (our own text)",
+        "tensorrt_llm.bindings.executor.TRTLLMError: [TensorRT-LLM][ERROR] Assertion failed: "
+        "draft tokens exceed the window",
+    ])  # fmt: skip
+    assert path.value == "unknown" and path.framework == "trtllm"
+    assert path.missing and "trtllm-serve" in path.missing[0]
+    assert all("sglang" not in m for m in path.missing)
+
+
+def test_a_vllm_only_log_asks_for_vllm_serve(tmp_path: Path) -> None:
+    pre = "(RayWorkerWrapper pid=77, ip=10.0.0.3) ERROR 12-03 10:00:00 [worker_base.py:620] "
+    path = _root(tmp_path, [
+        pre + "Error executing method 'execute_model'. This might cause deadlock.",
+        pre + "Traceback (most recent call last):",
+        pre + '  File "/usr/lib/python3/site-packages/vllm/worker/worker_base.py", line 612, in '
+        "execute_method",
+        pre + "    return run_method(self, method, args, kwargs)",
+        pre + "RuntimeError: our own failure",
+    ])  # fmt: skip
+    assert path.value == "unknown" and path.missing != (LAUNCH,)
+    assert "vllm serve" in " ".join(path.missing) and "sglang" not in " ".join(path.missing)
+
+
+def test_a_vllm_ascend_conditional_asks_for_the_plugins_version() -> None:
+    from spectrace.assemblers.config import Evidence, RunConfig
+    from spectrace.linker import decide
+
+    cond = Evidence("r.log", 3, "frame", "reason", None, None, "A if vllm-ascend >= 0.12, else B")
+    path = decide([cond], RunConfig(engine="vllm_ascend"))
+    assert path.missing[0] == ASCEND_VERSION
