@@ -131,14 +131,19 @@ def build_config(
     return cfg, warnings
 
 
-def check_weights(model: str) -> None:
-    """Missing or corrupt shipped weights: one line (exit 2) before any rank starts."""
-    if model == "smollm2" or model.startswith("synth-"):  # synth-*: no files (models/synthetic.py)
-        return
-    from spectrace_engine.models.weights import verified_file
+def check_weights(model: str, tp: int = 1) -> None:
+    """Missing or corrupt shipped weights, or a model that does not split over ``tp`` ranks:
+    one line (exit 2) before any rank starts."""
+    from spectrace_engine.models.loader import tp_problem
 
-    for part in ("target", "draft"):
-        verified_file(f"{model}.{part}.safetensors")
+    if model != "smollm2" and not model.startswith("synth-"):  # synth-*: no files
+        from spectrace_engine.models.weights import verified_file
+
+        for part in ("target", "draft"):
+            verified_file(f"{model}.{part}.safetensors")
+    problem = tp_problem(model, tp)
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def check_devices(device: str, tp: int) -> None:
@@ -282,7 +287,7 @@ def run(
     for ld in loads:
         if ld.problems():
             raise UsageError(ld.problems()[0])
-    check_weights(model)
+    check_weights(model, tp)
     check_devices(device, tp)
     try:  # an --out that is a file or unwritable is the user's to fix, before any rank starts
         out.mkdir(parents=True, exist_ok=True)

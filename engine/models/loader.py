@@ -35,6 +35,29 @@ from torch import Tensor, nn
 PAIRS = ("tiny", "tiny-hi-entropy", "smollm2", *SYNTHETIC)
 
 
+def tp_problem(name: str, tp_size: int) -> str | None:
+    """Why ``name`` cannot split over ``tp_size`` ranks (heads and MLP units must divide), or None."""
+    if tp_size == 1:
+        return None
+    if name == "smollm2":  # read from its GGUF only at load: 9 query heads, 3 KV heads
+        return "smollm2 (9 query heads, 3 KV heads) does not split over tensor-parallel ranks"
+    if name in SYNTHETIC:
+        cfg = SYNTHETIC[name]
+    else:
+        path, _ = verified_file(f"{name}.target.safetensors")
+        with safe_open(str(path), framework="pt") as f:
+            meta = json.loads(f.metadata()["spectrace"])["config"]
+        cfg = ModelConfig(**{**meta, "aux_layers": tuple(meta["aux_layers"])})
+    for what, n in (
+        ("query heads", cfg.n_heads),
+        ("KV heads", cfg.n_kv_heads),
+        ("MLP units", cfg.ffn_dim),
+    ):
+        if n % tp_size:
+            return f"{name}'s {n} {what} do not split over --tp {tp_size}"
+    return None
+
+
 def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
     """(target state, draft state, metadata, sha256 map) for a shipped pair."""
     tpath, tsha = verified_file(f"{name}.target.safetensors", weights_dir)
@@ -97,9 +120,10 @@ def load_pair(
 ) -> ModelPair:
     if name not in PAIRS:
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
+    problem = tp_problem(name, tp.size if tp is not None else 1)
+    if problem is not None:
+        raise WeightsError(problem)
     if name == "smollm2":
-        if tp is not None and tp.size > 1:  # 9 query heads, 3 KV heads: no even split
-            raise WeightsError("smollm2 does not split over tensor-parallel ranks; use --tp 1")
         return load_smollm_pair(device, dtype)
     if name in SYNTHETIC:  # random weights made on the device from a seed
         return load_synthetic_pair(name, device, dtype)

@@ -16,7 +16,10 @@ import torch
 import torch.multiprocessing as mp
 from engine_cases import BASE, PLAIN
 from safetensors import safe_open
+from spectrace_engine.entrypoints.cli import engine_app
+from typer.testing import CliRunner
 
+from spectrace.errors import UsageError
 from spectrace.pipeline import analyse
 
 WEIGHTS = Path(__file__).parents[2] / "engine" / "weights" / "tiny.target.safetensors"
@@ -125,3 +128,11 @@ def test_a_timed_out_all_reduce_logs_the_watchdog_line_and_spectrace_names_the_m
     timeout = next(i for i in analysis.incidents if i.crash_class == "nccl_timeout")
     assert timeout.missing_ranks == ["TP1"]
     assert f"TP1 (rank1) never reached collective SeqNum={seq} ALLREDUCE" in timeout.hints[0]
+
+
+def test_a_model_whose_heads_do_not_split_is_refused_in_one_line(tmp_path: Path) -> None:
+    """UsageError is what spectrace's CLI prints as one line with exit code 2."""
+    res = CliRunner().invoke(engine_app, ["run", "--out", str(tmp_path), *BASE, "--tp", "4"])
+    assert isinstance(res.exception, UsageError)  # tiny: 2 KV heads
+    assert str(res.exception) == "tiny's 2 KV heads do not split over --tp 4"
+    assert not list(tmp_path.iterdir())  # refused before any rank started
