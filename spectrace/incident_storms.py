@@ -42,6 +42,10 @@ def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
     storms: list[_Storm] = []
     joins: dict[int, Crash] = {}
     for crash in crashes:
+        if crash.kind is CrashKind.FATAL_LINE and crash.rank is None:
+            if (within := _inside(storms, crash, mask)) is not None:
+                joins[id(crash)] = within.head
+            continue
         if crash.kind is not CrashKind.TRACEBACK:
             continue
         keys = _keys(crash, mask)
@@ -58,6 +62,15 @@ def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
         joins[id(crash)] = found.head
         found.keys |= keys
     return joins
+
+
+def _inside(storms: list[_Storm], crash: Crash, mask: Mask) -> _Storm | None:
+    """The storm that raised an unstamped exception line printed within its reach: a line of
+    one of its records that interleaving left to no record (not a crash of its own)."""
+    if crash.ts is not None:
+        return None  # a logger's record of its own
+    key = {(crash.exception_type, mask(crash.message))}
+    return next((s for s in storms if _near(s.head, crash) and _shared(key, s.keys)), None)
 
 
 def _keys(crash: Crash, mask: Mask) -> set[tuple[str, str]]:

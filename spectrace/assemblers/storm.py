@@ -58,14 +58,19 @@ class _Open(Protocol):
     @property
     def finished(self) -> bool: ...
 
+    @property
+    def between_links(self) -> bool: ...
+
 
 R = TypeVar("R", bound=_Open)
 
 
-def storm_fit(records: Collection[R], line: LogLine) -> tuple[R, tuple[str, ...]] | None:
+def storm_fit(records: Collection[R], line: LogLine, last: R | None = None) -> tuple[R, tuple[str, ...]] | None:
     """The record an untagged line belongs to when several records print one traceback, and
     the template lines that record must be given first (it fell behind: repeated frames sent
-    its lines elsewhere); None when there is no storm (the stream decides, as for any line)."""
+    its lines elsewhere); None when there is no storm (the stream decides, as for any line).
+    ``last`` took the line before: a pipe block is one writer's, so the line that record
+    expects next is its own (repeated frames would otherwise go to a peer that expects them)."""
     if len(records) < 2 or not line.inferred or not line.text.strip():
         return None  # a blank line is in every traceback: its stream decides
     storm = _storm(records)
@@ -78,19 +83,42 @@ def storm_fit(records: Collection[R], line: LogLine) -> tuple[R, tuple[str, ...]
     for r in storm:
         if len(r.body) > len(lead):
             lead = r.body
+    if last is not None and any(r is last for r in storm) and _expects(last, lead, text):
+        return last, ()
     if (best := _next_is(storm, lead, text)) is not None:
         return best, ()
     if (best := _expecting(storm, lead, text, NEAR)) is not None:
         return _caught_up(best, lead, text)  # one or two of its lines went to a peer
+    if (linked := _link_taker(storm, text)) is not None:
+        return linked, ()
     live = [r for r in storm if not r.finished] or storm  # an ended record takes no new text
-    top = max(len(r.body) for r in live)
-    leader = min((r for r in live if len(r.body) == top), key=lambda r: r.last_lineno)
+    leader = _leader(live)
     frame = text.lstrip().startswith('File "')
     if (leader.after and not frame) or (not leader.after and _body_like(text)):
         return leader, ()  # new text: the leader's (a CUDA error's advice lines too)
     if (best := _expecting(storm, lead, text, len(lead))) is not None:
         return _caught_up(best, lead, text)  # a record fell behind: its lines went to peers
     return None
+
+
+def _leader(records: list[R]) -> R:
+    """The record furthest ahead: new text is its; of several as far, the one fed longest
+    ago (ranks take turns)."""
+    top = max(len(r.body) for r in records)
+    return min((r for r in records if len(r.body) == top), key=lambda r: r.last_lineno)
+
+
+def _link_taker(storm: list[R], text: str) -> R | None:
+    """A chain marker no template places is new text of a record whose exception is in; the
+    next link's ``Traceback`` line, of a record that read the marker."""
+    stripped = text.strip()
+    if stripped in CHAIN_MARKERS:
+        able = [r for r in storm if r.after or r.finished]
+    elif stripped == TB_START:
+        able = [r for r in storm if r.between_links]
+    else:
+        return None
+    return _leader(able) if able else None
 
 
 def _caught_up(record: R, lead: list[str], text: str) -> tuple[R, tuple[str, ...]]:
@@ -113,6 +141,11 @@ def _storm(records: Collection[R]) -> list[R] | None:
                 family.append(r)
     storms = [f for f in families.values() if len(f) > 1]
     return storms[0] if len(storms) == 1 else None
+
+
+def _expects(record: R, lead: list[str], text: str) -> bool:
+    pos = len(record.body)
+    return pos < len(lead) and lead[pos] == text
 
 
 def _next_is(storm: list[R], lead: list[str], text: str) -> R | None:
@@ -167,22 +200,24 @@ def _body_like(text: str) -> bool:
     )
 
 
-def unglued(line: LogLine) -> LogLine:
+def unglued(line: LogLine) -> tuple[LogLine, ...]:
     """A line another writer's output landed in: a pipe block that ended mid-line, then a
     rank's ``[stamp TP7] Scheduler hit an exception: Traceback ...`` (that rank's record
     starts there, even when the next block cut its header short; the header's cut-off rest,
     at the start of a later line, is nothing), or faulthandler writing ``Fatal Python
     error:`` straight to fd 2 (the dump is not the writer's whose line it cut: its rank is
-    unknown until a death notice names it)."""
+    unknown until a death notice names it). Returns the pieces to read in turn: the cut line
+    a rank's header landed in stays its writer's (an exception line missing its end is still
+    that record's exception)."""
     text = line.text
     at = text.find(FATAL)
     if at > 0:
-        return replace(line, text=text[at:], rank=None)
+        return (replace(line, text=text[at:], rank=None),)
     if not line.inferred:
-        return line
+        return (line,)
     idx = tb_start(text)
     if idx > 0 and SCHEDULER_TB[: -len(TB_START)].endswith(text[:idx]):
-        return replace(line, text="")  # the rest of a header a pipe block cut
+        return (replace(line, text=""),)  # the rest of a header a pipe block cut
     pos = len(text)
     for _ in range(GLUE_TRIES):
         if (pos := text.rfind("[", 0, pos)) <= 0:
@@ -194,7 +229,9 @@ def unglued(line: LogLine) -> LogLine:
         if tb_start(rest) < 0 and len(rest) >= CUT_MIN and SCHEDULER_TB.startswith(rest):
             rest = SCHEDULER_TB
         if tb_start(rest) >= 0:
-            return replace(line, text=rest, stream=head.stream, rank=head.rank, ts=head.ts,
-                           ts_text=head.ts_text, headed=True, inferred=False)  # fmt: skip
+            header = replace(line, text=rest, stream=head.stream, rank=head.rank, ts=head.ts,
+                             ts_text=head.ts_text, headed=True, inferred=False)  # fmt: skip
+            cut = text[:pos]
+            return (replace(line, text=cut), header) if cut.strip() else (header,)
         break
-    return line
+    return (line,)

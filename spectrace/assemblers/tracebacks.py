@@ -97,6 +97,11 @@ class _Record:
         return self.state is State.AFTER and self.blank_after
 
     @property
+    def between_links(self) -> bool:
+        """A chain marker is in: the next link's ``Traceback`` line comes next."""
+        return self.state is State.GAP
+
+    @property
     def accepting(self) -> bool:
         return self.state in (State.HEAD, State.FRAMES, State.GAP, State.FAULT)
 
@@ -116,6 +121,7 @@ class TracebackAssembler:
         self._prev: dict[str, LogLine] = {}  # last line per stream: a same-call header line
         self._last_body: str | None = None  # the previous untagged body line
         self._round_robin = False  # untagged bodies of several ranks arrive line-interleaved
+        self._taker: _Record | None = None  # the record that took the last untagged line
 
     @property
     def open(self) -> bool:
@@ -146,13 +152,20 @@ class TracebackAssembler:
         return rec.first is line
 
     def feed(self, line: LogLine) -> Fed:
+        pieces = unglued(line)
+        if len(pieces) == 1:
+            return self._feed(pieces[0])
+        fed = [self._feed(piece) for piece in pieces]
+        return Fed(any(f.consumed for f in fed), any(f.started for f in fed),
+                   tuple(c for f in fed for c in f.crashes))  # fmt: skip
+
+    def _feed(self, line: LogLine) -> Fed:
         done: list[Crash] = []
-        line = unglued(line)
         rec = self._open.get(line.stream)
         if rec is not None and line.headed and (line.group is None or line.group != rec.group):
             done.append(self._close(line.stream))
             rec = None
-        fit = storm_fit(self._open.values(), line)
+        fit = storm_fit(self._open.values(), line, self._taker)
         rec = self._catch_up(*fit, line, done) if fit else self._route(line, rec)
         consumed, started = False, False
         if rec is not None:
@@ -160,12 +173,14 @@ class TracebackAssembler:
             rec.loose = rec.loose or (consumed and line.inferred)
             if consumed and len(rec.body) < MAX_LINES and line.text.strip():
                 rec.body.append(line.text)
+            if consumed and line.inferred and line.text.strip():
+                self._taker = rec
         if not consumed and not (fit and _FRAME.match(line.text)):
             started = self._maybe_start(line, done)  # (a storm's stray frame starts nothing)
             consumed = started
         self._age(line, done)
         if not self._open:
-            self._round_robin, self._last_body = False, None
+            self._round_robin, self._last_body, self._taker = False, None, None
         self._prev[line.stream] = line
         return Fed(consumed, started, tuple(done))
 
@@ -317,14 +332,18 @@ class TracebackAssembler:
         return rec
 
     def _age(self, line: LogLine, done: list[Crash]) -> None:
-        """Close records idle too long; a storm's writers take turns, so each waits longer."""
+        """Close records idle too long; a storm's writers take turns, so each waits longer: a
+        record whose exception is in may still get a chain marker after its peers' pipe blocks."""
         crowd = sum(r.loose for r in self._open.values()) if len(self._open) > 1 else 1
         for stream, rec in list(self._open.items()):
             if rec.last_lineno == line.lineno:
                 continue
             rec.idle += 1
-            limit = AFTER_IDLE if rec.state is State.AFTER else OPEN_IDLE
-            if rec.idle > (limit * crowd if rec.loose and crowd > 1 else limit):
+            if rec.loose and crowd > 1:
+                limit = OPEN_IDLE * crowd
+            else:
+                limit = AFTER_IDLE if rec.state is State.AFTER else OPEN_IDLE
+            if rec.idle > limit:
                 done.append(self._close(stream))
 
     def _push_link(self, rec: _Record, relation: str | None) -> None:
