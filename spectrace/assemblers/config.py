@@ -9,7 +9,7 @@ from datetime import datetime
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
-from spectrace.assemblers.pyconfig import python_spec_dict
+from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
@@ -114,6 +114,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Beta spec",
     b"vLLM API server version",
     *ASCEND_LITERALS,
+    *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
 )
@@ -224,6 +225,11 @@ class ConfigCollector:
             self._vllm(line, non_default_args_flags(rest), "vllm_args")
         elif (script := python_spec_dict(text)) and "decoding_type" not in script:  # a script's
             self._vllm(line, spec_dict_flags(script), "vllm_args")
+        elif (args := sglang_args_dict(text)) is not None:  # server args as a dict or JSON
+            self._config.engine = self._config.engine or "sglang"
+            for name in DECISIVE_FLAGS:  # the values the user set, read as a command's flags
+                if name in args:
+                    self._set(name, args[name], line, "launch_command")
         elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr, a method error
             self._vllm(line, vllm_spec, "vllm_config")
         elif "Capturing batches" in text or "Capture cuda graph end" in text:

@@ -11,6 +11,7 @@ keeps its source text; a cut dict keeps its whole members).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 
@@ -56,6 +57,29 @@ def python_spec_dict(text: str) -> dict[str, object] | None:
     body = "{" + (inside + "}" if inside is not None else text[at + 1 :])
     values, _complete = parse_dict_repr(body)
     return values
+
+
+# SGLang's server arguments written as a dict or JSON (a ``--config`` file, ``/get_server_info``,
+# "my command is {...}"): a mapping that holds the ``speculative_algorithm`` key.
+SGLANG_ARGS_LITERALS: tuple[bytes, ...] = (b'"speculative_algorithm"', b"'speculative_algorithm'")
+_ARGS_OPEN = re.compile(r"""\{\s*["'][a-z_]{1,60}["']\s*:""")
+
+
+def sglang_args_dict(text: str) -> dict[str, object] | None:
+    """The server-argument mapping a line writes (JSON first: ``true``/``null``; then a Python
+    dict read as data), when it holds ``speculative_algorithm``; else None."""
+    if "speculative_algorithm" not in text:
+        return None
+    for m in _ARGS_OPEN.finditer(text):
+        inside = bracketed(text, m.start())
+        body = "{" + (inside + "}" if inside is not None else text[m.start() + 1 :])
+        try:
+            values = json.loads(body)
+        except ValueError:
+            values, _complete = parse_dict_repr(body)
+        if isinstance(values, dict) and "speculative_algorithm" in values:
+            return {str(k): v for k, v in values.items()}
+    return None
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from spectrace.assemblers.sglang_eras import era_rules
 # Prefilter literals: every line find_sglang_version can use contains one.
 VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang: ", b"sglang==", b"sglang[", b"lmsysorg/sglang:", b"sglang-0.",
+    b"SGLang ", b"sglang v", b"sglang 0.", b"SGLang: ", b"sglang version", b"SGLang version",
 )  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)"
@@ -25,6 +26,9 @@ _FORMS = (
     re.compile(r"\blmsysorg/sglang:v?" + _NUMBER),  # docker image tag
     re.compile(r"/sglang-" + _NUMBER + r"/"),  # a source tree named after its release
     re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
+    # prose and environment lists: "- SGLang 0.5.17 (venv)", "I use sglang v0.5.10", "SGLang
+    # version: 0.5.4"; not sglang-router / sgl-kernel, whose numbers are their own
+    re.compile(r"(?i)(?<![\w./-])sglang(?:\s+version)?\s*[:=]?\s*v?" + _NUMBER + r"(?![\d.]*\d)"),
 )
 
 

@@ -77,3 +77,13 @@ def test_ascend_env_names_the_plugin_and_a_repository_name_does_not(tmp_path: Pa
     url = "see https://github.com/vllm-project/vllm-ascend/issues/1 for the same\n"
     _config, path = _path(tmp_path, url + launch.split("\n", 1)[1] + crash)
     assert (path.worker_class, path.framework) == ("NgramProposer", "vllm")
+
+
+def test_server_args_written_as_json_with_a_release_in_prose_decide(tmp_path: Path) -> None:
+    args = ('I use sglang v0.5.10 and the command is {"tp_size": 4, "trust_remote_code": true, '
+            '"speculative_algorithm": "NEXTN", "speculative_eagle_topk": 1, "mem_fraction_'
+            'static": 0.8}\n')  # fmt: skip
+    crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
+    config, path = _path(tmp_path, args + crash)
+    assert config.flags["speculative_algorithm"].value == "NEXTN"
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")  # spec v2 off before 0.5.11

@@ -58,3 +58,15 @@ def test_a_printed_version_outranks_a_warning_for_the_era() -> None:
     late = ConfigCollector()
     late.feed(LogLine("r.log", 1, 0, "sglang: 0.5.16", "sglang: 0.5.16", "plain", ""))
     assert late.result().era == "0.5.13+"
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [("- SGLang 0.5.17 (our-venv), flashinfer 0.6.1", (0, 5, 17)),
+     ("I run sglang v0.5.10 with this command", (0, 5, 10)),
+     ("SGLang version: 0.5.4.post2", (0, 5, 4)),
+     ("sglang-router 0.2.1", None), ("sgl-kernel 0.3.9", None),
+     ("/opt/sglang/0.5.1/bin", None)],
+)  # fmt: skip
+def test_a_release_named_in_prose_or_an_env_list(text: str, release) -> None:
+    assert find_sglang_version(text) == release
