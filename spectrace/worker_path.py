@@ -13,7 +13,7 @@ from spectrace.assemblers.config import Evidence
 
 @dataclass(frozen=True, slots=True)
 class WorkerPath:
-    value: str  # "v1" | "v2" | "other" | "unknown"
+    value: str  # "v1" | "v2" | "other" | "none" (speculation off) | "unknown"
     worker_class: str | None  # "EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", "EagleProposer"...
     evidence: tuple[Evidence, ...]
     conflict: str | None = None  # a sentence when evidence disagrees

@@ -163,12 +163,23 @@ def test_no_evidence_is_unknown() -> None:
     assert inc.worker_path.evidence == ()
 
 
-def test_speculation_off_run_has_no_worker_path() -> None:
+def test_speculation_off_run_ran_the_plain_worker() -> None:
+    """speculative_algorithm=None decides: no draft worker ran, TpModelWorker did."""
     config = run_config("server_args=ServerArgs(model_path='/m', speculative_algorithm=None)")
     inc = incident(V1_FRAMES[:2])
     link(inc, config, None)
-    assert inc.worker_path is not None and inc.worker_path.value == "unknown"
-    assert inc.hints == []
+    assert inc.worker_path is not None
+    assert (inc.worker_path.value, inc.worker_path.worker_class) == ("none", "TpModelWorker")
+    assert inc.worker_path.missing == () and inc.hints == []
+
+
+def test_a_speculative_worker_frame_outweighs_a_dump_that_says_off() -> None:
+    """A frame in eagle_worker.py proves the run speculated, whatever the dump shows."""
+    config = run_config("server_args=ServerArgs(model_path='/m', speculative_algorithm=None)")
+    inc = incident(V1_FRAMES)
+    link(inc, config, None)
+    assert inc.worker_path is not None and inc.worker_path.value == "v1"
+    assert inc.worker_path.conflict is not None and "none" in inc.worker_path.conflict
 
 
 def test_shape_found_in_a_chained_exception() -> None:

@@ -74,10 +74,10 @@ def verdict_from_dump(
     raw = values["speculative_algorithm"]
     algo = str(raw).upper() if raw is not None else "NONE"
     excerpt = _excerpt(values)
-    if algo == "NONE":
+    if algo == "NONE":  # the plain TpModelWorker ran: a verdict, not a lack of one
         return DumpVerdict(
-            None,
-            None,
+            "none",
+            "TpModelWorker",
             "server_args dump: speculative decoding is off "
             "(speculative_algorithm=None), no speculative worker ran",
             excerpt,

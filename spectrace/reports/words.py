@@ -91,6 +91,8 @@ def path_label(path: Document) -> str:
         return f"depends on the release: {path['conditional']}"
     if path["value"] == "unknown" and not worker and not path.get("evidence"):
         return "unknown (no speculative worker named in the log)"
+    if path["value"] == "none":
+        return f"none: speculative decoding off ({worker or 'no draft worker'})"
     return path["value"] + (f" ({worker})" if worker else "")
 
 

@@ -342,12 +342,12 @@ def test_dump_verdicts(replace: str, era_line: str | None, points_to: str, worke
     )
 
 
-def test_speculation_off_only_informs() -> None:
+def test_speculation_off_points_to_the_plain_worker() -> None:
     config = collect(
         "server_args=ServerArgs(model_path='/m', speculative_algorithm=None, tp_size=1)"
     )
     (evidence,) = config.path_evidence
-    assert evidence.points_to is None
+    assert (evidence.points_to, evidence.worker_class) == ("none", "TpModelWorker")
     assert "speculative decoding is off" in evidence.reason
 
 

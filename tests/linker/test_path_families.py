@@ -88,7 +88,7 @@ def test_speculation_off_in_the_dump_needs_nothing_more(tmp_path: Path) -> None:
         "speculative_algorithm=None, disable_overlap_schedule=False)"
     )
     (path,) = paths(tmp_path, [dump, "[2026-03-01 10:00:00 TP0] RuntimeError: CUDA error: boom"])
-    assert (path.value, path.missing) == ("unknown", ())
+    assert (path.value, path.worker_class, path.missing) == ("none", "TpModelWorker", ())
 
 
 def test_a_dflash_dump_leaves_the_worker_to_its_frames(tmp_path: Path) -> None:
