@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from spectrace_engine.bench.schema import LATENCY_COLUMNS
 from spectrace_engine.bench.verdicts import compute_verdicts, verdict_lines
+from spectrace_engine.observe.host_time import CATEGORIES
 
 SCHEMA: dict[str, Any] = {
     "config": pl.String,
@@ -20,6 +21,8 @@ SCHEMA: dict[str, Any] = {
     "dtype": pl.String,
     "worker": pl.String,
     "verify_backend": pl.String,
+    "verify_in_graph": pl.Boolean,
+    "acceptance": pl.String,
     "concurrency": pl.Int64,
     "num_requests": pl.Int64,
     "max_new_tokens": pl.Int64,
@@ -35,9 +38,15 @@ SCHEMA: dict[str, Any] = {
     "spec_steps": pl.Int64,
     "step_ms": pl.Float64,
     "floor_step_ms": pl.Float64,
+    "flop_floor_ms": pl.Float64,
     "x_floor": pl.Float64,
     "bandwidth_tbps": pl.Float64,
+    "peak_tflops": pl.Float64,
     "wall_s": pl.Float64,
+    "host_ms": pl.Float64,
+    "wait_ms": pl.Float64,
+    **{f"host_{c}_ms": pl.Float64 for c in CATEGORIES},
+    "events_share": pl.Float64,
 }
 
 # (column, header): what the table shows; the CSV has every column.
@@ -53,7 +62,9 @@ SHOWN = (
     ("latency_ms_p99", "e2e p99 ms"),
     ("tpot_ms_p50", "TPOT p50 ms"),
     ("step_ms", "step ms"),
+    ("host_ms", "host ms"),
     ("floor_step_us", "HBM floor us"),
+    ("flop_floor_us", "FLOP floor us"),
     ("x_floor", "x floor"),
 )
 
@@ -69,6 +80,7 @@ def write_report(rows: list[dict[str, Any]], out: Path, console: Console) -> pl.
     df.write_csv(out / "bench.csv")
     df.write_parquet(out / "bench.parquet")
     console.print(table(df))
+    console.print(host_table(df))
     verdicts = compute_verdicts(df)
     lines = verdict_lines(verdicts)
     for line in lines:
@@ -107,16 +119,32 @@ def table(df: pl.DataFrame) -> Table:
     for col, header in SHOWN:
         t.add_column(header, justify="left" if col in ("config", "status") else "right")
     for r in df.iter_rows(named=True):
-        r["floor_step_us"] = None if r["floor_step_ms"] is None else 1000.0 * r["floor_step_ms"]
+        for ms in ("floor_step", "flop_floor"):
+            key = "floor_step_ms" if ms == "floor_step" else "flop_floor_ms"
+            r[f"{ms}_us"] = None if r[key] is None else 1000.0 * r[key]
         t.add_row(*(Text(_fmt(r[c])) for c, _ in SHOWN))
     return t
 
 
-def _fmt(v: Any) -> str:
+def host_table(df: pl.DataFrame) -> Table:
+    """Issue 13 item 2: where each run's host time per decode step went (ms), blocking apart."""
+    t = Table(title="host time per decode step, ms (wait = blocked on the device, not host work)")
+    cols = ["config", "c", *CATEGORIES, "host", "wait", "step", "events %"]
+    for c in cols:
+        t.add_column(c, justify="left" if c == "config" else "right")
+    for r in df.iter_rows(named=True):
+        share = r["events_share"]
+        cells = [r["config"], r["concurrency"], *(r[f"host_{c}_ms"] for c in CATEGORIES)]
+        cells += [r["host_ms"], r["wait_ms"], r["step_ms"], None if share is None else 100 * share]
+        t.add_row(*(Text(_fmt(v, 3)) for v in cells))
+    return t
+
+
+def _fmt(v: Any, digits: int = 2) -> str:
     if v is None:
         return "-"
     if isinstance(v, float):
-        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.2f}"
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.{digits}f}"
     return str(v)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +20,14 @@ from rich.text import Text
 from spectrace_engine.bench.load import LoadSpec
 from spectrace_engine.bench.schema import LATENCY_COLUMNS, ROWS_FILE
 from spectrace_engine.entrypoints.launch import RunResult, launch
+from spectrace_engine.observe.host_time import CATEGORIES
 from spectrace_engine.observe.roofline import H200_HBM_BYTES_PER_S, floor_step_s
 from spectrace_engine.server_args import EngineConfig
 
 from spectrace.errors import InputError
+
+H200_BF16_FLOPS = 989e12  # H200 SXM dense BF16 tensor-core peak (NVIDIA's datasheet)
+DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 
 
 def bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict[str, Any]]]:
@@ -43,10 +48,32 @@ class BenchSpec:
     num_requests: int = 32
     max_new_tokens: int = 64
     bandwidth: float = H200_HBM_BYTES_PER_S  # bytes/s for the HBM floor (H200's by default)
+    min_steps: int = 0  # size each run for at least this many decode steps (0: off)
+    peak_flops: float = H200_BF16_FLOPS  # FLOP/s for the compute floor
 
-    def requests_at(self, level: int) -> int:
-        """Two requests per client at least, so the level is loaded for more than one wave."""
-        return max(self.num_requests, 2 * level)
+    def requests_at(self, level: int, emitted: float = 1.0) -> int:
+        """Two requests per client at least, so the level is loaded for more than one wave; with
+        ``min_steps``, enough requests for that many steps at ``emitted`` tokens per request-step
+        (outputs average 3/4 of max_new_tokens: LoadSpec.length_spread)."""
+        per_req = self.max_new_tokens * 0.75 / emitted
+        by_steps = math.ceil(self.min_steps * level / per_req) if self.min_steps else 0
+        return max(self.num_requests, 2 * level, by_steps)
+
+
+def level_config(cfg: EngineConfig, level: int) -> EngineConfig:
+    """Request slots and graph sizes up to the level (c clients never run more than c requests):
+    a 1-3B model's capture of every size up to the sweep's top would cost more than the run."""
+    return dataclasses.replace(cfg, max_running_requests=level, cuda_graph_bs=())
+
+
+def expected_emitted(cfg: EngineConfig, level: int) -> float:
+    """Tokens per request-step a run should see: the simulated mean where speculation runs at
+    this level, else 1 (a real acceptance is not known before the run)."""
+    s = cfg.spec
+    speculating = s.enabled and (
+        s.disable_batch_threshold is None or level <= s.disable_batch_threshold
+    )
+    return s.simulate_accept_len or 1.0 if speculating else 1.0
 
 
 def run_bench(
@@ -66,10 +93,11 @@ def run_bench(
     rows: list[dict[str, Any]] = []
     for name, cfg, warnings in configs:
         for level in spec.levels:
-            n = spec.requests_at(level)
+            run_cfg = level_config(cfg, level)
+            n = spec.requests_at(level, expected_emitted(cfg, level))
             load = LoadSpec(n, level, spec.max_new_tokens)
-            res = launch(cfg, load, out / "runs" / f"{name}-c{level}", warnings, pair=pair)
-            row = bench_row(name, cfg, load, res, spec.bandwidth)
+            res = launch(run_cfg, load, out / "runs" / f"{name}-c{level}", warnings, pair=pair)
+            row = bench_row(name, run_cfg, load, res, spec)
             rows.append(row)
             with rows_path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
@@ -87,7 +115,9 @@ def summary_line(row: dict[str, Any]) -> str:
         f"{row['config']} c={row['concurrency']} n={row['num_requests']} {row['status']}: "
         f"{num('gen_throughput', '.1f')} tok/s, accept {num('accept_len', '.2f')}, "
         f"ttft p50 {num('ttft_ms_p50', '.2f')} ms, e2e mean {num('latency_ms_mean', '.2f')} ms, "
-        f"step {num('step_ms', '.3f')} ms = {num('x_floor', ',.0f')}x HBM floor"
+        f"step {num('step_ms', '.3f')} ms = {num('x_floor', ',.1f')}x floor, "
+        f"host {num('host_ms', '.3f')} ms (events {num('host_events_ms', '.3f')}), "
+        f"steps {row['steps']}"
     )
 
 
@@ -109,9 +139,10 @@ def _load_once(cfg: EngineConfig) -> Any:
 
 
 def bench_row(
-    name: str, cfg: EngineConfig, load: LoadSpec, res: RunResult, bandwidth: float
+    name: str, cfg: EngineConfig, load: LoadSpec, res: RunResult, spec: BenchSpec
 ) -> dict[str, Any]:
-    """One CSV row: the run's summary plus the HBM floor of its mix of plain and spec steps."""
+    """One CSV row: the run's summary, the HBM and FLOP floors of its mix of plain and spec
+    steps, and where its host time went per step (observe/host_time.py)."""
     s = res.summary
     steps, spec_steps = int(s.get("steps") or 0), int(s.get("spec_steps") or 0)
     step_ms = 1000.0 * s["serve_s"] / steps if steps and s.get("serve_s") else None
@@ -120,9 +151,12 @@ def bench_row(
         spec_steps,
         int(s.get("weight_bytes_target") or 0),
         int(s.get("weight_bytes_spec_extra") or 0),
-        bandwidth,
+        spec.bandwidth,
     )
     floor_ms = 1000.0 * floor if floor else None
+    flop_ms = flop_floor_ms(s, cfg, steps, spec.peak_flops)
+    bound = max(floor_ms or 0.0, flop_ms or 0.0) or None
+    host = s.get("host_ms_per_step") or {}
     return {
         "config": name,
         "model": cfg.model,
@@ -149,10 +183,28 @@ def bench_row(
         "spec_steps": spec_steps,
         "step_ms": step_ms,
         "floor_step_ms": floor_ms,
-        "x_floor": step_ms / floor_ms if step_ms and floor_ms else None,
-        "bandwidth_tbps": bandwidth / 1e12,
+        "flop_floor_ms": flop_ms,
+        "x_floor": step_ms / bound if step_ms and bound else None,
+        "bandwidth_tbps": spec.bandwidth / 1e12,
+        "peak_tflops": spec.peak_flops / 1e12,
         "wall_s": s.get("wall_s"),
+        "host_ms": host.get("host"),
+        "wait_ms": host.get("wait"),
+        **{f"host_{c}_ms": host.get(c) for c in CATEGORIES},
+        "events_share": host["events"] / step_ms if step_ms and "events" in host else None,
     }
+
+
+def flop_floor_ms(
+    summary: dict[str, Any], cfg: EngineConfig, steps: int, peak: float
+) -> float | None:
+    """Matmul FLOPs of the target's live rows (2 per weight per row) at ``peak``, per step; the
+    draft's and attention's FLOPs are left out, so it is a lower bound like the HBM floor."""
+    rows, wbytes = summary.get("target_rows"), summary.get("weight_bytes_target")
+    if not rows or not wbytes or not steps:
+        return None
+    params = wbytes / DTYPE_BYTES[cfg.dtype]
+    return 1000.0 * 2.0 * params * rows / steps / peak
 
 
 def load_rows(out: Path) -> list[dict[str, Any]]:

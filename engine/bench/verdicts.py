@@ -15,7 +15,7 @@ A check whose numbers are missing (a crashed run, a level not measured) is ``Non
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import polars as pl
 
@@ -45,6 +45,9 @@ class GoalVerdict:
     beats_both: Check
     geomean_plain: float | None
     geomean_spec: float | None
+    # issue 13: throughput / max(plain, spec reference) per level; at_every_level: all >= 1 - tol
+    vs_best_by_level: dict[int, float] = field(default_factory=dict)
+    at_every_level: bool | None = None
 
     @property
     def met(self) -> bool:
@@ -60,11 +63,17 @@ class Verdicts:
     best_spec_by_level: dict[int, str]
     goals: tuple[GoalVerdict, ...]
     noise_at_low: float | None = None  # latency spread of configs that ran the same steps at c lo
+    # spec config -> (wins over plain at the lowest level, loses to plain at the highest)
+    crossover: dict[str, tuple[bool | None, bool | None]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         out = asdict(self)
         out["best_spec_by_level"] = {str(k): v for k, v in self.best_spec_by_level.items()}
-        out["goals"] = [{**asdict(g), "met": g.met} for g in self.goals]
+        out["goals"] = [
+            {**asdict(g), "met": g.met, "vs_best_by_level": {str(k): v for k, v in
+                                                           g.vs_best_by_level.items()}}
+            for g in self.goals
+        ]  # fmt: skip
         return out
 
 
@@ -113,7 +122,34 @@ def compute_verdicts(df: pl.DataFrame, tol: float = TOLERANCE) -> Verdicts:
     plain, spec, dd = _roles(df)
     stop, best = spec_stops_paying(df, plain, spec, levels)
     goals = tuple(_goal(df, name, plain, spec, levels, tol) for name in dd)
-    return Verdicts(levels, stop, best, goals, _noise(df, goals, levels[0]))
+    cross = {name: _crossover(df, name, plain, levels) for name in spec}
+    return Verdicts(levels, stop, best, goals, _noise(df, goals, levels[0]), cross)
+
+
+def _crossover(
+    df: pl.DataFrame, name: str, plain: str | None, levels: tuple[int, ...]
+) -> tuple[bool | None, bool | None]:
+    """Does ``name`` beat plain at the lowest level, and lose to it at the highest?"""
+
+    def beats(level: int) -> bool | None:
+        v, p = _value(df, name, level, "gen_throughput"), _ref(df, plain, level, "gen_throughput")
+        return None if v is None or p is None else v > p
+
+    lo, hi = beats(levels[0]), beats(levels[-1])
+    return lo, None if hi is None else not hi
+
+
+def _vs_best(
+    df: pl.DataFrame, name: str, plain: str | None, ref: str | None, levels: tuple[int, ...]
+) -> dict[int, float]:
+    """Throughput over the better of plain and the spec reference, at each measured level."""
+    out = {}
+    for lv in levels:
+        v = _value(df, name, lv, "gen_throughput")
+        best = [x for c in (plain, ref) if (x := _ref(df, c, lv, "gen_throughput"))]
+        if v is not None and best:
+            out[lv] = v / max(best)
+    return out
 
 
 def _noise(df: pl.DataFrame, goals: tuple[GoalVerdict, ...], lo: int) -> float | None:
@@ -144,6 +180,8 @@ def _goal(
     thr, thr_ref = _value(df, name, hi, "gen_throughput"), _ref(df, plain, hi, "gen_throughput")
     g, g_plain, g_spec = (_geomean(df, c, levels) for c in (name, plain, ref))
     beats = None if None in (g, g_plain, g_spec) else g > max(g_plain, g_spec)  # type: ignore[type-var]
+    vs_best = _vs_best(df, name, plain, ref, levels)
+    every = min(vs_best.values()) >= 1 - tol if len(vs_best) == len(levels) else None
     return GoalVerdict(
         name,
         row["threshold"],
@@ -153,6 +191,8 @@ def _goal(
         Check(beats, g, None if None in (g_plain, g_spec) else max(g_plain, g_spec)),
         g_plain,
         g_spec,
+        vs_best,
+        every,
     )
 
 
@@ -195,4 +235,21 @@ def verdict_lines(v: Verdicts, tol: float = TOLERANCE) -> list[str]:
             f"({_num(sweep.value, '')}vs plain {_num(g.geomean_plain, '')}"
             f"and spec {_num(g.geomean_spec, '').rstrip()})",
         ]
+    return lines + issue13_lines(v, tol)
+
+
+def issue13_lines(v: Verdicts, tol: float) -> list[str]:
+    """The crossover of each spec config, and dynamic disable against the better side per level."""
+    lo, hi = v.levels[0], v.levels[-1]
+    lines = [
+        f"{name}: beats plain at c {lo}: {_yes(wins)}; loses to plain at c {hi}: {_yes(loses)}"
+        for name, (wins, loses) in v.crossover.items()
+    ]
+    for g in v.goals:
+        worst = min(g.vs_best_by_level.items(), key=lambda kv: kv[1], default=None)
+        lines.append(
+            f"{g.config}: within {tol:.0%} of the better of plain and {g.spec_reference} at every "
+            f"level: {_yes(g.at_every_level)}"
+            + (f" (worst c {worst[0]}: {worst[1]:.1%} of the better)" if worst else "")
+        )
     return lines

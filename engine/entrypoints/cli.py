@@ -388,6 +388,12 @@ def bench(
     bandwidth_tbps: Annotated[
         float, typer.Option("--bandwidth-tbps", help="HBM bandwidth for the floor (H200: 4.3)")
     ] = 4.3,
+    peak_tflops: Annotated[
+        float, typer.Option("--peak-tflops", help="Matmul peak for the FLOP floor (H200 BF16: 989)")
+    ] = 989.0,
+    min_steps: Annotated[
+        int, typer.Option("--min-steps", help="Size each run for at least this many decode steps")
+    ] = 0,
     report_only: Annotated[
         bool, typer.Option("--report-only", help="Render OUT/rows.jsonl of an earlier sweep")
     ] = False,
@@ -429,7 +435,11 @@ def bench(
         configs.append((name, *build_config(**kw)))
     check_weights(model)
     check_devices(device, 1)
-    spec = BenchSpec(levels, num_requests, max_new_tokens, bandwidth_tbps * 1e12)
+    if peak_tflops <= 0 or min_steps < 0:
+        raise UsageError("--peak-tflops must be positive and --min-steps at least 0")
+    spec = BenchSpec(
+        levels, num_requests, max_new_tokens, bandwidth_tbps * 1e12, min_steps, peak_tflops * 1e12
+    )
     try:
         rows = run_bench(configs, spec, out, console)
     except OSError as exc:

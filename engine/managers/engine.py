@@ -318,6 +318,11 @@ class Engine:
             out["weight_bytes_spec_extra"] = w.spec_extra_bytes
         return out
 
+    def target_rows(self) -> int:
+        """Live rows the target's graphs ran (bs per plain step, bs x N per verify)."""
+        runners = self.worker.graph_runners if self.worker is not None else []
+        return sum(r.stats.live_rows for r in runners if r.name.startswith("target"))
+
     def finish(self, status: str) -> None:
         s = self.scheduler
         tot = s.totals if s is not None else None
@@ -343,6 +348,8 @@ class Engine:
             wall_s=round(wall, 3),
             serve_s=round(serve, 3),
             gen_throughput=round((tot.tokens_out if tot else 0) / max(serve, 1e-9), 2),
+            host_ms_per_step=self.worker.syncs.clock.per_step_ms(tot.steps) if tot else {},
+            target_rows=self.target_rows(),  # the bench's FLOP floor
             **self.serving_numbers(),
         )
         self.events.close()

@@ -37,7 +37,7 @@ class FutureTokens:
     def resolve(self, syncs: HostSync) -> tuple[list[list[int]], bool]:
         """Wait for this step's copy only: (rows of [accept, tokens...], NaN seen)."""
         if self.ready is not None:
-            self.ready.synchronize()  # type: ignore[attr-defined]
+            syncs.wait(self.ready)
         packed = syncs.tolist(self.host)
         nan = bool(packed and packed[0][-1])
         return [row[:-1] for row in packed], nan

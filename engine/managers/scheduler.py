@@ -80,6 +80,7 @@ class Scheduler(SchedulerMetricsMixin):
         self.launched = 0  # decode steps started (overlap: one more than processed)
         self.pending: InFlight | None = None  # overlap: the step the device is computing
         self.latency = LatencyBook()  # per-request wall times (arrival, first token, finish)
+        self.syncs.clock.restart()  # host time per step counts from here
 
     # --- loops (SGLang's names: the traceback shows which path ran) -----------------------------
     def event_loop_normal(self) -> None:

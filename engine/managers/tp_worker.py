@@ -23,6 +23,7 @@ from spectrace_engine.model_executor.model_runner import ModelRunner
 from spectrace_engine.models.llama import TargetModel
 from spectrace_engine.observe.events import GpuSpan
 from spectrace_engine.observe.host_sync import HostSync
+from spectrace_engine.observe.host_time import PHASE_CATEGORY, HostClock
 from spectrace_engine.server_args import EngineConfig
 from spectrace_engine.speculative.eagle_verify_cuda_graph import verify_epilogue
 from torch import Tensor
@@ -50,11 +51,14 @@ class GenerationBatchResult:
 
 
 class Phases:
-    """Per-phase wall time on the host and, on CUDA, GPU spans resolved only at event flush."""
+    """Per-phase wall time on the host and, on CUDA, GPU spans resolved only at event flush;
+    each phase is also a lap of the rank's host clock (observe/host_time.py)."""
 
-    def __init__(self, device: torch.device) -> None:
+    def __init__(self, device: torch.device, clock: HostClock) -> None:
         self.out: dict[str, float] = {}
         self.gpu: dict[str, GpuSpan] = {}
+        self.clock = clock
+        clock.lap("prepare")  # the worker batch and forward batch were built before the phases
         self._t = time.perf_counter_ns()
         self._ev = self._event() if device.type == "cuda" else None
 
@@ -65,6 +69,7 @@ class Phases:
         return ev
 
     def mark(self, name: str) -> None:
+        self.clock.lap(PHASE_CATEGORY[name])
         now = time.perf_counter_ns()
         self.out[name] = round((now - self._t) / 1000.0, 1)
         self._t = now
@@ -137,7 +142,7 @@ class TpModelWorker:
         fb = ForwardBatch.init_new(mwb, self.max_len)
         if is_verify:
             return self.model_runner.forward(fb)
-        ph, before = Phases(self.device), self.syncs.n
+        ph, before = Phases(self.device, self.syncs.clock), self.syncs.n
         logits, aux, info = self.model_runner.forward(fb)
         ph.mark("decode")
         logits = self.poison(logits[:, 0])

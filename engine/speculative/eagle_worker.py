@@ -37,7 +37,7 @@ class EAGLEWorker(EagleDraftBase):
             if self.cfg.faults.on(Fault.CLEAR_MWB_SPEC_INFO):
                 mwb.spec_info = None  # story crash 3: the copy is cleared, the batch keeps it
             return self.target_worker.forward_batch_generation(mwb)  # type: ignore[return-value]
-        ph, before = Phases(self.device), self.syncs.n
+        ph, before = Phases(self.device, self.syncs.clock), self.syncs.n
         draft_input = batch.spec_info
         assert isinstance(draft_input, EagleDraftInput)
         verify_input = self.draft_with_scratch(batch, draft_input)

@@ -62,7 +62,7 @@ class EAGLEWorkerV2:
     def forward_batch_generation(self, mwb: ModelWorkerBatch) -> GenerationBatchResult:
         if mwb.spec_algorithm.is_none():  # dynamic disable: a plain step
             return self.target_worker.forward_batch_generation(mwb)  # type: ignore[return-value]
-        ph, before, dw = Phases(self.device), self.syncs.n, self.draft_worker
+        ph, before, dw = Phases(self.device, self.syncs.clock), self.syncs.n, self.draft_worker
         draft_input = mwb.spec_info
         assert isinstance(draft_input, EagleDraftInput)
         verify_input = dw.draft(mwb.seq_lens, mwb.req_pool_indices, draft_input)

@@ -99,3 +99,29 @@ def test_runs_that_did_the_same_steps_at_the_lowest_level_measure_the_noise():
     for r in rows:
         r["spec_step_share"] = 0.5  # the threshold fired: different work, no noise estimate
     assert compute_verdicts(to_frame(rows)).noise_at_low is None
+
+
+def test_crossover_and_dynamic_disable_against_the_better_side_at_every_level():
+    """Issue 13 item 4: spec wins low and loses high; dd8 is within 5% of the better except at
+    c 4, where it trails the chain by 10%, and the sentence names that level."""
+    thr = {
+        "plain": [100.0, 200, 400],
+        "v1-tree": [80.0, 150, 250],
+        "v2-chain": [150.0, 250, 300],
+        "v2-dd8": [148.0, 225, 395],
+    }
+    v = compute_verdicts(to_frame(sweep(thr, {**LAT, "v2-dd8": [10.3, 12, 21]})))
+    assert v.crossover == {"v1-tree": (False, True), "v2-chain": (True, True)}
+    (g,) = v.goals
+    assert g.vs_best_by_level == pytest.approx({1: 148 / 150, 4: 0.9, 16: 395 / 400})
+    assert g.at_every_level is False
+    lines = verdict_lines(v)
+    assert "v2-chain: beats plain at c 1: yes; loses to plain at c 16: yes" in lines
+    assert lines[-1].endswith("every level: no (worst c 4: 90.0% of the better)")
+    thr["v2-dd8"][1] = 240.0
+    assert (
+        compute_verdicts(to_frame(sweep(thr, {**LAT, "v2-dd8": [10.3, 12, 21]})))
+        .goals[0]
+        .at_every_level
+        is True
+    )
