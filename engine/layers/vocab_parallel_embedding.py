@@ -40,13 +40,11 @@ class VocabParallelEmbedding(nn.Embedding):
         copy_shard(param.data[:n], loaded[self.vocab_start_index : self.vocab_end_index], 0, 0)
 
     def forward(self, input_: Tensor) -> Tensor:
-        if self.tp_size == 1:
+        if self.tp is None or self.tp_size == 1:
             return super().forward(input_)
         mask = (input_ >= self.vocab_start_index) & (input_ < self.vocab_end_index)
         local = F.embedding((input_ - self.vocab_start_index) * mask, self.weight)
-        local = local.masked_fill(~mask.unsqueeze(-1), 0)
-        assert self.tp is not None
-        return self.tp.all_reduce(local)
+        return self.tp.all_reduce(local.masked_fill(~mask.unsqueeze(-1), 0))
 
 
 class ParallelLMHead(VocabParallelEmbedding):
@@ -54,7 +52,6 @@ class ParallelLMHead(VocabParallelEmbedding):
 
     def forward(self, input_: Tensor) -> Tensor:
         logits = F.linear(input_, self.weight)
-        if self.tp_size == 1:
+        if self.tp is None or self.tp_size == 1:
             return logits
-        assert self.tp is not None
         return self.tp.all_gather(logits)[..., : self.org_vocab_size]
