@@ -12,6 +12,7 @@ from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.runs import split_runs
+from spectrace.assemblers.sglang_eras import era_before
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
@@ -424,10 +425,25 @@ class ConfigCollector:
             self._config.path_evidence.append(
                 Evidence(said.source, said.lineno, trim(said.raw), reason, points_to, proposer)
             )
+        if command.before is not None and command.engine == "sglang":
+            self._release_bound(command)
         if command.env and first is not None:
             self._env(
                 command.lines.get("SGLANG_ENABLE_SPEC_V2", first), command.env, "launch_command"
             )
+
+    def _release_bound(self, command: LaunchCommand) -> None:
+        """An option newer releases refuse (``--speculative-draft``, ambiguous from 0.5.2): the
+        run is older, which can settle its era when no line names the release."""
+        release, option = command.before or ("", "")
+        era = era_before(release)
+        if era is None or self._config.era is not None or self._sglang_release is not None:
+            return
+        self._config.era = era
+        line = next(iter(command.lines.values()))
+        reason = (f"launch command: {option} is refused by sglang {release} (ambiguous or gone "
+                  f"there), so this run predates it: era {era}")  # fmt: skip
+        self._config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason))
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         if "SGLANG_ENABLE_SPEC_V2" in env:

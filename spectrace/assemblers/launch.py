@@ -71,6 +71,8 @@ class LaunchCommand:
     unknown: tuple[str, ...] = ()
     model: str | None = None
     lines: dict[str, LogLine] = field(default_factory=dict)  # flag or env name -> its line
+    # (release, option): an option newer releases refuse (ambiguous, removed): the run predates it
+    before: tuple[str, str] | None = None
 
 
 def find_env_assignments(text: str) -> dict[str, str]:
@@ -199,7 +201,7 @@ def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model:
     unknown = tuple(token for token, _ in parsed.extras)
     env = find_env_assignments("\n".join(clean(line.text) for line in lines))
     where |= {name: lines[0] for name in env}
-    return LaunchCommand(engine, flags, env, unknown, model, where)
+    return LaunchCommand(engine, flags, env, unknown, model, where, parsed.before)
 
 
 def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:

@@ -57,6 +57,9 @@ class Parsed:
 
     values: dict[str, tuple[object, int]]
     extras: list[tuple[str, int]]
+    # (table release, option): the oldest release that refused an option an older one took
+    # (an abbreviation a new option made ambiguous, an option it removed): the run predates it
+    before: tuple[str, str] | None = None
 
 
 class _Refused(Exception):
@@ -195,15 +198,22 @@ def parse_tokens(table: OptionTable, tokens: list[str], release: str | None = No
     readers = _Readers(table, options, _order(table.releases, release))
     values: dict[str, tuple[object, int]] = {}
     extras: list[tuple[str, int]] = []
+    bound: tuple[int, str] | None = None  # the oldest table release that refused a taken option
     for start, segment in segments:
         got = _segment(readers, segment) if _is_option(segment[0]) else None
         taken = 0
         if got is not None:
-            found, taken = got
+            found, taken, took = got
             for dest, value in found.items():
                 values[dest] = (value, start)
+            refused = took + 1  # the release after the one that took it refused it
+            if release is None and refused < len(table.releases) and (
+                bound is None or refused < bound[0]
+            ):
+                bound = (refused, segment[0])
         extras += [(token, start + i) for i, token in enumerate(segment) if i >= taken]
-    return Parsed(values, extras)
+    before = (table.releases[bound[0]], bound[1]) if bound is not None else None
+    return Parsed(values, extras, before)
 
 
 @dataclass(slots=True)
@@ -235,8 +245,9 @@ def _segments(tokens: list[str]) -> list[tuple[int, list[str]]]:
     return out
 
 
-def _segment(readers: _Readers, segment: list[str]) -> tuple[dict[str, object], int] | None:
-    """(values by dest, tokens taken) from the newest release whose parser takes the option."""
+def _segment(readers: _Readers, segment: list[str]) -> tuple[dict[str, object], int, int] | None:
+    """(values by dest, tokens taken, release index) from the newest release whose parser
+    takes the option."""
     table = readers.table
     tried: set[tuple[int, ...]] = set()
     for release in readers.order:
@@ -252,7 +263,7 @@ def _segment(readers: _Readers, segment: list[str]) -> tuple[dict[str, object], 
         # server would refuse it, so it sets nothing and stays unknown
         found = {dest: value for dest, value in vars(namespace).items() if value is not None}
         if found:
-            return found, len(segment) - len(left)
+            return found, len(segment) - len(left), release
     return None
 
 

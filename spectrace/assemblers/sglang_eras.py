@@ -160,6 +160,18 @@ def _holds(first: Version, last: Version | None, release: Version) -> bool:
     return first <= release and (last is None or release <= last)
 
 
+def era_before(release: str) -> str | None:
+    """The one era every release before ``release`` (``0.5.2``) falls in, or None when
+    the releases before it span several eras (a launch option newer releases refuse bounds
+    the run from above only)."""
+    parts = release.split(".")[:3]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    bound = (int(parts[0]), int(parts[1]), int(parts[2]))
+    eras = {r.era for r in era_rules() if r.first < bound}
+    return eras.pop() if len(eras) == 1 else None
+
+
 def rules_for(era: str | None, release: Version | None = None) -> tuple[EraRule, ...]:
     """The rows a log leaves possible: the row of its printed release, else its era's rows,
     else every row."""

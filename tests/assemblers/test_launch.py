@@ -502,3 +502,23 @@ def test_a_v0_draft_model_names_its_method_when_its_name_does(model: str, method
         f"python -m vllm.entrypoints.openai.api_server --model m --speculative-model {model}"
     )
     assert command.flags.get("method") == method
+
+
+def test_an_abbreviation_newer_releases_find_ambiguous_bounds_the_release() -> None:
+    """``--speculative-draft`` is unique up to 0.4.10 and ambiguous from 0.5.2 on (a second
+    ``--speculative-draft-*`` option): a command that used it ran before 0.5.2, which settles
+    the era (v1 only) when no line names the release."""
+    from asm_helpers import collect_config
+
+    from spectrace.linker import global_worker_path
+
+    text = ("python -m sglang.launch_server --model m --speculative-algo EAGLE "
+            "--speculative-draft org/eagle-head --speculative-eagle-topk 8 --mem-fraction 0.7")  # fmt: skip
+    command = read(text)
+    assert command.before == ("0.5.2", "--speculative-draft")
+    path = global_worker_path(collect_config(text))
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert any("refused by sglang 0.5.2" in e.reason for e in path.evidence)
+    full = read(text.replace("--speculative-draft ", "--speculative-draft-model-path "))
+    assert full.before is None
+    assert global_worker_path(collect_config(text, "sglang: 0.5.10")).value == "v1"
