@@ -28,6 +28,8 @@ from spectrace.path_evidence import (
     speculates,
 )
 from spectrace.path_family import family_evidence
+from spectrace.path_mentions import KIND as MENTION
+from spectrace.path_mentions import Mention, mention_votes
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -85,11 +87,13 @@ def path_evidence(
     load: LoadSample | None = None,
     dumps: Sequence[PastedDump] = (),
     others: Sequence[Incident] = (),
+    mentions: Sequence[Mention] = (),
 ) -> list[Evidence]:
     """Everything that points at a worker, strongest first: the crash's own frames (a cut
     traceback's last one too), the classes its message names, the frames of dumps pasted
     into its run, the classes its run's other crashes name, then the run's config (dump,
-    warnings, launch command)."""
+    warnings, launch command); with none of these pointing, the run's other crashes' frames,
+    a family's file under the runner's draft step, then worker files a sentence names."""
     own = incident_frames(incident)
     ranks = rank_frames(incident)  # the same failure's other records: their frames count too
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
@@ -109,6 +113,8 @@ def path_evidence(
         evidence += [e for e in frame_votes(peers, loops, era) if e.points_to or e.condition]
     if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
+    if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose
+        evidence += mention_votes(incident, mentions, since)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
 
@@ -121,6 +127,7 @@ def _kind(evidence: Evidence) -> str:
         ("py-spy frame", "stack dump frames"),
         ("faulthandler frame", "stack dump frames"),
         ("exception message", "exception messages"),
+        (MENTION, "files named in the text"),
         ("server_args dump", "the server_args dump"),
         ("vLLM config", "the vLLM config"),
     ):
@@ -261,11 +268,13 @@ def link(
     load: LoadSample | None,
     dumps: Sequence[PastedDump] = (),
     others: Sequence[Incident] = (),
+    mentions: Sequence[Mention] = (),
 ) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints.
-    ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident."""
+    ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident;
+    ``mentions``: worker files the logs' sentences name with a line number."""
     config = run_for(incident, config)
-    evidence = path_evidence(incident, config, load, dumps, others)
+    evidence = path_evidence(incident, config, load, dumps, others, mentions)
     incident.worker_path = decide(evidence, config, engine_of(incident, config))
     incident.flags = decisive_flags(config)
     incident.load = load

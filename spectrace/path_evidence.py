@@ -31,6 +31,10 @@ from spectrace.stacks.pasted import PastedDump
 
 # the last line of a cut traceback: a frame line whose file name closed but nothing after it
 _CUT_FRAME = re.compile(r'^\s*File \\?"(?P<file>[^"]+\.py)\\?"(?:, ?l?i?n?e?\s*\d*,?\s*i?n?)?\s*$')
+# a traceback inside a JSON string: its breaks and quotes escaped once (\n, \") or twice
+_ESCAPED_BREAK = re.compile(r"\\+n")
+_ESCAPED_QUOTE = re.compile(r'\\+"')
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<function>\S+)', re.M)
 # worker-like class names; only those a path table defines count
 _CLASS_NAME = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Decoder|Layer)\w*")
 
@@ -61,6 +65,22 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
         text = incident.lines[-1].strip()
         last = first.lineno + len(incident.lines) - 1
         out.insert(0, StackFrame(cut, first.source, last, text, "cut traceback frame"))
+    return out or _escaped_frames(incident)
+
+
+def _escaped_frames(incident: Incident) -> list[StackFrame]:
+    """A traceback carried inside a JSON string of the crash line (``"msg": "Traceback ...\\n
+    File \\"...eagle_worker.py\\", line 301, in verify\\n ..."``, escaped once or twice):
+    its frames, innermost first, at that line."""
+    first = incident.first_seen
+    out: list[StackFrame] = []
+    for n, line in enumerate(incident.lines):
+        if "File \\" not in line:
+            continue
+        text = _ESCAPED_QUOTE.sub('"', _ESCAPED_BREAK.sub("\n", line))
+        found = [Frame(m["file"], int(m["line"]), m["function"]) for m in _FRAME.finditer(text)]
+        out += [StackFrame(f, first.source, first.lineno + n, _traceback_text(f),
+                           "traceback frame") for f in reversed(found)]  # fmt: skip
     return out
 
 

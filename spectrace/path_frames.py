@@ -185,6 +185,25 @@ def frame_signature(frame: Frame) -> FrameSignature | None:
     return None
 
 
+def file_signature(path: str) -> FrameSignature | None:
+    """The row a file named without a function proves (``eagle_worker_v2.py:828`` in a
+    sentence), or None: every row the name could stand for (its suffix ends the path, or the
+    path ends its suffix; a row a longer matching one shadows aside) must name one worker.
+    A bare ``eagle.py`` could be any of six files and names none."""
+    path = path.replace("\\", "/")
+    rows = [
+        sig
+        for sig in _by_basename().get(path.rsplit("/", 1)[-1], ())
+        if sig.function is None and (_matches(path, sig.name) or _matches(sig.name, path))
+    ]
+    whole = [sig for sig in rows if _matches(path, sig.name)]
+    rows = [sig for sig in rows
+            if not any(w is not sig and _matches(w.name, sig.name) for w in whole)]  # fmt: skip
+    if len({(sig.points_to, sig.worker_class, sig.framework) for sig in rows}) != 1:
+        return None
+    return rows[0] if rows[0].points_to is not None and not rows[0].needs_spec else None
+
+
 _PLUGINS = ("vllm_ascend",)  # define classes of their hosts' names (EagleProposer): asked last
 
 

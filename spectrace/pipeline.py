@@ -14,12 +14,13 @@ from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.errors import InputError
+from spectrace.fleet.nodes import tag_nodes
 from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
-from spectrace.fleet.nodes import tag_nodes
 from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
+from spectrace.path_mentions import find_mentions, mention_literals, names_only
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.rank_layout import RankLayout
 from spectrace.read import STDIN
@@ -105,15 +106,18 @@ def _is_log(path: Path, root: Path) -> bool:
 def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:
     """The hot literal set: crash structure, rule literals, config lines and expected markers."""
     markers = tuple(dict.fromkeys(m for m in expect if m))
+    # a worker file named in a sentence (``eagle_worker_v2.py:828``) travels with the config
+    # lines: path_mentions reads it, the config reader does not
+    config_literals = config_mod.CONFIG_LITERALS + mention_literals()
     literals = (
-        STRUCTURAL_LITERALS + DUMP_LITERALS + rules.literals + config_mod.CONFIG_LITERALS
+        STRUCTURAL_LITERALS + DUMP_LITERALS + rules.literals + config_literals
         + tuple(m.encode() for m in markers)
     )  # fmt: skip
     return ScanSpec(
         matcher=FatalMatcher(rules),
         prefilter=Prefilter(literals),
         markers=markers,
-        config_literals=config_mod.CONFIG_LITERALS,
+        config_literals=config_literals,
         load_literals=load_mod.LOAD_LITERALS,
         parse_load=load_mod.parse_load_line,
         signature=crash_signature,
@@ -140,10 +144,12 @@ def analyse(
     )
     results = tag_nodes(results)  # logs of several hosts: ranks read node03/TP7
     collector = config_mod.ConfigCollector()
-    for result in results:
-        for line in result.config_lines:
+    lines = [line for result in results for line in result.config_lines]
+    for line in lines:
+        if not names_only(line.text, config_mod.CONFIG_LITERALS):
             collector.feed(line)
     config = collector.result()
+    mentions = find_mentions(lines)  # worker files a sentence names: weak path evidence
     pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass
     # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
     crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]
@@ -154,7 +160,7 @@ def analyse(
     for incident in incidents:
         first = incident.first_seen
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
-        link(incident, config, load, pasted, incidents)
+        link(incident, config, load, pasted, incidents, mentions)
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,

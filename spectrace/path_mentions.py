@@ -1,0 +1,134 @@
+"""Speculative worker files named with a line number in a log's text: weak path evidence.
+
+Pasted reports often cut the traceback and say in a sentence where it crashed: "the crash is
+in `eagle_worker_v2.py:828` -> `spec_utils.py:675`". A runtime warning prints
+``.../eagle_worker.py:412: UserWarning: ...``, a headerless py-spy line
+``verify (sglang/srt/speculative/eagle_worker.py:610)``, a gdb frame ``at
+lookaheadDecodingLayer.cpp:233``. Such a name, with its line number, points at code that ran,
+when the file is one the path tables say proves a worker (``path_frames.file_signature``: a
+bare ``eagle.py`` could be six files and names none).
+
+A sentence can also name code that never ran: a patch the user wrote ("I added the check at
+eagle_worker_v2.py:512"), a link, a diff, a grep of the source. So a line is not read when it
+talks about changing code, is a diff line, or the name sits in a URL or a ``file:N:`` grep hit;
+the names of a run vote only when they all agree; and the linker takes them only when nothing
+stronger (a frame, a message, the run's config) points anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from spectrace.assemblers.config import Evidence
+from spectrace.dialects.base import LogLine
+from spectrace.incident_model import Incident
+from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
+
+KIND = "file named in the text"
+MAX_TEXT = 300
+_EXTENSIONS = (".py", ".cpp", ".cu", ".h")
+_NAME = re.compile(
+    r"(?<![\w./\\:@+-])(?P<path>(?:[A-Za-z]:)?[/\\~]?(?:[\w.@+-]+[/\\])*[\w-]+"
+    r"\.(?:py|cpp|cu|h))(?::(?P<line>\d+)(?!\d)(?P<more>:)?|,? (?:at )?line (?P<word>\d+)(?!\d))"
+)
+# a line that talks about changing code, or is part of a diff
+_EDIT = re.compile(
+    r"\b(?:patch\w*|modif\w*|chang\w*|edit\w*|add(?:ed|ing|s)?|remov\w*|replac\w*|insert\w*"
+    r"|fix\w*|diff|commit\w*|merg\w*|revert\w*|pull|PR|suggest\w*|should|instead|workaround"
+    r"|TODO|rewrit\w*|refactor\w*|implement\w*|mov(?:e|ed|ing))\b",
+    re.IGNORECASE,
+)
+_DIFF = ("+", "--- ", "@@", "diff --git", "index ")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A known worker file the text names with a line number, where it does so."""
+
+    source: str
+    lineno: int
+    text: str  # the line as the log shows it (cut)
+    name: str  # "eagle_worker_v2.py:828" as written
+    signature: FrameSignature
+
+
+@cache
+def mention_literals() -> tuple[bytes, ...]:
+    """The file names whose rows prove a worker: the scan keeps lines holding one."""
+    names = {sig.name.rsplit("/", 1)[-1] for sig in frame_signatures()
+             if sig.points_to and not sig.function and sig.name.endswith(_EXTENSIONS)}  # fmt: skip
+    return tuple(sorted(name.encode() for name in names))
+
+
+@cache
+def _names() -> tuple[str, ...]:
+    return tuple(lit.decode() for lit in mention_literals())
+
+
+def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
+    """Every known worker file the lines name with a line number, in a line that is not a
+    diff, a link or talk about changing code."""
+    literals = _names()
+    out: list[Mention] = []
+    for line in lines:
+        text = line.text
+        if not any(lit in text for lit in literals) or _diff_line(text):
+            continue
+        found = [(m, sig) for m in _NAME.finditer(text) if (sig := _signature(m, text)) is not None]
+        if not found or _EDIT.search(_NAME.sub(" ", text)):
+            continue
+        shown = line.raw.strip()[:MAX_TEXT]
+        for m, sig in found:
+            name = m.group(0).strip()
+            out.append(Mention(line.source, line.lineno, shown, name, sig))
+    return out
+
+
+def names_only(text: str, config_literals: Sequence[bytes]) -> bool:
+    """The line reached the config lines only for a file it names (no config literal): the
+    config reader never saw such lines before and need not now."""
+    if not any(name in text for name in _names()):
+        return False
+    return not any(lit.decode() in text for lit in config_literals)
+
+
+def _diff_line(text: str) -> bool:
+    """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose)."""
+    body = text.lstrip(" >")
+    if body.startswith(_DIFF):
+        return True
+    return body.startswith("-") and not (body[1:2] == " " and body[2:3].strip())
+
+
+def _signature(m: re.Match[str], text: str) -> FrameSignature | None:
+    """The row the name proves, unless it sits in a URL or a ``file.py:N:`` grep hit (a
+    runtime warning's ``file.py:N: UserWarning`` and a C++ assertion's ``file.cu:N:`` stay)."""
+    start = text.rfind(" ", 0, m.start()) + 1
+    token = text[start : m.end()]
+    if "://" in token or "www." in token or "#L" in text[m.end() : m.end() + 2]:
+        return None
+    path = m["path"]
+    if m["more"] is not None and path.endswith(".py"):
+        after = text[m.end() : m.end() + 40]
+        if not re.match(r"\s*\w*Warning\b", after):
+            return None
+    return file_signature(path.lstrip("~/\\"))
+
+
+def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -> list[Evidence]:
+    """The names in the incident's run (its file, from ``since``), when they all point to one
+    worker; names that disagree settle nothing."""
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source and m.lineno >= since]
+    if len({(m.signature.points_to, m.signature.worker_class) for m in mine}) != 1:
+        return []
+    out: list[Evidence] = []
+    for m in mine:
+        sig = m.signature
+        reason = (f"{KIND} ({m.name}) in {sig.name}: {sig.what} -> {sig.points_to} "
+                  f"({sig.worker_class}); a name in a sentence is weaker than a frame")  # fmt: skip
+        out.append(Evidence(m.source, m.lineno, m.text, reason, sig.points_to, sig.worker_class))
+    return out

@@ -1,0 +1,105 @@
+"""A speculative worker's file named with a line number in the text (a sentence of a bug
+report, a runtime warning, a headerless py-spy line) is weak path evidence: it decides only
+when nothing stronger points, and never from a link, a diff, a grep hit, an ambiguous name or
+a sentence about changing code.
+
+Every line here is written by us in the real shapes; none is pasted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import roots, run
+
+SITE = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
+CRASH = [  # a scheduler traceback cut after its first frame: no worker frame of its own
+    "[2026-04-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    f'  File "{SITE}/managers/scheduler.py", line 3100, in run_scheduler_process',
+    "    scheduler.run_event_loop()",
+]
+V1_CRASH = [
+    "[2026-04-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+    f'  File "{SITE}/speculative/eagle_worker.py", line 301, in forward_batch_generation',
+    "    return self.verify(batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+DUMP = (
+    "[2026-04-01 09:59:00] server_args=ServerArgs(model_path='/models/m', tp_size=1, "
+    "speculative_algorithm='EAGLE', speculative_eagle_topk=4, speculative_num_steps=3, "
+    "speculative_num_draft_tokens=8, disable_overlap_schedule=True)"
+)
+
+
+def verdict(tmp_path: Path, lines: list[str]) -> tuple[str, str | None, list[tuple[int, str]]]:
+    (crash,) = roots(run(tmp_path, lines))
+    path = crash.worker_path
+    assert path is not None
+    return path.value, path.worker_class, [(e.lineno, e.reason) for e in path.evidence]
+
+
+def test_a_sentence_naming_the_crash_line_decides_v2_with_that_line(tmp_path: Path) -> None:
+    lines = [
+        "### Describe the bug",
+        "The scheduler dies in `eagle_worker_v2.py:828` -> `spec_utils.py:675` with a TypeError.",
+        "",
+        *CRASH,
+    ]
+    value, worker, evidence = verdict(tmp_path, lines)
+    assert (value, worker) == ("v2", "EAGLEWorkerV2")
+    assert evidence[0][0] == 2  # the sentence, shown as the evidence
+    assert evidence[0][1].startswith("file named in the text (eagle_worker_v2.py:828)")
+    assert "weaker than a frame" in evidence[0][1]
+
+
+def test_file_line_n_in_prose_and_a_full_path_decide(tmp_path: Path) -> None:
+    lines = ["It always fails at sglang/srt/speculative/eagle_worker.py line 412 here.", *CRASH]
+    assert verdict(tmp_path, lines)[:2] == ("v1", "EAGLEWorker")
+
+
+def test_a_runtime_warning_and_a_headerless_py_spy_line_decide(tmp_path: Path) -> None:
+    warning = (f"{SITE}/speculative/eagle_worker.py:412: UserWarning: To copy construct from a "
+               "tensor, use sourceTensor.clone().detach()")  # fmt: skip
+    assert verdict(tmp_path, [warning, *CRASH])[:2] == ("v1", "EAGLEWorker")
+    spy = ["Thread 77 (idle): MainThread",
+           "    verify (sglang/srt/speculative/eagle_worker_v2.py:512)"]  # fmt: skip
+    assert verdict(tmp_path, [*spy, *CRASH])[:2] == ("v2", "EAGLEWorkerV2")
+
+
+def test_names_that_do_not_show_what_ran_settle_nothing(tmp_path: Path) -> None:
+    url = "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/speculative"
+    for text in (
+        "I added a log line at eagle_worker_v2.py:512 but it never printed.",  # a patch
+        "We should guard the None at `eagle_worker_v2.py:828`.",
+        f"See {url}/eagle_worker_v2.py#L828 for the code.",  # links
+        "See https://example.org/src/eagle_worker_v2.py:828 for the code.",
+        "--- a/python/sglang/srt/speculative/eagle_worker_v2.py",  # a diff
+        "+        # eagle_worker_v2.py:828 needs the grammar",
+        "@@ -828,6 +828,7 @@ class EAGLEWorkerV2:",
+        "python/sglang/srt/speculative/eagle_worker_v2.py:828:    def verify(self, batch):",  # grep
+        "sglang/srt/speculative/eagle_worker_v2.py",  # pip show -f: no line number
+        "The crash is in `eagle.py:120`.",  # six files are eagle.py
+    ):
+        value, worker, evidence = verdict(tmp_path, [text, *CRASH])
+        assert (value, worker) == ("unknown", None), text
+        assert not any(r.startswith("file named in the text") for _, r in evidence), text
+
+
+def test_names_that_disagree_settle_nothing(tmp_path: Path) -> None:
+    lines = [
+        "First run died at eagle_worker.py:301.",
+        "The next at eagle_worker_v2.py:640.",
+        *CRASH,
+    ]
+    assert verdict(tmp_path, lines)[:2] == ("unknown", None)
+
+
+def test_a_name_never_overrides_a_frame_or_the_dump(tmp_path: Path) -> None:
+    sentence = "I moved the check to `eagle_worker_v2.py:828`, it crashes there."  # wrong, v1 ran
+    for lines in ([sentence, *V1_CRASH], ["sglang: 0.5.9", DUMP, sentence, *CRASH]):
+        value, worker, evidence = verdict(tmp_path, lines)
+        assert (value, worker) == ("v1", "EAGLEWorker")
+        assert not any(r.startswith("file named in the text") for _, r in evidence)
+    quiet = "The crash is at `eagle_worker_v2.py:828`."  # a sentence that passes the filters
+    (crash,) = roots(run(tmp_path, [quiet, *V1_CRASH]))
+    path = crash.worker_path
+    assert path is not None and (path.value, path.conflict) == ("v1", None)
