@@ -31,6 +31,12 @@ _TB_SPLIT = re.compile(
     rb"|Traceback \(most recent call last\):)"
 )
 _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
+# A traceback inside an escaped string: its first line, then a backslash before its "n".
+_ESC_START = b"Traceback (most recent call last):\\"
+_UNESCAPE = re.compile(rb"\\(.)", re.DOTALL)
+_LEVELS = {1: 1, 2: 2, 4: 3}
+_ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
+
 # The process tag a line starts with: vLLM's raw tracebacks carry only "(APIServer pid=N) ".
 _TAG_AT = re.compile(rb"(\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)) ")
 MIN_HEADERS = 2  # one quoted header is a message; two or more inside one line are lost breaks
@@ -49,8 +55,26 @@ def split_flattened(raw: bytes) -> list[bytes]:
     if len(cuts) < MIN_HEADERS:
         cuts = _tag_cuts(raw)
     if len(cuts) < MIN_HEADERS:
-        return _traceback(raw)
+        return _escaped(raw) if _ESC_START in raw else _traceback(raw)
     return [p for part in _pieces(raw, cuts) for p in _traceback(part)]
+
+
+def _escaped(raw: bytes) -> list[bytes]:
+    """A traceback carried as an escaped string (an error body in JSON, once or twice escaped:
+    ``"detail": "Traceback (most recent call last):\\n  File \\"x.py\\", ..."``) -> the line up
+    to its start, then its own lines, unescaped as often as it was escaped."""
+    end = raw.find(_ESC_START) + len(_ESC_START) - 1  # the backslash that escapes its newline
+    slashes = len(raw[end : end + 8]) - len(raw[end : end + 8].lstrip(b"\\"))
+    level = _LEVELS.get(slashes)  # 1, 2 or 4 backslashes: escaped once, twice, three times
+    if level is None or raw[end + slashes : end + slashes + 1] != b"n":
+        return [raw]
+    text = raw[end:]
+    for _ in range(level):
+        text = _UNESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group()), text)
+    lines = text.split(b"\n")
+    if len(lines) < 3 or b'File "' not in text:
+        return [raw]
+    return [raw[:end], *(line for line in lines if line.strip())]
 
 
 def _tag_cuts(raw: bytes) -> list[int]:

@@ -4,6 +4,7 @@ by us in vLLM's formats."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from spectrace.dialects.flattened import split_flattened
@@ -73,3 +74,21 @@ def test_a_flattened_raw_traceback_splits_at_its_repeated_process_tag(tmp_path: 
 def test_other_processes_named_in_a_tagged_line_do_not_split_it() -> None:
     line = API + "waiting for (Worker_TP0 pid=7) and (Worker_TP1 pid=8) to report their memory"
     assert split_flattened(line.encode()) == [line.encode()]
+
+
+TB = 'Traceback (most recent call last):\n  File "/srv/app/step.py", line 12, in run\n    step()\nRuntimeError: boom\n'
+
+
+def test_a_traceback_inside_an_escaped_error_body_is_found(tmp_path: Path) -> None:
+    once = json.dumps({"detail": TB})
+    for body in (once, json.dumps(once)):  # escaped once, and again by a second JSON layer
+        path = tmp_path / "client.log"
+        path.write_text(f"[2026-01-01 10:00:00] request failed: {body}\n", encoding="utf-8")
+        (incident,) = analyse([str(path)]).incidents
+        assert (incident.exception_type, incident.message) == ("RuntimeError", "boom")
+        assert [f.function for f in incident.frames] == ["run"]
+
+
+def test_an_escaped_traceback_without_frames_stays_one_line() -> None:
+    line = ("x" * 100 + ' said "Traceback (most recent call last):\\n" is printed first').encode()
+    assert split_flattened(line) == [line]
