@@ -155,6 +155,7 @@ class Scheduler(SchedulerMetricsMixin):
             t_us=round(dt * 1e6, 1),
             host_syncs=self.syncs.n - before,
         )
+        self.retire_finished()  # a re-prefilled request may finish on its prefill's token
         self.syncs.clock.lap("prefill")  # host and device: not a decode step's cost
 
     # --- speculation on/off ------------------------------------------------------------------------
