@@ -55,6 +55,7 @@ _LAUNCH_OF = {
 _TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
+_SHELL_VAR = re.compile(r"\$\{?\w+\}?")  # a value the paste left as a shell variable
 _ASCEND = re.compile(r"(?<!vllm-project/)vllm[_-]ascend[/:]")
 
 
@@ -180,6 +181,8 @@ def missing_evidence(
 ) -> tuple[str, ...]:
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
+    if conditional and (var := _SHELL_VAR.search(conditional)) is not None:
+        return (f"the line that sets {var.group(0)} (the draft model's name or config)", WORKER_FRAME)
     if conditional:
         first = {"trtllm": TRTLLM_ONE_MODEL, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
         return (first.get(config.engine or "", VERSION_LINE), WORKER_FRAME)

@@ -95,8 +95,10 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
     """vLLM's reading of a method-less draft model. ``version``: the release the log prints;
     ``legacy``: the model came from V0's ``--speculative-model`` (gone after 0.8.4, so V0).
     None for values that are no model name (ngram, a shell variable)."""
-    if not isinstance(model, str) or not model or "$" in model or model.strip("[]") == "ngram":
+    if not isinstance(model, str) or not model or model.strip("[]") == "ngram":
         return None
+    if "$" in model:  # a shell variable: only V0's flag still names the worker family
+        return _unresolved(model) if legacy else None
     release = _release(version) if version else None
     if release is None and legacy:
         release, version = Version(_LAST_V0), None
@@ -113,3 +115,14 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
     reason = (f"vLLM config: draft model '{model}' with no method: vLLM infers the method and its "
               f"class by release, and the log prints none -> {condition}")
     return Inferred(v1.method if v0.method == v1.method else None, reason, None, None, condition)
+
+
+def _unresolved(model: str) -> Inferred:
+    """V0's ``--speculative-model ${var}``: V0 ran every draft model and EAGLE head on
+    MultiStepWorker; only a Medusa or MLP-speculator head (told by its config) ran elsewhere."""
+    condition = (f"MultiStepWorker (V0) unless {model} is a Medusa or MLP-speculator head "
+                 "(MedusaWorker / MLPSpeculatorWorker)")
+    reason = (f"vLLM launch command: V0 --speculative-model {model} (a shell variable the paste "
+              f"does not resolve) -> {condition}")
+    return Inferred(None, reason, None, None, condition)
+

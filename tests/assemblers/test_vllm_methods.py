@@ -70,7 +70,7 @@ def test_a_v0_flag_with_a_plain_draft_model_is_v0_and_shell_variables_are_not_na
         "org/Small-0.5B --num-speculative-tokens 4"
     )
     assert global_worker_path(config).worker_class == "MultiStepWorker"
-    assert infer("${draft_path}", None, legacy=True) is None
+    assert infer("${draft_path}", None) is None  # a JSON's variable: no name, no release
     assert infer("[ngram]", "0.9.2") is None
 
 
@@ -83,3 +83,14 @@ def test_a_v0_engine_line_never_names_a_v1_proposer() -> None:
         "model=None, num_spec_tokens=5), tokenizer='/m/Coder-32B', seed=0"
     )
     assert global_worker_path(config).worker_class == "NGramWorker"
+
+
+def test_a_v0_draft_model_left_as_a_shell_variable_names_multistep_unless_a_head() -> None:
+    config = collect(
+        "python -m vllm.entrypoints.openai.api_server --model ${base} --speculative-model "
+        "${draft_path} --num-speculative-tokens 3"
+    )
+    path = global_worker_path(config)
+    assert path.value == "unknown" and path.conditional is not None
+    assert path.conditional.startswith("MultiStepWorker (V0) unless ${draft_path}")
+    assert path.missing[0].startswith("the line that sets ${draft_path}")
