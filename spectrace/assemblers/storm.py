@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection
-from typing import Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from dataclasses import replace
 
@@ -51,6 +51,7 @@ class _Open(Protocol):
     body: list[str]
     last_lineno: int
     loose: bool  # it took a line that names no writer (tagged records are no storm's)
+    reconstructed: bool  # it was given lines its peers took
 
     @property
     def after(self) -> bool: ...
@@ -65,7 +66,17 @@ class _Open(Protocol):
 R = TypeVar("R", bound=_Open)
 
 
-def storm_fit(records: Collection[R], line: LogLine, last: R | None = None) -> tuple[R, tuple[str, ...]] | None:
+class Fit(NamedTuple):
+    """Where a storm's untagged line goes: its record (None: a late copy of a line a record
+    was given already, nobody's), the template lines that record lost to its peers (given
+    first), and the line as that record printed it."""
+
+    record: Any
+    lost: tuple[str, ...]
+    text: str
+
+
+def storm_fit(records: Collection[R], line: LogLine, last: R | None = None) -> Fit | None:
     """The record an untagged line belongs to when several records print one traceback, and
     the template lines that record must be given first (it fell behind: repeated frames sent
     its lines elsewhere); None when there is no storm (the stream decides, as for any line).
@@ -84,21 +95,35 @@ def storm_fit(records: Collection[R], line: LogLine, last: R | None = None) -> t
         if len(r.body) > len(lead):
             lead = r.body
     if last is not None and any(r is last for r in storm) and _expects(last, lead, text):
-        return last, ()
+        return Fit(last, (), text)
     if (best := _next_is(storm, lead, text)) is not None:
-        return best, ()
+        return _caught_up(best, lead, text)
     if (best := _expecting(storm, lead, text, NEAR)) is not None:
         return _caught_up(best, lead, text)  # one or two of its lines went to a peer
     if (linked := _link_taker(storm, text)) is not None:
-        return linked, ()
+        return Fit(linked, (), text)
+    raised = not text[:1].isspace() and parse_exception(text) is not None
+    if raised and (best := _expecting(storm, lead, text, len(lead))) is not None:
+        return _caught_up(best, lead, text)  # an exception line is a lagging record's, no repeat
+    if raised and _owed(storm, lead, text):
+        return Fit(None, (), text)
     live = [r for r in storm if not r.finished] or storm  # an ended record takes no new text
     leader = _leader(live)
     frame = text.lstrip().startswith('File "')
     if (leader.after and not frame) or (not leader.after and _body_like(text)):
-        return leader, ()  # new text: the leader's (a CUDA error's advice lines too)
+        return Fit(leader, (), text)  # new text: the leader's (a CUDA error's advice lines too)
     if (best := _expecting(storm, lead, text, len(lead))) is not None:
         return _caught_up(best, lead, text)  # a record fell behind: its lines went to peers
     return None
+
+
+def _owed(storm: list[R], lead: list[str], text: str) -> bool:
+    """An exception line every record is past, after a record was given lines it fell behind
+    on: the line that record was given a copy of arrives late (nobody's new exception)."""
+    if not any(r.reconstructed for r in storm):
+        return False
+    behind = min(len(r.body) for r in storm)
+    return any(_same(expected, text) for expected in lead[:behind])
 
 
 def _leader(records: list[R]) -> R:
@@ -121,9 +146,16 @@ def _link_taker(storm: list[R], text: str) -> R | None:
     return _leader(able) if able else None
 
 
-def _caught_up(record: R, lead: list[str], text: str) -> tuple[R, tuple[str, ...]]:
+def _caught_up(record: R, lead: list[str], text: str) -> Fit:
+    """The record, the lines it lost, and its line whole: an exception line a pipe block cut
+    and glued to another writer's text reads as the template's (and the record says it was
+    reconstructed)."""
     pos = len(record.body)
-    return record, tuple(lead[pos : pos + _skip(lead, pos, text)])
+    skip = _skip(lead, pos, text)
+    whole = lead[pos + skip] if pos + skip < len(lead) else text
+    if whole == text or _DIGITS.sub("", whole) == _DIGITS.sub("", text):
+        whole = text  # numbers that differ by rank are the rank's own
+    return Fit(record, tuple(lead[pos : pos + skip]), whole)
 
 
 def _storm(records: Collection[R]) -> list[R] | None:

@@ -166,7 +166,15 @@ class TracebackAssembler:
             done.append(self._close(line.stream))
             rec = None
         fit = storm_fit(self._open.values(), line, self._taker)
-        rec = self._catch_up(*fit, line, done) if fit else self._route(line, rec)
+        if fit is not None and fit.record is None:
+            self._age(line, done)
+            return Fed(True, False, tuple(done))
+        if fit is not None:
+            rec = self._catch_up(fit.record, fit.lost, line, done)
+            if fit.text != line.text:  # a cut exception line, read as its peers printed it
+                line, rec.reconstructed = replace(line, text=fit.text), True
+        else:
+            rec = self._route(line, rec)
         consumed, started = False, False
         if rec is not None:
             consumed = self._step(rec, _dedent(line, rec.indent), done)
