@@ -14,6 +14,7 @@ from spectrace.assemblers.native import (
     thrower,
 )
 from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
+from spectrace.assemblers.tb_lines import unquoted
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import LogLine
 from spectrace.rulegate import GateIndex
@@ -258,7 +259,7 @@ def _apply(crash: Crash, rule: CrashRule) -> Crash:
 def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
     groups = m.groupdict()  # type: ignore[attr-defined]
     text = line.text.strip()
-    parsed = parse_exception(text)
+    parsed = parse_exception(unquoted(text))
     if parsed is not None and not parsed[0].endswith(EXCEPTION_SUFFIXES):
         parsed = None  # "Failed: Cuda error ...": a word before a colon, not an exception type
     etype = groups.get("type") or (parsed[0] if parsed else None) or rule.exception_type or "Error"

@@ -37,7 +37,22 @@ def parse_exception(text: str) -> tuple[str, str] | None:
     name = etype.rsplit(".", 1)[-1]
     if not name[0].isupper() and not name.lower().endswith(_LOWER_SUFFIXES):
         return None  # "self.comm: T = ..." is code that lost its indent (socket.timeout is not)
+    if name[0].islower() and not name.islower():
+        return None  # "imeError: ..." is the rest of a cut line (lower-case names are all lower)
     return etype, (msg or "").strip()
+
+
+_INLINE = re.compile(r"(?:[A-Z][\w ]{0,30}:\s*)?`(?P<code>[^`]+)`[.:]?")
+
+
+def unquoted(text: str) -> str:
+    """The exception line a Markdown report quoted in inline code (``Error: `KeyError: 3` ``,
+    a line of its own); other text as it is (an exception named inside prose stays prose)."""
+    m = _INLINE.fullmatch(text.strip())
+    if m is None:
+        return text
+    code = m.group("code").strip()
+    return code if ":" in code and parse_exception(code) is not None else text
 
 
 def starts_traceback(text: str) -> bool:
