@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from spectrace.assemblers.crash import Crash, Frame
+from spectrace.incident_copies import fold_cut_copies
 from spectrace.incident_causes import (
     borrow_times,
     echoes,
@@ -235,6 +236,6 @@ def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
     for incident, group in zip(incidents, groups.values(), strict=True):
         if any(id(c) in stormy for c in group):
             settle_frames(incident, group, crash_signature)
-    incidents = merge_repeats(incidents, mask_message)
+    incidents = fold_cut_copies(merge_repeats(incidents, mask_message))
     _link_collateral(incidents)
     return incidents

@@ -1,0 +1,113 @@
+"""A crash pasted twice, once cut short, is one incident.
+
+People paste a traceback into an issue, then paste it again from another terminal or a log
+viewer that cut it: the copy ends before its exception line (``File "/sgl-worksp``), or its
+message stops mid-word, or the first paste began mid-way (``^^^^`` and the last frames) while
+the second lost its end. Read alone each copy is a crash, so the input shows two root causes
+for one failure. A copy folds into the fuller occurrence of the same crash when what it shows
+is the start of that occurrence: its frames are the first frames of the other and its
+message (when it kept one) begins the other's and stops mid-word. A copy that lost its exception line also folds
+into the one crash of its input that shows only its end (no frames, or frames without their
+``Traceback`` header): together they are one traceback, and with one such crash in the input
+there is nothing else it could be. Different crashes never fold: their frames or messages
+disagree, or the input holds more than one crash the cut copy could end in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spectrace.assemblers.crash import CrashKind, Frame
+from spectrace.assemblers.tb_lines import TB_START
+from spectrace.assemblers.tracebacks import CUT_TYPE
+from spectrace.incident_causes import STATED_GAP
+from spectrace.incident_model import Incident
+
+MIN_MESSAGE = 8  # characters a cut message must keep to be known as the start of another
+_NAMED_KINDS = (CrashKind.TRACEBACK.value, CrashKind.FATAL_LINE.value)
+
+
+def fold_cut_copies(incidents: list[Incident]) -> list[Incident]:
+    """Incidents with each cut copy folded into the occurrence it was cut from; ids are
+    given again in order of first occurrence."""
+    gone: set[int] = set()
+    for copy in incidents:
+        if not copy.root_cause or copy.kind != CrashKind.TRACEBACK.value:
+            continue
+        whole = _whole_of(copy, [i for i in incidents if id(i) not in gone])
+        if whole is not None:
+            _fold(whole, copy)
+            gone.add(id(copy))
+    if not gone:
+        return incidents
+    kept = [i for i in incidents if id(i) not in gone]
+    for n, incident in enumerate(kept, 1):
+        incident.id = f"I{n}"
+    return kept
+
+
+def _whole_of(copy: Incident, incidents: Sequence[Incident]) -> Incident | None:
+    """The fuller occurrence ``copy`` was cut from, in the same input; None when there is none
+    or when more than one crash could be it."""
+    source = copy.first_seen.source
+    named = [
+        i for i in incidents
+        if i is not copy and i.root_cause and i.first_seen.source == source
+        and i.kind in _NAMED_KINDS and i.exception_type != CUT_TYPE
+    ]  # fmt: skip
+    starts = [i for i in named if _starts(copy, i)]
+    if len(starts) == 1:
+        return starts[0]
+    if copy.exception_type == CUT_TYPE and len(named) == 1 and _only_end(named[0]):
+        return None if _stated(named[0], copy) else named[0]
+    return None
+
+
+def _stated(line: Incident, copy: Incident) -> bool:
+    """An error line right above the cut traceback states it (incident_causes keeps the
+    traceback as that line's collateral)."""
+    gap = copy.first_seen.lineno - line.first_seen.lineno
+    return line.kind == CrashKind.FATAL_LINE.value and 0 < gap <= STATED_GAP
+
+
+def _starts(copy: Incident, whole: Incident) -> bool:
+    """``copy`` shows the start of ``whole``: its frames begin whole's, and its exception is
+    whole's with the message cut short (or it lost its exception line)."""
+    if not copy.frames and copy.exception_type == CUT_TYPE:
+        return False
+    if not _frame_prefix(copy.frames, whole.frames):
+        return False
+    if copy.exception_type == CUT_TYPE:
+        return bool(copy.frames)
+    if copy.exception_type != whole.exception_type:
+        return False
+    cut, full = copy.message.strip(), whole.message.strip()
+    if len(cut) < MIN_MESSAGE or len(cut) >= len(full) or not full.startswith(cut):
+        return False
+    return cut[-1].isalnum() and full[len(cut)].isalnum()  # cut mid-word, not a shorter message
+
+
+def _frame_prefix(cut: Sequence[Frame], whole: Sequence[Frame]) -> bool:
+    def key(f: Frame) -> tuple[str, int, str]:
+        return (f.file, f.line, f.function)
+
+    return len(cut) <= len(whole) and all(key(a) == key(b) for a, b in zip(cut, whole))
+
+
+def _only_end(incident: Incident) -> bool:
+    """The crash shows only its end: an exception line alone, or frames pasted without the
+    ``Traceback`` line they began with."""
+    if not incident.frames:
+        return True
+    head = "\n".join(incident.lines[:2])
+    return incident.kind == CrashKind.TRACEBACK.value and TB_START not in head and not incident.header
+
+
+def _fold(whole: Incident, copy: Incident) -> None:
+    whole.occurrences = sorted(
+        [*whole.occurrences, *copy.occurrences], key=lambda o: (o.source, o.lineno)
+    )
+    whole.ranks += [r for r in copy.ranks if r not in whole.ranks]
+    whole.hints += [h for h in copy.hints if h not in whole.hints]
+    if copy.exception_type == CUT_TYPE and _only_end(whole):
+        whole.frames = (*copy.frames, *whole.frames)  # the head one paste kept, the end the other
