@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
@@ -30,6 +30,7 @@ from spectrace.assemblers.vllm_config import (
     spec_line_flags,
 )
 from spectrace.assemblers.vllm_methods import infer
+from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
     legacy_spelling,
@@ -276,6 +277,7 @@ class ConfigCollector:
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
         self._infer_vllm_method()
+        self._on_ascend()
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -312,6 +314,21 @@ class ConfigCollector:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                          verdict.worker_class, verdict.condition)]  # fmt: skip
+
+    def _on_ascend(self) -> None:
+        """On Ascend the vllm-ascend plugin builds its own proposer for the method: vLLM's
+        CUDA class named by a config line is replaced by the plugin's (or by none)."""
+        flags = self._config.flags
+        platform, method = flags.get("platform"), flags.get("speculative_config.method")
+        if platform is None or platform.value != "ascend" or method is None or method.value is None:
+            return
+        worker, why = ascend_proposer(method.value)
+        self._config.path_evidence = [
+            replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
+                    points_to=e.points_to if worker else None)
+            if e.worker_class and e.reason.startswith("vLLM") else e
+            for e in self._config.path_evidence
+        ]  # fmt: skip
 
     def _infer_vllm_method(self) -> None:
         """A vLLM draft model with no method: the method and class vLLM infers, by release

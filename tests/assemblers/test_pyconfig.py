@@ -45,7 +45,7 @@ def test_a_multi_line_dict_in_a_script_names_the_method_and_proposer(tmp_path: P
 
 def test_a_model_from_the_vllm_ascend_hub_names_the_plugin(tmp_path: Path) -> None:
     _config, path = _path(tmp_path, SCRIPT.replace("{hub}", "vllm-ascend"))
-    assert (path.worker_class, path.framework) == ("EagleProposer", "vllm_ascend")
+    assert (path.worker_class, path.framework) == ("AscendEagleProposer", "vllm_ascend")
 
 
 def test_an_inline_keyword_dict_and_a_cut_one_are_read_without_running_them() -> None:
@@ -73,7 +73,7 @@ def test_ascend_env_names_the_plugin_and_a_repository_name_does_not(tmp_path: Pa
     )
     crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
     _config, path = _path(tmp_path, launch + crash)
-    assert (path.worker_class, path.framework) == ("NgramProposer", "vllm_ascend")
+    assert (path.worker_class, path.framework) == ("AscendNgramProposer", "vllm_ascend")
     url = "see https://github.com/vllm-project/vllm-ascend/issues/1 for the same\n"
     _config, path = _path(tmp_path, url + launch.split("\n", 1)[1] + crash)
     assert (path.worker_class, path.framework) == ("NgramProposer", "vllm")
@@ -87,3 +87,15 @@ def test_server_args_written_as_json_with_a_release_in_prose_decide(tmp_path: Pa
     config, path = _path(tmp_path, args + crash)
     assert config.flags["speculative_algorithm"].value == "NEXTN"
     assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")  # spec v2 off before 0.5.11
+
+
+def test_on_ascend_the_plugins_class_replaces_vllms_cuda_class(tmp_path: Path) -> None:
+    launch = (
+        "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\n"
+        "vllm serve /models/Qwen3-8B --speculative-config "
+        "'{\"method\": \"dflash\", \"model\": \"/models/Qwen3-8B-DFlash\", \"num_speculative_tokens\": 8}'\n"
+    )
+    crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
+    _config, path = _path(tmp_path, launch + crash)
+    assert (path.worker_class, path.framework) == ("AscendDflashProposer", "vllm_ascend")
+    assert any("on Ascend vllm-ascend builds AscendDflashProposer" in e.reason for e in path.evidence)
