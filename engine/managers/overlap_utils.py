@@ -41,3 +41,15 @@ class FutureTokens:
         packed = syncs.tolist(self.host)
         nan = bool(packed and packed[0][-1])
         return [row[:-1] for row in packed], nan
+
+
+def to_device(values: list[int], device: torch.device) -> Tensor:
+    """Host ints as an int64 device tensor WITHOUT waiting for the device: ``torch.tensor(values,
+    device=cuda)`` copies from pageable memory and synchronises the stream, so a copy made while
+    a step is in flight waits for that step (measured on an H200: 2-8 ms of host time per step
+    at c 1-64 on synth-1b). A pinned buffer and a non-blocking copy keep the overlap; PyTorch's
+    pinned allocator does not reuse the buffer before the copy has run."""
+    host = torch.tensor(values, dtype=torch.long)
+    if device.type != "cuda":
+        return host.to(device)
+    return host.pin_memory().to(device, non_blocking=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import torch
+from spectrace_engine.managers.overlap_utils import to_device
 from spectrace_engine.mem_cache.memory_pool import (
     KVPool,
     alloc_token_slots,
@@ -150,9 +151,7 @@ class ScheduleBatch:
             for c in range(r.kv_allocated_len, r.kv_allocated_len + n)
         ]
         dev = self.device
-        self.pool.req_to_token[torch.tensor(rows, device=dev), torch.tensor(cols, device=dev)] = (
-            locs  # type: ignore[index]
-        )
+        self.pool.req_to_token[to_device(rows, dev), to_device(cols, dev)] = locs  # type: ignore[index]
         for r, n in zip(self.reqs, need, strict=True):
             r.kv_allocated_len += n
 
@@ -175,7 +174,7 @@ class ScheduleBatch:
 
     def filter_batch(self, keep: list[int]) -> None:
         self.reqs = [self.reqs[i] for i in keep]
-        idx = torch.tensor(keep, dtype=torch.long, device=self.device)
+        idx = to_device(keep, self.device)  # no stream sync: the step in flight runs on
         self.seq_lens = self.seq_lens[idx]
         self.req_pool_indices = self.req_pool_indices[idx]
         self.output_ids = self.output_ids[idx]
