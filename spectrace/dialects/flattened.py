@@ -32,13 +32,13 @@ _TB_SPLIT = re.compile(
 )
 _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
 # A traceback inside an escaped string: its first line, then a backslash before its "n".
-_ESC_START = b"Traceback (most recent call last):\\"
+_TB_HEAD = _TB_START[:-1]
 _UNESCAPE = re.compile(rb"\\(.)", re.DOTALL)
 _LEVELS = {1: 1, 2: 2, 4: 3}
 _ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
 
-# The process tag a line starts with: vLLM's raw tracebacks carry only "(APIServer pid=N) ".
-_TAG_AT = re.compile(rb"(\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)) ")
+# A level word right after a process tag: an ordinary headed vLLM line, not a raw traceback's.
+_LEVEL_WORDS = (b"DEBUG", b"INFO", b"WARNING", b"ERROR", b"CRITICAL")
 MIN_HEADERS = 2  # one quoted header is a message; two or more inside one line are lost breaks
 _MIN_LENGTH = 120  # shorter lines cannot hold two headers and a message
 
@@ -52,18 +52,18 @@ def split_flattened(raw: bytes) -> list[bytes]:
         cuts = [m.start() for m in _CUT.finditer(raw) if not _after_tag(raw, m)]
     if len(cuts) < MIN_HEADERS and raw.count(b"]") >= MIN_HEADERS:
         cuts = [m.start() for m in _CUT_OTHER.finditer(raw)]
-    if len(cuts) < MIN_HEADERS:
+    if len(cuts) < MIN_HEADERS and raw.startswith(b"("):
         cuts = _tag_cuts(raw)
     if len(cuts) < MIN_HEADERS:
-        return _escaped(raw) if _ESC_START in raw else _traceback(raw)
+        return _traceback(raw)
     return [p for part in _pieces(raw, cuts) for p in _traceback(part)]
 
 
-def _escaped(raw: bytes) -> list[bytes]:
+def _escaped(raw: bytes, end: int) -> list[bytes]:
     """A traceback carried as an escaped string (an error body in JSON, once or twice escaped:
     ``"detail": "Traceback (most recent call last):\\n  File \\"x.py\\", ..."``) -> the line up
-    to its start, then its own lines, unescaped as often as it was escaped."""
-    end = raw.find(_ESC_START) + len(_ESC_START) - 1  # the backslash that escapes its newline
+    to its start, then its own lines, unescaped as often as it was escaped. ``end`` is where
+    the backslash escaping its first newline stands."""
     slashes = len(raw[end : end + 8]) - len(raw[end : end + 8].lstrip(b"\\"))
     level = _LEVELS.get(slashes)  # 1, 2 or 4 backslashes: escaped once, twice, three times
     if level is None or raw[end + slashes : end + slashes + 1] != b"n":
@@ -80,13 +80,11 @@ def _escaped(raw: bytes) -> list[bytes]:
 def _tag_cuts(raw: bytes) -> list[int]:
     """Where one process's tag repeats: a raw traceback (no level, no stamp) flattened. Only
     the tag the line starts with counts, so a message naming other processes is never cut."""
-    if raw[:1] != b"(" or raw.count(b" pid=") <= MIN_HEADERS:  # the tag itself, then its repeats
-        return []
-    first = _TAG_AT.match(raw)
-    if first is None:
-        return []
-    needle = b" " + first.group(1) + b" "
-    cuts, at = [], raw.find(needle, first.end())
+    close = raw.find(b") ", 1, 80)
+    if close < 0 or raw.startswith(_LEVEL_WORDS, close + 2) or b" pid=" not in raw[:close]:
+        return []  # no tag, or an ordinary headed line ("(Tag pid=N) INFO ...")
+    needle = b" " + raw[: close + 1] + b" "
+    cuts, at = [], raw.find(needle, close)
     while at >= 0:
         cuts.append(at)
         at = raw.find(needle, at + len(needle))
@@ -102,7 +100,10 @@ def _pieces(raw: bytes, cuts: list[int]) -> list[bytes]:
 def _traceback(raw: bytes) -> list[bytes]:
     """A whole headerless traceback on one line -> its lines, frames and code indented as
     Python prints them (a headed record keeps its single line: each of its lines has a header)."""
-    at = raw.find(_TB_START)
+    at = raw.find(_TB_HEAD)
+    if at >= 0 and raw[at + len(_TB_HEAD) : at + len(_TB_HEAD) + 1] == b"\\":
+        return _escaped(raw, at + len(_TB_HEAD))
+    at = raw.find(_TB_START, max(at, 0)) if at >= 0 else -1
     if at < 0 or b'File "' not in raw[at:]:
         return [raw]
     cuts: dict[int, bytes] = {}  # where a line starts -> its indent
