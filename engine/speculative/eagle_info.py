@@ -164,7 +164,7 @@ def verify_logits(
     if noise.uniforms is not None:
         alpha = _alpha(float(spec.simulate_accept_len), steps)  # type: ignore[arg-type]
         idx, length, toks = simulated_accept(
-            tokens, links[0], links[1], logits.argmax(-1), noise.uniforms, alpha
+            tokens, *links, logits.argmax(-1), noise.uniforms, alpha
         )
         return VerifyOutput(idx, length, toks)
     if noise.coins is not None and noise.inv_exp is not None:

@@ -39,8 +39,8 @@ def test_chain_draws_average_the_mean_and_emit_drafts_then_the_target_token():
     predict = torch.randint(100, 200, (bs, steps + 1), generator=g)
     u = torch.rand(bs, steps, generator=g)
     idx, length, tokens = simulated_accept(
-        tree.draft_tokens, tree.retrive_index, tree.retrive_next_token, predict, u,
-        alpha_for_mean(2.5, steps),
+        tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
+        tree.retrive_next_sibling, predict, u, alpha_for_mean(2.5, steps),
     )  # fmt: skip
     assert (length + 1).float().mean().item() == pytest.approx(2.5, abs=0.03)
     b = int((length == 2).nonzero()[0])
@@ -48,17 +48,24 @@ def test_chain_draws_average_the_mean_and_emit_drafts_then_the_target_token():
     assert idx[b].tolist() == [b * 4, b * 4 + 1, b * 4 + 2, -1]
 
 
-def test_tree_follows_first_children_and_stops_at_a_leaf():
-    # root 0 -> children 1, 2; 1 -> 3; depth 3 has no node: at most 2 accepted of 3 steps
+def test_tree_follows_the_path_to_its_deepest_node_and_stops_there():
+    # root 0 -> 1, 2; 2 -> 3 (1 is a leaf, so the first-child path would end at depth 1);
+    # depth 3 has no node: at most 2 accepted of 3 steps, along 0 -> 2 -> 3
     tokens = torch.tensor([[5, 11, 12, 13]])
-    tree = from_parents(tokens, torch.tensor([[-1, 0, 0, 1]]))
+    tree = from_parents(tokens, torch.tensor([[-1, 0, 0, 2]]))
     predict = torch.tensor([[50, 51, 52, 53]])
-    _, length, out = simulated_accept(
-        tree.draft_tokens, tree.retrive_index, tree.retrive_next_token, predict,
-        torch.zeros(1, 3), 1.0,
+    idx, length, out = simulated_accept(
+        tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
+        tree.retrive_next_sibling, predict, torch.zeros(1, 3), 1.0,
     )  # fmt: skip
     assert length.tolist() == [2]
-    assert out.tolist() == [[11, 13, 53, -1]]
+    assert out.tolist() == [[12, 13, 53, -1]]
+    assert idx.tolist() == [[0, 2, 3, -1]]
+    _, length, out = simulated_accept(
+        tree.draft_tokens, tree.retrive_index, tree.retrive_next_token,
+        tree.retrive_next_sibling, predict, torch.tensor([[0.0, 0.9, 0.0]]), 0.5,
+    )  # fmt: skip
+    assert length.tolist() == [1] and out.tolist() == [[12, 52, -1, -1]]
 
 
 @pytest.mark.parametrize("shape", ["chain", "tree"])
