@@ -60,14 +60,11 @@ class GpuSpan:
 
 
 def _plain(value: Any) -> Any:
-    """Resolve lazy values so json can serialise them."""
+    """json's hook for what it cannot encode: GPU spans are resolved (read) only here. The C
+    encoder walks dicts and lists itself, half the cost of a Python walk before it."""
     if isinstance(value, GpuSpan):
         return value.resolve()
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
 
 
 class EventWriter:
@@ -103,7 +100,8 @@ class EventWriter:
     def flush(self) -> None:
         if not self._buf or self._fd < 0:
             return
-        data = "".join(json.dumps(_plain(r), separators=(",", ":")) + "\n" for r in self._buf)
+        enc = json.JSONEncoder(separators=(",", ":"), default=_plain).encode
+        data = "".join(enc(r) + "\n" for r in self._buf)
         self._buf.clear()
         write_all(self._fd, data.encode())
 
