@@ -29,7 +29,7 @@ from spectrace.path_evidence import (
 )
 from spectrace.path_family import family_evidence
 from spectrace.path_mentions import KIND as MENTION
-from spectrace.path_mentions import Mention, mention_votes
+from spectrace.path_mentions import MESSAGE_KIND, Mention, mention_votes, message_names
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -103,7 +103,7 @@ def path_evidence(
     votes = message_votes(incident, config.engine)
     evidence = frame_votes(own, loops, era)
     evidence += [e for e in frame_votes(ranks, loops, era) if e.points_to or e.condition]
-    evidence += votes + native_votes(incident)
+    evidence += votes + native_votes(incident) + message_names(incident)
     evidence += frame_votes(pasted, loops, era)
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
@@ -128,6 +128,7 @@ def _kind(evidence: Evidence) -> str:
         ("faulthandler frame", "stack dump frames"),
         ("exception message", "exception messages"),
         (MENTION, "files named in the text"),
+        (MESSAGE_KIND, "exception messages"),
         ("server_args dump", "the server_args dump"),
         ("vLLM config", "the vLLM config"),
     ):

@@ -28,6 +28,7 @@ from spectrace.incident_model import Incident
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 
 KIND = "file named in the text"
+MESSAGE_KIND = "file named in the crash message"
 MAX_TEXT = 300
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
 _NAME = re.compile(
@@ -71,20 +72,37 @@ def _names() -> tuple[str, ...]:
 def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     """Every known worker file the lines name with a line number, in a line that is not a
     diff, a link or talk about changing code."""
-    literals = _names()
     out: list[Mention] = []
     for line in lines:
-        text = line.text
-        if not any(lit in text for lit in literals) or _diff_line(text):
-            continue
-        found = [(m, sig) for m in _NAME.finditer(text) if (sig := _signature(m, text)) is not None]
-        if not found or _EDIT.search(_NAME.sub(" ", text)):
-            continue
         shown = line.raw.strip()[:MAX_TEXT]
-        for m, sig in found:
-            name = m.group(0).strip()
-            out.append(Mention(line.source, line.lineno, shown, name, sig))
+        out += [Mention(line.source, line.lineno, shown, name, sig)
+                for name, sig in line_names(line.text)]  # fmt: skip
     return out
+
+
+def line_names(text: str) -> list[tuple[str, FrameSignature]]:
+    """(name as written, its row) of each known worker file one line names with a line number."""
+    if not any(name in text for name in _names()) or _diff_line(text):
+        return []
+    found = [(m, sig) for m in _NAME.finditer(text) if (sig := _signature(m, text)) is not None]
+    if not found or _EDIT.search(_NAME.sub(" ", text)):
+        return []
+    return [(m.group(0).strip(), sig) for m, sig in found]
+
+
+def message_names(incident: Incident) -> list[Evidence]:
+    """Worker files the crash's own lines name (a C++ assertion's ``(.../lookaheadDecodingLayer
+    .cpp:212)``, an exception message's ``eagle_worker.py:301``): where it failed, as strong as
+    a class its message names; names that disagree settle nothing."""
+    first = incident.first_seen
+    found = [(n, text, name, sig) for n, text in enumerate(incident.lines)
+             for name, sig in line_names(text)]  # fmt: skip
+    if len({(sig.points_to, sig.worker_class) for *_, sig in found}) != 1:
+        return []
+    return [Evidence(first.source, first.lineno + n, text.strip()[:MAX_TEXT],
+                     f"{MESSAGE_KIND} ({name}) in {sig.name}: {sig.what} -> {sig.points_to} "
+                     f"({sig.worker_class})", sig.points_to, sig.worker_class)
+            for n, text, name, sig in found]  # fmt: skip
 
 
 def names_only(text: str, config_literals: Sequence[bytes]) -> bool:

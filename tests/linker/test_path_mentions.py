@@ -103,3 +103,17 @@ def test_a_name_never_overrides_a_frame_or_the_dump(tmp_path: Path) -> None:
     (crash,) = roots(run(tmp_path, [quiet, *V1_CRASH]))
     path = crash.worker_path
     assert path is not None and (path.value, path.conflict) == ("v1", None)
+
+
+def test_the_crash_line_naming_its_worker_file_decides_as_its_message(tmp_path: Path) -> None:
+    line = ("[TensorRT-LLM][ERROR] Assertion failed: mNumPaths > 0 "
+            "(/src/cpp/tensorrt_llm/layers/lookaheadDecodingLayer.cpp:212)")  # fmt: skip
+    value, worker, evidence = verdict(tmp_path, [line])
+    assert (value, worker) == ("other", "LookaheadDecodingLayer")
+    assert evidence[0] == (1, evidence[0][1])
+    assert evidence[0][1].startswith("file named in the crash message (/src/cpp/tensorrt_llm/")
+    # the crash's own message outranks the config, unlike a sentence elsewhere in the log
+    (crash,) = roots(run(tmp_path, ["speculative_config:", "  decoding_type: MTP", line]))
+    path = crash.worker_path
+    assert path is not None and path.worker_class == "LookaheadDecodingLayer"
+    assert path.evidence[1].reason.startswith("TensorRT-LLM config: decoding_type 'mtp'")
