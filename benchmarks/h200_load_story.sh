@@ -6,6 +6,7 @@
 # run sized for at least 300 decode steps; then synth-3b at c 1, 16, 64, 128 with what time is
 # left. Rows are appended as runs finish (a cut-short sweep keeps them).
 # Usage (device tool): bash benchmarks/h200_load_story.sh, carrying .whl (isal).
+# (first: the tiny pair's plain decode at c=64, host time per step, item 2.)
 # $OUT: env.txt, load.log, synth-1b-rows.jsonl, synth-3b-rows.jsonl. Render here (polars):
 #   mkdir -p D && cp synth-1b-rows.jsonl D/rows.jsonl && spectrace engine bench --out D --report-only
 set -o pipefail
@@ -21,6 +22,13 @@ sweep() {  # sweep MODEL SECONDS FLAGS...
   echo "exit $? at $(( $(date +%s) - T0 ))s" | tee -a "$OUT/load.log"
   cp "/tmp/$model/rows.jsonl" "$OUT/$model-rows.jsonl" 2>/dev/null
 }
+# item 2: host time per plain decode step at c=64 on the tiny pair (graphs on), after the fixes
+timeout 60 bash -c "$(declare -f E); E run --out /tmp/plain64 --model tiny --device cuda \
+  --speculative-algorithm NONE --concurrency 64 --num-requests 512 --max-new-tokens 64" >/dev/null 2>&1
+python3 -c "import json; e=[json.loads(l) for l in open('/tmp/plain64/events.jsonl')]; \
+r=[x for x in e if x['event']=='run_end'][0]; print('tiny plain c=64:', r['steps'], 'steps', \
+round(1000*r['serve_s']/r['steps'],3), 'ms/step, host ms/step', r['host_ms_per_step'])" \
+  2>&1 | tee -a "$OUT/load.log"
 sweep synth-1b 330 --concurrency 1,4,16,64,128 --thresholds 8,32,96 --min-steps 300
 [ "$(left)" -gt 60 ] && sweep synth-3b "$(left)" --concurrency 1,16,64,128 --thresholds 32 --min-steps 200
 crash=$(grep -l "Traceback" /tmp/synth-*/runs/*/engine.log 2>/dev/null | head -1)
