@@ -91,7 +91,9 @@ def _frame_prefix(cut: Sequence[Frame], whole: Sequence[Frame]) -> bool:
     def key(f: Frame) -> tuple[str, int, str]:
         return (f.file, f.line, f.function)
 
-    return len(cut) <= len(whole) and all(key(a) == key(b) for a, b in zip(cut, whole))
+    return len(cut) <= len(whole) and all(
+        key(a) == key(b) for a, b in zip(cut, whole[: len(cut)], strict=True)
+    )
 
 
 def _only_end(incident: Incident) -> bool:
@@ -100,7 +102,9 @@ def _only_end(incident: Incident) -> bool:
     if not incident.frames:
         return True
     head = "\n".join(incident.lines[:2])
-    return incident.kind == CrashKind.TRACEBACK.value and TB_START not in head and not incident.header
+    return (
+        incident.kind == CrashKind.TRACEBACK.value and TB_START not in head and not incident.header
+    )
 
 
 def _fold(whole: Incident, copy: Incident) -> None:

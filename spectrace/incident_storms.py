@@ -25,7 +25,8 @@ from spectrace.incident_model import Incident
 
 STORM_LINES = 4000  # 8 ranks x ~100-line tracebacks, interleaved, with other writers between
 STORM_SECONDS = timedelta(seconds=10)
-PREFIX = 12  # characters a cut message must share with the whole oneMask = Callable[[str], str]
+PREFIX = 12  # characters a cut message must share with the whole one
+Mask = Callable[[str], str]
 Sign = Callable[[Crash], str]
 
 
@@ -96,7 +97,9 @@ def _near(head: Crash, crash: Crash) -> bool:
     return abs(crash.ts - head.ts) <= STORM_SECONDS
 
 
-def storm_signatures(crashes: Sequence[Crash], joins: dict[int, Crash], sign: Sign) -> dict[int, str]:
+def storm_signatures(
+    crashes: Sequence[Crash], joins: dict[int, Crash], sign: Sign
+) -> dict[int, str]:
     """Storm head id -> the signature most of its ranks' records carry (a record whose lines
     a peer displaced, or that lost its exception line, signs differently)."""
     members: dict[int, list[Crash]] = {}
@@ -110,7 +113,9 @@ def _majority(group: Sequence[Crash], sign: Sign) -> str:
     named = [c for c in group if c.exception_type != CUT_TYPE] or list(group)
     longest = max(len(c.chain) for c in named)
     whole = [c for c in named if len(c.chain) == longest]  # a torn chain lost its last links
-    votes = Counter(sign(c) for c in whole if not c.frames_reconstructed) or Counter(map(sign, whole))
+    votes = Counter(sign(c) for c in whole if not c.frames_reconstructed) or Counter(
+        map(sign, whole)
+    )
     first = {sig: n for n, sig in reversed(list(enumerate(map(sign, whole))))}
     return max(votes, key=lambda sig: (votes[sig], -first.get(sig, 0)))
 
@@ -157,7 +162,9 @@ def _repeats(old: Incident, new: Incident, mask: Mask) -> bool:
     stormy = old.frames_reconstructed or new.frames_reconstructed
     if not (old.interleaved and new.interleaved):
         return False  # only storms' frames are in doubt
-    if _shared({(new.exception_type, mask(new.message))}, {(old.exception_type, mask(old.message))}):
+    if _shared(
+        {(new.exception_type, mask(new.message))}, {(old.exception_type, mask(old.message))}
+    ):
         return True
     first, then = old.first_seen, new.first_seen
     close = 0 <= then.lineno - first.lineno <= STORM_LINES and (

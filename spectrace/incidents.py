@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from spectrace.assemblers.crash import Crash, Frame
-from spectrace.incident_copies import fold_cut_copies
 from spectrace.incident_causes import (
     borrow_times,
     echoes,
@@ -16,6 +15,7 @@ from spectrace.incident_causes import (
     prefer_named_causes,
     self_kills,
 )
+from spectrace.incident_copies import fold_cut_copies
 from spectrace.incident_model import Incident, Occurrence, rank_frames
 from spectrace.incident_storms import (
     merge_repeats,

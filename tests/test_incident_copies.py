@@ -30,7 +30,17 @@ NAME_ERROR = "NameError: name 'fused_tree_kernel' is not defined"
 
 
 def test_a_copy_cut_before_its_exception_line_is_the_same_crash(tmp_path: Path) -> None:
-    lines = ["first run:", *HEAD, *TAIL, NAME_ERROR, "", "again, from the pod log:", *HEAD, *TAIL[:2], '  File "/opt/sgl']
+    lines = [
+        "first run:",
+        *HEAD,
+        *TAIL,
+        NAME_ERROR,
+        "",
+        "again, from the pod log:",
+        *HEAD,
+        *TAIL[:2],
+        '  File "/opt/sgl',
+    ]
     [root] = roots(run(tmp_path, lines))
     assert root.exception_type == "NameError"
     assert len(root.occurrences) == 2
@@ -53,7 +63,18 @@ def test_an_end_pasted_first_and_a_start_pasted_later_are_one_traceback(tmp_path
 
 
 def test_an_exception_quoted_alone_and_its_cut_traceback_are_one_crash(tmp_path: Path) -> None:
-    lines = ["I see this error:", "```", NAME_ERROR, "```", "", "Traceback:", "```text", *HEAD, *TAIL[:2], "```"]
+    lines = [
+        "I see this error:",
+        "```",
+        NAME_ERROR,
+        "```",
+        "",
+        "Traceback:",
+        "```text",
+        *HEAD,
+        *TAIL[:2],
+        "```",
+    ]
     [root] = roots(run(tmp_path, lines))
     assert root.exception_type == "NameError"
     assert [f.function for f in root.frames][:2] == ["run_scheduler_process", "event_loop_overlap"]
@@ -71,7 +92,11 @@ def test_a_cut_traceback_of_another_crash_stays_a_crash_of_its_own(tmp_path: Pat
 
 
 def test_a_cut_traceback_beside_two_crashes_that_could_end_it_stays_apart(tmp_path: Path) -> None:
-    key_error = ["    ^^^^", f'  File "{SG}/mem_cache/radix_cache.py", line 301, in evict', "KeyError: 17"]
+    key_error = [
+        "    ^^^^",
+        f'  File "{SG}/mem_cache/radix_cache.py", line 301, in evict',
+        "KeyError: 17",
+    ]
     lines = ["    ^^^^", *TAIL, NAME_ERROR, "", *key_error, "", *HEAD]
     found = sorted(r.exception_type for r in roots(run(tmp_path, lines)))
     assert found == ["KeyError", "NameError", "Traceback"]

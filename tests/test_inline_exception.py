@@ -15,7 +15,9 @@ CUDA = "CUDA error: an illegal memory access was encountered"
 
 
 def test_an_exception_after_a_label_in_inline_code_is_a_crash(tmp_path: Path) -> None:
-    [root] = roots(run(tmp_path, ["Running the draft model on 4 GPUs.", f"Error: `RuntimeError: {CUDA}`"]))
+    [root] = roots(
+        run(tmp_path, ["Running the draft model on 4 GPUs.", f"Error: `RuntimeError: {CUDA}`"])
+    )
     assert (root.exception_type, root.message) == ("RuntimeError", CUDA)
 
 

@@ -10,11 +10,11 @@ from spectrace.assemblers.native import (
     frame_text,
     native_frames,
     parse_native_frame,
-    thrown_in,
     thrower,
+    thrown_in,
 )
-from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.assemblers.tb_lines import unquoted
+from spectrace.assemblers.tracebacks import CUT_TYPE, EXCEPTION_SUFFIXES, parse_exception
 from spectrace.dialects._time import make_ts
 from spectrace.dialects.base import LogLine
 from spectrace.rulegate import GateIndex

@@ -17,9 +17,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection
-from typing import Any, NamedTuple, Protocol, TypeVar
-
 from dataclasses import replace
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from spectrace.assemblers.crash import CrashKind
 from spectrace.assemblers.faultdump import FATAL
