@@ -1,5 +1,6 @@
-"""A traceback carried inside a JSON string of the crash line (a structured logger's "msg", an
-HTTP error body), its breaks and quotes escaped once or twice: its frames decide the path.
+"""A traceback carried inside a JSON string of the crash line (a structured logger's "msg" or
+"stack" field, an HTTP error body), its breaks and quotes escaped once or twice: its frames
+decide the path, with or without the "Traceback" line above them.
 
 Every line here is written by us in the real shapes; none is pasted."""
 
@@ -39,3 +40,15 @@ def test_a_traceback_escaped_twice_in_an_error_body_decides(tmp_path: Path) -> N
     body = json.dumps(json.dumps({"detail": TRACEBACK}))  # a JSON body quoted inside a string
     value, worker, _ = verdict(tmp_path, f"request failed with status 500: {body}")
     assert (value, worker) == ("v2", "EAGLEWorkerV2")
+
+
+def test_frames_of_a_stack_field_without_its_traceback_header_decide(tmp_path: Path) -> None:
+    # a structured logger that keeps the message and the stack apart: no "Traceback" line to
+    # split the record at, only escaped frames beside the message of the crash
+    stack = TRACEBACK.split("\n", 1)[1]
+    once = json.dumps({"level": "error", "msg": "scheduler died", "stack": stack})
+    twice = "worker report: " + json.dumps(once)
+    for line in (once, twice):
+        value, worker, shown = verdict(tmp_path, line)
+        assert (value, worker) == ("v2", "EAGLEWorkerV2"), line
+        assert shown[0].endswith('eagle_worker_v2.py", line 640, in forward_batch_generation')
