@@ -28,8 +28,9 @@ from spectrace.assemblers.vllm_config import (
     non_default_args_flags,
     spec_dict_flags,
     spec_line_flags,
+    v0_keyword_flags,
 )
-from spectrace.assemblers.vllm_methods import infer
+from spectrace.assemblers.vllm_methods import infer, self_mtp, v0_tokens_spelling
 from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
@@ -116,6 +117,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Beta spec",
     b"vLLM API server version",
     *ASCEND_LITERALS,
+    b"speculative_model=",
+    b"speculative_model =",
     *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
@@ -204,6 +207,7 @@ class ConfigCollector:
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
         self._sglang_release: tuple[int, int, int] | None = None
+        self._target: str | None = None  # vLLM's target model (its own MTP layers may draft)
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -227,6 +231,8 @@ class ConfigCollector:
             self._vllm(line, non_default_args_flags(rest), "vllm_args")
         elif (script := python_spec_dict(text)) and "decoding_type" not in script:  # a script's
             self._vllm(line, spec_dict_flags(script), "vllm_args")
+        elif self._config.engine != "trtllm" and (kwargs := v0_keyword_flags(text)):
+            self._vllm(line, kwargs, "vllm_args")  # LLM(speculative_model="...") in a script
         elif (args := sglang_args_dict(text)) is not None:  # server args as a dict or JSON
             self._config.engine = self._config.engine or "sglang"
             for name in DECISIVE_FLAGS:  # the values the user set, read as a command's flags
@@ -335,10 +341,12 @@ class ConfigCollector:
         (once, on the final flags: the version line may come after the config)."""
         flags = self._config.flags
         model = flags.get("speculative_config.model")
-        if model is None or "speculative_config.method" in flags or self._config.engine != "vllm":
+        if "speculative_config.method" in flags or self._config.engine != "vllm":
             return
-        line = next((ln for ln in reversed(self._lines)
-                     if (ln.source, ln.lineno) == (model.source, model.lineno)), None)  # fmt: skip
+        if model is None:
+            self._self_mtp()
+            return
+        line = self._line_of(model)
         text = line.raw if line is not None else str(model.value)
         found = infer(model.value, self._config.version, legacy_spelling(text))
         if found is None:
@@ -348,6 +356,27 @@ class ConfigCollector:
                                                             model.origin)
         self._config.path_evidence.append(Evidence(model.source, model.lineno, trim(text),
             found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
+
+    def _self_mtp(self) -> None:
+        """A token count with no draft model: a DeepSeek-V3 target drafts with its own MTP."""
+        flags = self._config.flags
+        tokens = flags.get("speculative_config.num_spec_tokens")
+        if tokens is None or self._target is None:
+            return
+        line = self._line_of(tokens)
+        text = line.raw if line is not None else ""
+        found = self_mtp(self._target, self._config.version, v0_tokens_spelling(text))
+        if found is None:
+            return
+        if found.method is not None:
+            flags["speculative_config.method"] = FlagValue(found.method, tokens.source,
+                                                            tokens.lineno, tokens.origin)
+        self._config.path_evidence.append(Evidence(tokens.source, tokens.lineno, trim(text),
+            found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
+
+    def _line_of(self, flag: FlagValue) -> LogLine | None:
+        return next((ln for ln in reversed(self._lines)
+                     if (ln.source, ln.lineno) == (flag.source, flag.lineno)), None)  # fmt: skip
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)
@@ -428,6 +457,8 @@ class ConfigCollector:
                 self._set(name, value, line, "launch_command")
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
+            elif command.engine == "vllm" and name == "model":  # the target (its MTP layers)
+                self._target = str(value)
             elif command.engine == "trtllm" and name == "backend":  # PyTorch or TRT engine
                 self._set("backend", value, line, "launch_command")
         method = self._config.flags.get("speculative_config.method")
@@ -442,6 +473,8 @@ class ConfigCollector:
             self._config.path_evidence.append(
                 Evidence(said.source, said.lineno, trim(said.raw), reason, points_to, proposer)
             )
+        if command.engine == "vllm" and command.model:
+            self._target = command.model  # vllm serve MODEL
         if command.before is not None and command.engine == "sglang":
             self._release_bound(command)
         if command.env and first is not None:

@@ -154,3 +154,22 @@ def namespace_args_flags(text: str) -> dict[str, object]:
         flags.setdefault("speculative_config.num_spec_tokens", values["num_speculative_tokens"])
     flags.update(_parallel_sizes(values))
     return flags
+
+
+# V0's keyword arguments of ``LLM(...)`` in a pasted script, one a line or several:
+# ``speculative_model="facebook/opt-125m",`` (the value a literal string)
+_V0_KEYWORD = re.compile(r"""(?<![\w.-])speculative_model\s*=\s*(["'])([^"'\s]{1,300})\1""")
+
+
+def v0_keyword_flags(text: str) -> dict[str, object]:
+    """``speculative_model="x"`` written as a Python keyword -> the draft model (``[ngram]``
+    names the method, as V0 spelled the ngram proposer)."""
+    m = _V0_KEYWORD.search(text)
+    if m is None:
+        return {}
+    model = m.group(2)
+    flags: dict[str, object] = {"speculative_config.model": model}
+    if model == "[ngram]":
+        flags["speculative_config.method"] = "ngram"
+    return flags
+

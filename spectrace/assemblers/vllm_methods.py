@@ -14,6 +14,7 @@ it is ``DraftModelProposer``. The rows below were read from every vLLM wheel 0.6
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
@@ -125,4 +126,38 @@ def _unresolved(model: str) -> Inferred:
     reason = (f"vLLM launch command: V0 --speculative-model {model} (a shell variable the paste "
               f"does not resolve) -> {condition}")
     return Inferred(None, reason, None, None, condition)
+
+
+# A DeepSeek-V3-architecture target (V3, R1; not the R1 distills, which are Qwen/Llama models)
+_DEEPSEEK_V3 = re.compile(r"deepseek[-_]?(?:v3|r1)(?![-_.]?distill)", re.I)
+# num_speculative_tokens with no draft model: vLLM 0.7.3-0.10.x used a deepseek_v3 target's own
+# MTP layers as the draft (method deepseek_mtp); other targets, and 0.11+ without
+# method "mtp", refuse it (ValueError at start-up).
+SELF_MTP = ("0.7.3", "0.10.2")
+_V0_FLAG = re.compile(r"--num[-_]speculative[-_]tokens|\bnum_speculative_tokens\s*=")
+
+
+def v0_tokens_spelling(text: str) -> bool:
+    """``--num-speculative-tokens`` / ``num_speculative_tokens=`` (V0's flag and LLM keyword;
+    the flag is gone after 0.8.4), not the JSON key of ``--speculative-config``."""
+    return _V0_FLAG.search(text) is not None
+
+
+def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | None:
+    """A token count with no draft model on a DeepSeek-V3/R1 target: its own MTP layers."""
+    if not isinstance(target, str) or _DEEPSEEK_V3.search(target) is None:
+        return None
+    said = (f"vLLM config: num_speculative_tokens with no draft model on {target} (a DeepSeek-V3 "
+            "target): vLLM 0.7.3-0.10 drafts with its own MTP layers (deepseek_mtp)")
+    release = _release(version) if version else (Version("0.8.4") if legacy else None)
+    if release is None:
+        condition = (f"MultiStepWorker (V0) if vLLM <= {_LAST_V0}, EagleProposer on 0.10; "
+                     "other releases refuse it at start-up")
+        return Inferred("deepseek_mtp", f"{said} -> {condition}", None, None, condition)
+    if not _within(release, *SELF_MTP):
+        return Inferred(None, f"{said}; vLLM {release} refuses it at start-up", None, None)
+    if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
+        return Inferred("deepseek_mtp", f"{said} -> MultiStepWorker (V0 spec_decode, other)",
+                        "other", "MultiStepWorker")
+    return Inferred("deepseek_mtp", f"{said} -> EagleProposer (other)", "other", "EagleProposer")
 

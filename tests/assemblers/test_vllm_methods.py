@@ -94,3 +94,31 @@ def test_a_v0_draft_model_left_as_a_shell_variable_names_multistep_unless_a_head
     assert path.value == "unknown" and path.conditional is not None
     assert path.conditional.startswith("MultiStepWorker (V0) unless ${draft_path}")
     assert path.missing[0].startswith("the line that sets ${draft_path}")
+
+
+def test_a_deepseek_v3_target_with_only_a_token_count_drafts_with_its_own_mtp() -> None:
+    config = collect(
+        "python -m vllm.entrypoints.openai.api_server --tensor-parallel-size 8 "
+        "--model deepseek-ai/DeepSeek-R1 --trust-remote-code --num-speculative-tokens 1"
+    )
+    path = global_worker_path(config)
+    assert (path.worker_class, path.family) == ("MultiStepWorker", "MTP")
+    assert "own MTP layers" in path.evidence[0].reason
+    distill = collect("vllm serve deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --num-speculative-tokens 1")
+    assert "speculative_config.method" not in distill.flags
+    v1 = collect(VERSION.format("0.10.1"), "vllm serve deepseek-ai/DeepSeek-V3 "
+                 "--speculative-config '{\"num_speculative_tokens\": 1}'")  # fmt: skip
+    assert global_worker_path(v1).worker_class == "EagleProposer"
+
+
+def test_v0_keyword_arguments_of_llm_in_a_script_name_the_draft_model() -> None:
+    config = collect(
+        "llm = LLM(",
+        '    model="facebook/opt-6.7b",',
+        '    speculative_model="facebook/opt-125m",',
+        "    num_speculative_tokens=5,",
+        ")",
+    )
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class) == ("other", "MultiStepWorker")
+    assert path.evidence[0].lineno == 3
