@@ -306,11 +306,17 @@ def _json_value(text: str) -> object:
         pass
     if (cut := _cut_object(text)) is not None:
         return cut
+    if (shown := _ELIDED.sub("", text)) != text:  # {"method": "dflash", ...}: the rest elided
+        return _json_value(shown)
     try:
         value = ast.literal_eval(text) if len(text) < 10_000 else text
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return text
     return value if isinstance(value, (dict, list)) else text
+
+
+# members a writer elided: ``, ...`` / ``, …`` before a closing bracket or another member
+_ELIDED = re.compile(r",\s*(?:\.\.\.|…)\s*(?=[,}\]])|(?<=[{\[])\s*(?:\.\.\.|…)\s*,")
 
 
 def _cut_object(text: str) -> dict | None:

@@ -522,3 +522,8 @@ def test_an_abbreviation_newer_releases_find_ambiguous_bounds_the_release() -> N
     full = read(text.replace("--speculative-draft ", "--speculative-draft-model-path "))
     assert full.before is None
     assert global_worker_path(collect_config(text, "sglang: 0.5.10")).value == "v1"
+
+
+def test_a_json_value_with_elided_members_keeps_the_ones_shown() -> None:
+    command = read('Run it with `--speculative-config {"method":"dflash", ...}` on 8 GPUs')
+    assert command is not None and command.flags.get("method") == "dflash"
