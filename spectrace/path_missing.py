@@ -106,6 +106,9 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     flag = config.flags.get("speculative_config.method")
     if config.engine != "trtllm" or flag is None or flag.origin != "trtllm_config":
         return []
+    if flag.value is None:  # SpeculativeDecodingMode.NONE, the engine's maxDraftLen: 0
+        reason = "TensorRT-LLM: the engine says it drafts no tokens: speculative decoding is off"
+        return [Evidence(flag.source, flag.lineno, "speculative decoding: none", reason, "none")]
     method = str(flag.value).lower()
     text = f"decoding_type: {flag.value}"
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT

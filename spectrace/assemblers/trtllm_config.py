@@ -73,7 +73,9 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     """One YAML, argument-dump, command or log line -> {flag: value}; {} for any other."""
     if (m := _DRAFT_LEN.fullmatch(text.strip())) is not None:
         draft = int(m.group(1))  # the C++ runtime prints 0 when the engine does not speculate
-        return {"speculative_config.num_spec_tokens": draft} if draft else {}
+        if draft:
+            return {"speculative_config.num_spec_tokens": draft}
+        return {"speculative_config.method": None} if "TRTGptModel" in text else {}
     if (m := _YAML.fullmatch(text)) is not None:
         return _named({m.group(1): m.group(2)})
     if "DecodingConfig(" in text or "_config" in text:

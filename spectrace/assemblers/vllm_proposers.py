@@ -85,8 +85,8 @@ def proposer_verdict(method: object, version: str | None = None, v1: bool | None
     the vLLM release the log prints, ``v1`` what its engine line says (None: not said),
     ``legacy`` whether the config was spelled the V0 way (``legacy_spelling``); a ``method``
     spelled the V1 way on a release that ships both engines runs on V1, the default."""
-    if method is None:
-        return "vLLM config: speculative_config=None, no proposer", None, None
+    if method is None:  # the engine's own statement: no proposer, the plain runner ran
+        return "vLLM config: speculative_config=None, speculative decoding is off", "none", None
     name = str(method).lower().strip("[]")
     tables = _tables()
     family, proposer, first = tables.methods.get(name, ("", "", ""))

@@ -283,7 +283,7 @@ def test_vllm_without_speculation_and_ngram_args() -> None:
         "speculative_config=None, tokenizer='Qwen/Qwen3-8B', dtype=torch.bfloat16"
     )
     assert off.flags["speculative_config.method"].value is None
-    assert off.path_evidence[0].points_to is None
+    assert off.path_evidence[0].points_to == "none"  # the engine says speculation is off
     args = collect(
         "non-default args: {'model': 'Qwen/Qwen3-8B', 'tensor_parallel_size': 4, "
         "'speculative_config': {'method': 'ngram', 'num_speculative_tokens': 5, "

@@ -44,7 +44,7 @@ def test_cpp_runtime_max_draft_len_and_its_zero() -> None:
         "trtllm",
         4,
     )
-    assert trtllm_spec_flags("TRTGptModel maxDraftLen: 0") == {}
+    assert trtllm_spec_flags("TRTGptModel maxDraftLen: 0") == {"speculative_config.method": None}
 
 
 def test_trtllm_iteration_log_is_a_load_sample() -> None:
@@ -89,3 +89,9 @@ def test_the_tensorrt_engine_backend_names_no_pytorch_worker() -> None:
              *_eagle_yaml("  eagle3_one_model: false")]  # fmt: skip
     path = global_worker_path(collect(*lines))
     assert path.value == "other" and path.worker_class is None and path.family == "EAGLE"
+
+
+def test_the_engines_own_max_draft_len_zero_says_speculation_is_off() -> None:
+    path = global_worker_path(collect("[TensorRT-LLM][INFO] TRTGptModel maxDraftLen: 0"))
+    assert (path.value, path.worker_class, path.missing) == ("none", None, ())
+    assert global_worker_path(collect("[TRT-LLM] [I] draft_len: 0")).value == "unknown"

@@ -122,3 +122,11 @@ def test_v0_keyword_arguments_of_llm_in_a_script_name_the_draft_model() -> None:
     path = global_worker_path(config)
     assert (path.value, path.worker_class) == ("other", "MultiStepWorker")
     assert path.evidence[0].lineno == 3
+
+
+def test_vllms_engine_line_with_speculative_config_none_says_speculation_is_off() -> None:
+    config = collect(
+        "INFO 03-01 10:00:00 [core.py:75] Initializing a V1 LLM engine (v0.10.1) with config: "
+        "model='/m', speculative_config=None, tokenizer='/m', tensor_parallel_size=2"
+    )
+    assert global_worker_path(config).value == "none"
