@@ -12,8 +12,9 @@ not hold (answered: "not found" / lnav's "0 hits"), a search for a string it hol
 shown, count complete), and a text filter (first kept line shown, filter complete).
 toolong pins textual<0.59, so it lives in its own virtualenv (``--toolong``), never ours.
 Each program is started ``--repeat`` times (alternating) and every figure is the median.
-``--spectrace`` may be any command line, e.g. ``env PYTHONPATH=OLD_CHECKOUT python -m spectrace``
-to compare a previous version in the same run.
+``--spectrace`` may be any command line, e.g. ``env PYTHONPATH=OLD_CHECKOUT python -m spectrace``,
+and may be given more than once to compare versions in the same run (each gets a column, and a
+ratio against toolong measured in the same rounds).
 """
 
 from __future__ import annotations
@@ -270,12 +271,13 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=256)
     parser.add_argument("--file", type=Path, help="an existing log instead of a generated one")
     parser.add_argument("--toolong", default=os.environ.get("TOOLONG", shutil.which("tl")))
-    parser.add_argument("--spectrace", default=shutil.which("spectrace") or "spectrace")
+    parser.add_argument("--spectrace", action="append", help="command (repeatable)")
     parser.add_argument("--lnav", default=shutil.which("lnav"))
     parser.add_argument("--repeat", type=int, default=3, help="starts per program (medians)")
     parser.add_argument("--no-open", dest="open", action="store_false", help="skip opening")
     parser.add_argument("--no-actions", dest="actions", action="store_false", help="skip actions")
     args = parser.parse_args()
+    args.spectrace = args.spectrace or [shutil.which("spectrace") or "spectrace"]
     with tempfile.TemporaryDirectory(prefix="bench-tui-") as tmp:
         log = args.file or make_log(args.size_mb, Path(tmp))
         warm(log)
@@ -296,30 +298,45 @@ def main() -> None:
 
 
 def opening(args: argparse.Namespace, log: Path, count: int, tail: str) -> None:
-    runs: list[dict[str, float]] = []
+    runs: dict[str, list[dict[str, float]]] = {exe: [] for exe in args.spectrace}
     others: list[dict[str, float]] = []
     for _ in range(args.repeat):
-        runs.append(bench_spectrace(args.spectrace, log, count))
+        for exe in args.spectrace:
+            runs[exe].append(bench_spectrace(exe, log, count))
         others.append(bench_toolong(args.toolong, log, tail) if args.toolong else bench_floor(log))
-    table("open", medians(runs), medians(others), "toolong" if args.toolong else "head")
+    table("open", [medians(r) for r in runs.values()], medians(others),
+          "toolong" if args.toolong else "head", args.spectrace)  # fmt: skip
 
 
 def actions(args: argparse.Namespace, log: Path) -> None:
     matches = count_lines_with(log, PRESENT)
     print(f"actions: search {ABSENT!r} (absent), search and filter {PRESENT!r} ({matches:,} lines)")
-    runs = [spectrace_actions(args.spectrace, log, matches) for _ in range(args.repeat)]
-    others = [lnav_actions(args.lnav, log, matches) for _ in range(args.repeat)]
-    table("action", medians(runs), medians(others), "lnav")
+    runs: dict[str, list[dict[str, float]]] = {exe: [] for exe in args.spectrace}
+    others = []
+    for _ in range(args.repeat):
+        for exe in args.spectrace:
+            runs[exe].append(spectrace_actions(exe, log, matches))
+        others.append(lnav_actions(args.lnav, log, matches))
+    table("action", [medians(r) for r in runs.values()], medians(others), "lnav", args.spectrace)
 
 
-def table(what: str, ours: dict[str, float], theirs: dict[str, float], other_name: str) -> None:
-    print(f"{what:<24}{'spectrace':>12}{other_name:>12}{'ratio':>9}")
-    for key, value in ours.items():
-        other = theirs.get(key)
+def table(what: str, ours: list[dict[str, float]], theirs: dict[str, float], other_name: str,
+          commands: list[str]) -> None:  # fmt: skip
+    """One column per spectrace command (``#1``, ``#2`` when several), then the other program,
+    then its ratio to each."""
+    names = ["spectrace"] if len(ours) == 1 else [f"#{n + 1}" for n in range(len(ours))]
+    if len(ours) > 1:
+        print("  ".join(f"{name} = {cmd}" for name, cmd in zip(names, commands, strict=True)))
+    ratios = ["ratio"] if len(ours) == 1 else [f"ratio{name}" for name in names]
+    print(f"{what:<24}" + "".join(f"{h:>12}" for h in (*names, other_name))
+          + "".join(f"{h:>10}" for h in ratios))  # fmt: skip
+    for key in ours[0]:
         unit = " MB" if key == "peak_mb" else " s"  # cpu_* are CPU seconds of the process
-        ratio = f"{other / value:8.2f}x" if other and value else ""
-        shown = f"{other:10.2f}{unit}" if other is not None else " " * 12
-        print(f"{key:<24}{value:10.2f}{unit}{shown}{ratio}")
+        other = theirs.get(key)
+        cells = [f"{col[key]:10.2f}{unit}" for col in ours]
+        cells.append(f"{other:10.2f}{unit}" if other is not None else " " * 12)
+        cells += [f"{other / col[key]:9.2f}x" if other and col[key] else " " * 10 for col in ours]
+        print(f"{key:<24}" + "".join(cells))
     print(f"ratio = {other_name} / spectrace (above 1: spectrace is faster or smaller)")
 
 

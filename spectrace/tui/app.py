@@ -1,7 +1,8 @@
 """The spectrace TUI: wires the line index, the core's analysis and the widgets together.
 
-Heavy work runs in thread workers (indexing, merging, filtering, analysis, follow polling) and
-comes back as messages, so the first screen shows while a multi-GB file is still being read.
+Heavy work runs in thread workers (indexing, merging, filtering, follow polling) and the analysis
+in a child process (tui/analysis.py); results come back as messages, so the first screen shows
+while a multi-GB file is still being read.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from spectrace.tui.linestyle import LineStyler
 from spectrace.tui.messages import (
     AnalysisDone,
     AnalysisFailed,
-    CrashFound,
+    CrashesFound,
     IndexProgress,
     RulesLoaded,
 )
@@ -48,9 +49,10 @@ if TYPE_CHECKING:
     from spectrace.assemblers.crash import Crash
     from spectrace.pipeline import Analysis
     from spectrace.ruleset import RuleSet
+    from spectrace.tui.analysis import Apart
 
-# The core (pipeline, incidents, rules) is imported by the scan's worker or where a crash is
-# shown, never before the first frame: its import alone is ~50 ms of CPU.
+# The core (pipeline, incidents, rules) is imported by the analysis process, and here only when
+# its reports are unpickled or a crash is shown, never before the first frame.
 
 POLL_S = 0.5
 NARROW = 100  # columns under which the log goes above the crash list and detail
@@ -124,6 +126,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self._status_text = ""
         self._analysis_started_at = 0.0
         self._painted = threading.Event()
+        self._apart: Apart | None = None  # the analysis running in a child process
         self._anchor: tuple[int, int] | None = None  # where the cursor was when a filter began
 
         self.status_bar = Static("", id="status")
@@ -148,6 +151,11 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
     def on_mount(self) -> None:
         self._start()
 
+    def on_unmount(self) -> None:
+        """Quitting mid-scan ends the analysis process, so the app exits at once."""
+        if self._apart is not None:
+            self._apart.stop()
+
     def on_resize(self) -> None:
         """Under NARROW columns the log goes above the crash list and detail (80x24 works)."""
         self.set_class(self.size.width < NARROW, "-narrow")
@@ -164,6 +172,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
             self.incident_list.focus()
 
     def _start(self) -> None:
+        self._analyse()  # a child process: it imports the core while textual starts here
         if self.files.indexes:  # the first frame already shows the top of the log
             self.files.indexes[0].head()
         self.log_view.set_source(self.base)
@@ -192,10 +201,9 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
     # -- background work -----------------------------------------------------------------------
 
     def _first_frame_out(self) -> None:
-        """Only now the scan and the rest of the index may compete for the GIL (numpy's and the
-        core's imports alone hold it for ~0.1 s)."""
+        """Only now the index and the relay of the scan's reports may compete for the GIL (the
+        import of numpy or of the core's records alone holds it for ~0.1 s)."""
         self._painted.set()
-        self._analyse()
 
     @work(thread=True, group="index")
     def _index(self) -> None:
@@ -219,21 +227,29 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
                 self.call_from_thread(self._set_base, MergedSource(self.files.indexes, order))
         self.post_message(IndexProgress(True))
 
-    @work(thread=True, exclusive=True, group="analysis")
     def _analyse(self) -> None:
-        from spectrace.pipeline import Analysis
-        from spectrace.tui import analysis as core
+        """The core runs in a child process (see tui/analysis.py), started at once: it uses
+        the other core while this one draws the first frame."""
+        from spectrace.tui.analysis import Apart
 
         self._analysis_started_at = time.monotonic()
-        result = core.run(
-            self.files.paths,
-            self.expect,
-            lambda c: self.post_message(CrashFound(c)),
-            self.stacks,
-            self.rules or (lambda rules: self.post_message(RulesLoaded(rules))),
+        try:
+            self._apart = Apart(self.files.paths, self.expect, self.stacks)
+        except OSError as exc:  # no process to be had (ulimit -u, no memory): say so
+            self.post_message(AnalysisFailed(f"cannot start the analysis: {exc}"))
+            return
+        self._relay(self._apart)
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def _relay(self, apart: Apart) -> None:
+        """Posts the child's reports as they come; unpickling them waits for the first frame."""
+        self._painted.wait(FIRST_FRAME_WAIT_S)
+        result = apart.wait(
+            lambda found: self.post_message(CrashesFound(found)),
+            lambda rules: self.post_message(RulesLoaded(rules)),
         )
         self.post_message(
-            AnalysisDone(result) if isinstance(result, Analysis) else AnalysisFailed(result)
+            AnalysisFailed(result) if isinstance(result, str) else AnalysisDone(result)
         )
 
     @work(thread=True, exclusive=True, group="readout")
@@ -303,10 +319,11 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self.styler.use(message.rules.benign)
         self.log_view.set_crash_lines(self.log_view.crash_lines)  # restyles the rows shown
 
-    def on_crash_found(self, message: CrashFound) -> None:
+    def on_crashes_found(self, message: CrashesFound) -> None:
         """The first crash shows at once; later ones in batches (a rebuild per crash costs ~70 ms)."""
-        self.crashes.append(message.crash)
-        if len(self.crashes) == 1:
+        first = not self.crashes
+        self.crashes.extend(message.crashes)
+        if first:
             self._show_crashes()
         elif not self._crash_flush_pending:
             self._crash_flush_pending = True
@@ -318,6 +335,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         if self.analysis is None and shown < min(len(self.crashes), PROVISIONAL_MAX):
             self._list(crash_entries(self.crashes[:PROVISIONAL_MAX]))
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
+        self._status()  # the count beside the list, not at the next index progress
 
     def on_analysis_done(self, message: AnalysisDone) -> None:
         self.analysis = message.analysis

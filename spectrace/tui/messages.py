@@ -28,10 +28,11 @@ class RulesLoaded(Message):
 
 
 @dataclass
-class CrashFound(Message):
-    """The scan met a crash; shown at once, replaced by incidents when analysis ends."""
+class CrashesFound(Message):
+    """The scan met crashes (the first alone, at once; then batches); shown as they come,
+    replaced by incidents when the analysis ends."""
 
-    crash: Crash
+    crashes: list[Crash]
 
 
 @dataclass

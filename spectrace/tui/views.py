@@ -30,10 +30,12 @@ class FileSet:
                 self._by_name.setdefault(name, n)
 
     def file_of(self, source: str) -> int | None:
-        for name in (source, os.path.abspath(source), Path(source).name):
-            if name in self._by_name:
-                return self._by_name[name]
-        return None
+        """Called for every crash on each list update: the name as given is tried first, and
+        abspath (a system call) only when that misses."""
+        found = self._by_name.get(source)
+        if found is None:
+            found = self._by_name.get(os.path.abspath(source), self._by_name.get(Path(source).name))
+        return found
 
     def row(self, view: LineSource, source: str | None, lineno: int | None) -> int | None:
         """View row of a core position (1-based line), None when not shown."""
