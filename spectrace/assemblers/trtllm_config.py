@@ -30,6 +30,7 @@ LITERALS: tuple[bytes, ...] = (
     b"speculative_decoding_mode",
     b"_one_model",
     b"Invalid decoding type: ",
+    b"examples/eagle/", b"examples/medusa/", b"examples/redrafter/", b"examples/lookahead/",
 )
 # One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``).
 _YAML = re.compile(
@@ -54,6 +55,11 @@ _CONFIG_CLASS = re.compile(
     r"SaveHiddenStates|UserProvided|PARD|DFlash|DSpark))DecodingConfig\("
 )
 _TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
+# The TensorRT engine flow's per-method example scripts (convert_checkpoint.py, run.py): the
+# engine is built for that mode, and no PyTorch worker runs it.
+_EXAMPLE = re.compile(r"examples/(eagle|medusa|redrafter|lookahead)/\w+\.py\b")
+_EXAMPLE_MODES = {"eagle": "eagle", "medusa": "medusa", "redrafter": "explicit_draft_tokens",
+                  "lookahead": "lookahead_decoding"}
 _NAMES = {
     "decoding_type": "speculative_config.method",
     "speculative_decoding_mode": "speculative_config.method",
@@ -81,6 +87,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if "DecodingConfig(" in text or "_config" in text:
         if flags := _dump_flags(text):
             return flags
+    if (m := _EXAMPLE.search(text)) is not None:
+        return {"speculative_config.method": _EXAMPLE_MODES[m.group(1)], "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _TYPE_ERROR.search(text)) is not None:

@@ -95,3 +95,13 @@ def test_the_engines_own_max_draft_len_zero_says_speculation_is_off() -> None:
     path = global_worker_path(collect("[TensorRT-LLM][INFO] TRTGptModel maxDraftLen: 0"))
     assert (path.value, path.worker_class, path.missing) == ("none", None, ())
     assert global_worker_path(collect("[TRT-LLM] [I] draft_len: 0")).value == "unknown"
+
+
+def test_the_engine_flows_eagle_example_script_names_the_engines_eagle() -> None:
+    config = collect(
+        "python3 /app/tensorrt_llm/examples/eagle/convert_checkpoint.py --model_dir /m \\",
+        "    --output_dir /ckpt --max_draft_len 63 --num_eagle_layers 4",
+    )
+    path = global_worker_path(config)
+    assert (path.value, path.framework, path.family) == ("other", "trtllm", "EAGLE")
+    assert path.worker_class is None  # the TRT engine's own EAGLE, no PyTorch worker
