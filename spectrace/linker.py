@@ -28,6 +28,7 @@ from spectrace.path_evidence import (
     speculates,
 )
 from spectrace.path_family import family_evidence
+from spectrace.path_frames import family_of
 from spectrace.path_mentions import KIND as MENTION
 from spectrace.path_mentions import MESSAGE_KIND, Mention, mention_votes, message_names
 from spectrace.path_missing import (
@@ -160,6 +161,7 @@ def decide(
         (e.worker_class for e in votes if e.points_to == first.points_to and e.worker_class), None
     )
     against = next((e for e in votes if e.points_to != first.points_to), None)
+    against = against or _other_family(first, worker, votes)
     conflict = None
     if against is not None and _kind(against) == _kind(first):
         conflict = (
@@ -177,6 +179,28 @@ def decide(
     framework, family = describe(worker, config, votes)
     return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict, framework,
                       family)  # fmt: skip
+
+
+def _other_family(
+    first: Evidence, worker: str | None, votes: Sequence[Evidence]
+) -> Evidence | None:
+    """A vote of another kind naming a class of another family (frames in
+    ``lookaheadDecodingLayer.cpp``, a config saying MTP): "other" verdicts disagree by class,
+    not by v1/v2. Classes of one family (a plugin's subclass, V0's wrapper and its proposer)
+    or with no family of their own never disagree."""
+    mine = family_of(worker)
+    if first.points_to != "other" or mine is None or not mine[1]:
+        return None
+    for vote in votes:
+        theirs = family_of(vote.worker_class) if vote.worker_class else None
+        if (
+            theirs is not None
+            and theirs[1]
+            and theirs[1] != mine[1]
+            and _kind(vote) != _kind(first)
+        ):
+            return vote
+    return None
 
 
 def global_worker_path(config: RunConfig) -> WorkerPath:
