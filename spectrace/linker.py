@@ -129,6 +129,8 @@ def _kind(evidence: Evidence) -> str:
         ("faulthandler frame", "stack dump frames"),
         ("exception message", "exception messages"),
         (MENTION, "files named in the text"),
+        ("IPython traceback frame", "traceback frames"),
+        ("runtime warning", "runtime warnings"),
         (MESSAGE_KIND, "exception messages"),
         ("server_args dump", "the server_args dump"),
         ("vLLM config", "the vLLM config"),

@@ -43,6 +43,12 @@ _EDIT = re.compile(
     re.IGNORECASE,
 )
 _DIFF = ("+", "--- ", "@@", "diff --git", "index ")
+# lines that are frames or a warning by their shape, not a sentence: named as such
+_SHAPES = (
+    ("py-spy frame line", re.compile(r"^\s*[\w<>.]+ \([^()\s]+:\d+\)\s*$")),
+    ("IPython traceback frame", re.compile(r"^\s*File \S+:\d+, in [\w<>.]+")),
+    ("runtime warning", re.compile(r":\d+: \w*Warning\b")),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,7 @@ class Mention:
     text: str  # the line as the log shows it (cut)
     name: str  # "eagle_worker_v2.py:828" as written
     signature: FrameSignature
+    kind: str = KIND  # or the frame shape the line has ("py-spy frame line", ...)
 
 
 @cache
@@ -75,7 +82,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     out: list[Mention] = []
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
-        out += [Mention(line.source, line.lineno, shown, name, sig)
+        kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
+        out += [Mention(line.source, line.lineno, shown, name, sig, kind)
                 for name, sig in line_names(line.text)]  # fmt: skip
     return out
 
@@ -146,7 +154,8 @@ def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -
     out: list[Evidence] = []
     for m in mine:
         sig = m.signature
-        reason = (f"{KIND} ({m.name}) in {sig.name}: {sig.what} -> {sig.points_to} "
-                  f"({sig.worker_class}); a name in a sentence is weaker than a frame")  # fmt: skip
+        said = f"{sig.name}: {sig.what} -> {sig.points_to} ({sig.worker_class})"
+        reason = (f"{m.kind} in {said}; a line outside the crash's record" if m.kind != KIND
+                  else f"{KIND} ({m.name}) in {said}; a name in a sentence is weaker than a frame")  # fmt: skip
         out.append(Evidence(m.source, m.lineno, m.text, reason, sig.points_to, sig.worker_class))
     return out

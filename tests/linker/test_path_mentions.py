@@ -59,10 +59,31 @@ def test_file_line_n_in_prose_and_a_full_path_decide(tmp_path: Path) -> None:
 def test_a_runtime_warning_and_a_headerless_py_spy_line_decide(tmp_path: Path) -> None:
     warning = (f"{SITE}/speculative/eagle_worker.py:412: UserWarning: To copy construct from a "
                "tensor, use sourceTensor.clone().detach()")  # fmt: skip
-    assert verdict(tmp_path, [warning, *CRASH])[:2] == ("v1", "EAGLEWorker")
+    value, worker, evidence = verdict(tmp_path, [warning, *CRASH])
+    assert (value, worker) == ("v1", "EAGLEWorker")
+    assert evidence[0][1].startswith("runtime warning in eagle_worker.py")
     spy = ["Thread 77 (idle): MainThread",
            "    verify (sglang/srt/speculative/eagle_worker_v2.py:512)"]  # fmt: skip
     assert verdict(tmp_path, [*spy, *CRASH])[:2] == ("v2", "EAGLEWorkerV2")
+    value, worker, evidence = verdict(tmp_path, [spy[1], *CRASH])  # no dump around it at all
+    assert (value, worker) == ("v2", "EAGLEWorkerV2")
+    assert evidence[0][1].startswith("py-spy frame line in eagle_worker_v2.py")
+
+
+def test_an_ipython_traceback_frame_decides(tmp_path: Path) -> None:
+    # a notebook's traceback: "File PATH:N, in Class.method(args)" frames, no Traceback line
+    vllm = "~/venv/lib/python3.12/site-packages/vllm"
+    lines = [
+        "RuntimeError                              Traceback (most recent call last)",
+        f"File {vllm}/v1/spec_decode/eagle.py:212, in EagleProposer.propose(self, ids)",
+        "--> 212 logits = self.model.compute_logits(hidden_states)",
+        "",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]
+    value, worker, evidence = verdict(tmp_path, lines)
+    assert (value, worker) == ("other", "EagleProposer")
+    assert evidence[0] == (2, evidence[0][1])
+    assert evidence[0][1].startswith("IPython traceback frame in spec_decode/eagle.py")
 
 
 def test_names_that_do_not_show_what_ran_settle_nothing(tmp_path: Path) -> None:
