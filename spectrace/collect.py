@@ -21,8 +21,8 @@ from spectrace.assemblers.fatal import (
     reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
-from spectrace.assemblers.pyconfig import PyDictSpan
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
+from spectrace.assemblers.pyconfig import PyDictSpan
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine

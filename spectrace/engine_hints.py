@@ -34,8 +34,14 @@ _FRAME_ROOTS = (("/sglang/", "sglang"), ("/vllm/", "vllm"), ("/tensorrt_llm/", "
 _LABELS = (("EngineCore", "vllm"), ("VllmWorker", "vllm"), ("Worker_TP", "vllm"))
 # Exception types only one framework raises (TensorRT-LLM's C++ TLLM_CHECK / its Python
 # errors; vLLM's engine-client errors), or a module path that names it.
-_EXCEPTIONS = (("TRTLLMError", "trtllm"), ("TllmAssertion", "trtllm"), ("tensorrt_llm.", "trtllm"),
-               ("EngineDeadError", "vllm"), ("EngineGenerationError", "vllm"), ("vllm.", "vllm"))
+_EXCEPTIONS = (
+    ("TRTLLMError", "trtllm"),
+    ("TllmAssertion", "trtllm"),
+    ("tensorrt_llm.", "trtllm"),
+    ("EngineDeadError", "vllm"),
+    ("EngineGenerationError", "vllm"),
+    ("vllm.", "vllm"),
+)
 _SGLANG_RANK = re.compile(r"^(?:DP\d+ )?(?:PP\d+ )?TP\d+(?: EP\d+)?$")  # SGLang's own prefix
 
 

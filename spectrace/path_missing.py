@@ -185,7 +185,10 @@ def missing_evidence(
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
     if conditional and (var := _SHELL_VAR.search(conditional)) is not None:
-        return (f"the line that sets {var.group(0)} (the draft model's name or config)", WORKER_FRAME)
+        return (
+            f"the line that sets {var.group(0)} (the draft model's name or config)",
+            WORKER_FRAME,
+        )
     if conditional:
         first = {"trtllm": TRTLLM_ONE_MODEL, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
         return (first.get(config.engine or "", VERSION_LINE), WORKER_FRAME)

@@ -352,8 +352,9 @@ class ConfigCollector:
         if found is None:
             return
         if found.method is not None:
-            flags["speculative_config.method"] = FlagValue(found.method, model.source, model.lineno,
-                                                            model.origin)
+            flags["speculative_config.method"] = FlagValue(
+                found.method, model.source, model.lineno, model.origin
+            )
         self._config.path_evidence.append(Evidence(model.source, model.lineno, trim(text),
             found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
 
@@ -369,8 +370,9 @@ class ConfigCollector:
         if found is None:
             return
         if found.method is not None:
-            flags["speculative_config.method"] = FlagValue(found.method, tokens.source,
-                                                            tokens.lineno, tokens.origin)
+            flags["speculative_config.method"] = FlagValue(
+                found.method, tokens.source, tokens.lineno, tokens.origin
+            )
         self._config.path_evidence.append(Evidence(tokens.source, tokens.lineno, trim(text),
             found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
 
@@ -402,7 +404,9 @@ class ConfigCollector:
             found = VERSION.search(line.text)  # the engine line names its own release
             version = (found.group(1) or found.group(2)) if found else self._config.version
             reason, points_to, proposer = proposer_verdict(
-                flags["speculative_config.method"], version, engine_line_v1(line.text),
+                flags["speculative_config.method"],
+                version,
+                engine_line_v1(line.text),
                 legacy_spelling(line.text),
             )
             self._config.path_evidence.append(
@@ -493,7 +497,9 @@ class ConfigCollector:
         line = next(iter(command.lines.values()))
         reason = (f"launch command: {option} is refused by sglang {release} (ambiguous or gone "
                   f"there), so this run predates it: era {era}")  # fmt: skip
-        self._config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason))
+        self._config.path_evidence.append(
+            Evidence(line.source, line.lineno, trim(line.raw), reason)
+        )
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         if "SGLANG_ENABLE_SPEC_V2" in env:

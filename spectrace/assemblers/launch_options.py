@@ -207,8 +207,10 @@ def parse_tokens(table: OptionTable, tokens: list[str], release: str | None = No
             for dest, value in found.items():
                 values[dest] = (value, start)
             refused = took + 1  # the release after the one that took it refused it
-            if release is None and refused < len(table.releases) and (
-                bound is None or refused < bound[0]
+            if (
+                release is None
+                and refused < len(table.releases)
+                and (bound is None or refused < bound[0])
             ):
                 bound = (refused, segment[0])
         extras += [(token, start + i) for i, token in enumerate(segment) if i >= taken]

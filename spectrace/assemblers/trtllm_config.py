@@ -30,7 +30,10 @@ LITERALS: tuple[bytes, ...] = (
     b"speculative_decoding_mode",
     b"_one_model",
     b"Invalid decoding type: ",
-    b"examples/eagle/", b"examples/medusa/", b"examples/redrafter/", b"examples/lookahead/",
+    b"examples/eagle/",
+    b"examples/medusa/",
+    b"examples/redrafter/",
+    b"examples/lookahead/",
 )
 # One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``).
 _YAML = re.compile(
@@ -58,8 +61,12 @@ _TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
 # The TensorRT engine flow's per-method example scripts (convert_checkpoint.py, run.py): the
 # engine is built for that mode, and no PyTorch worker runs it.
 _EXAMPLE = re.compile(r"examples/(eagle|medusa|redrafter|lookahead)/\w+\.py\b")
-_EXAMPLE_MODES = {"eagle": "eagle", "medusa": "medusa", "redrafter": "explicit_draft_tokens",
-                  "lookahead": "lookahead_decoding"}
+_EXAMPLE_MODES = {
+    "eagle": "eagle",
+    "medusa": "medusa",
+    "redrafter": "explicit_draft_tokens",
+    "lookahead": "lookahead_decoding",
+}
 _NAMES = {
     "decoding_type": "speculative_config.method",
     "speculative_decoding_mode": "speculative_config.method",
@@ -122,16 +129,19 @@ def _dump_flags(text: str) -> dict[str, object]:
     m = _CONFIG_CLASS.search(text)
     if m is not None:
         inside = bracketed(text, m.end() - 1)
-        values, _complete = parse_call_kwargs("C(" + (inside if inside is not None else
-                                                      text[m.end():]) + ")")
+        values, _complete = parse_call_kwargs(
+            "C(" + (inside if inside is not None else text[m.end() :]) + ")"
+        )
         stem = (m.group(1) or m.group(2)).lower()
         values.setdefault("decoding_type", _CLASS_TYPES.get(stem, stem))
         return _named(values)
     if (inline := _INLINE.search(text)) is not None:
         return _inline_flags(text, inline.end() - 1)
     at = text.find("speculative_config=")
-    if at >= 0 and text[at + len("speculative_config="):].startswith("None") and any(
-        mark in text for mark in _TRT_MARK
+    if (
+        at >= 0
+        and text[at + len("speculative_config=") :].startswith("None")
+        and any(mark in text for mark in _TRT_MARK)
     ):
         return {"speculative_config.method": None}
     return {}
@@ -167,7 +177,8 @@ def eagle_mode(one_model: object, backend: object) -> tuple[str | None, str | No
         return None, None
     if one_model is True or one_model is False:
         return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None
-    return None, ("Eagle3OneModelWorker if eagle3_one_model keeps its default (True), "
-                  "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
-                  "the TensorRT engine's EAGLE with --backend tensorrt")
-
+    return None, (
+        "Eagle3OneModelWorker if eagle3_one_model keeps its default (True), "
+        "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
+        "the TensorRT engine's EAGLE with --backend tensorrt"
+    )

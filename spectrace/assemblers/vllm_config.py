@@ -24,16 +24,28 @@ _ARG_KEYS = {"method": "method", "num_speculative_tokens": "num_spec_tokens", "m
 
 # Draft model names that say their method, the way vLLM's own SpeculativeConfig tells them
 # apart when no method is given ("eagle-" / "eagle3-" in the name); only positive names.
-_NAMED_METHODS = (("eagle3", "eagle3"), ("eagle", "eagle"), ("medusa", "medusa"),
-                  ("mlp-speculator", "mlp_speculator"), ("mlp_speculator", "mlp_speculator"),
-                  ("[ngram]", "ngram"))
+_NAMED_METHODS = (
+    ("eagle3", "eagle3"),
+    ("eagle", "eagle"),
+    ("medusa", "medusa"),
+    ("mlp-speculator", "mlp_speculator"),
+    ("mlp_speculator", "mlp_speculator"),
+    ("[ngram]", "ngram"),
+)
 SPEC_REPR = "SpeculativeConfig("
 
 # Lines that show the run is on Ascend NPUs, where vLLM runs through the vllm-ascend plugin
 # (its own proposer subclasses): the plugin's activation line, its image / package / model hub
 # names, torch_npu, and the env of CANN and HCCL (Ascend's collective library) people export.
-ASCEND_LITERALS: tuple[bytes, ...] = (b"plugin ascend", b"platform npu", b"vllm-ascend",
-                                      b"torch_npu", b"HCCL_", b"PYTORCH_NPU_", b"ASCEND_")
+ASCEND_LITERALS: tuple[bytes, ...] = (
+    b"plugin ascend",
+    b"platform npu",
+    b"vllm-ascend",
+    b"torch_npu",
+    b"HCCL_",
+    b"PYTORCH_NPU_",
+    b"ASCEND_",
+)
 _ASCEND = re.compile(
     r"Platform plugin ascend is activated|detected platform npu|torch_npu|install vllm-ascend"
     r"|(?<!vllm-project/)vllm-ascend[:/=]"  # an image tag, a hub path; not the repository
@@ -84,8 +96,11 @@ _METHOD_ERROR = re.compile(
     r"(?:Unknown|Unsupported|Unrecognized|Invalid) speculative (?:decoding )?method\W{0,3}"
     r"""['"]?(\[?[a-z][\w-]{0,60}\]?)"""
 )
-SPEC_LINE_LITERALS: tuple[bytes, ...] = (SPEC_REPR.encode(), b"speculative method",
-                                         b"speculative decoding method")
+SPEC_LINE_LITERALS: tuple[bytes, ...] = (
+    SPEC_REPR.encode(),
+    b"speculative method",
+    b"speculative decoding method",
+)
 
 
 def spec_line_flags(text: str) -> dict[str, object]:
@@ -172,4 +187,3 @@ def v0_keyword_flags(text: str) -> dict[str, object]:
     if model == "[ngram]":
         flags["speculative_config.method"] = "ngram"
     return flags
-

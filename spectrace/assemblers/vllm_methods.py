@@ -69,7 +69,9 @@ def method_for(model: str, release: Version) -> str:
     rule matches; medusa / MLP / MTP heads are told by their config, which a log rarely shows,
     so a name saying medusa is taken as the head's own word)."""
     name = model.lower()
-    named = [m for first, last, word, m in NAME_RULES if word in name and _within(release, first, last)]
+    named = [
+        m for first, last, word, m in NAME_RULES if word in name and _within(release, first, last)
+    ]
     if named:
         return named[0]
     hinted = method_from_model(model)
@@ -111,20 +113,28 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return Inferred(v1.method, v1.reason, v1.points_to, v1.worker)
     condition = f"{v0.worker} (V0) if vLLM <= {_LAST_V0}, else {v1.worker}"
     if v1.method == "draft_model":  # the releases between refused it
-        condition = (f"{v0.worker} (V0) if vLLM <= {_LAST_V0}, {v1.worker} if vLLM >= 0.17; "
-                     "0.10-0.16 refuse it at start-up")
-    reason = (f"vLLM config: draft model '{model}' with no method: vLLM infers the method and its "
-              f"class by release, and the log prints none -> {condition}")
+        condition = (
+            f"{v0.worker} (V0) if vLLM <= {_LAST_V0}, {v1.worker} if vLLM >= 0.17; "
+            "0.10-0.16 refuse it at start-up"
+        )
+    reason = (
+        f"vLLM config: draft model '{model}' with no method: vLLM infers the method and its "
+        f"class by release, and the log prints none -> {condition}"
+    )
     return Inferred(v1.method if v0.method == v1.method else None, reason, None, None, condition)
 
 
 def _unresolved(model: str) -> Inferred:
     """V0's ``--speculative-model ${var}``: V0 ran every draft model and EAGLE head on
     MultiStepWorker; only a Medusa or MLP-speculator head (told by its config) ran elsewhere."""
-    condition = (f"MultiStepWorker (V0) unless {model} is a Medusa or MLP-speculator head "
-                 "(MedusaWorker / MLPSpeculatorWorker)")
-    reason = (f"vLLM launch command: V0 --speculative-model {model} (a shell variable the paste "
-              f"does not resolve) -> {condition}")
+    condition = (
+        f"MultiStepWorker (V0) unless {model} is a Medusa or MLP-speculator head "
+        "(MedusaWorker / MLPSpeculatorWorker)"
+    )
+    reason = (
+        f"vLLM launch command: V0 --speculative-model {model} (a shell variable the paste "
+        f"does not resolve) -> {condition}"
+    )
     return Inferred(None, reason, None, None, condition)
 
 
@@ -147,17 +157,24 @@ def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | No
     """A token count with no draft model on a DeepSeek-V3/R1 target: its own MTP layers."""
     if not isinstance(target, str) or _DEEPSEEK_V3.search(target) is None:
         return None
-    said = (f"vLLM config: num_speculative_tokens with no draft model on {target} (a DeepSeek-V3 "
-            "target): vLLM 0.7.3-0.10 drafts with its own MTP layers (deepseek_mtp)")
+    said = (
+        f"vLLM config: num_speculative_tokens with no draft model on {target} (a DeepSeek-V3 "
+        "target): vLLM 0.7.3-0.10 drafts with its own MTP layers (deepseek_mtp)"
+    )
     release = _release(version) if version else (Version("0.8.4") if legacy else None)
     if release is None:
-        condition = (f"MultiStepWorker (V0) if vLLM <= {_LAST_V0}, EagleProposer on 0.10; "
-                     "other releases refuse it at start-up")
+        condition = (
+            f"MultiStepWorker (V0) if vLLM <= {_LAST_V0}, EagleProposer on 0.10; "
+            "other releases refuse it at start-up"
+        )
         return Inferred("deepseek_mtp", f"{said} -> {condition}", None, None, condition)
     if not _within(release, *SELF_MTP):
         return Inferred(None, f"{said}; vLLM {release} refuses it at start-up", None, None)
     if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
-        return Inferred("deepseek_mtp", f"{said} -> MultiStepWorker (V0 spec_decode, other)",
-                        "other", "MultiStepWorker")
+        return Inferred(
+            "deepseek_mtp",
+            f"{said} -> MultiStepWorker (V0 spec_decode, other)",
+            "other",
+            "MultiStepWorker",
+        )
     return Inferred("deepseek_mtp", f"{said} -> EagleProposer (other)", "other", "EagleProposer")
-

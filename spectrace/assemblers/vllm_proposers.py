@@ -38,16 +38,26 @@ def _tables() -> _Tables:
         data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
     except tomllib.TOMLDecodeError:
         data = {}
-    methods = {str(r.get("value", "")).lower(): (str(r.get("family", "")), str(r.get("worker", "")),
-                                                 str((r.get("releases") or [""])[0]))
-               for r in data.get("method", []) if isinstance(r, dict)}
+    methods = {
+        str(r.get("value", "")).lower(): (
+            str(r.get("family", "")),
+            str(r.get("worker", "")),
+            str((r.get("releases") or [""])[0]),
+        )
+        for r in data.get("method", [])
+        if isinstance(r, dict)
+    }
     spans: dict[str, tuple[str, str]] = {}
     v0: dict[str, str] = {}
     for row in data.get("frame", []):
         worker, releases = str(row.get("worker", "")), row.get("releases", ["", ""])
         if worker and not row.get("function") and all(releases):
             spans.setdefault(worker, (str(releases[0]), str(releases[1])))
-            if worker.endswith("Worker") and row.get("family") and not row.get("file", "").startswith("v1/"):
+            if (
+                worker.endswith("Worker")
+                and row.get("family")
+                and not row.get("file", "").startswith("v1/")
+            ):
                 v0.setdefault(str(row["family"]), worker)
     return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0))
 
@@ -67,8 +77,15 @@ def _runs_on(cls: str, version: Version) -> bool:
 def legacy_spelling(text: str) -> bool:
     """The config spelled the V0 way (``speculative_model``, ``[ngram]``, ``draft_model=``):
     V0, or an early V1 release that still took it, so never the V1 class without a release."""
-    return any(word in text for word in ("speculative_model", "speculative-model", "[ngram]",
-                                          "SpeculativeConfig(draft_model="))
+    return any(
+        word in text
+        for word in (
+            "speculative_model",
+            "speculative-model",
+            "[ngram]",
+            "SpeculativeConfig(draft_model=",
+        )
+    )
 
 
 def engine_line_v1(text: str) -> bool | None:
@@ -79,8 +96,9 @@ def engine_line_v1(text: str) -> bool | None:
     return False if "LLM engine" in text else None
 
 
-def proposer_verdict(method: object, version: str | None = None, v1: bool | None = None,
-                     legacy: bool = False) -> tuple[str, str | None, str | None]:
+def proposer_verdict(
+    method: object, version: str | None = None, v1: bool | None = None, legacy: bool = False
+) -> tuple[str, str | None, str | None]:
     """(reason, points_to, class) for a speculative method (None: spec off). ``version`` is
     the vLLM release the log prints, ``v1`` what its engine line says (None: not said),
     ``legacy`` whether the config was spelled the V0 way (``legacy_spelling``); a ``method``
@@ -101,8 +119,12 @@ def proposer_verdict(method: object, version: str | None = None, v1: bool | None
     v0_last = _version(tables.spans.get("SpecDecodeWorker", ("", ""))[1])
     if v0_last is not None and (_version(first) or v0_last) > v0_last:
         worker = ""  # the method came after V0's last release: V1 only
-    on_v0 = bool(worker) and v1 is not True and release is not None and _runs_on(
-        "SpecDecodeWorker", release)
+    on_v0 = (
+        bool(worker)
+        and v1 is not True
+        and release is not None
+        and _runs_on("SpecDecodeWorker", release)
+    )
     on_v1 = on_v1 or (proposer and not worker)
     on_v0 = on_v0 and (legacy or not on_v1)  # both ship: the V1 spelling runs on V1
     if on_v1 and not on_v0:
@@ -112,6 +134,9 @@ def proposer_verdict(method: object, version: str | None = None, v1: bool | None
     if not proposer and not worker:
         return f"{said} (no proposer known for it)", None, None
     both = f"{proposer} on the V1 engine, {worker} on V0"
-    why = "the log prints neither the release nor the engine line" if release is None else (
-        f"vllm {version} ships both engines")
+    why = (
+        "the log prints neither the release nor the engine line"
+        if release is None
+        else (f"vllm {version} ships both engines")
+    )
     return f"{said} -> {both} ({why})", "other", None

@@ -56,7 +56,7 @@ def test_an_inline_keyword_dict_and_a_cut_one_are_read_without_running_them() ->
     hostile = 'speculative_config = {"method": __import__("os").system("x"), "model": "d"}'
     got = python_spec_dict(hostile)
     assert got is not None and got["model"] == "d" and not isinstance(got["method"], int)
-    assert python_spec_dict("--speculative_config '{\"method\": \"eagle\"}'") is None
+    assert python_spec_dict('--speculative_config \'{"method": "eagle"}\'') is None
 
 
 def test_an_unclosed_dict_stops_at_its_bound(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_ascend_env_names_the_plugin_and_a_repository_name_does_not(tmp_path: Pa
     launch = (
         "export HCCL_BUFFSIZE=512\n"
         "vllm serve /models/Qwen3-8B --speculative-config "
-        "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 3}'\n"
+        '\'{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 3}\'\n'
     )
     crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
     _config, path = _path(tmp_path, launch + crash)
@@ -93,9 +93,11 @@ def test_on_ascend_the_plugins_class_replaces_vllms_cuda_class(tmp_path: Path) -
     launch = (
         "export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True\n"
         "vllm serve /models/Qwen3-8B --speculative-config "
-        "'{\"method\": \"dflash\", \"model\": \"/models/Qwen3-8B-DFlash\", \"num_speculative_tokens\": 8}'\n"
+        '\'{"method": "dflash", "model": "/models/Qwen3-8B-DFlash", "num_speculative_tokens": 8}\'\n'
     )
     crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
     _config, path = _path(tmp_path, launch + crash)
     assert (path.worker_class, path.framework) == ("AscendDflashProposer", "vllm_ascend")
-    assert any("on Ascend vllm-ascend builds AscendDflashProposer" in e.reason for e in path.evidence)
+    assert any(
+        "on Ascend vllm-ascend builds AscendDflashProposer" in e.reason for e in path.evidence
+    )

@@ -33,7 +33,7 @@ def test_the_version_line_after_the_config_still_decides() -> None:
 def test_without_a_release_the_verdict_is_conditional_and_asks_for_the_version() -> None:
     config = collect(
         "python -m vllm.entrypoints.openai.api_server --model org/Big-70B "
-        "--speculative_config '{\"model\": \"org/Small-1B\", \"num_speculative_tokens\": 5}'"
+        '--speculative_config \'{"model": "org/Small-1B", "num_speculative_tokens": 5}\''
     )
     path = global_worker_path(config)
     assert path.value == "unknown" and path.worker_class is None
@@ -104,7 +104,9 @@ def test_a_deepseek_v3_target_with_only_a_token_count_drafts_with_its_own_mtp() 
     path = global_worker_path(config)
     assert (path.worker_class, path.family) == ("MultiStepWorker", "MTP")
     assert "own MTP layers" in path.evidence[0].reason
-    distill = collect("vllm serve deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --num-speculative-tokens 1")
+    distill = collect(
+        "vllm serve deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --num-speculative-tokens 1"
+    )
     assert "speculative_config.method" not in distill.flags
     v1 = collect(VERSION.format("0.10.1"), "vllm serve deepseek-ai/DeepSeek-V3 "
                  "--speculative-config '{\"num_speculative_tokens\": 1}'")  # fmt: skip
