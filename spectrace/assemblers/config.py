@@ -30,7 +30,7 @@ from spectrace.assemblers.vllm_config import (
     spec_line_flags,
     v0_keyword_flags,
 )
-from spectrace.assemblers.vllm_methods import infer, self_mtp, v0_tokens_spelling
+from spectrace.assemblers.vllm_methods import Inferred, infer, self_mtp, v0_tokens_spelling
 from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
@@ -346,17 +346,8 @@ class ConfigCollector:
         if model is None:
             self._self_mtp()
             return
-        line = self._line_of(model)
-        text = line.raw if line is not None else str(model.value)
-        found = infer(model.value, self._config.version, legacy_spelling(text))
-        if found is None:
-            return
-        if found.method is not None:
-            flags["speculative_config.method"] = FlagValue(
-                found.method, model.source, model.lineno, model.origin
-            )
-        self._config.path_evidence.append(Evidence(model.source, model.lineno, trim(text),
-            found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
+        text = self._text_of(model)
+        self._inferred(model, text, infer(model.value, self._config.version, legacy_spelling(text)))
 
     def _self_mtp(self) -> None:
         """A token count with no draft model: a DeepSeek-V3 target drafts with its own MTP."""
@@ -364,21 +355,24 @@ class ConfigCollector:
         tokens = flags.get("speculative_config.num_spec_tokens")
         if tokens is None or self._target is None:
             return
-        line = self._line_of(tokens)
-        text = line.raw if line is not None else ""
+        text = self._text_of(tokens)
         found = self_mtp(self._target, self._config.version, v0_tokens_spelling(text))
+        self._inferred(tokens, text, found)
+
+    def _inferred(self, at: FlagValue, text: str, found: Inferred | None) -> None:
+        """vLLM's inferred method as a flag on the line that caused it, and its verdict."""
         if found is None:
             return
         if found.method is not None:
-            flags["speculative_config.method"] = FlagValue(
-                found.method, tokens.source, tokens.lineno, tokens.origin
-            )
-        self._config.path_evidence.append(Evidence(tokens.source, tokens.lineno, trim(text),
+            self._config.flags["speculative_config.method"] = replace(at, value=found.method)
+        self._config.path_evidence.append(Evidence(at.source, at.lineno, trim(text),
             found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
 
-    def _line_of(self, flag: FlagValue) -> LogLine | None:
-        return next((ln for ln in reversed(self._lines)
+    def _text_of(self, flag: FlagValue) -> str:
+        """The raw line a flag was read on (the value itself when the line is gone)."""
+        line = next((ln for ln in reversed(self._lines)
                      if (ln.source, ln.lineno) == (flag.source, flag.lineno)), None)  # fmt: skip
+        return line.raw if line is not None else str(flag.value)
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)
