@@ -130,7 +130,7 @@ def _load_once(cfg: EngineConfig) -> Any:
     from spectrace_engine.managers.engine import DTYPES
     from spectrace_engine.models.loader import load_pair
 
-    pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype])
+    pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype], algorithm="EAGLE")  # spec rows
     if cfg.model == "smollm2":
         from spectrace_engine.train.smollm_train import HELD_OUT
 

@@ -131,16 +131,18 @@ def build_config(
     return cfg, warnings
 
 
-def check_weights(model: str, tp: int = 1) -> None:
-    """Missing or corrupt shipped weights, or a model that does not split over ``tp`` ranks:
-    one line (exit 2) before any rank starts."""
-    from spectrace_engine.models.loader import tp_problem
+def check_weights(model: str, tp: int = 1, algorithm: str = "EAGLE3") -> None:
+    """Missing or corrupt shipped weights (the target and the head ``algorithm`` reads), no such
+    head, or a model that does not split over ``tp`` ranks: one line (exit 2) before any rank."""
+    from spectrace_engine.models.loader import head_file, tp_problem
 
+    if model == "smollm2" and algorithm == "EAGLE":
+        raise UsageError("smollm2 ships an EAGLE-3 head only: use --speculative-algorithm EAGLE3")
     if model != "smollm2" and not model.startswith("synth-"):  # synth-*: no files
         from spectrace_engine.models.weights import verified_file
 
-        for part in ("target", "draft"):
-            verified_file(f"{model}.{part}.safetensors")
+        for name in (f"{model}.target.safetensors", head_file(model, algorithm)):
+            verified_file(name)
     problem = tp_problem(model, tp)
     if problem is not None:
         raise UsageError(problem)
@@ -287,7 +289,7 @@ def run(
     for ld in loads:
         if ld.problems():
             raise UsageError(ld.problems()[0])
-    check_weights(model, tp)
+    check_weights(model, tp, speculative_algorithm.upper())
     check_devices(device, tp)
     try:  # an --out that is a file or unwritable is the user's to fix, before any rank starts
         out.mkdir(parents=True, exist_ok=True)
@@ -433,7 +435,7 @@ def bench(
         if kw["algorithm"] != "NONE":
             kw["simulate_accept_len"] = simulate_accept_len
         configs.append((name, *build_config(**kw)))
-    check_weights(model)
+    check_weights(model, algorithm="EAGLE")  # the sweep's speculative rows run EAGLE
     check_devices(device, 1)
     if peak_tflops <= 0 or min_steps < 0:
         raise UsageError("--peak-tflops must be positive and --min-steps at least 0")

@@ -173,7 +173,10 @@ class Engine:
         cfg, log = self.cfg, self.log
         t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
         log.info(f"Load weight begin. avail mem={mem:.2f} GB")
-        pair = self.preloaded or load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype], self.tp)
+        algorithm = cfg.spec.algorithm or "EAGLE3"
+        pair = self.preloaded or load_pair(
+            cfg.model, cfg.device, DTYPES[cfg.dtype], self.tp, algorithm
+        )
         after = avail_mem_gb(cfg.device)
         log.info(
             f"Load weight end. elapsed={time.perf_counter() - t:.2f} s, "
@@ -182,10 +185,9 @@ class Engine:
         )
         if cfg.spec.enabled:
             log.info(f"Load weight begin. avail mem={after:.2f} GB")
-            # the pair loads as one (the target's line carries the time); every shipped head is
-            # an EAGLE-3 head (fused low/mid/high features), whichever algorithm was asked for
+            # the pair loads as one (the target's line carries the time)
             log.info(
-                f"Load weight end. elapsed=0.00 s, type=LlamaForCausalLMEagle3, "
+                f"Load weight end. elapsed=0.00 s, type={pair.draft.architecture}, "
                 f"avail mem={after:.2f} GB, mem usage={param_gb(pair.draft.own_state_dict().values()):.2f} GB."
             )
         return pair

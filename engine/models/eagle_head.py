@@ -1,13 +1,26 @@
-"""EAGLE-3-style draft head: fuses low/mid/high target features, one decoder layer, shared LM head.
+"""The EAGLE and EAGLE-3 draft heads: one decoder layer over the target's hidden states.
 
-Public API::
+They differ in what they read from the target, as SGLang's ``llama_eagle.py`` and
+``llama_eagle3.py`` do:
 
-    DraftHead(cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None)
-        shares (and never trains) target.embed and target.lm_head; own fc, layer, norm, KV cache.
+* ``DraftHead`` (EAGLE-3, ``LlamaForCausalLMEagle3``): the target captures the hidden states after
+  three blocks (low, mid, high: ``capture_aux_hidden_states``), ``fc`` fuses them to ``dim``; the
+  layer reads ``norm(embedding) ++ norm(feature)`` (2*dim wide) with the residual over the feature,
+  and logits come through a final norm.
+* ``EagleDraftHead`` (EAGLE, ``LlamaForCausalLMEagle``): the target hands over its last hidden
+  state (after the final norm, what its LM head reads); ``fc`` maps ``embedding ++ feature`` to
+  ``dim`` (with bias), the layer has no input norm (EAGLE skips layer 0's), the residual is over
+  the ``fc`` output, and the LM head reads the layer's output directly.
+
+Public API (both)::
+
+    Head(cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None)
+        shares (and never trains) target.embed and target.lm_head; own fc, layer, KV cache.
         draft_vocab (EAGLE-3's d2t): target ids the head may propose; logits of other ids are the
         dtype's minimum, so top-k never picks them (the SmolLM2 head uses ~4k of 49k ids).
-        .fuse(aux_hidden [B,T,3*dim]) -> [B,T,dim]
-        .new_kv_cache(slots, max_len) -> KVCache           # one layer
+        .algorithm ("EAGLE3" | "EAGLE"), .architecture (SGLang's class name), .feature_dim
+        .fuse(target_feature [B,T,feature_dim]) -> [B,T,dim]
+        .new_kv_cache(slots, max_len, size=0, req_to_token=None) -> KVCache   # one layer
         .forward(tokens, hidden, positions, slots, cache_locs, attn_mask, kv) -> (logits, hidden_out)
             Same cache/mask conventions as TargetModel.forward. logits [B,T,V] float32,
             hidden_out [B,T,dim] (feed it back as `hidden` for the next draft step).
@@ -41,57 +54,67 @@ from spectrace_engine.models.llama import (
 from torch import Tensor, nn
 
 
-class DraftHead(RopeModule):
+class DraftHeadBase(RopeModule):
+    """What both heads share: the target's embedding and LM head, one layer, its KV cache."""
+
     vocab_map: Tensor | None
+    algorithm = ""
+    architecture = ""
+    fc: nn.Linear
 
     def __init__(
-        self, cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None
+        self, cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None, in_dim: int
     ) -> None:
         super().__init__()
         self.cfg = cfg
         self.register_buffer("vocab_map", draft_vocab)
         self.embed = target.embed
         self.lm_head = target.lm_head
-        self.fc = nn.Linear(3 * cfg.dim, cfg.dim, bias=False)
-        self.input_norm = RMSNorm(cfg.dim, cfg.norm_eps)
-        self.hidden_norm = RMSNorm(cfg.dim, cfg.norm_eps)
-        self.attn = Attention(cfg, in_dim=2 * cfg.dim, tp=target.tp)
+        self.attn = Attention(cfg, in_dim=in_dim, tp=target.tp)
         self.ffn_norm = RMSNorm(cfg.dim, cfg.norm_eps)
         self.ffn = FeedForward(cfg.dim, cfg.ffn_dim, target.tp)
-        self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
         self.register_buffer("rope", rope_table(cfg), persistent=False)
+
+    @property
+    def feature_dim(self) -> int:
+        """Width of the target feature the head reads (what ``fuse`` takes)."""
+        raise NotImplementedError
+
+    def fuse(self, target_feature: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def residual(self, layer_in: Tensor, hidden: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def head_input(self, x: Tensor) -> Tensor:
+        raise NotImplementedError
 
     def own_state_dict(self) -> dict[str, Tensor]:
         """Head weights without the shared (frozen) target embedding and LM head."""
         shared = ("embed.", "lm_head.")
         return {k: v for k, v in self.state_dict().items() if not k.startswith(shared)}
 
-    def fuse(self, aux_hidden: Tensor) -> Tensor:
-        return self.fc(aux_hidden)
-
     def new_kv_cache(
         self, slots: int, max_len: int, size: int = 0, req_to_token: Tensor | None = None
     ) -> KVCache:
         """One layer; the engine shares the target's req_to_token (SGLang's draft pool does)."""
-        c, ref = self.cfg, self.fc.weight
+        c, ref = self.cfg, self.attn.wq.weight
         if req_to_token is None:
             req_to_token, size = static_req_to_token(slots, max_len, ref.device), slots * max_len
         k, v = new_kv_buffers(ref, 1, size, self.attn.n_kv, c.head_dim)
         return KVCache(k, v, req_to_token)
 
-    def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
-        """EAGLE-3: attention reads norm(embedding) ++ norm(feature), 2*dim wide."""
-        emb = self.embed(tokens).to(hidden.dtype)
-        return torch.cat([self.input_norm(emb), self.hidden_norm(hidden)], dim=-1)
-
-    def finish(self, hidden: Tensor, attn_out: Tensor) -> tuple[Tensor, Tensor]:
-        """Residual over the feature, MLP, then logits (draft vocab only) via the shared head."""
-        x = hidden + attn_out
+    def finish(self, residual: Tensor, attn_out: Tensor) -> tuple[Tensor, Tensor]:
+        """Residual, MLP, then logits (draft vocab only) via the shared head."""
+        x = residual + attn_out
         x = x + self.ffn(self.ffn_norm(x))
         if self.vocab_map is None:
-            return self.lm_head(self.norm(x)).float(), x
+            return self.lm_head(self.head_input(x)).float(), x
         weight = self.lm_head.weight[self.vocab_map]
-        return F.linear(self.norm(x), weight).float(), x
+        return F.linear(self.head_input(x), weight).float(), x
 
     def full_vocab(self, logits: Tensor) -> Tensor:
         """Draft-vocab logits [..., Vd] -> target-vocab logits [..., V] (others at the minimum)."""
@@ -115,7 +138,7 @@ class DraftHead(RopeModule):
         bias = mask_bias(attn_mask, x.dtype)
         locs, rows = kv.resolve(slots, cache_locs)
         out = self.attn.forward_cached(x, self.rope, positions, locs, rows, bias, kv.k[0], kv.v[0])
-        logits, hidden_out = self.finish(hidden, out)
+        logits, hidden_out = self.finish(self.residual(x, hidden), out)
         return self.full_vocab(logits), hidden_out
 
     def forward_ttt(self, tokens: Tensor, feats: Tensor, steps: int) -> list[Tensor]:
@@ -139,9 +162,77 @@ class DraftHead(RopeModule):
             vs.append(v.transpose(1, 2))
             bias = mask_bias(ttt_mask(t, j + 1, dev).expand(b, t, -1), x.dtype)
             att = self.attn.attend(q, torch.cat(ks, dim=2), torch.cat(vs, dim=2), bias)
-            logits, hidden = self.finish(hidden, att)
+            logits, hidden = self.finish(self.residual(x, hidden), att)
             out.append(logits)
         return out
+
+
+class DraftHead(DraftHeadBase):
+    """EAGLE-3 (SGLang's ``LlamaForCausalLMEagle3``): fused low/mid/high target features."""
+
+    algorithm = "EAGLE3"
+    architecture = "LlamaForCausalLMEagle3"
+
+    def __init__(
+        self, cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None
+    ) -> None:
+        super().__init__(cfg, target, draft_vocab, in_dim=2 * cfg.dim)
+        self.fc = nn.Linear(3 * cfg.dim, cfg.dim, bias=False)
+        self.input_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.hidden_norm = RMSNorm(cfg.dim, cfg.norm_eps)
+        self.norm = RMSNorm(cfg.dim, cfg.norm_eps)
+
+    @property
+    def feature_dim(self) -> int:
+        return self.fc.in_features
+
+    def fuse(self, target_feature: Tensor) -> Tensor:
+        return self.fc(target_feature)
+
+    def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
+        """Attention reads norm(embedding) ++ norm(feature), 2*dim wide."""
+        emb = self.embed(tokens).to(hidden.dtype)
+        return torch.cat([self.input_norm(emb), self.hidden_norm(hidden)], dim=-1)
+
+    def residual(self, layer_in: Tensor, hidden: Tensor) -> Tensor:
+        return hidden
+
+    def head_input(self, x: Tensor) -> Tensor:
+        return self.norm(x)
+
+
+class EagleDraftHead(DraftHeadBase):
+    """EAGLE (SGLang's ``LlamaForCausalLMEagle``): the target's last hidden state and the token
+    embedding, concatenated and mapped to ``dim`` by ``fc``."""
+
+    algorithm = "EAGLE"
+    architecture = "LlamaForCausalLMEagle"
+
+    def __init__(
+        self, cfg: ModelConfig, target: TargetModel, draft_vocab: Tensor | None = None
+    ) -> None:
+        super().__init__(cfg, target, draft_vocab, in_dim=cfg.dim)
+        self.fc = nn.Linear(2 * cfg.dim, cfg.dim)
+
+    @property
+    def feature_dim(self) -> int:
+        return self.fc.in_features - self.cfg.dim
+
+    def fuse(self, target_feature: Tensor) -> Tensor:
+        return target_feature  # already the last layer's state, ``dim`` wide
+
+    def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
+        emb = self.embed(tokens).to(hidden.dtype)
+        return self.fc(torch.cat([emb, hidden], dim=-1))
+
+    def residual(self, layer_in: Tensor, hidden: Tensor) -> Tensor:
+        return layer_in
+
+    def head_input(self, x: Tensor) -> Tensor:
+        return x
+
+
+HEADS: dict[str, type[DraftHeadBase]] = {"EAGLE3": DraftHead, "EAGLE": EagleDraftHead}
 
 
 def ttt_mask(t: int, n_steps: int, device: torch.device) -> Tensor:

@@ -1,4 +1,4 @@
-"""LLaMA-style target model over a static KV cache, with EAGLE-3 low/mid/high feature capture.
+"""LLaMA-style target model over a static KV cache, capturing the hidden states a draft head reads.
 
 Public API (H7 codes against it)::
 
@@ -17,7 +17,8 @@ Public API (H7 codes against it)::
             Writes K/V of token (b,t) at kv token req_to_token[slots[b], cache_locs[b,t]], attends over
             the whole row, so a row must have True for its own cache_loc.
             logits: [B,T,V] float32;  aux_hidden: [B,T,3*dim] (model dtype), hidden states after
-            blocks cfg.capture_layers, concatenated low|mid|high.
+            blocks cfg.capture_layers, concatenated low|mid|high (EAGLE-3); with
+            .capture_aux_hidden_states = False, [B,T,dim]: the last state after the final norm (EAGLE).
         .forward_train(tokens [B,T]) -> (logits, aux_hidden)  # causal, no cache, for training
 
 Capture rules: static shapes, no host sync, no branching on tensor values. A row whose mask is all
@@ -252,6 +253,7 @@ class TargetModel(RopeModule):
         if cfg.tie_embeddings:
             self.lm_head.weight = self.embed.weight
         self.register_buffer("rope", rope_table(cfg), persistent=False)
+        self.capture_aux_hidden_states = True  # EAGLE-3's features; False: the last state (EAGLE)
 
     def new_kv_cache(
         self, slots: int, max_len: int, size: int = 0, req_to_token: Tensor | None = None
@@ -284,7 +286,15 @@ class TargetModel(RopeModule):
             x = x + layer.ffn(layer.ffn_norm(x))
             if i in self.cfg.capture_layers:
                 aux.extend([x] * self.cfg.capture_layers.count(i))
-        return self.lm_head(self.norm(x)).float(), torch.cat(aux, dim=-1)
+        return self.logits_and_features(x, aux)
+
+    def logits_and_features(self, x: Tensor, aux: list[Tensor]) -> tuple[Tensor, Tensor]:
+        """Logits, and the hidden states the draft head reads: EAGLE-3's low|mid|high blocks
+        (``capture_aux_hidden_states``, SGLang's switch), else the last state after the final
+        norm, which is what the LM head reads (EAGLE's feature)."""
+        last = self.norm(x)
+        feats = torch.cat(aux, dim=-1) if self.capture_aux_hidden_states else last
+        return self.lm_head(last).float(), feats
 
     def forward_train(self, tokens: Tensor) -> tuple[Tensor, Tensor]:
         """Causal forward without a cache, the same maths as `forward` (used by train.py)."""
@@ -300,4 +310,4 @@ class TargetModel(RopeModule):
             x = x + layer.ffn(layer.ffn_norm(x))
             if i in self.cfg.capture_layers:
                 aux.extend([x] * self.cfg.capture_layers.count(i))
-        return self.lm_head(self.norm(x)).float(), torch.cat(aux, dim=-1)
+        return self.logits_and_features(x, aux)

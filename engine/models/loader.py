@@ -3,8 +3,11 @@
 Public API::
 
     PAIRS = ("tiny", "tiny-hi-entropy", "smollm2")
-    load_pair(name="tiny", device="cpu", dtype=torch.float32, tp=None) -> ModelPair
+    load_pair(name="tiny", device="cpu", dtype=torch.float32, tp=None, algorithm="EAGLE3")
+        -> ModelPair
         tp (a GroupCoordinator): each rank keeps its shard of every split weight
+        algorithm: "EAGLE" loads the EAGLE head (<name>.eagle.draft.safetensors) and makes the
+        target hand over its last hidden state; anything else the EAGLE-3 head and its features
     ModelPair(target, draft, tokenizer, prompts, name, sha256)
         tokenizer: .encode(str) -> list[int], .decode(list[int]) -> str, .eos_token_id
         prompts: token-id lists for demos/benches (tiny: 32 Markov prompts of 24 tokens;
@@ -25,7 +28,7 @@ from safetensors import safe_open
 from safetensors.torch import load_file
 from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.models.corpus import MarkovSource, MarkovTokenizer
-from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.eagle_head import HEADS, DraftHead, DraftHeadBase
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.models.smollm import load_smollm_pair
 from spectrace_engine.models.synthetic import SYNTHETIC, load_synthetic_pair
@@ -58,10 +61,19 @@ def tp_problem(name: str, tp_size: int) -> str | None:
     return None
 
 
-def read_pair_files(name: str, weights_dir: Path = WEIGHTS_DIR) -> tuple[dict, dict, dict, dict]:
+def head_file(name: str, algorithm: str) -> str:
+    """The EAGLE-3 head is ``<name>.draft``, the EAGLE head ``<name>.eagle.draft``."""
+    return (
+        f"{name}.eagle.draft.safetensors" if algorithm == "EAGLE" else f"{name}.draft.safetensors"
+    )
+
+
+def read_pair_files(
+    name: str, weights_dir: Path = WEIGHTS_DIR, algorithm: str = "EAGLE3"
+) -> tuple[dict, dict, dict, dict]:
     """(target state, draft state, metadata, sha256 map) for a shipped pair."""
     tpath, tsha = verified_file(f"{name}.target.safetensors", weights_dir)
-    dpath, dsha = verified_file(f"{name}.draft.safetensors", weights_dir)
+    dpath, dsha = verified_file(head_file(name, algorithm), weights_dir)
     try:
         with safe_open(str(tpath), framework="pt") as f:
             meta = json.loads(f.metadata()["spectrace"])
@@ -91,12 +103,17 @@ def default_weight_loader(param: Tensor, full: Tensor) -> None:
 
 
 def build_models(
-    cfg: ModelConfig, tstate: dict, dstate: dict, tp: GroupCoordinator | None = None
-) -> tuple[TargetModel, DraftHead]:
+    cfg: ModelConfig,
+    tstate: dict,
+    dstate: dict,
+    tp: GroupCoordinator | None = None,
+    head: type[DraftHeadBase] = DraftHead,
+) -> tuple[TargetModel, DraftHeadBase]:
     try:
         target = TargetModel(cfg, tp)
+        target.capture_aux_hidden_states = head is DraftHead
         missing, unexpected = load_weights(target, tstate)
-        draft = DraftHead(cfg, target)
+        draft = head(cfg, target)
         dmissing, dunexpected = load_weights(draft, dstate)
     except ValueError as exc:  # a size that does not split over the ranks, a misfit tensor
         raise WeightsError(f"weights do not fit tp size {tp.size if tp else 1}: {exc}") from None
@@ -117,19 +134,25 @@ def load_pair(
     device: torch.device | str = "cpu",
     dtype: torch.dtype = torch.float32,
     tp: GroupCoordinator | None = None,
+    algorithm: str = "EAGLE3",
 ) -> ModelPair:
     if name not in PAIRS:
         raise WeightsError(f"unknown model pair {name!r}; choose one of {', '.join(PAIRS)}")
     problem = tp_problem(name, tp.size if tp is not None else 1)
     if problem is not None:
         raise WeightsError(problem)
+    head = HEADS["EAGLE" if algorithm == "EAGLE" else "EAGLE3"]
     if name == "smollm2":
+        if head is not DraftHead:
+            raise WeightsError(
+                "smollm2 ships an EAGLE-3 head only: use --speculative-algorithm EAGLE3"
+            )
         return load_smollm_pair(device, dtype)
     if name in SYNTHETIC:  # random weights made on the device from a seed
-        return load_synthetic_pair(name, device, dtype)
-    tstate, dstate, meta, sums = read_pair_files(name)
+        return load_synthetic_pair(name, device, dtype, head=head)
+    tstate, dstate, meta, sums = read_pair_files(name, algorithm=head.algorithm)
     cfg = ModelConfig(**{**meta["config"], "aux_layers": tuple(meta["config"]["aux_layers"])})
-    target, draft = build_models(cfg, tstate, dstate, tp)
+    target, draft = build_models(cfg, tstate, dstate, tp, head)
     target.to(device=device, dtype=dtype).eval().requires_grad_(False)
     draft.to(device=device, dtype=dtype).eval().requires_grad_(False)
     source = MarkovSource(**meta["source"])

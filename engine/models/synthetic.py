@@ -12,7 +12,7 @@ downloaded or carried. A random target has no real acceptance: run them with
 from __future__ import annotations
 
 import torch
-from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.eagle_head import DraftHead, DraftHeadBase
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.models.weights import ModelPair
 
@@ -42,14 +42,19 @@ class SyntheticTokenizer:
 
 
 def load_synthetic_pair(
-    name: str, device: torch.device | str, dtype: torch.dtype, seed: int = 0
+    name: str,
+    device: torch.device | str,
+    dtype: torch.dtype,
+    seed: int = 0,
+    head: type[DraftHeadBase] = DraftHead,
 ) -> ModelPair:
-    """Target and head built on ``device`` from ``seed``, cast to ``dtype``; random prompts."""
+    """Target and head (EAGLE-3, or EAGLE) built on ``device`` from ``seed``, cast to ``dtype``."""
     cfg = SYNTHETIC[name]
     torch.manual_seed(seed)
     with torch.device(device):
         target = TargetModel(cfg)
-        draft = DraftHead(cfg, target)
+        target.capture_aux_hidden_states = head is DraftHead
+        draft = head(cfg, target)
     target.to(dtype=dtype).eval().requires_grad_(False)
     draft.to(dtype=dtype).eval().requires_grad_(False)
     gen = torch.Generator().manual_seed(seed)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.eagle_head import DraftHeadBase
 from spectrace_engine.models.llama import TargetModel
 
 from spectrace.errors import InputError
@@ -27,7 +27,7 @@ class WeightsError(InputError):
 @dataclass
 class ModelPair:
     target: TargetModel
-    draft: DraftHead
+    draft: DraftHeadBase
     tokenizer: Any
     prompts: list[list[int]]
     name: str

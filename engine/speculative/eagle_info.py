@@ -62,6 +62,7 @@ class EagleDraftInput:
                 "topk_index": _shape(self.topk_index),
                 "hidden_states": _shape(self.hidden_states),
                 "verified_id": _shape(self.verified_id),
+                "target_hidden": _shape(self.target_hidden),  # EAGLE: dim; EAGLE-3: 3 x dim
             },
         }
 

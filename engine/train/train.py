@@ -3,7 +3,9 @@
 Target: causal LM on the Markov source. Head: self-distilled on the target's own greedy outputs
 and hidden states (soft labels = the target's next-token distribution), with a 2-step
 training-time-test unroll. Writes <name>.{target,draft}.safetensors (bf16) and SHA256SUMS.json,
-then scores the pair with the offline speculative loop (acceptance.py).
+then scores the pair with the offline speculative loop (acceptance.py). ``--head eagle
+--reuse-target`` trains an EAGLE head (last hidden state ++ embedding) for the shipped target
+and writes only <name>.eagle.draft.safetensors.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import save_file
 from spectrace_engine.models.corpus import MarkovSource
-from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.eagle_head import HEADS, DraftHead, DraftHeadBase
 from spectrace_engine.models.llama import ModelConfig, TargetModel
+from spectrace_engine.models.loader import head_file, load_pair
 from spectrace_engine.models.weights import WEIGHTS_DIR, file_sha256
 from spectrace_engine.train.acceptance import greedy_decode, speculative_decode
 
@@ -94,9 +97,16 @@ def distill_corpus(target: TargetModel, r: Recipe, device: str) -> torch.Tensor:
     return torch.cat([text, torch.cat([prompts, torch.cat(gens, 0)], 1)], 0)
 
 
-def train_head(target: TargetModel, r: Recipe, device: str, log: list[dict]) -> DraftHead:
+def train_head(
+    target: TargetModel,
+    r: Recipe,
+    device: str,
+    log: list[dict],
+    head_cls: type[DraftHeadBase] = DraftHead,
+) -> DraftHeadBase:
     torch.manual_seed(1)
-    head = DraftHead(r.config, target).to(device)
+    target.capture_aux_hidden_states = head_cls is DraftHead  # the features this head reads
+    head = head_cls(r.config, target).to(device)
     params = [p for n, p in head.named_parameters() if not n.startswith(("embed.", "lm_head."))]
     opt = torch.optim.AdamW(params, lr=r.lr, weight_decay=0.01)
     s = r.ttt_steps
@@ -132,7 +142,7 @@ def round_bf16(*modules: torch.nn.Module) -> None:
             p.data = p.data.to(torch.bfloat16).float()
 
 
-def evaluate(target: TargetModel, head: DraftHead, source: MarkovSource, device: str) -> dict:
+def evaluate(target: TargetModel, head: DraftHeadBase, source: MarkovSource, device: str) -> dict:
     prompts = torch.tensor(source.prompts(32, 24, seed=1234), device=device)
     plain = greedy_decode(target, prompts, 64).tolist()
     report = {}
@@ -150,22 +160,31 @@ def evaluate(target: TargetModel, head: DraftHead, source: MarkovSource, device:
 
 
 def save_pair(
-    name: str, r: Recipe, target: TargetModel, head: DraftHead, report: dict, out: Path
+    name: str,
+    r: Recipe,
+    target: TargetModel | None,
+    head: DraftHeadBase,
+    report: dict,
+    out: Path,
 ) -> None:
+    """The target (unless reused) and the head, with their checksums."""
     out.mkdir(parents=True, exist_ok=True)
     cfg = asdict(r.config)
     meta = {"config": cfg, "source": asdict(r.source), "prompt_seed": 1234, "eval": report}
-    tstate = {
-        k: v.to(torch.bfloat16).contiguous()
-        for k, v in target.state_dict().items()
-        if not (r.config.tie_embeddings and k == "lm_head.weight")
-    }
+    files = [head_file(name, head.algorithm)]
     dstate = {k: v.to(torch.bfloat16).contiguous() for k, v in head.own_state_dict().items()}
-    save_file(tstate, str(out / f"{name}.target.safetensors"), {"spectrace": json.dumps(meta)})
-    save_file(dstate, str(out / f"{name}.draft.safetensors"), {"spectrace": json.dumps(meta)})
+    save_file(dstate, str(out / files[0]), {"spectrace": json.dumps(meta)})
+    if target is not None:
+        tstate = {
+            k: v.to(torch.bfloat16).contiguous()
+            for k, v in target.state_dict().items()
+            if not (r.config.tie_embeddings and k == "lm_head.weight")
+        }
+        files.append(f"{name}.target.safetensors")
+        save_file(tstate, str(out / files[-1]), {"spectrace": json.dumps(meta)})
     sums_path = out / "SHA256SUMS.json"
     sums = json.loads(sums_path.read_text()) if sums_path.exists() else {}
-    for f in (f"{name}.target.safetensors", f"{name}.draft.safetensors"):
+    for f in files:
         sums[f] = file_sha256(out / f)
     sums_path.write_text(json.dumps(dict(sorted(sums.items())), indent=2) + "\n")
 
@@ -179,7 +198,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--head-steps", type=int)
     ap.add_argument("--corpus-seqs", type=int)
     ap.add_argument("--distill-seqs", type=int)
+    ap.add_argument("--head", choices=["eagle3", "eagle"], default="eagle3")
+    ap.add_argument("--reuse-target", action="store_true", help="head only, for the shipped target")
     args = ap.parse_args(argv)
+    head_cls = HEADS[args.head.upper()]
     for name in RECIPES if args.model == "all" else [args.model]:
         r = RECIPES[name]
         over = {
@@ -190,13 +212,17 @@ def main(argv: list[str] | None = None) -> None:
         r = Recipe(**{**{f: getattr(r, f) for f in r.__slots__}, **over})
         log: list[dict] = []
         t0 = time.time()
-        target = train_target(r, args.device, log)
-        head = train_head(target, r, args.device, log)
+        if args.reuse_target:
+            target = load_pair(name, args.device).target  # the shipped one, bf16-rounded
+        else:
+            target = train_target(r, args.device, log)
+        head = train_head(target, r, args.device, log, head_cls)
         round_bf16(target, head)
         report = evaluate(target, head, r.source, args.device)
         report["train_seconds"] = round(time.time() - t0, 1)
         report["source_entropy_bits"] = round(r.source.entropy_bits(), 3)
-        save_pair(name, r, target.cpu(), head.cpu(), {**report, "log": log}, args.out)
+        saved = None if args.reuse_target else target.cpu()
+        save_pair(name, r, saved, head.cpu(), {**report, "log": log}, args.out)
         print(json.dumps({"model": name, **report, "log": log}))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 from spectrace_engine.models import loader
-from spectrace_engine.models.eagle_head import DraftHead
+from spectrace_engine.models.eagle_head import HEADS, DraftHead
 from spectrace_engine.models.llama import ModelConfig, TargetModel
 from spectrace_engine.train.acceptance import causal_mask, greedy_decode, speculative_decode
 
@@ -73,6 +73,27 @@ def test_training_forward_matches_cached_forward(pair) -> None:  # type: ignore[
     feats = head.fuse(aux)
     d_logits, _ = head(toks, feats, pos, slots, pos, mask, head.new_kv_cache(2, 16))
     ttt = head.forward_ttt(torch.cat([toks, toks[:, :1]], 1), feats, 2)
+    torch.testing.assert_close(ttt[0], d_logits, rtol=1e-4, atol=1e-4)
+
+
+@torch.no_grad()
+@pytest.mark.parametrize("algorithm", sorted(HEADS))
+def test_each_heads_training_unroll_matches_its_cached_forward(algorithm) -> None:
+    """What the head trains on (forward_ttt over the target's features) is what it computes
+    in the engine (cached forward), for the features its own algorithm captures."""
+    torch.manual_seed(0)
+    target = TargetModel(CFG).eval()
+    head = HEADS[algorithm](CFG, target).eval()
+    target.capture_aux_hidden_states = algorithm == "EAGLE3"
+    toks = torch.randint(0, 64, (2, 10))
+    pos = torch.arange(10).expand(2, 10)
+    slots = torch.tensor([0, 1])
+    mask = causal_mask(2, slots * 0, 10, 16)
+    _, feats = target(toks, pos, slots, pos, mask, target.new_kv_cache(2, 16))
+    assert feats.shape[-1] == head.feature_dim
+    fused = head.fuse(feats)
+    d_logits, _ = head(toks, fused, pos, slots, pos, mask, head.new_kv_cache(2, 16))
+    ttt = head.forward_ttt(torch.cat([toks, toks[:, :1]], 1), fused, 2)
     torch.testing.assert_close(ttt[0], d_logits, rtol=1e-4, atol=1e-4)
 
 
