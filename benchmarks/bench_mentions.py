@@ -4,7 +4,8 @@ The scan keeps every line naming a worker file (``eagle_worker_v2.py`` and 80-od
 hot literal, and the collector checks those names on every candidate line. This prints whole
 triage (``analyse``) with the names against the same analysis with them left out of the spec
 (``mention_literals`` returning nothing), on a generated noisy log and on a crash-dense one
-(every frame line a candidate), as ratios with / without, interleaved, medians.
+(every frame line a candidate), and on one whose every traceback runs through
+eagle_worker.py (the names' worst case), as ratios with / without, interleaved, medians.
 
 Run: ``python benchmarks/bench_mentions.py [--size-mb 20] [--crashes 2000] [--reps 5]``
 (no assertions).
@@ -26,6 +27,23 @@ from spectrace import pipeline
 from spectrace.pipeline import analyse
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_worker_dense(path: Path, crashes: int) -> None:
+    """A server failing every request inside the EAGLE worker: every frame line names
+    eagle_worker.py, as the traceback assembler (not the name reader) must read it."""
+    site = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(crashes):
+            stamp = f"2026-04-01 10:{(i // 60) % 60:02d}:{i % 60:02d}"
+            out.write(
+                f"[{stamp} TP0] Error in request {i}: Traceback (most recent call last):\n"
+                f'  File "{site}/managers/scheduler.py", line 1010, in event_loop_normal\n'
+                "    result = self.run_batch(batch)\n"
+                f'  File "{site}/speculative/eagle_worker.py", line 610, in verify\n'
+                f"    x = y[{i}]\n"
+                f"IndexError: index {i} is out of bounds for dimension 0 with size 8\n"
+            )
 
 
 def ratio(path: Path, reps: int) -> tuple[float, float]:
@@ -50,9 +68,12 @@ def main() -> int:
                         str(args.size_mb), "--out", str(noisy)], check=True)  # fmt: skip
         subprocess.run([sys.executable, str(ROOT / "benchmarks/gen_crash_dense.py"), "--out",
                         str(dense), "--crashes", str(args.crashes)], check=True)  # fmt: skip
+        worker = Path(tmp) / "worker_dense.log"
+        write_worker_dense(worker, args.crashes * 10)
         logs = (
             [noisy, *sorted(p for p in dense.rglob("*.log"))] if dense.is_dir() else [noisy, dense]
         )
+        logs.append(worker)
         print("log                          with names s   without s   ratio with/without")
         for log in logs:
             w, wo = ratio(log, args.reps)

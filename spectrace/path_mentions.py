@@ -64,16 +64,20 @@ class Mention:
 
 
 @cache
-def mention_literals() -> tuple[bytes, ...]:
-    """The file names whose rows prove a worker: the scan keeps lines holding one."""
+def _names() -> tuple[str, ...]:
+    """The file names whose rows prove a worker."""
     names = {sig.name.rsplit("/", 1)[-1] for sig in frame_signatures()
              if sig.points_to and not sig.function and sig.name.endswith(_EXTENSIONS)}  # fmt: skip
-    return tuple(sorted(name.encode() for name in names))
+    return tuple(sorted(names))
 
 
 @cache
-def _names() -> tuple[str, ...]:
-    return tuple(lit.decode() for lit in mention_literals())
+def mention_literals() -> tuple[bytes, ...]:
+    """What the scan keeps a line for: a known name followed by ``:``, a blank or a comma
+    (``eagle_worker.py:828``, ``eagle_worker.py line 412``), never by the ``"`` of a
+    traceback's own frame line, which the traceback assembler reads and which would otherwise
+    fill the config lines in a log of thousands of crashes."""
+    return tuple(f"{name}{end}".encode() for name in _names() for end in (":", " ", ","))
 
 
 def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
