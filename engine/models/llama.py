@@ -217,8 +217,14 @@ class Attention(nn.Module):
         q, k, v = self.project(x, rope, positions)
         kc[locs] = k
         vc[locs] = v
-        keys, values = kc[rows].transpose(1, 2), vc[rows].transpose(1, 2)
-        return self.attend(q, keys, values, bias)
+        return self.attend(q, gather_rows(kc, rows), gather_rows(vc, rows), bias)
+
+
+def gather_rows(cache: Tensor, rows: Tensor) -> Tensor:
+    """``[B, Hkv, L, D]`` keys or values of the tokens ``rows [B, L]`` (one flat index_select:
+    on CPU several times faster than a 2-D advanced index over scattered tokens)."""
+    picked = cache.index_select(0, rows.flatten()).view(*rows.shape, *cache.shape[1:])
+    return picked.transpose(1, 2)
 
 
 class FeedForward(nn.Module):
