@@ -62,3 +62,10 @@ def test_a_kernel_assertion_quoted_without_its_file_is_found(tmp_path: Path) -> 
 def test_an_assertion_in_a_sentence_is_not_a_kernel_assert(tmp_path: Path) -> None:
     a = run(tmp_path, ["The check `idx < rows` is what the Assertion `idx < rows` failed to catch."])
     assert not a.incidents
+
+
+def test_an_exception_in_inline_code_with_a_blank_inside_the_backticks_is_found(tmp_path: Path) -> None:
+    a = run(tmp_path, ["error:", "` ValueError: There is no module or parameter named 'w_q' in Model`"])
+    (only,) = a.incidents
+    assert (only.exception_type, only.root_cause) == ("ValueError", True)
+    assert only.message.startswith("There is no module")
