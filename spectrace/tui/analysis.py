@@ -94,10 +94,12 @@ class Apart:
             pickle.dump((list(paths), list(expect), stacks), job)
 
     def wait(
-        self, on_crashes: Callable[[list[Crash]], None], on_rules: Callable[[RuleSet], None]
+        self,
+        on_crashes: Callable[[list[tuple[str, Crash]]], None],
+        on_rules: Callable[[RuleSet], None],
     ) -> Analysis | str:
-        """Relay crashes (in batches) and the loaded rules as they come; the analysis, or why
-        there is none."""
+        """Relay crashes (in batches, each with its signature) and the loaded rules as they
+        come; the analysis, or why there is none."""
         assert self._proc.stdout is not None
         try:
             with self._proc.stdout as reports:
@@ -136,11 +138,13 @@ class _Batches:
 
     def __init__(self, post: Callable[[str, Any], None]) -> None:
         self.post = post
-        self.held: list[Crash] = []
+        self.held: list[tuple[str, Crash]] = []
         self.sent_at = float("-inf")  # the first crash goes at once
 
     def crash(self, crash: Crash) -> None:
-        self.held.append(crash)
+        from spectrace.incidents import crash_signature  # loaded by the scan already
+
+        self.held.append((crash_signature(crash), crash))
         self.progress(0, 0)
 
     def progress(self, _done: int, _total: int) -> None:

@@ -39,7 +39,7 @@ from spectrace.tui.views import FileSet, crash_rows
 from spectrace.tui.widgets.incident_detail import IncidentDetail
 from spectrace.tui.widgets.incident_list import (
     IncidentList,
-    crash_entries,
+    Scanned,
     incident_entries,
 )
 from spectrace.tui.widgets.load_chart import LoadChart
@@ -58,8 +58,8 @@ POLL_S = 0.5
 NARROW = 100  # columns under which the log goes above the crash list and detail
 PROGRESS_S = 0.5  # each progress resizes the view: a full layout pass (~0.1 s on 2 cores)
 CRASH_BATCH_S = 0.5
-# Crashes listed while the scan runs: rebuilding a list of 5,000 held the UI for 0.8 s every
-# batch; the incidents that replace them at the end are few.
+# Kinds of crash listed while the scan runs (a storm of distinct ones: rebuilding a list of
+# 5,000 held the UI for 0.8 s every batch); the incidents that replace them at the end are few.
 PROVISIONAL_MAX = 200
 FIRST_FRAME_WAIT_S = 2.0  # the index waits for the first frame at most this long
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
@@ -99,9 +99,12 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         follow: bool = False,
         stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
         redact: bool = True,
+        analysis: Apart | None = None,
     ) -> None:
         """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings;
-        ``redact``: mask secrets in the log view (the crash detail masks them always)."""
+        ``redact``: mask secrets in the log view (the crash detail masks them always);
+        ``analysis``: the analysis of these inputs, already started by the command before it
+        imported textual (else the app starts it when it mounts)."""
         super().__init__()
         self.stacks = stacks
         self.styler = LineStyler()
@@ -116,6 +119,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self.search_query: Query | None = None
         self.rank: str | None = None
         self.crashes: list[Crash] = []
+        self.scanned = Scanned()  # the crashes so far, by kind, as the list shows them
         self.analysis: Analysis | None = None
         self.scanning = True
         self._reanalyse = False
@@ -127,6 +131,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self._analysis_started_at = 0.0
         self._painted = threading.Event()
         self._apart: Apart | None = None  # the analysis running in a child process
+        self._early = analysis  # the first one, if the command started it
         self._anchor: tuple[int, int] | None = None  # where the cursor was when a filter began
 
         self.status_bar = Static("", id="status")
@@ -228,13 +233,14 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self.post_message(IndexProgress(True))
 
     def _analyse(self) -> None:
-        """The core runs in a child process (see tui/analysis.py), started at once: it uses
-        the other core while this one draws the first frame."""
+        """The core runs in a child process (see tui/analysis.py), started as early as can be:
+        it uses the other core while this one draws the first frame."""
         from spectrace.tui.analysis import Apart
 
         self._analysis_started_at = time.monotonic()
+        early, self._early = self._early, None
         try:
-            self._apart = Apart(self.files.paths, self.expect, self.stacks)
+            self._apart = early or Apart(self.files.paths, self.expect, self.stacks)
         except OSError as exc:  # no process to be had (ulimit -u, no memory): say so
             self.post_message(AnalysisFailed(f"cannot start the analysis: {exc}"))
             return
@@ -322,7 +328,8 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
     def on_crashes_found(self, message: CrashesFound) -> None:
         """The first crash shows at once; later ones in batches (a rebuild per crash costs ~70 ms)."""
         first = not self.crashes
-        self.crashes.extend(message.crashes)
+        self.crashes.extend(crash for _, crash in message.crashes)
+        self.scanned.add(message.crashes)
         if first:
             self._show_crashes()
         elif not self._crash_flush_pending:
@@ -331,9 +338,8 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
 
     def _show_crashes(self) -> None:
         self._crash_flush_pending = False
-        shown = len(self.incident_list.entries)
-        if self.analysis is None and shown < min(len(self.crashes), PROVISIONAL_MAX):
-            self._list(crash_entries(self.crashes[:PROVISIONAL_MAX]))
+        if self.analysis is None:
+            self._list(self.scanned.entries(PROVISIONAL_MAX))
         self.log_view.set_crash_lines(crash_rows(self.files, self.crashes, self.analysis))
         self._status()  # the count beside the list, not at the next index progress
 
@@ -357,7 +363,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self.scanning = False
         if self._reanalyse:  # the file grew meanwhile; rest as long as the scan took, then rescan
             self._reanalyse = False
-            self.crashes = []
+            self.crashes, self.scanned = [], Scanned()
             took = time.monotonic() - self._analysis_started_at
             self.set_timer(min(max(took, 0.05), MAX_RESCAN_PAUSE_S), self._start_analysis)
         self._status()

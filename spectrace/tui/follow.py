@@ -12,6 +12,7 @@ from textual import work
 
 from spectrace.line_index import Change
 from spectrace.tui.timeline import SingleSource
+from spectrace.tui.widgets.incident_list import Scanned
 
 if TYPE_CHECKING:
     from spectrace.tui.host import Host
@@ -49,6 +50,7 @@ class FollowActions(_Base):
     def _file_reset(self) -> None:
         self.notify("file was truncated or replaced: view reset")
         self.crashes, self.analysis, self.picked = [], None, False
+        self.scanned = Scanned()
         self.rank_counts = {}  # counted on the file that was replaced
         self.incident_list.show([])
         self.log_view.set_crash_lines(set())

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from spectrace.tui.timeline import LineSource
     from spectrace.tui.views import FileSet
     from spectrace.tui.widgets.incident_detail import IncidentDetail
-    from spectrace.tui.widgets.incident_list import Entry, IncidentList
+    from spectrace.tui.widgets.incident_list import Entry, IncidentList, Scanned
     from spectrace.tui.widgets.load_chart import LoadChart
     from spectrace.tui.widgets.log_view import LogView
 
@@ -38,6 +38,7 @@ class Host(Protocol):
     load_chart: LoadChart
     analysis: Analysis | None
     crashes: list[Crash]
+    scanned: Scanned
     line_filter: Query | None
     search_query: Query | None
     rank: str | None

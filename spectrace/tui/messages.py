@@ -29,10 +29,10 @@ class RulesLoaded(Message):
 
 @dataclass
 class CrashesFound(Message):
-    """The scan met crashes (the first alone, at once; then batches); shown as they come,
-    replaced by incidents when the analysis ends."""
+    """The scan met crashes (the first alone, at once; then batches), each with the core's
+    signature; shown as they come, replaced by incidents when the analysis ends."""
 
-    crashes: list[Crash]
+    crashes: list[tuple[str, Crash]]
 
 
 @dataclass

@@ -15,7 +15,7 @@ from textual.widgets import OptionList
 from spectrace.tui.dialogs import LineScreen
 from spectrace.tui.linestyle import one_row
 from spectrace.tui.messages import JumpTo
-from spectrace.tui.widgets.incident_list import Entry, jump_target
+from spectrace.tui.widgets.incident_list import Entry, jump_target, provisional
 from spectrace.tui.widgets.log_view import OpenLine
 
 if TYPE_CHECKING:
@@ -58,37 +58,28 @@ class SelectionActions(_Base):
             self.post_message(JumpTo(*target))
 
     def _detail(self, entry: Entry) -> None:
-        from spectrace.incidents import Incident
-
         item = entry.item
+        if provisional(item):  # the scan's crash: the core's incident classes may not be loaded
+            self.detail.show(item)
+            self.load_chart.show([], item.ts, item.ts_text, self._chart_ranks(item))
+            return
+        from spectrace.incidents import Incident  # loaded with the analysis that made ``item``
+
         collateral: list[Incident] = []
         if isinstance(item, Incident) and self.analysis is not None:
             collateral = [i for i in self.analysis.incidents if i.id in item.collateral]
         self.detail.show(item, collateral)
         load = self.analysis.load if self.analysis is not None else []
-        ts = item.first_seen.ts if isinstance(item, Incident) else getattr(item, "ts", None)
-        ts_text = (
-            item.first_seen.ts_text
-            if isinstance(item, Incident)
-            else getattr(item, "ts_text", None)
-        )
+        first = item.first_seen if isinstance(item, Incident) else None
+        ts, ts_text = (first.ts, first.ts_text) if first is not None else (None, None)
         self.load_chart.show(load, ts, ts_text, self._chart_ranks(item))
 
     def _chart_ranks(self, item: object) -> list[str]:
         """The ranks the load chart shows first: the crash's origin, then the rank the user
         picked (``r``), then the crash's other ranks (never merely the file's first two)."""
-        from spectrace.incidents import Incident
-
-        wanted = []
-        if isinstance(item, Incident):
-            wanted += [item.origin_rank] if item.origin_rank else []
-        elif getattr(item, "rank", None):
-            wanted.append(item.rank)
-        if self.rank is not None:
-            wanted += sorted(self._rank(self.rank).aliases)
-        if isinstance(item, Incident):
-            wanted += list(item.ranks)
-        return list(dict.fromkeys(wanted))
+        origin, others = _ranks_of(item)
+        picked = sorted(self._rank(self.rank).aliases) if self.rank is not None else []
+        return list(dict.fromkeys(origin + picked + others))
 
     def on_jump_to(self, message: JumpTo) -> None:
         if message.lineno < 1:  # evidence from a flight-recorder dump: a file, not a log line
@@ -112,3 +103,14 @@ class SelectionActions(_Base):
         raw, left_out = self.files.indexes[file].whole(line)
         where = one_row(f"{self.files.paths[file].name}:{line + 1}")
         self.push_screen(LineScreen(where, raw, left_out, redact=self.log_view.redact))
+
+
+def _ranks_of(item: object) -> tuple[list[str], list[str]]:
+    """(origin, every rank) of a crash or an incident; none for a finding."""
+    if provisional(item):
+        return ([item.rank] if item.rank else []), []
+    from spectrace.incidents import Incident
+
+    if not isinstance(item, Incident):
+        return [], []
+    return ([item.origin_rank] if item.origin_rank else []), list(item.ranks)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from dataclasses import replace
 from pathlib import Path
 
 from test_crashes import MARKER, SEED, analysed, detail_text
@@ -12,6 +13,7 @@ from tui_helpers import SAMPLES, pilot, screen_lines, started, wait_for
 from spectrace.incidents import Incident
 from spectrace.tui.app import PROVISIONAL_MAX, SpectraceApp
 from spectrace.tui.dialogs import HelpScreen, RankDialog
+from spectrace.tui.widgets.incident_list import Scanned
 
 NCCL = sorted((SAMPLES / "nccl_watchdog").glob("rank*.log"))
 
@@ -291,20 +293,24 @@ async def test_the_status_counts_in_english(tmp_path: Path) -> None:
 
 
 @pilot
-async def test_the_list_while_scanning_holds_at_most_200_crashes(tmp_path: Path) -> None:
-    """A crash-dense log reports thousands; rebuilding them all every batch froze the keys."""
+async def test_the_list_while_scanning_shows_each_kind_once_errors_first(tmp_path: Path) -> None:
+    """A crash-dense log reports thousands: one row per kind with its count so far, so a storm
+    of warnings neither freezes the keys nor pushes the error that matters out of sight."""
     app = SpectraceApp([crash_log(tmp_path, 3)])
     async with started(app, analysed) as pilot:
         await wait_for(pilot, lambda: app.settled)
-        found = list(app.crashes)
-        assert len(found) == 3
-        app.analysis, app.crashes = None, found * 100  # as if the scan were still running
-        app.incident_list.show([])
+        error = app.crashes[0]
+        warning = replace(error, exception_type="KVCacheRetract", severity="warning")
+        app.analysis, app.scanned = None, Scanned()  # as if the scan were still running
+        app.scanned.add([("w", warning)] * 300 + [("e", error)])
         app._show_crashes()
-        assert len(app.incident_list.entries) == PROVISIONAL_MAX == 200
-        app.crashes.append(found[0])
-        app._show_crashes()  # a full provisional list is not rebuilt for more
-        assert len(app.incident_list.entries) == 200
+        rows = [str(app.incident_list.get_option_at_index(i).prompt) for i in range(2)]
+        assert app.incident_list.option_count == 2
+        assert rows[0].startswith(f"… {error.exception_type}") and "×" not in rows[0]
+        assert rows[1].startswith("… KVCacheRetract") and "×300" in rows[1]
+        app.scanned.add([(f"kind {n}", error) for n in range(PROVISIONAL_MAX + 50)])
+        app._show_crashes()
+        assert app.incident_list.option_count == PROVISIONAL_MAX == 200
 
 
 @pilot

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from spectrace.tui.linestyle import masked, one_row
 from spectrace.tui.messages import JumpTo
 from spectrace.tui.readout import path_lines
-from spectrace.tui.widgets.incident_list import WrappedOptionList, clip
+from spectrace.tui.widgets.incident_list import WrappedOptionList, clip, provisional
 
 if TYPE_CHECKING:
     from spectrace.assemblers.config import Evidence
@@ -125,12 +125,10 @@ def traceback_text(
 
 def summary(item: Incident | Crash) -> Text:
     """What a user reads first: the exception, where and when, the path, the decoded numbers."""
-    from spectrace.incidents import Incident
-
     out = Text.assemble(
         (item.exception_type, "bold red"), ": ", masked(unescaped(item.message)), "\n"
     )
-    if not isinstance(item, Incident):
+    if provisional(item):
         where = [f"rank {item.rank}" if item.rank else "", item.ts_text or "", "still scanning…"]
         out.append(" · ".join(w for w in where if w) + "\n", "cyan")
         return out
@@ -173,10 +171,8 @@ def explanation_text(ex: Explanation) -> Text:
 
 def details(item: Incident | Crash) -> Text:
     """The longer reading: the full explanation, hints, then the traceback."""
-    from spectrace.incidents import Incident
-
     out = Text()
-    if isinstance(item, Incident):
+    if not provisional(item):
         if item.explanation is not None:
             out.append_text(explanation_text(item.explanation))
         for hint in item.hints:
@@ -233,12 +229,24 @@ class IncidentDetail(VerticalScroll):
         collateral: list[Incident] | None = None,
         empty: str | Text = "No crash selected.",
     ) -> None:
-        from spectrace.incidents import Incident
-        from spectrace.pipeline import Finding
-
         options: list[Option] = []
         self.jumps = []
         head, body = (Text(empty, style="dim") if isinstance(empty, str) else empty), Text()
+        if item is not None:
+            head, body, options = self._item(item, collateral or [])
+        self.summary.update(head)
+        self.traceback.update(body)
+        self.evidence.clear_options()
+        self.evidence.add_options(options)
+        self.evidence.display = bool(options)
+
+    def _item(self, item: Item, collateral: list[Incident]) -> tuple[Text, Text, list[Option]]:
+        """Summary, body and jump options of a crash (asked first: see ``provisional``), a
+        finding or an incident."""
+        if provisional(item):
+            return summary(item), details(item), self._locations(item, [])
+        from spectrace.pipeline import Finding
+
         if isinstance(item, Finding):
             head = Text.assemble(
                 ("⚠ " + item.kind.replace("_", " ") + "\n", "bold yellow"),
@@ -246,17 +254,9 @@ class IncidentDetail(VerticalScroll):
                 "\n",
                 (masked(item.detail or ""), "dim"),
             )
-            options = self._evidence(item.evidence, options)
-        elif item is not None:
-            head, body = summary(item), details(item)
-            options = self._locations(item, options)
-            if isinstance(item, Incident):
-                options = self._linked(item, collateral or [], options)
-        self.summary.update(head)
-        self.traceback.update(body)
-        self.evidence.clear_options()
-        self.evidence.add_options(options)
-        self.evidence.display = bool(options)
+            return head, Text(), self._evidence(item.evidence, [])
+        options = self._linked(item, collateral, self._locations(item, []))
+        return summary(item), details(item), options
 
     def _jump(self, source: str, lineno: int, mark: str | None = None) -> int:
         self.jumps.append((source, lineno, mark))
@@ -269,12 +269,10 @@ class IncidentDetail(VerticalScroll):
         return options
 
     def _locations(self, item: Incident | Crash, options: list[Option]) -> list[Option]:
-        from spectrace.incidents import Incident
-
         source, lineno = (
-            (item.first_seen.source, item.first_seen.lineno)
-            if isinstance(item, Incident)
-            else (item.source, item.lineno)
+            (item.source, item.lineno)
+            if provisional(item)
+            else (item.first_seen.source, item.first_seen.lineno)
         )
         n = self._jump(source, lineno)
         options.append(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from rich.text import Text
 from textual.widgets import OptionList
@@ -34,10 +35,29 @@ class Entry:
     source: str | None
     lineno: int | None
     depth: int = 0  # 1 for a collateral incident shown under its root cause
+    finding: bool = False  # a missing marker, a hang: not counted as a crash
+    times: int = 1  # a crash the scan met this many times so far (while it runs)
 
 
-def crash_entries(crashes: Sequence[Crash]) -> list[Entry]:
-    return [Entry(c, c.source, c.lineno) for c in crashes]
+class Scanned:
+    """The scan's crashes while it runs, one row per signature (the core's, computed by the
+    analysis process) with how many so far: errors first, then collateral, then warnings, each
+    in the order first met. A storm of one warning is one row, and the crash that matters is
+    not pushed below thousands of it; the incidents replace these rows when the analysis ends."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, Crash] = {}
+        self.times: Counter[str] = Counter()
+
+    def add(self, found: Sequence[tuple[str, Crash]]) -> None:
+        for signature, crash in found:
+            self.first.setdefault(signature, crash)
+            self.times[signature] += 1
+
+    def entries(self, limit: int) -> list[Entry]:
+        kinds = sorted(self.first.items(), key=lambda kv: (kv[1].severity == "warning",
+                                                            kv[1].collateral))  # fmt: skip
+        return [Entry(c, c.source, c.lineno, times=self.times[s]) for s, c in kinds[:limit]]
 
 
 def incident_entries(incidents: Sequence[Incident], findings: Sequence[Finding]) -> list[Entry]:
@@ -52,8 +72,17 @@ def incident_entries(incidents: Sequence[Incident], findings: Sequence[Finding])
             child = by_id.get(child_id)
             if child is not None and child is not inc:
                 entries.append(Entry(child, child.first_seen.source, child.first_seen.lineno, 1))
-    entries.extend(Entry(f, None, None) for f in findings)
+    entries.extend(Entry(f, None, None, finding=True) for f in findings)
     return entries
+
+
+def provisional(item: object) -> TypeGuard[Crash]:
+    """A crash the scan reported, not yet an incident. Asked before any test for an incident or
+    a finding: their classes bring the whole core along (~0.3 s of import on the app's thread),
+    which the first crash, unpickled with only its own module, must not wait for."""
+    from spectrace.assemblers.crash import Crash
+
+    return isinstance(item, Crash)
 
 
 def jump_target(entry: Entry) -> tuple[str, int] | None:
@@ -86,10 +115,17 @@ def _where(rank: str | None, more: str, times: int, when: str) -> str:
 
 def label(entry: Entry) -> Text:
     """Two lines: what and where, then the message (log text stays plain Text)."""
-    from spectrace.incidents import Incident
+    item, indent = entry.item, "  ↳ " * entry.depth
+    if provisional(item):
+        return Text.assemble(
+            ("… ", "yellow"),
+            (item.exception_type, "bold"),
+            (_where(item.rank, "", entry.times, _when(item.ts_text)), "cyan"),
+            "\n  ",
+            (clip(masked(item.message)), "dim"),
+        )
     from spectrace.pipeline import Finding
 
-    item, indent = entry.item, "  ↳ " * entry.depth
     if isinstance(item, Finding):
         return Text.assemble(
             ("⚠ ", "yellow bold"),
@@ -97,27 +133,16 @@ def label(entry: Entry) -> Text:
             "\n  ",
             (clip(masked(item.message), FINDING_MAX), "italic"),
         )
-    if isinstance(item, Incident):
-        rank = item.origin_rank or (item.ranks[0] if item.ranks else None)
-        more = f" +{len(item.ranks) - 1} ranks" if len(item.ranks) > 1 else ""
-        head = (
-            f"{indent}{'✖' if item.root_cause else '•'} ",
-            "red bold" if item.root_cause else "dim",
-        )
-        where = _where(rank, more, len(item.occurrences), _when(item.first_seen.ts_text))
-        return Text.assemble(
-            head,
-            (item.exception_type, "bold"),
-            (where, "cyan"),
-            "\n  ",
-            " " * len(indent),
-            (clip(masked(item.message)), "dim"),
-        )
+    rank = item.origin_rank or (item.ranks[0] if item.ranks else None)
+    more = f" +{len(item.ranks) - 1} ranks" if len(item.ranks) > 1 else ""
+    head = (f"{indent}{'✖' if item.root_cause else '•'} ", "red bold" if item.root_cause else "dim")
+    where = _where(rank, more, len(item.occurrences), _when(item.first_seen.ts_text))
     return Text.assemble(
-        ("… ", "yellow"),
+        head,
         (item.exception_type, "bold"),
-        (_where(item.rank, "", 1, _when(item.ts_text)), "cyan"),
+        (where, "cyan"),
         "\n  ",
+        " " * len(indent),
         (clip(masked(item.message)), "dim"),
     )
 
@@ -145,11 +170,9 @@ class IncidentList(WrappedOptionList):
 
     def show(self, entries: list[Entry]) -> None:
         """Replace the rows, keeping the highlighted item when it is still listed."""
-        from spectrace.pipeline import Finding
-
         old = self.current()
         self.entries = entries
-        self.findings = sum(isinstance(e.item, Finding) for e in entries)
+        self.findings = sum(e.finding for e in entries)
         self.clear_options()
         self.add_options([Option(label(e), id=str(n)) for n, e in enumerate(entries)])
         keep = next((n for n, e in enumerate(entries) if old and _same(e, old)), None)
