@@ -30,13 +30,20 @@ H200_BF16_FLOPS = 989e12  # H200 SXM dense BF16 tensor-core peak (NVIDIA's datas
 DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 
 
-def bench_configs(thresholds: tuple[int, ...]) -> list[tuple[str, dict[str, Any]]]:
+def bench_algorithm(model: str) -> str:
+    """The speculative rows run EAGLE; smollm2 ships an EAGLE-3 head only."""
+    return "EAGLE3" if model == "smollm2" else "EAGLE"
+
+
+def bench_configs(
+    thresholds: tuple[int, ...], algorithm: str = "EAGLE"
+) -> list[tuple[str, dict[str, Any]]]:
     """(name, build_config keywords) per config, in the order the sweep runs them."""
     base: dict[str, Any] = dict(model="tiny", steps=3)
-    chain = {**base, "algorithm": "EAGLE", "topk": 1, "worker": "v2"}
+    chain = {**base, "algorithm": algorithm, "topk": 1, "worker": "v2"}
     out = [("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}), ("v2-chain", chain)]
     out += [(f"v2-dd{t}", {**chain, "threshold": t}) for t in thresholds]
-    tree = {**base, "algorithm": "EAGLE", "topk": 4, "draft_tokens": 16, "worker": "v1"}
+    tree = {**base, "algorithm": algorithm, "topk": 4, "draft_tokens": 16, "worker": "v1"}
     return [*out, ("v1-tree", tree)]  # last, the slowest: a sweep cut short keeps the dd rows
 
 
@@ -130,7 +137,7 @@ def _load_once(cfg: EngineConfig) -> Any:
     from spectrace_engine.managers.engine import DTYPES
     from spectrace_engine.models.loader import load_pair
 
-    pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype], algorithm="EAGLE")  # spec rows
+    pair = load_pair(cfg.model, cfg.device, DTYPES[cfg.dtype], algorithm=bench_algorithm(cfg.model))
     if cfg.model == "smollm2":
         from spectrace_engine.train.smollm_train import HELD_OUT
 

@@ -401,7 +401,14 @@ def bench(
     ] = False,
 ) -> None:
     """Concurrency sweep: plain, v1 tree, v2 chain, dynamic disable; table, verdicts, CSV, PNG."""
-    from spectrace_engine.bench.sweep import BenchSpec, bench_configs, load_rows, render, run_bench
+    from spectrace_engine.bench.sweep import (
+        BenchSpec,
+        bench_algorithm,
+        bench_configs,
+        load_rows,
+        render,
+        run_bench,
+    )
 
     console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)  # logs: no folding
     if report_only:
@@ -421,7 +428,8 @@ def bench(
     if max_new_tokens < 1 or max_new_tokens + PROMPT_AND_DRAFT_ROOM > 384:
         raise UsageError(f"--max-new-tokens must be 1..{384 - PROMPT_AND_DRAFT_ROOM}")
     configs = []
-    for name, kw in bench_configs(_ints(thresholds, "--thresholds")):
+    algorithm = bench_algorithm(model)
+    for name, kw in bench_configs(_ints(thresholds, "--thresholds"), algorithm):
         kw = {
             **kw,
             "model": model,
@@ -435,7 +443,7 @@ def bench(
         if kw["algorithm"] != "NONE":
             kw["simulate_accept_len"] = simulate_accept_len
         configs.append((name, *build_config(**kw)))
-    check_weights(model, algorithm="EAGLE")  # the sweep's speculative rows run EAGLE
+    check_weights(model, algorithm=algorithm)
     check_devices(device, 1)
     if peak_tflops <= 0 or min_steps < 0:
         raise UsageError("--peak-tflops must be positive and --min-steps at least 0")
