@@ -7,6 +7,8 @@ decode step cannot get its tokens (``check_decode_mem``), requests are retracted
 their KV freed, and they go back to the queue with their output kept; the ratio jumps up to what
 the survivors really used and the scheduler logs SGLang's line,
 ``KV cache pool is full. Retract requests. #retracted_reqs: N, #new_token_ratio: a -> b``.
+``SpecController`` is the other policy the scheduler consults each step: dynamic speculation
+disable (threshold and hysteresis).
 """
 
 from __future__ import annotations
@@ -117,6 +119,14 @@ class SpecController:
     def stays_on(self, bs: int) -> bool:
         """The next step speculates with no toggle (the precondition for running ahead)."""
         return self.enabled and not self.over(bs)
+
+    def stays_off(self, bs: int) -> bool:
+        """Speculation is off and this step cannot resume it (the batch is over the threshold,
+        and resuming takes ``hysteresis`` steps at or below it): a plain step of a speculative
+        server may run ahead as a plain server's does (without it, dynamic disable ran 10% below
+        plain at c 64-128 on the H200: the host work of every plain step was serial)."""
+        over = self.threshold is not None and bs > self.threshold
+        return not self.enabled and over and self.hysteresis > 0
 
     def may_resume(self, bs: int) -> bool:
         """Called before a plain step; True when speculation should resume for this step."""
