@@ -108,3 +108,37 @@ def test_header_python_or_old_sglang_prints_before_a_traceback(
     lines = [announce, "Traceback (most recent call last):", *TRACE[1:]]
     (crash,) = run(tmp_path, lines).incidents
     assert (crash.header, crash.exception_type) == (announce, "RuntimeError")
+
+
+RETRACT_FORMS = (
+    "KV cache pool is full. Retract requests. #retracted_reqs: 2, #new_token_ratio: 0.4312 -> 0.9020",
+    "Decode out of memory happened. #retracted_reqs: 1, #new_token_ratio: 0.7000 -> 1.0000",
+    "KV cache pool is full. Retract requests. #retracted_reqs: 1, #new_tokens_gained: 646, "
+    "#new_token_ratio: 0.0980 -> 0.3487",
+)
+
+
+@pytest.mark.parametrize("line", RETRACT_FORMS)
+def test_retraction_is_a_warning_that_passes(tmp_path: Path, line: str) -> None:
+    """Each SGLang era's wording of a decode retraction: the server kept serving."""
+    a = run(tmp_path, [f"[2026-03-02 10:15:4{i} TP0] {line}" for i in range(3)])
+    (only,) = a.incidents
+    assert (only.crash_class, only.severity, only.root_cause) == ("kv_cache_full", "warning", False)
+    assert only.message.startswith("#retracted_reqs: ")
+
+
+@pytest.mark.parametrize(
+    "first", ["Out of memory.", "Prefill out of memory.", "Decode out of memory."]
+)
+def test_allocator_out_of_memory_is_a_fatal_root_cause(tmp_path: Path, first: str) -> None:
+    """Page size 1 and the paged allocator word it differently; the class is the same."""
+    lines = [
+        *TRACE[:3],
+        '  File "/srv/sglang/srt/mem_cache/common.py", line 312, in alloc_token_slots',
+        "    raise RuntimeError(error_msg)",
+        f"RuntimeError: {first} Try to lower your batch size.",
+        "Try to allocate 4096 tokens.",
+        "Available tokens: 3136 (available_size=3136 + evictable_size=0)",
+    ]
+    roots = [i for i in run(tmp_path, lines).incidents if i.root_cause]
+    assert [(i.crash_class, i.severity) for i in roots] == [("kv_pool_oom", "fatal")]
