@@ -33,8 +33,12 @@ MAX_TEXT = 300
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
 _NAME = re.compile(
     r"(?<![\w./\\:@+-])(?P<path>(?:[A-Za-z]:)?[/\\~]?(?:[\w.@+-]+[/\\])*[\w-]+"
-    r"\.(?:py|cpp|cu|h))(?::(?P<line>\d+)(?!\d)(?P<more>:)?|,? (?:at )?line (?P<word>\d+)(?!\d))"
+    r"\.(?:py|cpp|cu|h))(?::(?P<line>\d+)(?!\d)(?P<more>:)?|,? (?:at )?line (?P<word>\d+)(?!\d)"
+    # or its function: `file.py::verify`, a call chain's `file.py forward_batch_generation`
+    r"|::[A-Za-z_]\w*|[ ][a-z_]\w*_\w*|[ ][a-z_]\w*(?=\s*(?:->|\(|$)))"
 )
+# a module's function in inline code: `eagle_worker_v2.init_lm_head`, `speculative.x.y()`
+_DOTTED = re.compile(r"`(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`")
 # a line that talks about changing code, or is part of a diff
 _EDIT = re.compile(
     r"\b(?:patch\w*|modif\w*|chang\w*|edit\w*|add(?:ed|ing|s)?|remov\w*|replac\w*|insert\w*"
@@ -72,12 +76,25 @@ def _names() -> tuple[str, ...]:
 
 
 @cache
+def _stems() -> tuple[str, ...]:
+    """The names without their extension (a dotted module names its file without it)."""
+    return tuple(sorted({name.rsplit(".", 1)[0] for name in _names()}))
+
+
+@cache
 def mention_literals() -> tuple[bytes, ...]:
     """What the scan keeps a line for: a known name followed by ``:``, a blank or a comma
     (``eagle_worker.py:828``, ``eagle_worker.py line 412``), never by the ``"`` of a
     traceback's own frame line, which the traceback assembler reads and which would otherwise
     fill the config lines in a log of thousands of crashes."""
-    return tuple(f"{name}{end}".encode() for name in _names() for end in (":", " ", ","))
+    names = [f"{name}{end}" for name in _names() for end in (":", " ", ",")]
+    dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
+    return tuple(name.encode() for name in names + dotted)
+
+
+@cache
+def _literal_texts() -> tuple[str, ...]:
+    return tuple(lit.decode() for lit in mention_literals())
 
 
 def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
@@ -93,13 +110,29 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 
 
 def line_names(text: str) -> list[tuple[str, FrameSignature]]:
-    """(name as written, its row) of each known worker file one line names with a line number."""
-    if not any(name in text for name in _names()) or _diff_line(text):
+    """(name as written, its row) of each known worker file one line names with a line number
+    or a function of it."""
+    if not any(stem in text for stem in _stems()) or _diff_line(text):
         return []
-    found = [(m, sig) for m in _NAME.finditer(text) if (sig := _signature(m, text)) is not None]
-    if not found or _EDIT.search(_NAME.sub(" ", text)):
+    found = [(m.group(0).strip(), sig) for m in _NAME.finditer(text)
+             if (sig := _signature(m, text)) is not None]  # fmt: skip
+    found += _dotted(text)
+    if not found or _EDIT.search(_DOTTED.sub(" ", _NAME.sub(" ", text))):
         return []
-    return [(m.group(0).strip(), sig) for m, sig in found]
+    return found
+
+
+def _dotted(text: str) -> list[tuple[str, FrameSignature]]:
+    """`eagle_worker_v2.init_lm_head`: a known module followed by a name, in inline code."""
+    out: list[tuple[str, FrameSignature]] = []
+    for m in _DOTTED.finditer(text):
+        parts = m["dotted"].split(".")
+        for n in range(1, len(parts)):
+            sig = file_signature("/".join(parts[:n]) + ".py")
+            if sig is not None:
+                out.append((m.group(0).strip("`"), sig))
+                break
+    return out
 
 
 def message_names(incident: Incident) -> list[Evidence]:
@@ -120,7 +153,7 @@ def message_names(incident: Incident) -> list[Evidence]:
 def names_only(text: str, config_literals: Sequence[bytes]) -> bool:
     """The line reached the config lines only for a file it names (no config literal): the
     config reader never saw such lines before and need not now."""
-    if not any(name in text for name in _names()):
+    if not any(lit in text for lit in _literal_texts()):
         return False
     return not any(lit.decode() in text for lit in config_literals)
 

@@ -138,3 +138,32 @@ def test_the_crash_line_naming_its_worker_file_decides_as_its_message(tmp_path: 
     path = crash.worker_path
     assert path is not None and path.worker_class == "LookaheadDecodingLayer"
     assert path.evidence[1].reason.startswith("TensorRT-LLM config: decoding_type 'mtp'")
+
+
+def test_a_worker_file_with_its_function_and_no_line_number_decides(tmp_path: Path) -> None:
+    for text in (
+        (
+            "multi_layer_eagle_worker_v2.py::verify",  # a call chain in a text block
+            "  -> target_worker.forward_batch_generation",
+        ),
+        (
+            "eagle_worker_v2.py forward_batch_generation",
+            "  -> _draft_extend_for_decode",
+        ),
+        (
+            "3. `AttributeError: 'X' object has no attribute 'set_embed'`: "
+            "`eagle_worker_v2.init_lm_head` needs it.",  # a module's function in inline code
+        ),
+    ):
+        value, worker, evidence = verdict(tmp_path, [*text, *CRASH])
+        assert value == "v2" and worker in ("EAGLEWorkerV2", "MultiLayerEagleWorkerV2"), text
+        assert evidence[0][0] == 1, text
+
+
+def test_a_file_followed_by_a_plain_word_is_not_a_function(tmp_path: Path) -> None:
+    for text in (
+        "Is eagle_worker_v2.py used when topk is 4?",
+        "I read eagle_worker_v2.py again and the flags look right.",
+        "`sglang.srt.speculative` imports fine.",
+    ):
+        assert verdict(tmp_path, [text, *CRASH])[:2] == ("unknown", None), text
