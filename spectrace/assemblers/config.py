@@ -22,6 +22,7 @@ from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     SPEC_LINE_LITERALS,
     VERSION,
+    ascend_release,
     ascend_signal,
     engine_config_flags,
     namespace_args_flags,
@@ -255,6 +256,8 @@ class ConfigCollector:
             self._env(line, find_env_assignments(text), "env")
         if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
             self._set("platform", "ascend", line, "env")
+            if (plugin := ascend_release(text)) is not None:  # its classes change by release
+                self._set("platform_release", plugin, line, "env")
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
@@ -328,7 +331,8 @@ class ConfigCollector:
         platform, method = flags.get("platform"), flags.get("speculative_config.method")
         if platform is None or platform.value != "ascend" or method is None or method.value is None:
             return
-        worker, why = ascend_proposer(method.value)
+        plugin = flags.get("platform_release")
+        worker, why = ascend_proposer(method.value, plugin.value if plugin is not None else None)
         self._config.path_evidence = [
             replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
                     points_to=e.points_to if worker else None)

@@ -41,6 +41,7 @@ ASCEND_LITERALS: tuple[bytes, ...] = (
     b"plugin ascend",
     b"platform npu",
     b"vllm-ascend",
+    b"vllm_ascend==",
     b"torch_npu",
     b"HCCL_",
     b"PYTORCH_NPU_",
@@ -50,12 +51,25 @@ _ASCEND = re.compile(
     r"Platform plugin ascend is activated|detected platform npu|torch_npu|install vllm-ascend"
     r"|(?<!vllm-project/)vllm-ascend[:/=]"  # an image tag, a hub path; not the repository
     r"|\b(?:HCCL|PYTORCH_NPU|ASCEND)_[A-Z0-9_]+="
+    r"|(?<![\w/])vllm[-_]ascend(?:==|\s+v?)\d+\.\d+"  # the plugin named with its release in prose
+)
+# The plugin's release as people write it: an image tag, a pin, an environment bullet.
+_ASCEND_RELEASE = re.compile(
+    r"(?<![\w.-])(?<!vllm-project/)vllm[-_]ascend(?::|==|\s+)v?(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
+    re.IGNORECASE,
 )
 
 
 def ascend_signal(text: str) -> bool:
     """The line shows an Ascend (vllm-ascend) run."""
     return _ASCEND.search(text) is not None
+
+
+def ascend_release(text: str) -> str | None:
+    """The vllm-ascend release the line names (``vllm-ascend 0.17.0rc1``, an image tag
+    ``vllm-ascend:v0.19.1rc1``, ``vllm_ascend==0.11.0``): the plugin's classes change by it."""
+    m = _ASCEND_RELEASE.search(text)
+    return m.group(1) if m is not None else None
 
 
 def method_from_model(model: object) -> str | None:

@@ -13,26 +13,55 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
+from packaging.version import InvalidVersion, Version
+
 
 @cache
-def _methods() -> MappingProxyType[str, tuple[str, str]]:
-    """method value -> (class, first plugin release) from vllm_ascend.toml (empty if absent)."""
+def _methods() -> MappingProxyType[str, tuple[tuple[str, str, str], ...]]:
+    """method value -> ((class, first, last plugin release), ...) from vllm_ascend.toml."""
     node = resources.files("spectrace.rules").joinpath("paths/vllm_ascend.toml")
     try:
         data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
     except tomllib.TOMLDecodeError:
         data = {}
-    rows = {str(r.get("value", "")).lower(): (str(r.get("worker", "")),
-                                              str((r.get("releases") or [""])[0]))
-            for r in data.get("method", []) if isinstance(r, dict) and r.get("worker")}  # fmt: skip
-    return MappingProxyType(rows)
+    rows: dict[str, list[tuple[str, str, str]]] = {}
+    for r in data.get("method", []):
+        if isinstance(r, dict) and r.get("worker"):
+            first, last = (list(r.get("releases") or []) + ["", ""])[:2]
+            rows.setdefault(str(r.get("value", "")).lower(), []).append(
+                (str(r["worker"]), str(first), str(last))
+            )
+    return MappingProxyType({k: tuple(v) for k, v in rows.items()})
 
 
-def ascend_proposer(method: object) -> tuple[str | None, str]:
+def _version(text: str) -> Version | None:
+    try:
+        return Version(text.removeprefix("v"))
+    except InvalidVersion:
+        return None
+
+
+def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
+    """The row of ``name`` whose releases hold ``release`` (a dev build sits with its base)."""
+    for row in _methods().get(name, ()):
+        first, last = _version(row[1]), _version(row[2])
+        if first is not None and first <= release and (last is None or release <= last):
+            return row
+    return None
+
+
+def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, str]:
     """(the plugin's class for ``method`` or None, why) — None when no plugin release read
-    builds a proposer for it."""
+    builds a proposer for it. With the plugin's release (``0.17.0rc1``) the row of that release
+    is taken; a model-named MTP method (``deepseek_mtp``) that the release no longer lists is
+    vLLM's renamed ``mtp``."""
     name = str(method).lower().strip("[]")
-    worker, first = _methods().get(name, ("", ""))
+    release = _version(str(plugin)) if plugin is not None else None
+    if release is not None:
+        row = _row_at(name, release) or (_row_at("mtp", release) if name.endswith("_mtp") else None)
+        if row is not None:
+            return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'"
+    worker, first, _last = (_methods().get(name) or (("", "", ""),))[0]
     if not worker:
         return None, f"no vllm-ascend release read builds a proposer for '{name}'"
     return worker, f"vllm-ascend builds {worker} for '{name}' (from {first})"

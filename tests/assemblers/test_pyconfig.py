@@ -101,3 +101,18 @@ def test_on_ascend_the_plugins_class_replaces_vllms_cuda_class(tmp_path: Path) -
     assert any(
         "on Ascend vllm-ascend builds AscendDflashProposer" in e.reason for e in path.evidence
     )
+
+
+def test_the_plugin_named_with_its_release_in_prose_picks_that_releases_class(tmp_path: Path) -> None:
+    crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
+    flag = "--speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 2}'\n"
+    for env, worker in (("vllm-ascend 0.17.0rc1 on eight A3 cards\n", "AscendEagleProposer"),
+                        ("pip install vllm_ascend==0.11.0\n", "MtpProposer")):  # fmt: skip
+        config, path = _path(tmp_path, "My setup:\n" + env + flag + crash)
+        assert config.flags["platform"].value == "ascend"
+        assert (path.worker_class, path.framework) == (worker, "vllm_ascend")
+    # the same words without a release, or the plugin's repository, say nothing of the platform
+    for prose in ("I read the vllm-ascend docs first\n",
+                  "as in vllm-project/vllm-ascend 0.17.0 notes\n"):  # fmt: skip
+        config, path = _path(tmp_path, prose + flag + crash)
+        assert "platform" not in config.flags and path.worker_class == "EagleProposer"
