@@ -56,7 +56,36 @@ def python_spec_dict(text: str) -> dict[str, object] | None:
     inside = bracketed(text, at)
     body = "{" + (inside + "}" if inside is not None else text[at + 1 :])
     values, _complete = parse_dict_repr(body)
-    return values
+    return values or _flow_map(inside)
+
+
+# A YAML flow mapping with bare keys (``speculative_config: {method: mtp, num_speculative_tokens:
+# 1}`` in a ``vllm serve --config`` file): scalars only, the way the YAML file states them.
+_FLOW_ITEM = re.compile(r"\s*([A-Za-z_][\w.-]{0,60})\s*:\s*([^,{}\[\]]{0,300}?)\s*")
+_FLOW_WORDS: dict[str, object] = {"true": True, "false": False, "null": None, "~": None}
+
+
+def _flow_map(inside: str | None) -> dict[str, object]:
+    """The members of a bare-keyed flow mapping (a nested value ends the reading: {} then)."""
+    if inside is None or "{" in inside or "[" in inside:
+        return {}
+    out: dict[str, object] = {}
+    for part in inside.split(","):
+        m = _FLOW_ITEM.fullmatch(part)
+        if m is None:
+            return {}
+        raw = m.group(2).strip("'\"")
+        out[m.group(1)] = _FLOW_WORDS.get(raw.lower(), _number(raw))
+    return out
+
+
+def _number(raw: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
 
 
 # SGLang's server arguments written as a dict or JSON (a ``--config`` file, ``/get_server_info``,

@@ -116,3 +116,19 @@ def test_the_plugin_named_with_its_release_in_prose_picks_that_releases_class(tm
                   "as in vllm-project/vllm-ascend 0.17.0 notes\n"):  # fmt: skip
         config, path = _path(tmp_path, prose + flag + crash)
         assert "platform" not in config.flags and path.worker_class == "EagleProposer"
+
+
+def test_a_yaml_flow_mapping_in_a_config_file_names_the_method(tmp_path: Path) -> None:
+    assert python_spec_dict("speculative_config: {method: ngram, prompt_lookup_max: 4}") == {
+        "method": "ngram",
+        "prompt_lookup_max": 4,
+    }
+    assert python_spec_dict("speculative_config: {method: mtp, extra: {depth: 2}}") == {}
+    yaml_file = (
+        "Our vllm serve --config file (vLLM version: v0.23.0):\n"
+        "tensor_parallel_size: 4\n"
+        "speculative_config: {method: mtp, num_speculative_tokens: 2}\n"
+    )
+    crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
+    _config, path = _path(tmp_path, yaml_file + crash)
+    assert (path.worker_class, path.framework) == ("EagleProposer", "vllm")
