@@ -119,7 +119,8 @@ class Collector:
         for marker in self._markers:
             if marker in text:
                 self.markers_found.add(marker)
-        if not piece and self._configures(text):
+        logger = (line.group or "").split(" ", 1)[0]  # vLLM's "[eagle_proposer.py:288]"
+        if not piece and (self._configures(text) or (logger and self._configures(logger))):
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
             if "speculative_config" in text and self._pydict.start(line):
