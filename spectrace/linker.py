@@ -131,6 +131,7 @@ def _kind(evidence: Evidence) -> str:
         (MENTION, "files named in the text"),
         ("IPython traceback frame", "traceback frames"),
         ("runtime warning", "runtime warnings"),
+        ("log line written by", "log lines of worker modules"),
         (MESSAGE_KIND, "exception messages"),
         ("server_args dump", "the server_args dump"),
         ("vLLM config", "the vLLM config"),

@@ -29,6 +29,8 @@ from spectrace.path_frames import FrameSignature, file_signature, frame_signatur
 
 KIND = "file named in the text"
 MESSAGE_KIND = "file named in the crash message"
+LOGGED_KIND = "log line written by"
+_LOGGER = re.compile(r"[\w.-]+\.(?:py|cpp|cu|h):\d+")
 MAX_TEXT = 300
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
 _NAME = re.compile(
@@ -103,6 +105,10 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     out: list[Mention] = []
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
+        logger = _logger(line)
+        sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
+        if logger and sig is not None:
+            out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
         out += [Mention(line.source, line.lineno, shown, name, sig, kind)
                 for name, sig in line_names(line.text)]  # fmt: skip
@@ -150,12 +156,19 @@ def message_names(incident: Incident) -> list[Evidence]:
             for n, text, name, sig in found]  # fmt: skip
 
 
-def names_only(text: str, config_literals: Sequence[bytes]) -> bool:
-    """The line reached the config lines only for a file it names (no config literal): the
-    config reader never saw such lines before and need not now."""
-    if not any(lit in text for lit in _literal_texts()):
+def names_only(line: LogLine, config_literals: Sequence[bytes]) -> bool:
+    """The line reached the config lines only for a file it or its logger header names (no
+    config literal): the config reader never saw such lines before and need not now."""
+    where = f"{line.text} {_logger(line) or ''}"
+    if not any(lit in where for lit in _literal_texts()):
         return False
-    return not any(lit.decode() in text for lit in config_literals)
+    return not any(lit.decode() in line.text for lit in config_literals)
+
+
+def _logger(line: LogLine) -> str | None:
+    """The ``file.py:N`` a vLLM (or c10) header says wrote the line: that module ran."""
+    where = (line.group or "").split(" ", 1)[0]
+    return where if _LOGGER.fullmatch(where) else None
 
 
 def _diff_line(text: str) -> bool:
@@ -194,5 +207,7 @@ def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -
         said = f"{sig.name}: {sig.what} -> {sig.points_to} ({sig.worker_class})"
         reason = (f"{m.kind} in {said}; a line outside the crash's record" if m.kind != KIND
                   else f"{KIND} ({m.name}) in {said}; a name in a sentence is weaker than a frame")  # fmt: skip
+        if m.kind == LOGGED_KIND:  # the module that wrote it ran
+            reason = f"{LOGGED_KIND} {m.name} in {said}"
         out.append(Evidence(m.source, m.lineno, m.text, reason, sig.points_to, sig.worker_class))
     return out

@@ -146,7 +146,7 @@ def analyse(
     collector = config_mod.ConfigCollector()
     lines = [line for result in results for line in result.config_lines]
     for line in lines:
-        if not names_only(line.text, config_mod.CONFIG_LITERALS):
+        if not names_only(line, config_mod.CONFIG_LITERALS):
             collector.feed(line)
     config = collector.result()
     mentions = find_mentions(lines)  # worker files a sentence names: weak path evidence

@@ -167,3 +167,19 @@ def test_a_file_followed_by_a_plain_word_is_not_a_function(tmp_path: Path) -> No
         "`sglang.srt.speculative` imports fine.",
     ):
         assert verdict(tmp_path, [text, *CRASH])[:2] == ("unknown", None), text
+
+
+def test_a_log_line_a_proposer_module_wrote_names_it(tmp_path: Path) -> None:
+    # vLLM's header says which file logged: vllm_ascend/spec_decode/eagle_proposer.py ran
+    logged = [
+        f"(Worker_DP0_TP{r}_EP{r} pid={500 + r}) INFO 04-22 08:46:18 [eagle_proposer.py:288] "
+        "Detected MTP model. Sharing target model embedding weights with the draft model."
+        for r in range(2)
+    ]
+    other = "(Worker_DP0_TP0_EP0 pid=500) INFO 04-22 08:46:19 [default_loader.py:293] Loaded"
+    lines = [*logged, other, "Traceback (most recent call last):",
+             '  File "/app/serve.py", line 3, in <module>', "RuntimeError: engine died"]  # fmt: skip
+    value, worker, evidence = verdict(tmp_path, lines)
+    assert (value, worker) == ("other", "AscendEagleProposer")
+    assert evidence[0][0] == 1
+    assert evidence[0][1].startswith("log line written by eagle_proposer.py:288 in vllm_ascend/")
