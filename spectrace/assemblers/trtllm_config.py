@@ -35,9 +35,10 @@ LITERALS: tuple[bytes, ...] = (
     b"examples/redrafter/",
     b"examples/lookahead/",
 )
-# One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``).
+# One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``);
+# a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
 _YAML = re.compile(
-    r"""\s*-?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
+    r"""\s*[-+]?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
     r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model)["']?\s*:\s*"""
     r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
 )

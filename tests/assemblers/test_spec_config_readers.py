@@ -202,3 +202,10 @@ def test_trtllm_config_section_on_one_line() -> None:
     assert family("trtllm", str(flow["speculative_config.method"])) == "DRAFT_TARGET"
     # vLLM's JSON has no decoding_type: not TensorRT-LLM's
     assert trtllm_spec_flags('--speculative-config \'{"method": "eagle3", "model": "d"}\'') == {}
+
+
+def test_a_yaml_key_a_diff_adds_is_read_and_prose_with_a_plus_is_not() -> None:
+    added = trtllm_spec_flags("+  decoding_type: NGram")
+    assert added == trtllm_spec_flags("  decoding_type: NGram")
+    assert added["speculative_config.method"] == "ngram"
+    assert trtllm_spec_flags("+1 for decoding_type: NGram, works here") == {}
