@@ -38,7 +38,7 @@ def test_every_finished_request_records_ordered_latencies(engine_run, worker):
 def test_run_end_reports_the_weight_bytes_of_plain_and_speculative_steps(engine_run):
     plain = engine_run(*LOAD, "--speculative-algorithm", "NONE").end()
     spec = engine_run(*LOAD, "--worker", "v2").end()
-    pair = load_pair("tiny")
+    pair = load_pair("tiny", algorithm="EAGLE")  # the run's algorithm (the CLI default)
     assert plain["weight_bytes_target"] == spec["weight_bytes_target"]
     assert plain["weight_bytes_spec_extra"] == 0
     assert spec["weight_bytes_spec_extra"] == 3 * draft_forward_bytes(pair.draft)  # s = 3
