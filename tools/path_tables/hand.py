@@ -21,6 +21,7 @@ HAND_FRAMES: tuple[tuple[str, str, str, str, str, str, bool, str], ...] = (
     ("vllm", "spec_decode/spec_decode_worker.py", "other", "SpecDecodeWorker", "vLLM V0 spec worker", "", False, "spec_decode/spec_decode_worker.py"),
     ("vllm", "spec_decode/multi_step_worker.py", "other", "MultiStepWorker", "vLLM V0 draft worker", "", False, "spec_decode/multi_step_worker.py"),
     ("vllm", "spec_decode/medusa_worker.py", "other", "MedusaWorker", "vLLM V0 Medusa worker", "", False, "spec_decode/medusa_worker.py"),
+    ("vllm", "spec_decode/draft_model_runner.py", "other", "MultiStepWorker", "vLLM V0 draft-model runner (TP1DraftModelRunner): SpecDecodeWorker.create_worker sets it for MultiStepWorker only", "", False, "spec_decode/draft_model_runner.py"),
     ("vllm", "spec_decode/mlp_speculator_worker.py", "other", "MLPSpeculatorWorker", "vLLM V0 MLP speculator worker", "", False, "spec_decode/mlp_speculator_worker.py"),
     ("vllm", "spec_decode/batch_expansion.py", "", "", "vLLM V0 batch-expansion scorer", "", False, "spec_decode/batch_expansion.py"),
     ("sglang", "ngram_worker.py", "other", "NGRAMWorker", "NGRAM speculative worker", "", False, "srt/speculative/ngram_worker.py"),
