@@ -27,4 +27,6 @@ def test_a_frame_in_v0s_draft_model_runner_names_multistepworker(tmp_path: Path)
     path = crash.worker_path
     assert path is not None
     assert (path.value, path.worker_class, path.framework) == ("other", "MultiStepWorker", "vllm")
-    assert path.evidence[0].reason.startswith("traceback frame in spec_decode/draft_model_runner.py")
+    assert path.evidence[0].reason.startswith(
+        "traceback frame in spec_decode/draft_model_runner.py"
+    )
