@@ -120,14 +120,6 @@ class SpecController:
         """The next step speculates with no toggle (the precondition for running ahead)."""
         return self.enabled and not self.over(bs)
 
-    def stays_off(self, bs: int) -> bool:
-        """Speculation is off and this step cannot resume it (the batch is over the threshold,
-        and resuming takes ``hysteresis`` steps at or below it): a plain step of a speculative
-        server may run ahead as a plain server's does (without it, dynamic disable ran 10% below
-        plain at c 64-128 on the H200: the host work of every plain step was serial)."""
-        over = self.threshold is not None and bs > self.threshold
-        return not self.enabled and over and self.hysteresis > 0
-
     def may_resume(self, bs: int) -> bool:
         """Called before a plain step; True when speculation should resume for this step."""
         if self.enabled or self.threshold is None or bs > self.threshold:
