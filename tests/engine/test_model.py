@@ -61,26 +61,10 @@ def test_one_multi_token_forward_equals_token_by_token_decode(pair) -> None:  # 
 
 
 @torch.no_grad()
-def test_training_forward_matches_cached_forward(pair) -> None:  # type: ignore[no-untyped-def]
-    target, head = pair
-    toks = torch.randint(0, 64, (2, 10))
-    pos = torch.arange(10).expand(2, 10)
-    slots = torch.tensor([0, 1])
-    mask = causal_mask(2, slots * 0, 10, 16)
-    logits, aux = target(toks, pos, slots, pos, mask, target.new_kv_cache(2, 16))
-    t_logits, t_aux = target.forward_train(toks)
-    torch.testing.assert_close(logits, t_logits, rtol=1e-4, atol=1e-4)
-    feats = head.fuse(aux)
-    d_logits, _ = head(toks, feats, pos, slots, pos, mask, head.new_kv_cache(2, 16))
-    ttt = head.forward_ttt(torch.cat([toks, toks[:, :1]], 1), feats, 2)
-    torch.testing.assert_close(ttt[0], d_logits, rtol=1e-4, atol=1e-4)
-
-
-@torch.no_grad()
 @pytest.mark.parametrize("algorithm", sorted(HEADS))
-def test_each_heads_training_unroll_matches_its_cached_forward(algorithm) -> None:
-    """What the head trains on (forward_ttt over the target's features) is what it computes
-    in the engine (cached forward), for the features its own algorithm captures."""
+def test_training_forwards_match_cached_forwards(algorithm) -> None:
+    """What the target and the head train on (forward_train, forward_ttt) is what they compute
+    in the engine (cached forwards), for the features each head's algorithm captures."""
     torch.manual_seed(0)
     target = TargetModel(CFG).eval()
     head = HEADS[algorithm](CFG, target).eval()
@@ -89,7 +73,10 @@ def test_each_heads_training_unroll_matches_its_cached_forward(algorithm) -> Non
     pos = torch.arange(10).expand(2, 10)
     slots = torch.tensor([0, 1])
     mask = causal_mask(2, slots * 0, 10, 16)
-    _, feats = target(toks, pos, slots, pos, mask, target.new_kv_cache(2, 16))
+    logits, feats = target(toks, pos, slots, pos, mask, target.new_kv_cache(2, 16))
+    t_logits, t_feats = target.forward_train(toks)
+    torch.testing.assert_close(logits, t_logits, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(feats, t_feats, rtol=1e-4, atol=1e-4)
     assert feats.shape[-1] == head.feature_dim
     fused = head.fuse(feats)
     d_logits, _ = head(toks, fused, pos, slots, pos, mask, head.new_kv_cache(2, 16))
