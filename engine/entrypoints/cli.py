@@ -36,6 +36,24 @@ engine_app = typer.Typer(
 EXIT_CRASH = 1
 PROMPT_AND_DRAFT_ROOM = 96  # prompt columns plus the verify/draft scratch of one step
 TRUE = ("true", "1", "yes", "y")
+# verify options shared by `run` and `bench`
+VerifyBackend = Annotated[
+    str,
+    typer.Option("--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"),
+]
+VerifyOutsideGraph = Annotated[
+    bool,
+    typer.Option(
+        "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
+    ),
+]
+SimulateAcceptLen = Annotated[
+    float | None,
+    typer.Option(
+        "--simulate-accept-len",
+        help="Draw each verify's accept length to this mean (random-weight models; simulated)",
+    ),
+]
 
 
 def _ints(text: str | None, flag: str) -> tuple[int, ...]:
@@ -204,25 +222,9 @@ def run(
     ] = None,
     ramp_step: Annotated[int, typer.Option("--ramp-step")] = 0,
     decode_log_interval: Annotated[int, typer.Option("--decode-log-interval")] = 10,
-    verify_backend: Annotated[
-        str,
-        typer.Option(
-            "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
-        ),
-    ] = "auto",
-    verify_outside_graph: Annotated[
-        bool,
-        typer.Option(
-            "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
-        ),
-    ] = False,
-    simulate_accept_len: Annotated[
-        float | None,
-        typer.Option(
-            "--simulate-accept-len",
-            help="Draw each verify's accept length to this mean (random-weight models; simulated)",
-        ),
-    ] = None,
+    verify_backend: VerifyBackend = "auto",
+    verify_outside_graph: VerifyOutsideGraph = False,
+    simulate_accept_len: SimulateAcceptLen = None,
     fault_step: Annotated[int, typer.Option("--fault-step")] = 6,
     hang_seconds: Annotated[float, typer.Option("--hang-seconds")] = 45.0,
     dist_timeout: Annotated[float, typer.Option("--dist-timeout")] = 20.0,
@@ -368,25 +370,9 @@ def bench(
     ] = 32,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 64,
     disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
-    verify_backend: Annotated[
-        str,
-        typer.Option(
-            "--verify-backend", help="auto (triton on CUDA, torch on CPU) | torch | triton"
-        ),
-    ] = "auto",
-    verify_outside_graph: Annotated[
-        bool,
-        typer.Option(
-            "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
-        ),
-    ] = False,
-    simulate_accept_len: Annotated[
-        float | None,
-        typer.Option(
-            "--simulate-accept-len",
-            help="Draw each verify's accept length to this mean (random-weight models; simulated)",
-        ),
-    ] = None,
+    verify_backend: VerifyBackend = "auto",
+    verify_outside_graph: VerifyOutsideGraph = False,
+    simulate_accept_len: SimulateAcceptLen = None,
     bandwidth_tbps: Annotated[
         float, typer.Option("--bandwidth-tbps", help="HBM bandwidth for the floor (H200: 4.3)")
     ] = 4.3,
