@@ -53,7 +53,7 @@ def storm_joins(crashes: Sequence[Crash], mask: Mask) -> dict[int, Crash]:
         storms = [s for s in storms if _near(s.head, crash)]
         # a rank seen already: the second half of its chain, torn off by interleaving; a whole
         # record read line by line joins only a storm it is a copy of (same innermost frames)
-        found = next((s for s in storms if (not keys or _shared(keys, s.keys))
+        found = next((s for s in storms if (not keys or _shared(keys, s.keys) or _same_site(s.head, crash))
                       and (crash.interleaved or s.head.interleaved or not keys
                            or s.head.frames[-1:] == crash.frames[-1:])), None)  # fmt: skip
         if found is None:
@@ -72,6 +72,15 @@ def _inside(storms: list[_Storm], crash: Crash, mask: Mask) -> _Storm | None:
         return None  # a logger's record of its own
     key = {(crash.exception_type, mask(crash.message))}
     return next((s for s in storms if _near(s.head, crash) and _shared(key, s.keys)), None)
+
+
+def _same_site(head: Crash, crash: Crash) -> bool:
+    """Records printed in one storm raising one exception type in one frame: one failure even
+    when a pipe block glued another writer's text into one record's message."""
+    if not (head.interleaved and crash.interleaved) or crash.exception_type != head.exception_type:
+        return False
+    site = [(f.file, f.function) for f in crash.frames[-1:]]
+    return bool(site) and site == [(f.file, f.function) for f in head.frames[-1:]]
 
 
 def _keys(crash: Crash, mask: Mask) -> set[tuple[str, str]]:

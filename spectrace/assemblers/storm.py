@@ -75,24 +75,22 @@ class Fit(NamedTuple):
     text: str
 
 
-def storm_fit(records: Collection[R], line: LogLine, last: R | None = None) -> Fit | None:
+def storm_fit(
+    records: Collection[R], line: LogLine, last: R | None = None, cut: bool = False
+) -> Fit | None:
     """The record an untagged line belongs to when several records print one traceback, and
     the template lines that record must be given first (it fell behind: repeated frames sent
     its lines elsewhere); None when there is no storm (the stream decides, as for any line).
     ``last`` took the line before: a pipe block is one writer's, so the line that record
-    expects next is its own (repeated frames would otherwise go to a peer that expects them)."""
-    if len(records) < 2 or not line.inferred or not line.text.strip():
-        return None  # a blank line is in every traceback: its stream decides
-    storm = _storm(records)
-    if storm is None:
-        return None  # no storm, or two at once: the streams decide
+    expects next is its own (repeated frames would otherwise go to a peer that expects them).
+    ``cut``: the line ended where another writer's text began; a record it starts the
+    expected line of reads that line whole."""
+    if (found := _template(records, line)) is None:
+        return None
+    storm, lead = found
     text = line.text
-    if all(r.first.stream != line.stream for r in storm) and not _body_like(text):
-        return None  # another writer's line (the launcher's, a shell's ``Killed``)
-    lead = storm[0].body
-    for r in storm:
-        if len(r.body) > len(lead):
-            lead = r.body
+    if cut and (begun := _begun(storm, lead, text)) is not None:
+        return begun
     if last is not None and any(r is last for r in storm) and _expects(last, lead, text):
         return Fit(last, (), text)
     if (best := _next_is(storm, lead, text)) is not None:
@@ -146,15 +144,13 @@ def _link_taker(storm: list[R], text: str) -> R | None:
 
 
 def _caught_up(record: R, lead: list[str], text: str) -> Fit:
-    """The record, the lines it lost, and its line whole: an exception line a pipe block cut
-    and glued to another writer's text reads as the template's (and the record says it was
-    reconstructed)."""
+    """The record, the lines it lost, and its line whole: a line a pipe block cut short reads
+    as the template's (and the record says it was reconstructed). A line that goes on
+    differently stays as printed: which of the two is another writer's text, no one knows."""
     pos = len(record.body)
     skip = _skip(lead, pos, text)
     whole = lead[pos + skip] if pos + skip < len(lead) else text
-    if whole == text or _DIGITS.sub("", whole) == _DIGITS.sub("", text):
-        whole = text  # numbers that differ by rank are the rank's own
-    return Fit(record, tuple(lead[pos : pos + skip]), whole)
+    return Fit(record, tuple(lead[pos : pos + skip]), whole if whole.startswith(text) else text)
 
 
 def _storm(records: Collection[R]) -> list[R] | None:
@@ -177,6 +173,29 @@ def _storm(records: Collection[R]) -> list[R] | None:
 def _expects(record: R, lead: list[str], text: str) -> bool:
     pos = len(record.body)
     return pos < len(lead) and lead[pos] == text
+
+
+def _template(records: Collection[R], line: LogLine) -> tuple[list[R], list[str]] | None:
+    """The storm an untagged line may belong to, and its template: the body furthest ahead."""
+    if len(records) < 2 or not line.inferred or not line.text.strip():
+        return None  # a blank line is in every traceback: its stream decides
+    storm = _storm(records)
+    if storm is None:
+        return None  # no storm, or two at once: the streams decide
+    if all(r.first.stream != line.stream for r in storm) and not _body_like(line.text):
+        return None  # another writer's line (the launcher's, a shell's ``Killed``)
+    lead = storm[0].body
+    for r in storm:
+        if len(r.body) > len(lead):
+            lead = r.body
+    return storm, lead
+
+
+def _begun(storm: list[R], lead: list[str], text: str) -> Fit | None:
+    """The record least advanced whose next line begins with ``text``, given that line whole."""
+    found = [(len(r.body), r.last_lineno, n) for n, r in enumerate(storm)
+             if len(r.body) < len(lead) and lead[len(r.body)].startswith(text)]  # fmt: skip
+    return Fit(storm[min(found)[2]], (), lead[min(found)[0]]) if found else None
 
 
 def _next_is(storm: list[R], lead: list[str], text: str) -> R | None:

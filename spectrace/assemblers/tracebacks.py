@@ -79,17 +79,18 @@ class TracebackAssembler:
         pieces = unglued(line)
         if len(pieces) == 1:
             return self._feed(pieces[0])
-        fed = [self._feed(piece) for piece in pieces]
+        fed = [self._feed(pieces[0], cut=True), *map(self._feed, pieces[1:])]
         return Fed(any(f.consumed for f in fed), any(f.started for f in fed),
                    tuple(c for f in fed for c in f.crashes))  # fmt: skip
 
-    def _feed(self, line: LogLine) -> Fed:
+    def _feed(self, line: LogLine, cut: bool = False) -> Fed:
+        """``cut``: the line ends where another writer's text was glued on (storm.unglued)."""
         done: list[Crash] = []
         rec = self._open.get(line.stream)
         if rec is not None and line.headed and (line.group is None or line.group != rec.group):
             done.append(self._close(line.stream))
             rec = None
-        fit = storm_fit(self._open.values(), line, self._taker)
+        fit = storm_fit(self._open.values(), line, self._taker, cut)
         if fit is not None and fit.record is None:
             self._age(line, done)
             return Fed(True, False, tuple(done))
