@@ -84,11 +84,19 @@ def load_text(load: Document) -> str:
     return ", ".join(f"{n}={load[n]}" for n in _LOAD_KEYS if load.get(n) is not None)
 
 
+def conditional_head(conditional: str) -> str:
+    """What a conditional verdict hangs on: the release (``if sglang >= 0.5.13``, ``if vLLM
+    runs its V1 engine``) or a setting the log does not show (TensorRT-LLM's eagle3_one_model,
+    a shell variable)."""
+    by_release = any(mark in conditional for mark in (">=", "<=", " V1 engine", "release"))
+    return "depends on the release" if by_release else "depends on a setting the log does not show"
+
+
 def path_label(path: Document) -> str:
     """``v1 (EAGLEWorker)``; a bare ``unknown`` says why, so it does not read as a failure."""
     worker = path.get("worker_class")
     if path.get("conditional"):  # the release would settle it: say what each would run
-        return f"depends on the release: {path['conditional']}"
+        return f"{conditional_head(path['conditional'])}: {path['conditional']}"
     if path["value"] == "unknown" and not worker and not path.get("evidence"):
         return "unknown (no speculative worker named in the log)"
     if path["value"] == "none":

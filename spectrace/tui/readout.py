@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from spectrace.reports.words import conditional_head
 from spectrace.tui.linestyle import masked, one_row
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def path_lines(path: WorkerPath) -> Text:
     out = Text()
     conditional = getattr(path, "conditional", None)
     if path.value == "unknown" and conditional:
-        out.append("worker path: depends on the release: ", "bold")
+        out.append(f"worker path: {conditional_head(conditional)}: ", "bold")
         out.append(f"{conditional}\n", "yellow")
     else:
         out.append_text(

@@ -48,3 +48,16 @@ def test_a_vllm_ascend_conditional_asks_for_the_plugins_version() -> None:
     cond = Evidence("r.log", 3, "frame", "reason", None, None, "A if vllm-ascend >= 0.12, else B")
     path = decide([cond], RunConfig(engine="vllm_ascend"))
     assert path.missing[0] == ASCEND_VERSION
+
+
+def test_a_conditional_on_a_setting_is_not_worded_as_one_on_the_release() -> None:
+    from spectrace.reports.words import conditional_head
+
+    assert conditional_head("v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1") == (
+        "depends on the release"
+    )
+    assert conditional_head("NgramProposer if vLLM runs its V1 engine, else NGramWorker (V0)") == (
+        "depends on the release"
+    )
+    head = conditional_head("Eagle3OneModelWorker if eagle3_one_model keeps its default (True)")
+    assert head == "depends on a setting the log does not show"
