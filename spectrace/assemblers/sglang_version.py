@@ -28,7 +28,10 @@ _FORMS = (
     re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
     # prose and environment lists: "- SGLang 0.5.17 (venv)", "I use sglang v0.5.10", "SGLang
     # version: 0.5.4"; not sglang-router / sgl-kernel, whose numbers are their own
-    re.compile(r"(?i)(?<![\w./-])sglang(?:\s+version)?\s*[:=]?\s*v?" + _NUMBER + r"(?![\d.]*\d)"),
+    # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
+    re.compile(
+        r"(?i)(?<![\w./-])sglang(?:\s+version)?\s*[:=]?\s*[`'\"]?v?" + _NUMBER + r"(?![\d.]*\d)"
+    ),
 )
 
 

@@ -65,6 +65,7 @@ def test_a_printed_version_outranks_a_warning_for_the_era() -> None:
     [("- SGLang 0.5.17 (our-venv), flashinfer 0.6.1", (0, 5, 17)),
      ("I run sglang v0.5.10 with this command", (0, 5, 10)),
      ("SGLang version: 0.5.4.post2", (0, 5, 4)),
+     ("- SGLang `0.5.19.dev410+gedff717ef` (sha `edff717ef`)", (0, 5, 19)),
      ("sglang-router 0.2.1", None), ("sgl-kernel 0.3.9", None),
      ("/opt/sglang/0.5.1/bin", None)],
 )  # fmt: skip
