@@ -63,13 +63,27 @@ def _heads(notice: Incident, after: Incident) -> bool:
     """Two prints of one failure the assembler could not join: a worker's ``WorkerProc hit an
     exception`` notice whose traceback line lost its logger location in an edited paste, or
     the tail of a faulthandler dump cut at its head right above the next full dump (the
-    processes of one job dumping together). The second is the one to read."""
+    processes of one job dumping together), a message logged just before the traceback that
+    raises it. The second is the one to read."""
     first, where = notice.first_seen, after.first_seen
-    if where.source != first.source or not 0 < where.lineno - first.lineno <= STATED_GAP:
+    gap = where.lineno - first.lineno
+    if where.source != first.source or not 0 < gap <= BORROW_GAP:
+        return False
+    if _logged_then_raised(notice, after):
+        return True
+    if gap > STATED_GAP:
         return False
     if notice.crash_class in _ANNOUNCERS:
         return after.kind == "traceback" and after.origin_rank == notice.origin_rank
     return notice.message == CUT_DUMP[1] and after.kind == "faulthandler" and bool(after.frames)
+
+
+def _logged_then_raised(line: Incident, tb: Incident) -> bool:
+    """``logger.error(msg); raise RuntimeError(msg)`` (SGLang's KV allocator): the logged line
+    and the traceback under it are one failure, told twice by the same writer."""
+    same = line.message == tb.message and len(line.message) >= 12
+    kinds = (line.kind, tb.kind) == ("fatal_line", "traceback")
+    return same and kinds and line.origin_rank == tb.origin_rank
 
 
 def _reacts_to_child(death: Incident, after: Incident) -> bool:

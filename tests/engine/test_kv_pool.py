@@ -1,7 +1,7 @@
 """KV memory as SGLang's: a small --max-total-tokens exhausts the token allocator for real.
 
 Decode exhaustion retracts requests (SGLang's logged line, output kept, re-prefilled later, so
-greedy outputs do not change) and triage reads it as a warning; a single request whose verify
+greedy outputs do not change) and triage reads it as SGLang's benign retraction; a single request whose verify
 rows no longer fit makes v1's allocation in the worker raise SGLang's out-of-memory error, which
 triage reads as the fatal kv_pool_oom crash on the v1 path.
 """
@@ -60,9 +60,7 @@ def test_a_small_pool_retracts_and_keeps_greedy_outputs(engine_run, name) -> Non
     assert retracted(small) >= 1
     assert small.outputs() == plain.outputs()  # retracted requests re-prefill prompt + output
     assert small.of("retract")
-    incidents = analyse([str(small.log)]).incidents
-    assert incidents and all(i.crash_class == "kv_cache_full" for i in incidents)
-    assert all(i.severity == "warning" and not i.root_cause for i in incidents)
+    assert analyse([str(small.log)]).incidents == []  # SGLang's retraction: benign, served on
 
 
 def test_v1_verify_rows_past_the_pool_raise_sglangs_out_of_memory(engine_run) -> None:  # type: ignore[no-untyped-def]
