@@ -211,7 +211,7 @@ class Engine:
         )
         self.log.info(f"Memory pool end. avail mem={avail_mem_gb(cfg.device):.2f} GB")
         allocator = TokenToKVPoolAllocator(size, device)
-        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator)
+        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator, self.log.info)
 
     def capture_graphs(self) -> None:
         """Target first, then draft and draft extend, largest bs first, one memory pool per runner.

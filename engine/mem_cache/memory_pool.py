@@ -11,14 +11,12 @@ slot, which the last (scratch) row points at everywhere: padded graph rows write
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
 
 import torch
 from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
 from spectrace_engine.models.llama import KVCache
 from torch import Tensor
-
-logger = logging.getLogger(__name__)
 
 
 class ReqToTokenPool:
@@ -54,8 +52,9 @@ class KVPool:
         draft: KVCache | None,
         req_to_token_pool: ReqToTokenPool,
         allocator: TokenToKVPoolAllocator,
+        log_error: Callable[[str], object] | None = None,
     ) -> None:
-        self.target, self.draft = target, draft
+        self.target, self.draft, self.log_error = target, draft, log_error
         self.req_to_token_pool, self.allocator = req_to_token_pool, allocator
         self.req_to_token = req_to_token_pool.req_to_token
         self.max_len = self.req_to_token.shape[1]
@@ -81,8 +80,9 @@ def available_and_evictable_str(pool: KVPool) -> str:
 def alloc_token_slots(
     pool: KVPool, num_tokens: int, backup_state: bool = False
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """SGLang's ``alloc_token_slots`` (page size 1): the allocator's indices, or SGLang's logged
-    out-of-memory RuntimeError when the free list is short (there is no prefix cache to evict)."""
+    """SGLang's ``alloc_token_slots`` (page size 1): the allocator's indices, or SGLang's
+    out-of-memory RuntimeError when the free list is short (there is no prefix cache to evict),
+    logged first as SGLang's ``logger.error`` does (into the run's log)."""
     state = pool.allocator.backup_state() if backup_state else None
     out_cache_loc = pool.allocator.alloc(num_tokens)
     if out_cache_loc is None:
@@ -91,7 +91,8 @@ def alloc_token_slots(
             f"Try to allocate {num_tokens} tokens.\n"
             f"{available_and_evictable_str(pool)}"
         )
-        logger.error(error_msg)
+        if pool.log_error is not None:
+            pool.log_error(error_msg)
         raise RuntimeError(error_msg)
     return (out_cache_loc, state) if backup_state else out_cache_loc  # type: ignore[return-value]
 

@@ -71,6 +71,8 @@ def test_v1_verify_rows_past_the_pool_raise_sglangs_out_of_memory(engine_run) ->
     assert err["message"].startswith("Out of memory. Try to lower your batch size.")
     text = run.log.read_text()
     assert "Try to allocate 16 tokens." in text  # bs 1 x 16 verify rows, allocated in the worker
+    logged = text.index("] Out of memory. Try to lower your batch size.")  # logged, then raised
+    assert logged < text.index("Scheduler hit an exception")
     roots = [i for i in analyse([str(run.log)]).incidents if i.root_cause]
     assert len(roots) == 1
     inc = roots[0]
