@@ -110,4 +110,6 @@ def test_a_plain_crash_runs_tp_model_worker_under_the_overlap_loop(engine_run):
     assert "in event_loop_overlap\n" in text and "eagle_worker" not in text
     inc = next(i for i in analyse([str(run.log)]).incidents if i.root_cause)
     assert inc.exception_type == "ValueError"
-    assert all(e.points_to is None for e in inc.worker_path.evidence)
+    # the dump says speculation was off: SGLang's plain TpModelWorker, nothing speculative
+    assert (inc.worker_path.value, inc.worker_path.worker_class) == ("none", "TpModelWorker")
+    assert all(e.points_to in (None, "none") for e in inc.worker_path.evidence)
