@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.crash import Crash, CrashKind, Frame
 from spectrace.assemblers.tracebacks import CUT_TYPE
 from spectrace.incident_model import Incident
 
@@ -79,8 +79,12 @@ def _same_site(head: Crash, crash: Crash) -> bool:
     when a pipe block glued another writer's text into one record's message."""
     if not (head.interleaved and crash.interleaved) or crash.exception_type != head.exception_type:
         return False
-    site = [(f.file, f.function) for f in crash.frames[-1:]]
-    return bool(site) and site == [(f.file, f.function) for f in head.frames[-1:]]
+    return bool(_site(crash.frames)) and _site(crash.frames) == _site(head.frames)
+
+
+def _site(frames: Sequence[Frame]) -> tuple[tuple[str, str], ...]:
+    """Where an exception was raised: the innermost frame's file and function."""
+    return tuple((f.file, f.function) for f in frames[-1:])
 
 
 def _keys(crash: Crash, mask: Mask) -> set[tuple[str, str]]:
@@ -175,6 +179,8 @@ def _repeats(old: Incident, new: Incident, mask: Mask) -> bool:
         {(new.exception_type, mask(new.message))}, {(old.exception_type, mask(old.message))}
     ):
         return True
+    if stormy and _site(old.frames) and _site(old.frames) == _site(new.frames):
+        return True  # raised in one frame both times: a glued block spoiled one message
     first, then = old.first_seen, new.first_seen
     close = 0 <= then.lineno - first.lineno <= STORM_LINES and (
         first.ts is None or then.ts is None or abs(then.ts - first.ts) <= STORM_SECONDS
