@@ -105,6 +105,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"--enable-dp-attention",
     b"vllm serve",
     b"vllm.entrypoints",
+    b"benchmark_latency.py",  # vLLM's offline benchmarks take the engine's own flags
+    b"benchmark_throughput.py",
+    b"vllm bench ",
     b"trtllm-serve",
     b"- vllm",  # YAML list items: command: [- vllm, - serve], k8s/compose
     b"- sglang",

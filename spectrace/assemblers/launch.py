@@ -247,6 +247,11 @@ def _unglue(args: list[tuple[str, int]], table) -> list[tuple[str, int]]:
     return out
 
 
+# vLLM's offline benchmarks build the engine from the same EngineArgs as the server
+_BENCH = ("latency", "throughput")
+_BENCH_SCRIPTS = ("benchmark_latency.py", "benchmark_throughput.py")
+
+
 def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
     """The engine and the index of the first argument after its entry point."""
     words = [token for token, _ in tokens]
@@ -257,6 +262,10 @@ def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
             return "sglang", i + (1 if word == "sglang.launch_server" else 2)
         if base == "vllm" and after == "serve":
             return "vllm", i + 2
+        if base == "vllm" and after == "bench" and i + 2 < len(words) and words[i + 2] in _BENCH:
+            return "vllm", i + 3  # vllm bench latency|throughput: the offline engine's args
+        if base in _BENCH_SCRIPTS:  # benchmarks/benchmark_latency.py: EngineArgs, same flags
+            return "vllm", i + 1
         if word.startswith("vllm.entrypoints.") and word.endswith("api_server"):
             return "vllm", i + 1
         if base == "trtllm-serve":

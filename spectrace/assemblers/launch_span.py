@@ -27,6 +27,7 @@ _QUOTE_CHARS = re.compile(r"\\.|['\"]")
 _START = re.compile(
     r"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|\bvllm\.entrypoints\."
     r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
+    r"|\bbenchmark_(?:latency|throughput)\.py\b|\bvllm\s+bench\s+(?:latency|throughput)\b"
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
@@ -34,7 +35,8 @@ _START = re.compile(
 # where a command's own words start, in a line that may open with prose
 _ENTRY = re.compile(
     r"\b(?:python[\d.]*\s+-m\s+)?(?:sglang\.launch_server|sglang\s+serve\b|vllm\s+serve\b"
-    r"|vllm\.entrypoints\.|trtllm-serve\b)"
+    r"|vllm\.entrypoints\.|trtllm-serve\b|vllm\s+bench\s+(?:latency|throughput)\b"
+    r"|\S*benchmark_(?:latency|throughput)\.py\b)"
 )
 _APOSTROPHE = re.compile(r"[A-Za-z]'[A-Za-z]")  # "I'm", "don't": a word's, not a quote
 # inline code that starts with a flag, in a sentence

@@ -112,6 +112,10 @@ def proposer_verdict(
         proposer = "EagleProposer"
     worker = tables.v0_workers.get(family, _V0_DRAFT_WORKER) if family or proposer else ""
     said = f"vLLM config: speculative method '{name}'" + (f" {family}" if family else "")
+    if legacy and name != "ngram" and v1 is not True and worker:
+        # V0's speculative_model spelling (gone after 0.8.2): every release that took it ran a
+        # draft model or head on V0 (0.8.0-0.8.2's V1 oracle falls back for all but ngram)
+        return f"{said} -> {worker} (V0 spec_decode: a V0 spelling, other)", "other", worker
     release = _version(version)
     on_v1 = v1 is not False and proposer and (
         v1 is True or (release is not None and _runs_on(proposer, release))

@@ -132,3 +132,18 @@ def test_vllms_engine_line_with_speculative_config_none_says_speculation_is_off(
         "model='/m', speculative_config=None, tokenizer='/m', tensor_parallel_size=2"
     )
     assert global_worker_path(config).value == "none"
+
+
+def test_v0s_speculative_model_flag_with_a_head_ran_on_v0() -> None:
+    """``--speculative-model`` is gone after 0.8.2 and 0.8.0-0.8.2's V1 oracle falls back to V0
+    for anything but ngram: an EAGLE or Medusa head named there ran on V0's worker."""
+    for line, worker in (
+        ("> python3 benchmarks/benchmark_latency.py --model org/Qwen2-7B --speculative-model "
+         "org/EAGLE-Qwen2-7B --num_speculative_tokens 4 --use-v2-block-manager", "MultiStepWorker"),
+        ("vllm serve org/m --speculative-model /heads/medusa --num-speculative-tokens 3",
+         "MedusaWorker"),
+    ):  # fmt: skip
+        path = global_worker_path(collect(line))
+        assert (path.value, path.worker_class) == ("other", worker)
+    ngram = global_worker_path(collect("vllm serve org/m --speculative-model [ngram]"))
+    assert ngram.worker_class is None and ngram.conditional  # 0.8.x ran ngram on V1
