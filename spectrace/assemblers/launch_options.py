@@ -287,8 +287,10 @@ def _version(text: str) -> tuple[int, ...]:
 
 def _is_option(token: str) -> bool:
     """What argparse takes for an option string: a leading dash, not a bare dash, not a
-    negative number, no blank inside."""
-    return token.startswith("-") and len(token) > 1 and " " not in token and not _is_number(token)
+    negative number, no blank inside the option itself (``--x='{"a": 1}'`` is one: argparse
+    splits at ``=`` before it looks for blanks)."""
+    option = token.partition("=")[0]
+    return token.startswith("-") and len(token) > 1 and " " not in option and not _is_number(token)
 
 
 def _is_number(token: str) -> bool:

@@ -527,3 +527,14 @@ def test_an_abbreviation_newer_releases_find_ambiguous_bounds_the_release() -> N
 def test_a_json_value_with_elided_members_keeps_the_ones_shown() -> None:
     command = read('Run it with `--speculative-config {"method":"dflash", ...}` on 8 GPUs')
     assert command is not None and command.flags.get("method") == "dflash"
+
+
+def test_a_json_value_glued_by_equals_keeps_its_blanks() -> None:
+    # argparse splits `--x=value` at "=" before it asks whether the word holds a blank
+    command = read(
+        "vllm serve org/l --tensor-parallel-size 2 "
+        '--speculative-config=\'{"method": "mtp", "num_speculative_tokens": 2}\''
+    )
+    assert command.flags["method"] == "mtp"
+    assert command.flags["num_spec_tokens"] == 2
+    assert command.unknown == ()
