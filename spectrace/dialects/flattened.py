@@ -37,6 +37,10 @@ _UNESCAPE = re.compile(rb"\\(.)", re.DOTALL)
 _LEVELS = {1: 1, 2: 2, 4: 3}
 _ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
 
+# Where a server echoes a request: SGLang's ``Receive: obj=GenerateReqInput(text=...)``, vLLM's
+# ``Received request ...: prompt: '...'``, an OpenAI request object's ``messages``.
+_REQUEST_ECHO = (b"GenerateReqInput(", b"Receive: obj=", b"Received request", b"prompt: ",
+                 b"prompt=", b"ChatCompletionRequest(", b"CompletionRequest(")  # fmt: skip
 # A level word right after a process tag: an ordinary headed vLLM line, not a raw traceback's.
 _LEVEL_WORDS = (b"DEBUG", b"INFO", b"WARNING", b"ERROR", b"CRITICAL")
 MIN_HEADERS = 2  # one quoted header is a message; two or more inside one line are lost breaks
@@ -99,8 +103,12 @@ def _pieces(raw: bytes, cuts: list[int]) -> list[bytes]:
 
 def _traceback(raw: bytes) -> list[bytes]:
     """A whole headerless traceback on one line -> its lines, frames and code indented as
-    Python prints them (a headed record keeps its single line: each of its lines has a header)."""
+    Python prints them (a headed record keeps its single line: each of its lines has a header).
+    A request the server echoes (``--log-requests``) keeps its line: its prompt is the user's
+    text, which may quote a traceback that never ran here."""
     at = raw.find(_TB_HEAD)
+    if at >= 0 and any(echo in raw[:at] for echo in _REQUEST_ECHO):
+        return [raw]
     if at >= 0 and raw[at + len(_TB_HEAD) : at + len(_TB_HEAD) + 1] == b"\\":
         return _escaped(raw, at + len(_TB_HEAD))
     at = raw.find(_TB_START, max(at, 0)) if at >= 0 else -1

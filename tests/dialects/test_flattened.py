@@ -92,3 +92,17 @@ def test_a_traceback_inside_an_escaped_error_body_is_found(tmp_path: Path) -> No
 def test_an_escaped_traceback_without_frames_stays_one_line() -> None:
     line = ("x" * 100 + ' said "Traceback (most recent call last):\\n" is printed first').encode()
     assert split_flattened(line) == [line]
+
+
+def test_a_traceback_in_an_echoed_prompt_is_no_crash(tmp_path: Path) -> None:
+    """--log-requests echoes prompts; a user asking about a traceback quotes one that never ran
+    here (vLLM's 'Received request', SGLang's GenerateReqInput), escaped once or not at all."""
+    quoted = json.dumps(TB)[1:-1]
+    path = tmp_path / "server.log"
+    path.write_text(
+        f"INFO 01-01 10:00:00 [logger.py:39] Received request cmpl-7: prompt: 'why? {quoted}', "
+        "params: SamplingParams(n=1)\n"
+        f"[2026-01-01 10:00:01] Receive: obj=GenerateReqInput(rid='a1', text='why? {quoted}')\n",
+        encoding="utf-8",
+    )
+    assert analyse([str(path)]).incidents == []
