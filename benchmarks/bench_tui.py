@@ -48,9 +48,10 @@ class Terminal:
         self.name = f"{name}-{os.getpid()}"
         self.tmux("kill-server")
         self.start = time.perf_counter()
-        self.tmux(
-            "new-session", "-d", "-x", size[0], "-y", size[1], "-s", self.name, f"exec {command}"
-        )
+        self.tmux(  # a program that exits leaves its last screen (its error) to read
+            "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+            "new-session", "-d", "-x", size[0], "-y", size[1], "-s", self.name, f"exec {command}",
+        )  # fmt: skip
         self.pid = self._pane_pid()
 
     def _pane_pid(self) -> int:
@@ -99,13 +100,22 @@ class Terminal:
         self.tmux("send-keys", "-t", self.name, *keys)
         return now
 
+    def proc(self, name: str) -> str:
+        """``/proc/PID/name`` of the program; a program that is gone ends the benchmark with
+        what its screen said, not with a FileNotFoundError."""
+        try:
+            return Path(f"/proc/{self.pid}/{name}").read_text()
+        except FileNotFoundError:
+            last = [row for row in self.screen().splitlines() if row.strip()][-5:]
+            raise SystemExit(f"{self.name} exited; its screen ends:\n" + "\n".join(last)) from None
+
     def peak_mb(self) -> float:
-        status = Path(f"/proc/{self.pid}/status").read_text()
+        status = self.proc("status")
         return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
 
     def cpu_s(self) -> float:
         """CPU seconds the program has used: robust where wall time is not (a loaded box)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = self.proc("stat").rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
