@@ -68,6 +68,9 @@ def _escaped(raw: bytes, end: int) -> list[bytes]:
     ``"detail": "Traceback (most recent call last):\\n  File \\"x.py\\", ..."``) -> the line up
     to its start, then its own lines, unescaped as often as it was escaped. ``end`` is where
     the backslash escaping its first newline stands."""
+    at = end - len(_TB_HEAD)
+    if raw[at - 1 : at] not in (b'"', b"'"):
+        return [raw]  # an error body's string starts with its traceback; quoted prose does not
     slashes = len(raw[end : end + 8]) - len(raw[end : end + 8].lstrip(b"\\"))
     level = _LEVELS.get(slashes)  # 1, 2 or 4 backslashes: escaped once, twice, three times
     if level is None or raw[end + slashes : end + slashes + 1] != b"n":

@@ -106,3 +106,10 @@ def test_a_traceback_in_an_echoed_prompt_is_no_crash(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert analyse([str(path)]).incidents == []
+
+
+def test_a_traceback_quoted_after_other_text_in_an_escaped_string_is_no_crash(tmp_path: Path) -> None:
+    body = json.dumps({"role": "user", "content": "Why does this fail?\n" + TB})
+    path = tmp_path / "client.log"
+    path.write_text(f"[2026-01-01 10:00:00] sending {body}\n", encoding="utf-8")
+    assert not analyse([str(path)]).incidents
