@@ -20,18 +20,26 @@ from spectrace.assemblers.trtllm_config import trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     ASCEND_LITERALS,
     CLI_NAMES,
+    PROSE_VERSION_LITERALS,
     SPEC_LINE_LITERALS,
     VERSION,
     ascend_release,
     ascend_signal,
     engine_config_flags,
+    prose_version,
     namespace_args_flags,
     non_default_args_flags,
     spec_dict_flags,
     spec_line_flags,
     v0_keyword_flags,
 )
-from spectrace.assemblers.vllm_methods import Inferred, infer, self_mtp, v0_tokens_spelling
+from spectrace.assemblers.vllm_methods import (
+    Inferred,
+    infer,
+    self_mtp,
+    speculators_checkpoint,
+    v0_tokens_spelling,
+)
 from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
@@ -121,6 +129,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Beta spec",
     b"vLLM API server version",
     *ASCEND_LITERALS,
+    *PROSE_VERSION_LITERALS,
     b"speculative_model=",
     b"speculative_model =",
     *SGLANG_ARGS_LITERALS,
@@ -211,7 +220,8 @@ class ConfigCollector:
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
         self._sglang_release: tuple[int, int, int] | None = None
-        self._target: str | None = None  # vLLM's target model (its own MTP layers may draft)
+        self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
+        self._vllm_prose: str | None = None  # a vLLM release named in prose
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -271,6 +281,8 @@ class ConfigCollector:
             self._config.era = self._version_era = era_of(release)
             self._sglang_release = release  # the era table's own row, not the whole era's
             self._config.engine = self._config.engine or "sglang"
+        elif (prose := prose_version(text)) is not None:
+            self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
 
     def result(self) -> RunConfig:
         """The collected config (the last run wins), plus one config per run when there are several."""
@@ -350,8 +362,12 @@ class ConfigCollector:
         model = flags.get("speculative_config.model")
         if "speculative_config.method" in flags or self._config.engine != "vllm":
             return
+        if self._config.version is None and self._vllm_prose is not None:
+            self._config.version = self._vllm_prose  # the run is vLLM's: its prose release
         if model is None:
             self._self_mtp()
+            if self._target is not None and "speculative_config.method" not in flags:
+                self._speculators(self._target)
             return
         text = self._text_of(model)
         self._inferred(model, text, infer(model.value, self._config.version, legacy_spelling(text)))
@@ -363,8 +379,14 @@ class ConfigCollector:
         if tokens is None or self._target is None:
             return
         text = self._text_of(tokens)
-        found = self_mtp(self._target, self._config.version, v0_tokens_spelling(text))
+        found = self_mtp(self._target[0], self._config.version, v0_tokens_spelling(text))
         self._inferred(tokens, text, found)
+
+    def _speculators(self, target: tuple[str, LogLine]) -> None:
+        """A served speculators checkpoint carries its own speculative config."""
+        name, line = target
+        at = FlagValue(name, line.source, line.lineno, "launch_command")
+        self._inferred(at, line.raw, speculators_checkpoint(name, self._config.version))
 
     def _inferred(self, at: FlagValue, text: str, found: Inferred | None) -> None:
         """vLLM's inferred method as a flag on the line that caused it, and its verdict."""
@@ -463,7 +485,7 @@ class ConfigCollector:
             elif command.engine == "vllm" and name in CLI_NAMES:
                 self._set(f"speculative_config.{CLI_NAMES[name]}", value, line, "launch_command")
             elif command.engine == "vllm" and name == "model":  # the target (its MTP layers)
-                self._target = str(value)
+                self._target = (str(value), line)
             elif command.engine == "trtllm" and name == "backend":  # PyTorch or TRT engine
                 self._set("backend", value, line, "launch_command")
         method = self._config.flags.get("speculative_config.method")
@@ -478,8 +500,8 @@ class ConfigCollector:
             self._config.path_evidence.append(
                 Evidence(said.source, said.lineno, trim(said.raw), reason, points_to, proposer)
             )
-        if command.engine == "vllm" and command.model:
-            self._target = command.model  # vllm serve MODEL
+        if command.engine == "vllm" and command.model and first is not None:
+            self._target = (command.model, first)  # vllm serve MODEL
         if command.before is not None and command.engine == "sglang":
             self._release_bound(command)
         if command.env and first is not None:

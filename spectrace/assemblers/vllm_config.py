@@ -10,6 +10,19 @@ import re
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
 
 VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
+# a release in prose, a pin or an env list ("I am using vLLM 0.11.0", "vllm==0.9.2"); weaker
+# than the server's own lines, used only for a run that is vLLM's by its other lines
+PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", b"vLLM v0.",
+                                             b"vllm v0.", b"vLLM version", b"vllm version")  # fmt: skip
+_PROSE_VERSION = re.compile(
+    r"(?i)(?<![\w./-])vllm(?:\s+version)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+)(?![\d.]*\d)"
+)
+
+
+def prose_version(text: str) -> str | None:
+    """``vLLM 0.11.0`` / ``vllm==0.9.2`` -> the release (not vllm-ascend's, not vllm_omni's)."""
+    m = _PROSE_VERSION.search(text)
+    return m.group(1) if m is not None else None
 
 # CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
 CLI_NAMES = {

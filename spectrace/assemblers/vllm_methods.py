@@ -178,3 +178,28 @@ def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | No
             "MultiStepWorker",
         )
     return Inferred("deepseek_mtp", f"{said} -> EagleProposer (other)", "other", "EagleProposer")
+
+
+# A speculators-format checkpoint served as the model (``vllm serve org/Qwen3-8B-speculator.eagle3``,
+# the speculators library's naming): from 0.10.1 vLLM reads its ``speculators_config`` and
+# builds the speculative config itself (``EngineArgs.create_speculative_config``).
+_SPECULATORS = re.compile(r"speculators?[._-](eagle3|eagle)\b", re.I)
+SPECULATORS_FIRST = "0.10.1"
+
+
+def speculators_checkpoint(target: object, version: str | None) -> Inferred | None:
+    """The method a served speculators checkpoint carries, and the proposer that ran it."""
+    m = _SPECULATORS.search(target) if isinstance(target, str) else None
+    if m is None:
+        return None
+    method = m.group(1).lower()
+    said = (f"vLLM serves {target}, a speculators checkpoint ({method}): vLLM reads its "
+            f"speculators_config from {SPECULATORS_FIRST}")
+    release = _release(version) if version else None
+    if release is None:
+        condition = f"EagleProposer if vLLM >= {SPECULATORS_FIRST}, else no speculation"
+        return Inferred(method, f"{said} -> {condition}", None, None, condition)
+    if release < Version(SPECULATORS_FIRST):
+        return Inferred(None, f"{said}; vLLM {release} does not: no speculation", None, None)
+    return Inferred(method, f"{said} -> EagleProposer (other)", "other", "EagleProposer")
+

@@ -147,3 +147,21 @@ def test_v0s_speculative_model_flag_with_a_head_ran_on_v0() -> None:
         assert (path.value, path.worker_class) == ("other", worker)
     ngram = global_worker_path(collect("vllm serve org/m --speculative-model [ngram]"))
     assert ngram.worker_class is None and ngram.conditional  # 0.8.x ran ngram on V1
+
+
+def test_a_served_speculators_checkpoint_carries_its_method_from_0_10_1() -> None:
+    lines = ("I am using vLLM 0.11.0 on 4 GPUs.",
+             "vllm serve org/Qwen3-8B-speculator.eagle3 --tensor-parallel-size 4")  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("other", "EagleProposer", "EAGLE3")
+    assert path.evidence[0].lineno == 2
+    unknown = global_worker_path(collect(lines[1]))
+    assert unknown.conditional == "EagleProposer if vLLM >= 0.10.1, else no speculation"
+    old = global_worker_path(collect("We pin vllm==0.9.2 here.", lines[1]))
+    assert old.worker_class is None and old.value == "unknown"
+
+
+def test_a_vllm_release_in_prose_does_not_make_an_sglang_run_vllms() -> None:
+    config = collect("It was faster than vllm 0.6.0 last year.",
+                     "python -m sglang.launch_server --model m --speculative-algorithm EAGLE3")  # fmt: skip
+    assert config.engine == "sglang" and config.version is None
