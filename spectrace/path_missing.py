@@ -38,6 +38,10 @@ TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_a
 TRTLLM_ONE_MODEL = (
     "`eagle3_one_model:` under the YAML's `speculative_config:` and the trtllm-serve `--backend`"
 )
+DRAFT_CONFIG = (
+    "the draft model's config.json `model_type` (or `\"method\"` in the --speculative-config "
+    "JSON): vLLM tells an MTP head from a plain draft model by it"
+)
 WORKER_FRAME = (
     "a frame from the speculative worker (the whole traceback, or a py-spy dump of the "
     "scheduler: `py-spy dump --pid <scheduler pid>`)"
@@ -184,6 +188,8 @@ def missing_evidence(
 ) -> tuple[str, ...]:
     """The lines that would settle an unknown verdict, the quickest first; nothing when the
     run shows it does not speculate."""
+    if conditional and "'s config is " in conditional:  # the draft's own config decides
+        return (DRAFT_CONFIG, WORKER_FRAME)
     if conditional and (var := _SHELL_VAR.search(conditional)) is not None:
         return (
             f"the line that sets {var.group(0)} (the draft model's name or config)",

@@ -26,9 +26,9 @@ from spectrace.assemblers.vllm_config import (
     ascend_release,
     ascend_signal,
     engine_config_flags,
-    prose_version,
     namespace_args_flags,
     non_default_args_flags,
+    prose_version,
     spec_dict_flags,
     spec_line_flags,
     v0_keyword_flags,
@@ -40,7 +40,7 @@ from spectrace.assemblers.vllm_methods import (
     speculators_checkpoint,
     v0_tokens_spelling,
 )
-from spectrace.assemblers.vllm_plugins import ascend_proposer
+from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
     legacy_spelling,
@@ -344,7 +344,14 @@ class ConfigCollector:
         CUDA class named by a config line is replaced by the plugin's (or by none)."""
         flags = self._config.flags
         platform, method = flags.get("platform"), flags.get("speculative_config.method")
-        if platform is None or platform.value != "ascend" or method is None or method.value is None:
+        if platform is None or platform.value != "ascend":
+            return
+        self._config.path_evidence = [  # a conditional names the plugin's classes too
+            replace(e, reason=on_ascend(e.reason), condition=on_ascend(e.condition))
+            if e.condition and e.reason.startswith("vLLM") else e
+            for e in self._config.path_evidence
+        ]  # fmt: skip
+        if method is None or method.value is None:
             return
         plugin = flags.get("platform_release")
         worker, why = ascend_proposer(method.value, plugin.value if plugin is not None else None)

@@ -86,7 +86,7 @@ def _at(model: str, release: Version, version: str) -> Inferred:
     method = method_for(model, release)
     said = f"vLLM config: draft model '{model}' with no method: vLLM {version} infers '{method}'"
     if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
-        reason, points_to, worker = proposer_verdict(method, version, v1=False, legacy=True)
+        reason, points_to, worker = proposer_verdict(method, version, v1=False)
         return Inferred(method, said + reason.partition(f"'{method}'")[2], points_to, worker)
     if method == "draft_model" and _outcome(release) == "refused":
         return Inferred(method, f"{said}, and {_REFUSED}: no proposer ran", None, None)
@@ -106,7 +106,8 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
     if release is None and legacy:
         release, version = Version(_LAST_V0), None
     if release is not None:
-        return _at(model, release, version or f"<= {_LAST_V0} (V0 flag)")
+        found = _at(model, release, version or f"<= {_LAST_V0} (V0 flag)")
+        return _maybe_mtp(model, found, release, version) if found.method == "draft_model" else found
     v0 = _at(model, Version(_LAST_V0), _LAST_V0)
     v1 = _at(model, Version("0.17.0"), "0.17.0")
     if v0.worker == v1.worker:
@@ -122,6 +123,24 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         f"class by release, and the log prints none -> {condition}"
     )
     return Inferred(v1.method if v0.method == v1.method else None, reason, None, None, condition)
+
+
+# Draft names that suggest an MTP head (Gemma's "-assistant" drafters, "*-MTP", "nextn"):
+# vLLM tells an MTP head by its config's model_type, which the log does not show
+_MTP_HINT = re.compile(r"mtp|assistant|nextn", re.I)
+
+
+def _maybe_mtp(model: str, plain: Inferred, release: Version, version: str | None) -> Inferred:
+    """A name that may be an MTP head: vLLM would infer ``mtp`` from its config instead of
+    ``draft_model``; the verdict names both rather than guess."""
+    if _MTP_HINT.search(model) is None or release < Version("0.9.0"):
+        return plain
+    _reason, _points, mtp = proposer_verdict("mtp", version, v1=release > Version(_LAST_V0))
+    other = plain.worker or "no proposer (refused at start-up)"
+    condition = f"{mtp} (mtp) if {model}'s config is an MTP head, else {other} (draft_model)"
+    reason = (f"vLLM config: draft model '{model}' with no method: its name suggests an MTP head, "
+              f"whose config model_type vLLM reads -> {condition}")
+    return Inferred(None, reason, None, None, condition)
 
 
 def _unresolved(model: str) -> Inferred:

@@ -8,12 +8,15 @@ rules/paths/vllm_ascend.toml's [[method]] rows, generated from every vllm-ascend
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
+
+from spectrace.assemblers.vllm_proposers import method_classes
 
 
 @cache
@@ -65,3 +68,20 @@ def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, 
     if not worker:
         return None, f"no vllm-ascend release read builds a proposer for '{name}'"
     return worker, f"vllm-ascend builds {worker} for '{name}' (from {first})"
+
+
+@cache
+def _renames() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """vLLM class -> the plugin's class for the same method (EagleProposer -> AscendEagleProposer)."""
+    plugin = _methods()
+    pairs = {cls: plugin[value][-1][0] for value, cls in method_classes().items()
+             if cls and plugin.get(value) and plugin[value][-1][0] != cls}  # fmt: skip
+    return tuple((re.compile(rf"\b{re.escape(cls)}\b"), new) for cls, new in sorted(pairs.items()))
+
+
+def on_ascend(text: str) -> str:
+    """A verdict's wording with each vLLM proposer class named as the plugin's."""
+    for pattern, new in _renames():
+        text = pattern.sub(new, text)
+    return text
+

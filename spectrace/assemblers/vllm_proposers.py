@@ -62,6 +62,11 @@ def _tables() -> _Tables:
     return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0))
 
 
+def method_classes() -> dict[str, str]:
+    """Method value -> the V1 class vLLM builds for it (vllm.toml's [[method]] rows)."""
+    return {value: row[1] for value, row in _tables().methods.items() if row[1]}
+
+
 def _version(text: str | None) -> Version | None:
     try:
         return Version(text.removeprefix("v")) if text else None

@@ -165,3 +165,16 @@ def test_a_vllm_release_in_prose_does_not_make_an_sglang_run_vllms() -> None:
     config = collect("It was faster than vllm 0.6.0 last year.",
                      "python -m sglang.launch_server --model m --speculative-algorithm EAGLE3")  # fmt: skip
     assert config.engine == "sglang" and config.version is None
+
+
+def test_a_draft_named_like_an_mtp_head_names_both_and_asks_for_its_config() -> None:
+    config = collect(VERSION.format("0.23.0"), ARGS.format("/m/gemma-4-12B-it-assistant"))
+    path = global_worker_path(config)
+    assert path.value == "unknown" and path.conditional is not None
+    assert path.conditional.startswith("EagleProposer (mtp) if /m/gemma-4-12B-it-assistant's")
+    assert "DraftModelProposer (draft_model)" in path.conditional
+    assert "model_type" in path.missing[0]
+    ascend = collect("export HCCL_BUFFSIZE=512", VERSION.format("0.23.0"),
+                     ARGS.format("/m/gemma-4-12B-it-assistant"))  # fmt: skip
+    cond = global_worker_path(ascend).conditional or ""
+    assert "AscendEagleProposer (mtp)" in cond and "AscendDraftModelProposer" in cond
