@@ -37,3 +37,13 @@ def test_exceptions_named_in_prose_are_no_crash(tmp_path: Path) -> None:
         "We catch `RuntimeError: CUDA error` in our wrapper and retry, which works.",
     ]
     assert roots(run(tmp_path, lines)) == []
+
+
+def test_an_out_of_memory_error_named_in_a_question_is_no_crash(tmp_path: Path) -> None:
+    """The OOM rule matches the error as raised (``OutOfMemoryError:``, its repr, a bare line),
+    not the class named in a sentence."""
+    asked = ["Is `torch.cuda.OutOfMemoryError` expected with 16 draft tokens?",
+             "We catch OutOfMemoryError in the client and retry."]  # fmt: skip
+    assert roots(run(tmp_path, asked)) == []
+    [root] = roots(run(tmp_path, ["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."]))
+    assert root.crash_class == "cuda_oom"
