@@ -15,8 +15,8 @@ import json
 
 import torch
 from bench_kernels import time_eager, time_graph
-from spectrace_engine.models.loader import load_pair
 from spectrace_engine.models.llama import TargetModel
+from spectrace_engine.models.loader import load_pair
 
 CAPTURE = sorted({*range(1, 9), *range(10, 33, 2), *range(40, 161, 16)})
 PREFIX, MAX_LEN = 96, 256

@@ -14,8 +14,8 @@ import json
 from collections.abc import Callable
 
 import torch
-from spectrace_engine.speculative import build_eagle_tree as T
 from spectrace_engine.kernels import verify as V
+from spectrace_engine.speculative import build_eagle_tree as T
 
 TOPK, STEPS, N, VOCAB = 4, 3, 16, 512
 

@@ -15,9 +15,9 @@ import json
 import tempfile
 from pathlib import Path
 
+from spectrace_engine.bench.load import LoadSpec
 from spectrace_engine.entrypoints.cli import build_config
 from spectrace_engine.entrypoints.launch import launch
-from spectrace_engine.bench.load import LoadSpec
 
 PATHS = {
     "plain": dict(algorithm="NONE", worker="v1"),

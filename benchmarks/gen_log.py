@@ -28,6 +28,7 @@ from typing import BinaryIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sample_logs"))
 
+from interleave import Storms  # noqa: E402
 from logfmt import SITE, c10, nccl_info, nccl_timeout_text, sgl, traceback_body  # noqa: E402
 from sglang_parts import (  # noqa: E402
     FIRED_UP,
@@ -42,7 +43,6 @@ from sglang_parts import (  # noqa: E402
     sched_frames,
 )
 from stories_more import chained_body, segfault_dump  # noqa: E402
-from interleave import Storms  # noqa: E402
 from stories_sglang import (  # noqa: E402
     CUDA_TAIL,
     QWEN,

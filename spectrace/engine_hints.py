@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from spectrace.assemblers.config import RunConfig
+    from spectrace.assemblers.run_config import RunConfig
     from spectrace.incident_model import Incident
 
 # hint prefix (as rules/crashes.toml writes it) -> framework -> the hint for a log of that framework

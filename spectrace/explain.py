@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spectrace.assemblers.config import RunConfig
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.spec_shapes import Product, graph_sizes, products, run_facts
 

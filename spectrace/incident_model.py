@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from spectrace.assemblers.config import FlagValue
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.native import NativeFrame
+from spectrace.assemblers.run_config import FlagValue
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
 from spectrace.worker_path import WorkerPath

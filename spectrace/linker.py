@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from spectrace.assemblers.config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.engine_hints import engine_of, localize
 from spectrace.explain import explain

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from spectrace.assemblers.config import Evidence
 from spectrace.assemblers.crash import Frame
+from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.sglang_eras import Version, era_rules, version_text
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (

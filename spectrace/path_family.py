@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import FrameSignature, family_methods, frame_signature
 

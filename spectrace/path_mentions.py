@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures

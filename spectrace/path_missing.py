@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from spectrace.assemblers.config import Evidence, RunConfig
+from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.trtllm_config import eagle_mode
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from spectrace.assemblers import config as config_mod
 from spectrace.assemblers import load as load_mod
-from spectrace.assemblers.config import Evidence, RunConfig
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.errors import InputError
 from spectrace.fleet.nodes import tag_nodes
 from spectrace.incidents import Incident, build_incidents, crash_signature

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spectrace.assemblers.config import RunConfig
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import RunConfig
 
 _FACT_FLAGS = (
     ("num_draft_tokens", "speculative_num_draft_tokens"),

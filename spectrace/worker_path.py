@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,9 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from spectrace.assemblers.config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.crash import Crash, CrashKind, Frame
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.shapes import ShapeMismatch
 from spectrace.explain import Explanation
 from spectrace.incidents import build_incidents

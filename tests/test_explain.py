@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spectrace.assemblers.config import FlagValue, RunConfig
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import FlagValue, RunConfig
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import Explanation, explain
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spectrace.assemblers.config import ConfigCollector, RunConfig
+from spectrace.assemblers.config import ConfigCollector
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import parse_load_line
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.dialects.base import LogLine
 from spectrace.incidents import Incident, Occurrence
 from spectrace.linker import global_worker_path, link

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spectrace.assemblers.config import FlagValue
+from spectrace.assemblers.run_config import FlagValue
 from spectrace.rank_layout import RankLayout
 
 

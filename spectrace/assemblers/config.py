@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import replace
 
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
+from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import era_before
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
@@ -47,43 +47,6 @@ from spectrace.assemblers.vllm_proposers import (
     proposer_verdict,
 )
 from spectrace.dialects.base import LogLine
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """A log line that proves something, with why it matters."""
-
-    source: str
-    lineno: int
-    text: str  # the line as printed (trimmed for very long lines)
-    reason: str  # "server_args dump has disable_overlap_schedule=True -> v1 (EAGLEWorker)"
-    points_to: str | None = None  # "v1" | "v2" | "other" | None when it only informs
-    worker_class: str | None = None  # the class this evidence names, when it names one
-    condition: str | None = None  # a verdict that hangs on the release: "v2 (...) if sglang >= …"
-
-
-@dataclass(frozen=True, slots=True)
-class FlagValue:
-    value: object  # the literal value (bool, int, str, None, list...) or its source text
-    source: str
-    lineno: int
-    origin: str  # "server_args", "vllm_config", "launch_command", "warning", "env"
-
-
-@dataclass(slots=True)
-class RunConfig:
-    """What the log says about how the server was configured (one per input group)."""
-
-    flags: dict[str, FlagValue] = field(default_factory=dict)
-    path_evidence: list[Evidence] = field(default_factory=list)  # warnings, dump-derived
-    engine: str | None = None  # "sglang" | "vllm" | "trtllm" | None
-    era: str | None = None  # sglang release range told by a warning, e.g. "0.5.7-0.5.10"
-    version: str | None = None  # a version the log prints (vLLM does), if any
-    server_args: dict[str, object] = field(default_factory=dict)  # the last full dump
-    start: tuple[str, int] | None = None  # (source, lineno) of this run's start-up line
-    start_ts: datetime | None = None  # when that line was written, if it says
-    runs: tuple[RunConfig, ...] = ()  # one per start-up when the input holds several runs
-
 
 # Literals the pipeline pre-filters on: every line the collector can use contains one.
 CONFIG_LITERALS: tuple[bytes, ...] = (
@@ -135,27 +98,6 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
-)
-
-# Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.
-DP_FLAGS: tuple[str, ...] = ("enable_dp_attention", "dp_size", "moe_dense_tp_size", "ep_size")
-# The flags that decide (or explain) the speculative worker path, in display order.
-DECISIVE_FLAGS: tuple[str, ...] = (
-    "speculative_algorithm",
-    "disable_overlap_schedule",
-    "SGLANG_ENABLE_SPEC_V2",
-    "speculative_eagle_topk",
-    "speculative_num_steps",
-    "speculative_num_draft_tokens",
-    "speculative_disable_batch_threshold",
-    "enable_multi_layer_eagle",
-    "tp_size",
-    *DP_FLAGS,
-    "cuda_graph_max_bs",
-    "cuda_graph_bs",
-    "speculative_config.method",
-    "speculative_config.num_spec_tokens",
-    "speculative_config.one_model",
 )
 
 # Higher wins; equal origin: the later line wins (a restarted server's last start-up).

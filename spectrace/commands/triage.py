@@ -172,7 +172,7 @@ def analyse(
 ) -> Analysis:  # fmt: skip
     """Logs, stacks captures and flight dumps -> one Analysis (the pipeline is imported here)."""
     from spectrace import triage
-    from spectrace.assemblers.config import RunConfig
+    from spectrace.assemblers.run_config import RunConfig
     from spectrace.inputs import expand, usable_stacks
     from spectrace.pipeline import Analysis
     from spectrace.stacks.findings import split_inputs, stack_findings

@@ -101,28 +101,18 @@ def tui(
     ] = False,
 ) -> None:
     """Browse logs with their crashes, worker path, flags and load."""
-    from spectrace.tui.analysis import Apart
+    from spectrace.tui.app import SpectraceApp
 
     logs, captures, dumps = expand(paths)
     expect = [checked_marker(m) for m in expect]
     _enough_descriptors(len(logs))
     _need_terminal()
     _real_size()
-    # the analysis (a child process) starts before textual is imported: the first crash is
-    # found while the app draws its first frame
-    try:
-        analysis: Apart | None = Apart(logs, expect, (captures, dumps))
-    except OSError:  # no process to be had now: the app tries again and says why
-        analysis = None
-    try:
-        from spectrace.tui.app import SpectraceApp
-
-        app = SpectraceApp(logs, expect=expect, follow=follow, stacks=(captures, dumps),
-                           redact=not no_redact, analysis=analysis)  # fmt: skip
-        app.run()
-    finally:
-        if analysis is not None:
-            analysis.stop()
+    # the analysis (rules included) starts in a child process once the first frame is out
+    app = SpectraceApp(
+        logs, expect=expect, follow=follow, stacks=(captures, dumps), redact=not no_redact
+    )
+    app.run()
 
 
 FD_MARGIN = 64  # the terminal, textual's own, the analysis reading one log at a time

@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import Any, TextIO
 
 from spectrace import __version__
-from spectrace.assemblers.config import Evidence, FlagValue
 from spectrace.assemblers.crash import ChainLink, Frame
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.native import NativeFrame
+from spectrace.assemblers.run_config import Evidence, FlagValue
 from spectrace.incidents import (
     SIGNATURE_VERSION,
     Incident,

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import LineParser
 from spectrace.pipeline import Analysis, Finding

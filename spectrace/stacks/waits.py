@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 from spectrace.pipeline import Analysis, Finding
 
 if TYPE_CHECKING:

@@ -42,7 +42,7 @@ def run(
     it failed (shown in the app, never as a traceback). ``on_rules`` gets the built-in rules
     once loaded: their benign patterns dim noise in the log view."""
     from spectrace import pipeline
-    from spectrace.assemblers.config import RunConfig
+    from spectrace.assemblers.run_config import RunConfig
     from spectrace.errors import SpectraceError
     from spectrace.ruleset import RuleSet
     from spectrace.stacks.findings import stack_findings

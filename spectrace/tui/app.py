@@ -99,12 +99,9 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         follow: bool = False,
         stacks: tuple[Sequence[Path], Sequence[Path]] = ((), ()),
         redact: bool = True,
-        analysis: Apart | None = None,
     ) -> None:
         """``stacks``: py-spy captures and flight-recorder dumps, shown as hang findings;
-        ``redact``: mask secrets in the log view (the crash detail masks them always);
-        ``analysis``: the analysis of these inputs, already started by the command before it
-        imported textual (else the app starts it when it mounts)."""
+        ``redact``: mask secrets in the log view (the crash detail masks them always)."""
         super().__init__()
         self.stacks = stacks
         self.styler = LineStyler()
@@ -131,7 +128,6 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self._analysis_started_at = 0.0
         self._painted = threading.Event()
         self._apart: Apart | None = None  # the analysis running in a child process
-        self._early = analysis  # the first one, if the command started it
         self._anchor: tuple[int, int] | None = None  # where the cursor was when a filter began
 
         self.status_bar = Static("", id="status")
@@ -177,7 +173,6 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
             self.incident_list.focus()
 
     def _start(self) -> None:
-        self._analyse()  # a child process: it imports the core while textual starts here
         if self.files.indexes:  # the first frame already shows the top of the log
             self.files.indexes[0].head()
         self.log_view.set_source(self.base)
@@ -206,9 +201,14 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
     # -- background work -----------------------------------------------------------------------
 
     def _first_frame_out(self) -> None:
-        """Only now the index and the relay of the scan's reports may compete for the GIL (the
-        import of numpy or of the core's records alone holds it for ~0.1 s)."""
+        """Only now the analysis process starts, and the index and the relay of the scan's
+        reports may compete for the GIL (the import of numpy or of the core's records alone
+        holds it for ~0.1 s). Started earlier (before textual's import, or at mount), the
+        child's import slowed the first frame by 0.1-0.3 s on 2 cores and the first crash with
+        it (bench_tui, 2026-12-03 10:39, load 0.8: first screen 0.70 -> 0.60 s, first crash
+        1.55 -> 1.41 s, list complete 2.88 -> 2.21 s)."""
         self._painted.set()
+        self._analyse()
 
     @work(thread=True, group="index")
     def _index(self) -> None:
@@ -233,14 +233,12 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
         self.post_message(IndexProgress(True))
 
     def _analyse(self) -> None:
-        """The core runs in a child process (see tui/analysis.py), started as early as can be:
-        it uses the other core while this one draws the first frame."""
+        """The core runs in a child process (see tui/analysis.py); a thread relays it."""
         from spectrace.tui.analysis import Apart
 
         self._analysis_started_at = time.monotonic()
-        early, self._early = self._early, None
         try:
-            self._apart = early or Apart(self.files.paths, self.expect, self.stacks)
+            self._apart = Apart(self.files.paths, self.expect, self.stacks)
         except OSError as exc:  # no process to be had (ulimit -u, no memory): say so
             self.post_message(AnalysisFailed(f"cannot start the analysis: {exc}"))
             return

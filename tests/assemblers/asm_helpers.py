@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.collect import Collector
 from spectrace.dialects.detect import LineParser

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector, RunConfig
+from spectrace.assemblers.config import CONFIG_LITERALS, ConfigCollector
 from spectrace.assemblers.pyrepr import SourceText, parse_call_kwargs, split_top_level
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.dialects.base import LogLine
 
 TS = "[2026-02-27 20:48:55] "

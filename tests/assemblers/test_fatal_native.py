@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from spectrace.assemblers.native import parse_native_frame, thrower, thrown_in, native_frames
+from spectrace.assemblers.native import native_frames, parse_native_frame, thrower, thrown_in
 from spectrace.pipeline import analyse
 
 TLLM_FRAMES = [

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spectrace.assemblers.config import ConfigCollector, RunConfig
+from spectrace.assemblers.config import ConfigCollector
 from spectrace.assemblers.launch import LaunchCommand, parse_launch_command, read_command
 from spectrace.assemblers.launch_options import OptionTables
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.pipeline import analyse
 
 TABLES = OptionTables()  # one set for the module: the tables load once

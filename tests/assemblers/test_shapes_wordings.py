@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spectrace.assemblers.config import FlagValue, RunConfig
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import FlagValue, RunConfig
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.explain import explain
 from spectrace.pipeline import analyse

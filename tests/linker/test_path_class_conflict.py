@@ -4,7 +4,7 @@ proposer, or a class with no family of its own never are."""
 
 from __future__ import annotations
 
-from spectrace.assemblers.config import Evidence
+from spectrace.assemblers.run_config import Evidence
 from spectrace.linker import decide
 
 

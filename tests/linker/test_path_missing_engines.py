@@ -42,7 +42,7 @@ def test_a_vllm_only_log_asks_for_vllm_serve(tmp_path: Path) -> None:
 
 
 def test_a_vllm_ascend_conditional_asks_for_the_plugins_version() -> None:
-    from spectrace.assemblers.config import Evidence, RunConfig
+    from spectrace.assemblers.run_config import Evidence, RunConfig
     from spectrace.linker import decide
 
     cond = Evidence("r.log", 3, "frame", "reason", None, None, "A if vllm-ascend >= 0.12, else B")

@@ -13,7 +13,7 @@ from rich.console import Console
 from synthetic import WORKFLOW_COMMAND, seed_analysis
 
 from spectrace import triage
-from spectrace.assemblers.config import FlagValue
+from spectrace.assemblers.run_config import FlagValue
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document
 from spectrace.reports.text import TriageReport

@@ -12,7 +12,7 @@ import pytest
 from synthetic import MISSING_MARKER, SEED_READING, hostile_analysis, seed_analysis
 
 from spectrace import triage
-from spectrace.assemblers.config import FlagValue
+from spectrace.assemblers.run_config import FlagValue
 from spectrace.reports import Format, render
 from spectrace.reports.json import build_document, write_report
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from stacks_helpers import stacks_json
 
-from spectrace.assemblers.config import RunConfig
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.pipeline import Analysis, FileSummary
 from spectrace.stacks.findings import hang_findings
 from spectrace.stacks.model import from_json

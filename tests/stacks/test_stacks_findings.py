@@ -9,7 +9,7 @@ from pathlib import Path
 from stacks_helpers import HungServer
 from stacks_synth import ALL_REDUCE, VERIFY, capture, still
 
-from spectrace.assemblers.config import RunConfig
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.pipeline import Analysis, FileSummary
 from spectrace.stacks.capture import CaptureOptions
 from spectrace.stacks.capture import capture as live_capture

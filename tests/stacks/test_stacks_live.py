@@ -8,7 +8,7 @@ from pathlib import Path
 
 from stacks_helpers import HungServer, spectrace, stacks_json, start_hung, stop
 
-from spectrace.assemblers.config import RunConfig
+from spectrace.assemblers.run_config import RunConfig
 from spectrace.pipeline import Analysis, FileSummary
 from spectrace.stacks.findings import hang_findings
 from spectrace.stacks.model import from_json, is_capture_file, load_capture

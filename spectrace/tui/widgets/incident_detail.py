@@ -23,8 +23,8 @@ from spectrace.tui.readout import path_lines
 from spectrace.tui.widgets.incident_list import WrappedOptionList, clip, provisional
 
 if TYPE_CHECKING:
-    from spectrace.assemblers.config import Evidence
     from spectrace.assemblers.crash import ChainLink, Crash, Frame
+    from spectrace.assemblers.run_config import Evidence
     from spectrace.explain import Explanation
     from spectrace.incidents import Incident
     from spectrace.tui.widgets.incident_list import Item
