@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
-from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig
+from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import era_before
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
@@ -33,14 +32,7 @@ from spectrace.assemblers.vllm_config import (
     spec_line_flags,
     v0_keyword_flags,
 )
-from spectrace.assemblers.vllm_methods import (
-    Inferred,
-    infer,
-    self_mtp,
-    speculators_checkpoint,
-    v0_tokens_spelling,
-)
-from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend
+from spectrace.assemblers.vllm_finish import finish_vllm
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
     legacy_spelling,
@@ -116,16 +108,10 @@ _OFF = ("speculative_algorithm", "speculative_config.method")  # here None means
 _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
     ("false", "0", "no", "n"), False
 )
-_MAX_TEXT = 400
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
 _CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
-
-
-def trim(text: str) -> str:
-    """Evidence text is shown in one row: keep very long lines readable."""
-    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1] + "…"
 
 
 def env_truth(value: str) -> bool | None:
@@ -242,8 +228,7 @@ class ConfigCollector:
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
-        self._infer_vllm_method()
-        self._on_ascend()
+        finish_vllm(self._config, self._lines, self._target, self._vllm_prose)
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -280,77 +265,6 @@ class ConfigCollector:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                          verdict.worker_class, verdict.condition)]  # fmt: skip
-
-    def _on_ascend(self) -> None:
-        """On Ascend the vllm-ascend plugin builds its own proposer for the method: vLLM's
-        CUDA class named by a config line is replaced by the plugin's (or by none)."""
-        flags = self._config.flags
-        platform, method = flags.get("platform"), flags.get("speculative_config.method")
-        if platform is None or platform.value != "ascend":
-            return
-        self._config.path_evidence = [  # a conditional names the plugin's classes too
-            replace(e, reason=on_ascend(e.reason), condition=on_ascend(e.condition))
-            if e.condition and e.reason.startswith("vLLM") else e
-            for e in self._config.path_evidence
-        ]  # fmt: skip
-        if method is None or method.value is None:
-            return
-        plugin = flags.get("platform_release")
-        worker, why = ascend_proposer(method.value, plugin.value if plugin is not None else None)
-        self._config.path_evidence = [
-            replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
-                    points_to=e.points_to if worker else None)
-            if e.worker_class and e.reason.startswith("vLLM") else e
-            for e in self._config.path_evidence
-        ]  # fmt: skip
-
-    def _infer_vllm_method(self) -> None:
-        """A vLLM draft model with no method: the method and class vLLM infers, by release
-        (once, on the final flags: the version line may come after the config)."""
-        flags = self._config.flags
-        model = flags.get("speculative_config.model")
-        if "speculative_config.method" in flags or self._config.engine != "vllm":
-            return
-        if self._config.version is None and self._vllm_prose is not None:
-            self._config.version = self._vllm_prose  # the run is vLLM's: its prose release
-        if model is None:
-            self._self_mtp()
-            if self._target is not None and "speculative_config.method" not in flags:
-                self._speculators(self._target)
-            return
-        text = self._text_of(model)
-        self._inferred(model, text, infer(model.value, self._config.version, legacy_spelling(text)))
-
-    def _self_mtp(self) -> None:
-        """A token count with no draft model: a DeepSeek-V3 target drafts with its own MTP."""
-        flags = self._config.flags
-        tokens = flags.get("speculative_config.num_spec_tokens")
-        if tokens is None or self._target is None:
-            return
-        text = self._text_of(tokens)
-        found = self_mtp(self._target[0], self._config.version, v0_tokens_spelling(text))
-        self._inferred(tokens, text, found)
-
-    def _speculators(self, target: tuple[str, LogLine]) -> None:
-        """A served speculators checkpoint carries its own speculative config."""
-        name, line = target
-        at = FlagValue(name, line.source, line.lineno, "launch_command")
-        self._inferred(at, line.raw, speculators_checkpoint(name, self._config.version))
-
-    def _inferred(self, at: FlagValue, text: str, found: Inferred | None) -> None:
-        """vLLM's inferred method as a flag on the line that caused it, and its verdict."""
-        if found is None:
-            return
-        if found.method is not None:
-            self._config.flags["speculative_config.method"] = replace(at, value=found.method)
-        self._config.path_evidence.append(Evidence(at.source, at.lineno, trim(text),
-            found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
-
-    def _text_of(self, flag: FlagValue) -> str:
-        """The raw line a flag was read on (the value itself when the line is gone)."""
-        line = next((ln for ln in reversed(self._lines)
-                     if (ln.source, ln.lineno) == (flag.source, flag.lineno)), None)  # fmt: skip
-        return line.raw if line is not None else str(flag.value)
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

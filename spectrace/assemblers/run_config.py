@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+MAX_TEXT = 400  # evidence text is shown in one row
+
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
@@ -67,3 +69,8 @@ DECISIVE_FLAGS: tuple[str, ...] = (
     "speculative_config.num_spec_tokens",
     "speculative_config.one_model",
 )
+
+
+def trim(text: str) -> str:
+    """Evidence text is shown in one row: keep very long lines readable."""
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"

@@ -1,0 +1,105 @@
+"""What a vLLM run's config implies once every line is read: the method vLLM infers for a draft
+model named without one (by release), and the Ascend plugin's own class in place of vLLM's.
+
+Done last, on the final flags: the version line or the platform's may come after the config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.vllm_methods import (
+    Inferred,
+    infer,
+    self_mtp,
+    speculators_checkpoint,
+    v0_tokens_spelling,
+)
+from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend
+from spectrace.assemblers.vllm_proposers import legacy_spelling
+from spectrace.dialects.base import LogLine
+
+Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
+
+
+def finish_vllm(
+    config: RunConfig, lines: Sequence[LogLine], target: Target | None, prose: str | None
+) -> None:
+    """The inferred method, then the platform's class, written into ``config`` (the
+    collector's own, still being built)."""
+    _infer_method(config, lines, target, prose)
+    _on_ascend(config)
+
+
+def _on_ascend(config: RunConfig) -> None:
+    """On Ascend the vllm-ascend plugin builds its own proposer for the method: vLLM's
+    CUDA class named by a config line is replaced by the plugin's (or by none)."""
+    flags = config.flags
+    platform, method = flags.get("platform"), flags.get("speculative_config.method")
+    if platform is None or platform.value != "ascend":
+        return
+    config.path_evidence = [  # a conditional names the plugin's classes too
+        replace(e, reason=on_ascend(e.reason), condition=on_ascend(e.condition))
+        if e.condition and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
+    if method is None or method.value is None:
+        return
+    plugin = flags.get("platform_release")
+    worker, why = ascend_proposer(method.value, plugin.value if plugin is not None else None)
+    config.path_evidence = [
+        replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
+                points_to=e.points_to if worker else None)
+        if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
+
+
+def _infer_method(
+    config: RunConfig, lines: Sequence[LogLine], target: Target | None, prose: str | None
+) -> None:
+    """A vLLM draft model with no method: the method and class vLLM infers, by release."""
+    flags = config.flags
+    model = flags.get("speculative_config.model")
+    if "speculative_config.method" in flags or config.engine != "vllm":
+        return
+    if config.version is None and prose is not None:
+        config.version = prose  # the run is vLLM's: its prose release
+    if model is None:
+        _self_mtp(config, lines, target)
+        if target is not None and "speculative_config.method" not in flags:
+            name, line = target  # a served speculators checkpoint carries its own config
+            at = FlagValue(name, line.source, line.lineno, "launch_command")
+            _inferred(config, at, line.raw, speculators_checkpoint(name, config.version))
+        return
+    text = _text_of(model, lines)
+    _inferred(config, model, text, infer(model.value, config.version, legacy_spelling(text)))
+
+
+def _self_mtp(config: RunConfig, lines: Sequence[LogLine], target: Target | None) -> None:
+    """A token count with no draft model: a DeepSeek-V3 target drafts with its own MTP."""
+    tokens = config.flags.get("speculative_config.num_spec_tokens")
+    if tokens is None or target is None:
+        return
+    text = _text_of(tokens, lines)
+    found = self_mtp(target[0], config.version, v0_tokens_spelling(text))
+    _inferred(config, tokens, text, found)
+
+
+def _inferred(config: RunConfig, at: FlagValue, text: str, found: Inferred | None) -> None:
+    """vLLM's inferred method as a flag on the line that caused it, and its verdict."""
+    if found is None:
+        return
+    if found.method is not None:
+        config.flags["speculative_config.method"] = replace(at, value=found.method)
+    config.path_evidence.append(Evidence(at.source, at.lineno, trim(text),
+        found.reason, found.points_to, found.worker, found.condition))  # fmt: skip
+
+
+def _text_of(flag: FlagValue, lines: Sequence[LogLine]) -> str:
+    """The raw line a flag was read on (the value itself when the line is gone)."""
+    line = next((ln for ln in reversed(lines)
+                 if (ln.source, ln.lineno) == (flag.source, flag.lineno)), None)  # fmt: skip
+    return line.raw if line is not None else str(flag.value)
