@@ -246,11 +246,9 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
 
     @work(thread=True, exclusive=True, group="analysis")
     def _relay(self, apart: Apart) -> None:
-        """Posts the child's reports as they come; unpickling them waits for the first frame.
-        Once the first crash is on its way, the core's modules are imported here, while the
+        """Posts the child's reports as they come. Once the first crash is on its way, the core's modules are imported here, while the
         child scans, so that the analysis at the end is only unpickled (the import alone is
         ~0.3 CPU s, several times that on a loaded box)."""
-        self._painted.wait(FIRST_FRAME_WAIT_S)
 
         def found(crashes: list[tuple[str, Crash]]) -> None:
             self.post_message(CrashesFound(crashes))
