@@ -28,6 +28,7 @@ from spectrace.assemblers.vllm_config import (
     namespace_args_flags,
     non_default_args_flags,
     prose_version,
+    refused_method,
     spec_dict_flags,
     spec_line_flags,
     v0_keyword_flags,
@@ -180,8 +181,10 @@ class ConfigCollector:
             for name in DECISIVE_FLAGS:  # the values the user set, read as a command's flags
                 if name in args:
                     self._set(name, args[name], line, "launch_command")
-        elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr, a method error
+        elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr
             self._vllm(line, vllm_spec, "vllm_config")
+        elif (refused := refused_method(text)) is not None:
+            self._refused(line, refused)
         elif "Capturing batches" in text or "Capture cuda graph end" in text:
             self._capturing(line, _CAPTURING.search(text))
         elif (graph := _GRAPH_BS.search(text)) is not None:
@@ -298,6 +301,16 @@ class ConfigCollector:
             self._config.path_evidence.append(
                 Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
             )
+
+    def _refused(self, line: LogLine, method: str) -> None:
+        """``Unsupported speculative method: 'mtp'``: the family asked for, and that no
+        proposer ran for it (never a decided class)."""
+        self._config.engine = self._config.engine or "vllm"
+        self._set("speculative_config.method", method, line, "vllm_config")
+        reason = f"vLLM refused speculative method '{method}': no proposer was built for it"
+        self._config.path_evidence.append(
+            Evidence(line.source, line.lineno, trim(line.raw), reason)
+        )
 
     def _capturing(self, line: LogLine, match: re.Match[str] | None) -> None:
         """The bs being captured, kept only while a capture is unfinished (a capture crash)."""

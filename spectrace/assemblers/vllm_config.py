@@ -24,6 +24,7 @@ def prose_version(text: str) -> str | None:
     m = _PROSE_VERSION.search(text)
     return m.group(1) if m is not None else None
 
+
 # CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
 CLI_NAMES = {
     "method": "method",
@@ -132,11 +133,15 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
 
 def spec_line_flags(text: str) -> dict[str, object]:
     """A line outside the start-up dumps that still names the speculative config: a
-    ``SpeculativeConfig(...)`` repr, or an error naming the configured method."""
-    if SPEC_REPR in text:
-        return speculative_repr_flags(text)
+    ``SpeculativeConfig(...)`` repr."""
+    return speculative_repr_flags(text) if SPEC_REPR in text else {}
+
+
+def refused_method(text: str) -> str | None:
+    """The method an error says vLLM (or a plugin) refused: it names the family the user
+    asked for, but no proposer was built for it."""
     m = _METHOD_ERROR.search(text)
-    return {"speculative_config.method": m.group(1).lower()} if m is not None else {}
+    return m.group(1).lower() if m is not None else None
 
 
 def engine_config_flags(text: str) -> dict[str, object]:

@@ -209,3 +209,17 @@ def test_a_yaml_key_a_diff_adds_is_read_and_prose_with_a_plus_is_not() -> None:
     assert added == trtllm_spec_flags("  decoding_type: NGram")
     assert added["speculative_config.method"] == "ngram"
     assert trtllm_spec_flags("+1 for decoding_type: NGram, works here") == {}
+
+
+def test_a_refused_method_names_the_family_but_no_proposer() -> None:
+    """'Unsupported speculative method' means the server built no proposer for it: the
+    method is kept as the flag the user set, and no evidence points to a class."""
+    config = collect(
+        "(EngineCore_DP0 pid=7) ERROR 08-02 10:00:01 [core.py:708] ValueError: "
+        "Unsupported speculative method: 'mtp'"
+    )
+    assert config.flags["speculative_config.method"].value == "mtp"
+    assert config.path_evidence and all(
+        e.points_to is None and e.worker_class is None for e in config.path_evidence
+    )
+    assert "refused" in config.path_evidence[0].reason
