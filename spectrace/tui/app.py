@@ -7,6 +7,7 @@ while a multi-GB file is still being read.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -62,11 +63,20 @@ CRASH_BATCH_S = 0.5
 # 5,000 held the UI for 0.8 s every batch); the incidents that replace them at the end are few.
 PROVISIONAL_MAX = 200
 FIRST_FRAME_WAIT_S = 2.0  # the index waits for the first frame at most this long
+INDEX_NICE = 19  # the index thread's niceness: it yields to the analysis child and the screen
 MAX_RESCAN_PAUSE_S = 5.0  # a growing multi-GB log is rescanned at most half of the time
 NO_LOG = (
     "No log file given: the hang findings of the stacks capture or flight dumps are on the "
     "right. Open them beside the server's log to jump to each rank's last line."
 )
+
+
+def _yield_cpu() -> None:
+    """Lower this thread's scheduling priority (Linux: niceness is per thread)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), INDEX_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the index runs as before
+        pass
 
 
 class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, App[None]):
@@ -214,6 +224,7 @@ class SpectraceApp(KeyActions, SearchActions, SelectionActions, FollowActions, A
     def _index(self) -> None:
         last = 0.0
         self._painted.wait(FIRST_FRAME_WAIT_S)
+        _yield_cpu()  # on few cores the analysis child and the screen go first
         for index in self.files.indexes:
 
             def progress(_added: int) -> None:
