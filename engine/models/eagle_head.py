@@ -36,6 +36,8 @@ position n, and so on.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import torch
 import torch.nn.functional as F
 from spectrace_engine.models.llama import (
@@ -54,7 +56,7 @@ from spectrace_engine.models.llama import (
 from torch import Tensor, nn
 
 
-class DraftHeadBase(RopeModule):
+class DraftHeadBase(RopeModule, ABC):
     """What both heads share: the target's embedding and LM head, one layer, its KV cache."""
 
     vocab_map: Tensor | None
@@ -76,21 +78,25 @@ class DraftHeadBase(RopeModule):
         self.register_buffer("rope", rope_table(cfg), persistent=False)
 
     @property
+    @abstractmethod
     def feature_dim(self) -> int:
         """Width of the target feature the head reads (what ``fuse`` takes)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def fuse(self, target_feature: Tensor) -> Tensor:
-        raise NotImplementedError
+        """The target's feature (one layer, or three fused) down to the head's width."""
 
+    @abstractmethod
     def layer_input(self, tokens: Tensor, hidden: Tensor) -> Tensor:
-        raise NotImplementedError
+        """What the head's one layer reads: the tokens' embedding with the fused feature."""
 
+    @abstractmethod
     def residual(self, layer_in: Tensor, hidden: Tensor) -> Tensor:
-        raise NotImplementedError
+        """The residual stream the layer adds to."""
 
+    @abstractmethod
     def head_input(self, x: Tensor) -> Tensor:
-        raise NotImplementedError
+        """The layer's output as the LM head reads it."""
 
     def own_state_dict(self) -> dict[str, Tensor]:
         """Head weights without the shared (frozen) target embedding and LM head."""
