@@ -114,10 +114,11 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
         reason = "TensorRT-LLM: the engine says it drafts no tokens: speculative decoding is off"
         return [Evidence(flag.source, flag.lineno, "speculative decoding: none", reason, "none")]
     method = str(flag.value).lower()
-    text = f"decoding_type: {flag.value}"
+    text, why = f"decoding_type: {flag.value}", ""
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
-        mode, condition = eagle_mode(_value(config, "speculative_config.one_model"),
-                                     _value(config, "backend"))  # fmt: skip
+        mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
+                                          _value(config, "backend"),
+                                          _value(config, "trtllm_release"))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
@@ -126,6 +127,7 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
     reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
     reason += f" ({worker})" if worker else ""
+    reason += f": {why}" if why else ""
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
 
 
@@ -209,7 +211,8 @@ def missing_evidence(
         )
     )
     if not shown:  # nothing says the run speculates, or how it was launched
-        return () if config.flags else (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
+        said = set(config.flags) - {"trtllm_release"}  # a release says nothing of the launch
+        return () if said else (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
     out: list[str] = []
     if engine in ("sglang", None) and not config.server_args:
         out.append(SGLANG_DUMP)

@@ -15,7 +15,7 @@ from spectrace.assemblers.sglang_eras import era_before
 from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
-from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+from spectrace.assemblers.trtllm_config import trtllm_release, trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     ASCEND_LITERALS,
     CLI_NAMES,
@@ -202,6 +202,8 @@ class ConfigCollector:
             self._set("platform", "ascend", line, "env")
             if (plugin := ascend_release(text)) is not None:  # its classes change by release
                 self._set("platform_release", plugin, line, "env")
+        if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
+            self._set("trtllm_release", trt, line, "env")
         if (version := VERSION.search(text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from packaging.version import InvalidVersion, Version
+
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, split_top_level
 
 # Lines the pipeline must keep for the collector (every match below holds one).
@@ -34,6 +36,9 @@ LITERALS: tuple[bytes, ...] = (
     b"examples/medusa/",
     b"examples/redrafter/",
     b"examples/lookahead/",
+    *(f"{name}{sep}".encode() for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm",
+                                           "TRTLLM", "TRT-LLM", "trtllm")
+      for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:")),
 )
 # One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``);
 # a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
@@ -114,8 +119,8 @@ def _named(values: dict[str, object]) -> dict[str, object]:
         name = _NAMES.get(key)
         if name is None or value is None or isinstance(value, SourceText):
             continue
-        if name == "speculative_config.method":
-            value = str(value).lower()
+        if name == "speculative_config.method":  # ``Eagle3`` (1.2+) is ``Eagle``'s new name
+            value = "eagle" if str(value).lower() == "eagle3" else str(value).lower()
         elif name == "speculative_config.one_model":
             value = _TRUTH.get(str(value).lower(), value)
         elif isinstance(value, str) and value.isdigit():
@@ -163,23 +168,66 @@ def _inline_flags(text: str, open_at: int) -> dict[str, object]:
     return _named(values) if "decoding_type" in values else {}
 
 
+# The TensorRT-LLM release as people write it: the issue template's ``TensorRT-LLM version:
+# 1.2.0rc6``, the import banner ``[TensorRT-LLM] TensorRT-LLM version: 0.17.0``, a pin
+# ``tensorrt_llm==1.0.0``, a wheel ``tensorrt_llm-1.2.0rc8-cp312-...whl``, an image
+# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``; not ``tensorrtllm_backend`` or a path.
+_RELEASE = re.compile(
+    r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:\s+version)?"
+    r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?(\d+\.\d+(?:\.\d+)?(?:rc\d+|\.post\d+)*)(?![\w.]*\d)"
+)
+
+
+def trtllm_release(text: str) -> str | None:
+    """The TensorRT-LLM release a line names; its defaults (backend, eagle3_one_model) follow."""
+    m = _RELEASE.search(text)
+    return m.group(1) if m is not None else None
+
+
 # EagleDecodingConfig.spec_dec_mode on the PyTorch backend: EAGLE3_ONE_MODEL when
 # eagle3_one_model, else EAGLE3 (ModelDrafter, two-model). The field defaults to True in every
-# llm_args.py read (it replaced TRTLLM_EAGLE3_ONE_MODEL, PR #4289, 2025-05, one-model then too);
-# the TensorRT engine backend (``--backend trt`` / ``tensorrt``) runs the engine's own EAGLE.
+# llm_args.py read, from its first release (it replaced TRTLLM_EAGLE3_ONE_MODEL in PR #4289,
+# 2025-05, so 0.20.0); the TensorRT engine backend (``--backend trt`` / ``tensorrt``) runs the
+# engine's own EAGLE. PyTorch became the default backend of the LLM API and trtllm-serve in 1.0
+# (PRs #5312 and #5717), so with no ``--backend`` a release names the backend too.
 ENGINE_BACKENDS = ("trt", "tensorrt")
+ONE_MODEL_FIELD = "0.20.0"  # the first release with EagleDecodingConfig.eagle3_one_model
+PYTORCH_DEFAULT = "1.0.0"  # the first release whose default backend is PyTorch
+_ONE_MODEL = "Eagle3OneModelWorker"
 
 
-def eagle_mode(one_model: object, backend: object) -> tuple[str | None, str | None]:
-    """(mode, condition) of a ``decoding_type: Eagle`` run: the [[method]] value that names its
-    class, or a condition when the paste does not set eagle3_one_model; (None, None) on the
-    TensorRT engine backend."""
+def _release(text: object) -> Version | None:
+    try:
+        return Version(str(text)) if text else None
+    except InvalidVersion:
+        return None
+
+
+def eagle_mode(
+    one_model: object, backend: object, release: object = None
+) -> tuple[str | None, str | None, str]:
+    """(mode, condition, why) of a ``decoding_type: Eagle`` run: the [[method]] value that names
+    its class, or a condition when neither the paste nor its release settles eagle3_one_model;
+    (None, None, why) on the TensorRT engine backend. ``release``: the TensorRT-LLM release the
+    text names, whose defaults stand for what the paste does not set."""
     if str(backend).lower() in ENGINE_BACKENDS:
-        return None, None
+        return None, None, ""
     if one_model is True or one_model is False:
-        return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None
+        return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None, ""
+    at = _release(release)
+    pytorch = backend is not None or (at is not None and at >= Version(PYTORCH_DEFAULT))
+    if at is not None and pytorch and at >= Version(ONE_MODEL_FIELD):
+        why = (f"eagle3_one_model is not set and defaults to True in TensorRT-LLM {release}"
+               + ("" if backend is not None else ", whose default backend is PyTorch"))
+        return "EAGLE3_ONE_MODEL", None, why
+    if at is not None and not pytorch:
+        return None, (
+            f"the TensorRT engine's EAGLE (TensorRT-LLM {release}'s default backend); with "
+            f"--backend pytorch {_ONE_MODEL} (eagle3_one_model defaults to True from "
+            f"{ONE_MODEL_FIELD}), or ModelDrafter if the run set eagle3_one_model: false"
+        ), ""
     return None, (
-        "Eagle3OneModelWorker if eagle3_one_model keeps its default (True), "
+        f"{_ONE_MODEL} if eagle3_one_model keeps its default (True), "
         "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
         "the TensorRT engine's EAGLE with --backend tensorrt"
-    )
+    ), ""

@@ -7,7 +7,7 @@ import pytest
 from asm_helpers import collect_config as collect
 
 from spectrace.assemblers.load import LOAD_LITERALS, parse_load_line
-from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+from spectrace.assemblers.trtllm_config import trtllm_release, trtllm_spec_flags
 from spectrace.dialects.detect import LineParser
 from spectrace.linker import global_worker_path
 
@@ -105,3 +105,54 @@ def test_the_engine_flows_eagle_example_script_names_the_engines_eagle() -> None
     path = global_worker_path(config)
     assert (path.value, path.framework, path.family) == ("other", "trtllm", "EAGLE")
     assert path.worker_class is None  # the TRT engine's own EAGLE, no PyTorch worker
+
+
+# ---- the release named in the text settles the defaults the paste leaves out (round 10 #19) --
+
+
+@pytest.mark.parametrize(
+    ("line", "release"),
+    [("TensorRT-LLM version: 1.2.0rc6", "1.2.0rc6"),
+     ("[TensorRT-LLM] TensorRT-LLM version: 0.17.0", "0.17.0"),
+     ("pip install tensorrt_llm==1.0.0", "1.0.0"),
+     ("wheel: https://host/wheels/tensorrt_llm-1.2.0rc8-cp312-cp312-linux_x86_64.whl", "1.2.0rc8"),
+     ("image nvcr.io/nvidia/tensorrt-llm/release:1.1.0rc2", "1.1.0rc2"),
+     ("we run TRT-LLM 1.0 on H100", "1.0"),
+     ("the TensorRT version: 10.9 and tensorrtllm_backend 0.17", None),
+     ("see github.com/NVIDIA/TensorRT-LLM/issues/4242 and tensorrt_llm/_torch/x.py", None)],
+)  # fmt: skip
+def test_the_trtllm_release_is_read_where_people_write_it(line, release) -> None:
+    assert trtllm_release(line) == release
+
+
+def test_a_release_in_the_text_decides_the_default_one_model_eagle3() -> None:
+    lines = ["System: TRTLLM version: 1.2.0rc8",
+             "trtllm-serve /m/base --extra_llm_api_options spec.yml", *_eagle_yaml()]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("other", "Eagle3OneModelWorker", "EAGLE3")
+    assert "defaults to True in TensorRT-LLM 1.2.0rc8" in path.evidence[0].reason
+    assert path.conditional is None
+
+
+def test_the_newer_eagle3_decoding_type_reads_as_eagle() -> None:
+    lines = ["TensorRT-LLM version: 1.3.0", "speculative_config:", "  decoding_type: Eagle3",
+             "  max_draft_len: 3", "  speculative_model_dir: /m/head"]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class) == ("other", "Eagle3OneModelWorker")
+    two = global_worker_path(collect(*lines, "  eagle3_one_model: false"))
+    assert (two.value, two.worker_class) == ("other", "ModelDrafter")
+
+
+def test_before_1_0_without_a_backend_the_engine_flow_is_named_first() -> None:
+    lines = ["[TensorRT-LLM] TensorRT-LLM version: 0.19.0",
+             "trtllm-serve /m/base --extra_llm_api_options spec.yml", *_eagle_yaml()]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert path.value == "unknown" and path.worker_class is None
+    assert path.conditional is not None
+    assert path.conditional.startswith("the TensorRT engine's EAGLE (TensorRT-LLM 0.19.0")
+    assert "--backend pytorch Eagle3OneModelWorker" in path.conditional
+
+
+def test_a_release_line_alone_still_asks_for_the_launch() -> None:
+    path = global_worker_path(collect("TensorRT-LLM version: 1.2.0"))
+    assert path.value == "unknown" and path.missing and "launch" in path.missing[0]
