@@ -16,8 +16,8 @@ import statistics
 import time
 
 import torch
+from spectrace_engine.layers.paged_attention import gather_rows
 from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
-from spectrace_engine.models.llama import gather_rows
 
 HEADS, DIM, COLS, SLOTS = 2, 32, 384, 48
 

@@ -141,9 +141,8 @@ class DraftHeadBase(RopeModule, ABC):
         kv: KVCache,
     ) -> tuple[Tensor, Tensor]:
         x = self.layer_input(tokens, hidden)
-        bias = mask_bias(attn_mask, x.dtype)
-        locs, rows = kv.resolve(slots, cache_locs)
-        out = self.attn.forward_cached(x, self.rope, positions, locs, rows, bias, kv.k[0], kv.v[0])
+        batch = kv.attn_batch(slots, cache_locs, attn_mask, x.dtype)
+        out = self.attn.forward_cached(x, self.rope, positions, batch, kv.k[0], kv.v[0])
         logits, hidden_out = self.finish(self.residual(x, hidden), out)
         return self.full_vocab(logits), hidden_out
 

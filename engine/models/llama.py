@@ -5,9 +5,11 @@ Public API (H7 codes against it)::
     ModelConfig(vocab_size, dim, n_layers, n_heads, n_kv_heads, ffn_dim, max_seq_len,
                 rope_theta=10000.0, norm_eps=1e-5, aux_layers=(), tie_embeddings=True)
         .head_dim, .capture_layers  (aux_layers, or (1, L//2, L-1) / (2, L//2, L-3) when empty)
-    KVCache(k, v, req_to_token)  k, v: [n_layers, size+1, n_kv_heads, head_dim] (token 0 = padding),
-        req_to_token: [slots, max_len] token index of each request column (SGLang's ReqToTokenPool)
-        .max_len, .slots, .resolve(slots, cache_locs), .move(slots [B], src [B,T], dst [B,T])
+    KVCache(k, v, req_to_token, attn_backend="auto")  k, v: [n_layers, size+1, n_kv_heads, head_dim]
+        (token 0 = padding), req_to_token: [slots, max_len] token index of each request column
+        (SGLang's ReqToTokenPool); attn_backend: auto|torch|triton (layers/paged_attention.py)
+        .max_len, .slots, .attn_batch(slots, cache_locs, attn_mask, dtype, head_dim),
+        .move(slots [B], src [B,T], dst [B,T])
     TargetModel(cfg, tp=None)   # tp: GroupCoordinator; heads, MLP and vocabulary split over it
         .new_kv_cache(slots, max_len, size=0, req_to_token=None) -> KVCache   # zeros; no table:
             each slot owns max_len tokens (training, acceptance); the engine passes its pool's
@@ -15,7 +17,7 @@ Public API (H7 codes against it)::
             tokens, positions, cache_locs: [B,T] int64; slots: [B] int64 (KV row per request);
             attn_mask: [B,T,L] bool, True = may attend cache column l of its row, L = kv.max_len.
             Writes K/V of token (b,t) at kv token req_to_token[slots[b], cache_locs[b,t]], attends over
-            the whole row, so a row must have True for its own cache_loc.
+            the columns its mask allows, so a row must have True for its own cache_loc.
             logits: [B,T,V] float32;  aux_hidden: [B,T,3*dim] (model dtype), hidden states after
             blocks cfg.capture_layers, concatenated low|mid|high (EAGLE-3); with
             .capture_aux_hidden_states = False, [B,T,dim]: the last state after the final norm (EAGLE).
@@ -24,9 +26,10 @@ Public API (H7 codes against it)::
 Capture rules: static shapes, no host sync, no branching on tensor values. A row whose mask is all
 False gives finite garbage (masked scores use the dtype's minimum, not -inf), so padded graph rows
 never poison the cache with NaN; point padded rows at a scratch slot/column of your choice.
-Numerics: every query attends over all L cache columns whatever T is, so a T-token verify and T
-one-token decodes differ only by matmul blocking (float32 on CPU: ~1e-6 relative, see
-docs/engine-models.md).
+Numerics: on CPU (the reference) every query attends over all L cache columns whatever T is, so
+a T-token verify and T one-token decodes differ only by matmul blocking (float32: ~1e-6 relative,
+see docs/engine-models.md); on CUDA the Triton kernel walks a request's columns up to the last
+one its mask allows, in blocks of 64, with an online softmax.
 """
 
 from __future__ import annotations
@@ -37,6 +40,14 @@ import torch
 import torch.nn.functional as F
 from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.layers.linear import ColumnParallelLinear, RowParallelLinear, divide
+from spectrace_engine.layers.paged_attention import (
+    AttnBatch,
+    paged_attention,
+    reference_attention,
+    sdpa,
+    use_triton,
+    visible_columns,
+)
 from spectrace_engine.layers.vocab_parallel_embedding import ParallelLMHead, VocabParallelEmbedding
 from torch import Tensor, nn
 
@@ -84,6 +95,7 @@ class KVCache:
     k: Tensor  # [n_layers, size + 1, n_kv_heads, head_dim]
     v: Tensor
     req_to_token: Tensor  # [slots, max_len] int64
+    attn_backend: str = "auto"  # layers/paged_attention.py: the kernel on CUDA, else the reference
 
     @property
     def max_len(self) -> int:
@@ -93,9 +105,19 @@ class KVCache:
     def slots(self) -> int:
         return self.req_to_token.shape[0]
 
-    def resolve(self, slots: Tensor, cache_locs: Tensor) -> tuple[Tensor, Tensor]:
-        """Token indices the rows write ``[B,T]`` and the whole rows they read ``[B,L]``."""
-        return self.req_to_token[slots[:, None], cache_locs], self.req_to_token[slots]
+    def attn_batch(
+        self, slots: Tensor, cache_locs: Tensor, attn_mask: Tensor, dtype: torch.dtype
+    ) -> AttnBatch:
+        """What every layer of one forward reads: the tokens the rows write ``[B,T]``, and either
+        the columns the kernel walks or the reference's additive mask."""
+        locs = self.req_to_token[slots[:, None], cache_locs]
+        if use_triton(self.attn_backend, self.k.device, self.k.shape[-1]):
+            return AttnBatch(
+                locs, slots, self.req_to_token, attn_mask, visible_columns(attn_mask), None
+            )
+        return AttnBatch(
+            locs, slots, self.req_to_token, attn_mask, None, mask_bias(attn_mask, dtype)
+        )
 
     def move(self, slots: Tensor, src: Tensor, dst: Tensor) -> None:
         """Compact accepted tree nodes: copy columns src[b,t] -> dst[b,t] of row slots[b]."""
@@ -192,39 +214,24 @@ class Attention(nn.Module):
         return apply_rope(q, rope, positions), apply_rope(k, rope, positions), v
 
     def attend(self, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
-        """q [B,T,H,D], k/v [B,Hkv,S,D], bias [B,1,T,S] -> [B,T,dim]."""
-        rep = self.n_heads // self.n_kv
-        if rep > 1:
-            k = k.repeat_interleave(rep, dim=1)
-            v = v.repeat_interleave(rep, dim=1)
-        out = F.scaled_dot_product_attention(q.transpose(1, 2), k, v, attn_mask=bias)
-        b, _, t, _ = out.shape
-        return self.wo(out.transpose(1, 2).reshape(b, t, -1))
+        """Uncached (training): q [B,T,H,D], k/v [B,Hkv,S,D], bias [B,1,T,S] -> [B,T,dim]."""
+        b, t = q.shape[:2]
+        return self.wo(sdpa(q, k, v, bias).reshape(b, t, -1))
 
     def forward_cached(
-        self,
-        x: Tensor,
-        rope: Tensor,
-        positions: Tensor,
-        locs: Tensor,
-        rows: Tensor,
-        bias: Tensor,
-        kc: Tensor,
-        vc: Tensor,
+        self, x: Tensor, rope: Tensor, positions: Tensor, batch: AttnBatch, kc: Tensor, vc: Tensor
     ) -> Tensor:
-        """Write this step's K/V at tokens ``locs`` [B,T] of one layer's buffer, then attend
-        over each request's whole row of tokens ``rows`` [B,L] (``KVCache.resolve``)."""
+        """Write this step's K/V at tokens ``batch.locs`` [B,T] of one layer's buffer, then attend
+        over the columns each row's mask allows (the kernel) or its whole row (the reference)."""
         q, k, v = self.project(x, rope, positions)
-        kc[locs] = k
-        vc[locs] = v
-        return self.attend(q, gather_rows(kc, rows), gather_rows(vc, rows), bias)
-
-
-def gather_rows(cache: Tensor, rows: Tensor) -> Tensor:
-    """``[B, Hkv, L, D]`` keys or values of the tokens ``rows [B, L]`` (one flat index_select:
-    on CPU several times faster than a 2-D advanced index over scattered tokens)."""
-    picked = cache.index_select(0, rows.flatten()).view(*rows.shape, *cache.shape[1:])
-    return picked.transpose(1, 2)
+        kc[batch.locs] = k
+        vc[batch.locs] = v
+        if batch.bias is None:
+            out = paged_attention(q, kc, vc, batch)
+        else:
+            out = reference_attention(q, kc, vc, batch)
+        b, t = x.shape[:2]
+        return self.wo(out.reshape(b, t, -1))
 
 
 class FeedForward(nn.Module):
@@ -281,14 +288,11 @@ class TargetModel(RopeModule):
         kv: KVCache,
     ) -> tuple[Tensor, Tensor]:
         x = self.embed(tokens)
-        bias = mask_bias(attn_mask, x.dtype)
-        locs, rows = kv.resolve(slots, cache_locs)
+        batch = kv.attn_batch(slots, cache_locs, attn_mask, x.dtype)
         aux: list[Tensor] = []
         for i, layer in enumerate(self.layers):
             h = layer.attn_norm(x)
-            x = x + layer.attn.forward_cached(
-                h, self.rope, positions, locs, rows, bias, kv.k[i], kv.v[i]
-            )
+            x = x + layer.attn.forward_cached(h, self.rope, positions, batch, kv.k[i], kv.v[i])
             x = x + layer.ffn(layer.ffn_norm(x))
             if i in self.cfg.capture_layers:
                 aux.extend([x] * self.cfg.capture_layers.count(i))
