@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Smoke of the paged-attention kernel on the lent H200 (~90 s): its CUDA tests against the
+# reference, then where a synth-1b step's device time goes (torch.profiler, one wave of c=128,
+# plain then the v2 chain with SIMULATED acceptance). Usage (device tool, carrying .whl):
+# bash benchmarks/h200_attn_smoke.sh. $OUT: env.txt, pytest.log, profile.log.
+set -o pipefail
+T0=$(date +%s)
+. benchmarks/h200_env.sh
+at() { echo "at $(( $(date +%s) - T0 ))s"; }
+SPECTRACE_ENGINE_DEVICE=cuda timeout 60 python3 -m pytest -q -p no:cacheprovider \
+  tests/engine/test_paged_attention.py tests/engine/test_model.py > "$OUT/pytest.log" 2>&1
+echo "pytest exit $? ($(at))"; grep -E "passed|failed|^FAILED|^ERROR" "$OUT/pytest.log" | tail -8
+timeout 45 python3 benchmarks/profile_step.py --model synth-1b --concurrency 128 \
+  --max-new-tokens 128 2>&1 | grep -v Warning | tee -a "$OUT/profile.log"
+echo "== ($(at))" | tee -a "$OUT/profile.log"
+timeout 45 python3 benchmarks/profile_step.py --model synth-1b --concurrency 128 --algorithm EAGLE \
+  --worker v2 --max-new-tokens 128 2>&1 | grep -v Warning | tee -a "$OUT/profile.log"
+echo "== done ($(at))"
