@@ -16,12 +16,14 @@ from spectrace.assemblers.vllm_methods import (
     self_mtp,
     speculators_checkpoint,
     v0_tokens_spelling,
+    with_head_class,
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend
 from spectrace.assemblers.vllm_proposers import legacy_spelling
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
+_MTP_METHODS = ("mtp", "gemma4_mtp")  # the methods an MTP head runs under
 
 
 def finish_vllm(
@@ -30,7 +32,26 @@ def finish_vllm(
     """The inferred method, then the platform's class, written into ``config`` (the
     collector's own, still being built)."""
     _infer_method(config, lines, target, prose)
+    _mtp_head(config, prose)
     _on_ascend(config)
+
+
+def _mtp_head(config: RunConfig, prose: str | None) -> None:
+    """``method: mtp`` with a draft that has a proposer of its own (a Gemma-4 assistant runs
+    ``Gemma4Proposer``, not ``EagleProposer``): the config lines' class is the head's."""
+    method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))
+    if method is None or model is None or str(method.value).lower() not in _MTP_METHODS:
+        return
+    version = config.version or prose
+    config.path_evidence = [_with_head(e, model.value, version) for e in config.path_evidence]
+
+
+def _with_head(evidence: Evidence, model: object, version: str | None) -> Evidence:
+    """A config line's verdict with the head's own class (other evidence as it is)."""
+    if not (evidence.reason.startswith("vLLM") and evidence.worker_class):
+        return evidence
+    reason, worker = with_head_class(model, version, evidence.reason, evidence.worker_class)
+    return replace(evidence, reason=reason, worker_class=worker)
 
 
 def _on_ascend(config: RunConfig) -> None:

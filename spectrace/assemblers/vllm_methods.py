@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.vllm_config import method_from_model
-from spectrace.assemblers.vllm_proposers import proposer_verdict
+from spectrace.assemblers.vllm_proposers import proposer_verdict, runs_on
 
 # (first release, last release or "" = still, substring of the lower-cased name, method)
 NAME_RULES: tuple[tuple[str, str, str, str], ...] = (
@@ -64,16 +64,65 @@ def _within(release: Version, first: str, last: str) -> bool:
     return Version(first) <= release and (not last or release <= Version(last))
 
 
+# Published checkpoints vLLM reads as an MTP head, by the name they carry: its
+# ``hf_config_override`` rewrites their config's model_type to an MTP type (gemma4_assistant ->
+# gemma4_mtp, deepseek_v3 -> deepseek_mtp...) and the method inferred is MTP's. Rows: (name
+# pattern, model_type, first release that rewrites it), read from vLLM's speculative config of
+# every release 0.6.0-0.34.0 on 2026-12-03.
+MTP_DRAFTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"gemma[-_]?4\S*[-_]assistant\b", re.I), "gemma4_assistant", "0.21.0"),
+    (re.compile(r"deepseek[-_]?(?:v3|r1)(?![-_.]?distill)", re.I), "deepseek_v3", "0.7.3"),
+    (re.compile(r"qwen3[-_]?next", re.I), "qwen3_next", "0.11.0"),
+    (re.compile(r"longcat[-_]?flash", re.I), "longcat_flash", "0.11.0"),
+)
+_MTP_RENAMED = "0.11.0"  # deepseek_mtp became the one ``mtp`` method here
+
+
+def mtp_draft(model: str) -> tuple[str, str] | None:
+    """(model_type, first release) of a draft whose name is a published MTP-head checkpoint."""
+    return next(((kind, first) for pattern, kind, first in MTP_DRAFTS
+                 if pattern.search(model)), None)  # fmt: skip
+
+
+# MTP heads with a proposer of their own (the runner's ``use_gemma4_mtp()``), newest last
+_HEAD_CLASSES = {"gemma4_assistant": ("Gemma4Proposer", "Gemma4Speculator")}
+_MTP_PROPOSER = "EagleProposer"  # what every other MTP head runs on in the V1 engine
+
+
+def head_class(model: object, version: str | None) -> str | None:
+    """The class of its own an MTP head runs on in ``version`` (no release: the first engine's);
+    None when it has none there, and the release's MTP proposer runs it."""
+    mtp = mtp_draft(model) if isinstance(model, str) else None
+    classes = _HEAD_CLASSES.get(mtp[0], ()) if mtp is not None else ()
+    if not classes or version is None:
+        return classes[0] if classes else None
+    return next((cls for cls in classes if runs_on(cls, version)), None)
+
+
+def with_head_class(
+    model: object, version: str | None, reason: str, worker: str | None
+) -> tuple[str, str | None]:
+    """(reason, class) with the MTP head's own class in place of the MTP proposer."""
+    own = head_class(model, version)
+    if own is None or worker != _MTP_PROPOSER:
+        return reason, worker
+    said = f"{own} (its MTP head has a proposer of its own)"
+    return reason.replace(f"-> {_MTP_PROPOSER}", f"-> {said}", 1), own
+
+
 def method_for(model: str, release: Version) -> str:
     """The method ``release`` infers from a draft model's name (``draft_model`` when no name
     rule matches; medusa / MLP / MTP heads are told by their config, which a log rarely shows,
-    so a name saying medusa is taken as the head's own word)."""
+    so a name saying medusa, or a published MTP checkpoint's name, is taken as its word)."""
     name = model.lower()
     named = [
         m for first, last, word, m in NAME_RULES if word in name and _within(release, first, last)
     ]
     if named:
         return named[0]
+    mtp = mtp_draft(model)
+    if mtp is not None and release >= Version(mtp[1]):
+        return "mtp" if release >= Version(_MTP_RENAMED) else "deepseek_mtp"
     hinted = method_from_model(model)
     return hinted if hinted in ("medusa", "mlp_speculator") else "draft_model"
 
@@ -91,6 +140,7 @@ def _at(model: str, release: Version, version: str) -> Inferred:
     if method == "draft_model" and _outcome(release) == "refused":
         return Inferred(method, f"{said}, and {_REFUSED}: no proposer ran", None, None)
     reason, points_to, worker = proposer_verdict(method, version, v1=True)
+    reason, worker = with_head_class(model, str(release), reason, worker)
     return Inferred(method, said + reason.partition(f"'{method}'")[2], points_to, worker)
 
 
@@ -107,7 +157,11 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         release, version = Version(_LAST_V0), None
     if release is not None:
         found = _at(model, release, version or f"<= {_LAST_V0} (V0 flag)")
-        return _maybe_mtp(model, found, release, version) if found.method == "draft_model" else found
+        return (
+            _maybe_mtp(model, found, release, version) if found.method == "draft_model" else found
+        )
+    if (mtp := mtp_draft(model)) is not None:
+        return _mtp_unversioned(model, mtp[1])
     v0 = _at(model, Version(_LAST_V0), _LAST_V0)
     v1 = _at(model, Version("0.17.0"), "0.17.0")
     if v0.worker == v1.worker:
@@ -138,9 +192,28 @@ def _maybe_mtp(model: str, plain: Inferred, release: Version, version: str | Non
     _reason, _points, mtp = proposer_verdict("mtp", version, v1=release > Version(_LAST_V0))
     other = plain.worker or "no proposer (refused at start-up)"
     condition = f"{mtp} (mtp) if {model}'s config is an MTP head, else {other} (draft_model)"
-    reason = (f"vLLM config: draft model '{model}' with no method: its name suggests an MTP head, "
-              f"whose config model_type vLLM reads -> {condition}")
+    reason = (
+        f"vLLM config: draft model '{model}' with no method: its name suggests an MTP head, "
+        f"whose config model_type vLLM reads -> {condition}"
+    )
     return Inferred(None, reason, None, None, condition)
+
+
+def _mtp_unversioned(model: str, first: str) -> Inferred:
+    """A published MTP-head checkpoint and no release: its class from ``first`` on, and what
+    the releases before it made of it (a plain draft model, or V0's worker)."""
+    v1 = max(first, "0.10.0", key=Version)  # the V1 engine runs a method-less MTP head
+    head = _at(model, Version(v1), v1)
+    condition = f"{head.worker} (mtp) if vLLM >= {v1}"
+    if Version(first) <= Version(_LAST_V0):
+        condition += f", MultiStepWorker (V0) on {first}-{_LAST_V0}"
+    condition += f" (they read {model} as an MTP head); earlier releases load it as a plain draft"
+    reason = (
+        f"vLLM config: draft model '{model}' with no method, a published MTP-head "
+        f"checkpoint: vLLM infers its method by release, and the log prints none -> "
+        f"{condition}"
+    )
+    return Inferred("mtp", reason, None, None, condition)
 
 
 def _unresolved(model: str) -> Inferred:
@@ -212,8 +285,10 @@ def speculators_checkpoint(target: object, version: str | None) -> Inferred | No
     if m is None:
         return None
     method = m.group(1).lower()
-    said = (f"vLLM serves {target}, a speculators checkpoint ({method}): vLLM reads its "
-            f"speculators_config from {SPECULATORS_FIRST}")
+    said = (
+        f"vLLM serves {target}, a speculators checkpoint ({method}): vLLM reads its "
+        f"speculators_config from {SPECULATORS_FIRST}"
+    )
     release = _release(version) if version else None
     if release is None:
         condition = f"EagleProposer if vLLM >= {SPECULATORS_FIRST}, else no speculation"
@@ -221,4 +296,3 @@ def speculators_checkpoint(target: object, version: str | None) -> Inferred | No
     if release < Version(SPECULATORS_FIRST):
         return Inferred(None, f"{said}; vLLM {release} does not: no speculation", None, None)
     return Inferred(method, f"{said} -> EagleProposer (other)", "other", "EagleProposer")
-

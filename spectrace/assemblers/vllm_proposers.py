@@ -79,6 +79,13 @@ def _runs_on(cls: str, version: Version) -> bool:
     return first is not None and last is not None and first <= version <= last
 
 
+def runs_on(cls: str, version: str) -> bool:
+    """``cls`` ships in vLLM ``version`` (its frame rows' release span; a dev build counts as
+    its base release)."""
+    found = _version(version)
+    return found is not None and _runs_on(cls, Version(found.base_version))
+
+
 def legacy_spelling(text: str) -> bool:
     """The config spelled the V0 way (``speculative_model``, ``[ngram]``, ``draft_model=``):
     V0, or an early V1 release that still took it, so never the V1 class without a release."""

@@ -168,13 +168,56 @@ def test_a_vllm_release_in_prose_does_not_make_an_sglang_run_vllms() -> None:
 
 
 def test_a_draft_named_like_an_mtp_head_names_both_and_asks_for_its_config() -> None:
-    config = collect(VERSION.format("0.23.0"), ARGS.format("/m/gemma-4-12B-it-assistant"))
+    config = collect(VERSION.format("0.23.0"), ARGS.format("/m/custom-7b-mtp-head"))
     path = global_worker_path(config)
     assert path.value == "unknown" and path.conditional is not None
-    assert path.conditional.startswith("EagleProposer (mtp) if /m/gemma-4-12B-it-assistant's")
+    assert path.conditional.startswith("EagleProposer (mtp) if /m/custom-7b-mtp-head's")
     assert "DraftModelProposer (draft_model)" in path.conditional
     assert "model_type" in path.missing[0]
     ascend = collect("export HCCL_BUFFSIZE=512", VERSION.format("0.23.0"),
-                     ARGS.format("/m/gemma-4-12B-it-assistant"))  # fmt: skip
+                     ARGS.format("/m/custom-7b-mtp-head"))  # fmt: skip
     cond = global_worker_path(ascend).conditional or ""
     assert "AscendEagleProposer (mtp)" in cond and "AscendDraftModelProposer" in cond
+
+
+# ---- published MTP-head checkpoints: vLLM rewrites their model_type (round 9 #11) ----------
+
+
+@pytest.mark.parametrize(
+    ("release", "worker"),
+    [("0.23.0", "Gemma4Proposer"), ("0.34.0", "Gemma4Speculator")],
+)  # fmt: skip
+def test_a_gemma_4_assistant_draft_is_an_mtp_head_with_its_own_proposer(release, worker) -> None:
+    config = collect(VERSION.format(release), ARGS.format("/m/gemma-4-12B-it-assistant"))
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.family) == ("other", worker, "MTP")
+    assert f"vLLM {release} infers 'mtp'" in path.evidence[0].reason
+
+
+def test_on_ascend_the_gemma_4_assistant_runs_the_plugins_mtp_proposer() -> None:
+    config = collect("Running on vllm-ascend 0.23.0 with vllm 0.23.0",
+                     ARGS.format("/m/gemma-4-31B-it-assistant"))  # fmt: skip
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.framework) == ("other", "AscendEagleProposer",
+                                                               "vllm_ascend")  # fmt: skip
+
+
+def test_an_explicit_mtp_method_with_a_gemma_4_assistant_names_its_proposer() -> None:
+    line = ("INFO [cli_args.py:309] non-default args: {'model': 'g/gemma-4-12B-it', "
+            "'speculative_config': {'method': 'mtp', 'model': 'g/gemma-4-12B-it-assistant', "
+            "'num_speculative_tokens': 1}}")
+    path = global_worker_path(collect(VERSION.format("0.25.0"), line))
+    assert (path.value, path.worker_class) == ("other", "Gemma4Proposer")
+    plain = line.replace("g/gemma-4-12B-it-assistant", "org/Model-MTP")
+    assert global_worker_path(collect(VERSION.format("0.25.0"), plain)).worker_class == "EagleProposer"
+
+
+def test_without_a_release_an_mtp_checkpoint_gives_the_release_condition() -> None:
+    path = global_worker_path(collect(ARGS.format("deepseek-ai/DeepSeek-V3")))
+    assert path.value == "unknown" and path.family == "MTP"
+    assert path.conditional is not None
+    assert path.conditional.startswith("EagleProposer (mtp) if vLLM >= 0.10.0, MultiStepWorker (V0)")
+    old = global_worker_path(collect(VERSION.format("0.9.2"), ARGS.format("deepseek-ai/DeepSeek-V3")))
+    assert old.worker_class == "MultiStepWorker"
+    distill = infer("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "0.18.0")
+    assert distill is not None and distill.worker == "DraftModelProposer"
