@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
 from spectrace.dialects.base import LogLine
@@ -28,6 +29,7 @@ from spectrace.incident_model import Incident
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 
 KIND = "file named in the text"
+CLASS_KIND = "class named in the text"
 MESSAGE_KIND = "file named in the crash message"
 LOGGED_KIND = "log line written by"
 _LOGGER = re.compile(r"[\w.-]+\.(?:py|cpp|cu|h):\d+")
@@ -69,6 +71,25 @@ class Mention:
     kind: str = KIND  # or the frame shape the line has ("py-spy frame line", ...)
 
 
+# worker-like class names (``NgramProposerGPU.update_token_ids_ngram`` in a sentence)
+_CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer)\w*\b")
+# wrappers every V0 method ran under: naming one tells V0, not which proposer drafted
+_WRAPPERS = ("SpecDecodeWorker", "Top1Proposer", "SmallerTpProposerWorker")
+
+
+@cache
+def _driver_classes() -> MappingProxyType[str, FrameSignature]:
+    """Each class a path table names as the driver of its own file -> that file's row (a
+    helper class defined beside a worker names no worker: eagle3.py holds two)."""
+    out: dict[str, FrameSignature] = {}
+    for sig in frame_signatures():
+        cls = sig.worker_class
+        if sig.points_to and cls and cls in sig.classes and not sig.function:
+            if cls not in _WRAPPERS:
+                out.setdefault(cls, sig)
+    return MappingProxyType(out)
+
+
 @cache
 def _names() -> tuple[str, ...]:
     """The file names whose rows prove a worker."""
@@ -91,7 +112,7 @@ def mention_literals() -> tuple[bytes, ...]:
     fill the config lines in a log of thousands of crashes."""
     names = [f"{name}{end}" for name in _names() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
-    return tuple(name.encode() for name in names + dotted)
+    return tuple(name.encode() for name in names + dotted + sorted(_driver_classes()))
 
 
 @cache
@@ -112,7 +133,21 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
         out += [Mention(line.source, line.lineno, shown, name, sig, kind)
                 for name, sig in line_names(line.text)]  # fmt: skip
+        out += [Mention(line.source, line.lineno, shown, name, sig, CLASS_KIND)
+                for name, sig in class_names(line.text)]  # fmt: skip
     return out
+
+
+def class_names(text: str) -> list[tuple[str, FrameSignature]]:
+    """(class, its file's row) for each proposer or worker class a line names in prose or
+    inline code (``vLLM's NgramProposerGPU raises``): the class the user saw fail, weaker than
+    a frame; not in a diff, a line about changing code, or a heading or comment (``# [Bug]:
+    ... EagleProposer``: a title says what the report is about, not what ran)."""
+    found = [(name, sig) for name in dict.fromkeys(_CLASS_WORD.findall(text))
+             if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
+    if not found or _diff_line(text) or _EDIT.search(text) or text.lstrip(" >").startswith("#"):
+        return []
+    return found
 
 
 def line_names(text: str) -> list[tuple[str, FrameSignature]]:
@@ -209,5 +244,8 @@ def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -
                   else f"{KIND} ({m.name}) in {said}; a name in a sentence is weaker than a frame")  # fmt: skip
         if m.kind == LOGGED_KIND:  # the module that wrote it ran
             reason = f"{LOGGED_KIND} {m.name} in {said}"
+        if m.kind == CLASS_KIND:
+            reason = (f"{CLASS_KIND} ({m.name}), defined in {said}; a class a sentence names is "
+                      "weaker than a frame and counts only when nothing else points")
         out.append(Evidence(m.source, m.lineno, m.text, reason, sig.points_to, sig.worker_class))
     return out
