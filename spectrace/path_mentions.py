@@ -245,7 +245,9 @@ def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -
         if m.kind == LOGGED_KIND:  # the module that wrote it ran
             reason = f"{LOGGED_KIND} {m.name} in {said}"
         if m.kind == CLASS_KIND:
-            reason = (f"{CLASS_KIND} ({m.name}), defined in {said}; a class a sentence names is "
-                      "weaker than a frame and counts only when nothing else points")
+            reason = (
+                f"{CLASS_KIND} ({m.name}), defined in {said}; a class a sentence names is "
+                "weaker than a frame and counts only when nothing else points"
+            )
         out.append(Evidence(m.source, m.lineno, m.text, reason, sig.points_to, sig.worker_class))
     return out

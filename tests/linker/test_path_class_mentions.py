@@ -33,7 +33,9 @@ def test_a_proposer_named_in_prose_decides_when_nothing_else_points(tmp_path: Pa
     assert (path.value, path.worker_class, path.framework, path.family) == (
         "other", "NgramProposerGPU", "vllm", "NGRAM")  # fmt: skip
     first = path.evidence[0]
-    assert first.lineno == 1 and first.reason.startswith("class named in the text (NgramProposerGPU)")
+    assert first.lineno == 1 and first.reason.startswith(
+        "class named in the text (NgramProposerGPU)"
+    )
     assert "weaker than a frame" in first.reason
 
 
