@@ -9,8 +9,17 @@ from datetime import datetime
 
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
-from spectrace.assemblers.run_config import DECISIVE_FLAGS, DP_FLAGS, Evidence, FlagValue, RunConfig
+from spectrace.assemblers.run_config import (
+    DECISIVE_FLAGS,
+    DP_FLAGS,
+    Evidence,
+    FlagValue,
+    RunConfig,
+    trim,
+)
+from spectrace.assemblers.sglang_eras import newest_at
 from spectrace.assemblers.shapes import find_shape_mismatch
+from spectrace.assemblers.spec_prose import eagle_family
 from spectrace.engine_hints import engine_of, localize
 from spectrace.explain import explain
 from spectrace.incident_model import Incident
@@ -77,9 +86,23 @@ def _loops_decide(
         return str(flag.value).upper() in EAGLE_FAMILY
     if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
         return True
-    if load is not None and load.accept_len is not None:
-        return True
+    if load is not None and load.accept_len is not None:  # NGRAM logs accept len too
+        named = config.flags.get("named_algorithm")
+        return named is None or eagle_family(str(named.value))
     return speculates(frames)
+
+
+def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
+    """The decode line whose acceptance counters prove the run speculates, shown when no
+    flag says which algorithm ran (the loop's vote rests on it)."""
+    if load is None or load.accept_len is None or "speculative_algorithm" in config.flags:
+        return []
+    text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
+    named = config.flags.get("named_algorithm")
+    algo = (f"the text names {named.value} (line {named.lineno})" if named is not None
+            else "no algorithm in the log: read as the EAGLE family; NGRAM would run NGRAMWorker")  # fmt: skip
+    reason = f"decode line reports accept len {load.accept_len}: the run speculates; {algo}"
+    return [Evidence(load.source, load.lineno, trim(text), reason)]
 
 
 def path_evidence(
@@ -101,17 +124,22 @@ def path_evidence(
     pasted = dump_frames(incident, dumps, since)
     era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
     loops = _loops_decide(config, own + ranks + pasted, load, era)
+    when = incident.first_seen.ts  # the code that crashed is no newer than its day
+    newest = newest_at(when.date()) if when is not None and config.engine != "vllm" else None
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops, era)
-    evidence += [e for e in frame_votes(ranks, loops, era) if e.points_to or e.condition]
+    evidence = frame_votes(own, loops, era, newest)
+    evidence += [e for e in frame_votes(ranks, loops, era, newest) if e.points_to or e.condition]
     evidence += votes + native_votes(incident) + message_names(incident)
-    evidence += frame_votes(pasted, loops, era)
+    evidence += frame_votes(pasted, loops, era, newest)
+    evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
     if not any(e.points_to for e in evidence):  # nothing of its own: the run's other crashes
         peers = peer_frames(incident, others, since)
         loops = loops or _loops_decide(config, peers, load, era)
-        evidence += [e for e in frame_votes(peers, loops, era) if e.points_to or e.condition]
+        evidence += [
+            e for e in frame_votes(peers, loops, era, newest) if e.points_to or e.condition
+        ]
     if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
     if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose

@@ -18,12 +18,13 @@ from functools import cache
 
 from spectrace.assemblers.crash import Frame
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.sglang_eras import Version, era_rules, version_text
+from spectrace.assemblers.sglang_eras import Version, era_rules, v1_gone, version_text
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (
     FrameSignature,
     frame_signature,
     frame_signatures,
+    function_signature,
     signature_for_class,
     symbol_signature,
 )
@@ -37,6 +38,8 @@ _ESCAPED_QUOTE = re.compile(r'\\+"')
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<function>\S+)', re.M)
 # worker-like class names; only those a path table defines count
 _CLASS_NAME = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Decoder|Layer)\w*")
+# a frame's source line calling a scheduler loop: ``scheduler.event_loop_normal()``
+_LOOP_CALL = re.compile(r"\b(event_loop_\w+)\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +63,27 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
         StackFrame(f, first.source, first.lineno, _traceback_text(f), "traceback frame")
         for f in frames
     ]
+    out = [called for sf in out for called in (*_loop_called(sf), sf)]
     cut = _cut_frame(incident.lines)
     if cut is not None:
         text = incident.lines[-1].strip()
         last = first.lineno + len(incident.lines) - 1
         out.insert(0, StackFrame(cut, first.source, last, text, "cut traceback frame"))
     return out or _escaped_frames(incident)
+
+
+def _loop_called(sf: StackFrame) -> tuple[StackFrame, ...]:
+    """The scheduler loop a frame's source line calls (``scheduler.event_loop_normal()`` under
+    ``run_scheduler_process``), as a frame of that loop: a paste cut right after the caller
+    still tells which loop ran."""
+    m = _LOOP_CALL.search(sf.frame.code or "")
+    if m is None:
+        return ()
+    sig = function_signature(m.group(1))
+    if sig is None:
+        return ()
+    frame = Frame(sig.name, None, m.group(1))
+    return (replace(sf, frame=frame, text=f"{sf.text}: {(sf.frame.code or '').strip()}"),)
 
 
 def _escaped_frames(incident: Incident) -> list[StackFrame]:
@@ -184,19 +202,29 @@ def _newest_sglang() -> str:
 
 
 def frame_votes(
-    frames: Iterable[StackFrame], loops_decide: bool, era: str | None = None
+    frames: Iterable[StackFrame],
+    loops_decide: bool,
+    era: str | None = None,
+    newest: Version | None = None,
 ) -> list[Evidence]:
     """One evidence per frame the path tables know; scheduler loops vote only when the run is
     EAGLE-family speculative (``loops_decide``). With no release in the log, a non-overlap
-    loop is v1 only up to the last release that has the v1 worker: a conditional."""
+    loop is v1 only up to the last release that has the v1 worker: a conditional, unless the
+    crash's date bounds the release (``newest``) below the first release without it."""
+    dated = newest is not None and newest < v1_gone()
     out: list[Evidence] = []
     for sf in frames:
         sig = frame_signature(sf.frame)
         if sig is None:
             continue
         points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
-        if points_to == "v1" and sig.needs_spec and era is None:
+        if points_to == "v1" and sig.needs_spec and era is None and not dated:
             out.append(_evidence(sf, sig, None, _synchronous_v2(sig.worker_class or "")))
+        elif points_to == "v1" and sig.needs_spec and era is None and newest is not None:
+            found = _evidence(sf, sig, points_to)
+            bound = (f" (the crash's date bounds the release to sglang {version_text(newest)} or"
+                     f" older; the v1 worker exists up to {version_text(v1_gone())} exclusive)")  # fmt: skip
+            out.append(replace(found, reason=found.reason + bound))
         else:
             out.append(_evidence(sf, sig, points_to))
     return out

@@ -185,6 +185,13 @@ def frame_signature(frame: Frame) -> FrameSignature | None:
     return None
 
 
+@cache
+def function_signature(function: str) -> FrameSignature | None:
+    """The most specific row written for a function name (``event_loop_normal``): a caller's
+    source line names the function it calls, not the file that defines it."""
+    return next((sig for sig in frame_signatures() if sig.function == function), None)
+
+
 def file_signature(path: str) -> FrameSignature | None:
     """The row a file named without a function proves (``eagle_worker_v2.py:828`` in a
     sentence), or None: every row the name could stand for (its suffix ends the path, or the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from spectrace.assemblers.dump_path import verdict_from_dump, verdict_from_launch
+from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
@@ -12,7 +12,19 @@ from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import era_before
-from spectrace.assemblers.sglang_version import VERSION_LITERALS, era_of, find_sglang_version
+from spectrace.assemblers.sglang_version import (
+    VERSION_LITERALS,
+    era_of,
+    find_sglang_version,
+    pip_show_version,
+)
+from spectrace.assemblers.spec_prose import (
+    PROSE_LITERALS,
+    named_algorithms,
+    one_family,
+    prose_verdict,
+    spec_v2_settings,
+)
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
 from spectrace.assemblers.trtllm_config import trtllm_release, trtllm_spec_flags
@@ -91,6 +103,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
+    *PROSE_LITERALS,
 )
 
 # Higher wins; equal origin: the later line wins (a restarted server's last start-up).
@@ -104,6 +117,7 @@ _RANK = {
     "trtllm_config": 1,  # the extra_llm_api_options YAML pasted beside the log
     "env": 1,
     "marker": 1,
+    "prose": 0,  # a sentence of the report ("eagle3 with SGLANG_ENABLE_SPEC_V2=1")
 }
 _OFF = ("speculative_algorithm", "speculative_config.method")  # here None means "spec off"
 _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
@@ -151,6 +165,8 @@ class ConfigCollector:
         self._sglang_release: tuple[int, int, int] | None = None
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
+        self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
+        self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -196,8 +212,9 @@ class ConfigCollector:
             self._config.engine = self._config.engine or "trtllm"
             for name, value in spec.items():
                 self._set(name, value, line, "trtllm_config")
-        elif not self._warning(line):
+        elif not self._warning(line):  # a line no reader above knows: maybe a sentence
             self._env(line, find_env_assignments(text), "env")
+            self._named += [(name, line) for name in named_algorithms(text)]
         if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
             self._set("platform", "ascend", line, "env")
             if (plugin := ascend_release(text)) is not None:  # its classes change by release
@@ -208,7 +225,7 @@ class ConfigCollector:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
-        elif (release := find_sglang_version(text)) is not None:
+        elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
             self._config.version = ".".join(str(part) for part in release)
             self._launch.releases["sglang"] = self._config.version
             self._config.era = self._version_era = era_of(release)
@@ -234,6 +251,14 @@ class ConfigCollector:
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose)
+        named = one_family([name for name, _ in self._named])
+        if (
+            named is not None
+            and self._config.engine != "vllm"
+            and ("speculative_algorithm" not in self._config.flags)
+        ):
+            line = next(line for name, line in self._named if name == named)
+            self._set("named_algorithm", named, line, "prose")
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -266,10 +291,28 @@ class ConfigCollector:
             verdict = (verdict_from_launch(launch, self._config.era, env, self._sglang_release)
                        if algo else None)  # fmt: skip
             where = (algo.source, algo.lineno) if algo else ("", 0)
+            named, switch = flags.get("named_algorithm"), flags.get("SGLANG_ENABLE_SPEC_V2")
+            if algo is None and named is not None and switch is not None:
+                verdict = self._named_verdict(named, switch)
+                where = (switch.source, switch.lineno)
         if verdict is None:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                          verdict.worker_class, verdict.condition)]  # fmt: skip
+
+    def _pip_show(self, line: LogLine) -> tuple[int, int, int] | None:
+        """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
+        before = self._lines[-2] if len(self._lines) > 1 else None
+        if before is None or (before.source, before.lineno + 1) != (line.source, line.lineno):
+            return None
+        return pip_show_version(before.text, line.text)
+
+    def _named_verdict(self, named: FlagValue, switch: FlagValue) -> DumpVerdict | None:
+        """An algorithm and the spec-v2 setting named in the text, nothing launched shown."""
+        if not isinstance(switch.value, bool) or len(self._stated) > 1:
+            return None  # a text comparing both settings names neither
+        return prose_verdict(str(named.value), switch.value, self._config.era,
+                             self._sglang_release)  # fmt: skip
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)
@@ -403,7 +446,13 @@ class ConfigCollector:
         )
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
+        stated = spec_v2_settings(line.text) if origin != "launch_command" else set()
+        self._stated |= stated  # a text comparing both settings names neither
+        if "SGLANG_ENABLE_SPEC_V2" not in env and len(stated) == 1:
+            env = {"SGLANG_ENABLE_SPEC_V2": "1" if stated.pop() else "0"}  # YAML, JSON, prose
+            origin = "prose"
         if "SGLANG_ENABLE_SPEC_V2" in env:
+            env["SGLANG_ENABLE_SPEC_V2"] = env["SGLANG_ENABLE_SPEC_V2"].strip("`'\").,:;")
             value = env_truth(env["SGLANG_ENABLE_SPEC_V2"])
             self._set(
                 "SGLANG_ENABLE_SPEC_V2",
@@ -416,7 +465,8 @@ class ConfigCollector:
                     line.source,
                     line.lineno,
                     trim(line.raw),
-                    f"SGLANG_ENABLE_SPEC_V2={env['SGLANG_ENABLE_SPEC_V2']} set at launch "
-                    "(0.5.5-0.5.12: decides whether EAGLE runs on the overlap v2 worker)",
+                    f"SGLANG_ENABLE_SPEC_V2={env['SGLANG_ENABLE_SPEC_V2']} "
+                    f"{'set at launch' if origin == 'launch_command' else 'named in the log'} "
+                    "(0.5.5-0.5.16: decides whether EAGLE runs on the overlap v2 worker)",
                 )
             )

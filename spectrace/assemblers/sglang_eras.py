@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from importlib import resources
 
@@ -154,6 +155,34 @@ def era_rules() -> tuple[EraRule, ...]:
 @cache
 def fixed_rules() -> tuple[FixedRule, ...]:
     return tuple(_fixed(raw, n) for n, raw in enumerate(_table().get("fixed", []), 1))
+
+
+@cache
+def published() -> tuple[tuple[Version, date], ...]:
+    """(release, the day it was first uploaded), oldest first ([published] of the table)."""
+    rows = []
+    for text, day in _table().get("published", {}).items():  # type: ignore[union-attr]
+        if not isinstance(day, date):
+            raise RuleError(f"{TABLE}: published: {text!r} needs a date like 2026-01-23")
+        rows.append((_version(text, "published"), day))
+    return tuple(sorted(rows))
+
+
+def newest_at(day: date) -> Version | None:
+    """The newest release whose code a run on ``day`` can hold: SGLang's main branch of that
+    day ships by the second release first published after it at the latest (the first may
+    have been cut before the day). None when the table cannot bound it: fewer than two
+    releases after the day, or a day before the table starts (a clock that was not set)."""
+    rows = published()
+    if not rows or day < rows[0][1]:
+        return None
+    after = [release for release, first in rows if first > day]
+    return after[1] if len(after) > 1 else None
+
+
+def v1_gone() -> Version:
+    """The first release without the v1 (non-overlap) worker classes."""
+    return next(r.first for r in era_rules() if r.workers == "v2")
 
 
 def _holds(first: Version, last: Version | None, release: Version) -> bool:

@@ -17,6 +17,8 @@ from spectrace.assemblers.sglang_eras import era_rules
 VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang: ", b"sglang==", b"sglang[", b"lmsysorg/sglang:", b"sglang-0.",
     b"SGLang ", b"sglang v", b"sglang 0.", b"SGLang: ", b"sglang version", b"SGLang version",
+    b"sglang  ", b"sglang\t",  # pip list / conda list rows pad the name column
+    b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
 )  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)"
@@ -43,6 +45,20 @@ def find_sglang_version(text: str) -> tuple[int, int, int] | None:
             major, minor, patch = (int(part) for part in m.groups())
             return major, minor, patch
     return None
+
+
+_PIP_SHOW_NAME = re.compile(r"^\s*Name:\s*sglang\s*$")
+_PIP_SHOW_VERSION = re.compile(r"^\s*Version:\s*" + _NUMBER)
+
+
+def pip_show_version(previous: str, text: str) -> tuple[int, int, int] | None:
+    """``pip show sglang`` prints ``Name: sglang`` then ``Version: 0.5.2``: the release of a
+    ``Version:`` line whose previous line names sglang."""
+    m = _PIP_SHOW_VERSION.match(text)
+    if m is None or not _PIP_SHOW_NAME.match(previous):
+        return None
+    major, minor, patch = (int(part) for part in m.groups())
+    return major, minor, patch
 
 
 def era_of(version: tuple[int, int, int]) -> str:

@@ -1,0 +1,84 @@
+"""What a report's own sentences say about an SGLang run's speculation, when no launch command
+or server_args dump shows it: the ``SGLANG_ENABLE_SPEC_V2`` setting named in prose, Markdown
+or an env listing, and the algorithm named beside it ("eagle3 speculative decoding").
+
+Users describe the run they report in the title and the first paragraph; SGLang never logs
+the env var, and a pasted launch line is often cut. Such statements are weaker than a command
+(``RANK`` in config.py): they decide only where nothing stronger says otherwise, and a text
+that names two settings or two worker families names neither.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_launch
+from spectrace.assemblers.sglang_eras import Version
+
+# Prefilter literals of the lines the collector reads for an algorithm named in prose.
+PROSE_LITERALS: tuple[bytes, ...] = (
+    b"agle", b"AGLE", b"extN", b"EXTN", b"extn", b"tandalone", b"TANDALONE", b"gram", b"GRAM",
+)  # fmt: skip
+
+# `SGLANG_ENABLE_SPEC_V2=1`, SGLANG_ENABLE_SPEC_V2: "true" (compose), "SGLANG_ENABLE_SPEC_V2":
+# "0" (JSON); the value ends at punctuation a sentence puts after it ("=1).")
+_SETTING = re.compile(
+    r"\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s*(?:=|:)\s*[`'\"]?(true|false|yes|no|on|off|1|0)\b", re.I
+)
+_TRUTH = {"true": True, "1": True, "yes": True, "on": True}
+# an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
+# checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
+_ALGORITHM = re.compile(
+    r"(?i)(?<![\w/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram)(?![\w.]|-\w*worker)"
+)
+# what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
+_CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM"}
+_WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDALONE":
+                  "STANDALONE", "NGRAM": "NGRAM"}  # fmt: skip
+
+
+def spec_v2_settings(text: str) -> set[bool]:
+    """The SGLANG_ENABLE_SPEC_V2 values a line states (SGLang's boolean spellings)."""
+    return {_TRUTH.get(m.group(1).lower(), False) for m in _SETTING.finditer(text)}
+
+
+def named_algorithms(text: str) -> list[str]:
+    """The speculative algorithms a sentence names, in SGLang's spelling (EAGLE3, NEXTN...)."""
+    out = []
+    for m in _ALGORITHM.finditer(text):
+        word = re.sub(r"[-_ ]", "", m.group(1).lower())
+        out.append("EAGLE3" if word == "eagle3" else _CANONICAL[word])
+    return out
+
+
+def one_family(names: list[str]) -> str | None:
+    """The algorithm to read when every name runs one worker family (EAGLE and EAGLE3 do; the
+    most specific one is kept), else None."""
+    families = {_WORKER_FAMILY[name] for name in names}
+    if len(families) != 1:
+        return None
+    return max(names, key=lambda name: (name == "EAGLE3", name != "EAGLE"))
+
+
+def eagle_family(algorithm: str) -> bool:
+    return _WORKER_FAMILY.get(algorithm) == "EAGLE"
+
+
+def prose_verdict(
+    algorithm: str, spec_v2: bool, era: str | None, release: Version | None
+) -> DumpVerdict | None:
+    """The era table's answer for an algorithm and a spec-v2 setting the text names, with
+    nothing else of the launch known."""
+    verdict = verdict_from_launch({"speculative_algorithm": algorithm}, era, spec_v2, release)
+    if verdict is None:
+        return None
+    why = verdict.reason.split(": ", 1)[-1]
+    setting = "1" if spec_v2 else "0"
+    return DumpVerdict(
+        verdict.points_to,
+        verdict.worker_class,
+        f"named in the text, not a launch command: {algorithm} with SGLANG_ENABLE_SPEC_V2="
+        f"{setting}: {why}",
+        f"{algorithm} ... SGLANG_ENABLE_SPEC_V2={setting}",
+        condition=verdict.condition,
+    )

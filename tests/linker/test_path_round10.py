@@ -1,0 +1,124 @@
+"""SGLang evidence outside a launch line or a dump (issue 11, round 10's misses), in our own
+lines: decode counters beside a traceback cut under the scheduler's loop call, the crash's date,
+``SGLANG_ENABLE_SPEC_V2`` and the algorithm named in the report's sentences, a pip list row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import roots, run
+
+from spectrace.worker_path import WorkerPath
+
+PKG = "/opt/venv/lib/python3.12/site-packages/sglang/srt"
+PROBE = ['Traceback (most recent call last):', '  File "/home/u/repro.py", line 3, in <module>',
+         "RuntimeError: server went away"]  # fmt: skip
+
+
+def _cut_loop(day: str, loop: str = "event_loop_normal", accept: bool = True) -> list[str]:
+    """A decode line, then a scheduler traceback cut right after the loop call."""
+    stats = ", accept len: 3.10, accept rate: 0.78" if accept else ""
+    return [
+        f"[{day} 10:00:01 TP0] Decode batch, #running-req: 4, #token: 9000, token usage: 0.05"
+        f"{stats}, cuda graph: True, gen throughput (token/s): 310.2, #queue-req: 0,",
+        f"[{day} 10:00:02 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{PKG}/managers/scheduler.py", line 3001, in run_scheduler_process',
+        f"    scheduler.{loop}()",
+        '  File "/opt/venv/lib/pyth',
+    ]
+
+
+def _path(tmp_path: Path, lines: list[str]) -> WorkerPath:
+    (crash,) = roots(run(tmp_path, lines))
+    assert crash.worker_path is not None
+    return crash.worker_path
+
+
+def test_counters_and_the_loop_call_of_an_old_crash_decide_v1(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# EAGLE verify crashes under load", *_cut_loop("2025-11-20")])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    loop = path.evidence[0]
+    assert loop.text.endswith("scheduler.event_loop_normal()")
+    assert "bounds the release to sglang 0.5.7 or older" in loop.reason
+    counters = next(e for e in path.evidence if "accept len" in e.reason)
+    assert counters.lineno == 2 and "the text names EAGLE (line 1)" in counters.reason
+
+
+def test_a_recent_crash_through_the_normal_loop_stays_conditional(tmp_path: Path) -> None:
+    path = _path(tmp_path, _cut_loop("2026-11-25"))
+    assert path.value == "unknown"
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+
+
+def test_the_overlap_loop_call_decides_v2_whatever_the_date(tmp_path: Path) -> None:
+    path = _path(tmp_path, _cut_loop("2025-11-20", loop="event_loop_overlap"))
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+
+
+def test_no_counters_no_verdict_from_the_loop(tmp_path: Path) -> None:
+    # every server runs one of the loops: without proof of speculation it says nothing
+    path = _path(tmp_path, ["EAGLE title", *_cut_loop("2025-11-20", accept=False)])
+    assert path.value == "unknown"
+
+
+def test_counters_of_a_run_the_text_calls_ngram_do_not_name_eagle(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["We run ngram speculative decoding.", *_cut_loop("2025-11-20")])
+    assert path.worker_class != "EAGLEWorker"
+
+
+def test_spec_v2_and_the_algorithm_in_sentences_decide_v2(tmp_path: Path) -> None:
+    lines = ["# Throughput drops with Eagle3 and the overlap scheduler",
+             "We serve an eagle3 draft; the new path is on (we export `SGLANG_ENABLE_SPEC_V2=1`).",
+             *PROBE]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    first = path.evidence[0]
+    assert first.lineno == 2 and first.reason.startswith("named in the text, not a launch command")
+
+
+def test_spec_v2_off_in_prose_is_a_conditional(tmp_path: Path) -> None:
+    lines = ["Using EAGLE3 with SGLANG_ENABLE_SPEC_V2=false, the server dies.", *PROBE]
+    path = _path(tmp_path, lines)
+    assert path.value == "unknown"
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+
+
+def test_a_text_comparing_both_settings_names_no_worker(tmp_path: Path) -> None:
+    lines = ["EAGLE3 is fine with SGLANG_ENABLE_SPEC_V2=0 but crashes with SGLANG_ENABLE_SPEC_V2=1",
+             *PROBE]  # fmt: skip
+    assert _path(tmp_path, lines).value == "unknown"
+
+
+def test_two_families_in_prose_name_no_worker(tmp_path: Path) -> None:
+    lines = ["Both EAGLE3 and NGRAM fail when SGLANG_ENABLE_SPEC_V2=1 is exported.", *PROBE]
+    assert _path(tmp_path, lines).value == "unknown"
+
+
+def test_an_algorithm_named_alone_decides_nothing(tmp_path: Path) -> None:
+    assert _path(tmp_path, ["Does EAGLE3 work on this GPU?", *PROBE]).value == "unknown"
+
+
+LAUNCH = ("python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE "
+          "--speculative-eagle-topk 1 --speculative-num-steps 3")  # fmt: skip
+
+
+def test_a_pip_list_row_names_the_release(tmp_path: Path) -> None:
+    rows = ["Package                 Version        Editable project location",
+            "sgl-kernel              0.3.9",
+            "sglang                  0.5.1rc3       /src/sglang/python"]  # fmt: skip
+    path = _path(tmp_path, [LAUNCH, *rows, *PROBE])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert "sglang 0.5.1" in path.evidence[0].reason
+
+
+def test_pip_show_names_the_release(tmp_path: Path) -> None:
+    rows = ["Name: sglang", "Version: 0.5.12", "Summary: serving"]
+    path = _path(tmp_path, [LAUNCH, *rows, *PROBE])
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert "sglang 0.5.12" in path.evidence[0].reason
+
+
+def test_a_version_line_of_another_package_is_no_release(tmp_path: Path) -> None:
+    rows = ["Name: sgl-kernel", "Version: 0.5.12"]
+    path = _path(tmp_path, [LAUNCH, *rows, *PROBE])
+    assert path.value == "unknown" and path.conditional
