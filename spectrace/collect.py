@@ -103,7 +103,8 @@ class Collector:
             self._emit(crash)
         pending = self._pending.pop(line.stream, None)
         if pending is not None and fed.started:
-            same_call = pending.line.group == line.group
+            # prose that names an error (assemblers/mention.py) heads no traceback
+            same_call = pending.line.group == line.group and not pending.crash.mentioned
             if not (same_call and self.tracebacks.adopt_header(line.stream, pending.line)):
                 self._emit(pending.crash)
         elif pending is not None:

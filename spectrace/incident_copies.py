@@ -11,13 +11,19 @@ into the one crash of its input that shows only its end (no frames, or frames wi
 ``Traceback`` header): together they are one traceback, and with one such crash in the input
 there is nothing else it could be. Different crashes never fold: their frames or messages
 disagree, or the input holds more than one crash the cut copy could end in.
+
+An error named in prose (an issue's title, a sentence quoting it: ``assemblers/mention.py``)
+beside the crash it names is that crash told again: it is dropped. Beside other crashes it is
+the thread's history, a warning; in a run with no crash printed, a sentence naming it is the
+reporter's word that the run died so: the root cause (a title only labels the thread).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spectrace.assemblers.crash import CrashKind, Frame
+from spectrace.assemblers.crash import Crash, CrashKind, Frame
+from spectrace.assemblers.mention import SENTENCE
 from spectrace.assemblers.tb_lines import TB_START
 from spectrace.assemblers.tracebacks import CUT_TYPE
 from spectrace.incident_causes import STATED_GAP
@@ -25,6 +31,43 @@ from spectrace.incident_model import Incident
 
 MIN_MESSAGE = 8  # characters a cut message must keep to be known as the start of another
 _NAMED_KINDS = (CrashKind.TRACEBACK.value, CrashKind.FATAL_LINE.value)
+
+
+_GENERIC_CLASSES = (None, "exception")  # classes every exception line gets: not the same error
+
+
+def drop_told_again(crashes: Sequence[Crash]) -> list[Crash]:
+    """The crashes without the prose mentions of an error a crash of the same input shows:
+    the same class (``cuda_illegal_memory`` in a title and in the traceback), or the same
+    exception and message (one quoting the other)."""
+    mentions = [c for c in crashes if c.mentioned]
+    if not mentions:
+        return list(crashes)
+    real = [c for c in crashes if not c.mentioned]
+    told = {id(m) for m in mentions if any(_tells(m, c) for c in real)}
+    return [c for c in crashes if id(c) not in told]
+
+
+def _tells(mention: Crash, crash: Crash) -> bool:
+    if mention.source != crash.source:
+        return False
+    if mention.crash_class not in _GENERIC_CLASSES and mention.crash_class == crash.crash_class:
+        return True
+    said = mention.message.strip().rstrip(".\"'`”’")
+    texts = (crash.message, *(link.message for link in crash.chain))
+    return len(said) >= MIN_MESSAGE and any(said in t or (t and t in said) for t in texts)
+
+
+def settle_mentions(run: list[Incident]) -> None:
+    """Mentions of one run: root causes when the run printed no crash and a sentence names
+    the error, else warnings that are nobody's cause or consequence."""
+    printed = any(i.root_cause and not i.mentioned for i in run)
+    for incident in run:
+        if incident.mentioned is None:
+            continue
+        incident.root_cause = not printed and incident.mentioned == SENTENCE
+        if not incident.root_cause:
+            incident.severity = "warning"
 
 
 def fold_cut_copies(incidents: list[Incident]) -> list[Incident]:

@@ -65,6 +65,7 @@ class Incident:
     # every member record's own frames, where the ranks' records differ (interleaved ranks cut
     # at different depths): one rank's proposer frames name the worker the others ran too
     rank_frames: tuple[tuple[Occurrence, tuple[Frame, ...]], ...] = ()
+    mentioned: str | None = None  # "title" / "sentence": only named in prose (assemblers/mention.py)
 
 
 RANK_FRAMES = 16  # distinct frame sets kept per incident (8 ranks x a chained pair)

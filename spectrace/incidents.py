@@ -15,7 +15,7 @@ from spectrace.incident_causes import (
     prefer_named_causes,
     self_kills,
 )
-from spectrace.incident_copies import fold_cut_copies
+from spectrace.incident_copies import drop_told_again, fold_cut_copies, settle_mentions
 from spectrace.incident_model import Incident, Occurrence, rank_frames
 from spectrace.incident_storms import (
     merge_repeats,
@@ -142,7 +142,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
         message=first.message,
         crash_class=first.crash_class,
         severity=severity,
-        root_cause=not all(c.collateral for c in group),
+        root_cause=not all(c.collateral or c.mentioned for c in group),
         caused_by=None,
         ranks=ranks,
         origin_rank=origin,
@@ -156,6 +156,7 @@ def _incident(number: int, sig: str, group: list[Crash]) -> Incident:
         hints=hints,
         native_frames=first.native_frames,
         rank_frames=rank_frames([c.frames for c in group], occurrences),
+        mentioned=first.mentioned if all(c.mentioned for c in group) else None,
     )
 
 
@@ -167,6 +168,7 @@ def _link_collateral(incidents: list[Incident]) -> None:
     still fails; a run of warnings only (a refused request, a suspected hang) has none.
     """
     for run in _runs(incidents):
+        settle_mentions(run)
         self_kills(run)
         if not any(i.root_cause for i in run):
             serious = next((i for i in run if i.severity != "warning"), None)
@@ -178,6 +180,8 @@ def _link_collateral(incidents: list[Incident]) -> None:
         first_root = next((i for i in run if i.root_cause), None)
         last_root: Incident | None = None
         for incident in run:  # already in order of first occurrence
+            if incident.mentioned:
+                continue  # a report of an error in prose: no process's consequence of anything
             if incident.root_cause:
                 last_root = incident
                 continue
@@ -220,7 +224,7 @@ def _near(a: tuple[datetime, datetime] | None, b: tuple[datetime, datetime] | No
 def build_incidents(crashes: Sequence[Crash]) -> list[Incident]:
     """Group crashes by signature into incidents numbered by first occurrence in time."""
     groups: dict[str, list[Crash]] = {}
-    ordered = [crash for _, crash in _time_order(crashes)]
+    ordered = [crash for _, crash in _time_order(drop_told_again(crashes))]
     joins = peer_joins(ordered)
     storms = storm_joins([c for c in ordered if id(c) not in joins], mask_message)
     keys = storm_signatures(ordered, storms, crash_signature)

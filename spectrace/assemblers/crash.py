@@ -62,4 +62,5 @@ class Crash:
     frames_reconstructed: bool = False  # interleaved ranks: some lines filled in from a peer's
     interleaved: bool = False  # printed while other ranks printed the same traceback (a storm)
     node: str | None = None  # host, pod or container its first line's wrapper names
+    mentioned: str | None = None  # "title" / "sentence": named in prose, not printed (mention.py)
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
+from spectrace.assemblers.mention import MENTION_HINT, Mention, clip, mentioned
 from spectrace.assemblers.native import (
     frame_text,
     native_frames,
@@ -88,7 +89,10 @@ class FatalMatcher:
             if m is not None:
                 crash = _line_crash(rule, m, line)
                 # a catch-all line rule ("Type: message" at error level) yields to a classifier
-                return self.classify(crash) if rule.scope == "line" else crash
+                crash = self.classify(crash) if rule.scope == "line" else crash
+                at: int = m.start()  # type: ignore[attr-defined]
+                said = mentioned(line, text, at)
+                return crash if said is None else _as_mention(crash, said, text[at:])
         return None
 
     def stamp_from_tail(self, crash: Crash) -> Crash:
@@ -254,6 +258,15 @@ def _apply(crash: Crash, rule: CrashRule) -> Crash:
         collateral=rule.collateral,
         hints=rule.hints,
     )
+
+
+def _as_mention(crash: Crash, said: Mention, named: str) -> Crash:
+    """An error named in prose: its message is what the sentence names (from the error on,
+    to its closing quote), not the whole sentence; incident_copies.py decides its role."""
+    whole = crash.message == crash.lines[0].strip()[:MAX_MESSAGE]
+    message = clip(named.strip() if whole else crash.message, said.close)[:MAX_MESSAGE]
+    return replace(crash, message=message, mentioned=said.where,
+                   hints=(MENTION_HINT, *crash.hints))  # fmt: skip
 
 
 def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:

@@ -52,6 +52,8 @@ def _status(i: Document) -> str:
     if i.get("known"):
         return "known"
     if not i["root_cause"]:
+        if i.get("mentioned"):
+            return f"named in a {i['mentioned']} only"
         return f"collateral of {i['caused_by']}" if i.get("caused_by") else "warning"
     return "**new root cause**" if i.get("fails") else "root cause"
 

@@ -151,8 +151,11 @@ def _frames(frames: list[Document]) -> Iterable[Text]:
 
 
 def _role(incident: Document) -> str:
+    said = f"named in a {incident['mentioned']} only" if incident.get("mentioned") else ""
     if incident["root_cause"]:
-        return "root cause"
+        return f"root cause, {said}" if said else "root cause"
+    if said:
+        return said
     return "collateral" if incident.get("caused_by") else "warning"
 
 
@@ -221,6 +224,11 @@ def hanging(line: Text) -> Padding | Text:
     return Padding(rest, (0, 0, 0, indent), expand=False)
 
 
+def _mentioned(summary: Document) -> str:
+    n = summary.get("mentioned") or 0
+    return f"{n} named in prose only, " if n else ""
+
+
 def summary_line(document: Document) -> Text:
     """The last line of every run: what failed and the exit code."""
     s = document["summary"]
@@ -231,7 +239,7 @@ def summary_line(document: Document) -> Text:
         text.append("OK: no new root-cause incident", style="bold green")
     text.append(
         f" ({s['incidents']} incident(s): {s['root_causes']} root cause, {s['collateral']} collateral, "
-        f"{s['known']} known; {s['findings']} finding(s)) exit {s['exit_code']}"
+        f"{_mentioned(s)}{s['known']} known; {s['findings']} finding(s)) exit {s['exit_code']}"
     )
     return text
 

@@ -1,0 +1,96 @@
+"""An error named in prose, not printed by a process: an issue's title, a Markdown heading,
+or a sentence that quotes the error ("The primary error is "CUDA error: ..."", "the server
+dies with CUDA error: ..."). Such a line is a report of a crash, not a crash: it must not
+become a second root cause beside the traceback it describes (incident_copies.py drops it or
+keeps it as a warning), yet a paste whose only sign of the failure is that sentence keeps
+it as its root cause, marked ``mentioned``: the reporter says the run died that way.
+
+A line a process printed is never prose here: any header, rank, process tag, stamp or level
+makes it a log line, and so does a bare ``RuntimeError: CUDA error: ...`` (nothing before it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spectrace.dialects.base import LogLine
+
+MENTION_HINT = (
+    "Only named in prose (an issue title or a sentence), not printed by a process: the text "
+    "reports this error but shows no traceback or log line of it."
+)
+TITLE, SENTENCE = "title", "sentence"  # where the error was named
+# "# Server dies ...", "[Bug]: ...", "# [Bug] ...": the title lines of issue forms
+_TITLE = re.compile(
+    r"\s*(?:#{1,6}\s+\S|\[(?:bug|feature|usage|performance|installation|doc|docs|rfc|misc|"
+    r"new model|question|help wanted|hardware|roadmap)\]:?\s)",
+    re.IGNORECASE,
+)
+# ``RuntimeError: `` / ``torch.AcceleratorError: `` in front of what a rule matched
+_TYPE_BEFORE = re.compile(r"(?:[A-Za-z_][\w.]*(?:Error|Exception):\s*)+$")
+_LIST_MARK = re.compile(r"\s*(?:[-*+>]\s+|\d{1,3}[.)]\s+)*")
+_TOKEN = re.compile(r"\(?[A-Za-z0-9][A-Za-z0-9'’.-]*[,;:.!?)]?")  # a word of a sentence
+_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "`": "`"}
+# a sentence's small words: a log message of the same shape rarely has two of them
+_FUNCTION_WORDS = frozenset(
+    "a an the is was are were be been with when while where which that this these those "
+    "we i it its our my you they he she get gets got see saw seeing hit hits of in on to "
+    "and but or also then after because if as same similar".split()
+)
+
+
+def is_log_line(line: LogLine) -> bool:
+    """A writer, header, stamp or level says a process printed the line."""
+    return bool(line.headed or line.stream or line.rank or line.ts or line.level or line.group)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    where: str  # TITLE or SENTENCE
+    close: str  # the quote that ends the named error, "" when unquoted
+
+
+def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
+    """The error a rule matched at ``text[start:]`` as named in prose; None when a process
+    printed it."""
+    if is_log_line(line):
+        return None
+    if _TITLE.match(text):
+        return Mention(TITLE, "")
+    head = text[:start]
+    typed = _TYPE_BEFORE.search(head)
+    if typed is not None:
+        head = head[: typed.start()]
+    if head and head[-1] in _QUOTES:
+        close = _QUOTES[head[-1]]
+        return Mention(SENTENCE, close) if _quoted(head[:-1], text[start:], close) else None
+    # unquoted: "the server dies with CUDA error: ..."
+    return Mention(SENTENCE, "") if _sentence(head, words=4, small=2) else None
+
+
+def clip(message: str, close: str) -> str:
+    """A quoted mention's message ends where its quote does."""
+    return message.split(close, 1)[0].rstrip(" ,.") if close else message
+
+
+def _quoted(before: str, rest: str, close: str) -> bool:
+    """A quote that opens after sentence words, or one a list item opens whose closing quote
+    sentence words follow (``1. `TypeError: ...` in `hook.py` unless ...``)."""
+    if _sentence(before, words=2, small=1):
+        return True
+    end = rest.find(close)
+    if end < 0 or _LIST_MARK.fullmatch(before) is None:
+        return False
+    after = re.findall(r"[A-Za-z']+", rest[end + 1 :])
+    return any(w.lower() in _FUNCTION_WORDS for w in after)
+
+
+def _sentence(text: str, *, words: int, small: int) -> bool:
+    """Only sentence words (after a list marker): ``words`` or more, ``small`` of them small."""
+    text = text[_LIST_MARK.match(text).end() :]  # type: ignore[union-attr]
+    tokens = text.split()
+    if len(tokens) < words or not all(_TOKEN.fullmatch(t) for t in tokens):
+        return False
+    found = sum(t.strip("(),;:.!?").lower() in _FUNCTION_WORDS for t in tokens)
+    return found >= small
