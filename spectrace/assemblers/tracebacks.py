@@ -90,6 +90,8 @@ class TracebackAssembler:
         if rec is not None and line.headed and (line.group is None or line.group != rec.group):
             done.append(self._close(line.stream))
             rec = None
+        if rec is None:
+            rec = self._adopt_orphan(line)
         fit = storm_fit(self._open.values(), line, self._taker, cut)
         if fit is not None and fit.record is None:
             self._age(line, done)
@@ -119,6 +121,23 @@ class TracebackAssembler:
 
     def close_all(self) -> list[Crash]:
         return [self._close(stream) for stream in list(self._open)]
+
+    def _adopt_orphan(self, line: LogLine) -> Record | None:
+        """A ``Traceback`` line that lost its process tag (``(APIServer pid=98)``, ``[rank3]:``:
+        the copy began after it) right above frames that carry one is that writer's: the
+        record moves to the tagged stream instead of two roots, a header and its frames."""
+        if not line.stream or line.inferred or not FRAME.match(line.text):
+            return None
+        rec = self._open.get("")
+        if rec is None or rec.state is not State.HEAD or rec.kind is not CrashKind.TRACEBACK:
+            return None
+        if rec.last_lineno != line.lineno - 1 or rec.first.rank is not None:
+            return None
+        del self._open[""]
+        rec.first = replace(rec.first, stream=line.stream, rank=line.rank,
+                            node=rec.first.node or line.node)  # fmt: skip
+        self._open[line.stream] = rec
+        return rec
 
     def _catch_up(self, rec: Record, lost: tuple[str, ...], line: LogLine,
                   done: list[Crash]) -> Record:  # fmt: skip
