@@ -39,8 +39,53 @@ class FutureTokens:
         if self.ready is not None:
             syncs.wait(self.ready)
         packed = syncs.tolist(self.host)
-        nan = bool(packed and packed[0][-1])
+        nan = any(row[-1] for row in packed)  # per row, or the step's flag on every row
         return [row[:-1] for row in packed], nan
+
+    def resolve_tokens(self, syncs: HostSync) -> tuple[list[int], bool]:
+        """A plain decode's rows ``[0, token, nan]``: (the tokens, NaN seen), one read."""
+        if self.ready is not None:
+            syncs.wait(self.ready)
+        tokens, nan = syncs.tolist(self.host[:, 1:].T)
+        return tokens, any(nan)
+
+
+class PinnedRing:
+    """Preallocated pinned rows and their events, reused in turn: a step's packed results reach
+    the host in one copy, with no pinned allocation or event creation on the step's path.
+
+    A slot is written again ``depth`` launches later; the overlap loop resolves every step
+    before it launches the second one after it, so two slots would do and four leave room.
+    """
+
+    def __init__(self, rows: int, cols: int, device: torch.device, depth: int = 4) -> None:
+        self.rows, self.cols, self.depth, self.i = rows, cols, depth, 0
+        self.cuda = device.type == "cuda"
+        self.bufs: list[Tensor] = []
+        self.events: list[object] = []
+        if self.cuda:
+            self._allocate(rows)
+
+    def _allocate(self, rows: int) -> None:
+        self.rows = rows
+        self.bufs = [
+            torch.empty(rows, self.cols, dtype=torch.long, pin_memory=True)
+            for _ in range(self.depth)
+        ]
+        self.events = [torch.cuda.Event() for _ in range(self.depth)]
+
+    def launch(self, packed: Tensor) -> FutureTokens:
+        """Copy ``packed`` [bs, cols] (int64) to the host behind the device's back."""
+        if not self.cuda:
+            return FutureTokens(packed, None)
+        if packed.shape[0] > self.rows:  # an eager batch above the largest graph: rare
+            self._allocate(packed.shape[0])
+        i, self.i = self.i, (self.i + 1) % self.depth
+        host = self.bufs[i][: packed.shape[0]]
+        host.copy_(packed, non_blocking=True)
+        ready = self.events[i]
+        ready.record()  # type: ignore[attr-defined]
+        return FutureTokens(host, ready)
 
 
 def to_device(values: list[int], device: torch.device) -> Tensor:

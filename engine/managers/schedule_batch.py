@@ -13,11 +13,7 @@ from dataclasses import dataclass, field
 
 import torch
 from spectrace_engine.managers.overlap_utils import to_device
-from spectrace_engine.mem_cache.memory_pool import (
-    KVPool,
-    alloc_token_slots,
-    assign_req_to_token_pool,
-)
+from spectrace_engine.mem_cache.memory_pool import KVPool, alloc_token_slots
 from spectrace_engine.model_executor.forward_batch_info import ForwardMode
 from spectrace_engine.speculative.eagle_info import EagleDraftInput, SpecInfo
 from spectrace_engine.speculative.spec_info import SpeculativeAlgorithm
@@ -132,7 +128,8 @@ class ScheduleBatch:
         self.input_ids = self.output_ids
         if not self.alloc_len_per_decode:
             locs = alloc_token_slots(self.pool, self.batch_size())
-            assign_req_to_token_pool(self.pool, self.req_pool_indices, self.seq_lens, 1, locs)  # type: ignore[arg-type]
+            # assign_req_to_token_pool at width 1: one index_put, no column grid to build
+            self.pool.req_to_token[self.req_pool_indices, self.seq_lens] = locs
             for r in self.reqs:
                 r.kv_allocated_len += 1
         self.out_cache_loc = self.seq_lens

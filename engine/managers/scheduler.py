@@ -346,8 +346,17 @@ class Scheduler(SchedulerMetricsMixin):
 
     def resolve(self, flight: InFlight) -> list[int] | None:
         """Read the step's tokens (one host read, counted on the step) and append them."""
-        before = self.syncs.n
-        rows, nan = flight.result.future.resolve(self.syncs)  # type: ignore[union-attr]
+        before, future = self.syncs.n, flight.result.future
+        if flight.result.mode == "decode":  # one token per request
+            tokens, nan = future.resolve_tokens(self.syncs)  # type: ignore[union-attr]
+            flight.result.resolve_syncs += self.syncs.n - before
+            if nan:
+                raise ValueError(NAN_MESSAGE)
+            for r, tok in zip(flight.reqs, tokens, strict=True):
+                if len(r.output) < r.max_new_tokens:
+                    r.output.append(tok)
+            return None
+        rows, nan = future.resolve(self.syncs)  # type: ignore[union-attr]
         flight.result.resolve_syncs += self.syncs.n - before
         if nan:
             raise ValueError(NAN_MESSAGE)
@@ -379,36 +388,47 @@ class Scheduler(SchedulerMetricsMixin):
         }
 
     def retire_finished(self) -> None:
-        batch = self.running
-        keep = []
-        for i, r in enumerate(batch.reqs):
-            if r.finished or self.out_of_room(r):
-                r.finish_step = self.totals.steps
-                self.pool.release(r.slot, r.kv_allocated_len)
-                self.source.on_finish(r, self.it)
-                output_ids = r.output[: r.max_new_tokens]
-                lat = self.latency.finish(r.rid, len(output_ids))
-                self.events.emit(
-                    "request_finish",
-                    rid=r.rid,
-                    prompt_len=len(r.prompt),
-                    output_ids=output_ids,
-                    finish_step=r.finish_step,
-                    **(lat.fields() if lat is not None else {}),
-                )
-                if self.progress is not None:
-                    self.progress(self.source.finished, self.source.total)
-            else:
-                keep.append(i)
-        if len(keep) != batch.batch_size():
-            batch.filter_batch(keep)
+        batch, room = self.running, self.pool.max_len - self.room_per_step
+        # one pass of plain comparisons (this runs every step): output full, or the next step's
+        # columns would not fit the row (kv_len + room_per_step > max_len)
+        done = [
+            i
+            for i, r in enumerate(batch.reqs)
+            if len(r.output) >= r.max_new_tokens or len(r.prompt) + len(r.output) - 1 > room
+        ]
+        if done:
+            self.retire(done)
 
-    def out_of_room(self, r: Req) -> bool:
-        """A request stops when the next step's verify/draft columns would not fit its row."""
+    def retire(self, done: list[int]) -> None:
+        """Free the finished requests' rows and tokens, report them, filter the batch."""
+        batch = self.running
+        for i in done:
+            r = batch.reqs[i]
+            r.finish_step = self.totals.steps
+            self.pool.release(r.slot, r.kv_allocated_len)
+            self.source.on_finish(r, self.it)
+            output_ids = r.output[: r.max_new_tokens]
+            lat = self.latency.finish(r.rid, len(output_ids))
+            self.events.emit(
+                "request_finish",
+                rid=r.rid,
+                prompt_len=len(r.prompt),
+                output_ids=output_ids,
+                finish_step=r.finish_step,
+                **(lat.fields() if lat is not None else {}),
+            )
+            if self.progress is not None:
+                self.progress(self.source.finished, self.source.total)
+        gone = set(done)
+        batch.filter_batch([i for i in range(batch.batch_size()) if i not in gone])
+
+    @property
+    def room_per_step(self) -> int:
+        """Columns a request must have left for the next step's verify/draft rows, times the
+        steps that may be in flight (overlap: one more launched)."""
         s = self.cfg.spec
         step = self.model_worker.n_draft + s.num_steps * s.eagle_topk + 2
-        in_flight = 1 if self.cfg.disable_overlap_schedule else 2  # overlap: one more launched
-        return r.kv_len + in_flight * step > self.pool.max_len
+        return (1 if self.cfg.disable_overlap_schedule else 2) * step
 
 
 def _shapes(batch: ScheduleBatch) -> dict[str, object] | None:

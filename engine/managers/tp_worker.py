@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import torch
 from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.faults import Fault
-from spectrace_engine.layers.sampler import Sampler
-from spectrace_engine.managers.overlap_utils import FutureTokens
+from spectrace_engine.layers.sampler import SampleEpilogue, Sampler
+from spectrace_engine.managers.overlap_utils import FutureTokens, PinnedRing
 from spectrace_engine.managers.schedule_batch import ModelWorkerBatch, Req, ScheduleBatch
 from spectrace_engine.mem_cache.memory_pool import KVPool
 from spectrace_engine.model_executor.cuda_graph_runner import CudaGraphRunner, ReplayInfo
@@ -29,6 +29,16 @@ from spectrace_engine.speculative.eagle_verify_cuda_graph import verify_epilogue
 from torch import Tensor
 
 NAN_MESSAGE = "Detected errors during sampling! NaN in the logits."
+
+
+def sample_epilogue(cfg: EngineConfig, sampler: Sampler, vocab: int) -> SampleEpilogue | None:
+    """The plain decode's token choice for its graphs, or None where it must follow the replay:
+    the same exceptions as the verify's (eagle_verify_cuda_graph.verify_epilogue)."""
+    if not cfg.verify_in_graph or cfg.disable_cuda_graph or cfg.tp_size > 1:
+        return None
+    if cfg.faults.on(Fault.NAN_LOGITS):
+        return None
+    return SampleEpilogue(sampler, max(cfg.graph_bs), vocab)
 
 
 @dataclass(slots=True)
@@ -95,9 +105,14 @@ class TpModelWorker:
         self.device, self.max_len = self.model_runner.device, pool.max_len
         self.sampler = Sampler(cfg.sampling, cfg.seed, self.device)
         self.n_draft = 1
+        vocab, runner = model.cfg.vocab_size, self.model_runner
         if cfg.spec.enabled:  # the verify runs inside the target's verify graphs
-            epilogue = verify_epilogue(cfg, self.sampler, model.cfg.vocab_size, self.device)
-            self.model_runner.graph_runner.epilogue = epilogue
+            runner.graph_runner.epilogue = verify_epilogue(cfg, self.sampler, vocab, self.device)
+        self.sample_epilogue = sample_epilogue(cfg, self.sampler, vocab)
+        decode_runner = runner.decode_graph_runner or runner.graph_runner
+        if decode_runner.derive:  # plain decode graphs choose their tokens too
+            decode_runner.epilogue = self.sample_epilogue
+        self.ring = PinnedRing(max(cfg.graph_bs), 3, self.device)  # rows [0, token, nan]
 
     @property
     def graph_runners(self) -> list[CudaGraphRunner]:
@@ -120,6 +135,13 @@ class TpModelWorker:
         """Prefill new requests into a batch of their own (the scheduler merges it)."""
         self.forward_target_extend(reqs)
         return ScheduleBatch(reqs, self.device, self.pool)
+
+    def sample_after(self, logits: Tensor) -> tuple[Tensor, Tensor]:
+        """The token choice launched after the forward: tokens and their ``[0, token, nan]``."""
+        logits = self.poison(logits)
+        ids = self.sampler.sample(logits)
+        nan = torch.isnan(logits).any(-1).long()
+        return ids, torch.stack((torch.zeros_like(ids), ids, nan), 1)
 
     def forward_target_extend(self, reqs: list[Req]) -> Tensor:
         """Prefill new requests (rows and tokens allocated by the scheduler; a retracted request
@@ -145,10 +167,12 @@ class TpModelWorker:
         ph, before = Phases(self.device, self.syncs.clock), self.syncs.n
         logits, aux, info = self.model_runner.forward(fb)
         ph.mark("decode")
-        logits = self.poison(logits[:, 0])
-        next_ids = self.sampler.sample(logits)  # after replay: the graph holds the forward only
-        zeros = torch.zeros_like(next_ids)
-        future = FutureTokens.launch(next_ids[:, None], zeros, torch.isnan(logits).any())
+        chosen = self.sample_epilogue.take() if self.sample_epilogue is not None else ()
+        if info.epilogue and chosen:  # the graph chose the tokens (views of its outputs)
+            next_ids, packed = chosen
+        else:  # eager, or where the choice must follow the replay (TP, nan_logits)
+            next_ids, packed = self.sample_after(logits[:, 0])
+        future = self.ring.launch(packed)
         ph.mark("sample")
         return GenerationBatchResult(
             "decode",

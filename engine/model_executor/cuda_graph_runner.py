@@ -8,6 +8,10 @@ rows into static buffers, neutralises the padded rows (scratch slot, a private c
 one-column mask), replays the graph of the next size up and slices the outputs. On CPU the same
 buffer/pad/slice code runs an eager forward ("emulated"), so every shape bug reproduces without a
 GPU.
+
+A DECODE runner (one row per request, the row at the request's position) holds only tokens,
+positions and slots: the column each row writes is its position and its mask is causal, both
+derived inside the graph, so a replay copies three small inputs and builds no mask on the host.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import torch
+from spectrace_engine.mem_cache.memory_pool import causal_mask
 from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
 from torch import Tensor
 
@@ -114,7 +119,9 @@ class CudaGraphRunner:
         self.stats = RunnerStats()
         self.graphs: dict[int, tuple[object, tuple[Tensor, ...]]] = {}
         self.epilogue: GraphEpilogue | None = None  # set before capture
+        self.derive = capture_forward_mode is ForwardMode.DECODE and num_tokens_per_bs == 1
         max_rows, max_len = bufs.attn_mask.shape
+        self.max_len = max_len
         self._neutral_locs = torch.arange(max_rows, device=self.device) % max_len
         self._neutral_mask = torch.nn.functional.one_hot(self._neutral_locs, max_len).bool()
 
@@ -164,7 +171,11 @@ class CudaGraphRunner:
         return (graph, out)
 
     def _run(self, views: tuple) -> tuple[Tensor, ...]:
-        """What a graph holds: the forward, then the epilogue on its outputs."""
+        """What a graph holds: (a decode's columns and mask,) the forward, then the epilogue."""
+        if self.derive:
+            tok, pos, slots, _, _, hidden = views
+            mask = causal_mask(pos, self.max_len).view(*pos.shape, self.max_len)
+            views = (tok, pos, slots, pos, mask, hidden)
         out = self.forward(*views)
         if self.epilogue is None:
             return out
@@ -200,8 +211,9 @@ class CudaGraphRunner:
             self._fill_neutral(raw_num_token, gbs * self.num_tokens_per_bs, raw_bs, gbs)
         b.input_ids[:raw_num_token].copy_(forward_batch.input_ids)
         b.positions[:raw_num_token].copy_(forward_batch.positions)
-        b.out_cache_loc[:raw_num_token].copy_(forward_batch.out_cache_loc)
-        b.attn_mask[:raw_num_token].copy_(forward_batch.attn_mask)
+        if not self.derive:
+            b.out_cache_loc[:raw_num_token].copy_(forward_batch.out_cache_loc)
+            b.attn_mask[:raw_num_token].copy_(forward_batch.mask())
         b.req_pool_indices[:raw_bs].copy_(forward_batch.req_pool_indices)
         if b.hidden is not None and forward_batch.hidden is not None:
             b.hidden[:raw_num_token].copy_(forward_batch.hidden)
@@ -216,7 +228,9 @@ class CudaGraphRunner:
 
     def _fill_neutral(self, lo: int, hi: int, lo_bs: int, hi_bs: int) -> None:
         b = self.bufs
-        if hi > lo:
+        if hi > lo and self.derive:  # position 0 of the scratch slot: one column, all padding
+            b.positions[lo:hi].zero_()
+        elif hi > lo:
             b.input_ids[lo:hi].zero_()
             b.positions[lo:hi].zero_()
             b.out_cache_loc[lo:hi].copy_(self._neutral_locs[lo:hi])
@@ -249,7 +263,7 @@ def eager_forward(fn: ForwardFn, fb: ForwardBatch) -> tuple[tuple[Tensor, Tensor
         fb.positions.view(bs, t),
         fb.req_pool_indices,
         fb.out_cache_loc.view(bs, t),
-        fb.attn_mask.view(bs, t, -1),
+        fb.mask().view(bs, t, -1),
         hidden,
     )
     return out, ReplayInfo("eager", f"{fb.forward_mode.value}:eager", bs, bs * t)

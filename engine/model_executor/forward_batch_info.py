@@ -39,18 +39,27 @@ class ForwardBatch:
     positions: Tensor  # [rows]
     out_cache_loc: Tensor  # [rows] KV columns the rows write
     req_pool_indices: Tensor  # [bs] KV row per request
-    attn_mask: Tensor  # [rows, L]
+    attn_mask: Tensor | None  # [rows, L]; None: causal from the positions (a decode)
     spec_info: object | None = None
     hidden: Tensor | None = None  # [rows, H] draft features (draft forwards only)
+    max_len: int = 0  # L, for a mask built from the positions
+
+    def mask(self) -> Tensor:
+        """The rows' mask; a decode's is built here only when it runs eagerly (its graphs derive
+        it from the positions they hold, so a replay launches nothing for it)."""
+        if self.attn_mask is None:
+            return causal_mask(self.positions, self.max_len)
+        return self.attn_mask
 
     @classmethod
     def init_new(cls, mwb: ModelWorkerBatch, max_len: int) -> ForwardBatch:
-        """Positions and mask from the mode: the verify tree's own, or causal for a decode."""
+        """Positions and mask from the mode: the verify tree's own, or causal for a decode
+        (left to ``mask()``: a decode replay derives it inside the graph)."""
         si = mwb.spec_info
         if mwb.forward_mode is ForwardMode.TARGET_VERIFY:
             positions, mask = si.positions, si.custom_mask  # type: ignore[union-attr]
         else:
-            positions, mask = mwb.seq_lens, causal_mask(mwb.seq_lens, max_len)
+            positions, mask = mwb.seq_lens, None
         return cls(
             mwb.forward_mode,
             mwb.bs,
@@ -60,6 +69,7 @@ class ForwardBatch:
             mwb.req_pool_indices,
             mask,
             si,
+            max_len=max_len,
         )
 
     @property

@@ -55,14 +55,56 @@ def test_pads_to_next_captured_size_and_slices_live_rows():
     assert aux[:, 0, 0].tolist() == [5.0, 6.0, 7.0]
 
 
+def spy_runner(mode: ForwardMode, tokens_per_bs: int) -> tuple[CudaGraphRunner, dict]:
+    """A runner whose forward keeps the inputs it was handed (what a graph would read)."""
+    seen: dict = {}
+
+    def spy(tok, pos, slots, locs, mask, hidden):
+        seen.update(tok=tok.clone(), pos=pos.clone(), slots=slots.clone(), locs=locs.clone())
+        seen["mask"] = mask.clone()
+        return toy_forward(tok, pos, slots, locs, mask, hidden)
+
+    runner = new_runner(
+        "target", spy, mode, tokens_per_bs, (1, 2, 4, 8), L, None, CPU, torch.float32, SCRATCH,
+        enabled=True, neutralise=True,
+    )  # fmt: skip
+    runner.capture(None)
+    return runner, seen
+
+
+def test_decode_graphs_derive_columns_and_causal_mask_from_positions():
+    runner, seen = spy_runner(ForwardMode.DECODE, 1)
+    batch = decode_batch(3)
+    batch.out_cache_loc = torch.full((3,), 99)  # never read: a decode writes at its position
+    runner.replay(batch)
+    assert seen["locs"][:3, 0].tolist() == [2, 3, 4]
+    assert seen["mask"][:3, 0].sum(-1).tolist() == [3, 4, 5]  # columns 0..position
+    assert torch.equal(seen["mask"][:3, 0], batch.mask())
+
+
 def test_padded_rows_are_neutral():
-    runner = make_runner()
+    """A padded decode request sits on the scratch slot at position 0: it writes and sees that
+    slot's column 0 only (the padding token), never a live request's."""
+    runner, seen = spy_runner(ForwardMode.DECODE, 1)
     runner.replay(decode_batch(4))
     runner.replay(decode_batch(3))
-    b = runner.bufs
-    assert b.req_pool_indices[3].item() == SCRATCH
-    assert b.input_ids[3].item() == 0
-    assert b.attn_mask[3].sum().item() == 1  # one private column, never NaN, never shared
+    assert seen["slots"][3].item() == SCRATCH
+    assert (seen["pos"][3, 0].item(), seen["locs"][3, 0].item()) == (0, 0)
+    assert seen["mask"][3, 0].tolist() == [True] + [False] * (L - 1)
+
+
+def test_padded_verify_rows_get_a_private_column():
+    runner, seen = spy_runner(ForwardMode.TARGET_VERIFY, 2)
+    bs, rows = 3, 6
+    pos = torch.arange(rows) + 2
+    mask = torch.arange(L)[None, :] <= pos[:, None]
+    batch = ForwardBatch(
+        ForwardMode.TARGET_VERIFY, bs, torch.arange(rows) + 1, pos, pos, torch.arange(bs) + 5, mask
+    )
+    runner.replay(batch)
+    assert seen["slots"][3].item() == SCRATCH and seen["tok"][3].tolist() == [0, 0]
+    assert seen["mask"][3].sum(-1).tolist() == [1, 1]  # one column per row, never NaN
+    assert seen["locs"][3].tolist() == [6, 7]  # private: no two padded rows share one
 
 
 def test_dirty_padding_keeps_the_previous_replays_rows():
