@@ -8,7 +8,7 @@ T0=$(date +%s)
 . benchmarks/h200_env.sh
 at() { echo "at $(( $(date +%s) - T0 ))s"; }
 SPECTRACE_ENGINE_DEVICE=cuda timeout 60 python3 -m pytest -q -p no:cacheprovider \
-  tests/engine/test_paged_attention.py tests/engine/test_model.py > "$OUT/pytest.log" 2>&1
+  tests/engine/test_paged_attention.py tests/engine/test_prefill_graph.py tests/engine/test_model.py > "$OUT/pytest.log" 2>&1
 echo "pytest exit $? ($(at))"; grep -E "passed|failed|^FAILED|^ERROR" "$OUT/pytest.log" | tail -8
 timeout 45 python3 benchmarks/profile_step.py --model synth-1b --concurrency 128 \
   --max-new-tokens 128 2>&1 | grep -v Warning | tee -a "$OUT/profile.log"

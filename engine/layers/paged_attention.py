@@ -11,8 +11,9 @@ the bool mask (causal, or the verify tree's) in registers and keeps an online so
 verify and prefill all go through it, captured in the graphs like the rest of the forward.
 
 ``backend``: ``auto`` is the kernel on CUDA and the reference elsewhere; ``triton`` on CPU runs
-Triton's interpreter (``TRITON_INTERPRET=1`` before the kernel's module is first imported, which
-is why it is imported at the first call), which is how the CPU tests compare the two. A fully masked row (a padded graph row) averages whatever it reads, as
+Triton's interpreter (``TRITON_INTERPRET=1`` before ``triton.language`` is first imported, which
+is why nothing here imports triton before the first call), which is how the CPU tests compare
+the two. A fully masked row (a padded graph row) averages whatever it reads, as
 the reference does: finite garbage, never NaN.
 """
 
@@ -22,7 +23,6 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
-import triton
 from torch import Tensor
 
 BACKENDS = ("auto", "torch", "triton")
@@ -89,13 +89,13 @@ def paged_attention(q: Tensor, kc: Tensor, vc: Tensor, batch: AttnBatch) -> Tens
     b, t, h, d = q.shape
     n_kv = kc.shape[1]
     group = h // n_kv
-    gp = triton.next_power_of_2(group)
-    block_t = min(max(triton.next_power_of_2(t), -(-16 // gp)), max(1, 64 // gp))
+    gp = pow2_at_least(group)
+    block_t = min(max(pow2_at_least(t), -(-16 // gp)), max(1, 64 // gp))  # rows: 16..64
     out = torch.empty_like(q)
     mask = batch.mask.contiguous().view(torch.uint8)
     prec = "ieee" if q.dtype == torch.float32 else "tf32"  # a float32 model: no tf32 rounding
-    grid = (b, triton.cdiv(t, block_t), n_kv)
-    from spectrace_engine.kernels.paged_attention_triton import paged_attn_kernel  # lazy: see top
+    grid = (b, -(-t // block_t), n_kv)
+    from spectrace_engine.kernels.paged_attention_triton import paged_attn_kernel  # see top
 
     paged_attn_kernel[grid](
         q, kc, vc, out, batch.req_to_token, batch.slots, mask, batch.ncols,
@@ -107,3 +107,7 @@ def paged_attention(q: Tensor, kc: Tensor, vc: Tensor, batch: AttnBatch) -> Tens
         G=group, GP=gp, BLOCK_T=block_t, BLOCK_N=64, D=d, PREC=prec,
     )  # fmt: skip
     return out
+
+
+def pow2_at_least(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()

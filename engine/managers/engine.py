@@ -136,6 +136,7 @@ class Engine:
         self.worker = create_worker(cfg, pair, pool, self.tp, HostSync())
         self.emit_run_start(pair)
         self.capture_graphs()
+        self.capture_prefill(pair)
         self.warm_verify(pair)
         if self.rank == 0:
             log.info(
@@ -256,6 +257,24 @@ class Engine:
                     t_us=round(t_us, 1),
                     graph="capture" if cfg.device == "cuda" else "emulated",
                 )
+
+    def capture_prefill(self, pair: Any) -> None:
+        """Prefill graphs (target, then the draft's extend) at the longest prompt rounded up to
+        8 tokens, one memory pool per set (the target's features feed the draft's replay)."""
+        cfg = self.cfg
+        sets = [g for g in self.worker.model_runner.prefill_sets if g.enabled]
+        if not sets or not pair.prompts:
+            return
+        tokens = -(-max(len(p) for p in pair.prompts) // 8) * 8
+        t, mem = time.perf_counter(), avail_mem_gb(cfg.device)
+        for graphs in sets:
+            graphs.capture(torch.cuda.graph_pool_handle(), tokens)
+        bs = [b for b, _, _ in sets[0].captured]
+        self.log.info(
+            f"Capture prefill cuda graph end. tokens {tokens}, bs {sorted(bs)}, "
+            f"Time elapsed: {time.perf_counter() - t:.2f} s. "
+            f"mem usage={max(mem - avail_mem_gb(cfg.device), 0):.2f} GB."
+        )
 
     def emit_run_start(self, pair: Any) -> None:
         cfg = self.cfg

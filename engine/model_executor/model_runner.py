@@ -8,10 +8,9 @@ batch that still carries one is a speculative batch, laid out ``bs x N`` by the 
 
 from __future__ import annotations
 
-import torch
 from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.faults import Fault
-from spectrace_engine.mem_cache.memory_pool import KVPool, extend_inputs
+from spectrace_engine.mem_cache.memory_pool import KVPool
 from spectrace_engine.model_executor.cuda_graph_runner import (
     CudaGraphRunner,
     ReplayInfo,
@@ -19,6 +18,7 @@ from spectrace_engine.model_executor.cuda_graph_runner import (
     new_runner,
 )
 from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
+from spectrace_engine.model_executor.prefill_graph import PrefillGraphs
 from spectrace_engine.models.llama import TargetModel
 from spectrace_engine.server_args import EngineConfig
 from torch import Tensor
@@ -38,6 +38,11 @@ class ModelRunner:
         self.decode_graph_runner: CudaGraphRunner | None = None
         if cfg.spec.enabled and cfg.spec.disable_batch_threshold is not None:
             self.decode_graph_runner = self._runner("target_decode", ForwardMode.DECODE, 1)
+        graphs = not cfg.disable_cuda_graph and tp.size == 1  # no collectives in these graphs
+        self.prefill_graphs = PrefillGraphs(
+            self._forward_fn, self.device, pool.max_len, pool.scratch_slot, None, graphs
+        )
+        self.prefill_sets = [self.prefill_graphs]  # the draft's joins (engine.capture_prefill)
 
     def capture_mode(self) -> tuple[ForwardMode, int]:
         """SGLang's ``capture_forward_mode`` and ``num_tokens_per_bs``."""
@@ -88,10 +93,5 @@ class ModelRunner:
         return logits, aux, info
 
     def forward_extend(self, tokens: list[list[int]], slots: Tensor) -> tuple[Tensor, Tensor]:
-        """Prefill of new requests from column 0 (eager, variable length)."""
-        lengths = [len(t) for t in tokens]
-        pos, cols, mask = extend_inputs(lengths, [0] * len(tokens), self.device, self.pool.max_len)
-        ids = torch.zeros(pos.shape, dtype=torch.long, device=self.device)
-        for b, t in enumerate(tokens):
-            ids[b, : lengths[b]] = torch.tensor(t, device=self.device)
-        return self.model(ids, pos, slots, cols, mask, self.pool.target)
+        """Prefill of new requests from column 0 (a captured bucket when one fits, else eager)."""
+        return self.prefill_graphs.run(tokens, [0] * len(tokens), slots, None)

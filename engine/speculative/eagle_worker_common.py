@@ -7,9 +7,10 @@ from __future__ import annotations
 import torch
 from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
 from spectrace_engine.managers.tp_worker import TpModelWorker
-from spectrace_engine.mem_cache.memory_pool import causal_mask, extend_inputs
+from spectrace_engine.mem_cache.memory_pool import causal_mask
 from spectrace_engine.model_executor.cuda_graph_runner import CudaGraphRunner, eager_forward
 from spectrace_engine.model_executor.forward_batch_info import ForwardBatch, ForwardMode
+from spectrace_engine.model_executor.prefill_graph import PrefillGraphs
 from spectrace_engine.models.weights import ModelPair
 from spectrace_engine.server_args import EngineConfig
 from spectrace_engine.speculative.build_eagle_tree import (
@@ -57,6 +58,11 @@ class EagleDraftBase:
         self.cuda_graph_runner_for_draft_extend = draft_extend_graph_runner(
             cfg, self._draft_fn, dim, self.max_len, self.pool.scratch_slot, self.device, dtype
         )
+        graphs = not cfg.disable_cuda_graph and cfg.tp_size == 1
+        self.draft_prefill = PrefillGraphs(
+            self._draft_fn, self.device, self.max_len, self.pool.scratch_slot, (dim, dtype), graphs
+        )
+        self.model_runner.prefill_sets.append(self.draft_prefill)
 
     @property
     def graph_runners(self) -> list[CudaGraphRunner]:
@@ -201,7 +207,8 @@ class EagleDraftBase:
             r.draft_len, r.pending = r.kv_len - 1, [si.target_hidden[b : b + 1]]
 
     def catch_up_draft(self, batch: ScheduleBatch, last_only: bool) -> EagleDraftInput:
-        """Draft extend over every position the draft has not seen (eager, variable length)."""
+        """Draft extend over every position the draft has not seen (the prefill graphs when a
+        bucket fits: after a prefill; a resume's longer catch-up runs eagerly)."""
         reqs = batch.reqs
         starts, feats, toks = [], [], []
         for r in reqs:
@@ -213,21 +220,11 @@ class EagleDraftBase:
             feats.append(feat)
             toks.append(r.tokens[d + 1 : r.kv_len + 1])
         lengths = [len(t) for t in toks]
-        pos, cols, mask = extend_inputs(lengths, starts, self.device, self.max_len)
-        tokens = torch.zeros(pos.shape, dtype=torch.long, device=self.device)
-        fpad = feats[0].new_zeros(len(reqs), pos.shape[1], feats[0].shape[-1])
+        fpad = feats[0].new_zeros(len(reqs), max(lengths), feats[0].shape[-1])
         for b in range(len(reqs)):
-            tokens[b, : lengths[b]] = torch.tensor(toks[b], device=self.device)
             fpad[b, : lengths[b]] = feats[b]
-        logits, hout = self.draft_model(
-            tokens,
-            self.draft_model.fuse(fpad),
-            pos,
-            batch.req_pool_indices,
-            cols,
-            mask,
-            self.pool.draft,
-        )
+        hidden = self.draft_model.fuse(fpad)
+        logits, hout = self.draft_prefill.run(toks, starts, batch.req_pool_indices, hidden)
         rows = torch.arange(len(reqs), device=self.device)
         last = torch.tensor(lengths, device=self.device) - 1
         topk_p, topk_index = torch.softmax(logits[rows, last], -1).topk(self.cfg.spec.eagle_topk)
