@@ -36,15 +36,19 @@ def bench_algorithm(model: str) -> str:
 
 
 def bench_configs(
-    thresholds: tuple[int, ...], algorithm: str = "EAGLE"
+    thresholds: tuple[int, ...], algorithm: str = "EAGLE", only: tuple[str, ...] = ()
 ) -> list[tuple[str, dict[str, Any]]]:
-    """(name, build_config keywords) per config, in the order the sweep runs them."""
+    """(name, build_config keywords) per config, in the order the sweep runs them; ``only``
+    keeps the named ones (``v2-dd`` names every threshold's)."""
     base: dict[str, Any] = dict(model="tiny", steps=3)
     chain = {**base, "algorithm": algorithm, "topk": 1, "worker": "v2"}
     out = [("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}), ("v2-chain", chain)]
     out += [(f"v2-dd{t}", {**chain, "threshold": t}) for t in thresholds]
     tree = {**base, "algorithm": algorithm, "topk": 4, "draft_tokens": 16, "worker": "v1"}
-    return [*out, ("v1-tree", tree)]  # last, the slowest: a sweep cut short keeps the dd rows
+    out.append(("v1-tree", tree))  # last, the slowest: a sweep cut short keeps the dd rows
+    if not only:
+        return out
+    return [(n, kw) for n, kw in out if n in only or ("v2-dd" in only and n.startswith("v2-dd"))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +73,17 @@ class BenchSpec:
 
 def level_config(cfg: EngineConfig, level: int) -> EngineConfig:
     """Request slots and graph sizes up to the level (c clients never run more than c requests):
-    a 1-3B model's capture of every size up to the sweep's top would cost more than the run."""
-    return dataclasses.replace(cfg, max_running_requests=level, cuda_graph_bs=())
+    a 1-3B model's capture of every size up to the sweep's top would cost more than the run, and
+    so would every 8th size up to 256 (three runners x 36 graphs); a closed loop keeps the batch
+    at the level or just under it, so the level itself and a geometric ladder below it serve."""
+    return dataclasses.replace(cfg, max_running_requests=level, cuda_graph_bs=graph_sizes(level))
+
+
+def graph_sizes(level: int) -> tuple[int, ...]:
+    """1, 2, 3, 4, 6, 8, 12, 16, ... (powers of two and their halfway points) below the level,
+    and the level."""
+    ladder = {1} | {2**e for e in range(1, 12)} | {3 * 2**e for e in range(11)}
+    return tuple(sorted({b for b in ladder if b < level} | {level}))
 
 
 def expected_emitted(cfg: EngineConfig, level: int) -> float:
@@ -96,7 +109,7 @@ def run_bench(
     pair = _load_once(configs[0][1])
     warm = next((c for c in configs if c[1].spec.enabled), configs[0])
     console.print(Text(f"bench: warm-up run ({warm[0]}, not recorded)"))
-    launch(warm[1], LoadSpec(2, 1, 4), out / "runs" / "warmup", warm[2], pair=pair)
+    launch(level_config(warm[1], 4), LoadSpec(2, 1, 4), out / "runs" / "warmup", warm[2], pair=pair)
     rows: list[dict[str, Any]] = []
     for name, cfg, warnings in configs:
         for level in spec.levels:

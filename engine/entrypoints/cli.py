@@ -365,10 +365,16 @@ def bench(
     dtype: Annotated[str, typer.Option()] = "float32",
     concurrency: Annotated[str, typer.Option()] = "1,2,4,8,16,32,64",
     thresholds: Annotated[str, typer.Option(help="Dynamic-disable thresholds to sweep")] = "2,8,32",
+    configs: Annotated[
+        str, typer.Option(help="Configs to run (plain,v2-chain,v2-dd,v1-tree); empty: all")
+    ] = "",
     num_requests: Annotated[
         int, typer.Option("--num-requests", help="Per level; raised to 2 x concurrency")
     ] = 32,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens")] = 64,
+    context_length: Annotated[
+        int, typer.Option("--context-length", help="KV columns per request")
+    ] = 384,
     disable_cuda_graph: Annotated[bool, typer.Option("--disable-cuda-graph")] = False,
     verify_backend: VerifyBackend = "auto",
     verify_outside_graph: VerifyOutsideGraph = False,
@@ -411,11 +417,20 @@ def bench(
         raise UsageError("--concurrency needs positive integers")
     if bandwidth_tbps <= 0:
         raise UsageError("--bandwidth-tbps must be positive")
-    if max_new_tokens < 1 or max_new_tokens + PROMPT_AND_DRAFT_ROOM > 384:
-        raise UsageError(f"--max-new-tokens must be 1..{384 - PROMPT_AND_DRAFT_ROOM}")
-    configs = []
+    if max_new_tokens < 1 or max_new_tokens + PROMPT_AND_DRAFT_ROOM > context_length:
+        raise UsageError(
+            f"--max-new-tokens must be 1..{context_length - PROMPT_AND_DRAFT_ROOM} "
+            f"(--context-length {context_length})"
+        )
+    only = tuple(c.strip() for c in configs.split(",") if c.strip())
+    known = ("plain", "v2-chain", "v2-dd", "v1-tree")
+    if unknown := [c for c in only if c not in known]:
+        raise UsageError(
+            f"--configs: unknown {', '.join(unknown)} (choose from {', '.join(known)})"
+        )
+    runs = []
     algorithm = bench_algorithm(model)
-    for name, kw in bench_configs(_ints(thresholds, "--thresholds"), algorithm):
+    for name, kw in bench_configs(_ints(thresholds, "--thresholds"), algorithm, only):
         kw = {
             **kw,
             "model": model,
@@ -425,10 +440,11 @@ def bench(
             "verify_backend": verify_backend,
             "verify_outside_graph": verify_outside_graph,
             "max_running": max(48, *levels),  # every client of the top level runs at once
+            "context_length": context_length,
         }
         if kw["algorithm"] != "NONE":
             kw["simulate_accept_len"] = simulate_accept_len
-        configs.append((name, *build_config(**kw)))
+        runs.append((name, *build_config(**kw)))
     check_weights(model, algorithm=algorithm)
     check_devices(device, 1)
     if peak_tflops <= 0 or min_steps < 0:
@@ -437,7 +453,7 @@ def bench(
         levels, num_requests, max_new_tokens, bandwidth_tbps * 1e12, min_steps, peak_tflops * 1e12
     )
     try:
-        rows = run_bench(configs, spec, out, console)
+        rows = run_bench(runs, spec, out, console)
     except OSError as exc:
         raise InputError(f"cannot write bench results under {out}: {exc}") from None
     render(rows, out, console)

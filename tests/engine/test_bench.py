@@ -130,3 +130,19 @@ def test_without_polars_the_sweep_keeps_its_rows_and_says_how_to_render(
     assert "--report-only" in console.export_text() and not (tmp_path / "bench.csv").exists()
     with pytest.raises(InputError, match="needs polars"):
         render([{"config": "plain"}], tmp_path, console, required=True)
+
+
+def test_levels_capture_a_ladder_up_to_themselves_and_configs_can_be_picked():
+    from spectrace_engine.bench.sweep import bench_configs, graph_sizes
+
+    sizes = graph_sizes(256)
+    assert sizes[0] == 1 and sizes[-1] == 256 and len(sizes) <= 16  # not every 8th: 3 x 36 graphs
+    assert all(b < 2 * a for a, b in zip(sizes[1:], sizes[2:], strict=False))  # padding < 2x
+    assert graph_sizes(100)[-2:] == (96, 100)
+    names = [n for n, _ in bench_configs((8, 32), only=("plain", "v2-dd"))]
+    assert names == ["plain", "v2-dd8", "v2-dd32"]
+
+
+def test_bench_refuses_an_unknown_config(tmp_path):
+    res = CliRunner().invoke(engine_app, ["bench", "--out", str(tmp_path), "--configs", "v3"])
+    assert res.exit_code != 0 and "unknown v3" in str(res.exception or res.output)
