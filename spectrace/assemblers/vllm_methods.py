@@ -86,7 +86,6 @@ def mtp_draft(model: str) -> tuple[str, str] | None:
 
 # MTP heads with a proposer of their own (the runner's ``use_gemma4_mtp()``), newest last
 _HEAD_CLASSES = {"gemma4_assistant": ("Gemma4Proposer", "Gemma4Speculator")}
-_MTP_PROPOSER = "EagleProposer"  # what every other MTP head runs on in the V1 engine
 
 
 def head_class(model: object, version: str | None) -> str | None:
@@ -104,10 +103,10 @@ def with_head_class(
 ) -> tuple[str, str | None]:
     """(reason, class) with the MTP head's own class in place of the MTP proposer."""
     own = head_class(model, version)
-    if own is None or worker != _MTP_PROPOSER:
+    if own is None or not worker or worker == own:
         return reason, worker
     said = f"{own} (its MTP head has a proposer of its own)"
-    return reason.replace(f"-> {_MTP_PROPOSER}", f"-> {said}", 1), own
+    return reason.replace(f"-> {worker}", f"-> {said}", 1), own
 
 
 def method_for(model: str, release: Version) -> str:

@@ -24,9 +24,13 @@ _V0_DRAFT_WORKER = "MultiStepWorker"  # V0's proposer worker for draft models an
 
 @dataclass(frozen=True, slots=True)
 class _Tables:
-    methods: MappingProxyType[str, tuple[str, str, str]]  # value -> (family, proposer, first)
+    methods: MappingProxyType[str, tuple[str, str, str, str]]  # value -> (family, proposer,
+    # first, last release)
     spans: MappingProxyType[str, tuple[str, str]]  # class -> (first, last) release
     v0_workers: MappingProxyType[str, str]  # family -> V0 proposer worker
+    # a value's later rows: the class that replaced its proposer, (class, first, last) release
+    # (the model runner v2's speculators, once the V1 runner is gone)
+    later: MappingProxyType[str, tuple[tuple[str, str, str], ...]]
 
 
 @cache
@@ -38,15 +42,22 @@ def _tables() -> _Tables:
         data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
     except tomllib.TOMLDecodeError:
         data = {}
-    methods = {
-        str(r.get("value", "")).lower(): (
+    methods: dict[str, tuple[str, str, str, str]] = {}
+    later: dict[str, list[tuple[str, str, str]]] = {}
+    for r in data.get("method", []):
+        if not isinstance(r, dict):
+            continue
+        value, releases = str(r.get("value", "")).lower(), list(r.get("releases") or ["", ""])
+        row = (
             str(r.get("family", "")),
             str(r.get("worker", "")),
-            str((r.get("releases") or [""])[0]),
+            str(releases[0]),
+            str(releases[-1]),
         )
-        for r in data.get("method", [])
-        if isinstance(r, dict)
-    }
+        if value in methods:  # a second row of a value holds for its own releases
+            later.setdefault(value, []).append((row[1], str(releases[0]), str(releases[-1])))
+        else:
+            methods[value] = row
     spans: dict[str, tuple[str, str]] = {}
     v0: dict[str, str] = {}
     for row in data.get("frame", []):
@@ -59,7 +70,8 @@ def _tables() -> _Tables:
                 and not row.get("file", "").startswith("v1/")
             ):
                 v0.setdefault(str(row["family"]), worker)
-    return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0))
+    frozen = MappingProxyType({value: tuple(rows) for value, rows in later.items()})
+    return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0), frozen)
 
 
 def method_classes() -> dict[str, str]:
@@ -84,6 +96,38 @@ def runs_on(cls: str, version: str) -> bool:
     its base release)."""
     found = _version(version)
     return found is not None and _runs_on(cls, Version(found.base_version))
+
+
+def _gone(last: str, release: Version) -> bool:
+    """The method's rows end before ``release``, a release the tables read (not a newer one)."""
+    end, newest = (
+        _version(last),
+        max(
+            (v for _f, _p, _first, lst in _tables().methods.values() if (v := _version(lst))),
+            default=None,
+        ),
+    )
+    at = Version(release.base_version)
+    return end is not None and newest is not None and end < at <= newest
+
+
+def _replaced(name: str, family: str, release: Version) -> str | None:
+    """The class a later row gives ``name`` at ``release`` ("" when the release is past every
+    proposer yet registers none for it); None before any later row (the first row decides). A
+    model-named MTP method (``qwen3_next_mtp``) is vLLM's ``mtp``."""
+    later = _tables().later
+    spans = [(cls, _version(first), _version(last), key) for key, rows in later.items()
+             for cls, first, last in rows]  # fmt: skip
+    starts = [lo for _c, lo, _h, _k in spans if lo is not None]
+    at = Version(release.base_version)
+    if not starts or at < min(starts):
+        return None
+    newest = max((hi for _c, _l, hi, _k in spans if hi is not None), default=None)
+    for want in (name, "mtp" if family == "MTP" else ""):
+        for cls, lo, hi, key in spans:  # past the newest release read: its rows still hold
+            if key == want and lo is not None and lo <= at and (at <= hi or hi == newest):
+                return cls
+    return ""
 
 
 def legacy_spelling(text: str) -> bool:
@@ -119,7 +163,7 @@ def proposer_verdict(
         return "vLLM config: speculative_config=None, speculative decoding is off", "none", None
     name = str(method).lower().strip("[]")
     tables = _tables()
-    family, proposer, first = tables.methods.get(name, ("", "", ""))
+    family, proposer, first, last = tables.methods.get(name, ("", "", "", ""))
     if not proposer and (name.startswith("eagle") or name == "mtp" or name.endswith("_mtp")):
         proposer = "EagleProposer"
     worker = tables.v0_workers.get(family, _V0_DRAFT_WORKER) if family or proposer else ""
@@ -129,6 +173,16 @@ def proposer_verdict(
         # draft model or head on V0 (0.8.0-0.8.2's V1 oracle falls back for all but ngram)
         return f"{said} -> {worker} (V0 spec_decode: a V0 spelling, other)", "other", worker
     release = _version(version)
+    if release is not None and _gone(last, release):
+        return (
+            f"{said}: vLLM {version} no longer takes it (last in {last}): no proposer ran",
+            None,
+            None,
+        )
+    if release is not None and (replaced := _replaced(name, family, release)) is not None:
+        cls = replaced or "no speculator: vLLM refuses the method at start-up"
+        reason = f"{said} -> {cls} (vLLM {version}'s model runner v2)"
+        return reason, "other" if replaced else None, replaced or None
     on_v1 = v1 is not False and proposer and (
         v1 is True or (release is not None and _runs_on(proposer, release))
         or (release is None and not legacy))  # fmt: skip

@@ -68,7 +68,7 @@ class Rules:
 
     def keep_text(self, rel: str) -> bool:
         return rel in self.f.config_files or rel in self.f.runner_files or (
-            "spec_decode" in rel and rel.endswith("__init__.py"))
+            "spec_decode" in rel and rel.endswith(("__init__.py", "config.py")))
 
     def scope(self, rel: str) -> bool:
         return self.frame_scope(rel) or self.keep_text(rel)
@@ -158,7 +158,7 @@ class Rules:
             rows.append(MethodRow(self.f.framework, value, family, worker,
                                   "other" if worker else "", releases,
                                   f"{self.f.label} speculative method '{value}'", "generated"))
-        return rows
+        return rows + speculator_rows(history, self.f)
 
     def _method_values(self, rel: str, text: str) -> list[str]:
         if rel not in self.f.config_files:
@@ -310,3 +310,74 @@ def _proposer_for(value: str, family: str, proposers: list[str]) -> str:
             if hits:
                 return min(hits, key=len)
     return ""
+
+
+# The model runner v2 (``v1/worker/gpu/``) builds the speculator its method's registered config
+# names (``_CONFIG_BY_METHOD`` -> ``XSpeculatorConfig.speculator_class``); it decides the class
+# only in the releases that no longer ship the V1 runner, where it is the only one.
+_REGISTRY = "v1/worker/gpu/spec_decode/speculator_config.py"
+_V1_RUNNER = "v1/worker/gpu_model_runner.py"
+_V2_PACKAGE = "vllm.v1.worker.gpu.spec_decode."
+
+
+def speculator_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[MethodRow]:
+    """One [[method]] row per (method, speculator) of the runner-v2-only releases, with the
+    releases it holds for (rows of one value never overlap)."""
+    registry, runner = history.get(_REGISTRY), history.get(_V1_RUNNER)
+    seen: dict[tuple[str, str], list[str]] = {}
+    for tag, text in (registry.texts.items() if registry is not None else ()):
+        if runner is not None and tag in runner.texts:
+            continue  # the V1 runner ships too and stays the default
+        for value, cls in _registry(text, history, tag).items():
+            seen.setdefault((value, cls), []).append(tag)
+    return [MethodRow(flavour.framework, value, method_family(value), cls, "other",
+                      (min(tags, key=version_key), max(tags, key=version_key)),
+                      f"{flavour.label} speculative method '{value}' (model runner v2)", "generated")
+            for (value, cls), tags in sorted(seen.items())]  # fmt: skip
+
+
+def _registry(text: str, history: dict[str, FileHistory], tag: str) -> dict[str, str]:
+    """method -> speculator class of one release's registry (``_builtin(module, Config)``)."""
+    tree = parse(text)
+    out: dict[str, str] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if not (isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict)
+                and "_CONFIG_BY_METHOD" in ast.unparse(node)):
+            continue
+        for key, value in zip(node.value.keys, node.value.values, strict=True):
+            args = [a.value for a in getattr(value, "args", ())
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if isinstance(key, ast.Constant) and len(args) == 2:
+                cls = _speculator_of(args[0], args[1], history, tag)
+                if cls:
+                    out[str(key.value)] = cls
+    return out
+
+
+def _speculator_of(module: str, config: str, history: dict[str, FileHistory], tag: str,
+                   depth: int = 0) -> str:
+    """``speculator_class`` of ``config`` in ``module`` (the v2 package's), through its bases."""
+    entry = history.get("v1/worker/gpu/spec_decode/" + module.replace(".", "/") + ".py")
+    tree = parse(entry.texts.get(tag, "")) if entry is not None else None
+    for node in ast.walk(tree) if tree is not None and depth < 5 else ():
+        if not isinstance(node, ast.ClassDef) or node.name != config:
+            continue
+        for stmt in node.body:
+            if (isinstance(stmt, ast.Assign | ast.AnnAssign) and "speculator_class"
+                    in ast.unparse(stmt).split("=", 1)[0]):
+                found = [c.value for c in ast.walk(stmt) if isinstance(c, ast.Constant)
+                         and isinstance(c.value, str) and c.value.startswith(_V2_PACKAGE)]
+                return "".join(found).rsplit(".", 1)[-1] if found else ""
+        for base in node.bases:  # a base in the same module, or one it imports
+            name = ast.unparse(base)
+            for where in (module, *_imported_from(tree, name)):
+                if cls := _speculator_of(where, name, history, tag, depth + 1):
+                    return cls
+    return ""
+
+
+def _imported_from(tree: ast.AST, name: str) -> list[str]:
+    """``from vllm.v1.worker.gpu.spec_decode.eagle.config import X`` -> ["eagle.config"]."""
+    return [node.module.removeprefix(_V2_PACKAGE) for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            and node.module.startswith(_V2_PACKAGE) and any(a.name == name for a in node.names)]
