@@ -9,7 +9,15 @@ along the first-child path is accepted with probability ``alpha`` while every ea
 are the accepted drafts and then the target's argmax at the last accepted node, as a greedy verify
 emits; runs in this mode say so in their log, events and bench rows (docs/engine-bench.md).
 
-Everything here is shape-static and sync-free, so it runs inside the captured verify graph.
+A tree needs depth for that mean: with random weights every draft probability is about 1/V, so
+a depth-d node's cumulative score (about p^d) falls below every shallower node's and a top-15 tree
+of k 4, s 3 never reaches depth 3 (mean 2.46-2.52 for a stated 3.0 on the H200). So the same
+simulation shapes the draft's scores (``shaped_scores``) like a calibrated draft's: its first
+choice scored ``alpha``, the rate at which it is accepted, the other k-1 sharing ``1 - alpha``.
+The draft's tokens, forwards, top-k and tree building are real; only the scores that rank the
+candidates are the stated ones.
+
+Everything here is shape-static and sync-free, so it runs inside the captured graphs.
 """
 
 from __future__ import annotations
@@ -32,6 +40,32 @@ def alpha_for_mean(mean: float, steps: int) -> float:
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if mean_emitted(mid, steps) < mean else (lo, mid)
     return (lo + hi) / 2
+
+
+def score_shape(alpha: float, topk: int, device: torch.device) -> Tensor:
+    """[k] scores of a draft's top-k children, best first: ``alpha``, then ``1 - alpha`` shared
+    with a gentle fall (distinct values, so the selection has no ties to break)."""
+    if topk == 1:
+        return torch.tensor([alpha], device=device)
+    rest = torch.tensor([0.9**j for j in range(topk - 1)], dtype=torch.float64)
+    rest = rest / rest.sum() * (1.0 - alpha)
+    return torch.cat([torch.tensor([alpha], dtype=torch.float64), rest]).float().to(device)
+
+
+def draft_score_shape(
+    mean: float | None, steps: int, topk: int, device: torch.device
+) -> Tensor | None:
+    """The score shape of a simulated run (None: real acceptance, the draft's own scores)."""
+    if mean is None:
+        return None
+    return score_shape(alpha_for_mean(mean, steps), topk, device)
+
+
+def shaped_scores(topk_p: Tensor, shape: Tensor | None) -> Tensor:
+    """The draft's top-k probabilities [rows, k], or the stated shape in their place."""
+    if shape is None:
+        return topk_p
+    return shape.to(topk_p.dtype).expand_as(topk_p).contiguous()
 
 
 def simulated_accept(

@@ -31,8 +31,17 @@ class Req:
     kv_allocated_len: int = 0  # columns of its req_to_token row holding allocated tokens
     output: list[int] = field(default_factory=list)
     draft_len: int = 0  # draft KV columns that hold real (token, feature) rows
-    pending: list[Tensor] = field(default_factory=list)  # target features h[draft_len..kv_len-1]
+    # target features h[draft_len..kv_len-1] as (tensor [rows, H], start, stop) pieces: a plain
+    # step of a speculative server adds (that step's [bs, H], b, b + 1), no per-request slice
+    pending: list[tuple[Tensor, int, int]] = field(default_factory=list)
     finish_step: int = -1
+
+    def pending_features(self) -> Tensor:
+        """The features the draft has not seen, [n, H] (read only at a catch-up)."""
+        return torch.cat([t[a:z] for t, a, z in self.pending])
+
+    def pending_count(self) -> int:
+        return sum(z - a for _, a, z in self.pending)
 
     @property
     def kv_len(self) -> int:

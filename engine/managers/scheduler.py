@@ -214,7 +214,7 @@ class Scheduler(SchedulerMetricsMixin):
     def switch_on(self, bs: int) -> None:
         batch = self.running
         last_only = self.cfg.faults.on(Fault.SKIP_DRAFT_KV_SYNC)
-        missed = sum(sum(p.shape[0] for p in r.pending) for r in batch.reqs)
+        missed = sum(r.pending_count() for r in batch.reqs)
         self.context = {"phase": "draft_catch_up", "bs": bs}
         batch.spec_info = self.model_worker.catch_up_draft(batch, last_only=last_only)
         batch.spec_algorithm = self.algorithm
@@ -318,8 +318,9 @@ class Scheduler(SchedulerMetricsMixin):
         if result.next_draft_input is not None:
             batch.spec_info = result.next_draft_input
         if result.target_hidden is not None:
+            h = result.target_hidden
             for b, r in enumerate(batch.reqs):
-                r.pending.append(result.target_hidden[b : b + 1])
+                r.pending.append((h, b, b + 1))
         return result
 
     def drain(self) -> None:

@@ -5,6 +5,7 @@ reach the host is each worker's own business (v1 reads them in the step, v2 afte
 from __future__ import annotations
 
 import torch
+from spectrace_engine.kernels.verify_simulated import draft_score_shape, shaped_scores
 from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
 from spectrace_engine.managers.tp_worker import TpModelWorker
 from spectrace_engine.mem_cache.memory_pool import causal_mask
@@ -44,6 +45,10 @@ class EagleDraftBase:
         self.sampler = target_worker.sampler
         self.algorithm = SpeculativeAlgorithm.from_string(cfg.spec.algorithm)
         self.n_draft = cfg.spec.num_draft_tokens
+        s = cfg.spec  # simulated acceptance ranks the candidates by stated scores (depth for trees)
+        self.score_shape = draft_score_shape(
+            s.simulate_accept_len, s.num_steps, s.eagle_topk, self.device
+        )
         dim, dtype = pair.target.cfg.dim, target_worker.model_runner.dtype
         self.cuda_graph_runner = EAGLEDraftCudaGraphRunner(
             self.draft_forward,
@@ -85,7 +90,7 @@ class EagleDraftBase:
         aux = self.target_worker.forward_target_extend(reqs)
         batch = ScheduleBatch(reqs, self.device, self.pool)
         for b, r in enumerate(reqs):
-            r.draft_len, r.pending = 0, [aux[b, : r.kv_len]]
+            r.draft_len, r.pending = 0, [(aux[b], 0, r.kv_len)]
         if spec:
             batch.spec_algorithm = self.algorithm
             batch.spec_info = self.catch_up_draft(batch, last_only=False)
@@ -117,7 +122,8 @@ class EagleDraftBase:
         then the tree's verify rows: everything the draft graph captures, no host read."""
         s = self.cfg.spec
         k, bs = s.eagle_topk, seq_lens.shape[0]
-        sel = select_top_k(0, topk_p, topk_index, hidden_states, None, k)
+        shape = self.score_shape
+        sel = select_top_k(0, shaped_scores(topk_p, shape), topk_index, hidden_states, None, k)
         sels = [sel]
         ancestors = torch.zeros(bs, k, 0, dtype=torch.long, device=self.device)
         for f in range(s.num_steps - 1):
@@ -126,6 +132,7 @@ class EagleDraftBase:
             logits, hidden = self.draft_step(seq_lens, slots, sel, f, ancestors)
             probs = torch.softmax(logits.flatten(0, 1), -1)
             step_p, step_index = probs.topk(k, dim=-1)
+            step_p = shaped_scores(step_p, shape)
             sel = select_top_k(f + 1, step_p, step_index, hidden.flatten(0, 1), sel.scores, k)
             sels.append(sel)
         tree = self.organize_tree(verified_id, sels)
@@ -204,7 +211,7 @@ class EagleDraftBase:
         if not isinstance(si, EagleDraftInput) or len(si.target_hidden) != batch.batch_size():
             return
         for b, r in enumerate(batch.reqs):
-            r.draft_len, r.pending = r.kv_len - 1, [si.target_hidden[b : b + 1]]
+            r.draft_len, r.pending = r.kv_len - 1, [(si.target_hidden, b, b + 1)]
 
     def catch_up_draft(self, batch: ScheduleBatch, last_only: bool) -> EagleDraftInput:
         """Draft extend over every position the draft has not seen (the prefill graphs when a
@@ -212,7 +219,7 @@ class EagleDraftBase:
         reqs = batch.reqs
         starts, feats, toks = [], [], []
         for r in reqs:
-            feat = torch.cat(r.pending)
+            feat = r.pending_features()
             d = r.kv_len - feat.shape[0]
             if last_only:
                 feat, d = feat[-1:], r.kv_len - 1

@@ -9,7 +9,12 @@ import json
 import pytest
 import torch
 from spectrace_engine.entrypoints.cli import engine_app
-from spectrace_engine.kernels.verify_simulated import alpha_for_mean, mean_emitted, simulated_accept
+from spectrace_engine.kernels.verify_simulated import (
+    alpha_for_mean,
+    mean_emitted,
+    score_shape,
+    simulated_accept,
+)
 from spectrace_engine.models import synthetic
 from spectrace_engine.models.llama import ModelConfig
 from spectrace_engine.speculative.build_eagle_tree import chain_tree, from_parents
@@ -93,6 +98,28 @@ def test_a_simulated_run_hits_the_mean_and_says_it_is_simulated(tmp_path, monkey
     assert start["simulated_accept_len"] == 2.5
     assert end["mean_emitted"] == pytest.approx(2.5, abs=0.4)
     assert "SIMULATED acceptance" in (tmp_path / "engine.log").read_text()
+
+
+def test_score_shape_is_a_calibrated_drafts():
+    shape = score_shape(0.8, 4, torch.device("cpu"))
+    assert shape[0].item() == pytest.approx(0.8) and shape.sum().item() == pytest.approx(1.0)
+    assert (shape[1:] < shape[:-1]).all()  # best first, no ties for the selection to break
+
+
+def test_a_simulated_tree_reaches_the_stated_mean(tmp_path, monkeypatch):
+    """k 4, s 3, N 16 at 3.0 (the load story's tree): with the draft's own scores on random
+    weights the top-15 tree stops at depth 2 and the mean at ~2.5; shaped scores give it the
+    depth, so the mean is the stated one."""
+    monkeypatch.setitem(synthetic.SYNTHETIC, "synth-1b", TOY)
+    res = CliRunner().invoke(engine_app, [
+        "run", "--out", str(tmp_path), "--model", "synth-1b", "--num-requests", "12",
+        "--concurrency", "6", "--max-new-tokens", "60", "--simulate-accept-len", "3.0",
+        "--worker", "v1", "--speculative-eagle-topk", "4", "--speculative-num-steps", "3",
+        "--speculative-num-draft-tokens", "16"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    events = [json.loads(x) for x in (tmp_path / "events.jsonl").read_text().splitlines()]
+    end = next(e for e in events if e["event"] == "run_end")
+    assert end["mean_emitted"] == pytest.approx(3.0, abs=0.2)
 
 
 def test_simulation_needs_greedy_and_a_reachable_mean(tmp_path):
