@@ -18,7 +18,13 @@ from functools import cache
 
 from spectrace.assemblers.crash import Frame
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.sglang_eras import Version, era_rules, v1_gone, version_text
+from spectrace.assemblers.sglang_eras import (
+    Version,
+    era_rules,
+    parse_release,
+    v1_gone,
+    version_text,
+)
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (
     FrameSignature,
@@ -170,11 +176,8 @@ def speculates(frames: Iterable[StackFrame]) -> bool:
 
 
 def _release(text: str) -> Version | None:
-    """``v0.5.3.post1`` -> (0, 5, 3): the era table's granularity."""
-    parts = text.lstrip("v").split(".")[:3]
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        return None
-    return int(parts[0]), int(parts[1]), int(parts[2])
+    """``v0.5.3.post1`` -> (0, 5, 3, 1): the era table's granularity."""
+    return parse_release(text)
 
 
 def frames_era(frames: Iterable[StackFrame]) -> str | None:

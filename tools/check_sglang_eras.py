@@ -310,21 +310,29 @@ def fixed_workers(release: Release) -> dict[str, str]:
     return out
 
 
-def fixed_row(rows: list[dict[str, object]], algo: str, version: tuple[int, int, int]) -> str:
+def release(text: str, last: bool = False) -> tuple[int, ...]:
+    """``0.5.3.post2`` -> (0, 5, 3, 2), ``0.5.3`` -> (0, 5, 3): posts sort between releases;
+    a row's ``last`` of ``0.5.6`` covers 0.5.6.postN (``0.5.4.post0``: the plain one only)."""
+    base, _, post = text.partition(".post")
+    numbers = tuple(int(p) for p in base.split(".")[:3])
+    if post:
+        return (*numbers, int(post)) if int(post) else numbers
+    return (*numbers, 10_000) if last else numbers
+
+
+def fixed_row(rows: list[dict[str, object]], algo: str, version: tuple[int, ...]) -> str:
     for row in rows:
-        first = tuple(int(p) for p in str(row["first"]).split("."))
-        last = tuple(int(p) for p in str(row["last"]).split(".")) if row["last"] else None
+        first = release(str(row["first"]))
+        last = release(str(row["last"]), last=True) if row["last"] else None
         if row["algorithm"] == algo and first <= version and (last is None or version <= last):
             return f"{row['worker']} ({row['path']})"
     return "no row"
 
 
-def table_row(rows: list[dict[str, object]], version: tuple[int, int, int]) -> dict[str, object]:
-    def parse(text: object) -> tuple[int, ...]:
-        return tuple(int(p) for p in str(text).split("."))
-
+def table_row(rows: list[dict[str, object]], version: tuple[int, ...]) -> dict[str, object]:
     for row in rows:
-        if parse(row["first"]) <= version and (not row["last"] or version <= parse(row["last"])):
+        first, last = release(str(row["first"])), row["last"]
+        if first <= version and (not last or version <= release(str(last), last=True)):
             return row
     raise SystemExit(f"no table row covers {version}")
 
@@ -355,10 +363,10 @@ def main(argv: list[str]) -> int:
     data = tomllib.loads(table.read_text("utf-8"))
     rows, fixed = data["era"], data.get("fixed", [])
     bad = 0
-    releases = sorted((tuple(int(p) for p in d.name.split(".")[:3]), d) for d in trees.iterdir()
+    releases = sorted((release(d.name), d) for d in trees.iterdir()
                       if d.name[:1].isdigit() and (d / "sglang/srt").is_dir())  # fmt: skip
     for version, folder in releases:
-        name = ".".join(map(str, version))
+        name = folder.name
         found = simulate(Release(version, folder / "sglang" / "srt"))  # type: ignore[arg-type]
         if found is None:
             print(f"{name}: no EAGLE speculative worker or handler")

@@ -11,7 +11,7 @@ from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
-from spectrace.assemblers.sglang_eras import era_before
+from spectrace.assemblers.sglang_eras import Version, era_before, version_text
 from spectrace.assemblers.sglang_version import (
     VERSION_LITERALS,
     era_of,
@@ -162,7 +162,7 @@ class ConfigCollector:
         self._tables = tables if tables is not None else OptionTables()  # loaded on first use
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
-        self._sglang_release: tuple[int, int, int] | None = None
+        self._sglang_release: Version | None = None
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
@@ -226,7 +226,7 @@ class ConfigCollector:
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
-            self._config.version = ".".join(str(part) for part in release)
+            self._config.version = version_text(release)
             self._launch.releases["sglang"] = self._config.version
             self._config.era = self._version_era = era_of(release)
             self._sglang_release = release  # the era table's own row, not the whole era's
@@ -300,7 +300,7 @@ class ConfigCollector:
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                          verdict.worker_class, verdict.condition)]  # fmt: skip
 
-    def _pip_show(self, line: LogLine) -> tuple[int, int, int] | None:
+    def _pip_show(self, line: LogLine) -> Version | None:
         """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
         before = self._lines[-2] if len(self._lines) > 1 else None
         if before is None or (before.source, before.lineno + 1) != (line.source, line.lineno):
@@ -409,6 +409,8 @@ class ConfigCollector:
                 self._target = (str(value), line)
             elif command.engine == "trtllm" and name == "backend":  # PyTorch or TRT engine
                 self._set("backend", value, line, "launch_command")
+            elif command.engine == "sglang" and name == "enable_beta_spec":  # 0.5.3.post2-0.5.4
+                self._set(name, value, line, "launch_command")
         method = self._config.flags.get("speculative_config.method")
         said = command.lines.get("method") or command.lines.get("speculative_model")
         if command.engine == "vllm" and method is not None and said is not None and (

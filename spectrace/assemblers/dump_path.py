@@ -235,7 +235,7 @@ def verdict_from_launch(
     if flags.get("speculative_algorithm") is None:
         return None
     keep = ("speculative_algorithm", "speculative_eagle_topk", "enable_multi_layer_eagle",
-            "pp_size")  # fmt: skip
+            "pp_size", "enable_beta_spec")  # fmt: skip
     values = {name: flags[name] for name in keep if name in flags}
     if flags.get("disable_overlap_schedule") is True:
         values["disable_overlap_request"] = True

@@ -10,6 +10,7 @@ agree and gives a conditional verdict when they do not.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from datetime import date
@@ -25,7 +26,9 @@ _KEYS = {
 }  # fmt: skip
 _FIXED_KEYS = {"algorithm", "first", "last", "worker", "path", "why"}
 _ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
-Version = tuple[int, int, int]
+Version = tuple[int, ...]  # (0, 5, 3), or (0, 5, 3, 2) for 0.5.3.post2: posts changed rules
+ALL_POSTS = 10_000  # a row's last release ``0.5.6`` ends after every 0.5.6.postN
+_RELEASE = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\.?post(\d+))?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,14 +87,31 @@ class RunFacts:
 
 
 def version_text(version: Version) -> str:
-    return ".".join(str(part) for part in version)
+    text = ".".join(str(part) for part in version[:3])
+    return f"{text}.post{version[3]}" if len(version) > 3 and version[3] < ALL_POSTS else text
+
+
+def parse_release(text: str) -> Version | None:
+    """``0.5.3.post2`` / ``v0.5.10`` -> (0, 5, 3, 2) / (0, 5, 10): a post release sorts after
+    its base and before the next (0.5.3.post1 added the v2 worker that 0.5.3 lacks)."""
+    m = _RELEASE.match(text.strip())
+    if m is None:
+        return None
+    numbers = tuple(int(part) for part in m.groups() if part is not None)
+    return numbers if len(numbers) == 4 and numbers[3] else numbers[:3]
 
 
 def _version(text: str, where: str) -> Version:
-    parts = text.split(".")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise RuleError(f"{TABLE}: {where}: {text!r} is not a release like 0.5.10")
-    return int(parts[0]), int(parts[1]), int(parts[2])
+    version = parse_release(text)
+    if version is None or version_text(version) != text.removesuffix(".post0"):
+        raise RuleError(f"{TABLE}: {where}: {text!r} is not a release like 0.5.10 or 0.5.3.post1")
+    return version
+
+
+def _last(text: str, where: str) -> Version:
+    """A row's last release: ``0.5.6`` covers its posts too, ``0.5.4.post0`` only itself."""
+    version = _version(text, where)
+    return version if ".post" in text else (*version, ALL_POSTS)
 
 
 def _row(raw: dict[str, object], n: int) -> EraRule:
@@ -108,7 +128,7 @@ def _row(raw: dict[str, object], n: int) -> EraRule:
     return EraRule(
         era=str(raw["era"]),
         first=_version(str(raw["first"]), where),
-        last=_version(str(raw["last"]), where) if raw["last"] else None,
+        last=_last(str(raw["last"]), where) if raw["last"] else None,
         workers=str(raw["workers"]),
         switch=str(raw["switch"]),
         switch_default=bool(raw["switch_default"]),
@@ -130,7 +150,7 @@ def _fixed(raw: dict[str, object], n: int) -> FixedRule:
     return FixedRule(
         algorithm=str(raw["algorithm"]).upper(),
         first=_version(str(raw["first"]), where),
-        last=_version(str(raw["last"]), where) if raw["last"] else None,
+        last=_last(str(raw["last"]), where) if raw["last"] else None,
         worker=str(raw["worker"]),
         path=str(raw["path"]),
         why=str(raw["why"]),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from spectrace.assemblers.sglang_eras import era_rules
+from spectrace.assemblers.sglang_eras import Version, era_rules
 
 # Prefilter literals: every line find_sglang_version can use contains one.
 VERSION_LITERALS: tuple[bytes, ...] = (
@@ -21,7 +21,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
 )  # fmt: skip
 
-_NUMBER = r"(\d+)\.(\d+)\.(\d+)"
+_NUMBER = r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?"
 _FORMS = (
     re.compile(r"^\s*sglang: " + _NUMBER + r"\S*\s*$"),  # check_env
     re.compile(r"\bsglang(?:\[[\w,\s-]{1,40}\])?==" + _NUMBER),  # pip freeze / install, extras
@@ -37,31 +37,34 @@ _FORMS = (
 )
 
 
-def find_sglang_version(text: str) -> tuple[int, int, int] | None:
-    """(major, minor, patch) of the first form the line holds."""
+def find_sglang_version(text: str) -> Version | None:
+    """(major, minor, patch[, post]) of the first form the line holds."""
     for form in _FORMS:
         m = form.search(text)
         if m is not None:
-            major, minor, patch = (int(part) for part in m.groups())
-            return major, minor, patch
+            return _numbers(m)
     return None
+
+
+def _numbers(m: re.Match[str]) -> Version:
+    numbers = tuple(int(part) for part in m.groups() if part is not None)
+    return numbers if len(numbers) == 4 and numbers[3] else numbers[:3]
 
 
 _PIP_SHOW_NAME = re.compile(r"^\s*Name:\s*sglang\s*$")
 _PIP_SHOW_VERSION = re.compile(r"^\s*Version:\s*" + _NUMBER)
 
 
-def pip_show_version(previous: str, text: str) -> tuple[int, int, int] | None:
+def pip_show_version(previous: str, text: str) -> Version | None:
     """``pip show sglang`` prints ``Name: sglang`` then ``Version: 0.5.2``: the release of a
     ``Version:`` line whose previous line names sglang."""
     m = _PIP_SHOW_VERSION.match(text)
     if m is None or not _PIP_SHOW_NAME.match(previous):
         return None
-    major, minor, patch = (int(part) for part in m.groups())
-    return major, minor, patch
+    return _numbers(m)
 
 
-def era_of(version: tuple[int, int, int]) -> str:
+def era_of(version: Version) -> str:
     """The release range the worker-path rules are written for (the era table's row)."""
     rows = era_rules()
     return next((r.era for r in rows if r.first <= version and (r.last is None

@@ -12,13 +12,13 @@ from spectrace.dialects.base import LogLine
 @pytest.mark.parametrize(
     ("text", "version"),
     [
-        ("sglang: 0.5.10.post1", (0, 5, 10)),  # python3 -m sglang.check_env
-        ("pip install sglang==0.4.3.post2", (0, 4, 3)),
+        ("sglang: 0.5.10.post1", (0, 5, 10, 1)),  # python3 -m sglang.check_env
+        ("pip install sglang==0.4.3.post2", (0, 4, 3, 2)),
         ("docker run --gpus all lmsysorg/sglang:v0.5.16-cu129 python3 -m sglang.launch_server",
          (0, 5, 16)),
         ('  File "/work/sglang-0.4.7/python/sglang/srt/managers/scheduler.py", line 2506, in f',
          (0, 4, 7)),
-        ('pip install "sglang[all]==0.5.6.post2"', (0, 5, 6)),
+        ('pip install "sglang[all]==0.5.6.post2"', (0, 5, 6, 2)),
         ("Successfully installed flashinfer-python-0.4.1 sglang-0.5.9 torch-2.8.0", (0, 5, 9)),
         ("Collecting sglang-router==0.2.1", None),  # the router is another package
         ("sglang: not installed", None),
@@ -64,7 +64,7 @@ def test_a_printed_version_outranks_a_warning_for_the_era() -> None:
     ("text", "release"),
     [("- SGLang 0.5.17 (our-venv), flashinfer 0.6.1", (0, 5, 17)),
      ("I run sglang v0.5.10 with this command", (0, 5, 10)),
-     ("SGLang version: 0.5.4.post2", (0, 5, 4)),
+     ("SGLang version: 0.5.4.post2", (0, 5, 4, 2)),
      ("- SGLang `0.5.19.dev410+gedff717ef` (sha `edff717ef`)", (0, 5, 19)),
      ("sglang-router 0.2.1", None), ("sgl-kernel 0.3.9", None),
      ("/opt/sglang/0.5.1/bin", None)],

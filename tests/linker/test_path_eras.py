@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from real_logs_helpers import run
 
-from spectrace.assemblers.sglang_eras import RunFacts, _row, era_rules, overlap_in
+from spectrace.assemblers.sglang_eras import ALL_POSTS, RunFacts, _row, era_rules, overlap_in
+from spectrace.assemblers.sglang_version import era_of
 from spectrace.errors import RuleError
 
 LAUNCH = (
@@ -36,8 +37,28 @@ def test_the_table_covers_every_release_in_order_without_gaps() -> None:
     assert rows[0].first == (0, 0, 0) and rows[-1].last is None
     for before, after in zip(rows, rows[1:], strict=False):
         assert before.last is not None
-        major, minor, patch = before.last
-        assert after.first == (major, minor, patch + 1)
+        base, post = before.last[:3], before.last[3:]
+        if post == (ALL_POSTS,):  # "0.5.6" ends after its posts: the next row is 0.5.7
+            assert after.first == (*base[:2], base[2] + 1)
+        else:  # "0.5.3.post1" / "0.5.4.post0": the next row starts at the next post
+            assert after.first == (*base, (post[0] if post else 0) + 1)
+
+
+def test_post_releases_fall_in_the_rule_they_ran() -> None:
+    # 0.5.3.post2 added --enable-beta-spec and EAGLEWorkerV2; 0.5.4.post1 reads the env var
+    assert era_of((0, 5, 3)) == era_of((0, 5, 3, 1)) == "0.4.x-0.5.3"
+    assert era_of((0, 5, 3, 2)) == era_of((0, 5, 4)) == "0.5.4"
+    assert era_of((0, 5, 4, 1)) == era_of((0, 5, 6, 2)) == "0.5.5-0.5.6"
+    assert [r.span() for r in era_rules()][:3] == ["<= 0.5.3.post1", "0.5.3.post2-0.5.4",
+                                                   "0.5.4.post1-0.5.6"]  # fmt: skip
+
+
+def test_a_post_release_with_the_beta_flag_runs_v2(tmp_path: Path) -> None:
+    launch = ("python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE "
+              "--speculative-eagle-topk 1 --enable-beta-spec")  # fmt: skip
+    path = path_of(tmp_path, "sglang==0.5.3.post2", launch)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert "sglang 0.5.3.post2" in path.evidence[0].reason
 
 
 def test_a_malformed_row_is_one_line_naming_the_key() -> None:

@@ -122,3 +122,10 @@ def test_a_version_line_of_another_package_is_no_release(tmp_path: Path) -> None
     rows = ["Name: sgl-kernel", "Version: 0.5.12"]
     path = _path(tmp_path, [LAUNCH, *rows, *PROBE])
     assert path.value == "unknown" and path.conditional
+
+
+def test_a_speculating_pipeline_parallel_loop_is_the_v2_worker(tmp_path: Path) -> None:
+    # pp_size > 1 refuses speculation up to 0.5.18; from 0.5.19 only v2 workers exist
+    path = _path(tmp_path, _cut_loop("2026-11-25", loop="event_loop_pp"))
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert "pipeline-parallel event loop" in path.evidence[0].reason

@@ -1,7 +1,7 @@
 """SGLang: which files and methods the table holds, and what a frame in each proves.
 
 Scope: everything under ``srt/speculative/`` and ``kernels/ops/speculative/``, the draft
-model files under ``srt/models/``, the scheduler loops (``event_loop_normal*`` /
+model files under ``srt/models/``, the scheduler loops (``event_loop_normal*`` / ``event_loop_pp*`` /
 ``event_loop_overlap*`` of the scheduler and the PD-disaggregation loops),
 ``managers/overlap_utils.py`` and the target
 CUDA-graph runner. Families are the ``SpeculativeAlgorithm`` members of the releases
@@ -33,10 +33,13 @@ PACKAGE = "sglang/"
 EXTRA_FAMILIES = ("MULTI_LAYER_EAGLE", "LOOKAHEAD")
 _MODEL = re.compile(r"srt/models/[^/]*(eagle|mtp|nextn|dflash|dspark|medusa)[^/]*\.py$")
 _LOOP_FILES = ("srt/managers/scheduler.py", "srt/disaggregation/decode.py",
-               "srt/disaggregation/prefill.py")
+               "srt/disaggregation/prefill.py", "srt/managers/scheduler_pp_mixin.py")
 _SHARED_FILES = ("srt/managers/overlap_utils.py", "srt/model_executor/cuda_graph_runner.py")
 _METHOD_FILES = ("srt/speculative/spec_info.py", "srt/speculative/spec_registry.py",
                  "srt/server_args.py")
+# server_args refuses speculation with pp_size > 1 up to 0.5.18 ("Pipeline parallelism is not
+# compatible with overlap schedule, speculative decoding"); from 0.5.19 only v2 workers exist
+_PP_LOOP = "pipeline-parallel event loop (speculation there from sglang 0.5.19: v2, synchronous)"
 _WORKER = re.compile(r"(.*)_worker(_v2)?\.py$")
 _INFO = re.compile(r"(.*)_info(_v2)?\.py$")
 
@@ -118,15 +121,15 @@ def _loop_rows(rel: str, entry: FileHistory) -> list[tuple[str, FrameRow]]:
         tree = parse(text)
         for node in ast.walk(tree) if tree is not None else ():
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and re.fullmatch(
-                r"event_loop_(overlap|normal)\w*", node.name
+                r"event_loop_(overlap|normal|pp)\w*", node.name
             ):
                 funcs.setdefault(node.name, []).append(tag)
     rows = []
     for name, tags in sorted(funcs.items()):
-        v2 = "overlap" in name
+        v2 = "overlap" in name or name.startswith("event_loop_pp")
         worker = "EAGLEWorkerV2" if v2 else "EAGLEWorker"
-        what = ("overlap event loop (spec v2 for EAGLE)" if v2
-                else "normal event loop (spec v1 for EAGLE)")
+        what = ("overlap event loop (spec v2 for EAGLE)" if "overlap" in name
+                else _PP_LOOP if v2 else "normal event loop (spec v1 for EAGLE)")
         rows.append((rel, FrameRow(_suffix(rel), FRAMEWORK, "", worker, "v2" if v2 else "v1",
                              "scheduler_loop", (), name, True, span((t, t) for t in tags),
                              what, "generated")))
