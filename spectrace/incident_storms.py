@@ -123,7 +123,9 @@ def storm_signatures(
 
 
 def _majority(group: Sequence[Crash], sign: Sign) -> str:
-    named = [c for c in group if c.exception_type != CUT_TYPE] or list(group)
+    # records vote; an unstamped exception line left to no record (``_inside``) has no frames
+    records = [c for c in group if c.kind is not CrashKind.FATAL_LINE] or list(group)
+    named = [c for c in records if c.exception_type != CUT_TYPE] or records
     longest = max(len(c.chain) for c in named)
     whole = [c for c in named if len(c.chain) == longest]  # a torn chain lost its last links
     votes = Counter(sign(c) for c in whole if not c.frames_reconstructed) or Counter(

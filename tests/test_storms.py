@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from storm_logs import SIGQUIT_RUNNING, sgl, storm_log
+from storm_logs import KINDS, SIGQUIT_RUNNING, sgl, storm_log
 
 from spectrace.pipeline import Analysis, analyse
 
@@ -109,3 +109,20 @@ def test_generated_storm_logs_give_one_root_per_true_crash(tmp_path: Path, mode:
     watchdog = next(t for t in truth["incidents"] if t["scenario"] == "storm_watchdog")
     timeouts = next(i for i in a.incidents if i.crash_class == "nccl_timeout")
     assert timeouts.missing_ranks == [watchdog["missing_rank"]] and not timeouts.root_cause
+
+
+def test_a_block_cut_inside_the_leaders_exception_line_is_no_new_crash(tmp_path: Path) -> None:
+    """Pipe blocks of 8 ranks: one cut the first writer's ``CUDA error`` line after ``CUDA ``
+    and the next block began with the end of a peer's frame line; the line's own end came at
+    the start of a later block. One CUDA failure on its ranks, never a ``CUDA ne 604`` or an
+    ``error:`` crash of their own (found by the random storm sweep, seed 50)."""
+    draw = random.Random(50)
+    kinds = [draw.choice(KINDS) for _ in range(draw.randint(1, 4))]
+    world, _ = draw.randint(2, 8), draw.choice(["line", "block"])
+    log = storm_log(random.Random(draw.getrandbits(32)), world, kinds, "block")
+    assert kinds == ["cuda", "cuda", "chained", "unpack"]  # the sweep's case, drawn the same way
+    roots = [i for i in run(tmp_path, log.lines).incidents if i.root_cause]
+    assert sorted(i.exception_type for i in roots) == ["RuntimeError", "ValueError", "torch.AcceleratorError"]
+    [cuda] = [i for i in roots if i.exception_type == "torch.AcceleratorError"]
+    assert set(log.crashes[0].ranks) | set(log.crashes[1].ranks) <= set(cuda.ranks)
+    assert cuda.frames and cuda.frames[-1].function == "forward"

@@ -39,6 +39,8 @@ CUT_LINE = 24  # characters an exception line cut by a pipe block keeps of the w
 GLUE_TRIES = 3  # brackets looked at from the line's end for a header glued in
 _DIGITS = re.compile(r"\d+")
 MAX_SKIP = 1 << 30  # a record may have lost any number of lines to its peers
+MESSAGE_TAIL = 8  # lines at a record's end an exception line and its advice lines are in
+GLUED_MIN = 8  # characters a peer's cut line glued after a cut exception line must show
 NEAR = 3  # a line this close ahead of a record is its own, before it is the leader's new one
 
 
@@ -100,6 +102,8 @@ def storm_fit(
     if (linked := _link_taker(storm, text)) is not None:
         return Fit(linked, (), text)
     raised = not text[:1].isspace() and parse_exception(text) is not None
+    if raised and _rest_of_cut(storm, text):
+        return Fit(None, (), text)  # its start was read whole from the template already
     if raised and (best := _expecting(storm, lead, text, len(lead))) is not None:
         return _caught_up(best, lead, text)  # an exception line is a lagging record's, no repeat
     if raised and _owed(storm, lead, text):
@@ -150,7 +154,28 @@ def _caught_up(record: R, lead: list[str], text: str) -> Fit:
     pos = len(record.body)
     skip = _skip(lead, pos, text)
     whole = lead[pos + skip] if pos + skip < len(lead) else text
-    return Fit(record, tuple(lead[pos : pos + skip]), whole if whole.startswith(text) else text)
+    cut = whole.startswith(text) or _glued(lead, whole, text)
+    return Fit(record, tuple(lead[pos : pos + skip]), whole if cut else text)
+
+
+def _glued(lead: list[str], whole: str, text: str) -> bool:
+    """``text`` is ``whole`` cut by a pipe block, then the end of another line of the same
+    traceback (``CUDA `` + ``ne 604, in forward``, a peer's frame line cut at its start):
+    the rest is a peer's, and the line is the template's."""
+    common = len(os.path.commonprefix([whole, text]))
+    rest = text[common:]
+    if common < CUT_LINE or len(rest) < GLUED_MIN:
+        return False
+    return any(line.endswith(rest) and line != text for line in lead)
+
+
+def _rest_of_cut(storm: list[R], text: str) -> bool:
+    """``error: an illegal memory access ...`` starting a block: the end of an exception line
+    a pipe block cut, which a record of the storm already holds whole."""
+    return len(text) >= CUT_MIN and any(
+        line.endswith(text) and len(line) > len(text) and not line[0].isspace()
+        for r in storm for line in r.body[-MESSAGE_TAIL:]
+    )  # fmt: skip
 
 
 def _storm(records: Collection[R]) -> list[R] | None:
