@@ -70,3 +70,22 @@ def test_the_generator_reads_the_registry_only_where_the_v1_runner_is_gone(tmp_p
     assert rows == {("eagle", "EagleSpeculator", ("v0.9.1", "v0.9.1")),
                     ("eagle3", "EagleSpeculator", ("v0.9.1", "v0.9.1")),
                     ("mtp", "MTPSpeculator", ("v0.9.1", "v0.9.1"))}  # fmt: skip
+
+
+def test_a_speculator_a_draft_declares_gets_its_configs_family(tmp_path: Path) -> None:
+    pkg = "vllm.v1.worker.gpu.spec_decode"
+    mtp = (f"class MTPSpeculatorConfig:\n    base_method = 'mtp'\n"
+           f"    speculator_class = '{pkg}.mtp.speculator.MTPSpeculator'\n")  # fmt: skip
+    head = (f"from {pkg}.mtp.config import MTPSpeculatorConfig\n"
+            "class HeadConfig(MTPSpeculatorConfig):\n"
+            f"    speculator_class = '{pkg}.head.speculator.HeadSpeculator'\n")  # fmt: skip
+    with zipfile.ZipFile(tmp_path / "0.9.1.zip", "w") as zf:
+        zf.writestr("vllm/v1/worker/gpu/spec_decode/mtp/config.py", mtp)
+        zf.writestr("vllm/v1/worker/gpu/spec_decode/head/config.py", head)
+        zf.writestr("vllm/v1/worker/gpu/spec_decode/head/speculator.py", "class HeadSpeculator: pass\n")
+    rules = vllm_rules.Rules(vllm_rules.VLLM)
+    history = scan(zip_releases(tmp_path, "vllm/"), rules.scope, rules.keep_text)
+    assert vllm_rules.built_speculators(history) == {"MTPSpeculator": "MTP", "HeadSpeculator": "MTP"}
+    rows = {r.file: r for _rel, r in rules.frame_rows(history)}
+    head_row = rows["v1/worker/gpu/spec_decode/head/speculator.py"]
+    assert (head_row.family, head_row.worker, head_row.path) == ("MTP", "HeadSpeculator", "other")

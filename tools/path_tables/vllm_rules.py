@@ -89,6 +89,7 @@ class Rules:
         derived -= {driver for rel, entry in history.items()
                     if rel in self.f.config_files + self.f.runner_files
                     for text in entry.texts.values() for driver in _dispatch_of(text).values()}
+        built = built_speculators(history)  # the runner v2 builds these: their family
         rows: list[tuple[str, FrameRow]] = []
         for rel, entry in sorted(history.items()):
             if not self.frame_scope(rel):
@@ -97,6 +98,9 @@ class Rules:
                 rows += self._runner_rows(rel, entry)
                 continue
             fam, worker, path, role, what = self._classify(rel, entry, fams)
+            if worker in built and not fam and built[worker]:
+                fam = built[worker]
+                what = f"{self.f.label} {fam} {role} {worker}"
             if worker in derived:  # a base other proposers run through: it names none
                 what = f"{self.f.label} {worker}, a base of other proposers (speculation ran)"
                 worker, path, role = "", "", "shared"
@@ -318,6 +322,7 @@ def _proposer_for(value: str, family: str, proposers: list[str]) -> str:
 _REGISTRY = "v1/worker/gpu/spec_decode/speculator_config.py"
 _V1_RUNNER = "v1/worker/gpu_model_runner.py"
 _V2_PACKAGE = "vllm.v1.worker.gpu.spec_decode."
+_V2_FOLDER = "v1/worker/gpu/spec_decode/"
 
 
 def speculator_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[MethodRow]:
@@ -354,25 +359,47 @@ def _registry(text: str, history: dict[str, FileHistory], tag: str) -> dict[str,
     return out
 
 
+def built_speculators(history: dict[str, FileHistory]) -> dict[str, str]:
+    """Speculator class -> the family of its config's ``base_method``, for every config class
+    of the v2 package (those the registry names, and those a draft model declares, such as a
+    Gemma-4 assistant's): the family a speculator named for no method drafts for."""
+    out: dict[str, str] = {}
+    for rel, entry in history.items():
+        if not (rel.startswith(_V2_FOLDER) and rel.endswith("config.py")) or not entry.texts:
+            continue
+        tag = max(entry.texts, key=version_key)
+        module = rel.removeprefix(_V2_FOLDER).removesuffix(".py").replace("/", ".")
+        tree = parse(entry.texts[tag])
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.ClassDef):
+                cls = _speculator_of(module, node.name, history, tag)
+                method = _speculator_of(module, node.name, history, tag, attr="base_method")
+                if cls:
+                    out.setdefault(cls, method_family(method) if method else "")
+    return out
+
+
 def _speculator_of(module: str, config: str, history: dict[str, FileHistory], tag: str,
-                   depth: int = 0) -> str:
-    """``speculator_class`` of ``config`` in ``module`` (the v2 package's), through its bases."""
-    entry = history.get("v1/worker/gpu/spec_decode/" + module.replace(".", "/") + ".py")
+                   depth: int = 0, attr: str = "speculator_class") -> str:
+    """``attr`` of ``config`` in ``module`` (the v2 package's), through its bases: the
+    speculator's class name, or the ``base_method`` string."""
+    entry = history.get(_V2_FOLDER + module.replace(".", "/") + ".py")
     tree = parse(entry.texts.get(tag, "")) if entry is not None else None
     for node in ast.walk(tree) if tree is not None and depth < 5 else ():
         if not isinstance(node, ast.ClassDef) or node.name != config:
             continue
         for stmt in node.body:
-            if (isinstance(stmt, ast.Assign | ast.AnnAssign) and "speculator_class"
-                    in ast.unparse(stmt).split("=", 1)[0]):
-                found = [c.value for c in ast.walk(stmt) if isinstance(c, ast.Constant)
-                         and isinstance(c.value, str) and c.value.startswith(_V2_PACKAGE)]
-                return "".join(found).rsplit(".", 1)[-1] if found else ""
+            if (isinstance(stmt, ast.Assign | ast.AnnAssign)
+                    and attr in ast.unparse(stmt).split("=", 1)[0]):
+                found = [c.value for c in ast.walk(stmt)
+                         if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+                value = "".join(found)
+                return value.rsplit(".", 1)[-1] if attr != "base_method" else value
         for base in node.bases:  # a base in the same module, or one it imports
             name = ast.unparse(base)
             for where in (module, *_imported_from(tree, name)):
-                if cls := _speculator_of(where, name, history, tag, depth + 1):
-                    return cls
+                if found := _speculator_of(where, name, history, tag, depth + 1, attr):
+                    return found
     return ""
 
 
