@@ -302,7 +302,7 @@ class Scheduler(SchedulerMetricsMixin):
     def can_run_ahead(self) -> bool:
         """Launch before processing only when no toggle is due (plain servers: always)."""
         bs = self.running.batch_size()
-        return self.spec.stays_on(bs) or (not self.cfg.spec.enabled)
+        return self.spec.stays_on(bs) or self.spec.stays_off(bs) or not self.cfg.spec.enabled
 
     def run_batch(self, batch: ScheduleBatch) -> GenerationBatchResult:
         """v1 takes the ScheduleBatch (SGLang's v1 does); the others a ModelWorkerBatch, and the

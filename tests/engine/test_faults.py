@@ -15,7 +15,6 @@ from engine_cases import (
     STORY_ALLOC,
     TREE,
     V2_TOPK4,
-    accepted_after_resume,
 )
 
 STORY_MESSAGE = (
@@ -73,17 +72,26 @@ def test_without_the_fault_the_story_load_runs_clean(engine_run):
     assert run.of("spec_toggle")[0]["cleanup_ran"] is True
 
 
-def test_skip_draft_kv_sync_drops_acceptance_but_not_output(engine_run):
-    """Resumed requests whose draft KV has holes accept clearly fewer drafts; output is exact.
-    EAGLE-3: its head reads its own KV for what the fused features leave out, whereas on these
-    Markov pairs EAGLE's last-state feature alone predicts as well, holes or not."""
+def test_skip_draft_kv_sync_leaves_draft_kv_holes_but_exact_output(engine_run):
+    """On resume the draft KV is caught up on each request's last position only, not on every
+    position decoded while plain (the fault's signature: the toggle's policy and count, the fault
+    event naming the positions skipped), and the output stays exact (the target verifies).
+
+    Acceptance is not asserted: on the tiny first-order Markov pairs the head's own KV adds
+    nothing to the fused features of the current position, so the holes do not move it (EAGLE-3,
+    max-new 48-160, thresholds 4-6: after-resume means with holes -0.23..+0.15 from without).
+    An earlier assertion of a 20 % drop over the first 3 verifies (5-6 accepted counts) held by
+    chance and flipped when the resume moved by one step (plain steps running ahead, c07b83c)."""
     eagle3 = ("--speculative-algorithm", "EAGLE3")
     good = engine_run(*RAMP, *CHAIN_V2, *eagle3)
     bad = engine_run(*RAMP, *CHAIN_V2, *eagle3, "--fault", "skip_draft_kv_sync")
     assert bad.code == 0 and bad.outputs() == engine_run(*RAMP, *PLAIN).outputs()
-    assert bad.of("fault") and bad.of("spec_toggle")[-1]["draft_kv_policy"] == "none"
-    good_acc, bad_acc = accepted_after_resume(good), accepted_after_resume(bad)
-    assert sum(bad_acc) / len(bad_acc) < 0.8 * sum(good_acc) / len(good_acc)
+    g, b = good.of("spec_toggle")[-1], bad.of("spec_toggle")[-1]
+    assert (g["to"], b["to"]) == ("spec", "spec") and g["step"] == b["step"]
+    assert (g["draft_kv_policy"], b["draft_kv_policy"]) == ("catch_up", "none")
+    assert b["caught_up_tokens"] == b["bs"] and g["caught_up_tokens"] > 10 * g["bs"]
+    skipped = g["caught_up_tokens"] - b["bs"]
+    assert bad.of("fault")[0]["detail"] == f"draft KV not caught up on {skipped} positions"
 
 
 def test_no_hysteresis_makes_the_switch_flap(engine_run):
