@@ -36,7 +36,7 @@ from spectrace.path_evidence import (
     rank_frames,
     speculates,
 )
-from spectrace.path_family import family_evidence
+from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_frames import family_of
 from spectrace.path_mentions import KIND as MENTION
 from spectrace.path_mentions import MESSAGE_KIND, Mention, mention_votes, message_names
@@ -142,6 +142,10 @@ def path_evidence(
         ]
     if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
+    if not any(e.points_to or e.condition for e in evidence):  # an SGLang family's own file
+        found = sglang_family_evidence(own + ranks + pasted, config)
+        same = {(e.source, e.lineno, e.text) for e in found}
+        evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
     if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         evidence += mention_votes(incident, mentions, since)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first

@@ -19,12 +19,22 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
-from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.dump_path import verdict_from_launch
+from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.sglang_eras import parse_release
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import FrameSignature, family_methods, frame_signature
 
 _RUNNER_FRAMEWORKS = ("vllm", "vllm_ascend")
 _V2_RUNNER = ("worker/gpu/", "worker/v2/")  # model runner v2 drafts through speculators
+# SGLang families whose worker the era rules pick (v1 or v2), as the launch flags that say them
+_SGLANG_FAMILIES: Mapping[str, Mapping[str, object]] = MappingProxyType({
+    "EAGLE": {"speculative_algorithm": "EAGLE"},
+    "EAGLE3": {"speculative_algorithm": "EAGLE3"},
+    "NEXTN": {"speculative_algorithm": "NEXTN"},
+    "STANDALONE": {"speculative_algorithm": "STANDALONE"},
+    "MULTI_LAYER_EAGLE": {"speculative_algorithm": "EAGLE", "enable_multi_layer_eagle": True},
+})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +145,26 @@ def _by_release(
     engine = sig.framework.replace("_", "-")
     parts = [f"{w} if {engine} >= {spans[w][0]}" for w in ordered[:-1]]
     return None, ", else ".join(parts) + f", else {ordered[-1]}"
+
+
+def sglang_family_evidence(frames: Iterable[StackFrame], config: RunConfig) -> list[Evidence]:
+    """An SGLang frame in a file one EAGLE-type family's runs alone execute, whichever worker
+    drives them (a draft graph runner, the NPU backend's, a draft model): the run speculates
+    with that family, so the era rules say its worker (a conditional without a release)."""
+    for sf in frames:
+        sig = frame_signature(sf.frame)
+        family = _SGLANG_FAMILIES.get(sig.family) if sig is not None else None
+        if sig is None or family is None or sig.framework != "sglang" or sig.points_to:
+            continue
+        flags = {k: f.value for k, f in config.flags.items() if f.origin == "launch_command"}
+        switch = config.flags.get("SGLANG_ENABLE_SPEC_V2")
+        release = parse_release(config.version or "") if config.engine == "sglang" else None
+        verdict = verdict_from_launch({**flags, **family}, config.era,
+                                      switch.value if switch else None, release)  # fmt: skip
+        if verdict is None:
+            continue
+        why = verdict.reason.split(": ", 1)[-1]
+        reason = f"{sf.kind} in {sig.name}: {sig.what}; the {sig.family} family on sglang: {why}"
+        return [Evidence(sf.source, sf.lineno, sf.text, reason, verdict.points_to,
+                         verdict.worker_class, verdict.condition)]  # fmt: skip
+    return []

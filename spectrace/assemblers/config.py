@@ -292,9 +292,9 @@ class ConfigCollector:
                        if algo else None)  # fmt: skip
             where = (algo.source, algo.lineno) if algo else ("", 0)
             named, switch = flags.get("named_algorithm"), flags.get("SGLANG_ENABLE_SPEC_V2")
-            if algo is None and named is not None and switch is not None:
+            if algo is None and named is not None:
                 verdict = self._named_verdict(named, switch)
-                where = (switch.source, switch.lineno)
+                where = (switch.source, switch.lineno) if switch else (named.source, named.lineno)
         if verdict is None:
             return []
         return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
@@ -307,12 +307,16 @@ class ConfigCollector:
             return None
         return pip_show_version(before.text, line.text)
 
-    def _named_verdict(self, named: FlagValue, switch: FlagValue) -> DumpVerdict | None:
-        """An algorithm and the spec-v2 setting named in the text, nothing launched shown."""
-        if not isinstance(switch.value, bool) or len(self._stated) > 1:
+    def _named_verdict(self, named: FlagValue, switch: FlagValue | None) -> DumpVerdict | None:
+        """An algorithm named in the text, nothing launched shown: with the spec-v2 setting the
+        text states, or alone where the release it names leaves one worker."""
+        if switch is not None and (not isinstance(switch.value, bool) or len(self._stated) > 1):
             return None  # a text comparing both settings names neither
-        return prose_verdict(str(named.value), switch.value, self._config.era,
-                             self._sglang_release)  # fmt: skip
+        if switch is None and self._sglang_release is None:
+            return None  # an algorithm named alone may be one the report only discusses
+        verdict = prose_verdict(str(named.value), switch.value if switch else None,
+                                self._config.era, self._sglang_release)  # fmt: skip
+        return verdict if switch is not None or verdict is None or verdict.points_to else None
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

@@ -25,7 +25,14 @@ PROSE_LITERALS: tuple[bytes, ...] = (
 _SETTING = re.compile(
     r"\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s*(?:=|:)\s*[`'\"]?(true|false|yes|no|on|off|1|0)\b", re.I
 )
-_TRUTH = {"true": True, "1": True, "yes": True, "on": True}
+# in words: "with SGLANG_ENABLE_SPEC_V2 enabled", "SGLANG_ENABLE_SPEC_V2 is off", "enable
+# SGLANG_ENABLE_SPEC_V2", "without SGLANG_ENABLE_SPEC_V2" (never the name before "=" or ":")
+_AFTER = re.compile(r"\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s+(?:is\s+|was\s+|set\s+)?(?:to\s+)?"
+                    r"(enabled|disabled|on|off|true|false)\b", re.I)  # fmt: skip
+_BEFORE = re.compile(r"\b(enabl(?:e|ed|ing)|turn(?:ed|ing)? on|disabl(?:e|ed|ing)|turn(?:ed|ing)? "
+                     r"off|unset(?:ting)?|without)\s+(?:the\s+)?[`'\"]?SGLANG_ENABLE_SPEC_V2\b"
+                     r"(?![`'\"]?\s*[=:])", re.I)  # fmt: skip
+_TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
 _ALGORITHM = re.compile(
@@ -38,8 +45,12 @@ _WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDA
 
 
 def spec_v2_settings(text: str) -> set[bool]:
-    """The SGLANG_ENABLE_SPEC_V2 values a line states (SGLang's boolean spellings)."""
-    return {_TRUTH.get(m.group(1).lower(), False) for m in _SETTING.finditer(text)}
+    """The SGLANG_ENABLE_SPEC_V2 values a line states (SGLang's boolean spellings, or words)."""
+    found = {_TRUTH.get(m.group(1).lower(), False) for m in _SETTING.finditer(text)}
+    found |= {_TRUTH.get(m.group(1).lower(), False) for m in _AFTER.finditer(text)}
+    for m in _BEFORE.finditer(text):
+        found.add(m.group(1).lower().startswith(("enabl", "turn on", "turned on", "turning on")))
+    return found
 
 
 def named_algorithms(text: str) -> list[str]:
@@ -65,20 +76,19 @@ def eagle_family(algorithm: str) -> bool:
 
 
 def prose_verdict(
-    algorithm: str, spec_v2: bool, era: str | None, release: Version | None
+    algorithm: str, spec_v2: bool | None, era: str | None, release: Version | None
 ) -> DumpVerdict | None:
-    """The era table's answer for an algorithm and a spec-v2 setting the text names, with
-    nothing else of the launch known."""
+    """The era table's answer for an algorithm and a spec-v2 setting (None: not said) the text
+    names, with nothing else of the launch known."""
     verdict = verdict_from_launch({"speculative_algorithm": algorithm}, era, spec_v2, release)
     if verdict is None:
         return None
     why = verdict.reason.split(": ", 1)[-1]
-    setting = "1" if spec_v2 else "0"
+    setting = "" if spec_v2 is None else f" with SGLANG_ENABLE_SPEC_V2={'1' if spec_v2 else '0'}"
     return DumpVerdict(
         verdict.points_to,
         verdict.worker_class,
-        f"named in the text, not a launch command: {algorithm} with SGLANG_ENABLE_SPEC_V2="
-        f"{setting}: {why}",
-        f"{algorithm} ... SGLANG_ENABLE_SPEC_V2={setting}",
+        f"named in the text, not a launch command: {algorithm}{setting}: {why}",
+        f"{algorithm} ...{setting}",
         condition=verdict.condition,
     )

@@ -129,3 +129,57 @@ def test_a_speculating_pipeline_parallel_loop_is_the_v2_worker(tmp_path: Path) -
     path = _path(tmp_path, _cut_loop("2026-11-25", loop="event_loop_pp"))
     assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
     assert "pipeline-parallel event loop" in path.evidence[0].reason
+
+
+def test_the_switch_said_in_words_is_a_setting(tmp_path: Path) -> None:
+    lines = ["Serving an EAGLE3 draft with SGLANG_ENABLE_SPEC_V2 enabled, the scheduler dies.",
+             *PROBE]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    off = ["EAGLE3 without SGLANG_ENABLE_SPEC_V2 crashes too.", *PROBE]
+    assert _path(tmp_path, off).conditional is not None
+
+
+def test_a_link_to_the_v1_file_beside_the_switch_does_not_decide_v1(tmp_path: Path) -> None:
+    link = "https://github.com/someone/sglang/blob/main/python/sglang/srt/speculative/eagle_worker.py#L900"
+    lines = ["With SGLANG_ENABLE_SPEC_V2 on, eagle3 crashes.", f"v1 sets it here: {link}", *PROBE]
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+
+
+def test_an_algorithm_named_beside_a_v1_only_release_decides(tmp_path: Path) -> None:
+    lines = ["If you run EAGLE without the step flags the server refuses to start.",
+             "Environment: docker sglang v0.4.5.post3-cu125", *PROBE]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert path.evidence[0].reason.startswith("named in the text, not a launch command: EAGLE")
+
+
+def test_an_algorithm_named_beside_a_release_takes_its_default_switch(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["We run EAGLE3 here.", "sglang==0.5.8", *PROBE])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert "off by default" in path.evidence[0].reason
+
+
+NPU = f"{PKG}/hardware_backend/npu/graph_runner/eagle_draft_npu_graph_runner.py"
+
+
+def _thread_crash(file: str) -> list[str]:
+    return ["Exception in thread Thread-3 (_replay):", "Traceback (most recent call last):",
+            f'  File "{file}", line 88, in _replay', "    self.graphs[bs].update(inputs)",
+            "RuntimeError: graph update failed"]  # fmt: skip
+
+
+def test_a_family_graph_runner_on_npu_gives_the_era_conditional(tmp_path: Path) -> None:
+    path = _path(tmp_path, _thread_crash(NPU))
+    assert path.value == "unknown"
+    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)"
+    assert "draft graph runner on the npu backend" in path.evidence[0].reason
+
+
+def test_a_family_graph_runner_with_a_release_decides(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["sglang: 0.5.8", *_thread_crash(NPU)])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    path = _path(tmp_path, ["sglang: 0.5.8", "export SGLANG_ENABLE_SPEC_V2=1",
+                            *_thread_crash(NPU)])  # fmt: skip
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")

@@ -1,7 +1,7 @@
 """SGLang: which files and methods the table holds, and what a frame in each proves.
 
 Scope: everything under ``srt/speculative/`` and ``kernels/ops/speculative/``, the draft
-model files under ``srt/models/``, the scheduler loops (``event_loop_normal*`` / ``event_loop_pp*`` /
+model files under ``srt/models/``, a hardware backend's draft graph runners, the scheduler loops (``event_loop_normal*`` / ``event_loop_pp*`` /
 ``event_loop_overlap*`` of the scheduler and the PD-disaggregation loops),
 ``managers/overlap_utils.py`` and the target
 CUDA-graph runner. Families are the ``SpeculativeAlgorithm`` members of the releases
@@ -31,6 +31,7 @@ from path_tables.rows import FrameRow, MethodRow
 FRAMEWORK = "sglang"
 PACKAGE = "sglang/"
 EXTRA_FAMILIES = ("MULTI_LAYER_EAGLE", "LOOKAHEAD")
+_SPEC_NAME = re.compile(r"/[^/]*(eagle|mtp|nextn|dflash|dspark|ngram)[^/]*\.py$")
 _MODEL = re.compile(r"srt/models/[^/]*(eagle|mtp|nextn|dflash|dspark|medusa)[^/]*\.py$")
 _LOOP_FILES = ("srt/managers/scheduler.py", "srt/disaggregation/decode.py",
                "srt/disaggregation/prefill.py", "srt/managers/scheduler_pp_mixin.py")
@@ -40,6 +41,9 @@ _METHOD_FILES = ("srt/speculative/spec_info.py", "srt/speculative/spec_registry.
 # server_args refuses speculation with pp_size > 1 up to 0.5.18 ("Pipeline parallelism is not
 # compatible with overlap schedule, speculative decoding"); from 0.5.19 only v2 workers exist
 _PP_LOOP = "pipeline-parallel event loop (speculation there from sglang 0.5.19: v2, synchronous)"
+# a hardware backend's draft graph runners (Ascend NPU: hardware_backend/npu/graph_runner/
+# eagle_draft_npu_graph_runner.py, from 0.5.10), used by the family's v1 and v2 workers alike
+_BACKEND_RUNNER = re.compile(r"^srt/hardware_backend/[^/]+/graph_runner/[^/]+\.py$")
 _WORKER = re.compile(r"(.*)_worker(_v2)?\.py$")
 _INFO = re.compile(r"(.*)_info(_v2)?\.py$")
 
@@ -49,7 +53,8 @@ def frame_scope(rel: str) -> bool:
     return rel.endswith(".py") and (
         rel.startswith(("srt/speculative/", "kernels/ops/speculative/"))
         or (bool(_MODEL.search(rel)) and model_family(rel) != "")
-        or rel in _LOOP_FILES or rel in _SHARED_FILES)
+        or rel in _LOOP_FILES or rel in _SHARED_FILES
+        or (bool(_BACKEND_RUNNER.match(rel)) and bool(_SPEC_NAME.search(rel))))
 
 
 def scope(rel: str) -> bool:
@@ -100,6 +105,10 @@ def _classify(rel: str, entry: FileHistory, fams: tuple[str, ...],
         return model_family(base), "", "", "draft_model", f"SGLang draft model file ({base})"
     if rel in _SHARED_FILES:
         return "", "", "", "graph_runner" if "graph" in base else "shared", f"SGLang {base}"
+    if _BACKEND_RUNNER.match(rel):
+        backend = rel.split("/")[2]
+        return fam, "", "", "graph_runner", (f"SGLang {fam} draft graph runner on the {backend} "
+                                             "backend (shared by the family's v1 and v2 workers)")
     if (m := _WORKER.match(base)) and rel.startswith("srt/speculative/") and fam:
         path = "v2" if m.group(2) else ("v1" if "v1" in fam_workers else "other")
         worker = fam_workers.get(path, "")
