@@ -199,7 +199,9 @@ def missing_evidence(
         )
     if conditional:
         first = {"trtllm": TRTLLM_ONE_MODEL, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
-        return (first.get(config.engine or "", VERSION_LINE), WORKER_FRAME)
+        platform = config.flags.get("platform")
+        engine = "vllm_ascend" if platform is not None and platform.value == "ascend" else None
+        return (first.get(engine or config.engine or "", VERSION_LINE), WORKER_FRAME)
     if _speculation_off(config):
         return ()
     engine = config.engine

@@ -56,20 +56,31 @@ ASCEND_LITERALS: tuple[bytes, ...] = (
     b"platform npu",
     b"vllm-ascend",
     b"vllm_ascend==",
+    b"vllm_ascend:register",
     b"torch_npu",
     b"HCCL_",
     b"PYTORCH_NPU_",
     b"ASCEND_",
+    b"quantization ascend",
+    b"quantization=ascend",
+    b"device_config=npu",
 )
+# The release beside the plugin's name: ``vllm-ascend 0.17.0rc1``, ``vllm-ascend:v0.19.1rc1``,
+# ``vllm_ascend==0.11.0``, an environment bullet ``vllm-ascend version: 0.23.0`` or
+# ``vllm-ascend版本：0.23.0`` (a few non-digits between, on one line).
+_NAMED_RELEASE = r"vllm[-_]ascend(?::|==|[^\S\n]*[^\d\s./:=]{0,12}[:：=]?[^\S\n]*)v?"
 _ASCEND = re.compile(
     r"Platform plugin ascend is activated|detected platform npu|torch_npu|install vllm-ascend"
     r"|(?<!vllm-project/)vllm-ascend[:/=]"  # an image tag, a hub path; not the repository
     r"|\b(?:HCCL|PYTORCH_NPU|ASCEND)_[A-Z0-9_]+="
-    r"|(?<![\w/])vllm[-_]ascend(?:==|\s+v?)\d+\.\d+"  # the plugin named with its release in prose
+    r"|\bascend -> vllm_ascend:register"  # vLLM's list of the platform plugins it loaded
+    r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
+    r"|\bdevice_config=npu\b"
+    rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
 )
 # The plugin's release as people write it: an image tag, a pin, an environment bullet.
 _ASCEND_RELEASE = re.compile(
-    r"(?<![\w.-])(?<!vllm-project/)vllm[-_]ascend(?::|==|\s+)v?(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
+    rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
     re.IGNORECASE,
 )
 

@@ -69,10 +69,11 @@ def _on_ascend(config: RunConfig) -> None:
     if method is None or method.value is None:
         return
     plugin = flags.get("platform_release")
-    worker, why = ascend_proposer(method.value, plugin.value if plugin is not None else None)
+    worker, why, condition = ascend_proposer(method.value,
+                                             plugin.value if plugin is not None else None)  # fmt: skip
     config.path_evidence = [
         replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
-                points_to=e.points_to if worker else None)
+                points_to=e.points_to if worker else None, condition=condition)
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip

@@ -53,21 +53,32 @@ def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
     return None
 
 
-def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, str]:
-    """(the plugin's class for ``method`` or None, why) — None when no plugin release read
-    builds a proposer for it. With the plugin's release (``0.17.0rc1``) the row of that release
-    is taken; a model-named MTP method (``deepseek_mtp``) that the release no longer lists is
-    vLLM's renamed ``mtp``."""
+def _rows(name: str) -> tuple[tuple[str, str, str], ...]:
+    """The rows of ``name``, else of ``mtp`` for a model-named MTP method (vLLM folds
+    ``qwen3_5_mtp`` into ``mtp`` before the plugin's dispatch sees it)."""
+    rows = _methods().get(name, ())
+    return rows or (_methods().get("mtp", ()) if name.endswith("_mtp") else ())
+
+
+def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, str, str | None]:
+    """(the plugin's class for ``method`` or None, why, condition or None). With the plugin's
+    release (``0.17.0rc1``) the row of that release is taken; a model-named MTP method
+    (``deepseek_mtp``) that the release no longer lists is vLLM's renamed ``mtp``. With no
+    release the class is named only when every release that builds one builds the same; else
+    the condition names each class with its releases."""
     name = str(method).lower().strip("[]")
     release = _version(str(plugin)) if plugin is not None else None
     if release is not None:
         row = _row_at(name, release) or (_row_at("mtp", release) if name.endswith("_mtp") else None)
         if row is not None:
-            return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'"
-    worker, first, _last = (_methods().get(name) or (("", "", ""),))[0]
-    if not worker:
-        return None, f"no vllm-ascend release read builds a proposer for '{name}'"
-    return worker, f"vllm-ascend builds {worker} for '{name}' (from {first})"
+            return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'", None
+    rows = _rows(name)
+    if not rows:
+        return None, f"no vllm-ascend release read builds a proposer for '{name}'", None
+    if len({row[0] for row in rows}) == 1:
+        return rows[0][0], f"vllm-ascend builds {rows[0][0]} for '{name}' (from {rows[0][1]})", None
+    condition = ", ".join(f"{cls} on vllm-ascend {first}-{last}" for cls, first, last in rows)
+    return None, f"vllm-ascend's class for '{name}' changed by release: {condition}", condition
 
 
 @cache
@@ -84,4 +95,3 @@ def on_ascend(text: str) -> str:
     for pattern, new in _renames():
         text = pattern.sub(new, text)
     return text
-

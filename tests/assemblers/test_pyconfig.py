@@ -45,7 +45,11 @@ def test_a_multi_line_dict_in_a_script_names_the_method_and_proposer(tmp_path: P
 
 def test_a_model_from_the_vllm_ascend_hub_names_the_plugin(tmp_path: Path) -> None:
     _config, path = _path(tmp_path, SCRIPT.replace("{hub}", "vllm-ascend"))
-    assert (path.worker_class, path.framework) == ("AscendEagleProposer", "vllm_ascend")
+    assert (path.worker_class, path.framework) == (None, "vllm_ascend")
+    # no plugin release: its eagle class was renamed in v0.16.0rc1, so both are named
+    assert path.conditional is not None and "AscendEagleProposer on vllm-ascend v0.16.0rc1" in path.conditional
+    assert "EagleProposer on vllm-ascend v0.10.2rc1-v0.15.0rc1" in path.conditional
+    assert "vllm-ascend version" in path.missing[0]
 
 
 def test_an_inline_keyword_dict_and_a_cut_one_are_read_without_running_them() -> None:
@@ -73,6 +77,9 @@ def test_ascend_env_names_the_plugin_and_a_repository_name_does_not(tmp_path: Pa
     )
     crash = SCRIPT.split("max_model_len=2048,\n    )\n")[1]
     _config, path = _path(tmp_path, launch + crash)
+    assert (path.worker_class, path.framework) == (None, "vllm_ascend")
+    assert "AscendNgramProposer on vllm-ascend v0.16.0rc1" in (path.conditional or "")
+    _config, path = _path(tmp_path, "vllm-ascend版本：0.23.0\n" + launch + crash)
     assert (path.worker_class, path.framework) == ("AscendNgramProposer", "vllm_ascend")
     url = "see https://github.com/vllm-project/vllm-ascend/issues/1 for the same\n"
     _config, path = _path(tmp_path, url + launch.split("\n", 1)[1] + crash)

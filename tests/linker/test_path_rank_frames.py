@@ -41,7 +41,7 @@ def test_another_ranks_frames_give_the_ascend_mtp_proposer_by_release(tmp_path: 
     assert len(crash.rank_frames) == 3  # each rank's record kept its own frames
     path = crash.worker_path
     assert path is not None and path.value == "unknown"
-    assert path.conditional == "AscendEagleProposer if vllm-ascend >= 0.12.0rc1, else MtpProposer"
+    assert path.conditional == "AscendEagleProposer if vllm-ascend >= 0.16.0rc1, else MtpProposer"
     assert path.framework == "vllm_ascend"
     shown = [(e.lineno, e.text.split(" ", 1)[0], e.text.rsplit("/", 1)[-1]) for e in path.evidence]
     assert shown == [  # each at the line its rank printed it

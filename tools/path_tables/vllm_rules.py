@@ -152,6 +152,8 @@ class Rules:
     # ---- methods ------------------------------------------------------------------------
 
     def method_rows(self, history: dict[str, FileHistory]) -> list[MethodRow]:
+        if all(rel.endswith("__init__.py") for rel in self.f.config_files):
+            return dispatch_rows(history, self.f)  # a plugin's own dispatch, release by release
         spans = value_releases(history, self._method_values)
         dispatch = _dispatch(history, self.f)
         proposers = _proposers(history)
@@ -314,6 +316,23 @@ def _proposer_for(value: str, family: str, proposers: list[str]) -> str:
             if hits:
                 return min(hits, key=len)
     return ""
+
+
+def dispatch_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[MethodRow]:
+    """One [[method]] row per (value, class) a plugin's ``get_spec_decode_method`` dispatch
+    builds, with the releases it does so (vllm-ascend's ``mtp`` ran ``MtpProposer`` up to
+    v0.15.0rc1 and ``AscendEagleProposer`` from v0.16.0rc1)."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    for rel in flavour.config_files:
+        entry = history.get(rel)
+        for tag, text in (entry.texts.items() if entry is not None else ()):
+            for value, driver in _dispatch_of(text).items():
+                seen.setdefault((value, driver), []).append(tag)
+    return [MethodRow(flavour.framework, value, method_family(value), driver, "other",
+                      (min(tags, key=version_key), max(tags, key=version_key)),
+                      f"{flavour.label} speculative method '{value}'", "generated")
+            for (value, driver), tags in sorted(seen.items(),
+                                                key=lambda kv: (kv[0][0], version_key(min(kv[1], key=version_key))))]  # fmt: skip
 
 
 # The model runner v2 (``v1/worker/gpu/``) builds the speculator its method's registered config

@@ -1,0 +1,70 @@
+"""The Ascend platform as threads show it (round 11: vLLM's plugin list naming vllm_ascend, the
+plugin's release in an environment bullet, ``--quantization ascend``) and the plugin's class by
+its release, read from every vllm-ascend tag's own dispatch: a run on Ascend never gets vLLM's
+CUDA class, and with no plugin release a class renamed between releases stays a condition."""
+
+from __future__ import annotations
+
+import pytest
+from asm_helpers import collect_config as collect
+
+from spectrace.assemblers.vllm_config import ascend_release, ascend_signal
+from spectrace.assemblers.vllm_plugins import ascend_proposer
+from spectrace.linker import global_worker_path
+
+LAUNCH = ("vllm serve /models/q35 --tensor-parallel-size 4 --speculative-config "
+          "'{{\"method\": \"{}\", \"num_speculative_tokens\": 1}}'")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("line", "release"),
+    [("INFO 07-04 16:26:35 [__init__.py:46] - ascend -> vllm_ascend:register", None),
+     ("- vllm-ascend version: 0.23.0", "0.23.0"),
+     ("- vllm-ascend版本：0.23.0", "0.23.0"),
+     ("+    --quantization ascend \\", None),
+     ("image quay.io/ascend/vllm-ascend:v0.19.1rc1", "0.19.1rc1")],
+)  # fmt: skip
+def test_ascend_platform_lines_and_the_plugin_release(line, release) -> None:
+    assert ascend_signal(line) and ascend_release(line) == release
+
+
+def test_lookalikes_are_no_platform() -> None:
+    for line in ("see github.com/vllm-project/vllm-ascend/issues/12",
+                 "faster than vllm-ascend and vllm 0.23.0", "--quantization fp8"):  # fmt: skip
+        assert not ascend_signal(line) and ascend_release(line) is None
+
+
+def test_the_plugin_line_without_a_release_names_both_mtp_classes() -> None:
+    config = collect("INFO 07-04 16:26:35 [__init__.py:46] - ascend -> vllm_ascend:register",
+                     LAUNCH.format("qwen3_5_mtp"))  # fmt: skip
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.framework, path.family) == (
+        "unknown", None, "vllm_ascend", "MTP")  # fmt: skip
+    assert path.conditional == ("MtpProposer on vllm-ascend v0.12.0rc1-v0.15.0rc1, "
+                                "AscendEagleProposer on vllm-ascend v0.16.0rc1-v0.25.1rc1")  # fmt: skip
+    assert "vllm-ascend version" in path.missing[0]
+
+
+def test_the_release_in_an_environment_bullet_decides_the_plugins_class() -> None:
+    path = global_worker_path(collect("- vllm-ascend版本：0.23.0", LAUNCH.format("qwen3_5_mtp")))
+    assert (path.value, path.worker_class, path.framework) == ("other", "AscendEagleProposer",
+                                                               "vllm_ascend")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("method", "plugin", "worker"),
+    [("mtp", "0.13.0", "MtpProposer"), ("mtp", "0.16.0rc1", "AscendEagleProposer"),
+     ("eagle3", "0.15.0rc1", "EagleProposer"), ("deepseek_mtp", "0.11.0", "MtpProposer"),
+     ("glm4_moe_mtp", "0.14.0rc1", "MtpProposer")],
+)  # fmt: skip
+def test_each_plugin_release_builds_its_own_class(method, plugin, worker) -> None:
+    assert ascend_proposer(method, plugin)[0] == worker
+
+
+def test_quantization_ascend_makes_an_old_eagle_run_the_plugins_own_class() -> None:
+    lines = ["image: quay.io/ascend/vllm-ascend:v0.13.0",
+             LAUNCH.format("eagle3") + " --quantization ascend"]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.worker_class, path.framework) == ("EagleProposer", "vllm_ascend")
+    cuda = global_worker_path(collect(LAUNCH.format("eagle3")))
+    assert (cuda.worker_class, cuda.framework) == ("EagleProposer", "vllm")
