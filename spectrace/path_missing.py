@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.trtllm_config import eagle_mode
+from spectrace.assemblers.trtllm_config import eagle_mode, resolved_method
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
@@ -56,7 +56,7 @@ _LAUNCH_OF = {
     "trtllm": "the `trtllm-serve ...` command and the `speculative_config:` of its "
     "extra_llm_api_options YAML (decoding_type, eagle3_one_model)",
 }
-_TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
+_TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter", "ngram": "NGramDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
 _SHELL_VAR = re.compile(r"\$\{?\w+\}?")  # a value the paste left as a shell variable
@@ -98,6 +98,7 @@ def describe(
     if framework == "trtllm" and str(method).lower() == "eagle" and worker:
         return framework, "EAGLE3"  # the PyTorch backend's Eagle is EAGLE-3, one- or two-model
     if framework in ("vllm", "vllm_ascend", "trtllm") and method:
+        method = resolved_method(method)[0] if framework == "trtllm" else method
         row = method_signature(framework, method)
         return framework, row[0] if row and row[0] else family_name(method)
     return framework, (known[1] or None) if known else None
@@ -114,7 +115,8 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
         reason = "TensorRT-LLM: the engine says it drafts no tokens: speculative decoding is off"
         return [Evidence(flag.source, flag.lineno, "speculative decoding: none", reason, "none")]
     method = str(flag.value).lower()
-    text, why = f"decoding_type: {flag.value}", ""
+    text = f"decoding_type: {flag.value}"
+    method, why = resolved_method(method)
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
         mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
                                           _value(config, "backend"),

@@ -168,6 +168,20 @@ def _inline_flags(text: str, open_at: int) -> dict[str, object]:
     return _named(values) if "decoding_type" in values else {}
 
 
+# Config values that stand for another method: ``decoding_type: AUTO`` (AutoDecodingConfig)
+# drafts with the scheme ``_torch/speculative/auto_heuristic.suggest_spec_config`` picks,
+# an NGram one turned off above 32 requests in flight, in every release that has it.
+_STANDS_FOR = {
+    "auto": ("ngram", "AUTO picks a draft-model-free NGram scheme (auto_heuristic), "
+             "off above 32 requests in flight"),
+}  # fmt: skip
+
+
+def resolved_method(method: str) -> tuple[str, str]:
+    """(the method that runs, why) for a config value; the value itself when it is one."""
+    return _STANDS_FOR.get(method.lower(), (method, ""))
+
+
 # The TensorRT-LLM release as people write it: the issue template's ``TensorRT-LLM version:
 # 1.2.0rc6``, the import banner ``[TensorRT-LLM] TensorRT-LLM version: 0.17.0``, a pin
 # ``tensorrt_llm==1.0.0``, a wheel ``tensorrt_llm-1.2.0rc8-cp312-...whl``, an image

@@ -156,3 +156,17 @@ def test_before_1_0_without_a_backend_the_engine_flow_is_named_first() -> None:
 def test_a_release_line_alone_still_asks_for_the_launch() -> None:
     path = global_worker_path(collect("TensorRT-LLM version: 1.2.0"))
     assert path.value == "unknown" and path.missing and "launch" in path.missing[0]
+
+
+# ---- decoding_type AUTO runs the NGram drafter (round 11 study #20) -------------------------
+
+
+def test_auto_decoding_names_the_ngram_drafter_it_picks() -> None:
+    lines = ["trtllm-serve org/m --backend pytorch --extra_llm_api_options low.yaml",
+             "speculative_config:", "  decoding_type: AUTO"]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("other", "NGramDrafter", "NGRAM")
+    assert "off above 32 requests in flight" in path.evidence[0].reason
+    ngram = global_worker_path(collect("speculative_config:", "  decoding_type: NGram",
+                                       "  max_draft_len: 4"))  # fmt: skip
+    assert (ngram.worker_class, ngram.family) == ("NGramDrafter", "NGRAM")
