@@ -27,6 +27,7 @@ from spectrace.assemblers.launch_span import (
     open_quote,
     tokens_of,
 )
+from spectrace.assemblers.pyrepr import parse_dict_repr
 from spectrace.assemblers.vllm_config import method_from_model
 from spectrace.dialects.base import LogLine
 
@@ -332,6 +333,8 @@ def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine])
     if engine != "vllm":
         return
     spec = flags.get("speculative_config")
+    if isinstance(spec, str) and spec.lstrip().startswith("{"):  # not JSON (``k=7``): the
+        spec = parse_dict_repr(spec)[0]  # members that parse still say the method
     if isinstance(spec, dict):
         for key, name in _SPEC_KEYS.items():
             if key in spec:

@@ -221,3 +221,13 @@ def test_without_a_release_an_mtp_checkpoint_gives_the_release_condition() -> No
     assert old.worker_class == "MultiStepWorker"
     distill = infer("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "0.18.0")
     assert distill is not None and distill.worker == "DraftModelProposer"
+
+
+def test_a_speculative_config_that_is_not_json_still_names_its_method() -> None:
+    """Round 11 study #06: a bullet quoting ``--speculative-config '{"method":"dflash", k=7}'``
+    (shorthand, not JSON) beside a vLLM release in prose."""
+    config = collect("- vLLM 0.27.1 from PyPI",
+                     "- Draft: org/Q-DFlash, `--speculative-config '{\"method\":\"dflash\", k=7}'`")  # fmt: skip
+    path = global_worker_path(config)
+    assert (path.value, path.worker_class, path.family) == ("other", "DFlashProposer", "DFLASH")
+    assert path.evidence[0].lineno == 2
