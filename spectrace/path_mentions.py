@@ -24,6 +24,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
@@ -73,6 +74,8 @@ class Mention:
 
 # worker-like class names (``NgramProposerGPU.update_token_ids_ngram`` in a sentence)
 _CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer)\w*\b")
+# a vLLM method stated beside the class: ``method="mtp"``, ``'method': 'mtp'``, ``method: mtp``
+_METHOD_SAID = re.compile(r"""\bmethod["']?\s*[:=]\s*["']?([a-z][\w]{1,40})""")
 # wrappers every V0 method ran under: naming one tells V0, not which proposer drafted
 _WRAPPERS = ("SpecDecodeWorker", "Top1Proposer", "SmallerTpProposerWorker")
 
@@ -85,8 +88,9 @@ def _driver_classes() -> MappingProxyType[str, FrameSignature]:
     for sig in frame_signatures():
         cls = sig.worker_class
         if sig.points_to and cls and cls in sig.classes and not sig.function:
-            if cls not in _WRAPPERS:
-                out.setdefault(cls, sig)
+            held = out.get(cls)  # a plugin's same-named class yields to the framework's own
+            if cls not in _WRAPPERS and (held is None or held.framework == "vllm_ascend"):
+                out[cls] = sig
     return MappingProxyType(out)
 
 
@@ -145,8 +149,11 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     ... EagleProposer``: a title says what the report is about, not what ran)."""
     found = [(name, sig) for name in dict.fromkeys(_CLASS_WORD.findall(text))
              if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
-    if not found or _diff_line(text) or _EDIT.search(text) or text.lstrip(" >").startswith("#"):
+    if not found or _diff_line(text) or text.lstrip(" >").startswith("#"):
         return []
+    if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
+        said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}
+        return [(name, sig) for name, sig in found if name in said]
     return found
 
 

@@ -64,3 +64,14 @@ def test_wrappers_and_helpers_name_no_proposer() -> None:
     assert class_names("the Eagle3OneModelSpecMetadata buffer overflowed") == []
     assert [name for name, _ in class_names("vLLM-Ascend's AscendEagleProposer hangs")] == [
         "AscendEagleProposer"]  # fmt: skip
+
+
+def test_a_class_its_line_configures_counts_beside_talk_of_fixes(tmp_path: Path) -> None:
+    """Round 11 study #27: the fixes named were for another path; the line itself says which
+    proposer the run's method builds."""
+    line = ("The ngram fixes do not cover it: the MTP path goes through another proposer "
+            '(EagleProposer configured with method="mtp").')  # fmt: skip
+    path = _path(tmp_path, [line, *CRASH])
+    assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer", "vllm")
+    wrong = line.replace('method="mtp"', 'method="ngram"')
+    assert _path(tmp_path, [wrong, *CRASH]).value == "unknown"
