@@ -41,7 +41,11 @@ _ALGORITHM = re.compile(
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
 _CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM"}
 _WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDALONE":
-                  "STANDALONE", "NGRAM": "NGRAM"}  # fmt: skip
+                  "STANDALONE", "NGRAM": "NGRAM", "OFF": "OFF"}  # fmt: skip
+# words before a name that say the run did not use it
+_NEGATION = re.compile(
+    r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off|switch\w* off|off)\b[^.;!?]*$"
+)
 
 
 def spec_v2_settings(text: str) -> set[bool]:
@@ -54,11 +58,13 @@ def spec_v2_settings(text: str) -> set[bool]:
 
 
 def named_algorithms(text: str) -> list[str]:
-    """The speculative algorithms a sentence names, in SGLang's spelling (EAGLE3, NEXTN...)."""
+    """The speculative algorithms a sentence names, in SGLang's spelling (EAGLE3, NEXTN...);
+    one named as off ("turning off EAGLE", "without NGRAM") reads as OFF, which names none."""
     out = []
     for m in _ALGORITHM.finditer(text):
         word = re.sub(r"[-_ ]", "", m.group(1).lower())
-        out.append("EAGLE3" if word == "eagle3" else _CANONICAL[word])
+        negated = _NEGATION.search(text[max(0, m.start() - 40) : m.start()])
+        out.append("OFF" if negated else "EAGLE3" if word == "eagle3" else _CANONICAL[word])
     return out
 
 
@@ -66,7 +72,7 @@ def one_family(names: list[str]) -> str | None:
     """The algorithm to read when every name runs one worker family (EAGLE and EAGLE3 do; the
     most specific one is kept), else None."""
     families = {_WORKER_FAMILY[name] for name in names}
-    if len(families) != 1:
+    if len(families) != 1 or "OFF" in families:
         return None
     return max(names, key=lambda name: (name == "EAGLE3", name != "EAGLE"))
 

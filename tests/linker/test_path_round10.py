@@ -183,3 +183,8 @@ def test_a_family_graph_runner_with_a_release_decides(tmp_path: Path) -> None:
     path = _path(tmp_path, ["sglang: 0.5.8", "export SGLANG_ENABLE_SPEC_V2=1",
                             *_thread_crash(NPU)])  # fmt: skip
     assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+
+
+def test_an_algorithm_named_as_off_decides_nothing(tmp_path: Path) -> None:
+    lines = ["After turning off EAGLE the server is stable again.", "sglang==0.4.5", *PROBE]
+    assert _path(tmp_path, lines).value == "unknown"
