@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.trtllm_config import eagle_mode, resolved_method
+from spectrace.assemblers.trtllm_config import eagle_mode, mtp_mode, resolved_method
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
@@ -33,6 +33,10 @@ VLLM_VERSION = (
 ASCEND_VERSION = (
     "the vllm-ascend version (`pip show vllm-ascend`, an image tag "
     "`quay.io/ascend/vllm-ascend:v0.x`): which proposer class ran depends on the release"
+)
+TRTLLM_MTP = (
+    "`use_mtp_vanilla:` under the YAML's `speculative_config:`, or the target checkpoint's "
+    "`num_nextn_predict_layers` in its config.json (one MTP module runs MTP Eagle)"
 )
 TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
 TRTLLM_ONE_MODEL = (
@@ -125,6 +129,12 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
         method = (mode or method).lower()
+    if method == "mtp":  # MTP Eagle or vanilla: the checkpoint's MTP modules decide
+        mode, condition = mtp_mode(_value(config, "speculative_config.mtp_vanilla"),
+                                   _value(config, "speculative_config.one_model"))  # fmt: skip
+        if condition is not None:
+            reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
+            return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
     family, worker = method_signature("trtllm", method) or (family_name(method), "")
     worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
     reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
@@ -200,7 +210,8 @@ def missing_evidence(
             WORKER_FRAME,
         )
     if conditional:
-        first = {"trtllm": TRTLLM_ONE_MODEL, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
+        trtllm = TRTLLM_MTP if "MTP module" in conditional else TRTLLM_ONE_MODEL
+        first = {"trtllm": trtllm, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
         platform = config.flags.get("platform")
         engine = "vllm_ascend" if platform is not None and platform.value == "ascend" else None
         return (first.get(engine or config.engine or "", VERSION_LINE), WORKER_FRAME)

@@ -31,6 +31,7 @@ LITERALS: tuple[bytes, ...] = (
     b"SpeculativeDecodingMode.",
     b"speculative_decoding_mode",
     b"_one_model",
+    b"use_mtp_vanilla",
     b"Invalid decoding type: ",
     b"examples/eagle/",
     b"examples/medusa/",
@@ -44,7 +45,7 @@ LITERALS: tuple[bytes, ...] = (
 # a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
 _YAML = re.compile(
     r"""\s*[-+]?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
-    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model)["']?\s*:\s*"""
+    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla)["']?\s*:\s*"""
     r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
 )
 # The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
@@ -82,6 +83,7 @@ _NAMES = {
     "speculative_model": "speculative_config.model",
     "eagle3_one_model": "speculative_config.one_model",
     "mtp_eagle_one_model": "speculative_config.one_model",
+    "use_mtp_vanilla": "speculative_config.mtp_vanilla",
 }
 # Config classes whose decoding_type differs from the class name's stem.
 _CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
@@ -121,7 +123,7 @@ def _named(values: dict[str, object]) -> dict[str, object]:
             continue
         if name == "speculative_config.method":  # ``Eagle3`` (1.2+) is ``Eagle``'s new name
             value = "eagle" if str(value).lower() == "eagle3" else str(value).lower()
-        elif name == "speculative_config.one_model":
+        elif name in ("speculative_config.one_model", "speculative_config.mtp_vanilla"):
             value = _TRUTH.get(str(value).lower(), value)
         elif isinstance(value, str) and value.isdigit():
             value = int(value)
@@ -245,3 +247,19 @@ def eagle_mode(
         "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
         "the TensorRT engine's EAGLE with --backend tensorrt"
     ), ""
+
+
+# MTPDecodingConfig.spec_dec_mode: a checkpoint with one MTP module (the official DeepSeek-V3
+# and R1) runs "MTP Eagle" (MTPEagleWorker, one-model by mtp_eagle_one_model's default True)
+# unless use_mtp_vanilla; several modules, or use_mtp_vanilla: true, run MTPWorker. The
+# checkpoint's module count is in its config, not the paste.
+def mtp_mode(vanilla: object, one_model: object) -> tuple[str | None, str | None]:
+    """(mode, condition) of a ``decoding_type: MTP`` run: MTP when the paste sets
+    use_mtp_vanilla, else a condition naming both workers."""
+    if vanilla is True:
+        return "MTP", None
+    eagle = "ModelDrafter (two-model MTP Eagle)" if one_model is False else "MTPEagleWorker"
+    return None, (
+        f"{eagle} if the checkpoint has one MTP module (DeepSeek-V3/R1) and use_mtp_vanilla "
+        "keeps its default (False), else MTPWorker (MTP vanilla)"
+    )

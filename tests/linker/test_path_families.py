@@ -40,10 +40,16 @@ def test_trtllm_yaml_decoding_type_names_the_mtp_worker(tmp_path: Path) -> None:
         "error: an illegal memory access was encountered",
     ]
     (path,) = paths(tmp_path, lines)
+    # MTP Eagle (one MTP module, the DeepSeek-V3/R1 checkpoints) or vanilla: a condition
     assert (path.value, path.worker_class, path.framework, path.family) == (
-        "other", "MTPWorker", "trtllm", "MTP"
+        "unknown", None, "trtllm", "MTP"
     )  # fmt: skip
+    assert path.conditional is not None and path.conditional.startswith("MTPEagleWorker if")
+    assert "else MTPWorker (MTP vanilla)" in path.conditional
+    assert "use_mtp_vanilla" in path.missing[0]
     assert path.evidence[0].text == "decoding_type: mtp"  # as the config reader keeps it
+    (vanilla,) = paths(tmp_path, [*lines[:3], "  use_mtp_vanilla: true", lines[3]])
+    assert (vanilla.value, vanilla.worker_class, vanilla.family) == ("other", "MTPWorker", "MTP")
 
 
 def test_sglang_ngram_and_multi_layer_families(tmp_path: Path) -> None:
