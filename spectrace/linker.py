@@ -143,7 +143,7 @@ def path_evidence(
     if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
     if not any(e.points_to or e.condition for e in evidence):  # an SGLang family's own file
-        found = sglang_family_evidence(own + ranks + pasted, config)
+        found = sglang_family_evidence(own + ranks + pasted, config, newest)
         same = {(e.source, e.lineno, e.text) for e in found}
         evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
     if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose

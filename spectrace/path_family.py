@@ -21,6 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.dump_path import verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.sglang_eras import Version as Release
 from spectrace.assemblers.sglang_eras import parse_release
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import FrameSignature, family_methods, frame_signature
@@ -147,7 +148,9 @@ def _by_release(
     return None, ", else ".join(parts) + f", else {ordered[-1]}"
 
 
-def sglang_family_evidence(frames: Iterable[StackFrame], config: RunConfig) -> list[Evidence]:
+def sglang_family_evidence(
+    frames: Iterable[StackFrame], config: RunConfig, newest: Release | None = None
+) -> list[Evidence]:
     """An SGLang frame in a file one EAGLE-type family's runs alone execute, whichever worker
     drives them (a draft graph runner, the NPU backend's, a draft model): the run speculates
     with that family, so the era rules say its worker (a conditional without a release)."""
@@ -160,7 +163,7 @@ def sglang_family_evidence(frames: Iterable[StackFrame], config: RunConfig) -> l
         switch = config.flags.get("SGLANG_ENABLE_SPEC_V2")
         release = parse_release(config.version or "") if config.engine == "sglang" else None
         verdict = verdict_from_launch({**flags, **family}, config.era,
-                                      switch.value if switch else None, release)  # fmt: skip
+                                      switch.value if switch else None, release, newest)  # fmt: skip
         if verdict is None:
             continue
         why = verdict.reason.split(": ", 1)[-1]

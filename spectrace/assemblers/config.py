@@ -3,36 +3,31 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
-from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
+from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
+from spectrace.assemblers.config_path import Bounds, config_evidence
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
-from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS, python_spec_dict, sglang_args_dict
+from spectrace.assemblers.pyconfig import python_spec_dict, sglang_args_dict
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
-from spectrace.assemblers.sglang_eras import Version, era_before, version_text
+from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
 from spectrace.assemblers.sglang_version import (
-    VERSION_LITERALS,
     era_of,
     find_sglang_version,
     pip_show_version,
 )
 from spectrace.assemblers.spec_prose import (
-    PROSE_LITERALS,
     named_algorithms,
     one_family,
-    prose_verdict,
     spec_v2_settings,
 )
 from spectrace.assemblers.spec_warnings import match_spec_warning
-from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
 from spectrace.assemblers.trtllm_config import trtllm_release, trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
-    ASCEND_LITERALS,
     CLI_NAMES,
-    PROSE_VERSION_LITERALS,
-    SPEC_LINE_LITERALS,
     VERSION,
     ascend_release,
     ascend_signal,
@@ -52,59 +47,6 @@ from spectrace.assemblers.vllm_proposers import (
     proposer_verdict,
 )
 from spectrace.dialects.base import LogLine
-
-# Literals the pipeline pre-filters on: every line the collector can use contains one.
-CONFIG_LITERALS: tuple[bytes, ...] = (
-    b"server_args=",
-    b"speculative_config",
-    *SPEC_LINE_LITERALS,
-    b"Overlap scheduler",
-    b"overlap schedule",
-    b"overlap scheduler",
-    b"Spec v",
-    b"spec v2",
-    b"SGLANG_ENABLE_SPEC_V2",
-    b"non-default args",
-    b"args: Namespace(",
-    b"with config:",
-    b"python -m sglang",
-    b"sglang.launch_server",
-    b"sglang serve",
-    b"--speculative",
-    b"_speculative_tokens",  # the flag lines of a launch command split over lines
-    b"-speculative-tokens",
-    b"--tensor-parallel-size",
-    b"--tensor_parallel_size",
-    b"--tp",
-    b"--dp",
-    b"--disable-overlap",
-    b"--enable-dp-attention",
-    b"vllm serve",
-    b"vllm.entrypoints",
-    b"benchmark_latency.py",  # vLLM's offline benchmarks take the engine's own flags
-    b"benchmark_throughput.py",
-    b"vllm bench ",
-    b"trtllm-serve",
-    b"- vllm",  # YAML list items: command: [- vllm, - serve], k8s/compose
-    b"- sglang",
-    b'"serve"',  # inline lists: command: ["vllm", "serve"]
-    b"'serve'",
-    b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
-    b"Dynamic speculation",
-    b"Capture cuda graph bs",
-    b"Capturing batches (bs=",
-    b"Capture cuda graph end",
-    b"Beta spec",
-    b"vLLM API server version",
-    *ASCEND_LITERALS,
-    *PROSE_VERSION_LITERALS,
-    b"speculative_model=",
-    b"speculative_model =",
-    *SGLANG_ARGS_LITERALS,
-    *VERSION_LITERALS,
-    *TRTLLM_LITERALS,
-    *PROSE_LITERALS,
-)
 
 # Higher wins; equal origin: the later line wins (a restarted server's last start-up).
 _RANK = {
@@ -166,12 +108,15 @@ class ConfigCollector:
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
+        self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
         text = line.text
         self._lines.append(line)
+        if line.ts is not None and (self._latest is None or line.ts.date() > self._latest):
+            self._latest = line.ts.date()
         in_launch, done = self._launch.feed(line)
         for command in done:
             self._apply_launch(command)
@@ -278,27 +223,11 @@ class ConfigCollector:
         return derived + self._config.path_evidence
 
     def _dump_evidence(self) -> list[Evidence]:
-        """What the last dump's final values say about the worker path (strongest config fact)."""
-        line, flags = self._dump_line, self._config.flags
-        env = flags["SGLANG_ENABLE_SPEC_V2"].value if "SGLANG_ENABLE_SPEC_V2" in flags else None
-        if line is not None:
-            verdict = verdict_from_dump(self._config.server_args, self._config.era, env,
-                                        self._sglang_release)  # fmt: skip
-            where = (line.source, line.lineno)
-        else:  # no dump: a launch command and the release the report names may still decide
-            algo = flags.get("speculative_algorithm")
-            launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
-            verdict = (verdict_from_launch(launch, self._config.era, env, self._sglang_release)
-                       if algo else None)  # fmt: skip
-            where = (algo.source, algo.lineno) if algo else ("", 0)
-            named, switch = flags.get("named_algorithm"), flags.get("SGLANG_ENABLE_SPEC_V2")
-            if algo is None and named is not None:
-                verdict = self._named_verdict(named, switch)
-                where = (switch.source, switch.lineno) if switch else (named.source, named.lineno)
-        if verdict is None:
-            return []
-        return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
-                         verdict.worker_class, verdict.condition)]  # fmt: skip
+        """What the config says about the worker path (``config_path``: dump, launch, text)."""
+        bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
+                        len(self._stated) > 1)  # fmt: skip
+        return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
+                               bounds)  # fmt: skip
 
     def _pip_show(self, line: LogLine) -> Version | None:
         """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
@@ -307,16 +236,11 @@ class ConfigCollector:
             return None
         return pip_show_version(before.text, line.text)
 
-    def _named_verdict(self, named: FlagValue, switch: FlagValue | None) -> DumpVerdict | None:
-        """An algorithm named in the text, nothing launched shown: with the spec-v2 setting the
-        text states, or alone where the release it names leaves one worker."""
-        if switch is not None and (not isinstance(switch.value, bool) or len(self._stated) > 1):
-            return None  # a text comparing both settings names neither
-        if switch is None and self._sglang_release is None:
-            return None  # an algorithm named alone may be one the report only discusses
-        verdict = prose_verdict(str(named.value), switch.value if switch else None,
-                                self._config.era, self._sglang_release)  # fmt: skip
-        return verdict if switch is not None or verdict is None or verdict.points_to else None
+    def _newest(self) -> Version | None:
+        """The newest sglang release the log's last dated line allows (none for vLLM)."""
+        if self._latest is None or self._config.engine == "vllm":
+            return None
+        return newest_at(self._latest)
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

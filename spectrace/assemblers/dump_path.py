@@ -63,11 +63,13 @@ def verdict_from_dump(
     era: str | None,
     spec_v2_env: object = None,
     release: Version | None = None,
+    newest: Version | None = None,
 ) -> DumpVerdict | None:
     """The dump's verdict, or None when neither the dump nor the release's defaults decide.
 
     ``spec_v2_env``: SGLANG_ENABLE_SPEC_V2 as the log set it (env vars are never dumped);
-    ``release``: the sglang release the log prints (its own era row, not the whole era's).
+    ``release``: the sglang release the log prints (its own era row, not the whole era's);
+    ``newest``: the newest release the log's dates allow (``sglang_eras.newest_at``).
     """
     if "speculative_algorithm" not in values:
         return None
@@ -91,7 +93,7 @@ def verdict_from_dump(
         )
     if algo not in EAGLE_FAMILY:  # DFLASH, FROZEN_KV_MTP, DSPARK, UNO: one class per release
         return _fixed_verdict(algo, raw, era, release, excerpt)
-    return _eagle_verdict(algo, values, era, excerpt, spec_v2_env, release)
+    return _eagle_verdict(algo, values, era, excerpt, spec_v2_env, release, newest)
 
 
 def _fixed_verdict(
@@ -138,10 +140,15 @@ def _facts(algo: str, values: Mapping[str, object], env: object) -> RunFacts:
     )
 
 
-def _possible(era: str | None, release: Version | None, facts: RunFacts) -> tuple[EraRule, ...]:
+def _possible(
+    era: str | None, release: Version | None, facts: RunFacts, newest: Version | None = None
+) -> tuple[EraRule, ...]:
     """The era rows the log leaves possible. A log that sets SGLANG_ENABLE_SPEC_V2 comes from
-    a release that reads it (0.5.5-0.5.16): nobody sets a switch their server ignores."""
+    a release that reads it (0.5.5-0.5.16): nobody sets a switch their server ignores; a log
+    dated before a release came out is not from it."""
     rows = rules_for(era, release)
+    if release is None and newest is not None:
+        rows = tuple(r for r in rows if r.first <= newest) or rows
     if release is None and facts.env is not None:
         reading = tuple(r for r in rows if r.switch == _ENV)
         return reading or rows
@@ -155,12 +162,14 @@ def _eagle_verdict(
     excerpt: str,
     env: object,
     release: Version | None = None,
+    newest: Version | None = None,
 ) -> DumpVerdict | None:
     """The era table's answer for every release the log leaves possible (one when it names
     its release): all agree -> a verdict; they differ -> a conditional one."""
     base = _base_class(algo, values)
     facts = _facts(algo, values, env)
-    outcomes = [(rule, *overlap_in(rule, facts)) for rule in _possible(era, release, facts)]
+    rows = _possible(era, release, facts, newest)
+    outcomes = [(rule, *overlap_in(rule, facts)) for rule in rows]
     possible = [o for o in outcomes if not contradicts(o[0], facts)] or outcomes
     if len({on for _, on, _ in possible}) > 1:
         return _conditional(algo, base, possible, excerpt, era)
@@ -185,6 +194,8 @@ def _eagle_verdict(
             shown = f"{span} (the releases that read {_ENV}, which the log sets)"
         reason = (f"server_args dump: speculative_algorithm='{algo}' but no disable_overlap_"
                   f"schedule; sglang {shown}: {why} -> {points_to} ({worker})")  # fmt: skip
+    if release is None and newest is not None and rows != _possible(era, None, facts):
+        reason += f" (the log's dates: sglang {version_text(newest)} or older)"
     return DumpVerdict(points_to, worker, reason, excerpt)
 
 
@@ -228,6 +239,7 @@ def verdict_from_launch(
     era: str | None,
     spec_v2_env: object = None,
     release: Version | None = None,
+    newest: Version | None = None,
 ) -> DumpVerdict | None:
     """No dump, but a launch command (``flags``: name -> value) and maybe a release: the
     release's rule decides as it would for a dump. The command's ``--disable-overlap-schedule``
@@ -239,7 +251,7 @@ def verdict_from_launch(
     values = {name: flags[name] for name in keep if name in flags}
     if flags.get("disable_overlap_schedule") is True:
         values["disable_overlap_request"] = True
-    verdict = verdict_from_dump(values, era, spec_v2_env, release)
+    verdict = verdict_from_dump(values, era, spec_v2_env, release, newest)
     if verdict is None:
         return None
     shown = ", ".join(f"{name}={value!r}" for name, value in values.items()

@@ -82,11 +82,16 @@ def eagle_family(algorithm: str) -> bool:
 
 
 def prose_verdict(
-    algorithm: str, spec_v2: bool | None, era: str | None, release: Version | None
+    algorithm: str,
+    spec_v2: bool | None,
+    era: str | None,
+    release: Version | None,
+    newest: Version | None = None,
 ) -> DumpVerdict | None:
     """The era table's answer for an algorithm and a spec-v2 setting (None: not said) the text
     names, with nothing else of the launch known."""
-    verdict = verdict_from_launch({"speculative_algorithm": algorithm}, era, spec_v2, release)
+    flags = {"speculative_algorithm": algorithm}
+    verdict = verdict_from_launch(flags, era, spec_v2, release, newest)
     if verdict is None:
         return None
     why = verdict.reason.split(": ", 1)[-1]

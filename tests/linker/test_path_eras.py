@@ -103,13 +103,23 @@ def test_when_every_release_agrees_the_verdict_needs_no_version(tmp_path: Path) 
     assert (path.value, path.worker_class) == ("other", "NGRAMWorker")
 
 
+OFF_DUMP = (
+    "[{day} 09:59:00] server_args=ServerArgs(model_path='/m', tp_size=2, "
+    "speculative_algorithm='EAGLE3', speculative_eagle_topk=4, disable_overlap_schedule=True)"
+)
+
+
 def test_an_overlap_off_dump_without_a_release_is_v1_only_up_to_0_5_12(tmp_path: Path) -> None:
-    dump = (
-        "[2026-03-01 09:59:00] server_args=ServerArgs(model_path='/m', tp_size=2, "
-        "speculative_algorithm='EAGLE3', speculative_eagle_topk=4, disable_overlap_schedule=True)"
-    )
-    path = path_of(tmp_path, dump)
+    # dated after the newest release the table knows: the date bounds nothing
+    path = path_of(tmp_path, OFF_DUMP.format(day="2026-11-20"))
     assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+
+
+def test_a_dump_dated_before_the_v1_worker_went_decides_v1(tmp_path: Path) -> None:
+    # main of 2026-03-01 ships by 0.5.11 at the latest (0.5.10 and 0.5.11 came out after it)
+    path = path_of(tmp_path, OFF_DUMP.format(day="2026-03-01"))
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert "(the log's dates: sglang 0.5.11 or older)" in path.evidence[0].reason
 
 
 def test_the_rule_reads_each_switch_of_its_release() -> None:

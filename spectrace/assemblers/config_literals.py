@@ -1,0 +1,67 @@
+"""The literals the pipeline pre-filters config lines on: every line the config collector
+(config.py) can use contains one, so a line holding none is never read. Each reader's own
+literals come from its module; the collector's branch literals are listed here."""
+
+from __future__ import annotations
+
+from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
+from spectrace.assemblers.sglang_version import VERSION_LITERALS
+from spectrace.assemblers.spec_prose import PROSE_LITERALS
+from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
+from spectrace.assemblers.vllm_config import (
+    ASCEND_LITERALS,
+    PROSE_VERSION_LITERALS,
+    SPEC_LINE_LITERALS,
+)
+
+CONFIG_LITERALS: tuple[bytes, ...] = (
+    b"server_args=",
+    b"speculative_config",
+    *SPEC_LINE_LITERALS,
+    b"Overlap scheduler",
+    b"overlap schedule",
+    b"overlap scheduler",
+    b"Spec v",
+    b"spec v2",
+    b"SGLANG_ENABLE_SPEC_V2",
+    b"non-default args",
+    b"args: Namespace(",
+    b"with config:",
+    b"python -m sglang",
+    b"sglang.launch_server",
+    b"sglang serve",
+    b"--speculative",
+    b"_speculative_tokens",  # the flag lines of a launch command split over lines
+    b"-speculative-tokens",
+    b"--tensor-parallel-size",
+    b"--tensor_parallel_size",
+    b"--tp",
+    b"--dp",
+    b"--disable-overlap",
+    b"--enable-dp-attention",
+    b"vllm serve",
+    b"vllm.entrypoints",
+    b"benchmark_latency.py",  # vLLM's offline benchmarks take the engine's own flags
+    b"benchmark_throughput.py",
+    b"vllm bench ",
+    b"trtllm-serve",
+    b"- vllm",  # YAML list items: command: [- vllm, - serve], k8s/compose
+    b"- sglang",
+    b'"serve"',  # inline lists: command: ["vllm", "serve"]
+    b"'serve'",
+    b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
+    b"Dynamic speculation",
+    b"Capture cuda graph bs",
+    b"Capturing batches (bs=",
+    b"Capture cuda graph end",
+    b"Beta spec",
+    b"vLLM API server version",
+    *ASCEND_LITERALS,
+    *PROSE_VERSION_LITERALS,
+    b"speculative_model=",
+    b"speculative_model =",
+    *SGLANG_ARGS_LITERALS,
+    *VERSION_LITERALS,
+    *TRTLLM_LITERALS,
+    *PROSE_LITERALS,
+)

@@ -1,0 +1,71 @@
+"""The worker path a run's collected SGLang config implies: the last server_args dump's final
+values, else a launch command, else what the report's sentences name, each read through the
+era rule (``dump_path``) for the release, era and date bound the log shows.
+
+Kept apart from the collector (config.py), which gathers the facts line by line; this is
+one pure step over what it gathered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
+from spectrace.assemblers.run_config import Evidence, FlagValue
+from spectrace.assemblers.sglang_eras import Version
+from spectrace.assemblers.spec_prose import prose_verdict
+from spectrace.dialects.base import LogLine
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """What the log says of the release: its era, the release it prints, the newest its dates
+    allow, and whether its sentences state both settings of SGLANG_ENABLE_SPEC_V2."""
+
+    era: str | None
+    release: Version | None
+    newest: Version | None
+    both_settings: bool = False
+
+
+def config_evidence(
+    flags: Mapping[str, FlagValue],
+    server_args: Mapping[str, object],
+    dump_line: LogLine | None,
+    bounds: Bounds,
+) -> list[Evidence]:
+    """The dump's verdict (the server's final values), else the launch command's, else the
+    text's; one evidence at the line it rests on, or none."""
+    switch = flags.get("SGLANG_ENABLE_SPEC_V2")
+    env = switch.value if switch is not None else None
+    era, release, newest = bounds.era, bounds.release, bounds.newest
+    algo, named = flags.get("speculative_algorithm"), flags.get("named_algorithm")
+    if dump_line is not None:
+        verdict = verdict_from_dump(server_args, era, env, release, newest)
+        where = (dump_line.source, dump_line.lineno)
+    elif algo is not None:  # no dump: a launch command and the release may still decide
+        launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
+        verdict = verdict_from_launch(launch, era, env, release, newest)
+        where = (algo.source, algo.lineno)
+    elif named is not None:
+        verdict = named_verdict(named, switch, bounds)
+        where = (switch.source, switch.lineno) if switch else (named.source, named.lineno)
+    else:
+        return []
+    if verdict is None:
+        return []
+    return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
+                     verdict.worker_class, verdict.condition)]  # fmt: skip
+
+
+def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) -> DumpVerdict | None:
+    """An algorithm named in the text, nothing launched shown: with the spec-v2 setting the
+    text states, or alone where the release it names leaves one worker."""
+    if switch is not None and (not isinstance(switch.value, bool) or bounds.both_settings):
+        return None  # a text comparing both settings names neither
+    if switch is None and bounds.release is None:
+        return None  # an algorithm named alone may be one the report only discusses
+    setting = switch.value if switch is not None else None
+    verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest)  # type: ignore[arg-type]
+    return verdict if switch is not None or verdict is None or verdict.points_to else None
