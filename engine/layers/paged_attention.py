@@ -49,7 +49,7 @@ class AttnBatch:
 def use_triton(backend: str, device: torch.device, head_dim: int) -> bool:
     if backend not in BACKENDS:
         raise ValueError(f"attention backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    pow2 = head_dim >= 16 and head_dim & (head_dim - 1) == 0
+    pow2 = head_dim >= 32 and head_dim & (head_dim - 1) == 0  # the rope kernel's half: >= 16
     if backend == "auto":
         return device.type == "cuda" and pow2
     return backend == "triton" and pow2
@@ -82,6 +82,29 @@ def gather_rows(cache: Tensor, rows: Tensor) -> Tensor:
     on CPU several times faster than a 2-D advanced index over scattered tokens)."""
     picked = cache.index_select(0, rows.flatten()).view(*rows.shape, *cache.shape[1:])
     return picked.transpose(1, 2)
+
+
+def rope_and_cache(
+    q: Tensor, k: Tensor, v: Tensor, positions: Tensor, rope: Tensor, batch: AttnBatch,
+    kc: Tensor, vc: Tensor,
+) -> Tensor:  # fmt: skip
+    """q ``[B,T,H,D]``, k/v ``[B,T,Hkv,D]`` (views of the projections): RoPE on q and k, k and
+    v written at tokens ``batch.locs`` of one layer's cache; returns the rotated q ``[B,T,H,D]``.
+    One kernel (kernels/rope_kv_triton.py) for what the eager path does in about 22."""
+    from spectrace_engine.kernels.rope_kv_triton import rope_kv_kernel  # see top
+
+    b, t, h, d = q.shape
+    n_kv = k.shape[2]
+    rows = b * t
+    q3, k3, v3 = q.reshape(rows, h, d), k.reshape(rows, n_kv, d), v.reshape(rows, n_kv, d)
+    out = torch.empty((rows, h, d), dtype=q.dtype, device=q.device)
+    rope_kv_kernel[(rows, h + n_kv)](
+        q3, k3, v3, out, kc, vc, positions.reshape(rows), batch.locs.reshape(rows), rope,
+        q3.stride(0), q3.stride(1), k3.stride(0), k3.stride(1), v3.stride(0), v3.stride(1),
+        out.stride(0), out.stride(1), kc.stride(0), kc.stride(1), rope.stride(0),
+        H=h, HALF=d // 2,
+    )  # fmt: skip
+    return out.view(b, t, h, d)
 
 
 def paged_attention(q: Tensor, kc: Tensor, vc: Tensor, batch: AttnBatch) -> Tensor:

@@ -16,10 +16,18 @@ from spectrace_engine.layers.paged_attention import (  # noqa: E402
     AttnBatch,
     paged_attention,
     reference_attention,
+    rope_and_cache,
     use_triton,
     visible_columns,
 )
-from spectrace_engine.models.llama import KVCache, ModelConfig, TargetModel, mask_bias  # noqa: E402
+from spectrace_engine.models.llama import (  # noqa: E402
+    KVCache,
+    ModelConfig,
+    TargetModel,
+    apply_rope,
+    mask_bias,
+    rope_table,
+)
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -85,6 +93,26 @@ def test_a_row_that_sees_nothing_stays_finite() -> None:
     got, want = both(q, kc, vc, r2t, slots, mask)
     assert torch.isfinite(got).all()
     torch.testing.assert_close(got[0], want[0], atol=1e-4, rtol=1e-4)
+
+
+def test_rope_and_cache_write_match_the_eager_ops() -> None:
+    """Rotated q returned, rotated k and raw v at the tokens the rows write, bit for bit."""
+    gen = torch.Generator().manual_seed(5)
+    cfg = ModelConfig(vocab_size=8, dim=64, n_layers=1, n_heads=2, n_kv_heads=1, ffn_dim=8,
+                      max_seq_len=64)  # fmt: skip
+    rope = rope_table(cfg).to(DEVICE)
+    proj = torch.randn(2, 3, 4 * 32, generator=gen).to(DEVICE)  # q heads 2, k 1, v 1: one matmul
+    q, k, v = (proj[..., :64].view(2, 3, 2, 32), proj[..., 64:96].view(2, 3, 1, 32),
+               proj[..., 96:].view(2, 3, 1, 32))  # fmt: skip
+    pos = torch.tensor([[0, 1, 2], [40, 41, 63]], device=DEVICE)
+    locs = torch.tensor([[3, 4, 5], [9, 1, 7]], device=DEVICE)
+    batch = AttnBatch(locs, locs[:, 0], locs, locs, None, None)
+    kc, vc = torch.zeros(10, 1, 32, device=DEVICE), torch.zeros(10, 1, 32, device=DEVICE)
+    got_q = rope_and_cache(q, k, v, pos, rope, batch, kc, vc)
+    assert torch.equal(got_q, apply_rope(q, rope, pos))
+    want_k, want_v = torch.zeros_like(kc), torch.zeros_like(vc)
+    want_k[locs], want_v[locs] = apply_rope(k, rope, pos), v
+    assert torch.equal(kc, want_k) and torch.equal(vc, want_v)
 
 
 def test_model_forward_is_the_same_with_either_backend() -> None:
