@@ -18,6 +18,7 @@ from spectrace.assemblers.sglang_eras import Version
 # Prefilter literals of the lines the collector reads for an algorithm named in prose.
 PROSE_LITERALS: tuple[bytes, ...] = (
     b"agle", b"AGLE", b"extN", b"EXTN", b"extn", b"tandalone", b"TANDALONE", b"gram", b"GRAM",
+    b"Flash", b"FLASH", b"flash", b"Spark", b"SPARK", b"spark", b"rozen", b"ROZEN",
 )  # fmt: skip
 
 # `SGLANG_ENABLE_SPEC_V2=1`, SGLANG_ENABLE_SPEC_V2: "true" (compose), "SGLANG_ENABLE_SPEC_V2":
@@ -36,12 +37,15 @@ _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
 _ALGORITHM = re.compile(
-    r"(?i)(?<![\w/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram)(?![\w.]|-\w*worker)"
+    r"(?i)(?<![\w/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
+    r"(?![\w.]|-\w*worker)"
 )
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
-_CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM"}
+_CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM",
+              "dflash": "DFLASH", "dspark": "DSPARK", "frozenkvmtp": "FROZEN_KV_MTP"}  # fmt: skip
 _WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDALONE":
-                  "STANDALONE", "NGRAM": "NGRAM", "OFF": "OFF"}  # fmt: skip
+                  "STANDALONE", "NGRAM": "NGRAM", "DFLASH": "DFLASH", "DSPARK": "DSPARK",
+                  "FROZEN_KV_MTP": "FROZEN_KV_MTP", "OFF": "OFF"}  # fmt: skip
 # words before a name that say the run did not use it
 _NEGATION = re.compile(
     r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off|switch\w* off|off)\b[^.;!?]*$"

@@ -188,3 +188,9 @@ def test_a_family_graph_runner_with_a_release_decides(tmp_path: Path) -> None:
 def test_an_algorithm_named_as_off_decides_nothing(tmp_path: Path) -> None:
     lines = ["After turning off EAGLE the server is stable again.", "sglang==0.4.5", *PROBE]
     assert _path(tmp_path, lines).value == "unknown"
+
+
+def test_a_fixed_family_named_beside_its_release_names_its_worker(tmp_path: Path) -> None:
+    lines = ["Our DFlash draft dies at the first verify.", "sglang==0.5.14", *PROBE]
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "DFlashWorkerV2")
