@@ -39,16 +39,18 @@ def bench_configs(
     thresholds: tuple[int, ...], algorithm: str = "EAGLE", only: tuple[str, ...] = ()
 ) -> list[tuple[str, dict[str, Any]]]:
     """(name, build_config keywords) per config, in the order the sweep runs them; ``only``
-    keeps the named ones (``v2-dd`` names every threshold's)."""
+    keeps the named ones (``v2-dd`` / ``v1-tree-dd`` name every threshold's). Dynamic disable
+    runs on both workers: the v2 chain's plain steps overlap, v1's (no overlap schedule) not."""
     base: dict[str, Any] = dict(model="tiny", steps=3)
     chain = {**base, "algorithm": algorithm, "topk": 1, "worker": "v2"}
     out = [("plain", {**base, "algorithm": "NONE", "topk": 1, "worker": "v1"}), ("v2-chain", chain)]
     out += [(f"v2-dd{t}", {**chain, "threshold": t}) for t in thresholds]
     tree = {**base, "algorithm": algorithm, "topk": 4, "draft_tokens": 16, "worker": "v1"}
-    out.append(("v1-tree", tree))  # last, the slowest: a sweep cut short keeps the dd rows
+    out.append(("v1-tree", tree))  # the slowest: a sweep cut short keeps the chain's dd rows
+    out += [(f"v1-tree-dd{t}", {**tree, "threshold": t}) for t in thresholds]
     if not only:
         return out
-    return [(n, kw) for n, kw in out if n in only or ("v2-dd" in only and n.startswith("v2-dd"))]
+    return [(n, kw) for n, kw in out if n in only or n.rstrip("0123456789") in only]
 
 
 @dataclass(frozen=True, slots=True)

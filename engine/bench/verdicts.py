@@ -63,8 +63,9 @@ class Verdicts:
     best_spec_by_level: dict[int, str]
     goals: tuple[GoalVerdict, ...]
     noise_at_low: float | None = None  # latency spread of configs that ran the same steps at c lo
-    # spec config -> (wins over plain at the lowest level, loses to plain at the highest)
+    # spec config -> (wins over plain at its lowest level, loses to plain at its highest)
     crossover: dict[str, tuple[bool | None, bool | None]] = field(default_factory=dict)
+    crossover_levels: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -123,20 +124,34 @@ def compute_verdicts(df: pl.DataFrame, tol: float = TOLERANCE) -> Verdicts:
     stop, best = spec_stops_paying(df, plain, spec, levels)
     goals = tuple(_goal(df, name, plain, spec, levels, tol) for name in dd)
     cross = {name: _crossover(df, name, plain, levels) for name in spec}
-    return Verdicts(levels, stop, best, goals, _noise(df, goals, levels[0]), cross)
+    ranges = {name: crossover_range(df, name, plain, levels) for name in spec}
+    return Verdicts(levels, stop, best, goals, _noise(df, goals, levels[0]), cross, ranges)
 
 
 def _crossover(
     df: pl.DataFrame, name: str, plain: str | None, levels: tuple[int, ...]
 ) -> tuple[bool | None, bool | None]:
-    """Does ``name`` beat plain at the lowest level, and lose to it at the highest?"""
+    """Does ``name`` beat plain at its lowest measured level, and lose to it at its highest?
+    (A config swept over fewer levels, the tree stopped where its 16 rows a request no longer
+    fit, is judged over its own range: ``crossover_range``.)"""
 
     def beats(level: int) -> bool | None:
         v, p = _value(df, name, level, "gen_throughput"), _ref(df, plain, level, "gen_throughput")
         return None if v is None or p is None else v > p
 
-    lo, hi = beats(levels[0]), beats(levels[-1])
-    return lo, None if hi is None else not hi
+    lo, hi = crossover_range(df, name, plain, levels)
+    low, high = beats(lo), beats(hi)
+    return low, None if high is None else not high
+
+
+def crossover_range(
+    df: pl.DataFrame, name: str, plain: str | None, levels: tuple[int, ...]
+) -> tuple[int, int]:
+    """The lowest and highest levels where both ``name`` and plain have a finished run (the
+    sweep's own ends where there are none)."""
+    both = [lv for lv in levels if _value(df, name, lv, "gen_throughput") is not None
+            and _ref(df, plain, lv, "gen_throughput") is not None]  # fmt: skip
+    return (both[0], both[-1]) if both else (levels[0], levels[-1])
 
 
 def _vs_best(
@@ -241,10 +256,12 @@ def verdict_lines(v: Verdicts, tol: float = TOLERANCE) -> list[str]:
 def issue13_lines(v: Verdicts, tol: float) -> list[str]:
     """The crossover of each spec config, and dynamic disable against the better side per level."""
     lo, hi = v.levels[0], v.levels[-1]
-    lines = [
-        f"{name}: beats plain at c {lo}: {_yes(wins)}; loses to plain at c {hi}: {_yes(loses)}"
-        for name, (wins, loses) in v.crossover.items()
-    ]
+    lines = []
+    for name, (wins, loses) in v.crossover.items():
+        a, b = v.crossover_levels.get(name, (lo, hi))
+        lines.append(
+            f"{name}: beats plain at c {a}: {_yes(wins)}; loses to plain at c {b}: {_yes(loses)}"
+        )
     for g in v.goals:
         worst = min(g.vs_best_by_level.items(), key=lambda kv: kv[1], default=None)
         lines.append(

@@ -366,7 +366,7 @@ def bench(
     concurrency: Annotated[str, typer.Option()] = "1,2,4,8,16,32,64",
     thresholds: Annotated[str, typer.Option(help="Dynamic-disable thresholds to sweep")] = "2,8,32",
     configs: Annotated[
-        str, typer.Option(help="Configs to run (plain,v2-chain,v2-dd,v1-tree); empty: all")
+        str, typer.Option(help="Configs (plain,v2-chain,v2-dd,v1-tree,v1-tree-dd); empty: all")
     ] = "",
     num_requests: Annotated[
         int, typer.Option("--num-requests", help="Per level; raised to 2 x concurrency")
@@ -423,7 +423,7 @@ def bench(
             f"(--context-length {context_length})"
         )
     only = tuple(c.strip() for c in configs.split(",") if c.strip())
-    known = ("plain", "v2-chain", "v2-dd", "v1-tree")
+    known = ("plain", "v2-chain", "v2-dd", "v1-tree", "v1-tree-dd")
     if unknown := [c for c in only if c not in known]:
         raise UsageError(
             f"--configs: unknown {', '.join(unknown)} (choose from {', '.join(known)})"

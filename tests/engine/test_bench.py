@@ -37,11 +37,11 @@ def swept(tmp_path_factory):
 def test_bench_writes_results_for_every_config_and_level(swept):
     out, output = swept
     df = pl.read_csv(out / "bench.csv")
-    assert df.height == 8  # plain, v1-tree, v2-chain, v2-dd1 x concurrency 1, 2
-    assert set(df["config"]) == {"plain", "v1-tree", "v2-chain", "v2-dd1"}
+    assert df.height == 10  # plain, v1-tree, v2-chain, v2-dd1, v1-tree-dd1 x concurrency 1, 2
+    assert set(df["config"]) == {"plain", "v1-tree", "v2-chain", "v2-dd1", "v1-tree-dd1"}
     assert (df["status"] == "ok").all() and (df["gen_throughput"] > 0).all()
     assert set(df["verify_backend"]) == {"torch"}  # auto on the CPU: the torch reference
-    assert pl.read_parquet(out / "bench.parquet").height == 8
+    assert pl.read_parquet(out / "bench.parquet").height == 10
     assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "engine bench" in output and "HBM floor" in output
     assert "bench: v2-dd1 c=2 n=4 ok: " in output  # one line per run, even without polars
@@ -49,8 +49,8 @@ def test_bench_writes_results_for_every_config_and_level(swept):
 
 def test_every_level_gets_two_requests_per_client(swept):
     df = pl.read_csv(swept[0] / "bench.csv")
-    assert df.filter(pl.col("concurrency") == 2)["num_requests"].to_list() == [4] * 4
-    assert df.filter(pl.col("concurrency") == 1)["num_requests"].to_list() == [2] * 4
+    assert df.filter(pl.col("concurrency") == 2)["num_requests"].to_list() == [4] * 5
+    assert df.filter(pl.col("concurrency") == 1)["num_requests"].to_list() == [2] * 5
 
 
 def test_latency_columns_are_filled_and_ordered(swept):
@@ -78,8 +78,9 @@ def test_verdicts_are_written_and_printed(swept):
     out, output = swept
     verdicts = json.loads((out / "verdicts.json").read_text())
     assert verdicts["levels"] == [1, 2]
-    assert [g["config"] for g in verdicts["goals"]] == ["v2-dd1"]
-    assert verdicts["goals"][0]["spec_reference"] == "v2-chain"
+    assert [g["config"] for g in verdicts["goals"]] == ["v2-dd1", "v1-tree-dd1"]
+    refs = [g["spec_reference"] for g in verdicts["goals"]]
+    assert refs == ["v2-chain", "v1-tree"]  # each against the speculation of its own worker
     md = (out / "verdicts.md").read_text()
     assert "speculation stops paying" in md and "v2-dd1" in md
     assert "speculation stops paying" in output

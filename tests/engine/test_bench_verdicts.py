@@ -125,3 +125,14 @@ def test_crossover_and_dynamic_disable_against_the_better_side_at_every_level():
         .at_every_level
         is True
     )
+
+
+def test_a_config_swept_over_fewer_levels_is_judged_over_its_own_range():
+    """The tree stopped at c 4 (its 16 rows a request): its crossover reads c 1 and c 4, not the
+    sweep's top, where it has no run."""
+    thr = {"plain": [100.0, 200, 400], "v1-tree": [150.0, 180, 0], "v2-chain": [150.0, 250, 450]}
+    rows = [r for r in sweep(thr, LAT) if not (r["config"] == "v1-tree" and r["concurrency"] == 16)]
+    v = compute_verdicts(to_frame(rows))
+    assert v.crossover["v1-tree"] == (True, True) and v.crossover_levels["v1-tree"] == (1, 4)
+    assert "v1-tree: beats plain at c 1: yes; loses to plain at c 4: yes" in verdict_lines(v)
+    assert v.crossover["v2-chain"] == (True, False)
