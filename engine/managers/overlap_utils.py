@@ -94,7 +94,7 @@ def to_device(values: list[int], device: torch.device) -> Tensor:
     a step is in flight waits for that step (measured on an H200: 2-8 ms of host time per step
     at c 1-64 on synth-1b). A pinned buffer and a non-blocking copy keep the overlap; PyTorch's
     pinned allocator does not reuse the buffer before the copy has run."""
-    host = torch.tensor(values, dtype=torch.long)
     if device.type != "cuda":
-        return host.to(device)
-    return host.pin_memory().to(device, non_blocking=True)
+        return torch.tensor(values, dtype=torch.long, device=device)
+    host = torch.tensor(values, dtype=torch.long, pin_memory=True)  # built pinned: no second copy
+    return host.to(device, non_blocking=True)

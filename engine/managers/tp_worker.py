@@ -168,10 +168,10 @@ class TpModelWorker:
         logits, aux, info = self.model_runner.forward(fb)
         ph.mark("decode")
         chosen = self.sample_epilogue.take() if self.sample_epilogue is not None else ()
-        if info.epilogue and chosen:  # the graph chose the tokens (views of its outputs)
-            next_ids, packed = chosen
+        if info.epilogue and chosen:  # the graph chose the tokens (views of its outputs, which
+            next_ids, packed, seq_lens = chosen  # the batch holds until the next replay)
         else:  # eager, or where the choice must follow the replay (TP, nan_logits)
-            next_ids, packed = self.sample_after(logits[:, 0])
+            (next_ids, packed), seq_lens = self.sample_after(logits[:, 0]), mwb.seq_lens + 1
         future = self.ring.launch(packed)
         ph.mark("sample")
         return GenerationBatchResult(
@@ -182,6 +182,6 @@ class TpModelWorker:
             host_syncs=self.syncs.n - before,
             future=future,
             next_token_ids=next_ids,
-            seq_lens=mwb.seq_lens + 1,
+            seq_lens=seq_lens,
             target_hidden=aux[:, 0].clone() if self.cfg.spec.enabled else None,
         )

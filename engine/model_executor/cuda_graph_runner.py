@@ -10,8 +10,9 @@ buffer/pad/slice code runs an eager forward ("emulated"), so every shape bug rep
 GPU.
 
 A DECODE runner (one row per request, the row at the request's position) holds only tokens,
-positions and slots: the column each row writes is its position and its mask is causal, both
-derived inside the graph, so a replay copies three small inputs and builds no mask on the host.
+positions and slots, the rows of one static tensor that one stack fills: the column each row
+writes is its position and its mask is causal, both derived inside the graph, so a replay makes
+two launches (the stack, the padded rows' neutral values) and builds no mask on the host.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ class StaticBuffers:
     req_pool_indices: Tensor  # [max_bs]
     attn_mask: Tensor  # [max_rows, L]
     hidden: Tensor | None  # [max_rows, H] for draft runners
+    # one row per request (a DECODE runner): tokens, positions, slots as the rows of one
+    # [3, max_bs] tensor (input_ids, positions, req_pool_indices are its rows), filled by one stack
+    decode_rows: Tensor | None = None
 
     @classmethod
     def allocate(
@@ -66,14 +70,10 @@ class StaticBuffers:
             return torch.zeros(*shape, dtype=dt, device=device)
 
         hidden = z(max_rows, hidden_dim, dt=dtype) if hidden_dim else None
-        return cls(
-            z(max_rows),
-            z(max_rows),
-            z(max_rows),
-            z(max_bs),
-            z(max_rows, max_len, dt=torch.bool),
-            hidden,
-        )
+        rows = z(3, max_bs) if max_rows == max_bs and not hidden_dim else None
+        ids, pos, slots = (z(max_rows), z(max_rows), z(max_bs)) if rows is None else rows.unbind()
+        mask = z(max_rows, max_len, dt=torch.bool)
+        return cls(ids, pos, z(max_rows), slots, mask, hidden, rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +119,11 @@ class CudaGraphRunner:
         self.stats = RunnerStats()
         self.graphs: dict[int, tuple[object, tuple[Tensor, ...]]] = {}
         self.epilogue: GraphEpilogue | None = None  # set before capture
-        self.derive = capture_forward_mode is ForwardMode.DECODE and num_tokens_per_bs == 1
+        self.derive = capture_forward_mode is ForwardMode.DECODE and bufs.decode_rows is not None
         max_rows, max_len = bufs.attn_mask.shape
         self.max_len = max_len
+        self._neutral_rows = torch.zeros(2, max_rows, dtype=torch.long, device=self.device)
+        self._neutral_rows[1] = scratch_slot  # padded requests: position 0 of the scratch slot
         self._neutral_locs = torch.arange(max_rows, device=self.device) % max_len
         self._neutral_mask = torch.nn.functional.one_hot(self._neutral_locs, max_len).bool()
 
@@ -207,13 +209,22 @@ class CudaGraphRunner:
         raw_bs = forward_batch.batch_size
         raw_num_token = raw_bs * self.num_tokens_per_bs
         b = self.bufs
+        fb, rows = forward_batch, b.decode_rows
+        # a decode's inputs in two launches; stale tokens of another size (story crash 3) take
+        # the copies below and fail in them, with SGLang's replay_prepare error
+        if self.derive and rows is not None and fb.input_ids.shape[0] == raw_bs:
+            torch.stack((fb.input_ids, fb.positions, fb.req_pool_indices), out=rows[:, :raw_bs])
+            if self.neutralise and gbs > raw_bs:
+                rows[1:, raw_bs:gbs].copy_(self._neutral_rows[:, raw_bs:gbs])
+            if self.epilogue is not None:
+                self.epilogue.prepare(forward_batch, raw_bs, gbs)
+            return
         if self.neutralise:
             self._fill_neutral(raw_num_token, gbs * self.num_tokens_per_bs, raw_bs, gbs)
         b.input_ids[:raw_num_token].copy_(forward_batch.input_ids)
         b.positions[:raw_num_token].copy_(forward_batch.positions)
-        if not self.derive:
-            b.out_cache_loc[:raw_num_token].copy_(forward_batch.out_cache_loc)
-            b.attn_mask[:raw_num_token].copy_(forward_batch.mask())
+        b.out_cache_loc[:raw_num_token].copy_(forward_batch.out_cache_loc)
+        b.attn_mask[:raw_num_token].copy_(forward_batch.mask())
         b.req_pool_indices[:raw_bs].copy_(forward_batch.req_pool_indices)
         if b.hidden is not None and forward_batch.hidden is not None:
             b.hidden[:raw_num_token].copy_(forward_batch.hidden)
