@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from spectrace_engine.observe.host_sync import HostSync
 from torch import Tensor
@@ -20,6 +21,7 @@ class FutureTokens:
 
     host: Tensor  # [bs, 1 + W + 1]
     ready: object | None  # a CUDA event recorded after the copy (None on CPU: already done)
+    rows: np.ndarray | None = None  # ``host`` as numpy (a PinnedRing's): read with no torch call
 
     @classmethod
     def launch(cls, tokens: Tensor, accept_length: Tensor, nan_seen: Tensor) -> FutureTokens:
@@ -46,6 +48,8 @@ class FutureTokens:
         """A plain decode's rows ``[0, token, nan]``: (the tokens, NaN seen), one read."""
         if self.ready is not None:
             syncs.wait(self.ready)
+        if self.rows is not None:
+            return syncs.tolist(self.rows[:, 1]), bool(self.rows[:, 2].any())
         tokens, nan = syncs.tolist(self.host[:, 1:].T)
         return tokens, any(nan)
 
@@ -73,6 +77,7 @@ class PinnedRing:
             for _ in range(self.depth)
         ]
         self.events = [torch.cuda.Event() for _ in range(self.depth)]
+        self.arrays = [b.numpy() for b in self.bufs]
 
     def launch(self, packed: Tensor) -> FutureTokens:
         """Copy ``packed`` [bs, cols] (int64) to the host behind the device's back."""
@@ -80,12 +85,12 @@ class PinnedRing:
             return FutureTokens(packed, None)
         if packed.shape[0] > self.rows:  # an eager batch above the largest graph: rare
             self._allocate(packed.shape[0])
-        i, self.i = self.i, (self.i + 1) % self.depth
-        host = self.bufs[i][: packed.shape[0]]
+        i, self.i, bs = self.i, (self.i + 1) % self.depth, packed.shape[0]
+        host = self.bufs[i][:bs]
         host.copy_(packed, non_blocking=True)
         ready = self.events[i]
         ready.record()  # type: ignore[attr-defined]
-        return FutureTokens(host, ready)
+        return FutureTokens(host, ready, self.arrays[i][:bs])
 
 
 def to_device(values: list[int], device: torch.device) -> Tensor:
