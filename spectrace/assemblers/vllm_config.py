@@ -135,17 +135,30 @@ _METHOD_ERROR = re.compile(
     r"(?:Unknown|Unsupported|Unrecognized|Invalid) speculative (?:decoding )?method\W{0,3}"
     r"""['"]?(\[?[a-z][\w-]{0,60}\]?)"""
 )
+# Warnings vLLM's SpeculativeConfig logs only for one method (vllm/config/speculative.py):
+# the method a log without its config dump still shows.
+_METHOD_WARNINGS = (
+    (re.compile(r"method `\w+` is deprecated and replaced with mtp"), "mtp"),
+    (re.compile(r"will run multiple times of forward on same MTP layer"), "mtp"),
+    (re.compile(r"Defaulted num_speculative_tokens to \d+ for suffix decoding"), "suffix"),
+)
 SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     SPEC_REPR.encode(),
     b"speculative method",
     b"speculative decoding method",
+    b"is deprecated and replaced with mtp",
+    b"forward on same MTP layer",
+    b"for suffix decoding",
 )
 
 
 def spec_line_flags(text: str) -> dict[str, object]:
     """A line outside the start-up dumps that still names the speculative config: a
-    ``SpeculativeConfig(...)`` repr."""
-    return speculative_repr_flags(text) if SPEC_REPR in text else {}
+    ``SpeculativeConfig(...)`` repr, or a warning SpeculativeConfig logs for one method."""
+    if SPEC_REPR in text:
+        return speculative_repr_flags(text)
+    method = next((m for pattern, m in _METHOD_WARNINGS if pattern.search(text)), None)
+    return {"speculative_config.method": method} if method else {}
 
 
 def refused_method(text: str) -> str | None:

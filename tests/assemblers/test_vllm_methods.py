@@ -231,3 +231,21 @@ def test_a_speculative_config_that_is_not_json_still_names_its_method() -> None:
     path = global_worker_path(config)
     assert (path.value, path.worker_class, path.family) == ("other", "DFlashProposer", "DFLASH")
     assert path.evidence[0].lineno == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "worker", "family"),
+    [("WARNING 05-02 10:00:01 [speculative.py:552] method `glm4_moe_mtp` is deprecated and "
+      "replaced with mtp.", "EagleProposer", "MTP"),
+     ("(APIServer pid=7) WARNING 05-02 10:00:01 [speculative.py:722] Enabling "
+      "num_speculative_tokens > 1 will run multiple times of forward on same MTP layer,which "
+      "may result in lower acceptance rate", "EagleProposer", "MTP"),
+     ("WARNING 05-02 10:00:01 [speculative.py:821] Defaulted num_speculative_tokens to 24 for "
+      "suffix decoding.", "SuffixDecodingProposer", "SUFFIX")],
+)  # fmt: skip
+def test_a_warning_speculative_config_logs_for_one_method_names_it(line, worker, family) -> None:
+    path = global_worker_path(collect(VERSION.format("0.23.0"), line))
+    assert (path.value, path.worker_class, path.family) == ("other", worker, family)
+    assert path.evidence[0].lineno == 2
+    on_034 = global_worker_path(collect(VERSION.format("0.34.0"), line))
+    assert on_034.worker_class in ("MTPSpeculator", "SuffixSpeculator")
