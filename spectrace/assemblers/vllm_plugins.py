@@ -45,12 +45,22 @@ def _version(text: str) -> Version | None:
 
 
 def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
-    """The row of ``name`` whose releases hold ``release`` (a dev build sits with its base)."""
+    """The row of ``name`` whose releases hold ``release`` (a dev build sits with its base); a
+    release newer than every tag read keeps the rows that reach the newest one."""
+    newest = _newest()
     for row in _methods().get(name, ()):
         first, last = _version(row[1]), _version(row[2])
-        if first is not None and first <= release and (last is None or release <= last):
+        ends = last is None or release <= last or (last == newest and release > last)
+        if first is not None and first <= release and ends:
             return row
     return None
+
+
+@cache
+def _newest() -> Version | None:
+    """The newest plugin release any [[method]] row reaches."""
+    lasts = [_version(row[2]) for rows in _methods().values() for row in rows]
+    return max((v for v in lasts if v is not None), default=None)
 
 
 def _rows(name: str) -> tuple[tuple[str, str, str], ...]:

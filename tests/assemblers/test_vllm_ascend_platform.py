@@ -68,3 +68,8 @@ def test_quantization_ascend_makes_an_old_eagle_run_the_plugins_own_class() -> N
     assert (path.worker_class, path.framework) == ("EagleProposer", "vllm_ascend")
     cuda = global_worker_path(collect(LAUNCH.format("eagle3")))
     assert (cuda.worker_class, cuda.framework) == ("EagleProposer", "vllm")
+
+
+def test_a_plugin_release_newer_than_every_tag_read_keeps_the_newest_class() -> None:
+    assert ascend_proposer("mtp", "0.31.0")[0] == "AscendEagleProposer"
+    assert ascend_proposer("deepseek_mtp", "0.31.0")[0] == "AscendEagleProposer"  # vLLM's mtp
