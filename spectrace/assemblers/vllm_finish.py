@@ -33,7 +33,7 @@ def finish_vllm(
     collector's own, still being built)."""
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose)
-    _on_ascend(config)
+    _on_ascend(config, config.version or prose)
 
 
 def _mtp_head(config: RunConfig, prose: str | None) -> None:
@@ -54,7 +54,17 @@ def _with_head(evidence: Evidence, model: object, version: str | None) -> Eviden
     return replace(evidence, reason=reason, worker_class=worker)
 
 
-def _on_ascend(config: RunConfig) -> None:
+def _paired(vllm: str | None) -> str | None:
+    """The plugin release a vLLM release pairs with: vllm-ascend numbers its releases after
+    the vLLM they run on (v0.16.0rc1 on vLLM 0.16), so vLLM X.Y stands for the plugin's X.Y.0rc1
+    when no line names the plugin's own release."""
+    parts = (vllm or "").removeprefix("v").split(".")
+    if len(parts) < 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+        return None
+    return f"{parts[0]}.{parts[1]}.0rc1"
+
+
+def _on_ascend(config: RunConfig, vllm: str | None = None) -> None:
     """On Ascend the vllm-ascend plugin builds its own proposer for the method: vLLM's
     CUDA class named by a config line is replaced by the plugin's (or by none)."""
     flags = config.flags
@@ -69,8 +79,10 @@ def _on_ascend(config: RunConfig) -> None:
     if method is None or method.value is None:
         return
     plugin = flags.get("platform_release")
-    worker, why, condition = ascend_proposer(method.value,
-                                             plugin.value if plugin is not None else None)  # fmt: skip
+    release = plugin.value if plugin is not None else _paired(vllm)
+    worker, why, condition = ascend_proposer(method.value, release)
+    if plugin is None and release is not None and worker is not None:
+        why = f"{why} (the release paired with vLLM {vllm})"
     config.path_evidence = [
         replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
                 points_to=e.points_to if worker else None, condition=condition)

@@ -73,3 +73,15 @@ def test_quantization_ascend_makes_an_old_eagle_run_the_plugins_own_class() -> N
 def test_a_plugin_release_newer_than_every_tag_read_keeps_the_newest_class() -> None:
     assert ascend_proposer("mtp", "0.31.0")[0] == "AscendEagleProposer"
     assert ascend_proposer("deepseek_mtp", "0.31.0")[0] == "AscendEagleProposer"  # vLLM's mtp
+
+
+@pytest.mark.parametrize(
+    ("vllm", "worker"), [("0.13.0", "MtpProposer"), ("0.17.1", "AscendEagleProposer")]
+)
+def test_without_the_plugins_release_the_vllm_release_it_pairs_with_decides(vllm, worker) -> None:
+    lines = ["export HCCL_BUFFSIZE=512",
+             f"INFO 05-02 10:00:00 [api_server.py:1287] vLLM API server version {vllm}",
+             LAUNCH.format("mtp")]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.framework) == ("other", worker, "vllm_ascend")
+    assert f"paired with vLLM {vllm}" in path.evidence[-1].reason
