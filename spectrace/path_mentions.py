@@ -76,6 +76,8 @@ class Mention:
 _CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer)\w*\b")
 # a vLLM method stated beside the class: ``method="mtp"``, ``'method': 'mtp'``, ``method: mtp``
 _METHOD_SAID = re.compile(r"""\bmethod["']?\s*[:=]\s*["']?([a-z][\w]{1,40})""")
+# a class named as the other side of a comparison ("unlike SGLang's EAGLEWorker") did not run
+_CONTRAST = re.compile(r"\b(?:unlike|compared|versus|vs\.?|similar(?:ly)?|other than)\b", re.I)
 # wrappers every V0 method ran under: naming one tells V0, not which proposer drafted
 _WRAPPERS = ("SpecDecodeWorker", "Top1Proposer", "SmallerTpProposerWorker")
 
@@ -149,7 +151,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     ... EagleProposer``: a title says what the report is about, not what ran)."""
     found = [(name, sig) for name in dict.fromkeys(_CLASS_WORD.findall(text))
              if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
-    if not found or _diff_line(text) or text.lstrip(" >").startswith("#"):
+    if not found or _diff_line(text) or text.lstrip(" >").startswith("#") or _CONTRAST.search(text):
         return []
     if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
         said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}

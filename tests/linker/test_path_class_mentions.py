@@ -75,3 +75,8 @@ def test_a_class_its_line_configures_counts_beside_talk_of_fixes(tmp_path: Path)
     assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer", "vllm")
     wrong = line.replace('method="mtp"', 'method="ngram"')
     assert _path(tmp_path, [wrong, *CRASH]).value == "unknown"
+
+
+def test_a_class_on_the_other_side_of_a_comparison_settles_nothing(tmp_path: Path) -> None:
+    lines = ["Unlike SGLang's EAGLEWorker, this server hangs after the first step.", *CRASH]
+    assert _path(tmp_path, lines).value == "unknown"
