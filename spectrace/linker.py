@@ -147,7 +147,8 @@ def path_evidence(
         same = {(e.source, e.lineno, e.text) for e in found}
         evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
     if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose
-        evidence += mention_votes(incident, mentions, since)
+        conditions = [e.condition for e in evidence if e.condition]
+        evidence += mention_votes(incident, mentions, since, conditions)
     evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
     return evidence
 

@@ -238,11 +238,17 @@ def _signature(m: re.Match[str], text: str) -> FrameSignature | None:
     return file_signature(path.lstrip("~/\\"))
 
 
-def mention_votes(incident: Incident, mentions: Sequence[Mention], since: int) -> list[Evidence]:
+def mention_votes(
+    incident: Incident, mentions: Sequence[Mention], since: int, conditions: Sequence[str] = ()
+) -> list[Evidence]:
     """The names in the incident's run (its file, from ``since``), when they all point to one
-    worker; names that disagree settle nothing."""
+    worker; names that disagree settle nothing. ``conditions``: the run's conditional verdicts;
+    a class a sentence names that none of them allows contradicts the run's config and is
+    dropped."""
     source = incident.first_seen.source
-    mine = [m for m in mentions if m.source == source and m.lineno >= since]
+    mine = [m for m in mentions if m.source == source and m.lineno >= since
+            and not (m.kind == CLASS_KIND and conditions
+                     and not any(m.name in c for c in conditions))]  # fmt: skip
     if len({(m.signature.points_to, m.signature.worker_class) for m in mine}) != 1:
         return []
     out: list[Evidence] = []

@@ -80,3 +80,12 @@ def test_a_class_its_line_configures_counts_beside_talk_of_fixes(tmp_path: Path)
 def test_a_class_on_the_other_side_of_a_comparison_settles_nothing(tmp_path: Path) -> None:
     lines = ["Unlike SGLang's EAGLEWorker, this server hangs after the first step.", *CRASH]
     assert _path(tmp_path, lines).value == "unknown"
+
+
+def test_a_class_the_configs_condition_rules_out_settles_nothing(tmp_path: Path) -> None:
+    launch = ("export HCCL_BUFFSIZE=512",
+              "vllm serve /m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'")  # fmt: skip
+    other = _path(tmp_path, [*launch, "It fails inside NgramProposer every time.", *CRASH])
+    assert other.value == "unknown" and other.conditional is not None  # the condition stands
+    named = _path(tmp_path, [*launch, "It fails inside MtpProposer every time.", *CRASH])
+    assert (named.value, named.worker_class) == ("other", "MtpProposer")
