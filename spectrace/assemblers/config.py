@@ -14,6 +14,7 @@ from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
+from spectrace.assemblers.sglang_kwargs import kwarg_flags
 from spectrace.assemblers.sglang_version import (
     era_of,
     find_sglang_version,
@@ -124,6 +125,10 @@ class ConfigCollector:
             pass  # a line of a launch command (read whole when it ends)
         elif "server_args=" in text and "ServerArgs(" in text:
             self._server_args(line, text[text.index("ServerArgs(") :])
+        elif kwargs := kwarg_flags(text):  # sgl.Engine(speculative_algorithm="EAGLE3", ...)
+            self._config.engine = self._config.engine or "sglang"
+            for name, value in kwargs.items():
+                self._set(name, value, line, "launch_command")
         elif "with config:" in text:
             rest = text[text.index("with config:") + len("with config:") :]
             self._vllm(line, engine_config_flags(rest), "vllm_config")

@@ -5,6 +5,7 @@ literals come from its module; the collector's branch literals are listed here."
 from __future__ import annotations
 
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
+from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
 from spectrace.assemblers.spec_prose import PROSE_LITERALS
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
@@ -64,4 +65,5 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
     *PROSE_LITERALS,
+    *KWARG_LITERALS,
 )

@@ -194,3 +194,24 @@ def test_a_fixed_family_named_beside_its_release_names_its_worker(tmp_path: Path
     lines = ["Our DFlash draft dies at the first verify.", "sglang==0.5.14", *PROBE]
     path = _path(tmp_path, lines)
     assert (path.value, path.worker_class) == ("v2", "DFlashWorkerV2")
+
+
+def test_offline_engine_keywords_are_the_launch_flags(tmp_path: Path) -> None:
+    one = (
+        'llm = sgl.Engine(model_path="m", speculative_algorithm="EAGLE3", speculative_eagle_topk=1)'
+    )
+    path = _path(tmp_path, [one, "sglang==0.5.8", *PROBE])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    call = ["llm = sgl.Engine(", '    model_path="m",', '    speculative_algorithm="EAGLE",',
+            "    speculative_eagle_topk=4,", ")", "sglang==0.5.12"]  # fmt: skip
+    path = _path(tmp_path, [*call, *PROBE])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert "speculative_eagle_topk=4 forces the overlap scheduler off" in path.evidence[0].reason
+
+
+def test_a_keyword_in_a_vllm_config_is_not_sglang(tmp_path: Path) -> None:
+    line = (
+        "llm = LLM(model='m', speculative_config={'method': 'eagle3', 'num_speculative_tokens': 3})"
+    )
+    path = _path(tmp_path, [line, *PROBE])
+    assert path.framework != "sglang"
