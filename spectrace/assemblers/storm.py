@@ -78,7 +78,7 @@ class Fit(NamedTuple):
 
 
 def storm_fit(
-    records: Collection[R], line: LogLine, last: R | None = None, cut: bool = False
+    storm: list[R] | None, line: LogLine, last: R | None = None, cut: bool = False
 ) -> Fit | None:
     """The record an untagged line belongs to when several records print one traceback, and
     the template lines that record must be given first (it fell behind: repeated frames sent
@@ -86,8 +86,9 @@ def storm_fit(
     ``last`` took the line before: a pipe block is one writer's, so the line that record
     expects next is its own (repeated frames would otherwise go to a peer that expects them).
     ``cut``: the line ended where another writer's text began; a record it starts the
-    expected line of reads that line whole."""
-    if (found := _template(records, line)) is None:
+    expected line of reads that line whole. ``storm``: ``find_storm`` of the open records
+    (the assembler keeps it until a record opens, closes or changes what it is)."""
+    if (found := _template(storm, line)) is None:
         return None
     storm, lead = found
     text = line.text
@@ -152,6 +153,8 @@ def _caught_up(record: R, lead: list[str], text: str) -> Fit:
     as the template's (and the record says it was reconstructed). A line that goes on
     differently stays as printed: which of the two is another writer's text, no one knows."""
     pos = len(record.body)
+    if pos < len(lead) and lead[pos] == text:
+        return Fit(record, (), text)  # the common case: its next line, as printed
     skip = _skip(lead, pos, text)
     whole = lead[pos + skip] if pos + skip < len(lead) else text
     cut = whole.startswith(text) or _glued(lead, whole, text)
@@ -178,7 +181,7 @@ def _rest_of_cut(storm: list[R], text: str) -> bool:
     )  # fmt: skip
 
 
-def _storm(records: Collection[R]) -> list[R] | None:
+def find_storm(records: Collection[R]) -> list[R] | None:
     """The open records that print one traceback at once: ranked writers (records that name
     none are one writer's, in turn) fed untagged lines, with the same first line; None when
     there are none, or two such groups (the streams must decide)."""
@@ -200,20 +203,13 @@ def _expects(record: R, lead: list[str], text: str) -> bool:
     return pos < len(lead) and lead[pos] == text
 
 
-def _template(records: Collection[R], line: LogLine) -> tuple[list[R], list[str]] | None:
+def _template(storm: list[R] | None, line: LogLine) -> tuple[list[R], list[str]] | None:
     """The storm an untagged line may belong to, and its template: the body furthest ahead."""
-    if len(records) < 2 or not line.inferred or not line.text.strip():
-        return None  # a blank line is in every traceback: its stream decides
-    storm = _storm(records)
-    if storm is None:
-        return None  # no storm, or two at once: the streams decide
-    if all(r.first.stream != line.stream for r in storm) and not _body_like(line.text):
+    if storm is None or not line.inferred or not line.text.strip():
+        return None  # no storm (or two at once), a blank line: the streams decide
+    if not _body_like(line.text) and all(r.first.stream != line.stream for r in storm):
         return None  # another writer's line (the launcher's, a shell's ``Killed``)
-    lead = storm[0].body
-    for r in storm:
-        if len(r.body) > len(lead):
-            lead = r.body
-    return storm, lead
+    return storm, max((r.body for r in storm), key=len)
 
 
 def _begun(storm: list[R], lead: list[str], text: str) -> Fit | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.faultdump import FAULT_FRAME, FaultDump, starts_dump
 from spectrace.assemblers.faultdump import MAX_FRAMES as MAX_FRAMES
-from spectrace.assemblers.storm import storm_fit, unglued
+from spectrace.assemblers.storm import find_storm, storm_fit, unglued
 from spectrace.assemblers.tb_lines import EXCEPTION_SUFFIXES as EXCEPTION_SUFFIXES
 from spectrace.assemblers.tb_lines import SHELL_DEATH, announces, parse_exception, tb_start
 from spectrace.assemblers.traceback_record import CUT_TYPE as CUT_TYPE
@@ -46,6 +46,11 @@ class TracebackAssembler:
         self._last_body: str | None = None  # the previous untagged body line
         self._round_robin = False  # untagged bodies of several ranks arrive line-interleaved
         self._taker: Record | None = None  # the record that took the last untagged line
+        # the storm among the open records (storm.find_storm), found again only after a record
+        # opened, closed or changed what makes it a storm's: per line it cost a fifth of a storm
+        self._storm: list[Record] | None = None
+        self._loose = 0  # open records that took untagged lines (a storm's: they take turns)
+        self._storm_stale = False
 
     @property
     def open(self) -> bool:
@@ -73,6 +78,7 @@ class TracebackAssembler:
         if rec.first is not line and rec.header is None:
             rec.header, rec.first = line.text.strip(), line
             rec.lines.insert(0, line.text)
+            self._storm_stale = True
         return rec.first is line
 
     def feed(self, line: LogLine) -> Fed:
@@ -92,7 +98,7 @@ class TracebackAssembler:
             rec = None
         if rec is None:
             rec = self._adopt_orphan(line)
-        fit = storm_fit(self._open.values(), line, self._taker, cut)
+        fit = storm_fit(self._storm_now(), line, self._taker, cut)
         if fit is not None and fit.record is None:
             self._age(line, done)
             return Fed(True, False, tuple(done))
@@ -105,9 +111,13 @@ class TracebackAssembler:
         consumed, started = False, False
         if rec is not None:
             consumed = self._step(rec, dedent(line, rec.indent), done)
-            rec.loose = rec.loose or (consumed and line.inferred)
+            if consumed and line.inferred and not rec.loose:
+                rec.loose, self._loose = True, self._loose + 1
+                self._storm_stale |= len(rec.body) != 1  # (with one line it was a storm's)
             if consumed and len(rec.body) < MAX_LINES and line.text.strip():
                 rec.body.append(line.text)
+                # a tagged record's second line takes it out of any storm
+                self._storm_stale |= len(rec.body) == 2 and not rec.loose
             if consumed and line.inferred and line.text.strip():
                 self._taker = rec
         if not consumed and not (fit and FRAME.match(line.text)):
@@ -118,6 +128,12 @@ class TracebackAssembler:
             self._round_robin, self._last_body, self._taker = False, None, None
         self._prev[line.stream] = line
         return Fed(consumed, started, tuple(done))
+
+    def _storm_now(self) -> list[Record] | None:
+        if self._storm_stale:
+            self._storm = find_storm(self._open.values()) if len(self._open) > 1 else None
+            self._storm_stale = False
+        return self._storm
 
     def close_all(self) -> list[Crash]:
         return [self._close(stream) for stream in list(self._open)]
@@ -137,6 +153,7 @@ class TracebackAssembler:
         rec.first = replace(rec.first, stream=line.stream, rank=line.rank,
                             node=rec.first.node or line.node)  # fmt: skip
         self._open[line.stream] = rec
+        self._storm_stale = True
         return rec
 
     def _catch_up(self, rec: Record, lost: tuple[str, ...], line: LogLine,
@@ -145,6 +162,7 @@ class TracebackAssembler:
         for text in lost:
             self._step(rec, replace(line, text=text), done)
             rec.body.append(text)
+        self._storm_stale |= bool(lost)
         rec.reconstructed = rec.reconstructed or bool(lost)
         own = self._open.get(line.stream)
         if own is not rec:  # the line's writer is not the last to print a header: a storm
@@ -205,6 +223,7 @@ class TracebackAssembler:
         rec.add(line)
         rec.body.append(text)
         self._open[line.stream] = rec
+        self._storm_stale = True
         return True
 
     def _traceback_record(self, line: LogLine, idx: int) -> Record:
@@ -225,7 +244,7 @@ class TracebackAssembler:
     def _age(self, line: LogLine, done: list[Crash]) -> None:
         """Close records idle too long; a storm's writers take turns, so each waits longer: a
         record whose exception is in may still get a chain marker after its peers' pipe blocks."""
-        crowd = sum(r.loose for r in self._open.values()) if len(self._open) > 1 else 1
+        crowd = self._loose if len(self._open) > 1 else 1
         for stream, rec in list(self._open.items()):
             if rec.last_lineno == line.lineno:
                 continue
@@ -238,4 +257,6 @@ class TracebackAssembler:
                 done.append(self._close(stream))
 
     def _close(self, stream: str) -> Crash:
-        return record_crash(self._open.pop(stream), stream)
+        rec = self._open.pop(stream)
+        self._storm_stale, self._loose = True, self._loose - rec.loose
+        return record_crash(rec, stream)
