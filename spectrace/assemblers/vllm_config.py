@@ -142,8 +142,22 @@ _METHOD_WARNINGS = (
     (re.compile(r"will run multiple times of forward on same MTP layer"), "mtp"),
     (re.compile(r"Defaulted num_speculative_tokens to \d+ for suffix decoding"), "suffix"),
 )
+# ``Resolved architecture: X`` (ModelConfig, once per model): a draft's architecture from
+# vLLM's speculative registry names its method; a target's (``Qwen3NextForCausalLM``) never
+# carries these words. Checked in order: ``PEagleDraftModel`` is an EAGLE-3 head.
+_DRAFT_ARCH = re.compile(r"Resolved architecture: (\w+)")
+_ARCH_METHODS: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"Gemma4"), None),  # its own proposer, told by the draft's name (vllm_methods)
+    (re.compile(r"Eagle3|P[Ee]agle"), "eagle3"),
+    (re.compile(r"Eagle"), "eagle"),
+    (re.compile(r"DFlash"), "dflash"),
+    (re.compile(r"DSpark"), "dspark"),
+    (re.compile(r"MTP"), "mtp"),
+    (re.compile(r"^Medusa"), "medusa"),
+)
 SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     SPEC_REPR.encode(),
+    b"Resolved architecture: ",
     b"speculative method",
     b"speculative decoding method",
     b"is deprecated and replaced with mtp",
@@ -158,6 +172,8 @@ def spec_line_flags(text: str) -> dict[str, object]:
     if SPEC_REPR in text:
         return speculative_repr_flags(text)
     method = next((m for pattern, m in _METHOD_WARNINGS if pattern.search(text)), None)
+    if method is None and (arch := _DRAFT_ARCH.search(text)) is not None:
+        method = next((m for p, m in _ARCH_METHODS if p.search(arch.group(1))), None)  # fmt: skip
     return {"speculative_config.method": method} if method else {}
 
 

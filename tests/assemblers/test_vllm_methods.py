@@ -249,3 +249,15 @@ def test_a_warning_speculative_config_logs_for_one_method_names_it(line, worker,
     assert path.evidence[0].lineno == 2
     on_034 = global_worker_path(collect(VERSION.format("0.34.0"), line))
     assert on_034.worker_class in ("MTPSpeculator", "SuffixSpeculator")
+
+
+@pytest.mark.parametrize(
+    ("arch", "worker", "family"),
+    [("Qwen3NextMTP", "EagleProposer", "MTP"), ("PEagleDraftModel", "EagleProposer", "EAGLE3"),
+     ("EagleDeepSeekMTPModel", "EagleProposer", "EAGLE"), ("DFlashDraftModel", "DFlashProposer", "DFLASH"),
+     ("Qwen3NextForCausalLM", None, None), ("Gemma4MTPModel", None, None)],
+)  # fmt: skip
+def test_a_drafts_resolved_architecture_names_its_method(arch, worker, family) -> None:
+    line = f"(EngineCore_DP0 pid=1) INFO 05-02 10:00:03 [model.py:611] Resolved architecture: {arch}"
+    path = global_worker_path(collect(VERSION.format("0.23.0"), line))
+    assert (path.worker_class, path.family) == (worker, family)
