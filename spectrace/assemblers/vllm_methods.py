@@ -74,6 +74,8 @@ MTP_DRAFTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"deepseek[-_]?(?:v3|r1)(?![-_.]?distill)", re.I), "deepseek_v3", "0.7.3"),
     (re.compile(r"qwen3[-_]?next", re.I), "qwen3_next", "0.11.0"),
     (re.compile(r"longcat[-_]?flash", re.I), "longcat_flash", "0.11.0"),
+    (re.compile(r"deepseek[-_]?v4", re.I), "deepseek_v4", "0.20.0"),
+    (re.compile(r"ernie[-_]?4\.5\S*?[-_]a\d+b", re.I), "ernie4_5_moe", "0.11.0"),  # the MoE ones
 )
 _MTP_RENAMED = "0.11.0"  # deepseek_mtp became the one ``mtp`` method here
 

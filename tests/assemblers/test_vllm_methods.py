@@ -261,3 +261,13 @@ def test_a_drafts_resolved_architecture_names_its_method(arch, worker, family) -
     line = f"(EngineCore_DP0 pid=1) INFO 05-02 10:00:03 [model.py:611] Resolved architecture: {arch}"
     path = global_worker_path(collect(VERSION.format("0.23.0"), line))
     assert (path.worker_class, path.family) == (worker, family)
+
+
+@pytest.mark.parametrize(
+    ("model", "release", "worker"),
+    [("baidu/ERNIE-4.5-21B-A3B-PT", "0.23.0", "EagleProposer"),
+     ("baidu/ERNIE-4.5-0.3B-PT", "0.23.0", "DraftModelProposer"),  # a dense ERNIE: no MTP head
+     ("deepseek-ai/DeepSeek-V4-Flash", "0.21.0", "EagleProposer")],
+)  # fmt: skip
+def test_more_published_mtp_checkpoints(model, release, worker) -> None:
+    assert global_worker_path(collect(VERSION.format(release), ARGS.format(model))).worker_class == worker
