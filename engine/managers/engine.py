@@ -20,6 +20,7 @@ from spectrace_engine.distributed.parallel_state import GroupCoordinator
 from spectrace_engine.managers.io_struct import SourceSpec
 from spectrace_engine.managers.scheduler import Scheduler
 from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
+from spectrace_engine.mem_cache.feature_store import FeatureStore
 from spectrace_engine.mem_cache.memory_pool import KVPool, ReqToTokenPool
 from spectrace_engine.models.loader import load_pair
 from spectrace_engine.observe.events import EventWriter
@@ -212,7 +213,12 @@ class Engine:
         )
         self.log.info(f"Memory pool end. avail mem={avail_mem_gb(cfg.device):.2f} GB")
         allocator = TokenToKVPoolAllocator(size, device)
-        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator, self.log.info)
+        features = None
+        if cfg.spec.enabled:
+            dtype = pair.target.embed.weight.dtype
+            rows, dim = running + 1, pair.draft.feature_dim
+            features = FeatureStore(rows, cfg.max_seq_len, dim, dtype, device)
+        return KVPool(target_kv, draft_kv, req_to_token_pool, allocator, self.log.info, features)
 
     def capture_graphs(self) -> None:
         """Target first, then draft and draft extend, largest bs first, one memory pool per runner.

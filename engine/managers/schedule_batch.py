@@ -30,18 +30,10 @@ class Req:
     slot: int = -1
     kv_allocated_len: int = 0  # columns of its req_to_token row holding allocated tokens
     output: list[int] = field(default_factory=list)
-    draft_len: int = 0  # draft KV columns that hold real (token, feature) rows
-    # target features h[draft_len..kv_len-1] as (tensor [rows, H], start, stop) pieces: a plain
-    # step of a speculative server adds (that step's [bs, H], b, b + 1), no per-request slice
-    pending: list[tuple[Tensor, int, int]] = field(default_factory=list)
+    # draft KV columns that hold real (token, feature) rows; the target features of columns
+    # draft_len..kv_len-1 wait in the pool's FeatureStore for the catch-up
+    draft_len: int = 0
     finish_step: int = -1
-
-    def pending_features(self) -> Tensor:
-        """The features the draft has not seen, [n, H] (read only at a catch-up)."""
-        return torch.cat([t[a:z] for t, a, z in self.pending])
-
-    def pending_count(self) -> int:
-        return sum(z - a for _, a, z in self.pending)
 
     @property
     def kv_len(self) -> int:
@@ -57,7 +49,7 @@ class Req:
 
     def reset_for_retract(self) -> None:
         """Back to the queue with its output kept: the next prefill re-reads prompt + output."""
-        self.slot, self.kv_allocated_len, self.draft_len, self.pending = -1, 0, 0, []
+        self.slot, self.kv_allocated_len, self.draft_len = -1, 0, 0
 
 
 def alloc_for_extend(pool: KVPool, reqs: list[Req]) -> None:

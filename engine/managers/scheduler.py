@@ -214,7 +214,7 @@ class Scheduler(SchedulerMetricsMixin):
     def switch_on(self, bs: int) -> None:
         batch = self.running
         last_only = self.cfg.faults.on(Fault.SKIP_DRAFT_KV_SYNC)
-        missed = sum(r.pending_count() for r in batch.reqs)
+        missed = sum(r.kv_len - r.draft_len for r in batch.reqs)
         self.context = {"phase": "draft_catch_up", "bs": bs}
         batch.spec_info = self.model_worker.catch_up_draft(batch, last_only=last_only)
         batch.spec_algorithm = self.algorithm
@@ -307,6 +307,7 @@ class Scheduler(SchedulerMetricsMixin):
     def run_batch(self, batch: ScheduleBatch) -> GenerationBatchResult:
         """v1 takes the ScheduleBatch (SGLang's v1 does); the others a ModelWorkerBatch, and the
         scheduler keeps what they return for the next step."""
+        cols = batch.seq_lens  # the column each request's decode row writes (before the step)
         if self.cfg.worker == "v1":
             result = self.model_worker.forward_batch_generation(batch)
         else:
@@ -317,10 +318,8 @@ class Scheduler(SchedulerMetricsMixin):
             batch.seq_lens = result.seq_lens
         if result.next_draft_input is not None:
             batch.spec_info = result.next_draft_input
-        if result.target_hidden is not None:
-            h = result.target_hidden
-            for b, r in enumerate(batch.reqs):
-                r.pending.append((h, b, b + 1))
+        if result.target_hidden is not None and self.pool.features is not None:
+            self.pool.features.write(batch.req_pool_indices, cols, result.target_hidden)
         return result
 
     def drain(self) -> None:

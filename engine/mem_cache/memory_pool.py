@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import torch
 from spectrace_engine.mem_cache.allocator import TokenToKVPoolAllocator
+from spectrace_engine.mem_cache.feature_store import FeatureStore
 from spectrace_engine.models.llama import KVCache
 from torch import Tensor
 
@@ -53,8 +54,10 @@ class KVPool:
         req_to_token_pool: ReqToTokenPool,
         allocator: TokenToKVPoolAllocator,
         log_error: Callable[[str], object] | None = None,
+        features: FeatureStore | None = None,
     ) -> None:
         self.target, self.draft, self.log_error = target, draft, log_error
+        self.features = features  # speculating: the target features the draft catches up on
         self.req_to_token_pool, self.allocator = req_to_token_pool, allocator
         self.req_to_token = req_to_token_pool.req_to_token
         self.max_len = self.req_to_token.shape[1]

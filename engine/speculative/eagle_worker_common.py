@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import torch
 from spectrace_engine.kernels.verify_simulated import draft_score_shape, shaped_scores
+from spectrace_engine.managers.overlap_utils import to_device
 from spectrace_engine.managers.schedule_batch import Req, ScheduleBatch
 from spectrace_engine.managers.tp_worker import TpModelWorker
 from spectrace_engine.mem_cache.memory_pool import causal_mask
@@ -90,7 +91,8 @@ class EagleDraftBase:
         aux = self.target_worker.forward_target_extend(reqs)
         batch = ScheduleBatch(reqs, self.device, self.pool)
         for b, r in enumerate(reqs):
-            r.draft_len, r.pending = 0, [(aux[b], 0, r.kv_len)]
+            self.pool.features.write_span(r.slot, 0, aux[b, : r.kv_len])  # type: ignore[union-attr]
+            r.draft_len = 0
         if spec:
             batch.spec_algorithm = self.algorithm
             batch.spec_info = self.catch_up_draft(batch, last_only=False)
@@ -210,21 +212,21 @@ class EagleDraftBase:
         si = batch.spec_info
         if not isinstance(si, EagleDraftInput) or len(si.target_hidden) != batch.batch_size():
             return
-        for b, r in enumerate(batch.reqs):
-            r.draft_len, r.pending = r.kv_len - 1, [(si.target_hidden, b, b + 1)]
+        last = to_device([r.kv_len - 1 for r in batch.reqs], self.device)
+        self.pool.features.write(batch.req_pool_indices, last, si.target_hidden)  # type: ignore[union-attr]
+        for r in batch.reqs:
+            r.draft_len = r.kv_len - 1
 
     def catch_up_draft(self, batch: ScheduleBatch, last_only: bool) -> EagleDraftInput:
         """Draft extend over every position the draft has not seen (the prefill graphs when a
         bucket fits: after a prefill; a resume's longer catch-up runs eagerly)."""
         reqs = batch.reqs
         starts, feats, toks = [], [], []
+        store = self.pool.features
         for r in reqs:
-            feat = r.pending_features()
-            d = r.kv_len - feat.shape[0]
-            if last_only:
-                feat, d = feat[-1:], r.kv_len - 1
+            d = r.kv_len - 1 if last_only else r.draft_len
             starts.append(d)
-            feats.append(feat)
+            feats.append(store.read(r.slot, d, r.kv_len))  # type: ignore[union-attr]
             toks.append(r.tokens[d + 1 : r.kv_len + 1])
         lengths = [len(t) for t in toks]
         fpad = feats[0].new_zeros(len(reqs), max(lengths), feats[0].shape[-1])
@@ -236,7 +238,7 @@ class EagleDraftBase:
         last = torch.tensor(lengths, device=self.device) - 1
         topk_p, topk_index = torch.softmax(logits[rows, last], -1).topk(self.cfg.spec.eagle_topk)
         for r in reqs:
-            r.draft_len, r.pending = r.kv_len, []
+            r.draft_len = r.kv_len
         return EagleDraftInput(
             topk_p,
             topk_index,

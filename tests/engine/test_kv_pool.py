@@ -79,3 +79,19 @@ def test_v1_verify_rows_past_the_pool_raise_sglangs_out_of_memory(engine_run) ->
     assert (inc.crash_class, inc.severity) == ("kv_pool_oom", "fatal")
     assert inc.worker_path is not None and inc.worker_path.value == "v1"
     assert any(f.function == "verify" and f.file.endswith("eagle_worker.py") for f in inc.frames)
+
+
+def test_feature_store_keeps_each_column_until_the_catch_up_reads_it():
+    """One write per step per request lands at (row, column); a catch-up reads the span back,
+    and a later step's write does not disturb earlier columns (no tensor kept per step)."""
+    from spectrace_engine.mem_cache.feature_store import FeatureStore
+
+    store = FeatureStore(3, 8, 4, torch.float32, torch.device("cpu"))
+    store.write_span(1, 0, torch.ones(3, 4))  # a prefill of 3 columns
+    for step in range(3):  # three plain steps of rows 1 and 2, columns 3.. and 5..
+        feats = torch.full((2, 4), float(step + 10))
+        store.write(torch.tensor([1, 2]), torch.tensor([3 + step, 5 + step]), feats)
+    assert store.read(1, 0, 6)[:, 0].tolist() == [1, 1, 1, 10, 11, 12]
+    assert store.read(2, 5, 8)[:, 0].tolist() == [10, 11, 12]
+    store.write(torch.tensor([2]), torch.tensor([99]), torch.zeros(1, 4))  # past the row: last
+    assert store.read(2, 7, 8)[0, 0] == 0
