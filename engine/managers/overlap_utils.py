@@ -72,6 +72,7 @@ class PinnedRing:
 
     def _allocate(self, rows: int) -> None:
         self.rows = rows
+        self.cut: dict[tuple[int, int], tuple[Tensor, np.ndarray]] = {}  # (slot, bs) -> rows
         self.bufs = [
             torch.empty(rows, self.cols, dtype=torch.long, pin_memory=True)
             for _ in range(self.depth)
@@ -86,11 +87,13 @@ class PinnedRing:
         if packed.shape[0] > self.rows:  # an eager batch above the largest graph: rare
             self._allocate(packed.shape[0])
         i, self.i, bs = self.i, (self.i + 1) % self.depth, packed.shape[0]
-        host = self.bufs[i][:bs]
+        host, rows = self.cut.get((i, bs)) or self.cut.setdefault(
+            (i, bs), (self.bufs[i][:bs], self.arrays[i][:bs])
+        )
         host.copy_(packed, non_blocking=True)
         ready = self.events[i]
         ready.record()  # type: ignore[attr-defined]
-        return FutureTokens(host, ready, self.arrays[i][:bs])
+        return FutureTokens(host, ready, rows)
 
 
 def to_device(values: list[int], device: torch.device) -> Tensor:

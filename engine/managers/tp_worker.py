@@ -70,12 +70,13 @@ class Phases:
         self.clock = clock
         clock.lap("prepare")  # the worker batch and forward batch were built before the phases
         self._t = time.perf_counter_ns()
-        self._ev = self._event() if device.type == "cuda" else None
+        cuda = device.type == "cuda"
+        self._stream = torch.cuda.current_stream() if cuda else None  # looked up once a step
+        self._ev = self._event() if cuda else None
 
-    @staticmethod
-    def _event() -> torch.cuda.Event:
+    def _event(self) -> torch.cuda.Event:
         ev = torch.cuda.Event(enable_timing=True)
-        ev.record()
+        ev.record(self._stream)
         return ev
 
     def mark(self, name: str) -> None:
