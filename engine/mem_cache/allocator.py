@@ -37,7 +37,9 @@ class TokenToKVPoolAllocator:
     def free(self, free_index: Tensor) -> None:
         if free_index.numel() == 0:
             return
-        self.free_pages = torch.cat((self.free_pages, free_index.to(torch.int64)))
+        if free_index.dtype != torch.int64:
+            free_index = free_index.to(torch.int64)
+        self.free_pages = torch.cat((self.free_pages, free_index))
 
     def backup_state(self) -> Tensor:
         return self.free_pages

@@ -69,8 +69,8 @@ class KVPool:
 
     def release(self, slot: int, allocated: int) -> None:
         """A finished or retracted request gives back its tokens and its row."""
-        if allocated:
-            self.allocator.free(self.req_to_token[slot, :allocated].clone())
+        if allocated:  # free's cat copies the row before the zero_ below (stream order)
+            self.allocator.free(self.req_to_token[slot, :allocated])
         self.req_to_token[slot].zero_()
         self.req_to_token_pool.free(slot)
 
