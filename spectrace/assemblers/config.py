@@ -311,7 +311,7 @@ class ConfigCollector:
         if warning is None:
             return False
         self._config.engine = self._config.engine or "sglang"
-        self._config.era = self._version_era or warning.era
+        self._config.era = self._version_era or warning.era or self._config.era
         self._config.path_evidence.append(
             Evidence(
                 line.source,

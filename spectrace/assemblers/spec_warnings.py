@@ -16,7 +16,7 @@ class SpecWarning:
     """One known warning text and what it proves."""
 
     pattern: re.Pattern[str]
-    era: str  # the sglang releases that print this exact text
+    era: str | None  # the era table's era that prints this exact text (None: several eras)
     points_to: str | None  # "v1" | "v2" | "other" | None (informs only)
     worker_class: str | None
     overlap: bool | None  # the overlap scheduler state it implies
@@ -26,7 +26,7 @@ class SpecWarning:
 
 def _w(
     text: str,
-    era: str,
+    era: str | None,
     points_to: str | None,
     worker: str | None,
     overlap: bool | None,
@@ -172,6 +172,45 @@ SPEC_WARNINGS: tuple[SpecWarning, ...] = (
         None,
         "0.5.17+ notice: SGLANG_ENABLE_SPEC_V2 is ignored, speculative decoding always runs the V2 "
         "worker",
+    ),
+    _w(
+        r"Spec v2 is enabled for multi-layer EAGLE speculative decoding",
+        "0.5.7-0.5.10",
+        "v2",
+        "MultiLayerEagleWorkerV2",
+        True,
+        True,
+        "0.5.7-0.5.10 warning: a multi-layer EAGLE model (MiMo-V2-Flash) set SGLANG_ENABLE_SPEC_V2 "
+        "on, which forces the overlap scheduler on -> v2 (MultiLayerEagleWorkerV2)",
+    ),
+    _w(
+        r"Spec v2 is enabled for EAGLE speculative decoding\.",
+        None,
+        None,
+        None,
+        None,
+        True,
+        "0.5.12-0.5.13 warning (DeepSeek-V4 hook): SGLANG_ENABLE_SPEC_V2 set on for EAGLE with "
+        "topk 1; v2 unless --disable-overlap-schedule on 0.5.12, always v2 from 0.5.13",
+    ),
+    _w(
+        r"Overlap scheduler is disabled when using DFLASH speculative decoding",
+        None,
+        "v1",
+        "DFlashWorker",
+        False,
+        None,
+        "0.5.11-0.5.13 warning: DFLASH has no overlap (v2) worker yet -> v1 (DFlashWorker)",
+    ),
+    _w(
+        r"Overlap scheduler is disabled when using Frozen-KV MTP speculative decoding",
+        None,
+        "v1",
+        "FrozenKVMTPWorker",
+        False,
+        None,
+        "0.5.12-0.5.13 warning: FROZEN_KV_MTP has no overlap (v2) worker yet -> v1 "
+        "(FrozenKVMTPWorker)",
     ),
     _w(
         r"overlap scheduler and mixed chunked prefill are disabled because of using ngram",

@@ -215,3 +215,25 @@ def test_a_keyword_in_a_vllm_config_is_not_sglang(tmp_path: Path) -> None:
     )
     path = _path(tmp_path, [line, *PROBE])
     assert path.framework != "sglang"
+
+
+def _warned(tmp_path: Path, warning: str, *more: str) -> WorkerPath:
+    head = f"[2026-11-25 10:00:00] WARNING server_args.py:1400: {warning}"
+    return _path(tmp_path, [head, *more, *PROBE])
+
+
+def test_the_later_spec_warnings_name_their_worker(tmp_path: Path) -> None:
+    path = _warned(tmp_path, "Spec v2 is enabled for multi-layer EAGLE speculative decoding.")
+    assert (path.value, path.worker_class) == ("v2", "MultiLayerEagleWorkerV2")
+    path = _warned(tmp_path, "Overlap scheduler is disabled when using DFLASH speculative "
+                   "decoding (spec v2 is not supported yet).")  # fmt: skip
+    assert (path.value, path.worker_class) == ("v1", "DFlashWorker")
+    path = _warned(tmp_path, "Overlap scheduler is disabled when using Frozen-KV MTP "
+                   "speculative decoding (spec v2 is not supported yet).")  # fmt: skip
+    assert (path.value, path.worker_class) == ("v1", "FrozenKVMTPWorker")
+
+
+def test_the_deepseek_v4_warning_sets_the_switch_the_launch_reads(tmp_path: Path) -> None:
+    launch = "python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE"
+    path = _warned(tmp_path, "Spec v2 is enabled for EAGLE speculative decoding.", launch)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
