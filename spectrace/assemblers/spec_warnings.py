@@ -222,7 +222,9 @@ SPEC_WARNINGS: tuple[SpecWarning, ...] = (
         "ngram warning: NGRAM speculative decoding -> NGRAMWorker, overlap scheduler off",
     ),
     _w(
-        r"Pipeline parallelism is incompatible with overlap schedule",
+        r"Pipeline parallelism is incompatible with overlap schedule|Turn off overlap "
+        r"sche\w* for pipeline parallelism|Overlap scheduler is disabled because of using "
+        r"pipeline parallelism",
         "0.5.4+",
         None,
         None,
