@@ -22,6 +22,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Overlap scheduler",
     b"overlap schedule",
     b"overlap scheduler",
+    b"Turn off overlap",  # an older release's pipeline-parallel notice ("overlap scheule")
     b"Spec v",
     b"spec v2",
     b"SGLANG_ENABLE_SPEC_V2",
