@@ -86,6 +86,8 @@ def _loops_decide(
         return str(flag.value).upper() in EAGLE_FAMILY
     if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
         return True
+    if "eagle_draft_graph" in config.flags:  # only the EAGLE-type workers capture a draft graph
+        return True
     if load is not None and load.accept_len is not None:  # NGRAM logs accept len too
         named = config.flags.get("named_algorithm")
         return named is None or eagle_family(str(named.value))

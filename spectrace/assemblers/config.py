@@ -324,6 +324,8 @@ class ConfigCollector:
         )
         if warning.overlap is not None:
             self._set("disable_overlap_schedule", not warning.overlap, line, "warning")
+        if warning.eagle_machinery:  # the loops' vote needs the run to be EAGLE-type
+            self._set("eagle_draft_graph", True, line, "warning")
         if warning.spec_v2_env is not None:
             self._set("SGLANG_ENABLE_SPEC_V2", warning.spec_v2_env, line, "warning")
         return True

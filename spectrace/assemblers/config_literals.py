@@ -56,6 +56,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",
     b"Capture cuda graph end",
+    b"Capture draft",  # the EAGLE-type worker's draft graph capture
     b"Beta spec",
     b"vLLM API server version",
     *ASCEND_LITERALS,

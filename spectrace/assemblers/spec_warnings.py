@@ -22,6 +22,7 @@ class SpecWarning:
     overlap: bool | None  # the overlap scheduler state it implies
     spec_v2_env: bool | None  # SGLANG_ENABLE_SPEC_V2 as it must have been set
     reason: str
+    eagle_machinery: bool = False  # printed only by the EAGLE-type workers (v1 and v2 alike)
 
 
 def _w(
@@ -32,8 +33,10 @@ def _w(
     overlap: bool | None,
     env: bool | None,
     reason: str,
+    eagle_machinery: bool = False,
 ) -> SpecWarning:
-    return SpecWarning(re.compile(text), era, points_to, worker, overlap, env, reason)
+    return SpecWarning(re.compile(text), era, points_to, worker, overlap, env, reason,
+                       eagle_machinery)  # fmt: skip
 
 
 SPEC_WARNINGS: tuple[SpecWarning, ...] = (
@@ -211,6 +214,18 @@ SPEC_WARNINGS: tuple[SpecWarning, ...] = (
         None,
         "0.5.12-0.5.13 warning: FROZEN_KV_MTP has no overlap (v2) worker yet -> v1 "
         "(FrozenKVMTPWorker)",
+    ),
+    _w(
+        r"Capture draft (?:extend )?cuda graph (?:begin|end)",
+        None,
+        None,
+        None,
+        None,
+        None,
+        "the EAGLE-type worker captured its draft CUDA graph (eagle_worker.py and "
+        "eagle_worker_v2.py log it alike, sglang 0.4.4-0.5.13): the run speculates with the "
+        "EAGLE machinery",
+        eagle_machinery=True,
     ),
     _w(
         r"overlap scheduler and mixed chunked prefill are disabled because of using ngram",

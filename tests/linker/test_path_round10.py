@@ -237,3 +237,12 @@ def test_the_deepseek_v4_warning_sets_the_switch_the_launch_reads(tmp_path: Path
     launch = "python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE"
     path = _warned(tmp_path, "Spec v2 is enabled for EAGLE speculative decoding.", launch)
     assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+
+
+def test_the_draft_graph_capture_proves_the_eagle_machinery(tmp_path: Path) -> None:
+    capture = ("[2025-11-20 09:58:00 TP0] Capture draft cuda graph begin. This can take up to "
+               "several minutes. avail mem=20.1 GB")  # fmt: skip
+    path = _path(tmp_path, [capture, *_cut_loop("2025-11-20", accept=False)])
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    shown = next(e for e in path.evidence if e.lineno == 1)
+    assert "draft CUDA graph" in shown.reason
