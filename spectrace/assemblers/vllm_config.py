@@ -64,7 +64,24 @@ ASCEND_LITERALS: tuple[bytes, ...] = (
     b"quantization ascend",
     b"quantization=ascend",
     b"device_config=npu",
+    b"Platform plugin ",
+    b"detected platform ",
 )
+# The platform vLLM says it runs on: an out-of-tree plugin it activated, or the platform it
+# detected. vLLM's own proposer classes run on the in-tree GPU-like platforms only.
+_PLATFORM = re.compile(r"Platform plugin (\w+) is activated|[Dd]etected platform (\w+)")
+GPU_PLATFORMS = ("cuda", "rocm", "xpu", "cpu")
+
+
+def platform_named(text: str) -> str | None:
+    """``Platform plugin tpu is activated`` -> "tpu"; ``detected platform npu`` -> "ascend"."""
+    m = _PLATFORM.search(text)
+    if m is None:
+        return None
+    name = (m.group(1) or m.group(2)).lower()
+    return "ascend" if name == "npu" else name
+
+
 # The release beside the plugin's name: ``vllm-ascend 0.17.0rc1``, ``vllm-ascend:v0.19.1rc1``,
 # ``vllm_ascend==0.11.0``, an environment bullet ``vllm-ascend version: 0.23.0`` or
 # ``vllm-ascend版本：0.23.0`` (a few non-digits between, on one line).

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named
 from spectrace.assemblers.vllm_methods import (
     Inferred,
     infer,
@@ -33,7 +34,37 @@ def finish_vllm(
     collector's own, still being built)."""
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose)
+    _platform(config, lines)
     _on_ascend(config, config.version or prose)
+    _on_other_platform(config)
+
+
+def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A platform of its own (not vLLM's GPU ones) that vLLM's start-up lines name, where no
+    other line set one."""
+    if "platform" in config.flags:
+        return
+    for line in lines:
+        if (name := platform_named(line.text)) is not None and name not in GPU_PLATFORMS:
+            config.flags["platform"] = FlagValue(name, line.source, line.lineno, "env")
+            return
+
+
+def _on_other_platform(config: RunConfig) -> None:
+    """A platform plugin other than vllm-ascend (TPU, Gaudi, Neuron...) runs its own model
+    runner: vLLM's CUDA proposer a config line names may not be the class that ran, so it
+    becomes a condition (the family stays)."""
+    platform = config.flags.get("platform")
+    name = str(platform.value) if platform is not None else ""
+    if not name or name == "ascend" or name in GPU_PLATFORMS:
+        return
+    config.path_evidence = [
+        replace(e, points_to=None, worker_class=None,
+                condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} platform "
+                           "plugin may build its own proposer for this method"))
+        if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
 
 
 def _mtp_head(config: RunConfig, prose: str | None) -> None:

@@ -85,3 +85,19 @@ def test_without_the_plugins_release_the_vllm_release_it_pairs_with_decides(vllm
     path = global_worker_path(collect(*lines))
     assert (path.value, path.worker_class, path.framework) == ("other", worker, "vllm_ascend")
     assert f"paired with vLLM {vllm}" in path.evidence[-1].reason
+
+
+def test_another_platform_plugin_keeps_the_family_and_names_vllms_class_as_a_condition() -> None:
+    lines = ["INFO 05-02 10:00:00 [__init__.py:235] Platform plugin tpu is activated",
+             LAUNCH.format("eagle3")]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("unknown", None, "EAGLE3")
+    assert path.conditional is not None and path.conditional.startswith(
+        "EagleProposer on vLLM's GPU"
+    )
+    cuda = ["INFO 05-02 10:00:00 [__init__.py:235] Automatically detected platform cuda.",
+            LAUNCH.format("eagle3")]  # fmt: skip
+    assert global_worker_path(collect(*cuda)).worker_class == "EagleProposer"
+    npu = ["INFO 05-02 10:00:00 [__init__.py:220] Automatically detected platform npu.",
+           "- vllm-ascend version: 0.23.0", LAUNCH.format("eagle3")]  # fmt: skip
+    assert global_worker_path(collect(*npu)).worker_class == "AscendEagleProposer"
