@@ -48,6 +48,7 @@ class GoalVerdict:
     # issue 13: throughput / max(plain, spec reference) per level; at_every_level: all >= 1 - tol
     vs_best_by_level: dict[int, float] = field(default_factory=dict)
     at_every_level: bool | None = None
+    levels: tuple[int, ...] = ()  # the levels it was judged over (its own runs)
 
     @property
     def met(self) -> bool:
@@ -190,6 +191,7 @@ def _goal(
     row = df.filter(pl.col("config") == name).row(0, named=True)
     same = [s for s in spec if df.filter(pl.col("config") == s)["worker"][0] == row["worker"]]
     ref = same[0] if same else (spec[0] if spec else None)
+    levels = own_levels(df, name, levels)  # a config swept over fewer levels: judged over its own
     lo, hi = levels[0], levels[-1]
     lat, lat_ref = _value(df, name, lo, "latency_ms_mean"), _ref(df, ref, lo, "latency_ms_mean")
     thr, thr_ref = _value(df, name, hi, "gen_throughput"), _ref(df, plain, hi, "gen_throughput")
@@ -208,7 +210,14 @@ def _goal(
         g_spec,
         vs_best,
         every,
+        levels,
     )
+
+
+def own_levels(df: pl.DataFrame, name: str, levels: tuple[int, ...]) -> tuple[int, ...]:
+    """The levels ``name`` has a row at, finished or crashed (all of them if it has none)."""
+    ran = set(df.filter(pl.col("config") == name)["concurrency"].to_list())
+    return tuple(lv for lv in levels if lv in ran) or levels
 
 
 def _ref(df: pl.DataFrame, config: str | None, level: int, column: str) -> float | None:
@@ -239,6 +248,7 @@ def verdict_lines(v: Verdicts, tol: float = TOLERANCE) -> list[str]:
         )
     for g in v.goals:
         lat, thr, sweep = g.latency_at_low, g.throughput_at_high, g.beats_both
+        lo, hi = (g.levels[0], g.levels[-1]) if g.levels else (v.levels[0], v.levels[-1])
         lines += [
             f"{g.config} (threshold {g.threshold}, spec reference {g.spec_reference}): "
             f"goal {'met' if g.met else 'not met'}",

@@ -136,3 +136,12 @@ def test_a_config_swept_over_fewer_levels_is_judged_over_its_own_range():
     assert v.crossover["v1-tree"] == (True, True) and v.crossover_levels["v1-tree"] == (1, 4)
     assert "v1-tree: beats plain at c 1: yes; loses to plain at c 4: yes" in verdict_lines(v)
     assert v.crossover["v2-chain"] == (True, False)
+
+
+def test_dynamic_disable_swept_over_fewer_levels_is_judged_at_each_of_its_own():
+    thr = {"plain": [100.0, 200, 400], "v2-chain": [150.0, 250, 300], "v2-dd8": [148.0, 240, 0]}
+    rows = [r for r in sweep(thr, LAT | {"v2-dd8": [10.3, 12, 21]})
+            if not (r["config"] == "v2-dd8" and r["concurrency"] == 16)]  # fmt: skip
+    (g,) = compute_verdicts(to_frame(rows)).goals
+    assert g.levels == (1, 4) and g.at_every_level is True  # not n/a for the missing c 16
+    assert g.throughput_at_high.reference == 200.0  # plain at its own top, c 4
