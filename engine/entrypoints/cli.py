@@ -44,7 +44,8 @@ VerifyBackend = Annotated[
 VerifyOutsideGraph = Annotated[
     bool,
     typer.Option(
-        "--verify-outside-graph", help="Launch the verify after the graph replay (baseline)"
+        "--verify-outside-graph",
+        help="Launch the token choice (verify, or plain sampling) after the graph replay (baseline)",
     ),
 ]
 SimulateAcceptLen = Annotated[
