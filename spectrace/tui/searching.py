@@ -9,9 +9,7 @@ and a pattern that times out says so in one line. The keyboard is never held.
 from __future__ import annotations
 
 import array
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -27,6 +25,7 @@ from spectrace.tui.ranks import (
     ranks_seen,
     server_name,
 )
+from spectrace.tui.search_state import Hits, Near, Running
 from spectrace.tui.timeline import FilteredSource, LineSource, SingleSource
 from spectrace.tui.views import counted
 
@@ -41,48 +40,7 @@ TIMED_OUT = (
     "pattern {!r} timed out on one line (nested repeats such as (a+)+ backtrack): simplify it"
 )
 STREAM_S = 0.25  # how often a streaming filter shows its new lines and the status its counts
-
-
-@dataclass(slots=True)
-class Running:
-    """A search or filter in flight, as the status line shows it."""
-
-    what: str
-    text: str
-    total: int
-    done: int = 0
-    matches: int = 0
-
-    def status(self) -> str:
-        return (
-            f"{self.what} {self.text!r}: {self.done:,}/{self.total:,} lines, "
-            f"{self.matches:,} {'match' if self.matches == 1 else 'matches'} (Esc stops)"
-        )
-
-
-@dataclass(slots=True)
-class Hits:
-    """Matching rows of one view, in sorted batches as chunks come in."""
-
-    query: Query
-    view: LineSource
-    count_at_start: int
-    batches: list[list[int]] = field(default_factory=list)
-    count: int = 0
-    complete: bool = False
-
-    def add(self, rows: list[int]) -> None:
-        if rows:
-            self.batches.append(sorted(rows))
-            self.count += len(rows)
-
-    def after(self, row: int) -> int | None:
-        found = [b[i] for b in self.batches if (i := bisect_right(b, row)) < len(b)]
-        return min(found, default=None)
-
-    def before(self, row: int) -> int | None:
-        found = [b[i - 1] for b in self.batches if (i := bisect_left(b, row)) > 0]
-        return max(found, default=None)
+NEAR_LINES = 4096  # lines after the cursor searched at once, before the dialog's close is drawn
 
 
 class SearchActions(_Base):
@@ -99,9 +57,16 @@ class SearchActions(_Base):
     def action_search(self) -> None:
         def done(query: Query | None) -> None:
             self.search_query = query
-            self.log_view.set_pattern(query.pattern if query else None)
-            if query is not None:
-                self._search(query, 1)
+            if query is None:
+                self.log_view.set_pattern(None)
+                return
+            # highlighted with the first match: one redraw, not two before it shows
+            near = self._near(query)
+            if near is not None and near.rows:
+                found = near.stop - near.start, len(near.rows)
+                self.running = Running("search", query.text, near.view.count, *found)
+                self._show_match(near.rows[0], True)
+            self._search(query, 1, near)
 
         self.push_screen(QueryDialog("Search (n/N for next/previous)", with_exclude=False), done)
 
@@ -130,19 +95,43 @@ class SearchActions(_Base):
         if row is None:
             self.say(f"not found: {query.text}")
         else:
-            self.log_view.go_to(row, query.pattern)
+            self._show_match(row)
+
+    def _near(self, query: Query) -> Near | None:
+        """The first NEAR_LINES lines after the cursor searched now (one file's view only)."""
+        view, cursor = self.log_view.source, self.log_view.cursor
+        if not view.count or not _file_order(view):
+            return None
+        file, line = view.locate(cursor)
+        index = self.files.indexes[file]
+        start = line + 1
+        stop = min(start + NEAR_LINES, index.line_count)
+        rows: list[int] = []
+        try:
+            for step in scan_lines(index, query, start, stop):
+                rows += [r for n in step.hits if (r := _row(view, file, n)) is not None]
+        except (PatternTimeout, OSError):
+            return None  # the worker says so
+        return Near(view, cursor, file, start, max(stop, start), rows)
 
     @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: Query, direction: int) -> None:
-        view, cursor = self.log_view.source, self.log_view.cursor
+    def _search(self, query: Query, direction: int, near: Near | None = None) -> None:
+        view, cursor = (
+            (near.view, near.cursor) if near else (self.log_view.source, self.log_view.cursor)
+        )
         hits = Hits(query, view, view.count)
-        self.hits, jumped, self.search_said = hits, False, None
+        hits.add(near.rows if near else [])
+        self.hits, jumped, self.search_said = hits, bool(hits.count), None
         ordered = _file_order(view)
-        self.running = running = Running("search", query.text, view.count)
+        done = near.stop - near.start if near else 0
+        self.running = running = Running("search", query.text, view.count, done, hits.count)
         worker = get_current_worker()
         cancelled = lambda: worker.is_cancelled  # noqa: E731
+        resume = near.stop if near else None
         try:
-            for file, lo, hi, lines in self._scan(query, view, cursor, direction, cancelled):
+            for file, lo, hi, lines in self._scan(
+                query, view, cursor, direction, cancelled, resume
+            ):
                 hits.add([r for line in lines if (r := _row(view, file, line)) is not None])
                 running.done, running.matches = running.done + hi - lo, hits.count
                 if ordered and not jumped and direction > 0:
@@ -165,10 +154,18 @@ class SearchActions(_Base):
     def _jump_to_hit(self, row: int | None) -> bool:
         if row is None:
             return False
-        pattern = self.search_query.pattern if self.search_query else None
-        self.call_from_thread(self.log_view.go_to, row, pattern)
-        self.call_from_thread(self._status)  # the first match counted now, not at the next tick
+        self.call_from_thread(self._show_match, row, True)
         return True
+
+    def _show_match(self, row: int, counted: bool = False) -> None:
+        """The cursor on a match, the search's pattern highlighted, in one redraw; ``counted``:
+        the status shows the first match now, not at the next tick."""
+        pattern = self.search_query.pattern if self.search_query else None
+        if self.log_view.pattern is not pattern:
+            self.log_view.set_pattern(pattern)
+        self.log_view.go_to(row, pattern)
+        if counted:
+            self._status()
 
     def _scan(
         self,
@@ -177,16 +174,18 @@ class SearchActions(_Base):
         cursor: int,
         direction: int,
         cancelled: Callable[[], bool],
+        resume: int | None = None,
     ) -> Iterator[tuple[int, int, int, list[int]]]:
         """(file, lo, hi, matching lines) chunk by chunk: from the cursor's line on first (so
-        the next match shows at once), then the rest, then the other files."""
+        the next match shows at once; ``resume``: from there, the lines before it were searched
+        already), then the rest, then the other files."""
         indexes = self.files.indexes
         here = view.locate(cursor) if view.count else (0, 0)
         start = here[1] + 1 if direction > 0 and view.count else 0
         for file in sorted(range(len(indexes)), key=lambda f: f != here[0]):
             index = indexes[file]
             spans = (
-                [(start, index.line_count), (0, start)]
+                [(resume if resume is not None else start, index.line_count), (0, start)]
                 if file == here[0]
                 else [(0, index.line_count)]
             )
@@ -372,6 +371,8 @@ class SearchActions(_Base):
         """A search ended: its count stays in the status line (as lnav's "N hits for")."""
         self.running = None
         if hits is not None:
+            if self.log_view.pattern is not hits.query.pattern:
+                self.log_view.set_pattern(hits.query.pattern)  # no match to jump to: still shown
             found = counted(hits.count, "match", "matches") if hits.count else "not found"
             self.search_said = f"search {hits.query.text!r}: {found}"
         self._status()

@@ -22,6 +22,7 @@ from spectrace.tui.linestyle import LineStyler, masked
 from spectrace.tui.timeline import LineSource
 
 RENDER_CACHE = 2000
+STRIP_CACHE = 512  # drawn rows kept: a redraw of rows already drawn (a dialog closing) is free
 CURSOR_STYLE = Style(bgcolor="rgb(40,60,90)")
 GUTTER_STYLE = Style(color="rgb(110,110,110)")
 MATCH_STYLE = Style(color="black", bgcolor="yellow")
@@ -110,6 +111,8 @@ class LogView(ScrollView, can_focus=True):
         self.follow = False
         self.colour = True
         self._cache: OrderedDict[int, Text] = OrderedDict()
+        # (row, scroll x, width, cursor row, style) -> the row's Text when drawn and its strip
+        self._strips: dict[tuple[int, int, int, bool, Style], tuple[Text, Strip]] = {}
         self._width = 0
         self._digits = 7  # the line number's width in the gutter
         self.placeholder: Text | None = None  # shown when there is no log at all
@@ -300,16 +303,31 @@ class LogView(ScrollView, can_focus=True):
                 strip = Strip(list(self.placeholder.render(self.app.console)))
                 return strip.crop_extend(0, width, self.rich_style)
             return Strip.blank(width, self.rich_style)
-        text = self._shown_text(row)
-        strip = Strip(list(text.render(self.app.console)), text.cell_len)
-        strip = edge_marks(
-            strip.crop_extend(scroll_x, scroll_x + width, self.rich_style),
-            left=scroll_x > 0 and text.cell_len > 0,
-            right=text.cell_len > scroll_x + width,
-        )
+        text, style = self._shown_text(row), self.rich_style
+        key = (row, int(scroll_x), width, row == self.cursor, style)
+        drawn = self._strips.get(key)
+        if drawn is not None and drawn[0] is text:  # the same Text object: nothing changed
+            return drawn[1]
+        strip, cells = self._visible(text, int(scroll_x), width, style)
+        strip = edge_marks(strip, left=scroll_x > 0 and cells > 0, right=cells > scroll_x + width)
         if row == self.cursor:
             strip = strip.apply_style(CURSOR_STYLE)
+        if len(self._strips) >= STRIP_CACHE:
+            self._strips.clear()
+        self._strips[key] = (text, strip)  # holding the Text keeps its id from being reused
         return strip
+
+    def _visible(self, text: Text, left: int, width: int, style: Style) -> tuple[Strip, int]:
+        """The row's cells [left, left + width) and how many cells the whole row has. A row of
+        printable ASCII (one cell a character) is cut before it is drawn: a 20 kB line (a
+        server_args dump) costs what its visible part does, not a cell count of every char."""
+        if _one_cell_each(text.plain):
+            shown = text[left : left + width] if left or len(text.plain) > width else text
+            strip = Strip(list(shown.render(self.app.console)), len(shown.plain))
+            return strip.crop_extend(0, width, style), len(text.plain)
+        cells = text.cell_len
+        strip = Strip(list(text.render(self.app.console)), cells)
+        return strip.crop_extend(left, left + width, style), cells
 
     def _gutter_width(self) -> int:
         """Cells before a row's text: the file label (merged files) and the line number."""
@@ -347,10 +365,20 @@ class LogView(ScrollView, can_focus=True):
         self._cache[row] = text
         if len(self._cache) > RENDER_CACHE:
             self._cache.popitem(last=False)
-        if text.cell_len > self._width:
-            self._width = min(text.cell_len + 1, MAX_WIDTH)
+        cells = _cells(text)
+        if cells > self._width:
+            self._width = min(cells + 1, MAX_WIDTH)
             self.call_later(self._sync_size)
         return text
+
+
+def _one_cell_each(plain: str) -> bool:
+    return plain.isascii() and plain.isprintable()
+
+
+def _cells(text: Text) -> int:
+    """Cells the row takes; rich counts them a character at a time past 512 characters."""
+    return len(text.plain) if _one_cell_each(text.plain) else text.cell_len
 
 
 def _highlight(body: Text, pattern: Matchable, style: Style, start: int = 0) -> None:
