@@ -69,7 +69,8 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
         StackFrame(f, first.source, first.lineno, _traceback_text(f), "traceback frame")
         for f in frames
     ]
-    out = [called for sf in out for called in (*_loop_called(sf), sf)]
+    named = {f.function for f in frames}  # a loop the traceback shows needs no caller's help
+    out = [called for sf in out for called in (*_loop_called(sf, named), sf)]
     cut = _cut_frame(incident.lines)
     if cut is not None:
         text = incident.lines[-1].strip()
@@ -78,12 +79,12 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
     return out or _escaped_frames(incident)
 
 
-def _loop_called(sf: StackFrame) -> tuple[StackFrame, ...]:
+def _loop_called(sf: StackFrame, shown: set[str]) -> tuple[StackFrame, ...]:
     """The scheduler loop a frame's source line calls (``scheduler.event_loop_normal()`` under
-    ``run_scheduler_process``), as a frame of that loop: a paste cut right after the caller
-    still tells which loop ran."""
+    ``run_scheduler_process``), as a frame of that loop, unless the traceback shows the loop's
+    own frame: a paste cut right after the caller still tells which loop ran."""
     m = _LOOP_CALL.search(sf.frame.code or "")
-    if m is None:
+    if m is None or m.group(1) in shown:
         return ()
     sig = function_signature(m.group(1))
     if sig is None:

@@ -109,6 +109,7 @@ class ConfigCollector:
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
+        self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
 
@@ -209,6 +210,13 @@ class ConfigCollector:
         ):
             line = next(line for name, line in self._named if name == named)
             self._set("named_algorithm", named, line, "prose")
+        if self._machinery is not None and "speculative_algorithm" not in self._config.flags:
+            line, reason = self._machinery  # the loops' vote needs the run to be EAGLE-type
+            self._set("eagle_draft_graph", True, line, "warning")
+            self._config.path_evidence.append(
+                Evidence(line.source, line.lineno, trim(line.raw), reason)
+            )
+            self._machinery = None
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -311,6 +319,9 @@ class ConfigCollector:
         if warning is None:
             return False
         self._config.engine = self._config.engine or "sglang"
+        if warning.eagle_machinery:  # told only when nothing names the algorithm (_single)
+            self._machinery = self._machinery or (line, warning.reason)
+            return True
         self._config.era = self._version_era or warning.era or self._config.era
         self._config.path_evidence.append(
             Evidence(
@@ -324,8 +335,6 @@ class ConfigCollector:
         )
         if warning.overlap is not None:
             self._set("disable_overlap_schedule", not warning.overlap, line, "warning")
-        if warning.eagle_machinery:  # the loops' vote needs the run to be EAGLE-type
-            self._set("eagle_draft_graph", True, line, "warning")
         if warning.spec_v2_env is not None:
             self._set("SGLANG_ENABLE_SPEC_V2", warning.spec_v2_env, line, "warning")
         return True
@@ -404,6 +413,6 @@ class ConfigCollector:
                     trim(line.raw),
                     f"SGLANG_ENABLE_SPEC_V2={env['SGLANG_ENABLE_SPEC_V2']} "
                     f"{'set at launch' if origin == 'launch_command' else 'named in the log'} "
-                    "(0.5.5-0.5.16: decides whether EAGLE runs on the overlap v2 worker)",
+                    "(0.5.5-0.5.12: decides whether EAGLE runs on the overlap v2 worker)",
                 )
             )
