@@ -40,6 +40,15 @@ for rep in $(seq 1 "$REPS"); do
   one after-choice-outside "$rep" /tmp/pkg --verify-outside-graph
 done
 echo "== runs done at $(( $(date +%s) - T0 ))s" | tee -a "$OUT/host_time.log"
+python3 - "$OUT/host_time.csv" <<'PY' | tee -a "$OUT/host_time.log"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+med = {t: statistics.median(float(r["host_ms"]) for r in rows if r["tree"] == t)
+       for t in dict.fromkeys(r["tree"] for r in rows)}
+base = med.get("before")
+for t, m in med.items():  # medians of the interleaved runs; ratio against before, same command
+    print(f"median host ms/step {t}: {m:.3f}" + (f" ({m / base:.2f}x before)" if base else ""))
+PY
 SPECTRACE_ENGINE_DEVICE=cuda timeout 150 python3 -m pytest -q -p no:cacheprovider \
   tests/engine/test_lean_step.py tests/engine/test_graph_runner.py > "$OUT/pytest.log" 2>&1
 echo "pytest exit $? at $(( $(date +%s) - T0 ))s"; tail -5 "$OUT/pytest.log"
