@@ -11,7 +11,12 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.trtllm_config import eagle_mode, mtp_mode, resolved_method
+from spectrace.assemblers.trtllm_config import (
+    DRAFT_TARGET_CONDITION,
+    eagle_mode,
+    mtp_mode,
+    resolved_method,
+)
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
@@ -37,6 +42,10 @@ ASCEND_VERSION = (
 TRTLLM_MTP = (
     "`use_mtp_vanilla:` under the YAML's `speculative_config:`, or the target checkpoint's "
     "`num_nextn_predict_layers` in its config.json (one MTP module runs MTP Eagle)"
+)
+TRTLLM_VERSION = (
+    "the TensorRT-LLM version (`pip show tensorrt_llm`, the `[TensorRT-LLM] TensorRT-LLM "
+    "version:` banner) or a frame from the worker"
 )
 TRTLLM_CONFIG = "the `speculative_config:` / `decoding_type:` of the extra_llm_api_options YAML"
 TRTLLM_ONE_MODEL = (
@@ -129,6 +138,10 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
         method = (mode or method).lower()
+    if method.replace("_", "") == "drafttarget":  # one- or two-model by release
+        reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {DRAFT_TARGET_CONDITION}"
+        return [Evidence(flag.source, flag.lineno, text, reason, None, None,
+                         DRAFT_TARGET_CONDITION)]  # fmt: skip
     if method == "mtp":  # MTP Eagle or vanilla: the checkpoint's MTP modules decide
         mode, condition = mtp_mode(_value(config, "speculative_config.mtp_vanilla"),
                                    _value(config, "speculative_config.one_model"))  # fmt: skip
@@ -211,6 +224,7 @@ def missing_evidence(
         )
     if conditional:
         trtllm = TRTLLM_MTP if "MTP module" in conditional else TRTLLM_ONE_MODEL
+        trtllm = TRTLLM_VERSION if "DraftTargetOneModelWorker" in conditional else trtllm
         first = {"trtllm": trtllm, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
         platform = config.flags.get("platform")
         engine = "vllm_ascend" if platform is not None and platform.value == "ascend" else None

@@ -263,3 +263,12 @@ def mtp_mode(vanilla: object, one_model: object) -> tuple[str | None, str | None
         f"{eagle} if the checkpoint has one MTP module (DeepSeek-V3/R1) and use_mtp_vanilla "
         "keeps its default (False), else MTPWorker (MTP vanilla)"
     )
+
+
+# DraftTargetDecodingConfig.spec_dec_mode: DRAFT_TARGET (ModelDrafter, two-model) in the releases
+# that read it first; newer llm_args.py hold ``_draft_target_one_model = PrivateAttr(True)`` and
+# run DRAFT_TARGET_ONE_MODEL (DraftTargetOneModelWorker). The release that switched is not read.
+DRAFT_TARGET_CONDITION = (
+    "DraftTargetOneModelWorker (one-model, the default where llm_args.py has "
+    "_draft_target_one_model) or ModelDrafter (two-model, the releases before it)"
+)

@@ -170,3 +170,14 @@ def test_auto_decoding_names_the_ngram_drafter_it_picks() -> None:
     ngram = global_worker_path(collect("speculative_config:", "  decoding_type: NGram",
                                        "  max_draft_len: 4"))  # fmt: skip
     assert (ngram.worker_class, ngram.family) == ("NGramDrafter", "NGRAM")
+
+
+@pytest.mark.parametrize("spelling", ["DraftTarget", "Draft_Target"])
+def test_draft_target_is_one_or_two_model_by_release(spelling) -> None:
+    lines = ["speculative_config:", f"  decoding_type: {spelling}", "  max_draft_len: 4",
+             "  speculative_model: /m/draft-1b"]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("unknown", None, "DRAFT_TARGET")
+    assert path.conditional is not None and path.conditional.startswith("DraftTargetOneModelWorker")
+    assert "ModelDrafter (two-model" in path.conditional
+    assert "TensorRT-LLM version" in path.missing[0]
