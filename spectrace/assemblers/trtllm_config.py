@@ -37,6 +37,8 @@ LITERALS: tuple[bytes, ...] = (
     b"examples/medusa/",
     b"examples/redrafter/",
     b"examples/lookahead/",
+    b"2-model is deprecated",
+    b"2-model style MTP is deprecated",
     *(f"{name}{sep}".encode() for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm",
                                            "TRTLLM", "TRT-LLM", "trtllm")
       for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:")),
@@ -90,8 +92,19 @@ _CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
 _TRUTH = {"true": True, "false": False}
 
 
+# Warnings llm_args.py logs only when a two-model mode is configured (deprecated for 1.4).
+_TWO_MODEL = (
+    ("Eagle3 2-model is deprecated", {"speculative_config.method": "eagle",
+                                      "speculative_config.one_model": False}),
+    ("2-model style MTP is deprecated", {"speculative_config.method": "mtp_eagle"}),
+)  # fmt: skip
+
+
 def trtllm_spec_flags(text: str) -> dict[str, object]:
     """One YAML, argument-dump, command or log line -> {flag: value}; {} for any other."""
+    for said, flags in _TWO_MODEL:
+        if said in text:
+            return dict(flags)
     if (m := _DRAFT_LEN.fullmatch(text.strip())) is not None:
         draft = int(m.group(1))  # the C++ runtime prints 0 when the engine does not speculate
         if draft:

@@ -181,3 +181,15 @@ def test_draft_target_is_one_or_two_model_by_release(spelling) -> None:
     assert path.conditional is not None and path.conditional.startswith("DraftTargetOneModelWorker")
     assert "ModelDrafter (two-model" in path.conditional
     assert "TensorRT-LLM version" in path.missing[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "worker", "family"),
+    [("[01/20/2026-10:00:00] [TRT-LLM] [W] Eagle3 2-model is deprecated and will be removed in "
+      "release 1.4.", "ModelDrafter", "EAGLE3"),
+     ("[TRT-LLM] [W] 2-model style MTP is deprecated and will be removed in release 1.4.",
+      "ModelDrafter", "MTP")],
+)  # fmt: skip
+def test_the_two_model_deprecation_warning_names_the_two_model_drafter(line, worker, family) -> None:
+    path = global_worker_path(collect(line))
+    assert (path.value, path.worker_class, path.family) == ("other", worker, family)
