@@ -13,7 +13,7 @@
 set -o pipefail
 T0=$(date +%s)
 . benchmarks/h200_env.sh
-left() { echo $(( ${LIMIT:-430} - ($(date +%s) - T0) )); }
+left() { echo $(( ${LIMIT:-330} - ($(date +%s) - T0) )); }
 SPECTRACE_ENGINE_DEVICE=cuda timeout 60 python3 -m pytest -q -p no:cacheprovider -x \
   tests/engine/test_paged_attention.py tests/engine/test_prefill_graph.py > "$OUT/pytest.log" 2>&1
 rc=$?; echo "pytest exit $rc at $(( $(date +%s) - T0 ))s"; tail -3 "$OUT/pytest.log"
@@ -29,8 +29,8 @@ part() {  # part NAME SECONDS ACCEPT FLAGS...
   cp "/tmp/$name/rows.jsonl" "$OUT/$name-rows.jsonl" 2>/dev/null
 }
 cap() { local l; l=$(left); echo $(( l < $1 ? l : $1 )); }
-part plain "$(cap 70)" 3.0 --concurrency 1,16,64,128,256 --configs plain
-part chain2 "$(cap 170)" 2.0 --concurrency 1,16,64,128,256 --configs v2-chain,v2-dd --thresholds 96
+part plain "$(cap 60)" 3.0 --concurrency 1,16,64,128,256 --configs plain
+part chain2 "$(cap 150)" 2.0 --concurrency 1,16,64,128,256 --configs v2-chain,v2-dd --thresholds 96
 part tree "$(left)" 3.0 --concurrency 1,4,16,64,128 --configs v1-tree,v1-tree-dd --thresholds 16
 crash=$(grep -l "Traceback" /tmp/*/runs/*/engine.log 2>/dev/null | head -1)
 [ -n "$crash" ] && { echo "first crash: $crash"; grep -B30 -m1 "Error" "$crash" | tail -40; } | tee -a "$OUT/load.log"
