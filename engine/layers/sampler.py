@@ -76,9 +76,8 @@ class Sampler:
 class SampleEpilogue:
     """A plain decode's token choice, captured in the DECODE graph after the forward.
 
-    Outputs per request: the token, the row ``[0, token, nan]`` the host copies (the layout
-    ``FutureTokens`` reads: accept length 0, one token, the row's NaN flag) and the KV length
-    after the step (position + 1). ``prepare`` draws the
+    Outputs per request: the token and the row ``[0, token, nan]`` the host copies (the layout
+    ``FutureTokens`` reads: accept length 0, one token, the row's NaN flag). ``prepare`` draws the
     live rows' race weights before the replay (padded rows keep old ones: their tokens are never
     read); ``publish`` keeps the live rows' outputs for the worker, as views of the graph's
     outputs, which the next replay of that graph rewrites.
@@ -98,14 +97,14 @@ class SampleEpilogue:
         race = None if self.race is None else self.race[: logits.shape[0]]
         ids = self.sampler.choose(logits, race)
         nan = torch.isnan(logits).any(-1)
-        return ids, torch.stack((torch.zeros_like(ids), ids, nan.long()), 1), views[1][:, 0] + 1
+        return ids, torch.stack((torch.zeros_like(ids), ids, nan.long()), 1)
 
     def publish(self, forward_batch: object, outs: tuple[Tensor, ...]) -> bool:
         self.outs = outs
         return True
 
     def take(self) -> tuple[Tensor, ...]:
-        """The last replay's (tokens, rows, KV lengths), once: empty when no replay chose since."""
+        """The last replay's (tokens, rows), once: empty when no replay chose since."""
         outs, self.outs = self.outs, ()
         return outs
 

@@ -54,7 +54,10 @@ class GenerationBatchResult:
     host_syncs: int = 0  # device -> host reads inside the step, measured (HostSync)
     resolve_syncs: int = 0  # reads when the scheduler processed the result (FutureTokens)
     future: FutureTokens | None = None  # results the scheduler reads after the step
-    next_token_ids: Tensor | None = None  # [bs] each request's new root, on the device
+    # [bs] each request's new root, on the device; after a plain graph step a view of the graph's
+    # output, which its next replay rewrites: read it before the next launch (the next step's
+    # inputs are) or clone it. The lengths (seq_lens) are a fresh tensor.
+    next_token_ids: Tensor | None = None
     seq_lens: Tensor | None = None  # [bs] KV length after the step, on the device
     next_draft_input: object | None = None  # the EagleDraftInput the next step drafts from
     target_hidden: Tensor | None = None  # plain step of a spec server: features for catch-up
@@ -169,10 +172,10 @@ class TpModelWorker:
         logits, aux, info = self.model_runner.forward(fb)
         ph.mark("decode")
         chosen = self.sample_epilogue.take() if self.sample_epilogue is not None else ()
-        if info.epilogue and chosen:  # the graph chose the tokens (views of its outputs, which
-            next_ids, packed, seq_lens = chosen  # the batch holds until the next replay)
-        else:  # eager, or where the choice must follow the replay (TP, nan_logits)
-            (next_ids, packed), seq_lens = self.sample_after(logits[:, 0]), mwb.seq_lens + 1
+        if info.epilogue and chosen:  # the graph chose: views of its outputs
+            next_ids, packed = chosen
+        else:  # eager, or the choice after the replay (TP > 1, nan_logits)
+            next_ids, packed = self.sample_after(logits[:, 0])
         future = self.ring.launch(packed)
         ph.mark("sample")
         return GenerationBatchResult(
@@ -183,6 +186,6 @@ class TpModelWorker:
             host_syncs=self.syncs.n - before,
             future=future,
             next_token_ids=next_ids,
-            seq_lens=seq_lens,
+            seq_lens=mwb.seq_lens + 1,  # a fresh tensor: the old lengths stay readable
             target_hidden=aux[:, 0].clone() if self.cfg.spec.enabled else None,
         )
