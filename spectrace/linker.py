@@ -19,7 +19,7 @@ from spectrace.assemblers.run_config import (
 )
 from spectrace.assemblers.sglang_eras import newest_at
 from spectrace.assemblers.shapes import find_shape_mismatch
-from spectrace.assemblers.spec_prose import eagle_family
+from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of, localize
 from spectrace.explain import explain
 from spectrace.incident_model import Incident
@@ -136,23 +136,31 @@ def path_evidence(
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)
-    if not any(e.points_to for e in evidence):  # nothing of its own: the run's other crashes
+    if not _settled(evidence):  # nothing of its own: the run's other crashes
         peers = peer_frames(incident, others, since)
         loops = loops or _loops_decide(config, peers, load, era)
         evidence += [
             e for e in frame_votes(peers, loops, era, newest) if e.points_to or e.condition
         ]
-    if not any(e.points_to for e in evidence):  # a family's file under the runner's draft step
+    if not _settled(evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
-    if not any(e.points_to or e.condition for e in evidence):  # an SGLang family's own file
+    if not _settled(evidence, conditions=True):  # an SGLang family's own file
         found = sglang_family_evidence(own + ranks + pasted, config, newest)
         same = {(e.source, e.lineno, e.text) for e in found}
         evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
-    if not any(e.points_to for e in evidence):  # weakest: `eagle_worker_v2.py:828` in prose
+    if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
-    evidence.sort(key=lambda e: e.points_to is None)  # stable: voters first, strongest first
+    # stable: voters first, strongest first; an algorithm the prose names after them all
+    evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
+
+
+def _settled(evidence: Sequence[Evidence], conditions: bool = False) -> bool:
+    """Whether something points (or, with ``conditions``, gives a conditional); an algorithm
+    only the report's sentences name leaves room for every weaker kind of evidence."""
+    return any((e.points_to or (conditions and e.condition))
+               and not e.reason.startswith(PROSE_REASON) for e in evidence)  # fmt: skip
 
 
 def _kind(evidence: Evidence) -> str:

@@ -33,6 +33,7 @@ _AFTER = re.compile(r"\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s+(?:is\s+|was\s+|set\s+)
 _BEFORE = re.compile(r"\b(enabl(?:e|ed|ing)|turn(?:ed|ing)? on|disabl(?:e|ed|ing)|turn(?:ed|ing)? "
                      r"off|unset(?:ting)?|without)\s+(?:the\s+)?[`'\"]?SGLANG_ENABLE_SPEC_V2\b"
                      r"(?![`'\"]?\s*[=:])", re.I)  # fmt: skip
+PROSE_REASON = "named in the text, not a launch command"  # every verdict of this module
 _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
@@ -103,7 +104,7 @@ def prose_verdict(
     return DumpVerdict(
         verdict.points_to,
         verdict.worker_class,
-        f"named in the text, not a launch command: {algorithm}{setting}: {why}",
+        f"{PROSE_REASON}: {algorithm}{setting}: {why}",
         f"{algorithm} ...{setting}",
         condition=verdict.condition,
     )

@@ -246,3 +246,11 @@ def test_the_draft_graph_capture_proves_the_eagle_machinery(tmp_path: Path) -> N
     assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
     shown = next(e for e in path.evidence if e.lineno == 1)
     assert "draft CUDA graph" in shown.reason
+
+
+def test_a_worker_file_named_in_prose_beats_the_algorithm_named_there(tmp_path: Path) -> None:
+    lines = ["We run EAGLE on sglang 0.5.14 and verify fails.",
+             "The call chain: `multi_layer_eagle_worker_v2.py:412` -> `spec_utils.py:90`.", *PROBE]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "MultiLayerEagleWorkerV2")
+    assert path.conflict is None
