@@ -143,7 +143,15 @@ def speculative_repr_flags(text: str) -> dict[str, object]:
     inside = bracketed(text, open_at)
     call = SPEC_REPR + (inside + ")" if inside is not None else text[open_at + 1 :])
     inner, _complete = parse_call_kwargs(call)
-    return _repr_kwargs(inner)
+    flags = _repr_kwargs(inner)
+    if (plugin := _SUBCLASS.search(text[max(0, at - 40) : at])) is not None:
+        flags["platform"] = plugin.group(1).lower()  # its own proposers: vLLM's a condition
+    return flags
+
+
+# ``ArcticSpeculativeConfig(...)``: a plugin's subclass of vLLM's SpeculativeConfig; the plugin
+# patches the speculative path, so the method names the family and vLLM's class only a condition.
+_SUBCLASS = re.compile(r"(?<!\w)([A-Za-z]\w*)$")
 
 
 # vLLM's and its plugins' own errors name the configured method ("Unknown speculative

@@ -60,7 +60,7 @@ def _on_other_platform(config: RunConfig) -> None:
         return
     config.path_evidence = [
         replace(e, points_to=None, worker_class=None,
-                condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} platform "
+                condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} "
                            "plugin may build its own proposer for this method"))
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
