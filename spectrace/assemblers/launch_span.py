@@ -51,6 +51,7 @@ _PROMPT = re.compile(r"^\s*(?:\$|>>>|\(\w[\w.-]*\)\s*\$?)\s+")  # "$ ", "(venv) 
 _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
 _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
 _BOLD = re.compile(r"\*\*|`")
+_VALUELESS = re.compile(r"(?:^|\s)--[a-z][\w-]*$")  # a line that ends on a flag with no value
 
 
 def clean(text: str) -> str:
@@ -263,6 +264,8 @@ class LaunchSpan:
             return len(body) - len(stripped) > self.block
         if stripped.startswith("-"):  # a flag on its own line, or a YAML list item
             return True
+        if stripped[:1] in "'\"{" and _VALUELESS.search(clean(before)) is not None:
+            return True  # the flag's value pasted on the line after it
         key = _KEY.match(body)
         return key is not None and key.group(2) in ("args", "command")
 

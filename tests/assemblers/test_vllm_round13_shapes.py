@@ -17,3 +17,13 @@ def test_a_plugins_speculative_config_subclass_keeps_the_family_and_not_vllms_cl
     assert path.conditional is not None and "toyplugin plugin" in path.conditional
     plain = line.replace("ToyPluginSpeculativeConfig(", "speculative_config=SpeculativeConfig(")
     assert global_worker_path(collect(plain)).worker_class == "EagleProposer"
+
+
+def test_a_flag_whose_value_is_pasted_on_the_next_line_is_read_with_it() -> None:
+    lines = ["vllm serve /models/q --max-model-len 8192", "--speculative-config",
+             "'{\"method\": \"eagle3\", \"model\": \"/m/eagle3-draft\", \"num_speculative_tokens\": 2}'",
+             "--max-num-seqs 8"]  # fmt: skip
+    path = global_worker_path(collect(*lines))
+    assert (path.value, path.worker_class, path.family) == ("other", "EagleProposer", "EAGLE3")
+    apart = [*lines[:2], "", lines[2]]  # a blank line between: the value is not the flag's
+    assert global_worker_path(collect(*apart)).worker_class is None
