@@ -37,6 +37,8 @@ LITERALS: tuple[bytes, ...] = (
     b"examples/medusa/",
     b"examples/redrafter/",
     b"examples/lookahead/",
+    b"Device(s) for draft model: ",
+    b"Using Draft-Target-Model speculative decoding",
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
     *(f"{name}{sep}".encode() for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm",
@@ -70,6 +72,9 @@ _TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
 # The TensorRT engine flow's per-method example scripts (convert_checkpoint.py, run.py): the
 # engine is built for that mode, and no PyTorch worker runs it.
 _EXAMPLE = re.compile(r"examples/(eagle|medusa|redrafter|lookahead)/\w+\.py\b")
+# examples/run.py's Draft-Target-Model lines (engine flow): the target engine takes the draft's
+# tokens from outside (speculative_decoding_mode draft_tokens_external).
+_DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
 _EXAMPLE_MODES = {
     "eagle": "eagle",
     "medusa": "medusa",
@@ -115,6 +120,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if "DecodingConfig(" in text or "_config" in text:
         if flags := _dump_flags(text):
             return flags
+    if _DTM.search(text) is not None:
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
     if (m := _EXAMPLE.search(text)) is not None:
         return {"speculative_config.method": _EXAMPLE_MODES[m.group(1)], "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
