@@ -140,3 +140,16 @@ def test_the_rule_reads_each_switch_of_its_release() -> None:
     assert all(overlap_in(r, RunFacts("EAGLE", env=True, disable_request=True))[0] for r in mid)
     assert overlap_in(mid[0], RunFacts("STANDALONE", env=True))[0] is False  # 0.5.7: no V2
     assert overlap_in(mid[1], RunFacts("STANDALONE", env=True))[0] is True  # 0.5.8-0.5.10
+
+
+def test_the_release_days_bound_a_dated_run() -> None:
+    from datetime import date
+
+    from spectrace.assemblers.sglang_eras import newest_at, published
+
+    days = [day for _, day in published()]
+    assert days == sorted(days)  # a later release was never first published earlier
+    # 0.5.7 (2026-01-01) may have been cut before the day; 0.5.8 holds main of that day
+    assert newest_at(date(2025, 12, 9)) == (0, 5, 8)
+    assert newest_at(date(2020, 1, 1)) is None  # a clock that was never set bounds nothing
+    assert newest_at(date(2026, 10, 20)) is None  # one release after it: the table can't tell
