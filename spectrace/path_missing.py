@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import (
     DRAFT_TARGET_CONDITION,
     eagle_mode,
@@ -122,8 +124,17 @@ def method_evidence(config: RunConfig) -> list[Evidence]:
     its ``[[method]]`` row: "other" with the worker class where the value has one class
     (lookahead_decoding, MTP, eagle3_one_model); a YAML ``Eagle`` may be one- or two-model."""
     flag = config.flags.get("speculative_config.method")
-    if config.engine != "trtllm" or flag is None or flag.origin != "trtllm_config":
+    if config.engine != "trtllm" or flag is None or flag.origin not in ("trtllm_config", "prose"):
         return []
+    if flag.origin == "prose":  # a sentence's algorithm: weaker than any other voter
+        return [
+            replace(e, reason=f"{PROSE_REASON}: {e.reason}") for e in _method_evidence(config, flag)
+        ]
+    return _method_evidence(config, flag)
+
+
+def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
+    """``method_evidence`` for the flag that states the method."""
     if flag.value is None:  # SpeculativeDecodingMode.NONE, the engine's maxDraftLen: 0
         reason = "TensorRT-LLM: the engine says it drafts no tokens: speculative decoding is off"
         return [Evidence(flag.source, flag.lineno, "speculative decoding: none", reason, "none")]

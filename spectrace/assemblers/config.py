@@ -26,7 +26,7 @@ from spectrace.assemblers.spec_prose import (
     spec_v2_settings,
 )
 from spectrace.assemblers.spec_warnings import match_spec_warning
-from spectrace.assemblers.trtllm_config import trtllm_release, trtllm_spec_flags
+from spectrace.assemblers.trtllm_config import prose_method, trtllm_release, trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     VERSION,
@@ -210,6 +210,7 @@ class ConfigCollector:
         ):
             line = next(line for name, line in self._named if name == named)
             self._set("named_algorithm", named, line, "prose")
+            self._trtllm_prose(named, line)
         if self._machinery is not None and "speculative_algorithm" not in self._config.flags:
             line, reason = self._machinery  # the loops' vote needs the run to be EAGLE-type
             self._set("eagle_draft_graph", True, line, "warning")
@@ -226,6 +227,19 @@ class ConfigCollector:
             version=config.version,
             server_args=dict(config.server_args),
         )
+
+    def _trtllm_prose(self, named: str, line: LogLine) -> None:
+        """A TensorRT-LLM run whose text names its algorithm where no config line does."""
+        flags = self._config.flags
+        release, backend = (flags.get(k) for k in ("trtllm_release", "backend"))
+        if self._config.engine not in ("trtllm", None) or release is None:
+            return  # a TensorRT-LLM run: its config lines, or a line naming its release
+        if "speculative_config.method" in flags:
+            return
+        method = prose_method(named, release.value, backend and backend.value)
+        if method is not None:
+            self._config.engine = "trtllm"
+            self._set("speculative_config.method", method, line, "prose")
 
     def _ordered_evidence(self) -> list[Evidence]:
         """The dump's verdict first (the server's final values), the warnings next; a verdict

@@ -17,7 +17,7 @@ from spectrace.assemblers.sglang_eras import Version
 
 # Prefilter literals of the lines the collector reads for an algorithm named in prose.
 PROSE_LITERALS: tuple[bytes, ...] = (
-    b"agle", b"AGLE", b"extN", b"EXTN", b"extn", b"tandalone", b"TANDALONE", b"gram", b"GRAM",
+    b"agle", b"AGLE", b"extN", b"EXTN", b"extn", b"tandalone", b"TANDALONE", b"gram", b"Gram", b"GRAM",
     b"Flash", b"FLASH", b"flash", b"Spark", b"SPARK", b"spark", b"rozen", b"ROZEN",
 )  # fmt: skip
 

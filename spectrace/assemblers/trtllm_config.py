@@ -232,6 +232,16 @@ PYTORCH_DEFAULT = "1.0.0"  # the first release whose default backend is PyTorch
 _ONE_MODEL = "Eagle3OneModelWorker"
 
 
+def prose_method(named: str, release: object, backend: object) -> str | None:
+    """The ``decoding_type`` an algorithm the report's sentences name stands for, where the
+    release alone leaves one class: NGram runs ``NGramDrafter`` on the PyTorch backend, the
+    default from 1.0 on; an EAGLE-3 or MTP run's class hangs on keys prose never shows."""
+    at = _release(release)
+    if named != "NGRAM" or at is None or at < Version(PYTORCH_DEFAULT):
+        return None
+    return None if backend in ENGINE_BACKENDS else "NGram"
+
+
 def _release(text: object) -> Version | None:
     try:
         return Version(str(text)) if text else None

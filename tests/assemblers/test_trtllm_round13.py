@@ -19,3 +19,16 @@ def test_run_py_draft_target_lines_name_the_external_draft_tokens_path() -> None
     assert path.family == "DRAFT_TARGET"
     alone = global_worker_path(collect(lines[0], lines[1]))  # a draft length alone: no mode
     assert alone.worker_class is None
+
+
+def test_a_sentence_naming_ngram_on_a_release_whose_default_backend_is_pytorch() -> None:
+    said = "Turning on NGram speculative decoding together with two LoRA adapters breaks it."
+    path = global_worker_path(collect("- TensorRT-LLM 1.2.0 on two L40S", said))
+    assert (path.value, path.worker_class, path.family) == ("other", "NGramDrafter", "NGRAM")
+    assert path.evidence[0].reason.startswith("named in the text")
+    # before 1.0 the default backend ran the engine's own NGram workflow; no release: unknown
+    assert global_worker_path(collect("- TensorRT-LLM 0.19.0", said)).worker_class is None
+    assert global_worker_path(collect(said)).worker_class is None
+    # a config line states the method: the sentence adds nothing against it
+    yaml = collect("- TensorRT-LLM 1.2.0", said, "  decoding_type: MTP", "  use_mtp_vanilla: true")
+    assert global_worker_path(yaml).worker_class == "MTPWorker"
