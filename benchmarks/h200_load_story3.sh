@@ -18,17 +18,8 @@ SPECTRACE_ENGINE_DEVICE=cuda timeout 60 python3 -m pytest -q -p no:cacheprovider
   tests/engine/test_paged_attention.py tests/engine/test_prefill_graph.py > "$OUT/pytest.log" 2>&1
 rc=$?; echo "pytest exit $rc at $(( $(date +%s) - T0 ))s"; tail -3 "$OUT/pytest.log"
 [ "$rc" -eq 0 ] || { grep -E "^E |Error" "$OUT/pytest.log" | head -20; exit 1; }
-part() {  # part NAME SECONDS ACCEPT FLAGS...
-  local name=$1 secs=$2 acc=$3; shift 3
-  [ "$secs" -gt 40 ] || { echo "== $name skipped (${secs}s left)" | tee -a "$OUT/load.log"; return; }
-  echo "== $name (limit ${secs}s, at $(( $(date +%s) - T0 ))s)" | tee -a "$OUT/load.log"
-  timeout "$secs" bash -c "$(declare -f E); E bench --out /tmp/$name --device cuda --model synth-3b \
-    --dtype bfloat16 --simulate-accept-len $acc --context-length 640 --max-new-tokens 512 \
-    --num-requests 4 --min-steps 800 $*" 2>&1 | grep -E "^bench|rror" | tee -a "$OUT/load.log"
-  echo "exit $? at $(( $(date +%s) - T0 ))s" | tee -a "$OUT/load.log"
-  cp "/tmp/$name/rows.jsonl" "$OUT/$name-rows.jsonl" 2>/dev/null
-}
-cap() { local l; l=$(left); echo $(( l < $1 ? l : $1 )); }
+MIN_STEPS=800
+. benchmarks/h200_part.sh
 part plain "$(cap 60)" 3.0 --concurrency 1,16,64,128,256 --configs plain
 part chain2 "$(cap 150)" 2.0 --concurrency 1,16,64,128,256 --configs v2-chain,v2-dd --thresholds 96
 part tree "$(left)" 3.0 --concurrency 1,4,16,64,128 --configs v1-tree,v1-tree-dd --thresholds 16
