@@ -14,12 +14,9 @@ set -o pipefail
 T0=$(date +%s)
 . benchmarks/h200_env.sh
 left() { echo $(( ${LIMIT:-330} - ($(date +%s) - T0) )); }
-SPECTRACE_ENGINE_DEVICE=cuda timeout 60 python3 -m pytest -q -p no:cacheprovider -x \
-  tests/engine/test_paged_attention.py tests/engine/test_prefill_graph.py > "$OUT/pytest.log" 2>&1
-rc=$?; echo "pytest exit $rc at $(( $(date +%s) - T0 ))s"; tail -3 "$OUT/pytest.log"
-[ "$rc" -eq 0 ] || { grep -E "^E |Error" "$OUT/pytest.log" | head -20; exit 1; }
 MIN_STEPS=800
 . benchmarks/h200_part.sh
+gate
 part plain "$(cap 60)" 3.0 --concurrency 1,16,64,128,256 --configs plain
 part chain2 "$(cap 150)" 2.0 --concurrency 1,16,64,128,256 --configs v2-chain,v2-dd --thresholds 96
 part tree "$(left)" 3.0 --concurrency 1,4,16,64,128 --configs v1-tree,v1-tree-dd --thresholds 16
