@@ -33,6 +33,13 @@ KIND = "file named in the text"
 CLASS_KIND = "class named in the text"
 MESSAGE_KIND = "file named in the crash message"
 LOGGED_KIND = "log line written by"
+WRAPPER_KIND = "V0 wrapper class named in the text"
+# V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
+# named alone it tells the V0 engine, and the proposer only as a condition on the method
+WRAPPER_CONDITION = (
+    "SpecDecodeWorker (vLLM V0 spec_decode) around the method's proposer: MultiStepWorker "
+    "(draft model, EAGLE, MTP), NGramWorker (ngram), MedusaWorker or MLPSpeculatorWorker"
+)
 _LOGGER = re.compile(r"[\w.-]+\.(?:py|cpp|cu|h):\d+")
 MAX_TEXT = 300
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
@@ -118,7 +125,8 @@ def mention_literals() -> tuple[bytes, ...]:
     fill the config lines in a log of thousands of crashes."""
     names = [f"{name}{end}" for name in _names() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
-    return tuple(name.encode() for name in names + dotted + sorted(_driver_classes()))
+    classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
+    return tuple(name.encode() for name in names + dotted + classes)
 
 
 @cache
@@ -141,7 +149,20 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                 for name, sig in line_names(line.text)]  # fmt: skip
         out += [Mention(line.source, line.lineno, shown, name, sig, CLASS_KIND)
                 for name, sig in class_names(line.text)]  # fmt: skip
+        if (wrapper := _wrapper(line.text)) is not None:
+            out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
     return out
+
+
+def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
+    """V0's ``SpecDecodeWorker`` named in a sentence (an error message quoted in prose), with
+    the same limits as any class a sentence names."""
+    if "SpecDecodeWorker" not in _CLASS_WORD.findall(text) or _diff_line(text):
+        return None
+    if text.lstrip(" >").startswith("#") or _CONTRAST.search(text) or _EDIT.search(text):
+        return None
+    sig = file_signature("spec_decode/spec_decode_worker.py")
+    return ("SpecDecodeWorker", sig) if sig is not None else None
 
 
 def class_names(text: str) -> list[tuple[str, FrameSignature]]:
@@ -249,6 +270,13 @@ def mention_votes(
     mine = [m for m in mentions if m.source == source and m.lineno >= since
             and not (m.kind == CLASS_KIND and conditions
                      and not any(m.name in c for c in conditions))]  # fmt: skip
+    wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
+    mine = [m for m in mine if m.kind != WRAPPER_KIND]
+    if wrapped and not mine and not conditions:  # alone: V0 ran, its proposer by the method
+        m = wrapped[0]
+        reason = (f"{WRAPPER_KIND} ({m.name}), defined in {m.signature.name}: vLLM's V0 engine "
+                  "ran speculative decoding")  # fmt: skip
+        return [Evidence(m.source, m.lineno, m.text, reason, None, None, WRAPPER_CONDITION)]
     if len({(m.signature.points_to, m.signature.worker_class) for m in mine}) != 1:
         return []
     out: list[Evidence] = []

@@ -206,8 +206,9 @@ def frames_engine(evidence: Sequence[Evidence]) -> str | None:
     """The framework of the first frame a path table knows: with no start-up line to name
     the engine, a traceback through vllm/v1/spec_decode/ says which server's lines to ask for."""
     for e in evidence:
-        if " frame in " in e.reason:
-            name = e.reason.split(" frame in ", 1)[1].split(": ", 1)[0]
+        at = next((m for m in (" frame in ", ", defined in ") if m in e.reason), None)
+        if at is not None:  # a frame, or a class a sentence names (its file)
+            name = e.reason.split(at, 1)[1].split(": ", 1)[0]
             framework = framework_of_row(name)
             if framework in ("sglang", "vllm", "vllm_ascend", "trtllm"):
                 return framework
