@@ -329,6 +329,7 @@ class Engine:
             faults=sorted(f.value for f in self.cfg.faults.faults),
             log_ts=ts,
             log_ns=self.log.last_write_ns if logged else None,
+            log_end=self.log.last_write_end if logged else None,
             worker=self.cfg.worker,
             **ctx,
         )

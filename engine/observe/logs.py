@@ -35,7 +35,8 @@ class EngineLog:
         self.path = path
         self.tag = f" TP{tp_rank}" if tp_size > 1 else ""
         self.tp_rank = tp_rank
-        self.last_write_ns = 0  # wall clock just before the latest headed write (log order)
+        self.last_write_ns = 0  # wall clock just before the latest headed write
+        self.last_write_end = 0  # file offset after it: log order across ranks, race-free
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 
@@ -47,6 +48,8 @@ class EngineLog:
         ts = self.stamp()
         self.last_write_ns = time.time_ns()
         self._write(f"[{ts}{self.tag}] {msg}\n")
+        if self._fd >= 0:  # O_APPEND leaves our fd's offset at the end of our own write
+            self.last_write_end = os.lseek(self._fd, 0, os.SEEK_CUR)
         return ts
 
     def bare(self, msg: str) -> None:

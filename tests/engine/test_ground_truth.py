@@ -39,8 +39,9 @@ CLEAN = {
 
 
 def truth(run) -> dict:
-    """The first non-collateral error written to the log (its ``log_ns``), from the events."""
-    errors = sorted((e for e in run.of("error") if not e["collateral"]), key=lambda e: e["log_ns"])
+    """The first non-collateral error written to the log (by its ``log_end`` file offset: the
+    clock read before a write can order two ranks' writes the other way under load)."""
+    errors = sorted((e for e in run.of("error") if not e["collateral"]), key=lambda e: e["log_end"])
     first = errors[0]
     tp = run.of("run_start")[0]["tp_size"]
     return {
