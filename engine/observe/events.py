@@ -24,7 +24,8 @@ Event types and their extra fields (docs/engine.md has the full table):
   ``latency_ms``, ``tpot_ms`` (wall time from the request's arrival; latency.py).
 * ``error``: ``exc_type``, ``message``, ``traceback_tail``, ``collateral`` (bool), ``phase``,
   ``bs``, ``rows``, ``rows_expected``, ``spec_info``, ``running_req``, ``num_draft_tokens``,
-  ``faults``, ``log_ts`` (the ``[...]`` stamp of the logged traceback header).
+  ``faults``, ``log_ts`` (the ``[...]`` stamp of the logged traceback header), ``log_ns`` and
+  ``log_end`` (clock before, log offset after that write: log order across ranks).
 * ``run_end``: ``status`` (ok|error), ``steps``, ``requests_finished``, ``tokens_out``,
   ``mean_accepted``, ``mean_emitted``, ``graph_replays``, ``graph_misses``, ``padding_waste``,
   ``wall_s``, ``gen_throughput``, ``ttft_ms|latency_ms|tpot_ms`` ``_mean|_p50|_p99``,

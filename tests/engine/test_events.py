@@ -97,7 +97,9 @@ def test_the_crash_is_recorded_before_the_process_ends(engine_run):
     assert kinds[-2:] == ["error", "run_end"]
     assert run.end()["status"] == "error"
     err = run.of("error")[0]
-    assert err["log_ts"] in run.log.read_text()
+    text = run.log.read_bytes()
+    assert err["log_ts"] in text.decode()
+    assert text[: err["log_end"]].decode().rstrip().endswith(err["message"])  # the write's end
 
 
 def test_events_are_buffered_until_flush(tmp_path):
