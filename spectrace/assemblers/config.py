@@ -30,6 +30,7 @@ from spectrace.assemblers.trtllm_config import prose_method, trtllm_release, trt
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     VERSION,
+    ascend_named,
     ascend_release,
     ascend_signal,
     engine_config_flags,
@@ -170,6 +171,8 @@ class ConfigCollector:
             self._set("platform", "ascend", line, "env")
             if (plugin := ascend_release(text)) is not None:  # its classes change by release
                 self._set("platform_release", plugin, line, "env")
+        elif ascend_named(text):  # the plugin named: vLLM's own class only a condition
+            self._set("platform_named", "ascend", line, "env")
         if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
             self._set("trtllm_release", trt, line, "env")
         if (version := VERSION.search(text)) is not None:

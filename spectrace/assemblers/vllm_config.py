@@ -66,6 +66,8 @@ ASCEND_LITERALS: tuple[bytes, ...] = (
     b"device_config=npu",
     b"Platform plugin ",
     b"detected platform ",
+    b"vllm_ascend",
+    b"Ascend",
 )
 # The platform vLLM says it runs on: an out-of-tree plugin it activated, or the platform it
 # detected. vLLM's own proposer classes run on the in-tree GPU-like platforms only.
@@ -100,6 +102,20 @@ _ASCEND_RELEASE = re.compile(
     rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
     re.IGNORECASE,
 )
+
+
+# Words that name the plugin without showing the run on it: its repository (a vllm-ascend
+# thread's header; a link to one of its issues is not), its package, one of its proposer classes (``AscendEagleProposer``), Ascend NPUs.
+_ASCEND_NAMED = re.compile(
+    r"(?<![/\w.])vllm-project/vllm-ascend\b(?!/)"  # a thread's repository, not a link to it
+    r"|(?<![/\w.-])vllm[-_]ascend\b(?![/-])|\bAscend\w*Proposer\b"
+    r"|\bAscend\b[^\S\n]*(?:NPU|910|A2|A3)|\bon[^\S\n]+NPUs?\b"
+)
+
+
+def ascend_named(text: str) -> bool:
+    """The line names the vllm-ascend plugin (or Ascend NPUs) without showing the run on it."""
+    return _ASCEND_NAMED.search(text) is not None
 
 
 def ascend_signal(text: str) -> bool:

@@ -36,6 +36,7 @@ def finish_vllm(
     _mtp_head(config, prose)
     _platform(config, lines)
     _on_ascend(config, config.version or prose)
+    _plugin_named(config, config.version or prose)
     _on_other_platform(config)
 
 
@@ -62,6 +63,28 @@ def _on_other_platform(config: RunConfig) -> None:
         replace(e, points_to=None, worker_class=None,
                 condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} "
                            "plugin may build its own proposer for this method"))
+        if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
+
+
+def _plugin_named(config: RunConfig, vllm: str | None) -> None:
+    """The text names the vllm-ascend plugin (its repository, package, an ``Ascend*Proposer``)
+    but no line shows the run on Ascend: vLLM's class and the plugin's (by release) are both
+    conditions, neither decided."""
+    flags = config.flags
+    method = flags.get("speculative_config.method")
+    if "platform" in flags or "platform_named" not in flags:
+        return
+    plugin = None
+    if method is not None and method.value is not None:
+        plugin, _why, alt = ascend_proposer(method.value, _paired(vllm))
+        plugin = plugin or alt
+    there = f"{plugin} on vllm-ascend" if plugin else "the vllm-ascend plugin's own proposer"
+    config.path_evidence = [
+        replace(e, points_to=None, worker_class=None,
+                condition=(f"{e.worker_class} on vLLM's GPU platforms; {there} "
+                           "(the text names the plugin)"))
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip

@@ -118,11 +118,13 @@ def test_the_plugin_named_with_its_release_in_prose_picks_that_releases_class(tm
         config, path = _path(tmp_path, "My setup:\n" + env + flag + crash)
         assert config.flags["platform"].value == "ascend"
         assert (path.worker_class, path.framework) == (worker, "vllm_ascend")
-    # the same words without a release, or the plugin's repository, say nothing of the platform
+    # the same words without a release, or the plugin's repository, do not show the run on
+    # Ascend, but they name the plugin: vLLM's class is then only a condition beside the plugin's
     for prose in ("I read the vllm-ascend docs first\n",
                   "as in vllm-project/vllm-ascend 0.17.0 notes\n"):  # fmt: skip
         config, path = _path(tmp_path, prose + flag + crash)
-        assert "platform" not in config.flags and path.worker_class == "EagleProposer"
+        assert "platform" not in config.flags and path.worker_class is None
+        assert "EagleProposer on vLLM's GPU platforms" in (path.conditional or "")
 
 
 def test_a_yaml_flow_mapping_in_a_config_file_names_the_method(tmp_path: Path) -> None:

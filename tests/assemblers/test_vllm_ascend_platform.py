@@ -101,3 +101,23 @@ def test_another_platform_plugin_keeps_the_family_and_names_vllms_class_as_a_con
     npu = ["INFO 05-02 10:00:00 [__init__.py:220] Automatically detected platform npu.",
            "- vllm-ascend version: 0.23.0", LAUNCH.format("eagle3")]  # fmt: skip
     assert global_worker_path(collect(*npu)).worker_class == "AscendEagleProposer"
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["vllm-project/vllm-ascend · pull request #77 · open",
+     "# [Feature] AscendFooProposer learns a new trick",
+     "from vllm_ascend.spec_decode import something"],
+)  # fmt: skip
+def test_a_text_naming_the_plugin_keeps_vllms_class_a_condition(named) -> None:
+    """A thread of the plugin's (its repository, a class of its own, its package) with an
+    ``LLM(speculative_config=...)`` snippet: no line shows the run on Ascend or on CUDA, so
+    neither vLLM's class nor the plugin's is decided; both are named as conditions."""
+    snippet = ['llm = LLM(model="m", speculative_config={"method": "eagle3", '
+               '"num_speculative_tokens": 2})', "- vLLM version: v0.20.2"]  # fmt: skip
+    path = global_worker_path(collect(named, *snippet))
+    assert (path.value, path.worker_class) == ("unknown", None)
+    assert path.conditional is not None
+    assert "EagleProposer on vLLM's GPU" in path.conditional
+    assert "AscendEagleProposer on vllm-ascend" in path.conditional
+    assert global_worker_path(collect(*snippet)).worker_class == "EagleProposer"
