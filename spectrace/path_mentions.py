@@ -85,6 +85,9 @@ _CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer
 _METHOD_SAID = re.compile(r"""\bmethod["']?\s*[:=]\s*["']?([a-z][\w]{1,40})""")
 # a class named as the other side of a comparison ("unlike SGLang's EAGLEWorker") did not run
 _CONTRAST = re.compile(r"\b(?:unlike|compared|versus|vs\.?|similar(?:ly)?|other than)\b", re.I)
+# source that only tests for or imports a class (``isinstance(self.drafter, EagleProposer)``,
+# ``from ... import EagleProposer``): the class exists, not that this run built it
+_TYPE_TEST = re.compile(r"\bisinstance\(|\bissubclass\(|^\s*(?:from\s+[\w.]+\s+)?import\s")
 # wrappers every V0 method ran under: naming one tells V0, not which proposer drafted
 _WRAPPERS = ("SpecDecodeWorker", "Top1Proposer", "SmallerTpProposerWorker")
 
@@ -168,11 +171,13 @@ def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
 def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     """(class, its file's row) for each proposer or worker class a line names in prose or
     inline code (``vLLM's NgramProposerGPU raises``): the class the user saw fail, weaker than
-    a frame; not in a diff, a line about changing code, or a heading or comment (``# [Bug]:
-    ... EagleProposer``: a title says what the report is about, not what ran)."""
+    a frame; not in a diff, a line about changing code, a type test or import, or a heading or
+    comment (``# [Bug]: ... EagleProposer``: a title says what the report is about, not what ran)."""
     found = [(name, sig) for name in dict.fromkeys(_CLASS_WORD.findall(text))
              if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
     if not found or _diff_line(text) or text.lstrip(" >").startswith("#") or _CONTRAST.search(text):
+        return []
+    if _TYPE_TEST.search(text):
         return []
     if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
         said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}

@@ -7,6 +7,7 @@ from datetime import date
 
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_path import Bounds, config_evidence
+from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.pyconfig import python_spec_dict, sglang_args_dict
@@ -113,11 +114,14 @@ class ConfigCollector:
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
+        self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
         text = line.text
         self._lines.append(line)
+        if is_example(line):
+            self._examples.add((line.source, line.lineno))
         if line.ts is not None and (self._latest is None or line.ts.date() > self._latest):
             self._latest = line.ts.date()
         in_launch, done = self._launch.feed(line)
@@ -249,8 +253,16 @@ class ConfigCollector:
         inferred from a launch command and the release's defaults last."""
         derived = self._dump_evidence()
         if self._dump_line is None:
-            return self._config.path_evidence + derived
-        return derived + self._config.path_evidence
+            return self._as_examples(self._config.path_evidence + derived)
+        return self._as_examples(derived + self._config.path_evidence)
+
+    def _as_examples(self, evidence: list[Evidence]) -> list[Evidence]:
+        """A config quoted as an example names no class: the family (from its flags) at most."""
+        return [
+            Evidence(e.source, e.lineno, e.text, f"{EXAMPLE_REASON} ({e.reason})")
+            if (e.source, e.lineno) in self._examples and (e.worker_class or e.condition) else e
+            for e in evidence
+        ]  # fmt: skip
 
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
