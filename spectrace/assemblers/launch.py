@@ -25,6 +25,8 @@ from spectrace.assemblers.launch_span import (
     env_entry,
     from_entry,
     open_quote,
+    prose_command,
+    sglang_prefixed,
     tokens_of,
 )
 from spectrace.assemblers.pyrepr import parse_dict_repr
@@ -127,6 +129,7 @@ def read_command(
     if (entry := env_entry([line.text for line in lines])) is not None:  # a k8s env: entry
         name, value = entry
         return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
+    lines = prose_command(lines) or lines  # entry and flags quoted in prose bullets
     tokens = _tokens(lines)
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
@@ -143,7 +146,7 @@ def read_command(
             )
         return command
     engine, at = found
-    args = _until_shell_end(tokens[at:])[:MAX_TOKENS]
+    args = [(_dashes(t), i) for t, i in _until_shell_end(tokens[at:])[:MAX_TOKENS]]
     model, args = _positional(engine, args, tokens[at - 1][0] == "serve")
     return _read(engine, lines, args, model, tables, releases.get(engine))
 
@@ -176,6 +179,9 @@ def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionT
     more, and more than any other), else nothing."""
     if not args or not args[0][0].startswith("--"):
         return None
+    if (own := sglang_prefixed(args)) is not None:  # an RL framework's `--sglang-<arg>` flags
+        read = _read("sglang", lines, own, None, tables, releases.get("sglang"))
+        return read if read.flags else None
     reads = [_read(engine, lines, args, None, tables, releases.get(engine))
              for engine in ("sglang", "vllm", "trtllm")]  # fmt: skip
     score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)
@@ -274,6 +280,13 @@ def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
         if word.partition(":")[0].endswith("vllm/vllm-openai"):  # the image's entry point
             return "vllm", i + 1
     return None
+
+
+def _dashes(token: str) -> str:
+    """``----speculative-config`` (a slip of the keyboard) as the option it spells: the flag's
+    value beside it is still the config the user meant."""
+    name = token.lstrip("-")
+    return "--" + name if token.startswith("---") and name[:1].isalpha() else token
 
 
 def _until_shell_end(tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -14,7 +14,7 @@ import ast
 import json
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.dialects.base import LogLine
 
@@ -69,6 +69,46 @@ def code_flags(line: LogLine) -> str | None:
         return None
     spans = _CODE_FLAGS.findall(line.text)
     return " ".join(spans) if spans else None
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_FLAG_LINE = re.compile(r"^\s*(?:-\s+)?--[a-z]")
+
+
+def prose_command(lines: list[LogLine]) -> list[LogLine] | None:
+    """A prose line naming the entry point as inline code (``moved to `sglang serve` with
+    ...``) and later prose lines quoting its flags as inline code (``- Add X: `--tp 8```): the
+    code spans only, so the sentences' words are not read as the model and its arguments; a
+    plain flag line stays. None for any other shape."""
+    if not lines:
+        return None
+    first = lines[0]
+    entry = [s for s in _CODE_SPAN.findall(first.text) if _ENTRY.search(s)]
+    quoted = [code_flags(line) for line in lines[1:]]
+    if first.headed or not entry or not any(quoted):
+        return None
+    rest = [replace(line, text=flags or (line.text if _FLAG_LINE.match(clean(line.text)) else ""))
+            for line, flags in zip(lines[1:], quoted, strict=True)]  # fmt: skip
+    return [replace(first, text=entry[-1]), *rest]
+
+
+_RL_PREFIX = "--sglang-"
+
+
+def sglang_prefixed(args: list[tuple[str, int]]) -> list[tuple[str, int]] | None:
+    """RL frameworks (slime, Miles) pass SGLang's server args through their own CLI as
+    ``--sglang-<server arg>``: those flags (and their values) unprefixed, the framework's own
+    flags dropped; None when no token carries the prefix."""
+    if not any(token.startswith(_RL_PREFIX) for token, _ in args):
+        return None
+    out, keep = [], False
+    for token, at in args:
+        if token.startswith("--"):
+            keep = token.startswith(_RL_PREFIX)
+            token = "--" + token.removeprefix(_RL_PREFIX)
+        if keep:
+            out.append((token, at))
+    return out
 
 
 def starts(text: str) -> bool:
