@@ -52,6 +52,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b'"serve"',  # inline lists: command: ["vllm", "serve"]
     b"'serve'",
     b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
+    b"vllm/engine/arg_utils.py",  # a crash while vLLM builds its config: no proposer yet
+    b"error: unrecognized arguments",
     b"Dynamic speculation",
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",

@@ -6,6 +6,7 @@ Done last, on the final flags: the version line or the platform's may come after
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -38,6 +39,7 @@ def finish_vllm(
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
+    _args_failed(config, lines)
 
 
 def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
@@ -63,6 +65,27 @@ def _on_other_platform(config: RunConfig) -> None:
         replace(e, points_to=None, worker_class=None,
                 condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} "
                            "plugin may build its own proposer for this method"))
+        if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
+
+
+# A crash in vLLM's argument parsing or engine-config building (a frame or a sentence naming
+# vllm/engine/arg_utils.py, argparse's own refusal): the server never built a proposer.
+_ARGS_FAILED = re.compile(
+    r"vllm/engine/arg_utils\.py[\"'`]?,? line \d+"
+    r"|: error: unrecognized arguments|: error: argument --"
+)
+
+
+def _args_failed(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """The run died parsing its arguments: the method asked for names the family, no class."""
+    line = next((ln for ln in lines if _ARGS_FAILED.search(ln.text)), None)
+    if line is None:
+        return
+    why = f"the run failed in vLLM's argument parsing (line {line.lineno}): no proposer was built"
+    config.path_evidence = [
+        replace(e, reason=f"{e.reason}; {why}", points_to=None, worker_class=None, condition=None)
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip
