@@ -10,13 +10,19 @@ from spectrace.assemblers.config_path import Bounds, config_evidence
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
-from spectrace.assemblers.pyconfig import python_spec_dict, sglang_args_dict
+from spectrace.assemblers.pyconfig import (
+    python_spec_dict,
+    sentence_spec_config,
+    sglang_args_dict,
+)
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
 from spectrace.assemblers.sglang_kwargs import kwarg_flags
 from spectrace.assemblers.sglang_version import (
+    about_sglang,
+    bare_releases,
     era_of,
     find_sglang_version,
     pip_show_version,
@@ -108,6 +114,8 @@ class ConfigCollector:
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
         self._sglang_release: Version | None = None
+        self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
+        self._about = False  # some line names sglang: a bare release is its
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
@@ -168,6 +176,8 @@ class ConfigCollector:
             self._config.engine = self._config.engine or "trtllm"
             for name, value in spec.items():
                 self._set(name, value, line, "trtllm_config")
+        elif not line.headed and (quoted := sentence_spec_config(text)) is not None:
+            self._sentence_spec(line, quoted)
         elif not self._warning(line):  # a line no reader above knows: maybe a sentence
             self._env(line, find_env_assignments(text), "env")
             self._named += [(name, line) for name in named_algorithms(text)]
@@ -191,6 +201,8 @@ class ConfigCollector:
             self._config.engine = self._config.engine or "sglang"
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
+        self._bare |= bare_releases(text)
+        self._about = self._about or about_sglang(text)
 
     def result(self) -> RunConfig:
         """The collected config (the last run wins), plus one config per run when there are several."""
@@ -208,6 +220,7 @@ class ConfigCollector:
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
+        self._bare_release()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose)
         named = one_family([name for name, _ in self._named])
         if (
@@ -234,6 +247,19 @@ class ConfigCollector:
             version=config.version,
             server_args=dict(config.server_args),
         )
+
+    def _bare_release(self) -> None:
+        """One release named only as ``v0.5.16`` (a title, a sentence) in a text about sglang,
+        when no other line names a release: the era it bounds (from 0.5.13 no v1 worker)."""
+        if self._sglang_release is not None or self._config.version is not None:
+            return
+        if not self._about or len(self._bare) != 1 or self._config.engine not in (None, "sglang"):
+            return
+        release = next(iter(self._bare))
+        self._config.version = version_text(release)
+        self._config.era = self._version_era = era_of(release)
+        self._sglang_release = release
+        self._config.engine = "sglang"
 
     def _trtllm_prose(self, named: str, line: LogLine) -> None:
         """A TensorRT-LLM run whose text names its algorithm where no config line does."""
@@ -316,6 +342,13 @@ class ConfigCollector:
             self._config.path_evidence.append(
                 Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
             )
+
+    def _sentence_spec(self, line: LogLine, quoted: str) -> None:
+        """vLLM's flag with its JSON inside a sentence, where no command on the line set it."""
+        said = self._config.flags.get("speculative_config.method")
+        if said is not None and (said.source, said.lineno) == (line.source, line.lineno):
+            return
+        self._vllm(line, spec_dict_flags(quoted), "launch_command")
 
     def _refused(self, line: LogLine, method: str) -> None:
         """``Unsupported speculative method: 'mtp'``: the family asked for, and that no

@@ -153,3 +153,15 @@ class PyDictSpan:
             return None
         joined = " ".join(self.pieces)
         return replace(head, text=joined, raw=joined)
+
+
+# ``--speculative-config '{"method": "mtp", ...}'`` quoted inside a sentence ("when serving X
+# with --speculative-config '{...}', vLLM builds ..."): the JSON beside vLLM's own flag.
+_SENTENCE_FLAG = re.compile(r"--speculative[-_]config[= ]+(['\"]?)(\{[^{}\n]*\})\1")
+
+
+def sentence_spec_config(text: str) -> str | None:
+    """The JSON a sentence gives vLLM's ``--speculative-config`` flag, if it gives one."""
+    m = _SENTENCE_FLAG.search(text)
+    return m.group(2) if m is not None else None
+
