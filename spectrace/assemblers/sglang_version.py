@@ -19,6 +19,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"SGLang ", b"sglang v", b"sglang 0.", b"SGLang: ", b"sglang version", b"SGLang version",
     b"sglang  ", b"sglang\t",  # pip list / conda list rows pad the name column
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
+    b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
 )  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?"
@@ -35,6 +36,27 @@ _FORMS = (
         r"(?i)(?<![\w./-])sglang(?:\s+version)?\s*[:=]?\s*[`'\"]?v?" + _NUMBER + r"(?![\d.]*\d)"
     ),
 )
+
+
+# A bare "v0.5.16" after a bracket, a comma or a preposition (an issue title's "(..., v0.5.16)",
+# "no crash on v0.5.16"); not after another package's name ("flashinfer v0.2.5"). It is
+# sglang's release only in a text about sglang and only where no other form names one.
+_BARE = re.compile(
+    r"(?:^|[(\[]|,\s*|\b(?:on|in|with|of|at|since|from|to|and|than|vs\.?|using)\s+)v"
+    + _NUMBER
+    + r"(?![\w.]*\d)(?![\w-])"
+)
+_ABOUT = re.compile(r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b")
+
+
+def bare_releases(text: str) -> set[Version]:
+    """The ``vX.Y.Z`` numbers a line names with no package beside them."""
+    return {_numbers(m) for m in _BARE.finditer(text)}
+
+
+def about_sglang(text: str) -> bool:
+    """The line names sglang (the word, or its repository)."""
+    return _ABOUT.search(text) is not None
 
 
 def find_sglang_version(text: str) -> Version | None:

@@ -71,3 +71,36 @@ def test_a_printed_version_outranks_a_warning_for_the_era() -> None:
 )  # fmt: skip
 def test_a_release_named_in_prose_or_an_env_list(text: str, release) -> None:
     assert find_sglang_version(text) == release
+
+
+def _bare_config(*texts: str):
+    collector = ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        collector.feed(LogLine("r.md", n, 0, text, text, "plain", ""))
+    return collector.result()
+
+
+def test_a_bare_release_in_an_sglang_title_bounds_the_era() -> None:
+    """``(..., v0.5.16)`` in a report about SGLang names its release: from 0.5.13 no v1 worker
+    exists, so the EAGLE the text names runs on EAGLEWorkerV2."""
+    config = _bare_config(
+        "# SGLang: drafting halves prefix-cache hits (H200, v0.5.16)",
+        "Turning on EAGLE speculative decoding drops the hit rate.",
+    )
+    assert (config.version, config.era, config.engine) == ("0.5.16", "0.5.13+", "sglang")
+    assert any(e.worker_class == "EAGLEWorkerV2" for e in config.path_evidence)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        # another package's number, two different releases, a text not about sglang
+        ("# SGLang: EAGLE slows decode", "flashinfer v0.5.16 is installed"),
+        ("# SGLang: EAGLE slows decode (v0.5.16)", "It was fine on v0.5.9."),
+        ("# EAGLE slows decode (v0.5.16)", "Turning on EAGLE drops throughput."),
+    ],
+)
+def test_a_bare_release_is_not_read_where_it_may_be_another(texts: tuple[str, ...]) -> None:
+    config = _bare_config(*texts)
+    assert config.version is None
+    assert not any(e.worker_class for e in config.path_evidence)
