@@ -43,6 +43,7 @@ from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
     non_default_args_flags,
+    patching_plugin,
     prose_version,
     refused_method,
     spec_dict_flags,
@@ -187,6 +188,8 @@ class ConfigCollector:
                 self._set("platform_release", plugin, line, "env")
         elif ascend_named(text):  # the plugin named: vLLM's own class only a condition
             self._set("platform_named", "ascend", line, "env")
+        if (patcher := patching_plugin(text)) is not None and "platform" not in self._config.flags:
+            self._set("platform", patcher, line, "env")  # its own proposer: vLLM's a condition
         if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
             self._set("trtllm_release", trt, line, "env")
         if (version := VERSION.search(text)) is not None:

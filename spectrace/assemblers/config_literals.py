@@ -54,6 +54,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
     b"vllm/engine/arg_utils.py",  # a crash while vLLM builds its config: no proposer yet
     b"error: unrecognized arguments",
+    b"ArcticInference",  # a plugin patching vLLM's speculative path (vllm_config.patching_plugin)
+    b"arctic_inference",
+    b"arctic-inference",
     b"Dynamic speculation",
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",

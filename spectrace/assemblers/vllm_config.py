@@ -170,6 +170,19 @@ def speculative_repr_flags(text: str) -> dict[str, object]:
 _SUBCLASS = re.compile(r"(?<!\w)([A-Za-z]\w*)$")
 
 
+# A vLLM plugin that patches the speculative path, named by its repository (a thread of its
+# own) or its package (``pip install arctic-inference[vllm]``): the method names the family,
+# vLLM's class only a condition (the plugin may run its own proposer for it).
+_PATCHING_PLUGIN = re.compile(
+    r"(?<![/\w.])snowflakedb/ArcticInference\b(?!/)|(?<![/\w.-])arctic[-_]inference\b(?![/-])"
+)
+
+
+def patching_plugin(text: str) -> str | None:
+    """``snowflakedb/ArcticInference`` / ``arctic_inference`` -> "arctic_inference"."""
+    return "arctic_inference" if _PATCHING_PLUGIN.search(text) is not None else None
+
+
 # vLLM's and its plugins' own errors name the configured method ("Unknown speculative
 # decoding method: x", "Unsupported speculative method: 'mtp'").
 _METHOD_ERROR = re.compile(
