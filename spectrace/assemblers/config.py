@@ -31,6 +31,7 @@ from spectrace.assemblers.spec_prose import (
     named_algorithms,
     one_family,
     spec_v2_settings,
+    stated_enabled,
 )
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import prose_method, trtllm_release, trtllm_spec_flags
@@ -117,6 +118,7 @@ class ConfigCollector:
         self._sglang_release: Version | None = None
         self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
         self._about = False  # some line names sglang: a bare release is its
+        self._enabled = False  # a sentence says the algorithm it names was on
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
@@ -182,6 +184,7 @@ class ConfigCollector:
         elif not self._warning(line):  # a line no reader above knows: maybe a sentence
             self._env(line, find_env_assignments(text), "env")
             self._named += [(name, line) for name in named_algorithms(text)]
+            self._enabled = self._enabled or stated_enabled(text)
         if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
             self._set("platform", "ascend", line, "env")
             if (plugin := ascend_release(text)) is not None:  # its classes change by release
@@ -296,9 +299,13 @@ class ConfigCollector:
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
-                        len(self._stated) > 1)  # fmt: skip
+                        len(self._stated) > 1, self._enabled_here())  # fmt: skip
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds)  # fmt: skip
+
+    def _enabled_here(self) -> bool:
+        """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""
+        return self._enabled and self._about and self._config.engine in (None, "sglang")
 
     def _pip_show(self, line: LogLine) -> Version | None:
         """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""

@@ -27,6 +27,7 @@ class Bounds:
     release: Version | None
     newest: Version | None
     both_settings: bool = False
+    enabled: bool = False  # a sentence says the algorithm it names was on for the run
 
 
 def config_evidence(
@@ -64,8 +65,9 @@ def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) ->
     text states, or alone where the release it names leaves one worker."""
     if switch is not None and (not isinstance(switch.value, bool) or bounds.both_settings):
         return None  # a text comparing both settings names neither
-    if switch is None and bounds.release is None:
+    if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
     setting = switch.value if switch is not None else None
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest)  # type: ignore[arg-type]
-    return verdict if switch is not None or verdict is None or verdict.points_to else None
+    stated = switch is not None or bounds.enabled  # the era's condition is then the run's
+    return verdict if stated or verdict is None or verdict.points_to else None

@@ -73,6 +73,27 @@ def named_algorithms(text: str) -> list[str]:
     return out
 
 
+# A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
+# enabled", "after enabling EAGLE"), not one asking, suggesting or supposing it
+_ENABLED_AFTER = re.compile(r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b")
+_ENABLED_BEFORE = re.compile(r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on)\b[^.;!?]{0,30}$")
+_SUPPOSED = re.compile(
+    r"(?i)\?|\b(?:if|whether|should|could|would|try|trying|suggest\w*|plan\w*)\b"
+)
+
+
+def stated_enabled(text: str) -> bool:
+    """The line says an algorithm it names was enabled for the run it reports."""
+    if _SUPPOSED.search(text) is not None:
+        return False
+    for m in _ALGORITHM.finditer(text):
+        if _NEGATION.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        if _ENABLED_AFTER.search(text[m.end() :]) or _ENABLED_BEFORE.search(text[: m.start()]):
+            return True
+    return False
+
+
 def one_family(names: list[str]) -> str | None:
     """The algorithm to read when every name runs one worker family (EAGLE and EAGLE3 do; the
     most specific one is kept), else None."""
