@@ -61,10 +61,15 @@ def _on_other_platform(config: RunConfig) -> None:
     name = str(platform.value) if platform is not None else ""
     if not name or name == "ascend" or name in GPU_PLATFORMS:
         return
+    _undecided(config, f"the {name} plugin may build its own proposer for this method")
+
+
+def _undecided(config: RunConfig, elsewhere: str) -> None:
+    """Each config line's vLLM class made a condition: that class on vLLM's GPU platforms,
+    ``elsewhere`` on the plugin's (the family stays)."""
     config.path_evidence = [
         replace(e, points_to=None, worker_class=None,
-                condition=(f"{e.worker_class} on vLLM's GPU platforms; the {name} "
-                           "plugin may build its own proposer for this method"))
+                condition=f"{e.worker_class} on vLLM's GPU platforms; {elsewhere}")
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip
@@ -104,13 +109,7 @@ def _plugin_named(config: RunConfig, vllm: str | None) -> None:
         plugin, _why, alt = ascend_proposer(method.value, _paired(vllm))
         plugin = plugin or alt
     there = f"{plugin} on vllm-ascend" if plugin else "the vllm-ascend plugin's own proposer"
-    config.path_evidence = [
-        replace(e, points_to=None, worker_class=None,
-                condition=(f"{e.worker_class} on vLLM's GPU platforms; {there} "
-                           "(the text names the plugin)"))
-        if e.worker_class and e.reason.startswith("vLLM") else e
-        for e in config.path_evidence
-    ]  # fmt: skip
+    _undecided(config, f"{there} (the text names the plugin)")
 
 
 def _mtp_head(config: RunConfig, prose: str | None) -> None:
