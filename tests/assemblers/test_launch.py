@@ -474,39 +474,33 @@ def test_flags_quoted_as_inline_code_in_a_sentence(tmp_path: Path) -> None:
 def test_entry_point_and_flags_quoted_on_separate_bullets(tmp_path: Path) -> None:
     """A change summary: one bullet names the entry point as inline code amid prose, later
     bullets quote the flags; the flags are read as that server's, the bullets' words are not."""
-    log = tmp_path / "pr.txt"
-    log.write_text(
+    text = (
         "- Moved our recipe from `python3 -m sglang.launch_server` to `sglang serve` on new nodes\n"
         "- Larger batches: `--cuda-graph-max-bs 32`\n"
         "- Turn on drafting: `--speculative-algo EAGLE --speculative-eagle-topk 1`\n"
-        "- Bump the port\n",
-        encoding="utf-8",
+        "- Bump the port\n"
     )
-    config = analyse([str(log)]).config
-    assert config.engine == "sglang"
-    assert config.flags["speculative_algorithm"].value == "EAGLE"
-    assert config.flags["speculative_eagle_topk"].value == 1
+    assert _sglang_eagle(tmp_path / "pr.txt", text) == 1
 
 
 def test_rl_framework_prefixed_sglang_args_in_a_bash_array(tmp_path: Path) -> None:
     """An RL trainer's script passes SGLang's server args as ``--sglang-<arg>`` inside a bash
     array beside its own flags: the prefixed ones are read as SGLang's, the trainer's are not."""
-    log = tmp_path / "train.sh"
-    log.write_text(
-        "ROLLOUT=(\n"
-        "   --rollout-batch-size 8\n"
-        "   --sglang-mem-fraction-static 0.7\n"
-        "\n"
-        "   --sglang-speculative-algorithm EAGLE\n"
-        "   --sglang-speculative-eagle-topk 2\n"
-        ")\n",
-        encoding="utf-8",
+    text = (
+        "ROLLOUT=(\n   --rollout-batch-size 8\n   --sglang-mem-fraction-static 0.7\n\n"
+        "   --sglang-speculative-algorithm EAGLE\n   --sglang-speculative-eagle-topk 2\n)\n"
     )
+    assert _sglang_eagle(tmp_path / "train.sh", text) == 2
+
+
+def _sglang_eagle(log: Path, text: str) -> object:
+    """The EAGLE topk an SGLang run read from ``text`` sets (its engine and algorithm checked)."""
+    log.write_text(text, encoding="utf-8")
     config = analyse([str(log)]).config
     assert config.engine == "sglang"
     assert config.flags["speculative_algorithm"].value == "EAGLE"
-    assert config.flags["speculative_eagle_topk"].value == 2
     assert "rollout_batch_size" not in config.flags
+    return config.flags["speculative_eagle_topk"].value
 
 
 def test_a_sentence_before_the_command_does_not_open_a_quote() -> None:
