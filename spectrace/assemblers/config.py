@@ -185,6 +185,11 @@ class ConfigCollector:
             self._env(line, find_env_assignments(text), "env")
             self._named += [(name, line) for name in named_algorithms(text)]
             self._enabled = self._enabled or stated_enabled(text)
+        self._platform_and_release(line, text)
+
+    def _platform_and_release(self, line: LogLine, text: str) -> None:
+        """What any line may also say besides its config fact: the platform a vLLM run is on,
+        the release of the framework, and what a text about sglang names."""
         if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
             self._set("platform", "ascend", line, "env")
             if (plugin := ascend_release(text)) is not None:  # its classes change by release
@@ -200,11 +205,8 @@ class ConfigCollector:
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
-            self._config.version = version_text(release)
+            self._adopt_sglang(release)
             self._launch.releases["sglang"] = self._config.version
-            self._config.era = self._version_era = era_of(release)
-            self._sglang_release = release  # the era table's own row, not the whole era's
-            self._config.engine = self._config.engine or "sglang"
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
         self._bare |= bare_releases(text)
@@ -261,11 +263,14 @@ class ConfigCollector:
             return
         if not self._about or len(self._bare) != 1 or self._config.engine not in (None, "sglang"):
             return
-        release = next(iter(self._bare))
+        self._adopt_sglang(next(iter(self._bare)))
+
+    def _adopt_sglang(self, release: Version) -> None:
+        """The run is sglang at ``release``: its version, era and the era table's own row."""
         self._config.version = version_text(release)
         self._config.era = self._version_era = era_of(release)
-        self._sglang_release = release
-        self._config.engine = "sglang"
+        self._sglang_release = release  # the era table's own row, not the whole era's
+        self._config.engine = self._config.engine or "sglang"
 
     def _trtllm_prose(self, named: str, line: LogLine) -> None:
         """A TensorRT-LLM run whose text names its algorithm where no config line does."""
