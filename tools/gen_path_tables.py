@@ -6,7 +6,8 @@ frameworks' own release trees (the schema is in docs/linking.md, "Path knowledge
 
 ``build`` runs offline and deterministically from the cache (slim release zips, the bare
 vllm-ascend mirror: ``<cache>/vllm_ascend.git`` or where ``fetch`` put it, the saved
-TensorRT-LLM index listing) and prints a summary: files,
+TensorRT-LLM index listing, the saved index pages that date each release for
+``published.toml``) and prints a summary: files,
 classes and releases per framework. Why generated: a log nobody here has seen still lands on
 a known frame when every file and class of the speculative folders, across releases, is in
 the table, not only the files someone happened to meet in a sample.
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from path_tables import frameworks  # noqa: E402
+from path_tables import frameworks, published  # noqa: E402
 from path_tables.merge import latest, merge  # noqa: E402
 from path_tables.rows import render  # noqa: E402
 
@@ -46,7 +47,8 @@ def build(cache: Path, out: Path, only: list[str], manifest_path: Path = MANIFES
         (out / f"{spec.name}.toml").write_text(
             render(header, frames, result.symbols, result.methods))
         newest = releases[-1].tag
-        manifest[spec.name] = {"release": newest, "files": result.latest_files}
+        manifest[spec.name] = {"release": newest, "files": result.latest_files,
+                               "releases": [r.tag for r in releases]}
         classes = {c for r in frames for c in r.classes}
         print(f"{spec.name}: {len(releases)} releases ({releases[0].tag}..{newest}), "
               f"{len(frames)} frame rows ({sum(r.source == 'hand' for r in frames)} hand), "
@@ -54,6 +56,9 @@ def build(cache: Path, out: Path, only: list[str], manifest_path: Path = MANIFES
               f"{len(result.symbols)} symbols, {len(result.methods)} methods; "
               f"latest in table {latest(frames)}")
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    if not only or "published" in only:
+        rows = published.build(cache, frameworks.ascend_mirror(cache), out / "published.toml")
+        print(f"published: {rows}")
     return 0
 
 

@@ -11,9 +11,9 @@ from types import ModuleType
 
 from packaging.version import Version
 
-from path_tables import sglang_rules, trtllm_rules, vllm_rules
-from path_tables.fetch import PYPI, fetch_release
-from path_tables.releases import Release, git_releases, scan, zip_releases
+from path_tables import published, sglang_rules, trtllm_rules, vllm_rules
+from path_tables.fetch import PYPI, SDIST, fetch_release, fetch_sdist, save_index
+from path_tables.releases import Release, git_releases, scan, version_key, zip_releases
 from path_tables.rows import FrameRow, MethodRow, SymbolRow
 
 
@@ -67,14 +67,26 @@ def _zips(name: str, package: str) -> Callable[[Path], list[Release]]:
 ASCEND_MIRROR = Path("/work/.mirror/vllm-project+vllm-ascend/repo")
 
 
-def _ascend(cache: Path) -> list[Release]:
-    """Every tag of the bare vllm-ascend mirror."""
-    mirror = next((p for p in (cache / "vllm_ascend.git", ASCEND_MIRROR) if p.exists()), None)
+def ascend_mirror(cache: Path) -> Path | None:
+    return next((p for p in (cache / "vllm_ascend.git", ASCEND_MIRROR) if p.exists()), None)
+
+
+def _tags(mirror: Path | None) -> list[str]:
     if mirror is None:
         return []
-    tags = subprocess.run(["git", "--git-dir", str(mirror), "tag"], capture_output=True,
+    return subprocess.run(["git", "--git-dir", str(mirror), "tag"], capture_output=True,
                           text=True, check=True).stdout.split()
-    return git_releases(mirror, "", tags)
+
+
+def _ascend(cache: Path) -> list[Release]:
+    """Every tag of the bare vllm-ascend mirror, and the releases the index has that the
+    mirror's snapshot has no tag for yet (their slim source archives, fetch_sdist)."""
+    mirror = ascend_mirror(cache)
+    tags = _tags(mirror)
+    tagged = git_releases(mirror, "", tags) if mirror is not None else []
+    known = {version_key(t) for t in tags}
+    later = [r for r in zip_releases(cache / "vllm_ascend", "") if version_key(r.tag) not in known]
+    return sorted(tagged + later, key=lambda r: version_key(r.tag))
 
 
 SPECS: tuple[Spec, ...] = (
@@ -102,7 +114,16 @@ def _versions(name: str) -> list[str]:
 
 
 def fetch_all(cache: Path, only: list[str]) -> int:
-    """Download and slim every release of the era of each PyPI framework."""
+    """Save the index pages, download and slim every release of the era of each PyPI
+    framework, and the source archives of vllm-ascend releases its mirror has no tag for."""
+    for project, _first in published.PROJECTS.values():
+        print(f"index page: {save_index(project, cache)}", flush=True)
+    if not only or "vllm_ascend" in only:
+        tagged = {version_key(t) for t in _tags(ascend_mirror(cache))}
+        page = published.index_page(cache, SDIST["vllm_ascend"][0])
+        for version in sorted(published.index_days(page), key=str):
+            if version_key(str(version)) not in tagged and version >= Version("0.7.1rc1"):
+                print(f"vllm_ascend {version}: {fetch_sdist('vllm_ascend', str(version), cache)}")
     for framework, (pypi_name, _package) in PYPI.items():
         if only and framework not in only:
             continue
