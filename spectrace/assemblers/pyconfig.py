@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.pyrepr import bracketed, parse_dict_repr
+from spectrace.assemblers.vllm_plugins import ascend_method
+from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 
 MAX_LINES = 64  # lines one dict may run over
@@ -158,10 +160,50 @@ class PyDictSpan:
 # ``--speculative-config '{"method": "mtp", ...}'`` quoted inside a sentence ("when serving X
 # with --speculative-config '{...}', vLLM builds ..."): the JSON beside vLLM's own flag.
 _SENTENCE_FLAG = re.compile(r"--speculative[-_]config[= ]+(['\"]?)(\{[^{}\n]*\})\1")
+# A mapping that opens on a quoted key: where a bare speculative config may start.
+_BARE_OPEN = re.compile(r"""\{\s*["'][a-z_]{1,40}["']\s*:""")
+# keys only vLLM's SpeculativeConfig takes beside ``method`` (a second one makes a bare
+# ``{"method": ...}`` a speculative config, not an RPC call or an HTTP record)
+_SPEC_KEYS = ("num_speculative_tokens", "draft_tensor_parallel_size", "prompt_lookup_max",
+              "prompt_lookup_min", "speculative_token_tree", "disable_padded_drafter_batch")  # fmt: skip
+# method words no other JSON uses: enough alone (``{"method": "mtp"}``)
+_SPEC_WORDS = re.compile(r"eagle|mtp|ngram|medusa|dflash|dspark|mlp_speculator")
+# vLLM's offline example script (examples/offline_inference/spec_decode.py) takes --method
+_EXAMPLE_SCRIPT = re.compile(r"\bspec_decode\.py\b.*?\s--method[= ]+([a-z][\w]{1,40})\b")
 
 
 def sentence_spec_config(text: str) -> str | None:
-    """The JSON a sentence gives vLLM's ``--speculative-config`` flag, if it gives one."""
+    """The JSON a line gives as vLLM's speculative config where no launch command or key
+    names it: beside ``--speculative-config`` in a sentence; a bare object in vLLM's
+    SpeculativeConfig vocabulary (a code block's ``{"method": "eagle3",
+    "num_speculative_tokens": 3}``, a shell variable's ``spec='{"method": ...}'``); vLLM's
+    example script's ``--method eagle`` (as ``{"method": "eagle"}``)."""
     m = _SENTENCE_FLAG.search(text)
-    return m.group(2) if m is not None else None
+    if m is not None:
+        return m.group(2)
+    if (script := _EXAMPLE_SCRIPT.search(text)) is not None:
+        return json.dumps({"method": script.group(1)})
+    return bare_spec_config(text) if "method" in text else None
+
+
+def bare_spec_config(text: str) -> str | None:
+    """The first bare mapping on the line whose ``method`` is a speculative method vLLM
+    knows and that reads as a SpeculativeConfig (another of its keys, or a method word no
+    other JSON uses); its text, or None."""
+    for m in _BARE_OPEN.finditer(text):
+        inside = bracketed(text, m.start())
+        if inside is None:
+            continue
+        values, _complete = parse_dict_repr("{" + inside + "}")
+        method = values.get("method")
+        if not isinstance(method, str) or not _known_method(method.lower()):
+            continue
+        if any(key in values for key in _SPEC_KEYS) or _SPEC_WORDS.search(method.lower()):
+            return "{" + inside + "}"
+    return None
+
+
+def _known_method(name: str) -> bool:
+    """A method vLLM's tables (or vllm-ascend's) list, or a model-named MTP one."""
+    return name in method_classes() or name.endswith("_mtp") or ascend_method(name)
 

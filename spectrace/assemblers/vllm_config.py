@@ -91,6 +91,9 @@ _NAMED_RELEASE = r"vllm[-_]ascend(?::|==|[^\S\n]*[^\d\s./:=]{0,12}[:：=]?[^\S\n
 _ASCEND = re.compile(
     r"Platform plugin ascend is activated|detected platform npu|torch_npu|install vllm-ascend"
     r"|(?<!vllm-project/)vllm-ascend[:/=]"  # an image tag, a hub path; not the repository
+    # the plugin's own thread (its header ``vllm-project/vllm-ascend · pull request #N``): its
+    # issues and docs are about runs on Ascend
+    r"|^\s*vllm-project/vllm-ascend · (?:issue|pull request|discussion)\b"
     r"|\b(?:HCCL|PYTORCH_NPU|ASCEND)_[A-Z0-9_]+="
     r"|\bascend -> vllm_ascend:register"  # vLLM's list of the platform plugins it loaded
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
@@ -104,8 +107,9 @@ _ASCEND_RELEASE = re.compile(
 )
 
 
-# Words that name the plugin without showing the run on it: its repository (a vllm-ascend
-# thread's header; a link to one of its issues is not), its package, one of its proposer classes (``AscendEagleProposer``), Ascend NPUs.
+# Words that name the plugin without showing the run on it: its repository in a sentence (a
+# link to one of its issues is not), its package, one of its proposer classes
+# (``AscendEagleProposer``), Ascend NPUs.
 _ASCEND_NAMED = re.compile(
     r"(?<![/\w.])vllm-project/vllm-ascend\b(?!/)"  # a thread's repository, not a link to it
     r"|(?<![/\w.-])vllm[-_]ascend\b(?![/-])|\bAscend\w*Proposer\b"
@@ -217,6 +221,9 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"is deprecated and replaced with mtp",
     b"forward on same MTP layer",
     b"for suffix decoding",
+    b'"method"',  # a bare speculative config (pyconfig.bare_spec_config)
+    b"'method'",
+    b"spec_decode.py",  # vLLM's example script and its --method
 )
 
 

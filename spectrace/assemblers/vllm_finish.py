@@ -39,6 +39,7 @@ def finish_vllm(
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
+    _classes_disagree(config)
     _args_failed(config, lines)
 
 
@@ -71,6 +72,24 @@ def _undecided(config: RunConfig, elsewhere: str) -> None:
         replace(e, points_to=None, worker_class=None,
                 condition=f"{e.worker_class} on vLLM's GPU platforms; {elsewhere}")
         if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
+
+
+def _classes_disagree(config: RunConfig) -> None:
+    """Config lines of one run that name different classes (a thread comparing two servers'
+    speculative configs, ``{"method": "ngram"}`` here and ``{"method": "eagle3"}`` there):
+    none decides; each class becomes a condition naming its line."""
+    named = [e for e in config.path_evidence if e.worker_class and e.reason.startswith("vLLM")]
+    classes = dict.fromkeys(e.worker_class for e in named)
+    if len(classes) < 2:
+        return
+    lines = {cls: next(e.lineno for e in named if e.worker_class == cls) for cls in classes}
+    condition = "; ".join(f"{cls} for the config on line {n}" for cls, n in lines.items())
+    config.path_evidence = [
+        replace(e, points_to=None, worker_class=None,
+                condition=f"{condition} (the text shows configs of several runs)")
+        if e in named else e
         for e in config.path_evidence
     ]  # fmt: skip
 

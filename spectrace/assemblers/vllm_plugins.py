@@ -37,6 +37,11 @@ def _methods() -> MappingProxyType[str, tuple[tuple[str, str, str], ...]]:
     return MappingProxyType({k: tuple(v) for k, v in rows.items()})
 
 
+def ascend_method(name: str) -> bool:
+    """vllm-ascend's tables list ``name`` (lower case) as a speculative method."""
+    return name in _methods()
+
+
 def _version(text: str) -> Version | None:
     try:
         return Version(text.removeprefix("v"))

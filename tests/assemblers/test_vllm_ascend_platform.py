@@ -105,7 +105,7 @@ def test_another_platform_plugin_keeps_the_family_and_names_vllms_class_as_a_con
 
 @pytest.mark.parametrize(
     "named",
-    ["vllm-project/vllm-ascend · pull request #77 · open",
+    ["see vllm-project/vllm-ascend for the plugin",
      "# [Feature] AscendFooProposer learns a new trick",
      "from vllm_ascend.spec_decode import something"],
 )  # fmt: skip
@@ -121,3 +121,15 @@ def test_a_text_naming_the_plugin_keeps_vllms_class_a_condition(named) -> None:
     assert "EagleProposer on vLLM's GPU" in path.conditional
     assert "AscendEagleProposer on vllm-ascend" in path.conditional
     assert global_worker_path(collect(*snippet)).worker_class == "EagleProposer"
+
+
+def test_the_plugins_own_thread_is_an_ascend_run() -> None:
+    """A thread of the plugin's repository (its header line) is about runs on Ascend: its
+    docs and reports launch on NPUs, so the method names the plugin's class."""
+    snippet = ['llm = LLM(model="m", speculative_config={"method": "eagle3", '
+               '"num_speculative_tokens": 2})', "- vLLM version: v0.20.2"]  # fmt: skip
+    header = "vllm-project/vllm-ascend · pull request #77 · open"
+    path = global_worker_path(collect(header, *snippet))
+    assert (path.value, path.worker_class) == ("other", "AscendEagleProposer")
+    sentence = "I read vllm-project/vllm-ascend · issue #5 before filing this"
+    assert global_worker_path(collect(sentence, *snippet)).worker_class is None
