@@ -7,9 +7,11 @@ from datetime import date
 
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_path import Bounds, config_evidence
+from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
+from spectrace.assemblers.launch_span import suggests
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
     sentence_spec_config,
@@ -77,6 +79,9 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
     ("false", "0", "no", "n"), False
 )
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
+# ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
+# call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
+_REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")
 _GRAPH_BS = re.compile(r"Capture cuda graph bs \[([\d,\s]*)\]")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
 _CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
@@ -126,9 +131,11 @@ class ConfigCollector:
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
+        self._diff = DiffView()
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
+        line = self._diff.view(line)  # a pasted diff hunk: read as the file it leaves
         text = line.text
         self._lines.append(line)
         if is_example(line):
@@ -140,7 +147,7 @@ class ConfigCollector:
             self._apply_launch(command)
         if in_launch:
             pass  # a line of a launch command (read whole when it ends)
-        elif "server_args=" in text and "ServerArgs(" in text:
+        elif "ServerArgs(" in text and ("server_args=" in text or _REPR.search(text)):
             self._server_args(line, text[text.index("ServerArgs(") :])
         elif kwargs := kwarg_flags(text):  # sgl.Engine(speculative_algorithm="EAGLE3", ...)
             self._config.engine = self._config.engine or "sglang"
@@ -183,7 +190,8 @@ class ConfigCollector:
             self._sentence_spec(line, quoted)
         elif not self._warning(line):  # a line no reader above knows: maybe a sentence
             self._env(line, find_env_assignments(text), "env")
-            self._named += [(name, line) for name in named_algorithms(text)]
+            if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
+                self._named += [(name, line) for name in named_algorithms(text)]
             self._enabled = self._enabled or stated_enabled(text)
         self._platform_and_release(line, text)
 

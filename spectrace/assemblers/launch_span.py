@@ -31,6 +31,7 @@ _START = re.compile(
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
+    r"|\[\s*[\"']--[a-z]|^\s*[\"']--[a-z][\w.-]*[\"']\s*,"  # a Python list of args (CI tests)
 )
 # where a command's own words start, in a line that may open with prose
 _ENTRY = re.compile(
@@ -52,6 +53,13 @@ _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
 _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
 _BOLD = re.compile(r"\*\*|`")
 _VALUELESS = re.compile(r"(?:^|\s)--[a-z][\w-]*$")  # a line that ends on a flag with no value
+# A Python list of a command's arguments, as SGLang's tests pass them (``other_args=["--tp",
+# "2", ...]``, inline or one item a line): where it opens on a line, each item, a whole item line
+_PY_OPEN = re.compile(r"\[\s*(?=[\"']--[a-z])")
+_PY_ITEM = r"(?:\"[^\"\n]*\"|'[^'\n]*'|-?[\w.]+)"
+_PY_ITEMS = re.compile(rf"^\s*(?:{_PY_ITEM}\s*,\s*)*(?:{_PY_ITEM}\s*)?[\])]*\s*,?\s*$")
+_PY_WORD = re.compile(rf"\s*({_PY_ITEM})\s*(,|\]|\)|$)")
+_QUOTED_OR_ONE = re.compile(r"[\"']|^\s*-?[\w.]+\s*,\s*$")  # an unquoted item stands alone: ``4,``
 
 
 def clean(text: str) -> str:
@@ -111,8 +119,37 @@ def sglang_prefixed(args: list[tuple[str, int]]) -> list[tuple[str, int]] | None
     return out
 
 
+# A line that asks about or suggests flags rather than reporting the run ("should I use
+# `--speculative-algorithm EAGLE`?", "try adding --speculative-algorithm NGRAM"); a line saying how
+# to reproduce the report's own run stays a command
+_SUGGESTS = re.compile(
+    r"(?i)\b(?:should|shall|could|can|would)\s+(?:I|we|one|it)\b|\bwould\s+(?:adding|using)\b"
+    r"|\b(?:is|would)\s+it\s+(?:possible|ok|okay|safe|better|recommended|help)\b|\bmaybe\b"
+    r"|\b(?:have|did)\s+you\s+tr(?:y|ied)\b|\btry\s+(?:adding|using|setting|with|to|running)\b"
+    r"|\b(?:how|what)\s+about\b|\bwhy\s+not\b|\byou\s+(?:should|might|may\s+want)\b|\bperhaps\b"
+    r"|\bI\s+(?:would\s+)?(?:suggest|recommend)\b|\bconsider\s+(?:adding|using|setting)\b"
+)
+_CODE_OR_QUOTE = re.compile(r"`[^`]*`")
+
+
+def suggests(text: str) -> bool:
+    """The line asks whether to use flags or suggests them: they are not the run's."""
+    if "reproduc" in text.lower():
+        return False
+    return _SUGGESTS.search(text) is not None
+
+
+def asks(text: str) -> bool:
+    """The line is a question (its words outside inline code end with ``?``) or a suggestion:
+    a flag it quotes is not a launch command, at most an algorithm the text names."""
+    words = _CODE_OR_QUOTE.sub(" ", text).rstrip(" *_)\"'")
+    return words.endswith("?") or suggests(text)
+
+
 def starts(text: str) -> bool:
-    return _START.search(text) is not None or _ENV_NAME.match(text) is not None
+    if _START.search(text) is None and _ENV_NAME.match(text) is None:
+        return False
+    return not asks(text)
 
 
 def env_entry(texts: list[str]) -> tuple[str, str] | None:
@@ -174,7 +211,31 @@ def tokens_of(text: str) -> list[str] | None:
         return _shell(_scalar(value))
     if (item := _ITEM.match(text)) is not None:
         return _split_commands([_scalar(item.group(2))])
+    if (items := python_items(text)) is not None:
+        return items
     return _shell(text)
+
+
+def python_items(text: str) -> list[str] | None:
+    """The arguments a line holds as Python list items (``other_args=["--speculative-algorithm",
+    "EAGLE"]``, or ``"EAGLE",`` one a line inside such a list), strings unquoted; a name or a
+    number stays as written. None for a line of any other shape."""
+    opened = _PY_OPEN.search(text)
+    if opened is None and not (is_python_items(text) and _QUOTED_OR_ONE.search(text)):
+        return None
+    pos, out = (opened.end() if opened is not None else 0), []
+    while (word := _PY_WORD.match(text, pos)) is not None and len(out) < 1_000:
+        item = word.group(1)
+        out.append(item[1:-1] if item[:1] in "'\"" else item)
+        pos = word.end()
+        if word.group(2) != ",":
+            break
+    return out
+
+
+def is_python_items(text: str) -> bool:
+    """A line of Python list items (``"--tp", "2",``) or the list's closing ``],``."""
+    return ("," in text or "]" in text) and _PY_ITEMS.match(text) is not None
 
 
 def from_entry(text: str) -> str:
@@ -261,6 +322,7 @@ class LaunchSpan:
     count: int = 0
     quote: str = ""  # the quote a line left open ("'" or '"'), "" when none
     block: int = -1  # indentation of a ``command: >`` key whose folded lines follow
+    python: bool = False  # the command is a Python list of arguments (one item a line)
 
     @property
     def open(self) -> bool:
@@ -271,6 +333,9 @@ class LaunchSpan:
             return False
         self.head, self.last, self.count, self.block = line, line, 1, -1
         self.quote = open_quote(clean(line.text)[:MAX_CHARS])
+        self.python = python_items(clean(line.text)[:MAX_CHARS]) is not None
+        if self.python:
+            self.quote = ""  # a Python list's quotes close on its own line
         key = _KEY.match(clean(line.text))
         if key is not None and key.group(3).strip()[:1] in (">", "|"):
             self.block = len(key.group(1))
@@ -304,6 +369,8 @@ class LaunchSpan:
             return len(body) - len(stripped) > self.block
         if stripped.startswith("-"):  # a flag on its own line, or a YAML list item
             return True
+        if self.python and is_python_items(body):  # the next items of a Python argument list
+            return not stripped.startswith("]")  # the list's closing bracket ends the command
         if stripped[:1] in "'\"{" and _VALUELESS.search(clean(before)) is not None:
             return True  # the flag's value pasted on the line after it
         key = _KEY.match(body)
@@ -311,4 +378,4 @@ class LaunchSpan:
 
     def close(self) -> None:
         self.head = self.last = None
-        self.count, self.quote, self.block = 0, "", -1
+        self.count, self.quote, self.block, self.python = 0, "", -1, False

@@ -1,7 +1,9 @@
 """SGLang's server arguments written as Python keywords in a script: ``sgl.Engine(model_path=...,
 speculative_algorithm="EAGLE3", speculative_eagle_topk=1)`` on one line, or one keyword a line
 inside a multi-line call. The offline engine takes ServerArgs' fields as keywords, so these
-are the run's launch flags when no command line or dump shows them.
+are the run's launch flags when no command line or dump shows them. So are the keys of a YAML
+file given to ``--config`` (``speculative-algorithm: EAGLE``, one a line; SGLang turns each key
+into its flag) and the same keys in a Helm values or compose block of server arguments.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import re
 KWARG_LITERALS: tuple[bytes, ...] = (
     b"speculative_algorithm=", b"speculative_algorithm =", b"speculative_eagle_topk",
     b"speculative_num_steps", b"speculative_num_draft_tokens", b"disable_overlap_schedule=",
-    b"enable_multi_layer_eagle",
+    b"enable_multi_layer_eagle", b"speculative-algorithm:", b"speculative-eagle-topk:",
+    b"speculative-num-steps:", b"speculative-num-draft-tokens:", b"disable-overlap-schedule:",
+    b"speculative_algorithm:", b"enable-multi-layer-eagle:",
 )  # fmt: skip
 # the ServerArgs fields the worker-path rule reads, with a Python literal value
 _FIELDS = ("speculative_algorithm", "speculative_eagle_topk", "speculative_num_steps",
@@ -24,11 +28,36 @@ _KWARG = re.compile(
 )
 
 
-def kwarg_flags(text: str) -> dict[str, object]:
-    """The fields a line sets as Python keywords (``speculative_algorithm="EAGLE3",``); not
-    a dump's ``server_args=ServerArgs(...)`` (read whole elsewhere) nor a command's flags."""
-    if "ServerArgs(" in text or "--speculative" in text:
+# a YAML key line: "speculative-algorithm: EAGLE3", "  speculative_eagle_topk: 1  # comment"
+_YAML = re.compile(
+    r"^\s*(?:-\s+)?(" + "|".join(f.replace("_", "[-_]") for f in _FIELDS) + r")\s*:\s*"
+    r"([\"']?)([\w.-]{1,40})\2\s*(?:#.*)?$"
+)
+_YAML_BOOL = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def yaml_flags(text: str) -> dict[str, object]:
+    """The field a YAML key line sets (``speculative-algorithm: EAGLE`` in a ``--config`` file),
+    its value as SGLang's parser takes it (the algorithm upper case, numbers, booleans)."""
+    m = _YAML.match(text)
+    if m is None:
         return {}
+    name, value = m.group(1).replace("-", "_"), m.group(3)
+    if name == "speculative_algorithm":
+        return {name: value.upper()}
+    if value.lower() in _YAML_BOOL:
+        return {name: _YAML_BOOL[value.lower()]}
+    return {name: int(value)} if value.isdigit() else {}
+
+
+def kwarg_flags(text: str) -> dict[str, object]:
+    """The fields a line sets as Python keywords (``speculative_algorithm="EAGLE3",``) or as a
+    YAML key (a ``ServerArgs(...)`` call the user wrote too); not a dump (read whole elsewhere)
+    nor a command's flags."""
+    if "server_args=" in text or "--speculative" in text:
+        return {}
+    if yaml := yaml_flags(text):
+        return yaml
     out: dict[str, object] = {}
     for m in _KWARG.finditer(text):
         try:

@@ -23,8 +23,11 @@ PROSE_LITERALS: tuple[bytes, ...] = (
 
 # `SGLANG_ENABLE_SPEC_V2=1`, SGLANG_ENABLE_SPEC_V2: "true" (compose), "SGLANG_ENABLE_SPEC_V2":
 # "0" (JSON); the value ends at punctuation a sentence puts after it ("=1).")
+# and in Python: os.environ["SGLANG_ENABLE_SPEC_V2"] = "1", setenv("SGLANG_ENABLE_SPEC_V2", "1"),
+# SGLang's own envs.SGLANG_ENABLE_SPEC_V2.set(True) / .override(False)
 _SETTING = re.compile(
-    r"\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s*(?:=|:)\s*[`'\"]?(true|false|yes|no|on|off|1|0)\b", re.I
+    r"\bSGLANG_ENABLE_SPEC_V2\b(?:[`'\"]?\]?\s*(?:=|:|,)|\.(?:set|override)\()\s*[`'\"]?"
+    r"(true|false|yes|no|on|off|1|0)\b", re.I
 )
 # in words: "with SGLANG_ENABLE_SPEC_V2 enabled", "SGLANG_ENABLE_SPEC_V2 is off", "enable
 # SGLANG_ENABLE_SPEC_V2", "without SGLANG_ENABLE_SPEC_V2" (never the name before "=" or ":")

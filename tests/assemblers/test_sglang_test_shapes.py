@@ -1,0 +1,134 @@
+"""Where SGLang users paste their server arguments besides a shell command: the Python argument
+lists of SGLang's own tests and CI, a ServerArgs call or repr, a ``--config`` YAML file, env
+switches set from Python; and flags a question only asks about, which are not the run's."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.config import ConfigCollector
+from spectrace.assemblers.run_config import RunConfig
+from spectrace.dialects.base import LogLine
+
+
+def _config(*texts: str) -> RunConfig:
+    collector = ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        collector.feed(LogLine("ci.log", n, 0, text, text, "plain", ""))
+    return collector.result()
+
+
+def _decided(config: RunConfig) -> list[tuple[str | None, str | None]]:
+    return [(e.points_to, e.worker_class) for e in config.path_evidence if e.points_to]
+
+
+def test_a_test_argument_list_one_item_a_line_is_the_launch() -> None:
+    config = _config(
+        "    proc = popen_launch_server(",
+        "        model, base_url,",
+        "        other_args=[",
+        '            "--speculative-algorithm",',
+        '            "STANDALONE",',
+        '            "--speculative-draft-model-path",',
+        '            "tiny/draft",',
+        '            "--speculative-num-steps",',
+        "            4,",
+        "        ],",
+        "    )",
+    )
+    algo = config.flags["speculative_algorithm"]
+    assert (algo.value, algo.lineno, algo.origin) == ("STANDALONE", 4, "launch_command")
+    assert config.flags["speculative_num_steps"].value == 4
+    (evidence,) = [e for e in config.path_evidence if e.condition]
+    assert "StandaloneWorker" in evidence.condition  # no release: the era's condition
+
+
+def test_an_inline_argument_list_with_a_release_decides() -> None:
+    config = _config(
+        "sglang 0.5.2",
+        'p = popen_launch_server(m, u, other_args=["--speculative-algorithm", "EAGLE3", '
+        '"--speculative-eagle-topk", "1", "--speculative-draft-model-path", DRAFT])',
+    )
+    assert config.flags["speculative_eagle_topk"].value == 1
+    assert _decided(config) == [("v1", "EAGLEWorker")]
+
+
+def test_the_list_ends_at_its_closing_bracket() -> None:
+    config = _config(
+        '    args = ["--speculative-algorithm", "NGRAM",',
+        '            "--speculative-num-draft-tokens", "8"]',
+        '    print("--tp is not set", flush=True)',
+    )
+    assert config.flags["speculative_num_draft_tokens"].value == 8
+    assert "tp_size" not in config.flags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "args = ServerArgs(model_path=\"tiny/t\", speculative_algorithm=\"EAGLE3\", speculative_eagle_topk=1)",
+        "speculative-algorithm: EAGLE3",  # a --config YAML file, one key a line
+        "  speculative_algorithm: 'eagle3'   # the head we trained",
+    ],
+)
+def test_keywords_and_yaml_keys_are_launch_flags(text: str) -> None:
+    config = _config("sglang==0.5.3", text)
+    flag = config.flags["speculative_algorithm"]
+    assert (flag.value, flag.origin) == ("EAGLE3", "launch_command")
+    assert _decided(config) == [("v1", "EAGLEWorker")]
+
+
+def test_yaml_keys_read_with_their_types() -> None:
+    config = _config(
+        "speculative-algorithm: EAGLE",
+        "speculative-eagle-topk: 1",
+        "disable-overlap-schedule: true",
+    )
+    assert config.flags["speculative_eagle_topk"].value == 1
+    assert config.flags["disable_overlap_schedule"].value is True
+
+
+def test_a_repr_without_its_prefix_is_the_dump() -> None:
+    config = _config(
+        "ServerArgs(model_path='tiny/t', tokenizer_path='tiny/t', tp_size=2, "
+        "speculative_algorithm='NGRAM', disable_overlap_schedule=True)"
+    )
+    assert config.flags["speculative_algorithm"].origin == "server_args"
+    assert _decided(config) == [("other", "NGRAMWorker")]
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        'os.environ["SGLANG_ENABLE_SPEC_V2"] = "1"',
+        'monkeypatch.setenv("SGLANG_ENABLE_SPEC_V2", "true")',
+        "with envs.SGLANG_ENABLE_SPEC_V2.override(True):",
+    ],
+)
+def test_the_switch_set_from_python(setting: str) -> None:
+    config = _config(setting, 'engine = sgl.Engine(model_path="tiny/t", speculative_algorithm="EAGLE")')
+    assert config.flags["SGLANG_ENABLE_SPEC_V2"].value is True
+    assert _decided(config) == [("v2", "EAGLEWorkerV2")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Should I use `--speculative-algorithm EAGLE` for this model? We are on sglang 0.5.2.",
+        "Would it help to add --speculative-algorithm NGRAM here? sglang 0.5.2",
+        "Have you tried `--speculative-algorithm STANDALONE`? (sglang 0.5.2)",
+        "Maybe try python -m sglang.launch_server --speculative-algorithm EAGLE3 on sglang 0.5.2",
+    ],
+)
+def test_a_flag_a_question_asks_about_names_no_worker(question: str) -> None:
+    config = _config(question)
+    assert "speculative_algorithm" not in config.flags
+    assert not any(e.worker_class or e.condition for e in config.path_evidence)
+
+
+def test_a_reproduction_line_stays_the_runs_command() -> None:
+    config = _config(
+        "sglang 0.5.2",
+        "You can reproduce it with `python -m sglang.launch_server --speculative-algorithm EAGLE3`",
+    )
+    assert _decided(config) == [("v1", "EAGLEWorker")]
