@@ -36,10 +36,17 @@ from spectrace.path_evidence import (
     rank_frames,
     speculates,
 )
+from spectrace.path_base import base_evidence, frame_sites
 from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_frames import family_of
 from spectrace.path_mentions import KIND as MENTION
-from spectrace.path_mentions import MESSAGE_KIND, Mention, mention_votes, message_names
+from spectrace.path_mentions import (
+    MESSAGE_KIND,
+    Mention,
+    base_inputs,
+    mention_votes,
+    message_names,
+)
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -148,6 +155,12 @@ def path_evidence(
         found = sglang_family_evidence(own + ranks + pasted, config, newest)
         same = {(e.source, e.lineno, e.text) for e in found}
         evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
+    if not _settled(evidence, conditions=True):  # a proposer base: its subclass by the family
+        plugin = "platform_named" in config.flags or "platform" in config.flags
+        sites, families = base_inputs(incident, mentions, since, plugin)
+        day = when.date() if when is not None else None
+        evidence = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families,
+                                 day) + evidence  # fmt: skip
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)

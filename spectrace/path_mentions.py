@@ -27,6 +27,7 @@ from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
+from spectrace.path_base import BaseSite, family_words, is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 
 KIND = "file named in the text"
@@ -34,6 +35,12 @@ CLASS_KIND = "class named in the text"
 MESSAGE_KIND = "file named in the crash message"
 LOGGED_KIND = "log line written by"
 WRAPPER_KIND = "V0 wrapper class named in the text"
+BASE_KIND = "proposer base file named in the text"
+FAMILY_KIND = "family named in the text"
+# family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
+# in every frame line of a worker file, and would fill the config lines of a long log)
+_FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
+                    "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN")  # fmt: skip
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
 WRAPPER_CONDITION = (
@@ -126,10 +133,17 @@ def mention_literals() -> tuple[bytes, ...]:
     (``eagle_worker.py:828``, ``eagle_worker.py line 412``), never by the ``"`` of a
     traceback's own frame line, which the traceback assembler reads and which would otherwise
     fill the config lines in a log of thousands of crashes."""
-    names = [f"{name}{end}" for name in _names() for end in (":", " ", ",")]
+    names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
-    return tuple(name.encode() for name in names + dotted + classes)
+    return tuple(name.encode() for name in names + dotted + classes + list(_FAMILY_LITERALS))
+
+
+@cache
+def _base_files() -> tuple[str, ...]:
+    """The file names of the proposer base rows (``llm_base_proposer.py``)."""
+    return tuple(sorted({sig.name.rsplit("/", 1)[-1] for sig in frame_signatures()
+                         if is_base(sig)}))  # fmt: skip
 
 
 @cache
@@ -154,7 +168,53 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                 for name, sig in class_names(line.text)]  # fmt: skip
         if (wrapper := _wrapper(line.text)) is not None:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
+        out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
+                for name, sig in base_names(line.text)]  # fmt: skip
+        out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
+                for family in sorted(family_words(line.text))]  # fmt: skip
     return out
+
+
+# the row a family word stands on: no file, no worker (``Mention.name`` holds the family)
+_FAMILY_ROW = FrameSignature("", None, None, "a family the text names")
+
+
+def base_names(text: str) -> list[tuple[str, FrameSignature]]:
+    """(name as written, its row) of each proposer base file the line names with a line
+    number (``llm_base_proposer.py:1449``): where a log pointed, outside a diff or an edit."""
+    if not any(name in text for name in _base_files()) or _diff_line(text):
+        return []
+    found = []
+    for m in _NAME.finditer(text):
+        if m["line"] is None and m["word"] is None or _EDIT.search(_NAME.sub(" ", text)):
+            continue
+        path = m["path"].lstrip("~/\\")
+        rows = [sig for sig in frame_signatures() if is_base(sig)
+                and (sig.name.endswith("/" + path) or _matches_tail(path, sig.name))]  # fmt: skip
+        firsts = {sig.framework: sig for sig in reversed(rows)}  # each framework's own row
+        found += [(m.group(0).strip(), sig) for sig in firsts.values()]
+    return found
+
+
+def _matches_tail(path: str, name: str) -> bool:
+    return path == name or path.endswith("/" + name)
+
+
+def base_inputs(
+    incident: Incident, mentions: Sequence[Mention], since: int, plugin: bool = False
+) -> tuple[list[BaseSite], set[str]]:
+    """The proposer base files the incident's run names in its text, and the families its
+    lines name as words. A bare file name both vLLM and vllm-ascend have is the plugin's only
+    in a run the text shows or names on it (``plugin``)."""
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source and m.lineno >= since]
+    bases = [m for m in mine if m.kind == BASE_KIND]
+    want = "vllm_ascend" if plugin else "vllm"
+    bases = [m for m in bases if m.signature.framework == want or not any(
+        o.lineno == m.lineno and o.signature.framework == want for o in bases)]  # fmt: skip
+    sites = [BaseSite(m.source, m.lineno, m.text, f"{BASE_KIND} ({m.name})", m.signature)
+             for m in bases]  # fmt: skip
+    return sites, {m.name for m in mine if m.kind == FAMILY_KIND}
 
 
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
@@ -276,7 +336,7 @@ def mention_votes(
             and not (m.kind == CLASS_KIND and conditions
                      and not any(m.name in c for c in conditions))]  # fmt: skip
     wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
-    mine = [m for m in mine if m.kind != WRAPPER_KIND]
+    mine = [m for m in mine if m.kind not in (WRAPPER_KIND, BASE_KIND, FAMILY_KIND)]
     if wrapped and not mine and not conditions:  # alone: V0 ran, its proposer by the method
         m = wrapped[0]
         reason = (f"{WRAPPER_KIND} ({m.name}), defined in {m.signature.name}: vLLM's V0 engine "

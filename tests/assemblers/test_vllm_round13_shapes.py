@@ -25,5 +25,8 @@ def test_a_flag_whose_value_is_pasted_on_the_next_line_is_read_with_it() -> None
              "--max-num-seqs 8"]  # fmt: skip
     path = global_worker_path(collect(*lines))
     assert (path.value, path.worker_class, path.family) == ("other", "EagleProposer", "EAGLE3")
-    apart = [*lines[:2], "", lines[2]]  # a blank line between: the value is not the flag's
+    alone = "'{\"method\": \"suffix\", \"model\": \"/m/x\"}'"  # no SpeculativeConfig by itself
+    assert global_worker_path(collect(lines[0], lines[1], alone)).worker_class == (
+        "SuffixDecodingProposer")
+    apart = [*lines[:2], "", alone]  # a blank line between: the value is not the flag's
     assert global_worker_path(collect(*apart)).worker_class is None

@@ -1,0 +1,169 @@
+"""A frame in a proposer base class several proposers share -> the subclass that ran.
+
+vLLM (``v1/spec_decode/llm_base_proposer.py``, ``SpecDecodeBaseProposer``) and vllm-ascend
+(``spec_decode/llm_base_proposer.py``, ``AscendSpecDecodeBaseProposer``) keep the drafting loop
+in a base class; the method's proposer (``EagleProposer``, ``DraftModelProposer``...) only
+subclasses it, so a traceback through ``_propose`` names the base, never the class. Such a
+frame (or the file named with a line number, as a sentence quotes where the log pointed)
+proves the run drafted through one of the base's subclasses. The method the text names (a
+config's, or a family word in the title: "MTP", "DSpark") picks which, from the engine's
+``[[method]]`` and ``[[frame]]`` rows of the releases that hold the base file, bounded above by
+the crash's date (``release_dates.newest_at``): one class decides, several are the condition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from packaging.version import InvalidVersion, Version
+
+from spectrace.assemblers.release_dates import newest_at
+from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.path_evidence import StackFrame
+from spectrace.path_frames import (
+    FrameSignature,
+    family_methods,
+    frame_signature,
+    frame_signatures,
+    method_signature,
+)
+
+# the class a base file defines: SpecDecodeBaseProposer, AscendSpecDecodeBaseProposer310
+_BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
+# a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
+_WORD = re.compile(
+    r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
+    r"|suffix decoding)(?![\w.])"
+)
+# families whose proposers draft without a model (n-gram lookup, suffix trees) or with heads of
+# their own (Medusa): vLLM's and the plugin's classes for them stand apart from the base that
+# runs a draft model's forward steps
+_APART = ("NGRAM", "SUFFIX", "MEDUSA")
+_FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
+             "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
+             "suffixdecoding": "SUFFIX"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class BaseSite:
+    """Where the text shows the base: a frame, or its file named with a line number."""
+
+    source: str
+    lineno: int
+    text: str
+    kind: str  # "traceback frame", "file named in the text", ...
+    signature: FrameSignature
+
+
+def is_base(sig: FrameSignature | None) -> bool:
+    """A shared row (no worker, no family) whose file defines a proposer base class."""
+    return (
+        sig is not None
+        and sig.points_to is None
+        and not sig.family
+        and sig.function is None
+        and any(_BASE_CLASS.fullmatch(c) for c in sig.classes)
+    )
+
+
+def family_words(text: str) -> set[str]:
+    """The speculative families a line names as words (in the tables' spelling)."""
+    return {_FAMILIES[re.sub(r"[-_ ]", "", m.group(1).lower())] for m in _WORD.finditer(text)}
+
+
+def frame_sites(frames: Iterable[StackFrame]) -> list[BaseSite]:
+    """The frames in a proposer base file."""
+    return [BaseSite(sf.source, sf.lineno, sf.text, sf.kind, sig)
+            for sf in frames if is_base(sig := frame_signature(sf.frame))]  # fmt: skip
+
+
+def base_evidence(
+    sites: Sequence[BaseSite], config: RunConfig, families: set[str], day: date | None
+) -> list[Evidence]:
+    """The first base site's verdict: the subclass the named families run on in the releases
+    that hold the file (no later than the day allows), a condition over several, or the
+    family-less fact that the run speculates through the base."""
+    if not sites:
+        return []
+    site = sites[0]
+    sig = site.signature
+    base = next(c for c in sig.classes if _BASE_CLASS.fullmatch(c))
+    method = config.flags.get("speculative_config.method")
+    named = method_signature(sig.framework, str(method.value)) if method is not None else None
+    wanted = {named[0]} if named and named[0] else families
+    low, high, why = _span(sig, day)
+    reason = (f"{site.kind} in {sig.name}: {sig.what}: the run drafts through a subclass of "
+              f"{base} ({_releases(low, high)}{why})")  # fmt: skip
+    if not wanted or low is None or high is None:
+        return [Evidence(site.source, site.lineno, site.text, reason + "; no method named")]
+    found = {fam: _subclasses(sig.framework, fam, low, high, base) for fam in sorted(wanted)}
+    said = "/".join(sorted(wanted))
+    if not all(found.values()):  # a family no release read runs on a subclass of the base
+        missing = ", ".join(f for f, c in found.items() if not c)
+        return [Evidence(site.source, site.lineno, site.text,
+                         f"{reason}; the text names {said}; no release read runs {missing} "
+                         f"on a subclass of {base}")]  # fmt: skip
+    classes = {cls: span for spans in found.values() for cls, span in spans.items()}
+    if len(classes) == 1:
+        (cls,) = classes
+        return [Evidence(site.source, site.lineno, site.text,
+                         f"{reason}; the text names {said}: {cls} -> other ({cls})",
+                         "other", cls)]  # fmt: skip
+    condition = ", or ".join(f"{cls} ({_releases(*span)})" for cls, span in classes.items())
+    return [Evidence(site.source, site.lineno, site.text,
+                     f"{reason}; the text names {said}: {condition}", None, None,
+                     f"{condition}: the method's proposer (the config is not in the text)")]  # fmt: skip
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version(text.removeprefix("v")) if text else None
+    except InvalidVersion:
+        return None
+
+
+def _releases(low: Version | None, high: Version | None) -> str:
+    return f"releases {low}-{high}" if low and high else "releases unknown"
+
+
+def _span(sig: FrameSignature, day: date | None) -> tuple[Version | None, Version | None, str]:
+    """The releases holding the file, the newest cut to what the crash's day allows."""
+    low, high = _version(sig.releases[0]), _version(sig.releases[1])
+    newest = newest_at(sig.framework, day) if day is not None else None
+    if newest is not None and high is not None and newest < high:
+        if low is not None and newest < low:
+            return low, high, f"; the day {day} is before them: not bounded"
+        return low, newest, f"; the crash's day {day} bounds it"
+    return low, high, ""
+
+
+def _overlaps(first: str, last: str, low: Version, high: Version) -> tuple[Version, Version] | None:
+    a, b = _version(first), _version(last)
+    if a is None or b is None or b < low or a > high:
+        return None
+    return max(a, low), min(b, high)
+
+
+def _subclasses(
+    framework: str, family: str, low: Version, high: Version, base: str
+) -> dict[str, tuple[Version, Version]]:
+    """Classes that run ``family`` in ``low``-``high`` and are the base's kind (a Proposer
+    base's subclasses are proposers, not runner v2's speculators), from method and frame rows."""
+    if family in _APART:
+        return {}
+    kind = "Proposer" if base.endswith("Proposer") else "Speculator"
+    rows = list(family_methods(framework, family))
+    rows += [(s.worker_class, *s.releases) for s in frame_signatures()
+             if s.framework == framework and s.family == family and s.points_to
+             and s.worker_class and s.function is None]  # fmt: skip
+    out: dict[str, tuple[Version, Version]] = {}
+    for cls, first, last in rows:
+        span = _overlaps(first, last, low, high)
+        if span is None or not cls.endswith(kind):
+            continue
+        old = out.get(cls)
+        out[cls] = span if old is None else (min(old[0], span[0]), max(old[1], span[1]))
+    return out
