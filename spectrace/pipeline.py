@@ -148,6 +148,8 @@ def analyse(
     for line in lines:
         if not names_only(line, config_mod.CONFIG_LITERALS):
             collector.feed(line)
+    # a crash's day bounds the release of every run before it, when no config line is dated
+    collector.crash_day(max((c.ts.date() for r in results for c in r.crashes if c.ts), default=None))
     config = collector.result()
     mentions = find_mentions(lines)  # worker files a sentence names: weak path evidence
     pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass

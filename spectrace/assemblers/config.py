@@ -12,6 +12,7 @@ from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.launch_span import suggests
+from spectrace.assemblers.post_dates import post_date
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
     sentence_spec_config,
@@ -129,6 +130,7 @@ class ConfigCollector:
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
+        self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
         self._diff = DiffView()
@@ -140,8 +142,9 @@ class ConfigCollector:
         self._lines.append(line)
         if is_example(line):
             self._examples.add((line.source, line.lineno))
-        if line.ts is not None and (self._latest is None or line.ts.date() > self._latest):
-            self._latest = line.ts.date()
+        day = line.ts.date() if line.ts is not None else post_date(text)  # a post's header too
+        if day is not None and (self._latest is None or day > self._latest):
+            self._latest = day
         in_launch, done = self._launch.feed(line)
         for command in done:
             self._apply_launch(command)
@@ -195,6 +198,11 @@ class ConfigCollector:
             self._enabled = self._enabled or stated_enabled(text)
         self._platform_and_release(line, text)
 
+    def crash_day(self, day: date | None) -> None:
+        """The day of the log's last dated crash: it bounds the release when no config line
+        or post header is dated (a run's own start-up day bounds it more tightly)."""
+        self._crash_day = day
+
     def _platform_and_release(self, line: LogLine, text: str) -> None:
         """What any line may also say besides its config fact: the platform a vLLM run is on,
         the release of the framework, and what a text about sglang names."""
@@ -225,6 +233,7 @@ class ConfigCollector:
         config = self._single()
         for start, lines in split_runs(self._lines, _is_start, _is_post):
             collector = ConfigCollector(self._tables)
+            collector.crash_day(self._crash_day)
             for line in lines:
                 collector.feed(line)
             run = collector._single()
@@ -329,9 +338,10 @@ class ConfigCollector:
 
     def _newest(self) -> Version | None:
         """The newest sglang release the log's last dated line allows (none for vLLM)."""
-        if self._latest is None or self._config.engine == "vllm":
+        day = self._latest or self._crash_day
+        if day is None or self._config.engine == "vllm":
             return None
-        return newest_at(self._latest)
+        return newest_at(day)
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

@@ -4,6 +4,7 @@ literals come from its module; the collector's branch literals are listed here."
 
 from __future__ import annotations
 
+from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
@@ -73,4 +74,5 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *TRTLLM_LITERALS,
     *PROSE_LITERALS,
     *KWARG_LITERALS,
+    *POST_DATE_LITERALS,  # a post's header: its day bounds the release
 )

@@ -17,8 +17,8 @@ LAUNCH = (
     "python3 -m sglang.launch_server --model-path /models/q --tp 2 --speculative-algorithm {algo} "
     "--speculative-num-steps 3 --speculative-eagle-topk {topk} --speculative-num-draft-tokens 4"
 )
-CRASH = [
-    "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+CRASH = [  # dated after the newest release the table knows: its day bounds no release
+    "[2026-11-20 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
     '  File "/opt/venv/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", '
     "line 2900, in run_scheduler_process",
     "    scheduler.run()",
@@ -118,6 +118,16 @@ def test_an_overlap_off_dump_without_a_release_is_v1_only_up_to_0_5_12(tmp_path:
 def test_a_dump_dated_before_the_v1_worker_went_decides_v1(tmp_path: Path) -> None:
     # main of 2026-03-01 ships by 0.5.11 at the latest (0.5.10 and 0.5.11 came out after it)
     path = path_of(tmp_path, OFF_DUMP.format(day="2026-03-01"))
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert "(the log's dates: sglang 0.5.11 or older)" in path.evidence[0].reason
+
+
+def test_the_crash_day_bounds_a_launch_command_without_a_release(tmp_path: Path) -> None:
+    # main of 2026-03-01 ships by 0.5.11 at the latest: topk 4 keeps EAGLE on v1 up to 0.5.12
+    head = LAUNCH.format(algo="EAGLE", topk=4)
+    crash = [CRASH[0].replace("2026-11-20", "2026-03-01"), *CRASH[1:]]
+    (incident,) = run(tmp_path, [head, *crash]).incidents
+    path = incident.worker_path
     assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
     assert "(the log's dates: sglang 0.5.11 or older)" in path.evidence[0].reason
 

@@ -1,0 +1,52 @@
+"""The day a thread says a post was written: the header of an issue, a comment or a review as
+GitHub prints it (``opened this issue on Apr 14, 2026``, ``commented on Jan 3, 2025``) or as a
+saved thread heads each post (``alice · comment · 2026-04-14``).
+
+Why: a log pasted into a post ran before the post was written, so the post's day bounds the
+release the run could hold (``sglang_eras.newest_at``) when no line names it. Only a post's own
+header counts: a date inside a sentence ("broken since 2024-05-01", a checkpoint's name) can
+be older than the run and would bound it wrongly. A header without a year (GitHub leaves the
+current year out) gives no day; it is never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+# Prefilter literals: every line post_date reads contains one.
+POST_DATE_LITERALS: tuple[bytes, ...] = (
+    b" \xc2\xb7 ", b"opened ", b"commented ", b"posted ", b"merged ", b"Opened ", b"Posted ",
+)  # fmt: skip
+_MONTHS = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
+_ISO = r"(\d{4})-(\d{2})-(\d{2})"
+_WORDS = r"([A-Z][a-z]{2})[a-z]*\.? (\d{1,2}),? (\d{4})"  # Apr 14, 2026 / April 14 2026
+# "bob · description · 2026-04-14", "· review thread · 2025-12-03T10:00:00Z" (a saved thread)
+_HEADER = re.compile(r"^\s*\S[^·\n]{0,80} · [a-z][a-z ]{2,30} · " + _ISO + r"(?:[T ][\d:.]+Z?)?\s*$")
+# GitHub's own: "opened this issue on Apr 14, 2026", "commented on 2025-01-03", "merged 1 commit
+# into main on Mar 3, 2026"
+_VERB = re.compile(
+    r"(?i)\b(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:" + _WORDS + "|"
+    + _ISO + r")\b"
+)
+
+
+def post_date(text: str) -> date | None:
+    """The day a post header on this line was written, or None."""
+    if (header := _HEADER.match(text)) is not None:
+        return _day(*header.groups())
+    if (verb := _VERB.search(text)) is None:
+        return None
+    month, day, year, iso_y, iso_m, iso_d = verb.groups()
+    if iso_y is not None:
+        return _day(iso_y, iso_m, iso_d)
+    number = _MONTHS.get(month.lower())
+    return _day(year, str(number), day) if number is not None else None
+
+
+def _day(year: str, month: str, day: str) -> date | None:
+    try:
+        return date(int(year), int(month), int(day))
+    except ValueError:
+        return None
