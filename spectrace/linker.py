@@ -17,7 +17,7 @@ from spectrace.assemblers.run_config import (
     RunConfig,
     trim,
 )
-from spectrace.assemblers.sglang_eras import newest_at
+from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of, localize
@@ -55,6 +55,7 @@ from spectrace.path_missing import (
     proposer_condition,
     switch_condition,
 )
+from spectrace.path_unnamed import other_workers
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
 
@@ -101,6 +102,22 @@ def _loops_decide(
     return speculates(frames)
 
 
+def _unnamed(
+    config: RunConfig, load: LoadSample | None, era: str | None, newest: Version | None
+) -> dict[str, str] | None:
+    """The other algorithms' workers by loop path when only a decode line's ``accept len``
+    shows the run speculates (every algorithm prints it): no flag, name, warning or EAGLE
+    draft-graph line says which algorithm ran (``path_unnamed``)."""
+    if load is None or load.accept_len is None or config.engine == "vllm":
+        return None
+    if {"speculative_algorithm", "named_algorithm", "eagle_draft_graph"} & config.flags.keys():
+        return None
+    if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
+        return None
+    release = parse_release(config.version) if config.version else None
+    return other_workers(era, release, newest)
+
+
 def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
     """The decode line whose acceptance counters prove the run speculates, shown when no
     flag says which algorithm ran (the loop's vote rests on it)."""
@@ -109,7 +126,7 @@ def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
     text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
     named = config.flags.get("named_algorithm")
     algo = (f"the text names {named.value} (line {named.lineno})" if named is not None
-            else "no algorithm in the log: read as the EAGLE family; NGRAM would run NGRAMWorker")  # fmt: skip
+            else "no algorithm in the log: a loop's vote holds for the EAGLE family only")  # fmt: skip
     reason = f"decode line reports accept len {load.accept_len}: the run speculates; {algo}"
     return [Evidence(load.source, load.lineno, trim(text), reason)]
 
@@ -135,11 +152,13 @@ def path_evidence(
     loops = _loops_decide(config, own + ranks + pasted, load, era)
     when = incident.first_seen.ts  # the code that crashed is no newer than its day
     newest = newest_at(when.date()) if when is not None and config.engine != "vllm" else None
+    unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops, era, newest)
-    evidence += [e for e in frame_votes(ranks, loops, era, newest) if e.points_to or e.condition]
+    evidence = frame_votes(own, loops, era, newest, unnamed)
+    ranked = frame_votes(ranks, loops, era, newest, unnamed)
+    evidence += [e for e in ranked if e.points_to or e.condition]
     evidence += votes + native_votes(incident) + message_names(incident)
-    evidence += frame_votes(pasted, loops, era, newest)
+    evidence += frame_votes(pasted, loops, era, newest, unnamed)
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += config.path_evidence + method_evidence(config)

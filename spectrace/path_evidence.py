@@ -12,7 +12,7 @@ its flags show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -210,11 +210,14 @@ def frame_votes(
     loops_decide: bool,
     era: str | None = None,
     newest: Version | None = None,
+    others: Mapping[str, str] | None = None,
 ) -> list[Evidence]:
     """One evidence per frame the path tables know; scheduler loops vote only when the run is
     EAGLE-family speculative (``loops_decide``). With no release in the log, a non-overlap
     loop is v1 only up to the last release that has the v1 worker: a conditional, unless the
-    crash's date bounds the release (``newest``) below the first release without it."""
+    crash's date bounds the release (``newest``) below the first release without it. When
+    no line names the algorithm (``others``: the other algorithms' workers by loop path), a
+    loop's vote holds for the EAGLE family only and becomes a condition on the algorithm."""
     dated = newest is not None and newest < v1_gone()
     out: list[Evidence] = []
     for sf in frames:
@@ -223,15 +226,28 @@ def frame_votes(
             continue
         points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
         if points_to == "v1" and sig.needs_spec and era is None and not dated:
-            out.append(_evidence(sf, sig, None, _synchronous_v2(sig.worker_class or "")))
+            found = _evidence(sf, sig, None, _synchronous_v2(sig.worker_class or ""))
         elif points_to == "v1" and sig.needs_spec and era is None and newest is not None:
             found = _evidence(sf, sig, points_to)
             bound = (f" (the crash's date bounds the release to sglang {version_text(newest)} or"
                      f" older; the v1 worker exists up to {version_text(v1_gone())} exclusive)")  # fmt: skip
-            out.append(replace(found, reason=found.reason + bound))
+            found = replace(found, reason=found.reason + bound)
         else:
-            out.append(_evidence(sf, sig, points_to))
+            found = _evidence(sf, sig, points_to)
+        extra = (others or {}).get(sig.points_to or "")  # the loop's other algorithms
+        if sig.needs_spec and extra and (found.points_to or found.condition):
+            found = _per_algorithm(found, extra)
+        out.append(found)
     return out
+
+
+def _per_algorithm(found: Evidence, others: str) -> Evidence:
+    """A loop's EAGLE-family vote as a condition on the algorithm, no line naming it."""
+    eagle = found.condition or f"{found.points_to} ({found.worker_class})"
+    condition = f"{eagle} if the algorithm is EAGLE, EAGLE3 or NEXTN; {others}"
+    head = found.reason.split(" -> ", 1)[0].split(": v", 1)[0]  # the frame, not its vote
+    reason = f"{head}: {condition} (no line names the algorithm; each runs its own worker)"
+    return replace(found, reason=reason, points_to=None, worker_class=None, condition=condition)
 
 
 def _synchronous_v2(worker: str) -> str:

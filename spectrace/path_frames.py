@@ -137,6 +137,14 @@ def family_methods(framework: str, family: str) -> tuple[tuple[str, str, str], .
     return tuple(out)
 
 
+@cache
+def method_releases(framework: str) -> tuple[tuple[str, str], ...]:
+    """(config value, first release) of each of the engine's ``[[method]]`` rows: which
+    algorithms a release could run (SGLang's STANDALONE from v0.5.2, NGRAM from v0.5.3)."""
+    rows = (_data(framework) or {}).get("method", [])
+    return tuple((str(raw.get("value", "")), _releases(raw.get("releases", []))[0]) for raw in rows)
+
+
 def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:
     """Longest suffix first (across every framework's table), a function row first."""
     return (-sig.name.count("/"), -len(sig.name), sig.function is None)

@@ -477,8 +477,13 @@ def test_an_accept_length_in_the_load_lines_shows_the_run_speculates() -> None:
     loop = (Frame(f"{SITE}/managers/scheduler.py", 1032, "event_loop_normal"),)
     sample = parse_load_line(line(DECODE, 100, "[2026-02-27 21:00:17 TP0] "))
     inc = incident(loop, message="KeyError: 17")
-    link(inc, run_config("sglang: 0.5.9"), sample)
+    link(inc, run_config("sglang: 0.4.9"), sample)  # before STANDALONE and NGRAM: EAGLE's alone
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
+    inc = incident(loop, message="KeyError: 17")
+    link(inc, run_config("sglang: 0.5.9"), sample)  # every algorithm prints accept len
+    cond = inc.worker_path.conditional if inc.worker_path else ""
+    assert cond.startswith("v1 (EAGLEWorker) if the algorithm is EAGLE, EAGLE3 or NEXTN; ")
+    assert "NGRAMWorker for NGRAM" in cond and "StandaloneWorker for STANDALONE" in cond
     plain = parse_load_line(line(DECODE.replace("accept len: 2.40, accept rate: 0.48, ", ""), 100))
     inc = incident(loop, message="KeyError: 17")
     link(inc, RunConfig(), plain)

@@ -23,12 +23,17 @@ _MONTHS = {m: i for i, m in enumerate(
 _ISO = r"(\d{4})-(\d{2})-(\d{2})"
 _WORDS = r"([A-Z][a-z]{2})[a-z]*\.? (\d{1,2}),? (\d{4})"  # Apr 14, 2026 / April 14 2026
 # "bob · description · 2026-04-14", "· review thread · 2025-12-03T10:00:00Z" (a saved thread)
-_HEADER = re.compile(r"^\s*\S[^·\n]{0,80} · [a-z][a-z ]{2,30} · " + _ISO + r"(?:[T ][\d:.]+Z?)?\s*$")
+_HEADER = re.compile(
+    r"^\s*\S[^·\n]{0,80} · [a-z][a-z ]{2,30} · " + _ISO + r"(?:[T ][\d:.]+Z?)?\s*$"
+)
 # GitHub's own: "opened this issue on Apr 14, 2026", "commented on 2025-01-03", "merged 1 commit
 # into main on Mar 3, 2026"
 _VERB = re.compile(
-    r"(?i)\b(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:" + _WORDS + "|"
-    + _ISO + r")\b"
+    r"(?i)\b(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:"
+    + _WORDS
+    + "|"
+    + _ISO
+    + r")\b"
 )
 
 

@@ -47,7 +47,9 @@ def test_counters_and_the_loop_call_of_an_old_crash_decide_v1(tmp_path: Path) ->
 def test_a_recent_crash_through_the_normal_loop_stays_conditional(tmp_path: Path) -> None:
     path = _path(tmp_path, _cut_loop("2026-11-25"))
     assert path.value == "unknown"
-    assert path.conditional == "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+    eagle = "v2 (EAGLEWorkerV2) if sglang >= 0.5.13, else v1 (EAGLEWorker)"
+    assert path.conditional.startswith(f"{eagle} if the algorithm is EAGLE, EAGLE3 or NEXTN; ")
+    assert "NGRAMWorker for NGRAM" in path.conditional  # accept len is every algorithm's
 
 
 def test_the_overlap_loop_call_decides_v2_whatever_the_date(tmp_path: Path) -> None:
@@ -127,7 +129,8 @@ def test_a_version_line_of_another_package_is_no_release(tmp_path: Path) -> None
 def test_a_speculating_pipeline_parallel_loop_is_the_v2_worker(tmp_path: Path) -> None:
     # pp_size > 1 refuses speculation up to 0.5.18; from 0.5.19 only v2 workers exist
     path = _path(tmp_path, _cut_loop("2026-11-25", loop="event_loop_pp"))
-    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert path.conditional.startswith("v2 (EAGLEWorkerV2) if the algorithm is EAGLE, EAGLE3 or")
+    assert "StandaloneWorkerV2" in path.conditional and "NGRAM" not in path.conditional
     assert "pipeline-parallel event loop" in path.evidence[0].reason
 
 
