@@ -46,7 +46,9 @@ from spectrace.path_mentions import (
     base_inputs,
     mention_votes,
     message_names,
+    named_families,
 )
+from spectrace.path_named import named_family_evidence
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -178,8 +180,12 @@ def path_evidence(
         plugin = "platform_named" in config.flags or "platform" in config.flags
         sites, families = base_inputs(incident, mentions, since, plugin)
         day = when.date() if when is not None else None
-        evidence = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families,
-                                 day) + evidence  # fmt: skip
+        based = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families, day)
+        evidence = based + evidence
+        if not based:  # a vLLM run's method named only in words
+            engine = frames_engine(evidence) or engine_of(incident, config)
+            named = named_families(incident, mentions, since)
+            evidence += named_family_evidence(named, config, engine)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)

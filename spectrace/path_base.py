@@ -36,7 +36,9 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
-    r"|suffix decoding)(?![\w.])"
+    r"|suffix decoding|draft[ _-]model)(?![\w.])"
+    # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
+    r"|\btest_(eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
 )
 # families whose proposers draft without a model (n-gram lookup, suffix trees) or with heads of
 # their own (Medusa): vLLM's and the plugin's classes for them stand apart from the base that
@@ -44,7 +46,7 @@ _WORD = re.compile(
 _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
-             "suffixdecoding": "SUFFIX"}  # fmt: skip
+             "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,8 @@ def is_base(sig: FrameSignature | None) -> bool:
 
 def family_words(text: str) -> set[str]:
     """The speculative families a line names as words (in the tables' spelling)."""
-    return {_FAMILIES[re.sub(r"[-_ ]", "", m.group(1).lower())] for m in _WORD.finditer(text)}
+    return {_FAMILIES[re.sub(r"[-_ ]", "", (m.group(1) or m.group(2)).lower())]
+            for m in _WORD.finditer(text)}  # fmt: skip
 
 
 def frame_sites(frames: Iterable[StackFrame]) -> list[BaseSite]:

@@ -40,7 +40,9 @@ FAMILY_KIND = "family named in the text"
 # family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
 # in every frame line of a worker file, and would fill the config lines of a long log)
 _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
-                    "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN")  # fmt: skip
+                    "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN",
+                    "raft model", "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
+                    "test_ngram", "test_draft_model", "test_dflash", "test_suffix")  # fmt: skip
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
 WRAPPER_CONDITION = (
@@ -215,6 +217,15 @@ def base_inputs(
     sites = [BaseSite(m.source, m.lineno, m.text, f"{BASE_KIND} ({m.name})", m.signature)
              for m in bases]  # fmt: skip
     return sites, {m.name for m in mine if m.kind == FAMILY_KIND}
+
+
+def named_families(
+    incident: Incident, mentions: Sequence[Mention], since: int
+) -> list[tuple[str, str, int, str]]:
+    """(family, source, line, text) of each family word in the incident's run."""
+    source = incident.first_seen.source
+    return [(m.name, m.source, m.lineno, m.text) for m in mentions
+            if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
 
 
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:

@@ -33,7 +33,7 @@ def test_an_mtp_title_over_the_plugins_base_gives_its_mtp_classes(tmp_path: Path
 
 
 def test_a_family_with_one_subclass_decides_it(tmp_path: Path) -> None:
-    lines = ["Serving with a draft model (speculative decoding, DFlash head)",
+    lines = ["Serving with speculative decoding (a DFlash head)",
              "Traceback (most recent call last):", VLLM_BASE, *TAIL]  # fmt: skip
     path = _path(tmp_path, lines)
     assert (path.value, path.worker_class) == ("other", "DFlashProposer")

@@ -1,0 +1,68 @@
+"""A vLLM run whose text names its speculative method only in words -> that method's class.
+
+Bug reports about vLLM's spec decode often paste only the engine's traceback (``v1/engine/
+core.py``, the EngineCore's ranks) and say the method in the title or a sentence: "V1 engine +
+MTP speculative decoding hangs", "Spec Decode Draft Model fails during graph capture", a CI
+test id ``test_ngram_correctness``. In vLLM one method runs one class (its ``[[method]]`` row:
+MTP -> EagleProposer), so the words name the class the way a maintainer reads them, weaker
+than any config line: only when nothing else points, only for a run the text shows is vLLM's,
+and only when every family named runs the same class (MTP and EAGLE-3 do; n-gram and EAGLE do
+not, and then their classes are the condition). On the vllm-ascend plugin the plugin's class
+for the method, by its release (a condition without one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.spec_prose import PROSE_REASON
+from spectrace.assemblers.vllm_plugins import ascend_proposer
+from spectrace.assemblers.vllm_proposers import proposer_verdict
+
+# each family as the method value vLLM's config spells it
+_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
+           "DFLASH": "dflash", "DSPARK": "dspark", "MEDUSA": "medusa", "SUFFIX": "suffix",
+           "DRAFT_MODEL": "draft_model"}  # fmt: skip
+
+
+def named_family_evidence(
+    named: Sequence[tuple[str, str, int, str]], config: RunConfig, engine: str | None
+) -> list[Evidence]:
+    """``named``: (family, source, line, text) of each family word of the run's text. The
+    verdict of the one class they all run on, or the condition over their classes."""
+    plugin = _on_plugin(config, engine)
+    if not named or (engine not in ("vllm", "vllm_ascend") and not plugin):
+        return []
+    families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
+    verdicts = {family: _class(family, config, plugin) for family in families}
+    if not verdicts or any(cls is None and cond is None for cls, cond in verdicts.values()):
+        return []
+    _fam, source, lineno, text = next(n for n in named if n[0] in families)
+    said = "/".join(families)
+    classes = {cls for cls, _ in verdicts.values()}
+    reason = f"{PROSE_REASON}: the text names {said} for a vLLM run"
+    if len(classes) == 1 and None not in classes:
+        (cls,) = classes
+        return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls)]
+    condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
+    return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
+
+
+def _on_plugin(config: RunConfig, engine: str | None) -> bool:
+    platform = config.flags.get("platform")
+    return engine == "vllm_ascend" or (platform is not None and platform.value == "ascend")
+
+
+def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, str | None]:
+    """(class, None) or (None, the condition) the method runs on; (None, None): no class."""
+    method = _METHOD[family]
+    if plugin:
+        release = config.flags.get("platform_release")
+        worker, _why, condition = ascend_proposer(method, release.value if release else None)
+        return worker, condition
+    reason, points_to, proposer = proposer_verdict(method, config.version)
+    if points_to == "other" and proposer:
+        return proposer, None
+    both = reason.split(" -> ", 1)[1] if points_to == "other" and " -> " in reason else None
+    return None, both  # "NgramProposer on the V1 engine, NGramWorker on V0 (...)"

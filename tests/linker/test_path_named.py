@@ -1,0 +1,54 @@
+"""A vLLM run whose text names its speculative method only in words (round 14: an MTP title over
+EngineCore frames, a "Draft Model" CI title, a test id ``test_ngram_correctness`` on the plugin):
+the method's class, or the condition over the classes the words allow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import roots, run
+
+ENGINE = ["Traceback (most recent call last):",
+          '  File "/py/site-packages/vllm/v1/engine/core.py", line 700, in run_engine_core',
+          "    engine_core.run_busy_loop()",
+          "TimeoutError: the step took too long"]  # fmt: skip
+
+
+def _path(tmp_path: Path, lines: list[str]):
+    (crash,) = roots(run(tmp_path, lines))
+    assert crash.worker_path is not None
+    return crash.worker_path
+
+
+def test_a_title_naming_mtp_over_engine_frames_names_its_proposer(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# V1 engine with MTP speculative decoding stalls", *ENGINE])
+    assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer", "vllm")
+    assert path.evidence[-1].lineno == 1
+
+
+def test_a_draft_model_title_names_the_draft_model_proposer(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# Spec decode with a Draft Model breaks at capture", *ENGINE])
+    assert (path.value, path.worker_class) == ("other", "DraftModelProposer")
+
+
+def test_families_with_different_classes_are_a_condition(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# Works with N-gram, breaks with EAGLE", *ENGINE])
+    assert (path.value, path.worker_class) == ("unknown", None)
+    assert path.conditional is not None and "EagleProposer" in path.conditional
+
+
+def test_a_test_id_on_the_plugin_names_its_classes_by_release(tmp_path: Path) -> None:
+    lines = ["INFO 05-02 10:00:00 [__init__.py:40] Platform plugin ascend is activated",
+             "FAILED tests/e2e/test_spec.py::test_ngram_correctness - RuntimeError",
+             "Traceback (most recent call last):",
+             '  File "/w/vllm_ascend/worker/model_runner_v1.py", line 88, in execute_model',
+             "RuntimeError: device error"]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path.conditional is not None and "AscendNgramProposer" in path.conditional
+
+
+def test_words_in_a_run_that_is_not_vllms_name_nothing(tmp_path: Path) -> None:
+    lines = ["# MTP run crashes", "Traceback (most recent call last):",
+             '  File "/app/serve.py", line 3, in <module>', "RuntimeError: boom"]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.worker_class, path.conditional) == (None, None)
