@@ -37,6 +37,8 @@ LITERALS: tuple[bytes, ...] = (
     b"examples/medusa/",
     b"examples/redrafter/",
     b"examples/lookahead/",
+    b"examples/draft_target_model/",
+    b"prompt_lookup/run_dtm_pld.py",
     b"Device(s) for draft model: ",
     b"Using Draft-Target-Model speculative decoding",
     b"2-model is deprecated",
@@ -71,7 +73,10 @@ _CONFIG_CLASS = re.compile(
 _TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
 # The TensorRT engine flow's per-method example scripts (convert_checkpoint.py, run.py): the
 # engine is built for that mode, and no PyTorch worker runs it.
-_EXAMPLE = re.compile(r"examples/(eagle|medusa|redrafter|lookahead)/\w+\.py\b")
+_EXAMPLE = re.compile(
+    r"examples/(eagle|medusa|redrafter|lookahead|draft_target_model)/\w+\.py\b"
+    r"|examples/(prompt_lookup)/run_dtm_pld\.py\b"  # DTM and PLD both feed the target's tokens
+)
 # examples/run.py's Draft-Target-Model lines (engine flow): the target engine takes the draft's
 # tokens from outside (speculative_decoding_mode draft_tokens_external).
 _DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
@@ -80,6 +85,8 @@ _EXAMPLE_MODES = {
     "medusa": "medusa",
     "redrafter": "explicit_draft_tokens",
     "lookahead": "lookahead_decoding",
+    "draft_target_model": "draft_tokens_external",  # the target takes the draft's tokens
+    "prompt_lookup": "draft_tokens_external",
 }
 _NAMES = {
     "decoding_type": "speculative_config.method",
@@ -123,7 +130,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if _DTM.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
     if (m := _EXAMPLE.search(text)) is not None:
-        return {"speculative_config.method": _EXAMPLE_MODES[m.group(1)], "backend": "tensorrt"}
+        mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
+        return {"speculative_config.method": mode, "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _TYPE_ERROR.search(text)) is not None:
