@@ -14,9 +14,13 @@ the crash's date (``release_dates.newest_at``): one class decides, several are t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
@@ -155,7 +159,8 @@ def _subclasses(
 ) -> dict[str, tuple[Version, Version]]:
     """Classes that run ``family`` in ``low``-``high`` and are the base's kind (a Proposer
     base's subclasses are proposers, not runner v2's speculators), from method and frame rows."""
-    if family in _APART:
+    known = _bases(framework)
+    if family in _APART and not known:  # a table without base classes: the families apart
         return {}
     kind = "Proposer" if base.endswith("Proposer") else "Speculator"
     rows = list(family_methods(framework, family))
@@ -165,8 +170,37 @@ def _subclasses(
     out: dict[str, tuple[Version, Version]] = {}
     for cls, first, last in rows:
         span = _overlaps(first, last, low, high)
-        if span is None or not cls.endswith(kind):
+        if span is None or not cls.endswith(kind) or (known and not _descends(cls, base, known)):
             continue
         old = out.get(cls)
         out[cls] = span if old is None else (min(old[0], span[0]), max(old[1], span[1]))
     return out
+
+
+@cache
+def _bases(framework: str) -> Mapping[str, frozenset[str]]:
+    """Class -> its direct bases as the framework's ``[[frame]]`` rows write them (``bases``,
+    the union over the releases holding each file); empty for a table without them."""
+    node = resources.files("spectrace.rules").joinpath(f"paths/{framework}.toml")
+    try:
+        rows = tomllib.loads(node.read_text("utf-8")).get("frame", []) if node.is_file() else []
+    except tomllib.TOMLDecodeError:
+        rows = []  # the path-table loader reports it
+    out: dict[str, set[str]] = {}
+    for row in rows:
+        for cls, bases in (row.get("bases") or {}).items() if isinstance(row, dict) else ():
+            out.setdefault(str(cls), set()).update(str(b) for b in bases)
+    return MappingProxyType({cls: frozenset(b) for cls, b in out.items()})
+
+
+def _descends(cls: str, base: str, known: Mapping[str, frozenset[str]]) -> bool:
+    """``cls`` has ``base`` among its ancestors (a cycle the union of releases makes ends)."""
+    seen, todo = {cls}, [cls]
+    while todo:
+        for parent in known.get(todo.pop(), ()):
+            if parent == base:
+                return True
+            if parent not in seen:
+                seen.add(parent)
+                todo.append(parent)
+    return False

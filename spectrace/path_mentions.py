@@ -92,6 +92,12 @@ class Mention:
 _CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer)\w*\b")
 # a vLLM method stated beside the class: ``method="mtp"``, ``'method': 'mtp'``, ``method: mtp``
 _METHOD_SAID = re.compile(r"""\bmethod["']?\s*[:=]\s*["']?([a-z][\w]{1,40})""")
+# a sentence that says the class failed (the run reached it): "NgramProposerGPU raises", "crashes
+# in EagleProposer"; a class a feature request or a docs list names ("is available in") did not run
+_FAILED = re.compile(
+    r"(?i)\b(?:rais\w*|crash\w*|fail\w*|error\w*|hang\w*|segfault\w*|assert\w*|exception"
+    r"|traceback|breaks?|broken|died|dies|abort\w*|oom|out of memory|stuck|nan)\b"
+)
 # a class named as the other side of a comparison ("unlike SGLang's EAGLEWorker") did not run
 _CONTRAST = re.compile(r"\b(?:unlike|compared|versus|vs\.?|similar(?:ly)?|other than)\b", re.I)
 # source that only tests for or imports a class (``isinstance(self.drafter, EagleProposer)``,
@@ -253,7 +259,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
         said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}
         return [(name, sig) for name, sig in found if name in said]
-    return found
+    return found if _FAILED.search(text) else []
 
 
 def line_names(text: str) -> list[tuple[str, FrameSignature]]:

@@ -89,3 +89,13 @@ def test_a_class_the_configs_condition_rules_out_settles_nothing(tmp_path: Path)
     assert other.value == "unknown" and other.conditional is not None  # the condition stands
     named = _path(tmp_path, [*launch, "It fails inside MtpProposer every time.", *CRASH])
     assert (named.value, named.worker_class) == ("other", "MtpProposer")
+
+
+def test_a_class_a_feature_request_lists_did_not_run(tmp_path: Path) -> None:
+    """Round 14: "X is available upstream" names a class nobody ran; only a sentence saying
+    the class failed (raises, crashes in, fails) points at what ran."""
+    listed = _path(tmp_path, ["- `SuffixDecodingProposer` is available upstream since 0.12",
+                              *CRASH])  # fmt: skip
+    assert (listed.value, listed.worker_class) == ("unknown", None)
+    failed = _path(tmp_path, ["- `SuffixDecodingProposer` fails on the first step", *CRASH])
+    assert failed.worker_class == "SuffixDecodingProposer"
