@@ -27,6 +27,7 @@ from spectrace.assemblers.sglang_version import (
     about_sglang,
     bare_releases,
     era_of,
+    failing_releases,
     find_sglang_version,
     pip_show_version,
 )
@@ -123,6 +124,7 @@ class ConfigCollector:
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
         self._sglang_release: Version | None = None
         self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
+        self._failing: set[Version] = set()  # "(v0.5.13 regression)": the bare release that broke
         self._about = False  # some line names sglang: a bare release is its
         self._enabled = False  # a sentence says the algorithm it names was on
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
@@ -131,6 +133,7 @@ class ConfigCollector:
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
+        self._plain: LogLine | None = None  # a whole sglang command: no flag is no speculation
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
         self._diff = DiffView()
@@ -226,6 +229,7 @@ class ConfigCollector:
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
         self._bare |= bare_releases(text)
+        self._failing |= failing_releases(text)
         self._about = self._about or about_sglang(text)
 
     def result(self) -> RunConfig:
@@ -275,12 +279,15 @@ class ConfigCollector:
 
     def _bare_release(self) -> None:
         """One release named only as ``v0.5.16`` (a title, a sentence) in a text about sglang,
-        when no other line names a release: the era it bounds (from 0.5.13 no v1 worker)."""
+        when no other line names a release: the era it bounds (from 0.5.13 no v1 worker); of
+        several, the one a line says broke ("v0.5.13 regression" beside "works on v0.5.12")."""
         if self._sglang_release is not None or self._config.version is not None:
             return
-        if not self._about or len(self._bare) != 1 or self._config.engine not in (None, "sglang"):
+        if not self._about or self._config.engine not in (None, "sglang"):
             return
-        self._adopt_sglang(next(iter(self._bare)))
+        named = self._bare if len(self._bare) == 1 else self._failing  # several: the broken one
+        if len(named) == 1:
+            self._adopt_sglang(next(iter(named)))
 
     def _adopt_sglang(self, release: Version) -> None:
         """The run is sglang at ``release``: its version, era and the era table's own row."""
@@ -323,7 +330,7 @@ class ConfigCollector:
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, self._enabled_here())  # fmt: skip
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
-                               bounds)  # fmt: skip
+                               bounds, self._plain)  # fmt: skip
 
     def _enabled_here(self) -> bool:
         """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""
@@ -438,6 +445,8 @@ class ConfigCollector:
         """Each flag with the line its option was read on (a command may span many lines)."""
         self._config.engine = self._config.engine or command.engine
         first = next(iter(command.lines.values()), None)
+        if command.complete and command.engine == "sglang" and first is not None:
+            self._plain = self._plain or first  # its algorithm, if any, is among its flags
         for name, value in command.flags.items():
             line = command.lines[name]
             if name in DECISIVE_FLAGS:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
-from spectrace.assemblers.run_config import Evidence, FlagValue
+from spectrace.assemblers.run_config import Evidence, FlagValue, trim
 from spectrace.assemblers.sglang_eras import Version
 from spectrace.assemblers.spec_prose import prose_verdict
 from spectrace.dialects.base import LogLine
@@ -35,10 +35,16 @@ def config_evidence(
     server_args: Mapping[str, object],
     dump_line: LogLine | None,
     bounds: Bounds,
+    plain: LogLine | None = None,
 ) -> list[Evidence]:
     """The dump's verdict (the server's final values), else the launch command's, else the
-    text's; one evidence at the line it rests on, or none."""
+    text's; one evidence at the line it rests on, or none. ``plain``: the first line of a
+    whole sglang command, which says speculation is off when nothing names an algorithm."""
     switch = flags.get("SGLANG_ENABLE_SPEC_V2")
+    if dump_line is None and plain is not None and not _speculation_named(flags):
+        reason = ("launch command shown whole, no --speculative-algorithm: speculation off "
+                  "(SGLang's default algorithm is none)")  # fmt: skip
+        return [Evidence(plain.source, plain.lineno, trim(plain.raw), reason, "none")]
     env = switch.value if switch is not None else None
     era, release, newest = bounds.era, bounds.release, bounds.newest
     algo, named = flags.get("speculative_algorithm"), flags.get("named_algorithm")
@@ -58,6 +64,15 @@ def config_evidence(
         return []
     return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                      verdict.worker_class, verdict.condition)]  # fmt: skip
+
+
+def _speculation_named(flags: Mapping[str, FlagValue]) -> bool:
+    """Some line names an algorithm, the spec-v2 switch or a spec setting: a command without
+    the flag is then not the run's whole story (a baseline, a cut paste)."""
+    names = ("speculative_algorithm", "named_algorithm", "SGLANG_ENABLE_SPEC_V2",
+             "speculative_draft_model_path", "speculative_num_steps", "speculative_eagle_topk",
+             "speculative_num_draft_tokens", "eagle_draft_graph", "enable_multi_layer_eagle")  # fmt: skip
+    return any(name in flags for name in names)
 
 
 def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) -> DumpVerdict | None:

@@ -76,6 +76,9 @@ class LaunchCommand:
     lines: dict[str, LogLine] = field(default_factory=dict)  # flag or env name -> its line
     # (release, option): an option newer releases refuse (ambiguous, removed): the run predates it
     before: tuple[str, str] | None = None
+    # the whole command is shown: an entry point, its last line not continued (a ``\\``), no
+    # ``...`` elision, no ``--config`` file, no option cut at the end
+    complete: bool = False
 
 
 def find_env_assignments(text: str) -> dict[str, str]:
@@ -148,7 +151,21 @@ def read_command(
     engine, at = found
     args = [(_dashes(t), i) for t, i in _until_shell_end(tokens[at:])[:MAX_TOKENS]]
     model, args = _positional(engine, args, tokens[at - 1][0] == "serve")
-    return _read(engine, lines, args, model, tables, releases.get(engine))
+    command = _read(engine, lines, args, model, tables, releases.get(engine))
+    return replace(command, complete=_complete(command, lines, args))
+
+
+def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str, int]]) -> bool:
+    """The paste shows the whole command: what it does not set is the server's default."""
+    last = clean(lines[-1].text)  # which drops a continuing backslash: look at the raw line
+    if lines[-1].text.rstrip(" `*").endswith("\\") or open_quote(last) or "config" in command.flags:
+        return False
+    options = [token for token in command.unknown if token.startswith("-")]
+    if any(o.startswith("--spec") for o in options) or (args and args[-1][0] in options):
+        return False  # a cut option (``--specul``), not a fork's own option
+    if len(args) >= MAX_TOKENS or any("..." in line.text or "…" in line.text for line in lines):
+        return False
+    return bool(command.flags) and not any(token.startswith("$") for token, _ in args)
 
 
 def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:

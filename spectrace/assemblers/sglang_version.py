@@ -28,6 +28,8 @@ _FORMS = (
     re.compile(r"\bsglang(?:\[[\w,\s-]{1,40}\])?==" + _NUMBER),  # pip freeze / install, extras
     re.compile(r"\blmsysorg/sglang:v?" + _NUMBER),  # docker image tag
     re.compile(r"/sglang-" + _NUMBER + r"/"),  # a source tree named after its release
+    # another registry's image whose tag names the release: "rocm/sgl-dev:sglang-0.5.14-rocm720"
+    re.compile(r"\b[\w.-]+/[\w.-]+:(?:[\w.]+-)?sglang-v?" + _NUMBER),
     re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
     # prose and environment lists: "- SGLang 0.5.17 (venv)", "I use sglang v0.5.10", "SGLang
     # version: 0.5.4"; not sglang-router / sgl-kernel, whose numbers are their own
@@ -49,9 +51,32 @@ _BARE = re.compile(
 _ABOUT = re.compile(r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b")
 
 
+# a bare release the line says broke ("(v0.5.13 regression)", "regression in v0.5.13", "fails
+# on v0.5.13", "after upgrading to v0.5.13"): the one the crash ran, where a working one is named too
+_FAILING = re.compile(
+    r"(?i)\bv" + _NUMBER + r"\s*\)?\s*regress|\b(?:regress\w*|broken|breaks|fails?|crash\w*|"
+    r"upgrad\w*)\s+(?:\w+\s+)?(?:in|on|to|with|since|after)\s+v" + _NUMBER
+)
+
+
 def bare_releases(text: str) -> set[Version]:
     """The ``vX.Y.Z`` numbers a line names with no package beside them."""
     return {_numbers(m) for m in _BARE.finditer(text)}
+
+
+def failing_releases(text: str) -> set[Version]:
+    """The bare releases a line names as the one that broke (the regression's release)."""
+    out = set()
+    for m in _FAILING.finditer(text):
+        groups = m.groups()
+        numbers = groups[:4] if groups[0] is not None else groups[4:]
+        out.add(_numbers_of(numbers))
+    return out
+
+
+def _numbers_of(parts: tuple[str | None, ...]) -> Version:
+    numbers = tuple(int(part) for part in parts if part is not None)
+    return numbers if len(numbers) == 4 and numbers[3] else numbers[:3]
 
 
 def about_sglang(text: str) -> bool:
@@ -69,8 +94,7 @@ def find_sglang_version(text: str) -> Version | None:
 
 
 def _numbers(m: re.Match[str]) -> Version:
-    numbers = tuple(int(part) for part in m.groups() if part is not None)
-    return numbers if len(numbers) == 4 and numbers[3] else numbers[:3]
+    return _numbers_of(m.groups())
 
 
 _PIP_SHOW_NAME = re.compile(r"^\s*Name:\s*sglang\s*$")

@@ -27,7 +27,8 @@ PROSE_LITERALS: tuple[bytes, ...] = (
 # SGLang's own envs.SGLANG_ENABLE_SPEC_V2.set(True) / .override(False)
 _SETTING = re.compile(
     r"\bSGLANG_ENABLE_SPEC_V2\b(?:[`'\"]?\]?\s*(?:=|:|,)|\.(?:set|override)\()\s*[`'\"]?"
-    r"(true|false|yes|no|on|off|1|0)\b", re.I
+    r"(true|false|yes|no|on|off|1|0)\b",
+    re.I,
 )
 # in words: "with SGLANG_ENABLE_SPEC_V2 enabled", "SGLANG_ENABLE_SPEC_V2 is off", "enable
 # SGLANG_ENABLE_SPEC_V2", "without SGLANG_ENABLE_SPEC_V2" (never the name before "=" or ":")
@@ -71,15 +72,21 @@ def named_algorithms(text: str) -> list[str]:
     out = []
     for m in _ALGORITHM.finditer(text):
         word = re.sub(r"[-_ ]", "", m.group(1).lower())
+        if word == "standalone" and not _standalone_spec(text, m):
+            continue  # "standalone client mode": the English word, not the algorithm
         negated = _NEGATION.search(text[max(0, m.start() - 40) : m.start()])
         out.append("OFF" if negated else "EAGLE3" if word == "eagle3" else _CANONICAL[word])
     return out
 
 
 # A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
-# enabled", "after enabling EAGLE"), not one asking, suggesting or supposing it
+# enabled", "after enabling EAGLE", "when using EAGLE ..."), not one asking, suggesting or
+# supposing it
 _ENABLED_AFTER = re.compile(r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b")
-_ENABLED_BEFORE = re.compile(r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on)\b[^.;!?]{0,30}$")
+_ENABLED_BEFORE = re.compile(
+    r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on|(?:when|while|after|I'm|I am|we're|we are)\s+"
+    r"(?:using|running|serving with))\b[^.;!?]{0,30}$"
+)
 _SUPPOSED = re.compile(
     r"(?i)\?|\b(?:if|whether|should|could|would|try|trying|suggest\w*|plan\w*)\b"
 )
@@ -95,6 +102,17 @@ def stated_enabled(text: str) -> bool:
         if _ENABLED_AFTER.search(text[m.end() :]) or _ENABLED_BEFORE.search(text[: m.start()]):
             return True
     return False
+
+
+_SPEC_AFTER = re.compile(r"(?i)^[\s`'\"]*(?:specul|draft|decoding|algorithm|worker)")
+_SPEC_BEFORE = re.compile(r"(?i)(?:specul\w*|algorithm)[\s`'\"=:]*$")
+
+
+def _standalone_spec(text: str, m: re.Match[str]) -> bool:
+    """``STANDALONE`` in capitals, or "standalone" right beside a speculative-decoding word
+    ("standalone speculative decoding", "algorithm standalone")."""
+    before, after = text[max(0, m.start() - 30) : m.start()], text[m.end() : m.end() + 20]
+    return m.group(1).isupper() or bool(_SPEC_AFTER.search(after) or _SPEC_BEFORE.search(before))
 
 
 def one_family(names: list[str]) -> str | None:

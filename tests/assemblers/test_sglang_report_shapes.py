@@ -1,0 +1,86 @@
+"""What an SGLang bug report says about its run outside a dump: a launch command shown whole
+(no algorithm flag: speculation off), the release a title calls the regression, an image tag of
+another registry naming the release, "when using EAGLE" as the run's algorithm; and the English
+word "standalone", which is not the algorithm."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.config import ConfigCollector
+from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.sglang_version import find_sglang_version
+from spectrace.assemblers.spec_prose import named_algorithms
+from spectrace.dialects.base import LogLine
+
+WHOLE = [
+    "Start-up script:",
+    "```bash",
+    "python -m sglang.launch_server \\",
+    "  --model-path /models/tiny \\",
+    "  --tp 2 \\",
+    "  --my-fork-option 3 \\",
+    "  --mem-fraction-static 0.8",
+    "```",
+]
+
+
+def _evidence(*texts: str) -> list[Evidence]:
+    collector = ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        collector.feed(LogLine("issue.md", n, 0, text, text, "plain", ""))
+    return collector.result().path_evidence
+
+
+def test_a_whole_command_without_an_algorithm_is_speculation_off() -> None:
+    (evidence,) = _evidence(*WHOLE)
+    assert (evidence.points_to, evidence.lineno) == ("none", 4)  # the first flag read
+    assert "no --speculative-algorithm" in evidence.reason
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda lines: lines[:-2],  # cut after a continued line
+        lambda lines: [*lines[:6], "  ...", *lines[6:]],  # flags elided
+        lambda lines: [*lines[:6], "  --speculative-alg", *lines[6:]],  # a cut option
+        lambda lines: ["Our EAGLE run crashes when I use this:", *lines],  # the text names one
+        lambda lines: [*lines[:6], "  --config /etc/sgl.yaml \\", *lines[6:]],  # a config file
+    ],
+)
+def test_a_command_that_may_not_be_whole_says_nothing(change) -> None:  # noqa: ANN001
+    assert not any(e.points_to == "none" for e in _evidence(*change(list(WHOLE))))
+
+
+def test_the_release_a_title_calls_the_regression_is_the_runs() -> None:
+    evidence = _evidence(
+        "# sgl-project/sglang issue",
+        "# [Bug] EAGLE speculative decoding crashes in standalone client mode (v0.5.13 regression)",
+        "### Output that worked (v0.5.12, same flags)",
+    )
+    assert [(e.points_to, e.worker_class) for e in evidence] == [("v2", "EAGLEWorkerV2")]
+
+
+def test_two_bare_releases_and_no_regression_name_none() -> None:
+    evidence = _evidence(
+        "EAGLE speculative decoding with sglang", "Tried it on v0.5.12 and on v0.5.13."
+    )
+    assert not any(e.worker_class for e in evidence)
+
+
+def test_the_english_word_standalone_is_not_the_algorithm() -> None:
+    assert named_algorithms("crashes in standalone client mode with EAGLE") == ["EAGLE"]
+    assert named_algorithms("standalone speculative decoding with a small draft") == ["STANDALONE"]
+    assert named_algorithms("--speculative-algorithm STANDALONE") == ["STANDALONE"]
+
+
+def test_an_image_tag_of_another_registry_names_the_release() -> None:
+    assert find_sglang_version("image `rocm/sgl-dev:sglang-0.5.14-rocm720-mi35x`") == (0, 5, 14)
+
+
+def test_when_using_an_algorithm_dated_by_the_post_decides() -> None:
+    evidence = _evidence(
+        "someone · description · 2025-12-29",
+        "When using EAGLE speculative decoding on sglang, the draft graph capture fails.",
+    )
+    assert [(e.points_to, e.worker_class) for e in evidence] == [("v1", "EAGLEWorker")]
