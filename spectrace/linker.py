@@ -23,6 +23,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of, localize
 from spectrace.explain import explain
 from spectrace.incident_model import Incident
+from spectrace.path_base import base_evidence, frame_sites
 from spectrace.path_evidence import (
     StackFrame,
     dump_frames,
@@ -36,7 +37,6 @@ from spectrace.path_evidence import (
     rank_frames,
     speculates,
 )
-from spectrace.path_base import base_evidence, frame_sites
 from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_frames import family_of
 from spectrace.path_mentions import KIND as MENTION
@@ -48,7 +48,6 @@ from spectrace.path_mentions import (
     message_names,
     named_families,
 )
-from spectrace.path_named import named_family_evidence
 from spectrace.path_missing import (
     describe,
     frames_engine,
@@ -57,6 +56,7 @@ from spectrace.path_missing import (
     proposer_condition,
     switch_condition,
 )
+from spectrace.path_named import named_family_evidence
 from spectrace.path_unnamed import other_workers
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath

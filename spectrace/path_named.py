@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
+from spectrace.assemblers.vllm_finish import newest_release
 from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
 
@@ -59,7 +60,10 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
     method = _METHOD[family]
     if plugin:
         release = config.flags.get("platform_release")
-        worker, _why, condition = ascend_proposer(method, release.value if release else None)
+        newest = newest_release(config, "vllm_ascend")
+        worker, _why, condition = ascend_proposer(
+            method, release.value if release else None, newest
+        )
         return worker, condition
     reason, points_to, proposer = proposer_verdict(method, config.version)
     if points_to == "other" and proposer:

@@ -206,4 +206,3 @@ def bare_spec_config(text: str) -> str | None:
 def _known_method(name: str) -> bool:
     """A method vLLM's tables (or vllm-ascend's) list, or a model-named MTP one."""
     return name in method_classes() or name.endswith("_mtp") or ascend_method(name)
-

@@ -9,7 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
+from packaging.version import Version
+
+from spectrace.assemblers.post_dates import post_date
+from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named
 from spectrace.assemblers.vllm_methods import (
@@ -33,6 +38,7 @@ def finish_vllm(
 ) -> None:
     """The inferred method, then the platform's class, written into ``config`` (the
     collector's own, still being built)."""
+    _text_day(config, lines)
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose)
     _platform(config, lines)
@@ -41,6 +47,32 @@ def finish_vllm(
     _on_other_platform(config)
     _classes_disagree(config)
     _args_failed(config, lines)
+
+
+def _text_day(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """The newest day a post header or a dated line shows, as flag ``text_day``: the run it
+    reports is no newer, so that day bounds the release (``release_dates.newest_at``)."""
+    days = [(day, line) for line in lines
+            if (day := post_date(line.text) or _stamped(line)) is not None]  # fmt: skip
+    if days:
+        day, line = max(days, key=lambda d: d[0])
+        config.flags["text_day"] = FlagValue(day.isoformat(), line.source, line.lineno, "env")
+
+
+def _stamped(line: LogLine) -> date | None:
+    """A line's own stamp when it has a year (vLLM's year-less stamps read as 1900)."""
+    return line.ts.date() if line.ts is not None and line.ts.year >= 2000 else None
+
+
+def newest_release(config: RunConfig, framework: str) -> Version | None:
+    """The newest release of ``framework`` the text's newest day allows, if a day is shown."""
+    day = config.flags.get("text_day")
+    if day is None:
+        return None
+    try:
+        return newest_at(framework, date.fromisoformat(str(day.value)))
+    except ValueError:
+        return None
 
 
 def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
@@ -125,7 +157,8 @@ def _plugin_named(config: RunConfig, vllm: str | None) -> None:
         return
     plugin = None
     if method is not None and method.value is not None:
-        plugin, _why, alt = ascend_proposer(method.value, _paired(vllm))
+        newest = newest_release(config, "vllm_ascend")
+        plugin, _why, alt = ascend_proposer(method.value, _paired(vllm), newest)
         plugin = plugin or alt
     there = f"{plugin} on vllm-ascend" if plugin else "the vllm-ascend plugin's own proposer"
     _undecided(config, f"{there} (the text names the plugin)")
@@ -175,7 +208,9 @@ def _on_ascend(config: RunConfig, vllm: str | None = None) -> None:
         return
     plugin = flags.get("platform_release")
     release = plugin.value if plugin is not None else _paired(vllm)
-    worker, why, condition = ascend_proposer(method.value, release)
+    worker, why, condition = ascend_proposer(
+        method.value, release, newest_release(config, "vllm_ascend")
+    )
     if plugin is None and release is not None and worker is not None:
         why = f"{why} (the release paired with vLLM {vllm})"
     config.path_evidence = [

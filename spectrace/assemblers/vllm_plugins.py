@@ -75,12 +75,15 @@ def _rows(name: str) -> tuple[tuple[str, str, str], ...]:
     return rows or (_methods().get("mtp", ()) if name.endswith("_mtp") else ())
 
 
-def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, str, str | None]:
+def ascend_proposer(
+    method: object, plugin: object = None, newest: Version | None = None
+) -> tuple[str | None, str, str | None]:
     """(the plugin's class for ``method`` or None, why, condition or None). With the plugin's
     release (``0.17.0rc1``) the row of that release is taken; a model-named MTP method
     (``deepseek_mtp``) that the release no longer lists is vLLM's renamed ``mtp``. With no
-    release the class is named only when every release that builds one builds the same; else
-    the condition names each class with its releases."""
+    release the class is named only when every release that builds one builds the same (no
+    later than ``newest``, the release the text's dates allow); else the condition names each
+    class with its releases."""
     name = str(method).lower().strip("[]")
     release = _version(str(plugin)) if plugin is not None else None
     if release is not None:
@@ -88,6 +91,21 @@ def ascend_proposer(method: object, plugin: object = None) -> tuple[str | None, 
         if row is not None:
             return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'", None
     rows = _rows(name)
+    dated = tuple(r for r in rows if newest is None or (_version(r[1]) or newest) <= newest)
+    if newest is not None and dated and len({r[0] for r in dated}) < len({r[0] for r in rows}):
+        found, why, condition = _by_rows(name, dated)
+        return (
+            found,
+            f"{why} (the text's dates allow vllm-ascend {newest} at the newest)",
+            condition,
+        )
+    return _by_rows(name, rows)
+
+
+def _by_rows(
+    name: str, rows: tuple[tuple[str, str, str], ...]
+) -> tuple[str | None, str, str | None]:
+    """One class over the rows, or the condition naming each with its releases."""
     if not rows:
         return None, f"no vllm-ascend release read builds a proposer for '{name}'", None
     if len({row[0] for row in rows}) == 1:

@@ -20,7 +20,10 @@ def test_the_draft_target_examples_run_the_external_draft_tokens_layer(line) -> 
     assert trtllm_spec_flags(line)["speculative_config.method"] == "draft_tokens_external"
     path = global_worker_path(collect(line))
     assert (path.value, path.worker_class, path.family) == (
-        "other", "ExternalDraftTokensLayer", "DRAFT_TARGET")
+        "other",
+        "ExternalDraftTokensLayer",
+        "DRAFT_TARGET",
+    )
 
 
 def test_another_example_script_names_no_mode() -> None:

@@ -73,9 +73,9 @@ DIFF = [
     "@@ -40,7 +40,7 @@ vllm serve org/target-model \\",
     " --tensor-parallel-size 4 \\",
     " --max-model-len 8192 \\",
-    "---speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 4}' \\",
-    "+--speculative-config '{\"method\": \"eagle3\", \"model\": \"org/h\", "
-    "\"num_speculative_tokens\": 2}' \\",
+    '---speculative-config \'{"method": "ngram", "num_speculative_tokens": 4}\' \\',
+    '+--speculative-config \'{"method": "eagle3", "model": "org/h", '
+    '"num_speculative_tokens": 2}\' \\',
     " --port 8000",
     "```",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import run, roots
+from real_logs_helpers import roots, run
 
 RUNNER = '  File "/w/vllm_ascend/worker/model_runner_v1.py", line 1888, in propose_draft_token_ids'
 PLUGIN_BASE = '  File "/w/vllm_ascend/spec_decode/llm_base_proposer.py", line 906, in _propose'

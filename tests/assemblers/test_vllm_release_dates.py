@@ -1,0 +1,31 @@
+"""A post's day bounds the plugin release a vLLM run on Ascend could hold: a report written
+before vllm-ascend renamed its EAGLE class ran the old one (release_dates.newest_at)."""
+
+from __future__ import annotations
+
+from asm_helpers import collect_config as collect
+
+from spectrace.linker import global_worker_path
+
+RUN = ["INFO 05-02 10:00:00 [__init__.py:40] Platform plugin ascend is activated",
+       "vllm serve /models/q --speculative-config '{\"method\": \"eagle3\", "
+       "\"model\": \"/m/d\", \"num_speculative_tokens\": 2}'"]  # fmt: skip
+
+
+def test_an_old_post_day_decides_the_class_of_its_releases() -> None:
+    path = global_worker_path(collect("alice · comment · 2025-11-01", *RUN))
+    assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer",
+                                                               "vllm_ascend")  # fmt: skip
+    assert "the text's dates allow vllm-ascend" in path.evidence[0].reason
+
+
+def test_a_recent_day_or_none_leaves_the_condition() -> None:
+    for lines in (RUN, ["alice · comment · 2026-06-01", *RUN]):
+        path = global_worker_path(collect(*lines))
+        assert path.worker_class is None and path.conditional is not None
+        assert "AscendEagleProposer" in path.conditional and "EagleProposer on" in path.conditional
+
+
+def test_a_date_inside_a_sentence_bounds_nothing() -> None:
+    path = global_worker_path(collect("This broke after the 2025-11-01 upgrade.", *RUN))
+    assert path.worker_class is None
