@@ -329,8 +329,9 @@ class ConfigCollector:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, self._enabled_here())  # fmt: skip
+        named = any(name != "OFF" for name, _ in self._named)  # even two families: not plain
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
-                               bounds, self._plain)  # fmt: skip
+                               bounds, None if named else self._plain)  # fmt: skip
 
     def _enabled_here(self) -> bool:
         """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""

@@ -45,6 +45,7 @@ def test_a_whole_command_without_an_algorithm_is_speculation_off() -> None:
         lambda lines: [*lines[:6], "  ...", *lines[6:]],  # flags elided
         lambda lines: [*lines[:6], "  --speculative-alg", *lines[6:]],  # a cut option
         lambda lines: ["Our EAGLE run crashes when I use this:", *lines],  # the text names one
+        lambda lines: ["EAGLE3 is fine, NGRAM is not:", *lines],  # or two
         lambda lines: [*lines[:6], "  --config /etc/sgl.yaml \\", *lines[6:]],  # a config file
     ],
 )
