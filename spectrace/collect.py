@@ -22,7 +22,7 @@ from spectrace.assemblers.fatal import (
 )
 from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
-from spectrace.assemblers.pyconfig import PyDictSpan
+from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -124,7 +124,7 @@ class Collector:
         if not piece and (self._configures(text) or (logger and self._configures(logger))):
             if "ServerArgs(" in text and self._dump.start(line):
                 return  # appended once its wrapped pieces are joined
-            if "speculative_config" in text and self._pydict.start(line):
+            if span_candidate(text) and self._pydict.start(line):
                 return  # a script's dict: appended once its braces balance
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command

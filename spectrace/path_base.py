@@ -40,7 +40,7 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
-    r"|suffix decoding|draft[ _-]model)(?![\w.])"
+    r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model))(?![\w.])"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
     r"|\btest_(eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
 )

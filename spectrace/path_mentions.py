@@ -41,7 +41,7 @@ FAMILY_KIND = "family named in the text"
 # in every frame line of a worker file, and would fill the config lines of a long log)
 _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
                     "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN",
-                    "raft model", "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
+                    "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
                     "test_ngram", "test_draft_model", "test_dflash", "test_suffix")  # fmt: skip
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
@@ -92,11 +92,11 @@ class Mention:
 _CLASS_WORD = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Layer)\w*\b")
 # a vLLM method stated beside the class: ``method="mtp"``, ``'method': 'mtp'``, ``method: mtp``
 _METHOD_SAID = re.compile(r"""\bmethod["']?\s*[:=]\s*["']?([a-z][\w]{1,40})""")
-# a sentence that says the class failed (the run reached it): "NgramProposerGPU raises", "crashes
-# in EagleProposer"; a class a feature request or a docs list names ("is available in") did not run
-_FAILED = re.compile(
-    r"(?i)\b(?:rais\w*|crash\w*|fail\w*|error\w*|hang\w*|segfault\w*|assert\w*|exception"
-    r"|traceback|breaks?|broken|died|dies|abort\w*|oom|out of memory|stuck|nan)\b"
+# a sentence about a class's existence, not a run of it: a feature request's "X is available
+# upstream", a docs list's "Upstream X: [link]", "support for X"
+_NOT_RUN = re.compile(
+    r"(?i)\b(?:available|support(?:s|ed)?|upstream|feature|exists?|provides?|offers?"
+    r"|introduc\w*|documentation|docs?)\b|\]\(https?://"
 )
 # a class named as the other side of a comparison ("unlike SGLang's EAGLEWorker") did not run
 _CONTRAST = re.compile(r"\b(?:unlike|compared|versus|vs\.?|similar(?:ly)?|other than)\b", re.I)
@@ -259,7 +259,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
         said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}
         return [(name, sig) for name, sig in found if name in said]
-    return found if _FAILED.search(text) else []
+    return [] if _NOT_RUN.search(text) else found
 
 
 def line_names(text: str) -> list[tuple[str, FrameSignature]]:

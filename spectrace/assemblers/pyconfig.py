@@ -113,22 +113,39 @@ def sglang_args_dict(text: str) -> dict[str, object] | None:
     return None
 
 
+# A YAML block mapping under vLLM's key (a ``vllm serve --config`` file, a Helm value):
+# ``speculative-config:`` alone on its line, its members indented below it.
+_YAML_HEAD = re.compile(r"""^(\s*)(?:-\s+)?["']?speculative[-_]config["']?\s*:\s*(?:#.*)?$""")
+
+
+def span_candidate(text: str) -> bool:
+    """The line may open a speculative config written over several lines."""
+    return "speculative_config" in text or "speculative-config" in text
+
+
 @dataclass(slots=True)
 class PyDictSpan:
-    """Joins the lines of one ``speculative_config`` dict; ``feed`` returns the whole dict
-    as one line (at its first line's place) once its braces balance, or when cut."""
+    """Joins the lines of one ``speculative_config`` dict, or of a YAML block under the key;
+    ``feed`` returns the whole mapping as one line (at its first line's place) once its
+    braces balance or its indentation ends, or when cut."""
 
     head: LogLine | None = None
     pieces: list[str] = field(default_factory=list)
     depth: int = 0
     quote: str = ""
+    indent: int = -1  # a YAML block's key indentation; -1 for a dict
+    member: int = -1  # the indentation of its direct members
 
     @property
     def open(self) -> bool:
         return self.head is not None
 
     def start(self, line: LogLine) -> bool:
-        """Hold a line whose dict does not close on it; False when there is none or it is whole."""
+        """Hold a line whose dict does not close on it, or a YAML key with its block below;
+        False when there is none or it is whole."""
+        if (yaml := _YAML_HEAD.match(line.text)) is not None:
+            self.head, self.pieces, self.indent, self.member = line, [], len(yaml.group(1)), -1
+            return True
         at = dict_start(line.text)
         if at is None:
             return False
@@ -136,6 +153,7 @@ class PyDictSpan:
         if depth <= 0:
             return False
         self.head, self.pieces, self.depth, self.quote = line, [line.text], depth, quote
+        self.indent = -1
         return True
 
     def feed(self, line: LogLine) -> LogLine | None:
@@ -144,15 +162,33 @@ class PyDictSpan:
             return None
         if line.source != head.source or line.headed:
             return self.finish()
+        if self.indent >= 0:
+            return self._member(line)
         self.pieces.append(line.text.strip())
         self.depth, self.quote = _depth(line.text, self.depth, "")
         too_long = len(self.pieces) >= MAX_LINES or sum(map(len, self.pieces)) > MAX_CHARS
         return self.finish() if self.depth <= 0 or too_long else None
 
+    def _member(self, line: LogLine) -> LogLine | None:
+        """A YAML member line (kept when it is a direct one), or the block's end."""
+        body = line.text.lstrip()
+        depth = len(line.text) - len(body)
+        if not body or depth <= self.indent or len(self.pieces) >= MAX_LINES:
+            return self.finish()
+        self.member = depth if self.member < 0 else self.member
+        if depth == self.member:
+            self.pieces.append(body.split(" #", 1)[0].strip())
+        return None
+
     def finish(self) -> LogLine | None:
         head, self.head = self.head, None
         if head is None:
             return None
+        if self.indent >= 0:  # a YAML block, as the flow mapping the readers take
+            if not self.pieces:
+                return None
+            members = "{" + ", ".join(self.pieces) + "}"
+            return replace(head, text=f"speculative_config: {members}", raw=f"{head.raw} {members}")
         joined = " ".join(self.pieces)
         return replace(head, text=joined, raw=joined)
 
@@ -190,6 +226,8 @@ def bare_spec_config(text: str) -> str | None:
     """The first bare mapping on the line whose ``method`` is a speculative method vLLM
     knows and that reads as a SpeculativeConfig (another of its keys, or a method word no
     other JSON uses); its text, or None."""
+    if '\\"' in text:  # JSON escaped inside a quoted string (a Helm value, a JSON list item)
+        text = text.replace('\\"', '"')
     for m in _BARE_OPEN.finditer(text):
         inside = bracketed(text, m.start())
         if inside is None:

@@ -224,6 +224,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b'"method"',  # a bare speculative config (pyconfig.bare_spec_config)
     b"'method'",
     b"spec_decode.py",  # vLLM's example script and its --method
+    b"speculative-config:",  # the YAML key of a --config file or a Helm value
 )
 
 

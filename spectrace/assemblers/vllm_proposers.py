@@ -116,18 +116,27 @@ def _replaced(name: str, family: str, release: Version) -> str | None:
     proposer yet registers none for it); None before any later row (the first row decides). A
     model-named MTP method (``qwen3_next_mtp``) is vLLM's ``mtp``."""
     later = _tables().later
+    wanted = (name, "mtp" if family == "MTP" else "")
     spans = [(cls, _version(first), _version(last), key) for key, rows in later.items()
-             for cls, first, last in rows]  # fmt: skip
+             for cls, first, last in rows if key in wanted]  # fmt: skip
     starts = [lo for _c, lo, _h, _k in spans if lo is not None]
     at = Version(release.base_version)
     if not starts or at < min(starts):
         return None
-    newest = max((hi for _c, _l, hi, _k in spans if hi is not None), default=None)
-    for want in (name, "mtp" if family == "MTP" else ""):
-        for cls, lo, hi, key in spans:  # past the newest release read: its rows still hold
-            if key == want and lo is not None and lo <= at and (at <= hi or hi == newest):
-                return cls
+    newest = max((hi for _c, _l, hi in later_spans() if hi is not None), default=None)
+    held = [(key, cls) for cls, lo, hi, key in spans  # past the newest release: rows hold
+            if lo is not None and lo <= at and (at <= hi or hi == newest)]  # fmt: skip
+    for want in wanted:  # a class of its own first, then vLLM's mtp's for a model-named one
+        if cls := next((c for k, c in held if k == want and c), None):
+            return cls
     return ""
+
+
+@cache
+def later_spans() -> tuple[tuple[str, Version | None, Version | None], ...]:
+    """Every later row's (class, first, last): the newest release any of them reaches."""
+    return tuple((cls, _version(first), _version(last)) for rows in _tables().later.values()
+                 for cls, first, last in rows)  # fmt: skip
 
 
 def legacy_spelling(text: str) -> bool:
@@ -173,13 +182,14 @@ def proposer_verdict(
         # draft model or head on V0 (0.8.0-0.8.2's V1 oracle falls back for all but ngram)
         return f"{said} -> {worker} (V0 spec_decode: a V0 spelling, other)", "other", worker
     release = _version(version)
-    if release is not None and _gone(last, release):
+    replaced = _replaced(name, family, release) if release is not None else None
+    if release is not None and not replaced and _gone(last, release):
         return (
             f"{said}: vLLM {version} no longer takes it (last in {last}): no proposer ran",
             None,
             None,
         )
-    if release is not None and (replaced := _replaced(name, family, release)) is not None:
+    if release is not None and replaced is not None:
         cls = replaced or "no speculator: vLLM refuses the method at start-up"
         reason = f"{said} -> {cls} (vLLM {version}'s model runner v2)"
         return reason, "other" if replaced else None, replaced or None

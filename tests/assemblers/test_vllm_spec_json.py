@@ -97,3 +97,24 @@ def test_minus_lines_outside_a_hunk_are_bullets_not_removals(tmp_path: Path) -> 
              "'{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'", *CRASH]  # fmt: skip
     (crash,) = run(tmp_path, lines).incidents
     assert crash.worker_path is not None and crash.worker_path.worker_class == "NgramProposer"
+
+
+@pytest.mark.parametrize("key", ["speculative-config:", "speculative_config:"])
+def test_a_yaml_block_under_the_key_is_the_speculative_config(tmp_path: Path, key) -> None:
+    """A ``vllm serve --config`` file or a Helm value: the key alone, its members below."""
+    lines = ["model: org/target", "tensor-parallel-size: 2", key, "  method: mtp",
+             "  num_speculative_tokens: 1", "  draft_tensor_parallel_size: 1", "port: 8000",
+             *CRASH]  # fmt: skip
+    (crash,) = run(tmp_path, lines).incidents
+    path = crash.worker_path
+    assert path is not None
+    assert (path.value, path.worker_class, path.family) == ("other", "EagleProposer", "MTP")
+    assert path.evidence[0].lineno == 3 and "method: mtp" in path.evidence[0].text
+
+
+def test_a_trtllm_yaml_block_is_left_to_its_own_reader(tmp_path: Path) -> None:
+    lines = ["speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 3",
+             "  eagle3_one_model: true", *CRASH]  # fmt: skip
+    (crash,) = run(tmp_path, lines).incidents
+    assert crash.worker_path is not None
+    assert crash.worker_path.worker_class == "Eagle3OneModelWorker"
