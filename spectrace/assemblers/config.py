@@ -36,6 +36,7 @@ from spectrace.assemblers.spec_prose import (
     one_family,
     spec_v2_settings,
     stated_enabled,
+    tested_algorithms,
 )
 from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.trtllm_config import prose_method, trtllm_release, trtllm_spec_flags
@@ -81,6 +82,7 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
     ("false", "0", "no", "n"), False
 )
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
+_SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's test folders
 # ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
 # call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
 _REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")
@@ -130,10 +132,12 @@ class ConfigCollector:
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
+        self._tested: list[tuple[str, LogLine]] = []  # algorithms the SGLang tests named are about
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
         self._plain: LogLine | None = None  # a whole sglang command: no flag is no speculation
+        self._from_test = False  # the named algorithm is a test's: its spec-v2 setting unknown
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
         self._diff = DiffView()
@@ -198,6 +202,7 @@ class ConfigCollector:
             self._env(line, find_env_assignments(text), "env")
             if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
                 self._named += [(name, line) for name in named_algorithms(text)]
+            self._tested += [(name, line) for name in tested_algorithms(text)]
             self._enabled = self._enabled or stated_enabled(text)
         self._platform_and_release(line, text)
 
@@ -260,6 +265,7 @@ class ConfigCollector:
             line = next(line for name, line in self._named if name == named)
             self._set("named_algorithm", named, line, "prose")
             self._trtllm_prose(named, line)
+        self._tested_algorithm()
         if self._machinery is not None and "speculative_algorithm" not in self._config.flags:
             line, reason = self._machinery  # the loops' vote needs the run to be EAGLE-type
             self._set("eagle_draft_graph", True, line, "warning")
@@ -276,6 +282,21 @@ class ConfigCollector:
             version=config.version,
             server_args=dict(config.server_args),
         )
+
+    def _tested_algorithm(self) -> None:
+        """SGLang tests of one family named (a pytest id, a CI line) and nothing else naming an
+        algorithm: that family ran, under settings the test sets itself (``Bounds.tested``)."""
+        tested = one_family([name for name, _ in self._tested])
+        if tested is None or self._config.engine not in (None, "sglang") or self._named:
+            return
+        suite = any(_SUITE.search(line.text) for _, line in self._tested)
+        if not (self._about or suite):  # another framework's tests are named alike
+            return
+        if "speculative_algorithm" in self._config.flags:
+            return
+        line = next(line for name, line in self._tested if name == tested)
+        self._set("named_algorithm", tested, line, "prose")
+        self._from_test = True
 
     def _bare_release(self) -> None:
         """One release named only as ``v0.5.16`` (a title, a sentence) in a text about sglang,
@@ -328,7 +349,7 @@ class ConfigCollector:
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
-                        len(self._stated) > 1, self._enabled_here())  # fmt: skip
+                        len(self._stated) > 1, self._enabled_here(), self._from_test)  # fmt: skip
         named = any(name != "OFF" for name, _ in self._named)  # even two families: not plain
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip

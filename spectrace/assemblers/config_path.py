@@ -9,12 +9,12 @@ one pure step over what it gathered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, FlagValue, trim
 from spectrace.assemblers.sglang_eras import Version
-from spectrace.assemblers.spec_prose import prose_verdict
+from spectrace.assemblers.spec_prose import PROSE_REASON, prose_verdict
 from spectrace.dialects.base import LogLine
 
 
@@ -28,6 +28,7 @@ class Bounds:
     newest: Version | None
     both_settings: bool = False
     enabled: bool = False  # a sentence says the algorithm it names was on for the run
+    tested: bool = False  # the algorithm is what a named SGLang test runs, its switch unknown
 
 
 def config_evidence(
@@ -80,9 +81,30 @@ def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) ->
     text states, or alone where the release it names leaves one worker."""
     if switch is not None and (not isinstance(switch.value, bool) or bounds.both_settings):
         return None  # a text comparing both settings names neither
+    if bounds.tested and switch is None:
+        return _tested_verdict(str(named.value), bounds)
     if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
     setting = switch.value if switch is not None else None
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's
     return verdict if stated or verdict is None or verdict.points_to else None
+
+
+def _tested_verdict(algorithm: str, bounds: Bounds) -> DumpVerdict | None:
+    """A test of SGLang's suite sets SGLANG_ENABLE_SPEC_V2 itself or not: the era rule under
+    both settings; one answer decides, two are a condition on the test's setting."""
+    on, off = (prose_verdict(algorithm, setting, bounds.era, bounds.release, bounds.newest)
+               for setting in (True, False))  # fmt: skip
+    if on is None or off is None:
+        return None
+    if (on.points_to, on.worker_class, on.condition) == (
+        off.points_to,
+        off.worker_class,
+        off.condition,
+    ):
+        return replace(off, reason=f"named SGLang test of {algorithm}: {off.reason}")
+    either = lambda v: f"{v.points_to} ({v.worker_class})" if v.points_to else f"({v.condition})"  # noqa: E731
+    condition = f"{either(on)} if the test sets SGLANG_ENABLE_SPEC_V2=1, else {either(off)}"
+    reason = f"named SGLang test of {algorithm}, {PROSE_REASON}: {condition}"
+    return DumpVerdict(None, None, reason, f"{algorithm} (a test)", condition=condition)

@@ -29,10 +29,12 @@ _KWARG = re.compile(
 
 
 # a YAML key line: "speculative-algorithm: EAGLE3", "  speculative_eagle_topk: 1  # comment"
+# and a dict member one a line ("speculative_algorithm": "EAGLE", in sgl.Engine(**kwargs)'s dict)
 _YAML = re.compile(
-    r"^\s*(?:-\s+)?(" + "|".join(f.replace("_", "[-_]") for f in _FIELDS) + r")\s*:\s*"
-    r"([\"']?)([\w.-]{1,40})\2\s*(?:#.*)?$"
+    r"^\s*(?:-\s+)?([\"']?)(" + "|".join(f.replace("_", "[-_]") for f in _FIELDS) + r")\1\s*:\s*"
+    r"([\"']?)([\w.-]{1,40})\3\s*,?\s*(?:#.*)?$"
 )
+_UNSET = ("none", "null", "~")
 _YAML_BOOL = {"true": True, "false": False, "yes": True, "no": False}
 
 
@@ -42,7 +44,9 @@ def yaml_flags(text: str) -> dict[str, object]:
     m = _YAML.match(text)
     if m is None:
         return {}
-    name, value = m.group(1).replace("-", "_"), m.group(3)
+    name, value = m.group(2).replace("-", "_"), m.group(4)
+    if value.lower() in _UNSET:
+        return {}  # unset: the default, which another line may state
     if name == "speculative_algorithm":
         return {name: value.upper()}
     if value.lower() in _YAML_BOOL:

@@ -115,6 +115,26 @@ def _standalone_spec(text: str, m: re.Match[str]) -> bool:
     return m.group(1).isupper() or bool(_SPEC_AFTER.search(after) or _SPEC_BEFORE.search(before))
 
 
+# a test of SGLang's suite named in a pytest id, a CI line or a traceback (test/srt/
+# test_eagle_infer_b.py::TestEAGLEServer, test_ngram_speculative_decoding.py, TestMTPServer):
+# the family its file or class is about
+_TEST = re.compile(
+    r"(?i)(?<![\w.])test_\w*?(eagle3|eagle|ngram|standalone|nextn|mtp|dflash|dspark)\w*\.py\b"
+    r"|(?<![\w.])Test(EAGLE3|Eagle3|EAGLE|Eagle|NGram|Ngram|NGRAM|Standalone|NextN|NEXTN|MTP|DFlash)"
+    r"(?=[A-Z0-9_:]|\b)"
+)
+_TEST_FAMILY = {"mtp": "NEXTN"}  # SGLang's MTP tests run NEXTN, which reads as EAGLE
+
+
+def tested_algorithms(text: str) -> list[str]:
+    """The algorithms the SGLang tests a line names are about (one per test file or class)."""
+    out = []
+    for m in _TEST.finditer(text):
+        word = (m.group(1) or m.group(2)).lower()
+        out.append(_TEST_FAMILY.get(word) or ("EAGLE3" if word == "eagle3" else _CANONICAL[word]))
+    return out
+
+
 def one_family(names: list[str]) -> str | None:
     """The algorithm to read when every name runs one worker family (EAGLE and EAGLE3 do; the
     most specific one is kept), else None."""

@@ -66,7 +66,7 @@ def test_the_list_ends_at_its_closing_bracket() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "args = ServerArgs(model_path=\"tiny/t\", speculative_algorithm=\"EAGLE3\", speculative_eagle_topk=1)",
+        'args = ServerArgs(model_path="tiny/t", speculative_algorithm="EAGLE3", speculative_eagle_topk=1)',
         "speculative-algorithm: EAGLE3",  # a --config YAML file, one key a line
         "  speculative_algorithm: 'eagle3'   # the head we trained",
     ],
@@ -106,7 +106,9 @@ def test_a_repr_without_its_prefix_is_the_dump() -> None:
     ],
 )
 def test_the_switch_set_from_python(setting: str) -> None:
-    config = _config(setting, 'engine = sgl.Engine(model_path="tiny/t", speculative_algorithm="EAGLE")')
+    config = _config(
+        setting, 'engine = sgl.Engine(model_path="tiny/t", speculative_algorithm="EAGLE")'
+    )
     assert config.flags["SGLANG_ENABLE_SPEC_V2"].value is True
     assert _decided(config) == [("v2", "EAGLEWorkerV2")]
 
@@ -132,3 +134,35 @@ def test_a_reproduction_line_stays_the_runs_command() -> None:
         "You can reproduce it with `python -m sglang.launch_server --speculative-algorithm EAGLE3`",
     )
     assert _decided(config) == [("v1", "EAGLEWorker")]
+
+
+def test_a_dict_of_server_args_one_member_a_line() -> None:
+    config = _config(
+        "engine_kwargs = {",
+        '    "model_path": "tiny/t",',
+        '    "speculative_algorithm": "NGRAM",',
+        '    "speculative_num_draft_tokens": 8,',
+        "}",
+        "llm = sgl.Engine(**engine_kwargs)",
+    )
+    assert config.flags["speculative_num_draft_tokens"].value == 8
+    assert _decided(config) == [("other", "NGRAMWorker")]
+
+
+def test_a_failing_sglang_test_names_its_family_and_both_settings() -> None:
+    config = _config("FAILED test/srt/test_eagle_infer_b.py::TestEAGLEServer::test_abort - boom")
+    (evidence,) = [e for e in config.path_evidence if e.condition]
+    assert evidence.condition.startswith(
+        "v2 (EAGLEWorkerV2) if the test sets SGLANG_ENABLE_SPEC_V2=1"
+    )
+    assert "v1 (EAGLEWorker)" in evidence.condition and evidence.worker_class is None
+
+
+def test_a_test_of_a_v1_only_release_decides() -> None:
+    config = _config("sglang==0.5.2", "ERROR test/srt/test_standalone_speculative_decoding.py")
+    assert _decided(config) == [("v1", "StandaloneWorker")]
+
+
+def test_another_frameworks_test_names_nothing() -> None:
+    config = _config("FAILED tests/v1/e2e/test_eagle_heads.py::TestEagleHead::test_x - boom")
+    assert config.path_evidence == []
