@@ -32,6 +32,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"with config:",
     b"python -m sglang",
     b"sglang.launch_server",
+    b"sglang_router.launch_server",  # the router co-launching servers, Dynamo's worker, benchmarks
+    b"dynamo.sglang",
+    b"sglang.bench_",
     b"sglang serve",
     b"--speculative",
     b"_speculative_tokens",  # the flag lines of a launch command split over lines

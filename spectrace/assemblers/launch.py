@@ -271,6 +271,12 @@ def _unglue(args: list[tuple[str, int]], table) -> list[tuple[str, int]]:
     return out
 
 
+# modules that parse SGLang's ServerArgs from their command line: the server, the router that
+# co-launches it, Dynamo's SGLang worker, the offline benchmarks
+_SGLANG_MODULES = frozenset({
+    "sglang.launch_server", "sglang_router.launch_server", "dynamo.sglang", "dynamo.sglang.worker",
+    "sglang.bench_offline_throughput", "sglang.bench_one_batch", "sglang.bench_one_batch_server",
+})  # fmt: skip
 # vLLM's offline benchmarks build the engine from the same EngineArgs as the server
 _BENCH = ("latency", "throughput")
 _BENCH_SCRIPTS = ("benchmark_latency.py", "benchmark_throughput.py")
@@ -282,8 +288,8 @@ def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
     for i, word in enumerate(words):
         after = words[i + 1] if i + 1 < len(words) else ""
         base = word.rsplit("/", 1)[-1]
-        if word == "sglang.launch_server" or (base == "sglang" and after == "serve"):
-            return "sglang", i + (1 if word == "sglang.launch_server" else 2)
+        if word in _SGLANG_MODULES or (base == "sglang" and after == "serve"):
+            return "sglang", i + (1 if word in _SGLANG_MODULES else 2)
         if base == "vllm" and after == "serve":
             return "vllm", i + 2
         if base == "vllm" and after == "bench" and i + 2 < len(words) and words[i + 2] in _BENCH:

@@ -25,7 +25,8 @@ _QUOTE_CHARS = re.compile(r"\\.|['\"]")
 
 # A launch command starts here: the module, the CLI entry points, or a YAML/JSON list naming them.
 _START = re.compile(
-    r"sglang\.launch_server|\bsglang\s+serve\b|\bvllm\s+serve\b|\bvllm\.entrypoints\."
+    r"sglang\.launch_server|sglang_router\.launch_server|\bdynamo\.sglang\b|\bsglang\.bench_"
+    r"(?:offline_throughput|one_batch)|\bsglang\s+serve\b|\bvllm\s+serve\b|\bvllm\.entrypoints\."
     r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
     r"|\bbenchmark_(?:latency|throughput)\.py\b|\bvllm\s+bench\s+(?:latency|throughput)\b"
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
@@ -35,7 +36,8 @@ _START = re.compile(
 )
 # where a command's own words start, in a line that may open with prose
 _ENTRY = re.compile(
-    r"\b(?:python[\d.]*\s+-m\s+)?(?:sglang\.launch_server|sglang\s+serve\b|vllm\s+serve\b"
+    r"\b(?:python[\d.]*\s+-m\s+)?(?:sglang(?:_router)?\.launch_server|dynamo\.sglang\b"
+    r"|sglang\.bench_(?:offline_throughput|one_batch)|sglang\s+serve\b|vllm\s+serve\b"
     r"|vllm\.entrypoints\.|trtllm-serve\b|vllm\s+bench\s+(?:latency|throughput)\b"
     r"|\S*benchmark_(?:latency|throughput)\.py\b)"
 )

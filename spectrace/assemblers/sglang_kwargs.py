@@ -54,6 +54,27 @@ def yaml_flags(text: str) -> dict[str, object]:
     return {name: int(value)} if value.isdigit() else {}
 
 
+# a Hydra-style override or a shell/INI assignment with a bare value, as RL trainers pass the
+# rollout engine's args ("actor_rollout_ref.rollout.engine_kwargs.sglang.speculative_algorithm=EAGLE3")
+_OVERRIDE = re.compile(
+    r"(?<![\w\"'-])\+{0,2}(?:\w+\.)*("
+    + "|".join(_FIELDS[:4])
+    + r")=([A-Za-z0-9_]{1,20})(?=[\s,;]|$)"
+)
+
+
+def override_flags(text: str) -> dict[str, object]:
+    """The fields a line sets as ``key=VALUE`` with a bare value (a number, an algorithm)."""
+    out: dict[str, object] = {}
+    for m in _OVERRIDE.finditer(text):
+        name, value = m.group(1), m.group(2)
+        if name == "speculative_algorithm" and value.lower() not in _UNSET:
+            out[name] = value.upper()
+        elif value.isdigit():
+            out[name] = int(value)
+    return out
+
+
 def kwarg_flags(text: str) -> dict[str, object]:
     """The fields a line sets as Python keywords (``speculative_algorithm="EAGLE3",``) or as a
     YAML key (a ``ServerArgs(...)`` call the user wrote too); not a dump (read whole elsewhere)
@@ -68,4 +89,4 @@ def kwarg_flags(text: str) -> dict[str, object]:
             out[m.group(1)] = ast.literal_eval(m.group(2))
         except (ValueError, SyntaxError):
             continue
-    return out
+    return override_flags(text) | out

@@ -166,3 +166,30 @@ def test_a_test_of_a_v1_only_release_decides() -> None:
 def test_another_frameworks_test_names_nothing() -> None:
     config = _config("FAILED tests/v1/e2e/test_eagle_heads.py::TestEagleHead::test_x - boom")
     assert config.path_evidence == []
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "python -m sglang_router.launch_server",  # the router co-launching SGLang servers
+        "python3 -m dynamo.sglang",  # Dynamo's SGLang worker takes SGLang's server args
+        "python -m sglang.bench_offline_throughput",
+    ],
+)
+def test_other_entry_points_that_parse_sglangs_server_args(entry: str) -> None:
+    config = _config(
+        "sglang==0.5.2", f"{entry} --model-path tiny/t --speculative-algo EAGLE3 --tp 2"
+    )
+    assert config.flags["speculative_algorithm"].origin == "launch_command"
+    assert config.flags["tp_size"].value == 2
+    assert _decided(config) == [("v1", "EAGLEWorker")]
+
+
+def test_an_rl_trainers_override_of_the_rollout_engine_args() -> None:
+    config = _config(
+        "sglang==0.5.2",
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang "
+        "+actor_rollout_ref.rollout.engine_kwargs.sglang.speculative_algorithm=NGRAM",
+    )
+    assert config.flags["speculative_algorithm"].value == "NGRAM"
+    assert _decided(config) == [("other", "NGRAMWorker")]
