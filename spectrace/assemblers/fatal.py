@@ -8,9 +8,12 @@ from dataclasses import replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.mention import MENTION_HINT, Mention, clip, mentioned
 from spectrace.assemblers.native import (
+    NativeFrame,
     frame_text,
     native_frames,
     parse_native_frame,
+    signal_report,
+    signal_site,
     thrower,
     thrown_in,
 )
@@ -31,6 +34,10 @@ _REPR = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T _-](\d\d:\d\d:\d\d)(?:[.,](\d{1,9}|\d{3}\.\d{3}))?")
 RAISED_FROM = "Exception raised from "  # c10's line above its frames: names the failing function
 NATIVE_RULE = "native_backtrace"  # a frame run through a thrower, its message line missing
+SIGNAL_RULES = frozenset({"mpi_signal", "mpi_backtrace"})  # OpenMPI's signal handler's report
+SIGNAL_CUT = "signal handler's backtrace whose Signal: line is not in the text"
+# a named signal takes the class its shell line has ("Segmentation fault", "Aborted")
+_SIGNAL_CLASSES = {"SIGSEGV": "segfault", "SIGABRT": "abort"}
 # Native aborts a following "Aborted (core dumped)" / "Segmentation fault" line belongs to.
 NATIVE_CLASSES = frozenset(
     {"cpp_terminate", "native_assert", "cuda_device_assert", "trtllm_assertion",
@@ -307,13 +314,18 @@ def _stamped(crash: Crash, text: str | None) -> Crash:
 
 def attach_native(crash: Crash) -> Crash:
     """The C/C++ frames printed with a crash become ``native_frames``; a frame run whose
-    message line is missing is named by its thrower and the frame that threw."""
+    message line is missing is named by its thrower and the frame that threw, a signal
+    handler's report by its signal."""
+    if crash.rule_id in SIGNAL_RULES:
+        crash = _by_signal(crash)
     if crash.native_frames or not any("0x" in t or "#" in t for t in crash.lines):
         return crash
     frames = native_frames(crash.lines)
     if not frames:
         return crash
     crash = replace(crash, native_frames=frames)
+    if crash.rule_id in SIGNAL_RULES and crash.message == SIGNAL_CUT:
+        return _signal_site(crash, frames)
     if crash.rule_id != NATIVE_RULE:
         return crash
     where = thrown_in(frames)
@@ -326,6 +338,23 @@ def attach_native(crash: Crash) -> Crash:
                    message=message[:MAX_MESSAGE])  # fmt: skip
 
 
+
+
+def _by_signal(crash: Crash) -> Crash:
+    """OpenMPI's report names its signal on its ``Signal:`` line: SIGSEGV, not "Signal"."""
+    named = signal_report(crash.lines)
+    if named is None:
+        return replace(crash, message=SIGNAL_CUT)
+    etype = named[0]
+    return replace(crash, exception_type=etype, message=named[1][:MAX_MESSAGE],
+                   crash_class=_SIGNAL_CLASSES.get(etype, crash.crash_class))  # fmt: skip
+
+
+def _signal_site(crash: Crash, frames: tuple[NativeFrame, ...]) -> Crash:
+    """A report whose signal line was cut away still says where the signal hit (frame 1)."""
+    site = signal_site(frames)
+    where = f": hit in {frame_text(site)}" if site is not None else ""
+    return replace(crash, message=f"{crash.message}{where}"[:MAX_MESSAGE])
 
 
 def aborted_by(cause: Crash, crash: Crash) -> bool:

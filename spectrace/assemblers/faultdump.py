@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from spectrace.assemblers.crash import Frame
+from spectrace.assemblers.native import SIGNALS
 
 MAX_FRAMES = 1000  # the outer and the inner 500 of a runaway traceback; 200,000 took 485 MB
 MAX_JUNK = 32
@@ -15,10 +16,6 @@ CUT_DUMP = ("FatalPythonError", "thread dump without its header")  # a paste beg
 # faulthandler writes "line N in f" (no comma); quotes may come JSON-escaped
 FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+) in (?P<func>.*)$')
 THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
-_SIGNALS = {
-    "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
-    "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL",
-}  # fmt: skip
 
 
 class FaultStep(Enum):
@@ -102,4 +99,4 @@ def _fault_exception(text: str) -> tuple[str, str]:
     if not text.startswith(FATAL):
         return "FatalPythonError", text.strip()
     msg = text.split(":", 1)[1].strip()
-    return _SIGNALS.get(msg, "FatalPythonError"), msg
+    return SIGNALS.get(msg, "FatalPythonError"), msg

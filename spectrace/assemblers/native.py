@@ -3,8 +3,9 @@
 A native abort prints its message once and its frames in one of a few shapes, each owned by
 the code that printed it: glibc's ``backtrace_symbols`` (``lib.so(sym+0x1f) [0x7f..]``, also
 under UCX's ``==== backtrace ====`` with an index in front), gdb's ``#3 0x.. in f () from lib``,
-TensorRT-LLM's ``tensorrt_llm::common::TllmException`` (``3  0x7f.. symbol + 77``) and c10's
-``frame #0: c10::Error::Error(...) + 0x98 (0x7f.. in libc10.so)``. A frame run whose message
+TensorRT-LLM's ``tensorrt_llm::common::TllmException`` (``3  0x7f.. symbol + 77``), c10's
+``frame #0: c10::Error::Error(...) + 0x98 (0x7f.. in libc10.so)`` and OpenMPI's signal handler
+(glibc's frames under ``[host:pid] [ 3] ``, in a report that names the signal). A frame run whose message
 line was lost still says it is a crash when it passes through a thrower (``throwRuntimeError``,
 ``c10::Error``, ``torchCheckFail``, ``__assert_fail``, ``abort``): ``thrower`` names it and the
 frame after the throw machinery says where it was thrown.
@@ -31,6 +32,11 @@ class NativeFrame:
     location: str | None = None  # "file.cpp:120" when gdb had debug info
 
 
+# strsignal()'s words for the signals a crash dies of (faulthandler and OpenMPI print them)
+SIGNALS = {
+    "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL",
+}  # fmt: skip
 _HEX = r"0x[0-9a-fA-F]+"
 # glibc: "/usr/lib/libc10.so(_ZN3c105ErrorC2E+0x98) [0x7f..]", "./prog() [0x..]", "lib.so(+0x1a)"
 _GLIBC = re.compile(
@@ -53,6 +59,17 @@ _TLLM = re.compile(
     r"(?P<index>\d{1,4})\s+(?P<address>" + _HEX + r")\s+(?P<symbol>\S.*?)"
     r"(?:\s+\+\s+(?P<offset>(?:0x)?[0-9a-fA-F]+))?$"
 )
+
+# OpenMPI's signal handler (opal_show_stackframe) starts every line of its report with
+# "[host:pid] " (the pid zero-padded to 5 digits) and numbers each frame "[ 3] "; a line
+# two writers glued repeats both.
+_OMPI = re.compile(r"\[[^\]\s:]{1,120}:\d{5,7}\] (?:\[\s*(?P<index>\d{1,4})\] )?")
+# The rest of its report: the signal, its code and address, the closing line.
+_OMPI_REPORT = re.compile(
+    r"(?:\*\*\* (?:Process received signal|End of error message) \*\*\*|Signal(?: code)?: "
+    r"|Failing at address: |Associated errno: |siginfo is NULL|Sending PID: |Band event: )"
+)
+_OMPI_SIGNAL = re.compile(r"Signal: (?P<name>[^()]+?)(?: \((?P<number>\d{1,2})\))?\s*$")
 
 _LIBRARY = re.compile(r"[^\s()]*(?:/|\.so\b)[^\s()]*\([^()\s]*\)$")
 
@@ -89,8 +106,32 @@ _GDB_CHATTER = re.compile(
 
 
 def is_backtrace_chatter(text: str) -> bool:
-    """A line gdb prints around a backtrace: part of the crash it dumps, never a frame."""
-    return _GDB_CHATTER.match(text.strip()) is not None
+    """A line gdb (or OpenMPI's signal handler) prints around a backtrace: part of the crash
+    it dumps, never a frame."""
+    line = text.strip()
+    if line.startswith("[") and (m := _OMPI.match(line)) is not None and m["index"] is None:
+        return _OMPI_REPORT.match(line, m.end()) is not None
+    return _GDB_CHATTER.match(line) is not None
+
+
+def signal_report(lines: Iterable[str]) -> tuple[str, str] | None:
+    """(type, message) of the signal an OpenMPI report names (``[h:1] Signal: Bus error (7)``
+    -> ``("SIGBUS", "Bus error (7)")``); None when its ``Signal:`` line is not among them."""
+    for text in lines:
+        line = text.strip()
+        m = _OMPI.match(line) if line.startswith("[") else None
+        if m is None or m["index"] is not None:
+            continue
+        if (sig := _OMPI_SIGNAL.match(line, m.end())) is not None:
+            name, number = sig["name"].strip(), sig["number"]
+            return SIGNALS.get(name, "Signal"), f"{name} ({number})" if number else name
+    return None
+
+
+def signal_site(frames: Iterable[NativeFrame]) -> NativeFrame | None:
+    """Where a signal hit, in a handler's numbered frames: frame 1 (0 is the trampoline the
+    kernel returns through); None when the paste lost it."""
+    return next((f for f in frames if f.index == 1 and (f.symbol or f.module)), None)
 
 
 def parse_native_frame(text: str) -> NativeFrame | None:
@@ -104,6 +145,8 @@ def parse_native_frame(text: str) -> NativeFrame | None:
     if head == "f" and line.startswith("frame #"):
         m = _C10.match(line)
         return _frame(m, symbol=_unknown(m["symbol"])) if m else None
+    if head == "[":
+        return _ompi(line)
     m = _GLIBC.match(line)
     if m is not None:
         return _frame(m, symbol=m["symbol"])
@@ -116,6 +159,15 @@ def parse_native_frame(text: str) -> NativeFrame | None:
     if inner is not None:
         return _frame(inner, symbol=inner["symbol"], index=int(m["index"]))
     return _frame(m, symbol=m["symbol"])
+
+
+def _ompi(line: str) -> NativeFrame | None:
+    """``[host:pid] [ 3] lib.so(sym+0x1a)[0x7f..]``: glibc's frame under OpenMPI's prefix."""
+    index = None
+    while (m := _OMPI.match(line)) is not None and m["index"] is not None:
+        index, line = int(m["index"]), line[m.end() :]
+    m = _GLIBC.match(line) if index is not None else None
+    return _frame(m, symbol=m["symbol"], index=index) if m else None
 
 
 def _unknown(symbol: str) -> str:
