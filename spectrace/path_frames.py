@@ -37,9 +37,10 @@ class FrameSignature:
     releases: tuple[str, str] = ("", "")  # first and last release whose tree holds the file
 
 
-_FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
+# table files (paths/<name>.toml); vllm_plugins' rows name their plugin (tpu_inference, ...)
+_FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm", "vllm_plugins")
 _KEYS = {"file", "framework", "family", "worker", "path", "role", "classes", "function",
-         "needs_spec", "releases", "what", "source"}  # fmt: skip
+         "needs_spec", "releases", "what", "source", "bases"}  # fmt: skip
 _PATHS = {"v1", "v2", "other", ""}
 
 
@@ -219,14 +220,14 @@ def file_signature(path: str) -> FrameSignature | None:
     return rows[0] if rows[0].points_to is not None and not rows[0].needs_spec else None
 
 
-_PLUGINS = ("vllm_ascend",)  # define classes of their hosts' names (EagleProposer): asked last
+_HOSTS = ("sglang", "vllm", "trtllm")  # platform plugins define classes of their hosts' names
 
 
 @cache
 def _by_class() -> Mapping[str, tuple[FrameSignature, ...]]:
     """The files that define each worker / proposer class, a platform plugin's last."""
     index: dict[str, list[FrameSignature]] = {}
-    for sig in sorted(frame_signatures(), key=lambda s: s.framework in _PLUGINS):
+    for sig in sorted(frame_signatures(), key=lambda s: s.framework not in _HOSTS):
         if sig.function is None and not sig.needs_spec:
             for name in sig.classes:
                 index.setdefault(name, []).append(sig)

@@ -22,6 +22,8 @@ from path_tables.releases import scan, zip_releases  # noqa: E402
 from path_tables.rows import render  # noqa: E402
 
 FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
+# vllm_plugins.toml holds the platform plugins' rows, each marked with its plugin
+PLUGINS = ("tpu_inference", "vllm_gaudi", "arctic_inference", "vllm_metal")
 PATHS = {"v1", "v2", "other", ""}
 ROLES = {"worker", "proposer", "scheduler_loop", "shared", "graph_runner", "kernel", "config",
          "draft_model"}
@@ -70,8 +72,13 @@ BEFORE = [
 
 
 def _table(framework: str) -> dict:
-    text = resources.files("spectrace.rules").joinpath(f"paths/{framework}.toml").read_bytes()
-    return tomllib.loads(text.decode())
+    """A framework's table; a plugin's rows out of vllm_plugins.toml."""
+    name = "vllm_plugins" if framework in PLUGINS else framework
+    text = resources.files("spectrace.rules").joinpath(f"paths/{name}.toml").read_bytes()
+    table = tomllib.loads(text.decode())
+    if framework in PLUGINS:
+        table["frame"] = [r for r in table["frame"] if r["framework"] == framework]
+    return table
 
 
 def _present() -> list[str]:
@@ -82,12 +89,14 @@ def _matches(path: str, suffix: str) -> bool:
     return path == suffix or path.endswith("/" + suffix)
 
 
-@pytest.mark.parametrize("framework", _present())
+@pytest.mark.parametrize("framework", _present() + list(PLUGINS))
 def test_rows_follow_the_schema(framework: str) -> None:
     table = _table(framework)
     assert table["frame"], "a table without frames"
     for row in table["frame"]:
         assert row["framework"] == framework and row["path"] in PATHS and row["role"] in ROLES
+        assert isinstance(row["bases"], dict), f"{row['file']}: bases is not a table"
+        assert set(row["bases"]) <= set(row["classes"]), f"{row['file']}: bases of classes it lacks"
         assert row["source"] in {"generated", "hand"} and len(row["releases"]) == 2
         assert row["file"].endswith((".py", ".cpp", ".h", ".cu")), row["file"]
         assert not row["path"] or row["worker"], f"{row['file']} proves a path but no worker"
@@ -113,7 +122,7 @@ def _framework_of(suffix: str) -> str:
 
 def test_every_framework_has_its_table() -> None:
     assert _present() == list(FRAMEWORKS)
-    assert sorted(MANIFEST) == sorted(FRAMEWORKS)
+    assert sorted(MANIFEST) == sorted(FRAMEWORKS + PLUGINS)
 
 
 @pytest.mark.parametrize("framework", ["sglang", "vllm", "trtllm"])

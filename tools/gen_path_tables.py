@@ -55,6 +55,12 @@ def build(cache: Path, out: Path, only: list[str], manifest_path: Path = MANIFES
               f"{len(result.latest_files)} files at {newest}, {len(classes)} classes, "
               f"{len(result.symbols)} symbols, {len(result.methods)} methods; "
               f"latest in table {latest(frames)}")
+    if not only or "vllm_plugins" in only:
+        header, frames, methods, entries = frameworks.build_plugins(cache)
+        (out / "vllm_plugins.toml").write_text(render(header, frames, [], methods))
+        manifest.update(entries)
+        print(f"vllm_plugins: {len(frames)} frame rows, {len(methods)} methods: "
+              + ", ".join(f"{k} {v['releases'][0]}..{v['release']}" for k, v in entries.items()))
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     if not only or "published" in only:
         rows = published.build(cache, frameworks.ascend_mirror(cache), out / "published.toml")

@@ -41,7 +41,7 @@ def test_the_plugin_line_without_a_release_names_both_mtp_classes() -> None:
     assert (path.value, path.worker_class, path.framework, path.family) == (
         "unknown", None, "vllm_ascend", "MTP")  # fmt: skip
     assert path.conditional == ("MtpProposer on vllm-ascend v0.12.0rc1-v0.15.0rc1, "
-                                "AscendEagleProposer on vllm-ascend v0.16.0rc1-v0.25.1rc1")  # fmt: skip
+                                "AscendEagleProposer on vllm-ascend v0.16.0rc1-v0.30.0rc2")  # fmt: skip
     assert "vllm-ascend version" in path.missing[0]
 
 

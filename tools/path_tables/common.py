@@ -102,3 +102,15 @@ def model_family(base: str) -> str:
         if word in words:
             return family
     return ""
+
+
+def method_family(value: str) -> str:
+    """vLLM's method spelling -> family (``deepseek_mtp`` -> MTP, ``[ngram]`` -> NGRAM)."""
+    low = value.strip("[]").lower()
+    if low == "mtp" or low.endswith("_mtp"):
+        return "MTP"
+    if low.startswith("ngram"):
+        return "NGRAM"
+    if low in ("suffix", "suffix_decoding"):
+        return "SUFFIX"
+    return low.upper()

@@ -89,10 +89,11 @@ def fetch_sdist(framework: str, version: str, cache: Path) -> Path | None:
     return out
 
 
-def fetch_release(framework: str, version: str, cache: Path) -> Path | None:
+def fetch_release(framework: str, version: str, cache: Path,
+                  project: tuple[str, str] | None = None) -> Path | None:
     """Download one release with pip (no dependencies, wheels only) and slim it; None if pip
-    finds no wheel for it."""
-    name, package = PYPI[framework]
+    finds no wheel for it. ``project``: (PyPI name, package folder) when not in PYPI."""
+    name, package = project or PYPI[framework]
     out = cache / framework / f"{version}.zip"
     if out.exists():
         return out

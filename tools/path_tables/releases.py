@@ -39,6 +39,7 @@ class FileHistory:
     classes: set[str] = field(default_factory=set)
     newest: set[str] = field(default_factory=set)  # the classes of the last release holding it
     bases: set[str] = field(default_factory=set)  # names the file's classes derive from
+    class_bases: dict[str, set[str]] = field(default_factory=dict)  # class -> its direct bases
     texts: dict[str, str] = field(default_factory=dict)  # tag -> text, for method extraction
 
 
@@ -50,16 +51,16 @@ def version_key(tag: str) -> tuple[int, Version | str]:
         return (1, tag)
 
 
-def classes_of(text: str) -> tuple[set[str], set[str]]:
-    """(class names, the names they derive from); a file ast cannot parse gives its class
-    names by regex and no bases."""
+def classes_of(text: str) -> tuple[set[str], dict[str, set[str]]]:
+    """(class names, each class's direct bases as their last dotted name: ``nn.Module`` ->
+    Module); a file ast cannot parse gives its class names by regex and no bases."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return set(_CLASS.findall(text)), set()
+        return set(_CLASS.findall(text)), {}
     defs = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
-    bases = {b.id if isinstance(b, ast.Name) else b.attr for node in defs for b in node.bases
-             if isinstance(b, ast.Name | ast.Attribute)}
+    bases = {node.name: {b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                         if isinstance(b, ast.Name | ast.Attribute)} for node in defs}
     return {node.name for node in defs}, bases
 
 
@@ -121,10 +122,12 @@ def scan(releases: list[Release], scope: Scope, keep_text: Scope) -> dict[str, F
         for rel, text in release.files(scope):
             entry = history.setdefault(rel, FileHistory(release.tag, release.tag))
             entry.last = release.tag
-            names, bases = classes_of(text) if rel.endswith(".py") else (set(), set())
+            names, bases = classes_of(text) if rel.endswith(".py") else (set(), {})
             entry.newest = names
             entry.classes |= names
-            entry.bases |= bases
+            for name, direct in bases.items():
+                entry.bases |= direct
+                entry.class_bases.setdefault(name, set()).update(direct)
             if keep_text(rel):
                 entry.texts[release.tag] = text
     return history

@@ -23,6 +23,7 @@ class FrameRow:
     releases: tuple[str, str]
     what: str
     source: str  # "generated" | "hand"
+    bases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, its direct bases), sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,11 @@ class MethodRow:
     source: str
 
 
-def _value(value: object) -> str:
+def _value(value: object, field: str = "") -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if field == "bases":  # an inline table: {"Class" = ["Base", ...], ...}
+        return "{" + ", ".join(f"{_value(c)} = {_value(b)}" for c, b in value) + "}"  # type: ignore[attr-defined]
     if isinstance(value, tuple | list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string
@@ -62,7 +65,7 @@ def _value(value: object) -> str:
 
 def _table(name: str, row: object) -> str:
     lines = [f"[[{name}]]"]
-    lines += [f"{f.name} = {_value(getattr(row, f.name))}" for f in fields(row)]  # type: ignore[arg-type]
+    lines += [f"{f.name} = {_value(getattr(row, f.name), f.name)}" for f in fields(row)]  # type: ignore[arg-type]
     return "\n".join(lines)
 
 

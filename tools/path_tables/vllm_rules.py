@@ -16,9 +16,17 @@ import re
 from dataclasses import dataclass
 
 from path_tables import imports
-from path_tables.common import family_of, model_family, parse, pick_class, value_releases
+from path_tables.common import (
+    family_of,
+    method_family,
+    model_family,
+    parse,
+    pick_class,
+    value_releases,
+)
 from path_tables.releases import FileHistory, Release, version_key
 from path_tables.rows import FrameRow, MethodRow
+from path_tables.vllm_v2 import built_speculators, speculator_rows
 
 _DRAFT_FN = re.compile(r"\w*(propose|draft)\w*")
 _EAGLE_LIKE = ("EAGLE", "EAGLE3", "MTP")
@@ -123,6 +131,8 @@ class Rules:
         if "ops" in parts[:-1] or base.endswith(("_kernels.py", "triton_utils.py")):
             return fam, "", "", "kernel", f"{label} speculative kernel ({base})"
         driver = _main_driver(entry.newest) or _main_driver(entry.classes)
+        if len(rivals := _drivers(entry.newest) - entry.bases) > 1:  # two proposers, one file
+            return fam, "", "", "shared", f"{label} {base}: {' or '.join(sorted(rivals))}"
         v0 = rel.startswith("spec_decode/")
         if not driver and base.endswith("_worker.py"):
             driver = pick_class(entry.classes, ("Worker",))
@@ -157,14 +167,29 @@ class Rules:
         spans = value_releases(history, self._method_values)
         dispatch = _dispatch(history, self.f)
         proposers = _proposers(history)
+        lives = class_lives(history)
+        v2 = speculator_rows(history, self.f)
         rows = []
         for value, releases in sorted(spans.items()):
             family = method_family(value)
             worker = dispatch.get(value) or _proposer_for(value, family, proposers)
-            rows.append(MethodRow(self.f.framework, value, family, worker,
-                                  "other" if worker else "", releases,
-                                  f"{self.f.label} speculative method '{value}'", "generated"))
-        return rows + speculator_rows(history, self.f)
+            what = f"{self.f.label} speculative method '{value}'"
+            life = lives.get(worker)
+            if life is None or version_key(life[1]) >= version_key(releases[1]):
+                rows.append(MethodRow(self.f.framework, value, family, worker,
+                                      "other" if worker else "", releases, what, "generated"))
+                continue
+            # the class went before the value did (V1's proposers, gone in the runner-v2-only
+            # releases): it names the class while it lived, the family alone after
+            if version_key(life[1]) >= version_key(releases[0]):
+                rows.append(MethodRow(self.f.framework, value, family, worker, "other",
+                                      (releases[0], life[1]), what, "generated"))
+            after = _after(life[1], spans_tags(history))
+            if after and not any(r.value == value for r in v2):
+                rows.append(MethodRow(self.f.framework, value, family, "", "",
+                                      (max(after, releases[0], key=version_key), releases[1]),
+                                      what + f" (no {worker} after {life[1]})", "generated"))
+        return rows + v2
 
     def _method_values(self, rel: str, text: str) -> list[str]:
         if rel not in self.f.config_files:
@@ -174,10 +199,34 @@ class Rules:
         return _config_methods(text)
 
 
+def _drivers(classes: set[str]) -> set[str]:
+    """The proposer / speculator classes among ``classes`` (no base class or mixin)."""
+    return {c for c in classes if _is_driver(c) and "Worker" not in c
+            and not any(w in c for w in ("Base", "Mixin", "Interface", "Config"))}
+
+
+def class_lives(history: dict[str, FileHistory]) -> dict[str, tuple[str, str]]:
+    """Class -> (first, last) release any scanned file defines it in."""
+    lives: dict[str, list[str]] = {}
+    for entry in history.values():
+        for cls in entry.classes:
+            lives.setdefault(cls, []).extend((entry.first, entry.last))
+    return {c: (min(t, key=version_key), max(t, key=version_key)) for c, t in lives.items()}
+
+
+def spans_tags(history: dict[str, FileHistory]) -> list[str]:
+    """Every release tag the scan saw a file in (first or last), oldest first."""
+    return sorted({t for e in history.values() for t in (e.first, e.last)}, key=version_key)
+
+
+def _after(tag: str, tags: list[str]) -> str:
+    """The first of ``tags`` after ``tag`` ("" when none)."""
+    return next((t for t in tags if version_key(t) > version_key(tag)), "")
+
+
 def _main_driver(classes: set[str]) -> str:
-    """The proposer / speculator class a file is named for (no base class or mixin)."""
-    found = sorted(c for c in classes if _is_driver(c) and "Worker" not in c
-                   and not any(w in c for w in ("Base", "Mixin", "Interface", "Config")))
+    """The proposer / speculator class a file is named for (the shortest of its drivers)."""
+    found = sorted(_drivers(classes))
     return min(found, key=len) if found else ""
 
 
@@ -186,18 +235,6 @@ def _family_in(name: str, fams: tuple[str, ...]) -> str:
     squashed = name.replace("_", "").lower()
     hits = [f for f in fams if f.replace("_", "").lower() in squashed]
     return max(hits, key=len) if hits else ""
-
-
-def method_family(value: str) -> str:
-    """vLLM's method spelling -> family (``deepseek_mtp`` -> MTP, ``[ngram]`` -> NGRAM)."""
-    low = value.strip("[]").lower()
-    if low == "mtp" or low.endswith("_mtp"):
-        return "MTP"
-    if low.startswith("ngram"):
-        return "NGRAM"
-    if low in ("suffix", "suffix_decoding"):
-        return "SUFFIX"
-    return low.upper()
 
 
 def families(history: dict[str, FileHistory], flavour: Flavour) -> tuple[str, ...]:
@@ -245,19 +282,29 @@ def _config_methods(text: str) -> list[str]:
     return sorted({v for v in values if re.fullmatch(r"\[?[a-z][a-z0-9_]*\]?", v)})
 
 
+_USE_EAGLE = ("eagle", "eagle3")
+
+
 def _dispatch_of(text: str) -> dict[str, str]:
-    """``if method == "x": return XProposer(...)`` / ``elif method in (...)`` -> value -> class."""
+    """``if method == "x": return XProposer(...)`` / ``elif method in (...)`` -> value -> class.
+    A branch that asks more than the method (``method == "mtp" and use_gemma4_mtp()``) is a
+    special case: it names the class only for a value no plain branch builds."""
     tree = parse(text)
     found: dict[str, str] = {}
+    special: dict[str, str] = {}
     for node in ast.walk(tree) if tree is not None else ():
-        if not isinstance(node, ast.If) or "method" not in ast.unparse(node.test):
+        test = ast.unparse(node.test) if isinstance(node, ast.If) else ""
+        if not re.search(r"method|use_eagle\(\)", test):
             continue
         values = [c.value for c in ast.walk(node.test)
                   if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if not values and "use_eagle()" in test:
+            values = list(_USE_EAGLE)  # SpeculativeConfig.use_eagle(): the EAGLE methods
         driver = _driver_call(node.body)
+        into = special if isinstance(node.test, ast.BoolOp) else found
         for value in values if driver else ():
-            found.setdefault(value, driver)
-    return found
+            into.setdefault(value, driver)
+    return found | {v: d for v, d in special.items() if v not in found}
 
 
 def _driver_call(body: list[ast.stmt]) -> str:
@@ -333,97 +380,3 @@ def dispatch_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[Met
                       f"{flavour.label} speculative method '{value}'", "generated")
             for (value, driver), tags in sorted(seen.items(),
                                                 key=lambda kv: (kv[0][0], version_key(min(kv[1], key=version_key))))]  # fmt: skip
-
-
-# The model runner v2 (``v1/worker/gpu/``) builds the speculator its method's registered config
-# names (``_CONFIG_BY_METHOD`` -> ``XSpeculatorConfig.speculator_class``); it decides the class
-# only in the releases that no longer ship the V1 runner, where it is the only one.
-_REGISTRY = "v1/worker/gpu/spec_decode/speculator_config.py"
-_V1_RUNNER = "v1/worker/gpu_model_runner.py"
-_V2_PACKAGE = "vllm.v1.worker.gpu.spec_decode."
-_V2_FOLDER = "v1/worker/gpu/spec_decode/"
-
-
-def speculator_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[MethodRow]:
-    """One [[method]] row per (method, speculator) of the runner-v2-only releases, with the
-    releases it holds for (rows of one value never overlap)."""
-    registry, runner = history.get(_REGISTRY), history.get(_V1_RUNNER)
-    seen: dict[tuple[str, str], list[str]] = {}
-    for tag, text in (registry.texts.items() if registry is not None else ()):
-        if runner is not None and tag in runner.texts:
-            continue  # the V1 runner ships too and stays the default
-        for value, cls in _registry(text, history, tag).items():
-            seen.setdefault((value, cls), []).append(tag)
-    return [MethodRow(flavour.framework, value, method_family(value), cls, "other",
-                      (min(tags, key=version_key), max(tags, key=version_key)),
-                      f"{flavour.label} speculative method '{value}' (model runner v2)", "generated")
-            for (value, cls), tags in sorted(seen.items())]  # fmt: skip
-
-
-def _registry(text: str, history: dict[str, FileHistory], tag: str) -> dict[str, str]:
-    """method -> speculator class of one release's registry (``_builtin(module, Config)``)."""
-    tree = parse(text)
-    out: dict[str, str] = {}
-    for node in ast.walk(tree) if tree is not None else ():
-        if not (isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict)
-                and "_CONFIG_BY_METHOD" in ast.unparse(node)):
-            continue
-        for key, value in zip(node.value.keys, node.value.values, strict=True):
-            args = [a.value for a in getattr(value, "args", ())
-                    if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            if isinstance(key, ast.Constant) and len(args) == 2:
-                cls = _speculator_of(args[0], args[1], history, tag)
-                if cls:
-                    out[str(key.value)] = cls
-    return out
-
-
-def built_speculators(history: dict[str, FileHistory]) -> dict[str, str]:
-    """Speculator class -> the family of its config's ``base_method``, for every config class
-    of the v2 package (those the registry names, and those a draft model declares, such as a
-    Gemma-4 assistant's): the family a speculator named for no method drafts for."""
-    out: dict[str, str] = {}
-    for rel, entry in history.items():
-        if not (rel.startswith(_V2_FOLDER) and rel.endswith("config.py")) or not entry.texts:
-            continue
-        tag = max(entry.texts, key=version_key)
-        module = rel.removeprefix(_V2_FOLDER).removesuffix(".py").replace("/", ".")
-        tree = parse(entry.texts[tag])
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.ClassDef):
-                cls = _speculator_of(module, node.name, history, tag)
-                method = _speculator_of(module, node.name, history, tag, attr="base_method")
-                if cls:
-                    out.setdefault(cls, method_family(method) if method else "")
-    return out
-
-
-def _speculator_of(module: str, config: str, history: dict[str, FileHistory], tag: str,
-                   depth: int = 0, attr: str = "speculator_class") -> str:
-    """``attr`` of ``config`` in ``module`` (the v2 package's), through its bases: the
-    speculator's class name, or the ``base_method`` string."""
-    entry = history.get(_V2_FOLDER + module.replace(".", "/") + ".py")
-    tree = parse(entry.texts.get(tag, "")) if entry is not None else None
-    for node in ast.walk(tree) if tree is not None and depth < 5 else ():
-        if not isinstance(node, ast.ClassDef) or node.name != config:
-            continue
-        for stmt in node.body:
-            if (isinstance(stmt, ast.Assign | ast.AnnAssign)
-                    and attr in ast.unparse(stmt).split("=", 1)[0]):
-                found = [c.value for c in ast.walk(stmt)
-                         if isinstance(c, ast.Constant) and isinstance(c.value, str)]
-                value = "".join(found)
-                return value.rsplit(".", 1)[-1] if attr != "base_method" else value
-        for base in node.bases:  # a base in the same module, or one it imports
-            name = ast.unparse(base)
-            for where in (module, *_imported_from(tree, name)):
-                if found := _speculator_of(where, name, history, tag, depth + 1, attr):
-                    return found
-    return ""
-
-
-def _imported_from(tree: ast.AST, name: str) -> list[str]:
-    """``from vllm.v1.worker.gpu.spec_decode.eagle.config import X`` -> ["eagle.config"]."""
-    return [node.module.removeprefix(_V2_PACKAGE) for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module
-            and node.module.startswith(_V2_PACKAGE) and any(a.name == name for a in node.names)]
