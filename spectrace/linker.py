@@ -185,7 +185,10 @@ def path_evidence(
         if not based:  # a vLLM run's method named only in words
             engine = frames_engine(evidence) or engine_of(incident, config)
             named = named_families(incident, mentions, since)
-            evidence += named_family_evidence(named, config, engine)
+            backend = config.flags.get("backend")  # trtllm-build, --backend trt
+            flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
+                backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
+            evidence += named_family_evidence(named, config, engine, flow)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)

@@ -41,6 +41,8 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
     r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model))(?![\w.])"
+    # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
+    r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
     r"|\btest_(eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
 )
@@ -50,7 +52,8 @@ _WORD = re.compile(
 _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
-             "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL"}  # fmt: skip
+             "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
+             "lookahead": "LOOKAHEAD"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ def is_base(sig: FrameSignature | None) -> bool:
 
 def family_words(text: str) -> set[str]:
     """The speculative families a line names as words (in the tables' spelling)."""
-    return {_FAMILIES[re.sub(r"[-_ ]", "", (m.group(1) or m.group(2)).lower())]
+    return {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
             for m in _WORD.finditer(text)}  # fmt: skip
 
 

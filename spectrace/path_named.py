@@ -20,6 +20,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_finish import newest_release
 from spectrace.assemblers.vllm_plugins import ascend_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
+from spectrace.path_frames import symbol_signatures
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
@@ -28,11 +29,18 @@ _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
 
 
 def named_family_evidence(
-    named: Sequence[tuple[str, str, int, str]], config: RunConfig, engine: str | None
+    named: Sequence[tuple[str, str, int, str]],
+    config: RunConfig,
+    engine: str | None,
+    engine_flow: bool = False,
 ) -> list[Evidence]:
     """``named``: (family, source, line, text) of each family word of the run's text. The
-    verdict of the one class they all run on, or the condition over their classes."""
+    verdict of the one class they all run on, or the condition over their classes; for
+    TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
+    ``_trtllm``."""
     plugin = _on_plugin(config, engine)
+    if named and engine == "trtllm":
+        return _trtllm(named, engine_flow)
     if not named or (engine not in ("vllm", "vllm_ascend") and not plugin):
         return []
     families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
@@ -70,3 +78,27 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
         return proposer, None
     both = reason.split(" -> ", 1)[1] if points_to == "other" and " -> " in reason else None
     return None, both  # "NgramProposer on the V1 engine, NGramWorker on V0 (...)"
+
+
+# TensorRT-LLM families only its engine flow runs (a speculative_decoding_mode of the engine):
+# their decoding layer is the [[symbol]] row of trtllm.toml that names a worker
+_ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD")
+
+
+def _trtllm(named: Sequence[tuple[str, str, int, str]], engine_flow: bool) -> list[Evidence]:
+    """A TensorRT-LLM run whose text names Medusa or lookahead: the engine flow's decoding
+    layer for it, decided where the crash ran the engine flow's runtime, else a condition."""
+    families = dict.fromkeys(f for f, *_ in named)
+    if len(families) != 1 or (family := next(iter(families))) not in _ENGINE_ONLY:
+        return []
+    cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
+                and s.family == family and s.worker and s.points_to), None)  # fmt: skip
+    if cls is None:
+        return []
+    _f, source, lineno, text = named[0]
+    reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run"
+    if engine_flow:
+        return [Evidence(source, lineno, text, f"{reason} on the engine flow's runtime -> "
+                         f"{cls} (other)", "other", cls)]  # fmt: skip
+    condition = f"{cls} if the TensorRT engine flow ran it ({family} mode)"
+    return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]

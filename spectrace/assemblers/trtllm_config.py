@@ -41,11 +41,14 @@ LITERALS: tuple[bytes, ...] = (
     b"prompt_lookup/run_dtm_pld.py",
     b"Device(s) for draft model: ",
     b"Using Draft-Target-Model speculative decoding",
+    b"trtllm-build",  # the engine flow: a TensorRT engine is built
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
-    *(f"{name}{sep}".encode() for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm",
-                                           "TRTLLM", "TRT-LLM", "trtllm")
-      for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:")),
+    *(
+        f"{name}{sep}".encode()
+        for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm", "TRTLLM", "TRT-LLM", "trtllm")
+        for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:")
+    ),
 )
 # One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``);
 # a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
@@ -80,6 +83,7 @@ _EXAMPLE = re.compile(
 # examples/run.py's Draft-Target-Model lines (engine flow): the target engine takes the draft's
 # tokens from outside (speculative_decoding_mode draft_tokens_external).
 _DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
+_BUILD = re.compile(r"(?:^|[\s$`>])trtllm-build\b")
 _EXAMPLE_MODES = {
     "eagle": "eagle",
     "medusa": "medusa",
@@ -134,6 +138,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": mode, "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
+    if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
+        return {"backend": "tensorrt"}
     if (m := _TYPE_ERROR.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _MODE.search(text)) is not None:
@@ -271,20 +277,29 @@ def eagle_mode(
     at = _release(release)
     pytorch = backend is not None or (at is not None and at >= Version(PYTORCH_DEFAULT))
     if at is not None and pytorch and at >= Version(ONE_MODEL_FIELD):
-        why = (f"eagle3_one_model is not set and defaults to True in TensorRT-LLM {release}"
-               + ("" if backend is not None else ", whose default backend is PyTorch"))
+        why = f"eagle3_one_model is not set and defaults to True in TensorRT-LLM {release}" + (
+            "" if backend is not None else ", whose default backend is PyTorch"
+        )
         return "EAGLE3_ONE_MODEL", None, why
     if at is not None and not pytorch:
-        return None, (
-            f"the TensorRT engine's EAGLE (TensorRT-LLM {release}'s default backend); with "
-            f"--backend pytorch {_ONE_MODEL} (eagle3_one_model defaults to True from "
-            f"{ONE_MODEL_FIELD}), or ModelDrafter if the run set eagle3_one_model: false"
-        ), ""
-    return None, (
-        f"{_ONE_MODEL} if eagle3_one_model keeps its default (True), "
-        "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
-        "the TensorRT engine's EAGLE with --backend tensorrt"
-    ), ""
+        return (
+            None,
+            (
+                f"the TensorRT engine's EAGLE (TensorRT-LLM {release}'s default backend); with "
+                f"--backend pytorch {_ONE_MODEL} (eagle3_one_model defaults to True from "
+                f"{ONE_MODEL_FIELD}), or ModelDrafter if the run set eagle3_one_model: false"
+            ),
+            "",
+        )
+    return (
+        None,
+        (
+            f"{_ONE_MODEL} if eagle3_one_model keeps its default (True), "
+            "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
+            "the TensorRT engine's EAGLE with --backend tensorrt"
+        ),
+        "",
+    )
 
 
 # MTPDecodingConfig.spec_dec_mode: a checkpoint with one MTP module (the official DeepSeek-V3

@@ -52,3 +52,31 @@ def test_words_in_a_run_that_is_not_vllms_name_nothing(tmp_path: Path) -> None:
              '  File "/app/serve.py", line 3, in <module>', "RuntimeError: boom"]  # fmt: skip
     path = _path(tmp_path, lines)
     assert (path.worker_class, path.conditional) == (None, None)
+
+
+RUNTIME = ["Traceback (most recent call last):",
+           '  File "/py/tensorrt_llm/runtime/generation.py", line 3300, in decode',
+           "AssertionError: cross attention is not supported"]  # fmt: skip
+
+
+def test_medusa_named_over_the_engine_runtime_is_its_decoding_layer(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# Serving a seq2seq model with Medusa heads", *RUNTIME])
+    assert (path.value, path.worker_class, path.family) == ("other", "MedusaDecodingLayer",
+                                                            "MEDUSA")  # fmt: skip
+
+
+def test_a_lookahead_config_name_beside_an_engine_build_names_its_layer(tmp_path: Path) -> None:
+    lines = ["# lookAheadRuntimeConfig is ignored by the server",
+             "trtllm-build --checkpoint_dir /c --output_dir /e", *RUNTIME[:1],
+             '  File "/app/client.py", line 9, in <module>', "RuntimeError: bad request"]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("other", "LookaheadDecodingLayer")
+
+
+def test_a_trtllm_family_word_without_the_engine_flow_is_a_condition(tmp_path: Path) -> None:
+    lines = ["# Medusa on TensorRT-LLM 1.0", "Traceback (most recent call last):",
+             '  File "/py/tensorrt_llm/executor/worker.py", line 10, in run',
+             "RuntimeError: executor died"]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path.worker_class is None
+    assert path.conditional is not None and "MedusaDecodingLayer" in path.conditional
