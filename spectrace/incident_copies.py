@@ -34,18 +34,36 @@ _NAMED_KINDS = (CrashKind.TRACEBACK.value, CrashKind.FATAL_LINE.value)
 
 
 _GENERIC_CLASSES = (None, "exception")  # classes every exception line gets: not the same error
+# Crashes that only stand in for a traceback the text may have lost (vLLM logs its engine input
+# when a step raised, then re-raises): beside that traceback they are no crash of their own.
+STAND_INS = frozenset({"engine_step_failed"})
+STAND_IN_GAP = 400  # lines between the stand-in and the traceback it stands in for
+_TRACE_KINDS = (CrashKind.TRACEBACK, CrashKind.FAULTHANDLER)
 
 
 def drop_told_again(crashes: Sequence[Crash]) -> list[Crash]:
     """The crashes without the prose mentions of an error a crash of the same input shows:
     the same class (``cuda_illegal_memory`` in a title and in the traceback), or the same
-    exception and message (one quoting the other)."""
+    exception and message (one quoting the other); and without a stand-in (vLLM's input dump
+    of a failed engine step) beside the traceback it stands in for."""
+    crashes = [c for c in crashes if not (c.crash_class in STAND_INS and _stood_for(c, crashes))]
     mentions = [c for c in crashes if c.mentioned]
     if not mentions:
         return list(crashes)
     real = [c for c in crashes if not c.mentioned]
     told = {id(m) for m in mentions if any(_tells(m, c) for c in real)}
     return [c for c in crashes if id(c) not in told]
+
+
+def _stood_for(stand_in: Crash, crashes: Sequence[Crash]) -> bool:
+    """A traceback of the same input printed just before the stand-in (a worker's) or just
+    after it (the engine core's ``EngineCore encountered a fatal error``) is the failure it
+    reports."""
+    return any(
+        c.kind in _TRACE_KINDS and c.source == stand_in.source
+        and -STAND_IN_GAP <= c.lineno - stand_in.lineno and c.end_lineno - stand_in.lineno <= STAND_IN_GAP
+        for c in crashes
+    )  # fmt: skip
 
 
 def _tells(mention: Crash, crash: Crash) -> bool:

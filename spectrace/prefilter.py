@@ -20,6 +20,10 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
     b"Current thread 0x",
     b"Error",
     b"Exception",
+    # rich's boxed traceback (typer, rich, many CLIs): every panel line has its side border,
+    # the failing source line its pointer (assemblers/rich_tb.py)
+    "│".encode(),
+    "❱".encode(),
 )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.faultdump import FAULT_FRAME, FaultDump, starts_dump
 from spectrace.assemblers.faultdump import MAX_FRAMES as MAX_FRAMES
+from spectrace.assemblers.rich_tb import RichView
 from spectrace.assemblers.storm import find_storm, storm_fit, unglued
 from spectrace.assemblers.tb_lines import EXCEPTION_SUFFIXES as EXCEPTION_SUFFIXES
 from spectrace.assemblers.tb_lines import SHELL_DEATH, announces, parse_exception, tb_start
@@ -51,6 +52,7 @@ class TracebackAssembler:
         self._storm: list[Record] | None = None
         self._loose = 0  # open records that took untagged lines (a storm's: they take turns)
         self._storm_stale = False
+        self._rich = RichView()  # rich's boxed tracebacks, read as plain ones
 
     @property
     def open(self) -> bool:
@@ -82,10 +84,17 @@ class TracebackAssembler:
         return rec.first is line
 
     def feed(self, line: LogLine) -> Fed:
-        pieces = unglued(line)
+        shown = self._rich.view(line)
+        if len(shown) == 1 and shown[0] is line:
+            pieces = unglued(line)
+        elif not shown:
+            return Fed(True)  # a rich panel's border, context code or locals: part of it
+        else:
+            pieces = shown  # a rich panel's line, as Python prints it
         if len(pieces) == 1:
             return self._feed(pieces[0])
-        fed = [self._feed(pieces[0], cut=True), *map(self._feed, pieces[1:])]
+        cut = pieces is not shown  # storm.unglued: the first piece ends where another began
+        fed = [self._feed(pieces[0], cut=cut), *map(self._feed, pieces[1:])]
         return Fed(any(f.consumed for f in fed), any(f.started for f in fed),
                    tuple(c for f in fed for c in f.crashes))  # fmt: skip
 

@@ -41,11 +41,18 @@ def test_a_dump_whose_traceback_was_cut_away_is_the_engine_cores_crash(tmp_path:
     assert inc.origin_rank == "EngineCore_DP0"
 
 
-def test_the_dump_beside_its_traceback_is_no_second_root_cause(tmp_path: Path) -> None:
+def test_the_dump_beside_its_traceback_is_no_second_crash(tmp_path: Path) -> None:
     found = incidents(tmp_path, ["model loaded", DUMP, SCHED, *TB])
-    assert [i.exception_type for i in found if i.root_cause] == ["IndexError"]
-    dump = next(i for i in found if i.exception_type == "EngineStepFailed")
-    assert dump.caused_by == next(i.id for i in found if i.root_cause)
+    assert [(i.exception_type, i.root_cause) for i in found] == [("IndexError", True)]
+    worker = [line.replace(EC, "(Worker_TP0 pid=5130) ") for line in TB[1:]]
+    found = incidents(tmp_path, ["model loaded", *worker, DUMP, SCHED])
+    assert [i.exception_type for i in found] == ["IndexError"]  # the worker's, printed first
+
+
+def test_a_dump_far_from_another_crash_is_its_own(tmp_path: Path) -> None:
+    filler = [f"INFO 03-14 08:0{n % 10}:00 [loggers.py:1] Engine 000: running {n}" for n in range(500)]
+    found = incidents(tmp_path, [*TB[1:], *filler, DUMP, SCHED])
+    assert [i.exception_type for i in found if i.root_cause] == ["IndexError", "EngineStepFailed"]
 
 
 def test_the_older_two_line_dump_counts_too(tmp_path: Path) -> None:
