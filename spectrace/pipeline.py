@@ -13,6 +13,7 @@ from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
 from spectrace.fleet.nodes import tag_nodes
 from spectrace.incidents import Incident, build_incidents, crash_signature
@@ -110,7 +111,7 @@ def build_spec(rules: RuleSet, expect: Sequence[str]) -> ScanSpec:
     # lines: path_mentions reads it, the config reader does not
     config_literals = config_mod.CONFIG_LITERALS + mention_literals()
     literals = (
-        STRUCTURAL_LITERALS + DUMP_LITERALS + rules.literals + config_literals
+        STRUCTURAL_LITERALS + PASTE_LITERALS + DUMP_LITERALS + rules.literals + config_literals
         + tuple(m.encode() for m in markers)
     )  # fmt: skip
     return ScanSpec(

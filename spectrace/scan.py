@@ -94,9 +94,11 @@ class _Window:
                 if len(raw) > MAX_LINE:
                     self._note_long(pos)
             lineno = self.lineno_at(pos)
-            # a paste that lost its newlines, or records a progress bar drew over: one per record
-            for part in (p for r in split_redraws(raw) for p in split_flattened(r)):
-                line = self.parser.parse(part, lineno, block.offset + pos - block.start)
+            # a paste that lost its newlines, or records a progress bar drew over: one per record;
+            # the k-th record of one line is placed k bytes into it, so records stay apart
+            parts = (p for r in split_redraws(raw) for p in split_flattened(r))
+            for k, part in enumerate(parts):
+                line = self.parser.parse(part, lineno, block.offset + pos - block.start + k)
                 # rules, config and markers need a hot literal; a joined CRI record may hold
                 # it early, and colour codes may split one the prefilter looked for
                 candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw

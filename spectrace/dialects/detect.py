@@ -7,7 +7,8 @@ from datetime import datetime
 from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
-from spectrace.dialects.paste import unjson, unpaste
+from spectrace.dialects.gutter import Gutter
+from spectrace.dialects.paste import uncolour, unhtml, unjson, unpaste
 from spectrace.dialects.pylogging import PyLoggingDialect
 from spectrace.dialects.ray import RayDialect
 from spectrace.dialects.sglang import SGLangDialect
@@ -35,7 +36,8 @@ MISS_TEXT = 512  # longer texts are not remembered (the cache stays under about 
 
 def normalise(raw: bytes) -> str:
     """Bytes of one physical line -> printable text: UTF-8 with replacement, out of docker's JSON
-    (``unjson``), no ANSI or controls, no copy-paste marks (``unpaste``).
+    (``unjson``) and HTML entities (``unhtml``), no ANSI (also shown as text: ``uncolour``) or
+    controls, no copy-paste marks (``unpaste``).
 
     ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
     first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
@@ -45,9 +47,11 @@ def normalise(raw: bytes) -> str:
         cr = body.rfind(b"\r")
         tail = body[max(cr + 1, len(body) - MAX_LINE) :]
         body = body[:MAX_LINE] if cr < 0 else body[:WRAPPER_ROOM] + b"\r" + tail
-    text = unjson(body.decode("utf-8", errors="replace"))
+    text = unhtml(unjson(body.decode("utf-8", errors="replace")))
     if "\x1b" in text:
         text = ESCAPES.sub("", text)
+    if "[" in text and ("[0m" in text or "^[[" in text):
+        text = uncolour(text)
     return unglue(unpaste(scrub(text, "", keep="\r")))
 
 
@@ -115,9 +119,13 @@ class LineParser:
         self._month = 0  # month of the last stamp, to see a year-less log cross New Year
         self._rollover = 0  # New Years crossed since the last printed year
         self._peeled: dict[bytes, tuple[str, Peeled]] = {}  # short raw line -> its text, wrappers
+        self._gutter = Gutter()  # a viewer's line numbers before every line of a paste
 
-    def _peel(self, raw: bytes) -> tuple[str, Peeled]:
-        """``normalise`` and ``peel`` of a raw line, once per distinct short line (both pure)."""
+    def _peel(self, raw: bytes, lineno: int | None = None) -> tuple[str, Peeled]:
+        """``normalise`` and ``peel`` of a raw line, once per distinct short line (both pure);
+        a line-number gutter goes first (it depends on the line's number, not its text)."""
+        if cut := self._gutter.cut(raw, lineno):
+            raw = raw[cut:]
         if (known := self._peeled.get(raw)) is not None:
             return known
         text = normalise(raw)
@@ -154,7 +162,7 @@ class LineParser:
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
-        text, peeled = self._peel(raw)
+        text, peeled = self._peel(raw, lineno)
         body = last_redraw(peeled.text)
         text = text[: len(text) - len(peeled.text)] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from spectrace.dialects.opens import OPENS
+
 _LEVELS = rb"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
 # One space, then a header: an optional "(Name pid=N)" tag, the level, a year-less stamp and
 # the file:line bracket (its "[" optional, as before 2025).
@@ -35,7 +37,9 @@ _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
 _TB_HEAD = _TB_START[:-1]
 _UNESCAPE = re.compile(rb"\\(.)", re.DOTALL)
 _LEVELS = {1: 1, 2: 2, 4: 3}
-_ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
+_QUOTES = (b'"', b"'")
+_JUNK = frozenset(b"\"'{}[](), ")  # a string's closing quote and the record's end, alone
 
 # Where a server echoes a request: SGLang's ``Receive: obj=GenerateReqInput(text=...)``, vLLM's
 # ``Received request ...: prompt: '...'``, an OpenAI request object's ``messages``.
@@ -69,19 +73,79 @@ def _escaped(raw: bytes, end: int) -> list[bytes]:
     to its start, then its own lines, unescaped as often as it was escaped. ``end`` is where
     the backslash escaping its first newline stands."""
     at = end - len(_TB_HEAD)
-    if raw[at - 1 : at] not in (b'"', b"'"):
-        return [raw]  # an error body's string starts with its traceback; quoted prose does not
+    if raw[at - 1 : at] not in _QUOTES:
+        return _escaped_log(raw)  # a string that opens with a record, or quoted prose
     slashes = len(raw[end : end + 8]) - len(raw[end : end + 8].lstrip(b"\\"))
     level = _LEVELS.get(slashes)  # 1, 2 or 4 backslashes: escaped once, twice, three times
     if level is None or raw[end + slashes : end + slashes + 1] != b"n":
         return [raw]
-    text = raw[end:]
-    for _ in range(level):
-        text = _UNESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group()), text)
-    lines = text.split(b"\n")
-    if len(lines) < 3 or b'File "' not in text:
+    lines = _unescaped(raw[end:], level)
+    if len(lines) < 3 or not any(b'File "' in line for line in lines):
         return [raw]
     return [raw[:end], *(line for line in lines if line.strip())]
+
+
+def _unescaped(text: bytes, level: int) -> list[bytes]:
+    for _ in range(level):
+        text = _UNESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group()), text)
+    return text.split(b"\n")
+
+
+def _escaped_log(raw: bytes) -> list[bytes]:
+    """A whole log carried as one escaped string (a collector's record that joined a multi-line
+    record, ``{"log": "[2026-...] ...\\n  File \\"...``; a repr a script printed,
+    ``b'python -m sglang...\\n...'``) -> the text before the string, then the string's lines.
+    Only a string whose first line opens a record (``opens.OPENS``) is split: a question that
+    quotes a traceback under its own words is prose, a prompt the server echoes is the user's."""
+    level, first = _first_newline(raw)
+    if level is None or any(echo in raw[:first] for echo in _REQUEST_ECHO):
+        return [raw]
+    for start in sorted(_opening(raw, q, first) for q in _QUOTES):
+        if start >= 0 and OPENS.match(raw, start + 1, first) is not None:
+            end = _closing(raw, start)
+            lines = _unescaped(raw[start + 1 : end], level)
+            if len(lines) < 3:
+                return [raw]
+            rest = raw[:start] + raw[end + 1 :]  # the record's other fields, one line
+            head = [rest] if not _JUNK.issuperset(rest) else []
+            return [*head, *(line for line in lines if not _JUNK.issuperset(line))]
+    return [raw]
+
+
+def _first_newline(raw: bytes) -> tuple[int | None, int]:
+    """How often the string was escaped, and where its first escaped newline starts. A newline
+    after an escaped backslash (a shell command's ``\\`` continuation: three backslashes) is
+    passed over: its count says nothing of the level."""
+    nl = raw.find(b"\\n")
+    for _ in range(16):
+        if nl < 0:
+            return None, -1
+        slashes = nl + 1 - len(raw[: nl + 1].rstrip(b"\\"))
+        if (level := _LEVELS.get(slashes)) is not None:
+            return level, nl + 1 - slashes
+        nl = raw.find(b"\\n", nl + 2)
+    return None, -1
+
+
+def _escaped_at(raw: bytes, at: int) -> bool:
+    return (at - len(raw[:at].rstrip(b"\\"))) % 2 == 1
+
+
+def _opening(raw: bytes, quote: bytes, before: int) -> int:
+    """The last ``quote`` before ``before`` that no backslash escapes (a string's opening), or -1."""
+    at = raw.rfind(quote, 0, before)
+    while at > 0 and _escaped_at(raw, at):
+        at = raw.rfind(quote, 0, at)
+    return at
+
+
+def _closing(raw: bytes, start: int) -> int:
+    """The quote that closes the string opened at ``start`` (the line's end when cut short)."""
+    quote = raw[start : start + 1]
+    at = raw.find(quote, start + 1)
+    while at > 0 and _escaped_at(raw, at):
+        at = raw.find(quote, at + 1)
+    return at if at > 0 else len(raw)
 
 
 def _tag_cuts(raw: bytes) -> list[int]:
@@ -114,7 +178,9 @@ def _traceback(raw: bytes) -> list[bytes]:
         return [raw]
     if at >= 0 and raw[at + len(_TB_HEAD) : at + len(_TB_HEAD) + 1] == b"\\":
         return _escaped(raw, at + len(_TB_HEAD))
-    at = raw.find(_TB_START, max(at, 0)) if at >= 0 else -1
+    if at < 0:
+        return _escaped_log(raw) if b"\\n" in raw else [raw]
+    at = raw.find(_TB_START, at)
     if at < 0 or b'File "' not in raw[at:]:
         return [raw]
     cuts: dict[int, bytes] = {}  # where a line starts -> its indent

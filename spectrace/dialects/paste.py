@@ -6,22 +6,45 @@ the server never wrote: ``> `` quote marks, a fence or an inline-code backtick g
 first or last line, a ``│`` border on both sides, ``**`` making a whole line bold, a ``^M``
 (the CR of a CRLF line in caret notation), Ray's ``[repeated 3x across cluster]`` (its log
 deduplication, glued to the end of any line, a frame's included), a forum's Markdown escapes (``\\[core.py:42\\]``
-in a Discourse post). They hide every header and traceback
+in a Discourse post), ``<pre><code>`` tags and HTML entities (``File &quot;x.py&quot;``: a
+page's source or an HTML e-mail), colour codes a pager showed as ``^[[31m`` or a copy left
+without their ESC byte (``[31m``), an IPython or notebook prompt before a typed command
+(``In [3]: !vllm serve ...``, ``   ...: `` under it). They hide every header and traceback
 line, so they are taken off before any wrapper or dialect looks at the line. A line copied
-from docker's json-file driver is one JSON record; its ``log`` string is the line.
+from docker's json-file driver is one JSON record; its ``log`` string is the line; a line of a
+notebook's stored output (``"...\\n",`` in an ``.ipynb``) is one JSON string.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
-_LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`")
-_LEAD_CHARS = frozenset(">│┃║`")
+_LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`|(?:<(?:pre|code)(?: [^<>]{0,80})?>)+")
+_LEAD_CHARS = frozenset(">│┃║`<")
+_TAGS_END = ("</code>", "</pre>")
 _TRAIL_CHARS = frozenset("│┃║` \t")
 _MAX_PASSES = 4  # "> ```" and similar stacks; bounded so junk cannot loop
 _RAY_DEDUP = re.compile(r" *\[repeated \d+x across cluster\]$")
+# An IPython prompt (``In [3]: ``, ``   ...: `` under it) and a notebook's shell escape
+# (``!python -m ...``, ``In [3]: !vllm serve ...``): what follows is the command typed.
+_PROMPT = re.compile(r"(?:In \[\d{1,5}\]:|[ \t]*\.{3,}:)(?: |$)!?|!(?=[A-Za-z_./])")
+_PROMPT_CHARS = frozenset("I! \t")
 _ESCAPED = re.compile(r"\\([\[\]_*])")  # Markdown's \[ \] \_ \* (a forum escaping a paste)
+# Colour codes a pager showed in caret notation (``^[[1;31m``, ``less``/``cat -v``) or whose ESC
+# byte a copy dropped (``[36m(Worker pid=1)[0m``): the bare form only on a line that also
+# holds the reset ``[0m`` (colours come in pairs; ``[5m]`` in a message stays).
+_SHOWN_CSI = re.compile(r"\^\[\[[0-9;?]{0,12}[A-Za-z]")
+_BARE_SGR = re.compile(r"\[[0-9;]{0,12}m")
+# The entities a page escapes a log with; only these: a bare "&lt" or "&copy" stays as written.
+_ENTITY = re.compile(r"&(?:quot|apos|amp|lt|gt|nbsp|#\d{2,5}|#[xX][0-9a-fA-F]{2,4});")
+# Bytes that only a paste puts in a log line (a non-breaking or zero-width space, an HTML
+# entity): they can break a hot literal (``sglang:\xa00.5.2``, ``File &quot;``), so a line holding
+# one is parsed and read after ``normalise`` has taken them out. Servers never write them.
+PASTE_LITERALS: tuple[bytes, ...] = (
+    b"\xc2\xa0", b"\xe2\x80\x8b", b"&quot;", b"&#39;", b"&#x27;", b"&gt;", b"&lt;", b"&amp;",
+)  # fmt: skip
 
 
 def _lead(text: str) -> str:
@@ -43,6 +66,8 @@ def _trail(text: str) -> str:
             body = body.rstrip("`")
         elif body.endswith(("│", "┃", "║")) or (body.endswith("`") and body.count("`") % 2):
             body = body[:-1]
+        elif body.endswith(_TAGS_END):
+            body = body[: body.rfind("</")]
         else:
             break
         text = body.rstrip(" \t")
@@ -51,15 +76,44 @@ def _trail(text: str) -> str:
 
 def unjson(text: str) -> str:
     """Docker's json-file line (``{"log":"...\\n","stream":"stderr","time":"..."}``) -> its log
-    text; anything else, or a record cut short, comes back unchanged."""
+    text; a notebook's output line (``  "...\\n",``) -> its string; anything else, or a record cut
+    short, comes back unchanged."""
     if not text.startswith('{"log":'):
-        return text
+        return _notebook(text) if text.endswith(('\\n",', '\\n"')) else text
     try:
         record = json.loads(text)
     except ValueError:
         return text
     log = record.get("log") if isinstance(record, dict) else None
     return log.rstrip("\r\n") if isinstance(log, str) else text
+
+
+def _notebook(text: str) -> str:
+    """One string of an ``.ipynb`` output's ``text`` list: JSON, ending in its newline."""
+    body = text.strip().removesuffix(",")
+    if not body.startswith('"'):
+        return text
+    try:
+        line = json.loads(body)
+    except ValueError:
+        return text
+    return line.rstrip("\r\n") if isinstance(line, str) else text
+
+
+def uncolour(text: str) -> str:
+    """Colour codes shown as text (caret notation, or without their ESC byte) taken out."""
+    if "^[[" in text:
+        text = _SHOWN_CSI.sub("", text)
+    if "[0m" in text:
+        text = _BARE_SGR.sub("", text)
+    return text
+
+
+def unhtml(text: str) -> str:
+    """``File &quot;x.py&quot;, line 3`` -> ``File "x.py", line 3``; other lines unchanged."""
+    if "&" not in text or ";" not in text:
+        return text
+    return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
 
 
 def unpaste(text: str) -> str:
@@ -72,6 +126,10 @@ def unpaste(text: str) -> str:
         return text
     if "\xa0" in text:
         text = text.replace("\xa0", " ")
+    if text[0] in _PROMPT_CHARS and (prompt := _PROMPT.match(text)) is not None:
+        text = text[prompt.end() :]
+    if not text:
+        return text
     if text[0] in _LEAD_CHARS:
         text = _lead(text)
     elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS:

@@ -73,6 +73,9 @@ class PastedDump:
     text: str = ""  # the dump's first line as the log shows it
     lines: frozenset[int] = frozenset()  # its own lines; other writers' lines may interleave
     offset: int = 0  # byte offset of its first line (a parallel scan's ranges are merged by it)
+    # the offsets of its own lines: records cut from one physical line (a log carried as one
+    # escaped string) share its number, not its offset
+    offsets: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
@@ -128,12 +131,16 @@ class _Dump:
     offset: int
     blocks: list[_Block] = field(default_factory=list)
     lines: set[int] = field(default_factory=set)  # the line numbers that are the dump's own
+    offsets: set[int] = field(default_factory=set)  # and their offsets
 
 
 def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
     """A crash record that starts on a dump's own line (a thread header, a ``--locals`` repr
     saying "NCCL error") is that dump's text; one another writer interleaved is a crash."""
-    return any(d.source == crash.source and crash.lineno in d.lines for d in dumps)
+    return any(
+        d.source == crash.source and crash.lineno in d.lines and crash.offset in d.offsets
+        for d in dumps
+    )
 
 
 def shifted(dump: PastedDump, lines: int) -> PastedDump:
@@ -171,7 +178,7 @@ def _finish(dump: _Dump, path: str) -> PastedDump:
         native=False, locals=False, pyspy_version=dump.tool, processes=tuple(processes),
     )  # fmt: skip
     return PastedDump(capture, path, dump.first, dump.last, dump.tool, dump.text,
-                      frozenset(dump.lines), dump.offset)  # fmt: skip
+                      frozenset(dump.lines), dump.offset, frozenset(dump.offsets))  # fmt: skip
 
 
 class DumpScanner:
@@ -240,6 +247,7 @@ class DumpScanner:
             self.dumps.append(self.dump)
         self.dump.last = line.lineno
         self.dump.lines.add(line.lineno)
+        self.dump.offsets.add(line.offset)
         return self.dump
 
     def _process(self, line: LogLine, pid: int, cmdline: str) -> None:
@@ -325,6 +333,7 @@ class DumpScanner:
             return  # a log line written between dump lines
         dump.last = line.lineno
         dump.lines.add(line.lineno)
+        dump.offsets.add(line.offset)
 
 
 def _frame(name: str, where: str, line: str | None) -> _Frame:
