@@ -40,7 +40,8 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
-    r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model))(?![\w.])"
+    r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
+    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator)(?![\w.])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
@@ -53,7 +54,8 @@ _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
              "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
-             "lookahead": "LOOKAHEAD"}  # fmt: skip
+             "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
+             "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
-from spectrace.assemblers.vllm_finish import newest_release
-from spectrace.assemblers.vllm_plugins import ascend_proposer
+from spectrace.assemblers.vllm_finish import newest_release, plugin_table
+from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
 from spectrace.path_frames import symbol_signatures
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
            "DFLASH": "dflash", "DSPARK": "dspark", "MEDUSA": "medusa", "SUFFIX": "suffix",
-           "DRAFT_MODEL": "draft_model"}  # fmt: skip
+           "DRAFT_MODEL": "draft_model", "ARCTIC": "arctic"}  # fmt: skip
 
 
 def named_family_evidence(
@@ -41,7 +41,9 @@ def named_family_evidence(
     plugin = _on_plugin(config, engine)
     if named and engine == "trtllm":
         return _trtllm(named, engine_flow)
-    if not named or (engine not in ("vllm", "vllm_ascend") and not plugin):
+    if not named or (
+        engine not in ("vllm", "vllm_ascend") and not plugin and plugin_table(config) is None
+    ):
         return []
     families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
     verdicts = {family: _class(family, config, plugin) for family in families}
@@ -66,6 +68,10 @@ def _on_plugin(config: RunConfig, engine: str | None) -> bool:
 def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, str | None]:
     """(class, None) or (None, the condition) the method runs on; (None, None): no class."""
     method = _METHOD[family]
+    if (table := plugin_table(config)) is not None:  # a plugin's own runner (ArcticInference)
+        return plugin_proposer(table, method)
+    if family == "ARCTIC":  # ArcticInference's own method: no vLLM class runs it
+        return None, None
     if plugin:
         release = config.flags.get("platform_release")
         newest = newest_release(config, "vllm_ascend")

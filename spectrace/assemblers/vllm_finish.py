@@ -25,7 +25,7 @@ from spectrace.assemblers.vllm_methods import (
     v0_tokens_spelling,
     with_head_class,
 )
-from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend
+from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import legacy_spelling
 from spectrace.dialects.base import LogLine
 
@@ -95,6 +95,41 @@ def _on_other_platform(config: RunConfig) -> None:
     if not name or name == "ascend" or name in GPU_PLATFORMS:
         return
     _undecided(config, f"the {name} plugin may build its own proposer for this method")
+    _plugin_class(config, name)
+
+
+# the frameworks of the plugins' path tables, by the name a platform line or the plugin's own
+# words give (``Platform plugin tpu is activated`` -> tpu_inference)
+_PLUGIN_TABLES = {"arctic_inference": "arctic_inference", "tpu": "tpu_inference",
+                  "tpu_inference": "tpu_inference", "hpu": "vllm_gaudi", "gaudi": "vllm_gaudi",
+                  "metal": "vllm_metal"}  # fmt: skip
+
+
+def plugin_table(config: RunConfig) -> str | None:
+    """The path table of the platform plugin the run is on (other than vllm-ascend)."""
+    platform = config.flags.get("platform")
+    return _PLUGIN_TABLES.get(str(platform.value)) if platform is not None else None
+
+
+def _plugin_class(config: RunConfig, name: str) -> None:
+    """The plugin's own class for the configured method, where its table has a [[method]]
+    row (ArcticInference builds ArcticProposer for ``arctic``): decided at the method's line."""
+    method = config.flags.get("speculative_config.method")
+    framework = plugin_table(config)
+    if method is None or method.value is None or framework is None:
+        return
+    cls, condition = plugin_proposer(framework, method.value)
+    if cls is None and condition is None:
+        return
+    said = f"vLLM config: speculative method '{method.value}' on the {framework} plugin"
+    reason = (
+        f"{said}, which builds {cls} for it -> other ({cls})" if cls else f"{said}: {condition}"
+    )
+    text = next((e.text for e in config.path_evidence
+                 if (e.source, e.lineno) == (method.source, method.lineno)), str(method.value))  # fmt: skip
+    evidence = Evidence(method.source, method.lineno, text, reason, "other" if cls else None, cls,
+                        None if cls else condition)  # fmt: skip
+    config.path_evidence.insert(0 if cls else len(config.path_evidence), evidence)
 
 
 def _undecided(config: RunConfig, elsewhere: str) -> None:

@@ -128,3 +128,46 @@ def on_ascend(text: str) -> str:
     for pattern, new in _renames():
         text = pattern.sub(new, text)
     return text
+
+
+@cache
+def _plugin_rows() -> MappingProxyType[tuple[str, str], tuple[tuple[str, str, str], ...]]:
+    """(plugin framework, method) -> ((class, first, last release), ...) from vllm_plugins.toml."""
+    node = resources.files("spectrace.rules").joinpath("paths/vllm_plugins.toml")
+    try:
+        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
+    except tomllib.TOMLDecodeError:
+        data = {}
+    rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for r in data.get("method", []):
+        if isinstance(r, dict) and r.get("worker"):
+            first, last = (list(r.get("releases") or []) + ["", ""])[:2]
+            key = (str(r.get("framework", "")), str(r.get("value", "")).lower())
+            rows.setdefault(key, []).append((str(r["worker"]), str(first), str(last)))
+    return MappingProxyType({k: tuple(v) for k, v in rows.items()})
+
+
+def plugin_proposer(framework: str, method: object) -> tuple[str | None, str | None]:
+    """(class, None) when one class runs ``method`` in every release of the plugin that builds
+    proposers by method; else (None, the condition naming each class with its releases); (None,
+    None) when no row names the method."""
+    name = str(method).lower().strip("[]")
+    rows = _plugin_rows().get((framework, name), ())
+    if not rows:
+        return None, None
+    spans = [_version(v) for key, found in _plugin_rows().items() if key[0] == framework
+             for _c, first, last in found for v in (first, last)]  # fmt: skip
+    known = [v for v in spans if v is not None]
+    lows = [_version(first) for _c, first, _l in rows]
+    highs = [_version(last) for _c, _f, last in rows]
+    whole = (
+        None not in lows
+        and None not in highs
+        and known
+        and min(lows) <= min(known)
+        and max(highs) >= max(known)
+    )  # type: ignore[type-var]
+    if whole and len({cls for cls, _f, _l in rows}) == 1:
+        return rows[0][0], None
+    named = ", ".join(f"{cls} on {framework} {first}-{last}" for cls, first, last in rows)
+    return None, f"{named}; no class of its own on its other releases" if not whole else named
