@@ -66,10 +66,12 @@ def save_index(project: str, cache: Path) -> Path:
     return out
 
 
-def fetch_sdist(framework: str, version: str, cache: Path) -> Path | None:
+def fetch_sdist(framework: str, version: str, cache: Path,
+                project: tuple[str, str] | None = None) -> Path | None:
     """One release's source archive, named on the saved index page and checked against its
-    sha256, slimmed like a wheel; None when the page lists no sdist for it."""
-    project, package = SDIST[framework]
+    sha256, slimmed like a wheel; None when the page lists no sdist for it. ``project``:
+    (PyPI name, package folder) when not in SDIST."""
+    project, package = project or SDIST[framework]
     out = cache / framework / f"{version}.zip"
     if out.exists():
         return out
