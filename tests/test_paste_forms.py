@@ -319,6 +319,11 @@ def _cjk(lines: list[str]) -> str:
                   "请问这是什么原因？谢谢！", "同じエラーが発生しました。ログは上記の通りです。"])  # fmt: skip
 
 
+def _cjk_inline(lines: list[str]) -> str:
+    """Prose glued to the first line with a full-width colon, no blank (Chinese, Japanese)."""
+    return _text(["报错信息如下：" + lines[0], *lines[1:], "以上です。"])
+
+
 FORMS: dict[str, Callable[[list[str]], str]] = {
     "plain": _text,
     "fence": _fenced("```", "```"),
@@ -359,6 +364,9 @@ FORMS: dict[str, Callable[[list[str]], str]] = {
     "ansi_lost_esc": _ansi_shown(""),
     "notebook_cell": _notebook_cell,
     "cjk_prose": _cjk,
+    "cjk_inline": _cjk_inline,
+    "indented_code_block": _prefixed("    "),
+    "bom_crlf": lambda lines: "\ufeff" + _text(lines, "\r\n"),
 }
 
 

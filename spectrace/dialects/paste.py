@@ -9,7 +9,8 @@ deduplication, glued to the end of any line, a frame's included), a forum's Mark
 in a Discourse post), ``<pre><code>`` tags and HTML entities (``File &quot;x.py&quot;``: a
 page's source or an HTML e-mail), colour codes a pager showed as ``^[[31m`` or a copy left
 without their ESC byte (``[31m``), an IPython or notebook prompt before a typed command
-(``In [3]: !vllm serve ...``, ``   ...: `` under it). They hide every header and traceback
+(``In [3]: !vllm serve ...``, ``   ...: `` under it), a sentence in another script glued
+before the line it introduces (``报错信息如下：Traceback ...``). They hide every header and traceback
 line, so they are taken off before any wrapper or dialect looks at the line. A line copied
 from docker's json-file driver is one JSON record; its ``log`` string is the line; a line of a
 notebook's stored output (``"...\\n",`` in an ``.ipynb``) is one JSON string.
@@ -21,6 +22,8 @@ import html
 import json
 import re
 
+from spectrace.dialects.opens import OPENS
+
 _LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`|(?:<(?:pre|code)(?: [^<>]{0,80})?>)+")
 _LEAD_CHARS = frozenset(">│┃║`<")
 _TAGS_END = ("</code>", "</pre>")
@@ -31,6 +34,10 @@ _RAY_DEDUP = re.compile(r" *\[repeated \d+x across cluster\]$")
 # (``!python -m ...``, ``In [3]: !vllm serve ...``): what follows is the command typed.
 _PROMPT = re.compile(r"(?:In \[\d{1,5}\]:|[ \t]*\.{3,}:)(?: |$)!?|!(?=[A-Za-z_./])")
 _PROMPT_CHARS = frozenset("I! \t")
+# Prose in another script glued before the line it introduces, no blank between (``报错信息如下：
+# (EngineCore_DP0 pid=1) ERROR ...``, ``启动命令：vllm serve ...``): no ASCII letter or digit in it,
+# a colon at its end, and a record opening after it (``opens.OPENS``).
+_PROSE_LEAD = re.compile(r"[^\x00-\x7f][^A-Za-z0-9]{0,80}?[：:][ \t]*")
 _ESCAPED = re.compile(r"\\([\[\]_*])")  # Markdown's \[ \] \_ \* (a forum escaping a paste)
 # Colour codes a pager showed in caret notation (``^[[1;31m``, ``less``/``cat -v``) or whose ESC
 # byte a copy dropped (``[36m(Worker pid=1)[0m``): the bare form only on a line that also
@@ -128,6 +135,9 @@ def unpaste(text: str) -> str:
         text = text.replace("\xa0", " ")
     if text[0] in _PROMPT_CHARS and (prompt := _PROMPT.match(text)) is not None:
         text = text[prompt.end() :]
+    elif text[0] > "\x7f" and (prose := _PROSE_LEAD.match(text)) is not None:
+        if OPENS.match(text[prose.end() :].encode()) is not None:
+            text = text[prose.end() :]
     if not text:
         return text
     if text[0] in _LEAD_CHARS:
