@@ -18,6 +18,17 @@ FAULT_FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+)
 THREAD = re.compile(r"(?:Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
 
 
+# faulthandler.dump_traceback_later (pytest's faulthandler_timeout too) heads its dump so
+TIMEOUT = re.compile(r"Timeout \((?:\d+ days?, )?\d+:\d\d:\d\d(?:\.\d+)?\)!")
+TIMER_TYPE = "FaultTimeout"  # such a dump: a hang's stacks, never a crash of its own
+
+
+def cut_header(crash_type: str, message: str) -> bool:
+    """A crash read from a bare ``Thread 0x...`` block: a dump whose ``Fatal Python error``
+    line was cut away (or a dump on request, which marks the thread that asked ``Current``)."""
+    return crash_type == "FatalPythonError" and THREAD.fullmatch(message) is not None
+
+
 class FaultStep(Enum):
     """What one line does to an open dump."""
 
@@ -51,11 +62,13 @@ class FaultDump:
     junk: int = 0
 
     @classmethod
-    def opened_by(cls, text: str) -> FaultDump:
-        """The dump a ``Fatal Python error`` or thread-heading line opens."""
+    def opened_by(cls, text: str, before: str = "") -> FaultDump:
+        """The dump a ``Fatal Python error`` or thread-heading line opens; ``before``: the
+        writer's line above it (``Timeout (0:05:00)!``: a dump on a timer, no crash)."""
         stripped = text.strip()
+        timer = TIMEOUT.fullmatch(before.strip())
         return cls(
-            _fault_exception(text),
+            (TIMER_TYPE, timer.group()) if timer else _fault_exception(text),
             current_thread=stripped.startswith("Current thread"),
             threads=1 if THREAD.match(stripped) else 0,
         )

@@ -224,7 +224,8 @@ class TracebackAssembler:
             done.append(self._close(line.stream))
         if fault:
             rec = Record(CrashKind.FAULTHANDLER, line, None, State.FAULT)
-            rec.dump = FaultDump.opened_by(text)
+            prev = self._prev.get(line.stream)
+            rec.dump = FaultDump.opened_by(text, prev.text if prev is not None else "")
         elif idx >= 0:
             rec = self._traceback_record(line, idx)
         else:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from spectrace.assemblers.crash import Crash
+from spectrace.assemblers.faultdump import cut_header
 from spectrace.dialects.base import LogLine
 
 if TYPE_CHECKING:
@@ -136,11 +137,24 @@ class _Dump:
 
 def inside_dump(crash: Crash, dumps: Sequence[PastedDump]) -> bool:
     """A crash record that starts on a dump's own line (a thread header, a ``--locals`` repr
-    saying "NCCL error") is that dump's text; one another writer interleaved is a crash."""
+    saying "NCCL error") is that dump's text; one another writer interleaved is a crash. A
+    lone faulthandler block (one writer, one thread, none marked current) stays the crash:
+    no hang is read from one writer, and the fatal handler prints it so for a crash off a
+    Python thread once its ``Fatal Python error`` line is cut (a dump a thread asked for
+    marks that thread current; one on a timer says ``Timeout``: assemblers/faultdump.py)."""
     return any(
         d.source == crash.source and crash.lineno in d.lines and crash.offset in d.offsets
+        and not (cut_header(crash.exception_type, crash.message) and _lone_block(d))
         for d in dumps
-    )
+    )  # fmt: skip
+
+
+def _lone_block(dump: PastedDump) -> bool:
+    processes = dump.capture.processes
+    if dump.tool != "faulthandler" or len(processes) != 1 or len(processes[0].samples) != 1:
+        return False
+    threads = processes[0].samples[0].threads  # (a block cut before its first frame: none)
+    return len(threads) <= 1 and all(t.name is None for t in threads)
 
 
 def shifted(dump: PastedDump, lines: int) -> PastedDump:
