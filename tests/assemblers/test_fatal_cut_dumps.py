@@ -44,3 +44,27 @@ def test_a_dump_on_a_timer_or_on_request_is_no_crash(tmp_path: Path) -> None:
     assert incidents(tmp_path, ["Timeout (0:05:00)!", THREAD, *FRAMES]) == []
     asked = [THREAD.replace("Thread", "Current thread"), *FRAMES]
     assert incidents(tmp_path, asked) == []
+
+
+def _garbled(writers: int, seed: int) -> str:
+    """Several processes' dumps written at once, their small writes interleaved on one pipe."""
+    import random
+
+    rnd = random.Random(seed)
+    texts = ["\n".join([THREAD.replace("c2a1", f"{n:04x}"), *FRAMES]) + "\n" for n in range(writers)]
+    pos, out = [0] * writers, []
+    while any(p < len(t) for p, t in zip(pos, texts, strict=True)):
+        i = rnd.randrange(writers)
+        if pos[i] < len(texts[i]):
+            step = rnd.randint(1, 12)
+            out.append(texts[i][pos[i] : pos[i] + step])
+            pos[i] += step
+    return "".join(out)
+
+
+def test_interleaved_dumps_make_no_traceback_and_keep_their_fatal_line(tmp_path: Path) -> None:
+    for seed in range(6):
+        garbled = _garbled(3, seed).splitlines()
+        assert all(i.kind != "traceback" for i in incidents(tmp_path, garbled))
+        found = incidents(tmp_path, ["Fatal Python error: Segmentation fault", "", *garbled])
+        assert [i.exception_type for i in found if i.root_cause] == ["SIGSEGV"]
