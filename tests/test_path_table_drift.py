@@ -20,11 +20,15 @@ TABLES = ("sglang", "vllm", "vllm_ascend", "trtllm", "vllm_plugins")
 
 
 def _load(name: str) -> dict:
-    return tomllib.loads(resources.files("spectrace.rules").joinpath(f"paths/{name}.toml").read_text())
+    return tomllib.loads(
+        resources.files("spectrace.rules").joinpath(f"paths/{name}.toml").read_text()
+    )
 
 
 def _frames(framework: str) -> list[dict]:
-    return [r for name in TABLES for r in _load(name).get("frame", []) if r["framework"] == framework]
+    return [
+        r for name in TABLES for r in _load(name).get("frame", []) if r["framework"] == framework
+    ]
 
 
 def _v(tag: str) -> Version:
@@ -39,11 +43,16 @@ def _overlap(a: list[str], b: list[str]) -> bool:
 
 
 def _method_rows() -> list[tuple[str, dict]]:
-    return [(name, row) for name in TABLES for row in _load(name).get("method", []) if row["worker"]]
+    return [
+        (name, row) for name in TABLES for row in _load(name).get("method", []) if row["worker"]
+    ]
 
 
-@pytest.mark.parametrize(("table", "row"), _method_rows(),
-                         ids=lambda x: x if isinstance(x, str) else f"{x['value']}->{x['worker']}")
+@pytest.mark.parametrize(
+    ("table", "row"),
+    _method_rows(),
+    ids=lambda x: x if isinstance(x, str) else f"{x['value']}->{x['worker']}",
+)
 def test_a_method_rows_class_is_defined_in_its_releases(table: str, row: dict) -> None:
     """``mtp`` -> AscendEagleProposer in v0.16.0rc1.. must be a class some frame row of
     vllm_ascend defines in a release range that meets the method row's."""
@@ -52,11 +61,14 @@ def test_a_method_rows_class_is_defined_in_its_releases(table: str, row: dict) -
     native = [s for s in _load(table).get("symbol", []) if s["worker"] == row["worker"]]
     # a plugin's runner may build a class of vLLM's own (tpu-inference's NgramProposer)
     host = table == "vllm_plugins" and any(row["worker"] in r["classes"] for r in _frames("vllm"))
-    assert holders or native or host, f"{table}: {row['value']} names {row['worker']}, defined nowhere"
+    assert holders or native or host, (
+        f"{table}: {row['value']} names {row['worker']}, defined nowhere"
+    )
     if holders:
         assert any(_overlap(r["releases"], row["releases"]) for r in holders), (
             f"{row['worker']} ({row['releases']}) is defined only in "
-            f"{[(r['file'], r['releases']) for r in holders][:3]}")
+            f"{[(r['file'], r['releases']) for r in holders][:3]}"
+        )
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -80,7 +92,9 @@ def test_every_scanned_release_has_a_publication_day_and_back(framework: str) ->
     days = {_v(r) for r in _load("published")[framework]}
     scanned = {_v(t) for t in MANIFEST[framework]["releases"]}
     assert scanned - days == set(), f"{framework}: scanned but undated {sorted(scanned - days)[:5]}"
-    assert days - scanned == set(), f"{framework}: dated but not scanned {sorted(days - scanned)[:5]}"
+    assert days - scanned == set(), (
+        f"{framework}: dated but not scanned {sorted(days - scanned)[:5]}"
+    )
 
 
 def test_every_sglang_release_scanned_has_a_publication_day() -> None:
@@ -88,4 +102,3 @@ def test_every_sglang_release_scanned_has_a_publication_day() -> None:
     days = {Version(v) for v in _load("sglang_eras")["published"]}
     scanned = {Version(_v(t).base_version) for t in MANIFEST["sglang"]["releases"]}
     assert sorted(scanned - days) == []
-

@@ -28,8 +28,11 @@ def _zip(folder: Path, version: str, files: dict[str, str], prefix: str) -> None
 
 def test_a_method_row_ends_where_its_class_ends(tmp_path: Path) -> None:
     """EagleProposer leaves in 0.9.1 while the methods stay: 0.9.1 keeps the family alone."""
-    old = {"config.py": CONFIG, "v1/spec_decode/eagle.py": "class EagleProposer: pass\n",
-           "v1/spec_decode/ngram_proposer.py": "class NgramProposer: pass\n"}
+    old = {
+        "config.py": CONFIG,
+        "v1/spec_decode/eagle.py": "class EagleProposer: pass\n",
+        "v1/spec_decode/ngram_proposer.py": "class NgramProposer: pass\n",
+    }
     _zip(tmp_path, "0.9.0", old, "vllm/")
     _zip(tmp_path, "0.9.1", {k: v for k, v in old.items() if "eagle" not in k}, "vllm/")
     rules = vllm_rules.Rules(vllm_rules.VLLM)
@@ -42,34 +45,55 @@ def test_a_method_row_ends_where_its_class_ends(tmp_path: Path) -> None:
 
 
 def test_a_special_branch_does_not_take_the_plain_method() -> None:
-    text = ("def get(method, cfg):\n"
-            "    if method == 'mtp' and cfg.use_gemma_mtp():\n        return GemmaProposer(cfg)\n"
-            "    elif method in ('eagle', 'mtp'):\n        return EagleProposer(cfg)\n"
-            "    elif method == 'zeta' and cfg.fast():\n        return ZetaProposer(cfg)\n"
-            "    elif cfg.use_eagle():\n        return Eagle3Proposer(cfg)\n")
-    assert vllm_rules._dispatch_of(text) == {"mtp": "EagleProposer", "eagle": "EagleProposer",
-                                             "eagle3": "Eagle3Proposer", "zeta": "ZetaProposer"}
+    text = (
+        "def get(method, cfg):\n"
+        "    if method == 'mtp' and cfg.use_gemma_mtp():\n        return GemmaProposer(cfg)\n"
+        "    elif method in ('eagle', 'mtp'):\n        return EagleProposer(cfg)\n"
+        "    elif method == 'zeta' and cfg.fast():\n        return ZetaProposer(cfg)\n"
+        "    elif cfg.use_eagle():\n        return Eagle3Proposer(cfg)\n"
+    )
+    assert vllm_rules._dispatch_of(text) == {
+        "mtp": "EagleProposer",
+        "eagle": "EagleProposer",
+        "eagle3": "Eagle3Proposer",
+        "zeta": "ZetaProposer",
+    }
 
 
 def test_a_plugins_rows_carry_its_name_methods_and_bases(tmp_path: Path) -> None:
-    plugin = plugins.Plugin("zeta_plugin", "x/zeta", "zeta_plugin/", "", "zeta-plugin",
-                            ("zeta_plugin/worker/runner.py",))
-    runner = ("class Runner:\n    def init(self):\n"
-              "        if self.speculative_config.method == 'suffix':\n"
-              "            self.drafter = ZetaSuffixProposer()\n"
-              "        elif self.speculative_config.use_eagle():\n"
-              "            self.drafter = HpuZetaEagleProposer(self)\n"
-              "    def take_draft_token_ids(self):\n        pass\n")
-    _zip(tmp_path / "zeta_plugin", "0.2.0", {
-        "worker/runner.py": runner,
-        "spec_dec/both.py": "class ZetaSuffixProposer: pass\nclass ZetaArcProposer: pass\n",
-        "v1/hpu_eagle.py": "import x\nclass HpuZetaEagleProposer(x.EagleProposer): pass\n",
-    }, "zeta_plugin/")
+    plugin = plugins.Plugin(
+        "zeta_plugin",
+        "x/zeta",
+        "zeta_plugin/",
+        "",
+        "zeta-plugin",
+        ("zeta_plugin/worker/runner.py",),
+    )
+    runner = (
+        "class Runner:\n    def init(self):\n"
+        "        if self.speculative_config.method == 'suffix':\n"
+        "            self.drafter = ZetaSuffixProposer()\n"
+        "        elif self.speculative_config.use_eagle():\n"
+        "            self.drafter = HpuZetaEagleProposer(self)\n"
+        "    def take_draft_token_ids(self):\n        pass\n"
+    )
+    _zip(
+        tmp_path / "zeta_plugin",
+        "0.2.0",
+        {
+            "worker/runner.py": runner,
+            "spec_dec/both.py": "class ZetaSuffixProposer: pass\nclass ZetaArcProposer: pass\n",
+            "v1/hpu_eagle.py": "import x\nclass HpuZetaEagleProposer(x.EagleProposer): pass\n",
+        },
+        "zeta_plugin/",
+    )
     releases = plugins.releases(plugin, tmp_path)
     rules = plugins.rules(plugin)
     history = scan(releases, rules.scope, rules.keep_text)
-    rows = {r.file: with_bases(r, history.get(rel))
-            for rel, r in rules.frame_rows(history, rules.import_graph(releases))}
+    rows = {
+        r.file: with_bases(r, history.get(rel))
+        for rel, r in rules.frame_rows(history, rules.import_graph(releases))
+    }
     assert set(rows) == {"zeta_plugin/spec_dec/both.py", "zeta_plugin/v1/hpu_eagle.py"}  # no runner
     assert {r.framework for r in rows.values()} == {"zeta_plugin"}
     both, eagle = rows["zeta_plugin/spec_dec/both.py"], rows["zeta_plugin/v1/hpu_eagle.py"]
@@ -77,6 +101,8 @@ def test_a_plugins_rows_carry_its_name_methods_and_bases(tmp_path: Path) -> None
     assert (eagle.worker, eagle.path, eagle.family) == ("HpuZetaEagleProposer", "other", "EAGLE")
     assert eagle.bases == (("HpuZetaEagleProposer", ("EagleProposer",)),)
     methods = {(m.framework, m.value, m.worker) for m in rules.method_rows(history)}
-    assert methods == {("zeta_plugin", "suffix", "ZetaSuffixProposer"),
-                       ("zeta_plugin", "eagle", "HpuZetaEagleProposer"),
-                       ("zeta_plugin", "eagle3", "HpuZetaEagleProposer")}
+    assert methods == {
+        ("zeta_plugin", "suffix", "ZetaSuffixProposer"),
+        ("zeta_plugin", "eagle", "HpuZetaEagleProposer"),
+        ("zeta_plugin", "eagle3", "HpuZetaEagleProposer"),
+    }
