@@ -98,11 +98,10 @@ def _on_other_platform(config: RunConfig) -> None:
     _plugin_class(config, name)
 
 
-# the frameworks of the plugins' path tables, by the name a platform line or the plugin's own
-# words give (``Platform plugin tpu is activated`` -> tpu_inference)
-_PLUGIN_TABLES = {"arctic_inference": "arctic_inference", "tpu": "tpu_inference",
-                  "tpu_inference": "tpu_inference", "hpu": "vllm_gaudi", "gaudi": "vllm_gaudi",
-                  "metal": "vllm_metal"}  # fmt: skip
+# the plugins' path tables, by the name the text gives the plugin itself (its package or
+# repository); a platform line (``Platform plugin tpu is activated``) is not enough: vLLM's own
+# built-in TPU / HPU platforms log it too, before tpu-inference or vllm-gaudi took them over
+_PLUGIN_TABLES = {"arctic_inference": "arctic_inference"}
 
 
 def plugin_table(config: RunConfig) -> str | None:
