@@ -82,11 +82,21 @@ def named_algorithms(text: str) -> list[str]:
 # A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
 # enabled", "after enabling EAGLE", "when using EAGLE ..."), not one asking, suggesting or
 # supposing it
-_ENABLED_AFTER = re.compile(r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b")
+# ... or one it says failed ("EAGLE speculative decoding crashes with X", "crash with EAGLE3"),
+# or the reporter says they ran ("we run EAGLE", "I'm using EAGLE3")
+_FAILED = (
+    r"(?:fails?|failed|failing|crash\w*|hangs?|hung|errors?\b|breaks|broke|segfault\w*|OOMs?\b)"
+)
+_ENABLED_AFTER = re.compile(
+    r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b|^[^.;!?]{0,40}?\b" + _FAILED
+)
 _ENABLED_BEFORE = re.compile(
     r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on|(?:when|while|after|I'm|I am|we're|we are)\s+"
-    r"(?:using|running|serving with))\b[^.;!?]{0,30}$"
+    r"(?:using|running|serving with)|(?:I|we)\s+(?:use|used|run|ran|serve|served|deploy(?:ed)?)|"
+    + _FAILED
+    + r"\s+(?:with|when using|using|under))\b[^.;!?]{0,30}$"
 )
+_OFF_AFTER = re.compile(r"(?i)^[^.;!?]{0,40}?\b(?:off|disabled|removed|not used|unset)\b")
 _SUPPOSED = re.compile(
     r"(?i)\?|\b(?:if|whether|should|could|would|try|trying|suggest\w*|plan\w*)\b"
 )
@@ -99,7 +109,10 @@ def stated_enabled(text: str) -> bool:
     for m in _ALGORITHM.finditer(text):
         if _NEGATION.search(text[max(0, m.start() - 40) : m.start()]):
             continue
-        if _ENABLED_AFTER.search(text[m.end() :]) or _ENABLED_BEFORE.search(text[: m.start()]):
+        after = text[m.end() :]
+        if _OFF_AFTER.search(after):
+            continue  # "with EAGLE off, the server crashes": not the run's
+        if _ENABLED_AFTER.search(after) or _ENABLED_BEFORE.search(text[: m.start()]):
             return True
     return False
 

@@ -85,3 +85,27 @@ def test_when_using_an_algorithm_dated_by_the_post_decides() -> None:
         "When using EAGLE speculative decoding on sglang, the draft graph capture fails.",
     )
     assert [(e.points_to, e.worker_class) for e in evidence] == [("v1", "EAGLEWorker")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "# [Bug] EAGLE speculative decoding fails with the new attention backend on sglang",
+        "The sglang server crashes with EAGLE and topk 4 after the first request.",
+        "We run EAGLE on eight GPUs with sglang.",
+    ],
+)
+def test_an_algorithm_the_report_says_failed_or_ran_is_the_runs(sentence: str) -> None:
+    (evidence,) = _evidence("someone · description · 2025-12-29", sentence)
+    assert (evidence.points_to, evidence.worker_class) == ("v1", "EAGLEWorker")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "With EAGLE off, the sglang server crashes as well.",
+        "EAGLE works on sglang, NGRAM fails.",  # two families: neither
+    ],
+)
+def test_an_algorithm_off_or_beside_another_is_not_the_runs(sentence: str) -> None:
+    assert _evidence("someone · description · 2025-12-29", sentence) == []
