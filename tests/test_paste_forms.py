@@ -334,8 +334,9 @@ FORMS: dict[str, Callable[[list[str]], str]] = {
     "details_one_line": _details_one_line,
     "quote": _quoted("> "),
     "quote_twice": _quoted(">> "),
-    "quote_fenced": lambda lines: _text(["> ```", *(("> " + ln).rstrip() for ln in lines),
-                                         "> ```"]),  # fmt: skip
+    "quote_fenced": lambda lines: _text(
+        ["> ```", *(("> " + ln).rstrip() for ln in lines), "> ```"]
+    ),  # fmt: skip
     "reply_quoting": _reply,
     "gutter_bar": _prefixed(lambda n: f"{n + 11:>3} | "),
     "gutter_blank": _prefixed(lambda n: f"  {n + 11}  "),
