@@ -22,6 +22,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, replace
 
+from spectrace.assemblers.tb_lines import EXCEPTION_SUFFIXES, parse_exception, tb_start
 from spectrace.dialects.base import LogLine
 
 MARK = "❱"  # rich's pointer at the failing source line
@@ -67,6 +68,9 @@ class RichView:
         if body.startswith("╭") and TITLE in body:
             panel.heading.clear()  # a paste cut at its bottom, and the next panel
             return (replace(line, text=TB_LINE, indent=0),)
+        if _no_panel_line(line, body, panel):
+            del self._open[line.stream]  # the panel was cut: this line is the log's again
+            return (line,)
         return _panel_line(line, panel, body)
 
     def _outside(self, line: LogLine) -> tuple[LogLine, ...]:
@@ -95,6 +99,20 @@ class RichView:
                 if found is not None and found[1] == number:
                     return replace(recent[start], text=found[0], indent=0, stream=line.stream)
         return None
+
+
+def _no_panel_line(line: LogLine, body: str, panel: _Panel) -> bool:
+    """A line no panel holds: a logger's header, a plain traceback's start, an exception line
+    (a panel cut before its bottom border), or words that make no heading in MAX_HEADING
+    lines; a panel never swallows the log after it."""
+    if line.headed or tb_start(body) >= 0:
+        return True
+    if panel.boxes or not body or body[0] in "╭╰" or _CODE.fullmatch(body):
+        return False
+    exc = parse_exception(body)
+    if exc is not None and exc[0].endswith(EXCEPTION_SUFFIXES) and ":" in body:
+        return True
+    return len(panel.heading) >= MAX_HEADING
 
 
 def _panel_line(line: LogLine, panel: _Panel, body: str) -> tuple[LogLine, ...]:

@@ -124,3 +124,19 @@ def test_boxes_and_pointers_that_are_no_traceback_make_no_crash(tmp_path: Path) 
         "❱ 3 │ steps left",
     ]
     assert roots(tmp_path, table) == []
+
+
+def test_a_panel_cut_before_its_bottom_never_swallows_the_log_after_it(tmp_path: Path) -> None:
+    lines = rendered(100)
+    bottom = next(n for n, line in enumerate(lines) if line.startswith("╰"))
+    later = [
+        "2026-03-01 10:00:00 [INFO] server restarted",
+        "Traceback (most recent call last):",
+        '  File "/srv/app/main.py", line 3, in <module>',
+        "KeyError: 'shard'",
+    ]
+    found = roots(tmp_path, [*lines[:bottom], *later])
+    assert "KeyError" in [i.exception_type for i in found]
+    cut = roots(tmp_path, [*lines[:bottom], "ValueError: budget must be positive"])
+    assert [i.exception_type for i in cut] == ["ValueError"]
+    assert [w[2] for w in where(cut[0])] == ["rendered", "_step", "_grow"]
