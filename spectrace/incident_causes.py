@@ -31,6 +31,8 @@ _ANNOUNCERS = frozenset({"worker_proc_failed"})  # notices that say "my tracebac
 _REACTIONS = (None, "exception", "engine_core_fatal")  # classes that name no cause of their own
 # one GPU fault as the runtime and torch each report it (HSA's queue abort, then c10's CUDA error)
 _GPU_FAULTS = frozenset({"gpu_runtime_error", "cuda_error", "cuda_illegal_memory", "npu_error"})
+_LAUNCHER_NOTICES = frozenset({"mpi_process_died"})  # "mpirun noticed that process rank 0 ..."
+_SIGNAL_REPORTS = frozenset({"mpi_signal", "mpi_backtrace"})  # a rank's own signal report
 
 
 def prefer_named_causes(incidents: list[Incident]) -> None:
@@ -106,7 +108,12 @@ def echoes(incidents: list[Incident]) -> None:
     """One fault reported twice by one process is one root cause: a bare GPU-error line right
     after another GPU fault (ROCm's ``HSA_STATUS_ERROR_EXCEPTION`` then ``CUDA error:
     unspecified launch failure``), or the abort right after glibc said why it aborts
-    (``munmap_chunk(): invalid pointer`` then ``Fatal Python error: Aborted``)."""
+    (``munmap_chunk(): invalid pointer`` then ``Fatal Python error: Aborted``). mpirun's
+    notice that a rank died of a signal, after that rank's own signal report, is the launcher
+    telling the same death."""
+    for n, notice in enumerate(incidents):
+        if notice.root_cause and notice.crash_class in _LAUNCHER_NOTICES:
+            notice.root_cause = not any(_reported(r, notice) for r in incidents[:n])
     for before, after in itertools.pairwise(incidents):
         first, where = before.first_seen, after.first_seen
         if (
@@ -118,6 +125,17 @@ def echoes(incidents: list[Incident]) -> None:
             and 0 < where.lineno - first.lineno <= BORROW_GAP
         ):
             after.root_cause = False
+
+
+def _reported(report: Incident, notice: Incident) -> bool:
+    first, where = report.first_seen, notice.first_seen
+    end = first.lineno + len(report.lines)
+    return (
+        report.root_cause
+        and report.rule_id in _SIGNAL_REPORTS
+        and where.source == first.source
+        and 0 < where.lineno - end <= PEER_LINES
+    )
 
 
 def _same_fault(before: Incident, after: Incident) -> bool:

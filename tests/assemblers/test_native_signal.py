@@ -95,3 +95,27 @@ def test_the_abort_a_cpp_exception_ends_in_is_no_second_root_cause(tmp_path: Pat
     ])  # fmt: skip
     assert crash.message == "kvpool arena exhausted"
     assert len(crash.native_frames) == 4
+
+
+def test_mpiruns_notice_of_that_death_is_no_second_root_cause(tmp_path: Path) -> None:
+    rule = "-" * 74
+    found = [i for i in analyse_lines(tmp_path, [
+        *report("Segmentation fault (11)"),
+        rule,
+        "Primary job  terminated normally, but 1 process returned",
+        "a non-zero exit code. Per user-direction, the job has been aborted.",
+        rule,
+        "mpirun noticed that process rank 0 with PID 4410 on node gpu-node7 exited on signal 11 (Segmentation fault).",
+        rule,
+    ])]  # fmt: skip
+    assert [(i.exception_type, i.root_cause) for i in found] == [
+        ("SIGSEGV", True), ("MPIProcessKilled", False)
+    ]
+    alone = analyse_lines(tmp_path, found[1].lines[:1])
+    assert [(i.exception_type, i.root_cause) for i in alone] == [("MPIProcessKilled", True)]
+
+
+def analyse_lines(tmp_path: Path, lines: list[str]) -> list:
+    path = tmp_path / "mpirun.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return analyse([str(path)]).incidents
