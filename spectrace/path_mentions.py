@@ -222,7 +222,8 @@ def base_inputs(
     want = "vllm_ascend" if plugin else "vllm"
     bases = [m for m in bases if m.signature.framework == want or not any(
         o.lineno == m.lineno and o.signature.framework == want for o in bases)]  # fmt: skip
-    sites = [BaseSite(m.source, m.lineno, m.text, f"{BASE_KIND} ({m.name})", m.signature)
+    sites = [BaseSite(m.source, m.lineno, m.text,
+                      f"{BASE_KIND} ({m.name}): the log pointed at a frame", m.signature)
              for m in bases]  # fmt: skip
     return sites, {m.name for m in mine if m.kind == FAMILY_KIND}
 
