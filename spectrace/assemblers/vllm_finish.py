@@ -26,7 +26,7 @@ from spectrace.assemblers.vllm_methods import (
     with_head_class,
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
-from spectrace.assemblers.vllm_proposers import legacy_spelling
+from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
@@ -45,6 +45,7 @@ def finish_vllm(
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
+    _engine_by_date(config)
     _classes_disagree(config)
     _args_failed(config, lines)
 
@@ -140,6 +141,27 @@ def _undecided(config: RunConfig, elsewhere: str) -> None:
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip
+
+
+def _engine_by_date(config: RunConfig) -> None:
+    """A method both engines ran, with no release printed (``NgramProposer on the V1 engine,
+    NGramWorker on V0``): a text whose dates allow no release with the V1 class ran V0."""
+    newest = newest_release(config, "vllm")
+    if newest is None or config.version is not None:
+        return
+    out = []
+    for e in config.path_evidence:
+        both = e.reason.rsplit(" -> ", 1)[-1] if " on the V1 engine, " in e.reason else ""
+        v1, _, v0 = both.partition(" on the V1 engine, ")
+        first = first_release(v1) if v1 and not e.worker_class else None
+        if first is None or first <= newest:
+            out.append(e)
+            continue
+        worker = v0.split(" on V0", 1)[0]
+        why = f"the text's dates allow vLLM {newest} at the newest; {v1} is first in {first}"
+        out.append(replace(e, reason=f"{e.reason}; {why} -> {worker} (V0, other)",
+                           worker_class=worker))  # fmt: skip
+    config.path_evidence = out
 
 
 def _classes_disagree(config: RunConfig) -> None:

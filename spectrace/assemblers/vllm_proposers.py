@@ -91,6 +91,11 @@ def _runs_on(cls: str, version: Version) -> bool:
     return first is not None and last is not None and first <= version <= last
 
 
+def first_release(cls: str) -> Version | None:
+    """The first release whose tree holds ``cls`` (its frame rows' span)."""
+    return _version(_tables().spans.get(cls, ("", ""))[0])
+
+
 def runs_on(cls: str, version: str) -> bool:
     """``cls`` ships in vLLM ``version`` (its frame rows' release span; a dev build counts as
     its base release)."""

@@ -29,3 +29,17 @@ def test_a_recent_day_or_none_leaves_the_condition() -> None:
 def test_a_date_inside_a_sentence_bounds_nothing() -> None:
     path = global_worker_path(collect("This broke after the 2025-11-01 upgrade.", *RUN))
     assert path.worker_class is None
+
+
+V0_NGRAM = ("python -m vllm.entrypoints.openai.api_server --model /m --speculative-model "
+            '"[ngram]" --num-speculative-tokens 5 --ngram-prompt-lookup-max 4')  # fmt: skip
+
+
+def test_a_post_older_than_the_v1_proposer_ran_v0() -> None:
+    """A method both engines ran (V0's spelling, no release): a post whose day allows no vLLM
+    release with the V1 class is V0's worker; a later day keeps the engine condition."""
+    old = global_worker_path(collect("bob · comment · 2024-12-01", V0_NGRAM))
+    assert (old.value, old.worker_class) == ("other", "NGramWorker")
+    assert "the text's dates allow vLLM 0.6.6" in old.evidence[0].reason
+    later = global_worker_path(collect("bob · comment · 2025-06-01", V0_NGRAM))
+    assert later.worker_class is None and "NGramWorker (V0)" in (later.conditional or "")
