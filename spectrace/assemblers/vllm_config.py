@@ -225,6 +225,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"'method'",
     b"spec_decode.py",  # vLLM's example script and its --method
     b"speculative-config:",  # the YAML key of a --config file or a Helm value
+    b"VLLM_USE_V1",  # the engine switch of 0.8-0.10 (vllm_finish._engine_by_date)
 )
 
 

@@ -45,7 +45,7 @@ def finish_vllm(
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
-    _engine_by_date(config)
+    _engine_by_date(config, lines)
     _classes_disagree(config)
     _args_failed(config, lines)
 
@@ -143,25 +143,41 @@ def _undecided(config: RunConfig, elsewhere: str) -> None:
     ]  # fmt: skip
 
 
-def _engine_by_date(config: RunConfig) -> None:
+def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """A method both engines ran, with no release printed (``NgramProposer on the V1 engine,
-    NGramWorker on V0``): a text whose dates allow no release with the V1 class ran V0."""
-    newest = newest_release(config, "vllm")
-    if newest is None or config.version is not None:
+    NGramWorker on V0``): ``VLLM_USE_V1=1`` / ``=0`` set for the run picks the engine (0.8-0.10
+    read it); a text whose dates allow no release with the V1 class ran V0."""
+    if config.version is not None:
         return
+    newest = newest_release(config, "vllm")
+    forced = next((m for line in lines if (m := _USE_V1.search(line.text))), None)
     out = []
     for e in config.path_evidence:
         both = e.reason.rsplit(" -> ", 1)[-1] if " on the V1 engine, " in e.reason else ""
         v1, _, v0 = both.partition(" on the V1 engine, ")
-        first = first_release(v1) if v1 and not e.worker_class else None
-        if first is None or first <= newest:
+        if not v1 or e.worker_class:
             out.append(e)
             continue
-        worker = v0.split(" on V0", 1)[0]
-        why = f"the text's dates allow vLLM {newest} at the newest; {v1} is first in {first}"
-        out.append(replace(e, reason=f"{e.reason}; {why} -> {worker} (V0, other)",
+        v0 = v0.split(" on V0", 1)[0]
+        first = first_release(v1)
+        if forced is not None:
+            worker = v1 if forced.group(1) == "1" else v0
+            why = f"{forced.group(0)} set for the run"
+        elif newest is not None and first is not None and newest < first:
+            worker = v0
+            why = f"the text's dates allow vLLM {newest} at the newest; {v1} is first in {first}"
+        else:
+            out.append(e)
+            continue
+        engine = "V1" if worker == v1 else "V0"
+        out.append(replace(e, reason=f"{e.reason}; {why} -> {worker} ({engine}, other)",
                            worker_class=worker))  # fmt: skip
     config.path_evidence = out
+
+
+# the engine switch vLLM 0.8-0.10 read, as an env assignment (``export VLLM_USE_V1=1``, a
+# prefix, ``os.environ["VLLM_USE_V1"] = "0"``)
+_USE_V1 = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?([01])\b""")
 
 
 def _classes_disagree(config: RunConfig) -> None:

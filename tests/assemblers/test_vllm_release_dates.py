@@ -43,3 +43,13 @@ def test_a_post_older_than_the_v1_proposer_ran_v0() -> None:
     assert "the text's dates allow vLLM 0.6.6" in old.evidence[0].reason
     later = global_worker_path(collect("bob · comment · 2025-06-01", V0_NGRAM))
     assert later.worker_class is None and "NGramWorker (V0)" in (later.conditional or "")
+
+
+def test_the_engine_switch_set_for_the_run_picks_the_engine() -> None:
+    for line, worker in (("export VLLM_USE_V1=1", "NgramProposer"),
+                         ('os.environ["VLLM_USE_V1"] = "0"', "NGramWorker")):  # fmt: skip
+        path = global_worker_path(collect(line, V0_NGRAM))
+        assert (path.value, path.worker_class) == ("other", worker)
+        assert "VLLM_USE_V1" in path.evidence[0].reason
+    said = global_worker_path(collect("should I set VLLM_USE_V1 here?", V0_NGRAM))
+    assert said.worker_class is None
