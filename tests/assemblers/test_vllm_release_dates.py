@@ -1,5 +1,6 @@
-"""A post's day bounds the plugin release a vLLM run on Ascend could hold: a report written
-before vllm-ascend renamed its EAGLE class ran the old one (release_dates.newest_at)."""
+"""A post's day bounds the release a vLLM run could hold (release_dates.newest_at): a report
+written before vllm-ascend renamed its EAGLE class ran the old one, a report older than a
+method's V1 proposer ran V0; ``VLLM_USE_V1`` set for the run picks the engine outright."""
 
 from __future__ import annotations
 
