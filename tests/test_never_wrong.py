@@ -1,0 +1,265 @@
+"""Texts written to trick the worker-path linker into a wrong verdict (issue 11: never wrong).
+
+Each case is a realistic paste whose words name speculation that did not run the crash: a
+plain baseline beside a failing run, a question, a test that passed, a removed diff line, an
+older release named beside the log's own, a target model whose name holds a family word. The
+linker may say the right class, a condition that holds it, or "unknown"; never a decided
+class other than the run's, never "none" for a run that speculated, never a speculative
+condition for a run that did not. Every text is our own, in the shapes reports use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import roots, run
+
+SGL_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+    "    scheduler.run_event_loop()",
+    '  File "/usr/lib/python3/site-packages/sglang/srt/model_executor/model_runner.py", line 2070, in forward',
+    "    return self._forward_raw(",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+VLLM_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu_model_runner.py", line 1530, in execute_model',
+    "    model_output = self.model(",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+BASE_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu_model_runner.py", line 5445, in load_model',
+    "    self.drafter.load_model(self.model)",
+    '  File "/usr/lib/python3/site-packages/vllm/v1/spec_decode/llm_base_proposer.py", line 1346, in load_model',
+    "    self.model = self._get_model()",
+    "RuntimeError: weights not found",
+]
+TRT_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/tensorrt_llm/_torch/pyexecutor/py_executor.py", line 1210, in _executor_loop',
+    "    batch_outputs = self._forward_step(scheduled_batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+SGL = f"python -m sglang.launch_server --model-path {LLAMA}"
+EAGLE_FLAGS = "--speculative-draft-model-path org/eagle-llama-8b --speculative-eagle-topk 1"
+EAGLES = frozenset({"EAGLEWorker", "EAGLEWorkerV2"})
+SGL_SPEC = EAGLES | {"NGRAMWorker", "StandaloneWorker"}
+
+
+@dataclass(frozen=True)
+class Want:
+    """The classes that could have run (``none``: speculation off) and whether the text lets
+    the linker decide among them (False: only a condition or unknown is right)."""
+
+    classes: frozenset[str]
+    decide: bool = True
+
+
+NONE = Want(frozenset({"none"}))
+SPECULATED = Want(SGL_SPEC, decide=False)  # the run speculated, its algorithm is not shown
+NOT_SHOWN = Want(frozenset(), decide=False)  # nothing in the text settles it
+
+
+def want(*classes: str, decide: bool = True) -> Want:
+    return Want(frozenset(classes), decide)
+
+
+CASES: dict[str, tuple[list[str], Want]] = {
+    # --- SGLang ---------------------------------------------------------------------------
+    "two launches, the crash is the NGRAM one": ([
+        "EAGLE works fine, it is NGRAM that crashes.", "Working run (EAGLE):",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", "Crashing run (NGRAM):",
+        f"{SGL} --speculative-algorithm NGRAM --speculative-num-draft-tokens 8", *SGL_CRASH,
+    ], want("NGRAMWorker")),
+    "EAGLE works, NGRAM fails, said in words": ([
+        "We run EAGLE in production without problems. When we switch the same deployment to "
+        "NGRAM speculative decoding it crashes after a few requests:", *SGL_CRASH,
+    ], want("NGRAMWorker")),
+    "crashes on the older release, works on the newer": ([
+        "EAGLE crashes on v0.5.3 but works on v0.5.14",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want("EAGLEWorker")),
+    "a plain baseline beside the failing speculative run": ([
+        "Baseline without speculation, this one is fine:", "", f"{SGL} --tp 2 --port 30000", "",
+        "With speculative decoding enabled the server crashes:", *SGL_CRASH,
+    ], SPECULATED),
+    "the report says speculative decoding crashes": ([
+        "Speculative decoding crashes the server after ~200 requests. Launch:", "",
+        f"{SGL} --tp 2 --port 30000", "", *SGL_CRASH,
+    ], SPECULATED),
+    "accept len in the failing log beside a plain reference launch": ([
+        "For reference the plain server (no speculation) is started like this and is stable:",
+        f"{SGL} --tp 2", "", "The failing server log:",
+        "[2025-11-03 10:12:00 TP0] Decode batch. #running-req: 12, #token: 5120, token usage: "
+        "0.05, accept len: 2.91, cuda graph: True, gen throughput (token/s): 812.11, #queue-req: 0",
+        *SGL_CRASH,
+    ], SPECULATED),
+    "a shell variable may hold more flags": ([
+        f"{SGL} --tp 2 --port 30000 $EXTRA_ARGS", *SGL_CRASH,
+    ], want("none", *SGL_SPEC, decide=False)),
+    "a flag commented out inside a continued command": ([
+        "python -m sglang.launch_server \\", f"  --model-path {LLAMA} \\", "  --tp 2 \\",
+        "  # --speculative-algorithm EAGLE \\", "  --port 30000", *SGL_CRASH,
+    ], NONE),
+    "a diff removing the speculative flags": ([
+        "I removed speculative decoding from our launch script and the server still crashes:",
+        "```diff", " python -m sglang.launch_server \\", f"   --model-path {LLAMA} \\",
+        "-  --speculative-algorithm EAGLE \\", "-  --speculative-draft-model-path org/eagle \\",
+        "   --tp 2", "```", *SGL_CRASH,
+    ], NONE),
+    "a quoted reply holds someone else's NGRAM setup": ([
+        f"> I launch with `{SGL} --speculative-algorithm NGRAM` and it works for me", "",
+        "Thanks. Mine is different, I use EAGLE3:",
+        f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES)),
+    "--speculative-algorithm NONE": ([
+        f"{SGL} --speculative-algorithm NONE --tp 2", *SGL_CRASH,
+    ], want("none", "TpModelWorker")),
+    "SGLANG_ENABLE_SPEC_V2=0 with no release": ([
+        f"SGLANG_ENABLE_SPEC_V2=0 {SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES, decide=False)),
+    "a target model named Eagle is no EAGLE draft (SGLang)": ([
+        "Serving nvidia/Eagle2.5-8B crashes on the first image request.",
+        "python -m sglang.launch_server --model-path nvidia/Eagle2.5-8B --trust-remote-code",
+        *SGL_CRASH,
+    ], NONE),
+    "a title naming MTP over a launch with NGRAM": ([
+        "[Bug] DeepSeek MTP crash under high concurrency",
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 "
+        "--speculative-algorithm NGRAM --speculative-num-draft-tokens 8", *SGL_CRASH,
+    ], want("NGRAMWorker")),
+    "a dated issue header and a later comment GitHub shows without its year": ([
+        "alice opened this issue on Mar 3, 2025 · 14 comments", "",
+        "EAGLE speculative decoding crashes with long prompts.", "", "bob commented on Jul 2", "",
+        "Still seeing it. We run EAGLE with topk 1:",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES, decide=False)),
+    "an image tag tried afterwards beside the log's own older image": ([
+        "Same crash on lmsysorg/sglang:v0.5.14-cu126 which I tried afterwards, but the log below "
+        "is from my old pinned image lmsysorg/sglang:v0.4.6.post1:",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want("EAGLEWorker")),
+    "a version line under a later post header": ([
+        "carol commented on Sep 14, 2026", "",
+        "Found this old log from last year, the version line says 0.4.6:", "sglang: 0.4.6.post1",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want("EAGLEWorker")),
+    "a question about EAGLE flags from a run without any": ([
+        "When using EAGLE, should I also set --speculative-eagle-topk? Right now I'm running "
+        "without any speculative flag and the server crashes:", *SGL_CRASH,
+    ], want("none")),
+    # --- vLLM -----------------------------------------------------------------------------
+    "a question naming eagle3 over a plain vLLM run": ([
+        "Does vLLM support eagle3 with Qwen3-VL? Meanwhile my plain server (no speculative "
+        "config) crashes:", "", "vllm serve Qwen/Qwen3-VL-8B-Instruct --tensor-parallel-size 2",
+        *VLLM_CRASH,
+    ], NONE),
+    "a doc's JSON beside the run's own non-default args": ([
+        "The docs show --speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
+        "\"num_speculative_tokens\": 3}' but I use ngram:",
+        "INFO 11-03 10:11:00 [utils.py:253] non-default args: {'model': 'meta-llama/Llama-3.1-8B"
+        "-Instruct', 'speculative_config': {'method': 'ngram', 'num_speculative_tokens': 4, "
+        "'prompt_lookup_max': 4}}", *VLLM_CRASH,
+    ], want("NgramProposer")),
+    "spec-decode tests that passed beside the failing plain one": ([
+        "tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[eagle3] PASSED",
+        "tests/v1/e2e/test_spec_decode.py::test_mtp_correctness PASSED",
+        "tests/v1/e2e/test_async_scheduling.py::test_without_spec_decoding FAILED", *VLLM_CRASH,
+    ], NONE),
+    "a PR listing the proposers it touches, CI crash on a plain server": ([
+        "This PR adds a CUDA graph fix that touches eagle, eagle3, mtp and ngram proposers. CI "
+        "failure on the basic serving test:", "", "vllm serve facebook/opt-125m", *VLLM_CRASH,
+    ], NONE),
+    "a title naming ngram over a config with suffix": ([
+        "[Bug]: ngram speculative decoding crashes with long context", "",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"suffix\", "
+        "\"num_speculative_tokens\": 8}'", *VLLM_CRASH,
+    ], want("SuffixDecodingProposer")),
+    "a target model named Eagle is no EAGLE draft (vLLM)": ([
+        "vllm serve nvidia/Eagle2.5-8B --trust-remote-code",
+        "INFO 11-03 10:11:02 [model.py:547] Resolved architecture: "
+        "Eagle2_5_VLForConditionalGeneration", *VLLM_CRASH,
+    ], NONE),
+    "MTP named for a separate run": ([
+        "Running ./scripts/serve_mtp_off.sh (no speculative decoding; the MTP run is a separate "
+        "script):", "vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8", *VLLM_CRASH,
+    ], NONE),
+    "a diff removing the speculative config": ([
+        "Dropping speculative decoding did not help, the server still crashes with this change:",
+        "```diff", f" vllm serve {LLAMA} \\",
+        "-  --speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 4} \\",
+        "   --tensor-parallel-size 2", "```", *VLLM_CRASH,
+    ], NONE),
+    "families named as not used": ([
+        "Not using MTP or eagle here, just plain tensor parallel. Crash:", *VLLM_CRASH,
+    ], NONE),
+    "a method said to work, the crash without speculation": ([
+        "Tried ngram and it works. The crash is with plain decoding, no spec:",
+        f"vllm serve {LLAMA} --tensor-parallel-size 2", *VLLM_CRASH,
+    ], NONE),
+    "a question naming a proposer class": ([
+        "Is EagleProposer used when I set method mtp? My run has no speculative config at all "
+        "and crashes at startup:", "vllm serve Qwen/Qwen3-8B", *VLLM_CRASH,
+    ], NONE),
+    "a title naming eagle3 over speculative_config=None": ([
+        "[Bug]: eagle3 crash on Llama 3.1",
+        "INFO 11-03 10:11:00 [core.py:71] Initializing a V1 LLM engine (v0.11.0) with config: "
+        f"model='{LLAMA}', speculative_config=None, tokenizer='{LLAMA}'", *VLLM_CRASH,
+    ], NONE),
+    "a proposer base frame, a question about another family, a draft model run": ([
+        "Is this the same bug as the eagle3 one in #20000? We use a plain draft model.",
+        *BASE_CRASH,
+    ], want("DraftModelProposer")),
+    "a proposer base frame under the run's own draft_model config": ([
+        "INFO 11-03 10:11:00 [utils.py:253] non-default args: {'model': 'Qwen/Qwen3-8B', "
+        "'speculative_config': {'method': 'draft_model', 'model': 'Qwen/Qwen3-0.6B', "
+        "'num_speculative_tokens': 4}}", *BASE_CRASH,
+    ], want("DraftModelProposer")),
+    "a vllm-ascend thread whose run is on an NVIDIA GPU": ([
+        "Same error as vllm-ascend #1234, but we run on NVIDIA H100:",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
+        "\"org/eagle3\", \"num_speculative_tokens\": 3}'", *VLLM_CRASH,
+    ], want("EagleProposer")),
+    # --- TensorRT-LLM ---------------------------------------------------------------------
+    "lookahead named as not used on TensorRT-LLM": ([
+        "Not using lookahead decoding, just plain trtllm-serve:",
+        f"trtllm-serve {LLAMA} --backend pytorch", *TRT_CRASH,
+    ], NONE),
+    "Medusa named as the past, EAGLE3 the run": ([
+        "We moved from Medusa to EAGLE3 last month; this crash is with EAGLE3 on the PyTorch "
+        "backend:", *TRT_CRASH,
+    ], want("Eagle3OneModelWorker", "ModelDrafter")),
+}  # fmt: skip
+
+
+def _wrong(path, wanted: Want) -> str | None:  # noqa: ANN001
+    """Why the verdict is wrong for ``wanted``, or None when it is right or undecided."""
+    shown = f"value={path.value} class={path.worker_class} condition={path.conditional!r}"
+    if path.value == "none":
+        return None if "none" in wanted.classes else f"says speculation off: {shown}"
+    if path.value in ("v1", "v2", "other"):
+        if not wanted.decide or path.worker_class not in wanted.classes:
+            return f"decided wrongly: {shown}"
+        return None
+    spec = wanted.classes - {"none"}
+    if path.conditional and wanted.classes and not any(c in path.conditional for c in spec):
+        return f"a condition without the run's class: {shown}"
+    return None
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_verdict_is_right_or_undecided(tmp_path: Path, name: str) -> None:
+    lines, wanted = CASES[name]
+    crashes = roots(run(tmp_path, lines, name="report.md"))
+    assert crashes, "the crash was lost"
+    for crash in crashes:
+        assert crash.worker_path is not None
+        assert _wrong(crash.worker_path, wanted) is None, _wrong(crash.worker_path, wanted)
