@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from real_logs_helpers import roots, run
 
 SGL_CRASH = [
