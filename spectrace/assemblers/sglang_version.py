@@ -20,6 +20,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang  ", b"sglang\t",  # pip list / conda list rows pad the name column
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
     b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
+    "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
 )  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?"
@@ -35,7 +36,9 @@ _FORMS = (
     # version: 0.5.4"; not sglang-router / sgl-kernel, whose numbers are their own
     # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
     re.compile(
-        r"(?i)(?<![\w./-])sglang(?:\s+version)?\s*[:=]?\s*[`'\"]?v?" + _NUMBER + r"(?![\d.]*\d)"
+        r"(?i)(?<![\w./-])sglang(?:\s*版本|\s+version)?\s*[:：=]?\s*[`'\"]?v?"
+        + _NUMBER
+        + r"(?![\d.]*\d)"
     ),
 )
 

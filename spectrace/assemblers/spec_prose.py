@@ -41,9 +41,9 @@ PROSE_REASON = "named in the text, not a launch command"  # every verdict of thi
 _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
-_ALGORITHM = re.compile(
-    r"(?i)(?<![\w/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
-    r"(?![\w.]|-\w*worker)"
+_ALGORITHM = re.compile(  # ASCII word edges: "使用EAGLE3投机解码" names EAGLE3 too
+    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
+    r"(?![A-Za-z0-9_.]|-\w*worker)"
 )
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
 _CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM",
@@ -95,6 +95,7 @@ _ENABLED_BEFORE = re.compile(
     r"(?:using|running|serving with)|(?:I|we)\s+(?:use|used|run|ran|serve|served|deploy(?:ed)?)|"
     + _FAILED
     + r"\s+(?:with|when using|using|under))\b[^.;!?]{0,30}$"
+    r"|(?:开启|启用|使用|打开|采用|用了)\s*[`'\"]?$"  # the same in Chinese reports: "使用EAGLE3"
 )
 _OFF_AFTER = re.compile(r"(?i)^[^.;!?]{0,40}?\b(?:off|disabled|removed|not used|unset)\b")
 _SUPPOSED = re.compile(

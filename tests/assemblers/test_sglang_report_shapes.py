@@ -109,3 +109,8 @@ def test_an_algorithm_the_report_says_failed_or_ran_is_the_runs(sentence: str) -
 )
 def test_an_algorithm_off_or_beside_another_is_not_the_runs(sentence: str) -> None:
     assert _evidence("someone · description · 2025-12-29", sentence) == []
+
+
+def test_a_chinese_report_names_its_algorithm_and_release() -> None:
+    evidence = _evidence("sglang版本：0.5.3", "使用EAGLE3投机解码时，服务在第二个请求崩溃。")
+    assert [(e.points_to, e.worker_class) for e in evidence] == [("v1", "EAGLEWorker")]
