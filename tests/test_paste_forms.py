@@ -324,6 +324,17 @@ def _cjk_inline(lines: list[str]) -> str:
     return _text(["报错信息如下：" + lines[0], *lines[1:], "以上です。"])
 
 
+def _stacked(*names: str) -> Callable[[list[str]], str]:
+    """Forms on top of each other, the first innermost (a reply quoting a code view)."""
+
+    def form(lines: list[str]) -> str:
+        for name in names:
+            lines = FORMS[name](lines).rstrip("\n").split("\n")
+        return _text(lines)
+
+    return form
+
+
 FORMS: dict[str, Callable[[list[str]], str]] = {
     "plain": _text,
     "fence": _fenced("```", "```"),
@@ -368,6 +379,10 @@ FORMS: dict[str, Callable[[list[str]], str]] = {
     "cjk_inline": _cjk_inline,
     "indented_code_block": _prefixed("    "),
     "bom_crlf": lambda lines: "\ufeff" + _text(lines, "\r\n"),
+    "quote_of_gutter": _stacked("gutter_bar", "quote"),
+    "gutter_of_slurm": _stacked("slurm", "gutter_cat_n"),
+    "gha_of_ansi": _stacked("ansi", "gha_stamp"),
+    "quote_of_json_log": _stacked("json_log", "quote"),
 }
 
 

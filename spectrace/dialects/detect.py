@@ -123,17 +123,18 @@ class LineParser:
 
     def _peel(self, raw: bytes, lineno: int | None = None) -> tuple[str, Peeled]:
         """``normalise`` and ``peel`` of a raw line, once per distinct short line (both pure);
-        a line-number gutter goes first (it depends on the line's number, not its text)."""
-        if cut := self._gutter.cut(raw, lineno):
-            raw = raw[cut:]
-        if (known := self._peeled.get(raw)) is not None:
-            return known
-        text = normalise(raw)
-        known = text, peel(text)
-        if len(raw) <= MISS_TEXT:
-            if len(self._peeled) >= MISS_CACHE:
-                self._peeled.clear()
-            self._peeled[raw] = known
+        then a line-number gutter, which depends on the line's number, not its text."""
+        known = self._peeled.get(raw)
+        if known is None:
+            text = normalise(raw)
+            known = text, peel(text)
+            if len(raw) <= MISS_TEXT:
+                if len(self._peeled) >= MISS_CACHE:
+                    self._peeled.clear()
+                self._peeled[raw] = known
+        if cut := self._gutter.cut(known[0], lineno):
+            text = known[0][cut:]
+            return text, peel(text)
         return known
 
     @property

@@ -22,7 +22,7 @@ import html
 import json
 import re
 
-from spectrace.dialects.opens import OPENS
+from spectrace.dialects.opens import OPENS_TEXT
 
 _LEAD = re.compile(r"(?:>[ \t]?)+|[│┃║]\s?|```+|`|(?:<(?:pre|code)(?: [^<>]{0,80})?>)+")
 _LEAD_CHARS = frozenset(">│┃║`<")
@@ -36,7 +36,7 @@ _PROMPT = re.compile(r"(?:In \[\d{1,5}\]:|[ \t]*\.{3,}:)(?: |$)!?|!(?=[A-Za-z_./
 _PROMPT_CHARS = frozenset("I! \t")
 # Prose in another script glued before the line it introduces, no blank between (``报错信息如下：
 # (EngineCore_DP0 pid=1) ERROR ...``, ``启动命令：vllm serve ...``): no ASCII letter or digit in it,
-# a colon at its end, and a record opening after it (``opens.OPENS``).
+# a colon at its end, and a record opening after it (``opens.OPENS_TEXT``).
 _PROSE_LEAD = re.compile(r"[^\x00-\x7f][^A-Za-z0-9]{0,80}?[：:][ \t]*")
 _ESCAPED = re.compile(r"\\([\[\]_*])")  # Markdown's \[ \] \_ \* (a forum escaping a paste)
 # Colour codes a pager showed in caret notation (``^[[1;31m``, ``less``/``cat -v``) or whose ESC
@@ -136,7 +136,7 @@ def unpaste(text: str) -> str:
     if text[0] in _PROMPT_CHARS and (prompt := _PROMPT.match(text)) is not None:
         text = text[prompt.end() :]
     elif text[0] > "\x7f" and (prose := _PROSE_LEAD.match(text)) is not None:
-        if OPENS.match(text[prose.end() :].encode()) is not None:
+        if OPENS_TEXT.match(text, prose.end()) is not None:
             text = text[prose.end() :]
     if not text:
         return text
