@@ -52,6 +52,23 @@ EAGLE_FLAGS = "--speculative-draft-model-path org/eagle-llama-8b --speculative-e
 EAGLES = frozenset({"EAGLEWorker", "EAGLEWorkerV2"})
 SGL_SPEC = EAGLES | {"NGRAMWorker", "StandaloneWorker"}
 
+# sentences that name EAGLE while saying the crashing run did not run it
+PLAIN_RUN_SENTENCES = (
+    "There is no crash with EAGLE3; the crash happens only in our plain deployment.",
+    "It doesn't crash with EAGLE3, only without speculative decoding.",
+    "We used to run EAGLE, but this server runs without speculative decoding now.",
+    "EAGLE speculative decoding crashes with FP8 was fixed in #4242; this plain-server crash is new.",
+    "When using EAGLE everything is fine; the plain server crashes.",
+    "Before enabling EAGLE we want the plain server stable, but it crashes:",
+    "We plan to run EAGLE later; for now the plain server crashes:",
+    "Does this also crash with EAGLE enabled? I only tried without.",
+    "Unlike the EAGLE crash in #5000, ours happens without any speculation.",
+    "With EAGLE disabled the server still crashes.",
+    "We run EAGLE in staging and a plain server in prod; prod crashed.",
+    'Same crash as "EAGLE speculative decoding crashes with long prompts" (#6000), but we do not '
+    "use it.",
+)
+
 
 @dataclass(frozen=True)
 class Want:
@@ -155,6 +172,15 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "When using EAGLE, should I also set --speculative-eagle-topk? Right now I'm running "
         "without any speculative flag and the server crashes:", *SGL_CRASH,
     ], want("none")),
+    # --- SGLang sentences, in an sglang thread whose header day would decide the release -----
+    **{
+        f"a plain run beside the sentence: {sentence}": (
+            ["sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+             sentence, "", *SGL_CRASH],
+            want("none"),
+        )
+        for sentence in PLAIN_RUN_SENTENCES
+    },
     # --- vLLM -----------------------------------------------------------------------------
     "a question naming eagle3 over a plain vLLM run": ([
         "Does vLLM support eagle3 with Qwen3-VL? Meanwhile my plain server (no speculative "
@@ -262,3 +288,15 @@ def test_the_verdict_is_right_or_undecided(tmp_path: Path, name: str) -> None:
     for crash in crashes:
         assert crash.worker_path is not None
         assert _wrong(crash.worker_path, wanted) is None, _wrong(crash.worker_path, wanted)
+
+
+def test_the_same_thread_shape_decides_when_the_sentence_says_the_run_had_eagle(
+    tmp_path: Path,
+) -> None:
+    """The control for the sentences above: the header day and a sentence saying the run had
+    EAGLE decide v1, so those cases test the sentence, not a shape the linker never reads."""
+    lines = ["sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+             "We run EAGLE with topk 1.", "", *SGL_CRASH]  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
