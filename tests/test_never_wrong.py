@@ -253,6 +253,19 @@ CASES: dict[str, tuple[list[str], Want]] = {
         f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", *VLLM_CRASH,
     ], want("EagleProposer")),
+    # --- two engines in one thread: the crash's own frames say whose run it is -------------
+    "a vLLM ngram launch for comparison, the crash in SGLang's frames": ([
+        "vLLM (ngram) for comparison:",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", "
+        "\"num_speculative_tokens\": 4}'", "Our SGLang server:",
+        f"{SGL} --speculative-algorithm NGRAM", *SGL_CRASH,
+    ], want("NGRAMWorker")),
+    "a vLLM eagle3 run that works beside the SGLang EAGLE3 run that crashes": ([
+        "Same model, two engines. vLLM with eagle3 works:",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
+        "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "SGLang with EAGLE3 crashes:",
+        f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES)),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "lookahead named as not used on TensorRT-LLM": ([
         "Not using lookahead decoding, just plain trtllm-serve:",
