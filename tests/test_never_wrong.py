@@ -271,6 +271,15 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Not using lookahead decoding, just plain trtllm-serve:",
         f"trtllm-serve {LLAMA} --backend pytorch", *TRT_CRASH,
     ], NONE),
+    "a Medusa engine that works beside the plain engine that crashed": ([
+        "Our Medusa engine for Vicuna works. This crash is the plain Llama engine built with "
+        "trtllm-build (no speculative decoding):",
+        "trtllm-build --checkpoint_dir ./llama_ckpt --output_dir ./llama_engine",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/tensorrt_llm/runtime/generation.py", line 1210, in decode',
+        "    self.handle_per_step()",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ], NONE),
     "Medusa named as the past, EAGLE3 the run": ([
         "We moved from Medusa to EAGLE3 last month; this crash is with EAGLE3 on the PyTorch "
         "backend:", *TRT_CRASH,
