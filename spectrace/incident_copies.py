@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spectrace.assemblers.crash import Crash, CrashKind, Frame
+from spectrace.assemblers.faultdump import cut_header
 from spectrace.assemblers.mention import SENTENCE
 from spectrace.assemblers.tb_lines import TB_START
 from spectrace.assemblers.tracebacks import CUT_TYPE
@@ -46,7 +47,7 @@ def drop_told_again(crashes: Sequence[Crash]) -> list[Crash]:
     the same class (``cuda_illegal_memory`` in a title and in the traceback), or the same
     exception and message (one quoting the other); and without a stand-in (vLLM's input dump
     of a failed engine step) beside the traceback it stands in for."""
-    crashes = [c for c in crashes if not (c.crash_class in STAND_INS and _stood_for(c, crashes))]
+    crashes = [c for c in crashes if not (_stands_in(c) and _stood_for(c, crashes))]
     mentions = [c for c in crashes if c.mentioned]
     if not mentions:
         return list(crashes)
@@ -55,10 +56,18 @@ def drop_told_again(crashes: Sequence[Crash]) -> list[Crash]:
     return [c for c in crashes if id(c) not in told]
 
 
+def _stands_in(crash: Crash) -> bool:
+    return crash.crash_class in STAND_INS or cut_header(crash.exception_type, crash.message)
+
+
 def _stood_for(stand_in: Crash, crashes: Sequence[Crash]) -> bool:
     """A traceback of the same input printed just before the stand-in (a worker's) or just
     after it (the engine core's ``EngineCore encountered a fatal error``) is the failure it
-    reports."""
+    reports. A lone thread dump whose header was cut is the crash only where the input shows
+    no other: beside one it is the stacks someone dumped on the way (``dumping stacks``)."""
+    if stand_in.crash_class not in STAND_INS:
+        return any(c.source == stand_in.source and not c.mentioned and not _stands_in(c)
+                   for c in crashes)  # fmt: skip
     return any(
         c.kind in _TRACE_KINDS and c.source == stand_in.source
         and -STAND_IN_GAP <= c.lineno - stand_in.lineno and c.end_lineno - stand_in.lineno <= STAND_IN_GAP

@@ -60,6 +60,7 @@ class FaultDump:
     current_thread: bool = False  # inside the crashing thread's block
     threads: int = 0  # thread blocks seen
     junk: int = 0
+    framed: bool = False  # a frame of any thread was read: a line at column 0 ends the dump
 
     @classmethod
     def opened_by(cls, text: str, before: str = "") -> FaultDump:
@@ -76,12 +77,12 @@ class FaultDump:
     @classmethod
     def cut(cls, first: Frame) -> FaultDump:
         """A paste that begins mid-dump: its first frame line is all there is of the header."""
-        return cls(CUT_DUMP, [first], current_thread=True)
+        return cls(CUT_DUMP, [first], current_thread=True, framed=True)
 
     def step(self, text: str) -> FaultStep:
         """Take one line of the dump's stream."""
         if m := FAULT_FRAME.match(text):
-            frame = Frame(m["file"], int(m["line"]), m["func"].strip())
+            frame, self.framed = Frame(m["file"], int(m["line"]), m["func"].strip()), True
             if self.current_thread:
                 keep(self.frames, frame)
             elif self.threads == 1:
@@ -92,7 +93,7 @@ class FaultDump:
         elif text.startswith("Extension modules:"):
             return FaultStep.LAST
         elif text.strip() and not text[0].isspace():
-            if self.frames:
+            if self.framed:
                 return FaultStep.ENDED
             self.junk += 1
             if self.junk > MAX_JUNK:

@@ -68,3 +68,9 @@ def test_interleaved_dumps_make_no_traceback_and_keep_their_fatal_line(tmp_path:
         assert all(i.kind != "traceback" for i in incidents(tmp_path, garbled))
         found = incidents(tmp_path, ["Fatal Python error: Segmentation fault", "", *garbled])
         assert [i.exception_type for i in found if i.root_cause] == ["SIGSEGV"]
+
+
+def test_a_lone_block_beside_another_crash_is_only_stacks_dumped_on_the_way(tmp_path: Path) -> None:
+    lines = ["dumping stacks of the stalled scheduler", THREAD, *FRAMES, "",
+             "RuntimeError: NCCL communicator was aborted on rank 0"]  # fmt: skip
+    assert [i.exception_type for i in incidents(tmp_path, lines)] == ["RuntimeError"]
