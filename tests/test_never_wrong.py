@@ -253,6 +253,23 @@ CASES: dict[str, tuple[list[str], Want]] = {
         f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", *VLLM_CRASH,
     ], want("EagleProposer")),
+    "a family word inside the served model's path": ([
+        "vllm serve /models/my-finetune-after-eagle3-distill --tensor-parallel-size 2",
+        *VLLM_CRASH,
+    ], NONE),
+    "MTP inside a target model's name": ([
+        "vllm serve XiaomiMiMo/MiMo-7B-RL-MTP-free --trust-remote-code", *VLLM_CRASH,
+    ], NONE),
+    "a draft-training JSON beside a training crash (no vLLM run)": ([
+        "Training the draft with SpecForge, config:",
+        '{"method": "eagle3", "target_model_path": "meta-llama/Llama-3.1-8B-Instruct", "num_epochs": 2}',
+        "Traceback (most recent call last):",
+        '  File "/workspace/SpecForge/scripts/train_eagle3.py", line 310, in <module>',
+        "    main()",
+        '  File "/workspace/SpecForge/specforge/core/eagle3.py", line 145, in forward',
+        "    hidden = self.draft_model(input_ids)",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ], NOT_SHOWN),
     # --- two engines in one thread: the crash's own frames say whose run it is -------------
     "a vLLM ngram launch for comparison, the crash in SGLang's frames": ([
         "vLLM (ngram) for comparison:",
