@@ -33,7 +33,7 @@ _STAMPED = re.compile(
 # A logger that captures a stream (FastChat's "| ERROR | stderr | ") logs each printed line as
 # its own record: the lines of one traceback share the logger and the second they were printed.
 _STREAMS = ("stderr", "stdout")
-_SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) [\w.-]+:\d+\] ")  # "pid [ TP0 file.py:N] "
+_SITE = re.compile(r"(?:\d+ )?\[((?: " + TAG + r")*) ([\w.-]+:\d+)\] ")  # "pid [ TP0 file.py:N] "
 _BASIC = re.compile(_LEVEL + r":([^\s:]+):")  # basicConfig's "%(levelname)s:%(name)s:%(message)s"
 _NESTED = SGLangDialect()  # stateless: reads a forwarded sglang header inside the message
 
@@ -64,7 +64,7 @@ class PyLoggingDialect:
                 ts=make_ts(year, month, day, hms, frac),
                 ts_text=ts_text,
                 level=dashed or spaced or piped or kserve_level,
-                group=_group(name or logger or kserve, ts_text),
+                group=_group(name or logger or kserve, ts_text, site and site.group(2)),
                 anonymous=site is None and rank is None,
             )
         m = _BASIC.match(text)
@@ -73,9 +73,13 @@ class PyLoggingDialect:
         return Header(dialect=self.name, text=text[m.end() :], level=m.group(1), anonymous=True)
 
 
-def _group(logger: str | None, ts_text: str) -> str | None:
-    """Records one traceback may span: a stream-capturing logger's line of one second, or any
-    record of one named logger (a launcher forwarding a server's output line by line)."""
+def _group(logger: str | None, ts_text: str, site: str | None) -> str | None:
+    """Records one traceback may span: the lines of one call site's second (a config that
+    repeats ``[ TP0 file.py:N]`` on every line of one record, as vLLM's ``[file.py:N]``), a
+    stream-capturing logger's line of one second, or any record of one named logger (a
+    launcher forwarding a server's output line by line)."""
+    if site:
+        return f"{site} {ts_text[:19]}"
     if logger in _STREAMS:
         return f"{logger} {ts_text[:19]}"
     return f"logger {logger}" if logger else None

@@ -109,3 +109,35 @@ def test_piped_formats(line: str, text: str) -> None:
     h = D.parse(line)
     assert h is not None and (h.level, h.text, h.anonymous) == ("ERROR", text, True)
     assert h.ts is not None and h.ts.date() == datetime(2024, 6, 14).date()
+
+
+def _headed(rank: str, line: str) -> str:
+    """A deployment config that prints its record header before every line of the record."""
+    return f"2026-03-02 10:15:42 ERROR 4242 [ {rank} EP0 scheduler.py:3190] {line}"
+
+
+def _traceback(where: str, exc: str) -> list[str]:
+    return [
+        "Scheduler hit an exception: Traceback (most recent call last):",
+        '  File "/srv/venv/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", '
+        "line 3188, in run_scheduler_process",
+        "    scheduler.event_loop_overlap()",
+        f'  File "/srv/venv/lib/python3.12/site-packages/sglang/srt/{where}", line 77, in step',
+        "    out = self.draft(batch)",
+        exc,
+    ]
+
+
+def test_a_header_on_every_line_of_one_record_keeps_it_one_crash(tmp_path: Path) -> None:
+    """Each headed line would otherwise close the record before it: one crash per line."""
+    from spectrace.pipeline import analyse
+
+    zero = _traceback("speculative/eagle_worker.py", "RuntimeError: CUDA error: illegal memory access")
+    one = _traceback("speculative/ngram_worker.py", "ValueError: draft length 0 out of range")
+    lines = [_headed(r, t) for pair in zip(zero, one) for r, t in zip(("TP0", "TP1"), pair)]
+    path = tmp_path / "server.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    incidents = analyse([str(path)]).incidents
+    got = sorted((i.exception_type, i.frames[-1].file.rsplit("/", 1)[-1]) for i in incidents)
+    assert got == [("RuntimeError", "eagle_worker.py"), ("ValueError", "ngram_worker.py")]
+    assert sorted(r for i in incidents for r in i.ranks) == ["TP0 EP0", "TP1 EP0"]
