@@ -45,14 +45,21 @@ _EXCEPTIONS = (
 _SGLANG_RANK = re.compile(r"^(?:DP\d+ )?(?:PP\d+ )?TP\d+(?: EP\d+)?$")  # SGLang's own prefix
 
 
+def frame_engines(incident: Incident) -> set[str]:
+    """The frameworks whose code the crash's own frames ran (an old SGLang crash may pass
+    through vLLM's layers too)."""
+    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
+    files = [f.file.replace("\\", "/") for f in frames]
+    return {engine for root, engine in _FRAME_ROOTS if any(root in file for file in files)}
+
+
 def engine_of(incident: Incident, config: RunConfig) -> str | None:
     """The run's framework: its config says so, else the crash's own frames or rank labels."""
     if config.engine:
         return config.engine
-    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
-    files = [f.file.replace("\\", "/") for f in frames]
-    for root, engine in _FRAME_ROOTS:
-        if any(root in file for file in files):
+    engines = frame_engines(incident)
+    for _root, engine in _FRAME_ROOTS:
+        if engine in engines:
             return engine
     types = [incident.exception_type, *(link.exception_type for link in incident.chain)]
     for name, engine in _EXCEPTIONS:

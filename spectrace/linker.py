@@ -20,7 +20,7 @@ from spectrace.assemblers.run_config import (
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
-from spectrace.engine_hints import engine_of, localize
+from spectrace.engine_hints import engine_of, frame_engines, localize
 from spectrace.explain import explain
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
@@ -374,6 +374,35 @@ def decisive_flags(config: RunConfig) -> dict[str, FlagValue]:
     }
 
 
+def _crash_engine(incident: Incident, config: RunConfig) -> RunConfig:
+    """The config without another server's lines where the crash's own frames ran one
+    server's code: a thread comparing engines pastes a vLLM command beside the SGLang run
+    that crashed (or the reverse), and that command's method is not this crash's."""
+    engines = frame_engines(incident)
+    if not engines:
+        return config
+    kept = [e for e in config.path_evidence if _server_of(e) in (None, *engines)]
+    run = "vllm" if config.engine == "vllm_ascend" else config.engine
+    engine = config.engine if run in engines else min(engines) if len(engines) == 1 else None
+    if len(kept) == len(config.path_evidence) and engine == config.engine:
+        return config
+    return replace(config, path_evidence=kept, engine=engine)
+
+
+# how each server's config verdicts begin (config_path, vllm_proposers, trtllm_config)
+_SERVER_REASONS = (
+    ("vLLM ", "vllm"),
+    ("TensorRT-LLM ", "trtllm"),
+    ("launch command (no server_args dump)", "sglang"),
+    ("server_args dump", "sglang"),
+    ("launch command shown whole", "sglang"),
+)
+
+
+def _server_of(evidence: Evidence) -> str | None:
+    return next((srv for lead, srv in _SERVER_REASONS if evidence.reason.startswith(lead)), None)
+
+
 def link(
     incident: Incident,
     config: RunConfig,
@@ -385,7 +414,7 @@ def link(
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints.
     ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident;
     ``mentions``: worker files the logs' sentences name with a line number."""
-    config = run_for(incident, config)
+    config = _crash_engine(incident, run_for(incident, config))
     evidence = path_evidence(incident, config, load, dumps, others, mentions)
     incident.worker_path = decide(evidence, config, engine_of(incident, config))
     incident.flags = decisive_flags(config)
