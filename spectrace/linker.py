@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import (
@@ -120,6 +121,14 @@ def _unnamed(
     return other_workers(era, release, newest)
 
 
+def _config_votes(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
+    """The config's evidence; a plain command's "none" yields to a decode line's accept len
+    (the log's run speculated: the command shown was another one)."""
+    if load is None or load.accept_len is None:
+        return list(config.path_evidence)
+    return [e for e in config.path_evidence if not e.reason.startswith(PLAIN_REASON)]
+
+
 def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
     """The decode line whose acceptance counters prove the run speculates, shown when no
     flag says which algorithm ran (the loop's vote rests on it)."""
@@ -163,7 +172,7 @@ def path_evidence(
     evidence += frame_votes(pasted, loops, era, newest, unnamed)
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
-    evidence += config.path_evidence + method_evidence(config)
+    evidence += _config_votes(config, load) + method_evidence(config)
     if not _settled(evidence):  # nothing of its own: the run's other crashes
         peers = peer_frames(incident, others, since)
         loops = loops or _loops_decide(config, peers, load, era)

@@ -12,7 +12,7 @@ from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.launch_span import suggests
-from spectrace.assemblers.post_dates import post_date
+from spectrace.assemblers.post_dates import post_date, yearless_post
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
     sentence_spec_config,
@@ -30,6 +30,8 @@ from spectrace.assemblers.sglang_version import (
     failing_releases,
     find_sglang_version,
     pip_show_version,
+    printed_release,
+    sglang_releases,
 )
 from spectrace.assemblers.spec_prose import (
     named_algorithms,
@@ -83,6 +85,8 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
 )
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's test folders
+# words that say the text is about a speculating run: a plain command beside them is not "none"
+_SPEC_WORDS = re.compile(r"(?i)specul|spec[ -]?decod|draft[ _-]model|accept len|投机")
 # ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
 # call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
 _REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")
@@ -124,6 +128,7 @@ class ConfigCollector:
         self._tables = tables if tables is not None else OptionTables()  # loaded on first use
         self._launch = LaunchReader(self._tables)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
+        self._warning_era: str | None = None  # the era the spec warnings told
         self._sglang_release: Version | None = None
         self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
         self._failing: set[Version] = set()  # "(v0.5.13 regression)": the bare release that broke
@@ -136,6 +141,11 @@ class ConfigCollector:
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: date | None = None  # the last day a fed line is dated: bounds the release
         self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
+        self._posted: date | None = None  # the latest post header's day
+        self._yearless = False  # a post header without its year: posts bound nothing
+        self._spec_said = False  # some line speaks of speculation (no "none" from a command)
+        self._releases: set[tuple[int, ...]] = set()  # every sglang release a line names
+        self._printed = False  # check_env's own "sglang: X" line (the environment's release)
         self._plain: LogLine | None = None  # a whole sglang command: no flag is no speculation
         self._from_test = False  # the named algorithm is a test's: its spec-v2 setting unknown
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
@@ -149,9 +159,10 @@ class ConfigCollector:
         self._lines.append(line)
         if is_example(line):
             self._examples.add((line.source, line.lineno))
-        day = line.ts.date() if line.ts is not None else post_date(text)  # a post's header too
-        if day is not None and (self._latest is None or day > self._latest):
-            self._latest = day
+        if line.ts is not None and (self._latest is None or line.ts.date() > self._latest):
+            self._latest = line.ts.date()
+        self._note_post(text)
+        self._spec_said = self._spec_said or _SPEC_WORDS.search(text) is not None
         in_launch, done = self._launch.feed(line)
         for command in done:
             self._apply_launch(command)
@@ -206,6 +217,14 @@ class ConfigCollector:
             self._enabled = self._enabled or stated_enabled(text)
         self._platform_and_release(line, text)
 
+    def _note_post(self, text: str) -> None:
+        """A post header's day; one GitHub prints without its year (this year's) leaves the
+        thread's posts unbounded (the later comment may be years after the dated one)."""
+        day = post_date(text)
+        if day is not None and (self._posted is None or day > self._posted):
+            self._posted = day
+        self._yearless = self._yearless or yearless_post(text)
+
     def crash_day(self, day: date | None) -> None:
         """The day of the log's last dated crash: it bounds the release when no config line
         or post header is dated (a run's own start-up day bounds it more tightly)."""
@@ -229,8 +248,13 @@ class ConfigCollector:
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
-            self._adopt_sglang(release)
-            self._launch.releases["sglang"] = self._config.version
+            named, printed = sglang_releases(text) | {release}, printed_release(text)
+            self._releases |= {r[:3] for r in named}
+            # "tried v0.5.14 ..., this log is from v0.4.6": neither; check_env's line stays
+            if len(named) == 1 and (printed or not self._printed):
+                self._adopt_sglang(release)
+                self._launch.releases["sglang"] = self._config.version
+            self._printed = self._printed or printed
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
         self._bare |= bare_releases(text)
@@ -254,6 +278,7 @@ class ConfigCollector:
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
+        self._drop_disagreeing()
         self._bare_release()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose)
         named = one_family([name for name, _ in self._named])
@@ -297,6 +322,15 @@ class ConfigCollector:
         line = next(line for name, line in self._tested if name == tested)
         self._set("named_algorithm", tested, line, "prose")
         self._from_test = True
+
+    def _drop_disagreeing(self) -> None:
+        """Different sglang releases named by image tags, pins or prose and no check_env line:
+        the log's own is not told apart, so none is taken (the era's condition stands)."""
+        if len(self._releases) < 2 or self._printed or self._sglang_release is None:
+            return
+        self._sglang_release = self._version_era = None
+        self._config.version = None
+        self._config.era = self._warning_era
 
     def _bare_release(self) -> None:
         """One release named only as ``v0.5.16`` (a title, a sentence) in a text about sglang,
@@ -350,7 +384,7 @@ class ConfigCollector:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, self._enabled_here(), self._from_test)  # fmt: skip
-        named = any(name != "OFF" for name, _ in self._named)  # even two families: not plain
+        named = self._spec_said or any(name != "OFF" for name, _ in self._named)
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip
 
@@ -367,7 +401,8 @@ class ConfigCollector:
 
     def _newest(self) -> Version | None:
         """The newest sglang release the log's last dated line allows (none for vLLM)."""
-        day = self._latest or self._crash_day
+        posted = None if self._yearless else self._posted
+        day = max((d for d in (self._latest, posted) if d is not None), default=self._crash_day)
         if day is None or self._config.engine == "vllm":
             return None
         return newest_at(day)
@@ -446,6 +481,7 @@ class ConfigCollector:
         if warning.eagle_machinery:  # told only when nothing names the algorithm (_single)
             self._machinery = self._machinery or (line, warning.reason)
             return True
+        self._warning_era = warning.era or self._warning_era
         self._config.era = self._version_era or warning.era or self._config.era
         self._config.path_evidence.append(
             Evidence(

@@ -78,4 +78,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *PROSE_LITERALS,
     *KWARG_LITERALS,
     *POST_DATE_LITERALS,  # a post's header: its day bounds the release
+    b"peculat",  # a text speaking of speculation: a plain command in it is no "none"
+    b"spec decod",
+    b"draft model",
+    "投机".encode(),
 )

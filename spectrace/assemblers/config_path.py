@@ -18,6 +18,9 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, prose_verdict
 from spectrace.dialects.base import LogLine
 
 
+PLAIN_REASON = "launch command shown whole, no --speculative-algorithm"  # its "none" verdict
+
+
 @dataclass(frozen=True, slots=True)
 class Bounds:
     """What the log says of the release: its era, the release it prints, the newest its dates
@@ -43,8 +46,7 @@ def config_evidence(
     whole sglang command, which says speculation is off when nothing names an algorithm."""
     switch = flags.get("SGLANG_ENABLE_SPEC_V2")
     if dump_line is None and plain is not None and not _speculation_named(flags):
-        reason = ("launch command shown whole, no --speculative-algorithm: speculation off "
-                  "(SGLang's default algorithm is none)")  # fmt: skip
+        reason = f"{PLAIN_REASON}: speculation off (SGLang's default algorithm is none)"
         return [Evidence(plain.source, plain.lineno, trim(plain.raw), reason, "none")]
     env = switch.value if switch is not None else None
     era, release, newest = bounds.era, bounds.release, bounds.newest

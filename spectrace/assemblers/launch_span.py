@@ -201,8 +201,21 @@ def _inline_list(text: str) -> list[str] | None:
     return None
 
 
+# a line a diff removes from a command: "-" at the line's start, then the command's own indent
+# or a continuing backslash ("-  --speculative-algorithm EAGLE \"); a YAML item is "- --tp 2"
+_REMOVED = re.compile(r"^-(?:[ \t]{2,}\S|[ \t]\S.*\\\s*$)")
+
+
+def removed_by_diff(text: str) -> bool:
+    """The line is one a diff removes from a command (what the run no longer had)."""
+    return _REMOVED.match(text) is not None
+
+
 def tokens_of(text: str) -> list[str] | None:
-    """The tokens a line holds; None when a quote stays open (the next line continues it)."""
+    """The tokens a line holds; None when a quote stays open (the next line continues it); a
+    line a diff removes holds none (the run no longer had it)."""
+    if removed_by_diff(text):
+        return []
     text = from_entry(clean(text)[: MAX_OPEN * 4])
     if (key := _KEY.match(text)) is not None:
         value = key.group(3).strip()

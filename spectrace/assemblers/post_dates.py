@@ -37,6 +37,16 @@ _VERB = re.compile(
 )
 
 
+_YEARLESS = re.compile(
+    r"(?i)\b(?:opened|commented|posted|replied)\b[^.\n]{0,60}?\bon\s+[A-Z][a-z]{2}[a-z]*\.? \d{1,2}\b(?!,? \d{4})"
+)
+
+
+def yearless_post(text: str) -> bool:
+    """A GitHub header printed without its year (``commented on Jul 2``: this year's)."""
+    return _YEARLESS.search(text) is not None
+
+
 def post_date(text: str) -> date | None:
     """The day a post header on this line was written, or None."""
     if (header := _HEADER.match(text)) is not None:

@@ -87,6 +87,16 @@ def about_sglang(text: str) -> bool:
     return _ABOUT.search(text) is not None
 
 
+def sglang_releases(text: str) -> set[Version]:
+    """Every release the line's forms name (two image tags on one line: two releases)."""
+    return {_numbers(m) for form in _FORMS for m in form.finditer(text)}
+
+
+def printed_release(text: str) -> bool:
+    """The line is check_env's own ``sglang: X`` (the release of the reporter's environment)."""
+    return _FORMS[0].search(text) is not None
+
+
 def find_sglang_version(text: str) -> Version | None:
     """(major, minor, patch[, post]) of the first form the line holds."""
     for form in _FORMS:

@@ -114,3 +114,45 @@ def test_an_algorithm_off_or_beside_another_is_not_the_runs(sentence: str) -> No
 def test_a_chinese_report_names_its_algorithm_and_release() -> None:
     evidence = _evidence("sglang版本：0.5.3", "使用EAGLE3投机解码时，服务在第二个请求崩溃。")
     assert [(e.points_to, e.worker_class) for e in evidence] == [("v1", "EAGLEWorker")]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        ["Baseline without speculation, for reference:"],
+        ["Speculative decoding crashes the server on the second request. Launch:"],
+    ],
+)
+def test_a_whole_command_in_a_text_about_speculation_is_not_none(before: list[str]) -> None:
+    assert not any(e.points_to == "none" for e in _evidence(*before, *WHOLE))
+
+
+def test_a_diff_removing_the_algorithm_flag_sets_nothing() -> None:
+    config_lines = [
+        " python -m sglang.launch_server \\",
+        "   --model-path /models/tiny \\",
+        "-  --speculative-algorithm EAGLE \\",
+        "   --tp 2",
+    ]
+    collector = ConfigCollector()
+    for n, text in enumerate(config_lines, 1):
+        collector.feed(LogLine("pr.md", n, 0, text, text, "plain", ""))
+    flags = collector.result().flags
+    assert "speculative_algorithm" not in flags and flags["tp_size"].value == 2
+
+
+def test_a_yearless_comment_header_leaves_the_posts_unbounded() -> None:
+    launch = "python3 -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE"
+    dated = _evidence("alice opened this issue on Mar 3, 2025 · 4 comments", launch)
+    assert [(e.points_to, e.worker_class) for e in dated] == [("v1", "EAGLEWorker")]
+    later = _evidence("alice opened this issue on Mar 3, 2025", "bob commented on Jul 2", launch)
+    assert [(e.points_to, e.worker_class) for e in later] == [(None, None)]
+
+
+def test_two_different_releases_and_no_check_env_name_none() -> None:
+    launch = "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE"
+    both = "Same on lmsysorg/sglang:v0.5.14-cu126; this log is from lmsysorg/sglang:v0.4.6.post1:"
+    (evidence,) = _evidence(both, launch)
+    assert evidence.worker_class is None and evidence.condition
+    (printed,) = _evidence("sglang: 0.4.6.post1", "I also tried sglang==0.5.14", launch)
+    assert printed.worker_class == "EAGLEWorker"  # check_env's line is the environment's
