@@ -103,9 +103,20 @@ _SUPPOSED = re.compile(
 )
 
 
+# words that put the named algorithm beside, before or apart from the reported run ("used to
+# run EAGLE", "before enabling EAGLE", "unlike the EAGLE crash in #5000", "fine with EAGLE; the
+# plain server crashes", "a plain server in prod", "without any speculation", a quoted title)
+_CONTRARY = re.compile(
+    r"(?i)\bwithout\b|\bno\s+spec|\bplain\b|\bnon-spec|\bdisabl|n't\b|\bnot\b|\bnever\b"
+    r"|\bused to\b|\bbefore\b|\bunlike\b|\bfixed\b|\bfine\b|\bworks?\b|\bworked\b|\bstaging\b"
+    r"|\bsame\s+(?:crash|bug|error|issue|problem)\b|#\d|[\"“][^\"”]*\b(?:eagle|ngram|nextn)"
+)
+
+
 def stated_enabled(text: str) -> bool:
-    """The line says an algorithm it names was enabled for the run it reports."""
-    if _SUPPOSED.search(text) is not None:
+    """The line says an algorithm it names was enabled for the run it reports (nothing on the
+    line sets that algorithm apart from the run: ``_CONTRARY``)."""
+    if _SUPPOSED.search(text) is not None or _CONTRARY.search(text) is not None:
         return False
     for m in _ALGORITHM.finditer(text):
         if _NEGATION.search(text[max(0, m.start() - 40) : m.start()]):
