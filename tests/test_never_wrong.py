@@ -181,6 +181,21 @@ CASES: dict[str, tuple[list[str], Want]] = {
         )
         for sentence in PLAIN_RUN_SENTENCES
     },
+    "a quoted report of EAGLE3, the writer's own run plain": ([
+        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+        "> We run EAGLE3 and it crashes after a few requests.", "",
+        "I get the same traceback without any speculative decoding:", *SGL_CRASH,
+    ], NONE),
+    "a quoted EAGLE3 launch, the writer's own run plain": ([
+        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+        f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "",
+        "I see the same crash on a plain server (no speculative flags at all):", *SGL_CRASH,
+    ], NONE),
+    "a quoted EAGLE3 launch, the writer's own NGRAM launch": ([
+        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+        f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "", "Same here, but on NGRAM:",
+        f"{SGL} --speculative-algorithm NGRAM", *SGL_CRASH,
+    ], want("NGRAMWorker")),
     # --- vLLM -----------------------------------------------------------------------------
     "a question naming eagle3 over a plain vLLM run": ([
         "Does vLLM support eagle3 with Qwen3-VL? Meanwhile my plain server (no speculative "
