@@ -28,82 +28,106 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
 
 
 SAMPLE_BYTES = 256 * 1024  # bytes of the first block whose byte counts choose the anchors
-MIN_ANCHOR = 3
-# Costs in units of one sre pass over a block (measured on gen_log, 2026-12-03): a memchr
-# pass (bytes.find of one byte) costs about 1/20 of it, and each place the byte occurs then
-# costs a Python step, as much as one pass per occurrence every 1,300 bytes; in an sre pass
-# each occurrence tries every tail of the group, about 1/5 of a pass per tail tried at
-# every byte.
-FIND_PASS = 0.05
-BYTES_PER_STEP = 1300
-TAIL_TRY = 5
+# Costs in units of one sre pass over a block whose anchor byte never occurs (~1.1 ms per 4 MiB
+# of gen_log; benchmarks/bench_scan.py's machine, 2026-12-03, Python 3.11, minimum of 9). Per
+# unit of the anchor byte's share of the input: sre spends ~2-10 ns where the byte occurs and
+# ~3 ns more per branch tried there (a branch that starts with another byte fails on one
+# compare); a bytes.find (memchr) pass costs ~1/30 of an sre pass, but each place the byte
+# occurs then costs a Python step (~0.5 us: find + match).
+MIN_TAIL = 3
+FIND_PASS = 0.035
+STEP = 1800.0
+OCCURRENCE = 20.0
+BRANCH = 12.0
 
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """Lines holding one of ``literals`` are found where ``first`` occurs: by ``bytes.find``
-    and ``pattern.match`` when the byte is rare, else by one sre pass of ``pattern``."""
+    """Lines holding one of ``literals``, found where ``first`` occurs: the pattern is a trie of
+    what follows that byte in each literal, each leaf checked by a lookbehind on the whole
+    literal, so a match is a line holding a literal (no false hit reaches Python). A rare byte
+    is found by ``bytes.find`` and matched in place, a common one by one sre pass."""
 
     first: bytes
-    pattern: re.Pattern[bytes]  # first + one of the literals' tails + the rest of the line
+    pattern: re.Pattern[bytes]
     literals: tuple[bytes, ...]
     by_find: bool
 
 
-def pass_cost(share: float, tails: int) -> tuple[float, bool]:
-    """What one anchor byte costs per block (``share``: how often it occurs; ``tails``: how
-    many literal tails follow it), and whether bytes.find beats an sre pass."""
-    by_find = FIND_PASS + share * BYTES_PER_STEP
-    by_sre = 1.0 + share * tails * TAIL_TRY
+def pass_cost(share: float, branches: int) -> tuple[float, bool]:
+    """One anchor's cost per block (``share``: how often its byte occurs; ``branches``: the
+    distinct bytes that follow it in its literals), and whether bytes.find beats an sre pass."""
+    by_find = FIND_PASS + share * STEP
+    by_sre = 1.0 + share * (OCCURRENCE + BRANCH * branches)
     return min(by_find, by_sre), by_find < by_sre
 
 
-def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[bytes, set[bytes]]:
-    """Re-anchor literals on few, rare bytes (greedy set cover): each anchor byte is one pass,
-    so fewer and rarer bytes mean less work. A literal's tail matches every line the literal
-    matches and a few more; each tail maps to the literals it stands for, so a line it finds
-    is kept only when it holds one of them."""
+def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[int, dict[bytes, int]]:
+    """Anchor byte -> {literal: where the byte sits in it}, by a greedy cover: each byte chosen
+    is one pass, priced by how often it occurs and how many branches it tries there; a literal
+    joins a byte already chosen for the price of its new branch only. A literal is anchored
+    where at least ``MIN_TAIL`` of its bytes follow (from its start, when shorter): each leaf's
+    lookbehind costs ~50 ns, so it must be reached rarely (``: `` of ``panic: `` is everywhere)."""
     todo = {lit for lit in literals if lit}
-    by_byte: dict[int, set[bytes]] = {}  # byte -> literals it can anchor
+    places: dict[int, dict[bytes, int]] = {}  # byte -> {literal: its first place there}
     for lit in sorted(todo):
-        for byte in sorted(set(lit[: max(len(lit) - MIN_ANCHOR, 0) + 1])):
-            by_byte.setdefault(byte, set()).add(lit)
+        for at in range(max(len(lit) - MIN_TAIL, 0) + 1):
+            places.setdefault(lit[at], {}).setdefault(lit, at)
     total = max(sum(freq), 1)
-    out: dict[bytes, set[bytes]] = {}
+    out: dict[int, dict[bytes, int]] = {}
     while todo:
-        best = min(sorted(by_byte), key=lambda b: _per_literal(freq[b] / total, by_byte[b] & todo))
-        for lit in by_byte[best] & todo:
-            out.setdefault(lit[lit.find(bytes([best])) :], set()).add(lit)
-        todo -= by_byte[best]
+        best = min(sorted(places), key=lambda b: _per_literal(freq[b] / total, places[b], out.get(b), todo))
+        taken = out.setdefault(best, {})
+        for lit in todo.intersection(places[best]):
+            taken[lit] = places[best][lit]
+        todo.difference_update(taken)
     return out
 
 
-def _per_literal(share: float, covered: set[bytes]) -> float:
-    return pass_cost(share, len(covered))[0] / len(covered) if covered else float("inf")
+def _per_literal(
+    share: float, places: dict[bytes, int], had: dict[bytes, int] | None, todo: set[bytes]
+) -> float:
+    new = todo.intersection(places)
+    if not new:
+        return float("inf")
+    old = {_next(lit, at) for lit, at in had.items()} if had else set()
+    branches = old | {_next(lit, places[lit]) for lit in new}
+    cost = pass_cost(share, len(branches))[0] - (pass_cost(share, len(old))[0] if had else 0.0)
+    return cost / len(new)
 
 
-def group_patterns(tails: dict[bytes, set[bytes]], freq: list[int]) -> list[Anchor]:
-    """One literal-prefixed pattern per first byte (never a top-level alternation, sre's slow
-    path), with the literals a line it finds must hold."""
-    groups: dict[int, set[bytes]] = {}
-    owners: dict[int, set[bytes]] = {}
-    for tail, lits in tails.items():
-        groups.setdefault(tail[0], set()).add(tail[1:])
-        owners.setdefault(tail[0], set()).update(lits)
+def _next(lit: bytes, at: int) -> int:
+    return lit[at + 1] if at + 1 < len(lit) else -1
+
+
+def group_patterns(groups: dict[int, dict[bytes, int]], freq: list[int]) -> list[Anchor]:
+    """One literal-prefixed pattern per anchor byte (never a top-level alternation, sre's slow
+    path); the line's end is consumed, so one match per line and pattern."""
     total = max(sum(freq), 1)
     out = []
-    for first, rests in sorted(groups.items()):
-        head = re.escape(bytes([first]))
-        if b"" in rests:  # a one-byte literal covers the whole group
-            body = b""
-        else:
-            body = b"(?:" + b"|".join(re.escape(r) for r in sorted(rests, key=len)) + b")"
-        # the line's end is consumed: one match per line and pattern
-        pattern = re.compile(head + body + rb"[^\n]*")
-        lits = tuple(sorted(owners[first], key=len))
-        by_find = pass_cost(freq[first] / total, len(rests))[1]
-        out.append(Anchor(bytes([first]), pattern, lits, by_find))
+    for first, placed in sorted(groups.items()):
+        trie: dict = {}
+        for lit, at in placed.items():
+            node = trie
+            for byte in lit[at + 1 :]:
+                node = node.setdefault(byte, {})
+            node.setdefault(None, []).append(lit[:at] and lit)  # b"": nothing before to check
+        body = _render(trie)
+        pattern = re.compile(re.escape(bytes([first])) + body + rb"[^\n]*")
+        branches = len({_next(lit, at) for lit, at in placed.items()})
+        by_find = pass_cost(freq[first] / total, branches)[1]
+        out.append(Anchor(bytes([first]), pattern, tuple(sorted(placed, key=len)), by_find))
     return out
+
+
+def _render(node: dict) -> bytes:
+    """A trie as nested alternations; a leaf is a lookbehind on its whole literals."""
+    ends = node.get(None, [])
+    if b"" in ends:  # a literal with nothing before its anchor ends here: matched already
+        return b""
+    alts = [re.escape(bytes([b])) + _render(node[b]) for b in sorted(k for k in node if k is not None)]
+    alts += [b"(?<=" + re.escape(lit) + b")" for lit in sorted(ends)]
+    return alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
 
 
 def _matches(anchor: Anchor, buf: bytearray, start: int, end: int) -> Iterator[re.Match[bytes]]:
@@ -152,18 +176,19 @@ class Prefilter:
         return self._re_starts(buf, start, end)
 
     def _re_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
-        """A tail's line counts only when it holds a literal the tail stands for: the same lines
-        hyperscan finds, so a false hit costs one ``in`` test here, not a parsed window."""
+        """Every match holds a literal, as hyperscan's do; only a window that starts inside a
+        line needs its first line checked (a lookbehind may see before the window)."""
         assert self._anchors is not None
         starts: set[int] = set()
         rfind = buf.rfind
         for anchor in self._anchors:
             for m in _matches(anchor, buf, start, end):
                 line_start = rfind(b"\n", start, m.start()) + 1 or start
-                if line_start not in starts and any(
-                    lit in buf[line_start : m.end()] for lit in anchor.literals
+                if line_start == start and not any(
+                    lit in buf[start : m.end()] for lit in anchor.literals
                 ):
-                    starts.add(line_start)
+                    continue
+                starts.add(line_start)
         return sorted(starts)
 
     def _hs_starts(self, buf: bytearray, start: int, end: int) -> list[int]:

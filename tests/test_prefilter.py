@@ -4,6 +4,7 @@ hyperscan finds, so a triage without it parses the same windows and reports the 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,39 @@ def test_a_window_of_a_block_is_judged_alone() -> None:
     lo, hi = 12, 12 + len(text)
     got = Prefilter(literals, use_hyperscan=False).line_starts(buf, lo, hi)
     assert got == [12, 24, 37]
+
+
+def test_every_literal_alone_on_a_line_is_found_where_its_bytes_are_common() -> None:
+    """Noise made of the literals' own bytes makes every byte common, so each literal is
+    anchored inside itself (a rare byte, or a trie behind a common one) and must still be found."""
+    literals = build_spec(RuleSet.load(), ()).prefilter.literals
+    pool = b"".join(literals)
+    rng = random.Random(7)
+    noise = [bytes(rng.choice(pool) for _ in range(60)).replace(b"\n", b" ") for _ in range(400)]
+    noise = [n for n in noise if not any(lit in n for lit in literals)]
+    lines = [*noise, *(b"   " + lit + b"   " for lit in literals)]
+    text = b"\n".join(lines) + b"\n"
+    buf = bytearray(text)
+    assert Prefilter(literals, use_hyperscan=False).line_starts(buf, 0, len(buf)) == truth(
+        text, literals
+    )
+
+
+def test_a_line_holding_only_an_mpi_frame_reaches_its_rule_without_hyperscan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``) [0x`` (OpenMPI's native frames): its ``)`` is everywhere in a log, so the fallback
+    anchors it behind that byte; the frames alone must still make a crash."""
+    from spectrace import prefilter
+    from spectrace.pipeline import analyse
+
+    monkeypatch.setattr(prefilter, "_hs", None)
+    log = tmp_path / "mpi.log"
+    noise = [f"[step {i}] loss (avg) {i / 7:.3f} (ok)" for i in range(2000)]
+    frames = [
+        f"[gpu-node3:0{41230 + r}] [ {n}] /opt/app/lib/libkern.so(launch+0x{n:x}1c) [0x7f3a{n:04x}]"
+        for r in (0,) for n in range(1, 4)
+    ]
+    log.write_text("\n".join([*noise, *frames, *noise[:50]]) + "\n", encoding="utf-8")
+    (inc,) = analyse([str(log)]).incidents
+    assert inc.exception_type == "Signal"
