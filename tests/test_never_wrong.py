@@ -298,6 +298,16 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "SGLang with EAGLE3 crashes:",
         f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
     ], want(*EAGLES)),
+    "a quoted vLLM eagle3 command, the writer's own run plain": ([
+        f"> vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
+        "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "",
+        "I see the same crash on a plain server (no speculative config at all):", *VLLM_CRASH,
+    ], NONE),
+    "a quoted sentence naming ngram, the writer's own run plain": ([
+        "> We use ngram speculative decoding and it crashes.", "",
+        "Same traceback here without any speculative decoding:", f"vllm serve {LLAMA}",
+        *VLLM_CRASH,
+    ], NONE),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "lookahead named as not used on TensorRT-LLM": ([
         "Not using lookahead decoding, just plain trtllm-serve:",
