@@ -69,6 +69,16 @@ PLAIN_RUN_SENTENCES = (
     "use it.",
 )
 
+# replies naming a release that is not the crashing run's: the fix, a suggestion, another report
+NOT_THE_RUNS_RELEASE = (
+    "Maintainer: could you try `pip install sglang==0.5.14`? It has the fix.",
+    "This is fixed in v0.5.14, please upgrade.",
+    "Upgrading to sglang 0.5.14 fixed it for me.",
+    "Closing: resolved by #9999, released in v0.5.14.",
+    "docker pull lmsysorg/sglang:v0.5.14-cu126 (the new image) fixes it.",
+    "The same crash was reported for sglang 0.4.6 in #3000.",
+)
+
 
 @dataclass(frozen=True)
 class Want:
@@ -196,6 +206,17 @@ CASES: dict[str, tuple[list[str], Want]] = {
         f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "", "Same here, but on NGRAM:",
         f"{SGL} --speculative-algorithm NGRAM", *SGL_CRASH,
     ], want("NGRAMWorker")),
+    **{
+        f"a release that is not the run's: {reply}": (
+            [f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH, reply],
+            want(*EAGLES, decide=False),
+        )
+        for reply in NOT_THE_RUNS_RELEASE
+    },
+    "a release the crash still happens on after upgrading": ([
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+        "Still happens after upgrading to v0.5.14.",
+    ], want("EAGLEWorkerV2")),
     # --- vLLM -----------------------------------------------------------------------------
     "a question naming eagle3 over a plain vLLM run": ([
         "Does vLLM support eagle3 with Qwen3-VL? Meanwhile my plain server (no speculative "
