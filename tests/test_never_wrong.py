@@ -329,6 +329,15 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Same traceback here without any speculative decoding:", f"vllm serve {LLAMA}",
         *VLLM_CRASH,
     ], NONE),
+    "a vllm-ascend release named as the fix": ([
+        "vllm serve deepseek-ai/DeepSeek-V3 --speculative-config '{\"method\": \"mtp\", "
+        "\"num_speculative_tokens\": 1}'",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/vllm_ascend/worker/model_runner_v1.py", line 1530, in execute_model',
+        "    model_output = self.model(",
+        "RuntimeError: ACL error",
+        "Fixed in vllm-ascend v0.18.0rc1, please upgrade.",
+    ], want("AscendEagleProposer", "MtpProposer", decide=False)),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "lookahead named as not used on TensorRT-LLM": ([
         "Not using lookahead decoding, just plain trtllm-serve:",
