@@ -39,13 +39,13 @@ from spectrace.path_frames import (
 _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9/.])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
+    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
     r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
-    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator)(?![\w.])"
+    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator)(?![\w./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
-    r"|\btest_(eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
+    r"|\btest_(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
 )
 # families whose proposers draft without a model (n-gram lookup, suffix trees) or with heads of
 # their own (Medusa): vLLM's and the plugin's classes for them stand apart from the base that
@@ -81,9 +81,49 @@ def is_base(sig: FrameSignature | None) -> bool:
 
 
 def family_words(text: str) -> set[str]:
-    """The speculative families a line names as words (in the tables' spelling)."""
-    return {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
-            for m in _WORD.finditer(text)}  # fmt: skip
+    """The speculative families a line names as words (in the tables' spelling); none from a
+    question or a suggestion ("does it happen with MTP?", "try ngram instead"), nor a family
+    named as off ("without MTP", "MTP disabled")."""
+    if _ASKED.search(text) or _LABELS.match(text) or _OTHER_RUN.search(text):
+        return set()
+    found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
+             for m in _WORD.finditer(text)
+             if not _OFF_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+             and not _OFF_AFTER.match(text, m.end())
+             and (m.group("test") or not _inside(_token(text, m), m.group(0)))}  # fmt: skip
+    return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
+
+
+def _token(text: str, m: re.Match[str]) -> str:
+    """The whitespace-delimited token the word sits in (a model id, a path, a file name)."""
+    start = max(text.rfind(" ", 0, m.start()), text.rfind("\t", 0, m.start())) + 1
+    end = len(text) if (stop := text.find(" ", m.end())) < 0 else stop
+    return text[start:end]
+
+
+def _inside(token: str, word: str) -> bool:
+    """The word is part of a longer id, path or file name (not the token itself: ``N-gram``)."""
+    return token.strip("`'\"()[]{},.;:!*") != word and _IN_TOKEN.match(token) is not None
+
+
+# a word inside a model id, a path or a file name (``org/Model-MTP``, ``serve_mtp_off.sh``)
+_IN_TOKEN = re.compile(r"[`'\"(]*[\w.-]*/|.*\.(?:sh|py|yaml|yml|json)\b|[\w.-]+[-_]\w")
+# a line about another run or a run without speculation: it works, it passed, a baseline, a
+# separate script, a comparison, a fixed bug, a feature not supported
+_OTHER_RUN = re.compile(
+    r"(?i)\b(?:works?|worked|working|fine|passed|separate|comparison|compared|baseline|staging"
+    r"|used to|fixed|unlike|same (?:crash|bug|error|issue) as|not supported|unsupported"
+    r"|n't support|no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment"
+    r"|tensor)|not using|not use|don'?t use|do not use)\b"
+)
+
+
+# a thread's labels (``labels: mtp/speculative-decode``) say what the tracker files it under
+_LABELS = re.compile(r"\s*labels?\s*:", re.I)
+# a line that asks or suggests rather than reports (a question mark ends its sentence)
+_ASKED = re.compile(r"(?i)\?(?:\s|$)|\b(?:try|trying|suggest\w*|should|could you|maybe)\b")
+_OFF_BEFORE = re.compile(r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$")
+_OFF_AFTER = re.compile(r"(?i)\s*(?:is |was )?(?:disabled|off|turned off)\b")
 
 
 def frame_sites(frames: Iterable[StackFrame]) -> list[BaseSite]:

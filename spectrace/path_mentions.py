@@ -105,6 +105,7 @@ _CONTRAST = re.compile(r"\b(?:unlike|compared|versus|vs\.?|similar(?:ly)?|other 
 # source that only tests for or imports a class (``isinstance(self.drafter, EagleProposer)``,
 # ``from ... import EagleProposer``): the class exists, not that this run built it
 _TYPE_TEST = re.compile(r"\bisinstance\(|\bissubclass\(|^\s*(?:from\s+[\w.]+\s+)?import\s")
+_QUESTION = re.compile(r"\?(?:\s|$)")
 # wrappers every V0 method ran under: naming one tells V0, not which proposer drafted
 _WRAPPERS = ("SpecDecodeWorker", "Top1Proposer", "SmallerTpProposerWorker")
 
@@ -180,8 +181,9 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
-        out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
-                for family in sorted(family_words(line.text))]  # fmt: skip
+        if not _diff_line(line.text):  # a diff's removed or added line is no run's method
+            out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
+                    for family in sorted(family_words(line.text))]  # fmt: skip
     return out
 
 
@@ -257,7 +259,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
              if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
     if not found or _diff_line(text) or text.lstrip(" >").startswith("#") or _CONTRAST.search(text):
         return []
-    if _TYPE_TEST.search(text):
+    if _TYPE_TEST.search(text) or _QUESTION.search(text):  # a question names no run's class
         return []
     if _EDIT.search(text):  # talk about fixes: only a class the line's own method builds
         said = {method_classes().get(m.group(1).lower()) for m in _METHOD_SAID.finditer(text)}

@@ -18,6 +18,8 @@ from spectrace.dialects.base import LogLine
 
 # ``@@ -116,9 +128,45 @@ context``: a hunk header and the line of the file it shows as context
 _HUNK = re.compile(r"^\s*@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
+# a Markdown fence that opens a diff (three backticks and "diff"): its lines carry the prefixes
+_FENCE = re.compile(r"^\s*`{3,}\s*diff\s*$")
 
 
 @dataclass(slots=True)
@@ -33,6 +35,9 @@ class DiffView:
         if (hunk := _HUNK.match(line.text)) is not None and not line.headed:
             self.source = line.source
             return self._kept(line, hunk.group(1))
+        if _FENCE.match(line.text) and not line.headed:  # a fenced diff pasted without headers
+            self.source, self.continued = line.source, False
+            return replace(line, text="")
         if self.source != line.source or line.headed:
             self.source = None
             return line

@@ -207,7 +207,7 @@ _DRAFT_ARCH = re.compile(r"Resolved architecture: (\w+)")
 _ARCH_METHODS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"Gemma4"), None),  # its own proposer, told by the draft's name (vllm_methods)
     (re.compile(r"Eagle3|P[Ee]agle"), "eagle3"),
-    (re.compile(r"Eagle"), "eagle"),
+    (re.compile(r"Eagle(?![\d_]*\d)"), "eagle"),  # not Eagle2_5_VL, a multimodal target
     (re.compile(r"DFlash"), "dflash"),
     (re.compile(r"DSpark"), "dspark"),
     (re.compile(r"MTP"), "mtp"),
@@ -226,6 +226,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"spec_decode.py",  # vLLM's example script and its --method
     b"speculative-config:",  # the YAML key of a --config file or a Helm value
     b"VLLM_USE_V1",  # the engine switch of 0.8-0.10 (vllm_finish._engine_by_date)
+    b"```diff",  # a fenced diff without hunk headers: its removed lines are not the run's
 )
 
 

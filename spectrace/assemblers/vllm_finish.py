@@ -14,6 +14,7 @@ from datetime import date
 from packaging.version import Version
 
 from spectrace.assemblers.post_dates import post_date
+from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named
@@ -39,6 +40,7 @@ def finish_vllm(
     """The inferred method, then the platform's class, written into ``config`` (the
     collector's own, still being built)."""
     _text_day(config, lines)
+    _bare_alone(config, lines)
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose)
     _platform(config, lines)
@@ -48,6 +50,25 @@ def finish_vllm(
     _engine_by_date(config, lines)
     _classes_disagree(config)
     _args_failed(config, lines)
+
+
+def _bare_alone(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A bare speculative JSON (``{"method": "eagle3", ...}``) with no line naming vLLM (a
+    draft-training framework's config takes the same keys): not a vLLM run's config."""
+    if any(_VLLM.search(line.text) for line in lines):
+        return
+    bare = {(e.source, e.lineno) for e in config.path_evidence
+            if "speculative" not in e.text and bare_spec_config(e.text) is not None}  # fmt: skip
+    if not bare:
+        return
+    config.path_evidence = [e for e in config.path_evidence if (e.source, e.lineno) not in bare]
+    config.flags = {k: f for k, f in config.flags.items()
+                    if not (k.startswith("speculative_config.") and (f.source, f.lineno) in bare)}  # fmt: skip
+    if not any(k.startswith("speculative_config.") for k in config.flags):
+        config.engine = None
+
+
+_VLLM = re.compile(r"(?i)vllm")
 
 
 def _text_day(config: RunConfig, lines: Sequence[LogLine]) -> None:

@@ -32,7 +32,7 @@ def test_a_draft_model_title_names_the_draft_model_proposer(tmp_path: Path) -> N
 
 
 def test_families_with_different_classes_are_a_condition(tmp_path: Path) -> None:
-    path = _path(tmp_path, ["# Works with N-gram, breaks with EAGLE", *ENGINE])
+    path = _path(tmp_path, ["# EAGLE and N-gram drafts both crash at capture", *ENGINE])
     assert (path.value, path.worker_class) == ("unknown", None)
     assert path.conditional is not None and "EagleProposer" in path.conditional
 
