@@ -117,6 +117,12 @@ _ASCEND_NAMED = re.compile(
 )
 
 
+# a release a line names as the fix or the one to move to, not the one the run had
+_ANOTHER_RELEASE = re.compile(
+    r"(?i)\b(?:fixed|resolved|upgrad\w*|update to|works (?:on|with|in)|newer|later|since)\b"
+)
+
+
 def ascend_named(text: str) -> bool:
     """The line names the vllm-ascend plugin (or Ascend NPUs) without showing the run on it."""
     return _ASCEND_NAMED.search(text) is not None
@@ -129,7 +135,10 @@ def ascend_signal(text: str) -> bool:
 
 def ascend_release(text: str) -> str | None:
     """The vllm-ascend release the line names (``vllm-ascend 0.17.0rc1``, an image tag
-    ``vllm-ascend:v0.19.1rc1``, ``vllm_ascend==0.11.0``): the plugin's classes change by it."""
+    ``vllm-ascend:v0.19.1rc1``, ``vllm_ascend==0.11.0``): the plugin's classes change by it;
+    not one named as the fix or an upgrade ("fixed in vllm-ascend v0.18.0rc1")."""
+    if _ANOTHER_RELEASE.search(text):
+        return None
     m = _ASCEND_RELEASE.search(text)
     return m.group(1) if m is not None else None
 
