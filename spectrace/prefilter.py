@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -75,24 +76,25 @@ def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[int, dict[bytes,
             places.setdefault(lit[at], {}).setdefault(lit, at)
     total = max(sum(freq), 1)
     out: dict[int, dict[bytes, int]] = {}
+    branches: dict[int, set[int]] = {}  # chosen byte -> the bytes that follow it
     while todo:
-        best = min(sorted(places), key=lambda b: _per_literal(freq[b] / total, places[b], out.get(b), todo))
+        best = min(sorted(places), key=lambda b: _per_literal(freq[b] / total, places[b], branches.get(b), todo))
         taken = out.setdefault(best, {})
         for lit in todo.intersection(places[best]):
             taken[lit] = places[best][lit]
+            branches.setdefault(best, set()).add(_next(lit, taken[lit]))
         todo.difference_update(taken)
     return out
 
 
 def _per_literal(
-    share: float, places: dict[bytes, int], had: dict[bytes, int] | None, todo: set[bytes]
+    share: float, places: dict[bytes, int], old: set[int] | None, todo: set[bytes]
 ) -> float:
     new = todo.intersection(places)
     if not new:
         return float("inf")
-    old = {_next(lit, at) for lit, at in had.items()} if had else set()
-    branches = old | {_next(lit, places[lit]) for lit in new}
-    cost = pass_cost(share, len(branches))[0] - (pass_cost(share, len(old))[0] if had else 0.0)
+    more = {_next(lit, places[lit]) for lit in new}.union(old or ())
+    cost = pass_cost(share, len(more))[0] - (pass_cost(share, len(old))[0] if old else 0.0)
     return cost / len(new)
 
 
@@ -171,7 +173,8 @@ class Prefilter:
             return self._hs_starts(buf, start, end)
         if self._anchors is None:
             sample = bytes(buf[start : min(end, start + SAMPLE_BYTES)])
-            freq = [sample.count(bytes([b])) for b in range(256)]
+            counts = Counter(sample)
+            freq = [counts[b] for b in range(256)]
             self._anchors = group_patterns(anchors(self.literals, freq), freq)
         return self._re_starts(buf, start, end)
 
