@@ -79,6 +79,15 @@ NOT_THE_RUNS_RELEASE = (
     "The same crash was reported for sglang 0.4.6 in #3000.",
 )
 
+# sentences naming a vLLM method beside a plain `vllm serve` run
+PLAIN_VLLM_SENTENCES = (
+    "Speculative decoding (ngram) was disabled when this crash happened.",
+    "We had ngram enabled earlier, but this crash is from a run without it.",
+    "MTP has been turned off for this deployment.",
+    "The eagle3 head is still downloading, so this run has no drafter yet.",
+    "Previously reported with MTP in #20000; here the server runs plain.",
+)
+
 
 @dataclass(frozen=True)
 class Want:
@@ -338,6 +347,12 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "RuntimeError: ACL error",
         "Fixed in vllm-ascend v0.18.0rc1, please upgrade.",
     ], want("AscendEagleProposer", "MtpProposer", decide=False)),
+    **{
+        f"a plain vLLM run beside the sentence: {sentence}": (
+            [sentence, f"vllm serve {LLAMA} --tensor-parallel-size 2", *VLLM_CRASH], NONE
+        )
+        for sentence in PLAIN_VLLM_SENTENCES
+    },
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "lookahead named as not used on TensorRT-LLM": ([
         "Not using lookahead decoding, just plain trtllm-serve:",
