@@ -11,6 +11,7 @@ from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
+from spectrace.assemblers.launch_span import quoted as in_quote
 from spectrace.assemblers.launch_span import suggests
 from spectrace.assemblers.post_dates import post_date, yearless_post
 from spectrace.assemblers.pyconfig import (
@@ -29,6 +30,7 @@ from spectrace.assemblers.sglang_version import (
     era_of,
     failing_releases,
     find_sglang_version,
+    other_release,
     pip_show_version,
     printed_release,
     sglang_releases,
@@ -214,7 +216,7 @@ class ConfigCollector:
             if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
                 self._named += [(name, line) for name in named_algorithms(text)]
             self._tested += [(name, line) for name in tested_algorithms(text)]
-            self._enabled = self._enabled or stated_enabled(text)
+            self._enabled = self._enabled or (stated_enabled(text) and not in_quote(line.raw))
         self._platform_and_release(line, text)
 
     def _note_post(self, text: str) -> None:
@@ -247,6 +249,8 @@ class ConfigCollector:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
+        elif other_release(text):
+            pass  # "fixed in v0.5.14, please upgrade", "reported for sglang 0.4.6 in #3000"
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
             named, printed = sglang_releases(text) | {release}, printed_release(text)
             self._releases |= {r[:3] for r in named}
@@ -257,8 +261,9 @@ class ConfigCollector:
             self._printed = self._printed or printed
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
-        self._bare |= bare_releases(text)
-        self._failing |= failing_releases(text)
+        if not other_release(text):
+            self._bare |= bare_releases(text)
+            self._failing |= failing_releases(text)
         self._about = self._about or about_sglang(text)
 
     def result(self) -> RunConfig:

@@ -151,7 +151,12 @@ def asks(text: str) -> bool:
 def starts(text: str) -> bool:
     if _START.search(text) is None and _ENV_NAME.match(text) is None:
         return False
-    return not asks(text)
+    return not asks(text) and not quoted(text)
+
+
+def quoted(text: str) -> bool:
+    """A Markdown ``>`` quote: another post's words in a reply, not the writer's own run."""
+    return _QUOTE.match(text) is not None
 
 
 def env_entry(texts: list[str]) -> tuple[str, str] | None:
@@ -344,7 +349,7 @@ class LaunchSpan:
         return self.head is not None
 
     def start(self, line: LogLine) -> bool:
-        if not starts(line.text):
+        if not starts(line.text) or quoted(line.raw):  # the reader may have dropped its ">"
             return False
         self.head, self.last, self.count, self.block = line, line, 1, -1
         self.quote = open_quote(clean(line.text)[:MAX_CHARS])

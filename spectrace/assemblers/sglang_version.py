@@ -92,6 +92,19 @@ def sglang_releases(text: str) -> set[Version]:
     return {_numbers(m) for form in _FORMS for m in form.finditer(text)}
 
 
+# a line naming a release that is not the reporter's run: the fix's, a suggestion, another report
+_OTHER = re.compile(
+    r"(?i)\bfix(?:ed|es)?\b|\bresolved\b|\breleased\b|\bplease\b|\bcould you\b|\btry\b"
+    r"|\breported\b|#\d|\bnew image\b|\?"
+)
+
+
+def other_release(text: str) -> bool:
+    """The line names a release as the fix, a suggestion or another report's, not the run's
+    (check_env's own ``sglang: X`` line is always the run's)."""
+    return _OTHER.search(text) is not None and not printed_release(text)
+
+
 def printed_release(text: str) -> bool:
     """The line is check_env's own ``sglang: X`` (the release of the reporter's environment)."""
     return _FORMS[0].search(text) is not None

@@ -118,6 +118,8 @@ def stated_enabled(text: str) -> bool:
     line sets that algorithm apart from the run: ``_CONTRARY``)."""
     if _SUPPOSED.search(text) is not None or _CONTRARY.search(text) is not None:
         return False
+    if text.lstrip().startswith(">"):
+        return False  # a quoted post: another writer's run
     for m in _ALGORITHM.finditer(text):
         if _NEGATION.search(text[max(0, m.start() - 40) : m.start()]):
             continue

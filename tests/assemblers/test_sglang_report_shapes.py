@@ -156,3 +156,17 @@ def test_two_different_releases_and_no_check_env_name_none() -> None:
     assert evidence.worker_class is None and evidence.condition
     (printed,) = _evidence("sglang: 0.4.6.post1", "I also tried sglang==0.5.14", launch)
     assert printed.worker_class == "EAGLEWorker"  # check_env's line is the environment's
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Could you try `pip install sglang==0.5.14`? It has the fix.",
+        "This is fixed in v0.5.14, please upgrade.",
+        "The same crash was reported for sglang 0.4.6 in #3000.",
+    ],
+)
+def test_a_release_named_as_the_fix_or_another_report_is_not_the_runs(reply: str) -> None:
+    launch = "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE"
+    (evidence,) = _evidence("sgl-project/sglang", launch, reply)
+    assert evidence.worker_class is None and evidence.condition
