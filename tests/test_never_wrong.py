@@ -389,7 +389,23 @@ def _wrong(path, wanted: Want) -> str | None:  # noqa: ANN001
     return None
 
 
-@pytest.mark.parametrize("name", list(CASES))
+# Open on 2026-12-03: the line reader strips a Markdown "> " quote from LogLine.text and .raw,
+# so no collector can tell another writer's quoted run from the writer's own (needs a
+# LogLine flag set in dialects; SG's launch_span.quoted is ready for it). Strict: a fix fails
+# these marks until they are removed.
+QUOTE_FLAG = "a quoted line cannot be told from the writer's own (LogLine has no quoted flag)"
+OPEN = {name: QUOTE_FLAG for name in CASES if name.startswith("a quoted ") and "plain" in name}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=OPEN[name]))
+        if name in OPEN
+        else name
+        for name in CASES
+    ],
+)
 def test_the_verdict_is_right_or_undecided(tmp_path: Path, name: str) -> None:
     lines, wanted = CASES[name]
     crashes = roots(run(tmp_path, lines, name="report.md"))
