@@ -193,7 +193,7 @@ def path_evidence(
         evidence = based + evidence
         if not based:  # a vLLM run's method named only in words
             engine = frames_engine(evidence) or engine_of(incident, config)
-            named = named_families(incident, mentions, since)
+            named = [] if _plain_vllm_launch(config) else named_families(incident, mentions, since)
             backend = config.flags.get("backend")  # trtllm-build, --backend trt
             flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
                 backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
@@ -204,6 +204,15 @@ def path_evidence(
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
+
+
+def _plain_vllm_launch(config: RunConfig) -> bool:
+    """The run's own vLLM command is shown and sets no speculative option: a method its
+    sentences name ("ngram was disabled", "MTP has been turned off") is not the run's."""
+    flags = config.flags
+    launched = any(f.origin == "launch_command" for f in flags.values())
+    spec = any(word in name for name in flags for word in ("specul", "draft", "num_spec"))
+    return config.engine == "vllm" and launched and not spec
 
 
 def _settled(evidence: Sequence[Evidence], conditions: bool = False) -> bool:
