@@ -200,16 +200,6 @@ CASES: dict[str, tuple[list[str], Want]] = {
         )
         for sentence in PLAIN_RUN_SENTENCES
     },
-    "a quoted report of EAGLE3, the writer's own run plain": ([
-        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
-        "> We run EAGLE3 and it crashes after a few requests.", "",
-        "I get the same traceback without any speculative decoding:", *SGL_CRASH,
-    ], NONE),
-    "a quoted EAGLE3 launch, the writer's own run plain": ([
-        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
-        f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "",
-        "I see the same crash on a plain server (no speculative flags at all):", *SGL_CRASH,
-    ], NONE),
     "a quoted EAGLE3 launch, the writer's own NGRAM launch": ([
         "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
         f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "", "Same here, but on NGRAM:",
@@ -328,16 +318,6 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "SGLang with EAGLE3 crashes:",
         f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
     ], want(*EAGLES)),
-    "a quoted vLLM eagle3 command, the writer's own run plain": ([
-        f"> vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
-        "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "",
-        "I see the same crash on a plain server (no speculative config at all):", *VLLM_CRASH,
-    ], NONE),
-    "a quoted sentence naming ngram, the writer's own run plain": ([
-        "> We use ngram speculative decoding and it crashes.", "",
-        "Same traceback here without any speculative decoding:", f"vllm serve {LLAMA}",
-        *VLLM_CRASH,
-    ], NONE),
     "a vllm-ascend release named as the fix": ([
         "vllm serve deepseek-ai/DeepSeek-V3 --speculative-config '{\"method\": \"mtp\", "
         "\"num_speculative_tokens\": 1}'",
@@ -389,22 +369,9 @@ def _wrong(path, wanted: Want) -> str | None:  # noqa: ANN001
     return None
 
 
-# Open on 2026-12-03: the line reader strips a Markdown "> " quote from LogLine.text and .raw,
-# so no collector can tell another writer's quoted run from the writer's own (needs a
-# LogLine flag set in dialects; SG's launch_span.quoted is ready for it). Strict: a fix fails
-# these marks until they are removed.
-QUOTE_FLAG = "a quoted line cannot be told from the writer's own (LogLine has no quoted flag)"
-OPEN = {name: QUOTE_FLAG for name in CASES if name.startswith("a quoted ") and "plain" in name}
-
-
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=OPEN[name]))
-        if name in OPEN
-        else name
-        for name in CASES
-    ],
+    list(CASES),
 )
 def test_the_verdict_is_right_or_undecided(tmp_path: Path, name: str) -> None:
     lines, wanted = CASES[name]
