@@ -146,10 +146,19 @@ def _code_line(line: LogLine, code: re.Match[str]) -> LogLine:
 
 def _frame(parts: list[str]) -> tuple[str, int] | None:
     """The plain frame line (and its line number) a heading folded over ``parts`` names; rich
-    folds a long path anywhere and wraps words at a blank, so both joins are tried."""
-    for text in ("".join(parts), " ".join(parts)):
+    folds a long path anywhere and wraps words at a blank, and one heading can hold both
+    breaks (a folded path, then ``in`` wrapped before the function), so every mix is tried."""
+    for text in _joins(parts):
         if (m := _HEADING.fullmatch(text)) is not None:
             return f'  File "{m["file"]}", line {m["line"]}, in {m["func"]}', int(m["line"])
         if (m := _NO_FILE.fullmatch(text)) is not None:
             return f'  File "", line {m["line"]}, in {m["func"]}', int(m["line"])
     return None
+
+
+def _joins(parts: list[str]) -> list[str]:
+    """``parts`` joined with nothing or a blank at each break (at most 2**(MAX_HEADING-1))."""
+    texts = [parts[0]] if parts else [""]
+    for part in parts[1:]:
+        texts = [text + glue + part for text in texts for glue in ("", " ")]
+    return texts

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from rich.traceback import Traceback
 
@@ -66,8 +67,9 @@ def test_a_wide_panel_with_locals_is_one_crash_with_its_frames(tmp_path: Path) -
     assert inc.frames[-1].code == "return sizes[n]"
 
 
-def test_a_narrow_panel_folds_its_path_and_is_read_whole(tmp_path: Path) -> None:
-    lines = rendered(36)
+@pytest.mark.parametrize("width", [32, 36, 40, 44])  # the fold falls elsewhere in the path
+def test_a_narrow_panel_folds_its_path_and_is_read_whole(tmp_path: Path, width: int) -> None:
+    lines = rendered(width)
     assert not any(Path(__file__).name in line and " in _grow" in line for line in lines)
     (inc,) = roots(tmp_path, lines)
     assert inc.exception_type == "IndexError"
@@ -94,7 +96,7 @@ def test_a_paste_cut_inside_the_first_heading_and_the_locals_keeps_what_it_has(
     lines = rendered(36, locals_=True)
     first = next(n for n, line in enumerate(lines) if "❱" in line)
     end = next(n for n, line in enumerate(lines) if "locals" in line and n > first)
-    (inc,) = roots(tmp_path, lines[2:end + 2])  # from the heading's second piece to a local
+    (inc,) = roots(tmp_path, lines[2 : end + 2])  # from the heading's second piece to a local
     assert inc.exception_type == "Traceback"  # its exception line was cut away
     assert where(inc)[-1][1:] == (where(roots(tmp_path, lines)[0])[0][1], "rendered")
 
