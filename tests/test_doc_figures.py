@@ -184,6 +184,7 @@ ROUND_WORDS = {
     "thirteen": 13,
     "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
 }
 
 
