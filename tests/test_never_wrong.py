@@ -130,6 +130,11 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Speculative decoding crashes the server after ~200 requests. Launch:", "",
         f"{SGL} --tp 2 --port 30000", "", *SGL_CRASH,
     ], SPECULATED),
+    "a title and caption naming MTP over a launch cut before its speculative flags": ([
+        "# [Bug] decode node with DP attention + MTP crashes", "",
+        "decode node TP8+MTP launch cmd:", "```", f"{SGL} \\", "--tp 8 \\",
+        "--disaggregation-mode decode", *SGL_CRASH,
+    ], SPECULATED),
     "accept len in the failing log beside a plain reference launch": ([
         "For reference the plain server (no speculation) is started like this and is stable:",
         f"{SGL} --tp 2", "", "The failing server log:",

@@ -88,7 +88,12 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
 _MARKER = re.compile(r"Dynamic speculation\b.*?(?:threshold\D{0,3}(\d{1,9})|$)", re.I)
 _SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's test folders
 # words that say the text is about a speculating run: a plain command beside them is not "none"
-_SPEC_WORDS = re.compile(r"(?i)specul|spec[ -]?decod|draft[ _-]model|accept len|投机")
+# (an algorithm's name too: a title or caption saying "TP8+MTP" over a command cut before
+# its speculative flags)
+_SPEC_WORDS = re.compile(
+    r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机"
+    r"|\b(?:MTP|NEXTN|NextN|EAGLE3?|Eagle3?|eagle3?|NGRAM|N-?gram|ngram|DFlash|DFLASH|Medusa)\b"
+)
 # ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
 # call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
 _REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")

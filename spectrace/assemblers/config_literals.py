@@ -82,4 +82,5 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"spec decod",
     b"draft model",
     "投机".encode(),
+    b"MTP",  # "TP8+MTP launch cmd:" over a command cut before its flags (the other names are prose's)
 )
