@@ -222,6 +222,10 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Still happens after upgrading to v0.5.14.",
     ], want("EAGLEWorkerV2")),
     # --- vLLM -----------------------------------------------------------------------------
+    "a draft model launched with a method option vLLM does not parse": ([
+        f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
+        "  --speculative-method dflash \\", "  --num-speculative-tokens 7", *VLLM_CRASH,
+    ], want("DFlashProposer")),
     "a question naming eagle3 over a plain vLLM run": ([
         "Does vLLM support eagle3 with Qwen3-VL? Meanwhile my plain server (no speculative "
         "config) crashes:", "", "vllm serve Qwen/Qwen3-VL-8B-Instruct --tensor-parallel-size 2",

@@ -33,6 +33,7 @@ from spectrace.assemblers.pyrepr import parse_dict_repr
 from spectrace.assemblers.vllm_config import method_from_model
 from spectrace.dialects.base import LogLine
 
+_METHOD_OPTION = re.compile(r"--spec(?:ulative)?[-_](?:decoding[-_])?method")
 _ENV = re.compile(
     r"(?:^|[\s;'\"(])(?:export\s+)?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)=([^\s;'\"]*)"
 )
@@ -221,8 +222,9 @@ def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model:
             continue
         flags[name] = convert(table.row(dest), value)
         where[name] = lines[args[index][1]]
-    _vllm_spec(engine, flags, where)
     unknown = tuple(token for token, _ in parsed.extras)
+    _stated_method(engine, args, unknown, lines, flags, where)
+    _vllm_spec(engine, flags, where)
     env = find_env_assignments("\n".join(clean(line.text) for line in lines))
     where |= {name: lines[0] for name in env}
     return LaunchCommand(engine, flags, env, unknown, model, where, parsed.before)
@@ -360,6 +362,27 @@ def _json_scalar(value: str) -> object:
         return json.loads(value)
     except ValueError:
         return value
+
+
+def _stated_method(
+    engine: str,
+    args: list[tuple[str, int]],
+    unknown: tuple[str, ...],
+    lines: list[LogLine],
+    flags: dict[str, object],
+    where: dict[str, LogLine],
+) -> None:
+    """A ``--speculative-method X`` no release of vLLM parses (a fork's, a plugin's or a
+    user's guess) still says the method the user ran: it outranks the draft-model default a
+    bare ``--speculative-model`` implies, which would name the wrong proposer."""
+    if engine != "vllm" or "method" in flags:
+        return
+    for at, (token, line_index) in enumerate(args[:-1]):
+        value = args[at + 1][0]
+        if token in unknown and _METHOD_OPTION.fullmatch(token) and not value.startswith("-"):
+            flags["method"] = value.strip("'\"").lower()
+            where["method"] = lines[line_index]
+            return
 
 
 def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine]) -> None:
