@@ -46,6 +46,8 @@ _WORD = re.compile(
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
     r"|\btest_(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
+    # vLLM's model-named MTP methods (``qwen3_next_mtp``, ``deepseek_mtp``) written as the value
+    r"|(?<![\w/.-])(?:[a-z][a-z0-9]*_)+(?P<method>mtp)(?![\w./-])"
 )
 # families whose proposers draft without a model (n-gram lookup, suffix trees) or with heads of
 # their own (Medusa): vLLM's and the plugin's classes for them stand apart from the base that
@@ -90,7 +92,7 @@ def family_words(text: str) -> set[str]:
              for m in _WORD.finditer(text)
              if not _OFF_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
              and not _OFF_AFTER.match(text, m.end())
-             and (m.group("test") or not _inside(_token(text, m), m.group(0)))}  # fmt: skip
+             and (m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)))}  # fmt: skip
     return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
 
 

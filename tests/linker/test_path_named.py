@@ -37,6 +37,13 @@ def test_families_with_different_classes_are_a_condition(tmp_path: Path) -> None
     assert path.conditional is not None and "EagleProposer" in path.conditional
 
 
+def test_a_model_named_mtp_method_beside_another_family_is_a_condition(tmp_path: Path) -> None:
+    path = _path(tmp_path, ["# TP=2 spec decode (glm4_moe_mtp / DFlash) crashes at sync", *ENGINE])
+    assert (path.value, path.worker_class) == ("unknown", None)
+    assert path.conditional is not None
+    assert "EagleProposer" in path.conditional and "DFlashProposer" in path.conditional
+
+
 def test_a_test_id_on_the_plugin_names_its_classes_by_release(tmp_path: Path) -> None:
     lines = ["INFO 05-02 10:00:00 [__init__.py:40] Platform plugin ascend is activated",
              "FAILED tests/e2e/test_spec.py::test_ngram_correctness - RuntimeError",
