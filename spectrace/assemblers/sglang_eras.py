@@ -17,6 +17,7 @@ from datetime import date
 from functools import cache
 from importlib import resources
 
+from spectrace.assemblers import release_dates
 from spectrace.errors import RuleError
 
 TABLE = "paths/sglang_eras.toml"
@@ -192,12 +193,10 @@ def newest_at(day: date) -> Version | None:
     """The newest release whose code a run on ``day`` can hold: SGLang's main branch of that
     day ships by the second release first published after it at the latest (the first may
     have been cut before the day). None when the table cannot bound it: fewer than two
-    releases after the day, or a day before the table starts (a clock that was not set)."""
-    rows = published()
-    if not rows or day < rows[0][1]:
-        return None
-    after = [release for release, first in rows if first > day]
-    return after[1] if len(after) > 1 else None
+    releases after the day, or a day before the table starts (a clock that was not set).
+    The rule is release_dates.bound, shared with vLLM, vLLM-Ascend and TensorRT-LLM."""
+    bound = release_dates.newest_at("sglang", day)
+    return None if bound is None else _version(str(bound), "published")
 
 
 def v1_gone() -> Version:
