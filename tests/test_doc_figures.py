@@ -185,6 +185,10 @@ ROUND_WORDS = {
     "fourteen": 14,
     "fifteen": 15,
     "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
 }
 
 
