@@ -77,8 +77,19 @@ def code_flags(line: LogLine) -> str | None:
     server's own log record quoting a flag in a hint sets nothing) or quotes none."""
     if line.headed or line.text.lstrip().startswith(("--", "`--", "- --")):
         return None
-    spans = _CODE_FLAGS.findall(line.text)
+    # each span ends at its own shell operator: ``--dcp-size > 1`` in a sentence is a condition,
+    # and must not end the flags the later spans quote
+    spans = [_span_flags(span) for span in _CODE_FLAGS.findall(line.text)]
     return " ".join(spans) if spans else None
+
+
+def _span_flags(span: str) -> str:
+    """The span up to a shell operator (a comparison in prose) outside its quoted values."""
+    end = _SPAN_END.search(re.split(r"['\"]", span, maxsplit=1)[0])
+    return span[: end.start()] if end is not None else span
+
+
+_SPAN_END = re.compile(r"\s(?:[<>]=?|\|\|?|&&|;)(?=\s|$)")
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")

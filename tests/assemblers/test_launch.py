@@ -471,6 +471,20 @@ def test_flags_quoted_as_inline_code_in_a_sentence(tmp_path: Path) -> None:
     assert "disable_overlap_schedule" not in flags
 
 
+def test_a_comparison_in_one_quoted_span_does_not_end_the_next(tmp_path: Path) -> None:
+    """``--data-parallel-size > 1`` quoted in a sentence is a condition, not a shell redirect:
+    the JSON a later span gives vLLM's speculative config is still read (its members elided)."""
+    log = tmp_path / "issue.txt"
+    log.write_text(
+        "Running vLLM with `--data-parallel-size > 1` plus"
+        " `--speculative-config '{\"method\": \"mtp\", ...}'` hangs at the first step.\n"
+        "A plain `--tensor-parallel-size 4 | tee run.log` is fine.\n",
+        encoding="utf-8",
+    )
+    flags = analyse([str(log)]).config.flags
+    assert (flags["speculative_config.method"].value, flags["speculative_config.method"].lineno) == ("mtp", 1)
+
+
 def test_entry_point_and_flags_quoted_on_separate_bullets(tmp_path: Path) -> None:
     """A change summary: one bullet names the entry point as inline code amid prose, later
     bullets quote the flags; the flags are read as that server's, the bullets' words are not."""
