@@ -44,7 +44,8 @@ _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLA
                     "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
                     "test_ngram", "test_draft_model", "test_dflash", "test_suffix",
                     "Lookahead", "LookAhead", "lookAhead", "Look-ahead", "Arctic ",
-                    "arctic_speculator", "arctic speculator")  # fmt: skip
+                    "arctic_speculator", "arctic speculator",
+                    "_mtp ", "_mtp`", "_mtp,")  # fmt: skip  (vLLM's model-named MTP methods)
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
 WRAPPER_CONDITION = (

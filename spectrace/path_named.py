@@ -13,6 +13,7 @@ for the method, by its release (a condition without one).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
@@ -20,7 +21,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
-from spectrace.path_frames import symbol_signatures
+from spectrace.path_frames import method_signature, symbol_signatures
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
@@ -38,6 +39,8 @@ def named_family_evidence(
     verdict of the one class they all run on, or the condition over their classes; for
     TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
     ``_trtllm``."""
+    if engine is None and any(_vllm_spelled(text) for *_, text in named):
+        engine = "vllm"  # a method value only vLLM's config spells (``qwen3_next_mtp``)
     plugin = _on_plugin(config, engine)
     if named and engine == "trtllm":
         return _trtllm(named, engine_flow)
@@ -58,6 +61,20 @@ def named_family_evidence(
         return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls)]
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
+
+
+# a config value written as one snake_case token (``glm4_moe_mtp``, ``ngram_gpu``)
+_VALUE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
+
+
+def _vllm_spelled(text: str) -> bool:
+    """The line writes a speculative method as only vLLM's ``speculative_config.method`` spells
+    it (a ``[[method]]`` value of vLLM's table that SGLang's and TensorRT-LLM's lack): the text
+    is about a vLLM run even where no line names the engine."""
+    return any(method_signature("vllm", value) is not None
+               and method_signature("sglang", value) is None
+               and method_signature("trtllm", value) is None
+               for value in _VALUE.findall(text))  # fmt: skip
 
 
 def _on_plugin(config: RunConfig, engine: str | None) -> bool:

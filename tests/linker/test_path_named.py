@@ -44,6 +44,19 @@ def test_a_model_named_mtp_method_beside_another_family_is_a_condition(tmp_path:
     assert "EagleProposer" in path.conditional and "DFlashProposer" in path.conditional
 
 
+def test_a_method_value_only_vllm_spells_names_the_engine(tmp_path: Path) -> None:
+    """A title writing the method as vLLM's config value (``glm4_moe_mtp``) over a crash with
+    no frame of any engine: the value itself says the run is vLLM's, so its class decides; the
+    same words with a value SGLang also spells (``frozen_kv_mtp``) name no engine."""
+    crash = ["Traceback (most recent call last):", '  File "/app/bench.py", line 3, in <module>',
+             "RuntimeError: illegal address"]  # fmt: skip
+    path = _path(tmp_path, ["# illegal address with glm4_moe_mtp and 4 draft tokens", *crash])
+    assert (path.value, path.worker_class, path.framework) == ("other", "EagleProposer", "vllm")
+    (tmp_path / "b").mkdir()
+    other = _path(tmp_path / "b", ["# illegal address with frozen_kv_mtp and 4 draft tokens", *crash])
+    assert (other.worker_class, other.framework) == (None, None)
+
+
 def test_a_test_id_on_the_plugin_names_its_classes_by_release(tmp_path: Path) -> None:
     lines = ["INFO 05-02 10:00:00 [__init__.py:40] Platform plugin ascend is activated",
              "FAILED tests/e2e/test_spec.py::test_ngram_correctness - RuntimeError",
