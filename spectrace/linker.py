@@ -97,6 +97,11 @@ def _loops_decide(
         return str(flag.value).upper() in EAGLE_FAMILY
     if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
         return True
+    named = config.flags.get("named_algorithm")  # stated as the run's: its era's condition
+    if named is not None and eagle_family(str(named.value)) and any(
+        e.condition and e.reason.startswith(PROSE_REASON) for e in config.path_evidence
+    ):
+        return True
     if "eagle_draft_graph" in config.flags:  # only the EAGLE-type workers capture a draft graph
         return True
     if load is not None and load.accept_len is not None:  # NGRAM logs accept len too

@@ -32,6 +32,14 @@ class Bounds:
     both_settings: bool = False
     enabled: bool = False  # a sentence says the algorithm it names was on for the run
     tested: bool = False  # the algorithm is what a named SGLang test runs, its switch unknown
+    knobs: bool = False  # a command sets EAGLE knobs (topk, steps) but no algorithm flag
+
+
+# a command's settings only the EAGLE-type workers read: set with no --speculative-algorithm
+# (an RL trainer's `--sglang-speculative-*` pass-through, a cut paste), the algorithm the text
+# names is the one they configure
+EAGLE_KNOBS = ("speculative_eagle_topk", "speculative_num_steps", "enable_multi_layer_eagle")
+_KNOB_KEEP = (*EAGLE_KNOBS, "disable_overlap_schedule", "pp_size")
 
 
 def config_evidence(
@@ -59,7 +67,8 @@ def config_evidence(
         verdict = verdict_from_launch(launch, era, env, release, newest)
         where = (algo.source, algo.lineno)
     elif named is not None:
-        verdict = named_verdict(named, switch, bounds)
+        knobs = {k: f.value for k, f in flags.items() if k in _KNOB_KEEP and f.origin == "launch_command"}
+        verdict = named_verdict(named, switch, bounds, knobs if bounds.knobs else None)
         where = (switch.source, switch.lineno) if switch else (named.source, named.lineno)
     else:
         return []
@@ -78,9 +87,15 @@ def _speculation_named(flags: Mapping[str, FlagValue]) -> bool:
     return any(name in flags for name in names)
 
 
-def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) -> DumpVerdict | None:
-    """An algorithm named in the text, nothing launched shown: with the spec-v2 setting the
-    text states, or alone where the release it names leaves one worker."""
+def named_verdict(
+    named: FlagValue,
+    switch: FlagValue | None,
+    bounds: Bounds,
+    knobs: Mapping[str, object] | None = None,
+) -> DumpVerdict | None:
+    """An algorithm named in the text, nothing launched shown (or a command's EAGLE knobs
+    without its algorithm flag): with the spec-v2 setting the text states, or alone where
+    the release it names leaves one worker."""
     if switch is not None and (not isinstance(switch.value, bool) or bounds.both_settings):
         return None  # a text comparing both settings names neither
     if bounds.tested and switch is None:
@@ -88,7 +103,7 @@ def named_verdict(named: FlagValue, switch: FlagValue | None, bounds: Bounds) ->
     if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
     setting = switch.value if switch is not None else None
-    verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest)  # type: ignore[arg-type]
+    verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest, knobs)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's
     return verdict if stated or verdict is None or verdict.points_to else None
 

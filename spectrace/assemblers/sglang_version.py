@@ -20,6 +20,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang  ", b"sglang\t",  # pip list / conda list rows pad the name column
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
     b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
+    b"sglang/srt/managers/scheduler", b"SGLangEngine",  # SGLang's own scheduler frame, RL actor
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
 )  # fmt: skip
 
@@ -51,7 +52,12 @@ _BARE = re.compile(
     + _NUMBER
     + r"(?![\w.]*\d)(?![\w-])"
 )
-_ABOUT = re.compile(r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b")
+# the word, the repository, SGLang's own scheduler in a frame (every scheduler traceback runs
+# ``sglang/srt/managers/scheduler.py``), an RL trainer's rollout actor ``(SGLangEngine pid=N)``
+_ABOUT = re.compile(
+    r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b"
+    r"|\bsglang/srt/managers/scheduler|\bSGLangEngine\b"
+)
 
 
 # a bare release the line says broke ("(v0.5.13 regression)", "regression in v0.5.13", "fails
@@ -83,7 +89,8 @@ def _numbers_of(parts: tuple[str | None, ...]) -> Version:
 
 
 def about_sglang(text: str) -> bool:
-    """The line names sglang (the word, or its repository)."""
+    """The line names sglang (the word, its repository) or runs its code (a scheduler frame, a
+    rollout engine's actor prefix): a text showing SGLang's own process is about SGLang."""
     return _ABOUT.search(text) is not None
 
 

@@ -11,6 +11,7 @@ that names two settings or two worker families names neither.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_launch
 from spectrace.assemblers.sglang_eras import Version
@@ -69,7 +70,8 @@ def spec_v2_settings(text: str) -> set[bool]:
 def named_algorithms(text: str) -> list[str]:
     """The speculative algorithms a sentence names, in SGLang's spelling (EAGLE3, NEXTN...);
     one named as off ("turning off EAGLE", "without NGRAM") reads as OFF, which names none."""
-    out = []
+    label = _LABEL.match(text)
+    out = ["OFF"] if label is not None and label.group("off") is not None else []  # "spec: none"
     for m in _ALGORITHM.finditer(text):
         word = re.sub(r"[-_ ]", "", m.group(1).lower())
         if word == "standalone" and not _standalone_spec(text, m):
@@ -85,7 +87,8 @@ def named_algorithms(text: str) -> list[str]:
 # ... or one it says failed ("EAGLE speculative decoding crashes with X", "crash with EAGLE3"),
 # or the reporter says they ran ("we run EAGLE", "I'm using EAGLE3")
 _FAILED = (
-    r"(?:fails?|failed|failing|crash\w*|hangs?|hung|errors?\b|breaks|broke|segfault\w*|OOMs?\b)"
+    r"(?:fails?|failed|failing|crash\w*|hangs?|hung|errors?\b|breaks|broke|segfault\w*|OOMs?\b"
+    r"|illegal memory access|out of memory|IMA\b|deadlocks?\b|NaNs?\b)"
 )
 _ENABLED_AFTER = re.compile(
     r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b|^[^.;!?]{0,40}?\b" + _FAILED
@@ -94,7 +97,7 @@ _ENABLED_BEFORE = re.compile(
     r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on|(?:when|while|after|I'm|I am|we're|we are)\s+"
     r"(?:using|running|serving with)|(?:I|we)\s+(?:use|used|run|ran|serve|served|deploy(?:ed)?)|"
     + _FAILED
-    + r"\s+(?:with|when using|using|under))\b[^.;!?]{0,30}$"
+    + r"\s+(?:with|when using|using|under|during|in))\b[^.;!?]{0,30}$"
     r"|(?:开启|启用|使用|打开|采用|用了)\s*[`'\"]?$"  # the same in Chinese reports: "使用EAGLE3"
 )
 _OFF_AFTER = re.compile(r"(?i)^[^.;!?]{0,40}?\b(?:off|disabled|removed|not used|unset)\b")
@@ -113,13 +116,29 @@ _CONTRARY = re.compile(
 )
 
 
+# an environment list's or an issue template's label for the run's algorithm ("- Speculative
+# Algorithm: EAGLE-2 with FR-Spec", "**spec decoding**: EAGLE3, topk 1", "spec: NEXTN")
+_LABEL = re.compile(
+    r"(?i)^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?(?:\*\*|__)?(?:speculative|spec)(?:[ _-]?decod\w*)?"
+    r"(?:[ _-]?(?:algorithm|algo|method|mode))?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?[`'\"]?"
+    r"(?=(?:eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)(?![A-Za-z_])|(?P<off>none|"
+    r"off|disabled|no\b|n/a\b|-\s*$))"
+)
+
+
+def set_apart(text: str) -> bool:
+    """The line asks or supposes (``_SUPPOSED``), sets a name apart from the reported run
+    (``_CONTRARY``) or quotes another post: the algorithms it names are not the run's."""
+    return bool(_SUPPOSED.search(text) or _CONTRARY.search(text) or text.lstrip().startswith(">"))
+
+
 def stated_enabled(text: str) -> bool:
     """The line says an algorithm it names was enabled for the run it reports (nothing on the
-    line sets that algorithm apart from the run: ``_CONTRARY``)."""
-    if _SUPPOSED.search(text) is not None or _CONTRARY.search(text) is not None:
+    line sets that algorithm apart from the run: ``_CONTRARY``), or labels it as the run's."""
+    if set_apart(text):
         return False
-    if text.lstrip().startswith(">"):
-        return False  # a quoted post: another writer's run
+    if (label := _LABEL.match(text)) is not None:
+        return label.group("off") is None
     for m in _ALGORITHM.finditer(text):
         if _NEGATION.search(text[max(0, m.start() - 40) : m.start()]):
             continue
@@ -181,15 +200,19 @@ def prose_verdict(
     era: str | None,
     release: Version | None,
     newest: Version | None = None,
+    knobs: Mapping[str, object] | None = None,
 ) -> DumpVerdict | None:
     """The era table's answer for an algorithm and a spec-v2 setting (None: not said) the text
-    names, with nothing else of the launch known."""
-    flags = {"speculative_algorithm": algorithm}
+    names, with nothing else of the launch known but ``knobs``: a command's speculative
+    settings given without its algorithm flag (``--speculative-eagle-topk 2``)."""
+    flags = {**(knobs or {}), "speculative_algorithm": algorithm}
     verdict = verdict_from_launch(flags, era, spec_v2, release, newest)
     if verdict is None:
         return None
     why = verdict.reason.split(": ", 1)[-1]
     setting = "" if spec_v2 is None else f" with SGLANG_ENABLE_SPEC_V2={'1' if spec_v2 else '0'}"
+    if knobs:
+        setting += " (a command's " + ", ".join(sorted(knobs)) + " with no --speculative-algorithm)"
     return DumpVerdict(
         verdict.points_to,
         verdict.worker_class,
