@@ -46,11 +46,19 @@ _SGLANG_RANK = re.compile(r"^(?:DP\d+ )?(?:PP\d+ )?TP\d+(?: EP\d+)?$")  # SGLang
 
 
 def frame_engines(incident: Incident) -> set[str]:
-    """The frameworks whose code the crash's own frames ran (an old SGLang crash may pass
-    through vLLM's layers too)."""
+    """The frameworks whose code the crash's own frames ran, each frame's the package nearest
+    its file (a vLLM venv under ``/work/sglang/`` is vLLM's). SGLang up to 0.4 ran vLLM's
+    layers and distributed code, and vLLM never imports sglang: a record with frames of both
+    is SGLang's, so a vLLM command pasted beside it for comparison is not its run."""
     frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
-    files = [f.file.replace("\\", "/") for f in frames]
-    return {engine for root, engine in _FRAME_ROOTS if any(root in file for file in files)}
+    engines = {e for f in frames if (e := _file_engine(f.file.replace("\\", "/"))) is not None}
+    return engines - {"vllm"} if "sglang" in engines else engines
+
+
+def _file_engine(file: str) -> str | None:
+    """The framework whose package directory comes last in the path, or None."""
+    hits = [(file.rfind(root), engine) for root, engine in _FRAME_ROOTS if root in file]
+    return max(hits)[1] if hits else None
 
 
 def engine_of(incident: Incident, config: RunConfig) -> str | None:

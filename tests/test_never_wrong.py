@@ -327,6 +327,18 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "SGLang with EAGLE3 crashes:",
         f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
     ], want(*EAGLES)),
+    "an old SGLang traceback through vLLM's layers beside a vLLM command for comparison": ([
+        "vLLM with ngram, for comparison, is fine:",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", "
+        "\"num_speculative_tokens\": 4}'", "The SGLang server crashes:",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/sglang/srt/model_executor/model_runner.py", line 480, in forward',
+        "    return self.model.forward(input_ids, positions, forward_batch)",
+        '  File "/usr/lib/python3/site-packages/vllm/distributed/communication_op.py", line 11, in tensor_model_parallel_all_reduce',
+        "    return get_tp_group().all_reduce(input_)",
+        "RuntimeError: NCCL error: unhandled cuda error",
+    ], want(*EAGLES)),
     "a vllm-ascend release named as the fix": ([
         "vllm serve deepseek-ai/DeepSeek-V3 --speculative-config '{\"method\": \"mtp\", "
         "\"num_speculative_tokens\": 1}'",
