@@ -152,7 +152,9 @@ def analyse(
     # a crash's day bounds the release of every run before it, when no config line is dated
     collector.crash_day(max((c.ts.date() for r in results for c in r.crashes if c.ts), default=None))
     config = collector.result()
-    mentions = find_mentions(lines)  # worker files a sentence names: weak path evidence
+    # worker files a sentence names: weak path evidence; a quote's only where the config's are
+    heard = [ln for ln in lines if not ln.quoted] if collector.quotes_aside else lines
+    mentions = find_mentions(heard)
     pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass
     # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
     crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]

@@ -205,6 +205,16 @@ CASES: dict[str, tuple[list[str], Want]] = {
         )
         for sentence in PLAIN_RUN_SENTENCES
     },
+    "a quoted report of EAGLE3, the writer's own run plain": ([
+        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+        "> We run EAGLE3 and it crashes after a few requests.", "",
+        "I get the same traceback without any speculative decoding:", *SGL_CRASH,
+    ], NONE),
+    "a quoted EAGLE3 launch, the writer's own run plain": ([
+        "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
+        f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "",
+        "I see the same crash on a plain server (no speculative flags at all):", *SGL_CRASH,
+    ], NONE),
     "a quoted EAGLE3 launch, the writer's own NGRAM launch": ([
         "sgl-project/sglang · Issue #7777", "erin opened this issue on Jun 3, 2025", "",
         f"> {SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", "", "Same here, but on NGRAM:",
@@ -327,6 +337,16 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "SGLang with EAGLE3 crashes:",
         f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH,
     ], want(*EAGLES)),
+    "a quoted vLLM eagle3 command, the writer's own run plain": ([
+        f"> vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"model\": "
+        "\"org/eagle3\", \"num_speculative_tokens\": 3}'", "",
+        "I see the same crash on a plain server (no speculative config at all):", *VLLM_CRASH,
+    ], NONE),
+    "a quoted sentence naming ngram, the writer's own run plain": ([
+        "> We use ngram speculative decoding and it crashes.", "",
+        "Same traceback here without any speculative decoding:", f"vllm serve {LLAMA}",
+        *VLLM_CRASH,
+    ], NONE),
     "an old SGLang traceback through vLLM's layers beside a vLLM command for comparison": ([
         "vLLM with ngram, for comparison, is fine:",
         f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", "

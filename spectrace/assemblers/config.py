@@ -6,7 +6,7 @@ import re
 from datetime import date
 
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
-from spectrace.assemblers.config_path import Bounds, config_evidence
+from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
 from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
@@ -20,6 +20,7 @@ from spectrace.assemblers.pyconfig import (
     sglang_args_dict,
 )
 from spectrace.assemblers.pyrepr import parse_call_kwargs
+from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
@@ -30,14 +31,17 @@ from spectrace.assemblers.sglang_version import (
     era_of,
     failing_releases,
     find_sglang_version,
+    from_main,
     other_release,
     pip_show_version,
     printed_release,
     sglang_releases,
 )
 from spectrace.assemblers.spec_prose import (
+    eagle_family,
     named_algorithms,
     one_family,
+    set_apart,
     spec_v2_settings,
     stated_enabled,
     tested_algorithms,
@@ -60,7 +64,7 @@ from spectrace.assemblers.vllm_config import (
     spec_line_flags,
     v0_keyword_flags,
 )
-from spectrace.assemblers.vllm_finish import finish_vllm
+from spectrace.assemblers.vllm_finish import Day, finish_vllm
 from spectrace.assemblers.vllm_proposers import (
     engine_line_v1,
     legacy_spelling,
@@ -140,15 +144,16 @@ class ConfigCollector:
         self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
         self._failing: set[Version] = set()  # "(v0.5.13 regression)": the bare release that broke
         self._about = False  # some line names sglang: a bare release is its
+        self._main = False  # a line says the run is a build of main, newer than any release named
         self._enabled = False  # a sentence says the algorithm it names was on
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
         self._tested: list[tuple[str, LogLine]] = []  # algorithms the SGLang tests named are about
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
-        self._latest: date | None = None  # the last day a fed line is dated: bounds the release
+        self._latest: Day | None = None  # the newest day a fed line's own stamp shows, and its line
         self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
-        self._posted: date | None = None  # the latest post header's day
+        self._posted: Day | None = None  # the newest post header's day, and its line
         self._yearless = False  # a post header without its year: posts bound nothing
         self._spec_said = False  # some line speaks of speculation (no "none" from a command)
         self._releases: set[tuple[int, ...]] = set()  # every sglang release a line names
@@ -158,6 +163,7 @@ class ConfigCollector:
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
         self._diff = DiffView()
+        self.quotes_aside = False  # result() ranked quoted lines below the writer's own
 
     def feed(self, line: LogLine) -> None:
         """Take whatever configuration fact the line carries (most lines carry one)."""
@@ -166,9 +172,10 @@ class ConfigCollector:
         self._lines.append(line)
         if is_example(line):
             self._examples.add((line.source, line.lineno))
-        if line.ts is not None and (self._latest is None or line.ts.date() > self._latest):
-            self._latest = line.ts.date()
-        self._note_post(text)
+        if line.ts is not None and line.ts.year >= 2000:  # a year-less stamp (1900) bounds nothing
+            if self._latest is None or line.ts.date() > self._latest[0]:
+                self._latest = (line.ts.date(), line)
+        self._note_post(line, text)
         self._spec_said = self._spec_said or _SPEC_WORDS.search(text) is not None
         in_launch, done = self._launch.feed(line)
         for command in done:
@@ -224,13 +231,20 @@ class ConfigCollector:
             self._enabled = self._enabled or (stated_enabled(text) and not in_quote(line.raw))
         self._platform_and_release(line, text)
 
-    def _note_post(self, text: str) -> None:
+    def _note_post(self, line: LogLine, text: str) -> None:
         """A post header's day; one GitHub prints without its year (this year's) leaves the
         thread's posts unbounded (the later comment may be years after the dated one)."""
         day = post_date(text)
-        if day is not None and (self._posted is None or day > self._posted):
-            self._posted = day
+        if day is not None and (self._posted is None or day > self._posted[0]):
+            self._posted = (day, line)
         self._yearless = self._yearless or yearless_post(text)
+
+    def text_day(self) -> Day | None:
+        """The newest day the text shows, with the line that shows it: a line's own stamp or a
+        post header (none from posts when a header leaves its year out). The run it reports is
+        no newer, so the day bounds the release; the one reader for every framework."""
+        days = [d for d in (self._latest, None if self._yearless else self._posted) if d]
+        return max(days, key=lambda d: d[0]) if days else None
 
     def crash_day(self, day: date | None) -> None:
         """The day of the log's last dated crash: it bounds the release when no config line
@@ -270,9 +284,26 @@ class ConfigCollector:
             self._bare |= bare_releases(text)
             self._failing |= failing_releases(text)
         self._about = self._about or about_sglang(text)
+        self._main = self._main or from_main(text)
 
     def result(self) -> RunConfig:
-        """The collected config (the last run wins), plus one config per run when there are several."""
+        """The collected config (the last run wins), plus one config per run when there are
+        several; in a reply quoting another post, the writer's own lines' config where they
+        show a run or set it apart as plain (``quotes``: quoted lines rank below them)."""
+        if mixed(self._lines):
+            own = ConfigCollector(self._tables)
+            own.crash_day(self._crash_day)
+            for line in self._lines:
+                if not line.quoted:
+                    own.feed(line)
+            own._spec_said = own._spec_said or self._spec_said  # a quote keeps "none" away
+            config = own._all_runs()
+            if sets_apart(self._lines) or holds_run(config):
+                self.quotes_aside = True
+                return config
+        return self._all_runs()
+
+    def _all_runs(self) -> RunConfig:
         config = self._single()
         for start, lines in split_runs(self._lines, _is_start, _is_post):
             collector = ConfigCollector(self._tables)
@@ -290,7 +321,7 @@ class ConfigCollector:
             self._apply_launch(command)
         self._drop_disagreeing()
         self._bare_release()
-        finish_vllm(self._config, self._lines, self._target, self._vllm_prose)
+        finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
         named = one_family([name for name, _ in self._named])
         if (
             named is not None
@@ -336,8 +367,11 @@ class ConfigCollector:
     def _drop_disagreeing(self) -> None:
         """Different sglang releases named by image tags, pins or prose and no check_env line:
         the log's own is not told apart, so none is taken (the era's condition stands)."""
-        if len(self._releases) < 2 or self._printed or self._sglang_release is None:
+        if self._sglang_release is None:
             return
+        main = self._main and min(self._releases | {self._sglang_release[:3]}) < (0, 5, 13)
+        if not main and (len(self._releases) < 2 or self._printed):
+            return  # (a build of main is newer than a release of the v1 eras the text names)
         self._sglang_release = self._version_era = None
         self._config.version = None
         self._config.era = self._warning_era
@@ -351,7 +385,7 @@ class ConfigCollector:
         if not self._about or self._config.engine not in (None, "sglang"):
             return
         named = self._bare if len(self._bare) == 1 else self._failing  # several: the broken one
-        if len(named) == 1:
+        if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
             self._adopt_sglang(next(iter(named)))
 
     def _adopt_sglang(self, release: Version) -> None:
@@ -392,11 +426,33 @@ class ConfigCollector:
 
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
+        knobs = self._eagle_knobs()
+        enabled = self._enabled_here() or self._eagle_shown(knobs)
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
-                        len(self._stated) > 1, self._enabled_here(), self._from_test)  # fmt: skip
+                        len(self._stated) > 1, enabled, self._from_test, knobs)  # fmt: skip
         named = self._spec_said or any(name != "OFF" for name, _ in self._named)
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip
+
+    def _eagle_knobs(self) -> bool:
+        """A command sets settings only EAGLE-type workers read and no algorithm flag."""
+        flags = self._config.flags
+        return "speculative_algorithm" not in flags and any(
+            flags[k].origin == "launch_command" for k in EAGLE_KNOBS if k in flags
+        )
+
+    def _eagle_shown(self, knobs: bool) -> bool:
+        """The log shows an EAGLE-type worker ran (its draft-graph capture line) or was set up
+        (``knobs``), and the text names one EAGLE-family algorithm on a line that does not set
+        it apart from the run: that algorithm is the run's, stated or not."""
+        named = self._config.flags.get("named_algorithm")
+        if named is None or not eagle_family(str(named.value)) or self._from_test:
+            return False
+        if self._config.engine != "sglang":  # set by the command or the capture line itself
+            return False
+        if not (knobs or "eagle_draft_graph" in self._config.flags):
+            return False
+        return any(not set_apart(line.text) and not in_quote(line.raw) for _, line in self._named)
 
     def _enabled_here(self) -> bool:
         """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""
@@ -411,8 +467,8 @@ class ConfigCollector:
 
     def _newest(self) -> Version | None:
         """The newest sglang release the log's last dated line allows (none for vLLM)."""
-        posted = None if self._yearless else self._posted
-        day = max((d for d in (self._latest, posted) if d is not None), default=self._crash_day)
+        shown = self.text_day()
+        day = shown[0] if shown is not None else self._crash_day
         if day is None or self._config.engine == "vllm":
             return None
         return newest_at(day)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
+from spectrace.assemblers.quotes import PLAIN_RUN_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
 from spectrace.assemblers.spec_prose import PROSE_LITERALS
@@ -20,6 +21,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"server_args=",
     b"speculative_config",
     *SPEC_LINE_LITERALS,
+    *PLAIN_RUN_LITERALS,  # a reply's writer setting their run apart from a quoted one
     b"Overlap scheduler",
     b"overlap schedule",
     b"overlap scheduler",

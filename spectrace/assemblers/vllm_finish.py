@@ -13,7 +13,6 @@ from datetime import date
 
 from packaging.version import Version
 
-from spectrace.assemblers.post_dates import post_date
 from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
@@ -31,15 +30,23 @@ from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
+Day = tuple[date, LogLine]  # the newest day a text shows and the line that shows it
 _MTP_METHODS = ("mtp", "gemma4_mtp")  # the methods an MTP head runs under
 
 
 def finish_vllm(
-    config: RunConfig, lines: Sequence[LogLine], target: Target | None, prose: str | None
+    config: RunConfig,
+    lines: Sequence[LogLine],
+    target: Target | None,
+    prose: str | None,
+    day: Day | None = None,
 ) -> None:
     """The inferred method, then the platform's class, written into ``config`` (the
-    collector's own, still being built)."""
-    _text_day(config, lines)
+    collector's own, still being built). ``day``: the newest day the text shows and its line,
+    as the collector reads it (``ConfigCollector.text_day``), kept as flag ``text_day``."""
+    if day is not None:
+        shown, line = day
+        config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
     _bare_alone(config, lines)
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose)
@@ -69,21 +76,6 @@ def _bare_alone(config: RunConfig, lines: Sequence[LogLine]) -> None:
 
 
 _VLLM = re.compile(r"(?i)vllm")
-
-
-def _text_day(config: RunConfig, lines: Sequence[LogLine]) -> None:
-    """The newest day a post header or a dated line shows, as flag ``text_day``: the run it
-    reports is no newer, so that day bounds the release (``release_dates.newest_at``)."""
-    days = [(day, line) for line in lines
-            if (day := post_date(line.text) or _stamped(line)) is not None]  # fmt: skip
-    if days:
-        day, line = max(days, key=lambda d: d[0])
-        config.flags["text_day"] = FlagValue(day.isoformat(), line.source, line.lineno, "env")
-
-
-def _stamped(line: LogLine) -> date | None:
-    """A line's own stamp when it has a year (vLLM's year-less stamps read as 1900)."""
-    return line.ts.date() if line.ts is not None and line.ts.year >= 2000 else None
 
 
 def newest_release(config: RunConfig, framework: str) -> Version | None:

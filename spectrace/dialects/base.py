@@ -34,6 +34,7 @@ class LogLine:
     inferred: bool = False  # stream taken from the last headed line, not from the line itself
     indent: int = 0  # blanks before the header: a paste indented as a whole (its lines move too)
     node: str | None = None  # the host, pod or container a wrapper names (fleet/nodes.py)
+    quoted: bool = False  # a ``> `` quote mark was taken off: another post's words in a reply
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from spectrace.dialects._time import YEARLESS
 from spectrace.dialects.base import Dialect, Header, LogLine
 from spectrace.dialects.c10 import C10Dialect
 from spectrace.dialects.gutter import Gutter
-from spectrace.dialects.paste import uncolour, unhtml, unjson, unpaste
+from spectrace.dialects.paste import quoted, uncolour, unhtml, unjson, unpaste
 from spectrace.dialects.pylogging import PyLoggingDialect
 from spectrace.dialects.ray import RayDialect
 from spectrace.dialects.sglang import SGLangDialect
@@ -35,12 +36,18 @@ MISS_TEXT = 512  # longer texts are not remembered (the cache stays under about 
 
 
 def normalise(raw: bytes) -> str:
+    """``normalised``'s text."""
+    return normalised(raw)[0]
+
+
+def normalised(raw: bytes) -> tuple[str, bool]:
     """Bytes of one physical line -> printable text: UTF-8 with replacement, out of docker's JSON
     (``unjson``) and HTML entities (``unhtml``), no ANSI (also shown as text: ``uncolour``) or
     controls, no copy-paste marks (``unpaste``).
 
     ``\r`` redraws stay in (see ``last_redraw``): wrappers are peeled off the line's start
     first. Over MAX_LINE, the start is kept, or for redraws the start's wrappers and the tail.
+    With it, whether a Markdown or e-mail quote mark was taken off (``paste.quoted``).
     """
     body = raw.rstrip(b"\r\n")
     if len(body) > MAX_LINE:
@@ -52,7 +59,8 @@ def normalise(raw: bytes) -> str:
         text = ESCAPES.sub("", text)
     if "[" in text and ("[0m" in text or "^[[" in text):
         text = uncolour(text)
-    return unglue(unpaste(scrub(text, "", keep="\r")))
+    text = scrub(text, "", keep="\r")
+    return unglue(unpaste(text)), quoted(text)
 
 
 def last_redraw(text: str) -> str:
@@ -118,23 +126,24 @@ class LineParser:
         self._year: int | None = None  # the last year a stamp printed, for year-less stamps
         self._month = 0  # month of the last stamp, to see a year-less log cross New Year
         self._rollover = 0  # New Years crossed since the last printed year
-        self._peeled: dict[bytes, tuple[str, Peeled]] = {}  # short raw line -> its text, wrappers
+        # short raw line -> its text, wrappers, and whether a quote mark was taken off
+        self._peeled: dict[bytes, tuple[str, Peeled, bool]] = {}
         self._gutter = Gutter()  # a viewer's line numbers before every line of a paste
 
-    def _peel(self, raw: bytes, lineno: int | None = None) -> tuple[str, Peeled]:
-        """``normalise`` and ``peel`` of a raw line, once per distinct short line (both pure);
+    def _peel(self, raw: bytes, lineno: int | None = None) -> tuple[str, Peeled, bool]:
+        """``normalised`` and ``peel`` of a raw line, once per distinct short line (both pure);
         then a line-number gutter, which depends on the line's number, not its text."""
         known = self._peeled.get(raw)
         if known is None:
-            text = normalise(raw)
-            known = text, peel(text)
+            text, mark = normalised(raw)
+            known = text, peel(text), mark
             if len(raw) <= MISS_TEXT:
                 if len(self._peeled) >= MISS_CACHE:
                     self._peeled.clear()
                 self._peeled[raw] = known
         if cut := self._gutter.cut(known[0], lineno):
             text = known[0][cut:]
-            return text, peel(text)
+            return text, peel(text), known[2]
         return known
 
     @property
@@ -163,7 +172,7 @@ class LineParser:
 
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
-        text, peeled = self._peel(raw, lineno)
+        text, peeled, mark = self._peel(raw, lineno)
         body = last_redraw(peeled.text)
         text = text[: len(text) - len(peeled.text)] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:
@@ -174,8 +183,10 @@ class LineParser:
             body = ""
         header, indent = self._detector.detect_indented(body) if body else (None, 0)
         if header is not None:
-            return self._headed(text, peeled, header, lineno, offset, indent)
-        return self._unheaded(text, body, peeled, lineno, offset)
+            line = self._headed(text, peeled, header, lineno, offset, indent)
+        else:
+            line = self._unheaded(text, body, peeled, lineno, offset)
+        return replace(line, quoted=True) if mark else line
 
     def _headed(
         self, raw: str, p: Peeled, h: Header, lineno: int, offset: int, indent: int = 0

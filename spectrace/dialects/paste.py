@@ -54,6 +54,25 @@ PASTE_LITERALS: tuple[bytes, ...] = (
 )  # fmt: skip
 
 
+# A Markdown or e-mail quote mark opening a line (``> ``, ``>> ``, ``> > ``, a bare ``>`` line).
+_QUOTE_MARK = re.compile(r"[ \t]*>(?:[ \t>]|$)")
+
+
+def quoted(text: str) -> bool:
+    """The line is quoted: another post's words in a reply (``> ``), at any e-mail depth.
+
+    ``unpaste`` takes the mark off so the line parses; this keeps what it said: a launch or a
+    sentence a reply quotes is the other writer's, ranked below the writer's own. A Python
+    prompt (``>>> import vllm``) is the writer's own typing, not a quote.
+    """
+    if not text or (text[0] != ">" and (text[0] not in " \t" or ">" not in text[:80])):
+        return False
+    body = text.lstrip(" \t")
+    return _QUOTE_MARK.match(body) is not None and not (
+        body.startswith(">>> ") and body[4:5] != ">"
+    )
+
+
 def _lead(text: str) -> str:
     for _ in range(_MAX_PASSES):
         if not text or text[0] not in _LEAD_CHARS:

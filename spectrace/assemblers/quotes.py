@@ -1,0 +1,56 @@
+"""A reply that quotes another post (``> ``): whose run the config lines describe.
+
+A reply quotes the post it answers: to discuss that very run ("> python -m sglang.launch_server
+... --speculative-algorithm EAGLE" then "that is the v1 worker"), or to set the writer's own run
+beside it ("> We run EAGLE3" then "same traceback here without any speculative decoding"). So
+quoted lines are not dropped; they rank below the writer's own: the writer's lines decide when
+they show a run of their own (a launch, a config dump, an env setting) or say their run is a
+plain one; only otherwise do the quoted lines speak for the run. The reader marks quoted lines
+(``LogLine.quoted``, ``dialects/paste.quoted``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from spectrace.assemblers.run_config import RunConfig
+from spectrace.dialects.base import LogLine
+
+# the writer says their own run speculates not at all ("same crash on a plain server",
+# "without any speculative decoding", "no speculative flags", "spec decoding disabled")
+_PLAIN_RUN = re.compile(
+    r"(?i)\bwithout\s+(?:any\s+)?(?:spec\w*|draft\w*|eagle\w*|mtp|ngram)"
+    r"|\bno\s+(?:spec\w*|draft\s+model)|\bnon-?spec\w*"
+    r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model)"
+    r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
+    r"|\bdisabl\w*\s+(?:the\s+|all\s+)?spec\w*"
+)
+# Prefilter literals of the sentences ``_PLAIN_RUN`` reads that name no algorithm or option
+# ("same crash on a plain server"); the others hold a speculative word the collector reads.
+PLAIN_RUN_LITERALS: tuple[bytes, ...] = (b"plain ", b"no spec", b"non-spec", b"nonspec")
+# flags set by a run's own lines (launch, dump, config, env), not a sentence naming an algorithm
+_RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
+                          "trtllm_config", "env"})  # fmt: skip
+_SPEC_FLAG = re.compile(r"^(?:speculative|SGLANG_ENABLE_SPEC_V2|num_speculative|draft)")
+
+
+def mixed(lines: Sequence[LogLine]) -> bool:
+    """Some lines are quoted and some are the writer's own."""
+    marks = {line.quoted for line in lines if line.text.strip()}
+    return len(marks) == 2
+
+
+def sets_apart(lines: Sequence[LogLine]) -> bool:
+    """One of the writer's own sentences says the writer's run is a plain one."""
+    return any(not line.quoted and not line.headed and _PLAIN_RUN.search(line.text)
+               for line in lines)  # fmt: skip
+
+
+def holds_run(config: RunConfig) -> bool:
+    """The config read from the writer's own lines shows a speculative setting or a path of a
+    run (not only an algorithm a sentence names)."""
+    if any(e.points_to or e.worker_class or e.condition for e in config.path_evidence):
+        return True
+    return any(f.origin in _RUN_ORIGINS and _SPEC_FLAG.match(name)
+               for name, f in config.flags.items())  # fmt: skip

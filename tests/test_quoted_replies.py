@@ -1,0 +1,81 @@
+"""Replies that quote another post (``> ``): the reader keeps the quote mark as
+``LogLine.quoted`` and the linker ranks a quoted run below the writer's own. A quoted launch or
+sentence still speaks for the run where the writer's own lines say nothing of it (a reply
+quoting the run it answers), and a quoted traceback is still a crash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import roots, run
+
+from spectrace.dialects.detect import LineParser
+
+SGL = "python -m sglang.launch_server --model-path org/llama-8b --tp 2"
+EAGLE = f"{SGL} --speculative-algorithm EAGLE --speculative-draft-model-path org/eagle --speculative-eagle-topk 4"
+CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/py/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+    "    scheduler.run_event_loop()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+HEADER = ["sgl-project/sglang · Issue #8123", "dan opened this issue on Mar 4, 2025", ""]
+
+
+@pytest.mark.parametrize(
+    ("raw", "quoted", "text"),
+    [
+        ("> We run EAGLE", True, "We run EAGLE"),
+        (">> We run EAGLE", True, "We run EAGLE"),  # an e-mail reply to a reply
+        ("> > We run EAGLE", True, "We run EAGLE"),
+        (">", True, ""),  # the blank line between quoted paragraphs
+        ("   > indented quote", True, "   indented quote"),
+        ("> ```", True, ""),
+        (">>> import sglang", False, "import sglang"),  # a Python prompt is the writer's typing
+        ("a -> b", False, "a -> b"),
+        ("We run EAGLE", False, "We run EAGLE"),
+    ],
+)
+def test_the_reader_keeps_the_quote_mark(raw: str, quoted: bool, text: str) -> None:
+    line = LineParser("reply.md").parse(raw.encode(), 1, 0)
+    assert (line.quoted, line.text) == (quoted, text)
+
+
+def _verdict(tmp_path: Path, lines: list[str]) -> tuple[str, str | None]:
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    path = crash.worker_path
+    assert path is not None
+    return path.value, path.worker_class
+
+
+def test_a_quoted_launch_speaks_when_the_writer_shows_no_run(tmp_path: Path) -> None:
+    """A maintainer quotes the command the reporter launched and pastes the crash."""
+    lines = [*HEADER, "> Can you share the launch command?", ">", f"> {EAGLE}", "",
+             "Thanks, with that command it crashes like this:", *CRASH]  # fmt: skip
+    assert _verdict(tmp_path, lines) == ("v1", "EAGLEWorker")
+
+
+def test_a_quote_is_still_a_crash_when_it_is_the_only_text(tmp_path: Path) -> None:
+    lines = [*HEADER, f"> {EAGLE}", *(f"> {line}" for line in CRASH)]
+    assert _verdict(tmp_path, lines) == ("v1", "EAGLEWorker")
+
+
+def test_the_writers_own_launch_outranks_the_quoted_one(tmp_path: Path) -> None:
+    own = f"{SGL} --speculative-algorithm NGRAM"
+    lines = [*HEADER, f"> {EAGLE}", "", "Mine is different:", own, *CRASH]
+    assert _verdict(tmp_path, lines) == ("other", "NGRAMWorker")
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        "Same traceback on my side without any speculative decoding.",
+        "I hit it on a plain server too.",
+        "Here speculative decoding is disabled and it still crashes.",
+    ],
+)
+def test_the_writers_plain_run_is_not_the_quoted_one(tmp_path: Path, own: str) -> None:
+    lines = [*HEADER, f"> {EAGLE}", ">> We run EAGLE with topk 4.", "", own, *CRASH]
+    value, worker = _verdict(tmp_path, lines)
+    assert value in ("unknown", "none") and worker is None
