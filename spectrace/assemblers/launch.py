@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
+from spectrace.assemblers.launch_span import _ENTRY as ENTRY
 from spectrace.assemblers.launch_span import (
     MAX_OPEN,
     LaunchSpan,
@@ -166,7 +167,29 @@ def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str
         return False  # a cut option (``--specul``), not a fork's own option
     if len(args) >= MAX_TOKENS or any("..." in line.text or "…" in line.text for line in lines):
         return False
-    return bool(command.flags) and not any(token.startswith("$") for token, _ in args)
+    if _substituted(lines):
+        return False
+    return bool(command.flags) and not any(token.startswith(_UNSEEN) for token, _ in args)
+
+
+# tokens whose arguments the paste does not show: a shell variable or ``$(...)`` substitution,
+# an argument file (``@args.txt``, read by parsers built with ``fromfile_prefix_chars``)
+_UNSEEN = ("$", "@")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _substituted(lines: list[LogLine]) -> bool:
+    """A backtick command substitution among the arguments (``--tp 2 `cat spec_flags.txt```):
+    its output are arguments the paste does not show. An inline-code span holding the command
+    itself or a flag (``Run `vllm serve M`.``, `` `--tp 2` ``) is Markdown, not a substitution."""
+    for n, line in enumerate(lines):
+        for span in _CODE_SPAN.finditer(line.text):
+            body = span.group(1).strip()
+            if not body or body.startswith("-") or ENTRY.search(body) is not None:
+                continue
+            if n > 0 or ENTRY.search(line.text, 0, span.start()) is not None:
+                return True
+    return False
 
 
 def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
