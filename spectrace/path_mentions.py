@@ -24,6 +24,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
@@ -37,6 +38,8 @@ LOGGED_KIND = "log line written by"
 WRAPPER_KIND = "V0 wrapper class named in the text"
 BASE_KIND = "proposer base file named in the text"
 FAMILY_KIND = "family named in the text"
+THREAD_KIND = "thread header"
+THREAD_MARK = "thread:"  # named_families' entry for the framework a thread header names
 # family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
 # in every frame line of a worker file, and would fill the config lines of a long log)
 _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
@@ -45,6 +48,7 @@ _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLA
                     "test_ngram", "test_draft_model", "test_dflash", "test_suffix",
                     "Lookahead", "LookAhead", "lookAhead", "Look-ahead", "Arctic ",
                     "arctic_speculator", "arctic speculator",
+                    "medusa ", "lookahead ",  # lower case only before a blank: not a path
                     "_mtp ", "_mtp`", "_mtp,")  # fmt: skip  (vLLM's model-named MTP methods)
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
@@ -182,6 +186,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
+        if (engine := header_engine(line.text)) is not None:
+            out.append(Mention(line.source, line.lineno, shown, engine, _FAMILY_ROW, THREAD_KIND))
         if not _diff_line(line.text):  # a diff's removed or added line is no run's method
             out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(family_words(line.text))]  # fmt: skip
@@ -234,10 +240,15 @@ def base_inputs(
 def named_families(
     incident: Incident, mentions: Sequence[Mention], since: int
 ) -> list[tuple[str, str, int, str]]:
-    """(family, source, line, text) of each family word in the incident's run."""
+    """(family, source, line, text) of each family word in the incident's run; then
+    (``thread:<framework>``, ...) for the thread header its file starts with, if any."""
     source = incident.first_seen.source
-    return [(m.name, m.source, m.lineno, m.text) for m in mentions
-            if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
+    words = [(m.name, m.source, m.lineno, m.text) for m in mentions
+             if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
+    headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
+    engine = thread_engine(m.text for m in headers)
+    return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
+                    for m in headers[:1] if words and engine]  # fmt: skip
 
 
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
@@ -359,7 +370,7 @@ def mention_votes(
             and not (m.kind == CLASS_KIND and conditions
                      and not any(m.name in c for c in conditions))]  # fmt: skip
     wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
-    mine = [m for m in mine if m.kind not in (WRAPPER_KIND, BASE_KIND, FAMILY_KIND)]
+    mine = [m for m in mine if m.kind not in (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND)]
     if wrapped and not mine and not conditions:  # alone: V0 ran, its proposer by the method
         m = wrapped[0]
         reason = (f"{WRAPPER_KIND} ({m.name}), defined in {m.signature.name}: vLLM's V0 engine "

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from spectrace.assemblers.run_config import Evidence, RunConfig
+from packaging.version import InvalidVersion, Version
+
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
 from spectrace.path_frames import method_signature, symbol_signatures
+from spectrace.path_mentions import THREAD_MARK
+from spectrace.path_missing import method_evidence
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
@@ -39,11 +44,13 @@ def named_family_evidence(
     verdict of the one class they all run on, or the condition over their classes; for
     TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
     ``_trtllm``."""
-    if engine is None and any(_vllm_spelled(text) for *_, text in named):
-        engine = "vllm"  # a method value only vLLM's config spells (``qwen3_next_mtp``)
+    thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
+    named = [n for n in named if not n[0].startswith(THREAD_MARK)]
+    if engine is None:  # nothing of the run places it: its words, its release, its tracker
+        engine = _text_engine(named, config) or thread
     plugin = _on_plugin(config, engine)
     if named and engine == "trtllm":
-        return _trtllm(named, engine_flow)
+        return _trtllm(named, _flow(engine_flow, config), config)
     if not named or (
         engine not in ("vllm", "vllm_ascend") and not plugin and plugin_table(config) is None
     ):
@@ -63,6 +70,31 @@ def named_family_evidence(
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
 
 
+def _text_engine(named: Sequence[tuple[str, str, int, str]], config: RunConfig) -> str | None:
+    """vLLM for a method value only its config spells; TensorRT-LLM for a line naming its
+    release (``Version: TensorRT-LLM 1.3.0rc21``)."""
+    if any(_vllm_spelled(text) for *_, text in named):
+        return "vllm"
+    return "trtllm" if "trtllm_release" in config.flags else None
+
+
+def _flow(engine_flow: bool, config: RunConfig) -> str | None:
+    """Why the run is on TensorRT-LLM's engine flow: its crash ran the flow's runtime, or it
+    predates the PyTorch backend (0.17), by the release the text names or the newest its day
+    allows; None when neither shows."""
+    if engine_flow:
+        return "on the engine flow's runtime"
+    release = config.flags.get("trtllm_release")
+    try:
+        at = Version(str(release.value)) if release is not None else newest_release(config, "trtllm")
+    except InvalidVersion:
+        return None
+    if at is None or at >= _PYTORCH_FIRST:
+        return None
+    return f"on TensorRT-LLM {at} or older, before the PyTorch backend (0.17): the engine flow's"
+
+
+_PYTORCH_FIRST = Version("0.17.0")  # the first release holding tensorrt_llm/_torch
 # a config value written as one snake_case token (``glm4_moe_mtp``, ``ngram_gpu``)
 _VALUE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
 
@@ -108,20 +140,34 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
 _ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD")
 
 
-def _trtllm(named: Sequence[tuple[str, str, int, str]], engine_flow: bool) -> list[Evidence]:
-    """A TensorRT-LLM run whose text names Medusa or lookahead: the engine flow's decoding
-    layer for it, decided where the crash ran the engine flow's runtime, else a condition."""
+# the ``decoding_type`` a PyTorch-backend family stands for, read as a YAML stating it would be
+_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "NGRAM": "NGram", "DRAFT_MODEL": "DraftTarget"}
+
+
+def _trtllm(
+    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig
+) -> list[Evidence]:
+    """A TensorRT-LLM run whose text names one family. Medusa or lookahead: the engine flow's
+    decoding layer for it, decided where ``flow`` (why the run is on the engine flow) says so,
+    else a condition. A PyTorch-backend family (MTP, EAGLE-3, n-gram, draft-target): what its
+    ``decoding_type`` gives with the keys a paste would show unset (a condition where those
+    keys pick the worker), ranked as prose; nothing on the engine flow, whose modes differ."""
     families = dict.fromkeys(f for f, *_ in named)
-    if len(families) != 1 or (family := next(iter(families))) not in _ENGINE_ONLY:
+    if len(families) != 1:
         return []
+    family = next(iter(families))
+    _f, source, lineno, text = named[0]
+    if family in _DECODING_TYPES and flow is None:
+        stated = FlagValue(_DECODING_TYPES[family], source, lineno, "prose")
+        flags = {**config.flags, "speculative_config.method": stated}
+        return [replace(e, text=text) for e in
+                method_evidence(replace(config, flags=flags, engine="trtllm"))]  # fmt: skip
     cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
                 and s.family == family and s.worker and s.points_to), None)  # fmt: skip
-    if cls is None:
+    if family not in _ENGINE_ONLY or cls is None:
         return []
-    _f, source, lineno, text = named[0]
     reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run"
-    if engine_flow:
-        return [Evidence(source, lineno, text, f"{reason} on the engine flow's runtime -> "
-                         f"{cls} (other)", "other", cls)]  # fmt: skip
+    if flow is not None:
+        return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls)]
     condition = f"{cls} if the TensorRT engine flow ran it ({family} mode)"
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]

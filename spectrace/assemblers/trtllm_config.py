@@ -42,6 +42,10 @@ LITERALS: tuple[bytes, ...] = (
     b"Device(s) for draft model: ",
     b"Using Draft-Target-Model speculative decoding",
     b"trtllm-build",  # the engine flow: a TensorRT engine is built
+    *(f"--{flag}".encode() for flag in ("medusa_choices", "lookahead_config", "eagle_choices",
+                                        "draft_target_model_config", "prompt_lookup_config",
+                                        "draft_engine_dir", "tensorrt_llm_model_name")),
+    b"tensorrt_llm_draft_model_name", b"TENSORRT_LLM_DRAFT_MODEL_NAME",  # Triton's draft model
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
     *(
@@ -84,6 +88,30 @@ _EXAMPLE = re.compile(
 # tokens from outside (speculative_decoding_mode draft_tokens_external).
 _DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
 _BUILD = re.compile(r"(?:^|[\s$`>])trtllm-build\b")
+# examples/run.py's (examples/utils.py add_common_args) options for the mode its engine was
+# built with; the draft-target ones feed the target engine the draft's tokens from outside
+_RUN_FLAG = re.compile(
+    r"(?<![\w-])--(medusa_choices|lookahead_config|eagle_choices|draft_target_model_config"
+    r"|prompt_lookup_config|draft_engine_dir)(?=[=\s]|$)"
+)
+_RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decoding",
+              "eagle_choices": "eagle", "draft_target_model_config": "draft_tokens_external",
+              "prompt_lookup_config": "draft_tokens_external",
+              "draft_engine_dir": "draft_tokens_external"}  # fmt: skip
+# Triton's tensorrtllm_backend serving a draft engine beside the target (the BLS model's
+# ``tensorrt_llm_draft_model_name``, its template's variable, or the launcher's model list
+# naming a draft model): draft-target decoding over two TensorRT engines
+_TRITON_NAME = re.compile(r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)""")
+_TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
+
+
+def _triton_draft(text: str) -> bool:
+    """The line names a draft model Triton serves beside the target (an empty name or a
+    template's ``${...}`` is none)."""
+    if (m := _TRITON_NAME.search(text)) is not None and m.group(1):
+        return True
+    names = m.group(1).split(",") if (m := _TRITON_LIST.search(text)) is not None else []
+    return len([n for n in names if n]) > 1 and any("draft" in n.lower() for n in names)
 _EXAMPLE_MODES = {
     "eagle": "eagle",
     "medusa": "medusa",
@@ -138,6 +166,10 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": mode, "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
+    if (m := _RUN_FLAG.search(text)) is not None:
+        return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
+    if _triton_draft(text):
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
         return {"backend": "tensorrt"}
     if (m := _TYPE_ERROR.search(text)) is not None:

@@ -231,6 +231,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"forward on same MTP layer",
     b"for suffix decoding",
     b'"method"',  # a bare speculative config (pyconfig.bare_spec_config)
+    b".speculative-model", b".speculative_model", b".speculative-config",  # --VllmWorker.<arg>
     b"'method'",
     b"spec_decode.py",  # vLLM's example script and its --method
     b"speculative-config:",  # the YAML key of a --config file or a Helm value
@@ -321,14 +322,39 @@ def namespace_args_flags(text: str) -> dict[str, object]:
 _V0_KEYWORD = re.compile(r"""(?<![\w.-])speculative_model\s*=\s*(["'])([^"'\s]{1,300})\1""")
 
 
+# A wrapper's component-prefixed engine flag: Dynamo's ``dynamo serve ... --VllmWorker.speculative-
+# model=/m --VllmWorker.num-speculative-tokens=5`` hands ``--<arg>`` to the component's vLLM engine
+# (only vLLM's own spellings: SGLang's draft flags are named otherwise)
+_COMPONENT = re.compile(
+    r"""(?<![\w-])--[A-Z]\w{0,60}\.(speculative[-_]model|num[-_]speculative[-_]tokens"""
+    r"""|speculative[-_]config)(?:=|\s+)(["']?)(\{[^\n]*?\}|[^"'`\s]{1,300})\2"""
+)
+
+
 def v0_keyword_flags(text: str) -> dict[str, object]:
     """``speculative_model="x"`` written as a Python keyword -> the draft model (``[ngram]``
-    names the method, as V0 spelled the ngram proposer)."""
-    m = _V0_KEYWORD.search(text)
-    if m is None:
-        return {}
+    names the method, as V0 spelled the ngram proposer); a wrapper's component-prefixed engine
+    flags (``--VllmWorker.speculative-model=x``) the same way."""
+    if (flags := component_flags(text)) or (m := _V0_KEYWORD.search(text)) is None:
+        return flags
     model = m.group(2)
     flags: dict[str, object] = {"speculative_config.model": model}
     if model == "[ngram]":
         flags["speculative_config.method"] = "ngram"
+    return flags
+
+
+def component_flags(text: str) -> dict[str, object]:
+    """The vLLM engine args a wrapper passes under a component's name (``--VllmWorker.X``)."""
+    flags: dict[str, object] = {}
+    for m in _COMPONENT.finditer(text):
+        name, value = m.group(1).replace("-", "_"), m.group(3)
+        if name == "speculative_config":
+            flags.update(spec_dict_flags(value))
+        elif name == "speculative_model":
+            flags["speculative_config.model"] = value
+            if value == "[ngram]":
+                flags["speculative_config.method"] = "ngram"
+        elif value.isdigit():
+            flags["speculative_config.num_spec_tokens"] = int(value)
     return flags

@@ -193,3 +193,38 @@ def test_draft_target_is_one_or_two_model_by_release(spelling) -> None:
 def test_the_two_model_deprecation_warning_names_the_two_model_drafter(line, worker, family) -> None:
     path = global_worker_path(collect(line))
     assert (path.value, path.worker_class, path.family) == ("other", worker, family)
+
+
+# ---- the engine flow's run.py options and Triton's draft model name the mode (round 15/16) --
+
+
+@pytest.mark.parametrize(
+    ("line", "method"),
+    [("python3 ../run.py --engine_dir /e --medusa_choices='[[0], [0, 0], [1]]' --max_output_len 9",
+      "medusa"),
+     ("mpirun -n 2 python run.py --engine_dir /e --lookahead_config=[7,7,7]", "lookahead_decoding"),
+     ("python run.py --engine_dir /t --draft_engine_dir /d --kv_cache_enable_block_reuse",
+      "draft_tokens_external"),
+     ("python3 run.py --engine_dir /t --draft_target_model_config=\"[4,[0],[1],False]\"",
+      "draft_tokens_external")],
+)  # fmt: skip
+def test_run_py_options_name_the_engines_mode(line: str, method: str) -> None:
+    config = collect(line)
+    flags = {name: flag.value for name, flag in config.flags.items()}
+    assert config.engine == "trtllm"
+    assert (flags["speculative_config.method"], flags["backend"]) == (method, "tensorrt")
+
+
+@pytest.mark.parametrize(
+    ("line", "draft"),
+    [('python3 tools/fill_template.py -i repo/tensorrt_llm_bls/config.pbtxt '
+      'tensorrt_llm_model_name:tensorrt_llm,tensorrt_llm_draft_model_name:my_draft', True),
+     ('TENSORRT_LLM_DRAFT_MODEL_NAME="small_engine"', True),
+     ("scripts/launch_triton_server.py --tensorrt_llm_model_name tgt,tgt_draft --multi-model", True),
+     ('tensorrt_llm_model_name:tensorrt_llm,tensorrt_llm_draft_model_name:,logits:TYPE_FP32', False),
+     ('TENSORRT_LLM_DRAFT_MODEL_NAME=""', False),
+     ("scripts/launch_triton_server.py --tensorrt_llm_model_name tensorrt_llm", False)],
+)  # fmt: skip
+def test_a_draft_model_triton_serves_beside_the_target_is_draft_target(line, draft) -> None:
+    flags = trtllm_spec_flags(line)
+    assert (flags.get("speculative_config.method") == "draft_tokens_external") is draft

@@ -108,3 +108,18 @@ def test_v0_engine_config_names_the_draft_model() -> None:
         "speculative_config.num_spec_tokens": 5,
         "tp_size": 1,
     }
+
+
+def test_a_wrappers_component_prefixed_engine_flags_are_vllms_args() -> None:
+    """Dynamo's ``dynamo serve`` hands ``--<Component>.<arg>`` to that component's vLLM engine:
+    the draft model and token count are read as vLLM's; SGLang's draft flag spelled the same
+    way is not vLLM's."""
+    got = flags("dynamo serve graphs.disagg:Frontend -f cfg.yaml --VllmWorker.speculative-model="
+                "'/ckpt/tiny-draft' --VllmWorker.num-speculative-tokens=4")  # fmt: skip
+    assert got == {"speculative_config.model": "/ckpt/tiny-draft",
+                   "speculative_config.num_spec_tokens": 4,
+                   "speculative_config.method": "draft_model"}  # fmt: skip  (vLLM infers it)
+    got = flags("""dynamo serve g:F --Worker.speculative-config '{"method": "eagle3", "model": "d"}'""")
+    assert got["speculative_config.method"] == "eagle3"
+    got = flags("dynamo serve g:F --SGLangWorker.speculative-draft-model-path=/d --speculative-x")
+    assert "speculative_config.model" not in got

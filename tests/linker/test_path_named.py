@@ -100,3 +100,41 @@ def test_a_trtllm_family_word_without_the_engine_flow_is_a_condition(tmp_path: P
     path = _path(tmp_path, lines)
     assert path.worker_class is None
     assert path.conditional is not None and "MedusaDecodingLayer" in path.conditional
+
+
+# ---- a saved thread's header places a run no line of its own places (rounds 15/16) ----------
+
+PLAIN = ["Traceback (most recent call last):", '  File "/app/client.py", line 3, in <module>',
+         "RuntimeError: wrong tokens after the second call"]  # fmt: skip
+
+
+def test_the_trackers_header_places_a_lookahead_run_its_day_puts_on_the_engine_flow(
+    tmp_path: Path,
+) -> None:
+    """Filed on TensorRT-LLM's tracker in 2024, before its PyTorch backend (0.17): lookahead
+    named in the title ran the engine flow's decoding layer."""
+    lines = ["NVIDIA/TensorRT-LLM · issue #9001 · open · Python",
+             "# Lookahead decoding gives different text on each call",
+             "someone · description · 2024-08-02", *PLAIN]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class, path.framework) == ("other", "LookaheadDecodingLayer",
+                                                               "trtllm")  # fmt: skip
+    assert "before the PyTorch backend" in path.evidence[-1].reason
+
+
+def test_a_header_of_a_downstream_repository_places_nothing(tmp_path: Path) -> None:
+    lines = ["some-org/serving-stack · issue #12 · open · Go",
+             "# Lookahead decoding gives different text on each call", *PLAIN]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.worker_class, path.conditional, path.framework) == (None, None, None)
+
+
+def test_mtp_named_for_a_trtllm_release_is_the_mtp_condition(tmp_path: Path) -> None:
+    """A PyTorch-backend family named beside the TensorRT-LLM release: what a YAML saying
+    ``decoding_type: MTP`` gives, a condition on the keys the text does not show."""
+    lines = ["**Version:** TensorRT-LLM 1.2.0rc3",
+             "With MTP and attention DP enabled, warmup dies with an illegal address.", *PLAIN]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("unknown", None)
+    assert path.conditional is not None
+    assert "MTPEagleWorker" in path.conditional and "MTPWorker" in path.conditional

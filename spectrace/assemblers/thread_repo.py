@@ -1,0 +1,41 @@
+"""A saved thread's header -> the framework whose runs it reports.
+
+A report copied from an issue tracker keeps the line that says where it was filed: a saved
+thread's ``NVIDIA/TensorRT-LLM · issue #2263 · open`` or GitHub's page title ``[Bug] ... ·
+Issue #2263 · NVIDIA/TensorRT-LLM``. Where nothing else in the text places the run (no frame of
+any engine, no launch command, no version line), a crash filed on a framework's own tracker is
+that framework's: its method words name that framework's class. Weaker than any line of the run
+itself, so the linker asks it last; a header of another repository (a downstream wrapper, an
+RL trainer) names none, and headers of two frameworks in one text name none either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# the frameworks' own trackers (lower case), and the Triton backend that serves TensorRT-LLM
+_REPOS = {
+    "vllm-project/vllm": "vllm",
+    "vllm-project/vllm-ascend": "vllm_ascend",
+    "sgl-project/sglang": "sglang",
+    "nvidia/tensorrt-llm": "trtllm",
+    "triton-inference-server/tensorrtllm_backend": "trtllm",
+}
+_KIND = r"(?:issue|pull request|pr|discussion)"
+# ``owner/repo · issue #N`` at the start of a line (a saved thread's first line)
+_SAVED = re.compile(rf"(?i)^\s*([\w.-]+/[\w.-]+)\s+·\s+{_KIND}\s+#\d+\b")
+# ``<title> · Issue #N · owner/repo`` (a browser's page title) at the end of a line
+_TITLE = re.compile(rf"(?i)·\s+{_KIND}\s+#\d+\s+·\s+([\w.-]+/[\w.-]+)\s*$")
+
+
+def header_engine(text: str) -> str | None:
+    """The framework whose tracker a thread header line names; None for any other line."""
+    m = _SAVED.match(text) or _TITLE.search(text)
+    return _REPOS.get(m.group(1).lower()) if m is not None else None
+
+
+def thread_engine(texts: Iterable[str]) -> str | None:
+    """The one framework the text's thread headers name (None when none, or several)."""
+    found = {engine for text in texts if (engine := header_engine(text)) is not None}
+    return next(iter(found)) if len(found) == 1 else None
