@@ -11,6 +11,7 @@ from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
+from spectrace.assemblers.launch_span import apart_caption
 from spectrace.assemblers.launch_span import quoted as in_quote
 from spectrace.assemblers.launch_span import suggests
 from spectrace.assemblers.post_dates import post_date, yearless_post
@@ -44,6 +45,7 @@ from spectrace.assemblers.spec_prose import (
     set_apart,
     spec_v2_settings,
     stated_enabled,
+    switch_apart,
     tested_algorithms,
 )
 from spectrace.assemblers.spec_warnings import match_spec_warning
@@ -95,8 +97,14 @@ _SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's te
 # (an algorithm's name too: a title or caption saying "TP8+MTP" over a command cut before
 # its speculative flags)
 _SPEC_WORDS = re.compile(
-    r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机"
+    r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机|投機|推測デコード|추측 디코딩|추론 디코딩"
     r"|\b(?:MTP|NEXTN|NextN|EAGLE3?|Eagle3?|eagle3?|NGRAM|N-?gram|ngram|DFlash|DFLASH|Medusa)\b"
+)
+# a line saying the paste left flags out ("(rest of the flags omitted)", "trimmed", "snip"): no
+# command in the text is shown whole
+_OMITTED = re.compile(
+    r"(?i)\b(?:omit\w*|truncat\w*|trimmed|snip(?:ped)?|redacted|elided|abridged|shortened|"
+    r"rest of the (?:flags|args|arguments|options|command))\b|\betc\b"
 )
 # ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
 # call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
@@ -142,6 +150,7 @@ class ConfigCollector:
         self._warning_era: str | None = None  # the era the spec warnings told
         self._sglang_release: Version | None = None
         self._bare: set[Version] = set()  # "v0.5.16" with no package named beside it
+        self._bare_other: set[Version] = set()  # bare releases lines name as good, fixed, tried
         self._failing: set[Version] = set()  # "(v0.5.13 regression)": the bare release that broke
         self._about = False  # some line names sglang: a bare release is its
         self._main = False  # a line says the run is a build of main, newer than any release named
@@ -156,6 +165,8 @@ class ConfigCollector:
         self._posted: Day | None = None  # the newest post header's day, and its line
         self._yearless = False  # a post header without its year: posts bound nothing
         self._spec_said = False  # some line speaks of speculation (no "none" from a command)
+        self._omitted = False  # a line says flags were left out of the paste (no "none" either)
+        self._caption: tuple[str, int] = ("", -9)  # the last caption over another's command
         self._releases: set[tuple[int, ...]] = set()  # every sglang release a line names
         self._printed = False  # check_env's own "sglang: X" line (the environment's release)
         self._plain: LogLine | None = None  # a whole sglang command: no flag is no speculation
@@ -177,9 +188,12 @@ class ConfigCollector:
                 self._latest = (line.ts.date(), line)
         self._note_post(line, text)
         self._spec_said = self._spec_said or _SPEC_WORDS.search(text) is not None
+        self._omitted = self._omitted or _OMITTED.search(text) is not None
         in_launch, done = self._launch.feed(line)
         for command in done:
             self._apply_launch(command)
+        if not in_launch and apart_caption(text):
+            self._caption = (line.source, line.lineno)  # the next command is not the run's
         if in_launch:
             pass  # a line of a launch command (read whole when it ends)
         elif "ServerArgs(" in text and ("server_args=" in text or _REPR.search(text)):
@@ -283,6 +297,8 @@ class ConfigCollector:
         if not other_release(text):
             self._bare |= bare_releases(text)
             self._failing |= failing_releases(text)
+        else:  # "it was fine on v0.5.9": not the run's, but the title's bare one may not be either
+            self._bare_other |= bare_releases(text)
         self._about = self._about or about_sglang(text)
         self._main = self._main or from_main(text)
 
@@ -305,6 +321,8 @@ class ConfigCollector:
 
     def _all_runs(self) -> RunConfig:
         config = self._single()
+        # one start-up line: its day still tells a crash of an older log apart (linker.run_for)
+        config.start_ts = next((ln.ts for ln in self._lines if ln.ts and _is_start(ln)), None)
         for start, lines in split_runs(self._lines, _is_start, _is_post):
             collector = ConfigCollector(self._tables)
             collector.crash_day(self._crash_day)
@@ -384,7 +402,8 @@ class ConfigCollector:
             return
         if not self._about or self._config.engine not in (None, "sglang"):
             return
-        named = self._bare if len(self._bare) == 1 else self._failing  # several: the broken one
+        one = len(self._bare | self._bare_other) == 1
+        named = self._bare if one else self._failing  # several: the broken one
         if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
             self._adopt_sglang(next(iter(named)))
 
@@ -430,7 +449,7 @@ class ConfigCollector:
         enabled = self._enabled_here() or self._eagle_shown(knobs)
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, enabled, self._from_test, knobs)  # fmt: skip
-        named = self._spec_said or any(name != "OFF" for name, _ in self._named)
+        named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip
 
@@ -566,9 +585,14 @@ class ConfigCollector:
         return True
 
     def _apply_launch(self, command: LaunchCommand) -> None:
-        """Each flag with the line its option was read on (a command may span many lines)."""
+        """Each flag with the line its option was read on (a command may span many lines);
+        none from a command under a caption that makes it another's or a suggestion."""
         self._config.engine = self._config.engine or command.engine
         first = next(iter(command.lines.values()), None)
+        source, lineno = self._caption
+        if first is not None and first.source == source and 0 < first.lineno - lineno <= 4:
+            self._spec_said = True  # some speculation was shown: no "none" from another command
+            return
         if command.complete and command.engine == "sglang" and first is not None:
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         for name, value in command.flags.items():
@@ -621,7 +645,11 @@ class ConfigCollector:
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         stated = spec_v2_settings(line.text) if origin != "launch_command" else set()
+        if origin == "env" and switch_apart(line.text):
+            return  # "setting SGLANG_ENABLE_SPEC_V2=1 makes it go away": not the crash's run
         self._stated |= stated  # a text comparing both settings names neither
+        if len(stated) > 1:  # "tried with =0 and =1": this line names neither
+            env = {k: v for k, v in env.items() if k != "SGLANG_ENABLE_SPEC_V2"}
         if "SGLANG_ENABLE_SPEC_V2" not in env and len(stated) == 1:
             env = {"SGLANG_ENABLE_SPEC_V2": "1" if stated.pop() else "0"}  # YAML, JSON, prose
             origin = "prose"

@@ -8,7 +8,7 @@ one pure step over what it gathered.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
@@ -64,7 +64,10 @@ def config_evidence(
         where = (dump_line.source, dump_line.lineno)
     elif algo is not None:  # no dump: a launch command and the release may still decide
         launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
-        verdict = verdict_from_launch(launch, era, env, release, newest)
+        if switch is None and bounds.both_settings:  # "tried with =0 and =1": either ran
+            verdict = _either_setting(lambda on: verdict_from_launch(launch, era, on, release, newest))
+        else:
+            verdict = verdict_from_launch(launch, era, env, release, newest)
         where = (algo.source, algo.lineno)
     elif named is not None:
         knobs = {k: f.value for k, f in flags.items() if k in _KNOB_KEEP and f.origin == "launch_command"}
@@ -111,17 +114,27 @@ def named_verdict(
 def _tested_verdict(algorithm: str, bounds: Bounds) -> DumpVerdict | None:
     """A test of SGLang's suite sets SGLANG_ENABLE_SPEC_V2 itself or not: the era rule under
     both settings; one answer decides, two are a condition on the test's setting."""
-    on, off = (prose_verdict(algorithm, setting, bounds.era, bounds.release, bounds.newest)
-               for setting in (True, False))  # fmt: skip
+    verdict = _either_setting(
+        lambda on: prose_verdict(algorithm, on, bounds.era, bounds.release, bounds.newest),
+        "the test sets",
+    )
+    if verdict is None or verdict.condition is None:
+        return verdict and replace(verdict, reason=f"named SGLang test of {algorithm}: {verdict.reason}")
+    reason = f"named SGLang test of {algorithm}, {PROSE_REASON}: {verdict.condition}"
+    return DumpVerdict(None, None, reason, f"{algorithm} (a test)", condition=verdict.condition)
+
+
+def _either_setting(
+    verdict_at: Callable[[bool], DumpVerdict | None], who: str = "the run had"
+) -> DumpVerdict | None:
+    """The era rule under both SGLANG_ENABLE_SPEC_V2 settings (a test sets it itself, a text
+    names both): one answer decides, two are a condition on the setting."""
+    on, off = verdict_at(True), verdict_at(False)
     if on is None or off is None:
         return None
-    if (on.points_to, on.worker_class, on.condition) == (
-        off.points_to,
-        off.worker_class,
-        off.condition,
-    ):
-        return replace(off, reason=f"named SGLang test of {algorithm}: {off.reason}")
+    if (on.points_to, on.worker_class, on.condition) == (off.points_to, off.worker_class, off.condition):
+        return off
     either = lambda v: f"{v.points_to} ({v.worker_class})" if v.points_to else f"({v.condition})"  # noqa: E731
-    condition = f"{either(on)} if the test sets SGLANG_ENABLE_SPEC_V2=1, else {either(off)}"
-    reason = f"named SGLang test of {algorithm}, {PROSE_REASON}: {condition}"
-    return DumpVerdict(None, None, reason, f"{algorithm} (a test)", condition=condition)
+    condition = f"{either(on)} if {who} SGLANG_ENABLE_SPEC_V2=1, else {either(off)}"
+    return DumpVerdict(None, None, f"both SGLANG_ENABLE_SPEC_V2 settings named: {condition}",
+                       off.excerpt, condition=condition)  # fmt: skip

@@ -16,6 +16,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
+from spectrace.assemblers.spec_prose import set_apart
 from spectrace.dialects.base import LogLine
 
 MAX_LINES = 64  # lines one command may run over
@@ -77,10 +78,37 @@ def code_flags(line: LogLine) -> str | None:
     server's own log record quoting a flag in a hint sets nothing) or quotes none."""
     if line.headed or line.text.lstrip().startswith(("--", "`--", "- --")):
         return None
+    if set_apart(line.text, without=False) or _FLAGS_APART.search(line.text) is not None:
+        return None  # "with `--speculative-algorithm NGRAM` it works", "we'll add `...` next week"
     # each span ends at its own shell operator: ``--dcp-size > 1`` in a sentence is a condition,
     # and must not end the flags the later spans quote
     spans = [_span_flags(span) for span in _CODE_FLAGS.findall(line.text)]
     return " ".join(spans) if spans else None
+
+
+# a sentence quoting flags that are not the reported run's: the fix, a plan, a recommendation,
+# another report's, a docs example (besides spec_prose.set_apart's questions and contrasts)
+_FLAGS_APART = re.compile(
+    r"(?i)\badd(?:s|ed|ing)?\b|\brecommend\w*|\bwants?\b|\bnext\b|\bwill\b|'ll\b|\brelated\b"
+    r"|\buses\b|\bused\b|\binstead\b|\bremov\w*|\bdrop\w*|\bavoid\w*|\bgo(?:es)? away\b|\bfix\b"
+    r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bexample\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
+)
+
+
+# a caption over a command that is someone else's or a suggestion ("Reviewer: this works for
+# me, use NGRAM instead:", "<summary>Command from @bob's comment (works for him)</summary>")
+_CAPTION = re.compile(r"(?i)(?::|</summary>)[\s*`]*$|<summary>")
+_OTHERS = re.compile(
+    r"(?i)\breviewer\b|\bmaintainer\b|\bfor (?:comparison|reference)\b|(?<!\w)@\w|\bworks? for\b"
+    r"|\b(?:his|her|their|someone|another user)\b"
+)
+
+
+def apart_caption(text: str) -> bool:
+    """A caption line introducing a command that is not the reported run's."""
+    if _CAPTION.search(text) is None:
+        return False
+    return bool(_OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
 
 
 def _span_flags(span: str) -> str:

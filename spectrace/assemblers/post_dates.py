@@ -26,14 +26,18 @@ _WORDS = r"([A-Z][a-z]{2})[a-z]*\.? (\d{1,2}),? (\d{4})"  # Apr 14, 2026 / April
 _HEADER = re.compile(
     r"^\s*\S[^·\n]{0,80} · [a-z][a-z ]{2,30} · " + _ISO + r"(?:[T ][\d:.]+Z?)?\s*$"
 )
-# GitHub's own: "opened this issue on Apr 14, 2026", "commented on 2025-01-03", "merged 1 commit
-# into main on Mar 3, 2026"
+# GitHub's own: "bob opened this issue on Apr 14, 2026 · 3 comments", "alice (Member) commented
+# on 2025-01-03 • edited", "merged 1 commit into main on Mar 3, 2026": the header is the whole
+# line; a sentence ("I opened a similar issue on Jan 10, 2026 but ...", "the PR that was
+# merged on Feb 2") dates another post or a change, not this one
 _VERB = re.compile(
-    r"(?i)\b(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:"
+    r"(?i)^\s*(?:@?(?!(?:I|we|you|they|he|she|it|this|that|the|a|an|my|our)\b)\w[\w.-]{0,38}\s+"
+    r"(?:\((?:member|contributor|author|collaborator|owner)\)\s+)?)?"
+    r"(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:"
     + _WORDS
     + "|"
     + _ISO
-    + r")\b"
+    + r")\b\s*(?:\(edited\)|[·•–—|-].*)?\s*$"
 )
 
 

@@ -21,6 +21,8 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
     b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
     b"sglang/srt/managers/scheduler", b"SGLangEngine",  # SGLang's own scheduler frame, RL actor
+    b"from main", b"on main", b"latest main", b"(main)", b"from source",  # a build of main
+    b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
 )  # fmt: skip
 
@@ -34,10 +36,10 @@ _FORMS = (
     re.compile(r"\b[\w.-]+/[\w.-]+:(?:[\w.]+-)?sglang-v?" + _NUMBER),
     re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
     # prose and environment lists: "- SGLang 0.5.17 (venv)", "I use sglang v0.5.10", "SGLang
-    # version: 0.5.4"; not sglang-router / sgl-kernel, whose numbers are their own
+    # version: 0.5.4", "bumped sglang to 0.5.14"; not sglang-router / sgl-kernel, whose numbers are their own
     # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
     re.compile(
-        r"(?i)(?<![\w./-])sglang(?:\s*版本|\s+version)?\s*[:：=]?\s*[`'\"]?v?"
+        r"(?i)(?<![\w./-])sglang(?:\s*版本|\s+version)?(?:\s+to)?\s*[:：=]?\s*[`'\"]?v?"
         + _NUMBER
         + r"(?![\d.]*\d)"
     ),
@@ -100,10 +102,25 @@ def sglang_releases(text: str) -> set[Version]:
 
 
 # a line naming a release that is not the reporter's run: the fix's, a suggestion, another report
+# ... or the good one, the workaround, a release's notes ("Downgrading to sglang 0.5.3 avoids
+# it", "Works with sglang 0.5.3 but crashes on main", "Last known good: sglang==0.5.3")
 _OTHER = re.compile(
     r"(?i)\bfix(?:ed|es)?\b|\bresolved\b|\breleased\b|\bplease\b|\bcould you\b|\btry\b"
-    r"|\breported\b|#\d|\bnew image\b|\?"
+    r"|\breported\b|#\d|\bnew image\b|\?|\bdowngrad\w*|\bavoid\w*|\bworks?\b|\bworked\b"
+    r"|\bworking\b|\bfine\b|\blast known\b|\bgood\b|\bworkaround\b|\binstead\b|\brelease notes?\b"
+    r"|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b|\brevert\w*"
 )
+# the run is a build of main ("installed from main", "built from source (main)", "on the latest
+# main"): newer than every release the text names
+_MAIN = re.compile(
+    r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-./\w])"
+    r"|\bbuilt from source\b|\binstall(?:ed)? from source\b|\(main\)"
+)
+
+
+def from_main(text: str) -> bool:
+    """The line says the run is a build of SGLang's main branch, not a release."""
+    return _MAIN.search(text) is not None
 
 
 def other_release(text: str) -> bool:

@@ -58,6 +58,21 @@ _NEGATION = re.compile(
 )
 
 
+# a line naming the switch as the fix, a suggestion or another run's setting ("setting
+# SGLANG_ENABLE_SPEC_V2=1 makes the crash go away", "you can set ... to use the overlap worker",
+# "... is what #15000 used; we did not set it")
+_SWITCH_APART = re.compile(
+    r"(?i)\bgo(?:es)? away\b|\bfix\w*|\bavoid\w*|\bworkaround\b|\byou can\b|\bcan set\b"
+    r"|\binstead\b|\bdo(?:es)?(?: not|n't) have\b|\bdid(?: not|n't) set\b|\bwould\b|\bshould\b"
+    r"|\btry\b|\bsuggest\w*|\bused\b|#\d|\bif\b|\?|\bworks?\b|\bworked\b|\bfine\b"
+)
+
+
+def switch_apart(text: str) -> bool:
+    """The line names SGLANG_ENABLE_SPEC_V2 as the fix, a suggestion or another run's."""
+    return "SGLANG_ENABLE_SPEC_V2" in text and _SWITCH_APART.search(text) is not None
+
+
 def spec_v2_settings(text: str) -> set[bool]:
     """The SGLANG_ENABLE_SPEC_V2 values a line states (SGLang's boolean spellings, or words)."""
     found = {_TRUTH.get(m.group(1).lower(), False) for m in _SETTING.finditer(text)}
@@ -126,9 +141,12 @@ _LABEL = re.compile(
 )
 
 
-def set_apart(text: str) -> bool:
+def set_apart(text: str, without: bool = True) -> bool:
     """The line asks or supposes (``_SUPPOSED``), sets a name apart from the reported run
-    (``_CONTRARY``) or quotes another post: the algorithms it names are not the run's."""
+    (``_CONTRARY``) or quotes another post: the algorithms it names are not the run's.
+    ``without=False``: "without" alone does not (a flag quoted "with X but without Y" is X)."""
+    if not without:
+        text = re.sub(r"(?i)\bwithout\b", "", text)
     return bool(_SUPPOSED.search(text) or _CONTRARY.search(text) or text.lstrip().startswith(">"))
 
 

@@ -1,0 +1,131 @@
+"""Lines of an SGLang report that name a release, a switch setting, flags or a command that are
+NOT the crashing run's: the good release or the workaround, the switch as the fix, flags quoted
+as a plan or a recommendation, a reviewer's command, a date inside a sentence, a paste that
+says flags were left out. None of them may decide the run's worker; the same lines said of the
+run still do (the controls). Every line is our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.config import ConfigCollector
+from spectrace.assemblers.post_dates import post_date
+from spectrace.dialects.base import LogLine
+
+EAGLE_CMD = ("python -m sglang.launch_server --model-path org/target --speculative-algorithm EAGLE "
+             "--speculative-draft-model-path org/draft --speculative-eagle-topk 1")  # fmt: skip
+PLAIN_CMD = "python -m sglang.launch_server --model-path org/target --tp 4 --port 30001"
+
+
+def _verdict(*texts: str) -> tuple[str | None, str | None, str | None] | None:
+    collector = ConfigCollector()
+    for n, text in enumerate(texts, 1):
+        collector.feed(LogLine("issue.md", n, 0, text, text, "plain", ""))
+    evidence = [e for e in collector.result().path_evidence if e.points_to or e.condition]
+    if not evidence:
+        return None
+    return evidence[0].points_to, evidence[0].worker_class, evidence[0].condition
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Going back to sglang 0.5.2 avoids the problem for now.",
+        "Downgrading to sglang 0.5.2 is our workaround.",
+        "It works with sglang 0.5.2, the crash is on current main.",
+        "Last known good release: sglang==0.5.2; today we build from source (main).",
+        "The release notes of sglang 0.5.2 mention speculative fixes.",
+    ],
+)
+def test_a_good_or_workaround_release_is_not_the_runs(sentence: str) -> None:
+    verdict = _verdict(sentence, EAGLE_CMD)
+    assert verdict is not None and verdict[0] is None  # the era's condition, not a decision
+    assert "EAGLEWorkerV2" in verdict[2]
+
+
+def test_the_control_a_release_said_of_the_run_decides() -> None:
+    assert _verdict("We are on sglang 0.5.2.", EAGLE_CMD) == ("v1", "EAGLEWorker", None)
+
+
+def test_a_check_env_release_under_a_build_of_main_is_not_taken() -> None:
+    verdict = _verdict("sglang: 0.5.2", "The crashing box has sglang installed from main:", EAGLE_CMD)
+    assert verdict is not None and verdict[0] is None
+
+
+def test_a_bumped_release_beside_the_old_pin_names_neither() -> None:
+    verdict = _verdict('RUN pip install "sglang==0.5.2"', "Then we bumped sglang to 0.5.15.", EAGLE_CMD)
+    assert verdict is not None and verdict[0] is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Exporting SGLANG_ENABLE_SPEC_V2=1 makes the crash go away.",
+        "You can set SGLANG_ENABLE_SPEC_V2=1 as a workaround.",
+        "SGLANG_ENABLE_SPEC_V2=1 is what the other report used; we did not set it.",
+    ],
+)
+def test_the_switch_named_as_the_fix_is_not_the_runs_setting(sentence: str) -> None:
+    # 0.5.8 runs EAGLE on v1 unless the switch is on: the crashing run had it off
+    assert _verdict("sglang: 0.5.8", EAGLE_CMD, sentence) == ("v1", "EAGLEWorker", None)
+
+
+def test_both_switch_settings_named_leave_the_condition() -> None:
+    verdict = _verdict("sglang: 0.5.8", "Same crash with SGLANG_ENABLE_SPEC_V2=0 and with "
+                       "SGLANG_ENABLE_SPEC_V2=1.", EAGLE_CMD)  # fmt: skip
+    assert verdict is not None and verdict[0] is None
+    assert "EAGLEWorkerV2" in verdict[2] and "EAGLEWorker)" in verdict[2]
+
+
+def test_the_control_the_switch_said_of_the_run_decides() -> None:
+    verdict = _verdict("sglang: 0.5.8", "We launch with SGLANG_ENABLE_SPEC_V2=1 set.", EAGLE_CMD)
+    assert verdict == ("v2", "EAGLEWorkerV2", None)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Adding `--speculative-algorithm NGRAM --speculative-num-draft-tokens 8` helps, oddly.",
+        "The model card recommends `--speculative-algorithm NGRAM` but it is not on yet.",
+        "We'll move to `--speculative-algorithm NGRAM` next month.",
+    ],
+)
+def test_flags_quoted_as_a_plan_or_fix_are_not_the_runs(sentence: str) -> None:
+    verdict = _verdict(sentence, EAGLE_CMD)
+    assert verdict is not None and verdict[1] != "NGRAMWorker"
+
+
+def test_the_control_flags_quoted_of_the_run_count() -> None:
+    verdict = _verdict("We start it with `--speculative-algorithm NGRAM` and it crashes.")
+    assert verdict == ("other", "NGRAMWorker", None)
+
+
+def test_a_reviewers_command_after_the_crash_is_not_the_runs() -> None:
+    verdict = _verdict(EAGLE_CMD, "", "Maintainer: for me it works with this one instead:", "```",
+                       "python -m sglang.launch_server --model-path org/target "
+                       "--speculative-algorithm NGRAM", "```")  # fmt: skip
+    assert verdict is not None and verdict[1] != "NGRAMWorker"
+
+
+def test_a_whole_looking_command_whose_flags_were_left_out_is_not_speculation_off() -> None:
+    assert _verdict("```", PLAIN_CMD, "```", "(the other flags are omitted here)") is None
+    assert _verdict("```", PLAIN_CMD, "```")[0] == "none"  # the control
+
+
+@pytest.mark.parametrize(
+    "sentence", ["投機的デコーディングを使うと落ちます。", "추측 디코딩을 켜면 멈춥니다."]
+)
+def test_speculation_said_in_japanese_or_korean_is_not_speculation_off(sentence: str) -> None:
+    assert _verdict(sentence, "```", PLAIN_CMD, "```") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We opened a related issue on Feb 1, 2026 and it went stale.",
+        "The change was merged on Feb 1, 2026, see the PR.",
+        "I commented on 2026-02-01 in the other thread",
+    ],
+)
+def test_a_date_inside_a_sentence_is_no_post_header(line: str) -> None:
+    assert post_date(line) is None
