@@ -28,6 +28,7 @@ class Occurrence:
     stream: str
     ts: datetime | None
     ts_text: str | None
+    quoted: bool = False  # a ``> `` quote in a reply: another writer's crash, not the writer's run
 
 
 @dataclass(slots=True)

@@ -117,9 +117,8 @@ def _time_order(crashes: Sequence[Crash]) -> list[tuple[tuple[datetime, int, int
 
 
 def _occurrence(crash: Crash) -> Occurrence:
-    return Occurrence(
-        crash.source, crash.lineno, crash.offset, crash.rank, crash.stream, crash.ts, crash.ts_text
-    )
+    return Occurrence(crash.source, crash.lineno, crash.offset, crash.rank, crash.stream,
+                      crash.ts, crash.ts_text, crash.quoted)  # fmt: skip
 
 
 _SEVERITY_ORDER = {"warning": 0, "error": 1, "fatal": 2}

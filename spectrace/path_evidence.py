@@ -272,14 +272,20 @@ def _evidence(
 def peer_frames(incident: Incident, others: Iterable[Incident], since: int) -> list[StackFrame]:
     """The frames of the other crashes of the incident's run (its file, from ``since``): ranks
     of one server run one worker, so another rank's traceback through the proposer names it
-    when this one stopped in a generic module."""
-    source = incident.first_seen.source
+    when this one stopped in a generic module. A quoted crash (another post's, in a reply)
+    and the writer's own are not ranks of one run."""
     out: list[StackFrame] = []
-    for other in others:
-        where = other.first_seen
-        if other is not incident and where.source == source and where.lineno >= since:
-            out += [replace(sf, kind="peer traceback frame") for sf in incident_frames(other)]
+    for other in _peers(incident, others, since):
+        out += [replace(sf, kind="peer traceback frame") for sf in incident_frames(other)]
     return out
+
+
+def _peers(incident: Incident, others: Iterable[Incident], since: int) -> list[Incident]:
+    """The other crashes of the incident's run: its file from ``since``, quoted as it is."""
+    first = incident.first_seen
+    return [other for other in others
+            if other is not incident and other.first_seen.source == first.source
+            and other.first_seen.lineno >= since and other.first_seen.quoted == first.quoted]  # fmt: skip
 
 
 def peer_message_votes(
@@ -288,12 +294,9 @@ def peer_message_votes(
     """Classes named by the other crashes of the incident's run (its file, from ``since``): a
     paste that states ``AttributeError: 'EagleProposer' object ...`` above a traceback cut
     before its own exception line names the proposer of both."""
-    source = incident.first_seen.source
     out: list[Evidence] = []
-    for other in others:
-        where = other.first_seen
-        if other is not incident and where.source == source and where.lineno >= since:
-            out += message_votes(other, framework)
+    for other in _peers(incident, others, since):
+        out += message_votes(other, framework)
     return out
 
 

@@ -79,3 +79,39 @@ def test_the_writers_plain_run_is_not_the_quoted_one(tmp_path: Path, own: str) -
     lines = [*HEADER, f"> {EAGLE}", ">> We run EAGLE with topk 4.", "", own, *CRASH]
     value, worker = _verdict(tmp_path, lines)
     assert value in ("unknown", "none") and worker is None
+
+
+V2_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/py/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+    "    scheduler.run_event_loop()",
+    '  File "/opt/py/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
+    "    self.verify(batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+OWN_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/py/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+    "    scheduler.run_event_loop()",
+    '  File "/opt/py/sglang/srt/layers/attention/triton_backend.py", line 512, in forward_extend',
+    "    o = self.extend_attention_fwd(q, k, v)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def test_a_quoted_crash_lends_no_frames_to_the_writers_own(tmp_path: Path) -> None:
+    """Ranks of one run share their worker; a crash quoted from another post is no rank of the
+    writer's run: its EAGLE v2 frames decide its own path only."""
+    lines = [*(f"> {line}" for line in V2_CRASH), "",
+             "Similar here, on a plain server:", "", *OWN_CRASH]  # fmt: skip
+    got = {c.first_seen.quoted: c.worker_path for c in roots(run(tmp_path, lines))}
+    assert got[True] is not None and got[True].worker_class == "EAGLEWorkerV2"
+    assert got[False] is not None and got[False].worker_class is None
+    assert got[False].value in ("unknown", "none")
+
+
+def test_unquoted_ranks_of_one_run_still_share_their_worker(tmp_path: Path) -> None:
+    lines = [*(f"[2026-01-05 10:00:01 TP0] {line}" for line in V2_CRASH),
+             *(f"[2026-01-05 10:00:01 TP1] {line}" for line in OWN_CRASH)]  # fmt: skip
+    paths = {c.worker_path.worker_class for c in roots(run(tmp_path, lines)) if c.worker_path}
+    assert paths == {"EAGLEWorkerV2"}

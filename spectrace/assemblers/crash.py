@@ -63,4 +63,5 @@ class Crash:
     interleaved: bool = False  # printed while other ranks printed the same traceback (a storm)
     node: str | None = None  # host, pod or container its first line's wrapper names
     mentioned: str | None = None  # "title" / "sentence": named in prose, not printed (mention.py)
+    quoted: bool = False  # its first line was ``> ``-quoted: another post's crash in a reply
     extra: dict[str, str] = field(default_factory=dict, hash=False, compare=False)

@@ -298,6 +298,7 @@ def _line_crash(rule: CrashRule, m: object, line: LogLine) -> Crash:
         ts_text=line.ts_text,
         lines=(line.text,),
         node=line.node,
+        quoted=line.quoted,
     )
     return _apply(_stamped(crash, groups.get("ts")), rule)
 

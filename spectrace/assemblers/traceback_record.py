@@ -205,6 +205,7 @@ def record_crash(rec: Record, stream: str) -> Crash:
         stream=stream, rank=first.rank, ts=first.ts, ts_text=first.ts_text, frames=frames,
         chain=chain, header=rec.header, lines=tuple(rec.lines),
         frames_reconstructed=rec.reconstructed, interleaved=rec.interleaved, node=first.node,
+        quoted=first.quoted,
     )  # fmt: skip
     return with_root_failure(crash) if etype.endswith("ChildFailedError") else crash
 
