@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
@@ -355,16 +355,17 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
     of its own, one per rank or node) the latest start-up before it in time, from its own
     directory first. With several runs and neither to go by, no run's flags are taken for
     another's."""
-    if not config.runs:
-        return config
     first = incident.first_seen
+    if not config.runs:
+        return RunConfig() if _predates(first.ts, config.start_ts) else config
     same_file = [
         run
         for run in config.runs
         if run.start is not None and run.start[0] == first.source and run.start[1] <= first.lineno
     ]
     if same_file:
-        return max(same_file, key=lambda run: run.start or ("", 0))
+        run = max(same_file, key=lambda run: run.start or ("", 0))
+        return RunConfig() if _predates(first.ts, run.start_ts) else run
     if first.ts is None:
         return RunConfig()
     when = _naive(first.ts)
@@ -375,6 +376,14 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
     if not before:
         return RunConfig()
     return max(before, key=lambda run: _naive(run.start_ts) if run.start_ts else datetime.min)
+
+
+def _predates(crash: datetime | None, start: datetime | None) -> bool:
+    """The crash is stamped more than a day before the run's start-up line: an older log pasted
+    beside it (a day of slack for clocks in other time zones; year-less stamps never count)."""
+    if crash is None or start is None or min(crash.year, start.year) < 2000:
+        return False
+    return _naive(crash) < _naive(start) - timedelta(days=1)
 
 
 def _naive(ts: datetime) -> datetime:
