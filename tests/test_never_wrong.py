@@ -89,6 +89,39 @@ PLAIN_VLLM_SENTENCES = (
 )
 
 
+# lines naming an sglang release (or a post day) that is not the crashing run's: the good one, a
+# workaround, another machine, release notes, another post's header, a merge date
+NOT_THE_RUNS_DAY_OR_RELEASE = (
+    "Rolling back to sglang 0.5.3 makes the crash disappear.",
+    "Everything worked with sglang 0.5.3; the crash started once we moved to main.",
+    "Last good build for us: sglang==0.5.3 (we now build main from source).",
+    "Our staging box still reports `sglang: 0.5.3` and is fine; prod is on a newer build.",
+    "Per the release notes of v0.5.14, EAGLE runs on the overlap scheduler; we are still older.",
+    "Someone opened a very similar issue on Jan 10, 2026; it went stale.",
+    "My guess: the refactor merged on Feb 2, 2026 introduced it.",
+)
+# the SGLANG_ENABLE_SPEC_V2 switch named as the fix, a suggestion or another run's setting
+SWITCH_NOT_THE_RUNS = (
+    "Turning on SGLANG_ENABLE_SPEC_V2=1 makes it go away for us.",
+    "Maintainer: you can set SGLANG_ENABLE_SPEC_V2=1 and run the overlap worker, it lacks this bug.",
+    "`SGLANG_ENABLE_SPEC_V2=1` is what the other report used; we left it unset.",
+)
+# flags quoted as inline code in a sentence that does not say the run had them
+INLINE_FLAGS_NOT_THE_RUNS = (
+    "With `--speculative-algorithm NGRAM` everything is fine; the crash is from our default "
+    "launch.",
+    "The model card recommends `--speculative-algorithm EAGLE3` but we have not turned it on.",
+    "Next sprint we add `--speculative-algorithm EAGLE3`; today the server crashes without it.",
+)
+VLLM_INLINE_FLAGS_NOT_THE_RUNS = (
+    "Adding `--speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'` "
+    "makes the crash disappear.",
+    "#12345 uses `--speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
+    "\"num_speculative_tokens\": 3}'` and sees the same thing.",
+    "We want to try `--speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
+    "\"num_speculative_tokens\": 3}'` next; this server has none.",
+)
+
 @dataclass(frozen=True)
 class Want:
     """The classes that could have run (``none``: speculation off) and whether the text lets
@@ -231,6 +264,56 @@ CASES: dict[str, tuple[list[str], Want]] = {
         f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
         "Still happens after upgrading to v0.5.14.",
     ], want("EAGLEWorkerV2")),
+    **{
+        f"a release or day that is not the run's: {line}": (
+            [line, f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH],
+            want(*EAGLES, decide=False),
+        )
+        for line in NOT_THE_RUNS_DAY_OR_RELEASE
+    },
+    "a pinned release in an old Dockerfile, then a bump to a newer one": ([
+        "The image used to be built with", 'RUN pip install "sglang[all]==0.5.3"',
+        "and since we bumped sglang to 0.5.14 last week it crashes:",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want("EAGLEWorkerV2")),
+    **{
+        f"the switch is not the run's: {line}": (
+            ["sglang: 0.5.8", f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+             line],
+            want("EAGLEWorker"),
+        )
+        for line in SWITCH_NOT_THE_RUNS
+    },
+    "both switch settings tried, one log shown": ([
+        "sglang: 0.5.8",
+        "Both SGLANG_ENABLE_SPEC_V2=0 and SGLANG_ENABLE_SPEC_V2=1 crash alike; here is one log.",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES, decide=False)),
+    "a reviewer's NGRAM command after the crash": ([
+        f"{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", *SGL_CRASH, "",
+        "Reviewer: this one works for me, switch to NGRAM for now:", "```",
+        f"{SGL} --speculative-algorithm NGRAM --speculative-num-draft-tokens 8", "```",
+    ], want(*EAGLES)),
+    "another user's command in a details block, the writer's own plain": ([
+        "<details><summary>@bob's command (works for him)</summary>", "",
+        f"{SGL} --speculative-algorithm NGRAM --speculative-num-draft-tokens 8", "", "</details>",
+        "", "Mine is a plain server:", f"{SGL} --tp 2 --port 30000", *SGL_CRASH,
+    ], NONE),
+    "a plain-looking command whose other flags the paste leaves out": ([
+        "```", f"{SGL} --tp 8 --port 30000", "```", "(other flags trimmed)", *SGL_CRASH,
+    ], SPECULATED),
+    "a Japanese report of speculative decoding over a plain-looking command": ([
+        "投機的デコードを有効にすると落ちます:", f"{SGL} --tp 2 --port 30000", *SGL_CRASH,
+    ], SPECULATED),
+    "a Korean report of speculative decoding over a plain-looking command": ([
+        "추측 디코딩을 켜면 서버가 죽습니다:", f"{SGL} --tp 2 --port 30000", *SGL_CRASH,
+    ], SPECULATED),
+    **{
+        f"inline flags that are not the run's: {line}": (
+            [line, f"{SGL} --tp 2 --port 30000", *SGL_CRASH], NONE
+        )
+        for line in INLINE_FLAGS_NOT_THE_RUNS
+    },
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
@@ -373,6 +456,12 @@ CASES: dict[str, tuple[list[str], Want]] = {
             [sentence, f"vllm serve {LLAMA} --tensor-parallel-size 2", *VLLM_CRASH], NONE
         )
         for sentence in PLAIN_VLLM_SENTENCES
+    },
+    **{
+        f"vLLM inline flags that are not the run's: {line}": (
+            [line, f"vllm serve {LLAMA} --tensor-parallel-size 2", *VLLM_CRASH], NONE
+        )
+        for line in VLLM_INLINE_FLAGS_NOT_THE_RUNS
     },
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "lookahead named as not used on TensorRT-LLM": ([
