@@ -186,7 +186,11 @@ def _matches(path: str, suffix: str) -> bool:
 
 
 def frame_signature(frame: Frame) -> FrameSignature | None:
-    """The signature a frame matches, if its file is one the linker knows."""
+    """The signature a frame matches, if its file is one the linker knows. A ``<module>`` frame
+    is the file being imported (vLLM's model runner imports every proposer module for every
+    run, speculative or not): it proves no worker ran, so it matches none."""
+    if frame.function == "<module>":
+        return None
     path = frame.file.replace("\\", "/")
     for sig in _by_basename().get(path.rsplit("/", 1)[-1], ()):
         if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):

@@ -110,6 +110,9 @@ def describe(
             family = known[1]
         return framework, family
     method = _method(config)
+    said = next((e.family for e in votes if e.family and e.worker_class == worker), None)
+    if said is not None and method is None:  # the words name the family their class runs
+        return framework, said
     if framework == "trtllm" and str(method).lower() == "eagle" and worker:
         return framework, "EAGLE3"  # the PyTorch backend's Eagle is EAGLE-3, one- or two-model
     if framework in ("vllm", "vllm_ascend", "trtllm") and method:

@@ -65,7 +65,9 @@ def named_family_evidence(
     reason = f"{PROSE_REASON}: the text names {said} for a vLLM run"
     if len(classes) == 1 and None not in classes:
         (cls,) = classes
-        return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls)]
+        family = next(iter(families)) if len(families) == 1 else None
+        return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
+                         family=family)]  # fmt: skip
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
 

@@ -24,6 +24,7 @@ class Evidence:
     points_to: str | None = None  # "v1" | "v2" | "other" | None when it only informs
     worker_class: str | None = None  # the class this evidence names, when it names one
     condition: str | None = None  # a verdict that hangs on the release: "v2 (...) if sglang >= …"
+    family: str | None = None  # the family it names where its class runs several (MTP on EagleProposer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,9 @@ _NAMED_METHODS = (
     ("mlp-speculator", "mlp_speculator"),
     ("mlp_speculator", "mlp_speculator"),
     ("[ngram]", "ngram"),
+    # IBM's MLPSpeculator checkpoints, as vLLM's docs serve them (``ibm-ai-platform/llama-13b-
+    # accelerator``): the head's config says mlp_speculator, and so does the name
+    ("-accelerator", "mlp_speculator"),
 )
 SPEC_REPR = "SpeculativeConfig("
 
