@@ -447,6 +447,7 @@ class ConfigCollector:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         knobs = self._eagle_knobs()
         enabled = self._enabled_here() or self._eagle_shown(knobs)
+        enabled = enabled and self._plain is None  # a whole plain command outranks a sentence
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, enabled, self._from_test, knobs)  # fmt: skip
         named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
@@ -597,6 +598,8 @@ class ConfigCollector:
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         for name, value in command.flags.items():
             line = command.lines[name]
+            if isinstance(value, str) and name == "speculative_algorithm":
+                value = value.rstrip(".,;:")  # a command ending a sentence: "... EAGLE."
             if name in DECISIVE_FLAGS:
                 self._set(name, value, line, "launch_command")
             elif command.engine == "vllm" and name in CLI_NAMES:

@@ -78,12 +78,19 @@ def code_flags(line: LogLine) -> str | None:
     server's own log record quoting a flag in a hint sets nothing) or quotes none."""
     if line.headed or line.text.lstrip().startswith(("--", "`--", "- --")):
         return None
-    if set_apart(line.text, without=False) or _FLAGS_APART.search(line.text) is not None:
-        return None  # "with `--speculative-algorithm NGRAM` it works", "we'll add `...` next week"
     # each span ends at its own shell operator: ``--dcp-size > 1`` in a sentence is a condition,
-    # and must not end the flags the later spans quote
-    spans = [_span_flags(span) for span in _CODE_FLAGS.findall(line.text)]
+    # and must not end the flags the later spans quote; none from a sentence setting them apart
+    # ("with `--speculative-algorithm NGRAM` it works", "we'll add `...` next week")
+    spans = [
+        _span_flags(span)
+        for sentence in _SENTENCE.split(line.text)
+        if not (set_apart(sentence, without=False) or _FLAGS_APART.search(sentence))
+        for span in _CODE_FLAGS.findall(sentence)
+    ]
     return " ".join(spans) if spans else None
+
+
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])")  # a sentence's end outside a code span
 
 
 # a sentence quoting flags that are not the reported run's: the fix, a plan, a recommendation,

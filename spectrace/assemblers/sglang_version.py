@@ -108,7 +108,7 @@ _OTHER = re.compile(
     r"(?i)\bfix(?:ed|es)?\b|\bresolved\b|\breleased\b|\bplease\b|\bcould you\b|\btry\b"
     r"|\breported\b|#\d|\bnew image\b|\?|\bdowngrad\w*|\bavoid\w*|\bworks?\b|\bworked\b"
     r"|\bworking\b|\bfine\b|\blast known\b|\bgood\b|\bworkaround\b|\binstead\b|\brelease notes?\b"
-    r"|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b|\brevert\w*"
+    r"|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b|\brevert\w*|\breproduc\w*|\bok\b|\bonly on\b"
 )
 # the run is a build of main ("installed from main", "built from source (main)", "on the latest
 # main"): newer than every release the text names

@@ -86,7 +86,8 @@ def named_algorithms(text: str) -> list[str]:
     """The speculative algorithms a sentence names, in SGLang's spelling (EAGLE3, NEXTN...);
     one named as off ("turning off EAGLE", "without NGRAM") reads as OFF, which names none."""
     label = _LABEL.match(text)
-    out = ["OFF"] if label is not None and label.group("off") is not None else []  # "spec: none"
+    off = label is not None and (label.group("off") is not None or _OFF_WORD.search(text) is not None)
+    out = ["OFF"] if off else []  # "spec: none", "spec: EAGLE3 on node A, none on node B"
     for m in _ALGORITHM.finditer(text):
         word = re.sub(r"[-_ ]", "", m.group(1).lower())
         if word == "standalone" and not _standalone_spec(text, m):
@@ -128,6 +129,9 @@ _CONTRARY = re.compile(
     r"(?i)\bwithout\b|\bno\s+spec|\bplain\b|\bnon-spec|\bdisabl|n't\b|\bnot\b|\bnever\b"
     r"|\bused to\b|\bbefore\b|\bunlike\b|\bfixed\b|\bfine\b|\bworks?\b|\bworked\b|\bstaging\b"
     r"|\bsame\s+(?:crash|bug|error|issue|problem)\b|#\d|[\"“][^\"”]*\b(?:eagle|ngram|nextn)"
+    r"|\b(?:another|other|separate|different)\s+(?:issue|report|thread|bug|node|cluster|machine)"
+    r"|\btracked\b|\bthis one\b|\bok\b|\bsupported\b|\bavailable\b|\bcompatible\b"
+    r"|\boptional\b|\bplanned\b|\brecommended\b|\bmodel card\b"
 )
 
 
@@ -139,6 +143,9 @@ _LABEL = re.compile(
     r"(?=(?:eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)(?![A-Za-z_])|(?P<off>none|"
     r"off|disabled|no\b|n/a\b|-\s*$))"
 )
+
+
+_OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 
 def set_apart(text: str, without: bool = True) -> bool:

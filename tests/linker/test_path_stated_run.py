@@ -132,3 +132,18 @@ def test_trainer_knobs_beside_a_non_eagle_name_decide_nothing(tmp_path: Path) ->
         "gina · description · 2026-02-02", *TRAINER_KNOBS, "", *PROBE,
     ])  # fmt: skip
     assert path.worker_class != "EAGLEWorker" and path.value != "v1"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["The OOM in Eagle3's draft capture is tracked in another issue; this one is at prefill."],
+        ["Model card:", "- Speculative decoding: EAGLE3 supported (draft head on the hub)"],
+        ["- spec: EAGLE3 on the first node (ok), none on the second node (crash below)"],
+        ["Speculative decoding: EAGLE3", "Our server:", "```",
+         "python -m sglang.launch_server --model-path org/target --tp 2 --port 30000", "```"],
+    ],
+)
+def test_a_name_beside_the_run_decides_nothing(tmp_path: Path, lines: list[str]) -> None:
+    path = _path(tmp_path, ["dana · comment · 2025-12-10", *lines, "", *LOOP_CRASH])
+    assert path.worker_class is None
