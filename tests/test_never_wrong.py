@@ -314,6 +314,24 @@ CASES: dict[str, tuple[list[str], Want]] = {
         )
         for line in INLINE_FLAGS_NOT_THE_RUNS
     },
+    "a failure named in a sentence about another issue": ([
+        "sgl-project/sglang · Issue #8888", "gina opened this issue on Jan 20, 2026", "",
+        "The IMA in EAGLE3's draft graph capture is tracked elsewhere; this one is at prefill on "
+        "our server.", *SGL_CRASH,
+    ], want("none", decide=False)),
+    "a bare release the crash does not reproduce on": ([
+        "Cannot reproduce on v0.5.3, only on our current build.",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES, decide=False)),
+    "a model card's label above the writer's whole plain command": ([
+        "sgl-project/sglang · Issue #8888", "gina opened this issue on Jan 20, 2026", "",
+        "From the model card:", "- Speculative decoding: EAGLE3 available (draft on the hub)", "",
+        "We launch:", f"{SGL} --tp 2 --port 30000", *SGL_CRASH,
+    ], NONE),
+    "a label naming one node's algorithm and another node's none": ([
+        "sgl-project/sglang · Issue #8888", "gina opened this issue on Jan 20, 2026", "",
+        "- spec: EAGLE3 on node A, none on node B (its crash below)", *SGL_CRASH,
+    ], want("none", decide=False)),
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
@@ -522,3 +540,24 @@ def test_the_same_thread_shape_decides_when_the_sentence_says_the_run_had_eagle(
     (crash,) = roots(run(tmp_path, lines, name="report.md"))
     assert crash.worker_path is not None
     assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
+
+
+def test_a_quoted_crash_lends_the_writers_crash_no_frames(tmp_path: Path) -> None:
+    """Another post's traceback through the v2 worker, quoted in a reply, is that post's run:
+    the writer's own crash below it, on a plain server, is not decided v2 by its frames."""
+    lines = [
+        "> Traceback (most recent call last):",
+        '>   File "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
+        ">     self.verify(batch)",
+        "> RuntimeError: CUDA error: an illegal memory access was encountered", "",
+        "Mine looks alike but runs without speculative decoding:", f"{SGL} --tp 2", "",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/sglang/srt/layers/attention/flashinfer_backend.py", line 512, in forward_extend',
+        "    o = self.prefill_wrapper.forward(q, k, v)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]  # fmt: skip
+    crashes = roots(run(tmp_path, lines, name="report.md"))
+    mine = [c for c in crashes if "flashinfer_backend.py" in " ".join(f.file for f in c.frames)]
+    assert len(mine) == 1, "the writer's crash was lost"
+    path = mine[0].worker_path
+    assert path is not None and path.value not in ("v1", "v2", "other"), path
