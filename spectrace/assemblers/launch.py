@@ -418,8 +418,9 @@ def _vllm_spec(engine: str, flags: dict[str, object], where: dict[str, LogLine])
     if isinstance(spec, str) and spec.lstrip().startswith("{"):  # not JSON (``k=7``): the
         spec = parse_dict_repr(spec)[0]  # members that parse still say the method
     if isinstance(spec, dict):
+        unsaid = spec.get("method") is None and isinstance(spec.get("model"), str)  # auto-detect
         for key, name in _SPEC_KEYS.items():
-            if key in spec:
+            if key in spec and not (unsaid and key == "method"):
                 flags[name] = spec[key]
                 where[name] = where["speculative_config"]
     if "method" not in flags and (named := method_from_model(flags.get("speculative_model"))):

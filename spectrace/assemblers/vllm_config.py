@@ -102,6 +102,8 @@ _ASCEND = re.compile(
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
     r"|\bdevice_config=npu\b"
     rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
+    # a frame of the plugin's installed code (a traceback's or a py-spy line's): it ran
+    r"""|\bFile \\?["'][^"'\n]*/vllm_ascend/[^"'\n]*\.py\\?["'], line \d|[ (]vllm_ascend/[\w/]+\.py:\d+\)"""
 )
 # The plugin's release as people write it: an image tag, a pin, an environment bullet.
 _ASCEND_RELEASE = re.compile(
@@ -297,9 +299,13 @@ def spec_dict_flags(spec: object) -> dict[str, object]:
         spec, _complete = parse_dict_repr(spec)
     if not isinstance(spec, dict):
         return {}
+    # ``"method": null`` beside a draft model is SpeculativeConfig's auto-detection (from the
+    # draft's name and config), not speculation turned off: the method is left unsaid
+    unsaid = spec.get("method") is None and isinstance(spec.get("model"), str)
     return {
-        f"speculative_config.{name}": spec[key] for key, name in _ARG_KEYS.items() if key in spec
-    }
+        f"speculative_config.{name}": spec[key] for key, name in _ARG_KEYS.items()
+        if key in spec and not (unsaid and key == "method")
+    }  # fmt: skip
 
 
 def namespace_args_flags(text: str) -> dict[str, object]:

@@ -133,3 +133,16 @@ def test_the_plugins_own_thread_is_an_ascend_run() -> None:
     assert (path.value, path.worker_class) == ("other", "AscendEagleProposer")
     sentence = "I read vllm-project/vllm-ascend · issue #5 before filing this"
     assert global_worker_path(collect(sentence, *snippet)).worker_class is None
+
+
+@pytest.mark.parametrize(
+    ("line", "on_ascend"),
+    [('  File "/opt/py/site-packages/vllm_ascend/worker/model_runner_v1.py", line 88, in run', True),
+     ("    execute_model (vllm_ascend/worker/model_runner_v1.py:88)", True),
+     ("see https://github.com/vllm-project/vllm-ascend/blob/main/vllm_ascend/ops/x.py#L3", False),
+     ("vllm_ascend/worker/model_runner_v1.py:88 looks wrong to me", False)],
+)  # fmt: skip
+def test_a_frame_of_the_plugins_code_puts_the_run_on_ascend(line: str, on_ascend: bool) -> None:
+    """The plugin's installed code in a traceback or py-spy frame ran: the run is on Ascend
+    even where no other line names the plugin (its class by release, never vLLM's CUDA one)."""
+    assert bool(ascend_signal(line)) is on_ascend

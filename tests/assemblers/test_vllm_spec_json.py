@@ -118,3 +118,14 @@ def test_a_trtllm_yaml_block_is_left_to_its_own_reader(tmp_path: Path) -> None:
     (crash,) = run(tmp_path, lines).incidents
     assert crash.worker_path is not None
     assert crash.worker_path.worker_class == "Eagle3OneModelWorker"
+
+
+def test_a_null_method_beside_a_draft_model_is_auto_detection_not_off() -> None:
+    """``"method": null`` with a draft model lets SpeculativeConfig detect the method from the
+    draft: speculation is on (the draft's name says EAGLE), never "speculation off"."""
+    config = collect("vllm serve org/target --speculative-config "
+                     """'{"method": null, "model": "org/EAGLE-head-8B", "num_speculative_tokens": 3}'""")  # fmt: skip
+    path = global_worker_path(config)
+    assert path.value != "none" and path.family == "EAGLE"
+    off = collect("""vllm serve org/target --speculative-config '{"method": null}'""")
+    assert global_worker_path(off).value == "none"
