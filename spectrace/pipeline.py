@@ -12,10 +12,13 @@ from spectrace.assemblers import load as load_mod
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
 from spectrace.fleet.nodes import tag_nodes
+from spectrace.incident_model import Occurrence
 from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
@@ -144,17 +147,12 @@ def analyse(
         else mapper(paths, rules, spec, on_progress)
     )
     results = tag_nodes(results)  # logs of several hosts: ranks read node03/TP7
-    collector = config_mod.ConfigCollector()
     lines = [line for result in results for line in result.config_lines]
-    for line in lines:
-        if not names_only(line, config_mod.CONFIG_LITERALS):
-            collector.feed(line)
-    # a crash's day bounds the release of every run before it, when no config line is dated
-    collector.crash_day(max((c.ts.date() for r in results for c in r.crashes if c.ts), default=None))
-    config = collector.result()
-    # worker files a sentence names: weak path evidence; a quote's only where the config's are
-    heard = [ln for ln in lines if not ln.quoted] if collector.quotes_aside else lines
-    mentions = find_mentions(heard)
+    config, aside = _run_config(results, lines)
+    # worker files a sentence names: weak path evidence; with quotes ranked below the writer's
+    # own, a quoted crash (another post's) has the quoted lines' and no config, the others theirs
+    mentions = find_mentions([ln for ln in lines if not ln.quoted] if aside else lines)
+    quoted = find_mentions([ln for ln in lines if ln.quoted]) if aside else mentions
     pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass
     # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
     crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]
@@ -162,10 +160,15 @@ def analyse(
         (c.source, c.lineno): s for r in results for c, s in zip(r.crashes, r.load, strict=True)
     }
     incidents = build_incidents(crashes)
+    walls = [(ln.source, ln.lineno) for ln in lines if plain_run(ln)]
     for incident in incidents:
         first = incident.first_seen
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
-        link(incident, config, load, pasted, incidents, mentions)
+        peers = [other for other in incidents if not _walled(first, other.first_seen, walls)]
+        if aside and first.quoted:
+            link(incident, RunConfig(), load, pasted, peers, quoted)
+        else:
+            link(incident, config, load, pasted, peers, mentions)
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,
@@ -174,6 +177,34 @@ def analyse(
         load=_load_chart([s for r in results for ss in r.load for s in ss]),
         pasted=pasted,
     )
+
+
+def _walled(one: Occurrence, other: Occurrence, walls: Sequence[tuple[str, int]]) -> bool:
+    """A writer's sentence saying a run is plain lies between the two crashes ("mine, on a
+    plain server:" under another user's traceback): they are two runs, not ranks of one, and
+    lend each other no frames."""
+    low, high = sorted((one.lineno, other.lineno))
+    return one.source == other.source and any(
+        source == one.source and low < lineno < high for source, lineno in walls
+    )
+
+
+def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tuple[RunConfig, bool]:
+    """The config the lines state, and whether a quoted crash is another post's: the collector
+    ranked quoted lines below the writer's own, or only the writer's lines state a run
+    (``assemblers/quotes.py``). A crash's day bounds the release of every run before it when
+    no config line is dated; a quoted crash's day is another post's, unless only quotes
+    crashed."""
+    collector = config_mod.ConfigCollector()
+    for line in lines:
+        if not names_only(line, config_mod.CONFIG_LITERALS):
+            collector.feed(line)
+    crashes = [c for r in results for c in r.crashes]
+    own = [c for c in crashes if not c.quoted] or crashes
+    collector.crash_day(max((c.ts.date() for c in own if c.ts), default=None))
+    config = collector.result()
+    own = not any(line.quoted for line in lines) and holds_run(config)
+    return config, collector.quotes_aside or own
 
 
 def _scan_all(paths: Sequence[str], spec: ScanSpec, on_progress: Callable[[int, int], None] | None,

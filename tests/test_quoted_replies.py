@@ -115,3 +115,36 @@ def test_unquoted_ranks_of_one_run_still_share_their_worker(tmp_path: Path) -> N
              *(f"[2026-01-05 10:00:01 TP1] {line}" for line in OWN_CRASH)]  # fmt: skip
     paths = {c.worker_path.worker_class for c in roots(run(tmp_path, lines)) if c.worker_path}
     assert paths == {"EAGLEWorkerV2"}
+
+
+def test_a_quoted_crash_neither_dates_nor_takes_the_writers_run(tmp_path: Path) -> None:
+    """An old report's stamped crash quoted above the writer's own launch and unstamped crash:
+    its day is the other post's (it does not bound the writer's release to 2025's v1), and the
+    writer's launch is not the quoted crash's run."""
+    lines = [f"> [2025-02-01 10:00:00 TP0] Scheduler hit an exception: {CRASH[0]}",
+             f"> {CRASH[-1]}", "", "Same on my side with a build from today:", "",
+             f"{SGL} --speculative-algorithm EAGLE --speculative-draft-model-path org/eagle",
+             "", *CRASH]  # fmt: skip
+    got = {c.first_seen.quoted: c.worker_path for c in roots(run(tmp_path, lines))}
+    theirs, mine = got[True], got[False]
+    assert theirs is not None and (theirs.value, theirs.conditional) == ("unknown", None)
+    assert mine is not None and mine.value == "unknown" and mine.conditional
+    assert "EAGLEWorkerV2" in mine.conditional
+
+
+def test_a_writer_saying_the_server_is_plain_takes_no_quoted_launch(tmp_path: Path) -> None:
+    lines = [f">> {SGL} --speculative-algorithm NGRAM", "> Same here with EAGLE3.", "",
+             "Not for me, my server is plain and still crashes:", SGL, *CRASH]  # fmt: skip
+    value, worker = _verdict(tmp_path, lines)
+    assert value in ("unknown", "none") and worker is None
+
+
+def test_a_plain_run_sentence_between_two_crashes_makes_them_two_runs(tmp_path: Path) -> None:
+    """Another user's traceback pasted unquoted, then the writer's own under a sentence saying
+    theirs is plain: the two are not ranks of one run, so no frames pass between them."""
+    lines = ["Another user's traceback from #5000 (EAGLE v2):", *V2_CRASH, "",
+             "Mine, on a plain server without speculative decoding:", *OWN_CRASH]  # fmt: skip
+    by_line = {c.first_seen.lineno: c.worker_path for c in roots(run(tmp_path, lines))}
+    theirs, mine = by_line[2], by_line[2 + len(V2_CRASH) + 2]
+    assert theirs is not None and theirs.worker_class == "EAGLEWorkerV2"
+    assert mine is not None and mine.worker_class is None and mine.value in ("unknown", "none")

@@ -22,7 +22,8 @@ from spectrace.dialects.base import LogLine
 _PLAIN_RUN = re.compile(
     r"(?i)\bwithout\s+(?:any\s+)?(?:spec\w*|draft\w*|eagle\w*|mtp|ngram)"
     r"|\bno\s+(?:spec\w*|draft\s+model)|\bnon-?spec\w*"
-    r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model)"
+    r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model|one)"
+    r"|\b(?:is|was|are|were|runs?|ran|stays?)\s+(?:just\s+|completely\s+|a\s+)?plain\b"
     r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
     r"|\bdisabl\w*\s+(?:the\s+|all\s+)?spec\w*"
 )
@@ -43,8 +44,13 @@ def mixed(lines: Sequence[LogLine]) -> bool:
 
 def sets_apart(lines: Sequence[LogLine]) -> bool:
     """One of the writer's own sentences says the writer's run is a plain one."""
-    return any(not line.quoted and not line.headed and _PLAIN_RUN.search(line.text)
-               for line in lines)  # fmt: skip
+    return any(plain_run(line) for line in lines)
+
+
+def plain_run(line: LogLine) -> bool:
+    """The line is the writer's sentence saying a run is a plain one ("my server is plain",
+    "same crash without speculative decoding"): crashes on either side of it are two runs."""
+    return not line.quoted and not line.headed and _PLAIN_RUN.search(line.text) is not None
 
 
 def holds_run(config: RunConfig) -> bool:
