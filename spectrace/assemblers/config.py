@@ -45,6 +45,7 @@ from spectrace.assemblers.spec_prose import (
     set_apart,
     spec_v2_settings,
     stated_enabled,
+    stated_v2,
     switch_apart,
     tested_algorithms,
 )
@@ -155,6 +156,7 @@ class ConfigCollector:
         self._about = False  # some line names sglang: a bare release is its
         self._main = False  # a line says the run is a build of main, newer than any release named
         self._enabled = False  # a sentence says the algorithm it names was on
+        self._v2_said = False  # a sentence says the run was on "Eagle V2" (spec v2's worker)
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
@@ -243,6 +245,7 @@ class ConfigCollector:
                 self._named += [(name, line) for name in named_algorithms(text)]
             self._tested += [(name, line) for name in tested_algorithms(text)]
             self._enabled = self._enabled or (stated_enabled(text) and not in_quote(line.raw))
+            self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)
         self._platform_and_release(line, text)
 
     def _note_post(self, line: LogLine, text: str) -> None:
@@ -448,8 +451,9 @@ class ConfigCollector:
         knobs = self._eagle_knobs()
         enabled = self._enabled_here() or self._eagle_shown(knobs)
         enabled = enabled and self._plain is None  # a whole plain command outranks a sentence
+        v2 = self._v2_said and self._about and self._plain is None
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
-                        len(self._stated) > 1, enabled, self._from_test, knobs)  # fmt: skip
+                        len(self._stated) > 1, enabled or v2, self._from_test, knobs, v2)  # fmt: skip
         named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip

@@ -33,6 +33,7 @@ class Bounds:
     enabled: bool = False  # a sentence says the algorithm it names was on for the run
     tested: bool = False  # the algorithm is what a named SGLang test runs, its switch unknown
     knobs: bool = False  # a command sets EAGLE knobs (topk, steps) but no algorithm flag
+    v2_named: bool = False  # a sentence says the run was on "Eagle V2" (SGLang's spec v2)
 
 
 # a command's settings only the EAGLE-type workers read: set with no --speculative-algorithm
@@ -103,12 +104,37 @@ def named_verdict(
         return None  # a text comparing both settings names neither
     if bounds.tested and switch is None:
         return _tested_verdict(str(named.value), bounds)
+    if bounds.v2_named and switch is None:
+        return _v2_verdict(str(named.value), bounds)
     if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
     setting = switch.value if switch is not None else None
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest, knobs)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's
     return verdict if stated or verdict is None or verdict.points_to else None
+
+
+_NO_V2_BEFORE = (0, 5, 3, 2)  # the first release with EAGLEWorkerV2 (0.5.3.post2)
+
+
+def _v2_verdict(algorithm: str, bounds: Bounds) -> DumpVerdict | None:
+    """The text says the run was on SGLang's "Eagle V2" / spec v2 worker: the V2 class of the
+    algorithm where the log's release could have it (never before 0.5.3.post2)."""
+    on = prose_verdict(algorithm, True, bounds.era, bounds.release, bounds.newest)
+    newest = bounds.release or bounds.newest
+    if on is None or (newest is not None and newest < _NO_V2_BEFORE):
+        return None
+    if on.points_to == "v2":
+        worker = on.worker_class
+    elif on.condition is not None and "EAGLEWorkerV2" in on.condition and algorithm in _V2_NAMED:
+        worker = "EAGLEWorkerV2"
+    else:
+        return None
+    reason = f"{PROSE_REASON}: {algorithm} on 'Eagle V2' (SGLang's spec v2 overlap worker) -> v2 ({worker})"
+    return DumpVerdict("v2", worker, reason, f"{algorithm} (Eagle V2)")
+
+
+_V2_NAMED = ("EAGLE", "EAGLE3", "NEXTN")  # the algorithms "Eagle V2" runs on EAGLEWorkerV2
 
 
 def _tested_verdict(algorithm: str, bounds: Bounds) -> DumpVerdict | None:

@@ -23,6 +23,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang/srt/managers/scheduler", b"SGLangEngine",  # SGLang's own scheduler frame, RL actor
     b"from main", b"on main", b"latest main", b"(main)", b"from source",  # a build of main
     b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
+    b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
 )  # fmt: skip
 
@@ -59,6 +60,8 @@ _BARE = re.compile(
 _ABOUT = re.compile(
     r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b"
     r"|\bsglang/srt/managers/scheduler|\bSGLangEngine\b"
+    # the organisation ("sgl-project:main" on a PR page), classes and files only SGLang has
+    r"|\bsgl-project\b|\bEagle(?:Draft|Verify)Input\b|\beagle_worker(?:_v2)?\.py\b|\bEAGLEWorker(?:V2)?\b"
 )
 
 

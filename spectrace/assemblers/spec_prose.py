@@ -114,7 +114,18 @@ _ENABLED_BEFORE = re.compile(
     r"(?:using|running|serving with)|(?:I|we)\s+(?:use|used|run|ran|serve|served|deploy(?:ed)?)|"
     + _FAILED
     + r"\s+(?:with|when using|using|under|during|in))\b[^.;!?]{0,30}$"
+    # "crashes when serving gpt-oss-120b with the org/gpt-oss-Eagle3 head" (a model id's dots)
+    r"|" + _FAILED + r"\s+(?:when|while)\s+(?:serving|running|using|launching|loading)\b"
+    r"(?:[^.;!?]|\.(?=\S)){0,80}$"
     r"|(?:开启|启用|使用|打开|采用|用了)\s*[`'\"]?$"  # the same in Chinese reports: "使用EAGLE3"
+)
+# "在 STANDALONE 推测解码下" (under STANDALONE speculative decoding), a Chinese sentence's frame
+_CJK_UNDER = re.compile(r"在\s*[`'\"]?$")
+_CJK_UNDER_AFTER = re.compile(r"^[`'\"]?\s*(?:推测解码|投机解码|投机采样|推测采样|模式)?\s*(?:下|时|中)")
+# "NGram Spec Decoding Doesn't Work With HiCache": a failure, not a negation
+_NOT_WORKING = re.compile(
+    r"(?i)\b(?:does(?:n't| not)|do(?:n't| not)|is(?:n't| not)|are(?:n't| not)|can(?:'t|not)|won't)"
+    r"\s+(?:work|run|start|load|launch)\w*|\bnot working\b"
 )
 _OFF_AFTER = re.compile(r"(?i)^[^.;!?]{0,40}?\b(?:off|disabled|removed|not used|unset)\b")
 _SUPPOSED = re.compile(
@@ -160,6 +171,13 @@ def set_apart(text: str, without: bool = True) -> bool:
 def stated_enabled(text: str) -> bool:
     """The line says an algorithm it names was enabled for the run it reports (nothing on the
     line sets that algorithm apart from the run: ``_CONTRARY``), or labels it as the run's."""
+    text = _NOT_WORKING.sub("fails", text)
+    if "。" in text:  # a Chinese line: each sentence on its own ("源于 Issue #1。在 X 下 ...")
+        return any(_stated(sentence) for sentence in text.split("。"))
+    return _stated(text)
+
+
+def _stated(text: str) -> bool:
     if set_apart(text):
         return False
     if (label := _LABEL.match(text)) is not None:
@@ -172,7 +190,22 @@ def stated_enabled(text: str) -> bool:
             continue  # "with EAGLE off, the server crashes": not the run's
         if _ENABLED_AFTER.search(after) or _ENABLED_BEFORE.search(text[: m.start()]):
             return True
+        if _CJK_UNDER.search(text[: m.start()]) and _CJK_UNDER_AFTER.search(after):
+            return True
     return False
+
+
+# SGLang's own name for the overlap worker the run was on ("in Eagle V2 speculative decoding",
+# "the spec v2 path crashes", "eagle-v2"); not the EAGLE-2 algorithm, not SGLANG_ENABLE_SPEC_V2
+_V2_NAME = re.compile(r"(?i)(?<![\w/.])(?:eagle|spec(?:ulative)?(?:[ _-]decoding)?)[ _-]?v2\b(?![.\d])")
+
+
+def stated_v2(text: str) -> bool:
+    """The line says the run was on SGLang's spec v2 (overlap) worker, and nothing on it makes
+    that a fix, a suggestion or another run (``set_apart``, ``switch_apart``'s words)."""
+    if _V2_NAME.search(text) is None or set_apart(text):
+        return False
+    return _SWITCH_APART.search(text) is None
 
 
 _SPEC_AFTER = re.compile(r"(?i)^[\s`'\"]*(?:specul|draft|decoding|algorithm|worker)")

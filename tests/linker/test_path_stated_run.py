@@ -147,3 +147,50 @@ def test_trainer_knobs_beside_a_non_eagle_name_decide_nothing(tmp_path: Path) ->
 def test_a_name_beside_the_run_decides_nothing(tmp_path: Path, lines: list[str]) -> None:
     path = _path(tmp_path, ["dana · comment · 2025-12-10", *lines, "", *LOOP_CRASH])
     assert path.worker_class is None
+
+
+RUNTIME = ["```", "RuntimeError: The size of tensor a (96) must match the size of tensor b (64)", "```"]
+
+
+def test_a_crash_title_naming_the_draft_head_gives_the_eras_condition(tmp_path: Path) -> None:
+    path = _path(tmp_path, [
+        "sgl-project/sglang · issue #4321 · open", "",
+        "# [Bug] SGLang crashes when serving org/big-7.5b with the org/big-7.5b-Eagle3 head", "",
+        "ivan · description · 2026-07-01", *RUNTIME,
+    ])  # fmt: skip
+    assert path.value == "unknown" and "EAGLEWorkerV2" in path.conditional
+    assert "EAGLEWorker)" in path.conditional
+
+
+def test_a_title_saying_ngram_does_not_work_decides_its_worker(tmp_path: Path) -> None:
+    path = _path(tmp_path, [
+        "sgl-project/sglang · issue #4322 · closed", "",
+        "# [Bug] NGram speculative decoding doesn't work with the radix cache", "",
+        "judy · comment · 2025-11-02", "Same error again with the other backend.", "", *PROBE,
+    ])  # fmt: skip
+    assert (path.value, path.worker_class) == ("other", "NGRAMWorker")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "worker"),
+    [
+        ("Every TP worker crashes with NaN logits on a prefix hit in Eagle V2 speculative decoding.",
+         "EAGLEWorkerV2"),
+        ("Switching to Eagle V2 instead fixes the NaN logits for us.", None),
+    ],
+)
+def test_eagle_v2_said_of_the_run_names_the_v2_worker(
+    tmp_path: Path, sentence: str, worker: str | None
+) -> None:
+    path = _path(tmp_path, ["fix: zero the draft KV of cached prefixes (sgl-project:main)", "",
+                            sentence, "", *PROBE])  # fmt: skip
+    assert path.worker_class == worker
+
+
+def test_a_chinese_sentence_under_standalone_names_it(tmp_path: Path) -> None:
+    path = _path(tmp_path, [
+        "修复 #100。在 STANDALONE 推测解码下,草稿模型的隐藏层大小不同时,EagleDraftInput 拼接时抛出"
+        " RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 64 but got"
+        " size 32",
+    ])  # fmt: skip
+    assert path.value == "unknown" and "StandaloneWorker" in path.conditional
