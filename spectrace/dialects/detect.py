@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 
 from spectrace.dialects._time import YEARLESS
@@ -183,14 +182,13 @@ class LineParser:
             body = ""
         header, indent = self._detector.detect_indented(body) if body else (None, 0)
         if header is not None:
-            line = self._headed(text, peeled, header, lineno, offset, indent)
-        else:
-            line = self._unheaded(text, body, peeled, lineno, offset)
-        return replace(line, quoted=True) if mark else line
+            return self._headed(text, peeled, header, (lineno, offset, indent), mark)
+        return self._unheaded(text, body, peeled, (lineno, offset), mark)
 
     def _headed(
-        self, raw: str, p: Peeled, h: Header, lineno: int, offset: int, indent: int = 0
+        self, raw: str, p: Peeled, h: Header, at: tuple[int, int, int], quoted: bool
     ) -> LogLine:
+        lineno, offset, indent = at
         if h.anonymous:
             stream, rank, inferred = self._writer(p)
         else:
@@ -205,7 +203,7 @@ class LineParser:
             dialect=h.dialect, stream=stream, rank=rank,
             ts=ts, ts_text=stamp.ts_text if stamp else None,
             level=h.level, headed=True, group=h.group, inferred=inferred, indent=indent,
-            node=p.host or p.container,
+            node=p.host or p.container, quoted=quoted,
         )  # fmt: skip
 
     def _dated(self, ts: datetime | None) -> datetime | None:
@@ -240,13 +238,16 @@ class LineParser:
             rank = None  # several writers: the last header is a guess, not a rank
         return stream, rank, True
 
-    def _unheaded(self, raw: str, body: str, p: Peeled, lineno: int, offset: int) -> LogLine:
+    def _unheaded(
+        self, raw: str, body: str, p: Peeled, at: tuple[int, int], quoted: bool
+    ) -> LogLine:
         """A headerless line: continuation of the last writer's record, or a wrapper's own."""
+        lineno, offset = at
         stream, rank, inferred = self._writer(p)
         dialect = "torchrun" if p.torch_rank else "vllm" if p.proc else "plain"
         return LogLine(
             source=self.source, lineno=lineno, offset=offset, text=body, raw=raw,
             dialect=dialect, stream=stream, rank=rank,
             ts=self._dated(p.ts.ts) if p.ts else None, ts_text=p.ts.ts_text if p.ts else None,
-            headed=False, inferred=inferred, node=p.host or p.container,
+            headed=False, inferred=inferred, node=p.host or p.container, quoted=quoted,
         )  # fmt: skip
