@@ -11,7 +11,7 @@ from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.examples import EXAMPLE_REASON, is_example
 from spectrace.assemblers.launch import LaunchCommand, LaunchReader, find_env_assignments
 from spectrace.assemblers.launch_options import OptionTables
-from spectrace.assemblers.launch_span import apart_caption
+from spectrace.assemblers.launch_span import apart_caption, caption
 from spectrace.assemblers.launch_span import quoted as in_quote
 from spectrace.assemblers.launch_span import suggests
 from spectrace.assemblers.post_dates import post_date, yearless_post
@@ -194,8 +194,8 @@ class ConfigCollector:
         in_launch, done = self._launch.feed(line)
         for command in done:
             self._apply_launch(command)
-        if not in_launch and apart_caption(text):
-            self._caption = (line.source, line.lineno)  # the next command is not the run's
+        if not in_launch and caption(text):  # the next command (only) is not the run's, or is
+            self._caption = (line.source, line.lineno) if apart_caption(text) else ("", -9)
         if in_launch:
             pass  # a line of a launch command (read whole when it ends)
         elif "ServerArgs(" in text and ("server_args=" in text or _REPR.search(text)):
@@ -597,6 +597,7 @@ class ConfigCollector:
         source, lineno = self._caption
         if first is not None and first.source == source and 0 < first.lineno - lineno <= 4:
             self._spec_said = True  # some speculation was shown: no "none" from another command
+            self._caption = ("", -9)  # one command only
             return
         if command.complete and command.engine == "sglang" and first is not None:
             self._plain = self._plain or first  # its algorithm, if any, is among its flags

@@ -105,15 +105,25 @@ _FLAGS_APART = re.compile(
 # a caption over a command that is someone else's or a suggestion ("Reviewer: this works for
 # me, use NGRAM instead:", "<summary>Command from @bob's comment (works for him)</summary>")
 _CAPTION = re.compile(r"(?i)(?::|</summary>)[\s*`]*$|<summary>")
+# words naming the command's owner or purpose as another's: a reviewer or maintainer speaking
+# ("Reviewer: ..."), another user, a comparison; "works for me/him" (not "works for 100 requests")
 _OTHERS = re.compile(
-    r"(?i)\breviewer\b|\bmaintainer\b|\bfor (?:comparison|reference)\b|(?<!\w)@\w|\bworks? for\b"
-    r"|\b(?:his|her|their|someone|another user)\b"
+    r"(?i)\b(?:reviewer|maintainer)\s*:|\bfor (?:comparison|reference)\b|(?<!\w)@\w"
+    r"|\bworks? for (?:me|him|her|them|us)\b|\b(?:his|her|their|someone|another user)\b"
 )
+# a caption that says the command below then fails is the run's ("works for ~100 requests with
+# this command, then crashes:", "vLLM with ngram crashes:")
+_CAPTION_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?|dies|died)\b")
+
+
+def caption(text: str) -> bool:
+    """A line that captions what follows (ends in ``:``, a ``<summary>``)."""
+    return _CAPTION.search(text) is not None
 
 
 def apart_caption(text: str) -> bool:
     """A caption line introducing a command that is not the reported run's."""
-    if _CAPTION.search(text) is None:
+    if not caption(text) or _CAPTION_FAILS.search(text) is not None:
         return False
     return bool(_OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
 

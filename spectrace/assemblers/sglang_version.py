@@ -109,14 +109,22 @@ def sglang_releases(text: str) -> set[Version]:
 # it", "Works with sglang 0.5.3 but crashes on main", "Last known good: sglang==0.5.3")
 _OTHER = re.compile(
     r"(?i)\bfix(?:ed|es)?\b|\bresolved\b|\breleased\b|\bplease\b|\bcould you\b|\btry\b"
-    r"|\breported\b|#\d|\bnew image\b|\?|\bdowngrad\w*|\bavoid\w*|\bworks?\b|\bworked\b"
-    r"|\bworking\b|\bfine\b|\blast known\b|\bgood\b|\bworkaround\b|\binstead\b|\brelease notes?\b"
-    r"|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b|\brevert\w*|\breproduc\w*|\bok\b|\bonly on\b"
+    r"|\breported\b|#\d|\bnew image\b|\?|\bdowngrad\w*|\bavoid\w*|\blast known\b"
+    r"|\bworkaround\b|\binstead\b|\brelease notes?\b|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b"
+    r"|\brevert\w*|\breproduc\w*|\bonly on\b"
 )
+# a release said to work ("(works on v0.5.3)", "fine with sglang 0.5.3"): not the run's, unless
+# the line goes on to say it then fails ("SGLang 0.5.14, works fine for 10 minutes, then crashes")
+_WORKS = re.compile(r"(?i)\b(?:works?|worked|working|fine|good|ok)\b(?P<rest>.*)")
+_WORKS_ON = re.compile(
+    r"(?i)\b(?:works?|worked|working|fine|good|ok)\s+(?:\w+\s+)?(?:on|with|in|under)\s+"
+    r"(?:sglang\s+|the\s+)?v?\d+\.\d+"
+)  # "works with sglang 0.5.3 but crashes on main": the release is the working one
+_THEN_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?)\b")
 # the run is a build of main ("installed from main", "built from source (main)", "on the latest
 # main"): newer than every release the text names
 _MAIN = re.compile(
-    r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-./\w])"
+    r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-/\w]|\.\w)"
     r"|\bbuilt from source\b|\binstall(?:ed)? from source\b|\(main\)"
 )
 
@@ -129,7 +137,14 @@ def from_main(text: str) -> bool:
 def other_release(text: str) -> bool:
     """The line names a release as the fix, a suggestion or another report's, not the run's
     (check_env's own ``sglang: X`` line is always the run's)."""
-    return _OTHER.search(text) is not None and not printed_release(text)
+    if printed_release(text):
+        return False
+    if _WORKS_ON.search(text) is not None:
+        return True
+    works = _WORKS.search(text)
+    if works is not None and _THEN_FAILS.search(works.group("rest")) is None:
+        return True
+    return _OTHER.search(text) is not None
 
 
 def printed_release(text: str) -> bool:

@@ -129,3 +129,29 @@ def test_speculation_said_in_japanese_or_korean_is_not_speculation_off(sentence:
 )
 def test_a_date_inside_a_sentence_is_no_post_header(line: str) -> None:
     assert post_date(line) is None
+
+
+NGRAM_CMD = "python -m sglang.launch_server --model-path org/target --speculative-algorithm NGRAM"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["It serves about 200 requests with this command, works for a while, then crashes:", NGRAM_CMD],
+        ["The maintainer asked for the full command, here it is:", NGRAM_CMD],
+        ["vLLM for comparison:", "vllm serve org/target --tensor-parallel-size 2", "Our SGLang server:",
+         NGRAM_CMD],
+    ],
+)
+def test_the_writers_own_command_under_a_caption_still_counts(lines: list[str]) -> None:
+    assert _verdict(*lines) == ("other", "NGRAMWorker", None)
+
+
+def test_a_release_that_works_and_then_crashes_is_the_runs() -> None:
+    verdict = _verdict("SGLang version: 0.5.14, works fine for ten minutes and then crashes.", EAGLE_CMD)
+    assert verdict == ("v2", "EAGLEWorkerV2", None)
+
+
+def test_a_release_it_works_with_is_not_the_runs_even_if_the_line_goes_on() -> None:
+    verdict = _verdict("Works with sglang 0.5.2 but crashes on the latest main.", EAGLE_CMD)
+    assert verdict is not None and verdict[0] is None
