@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
+from spectrace.assemblers.pyconfig import commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.path_evidence import StackFrame
@@ -88,6 +89,8 @@ def family_words(text: str) -> set[str]:
     named as off ("without MTP", "MTP disabled")."""
     if _ASKED.search(text) or _LABELS.match(text) or _OTHER_RUN.search(text):
         return set()
+    if commented_key(text) or _CHOSEN.search(text):  # a comment; ``{...} if USE_SPEC else None``
+        return set()
     found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
              for m in _WORD.finditer(text)
              if not _OFF_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
@@ -120,6 +123,8 @@ _OTHER_RUN = re.compile(
 )
 
 
+# a conditional expression choosing a value in code: the run may have taken either branch
+_CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")
 # a thread's labels (``labels: mtp/speculative-decode``) say what the tracker files it under
 _LABELS = re.compile(r"\s*labels?\s*:", re.I)
 # a line that asks or suggests rather than reports (a question mark ends its sentence)

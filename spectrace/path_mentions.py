@@ -24,6 +24,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.spec_prose import set_apart
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -177,6 +178,13 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
+        if (engine := header_engine(line.text)) is not None:
+            out.append(Mention(line.source, line.lineno, shown, engine, _FAMILY_ROW, THREAD_KIND))
+        if not _diff_line(line.text):  # a diff's removed or added line is no run's method
+            out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
+                    for family in sorted(family_words(line.text))]  # fmt: skip
+        if any(set_apart(t) or _ELSEWHERE.search(t) for t in {line.text, line.raw}):
+            continue  # "for reference, ...", "from an older report", "the earlier run had ..."
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
         out += [Mention(line.source, line.lineno, shown, name, sig, kind)
                 for name, sig in line_names(line.text)]  # fmt: skip
@@ -186,12 +194,14 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
-        if (engine := header_engine(line.text)) is not None:
-            out.append(Mention(line.source, line.lineno, shown, engine, _FAMILY_ROW, THREAD_KIND))
-        if not _diff_line(line.text):  # a diff's removed or added line is no run's method
-            out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
-                    for family in sorted(family_words(line.text))]  # fmt: skip
     return out
+
+
+# a line that puts the file or class it names in another run, report or setup
+_ELSEWHERE = re.compile(
+    r"(?i)\bunrelated\b|\b(?:earlier|previous|older|other|another|different) (?:run|report"
+    r"|issue|crash|setup|server|node|deployment|version)s?\b"
+)
 
 
 # the row a family word stands on: no file, no worker (``Mention.name`` holds the family)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import islice
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.pyrepr import bracketed, parse_dict_repr
@@ -22,6 +23,9 @@ from spectrace.dialects.base import LogLine
 
 MAX_LINES = 64  # lines one dict may run over
 MAX_CHARS = 16_384
+# mappings tried per line: each try reads to its closing brace, so a line of thousands of
+# nested or repeated ``{"key":`` openings would cost quadratic time; a config opens early
+MAX_OPENINGS = 16
 # ``speculative_config = {``, ``speculative_config={`` (a keyword), ``"speculative_config": {``
 # (JSON / a dict literal); not ``--speculative_config '{`` (a launch flag, read by the launch
 # reader), nor ``speculative_config=SpeculativeConfig(`` (a repr, read by vllm_config).
@@ -44,6 +48,26 @@ def _depth(text: str, depth: int = 0, quote: str = "") -> tuple[int, str]:
     return depth, quote
 
 
+# a code comment (a shell or Python ``#``, a commented YAML key), not a Markdown heading
+_COMMENT = re.compile(r"^\s*#(?:!|\s{2,}|\s?[a-z_(\-])")
+# a conditional expression choosing the dict: ``{...} if flag else None``
+_CHOSEN = re.compile(r"\s*\)?\s*if\b")
+
+
+def commented(text: str) -> bool:
+    """The line is a comment in a script or a config file: nothing on it is set."""
+    return _COMMENT.match(text) is not None
+
+
+# a commented-out config key (``#   method: ngram``, ``# speculative-config:``) or script line
+_COMMENTED_KEY = re.compile(r"^\s*#(?:!|\s{2,}\S|\s?[a-z_][\w.-]*:[^\S\n]*[^\s,]*[^\S\n]*$)")
+
+
+def commented_key(text: str) -> bool:
+    """A commented-out key or an indented comment, never a lower-case Markdown title."""
+    return _COMMENTED_KEY.match(text) is not None
+
+
 def dict_start(text: str) -> int | None:
     """Where the ``{`` of a speculative_config dict opens in ``text``, if it does."""
     m = _START.search(text)
@@ -53,9 +77,11 @@ def dict_start(text: str) -> int | None:
 def python_spec_dict(text: str) -> dict[str, object] | None:
     """The speculative_config dict a line (or a joined dict) writes, read without running it."""
     at = dict_start(text)
-    if at is None:
+    if at is None or commented(text):
         return None
     inside = bracketed(text, at)
+    if inside is not None and _CHOSEN.match(text, at + len(inside) + 2):
+        return None  # ``{...} if USE_SPEC else None``: the run may not have passed it
     body = "{" + (inside + "}" if inside is not None else text[at + 1 :])
     values, _complete = parse_dict_repr(body)
     return values or _flow_map(inside)
@@ -101,12 +127,12 @@ def sglang_args_dict(text: str) -> dict[str, object] | None:
     dict read as data), when it holds ``speculative_algorithm``; else None."""
     if "speculative_algorithm" not in text:
         return None
-    for m in _ARGS_OPEN.finditer(text):
+    for m in islice(_ARGS_OPEN.finditer(text), MAX_OPENINGS):
         inside = bracketed(text, m.start())
         body = "{" + (inside + "}" if inside is not None else text[m.start() + 1 :])
         try:
             values = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth
             values, _complete = parse_dict_repr(body)
         if isinstance(values, dict) and "speculative_algorithm" in values:
             return {str(k): v for k, v in values.items()}
@@ -214,6 +240,8 @@ def sentence_spec_config(text: str) -> str | None:
     SpeculativeConfig vocabulary (a code block's ``{"method": "eagle3",
     "num_speculative_tokens": 3}``, a shell variable's ``spec='{"method": ...}'``); vLLM's
     example script's ``--method eagle`` (as ``{"method": "eagle"}``)."""
+    if commented(text):
+        return None
     m = _SENTENCE_FLAG.search(text)
     if m is not None:
         return m.group(2)
@@ -228,10 +256,10 @@ def bare_spec_config(text: str) -> str | None:
     other JSON uses); its text, or None."""
     if '\\"' in text:  # JSON escaped inside a quoted string (a Helm value, a JSON list item)
         text = text.replace('\\"', '"')
-    for m in _BARE_OPEN.finditer(text):
+    for m in islice(_BARE_OPEN.finditer(text), MAX_OPENINGS):
         inside = bracketed(text, m.start())
-        if inside is None:
-            continue
+        if inside is None or _CHOSEN.match(text, m.start() + len(inside) + 2):
+            continue  # cut, or chosen by a conditional expression
         values, _complete = parse_dict_repr("{" + inside + "}")
         method = values.get("method")
         if not isinstance(method, str) or not _known_method(method.lower()):
