@@ -29,6 +29,10 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
 
 
 SAMPLE_BYTES = 256 * 1024  # bytes of the first block whose byte counts choose the anchors
+# Under this many bytes (a pasted excerpt, a small log) the fallback searches each literal with
+# bytes.find instead of building the anchors: their cover and tries cost ~0.1-0.2 s, the search
+# of every literal ~0.7 ms per 2 KiB and ~60 ms per 64 KiB (benchmarks/bench_fallback.py).
+SMALL_BLOCK = 64 * 1024
 # Costs in units of one sre pass over a block whose anchor byte never occurs (~1.1 ms per 4 MiB
 # of gen_log; benchmarks/bench_scan.py's machine, 2026-12-03, Python 3.11, minimum of 9). Per
 # unit of the anchor byte's share of the input: sre spends ~2-10 ns where the byte occurs and
@@ -78,7 +82,10 @@ def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[int, dict[bytes,
     out: dict[int, dict[bytes, int]] = {}
     branches: dict[int, set[int]] = {}  # chosen byte -> the bytes that follow it
     while todo:
-        best = min(sorted(places), key=lambda b: _per_literal(freq[b] / total, places[b], branches.get(b), todo))
+        best = min(
+            sorted(places),
+            key=lambda b: _per_literal(freq[b] / total, places[b], branches.get(b), todo),
+        )
         taken = out.setdefault(best, {})
         for lit in todo.intersection(places[best]):
             taken[lit] = places[best][lit]
@@ -127,7 +134,9 @@ def _render(node: dict) -> bytes:
     ends = node.get(None, [])
     if b"" in ends:  # a literal with nothing before its anchor ends here: matched already
         return b""
-    alts = [re.escape(bytes([b])) + _render(node[b]) for b in sorted(k for k in node if k is not None)]
+    alts = [
+        re.escape(bytes([b])) + _render(node[b]) for b in sorted(k for k in node if k is not None)
+    ]
     alts += [b"(?<=" + re.escape(lit) + b")" for lit in sorted(ends)]
     return alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
 
@@ -171,12 +180,26 @@ class Prefilter:
     def line_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
         if self._db is not None:
             return self._hs_starts(buf, start, end)
+        if self._anchors is None and end - start <= SMALL_BLOCK:
+            return self._find_starts(buf, start, end)
         if self._anchors is None:
             sample = bytes(buf[start : min(end, start + SAMPLE_BYTES)])
             counts = Counter(sample)
             freq = [counts[b] for b in range(256)]
             self._anchors = group_patterns(anchors(self.literals, freq), freq)
         return self._re_starts(buf, start, end)
+
+    def _find_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
+        """Each literal found by bytes.find; after a hit, the search goes on from the next line."""
+        starts: set[int] = set()
+        find, rfind = buf.find, buf.rfind
+        for lit in self.literals:
+            at = find(lit, start, end)
+            while at >= 0:
+                starts.add(rfind(b"\n", start, at) + 1 or start)
+                stop = find(b"\n", at, end)
+                at = find(lit, stop + 1, end) if stop >= 0 else -1
+        return sorted(starts)
 
     def _re_starts(self, buf: bytearray, start: int, end: int) -> list[int]:
         """Every match holds a literal, as hyperscan's do; only a window that starts inside a

@@ -14,7 +14,7 @@ from spectrace.ruleset import RuleSet
 
 NOISE = [
     b"[2026-10-21 08:14:03 TP3] Decode batch. #running-req: 10, #token: 4096, gen throughput (token/s): 352.9",
-    b"INFO:     127.0.0.1:53210 - \"POST /generate HTTP/1.1\" 200 OK",
+    b'INFO:     127.0.0.1:53210 - "POST /generate HTTP/1.1" 200 OK',
     b"(EngineCore_0 pid=4242) INFO 10-21 08:14:03 [loggers.py:116] Avg prompt throughput: 0.0",
     b"Capturing batches (bs=16 avail_mem=12.1 GB): 100%|##########| 23/23 [00:02<00:00]",
     b"root bloom zoom -- tp dp  abor  Erro  Killd  spec   v2 sgl ang \xe5\xb7\xb2",
@@ -46,8 +46,10 @@ def mixed_log(literals: tuple[bytes, ...], seed: int) -> bytes:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_fallback_finds_exactly_the_lines_holding_a_literal(seed: int) -> None:
-    literals = build_spec(RuleSet.load(), ("Dynamic speculation disable enabled",)).prefilter.literals
+def test_the_fallback_finds_exactly_the_lines_holding_a_literal(seed: int, small: str) -> None:
+    literals = build_spec(
+        RuleSet.load(), ("Dynamic speculation disable enabled",)
+    ).prefilter.literals
     text = mixed_log(literals, seed)
     buf = bytearray(text)
     want = truth(text, literals)
@@ -57,7 +59,16 @@ def test_the_fallback_finds_exactly_the_lines_holding_a_literal(seed: int) -> No
         assert Prefilter(literals).line_starts(buf, 0, len(buf)) == want
 
 
-def test_a_window_of_a_block_is_judged_alone() -> None:
+@pytest.fixture(params=["literal by literal", "anchors"])
+def small(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both fallback searches on the same text: a small input is searched literal by literal
+    (no anchors to build), a large one by the anchors: each test text is read both ways."""
+    big = 0 if request.param == "anchors" else 1 << 30
+    monkeypatch.setattr("spectrace.prefilter.SMALL_BLOCK", big)
+    return request.param
+
+
+def test_a_window_of_a_block_is_judged_alone(small: str) -> None:
     literals = (b"Traceback", b"oom", b"Error")
     text = b"a Traceback\nroom\nnothing\nValueError\n"
     buf = bytearray(b"Error Error\n" + text + b"Traceback\n")
@@ -66,7 +77,7 @@ def test_a_window_of_a_block_is_judged_alone() -> None:
     assert got == [12, 24, 37]
 
 
-def test_every_literal_alone_on_a_line_is_found_where_its_bytes_are_common() -> None:
+def test_every_literal_alone_on_a_line_is_found_where_its_bytes_are_common(small: str) -> None:
     """Noise made of the literals' own bytes makes every byte common, so each literal is
     anchored inside itself (a rare byte, or a trie behind a common one) and must still be found."""
     literals = build_spec(RuleSet.load(), ()).prefilter.literals
@@ -95,8 +106,24 @@ def test_a_line_holding_only_an_mpi_frame_reaches_its_rule_without_hyperscan(
     noise = [f"[step {i}] loss (avg) {i / 7:.3f} (ok)" for i in range(2000)]
     frames = [
         f"[gpu-node3:0{41230 + r}] [ {n}] /opt/app/lib/libkern.so(launch+0x{n:x}1c) [0x7f3a{n:04x}]"
-        for r in (0,) for n in range(1, 4)
+        for r in (0,)
+        for n in range(1, 4)
     ]
     log.write_text("\n".join([*noise, *frames, *noise[:50]]) + "\n", encoding="utf-8")
     (inc,) = analyse([str(log)]).incidents
     assert inc.exception_type == "Signal"
+
+
+def test_a_small_input_builds_no_anchors() -> None:
+    """A pasted excerpt is searched literal by literal: the anchors' cover and tries (a tenth
+    of a second or more) are built only for an input larger than ``SMALL_BLOCK``."""
+    from spectrace import prefilter
+
+    literals = build_spec(RuleSet.load(), ()).prefilter.literals
+    pf = Prefilter(literals, use_hyperscan=False)
+    small = bytearray(b"x = 1\n" * 200 + b"RuntimeError: boom\n")
+    assert pf.line_starts(small, 0, len(small)) == [1200]
+    assert pf._anchors is None
+    big = bytearray(b"x = 1\n" * (prefilter.SMALL_BLOCK // 6 + 1) + b"Traceback\n")
+    assert pf.line_starts(big, 0, len(big)) == [len(big) - len(b"Traceback\n")]
+    assert pf._anchors is not None
