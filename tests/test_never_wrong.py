@@ -561,3 +561,21 @@ def test_a_quoted_crash_lends_the_writers_crash_no_frames(tmp_path: Path) -> Non
     assert len(mine) == 1, "the writer's crash was lost"
     path = mine[0].worker_path
     assert path is not None and path.value not in ("v1", "v2", "other"), path
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"x\": "
+        + "[" * 5000 + "]" * 5000 + "}'",
+        '{"speculative_algorithm": "EAGLE", "x": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"log":"started","extra":' + "[" * 5000 + "]" * 5000 + "}",
+    ],
+    ids=["launch flag", "server-args dict", "docker json-file line"],
+)
+def test_a_value_nested_past_the_json_decoders_depth_keeps_the_crash(
+    tmp_path: Path, line: str
+) -> None:
+    """A JSON value nested thousands deep (hostile or garbled) is read as text, not raised as
+    the decoder's RecursionError: the crash beside it is still reported."""
+    crashes = roots(run(tmp_path, [line, *VLLM_CRASH], name="report.md"))
+    assert [c.exception_type for c in crashes] == ["RuntimeError"]

@@ -383,7 +383,7 @@ def _vllm_spelling(args: list[tuple[str, int]]) -> list[tuple[str, int]]:
 def _json_scalar(value: str) -> object:
     try:
         return json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past the decoder's depth: the text as written
         return value
 
 

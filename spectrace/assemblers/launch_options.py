@@ -306,7 +306,7 @@ def _json_value(text: str) -> object:
     complete keys of an object the paste cut (``{"method": "eagle", "num_specu``); else the text."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a value nested past the decoder's depth: not JSON
         pass
     if (cut := _cut_object(text)) is not None:
         return cut
@@ -340,7 +340,7 @@ def _cut_object(text: str) -> dict | None:
     for at in reversed(commas):
         try:
             value = json.loads(text[:at] + "}")
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return value if isinstance(value, dict) else None
     return None

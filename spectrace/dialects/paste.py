@@ -108,7 +108,7 @@ def unjson(text: str) -> str:
         return _notebook(text) if text.endswith(('\\n",', '\\n"')) else text
     try:
         record = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # cut short, or nested past the decoder's depth
         return text
     log = record.get("log") if isinstance(record, dict) else None
     return log.rstrip("\r\n") if isinstance(log, str) else text
