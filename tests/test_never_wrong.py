@@ -332,6 +332,21 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "sgl-project/sglang · Issue #8888", "gina opened this issue on Jan 20, 2026", "",
         "- spec: EAGLE3 on node A, none on node B (its crash below)", *SGL_CRASH,
     ], want("none", decide=False)),
+    "a quoted old report's dated log above the writer's undated run of today": ([
+        "> [2025-02-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        "> RuntimeError: CUDA error: an illegal memory access was encountered", "",
+        "Still here on a build of main from this week:",
+        f"{SGL} --speculative-algorithm EAGLE {EAGLE_FLAGS}", *SGL_CRASH,
+    ], want(*EAGLES, decide=False)),
+    "quoted NGRAM and EAGLE3 posts, the writer's own server plain": ([
+        f">> {SGL} --speculative-algorithm NGRAM", "> Same for us with EAGLE3", "",
+        "Not for us, my server is plain and crashes anyway:", f"{SGL} --tp 2 --port 30000",
+        *SGL_CRASH,
+    ], NONE),
+    "a file another sentence says the run does not use": ([
+        "The v1 worker (eagle_worker.py:412) gets this right; our run does not go through it.",
+        *SGL_CRASH,
+    ], NOT_SHOWN),
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
@@ -481,7 +496,50 @@ CASES: dict[str, tuple[list[str], Want]] = {
         )
         for line in VLLM_INLINE_FLAGS_NOT_THE_RUNS
     },
+    "a null method beside an EAGLE draft is auto-detection, not speculation off": ([
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": null, \"model\": "
+        "\"yuhuili/EAGLE-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'", *VLLM_CRASH,
+    ], want("EagleProposer", "MultiStepWorker", decide=False)),
+    "vllm-ascend's own frames, no word naming the plugin": ([
+        "vllm serve deepseek-ai/DeepSeek-V3 --speculative-config '{\"method\": \"mtp\", "
+        "\"num_speculative_tokens\": 1}'", "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/vllm_ascend/worker/model_runner_v1.py", line 1530, in execute_model',
+        "    model_output = self.model(", "RuntimeError: ACL error",
+    ], want("AscendEagleProposer", "MtpProposer", decide=False)),
+    "a V0 engine frame under a caption naming the working and the crashing release": ([
+        "n-gram speculation runs on vLLM 0.8.4 but crashes on 0.6.3 (our pinned image):",
+        f"vllm serve {LLAMA} --speculative-model \"[ngram]\" --num-speculative-tokens 4",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
+        "    outputs = self.model_executor.execute_model(",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ], want("NGramWorker", decide=False)),
+    "a commented-out speculative config above a plain vllm serve": ([
+        "#!/bin/bash",
+        "# with spec: --speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
+        "\"num_speculative_tokens\": 3}'",
+        f"vllm serve {LLAMA} --tensor-parallel-size 2 --max-model-len 8192", *VLLM_CRASH,
+    ], NONE),
+    "commented-out keys of a vllm --config file": ([
+        "vllm serve --config serve.yaml", "serve.yaml:", f"model: {LLAMA}",
+        "tensor-parallel-size: 2", "# speculative-config:", "#   method: ngram",
+        "#   num_speculative_tokens: 4", *VLLM_CRASH,
+    ], NONE),
+    "a class an earlier run printed, beside today's plain vllm serve": ([
+        f"vllm serve {LLAMA} --tensor-parallel-size 2", *VLLM_CRASH,
+        "Maybe unrelated: an earlier run (eagle3) had printed AttributeError: 'EagleProposer' "
+        "object has no attribute 'attn_layer_names'",
+    ], NONE),
+    "a speculative dict chosen by a conditional expression": ([
+        "USE_SPEC = False",
+        f'llm = LLM(model="{LLAMA}", speculative_config={{"method": "eagle3", "model": '
+        '"org/eagle3", "num_speculative_tokens": 3} if USE_SPEC else None)', *VLLM_CRASH,
+    ], NOT_SHOWN),
     # --- TensorRT-LLM ---------------------------------------------------------------------
+    "a TensorRT-LLM C++ file an older report named, on a plain trtllm-serve": ([
+        "Looks like the lookaheadDecodingLayer.cpp:233 assert from an older report, but we do "
+        "not use lookahead.", f"trtllm-serve {LLAMA} --backend pytorch", *TRT_CRASH,
+    ], NONE),
     "lookahead named as not used on TensorRT-LLM": ([
         "Not using lookahead decoding, just plain trtllm-serve:",
         f"trtllm-serve {LLAMA} --backend pytorch", *TRT_CRASH,
@@ -579,3 +637,23 @@ def test_a_value_nested_past_the_json_decoders_depth_keeps_the_crash(
     the decoder's RecursionError: the crash beside it is still reported."""
     crashes = roots(run(tmp_path, [line, *VLLM_CRASH], name="report.md"))
     assert [c.exception_type for c in crashes] == ["RuntimeError"]
+
+
+def test_another_users_traceback_lends_the_writers_crash_no_frames(tmp_path: Path) -> None:
+    """Another user's EAGLE v2 traceback pasted (not quoted) under a caption naming them, then
+    the writer's own crash on a plain server: the writer's crash takes no v2 from it."""
+    lines = [
+        "Traceback from @dan in #5000 (EAGLE v2):", "```", "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
+        "    self.verify(batch)", "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "```", "", "Ours, on a plain server without speculative decoding:", "```",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/sglang/srt/layers/attention/flashinfer_backend.py", line 512, in forward_extend',
+        "    o = self.prefill_wrapper.forward(q, k, v)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
+    ]  # fmt: skip
+    crashes = roots(run(tmp_path, lines, name="report.md"))
+    mine = [c for c in crashes if "flashinfer_backend.py" in " ".join(f.file for f in c.frames)]
+    assert len(mine) == 1, "the writer's crash was lost"
+    path = mine[0].worker_path
+    assert path is not None and path.value not in ("v1", "v2", "other"), path
