@@ -264,6 +264,7 @@ def decide(
         missing = missing_evidence(config, evidence, conditional)
         conditional = conditional or switch_condition(config)
         framework, family = describe(None, config)
+        family = family or next((e.family for e in evidence if e.condition and e.family), None)
         return WorkerPath("unknown", None, tuple(evidence), None, framework, family, conditional,
                           missing)  # fmt: skip
     first = votes[0]

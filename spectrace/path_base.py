@@ -46,7 +46,8 @@ _WORD = re.compile(
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
-    r"|\btest_(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)_\w*"
+    r"|\btest_(?:v\d_)?(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)"
+    r"\d?_\w*"  # also ``test_v1_mtp_correctness``, ``test_mtp1_correctness_eager``
     # vLLM's model-named MTP methods (``qwen3_next_mtp``, ``deepseek_mtp``) written as the value
     r"|(?<![\w/.-])(?:[a-z][a-z0-9]*_)+(?P<method>mtp)(?![\w./-])"
 )

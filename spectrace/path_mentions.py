@@ -24,7 +24,6 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.spec_prose import set_apart
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -183,7 +182,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         if not _diff_line(line.text):  # a diff's removed or added line is no run's method
             out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(family_words(line.text))]  # fmt: skip
-        if any(set_apart(t) or _ELSEWHERE.search(t) for t in {line.text, line.raw}):
+        if any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
             continue  # "for reference, ...", "from an older report", "the earlier run had ..."
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
         out += [Mention(line.source, line.lineno, shown, name, sig, kind)
@@ -200,7 +199,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 # a line that puts the file or class it names in another run, report or setup
 _ELSEWHERE = re.compile(
     r"(?i)\bunrelated\b|\b(?:earlier|previous|older|other|another|different) (?:run|report"
-    r"|issue|crash|setup|server|node|deployment|version)s?\b"
+    r"|issue|crash|setup|server|node|deployment|version)s?\b|\bfor (?:reference|comparison)\b"
+    r"|\b(?:do|does|did)(?: not|n't) use\b|\bnot using\b|\b(?:works?|worked) (?:fine|correctly)\b"
 )
 
 

@@ -101,6 +101,7 @@ def describe(
     known = family_of(worker, plugin or config.engine)
     framework = known[0] if known else None
     framework = framework or config.engine or ("sglang" if known else None)
+    framework = framework or ("vllm_ascend" if ascend else None)  # the platform alone shows it
     if plugin and framework == "vllm":  # vLLM's class, run through the plugin's subclass
         framework = plugin
     algo = config.flags.get("speculative_algorithm")

@@ -69,7 +69,9 @@ def named_family_evidence(
         return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
                          family=family)]  # fmt: skip
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
-    return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
+    family = next(iter(families)) if len(families) == 1 else None
+    return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
+                     family)]  # fmt: skip
 
 
 def _text_engine(named: Sequence[tuple[str, str, int, str]], config: RunConfig) -> str | None:

@@ -4,7 +4,8 @@ A report copied from an issue tracker keeps the line that says where it was file
 thread's ``NVIDIA/TensorRT-LLM · issue #2263 · open`` or GitHub's page title ``[Bug] ... ·
 Issue #2263 · NVIDIA/TensorRT-LLM``. Where nothing else in the text places the run (no frame of
 any engine, no launch command, no version line), a crash filed on a framework's own tracker is
-that framework's: its method words name that framework's class. Weaker than any line of the run
+that framework's: its method words name that framework's class. A mirror page's title led by
+the project's name (``vllm - Fix [Bug]: ...``) counts the same way. Weaker than any line of the run
 itself, so the linker asks it last; a header of another repository (a downstream wrapper, an
 RL trainer) names none, and headers of two frameworks in one text name none either.
 """
@@ -29,10 +30,18 @@ _SAVED = re.compile(rf"(?i)^\s*([\w.-]+/[\w.-]+)\s+·\s+{_KIND}\s+#\d+\b")
 _TITLE = re.compile(rf"(?i)·\s+{_KIND}\s+#\d+\s+·\s+([\w.-]+/[\w.-]+)\s*$")
 
 
+# a mirror page's title led by the project's name (``vllm - Fix [Bug]: ...``, ``SGLang | ...``)
+_PAGE = re.compile(r"(?i)^\s*(vllm-ascend|vllm|sglang|tensorrt[-_ ]llm|trt-llm)\s+[-–|]\s+\S")
+_PROJECTS = {"vllm-ascend": "vllm_ascend", "vllm": "vllm", "sglang": "sglang"}
+
+
 def header_engine(text: str) -> str | None:
     """The framework whose tracker a thread header line names; None for any other line."""
     m = _SAVED.match(text) or _TITLE.search(text)
-    return _REPOS.get(m.group(1).lower()) if m is not None else None
+    if m is not None:
+        return _REPOS.get(m.group(1).lower())
+    page = _PAGE.match(text)
+    return _PROJECTS.get(page.group(1).lower(), "trtllm") if page is not None else None
 
 
 def thread_engine(texts: Iterable[str]) -> str | None:

@@ -26,3 +26,15 @@ def test_headers_of_two_frameworks_name_none() -> None:
     assert thread_engine(["vllm-project/vllm · issue #1 · open"]) == "vllm"
     assert thread_engine(["vllm-project/vllm · issue #1 · open",
                           "sgl-project/sglang · issue #2 · open"]) is None  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("line", "engine"),
+    [("vllm - (How to fix) [Bug]: the MTP drafter fails to load", "vllm"),
+     ("SGLang | NGRAM crash with HiCache", "sglang"),
+     ("TensorRT-LLM - lookahead gives wrong text", "trtllm"),
+     ("vllm-based gateway - notes", None),
+     ("the vllm - sglang comparison below", None)],
+)  # fmt: skip
+def test_a_mirror_pages_title_led_by_the_project(line: str, engine: str | None) -> None:
+    assert header_engine(line) == engine

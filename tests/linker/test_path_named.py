@@ -138,3 +138,15 @@ def test_mtp_named_for_a_trtllm_release_is_the_mtp_condition(tmp_path: Path) -> 
     assert (path.value, path.worker_class) == ("unknown", None)
     assert path.conditional is not None
     assert "MTPEagleWorker" in path.conditional and "MTPWorker" in path.conditional
+
+
+def test_a_plugin_test_id_with_the_method_beside_a_version_names_its_family(tmp_path: Path) -> None:
+    """A failing spec-decode test id (``test_v1_mtp_correctness``, ``test_mtp1_...``) printed
+    above the plugin's worker traceback: its method's family on the plugin."""
+    lines = ["FAILED tests/e2e/spec_decode_v1/test_v1_mtp_correctness.py::test_mtp2_correctness_graph",
+             "Traceback (most recent call last):",
+             '  File "/work/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2100, in profile_run',
+             "RuntimeError: NPU out of memory"]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path.family == "MTP" and path.framework == "vllm_ascend"
+    assert path.worker_class or path.conditional
