@@ -18,13 +18,12 @@ from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
 from spectrace.fleet.nodes import tag_nodes
-from spectrace.incident_model import Occurrence
 from spectrace.incidents import Incident, build_incidents, crash_signature
 from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
-from spectrace.path_mentions import find_mentions, mention_literals, names_only
+from spectrace.path_mentions import Mention, find_mentions, mention_literals, names_only
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.rank_layout import RankLayout
 from spectrace.read import STDIN
@@ -164,11 +163,9 @@ def analyse(
     for incident in incidents:
         first = incident.first_seen
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
-        peers = [other for other in incidents if not _walled(first, other.first_seen, walls)]
-        if aside and first.quoted:
-            link(incident, RunConfig(), load, pasted, peers, quoted)
-        else:
-            link(incident, config, load, pasted, peers, mentions)
+        at = (first.source, first.lineno)
+        run, heard = (RunConfig(), quoted) if aside and first.quoted else (config, mentions)
+        link(incident, run, load, *_unwalled(at, walls, pasted, incidents, heard))
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,
@@ -179,14 +176,27 @@ def analyse(
     )
 
 
-def _walled(one: Occurrence, other: Occurrence, walls: Sequence[tuple[str, int]]) -> bool:
-    """A writer's sentence saying a run is plain lies between the two crashes ("mine, on a
-    plain server:" under another user's traceback): they are two runs, not ranks of one, and
-    lend each other no frames."""
-    low, high = sorted((one.lineno, other.lineno))
-    return one.source == other.source and any(
-        source == one.source and low < lineno < high for source, lineno in walls
+def _unwalled(
+    at: tuple[str, int],
+    walls: Sequence[tuple[str, int]],
+    dumps: Sequence[PastedDump],
+    others: Sequence[Incident],
+    mentions: Sequence[Mention],
+) -> tuple[list[PastedDump], list[Incident], list[Mention]]:
+    """The dumps, other crashes and named files on the crash's side of every plain-run wall."""
+    return (
+        [d for d in dumps if not _walled(at, (d.source, d.lineno), walls)],
+        [o for o in others if not _walled(at, (o.first_seen.source, o.first_seen.lineno), walls)],
+        [m for m in mentions if not _walled(at, (m.source, m.lineno), walls)],
     )
+
+
+def _walled(one: tuple[str, int], other: tuple[str, int], walls: Sequence[tuple[str, int]]) -> bool:
+    """A writer's sentence saying a run is plain lies between a crash and another crash or a
+    pasted dump ("mine, on a plain server:" under another user's traceback or another node's
+    py-spy dump): two runs, not ranks of one, so they lend each other no frames."""
+    low, high = sorted((one[1], other[1]))
+    return one[0] == other[0] and any(src == one[0] and low < n < high for src, n in walls)
 
 
 def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tuple[RunConfig, bool]:

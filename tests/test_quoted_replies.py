@@ -148,3 +148,31 @@ def test_a_plain_run_sentence_between_two_crashes_makes_them_two_runs(tmp_path: 
     theirs, mine = by_line[2], by_line[2 + len(V2_CRASH) + 2]
     assert theirs is not None and theirs.worker_class == "EAGLEWorkerV2"
     assert mine is not None and mine.worker_class is None and mine.value in ("unknown", "none")
+
+
+def test_the_shells_continuation_prompt_is_no_quote() -> None:
+    """``> `` under a line ending in ``\\`` is the shell's PS2 prompt of the writer's own command."""
+    parser = LineParser("reply.md")
+    lines = [parser.parse(raw.encode(), n, 0) for n, raw in enumerate(
+        [f"$ {SGL} \\", "> --speculative-algorithm EAGLE3 \\", "> --speculative-eagle-topk 1",
+         "> a quoted sentence"], 1)]  # fmt: skip
+    assert [line.quoted for line in lines] == [False, False, False, True]
+
+
+def test_another_nodes_dump_across_a_plain_run_sentence_names_nothing(tmp_path: Path) -> None:
+    lines = ["py-spy dump of the healthy node (EAGLE3 server, for comparison):",
+             'Thread 1234 (active): "MainThread"',
+             "    forward_batch_speculative_generation (sglang/srt/speculative/eagle_worker.py:310)",
+             "    run_batch (sglang/srt/managers/scheduler.py:1640)", "",
+             "The crashing node runs without speculative decoding:", SGL, "", *CRASH]  # fmt: skip
+    value, worker = _verdict(tmp_path, lines)
+    assert value in ("unknown", "none") and worker is None
+
+
+def test_a_plain_run_said_to_work_is_no_wall(tmp_path: Path) -> None:
+    """ "Without speculative decoding it is fine" sets a working plain run apart: the crash is
+    still the EAGLE run's, whose launch stands above the sentence."""
+    lines = [*HEADER, f"{SGL} --speculative-algorithm EAGLE --speculative-draft-model-path org/e "
+             "--speculative-eagle-topk 4", "", "Without speculative decoding it is fine.", "",
+             *CRASH]  # fmt: skip
+    assert _verdict(tmp_path, lines) == ("v1", "EAGLEWorker")

@@ -27,9 +27,18 @@ _PLAIN_RUN = re.compile(
     r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
     r"|\bdisabl\w*\s+(?:the\s+|all\s+)?spec\w*"
 )
+# the plain run the sentence names works: it is not the run that crashed
+_WORKS = re.compile(
+    r"(?i)\b(?:works?|worked|working|fine|stable|ok|okay|healthy|runs? well"
+    r"|no (?:crash|issue|problem|error)s?|(?:does|did)(?:n't| not) (?:crash|fail|hang))\b"
+)
 # Prefilter literals of the sentences ``_PLAIN_RUN`` reads that name no algorithm or option
 # ("same crash on a plain server"); the others hold a speculative word the collector reads.
-PLAIN_RUN_LITERALS: tuple[bytes, ...] = (b"plain ", b"no spec", b"non-spec", b"nonspec")
+PLAIN_RUN_LITERALS: tuple[bytes, ...] = (
+    b"plain ", b"no spec", b"non-spec", b"nonspec", b"ithout spec", b"ithout any spec",
+    b"ithout the spec", b"ithout draft", b"ithout EAGLE", b"ithout eagle", b"ithout MTP",
+    b"ithout ngram",
+)  # fmt: skip
 # flags set by a run's own lines (launch, dump, config, env), not a sentence naming an algorithm
 _RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
                           "trtllm_config", "env"})  # fmt: skip
@@ -48,9 +57,12 @@ def sets_apart(lines: Sequence[LogLine]) -> bool:
 
 
 def plain_run(line: LogLine) -> bool:
-    """The line is the writer's sentence saying a run is a plain one ("my server is plain",
-    "same crash without speculative decoding"): crashes on either side of it are two runs."""
-    return not line.quoted and not line.headed and _PLAIN_RUN.search(line.text) is not None
+    """The line is the writer's sentence saying the reported run is a plain one ("my server is
+    plain", "same crash without speculative decoding"): crashes on either side of it are two
+    runs. A plain run said to work ("without speculation it is fine") is another run."""
+    if line.quoted or line.headed or _PLAIN_RUN.search(line.text) is None:
+        return False
+    return _WORKS.search(line.text) is None
 
 
 def holds_run(config: RunConfig) -> bool:

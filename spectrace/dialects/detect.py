@@ -128,6 +128,7 @@ class LineParser:
         # short raw line -> its text, wrappers, and whether a quote mark was taken off
         self._peeled: dict[bytes, tuple[str, Peeled, bool]] = {}
         self._gutter = Gutter()  # a viewer's line numbers before every line of a paste
+        self._ps2 = -1  # the number of a line of the writer's own that ended in a backslash
 
     def _peel(self, raw: bytes, lineno: int | None = None) -> tuple[str, Peeled, bool]:
         """``normalised`` and ``peel`` of a raw line, once per distinct short line (both pure);
@@ -172,6 +173,8 @@ class LineParser:
     def parse(self, raw: bytes, lineno: int, offset: int) -> LogLine:
         """Never raises: junk becomes a plain, headerless line."""
         text, peeled, mark = self._peel(raw, lineno)
+        mark = mark and self._ps2 != lineno - 1  # "> " under "cmd \\": the shell's PS2 prompt
+        self._ps2 = lineno if not mark and text.rstrip().endswith("\\") else -1
         body = last_redraw(peeled.text)
         text = text[: len(text) - len(peeled.text)] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:
