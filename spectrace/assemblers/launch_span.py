@@ -90,13 +90,14 @@ def code_flags(line: LogLine) -> str | None:
     return " ".join(spans) if spans else None
 
 
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])")  # a sentence's end outside a code span
+# a sentence's end (Markdown may close after its stop: "... not the dispatch.** On main ...")
+_SENTENCE = re.compile(r"(?<=[.;!?])[*_)\]\"']*\s+(?=[*_(]*[A-Z(])")
 
 
 # a sentence quoting flags that are not the reported run's: the fix, a plan, a recommendation,
 # another report's, a docs example (besides spec_prose.set_apart's questions and contrasts)
 _FLAGS_APART = re.compile(
-    r"(?i)\badd(?:s|ed|ing)?\b|\brecommend\w*|\bwants?\b|\bnext\b|\bwill\b|'ll\b|\brelated\b"
+    r"(?i)\brecommend\w*|\bwants?\b|\bnext (?:week|month|release|version|time|sprint|step)\b|\bwill\b|'ll\b|\brelated\b"
     r"|\buses\b|\bused\b|\binstead\b|\bremov\w*|\bdrop\w*|\bavoid\w*|\bgo(?:es)? away\b|\bfix\b"
     r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bexample\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
 )

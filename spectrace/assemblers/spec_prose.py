@@ -64,13 +64,18 @@ _NEGATION = re.compile(
 _SWITCH_APART = re.compile(
     r"(?i)\bgo(?:es)? away\b|\bfix\w*|\bavoid\w*|\bworkaround\b|\byou can\b|\bcan set\b"
     r"|\binstead\b|\bdo(?:es)?(?: not|n't) have\b|\bdid(?: not|n't) set\b|\bwould\b|\bshould\b"
-    r"|\btry\b|\bsuggest\w*|\bused\b|#\d|\bif\b|\?|\bworks?\b|\bworked\b|\bfine\b"
+    r"|\btry\b|\bsuggest\w*|\bused\b|#\d|\bif\b|\?"
 )
+# "with SGLANG_ENABLE_SPEC_V2=1 it works fine": the fix; "when it works with ... enabled, it
+# crashed" is the run (a failure after the word)
+_SWITCH_WORKS = re.compile(r"(?i)\b(?:works?|worked|fine)\b(?!.*\b(?:crash|fail|error|hang|die))")
 
 
 def switch_apart(text: str) -> bool:
     """The line names SGLANG_ENABLE_SPEC_V2 as the fix, a suggestion or another run's."""
-    return "SGLANG_ENABLE_SPEC_V2" in text and _SWITCH_APART.search(text) is not None
+    if "SGLANG_ENABLE_SPEC_V2" not in text:
+        return False
+    return bool(_SWITCH_APART.search(text) or _SWITCH_WORKS.search(text))
 
 
 def spec_v2_settings(text: str) -> set[bool]:
