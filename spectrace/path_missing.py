@@ -11,14 +11,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from packaging.version import Version
+
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import (
     DRAFT_TARGET_CONDITION,
+    PYTORCH_DEFAULT,
     eagle_mode,
     mtp_mode,
     resolved_method,
 )
+from spectrace.assemblers.vllm_finish import newest_release
 from spectrace.path_frames import family_of, framework_of_row, method_signature
 
 VERSION_LINE = (
@@ -148,7 +152,7 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
         mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
                                           _value(config, "backend"),
-                                          _value(config, "trtllm_release"))  # fmt: skip
+                                          _value(config, "trtllm_release") or _bound(config))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
@@ -169,6 +173,14 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
     reason += f" ({worker})" if worker else ""
     reason += f": {why}" if why else ""
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
+
+
+def _bound(config: RunConfig) -> str | None:
+    """The newest TensorRT-LLM release the text's day allows, where every release up to it
+    shares the defaults that matter here (the TensorRT engine backend, before 1.0's PyTorch
+    default); a newer bound says nothing of which release ran."""
+    newest = newest_release(config, "trtllm")
+    return str(newest) if newest is not None and newest < Version(PYTORCH_DEFAULT) else None
 
 
 def _value(config: RunConfig, name: str) -> object:

@@ -21,6 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
+from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
@@ -98,7 +99,7 @@ def _flow(engine_flow: bool, config: RunConfig) -> str | None:
     return f"on TensorRT-LLM {at} or older, before the PyTorch backend (0.17): the engine flow's"
 
 
-_PYTORCH_FIRST = Version("0.17.0")  # the first release holding tensorrt_llm/_torch
+_PYTORCH_FIRST = Version(PYTORCH_FIRST)
 # a config value written as one snake_case token (``glm4_moe_mtp``, ``ngram_gpu``)
 _VALUE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
 

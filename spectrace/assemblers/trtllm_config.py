@@ -275,6 +275,7 @@ def trtllm_release(text: str) -> str | None:
 ENGINE_BACKENDS = ("trt", "tensorrt")
 ONE_MODEL_FIELD = "0.20.0"  # the first release with EagleDecodingConfig.eagle3_one_model
 PYTORCH_DEFAULT = "1.0.0"  # the first release whose default backend is PyTorch
+PYTORCH_FIRST = "0.17.0"  # the first release holding the PyTorch backend (tensorrt_llm/_torch)
 _ONE_MODEL = "Eagle3OneModelWorker"
 
 
@@ -307,6 +308,8 @@ def eagle_mode(
     if one_model is True or one_model is False:
         return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None, ""
     at = _release(release)
+    if backend is None and at is not None and at < Version(PYTORCH_FIRST):
+        return None, None, ""  # no PyTorch backend yet: the TensorRT engine's EAGLE
     pytorch = backend is not None or (at is not None and at >= Version(PYTORCH_DEFAULT))
     if at is not None and pytorch and at >= Version(ONE_MODEL_FIELD):
         why = f"eagle3_one_model is not set and defaults to True in TensorRT-LLM {release}" + (

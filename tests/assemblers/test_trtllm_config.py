@@ -228,3 +228,14 @@ def test_run_py_options_name_the_engines_mode(line: str, method: str) -> None:
 def test_a_draft_model_triton_serves_beside_the_target_is_draft_target(line, draft) -> None:
     flags = trtllm_spec_flags(line)
     assert (flags.get("speculative_config.method") == "draft_tokens_external") is draft
+
+
+def test_a_post_day_before_the_pytorch_backend_settles_eagles_backend() -> None:
+    """A ``decoding_type: Eagle`` YAML in a post from before TensorRT-LLM 0.17 (no PyTorch
+    backend yet): the TensorRT engine's EAGLE, no one-model/two-model condition; from a day
+    when 0.17-0.x could have run, the engine default stays the first half of the condition."""
+    yaml = ("speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 4")
+    old = global_worker_path(collect("bob · description · 2024-10-02", *yaml))
+    assert old.conditional is None and old.worker_class is None and old.family == "EAGLE"
+    later = global_worker_path(collect("bob · description · 2025-03-20", *yaml))
+    assert later.conditional is not None and "TensorRT engine's EAGLE" in later.conditional
