@@ -347,6 +347,14 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "The v1 worker (eagle_worker.py:412) gets this right; our run does not go through it.",
         *SGL_CRASH,
     ], NOT_SHOWN),
+    "a py-spy dump of a healthy EAGLE node pasted for comparison above a plain node's crash": ([
+        "py-spy dump from the healthy node (EAGLE, for comparison):",
+        'Thread 4242 (active): "MainThread"',
+        "    forward_batch_speculative_generation (sglang/srt/speculative/eagle_worker.py:310)",
+        "    run_batch (sglang/srt/managers/scheduler.py:1640)", "",
+        "The node that crashes runs without speculative decoding:", f"{SGL} --tp 2 --port 30000",
+        *SGL_CRASH,
+    ], NONE),
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
