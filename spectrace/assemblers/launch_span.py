@@ -208,7 +208,16 @@ def asks(text: str) -> bool:
 def starts(text: str) -> bool:
     if _START.search(text) is None and _ENV_NAME.match(text) is None:
         return False
-    return not asks(text) and not quoted(text)
+    return not asks(text) and not quoted(text) and not commented(text)
+
+
+_COMMENT = re.compile(r"^\s*(?:#(?![\s!])|//)")  # "#python -m ...", "#  --flag" is a shell comment
+
+
+def commented(text: str) -> bool:
+    """A shell, YAML or Python comment line ("#python -m sglang.launch_server ...",
+    "# speculative_algorithm=..." inside a call); "# " alone may be a root prompt or a heading."""
+    return _COMMENT.match(text) is not None or text.lstrip().startswith("# speculative")
 
 
 def quoted(text: str) -> bool:

@@ -79,8 +79,8 @@ def kwarg_flags(text: str) -> dict[str, object]:
     """The fields a line sets as Python keywords (``speculative_algorithm="EAGLE3",``) or as a
     YAML key (a ``ServerArgs(...)`` call the user wrote too); not a dump (read whole elsewhere)
     nor a command's flags."""
-    if "server_args=" in text or "--speculative" in text:
-        return {}
+    if "server_args=" in text or "--speculative" in text or text.lstrip().startswith("#"):
+        return {}  # (a commented-out keyword or key sets nothing)
     if yaml := yaml_flags(text):
         return yaml
     out: dict[str, object] = {}

@@ -155,3 +155,12 @@ def test_a_release_that_works_and_then_crashes_is_the_runs() -> None:
 def test_a_release_it_works_with_is_not_the_runs_even_if_the_line_goes_on() -> None:
     verdict = _verdict("Works with sglang 0.5.2 but crashes on the latest main.", EAGLE_CMD)
     assert verdict is not None and verdict[0] is None
+
+
+def test_commented_out_keywords_and_commands_set_nothing() -> None:
+    engine = ["llm = sgl.Engine(", '    model_path="org/target",', "    tp_size=2,",
+              '    # speculative_algorithm="NGRAM",', ")"]  # fmt: skip
+    assert _verdict(*engine) is None
+    script = ["#!/bin/bash", f"#{NGRAM_CMD}", PLAIN_CMD]
+    verdict = _verdict(*script)
+    assert verdict is None or verdict[1] != "NGRAMWorker"
