@@ -200,7 +200,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 _ELSEWHERE = re.compile(
     r"(?i)\bunrelated\b|\b(?:earlier|previous|older|other|another|different) (?:run|report"
     r"|issue|crash|setup|server|node|deployment|version)s?\b|\bfor (?:reference|comparison)\b"
-    r"|\b(?:do|does|did)(?: not|n't) use\b|\bnot using\b|\b(?:works?|worked) (?:fine|correctly)\b"
+    r"|\b(?:do|does|did)(?: not|n't) (?:use|go through|run|reach|enter|call|hit)\b|\bnot using\b"
+    r"|\b(?:works?|worked) (?:fine|correctly)\b|\bcorrectly\b|\bgets? (?:this|it) right\b"
 )
 
 

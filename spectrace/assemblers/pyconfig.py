@@ -17,6 +17,7 @@ from itertools import islice
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.pyrepr import bracketed, parse_dict_repr
+from spectrace.assemblers.spec_prose import set_apart
 from spectrace.assemblers.vllm_plugins import ascend_method
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -243,11 +244,23 @@ def sentence_spec_config(text: str) -> str | None:
     if commented(text):
         return None
     m = _SENTENCE_FLAG.search(text)
+    if m is not None and _apart(text[: m.start()] + " " + text[m.end() :]):
+        return None  # another report's, a fix, a plan: not the run's
     if m is not None:
         return m.group(2)
     if (script := _EXAMPLE_SCRIPT.search(text)) is not None:
         return json.dumps({"method": script.group(1)})
     return bare_spec_config(text) if "method" in text else None
+
+
+# a sentence quoting the flag as the fix or a workaround ("adding ... makes the crash go away")
+_FIXES = re.compile(r"(?i)\b(?:disappear\w*|go(?:es)? away|went away|avoids?|workaround)\b")
+
+
+def _apart(text: str) -> bool:
+    """The sentence's own words (its inline code aside) set the quoted flag apart from the run."""
+    words = re.sub(r"`[^`]*`", " ", text)
+    return set_apart(words, without=False) or _FIXES.search(words) is not None
 
 
 def bare_spec_config(text: str) -> str | None:

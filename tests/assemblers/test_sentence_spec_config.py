@@ -20,3 +20,10 @@ def test_a_sentence_quoting_vllms_flag_and_json_names_the_method() -> None:
 def test_the_same_words_given_as_an_example_name_no_class() -> None:
     path = global_worker_path(collect("any drafter, e.g. " + SENTENCE))
     assert path.worker_class is None and path.family == "NGRAM"
+
+
+def test_the_flag_quoted_as_a_fix_or_another_reports_sets_nothing() -> None:
+    """The sentence's own words (its JSON aside) set the flag apart: a fix, another issue's."""
+    for line in ("Passing --speculative-config '{\"method\":\"ngram\"}' makes the hang go away.",
+                 "#4321 runs with --speculative-config '{\"method\":\"eagle3\"}' and sees it too."):
+        assert "speculative_config.method" not in collect(line).flags
