@@ -355,6 +355,16 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "The node that crashes runs without speculative decoding:", f"{SGL} --tp 2 --port 30000",
         *SGL_CRASH,
     ], NONE),
+    "an old EAGLE3 command commented out above the live plain one": ([
+        "serve.sh:", "#!/bin/bash",
+        f"#{SGL} --speculative-algorithm EAGLE3 {EAGLE_FLAGS}", f"{SGL} --tp 2 --port 30000",
+        *SGL_CRASH,
+    ], NONE),
+    "a speculative keyword commented out inside sgl.Engine(...)": ([
+        "import sglang as sgl", "engine = sgl.Engine(", f'    model_path="{LLAMA}",',
+        "    tp_size=2,", '    # speculative_algorithm="EAGLE3",',
+        '    # speculative_draft_model_path="org/eagle3",', ")", *SGL_CRASH,
+    ], NONE),
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
@@ -543,6 +553,12 @@ CASES: dict[str, tuple[list[str], Want]] = {
         f'llm = LLM(model="{LLAMA}", speculative_config={{"method": "eagle3", "model": '
         '"org/eagle3", "num_speculative_tokens": 3} if USE_SPEC else None)', *VLLM_CRASH,
     ], NOT_SHOWN),
+    "the run's non-default args without a speculative config, a docs suggestion below": ([
+        f"INFO 11-03 10:11:00 [utils.py:253] non-default args: {{'model': '{LLAMA}', "
+        "'tensor_parallel_size': 2}",
+        "The docs suggest: --speculative-config '{\"method\": \"ngram\", "
+        "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'", *VLLM_CRASH,
+    ], NONE),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "a TensorRT-LLM C++ file an older report named, on a plain trtllm-serve": ([
         "Looks like the lookaheadDecodingLayer.cpp:233 assert from an older report, but we do "
