@@ -23,6 +23,7 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
+from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import proposer_verdict
 from spectrace.path_frames import method_signature, symbol_signatures
@@ -58,6 +59,9 @@ def named_family_evidence(
         return []
     families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
     verdicts = {family: _class(family, config, plugin) for family in families}
+    if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
+        heads = [h for *_, text in named if any(h := target_head(text, config.version))]
+        verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
     if not verdicts or any(cls is None and cond is None for cls, cond in verdicts.values()):
         return []
     _fam, source, lineno, text = next(n for n in named if n[0] in families)

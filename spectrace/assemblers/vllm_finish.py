@@ -22,6 +22,7 @@ from spectrace.assemblers.vllm_methods import (
     infer,
     self_mtp,
     speculators_checkpoint,
+    target_head,
     v0_tokens_spelling,
     with_head_class,
 )
@@ -49,7 +50,7 @@ def finish_vllm(
         config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
     _bare_alone(config, lines)
     _infer_method(config, lines, target, prose)
-    _mtp_head(config, prose)
+    _mtp_head(config, prose, target)
     _platform(config, lines)
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
@@ -249,14 +250,34 @@ def _plugin_named(config: RunConfig, vllm: str | None) -> None:
     _undecided(config, f"{there} (the text names the plugin)")
 
 
-def _mtp_head(config: RunConfig, prose: str | None) -> None:
+def _mtp_head(config: RunConfig, prose: str | None, target: Target | None = None) -> None:
     """``method: mtp`` with a draft that has a proposer of its own (a Gemma-4 assistant runs
     ``Gemma4Proposer``, not ``EagleProposer``): the config lines' class is the head's."""
     method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))
-    if method is None or model is None or str(method.value).lower() not in _MTP_METHODS:
+    if method is None or str(method.value).lower() not in _MTP_METHODS:
         return
     version = config.version or prose
-    config.path_evidence = [_with_head(e, model.value, version) for e in config.path_evidence]
+    if model is None and target is not None:  # drafting with the target's own MTP layers
+        config.path_evidence = [_target_head(e, target[0], version) for e in config.path_evidence]
+    if model is not None:
+        config.path_evidence = [_with_head(e, model.value, version) for e in config.path_evidence]
+
+
+def _target_head(evidence: Evidence, target: str, version: str | None) -> Evidence:
+    """A config line's verdict with the class the target's own MTP head runs on, or the
+    condition on the release where that class is not known to have shipped."""
+    if not (evidence.reason.startswith("vLLM") and evidence.worker_class):
+        return evidence
+    cls, condition = target_head(target, version)
+    if cls is not None:
+        said = f"{cls} (the target {target} drafts with its own MTP head)"
+        return replace(evidence, reason=evidence.reason.replace(
+            f"-> {evidence.worker_class}", f"-> {said}", 1), worker_class=cls)  # fmt: skip
+    if condition is not None:
+        reason = f"{evidence.reason.split(' -> ', 1)[0]} -> {condition}"
+        return replace(evidence, reason=reason, points_to=None, worker_class=None,
+                       condition=condition)  # fmt: skip
+    return evidence
 
 
 def _with_head(evidence: Evidence, model: object, version: str | None) -> Evidence:

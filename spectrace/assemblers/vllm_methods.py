@@ -100,6 +100,27 @@ def head_class(model: object, version: str | None) -> str | None:
     return next((cls for cls in classes if runs_on(cls, version)), None)
 
 
+# Targets whose own MTP layers vLLM drafts with through a proposer of their own: SpeculativeConfig
+# rewrites the target's model_type (step3p5 -> step3p5_mtp) and the model runner asks
+# ``use_step3p5_mtp()`` before ``use_eagle()`` where the class ships (its frame rows' span)
+TARGET_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), "Step3p5MTPProposer"),
+)
+
+
+def target_head(target: str, version: str | None) -> tuple[str | None, str | None]:
+    """(class, None) or (None, condition) of ``method: mtp`` drafting with ``target``'s own
+    MTP layers where that target has a proposer of its own; (None, None) for any other."""
+    cls = next((c for pattern, c in TARGET_HEADS if pattern.search(target)), None)
+    if cls is None:
+        return None, None
+    if version is not None and runs_on(cls, version):
+        return cls, None
+    if version is not None:
+        return None, None  # a release without that class: the method's own rows decide
+    return None, f"{cls} on the vLLM releases that ship it, else the release's MTP proposer"
+
+
 def with_head_class(
     model: object, version: str | None, reason: str, worker: str | None
 ) -> tuple[str, str | None]:
