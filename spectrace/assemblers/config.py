@@ -101,6 +101,9 @@ _SPEC_WORDS = re.compile(
     r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机|投機|推測デコード|추측 디코딩|추론 디코딩"
     r"|\b(?:MTP|NEXTN|NextN|EAGLE3?|Eagle3?|eagle3?|NGRAM|N-?gram|ngram|DFlash|DFLASH|Medusa)\b"
 )
+# a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
+# installed beside the engine, not the engine that ran
+_PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
 # a line saying the paste left flags out ("(rest of the flags omitted)", "trimmed", "snip"): no
 # command in the text is shown whole
 _OMITTED = re.compile(
@@ -285,8 +288,8 @@ class ConfigCollector:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
-        elif other_release(text):
-            pass  # "fixed in v0.5.14, please upgrade", "reported for sglang 0.4.6 in #3000"
+        elif other_release(text) or _PACKAGE_ROW.match(text):
+            pass  # "fixed in v0.5.14, please upgrade", vLLM's collect_env "[pip3] sglang==0.4.6"
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
             named, printed = sglang_releases(text) | {release}, printed_release(text)
             self._releases |= {r[:3] for r in named}
@@ -302,7 +305,7 @@ class ConfigCollector:
             self._failing |= failing_releases(text)
         else:  # "it was fine on v0.5.9": not the run's, but the title's bare one may not be either
             self._bare_other |= bare_releases(text)
-        self._about = self._about or about_sglang(text)
+        self._about = self._about or (about_sglang(text) and not _PACKAGE_ROW.match(text))
         self._main = self._main or from_main(text)
 
     def result(self) -> RunConfig:

@@ -84,7 +84,7 @@ def code_flags(line: LogLine) -> str | None:
     spans = [
         _span_flags(span)
         for sentence in _SENTENCE.split(line.text)
-        if not (set_apart(sentence, without=False) or _FLAGS_APART.search(sentence))
+        if not _flags_apart(_CODE_SPAN.sub(" ", sentence))  # the sentence's words, not its spans
         for span in _CODE_FLAGS.findall(sentence)
     ]
     return " ".join(spans) if spans else None
@@ -99,7 +99,8 @@ _SENTENCE = re.compile(r"(?<=[.;!?])[*_)\]\"']*\s+(?=[*_(]*[A-Z(])")
 _FLAGS_APART = re.compile(
     r"(?i)\brecommend\w*|\bwants?\b|\bnext (?:week|month|release|version|time|sprint|step)\b|\bwill\b|'ll\b|\brelated\b"
     r"|\buses\b|\bused\b|\binstead\b|\bremov\w*|\bdrop\w*|\bavoid\w*|\bgo(?:es)? away\b|\bfix\b"
-    r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bexample\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
+    r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
+    r"|\bdisappear\w*|\bvanish\w*|\bno longer\b|\bstops?\b"
 )
 
 
@@ -127,6 +128,10 @@ def apart_caption(text: str) -> bool:
     if not caption(text) or _CAPTION_FAILS.search(text) is not None:
         return False
     return bool(_OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
+
+
+def _flags_apart(words: str) -> bool:
+    return set_apart(words, without=False) or _FLAGS_APART.search(words) is not None
 
 
 def _span_flags(span: str) -> str:

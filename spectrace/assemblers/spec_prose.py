@@ -170,7 +170,16 @@ def set_apart(text: str, without: bool = True) -> bool:
     ``without=False``: "without" alone does not (a flag quoted "with X but without Y" is X)."""
     if not without:
         text = re.sub(r"(?i)\bwithout\b", "", text)
+    if _TRAINING.search(text) is not None:
+        return True  # training a draft head is no serving run of it
     return bool(_SUPPOSED.search(text) or _CONTRARY.search(text) or text.lstrip().startswith(">"))
+
+
+# "Training Eagle3 for gpt-oss fails", "train the EAGLE draft", SpecForge (the draft trainer);
+# not "RL training with Eagle3 spec decoding" (a rollout that runs the algorithm)
+_TRAINING = re.compile(
+    r"(?i)\btrain\w*\s+(?:(?:an?|the|our|my|\w+-?\d+\w*)\s+)?(?:eagle|draft|nextn|mtp|dflash)|\bspecforge\b"
+)
 
 
 def stated_enabled(text: str) -> bool:
@@ -203,12 +212,17 @@ def _stated(text: str) -> bool:
 # SGLang's own name for the overlap worker the run was on ("in Eagle V2 speculative decoding",
 # "the spec v2 path crashes", "eagle-v2"); not the EAGLE-2 algorithm, not SGLANG_ENABLE_SPEC_V2
 _V2_NAME = re.compile(r"(?i)(?<![\w/.])(?:eagle|spec(?:ulative)?(?:[ _-]decoding)?)[ _-]?v2\b(?![.\d])")
+# "Eagle v2" is also the EAGLE-2 paper (dynamic draft trees); a plan or a feature names no run
+_V2_APART = re.compile(
+    r"(?i)\bpaper\b|\bdynamic\b|\btree\b|\beagle[ -]?2\b|\bnext\b|\blist\b|\bwill\b|'ll\b"
+    r"|\bwant\w*|\bswitch\w*|\bmigrat\w*|\bmov(?:e|ing)\b|\bsupport\w*|\broadmap\b|\btodo\b"
+)
 
 
 def stated_v2(text: str) -> bool:
     """The line says the run was on SGLang's spec v2 (overlap) worker, and nothing on it makes
     that a fix, a suggestion or another run (``set_apart``, ``switch_apart``'s words)."""
-    if _V2_NAME.search(text) is None or set_apart(text):
+    if _V2_NAME.search(text) is None or set_apart(text) or _V2_APART.search(text):
         return False
     return _SWITCH_APART.search(text) is None
 

@@ -164,3 +164,18 @@ def test_commented_out_keywords_and_commands_set_nothing() -> None:
     script = ["#!/bin/bash", f"#{NGRAM_CMD}", PLAIN_CMD]
     verdict = _verdict(*script)
     assert verdict is None or verdict[1] != "NGRAMWorker"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["[pip3] sglang==0.4.6.post1", "vLLM Version: 0.10.1.1", "We run EAGLE3 and it crashes."],
+        ["# [Bug] Training Eagle3 for a 20B model fails with a shape error"],
+        ["sglang: 0.5.8", "We run Eagle v2 (the dynamic-tree paper version) and it crashes."],
+        ["sglang: 0.5.8", "EAGLE crashes for us. Spec v2 is next on our list."],
+    ],
+)
+def test_package_rows_draft_training_and_eagle2_name_no_v2_or_sglang_run(lines: list[str]) -> None:
+    verdict = _verdict(*lines)
+    assert verdict is None or verdict[1] != "EAGLEWorkerV2"
+    assert verdict is None or "0.4.6" not in str(verdict)
