@@ -365,6 +365,13 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "    tp_size=2,", '    # speculative_algorithm="EAGLE3",',
         '    # speculative_draft_model_path="org/eagle3",', ")", *SGL_CRASH,
     ], NONE),
+    "the switch named as a plan, beside the release whose default is off": ([
+        "sglang: 0.5.8", "EAGLE crashes for us. Spec v2 is next on our list.", *SGL_CRASH,
+    ], want("EAGLEWorker")),
+    "'Eagle v2' meaning the EAGLE-2 paper's dynamic tree": ([
+        "sglang: 0.5.8", "We run Eagle v2 (the dynamic-tree paper version) and it crashes:",
+        *SGL_CRASH,
+    ], want("EAGLEWorker")),
     # --- vLLM -----------------------------------------------------------------------------
     "a draft model launched with a method option vLLM does not parse": ([
         f"vllm serve {LLAMA} \\", "  --speculative-model /models/dflash-draft \\",
@@ -559,6 +566,18 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "The docs suggest: --speculative-config '{\"method\": \"ngram\", "
         "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'", *VLLM_CRASH,
     ], NONE),
+    "vLLM's collect_env listing an sglang package above a plain vllm serve": ([
+        "### Your current environment", "```text", "Versions of relevant libraries:",
+        "[pip3] sglang==0.4.6.post1", "[pip3] torch==2.7.1", "vLLM Version: 0.10.1.1", "```",
+        "", "With eagle3 it works; this is the plain server:",
+        f"vllm serve {LLAMA} --tensor-parallel-size 2",
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core "
+        "proc(s): {}",
+    ], NONE),
+    "a Step-3.5 target drafting with its own MTP head": ([
+        "vllm serve stepfun-ai/Step-3.5-Flash --tensor-parallel-size 8 --speculative-config "
+        "'{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'", *VLLM_CRASH,
+    ], want("Step3p5MTPProposer", "EagleProposer", decide=False)),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "a TensorRT-LLM C++ file an older report named, on a plain trtllm-serve": ([
         "Looks like the lookaheadDecodingLayer.cpp:233 assert from an older report, but we do "
