@@ -114,13 +114,14 @@ INLINE_FLAGS_NOT_THE_RUNS = (
     "Next sprint we add `--speculative-algorithm EAGLE3`; today the server crashes without it.",
 )
 VLLM_INLINE_FLAGS_NOT_THE_RUNS = (
-    "Adding `--speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 4}'` "
+    'Adding `--speculative-config \'{"method": "ngram", "num_speculative_tokens": 4}\'` '
     "makes the crash disappear.",
-    "#12345 uses `--speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
-    "\"num_speculative_tokens\": 3}'` and sees the same thing.",
-    "We want to try `--speculative-config '{\"method\": \"eagle3\", \"model\": \"org/eagle3\", "
-    "\"num_speculative_tokens\": 3}'` next; this server has none.",
+    '#12345 uses `--speculative-config \'{"method": "eagle3", "model": "org/eagle3", '
+    '"num_speculative_tokens": 3}\'` and sees the same thing.',
+    'We want to try `--speculative-config \'{"method": "eagle3", "model": "org/eagle3", '
+    '"num_speculative_tokens": 3}\'` next; this server has none.',
 )
+
 
 @dataclass(frozen=True)
 class Want:
@@ -643,31 +644,49 @@ def test_the_same_thread_shape_decides_when_the_sentence_says_the_run_had_eagle(
     assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
 
 
-def test_a_quoted_crash_lends_the_writers_crash_no_frames(tmp_path: Path) -> None:
-    """Another post's traceback through the v2 worker, quoted in a reply, is that post's run:
-    the writer's own crash below it, on a plain server, is not decided v2 by its frames."""
-    lines = [
-        "> Traceback (most recent call last):",
-        '>   File "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
-        ">     self.verify(batch)",
-        "> RuntimeError: CUDA error: an illegal memory access was encountered", "",
+V2_FRAMES = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
+    "    self.verify(batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+PLAIN_FRAMES = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/sglang/srt/layers/attention/flashinfer_backend.py", line 512, in forward_extend',
+    "    o = self.prefill_wrapper.forward(q, k, v)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+OTHER_WRITERS_V2_CRASH = {
+    "quoted in a reply": [
+        *(f"> {line}" for line in V2_FRAMES), "",
         "Mine looks alike but runs without speculative decoding:", f"{SGL} --tp 2", "",
-        "Traceback (most recent call last):",
-        '  File "/usr/lib/python3/site-packages/sglang/srt/layers/attention/flashinfer_backend.py", line 512, in forward_extend',
-        "    o = self.prefill_wrapper.forward(q, k, v)",
-        "RuntimeError: CUDA error: an illegal memory access was encountered",
-    ]  # fmt: skip
+    ],
+    "pasted under a caption naming its writer": [
+        "Traceback from @dan in #5000 (EAGLE v2):", "```", *V2_FRAMES, "```", "",
+        "Ours, on a plain server without speculative decoding:",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", list(OTHER_WRITERS_V2_CRASH))
+def test_another_writers_crash_lends_the_writers_own_no_frames(tmp_path: Path, shape: str) -> None:
+    """Another writer's traceback through the v2 worker, quoted or captioned as theirs, is
+    that writer's run: the writer's own crash below it, on a plain server, takes no v2 from it."""
+    lines = [*OTHER_WRITERS_V2_CRASH[shape], "```", *PLAIN_FRAMES, "```"]
     crashes = roots(run(tmp_path, lines, name="report.md"))
     mine = [c for c in crashes if "flashinfer_backend.py" in " ".join(f.file for f in c.frames)]
     assert len(mine) == 1, "the writer's crash was lost"
     path = mine[0].worker_path
     assert path is not None and path.value not in ("v1", "v2", "other"), path
 
+
 @pytest.mark.parametrize(
     "line",
     [
-        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", \"x\": "
-        + "[" * 5000 + "]" * 5000 + "}'",
+        f'vllm serve {LLAMA} --speculative-config \'{{"method": "eagle3", "x": '
+        + "[" * 5000
+        + "]" * 5000
+        + "}'",
         '{"speculative_algorithm": "EAGLE", "x": ' + "[" * 5000 + "]" * 5000 + "}",
         '{"log":"started","extra":' + "[" * 5000 + "]" * 5000 + "}",
     ],
@@ -680,23 +699,3 @@ def test_a_value_nested_past_the_json_decoders_depth_keeps_the_crash(
     the decoder's RecursionError: the crash beside it is still reported."""
     crashes = roots(run(tmp_path, [line, *VLLM_CRASH], name="report.md"))
     assert [c.exception_type for c in crashes] == ["RuntimeError"]
-
-
-def test_another_users_traceback_lends_the_writers_crash_no_frames(tmp_path: Path) -> None:
-    """Another user's EAGLE v2 traceback pasted (not quoted) under a caption naming them, then
-    the writer's own crash on a plain server: the writer's crash takes no v2 from it."""
-    lines = [
-        "Traceback from @dan in #5000 (EAGLE v2):", "```", "Traceback (most recent call last):",
-        '  File "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker_v2.py", line 828, in forward_batch_generation',
-        "    self.verify(batch)", "RuntimeError: CUDA error: an illegal memory access was encountered",
-        "```", "", "Ours, on a plain server without speculative decoding:", "```",
-        "Traceback (most recent call last):",
-        '  File "/usr/lib/python3/site-packages/sglang/srt/layers/attention/flashinfer_backend.py", line 512, in forward_extend',
-        "    o = self.prefill_wrapper.forward(q, k, v)",
-        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
-    ]  # fmt: skip
-    crashes = roots(run(tmp_path, lines, name="report.md"))
-    mine = [c for c in crashes if "flashinfer_backend.py" in " ".join(f.file for f in c.frames)]
-    assert len(mine) == 1, "the writer's crash was lost"
-    path = mine[0].worker_path
-    assert path is not None and path.value not in ("v1", "v2", "other"), path
