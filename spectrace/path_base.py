@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
-from spectrace.assemblers.pyconfig import commented_key
+from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.path_evidence import StackFrame
@@ -92,6 +92,8 @@ def family_words(text: str) -> set[str]:
         return set()
     if commented_key(text) or _CHOSEN.search(text):  # a comment; ``{...} if USE_SPEC else None``
         return set()
+    if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``
+        return set()
     found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
              for m in _WORD.finditer(text)
              if not _OFF_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
@@ -119,6 +121,7 @@ _IN_TOKEN = re.compile(r"[`'\"(]*[\w.-]*/|.*\.(?:sh|py|yaml|yml|json)\b|[\w.-]+[
 _OTHER_RUN = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|passed|separate|comparison|compared|baseline|staging"
     r"|used to|fixed|unlike|same (?:crash|bug|error|issue) as|not supported|unsupported"
+    r"|\b(?:faster|slower|better|worse) than\b|\bplain beam\b"
     r"|n't support|no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment"
     r"|tensor)|not using|not use|don'?t use|do not use)\b"
 )

@@ -17,6 +17,7 @@ import re
 
 from packaging.version import InvalidVersion, Version
 
+from spectrace.assemblers.pyconfig import commented
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, split_top_level
 
 # Lines the pipeline must keep for the collector (every match below holds one).
@@ -101,7 +102,9 @@ _RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decodin
 # Triton's tensorrtllm_backend serving a draft engine beside the target (the BLS model's
 # ``tensorrt_llm_draft_model_name``, its template's variable, or the launcher's model list
 # naming a draft model): draft-target decoding over two TensorRT engines
-_TRITON_NAME = re.compile(r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)""")
+_TRITON_NAME = re.compile(
+    r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)(?=["']?\s*(?:[,}]|$))"""
+)  # the value alone (a template's ``key:value,``, a shell variable), not a docs sentence
 _TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
 
 
@@ -166,6 +169,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": mode, "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
+    if commented(text):  # a comment in a script: nothing it names was passed
+        return {}
     if (m := _RUN_FLAG.search(text)) is not None:
         return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
     if _triton_draft(text):
@@ -186,6 +191,8 @@ def _named(values: dict[str, object]) -> dict[str, object]:
     for key, value in values.items():
         name = _NAMES.get(key)
         if name is None or value is None or isinstance(value, SourceText):
+            continue
+        if str(value).lower() in ("null", "none", "~", ""):  # YAML's null: the key is unset
             continue
         if name == "speculative_config.method":  # ``Eagle3`` (1.2+) is ``Eagle``'s new name
             value = "eagle" if str(value).lower() == "eagle3" else str(value).lower()

@@ -27,7 +27,7 @@ from spectrace.assemblers.vllm_methods import (
     with_head_class,
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
-from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling
+from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, proposer_verdict
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
@@ -186,7 +186,24 @@ def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
         engine = "V1" if worker == v1 else "V0"
         out.append(replace(e, reason=f"{e.reason}; {why} -> {worker} ({engine}, other)",
                            worker_class=worker))  # fmt: skip
-    config.path_evidence = out
+    config.path_evidence = _forced_v0(config, out, forced)
+
+
+def _forced_v0(
+    config: RunConfig, evidence: list[Evidence], forced: re.Match[str] | None
+) -> list[Evidence]:
+    """``VLLM_USE_V1=0`` set for the run: a method spelled the V1 way still ran on V0 (only
+    0.8-0.10 read the switch, and nobody sets a switch their server ignores)."""
+    method = config.flags.get("speculative_config.method")
+    if forced is None or forced.group(1) != "0" or method is None or method.value is None:
+        return evidence
+    _reason, points_to, v0 = proposer_verdict(method.value, None, v1=False)
+    if points_to != "other" or not v0:
+        return evidence
+    return [replace(e, reason=f"{e.reason.rsplit(' -> ', 1)[0]} -> {v0} (V0 spec_decode, "
+                    f"other): {forced.group(0)} set for the run", worker_class=v0)
+            if e.worker_class and e.reason.startswith("vLLM") and e.worker_class != v0 else e
+            for e in evidence]  # fmt: skip
 
 
 # the engine switch vLLM 0.8-0.10 read, as an env assignment (``export VLLM_USE_V1=1``, a

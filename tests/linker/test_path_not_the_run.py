@@ -59,3 +59,34 @@ def test_a_live_config_beside_them_still_decides(tmp_path: Path) -> None:
              """llm = LLM(model="org/t", speculative_config={"method": "ngram", "num_speculative_tokens": 4})""",
              *VLLM_CRASH]  # fmt: skip
     assert _verdict(tmp_path, lines).worker_class == "NgramProposer"
+
+
+TRT = "/opt/py/site-packages/tensorrt_llm"
+RUNPY_CRASH = ["Traceback (most recent call last):",
+               '  File "/srv/trt/examples/run.py", line 880, in <module>',
+               f'  File "{TRT}/runtime/model_runner_cpp.py", line 700, in generate',
+               "RuntimeError: [TensorRT-LLM][ERROR] CUDA runtime error: illegal address"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [["Per the backend README: tensorrt_llm_draft_model_name: The draft model's name, empty "
+      "when not drafting", "We keep it empty.", *RUNPY_CRASH],
+     ["#!/bin/bash", "# for lookahead later: --lookahead_config=[4,4,4]",
+      "python3 run.py --engine_dir ./e --max_output_len 64", *RUNPY_CRASH],
+     ["NVIDIA/TensorRT-LLM · issue #77 · open",
+      "Lookahead is faster than what we run, plain beam search; this crash is from beam search:",
+      *RUNPY_CRASH],
+     ["speculative_config:", "  decoding_type: null", *RUNPY_CRASH]],
+)  # fmt: skip
+def test_trtllm_words_that_are_not_the_runs_mode_decide_nothing(tmp_path: Path, lines) -> None:
+    path = _verdict(tmp_path, lines)
+    assert path.worker_class is None and path.value in ("unknown", "none")
+    assert path.family in (None, "")
+
+
+def test_vllm_use_v1_0_puts_a_v1_spelled_method_on_v0(tmp_path: Path) -> None:
+    lines = ["VLLM_USE_V1=0 vllm serve org/t --speculative-config "
+             """'{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 3}'""",
+             *VLLM_CRASH]  # fmt: skip
+    assert _verdict(tmp_path, lines).worker_class == "NGramWorker"
