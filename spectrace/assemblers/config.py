@@ -101,6 +101,7 @@ _SPEC_WORDS = re.compile(
     r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机|投機|推測デコード|추측 디코딩|추론 디코딩"
     r"|\b(?:MTP|NEXTN|NextN|EAGLE3?|Eagle3?|eagle3?|NGRAM|N-?gram|ngram|DFlash|DFLASH|Medusa)\b"
 )
+_CAPTION_REACH = 6  # lines under a caption its block may take (a fence, a short YAML / dict)
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -199,6 +200,9 @@ class ConfigCollector:
             self._apply_launch(command)
         if not in_launch and caption(text):  # the next command (only) is not the run's, or is
             self._caption = (line.source, line.lineno) if apart_caption(text) else ("", -9)
+        elif not in_launch and self._under_caption(line):  # a suggested dict / YAML / config
+            self._spec_said = True
+            return
         if in_launch:
             pass  # a line of a launch command (read whole when it ends)
         elif "ServerArgs(" in text and ("server_args=" in text or _REPR.search(text)):
@@ -592,13 +596,20 @@ class ConfigCollector:
             self._set("SGLANG_ENABLE_SPEC_V2", warning.spec_v2_env, line, "warning")
         return True
 
+    def _under_caption(self, line: LogLine) -> bool:
+        """The line sits in the block right under a caption that makes it a suggestion, a docs
+        example or another's ("Reviewer: please try this yaml:", "The docs example:")."""
+        source, lineno = self._caption
+        if line.headed or line.ts is not None:
+            return False  # a log record is what ran, whatever the caption says
+        return line.source == source and 0 < line.lineno - lineno <= _CAPTION_REACH
+
     def _apply_launch(self, command: LaunchCommand) -> None:
         """Each flag with the line its option was read on (a command may span many lines);
         none from a command under a caption that makes it another's or a suggestion."""
         self._config.engine = self._config.engine or command.engine
         first = next(iter(command.lines.values()), None)
-        source, lineno = self._caption
-        if first is not None and first.source == source and 0 < first.lineno - lineno <= 4:
+        if first is not None and self._under_caption(first):
             self._spec_said = True  # some speculation was shown: no "none" from another command
             self._caption = ("", -9)  # one command only
             return

@@ -85,7 +85,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"draft model",
     "投机".encode(),
     *(word.encode() for word in ("投機", "推測デコード", "추측 디코딩", "추론 디코딩")),  # ja, ko
-    b"<summary>", b"eviewer:", b"aintainer:", b"for comparison", b"for reference", b"works for",
+    b"<summary>", b"eviewer:", b"aintainer:", b"for comparison", b"works for", b"example:",
+    b"uggested", b"not what I", b"please try",
     b"instead:", b"instead for",  # a caption over someone else's or a suggested command
     b"omitted", b"truncated", b"trimmed", b"snip", b"redacted", b"elided", b"rest of the",  # cut
     b"MTP",  # "TP8+MTP launch cmd:" over a command cut before its flags (the other names are prose's)

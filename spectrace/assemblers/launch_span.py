@@ -110,12 +110,16 @@ _CAPTION = re.compile(r"(?i)(?::|</summary>)[\s*`]*$|<summary>")
 # words naming the command's owner or purpose as another's: a reviewer or maintainer speaking
 # ("Reviewer: ..."), another user, a comparison; "works for me/him" (not "works for 100 requests")
 _OTHERS = re.compile(
-    r"(?i)\b(?:reviewer|maintainer)\s*:|\bfor (?:comparison|reference)\b|(?<!\w)@\w"
+    r"(?i)\b(?:reviewer|maintainer)\s*:|\bfor comparison\b|(?<!\w)@\w|\bexample\b|\bnot what I\b"
     r"|\bworks? for (?:me|him|her|them|us)\b|\b(?:his|her|their|someone|another user)\b"
 )
 # a caption that says the command below then fails is the run's ("works for ~100 requests with
 # this command, then crashes:", "vLLM with ngram crashes:")
 _CAPTION_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?|dies|died)\b")
+
+
+# ... or that it is the writer's own ("The docs show X, but I use ngram:", "Our server:")
+_CAPTION_OWN = re.compile(r"(?i)\bbut (?:I|we)\b|\b(?:mine|my|our|ours)\b|(?<!what )\bI (?:use|run|ran)\b")
 
 
 def caption(text: str) -> bool:
@@ -125,7 +129,7 @@ def caption(text: str) -> bool:
 
 def apart_caption(text: str) -> bool:
     """A caption line introducing a command that is not the reported run's."""
-    if not caption(text) or _CAPTION_FAILS.search(text) is not None:
+    if not caption(text) or _CAPTION_FAILS.search(text) or _CAPTION_OWN.search(text):
         return False
     return bool(_OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
 

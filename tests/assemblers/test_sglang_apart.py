@@ -179,3 +179,11 @@ def test_package_rows_draft_training_and_eagle2_name_no_v2_or_sglang_run(lines: 
     verdict = _verdict(*lines)
     assert verdict is None or verdict[1] != "EAGLEWorkerV2"
     assert verdict is None or "0.4.6" not in str(verdict)
+
+
+def test_a_config_block_under_a_suggestion_caption_is_not_the_runs() -> None:
+    lines = ["vllm serve org/target --tensor-parallel-size 2",
+             "Suggested config from the PR description (not what I ran):",
+             'speculative_config = {"method": "ngram", "num_speculative_tokens": 4}']  # fmt: skip
+    verdict = _verdict(*lines)
+    assert verdict is None or verdict[1] != "NgramProposer"
