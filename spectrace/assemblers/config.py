@@ -101,6 +101,9 @@ _SPEC_WORDS = re.compile(
     r"(?i:specul|spec[ -]?decod|draft[ _-]model|accept len)|投机|投機|推測デコード|추측 디코딩|추론 디코딩"
     r"|\b(?:MTP|NEXTN|NextN|EAGLE3?|Eagle3?|eagle3?|NGRAM|N-?gram|ngram|DFlash|DFLASH|Medusa)\b"
 )
+# served models whose ServerArgs hook turns SGLANG_ENABLE_SPEC_V2 on for EAGLE itself
+# (_handle_mimo_family / Step3p5ForCausalLM: multi-layer EAGLE; apply_deepseek_v4_defaults)
+_FORCED_V2_MODEL = re.compile(r"(?i)mimo-?v2|step-?3\.?5|step3p5|deepseek-?v4")
 _CAPTION_REACH = 6  # lines under a caption its block may take (a fence, a short YAML / dict)
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
@@ -161,6 +164,7 @@ class ConfigCollector:
         self._main = False  # a line says the run is a build of main, newer than any release named
         self._enabled = False  # a sentence says the algorithm it names was on
         self._v2_said = False  # a sentence says the run was on "Eagle V2" (spec v2's worker)
+        self._forced_model: str | None = None  # the V2 class a served model's hook may force
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
@@ -460,7 +464,8 @@ class ConfigCollector:
         enabled = enabled and self._plain is None  # a whole plain command outranks a sentence
         v2 = self._v2_said and self._about and self._plain is None
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
-                        len(self._stated) > 1, enabled or v2, self._from_test, knobs, v2)  # fmt: skip
+                        len(self._stated) > 1, enabled or v2, self._from_test, knobs, v2,
+                        self._forced_model)  # fmt: skip
         named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
         return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                bounds, None if named else self._plain)  # fmt: skip
@@ -617,6 +622,9 @@ class ConfigCollector:
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         for name, value in command.flags.items():
             line = command.lines[name]
+            if name == "model_path" and (forced := _FORCED_V2_MODEL.search(str(value))):
+                multi = forced.group(0).lower().startswith(("mimo", "step"))  # multi-layer EAGLE
+                self._forced_model = "MultiLayerEagleWorkerV2" if multi else "EAGLEWorkerV2"
             if isinstance(value, str) and name == "speculative_algorithm":
                 value = value.rstrip(".,;:")  # a command ending a sentence: "... EAGLE."
             if name in DECISIVE_FLAGS:

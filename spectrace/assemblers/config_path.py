@@ -34,6 +34,7 @@ class Bounds:
     tested: bool = False  # the algorithm is what a named SGLang test runs, its switch unknown
     knobs: bool = False  # a command sets EAGLE knobs (topk, steps) but no algorithm flag
     v2_named: bool = False  # a sentence says the run was on "Eagle V2" (SGLang's spec v2)
+    forced_v2: str | None = None  # the V2 class a served model's hook may force (MiMo: multi-layer)
 
 
 # a command's settings only the EAGLE-type workers read: set with no --speculative-algorithm
@@ -78,6 +79,8 @@ def config_evidence(
         return []
     if verdict is None:
         return []
+    if bounds.forced_v2 and verdict.points_to == "v1" and dump_line is None:
+        verdict = _model_forced(verdict, flags, bounds.forced_v2)
     return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                      verdict.worker_class, verdict.condition)]  # fmt: skip
 
@@ -112,6 +115,19 @@ def named_verdict(
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest, knobs)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's
     return verdict if stated or verdict is None or verdict.points_to else None
+
+
+def _model_forced(verdict: DumpVerdict, flags: Mapping[str, FlagValue], forced: str) -> DumpVerdict:
+    """A launch verdict of v1 for a model whose ServerArgs hook sets SGLANG_ENABLE_SPEC_V2 (and
+    multi-layer EAGLE) itself on the releases that carry it (MiMo-V2-Flash, Step-3.5, DeepSeek-V4):
+    the launch's own switch does not decide, so the verdict is a condition on that hook."""
+    multi = flags.get("enable_multi_layer_eagle")
+    v2 = "MultiLayerEagleWorkerV2" if (multi and multi.value) else forced
+    v1 = "MultiLayerEagleWorker" if v2.startswith("MultiLayer") else verdict.worker_class
+    condition = (f"v2 ({v2}) if this model's ServerArgs hook turned spec v2 on (its release "
+                 f"carries it), else v1 ({v1})")  # fmt: skip
+    return DumpVerdict(None, None, f"{verdict.reason}; but {condition}", verdict.excerpt,
+                       condition=condition)  # fmt: skip
 
 
 _NO_V2_BEFORE = (0, 5, 3, 2)  # the first release with EAGLEWorkerV2 (0.5.3.post2)

@@ -119,7 +119,8 @@ _CAPTION_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|O
 
 
 # ... or that it is the writer's own ("The docs show X, but I use ngram:", "Our server:")
-_CAPTION_OWN = re.compile(r"(?i)\bbut (?:I|we)\b|\b(?:mine|my|our|ours)\b|(?<!what )\bI (?:use|run|ran)\b")
+_CAPTION_OWN = re.compile(r"(?i)\bbut (?:I|we)\b|\b(?:mine|my|our|ours)\b|(?<!what )\b(?:I|we) (?:use|run|ran|launch\w*)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b")
 
 
 def caption(text: str) -> bool:

@@ -187,3 +187,13 @@ def test_a_config_block_under_a_suggestion_caption_is_not_the_runs() -> None:
              'speculative_config = {"method": "ngram", "num_speculative_tokens": 4}']  # fmt: skip
     verdict = _verdict(*lines)
     assert verdict is None or verdict[1] != "NgramProposer"
+
+
+@pytest.mark.parametrize(
+    ("model", "v2"),
+    [("XiaomiMiMo/MiMo-V2-Flash", "MultiLayerEagleWorkerV2"), ("deepseek-ai/DeepSeek-V4", "EAGLEWorkerV2")],
+)
+def test_a_model_whose_hook_forces_spec_v2_is_no_v1_decision(model: str, v2: str) -> None:
+    command = EAGLE_CMD.replace("org/target", model)
+    verdict = _verdict("sglang: 0.5.8", command)
+    assert verdict is not None and verdict[0] is None and v2 in verdict[2]
