@@ -100,7 +100,7 @@ _FLAGS_APART = re.compile(
     r"(?i)\brecommend\w*|\bwants?\b|\bnext (?:week|month|release|version|time|sprint|step)\b|\bwill\b|'ll\b|\brelated\b"
     r"|\buses\b|\bused\b|\binstead\b|\bremov\w*|\bdrop\w*|\bavoid\w*|\bgo(?:es)? away\b|\bfix\b"
     r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
-    r"|\bdisappear\w*|\bvanish\w*|\bno longer\b|\bstops?\b"
+    r"|\bdisappear\w*|\bvanish\w*|\bno longer\b|\bstops?\b|\bmight\b|\blater\b|\bsomeday\b"
 )
 
 
