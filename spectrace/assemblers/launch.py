@@ -167,6 +167,8 @@ def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str
         return False  # a cut option (``--specul``), not a fork's own option
     if len(args) >= MAX_TOKENS or any("..." in line.text or "…" in line.text for line in lines):
         return False
+    if last.rstrip().endswith(("-", "/", "=", ",")):
+        return False  # cut inside its last token ("--model-path org/Meta-Llama-3-")
     if _substituted(lines):
         return False
     return bool(command.flags) and not any(token.startswith(_UNSEEN) for token, _ in args)

@@ -197,3 +197,9 @@ def test_a_model_whose_hook_forces_spec_v2_is_no_v1_decision(model: str, v2: str
     command = EAGLE_CMD.replace("org/target", model)
     verdict = _verdict("sglang: 0.5.8", command)
     assert verdict is not None and verdict[0] is None and v2 in verdict[2]
+
+
+def test_a_command_cut_inside_its_last_token_is_not_shown_whole() -> None:
+    lines = ["- Speculative Algorithm: EAGLE-2", "```bash", "python -m sglang.launch_server \\",
+             "  --port 30000 \\", "  --model-path org/Meta-Llama-3-"]  # fmt: skip
+    assert _verdict(*lines)[2] is not None  # the label's condition, not "none" nor nothing
