@@ -40,7 +40,7 @@ from spectrace.assemblers.sglang_version import (
 )
 from spectrace.assemblers.spec_prose import (
     eagle_family,
-    named_algorithms,
+    run_names,
     one_family,
     set_apart,
     spec_v2_settings,
@@ -253,7 +253,7 @@ class ConfigCollector:
         elif not self._warning(line):  # a line no reader above knows: maybe a sentence
             self._env(line, find_env_assignments(text), "env")
             if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
-                self._named += [(name, line) for name in named_algorithms(text)]
+                self._named += [(name, line) for name in run_names(text)]
             self._tested += [(name, line) for name in tested_algorithms(text)]
             self._enabled = self._enabled or (stated_enabled(text) and not in_quote(line.raw))
             self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)

@@ -115,7 +115,10 @@ _OTHERS = re.compile(
 )
 # a caption that says the command below then fails is the run's ("works for ~100 requests with
 # this command, then crashes:", "vLLM with ngram crashes:")
-_CAPTION_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?|dies|died)\b")
+_CAPTION_FAILS = re.compile(
+    r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?|dies|died|messages?|output|traceback"
+    r"|logs?|stack|following|(?:I|we|they|you|one) (?:will )?get)\b"
+)  # ... or introduces the error it prints ("we will get the following message:")
 
 
 # ... or that it is the writer's own ("The docs show X, but I use ngram:", "Our server:")

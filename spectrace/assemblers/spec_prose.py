@@ -164,6 +164,18 @@ _LABEL = re.compile(
 _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 
+def run_names(text: str) -> list[str]:
+    """``named_algorithms`` of the line, each read as OFF where its sentence sets it apart from
+    the reported run ("we used to run EAGLE, ..."): such a line leaves the text no name of its
+    own. A Chinese line is judged sentence by sentence (。); "doesn't work" is a failure."""
+    out = []
+    for sentence in text.split("。"):
+        names = named_algorithms(sentence)
+        apart = bool(names) and set_apart(_NOT_WORKING.sub("fails", sentence))
+        out += ["OFF" if apart else name for name in names]
+    return out
+
+
 def set_apart(text: str, without: bool = True) -> bool:
     """The line asks or supposes (``_SUPPOSED``), sets a name apart from the reported run
     (``_CONTRARY``) or quotes another post: the algorithms it names are not the run's.

@@ -203,3 +203,15 @@ def test_a_command_cut_inside_its_last_token_is_not_shown_whole() -> None:
     lines = ["- Speculative Algorithm: EAGLE-2", "```bash", "python -m sglang.launch_server \\",
              "  --port 30000 \\", "  --model-path org/Meta-Llama-3-"]  # fmt: skip
     assert _verdict(*lines)[2] is not None  # the label's condition, not "none" nor nothing
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We used to run EAGLE, but this server runs without speculative decoding now.",
+        "EAGLE works fine for us; the plain server crashes.",
+    ],
+)
+def test_a_release_does_not_turn_a_name_set_apart_into_the_runs(sentence: str) -> None:
+    verdict = _verdict("sglang: 0.5.14", sentence)
+    assert verdict is None or verdict[1] is None
