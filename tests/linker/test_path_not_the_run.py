@@ -90,3 +90,13 @@ def test_vllm_use_v1_0_puts_a_v1_spelled_method_on_v0(tmp_path: Path) -> None:
              """'{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 3}'""",
              *VLLM_CRASH]  # fmt: skip
     assert _verdict(tmp_path, lines).worker_class == "NGramWorker"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["EAGLE-3 is on our roadmap for the next release.", "We removed the Medusa heads last month.",
+     "The MTP fix in #4444 is unrelated.", "The README example turns on ngram drafting."],
+)  # fmt: skip
+def test_a_family_named_as_a_plan_a_past_or_the_docs_names_no_class(tmp_path: Path, sentence) -> None:
+    path = _verdict(tmp_path, ["vllm-project/vllm · issue #5 · open", sentence, *VLLM_CRASH])
+    assert path.worker_class is None and path.conditional is None
