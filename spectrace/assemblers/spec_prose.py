@@ -166,12 +166,14 @@ _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 def run_names(text: str) -> list[str]:
     """``named_algorithms`` of the line, each read as OFF where its sentence sets it apart from
-    the reported run ("we used to run EAGLE, ..."): such a line leaves the text no name of its
-    own. A Chinese line is judged sentence by sentence (。); "doesn't work" is a failure."""
+    the reported run (``_CONTRARY``: "we used to run EAGLE, ...", "EAGLE works fine; the plain
+    server crashes"): such a line leaves the text no name of its own. A question or supposition
+    still names the thread's algorithm; a Chinese line is judged sentence by sentence (。)."""
     out = []
     for sentence in text.split("。"):
         names = named_algorithms(sentence)
-        apart = bool(names) and set_apart(_NOT_WORKING.sub("fails", sentence))
+        words = re.sub(r"(?i)\bwithout\b", "", _NOT_WORKING.sub("fails", sentence))  # "X without
+        apart = bool(names) and _CONTRARY.search(words) is not None  # the switch" is still X
         out += ["OFF" if apart else name for name in names]
     return out
 
