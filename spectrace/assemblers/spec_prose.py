@@ -164,16 +164,20 @@ _LABEL = re.compile(
 _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 
+# a sentence that puts its named algorithm beside a plain or earlier run (titles' "#N", "works
+# on <date>" and "never" are left to stated_enabled: they also head real reports of the run)
+_SET_ASIDE = re.compile(r"(?i)\bused to\b|\bplain\b|\bnon-spec\w*|\bunlike\b|\bstaging\b|\bfine\b|\bno\s+spec")
+
+
 def run_names(text: str) -> list[str]:
     """``named_algorithms`` of the line, each read as OFF where its sentence sets it apart from
-    the reported run (``_CONTRARY``: "we used to run EAGLE, ...", "EAGLE works fine; the plain
+    the reported run (``_SET_ASIDE``: "we used to run EAGLE, ...", "EAGLE works fine; the plain
     server crashes"): such a line leaves the text no name of its own. A question or supposition
     still names the thread's algorithm; a Chinese line is judged sentence by sentence (。)."""
     out = []
     for sentence in text.split("。"):
         names = named_algorithms(sentence)
-        words = re.sub(r"(?i)\bwithout\b", "", _NOT_WORKING.sub("fails", sentence))  # "X without
-        apart = bool(names) and _CONTRARY.search(words) is not None  # the switch" is still X
+        apart = bool(names) and _SET_ASIDE.search(sentence) is not None
         out += ["OFF" if apart else name for name in names]
     return out
 
