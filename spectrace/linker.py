@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -39,7 +40,7 @@ from spectrace.path_evidence import (
     speculates,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.path_frames import family_of
+from spectrace.path_frames import family_of, frameworks_of_class
 from spectrace.path_mentions import KIND as MENTION
 from spectrace.path_mentions import (
     MESSAGE_KIND,
@@ -414,7 +415,8 @@ def _crash_engine(incident: Incident, config: RunConfig) -> RunConfig:
     engines = frame_engines(incident)
     if not engines:
         return config
-    kept = [e for e in config.path_evidence if _server_of(e) in (None, *engines)]
+    kept = [e for e in config.path_evidence
+            if _server_of(e) in (None, *engines) and _classes_server(e) in (None, *engines)]  # fmt: skip
     run = "vllm" if config.engine == "vllm_ascend" else config.engine
     engine = config.engine if run in engines else min(engines) if len(engines) == 1 else None
     if len(kept) == len(config.path_evidence) and engine == config.engine:
@@ -434,6 +436,26 @@ _SERVER_REASONS = (
 
 def _server_of(evidence: Evidence) -> str | None:
     return next((srv for lead, srv in _SERVER_REASONS if evidence.reason.startswith(lead)), None)
+
+
+# worker and proposer class names as verdicts and conditions write them
+_CLASS_WORD = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:Worker|Proposer|Drafter|Layer)(?:V2)?\b")
+
+
+def _classes_server(evidence: Evidence) -> str | None:
+    """The one server whose tables define every class the evidence decides or conditions on
+    (a vLLM plugin's classes are vLLM's); None when they name none or several servers. A
+    sentence naming another engine's algorithm ("this also happened on sglang with EAGLE")
+    gives that engine's class, which a crash in another engine's frames never ran."""
+    names = [evidence.worker_class] if evidence.worker_class else []
+    names += _CLASS_WORD.findall(evidence.condition or "")
+    servers = {
+        _SERVER_OF_FRAMEWORK.get(fw, "vllm") for name in names for fw in frameworks_of_class(name)
+    }
+    return next(iter(servers)) if len(servers) == 1 else None
+
+
+_SERVER_OF_FRAMEWORK = {"sglang": "sglang", "trtllm": "trtllm"}  # every other table is vLLM's
 
 
 def link(

@@ -245,6 +245,12 @@ def signature_for_class(name: str, framework: str | None = None) -> FrameSignatu
     return next((s for s in sigs if s.framework == framework), sigs[0] if sigs else None)
 
 
+def frameworks_of_class(name: str) -> frozenset[str]:
+    """Every framework whose tables define a worker class (a platform plugin's too)."""
+    natives = {n.framework for n in symbol_signatures() if n.worker == name}
+    return frozenset({s.framework for s in _by_class().get(name, ())} | natives)
+
+
 def family_of(worker_class: str | None, framework: str | None = None) -> tuple[str, str] | None:
     """(framework, family) the tables give a worker class; family "" when shared."""
     sig = signature_for_class(worker_class or "", framework)

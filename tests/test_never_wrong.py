@@ -579,6 +579,12 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "vllm serve stepfun-ai/Step-3.5-Flash --tensor-parallel-size 8 --speculative-config "
         "'{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'", *VLLM_CRASH,
     ], want("Step3p5MTPProposer", "EagleProposer", decide=False)),
+    "a sentence about a colleague's SGLang run below a vLLM crash": ([
+        "USE_SPEC = False",
+        f'llm = LLM(model="{LLAMA}", speculative_config={{"method": "eagle3", "model": '
+        '"org/eagle3", "num_speculative_tokens": 3} if USE_SPEC else None)', *VLLM_CRASH,
+        "A colleague hit the same crash on sglang 0.5.14 with EAGLE.",
+    ], want("EagleProposer", "MultiStepWorker", decide=False)),
     # --- TensorRT-LLM ---------------------------------------------------------------------
     "a TensorRT-LLM C++ file an older report named, on a plain trtllm-serve": ([
         "Looks like the lookaheadDecodingLayer.cpp:233 assert from an older report, but we do "
