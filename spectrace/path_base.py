@@ -122,7 +122,7 @@ _OTHER_RUN = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|passed|separate|comparison|compared|baseline|staging"
     r"|used to|fixed|unlike|same (?:crash|bug|error|issue) as|not supported|unsupported"
     r"|\b(?:faster|slower|better|worse) than\b|\bplain beam\b|\broadmap\b|\bplan(?:s|ned)?\b"
-    r"|\bremoved\b|\bunrelated\b|\bdocs?\b|\bdocumentation\b|\bexample\b|\breadme\b"
+    r"|\bremoved\b|\bunrelated\b|\bexample\b|\breadme\b"
     r"|n't support|no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment"
     r"|tensor)|not using|not use|don'?t use|do not use)\b"
 )
