@@ -166,7 +166,9 @@ _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 # a sentence that puts its named algorithm beside a plain or earlier run (titles' "#N", "works
 # on <date>" and "never" are left to stated_enabled: they also head real reports of the run)
-_SET_ASIDE = re.compile(r"(?i)\bused to\b|\bplain\b|\bnon-spec\w*|\bunlike\b|\bstaging\b|\bfine\b|\bno\s+spec")
+_SET_ASIDE = re.compile(
+    r"(?i)\bused to\b|\bplain\b|\bnon-spec\w*|\bstaging\b|\bfine\b|\b(?:no|without(?: any)?)\s+spec"
+)
 
 
 def run_names(text: str) -> list[str]:
