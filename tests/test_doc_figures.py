@@ -189,11 +189,14 @@ ROUND_WORDS = {
     "eighteen": 18,
     "nineteen": 19,
     "twenty": 20,
+    "twenty-one": 21,
+    "twenty-two": 22,
+    "twenty-three": 23,
 }
 
 
 def test_the_readme_counts_the_real_log_rounds_of_docs_real_logs() -> None:
-    said = re.search(r"about (\d+) real SGLang.{0,200}?in (\w+)\s+rounds", doc("README.md"), re.S)
+    said = re.search(r"about (\d+) real SGLang.{0,200}?in ([\w-]+)\s+rounds", doc("README.md"), re.S)
     assert said, "README.md no longer says 'about N real SGLang ... logs ..., in K rounds'"
     rounds = re.split(r"^# ", doc("docs/real-logs.md"), flags=re.M)[1:]
     excerpts = [re.search(r"(\d+)\s+excerpts", part) for part in rounds]
