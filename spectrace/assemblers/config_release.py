@@ -1,0 +1,168 @@
+"""The release and era a text shows: printed sglang/vLLM/TensorRT-LLM versions, bare
+releases in titles and prose, the thread's day (post headers, stamps) that bounds the newest
+release, and an old-only launch option that puts the run before a release.
+
+A layer of the config collector (config.py): it reads and sets ``ConfigState``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
+from spectrace.assemblers.config_state import ConfigState
+from spectrace.assemblers.launch import LaunchCommand
+from spectrace.assemblers.post_dates import post_date, yearless_post
+from spectrace.assemblers.run_config import Evidence, trim
+from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
+from spectrace.assemblers.sglang_version import (
+    about_sglang,
+    bare_releases,
+    era_of,
+    failing_releases,
+    find_sglang_version,
+    from_main,
+    other_release,
+    pip_show_version,
+    printed_release,
+    sglang_releases,
+)
+from spectrace.assemblers.trtllm_config import trtllm_release
+from spectrace.assemblers.vllm_config import (
+    VERSION,
+    ascend_named,
+    ascend_release,
+    ascend_signal,
+    patching_plugin,
+    prose_version,
+)
+from spectrace.assemblers.vllm_finish import Day
+from spectrace.dialects.base import LogLine
+
+# a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
+# installed beside the engine, not the engine that ran
+_PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
+
+
+class ConfigReleases(ConfigState):
+    """Reads what a line says of the framework's release and of the text's day."""
+
+    def _note_post(self, line: LogLine, text: str) -> None:
+        """A post header's day; one GitHub prints without its year (this year's) leaves the
+        thread's posts unbounded (the later comment may be years after the dated one)."""
+        day = post_date(text)
+        if day is not None and (self._posted is None or day > self._posted[0]):
+            self._posted = (day, line)
+        self._yearless = self._yearless or yearless_post(text)
+
+    def text_day(self) -> Day | None:
+        """The newest day the text shows, with the line that shows it: a line's own stamp or a
+        post header (none from posts when a header leaves its year out). The run it reports is
+        no newer, so the day bounds the release; the one reader for every framework."""
+        days = [d for d in (self._latest, None if self._yearless else self._posted) if d]
+        return max(days, key=lambda d: d[0]) if days else None
+
+    def crash_day(self, day: date | None) -> None:
+        """The day of the log's last dated crash: it bounds the release when no config line
+        or post header is dated (a run's own start-up day bounds it more tightly)."""
+        self._crash_day = day
+
+    def _platform_and_release(self, line: LogLine, text: str) -> None:
+        """What any line may also say besides its config fact: the platform a vLLM run is on,
+        the release of the framework, and what a text about sglang names."""
+        if ascend_signal(text):  # the platform: vLLM runs the vllm-ascend plugin's classes
+            self._set("platform", "ascend", line, "env")
+            if (plugin := ascend_release(text)) is not None:  # its classes change by release
+                self._set("platform_release", plugin, line, "env")
+        elif ascend_named(text):  # the plugin named: vLLM's own class only a condition
+            self._set("platform_named", "ascend", line, "env")
+        if (patcher := patching_plugin(text)) is not None and "platform" not in self._config.flags:
+            self._set("platform", patcher, line, "env")  # its own proposer: vLLM's a condition
+        if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
+            self._set("trtllm_release", trt, line, "env")
+        if (version := VERSION.search(text)) is not None:
+            self._config.version = version.group(1) or version.group(2)
+            self._config.engine = "vllm"
+            self._launch.releases["vllm"] = self._config.version  # read later commands as it
+        elif other_release(text) or _PACKAGE_ROW.match(text):
+            pass  # "fixed in v0.5.14, please upgrade", vLLM's collect_env "[pip3] sglang==0.4.6"
+        elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
+            named, printed = sglang_releases(text) | {release}, printed_release(text)
+            self._releases |= {r[:3] for r in named}
+            # "tried v0.5.14 ..., this log is from v0.4.6": neither; check_env's line stays
+            if len(named) == 1 and (printed or not self._printed):
+                self._adopt_sglang(release)
+                self._launch.releases["sglang"] = self._config.version
+            self._printed = self._printed or printed
+        elif (prose := prose_version(text)) is not None:
+            self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
+        if not other_release(text):
+            self._bare |= bare_releases(text)
+            self._failing |= failing_releases(text)
+        else:  # "it was fine on v0.5.9": not the run's, but the title's bare one may not be either
+            self._bare_other |= bare_releases(text)
+        self._about = self._about or (about_sglang(text) and not _PACKAGE_ROW.match(text))
+        self._main = self._main or from_main(text)
+
+    def _pip_show(self, line: LogLine) -> Version | None:
+        """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
+        before = self._lines[-2] if len(self._lines) > 1 else None
+        if before is None or (before.source, before.lineno + 1) != (line.source, line.lineno):
+            return None
+        return pip_show_version(before.text, line.text)
+
+    def _newest(self) -> Version | None:
+        """The newest sglang release the log's last dated line allows (none for vLLM)."""
+        shown = self.text_day()
+        day = shown[0] if shown is not None else self._crash_day
+        if day is None or self._config.engine == "vllm":
+            return None
+        return newest_at(day)
+
+    def _drop_disagreeing(self) -> None:
+        """Different sglang releases named by image tags, pins or prose and no check_env line:
+        the log's own is not told apart, so none is taken (the era's condition stands)."""
+        if self._sglang_release is None:
+            return
+        main = self._main and min(self._releases | {self._sglang_release[:3]}) < (0, 5, 13)
+        if not main and (len(self._releases) < 2 or self._printed):
+            return  # (a build of main is newer than a release of the v1 eras the text names)
+        self._sglang_release = self._version_era = None
+        self._config.version = None
+        self._config.era = self._warning_era
+
+    def _bare_release(self) -> None:
+        """One release named only as ``v0.5.16`` (a title, a sentence) in a text about sglang,
+        when no other line names a release: the era it bounds (from 0.5.13 no v1 worker); of
+        several, the one a line says broke ("v0.5.13 regression" beside "works on v0.5.12")."""
+        if self._sglang_release is not None or self._config.version is not None:
+            return
+        if not self._about or self._config.engine not in (None, "sglang"):
+            return
+        one = len(self._bare | self._bare_other) == 1
+        named = self._bare if one else self._failing  # several: the broken one
+        if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
+            self._adopt_sglang(next(iter(named)))
+
+    def _adopt_sglang(self, release: Version) -> None:
+        """The run is sglang at ``release``: its version, era and the era table's own row."""
+        self._config.version = version_text(release)
+        self._config.era = self._version_era = era_of(release)
+        self._sglang_release = release  # the era table's own row, not the whole era's
+        self._config.engine = self._config.engine or "sglang"
+
+    def _release_bound(self, command: LaunchCommand) -> None:
+        """An option newer releases refuse (``--speculative-draft``, ambiguous from 0.5.2): the
+        run is older, which can settle its era when no line names the release."""
+        release, option = command.before or ("", "")
+        era = era_before(release)
+        if era is None or self._config.era is not None or self._sglang_release is not None:
+            return
+        self._config.era = era
+        line = next(iter(command.lines.values()))
+        reason = (f"launch command: {option} is refused by sglang {release} (ambiguous or gone "
+                  f"there), so this run predates it: era {era}")  # fmt: skip
+        self._config.path_evidence.append(
+            Evidence(line.source, line.lineno, trim(line.raw), reason)
+        )
