@@ -1,0 +1,413 @@
+"""Saved threads whose title or prose names speculation the crashed run did not use (issue 11).
+
+The path readers of session 9 decide from a thread's title and day, a draft repo named in the
+title or prose, template bullets, maintainer prose and quoted vLLM lines. These threads name a
+family or a release that is NOT the crash's: a feature request, a roadmap, a comparison, a PR
+that adds a family, a draft repo as a plan, a template bullet left at its placeholder, a
+release it "works in", another writer's run, an engine or model whose name holds a family
+word. The verdict may be the run's class, a condition holding it, or "unknown"; never another
+class, never "none" for a run that speculated, never a speculative condition for a plain run.
+Every text is our own, in the shape the real-log rounds save threads in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import roots, run
+from test_never_wrong import NONE, SGL_CRASH, TRT_CRASH, VLLM_CRASH, _wrong, want
+
+SGL_REPO, VLLM_REPO = "sgl-project/sglang", "vllm-project/vllm"
+ASCEND_REPO, TRT_REPO = "vllm-project/vllm-ascend", "NVIDIA/TensorRT-LLM"
+ORBIT = "python3 -m sglang.launch_server --model-path acme/Falcon-Orbit-32B --tp 4 --port 30000"
+ASCEND_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/python3.11/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2210, in execute_model',
+    "    hidden_states = self._generate_process_reqs_hidden_states(",
+    "RuntimeError: ACL stream synchronize failed, error code:507035",
+]
+V0_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
+    "    outputs = self.model_executor.execute_model(",
+    '  File "/opt/venv/lib/python3.10/site-packages/vllm/worker/model_runner.py", line 1654, in execute_model',
+    "    hidden_or_intermediate_states = model_executable(",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def thread(
+    repo: str, title: str, day: str, *post: str, kind: str = "issue", number: int = 4242,
+    labels: str = "bug",
+) -> list[str]:  # fmt: skip
+    """A thread as the real-log rounds save it: header, labels, title, the first post's byline."""
+    return [f"{repo} · {kind} #{number} · open · Python", f"labels: {labels}", f"# {title}", "",
+            f"ivy · description · {day}", *post]  # fmt: skip
+
+
+CASES = {
+    "SGLang: feature request title names a family the run does not use": (thread(
+        SGL_REPO, "[Feature] Support DFLASH speculative decoding for Falcon-Orbit", "2025-11-02",
+        "It would be great to have DFLASH here. Meanwhile our plain deployment (no "
+            "speculative decoding) crashes at load:",
+        "", "```", ORBIT, "```", "", "```", *SGL_CRASH, "```",
+        number=41207,
+    ), NONE),
+    "SGLang: feature request for EAGLE3, the crash is the model without it": (thread(
+        SGL_REPO, "[Feature] please add EAGLE3 support for Falcon-Orbit-32B", "2025-10-12",
+        "We want EAGLE3 for this model. Right now the model itself does not even start:", "",
+        "```", *SGL_CRASH, "```",
+        number=41208,
+    ), NONE),
+    "SGLang: roadmap listing families, an unrelated CI crash in a comment": (thread(
+        SGL_REPO, "[Roadmap] Speculative decoding Q1 2026: EAGLE3 overlap, STANDALONE, NGRAM, DFLASH", "2025-12-20",
+        "Items:", "- [ ] EAGLE3 with overlap scheduler by default",
+        "- [ ] STANDALONE draft with different tokenizer", "- [ ] DFLASH", "",
+        "quinn-p · comment · 2025-12-22",
+        "Off-topic but our nightly CI crashes on the basic server test:", "```", *SGL_CRASH,
+        "```",
+        number=40001, labels="roadmap",
+    ), NONE),
+    "SGLang: comparison title, launch shows NGRAM": (thread(
+        SGL_REPO, "EAGLE3 vs NGRAM throughput on Falcon-Orbit: NGRAM run crashes", "2025-11-02",
+        "Comparing the two. EAGLE3 is fine. The NGRAM one dies:", "", "```",
+        ORBIT + " --speculative-algorithm NGRAM --speculative-num-draft-tokens 8", "```",
+        "```", *SGL_CRASH, "```",
+        number=41209,
+    ), want("NGRAMWorker")),
+    "SGLang: two families in the title, the crash's one not said": (thread(
+        SGL_REPO, "Benchmark: EAGLE3 vs STANDALONE on Falcon-Orbit-32B, one of them crashes", "2025-11-02",
+        "Got this traceback during the sweep, not sure which config it was from:", "", "```",
+        *SGL_CRASH, "```",
+        number=41210,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", "StandaloneWorker", decide=False)),
+    "SGLang: title: works with EAGLE3, the crash is the plain run": (thread(
+        SGL_REPO, "Works with EAGLE3, crashes without speculative decoding", "2025-11-02",
+        "Strange: with EAGLE3 everything is fine, but when I drop the speculative flags the "
+            "server crashes:",
+        "", "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41211,
+    ), NONE),
+    "SGLang: PR adding a family, unrelated CI crash": (thread(
+        SGL_REPO, "[Feature] Add UNO speculative algorithm", "2026-09-01",
+        "## Motivation", "Adds UNO as a new speculative algorithm (UnoWorkerV2).", "", "## CI",
+        "The failing job is unrelated (the MoE kernel test, no speculative decoding):", "```",
+        *SGL_CRASH, "```",
+        kind="pull request", number=42001, labels="speculative-decoding",
+    ), NONE),
+    "SGLang: draft repo named as a plan": (thread(
+        SGL_REPO, "Falcon-Orbit-32B crashes on load (before we train Falcon-Orbit-32B-EAGLE3)", "2025-09-20",
+        "We plan to publish acme/Falcon-Orbit-32B-EAGLE3 next month. First the base model has"
+            " to serve, but it crashes:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41213,
+    ), NONE),
+    "SGLang: template bullet left at its placeholder": (thread(
+        SGL_REPO, "[Bug] illegal memory access at high concurrency", "2025-11-02",
+        "### Checklist", "- [x] I searched related issues", "", "### Environment",
+        "- sglang version:",
+        "- speculative algorithm: <!-- e.g. EAGLE / EAGLE3 / NEXTN / NGRAM -->",
+        "- GPU: 4x H100", "", "### Reproduction", "```", *SGL_CRASH, "```",
+        number=41214,
+    ), NONE),
+    "SGLang: checkbox bullets, none checked": (thread(
+        SGL_REPO, "[Bug] illegal memory access at high concurrency", "2025-11-02",
+        "### Environment",
+        "- Speculative decoding: [ ] EAGLE  [ ] EAGLE3  [ ] NGRAM  [x] none", "- GPU: 4x H100",
+        "", "```", *SGL_CRASH, "```",
+        number=41215,
+    ), NONE),
+    "SGLang: a release it works in is not the run's (date Jun 2026: newer)": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash on H20 (works in v0.5.3)", "2026-06-20",
+        "Upgraded our image this week and now EAGLE3 crashes. v0.5.3 was fine.", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "```", *SGL_CRASH, "```",
+        number=41216,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: fixed-in release in the title (v2 by era anyway)": (thread(
+        SGL_REPO, "[Bug] EAGLE crash after update, fixed in v0.5.14?", "2026-08-30",
+        "Still hitting this on our current image after the update. Someone said it is fixed "
+            "in v0.5.14 but I do not know which version we have.",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path acme/eagle-orbit "
+            "--speculative-eagle-topk 1",
+        "```", "```", *SGL_CRASH, "```",
+        number=41217,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: title names EAGLE3, launch shows STANDALONE": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with DP attention", "2025-11-02",
+        "Actually my launch is the draft-model one:", "```",
+        ORBIT + " --speculative-algorithm STANDALONE --speculative-draft-model-path "
+            "acme/Falcon-Orbit-1B",
+        "```", "```", *SGL_CRASH, "```",
+        number=41218,
+    ), want("StandaloneWorker")),
+    "SGLang: two algorithms in the title, one traceback": (thread(
+        SGL_REPO, "[Bug] NGRAM and EAGLE both crash with page_size > 1", "2025-11-02",
+        "Both configurations give the same error:", "```", *SGL_CRASH, "```",
+        number=41219,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", decide=False)),
+    "SGLang: mtp only in a file name, run plain": (thread(
+        SGL_REPO, "[Bug] KeyError loading model-mtp-00001-of-00002.safetensors in the base model", "2025-11-02",
+        "We serve the model without speculative decoding, the loader trips over the extra "
+            "shard:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41220,
+    ), NONE),
+    "SGLang: 'mtp' inside SMTP": (thread(
+        SGL_REPO, "[Bug] server crashes when the SMTP alert hook fires", "2025-11-02",
+        "Our SMTP-based alerting plugin runs in the same container. Crash:", "```", *SGL_CRASH,
+        "```",
+        number=41221,
+    ), NONE),
+    "SGLang: 'Eagle' inside the target model's name": (thread(
+        SGL_REPO, "[Bug] BaldEagle-Chat-7B chat template crash", "2025-11-02",
+        "Serving acme/BaldEagle-Chat-7B (a chat finetune, nothing speculative):", "```",
+        "python3 -m sglang.launch_server --model-path acme/BaldEagle-Chat-7B", "```", "```",
+        *SGL_CRASH, "```",
+        number=41222,
+    ), NONE),
+    "SGLang: crash in a 2026-10 comment on a 2025-03 issue: the comment's era (v2)": (thread(
+        SGL_REPO, "[Bug] EAGLE crash with long prompts", "2025-03-01",
+        "EAGLE crashes when prompts exceed 16k tokens.", "", "new-user · comment · 2026-10-20",
+        "Still crashing for me on the latest image, EAGLE topk 1:", "```",
+        ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path acme/eagle-orbit "
+            "--speculative-eagle-topk 1",
+        "```", "```", *SGL_CRASH, "```",
+        number=38001,
+    ), want("EAGLEWorkerV2", decide=False)),
+    "SGLang: question title naming EAGLE3, run plain": (thread(
+        SGL_REPO, "Is EAGLE3 supported with FP8 KV cache? (plain server crashes with FP8)", "2025-11-02",
+        "Before turning EAGLE3 on I tried FP8 KV cache on the plain server and it crashes:",
+        "```", ORBIT + " --kv-cache-dtype fp8_e4m3", "```", "```", *SGL_CRASH, "```",
+        number=41223,
+    ), NONE),
+    "SGLang: docs PR title naming families, plain crash": (thread(
+        SGL_REPO, "[Docs] Explain NEXTN vs EAGLE3 draft choice", "2025-11-02",
+        "Docs only. While building the docs site the example server crashed:", "```", ORBIT,
+        "```", "```", *SGL_CRASH, "```",
+        kind="pull request", number=42002, labels="documentation",
+    ), NONE),
+    "SGLang: question title, side-note plain crash": (thread(
+        SGL_REPO, "Why is STANDALONE slower than EAGLE? (side note: crash without spec)", "2025-11-02",
+        "Side note, unrelated to the question: without any speculative decoding the server "
+            "crashed once:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41224,
+    ), NONE),
+    "SGLang: draft repo in the title, crash reproduced without it": (thread(
+        SGL_REPO, "[Bug] crash with acme/Falcon-Orbit-32B-EAGLE3? no, with the plain model", "2025-10-01",
+        "I first thought it was the acme/Falcon-Orbit-32B-EAGLE3 draft, but it also crashes "
+            "with the plain model and no draft:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41225,
+    ), NONE),
+    "SGLang: maintainer prose names MTP drafter as not used": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 crash at prefill", "2025-10-01",
+        "Launch:", "```",
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8", "```",
+        "```", *SGL_CRASH, "```", "", "maint-x · comment · 2025-10-02",
+        "You are not using the built-in MTP drafter here (no --speculative-algorithm), so "
+            "this is not the NEXTN bug from #39000.",
+        number=41226,
+    ), NONE),
+    "vLLM: feature request, plain vllm serve": (thread(
+        VLLM_REPO, "[Feature]: support DFlash speculative decoding for Falcon-Orbit", "2026-01-10",
+        "Please add DFlash. For now plain serving crashes:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=30101, labels="feature request",
+    ), NONE),
+    "vLLM: env bullet with placeholder methods": (thread(
+        VLLM_REPO, "[Bug]: illegal memory access under load", "2026-01-10",
+        "### Your current environment", "- vLLM version: 0.11.0",
+        "- Speculative decoding: method=<eagle|eagle3|mtp|ngram>, num_speculative_tokens=<n>",
+        "", "### 🐛 Describe the bug", "```", *VLLM_CRASH, "```",
+        number=30102,
+    ), NONE),
+    "vLLM: env bullet says none, mtp is staging": (thread(
+        VLLM_REPO, "[Bug]: illegal memory access under load", "2026-01-10",
+        "### Your current environment", "- vLLM version: 0.11.0",
+        "- Speculative decoding: none (method=mtp only in our staging cluster)", "", "```",
+        *VLLM_CRASH, "```",
+        number=30103,
+    ), NONE),
+    "vLLM: vLLM line quoted from docs as not seen": (thread(
+        VLLM_REPO, "[Usage]: how do I know MTP is active?", "2026-01-10",
+        "The docs say the log should show `Detected MTP model. Sharing target model embedding"
+            " weights with the draft model.` but mine never prints that, and the server crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30104, labels="usage",
+    ), NONE),
+    "vLLM: comparison title, config shows mtp (EagleProposer)": (thread(
+        VLLM_REPO, "[Performance]: EAGLE3 vs MTP on DeepSeek-V3, MTP run crashes", "2025-10-20",
+        "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --speculative-config '{\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=30105, labels="performance",
+    ), want("EagleProposer", "MtpProposer")),
+    "vLLM: PR adding a family, unrelated CI crash": (thread(
+        VLLM_REPO, "[Spec Decode] Add suffix decoding proposer", "2025-09-01",
+        "Adds SuffixDecodingProposer. CI failure is the unrelated basic correctness test:",
+        "```", *VLLM_CRASH, "```",
+        kind="pull request", number=31001, labels="speculative-decoding",
+    ), NONE),
+    "vLLM: works-in release, the config decides eagle3": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash, works in v0.10.1", "2026-03-01",
+        "Fine on v0.10.1, crashes on our current build.", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=30106,
+    ), want("EagleProposer")),
+    "vLLM-Ascend: two ascend releases in title: the crashing one is v0.17 (AscendEagleProposer); MtpProposer decided = wrong": (thread(
+        ASCEND_REPO, "[Bug]: mtp crash on v0.17.0rc1, works on v0.11.0rc1", "2026-03-20",
+        "Upgraded to v0.17.0rc1, MTP now crashes (v0.11.0rc1 was fine).", "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 --speculative-config '{\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}'",
+        "```", "```", *ASCEND_CRASH, "```",
+        number=5001,
+    ), want("AscendEagleProposer", decide=False)),
+    "vLLM: MTP inside a model name": (thread(
+        VLLM_REPO, "[Bug]: XiaomiMiMo/MiMo-7B-RL-MTP-free weights fail to load", "2026-01-10",
+        "Plain serving, no speculative config:", "```",
+        "vllm serve XiaomiMiMo/MiMo-7B-RL-MTP-free", "```", "```", *VLLM_CRASH, "```",
+        number=30107,
+    ), NONE),
+    "vLLM: draft repo as a plan": (thread(
+        VLLM_REPO, "[Bug]: Falcon-Orbit-32B crashes; Falcon-Orbit-32B-EAGLE3 planned", "2026-01-10",
+        "We will train acme/Falcon-Orbit-32B-EAGLE3 later; today the base model crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30109,
+    ), NONE),
+    "vLLM: two methods in the title": (thread(
+        VLLM_REPO, "[Bug]: ngram and eagle3 both crash with chunked prefill", "2026-01-10",
+        "Same traceback with either:", "```", *VLLM_CRASH, "```",
+        number=30110,
+    ), want("NgramProposer", "EagleProposer", decide=False)),
+    "TensorRT-LLM: comparison question, plain trtllm-serve": (thread(
+        TRT_REPO, "[Question] EAGLE3 vs MTP on DeepSeek-R1 which is faster? (and a crash without either)", "2026-01-10",
+        "Side note, plain trtllm-serve crashes for me:", "```",
+        "trtllm-serve deepseek-ai/DeepSeek-R1 --backend pytorch --tp_size 8", "```", "```",
+        *TRT_CRASH, "```",
+        number=8001, labels="question",
+    ), NONE),
+    "vLLM: method= is an HTTP method": (thread(
+        VLLM_REPO, "[Bug]: HTTP method=POST crashes the server with tool calls", "2026-01-10",
+        "- request: method=POST, path=/v1/chat/completions", "- vLLM version: 0.11.0", "```",
+        *VLLM_CRASH, "```",
+        number=30111,
+    ), NONE),
+    "SGLang: title names EAGLE3, the only traceback is a commenter's plain run": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with FP8 KV cache", "2025-10-05",
+        "EAGLE3 + FP8 KV cache dies after some requests (log lost, sorry).", "",
+        "zed-u · comment · 2025-10-07",
+        "Same here but without EAGLE3, the plain server also crashes with FP8 KV cache:",
+        "```", *SGL_CRASH, "```",
+        number=41227,
+    ), NONE),
+    "SGLang: title EAGLE3, the traceback is a commenter's NGRAM run": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with FP8 KV cache", "2025-10-05",
+        "EAGLE3 + FP8 KV cache dies after some requests (log lost, sorry).", "",
+        "zed-u · comment · 2025-10-07", "+1, same for me with NGRAM instead of EAGLE3:", "```",
+        *SGL_CRASH, "```",
+        number=41228,
+    ), want("NGRAMWorker", decide=False)),
+    "SGLang: Eagle VLM (target model) in the title": (thread(
+        SGL_REPO, "[Bug] Eagle2.5-8B VLM crashes on image input", "2025-08-20",
+        "Serving the NVIDIA Eagle2.5 vision-language model, first image request crashes:",
+        "```", *SGL_CRASH, "```",
+        number=41229,
+    ), NONE),
+    "SGLang: switching from A to B: the crash is B": (thread(
+        SGL_REPO, "[Bug] crash after switching from EAGLE3 to NGRAM", "2025-11-02",
+        "EAGLE3 ran fine for weeks; since we switched the deployment to NGRAM it crashes:",
+        "```", *SGL_CRASH, "```",
+        number=41230,
+    ), want("NGRAMWorker", decide=False)),
+    "SGLang: model whose hook forces spec v2: title + date must not decide v1": (thread(
+        SGL_REPO, "[Bug] MiMo-V2-Flash MTP crash at decode", "2026-01-12",
+        "MTP on for MiMo-V2-Flash, crashes at decode:", "```", *SGL_CRASH, "```",
+        number=41231,
+    ), want("MultiLayerEagleWorkerV2", "EAGLEWorkerV2", "MultiLayerEagleWorker", "EAGLEWorker", decide=False)),
+    "SGLang: the crashing release is 0.5.14 (v2 only)": (thread(
+        SGL_REPO, "[Bug] EAGLE works on 0.5.3, crashes on 0.5.14", "2026-07-01",
+        "Same launch on both; only the upgrade differs.", "```", *SGL_CRASH, "```",
+        number=41232,
+    ), want("EAGLEWorkerV2")),
+    "SGLang: MTP named for the other engine, SGLang run plain": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 crashes in SGLang (vLLM with MTP is fine)", "2025-10-01",
+        "In SGLang we run it without speculative decoding and it crashes:", "```",
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8", "```",
+        "```", *SGL_CRASH, "```",
+        number=41233,
+    ), NONE),
+    "SGLang: paper named in a question title": (thread(
+        SGL_REPO, "[Question] EAGLE-2 paper says dynamic trees; does SGLang? plain server crash attached", "2025-11-02",
+        "Unrelated to the question, our plain server crashed:", "```", ORBIT, "```", "```",
+        *SGL_CRASH, "```",
+        number=41234, labels="question",
+    ), NONE),
+    "SGLang: revert PR title names EAGLE3, the crash is the plain server": (thread(
+        SGL_REPO, "Revert \"Enable EAGLE3 overlap scheduler by default\"", "2026-05-08",
+        "This broke the plain (non-speculative) server in CI:", "```", *SGL_CRASH, "```",
+        kind="pull request", number=42003,
+    ), NONE),
+    "SGLang: draft repo 'not used yet' in title": (thread(
+        SGL_REPO, "[Bug] tokenizer mismatch crash (draft from acme/Falcon-Orbit-32B-EAGLE3 not used yet)", "2025-09-20",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41235,
+    ), NONE),
+    "vLLM: Eagle VLM (target) in the title": (thread(
+        VLLM_REPO, "[Bug]: Eagle2.5-8B crashes on image input", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=30114,
+    ), NONE),
+    "vLLM: switching from A to B: the crash is B": (thread(
+        VLLM_REPO, "[Bug]: crash after switching from ngram to eagle3", "2025-10-20",
+        "ngram was fine; eagle3 crashes:", "```", *VLLM_CRASH, "```",
+        number=30115,
+    ), want("EagleProposer", decide=False)),
+    "vLLM: method=mtp in the previous setup only": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "### Previous setup (worked)", "- vLLM 0.10.1",
+        "- Speculative decoding: method=mtp, num_speculative_tokens=1", "",
+        "### Current setup (crashes)", "- vLLM 0.13.0", "- no speculative decoding", "", "```",
+        *VLLM_CRASH, "```",
+        number=30116,
+    ), NONE),
+    "vLLM: a commenter's quoted Detected MTP line": (thread(
+        VLLM_REPO, "[Bug]: DeepSeek-V3 crash at prefill", "2026-01-10",
+        "Plain server, no speculative config:", "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8", *VLLM_CRASH, "```", "",
+        "zed-u · comment · 2026-01-11", "Is it MTP related? In my MTP run the log says",
+        "> INFO 01-11 09:00:00 [eagle.py:900] Detected MTP model. Sharing target model "
+            "embedding weights with the draft model.",
+        "but yours has no speculative config.",
+        number=30117,
+    ), NONE),
+    "vLLM-Ascend: mtp as a plan in an env bullet": (thread(
+        ASCEND_REPO, "[Bug]: Qwen3 dense crash on A2", "2026-04-01",
+        "### Environment", "- vllm-ascend: v0.18.0rc1",
+        "- speculative: none (we will try mtp after this is fixed)", "", "```", *ASCEND_CRASH,
+        "```",
+        number=5003,
+    ), NONE),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_thread_naming_another_run_gets_no_wrong_path(tmp_path: Path, name: str) -> None:
+    lines, wanted = CASES[name]
+    crashes = roots(run(tmp_path, lines, name="thread.md"))
+    assert crashes, "the crash was lost"
+    for crash in crashes:
+        assert crash.worker_path is not None
+        assert _wrong(crash.worker_path, wanted) is None, _wrong(crash.worker_path, wanted)

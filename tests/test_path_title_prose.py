@@ -1,0 +1,105 @@
+"""The worker path read from a thread's words when no launch line shows it (issue 11 recall).
+
+A saved thread often states the run's algorithm only in its title (with the thread's day
+bounding the release), in an environment bullet, in a PR title or as a vLLM line the run
+printed. Each case here is one such thread of our own; the user must see the path decided (or
+a condition naming the run's class) with the line of the thread that says it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import roots, run
+from test_never_wrong import SGL_CRASH, VLLM_CRASH
+from test_never_wrong_threads import (
+    ASCEND_CRASH,
+    ASCEND_REPO,
+    SGL_REPO,
+    VLLM_REPO,
+    thread,
+)  # fmt: skip
+
+TITLE = 3  # the line thread() puts the title on (header, labels, title, blank, byline, post)
+
+# name -> (thread, (value, class) decided, or ("unknown", "A|B") a condition naming each class,
+#          the line that says it, a word the evidence shows)
+DECIDED = {
+    "SGLang: a title naming EAGLE3 on a thread of Sep 2025 (0.5.4 or older: v1)": (thread(
+        SGL_REPO, "[Bug] EAGLE3 illegal memory access on Falcon-Orbit-32B", "2025-09-10",
+        "Happens after a few hundred requests with the EAGLE3 draft.", "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "EAGLE3"),
+    "SGLang: a draft repo in a model repo's title, Aug 2025": (thread(
+        "acme/Falcon-Orbit", "KeyError loading Falcon-Orbit-32B-EAGLE3 draft in SGLang", "2025-08-01",
+        "When I launch SGLang with Falcon-Orbit-32B and the Falcon-Orbit-32B-EAGLE3 draft it "
+        "fails during weight loading:",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "EAGLE3"),
+    "SGLang: a PR fixing STANDALONE speculative decoding, Dec 2025": (thread(
+        SGL_REPO, "[Spec] Fix KV index overflow in STANDALONE speculative decoding", "2025-12-10",
+        "## Problem", "With a small draft (STANDALONE), long batches fail with:", "```", *SGL_CRASH, "```",
+        kind="pull request",
+    ), ("v1", "StandaloneWorker"), TITLE, "STANDALONE"),
+    "SGLang: a title naming NEXTN (MTP), Jul 2025": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 NEXTN (MTP) crash with DP attention", "2025-07-15",
+        "MTP on, dp attention on, crashes at decode:", "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "NEXTN"),
+    "SGLang: a title naming NGRAM": (thread(
+        SGL_REPO, "[Bug] NGRAM speculative decoding crash with long prompts", "2025-11-20",
+        "Prompts over 32k tokens:", "```", *SGL_CRASH, "```",
+    ), ("other", "NGRAMWorker"), TITLE, "NGRAM"),
+    "SGLang: a title naming EAGLE3 and v0.5.14 (v2 only)": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash on v0.5.14 with DP attention", "2026-07-01",
+        "```", *SGL_CRASH, "```",
+    ), ("v2", "EAGLEWorkerV2"), TITLE, "EAGLE3"),
+    "SGLang: environment bullets with sglang 0.5.8 and EAGLE3": (thread(
+        SGL_REPO, "[Bug] illegal memory access at decode", "2026-02-01",
+        "### Environment", "- sglang: 0.5.8", "- speculative algorithm: EAGLE3, topk 1, 3 steps",
+        "- GPU: 8x H200", "", "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), 8, "EAGLE3"),
+    "SGLang: a title naming EAGLE3 on a thread of May 2026 (0.5.10 v1, later v2)": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with long context", "2026-05-20", "```", *SGL_CRASH, "```",
+    ), ("unknown", "EAGLEWorker|EAGLEWorkerV2"), TITLE, "EAGLE3"),
+    "vLLM: an environment bullet with method=mtp and vLLM 0.13.0": (thread(
+        "acme/orbit-ocr", "[Bug] vLLM EngineCore crash when serving orbit-ocr", "2026-01-15",
+        "## Environment", "- vLLM version: 0.13.0",
+        "- Speculative decoding enabled (method=mtp, num_speculative_tokens=2)", "- GPU: H100",
+        "", "```", *VLLM_CRASH, "```",
+    ), ("other", "EagleProposer"), 8, "method=mtp"),
+    "vLLM: the run's own 'Detected MTP model' line": (thread(
+        VLLM_REPO, "[Bug]: crash at first decode with DeepSeek-V3", "2026-01-10",
+        "```", "INFO 01-09 10:00:01 [eagle.py:900] Detected MTP model. Sharing target model "
+        "embedding weights with the draft model.", *VLLM_CRASH, "```",
+    ), ("other", "EagleProposer"), 7, "Detected MTP model"),
+    "vLLM: a PR title fixing the ngram proposer": (thread(
+        VLLM_REPO, "[Bugfix][Spec Decode] Fix ngram proposer crash with empty prompt", "2026-01-10",
+        "Repro before the fix:", "```", *VLLM_CRASH, "```", kind="pull request",
+    ), ("other", "NgramProposer"), TITLE, "ngram"),
+    "vLLM: a title naming eagle3 over V1 engine frames": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash at high concurrency", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+    ), ("other", "EagleProposer"), TITLE, "eagle3"),
+    "vLLM-Ascend: environment bullets with v0.18.0rc1 and method mtp": (thread(
+        ASCEND_REPO, "[Bug]: crash at decode on A3", "2026-04-02",
+        "### Environment", "- vllm-ascend: v0.18.0rc1",
+        "- speculative_config: {method: mtp, num_speculative_tokens: 1}", "", "```",
+        *ASCEND_CRASH, "```",
+    ), ("other", "AscendEagleProposer"), 8, "mtp"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(DECIDED))
+def test_the_thread_s_words_decide_the_path_with_their_line(tmp_path: Path, name: str) -> None:
+    lines, (value, classes), lineno, word = DECIDED[name]
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    path = crash.worker_path
+    assert path is not None
+    if value == "unknown":
+        assert path.value == "unknown" and path.conditional, path
+        assert all(c in path.conditional for c in classes.split("|")), path.conditional
+    else:
+        assert (path.value, path.worker_class) == (value, classes), path
+    shown = [e for e in path.evidence if e.lineno == lineno]
+    assert shown, f"no evidence from line {lineno}: {[(e.lineno, e.text) for e in path.evidence]}"
+    assert any(word.lower() in e.text.lower() for e in shown), [e.text for e in shown]
