@@ -1,0 +1,190 @@
+"""Incident + run config -> every piece of worker-path evidence, strongest first.
+
+The linker's first half: the crash's own frames, its messages, pasted dumps, the run's other
+crashes and config, then weaker kinds only while nothing stronger points (``path_decide`` weighs
+what this gathers)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spectrace.assemblers.config_path import PLAIN_REASON
+from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
+from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.run_config import Evidence, RunConfig, trim
+from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
+from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
+from spectrace.engine_hints import engine_of
+from spectrace.incident_model import Incident
+from spectrace.path_base import base_evidence, frame_sites
+from spectrace.path_evidence import (
+    StackFrame,
+    dump_frames,
+    frame_votes,
+    frames_era,
+    incident_frames,
+    message_votes,
+    native_votes,
+    peer_frames,
+    peer_message_votes,
+    rank_frames,
+    speculates,
+)
+from spectrace.path_family import family_evidence, sglang_family_evidence
+from spectrace.path_mentions import (
+    Mention,
+    base_inputs,
+    mention_votes,
+    message_names,
+    named_families,
+)
+from spectrace.path_missing import frames_engine, method_evidence
+from spectrace.path_named import named_family_evidence
+from spectrace.path_unnamed import other_workers
+from spectrace.stacks.pasted import PastedDump
+
+
+def _loops_decide(
+    config: RunConfig, frames: Sequence[StackFrame], load: LoadSample | None, era: str | None
+) -> bool:
+    """Event loops tell v1 from v2 only on EAGLE runs before 0.5.13.
+
+    With no dump to say so, the run must show speculation itself (an algorithm flag from
+    the command line, a spec warning, a speculative worker's frame, an ``accept len`` in the
+    load lines): every sglang server, speculative or not, runs one of the two loops.
+    """
+    if era in V2_ONLY_ERAS or config.engine == "vllm":
+        return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
+    flag = config.flags.get("speculative_algorithm")
+    if flag is not None and (flag.origin == "server_args" or flag.value is not None):
+        return str(flag.value).upper() in EAGLE_FAMILY
+    if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
+        return True
+    named = config.flags.get("named_algorithm")  # stated as the run's: its era's condition
+    if named is not None and eagle_family(str(named.value)) and any(
+        e.condition and e.reason.startswith(PROSE_REASON) for e in config.path_evidence
+    ):
+        return True
+    if "eagle_draft_graph" in config.flags:  # only the EAGLE-type workers capture a draft graph
+        return True
+    if load is not None and load.accept_len is not None:  # NGRAM logs accept len too
+        named = config.flags.get("named_algorithm")
+        return named is None or eagle_family(str(named.value))
+    return speculates(frames)
+
+
+def _unnamed(
+    config: RunConfig, load: LoadSample | None, era: str | None, newest: Version | None
+) -> dict[str, str] | None:
+    """The other algorithms' workers by loop path when only a decode line's ``accept len``
+    shows the run speculates (every algorithm prints it): no flag, name, warning or EAGLE
+    draft-graph line says which algorithm ran (``path_unnamed``)."""
+    if load is None or load.accept_len is None or config.engine == "vllm":
+        return None
+    if {"speculative_algorithm", "named_algorithm", "eagle_draft_graph"} & config.flags.keys():
+        return None
+    if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
+        return None
+    release = parse_release(config.version) if config.version else None
+    return other_workers(era, release, newest)
+
+
+def _config_votes(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
+    """The config's evidence; a plain command's "none" yields to a decode line's accept len
+    (the log's run speculated: the command shown was another one)."""
+    if load is None or load.accept_len is None:
+        return list(config.path_evidence)
+    return [e for e in config.path_evidence if not e.reason.startswith(PLAIN_REASON)]
+
+
+def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
+    """The decode line whose acceptance counters prove the run speculates, shown when no
+    flag says which algorithm ran (the loop's vote rests on it)."""
+    if load is None or load.accept_len is None or "speculative_algorithm" in config.flags:
+        return []
+    text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
+    named = config.flags.get("named_algorithm")
+    algo = (f"the text names {named.value} (line {named.lineno})" if named is not None
+            else "no algorithm in the log: a loop's vote holds for the EAGLE family only")  # fmt: skip
+    reason = f"decode line reports accept len {load.accept_len}: the run speculates; {algo}"
+    return [Evidence(load.source, load.lineno, trim(text), reason)]
+
+
+def path_evidence(
+    incident: Incident,
+    config: RunConfig,
+    load: LoadSample | None = None,
+    dumps: Sequence[PastedDump] = (),
+    others: Sequence[Incident] = (),
+    mentions: Sequence[Mention] = (),
+) -> list[Evidence]:
+    """Everything that points at a worker, strongest first: the crash's own frames (a cut
+    traceback's last one too), the classes its message names, the frames of dumps pasted
+    into its run, the classes its run's other crashes name, then the run's config (dump,
+    warnings, launch command); with none of these pointing, the run's other crashes' frames,
+    a family's file under the runner's draft step, then worker files a sentence names."""
+    own = incident_frames(incident)
+    ranks = rank_frames(incident)  # the same failure's other records: their frames count too
+    since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
+    pasted = dump_frames(incident, dumps, since)
+    era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
+    loops = _loops_decide(config, own + ranks + pasted, load, era)
+    when = incident.first_seen.ts  # the code that crashed is no newer than its day
+    newest = newest_at(when.date()) if when is not None and config.engine != "vllm" else None
+    unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
+    votes = message_votes(incident, config.engine)
+    evidence = frame_votes(own, loops, era, newest, unnamed)
+    ranked = frame_votes(ranks, loops, era, newest, unnamed)
+    evidence += [e for e in ranked if e.points_to or e.condition]
+    evidence += votes + native_votes(incident) + message_names(incident)
+    evidence += frame_votes(pasted, loops, era, newest, unnamed)
+    evidence += _counters(config, load) if loops else []
+    evidence += peer_message_votes(incident, others, since, config.engine)
+    evidence += _config_votes(config, load) + method_evidence(config)
+    if not _settled(evidence):  # nothing of its own: the run's other crashes
+        peers = peer_frames(incident, others, since)
+        loops = loops or _loops_decide(config, peers, load, era)
+        evidence += [
+            e for e in frame_votes(peers, loops, era, newest) if e.points_to or e.condition
+        ]
+    if not _settled(evidence):  # a family's file under the runner's draft step
+        evidence = family_evidence(own + ranks + pasted) + evidence
+    if not _settled(evidence, conditions=True):  # an SGLang family's own file
+        found = sglang_family_evidence(own + ranks + pasted, config, newest)
+        same = {(e.source, e.lineno, e.text) for e in found}
+        evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
+    if not _settled(evidence, conditions=True):  # a proposer base: its subclass by the family
+        plugin = "platform_named" in config.flags or "platform" in config.flags
+        sites, families = base_inputs(incident, mentions, since, plugin)
+        day = when.date() if when is not None else None
+        based = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families, day)
+        evidence = based + evidence
+        if not based:  # a vLLM run's method named only in words
+            engine = frames_engine(evidence) or engine_of(incident, config)
+            named = [] if _plain_vllm_launch(config) else named_families(incident, mentions, since)
+            backend = config.flags.get("backend")  # trtllm-build, --backend trt
+            flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
+                backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
+            evidence += named_family_evidence(named, config, engine, flow)
+    if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
+        conditions = [e.condition for e in evidence if e.condition]
+        evidence += mention_votes(incident, mentions, since, conditions)
+    # stable: voters first, strongest first; an algorithm the prose names after them all
+    evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
+    return evidence
+
+
+def _plain_vllm_launch(config: RunConfig) -> bool:
+    """The run's own vLLM command is shown and sets no speculative option: a method its
+    sentences name ("ngram was disabled", "MTP has been turned off") is not the run's."""
+    flags = config.flags
+    launched = any(f.origin == "launch_command" for f in flags.values())
+    spec = any(word in name for name in flags for word in ("specul", "draft", "num_spec"))
+    return config.engine == "vllm" and launched and not spec
+
+
+def _settled(evidence: Sequence[Evidence], conditions: bool = False) -> bool:
+    """Whether something points (or, with ``conditions``, gives a conditional); an algorithm
+    only the report's sentences name leaves room for every weaker kind of evidence."""
+    return any((e.points_to or (conditions and e.condition))
+               and not e.reason.startswith(PROSE_REASON) for e in evidence)  # fmt: skip
