@@ -400,6 +400,75 @@ CASES = {
         "```",
         number=5003,
     ), NONE),
+    "SGLang: title: crash once MTP is off": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 crashes once MTP is turned off", "2025-08-15",
+        "With MTP it is stable; with MTP off it crashes:", "```",
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8", "```",
+        "```", *SGL_CRASH, "```",
+        number=41242,
+    ), NONE),
+    "SGLang: w/o EAGLE3 in the title": (thread(
+        SGL_REPO, "[Bug] crash w/o EAGLE3 on Falcon-Orbit-32B", "2025-08-15",
+        "```", *SGL_CRASH, "```",
+        number=41243,
+    ), NONE),
+    "SGLang: Chinese title: crashes after turning MTP off": (thread(
+        SGL_REPO, "[Bug] 关闭MTP后服务崩溃", "2025-08-15",
+        "关闭MTP之后，服务在解码阶段崩溃：", "```", *SGL_CRASH, "```",
+        number=41244,
+    ), NONE),
+    "SGLang: title cross-references an EAGLE3 issue": (thread(
+        SGL_REPO, "[Bug] plain server crash, similar to #40500 (EAGLE3 IMA)", "2025-10-15",
+        "Looks like the EAGLE3 one in #40500 but we do not speculate:", "```", ORBIT, "```",
+        "```", *SGL_CRASH, "```",
+        number=41245,
+    ), NONE),
+    "SGLang: title: EAGLE3 disabled": (thread(
+        SGL_REPO, "[Bug] with EAGLE3 disabled the server still reserves draft memory and crashes", "2025-10-15",
+        "```", *SGL_CRASH, "```",
+        number=41246,
+    ), NONE),
+    "SGLang: topk 4 in May 2026: 0.5.11-0.5.12 v1 (topk>1), 0.5.13+ v2 -> condition": (thread(
+        SGL_REPO, "[Bug] EAGLE3 topk=4 crash", "2026-05-20",
+        "```", *SGL_CRASH, "```",
+        number=41247,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: title names NGRAM as the other issue, launch EAGLE3": (thread(
+        SGL_REPO, "Duplicate of #40600 (NGRAM crash)? no: our run is EAGLE3", "2025-10-15",
+        "Not the NGRAM one after all, we run EAGLE3:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3",
+        "```", "```", *SGL_CRASH, "```",
+        number=41248,
+    ), want("EAGLEWorker")),
+    "SGLang: sglang thread, the crash is a plain vLLM run": (thread(
+        SGL_REPO, "[Bug] SGLang NGRAM vs vLLM: vLLM plain server crashes", "2025-10-15",
+        "For the comparison I also ran vLLM without speculation and that one crashes:", "```",
+        "vllm serve acme/Falcon-Orbit-32B -tp 4", "```", "```", *VLLM_CRASH, "```",
+        number=41249,
+    ), NONE),
+    "vLLM: maintainer says it is not the MTP drafter": (thread(
+        VLLM_REPO, "[Bug]: DeepSeek-V3 crash at prefill", "2026-01-10",
+        "```", *VLLM_CRASH, "```", "", "maint-x · comment · 2026-01-11",
+        "This is not the MTP drafter: your command has no --speculative-config, so no "
+            "proposer runs.",
+        number=30119,
+    ), NONE),
+    "vLLM-Ascend: ascend title: MTP disabled": (thread(
+        ASCEND_REPO, "[Bug]: v0.11.0rc1 crash with MTP disabled", "2025-10-20",
+        "```", *ASCEND_CRASH, "```",
+        number=5004,
+    ), NONE),
+    "vLLM: title: crash without eagle3": (thread(
+        VLLM_REPO, "[Bug]: crash without eagle3 (with eagle3 it works)", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=30120,
+    ), NONE),
+    "TensorRT-LLM: title says two-model: Eagle3OneModelWorker decided is wrong": (thread(
+        TRT_REPO, "[Bug] Eagle3 two-model crash (eagle3_one_model: false)", "2026-01-10",
+        "```", *TRT_CRASH, "```",
+        number=8003,
+    ), want("ModelDrafter", decide=False)),
 }  # fmt: skip
 
 
