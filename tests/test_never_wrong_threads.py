@@ -29,6 +29,8 @@ ASCEND_CRASH = [
     "    hidden_states = self._generate_process_reqs_hidden_states(",
     "RuntimeError: ACL stream synchronize failed, error code:507035",
 ]
+# the scheduler loop the overlap scheduler runs (EAGLEWorkerV2 before 0.5.13)
+SGL_OVERLAP_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_overlap()", *SGL_CRASH[3:]]
 V0_CRASH = [
     "Traceback (most recent call last):",
     '  File "/opt/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
@@ -469,6 +471,71 @@ CASES = {
         "```", *TRT_CRASH, "```",
         number=8003,
     ), want("ModelDrafter", decide=False)),
+    "SGLang: a draft repo named as the working other run": (thread(
+        SGL_REPO, "[Bug] NGRAM crash on Falcon-Orbit-32B", "2025-10-01",
+        "Unlike acme/Falcon-Orbit-32B-EAGLE3 (which works fine), our NGRAM run crashes:",
+        "```", *SGL_CRASH, "```",
+        number=41260,
+    ), want("NGRAMWorker")),
+    "SGLang: a draft repo in a list of related links": (thread(
+        SGL_REPO, "[Bug] crash at prefill on Falcon-Orbit-32B", "2025-10-01",
+        "Launch:", "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        "Related model cards: https://huggingface.co/acme/Falcon-Orbit-32B-EAGLE3 , "
+            "https://huggingface.co/acme/Falcon-Orbit-32B-FP8",
+        number=41261,
+    ), NONE),
+    "SGLang: a draft dir in an ls listing, run said plain": (thread(
+        SGL_REPO, "[Bug] crash at prefill", "2025-10-01",
+        "```", "$ ls /models",
+        "Falcon-Orbit-32B  Falcon-Orbit-32B-EAGLE3  Falcon-Orbit-32B-FP8", "```",
+        "We serve the FP8 one without speculative decoding:", "```", *SGL_CRASH, "```",
+        number=41262,
+    ), NONE),
+    "acme/SpecTrainer: draft training: the server is the plain target": (thread(
+        'acme/SpecTrainer', "SGLang target server crashes while generating data for Falcon-Orbit-32B-EAGLE3 training", "2025-10-01",
+        "We use a plain SGLang server (no speculative decoding) to regenerate the training "
+            "data for our EAGLE3 draft. It crashes:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=31,
+    ), NONE),
+    "SGLang: fix release in the title: the run was older than 0.5.14": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash, fixed by upgrading to 0.5.14", "2026-07-05",
+        "Leaving this for others: our EAGLE3 server crashed like this, upgrading to 0.5.14 "
+            "fixed it.",
+        "```", *SGL_CRASH, "```",
+        number=41263,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: an older date in the prose is not the post's day (Sep 2026: v2 only... if upgraded)": (thread(
+        SGL_REPO, "[Bug] EAGLE crash with long prompts", "2026-09-15",
+        "Our cluster was set up on 2025-03-01 and has run EAGLE since; today it crashed:",
+        "```", *SGL_CRASH, "```",
+        number=41264,
+    ), want("EAGLEWorkerV2", decide=False)),
+    "vLLM-Ascend: fixed-in release in the title: the run was older (v0.12-v0.17)": (thread(
+        ASCEND_REPO, "[Bug]: mtp crash with graph mode, fixed in v0.18.0rc1", "2026-04-10",
+        "Our MTP run crashed like this; v0.18.0rc1 fixes it.", "```", *ASCEND_CRASH, "```",
+        number=5005,
+    ), want("MtpProposer", "AscendEagleProposer", decide=False)),
+    "vLLM: run older than 0.8.2: EagleProposer decided is not shown": (thread(
+        VLLM_REPO, "[Bug]: eagle crash, works after upgrading to 0.8.2", "2025-03-28",
+        "Our eagle run crashed on the old version; 0.8.2 works.", "```",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
+        number=30122,
+    ), want("MultiStepWorker", "EagleProposer", decide=False)),
+    "vLLM: draft repo 'not yet' served": (thread(
+        VLLM_REPO, "[Bug]: plain serving crash; Falcon-Orbit-32B-EAGLE3 conversion is a separate step", "2026-01-10",
+        "We have not started serving acme/Falcon-Orbit-32B-EAGLE3 yet; the plain model "
+            "crashes first:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30123,
+    ), NONE),
+    "SGLang: title says spec v2 on and the frame is the overlap loop": (thread(
+        SGL_REPO, "[Bug] spec v2 (SGLANG_ENABLE_SPEC_V2=1) crash with EAGLE3", "2025-12-10",
+        "With the v2 worker turned on, EAGLE3 crashes after warmup:", "```", *SGL_OVERLAP_CRASH,
+        "```",
+        number=41250,
+    ), want("EAGLEWorkerV2")),
 }  # fmt: skip
 
 
