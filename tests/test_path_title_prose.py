@@ -86,6 +86,16 @@ DECIDED = {
         "- speculative_config: {method: mtp, num_speculative_tokens: 1}", "", "```",
         *ASCEND_CRASH, "```",
     ), ("other", "AscendEagleProposer"), 8, "mtp"),
+    "SGLang: a title naming EAGLE3 alone, Sep 2025": (thread(
+        SGL_REPO, "[Bug] EAGLE3 illegal memory access on Falcon-Orbit-32B", "2025-09-10",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "EAGLE3"),
+    "vLLM: a maintainer saying the run uses the built-in MTP drafter": (thread(
+        VLLM_REPO, "[Bug]: DeepSeek-V3 crash at decode", "2026-01-10", "```", *VLLM_CRASH, "```",
+        "", "maint-x · comment · 2026-01-11",
+        "Your run uses the built-in MTP drafter (method mtp); the proposer's CUDA graph is the "
+        "culprit.",
+    ), ("other", "EagleProposer"), 16, "MTP drafter"),
 }  # fmt: skip
 
 
