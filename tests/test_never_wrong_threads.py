@@ -536,6 +536,95 @@ CASES = {
         "```",
         number=41250,
     ), want("EAGLEWorkerV2")),
+    "SGLang: 'standalone' as a deployment mode": (thread(
+        SGL_REPO, "[Bug] crash in standalone deployment (single node, no router)", "2025-11-02",
+        "Standalone server, no router in front:", "```", ORBIT, "```", "```", *SGL_CRASH,
+        "```",
+        number=41270,
+    ), NONE),
+    "SGLang: 'ngram' in a sampling parameter": (thread(
+        SGL_REPO, "[Bug] no_repeat_ngram_size=3 in sampling params crashes the server", "2025-11-02",
+        "Any request with no_repeat_ngram_size set crashes:", "```", *SGL_CRASH, "```",
+        number=41271,
+    ), NONE),
+    "SGLang: a pasted link card of another issue (page shape) in the body": (thread(
+        SGL_REPO, "[Bug] crash at prefill with FP8 KV cache", "2025-11-02",
+        "Maybe related:",
+        "EAGLE3 illegal memory access on H20 · Issue #40500 · sgl-project/sglang", "",
+        "Our server has no speculative decoding:", "```", ORBIT + " --kv-cache-dtype fp8_e4m3",
+        "```", "```", *SGL_CRASH, "```",
+        number=41272,
+    ), NONE),
+    "SGLang: title EAGLE3 but the server_args dump says speculative_algorithm=None": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at decode", "2025-11-02",
+        "Log:", "```",
+        "[2025-11-02 10:00:00] server_args=ServerArgs(model_path='acme/Falcon-Orbit-32B', "
+            "tp_size=4, speculative_algorithm=None, speculative_draft_model_path=None, "
+            "disable_overlap_schedule=False)",
+        *SGL_CRASH, "```",
+        number=41273,
+    ), NONE),
+    "SGLang: NextN weights warning, spec off in the title": (thread(
+        SGL_REPO, "[Bug] GLM-4.5-Air: NextN weights skipped warning then crash (speculative decoding off)", "2025-11-02",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41274,
+    ), NONE),
+    "SGLang: form-shape first line: 'Not an EAGLE issue'": ([
+        "[Bug] Not an EAGLE issue: the plain server crashes too",
+        "",
+        ORBIT,
+        *SGL_CRASH,
+    ], NONE),
+    "SGLang: form-shape first line names another issue, reproduced plain": ([
+        "[Bug] EAGLE3 crash on H20 (#40500) - reproduced here on a plain server",
+        "",
+        ORBIT,
+        *SGL_CRASH,
+    ], NONE),
+    "vLLM: 'ngram' in a logits processor name": (thread(
+        VLLM_REPO, "[Bug]: no_repeat_ngram_size logits processor crashes the engine", "2026-01-10",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30125,
+    ), NONE),
+    "vLLM: 'suffix' of a prompt": (thread(
+        VLLM_REPO, "[Bug]: long prompt suffix with tool calls crashes", "2026-01-10",
+        "When the chat template appends a long suffix after the tool results the engine dies:",
+        "```", *VLLM_CRASH, "```",
+        number=30126,
+    ), NONE),
+    "vLLM: lookahead slots of multi-step scheduling": (thread(
+        VLLM_REPO, "[Bug]: num_lookahead_slots assertion with multi-step scheduling", "2024-10-01",
+        "Multi-step scheduling (--num-scheduler-steps 8), no speculative decoding:", "```",
+        *V0_CRASH, "```",
+        number=30127,
+    ), NONE),
+    "vLLM: 'draft' in another sense": (thread(
+        VLLM_REPO, "[Bug]: crash when the client saves a draft response (structured output)", "2026-01-10",
+        "```", *VLLM_CRASH, "```",
+        number=30128,
+    ), NONE),
+    "vLLM: a pasted link card of another issue": (thread(
+        VLLM_REPO, "[Bug]: crash at prefill with FP8 KV cache", "2026-01-10",
+        "Maybe related:",
+        "[Bug]: eagle3 illegal memory access · Issue #30000 · vllm-project/vllm", "",
+        "Ours is a plain server:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4 --kv-cache-dtype fp8",
+        "```", "```", *VLLM_CRASH, "```",
+        number=30129,
+    ), NONE),
+    "TensorRT-LLM: 'lookahead' with speculative decoding off": (thread(
+        TRT_REPO, "[Bug] KV cache lookahead blocks exhausted, crash (no speculative decoding)", "2026-01-10",
+        "```", "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch", "```", "```",
+        *TRT_CRASH, "```",
+        number=8004,
+    ), NONE),
+    "vLLM: form-shape first line: reproduced without spec": ([
+        "[Bug]: MTP crash? no - reproduced without any speculative config",
+        "",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4",
+        *VLLM_CRASH,
+    ], NONE),
 }  # fmt: skip
 
 
