@@ -15,7 +15,6 @@ from spectrace.assemblers.config_state import GRAPH_BS, MARKER
 from spectrace.assemblers.examples import is_example
 from spectrace.assemblers.launch import find_env_assignments
 from spectrace.assemblers.launch_span import apart_caption, caption, suggests
-from spectrace.assemblers.launch_span import quoted as in_quote
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
     sentence_spec_config,
@@ -143,5 +142,5 @@ class ConfigCollector(ConfigFinish):
         if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
             self._named += [(name, line) for name in run_names(text)]
         self._tested += [(name, line) for name in tested_algorithms(text)]
-        self._enabled = self._enabled or (stated_enabled(text) and not in_quote(line.raw))
+        self._enabled = self._enabled or (stated_enabled(text) and not line.quoted)
         self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)

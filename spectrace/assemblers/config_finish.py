@@ -14,7 +14,6 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
 from spectrace.assemblers.config_state import is_post, is_start
 from spectrace.assemblers.examples import EXAMPLE_REASON
-from spectrace.assemblers.launch_span import quoted as in_quote
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
@@ -173,7 +172,7 @@ class ConfigFinish(ConfigFacts):
             return False
         if not (knobs or "eagle_draft_graph" in self._config.flags):
             return False
-        return any(not set_apart(line.text) and not in_quote(line.raw) for _, line in self._named)
+        return any(not set_apart(line.text) and not line.quoted for _, line in self._named)
 
     def _enabled_here(self) -> bool:
         """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""

@@ -221,7 +221,7 @@ def asks(text: str) -> bool:
 def starts(text: str) -> bool:
     if _START.search(text) is None and _ENV_NAME.match(text) is None:
         return False
-    return not asks(text) and not quoted(text) and not commented(text)
+    return not asks(text) and not commented(text)
 
 
 _COMMENT = re.compile(r"^\s*(?:#(?![\s!])|//)")  # "#python -m ...", "#  --flag" is a shell comment
@@ -231,11 +231,6 @@ def commented(text: str) -> bool:
     """A shell, YAML or Python comment line ("#python -m sglang.launch_server ...",
     "# speculative_algorithm=..." inside a call); "# " alone may be a root prompt or a heading."""
     return _COMMENT.match(text) is not None or text.lstrip().startswith("# speculative")
-
-
-def quoted(text: str) -> bool:
-    """A Markdown ``>`` quote: another post's words in a reply, not the writer's own run."""
-    return _QUOTE.match(text) is not None
 
 
 def env_entry(texts: list[str]) -> tuple[str, str] | None:
@@ -428,7 +423,7 @@ class LaunchSpan:
         return self.head is not None
 
     def start(self, line: LogLine) -> bool:
-        if not starts(line.text) or quoted(line.raw):  # the reader may have dropped its ">"
+        if not starts(line.text):  # a quoted launch too: quotes.py ranks it below the writer's
             return False
         self.head, self.last, self.count, self.block = line, line, 1, -1
         self.quote = open_quote(clean(line.text)[:MAX_CHARS])

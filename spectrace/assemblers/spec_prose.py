@@ -185,14 +185,15 @@ def run_names(text: str) -> list[str]:
 
 
 def set_apart(text: str, without: bool = True) -> bool:
-    """The line asks or supposes (``_SUPPOSED``), sets a name apart from the reported run
-    (``_CONTRARY``) or quotes another post: the algorithms it names are not the run's.
+    """The line asks or supposes (``_SUPPOSED``) or sets a name apart from the reported run
+    (``_CONTRARY``): the algorithms it names are not the run's (a line quoting another post
+    says so by ``LogLine.quoted``, which the callers holding the line read).
     ``without=False``: "without" alone does not (a flag quoted "with X but without Y" is X)."""
     if not without:
         text = re.sub(r"(?i)\bwithout\b", "", text)
     if _TRAINING.search(text) is not None:
         return True  # training a draft head is no serving run of it
-    return bool(_SUPPOSED.search(text) or _CONTRARY.search(text) or text.lstrip().startswith(">"))
+    return bool(_SUPPOSED.search(text) or _CONTRARY.search(text))
 
 
 # "Training Eagle3 for gpt-oss fails", "train the EAGLE draft", SpecForge (the draft trainer);
