@@ -17,6 +17,7 @@ from test_never_wrong_threads import (
     ASCEND_CRASH,
     ASCEND_REPO,
     SGL_REPO,
+    TRT_REPO,
     VLLM_REPO,
     thread,
 )  # fmt: skip
@@ -96,6 +97,22 @@ DECIDED = {
         "Your run uses the built-in MTP drafter (method mtp); the proposer's CUDA graph is the "
         "culprit.",
     ), ("other", "EagleProposer"), 16, "MTP drafter"),
+    "SGLang: a title spelling it Eagle-3, Sep 2025": (thread(
+        SGL_REPO, "[Bug] Eagle-3 draft crashes on Falcon-Orbit-32B", "2025-09-10",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "Eagle-3"),
+    "vLLM: a fork's PR adding an Eagle3 verifier, failing on the V1 engine": (thread(
+        "acme-labs/vllm", "[Eagle3] Add Falcon-Orbit as verifier for Eagle3 speculation",
+        "2025-08-20", "Falcon-Orbit + vLLM v1 engine fails before this PR:", "```", *VLLM_CRASH,
+        "```", kind="pull request",
+    ), ("other", "EagleProposer"), TITLE, "Eagle3"),
+    "TensorRT-LLM: Medusa in the title, the version and the heads in the post": (thread(
+        TRT_REPO, "Inference Falcon-Orbit-1B + Medusa failed", "2025-01-10",
+        "TensorRT-LLM version: 0.16.0", "Built with 4 medusa heads, run with examples/run.py:",
+        "```", "Traceback (most recent call last):",
+        '  File "/opt/TensorRT-LLM/examples/run.py", line 887, in <module>', "    main(args)",
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: medusa paths", "```",
+    ), ("other", "MedusaDecodingLayer"), TITLE, "Medusa"),
 }  # fmt: skip
 
 
