@@ -630,7 +630,11 @@ def _wrong(path, wanted: Want) -> str | None:  # noqa: ANN001
     list(CASES),
 )
 def test_the_verdict_is_right_or_undecided(tmp_path: Path, name: str) -> None:
-    lines, wanted = CASES[name]
+    assert_right_or_undecided(tmp_path, *CASES[name])
+
+
+def assert_right_or_undecided(tmp_path: Path, lines: list[str], wanted: Want) -> None:
+    """Every crash of ``lines`` is found and its verdict is right for ``wanted`` or undecided."""
     crashes = roots(run(tmp_path, lines, name="report.md"))
     assert crashes, "the crash was lost"
     for crash in crashes:

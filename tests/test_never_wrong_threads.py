@@ -15,8 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
-from test_never_wrong import NONE, SGL_CRASH, TRT_CRASH, VLLM_CRASH, _wrong, want
+from test_never_wrong import (
+    NONE,
+    SGL_CRASH,
+    TRT_CRASH,
+    VLLM_CRASH,
+    assert_right_or_undecided,
+    want,
+)  # fmt: skip
 
 SGL_REPO, VLLM_REPO = "sgl-project/sglang", "vllm-project/vllm"
 ASCEND_REPO, TRT_REPO = "vllm-project/vllm-ascend", "NVIDIA/TensorRT-LLM"
@@ -630,9 +636,4 @@ CASES = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_a_thread_naming_another_run_gets_no_wrong_path(tmp_path: Path, name: str) -> None:
-    lines, wanted = CASES[name]
-    crashes = roots(run(tmp_path, lines, name="thread.md"))
-    assert crashes, "the crash was lost"
-    for crash in crashes:
-        assert crash.worker_path is not None
-        assert _wrong(crash.worker_path, wanted) is None, _wrong(crash.worker_path, wanted)
+    assert_right_or_undecided(tmp_path, *CASES[name])
