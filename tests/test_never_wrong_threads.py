@@ -631,6 +631,46 @@ CASES = {
         "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4",
         *VLLM_CRASH,
     ], NONE),
+    "SGLang: a draft in the HF cache listing, no draft passed": (thread(
+        SGL_REPO, "[Bug] crash at prefill", "2025-10-01",
+        "```", "$ ls ~/.cache/huggingface/hub",
+        "models--acme--Falcon-Orbit-32B  models--acme--Falcon-Orbit-32B-EAGLE3", "```",
+        "The server (no draft passed):", "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41290,
+    ), NONE),
+    "SGLang: a results table: the EAGLE3 row is ok, the plain row crashes": (thread(
+        SGL_REPO, "[Bug] crash with the plain model only", "2025-10-01",
+        "| model | result |", "|---|---|",
+        "| acme/Falcon-Orbit-32B + acme/Falcon-Orbit-32B-EAGLE3 | ok |",
+        "| acme/Falcon-Orbit-32B (no speculative decoding) | crash |", "", "The crash:", "```",
+        *SGL_CRASH, "```",
+        number=41291,
+    ), NONE),
+    "SGLang: an EAGLE3 draft named as the fine run, STANDALONE crashes": (thread(
+        SGL_REPO, "[Bug] STANDALONE crash with a 1B draft", "2025-12-01",
+        "Tried acme/Falcon-Orbit-32B-EAGLE3 first (fine). With STANDALONE and "
+            "acme/Falcon-Orbit-1B as the draft it crashes:",
+        "```", *SGL_CRASH, "```",
+        number=41292,
+    ), want("StandaloneWorker")),
+    "vLLM: draft conversion crash, no vLLM run": (thread(
+        VLLM_REPO, "[Bug]: converting acme/Falcon-Orbit-32B-EAGLE3 with speculators fails", "2026-01-10",
+        "```", "Traceback (most recent call last):",
+        "  File "
+            "\"/opt/venv/lib/python3.12/site-packages/speculators/convert/eagle/eagle3_converter.py\","
+            " line 120, in convert",
+        "    weights = self._load(checkpoint)", "KeyError: 'midlayer.hidden_norm.weight'",
+        "```",
+        number=30132,
+    ), NONE),
+    "vLLM: maintainer: the MTP drafter is not on by default": (thread(
+        VLLM_REPO, "[Usage]: is MTP on by default for DeepSeek-V3?", "2026-01-10",
+        "My server crashes at start:", "```", "vllm serve deepseek-ai/DeepSeek-V3 -tp 8",
+        "```", "```", *VLLM_CRASH, "```", "", "maint-x · comment · 2026-01-11",
+        "No, the built-in MTP drafter is not enabled by default; you need "
+            "--speculative-config. Your crash is unrelated to it.",
+        number=30133, labels="usage",
+    ), NONE),
 }  # fmt: skip
 
 
