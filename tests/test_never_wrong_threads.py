@@ -671,6 +671,22 @@ CASES = {
             "--speculative-config. Your crash is unrelated to it.",
         number=30133, labels="usage",
     ), NONE),
+    "SGLang: Chinese: crashes even without EAGLE3": (thread(
+        SGL_REPO, "[Bug] 不使用EAGLE3也会崩溃", "2025-08-15",
+        "不开投机解码，服务也会崩溃：", "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41302,
+    ), NONE),
+    "vLLM: Japanese: crashes even without eagle3": (thread(
+        VLLM_REPO, "[Bug]: eagle3なしでもクラッシュする", "2026-01-10",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30140,
+    ), NONE),
+    "vLLM-Ascend: Chinese: still errors on v0.18.0rc1 after removing mtp": (thread(
+        ASCEND_REPO, "[Bug]: 去掉mtp之后 v0.18.0rc1 依然报错", "2026-04-10",
+        "```", *ASCEND_CRASH, "```",
+        number=5006,
+    ), NONE),
 }  # fmt: skip
 
 
