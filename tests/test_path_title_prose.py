@@ -113,10 +113,6 @@ DECIDED = {
         '  File "/opt/TensorRT-LLM/examples/run.py", line 887, in <module>', "    main(args)",
         "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: medusa paths", "```",
     ), ("other", "MedusaDecodingLayer"), TITLE, "Medusa"),
-    "SGLang: a Chinese title saying the crash came once MTP was turned on, Aug 2025": (thread(
-        SGL_REPO, "[Bug] 开启MTP后服务崩溃", "2025-08-15",
-        "开启MTP之后，服务在解码阶段崩溃：", "```", *SGL_CRASH, "```",
-    ), ("v1", "EAGLEWorker"), TITLE, "MTP"),
     "vLLM: a Chinese title saying vLLM 0.13.0 crashes once MTP is turned on": (thread(
         VLLM_REPO, "[Bug]: 开启 MTP 后 vLLM 0.13.0 崩溃", "2026-01-10", "```", *VLLM_CRASH, "```",
     ), ("other", "EagleProposer"), TITLE, "MTP"),
