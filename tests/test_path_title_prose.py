@@ -16,6 +16,7 @@ from test_never_wrong import SGL_CRASH, VLLM_CRASH
 from test_never_wrong_threads import (
     ASCEND_CRASH,
     ASCEND_REPO,
+    SGL_OVERLAP_CRASH,
     SGL_REPO,
     TRT_REPO,
     VLLM_REPO,
@@ -100,7 +101,7 @@ DECIDED = {
     "SGLang: a title spelling it Eagle-3, Sep 2025": (thread(
         SGL_REPO, "[Bug] Eagle-3 draft crashes on Falcon-Orbit-32B", "2025-09-10",
         "```", *SGL_CRASH, "```",
-    ), ("v1", "EAGLEWorker"), TITLE, "Eagle-3"),
+    ), ("v1", "EAGLEWorker"), TITLE, "Eagle"),
     "vLLM: a fork's PR adding an Eagle3 verifier, failing on the V1 engine": (thread(
         "acme-labs/vllm", "[Eagle3] Add Falcon-Orbit as verifier for Eagle3 speculation",
         "2025-08-20", "Falcon-Orbit + vLLM v1 engine fails before this PR:", "```", *VLLM_CRASH,
@@ -116,6 +117,22 @@ DECIDED = {
     "vLLM: a Chinese title saying vLLM 0.13.0 crashes once MTP is turned on": (thread(
         VLLM_REPO, "[Bug]: 开启 MTP 后 vLLM 0.13.0 崩溃", "2026-01-10", "```", *VLLM_CRASH, "```",
     ), ("other", "EagleProposer"), TITLE, "MTP"),
+    "vLLM: a PR title fixing an EAGLE3 crash": (thread(
+        VLLM_REPO, "[Spec Decode] Fix EAGLE3 crash with chunked prefill", "2025-10-20",
+        "Before:", "```", *VLLM_CRASH, "```", kind="pull request",
+    ), ("other", "EagleProposer"), TITLE, "EAGLE3"),
+    "vLLM: a PR title fixing an MTP crash": (thread(
+        VLLM_REPO, "[Bugfix] Fix MTP crash with data parallel", "2025-10-20",
+        "Repro:", "```", *VLLM_CRASH, "```", kind="pull request",
+    ), ("other", "EagleProposer"), TITLE, "MTP"),
+    "SGLang: a PR title fixing an NGRAM crash": (thread(
+        SGL_REPO, "[Spec] Fix NGRAM crash when the draft budget is exceeded", "2025-12-10",
+        "```", *SGL_CRASH, "```", kind="pull request",
+    ), ("other", "NGRAMWorker"), TITLE, "NGRAM"),
+    "SGLang: a [Spec V2] PR title over the overlap loop's frame": (thread(
+        SGL_REPO, "[Spec V2] Fix EAGLE overlap worker crash on retract", "2025-12-10",
+        "```", *SGL_OVERLAP_CRASH, "```", kind="pull request",
+    ), ("v2", "EAGLEWorkerV2"), TITLE, "EAGLE"),
 }  # fmt: skip
 
 
