@@ -498,7 +498,7 @@ CASES = {
         number=41262,
     ), NONE),
     "acme/SpecTrainer: draft training: the server is the plain target": (thread(
-        'acme/SpecTrainer', "SGLang target server crashes while generating data for Falcon-Orbit-32B-EAGLE3 training", "2025-10-01",
+        "acme/SpecTrainer", "SGLang target server crashes while generating data for Falcon-Orbit-32B-EAGLE3 training", "2025-10-01",
         "We use a plain SGLang server (no speculative decoding) to regenerate the training "
             "data for our EAGLE3 draft. It crashes:",
         "```", ORBIT, "```", "```", *SGL_CRASH, "```",
@@ -687,6 +687,39 @@ CASES = {
         "```", *ASCEND_CRASH, "```",
         number=5006,
     ), NONE),
+    "vLLM-Ascend: ascend usage question about mtp defaults, run configured none": (thread(
+        ASCEND_REPO, "[Usage]: is mtp on by default in v0.18.0rc1?", "2026-04-10",
+        "We did not configure any speculative decoding, and the server crashes:", "```",
+        "vllm serve acme/Falcon-Orbit-32B", "```", "```", *ASCEND_CRASH, "```",
+        number=5007, labels="usage",
+    ), NONE),
+    "TensorRT-LLM: a Medusa question title, the crash is a plain engine": (thread(
+        TRT_REPO, "Does medusa support bs>1? (our plain engine crashes with bs=8)", "2025-01-10",
+        "TensorRT-LLM version: 0.16.0", "Plain engine (no medusa heads), bs=8:", "```",
+        "Traceback (most recent call last):",
+        "  File \"/opt/TensorRT-LLM/examples/run.py\", line 887, in <module>",
+        "    main(args)", "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: batch size",
+        "```",
+        number=8005,
+    ), NONE),
+    "acme-labs/vllm: fork PR adding Eagle3, plain CI crash": (thread(
+        "acme-labs/vllm", "[Eagle3] Add Falcon-Orbit as verifier (draft PR); CI failure is the plain smoke test", "2025-08-20",
+        "The failing CI job is the plain (non-speculative) smoke test:", "```", *VLLM_CRASH,
+        "```",
+        kind="pull request", number=99,
+    ), NONE),
+    "vLLM: mirror page title: crashes without MTP": ([
+        "[Bug]: DeepSeek-V3 crashes without MTP (works with MTP) · Issue #30151 · "
+            "vllm-project/vllm",
+        "",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8",
+        *VLLM_CRASH,
+    ], NONE),
+    "SGLang: title names the upgrade that fixed it; the crash is on v0.5.3 (v1)": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash (gone after the v0.5.3 -> v0.5.14 upgrade)", "2026-07-01",
+        "For the record, this happened on our old v0.5.3 image:", "```", *SGL_CRASH, "```",
+        number=41320,
+    ), want("EAGLEWorker", decide=False)),
 }  # fmt: skip
 
 
