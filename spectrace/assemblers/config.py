@@ -23,6 +23,7 @@ from spectrace.assemblers.pyconfig import (
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
 from spectrace.assemblers.sglang_kwargs import kwarg_flags
 from spectrace.assemblers.spec_prose import (
+    aside_only,
     run_names,
     stated_enabled,
     stated_v2,
@@ -74,6 +75,7 @@ class ConfigCollector(ConfigFinish):
             if self._latest is None or line.ts.date() > self._latest[0]:
                 self._latest = (line.ts.date(), line)
         self._note_post(line, text)
+        self._titles.feed(line)
         self._spec_said = self._spec_said or _SPEC_WORDS.search(text) is not None
         self._omitted = self._omitted or _OMITTED.search(text) is not None
         in_launch, done = self._launch.feed(line)
@@ -141,6 +143,8 @@ class ConfigCollector(ConfigFinish):
         self._env(line, find_env_assignments(text), "env")
         if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
             self._named += [(name, line) for name in run_names(text)]
+            if aside_only(text):
+                self._aside.add((line.source, line.lineno))
         self._tested += [(name, line) for name in tested_algorithms(text)]
         self._enabled = self._enabled or (stated_enabled(text) and not line.quoted)
         self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)

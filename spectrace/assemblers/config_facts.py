@@ -36,7 +36,7 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
 )
 # served models whose ServerArgs hook turns SGLANG_ENABLE_SPEC_V2 on for EAGLE itself
 # (_handle_mimo_family / Step3p5ForCausalLM: multi-layer EAGLE; apply_deepseek_v4_defaults)
-_FORCED_V2_MODEL = re.compile(r"(?i)mimo-?v2|step-?3\.?5|step3p5|deepseek-?v4")
+FORCED_V2_MODEL = re.compile(r"(?i)mimo-?v2|step-?3\.?5|step3p5|deepseek-?v4")
 _CAPTION_REACH = 6  # lines under a caption its block may take (a fence, a short YAML / dict)
 
 
@@ -154,7 +154,7 @@ class ConfigFacts(ConfigReleases):
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         for name, value in command.flags.items():
             line = command.lines[name]
-            if name == "model_path" and (forced := _FORCED_V2_MODEL.search(str(value))):
+            if name == "model_path" and (forced := FORCED_V2_MODEL.search(str(value))):
                 multi = forced.group(0).lower().startswith(("mimo", "step"))  # multi-layer EAGLE
                 self._forced_model = "MultiLayerEagleWorkerV2" if multi else "EAGLEWorkerV2"
             if isinstance(value, str) and name == "speculative_algorithm":

@@ -8,8 +8,9 @@ A layer of the config collector (config.py) over ``ConfigFacts``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from spectrace.assemblers.config_facts import ConfigFacts
+from spectrace.assemblers.config_facts import FORCED_V2_MODEL, ConfigFacts
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
 from spectrace.assemblers.config_state import is_post, is_start
@@ -17,16 +18,28 @@ from spectrace.assemblers.examples import EXAMPLE_REASON
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.runs import split_runs
+from spectrace.assemblers.sglang_eras import first_release
 from spectrace.assemblers.spec_prose import (
+    PROSE_REASON,
     eagle_family,
     one_family,
     set_apart,
 )
+from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.trtllm_config import prose_method
 from spectrace.assemblers.vllm_finish import finish_vllm
 from spectrace.dialects.base import LogLine
 
 _SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's test folders
+
+
+# the title's method words (thread_title) in SGLang's --speculative-algorithm spelling; MTP is
+# NEXTN or FROZEN_KV_MTP there (two worker families), MEDUSA and the rest are no SGLang algorithm
+_SGLANG_NAMES = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE3", "NEXTN": "NEXTN", "STANDALONE": "STANDALONE",
+                 "NGRAM": "NGRAM", "DFLASH": "DFLASH", "DSPARK": "DSPARK"}  # fmt: skip
+# the prose reason's words first: every reader that ranks prose below a line of the run
+# (path_gather._settled, the evidence order) ranks the title's verdict alike
+TITLE_REASON = f"{PROSE_REASON} (the thread's title)"
 
 
 class ConfigFinish(ConfigFacts):
@@ -70,14 +83,21 @@ class ConfigFinish(ConfigFacts):
         self._drop_disagreeing()
         self._bare_release()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
-        named = one_family([name for name, _ in self._named])
+        title = self._title_claim()
+        stated = title is not None or self._enabled
+        said = [(name, line) for name, line in self._named  # a set-aside line's OFF is its own
+                if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)]
+        said = [title, *said] if title is not None else said
+        named = one_family([name for name, _ in said])
         if (
             named is not None
             and self._config.engine != "vllm"
             and ("speculative_algorithm" not in self._config.flags)
         ):
-            line = next(line for name, line in self._named if name == named)
+            line = next(line for name, line in said if name == named)
             self._set("named_algorithm", named, line, "prose")
+            # the title names this family (maybe less specifically: "eagle" beside prose's EAGLE3)
+            self._title_said = title is not None and one_family([title[0], named]) is not None
             self._trtllm_prose(named, line)
         self._tested_algorithm()
         if self._machinery is not None and "speculative_algorithm" not in self._config.flags:
@@ -125,6 +145,37 @@ class ConfigFinish(ConfigFacts):
             self._config.engine = "trtllm"
             self._set("speculative_config.method", method, line, "prose")
 
+    def _title_claim(self) -> tuple[str, LogLine] | None:
+        """The one SGLang algorithm the thread's title names as its run's (``thread_title``:
+        not set apart on the title itself), in a text about sglang or filed on its tracker;
+        None when a title names a method SGLang has no one worker for (MTP: NEXTN or
+        FROZEN_KV_MTP), titles disagree, or another engine's lines place the run."""
+        if self._config.engine not in (None, "sglang"):
+            return None
+        names: list[tuple[str, LogLine]] = []
+        for title in self._titles.titles:
+            tracker = tracker_engine(title.repo)
+            if tracker not in (None, "sglang") or not (self._about or tracker == "sglang"):
+                continue  # another framework's thread, or a text nothing places on sglang
+            spelled = [self._sglang_name(method) for method in title.run_methods()]
+            line = next((ln for ln in self._lines if (ln.source, ln.lineno) == (title.source, title.lineno)), None)
+            if None in spelled or line is None:
+                return None
+            if (forced := FORCED_V2_MODEL.search(title.text)) is not None:  # the served model's hook
+                multi = forced.group(0).lower().startswith(("mimo", "step"))
+                self._forced_model = "MultiLayerEagleWorkerV2" if multi else "EAGLEWorkerV2"
+            names += [(name, line) for name in spelled if name is not None]
+        one = one_family([name for name, _ in names])
+        return next((pair for pair in names if pair[0] == one), None)
+
+    def _sglang_name(self, method: str) -> str | None:
+        """A title's method word in SGLang's spelling; MTP is NEXTN (EAGLE's workers) on
+        releases before FROZEN_KV_MTP existed, and names no one worker from then on."""
+        if method != "MTP":
+            return _SGLANG_NAMES.get(method)
+        newest, frozen = self._sglang_release or self._newest(), first_release("FROZEN_KV_MTP")
+        return "NEXTN" if newest is not None and frozen is not None and newest < frozen else None
+
     def _ordered_evidence(self) -> list[Evidence]:
         """The dump's verdict first (the server's final values), the warnings next; a verdict
         inferred from a launch command and the release's defaults last."""
@@ -144,15 +195,25 @@ class ConfigFinish(ConfigFacts):
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         knobs = self._eagle_knobs()
-        enabled = self._enabled_here() or self._eagle_shown(knobs)
+        enabled = self._enabled_here() or self._eagle_shown(knobs) or self._title_said
         enabled = enabled and self._plain is None  # a whole plain command outranks a sentence
         v2 = self._v2_said and self._about and self._plain is None
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
                         len(self._stated) > 1, enabled or v2, self._from_test, knobs, v2,
                         self._forced_model)  # fmt: skip
         named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
-        return config_evidence(self._config.flags, self._config.server_args, self._dump_line,
-                               bounds, None if named else self._plain)  # fmt: skip
+        evidence = config_evidence(self._config.flags, self._config.server_args, self._dump_line,
+                                   bounds, None if named else self._plain)  # fmt: skip
+        return [self._from_title(e) for e in evidence] if self._title_said else evidence
+
+    def _from_title(self, evidence: Evidence) -> Evidence:
+        """A verdict resting on the title's algorithm shows the title line, and says so."""
+        title = self._config.flags.get("named_algorithm")
+        if title is None or (evidence.source, evidence.lineno) != (title.source, title.lineno):
+            return evidence
+        line = next(ln for ln in self._lines if (ln.source, ln.lineno) == (title.source, title.lineno))
+        reason = evidence.reason.replace(PROSE_REASON, TITLE_REASON, 1)
+        return replace(evidence, text=trim(line.raw), reason=reason)
 
     def _eagle_knobs(self) -> bool:
         """A command sets settings only EAGLE-type workers read and no algorithm flag."""

@@ -13,10 +13,9 @@ from dataclasses import dataclass, replace
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, FlagValue, trim
-from spectrace.assemblers.sglang_eras import Version
+from spectrace.assemblers.sglang_eras import Version, first_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, prose_verdict
 from spectrace.dialects.base import LogLine
-
 
 PLAIN_REASON = "launch command shown whole, no --speculative-algorithm"  # its "none" verdict
 
@@ -111,6 +110,9 @@ def named_verdict(
         return _v2_verdict(str(named.value), bounds)
     if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
+    first, newest = first_release(str(named.value)), bounds.release or bounds.newest
+    if first is not None and newest is not None and newest < first:
+        return None  # no release the text allows had it: the name is not the run's algorithm
     setting = switch.value if switch is not None else None
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest, knobs)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's

@@ -17,6 +17,7 @@ from spectrace.assemblers.launch import LaunchReader
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.run_config import FlagValue, RunConfig
 from spectrace.assemblers.sglang_eras import Version
+from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_finish import Day
 from spectrace.dialects.base import LogLine
 
@@ -95,6 +96,9 @@ class ConfigState:
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example
         self._diff = DiffView()
+        self._titles = TitleReader()  # the thread's title(s) and the drafts prose names
+        self._title_said = False  # the named algorithm is the title's (its line is the evidence)
+        self._aside: set[tuple[str, int]] = set()  # lines whose names read OFF only as set aside
         self.quotes_aside = False  # result() ranked quoted lines below the writer's own
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:

@@ -178,6 +178,14 @@ def fixed_rules() -> tuple[FixedRule, ...]:
     return tuple(_fixed(raw, n) for n, raw in enumerate(_table().get("fixed", []), 1))
 
 
+def first_release(algorithm: str) -> Version | None:
+    """The first release with a worker for ``algorithm`` ([[fixed]] rows: DFLASH, DSPARK, ...);
+    None for the EAGLE family's and others the era rows hold from the table's start. A text
+    bounded below it cannot have run that algorithm on sglang."""
+    firsts = [rule.first for rule in fixed_rules() if rule.algorithm == algorithm]
+    return min(firsts) if firsts else None
+
+
 @cache
 def published() -> tuple[tuple[Version, date], ...]:
     """(release, the day it was first uploaded), oldest first ([published] of the table)."""

@@ -124,6 +124,12 @@ _ENABLED_BEFORE = re.compile(
     r"(?:[^.;!?]|\.(?=\S)){0,80}$"
     r"|(?:开启|启用|使用|打开|采用|用了)\s*[`'\"]?$"  # the same in Chinese reports: "使用EAGLE3"
 )
+# "We are running GLM-5.1 FP8 with TP=8, FP8 KV cache, HiCache, and EAGLE speculative decoding":
+# the run's setup listed, a model id's dots inside it; nothing in the list compares or negates
+_WE_RUN = re.compile(
+    r"(?i)\b(?:I|we)(?:'re|'m|\s+are|\s+am)\s+(?:running|serving|deploying)\b((?:[^.;!?]|\.(?=\S)){0,90})$"
+)
+_GAP_APART = re.compile(r"(?i)\b(?:compar\w*|than|vs|versus|instead|not|no|without|except|other|another)\b")
 # "在 STANDALONE 推测解码下" (under STANDALONE speculative decoding), a Chinese sentence's frame
 _CJK_UNDER = re.compile(r"在\s*[`'\"]?$")
 _CJK_UNDER_AFTER = re.compile(r"^[`'\"]?\s*(?:推测解码|投机解码|投机采样|推测采样|模式)?\s*(?:下|时|中)")
@@ -184,6 +190,15 @@ def run_names(text: str) -> list[str]:
     return out
 
 
+def aside_only(text: str) -> bool:
+    """The line's names read OFF in ``run_names`` only because their sentence sets them aside
+    (not a label's "none", not "without EAGLE"): it says nothing of the run's own algorithm,
+    so a title or sentence that states one still stands (the guard is the line's own)."""
+    names = run_names(text)
+    said = [name for sentence in text.split("。") for name in named_algorithms(sentence)]
+    return "OFF" in names and "OFF" not in said
+
+
 def set_apart(text: str, without: bool = True) -> bool:
     """The line asks or supposes (``_SUPPOSED``) or sets a name apart from the reported run
     (``_CONTRARY``): the algorithms it names are not the run's (a line quoting another post
@@ -209,7 +224,16 @@ def stated_enabled(text: str) -> bool:
     text = _NOT_WORKING.sub("fails", text)
     if "。" in text:  # a Chinese line: each sentence on its own ("源于 Issue #1。在 X 下 ...")
         return any(_stated(sentence) for sentence in text.split("。"))
-    return _stated(text)
+    sentences = _SENTENCE_END.split(text)
+    if any(_TURN.match(s) and set_apart(s) for s in sentences[1:]):
+        return _stated(text)  # "EAGLE3 was on. But that is not the run that crashed."
+    return any(_stated(sentence) for sentence in sentences)
+
+
+# each sentence of a line is judged on its own ("We run X with EAGLE. The service is not
+# stable."): a guard sets apart its own sentence's names; a model id's dot ends none
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]`'\"][.!?])\s+(?=[A-Z])")
+_TURN = re.compile(r"(?i)(?:but|however|though|although|yet|that|this|it)\b")
 
 
 def _stated(text: str) -> bool:
@@ -224,6 +248,8 @@ def _stated(text: str) -> bool:
         if _OFF_AFTER.search(after):
             continue  # "with EAGLE off, the server crashes": not the run's
         if _ENABLED_AFTER.search(after) or _ENABLED_BEFORE.search(text[: m.start()]):
+            return True
+        if (run := _WE_RUN.search(text[: m.start()])) is not None and not _GAP_APART.search(run.group(1)):
             return True
         if _CJK_UNDER.search(text[: m.start()]) and _CJK_UNDER_AFTER.search(after):
             return True

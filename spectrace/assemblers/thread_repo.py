@@ -35,6 +35,19 @@ _PAGE = re.compile(r"(?i)^\s*(vllm-ascend|vllm|sglang|tensorrt[-_ ]llm|trt-llm)\
 _PROJECTS = {"vllm-ascend": "vllm_ascend", "vllm": "vllm", "sglang": "sglang"}
 
 
+def saved_header(text: str) -> tuple[str, bool] | None:
+    """(owner/repo, is a pull request) of a saved thread's first line, or None."""
+    m = _SAVED.match(text)
+    if m is None:
+        return None
+    return m.group(1), re.search(r"(?i)·\s+(?:pull request|pr)\s+#", text) is not None
+
+
+def tracker_engine(repo: str | None) -> str | None:
+    """The framework whose own tracker ``repo`` is (None: another repository, or none)."""
+    return _REPOS.get(repo.lower()) if repo is not None else None
+
+
 def header_engine(text: str) -> str | None:
     """The framework whose tracker a thread header line names; None for any other line."""
     m = _SAVED.match(text) or _TITLE.search(text)

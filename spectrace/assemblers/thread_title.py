@@ -1,0 +1,236 @@
+"""A thread's title, and the draft checkpoints its prose names: the one reader of both for
+every framework (SGLang's collector and the vLLM / TensorRT-LLM readers consume it).
+
+Why: a report says what it is about in its title ("[Bug] EAGLE3 crashes on H100 with TP8",
+a PR's "Fix ... in STANDALONE speculative decoding") far more often than in a launch line, and
+names the draft it serves ("org/Qwen3-14B-EAGLE3"). The title is the subject of the thread,
+so an algorithm it names is the reported run's unless the title itself sets it apart (a
+feature request, a roadmap, a comparison, "... without EAGLE", a question, a docs page). Such
+a guard is read on the title alone: a line elsewhere that sets a name apart says nothing of
+the title's. Weaker than any launch line or config dump; the consumers decide its rank.
+
+Shapes read: a ``# ...`` line just under a saved thread's header (``owner/repo · issue #N ·
+open``), GitHub's page title (``... · Issue #N · owner/repo``), an issue form's first line
+(``[Bug]: ...``). Exception messages and quoted text inside a title are the error's or
+another's words: neither names nor guards are read in them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spectrace.assemblers.spec_prose import named_algorithms, set_apart
+from spectrace.assemblers.thread_repo import saved_header
+from spectrace.dialects.base import LogLine
+
+# Prefilter literals: every line this module reads as a title holds one ("# " lines are
+# read only under a header, which holds the first).
+TITLE_LITERALS: tuple[bytes, ...] = (b" \xc2\xb7 ", b"[Bug", b"[BUG", b"[bug")
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    """What a thread's title says, with the line it is on."""
+
+    source: str
+    lineno: int
+    text: str  # the title alone (no "# ", no " · Issue #N · owner/repo")
+    shape: str  # "saved" (under a saved header) | "page" (a browser's title) | "form" ([Bug]: ...)
+    repo: str | None  # the owner/repo its header names, as written; None for a form's line
+    pull: bool  # a pull request's title (its text reports the PR's own run)
+    methods: tuple[str, ...]  # canonical: EAGLE3, EAGLE, MULTI_LAYER_EAGLE, NEXTN, MTP, NGRAM, ...
+    drafts: tuple[str, ...]  # draft checkpoints named ("lmsys/Qwen3-235B-A22B-EAGLE3")
+    releases: tuple[str, ...]  # release numbers as written ("0.5.0rc0", "v0.10.1.1")
+    apart: str | None  # why its names are not the reported run's; None: they are
+
+    def run_methods(self) -> tuple[str, ...]:
+        """The methods the title says the reported run used (none when it sets them apart)."""
+        return () if self.apart is not None else self.methods
+
+
+@dataclass(frozen=True, slots=True)
+class DraftMention:
+    """A draft checkpoint a prose line names, and whether that line sets it apart."""
+
+    source: str
+    lineno: int
+    draft: str  # "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B"
+    method: str  # the method its name says it drafts for (EAGLE3, EAGLE, MTP, ...)
+    apart: bool  # the line asks, supposes or sets it apart (spec_prose.set_apart)
+
+
+# method words as people write them -> one spelling; STANDALONE only in capitals or beside a
+# speculative word (the English "standalone" is everywhere)
+_METHOD = re.compile(
+    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle(?:[-_ ]?[12])?|nextn|mtp|standalone|n-?gram|"
+    r"d-?flash|d-?spark|medusa|lookahead|suffix[ _-]decoding|draft[ _-]target|draft[ _-]model)"
+    r"(?![A-Za-z0-9_]|\.\d|-\w*worker|[-_ ]?\d+(?:\.\d+)?[BbMm]\b)"  # Eagle2.5-8B: a model
+)
+_MULTI_LAYER = re.compile(r"(?i)multi[-_ ]?layer[-_ ]?$")
+_SPEC_WORD = re.compile(r"(?i)specul|\bspec\b|\bdecoding\b|\balgorithm\b|\bdraft")
+
+
+def _canonical(word: str) -> str:
+    low = re.sub(r"[-_ ]", "", word.lower())
+    if low.startswith("eagle"):
+        return "EAGLE3" if low == "eagle3" else "EAGLE"
+    return {"suffixdecoding": "SUFFIX", "drafttarget": "DRAFT_MODEL",
+            "draftmodel": "DRAFT_MODEL"}.get(low, low.upper())  # fmt: skip
+
+
+def methods_in(text: str) -> tuple[str, ...]:
+    """The method words a title or sentence names, canonical, in order, each once. A draft
+    model named beside another method is that method's draft, not the draft-model method."""
+    out: list[str] = []
+    for m in _METHOD.finditer(text):
+        word = _canonical(m.group(1))
+        if word == "STANDALONE" and not (m.group(1).isupper() or _SPEC_WORD.search(text)):
+            continue
+        if word.startswith("EAGLE") and _MULTI_LAYER.search(text[max(0, m.start() - 14) : m.start()]):
+            word = "MULTI_LAYER_EAGLE"  # SGLang's multi-layer EAGLE: workers of its own
+        if word not in out:
+            out.append(word)
+    return tuple(out) if out == ["DRAFT_MODEL"] else tuple(w for w in out if w != "DRAFT_MODEL")
+
+
+# a checkpoint name: letters, digits, '.', '-', '_' and at most one '/' (owner/name), taken
+# from a token that may be a URL's path
+_TOKEN = re.compile(r"[\w.\-/]+")
+# the method part of a draft's name, set off by '-' or '/' or the name's edge (not '_' or '.':
+# llama_eagle3.py, eagle_worker are code)
+_DRAFT_PART = re.compile(r"(?i)(?:^|(?<=[-/]))(eagle-?3|eagle|mtp|dflash|dspark|medusa|nextn)(?=$|[-/])")
+_HOST = re.compile(r"(?i)\.(?:svc|local|com|io|org|net|ai|internal)\b|(?:\.[^./]+){3}")
+_CODE_FILE = re.compile(r"(?i)\.(?:py|cu|cuh|cc|cpp|h|json|ya?ml|toml|txt|log|sh|md)$")
+
+
+def drafts_in(text: str) -> tuple[tuple[str, str], ...]:
+    """(draft checkpoint, the method it drafts for) for each name a line holds: a model name
+    with a method part set off by '-' or '/' ("Qwen3-14B-EAGLE3", "EAGLE3-LLaMA3.3-70B",
+    "sglang-EAGLE-llama2-chat-7B", "DeepSeek-V3-MTP"); never a file, class or bare word."""
+    out: list[tuple[str, str]] = []
+    for token in _TOKEN.findall(text):
+        name = "/".join(token.strip("./-").split("/")[-2:])  # a URL's owner/name
+        if token.startswith("-") or _CODE_FILE.search(name) or _HOST.search(name) or "/srt/" in token:
+            continue  # a flag (--speculative-eagle-topk), a file, a host name
+        part = _DRAFT_PART.search(name.split("/")[-1])
+        rest = name.split("/")[-1]
+        if part is None or len(re.sub(r"[^A-Za-z0-9]", "", rest.replace(part.group(0), "", 1))) < 2:
+            continue  # the method word alone ("Eagle-3", "EAGLE-2") is no checkpoint
+        method = _canonical(part.group(1))
+        if (name, method) not in out:
+            out.append((name, method))
+    return tuple(out)
+
+
+_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)?(?:\.?post\d+|rc\d+)?(?![\w.]*\d)")
+
+# the error's words inside a title: "TypeError: 'NoneType' object is not callable in f" (up to
+# the writer's next clause), and quoted or backticked text
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”")
+_MESSAGE = re.compile(
+    r"\b\w*(?:Error|Exception|Fault|(?i:assert(?:ion)?(?:error)?))\b:?\s.*?(?=\s(?i:when|while|"
+    r"with|during|after|using|on|for|in)\s|[,;(]|$)"
+)
+# code in a title: "derive enable_eagle from SpeculativeAlgorithm.is_eagle()", "f() returns"
+_CODE = re.compile(r"\w\(\)|\b[A-Za-z_]\w*\.[a-z_]\w*\(")
+# a title that is no report of a run: a feature request, a plan, a question, a comparison, docs
+_TAG_APART = re.compile(
+    r"(?i)^\W*\[?\s*(feature|feat|rfc|roadmap|tracker|tracking|question|discussion|docs?|"
+    r"documentation|proposal|enhancement|perf|performance|benchmark|usage|help)\b"
+)
+_WORD_APART = re.compile(
+    r"(?i)\b(support(?:s|ed|ing)?|add(?:s|ed|ing)?|implement\w*|introduc\w*|roadmap|rfc|"
+    r"propos\w*|plan\w*|vs\.?|versus|compar\w*|than|faster|slower|speed-?up|benchmark\w*|"
+    r"docs?|documentation|readme|example|cookbook|tutorial|guide|how to|refactor\w*|remov\w*|"
+    r"deprecat\w*|clean\w*|tests?|ci)\b"
+)
+
+
+# a method named as off: "turning MTP off", "with EAGLE disabled", "关闭MTP", "MTPを無効にすると",
+# "MTP를 끄면" (any title holding an off-word of Chinese, Japanese or Korean: none is read)
+_METHOD_WORD = r"(?:eagle[-_ ]?3?|mtp|nextn|ngram|n-gram|dflash|dspark|medusa|standalone)"
+_OFF = re.compile(
+    rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
+    r"|关闭|关掉|禁用|不开启|未开启|不使用|不用|没有开启|去掉|去除|取消|无效|無効|オフ|切る|切った|使わ"
+    r"|끄|끈|꺼|비활성|사용하지|안 쓰"
+)
+
+
+def guard(title: str) -> str | None:
+    """Why the title's names are not the reported run's, or None; read on the title alone,
+    with exception messages and quoted text taken out (the error's words, another's)."""
+    own = _MESSAGE.sub(" ", _QUOTED.sub(" ", title))
+    own = re.sub(r"(?i)\b(?:does(?:n't| not)|is(?:n't| not)|not)\s+work\w*|\bnot working\b", "fails", own)
+    own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
+    if _CODE.search(own) is not None:
+        return "the title is about code (a call or a method names no run)"
+    if (tag := _TAG_APART.search(own)) is not None:
+        return f"a [{tag.group(1)}] title"
+    if (word := _WORD_APART.search(own)) is not None:
+        return f"the title says '{word.group(1)}'"
+    if set_apart(own):
+        return "the title sets its names apart (a question, a contrast, 'without')"
+    if "OFF" in named_algorithms(own) or _OFF.search(own) is not None:
+        return "the title names the method as off"
+    return None
+
+
+# "[Bug]: ...", "[BUG] ...", "[Bug][sglang] ..." as an issue form's first line
+_FORM = re.compile(r"^\s*(\[(?:bug|BUG|Bug)\][^\n]*)$")
+# "<title> · Issue #N · owner/repo", "<title> · Pull Request #N · owner/repo"
+_PAGE = re.compile(
+    r"^\s*(?P<title>\S.*?)\s+·\s+(?P<kind>issue|pull request|pr|discussion)\s+#\d+\s+·\s+"
+    r"(?P<repo>[\w.-]+/[\w.-]+)\s*$",
+    re.I,
+)
+_SAVED_TITLE = re.compile(r"^\s*#\s+(\S.*)$")
+_UNDER_HEADER = 3  # a saved header's title line may follow a "labels: ..." line or two
+
+
+def _title(line: LogLine, text: str, shape: str, repo: str | None, pull: bool) -> Title:
+    own = _QUOTED.sub(" ", _MESSAGE.sub(" ", text))  # names in the error's words are not read
+    return Title(line.source, line.lineno, text, shape, repo, pull, methods_in(own),
+                 tuple(d for d, _ in drafts_in(text)), tuple(_RELEASE.findall(text)), guard(text))  # fmt: skip
+
+
+class TitleReader:
+    """Fed every line of a text in order; ``titles`` are the thread titles it holds and
+    ``drafts`` the draft checkpoints its other lines name."""
+
+    def __init__(self) -> None:
+        self._header: tuple[str, int, str, bool] | None = None  # source, lineno, repo, pull
+        self._seen: set[str] = set()  # sources whose first non-blank line was read
+        self.titles: list[Title] = []
+        self.drafts: list[DraftMention] = []
+
+    def feed(self, line: LogLine) -> Title | None:
+        """The title this line is, if it is one (else its draft names, kept in ``drafts``)."""
+        text = line.raw.rstrip("\n")
+        found = self._read(line, text)
+        if found is not None:
+            self.titles.append(found)
+            return found
+        for draft, method in drafts_in(line.text):
+            apart = set_apart(line.text) or line.quoted
+            self.drafts.append(DraftMention(line.source, line.lineno, draft, method, apart))
+        return None
+
+    def _read(self, line: LogLine, text: str) -> Title | None:
+        first = line.source not in self._seen and bool(text.strip())
+        if first:
+            self._seen.add(line.source)
+        if (header := saved_header(text)) is not None:
+            self._header = (line.source, line.lineno, header[0], header[1])
+            return None
+        if (page := _PAGE.match(text)) is not None:
+            pull = page.group("kind").lower() != "issue"
+            return _title(line, page.group("title"), "page", page.group("repo"), pull)
+        under = self._header
+        if under is not None and under[0] == line.source and 0 < line.lineno - under[1] <= _UNDER_HEADER:
+            if (saved := _SAVED_TITLE.match(text)) is not None:
+                self._header = None
+                return _title(line, saved.group(1).strip(), "saved", under[2], under[3])
+        if first and (form := _FORM.match(text)) is not None:
+            return _title(line, form.group(1).strip(), "form", None, False)
+        return None
