@@ -15,7 +15,9 @@ disagree, or the input holds more than one crash the cut copy could end in.
 An error named in prose (an issue's title, a sentence quoting it: ``assemblers/mention.py``)
 beside the crash it names is that crash told again: it is dropped. Beside other crashes it is
 the thread's history, a warning; in a run with no crash printed, a sentence naming it is the
-reporter's word that the run died so: the root cause (a title only labels the thread).
+reporter's word that the run died so: the root cause. So is a bug report's title when no
+sentence names an error (the title is then the only word on how the run died); a feature
+request's or an RFC's title names an error to handle, never one the run died of.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.crash import Crash, CrashKind, Frame
 from spectrace.assemblers.faultdump import cut_header
-from spectrace.assemblers.mention import SENTENCE
+from spectrace.assemblers.mention import SENTENCE, TITLE
 from spectrace.assemblers.tb_lines import TB_START
 from spectrace.assemblers.tracebacks import CUT_TYPE
 from spectrace.incident_causes import STATED_GAP
@@ -87,12 +89,14 @@ def _tells(mention: Crash, crash: Crash) -> bool:
 
 def settle_mentions(run: list[Incident]) -> None:
     """Mentions of one run: root causes when the run printed no crash and a sentence names
-    the error, else warnings that are nobody's cause or consequence."""
+    the error (a bug report's title when no sentence does), else warnings that are nobody's
+    cause or consequence."""
     printed = any(i.root_cause and not i.mentioned for i in run)
+    told = SENTENCE if any(i.mentioned == SENTENCE for i in run) else TITLE
     for incident in run:
         if incident.mentioned is None:
             continue
-        incident.root_cause = not printed and incident.mentioned == SENTENCE
+        incident.root_cause = not printed and incident.mentioned == told
         if not incident.root_cause:
             incident.severity = "warning"
 

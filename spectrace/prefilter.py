@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - depends on the platform wheel
 STRUCTURAL_LITERALS: tuple[bytes, ...] = (
     b"Traceback",
     b'File "',
+    b'.py", line ',  # a frame line whose start a copy cut off (assemblers/traceback_record.py)
     b"Fatal Python error",
     b"Current thread 0x",
     b"Error",

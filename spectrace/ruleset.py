@@ -26,7 +26,7 @@ SCOPES = ("line", "exception", "both")
 _BENIGN_KEYS = {"id", "pattern", "note", "enabled"}
 _CRASH_KEYS = {
     "id", "pattern", "kind", "exception_type", "class", "severity", "collateral", "hint",
-    "hints", "scope", "levels", "dialects", "literals", "enabled", "note",
+    "hints", "scope", "levels", "dialects", "literals", "enabled", "note", "prose",
 }  # fmt: skip
 
 
@@ -82,6 +82,9 @@ class CrashRule:
     levels: tuple[str, ...] = ()  # "ERROR", "CRITICAL", "none" (no level printed); () = any
     dialects: tuple[str, ...] = ()
     literals: tuple[bytes, ...] = ()  # prefilter literals that every match contains
+    # matches only an error a title or a sentence names (assemblers/mention.py), never a
+    # printed line: an exception type mid-line in a log record is that record's own wording
+    prose: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +233,7 @@ def _crash(name: str, rule: dict[str, Any], user: bool) -> CrashRule:
         collateral=_get(name, rule, "collateral", bool, False), hints=hints, scope=scope,
         levels=_strings(name, rule, "levels"), dialects=_strings(name, rule, "dialects"),
         literals=tuple(lit.encode() for lit in literals),
+        prose=_get(name, rule, "prose", bool, False),
     )  # fmt: skip
 
 

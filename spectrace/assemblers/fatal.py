@@ -93,13 +93,16 @@ class FatalMatcher:
             if rule.levels and (line.level or "none") not in rule.levels:
                 continue
             m = self._search(rule.id, rule.pattern, text, line)
-            if m is not None:
-                crash = _line_crash(rule, m, line)
-                # a catch-all line rule ("Type: message" at error level) yields to a classifier
-                crash = self.classify(crash) if rule.scope == "line" else crash
-                at: int = m.start()  # type: ignore[attr-defined]
-                said = mentioned(line, text, at)
-                return crash if said is None else _as_mention(crash, said, text[at:])
+            if m is None:
+                continue
+            at: int = m.start()  # type: ignore[attr-defined]
+            said = mentioned(line, text, at)
+            if said is None and rule.prose:
+                continue  # a printed line's own words, not a report naming its error
+            crash = _line_crash(rule, m, line)
+            # a catch-all line rule ("Type: message" at error level) yields to a classifier
+            crash = self.classify(crash) if rule.scope == "line" else crash
+            return crash if said is None else _as_mention(crash, said, text[at:])
         return None
 
     def stamp_from_tail(self, crash: Crash) -> Crash:

@@ -20,13 +20,16 @@ MENTION_HINT = (
     "Only named in prose (an issue title or a sentence), not printed by a process: the text "
     "reports this error but shows no traceback or log line of it."
 )
-TITLE, SENTENCE = "title", "sentence"  # where the error was named
+# where the error was named: a bug report's title, a sentence, or the title of a feature
+# request, RFC or roadmap (it names an error to handle, not one the run died of)
+TITLE, SENTENCE, PLAN = "title", "sentence", "plan"
 # "# Server dies ...", "[Bug]: ...", "# [Bug] ...": the title lines of issue forms
 _TITLE = re.compile(
     r"\s*(?:#{1,6}\s+\S|\[(?:bug|feature|usage|performance|installation|doc|docs|rfc|misc|"
     r"new model|question|help wanted|hardware|roadmap)\]:?\s)",
     re.IGNORECASE,
 )
+_PLAN = re.compile(r"[\s#]*\[(?:feature|rfc|roadmap|doc|docs)\]", re.IGNORECASE)
 # ``RuntimeError: `` / ``torch.AcceleratorError: `` in front of what a rule matched
 _TYPE_BEFORE = re.compile(r"(?:[A-Za-z_][\w.]*(?:Error|Exception):\s*)+$")
 _LIST_MARK = re.compile(r"\s*(?:[-*+>]\s+|\d{1,3}[.)]\s+)*")
@@ -57,7 +60,7 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
     if is_log_line(line):
         return None
     if _TITLE.match(text):
-        return Mention(TITLE, "")
+        return Mention(PLAN if _PLAN.match(text) else TITLE, _closing(text[:start]))
     head = text[:start]
     typed = _TYPE_BEFORE.search(head)
     if typed is not None:
@@ -67,6 +70,12 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
         return Mention(SENTENCE, close) if _quoted(head[:-1], text[start:], close) else None
     # unquoted: "the server dies with CUDA error: ..."
     return Mention(SENTENCE, "") if _sentence(head, words=4, small=2) else None
+
+
+def _closing(head: str) -> str:
+    """The quote that closes an error a title quotes (``reports “AttributeError: ...”``)."""
+    head = head[: m.start()] if (m := _TYPE_BEFORE.search(head)) is not None else head
+    return _QUOTES.get(head[-1:], "") if head else ""
 
 
 def clip(message: str, close: str) -> str:

@@ -34,6 +34,9 @@ MAX_MESSAGE_LINES = 40
 CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrapped
 # ",in" without its space: a terminal copy that joined a line wrapped after the comma
 FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), ?in (?P<func>.*)$')
+# A frame line a copy cut at its start (``/lib/python3.10/.../parameter.py", line 216, in f``):
+# the pasted traceback begins there; the file's end, its line and function are whole.
+HEAD_CUT_FRAME = re.compile(r'\s*(?P<file>[\w./\\~-]*\.py)\\?", line (?P<line>\d+), ?in (?P<func>\S.*)$')
 
 
 class State(Enum):
@@ -215,7 +218,7 @@ def mid_record(line: LogLine, frame: re.Match[str]) -> Record:
     comma): the frames are the crash; the header was cut off. A frame line is indented by two."""
     start = frame_of(frame)
     indent = max(len(line.text) - len(line.text.lstrip()) - 2, 0)
-    if FRAME.match(line.text):
+    if FRAME.match(line.text) or HEAD_CUT_FRAME.match(line.text):
         rec = Record(CrashKind.TRACEBACK, line, None, State.FRAMES, line.group, indent=indent)
     else:
         rec = Record(CrashKind.FAULTHANDLER, line, None, State.FAULT, indent=indent)

@@ -17,6 +17,7 @@ from spectrace.assemblers.tb_lines import SHELL_DEATH, announces, parse_exceptio
 from spectrace.assemblers.traceback_record import CUT_TYPE as CUT_TYPE
 from spectrace.assemblers.traceback_record import (
     FRAME,
+    HEAD_CUT_FRAME,
     MAX_LINES,
     Record,
     State,
@@ -218,6 +219,8 @@ class TracebackAssembler:
         idx = tb_start(text)
         fault = starts_dump(text)
         frame = FRAME.match(text) or FAULT_FRAME.match(text)
+        if frame is None and line.stream not in self._open:  # a paste that begins mid-line
+            frame = HEAD_CUT_FRAME.match(text)
         if idx < 0 and not fault and not frame:
             return False
         if line.stream in self._open:

@@ -1,0 +1,164 @@
+"""Crashes a thread reports only in words, or in a GPU runtime's own wording, are never lost.
+
+An exception named mid-sentence ("The server crashes with ValueError: ..."), one named only in a
+bug report's title (any language, any quotes), ggml's ``ROCm error: ...`` / ``MUSA error: ...``
+and TensorRT's ``Error Code 1: Cuda Runtime (...)`` are crashes; a feature request's title, a
+printed log line that names an exception in its own words and a sentence naming no error are
+not. The lines are ours.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import roots, run
+
+from spectrace.triage import judge
+
+LAUNCH = "python -m sglang.launch_server --model-path org/m --speculative-algorithm EAGLE"
+TRACEBACK = [
+    "Traceback (most recent call last):",
+    '  File "/srv/sglang/srt/managers/scheduler.py", line 2101, in event_loop_normal',
+    "    result = self.run_batch(batch)",
+    "KeyError: 'req_pool_idx'",
+]
+
+
+def test_an_exception_named_mid_sentence_is_the_root_cause(tmp_path: Path) -> None:
+    lines = [
+        "Motivation",
+        "",
+        "The server crashes with ValueError: Found NaN in the draft logits when a request "
+        "reuses a cached prefix. It happens every time.",
+    ]
+    [root] = roots(run(tmp_path, lines))
+    assert (root.exception_type, root.mentioned) == ("ValueError", "sentence")
+    assert root.message.startswith("Found NaN in the draft logits")
+
+
+def test_an_exception_only_in_a_bug_title_is_the_root_cause(tmp_path: Path) -> None:
+    lines = [
+        "# [Bug]: 双机部署压测时服务崩溃，报“AttributeError: 'int' object has no attribute 'size'”",
+        "",
+        "Please attach the full traceback and the launch script.",
+    ]
+    analysis = run(tmp_path, lines)
+    [root] = roots(analysis)
+    assert (root.exception_type, root.mentioned) == ("AttributeError", "title")
+    assert root.message == "'int' object has no attribute 'size'"  # the closing quote ends it
+    assert int(judge(analysis).exit_code) == 1
+
+
+def test_a_title_beside_a_sentence_naming_another_error_yields_to_the_sentence(
+    tmp_path: Path,
+) -> None:
+    lines = [
+        "# [Bug] EAGLE decode fails with RuntimeError: shape mismatch in verify",
+        "",
+        "After the upgrade the scheduler dies with CUDA error: an illegal memory access was "
+        "encountered on rank 0.",
+    ]
+    analysis = run(tmp_path, lines)
+    [root] = roots(analysis)
+    assert (root.crash_class, root.mentioned) == ("cuda_illegal_memory", "sentence")
+    [title] = [i for i in analysis.incidents if i.mentioned == "title"]
+    assert (title.root_cause, title.severity) == (False, "warning")
+
+
+def test_a_title_beside_its_printed_traceback_is_one_crash(tmp_path: Path) -> None:
+    lines = ["# [Bug] scheduler dies with KeyError: 'req_pool_idx' under EAGLE", "", *TRACEBACK]
+    analysis = run(tmp_path, lines)
+    assert [(i.exception_type, i.mentioned) for i in roots(analysis)] == [("KeyError", None)]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "# [Feature]: recover from RuntimeError: CUDA error: out of memory during draft capture",
+        "[RFC]: surface ValueError: bad draft config at start-up instead of later",
+    ],
+)
+def test_a_feature_request_title_names_no_crash(tmp_path: Path, title: str) -> None:
+    analysis = run(tmp_path, [title, "", LAUNCH])
+    assert roots(analysis) == []
+    assert int(judge(analysis).exit_code) == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "12.34.056.789 E ROCm error: an illegal memory access was encountered",
+        "MUSA error: an illegal memory access was encountered",
+        "[04/09/2026-16:36:11] [TRT] [E] 1: [cudaResources.cpp::~ScopedCudaEvent::24] Error Code 1: "
+        "Cuda Runtime (an illegal memory access was encountered)",
+    ],
+)
+def test_other_gpu_runtimes_illegal_access_is_a_fatal_crash(tmp_path: Path, line: str) -> None:
+    lines = ["build done from commit 0123abc", "```", line, "/src/ggml-cuda.cu:106: ROCm error", "```"]
+    [root] = roots(run(tmp_path, lines))
+    assert (root.crash_class, root.severity) == ("cuda_illegal_memory", "fatal")
+
+
+def test_ggml_out_of_memory_on_rocm_is_an_oom(tmp_path: Path) -> None:
+    [root] = roots(run(tmp_path, ["12.34.056.789 E ROCm error: out of memory"]))
+    assert root.crash_class == "cuda_oom"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "INFO 03-12 10:00:01 [engine.py:120] Retrying the request after ValueError: timed out",
+        "2026-03-12 10:00:01 WARNING the loader hit KeyError: 'lm_head' and used the default",
+        "[rank0]: warmup saw RuntimeError: retry 1 of 3, continuing",
+        "We should raise a clearer message than ValueError here.",  # no message: not a report
+        "the docs say `AttributeError` is raised when the draft has no head",
+    ],
+)
+def test_printed_lines_and_sentences_naming_no_error_are_no_crash(
+    tmp_path: Path, line: str
+) -> None:
+    analysis = run(tmp_path, [line, "", LAUNCH])
+    assert roots(analysis) == [], line
+
+
+def test_a_traceback_pasted_from_the_middle_of_a_frame_line_is_a_crash(tmp_path: Path) -> None:
+    lines = [
+        "> And got this error:",
+        ">",
+        "> ```shell",
+        '> /lib/python3.10/site-packages/sglang/srt/layers/linear.py", line 216, in load_weight',
+        ">",
+    ]
+    [root] = roots(run(tmp_path, lines, name="thread.md"))
+    assert root.exception_type == "Traceback"  # its exception line was never pasted
+    assert [f.function for f in root.frames] == ["load_weight"]
+
+
+def test_a_frame_line_wrapped_inside_a_traceback_stays_one_crash(tmp_path: Path) -> None:
+    lines = [
+        TRACEBACK[0],
+        '  File "/srv/sglang/srt/managers/very/long/path/that/the/terminal/',
+        'wrapped/scheduler.py", line 2101, in event_loop_normal',
+        "    result = self.run_batch(batch)",
+        TRACEBACK[-1],
+    ]
+    [root] = roots(run(tmp_path, lines))
+    assert root.exception_type == "KeyError" and len(root.frames) == 1
+
+
+def test_prose_naming_a_file_and_line_is_no_crash(tmp_path: Path) -> None:
+    lines = ['The check lives in parameter.py", line 216 of the loader, see below.', LAUNCH]
+    assert roots(run(tmp_path, lines)) == []
+
+
+def test_tensorrt_and_trtllm_reporting_one_illegal_access_are_one_crash(tmp_path: Path) -> None:
+    stamp = "[03/10/2026-08:30:05] [TRT] [E] [defaultAllocator.cpp::deallocate::60]"
+    lines = [
+        f"{stamp} Error Code 1: Cuda Runtime (an illegal memory access was encountered)",
+        "[TensorRT-LLM][ERROR] tensorrt_llm::common::TllmException: [TensorRT-LLM][ERROR] CUDA "
+        "runtime error in ::cudaFreeAsync(ptr, stream): an illegal memory access was encountered "
+        "(/src/cpp/tensorrt_llm/runtime/bufferManager.cpp:120)",
+    ]
+    [root] = roots(run(tmp_path, lines))
+    assert root.crash_class == "cuda_illegal_memory"
