@@ -720,6 +720,25 @@ CASES = {
         "For the record, this happened on our old v0.5.3 image:", "```", *SGL_CRASH, "```",
         number=41320,
     ), want("EAGLEWorker", decide=False)),
+    "acme/SpecTrainer: draft training crash (no server) under an EAGLE3 title": (thread(
+        "acme/SpecTrainer", "[Bug] Falcon-Orbit-32B-EAGLE3 training OOM", "2025-10-01",
+        "Training the EAGLE3 draft:", "```", "Traceback (most recent call last):",
+        "  File \"/workspace/SpecTrainer/scripts/train_eagle3.py\", line 310, in <module>",
+        "    main()",
+        "  File \"/workspace/SpecTrainer/spectrainer/core/eagle3.py\", line 145, in forward",
+        "    hidden = self.draft_model(input_ids)",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "```",
+        number=40,
+    ), NONE),
+    "acme/ModelOptimizer: an export tool's crash under an MTP-for-vLLM title": (thread(
+        "acme/ModelOptimizer", "[Bug] exporting an MTP head for vLLM fails", "2026-01-10",
+        "```", "Traceback (most recent call last):",
+        "  File "
+            "\"/opt/venv/lib/python3.12/site-packages/modelopt/torch/export/unified_export_hf.py\","
+            " line 512, in export_hf_checkpoint",
+        "    _export_mtp(model)", "AssertionError: mtp layer count mismatch", "```",
+        number=700,
+    ), NONE),
 }  # fmt: skip
 
 
