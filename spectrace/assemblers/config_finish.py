@@ -40,6 +40,13 @@ _SGLANG_NAMES = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE3", "NEXTN": "NEXTN", "STANDA
 # the prose reason's words first: every reader that ranks prose below a line of the run
 # (path_gather._settled, the evidence order) ranks the title's verdict alike
 TITLE_REASON = f"{PROSE_REASON} (the thread's title)"
+# a writer's sentence saying the run serves or loads a draft ("We serve X with org/X-EAGLE3 as
+# the draft model", "I load the Qwen3-8B-EAGLE3 draft"): a checkpoint named otherwise (a link
+# list, an ls listing, a table row) is no claim
+_SERVES = re.compile(
+    r"(?i)^(?![\s>|$]).*\b(?:I|we|our)\b.*\b(?:serv(?:e|es|ed|ing)|run(?:s|ning)?|ran|us(?:e|es|ed|ing)|"
+    r"load(?:s|ed|ing)?|launch(?:es|ed|ing)?|deploy(?:s|ed|ing)?)\b"
+)
 
 
 class ConfigFinish(ConfigFacts):
@@ -83,11 +90,11 @@ class ConfigFinish(ConfigFacts):
         self._drop_disagreeing()
         self._bare_release()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
-        title = self._title_claim()
-        stated = title is not None or self._enabled
+        claims = self._claims()  # the title's algorithm, drafts a sentence says the run serves
+        stated = bool(claims) or self._enabled
         said = [(name, line) for name, line in self._named  # a set-aside line's OFF is its own
                 if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)]
-        said = [title, *said] if title is not None else said
+        said = [*claims, *said]
         named = one_family([name for name, _ in said])
         if (
             named is not None
@@ -96,8 +103,8 @@ class ConfigFinish(ConfigFacts):
         ):
             line = next(line for name, line in said if name == named)
             self._set("named_algorithm", named, line, "prose")
-            # the title names this family (maybe less specifically: "eagle" beside prose's EAGLE3)
-            self._title_said = title is not None and one_family([title[0], named]) is not None
+            # a claim names this family (maybe less specifically: "eagle" beside prose's EAGLE3)
+            self._title_said = any(one_family([name, named]) is not None for name, _ in claims)
             self._trtllm_prose(named, line)
         self._tested_algorithm()
         if self._machinery is not None and "speculative_algorithm" not in self._config.flags:
@@ -145,6 +152,21 @@ class ConfigFinish(ConfigFacts):
             self._config.engine = "trtllm"
             self._set("speculative_config.method", method, line, "prose")
 
+    def _claims(self) -> list[tuple[str, LogLine]]:
+        """What states the run's algorithm besides a sentence saying it was on: the thread's
+        title, and a draft checkpoint a writer's sentence says the run serves or loads."""
+        title = self._title_claim()
+        if self._config.engine not in (None, "sglang") or not self._about:
+            return [title] if title is not None else []
+        drafts = [(name, line) for d in self._titles.drafts if not d.apart
+                  and (name := self._sglang_name(d.method)) is not None
+                  and (line := self._line_at(d.source, d.lineno)) is not None
+                  and not line.quoted and not line.headed and _SERVES.search(line.text)]  # fmt: skip
+        return ([title] if title is not None else []) + drafts
+
+    def _line_at(self, source: str, lineno: int) -> LogLine | None:
+        return next((ln for ln in self._lines if (ln.source, ln.lineno) == (source, lineno)), None)
+
     def _title_claim(self) -> tuple[str, LogLine] | None:
         """The one SGLang algorithm the thread's title names as its run's (``thread_title``:
         not set apart on the title itself), in a text about sglang or filed on its tracker;
@@ -158,7 +180,7 @@ class ConfigFinish(ConfigFacts):
             if tracker not in (None, "sglang") or not (self._about or tracker == "sglang"):
                 continue  # another framework's thread, or a text nothing places on sglang
             spelled = [self._sglang_name(method) for method in title.run_methods()]
-            line = next((ln for ln in self._lines if (ln.source, ln.lineno) == (title.source, title.lineno)), None)
+            line = self._line_at(title.source, title.lineno)
             if None in spelled or line is None:
                 return None
             if (forced := FORCED_V2_MODEL.search(title.text)) is not None:  # the served model's hook
@@ -204,15 +226,20 @@ class ConfigFinish(ConfigFacts):
         named = self._spec_said or self._omitted or any(name != "OFF" for name, _ in self._named)
         evidence = config_evidence(self._config.flags, self._config.server_args, self._dump_line,
                                    bounds, None if named else self._plain)  # fmt: skip
-        return [self._from_title(e) for e in evidence] if self._title_said else evidence
+        return [self._shown(e) for e in evidence]
 
-    def _from_title(self, evidence: Evidence) -> Evidence:
-        """A verdict resting on the title's algorithm shows the title line, and says so."""
-        title = self._config.flags.get("named_algorithm")
-        if title is None or (evidence.source, evidence.lineno) != (title.source, title.lineno):
+    def _shown(self, evidence: Evidence) -> Evidence:
+        """A verdict resting on an algorithm the text names shows the line that names it (the
+        title's says so), not a stub of the algorithm."""
+        named = self._config.flags.get("named_algorithm")
+        where = (evidence.source, evidence.lineno)
+        if named is None or where != (named.source, named.lineno) or not evidence.reason.startswith(PROSE_REASON):
             return evidence
-        line = next(ln for ln in self._lines if (ln.source, ln.lineno) == (title.source, title.lineno))
-        reason = evidence.reason.replace(PROSE_REASON, TITLE_REASON, 1)
+        line = self._line_at(*where)
+        if line is None:
+            return evidence
+        titled = any((t.source, t.lineno) == where for t in self._titles.titles)
+        reason = evidence.reason.replace(PROSE_REASON, TITLE_REASON, 1) if titled else evidence.reason
         return replace(evidence, text=trim(line.raw), reason=reason)
 
     def _eagle_knobs(self) -> bool:

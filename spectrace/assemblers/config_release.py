@@ -15,7 +15,13 @@ from spectrace.assemblers.config_state import ConfigState
 from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.post_dates import post_date, yearless_post
 from spectrace.assemblers.run_config import Evidence, trim
-from spectrace.assemblers.sglang_eras import Version, era_before, newest_at, version_text
+from spectrace.assemblers.sglang_eras import (
+    Version,
+    era_before,
+    newest_at,
+    parse_release,
+    version_text,
+)
 from spectrace.assemblers.sglang_version import (
     about_sglang,
     bare_releases,
@@ -141,9 +147,17 @@ class ConfigReleases(ConfigState):
         if not self._about or self._config.engine not in (None, "sglang"):
             return
         one = len(self._bare | self._bare_other) == 1
-        named = self._bare if one else self._failing  # several: the broken one
+        named = self._bare if one else self._failing or self._title_release()  # several: the broken one
         if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
             self._adopt_sglang(next(iter(named)))
+
+    def _title_release(self) -> set[Version]:
+        """The one bare release the thread's titles name ("... on DeepSeek-V4 (v0.5.14)"), when
+        the title itself sets nothing apart and no line names it as good or fixed: the release
+        the report is about, beside others its prose names ("fixes from v0.5.12 are included")."""
+        named = {parse_release(r) for t in self._titles.titles if t.apart is None for r in t.releases}
+        named.discard(None)
+        return {r for r in named if r in self._bare and r not in self._bare_other} if len(named) == 1 else set()  # type: ignore[misc]
 
     def _adopt_sglang(self, release: Version) -> None:
         """The run is sglang at ``release``: its version, era and the era table's own row."""

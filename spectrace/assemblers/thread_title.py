@@ -129,7 +129,7 @@ _RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)?(?:\.?post\d+|rc\d+)?
 # the writer's next clause), and quoted or backticked text
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”")
 _MESSAGE = re.compile(
-    r"\b\w*(?:Error|Exception|Fault|(?i:assert(?:ion)?(?:error)?))\b:?\s.*?(?=\s(?i:when|while|"
+    r"(?:\b\w*(?:Error|Exception|Fault)\b:|\b(?i:assert(?:ion)?(?:error)?)\b:?)\s.*?(?=\s(?i:when|while|"
     r"with|during|after|using|on|for|in)\s|[,;(]|$)"
 )
 # code in a title: "derive enable_eagle from SpeculativeAlgorithm.is_eagle()", "f() returns"

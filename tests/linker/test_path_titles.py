@@ -98,3 +98,25 @@ def test_another_frameworks_title_names_no_sglang_worker(tmp_path: Path) -> None
              "someone · description · 2025-09-20", *vllm_crash]  # fmt: skip
     path = _path(tmp_path, lines)
     assert path.framework != "sglang" and path.worker_class not in ("EAGLEWorker", "EAGLEWorkerV2")
+
+
+def test_the_release_the_title_names_is_the_runs_beside_older_ones_in_prose(tmp_path: Path) -> None:
+    lines = _thread("[Bug] watchdog timeout with HiCache + EAGLE (v0.5.14)", "2026-07-01",
+                    "We run EAGLE with HiCache; the eviction fixes from v0.5.12 are already in.")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+
+
+def test_a_draft_the_writer_says_the_run_serves_names_the_family(tmp_path: Path) -> None:
+    said = "We serve org/Orbit-32B with org/Orbit-32B-EAGLE3 as the draft model."
+    path = _path(tmp_path, _thread("[Bug] crash after 200 requests", "2025-09-20", said))
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    shown = [e for e in path.evidence if e.lineno == 5]
+    assert shown and said in shown[0].text  # the sentence itself, not a stub of the algorithm
+
+
+def test_a_draft_in_a_listing_or_a_plan_names_nothing(tmp_path: Path) -> None:
+    for said in ("$ ls /models", "Orbit-32B  Orbit-32B-EAGLE3  Orbit-32B-FP8",
+                 "We plan to publish org/Orbit-32B-EAGLE3 next month."):  # fmt: skip
+        path = _path(tmp_path, _thread("[Bug] crash after 200 requests", "2025-09-20", said))
+        assert path.worker_class is None and not path.conditional, said
