@@ -42,7 +42,7 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
     r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
-    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator)(?![\w./-])"
+    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
@@ -59,7 +59,8 @@ _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
              "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
              "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
-             "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC"}  # fmt: skip
+             "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC",
+             "mlpspeculator": "MLP_SPECULATOR"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,11 @@ _OTHER_RUN = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|passed|separate|comparison|compared|baseline|staging"
     r"|used to|fixed|unlike|same (?:crash|bug|error|issue) as|not supported|unsupported"
     r"|\b(?:faster|slower|better|worse) than\b|\bplain beam\b|\broadmap\b|\bplan(?:s|ned)?\b"
-    r"|\bremoved\b|\bunrelated\b|\bexample\b|\breadme\b"
+    r"|\bremov(?:e|ed|es|ing)\b|\bdeprecat\w*|\bunrelated\b|\bexample\b|\breadme\b"
+    # a counterfactual or an instruction ("if you were using MTP you would see", "how to check")
+    r"|\bif (?:you|we|I|it) (?:were|had|was)\b|\byou(?:'d| would) (?:see|get|have)\b"
+    r"|\bhow to (?:check|enable|use|verify|tell|configure|set|turn)\b|\bexplain\w*"
+    r"|\bmodel[ -]?cards?\b|\brecommend\w*|\bplainly\b"  # a card's advice, a plain run
     r"|n't support|no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment"
     r"|tensor)|not using|not use|don'?t use|do not use)\b"
 )
@@ -134,8 +139,13 @@ _CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")
 _LABELS = re.compile(r"\s*labels?\s*:", re.I)
 # a line that asks or suggests rather than reports (a question mark ends its sentence)
 _ASKED = re.compile(r"(?i)\?(?:\s|$)|\b(?:try|trying|suggest\w*|should|could you|maybe)\b")
-_OFF_BEFORE = re.compile(r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$")
-_OFF_AFTER = re.compile(r"(?i)\s*(?:is |was )?(?:disabled|off|turned off)\b")
+_OFF_BEFORE = re.compile(
+    r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$"
+    r"|(?:关闭|关掉|禁用|不开启?|不启用|不使用|不用|没有|未开启|未启用|去掉|无)\s*$"  # zh: off / without
+)
+_OFF_AFTER = re.compile(
+    r"(?i)\s*(?:is |was )?(?:disabled|off|turned off)\b|\s*(?:已)?(?:关闭|关掉|禁用)"
+)
 
 
 def frame_sites(frames: Iterable[StackFrame]) -> list[BaseSite]:

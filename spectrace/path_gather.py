@@ -7,6 +7,7 @@ what this gathers)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
@@ -39,8 +40,9 @@ from spectrace.path_mentions import (
     named_families,
 )
 from spectrace.path_missing import frames_engine, method_evidence
-from spectrace.path_named import named_family_evidence
+from spectrace.path_named import named_family_evidence, other_program
 from spectrace.path_unnamed import other_workers
+from spectrace.path_v0 import v0_proposer
 from spectrace.stacks.pasted import PastedDump
 
 
@@ -58,9 +60,11 @@ def _loops_decide(
     flag = config.flags.get("speculative_algorithm")
     if flag is not None and (flag.origin == "server_args" or flag.value is not None):
         return str(flag.value).upper() in EAGLE_FAMILY
+    named = config.flags.get("named_algorithm")  # stated as the run's: its era's condition
+    if named is not None and not eagle_family(str(named.value)):
+        return False  # the text names STANDALONE, NGRAM, DSPARK...: the loops' vote is EAGLE's
     if any(e.points_to in ("v1", "v2") for e in config.path_evidence):
         return True
-    named = config.flags.get("named_algorithm")  # stated as the run's: its era's condition
     if named is not None and eagle_family(str(named.value)) and any(
         e.condition and e.reason.startswith(PROSE_REASON) for e in config.path_evidence
     ):
@@ -130,7 +134,9 @@ def path_evidence(
     era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
     loops = _loops_decide(config, own + ranks + pasted, load, era)
     when = incident.first_seen.ts  # the code that crashed is no newer than its day
-    newest = newest_at(when.date()) if when is not None and config.engine != "vllm" else None
+    shown = config.flags.get("text_day")  # else the thread's post day (a paste without stamps)
+    day = when.date() if when is not None else date.fromisoformat(str(shown.value)) if shown else None
+    newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine)
     evidence = frame_votes(own, loops, era, newest, unnamed)
@@ -162,6 +168,8 @@ def path_evidence(
         if not based:  # a vLLM run's method named only in words
             engine = frames_engine(evidence) or engine_of(incident, config)
             named = [] if _plain_vllm_launch(config) else named_families(incident, mentions, since)
+            if other_program([sf.frame.file for sf in own + ranks]):
+                named = []  # a converter's / loader's crash: no server ran
             backend = config.flags.get("backend")  # trtllm-build, --backend trt
             flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
                 backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
@@ -169,6 +177,7 @@ def path_evidence(
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
+    evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence

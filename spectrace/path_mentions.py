@@ -25,11 +25,14 @@ from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
+from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.vllm_stated import HEADING_LITERALS, heading_aside
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import BaseSite, family_words, is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
+from spectrace.path_titles import TitleWords, title_words
 
 KIND = "file named in the text"
 CLASS_KIND = "class named in the text"
@@ -40,6 +43,18 @@ BASE_KIND = "proposer base file named in the text"
 FAMILY_KIND = "family named in the text"
 THREAD_KIND = "thread header"
 THREAD_MARK = "thread:"  # named_families' entry for the framework a thread header names
+REQUEST_KIND = "feature request, plan or docs thread"
+RELEASE_KIND = "release named in the title"
+RELEASE_MARK = "release:"  # named_families' entry for the release a title names
+# a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
+# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
+_REQUEST = re.compile(
+    r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
+    r"|docs?|documentation)\b"
+    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
+)
+_REQUEST_LITERALS = ("[Feature", "[feature", "[FEATURE", "[RFC", "[Roadmap", "[Proposal", "[Doc",
+                     "feature request", "Feature Request", "feature-request", "RFC")  # fmt: skip
 # family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
 # in every frame line of a worker file, and would fill the config lines of a long log)
 _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
@@ -49,7 +64,9 @@ _FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLA
                     "Lookahead", "LookAhead", "lookAhead", "Look-ahead", "Arctic ",
                     "arctic_speculator", "arctic speculator",
                     "medusa ", "lookahead ",  # lower case only before a blank: not a path
-                    "_mtp ", "_mtp`", "_mtp,")  # fmt: skip  (vLLM's model-named MTP methods)
+                    "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
+                    "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
+                    "mlp_speculator ")  # fmt: skip
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
 WRAPPER_CONDITION = (
@@ -152,7 +169,9 @@ def mention_literals() -> tuple[bytes, ...]:
     names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
-    return tuple(name.encode() for name in names + dotted + classes + list(_FAMILY_LITERALS))
+    words = list(_FAMILY_LITERALS) + list(_REQUEST_LITERALS)
+    found = tuple(name.encode() for name in names + dotted + classes + words)
+    return found + HEADING_LITERALS
 
 
 @cache
@@ -171,15 +190,22 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     """Every known worker file the lines name with a line number, in a line that is not a
     diff, a link or talk about changing code."""
     out: list[Mention] = []
+    titles = TitleReader()
+    aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
+        aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
+        if (title := title_words(titles, line)) is not None:  # the shared title reader's words
+            out += _title_mentions(line, shown, title)
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
+        if _REQUEST.search(line.text):  # the thread asks for a feature: no run's family
+            out.append(Mention(line.source, line.lineno, shown, "", _FAMILY_ROW, REQUEST_KIND))
         if (engine := header_engine(line.text)) is not None:
             out.append(Mention(line.source, line.lineno, shown, engine, _FAMILY_ROW, THREAD_KIND))
-        if not _diff_line(line.text):  # a diff's removed or added line is no run's method
+        if title is None and not _diff_line(line.text) and not aside[line.source]:
             out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(family_words(line.text))]  # fmt: skip
         if any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
@@ -194,6 +220,20 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
     return out
+
+
+def _title_mentions(line: LogLine, shown: str, title: TitleWords) -> list[Mention]:
+    """A title's families (FAMILY_KIND) and releases (RELEASE_KIND, named ``<engine>:<x>``)."""
+    out = [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
+           for family in title.families]  # fmt: skip
+    if title.engine is not None and len(title.releases) == 1:  # one release: the run's
+        name = f"{title.engine}:{title.releases[0].removeprefix('v')}"
+        out.append(Mention(line.source, line.lineno, shown, name, _FAMILY_ROW, RELEASE_KIND))
+    return out
+
+
+# kinds that name no worker file: they never vote on their own
+_NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND)
 
 
 # a line that puts the file or class it names in another run, report or setup
@@ -252,14 +292,19 @@ def named_families(
     incident: Incident, mentions: Sequence[Mention], since: int
 ) -> list[tuple[str, str, int, str]]:
     """(family, source, line, text) of each family word in the incident's run; then
-    (``thread:<framework>``, ...) for the thread header its file starts with, if any."""
+    (``thread:<framework>``, ...) for the thread header its file starts with, if any. None in
+    a feature-request or RFC thread: its words name the family asked for, not the one that ran."""
     source = incident.first_seen.source
+    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
+        return []
     words = [(m.name, m.source, m.lineno, m.text) for m in mentions
              if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
     headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
     engine = thread_engine(m.text for m in headers)
+    releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
+                if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
     return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
-                    for m in headers[:1] if words and engine]  # fmt: skip
+                    for m in headers[:1] if words and engine] + releases[:1]  # fmt: skip
 
 
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
@@ -381,7 +426,7 @@ def mention_votes(
             and not (m.kind == CLASS_KIND and conditions
                      and not any(m.name in c for c in conditions))]  # fmt: skip
     wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
-    mine = [m for m in mine if m.kind not in (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND)]
+    mine = [m for m in mine if m.kind not in _NOT_VOTES]
     if wrapped and not mine and not conditions:  # alone: V0 ran, its proposer by the method
         m = wrapped[0]
         reason = (f"{WRAPPER_KIND} ({m.name}), defined in {m.signature.name}: vLLM's V0 engine "

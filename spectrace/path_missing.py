@@ -228,7 +228,14 @@ def frames_engine(evidence: Sequence[Evidence]) -> str | None:
             framework = framework_of_row(name)
             if framework in ("sglang", "vllm", "vllm_ascend", "trtllm"):
                 return framework
+        said = next((f for marker, f in _CONFIG_MARKS if marker in e.reason), None)
+        if said is not None:  # a config value only that server spells (prose ranks it too)
+            return said
     return None
+
+
+# a verdict from a config value only one server spells (``TensorRT-LLM config: decoding_type``)
+_CONFIG_MARKS = (("TensorRT-LLM config:", "trtllm"), ("vLLM config:", "vllm"))
 
 
 def _speculation_off(config: RunConfig) -> bool:

@@ -16,24 +16,27 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from packaging.version import InvalidVersion, Version
 
+from spectrace.assemblers.release_dates import newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
-from spectrace.assemblers.vllm_proposers import proposer_verdict
+from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.path_frames import method_signature, symbol_signatures
-from spectrace.path_mentions import THREAD_MARK
+from spectrace.path_mentions import RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
            "DFLASH": "dflash", "DSPARK": "dspark", "MEDUSA": "medusa", "SUFFIX": "suffix",
-           "DRAFT_MODEL": "draft_model", "ARCTIC": "arctic"}  # fmt: skip
+           "DRAFT_MODEL": "draft_model", "ARCTIC": "arctic",
+           "MLP_SPECULATOR": "mlp_speculator"}  # fmt: skip
 
 
 def named_family_evidence(
@@ -47,9 +50,11 @@ def named_family_evidence(
     TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
     ``_trtllm``."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
-    named = [n for n in named if not n[0].startswith(THREAD_MARK)]
+    released = [n for n in named if n[0].startswith(RELEASE_MARK)]
+    named = [n for n in named if not n[0].startswith((THREAD_MARK, RELEASE_MARK))]
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread
+    config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
     if named and engine == "trtllm":
         return _trtllm(named, _flow(engine_flow, config), config)
@@ -67,7 +72,7 @@ def named_family_evidence(
     _fam, source, lineno, text = next(n for n in named if n[0] in families)
     said = "/".join(families)
     classes = {cls for cls, _ in verdicts.values()}
-    reason = f"{PROSE_REASON}: the text names {said} for a vLLM run"
+    reason = f"{PROSE_REASON}: the text names {said} for a vLLM run{_release_said(config)}"
     if len(classes) == 1 and None not in classes:
         (cls,) = classes
         family = next(iter(families)) if len(families) == 1 else None
@@ -77,6 +82,53 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+# packages of programs that load or convert checkpoints, not serve them: a crash all of whose
+# frames are theirs (and a script's) ran no server, whatever the thread's words name
+_OTHER_PROGRAMS = re.compile(
+    r"[/\\](?:transformers|speculators|modelopt|specforge|peft|accelerate|deepspeed|datasets"
+    r"|safetensors|huggingface_hub)[/\\]"
+)
+_SERVERS = re.compile(r"[/\\](?:vllm|vllm_ascend|sglang|tensorrt_llm)[/\\]")
+
+
+def other_program(files: Sequence[str]) -> bool:
+    """The crash's frames (their file paths) show another program and no server: no server's
+    proposer is named for it by words."""
+    return any(_OTHER_PROGRAMS.search(f) for f in files) and not any(
+        _SERVERS.search(f) for f in files
+    )
+
+
+def _release_said(config: RunConfig) -> str:
+    """Where a release the words were read by came from: ``; vllm-ascend v0.23.0rc1 (line 3)``."""
+    for key, name in (("platform_release", "vllm-ascend"), ("vllm_prose_release", "vLLM")):
+        flag = config.flags.get(key)
+        if flag is not None and flag.origin == "prose":
+            return f" on {name} {str(flag.value).removeprefix('v')} (line {flag.lineno})"
+    return ""
+
+
+def _titled(
+    config: RunConfig, released: Sequence[tuple[str, str, int, str]], engine: str | None
+) -> RunConfig:
+    """``config`` with the release the thread's title names (``<tracker engine>:<release>``)
+    where no line of the run names one: vLLM's on vLLM's tracker, the plugin's on vllm-ascend's."""
+    if not released:
+        return config
+    mark, source, lineno, _text = released[0]
+    tracker, _, release = mark[len(RELEASE_MARK) :].partition(":")
+    flags = config.flags
+    if tracker == "vllm" and engine == "vllm" and config.version is None:
+        key = "vllm_prose_release"
+    elif tracker == "vllm_ascend" and engine in ("vllm", "vllm_ascend"):
+        key = "platform_release"
+    else:
+        return config
+    if key in flags:
+        return config
+    return replace(config, flags={**flags, key: FlagValue(release, source, lineno, "prose")})
 
 
 def _text_engine(named: Sequence[tuple[str, str, int, str]], config: RunConfig) -> str | None:
@@ -137,11 +189,35 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
             method, release.value if release else None, newest
         )
         return worker, condition
-    reason, points_to, proposer = proposer_verdict(method, config.version)
+    said = config.flags.get("vllm_prose_release")  # "... crash in vLLM 0.6.3"
+    version = config.version or (str(said.value) if said is not None else None)
+    reason, points_to, proposer = proposer_verdict(method, version)
+    if version is None and (early := _before(method, proposer, reason, config)) is not None:
+        return early
     if points_to == "other" and proposer:
         return proposer, None
     both = reason.split(" -> ", 1)[1] if points_to == "other" and " -> " in reason else None
     return None, both  # "NgramProposer on the V1 engine, NGramWorker on V0 (...)"
+
+
+def _before(
+    method: str, proposer: str | None, reason: str, config: RunConfig
+) -> tuple[str | None, str | None] | None:
+    """With no release named, the text's newest day bounds it: a day before the first release
+    shipping the method's V1 class leaves V0's worker for it (EAGLE in 2024 ran on
+    MultiStepWorker), or no class at all where V0 never ran the method; None: no bound."""
+    v1 = proposer or next((c for c in (reason.rsplit(" -> ", 1)[-1].split(" on the V1")[0],)
+                           if " on the V1 engine" in reason), None)  # fmt: skip
+    day = config.flags.get("text_day")
+    try:
+        newest = newest_held("vllm", date.fromisoformat(str(day.value))) if day else None
+    except ValueError:
+        newest = None
+    first = first_release(v1) if v1 else None
+    if newest is None or first is None or newest >= first:
+        return None
+    found = v0_worker(method)
+    return (found[0], None) if found is not None else (None, None)
 
 
 # TensorRT-LLM families only its engine flow runs (a speculative_decoding_mode of the engine):

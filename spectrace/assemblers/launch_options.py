@@ -308,6 +308,8 @@ def _json_value(text: str) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):  # a value nested past the decoder's depth: not JSON
         pass
+    if "\n" in text and (wrapped := _wrapped_json(text)) is not None:
+        return wrapped
     if (cut := _cut_object(text)) is not None:
         return cut
     if (shown := _ELIDED.sub("", text)) != text:  # {"method": "dflash", ...}: the rest elided
@@ -317,6 +319,27 @@ def _json_value(text: str) -> object:
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return text
     return value if isinstance(value, (dict, list)) else text
+
+
+def _wrapped_json(text: str) -> object | None:
+    """JSON whose strings a terminal wrapped (``"deepseek-ai/DeepSeek-\nR1-Distill-..."``): the
+    line breaks inside strings dropped with the indentation after them (a model name or a
+    path holds no line break); None when it still is not JSON."""
+    try:
+        value = json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        return None
+    return _unwrapped(value)
+
+
+def _unwrapped(value: object) -> object:
+    if isinstance(value, str):
+        return re.sub(r"\r?\n\s*", "", value)
+    if isinstance(value, dict):
+        return {key: _unwrapped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_unwrapped(item) for item in value]
+    return value
 
 
 # members a writer elided: ``, ...`` / ``, …`` before a closing bracket or another member

@@ -197,7 +197,9 @@ def sglang_prefixed(args: list[tuple[str, int]]) -> list[tuple[str, int]] | None
 _SUGGESTS = re.compile(
     r"(?i)\b(?:should|shall|could|can|would)\s+(?:I|we|one|it)\b|\bwould\s+(?:adding|using)\b"
     r"|\b(?:is|would)\s+it\s+(?:possible|ok|okay|safe|better|recommended|help)\b|\bmaybe\b"
-    r"|\b(?:have|did)\s+you\s+tr(?:y|ied)\b|\btry\s+(?:adding|using|setting|with|to|running)\b"
+    r"|\b(?:have|did)\s+you\s+tr(?:y|ied)\b"
+    # "try adding ..." suggests; "I try to run ..." / "when we try to launch" reports the run
+    r"|(?<!\bI )(?<!\bwe )(?<!\bWe )\btry\s+(?:adding|using|setting|with|to|running)\b"
     r"|\b(?:how|what)\s+about\b|\bwhy\s+not\b|\byou\s+(?:should|might|may\s+want)\b|\bperhaps\b"
     r"|\bI\s+(?:would\s+)?(?:suggest|recommend)\b|\bconsider\s+(?:adding|using|setting)\b"
 )

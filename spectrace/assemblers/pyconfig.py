@@ -256,8 +256,9 @@ def sentence_spec_config(text: str) -> str | None:
 # a sentence quoting the flag as the fix or a workaround ("adding ... makes the crash go away")
 _FIXES = re.compile(
     r"(?i)\b(?:disappear\w*|go(?:es)? away|went away|avoids?|workaround|docs?|documentation"
-    r"|readme|tutorial|recommend\w*|suggest\w*)\b"
-)  # or the docs' / a recommendation's config, not the one the run used
+    r"|readme|tutorial|recommend\w*|suggest\w*|model[ -]?cards?|plainly"
+    r"|for (?:faster|better|higher|best)\b[^.]{0,40}\buse)\b"
+)  # or the docs' / a model card's / a recommendation's config, not the one the run used
 
 
 def _apart(text: str) -> bool:

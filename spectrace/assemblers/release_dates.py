@@ -96,3 +96,21 @@ def newest_at(framework: str, day: date) -> Version | None:
     """The newest release of ``framework`` whose code a run on ``day`` can hold; None when
     the table cannot bound it (see ``bound``) or the framework has no table."""
     return bound(published(framework), day)
+
+
+# how far before a table's first row a day still bounds the release: the tables start at the
+# oldest release their frame rows were read from (vLLM 0.6.0, Sept 2024), while threads about
+# vLLM's V0 spec decode go back to mid-2024; older days (a clock never set) bound nothing
+_BEFORE_TABLE_DAYS = 730
+
+
+def newest_held(framework: str, day: date) -> Version | None:
+    """``newest_at``, and for a day up to two years before the table's first release the bound
+    the table still gives (its second main-line release: the run is older than both)."""
+    found = newest_at(framework, day)
+    rows = published(framework)
+    if found is not None or not rows or day >= rows[0][1]:
+        return found
+    if (rows[0][1] - day).days > _BEFORE_TABLE_DAYS:
+        return None
+    return bound(((rows[0][0], day), *rows[1:]), day) if len(rows) > 1 else None

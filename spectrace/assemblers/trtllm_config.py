@@ -32,6 +32,7 @@ LITERALS: tuple[bytes, ...] = (
     b"SpeculativeDecodingMode.",
     b"speculative_decoding_mode",
     b"_one_model",
+    b"_ONE_MODEL",
     b"use_mtp_vanilla",
     b"Invalid decoding type: ",
     b"examples/eagle/",
@@ -71,6 +72,9 @@ _CLI_MODE = re.compile(
     r"(?:--|\b)speculative_decoding_mode(?:[=\s]+|\s*[:=]\s*)[`\"']?([a-z_]{2,40})\b"
 )
 _MODE = re.compile(r"\bSpeculativeDecodingMode\.([A-Z][A-Z0-9_]{1,40})\b")
+# a one-model mode's name written alone, as a PR or a maintainer writes it (``MTP_EAGLE_ONE_MODEL``
+# / one-model speculative decoding): upper case, only TensorRT-LLM's enum spells it
+_BARE_MODE = re.compile(r"(?<![\w.])((?:MTP_EAGLE|EAGLE3|DRAFT_TARGET)_ONE_MODEL)(?!\w)")
 _TYPE_ERROR = re.compile(r"Invalid decoding type: ['\"]?(\w{1,40})")  # DecodingBaseConfig.from_dict
 # The LLM API's config classes; any other stem only right after speculative_config= (vLLM
 # prints a plain decoding_config=DecodingConfig(...) that is not speculative).
@@ -182,7 +186,25 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if (m := _MODE.search(text)) is not None:
         mode = m.group(1).lower()
         return {"speculative_config.method": None if mode == "none" else mode}
+    if (m := _BARE_MODE.search(text)) is not None and not _mode_apart(text, m.start()):
+        return {"speculative_config.method": m.group(1).lower()}
     return {}
+
+
+def _mode_apart(text: str, at: int) -> bool:
+    """The sentence naming a bare mode asks, supposes or sets it apart (its code spans aside:
+    ``if self.drafter is not None`` is the code's condition, not the writer's)."""
+    start = max(text.rfind(". ", 0, at) + 1, 0)
+    end = len(text) if (stop := text.find(". ", at)) < 0 else stop
+    return _MODE_APART.search(re.sub(r"`[^`]*`", " ", text[start:end])) is not None
+
+
+# a sentence that asks about a mode or names it beside another run (the words of a technical
+# sentence, "never reserved" / "is not None", are the bug's, not a contrast)
+_MODE_APART = re.compile(
+    r"(?i)\?|\b(?:without|unlike|instead of|not using|rather than|compared|vs\.?|versus|whether"
+    r"|support(?:s|ed)?|plan\w*|roadmap|would|could|should)\b"
+)
 
 
 def _named(values: dict[str, object]) -> dict[str, object]:

@@ -13,7 +13,8 @@ VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\
 # a release in prose, a pin or an env list ("I am using vLLM 0.11.0", "vllm==0.9.2"); weaker
 # than the server's own lines, used only for a run that is vLLM's by its other lines
 PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", b"vLLM v0.",
-                                             b"vllm v0.", b"vLLM version", b"vllm version")  # fmt: skip
+                                             b"vllm v0.", b"vLLM version", b"vllm version",
+                                             b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.")  # fmt: skip
 _PROSE_VERSION = re.compile(
     r"(?i)(?<![\w./-])vllm(?:\s+version)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+)(?![\d.]*\d)"
 )
@@ -235,6 +236,8 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"is deprecated and replaced with mtp",
     b"forward on same MTP layer",
     b"for suffix decoding",
+    b"Detected MTP model",
+    b"## ",  # a Markdown section heading: it may set the list under it apart (vllm_stated)
     b'"method"',  # a bare speculative config (pyconfig.bare_spec_config)
     b".speculative-model", b".speculative_model", b".speculative-config",  # --VllmWorker.<arg>
     b"'method'",

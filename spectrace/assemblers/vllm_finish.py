@@ -16,7 +16,7 @@ from packaging.version import Version
 from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
-from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named
+from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named, prose_version
 from spectrace.assemblers.vllm_methods import (
     Inferred,
     infer,
@@ -27,7 +27,8 @@ from spectrace.assemblers.vllm_methods import (
     with_head_class,
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
-from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, proposer_verdict
+from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, v0_worker
+from spectrace.assemblers.vllm_stated import stated_method
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
@@ -48,6 +49,8 @@ def finish_vllm(
     if day is not None:
         shown, line = day
         config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
+    _prose_release(config, lines, prose)
+    stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     _bare_alone(config, lines)
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose, target)
@@ -58,6 +61,15 @@ def finish_vllm(
     _engine_by_date(config, lines)
     _classes_disagree(config)
     _args_failed(config, lines)
+
+
+def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | None) -> None:
+    """The vLLM release a sentence or title names (``... crash in vLLM 0.6.3``), kept as flag
+    ``vllm_prose_release`` with its line for a run only words place on vLLM (``path_named``);
+    a run whose config lines are vLLM's takes it as its version (``_infer_method``)."""
+    line = next((ln for ln in lines if prose and prose_version(ln.text) == prose), None)
+    if line is not None and config.version is None:
+        config.flags["vllm_prose_release"] = FlagValue(prose, line.source, line.lineno, "prose")
 
 
 def _bare_alone(config: RunConfig, lines: Sequence[LogLine]) -> None:
@@ -194,15 +206,20 @@ def _forced_v0(
 ) -> list[Evidence]:
     """``VLLM_USE_V1=0`` set for the run: a method spelled the V1 way still ran on V0 (only
     0.8-0.10 read the switch, and nobody sets a switch their server ignores)."""
-    method = config.flags.get("speculative_config.method")
-    if forced is None or forced.group(1) != "0" or method is None or method.value is None:
+    method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))
+    if forced is None or forced.group(1) != "0" or (method is not None and method.value is None):
         return evidence
-    _reason, points_to, v0 = proposer_verdict(method.value, None, v1=False)
-    if points_to != "other" or not v0:
+    found = v0_worker(method.value if method else None, model.value if model else None)
+    if found is None:
         return evidence
+    v0 = found[0]
+    plain = "platform" not in config.flags  # a plugin's conditions name its own classes
+    # a class, or a condition on the release (a draft model with no method): V0 settles it
     return [replace(e, reason=f"{e.reason.rsplit(' -> ', 1)[0]} -> {v0} (V0 spec_decode, "
-                    f"other): {forced.group(0)} set for the run", worker_class=v0)
-            if e.worker_class and e.reason.startswith("vLLM") and e.worker_class != v0 else e
+                    f"other): {forced.group(0)} set for the run", worker_class=v0,
+                    points_to="other", condition=None)
+            if (e.worker_class or (e.condition and plain)) and e.reason.startswith("vLLM")
+            and e.worker_class != v0 else e
             for e in evidence]  # fmt: skip
 
 

@@ -225,3 +225,28 @@ def proposer_verdict(
         else (f"vllm {version} ships both engines")
     )
     return f"{said} -> {both} ({why})", "other", None
+
+
+# V0's proposer workers by a draft model's name hint where no method is given (V0 read the
+# draft's config model_type: medusa / mlp_speculator heads had workers of their own)
+_V0_HINTS = (("medusa", "MedusaWorker", "MEDUSA"), ("mlp_speculator", "MLPSpeculatorWorker",
+             "MLP_SPECULATOR"), ("mlp-speculator", "MLPSpeculatorWorker", "MLP_SPECULATOR"))  # fmt: skip
+
+
+def v0_worker(method: object, model: object = None) -> tuple[str, str] | None:
+    """(proposer worker, family) V0's ``SpecDecodeWorker.create_worker`` builds for the run's
+    method (or, with none, for its draft model): NGramWorker for ngram, MedusaWorker,
+    MLPSpeculatorWorker, else MultiStepWorker (draft models, EAGLE and MTP heads). None for a
+    method V0 never ran (EAGLE-3 and every later one) or no method and no model."""
+    if method is None and isinstance(model, str) and model and "$" not in model:
+        name = model.lower()
+        worker, family = next(((w, f) for hint, w, f in _V0_HINTS if hint in name),
+                              (_V0_DRAFT_WORKER, ""))  # fmt: skip
+        return worker, family
+    if method is None:
+        return None
+    _reason, points_to, worker = proposer_verdict(method, None, v1=False)
+    if points_to != "other" or not worker or not worker.endswith("Worker"):
+        return None
+    family = _tables().methods.get(str(method).lower().strip("[]"), ("",))[0]
+    return worker, family

@@ -1,0 +1,110 @@
+"""A vLLM run's speculative method stated outside any config line: vLLM's own log line pasted
+alone, or an environment list of the report.
+
+Reports often keep no launch command but say how the server ran: an issue template's
+environment bullets (``- vLLM: 0.20.1`` / ``- Speculative decoding enabled (`method=mtp`,
+`num_speculative_tokens=2`)``, ``Speculative decoding: eagle3``), or the line vLLM printed,
+quoted in a sentence's place (``"Detected MTP model. Sharing target model embedding
+weights"``, logged by the EAGLE-type proposer's ``load_model`` only for an MTP draft: vLLM
+0.11.1-0.33, ``v1/spec_decode/eagle.py`` then ``llm_base_proposer.py``). Each gives the method
+as a flag with its line, read only where no config line set one. vLLM's line is the engine's
+own word (ranked as its config); a bullet is the report's word (ranked as prose), and counts
+only in a text about vLLM (a vLLM release named, or vLLM's own lines) and with a method value
+vLLM's table knows. A headed log line is the module's that wrote it (``path_mentions``: the
+plugin's own proposer logs the same text), so only a line without a header is read here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.spec_prose import PROSE_REASON, set_apart
+from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
+from spectrace.dialects.base import LogLine
+
+_DETECTED = re.compile(
+    r"^[\s\"'`*]{0,3}Detected MTP model(?: with topk_indices_buffer)?\. Sharing target model"
+)
+# an environment bullet or a "Speculative decoding: X" line naming the method: its label, then
+# ``method=X`` within the line, or the value right after the label's colon
+_LABEL = r"(?i)^\s*(?:[-*+]|\d+\.)?\s*\**spec(?:ulative)?[ _-]?(?:decod\w*|config\w*|method)\**"
+_KEY_VALUE = re.compile(
+    _LABEL + r"[^\n]{0,80}?\bmethod[`'\"]?\s*[:=]\s*[`'\"]?(?P<value>[a-z]\w{1,40})"
+)
+_AFTER_LABEL = re.compile(
+    _LABEL + r"\s*[:=]\s*\**[`'\"]?(?P<value>[A-Za-z][\w-]{1,40})[`'\"]?\**\s*(?:$|[(,;])"
+)
+
+
+def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """The method vLLM's own unheaded line or an environment bullet states, as flag
+    ``speculative_config.method`` with its evidence, where no line set the method."""
+    if "speculative_config.method" in config.flags or config.engine not in (None, "vllm"):
+        return
+    for line in lines:
+        if not line.headed and not line.quoted and _DETECTED.search(line.text):
+            _set(config, line, "vllm_config",
+                 "vLLM's own log line (the EAGLE-type proposer's load_model, vLLM 0.11.1-0.33, "
+                 "logs it only for an MTP draft)")  # fmt: skip
+            return
+    if config.version is None and "vllm_prose_release" not in config.flags:
+        return  # a bullet alone: only in a text a vLLM release places on vLLM
+    if any(_OFF.search(line.text) for line in lines):
+        return  # the text also states a run without speculation: the bullet may be another's
+    aside = False  # under a heading or caption that sets its list apart ("Previous setup")
+    for line in lines:
+        aside = heading_aside(line.text, aside)
+        method = None if aside else _bullet_method(line)
+        if method is not None:
+            _set(config, line, "prose", f"{PROSE_REASON} (the report's environment line)",
+                 method)  # fmt: skip
+            return
+
+
+def heading_aside(text: str, before: bool) -> bool:
+    """Whether the lines after ``text`` sit under a heading that sets them apart from the
+    reported run (``### Previous setup (worked)``); ``before``: the state above ``text``."""
+    return _ASIDE.search(text) is not None if _HEADING.match(text) else before
+
+
+HEADING_LITERALS: tuple[bytes, ...] = (b"## ",)  # a Markdown section heading reaches the reader
+# a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
+_ASIDE = re.compile(
+    r"(?i)\b(?:previous|old|older|earlier|before|worked|working|works|baseline|reference"
+    r"|expected|other|another|colleague|their|his|her)\b"
+)
+# a line saying the run does not speculate
+_OFF = re.compile(
+    r"(?i)\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
+    r"[ _-]?decod|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
+    r"|false)\b"
+)
+
+
+def _bullet_method(line: LogLine) -> str | None:
+    """The vLLM method value an environment line names, if it names one vLLM knows."""
+    if line.headed or line.quoted or set_apart(re.sub(r"`[^`]*`", " ", line.text), without=False):
+        return None
+    m = _KEY_VALUE.search(line.text) or _AFTER_LABEL.search(line.text)
+    if m is None:
+        return None
+    value = m.group("value").lower().replace("-", "_")
+    return value if value in method_classes() else None
+
+
+def _set(
+    config: RunConfig, line: LogLine, origin: str, said: str, method: str = "mtp"
+) -> None:
+    """The method flag on ``line`` and the class it gives in the run's release."""
+    config.engine = config.engine or "vllm"
+    config.flags["speculative_config.method"] = FlagValue(method, line.source, line.lineno, origin)
+    release = config.flags.get("vllm_prose_release")
+    version = config.version or (str(release.value) if release is not None else None)
+    reason, points_to, worker = proposer_verdict(method, version)
+    reason = reason.replace("vLLM config: speculative method", f"{said}: speculative method", 1)
+    config.path_evidence.append(
+        Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, worker)
+    )

@@ -1,0 +1,56 @@
+"""A thread title's words for the vLLM / vllm-ascend / TensorRT-LLM readers: the families it
+says the reported run used, and the releases it names.
+
+The title is read by ``assemblers.thread_title`` (the one title reader every framework shares:
+which line is a title, its methods outside exception messages and quotes, and its guard: a
+feature request, a comparison, "... without MTP", a docs page). A title set apart names no
+family; otherwise its methods count as family words of the run, weaker than any config line
+(``path_named`` ranks them as prose), and so do the words ``path_base.family_words`` reads in
+it that the shared reader has no name for (an "MLP Speculator"). Its releases ("fix mtp launch
+error in vllm-0.17.1-rc", "v0.23.0rc1-310p ... mtp") are the tracker's framework's: vLLM's on
+vllm-project/vllm, the plugin's on vllm-project/vllm-ascend.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spectrace.assemblers.thread_repo import tracker_engine
+from spectrace.assemblers.thread_title import TitleReader
+from spectrace.dialects.base import LogLine
+from spectrace.path_base import family_words
+
+# the shared reader's canonical names -> the family names of the path tables (vLLM and
+# TensorRT-LLM run NEXTN as MTP; STANDALONE and multi-layer EAGLE are SGLang's alone)
+_FAMILIES = {"EAGLE3": "EAGLE3", "EAGLE": "EAGLE", "NEXTN": "MTP", "MTP": "MTP",
+             "NGRAM": "NGRAM", "DFLASH": "DFLASH", "DSPARK": "DSPARK", "MEDUSA": "MEDUSA",
+             "LOOKAHEAD": "LOOKAHEAD", "SUFFIX": "SUFFIX", "DRAFT_MODEL": "DRAFT_MODEL"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class TitleWords:
+    """What a title line says of the reported run."""
+
+    families: tuple[str, ...]  # none when the title sets its names apart
+    releases: tuple[str, ...]  # as written ("0.17.1", "v0.23.0rc1"); none when set apart
+    engine: str | None  # the framework whose tracker the thread is on (None: not a known one)
+
+
+# a title about a checkpoint job rather than a serving run: converting, training or fine-tuning
+# a draft names its method, not the proposer a server ran
+_NOT_SERVING = re.compile(r"(?i)\b(?:convert\w*|conversion|train(?:s|ed|ing)?|fine-?tun\w*)\b")
+
+
+def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
+    """The line's words when ``reader`` (fed every line in order) reads it as a title."""
+    title = reader.feed(line)
+    if title is None:
+        return None
+    engine = tracker_engine(title.repo)
+    if title.apart is not None or _NOT_SERVING.search(title.text):
+        return TitleWords((), (), engine)
+    shared = {_FAMILIES[m] for m in title.run_methods() if m in _FAMILIES}
+    own = {f for f in family_words(title.text) if f not in _FAMILIES.values()}  # no name there
+    families = tuple(sorted(shared | own))
+    return TitleWords(families, tuple(title.releases), engine)
