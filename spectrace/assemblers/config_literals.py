@@ -10,6 +10,7 @@ from spectrace.assemblers.quotes import PLAIN_RUN_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
 from spectrace.assemblers.spec_prose import PROSE_LITERALS
+from spectrace.assemblers.thread_title import TITLE_LITERALS
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
 from spectrace.assemblers.vllm_config import (
     ASCEND_LITERALS,
@@ -80,6 +81,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *PROSE_LITERALS,
     *KWARG_LITERALS,
     *POST_DATE_LITERALS,  # a post's header: its day bounds the release
+    *TITLE_LITERALS,  # a thread's title (thread_title)
     b"peculat",  # a text speaking of speculation: a plain command in it is no "none"
     b"spec decod",
     b"draft model",

@@ -24,9 +24,10 @@ from spectrace.assemblers.spec_prose import named_algorithms, set_apart
 from spectrace.assemblers.thread_repo import saved_header
 from spectrace.dialects.base import LogLine
 
-# Prefilter literals: every line this module reads as a title holds one ("# " lines are
-# read only under a header, which holds the first).
-TITLE_LITERALS: tuple[bytes, ...] = (b" \xc2\xb7 ", b"[Bug", b"[BUG", b"[bug")
+# Prefilter literals (config_literals): the header's " · ", an issue form's "[Bug", a saved
+# title's "# [" tag, and "mtp", the one method word no other reader's literal holds in lower case
+# ("# fix mtp launch error in ..."); a title without any of them is not read.
+TITLE_LITERALS: tuple[bytes, ...] = (b" \xc2\xb7 ", b"[Bug", b"[BUG", b"[bug", b"# [", b"mtp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,18 @@ _MULTI_LAYER = re.compile(r"(?i)multi[-_ ]?layer[-_ ]?$")
 _SPEC_WORD = re.compile(r"(?i)specul|\bspec\b|\bdecoding\b|\balgorithm\b|\bdraft")
 
 
+_FILE_TOKEN = re.compile(
+    r"(?i)\.(?:safetensors|bin|gguf|pt|pth|ckpt|json|py|ya?ml|txt|log|onnx|engine|sh|md)\b"
+)
+
+
+def _token_at(text: str, at: int) -> str:
+    """The whitespace-delimited token of ``text`` holding position ``at``."""
+    start = text.rfind(" ", 0, at) + 1
+    end = text.find(" ", at)
+    return text[start : end if end >= 0 else len(text)]
+
+
 def _canonical(word: str) -> str:
     low = re.sub(r"[-_ ]", "", word.lower())
     if low.startswith("eagle"):
@@ -87,6 +100,8 @@ def methods_in(text: str) -> tuple[str, ...]:
         word = _canonical(m.group(1))
         if word == "STANDALONE" and not (m.group(1).isupper() or _SPEC_WORD.search(text)):
             continue
+        if _FILE_TOKEN.search(_token_at(text, m.start())):
+            continue  # "model-mtp-00001-of-00002.safetensors": a file's name, not a method
         if word.startswith("EAGLE") and _MULTI_LAYER.search(text[max(0, m.start() - 14) : m.start()]):
             word = "MULTI_LAYER_EAGLE"  # SGLang's multi-layer EAGLE: workers of its own
         if word not in out:

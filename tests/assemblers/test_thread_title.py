@@ -48,6 +48,11 @@ def test_a_hash_line_far_from_any_header_is_no_title() -> None:
     assert _read("sgl-project/sglang · issue #1 · open", "a", "b", "c", "# [Bug] EAGLE crash").titles == []
 
 
+def test_a_method_word_inside_a_file_name_is_no_method() -> None:
+    assert methods_in("KeyError loading model-mtp-00001-of-00002.safetensors in the base model") == ()
+    assert methods_in("crash in eagle_utils.py with EAGLE3") == ("EAGLE3",)
+
+
 def test_a_draft_checkpoint_in_the_title_names_its_method() -> None:
     title = _one("sgl-project/sglang · issue #903 · open", "# [Bug] cuda graph capture on org/Qwen3-32B-EAGLE3")
     assert title.drafts == ("org/Qwen3-32B-EAGLE3",) and title.run_methods() == ("EAGLE3",)
