@@ -120,3 +120,15 @@ def test_a_draft_in_a_listing_or_a_plan_names_nothing(tmp_path: Path) -> None:
                  "We plan to publish org/Orbit-32B-EAGLE3 next month."):  # fmt: skip
         path = _path(tmp_path, _thread("[Bug] crash after 200 requests", "2025-09-20", said))
         assert path.worker_class is None and not path.conditional, said
+
+
+def test_a_normal_loop_frame_outranks_a_title_saying_spec_v2(tmp_path: Path) -> None:
+    # the thread's day bounds the frame's release too: before 0.5.13 the normal loop is v1's
+    normal = ["```", "Traceback (most recent call last):",
+              '  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+              "    scheduler.event_loop_normal()", "RuntimeError: CUDA error: an illegal memory access was encountered",
+              "```"]  # fmt: skip
+    lines = [HEADER.format(n=4110), "# [Bug] spec v2 (SGLANG_ENABLE_SPEC_V2=1) crash with EAGLE3", "",
+             "someone · description · 2025-12-10", *normal]  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    assert crash.worker_path is not None and crash.worker_path.worker_class != "EAGLEWorkerV2"
