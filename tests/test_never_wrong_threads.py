@@ -739,6 +739,21 @@ CASES = {
         "    _export_mtp(model)", "AssertionError: mtp layer count mismatch", "```",
         number=700,
     ), NONE),
+    "SGLang: Japanese: crashes when MTP is disabled": (thread(
+        SGL_REPO, "[Bug] MTPを無効にするとクラッシュする", "2025-08-15",
+        "MTPを無効にした状態でデコード中に落ちます:", "```", *SGL_CRASH, "```",
+        number=41300,
+    ), NONE),
+    "SGLang: Korean: the server dies when MTP is turned off": (thread(
+        SGL_REPO, "[Bug] MTP를 끄면 서버가 죽습니다", "2025-08-15",
+        "MTP를 끈 상태에서 디코딩 중에 죽습니다:", "```", *SGL_CRASH, "```",
+        number=41301,
+    ), NONE),
+    "SGLang: Chinese: still crashes after disabling NEXTN": (thread(
+        SGL_REPO, "[Bug] 禁用NEXTN后仍然崩溃", "2025-08-15",
+        "```", *SGL_CRASH, "```",
+        number=41303,
+    ), NONE),
 }  # fmt: skip
 
 

@@ -133,6 +133,34 @@ DECIDED = {
         SGL_REPO, "[Spec V2] Fix EAGLE overlap worker crash on retract", "2025-12-10",
         "```", *SGL_OVERLAP_CRASH, "```", kind="pull request",
     ), ("v2", "EAGLEWorkerV2"), TITLE, "EAGLE"),
+    "SGLang: a draft repo named in the post as the run's draft, Oct 2025": (thread(
+        SGL_REPO, "[Bug] crash after 200 requests", "2025-10-01",
+        "We serve acme/Falcon-Orbit-32B with acme/Falcon-Orbit-32B-EAGLE3 as the draft model.",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), 6, "Falcon-Orbit-32B-EAGLE3"),
+    "SGLang: a PR title alone naming STANDALONE, Dec 2025": (thread(
+        SGL_REPO, "[Spec] Fix KV index overflow in STANDALONE speculative decoding", "2025-12-10",
+        "## Problem", "With a small draft, long batches fail with:", "```", *SGL_CRASH, "```",
+        kind="pull request",
+    ), ("v1", "StandaloneWorker"), TITLE, "STANDALONE"),
+    "SGLang: a draft repo in the title alone, Aug 2025": (thread(
+        "acme/Falcon-Orbit", "KeyError loading Falcon-Orbit-32B-EAGLE3 draft in SGLang", "2025-08-01",
+        "When I launch SGLang with the target and its draft it fails during weight loading:",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "EAGLE3"),
+    "SGLang: a title naming MTP for DeepSeek, Jun 2025": (thread(
+        SGL_REPO, "[Bug] DeepSeek-R1 MTP crash under high load", "2025-06-10",
+        "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "MTP"),
+    "SGLang: a title naming MTP, the reporter's release in a later comment": (thread(
+        SGL_REPO, "[Bug] DeepSeek V3.2 MTP fails with an assertion", "2025-12-12",
+        "```", *SGL_CRASH, "```", "", "zed-u · comment · 2025-12-13", "Which version?", "",
+        "ivy · comment · 2025-12-13", "sglang v0.5.6.post1",
+    ), ("v1", "EAGLEWorker"), TITLE, "MTP"),
+    "SGLang: a Chinese title saying the crash came once MTP was turned on, Aug 2025": (thread(
+        SGL_REPO, "[Bug] 开启MTP后服务崩溃", "2025-08-15",
+        "开启MTP之后，服务在解码阶段崩溃：", "```", *SGL_CRASH, "```",
+    ), ("v1", "EAGLEWorker"), TITLE, "MTP"),
 }  # fmt: skip
 
 
