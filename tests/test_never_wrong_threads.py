@@ -754,6 +754,45 @@ CASES = {
         "```", *SGL_CRASH, "```",
         number=41303,
     ), NONE),
+    "SGLang: two releases both crash, one log": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash on both 0.5.3 and 0.5.14", "2026-07-01",
+        "Same crash on both images; this log is from one of them:", "```", *SGL_CRASH, "```",
+        number=41340,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: two releases, the log's one not said": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash on 0.5.3; upgrading to 0.5.14 did not help", "2026-07-01",
+        "```", *SGL_CRASH, "```",
+        number=41342,
+    ), want("EAGLEWorker", "EAGLEWorkerV2", decide=False)),
+    "SGLang: used to serve with a draft, now alone": (thread(
+        SGL_REPO, "[Bug] crash after 200 requests", "2025-10-01",
+        "We used to serve acme/Falcon-Orbit-32B with acme/Falcon-Orbit-32B-EAGLE3 as the "
+            "draft model; now we serve it alone and it crashes:",
+        "```", ORBIT, "```", "```", *SGL_CRASH, "```",
+        number=41343,
+    ), NONE),
+    "SGLang: they serve with a draft, we alone": (thread(
+        SGL_REPO, "[Bug] crash after 200 requests", "2025-10-01",
+        "The model card's authors serve acme/Falcon-Orbit-32B with "
+            "acme/Falcon-Orbit-32B-EAGLE3 as the draft; we serve the target alone:",
+        "```", *SGL_CRASH, "```",
+        number=41344,
+    ), NONE),
+    "SGLang: will serve with a draft (plan)": (thread(
+        SGL_REPO, "[Bug] crash after 200 requests", "2025-10-01",
+        "Next week we will serve acme/Falcon-Orbit-32B with acme/Falcon-Orbit-32B-EAGLE3 as "
+            "the draft; today the plain server crashes:",
+        "```", *SGL_CRASH, "```",
+        number=41345,
+    ), NONE),
+    "vLLM: vLLM: used to serve with a draft": (thread(
+        VLLM_REPO, "[Bug]: crash after 200 requests", "2026-01-10",
+        "We used to serve acme/Falcon-Orbit-32B with acme/Falcon-Orbit-32B-EAGLE3 as the "
+            "draft model; now it runs alone and crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30171,
+    ), NONE),
 }  # fmt: skip
 
 
