@@ -23,6 +23,7 @@ from spectrace.assemblers.fatal import (
 from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
+from spectrace.assemblers.thread_repo import saved_header
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -30,6 +31,7 @@ from spectrace.missing_rank import TIMEOUT_CLASS, waiting_rank
 
 PENDING_LINES = 3  # a fatal line waits this many lines of its writer for a traceback it heads
 PENDING_SPAN = 64  # ... and this many lines in all (other writers interleave theirs between)
+UNDER_HEADER = 3  # a saved thread's "# title" sits this close under its header (thread_title)
 SUMMARY_WINDOW = 200  # a repeated "Type: message" within this many lines is the same crash
 FOLD_WINDOW = 50  # fatal lines of one class on one stream within this span are one crash
 REPRINT_WINDOW = 8  # the same traceback again this close on the same stream is a re-print
@@ -72,6 +74,7 @@ class Collector:
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
         self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
+        self._under_header = 0  # lines left in which a saved thread's "# title" may follow
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -81,7 +84,7 @@ class Collector:
     @property
     def open(self) -> bool:
         return (bool(self._pending) or self.tracebacks.open or self._dump.open
-                or self._launch.open or self._pydict.open)  # fmt: skip
+                or self._launch.open or self._pydict.open or self._under_header > 0)  # fmt: skip
 
     def feed(self, line: LogLine, *, candidate: bool = True) -> None:
         """``candidate``: the line holds a hot literal (otherwise no rule, marker or config
@@ -96,8 +99,13 @@ class Collector:
         spanned = self._launch.open and self._launch.feed(line)
         if spanned:  # "  --mem-fraction-static 0.8 \\", "- EAGLE": no literal, still the command
             self.config_lines.append(line)
+        titled = self._under_header > 0 and text.startswith("# ")
+        self._under_header = max(self._under_header - 1, 0)
         if candidate:
             self._markers_and_config(line, text, piece or spanned)
+        if titled and (not self.config_lines or self.config_lines[-1] is not line):
+            self.config_lines.append(line)  # the title under a saved header (thread_title)
+            self._under_header = 0
         fed = self.tracebacks.feed(line)
         for crash in fed.crashes:
             self._emit(crash)
@@ -128,6 +136,8 @@ class Collector:
                 return  # a script's dict: appended once its braces balance
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command
+            if saved_header(text) is not None:
+                self._under_header = UNDER_HEADER  # the thread's title follows: no literal
 
     def _configures(self, text: str) -> bool:
         """The text holds a config literal; texts without one are remembered (frames repeat)."""

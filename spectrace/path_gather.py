@@ -188,6 +188,7 @@ def _plain_vllm_launch(config: RunConfig) -> bool:
     sentences name ("ngram was disabled", "MTP has been turned off") is not the run's."""
     flags = config.flags
     launched = any(f.origin == "launch_command" for f in flags.values())
+    launched = launched and "vllm_launch_cut" not in flags  # a cut command may hold them below
     spec = any(word in name for name in flags for word in ("specul", "draft", "num_spec"))
     return config.engine == "vllm" and launched and not spec
 

@@ -152,6 +152,8 @@ class ConfigFacts(ConfigReleases):
             return
         if command.complete and command.engine == "sglang" and first is not None:
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
+        if not command.complete and command.engine == "vllm" and first is not None:
+            self._set("vllm_launch_cut", True, first, "launch_command")  # its spec flags may be cut
         for name, value in command.flags.items():
             line = command.lines[name]
             if name == "model_path" and (forced := FORCED_V2_MODEL.search(str(value))):

@@ -159,8 +159,9 @@ def read_command(
 
 def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str, int]]) -> bool:
     """The paste shows the whole command: what it does not set is the server's default."""
-    last = clean(lines[-1].text)  # which drops a continuing backslash: look at the raw line
-    if lines[-1].text.rstrip(" `*").endswith("\\") or open_quote(last) or "config" in command.flags:
+    shown = next((ln for ln in reversed(lines) if ln.text.strip()), lines[-1])  # not a blank
+    last = clean(shown.text)  # which drops a continuing backslash: look at the raw line
+    if shown.text.rstrip(" `*").endswith("\\") or open_quote(last) or "config" in command.flags:
         return False
     options = [token for token in command.unknown if token.startswith("-")]
     if any(o.startswith("--spec") for o in options) or (args and args[-1][0] in options):

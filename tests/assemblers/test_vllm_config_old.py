@@ -74,6 +74,7 @@ def test_a_launch_command_split_over_lines_gives_every_flag() -> None:
         "speculative_config.method": "ngram",
         "speculative_config.num_spec_tokens": 5,
         "tp_size": 2,
+        "vllm_launch_cut": True,  # its last line still continues: more flags may follow
     }
 
 

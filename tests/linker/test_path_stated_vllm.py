@@ -167,3 +167,27 @@ def test_a_trt_condition_never_asks_for_an_sglang_version(tmp_path: Path) -> Non
     path = crash.worker_path
     assert path is not None
     assert not any("sglang" in m.lower() for m in path.missing)
+
+
+def test_a_lower_case_title_under_a_saved_header_is_read(tmp_path: Path) -> None:
+    """The title holds no literal of its own (``mtp`` in lower case): the lines right under a
+    saved thread's header still reach the title reader."""
+    lines = [f"{VLLM} · pull request #7070 · closed · Python",
+             "# fix mtp launch error in vllm-0.17.1-rc, about cuda graph", "",
+             "[turn 0 by kai, continued]", *V1_CRASH]  # fmt: skip
+    value, worker, family, shown = _path(tmp_path, lines)
+    assert (value, worker, family) == ("other", "EagleProposer", "MTP")
+    assert shown.startswith("# fix mtp launch error")
+
+
+@pytest.mark.parametrize(("tail", "decided"), [("    --tensor-parallel-size 8 \\", True),
+                                               ("    --tensor-parallel-size 8", False)])
+def test_a_cut_command_leaves_the_titles_method_standing(
+    tmp_path: Path, tail: str, decided: bool
+) -> None:
+    """A `vllm serve` cut before its last flags may hold --speculative-config below: the title's
+    method stands; the same command shown whole without it is a plain run."""
+    lines = thread(VLLM, "[Bug]: serve with mtp==3 crashes on decode", "2026-06-05",
+                   "vllm serve org/Big-V4 \\", "    --max-num-seqs 64 \\", tail, "", *V1_CRASH)  # fmt: skip
+    value, worker, _family, _shown = _path(tmp_path, lines)
+    assert (value == "other" and worker == "EagleProposer") is decided
