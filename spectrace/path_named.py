@@ -225,6 +225,23 @@ def _before(
 _ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD")
 
 
+# families both flows run (the engine flow's external draft tokens / prompt lookup)
+_BOTH_FLOWS = ("DRAFT_MODEL", "NGRAM")
+
+
+def _on_pytorch(config: RunConfig) -> bool:
+    """The run is on the PyTorch backend: ``--backend pytorch``, or a release of 1.0 or later
+    (its default backend) named in the text."""
+    backend = config.flags.get("backend")
+    if backend is not None:
+        return str(backend.value) in ("pytorch", "_autodeploy")
+    release = config.flags.get("trtllm_release")
+    try:
+        return release is not None and Version(str(release.value)) >= Version("1.0.0")
+    except InvalidVersion:
+        return False
+
+
 # the ``decoding_type`` a PyTorch-backend family stands for, read as a YAML stating it would be
 _DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "NGRAM": "NGram", "DRAFT_MODEL": "DraftTarget"}
 
@@ -242,6 +259,8 @@ def _trtllm(
         return []
     family = next(iter(families))
     _f, source, lineno, text = named[0]
+    if family in _BOTH_FLOWS and flow is None and not _on_pytorch(config):
+        return []  # draft-target and n-gram ran on the engine flow too: the flow is not shown
     if family in _DECODING_TYPES and flow is None:
         stated = FlagValue(_DECODING_TYPES[family], source, lineno, "prose")
         flags = {**config.flags, "speculative_config.method": stated}

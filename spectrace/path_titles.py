@@ -6,7 +6,7 @@ which line is a title, its methods outside exception messages and quotes, and it
 feature request, a comparison, "... without MTP", a docs page). A title set apart names no
 family; otherwise its methods count as family words of the run, weaker than any config line
 (``path_named`` ranks them as prose), and so do the words ``path_base.family_words`` reads in
-it that the shared reader has no name for (an "MLP Speculator"). Its releases ("fix mtp launch
+it (with their own guards: a CI test id, ``lookAheadRuntimeConfig``, an "MLP Speculator"). Its releases ("fix mtp launch
 error in vllm-0.17.1-rc", "v0.23.0rc1-310p ... mtp") are the tracker's framework's: vLLM's on
 vllm-project/vllm, the plugin's on vllm-project/vllm-ascend.
 """
@@ -48,9 +48,11 @@ def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
     if title is None:
         return None
     engine = tracker_engine(title.repo)
-    if title.apart is not None or _NOT_SERVING.search(title.text):
+    if _NOT_SERVING.search(title.text):
         return TitleWords((), (), engine)
+    own = family_words(title.text)  # the words every line is read for, with their own guards
+    if title.apart is not None:  # the shared guard (SGLang's reading of tags such as [CI])
+        return TitleWords(tuple(sorted(own)), (), engine)
     shared = {_FAMILIES[m] for m in title.run_methods() if m in _FAMILIES}
-    own = {f for f in family_words(title.text) if f not in _FAMILIES.values()}  # no name there
     families = tuple(sorted(shared | own))
     return TitleWords(families, tuple(title.releases), engine)

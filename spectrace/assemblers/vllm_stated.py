@@ -24,6 +24,9 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, set_apart
 from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
 from spectrace.dialects.base import LogLine
 
+# the V1 engine's spec-decode metrics line (v1/spec_decode/metrics.py, from PR #15902): vLLM's
+# own words, quoted or logged, say the run speculated on vLLM (not which method)
+_METRICS = re.compile(r"(?<![\w.])SpecDecoding metrics: (?:Draft acceptance rate|Mean acceptance)")
 _DETECTED = re.compile(
     r"^[\s\"'`*]{0,3}Detected MTP model(?: with topk_indices_buffer)?\. Sharing target model"
 )
@@ -41,6 +44,8 @@ _AFTER_LABEL = re.compile(
 def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """The method vLLM's own unheaded line or an environment bullet states, as flag
     ``speculative_config.method`` with its evidence, where no line set the method."""
+    if config.engine is None and any(_METRICS.search(line.text) for line in lines):
+        config.engine = "vllm"  # vLLM V1's own spec-decode metrics line: the run is vLLM's
     if "speculative_config.method" in config.flags or config.engine not in (None, "vllm"):
         return
     for line in lines:
@@ -70,8 +75,9 @@ def heading_aside(text: str, before: bool) -> bool:
 
 
 HEADING_LITERALS: tuple[bytes, ...] = (b"## ",)  # a Markdown section heading reaches the reader
-# a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``)
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
+# a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
+# a saved thread's ``# title`` is the thread's subject, not a section
+_HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
 _ASIDE = re.compile(
     r"(?i)\b(?:previous|old|older|earlier|before|worked|working|works|baseline|reference"
     r"|expected|other|another|colleague|their|his|her)\b"
