@@ -15,9 +15,9 @@ disagree, or the input holds more than one crash the cut copy could end in.
 An error named in prose (an issue's title, a sentence quoting it: ``assemblers/mention.py``)
 beside the crash it names is that crash told again: it is dropped. Beside other crashes it is
 the thread's history, a warning; in a run with no crash printed, a sentence naming it is the
-reporter's word that the run died so: the root cause. So is a bug report's title when no
-sentence names an error (the title is then the only word on how the run died); a feature
-request's or an RFC's title names an error to handle, never one the run died of.
+reporter's word that the run died so: the root cause. So is a title that says the run died
+of it ("... crashes with X") when no sentence names an error; a title that only labels the
+thread with an error (a feature request, "kernel segmentation fault") is never one.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Issue pastes name the error in the title (``[Bug] ... CUDA error: ... when ...``
 in a sentence, often above the traceback itself. A mention beside the crash it names is
 dropped; beside another printed crash it is a warning, nobody's cause or consequence. With no
 crash printed, a sentence naming the error is the root cause (the reporter says the run died
-so: never lost), marked ``mentioned``; so is a bug report's title when no sentence names an
-error (a feature request's title is not: test_crash_recall.py). Lines printed by a process
+so: never lost), marked ``mentioned``; so is a title that says the run died of it when no
+sentence names an error, while a title that only labels the thread with an error is a warning
+(test_crash_recall.py). Lines printed by a process
 (bare, with a rank, a header, a test runner's prefix) are crashes whatever words precede the
 error. The lines are ours.
 """
@@ -52,11 +53,21 @@ def test_a_quoted_error_of_another_kind_stays_a_mention_and_is_nobodys_collatera
     assert mention.id not in root.collateral
 
 
-def test_a_bug_title_alone_is_the_root_cause_marked_as_a_title(tmp_path: Path) -> None:
+def test_a_title_labelling_an_error_is_findable_as_a_mention_and_does_not_fail_ci(
+    tmp_path: Path,
+) -> None:
     analysis = run(tmp_path, [f"[Bug]: {ILLEGAL} with EAGLE-3 at tp 8", "", "No log yet."])
     [mention] = analysis.incidents
-    assert mention.mentioned == "title" and mention.crash_class == "cuda_illegal_memory"
+    assert mention.mentioned == "label" and mention.crash_class == "cuda_illegal_memory"
     assert mention.message.startswith(ILLEGAL)
+    assert (mention.root_cause, mention.severity) == (False, "warning")
+    assert int(judge(analysis).exit_code) == 0
+
+
+def test_a_title_saying_the_run_died_of_it_is_the_root_cause(tmp_path: Path) -> None:
+    analysis = run(tmp_path, [f"[Bug]: EAGLE-3 at tp 8 crashes with {ILLEGAL}", "", "No log yet."])
+    [mention] = analysis.incidents
+    assert mention.mentioned == "title" and mention.crash_class == "cuda_illegal_memory"
     assert (mention.root_cause, mention.severity) == (True, "fatal")  # the only word on the crash
     assert int(judge(analysis).exit_code) == 1
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.mention import MENTION_HINT, Mention, clip, mentioned
+from spectrace.assemblers.mention import MENTION_HINT, Mention, clip, mentioned, reports_death
 from spectrace.assemblers.native import (
     NativeFrame,
     frame_text,
@@ -97,7 +97,7 @@ class FatalMatcher:
                 continue
             at: int = m.start()  # type: ignore[attr-defined]
             said = mentioned(line, text, at)
-            if said is None and rule.prose:
+            if rule.prose and (said is None or not reports_death(text, at)):
                 continue  # a printed line's own words, not a report naming its error
             crash = _line_crash(rule, m, line)
             # a catch-all line rule ("Type: message" at error level) yields to a classifier

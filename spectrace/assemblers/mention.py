@@ -20,9 +20,10 @@ MENTION_HINT = (
     "Only named in prose (an issue title or a sentence), not printed by a process: the text "
     "reports this error but shows no traceback or log line of it."
 )
-# where the error was named: a bug report's title, a sentence, or the title of a feature
-# request, RFC or roadmap (it names an error to handle, not one the run died of)
-TITLE, SENTENCE, PLAN = "title", "sentence", "plan"
+# where the error was named: a title that says the run died of it ("... crashes with X",
+# "... failed by X", "服务崩溃，报 X"), a sentence, or a title that only labels the thread with
+# an error (a feature request, an RFC, "kernel memory segmentation fault")
+TITLE, SENTENCE, LABEL = "title", "sentence", "label"
 # "# Server dies ...", "[Bug]: ...", "# [Bug] ...": the title lines of issue forms
 _TITLE = re.compile(
     r"\s*(?:#{1,6}\s+\S|\[(?:bug|feature|usage|performance|installation|doc|docs|rfc|misc|"
@@ -30,6 +31,11 @@ _TITLE = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(r"[\s#]*\[(?:feature|rfc|roadmap|doc|docs)\]", re.IGNORECASE)
+# a title's words saying the run died or failed (English, Chinese, Japanese, Korean)
+_DIED = re.compile(
+    r"(?i)\b(?:crash\w*|fail\w*|dies|died|dying|abort\w*|killed)\b|崩溃|崩潰|失败|挂掉|挂了|宕机"
+    r"|クラッシュ|落ちる|落ちた|크래시|죽"
+)
 # ``RuntimeError: `` / ``torch.AcceleratorError: `` in front of what a rule matched
 _TYPE_BEFORE = re.compile(r"(?:[A-Za-z_][\w.]*(?:Error|Exception):\s*)+$")
 _LIST_MARK = re.compile(r"\s*(?:[-*+>]\s+|\d{1,3}[.)]\s+)*")
@@ -60,7 +66,8 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
     if is_log_line(line):
         return None
     if _TITLE.match(text):
-        return Mention(PLAN if _PLAN.match(text) else TITLE, _closing(text[:start]))
+        died = _PLAN.match(text) is None and _DIED.search(text[:start]) is not None
+        return Mention(TITLE if died else LABEL, _closing(text[:start]))
     head = text[:start]
     typed = _TYPE_BEFORE.search(head)
     if typed is not None:
@@ -70,6 +77,14 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
         return Mention(SENTENCE, close) if _quoted(head[:-1], text[start:], close) else None
     # unquoted: "the server dies with CUDA error: ..."
     return Mention(SENTENCE, "") if _sentence(head, words=4, small=2) else None
+
+
+def reports_death(text: str, start: int) -> bool:
+    """The words before the error on its own line say the run died or failed of it ("the
+    server crashes with X"): a sentence that fixes, explains or quotes an error ("resolves the
+    following error", "workers raise X") names no crash; nor does a line opening with it."""
+    head = text[:start]
+    return bool(head.strip(" \t`'\"“‘([*")) and _DIED.search(head) is not None
 
 
 def _closing(head: str) -> str:
