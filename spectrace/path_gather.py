@@ -32,17 +32,12 @@ from spectrace.path_evidence import (
     speculates,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.path_mentions import (
-    Mention,
-    base_inputs,
-    mention_votes,
-    message_names,
-    named_families,
-)
+from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, other_program
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
+from spectrace.path_words import base_inputs, named_families
 from spectrace.stacks.pasted import PastedDump
 
 

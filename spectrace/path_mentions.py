@@ -19,54 +19,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
-from spectrace.assemblers.vllm_stated import HEADING_LITERALS, heading_aside
 from spectrace.assemblers.vllm_proposers import method_classes
+from spectrace.assemblers.vllm_stated import HEADING_LITERALS, heading_aside
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
-from spectrace.path_base import BaseSite, family_words, is_base
+from spectrace.path_base import is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
-from spectrace.path_titles import TitleWords, title_words
-
-KIND = "file named in the text"
-CLASS_KIND = "class named in the text"
-MESSAGE_KIND = "file named in the crash message"
-LOGGED_KIND = "log line written by"
-WRAPPER_KIND = "V0 wrapper class named in the text"
-BASE_KIND = "proposer base file named in the text"
-FAMILY_KIND = "family named in the text"
-THREAD_KIND = "thread header"
-THREAD_MARK = "thread:"  # named_families' entry for the framework a thread header names
-REQUEST_KIND = "feature request, plan or docs thread"
-RELEASE_KIND = "release named in the title"
-RELEASE_MARK = "release:"  # named_families' entry for the release a title names
-# a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
-# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
-_REQUEST = re.compile(
-    r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
-    r"|docs?|documentation)\b"
-    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
+from spectrace.path_mention_kinds import (
+    BASE_KIND,
+    CLASS_KIND,
+    FAMILY_KIND,
+    KIND,
+    LOGGED_KIND,
+    MAX_TEXT,
+    MESSAGE_KIND,
+    RELEASE_KIND,
+    REQUEST_KIND,
+    THREAD_KIND,
+    WRAPPER_KIND,
+    Mention,
 )
-_REQUEST_LITERALS = ("[Feature", "[feature", "[FEATURE", "[RFC", "[Roadmap", "[Proposal", "[Doc",
-                     "feature request", "Feature Request", "feature-request", "RFC")  # fmt: skip
-# family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
-# in every frame line of a worker file, and would fill the config lines of a long log)
-_FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
-                    "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN",
-                    "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
-                    "test_ngram", "test_draft_model", "test_dflash", "test_suffix",
-                    "Lookahead", "LookAhead", "lookAhead", "Look-ahead", "Arctic ",
-                    "arctic_speculator", "arctic speculator",
-                    "medusa ", "lookahead ",  # lower case only before a blank: not a path
-                    "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
-                    "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
-                    "mlp_speculator ")  # fmt: skip
+from spectrace.path_words import FAMILY_LITERALS, REQUEST_LITERALS, word_mentions
+
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
 WRAPPER_CONDITION = (
@@ -74,7 +53,6 @@ WRAPPER_CONDITION = (
     "(draft model, EAGLE, MTP), NGramWorker (ngram), MedusaWorker or MLPSpeculatorWorker"
 )
 _LOGGER = re.compile(r"[\w.-]+\.(?:py|cpp|cu|h):\d+")
-MAX_TEXT = 300
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
 _NAME = re.compile(
     r"(?<![\w./\\:@+-])(?P<path>(?:[A-Za-z]:)?[/\\~]?(?:[\w.@+-]+[/\\])*[\w-]+"
@@ -98,18 +76,6 @@ _SHAPES = (
     ("IPython traceback frame", re.compile(r"^\s*File \S+:\d+, in [\w<>.]+")),
     ("runtime warning", re.compile(r":\d+: \w*Warning\b")),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """A known worker file the text names with a line number, where it does so."""
-
-    source: str
-    lineno: int
-    text: str  # the line as the log shows it (cut)
-    name: str  # "eagle_worker_v2.py:828" as written
-    signature: FrameSignature
-    kind: str = KIND  # or the frame shape the line has ("py-spy frame line", ...)
 
 
 # worker-like class names (``NgramProposerGPU.update_token_ids_ngram`` in a sentence)
@@ -169,7 +135,7 @@ def mention_literals() -> tuple[bytes, ...]:
     names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
-    words = list(_FAMILY_LITERALS) + list(_REQUEST_LITERALS)
+    words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
     return found + HEADING_LITERALS
 
@@ -195,19 +161,11 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
-        if (title := title_words(titles, line)) is not None:  # the shared title reader's words
-            out += _title_mentions(line, shown, title)
+        out += word_mentions(line, shown, titles, aside[line.source], _diff_line(line.text))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
-        if _REQUEST.search(line.text):  # the thread asks for a feature: no run's family
-            out.append(Mention(line.source, line.lineno, shown, "", _FAMILY_ROW, REQUEST_KIND))
-        if (engine := header_engine(line.text)) is not None:
-            out.append(Mention(line.source, line.lineno, shown, engine, _FAMILY_ROW, THREAD_KIND))
-        if title is None and not _diff_line(line.text) and not aside[line.source]:
-            out += [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
-                    for family in sorted(family_words(line.text))]  # fmt: skip
         if any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
             continue  # "for reference, ...", "from an older report", "the earlier run had ..."
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
@@ -222,16 +180,6 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     return out
 
 
-def _title_mentions(line: LogLine, shown: str, title: TitleWords) -> list[Mention]:
-    """A title's families (FAMILY_KIND) and releases (RELEASE_KIND, named ``<engine>:<x>``)."""
-    out = [Mention(line.source, line.lineno, shown, family, _FAMILY_ROW, FAMILY_KIND)
-           for family in title.families]  # fmt: skip
-    if title.engine is not None and len(title.releases) == 1:  # one release: the run's
-        name = f"{title.engine}:{title.releases[0].removeprefix('v')}"
-        out.append(Mention(line.source, line.lineno, shown, name, _FAMILY_ROW, RELEASE_KIND))
-    return out
-
-
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND)
 
@@ -243,10 +191,6 @@ _ELSEWHERE = re.compile(
     r"|\b(?:do|does|did)(?: not|n't) (?:use|go through|run|reach|enter|call|hit)\b|\bnot using\b"
     r"|\b(?:works?|worked) (?:fine|correctly)\b|\bcorrectly\b|\bgets? (?:this|it) right\b"
 )
-
-
-# the row a family word stands on: no file, no worker (``Mention.name`` holds the family)
-_FAMILY_ROW = FrameSignature("", None, None, "a family the text names")
 
 
 def base_names(text: str) -> list[tuple[str, FrameSignature]]:
@@ -268,43 +212,6 @@ def base_names(text: str) -> list[tuple[str, FrameSignature]]:
 
 def _matches_tail(path: str, name: str) -> bool:
     return path == name or path.endswith("/" + name)
-
-
-def base_inputs(
-    incident: Incident, mentions: Sequence[Mention], since: int, plugin: bool = False
-) -> tuple[list[BaseSite], set[str]]:
-    """The proposer base files the incident's run names in its text, and the families its
-    lines name as words. A bare file name both vLLM and vllm-ascend have is the plugin's only
-    in a run the text shows or names on it (``plugin``)."""
-    source = incident.first_seen.source
-    mine = [m for m in mentions if m.source == source and m.lineno >= since]
-    bases = [m for m in mine if m.kind == BASE_KIND]
-    want = "vllm_ascend" if plugin else "vllm"
-    bases = [m for m in bases if m.signature.framework == want or not any(
-        o.lineno == m.lineno and o.signature.framework == want for o in bases)]  # fmt: skip
-    sites = [BaseSite(m.source, m.lineno, m.text,
-                      f"{BASE_KIND} ({m.name}): the log pointed at a frame", m.signature)
-             for m in bases]  # fmt: skip
-    return sites, {m.name for m in mine if m.kind == FAMILY_KIND}
-
-
-def named_families(
-    incident: Incident, mentions: Sequence[Mention], since: int
-) -> list[tuple[str, str, int, str]]:
-    """(family, source, line, text) of each family word in the incident's run; then
-    (``thread:<framework>``, ...) for the thread header its file starts with, if any. None in
-    a feature-request or RFC thread: its words name the family asked for, not the one that ran."""
-    source = incident.first_seen.source
-    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
-        return []
-    words = [(m.name, m.source, m.lineno, m.text) for m in mentions
-             if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
-    headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
-    engine = thread_engine(m.text for m in headers)
-    releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
-                if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
-    return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
-                    for m in headers[:1] if words and engine] + releases[:1]  # fmt: skip
 
 
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:

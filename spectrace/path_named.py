@@ -29,7 +29,7 @@ from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.path_frames import method_signature, symbol_signatures
-from spectrace.path_mentions import RELEASE_MARK, THREAD_MARK
+from spectrace.path_mention_kinds import RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 
 # each family as the method value vLLM's config spells it

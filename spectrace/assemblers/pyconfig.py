@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import islice
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 from spectrace.assemblers.pyrepr import bracketed, parse_dict_repr
 from spectrace.assemblers.spec_prose import set_apart

@@ -1,0 +1,41 @@
+"""What a line of a report names that points at a worker, as the linker's mention readers
+record it: the kinds of mention (a file with a line number, a class, a family word, a thread's
+header or title...) and the ``Mention`` each reader returns. Apart from the readers
+(``path_mentions`` for files and classes, ``path_words`` for words, titles and threads) so both
+build the same record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spectrace.path_frames import FrameSignature
+
+MAX_TEXT = 300  # of a line shown as evidence
+KIND = "file named in the text"
+CLASS_KIND = "class named in the text"
+MESSAGE_KIND = "file named in the crash message"
+LOGGED_KIND = "log line written by"
+WRAPPER_KIND = "V0 wrapper class named in the text"
+BASE_KIND = "proposer base file named in the text"
+FAMILY_KIND = "family named in the text"
+THREAD_KIND = "thread header"
+THREAD_MARK = "thread:"  # named_families' entry for the framework a thread header names
+REQUEST_KIND = "feature request, plan or docs thread"
+RELEASE_KIND = "release named in the title"
+RELEASE_MARK = "release:"  # named_families' entry for the release a title names
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A known worker file the text names with a line number, where it does so."""
+
+    source: str
+    lineno: int
+    text: str  # the line as the log shows it (cut)
+    name: str  # "eagle_worker_v2.py:828" as written
+    signature: FrameSignature
+    kind: str = KIND  # or the frame shape the line has ("py-spy frame line", ...)
+
+
+# the row a family word stands on: no file, no worker (``Mention.name`` holds the family)
+FAMILY_ROW = FrameSignature("", None, None, "a family the text names")

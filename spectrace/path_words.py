@@ -1,0 +1,115 @@
+"""A report's words about its run: the families its lines and its title name, the thread's
+tracker, the release a title names, and whether the thread asks for a feature rather than
+reporting a run. ``word_mentions`` records them per line (``path_mentions.find_mentions``
+calls it); ``named_families`` and ``base_inputs`` hand them to the linker."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from spectrace.assemblers.thread_repo import header_engine, thread_engine
+from spectrace.assemblers.thread_title import TitleReader
+from spectrace.dialects.base import LogLine
+from spectrace.incident_model import Incident
+from spectrace.path_base import BaseSite, family_words
+from spectrace.path_mention_kinds import (
+    BASE_KIND,
+    FAMILY_KIND,
+    FAMILY_ROW,
+    RELEASE_KIND,
+    RELEASE_MARK,
+    REQUEST_KIND,
+    THREAD_KIND,
+    THREAD_MARK,
+    Mention,
+)
+from spectrace.path_titles import TitleWords, title_words
+
+# a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
+# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
+_REQUEST = re.compile(
+    r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
+    r"|docs?|documentation)\b"
+    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
+)
+REQUEST_LITERALS = ("[Feature", "[feature", "[FEATURE", "[RFC", "[Roadmap", "[Proposal", "[Doc",
+                     "feature request", "Feature Request", "feature-request", "RFC")  # fmt: skip
+# family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
+# in every frame line of a worker file, and would fill the config lines of a long log)
+FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLASH", "NGRAM",
+                    "N-gram", "n-gram", "Ngram", "Medusa", "MEDUSA", "NextN", "NEXTN",
+                    "raft Model", "RAFT MODEL", "test_eagle", "test_mtp",
+                    "test_ngram", "test_draft_model", "test_dflash", "test_suffix",
+                    "Lookahead", "LookAhead", "lookAhead", "Look-ahead", "Arctic ",
+                    "arctic_speculator", "arctic speculator",
+                    "medusa ", "lookahead ",  # lower case only before a blank: not a path
+                    "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
+                    "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
+                    "mlp_speculator ")  # fmt: skip
+
+
+def word_mentions(
+    line: LogLine, shown: str, titles: TitleReader, aside: bool, diff: bool
+) -> list[Mention]:
+    """The line's words: a title's families and release (through the shared title reader), a
+    feature-request tag or label, a tracker header, the family words of any other line that
+    is not a diff line (``diff``) nor under a heading setting its section apart (``aside``)."""
+    out: list[Mention] = []
+    if (title := title_words(titles, line)) is not None:
+        out += _title_mentions(line, shown, title)
+    if _REQUEST.search(line.text):  # the thread asks for a feature: no run's family
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
+    if (engine := header_engine(line.text)) is not None:
+        out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
+    if title is None and not diff and not aside:
+        out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
+                for family in sorted(family_words(line.text))]  # fmt: skip
+    return out
+
+
+def _title_mentions(line: LogLine, shown: str, title: TitleWords) -> list[Mention]:
+    """A title's families (FAMILY_KIND) and releases (RELEASE_KIND, named ``<engine>:<x>``)."""
+    out = [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
+           for family in title.families]  # fmt: skip
+    if title.engine is not None and len(title.releases) == 1:  # one release: the run's
+        name = f"{title.engine}:{title.releases[0].removeprefix('v')}"
+        out.append(Mention(line.source, line.lineno, shown, name, FAMILY_ROW, RELEASE_KIND))
+    return out
+
+
+def base_inputs(
+    incident: Incident, mentions: Sequence[Mention], since: int, plugin: bool = False
+) -> tuple[list[BaseSite], set[str]]:
+    """The proposer base files the incident's run names in its text, and the families its
+    lines name as words. A bare file name both vLLM and vllm-ascend have is the plugin's only
+    in a run the text shows or names on it (``plugin``)."""
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source and m.lineno >= since]
+    bases = [m for m in mine if m.kind == BASE_KIND]
+    want = "vllm_ascend" if plugin else "vllm"
+    bases = [m for m in bases if m.signature.framework == want or not any(
+        o.lineno == m.lineno and o.signature.framework == want for o in bases)]  # fmt: skip
+    sites = [BaseSite(m.source, m.lineno, m.text,
+                      f"{BASE_KIND} ({m.name}): the log pointed at a frame", m.signature)
+             for m in bases]  # fmt: skip
+    return sites, {m.name for m in mine if m.kind == FAMILY_KIND}
+
+
+def named_families(
+    incident: Incident, mentions: Sequence[Mention], since: int
+) -> list[tuple[str, str, int, str]]:
+    """(family, source, line, text) of each family word in the incident's run; then
+    (``thread:<framework>``, ...) for the thread header its file starts with, if any. None in
+    a feature-request or RFC thread: its words name the family asked for, not the one that ran."""
+    source = incident.first_seen.source
+    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
+        return []
+    words = [(m.name, m.source, m.lineno, m.text) for m in mentions
+             if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
+    headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
+    engine = thread_engine(m.text for m in headers)
+    releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
+                if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
+    return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
+                    for m in headers[:1] if words and engine] + releases[:1]  # fmt: skip
