@@ -146,6 +146,7 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”")
 _MESSAGE = re.compile(
     r"(?:\b\w*(?:Error|Exception|Fault)\b:|\b(?i:assert(?:ion)?(?:error)?)\b:?)\s.*?(?=\s(?i:when|while|"
     r"with|during|after|using|on|for|in)\s|[,;(]|$)"
+    r"|\b[A-Z][A-Z_]{3,}:\s.*$"  # a status code's message to the end: "UNAVAILABLE: Internal: bad optional access"
 )
 # code in a title: "derive enable_eagle from SpeculativeAlgorithm.is_eagle()", "f() returns"
 _CODE = re.compile(r"\w\(\)|\b[A-Za-z_]\w*\.[a-z_]\w*\(")

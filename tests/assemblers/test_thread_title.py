@@ -89,6 +89,7 @@ def test_draft_checkpoint_names_and_what_is_not_one(text: str, drafts: tuple) ->
         ("fix(sglang): derive enable_eagle from SpeculativeAlgorithm.is_eagle() (covers EAGLE3)", True),
         ("[Bug] PD prefill crash; EAGLE3 works fine", True),
         ("[Bug] crash after turning MTP off", True),
+        ("[Lookahead] UNAVAILABLE: Internal: unexpected error: bad optional access", False),
         ("[Bug] 关闭MTP后服务崩溃", True),
         ("[Bug] MTPを無効にするとクラッシュする", True),
         ("[Bug] MTP를 끄면 서버가 죽습니다", True),
