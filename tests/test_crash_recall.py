@@ -168,3 +168,16 @@ def test_tensorrt_and_trtllm_reporting_one_illegal_access_are_one_crash(tmp_path
     ]
     [root] = roots(run(tmp_path, lines))
     assert root.crash_class == "cuda_illegal_memory"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "# [Bug]: GLM-X RuntimeError: Error Internal",
+        "# [Bug]: MLP Speculator AttributeError: 'SpecConfig' object has no attribute 'heads'",
+    ],
+)
+def test_a_title_that_is_the_error_line_is_the_root_cause(tmp_path: Path, title: str) -> None:
+    analysis = run(tmp_path, [title, "", "### Your current environment", LAUNCH])
+    [root] = roots(analysis)
+    assert root.mentioned == "title"

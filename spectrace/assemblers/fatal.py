@@ -6,7 +6,15 @@ import re
 from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
-from spectrace.assemblers.mention import MENTION_HINT, Mention, clip, mentioned, reports_death
+from spectrace.assemblers.mention import (
+    MENTION_HINT,
+    SENTENCE,
+    TITLE,
+    Mention,
+    clip,
+    mentioned,
+    reports_death,
+)
 from spectrace.assemblers.native import (
     NativeFrame,
     frame_text,
@@ -97,7 +105,7 @@ class FatalMatcher:
                 continue
             at: int = m.start()  # type: ignore[attr-defined]
             said = mentioned(line, text, at)
-            if rule.prose and (said is None or not reports_death(text, at)):
+            if rule.prose and not _reported(said, text, at):
                 continue  # a printed line's own words, not a report naming its error
             crash = _line_crash(rule, m, line)
             # a catch-all line rule ("Type: message" at error level) yields to a classifier
@@ -268,6 +276,14 @@ def _apply(crash: Crash, rule: CrashRule) -> Crash:
         collateral=rule.collateral,
         hints=rule.hints,
     )
+
+
+def _reported(said: Mention | None, text: str, at: int) -> bool:
+    """A ``prose`` rule's match is a crash report: a title saying the run died of it (or that
+    is the error line), or a sentence whose words before it say so."""
+    if said is None:
+        return False
+    return said.where == TITLE or (said.where == SENTENCE and reports_death(text, at))
 
 
 def _as_mention(crash: Crash, said: Mention, named: str) -> Crash:

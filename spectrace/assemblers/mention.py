@@ -30,6 +30,7 @@ _TITLE = re.compile(
     r"new model|question|help wanted|hardware|roadmap)\]:?\s)",
     re.IGNORECASE,
 )
+_EXCEPTION_AT = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 _PLAN = re.compile(r"[\s#]*\[(?:feature|rfc|roadmap|doc|docs)\]", re.IGNORECASE)
 # a title's words saying the run died or failed (English, Chinese, Japanese, Korean)
 _DIED = re.compile(
@@ -56,7 +57,7 @@ def is_log_line(line: LogLine) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    where: str  # TITLE or SENTENCE
+    where: str  # TITLE, LABEL or SENTENCE
     close: str  # the quote that ends the named error, "" when unquoted
 
 
@@ -65,9 +66,9 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
     printed it."""
     if is_log_line(line):
         return None
-    if _TITLE.match(text):
-        died = _PLAN.match(text) is None and _DIED.search(text[:start]) is not None
-        return Mention(TITLE if died else LABEL, _closing(text[:start]))
+    if (title := _TITLE.match(text)) is not None:
+        said = _DIED.search(text[:start]) is not None or _is_error_line(text, title.end(), start)
+        return Mention(TITLE if said and not _PLAN.match(text) else LABEL, _closing(text[:start]))
     head = text[:start]
     typed = _TYPE_BEFORE.search(head)
     if typed is not None:
@@ -77,6 +78,15 @@ def mentioned(line: LogLine, text: str, start: int) -> Mention | None:
         return Mention(SENTENCE, close) if _quoted(head[:-1], text[start:], close) else None
     # unquoted: "the server dies with CUDA error: ..."
     return Mention(SENTENCE, "") if _sentence(head, words=4, small=2) else None
+
+
+def _is_error_line(text: str, after_form: int, start: int) -> bool:
+    """The title is the error line itself, behind a word or two naming the model or feature
+    ("[Bug]: GLM4.5 RuntimeError: ...", "MLP Speculator AttributeError: ..."): what the run
+    printed when it died, not a label such as "kernel memory segmentation fault"."""
+    words = [w for w in text[max(after_form - 1, 0) : start].split()
+             if not (w.startswith("[") and w.rstrip(":").endswith("]"))]  # fmt: skip
+    return len(words) <= 3 and _EXCEPTION_AT.match(text, start) is not None
 
 
 def reports_death(text: str, start: int) -> bool:
