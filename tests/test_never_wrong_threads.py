@@ -37,6 +37,8 @@ ASCEND_CRASH = [
 ]
 # the scheduler loop the overlap scheduler runs (EAGLEWorkerV2 before 0.5.13)
 SGL_OVERLAP_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_overlap()", *SGL_CRASH[3:]]
+# the loop without the overlap scheduler: the v1 worker up to 0.5.12 (a title saying v2 is outranked)
+SGL_NORMAL_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_normal()", *SGL_CRASH[3:]]
 V0_CRASH = [
     "Traceback (most recent call last):",
     '  File "/opt/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
@@ -793,6 +795,80 @@ CASES = {
         *VLLM_CRASH, "```",
         number=30171,
     ), NONE),
+    "vLLM-Ascend: ascend feature request title with release + MTP, plain run": (thread(
+        ASCEND_REPO, "[Feature]: MTP support on 310P like v0.18.0rc1 on A2", "2026-04-01",
+        "Request: MTP on 310P. Plain serving on 310P crashes today:", "```",
+        "vllm serve acme/Falcon-Orbit-32B", "```", "```", *ASCEND_CRASH, "```",
+        number=5002, labels="feature request",
+    ), NONE),
+    "TensorRT-LLM: feature request title (MTP), plain trtllm-serve": (thread(
+        TRT_REPO, "[Feature] MTP for Falcon-Orbit in TensorRT-LLM; plain serve crashes", "2026-01-10",
+        "```", "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch", "```", "```",
+        *TRT_CRASH, "```",
+        number=8002, labels="feature request",
+    ), NONE),
+    "vLLM: RFC title naming ngram, plain CI crash": (thread(
+        VLLM_REPO, "[RFC]: remove the V0 ngram worker", "2025-06-01",
+        "Discussion only. (Unrelated: nightly plain-serve CI crash below.)", "```",
+        *VLLM_CRASH, "```",
+        number=30118, labels="RFC",
+    ), NONE),
+    "vLLM: Chinese title: vLLM crashes after turning MTP off": (thread(
+        VLLM_REPO, "[Bug]: 关闭 MTP 后 vLLM 崩溃", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=30121,
+    ), NONE),
+    "vLLM: Detected MTP line inside a docs diff": (thread(
+        VLLM_REPO, "[Doc] explain how to check that MTP is active", "2026-01-10",
+        "```diff", "+ When MTP is active the log shows:",
+        "+ `Detected MTP model. Sharing target model embedding weights with the draft model.`",
+        "```", "CI (docs build only) crashed on an unrelated plain-serve smoke test:", "```",
+        *VLLM_CRASH, "```",
+        kind="pull request", number=31002, labels="documentation",
+    ), NONE),
+    "vLLM: maintainer: if you were using the MTP drafter...": (thread(
+        VLLM_REPO, "[Bug]: DeepSeek-V3 crash at decode", "2026-01-10",
+        "```", *VLLM_CRASH, "```", "", "maint-x · comment · 2026-01-11",
+        "If you were using the built-in MTP drafter you would see a `Detected MTP model` "
+            "line; your log has none, so this is the target model alone.",
+        number=30124,
+    ), NONE),
+    "vLLM: a model card's recommended config, served plainly": (thread(
+        VLLM_REPO, "[Bug]: crash serving Falcon-Orbit-32B", "2026-01-10",
+        "The model card says: \"For faster decoding use --speculative-config '{\\\"method\\\": "
+            "\\\"mtp\\\", \\\"num_speculative_tokens\\\": 1}'\". We serve it plainly:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30134,
+    ), NONE),
+    "vLLM: a transformers load of a draft in a vLLM thread, no server": (thread(
+        VLLM_REPO, "[Bug]: Falcon-Orbit-32B-EAGLE3 fails to load in transformers", "2025-10-01",
+        "Just loading it with AutoModel (no server):", "```",
+        "Traceback (most recent call last):", "  File \"/work/load.py\", line 4, in <module>",
+        "    m = AutoModelForCausalLM.from_pretrained(\"acme/Falcon-Orbit-32B-EAGLE3\")",
+        "  File \"/opt/venv/lib/python3.11/site-packages/transformers/modeling_utils.py\", line"
+            " 4420, in from_pretrained",
+        "    raise ValueError(msg)",
+        "ValueError: Unrecognized configuration class LlamaForCausalLMEagle3", "```",
+        number=30160,
+    ), NONE),
+    "vLLM: vLLM 2024 Medusa title -> V0 MedusaWorker": (thread(
+        VLLM_REPO, "[Performance]: Medusa speculative decoding is slow and then crashes", "2024-08-01",
+        "```", *V0_CRASH, "```",
+        number=30206,
+    ), want("MedusaWorker")),
+    "SGLang: a title saying spec v2 over the normal (non-overlap) loop's frame, Dec 2025": (thread(
+        SGL_REPO, "[Bug] spec v2 (SGLANG_ENABLE_SPEC_V2=1) crash with EAGLE3", "2025-12-10",
+        "With the v2 worker turned on, EAGLE3 crashes after warmup:", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=41240,
+    ), want("EAGLEWorker")),
+    "SGLang: a title saying overlap + EAGLE3 on 0.5.6 over the normal loop's frame": (thread(
+        SGL_REPO, "[Bug] EAGLE3 + overlap scheduler crash on 0.5.6", "2025-12-10",
+        "Overlap scheduler with EAGLE3 (spec v2 on):", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=41241,
+    ), want("EAGLEWorker")),
 }  # fmt: skip
 
 
