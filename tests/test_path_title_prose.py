@@ -19,6 +19,7 @@ from test_never_wrong_threads import (
     SGL_OVERLAP_CRASH,
     SGL_REPO,
     TRT_REPO,
+    V0_CRASH,
     VLLM_REPO,
     thread,
 )  # fmt: skip
@@ -161,6 +162,26 @@ DECIDED = {
         SGL_REPO, "[Bug] 开启MTP后服务崩溃", "2025-08-15",
         "开启MTP之后，服务在解码阶段崩溃：", "```", *SGL_CRASH, "```",
     ), ("v1", "EAGLEWorker"), TITLE, "MTP"),
+    "vLLM: an EAGLE title on a thread of Nov 2024 over V0 frames (V0's MultiStepWorker)": (thread(
+        VLLM_REPO, "[Bug]: EAGLE speculative decoding crash", "2024-11-20", "```", *V0_CRASH, "```",
+    ), ("other", "MultiStepWorker"), TITLE, "EAGLE"),
+    "vLLM: an eagle title on a thread of Feb 2025, no frames (before EagleProposer, 0.8.2)": (thread(
+        VLLM_REPO, "[Bug]: eagle speculative decoding crash with long prompts", "2025-02-10",
+        "Crash after a few requests:", "```",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
+    ), ("other", "MultiStepWorker"), TITLE, "eagle"),
+    "vLLM: a title naming ngram and vLLM 0.6.3 (V0's NGramWorker)": (thread(
+        VLLM_REPO, "[Bug]: ngram speculative decoding crash in vLLM 0.6.3", "2024-10-30",
+        "```", *V0_CRASH, "```",
+    ), ("other", "NGramWorker"), TITLE, "ngram"),
+    "vLLM-Ascend: a title naming v0.18.0rc1 and mtp": (thread(
+        ASCEND_REPO, "[Bug]: v0.18.0rc1 mtp with graph mode crashes on A3", "2026-04-02",
+        "```", *ASCEND_CRASH, "```",
+    ), ("other", "AscendEagleProposer"), TITLE, "mtp"),
+    "vLLM-Ascend: a title 'serve mtp==3' beside a pip bullet naming the release": (thread(
+        ASCEND_REPO, "0.20.2rc1 Falcon-Orbit serve mtp==3 acceptance very low then crash",
+        "2026-06-01", "- vllm_ascend 0.20.2rc1", "```", *ASCEND_CRASH, "```",
+    ), ("other", "AscendEagleProposer"), TITLE, "mtp"),
 }  # fmt: skip
 
 
