@@ -186,8 +186,9 @@ _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, R
 
 # a line that puts the file or class it names in another run, report or setup
 _ELSEWHERE = re.compile(
-    r"(?i)\bunrelated\b|\b(?:earlier|previous|older|other|another|different) (?:run|report"
-    r"|issue|crash|setup|server|node|deployment|version)s?\b|\bfor (?:reference|comparison)\b"
+    r"(?i)\bunrelated\b|\b(?:earlier|previous|old|older|other|another|different)(?: [\w-]+)?"
+    r" (?:run|report|issue|crash|setup|server|node|deployment|version)s?\b"
+    r"|\bfor (?:reference|comparison)\b|\bback (?:on|in|with) v?\d"
     r"|\b(?:do|does|did)(?: not|n't) (?:use|go through|run|reach|enter|call|hit)\b|\bnot using\b"
     r"|\b(?:works?|worked) (?:fine|correctly)\b|\bcorrectly\b|\bgets? (?:this|it) right\b"
 )

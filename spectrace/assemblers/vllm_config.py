@@ -237,6 +237,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"forward on same MTP layer",
     b"for suffix decoding",
     b"Detected MTP model",
+    b"Configuring SpecDecodeWorker with proposer=",  # V0's own line (vllm_stated)
     b"SpecDecoding metrics: ",  # V1's metrics line: the run speculated on vLLM (vllm_stated)
     b"## ",  # a Markdown section heading: it may set the list under it apart (vllm_stated)
     b'"method"',  # a bare speculative config (pyconfig.bare_spec_config)

@@ -46,6 +46,7 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     ``speculative_config.method`` with its evidence, where no line set the method."""
     if config.engine is None and any(_METRICS.search(line.text) for line in lines):
         config.engine = "vllm"  # vLLM V1's own spec-decode metrics line: the run is vLLM's
+    _v0_proposer_line(config, lines)
     if "speculative_config.method" in config.flags or config.engine not in (None, "vllm"):
         return
     for line in lines:
@@ -85,8 +86,38 @@ _ASIDE = re.compile(
 # a line saying the run does not speculate
 _OFF = re.compile(
     r"(?i)\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
-    r"[ _-]?decod|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
+    r"[ _-]?(?:decod|config)|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
     r"|false)\b"
+)
+
+
+def _v0_proposer_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """V0's ``Configuring SpecDecodeWorker with proposer=<class '...MultiStepWorker'>`` (every
+    V0 release logs the proposer worker ``create_worker`` built): that class ran, unless the
+    line puts the log in an old or another deployment, or the text says the run does not
+    speculate."""
+    if config.engine not in (None, "vllm") or any(_OFF.search(ln.text) for ln in lines):
+        return
+    for line in lines:
+        m = _V0_PROPOSER.search(line.text)
+        if m is None or _ELSEWHERE.search(line.text) or line.quoted:
+            continue
+        config.engine = config.engine or "vllm"
+        reason = (f"vLLM V0's own log line (SpecDecodeWorker.create_worker logs the proposer "
+                  f"worker it built) -> {m.group(1)} (V0 spec_decode, other)")  # fmt: skip
+        config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason,
+                                             "other", m.group(1)))  # fmt: skip
+        return
+
+
+_V0_PROPOSER = re.compile(
+    r"Configuring SpecDecodeWorker with proposer=<class '(?:vllm\.spec_decode\.)?[\w.]*?"
+    r"(MultiStepWorker|NGramWorker|MedusaWorker|MLPSpeculatorWorker|SmallerTpProposerWorker)'>"
+)
+# a line placing the log it quotes in an old or another deployment
+_ELSEWHERE = re.compile(
+    r"(?i)\b(?:old|older|earlier|previous|another|other|colleague'?s?|their|used to|back (?:on|in)"
+    r"|last (?:year|month|week))\b"
 )
 
 

@@ -191,3 +191,24 @@ def test_a_cut_command_leaves_the_titles_method_standing(
                    "vllm serve org/Big-V4 \\", "    --max-num-seqs 64 \\", tail, "", *V1_CRASH)  # fmt: skip
     value, worker, _family, _shown = _path(tmp_path, lines)
     assert (value == "other" and worker == "EagleProposer") is decided
+
+
+V0_LINE = ("INFO 02-17 15:41:22 spec_decode_worker.py:195] Configuring SpecDecodeWorker with "
+           "proposer=<class 'vllm.spec_decode.multi_step_worker.MultiStepWorker'>")
+
+
+def test_v0s_own_proposer_line_quoted_in_a_reply_names_the_worker(tmp_path: Path) -> None:
+    lines = thread(VLLM, "[Usage]: which proposer does my draft model use?", "2025-02-17",
+                   f"You can see the log: '{V0_LINE}' so it uses MultiStepWorker.", *PROBE)  # fmt: skip
+    value, worker, _family, shown = _path(tmp_path, lines)
+    assert (value, worker) == ("other", "MultiStepWorker")
+    assert "Configuring SpecDecodeWorker" in shown
+
+
+def test_v0s_proposer_line_from_an_old_deployment_names_nothing(tmp_path: Path) -> None:
+    lines = thread(VLLM, "[Bug]: crash at decode", "2025-10-20",
+                   f"Back on 0.6 our old draft-model deployment logged `{V0_LINE}`.",
+                   "This server has no speculative config:", "vllm serve org/Big-32B -tp 8",
+                   *V1_CRASH)  # fmt: skip
+    value, worker, _family, _shown = _path(tmp_path, lines)
+    assert value != "other" and worker is None
