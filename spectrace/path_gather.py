@@ -54,7 +54,8 @@ def _loops_decide(
         return False  # 0.5.13+: the normal loop drives the v2 worker synchronously
     flag = config.flags.get("speculative_algorithm")
     if flag is not None and (flag.origin == "server_args" or flag.value is not None):
-        return str(flag.value).upper() in EAGLE_FAMILY
+        # the loops vote EAGLEWorker(V2): STANDALONE runs its own classes on the same loops
+        return str(flag.value).upper() in EAGLE_FAMILY - {"STANDALONE"}
     named = config.flags.get("named_algorithm")  # stated as the run's: its era's condition
     if named is not None and not eagle_family(str(named.value)):
         return False  # the text names STANDALONE, NGRAM, DSPARK...: the loops' vote is EAGLE's

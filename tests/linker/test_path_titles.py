@@ -132,3 +132,15 @@ def test_a_normal_loop_frame_outranks_a_title_saying_spec_v2(tmp_path: Path) -> 
              "someone · description · 2025-12-10", *normal]  # fmt: skip
     (crash,) = roots(run(tmp_path, lines, name="thread.md"))
     assert crash.worker_path is not None and crash.worker_path.worker_class != "EAGLEWorkerV2"
+
+
+def test_a_standalone_launch_is_not_voted_eagle_by_the_normal_loop(tmp_path: Path) -> None:
+    launch = ("python -m sglang.launch_server --model-path org/Orbit-32B --speculative-algorithm STANDALONE "
+              "--speculative-draft-model-path org/Orbit-1B")  # fmt: skip
+    lines = [HEADER.format(n=4111), "# [Bug] crash at decode", "", "someone · description · 2025-11-02",
+             launch, "```", "Traceback (most recent call last):",
+             '  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 2611, in run_scheduler_process',
+             "    scheduler.event_loop_normal()", "RuntimeError: CUDA error: an illegal memory access was encountered",
+             "```"]  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "StandaloneWorker"
