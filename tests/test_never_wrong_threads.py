@@ -869,6 +869,23 @@ CASES = {
         *SGL_NORMAL_CRASH, "```",
         number=41241,
     ), want("EAGLEWorker")),
+    "vLLM: a V0 proposer line quoted from an old deployment": (thread(
+        VLLM_REPO, "[Bug]: crash at startup on 0.11.0", "2025-10-20",
+        "Back on 0.6 our old draft-model deployment logged `Configuring SpecDecodeWorker with"
+            " proposer=<class 'vllm.spec_decode.multi_step_worker.MultiStepWorker'>`. This server"
+            " has no speculative config:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=30150,
+    ), NONE),
+    "SGLang: a STANDALONE launch over the normal loop's frame, an EAGLE3 title": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with DP attention", "2025-11-02",
+        "Actually my launch is the draft-model one:", "```",
+        ORBIT + " --speculative-algorithm STANDALONE --speculative-draft-model-path "
+            "acme/Falcon-Orbit-1B",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=41218,
+    ), want("StandaloneWorker")),
 }  # fmt: skip
 
 
