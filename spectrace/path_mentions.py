@@ -23,9 +23,9 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.sections import HEADING_LITERALS, heading_aside
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
-from spectrace.assemblers.vllm_stated import HEADING_LITERALS, heading_aside
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import is_base

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.sections import heading_aside
 from spectrace.assemblers.spec_prose import PROSE_REASON, set_apart
 from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
 from spectrace.dialects.base import LogLine
@@ -69,20 +70,6 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             return
 
 
-def heading_aside(text: str, before: bool) -> bool:
-    """Whether the lines after ``text`` sit under a heading that sets them apart from the
-    reported run (``### Previous setup (worked)``); ``before``: the state above ``text``."""
-    return _ASIDE.search(text) is not None if _HEADING.match(text) else before
-
-
-HEADING_LITERALS: tuple[bytes, ...] = (b"## ",)  # a Markdown section heading reaches the reader
-# a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
-# a saved thread's ``# title`` is the thread's subject, not a section
-_HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
-_ASIDE = re.compile(
-    r"(?i)\b(?:previous|old|older|earlier|before|worked|working|works|baseline|reference"
-    r"|expected|other|another|colleague|their|his|her)\b"
-)
 # a line saying the run does not speculate
 _OFF = re.compile(
     r"(?i)\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
