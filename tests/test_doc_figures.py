@@ -192,6 +192,9 @@ ROUND_WORDS = {
     "twenty-one": 21,
     "twenty-two": 22,
     "twenty-three": 23,
+    "twenty-four": 24,
+    "twenty-five": 25,
+    "twenty-six": 26,
 }
 
 
