@@ -162,6 +162,11 @@ _WORD_APART = re.compile(
     r"deprecat\w*|clean\w*|tests?|ci)\b"
 )
 
+# "[CI Failure]: Spec Decode EAGLE3 test fails", "[CI] NGRAM e2e test hangs": a CI job reports
+# the run its test made; there "ci" and "test" name that run (a "fix" or "add" still sets apart)
+_CI_TAG = re.compile(r"(?i)^\W*\[\s*ci(?:[ /_-]?(?:failure|failed|fail|test|tests))?\s*\]")
+_CI_WORDS = frozenset({"ci", "test", "tests"})
+
 
 # a method named as off: "turning MTP off", "with EAGLE disabled", "关闭MTP", "MTPを無効にすると",
 # "MTP를 끄면" (any title holding an off-word of Chinese, Japanese or Korean: none is read)
@@ -183,8 +188,10 @@ def guard(title: str) -> str | None:
         return "the title is about code (a call or a method names no run)"
     if (tag := _TAG_APART.search(own)) is not None:
         return f"a [{tag.group(1)}] title"
-    if (word := _WORD_APART.search(own)) is not None:
-        return f"the title says '{word.group(1)}'"
+    ci = _CI_TAG.match(own) is not None  # a CI job's report: its test ran the method it names
+    words = (w.group(1) for w in _WORD_APART.finditer(own))
+    if (word := next((w for w in words if not (ci and w.lower() in _CI_WORDS)), None)) is not None:
+        return f"the title says '{word}'"
     if set_apart(own):
         return "the title sets its names apart (a question, a contrast, 'without')"
     if "OFF" in named_algorithms(own) or _OFF.search(own) is not None:
