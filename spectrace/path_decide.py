@@ -13,6 +13,7 @@ from spectrace.path_frames import family_of
 from spectrace.path_mentions import KIND as MENTION
 from spectrace.path_mentions import MESSAGE_KIND
 from spectrace.path_missing import (
+    condition_engine,
     describe,
     frames_engine,
     missing_evidence,
@@ -57,6 +58,8 @@ def decide(
     if not votes:
         conditional = next((e.condition or proposer_condition(e) for e in evidence
                             if e.condition or proposer_condition(e)), None)  # fmt: skip
+        if config.engine is None and conditional:  # whose release the condition hangs on
+            config = replace(config, engine=condition_engine(conditional))
         missing = missing_evidence(config, evidence, conditional)
         conditional = conditional or switch_condition(config)
         framework, family = describe(None, config)

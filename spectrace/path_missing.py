@@ -23,7 +23,12 @@ from spectrace.assemblers.trtllm_config import (
     resolved_method,
 )
 from spectrace.assemblers.vllm_finish import newest_release
-from spectrace.path_frames import family_of, framework_of_row, method_signature
+from spectrace.path_frames import (
+    family_of,
+    framework_of_row,
+    frameworks_of_class,
+    method_signature,
+)
 
 VERSION_LINE = (
     "the sglang version (`python3 -m sglang.check_env` prints `sglang: 0.5.x`; an image tag "
@@ -40,6 +45,10 @@ VLLM_CONFIG = (
 VLLM_VERSION = (
     "the vLLM version or engine line (`vLLM API server version 0.x`, `Initializing a V1 LLM "
     "engine (v0.x)`, `pip show vllm`): which engine generation ran depends on the release"
+)
+VLLM_RUNNER = (
+    "the vLLM version and whether `VLLM_USE_V2_MODEL_RUNNER=1` was set for the server (the "
+    "launch command's environment): which model runner ran depends on both"
 )
 ASCEND_VERSION = (
     "the vllm-ascend version (`pip show vllm-ascend`, an image tag "
@@ -66,8 +75,10 @@ WORKER_FRAME = (
     "scheduler: `py-spy dump --pid <scheduler pid>`)"
 )
 LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve ...`)"
-# the crash names a framework other than SGLang (frames, exception type): ask for its launch
+# the crash names its framework (frames, exception type, header): ask for that server's launch
 _LAUNCH_OF = {
+    "sglang": "the `python -m sglang.launch_server ...` (or `sglang serve ...`) command with its "
+    "`--speculative-*` flags, or the `server_args=ServerArgs(...)` start-up line",
     "vllm": "the `vllm serve ...` command with its `--speculative-config` (or the `LLM(...)` "
     "call's speculative_config)",
     "vllm_ascend": "the `vllm serve ...` command with its `--speculative-config` (or the "
@@ -75,6 +86,9 @@ _LAUNCH_OF = {
     "trtllm": "the `trtllm-serve ...` command and the `speculative_config:` of its "
     "extra_llm_api_options YAML (decoding_type, eagle3_one_model)",
 }
+# lines were read but none names the method: the start-up line of that server that prints it
+_STARTUP = {"sglang": SGLANG_DUMP, "vllm": VLLM_CONFIG, "vllm_ascend": VLLM_CONFIG,
+            "trtllm": TRTLLM_CONFIG}  # fmt: skip
 _TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter", "ngram": "NGramDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
@@ -236,6 +250,31 @@ def frames_engine(evidence: Sequence[Evidence]) -> str | None:
 
 # a verdict from a config value only one server spells (``TensorRT-LLM config: decoding_type``)
 _CONFIG_MARKS = (("TensorRT-LLM config:", "trtllm"), ("vLLM config:", "vllm"))
+_CLASS = re.compile(r"\b[A-Z][A-Za-z0-9]*(?:Worker|Proposer|Drafter|Speculator|Layer)(?:V2)?\b")
+_HOST_WORDS = (("vllm-ascend", "vllm_ascend"), ("sglang >=", "sglang"), ("vllm ", "vllm"))
+
+
+def condition_engine(conditional: str) -> str | None:
+    """The framework a conditional verdict is about, from the classes it names (every class
+    named must be that framework's: ``EagleProposer on the V1 model runner, EagleSpeculator
+    ...`` is vLLM's) or its own words (``on vllm-ascend v0.12``): with no start-up line to
+    name the engine, it says whose version line to ask for, never SGLang's for a vLLM run."""
+    lowered = conditional.lower()
+    said = next((engine for word, engine in _HOST_WORDS if word in lowered), None)
+    if said == "vllm_ascend":
+        return said
+    sets = [s for s in map(frameworks_of_class, _CLASS.findall(conditional)) if s]
+    common = frozenset.intersection(*sets) if sets else frozenset()
+    hosts = sorted(f for f in common if f in ("sglang", "vllm", "trtllm"))
+    if len(hosts) == 1:
+        return hosts[0]
+    return said if not sets else None
+
+
+def _engine(config: RunConfig) -> str | None:
+    """The run's engine, vllm-ascend where the platform says so (vLLM's own lines name vllm)."""
+    platform = config.flags.get("platform")
+    return "vllm_ascend" if platform is not None and platform.value == "ascend" else config.engine
 
 
 def _speculation_off(config: RunConfig) -> bool:
@@ -260,10 +299,9 @@ def missing_evidence(
     if conditional:
         trtllm = TRTLLM_MTP if "MTP module" in conditional else TRTLLM_ONE_MODEL
         trtllm = TRTLLM_VERSION if "DraftTargetOneModelWorker" in conditional else trtllm
-        first = {"trtllm": trtllm, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION}
-        platform = config.flags.get("platform")
-        engine = "vllm_ascend" if platform is not None and platform.value == "ascend" else None
-        return (first.get(engine or config.engine or "", VERSION_LINE), WORKER_FRAME)
+        vllm = VLLM_RUNNER if " model runner" in conditional else VLLM_VERSION
+        first = {"trtllm": trtllm, "vllm": vllm, "vllm_ascend": ASCEND_VERSION}
+        return (first.get(_engine(config) or "", VERSION_LINE), WORKER_FRAME)
     if _speculation_off(config):
         return ()
     engine = config.engine
@@ -276,7 +314,10 @@ def missing_evidence(
     )
     if not shown:  # nothing says the run speculates, or how it was launched
         said = set(config.flags) - {"trtllm_release"}  # a release says nothing of the launch
-        return () if said else (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
+        if not said:
+            return (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
+        # lines were read, none names the method: the start-up line that prints it settles it
+        return (_STARTUP.get(_engine(config) or "", LAUNCH),)
     out: list[str] = []
     if engine in ("sglang", None) and not config.server_args:
         out.append(SGLANG_DUMP)

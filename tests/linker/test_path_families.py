@@ -71,7 +71,11 @@ def test_sglang_ngram_and_multi_layer_families(tmp_path: Path) -> None:
 
 
 def test_an_unknown_with_nothing_to_go_by_asks_for_the_launch_command(tmp_path: Path) -> None:
+    """SGLang's own header shows whose launch to ask for; an unheaded line asks for any."""
     (path,) = paths(tmp_path, ["[2026-03-01 10:00:00 TP0] RuntimeError: CUDA error: boom"])
+    assert (path.value, path.conditional, len(path.missing)) == ("unknown", None, 1)
+    assert "sglang.launch_server" in path.missing[0] and "vllm serve" not in path.missing[0]
+    (path,) = paths(tmp_path, ["RuntimeError: CUDA error: boom"])
     assert (path.value, path.conditional, path.missing) == ("unknown", None, (LAUNCH,))
 
 

@@ -61,3 +61,57 @@ def test_a_conditional_on_a_setting_is_not_worded_as_one_on_the_release() -> Non
     )
     head = conditional_head("Eagle3OneModelWorker if eagle3_one_model keeps its default (True)")
     assert head == "depends on a setting the log does not show"
+
+
+def test_a_vllm_runner_conditional_asks_for_vllms_version_and_runner_not_sglangs() -> None:
+    """A conditional naming only vLLM classes is vLLM's even with no vLLM line read: the
+    user is asked for vLLM's version and the V2-runner switch, never `sglang.check_env`."""
+    from spectrace.assemblers.run_config import Evidence, RunConfig
+    from spectrace.linker import decide
+    from spectrace.path_missing import VLLM_RUNNER
+
+    cond = "EagleProposer on the V1 model runner, EagleSpeculator on the V2 model runner"
+    path = decide([Evidence("r.log", 3, "eagle3", "words", None, None, cond)], RunConfig())
+    assert (path.value, path.framework, path.missing[0]) == ("unknown", "vllm", VLLM_RUNNER)
+    assert all("sglang" not in m for m in path.missing)
+
+
+def test_a_trtllm_mtp_conditional_asks_for_the_yaml_not_sglangs_version() -> None:
+    from spectrace.assemblers.run_config import Evidence, RunConfig
+    from spectrace.linker import decide
+    from spectrace.path_missing import TRTLLM_MTP
+
+    cond = "MTPEagleWorker if the checkpoint has one MTP module, else MTPWorker (MTP vanilla)"
+    path = decide([Evidence("r.log", 3, "mtp", "words", None, None, cond)], RunConfig())
+    assert (path.framework, path.missing[0]) == ("trtllm", TRTLLM_MTP)
+
+
+def test_an_sglang_launch_without_its_algorithm_asks_for_the_server_args_line(
+    tmp_path: Path,
+) -> None:
+    """Lines were read (draft steps, topk) but none names the algorithm: the unknown says
+    which start-up line settles it instead of saying nothing."""
+    from spectrace.path_missing import SGLANG_DUMP
+
+    path = _root(tmp_path, [
+        "python3 -m sglang.launch_server --model-path /models/m --speculative-num-steps 3 "
+        "--speculative-eagle-topk 1 --tp 2",
+        "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        '  File "/opt/sglang/srt/managers/scheduler.py", line 2900, in run_scheduler_process',
+        "RuntimeError: our own failure",
+    ])  # fmt: skip
+    assert path.value == "unknown" and path.framework == "sglang"
+    assert path.missing and path.missing[0] == SGLANG_DUMP
+
+
+def test_a_trtllm_yaml_without_its_decoding_type_asks_for_it(tmp_path: Path) -> None:
+    from spectrace.path_missing import TRTLLM_CONFIG
+
+    path = _root(tmp_path, [
+        "trtllm-serve /models/m --backend pytorch --tp_size 2 --extra_llm_api_options extra.yaml",
+        "[12/03/2026-10:00:00] [TRT-LLM] [E] Encountered an error in forwardAsync function",
+        "tensorrt_llm.bindings.executor.TRTLLMError: [TensorRT-LLM][ERROR] Assertion failed: "
+        "our own text",
+    ])  # fmt: skip
+    assert path.value == "unknown" and path.framework == "trtllm"
+    assert path.missing == (TRTLLM_CONFIG,)
