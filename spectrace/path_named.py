@@ -28,6 +28,7 @@ from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
+from spectrace.assemblers.vllm_runner import on_runner
 from spectrace.path_frames import method_signature, symbol_signatures
 from spectrace.path_mention_kinds import RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
@@ -76,8 +77,9 @@ def named_family_evidence(
     if len(classes) == 1 and None not in classes:
         (cls,) = classes
         family = next(iter(families)) if len(families) == 1 else None
-        return [Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
-                         family=family)]  # fmt: skip
+        found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
+                         family=family)  # fmt: skip
+        return [on_runner(found, config)]  # the V1 runner's class, MRV2's, or both
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,

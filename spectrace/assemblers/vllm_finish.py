@@ -28,6 +28,7 @@ from spectrace.assemblers.vllm_methods import (
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, v0_worker
+from spectrace.assemblers.vllm_runner import note_runner
 from spectrace.assemblers.vllm_stated import stated_method
 from spectrace.dialects.base import LogLine
 
@@ -60,6 +61,7 @@ def finish_vllm(
     _on_other_platform(config)
     _engine_by_date(config, lines)
     _classes_disagree(config)
+    note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
     _args_failed(config, lines)
 
 

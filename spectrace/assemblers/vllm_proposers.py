@@ -103,6 +103,18 @@ def runs_on(cls: str, version: str) -> bool:
     return found is not None and _runs_on(cls, Version(found.base_version))
 
 
+# families V0 ran before the oldest wheel the tables read (draft models from 0.4.1, n-gram,
+# Medusa and MLP-speculator heads by 0.5): EAGLE and MTP heads came later
+_V0_EARLY = ("DRAFT_MODEL", "NGRAM", "MEDUSA", "MLP_SPECULATOR")
+
+
+def _before_tables(release: Version, family: str) -> bool:
+    """``release`` predates the oldest wheel the tables read (0.6.0), where V0 was vLLM's only
+    engine (V1 came in 0.8): a family V0 ran then ran on V0's worker."""
+    first = _version(_tables().spans.get("SpecDecodeWorker", ("", ""))[0])
+    return family in _V0_EARLY and first is not None and Version(release.base_version) < first
+
+
 def _gone(last: str, release: Version) -> bool:
     """The method's rows end before ``release``, a release the tables read (not a newer one)."""
     end, newest = (
@@ -208,7 +220,7 @@ def proposer_verdict(
         bool(worker)
         and v1 is not True
         and release is not None
-        and _runs_on("SpecDecodeWorker", release)
+        and (_runs_on("SpecDecodeWorker", release) or _before_tables(release, family))
     )
     on_v1 = on_v1 or (proposer and not worker)
     on_v0 = on_v0 and (legacy or not on_v1)  # both ship: the V1 spelling runs on V1

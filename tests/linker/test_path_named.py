@@ -155,15 +155,21 @@ def test_a_plugin_test_id_with_the_method_beside_a_version_names_its_family(tmp_
 def test_an_mtp_run_of_a_target_with_its_own_head_names_that_head(tmp_path: Path) -> None:
     """Step-3.5 drafts with its own MTP layers through Step3p5MTPProposer (where vLLM ships it),
     not EagleProposer: a launch with no release gives that class as the condition, and so does
-    a title naming the model and MTP; a release that has the class decides it."""
+    a title naming the model and MTP; a release that has the class decides it on the V1 model
+    runner, and where the runner is not said (0.22 on may default to MRV2) both classes do."""
     serve = ("vllm serve stepfun-ai/Step-3.5-Flash --tensor-parallel-size 8 --speculative-config "
              """'{"method": "mtp", "num_speculative_tokens": 1}'""")  # fmt: skip
     path = _path(tmp_path, [serve, *ENGINE])
     assert path.worker_class is None and "Step3p5MTPProposer" in (path.conditional or "")
     (tmp_path / "b").mkdir()
     dated = _path(tmp_path / "b", ["INFO 03-02 10:00:00 [api_server.py:1] vLLM API server version 0.25.0",
-                                   serve, *ENGINE])  # fmt: skip
+                                   "export VLLM_USE_V2_MODEL_RUNNER=0", serve, *ENGINE])  # fmt: skip
     assert dated.worker_class == "Step3p5MTPProposer"
+    (tmp_path / "d").mkdir()
+    later = _path(tmp_path / "d", ["INFO 03-02 10:00:00 [api_server.py:1] vLLM API server version 0.25.0",
+                                   serve, *ENGINE])  # fmt: skip
+    assert later.worker_class is None
+    assert all(c in (later.conditional or "") for c in ("Step3p5MTPProposer", "MTPSpeculator"))
     (tmp_path / "c").mkdir()
     title = _path(tmp_path / "c", ["# [Bug]: Step-3.5-Flash MTP drafting stalls", *ENGINE])
     assert title.worker_class is None and "Step3p5MTPProposer" in (title.conditional or "")

@@ -1,0 +1,260 @@
+"""Which of vLLM's two GPU model runners ran a speculative method, and so which class drafted.
+
+vLLM 0.12 added the model runner v2 (MRV2, ``vllm/v1/worker/gpu/``) beside the V1 runner
+(``gpu_model_runner.py``); it builds speculators of its own (``EagleSpeculator``,
+``MTPSpeculator``...), not the V1 runner's proposers. A user selects it with
+``VLLM_USE_V2_MODEL_RUNNER=1``; from 0.22 vLLM picks it by itself when the env is unset (for
+some architectures, for every one from 0.29), and 0.34 dropped the V1 runner. So a method's
+V1 class is right only where the text puts the run on the V1 runner or on a release before the
+default: where the text says MRV2 ran (the env, vLLM's "Using V2 Model Runner", "the V2 model
+runner" in words, a frame of ``v1/worker/gpu/``) the MRV2 speculator decides, and where a
+release that may default to MRV2 leaves the runner open, both classes are the condition.
+Every release and class is rules/paths/vllm_runner.toml's, read from vLLM's own source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from functools import cache
+from importlib import resources
+
+from packaging.version import InvalidVersion, Version
+
+from spectrace.assemblers.release_dates import newest_at, read_table
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.dialects.base import LogLine
+
+RUNNER_FLAG = "vllm_model_runner"  # "v2" / "v1": the runner the text says ran
+
+
+@dataclass(frozen=True, slots=True)
+class Speculator:
+    """One MRV2 class a method runs on over a span of releases; ``default``: the first
+    release whose auto mode (env unset) puts the method on MRV2, None: never."""
+
+    method: str
+    cls: str
+    first: Version
+    last: Version
+    default: Version | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerTable:
+    first: Version  # the env selects MRV2
+    auto_some: Version  # the env unset: MRV2 for a few architectures
+    auto_dense: Version  # ... for every dense model too
+    auto_all: Version  # ... for every architecture
+    v1_last: Version  # the last release with the V1 runner
+    speculators: tuple[Speculator, ...]
+    ascend: tuple[Speculator, ...]  # vllm-ascend's, by the plugin's releases
+
+
+def _v(text: object) -> Version | None:
+    try:
+        return Version(str(text).removeprefix("v")) if text else None
+    except InvalidVersion:
+        return None
+
+
+def _rows(raw: object) -> tuple[Speculator, ...]:
+    rows = []
+    for r in raw if isinstance(raw, list) else []:
+        first, last = (_v(x) for x in (r.get("releases") or ["", ""]))
+        if first is not None and last is not None and r.get("method") and r.get("class"):
+            rows.append(Speculator(str(r["method"]), str(r["class"]), first, last,
+                                   _v(r.get("default"))))  # fmt: skip
+    return tuple(rows)
+
+
+@cache
+def runner_table() -> RunnerTable:
+    """rules/paths/vllm_runner.toml, read once."""
+    name = "paths/vllm_runner.toml"
+    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    runner = data.get("runner", {})
+    assert isinstance(runner, dict)
+    keys = ("first", "auto_some", "auto_dense", "auto_all", "v1_last")
+    first, some, dense, every, last = (_v(runner.get(k)) or Version("0") for k in keys)
+    return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
+                       _rows(data.get("ascend")))  # fmt: skip
+
+
+# what says the run was on MRV2: the env set, vLLM's own line, the runner named in words or a
+# [MRV2] tag, a frame of its package (vLLM's or vllm-ascend's); on V1: the env off, vLLM's
+# fallback line ("Model Runner V2 does not yet support ...; using the V1 model runner instead")
+_ENV = re.compile(r"\bVLLM_USE_V2_MODEL_RUNNER\b[`'\"]?\s*[:=]\s*[`'\"]?(1|true|0|false)\b", re.I)
+_V2_WORDS = re.compile(
+    r"(?i)\bmodel[ _-]?runner[ _-]?v2\b|\bv2[ _-]model[ _-]?runner\b|(?<![\w-])MRV2\b"
+    r"|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+|vllm_ascend[/\\]worker[/\\]v2[/\\]"
+)
+# ... and a frame of the V1 runner's own file (MRV2 calls into it only from frames of its own)
+_V1_LINE = re.compile(
+    r"using the V1 model runner instead|[/\\]v1[/\\]worker[/\\]gpu_model_runner\.py\b"
+)
+LITERALS: tuple[bytes, ...] = (b"V2_MODEL_RUNNER", b"odel runner", b"odel Runner", b"MRV2",
+                               b"/worker/gpu/", b"/worker/v2/", b"gpu_model_runner.py")  # fmt: skip
+
+
+def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
+    """("v2" | "v1", the line) where the text's lines put the run on one runner; None where
+    none does, or lines say both."""
+    said: dict[str, LogLine] = {}
+    for line in lines:
+        if line.quoted:
+            continue
+        runner = _runner(line.text)
+        if runner is not None:
+            said.setdefault(runner, line)
+    if len(said) != 1:
+        return None
+    ((runner, line),) = said.items()
+    return runner, line
+
+
+def _runner(text: str) -> str | None:
+    if (env := _ENV.search(text)) is not None:
+        return "v2" if env.group(1).lower() in ("1", "true") else "v1"
+    if _V1_LINE.search(text):
+        return "v1"
+    if _V2_WORDS.search(text) is None:
+        return None
+    words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", text)  # a path says nothing set apart
+    return None if _APART.search(words) else "v2"
+
+
+# "without MRV2", "MRV2 is off", "falls back from the V2 model runner", "V2 model runner
+# support for X" (a request: the run had none), "should we try MRV2?", "works fine on the V2
+# model runner" (the run that crashed is another); a PR number beside it sets nothing apart
+_APART = re.compile(
+    r"(?i)\b(?:not|no|never|without|w/o|disabl\w*|instead of|fall\w* back|unsupported|lacks?"
+    r"|support\w* for|add\w* support|if|whether|should|could|would|try|trying|suggest\w*|plan\w*"
+    r"|fine|works?|worked|used to|before|unlike|off|n't)\b|\?"
+)
+
+
+def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """Flag ``vllm_model_runner`` from the text, then each method-derived V1 class of the
+    config's evidence read on that runner (``on_runner``)."""
+    stated = stated_runner(lines)
+    if stated is not None and RUNNER_FLAG not in config.flags:
+        runner, line = stated
+        config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
+    config.path_evidence = [on_runner(e, config) for e in config.path_evidence]
+
+
+# a family named in words -> the method value the runner's table is keyed by
+_FAMILY_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "DFLASH": "dflash",
+                  "DRAFT_MODEL": "draft_model", "NGRAM": "ngram", "SUFFIX": "suffix",
+                  "EXTRACT_HIDDEN_STATES": "extract_hidden_states"}  # fmt: skip
+
+
+def on_runner(e: Evidence, config: RunConfig) -> Evidence:
+    """``e`` as the runner the text states (or leaves open) makes it: a V1 proposer a method
+    gave stays where the text says V1 ran or the release predates MRV2 by default; becomes the
+    MRV2 speculator where the text says MRV2 ran; becomes both, as a condition, where the
+    release may have defaulted to MRV2 and nothing says which ran."""
+    cls = e.worker_class or ""
+    if e.points_to != "other" or not cls.endswith("Proposer"):
+        return e
+    method = _method(e, config)
+    if method is None:
+        return e
+    runner = config.flags.get(RUNNER_FLAG)
+    if runner is not None and runner.value == "v1":
+        return e
+    if cls.startswith("Ascend"):
+        return _on_v2(e, method, runner, config, ascend=True) if runner is not None else e
+    if runner is not None:
+        return _on_v2(e, method, runner, config, ascend=False)
+    return _open(e, method, config)
+
+
+def _method(e: Evidence, config: RunConfig) -> str | None:
+    flag = config.flags.get("speculative_config.method")
+    value = str(flag.value).lower().strip("[]'\"") if flag is not None else None
+    value = value or _FAMILY_METHOD.get((e.family or "").upper())
+    if value and value.endswith("_mtp") and value != "gemma4_mtp":
+        return "mtp"  # vLLM's config reads every model-named MTP method as mtp
+    return value
+
+
+def _release(config: RunConfig, ascend: bool) -> tuple[str, Version] | None:
+    """The release the text gives the run (the plugin's for vllm-ascend), text and base."""
+    said = config.flags.get("platform_release" if ascend else "vllm_prose_release")
+    text = str(said.value) if said is not None else (None if ascend else config.version)
+    found = _v(text)
+    return (text, Version(found.base_version)) if text and found is not None else None
+
+
+def _newest(config: RunConfig, framework: str) -> Version | None:
+    """The newest release the text's newest day allows (None: no day shown)."""
+    day = config.flags.get("text_day")
+    try:
+        return newest_at(framework, date.fromisoformat(str(day.value))) if day else None
+    except ValueError:
+        return None
+
+
+def _on_v2(
+    e: Evidence, method: str, runner: FlagValue, config: RunConfig, ascend: bool
+) -> Evidence:
+    """The MRV2 speculator of ``method`` at the run's release, or over the releases its day
+    allows; a condition where those differ or none has one."""
+    table = runner_table()
+    rows = [r for r in (table.ascend if ascend else table.speculators) if r.method == method]
+    release = _release(config, ascend)
+    if release is not None:
+        rows = [r for r in rows if r.first <= release[1] <= r.last]
+    elif (newest := _newest(config, "vllm_ascend" if ascend else "vllm")) is not None:
+        rows = [r for r in rows if r.first <= newest]
+    at = f" in {'vllm-ascend' if ascend else 'vLLM'} {release[0]}" if release else ""
+    why = f"the text puts the run on the model runner v2 (line {runner.lineno})"
+    head = e.reason.split(" -> ", 1)[0]
+    classes = dict.fromkeys(r.cls for r in rows)
+    if len(classes) == 1:
+        (cls,) = classes
+        return replace(e, worker_class=cls, reason=f"{head} -> {cls} (other): {why}{at}")
+    if classes:
+        name = "vllm-ascend" if ascend else "vLLM"
+        condition = "; ".join(f"{r.cls} if {name} {r.first}-{r.last}" for r in rows)
+    else:
+        condition = f"{e.worker_class} if the V1 model runner ran it (no MRV2 speculator for '{method}'{at})"
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: {why}: {condition}")  # fmt: skip
+
+
+def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
+    """A release (or a day) that may have put ``method`` on MRV2 by default, and nothing saying
+    which runner ran: the V1 class and the MRV2 one, as a condition."""
+    table = runner_table()
+    release = _release(config, ascend=False)
+    at = release[1] if release is not None else _newest(config, "vllm")
+    # a release of 0.22-0.24 picks MRV2 for a few architectures; a day alone counts only once
+    # the newest release it allows picks MRV2 for every dense model
+    low = table.auto_some if release is not None else table.auto_dense
+    if at is None or not low <= at or (release is not None and at > table.v1_last):
+        return e
+    rows = [r for r in table.speculators if r.method == method and r.default is not None
+            and r.default <= at and r.first <= table.v1_last]  # fmt: skip
+    if release is not None:
+        rows = [r for r in rows if r.first <= at <= r.last]
+    if not rows:
+        return e
+    mrv2 = " / ".join(dict.fromkeys(f"{r.cls} (vLLM {r.first}-{r.last})" if len(rows) > 1
+                                    else r.cls for r in rows))  # fmt: skip
+    scope = (
+        "every architecture"
+        if at >= table.auto_all
+        else "every dense model and some MoE ones"
+        if at >= table.auto_dense
+        else "a few architectures"
+    )
+    when = f"vLLM {release[0]}" if release is not None else f"a release up to {at} (the text's day)"
+    condition = (f"{e.worker_class} on the V1 model runner, {mrv2} on the model runner v2 "
+                 f"({when} picks MRV2 for {scope} when VLLM_USE_V2_MODEL_RUNNER is unset)")  # fmt: skip
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")  # fmt: skip
