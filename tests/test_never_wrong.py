@@ -52,6 +52,64 @@ EAGLE_FLAGS = "--speculative-draft-model-path org/eagle-llama-8b --speculative-e
 EAGLES = frozenset({"EAGLEWorker", "EAGLEWorkerV2"})
 SGL_SPEC = EAGLES | {"NGRAMWorker", "StandaloneWorker"}
 
+SGL_REPO, VLLM_REPO = "sgl-project/sglang", "vllm-project/vllm"
+ASCEND_REPO, TRT_REPO = "vllm-project/vllm-ascend", "NVIDIA/TensorRT-LLM"
+ORBIT = "python3 -m sglang.launch_server --model-path acme/Falcon-Orbit-32B --tp 4 --port 30000"
+ASCEND_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/python3.11/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2210, in execute_model',
+    "    hidden_states = self._generate_process_reqs_hidden_states(",
+    "RuntimeError: ACL stream synchronize failed, error code:507035",
+]
+# the scheduler loop the overlap scheduler runs (EAGLEWorkerV2 before 0.5.13)
+SGL_OVERLAP_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_overlap()", *SGL_CRASH[3:]]
+# the loop without the overlap scheduler: the v1 worker up to 0.5.12 (a title saying v2 is outranked)
+SGL_NORMAL_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_normal()", *SGL_CRASH[3:]]
+V0_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
+    "    outputs = self.model_executor.execute_model(",
+    '  File "/opt/venv/lib/python3.10/site-packages/vllm/worker/model_runner.py", line 1654, in execute_model',
+    "    hidden_or_intermediate_states = model_executable(",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def thread(
+    repo: str, title: str, day: str, *post: str, kind: str = "issue", number: int = 4242,
+    labels: str = "bug",
+) -> list[str]:  # fmt: skip
+    """A thread as the real-log rounds save it: header, labels, title, the first post's byline."""
+    return [f"{repo} · {kind} #{number} · open · Python", f"labels: {labels}", f"# {title}", "",
+            f"ivy · description · {day}", *post]  # fmt: skip
+
+
+# a vLLM crash whose only frame is the engine core: whether the V1 model runner or the model
+# runner v2 (MRV2) ran is not shown
+VLLM_CORE_CRASH = [*VLLM_CRASH[:3], VLLM_CRASH[-1]]
+# the model runner v2 (``v1/worker/gpu/``) and its EAGLE speculator
+MRV2_RUNNER_CRASH = [
+    *VLLM_CRASH[:3],
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu/model_runner.py", line 1395, in execute_model',
+    "    logits = self.model(",
+    VLLM_CRASH[-1],
+]
+MRV2_EAGLE_CRASH = [
+    *VLLM_CRASH[:3],
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu/model_runner.py", line 1410, in execute_model',
+    "    draft_tokens = self.speculator.propose(",
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu/spec_decode/eagle/speculator.py", line 288, in propose',
+    "    hidden = self.model(",
+    VLLM_CRASH[-1],
+]
+# a crash of our own, appended where a thread shows none (as the real-log rounds' probe rows)
+PROBE_CRASH = [
+    "Traceback (most recent call last):", '  File "/probe/probe.py", line 1, in <module>',
+    "RuntimeError: probe crash",
+]  # fmt: skip
+
 # sentences that name EAGLE while saying the crashing run did not run it
 PLAIN_RUN_SENTENCES = (
     "There is no crash with EAGLE3; the crash happens only in our plain deployment.",
@@ -607,6 +665,521 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "We moved from Medusa to EAGLE3 last month; this crash is with EAGLE3 on the PyTorch "
         "backend:", *TRT_CRASH,
     ], want("Eagle3OneModelWorker", "ModelDrafter")),
+    # --- session 10 (ADV s10): tolerant method words' near misses, the model runner v2, PR
+    # titles that add/support a family, V0-era prose, inline JSON, per-post runs -----------
+    "s10 t01 vLLM: MCP (model context protocol) is one letter from MTP": (thread(
+        VLLM_REPO, "[Bug]: MCP tool server crashes the API server", "2026-10-02",
+        "Serving with the MCP tool server enabled, no speculative decoding:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4 --tool-server mcp", "```", "```",
+        *VLLM_CRASH, "```",
+        number=45001,
+    ), NONE),
+    "s10 t02 vLLM: 'Spark' (DGX Spark) is one letter from DSpark": (thread(
+        VLLM_REPO, "[Bug]: FP4 GEMM crash on DGX Spark (GB10)", "2026-10-02",
+        "On the DGX Spark box the plain server dies at the first request:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4 --quantization "
+            "modelopt_fp4",
+        "```", "```", *VLLM_CRASH, "```",
+        number=45002,
+    ), NONE),
+    "s10 t03 SGLang: 'flash' is one letter from DFLASH": (thread(
+        SGL_REPO, "[Bug] flash attention backend crash on H20 with long prompts", "2025-11-02",
+        "With `--attention-backend fa3`, no speculative decoding:", "```",
+        ORBIT + " --attention-backend fa3", "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45003,
+    ), NONE),
+    "s10 t04 SGLang: 'next' is one letter from NEXTN": (thread(
+        SGL_REPO, "[Bug] server crashes when the next batch is scheduled", "2025-11-02",
+        "The crash comes right after the next batch is scheduled, plain server:", "```", ORBIT,
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45004,
+    ), NONE),
+    "s10 t05 vLLM: MPT (model) is a transposition of MTP": (thread(
+        VLLM_REPO, "[Bug]: MPT-30B weights fail to load after upgrade", "2026-03-01",
+        "```", "vllm serve mosaicml/mpt-30b", "```", "```", *VLLM_CRASH, "```",
+        number=45005,
+    ), NONE),
+    "s10 t06 vLLM: NTP is one letter from MTP": (thread(
+        TRT_REPO, "[Bug] NTP clock skew makes multi-node trtllm-serve crash", "2026-03-01",
+        "Nodes drift a few seconds apart (NTP off on node 2):", "```",
+        "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",
+        *TRT_CRASH, "```",
+        number=9001,
+    ), NONE),
+    "s10 t07 vLLM: 'eager' near 'eagle'": (thread(
+        VLLM_REPO, "[Bug]: crash only in eager mode (--enforce-eager)", "2026-03-01",
+        "No speculative decoding. With `--enforce-eager` it crashes, without it works:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4 --enforce-eager", "```", "```",
+        *VLLM_CRASH, "```",
+        number=45006,
+    ), NONE),
+    "s10 t08 SGLang: Beagle (a model name) is one letter from EAGLE": (thread(
+        SGL_REPO, "[Bug] Beagle-14B chat finetune crashes at prefill", "2025-11-02",
+        "```", "python3 -m sglang.launch_server --model-path acme/Beagle-14B-chat --tp 2", "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=45007,
+    ), NONE),
+    "s10 t09 vLLM: 'ngrams' in a tokenizer sentence": (thread(
+        VLLM_REPO, "[Bug]: tokenizer merges with long ngrams crash detokenization", "2026-03-01",
+        "The tokenizer of our model has very long ngrams in its merges; plain serving "
+            "crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=45008,
+    ), NONE),
+    "s10 t10 SGLang: 'Eagles' (a team) is one letter from EAGLE": (thread(
+        SGL_REPO, "[Bug] crash while serving the Eagles fan-chat bot", "2025-11-02",
+        "Our Philadelphia Eagles fan bot (plain Falcon-Orbit, no speculation) crashed during "
+            "the game:",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45009,
+    ), NONE),
+    "s10 t11 vLLM: 'medusae' (plural of medusa, jellyfish)": (thread(
+        VLLM_REPO, "[Bug]: crash while batch-captioning the medusae image set", "2026-03-01",
+        "We caption a jellyfish (medusae) dataset with a VLM, plain serving:", "```",
+        "vllm serve Qwen/Qwen2.5-VL-7B-Instruct", "```", "```", *VLLM_CRASH, "```",
+        number=45010,
+    ), NONE),
+    "s10 t12 SGLang: 'gram' inside grammar / ngram near-miss": (thread(
+        SGL_REPO, "[Bug] grammar backend crash with xgrammar and json schema", "2025-11-02",
+        "```", ORBIT + " --grammar-backend xgrammar", "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45011,
+    ), NONE),
+    "s10 t13 vLLM: 'MTPS' (a throughput unit) is one letter from MTP": (thread(
+        VLLM_REPO, "[Performance]: throughput stuck at 1.2 MTPS on 64 nodes, then a crash", "2026-06-01",
+        "Aggregate 1.2 MTPS (million tokens per second) across the fleet, plain serving, then"
+            " one node dies:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=45012, labels="performance",
+    ), NONE),
+    "s10 t14 SGLang: EAGLE-2 named as a paper in a question": (thread(
+        SGL_REPO, "[Question] Does EAGLE-2's dynamic tree matter for us? our plain server crashed", "2025-11-02",
+        "Side note, the plain server crashed yesterday:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45013, labels="question",
+    ), NONE),
+    "s10 t15 vLLM: FTP is one letter from MTP": (thread(
+        VLLM_REPO, "[Bug]: loading weights from an FTP mount crashes the worker", "2026-03-01",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4 --download-dir "
+            "/mnt/ftp/models",
+        "```", "```", *VLLM_CRASH, "```",
+        number=45014,
+    ), NONE),
+    "s10 t16 SGLang: 'w/o MTP' in the title": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 w/o MTP crashes at decode", "2025-08-15",
+        "```", "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8", "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=45015,
+    ), NONE),
+    "s10 tr01 SGLang: swapped letters 'eagel3' in a title, 2025-09 (v1 era)": (thread(
+        SGL_REPO, "[Bug] eagel3 crash with DP attention on H20", "2025-09-10",
+        "Happens after a few hundred requests with the draft on.", "```", *SGL_NORMAL_CRASH, "```",
+        number=45101,
+    ), want("EAGLEWorker")),
+    "s10 tr02 vLLM: 'eagles3' typo + vLLM 0.11.0 in the title": (thread(
+        VLLM_REPO, "[Bug]: eagles3 draft crashes vLLM 0.11.0 at startup", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=45102,
+    ), want("EagleProposer")),
+    "s10 tr03 SGLang: typo in title, launch decides NGRAM": (thread(
+        SGL_REPO, "[Bug] ngarm speculative decoding crash with long prompts", "2025-11-20",
+        "```", ORBIT + " --speculative-algorithm NGRAM --speculative-num-draft-tokens 8", "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=45103,
+    ), want("NGRAMWorker")),
+    "s10 v02 vLLM: V1 runner frames (gpu_model_runner.py) settle the V1 runner on 0.30": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crashes under load on vLLM 0.30.0", "2026-10-02",
+        "### Your current environment", "- vLLM version: 0.30.0", "", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", "Traceback (most recent call last):",
+        "  File \"/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py\", line 701, in"
+            " run_engine_core",
+        "    engine_core.run_busy_loop()",
+        "  File \"/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py\", "
+            "line 1530, in execute_model",
+        "    self.drafter.propose(",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```", *PROBE_CRASH,
+        number=46002,
+    ), want("EagleProposer")),
+    "s10 v03 vLLM: env=0 on the launch: V1 runner": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.30.0", "2026-10-02",
+        "- vLLM version: 0.30.0", "", "```",
+        "VLLM_USE_V2_MODEL_RUNNER=0 vllm serve meta-llama/Llama-3.1-8B-Instruct "
+            "--speculative-config '{\"method\": \"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", "
+            "\"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46003,
+    ), want("EagleProposer")),
+    "s10 v05 vLLM: vLLM's own fallback warning names the V1 runner": (thread(
+        VLLM_REPO, "[Bug]: eagle3 + logits processor crash", "2026-10-02",
+        "```",
+        "WARNING 10-01 09:00:02 [vllm.py:770] Model Runner V2 does not yet support custom "
+            "logits processors; using the V1 model runner instead.",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}' "
+            "--logits-processors acme.procs:NoRepeat",
+        *VLLM_CORE_CRASH, "```",
+        number=46005,
+    ), want("EagleProposer")),
+    "s10 v06 vLLM: MRV2 frames with the EAGLE speculator": (thread(
+        VLLM_REPO, "[Bug]: illegal memory access in speculator", "2026-10-02",
+        "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *MRV2_EAGLE_CRASH, "```",
+        number=46006,
+    ), want("EagleSpeculator")),
+    "s10 v11 vLLM: prose says the V1 runner is forced (env=0 in the image)": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash (not MRV2)", "2026-10-02",
+        "- vLLM version: 0.30.0",
+        "We are NOT on the V2 model runner, we export VLLM_USE_V2_MODEL_RUNNER=0 in the "
+            "image.",
+        "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46011,
+    ), want("EagleProposer")),
+    "s10 v13 vLLM: 0.30: ngram unsupported by MRV2 -> V1 runner's ngram proposer": (thread(
+        VLLM_REPO, "[Bug]: ngram crash on 0.30.0", "2026-10-02",
+        "- vLLM version: 0.30.0", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46013,
+    ), want("NgramProposer")),
+    "s10 v14 vLLM: RFC naming classes, a commenter's plain crash": (thread(
+        VLLM_REPO, "[RFC]: Model Runner V2 for speculative decoding (EAGLE, MTP, DFlash)", "2026-06-01",
+        "Plan: move EagleProposer users to EagleSpeculator, then MTP.", "",
+        "zed-u · comment · 2026-06-03", "Unrelated, our plain server crashes on 0.22.0:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=46014, labels="RFC",
+    ), NONE),
+    "s10 p02 vLLM: support-X PR whose own test runs the family (frame in medusa.py)": (thread(
+        VLLM_REPO, "[Spec Decode] Add Medusa support to the V1 engine", "2025-03-10",
+        "## Test", "```", "pytest tests/v1/spec_decode/test_medusa.py -x", "```",
+        "fails on the new proposer:", "```", "Traceback (most recent call last):",
+        "  File \"/workspace/vllm/vllm/v1/spec_decode/medusa.py\", line 58, in propose",
+        "    blocks = self.model(target_hidden_states)",
+        "RuntimeError: shape '[4, 3]' is invalid for input of size 16", "```", *PROBE_CRASH,
+        number=47002, kind="pull request", labels="speculative-decoding",
+    ), want("MedusaProposer")),
+    "s10 p03 SGLang: support-X PR with its own launch: DFLASH worker": (thread(
+        SGL_REPO, "[Feature] support DFLASH in spec v2", "2026-09-01",
+        "## Benchmark", "```",
+        ORBIT + " --speculative-algorithm DFLASH --speculative-draft-model-path "
+            "acme/Falcon-Orbit-DFlash",
+        "```", "crashes at warmup:", "```", *SGL_NORMAL_CRASH, "```",
+        number=47003, kind="pull request", labels="speculative-decoding",
+    ), want("DFlashWorkerV2", "DFlashWorker", decide=False)),
+    "s10 p04 SGLang: add-X PR, unrelated CI crash": (thread(
+        SGL_REPO, "Add MTP support for GLM-5.1", "2026-09-01",
+        "CI note: the failing job is the plain VLM test, unrelated:", "```", *SGL_NORMAL_CRASH,
+        "```",
+        number=47004, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 p05 vLLM: [CI Failure] of the MTP test: the test's run is MTP (V1 frames)": (thread(
+        VLLM_REPO, "[CI Failure]: spec decode MTP e2e test fails on main", "2026-02-10",
+        "Job: `pytest tests/v1/e2e/test_spec_decode.py::test_mtp_correctness`", "```", *VLLM_CRASH,
+        "```",
+        number=47005, labels="ci-failure",
+    ), want("EagleProposer")),
+    "s10 p06 vLLM: adds-support PR, no run, probe": (thread(
+        VLLM_REPO, "[Spec Decode] adds support for suffix decoding on the V1 engine", "2025-09-01",
+        "Design notes only; benchmarks in a follow-up.", *PROBE_CRASH,
+        number=47006, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 p07 vLLM: support-X TRT PR, unrelated plain CI crash": (thread(
+        TRT_REPO, "[feat] Support Eagle3 one-model for Qwen3", "2026-05-01",
+        "The failing CI stage is the plain llama accuracy test (no speculative decoding):", "```",
+        *TRT_CRASH, "```",
+        number=9101, kind="pull request",
+    ), NONE),
+    "s10 o01 vLLM: V0-era Medusa in the past; the run is 0.11 eagle3": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.11.0", "2025-10-20",
+        "Back in vLLM 0.5.2 we ran Medusa without problems. Now on 0.11.0 with eagle3 it "
+            "crashes:",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=48001,
+    ), want("EagleProposer")),
+    "s10 or02 vLLM: V0 prose: Medusa on 0.5.2 -> MedusaWorker": (thread(
+        VLLM_REPO, "[Bug]: Medusa crash after a few requests", "2024-07-20",
+        "Medusa + vllm v0.5.2, the server dies after a few requests:", "```", *V0_CRASH, "```",
+        number=48002,
+    ), want("MedusaWorker")),
+    "s10 o03 vLLM: V0-era ngram prose, plain run now": (thread(
+        VLLM_REPO, "[Bug]: crash on 0.12.0", "2026-01-10",
+        "ngram speculative decoding crashed for us in the V0 days (0.6.3). This time no "
+            "speculation at all:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=48003,
+    ), NONE),
+    "s10 o04 vLLM: V0 worker named for the past; V1 run now (never MultiStepWorker)": (thread(
+        VLLM_REPO, "[Bug]: draft model crash (was MultiStepWorker in 0.6)", "2025-12-10",
+        "On 0.6.x this went through MultiStepWorker; now on 0.12.0:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"draft_model\", "
+            "\"model\": \"acme/Falcon-Orbit-1B\", \"num_speculative_tokens\": 4}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=48004,
+    ), want("DraftModelProposer")),
+    "s10 j01 vLLM: inline JSON inside a don't-do-this sentence": (thread(
+        VLLM_REPO, "[Bug]: DP=2 crash", "2026-01-10",
+        "Don't pass `--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'` "
+            "with DP, it is known broken; we removed it and still crash:",
+        "```", "vllm serve deepseek-ai/DeepSeek-V3 -tp 4 -dp 2", "```", "```", *VLLM_CRASH, "```",
+        number=49001,
+    ), NONE),
+    "s10 jr03 vLLM: inline JSON in prose, downstream repo, the run's": (thread(
+        "acme/orbit-serving", "vLLM EngineCore crash under load", "2025-12-15",
+        "We launch vLLM 0.11.0 with --speculative-config "
+            "{\"method\":\"mtp\",\"num_speculative_tokens\":1} on DeepSeek-V3 and it crashes after ~100"
+            " requests:",
+        "```", *VLLM_CRASH, "```",
+        number=88,
+    ), want("EagleProposer")),
+    "s10 j05 SGLang: inline vLLM JSON about another engine": (thread(
+        SGL_REPO, "[Bug] DeepSeek-V3 crash in SGLang", "2025-10-01",
+        "In vLLM we use {\"method\": \"mtp\", \"num_speculative_tokens\": 1}; in SGLang we run "
+            "without speculation and it crashes:",
+        "```", "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8", "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=49005,
+    ), NONE),
+    "s10 c02 SGLang: commenter says 'same config': the reporter's launch": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at high concurrency", "2025-10-05",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "", "zed-u · comment · 2025-10-07", "Same config as above, here is my traceback:",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=50002,
+    ), want("EAGLEWorker")),
+    "s10 c03 vLLM: the crash is the commenter's own ngram launch": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash with chunked prefill", "2025-10-20",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "(no traceback kept)", "", "zed-u · comment · 2025-10-22", "Mine is ngram:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"ngram\", "
+            "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=50003,
+    ), want("NgramProposer")),
+    "s10 q01 vLLM: a quoted eagle3 config above a plain run": (thread(
+        VLLM_REPO, "[Bug]: crash with long prompts", "2026-01-10",
+        "zed-u · comment · 2026-01-11",
+        "> @pia-t I run `--speculative-config '{\"method\": \"eagle3\", \"model\": "
+            "\"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'` and see this",
+        "", "No speculation on my side:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=51001,
+    ), NONE),
+    "s10 q02 SGLang: quoted suggestion after a plain crash": (thread(
+        SGL_REPO, "[Bug] crash with page size 64", "2025-11-02",
+        "```", ORBIT + " --page-size 64", "```", "```", *SGL_NORMAL_CRASH, "```", "",
+        "pia-t · comment · 2025-11-04",
+        "> maint-x: try `--speculative-algorithm NGRAM` to see whether it changes",
+        "It does not change anything, the traceback above is without it.",
+        number=51002,
+    ), NONE),
+    "s10 m01 vLLM: three runs, the crash is under B": (thread(
+        VLLM_REPO, "[Bug]: one config out of three crashes", "2025-11-20",
+        "Run A (ngram) works:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"ngram\", "
+            "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```", "Run B (eagle3) crashes:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```", "Run C (no speculation) works:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```",
+        number=52001,
+    ), want("EagleProposer")),
+    "s10 m02 SGLang: plain then EAGLE3 (2025-09, v1 era): the crash is EAGLE3's": (thread(
+        SGL_REPO, "[Bug] crash only with speculative decoding", "2025-09-20",
+        "Plain works:", "```", ORBIT, "```", "With EAGLE3 it crashes:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=52002,
+    ), want("EAGLEWorker")),
+    "s10 d01 vLLM: docs diff lines, unrelated plain crash": (thread(
+        VLLM_REPO, "[Doc] update speculative decoding examples", "2026-02-01",
+        "```diff",
+        "-vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"ngram\", "
+            "\"num_speculative_tokens\": 4}'",
+        "+vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", "
+            "\"model\": \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "The docs build job failed on an unrelated plain example:", "```", *VLLM_CRASH,
+        "```",
+        number=53001, kind="pull request", labels="documentation",
+    ), NONE),
+    "s10 d03 vLLM: ascend roadmap, plain crash in a comment": (thread(
+        ASCEND_REPO, "[Roadmap]: 2026 Q4 - model runner v2, MTP, EAGLE3", "2026-10-01",
+        "- [ ] MTP on model runner v2", "- [ ] EAGLE3 graph mode", "",
+        "zed-u · comment · 2026-10-03", "Our plain deployment crashes on v0.26.0rc1:", "```",
+        "vllm serve acme/Falcon-Orbit-32B", "```", "```", *ASCEND_CRASH, "```",
+        number=5301, labels="roadmap",
+    ), NONE),
+    "s10 t17 SGLang: 'Next' in a model name (Qwen3-Next) near NEXTN": (thread(
+        SGL_REPO, "[Bug] Qwen3-Next-80B-A3B crashes at prefill with TP4", "2025-10-20",
+        "No speculative decoding:", "```",
+        "python3 -m sglang.launch_server --model-path Qwen/Qwen3-Next-80B-A3B-Instruct --tp 4",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45201,
+    ), NONE),
+    "s10 t18 vLLM: 'Next' in a model name (vLLM)": (thread(
+        VLLM_REPO, "[Bug]: Qwen3-Next FP8 crash on H20", "2025-10-20",
+        "```", "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct-FP8 -tp 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=45202,
+    ), NONE),
+    "s10 t19 SGLang: 'Flash' in a model name near DFLASH": (thread(
+        SGL_REPO, "[Bug] GLM-4.7-Flash crashes with fp8 kv cache", "2026-02-10",
+        "```",
+        "python3 -m sglang.launch_server --model-path zai-org/GLM-4.7-Flash --kv-cache-dtype "
+            "fp8_e4m3",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45203,
+    ), NONE),
+    "s10 t20 vLLM: 'Eagle2' (a VLM) is one letter from eagle3": (thread(
+        VLLM_REPO, "[Bug]: Eagle2-9B fails on multi-image prompts", "2026-02-10",
+        "Serving NVIDIA's Eagle2-9B vision-language model (not a draft):", "```",
+        "vllm serve nvidia/Eagle2-9B --trust-remote-code", "```", "```", *VLLM_CRASH, "```",
+        number=45204,
+    ), NONE),
+    "s10 t21 SGLang: 'Spark' near DSPARK (SGLang)": (thread(
+        SGL_REPO, "[Bug] sgl-kernel import crash on DGX Spark", "2026-03-01",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45205,
+    ), NONE),
+    "s10 t22 SGLang: 'eagle-eyed' in prose": (thread(
+        SGL_REPO, "[Bug] radix cache crash with long shared prefixes", "2025-11-02",
+        "An eagle-eyed colleague noticed it only happens with shared prefixes. Plain server:",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45206,
+    ), NONE),
+    "s10 t23 vLLM: 'Engram' is one letter from ngram": (thread(
+        VLLM_REPO, "[Bug]: Engram memory table OOM at startup", "2026-03-01",
+        "The model's Engram lookup tables do not fit; plain serving:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=45207,
+    ), NONE),
+    "s10 t24 vLLM: 'suffix' as an ordinary word": (thread(
+        VLLM_REPO, "[Bug]: crash when the prompt suffix is empty", "2026-03-01",
+        "Completions with an empty suffix field crash the server (no speculative decoding):", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=45208,
+    ), NONE),
+    "s10 t25 SGLang: 'standalone' as an ordinary word (STANDALONE algorithm)": (thread(
+        SGL_REPO, "[Bug] crash in standalone mode (no router, single node)", "2025-11-02",
+        "We run the server standalone, without the router:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45209,
+    ), NONE),
+    "s10 t26 vLLM: 'Draft' as a PR state": (thread(
+        VLLM_REPO, "[Draft] fix detokenizer crash with stop strings", "2026-03-01",
+        "Repro (plain server):", "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4",
+        "```", "```", *VLLM_CRASH, "```",
+        number=45210, kind="pull request",
+    ), NONE),
+    "s10 tr04 vLLM: 'Eagle 3' spaced + vLLM 0.11.0 in the title": (thread(
+        VLLM_REPO, "[Bug]: Eagle 3 draft crashes on vLLM 0.11.0", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=45211,
+    ), want("EagleProposer")),
+    "s10 v19 vLLM: 0.30: draft_model unsupported by MRV2 -> V1 DraftModelProposer": (thread(
+        VLLM_REPO, "[Bug]: draft model crash on 0.30.0", "2026-10-02",
+        "- vLLM version: 0.30.0", "```",
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct --speculative-config '{\"method\": "
+            "\"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
+            "\"num_speculative_tokens\": 4}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46019,
+    ), want("DraftModelProposer")),
+    "s10 v22 vLLM: 0.30: medusa unsupported by MRV2 -> V1 MedusaProposer": (thread(
+        VLLM_REPO, "[Bug]: medusa crash on 0.30.0", "2026-10-02",
+        "- vLLM version: 0.30.0", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"medusa\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-medusa\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46022,
+    ), want("MedusaProposer")),
+    "s10 c06 SGLang: the crash's post has EAGLE3; a later post's plain launch has no crash": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at high concurrency", "2025-10-05",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "```", *SGL_NORMAL_CRASH, "```", "", "zed-u · comment · 2025-10-07",
+        "Works for me on a plain server:", "```", ORBIT, "```",
+        number=50006,
+    ), want("EAGLEWorker")),
+    "s10 c09 vLLM: the reporter's launch comes in their own later post": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2025-10-20",
+        "Crash log:", "```", *VLLM_CRASH, "```", "", "pia-t · comment · 2025-10-21",
+        "Forgot the launch, here it is:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"ngram\", "
+            "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```",
+        number=50009,
+    ), want("NgramProposer")),
+    "s10 c10 vLLM: another user's ngram launch after a plain crash": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2025-10-20",
+        "Crash log (plain server):", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```", "", "zed-u · comment · 2025-10-21", "I don't see it with ngram:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"ngram\", "
+            "\"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```",
+        number=50010,
+    ), NONE),
+    "s10 pr08 vLLM: support-X PR with its own test plan launch and crash": (thread(
+        VLLM_REPO, "[Spec Decode] Support EAGLE3 for Qwen3-Next", "2025-11-01",
+        "## Test Plan", "```",
+        "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct -tp 4 --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Qwen3-Next-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "## Test Result", "On main (before this PR) it crashes:", "```", *VLLM_CRASH, "```",
+        number=47008, kind="pull request", labels="speculative-decoding",
+    ), want("EagleProposer")),
+    "s10 p10 SGLang: supports-X PR, a commenter's plain crash": (thread(
+        SGL_REPO, "Support STANDALONE speculative decoding with different tokenizers", "2025-12-01",
+        "Adds tokenizer mapping.", "", "zed-u · comment · 2025-12-03",
+        "After rebasing on this my plain server (no speculation) crashes:", "```", ORBIT, "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=47010, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 or06 vLLM: V0 ngram flags on 0.6.3 + V0 frames": (thread(
+        VLLM_REPO, "[Bug]: ngram speculative decoding crash", "2024-11-20",
+        "vllm 0.6.3, `--speculative-model [ngram] --num-speculative-tokens 4 "
+            "--ngram-prompt-lookup-max 4`:",
+        "```", *V0_CRASH, "```",
+        number=48006,
+    ), want("NGramWorker")),
+    "s10 o07 vLLM: V0-era docs named, plain run": (thread(
+        VLLM_REPO, "[Bug]: crash on 0.12.0", "2026-01-10",
+        "The 0.5.2 docs still list Medusa and MLPSpeculator; we use neither, plain serving:", "```",
+        "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```", *VLLM_CRASH,
+        "```",
+        number=48007,
+    ), NONE),
+    "s10 jr06 vLLM: inline JSON that gives the error": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.11.0", "2025-10-20",
+        "Setting {\"method\": \"eagle3\", \"model\": \"acme/Falcon-Orbit-32B-EAGLE3\", "
+            "\"num_speculative_tokens\": 3} as the speculative config on vLLM 0.11.0 gives this "
+            "error:",
+        "```", *VLLM_CRASH, "```",
+        number=49006,
+    ), want("EagleProposer")),
 }  # fmt: skip
 
 

@@ -16,47 +16,23 @@ from pathlib import Path
 
 import pytest
 from test_never_wrong import (
+    ASCEND_CRASH,
+    ASCEND_REPO,
     NONE,
+    ORBIT,
     SGL_CRASH,
+    SGL_NORMAL_CRASH,
+    SGL_OVERLAP_CRASH,
+    SGL_REPO,
     TRT_CRASH,
+    TRT_REPO,
+    V0_CRASH,
     VLLM_CRASH,
+    VLLM_REPO,
     assert_right_or_undecided,
+    thread,
     want,
 )  # fmt: skip
-
-SGL_REPO, VLLM_REPO = "sgl-project/sglang", "vllm-project/vllm"
-ASCEND_REPO, TRT_REPO = "vllm-project/vllm-ascend", "NVIDIA/TensorRT-LLM"
-ORBIT = "python3 -m sglang.launch_server --model-path acme/Falcon-Orbit-32B --tp 4 --port 30000"
-ASCEND_CRASH = [
-    "Traceback (most recent call last):",
-    '  File "/usr/local/python3.11/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
-    "    engine_core.run_busy_loop()",
-    '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2210, in execute_model',
-    "    hidden_states = self._generate_process_reqs_hidden_states(",
-    "RuntimeError: ACL stream synchronize failed, error code:507035",
-]
-# the scheduler loop the overlap scheduler runs (EAGLEWorkerV2 before 0.5.13)
-SGL_OVERLAP_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_overlap()", *SGL_CRASH[3:]]
-# the loop without the overlap scheduler: the v1 worker up to 0.5.12 (a title saying v2 is outranked)
-SGL_NORMAL_CRASH = [*SGL_CRASH[:2], "    scheduler.event_loop_normal()", *SGL_CRASH[3:]]
-V0_CRASH = [
-    "Traceback (most recent call last):",
-    '  File "/opt/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
-    "    outputs = self.model_executor.execute_model(",
-    '  File "/opt/venv/lib/python3.10/site-packages/vllm/worker/model_runner.py", line 1654, in execute_model',
-    "    hidden_or_intermediate_states = model_executable(",
-    "RuntimeError: CUDA error: an illegal memory access was encountered",
-]
-
-
-def thread(
-    repo: str, title: str, day: str, *post: str, kind: str = "issue", number: int = 4242,
-    labels: str = "bug",
-) -> list[str]:  # fmt: skip
-    """A thread as the real-log rounds save it: header, labels, title, the first post's byline."""
-    return [f"{repo} · {kind} #{number} · open · Python", f"labels: {labels}", f"# {title}", "",
-            f"ivy · description · {day}", *post]  # fmt: skip
-
 
 CASES = {
     "SGLang: feature request title names a family the run does not use": (thread(
