@@ -23,6 +23,9 @@ THREAD_MARK = "thread:"  # named_families' entry for the framework a thread head
 REQUEST_KIND = "feature request, plan or docs thread"
 RELEASE_KIND = "release named in the title"
 RELEASE_MARK = "release:"  # named_families' entry for the release a title names
+ADDS_KIND = "pull request adding or supporting a method"
+ADDS_MARK = "adds:"  # named_families' entry: such a PR's words, with no line showing a run
+RUN_KIND = "line showing a run (a test, serve or benchmark command, a result)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from spectrace.incident_model import Incident
 from spectrace.path_base import is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 from spectrace.path_mention_kinds import (
+    ADDS_KIND,
     BASE_KIND,
     CLASS_KIND,
     FAMILY_KIND,
@@ -40,11 +41,12 @@ from spectrace.path_mention_kinds import (
     MESSAGE_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
+    RUN_KIND,
     THREAD_KIND,
     WRAPPER_KIND,
     Mention,
 )
-from spectrace.path_words import FAMILY_LITERALS, REQUEST_LITERALS, word_mentions
+from spectrace.path_words import FAMILY_LITERALS, REQUEST_LITERALS, RUN_LITERALS, word_mentions
 
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
@@ -135,7 +137,7 @@ def mention_literals() -> tuple[bytes, ...]:
     names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
-    words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS)
+    words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
     return found + HEADING_LITERALS
 
@@ -181,7 +183,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 
 
 # kinds that name no worker file: they never vote on their own
-_NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND)
+_NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
+              ADDS_KIND, RUN_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

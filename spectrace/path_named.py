@@ -30,7 +30,7 @@ from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import on_runner
 from spectrace.path_frames import method_signature, symbol_signatures
-from spectrace.path_mention_kinds import RELEASE_MARK, THREAD_MARK
+from spectrace.path_mention_kinds import ADDS_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 
 # each family as the method value vLLM's config spells it
@@ -52,7 +52,9 @@ def named_family_evidence(
     ``_trtllm``."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
-    named = [n for n in named if not n[0].startswith((THREAD_MARK, RELEASE_MARK))]
+    if any(f == ADDS_MARK for f, *_ in named) and not _shows_run(config):
+        return []  # a PR adding the method, with no run of its own: its words are the code's
+    named = [n for n in named if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK))]
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread
     config = _titled(config, released, engine)
@@ -100,6 +102,14 @@ def other_program(files: Sequence[str]) -> bool:
     proposer is named for it by words."""
     return any(_OTHER_PROGRAMS.search(f) for f in files) and not any(
         _SERVERS.search(f) for f in files
+    )
+
+
+def _shows_run(config: RunConfig) -> bool:
+    """The text holds a run's own lines: a launch command, a config or server_args dump, the
+    engine's version line."""
+    return config.version is not None or any(
+        f.origin in ("launch_command", "server_args", "vllm_config") for f in config.flags.values()
     )
 
 

@@ -14,12 +14,15 @@ from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import BaseSite, family_words
 from spectrace.path_mention_kinds import (
+    ADDS_KIND,
+    ADDS_MARK,
     BASE_KIND,
     FAMILY_KIND,
     FAMILY_ROW,
     RELEASE_KIND,
     RELEASE_MARK,
     REQUEST_KIND,
+    RUN_KIND,
     THREAD_KIND,
     THREAD_MARK,
     Mention,
@@ -49,6 +52,24 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "mlp_speculator ")  # fmt: skip
 
 
+# a pull request's title that adds a method ("vLLM v1 supports Medusa", "Add EAGLE-3 support
+# for X", "Implement MTP"): its words describe the code it adds, not a run, unless the post
+# shows one of its own
+_ADDS = re.compile(
+    r"(?i)^(?!.*\b(?:not|no|un|never|does(?:n't| not))\s*support).*\b(?:supports?|supported|"
+    r"support(?:ing)? for|adds?|added|adding|implement\w*|introduc\w*|enabl(?:e|es|ing))\b"
+)
+# a line showing a run: a test, serve or benchmark command, a result figure
+_RUN = re.compile(
+    r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
+    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b|\b(?:acceptance (?:rate|length)|accept(?:ed)?"
+    r" length|tokens?/s|tok/s|throughput|\d+ passed)\b"
+)
+RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
+                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tokens/s", "tok/s",
+                "token/s", "hroughput", " passed")  # fmt: skip
+
+
 def word_mentions(
     line: LogLine, shown: str, titles: TitleReader, aside: bool, diff: bool
 ) -> list[Mention]:
@@ -58,6 +79,10 @@ def word_mentions(
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
         out += _title_mentions(line, shown, title)
+        if _ADDS.search(line.text):
+            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
+    elif not diff and _RUN.search(line.text):
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if _REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
@@ -111,5 +136,22 @@ def named_families(
     engine = thread_engine(m.text for m in headers)
     releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
                 if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
+    adds = _adds_only(mentions, source, headers)
     return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
-                    for m in headers[:1] if words and engine] + releases[:1]  # fmt: skip
+                    for m in headers[:1] if words and engine] + releases[:1] + adds  # fmt: skip
+
+
+def _adds_only(
+    mentions: Sequence[Mention], source: str, headers: Sequence[Mention]
+) -> list[tuple[str, str, int, str]]:
+    """``(ADDS_MARK, ...)`` for a pull request whose title adds a method and whose text shows
+    no run (no test, serve or benchmark command, no result): its words are the code's."""
+    if not any(_PULL.search(m.text) for m in headers):
+        return []
+    if any(m.kind == RUN_KIND and m.source == source for m in mentions):
+        return []
+    adds = [m for m in mentions if m.kind == ADDS_KIND and m.source == source]
+    return [(ADDS_MARK, m.source, m.lineno, m.text) for m in adds[:1]]
+
+
+_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")

@@ -72,6 +72,27 @@ CASES = {
         VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-05-01",
         "```", _serve("eagle3"), *ENGINE_CRASH, "```",
     ), ("other", "EagleProposer")),
+    "a comment suggesting the MRV2 env is no statement of the run": (thread(
+        VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-06-01",
+        "```", _serve("eagle3"), _version("0.20.0"), *ENGINE_CRASH, "```", "",
+        "maint-x · comment · 2026-06-02",
+        "Could you try `VLLM_USE_V2_MODEL_RUNNER=1`? The model runner v2 has a new EAGLE path.",
+    ), ("other", "EagleProposer")),
+    "another's log line quoted in a comment is not the run's runner": (thread(
+        VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-04-20",
+        "```", _serve("eagle3"), _version("0.20.0"), *ENGINE_CRASH, "```", "",
+        "maint-x · comment · 2026-04-22",
+        "On my box the log says `Using V2 Model Runner` and I cannot reproduce it.",
+    ), ("other", "EagleProposer")),
+    "a later release said to fix it (MRV2 by default) is not the run's runner": (thread(
+        VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-10-01",
+        "Someone said 0.30.0 (model runner v2 by default) fixes it; we cannot upgrade yet.",
+        "```", _serve("eagle3"), _version("0.20.0"), *ENGINE_CRASH, "```",
+    ), ("other", "EagleProposer")),
+    "no release, a day after 0.34 (no V1 runner) -> never the V1 class alone": (thread(
+        VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-11-28",
+        "```", _serve("eagle3"), *ENGINE_CRASH, "```",
+    ), ("unknown", "EagleProposer|EagleSpeculator")),
     "0.20.1 (MRV2 only by the env), eagle3 -> EagleProposer": (thread(
         VLLM_REPO, "[Bug]: EAGLE-3 crash", "2026-05-01",
         "We have not tried the V2 model runner yet.", "```", _serve("eagle3"), _version("0.20.1"),
@@ -174,3 +195,24 @@ def test_a_release_before_the_tables_is_v0_s_worker(
     (crash,) = roots(run(tmp_path, lines, name="thread.md"))
     path = crash.worker_path
     assert path is not None and (path.value, path.worker_class) == ("other", worker), path
+
+
+_PROBE = ["Traceback (most recent call last):", '  File "/tmp/probe.py", line 1, in <module>',
+          "RuntimeError: probe"]  # fmt: skip
+
+
+def test_a_pr_adding_a_method_names_no_run_without_one(tmp_path: Path) -> None:
+    """'[Model] vLLM v1 supports Medusa' and a review about its code: the words are the code
+    the PR adds, no run's; with the PR's own test command the method is that run's."""
+    body = ["This PR adds Medusa to the V1 engine.", "",
+            "Medusa needs the hidden state of the last accepted token of each request."]  # fmt: skip
+    lines = thread(VLLM_REPO, "[Model] vLLM v1 supports Medusa", "2025-05-11", *body, *_PROBE,
+                   kind="pull request")  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    assert crash.worker_path is None or crash.worker_path.worker_class is None, crash.worker_path
+    (tmp_path / "b").mkdir()
+    tested = thread(VLLM_REPO, "[Model] vLLM v1 supports Medusa", "2025-05-11", *body,
+                    "Test: `pytest tests/v1/e2e/test_spec_decode.py -k medusa` (Medusa heads)",
+                    *_PROBE, kind="pull request")  # fmt: skip
+    (crash,) = roots(run(tmp_path / "b", tested, name="thread.md"))
+    assert crash.worker_path is not None and crash.worker_path.family == "MEDUSA", crash.worker_path

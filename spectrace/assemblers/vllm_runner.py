@@ -23,7 +23,7 @@ from importlib import resources
 
 from packaging.version import InvalidVersion, Version
 
-from spectrace.assemblers.release_dates import newest_at, read_table
+from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.dialects.base import LogLine
 
@@ -116,23 +116,42 @@ def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
 
 
 def _runner(text: str) -> str | None:
-    if (env := _ENV.search(text)) is not None:
-        return "v2" if env.group(1).lower() in ("1", "true") else "v1"
+    words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", text)  # a path sets nothing apart
+    if (env := _ENV.search(text)) is not None:  # "Could you try VLLM_USE_V2_MODEL_RUNNER=1?"
+        on = "v2" if env.group(1).lower() in ("1", "true") else "v1"
+        return None if _APART.search(_ENV.sub(" ", words)) else on
     if _V1_LINE.search(text):
         return "v1"
-    if _V2_WORDS.search(text) is None:
+    engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
+    if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
+        return "v2"  # (quoted in a sentence, "the log says `Using V2 Model Runner`", it is words)
+    if _V2_WORDS.search(text) is None or _APART.search(words) or not _OWN.search(words):
         return None
-    words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", text)  # a path says nothing set apart
-    return None if _APART.search(words) else "v2"
+    return "v2"
 
 
+# what only a run on MRV2 prints, and a PR about MRV2's code (its tests run there)
+_ENGINE_V2 = re.compile(
+    r"\bUsing V2 Model Runner\b|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|vllm_ascend[/\\]worker"
+    r"[/\\]v2[/\\]\w+|^\W*(?:\[[^\]]*\]\s*)*\[MRV2\]"
+)
 # "without MRV2", "MRV2 is off", "falls back from the V2 model runner", "V2 model runner
 # support for X" (a request: the run had none), "should we try MRV2?", "works fine on the V2
-# model runner" (the run that crashed is another); a PR number beside it sets nothing apart
+# model runner" (the run that crashed is another), "0.30 (MRV2 by default) fixes it; we cannot
+# upgrade"; a PR number beside it sets nothing apart
 _APART = re.compile(
     r"(?i)\b(?:not|no|never|without|w/o|disabl\w*|instead of|fall\w* back|unsupported|lacks?"
     r"|support\w* for|add\w* support|if|whether|should|could|would|try|trying|suggest\w*|plan\w*"
-    r"|fine|works?|worked|used to|before|unlike|off|n't)\b|\?"
+    r"|fine|works?|worked|used to|before|unlike|off|n't|fix\w*|upgrad\w*|said|says|someone"
+    r"|by default|recommend\w*|maybe|might|please|cannot|can't|yours|your)\b|\?"
+    r"|\bmy (?:box|machine|side|end|setup)\b"
+)
+# words of a sentence about the run itself ("we run the V2 model runner", "reproduced on ...
+# and the V2 model runner", "Setup: MRV2"); a sentence about MRV2 alone ("the model runner v2
+# has a new EAGLE path") says nothing of the run
+_OWN = re.compile(
+    r"(?i)\b(?:we|i|our|my|us|run|runs|running|ran|using|uses|used|reproduc\w*|launch\w*"
+    r"|serv\w*|enabled|setup|deploy\w*|crash\w*|hang\w*|fails?|failed)\b|^\W*setup\b"
 )
 
 
@@ -194,9 +213,14 @@ def _newest(config: RunConfig, framework: str) -> Version | None:
     """The newest release the text's newest day allows (None: no day shown)."""
     day = config.flags.get("text_day")
     try:
-        return newest_at(framework, date.fromisoformat(str(day.value))) if day else None
+        shown = date.fromisoformat(str(day.value)) if day else None
     except ValueError:
         return None
+    if shown is None:
+        return None
+    rows = published(framework)  # a day past the table's newest release holds that one at least
+    late = rows and shown >= max(d for _v, d in rows)
+    return newest_at(framework, shown) or (max(v for v, _d in rows) if late else None)
 
 
 def _on_v2(
