@@ -46,7 +46,13 @@ from spectrace.path_mention_kinds import (
     WRAPPER_KIND,
     Mention,
 )
-from spectrace.path_words import FAMILY_LITERALS, REQUEST_LITERALS, RUN_LITERALS, word_mentions
+from spectrace.path_words import (
+    FAMILY_LITERALS,
+    REQUEST_LITERALS,
+    RUN_LITERALS,
+    adds_only,
+    word_mentions,
+)
 
 # V0's SpecDecodeWorker wrapped every method's proposer worker (vLLM <= 0.9.x, spec_decode/):
 # named alone it tells the V0 engine, and the proposer only as a condition on the method
@@ -333,6 +339,8 @@ def mention_votes(
     a class a sentence names that none of them allows contradicts the run's config and is
     dropped."""
     source = incident.first_seen.source
+    if adds_only(mentions, source):  # a PR adding a method, no run shown: names are its code
+        return []
     mine = [m for m in mentions if m.source == source and m.lineno >= since
             and not (m.kind == CLASS_KIND and conditions
                      and not any(m.name in c for c in conditions))]  # fmt: skip

@@ -62,8 +62,9 @@ _ADDS = re.compile(
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
-    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b|\b(?:acceptance (?:rate|length)|accept(?:ed)?"
-    r" length|tokens?/s|tok/s|throughput|\d+ passed)\b"
+    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
+    r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\d"
+    r"|\d\s*(?:tokens?/s|tok/s)\b|\b\d+ passed\b"
 )
 RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
                 "trtllm-bench", "benchmark", "cceptance", "ccept length", "tokens/s", "tok/s",
@@ -146,12 +147,25 @@ def _adds_only(
 ) -> list[tuple[str, str, int, str]]:
     """``(ADDS_MARK, ...)`` for a pull request whose title adds a method and whose text shows
     no run (no test, serve or benchmark command, no result): its words are the code's."""
-    if not any(_PULL.search(m.text) for m in headers):
-        return []
-    if any(m.kind == RUN_KIND and m.source == source for m in mentions):
+    if not adds_only(mentions, source, headers):
         return []
     adds = [m for m in mentions if m.kind == ADDS_KIND and m.source == source]
     return [(ADDS_MARK, m.source, m.lineno, m.text) for m in adds[:1]]
+
+
+def adds_only(
+    mentions: Sequence[Mention], source: str, headers: Sequence[Mention] | None = None
+) -> bool:
+    """The text of ``source`` is a pull request whose title adds a method (or enables one) and
+    which shows no run: the classes and files it names are the code it changes
+    (``path_mentions.mention_votes`` takes no vote from them)."""
+    if headers is None:
+        headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
+    if not any(_PULL.search(m.text) for m in headers):
+        return False
+    if any(m.kind == RUN_KIND and m.source == source for m in mentions):
+        return False
+    return any(m.kind == ADDS_KIND and m.source == source for m in mentions)
 
 
 _PULL = re.compile(r"(?i)·\s*pull request\s*#\d")
