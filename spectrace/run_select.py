@@ -14,14 +14,16 @@ from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.engine_hints import frame_engines
 from spectrace.incident_model import Incident
 from spectrace.path_frames import frameworks_of_class
+from spectrace.path_named import other_program
 
 
 def run_for(incident: Incident, config: RunConfig) -> RunConfig:
-    """The run the incident belongs to: the start-up before it in its own file, else (a file
-    of its own, one per rank or node) the latest start-up before it in time, from its own
-    directory first. With several runs and neither to go by, no run's flags are taken for
-    another's."""
+    """The run the incident belongs to: in a thread, the config of the post it is pasted in
+    (``config_posts``); then the start-up before it in its own file, else (a file of its own,
+    one per rank or node) the latest start-up before it in time, from its own directory first.
+    With several runs and neither to go by, no run's flags are taken for another's."""
     first = incident.first_seen
+    config = _post_of(first.source, first.lineno, config)
     if not config.runs:
         return RunConfig() if _predates(first.ts, config.start_ts) else config
     same_file = [
@@ -44,6 +46,12 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
     return max(before, key=lambda run: _naive(run.start_ts) if run.start_ts else datetime.min)
 
 
+def _post_of(source: str, lineno: int, config: RunConfig) -> RunConfig:
+    """The config of the thread's post holding the line, or the whole config (no post holds it)."""
+    posts = [post for post in config.posts if post.source == source and post.lineno <= lineno]
+    return max(posts, key=lambda post: post.lineno).config if posts else config
+
+
 def _predates(crash: datetime | None, start: datetime | None) -> bool:
     """The crash is stamped more than a day before the run's start-up line: an older log pasted
     beside it (a day of slack for clocks in other time zones; year-less stamps never count)."""
@@ -62,7 +70,7 @@ def crash_engine(incident: Incident, config: RunConfig) -> RunConfig:
     that crashed (or the reverse), and that command's method is not this crash's."""
     engines = frame_engines(incident)
     if not engines:
-        return config
+        return _no_server(incident, config)
     kept = [e for e in config.path_evidence
             if _server_of(e) in (None, *engines) and _classes_server(e) in (None, *engines)]  # fmt: skip
     run = "vllm" if config.engine == "vllm_ascend" else config.engine
@@ -70,6 +78,17 @@ def crash_engine(incident: Incident, config: RunConfig) -> RunConfig:
     if len(kept) == len(config.path_evidence) and engine == config.engine:
         return config
     return replace(config, path_evidence=kept, engine=engine)
+
+
+def _no_server(incident: Incident, config: RunConfig) -> RunConfig:
+    """The config with no verdict where the crash's own frames ran another program and no
+    server's code (a script loading a draft with transformers, a draft trainer): a title's
+    draft or a launch elsewhere in the thread is not what crashed."""
+    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
+    if not other_program([frame.file for frame in frames]):
+        return config
+    kept = [e for e in config.path_evidence if not (e.points_to or e.worker_class or e.condition)]
+    return config if len(kept) == len(config.path_evidence) else replace(config, path_evidence=kept)
 
 
 # how each server's config verdicts begin (config_path, vllm_proposers, trtllm_config)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from spectrace.assemblers.code_listing import listing_evidence
 from spectrace.assemblers.config_finish import ConfigFinish
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import GRAPH_BS, MARKER
@@ -21,10 +22,12 @@ from spectrace.assemblers.pyconfig import (
     sglang_args_dict,
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
-from spectrace.assemblers.sglang_kwargs import kwarg_flags
+from spectrace.assemblers.sglang_kwargs import dump_fragment, kwarg_flags
 from spectrace.assemblers.spec_prose import (
     aside_only,
+    flag_algorithms,
     run_names,
+    sglang_flag,
     stated_enabled,
     stated_v2,
     tested_algorithms,
@@ -95,6 +98,8 @@ class ConfigCollector(ConfigFinish):
         dump, a vLLM config, a dict, a capture line...), else what its sentence says."""
         if "ServerArgs(" in text and ("server_args=" in text or _REPR.search(text)):
             self._server_args(line, text[text.index("ServerArgs(") :])
+        elif dump_fragment(text):  # a dump's middle, its ServerArgs( head cut off
+            self._dump_piece(line, kwarg_flags(text))
         elif kwargs := kwarg_flags(text):  # sgl.Engine(speculative_algorithm="EAGLE3", ...)
             self._config.engine = self._config.engine or "sglang"
             for name, value in kwargs.items():
@@ -139,7 +144,10 @@ class ConfigCollector(ConfigFinish):
 
     def _sentence(self, line: LogLine, text: str) -> None:
         """A line of prose: an env setting it names, the algorithms it says the run used or a
-        test ran, and whether it says the algorithm or spec v2 was on."""
+        test ran, and whether it says the algorithm or spec v2 was on (or a code listing's head)."""
+        if (listed := listing_evidence(line)) is not None:
+            self._listings.append(listed)
+            return
         self._env(line, find_env_assignments(text), "env")
         if not suggests(text):  # "should I try NGRAM?" names no run's algorithm
             self._named += [(name, line) for name in run_names(text)]
@@ -147,4 +155,7 @@ class ConfigCollector(ConfigFinish):
                 self._aside.add((line.source, line.lineno))
         self._tested += [(name, line) for name in tested_algorithms(text)]
         self._enabled = self._enabled or (stated_enabled(text) and not line.quoted)
+        if sglang_flag(text) and not line.quoted:  # SGLang's own option: the text is about it
+            self._about = True
+            self._flagged += [(name, line) for name in flag_algorithms(text)]
         self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)

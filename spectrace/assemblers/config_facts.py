@@ -57,6 +57,21 @@ class ConfigFacts(ConfigReleases):
             if name in values:
                 self._set(name, values[name], line, "server_args")
 
+    def _dump_piece(self, line: LogLine, flags: dict[str, object]) -> None:
+        """A dump's fields without its head: ``speculative_algorithm=None`` is the server's
+        final value, speculation off; any other value is read as a command's (the fields the
+        era rule also needs may lie in the cut part)."""
+        self._config.engine = "sglang"
+        if "speculative_algorithm" in flags and flags["speculative_algorithm"] is None:
+            self._set("speculative_algorithm", None, line, "server_args")
+            reason = "server_args dump (its head cut off): speculative_algorithm=None -> speculation off"
+            self._config.path_evidence.append(
+                Evidence(line.source, line.lineno, trim(line.raw), reason, "none")
+            )
+            return
+        for name, value in flags.items():
+            self._set(name, value, line, "launch_command")
+
     def _vllm(self, line: LogLine, flags: dict[str, object], origin: str) -> None:
         self._config.engine = self._config.engine or "vllm"
         for name, value in flags.items():

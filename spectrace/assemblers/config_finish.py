@@ -8,11 +8,13 @@ A layer of the config collector (config.py) over ``ConfigFacts``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.config_facts import FORCED_V2_MODEL, ConfigFacts
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
+from spectrace.assemblers.config_posts import post_runs
 from spectrace.assemblers.config_state import is_post, is_start
 from spectrace.assemblers.examples import EXAMPLE_REASON
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
@@ -54,8 +56,25 @@ class ConfigFinish(ConfigFacts):
 
     def result(self) -> RunConfig:
         """The collected config (the last run wins), plus one config per run when there are
-        several; in a reply quoting another post, the writer's own lines' config where they
-        show a run or set it apart as plain (``quotes``: quoted lines rank below them)."""
+        several, and per post of a thread (``config_posts``: the run a crash in it reads)."""
+        config = self._quotes_ranked()
+        if not self._in_post:
+            titles = {(title.source, title.lineno) for title in self._titles.titles}
+            config.posts = post_runs(self._lines, titles, self._scope, config)
+        return config
+
+    def _scope(self, lines: Sequence[LogLine]) -> RunConfig:
+        """The config of some of the fed lines alone (one post's scope)."""
+        collector = type(self)(self._tables)
+        collector._in_post = True
+        collector.crash_day(self._crash_day)
+        for line in lines:
+            collector.feed(line)
+        return collector.result()
+
+    def _quotes_ranked(self) -> RunConfig:
+        """In a reply quoting another post, the writer's own lines' config where they show a
+        run or set it apart as plain (``quotes``: quoted lines rank below them)."""
         if mixed(self._lines):
             own = type(self)(self._tables)
             own.crash_day(self._crash_day)
@@ -94,6 +113,9 @@ class ConfigFinish(ConfigFacts):
         stated = bool(claims) or self._enabled
         said = [(name, line) for name, line in self._named  # a set-aside line's OFF is its own
                 if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)]
+        # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ...")
+        flagged = one_family([name for name, _ in self._flagged])
+        said = [(name, line) for name, line in self._flagged if name == flagged] or said
         said = [*claims, *said]
         named = one_family([name for name, _ in said])
         if (
@@ -114,6 +136,9 @@ class ConfigFinish(ConfigFacts):
                 Evidence(line.source, line.lineno, trim(line.raw), reason)
             )
             self._machinery = None
+        if not any(title.pull for title in self._titles.titles):  # a PR's listing is code under change
+            self._config.path_evidence += self._listings
+            self._listings = []
         config = self._config
         return RunConfig(
             flags=dict(config.flags),
@@ -264,4 +289,5 @@ class ConfigFinish(ConfigFacts):
 
     def _enabled_here(self) -> bool:
         """A sentence's "EAGLE3 enabled" is SGLang's run only in a text about sglang."""
-        return self._enabled and self._about and self._config.engine in (None, "sglang")
+        stated = self._enabled or bool(self._flagged)  # "crashes with --speculative-algo NGRAM"
+        return stated and self._about and self._config.engine in (None, "sglang")

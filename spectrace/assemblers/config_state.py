@@ -15,7 +15,7 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.diff_view import DiffView
 from spectrace.assemblers.launch import LaunchReader
 from spectrace.assemblers.launch_options import OptionTables
-from spectrace.assemblers.run_config import FlagValue, RunConfig
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.sglang_eras import Version
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_finish import Day
@@ -75,6 +75,7 @@ class ConfigState:
         self._about = False  # some line names sglang: a bare release is its
         self._main = False  # a line says the run is a build of main, newer than any release named
         self._enabled = False  # a sentence says the algorithm it names was on
+        self._flagged: list[tuple[str, LogLine]] = []  # set by SGLang's algorithm flag in a sentence
         self._v2_said = False  # a sentence says the run was on "Eagle V2" (spec v2's worker)
         self._forced_model: str | None = None  # the V2 class a served model's hook may force
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
@@ -100,6 +101,8 @@ class ConfigState:
         self._title_said = False  # the named algorithm is the title's (its line is the evidence)
         self._aside: set[tuple[str, int]] = set()  # lines whose names read OFF only as set aside
         self.quotes_aside = False  # result() ranked quoted lines below the writer's own
+        self._listings: list[Evidence] = []  # code listings headed by a worker's file (code_listing)
+        self._in_post = False  # collecting one post's scope: no posts of its own (config_posts)
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

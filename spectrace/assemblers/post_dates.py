@@ -31,7 +31,8 @@ _HEADER = re.compile(
 # line; a sentence ("I opened a similar issue on Jan 10, 2026 but ...", "the PR that was
 # merged on Feb 2") dates another post or a change, not this one
 _VERB = re.compile(
-    r"(?i)^\s*(?:@?(?!(?:I|we|you|they|he|she|it|this|that|the|a|an|my|our)\b)\w[\w.-]{0,38}\s+"
+    r"(?i)^\s*(?:(?:\*\*)?@?(?!(?:I|we|you|they|he|she|it|this|that|the|a|an|my|our)\b)\w[\w.-]{0,38}"
+    r"(?:\*\*)?\s+"
     r"(?:\((?:member|contributor|author|collaborator|owner)\)\s+)?)?"
     r"(?:opened|commented|posted|merged|replied)\b[^.\n]{0,60}?\bon\s+(?:"
     + _WORDS
@@ -49,6 +50,40 @@ _YEARLESS = re.compile(
 def yearless_post(text: str) -> bool:
     """A GitHub header printed without its year (``commented on Jul 2``: this year's)."""
     return _YEARLESS.search(text) is not None
+
+
+# GitHub's header, its year left out or not: "bob commented on Jul 2", "alice opened this issue
+# on Nov 2, 2025 · 3 comments" (whose post it is, not when)
+_BY = re.compile(
+    r"^\s*(?:\*\*)?@?(?!(?:I|we|you|they|he|she|it|this|that|the|a|an|my|our)\b)(\w[\w.-]{0,38})"
+    r"(?:\*\*)?\s+"  # a web copy's bold name: "**bob** commented on ..."
+    r"(?:\((?:member|contributor|author|collaborator|owner)\)\s+)?"
+    r"(?:opened|commented|posted|replied)\b[^.\n]{0,60}?\bon\s+[A-Z0-9]",
+    re.I,
+)
+
+# the header ends at the year-less day ("... on Jul 2", "... on Jul 2 · edited"): a sentence goes on
+_YEARLESS_END = re.compile(r"\bon\s+[A-Z][a-z]{2}[a-z]*\.? \d{1,2}\s*(?:\(edited\)|[·•–—|-].*)?\s*$")
+
+
+def post_author(text: str) -> str | None:
+    """The writer a post header on this line names ("alice · comment · 2026-01-12", "bob
+    commented on Jul 2"), or None: a thread's posts are told apart by it (``config_posts``)."""
+    if _HEADER.match(text) is not None:
+        return text.split(" · ", 1)[0].strip().lstrip("@")
+    by = _BY.match(text)
+    if by is None or (_VERB.search(text) is None and _YEARLESS_END.search(text) is None):
+        return None
+    return by.group(1)
+
+
+_OPENER = re.compile(r"(?i) · (?:description|issue|pull request|discussion) · |\bopened\b")
+
+
+def opens_thread(text: str) -> bool:
+    """The post header is the thread's first post, its reporter's ("ana · description · ...",
+    "bob opened this issue on ..."), not a comment or review under it."""
+    return post_author(text) is not None and _OPENER.search(text) is not None
 
 
 def post_date(text: str) -> date | None:

@@ -20,12 +20,16 @@ from spectrace.dialects.base import LogLine
 # the writer says their own run speculates not at all ("same crash on a plain server",
 # "without any speculative decoding", "no speculative flags", "spec decoding disabled")
 _PLAIN_RUN = re.compile(
-    r"(?i)\bwithout\s+(?:any\s+)?(?:spec\w*|draft\w*|eagle\w*|mtp|ngram)"
+    r"(?i)\bwithout\s+(?:any\s+)?(?:speculat(?:ive|ion|ing)\b|spec\b|spec[ _-]?decod|draft\w*|eagle\w*|mtp"
+    r"|ngram)|\bwithout\s+(?:the\s+)?[`'\"]?--spec"  # not "without `SpeculatorsConfig`" (a class)
     r"|\bno\s+(?:spec\w*|draft\s+model)|\bnon-?spec\w*"
     r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model|one)"
     r"|\b(?:is|was|are|were|runs?|ran|stays?)\s+(?:just\s+|completely\s+|a\s+)?plain\b"
     r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
     r"|\bdisabl\w*\s+(?:the\s+|all\s+)?spec\w*"
+    # "I don't use speculative decoding at all", "not using MTP here", "never enabled EAGLE"
+    r"|\b(?:do(?:n't|\s+not)|did(?:n't|\s+not)|not|never)\s+(?:use|using|used|run|running|enable|"
+    r"enabling|enabled)\s+(?:any\s+|the\s+)?(?:spec\w*|draft\w*|eagle\w*|mtp|ngram)"
 )
 # the plain run the sentence names works: it is not the run that crashed
 _WORKS = re.compile(

@@ -48,6 +48,16 @@ class RunConfig:
     start: tuple[str, int] | None = None  # (source, lineno) of this run's start-up line
     start_ts: datetime | None = None  # when that line was written, if it says
     runs: tuple[RunConfig, ...] = ()  # one per start-up when the input holds several runs
+    posts: tuple[PostRun, ...] = ()  # one per post of a thread of two posts or more
+
+
+@dataclass(frozen=True, slots=True)
+class PostRun:
+    """The config a crash pasted in one post of a saved thread reads (config_posts, run_select)."""
+
+    source: str
+    lineno: int  # the post's header line; the post runs to the next header
+    config: RunConfig
 
 
 # Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.

@@ -28,6 +28,23 @@ _KWARG = re.compile(
 )
 
 
+# one field of ServerArgs' repr: "tp_size=8", "attention_backend='fa3'", "cuda_graph_bs=[1, 2]"
+_DUMP_FIELD = re.compile(
+    r"(?<![\w.])[a-z][a-z0-9_]{1,48}=(?:None|True|False|'[^']*'|-?[\d.]+(?:e-?\d+)?|\[[^\]]*\]"
+    r"|\{[^}]*\})(?=, |\)|$)"
+)
+_FRAGMENT_FIELDS = 8
+
+
+def dump_fragment(text: str) -> bool:
+    """The line is a piece of a ``server_args=ServerArgs(...)`` dump whose head was cut (the
+    dump wrapped, or pasted from its middle): eight or more of the repr's ``name=value, ``
+    fields, ``speculative_algorithm`` among them. Its values are the server's own final ones."""
+    if "ServerArgs(" in text or "speculative_algorithm=" not in text:
+        return False
+    return len(_DUMP_FIELD.findall(text)) >= _FRAGMENT_FIELDS
+
+
 # a YAML key line: "speculative-algorithm: EAGLE3", "  speculative_eagle_topk: 1  # comment"
 # and a dict member one a line ("speculative_algorithm": "EAGLE", in sgl.Engine(**kwargs)'s dict)
 _YAML = re.compile(

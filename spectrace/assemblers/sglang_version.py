@@ -126,6 +126,7 @@ _THEN_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs
 _MAIN = re.compile(
     r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-/\w]|\.\w)"
     r"|\bbuilt from source\b|\binstall(?:ed)? from source\b|\(main\)"
+    r"|(?<![\d.])0\.0\.0\.dev\d"  # a source build with no release tag (setuptools-scm's 0.0.0.devN+g<hash>)
 )
 
 
@@ -157,8 +158,13 @@ def find_sglang_version(text: str) -> Version | None:
     for form in _FORMS:
         m = form.search(text)
         if m is not None:
-            return _numbers(m)
+            return _release(_numbers(m))
     return None
+
+
+def _release(version: Version) -> Version | None:
+    """None for 0.0.0: the version a build of main without tags reports, no release."""
+    return None if version[:3] == (0, 0, 0) else version
 
 
 def _numbers(m: re.Match[str]) -> Version:
@@ -175,7 +181,7 @@ def pip_show_version(previous: str, text: str) -> Version | None:
     m = _PIP_SHOW_VERSION.match(text)
     if m is None or not _PIP_SHOW_NAME.match(previous):
         return None
-    return _numbers(m)
+    return _release(_numbers(m))
 
 
 def era_of(version: Version) -> str:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_launch
+from spectrace.assemblers.method_typos import misspelt_methods
 from spectrace.assemblers.sglang_eras import Version
 
 # Prefilter literals of the lines the collector reads for an algorithm named in prose.
@@ -44,7 +45,7 @@ _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
 _ALGORITHM = re.compile(  # ASCII word edges: "使用EAGLE3投机解码" names EAGLE3 too
     r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
-    r"(?![A-Za-z0-9_.]|-\w*worker)"
+    r"(?![A-Za-z0-9_]|\.\w|-\w*worker)"  # a sentence's full stop ends it; ".py" does not
 )
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
 _CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM",
@@ -93,13 +94,53 @@ def named_algorithms(text: str) -> list[str]:
     label = _LABEL.match(text)
     off = label is not None and (label.group("off") is not None or _OFF_WORD.search(text) is not None)
     out = ["OFF"] if off else []  # "spec: none", "spec: EAGLE3 on node A, none on node B"
+    found: list[tuple[int, str]] = []
     for m in _ALGORITHM.finditer(text):
         word = re.sub(r"[-_ ]", "", m.group(1).lower())
         if word == "standalone" and not _standalone_spec(text, m):
             continue  # "standalone client mode": the English word, not the algorithm
-        negated = _NEGATION.search(text[max(0, m.start() - 40) : m.start()])
-        out.append("OFF" if negated else "EAGLE3" if word == "eagle3" else _CANONICAL[word])
+        found.append((m.start(), "EAGLE3" if word == "eagle3" else _CANONICAL[word]))
+    # "we serve it with egale3": one keystroke off a name SGLang runs (method_typos)
+    found += [(at, name) for at, name in misspelt_methods(text) if name in _WORKER_FAMILY]
+    for at, name in sorted(found):
+        negated = _NEGATION.search(text[max(0, at - 40) : at])
+        out.append("OFF" if negated else name)
     return out
+
+
+# SGLang's own options written in a sentence, outside any command ("crashes with
+# --speculative-algo NGRAM", "`--speculative-num-draft-tokens 8` hangs"): no other server has
+# them (vLLM's are --speculative-config / --speculative-model, TensorRT-LLM's use underscores),
+# so they place the run on SGLang; the algorithm flag (argparse takes its prefixes) names its value
+_SGLANG_ALGO_FLAG = re.compile(
+    r"(?<![\w-])--speculative-algo(?:r(?:i(?:t(?:h(?:m)?)?)?)?)?(?:\s*=\s*|\s+)[`'\"]?([A-Za-z_0-9]+)"
+)
+_SGLANG_ONLY_FLAG = re.compile(
+    r"(?<![\w-])--speculative-(?:algo\w*|num-draft-tokens|num-steps|eagle-topk|draft-model-path)\b"
+)
+# a clause setting the flag apart: a suggestion, a question, a fix, a comparison, "without"
+_FLAG_APART = re.compile(
+    r"(?i)\?|\b(?:try|trying|should|could|would|suggest\w*|recommend\w*|instead|without|not|no"
+    r"|works?|worked|fine|vs|versus|compar\w*|unlike|if|whether|you can|please)\b|n't\b"
+)
+
+
+def flag_algorithms(text: str) -> list[str]:
+    """The algorithms SGLang's ``--speculative-algorithm`` flag sets in a sentence (its
+    clause not setting it apart), in SGLang's spelling."""
+    out = []
+    for m in _SGLANG_ALGO_FLAG.finditer(text):
+        before = re.split(r"[,;.:()]\s", text[: m.start()])[-1]
+        after = re.split(r"[,;:]\s|[.!](?:\s|$)", text[m.end() :])[0]  # "... STANDALONE`?"
+        clause = f"{before} {after}"
+        if _FLAG_APART.search(clause) is None and (names := named_algorithms(m.group(1))):
+            out += names
+    return out
+
+
+def sglang_flag(text: str) -> bool:
+    """The sentence writes one of SGLang's own speculative options (``_SGLANG_ONLY_FLAG``)."""
+    return _SGLANG_ONLY_FLAG.search(text) is not None
 
 
 # A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
@@ -232,8 +273,22 @@ def stated_enabled(text: str) -> bool:
 
 # each sentence of a line is judged on its own ("We run X with EAGLE. The service is not
 # stable."): a guard sets apart its own sentence's names; a model id's dot ends none
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]`'\"][.!?])\s+(?=[A-Z])")
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]`'\"*][.!?])\s+(?=[A-Z*])")
 _TURN = re.compile(r"(?i)(?:but|however|though|although|yet|that|this|it)\b")
+
+
+def sentence_apart(text: str, at: int) -> bool:
+    """``set_apart`` for the sentence of ``text`` holding position ``at`` ("Can it run on
+    A100? The draft I use is org/X-NextN.": the question is the other sentence's), or for a
+    later one turning against it ("We serve org/X-EAGLE3. But that is not the run here.")."""
+    sentences, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        sentences.append((start, text[start : m.start()]))
+        start = m.end()
+    sentences.append((start, text[start:]))
+    mine = max(i for i, (begin, _) in enumerate(sentences) if begin <= at)
+    later = sentences[mine + 1 :]
+    return set_apart(sentences[mine][1]) or any(_TURN.match(s) and set_apart(s) for _, s in later)
 
 
 def _stated(text: str) -> bool:

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spectrace.assemblers.spec_prose import named_algorithms, set_apart
+from spectrace.assemblers.method_typos import misspelt_methods
+from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart, set_apart
 from spectrace.assemblers.thread_repo import saved_header
 from spectrace.dialects.base import LogLine
 
@@ -106,6 +107,9 @@ def methods_in(text: str) -> tuple[str, ...]:
             word = "MULTI_LAYER_EAGLE"  # SGLang's multi-layer EAGLE: workers of its own
         if word not in out:
             out.append(word)
+    for at, word in misspelt_methods(text):  # "Egale3 crashes": one keystroke off a name
+        if word not in out and not _FILE_TOKEN.search(_token_at(text, at)):
+            out.append(word)
     return tuple(out) if out == ["DRAFT_MODEL"] else tuple(w for w in out if w != "DRAFT_MODEL")
 
 
@@ -157,7 +161,7 @@ _TAG_APART = re.compile(
 )
 _WORD_APART = re.compile(
     r"(?i)\b(support(?:s|ed|ing)?|add(?:s|ed|ing)?|implement\w*|introduc\w*|roadmap|rfc|"
-    r"propos\w*|plan\w*|vs\.?|versus|compar\w*|than|faster|slower|speed-?up|benchmark\w*|"
+    r"propos(?:al|als|e|es|ed|ing)|plan\w*|vs\.?|versus|compar\w*|than|faster|slower|speed-?up|benchmark\w*|"
     r"docs?|documentation|readme|example|cookbook|tutorial|guide|how to|refactor\w*|remov\w*|"
     r"deprecat\w*|clean\w*|tests?|ci)\b"
 )
@@ -235,7 +239,8 @@ class TitleReader:
             self.titles.append(found)
             return found
         for draft, method in drafts_in(line.text):
-            apart = set_apart(line.text) or line.quoted
+            at = max(line.text.find(draft.rsplit("/", 1)[-1]), 0)  # its own sentence's guard
+            apart = sentence_apart(line.text, at) or line.quoted
             self.drafts.append(DraftMention(line.source, line.lineno, draft, method, apart))
         return None
 

@@ -98,6 +98,8 @@ def test_draft_checkpoint_names_and_what_is_not_one(text: str, drafts: tuple) ->
         ("[CI] Add an EAGLE3 test for Qwen3", True),  # a CI change, not a CI run
         ("[CI/Build] EAGLE3 tests moved to the GPU pool", True),
         ("Nightly CI: EAGLE3 test flaky", True),  # no CI tag: "ci" and "test" set it apart
+        ("[Bugfix] Fix ngram proposer crash on empty prompts", False),  # a proposer class, no proposal
+        ("Proposed: NGRAM for the VLM path", True),
     ],
 )
 def test_a_title_sets_its_names_apart_on_its_own_words(title: str, apart: bool) -> None:
