@@ -71,6 +71,11 @@ _METHOD = re.compile(
 )
 _MULTI_LAYER = re.compile(r"(?i)multi[-_ ]?layer[-_ ]?$")
 _SPEC_WORD = re.compile(r"(?i)specul|\bspec\b|\bdecoding\b|\balgorithm\b|\bdraft")
+# n-grams as text statistics: an eval metric, a repetition penalty, a tokenizer's or a dedup's
+_NGRAM_METRIC = re.compile(
+    r"(?i)\b(?:bleu|rouge|meteor|chrf|overlap|eval\w*|metric\w*|scor\w*|penalt\w*|repetition|"
+    r"repeat\w*|tokeni[sz]\w*|dedup\w*|perplexity|language model)\b"
+)
 
 
 _FILE_TOKEN = re.compile(
@@ -101,6 +106,8 @@ def methods_in(text: str) -> tuple[str, ...]:
         word = _canonical(m.group(1))
         if word == "STANDALONE" and not (m.group(1).isupper() or _SPEC_WORD.search(text)):
             continue
+        if word == "NGRAM" and _NGRAM_METRIC.search(text) and not _SPEC_WORD.search(text):
+            continue  # "our n-gram overlap (BLEU) eval": the metric, not the algorithm
         if _FILE_TOKEN.search(_token_at(text, m.start())):
             continue  # "model-mtp-00001-of-00002.safetensors": a file's name, not a method
         if word.startswith("EAGLE") and _MULTI_LAYER.search(text[max(0, m.start() - 14) : m.start()]):

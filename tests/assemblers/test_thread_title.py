@@ -48,6 +48,13 @@ def test_a_hash_line_far_from_any_header_is_no_title() -> None:
     assert _read("sgl-project/sglang · issue #1 · open", "a", "b", "c", "# [Bug] EAGLE crash").titles == []
 
 
+def test_n_grams_as_a_text_metric_are_no_method() -> None:
+    assert methods_in("[Bug] server crashes during our n-gram overlap (BLEU) eval") == ()
+    assert methods_in("[Bug] no_repeat n-gram penalty ignored") == ()
+    assert methods_in("[Bug] ngram speculative decoding hangs in our BLEU eval") == ("NGRAM",)
+    assert methods_in("[Bug] NGRAM crash with radix cache") == ("NGRAM",)
+
+
 def test_a_method_word_inside_a_file_name_is_no_method() -> None:
     assert methods_in("KeyError loading model-mtp-00001-of-00002.safetensors in the base model") == ()
     assert methods_in("crash in eagle_utils.py with EAGLE3") == ("EAGLE3",)
