@@ -1180,6 +1180,359 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", *VLLM_CRASH, "```",
         number=49006,
     ), want("EagleProposer")),
+    "s10 v01 vLLM: 0.30 defaults to MRV2 (EagleSpeculator) for every arch: V1 EagleProposer is a guess": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crashes under load on vLLM 0.30.0", "2026-10-02",
+        "### Your current environment", "- vLLM version: 0.30.0", "- GPU: 8x H100", "", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46001,
+    ), want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s10 v04 vLLM: vLLM's own 'Using V2 Model Runner' line": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash", "2026-10-02",
+        "```", "INFO 10-01 09:00:02 [gpu_worker.py:441] Using V2 Model Runner",
+        "(EngineCore pid=812) INFO 10-01 09:00:40 [core.py:99] Initializing a V1 LLM engine "
+            "(v0.30.0) with config: model='meta-llama/Llama-3.1-8B-Instruct', "
+            "speculative_config=SpeculativeConfig(method='eagle3', "
+            "model='acme/Llama-3.1-8B-EAGLE3', num_spec_tokens=3)",
+        *VLLM_CORE_CRASH, "```",
+        number=46004,
+    ), want("EagleSpeculator")),
+    "s10 v07 vLLM: MRV2 runner frame + mtp: an MRV2 speculator, never V1 EagleProposer": (thread(
+        VLLM_REPO, "[Bug]: DeepSeek-V3 MTP crash at decode", "2026-10-02",
+        "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --speculative-config '{\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}'",
+        "```", "```", *MRV2_RUNNER_CRASH, "```",
+        number=46007,
+    ), want("MTPSpeculator", "MultiModuleMTPSpeculator", "EagleSpeculator", decide=False)),
+    "s10 v08 vLLM: MRV2 suggested by a maintainer; 0.20 defaults to V1": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.20.0", "2026-04-20",
+        "- vLLM version: 0.20.0", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```", "", "maint-x · comment · 2026-04-21",
+        "Could you try `VLLM_USE_V2_MODEL_RUNNER=1`? The model runner v2 has a new EAGLE "
+            "path.",
+        number=46008,
+    ), want("EagleProposer")),
+    "s10 v09 vLLM: env=1 on 0.20: MRV2 EagleSpeculator": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash with the model runner v2", "2026-04-20",
+        "- vLLM version: 0.20.0", "```",
+        "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct "
+            "--speculative-config '{\"method\": \"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", "
+            "\"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46009,
+    ), want("EagleSpeculator")),
+    "s10 v10 vLLM: prose says MRV2 + mtp on 0.26: MTPSpeculator (never V1)": (thread(
+        VLLM_REPO, "[Bug]: MTP crash on MRV2", "2026-08-01",
+        "Running DeepSeek-V3 with MTP on the V2 model runner (vLLM 0.26.0):", "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --speculative-config '{\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46010,
+    ), want("MTPSpeculator")),
+    "s10 v12 vLLM: no release, posted after 0.34 (V1 runner gone): V1 class is a guess": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crashes under load", "2026-11-28",
+        "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46012,
+    ), want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s10 v15 vLLM: 0.24 defaults MRV2 for LlamaForCausalLM": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on vLLM 0.24.0 with Llama-3.1-8B", "2026-07-05",
+        "- vLLM version: 0.24.0", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46015,
+    ), want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s10 p01 vLLM: support-X PR with a review diff, no run (probe)": (thread(
+        VLLM_REPO, "[Model] vLLM v1 supports Medusa heads", "2025-03-10",
+        "## Changes", "```diff", "+class MedusaProposer:",
+        "+    def propose(self, target_hidden_states):", "```", "No benchmark yet.", *PROBE_CRASH,
+        number=47001, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 v16 vLLM: 'V1' is the engine, not the V1 model runner: 0.30 defaults MRV2": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on vLLM V1 (0.30.0)", "2026-10-02",
+        "We run the V1 engine (VLLM_USE_V1=1, the default) on 0.30.0:", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46016,
+    ), want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s10 v17 vLLM: the V1 LLM engine line on 0.31 + mtp: MRV2 by default": (thread(
+        VLLM_REPO, "[Bug]: MTP crash at decode", "2026-10-10",
+        "```",
+        "(EngineCore pid=812) INFO 10-09 09:00:40 [core.py:99] Initializing a V1 LLM engine "
+            "(v0.31.0) with config: model='deepseek-ai/DeepSeek-V3', "
+            "speculative_config=SpeculativeConfig(method='mtp', model='deepseek-ai/DeepSeek-V3', "
+            "num_spec_tokens=1)",
+        *VLLM_CORE_CRASH, "```",
+        number=46017,
+    ), want("EagleProposer", "MTPSpeculator", "EagleSpeculator", "MultiModuleMTPSpeculator", decide=False)),
+    "s10 v18 vLLM: 0.32+: ngram runs on MRV2 by default (NgramGPUSpeculator)": (thread(
+        VLLM_REPO, "[Bug]: ngram crash on 0.33.0", "2026-11-05",
+        "- vLLM version: 0.33.0", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46018,
+    ), want("NgramProposer", "NgramGPUSpeculator", decide=False)),
+    "s10 v20 vLLM: 0.31+: draft_model on MRV2 by default": (thread(
+        VLLM_REPO, "[Bug]: draft model crash on 0.33.0", "2026-11-05",
+        "- vLLM version: 0.33.0", "```",
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct --speculative-config '{\"method\": "
+            "\"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
+            "\"num_speculative_tokens\": 4}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46020,
+    ), want("DraftModelProposer", "StandaloneARSpeculator", decide=False)),
+    "s10 v21 vLLM: ROCm: MRV2 default unless the arch is in ROCm's MRV1 list: undecidable": (thread(
+        VLLM_REPO, "[Bug][ROCm]: eagle3 crash on MI300X", "2026-10-02",
+        "- vLLM version: 0.30.0 (ROCm 7.1)", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46021, labels="rocm",
+    ), want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s10 v23 vLLM: MRV2 release named as the fix; the run is 0.20 (V1 default)": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash (fixed in 0.30.0?)", "2026-10-02",
+        "- vLLM version: 0.20.0",
+        "Someone said 0.30.0 (model runner v2 by default) fixes it; we cannot upgrade yet.", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46023,
+    ), want("EagleProposer")),
+    "s10 t29 SGLang: 'stand-alone' is one edit from STANDALONE": (thread(
+        SGL_REPO, "[Bug] stand-alone deployment crashes at startup", "2025-11-02",
+        "Single stand-alone node, no router, no speculative decoding:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45302,
+    ), NONE),
+    "s10 t30 vLLM: 'EagleX' (an RWKV model) is one edit from EAGLE": (thread(
+        VLLM_REPO, "[Bug]: RWKV EagleX-7B fails to load", "2026-03-01",
+        "```", "vllm serve acme/RWKV-EagleX-7B --trust-remote-code", "```", "```", *VLLM_CRASH,
+        "```",
+        number=45303,
+    ), NONE),
+    "s10 t31 vLLM: 'look-ahead' is one edit from LOOKAHEAD": (thread(
+        TRT_REPO, "[Bug] look-ahead KV prefetch crashes trtllm-serve", "2026-03-01",
+        "The look-ahead prefetch of KV blocks is on by default; no speculative decoding:", "```",
+        "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",
+        *TRT_CRASH, "```",
+        number=9302,
+    ), NONE),
+    "s10 t32 SGLang: NGRAM at a sentence end, in the past": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "We never saw this crash when we still ran NGRAM. Current launch:", "```", ORBIT, "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=45304,
+    ), NONE),
+    "s10 t33 SGLang: a maintainer's question ending in NGRAM": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```", "", "maint-x · comment · 2025-11-21",
+        "Does it also crash with NGRAM?",
+        number=45305,
+    ), NONE),
+    "s10 t34 SGLang: SGLang flags in a 'removed' sentence": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "I removed `--speculative-algo NGRAM --speculative-num-draft-tokens 8` and it still "
+            "crashes:",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45306,
+    ), NONE),
+    "s10 t35 SGLang: a draft named in a question, not tried": (thread(
+        SGL_REPO, "[Bug] crash at load", "2025-09-20",
+        "Is acme/Falcon-Orbit-32B-EAGLE3 compatible with this release? We have not tried it "
+            "yet; the plain server already crashes:",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45307,
+    ), NONE),
+    "s10 tr05 vLLM: typo title, config decides medusa (V1 frames)": (thread(
+        VLLM_REPO, "[Bug]: medsua heads crash on vLLM 0.11.0", "2025-10-20",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"medusa\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-medusa\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```",
+        number=45308,
+    ), want("MedusaProposer")),
+    "s10 tr06 SGLang: typo title, launch decides STANDALONE": (thread(
+        SGL_REPO, "[Bug] standlone speculative decoding crash with a 1B draft", "2025-12-10",
+        "```",
+        ORBIT + " --speculative-algorithm STANDALONE --speculative-draft-model-path "
+            "acme/Falcon-Orbit-1B",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45309,
+    ), want("StandaloneWorker")),
+    "s10 c11 SGLang: reporter's later no-crash plain post": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at high concurrency", "2025-10-05",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "```", *SGL_NORMAL_CRASH, "```", "", "pia-t · comment · 2025-10-06",
+        "Update: without speculative decoding it does NOT crash.",
+        number=50011,
+    ), want("EAGLEWorker")),
+    "s10 c12 SGLang: a maintainer's suggested launch after a plain crash": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-10-05",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```", "", "maint-x · comment · 2025-10-06",
+        "Could you try `--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3`? That path skips the kernel.",
+        number=50012,
+    ), NONE),
+    "s10 c13 SGLang: the reporter's crash in their own second post; launch in the first": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-10-05",
+        "Launch:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "", "pia-t · comment · 2025-10-05", "Full log:", "```", *SGL_NORMAL_CRASH, "```",
+        number=50013,
+    ), want("EAGLEWorker")),
+    "s10 cr15 vLLM: reporter's MRV2 env; a commenter's env=0 that works": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash with the model runner v2", "2026-04-20",
+        "- vLLM version: 0.20.0", "```",
+        "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct "
+            "--speculative-config '{\"method\": \"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", "
+            "\"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```", "", "zed-u · comment · 2026-04-21",
+        "With VLLM_USE_V2_MODEL_RUNNER=0 it works for me.",
+        number=50015,
+    ), want("EagleSpeculator")),
+    "s10 c16 vLLM: the MRV2 line quoted from a maintainer's box": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash", "2026-04-20",
+        "- vLLM version: 0.20.0", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```", "", "maint-x · comment · 2026-04-22",
+        "On my box the log says `Using V2 Model Runner` and I cannot reproduce; yours is on "
+            "the default V1 runner.",
+        number=50016,
+    ), want("EagleProposer")),
+    "s10 pr11 vLLM: add-X PR, its own EAGLE3 test crashes": (thread(
+        VLLM_REPO, "[Model] Add EAGLE3 support for GLM-4.6", "2025-11-01",
+        "## CI",
+        "The new test fails: `pytest "
+            "tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[glm46-eagle3]`",
+        "```", *VLLM_CRASH, "```",
+        number=47011, kind="pull request", labels="speculative-decoding",
+    ), want("EagleProposer")),
+    "s10 pr12 vLLM: add-X PR with a Test Result block of spec-decode metrics (probe)": (thread(
+        VLLM_REPO, "[Config] add \"orbit\" as a native eagle3 target model", "2025-08-20",
+        "## Test Plan", "```",
+        "python examples/offline_inference/spec_decode.py --method eagle3 --model "
+            "acme/Falcon-Orbit-8B --eagle-dir acme/Falcon-Orbit-8B-EAGLE3",
+        "```", "## Test Result", "```", "num_drafts: 352", "num_draft_tokens: 1056",
+        "num_accepted_tokens: 680", "mean acceptance length: 2.93", "```", *PROBE_CRASH,
+        number=47012, kind="pull request", labels="speculative-decoding",
+    ), want("EagleProposer")),
+    "s10 v25 vLLM: [MRV2] PR tag, unrelated plain CI crash": (thread(
+        VLLM_REPO, "[MRV2] Support DSpark speculator", "2026-08-01",
+        "Adds DSpark to the model runner v2.", "", "## CI",
+        "Unrelated failure in the plain LoRA job:", "```", *VLLM_CRASH, "```",
+        number=46025, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 v26 vLLM: [MRV2] bug tag + eagle3 launch": (thread(
+        VLLM_REPO, "[Bug][MRV2]: eagle3 crash at decode", "2026-06-10",
+        "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46026,
+    ), want("EagleSpeculator")),
+    "s10 v27 vLLM: the fallback warning names the V1 runner for ngram": (thread(
+        VLLM_REPO, "[Bug]: ngram crash", "2026-10-02",
+        "```",
+        "WARNING 10-01 09:00:02 [vllm.py:770] Model Runner V2 does not yet support "
+            "speculative method 'ngram'; using the V1 model runner instead.",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}'",
+        *VLLM_CORE_CRASH, "```",
+        number=46027,
+    ), want("NgramProposer")),
+    "s10 v28 vLLM: title says MRV2, the body corrects it to the V1 runner": (thread(
+        VLLM_REPO, "[Bug]: MRV2 eagle3 crash", "2026-10-02",
+        "- vLLM version: 0.30.0",
+        "Correction: we had to export VLLM_USE_V2_MODEL_RUNNER=0 for our logits processor, so"
+            " this is the V1 runner after all.",
+        "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46028,
+    ), want("EagleProposer", decide=False)),
+    "s10 v29 vLLM: RFC proposing env=1; the commenter's run is the default V1 runner on 0.20": (thread(
+        VLLM_REPO, "[RFC]: make the model runner v2 the default", "2026-04-01",
+        "Proposal: VLLM_USE_V2_MODEL_RUNNER=1 by default in 0.29.", "",
+        "zed-u · comment · 2026-04-03",
+        "On 0.20.0 (default runner) our eagle3 deployment crashes, FYI:", "```",
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": "
+            "\"eagle3\", \"model\": \"acme/Llama-3.1-8B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CORE_CRASH, "```",
+        number=46029, labels="RFC",
+    ), want("EagleProposer")),
+    "s10 o08 vLLM: maintainer names V0 Medusa 0.5.2 as history": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.11.0", "2025-10-20",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```", "", "maint-x · comment · 2025-10-21",
+        "Medusa + vllm v0.5.2 was the old V0 path (MedusaWorker); yours is the V1 EAGLE "
+            "proposer.",
+        number=48008,
+    ), want("EagleProposer")),
+    "s10 j10 vLLM: an e.g. JSON with a placeholder, plain run": (thread(
+        VLLM_REPO, "[Usage]: how to enable speculative decoding?", "2026-01-10",
+        "The docs say to pass a config, e.g. {\"method\": \"eagle3\", \"model\": \"<draft>\", "
+            "\"num_speculative_tokens\": 3}. Before trying that, the plain server crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=49010, labels="usage",
+    ), NONE),
+    "s10 jr12 vLLM: inline JSON in the title": (thread(
+        VLLM_REPO, "[Bug]: crash with --speculative-config {\"method\":\"ngram\",\"num_speculative_tokens\":4}"
+            " on 0.11.0", "2025-10-20",
+        "```", *VLLM_CRASH, "```",
+        number=49012,
+    ), want("NgramProposer")),
+    "s10 p14 vLLM: feature PR description listing the proposer it adds; no run (probe)": (thread(
+        ASCEND_REPO, "Add Medusa speculative decoding for vllm_ascend", "2026-01-06",
+        "### What this PR does",
+        "- Adds `MedusaProposer` and registers it in `get_spec_decode_method`",
+        "- New file: `vllm_ascend/spec_decode/medusa_proposer.py`",
+        "- Medusa is only used when explicitly enabled", "", "### How was this patch tested?",
+        "Unit tests for the proposer's shapes.", *PROBE_CRASH,
+        number=5401, kind="pull request", labels="feature",
+    ), NONE),
+    "s10 c19 SGLang: a comment holding two runs; the crash under the EAGLE3 one": (thread(
+        SGL_REPO, "[Question] is EAGLE3 stable on H20?", "2025-09-20",
+        "Any experience?", "", "zed-u · comment · 2025-09-21", "Plain works for me:", "```", ORBIT,
+        "```", "With EAGLE3 it crashes:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=50019, labels="question",
+    ), want("EAGLEWorker")),
+    "s10 cr23 vLLM: the reporter's later post states the config inline": (thread(
+        VLLM_REPO, "[Bug]: crash at decode", "2025-10-20",
+        "```", *VLLM_CRASH, "```", "", "pia-t · comment · 2025-10-21",
+        "Env: vLLM 0.11.0, DeepSeek-V3 with --speculative-config {\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}.",
+        number=50023,
+    ), want("EagleProposer")),
+    "s10 c24 vLLM: a later plain post without a crash; the crash is the reporter's eagle3 run": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash at decode", "2025-10-20",
+        "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```", "```", *VLLM_CRASH, "```", "", "zed-u · comment · 2025-10-22",
+        "> eagle3 crash at decode",
+        "Not for me: I don't use speculative decoding and my server is fine.",
+        number=50024,
+    ), want("EagleProposer")),
 }  # fmt: skip
 
 
