@@ -181,3 +181,38 @@ def test_a_title_that_is_the_error_line_is_the_root_cause(tmp_path: Path, title:
     analysis = run(tmp_path, [title, "", "### Your current environment", LAUNCH])
     [root] = roots(analysis)
     assert root.mentioned == "title"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["# [Bugfix] Fix EAGLE crash with RuntimeError: shape mismatch in verify", "", "Tests: ok"],
+        ["# Fix crash when topk > 1 (RuntimeError: CUDA error: an illegal memory access)"],
+        ["This PR fixes the RuntimeError: CUDA error: an illegal memory access seen in #12."],
+        ["Does the server crash with RuntimeError: CUDA error? It works for me on H100."],
+        ["# [Usage] Does EAGLE3 crash with RuntimeError: CUDA error on our cards?"],
+    ],
+)
+def test_a_fix_described_or_a_yes_no_question_names_no_crash(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    """A PR describing what it fixes, or a reply asking whether it would fail, is no run that
+    died: no root cause, exit 0."""
+    analysis = run(tmp_path, lines)
+    assert roots(analysis) == [] and int(judge(analysis).exit_code) == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Why does the server crash with RuntimeError: CUDA error: an illegal memory access after "
+        "two hours?",
+        "We fixed the launch flags but now the scheduler crashes with RuntimeError: CUDA error: "
+        "an illegal memory access was encountered.",
+    ],
+)
+def test_a_why_question_or_a_fix_that_did_not_help_still_reports_the_crash(
+    tmp_path: Path, line: str
+) -> None:
+    [root] = roots(run(tmp_path, [line]))
+    assert root.mentioned == "sentence" and "illegal memory access" in root.message

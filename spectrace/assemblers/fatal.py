@@ -7,12 +7,14 @@ from dataclasses import replace
 
 from spectrace.assemblers.crash import Crash, CrashKind
 from spectrace.assemblers.mention import (
+    LABEL,
     MENTION_HINT,
     SENTENCE,
     TITLE,
     Mention,
     clip,
     mentioned,
+    not_a_report,
     reports_death,
 )
 from spectrace.assemblers.native import (
@@ -107,6 +109,8 @@ class FatalMatcher:
             said = mentioned(line, text, at)
             if rule.prose and not _reported(said, text, at):
                 continue  # a printed line's own words, not a report naming its error
+            if said is not None and said.where != LABEL and not_a_report(said, text, at):
+                continue  # a fix described or a question asked: no run died here
             crash = _line_crash(rule, m, line)
             # a catch-all line rule ("Type: message" at error level) yields to a classifier
             crash = self.classify(crash) if rule.scope == "line" else crash

@@ -97,6 +97,41 @@ def reports_death(text: str, start: int) -> bool:
     return bool(head.strip(" \t`'\"“‘([*")) and _DIED.search(head) is not None
 
 
+# a fix described, not a death reported: "This PR fixes the X", "to avoid X", a [Bugfix] title
+_FIXES = re.compile(
+    r"(?i)\b(?:fix(?:es|ed|ing)|resolv(?:es|ed|ing)|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|"
+    r"(?:to|will|should|would|can|PR|commit|patch)\s+(?:fix|resolve|handle|catch|avoid|prevent))\b"
+)
+_FIX_TAG = re.compile(r"(?i)\[[^\]]*fix[^\]]*\]")  # [Bugfix], [Hotfix], [Fix]
+_FIX_VERB = re.compile(r"(?i)(?:fix|fixes|fixed|resolve|resolves|avoid|prevent|handle|revert)\b")
+_TURN = re.compile(r"(?i)\b(?:still|again|but|now|yet)\b")  # "fixed X but now it crashes"
+# a yes/no question asks whether it would fail ("Does it raise ValueError?"); "why/how" report
+_ASKS = re.compile(
+    r"(?i)(?:does|do|did|is|are|was|were|can|could|would|should|will|may|might|has|have)\b"
+)
+_TAGS = re.compile(r"\s*(?:#{1,6}\s*)?(?:\[[^\]]*\]:?\s*)*")
+
+
+def not_a_report(said: Mention, text: str, start: int) -> bool:
+    """A title or sentence that names an error without saying the run died of it: a fix
+    described ("[Bugfix] Fix EAGLE crash with X", "This PR fixes the X") or a yes/no question
+    ("Does it raise ValueError: ...?"). A PR page or a reply is not the run that crashed."""
+    head = text[:start]
+    if said.where == TITLE:
+        tags = _TAGS.match(text).end()  # type: ignore[union-attr]
+        lead = text[tags:]
+        if _FIX_TAG.search(text, 0, tags) or _FIX_VERB.match(lead):
+            return True
+    else:
+        lead = text[_LIST_MARK.match(text).end() :]  # type: ignore[union-attr]
+    fix = _FIXES.search(head)
+    if fix is not None and _TURN.search(head, fix.end()) is None:
+        return True
+    end = re.search(r"[.!]\s", text[start:])
+    clause = text[start : start + end.start()] if end else text[start:]
+    return _ASKS.match(lead) is not None and "?" in clause
+
+
 def _closing(head: str) -> str:
     """The quote that closes an error a title quotes (``reports “AttributeError: ...”``)."""
     head = head[: m.start()] if (m := _TYPE_BEFORE.search(head)) is not None else head
