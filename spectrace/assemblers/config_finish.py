@@ -108,6 +108,7 @@ class ConfigFinish(ConfigFacts):
             self._apply_launch(command)
         self._drop_disagreeing()
         self._bare_release()
+        self._main_floor()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
         claims = self._claims()  # the title's algorithm, drafts a sentence says the run serves
         stated = bool(claims) or self._enabled

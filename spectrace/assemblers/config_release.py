@@ -8,12 +8,14 @@ A layer of the config collector (config.py): it reads and sets ``ConfigState``.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import ConfigState
+from spectrace.assemblers.dump_path import V2_ONLY_ERAS
 from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.post_dates import post_date, yearless_post
+from spectrace.assemblers.release_dates import mainline, published
 from spectrace.assemblers.run_config import Evidence, trim
 from spectrace.assemblers.sglang_eras import (
     Version,
@@ -34,6 +36,7 @@ from spectrace.assemblers.sglang_version import (
     printed_release,
     sglang_releases,
 )
+from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.trtllm_config import trtllm_release
 from spectrace.assemblers.vllm_config import (
     VERSION,
@@ -46,6 +49,7 @@ from spectrace.assemblers.vllm_config import (
 from spectrace.assemblers.vllm_finish import Day
 from spectrace.dialects.base import LogLine
 
+_BRANCH_DAYS = 30  # how old a pull request's branch or a main build may be at its first post
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -60,6 +64,8 @@ class ConfigReleases(ConfigState):
         day = post_date(text)
         if day is not None and (self._posted is None or day > self._posted[0]):
             self._posted = (day, line)
+        if day is not None and (self._first_post is None or day < self._first_post[0]):
+            self._first_post = (day, line)
         self._yearless = self._yearless or yearless_post(text)
 
     def text_day(self) -> Day | None:
@@ -150,6 +156,28 @@ class ConfigReleases(ConfigState):
         named = self._bare if one else self._failing or self._title_release()  # several: the broken one
         if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
             self._adopt_sglang(next(iter(named)))
+
+    def _main_floor(self) -> None:
+        """A build of SGLang's main branch (a line says so, check_env's ``0.0.0.devN``, or a
+        pull request on sgl-project/sglang, whose runs are its branch) is at least the newest
+        release published a month before the thread's first post (a branch may be that old):
+        from 0.5.13 on that leaves one era, which the text's release then is."""
+        if self._sglang_release is not None or self._config.era is not None:
+            return
+        pull = any(t.pull and tracker_engine(t.repo) == "sglang" for t in self._titles.titles)
+        if self._config.engine not in (None, "sglang") or not (self._main or pull) or self._first_post is None:
+            return
+        day, line = self._first_post
+        cut = day - timedelta(days=_BRANCH_DAYS)
+        out = [str(release) for release, published_on in mainline(published("sglang")) if published_on <= cut]
+        floor = parse_release(out[-1]) if out else None
+        if floor is None or era_of(floor) not in V2_ONLY_ERAS:
+            return
+        self._config.era = era_of(floor)
+        why = "a pull request on sgl-project/sglang" if pull else "a build of main"
+        reason = (f"{why} posted {day.isoformat()}: at least sglang {version_text(floor)} (the newest "
+                  f"release {_BRANCH_DAYS} days before), era {self._config.era}")  # fmt: skip
+        self._config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason))
 
     def _title_release(self) -> set[Version]:
         """The one bare release the thread's titles name ("... on DeepSeek-V4 (v0.5.14)"), when

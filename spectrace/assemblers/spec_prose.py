@@ -211,6 +211,27 @@ _LABEL = re.compile(
 _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 
 
+# The one reading of "this run does not speculate" for every framework's reader (titles, vLLM's
+# environment bullets, SGLang's prose): a method named as off ("turning MTP off", "with EAGLE
+# disabled"), speculation said to be absent ("no speculative decoding", "not using spec
+# decoding", "spec decoding: none"), and the off-words of Chinese, Japanese and Korean reports
+# ("关闭MTP", "MTPを無効にすると", "MTP를 끄면": a line holding one names no method of its run)
+_METHOD_WORD = r"(?:eagle[-_ ]?3?|mtp|nextn|ngram|n-gram|dflash|dspark|medusa|standalone)"
+_SPEC_OFF = re.compile(
+    rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
+    r"|\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
+    r"[ _-]?(?:decod|config)|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
+    r"|false)\b"
+    r"|关闭|关掉|禁用|不开启|未开启|不使用|不用|没有开启|去掉|去除|取消|无效|無効|オフ|切る|切った|使わ"
+    r"|끄|끈|꺼|비활성|사용하지|안 쓰"
+)
+
+
+def spec_off(text: str) -> bool:
+    """The line says its run (or the method it names) does not speculate (``_SPEC_OFF``)."""
+    return _SPEC_OFF.search(text) is not None
+
+
 # a sentence that puts its named algorithm beside a plain or earlier run (titles' "#N", "works
 # on <date>" and "never" are left to stated_enabled: they also head real reports of the run)
 _SET_ASIDE = re.compile(
@@ -226,7 +247,7 @@ def run_names(text: str) -> list[str]:
     out = []
     for sentence in text.split("。"):
         names = named_algorithms(sentence)
-        apart = bool(names) and _SET_ASIDE.search(sentence) is not None
+        apart = bool(names) and (_SET_ASIDE.search(sentence) is not None or spec_off(sentence))
         out += ["OFF" if apart else name for name in names]
     return out
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from spectrace.assemblers.method_typos import misspelt_methods
-from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart, set_apart
+from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart, set_apart, spec_off
 from spectrace.assemblers.thread_repo import saved_header
 from spectrace.dialects.base import LogLine
 
@@ -179,16 +179,6 @@ _CI_TAG = re.compile(r"(?i)^\W*\[\s*ci(?:[ /_-]?(?:failure|failed|fail|test|test
 _CI_WORDS = frozenset({"ci", "test", "tests"})
 
 
-# a method named as off: "turning MTP off", "with EAGLE disabled", "关闭MTP", "MTPを無効にすると",
-# "MTP를 끄면" (any title holding an off-word of Chinese, Japanese or Korean: none is read)
-_METHOD_WORD = r"(?:eagle[-_ ]?3?|mtp|nextn|ngram|n-gram|dflash|dspark|medusa|standalone)"
-_OFF = re.compile(
-    rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
-    r"|关闭|关掉|禁用|不开启|未开启|不使用|不用|没有开启|去掉|去除|取消|无效|無効|オフ|切る|切った|使わ"
-    r"|끄|끈|꺼|비활성|사용하지|안 쓰"
-)
-
-
 def guard(title: str) -> str | None:
     """Why the title's names are not the reported run's, or None; read on the title alone,
     with exception messages and quoted text taken out (the error's words, another's)."""
@@ -205,7 +195,7 @@ def guard(title: str) -> str | None:
         return f"the title says '{word}'"
     if set_apart(own):
         return "the title sets its names apart (a question, a contrast, 'without')"
-    if "OFF" in named_algorithms(own) or _OFF.search(own) is not None:
+    if "OFF" in named_algorithms(own) or spec_off(own):
         return "the title names the method as off"
     return None
 

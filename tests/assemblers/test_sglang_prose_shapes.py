@@ -114,3 +114,41 @@ def test_a_pull_requests_listing_is_code_under_change(tmp_path: Path) -> None:
              "# Skip the draft metadata on idle ranks", "", "ana · description · 2026-06-02",
              *LISTING, *PROBE]  # fmt: skip
     assert _path(tmp_path, lines).worker_class is None
+
+
+def test_a_pull_request_on_sglang_runs_main_at_least_a_month_old(tmp_path: Path) -> None:
+    """A PR's own runs are its branch of main: in August 2026 main is past 0.5.13, where the
+    v1 worker is gone, so the EAGLE3 run it reports is the v2 worker; an issue of that day
+    (a release of any age) keeps the condition."""
+    post = ["ana · description · 2026-08-03", "We run EAGLE3 speculative decoding on this branch and it crashes:",
+            "", *PROBE]  # fmt: skip
+    pull = ["sgl-project/sglang · pull request #5205 · open · Python", "# Fix the draft KV layout for Orbit-V4", "", *post]
+    path = _path(tmp_path, pull)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
+    assert any("a pull request on sgl-project/sglang" in e.reason for e in path.evidence)
+    issue = ["sgl-project/sglang · issue #5206 · open · Python", "# EAGLE3 crash on Orbit-V4", "", *post]
+    assert _path(tmp_path, issue).worker_class is None
+
+
+@pytest.mark.parametrize(
+    ("text", "off"),
+    [
+        ("turning MTP off fixes it", True),
+        ("with EAGLE disabled, the server crashes", True),
+        ("no speculative decoding on this node", True),
+        ("spec decoding: none", True),
+        ("关闭MTP后服务崩溃", True),
+        ("MTPを無効にするとクラッシュする", True),
+        ("MTP를 끄면 서버가 죽습니다", True),
+        ("We run EAGLE3 and it crashes", False),
+        ("the offset is wrong in the MTP layer", False),
+    ],
+)
+def test_one_reading_of_a_run_without_speculation(text: str, off: bool) -> None:
+    """``spec_off`` serves the title guard and the prose readers alike; a sentence it reads as
+    off names no algorithm of the run."""
+    from spectrace.assemblers.spec_prose import run_names, spec_off
+
+    assert spec_off(text) is off
+    if off and named_algorithms(text):
+        assert set(run_names(text)) == {"OFF"}
