@@ -58,12 +58,19 @@ _BY = re.compile(
     r"^\s*(?:\*\*)?@?(?!(?:I|we|you|they|he|she|it|this|that|the|a|an|my|our)\b)(\w[\w.-]{0,38})"
     r"(?:\*\*)?\s+"  # a web copy's bold name: "**bob** commented on ..."
     r"(?:\((?:member|contributor|author|collaborator|owner)\)\s+)?"
-    r"(?:opened|commented|posted|replied)\b[^.\n]{0,60}?\bon\s+[A-Z0-9]",
+    r"(?:opened|commented|posted|replied)\b",
     re.I,
 )
 
 # the header ends at the year-less day ("... on Jul 2", "... on Jul 2 · edited"): a sentence goes on
 _YEARLESS_END = re.compile(r"\bon\s+[A-Z][a-z]{2}[a-z]*\.? \d{1,2}\s*(?:\(edited\)|[·•–—|-].*)?\s*$")
+
+# a web copy's relative day: "bob commented 2 days ago", "ana opened this issue last week"
+_RELATIVE_END = re.compile(
+    r"(?i)\b(?:opened|commented|posted|replied)\b[^.\n]{0,40}?\s(?:(?:an?|\d{1,3})\s+(?:second|minute|hour"
+    r"|day|week|month|year)s?\s+ago|yesterday|today|just now|last\s+(?:week|month|year))"
+    r"\s*(?:\(edited\)|[·•–—|-].*)?\s*$"
+)
 
 
 def post_author(text: str) -> str | None:
@@ -72,7 +79,8 @@ def post_author(text: str) -> str | None:
     if _HEADER.match(text) is not None:
         return text.split(" · ", 1)[0].strip().lstrip("@")
     by = _BY.match(text)
-    if by is None or (_VERB.search(text) is None and _YEARLESS_END.search(text) is None):
+    ended = _YEARLESS_END.search(text) or _RELATIVE_END.search(text)
+    if by is None or (_VERB.search(text) is None and ended is None):
         return None
     return by.group(1)
 

@@ -128,6 +128,10 @@ def test_a_crash_only_in_another_programs_frames_takes_no_titles_draft(tmp_path:
         ("bob commented on Jul 2", "bob"),
         ("dave (Member) commented on 2025-01-03 • edited", "dave"),
         ("carol commented on Jan 3 that it works", None),
+        ("zed-u commented 2 days ago", "zed-u"),
+        ("pia-t opened this issue last week · 4 comments", "pia-t"),
+        ("bo commented yesterday • edited", "bo"),
+        ("He commented 2 days ago that it was fixed", None),
         ("I opened a similar issue on Jan 10, 2026 but nobody answered", None),
     ],
 )
