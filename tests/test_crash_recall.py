@@ -216,3 +216,34 @@ def test_a_why_question_or_a_fix_that_did_not_help_still_reports_the_crash(
 ) -> None:
     [root] = roots(run(tmp_path, [line]))
     assert root.mentioned == "sentence" and "illegal memory access" in root.message
+
+
+@pytest.mark.parametrize(
+    ("line", "exc"),
+    [
+        ("# [Bug]: DeepSeek MTP fails with AssertionError when --speculative-num-steps > 1",
+         "AssertionError"),
+        ("After the upgrade the scheduler crashes with IndexError in eagle_worker.py after a few "
+         "requests.", "IndexError"),
+    ],
+)  # fmt: skip
+def test_an_exception_named_without_its_message_after_fails_with_is_the_root_cause(
+    tmp_path: Path, line: str, exc: str
+) -> None:
+    [root] = roots(run(tmp_path, [line]))
+    assert root.exception_type == exc and root.mentioned in ("title", "sentence")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We saw that ValueError is raised in the scheduler when topk > 1 but it is caught.",
+        "# [Bug] AssertionError handling in eagle worker is too broad",
+        "# [Bugfix] EAGLE fails with AssertionError when topk > 1",
+        "The old code crashed with a RuntimeError, which this PR avoids.",
+    ],
+)
+def test_a_bare_exception_name_that_reports_no_death_is_no_crash(
+    tmp_path: Path, line: str
+) -> None:
+    assert roots(run(tmp_path, [line])) == []

@@ -13,6 +13,7 @@ from spectrace.assemblers.mention import (
     TITLE,
     Mention,
     clip,
+    died_of,
     mentioned,
     not_a_report,
     reports_death,
@@ -109,6 +110,8 @@ class FatalMatcher:
             said = mentioned(line, text, at)
             if rule.prose and not _reported(said, text, at):
                 continue  # a printed line's own words, not a report naming its error
+            if rule.prose and m.groupdict().get("msg") is None and not died_of(text, at):  # type: ignore[attr-defined]
+                continue  # a bare class name: only "fails with X" reports it
             if said is not None and said.where != LABEL and not_a_report(said, text, at):
                 continue  # a fix described or a question asked: no run died here
             crash = _line_crash(rule, m, line)

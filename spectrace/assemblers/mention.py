@@ -102,6 +102,7 @@ _FIXES = re.compile(
     r"(?i)\b(?:fix(?:es|ed|ing)|resolv(?:es|ed|ing)|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|"
     r"(?:to|will|should|would|can|PR|commit|patch)\s+(?:fix|resolve|handle|catch|avoid|prevent))\b"
 )
+_FIXED_BY = re.compile(r"(?i)\b(?:PR|patch|commit|change)\s+(?:\w+\s+)?(?:fix|avoid|resolv|prevent)\w*")
 _FIX_TAG = re.compile(r"(?i)\[[^\]]*fix[^\]]*\]")  # [Bugfix], [Hotfix], [Fix]
 _FIX_VERB = re.compile(r"(?i)(?:fix|fixes|fixed|resolve|resolves|avoid|prevent|handle|revert)\b")
 _TURN = re.compile(r"(?i)\b(?:still|again|but|now|yet)\b")  # "fixed X but now it crashes"
@@ -129,7 +130,24 @@ def not_a_report(said: Mention, text: str, start: int) -> bool:
         return True
     end = re.search(r"[.!]\s", text[start:])
     clause = text[start : start + end.start()] if end else text[start:]
+    if _FIXED_BY.search(clause):  # "crashed with X, which this PR avoids"
+        return True
     return _ASKS.match(lead) is not None and "?" in clause
+
+
+# words that end right before an error the run died of: "fails with X", "crashed due to X"
+_DIED_OF = re.compile(
+    r"(?i)(?:\b(?:crash\w*|fail\w*|dies|died|abort\w*|killed)\b[:,]?\s*"
+    r"(?:(?:with|by|due to|because of|from|on)\s+)?(?:an?\s+|the\s+)?"
+    r"|(?:崩溃|失败|挂掉|宕机)[，,]?\s*报?\s*)$"
+)
+
+
+def died_of(text: str, start: int) -> bool:
+    """The words right before a bare exception name say the run died of it ("DeepSeek MTP
+    fails with AssertionError when ..."): with no message after the name, only that
+    adjacency tells a report from a sentence that merely names a class."""
+    return _DIED_OF.search(text[:start].rstrip(" `*'\"“‘(")+" ") is not None
 
 
 def _closing(head: str) -> str:
