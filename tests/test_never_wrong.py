@@ -1533,6 +1533,164 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Not for me: I don't use speculative decoding and my server is fine.",
         number=50024,
     ), want("EagleProposer")),
+    "s10 c04 vLLM: maintainer's plain repro is the only crash": (thread(
+        VLLM_REPO, "[Bug]: mtp crash at high concurrency", "2025-10-20",
+        "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8 --speculative-config '{\"method\": \"mtp\", "
+            "\"num_speculative_tokens\": 1}'",
+        "```", "", "maint-x · comment · 2025-10-22",
+        "I reproduced it without speculative decoding, so MTP is not the cause:", "```",
+        "vllm serve deepseek-ai/DeepSeek-V3 -tp 8", "```", "```", *VLLM_CRASH, "```",
+        number=50004,
+    ), NONE),
+    "s10 c05 SGLang: the reporter's follow-up post: plain relaunch": (thread(
+        SGL_REPO, "[Bug] NGRAM crash", "2025-11-05",
+        "```", ORBIT + " --speculative-algorithm NGRAM", "```", "", "pia-t · comment · 2025-11-06",
+        "Update: it also crashes after I removed NGRAM:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=50005,
+    ), NONE),
+    "s10 c07 SGLang: web-copy post headers: the crash's post is plain, a later post has EAGLE3": ([
+        "sgl-project/sglang · Issue #50007", "# [Bug] EAGLE3 crash at high concurrency", "",
+        "**pia-t** opened this issue on Oct 5, 2025", "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH,
+        "```", "", "**zed-u** commented on Oct 7, 2025", "Mine uses EAGLE3 and works:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```",
+    ], NONE),
+    "s10 c08 SGLang: commenter: same command without the speculative flags": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at high concurrency", "2025-10-05",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "(log lost)", "", "zed-u · comment · 2025-10-07",
+        "I run the same command but without the --speculative-* flags and get:", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=50008,
+    ), NONE),
+    "s10 j07 vLLM: inline JSON in a quoted reply, plain run": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "> with {\"method\": \"mtp\", \"num_speculative_tokens\": 1} it crashes for me too", "",
+        "We don't use MTP at all:", "```", "vllm serve deepseek-ai/DeepSeek-V3 -tp 8", "```", "```",
+        *VLLM_CRASH, "```",
+        number=49007,
+    ), NONE),
+    "s10 t28 SGLang: 'n-gram' (an eval metric) is one edit from NGRAM": (thread(
+        SGL_REPO, "[Bug] server crashes during our n-gram overlap (BLEU) eval", "2025-11-02",
+        "The eval client computes n-gram overlap; the server itself is plain:", "```", ORBIT, "```",
+        "```", *SGL_NORMAL_CRASH, "```",
+        number=45301,
+    ), NONE),
+    "s10 c14 SGLang: the commenter's own plain launch in their later post": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash at high concurrency", "2025-10-05",
+        "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "(no log)", "", "zed-u · comment · 2025-10-07", "Same error here:", "```",
+        *SGL_NORMAL_CRASH, "```", "", "zed-u · comment · 2025-10-07",
+        "For the record my launch has no speculative decoding:", "```", ORBIT, "```",
+        number=50014,
+    ), NONE),
+    "s10 c21 SGLang: a header with a Member badge: the crash's post is plain": ([
+        "sgl-project/sglang · Issue #50021", "# [Bug] EAGLE3 crash at high concurrency", "",
+        "**pia-t** opened this issue on Oct 5, 2025", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "(no log kept)", "", "**zed-u** (Member) commented on Oct 7, 2025",
+        "Reproduced on a plain server, so it is not EAGLE3:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+    ], NONE),
+    "s10 c22 SGLang: a discussion reply header: the crash's post is plain": ([
+        "sgl-project/sglang · discussion #50022 · Q&A", "# EAGLE3 crash at high concurrency?", "",
+        "pia-t · description · 2025-10-05", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "(no log kept)", "", "zed-u · reply · 2025-10-07",
+        "Mine has no speculative decoding and crashes the same way:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+    ], NONE),
+    "s10 s01 SGLang: 'unrelated to NGRAM.' at a sentence end, plain launch": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "This is unrelated to NGRAM. Current launch:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45501,
+    ), NONE),
+    "s10 s02 SGLang: another report's NGRAM at a sentence end, plain launch": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "The other report (#4000) was with NGRAM. Current launch:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45502,
+    ), NONE),
+    "s10 s03 SGLang: a plan ending in NGRAM, plain launch": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "Next month we will switch to NGRAM. Current launch:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45503,
+    ), NONE),
+    "s10 s04 SGLang: 'turned off NGRAM.' at a sentence end, plain launch": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "It was fine before we turned off NGRAM. Current launch:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45504,
+    ), NONE),
+    "s10 s05 SGLang: SGLang flag in a docs-suggest sentence, plain launch": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "The docs suggest `--speculative-algo NGRAM` for this model. Current launch:", "```", ORBIT,
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45505,
+    ), NONE),
+    "s10 sr06 SGLang: SGLang flag in a 'with it, it crashes' sentence": (thread(
+        SGL_REPO, "[Bug] crash at high concurrency", "2025-11-20",
+        "Without `--speculative-algorithm NGRAM` it works; with it, the server crashes:", "```",
+        *SGL_NORMAL_CRASH, "```",
+        number=45506,
+    ), want("NGRAMWorker")),
+    "s10 t36 vLLM: 'ngram' inside a sampling parameter name": (thread(
+        VLLM_REPO, "[Bug]: no_repeat_ngram_size in extra_body crashes the server", "2026-03-01",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=45507,
+    ), NONE),
+    "s10 t37 SGLang: 'next_n' (a variable) is one edit from NEXTN": (thread(
+        SGL_REPO, "[Bug] next_n_tokens overflow in the detokenizer", "2025-11-20",
+        "```", ORBIT, "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=45508,
+    ), NONE),
+    "s10 p17 vLLM: support-MTP PR: the result is the plain model; the crash an unrelated plain job": (thread(
+        VLLM_REPO, "[Model] Support MTP for Orbit-MoE", "2026-02-01",
+        "## Test Result",
+        "lm_eval gsm8k without MTP (to check the base model does not regress): 0.951", "", "## CI",
+        "Unrelated failure in the plain LoRA job:", "```", *VLLM_CRASH, "```",
+        number=47017, kind="pull request", labels="speculative-decoding",
+    ), NONE),
+    "s10 v30 vLLM: [MRV2] PR tag, but the crash's frames are the V1 runner's EAGLE proposer": (thread(
+        VLLM_REPO, "[MRV2] Fix eagle3 cudagraph capture", "2026-06-01",
+        "The V1 runner test still fails on this branch:", "```",
+        "Traceback (most recent call last):",
+        "  File \"/workspace/vllm/vllm/v1/worker/gpu_model_runner.py\", line 3120, in "
+            "propose_draft_token_ids",
+        "    draft_token_ids = self.drafter.propose(",
+        "  File \"/workspace/vllm/vllm/v1/spec_decode/eagle.py\", line 288, in propose",
+        "    hidden = self.model(",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```", *PROBE_CRASH,
+        number=46030, kind="pull request", labels="speculative-decoding",
+    ), want("EagleProposer")),
+    "s10 or09 vLLM: VLLM_USE_V1=0 on 0.8.4 with V0 frames: MultiStepWorker": (thread(
+        VLLM_REPO, "[Bug]: eagle crash on V0 engine", "2025-04-20",
+        "vLLM 0.8.4:", "```",
+        "VLLM_USE_V1=0 vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+            "'{\"method\": \"eagle\", \"model\": \"yuhuili/EAGLE-LLaMA3.1-Instruct-8B\", "
+            "\"num_speculative_tokens\": 3}'",
+        "```", "```", *V0_CRASH, "```",
+        number=48009,
+    ), want("MultiStepWorker")),
+    "s10 jr13 vLLM: inline JSON in a settings table cell": (thread(
+        "acme/orbit-serving", "vLLM crash under load", "2025-12-15",
+        "| setting | value |", "|---|---|", "| vLLM | 0.11.0 |",
+        "| speculative_config | {\"method\": \"ngram\", \"num_speculative_tokens\": 4} |", "",
+        "```", *VLLM_CRASH, "```",
+        number=91,
+    ), want("NgramProposer")),
 }  # fmt: skip
 
 
