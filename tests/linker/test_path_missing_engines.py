@@ -15,13 +15,16 @@ def _root(tmp_path: Path, lines: list[str]):  # noqa: ANN202 - the root cause's 
     return next(i.worker_path for i in run(tmp_path, lines).incidents if i.root_cause)
 
 
+TRT_ERROR = [
+    "[12/03/2026-10:00:00] [TRT-LLM] [E] Encountered an error in forwardAsync function",
+    "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: xqa kernel (our own text)",
+    "tensorrt_llm.bindings.executor.TRTLLMError: [TensorRT-LLM][ERROR] Assertion failed: "
+    "draft tokens exceed the window",
+]
+
+
 def test_a_tensorrt_llm_error_asks_for_trtllm_serve_and_its_yaml(tmp_path: Path) -> None:
-    path = _root(tmp_path, [
-        "[12/03/2026-10:00:00] [TRT-LLM] [E] Encountered an error in forwardAsync function",
-        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: xqa kernel (our own text)",
-        "tensorrt_llm.bindings.executor.TRTLLMError: [TensorRT-LLM][ERROR] Assertion failed: "
-        "draft tokens exceed the window",
-    ])  # fmt: skip
+    path = _root(tmp_path, TRT_ERROR)
     assert path.value == "unknown" and path.framework == "trtllm"
     assert path.missing and "trtllm-serve" in path.missing[0]
     assert all("sglang" not in m for m in path.missing)
@@ -107,11 +110,7 @@ def test_an_sglang_launch_without_its_algorithm_asks_for_the_server_args_line(
 def test_a_trtllm_yaml_without_its_decoding_type_asks_for_it(tmp_path: Path) -> None:
     from spectrace.path_missing import TRTLLM_CONFIG
 
-    path = _root(tmp_path, [
-        "trtllm-serve /models/m --backend pytorch --tp_size 2 --extra_llm_api_options extra.yaml",
-        "[12/03/2026-10:00:00] [TRT-LLM] [E] Encountered an error in forwardAsync function",
-        "tensorrt_llm.bindings.executor.TRTLLMError: [TensorRT-LLM][ERROR] Assertion failed: "
-        "our own text",
-    ])  # fmt: skip
+    launch = "trtllm-serve /models/m --backend pytorch --tp_size 2 --extra_llm_api_options x.yaml"
+    path = _root(tmp_path, [launch, *TRT_ERROR])
     assert path.value == "unknown" and path.framework == "trtllm"
     assert path.missing == (TRTLLM_CONFIG,)
