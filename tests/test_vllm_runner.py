@@ -216,3 +216,47 @@ def test_a_pr_adding_a_method_names_no_run_without_one(tmp_path: Path) -> None:
                     *_PROBE, kind="pull request")  # fmt: skip
     (crash,) = roots(run(tmp_path / "b", tested, name="thread.md"))
     assert crash.worker_path is not None and crash.worker_path.family == "MEDUSA", crash.worker_path
+
+
+_PLAIN = "vllm serve acme/Orbit-8B --tensor-parallel-size 2"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        'Even after removing {"method": "mtp", "num_speculative_tokens": 1} from our config it crashes:',
+        'The docs show {"method": "eagle3", "model": "acme/Orbit-8B-EAGLE3", "num_speculative_tokens": 3}'
+        " but we have not enabled it; the plain server crashes:",
+        'A teammate says {"method": "ngram", "num_speculative_tokens": 4} would hide it; we want no drafts.',
+    ],
+)
+def test_a_sentence_setting_its_inline_config_apart_sets_no_method(
+    tmp_path: Path, sentence: str
+) -> None:
+    lines = thread(VLLM_REPO, "[Bug]: crash at load", "2026-01-10", sentence, "```", _PLAIN, "```",
+                   "```", *ENGINE_CRASH, "```")  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    path = crash.worker_path
+    assert path is None or (path.worker_class is None and not path.conditional), path
+
+
+def test_two_inline_configs_in_one_sentence_name_both_classes(tmp_path: Path) -> None:
+    sentence = ('On 0.11.0 we tried {"method": "ngram", "num_speculative_tokens": 4} and '
+                '{"method": "eagle3", "model": "acme/Orbit-8B-EAGLE3", "num_speculative_tokens": 3};'
+                " only one of them crashes:")  # fmt: skip
+    lines = thread(VLLM_REPO, "[Bug]: one config crashes", "2025-10-20", sentence, "```",
+                   *ENGINE_CRASH, "```")  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    path = crash.worker_path
+    assert path is not None and path.worker_class is None, path
+    assert "NgramProposer" in (path.conditional or "") and "EagleProposer" in (path.conditional or "")
+
+
+def test_an_inline_config_of_the_run_still_decides(tmp_path: Path) -> None:
+    sentence = ('We serve with --speculative-config {"method": "eagle3", "model": '
+                '"acme/Orbit-8B-EAGLE3", "num_speculative_tokens": 3} on vLLM 0.11.0 and it crashes:')  # fmt: skip
+    lines = thread(VLLM_REPO, "[Bug]: EAGLE-3 crash", "2025-10-20", sentence, "```", *ENGINE_CRASH,
+                   "```")  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
+    path = crash.worker_path
+    assert path is not None and path.worker_class == "EagleProposer", path

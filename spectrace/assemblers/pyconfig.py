@@ -271,8 +271,15 @@ def bare_spec_config(text: str) -> str | None:
     """The first bare mapping on the line whose ``method`` is a speculative method vLLM
     knows and that reads as a SpeculativeConfig (another of its keys, or a method word no
     other JSON uses); its text, or None."""
+    found = bare_spec_configs(text, first=True)
+    return found[0] if found else None
+
+
+def bare_spec_configs(text: str, first: bool = False) -> list[str]:
+    """Every such mapping on the line (``first``: stop at the first), in order."""
     if '\\"' in text:  # JSON escaped inside a quoted string (a Helm value, a JSON list item)
         text = text.replace('\\"', '"')
+    out: list[str] = []
     for m in islice(_BARE_OPEN.finditer(text), MAX_OPENINGS):
         inside = bracketed(text, m.start())
         if inside is None or _CHOSEN.match(text, m.start() + len(inside) + 2):
@@ -282,8 +289,10 @@ def bare_spec_config(text: str) -> str | None:
         if not isinstance(method, str) or not _known_method(method.lower()):
             continue
         if any(key in values for key in _SPEC_KEYS) or _SPEC_WORDS.search(method.lower()):
-            return "{" + inside + "}"
-    return None
+            out.append("{" + inside + "}")
+            if first:
+                break
+    return out
 
 
 def _known_method(name: str) -> bool:

@@ -28,6 +28,7 @@ from spectrace.assemblers.vllm_methods import (
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, v0_worker
+from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.vllm_runner import note_runner
 from spectrace.assemblers.vllm_stated import stated_method
 from spectrace.dialects.base import LogLine
@@ -53,6 +54,7 @@ def finish_vllm(
     _prose_release(config, lines, prose)
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     _bare_alone(config, lines)
+    prose_json(config)  # a sentence's inline config set apart, or two of them
     _infer_method(config, lines, target, prose)
     _mtp_head(config, prose, target)
     _platform(config, lines)

@@ -193,6 +193,8 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
 
 
 def _method(e: Evidence, config: RunConfig) -> str | None:
+    if e.worker_class == "Gemma4Proposer":  # a Gemma-4 assistant head, whatever the method says
+        return "gemma4_mtp"
     flag = config.flags.get("speculative_config.method")
     value = str(flag.value).lower().strip("[]'\"") if flag is not None else None
     value = value or _FAMILY_METHOD.get((e.family or "").upper())

@@ -134,7 +134,7 @@ def test_a_yaml_flow_mapping_in_a_config_file_names_the_method(tmp_path: Path) -
     }
     assert python_spec_dict("speculative_config: {method: mtp, extra: {depth: 2}}") == {}
     yaml_file = (
-        "Our vllm serve --config file (vLLM version: v0.23.0):\n"
+        "Our vllm serve --config file (vLLM version: v0.23.0), VLLM_USE_V2_MODEL_RUNNER=0:\n"
         "tensor_parallel_size: 4\n"
         "speculative_config: {method: mtp, num_speculative_tokens: 2}\n"
     )

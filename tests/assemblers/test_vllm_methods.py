@@ -10,6 +10,11 @@ from spectrace.assemblers.vllm_methods import infer
 from spectrace.linker import global_worker_path
 
 VERSION = "INFO 06-17 20:29:40 [api_server.py:1287] vLLM API server version {}"
+# vLLM's own fallback line: the run is on the V1 model runner (from 0.22 a release may default to
+# the model runner v2, whose classes differ; these tests are about the method, test_vllm_runner
+# about the runner)
+V1_RUNNER = ("WARNING 06-17 20:29:40 [vllm.py:717] Model Runner V2 does not yet support LoRA; "
+             "using the V1 model runner instead.")  # fmt: skip
 ARGS = (
     "INFO 06-17 20:29:40 [cli_args.py:309] non-default args: {{'model': 'org/Big-70B', "
     "'tensor_parallel_size': 4, 'speculative_config': {{'model': '{}', "
@@ -188,14 +193,14 @@ def test_a_draft_named_like_an_mtp_head_names_both_and_asks_for_its_config() -> 
     [("0.23.0", "Gemma4Proposer"), ("0.34.0", "Gemma4Speculator")],
 )  # fmt: skip
 def test_a_gemma_4_assistant_draft_is_an_mtp_head_with_its_own_proposer(release, worker) -> None:
-    config = collect(VERSION.format(release), ARGS.format("/m/gemma-4-12B-it-assistant"))
+    config = collect(V1_RUNNER, VERSION.format(release), ARGS.format("/m/gemma-4-12B-it-assistant"))
     path = global_worker_path(config)
     assert (path.value, path.worker_class, path.family) == ("other", worker, "MTP")
     assert f"vLLM {release} infers 'mtp'" in path.evidence[0].reason
 
 
 def test_on_ascend_the_gemma_4_assistant_runs_the_plugins_mtp_proposer() -> None:
-    config = collect("Running on vllm-ascend 0.23.0 with vllm 0.23.0",
+    config = collect(V1_RUNNER, "Running on vllm-ascend 0.23.0 with vllm 0.23.0",
                      ARGS.format("/m/gemma-4-31B-it-assistant"))  # fmt: skip
     path = global_worker_path(config)
     assert (path.value, path.worker_class, path.framework) == ("other", "AscendEagleProposer",
@@ -206,10 +211,10 @@ def test_an_explicit_mtp_method_with_a_gemma_4_assistant_names_its_proposer() ->
     line = ("INFO [cli_args.py:309] non-default args: {'model': 'g/gemma-4-12B-it', "
             "'speculative_config': {'method': 'mtp', 'model': 'g/gemma-4-12B-it-assistant', "
             "'num_speculative_tokens': 1}}")
-    path = global_worker_path(collect(VERSION.format("0.25.0"), line))
+    path = global_worker_path(collect(V1_RUNNER, VERSION.format("0.25.0"), line))
     assert (path.value, path.worker_class) == ("other", "Gemma4Proposer")
     plain = line.replace("g/gemma-4-12B-it-assistant", "org/Model-MTP")
-    assert global_worker_path(collect(VERSION.format("0.25.0"), plain)).worker_class == "EagleProposer"
+    assert global_worker_path(collect(V1_RUNNER, VERSION.format("0.25.0"), plain)).worker_class == "EagleProposer"
 
 
 def test_without_a_release_an_mtp_checkpoint_gives_the_release_condition() -> None:
@@ -226,11 +231,11 @@ def test_without_a_release_an_mtp_checkpoint_gives_the_release_condition() -> No
 def test_a_speculative_config_that_is_not_json_still_names_its_method() -> None:
     """Round 11 study #06: a bullet quoting ``--speculative-config '{"method":"dflash", k=7}'``
     (shorthand, not JSON) beside a vLLM release in prose."""
-    config = collect("- vLLM 0.27.1 from PyPI",
+    config = collect(V1_RUNNER, "- vLLM 0.27.1 from PyPI",
                      "- Draft: org/Q-DFlash, `--speculative-config '{\"method\":\"dflash\", k=7}'`")  # fmt: skip
     path = global_worker_path(config)
     assert (path.value, path.worker_class, path.family) == ("other", "DFlashProposer", "DFLASH")
-    assert path.evidence[0].lineno == 2
+    assert path.evidence[0].lineno == 3
 
 
 @pytest.mark.parametrize(
@@ -244,9 +249,9 @@ def test_a_speculative_config_that_is_not_json_still_names_its_method() -> None:
       "suffix decoding.", "SuffixDecodingProposer", "SUFFIX")],
 )  # fmt: skip
 def test_a_warning_speculative_config_logs_for_one_method_names_it(line, worker, family) -> None:
-    path = global_worker_path(collect(VERSION.format("0.23.0"), line))
+    path = global_worker_path(collect(V1_RUNNER, VERSION.format("0.23.0"), line))
     assert (path.value, path.worker_class, path.family) == ("other", worker, family)
-    assert path.evidence[0].lineno == 2
+    assert path.evidence[0].lineno == 3
     on_034 = global_worker_path(collect(VERSION.format("0.34.0"), line))
     assert on_034.worker_class in ("MTPSpeculator", "SuffixSpeculator")
 
@@ -259,7 +264,7 @@ def test_a_warning_speculative_config_logs_for_one_method_names_it(line, worker,
 )  # fmt: skip
 def test_a_drafts_resolved_architecture_names_its_method(arch, worker, family) -> None:
     line = f"(EngineCore_DP0 pid=1) INFO 05-02 10:00:03 [model.py:611] Resolved architecture: {arch}"
-    path = global_worker_path(collect(VERSION.format("0.23.0"), line))
+    path = global_worker_path(collect(V1_RUNNER, VERSION.format("0.23.0"), line))
     assert (path.worker_class, path.family) == (worker, family)
 
 
@@ -270,4 +275,4 @@ def test_a_drafts_resolved_architecture_names_its_method(arch, worker, family) -
      ("deepseek-ai/DeepSeek-V4-Flash", "0.21.0", "EagleProposer")],
 )  # fmt: skip
 def test_more_published_mtp_checkpoints(model, release, worker) -> None:
-    assert global_worker_path(collect(VERSION.format(release), ARGS.format(model))).worker_class == worker
+    assert global_worker_path(collect(V1_RUNNER, VERSION.format(release), ARGS.format(model))).worker_class == worker

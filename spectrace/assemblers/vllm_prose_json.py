@@ -1,0 +1,63 @@
+"""A speculative config written inline in a sentence (``... {"method": "eagle3", ...} ...``).
+
+Downstream repositories and issue threads often write the run's config inside a sentence
+rather than a launch line, and the config readers take such a mapping as the run's. The
+sentence around it can say otherwise: the config is the docs' or a colleague's suggestion,
+one the writer removed or never enabled ("even after removing {...} the server crashes",
+"{...} would hide it; we don't want speculation"). Such a line sets no method. A sentence
+naming two configs of different methods ("we tried {ngram} and {eagle3}") decides neither:
+their classes become a condition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from spectrace.assemblers.pyconfig import bare_spec_configs, parse_dict_repr
+from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.vllm_proposers import method_classes
+
+# words of a sentence that put its config apart from the run it reports
+_APART = re.compile(
+    r"(?i)\b(?:not|never|without|remov\w*|drop\w*|disabl\w*|would|could|should|might|docs?"
+    r"|documentation|colleague|suggest\w*|recommend\w*|instead|don't|didn't|haven't"
+    r"|wasn't|isn't)\b|\?"
+)
+_PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")  # three words: a sentence
+
+
+def prose_json(config: RunConfig) -> None:
+    """Drop the method a set-apart sentence's inline config gave; two configs of different
+    methods on one sentence become a condition naming both classes."""
+    dropped: set[tuple[str, int]] = set()
+    evidence = []
+    for e in config.path_evidence:
+        configs = bare_spec_configs(e.text) if "{" in e.text else []
+        rest = e.text
+        for found in configs:
+            rest = rest.replace(found, " ")
+        if not configs or not _PROSE.search(rest):
+            evidence.append(e)
+        elif _APART.search(rest):
+            dropped.add((e.source, e.lineno))
+        else:
+            evidence.append(_two_methods(e, configs))
+    config.path_evidence = evidence
+    config.flags = {k: f for k, f in config.flags.items()
+                    if not (k.startswith("speculative_config.") and (f.source, f.lineno) in dropped)}  # fmt: skip
+
+
+def _two_methods(e: Evidence, configs: list[str]) -> Evidence:
+    """``e`` as a condition over the classes of the sentence's configs, when they differ."""
+    methods = []
+    for found in configs:
+        values, _complete = parse_dict_repr(found)
+        methods.append(str(values.get("method", "")).lower())
+    classes = dict.fromkeys(method_classes().get(m, m) for m in methods)
+    if len(classes) < 2:
+        return e
+    condition = " or ".join(f"{cls} ({m})" for cls, m in zip(classes, dict.fromkeys(methods), strict=False))
+    condition += ": the sentence names several configs"
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")  # fmt: skip
