@@ -36,8 +36,11 @@ from spectrace.path_frames import (
 )
 from spectrace.stacks.pasted import PastedDump
 
-# the last line of a cut traceback: a frame line whose file name closed but nothing after it
-_CUT_FRAME = re.compile(r'^\s*File \\?"(?P<file>[^"]+\.py)\\?"(?:, ?l?i?n?e?\s*\d*,?\s*i?n?)?\s*$')
+# the last line of a cut traceback: a frame line whose file name is whole (its quote closed,
+# or the copy ended right after ``.py``: no other file name goes on from there)
+_CUT_FRAME = re.compile(
+    r'^\s*File \\?"(?P<file>[^"]+\.py)(?:\\?"(?:, ?l?i?n?e?\s*\d*,?\s*i?n?)?)?\s*$'
+)
 # a traceback inside a JSON string: its breaks and quotes escaped once (\n, \") or twice
 _ESCAPED_BREAK = re.compile(r"\\+n")
 _ESCAPED_QUOTE = re.compile(r'\\+"')

@@ -72,6 +72,24 @@ def test_a_traceback_cut_inside_its_last_frame_line_still_names_the_file(tmp_pat
     assert (cut.lineno, cut.text) == (4, f'File "{SITE}/speculative/eagle_worker_v2.py", lin')
 
 
+def test_a_traceback_cut_right_after_py_names_the_file_but_one_cut_inside_it_names_none(
+    tmp_path: Path,
+) -> None:
+    """``.../eagle_worker.py`` then the end of the copy is a whole name (nothing goes on
+    from ``.py``); ``.../eagle_worker`` could be eagle_worker_v2.py and decides nothing."""
+    head = [
+        "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{SITE}/managers/scheduler.py", line 2703, in run_scheduler_process',
+        "    scheduler.event_loop_normal()",
+    ]
+    (crash,) = run(tmp_path, [*head, f'  File "{SITE}/speculative/eagle_worker.py']).incidents
+    path = crash.worker_path
+    assert path is not None and (path.value, path.worker_class) == ("v1", "EAGLEWorker")
+    assert path.evidence[0].reason.startswith("cut traceback frame in eagle_worker.py")
+    (crash,) = run(tmp_path, [*head, f'  File "{SITE}/speculative/eagle_worker']).incidents
+    assert crash.worker_path is not None and crash.worker_path.value == "unknown"
+
+
 def test_a_cut_frame_of_a_file_nobody_knows_decides_nothing(tmp_path: Path) -> None:
     lines = [
         "[2026-03-01 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call last):",
