@@ -247,3 +247,29 @@ def test_a_bare_exception_name_that_reports_no_death_is_no_crash(
     tmp_path: Path, line: str
 ) -> None:
     assert roots(run(tmp_path, [line])) == []
+
+
+def _rejected(detail: str) -> list[str]:
+    """A config rejected at start-up, as pydantic prints it: the head line counts fields only."""
+    return [
+        "Traceback (most recent call last):",
+        '  File "/srv/app/engine/args.py", line 40, in create_engine_config',
+        "    config = EngineConfig(**kwargs)",
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for EngineConfig",
+        f"  Value error, {detail} [type=value_error, input_value=ArgsKwargs((), {{}}), "
+        "input_type=ArgsKwargs]",
+        "    For further information visit https://errors.pydantic.dev/2.13/v/value_error",
+        "",
+    ]
+
+
+def test_configs_rejected_for_different_reasons_are_different_crashes(tmp_path: Path) -> None:
+    """pydantic's '1 validation error for X' says nothing; the detail under it is the crash."""
+    lines = [*_rejected("the new runner does not support: ngram"), "Then with a draft model:",
+             *_rejected("speculative method 'draft' is not supported")]  # fmt: skip
+    found = roots(run(tmp_path, lines))
+    assert len(found) == 2
+    assert [r.message.split("Value error, ")[1] for r in found] == [
+        "the new runner does not support: ngram",
+        "speculative method 'draft' is not supported",
+    ]

@@ -215,11 +215,12 @@ def _whole_message(crash: Crash) -> Crash:
     printed = crash.lines[at]
     prefix = printed[: printed.index(head)]
     parts = [crash.message]
+    pydantic = _PYDANTIC.fullmatch(crash.message) is not None
     for text in crash.lines[at + 1 : at + 1 + MAX_CONTINUATION]:
         text = text[len(prefix) :] if prefix and text.startswith(prefix) else text
-        if not _continues(parts, text, len(printed)):
+        if not (_continues(parts, text, len(printed)) or (pydantic and _detail(text))):
             break
-        parts.append(text.strip())
+        parts.append(text.strip().split(" [type=", 1)[0])
         printed = text
     if len(parts) == 1:
         return crash
@@ -227,6 +228,18 @@ def _whole_message(crash: Crash) -> Crash:
 
 
 MAX_CONTINUATION = 8
+# pydantic's head line says only how many fields failed; what failed is on the lines under it
+# ("Value error, Model Runner V2 does not yet support: ..."): runs rejected for different
+# reasons are different crashes
+_PYDANTIC = re.compile(r"\d+ validation errors? for [\w.]+")
+
+
+def _detail(text: str) -> bool:
+    """A line of a pydantic error's details (field name, ``Value error, ...``), not its link."""
+    body = text.strip()
+    return bool(body) and not body.startswith(("For further information", *_NOT_MESSAGE))
+
+
 _SENTENCE_END = (".", "!", "?", ":", ";", ")", "]", "}")
 _NOT_MESSAGE = ("Traceback (", "During handling", "The above exception", 'File "', RAISED_FROM,
                 "frame #", "Exception raised")  # fmt: skip
