@@ -92,4 +92,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"instead:", b"instead for",  # a caption over someone else's or a suggested command
     b"omitted", b"truncated", b"trimmed", b"snip", b"redacted", b"elided", b"rest of the",  # cut
     b"MTP",  # "TP8+MTP launch cmd:" over a command cut before its flags (the other names are prose's)
+    # a pull request showing an issue's run (config_release._ISSUE_REPRO)
+    b"ixes #", b"ixed #", b"loses #", b"esolves #", b"eported ", b"reporter", b"the issue",
+    b"original issue", b"ssue #",
 )

@@ -50,6 +50,11 @@ from spectrace.assemblers.vllm_finish import Day
 from spectrace.dialects.base import LogLine
 
 _BRANCH_DAYS = 30  # how old a pull request's branch or a main build may be at its first post
+# a pull request showing an issue's run, not its branch's ("Fixes #40000. The reporter's repro:")
+_ISSUE_REPRO = re.compile(
+    r"(?i)\b(?:fix(?:es|ed)?|closes?|resolves?)\s+(?:[\w.-]+/[\w.-]+)?#\d+|\breported (?:in|by|at)\b"
+    r"|\bthe reporter\b|\b(?:from|in) the (?:original )?issue\b|\bissue #\d+"
+)
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -116,6 +121,8 @@ class ConfigReleases(ConfigState):
             self._bare_other |= bare_releases(text)
         self._about = self._about or (about_sglang(text) and not _PACKAGE_ROW.match(text))
         self._main = self._main or from_main(text)
+        self._named_release = self._named_release or bool(sglang_releases(text) or bare_releases(text))
+        self._issue_repro = self._issue_repro or _ISSUE_REPRO.search(text) is not None
 
     def _pip_show(self, line: LogLine) -> Version | None:
         """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
@@ -162,9 +169,10 @@ class ConfigReleases(ConfigState):
         pull request on sgl-project/sglang, whose runs are its branch) is at least the newest
         release published a month before the thread's first post (a branch may be that old):
         from 0.5.13 on that leaves one era, which the text's release then is."""
-        if self._sglang_release is not None or self._config.era is not None:
-            return
+        if self._sglang_release is not None or self._config.era is not None or self._named_release:
+            return  # a release the text names, even as another report's, may be the run's
         pull = any(t.pull and tracker_engine(t.repo) == "sglang" for t in self._titles.titles)
+        pull = pull and not self._issue_repro  # "Fixes #N. The reporter's repro:": the issue's run
         if self._config.engine not in (None, "sglang") or not (self._main or pull) or self._first_post is None:
             return
         day, line = self._first_post

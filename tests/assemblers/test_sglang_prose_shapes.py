@@ -152,3 +152,18 @@ def test_one_reading_of_a_run_without_speculation(text: str, off: bool) -> None:
     assert spec_off(text) is off
     if off and named_algorithms(text):
         assert set(run_names(text)) == {"OFF"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Fixes #4100. The reporter's repro on sglang 0.5.3:", "The repro from the issue, on the old image:"],
+)
+def test_a_pull_request_showing_an_issues_run_is_not_bounded_by_its_day(tmp_path: Path, said: str) -> None:
+    """A PR quoting the issue's run (or naming a release) is no run of its branch: the month
+    before its day bounds nothing, and 0.5.3's v1 worker is not ruled out."""
+    lines = ["sgl-project/sglang · pull request #5207 · open · Python", "# [Fix] EAGLE crash with page size 64", "",
+             "ana · description · 2026-09-15", said,
+             "`python3 -m sglang.launch_server --model-path m/x --speculative-algorithm EAGLE --speculative-eagle-topk 1`",
+             "", *PROBE]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path.worker_class != "EAGLEWorkerV2" and not any("a pull request on" in e.reason for e in path.evidence)
