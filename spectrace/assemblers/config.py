@@ -23,11 +23,10 @@ from spectrace.assemblers.pyconfig import (
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
 from spectrace.assemblers.sglang_kwargs import dump_fragment, kwarg_flags
+from spectrace.assemblers.sglang_prose_flags import flag_algorithms, sglang_flag
 from spectrace.assemblers.spec_prose import (
     aside_only,
-    flag_algorithms,
     run_names,
-    sglang_flag,
     stated_enabled,
     stated_v2,
     tested_algorithms,

@@ -108,41 +108,6 @@ def named_algorithms(text: str) -> list[str]:
     return out
 
 
-# SGLang's own options written in a sentence, outside any command ("crashes with
-# --speculative-algo NGRAM", "`--speculative-num-draft-tokens 8` hangs"): no other server has
-# them (vLLM's are --speculative-config / --speculative-model, TensorRT-LLM's use underscores),
-# so they place the run on SGLang; the algorithm flag (argparse takes its prefixes) names its value
-_SGLANG_ALGO_FLAG = re.compile(
-    r"(?<![\w-])--speculative-algo(?:r(?:i(?:t(?:h(?:m)?)?)?)?)?(?:\s*=\s*|\s+)[`'\"]?([A-Za-z_0-9]+)"
-)
-_SGLANG_ONLY_FLAG = re.compile(
-    r"(?<![\w-])--speculative-(?:algo\w*|num-draft-tokens|num-steps|eagle-topk|draft-model-path)\b"
-)
-# a clause setting the flag apart: a suggestion, a question, a fix, a comparison, "without"
-_FLAG_APART = re.compile(
-    r"(?i)\?|\b(?:try|trying|should|could|would|suggest\w*|recommend\w*|instead|without|not|no"
-    r"|works?|worked|fine|vs|versus|compar\w*|unlike|if|whether|you can|please)\b|n't\b"
-)
-
-
-def flag_algorithms(text: str) -> list[str]:
-    """The algorithms SGLang's ``--speculative-algorithm`` flag sets in a sentence (its
-    clause not setting it apart), in SGLang's spelling."""
-    out = []
-    for m in _SGLANG_ALGO_FLAG.finditer(text):
-        before = re.split(r"[,;.:()]\s", text[: m.start()])[-1]
-        after = re.split(r"[,;:]\s|[.!](?:\s|$)", text[m.end() :])[0]  # "... STANDALONE`?"
-        clause = f"{before} {after}"
-        if _FLAG_APART.search(clause) is None and (names := named_algorithms(m.group(1))):
-            out += names
-    return out
-
-
-def sglang_flag(text: str) -> bool:
-    """The sentence writes one of SGLang's own speculative options (``_SGLANG_ONLY_FLAG``)."""
-    return _SGLANG_ONLY_FLAG.search(text) is not None
-
-
 # A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
 # enabled", "after enabling EAGLE", "when using EAGLE ..."), not one asking, suggesting or
 # supposing it

@@ -10,7 +10,8 @@ import pytest
 from real_logs_helpers import roots, run
 
 from spectrace.assemblers.sglang_kwargs import dump_fragment
-from spectrace.assemblers.spec_prose import flag_algorithms, named_algorithms, sentence_apart
+from spectrace.assemblers.sglang_prose_flags import flag_algorithms
+from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart
 
 PROBE = ["```", "Traceback (most recent call last):", '  File "/probe/probe.py", line 1, in <module>',
          "RuntimeError: probe crash", "```"]  # fmt: skip
