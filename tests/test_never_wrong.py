@@ -801,7 +801,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "  File \"/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py\", "
             "line 1530, in execute_model",
         "    self.drafter.propose(",
-        "RuntimeError: CUDA error: an illegal memory access was encountered", "```", *PROBE_CRASH,
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
         number=46002,
     ), want("EagleProposer")),
     "s10 v03 vLLM: env=0 on the launch: V1 runner": (thread(
@@ -865,7 +865,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "fails on the new proposer:", "```", "Traceback (most recent call last):",
         "  File \"/workspace/vllm/vllm/v1/spec_decode/medusa.py\", line 58, in propose",
         "    blocks = self.model(target_hidden_states)",
-        "RuntimeError: shape '[4, 3]' is invalid for input of size 16", "```", *PROBE_CRASH,
+        "RuntimeError: shape '[4, 3]' is invalid for input of size 16", "```",
         number=47002, kind="pull request", labels="speculative-decoding",
     ), want("MedusaProposer")),
     "s10 p03 SGLang: support-X PR with its own launch: DFLASH worker": (thread(
@@ -1672,7 +1672,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "    draft_token_ids = self.drafter.propose(",
         "  File \"/workspace/vllm/vllm/v1/spec_decode/eagle.py\", line 288, in propose",
         "    hidden = self.model(",
-        "RuntimeError: CUDA error: an illegal memory access was encountered", "```", *PROBE_CRASH,
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
         number=46030, kind="pull request", labels="speculative-decoding",
     ), want("EagleProposer")),
     "s10 or09 vLLM: VLLM_USE_V1=0 on 0.8.4 with V0 frames: MultiStepWorker": (thread(
@@ -1691,6 +1691,111 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", *VLLM_CRASH, "```",
         number=91,
     ), want("NgramProposer")),
+    "s10 c20 SGLang: relative-date post headers ('commented 2 days ago'): the crash's post is plain": ([
+        "sgl-project/sglang · Issue #50020", "# [Bug] EAGLE3 crash at high concurrency", "",
+        "pia-t opened this issue 3 days ago", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "acme/Falcon-Orbit-32B-EAGLE3 --speculative-eagle-topk 1",
+        "```", "(no log kept)", "", "zed-u commented 2 days ago",
+        "I get this on a plain server, no speculative decoding:", "```", ORBIT, "```", "```",
+        *SGL_NORMAL_CRASH, "```",
+    ], NONE),
+    "s10 xr02 SGLang: a PR after 0.5.13 with a repro on main: v2": (thread(
+        SGL_REPO, "[Fix] EAGLE crash with page size 64", "2026-09-15",
+        "Repro on main before this fix:", "```",
+        ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path acme/eagle-orbit "
+            "--speculative-eagle-topk 1 --page-size 64",
+        "```", "```", "Traceback (most recent call last):",
+        "  File \"/opt/venv/lib/python3.11/site-packages/sglang/srt/managers/scheduler.py\", "
+            "line 2611, in run_scheduler_process",
+        "    scheduler.event_loop_overlap()",
+        "  File "
+            "\"/opt/venv/lib/python3.11/site-packages/sglang/srt/model_executor/model_runner.py\", "
+            "line 2070, in forward",
+        "    return self._forward_raw(",
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "```",
+        number=42602, kind="pull request",
+    ), want("EAGLEWorkerV2")),
+    "s10 x03 SGLang: an issue after 0.5.13 on a pinned 0.5.3: v1": (thread(
+        SGL_REPO, "[Bug] EAGLE crash with page size 64", "2026-09-15",
+        "We are pinned to sglang==0.5.3 (cannot upgrade):", "```",
+        ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path acme/eagle-orbit "
+            "--speculative-eagle-topk 1 --page-size 64",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=42603,
+    ), want("EAGLEWorker")),
+    "s10 x05 vLLM: TRT YAML with speculative_config commented out": (thread(
+        TRT_REPO, "[Bug] crash at warmup on DeepSeek-R1", "2026-03-01",
+        "extra_llm_api_options.yaml:", "```yaml", "# speculative_config:", "#   decoding_type: MTP",
+        "#   num_nextn_predict_layers: 3", "kv_cache_config:", "  free_gpu_memory_fraction: 0.8",
+        "```", "```",
+        "trtllm-serve deepseek-ai/DeepSeek-R1 --backend pytorch --tp_size 8 "
+            "--extra_llm_api_options extra_llm_api_options.yaml",
+        "```", "```", *TRT_CRASH, "```",
+        number=9501,
+    ), NONE),
+    "s10 xr06 vLLM: TRT YAML Eagle3 with eagle3_one_model: false -> two-model ModelDrafter": (thread(
+        TRT_REPO, "[Bug] eagle3 crash at warmup", "2026-03-01",
+        "```yaml", "speculative_config:", "  decoding_type: Eagle3", "  max_draft_len: 3",
+        "  speculative_model_dir: acme/Llama-3.1-8B-EAGLE3", "  eagle3_one_model: false", "```",
+        "```",
+        "trtllm-serve meta-llama/Llama-3.1-8B-Instruct --backend pytorch "
+            "--extra_llm_api_options spec.yaml",
+        "```", "```", *TRT_CRASH, "```",
+        number=9502,
+    ), want("ModelDrafter")),
+    "s10 x07 vLLM: another user's TRT config quoted above a plain run": (thread(
+        TRT_REPO, "[Bug] crash at warmup", "2026-03-01",
+        "> my config has `speculative_config: {decoding_type: MTP, num_nextn_predict_layers: "
+            "1}` and also crashes",
+        "", "Ours has no speculative config at all:", "```",
+        "trtllm-serve deepseek-ai/DeepSeek-R1 --backend pytorch --tp_size 8", "```", "```",
+        *TRT_CRASH, "```",
+        number=9503,
+    ), NONE),
+    "s10 x08 vLLM: a NextN draft in bold prose, evaluated in the past; plain run": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "We evaluated **acme/Orbit-MoE-NextN** last quarter but serve the base model alone "
+            "now:",
+        "```", "vllm serve acme/Orbit-MoE -tp 8", "```", "```", *VLLM_CRASH, "```",
+        number=48101,
+    ), NONE),
+    "s10 xr09 vLLM: an RL trainer's setup bullet: vLLM Eagle3 + 0.11.0": (thread(
+        "acme/rl-trainer", "Rollout workers crash after weight sync", "2025-11-20",
+        "Setup:", "- rollout engine: vLLM 0.11.0",
+        "- speculative decoding: vLLM Eagle3 (draft acme/Falcon-Orbit-32B-EAGLE3, 3 tokens)",
+        "- trainer: FSDP2", "", "```", *VLLM_CRASH, "```",
+        number=310,
+    ), want("EagleProposer")),
+    "s10 x10 vLLM: an RL trainer's bullet: speculative decoding off, Eagle3 planned": (thread(
+        "acme/rl-trainer", "Rollout workers crash after weight sync", "2025-11-20",
+        "Setup:", "- rollout engine: vLLM 0.11.0",
+        "- speculative decoding: off (Eagle3 planned for the next release of the trainer)", "",
+        "```", *VLLM_CRASH, "```",
+        number=311,
+    ), NONE),
+    "s10 y01 SGLang: a crash told in prose on the plain server; EAGLE3 is the other, healthy deployment": (thread(
+        SGL_REPO, "[Bug] AssertionError after 200 requests", "2025-11-20",
+        "The plain server fails with AssertionError after about 200 requests; the EAGLE3 "
+            "deployment next to it is fine.",
+        "```", ORBIT, "```",
+        number=45701,
+    ), NONE),
+    "s10 yr02 vLLM: a crash told in prose, eagle3 config on 0.11.0": (thread(
+        VLLM_REPO, "[Bug]: IndexError at the first request", "2025-10-20",
+        "On vLLM 0.11.0 with eagle3 the server fails with IndexError at the first request.", "```",
+        "vllm serve acme/Falcon-Orbit-32B --speculative-config '{\"method\": \"eagle3\", \"model\":"
+            " \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}'",
+        "```",
+        number=45702,
+    ), want("EagleProposer")),
+    "s10 y03 vLLM: a yes/no question about MTP; nothing crashed (probe)": (thread(
+        VLLM_REPO, "[Usage]: is MTP safe with DP?", "2026-01-10",
+        "Does it crash with ValueError when MTP is on with DP=2? We have not tried yet; our "
+            "plain server is stable.",
+        *PROBE_CRASH,
+        number=45703, labels="usage",
+    ), NONE),
 }  # fmt: skip
 
 
