@@ -43,8 +43,10 @@ _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
     r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
-    # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config)
+    # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config);
+    # not a scheduler's or a sampler's "lookahead window / slots / steps" (an ordinary word)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
+    r"(?!\s+(?:window|slots?|steps?|buffer|limit|depth|budget)\b)"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
     r"|\btest_(?:v\d_)?(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)"
     r"\d?_\w*"  # also ``test_v1_mtp_correctness``, ``test_mtp1_correctness_eager``

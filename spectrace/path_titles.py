@@ -3,8 +3,10 @@ says the reported run used, and the releases it names.
 
 The title is read by ``assemblers.thread_title`` (the one title reader every framework shares:
 which line is a title, its methods outside exception messages and quotes, and its guard: a
-feature request, a comparison, "... without MTP", a docs page). A title set apart names no
-family; otherwise its methods count as family words of the run, weaker than any config line
+feature request, a comparison, "... without MTP", a docs page; a CI job's report is not set
+apart: the guard's own exception). A title set apart names no family, but for a PR adding or
+supporting a method: its family counts only where the thread shows a run of its own
+(``path_words.named_families``). Otherwise its methods count as family words of the run, weaker than any config line
 (``path_named`` ranks them as prose), and so do the words ``path_base.family_words`` reads in
 it (with their own guards: a CI test id, ``lookAheadRuntimeConfig``, an "MLP Speculator"). Its releases ("fix mtp launch
 error in vllm-0.17.1-rc", "v0.23.0rc1-310p ... mtp") are the tracker's framework's: vLLM's on
@@ -37,6 +39,12 @@ class TitleWords:
     engine: str | None  # the framework whose tracker the thread is on (None: not a known one)
 
 
+# a pull request's title that adds a method ("vLLM v1 supports Medusa", "Add EAGLE-3 support
+# for X", "Implement MTP", "enable LM TP for MTP"), not "X does not support Y"
+ADDS_TITLE = re.compile(
+    r"(?i)^(?!.*\b(?:not|no|un|never|does(?:n't| not))\s*support).*\b(?:supports?|supported|"
+    r"support(?:ing)? for|adds?|added|adding|implement\w*|introduc\w*|enabl(?:e|es|ing))\b"
+)
 # a title about a checkpoint job rather than a serving run: converting, training or fine-tuning
 # a draft names its method, not the proposer a server ran
 _NOT_SERVING = re.compile(r"(?i)\b(?:convert\w*|conversion|train(?:s|ed|ing)?|fine-?tun\w*)\b")
@@ -51,8 +59,15 @@ def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
     if _NOT_SERVING.search(title.text):
         return TitleWords((), (), engine)
     own = family_words(title.text)  # the words every line is read for, with their own guards
-    if title.apart is not None:  # the shared guard (SGLang's reading of tags such as [CI])
-        return TitleWords(tuple(sorted(own)), (), engine)
+    if title.apart is not None:  # the shared guard: a request, a comparison, a PR adding X
+        if ADDS_TITLE.search(title.text) is None:
+            return TitleWords((), (), engine)
+        # a PR adding or supporting X: its family, which path_words keeps only where the
+        # thread shows a run of its own (a test or serve command, a result, a server's crash)
+        added = {_FAMILIES[m] for m in title.methods if m in _FAMILIES}
+        return TitleWords(tuple(sorted(added | own)), (), engine)
     shared = {_FAMILIES[m] for m in title.run_methods() if m in _FAMILIES}
+    if "LOOKAHEAD" not in own:  # an ordinary word too: "the scheduler's lookahead window"
+        shared.discard("LOOKAHEAD")
     families = tuple(sorted(shared | own))
     return TitleWords(families, tuple(title.releases), engine)

@@ -27,7 +27,7 @@ from spectrace.path_mention_kinds import (
     THREAD_MARK,
     Mention,
 )
-from spectrace.path_titles import TitleWords, title_words
+from spectrace.path_titles import ADDS_TITLE, TitleWords, title_words
 
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
@@ -52,13 +52,6 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "mlp_speculator ")  # fmt: skip
 
 
-# a pull request's title that adds a method ("vLLM v1 supports Medusa", "Add EAGLE-3 support
-# for X", "Implement MTP"): its words describe the code it adds, not a run, unless the post
-# shows one of its own
-_ADDS = re.compile(
-    r"(?i)^(?!.*\b(?:not|no|un|never|does(?:n't| not))\s*support).*\b(?:supports?|supported|"
-    r"support(?:ing)? for|adds?|added|adding|implement\w*|introduc\w*|enabl(?:e|es|ing))\b"
-)
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
@@ -80,7 +73,7 @@ def word_mentions(
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
         out += _title_mentions(line, shown, title)
-        if _ADDS.search(line.text):
+        if ADDS_TITLE.search(line.text):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
     elif not diff and _RUN.search(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
