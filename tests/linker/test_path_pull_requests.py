@@ -48,3 +48,11 @@ def test_an_adding_pr_with_its_result_figures_names_its_run(tmp_path: Path) -> N
                    kind="pull request")  # fmt: skip
     path = _path(tmp_path, lines)
     assert path is not None and path.family == "EAGLE3", path
+
+
+def test_a_scheduler_s_lookahead_window_in_a_title_names_no_lookahead_decoding(tmp_path: Path) -> None:
+    """'lookahead' is an ordinary word too: beside window/slots/steps it names no method."""
+    lines = thread(TRT_REPO, "[Bug] crash with the scheduler's lookahead window set to 0",
+                   "2026-03-01", "```", "trtllm-serve acme/Orbit-8B --tp_size 2", "```", *PROBE)  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is None or (path.worker_class is None and not path.conditional), path
