@@ -273,3 +273,39 @@ def test_configs_rejected_for_different_reasons_are_different_crashes(tmp_path: 
         "the new runner does not support: ngram",
         "speculative method 'draft' is not supported",
     ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "exc", "message"),
+    [
+        (["[12/03/2026-10:00:00] [TRT-LLM] [E] Failed to initialize executor on rank 0: tuple "
+          "index out of range"], "TRTLLMError", "tuple index out of range"),
+        (["[executor][RANK 1] Failed to initialize executor on rank 1: tuple index out of range"],
+         "ExecutorInitError", "tuple index out of range"),
+        (["[executor][RANK 1] Failed to initialize executor on rank 1:",
+          "OurConfig is not a supported hybrid model"], "ExecutorInitError",
+         "Failed to initialize executor"),
+    ],
+)  # fmt: skip
+def test_a_tensorrt_llm_executor_that_never_started_is_a_crash(
+    tmp_path: Path, lines: list[str], exc: str, message: str
+) -> None:
+    """TensorRT-LLM's worker logs this line, then the traceback; a paste that kept only the
+    line (with or without TRT-LLM's logger stamp) still shows a server that never served."""
+    analysis = run(tmp_path, lines)
+    [root] = roots(analysis)
+    assert root.exception_type == exc and message in root.message
+    assert int(judge(analysis).exit_code) == 1
+
+
+def test_the_executor_line_heads_its_traceback_as_one_crash(tmp_path: Path) -> None:
+    stamp = "[12/03/2026-10:00:00] [TRT-LLM] [E] "
+    lines = [
+        stamp + "Failed to initialize executor on rank 0: tuple index out of range",
+        stamp + "Traceback (most recent call last):",
+        '  File "/srv/tensorrt_llm/executor/worker.py", line 300, in worker_main',
+        "    worker = worker_cls(engine)",
+        "IndexError: tuple index out of range",
+    ]
+    [root] = roots(run(tmp_path, lines))
+    assert (root.exception_type, root.message) == ("IndexError", "tuple index out of range")
