@@ -1796,6 +1796,55 @@ CASES: dict[str, tuple[list[str], Want]] = {
         *PROBE_CRASH,
         number=45703, labels="usage",
     ), NONE),
+    "s10 j02 vLLM: docs JSON quoted, not enabled": (thread(
+        VLLM_REPO, "[Usage]: is eagle3 required?", "2026-01-10",
+        "The docs show {\"method\": \"eagle3\", \"model\": \"acme/Falcon-Orbit-32B-EAGLE3\", "
+            "\"num_speculative_tokens\": 3} but we have not enabled it; the plain server crashes:",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=49002, labels="usage",
+    ), NONE),
+    "s10 j04 vLLM: inline JSON as a suggestion": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "A colleague says adding {\"method\": \"ngram\", \"num_speculative_tokens\": 4} would hide "
+            "it; we don't want speculation here.",
+        "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```", "```",
+        *VLLM_CRASH, "```",
+        number=49004,
+    ), NONE),
+    "s10 jr08 vLLM: two inline JSONs, the sentence says which crashes": (thread(
+        VLLM_REPO, "[Bug]: one speculative config crashes", "2025-10-20",
+        "On 0.11.0 we tried {\"method\": \"ngram\", \"num_speculative_tokens\": 4} and {\"method\": "
+            "\"eagle3\", \"model\": \"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3}; "
+            "only the eagle3 one crashes:",
+        "```", *VLLM_CRASH, "```",
+        number=49008,
+    ), want("EagleProposer", decide=False)),
+    "s10 j11 vLLM: inline JSON removed, plain run": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "Even after removing {\"method\": \"mtp\", \"num_speculative_tokens\": 1} from our config "
+            "the server crashes:",
+        "```", "vllm serve deepseek-ai/DeepSeek-V3 -tp 8", "```", "```", *VLLM_CRASH, "```",
+        number=49011,
+    ), NONE),
+    "s10 j14 vLLM: inline JSON in an expected-later sentence, plain launch": (thread(
+        VLLM_REPO, "[Bug]: crash under load", "2026-01-10",
+        "### Expected behavior",
+        "The server should accept {\"method\": \"eagle3\", \"model\": "
+            "\"acme/Falcon-Orbit-32B-EAGLE3\", \"num_speculative_tokens\": 3} later, once we add the "
+            "draft.",
+        "### Actual", "```", "vllm serve acme/Falcon-Orbit-32B --tensor-parallel-size 4", "```",
+        "```", *VLLM_CRASH, "```",
+        number=49014,
+    ), NONE),
+    "s10 x01 SGLang: a PR after 0.5.13 quoting a repro on 0.5.3: the crash ran 0.5.3 (v1)": (thread(
+        SGL_REPO, "[Fix] EAGLE crash with page size 64", "2026-09-15",
+        "Fixes #40000. The reporter's repro on sglang 0.5.3:", "```",
+        ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path acme/eagle-orbit "
+            "--speculative-eagle-topk 1 --page-size 64",
+        "```", "```", *SGL_NORMAL_CRASH, "```",
+        number=42601, kind="pull request",
+    ), want("EAGLEWorker", decide=False)),
 }  # fmt: skip
 
 
