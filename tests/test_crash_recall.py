@@ -309,3 +309,14 @@ def test_the_executor_line_heads_its_traceback_as_one_crash(tmp_path: Path) -> N
     ]
     [root] = roots(run(tmp_path, lines))
     assert (root.exception_type, root.message) == ("IndexError", "tuple index out of range")
+
+
+def test_a_title_that_is_only_the_error_line_behind_its_tags_is_the_root_cause(
+    tmp_path: Path,
+) -> None:
+    """Nothing but the form and tags before the error: the title is what the run printed."""
+    lines = ["# [Bug] [TensorRT-LLM][ERROR] Assertion failed: ourModule != nullptr", "", "Help?"]
+    [root] = roots(run(tmp_path, lines))
+    assert (root.exception_type, root.mentioned) == ("TllmAssertion", "title")
+    other = ["# Support for [TensorRT-LLM][ERROR] Assertion failed: messages in our docs"]
+    assert roots(run(tmp_path, other)) == []

@@ -86,6 +86,8 @@ def _is_error_line(text: str, after_form: int, start: int) -> bool:
     printed when it died, not a label such as "kernel memory segmentation fault"."""
     words = [w for w in text[max(after_form - 1, 0) : start].split()
              if not (w.startswith("[") and w.rstrip(":").endswith("]"))]  # fmt: skip
+    if not words and text[start : start + 1] == "[":  # the line as its logger printed it,
+        return True  # tag and all, behind the form alone: "# [TensorRT-LLM][ERROR] ..."
     return len(words) <= 3 and _EXCEPTION_AT.match(text, start) is not None
 
 
