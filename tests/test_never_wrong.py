@@ -699,7 +699,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", "vllm serve mosaicml/mpt-30b", "```", "```", *VLLM_CRASH, "```",
         number=45005,
     ), NONE),
-    "s10 t06 vLLM: NTP is one letter from MTP": (thread(
+    "s10 t06 TensorRT-LLM: NTP is one letter from MTP": (thread(
         TRT_REPO, "[Bug] NTP clock skew makes multi-node trtllm-serve crash", "2026-03-01",
         "Nodes drift a few seconds apart (NTP off on node 2):", "```",
         "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",
@@ -893,7 +893,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "Design notes only; benchmarks in a follow-up.", *PROBE_CRASH,
         number=47006, kind="pull request", labels="speculative-decoding",
     ), NONE),
-    "s10 p07 vLLM: support-X TRT PR, unrelated plain CI crash": (thread(
+    "s10 p07 TensorRT-LLM: support-X TRT PR, unrelated plain CI crash": (thread(
         TRT_REPO, "[feat] Support Eagle3 one-model for Qwen3", "2026-05-01",
         "The failing CI stage is the plain llama accuracy test (no speculative decoding):", "```",
         *TRT_CRASH, "```",
@@ -1022,7 +1022,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```",
         number=53001, kind="pull request", labels="documentation",
     ), NONE),
-    "s10 d03 vLLM: ascend roadmap, plain crash in a comment": (thread(
+    "s10 d03 vLLM-Ascend: ascend roadmap, plain crash in a comment": (thread(
         ASCEND_REPO, "[Roadmap]: 2026 Q4 - model runner v2, MTP, EAGLE3", "2026-10-01",
         "- [ ] MTP on model runner v2", "- [ ] EAGLE3 graph mode", "",
         "zed-u · comment · 2026-10-03", "Our plain deployment crashes on v0.26.0rc1:", "```",
@@ -1319,7 +1319,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```",
         number=45303,
     ), NONE),
-    "s10 t31 vLLM: 'look-ahead' is one edit from LOOKAHEAD": (thread(
+    "s10 t31 TensorRT-LLM: 'look-ahead' is one edit from LOOKAHEAD": (thread(
         TRT_REPO, "[Bug] look-ahead KV prefetch crashes trtllm-serve", "2026-03-01",
         "The look-ahead prefetch of KV blocks is on by default; no speculative decoding:", "```",
         "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",
@@ -1498,7 +1498,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", *VLLM_CRASH, "```",
         number=49012,
     ), want("NgramProposer")),
-    "s10 p14 vLLM: feature PR description listing the proposer it adds; no run (probe)": (thread(
+    "s10 p14 vLLM-Ascend: feature PR description listing the proposer it adds; no run (probe)": (thread(
         ASCEND_REPO, "Add Medusa speculative decoding for vllm_ascend", "2026-01-06",
         "### What this PR does",
         "- Adds `MedusaProposer` and registers it in `get_spec_decode_method`",
@@ -1724,7 +1724,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", "```", *SGL_NORMAL_CRASH, "```",
         number=42603,
     ), want("EAGLEWorker")),
-    "s10 x05 vLLM: TRT YAML with speculative_config commented out": (thread(
+    "s10 x05 TensorRT-LLM: TRT YAML with speculative_config commented out": (thread(
         TRT_REPO, "[Bug] crash at warmup on DeepSeek-R1", "2026-03-01",
         "extra_llm_api_options.yaml:", "```yaml", "# speculative_config:", "#   decoding_type: MTP",
         "#   num_nextn_predict_layers: 3", "kv_cache_config:", "  free_gpu_memory_fraction: 0.8",
@@ -1734,7 +1734,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", "```", *TRT_CRASH, "```",
         number=9501,
     ), NONE),
-    "s10 xr06 vLLM: TRT YAML Eagle3 with eagle3_one_model: false -> two-model ModelDrafter": (thread(
+    "s10 xr06 TensorRT-LLM: TRT YAML Eagle3 with eagle3_one_model: false -> two-model ModelDrafter": (thread(
         TRT_REPO, "[Bug] eagle3 crash at warmup", "2026-03-01",
         "```yaml", "speculative_config:", "  decoding_type: Eagle3", "  max_draft_len: 3",
         "  speculative_model_dir: acme/Llama-3.1-8B-EAGLE3", "  eagle3_one_model: false", "```",
@@ -1744,7 +1744,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", "```", *TRT_CRASH, "```",
         number=9502,
     ), want("ModelDrafter")),
-    "s10 x07 vLLM: another user's TRT config quoted above a plain run": (thread(
+    "s10 x07 TensorRT-LLM: another user's TRT config quoted above a plain run": (thread(
         TRT_REPO, "[Bug] crash at warmup", "2026-03-01",
         "> my config has `speculative_config: {decoding_type: MTP, num_nextn_predict_layers: "
             "1}` and also crashes",
@@ -1845,6 +1845,12 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```", "```", *SGL_NORMAL_CRASH, "```",
         number=42601, kind="pull request",
     ), want("EAGLEWorker", decide=False)),
+    "s10 t27 TensorRT-LLM: 'lookahead' as a scheduler word": (thread(
+        TRT_REPO, "[Bug] crash with the scheduler's lookahead window set to 0", "2026-03-01",
+        "```", "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",
+        *TRT_CRASH, "```",
+        number=9201,
+    ), NONE),
 }  # fmt: skip
 
 
