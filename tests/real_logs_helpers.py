@@ -6,6 +6,7 @@ from pathlib import Path
 
 from spectrace.incidents import Incident
 from spectrace.pipeline import Analysis, analyse
+from spectrace.worker_path import WorkerPath
 
 
 def run(tmp_path: Path, lines: list[str], name: str = "server.log") -> Analysis:
@@ -18,3 +19,20 @@ def run(tmp_path: Path, lines: list[str], name: str = "server.log") -> Analysis:
 def roots(analysis: Analysis) -> list[Incident]:
     """The root-cause incidents, in report order."""
     return [i for i in analysis.incidents if i.root_cause]
+
+
+def crash_path(analysis: Analysis) -> WorkerPath:
+    """The worker path of the one root-cause crash, which every such case must have."""
+    (crash,) = roots(analysis)
+    assert crash.worker_path is not None
+    return crash.worker_path
+
+
+def assert_verdict(path: WorkerPath, value: str, classes: str) -> None:
+    """``value`` "unknown": a condition naming every class of ``classes`` ("A|B"); else that
+    value and worker class, decided."""
+    if value == "unknown":
+        assert path.value == "unknown" and path.conditional, path
+        assert all(c in path.conditional for c in classes.split("|")), path.conditional
+    else:
+        assert (path.value, path.worker_class) == (value, classes), path

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import assert_verdict, crash_path, run
 from test_never_wrong import SGL_CRASH, VLLM_CRASH
 from test_never_wrong_threads import (
     ASCEND_CRASH,
@@ -188,14 +188,8 @@ DECIDED = {
 @pytest.mark.parametrize("name", list(DECIDED))
 def test_the_thread_s_words_decide_the_path_with_their_line(tmp_path: Path, name: str) -> None:
     lines, (value, classes), lineno, word = DECIDED[name]
-    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
-    path = crash.worker_path
-    assert path is not None
-    if value == "unknown":
-        assert path.value == "unknown" and path.conditional, path
-        assert all(c in path.conditional for c in classes.split("|")), path.conditional
-    else:
-        assert (path.value, path.worker_class) == (value, classes), path
+    path = crash_path(run(tmp_path, lines, name="thread.md"))
+    assert_verdict(path, value, classes)
     shown = [e for e in path.evidence if e.lineno == lineno]
     assert shown, f"no evidence from line {lineno}: {[(e.lineno, e.text) for e in path.evidence]}"
     assert any(word.lower() in e.text.lower() for e in shown), [e.text for e in shown]

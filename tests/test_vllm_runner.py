@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import assert_verdict, crash_path, roots, run
 from test_never_wrong_threads import ASCEND_REPO, VLLM_REPO, thread
 
 from spectrace.assemblers.vllm_runner import runner_table, stated_runner
@@ -113,14 +113,8 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_runner_the_text_states_picks_the_class(tmp_path: Path, name: str) -> None:
     lines, (value, classes) = CASES[name]
-    (crash,) = roots(run(tmp_path, lines, name="thread.md"))
-    path = crash.worker_path
-    assert path is not None
-    if value == "unknown":
-        assert path.value == "unknown" and path.conditional, path
-        assert all(c in path.conditional for c in classes.split("|")), path.conditional
-    else:
-        assert (path.value, path.worker_class) == (value, classes), path
+    path = crash_path(run(tmp_path, lines, name="thread.md"))
+    assert_verdict(path, value, classes)
 
 
 def test_mrv2_stated_never_shows_the_v1_class(tmp_path: Path) -> None:
