@@ -182,11 +182,15 @@ _OFF_WORD = re.compile(r"(?i)\b(?:none|off|disabled|plain)\b")
 # decoding", "spec decoding: none"), and the off-words of Chinese, Japanese and Korean reports
 # ("关闭MTP", "MTPを無効にすると", "MTP를 끄면": a line holding one names no method of its run)
 _METHOD_WORD = r"(?:eagle[-_ ]?3?|mtp|nextn|ngram|n-gram|dflash|dspark|medusa|standalone)"
-_SPEC_OFF = re.compile(
-    rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
-    r"|\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
+# speculation itself said to be absent, whatever the method ("no speculative decoding")
+_NO_SPEC = (
+    r"\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
     r"[ _-]?(?:decod|config)|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
     r"|false)\b"
+)
+_SPEC_OFF = re.compile(
+    rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
+    rf"|{_NO_SPEC}"
     r"|关闭|关掉|禁用|不开启|未开启|不使用|不用|没有开启|去掉|去除|取消|无效|無効|オフ|切る|切った|使わ"
     r"|끄|끈|꺼|비활성|사용하지|안 쓰"
 )
@@ -195,6 +199,15 @@ _SPEC_OFF = re.compile(
 def spec_off(text: str) -> bool:
     """The line says its run (or the method it names) does not speculate (``_SPEC_OFF``)."""
     return _SPEC_OFF.search(text) is not None
+
+
+_NO_SPEC_RE = re.compile("(?i)" + _NO_SPEC)
+
+
+def no_spec(text: str) -> bool:
+    """The line says its run does not speculate at all, naming no method (``_NO_SPEC``): the
+    narrower reading for a text whose other lines may name the method of another run."""
+    return _NO_SPEC_RE.search(text) is not None
 
 
 # a sentence that puts its named algorithm beside a plain or earlier run (titles' "#N", "works

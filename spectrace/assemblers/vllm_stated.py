@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.sections import heading_aside
-from spectrace.assemblers.spec_prose import PROSE_REASON, set_apart
+from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
 from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
 from spectrace.dialects.base import LogLine
 
@@ -58,7 +58,7 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             return
     if config.version is None and "vllm_prose_release" not in config.flags:
         return  # a bullet alone: only in a text a vLLM release places on vLLM
-    if any(_OFF.search(line.text) for line in lines):
+    if any(no_spec(line.text) for line in lines):
         return  # the text also states a run without speculation: the bullet may be another's
     aside = False  # under a heading or caption that sets its list apart ("Previous setup")
     for line in lines:
@@ -70,20 +70,12 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             return
 
 
-# a line saying the run does not speculate
-_OFF = re.compile(
-    r"(?i)\b(?:no|without|w/o|disabled?|not using|no longer using)\s+(?:any\s+)?spec(?:ulative)?"
-    r"[ _-]?(?:decod|config)|\bspec(?:ulative)?[ _-]?decod\w*\s*[:=]\s*[`'\"]?(?:none|off|no|disabled"
-    r"|false)\b"
-)
-
-
 def _v0_proposer_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """V0's ``Configuring SpecDecodeWorker with proposer=<class '...MultiStepWorker'>`` (every
     V0 release logs the proposer worker ``create_worker`` built): that class ran, unless the
     line puts the log in an old or another deployment, or the text says the run does not
     speculate."""
-    if config.engine not in (None, "vllm") or any(_OFF.search(ln.text) for ln in lines):
+    if config.engine not in (None, "vllm") or any(no_spec(ln.text) for ln in lines):
         return
     for line in lines:
         m = _V0_PROPOSER.search(line.text)
