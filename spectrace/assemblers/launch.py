@@ -221,11 +221,11 @@ def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionT
     """A block of bare flags, or a k8s ``args:`` list under an image's own entry point: the
     server whose options take the most of its flags, when one clearly does (``least`` or
     more, and more than any other), else nothing."""
+    if (own := sglang_prefixed(args)) is not None:  # an RL framework's `--sglang-<arg>` flags,
+        read = _read("sglang", lines, own, None, tables, releases.get("sglang"))  # on its own
+        return read if read.flags else None  # command line (`python train.py ...`) or bare
     if not args or not args[0][0].startswith("--"):
         return None
-    if (own := sglang_prefixed(args)) is not None:  # an RL framework's `--sglang-<arg>` flags
-        read = _read("sglang", lines, own, None, tables, releases.get("sglang"))
-        return read if read.flags else None
     reads = [_read(engine, lines, args, None, tables, releases.get(engine))
              for engine in ("sglang", "vllm", "trtllm")]  # fmt: skip
     score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)

@@ -33,6 +33,7 @@ _START = re.compile(
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
     r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
+    r"|(?<![\w-])--sglang-[a-z]"  # an RL trainer's command passing SGLang's args (slime, Miles)
     r"|\[\s*[\"']--[a-z]|^\s*[\"']--[a-z][\w.-]*[\"']\s*,"  # a Python list of args (CI tests)
 )
 # where a command's own words start, in a line that may open with prose

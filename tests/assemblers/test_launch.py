@@ -507,6 +507,25 @@ def test_rl_framework_prefixed_sglang_args_in_a_bash_array(tmp_path: Path) -> No
     assert _sglang_eagle(tmp_path / "train.sh", text) == 2
 
 
+def test_rl_framework_prefixed_sglang_args_on_the_trainers_own_command(tmp_path: Path) -> None:
+    """The same ``--sglang-<arg>`` pass-through on the trainer's own command line (``python
+    train.py ...``, no SGLang entry point): still SGLang's server args, the trainer's own dropped."""
+    text = (
+        "python train.py --actor-num-nodes 1 --rollout-batch-size 8 --sglang-speculative-algorithm"
+        " EAGLE --sglang-speculative-num-steps 3 --sglang-speculative-eagle-topk 2\n"
+    )
+    assert _sglang_eagle(tmp_path / "train.log", text) == 2
+
+
+def test_a_sentence_naming_a_trainer_flag_sets_no_sglang_args(tmp_path: Path) -> None:
+    """A line with ``--sglang-`` options no SGLang release knows (``--sglang-router-ip``) sets
+    nothing."""
+    log = tmp_path / "train.log"
+    log.write_text("python train.py --sglang-router-ip 10.0.0.1 --sglang-router-port 3000\n")
+    config = analyse([str(log)]).config
+    assert "speculative_algorithm" not in config.flags and config.engine is None
+
+
 def _sglang_eagle(log: Path, text: str) -> object:
     """The EAGLE topk an SGLang run read from ``text`` sets (its engine and algorithm checked)."""
     log.write_text(text, encoding="utf-8")
