@@ -15,12 +15,12 @@ it is ``DraftModelProposer``. The rows below were read from every vLLM wheel 0.6
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.vllm_config import method_from_model
-from spectrace.assemblers.vllm_proposers import proposer_verdict, runs_on
+from spectrace.assemblers.vllm_proposers import family_first, proposer_verdict, runs_on
 
 # (first release, last release or "" = still, substring of the lower-cased name, method)
 NAME_RULES: tuple[tuple[str, str, str, str], ...] = (
@@ -149,6 +149,19 @@ def method_for(model: str, release: Version) -> str:
     return hinted if hinted in ("medusa", "mlp_speculator") else "draft_model"
 
 
+def marked(model: str) -> tuple[str, str] | None:
+    """(method, first release) a draft's name marks for a method whose family came with its name
+    rule: no release before the rule holds a file of that family, so a checkpoint of it
+    (``...speculator.dspark``, ``...-DFlash-b16``) ran as that method or not at all (an older
+    release cannot load it). EAGLE heads ran on V0 long before the ``eagle-`` rule: not marked."""
+    name = model.lower()
+    for first, _last, word, method in NAME_RULES:
+        came = family_first(method)
+        if word in name and came is not None and came >= Version(first):
+            return method, first
+    return None
+
+
 def _outcome(release: Version) -> str:
     return next((o for first, last, o in PLAIN_OUTCOMES if _within(release, first, last)), "v1")
 
@@ -156,6 +169,11 @@ def _outcome(release: Version) -> str:
 def _at(model: str, release: Version, version: str) -> Inferred:
     method = method_for(model, release)
     said = f"vLLM config: draft model '{model}' with no method: vLLM {version} infers '{method}'"
+    later = marked(model)
+    if method == "draft_model" and later is not None:  # a checkpoint of a method still to come
+        why = f"vLLM {version} predates '{later[0]}' (first in {later[1]}), which that name marks"
+        return Inferred(None, f"vLLM config: draft model '{model}' with no method: {why}: "
+                        "it cannot load that checkpoint, so no proposer ran", None, None)  # fmt: skip
     if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
         reason, points_to, worker = proposer_verdict(method, version, v1=False)
         return Inferred(method, said + reason.partition(f"'{method}'")[2], points_to, worker)
@@ -182,6 +200,11 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return (
             _maybe_mtp(model, found, release, version) if found.method == "draft_model" else found
         )
+    if (later := marked(model)) is not None:  # only its own method ever ran it
+        found = _at(model, Version(later[1]), later[1])
+        reason = found.reason.replace(f"vLLM {later[1]} infers", "vLLM infers", 1)
+        reason += f" (from {later[1]}, the first release with '{later[0]}'; the log prints none)"
+        return replace(found, reason=reason)
     if (mtp := mtp_draft(model)) is not None:
         return _mtp_unversioned(model, mtp[1])
     v0 = _at(model, Version(_LAST_V0), _LAST_V0)

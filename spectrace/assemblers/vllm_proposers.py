@@ -31,6 +31,7 @@ class _Tables:
     # a value's later rows: the class that replaced its proposer, (class, first, last) release
     # (the model runner v2's speculators, once the V1 runner is gone)
     later: MappingProxyType[str, tuple[tuple[str, str, str], ...]]
+    family_first: MappingProxyType[str, Version]  # family -> first release with a file of it
 
 
 @cache
@@ -60,8 +61,12 @@ def _tables() -> _Tables:
             methods[value] = row
     spans: dict[str, tuple[str, str]] = {}
     v0: dict[str, str] = {}
+    firsts: dict[str, Version] = {}
     for row in data.get("frame", []):
         worker, releases = str(row.get("worker", "")), row.get("releases", ["", ""])
+        if row.get("family") and (at := _version(str(releases[0]))) is not None:
+            family = str(row["family"])
+            firsts[family] = min(firsts.get(family, at), at)
         if worker and not row.get("function") and all(releases):
             spans.setdefault(worker, (str(releases[0]), str(releases[1])))
             if (
@@ -71,7 +76,8 @@ def _tables() -> _Tables:
             ):
                 v0.setdefault(str(row["family"]), worker)
     frozen = MappingProxyType({value: tuple(rows) for value, rows in later.items()})
-    return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0), frozen)
+    return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0), frozen,
+                   MappingProxyType(firsts))  # fmt: skip
 
 
 def method_classes() -> dict[str, str]:
@@ -89,6 +95,13 @@ def _version(text: str | None) -> Version | None:
 def _runs_on(cls: str, version: Version) -> bool:
     first, last = (_version(v) for v in _tables().spans.get(cls, ("", "")))
     return first is not None and last is not None and first <= version <= last
+
+
+def family_first(value: str) -> Version | None:
+    """The first release holding any file of the family the method ``value`` belongs to (its
+    draft model, proposer or worker): before it, no vLLM could load that family's checkpoint."""
+    family = _tables().methods.get(value.lower(), ("",))[0]
+    return _tables().family_first.get(family) if family else None
 
 
 def first_release(cls: str) -> Version | None:

@@ -43,6 +43,19 @@ class Speculator:
 
 
 @dataclass(frozen=True, slots=True)
+class Variant:
+    """A draft checkpoint that makes MRV2 build a speculator of its own inside ``method``
+    (a DFlash2 draft under ``dflash``); ``word``: how a draft name or a sentence spells it."""
+
+    method: str
+    word: str
+    architecture: str
+    cls: str
+    first: Version
+    last: Version
+
+
+@dataclass(frozen=True, slots=True)
 class RunnerTable:
     first: Version  # the env selects MRV2
     auto_some: Version  # the env unset: MRV2 for a few architectures
@@ -51,6 +64,7 @@ class RunnerTable:
     v1_last: Version  # the last release with the V1 runner
     speculators: tuple[Speculator, ...]
     ascend: tuple[Speculator, ...]  # vllm-ascend's, by the plugin's releases
+    variants: tuple[Variant, ...] = ()
 
 
 def _v(text: object) -> Version | None:
@@ -80,7 +94,17 @@ def runner_table() -> RunnerTable:
     keys = ("first", "auto_some", "auto_dense", "auto_all", "v1_last")
     first, some, dense, every, last = (_v(runner.get(k)) or Version("0") for k in keys)
     return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
-                       _rows(data.get("ascend")))  # fmt: skip
+                       _rows(data.get("ascend")), _variants(data.get("variant")))  # fmt: skip
+
+
+def _variants(raw: object) -> tuple[Variant, ...]:
+    rows = []
+    for r in raw if isinstance(raw, list) else []:
+        first, last = (_v(x) for x in (r.get("releases") or ["", ""]))
+        keys = ("method", "word", "architecture", "class")
+        if first is not None and last is not None and all(r.get(k) for k in keys):
+            rows.append(Variant(*(str(r[k]) for k in keys), first, last))
+    return tuple(rows)
 
 
 # what says the run was on MRV2: the env set, vLLM's own line, the runner named in words or a
@@ -156,13 +180,46 @@ _OWN = re.compile(
 
 
 def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
-    """Flag ``vllm_model_runner`` from the text, then each method-derived V1 class of the
-    config's evidence read on that runner (``on_runner``)."""
+    """Flags ``vllm_model_runner`` and ``vllm_draft_variant`` from the text, then each
+    method-derived V1 class of the config's evidence read on that runner (``on_runner``)."""
     stated = stated_runner(lines)
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
+    named = named_variant(lines)
+    if named is not None and VARIANT_FLAG not in config.flags:
+        word, line = named
+        config.flags[VARIANT_FLAG] = FlagValue(word, line.source, line.lineno, "prose")
     config.path_evidence = [on_runner(e, config) for e in config.path_evidence]
+
+
+VARIANT_FLAG = "vllm_draft_variant"  # a variant's word the run's text names ("dflash2")
+
+
+def _variant_word(word: str) -> re.Pattern[str]:
+    """``dflash2`` as a draft name or a sentence spells it: ``-DFlash2``, ``DFlash-2``,
+    ``dflash_2``, never inside a longer word or number (``DFlash20``)."""
+    stem, digits = re.fullmatch(r"(\D+?)(\d*)", word).groups()  # type: ignore[union-attr]
+    return re.compile(rf"(?i)(?<![A-Za-z0-9]){re.escape(stem)}[-_ ]?{digits}(?![0-9])")
+
+
+def named_variant(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
+    """(the variant's word, the line) where the run's own lines name a draft variant: in a
+    model name or path (the draft itself), or in words not set apart ("DFlash2 fails in
+    rejection sampling"; not "we could try DFlash2", "works without DFlash2")."""
+    for line in lines:
+        if line.quoted:
+            continue
+        for row in runner_table().variants:
+            found = _variant_word(row.word).search(line.text)
+            if found is None:
+                continue
+            token = line.text[: found.start()].rsplit(None, 1)[-1:] or [""]
+            in_name = "/" in token[0] or bool(re.search(r"[-_.]$", token[0]))
+            words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", line.text)
+            if in_name or not _APART.search(words):
+                return row.word, line
+    return None
 
 
 # a family named in words -> the method value the runner's table is keyed by
@@ -177,10 +234,14 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     MRV2 speculator where the text says MRV2 ran; becomes both, as a condition, where the
     release may have defaulted to MRV2 and nothing says which ran."""
     cls = e.worker_class or ""
-    if e.points_to != "other" or not cls.endswith("Proposer"):
+    if e.points_to != "other" or not cls.endswith(("Proposer", "Speculator")):
         return e
     method = _method(e, config)
     if method is None:
+        return e
+    if (variant := _variant(e, method, config)) is not None:
+        return variant
+    if not cls.endswith("Proposer"):
         return e
     runner = config.flags.get(RUNNER_FLAG)
     if runner is not None and runner.value == "v1":
@@ -190,6 +251,30 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     if runner is not None:
         return _on_v2(e, method, runner, config, ascend=False)
     return _open(e, method, config)
+
+
+def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
+    """The variant's own speculator where the text names a draft variant of ``method`` (a
+    DFlash2 draft under ``dflash``): MRV2 alone builds it, so the V1 class a method gave is
+    not what ran; a release outside its span (or the V1 runner stated) built none of it."""
+    named = config.flags.get(VARIANT_FLAG)
+    row = next((r for r in runner_table().variants
+                if named is not None and r.word == named.value and r.method == method), None)  # fmt: skip
+    if named is None or row is None or (e.worker_class or "").startswith("Ascend"):
+        return None
+    head = e.reason.split(" -> ", 1)[0]
+    why = (f"line {named.lineno} names the {row.architecture} draft ('{row.word}'), for which "
+           f"the model runner v2 builds {row.cls} (vLLM {row.first}-{row.last})")  # fmt: skip
+    release = _release(config, ascend=False)
+    runner = config.flags.get(RUNNER_FLAG)
+    if (release is not None and not row.first <= release[1] <= row.last) or (
+        runner is not None and runner.value == "v1"
+    ):
+        where = f"vLLM {release[0]}" if release is not None else "the V1 model runner"
+        return replace(e, points_to=None, worker_class=None, condition=None,
+                       reason=f"{head}: {why}; {where} has no {row.cls}: the text does not "
+                       f"show which class ran")  # fmt: skip
+    return replace(e, worker_class=row.cls, reason=f"{head} -> {row.cls} (other): {why}")
 
 
 def _method(e: Evidence, config: RunConfig) -> str | None:
