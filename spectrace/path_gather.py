@@ -38,6 +38,7 @@ from spectrace.path_named import named_family_evidence, other_program
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
 from spectrace.path_words import base_inputs, named_families
+from spectrace.sglang_stated import restate
 from spectrace.stacks.pasted import PastedDump
 
 
@@ -174,6 +175,7 @@ def path_evidence(
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
+    evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence

@@ -23,7 +23,7 @@ from spectrace.assemblers.pyconfig import (
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
 from spectrace.assemblers.sglang_kwargs import dump_fragment, kwarg_flags
-from spectrace.assemblers.sglang_prose_flags import flag_algorithms, sglang_flag
+from spectrace.assemblers.sglang_prose_flags import flag_algorithms, multi_layer_flag, sglang_flag
 from spectrace.assemblers.spec_prose import (
     aside_only,
     run_names,
@@ -157,4 +157,6 @@ class ConfigCollector(ConfigFinish):
         if sglang_flag(text) and not line.quoted:  # SGLang's own option: the text is about it
             self._about = True
             self._flagged += [(name, line) for name in flag_algorithms(text)]
+            if multi_layer_flag(text):  # the multi-layer EAGLE workers, beside the algorithm
+                self._set("enable_multi_layer_eagle", True, line, "prose")
         self._v2_said = self._v2_said or (stated_v2(text) and not line.quoted)

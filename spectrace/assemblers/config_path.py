@@ -8,6 +8,7 @@ one pure step over what it gathered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
@@ -73,6 +74,7 @@ def config_evidence(
     elif named is not None:
         knobs = {k: f.value for k, f in flags.items() if k in _KNOB_KEEP and f.origin == "launch_command"}
         verdict = named_verdict(named, switch, bounds, knobs if bounds.knobs else None)
+        verdict = _multi_layer(verdict, named, flags.get("enable_multi_layer_eagle"))
         where = (switch.source, switch.lineno) if switch else (named.source, named.lineno)
     else:
         return []
@@ -82,6 +84,27 @@ def config_evidence(
         verdict = _model_forced(verdict, flags, bounds.forced_v2)
     return [Evidence(*where, verdict.excerpt, verdict.reason, verdict.points_to,
                      verdict.worker_class, verdict.condition)]  # fmt: skip
+
+
+_MULTI_CLASSES = {"EAGLEWorker": "MultiLayerEagleWorker", "EAGLEWorkerV2": "MultiLayerEagleWorkerV2"}
+_EAGLE_CLASS = re.compile(r"\b(EAGLEWorker(?:V2)?)\b")
+
+
+def _multi_layer(
+    verdict: DumpVerdict | None, named: FlagValue, multi: FlagValue | None
+) -> DumpVerdict | None:
+    """An EAGLE-type algorithm written beside ``--enable-multi-layer-eagle`` (a sentence or a
+    doc's benchmark config, no command): ``create_worker`` builds the multi-layer EAGLE class
+    of the same path (0.5.8+: ``MultiLayerEagleWorker[V2]``), never EAGLEWorker[V2]."""
+    if verdict is None or multi is None or multi.value is not True or multi.origin == "launch_command":
+        return verdict
+    if str(named.value).upper() not in ("EAGLE", "EAGLE3", "NEXTN"):
+        return verdict
+    swap = lambda text: _EAGLE_CLASS.sub(lambda m: _MULTI_CLASSES[m.group(1)], text)  # noqa: E731
+    worker = _MULTI_CLASSES.get(verdict.worker_class or "", verdict.worker_class)
+    return DumpVerdict(verdict.points_to, worker,
+                       f"{swap(verdict.reason)} (--enable-multi-layer-eagle, line {multi.lineno})",
+                       verdict.excerpt, swap(verdict.condition) if verdict.condition else None)  # fmt: skip
 
 
 def _speculation_named(flags: Mapping[str, FlagValue]) -> bool:

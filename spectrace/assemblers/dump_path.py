@@ -53,7 +53,9 @@ def _excerpt(values: Mapping[str, object]) -> str:
 
 
 def _base_class(algo: str, values: Mapping[str, object]) -> str:
-    if values.get("enable_multi_layer_eagle") is True:
+    """The v1 class (V2 adds ``V2``); ``create_worker`` reads the multi-layer flag only for
+    ``is_eagle()`` algorithms (EAGLE, EAGLE3, NEXTN), never STANDALONE (0.5.8-0.5.23)."""
+    if values.get("enable_multi_layer_eagle") is True and algo != "STANDALONE":
         return "MultiLayerEagleWorker"
     return "StandaloneWorker" if algo == "STANDALONE" else "EAGLEWorker"
 

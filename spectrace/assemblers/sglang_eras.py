@@ -26,6 +26,7 @@ _KEYS = {
     "others_forced_off", "topk_forces_v1", "why",
 }  # fmt: skip
 _FIXED_KEYS = {"algorithm", "first", "last", "worker", "path", "why"}
+_SHARED_KEYS = {"file", "algorithm", "first", "last", "worker", "path", "why"}
 _ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
 Version = tuple[int, ...]  # (0, 5, 3), or (0, 5, 3, 2) for 0.5.3.post2: posts changed rules
 ALL_POSTS = 10_000  # a row's last release ``0.5.6`` ends after every 0.5.6.postN
@@ -72,6 +73,23 @@ class FixedRule:
     def covers(self, first: Version, last: Version | None) -> bool:
         """Whether the row shares a release with ``first..last`` (None: no upper bound)."""
         return (last is None or self.first <= last) and (self.last is None or first <= self.last)
+
+
+@dataclass(frozen=True, slots=True)
+class SharedRule:
+    """A file of the EAGLE machinery another algorithm's workers run too ([[shared]])."""
+
+    file: str  # the frame table's suffix ("eagle_worker.py", "speculative/eagle_info.py")
+    algorithm: str  # the family: STANDALONE, MULTI_LAYER_EAGLE, FROZEN_KV_MTP, NGRAM, UNO
+    first: Version
+    last: Version | None
+    worker: str  # the class a frame in the file then names, "" when it names none
+    path: str  # "v1" | "v2" | ""
+    why: str
+
+    def covers(self, newest: Version | None) -> bool:
+        """Whether a release no newer than ``newest`` (None: any) can hold the row."""
+        return newest is None or self.first <= newest
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +176,24 @@ def _fixed(raw: dict[str, object], n: int) -> FixedRule:
     )
 
 
+def _shared(raw: dict[str, object], n: int) -> SharedRule:
+    where = f"shared row {n}"
+    if set(raw) != _SHARED_KEYS:
+        bad = sorted(set(raw) ^ _SHARED_KEYS)[0]
+        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    if raw["path"] not in ("v1", "v2", "") or bool(raw["path"]) != bool(raw["worker"]):
+        raise RuleError(f"{TABLE}: {where}: path is v1 or v2 with a worker, or both empty")
+    return SharedRule(
+        file=str(raw["file"]),
+        algorithm=str(raw["algorithm"]).upper(),
+        first=_version(str(raw["first"]), where),
+        last=_last(str(raw["last"]), where) if raw["last"] else None,
+        worker=str(raw["worker"]),
+        path=str(raw["path"]),
+        why=str(raw["why"]),
+    )
+
+
 @cache
 def _table() -> dict[str, list[dict[str, object]]]:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -176,6 +212,11 @@ def era_rules() -> tuple[EraRule, ...]:
 @cache
 def fixed_rules() -> tuple[FixedRule, ...]:
     return tuple(_fixed(raw, n) for n, raw in enumerate(_table().get("fixed", []), 1))
+
+
+@cache
+def shared_rules() -> tuple[SharedRule, ...]:
+    return tuple(_shared(raw, n) for n, raw in enumerate(_table().get("shared", []), 1))
 
 
 def first_release(algorithm: str) -> Version | None:

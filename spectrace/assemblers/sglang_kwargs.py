@@ -75,9 +75,10 @@ def yaml_flags(text: str) -> dict[str, object]:
 # rollout engine's args ("actor_rollout_ref.rollout.engine_kwargs.sglang.speculative_algorithm=EAGLE3")
 _OVERRIDE = re.compile(
     r"(?<![\w\"'-])\+{0,2}(?:\w+\.)*("
-    + "|".join(_FIELDS[:4])
+    + "|".join(_FIELDS)
     + r")=([A-Za-z0-9_]{1,20})(?=[\s,;]|$)"
 )
+_FLAGS = ("disable_overlap_schedule", "enable_multi_layer_eagle")  # booleans: true/false
 
 
 def override_flags(text: str) -> dict[str, object]:
@@ -87,7 +88,9 @@ def override_flags(text: str) -> dict[str, object]:
         name, value = m.group(1), m.group(2)
         if name == "speculative_algorithm" and value.lower() not in _UNSET:
             out[name] = value.upper()
-        elif value.isdigit():
+        elif name in _FLAGS and value.lower() in ("true", "false"):
+            out[name] = value.lower() == "true"
+        elif value.isdigit() and name not in _FLAGS:
             out[name] = int(value)
     return out
 

@@ -43,3 +43,13 @@ def flag_algorithms(text: str) -> list[str]:
 def sglang_flag(text: str) -> bool:
     """The sentence writes one of SGLang's own speculative options (``_SGLANG_ONLY_FLAG``)."""
     return _SGLANG_ONLY_FLAG.search(text) is not None
+
+
+_MULTI_LAYER = re.compile(r"(?<![\w-])--enable-multi-layer-eagle\b(?!\s*=\s*(?:false|0)\b)", re.I)
+
+
+def multi_layer_flag(text: str) -> bool:
+    """The sentence writes ``--enable-multi-layer-eagle`` beside an algorithm flag its clause
+    does not set apart: the run's EAGLE-type algorithm ran on the multi-layer EAGLE workers."""
+    m = _MULTI_LAYER.search(text)
+    return m is not None and bool(flag_algorithms(text))

@@ -1,0 +1,162 @@
+"""SGLang worker classes that follow the run's stated algorithm, not a frame or a flag read alone.
+
+Shapes from real threads (our own lines): a docs PR's benchmark config with
+``--enable-multi-layer-eagle`` (round 25, 06), a STANDALONE run whose only frame is the shared
+``eagle_info.py`` (round 24, 02), an RL trainer passing ``--sglang-<arg>`` flags (round 25, 11).
+The classes come from ``spec_info.create_worker`` and the workers' bases in SGLang 0.5.4-0.5.23.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import assert_verdict, crash_path, run
+
+_THREAD = "sgl-project/sglang · {kind} #{n} · open · Python"
+_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/lib/python3/site-packages/torch/nn/modules/module.py", line 1751, in _call_impl',
+    "    return forward_call(*args, **kwargs)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def _frame(path: str, function: str) -> list[str]:
+    return [
+        "Traceback (most recent call last):",
+        f'  File "{path}", line 688, in {function}',
+        "    self.hidden_states = torch.cat([self.hidden_states, spec_info.hidden_states])",
+        "RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 4096"
+        " but got size 2048 for tensor number 1 in the list.",
+    ]
+
+
+def test_a_docs_config_with_the_multi_layer_flag_names_the_multi_layer_worker(tmp_path: Path) -> None:
+    """A PR writes the benchmark config it ran as bare SGLang flags in a code block (no launch
+    entry point): the multi-layer flag beside EAGLE selects MultiLayerEagleWorkerV2, not
+    EAGLEWorkerV2 (r25 06 was wrong)."""
+    lines = [
+        _THREAD.format(kind="pull request", n=23000),
+        "# [Docs] MiMo-V2-Flash speculative decoding benchmark",
+        "",
+        "someone · description · 2026-04-20",
+        "Benchmark config:",
+        "```",
+        "SGLANG_ENABLE_SPEC_V2=1 --speculative-algorithm EAGLE --speculative-num-steps 3"
+        " --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --enable-multi-layer-eagle",
+        "```",
+        *_CRASH,
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "v2", "MultiLayerEagleWorkerV2")
+
+
+def test_the_multi_layer_flag_in_a_sentence_keeps_the_condition_on_its_own_classes(
+    tmp_path: Path,
+) -> None:
+    """The same flags in a sentence with no switch and no release: the era condition names the
+    multi-layer classes on both sides, never EAGLEWorker."""
+    lines = [
+        _THREAD.format(kind="issue", n=23001),
+        "# [Bug] illegal memory access with MiMo-V2-Flash",
+        "",
+        "someone · description · 2026-04-20",
+        "We serve it with `--speculative-algorithm EAGLE --speculative-num-steps 3"
+        " --enable-multi-layer-eagle` and it crashes under load.",
+        *_CRASH,
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "unknown", "MultiLayerEagleWorkerV2|MultiLayerEagleWorker")
+    assert "EAGLEWorker" not in path.conditional.replace("MultiLayerEagleWorker", "")
+
+
+def test_standalone_with_the_multi_layer_flag_stays_standalone(tmp_path: Path) -> None:
+    """``create_worker`` reads the multi-layer flag only for EAGLE-type algorithms: a STANDALONE
+    launch keeps its own worker."""
+    lines = [
+        "[2026-03-02 10:00:00] sglang: 0.5.10",
+        "SGLANG_ENABLE_SPEC_V2=1 python -m sglang.launch_server --model-path Qwen/Qwen3-8B"
+        " --speculative-algorithm STANDALONE --speculative-draft-model-path Qwen/Qwen3-0.6B"
+        " --enable-multi-layer-eagle",
+        *_CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "StandaloneWorkerV2")
+
+
+def test_a_shared_eagle_info_frame_takes_the_standalone_run_named_in_prose(tmp_path: Path) -> None:
+    """The only frame is ``eagle_info.py`` (run by the EAGLE, STANDALONE and multi-layer workers)
+    and the report says it runs STANDALONE: the condition names the STANDALONE workers (r24 02
+    named the EAGLE ones)."""
+    lines = [
+        _THREAD.format(kind="issue", n=24000),
+        "# [Bug] RuntimeError in merge_batch under load",
+        "",
+        "someone · description · 2026-05-03",
+        "I am running STANDALONE speculative decoding with a small draft model.",
+        *_frame("/workspace/3rdparty/sglang/python/sglang/srt/speculative/eagle_info.py", "merge_batch"),
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "unknown", "StandaloneWorkerV2|StandaloneWorker")
+    assert "EAGLEWorker" not in path.conditional
+
+
+def test_an_eagle_worker_frame_of_a_standalone_launch_is_standalone_worker(tmp_path: Path) -> None:
+    """StandaloneWorker subclasses EAGLEWorker: a STANDALONE launch crashing in
+    ``eagle_worker.py`` ran StandaloneWorker (v1, the file's path)."""
+    lines = [
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm"
+        " STANDALONE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-num-steps 3",
+        *_frame("/sgl-workspace/sglang/python/sglang/srt/speculative/eagle_worker.py", "verify"),
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "StandaloneWorker")
+
+
+def test_an_eagle_worker_frame_of_an_eagle3_launch_stays_eagle_worker(tmp_path: Path) -> None:
+    """The same frame under an EAGLE3 launch: EAGLEWorker, as before."""
+    lines = [
+        "python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3"
+        " --speculative-draft-model-path d --speculative-num-steps 3",
+        *_frame("/sgl-workspace/sglang/python/sglang/srt/speculative/eagle_worker.py", "verify"),
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def test_an_ngram_run_through_the_shared_eagle_utils_names_no_eagle_worker(tmp_path: Path) -> None:
+    """NGRAMWorker imports ``eagle_utils.py`` from 0.5.16: an NGRAM launch whose crash is in that
+    file is NGRAMWorker's, never an EAGLE worker."""
+    lines = [
+        "[2026-09-02 10:00:00] sglang: 0.5.20",
+        "python -m sglang.launch_server --model-path m --speculative-algorithm NGRAM",
+        *_frame("/sgl-workspace/sglang/python/sglang/srt/speculative/eagle_utils.py",
+                "build_tree_kernel_efficient"),  # fmt: skip
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class != "EAGLEWorker" and path.worker_class != "EAGLEWorkerV2", path
+    assert "EAGLEWorker" not in (path.conditional or "")
+
+
+def test_an_rl_trainers_prefixed_flags_decide_by_the_day(tmp_path: Path) -> None:
+    """slime's own command passes ``--sglang-speculative-*``; dated Aug 2025 (before 0.5.4, when
+    only the v1 worker existed) that is EAGLEWorker."""
+    lines = [
+        "THUDM/slime · issue #412 · open · Python",
+        "# rollout crashes with speculative decoding",
+        "",
+        "someone · description · 2025-08-12",
+        "python train.py --actor-num-nodes 1 --rollout-num-gpus 4 --sglang-speculative-algorithm"
+        " EAGLE --sglang-speculative-num-steps 3 --sglang-speculative-eagle-topk 1",
+        *_CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def test_a_hydra_override_of_the_multi_layer_flag_counts(tmp_path: Path) -> None:
+    """An RL trainer's Hydra overrides of SGLang's fields (``sglang.enable_multi_layer_eagle=true``)
+    set the multi-layer flag as a command would."""
+    lines = [
+        "[2026-06-20 10:00:00] sglang: 0.5.13",
+        "python3 -m areal.launcher.local train.py sglang.speculative_algorithm=EAGLE"
+        " sglang.speculative_num_steps=3 sglang.enable_multi_layer_eagle=true",
+        *_CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "MultiLayerEagleWorkerV2")
