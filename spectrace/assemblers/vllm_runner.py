@@ -234,14 +234,14 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     MRV2 speculator where the text says MRV2 ran; becomes both, as a condition, where the
     release may have defaulted to MRV2 and nothing says which ran."""
     cls = e.worker_class or ""
-    if e.points_to != "other" or not cls.endswith(("Proposer", "Speculator")):
+    if e.points_to != "other" or not _DRAFTER.search(cls):
         return e
     method = _method(e, config)
     if method is None:
         return e
     if (variant := _variant(e, method, config)) is not None:
         return variant
-    if not cls.endswith("Proposer"):
+    if not _V1_CLASS.search(cls):
         return e
     runner = config.flags.get(RUNNER_FLAG)
     if runner is not None and runner.value == "v1":
@@ -251,6 +251,11 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     if runner is not None:
         return _on_v2(e, method, runner, config, ascend=False)
     return _open(e, method, config)
+
+
+# the V1 runner's proposers (``NgramProposerGPU`` too), and every class that drafts
+_V1_CLASS = re.compile(r"Proposer(?:GPU)?$")
+_DRAFTER = re.compile(r"(?:Proposer(?:GPU)?|Speculator)$")
 
 
 def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:

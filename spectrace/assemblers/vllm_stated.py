@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.sections import heading_aside
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
+from spectrace.assemblers.thread_repo import tracker_engine
+from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
 from spectrace.dialects.base import LogLine
 
@@ -56,6 +58,8 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
                  "vLLM's own log line (the EAGLE-type proposer's load_model, vLLM 0.11.1-0.33, "
                  "logs it only for an MTP draft)")  # fmt: skip
             return
+    if _titled_value(config, lines):
+        return
     if config.version is None and "vllm_prose_release" not in config.flags:
         return  # a bullet alone: only in a text a vLLM release places on vLLM
     if any(no_spec(line.text) for line in lines):
@@ -68,6 +72,39 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             _set(config, line, "prose", f"{PROSE_REASON} (the report's environment line)",
                  method)  # fmt: skip
             return
+
+
+# a config value written as one snake_case token (``ngram_gpu``, ``extract_hidden_states``)
+_VALUE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
+
+
+def _titled_value(config: RunConfig, lines: Sequence[LogLine]) -> bool:
+    """A vLLM tracker's title that writes a method as vLLM's config spells it (``[Bug]:
+    `ngram_gpu` speculative decoding ... returns HTTP 500``): the reported run's method, as the
+    report's word (prose), where the title's own guard sets nothing apart (a feature request,
+    a question, 'without', a PR adding it) and no line of the text says it ran no speculation.
+    Only a value of more than one word: a family word (``MTP``, ``ngram``) is the title
+    reader's, and ``ngram_gpu`` is not ``ngram``'s class."""
+    titles = TitleReader()
+    for line in lines:
+        title = titles.feed(line)
+        if title is None:
+            continue
+        adds = title.pull and _ADDS.search(title.text) is not None
+        if tracker_engine(title.repo) != "vllm" or title.apart is not None or adds:
+            return False
+        own = re.sub(r"`([^`]*)`", r" \1 ", title.text)  # a value in backticks is still the value
+        values = dict.fromkeys(v for v in _VALUE.findall(own) if v in method_classes())
+        if len(values) != 1 or any(no_spec(ln.text) for ln in lines):
+            return False
+        _set(config, line, "prose", f"{PROSE_REASON} (the vLLM thread's title)", next(iter(values)))
+        return True
+    return False
+
+
+# a pull request's title describing code it adds, not a run ("Add ngram_gpu support")
+_ADDS = re.compile(r"(?i)\b(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement\w*|introduc\w*"
+                   r"|enabl(?:e|es|ing)|refactor\w*)\b")
 
 
 def _v0_proposer_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
