@@ -131,11 +131,17 @@ def method_rows(history: dict[str, FileHistory]) -> list[MethodRow]:
     classes |= {_cpp_class(rel) for rel in history if rel.startswith("cpp/")}
     classes.add("ExternalDraftTokensLayer" if "ExternalDraftTokensLayer" in classes else "")
     two_model = set(data["two_model_modes"])
+    engine_only = data.get("engine_only_types", {})
     rows = []
     for value in data["decoding_types"]:
         fam = family(value)
-        rows.append(MethodRow(FRAMEWORK, value, fam, "", "", ("", ""),
-                              f"TensorRT-LLM speculative_config decoding_type: {value}", "generated"))
+        # a config only the TensorRT engine backend accepts runs that engine mode's layer
+        mode = engine_only.get(value)
+        worker = _worker_for(mode, classes, set()) if mode else ""
+        what = f"TensorRT-LLM speculative_config decoding_type: {value}"
+        what += f" (TensorRT engine backend only: {mode})" if mode else ""
+        rows.append(MethodRow(FRAMEWORK, value, fam, worker, "other" if worker else "", ("", ""),
+                              what, "generated"))
     for kind, key in (("PyTorch backend SpeculativeDecodingMode", "torch_modes"),
                       ("engine speculative_decoding_mode", "engine_modes")):
         for mode in data[key]:
