@@ -40,7 +40,7 @@ from spectrace.path_frames import (
 _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash|dspark|medusa"
+    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash2?|dspark|medusa"
     r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config);
@@ -58,7 +58,8 @@ _WORD = re.compile(
 # runs a draft model's forward steps
 _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
-             "ngram": "NGRAM", "dflash": "DFLASH", "dspark": "DSPARK", "medusa": "MEDUSA",
+             "ngram": "NGRAM", "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK",
+             "medusa": "MEDUSA",
              "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
              "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
              "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC",

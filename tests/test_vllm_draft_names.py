@@ -33,6 +33,13 @@ def _serve(config: str, release: str | None = None) -> list[str]:
     return lines
 
 
+_PYSPY_MRV2 = ['Thread 4242 (active): "MainThread"',
+               "    capture (vllm/v1/worker/gpu/cudagraph_utils.py:210)",
+               "    capture_graphs (vllm/v1/worker/gpu/model_runner.py:480)",
+               "    run_busy_loop (vllm/v1/engine/core.py:900)"]  # fmt: skip
+# a hang finding is no crash: the real-log measure appends this probe to read the run's path
+_PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
+          "RuntimeError: spectrace probe"]  # fmt: skip
 _DSPARK = '{"model": "acme/Orbit-355B-speculator.dspark", "num_speculative_tokens": 5}'
 _DFLASH2 = '{"method": "dflash", "model": "acme/Orbit-355B-DFlash2", "num_speculative_tokens": 7}'
 
@@ -60,6 +67,20 @@ CASES = {
         "```", *_serve('{"method": "dflash", "model": "acme/Orbit-355B-DF", "num_speculative_tokens": 7}'),
         *_CRASH, "```",
     ), ("other", "DFlash2Speculator")),
+    "DFlash2 in a vLLM report's words with the release -> DFlash2Speculator": (thread(
+        VLLM_REPO, "[Bug]: EngineDeadError with DFlash2 speculative decoding", "2026-09-10",
+        "vLLM Version: 0.30.0",
+        "The server dies after a few hundred requests when running DFlash2 speculative decoding.",
+        "```", *_CRASH, "```",
+    ), ("other", "DFlash2Speculator")),
+    "a py-spy dump through vLLM's runner v2 and DFlash2 in a fork's title -> DFlash2Speculator": (thread(
+        "acme/sparkring", "Server hangs at startup with DFlash2 depth 7", "2026-09-12",
+        "py-spy dump of the engine core:", "```", *_PYSPY_MRV2, "```", *_PROBE,
+    ), ("other", "DFlash2Speculator")),
+    "a py-spy dump through vLLM's runner v2 and MTP in the title, 0.30.0 -> MTPSpeculator": (thread(
+        "acme/sparkring", "Server hangs at startup with MTP on vLLM 0.30.0", "2026-10-12",
+        "py-spy dump of the engine core:", "```", *_PYSPY_MRV2, "```", *_PROBE,
+    ), ("other", "MTPSpeculator")),
 }  # fmt: skip
 
 
@@ -89,6 +110,12 @@ NEVER = {
         "```", *_serve('{"method": "dflash", "model": "acme/Orbit-355B-DF", "num_speculative_tokens": 7}'),
         *_CRASH, "```",
     ), ("DFlash2Speculator",)),
+    "a py-spy dump through SGLang's own files with DFlash2 words is no vLLM class": (thread(
+        "acme/sparkring", "Server hangs at startup with DFlash2 depth 7", "2026-09-12",
+        "py-spy dump of the scheduler:", "```", 'Thread 4242 (active): "MainThread"',
+        "    forward_batch_generation (sglang/srt/speculative/dflash_worker_v2.py:210)",
+        "    event_loop_normal (sglang/srt/managers/scheduler.py:900)", "```", *_PROBE,
+    ), ("DFlash2Speculator", "DFlashSpeculator", "DFlashProposer")),
 }  # fmt: skip
 
 

@@ -154,6 +154,8 @@ def _runner(text: str) -> str | None:
     return "v2"
 
 
+# a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's
+_VLLM_OWN = re.compile(r"\bvllm[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|\bUsing V2 Model Runner\b")
 # what only a run on MRV2 prints, and a PR about MRV2's code (its tests run there)
 _ENGINE_V2 = re.compile(
     r"\bUsing V2 Model Runner\b|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|vllm_ascend[/\\]worker"
@@ -186,6 +188,8 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
+        if config.engine is None and runner == "v2" and _VLLM_OWN.search(line.text):
+            config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2
     named = named_variant(lines)
     if named is not None and VARIANT_FLAG not in config.flags:
         word, line = named
