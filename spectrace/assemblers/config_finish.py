@@ -243,7 +243,7 @@ class ConfigFinish(ConfigFacts):
     def _dump_evidence(self) -> list[Evidence]:
         """What the config says about the worker path (``config_path``: dump, launch, text)."""
         knobs = self._eagle_knobs()
-        enabled = self._enabled_here() or self._eagle_shown(knobs) or self._title_said
+        enabled = self._enabled_here() or self._eagle_shown(knobs) or self._title_said or self._cut_named()
         enabled = enabled and self._plain is None  # a whole plain command outranks a sentence
         v2 = self._v2_said and self._about and self._plain is None
         bounds = Bounds(self._config.era, self._sglang_release, self._newest(),
@@ -267,6 +267,17 @@ class ConfigFinish(ConfigFacts):
         titled = any((t.source, t.lineno) == where for t in self._titles.titles)
         reason = evidence.reason.replace(PROSE_REASON, TITLE_REASON, 1) if titled else evidence.reason
         return replace(evidence, text=trim(line.raw), reason=reason)
+
+    def _cut_named(self) -> bool:
+        """An sglang command cut before any algorithm flag (a PR's launch example, a script
+        pasted in part) and one algorithm the text names on a line of its own that sets nothing
+        apart (a feature bullet, the script's draft path): that algorithm is the one the cut
+        flags set."""
+        named = self._config.flags.get("named_algorithm")
+        if self._cut is None or named is None or self._from_test or self._config.engine != "sglang":
+            return False
+        line = self._line_at(named.source, named.lineno)
+        return line is not None and not line.quoted and not set_apart(line.text)
 
     def _eagle_knobs(self) -> bool:
         """A command sets settings only EAGLE-type workers read and no algorithm flag."""

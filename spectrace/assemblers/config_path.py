@@ -61,10 +61,10 @@ def config_evidence(
     env = switch.value if switch is not None else None
     era, release, newest = bounds.era, bounds.release, bounds.newest
     algo, named = flags.get("speculative_algorithm"), flags.get("named_algorithm")
-    if dump_line is not None:
+    if dump_line is not None and "speculative_algorithm" in server_args:
         verdict = verdict_from_dump(server_args, era, env, release, newest)
         where = (dump_line.source, dump_line.lineno)
-    elif algo is not None:  # no dump: a launch command and the release may still decide
+    elif algo is not None:  # a dump cut before its speculative fields vetoes nothing below  # no dump: a launch command and the release may still decide
         launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
         if switch is None and bounds.both_settings:  # "tried with =0 and =1": either ran
             verdict = _either_setting(lambda on: verdict_from_launch(launch, era, on, release, newest))

@@ -160,3 +160,52 @@ def test_a_hydra_override_of_the_multi_layer_flag_counts(tmp_path: Path) -> None
         *_CRASH,
     ]
     assert_verdict(crash_path(run(tmp_path, lines)), "v2", "MultiLayerEagleWorkerV2")
+
+
+def test_a_dump_cut_before_its_speculative_fields_vetoes_no_titled_algorithm(tmp_path: Path) -> None:
+    """A ``server_args=`` dump cut before ``speculative_algorithm`` says nothing of speculation:
+    the title's NGRAM on its release still names NGRAMWorker (r26 38 shape)."""
+    lines = [
+        _THREAD.format(kind="issue", n=12000),
+        "# [Bug] Server fails to launch with multi-LoRA + NGRAM speculative decoding on 0.5.4.post3",
+        "",
+        "someone · description · 2025-11-06",
+        "[2025-11-06 01:22:00] server_args=ServerArgs(model_path='/m/Qwen3-4B', tokenizer_path="
+        "'/m/Qwen3-4B', tokenizer_mode='auto', skip_tokenizer_init=False, load_format='auto', "
+        "trust_remote_code=False, context_length=None, is_embedding=False, host='127.0.0.1', "
+        "port=30000, dtype='auto', mem_fraction_static=0.835, max_running_requests=48, max_total_token",
+        *_CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "NGRAMWorker")
+
+
+def _cut_script(named: str) -> list[str]:
+    return [
+        "ROCm/ATOM · pull request #1700 · merged · Python",
+        "# [sglang] enable the new model's mtp",
+        "",
+        "someone · description · 2026-07-31",
+        "```",
+        named,
+        "export SGLANG_USE_AITER=1",
+        "python3 -m sglang.launch_server \\",
+        '    --model-path "${MODEL_PATH}" \\',
+        "    --tensor-parallel-size 4 \\",
+        "    --context",
+        "```",
+        *_CRASH,
+    ]
+
+
+def test_a_launch_cut_before_its_algorithm_takes_the_one_the_script_names(tmp_path: Path) -> None:
+    """A script's sglang command is cut before its speculative flags and the script's own draft
+    variable names EAGLE3: the era condition of EAGLE3 (r26 41 was unknown)."""
+    lines = _cut_script("DRAFT_MODEL_PATH=${DRAFT_MODEL_PATH:-/models/Big-M3-EAGLE3}")
+    assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+def test_a_cut_launch_beside_an_algorithm_set_apart_stays_unknown(tmp_path: Path) -> None:
+    """The same cut command, the only algorithm named in a line that sets it apart: no path."""
+    lines = _cut_script("# unlike EAGLE3, this model's MTP head needs no draft path")
+    path = crash_path(run(tmp_path, lines))
+    assert path.value == "unknown" and not path.conditional, path
