@@ -19,6 +19,7 @@ from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.pyconfig import commented
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, split_top_level
+from spectrace.assemblers.spec_prose import set_apart
 
 # Lines the pipeline must keep for the collector (every match below holds one).
 LITERALS: tuple[bytes, ...] = (
@@ -163,24 +164,27 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": None} if "TRTGptModel" in text else {}
     if (m := _YAML.fullmatch(text)) is not None:
         return _named({m.group(1): m.group(2)})
+    apart = _sentence_apart(text)  # a sentence that asks, negates or sets its config aside
     if "DecodingConfig(" in text or "_config" in text:
         if flags := _dump_flags(text):
-            return flags
+            return {} if apart else flags
     if _DTM.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
     if (m := _EXAMPLE.search(text)) is not None:
         mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
-        return {"speculative_config.method": mode, "backend": "tensorrt"}
+        return {} if apart else {"speculative_config.method": mode, "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None:
-        return {"speculative_config.method": m.group(1).lower()}
+        return {} if apart else {"speculative_config.method": m.group(1).lower()}
     if commented(text):  # a comment in a script: nothing it names was passed
         return {}
     if (m := _RUN_FLAG.search(text)) is not None:
-        return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
+        return {} if apart else {"speculative_config.method": _RUN_MODES[m.group(1)],
+                                 "backend": "tensorrt"}  # fmt: skip
     if _triton_draft(text):
-        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+        return {} if apart else {"speculative_config.method": "draft_tokens_external",
+                                 "backend": "tensorrt"}  # fmt: skip
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
-        return {"backend": "tensorrt"}
+        return {} if apart else {"backend": "tensorrt"}
     if (m := _TYPE_ERROR.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _MODE.search(text)) is not None:
@@ -189,6 +193,24 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if (m := _BARE_MODE.search(text)) is not None and not _mode_apart(text, m.start()):
         return {"speculative_config.method": m.group(1).lower()}
     return {}
+
+
+# code spans, brackets (a mapping, a call's arguments) and ``key: value`` / ``key=value`` pairs:
+# what is left of a line once the config it holds is taken out
+_NOT_WORDS = re.compile(r"`[^`]*`|\{[^{}]*\}|\([^()]*\)|\[[^\[\]]*\]|[\w.-]+\s*[:=]\s*\S+")
+_PROSE = re.compile(r"\b[A-Za-z']+\s+[A-Za-z']+\s+[A-Za-z']+\b")  # three words: a sentence
+
+
+def _sentence_apart(text: str) -> bool:
+    """The config a line holds sits in a sentence that asks, supposes, negates or sets it
+    apart ("we do not set `speculative_config: {...}`", "should I try ...?"): not the run's.
+    A line with no sentence around its config (YAML, a dump, a table cell) is never apart."""
+    rest = text
+    for _ in range(4):  # nested brackets, innermost first
+        rest, n = _NOT_WORDS.subn(" ", rest)
+        if not n:
+            break
+    return _PROSE.search(rest) is not None and set_apart(rest)
 
 
 def _mode_apart(text: str, at: int) -> bool:

@@ -34,3 +34,37 @@ def test_engine_only_decoding_types_name_their_layer(tmp_path: Path) -> None:
     for value, layer in (("Medusa", "MedusaDecodingLayer"), ("Lookahead", "LookaheadDecodingLayer")):
         lines = ["speculative_config:", f"  decoding_type: {value}", "  max_draft_len: 4", *CRASH]
         assert_verdict(crash_path(run(tmp_path, lines)), "other", layer)
+
+
+THREAD = ["NVIDIA/TensorRT-LLM · issue #9999 · open · Python",
+          "# [Bug] DSpark speculative decoding hangs on GEN workers",
+          "user · comment · 2026-08-02"]
+HANG = ["[HangDetector] no progress for 300 s on rank 3", *CRASH]
+
+
+def test_flow_yaml_in_a_table_cell_or_sentence_outranks_the_title(tmp_path: Path) -> None:
+    """A flow-style ``speculative_config: {decoding_type: NGram, ...}`` in a Markdown table cell
+    or in the sentence reporting the run is the run's config: NGramDrafter, not the title's
+    DSpark."""
+    for line in (
+        "| GEN | 4 | `speculative_config: {decoding_type: NGram, max_draft_len: 4}` |",
+        "The GEN servers run with `speculative_config: {decoding_type: NGram, max_draft_len: 4}`.",
+    ):
+        analysis = run(tmp_path, [*THREAD, "Our setup:", line, *HANG])
+        assert_verdict(crash_path(analysis), "other", "NGramDrafter")
+
+
+def test_inline_config_in_a_sentence_that_sets_it_apart_decides_nothing(tmp_path: Path) -> None:
+    """Never wrong: a sentence that says the config is not set, asks about it or names it
+    beside a plain run states no run's config."""
+    for line in (
+        "We do not set `speculative_config: {decoding_type: NGram, max_draft_len: 4}` on GEN.",
+        "Should I try `speculative_config: {decoding_type: Eagle, max_draft_len: 3}`?",
+        "We do not use speculative decoding (no `speculative_config: {decoding_type: MTP}`).",
+        "We did not pass speculative_config=EagleDecodingConfig(max_draft_len=3) this time.",
+    ):
+        lines = ["NVIDIA/TensorRT-LLM · issue #9998 · open · Python",
+                 "# [Bug] GEN workers hang with attention DP", "user · comment · 2026-08-02",
+                 line, *HANG]
+        path = crash_path(run(tmp_path, lines))
+        assert path.worker_class is None and path.conditional is None, (line, path)
