@@ -18,6 +18,7 @@ from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named, prose_version
 from spectrace.assemblers.vllm_methods import (
+    LAST_V0,
     Inferred,
     infer,
     self_mtp,
@@ -180,7 +181,7 @@ def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if config.version is not None:
         return
     newest = newest_release(config, "vllm")
-    forced = next((m for line in lines if (m := _USE_V1.search(line.text))), None)
+    forced = _engine_switch(lines)
     out = []
     for e in config.path_evidence:
         both = e.reason.rsplit(" -> ", 1)[-1] if " on the V1 engine, " in e.reason else ""
@@ -230,6 +231,27 @@ def _forced_v0(
 # the engine switch vLLM 0.8-0.10 read, as an env assignment (``export VLLM_USE_V1=1``, a
 # prefix, ``os.environ["VLLM_USE_V1"] = "0"``)
 _USE_V1 = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?([01])\b""")
+# a sentence giving the switch as what worked, a fix or a suggestion ("With VLLM_USE_V1=0 it
+# worked", "falling back to V0 (VLLM_USE_V1=0) avoids it", "try VLLM_USE_V1=0?"): not the run's
+_SWITCH_ASIDE = re.compile(
+    r"(?i)\b(?:works?|worked|fine|avoid\w*|fix\w*|workaround|fall\w* back|instead|try|tried"
+    r"|would|should|could|suggest\w*|if|unless|before)\b|\?"
+)
+# a frame of vLLM's V1 engine (a traceback's ``File ".../vllm/v1/..."``, a py-spy line)
+_V1_FRAME = re.compile(r"[/\\]?\bvllm[/\\]v1[/\\][\w/\\]+\.py\b")
+
+
+def _engine_switch(lines: Sequence[LogLine]) -> re.Match[str] | None:
+    """``VLLM_USE_V1=0`` / ``=1`` set for the run: not a sentence that gives it as what worked
+    or a suggestion, and ``=0`` not where the text's frames show the V1 engine ran (the crash
+    went through ``vllm/v1/``: V0 was the other run, the one that worked)."""
+    found = next((m for line in lines if (m := _USE_V1.search(line.text))
+                  and not (line.quoted or _SWITCH_ASIDE.search(_USE_V1.sub(" ", line.text)))), None)  # fmt: skip
+    if found is not None and found.group(1) == "0" and any(
+        _V1_FRAME.search(line.text) for line in lines
+    ):
+        return None
+    return found
 
 
 def _classes_disagree(config: RunConfig) -> None:
@@ -383,7 +405,17 @@ def _infer_method(
             _inferred(config, at, line.raw, speculators_checkpoint(name, config.version))
         return
     text = _text_of(model, lines)
-    _inferred(config, model, text, infer(model.value, config.version, legacy_spelling(text)))
+    legacy = legacy_spelling(text) and _v0_current(config)
+    _inferred(config, model, text, infer(model.value, config.version, legacy))
+
+
+def _v0_current(config: RunConfig) -> bool:
+    """A V0 spelling (``--speculative-model``, ``--num-speculative-tokens``) with no release
+    printed stands for V0 only in a text whose day allows V0's releases to be current: one dated
+    after the newest release past V0's last (2026, and vLLM long at 0.1x) names no V0 run by
+    its spelling alone (another engine's flags, an old doc quoted), so the release stays open."""
+    newest = newest_release(config, "vllm")
+    return newest is None or newest <= Version(LAST_V0)
 
 
 def _self_mtp(config: RunConfig, lines: Sequence[LogLine], target: Target | None) -> None:
@@ -392,7 +424,7 @@ def _self_mtp(config: RunConfig, lines: Sequence[LogLine], target: Target | None
     if tokens is None or target is None:
         return
     text = _text_of(tokens, lines)
-    found = self_mtp(target[0], config.version, v0_tokens_spelling(text))
+    found = self_mtp(target[0], config.version, v0_tokens_spelling(text) and _v0_current(config))
     _inferred(config, tokens, text, found)
 
 

@@ -37,7 +37,7 @@ PLAIN_OUTCOMES: tuple[tuple[str, str, str], ...] = (
     ("0.15.0", "0.16.0", "refused"),  # NotImplementedError: Unsupported method 'None'
     ("0.17.0", "", "v1"),  # method = "draft_model" -> DraftModelProposer
 )
-_LAST_V0 = "0.9.2"  # the last release that ships V0 spec decode (SpecDecodeWorker)
+LAST_V0 = "0.9.2"  # the last release that ships V0 spec decode (SpecDecodeWorker)
 _REFUSED = "refuses a draft model without a method at start-up (NotImplementedError)"
 
 
@@ -174,7 +174,7 @@ def _at(model: str, release: Version, version: str) -> Inferred:
         why = f"vLLM {version} predates '{later[0]}' (first in {later[1]}), which that name marks"
         return Inferred(None, f"vLLM config: draft model '{model}' with no method: {why}: "
                         "it cannot load that checkpoint, so no proposer ran", None, None)  # fmt: skip
-    if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
+    if release <= Version(LAST_V0):  # no method key: the V1 oracle falls back to V0
         reason, points_to, worker = proposer_verdict(method, version, v1=False)
         return Inferred(method, said + reason.partition(f"'{method}'")[2], points_to, worker)
     if method == "draft_model" and _outcome(release) == "refused":
@@ -194,9 +194,9 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return _unresolved(model) if legacy else None
     release = _release(version) if version else None
     if release is None and legacy:
-        release, version = Version(_LAST_V0), None
+        release, version = Version(LAST_V0), None
     if release is not None:
-        found = _at(model, release, version or f"<= {_LAST_V0} (V0 flag)")
+        found = _at(model, release, version or f"<= {LAST_V0} (V0 flag)")
         return (
             _maybe_mtp(model, found, release, version) if found.method == "draft_model" else found
         )
@@ -207,14 +207,14 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return replace(found, reason=reason)
     if (mtp := mtp_draft(model)) is not None:
         return _mtp_unversioned(model, mtp[1])
-    v0 = _at(model, Version(_LAST_V0), _LAST_V0)
+    v0 = _at(model, Version(LAST_V0), LAST_V0)
     v1 = _at(model, Version("0.17.0"), "0.17.0")
     if v0.worker == v1.worker:
         return Inferred(v1.method, v1.reason, v1.points_to, v1.worker)
-    condition = f"{v0.worker} (V0) if vLLM <= {_LAST_V0}, else {v1.worker}"
+    condition = f"{v0.worker} (V0) if vLLM <= {LAST_V0}, else {v1.worker}"
     if v1.method == "draft_model":  # the releases between refused it
         condition = (
-            f"{v0.worker} (V0) if vLLM <= {_LAST_V0}, {v1.worker} if vLLM >= 0.17; "
+            f"{v0.worker} (V0) if vLLM <= {LAST_V0}, {v1.worker} if vLLM >= 0.17; "
             "0.10-0.16 refuse it at start-up"
         )
     reason = (
@@ -234,7 +234,7 @@ def _maybe_mtp(model: str, plain: Inferred, release: Version, version: str | Non
     ``draft_model``; the verdict names both rather than guess."""
     if _MTP_HINT.search(model) is None or release < Version("0.9.0"):
         return plain
-    _reason, _points, mtp = proposer_verdict("mtp", version, v1=release > Version(_LAST_V0))
+    _reason, _points, mtp = proposer_verdict("mtp", version, v1=release > Version(LAST_V0))
     other = plain.worker or "no proposer (refused at start-up)"
     condition = f"{mtp} (mtp) if {model}'s config is an MTP head, else {other} (draft_model)"
     reason = (
@@ -250,8 +250,8 @@ def _mtp_unversioned(model: str, first: str) -> Inferred:
     v1 = max(first, "0.10.0", key=Version)  # the V1 engine runs a method-less MTP head
     head = _at(model, Version(v1), v1)
     condition = f"{head.worker} (mtp) if vLLM >= {v1}"
-    if Version(first) <= Version(_LAST_V0):
-        condition += f", MultiStepWorker (V0) on {first}-{_LAST_V0}"
+    if Version(first) <= Version(LAST_V0):
+        condition += f", MultiStepWorker (V0) on {first}-{LAST_V0}"
     condition += f" (they read {model} as an MTP head); earlier releases load it as a plain draft"
     reason = (
         f"vLLM config: draft model '{model}' with no method, a published MTP-head "
@@ -301,13 +301,13 @@ def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | No
     release = _release(version) if version else (Version("0.8.4") if legacy else None)
     if release is None:
         condition = (
-            f"MultiStepWorker (V0) if vLLM <= {_LAST_V0}, EagleProposer on 0.10; "
+            f"MultiStepWorker (V0) if vLLM <= {LAST_V0}, EagleProposer on 0.10; "
             "other releases refuse it at start-up"
         )
         return Inferred("deepseek_mtp", f"{said} -> {condition}", None, None, condition)
     if not _within(release, *SELF_MTP):
         return Inferred(None, f"{said}; vLLM {release} refuses it at start-up", None, None)
-    if release <= Version(_LAST_V0):  # no method key: the V1 oracle falls back to V0
+    if release <= Version(LAST_V0):  # no method key: the V1 oracle falls back to V0
         return Inferred(
             "deepseek_mtp",
             f"{said} -> MultiStepWorker (V0 spec_decode, other)",
