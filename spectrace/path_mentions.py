@@ -23,7 +23,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.sections import HEADING_LITERALS, heading_aside
+from spectrace.assemblers.sections import HEADING_LITERALS, heading_aside, wish_lines
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -145,7 +145,7 @@ def mention_literals() -> tuple[bytes, ...]:
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
     words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
-    return found + HEADING_LITERALS
+    return found + HEADING_LITERALS + _REVIEW_LITERALS
 
 
 @cache
@@ -163,18 +163,28 @@ def _literal_texts() -> tuple[str, ...]:
 def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     """Every known worker file the lines name with a line number, in a line that is not a
     diff, a link or talk about changing code."""
+    lines = list(lines)
+    wished = wish_lines(lines)  # a feature form's wish: what it asks for did not run
     out: list[Mention] = []
     titles = TitleReader()
     aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
+    named: dict[str, list[int]] = {}  # per file: the lines naming a file or class, recent first
+    reviewed: set[tuple[str, int]] = set()  # lines whose names a diff below puts under review
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
+        if _HUNK.match(line.text):  # a diff hunk right below: the code under review
+            reviewed.update((line.source, n) for n in named.get(line.source, ())
+                            if line.lineno - n <= _REVIEW_GAP)  # fmt: skip
+        if _ANCHOR.match(line.text):  # a path alone: a review's anchor, a changed-files list
+            reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
-        out += word_mentions(line, shown, titles, aside[line.source], _diff_line(line.text))
+        wish = (line.source, line.lineno) in wished
+        out += word_mentions(line, shown, titles, aside[line.source] or wish, _diff_line(line.text))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
-        if any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
+        if wish or any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
             continue  # "for reference, ...", "from an older report", "the earlier run had ..."
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
         out += [Mention(line.source, line.lineno, shown, name, sig, kind)
@@ -185,7 +195,20 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
-    return out
+        if out and out[-1].lineno == line.lineno and out[-1].source == line.source:
+            named[line.source] = [line.lineno, *named.get(line.source, ())[:3]]
+    return [m for m in out if m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed]
+
+
+# a review comment's anchor (``**tensorrt_llm/_torch/speculative/draft_target.py:142**`` on a
+# line of its own, as GitHub prints it over the commented hunk or suggestion) or a line naming a
+# file right over a diff hunk (up to this many lines below) names the code under review, not
+# code a run went through
+_ANCHOR = re.compile(r"^\s*[`*]*(?:[\w.@+-]+/)+[\w.-]+\.(?:py|cpp|cu|h):\d+(?:-\d+)?[`*]*\s*$")
+_HUNK = re.compile(r"^\s*@@ -\d")
+_REVIEW_LITERALS = (b"@@ -",)
+_REVIEW_GAP = 3
+_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND)
 
 
 # kinds that name no worker file: they never vote on their own
@@ -346,6 +369,9 @@ def mention_votes(
                      and not any(m.name in c for c in conditions))]  # fmt: skip
     wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
     mine = [m for m in mine if m.kind not in _NOT_VOTES]
+    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
+        # a feature request, RFC or roadmap names the code it asks about, not code that ran
+        mine = [m for m in mine if m.kind not in (KIND, CLASS_KIND)]
     if wrapped and not mine and not conditions:  # alone: V0 ran, its proposer by the method
         m = wrapped[0]
         reason = (f"{WRAPPER_KIND} ({m.name}), defined in {m.signature.name}: vLLM's V0 engine "

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
+from spectrace.assemblers.sections import REQUEST
+from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
@@ -29,13 +31,6 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_titles import ADDS_TITLE, TitleWords, title_words
 
-# a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
-# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
-_REQUEST = re.compile(
-    r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
-    r"|docs?|documentation)\b"
-    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
-)
 REQUEST_LITERALS = ("[Feature", "[feature", "[FEATURE", "[RFC", "[Roadmap", "[Proposal", "[Doc",
                      "feature request", "Feature Request", "feature-request", "RFC")  # fmt: skip
 # family words as they are written in prose and titles (capitalised: a lower-case ``eagle`` is
@@ -77,11 +72,11 @@ def word_mentions(
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
     elif not diff and _RUN.search(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
-    if _REQUEST.search(line.text):  # the thread asks for a feature: no run's family
+    if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
-    if title is None and not diff and not aside:
+    if title is None and not diff and not aside and not planned(line.text):
         out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
                 for family in sorted(family_words(line.text))]  # fmt: skip
     return out

@@ -1851,6 +1851,46 @@ CASES: dict[str, tuple[list[str], Want]] = {
         *TRT_CRASH, "```",
         number=9201,
     ), NONE),
+    # --- s11: code under review, a class a feature request names, a plan -------------------
+    "s11 r00 TensorRT-LLM: a review anchor over a draft_target.py hunk is no run": (thread(
+        TRT_REPO, "[None][fix] keep the draft KV when reusing blocks", "2026-02-10",
+        "Small change, see the diff.", "", "rev-bot · review thread · 2026-02-11",
+        "**tensorrt_llm/_torch/speculative/draft_target.py:142**", "```diff",
+        "@@ -138,7 +138,9 @@ class DraftTargetOneModelWorker(SpecWorkerBase):",
+        "+        self.keep_draft_kv = True", "```", "nit: a comment here please.", *PROBE_CRASH,
+        kind="pull request", number=7000, labels="",
+    ), NOT_SHOWN),
+    "s11 r03 vLLM: a backticked anchor alone over a suggestion is no run": (thread(
+        VLLM_REPO, "[Perf] warm up numba once", "2026-02-10", "See the diff.", "",
+        "rev-bot · review thread · 2026-02-11", "`vllm/v1/spec_decode/ngram_proposer.py:60`",
+        "```suggestion", "        self._warm(np.zeros(1024, dtype=np.int32))", "```", *PROBE_CRASH,
+        kind="pull request", number=7003, labels="",
+    ), NOT_SHOWN),
+    "s11 r02 SGLang: a file named right over a hunk is the code under review": (thread(
+        SGL_REPO, "Refactor the verify step", "2026-02-10", "Touches one file:",
+        "Context: python/sglang/srt/speculative/eagle_worker_v2.py:430",
+        "```diff", "@@ -427,7 +427,7 @@ class EAGLEWorkerV2(BaseSpecWorker):", "-        a()",
+        "+        b()", "```", *PROBE_CRASH, kind="pull request", number=7002, labels="",
+    ), NOT_SHOWN),
+    "s11 d00 vLLM: a class a [Feature] thread asks about is not the run's": (thread(
+        VLLM_REPO, "[Feature]: EagleProposer should support tree attention on ROCm", "2026-02-01",
+        "Today EagleProposer only drafts a chain.", "I tried a quick hack and it died:", "```",
+        *VLLM_CRASH, "```", labels="feature request", number=8300,
+    ), NOT_SHOWN),
+    "s11 d02 TensorRT-LLM: a class a [Feature] thread asks for is not the run's": (thread(
+        TRT_REPO, "[Feature]: Eagle3OneModelWorker for Gemma", "2026-02-01",
+        "Eagle3OneModelWorker has no Gemma path yet.", "```", *TRT_CRASH, "```",
+        labels="feature request", number=8302,
+    ), NOT_SHOWN),
+    "s11 w01 vLLM: a method the writer plans to enable did not run": (thread(
+        VLLM_REPO, "[Bug]: engine dies under load", "2025-10-10",
+        "We will enable MTP next week; today this happens:", "```", *VLLM_CRASH, "```", number=9201,
+    ), NOT_SHOWN),
+    "s11 w00 vLLM: a method the team is going to try did not run": (thread(
+        VLLM_REPO, "[Bug]: engine dies at start", "2025-10-10",
+        "Our team is going to enable Eagle3 on this cluster soon; first this crash:", "```",
+        *VLLM_CRASH, "```", number=9200,
+    ), NOT_SHOWN),
 }  # fmt: skip
 
 

@@ -1,16 +1,45 @@
 """A Markdown section heading or list caption that sets the lines under it apart from the
-reported run (``### Previous setup (worked)``, ``Old env:``).
+reported run (``### Previous setup (worked)``, ``Old env:``), and a feature form's wish sections.
 
 Reports keep an earlier or another setup beside their own under a heading; a method named under
 it is not the crashed run's. Shared by the vLLM environment-bullet reader (``vllm_stated``) and
 the family words of ``path_mentions``, so both read a section the same way.
+
+A feature request's form asks for what does not run yet: a launch command under its "Proposed
+Solution", "Alternatives" or "The feature, motivation and pitch" heading (or "Motivation" in a
+thread that is a request) is the writer's wish, never a run (``wish_lines``: the config
+collector reads the text without them).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-HEADING_LITERALS: tuple[bytes, ...] = (b"## ",)  # a Markdown section heading reaches the reader
+from spectrace.assemblers.post_dates import post_author
+from spectrace.dialects.base import LogLine
+
+# a Markdown section heading reaches the reader; so do a feature form's headings, which a web
+# copy prints without their bold marks ("Proposed solution", "Describe alternatives ...")
+HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lternative",
+                                       b"otivation", b"olution you")  # fmt: skip
+# a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
+# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
+REQUEST = re.compile(
+    r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
+    r"|docs?|documentation)\b"
+    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
+)
+# a feature form's heading over a wish (GitHub's templates, sglang's, vLLM's, TensorRT-LLM's),
+# as a Markdown heading or a bold line a web copy prints bare
+_WISH_WORDS = (
+    r"(?:describe\s+)?(?:the\s+|your\s+)?(?:proposed(?:\s+\w+)?|proposal|alternatives?\b[^.`]{0,40}"
+    r"|(?:the\s+)?feature,?\s+motivation|solution you'?d like|suggested (?:solution|approach)"
+    r"|desired (?:behaviou?r|solution|api|usage|interface))"
+)
+_WISH = re.compile(r"(?i)^\s*(?:#{2,6}\s+)?\W{0,4}" + _WISH_WORDS + r"[^.`=]{0,60}$")
+_MOTIVATION = re.compile(r"(?i)^\s*(?:#{2,6}\s+)?\W{0,4}motivation\b[^.`=]{0,40}$")
+_ANY_HEADING = re.compile(r"^\s*#{1,6}\s")
 # a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
 # a saved thread's ``# title`` is the thread's subject, not a section
 _HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
@@ -24,3 +53,29 @@ def heading_aside(text: str, before: bool) -> bool:
     """Whether the lines after ``text`` sit under a heading that sets them apart from the
     reported run (``### Previous setup (worked)``); ``before``: the state above ``text``."""
     return _ASIDE.search(text) is not None if _HEADING.match(text) else before
+
+
+def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
+    """(source, line) of each line under a feature form's wish heading, the heading included,
+    up to the next heading or post; "Motivation" only in a text that asks for a feature (a
+    request tag or label, or another wish heading)."""
+    by_source: dict[str, list[LogLine]] = {}
+    for line in lines:
+        by_source.setdefault(line.source, []).append(line)
+    out: set[tuple[str, int]] = set()
+    for source, held in by_source.items():
+        wishes = [ln for ln in held if _WISH.match(ln.text)]
+        request = bool(wishes) or any(REQUEST.search(ln.text) for ln in held)
+        if not request:
+            continue
+        inside = False
+        for line in held:
+            if not line.quoted and post_author(line.text) is not None:
+                inside = False
+            elif _WISH.match(line.text) or _MOTIVATION.match(line.text):
+                inside = True
+            elif _ANY_HEADING.match(line.text):
+                inside = False
+            if inside:
+                out.add((source, line.lineno))
+    return frozenset(out)

@@ -150,6 +150,20 @@ _SUPPOSED = re.compile(
 )
 
 
+# a plan or a wish: the method is to come ("we will enable MTP next week", "would EAGLE3
+# help?", "going to try ngram"), so the run the text reports has not used it
+_PLANNED = re.compile(
+    r"(?i)\b(?:will|going to|gonna|plan(?:ning)? to|intend(?:s|ing)? to|about to|hope to)\s+"
+    r"(?:\w+\s+)?(?:enable|try|turn on|use|add|switch|adopt|deploy|evaluate|test)\b"
+    r"|\bwould\s+(?:\w+\s+){0,4}help\b|\bnext (?:week|month|sprint|quarter|release)\b"
+)
+
+
+def planned(text: str) -> bool:
+    """The line says the methods it names are a plan or a wish, not what the run had."""
+    return _PLANNED.search(text) is not None
+
+
 # words that put the named algorithm beside, before or apart from the reported run ("used to
 # run EAGLE", "before enabling EAGLE", "unlike the EAGLE crash in #5000", "fine with EAGLE; the
 # plain server crashes", "a plain server in prod", "without any speculation", a quoted title)
