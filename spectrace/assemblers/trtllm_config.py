@@ -49,6 +49,8 @@ LITERALS: tuple[bytes, ...] = (
                                         "draft_target_model_config", "prompt_lookup_config",
                                         "draft_engine_dir", "tensorrt_llm_model_name")),
     b"tensorrt_llm_draft_model_name", b"TENSORRT_LLM_DRAFT_MODEL_NAME",  # Triton's draft model
+    b"speculative_decoding_test.py", b"e2e_grpc_speculative_decoding_client",  # its clients
+    b"--execute-bls-speculative-decoding", b"-tensorrt-llm-model-name",
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
     *(
@@ -111,11 +113,21 @@ _TRITON_NAME = re.compile(
     r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)(?=["']?\s*(?:[,}]|$))"""
 )  # the value alone (a template's ``key:value,``, a shell variable), not a docs sentence
 _TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
+# tensorrtllm_backend's speculative clients (tools/inflight_batcher_llm/speculative_decoding_test.py,
+# inflight_batcher_llm/client/e2e_grpc_speculative_decoding_client.py): a draft engine's tokens
+# fed to the target engine, by the client or by the BLS model (--execute-bls-speculative-decoding)
+_TRITON_CLIENT = re.compile(
+    r"\b(?:speculative_decoding_test|e2e_grpc_speculative_decoding_client)\.py\b"
+    r"|(?<![\w-])--(?:execute-bls-speculative-decoding|draft-tensorrt-llm-model-name"
+    r"|bls-speculative-tensorrt-llm-model-name)\b"
+)
 
 
 def _triton_draft(text: str) -> bool:
     """The line names a draft model Triton serves beside the target (an empty name or a
-    template's ``${...}`` is none)."""
+    template's ``${...}`` is none), or runs the backend's draft-target client."""
+    if _TRITON_CLIENT.search(text) is not None:
+        return True
     if (m := _TRITON_NAME.search(text)) is not None and m.group(1):
         return True
     names = m.group(1).split(",") if (m := _TRITON_LIST.search(text)) is not None else []

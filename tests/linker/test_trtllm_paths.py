@@ -68,3 +68,31 @@ def test_inline_config_in_a_sentence_that_sets_it_apart_decides_nothing(tmp_path
                  line, *HANG]
         path = crash_path(run(tmp_path, lines))
         assert path.worker_class is None and path.conditional is None, (line, path)
+
+
+def test_triton_bls_speculative_client_is_a_draft_target_run(tmp_path: Path) -> None:
+    """tensorrtllm_backend's speculative_decoding_test.py feeds a draft engine's tokens to the
+    target engine (client-side or through the BLS model): ExternalDraftTokensLayer."""
+    lines = [
+        "NVIDIA/TensorRT-LLM · issue #2301 · closed · Python",
+        "# BLS speculative decoding returns wrong tokens",
+        "user · comment · 2024-09-10",
+        "TensorRT-LLM 0.11.0 with the Triton backend; I ran the client:",
+        "python3 tools/inflight_batcher_llm/speculative_decoding_test.py --max-input-len 200 \\",
+        "    --dataset data.json --url-target=localhost:8001 --url-draft=localhost:8001 \\",
+        '    --draft-tensorrt-llm-model-name="draft_llm" --execute-bls-speculative-decoding',
+        *CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "ExternalDraftTokensLayer")
+
+
+def test_a_sentence_that_did_not_run_the_triton_client_names_nothing(tmp_path: Path) -> None:
+    lines = [
+        "NVIDIA/TensorRT-LLM · issue #2302 · open · Python",
+        "# Triton server crashes at start",
+        "user · comment · 2024-09-10",
+        "We never ran speculative_decoding_test.py; plain ensemble requests crash the server.",
+        *CRASH,
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and path.conditional is None, path
