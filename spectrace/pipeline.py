@@ -14,6 +14,7 @@ from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.sections import wish_lines
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
@@ -206,8 +207,9 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     no config line is dated; a quoted crash's day is another post's, unless only quotes
     crashed."""
     collector = config_mod.ConfigCollector()
+    wished = wish_lines(lines)  # a feature form's wish: launches it asks for never ran
     for line in lines:
-        if not names_only(line, config_mod.CONFIG_LITERALS):
+        if not names_only(line, config_mod.CONFIG_LITERALS) and (line.source, line.lineno) not in wished:
             collector.feed(line)
     crashes = [c for r in results for c in r.crashes]
     own = [c for c in crashes if not c.quoted] or crashes

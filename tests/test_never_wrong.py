@@ -1886,7 +1886,31 @@ CASES: dict[str, tuple[list[str], Want]] = {
         VLLM_REPO, "[Bug]: engine dies under load", "2025-10-10",
         "We will enable MTP next week; today this happens:", "```", *VLLM_CRASH, "```", number=9201,
     ), NOT_SHOWN),
-    "s11 w00 vLLM: a method the team is going to try did not run": (thread(
+    "s11 f00 SGLang: a launch under a feature form's Proposed Solution is a wish": (thread(
+        SGL_REPO, "[Feature] dynamic draft length", "2025-11-03", "### Checklist", "- [x] searched",
+        "### Proposed Solution", "Users could launch it like this:", "```",
+        ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path acme/e3 "
+            "--speculative-eagle-topk 1",
+        "```", "and the server would pick the draft length.", *PROBE_CRASH,
+        labels="enhancement", number=9100,
+    ), NOT_SHOWN),
+    "s11 f02 vLLM: a launch under a feature form's Alternatives is a wish": (thread(
+        VLLM_REPO, "[Feature]: EAGLE-3 heads with their own vocab", "2025-11-03",
+        "### 🚀 The feature, motivation and pitch", "Heads trained on a smaller vocab.",
+        "### Alternatives", "```",
+        'vllm serve acme/Falcon-Orbit-32B --speculative-config \'{"method": "eagle3", "model": '
+            '"acme/e3", "num_speculative_tokens": 3}\'',
+        "```", *PROBE_CRASH, labels="feature request", number=9102,
+    ), NOT_SHOWN),
+    "s11 f04 TensorRT-LLM: a YAML under a form's 'Describe the solution you'd like' is a wish": (
+        thread(TRT_REPO, "Per-request speculative config", "2025-11-03",
+               "Describe the solution you'd like", "```",
+               "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --extra_llm_api_options e.yaml",
+               "```", "```yaml", "speculative_config:",
+               "  decoding_type: Eagle3", "  max_draft_len: 3", "  speculative_model_dir: acme/e3",
+               "  eagle3_one_model: true", "```", *PROBE_CRASH, labels="enhancement", number=9104),
+        NOT_SHOWN),
+    "s11 w00 vLLM: a method the team is going to enable did not run": (thread(
         VLLM_REPO, "[Bug]: engine dies at start", "2025-10-10",
         "Our team is going to enable Eagle3 on this cluster soon; first this crash:", "```",
         *VLLM_CRASH, "```", number=9200,
@@ -1993,3 +2017,15 @@ def test_a_value_nested_past_the_json_decoders_depth_keeps_the_crash(
     the decoder's RecursionError: the crash beside it is still reported."""
     crashes = roots(run(tmp_path, [line, *VLLM_CRASH], name="report.md"))
     assert [c.exception_type for c in crashes] == ["RuntimeError"]
+
+
+def test_motivation_in_a_bug_report_is_no_wish(tmp_path: Path) -> None:
+    """The control for the wish sections: "### Motivation" in a bug report (no request tag,
+    label or other wish heading) sets nothing apart, so its reproduction still decides."""
+    lines = thread(SGL_REPO, "[Bug] EAGLE crash after warmup", "2025-10-11", "### Motivation",
+                   "We need low latency.", "### Reproduction", "sglang==0.5.3", "```",
+                   ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path "
+                   "acme/eagle-orbit --speculative-eagle-topk 1", "```", *SGL_CRASH, number=9312)  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
