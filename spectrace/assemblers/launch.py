@@ -34,6 +34,7 @@ from spectrace.assemblers.pyrepr import parse_dict_repr
 from spectrace.assemblers.vllm_config import method_from_model
 from spectrace.dialects.base import LogLine
 
+_SPEC_OPTION = re.compile(r"(?i)--?(?:method|spec|draft|num[-_]spec)")  # speculation's options
 _METHOD_OPTION = re.compile(r"--spec(?:ulative)?[-_](?:decoding[-_])?method")
 _ENV = re.compile(
     r"(?:^|[\s;'\"(])(?:export\s+)?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)=([^\s;'\"]*)"
@@ -230,6 +231,9 @@ def _headless(lines: list[LogLine], args: list[tuple[str, int]], tables: OptionT
              for engine in ("sglang", "vllm", "trtllm")]  # fmt: skip
     score = sorted(((len(r.flags) - len(r.unknown), i) for i, r in enumerate(reads)), reverse=True)
     (best, i), (second, _) = score[0], score[1]
+    if least > 1 and any(_SPEC_OPTION.match(token) for token in reads[i].unknown):
+        return None  # a bare block speculating through options the server never had: another
+        # program's (``--method mtp`` of a fork's CLI continuing its entry line above)
     return reads[i] if len(reads[i].flags) >= least and best > second else None
 
 

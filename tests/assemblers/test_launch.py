@@ -526,6 +526,20 @@ def test_a_sentence_naming_a_trainer_flag_sets_no_sglang_args(tmp_path: Path) ->
     assert "speculative_algorithm" not in config.flags and config.engine is None
 
 
+def test_flags_continuing_another_programs_command_name_no_server(tmp_path: Path) -> None:
+    """A fork's own server (``python -m forkname.entrypoints.openai_server ... \\``) continued on
+    a bare flag line that speculates through an option no server has (``--method mtp``): not a
+    vLLM or SGLang command, so no speculative config is read from it (r26 33 trap)."""
+    log = tmp_path / "pr.md"
+    log.write_text(
+        "python -m forkname.entrypoints.openai_server --kv_cache_dtype fp8 \\\n"
+        "  --model /data/DeepSeek-R1-MTP/ -tp 8 --method mtp --num-speculative-tokens 3\n",
+        encoding="utf-8",
+    )
+    config = analyse([str(log)]).config
+    assert not any(name.startswith("speculative") for name in config.flags), config.flags
+
+
 def _sglang_eagle(log: Path, text: str) -> object:
     """The EAGLE topk an SGLang run read from ``text`` sets (its engine and algorithm checked)."""
     log.write_text(text, encoding="utf-8")
