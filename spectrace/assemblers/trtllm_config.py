@@ -51,6 +51,8 @@ LITERALS: tuple[bytes, ...] = (
     b"tensorrt_llm_draft_model_name", b"TENSORRT_LLM_DRAFT_MODEL_NAME",  # Triton's draft model
     b"speculative_decoding_test.py", b"e2e_grpc_speculative_decoding_client",  # its clients
     b"--execute-bls-speculative-decoding", b"-tensorrt-llm-model-name",
+    b"--spec_decode_algo", b"--spec_decode_max_draft_len", b"--spec_decode_nextn",
+    b"use_one_model",
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
     *(
@@ -132,6 +134,37 @@ def _triton_draft(text: str) -> bool:
         return True
     names = m.group(1).split(",") if (m := _TRITON_LIST.search(text)) is not None else []
     return len([n for n in names if n]) > 1 and any("draft" in n.lower() for n in names)
+# examples/llm-api/quickstart_advanced.py (the PyTorch backend's LLM-API example, also run by
+# TensorRT-LLM's own tests): --spec_decode_algo picks the config class setup_llm builds (MTP ->
+# MTPDecodingConfig, EAGLE3 -> EagleDecodingConfig, DRAFT_TARGET, NGRAM, AUTO, DFLASH), its
+# draft length (--spec_decode_max_draft_len, --spec_decode_nextn before it) and the one-model
+# switch (--use_one_model; its default changed across releases, so only a flag shown counts)
+_QUICKSTART = re.compile(r"(?<![\w-])--spec_decode_algo(?:=|\s+)[\"']?([A-Za-z0-9_]{2,20})")
+_QUICKSTART_LEN = re.compile(r"(?<![\w-])--spec_decode_(?:max_draft_len|nextn)(?:=|\s+)(\d{1,3})\b")
+_ONE_MODEL_FLAG = re.compile(r"(?<![\w-])--(no-)?use_one_model(?![\w-])")
+_QUICKSTART_TYPES = {"eagle3": "eagle", "draft_target": "drafttarget"}
+# setup_llm passes eagle3_one_model=args.use_one_model itself, and the flag's default was False
+# (store_true) before it became True (BooleanOptionalAction): with no flag shown, neither
+# llm_args.py's default nor a release line settles it
+SCRIPT_ONE_MODEL = "quickstart_advanced.py's --use_one_model default"
+
+
+def _quickstart(text: str) -> dict[str, object]:
+    """quickstart_advanced.py's speculative flags on one command line -> flags."""
+    flags: dict[str, object] = {}
+    if (m := _QUICKSTART.search(text)) is not None:
+        algo = m.group(1).lower()
+        flags["speculative_config.method"] = _QUICKSTART_TYPES.get(algo, algo)
+        flags["backend"] = "pytorch"  # setup_llm builds LLM(backend='pytorch')
+    if (m := _QUICKSTART_LEN.search(text)) is not None:
+        flags["speculative_config.num_spec_tokens"] = int(m.group(1))
+    if (m := _ONE_MODEL_FLAG.search(text)) is not None:
+        flags["speculative_config.one_model"] = m.group(1) is None
+    elif flags.get("speculative_config.method") in ("eagle", "mtp"):
+        flags["speculative_config.one_model"] = SCRIPT_ONE_MODEL
+    return flags
+
+
 _EXAMPLE_MODES = {
     "eagle": "eagle",
     "medusa": "medusa",
@@ -189,6 +222,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {} if apart else {"speculative_config.method": m.group(1).lower()}
     if commented(text):  # a comment in a script: nothing it names was passed
         return {}
+    if quick := _quickstart(text):
+        return {} if apart else quick
     if (m := _RUN_FLAG.search(text)) is not None:
         return {} if apart else {"speculative_config.method": _RUN_MODES[m.group(1)],
                                  "backend": "tensorrt"}  # fmt: skip
@@ -370,6 +405,12 @@ def eagle_mode(
         return None, None, ""
     if one_model is True or one_model is False:
         return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None, ""
+    if one_model == SCRIPT_ONE_MODEL:
+        return None, (
+            f"{_ONE_MODEL} where quickstart_advanced.py's --use_one_model defaults to True, "
+            "ModelDrafter (two-model) where it defaults to False (older scripts): the command "
+            "passes neither --use_one_model nor --no-use_one_model"
+        ), ""
     at = _release(release)
     if backend is None and at is not None and at < Version(PYTORCH_FIRST):
         return None, None, ""  # no PyTorch backend yet: the TensorRT engine's EAGLE

@@ -96,3 +96,28 @@ def test_a_sentence_that_did_not_run_the_triton_client_names_nothing(tmp_path: P
     ]
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class is None and path.conditional is None, path
+
+
+QUICK = "python3 examples/llm-api/quickstart_advanced.py --model_dir /models/target"
+
+
+def test_quickstart_advanced_spec_flags_name_the_pytorch_class(tmp_path: Path) -> None:
+    """quickstart_advanced.py's --spec_decode_algo builds the LLM API's config class on the
+    PyTorch backend: NGRAM -> NGramDrafter; EAGLE3 with --use_one_model -> Eagle3OneModelWorker,
+    with --no-use_one_model -> ModelDrafter."""
+    for flags, cls in (
+        ("--spec_decode_algo NGRAM --spec_decode_max_draft_len 4", "NGramDrafter"),
+        ("--spec_decode_algo EAGLE3 --draft_model_dir /d --use_one_model", "Eagle3OneModelWorker"),
+        ("--spec_decode_algo eagle3 --draft_model_dir /d --no-use_one_model", "ModelDrafter"),
+    ):
+        lines = [*THREAD[:1], "# [Bug] quickstart crashes", *THREAD[2:], f"{QUICK} {flags}", *CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", cls)
+
+
+def test_quickstart_eagle3_without_the_one_model_flag_stays_a_condition(tmp_path: Path) -> None:
+    """setup_llm passes eagle3_one_model=args.use_one_model, whose default was False before it
+    became True: a release line must not decide it from llm_args.py's default."""
+    lines = [*THREAD[:1], "# [Bug] quickstart crashes", *THREAD[2:],
+             "TensorRT-LLM version: 1.0.0",
+             f"{QUICK} --spec_decode_algo EAGLE3 --draft_model_dir /d", *CRASH]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "Eagle3OneModelWorker|ModelDrafter")
