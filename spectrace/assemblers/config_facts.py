@@ -188,6 +188,8 @@ class ConfigFacts(ConfigReleases):
                 self._set("backend", value, line, "launch_command")
             elif command.engine == "sglang" and name == "enable_beta_spec":  # 0.5.3.post2-0.5.4
                 self._set(name, value, line, "launch_command")
+            elif command.engine == "sglang" and name == "speculative_draft_model_path":
+                self._set(name, value, line, "launch_command")  # may rewrite the algorithm
         method = self._config.flags.get("speculative_config.method")
         said = command.lines.get("method") or command.lines.get("speculative_model")
         if command.engine == "vllm" and method is not None and said is not None and (

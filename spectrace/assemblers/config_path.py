@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, FlagValue, trim
-from spectrace.assemblers.sglang_eras import Version, first_release
+from spectrace.assemblers.sglang_eras import PromoteRule, Version, first_release, promoted, version_text
 from spectrace.assemblers.spec_prose import PROSE_REASON, prose_verdict
 from spectrace.dialects.base import LogLine
 
@@ -64,13 +64,18 @@ def config_evidence(
     if dump_line is not None and "speculative_algorithm" in server_args:
         verdict = verdict_from_dump(server_args, era, env, release, newest)
         where = (dump_line.source, dump_line.lineno)
-    elif algo is not None:  # a dump cut before its speculative fields vetoes nothing below  # no dump: a launch command and the release may still decide
-        launch = {k: f.value for k, f in flags.items() if f.origin == "launch_command"}
+    elif algo is not None:  # no dump (or one cut before its speculative fields): the launch
+        launch, rule = _promoted({k: f.value for k, f in flags.items() if f.origin == "launch_command"},
+                                 release or newest)  # fmt: skip
         if switch is None and bounds.both_settings:  # "tried with =0 and =1": either ran
             verdict = _either_setting(lambda on: verdict_from_launch(launch, era, on, release, newest))
         else:
             verdict = verdict_from_launch(launch, era, env, release, newest)
         where = (algo.source, algo.lineno)
+        if verdict is not None and rule is not None:
+            said = f"{algo.value} with draft {launch.get('speculative_draft_model_path')}"
+            why = f"{said}: {rule.why} (sglang {version_text(rule.first)}+)"
+            verdict = replace(verdict, reason=f"{verdict.reason}; {why}")
     elif named is not None:
         knobs = {k: f.value for k, f in flags.items() if k in _KNOB_KEEP and f.origin == "launch_command"}
         verdict = named_verdict(named, switch, bounds, knobs if bounds.knobs else None)
@@ -105,6 +110,19 @@ def _multi_layer(
     return DumpVerdict(verdict.points_to, worker,
                        f"{swap(verdict.reason)} (--enable-multi-layer-eagle, line {multi.lineno})",
                        verdict.excerpt, swap(verdict.condition) if verdict.condition else None)  # fmt: skip
+
+
+def _promoted(
+    launch: dict[str, object], newest: Version | None
+) -> tuple[dict[str, object], PromoteRule | None]:
+    """The launch's algorithm as the server rewrites it from its draft checkpoint before any
+    worker is picked ([[promote]] rows: EAGLE with a Gemma-4 assistant draft is FROZEN_KV_MTP
+    from 0.5.12); unchanged otherwise."""
+    algorithm, draft = launch.get("speculative_algorithm"), launch.get("speculative_draft_model_path")
+    if not isinstance(algorithm, str) or not isinstance(draft, str):
+        return launch, None
+    rule = promoted(algorithm, draft, newest)
+    return (launch, None) if rule is None else ({**launch, "speculative_algorithm": rule.to}, rule)
 
 
 def _speculation_named(flags: Mapping[str, FlagValue]) -> bool:

@@ -27,6 +27,7 @@ _KEYS = {
 }  # fmt: skip
 _FIXED_KEYS = {"algorithm", "first", "last", "worker", "path", "why"}
 _SHARED_KEYS = {"file", "algorithm", "first", "last", "worker", "path", "why"}
+_PROMOTE_KEYS = {"algorithms", "draft", "to", "first", "last", "why"}
 _ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
 Version = tuple[int, ...]  # (0, 5, 3), or (0, 5, 3, 2) for 0.5.3.post2: posts changed rules
 ALL_POSTS = 10_000  # a row's last release ``0.5.6`` ends after every 0.5.6.postN
@@ -90,6 +91,18 @@ class SharedRule:
     def covers(self, newest: Version | None) -> bool:
         """Whether a release no newer than ``newest`` (None: any) can hold the row."""
         return newest is None or self.first <= newest
+
+
+@dataclass(frozen=True, slots=True)
+class PromoteRule:
+    """A launch algorithm the server rewrites from the draft checkpoint it loads ([[promote]])."""
+
+    algorithms: frozenset[str]
+    draft: re.Pattern[str]
+    to: str
+    first: Version
+    last: Version | None
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +207,25 @@ def _shared(raw: dict[str, object], n: int) -> SharedRule:
     )
 
 
+def _promote(raw: dict[str, object], n: int) -> PromoteRule:
+    where = f"promote row {n}"
+    if set(raw) != _PROMOTE_KEYS:
+        bad = sorted(set(raw) ^ _PROMOTE_KEYS)[0]
+        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    try:
+        draft = re.compile(str(raw["draft"]))
+    except re.error as exc:
+        raise RuleError(f"{TABLE}: {where}: draft: {exc}") from None
+    return PromoteRule(
+        algorithms=frozenset(str(a).upper() for a in raw["algorithms"]),  # type: ignore[attr-defined]
+        draft=draft,
+        to=str(raw["to"]).upper(),
+        first=_version(str(raw["first"]), where),
+        last=_last(str(raw["last"]), where) if raw["last"] else None,
+        why=str(raw["why"]),
+    )
+
+
 @cache
 def _table() -> dict[str, list[dict[str, object]]]:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -217,6 +249,22 @@ def fixed_rules() -> tuple[FixedRule, ...]:
 @cache
 def shared_rules() -> tuple[SharedRule, ...]:
     return tuple(_shared(raw, n) for n, raw in enumerate(_table().get("shared", []), 1))
+
+
+@cache
+def promote_rules() -> tuple[PromoteRule, ...]:
+    return tuple(_promote(raw, n) for n, raw in enumerate(_table().get("promote", []), 1))
+
+
+def promoted(algorithm: str, draft: str, newest: Version | None) -> PromoteRule | None:
+    """The rule that rewrites ``algorithm`` for a run loading ``draft`` on a release no newer
+    than ``newest`` (None: any), or None. A release before the rule keeps the algorithm."""
+    for rule in promote_rules():
+        if algorithm.upper() in rule.algorithms and rule.draft.search(draft) is not None and (
+            newest is None or rule.first <= newest
+        ):
+            return rule
+    return None
 
 
 def first_release(algorithm: str) -> Version | None:

@@ -209,3 +209,26 @@ def test_a_cut_launch_beside_an_algorithm_set_apart_stays_unknown(tmp_path: Path
     lines = _cut_script("# unlike EAGLE3, this model's MTP head needs no draft path")
     path = crash_path(run(tmp_path, lines))
     assert path.value == "unknown" and not path.conditional, path
+
+
+def _gemma4(version: list[str]) -> list[str]:
+    return [
+        *version,
+        "python -m sglang.launch_server --model-path google/gemma-4-31B-it --speculative-algorithm"
+        " EAGLE --speculative-draft-model-path google/gemma-4-31B-it-assistant --speculative-num-steps 3",
+        *_CRASH,
+    ]
+
+
+def test_an_eagle_launch_with_a_gemma4_assistant_draft_runs_frozen_kv_mtp(tmp_path: Path) -> None:
+    """``_resolve_speculative_algorithm_alias`` promotes EAGLE/NEXTN to FROZEN_KV_MTP for a
+    Gemma-4 assistant draft (0.5.12+): on 0.5.16 that is FrozenKVMTPWorkerV2, never EAGLE's."""
+    path = crash_path(run(tmp_path, _gemma4(["[2026-07-01 10:00:00] sglang: 0.5.16"])))
+    assert_verdict(path, "v2", "FrozenKVMTPWorkerV2")
+
+
+def test_a_gemma4_assistant_draft_with_no_release_is_the_frozen_kv_condition(tmp_path: Path) -> None:
+    """No release shown: the FROZEN_KV_MTP workers' condition, no EAGLE class in it."""
+    path = crash_path(run(tmp_path, _gemma4([])))
+    assert_verdict(path, "unknown", "FrozenKVMTPWorkerV2|FrozenKVMTPWorker")
+    assert "EAGLEWorker" not in path.conditional
