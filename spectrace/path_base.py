@@ -41,7 +41,7 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash2?|dspark|medusa"
-    r"|suffix decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
+    r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config);
     # not a scheduler's or a sampler's "lookahead window / slots / steps" (an ordinary word)
@@ -60,7 +60,8 @@ _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK",
              "medusa": "MEDUSA",
-             "suffixdecoding": "SUFFIX", "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
+             "suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
+             "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
              "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
              "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC",
              "mlpspeculator": "MLP_SPECULATOR"}  # fmt: skip

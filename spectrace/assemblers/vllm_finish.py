@@ -32,6 +32,7 @@ from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, 
 from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.vllm_runner import note_runner
 from spectrace.assemblers.vllm_stated import stated_method
+from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
 
 Target = tuple[str, LogLine]  # vLLM's target model and the line that named it
@@ -57,6 +58,7 @@ def finish_vllm(
     _bare_alone(config, lines)
     prose_json(config)  # a sentence's inline config set apart, or two of them
     _infer_method(config, lines, target, prose)
+    v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
     _mtp_head(config, prose, target)
     _platform(config, lines)
     _on_ascend(config, config.version or prose)
