@@ -52,13 +52,15 @@ def named_family_evidence(
     ``_trtllm``."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
-    if any(f == ADDS_MARK for f, *_ in named) and not _shows_run(config):
-        return []  # a PR adding the method, with no run of its own: its words are the code's
+    adds = any(f == ADDS_MARK for f, *_ in named) and not _shows_run(config)
     named = [n for n in named if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK))]
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread
     config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
+    if adds and (engine != "vllm" or plugin or not named
+                 or not all(f in _METHOD and _v0_dated(f, config) for f, *_ in named)):
+        return []  # a PR adding the method, with no run of its own: its words are the code's
     if named and engine == "trtllm":
         return _trtllm(named, _flow(engine_flow, config), config)
     if not named or (
@@ -210,6 +212,23 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
         return proposer, None
     both = reason.split(" -> ", 1)[1] if points_to == "other" and " -> " in reason else None
     return None, both  # "NgramProposer on the V1 engine, NGramWorker on V0 (...)"
+
+
+def _v0_dated(family: str, config: RunConfig) -> bool:
+    """The text's day is before vLLM's V1 engine had any speculative decoding (its first
+    proposer, ``_V1_FIRST``), and V0 had a worker for the family: a pull request adding the
+    family then added it to V0's spec decode, whose worker its own crash ran (a 2024 "Medusa
+    implementation" PR: MedusaWorker), run shown or not."""
+    if config.version is not None or "vllm_prose_release" in config.flags:
+        return False
+    method = _METHOD[family]
+    reason, _points_to, proposer = proposer_verdict(method, None)
+    before_v1 = _before("ngram", _V1_FIRST, "", config)
+    early = _before(method, proposer, reason, config)
+    return before_v1 is not None and early is not None and early[0] is not None
+
+
+_V1_FIRST = "NgramProposer"  # the V1 engine's first proposer (0.7.3): V1 speculation began
 
 
 def _before(

@@ -174,6 +174,17 @@ DECIDED = {
         VLLM_REPO, "[Bug]: ngram speculative decoding crash in vLLM 0.6.3", "2024-10-30",
         "```", *V0_CRASH, "```",
     ), ("other", "NGramWorker"), TITLE, "ngram"),
+    "vLLM: a 2024 PR titled as the Medusa implementation, its branch's crash (V0 MedusaWorker)": (
+        thread(VLLM_REPO, "[Speculative Decoding] Medusa implementation with Top-1 proposer",
+               "2024-06-10", "Implements Medusa heads as a proposer.", "",
+               "usr-d · comment · 2024-06-20", "Running this branch:", "```", *V0_CRASH, "```",
+               kind="pull request"),
+        ("other", "MedusaWorker"), TITLE, "Medusa"),
+    "vLLM: a 2024 PR adding EAGLE, a crash in a later comment (V0 MultiStepWorker)": (thread(
+        VLLM_REPO, "[Speculative decoding] Add EAGLE with a top-1 proposer", "2024-07-01",
+        "This PR adds EAGLE to spec decode.", "", "usr-c · comment · 2024-08-10", "Tried it:",
+        "```", *V0_CRASH, "```", kind="pull request",
+    ), ("other", "MultiStepWorker"), TITLE, "EAGLE"),
     "vLLM-Ascend: a title naming v0.18.0rc1 and mtp": (thread(
         ASCEND_REPO, "[Bug]: v0.18.0rc1 mtp with graph mode crashes on A3", "2026-04-02",
         "```", *ASCEND_CRASH, "```",
