@@ -260,6 +260,23 @@ def _sentence_apart(text: str) -> bool:
     return _PROSE.search(rest) is not None and set_apart(rest)
 
 
+def trtllm_command_flags(text: str) -> dict[str, object]:
+    """One continuation line of a pasted command -> the TensorRT-LLM-only flags it holds
+    (quickstart_advanced.py's, examples/run.py's mode options, trtllm-build's
+    --speculative_decoding_mode, tensorrtllm_backend's speculative client); {} for others."""
+    if commented(text):
+        return {}
+    if quick := _quickstart(text):
+        return quick
+    if (m := _RUN_FLAG.search(text)) is not None:
+        return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
+    if (m := _CLI_MODE.search(text)) is not None and "--speculative_decoding_mode" in text:
+        return {"speculative_config.method": m.group(1).lower()}
+    if _TRITON_CLIENT.search(text) is not None:
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    return {}
+
+
 def _mode_apart(text: str, at: int) -> bool:
     """The sentence naming a bare mode asks, supposes or sets it apart (its code spans aside:
     ``if self.drafter is not None`` is the code's condition, not the writer's)."""
@@ -351,10 +368,12 @@ def resolved_method(method: str) -> tuple[str, str]:
 # The TensorRT-LLM release as people write it: the issue template's ``TensorRT-LLM version:
 # 1.2.0rc6``, the import banner ``[TensorRT-LLM] TensorRT-LLM version: 0.17.0``, a pin
 # ``tensorrt_llm==1.0.0``, a wheel ``tensorrt_llm-1.2.0rc8-cp312-...whl``, an image
-# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``; not ``tensorrtllm_backend`` or a path.
+# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``, a nightly ``tensorrt_llm==0.16.0.dev2024111900``;
+# not ``tensorrtllm_backend`` or a path.
 _RELEASE = re.compile(
     r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:\s+version)?"
-    r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?(\d+\.\d+(?:\.\d+)?(?:rc\d+|\.post\d+)*)(?![\w.]*\d)"
+    r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?"
+    r"(\d+\.\d+(?:\.\d+)?(?:rc\d+|\.post\d+|\.dev\d+)*)(?![\w.]*\d)"
 )
 
 
@@ -387,6 +406,12 @@ def prose_method(named: str, release: object, backend: object) -> str | None:
     return None if backend in ENGINE_BACKENDS else "NGram"
 
 
+def _surely_before(at: Version, first: str) -> bool:
+    """``at`` is older than release ``first``; a dev build or rc of ``first`` itself
+    (``0.17.0.dev2025011400``, ``1.0.0rc3``) is not: what it holds of ``first`` is unknown."""
+    return at < Version(first) and at.base_version != Version(first).base_version
+
+
 def _release(text: object) -> Version | None:
     try:
         return Version(str(text)) if text else None
@@ -412,7 +437,7 @@ def eagle_mode(
             "passes neither --use_one_model nor --no-use_one_model"
         ), ""
     at = _release(release)
-    if backend is None and at is not None and at < Version(PYTORCH_FIRST):
+    if backend is None and at is not None and _surely_before(at, PYTORCH_FIRST):
         return None, None, ""  # no PyTorch backend yet: the TensorRT engine's EAGLE
     pytorch = backend is not None or (at is not None and at >= Version(PYTORCH_DEFAULT))
     if at is not None and pytorch and at >= Version(ONE_MODEL_FIELD):

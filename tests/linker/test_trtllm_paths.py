@@ -121,3 +121,24 @@ def test_quickstart_eagle3_without_the_one_model_flag_stays_a_condition(tmp_path
              "TensorRT-LLM version: 1.0.0",
              f"{QUICK} --spec_decode_algo EAGLE3 --draft_model_dir /d", *CRASH]  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "Eagle3OneModelWorker|ModelDrafter")
+
+
+def _yaml_eagle(release_line: str) -> list[str]:
+    return [*THREAD[:1], "# [Bug] EAGLE crash", *THREAD[2:], release_line,
+            "speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 3", *CRASH]
+
+
+def test_a_dev_build_or_rc_of_the_pytorch_release_bounds_nothing(tmp_path: Path) -> None:
+    """Never wrong: a nightly of 0.17.0 (the PyTorch backend's first release) may or may not
+    hold it, so the Eagle YAML stays a condition; an rc past 1.0 defaults to PyTorch."""
+    path = crash_path(run(tmp_path, _yaml_eagle("pip: tensorrt_llm==0.17.0.dev2025011400")))
+    assert path.worker_class is None and path.conditional, path
+    path = crash_path(run(tmp_path, _yaml_eagle("TensorRT-LLM version: 1.2.0rc3")))
+    assert_verdict(path, "other", "Eagle3OneModelWorker")
+
+
+def test_a_nightly_before_the_pytorch_backend_names_no_pytorch_worker(tmp_path: Path) -> None:
+    """0.16.0.devN predates the PyTorch backend: no _torch worker for its EAGLE run."""
+    path = crash_path(run(tmp_path, _yaml_eagle("pip: tensorrt_llm==0.16.0.dev2024111900")))
+    assert path.worker_class not in ("Eagle3OneModelWorker", "ModelDrafter") and not path.conditional
+    assert path.family == "EAGLE", path
