@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from spectrace.assemblers.vllm_config import method_from_model
+from spectrace.assemblers.vllm_release import base_release
 from spectrace.assemblers.vllm_proposers import family_first, proposer_verdict, runs_on
 
 # (first release, last release or "" = still, substring of the lower-cased name, method)
@@ -50,14 +51,6 @@ class Inferred:
     points_to: str | None  # "other" when one class ran, else None
     worker: str | None
     condition: str | None = None  # "X if vLLM <= 0.9.2, Y if vLLM >= 0.17 ..." with no release
-
-
-def _release(text: str) -> Version | None:
-    """``0.9.2.dev121+g4c8f64faa`` -> 0.9.2 (rules are per release; a dev build sits with it)."""
-    try:
-        return Version(Version(text.removeprefix("v")).base_version)
-    except InvalidVersion:
-        return None
 
 
 def _within(release: Version, first: str, last: str) -> bool:
@@ -192,7 +185,7 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return None
     if "$" in model:  # a shell variable: only V0's flag still names the worker family
         return _unresolved(model) if legacy else None
-    release = _release(version) if version else None
+    release = base_release(version) if version else None
     if release is None and legacy:
         release, version = Version(LAST_V0), None
     if release is not None:
@@ -298,7 +291,7 @@ def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | No
         f"vLLM config: num_speculative_tokens with no draft model on {target} (a DeepSeek-V3 "
         "target): vLLM 0.7.3-0.10 drafts with its own MTP layers (deepseek_mtp)"
     )
-    release = _release(version) if version else (Version("0.8.4") if legacy else None)
+    release = base_release(version) if version else (Version("0.8.4") if legacy else None)
     if release is None:
         condition = (
             f"MultiStepWorker (V0) if vLLM <= {LAST_V0}, EagleProposer on 0.10; "
@@ -334,7 +327,7 @@ def speculators_checkpoint(target: object, version: str | None) -> Inferred | No
         f"vLLM serves {target}, a speculators checkpoint ({method}): vLLM reads its "
         f"speculators_config from {SPECULATORS_FIRST}"
     )
-    release = _release(version) if version else None
+    release = base_release(version) if version else None
     if release is None:
         condition = f"EagleProposer if vLLM >= {SPECULATORS_FIRST}, else no speculation"
         return Inferred(method, f"{said} -> {condition}", None, None, condition)

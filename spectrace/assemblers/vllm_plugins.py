@@ -14,9 +14,10 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from spectrace.assemblers.vllm_proposers import method_classes
+from spectrace.assemblers.vllm_release import parse_release
 
 
 @cache
@@ -42,19 +43,12 @@ def ascend_method(name: str) -> bool:
     return name in _methods()
 
 
-def _version(text: str) -> Version | None:
-    try:
-        return Version(text.removeprefix("v"))
-    except InvalidVersion:
-        return None
-
-
 def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
     """The row of ``name`` whose releases hold ``release`` (a dev build sits with its base); a
     release newer than every tag read keeps the rows that reach the newest one."""
     newest = _newest()
     for row in _methods().get(name, ()):
-        first, last = _version(row[1]), _version(row[2])
+        first, last = parse_release(row[1]), parse_release(row[2])
         ends = last is None or release <= last or (last == newest and release > last)
         if first is not None and first <= release and ends:
             return row
@@ -64,7 +58,7 @@ def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
 @cache
 def _newest() -> Version | None:
     """The newest plugin release any [[method]] row reaches."""
-    lasts = [_version(row[2]) for rows in _methods().values() for row in rows]
+    lasts = [parse_release(row[2]) for rows in _methods().values() for row in rows]
     return max((v for v in lasts if v is not None), default=None)
 
 
@@ -85,13 +79,13 @@ def ascend_proposer(
     later than ``newest``, the release the text's dates allow); else the condition names each
     class with its releases."""
     name = str(method).lower().strip("[]")
-    release = _version(str(plugin)) if plugin is not None else None
+    release = parse_release(str(plugin)) if plugin is not None else None
     if release is not None:
         row = _row_at(name, release) or (_row_at("mtp", release) if name.endswith("_mtp") else None)
         if row is not None:
             return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'", None
     rows = _rows(name)
-    dated = tuple(r for r in rows if newest is None or (_version(r[1]) or newest) <= newest)
+    dated = tuple(r for r in rows if newest is None or (parse_release(r[1]) or newest) <= newest)
     if newest is not None and dated and len({r[0] for r in dated}) < len({r[0] for r in rows}):
         found, why, condition = _by_rows(name, dated)
         return (
@@ -155,11 +149,11 @@ def plugin_proposer(framework: str, method: object) -> tuple[str | None, str | N
     rows = _plugin_rows().get((framework, name), ())
     if not rows:
         return None, None
-    spans = [_version(v) for key, found in _plugin_rows().items() if key[0] == framework
+    spans = [parse_release(v) for key, found in _plugin_rows().items() if key[0] == framework
              for _c, first, last in found for v in (first, last)]  # fmt: skip
     known = [v for v in spans if v is not None]
-    lows = [_version(first) for _c, first, _l in rows]
-    highs = [_version(last) for _c, _f, last in rows]
+    lows = [parse_release(first) for _c, first, _l in rows]
+    highs = [parse_release(last) for _c, _f, last in rows]
     whole = (
         None not in lows
         and None not in highs

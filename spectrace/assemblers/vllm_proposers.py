@@ -17,7 +17,9 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
+
+from spectrace.assemblers.vllm_release import parse_release
 
 _V0_DRAFT_WORKER = "MultiStepWorker"  # V0's proposer worker for draft models and heads
 
@@ -64,7 +66,7 @@ def _tables() -> _Tables:
     firsts: dict[str, Version] = {}
     for row in data.get("frame", []):
         worker, releases = str(row.get("worker", "")), row.get("releases", ["", ""])
-        if row.get("family") and (at := _version(str(releases[0]))) is not None:
+        if row.get("family") and (at := parse_release(str(releases[0]))) is not None:
             family = str(row["family"])
             firsts[family] = min(firsts.get(family, at), at)
         if worker and not row.get("function") and all(releases):
@@ -85,15 +87,8 @@ def method_classes() -> dict[str, str]:
     return {value: row[1] for value, row in _tables().methods.items() if row[1]}
 
 
-def _version(text: str | None) -> Version | None:
-    try:
-        return Version(text.removeprefix("v")) if text else None
-    except InvalidVersion:
-        return None
-
-
 def _runs_on(cls: str, version: Version) -> bool:
-    first, last = (_version(v) for v in _tables().spans.get(cls, ("", "")))
+    first, last = (parse_release(v) for v in _tables().spans.get(cls, ("", "")))
     return first is not None and last is not None and first <= version <= last
 
 
@@ -106,13 +101,13 @@ def family_first(value: str) -> Version | None:
 
 def first_release(cls: str) -> Version | None:
     """The first release whose tree holds ``cls`` (its frame rows' span)."""
-    return _version(_tables().spans.get(cls, ("", ""))[0])
+    return parse_release(_tables().spans.get(cls, ("", ""))[0])
 
 
 def runs_on(cls: str, version: str) -> bool:
     """``cls`` ships in vLLM ``version`` (its frame rows' release span; a dev build counts as
     its base release)."""
-    found = _version(version)
+    found = parse_release(version)
     return found is not None and _runs_on(cls, Version(found.base_version))
 
 
@@ -124,16 +119,16 @@ _V0_EARLY = ("DRAFT_MODEL", "NGRAM", "MEDUSA", "MLP_SPECULATOR")
 def _before_tables(release: Version, family: str) -> bool:
     """``release`` predates the oldest wheel the tables read (0.6.0), where V0 was vLLM's only
     engine (V1 came in 0.8): a family V0 ran then ran on V0's worker."""
-    first = _version(_tables().spans.get("SpecDecodeWorker", ("", ""))[0])
+    first = parse_release(_tables().spans.get("SpecDecodeWorker", ("", ""))[0])
     return family in _V0_EARLY and first is not None and Version(release.base_version) < first
 
 
 def _gone(last: str, release: Version) -> bool:
     """The method's rows end before ``release``, a release the tables read (not a newer one)."""
     end, newest = (
-        _version(last),
+        parse_release(last),
         max(
-            (v for _f, _p, _first, lst in _tables().methods.values() if (v := _version(lst))),
+            (v for _f, _p, _first, lst in _tables().methods.values() if (v := parse_release(lst))),
             default=None,
         ),
     )
@@ -147,7 +142,7 @@ def _replaced(name: str, family: str, release: Version) -> str | None:
     model-named MTP method (``qwen3_next_mtp``) is vLLM's ``mtp``."""
     later = _tables().later
     wanted = (name, "mtp" if family == "MTP" else "")
-    spans = [(cls, _version(first), _version(last), key) for key, rows in later.items()
+    spans = [(cls, parse_release(first), parse_release(last), key) for key, rows in later.items()
              for cls, first, last in rows if key in wanted]  # fmt: skip
     starts = [lo for _c, lo, _h, _k in spans if lo is not None]
     at = Version(release.base_version)
@@ -165,7 +160,7 @@ def _replaced(name: str, family: str, release: Version) -> str | None:
 @cache
 def later_spans() -> tuple[tuple[str, Version | None, Version | None], ...]:
     """Every later row's (class, first, last): the newest release any of them reaches."""
-    return tuple((cls, _version(first), _version(last)) for rows in _tables().later.values()
+    return tuple((cls, parse_release(first), parse_release(last)) for rows in _tables().later.values()
                  for cls, first, last in rows)  # fmt: skip
 
 
@@ -211,7 +206,7 @@ def proposer_verdict(
         # V0's speculative_model spelling (gone after 0.8.2): every release that took it ran a
         # draft model or head on V0 (0.8.0-0.8.2's V1 oracle falls back for all but ngram)
         return f"{said} -> {worker} (V0 spec_decode: a V0 spelling, other)", "other", worker
-    release = _version(version)
+    release = parse_release(version)
     replaced = _replaced(name, family, release) if release is not None else None
     if release is not None and not replaced and _gone(last, release):
         return (
@@ -226,8 +221,8 @@ def proposer_verdict(
     on_v1 = v1 is not False and proposer and (
         v1 is True or (release is not None and _runs_on(proposer, release))
         or (release is None and not legacy))  # fmt: skip
-    v0_last = _version(tables.spans.get("SpecDecodeWorker", ("", ""))[1])
-    if v0_last is not None and (_version(first) or v0_last) > v0_last:
+    v0_last = parse_release(tables.spans.get("SpecDecodeWorker", ("", ""))[1])
+    if v0_last is not None and (parse_release(first) or v0_last) > v0_last:
         worker = ""  # the method came after V0's last release: V1 only
     on_v0 = (
         bool(worker)

@@ -21,10 +21,11 @@ from datetime import date
 from functools import cache
 from importlib import resources
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.dialects.base import LogLine
 
 RUNNER_FLAG = "vllm_model_runner"  # "v2" / "v1": the runner the text says ran
@@ -67,20 +68,13 @@ class RunnerTable:
     variants: tuple[Variant, ...] = ()
 
 
-def _v(text: object) -> Version | None:
-    try:
-        return Version(str(text).removeprefix("v")) if text else None
-    except InvalidVersion:
-        return None
-
-
 def _rows(raw: object) -> tuple[Speculator, ...]:
     rows = []
     for r in raw if isinstance(raw, list) else []:
-        first, last = (_v(x) for x in (r.get("releases") or ["", ""]))
+        first, last = (parse_release(x) for x in (r.get("releases") or ["", ""]))
         if first is not None and last is not None and r.get("method") and r.get("class"):
             rows.append(Speculator(str(r["method"]), str(r["class"]), first, last,
-                                   _v(r.get("default"))))  # fmt: skip
+                                   parse_release(r.get("default"))))  # fmt: skip
     return tuple(rows)
 
 
@@ -92,7 +86,7 @@ def runner_table() -> RunnerTable:
     runner = data.get("runner", {})
     assert isinstance(runner, dict)
     keys = ("first", "auto_some", "auto_dense", "auto_all", "v1_last")
-    first, some, dense, every, last = (_v(runner.get(k)) or Version("0") for k in keys)
+    first, some, dense, every, last = (parse_release(runner.get(k)) or Version("0") for k in keys)
     return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
                        _rows(data.get("ascend")), _variants(data.get("variant")))  # fmt: skip
 
@@ -100,7 +94,7 @@ def runner_table() -> RunnerTable:
 def _variants(raw: object) -> tuple[Variant, ...]:
     rows = []
     for r in raw if isinstance(raw, list) else []:
-        first, last = (_v(x) for x in (r.get("releases") or ["", ""]))
+        first, last = (parse_release(x) for x in (r.get("releases") or ["", ""]))
         keys = ("method", "word", "architecture", "class")
         if first is not None and last is not None and all(r.get(k) for k in keys):
             rows.append(Variant(*(str(r[k]) for k in keys), first, last))
@@ -301,8 +295,8 @@ def _release(config: RunConfig, ascend: bool) -> tuple[str, Version] | None:
     """The release the text gives the run (the plugin's for vllm-ascend), text and base."""
     said = config.flags.get("platform_release" if ascend else "vllm_prose_release")
     text = str(said.value) if said is not None else (None if ascend else config.version)
-    found = _v(text)
-    return (text, Version(found.base_version)) if text and found is not None else None
+    found = base_release(text)
+    return (text, found) if text and found is not None else None
 
 
 def _newest(config: RunConfig, framework: str) -> Version | None:

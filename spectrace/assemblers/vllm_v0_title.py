@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.thread_title import Title, TitleReader, methods_in
 from spectrace.assemblers.vllm_proposers import v0_worker
+from spectrace.assemblers.vllm_release import parse_release
 from spectrace.dialects.base import LogLine
 
 _V0_TAG = re.compile(r"\[\s*V0\s*\]")
@@ -62,7 +63,7 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     tagged = _V0_TAG.search(title.text) is not None
     frames = [ln for ln in lines if _V0_FRAME.search(ln.text) or _V1_FRAME.search(ln.text)]
     v0_only = bool(frames) and not any(_V1_FRAME.search(ln.text) for ln in frames)
-    at = _version(config.version) or newest
+    at = parse_release(config.version) or newest
     v0_only = v0_only and at is not None and at < _V1_DEFAULT
     if not (tagged or (v0_only and _SPEC_TITLE.search(title.text))):
         return
@@ -79,13 +80,6 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     line = next(ln for ln in lines if (ln.source, ln.lineno) == (title.source, title.lineno))
     config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason,
                                          "other", worker, family=family))  # fmt: skip
-
-
-def _version(text: str | None) -> Version | None:
-    try:
-        return Version(text) if text else None
-    except InvalidVersion:
-        return None
 
 
 def _title(lines: Sequence[LogLine]) -> Title | None:
