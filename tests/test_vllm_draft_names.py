@@ -96,6 +96,11 @@ NEVER = {
         VLLM_REPO, "[Bug]: start-up fails", "2026-05-01",
         "```", *_serve(_DSPARK, "0.20.0"), *_CRASH, "```",
     ), ("DraftModelProposer", "DSparkSpeculator")),
+    "a dotted import path as the draft on 0.25.0 is the user's class (custom_class)": (thread(
+        VLLM_REPO, "[Bug]: custom proposer crashes", "2026-07-01",
+        "```", *_serve('{"model": "acme_spec.proposers.TreeProposer", "num_speculative_tokens": 4}',
+                       "0.25.0"), *_CRASH, "```",
+    ), ("DraftModelProposer", "EagleProposer")),
     "a DFlash2 draft on 0.26.0 (before DFlash2) is neither DFlash class": (thread(
         VLLM_REPO, "[Bug]: start-up fails", "2026-08-01",
         "```", *_serve(_DFLASH2, "0.26.0"), *_CRASH, "```",
@@ -133,6 +138,7 @@ def test_only_methods_that_came_with_their_name_rule_are_marked() -> None:
     assert marked("z-lab/Orbit-8B-DFlash-b16") == ("dflash", "0.20.0")
     assert marked("yuhuili/EAGLE-LLaMA3-Instruct-8B") is None
     assert marked("meta-llama/Llama-3.2-1B") is None
+    assert marked("acme_spec.proposers.TreeProposer") == ("custom_class", "0.22.0")
     eagle = infer("yuhuili/EAGLE-LLaMA3-Instruct-8B", None)
     assert eagle is not None and eagle.worker is None and eagle.condition
 

@@ -130,6 +130,8 @@ def method_for(model: str, release: Version) -> str:
     rule matches; medusa / MLP / MTP heads are told by their config, which a log rarely shows,
     so a name saying medusa, or a published MTP checkpoint's name, is taken as its word)."""
     name = model.lower()
+    if custom_path(model) and release >= Version(CUSTOM_FIRST):
+        return "custom_class"
     named = [
         m for first, last, word, m in NAME_RULES if word in name and _within(release, first, last)
     ]
@@ -142,11 +144,27 @@ def method_for(model: str, release: Version) -> str:
     return hinted if hinted in ("medusa", "mlp_speculator") else "draft_model"
 
 
+# A draft "model" written as a dotted import path (``my_pkg.spec.MyProposer``): from 0.22.0
+# SpeculativeConfig takes it as method ``custom_class`` (``_is_custom_proposer_path``: no "/",
+# no URL, two or more identifiers) and loads the user's class; an older release would look
+# for a checkpoint of that name and fail.
+CUSTOM_FIRST = "0.22.0"
+_CUSTOM_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def custom_path(model: str) -> bool:
+    """``model`` is a dotted import path of identifiers, not a checkpoint (``a/b``, ``x.gguf``
+    paths have a slash; ``Qwen3-8B.eagle3`` has a dash)."""
+    return _CUSTOM_PATH.fullmatch(model) is not None and "/" not in model
+
+
 def marked(model: str) -> tuple[str, str] | None:
     """(method, first release) a draft's name marks for a method whose family came with its name
     rule: no release before the rule holds a file of that family, so a checkpoint of it
     (``...speculator.dspark``, ``...-DFlash-b16``) ran as that method or not at all (an older
     release cannot load it). EAGLE heads ran on V0 long before the ``eagle-`` rule: not marked."""
+    if custom_path(model):
+        return "custom_class", CUSTOM_FIRST
     name = model.lower()
     for first, _last, word, method in NAME_RULES:
         came = family_first(method)
