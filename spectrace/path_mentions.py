@@ -23,7 +23,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.sections import HEADING_LITERALS, heading_aside, wish_lines
+from spectrace.assemblers.sections import HEADING_LITERALS, diff_line, heading_aside, wish_lines
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -179,7 +179,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
         wish = (line.source, line.lineno) in wished
-        out += word_mentions(line, shown, titles, aside[line.source] or wish, _diff_line(line.text))
+        out += word_mentions(line, shown, titles, aside[line.source] or wish, diff_line(line.text))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
@@ -229,7 +229,7 @@ _ELSEWHERE = re.compile(
 def base_names(text: str) -> list[tuple[str, FrameSignature]]:
     """(name as written, its row) of each proposer base file the line names with a line
     number (``llm_base_proposer.py:1449``): where a log pointed, outside a diff or an edit."""
-    if not any(name in text for name in _base_files()) or _diff_line(text):
+    if not any(name in text for name in _base_files()) or diff_line(text):
         return []
     found = []
     for m in _NAME.finditer(text):
@@ -250,7 +250,7 @@ def _matches_tail(path: str, name: str) -> bool:
 def _wrapper(text: str) -> tuple[str, FrameSignature] | None:
     """V0's ``SpecDecodeWorker`` named in a sentence (an error message quoted in prose), with
     the same limits as any class a sentence names."""
-    if "SpecDecodeWorker" not in _CLASS_WORD.findall(text) or _diff_line(text):
+    if "SpecDecodeWorker" not in _CLASS_WORD.findall(text) or diff_line(text):
         return None
     if text.lstrip(" >").startswith("#") or _CONTRAST.search(text) or _EDIT.search(text):
         return None
@@ -265,7 +265,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
     comment (``# [Bug]: ... EagleProposer``: a title says what the report is about, not what ran)."""
     found = [(name, sig) for name in dict.fromkeys(_CLASS_WORD.findall(text))
              if (sig := _driver_classes().get(name)) is not None]  # fmt: skip
-    if not found or _diff_line(text) or text.lstrip(" >").startswith("#") or _CONTRAST.search(text):
+    if not found or diff_line(text) or text.lstrip(" >").startswith("#") or _CONTRAST.search(text):
         return []
     if _TYPE_TEST.search(text) or _QUESTION.search(text):  # a question names no run's class
         return []
@@ -278,7 +278,7 @@ def class_names(text: str) -> list[tuple[str, FrameSignature]]:
 def line_names(text: str) -> list[tuple[str, FrameSignature]]:
     """(name as written, its row) of each known worker file one line names with a line number
     or a function of it."""
-    if not any(stem in text for stem in _stems()) or _diff_line(text):
+    if not any(stem in text for stem in _stems()) or diff_line(text):
         return []
     found = [(m.group(0).strip(), sig) for m in _NAME.finditer(text)
              if (sig := _signature(m, text)) is not None]  # fmt: skip
@@ -329,14 +329,6 @@ def _logger(line: LogLine) -> str | None:
     """The ``file.py:N`` a vLLM (or c10) header says wrote the line: that module ran."""
     where = (line.group or "").split(" ", 1)[0]
     return where if _LOGGER.fullmatch(where) else None
-
-
-def _diff_line(text: str) -> bool:
-    """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose)."""
-    body = text.lstrip(" >")
-    if body.startswith(_DIFF):
-        return True
-    return body.startswith("-") and not (body[1:2] == " " and body[2:3].strip())
 
 
 def _signature(m: re.Match[str], text: str) -> FrameSignature | None:

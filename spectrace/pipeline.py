@@ -14,7 +14,7 @@ from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.sections import wish_lines
+from spectrace.assemblers.sections import not_run_lines
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
@@ -207,7 +207,7 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     no config line is dated; a quoted crash's day is another post's, unless only quotes
     crashed."""
     collector = config_mod.ConfigCollector()
-    wished = wish_lines(lines)  # a feature form's wish: launches it asks for never ran
+    wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
     for line in lines:
         if not names_only(line, config_mod.CONFIG_LITERALS) and (line.source, line.lineno) not in wished:
             collector.feed(line)

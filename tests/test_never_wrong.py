@@ -1872,6 +1872,26 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "```diff", "@@ -427,7 +427,7 @@ class EAGLEWorkerV2(BaseSpecWorker):", "-        a()",
         "+        b()", "```", *PROBE_CRASH, kind="pull request", number=7002, labels="",
     ), NOT_SHOWN),
+    "s11 r07 TensorRT-LLM: a trtllm-serve command on + lines under a docs file's review anchor":
+    (["NVIDIA/TensorRT-LLM · pull request #7140 · merged · Python", "# [None][doc] add an Eagle3 blog",
+      "", "review-bot · review thread · 2025-08-21", "docs/source/blogs/tech_blog/blog_x.md:108",
+      "````diff", "+### Launch the server (Eagle3 speculative decoding)", "+```bash",
+      "+TRTLLM_ENABLE_PDL=1 trtllm-serve /models/orbit --backend pytorch --tp_size 8 "
+      "--extra_llm_api_options /models/eagle/eagle.yaml", "+```", "+```yaml",
+      "+speculative_config:", "+  decoding_type: Eagle", "+  max_draft_len: 3",
+      "+  speculative_model_dir: /models/eagle", "+```", "````",
+      "The parallelism flags contradict the 8 GPU note.", *PROBE_CRASH], NOT_SHOWN),
+    "s11 b03 SGLang: a docs PR's diff adding a STANDALONE launch is no run": (thread(
+        SGL_REPO, "[Docs] speculative decoding: a STANDALONE example", "2026-03-11", "```diff",
+        "+python -m sglang.launch_server --model-path acme/Orbit-8B --speculative-algorithm "
+        "STANDALONE \\", "+  --speculative-draft-model-path acme/Orbit-0.6B", "```",
+        kind="pull request", number=8603, labels="documentation",
+    ) + ["", "ci-bot · comment · 2026-03-11", "docs build failed:", "```",
+         "Traceback (most recent call last):",
+         '  File "/usr/lib/python3/site-packages/sphinx/cmd/build.py", line 281, in build_main',
+         "    app.build(args.force_all, args.filenames)",
+         "sphinx.errors.SphinxWarning: toctree contains reference to nonexisting document", "```"],
+     NOT_SHOWN),
     "s11 d00 vLLM: a class a [Feature] thread asks about is not the run's": (thread(
         VLLM_REPO, "[Feature]: EagleProposer should support tree attention on ROCm", "2026-02-01",
         "Today EagleProposer only drafts a chain.", "I tried a quick hack and it died:", "```",
@@ -2029,3 +2049,13 @@ def test_motivation_in_a_bug_report_is_no_wish(tmp_path: Path) -> None:
     (crash,) = roots(run(tmp_path, lines, name="report.md"))
     assert crash.worker_path is not None
     assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
+
+
+@pytest.mark.parametrize("name", [name for name in CASES if name.startswith("s11 ")])
+def test_a_text_showing_no_run_gives_no_condition_either(tmp_path: Path, name: str) -> None:
+    """A wish, code under review, a feature thread's classes or a plan show no run at all: no
+    class and no condition naming one (a condition would still send the user to a worker)."""
+    lines, _wanted = CASES[name]
+    for crash in roots(run(tmp_path, lines, name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.value == "unknown" and not path.conditional, path

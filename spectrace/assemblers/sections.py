@@ -5,6 +5,11 @@ Reports keep an earlier or another setup beside their own under a heading; a met
 it is not the crashed run's. Shared by the vLLM environment-bullet reader (``vllm_stated``) and
 the family words of ``path_mentions``, so both read a section the same way.
 
+A review shows code, not a run: the lines of a diff under a review comment's anchor
+(``docs/source/blogs/blog10.md:108`` alone on a line, "Comment on line R215") or anywhere in a
+pull request are the change under review, a command on its ``+`` lines included
+(``reviewed_lines``).
+
 A feature request's form asks for what does not run yet: a launch command under its "Proposed
 Solution", "Alternatives" or "The feature, motivation and pitch" heading (or "Motivation" in a
 thread that is a request) is the writer's wish, never a run (``wish_lines``: the config
@@ -14,7 +19,7 @@ collector reads the text without them).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from spectrace.assemblers.post_dates import post_author
 from spectrace.dialects.base import LogLine
@@ -22,7 +27,8 @@ from spectrace.dialects.base import LogLine
 # a Markdown section heading reaches the reader; so do a feature form's headings, which a web
 # copy prints without their bold marks ("Proposed solution", "Describe alternatives ...")
 HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lternative",
-                                       b"otivation", b"olution you")  # fmt: skip
+                                       b"otivation", b"olution you", b".md:", b".rst:",
+                                       b"omment on line")  # fmt: skip
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
 REQUEST = re.compile(
@@ -79,3 +85,51 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
             if inside:
                 out.add((source, line.lineno))
     return frozenset(out)
+
+
+# a review comment's anchor as GitHub prints it over the commented hunk: a path with a line
+# (``docs/source/blogs/blog10.md:108``, backticked or bold), or "Comment on line R215"
+_ANCHOR = re.compile(
+    r"^\s*[`*]*(?:[\w.@+-]+/)*[\w.-]+\.[A-Za-z]{1,5}:\d+(?:-\d+)?[`*]*\s*$"
+    r"|^\s*Comment on lines? [RL]?\d+"
+)
+_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")
+
+
+def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
+    """(source, line) of each diff line (``+x``, ``-x``, ``@@``) under a review anchor, up to
+    the next line that is not one, and of every diff line of a pull request's thread: code under
+    review, not a run."""
+    out: set[tuple[str, int]] = set()
+    pulls: set[str] = set()
+    under: dict[str, bool] = {}
+    for line in lines:
+        if _PULL.search(line.text):
+            pulls.add(line.source)
+        if _ANCHOR.match(line.text):
+            under[line.source] = True
+        elif _hunk_line(line.text):
+            if under.get(line.source) or line.source in pulls:
+                out.add((line.source, line.lineno))
+        elif line.text.strip():
+            under[line.source] = False
+    return frozenset(out)
+
+
+def diff_line(text: str) -> bool:
+    """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose)."""
+    body = text.lstrip(" >")
+    if body.startswith(("+", "--- ", "@@", "diff --git", "index ")):
+        return True
+    return body.startswith("-") and not (body[1:2] == " " and body[2:3].strip())
+
+
+def _hunk_line(text: str) -> bool:
+    """A diff line, and not a command's continuation line (``    --tp 4 \\``, a flag)."""
+    body = text.lstrip(" >")
+    return diff_line(text) and (not body.startswith("--") or body.startswith("--- "))
+
+
+def not_run_lines(lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
+    """The lines no run's config is read from: wishes and code under review."""
+    return wish_lines(lines) | reviewed_lines(lines)
