@@ -26,6 +26,8 @@ RELEASE_MARK = "release:"  # named_families' entry for the release a title names
 ADDS_KIND = "pull request adding or supporting a method"
 ADDS_MARK = "adds:"  # named_families' entry: such a PR's words, with no line showing a run
 RUN_KIND = "line showing a run (a test, serve or benchmark command, a result)"
+FOREIGN_KIND = "another engine's command"  # LMDeploy, TokenSpeed, MLC, ATOM... share flag names
+FOREIGN_MARK = "foreign:"  # named_families' entry: a run of another engine is in the text
 
 
 @dataclass(frozen=True, slots=True)

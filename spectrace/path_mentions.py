@@ -35,6 +35,7 @@ from spectrace.path_mention_kinds import (
     BASE_KIND,
     CLASS_KIND,
     FAMILY_KIND,
+    FOREIGN_KIND,
     KIND,
     LOGGED_KIND,
     MAX_TEXT,
@@ -48,6 +49,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_words import (
     FAMILY_LITERALS,
+    FOREIGN_LITERALS,
     REQUEST_LITERALS,
     RUN_LITERALS,
     adds_only,
@@ -143,7 +145,7 @@ def mention_literals() -> tuple[bytes, ...]:
     names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
-    words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS)
+    words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS) + list(FOREIGN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
     return found + HEADING_LITERALS + _REVIEW_LITERALS
 
@@ -213,7 +215,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND)
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
-              ADDS_KIND, RUN_KIND)  # fmt: skip
+              ADDS_KIND, RUN_KIND, FOREIGN_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

@@ -30,7 +30,7 @@ from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import on_runner
 from spectrace.path_frames import method_signature, symbol_signatures
-from spectrace.path_mention_kinds import ADDS_MARK, RELEASE_MARK, THREAD_MARK
+from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 
 # each family as the method value vLLM's config spells it
@@ -53,7 +53,11 @@ def named_family_evidence(
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
     adds = any(f == ADDS_MARK for f, *_ in named) and not _shows_run(config)
-    named = [n for n in named if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK))]
+    foreign = any(f == FOREIGN_MARK for f, *_ in named)
+    named = [n for n in named
+             if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK, FOREIGN_MARK))]
+    if engine is None and foreign:  # another engine's server ran: its words are its own
+        return []
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread
     config = _titled(config, released, engine)

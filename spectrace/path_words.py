@@ -21,6 +21,8 @@ from spectrace.path_mention_kinds import (
     BASE_KIND,
     FAMILY_KIND,
     FAMILY_ROW,
+    FOREIGN_KIND,
+    FOREIGN_MARK,
     RELEASE_KIND,
     RELEASE_MARK,
     REQUEST_KIND,
@@ -54,6 +56,16 @@ _RUN = re.compile(
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\d"
     r"|\d\s*(?:tokens?/s|tok/s)\b|\b\d+ passed\b"
 )
+# the command of another serving engine whose flags and method names look like SGLang's or
+# vLLM's (``lmdeploy serve api_server ... --speculative-algorithm deepseek_mtp``, TokenSpeed's
+# launch_server, MLC's --speculative-mode, ROCm ATOM's server): a method it names is not a
+# vLLM or SGLang proposer's
+_FOREIGN = re.compile(
+    r"(?:^|[\s`$(])(?:lmdeploy\s+serve|tokenspeed\s+serve|mlc_llm\s+serve|text-generation-launcher"
+    r"|llama-server|python3?\s+-m\s+(?:lmdeploy|tokenspeed|mlc_llm|atom\.entrypoints)\b)"
+)
+FOREIGN_LITERALS = ("lmdeploy", "tokenspeed", "mlc_llm", "text-generation-launcher",
+                    "llama-server", "atom.entrypoints")  # fmt: skip
 RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
                 "trtllm-bench", "benchmark", "cceptance", "ccept length", "tokens/s", "tok/s",
                 "token/s", "hroughput", " passed")  # fmt: skip
@@ -72,6 +84,8 @@ def word_mentions(
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
     elif not diff and _RUN.search(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+    if _FOREIGN.search(line.text):  # another engine's server: its methods are its own
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
     if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
@@ -126,8 +140,10 @@ def named_families(
     releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
                 if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
     adds = _adds_only(mentions, source, headers)
+    foreign = [(FOREIGN_MARK, m.source, m.lineno, m.text) for m in mentions
+               if m.kind == FOREIGN_KIND and m.source == source][:1]  # fmt: skip
     return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
-                    for m in headers[:1] if words and engine] + releases[:1] + adds  # fmt: skip
+                    for m in headers[:1] if words and engine] + releases[:1] + adds + foreign  # fmt: skip
 
 
 def _adds_only(

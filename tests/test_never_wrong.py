@@ -1892,6 +1892,13 @@ CASES: dict[str, tuple[list[str], Want]] = {
          "    app.build(args.force_all, args.filenames)",
          "sphinx.errors.SphinxWarning: toctree contains reference to nonexisting document", "```"],
      NOT_SHOWN),
+    "s11 e04 LMDeploy: its server's deepseek_mtp is not vLLM's method": (thread(
+        "InternLM/lmdeploy", "[Bug] speculative decoding crash", "2026-04-01", "```",
+        "lmdeploy serve api_server acme/Orbit-V3 --speculative-algorithm deepseek_mtp "
+        "--speculative-num-draft-tokens 1", "```", "```", "Traceback (most recent call last):",
+        '  File "/opt/lmdeploy/lmdeploy/pytorch/spec_decode/mtp.py", line 91, in propose',
+        "    h = self.model(x)", "RuntimeError: shape mismatch", "```", number=8404,
+    ), NOT_SHOWN),
     "s11 d00 vLLM: a class a [Feature] thread asks about is not the run's": (thread(
         VLLM_REPO, "[Feature]: EagleProposer should support tree attention on ROCm", "2026-02-01",
         "Today EagleProposer only drafts a chain.", "I tried a quick hack and it died:", "```",
