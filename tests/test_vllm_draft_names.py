@@ -81,6 +81,12 @@ CASES = {
         "acme/sparkring", "Server hangs at startup with MTP on vLLM 0.30.0", "2026-10-12",
         "py-spy dump of the engine core:", "```", *_PYSPY_MRV2, "```", *_PROBE,
     ), ("other", "MTPSpeculator")),
+    "DFlash in words over a frame of DFlash2's package, late 2026 -> DFlash2 or its subclass": (thread(
+        "acme/sparkring", "Hang at depth 7 with DFlash", "2026-11-12",
+        "py-spy dump of the engine core:", "```", 'Thread 4242 (active): "MainThread"',
+        "    propose (vllm/v1/worker/gpu/spec_decode/dflash2/speculator.py:210)",
+        *_PYSPY_MRV2[2:], "```", *_PROBE,
+    ), ("unknown", "DFlash2Speculator|LiLiCorrSpeculator")),
 }  # fmt: skip
 
 
@@ -155,6 +161,8 @@ def _line(text: str) -> LogLine:
         ("We could try DFlash2 next week.", False),
         ("It works fine without DFlash2.", False),
         ("DFlash20 is a different thing", False),
+        ("EngineDeadError with DFlash2.", True),
+        ('  File "/opt/vllm/model_executor/models/qwen3_dflash2.py", line 3, in forward', False),
     ],
 )
 def test_what_names_a_draft_variant(text: str, named: bool) -> None:

@@ -34,6 +34,7 @@ class _Tables:
     # (the model runner v2's speculators, once the V1 runner is gone)
     later: MappingProxyType[str, tuple[tuple[str, str, str], ...]]
     family_first: MappingProxyType[str, Version]  # family -> first release with a file of it
+    kin: MappingProxyType[str, tuple[tuple[str, Version, Version], ...]]  # base -> subclasses
 
 
 @cache
@@ -64,11 +65,17 @@ def _tables() -> _Tables:
     spans: dict[str, tuple[str, str]] = {}
     v0: dict[str, str] = {}
     firsts: dict[str, Version] = {}
+    kin: dict[str, list[tuple[str, Version, Version]]] = {}
     for row in data.get("frame", []):
         worker, releases = str(row.get("worker", "")), row.get("releases", ["", ""])
         if row.get("family") and (at := parse_release(str(releases[0]))) is not None:
             family = str(row["family"])
             firsts[family] = min(firsts.get(family, at), at)
+        lo, hi = (parse_release(str(r)) for r in releases)
+        for child, parents in (row.get("bases") or {}).items():
+            if child == worker and lo is not None and hi is not None:
+                for parent in parents:
+                    kin.setdefault(parent, []).append((child, lo, hi))
         if worker and not row.get("function") and all(releases):
             spans.setdefault(worker, (str(releases[0]), str(releases[1])))
             if (
@@ -79,7 +86,8 @@ def _tables() -> _Tables:
                 v0.setdefault(str(row["family"]), worker)
     frozen = MappingProxyType({value: tuple(rows) for value, rows in later.items()})
     return _Tables(MappingProxyType(methods), MappingProxyType(spans), MappingProxyType(v0), frozen,
-                   MappingProxyType(firsts))  # fmt: skip
+                   MappingProxyType(firsts),
+                   MappingProxyType({k: tuple(v) for k, v in kin.items()}))  # fmt: skip
 
 
 def method_classes() -> dict[str, str]:
@@ -90,6 +98,12 @@ def method_classes() -> dict[str, str]:
 def _runs_on(cls: str, version: Version) -> bool:
     first, last = (parse_release(v) for v in _tables().spans.get(cls, ("", "")))
     return first is not None and last is not None and first <= version <= last
+
+
+def subclasses(cls: str) -> tuple[tuple[str, Version, Version], ...]:
+    """(class, first, last release) of each drafting class whose bases include ``cls`` in
+    the tables' frame rows (LiLiCorrSpeculator derives from DFlash2Speculator, 0.31+)."""
+    return _tables().kin.get(cls, ())
 
 
 def family_first(value: str) -> Version | None:

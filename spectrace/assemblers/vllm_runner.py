@@ -25,6 +25,7 @@ from packaging.version import Version
 
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.vllm_proposers import subclasses
 from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.dialects.base import LogLine
 
@@ -186,8 +187,9 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2
     named = named_variant(lines)
     if named is not None and VARIANT_FLAG not in config.flags:
-        word, line = named
-        config.flags[VARIANT_FLAG] = FlagValue(word, line.source, line.lineno, "prose")
+        word, line, frame = named
+        origin = "frame" if frame else "prose"
+        config.flags[VARIANT_FLAG] = FlagValue(word, line.source, line.lineno, origin)
     config.path_evidence = [on_runner(e, config) for e in config.path_evidence]
 
 
@@ -201,23 +203,36 @@ def _variant_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)(?<![A-Za-z0-9]){re.escape(stem)}[-_ ]?{digits}(?![0-9])")
 
 
-def named_variant(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
-    """(the variant's word, the line) where the run's own lines name a draft variant: in a
-    model name or path (the draft itself), or in words not set apart ("DFlash2 fails in
-    rejection sampling"; not "we could try DFlash2", "works without DFlash2")."""
+def named_variant(lines: Sequence[LogLine]) -> tuple[str, LogLine, bool] | None:
+    """(the variant's word, the line, whether it is a frame of the variant's package) where the
+    run's own lines name a draft variant: in a model name or path (the draft itself), in words
+    not set apart ("DFlash2 fails in rejection sampling"; not "we could try DFlash2", "works
+    without DFlash2"), or as a frame under ``spec_decode/dflash2/`` (that class or a subclass
+    of it ran); a draft or a word outranks a frame."""
+    frame: tuple[str, LogLine, bool] | None = None
     for line in lines:
         if line.quoted:
             continue
         for row in runner_table().variants:
-            found = _variant_word(row.word).search(line.text)
-            if found is None:
-                continue
-            token = line.text[: found.start()].rsplit(None, 1)[-1:] or [""]
-            in_name = "/" in token[0] or bool(re.search(r"[-_.]$", token[0]))
-            words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", line.text)
-            if in_name or not _APART.search(words):
-                return row.word, line
-    return None
+            for found in _variant_word(row.word).finditer(line.text):
+                start = line.text.rfind(" ", 0, found.start()) + 1
+                end = line.text.find(" ", found.end())
+                token = line.text[start : end if end >= 0 else len(line.text)]
+                token = token.strip(".,;:!?()[]{}<>\"'`*")
+                if re.search(rf"(?i)[/\\]spec_decode[/\\]{re.escape(row.word)}[/\\]", token):
+                    frame = frame or (row.word, line, True)  # a frame of the variant's package
+                    continue
+                if _CODE_PATH.search(token):
+                    continue  # another file naming it: code, not the run's draft
+                in_name = token != found.group(0) and bool(re.search(r"[/\\_-]|\.\w", token))
+                words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", line.text)
+                if in_name or not _APART.search(words):
+                    return row.word, line, False
+    return frame
+
+
+# a token that is a source file or a package directory, not a checkpoint's name
+_CODE_PATH = re.compile(r"\.(?:py|pyc|cu|cuh|cpp|cc|h)\b|[/\\]spec_decode[/\\]")
 
 
 # a family named in words -> the method value the runner's table is keyed by
@@ -269,6 +284,17 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
     why = (f"line {named.lineno} names the {row.architecture} draft ('{row.word}'), for which "
            f"the model runner v2 builds {row.cls} (vLLM {row.first}-{row.last})")  # fmt: skip
     release = _release(config, ascend=False)
+    if named.origin == "frame":  # the package's frame: that class, or one deriving from it
+        at = release[1] if release is not None else _newest(config, "vllm")
+        kin = [(c, lo, hi) for c, lo, hi in subclasses(row.cls) if at is None or lo <= at]
+        if release is not None:
+            kin = [(c, lo, hi) for c, lo, hi in kin if release[1] <= hi]
+        why = f"a frame of {row.cls}'s package (line {named.lineno})"
+        if kin:
+            condition = f"{row.cls}, or " + ", ".join(
+                f"{c} (vLLM {lo}-{hi}), which derives from it" for c, lo, hi in kin)
+            return replace(e, points_to=None, worker_class=None, condition=condition,
+                           reason=f"{head}: {why}: {condition}")  # fmt: skip
     runner = config.flags.get(RUNNER_FLAG)
     if (release is not None and not row.first <= release[1] <= row.last) or (
         runner is not None and runner.value == "v1"
