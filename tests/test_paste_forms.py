@@ -149,11 +149,11 @@ KINDS: dict[str, tuple[list[str], tuple[str, str | None]]] = {
             "Traceback (most recent call last):",
             f'  File "{TR}/_torch/pyexecutor/py_executor.py", line 1420, in _executor_loop',
             "    batch_outputs = self._forward_step(scheduled_batch)",
-            f'  File "{TR}/_torch/speculative/eagle3.py", line 388, in forward',
-            "    hidden_states = self.draft_model(input_ids)",
+            f'  File "{TR}/_torch/speculative/ngram.py", line 388, in prepare_draft_tokens',
+            "    draft_tokens = self.spec_resource_manager.get_draft_tokens(request)",
             "RuntimeError: CUDA error: an illegal memory access was encountered",
         ],
-        ("other", "Eagle3OneModelWorker"),
+        ("other", "NGramDrafter"),
     ),
     "version_line": (  # check_env names the release: the launch's condition is settled
         [

@@ -218,8 +218,9 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if (m := _EXAMPLE.search(text)) is not None:
         mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
         return {} if apart else {"speculative_config.method": mode, "backend": "tensorrt"}
-    if (m := _CLI_MODE.search(text)) is not None:
-        return {} if apart else {"speculative_config.method": m.group(1).lower()}
+    if (m := _CLI_MODE.search(text)) is not None:  # BuildConfig's field: a TensorRT engine
+        return {} if apart else {"speculative_config.method": m.group(1).lower(),
+                                 "backend": "tensorrt"}  # fmt: skip
     if commented(text):  # a comment in a script: nothing it names was passed
         return {}
     if quick := _quickstart(text):
@@ -271,7 +272,7 @@ def trtllm_command_flags(text: str) -> dict[str, object]:
     if (m := _RUN_FLAG.search(text)) is not None:
         return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None and "--speculative_decoding_mode" in text:
-        return {"speculative_config.method": m.group(1).lower()}
+        return {"speculative_config.method": m.group(1).lower(), "backend": "tensorrt"}
     if _TRITON_CLIENT.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
     return {}

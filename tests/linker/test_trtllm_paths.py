@@ -142,3 +142,39 @@ def test_a_nightly_before_the_pytorch_backend_names_no_pytorch_worker(tmp_path: 
     path = crash_path(run(tmp_path, _yaml_eagle("pip: tensorrt_llm==0.16.0.dev2024111900")))
     assert path.worker_class not in ("Eagle3OneModelWorker", "ModelDrafter") and not path.conditional
     assert path.family == "EAGLE", path
+
+
+TORCH = "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch"
+
+
+def _torch_crash(file: str) -> list[str]:
+    return ["Traceback (most recent call last):",
+            f'  File "{TORCH}/pyexecutor/py_executor.py", line 900, in _executor_loop',
+            "    batch_outputs = self._forward_step(scheduled_batch)",
+            f'  File "{TORCH}/speculative/{file}", line 450, in forward',
+            "    accepted = self.sample_and_accept_draft_tokens(logits)",
+            "RuntimeError: CUDA error: an illegal memory access was encountered"]
+
+
+def test_an_mtp_frame_alone_never_decides_mtp_vanilla(tmp_path: Path) -> None:
+    """Never wrong: MTPEagleWorker (the default for DeepSeek-R1's one MTP module) subclasses
+    MTPWorker in mtp.py, so its frames leave the MTP condition; use_mtp_vanilla decides."""
+    head = [*THREAD[:1], "# [Bug] DeepSeek-R1 MTP crashes under load", *THREAD[2:]]
+    assert_verdict(crash_path(run(tmp_path, [*head, *_torch_crash("mtp.py")])), "unknown",
+                   "MTPEagleWorker|MTPWorker")  # fmt: skip
+    vanilla = ["speculative_config:", "  decoding_type: MTP", "  use_mtp_vanilla: true"]
+    path = crash_path(run(tmp_path, [*head, *vanilla, *_torch_crash("mtp.py")]))
+    assert_verdict(path, "other", "MTPWorker")
+
+
+def test_an_eagle3_file_frame_in_an_mtp_run_is_not_eagle3(tmp_path: Path) -> None:
+    """Newer releases run MTP Eagle one-model through eagle3.py (MTPEagleWorker wraps the
+    unified worker): its frame with an MTP config is never the EAGLE-3 worker."""
+    lines = [*THREAD[:1], "# [Bug] DeepSeek-V4 MTP crash", *THREAD[2:],
+             "speculative_config:", "  decoding_type: MTP", "  num_nextn_predict_layers: 1",
+             *_torch_crash("eagle3.py")]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class != "Eagle3OneModelWorker" and path.family != "EAGLE3", path
+    eagle = ["speculative_config:", "  decoding_type: Eagle", "  eagle3_one_model: true"]
+    path = crash_path(run(tmp_path, [*THREAD, *eagle, *_torch_crash("eagle3.py")]))
+    assert_verdict(path, "other", "Eagle3OneModelWorker")

@@ -30,8 +30,12 @@ HAND_FRAMES: tuple[tuple[str, str, str, str, str, str, bool, str], ...] = (
     ("vllm", "spec_decode/ngram_proposer.py", "other", "NgramProposer", "vLLM n-gram proposer", "", False, "v1/spec_decode/ngram_proposer.py"),
     ("vllm", "spec_decode/medusa.py", "other", "MedusaProposer", "vLLM Medusa proposer", "", False, "v1/spec_decode/medusa.py"),
     ("vllm", "spec_decode/draft_model.py", "other", "DraftModelProposer", "vLLM draft-model proposer", "", False, "v1/spec_decode/draft_model.py"),
-    ("trtllm", "_torch/speculative/mtp.py", "other", "MTPWorker", "TensorRT-LLM MTP", "", False, "tensorrt_llm/_torch/speculative/mtp.py"),
-    ("trtllm", "_torch/speculative/eagle3.py", "other", "Eagle3OneModelWorker", "TensorRT-LLM EAGLE-3", "", False, "tensorrt_llm/_torch/speculative/eagle3.py"),
+    # MTP vanilla's MTPWorker shares mtp.py with its subclass MTPEagleWorker (MTP Eagle, the
+    # default for a one-module checkpoint) in the releases before the unified one-model worker,
+    # whose eagle3.py holds Eagle3OneModelWorker, the two-model EAGLE-3 metadata and the MTPEagleWorker
+    # wrapper: a frame there names no class (the run's decoding_type picks it)
+    ("trtllm", "_torch/speculative/mtp.py", "", "", "TensorRT-LLM MTP (MTPWorker, or MTPEagleWorker which subclasses it in the same file)", "", False, "tensorrt_llm/_torch/speculative/mtp.py"),
+    ("trtllm", "_torch/speculative/eagle3.py", "", "", "TensorRT-LLM EAGLE-3 one-model worker, EAGLE-3 metadata of both styles and, in newer releases, the MTPEagleWorker wrapper", "", False, "tensorrt_llm/_torch/speculative/eagle3.py"),
     ("trtllm", "_torch/speculative/model_drafter.py", "other", "ModelDrafter", "TensorRT-LLM drafter", "", False, "tensorrt_llm/_torch/speculative/model_drafter.py"),
     ("sglang", "scheduler.py", "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", "event_loop_overlap", True, "srt/managers/scheduler.py"),
     ("sglang", "disaggregation/decode.py", "v2", "EAGLEWorkerV2", "overlap event loop (spec v2 for EAGLE)", "event_loop_overlap_disagg_decode", True, "srt/disaggregation/decode.py"),
