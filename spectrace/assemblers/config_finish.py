@@ -109,6 +109,7 @@ class ConfigFinish(ConfigFacts):
         self._drop_disagreeing()
         self._bare_release()
         self._main_floor()
+        self._nightly_floor()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
         claims = self._claims()  # the title's algorithm, drafts a sentence says the run serves
         stated = bool(claims) or self._enabled

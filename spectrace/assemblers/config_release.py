@@ -31,6 +31,7 @@ from spectrace.assemblers.sglang_version import (
     failing_releases,
     find_sglang_version,
     from_main,
+    nightly_day,
     other_release,
     pip_show_version,
     printed_release,
@@ -121,6 +122,8 @@ class ConfigReleases(ConfigState):
             self._bare_other |= bare_releases(text)
         self._about = self._about or (about_sglang(text) and not _PACKAGE_ROW.match(text))
         self._main = self._main or from_main(text)
+        if (built := nightly_day(text)) is not None and not other_release(text):
+            self._nightly.append((built, line))
         self._named_release = self._named_release or bool(sglang_releases(text) or bare_releases(text))
         self._issue_repro = self._issue_repro or _ISSUE_REPRO.search(text) is not None
 
@@ -135,9 +138,33 @@ class ConfigReleases(ConfigState):
         """The newest sglang release the log's last dated line allows (none for vLLM)."""
         shown = self.text_day()
         day = shown[0] if shown is not None else self._crash_day
-        if day is None or self._config.engine == "vllm":
+        if self._config.engine == "vllm":
             return None
-        return newest_at(day)
+        bounds = [b for b in (newest_at(day) if day else None, self._nightly_newest()) if b]
+        return min(bounds) if bounds else None
+
+    def _nightly_newest(self) -> Version | None:
+        """The newest release a nightly image of main built on the text's newest named day can
+        hold (its main then ships by the second release after it)."""
+        return newest_at(max(day for day, _ in self._nightly)) if self._nightly else None
+
+    def _nightly_floor(self) -> None:
+        """Nightly images of main (``lmsysorg/sglang:nightly-dev-...-20250915-...``) hold every
+        release published before their build day and nothing newer than their day allows: where
+        both ends fall in one era, that is the run's era (stated with the tag's line)."""
+        if not self._nightly or self._sglang_release is not None or self._config.era is not None:
+            return
+        if self._config.engine not in (None, "sglang"):
+            return
+        first, line = min(self._nightly, key=lambda d: d[0])
+        older = [str(r) for r, on in mainline(published("sglang")) if on < first]
+        floor, ceiling = (parse_release(older[-1]) if older else None), self._nightly_newest()
+        if floor is None or ceiling is None or era_of(floor) != era_of(ceiling):
+            return
+        self._config.era = era_of(floor)
+        reason = (f"a nightly image of SGLang's main built {first.isoformat()}: sglang "
+                  f"{version_text(floor)}-{version_text(ceiling)}, era {self._config.era}")  # fmt: skip
+        self._config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason))
 
     def _drop_disagreeing(self) -> None:
         """Different sglang releases named by image tags, pins or prose and no check_env line:

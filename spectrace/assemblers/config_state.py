@@ -89,6 +89,7 @@ class ConfigState:
         self._named_release = False  # a line names an sglang release, the run's or another's
         self._issue_repro = False  # a line says the run shown is an issue's ("Fixes #N", "the reporter")
         self._first_post: Day | None = None  # the oldest post header's day (config_release._main_floor)
+        self._nightly: list[Day] = []  # build days of nightly images of main the text names
         self._yearless = False  # a post header without its year: posts bound nothing
         self._spec_said = False  # some line speaks of speculation (no "none" from a command)
         self._omitted = False  # a line says flags were left out of the paste (no "none" either)

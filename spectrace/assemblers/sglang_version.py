@@ -10,8 +10,9 @@ path as the start-up warnings do (LOG_FORMATS.md 1.5): v1 and v2 coexist from 0.
 from __future__ import annotations
 
 import re
+from datetime import date
 
-from spectrace.assemblers.sglang_eras import Version, era_rules
+from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, published, rules_for
 
 # Prefilter literals: every line find_sglang_version can use contains one.
 VERSION_LITERALS: tuple[bytes, ...] = (
@@ -130,6 +131,24 @@ _MAIN = re.compile(
 )
 
 
+# a nightly image of main, tagged with its build day ("lmsysorg/sglang:nightly-dev-cu13-20260624-b2c8f7a2",
+# "lmsysorg/sglang:nightly-dev-20250915-abc"): the code of SGLang's main on that day
+_NIGHTLY = re.compile(
+    r"\blmsysorg/sglang(?:-rocm)?:(?:nightly|dev)[\w.-]*?(?<!\d)(20\d\d)(\d\d)(\d\d)(?!\d)"
+)
+
+
+def nightly_day(text: str) -> date | None:
+    """The build day of a nightly image of SGLang's main the line names, or None."""
+    m = _NIGHTLY.search(text)
+    if m is None:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
 def from_main(text: str) -> bool:
     """The line says the run is a build of SGLang's main branch, not a release."""
     return _MAIN.search(text) is not None
@@ -158,13 +177,41 @@ def find_sglang_version(text: str) -> Version | None:
     for form in _FORMS:
         m = form.search(text)
         if m is not None:
-            return _release(_numbers(m))
+            return _release(_numbers(m), _dev_after(text, m))
     return None
 
 
-def _release(version: Version) -> Version | None:
-    """None for 0.0.0: the version a build of main without tags reports, no release."""
-    return None if version[:3] == (0, 0, 0) else version
+# setuptools-scm's version of an untagged build (``0.5.11.dev45+gabc1234``: 45 commits past the
+# highest tag, which is older than 0.5.11): sglang's tools/get_version_tag.py, 0.5.13-0.5.23
+_DEV = re.compile(r"\.?dev\d")
+
+
+def _dev_after(text: str, m: re.Match[str]) -> bool:
+    """The matched release number is followed by ``.devN``: an untagged build before it."""
+    end = m.end(4) if m.group(4) is not None else m.end(3)
+    return _DEV.match(text, end) is not None
+
+
+def _release(version: Version, dev: bool = False) -> Version | None:
+    """None for 0.0.0: the version a build of main without tags reports, no release. A dev
+    build of X.Y.Z holds code between the release before it and X.Y.Z: X.Y.Z where the era
+    table has one row for both, else None (no one release's rule is its own)."""
+    if version[:3] == (0, 0, 0):
+        return None
+    if dev and rules_for(None, _before(version)) != rules_for(None, version):
+        return None
+    return version
+
+
+def _before(version: Version) -> Version:
+    """The newest release a dev build of ``version`` can follow: its previous post release, or
+    the last post of the previous published release."""
+    if len(version) > 3 and version[3] > 1:
+        return (*version[:3], version[3] - 1)
+    if len(version) > 3:
+        return version[:3]
+    older = [release for release, _ in published() if release < version[:3]]
+    return (*older[-1][:3], ALL_POSTS - 1) if older else (0, 0, 0)
 
 
 def _numbers(m: re.Match[str]) -> Version:
@@ -181,7 +228,7 @@ def pip_show_version(previous: str, text: str) -> Version | None:
     m = _PIP_SHOW_VERSION.match(text)
     if m is None or not _PIP_SHOW_NAME.match(previous):
         return None
-    return _release(_numbers(m))
+    return _release(_numbers(m), _dev_after(text, m))
 
 
 def era_of(version: Version) -> str:

@@ -225,6 +225,7 @@ def test_sglang_launch_command_flags_and_env() -> None:
     )
     assert values(config) == {
         "speculative_algorithm": "EAGLE3",
+        "speculative_draft_model_path": "/d",  # its checkpoint may rewrite the algorithm
         "speculative_num_steps": 5,
         "speculative_eagle_topk": 4,
         "speculative_num_draft_tokens": 16,
