@@ -4,7 +4,8 @@ Downstream repositories and issue threads often write the run's config inside a 
 rather than a launch line, and the config readers take such a mapping as the run's. The
 sentence around it can say otherwise: the config is the docs' or a colleague's suggestion,
 one the writer removed or never enabled ("even after removing {...} the server crashes",
-"{...} would hide it; we don't want speculation"). Such a line sets no method. A sentence
+"{...} would hide it; we don't want speculation", "from the vLLM blog: ... {...} gives 2.1x").
+Such a line sets no method. A sentence
 naming two configs of different methods ("we tried {ngram} and {eagle3}") decides neither:
 their classes become a condition.
 """
@@ -22,7 +23,7 @@ from spectrace.assemblers.vllm_proposers import method_classes
 _APART = re.compile(
     r"(?i)\b(?:not|never|without|remov\w*|drop\w*|disabl\w*|would|could|should|might|docs?"
     r"|documentation|colleague|suggest\w*|recommend\w*|instead|don't|didn't|haven't"
-    r"|wasn't|isn't)\b|\?"
+    r"|wasn't|isn't|blog|article|tutorial|readme|guide|paper|announcement|according)\b|\?"
 )
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")  # three words: a sentence
 
