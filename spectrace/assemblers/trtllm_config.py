@@ -53,6 +53,7 @@ LITERALS: tuple[bytes, ...] = (
     b"--execute-bls-speculative-decoding", b"-tensorrt-llm-model-name",
     b"--spec_decode_algo", b"--spec_decode_max_draft_len", b"--spec_decode_nextn",
     b"use_one_model",
+    b"TP vanilla", b"tp vanilla", b"TP Vanilla",  # "MTP vanilla": TensorRT-LLM's MTPWorker mode
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",
     *(
@@ -240,7 +241,16 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": None if mode == "none" else mode}
     if (m := _BARE_MODE.search(text)) is not None and not _mode_apart(text, m.start()):
         return {"speculative_config.method": m.group(1).lower()}
+    if _VANILLA.search(text) and not _MTP_EAGLE.search(text) and not apart:
+        return {"speculative_config.mtp_vanilla": True}
     return {}
+
+
+# TensorRT-LLM's names of its two MTP modes (MTPDecodingConfig.use_mtp_vanilla): "MTP vanilla"
+# runs MTPWorker, "MTP Eagle" MTPEagleWorker. A line naming vanilla alone says which mode the
+# run (a PR's measured fix, a report) used; one naming both compares them and says neither.
+_VANILLA = re.compile(r"(?i)\bMTP[ _-]?vanilla\b|\bvanilla[ _-]MTP\b")
+_MTP_EAGLE = re.compile(r"(?i)\bMTP[ _-]?Eagle\b")
 
 
 # code spans, brackets (a mapping, a call's arguments) and ``key: value`` / ``key=value`` pairs:

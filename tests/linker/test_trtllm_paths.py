@@ -178,3 +178,16 @@ def test_an_eagle3_file_frame_in_an_mtp_run_is_not_eagle3(tmp_path: Path) -> Non
     eagle = ["speculative_config:", "  decoding_type: Eagle", "  eagle3_one_model: true"]
     path = crash_path(run(tmp_path, [*THREAD, *eagle, *_torch_crash("eagle3.py")]))
     assert_verdict(path, "other", "Eagle3OneModelWorker")
+
+
+def test_mtp_vanilla_named_for_the_run_is_mtp_worker(tmp_path: Path) -> None:
+    """"MTP vanilla" is TensorRT-LLM's name of use_mtp_vanilla (MTPWorker); named alone for the
+    run it settles the MTP condition. Named beside "MTP Eagle" (a comparison) it settles
+    nothing."""
+    head = [*THREAD[:1], "# [Bug] DeepSeek-R1 MTP hangs", *THREAD[2:]]
+    said = "We serve DeepSeek-R1 with MTP vanilla (3 next-n layers) and the executor hangs."
+    assert_verdict(crash_path(run(tmp_path, [*head, said, *_torch_crash("mtp.py")])),
+                   "other", "MTPWorker")  # fmt: skip
+    both = "MTP vanilla is slower than MTP Eagle here, and the executor hangs."
+    path = crash_path(run(tmp_path, [*head, both, *_torch_crash("mtp.py")]))
+    assert path.worker_class is None, path
