@@ -35,6 +35,10 @@ CLI_NAMES = {
     "num_speculative_tokens": "num_spec_tokens",
     "draft_model": "model",
     "speculative_model": "model",
+    # 0.25+'s shortcut flags, which EngineArgs.create_speculative_config merges into the config
+    "spec_method": "method",
+    "spec_model": "model",
+    "spec_tokens": "num_spec_tokens",
 }
 _ARG_KEYS = {"method": "method", "num_speculative_tokens": "num_spec_tokens", "model": "model"}
 

@@ -28,9 +28,14 @@ from spectrace.assemblers.vllm_methods import (
     with_head_class,
 )
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
-from spectrace.assemblers.vllm_proposers import first_release, legacy_spelling, v0_worker
+from spectrace.assemblers.vllm_proposers import (
+    first_release,
+    legacy_spelling,
+    proposer_verdict,
+    v0_worker,
+)
 from spectrace.assemblers.vllm_prose_json import prose_json
-from spectrace.assemblers.vllm_runner import note_runner
+from spectrace.assemblers.vllm_runner import FLOOR_FLAG, note_runner
 from spectrace.assemblers.vllm_stated import stated_method
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
@@ -57,6 +62,7 @@ def finish_vllm(
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     _bare_alone(config, lines)
     prose_json(config)  # a sentence's inline config set apart, or two of them
+    _shortcut_flags(config, lines)
     _infer_method(config, lines, target, prose)
     v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
     _mtp_head(config, prose, target)
@@ -409,6 +415,34 @@ def _infer_method(
     text = _text_of(model, lines)
     legacy = legacy_spelling(text) and _v0_current(config)
     _inferred(config, model, text, infer(model.value, config.version, legacy))
+
+
+# vLLM 0.25's shortcut flags (rules/options/vllm.toml: --spec-method, --spec-model,
+# --spec-tokens from 0.25.0), merged into the speculative config by
+# EngineArgs.create_speculative_config: a launch using one runs 0.25 or later
+_SHORTCUT = re.compile(r"--spec[-_](?:method|model|tokens)(?=[\s=]|$)")
+SHORTCUT_FIRST = "0.25.0"
+
+
+def _shortcut_flags(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A launch whose speculative settings came from ``--spec-method`` / ``--spec-model`` /
+    ``--spec-tokens``: flag ``vllm_release_floor`` (0.25.0) where no release is printed, and the
+    method's class on the line that set it (the launch reader gives it only for the JSON)."""
+    for key in ("method", "model", "num_spec_tokens"):
+        flag = config.flags.get(f"speculative_config.{key}")
+        if flag is None or flag.origin != "launch_command":
+            continue
+        text = _text_of(flag, lines)
+        if _SHORTCUT.search(text) is None:
+            continue
+        if config.version is None and FLOOR_FLAG not in config.flags:
+            config.flags[FLOOR_FLAG] = replace(flag, value=SHORTCUT_FIRST)
+        shown = any((e.source, e.lineno) == (flag.source, flag.lineno) for e in config.path_evidence)
+        if key == "method" and not shown:
+            reason, points_to, cls = proposer_verdict(flag.value, config.version, None)
+            reason = reason.replace("vLLM config", "vLLM launch command", 1)
+            config.path_evidence.append(Evidence(flag.source, flag.lineno, trim(text), reason,
+                                                 points_to, cls))  # fmt: skip
 
 
 def _v0_current(config: RunConfig) -> bool:

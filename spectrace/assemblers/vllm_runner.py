@@ -30,6 +30,7 @@ from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.dialects.base import LogLine
 
 RUNNER_FLAG = "vllm_model_runner"  # "v2" / "v1": the runner the text says ran
+FLOOR_FLAG = "vllm_release_floor"  # the oldest release the run's own lines allow (0.25+ flags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +374,9 @@ def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
     table = runner_table()
     release = _release(config, ascend=False)
     at = release[1] if release is not None else _newest(config, "vllm")
+    floor = config.flags.get(FLOOR_FLAG) if release is None else None
+    if floor is not None and (low_at := parse_release(floor.value)) is not None:
+        at = max(at, low_at) if at is not None else table.v1_last  # no newer bound than the runner's
     # a release of 0.22-0.24 picks MRV2 for a few architectures; a day alone counts only once
     # the newest release it allows picks MRV2 for every dense model
     low = table.auto_some if release is not None else table.auto_dense
@@ -393,7 +397,9 @@ def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
         if at >= table.auto_dense
         else "a few architectures"
     )
-    when = f"vLLM {release[0]}" if release is not None else f"a release up to {at} (the text's day)"
+    when = (f"vLLM {release[0]}" if release is not None
+            else f"a release from {floor.value} (line {floor.lineno}'s flags)" if floor is not None
+            else f"a release up to {at} (the text's day)")  # fmt: skip
     condition = (f"{e.worker_class} on the V1 model runner, {mrv2} on the model runner v2 "
                  f"({when} picks MRV2 for {scope} when VLLM_USE_V2_MODEL_RUNNER is unset)")  # fmt: skip
     return replace(e, points_to=None, worker_class=None, condition=condition,
