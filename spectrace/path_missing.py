@@ -28,6 +28,7 @@ from spectrace.path_frames import (
     framework_of_row,
     frameworks_of_class,
     method_signature,
+    symbol_signatures,
 )
 
 VERSION_LINE = (
@@ -133,6 +134,8 @@ def describe(
     if said is not None and method is None:  # the words name the family their class runs
         return framework, said
     if framework == "trtllm" and str(method).lower() == "eagle" and worker:
+        if worker == _engine_layer("EAGLE"):  # the TensorRT engine's own EAGLE (EAGLE-1/2)
+            return framework, "EAGLE"
         return framework, "EAGLE3"  # the PyTorch backend's Eagle is EAGLE-3, one- or two-model
     if framework in ("vllm", "vllm_ascend", "trtllm") and method:
         method = resolved_method(method)[0] if framework == "trtllm" else method
@@ -163,6 +166,7 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
     method = str(flag.value).lower()
     text = f"decoding_type: {flag.value}"
     method, why = resolved_method(method)
+    engine = ""  # the TensorRT engine's decoding layer, where the engine backend runs it
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
         mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
                                           _value(config, "backend"),
@@ -170,6 +174,7 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
+        engine = "" if mode else _engine_layer("EAGLE")
         method = (mode or method).lower()
     if method.replace("_", "") == "drafttarget":  # one- or two-model by release
         reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {DRAFT_TARGET_CONDITION}"
@@ -182,11 +187,18 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
     family, worker = method_signature("trtllm", method) or (family_name(method), "")
-    worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
+    worker = worker or engine or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
     reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
     reason += f" ({worker})" if worker else ""
     reason += f": {why}" if why else ""
     return [Evidence(flag.source, flag.lineno, text, reason, "other", worker or None)]
+
+
+def _engine_layer(family: str) -> str:
+    """The TensorRT engine's C++ decoding layer of a family (trtllm.toml's [[symbol]] row that
+    names a worker: EAGLE -> EagleDecodingLayer)."""
+    return next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
+                 and s.family == family and s.worker), "")  # fmt: skip
 
 
 def _bound(config: RunConfig) -> str | None:

@@ -88,7 +88,7 @@ def test_the_tensorrt_engine_backend_names_no_pytorch_worker() -> None:
     lines = ["trtllm-serve /m/base --backend trt --extra_llm_api_options spec.yml",
              *_eagle_yaml("  eagle3_one_model: false")]  # fmt: skip
     path = global_worker_path(collect(*lines))
-    assert path.value == "other" and path.worker_class is None and path.family == "EAGLE"
+    assert (path.value, path.worker_class, path.family) == ("other", "EagleDecodingLayer", "EAGLE")
 
 
 def test_the_engines_own_max_draft_len_zero_says_speculation_is_off() -> None:
@@ -104,7 +104,7 @@ def test_the_engine_flows_eagle_example_script_names_the_engines_eagle() -> None
     )
     path = global_worker_path(config)
     assert (path.value, path.framework, path.family) == ("other", "trtllm", "EAGLE")
-    assert path.worker_class is None  # the TRT engine's own EAGLE, no PyTorch worker
+    assert path.worker_class == "EagleDecodingLayer"  # the TRT engine's own EAGLE, no _torch worker
 
 
 # ---- the release named in the text settles the defaults the paste leaves out (round 10 #19) --
@@ -236,6 +236,7 @@ def test_a_post_day_before_the_pytorch_backend_settles_eagles_backend() -> None:
     when 0.17-0.x could have run, the engine default stays the first half of the condition."""
     yaml = ("speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 4")
     old = global_worker_path(collect("bob · description · 2024-10-02", *yaml))
-    assert old.conditional is None and old.worker_class is None and old.family == "EAGLE"
+    assert old.conditional is None and old.worker_class == "EagleDecodingLayer"
+    assert old.family == "EAGLE"
     later = global_worker_path(collect("bob · description · 2025-03-20", *yaml))
     assert later.conditional is not None and "TensorRT engine's EAGLE" in later.conditional

@@ -191,3 +191,16 @@ def test_mtp_vanilla_named_for_the_run_is_mtp_worker(tmp_path: Path) -> None:
     both = "MTP vanilla is slower than MTP Eagle here, and the executor hangs."
     path = crash_path(run(tmp_path, [*head, both, *_torch_crash("mtp.py")]))
     assert path.worker_class is None, path
+
+
+def test_the_engine_backends_eagle_is_the_eagle_decoding_layer(tmp_path: Path) -> None:
+    """trtllm-build --speculative_decoding_mode eagle, or an Eagle YAML on a build before the
+    PyTorch backend: the TensorRT engine's EagleDecodingLayer (EAGLE family), no _torch worker."""
+    for shown in (["trtllm-build --checkpoint_dir /ckpt --speculative_decoding_mode eagle "
+                   "--max_draft_len 63 --output_dir /engine"],
+                  ["pip: tensorrt_llm==0.16.0.dev2024111900", "speculative_config:",
+                   "  decoding_type: Eagle", "  max_draft_len: 3"]):  # fmt: skip
+        path = crash_path(run(tmp_path, [*THREAD[:1], "# [Bug] EAGLE engine", *THREAD[2:],
+                                         *shown, *CRASH]))  # fmt: skip
+        assert_verdict(path, "other", "EagleDecodingLayer")
+        assert path.family == "EAGLE", path
