@@ -23,6 +23,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.sections import HEADING_LITERALS, diff_line, heading_aside, wish_lines
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
@@ -51,7 +52,6 @@ from spectrace.path_words import (
     FAMILY_LITERALS,
     FOREIGN_LITERALS,
     REQUEST_LITERALS,
-    RUN_LITERALS,
     adds_only,
     word_mentions,
 )

@@ -22,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.release_dates import newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.run_shown import shows_run
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
@@ -52,7 +53,7 @@ def named_family_evidence(
     ``_trtllm``."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
-    adds = any(f == ADDS_MARK for f, *_ in named) and not _shows_run(config)
+    adds = any(f == ADDS_MARK for f, *_ in named) and not shows_run(config)
     foreign = any(f == FOREIGN_MARK for f, *_ in named)
     named = [n for n in named
              if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK, FOREIGN_MARK))]
@@ -108,14 +109,6 @@ def other_program(files: Sequence[str]) -> bool:
     proposer is named for it by words."""
     return any(_OTHER_PROGRAMS.search(f) for f in files) and not any(
         _SERVERS.search(f) for f in files
-    )
-
-
-def _shows_run(config: RunConfig) -> bool:
-    """The text holds a run's own lines: a launch command, a config or server_args dump, the
-    engine's version line."""
-    return config.version is not None or any(
-        f.origin in ("launch_command", "server_args", "vllm_config") for f in config.flags.values()
     )
 
 

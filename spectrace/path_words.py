@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from spectrace.assemblers.thread_repo import header_engine, thread_engine
+from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.sections import REQUEST
 from spectrace.assemblers.spec_prose import planned
+from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
@@ -49,13 +50,6 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "mlp_speculator ")  # fmt: skip
 
 
-# a line showing a run: a test, serve or benchmark command, a result figure
-_RUN = re.compile(
-    r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
-    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
-    r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\d"
-    r"|\d\s*(?:tokens?/s|tok/s)\b|\b\d+ passed\b"
-)
 # the command of another serving engine whose flags and method names look like SGLang's or
 # vLLM's (``lmdeploy serve api_server ... --speculative-algorithm deepseek_mtp``, TokenSpeed's
 # launch_server, MLC's --speculative-mode, ROCm ATOM's server): a method it names is not a
@@ -66,9 +60,6 @@ _FOREIGN = re.compile(
 )
 FOREIGN_LITERALS = ("lmdeploy", "tokenspeed", "mlc_llm", "text-generation-launcher",
                     "llama-server", "atom.entrypoints")  # fmt: skip
-RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
-                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tokens/s", "tok/s",
-                "token/s", "hroughput", " passed")  # fmt: skip
 
 
 def word_mentions(
@@ -82,7 +73,7 @@ def word_mentions(
         out += _title_mentions(line, shown, title)
         if ADDS_TITLE.search(line.text):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
-    elif not diff and _RUN.search(line.text):
+    elif not diff and run_line(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if _FOREIGN.search(line.text):  # another engine's server: its methods are its own
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))

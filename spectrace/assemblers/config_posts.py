@@ -22,13 +22,11 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.quotes import plain_run
 from spectrace.assemblers.run_config import PostRun, RunConfig
+from spectrace.assemblers.run_shown import shows_run
 from spectrace.dialects.base import LogLine
 
 Collect = Callable[[Sequence[LogLine]], RunConfig]
 MAX_POSTS = 200  # a longer thread is read whole: each post's scope costs a pass over its lines
-# origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
-_RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
-                          "trtllm_config", "warning", "capture_log"})  # fmt: skip
 _SPEC_NAMES = ("specul", "SGLANG_ENABLE_SPEC_V2", "num_spec", "draft", "named_algorithm")
 
 
@@ -147,17 +145,17 @@ def _disowns(post: Post) -> bool:
 
 
 def _shows_run(config: RunConfig, posts: Sequence[Post]) -> bool:
-    """A line of ``posts`` shows a run of their own: a command, a dump, a config, a server's
-    warning, a speculative setting or an algorithm a sentence names as the run's, or a path
-    verdict resting on one of their lines."""
+    """A line of ``posts`` shows a run of their own (``run_shown.shows_run``: a command, a
+    dump, a config, a server's warning) or says what their run is: a speculative setting or an
+    algorithm a sentence names as the run's, or a path verdict resting on one of their lines."""
 
     def held(source: str, lineno: int) -> bool:
         return any(post.holds(source, lineno) for post in posts)
 
-    for name, flag in config.flags.items():
-        if held(flag.source, flag.lineno) and (
-            flag.origin in _RUN_ORIGINS or name.startswith(_SPEC_NAMES)
-        ):
-            return True
+    if shows_run(config, held):
+        return True
+    if any(held(f.source, f.lineno) and name.startswith(_SPEC_NAMES)
+           for name, f in config.flags.items()):  # fmt: skip
+        return True
     return any(held(e.source, e.lineno) and (e.points_to or e.worker_class or e.condition)
                for e in config.path_evidence)  # fmt: skip
