@@ -161,6 +161,8 @@ def _line(text: str) -> LogLine:
         ("We could try DFlash2 next week.", False),
         ("It works fine without DFlash2.", False),
         ("DFlash20 is a different thing", False),
+        ("DFlash2 is faster than DFlash on this box.", False),
+        ("Compared with DFlash2 the acceptance drops.", False),
         ("EngineDeadError with DFlash2.", True),
         ('  File "/opt/vllm/model_executor/models/qwen3_dflash2.py", line 3, in forward', False),
     ],

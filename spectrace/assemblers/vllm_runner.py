@@ -227,11 +227,14 @@ def named_variant(lines: Sequence[LogLine]) -> tuple[str, LogLine, bool] | None:
                     continue  # another file naming it: code, not the run's draft
                 in_name = token != found.group(0) and bool(re.search(r"[/\\_-]|\.\w", token))
                 words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", line.text)
-                if in_name or not _APART.search(words):
+                if in_name or not (_APART.search(words) or _COMPARED.search(words)):
                     return row.word, line, False
     return frame
 
 
+# a sentence weighing the variant against another ("DFlash2 is faster than DFlash"): no statement
+# of which one the run used
+_COMPARED = re.compile(r"(?i)\bthan\b|\bvs\.?(?!\w)|\bversus\b|\bcompar\w*|\bover\b")
 # a token that is a source file or a package directory, not a checkpoint's name
 _CODE_PATH = re.compile(r"\.(?:py|pyc|cu|cuh|cpp|cc|h)\b|[/\\]spec_decode[/\\]")
 
