@@ -14,6 +14,7 @@ from spectrace.assemblers.config_release import ConfigReleases
 from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, trim
+from spectrace.assemblers.sglang_eras import rule_flags
 from spectrace.assemblers.spec_prose import (
     spec_v2_settings,
     switch_apart,
@@ -188,7 +189,7 @@ class ConfigFacts(ConfigReleases):
                 self._set("backend", value, line, "launch_command")
             elif command.engine == "sglang" and name == "enable_beta_spec":  # 0.5.3.post2-0.5.4
                 self._set(name, value, line, "launch_command")
-            elif command.engine == "sglang" and name == "speculative_draft_model_path":
+            elif command.engine == "sglang" and name in rule_flags():  # [[promote]], [[off]] rows
                 self._set(name, value, line, "launch_command")  # may rewrite the algorithm
         method = self._config.flags.get("speculative_config.method")
         said = command.lines.get("method") or command.lines.get("speculative_model")

@@ -14,7 +14,15 @@ from dataclasses import dataclass, replace
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_dump, verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, FlagValue, trim
-from spectrace.assemblers.sglang_eras import PromoteRule, Version, first_release, promoted, version_text
+from spectrace.assemblers.sglang_eras import (
+    OffRule,
+    PromoteRule,
+    Version,
+    first_release,
+    off_rules,
+    promoted,
+    version_text,
+)
 from spectrace.assemblers.spec_prose import PROSE_REASON, prose_verdict
 from spectrace.dialects.base import LogLine
 
@@ -64,6 +72,11 @@ def config_evidence(
     if dump_line is not None and "speculative_algorithm" in server_args:
         verdict = verdict_from_dump(server_args, era, env, release, newest)
         where = (dump_line.source, dump_line.lineno)
+    elif algo is not None and (off := _off(flags)) is not None:  # the flag outranks the algorithm
+        flag, rule = off
+        reason = f"launch command: {rule.why} (sglang {version_text(rule.first)}+): no speculative worker"
+        return [Evidence(flag.source, flag.lineno, f"--{rule.flag.replace('_', '-')}", reason,
+                         "none", "TpModelWorker")]  # fmt: skip
     elif algo is not None:  # no dump (or one cut before its speculative fields): the launch
         launch, rule = _promoted({k: f.value for k, f in flags.items() if f.origin == "launch_command"},
                                  release or newest)  # fmt: skip
@@ -110,6 +123,15 @@ def _multi_layer(
     return DumpVerdict(verdict.points_to, worker,
                        f"{swap(verdict.reason)} (--enable-multi-layer-eagle, line {multi.lineno})",
                        verdict.excerpt, swap(verdict.condition) if verdict.condition else None)  # fmt: skip
+
+
+def _off(flags: Mapping[str, FlagValue]) -> tuple[FlagValue, OffRule] | None:
+    """The launch flag of an [[off]] row the command sets, with its row."""
+    for rule in off_rules():
+        flag = flags.get(rule.flag)
+        if flag is not None and flag.value is True and flag.origin == "launch_command":
+            return flag, rule
+    return None
 
 
 def _promoted(

@@ -106,6 +106,15 @@ class PromoteRule:
 
 
 @dataclass(frozen=True, slots=True)
+class OffRule:
+    """A launch flag that turns speculation off whatever the algorithm flag says ([[off]])."""
+
+    flag: str
+    first: Version
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class RunFacts:
     """What the log shows that the rule reads; None where it shows nothing."""
 
@@ -265,6 +274,22 @@ def promoted(algorithm: str, draft: str, newest: Version | None) -> PromoteRule 
         ):
             return rule
     return None
+
+
+@cache
+def off_rules() -> tuple[OffRule, ...]:
+    rows = []
+    for n, raw in enumerate(_table().get("off", []), 1):
+        if set(raw) != {"flag", "first", "why"}:
+            raise RuleError(f"{TABLE}: off row {n}: keys are flag, first, why")
+        rows.append(OffRule(str(raw["flag"]), _version(str(raw["first"]), f"off row {n}"), str(raw["why"])))
+    return tuple(rows)
+
+
+@cache
+def rule_flags() -> frozenset[str]:
+    """Launch flags the rows read besides the era's: the draft path ([[promote]]), [[off]]'s."""
+    return frozenset({"speculative_draft_model_path", *(rule.flag for rule in off_rules())})
 
 
 def first_release(algorithm: str) -> Version | None:

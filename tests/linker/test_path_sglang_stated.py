@@ -232,3 +232,14 @@ def test_a_gemma4_assistant_draft_with_no_release_is_the_frozen_kv_condition(tmp
     path = crash_path(run(tmp_path, _gemma4([])))
     assert_verdict(path, "unknown", "FrozenKVMTPWorkerV2|FrozenKVMTPWorker")
     assert "EAGLEWorker" not in path.conditional
+
+
+def test_aux_hidden_state_capture_turns_the_named_algorithm_off(tmp_path: Path) -> None:
+    """0.5.23's ``--enable-return-aux-hidden-states``: ``--speculative-algorithm EAGLE3`` then only
+    names the capture convention and is reset to None, so no speculative worker runs."""
+    lines = [
+        "python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3"
+        " --enable-return-aux-hidden-states --return-aux-hidden-state-layer-ids 2 20 40",
+        *_CRASH,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "none", "TpModelWorker")
