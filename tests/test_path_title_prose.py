@@ -185,6 +185,14 @@ DECIDED = {
         "This PR adds EAGLE to spec decode.", "", "usr-c · comment · 2024-08-10", "Tried it:",
         "```", *V0_CRASH, "```", kind="pull request",
     ), ("other", "MultiStepWorker"), TITLE, "EAGLE"),
+    "vLLM: a title naming 'Suffix Speculative Decoding' and v0.12.0": (thread(
+        VLLM_REPO, "[Bug]: Suffix Speculative Decoding crashes in v0.12.0", "2025-12-20",
+        "```", *VLLM_CRASH, "```",
+    ), ("other", "SuffixDecodingProposer"), TITLE, "Suffix"),
+    "vLLM-Ascend: 'can not run with mtp' is a failure with MTP, not MTP set apart": (thread(
+        ASCEND_REPO, "[Bug]: DeepSeek-R1 can not run with mtp on v0.11.0rc1", "2025-11-20",
+        "```", *ASCEND_CRASH, "```",
+    ), ("unknown", "MtpProposer"), TITLE, "mtp"),
     "vLLM-Ascend: a title naming v0.18.0rc1 and mtp": (thread(
         ASCEND_REPO, "[Bug]: v0.18.0rc1 mtp with graph mode crashes on A3", "2026-04-02",
         "```", *ASCEND_CRASH, "```",

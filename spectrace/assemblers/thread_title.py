@@ -66,7 +66,8 @@ class DraftMention:
 # speculative word (the English "standalone" is everywhere)
 _METHOD = re.compile(
     r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle(?:[-_ ]?[12])?|nextn|mtp|standalone|n-?gram|"
-    r"d-?flash|d-?spark|medusa|lookahead|suffix[ _-]decoding|draft[ _-]target|draft[ _-]model)"
+    r"d-?flash2?|d-?spark|medusa|lookahead|suffix[ _-](?:speculative[ _-])?decoding|draft[ _-]target"
+    r"|draft[ _-]model)"
     r"(?![A-Za-z0-9_]|\.\d|-\w*worker|[-_ ]?\d+(?:\.\d+)?[BbMm]\b)"  # Eagle2.5-8B: a model
 )
 _MULTI_LAYER = re.compile(r"(?i)multi[-_ ]?layer[-_ ]?$")
@@ -94,14 +95,16 @@ def _canonical(word: str) -> str:
     low = re.sub(r"[-_ ]", "", word.lower())
     if low.startswith("eagle"):
         return "EAGLE3" if low == "eagle3" else "EAGLE"
-    return {"suffixdecoding": "SUFFIX", "drafttarget": "DRAFT_MODEL",
-            "draftmodel": "DRAFT_MODEL"}.get(low, low.upper())  # fmt: skip
+    return {"suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
+            "drafttarget": "DRAFT_MODEL", "draftmodel": "DRAFT_MODEL",
+            "dflash2": "DFLASH"}.get(low, low.upper())  # fmt: skip
 
 
 def methods_in(text: str) -> tuple[str, ...]:
     """The method words a title or sentence names, canonical, in order, each once. A draft
     model named beside another method is that method's draft, not the draft-model method."""
     out: list[str] = []
+    text = _PAIRED.sub(r"\1 / ", text)  # "MTP/EAGLE": two methods, not a path
     for m in _METHOD.finditer(text):
         word = _canonical(m.group(1))
         if word == "STANDALONE" and not (m.group(1).isupper() or _SPEC_WORD.search(text)):
@@ -123,6 +126,11 @@ def methods_in(text: str) -> tuple[str, ...]:
 # a checkpoint name: letters, digits, '.', '-', '_' and at most one '/' (owner/name), taken
 # from a token that may be a URL's path
 _TOKEN = re.compile(r"[\w.\-/]+")
+# two method words joined by a slash ("MTP/EAGLE speculative decoding"): each is named
+_PAIRED = re.compile(
+    r"(?i)(?<![\w./-])(mtp|eagle[-_]?3?|nextn|n-?gram|d-?flash|d-?spark|medusa)/"
+    r"(?=(?:mtp|eagle[-_]?3?|nextn|n-?gram|d-?flash2?|d-?spark|medusa)\b)"
+)
 # the method part of a draft's name, set off by '-' or '/' or the name's edge (not '_' or '.':
 # llama_eagle3.py, eagle_worker are code)
 _DRAFT_PART = re.compile(r"(?i)(?:^|(?<=[-/]))(eagle-?3|eagle|mtp|dflash|dspark|medusa|nextn)(?=$|[-/])")
@@ -183,7 +191,9 @@ def guard(title: str) -> str | None:
     """Why the title's names are not the reported run's, or None; read on the title alone,
     with exception messages and quoted text taken out (the error's words, another's)."""
     own = _MESSAGE.sub(" ", _QUOTED.sub(" ", title))
-    own = re.sub(r"(?i)\b(?:does(?:n't| not)|is(?:n't| not)|not)\s+work\w*|\bnot working\b", "fails", own)
+    own = re.sub(r"(?i)\b(?:does(?:n't| not)|is(?:n't| not)|not)\s+work\w*|\bnot working\b"
+                 r"|\b(?:can(?:'t| ?not)|unable to|fails? to|failed to)\s+(?:run|start|launch|serve|load)\b",
+                 "fails", own)  # "can not run with mtp": it fails with MTP
     own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
     if _CODE.search(own) is not None:
         return "the title is about code (a call or a method names no run)"
