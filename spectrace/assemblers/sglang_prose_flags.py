@@ -27,9 +27,25 @@ _FLAG_APART = re.compile(
 )
 
 
+# the command of another serving engine that copied SGLang's option names (TokenSpeed's
+# launch_server and serve, LMDeploy's api_server, MLC, ROCm ATOM's server): its flags are its own
+_FOREIGN_ENTRY = re.compile(
+    r"(?:^|[\s`$(])(?:lmdeploy\s+serve|tokenspeed\s+serve|mlc_llm\s+serve"
+    r"|python3?\s+-m\s+(?:lmdeploy|tokenspeed|mlc_llm|atom\.entrypoints)\b)"
+)
+
+
+def foreign_command(text: str) -> bool:
+    """The line runs another engine that takes SGLang-like options (``tokenspeed serve ...
+    --speculative-algorithm EAGLE3``): nothing on it is SGLang's."""
+    return _FOREIGN_ENTRY.search(text) is not None
+
+
 def flag_algorithms(text: str) -> list[str]:
     """The algorithms SGLang's ``--speculative-algorithm`` flag sets in a sentence (its
-    clause not setting it apart), in SGLang's spelling."""
+    clause not setting it apart), in SGLang's spelling; none on another engine's command."""
+    if foreign_command(text):
+        return []
     out = []
     for m in _SGLANG_ALGO_FLAG.finditer(text):
         before = re.split(r"[,;.:()]\s", text[: m.start()])[-1]
@@ -41,8 +57,9 @@ def flag_algorithms(text: str) -> list[str]:
 
 
 def sglang_flag(text: str) -> bool:
-    """The sentence writes one of SGLang's own speculative options (``_SGLANG_ONLY_FLAG``)."""
-    return _SGLANG_ONLY_FLAG.search(text) is not None
+    """The sentence writes one of SGLang's own speculative options (``_SGLANG_ONLY_FLAG``),
+    not on another engine's command line."""
+    return _SGLANG_ONLY_FLAG.search(text) is not None and not foreign_command(text)
 
 
 _MULTI_LAYER = re.compile(r"(?<![\w-])--enable-multi-layer-eagle\b(?!\s*=\s*(?:false|0)\b)", re.I)

@@ -168,3 +168,21 @@ def test_a_pull_request_showing_an_issues_run_is_not_bounded_by_its_day(tmp_path
              "", *PROBE]  # fmt: skip
     path = _path(tmp_path, lines)
     assert path.worker_class != "EAGLEWorkerV2" and not any("a pull request on" in e.reason for e in path.evidence)
+
+
+def test_another_engines_command_with_sglang_like_options_names_no_sglang_run(tmp_path: Path) -> None:
+    """TokenSpeed, LMDeploy and MLC copied SGLang's option names: ``tokenspeed serve M
+    --speculative-algorithm EAGLE3`` or ``python -m tokenspeed.launch_server ... NGRAM`` is that
+    engine's run, so no SGLang worker is named (ADV s11 e00-e07)."""
+    for entry, algorithm in (("tokenspeed serve Qwen/Qwen3-32B", "EAGLE3"),
+                             ("python -m tokenspeed.launch_server --model-path Qwen/Qwen3-32B", "NGRAM"),
+                             ("lmdeploy serve api_server Qwen/Qwen3-32B", "EAGLE3")):  # fmt: skip
+        lines = [
+            "```", f"{entry} --speculative-algorithm {algorithm} --speculative-num-draft-tokens 8", "```",
+            "Traceback (most recent call last):",
+            '  File "/opt/engine/engine/spec.py", line 77, in step',
+            "RuntimeError: CUDA error: an illegal memory access was encountered",
+        ]  # fmt: skip
+        (crash,) = roots(run(tmp_path, lines, f"{algorithm}.txt"))
+        path = crash.worker_path
+        assert path is not None and path.value == "unknown" and not path.conditional, (entry, path)
