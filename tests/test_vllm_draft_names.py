@@ -87,6 +87,15 @@ CASES = {
         "    propose (vllm/v1/worker/gpu/spec_decode/dflash2/speculator.py:210)",
         *_PYSPY_MRV2[2:], "```", *_PROBE,
     ), ("unknown", "DFlash2Speculator|LiLiCorrSpeculator")),
+    "a DFlash2 draft on vllm-ascend, the runner not said -> the plugin's two DFlash2 classes": (thread(
+        "vllm-project/vllm-ascend", "[Bug]: EngineDeadError at depth 7", "2026-10-10",
+        "vllm-ascend version: v0.29.0rc1", "```", *_serve(_DFLASH2), *_CRASH, "```",
+    ), ("unknown", "AscendDflash2Proposer|AscendDFlash2Speculator")),
+    "a DFlash2 draft on vllm-ascend's model runner v2 -> AscendDFlash2Speculator": (thread(
+        "vllm-project/vllm-ascend", "[Bug]: EngineDeadError at depth 7", "2026-10-10",
+        "vllm-ascend version: v0.29.0rc1", "```", "export VLLM_USE_V2_MODEL_RUNNER=1",
+        *_serve(_DFLASH2), *_CRASH, "```",
+    ), ("other", "AscendDFlash2Speculator")),
 }  # fmt: skip
 
 

@@ -56,6 +56,7 @@ class Variant:
     cls: str
     first: Version
     last: Version
+    ascend: tuple[str, str] = ("", "")  # vllm-ascend's classes: the V1 runner's, MRV2's
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,8 @@ def _variants(raw: object) -> tuple[Variant, ...]:
         first, last = (parse_release(x) for x in (r.get("releases") or ["", ""]))
         keys = ("method", "word", "architecture", "class")
         if first is not None and last is not None and all(r.get(k) for k in keys):
-            rows.append(Variant(*(str(r[k]) for k in keys), first, last))
+            ascend = (str(r.get("ascend_v1", "")), str(r.get("ascend_v2", "")))
+            rows.append(Variant(*(str(r[k]) for k in keys), first, last, ascend))
     return tuple(rows)
 
 
@@ -282,9 +284,11 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
     named = config.flags.get(VARIANT_FLAG)
     row = next((r for r in runner_table().variants
                 if named is not None and r.word == named.value and r.method == method), None)  # fmt: skip
-    if named is None or row is None or (e.worker_class or "").startswith("Ascend"):
+    if named is None or row is None:
         return None
     head = e.reason.split(" -> ", 1)[0]
+    if (e.worker_class or "").startswith("Ascend"):
+        return _ascend_variant(e, row, head, config.flags.get(RUNNER_FLAG))
     why = (f"line {named.lineno} names the {row.architecture} draft ('{row.word}'), for which "
            f"the model runner v2 builds {row.cls} (vLLM {row.first}-{row.last})")  # fmt: skip
     release = _release(config, ascend=False)
@@ -308,6 +312,19 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
                        reason=f"{head}: {why}; {where} has no {row.cls}: the text does not "
                        f"show which class ran")  # fmt: skip
     return replace(e, worker_class=row.cls, reason=f"{head} -> {row.cls} (other): {why}")
+
+
+def _ascend_variant(e: Evidence, row: Variant, head: str, runner: FlagValue | None) -> Evidence:
+    """vllm-ascend's own class for the variant: its V1 runner's or its MRV2's, as the text
+    states the runner, else both as the condition (the plugin has one for each runner)."""
+    v1, v2 = row.ascend
+    if runner is not None and (cls := v2 if runner.value == "v2" else v1):
+        return replace(e, worker_class=cls, reason=f"{head} -> {cls} (other): the text names a "
+                       f"{row.architecture} draft and the run's model runner (line {runner.lineno})")  # fmt: skip
+    condition = (f"{v1} on vllm-ascend's V1 model runner, {v2} on its model runner v2 (a "
+                 f"{row.architecture} draft)")  # fmt: skip
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: {condition}")
 
 
 def _method(e: Evidence, config: RunConfig) -> str | None:
