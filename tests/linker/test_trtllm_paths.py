@@ -204,3 +204,13 @@ def test_the_engine_backends_eagle_is_the_eagle_decoding_layer(tmp_path: Path) -
                                          *shown, *CRASH]))  # fmt: skip
         assert_verdict(path, "other", "EagleDecodingLayer")
         assert path.family == "EAGLE", path
+
+
+def test_a_frame_in_ngram_worker_py_is_the_in_forward_ngram_worker(tmp_path: Path) -> None:
+    """Newer releases draft NGram inside the model forward (ngram_worker.py's NGramWorker);
+    a frame there names that class, not the older NGramDrafter."""
+    crash = ["Traceback (most recent call last):",
+             f'  File "{TORCH}/speculative/ngram_worker.py", line 180, in forward',
+             "    next_draft_tokens = self._generate_draft_tokens(accepted, n, meta, b, c)",
+             "ValueError: No SA manager available"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, [*THREAD, *crash])), "other", "NGramWorker")

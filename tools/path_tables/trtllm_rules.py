@@ -118,11 +118,14 @@ def _worker_for(mode: str, classes: set[str], two_model: set[str]) -> str:
     if mode in two_model:
         return "ModelDrafter" if "ModelDrafter" in classes else ""
     stem = mode.removesuffix("_ONE_MODEL").replace("_", "").lower()
+    found = []
     for tail in ("onemodelworker", "worker", "drafter", "decodinglayer", "layer"):
         hit = [c for c in classes if c.lower() == stem + tail]
         if hit and (tail != "onemodelworker" or mode.endswith("_ONE_MODEL")):
-            return hit[0]
-    return ""
+            found.append(hit[0])
+    # one class, or none: NGRAM has NGramDrafter (ngram.py) and, later, NGramWorker
+    # (ngram_worker.py, drafting inside the forward): which release switched is not read
+    return found[0] if len(found) == 1 else ""
 
 
 def method_rows(history: dict[str, FileHistory]) -> list[MethodRow]:
