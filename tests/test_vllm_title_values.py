@@ -30,6 +30,20 @@ CASES = {
         VLLM_REPO, "[Bug]: ngram_gpu drafts garbage with VLLM_USE_V2_MODEL_RUNNER=1",
         "2026-11-10", "vLLM Version: 0.32.0", "```", *_CRASH, "```",
     ), ("other", "NgramGPUSpeculator")),
+    "a DSpark title on vLLM's tracker (only DSparkSpeculator exists) -> DSparkSpeculator": (thread(
+        VLLM_REPO, "[Bug]: GLM-5.2 + DSpark speculative decoding: RPC timeout after warmup",
+        "2026-07-20", "The engine core stops answering after a few minutes.", "```", *_CRASH, "```",
+    ), ("other", "DSparkSpeculator")),
+    "a Suffix title with a v0.12.0 bullet -> SuffixDecodingProposer": (thread(
+        VLLM_REPO, "[Bug]: Suffix Speculative Decoding returns empty output", "2025-12-12",
+        "### Your current environment", "- vLLM version: v0.12.0", "```", *_CRASH, "```",
+    ), ("other", "SuffixDecodingProposer")),
+    "a vllm-ascend MTP title, V1-runner frames, Dec 2025 -> MtpProposer (before AscendEagleProposer)": (thread(
+        "vllm-project/vllm-ascend", "[Bug]: DeepSeek-R1 can not run with mtp", "2025-12-10", "```",
+        "Traceback (most recent call last):",
+        '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2100, in execute_model',
+        "    out = self.model(", "RuntimeError: shape mismatch", "```",
+    ), ("other", "MtpProposer")),
 }  # fmt: skip
 
 
