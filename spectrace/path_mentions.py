@@ -181,7 +181,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
         wish = (line.source, line.lineno) in wished
-        out += word_mentions(line, shown, titles, aside[line.source] or wish, diff_line(line.text))
+        if not wish:  # a wish (a feature form's section or title) names nothing of a run
+            out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:

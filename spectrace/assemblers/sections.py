@@ -46,6 +46,13 @@ _WISH_WORDS = (
 _WISH = re.compile(r"(?i)^\s*(?:#{2,6}\s+)?\W{0,4}" + _WISH_WORDS + r"[^.`=]{0,60}$")
 _MOTIVATION = re.compile(r"(?i)^\s*(?:#{2,6}\s+)?\W{0,4}motivation\b[^.`=]{0,40}$")
 _ANY_HEADING = re.compile(r"^\s*#{1,6}\s")
+# a saved thread's title (``# EAGLE3 with page size 64``) among a text's first lines, and a
+# bug report's tag, which keeps it the report's subject
+_TITLE = re.compile(r"^\s*#\s+\S")
+_TITLE_WITHIN = 4
+_BUG = re.compile(r"(?i)\[\s*bug")
+# a heading only a feature form has (sglang's "### Related resources" under its Motivation)
+_REQUEST_FORM = re.compile(r"(?i)^\s*#{2,6}\s+related resources\b")
 # a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
 # a saved thread's ``# title`` is the thread's subject, not a section
 _HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
@@ -70,10 +77,13 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
         by_source.setdefault(line.source, []).append(line)
     out: set[tuple[str, int]] = set()
     for source, held in by_source.items():
-        wishes = [ln for ln in held if _WISH.match(ln.text)]
+        wishes = [ln for ln in held if _WISH.match(ln.text) or _REQUEST_FORM.match(ln.text)]
         request = bool(wishes) or any(REQUEST.search(ln.text) for ln in held)
         if not request:
             continue
+        if wishes:  # a feature form: its title names the feature asked for, no run's
+            out.update((source, ln.lineno) for ln in held[:_TITLE_WITHIN]
+                       if _TITLE.match(ln.text) and not _BUG.search(ln.text))  # fmt: skip
         inside = False
         for line in held:
             if not line.quoted and post_author(line.text) is not None:
