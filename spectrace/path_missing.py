@@ -17,6 +17,7 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import (
     DRAFT_TARGET_CONDITION,
+    NGRAM_CONDITION,
     PYTORCH_DEFAULT,
     eagle_mode,
     mtp_mode,
@@ -90,7 +91,7 @@ _LAUNCH_OF = {
 # lines were read but none names the method: the start-up line of that server that prints it
 _STARTUP = {"sglang": SGLANG_DUMP, "vllm": VLLM_CONFIG, "vllm_ascend": VLLM_CONFIG,
             "trtllm": TRTLLM_CONFIG}  # fmt: skip
-_TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter", "ngram": "NGramDrafter"}
+_TRTLLM_WORKERS = {"mtp": "MTPWorker", "draft_target": "ModelDrafter"}
 # a voting line that names the vllm-ascend plugin: its package in a frame's path, its image
 # (``quay.io/ascend/vllm-ascend:v0.x``) or its model hub (``.../models/vllm-ascend/EAGLE3-...``)
 _SHELL_VAR = re.compile(r"\$\{?\w+\}?")  # a value the paste left as a shell variable
@@ -176,6 +177,10 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
         engine = "" if mode else _engine_layer("EAGLE")
         method = (mode or method).lower()
+    if method == "ngram":  # NGramDrafter, or the in-forward NGramWorker of newer releases
+        reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {NGRAM_CONDITION}"
+        reason += f" ({why})" if why else ""
+        return [Evidence(flag.source, flag.lineno, text, reason, None, None, NGRAM_CONDITION)]
     if method.replace("_", "") == "drafttarget":  # one- or two-model by release
         reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {DRAFT_TARGET_CONDITION}"
         return [Evidence(flag.source, flag.lineno, text, reason, None, None,
@@ -310,7 +315,8 @@ def missing_evidence(
         )
     if conditional:
         trtllm = TRTLLM_MTP if "MTP module" in conditional else TRTLLM_ONE_MODEL
-        trtllm = TRTLLM_VERSION if "DraftTargetOneModelWorker" in conditional else trtllm
+        by_release = ("DraftTargetOneModelWorker", "NGramWorker")  # classes a release picks
+        trtllm = TRTLLM_VERSION if any(c in conditional for c in by_release) else trtllm
         vllm = VLLM_RUNNER if " model runner" in conditional else VLLM_VERSION
         first = {"trtllm": trtllm, "vllm": vllm, "vllm_ascend": ASCEND_VERSION}
         return (first.get(_engine(config) or "", VERSION_LINE), WORKER_FRAME)

@@ -500,3 +500,13 @@ DRAFT_TARGET_CONDITION = (
     "DraftTargetOneModelWorker (one-model, the default where llm_args.py has "
     "_draft_target_one_model) or ModelDrafter (two-model, the releases before it)"
 )
+
+
+# NGramDecodingConfig: NGramDrafter (ngram.py, drafting between iterations from NGramPoolManager)
+# in the releases that read first, NGramWorker (ngram_worker.py, drafting inside the model
+# forward from the suffix automaton) in newer main, where one __init__.py imports it alone. The
+# release that switched is not read.
+NGRAM_CONDITION = (
+    "NGramDrafter (ngram.py, the drafter of the releases read first) or NGramWorker "
+    "(ngram_worker.py, drafting inside the model forward in newer releases)"
+)

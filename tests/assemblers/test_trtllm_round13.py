@@ -24,7 +24,8 @@ def test_run_py_draft_target_lines_name_the_external_draft_tokens_path() -> None
 def test_a_sentence_naming_ngram_on_a_release_whose_default_backend_is_pytorch() -> None:
     said = "Turning on NGram speculative decoding together with two LoRA adapters breaks it."
     path = global_worker_path(collect("- TensorRT-LLM 1.2.0 on two L40S", said))
-    assert (path.value, path.worker_class, path.family) == ("other", "NGramDrafter", "NGRAM")
+    assert (path.value, path.family) == ("unknown", "NGRAM")
+    assert "NGramDrafter" in path.conditional and "NGramWorker" in path.conditional
     assert path.evidence[0].reason.startswith("named in the text")
     # before 1.0 the default backend ran the engine's own NGram workflow; no release: unknown
     assert global_worker_path(collect("- TensorRT-LLM 0.19.0", said)).worker_class is None
