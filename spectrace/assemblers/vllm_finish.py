@@ -35,7 +35,7 @@ from spectrace.assemblers.vllm_proposers import (
     v0_worker,
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
-from spectrace.assemblers.vllm_runner import FLOOR_FLAG, note_runner
+from spectrace.assemblers.vllm_runner import APART, FLOOR_FLAG, note_runner
 from spectrace.assemblers.vllm_stated import stated_method
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
@@ -63,6 +63,7 @@ def finish_vllm(
     _bare_alone(config, lines)
     prose_json(config)  # a sentence's inline config set apart, or two of them
     _shortcut_flags(config, lines)
+    _vllm_image(config, lines)
     _infer_method(config, lines, target, prose)
     v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
     _mtp_head(config, prose, target)
@@ -443,6 +444,25 @@ def _shortcut_flags(config: RunConfig, lines: Sequence[LogLine]) -> None:
             reason = reason.replace("vLLM config", "vLLM launch command", 1)
             config.path_evidence.append(Evidence(flag.source, flag.lineno, trim(text), reason,
                                                  points_to, cls))  # fmt: skip
+
+
+# a container image of vLLM (``vllm/vllm-openai:v0.20.1``, ``rocm/vllm:...``, a model repository's
+# ``acme/vllm-dflash:0.23.1``): an image whose repository is named for vLLM runs vLLM's server
+_IMAGE = re.compile(r"(?<![\w./-])(?:[\w.-]+/)*[\w.-]*\bvllm\b[\w.-]*:[\w.+-]+(?![\w/])", re.I)
+
+
+def _vllm_image(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A run no other line places on a server, whose text says it runs a vLLM container image:
+    vLLM's (its method words then name vLLM's classes). Not from a line that sets the image
+    apart (another's setup, a suggestion, one that works)."""
+    if config.engine is not None:
+        return
+    for line in lines:
+        if line.quoted or _IMAGE.search(line.text) is None:
+            continue
+        if not APART.search(_IMAGE.sub(" ", line.text)):
+            config.engine = "vllm"
+            return
 
 
 def _v0_current(config: RunConfig) -> bool:

@@ -141,13 +141,13 @@ def _runner(text: str) -> str | None:
     words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", text)  # a path sets nothing apart
     if (env := _ENV.search(text)) is not None:  # "Could you try VLLM_USE_V2_MODEL_RUNNER=1?"
         on = "v2" if env.group(1).lower() in ("1", "true") else "v1"
-        return None if _APART.search(_ENV.sub(" ", words)) else on
+        return None if APART.search(_ENV.sub(" ", words)) else on
     if _V1_LINE.search(text):
         return "v1"
     engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
     if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
         return "v2"  # (quoted in a sentence, "the log says `Using V2 Model Runner`", it is words)
-    if _V2_WORDS.search(text) is None or _APART.search(words) or not _OWN.search(words):
+    if _V2_WORDS.search(text) is None or APART.search(words) or not _OWN.search(words):
         return None
     return "v2"
 
@@ -163,7 +163,7 @@ _ENGINE_V2 = re.compile(
 # support for X" (a request: the run had none), "should we try MRV2?", "works fine on the V2
 # model runner" (the run that crashed is another), "0.30 (MRV2 by default) fixes it; we cannot
 # upgrade"; a PR number beside it sets nothing apart
-_APART = re.compile(
+APART = re.compile(
     r"(?i)\b(?:not|no|never|without|w/o|disabl\w*|instead of|fall\w* back|unsupported|lacks?"
     r"|support\w* for|add\w* support|if|whether|should|could|would|try|trying|suggest\w*|plan\w*"
     r"|fine|works?|worked|used to|before|unlike|off|n't|fix\w*|upgrad\w*|said|says|someone"
@@ -229,7 +229,7 @@ def named_variant(lines: Sequence[LogLine]) -> tuple[str, LogLine, bool] | None:
                     continue  # another file naming it: code, not the run's draft
                 in_name = token != found.group(0) and bool(re.search(r"[/\\_-]|\.\w", token))
                 words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", line.text)
-                if in_name or not (_APART.search(words) or _COMPARED.search(words)):
+                if in_name or not (APART.search(words) or _COMPARED.search(words)):
                     return row.word, line, False
     return frame
 
