@@ -1912,6 +1912,15 @@ CASES: dict[str, tuple[list[str], Want]] = {
                ORBIT + " --speculative-algorithm EAGLE3 --speculative-draft-model-path acme/e3 "
                "--speculative-eagle-topk 1 --page-size 64", "```", "### Related resources", "None",
                *PROBE_CRASH, labels="", number=9120), NOT_SHOWN),
+    "s11 b04 vLLM: a release's highlights list its methods, not the run's": (thread(
+        VLLM_REPO, "[Bug]: tokenizer crash after upgrade to v0.11.0", "2025-10-10",
+        "Release notes v0.11.0 highlights:", "- EAGLE-3 with CUDA graphs", "- MTP for Qwen3-Next",
+        "- n-gram GPU proposer", "After upgrading, the server crashes at tokenizer load:", "```",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/vllm/transformers_utils/tokenizer.py", line 233, in get_tokenizer',
+        "    tokenizer = AutoTokenizer.from_pretrained(", "OSError: Can't load tokenizer for 'acme/model'",
+        "```", number=8604,
+    ), NOT_SHOWN),
     "s11 d00 vLLM: a class a [Feature] thread asks about is not the run's": (thread(
         VLLM_REPO, "[Feature]: EagleProposer should support tree attention on ROCm", "2026-02-01",
         "Today EagleProposer only drafts a chain.", "I tried a quick hack and it died:", "```",

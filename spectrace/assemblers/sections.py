@@ -58,7 +58,8 @@ _REQUEST_FORM = re.compile(r"(?i)^\s*#{2,6}\s+related resources\b")
 _HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
 _ASIDE = re.compile(
     r"(?i)\b(?:previous|old|older|earlier|before|worked|working|works|baseline|reference"
-    r"|expected|other|another|colleague|their|his|her)\b"
+    r"|expected|other|another|colleague|their|his|her|release notes?|changelog|highlights"
+    r"|what'?s new)\b"
 )
 
 
