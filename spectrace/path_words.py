@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.sections import REQUEST
+from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
@@ -50,16 +51,9 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "mlp_speculator ")  # fmt: skip
 
 
-# the command of another serving engine whose flags and method names look like SGLang's or
-# vLLM's (``lmdeploy serve api_server ... --speculative-algorithm deepseek_mtp``, TokenSpeed's
-# launch_server, MLC's --speculative-mode, ROCm ATOM's server): a method it names is not a
-# vLLM or SGLang proposer's
-_FOREIGN = re.compile(
-    r"(?:^|[\s`$(])(?:lmdeploy\s+serve|tokenspeed\s+serve|mlc_llm\s+serve|text-generation-launcher"
-    r"|llama-server|python3?\s+-m\s+(?:lmdeploy|tokenspeed|mlc_llm|atom\.entrypoints)\b)"
-)
-FOREIGN_LITERALS = ("lmdeploy", "tokenspeed", "mlc_llm", "text-generation-launcher",
-                    "llama-server", "atom.entrypoints")  # fmt: skip
+# another serving engine's command (``sglang_prose_flags.foreign_command``: LMDeploy, TokenSpeed,
+# MLC, ROCm ATOM) reaches the reader by these
+FOREIGN_LITERALS = ("lmdeploy", "tokenspeed", "mlc_llm", "atom.entrypoints")
 
 
 def word_mentions(
@@ -75,7 +69,7 @@ def word_mentions(
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
     elif not diff and run_line(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
-    if _FOREIGN.search(line.text):  # another engine's server: its methods are its own
+    if foreign_command(line.text):  # another engine's server: its methods are its own
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
     if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
