@@ -2090,3 +2090,17 @@ def test_a_text_showing_no_run_gives_no_condition_either(tmp_path: Path, name: s
     for crash in roots(run(tmp_path, lines, name="report.md")):
         path = crash.worker_path
         assert path is not None and path.value == "unknown" and not path.conditional, path
+
+
+def test_a_pull_requests_motivation_keeps_its_repro(tmp_path: Path) -> None:
+    """A pull request tagged [Feature] states in its Motivation the crash it fixes, with the
+    launch that shows it: that launch is the crash's run, not a wish."""
+    lines = thread(SGL_REPO, "[Feature] fix EAGLE crash with page size 64", "2025-10-01",
+                   "## Motivation", "On sglang 0.5.3 this launch crashes:", "```",
+                   ORBIT + " --speculative-algorithm EAGLE --speculative-draft-model-path "
+                   "acme/eagle-orbit --speculative-eagle-topk 1 --page-size 64", "```", "```",
+                   *SGL_CRASH, "```", "## Modifications", "Fix the page table.",
+                   kind="pull request", number=9998, labels="")  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")

@@ -71,8 +71,8 @@ def heading_aside(text: str, before: bool) -> bool:
 
 def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
     """(source, line) of each line under a feature form's wish heading, the heading included,
-    up to the next heading or post; "Motivation" only in a text that asks for a feature (a
-    request tag or label, or another wish heading)."""
+    up to the next heading or post; "Motivation" only in an issue that asks for a feature (a
+    request tag or label, or another wish heading), never in a pull request."""
     by_source: dict[str, list[LogLine]] = {}
     for line in lines:
         by_source.setdefault(line.source, []).append(line)
@@ -85,12 +85,13 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
         if wishes:  # a feature form: its title names the feature asked for, no run's
             out.update((source, ln.lineno) for ln in held[:_TITLE_WITHIN]
                        if _TITLE.match(ln.text) and not _BUG.search(ln.text))  # fmt: skip
+        pull = any(_PULL.search(ln.text) for ln in held)
         inside = False
         for line in held:
             if not line.quoted and post_author(line.text) is not None:
                 inside = False
-            elif _WISH.match(line.text) or _MOTIVATION.match(line.text):
-                inside = True
+            elif _WISH.match(line.text) or (_MOTIVATION.match(line.text) and not pull):
+                inside = True  # a PR's Motivation states the bug it fixes, its repro included
             elif _ANY_HEADING.match(line.text):
                 inside = False
             if inside:
