@@ -90,6 +90,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"<summary>", b"eviewer:", b"aintainer:", b"for comparison", b"works for", b"example:",
     b"uggested", b"not what I", b"please try",
     b"instead:", b"instead for",  # a caption over someone else's or a suggested command
+    b"deally", b"would like", b"would love", b"would be nice", b"one would",  # a wished-for
+    b"roposed", b"roposal",  # command ("Ideally one would just run:", "Proposed usage:")
     b"omitted", b"truncated", b"trimmed", b"snip", b"redacted", b"elided", b"rest of the",  # cut
     b"MTP",  # "TP8+MTP launch cmd:" over a command cut before its flags (the other names are prose's)
     # a pull request showing an issue's run (config_release._ISSUE_REPRO)

@@ -113,6 +113,9 @@ _CAPTION = re.compile(r"(?i)(?::|</summary>)[\s*`]*$|<summary>")
 _OTHERS = re.compile(
     r"(?i)\b(?:reviewer|maintainer)\s*:|\bfor comparison\b|(?<!\w)@\w|\bexample\b|\bnot what I\b"
     r"|\bworks? for (?:me|him|her|them|us)\b|\b(?:his|her|their|someone|another user)\b"
+    # a wish: the command the writer would like to run some day ("Ideally one would just run:")
+    r"|\bideally\b|\bwould (?:like|love)\b|\bit would be (?:nice|great|good)\b|\bone would\b"
+    r"|\bpropos(?:ed|al)\b"
 )
 # a caption that says the command below then fails is the run's ("works for ~100 requests with
 # this command, then crashes:", "vLLM with ngram crashes:")

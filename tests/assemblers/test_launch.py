@@ -618,3 +618,15 @@ def test_a_json_value_glued_by_equals_keeps_its_blanks() -> None:
     assert command.flags["method"] == "mtp"
     assert command.flags["num_spec_tokens"] == 2
     assert command.unknown == ()
+
+
+def test_a_wished_for_command_under_its_caption_is_no_run(tmp_path: Path) -> None:
+    """An enhancement thread's "Ideally one would just run:" over an EAGLE3 launch: a wish, so
+    no algorithm is read from it (ADV s11 w04)."""
+    log = tmp_path / "issue.md"
+    log.write_text(
+        "Ideally one would just run:\n```\npython3 -m sglang.launch_server --model-path m --tp 2"
+        " --speculative-algorithm EAGLE3 --speculative-draft-model-path auto\n```\n",
+        encoding="utf-8",
+    )
+    assert "speculative_algorithm" not in analyse([str(log)]).config.flags
