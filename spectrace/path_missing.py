@@ -192,7 +192,8 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
     family, worker = method_signature("trtllm", method) or (family_name(method), "")
-    worker = worker or engine or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
+    worker = worker or engine
+    worker = worker or _TRTLLM_WORKERS.get(method.replace("drafttarget", "draft_target"), "")
     reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {family}"
     reason += f" ({worker})" if worker else ""
     reason += f": {why}" if why else ""

@@ -116,9 +116,10 @@ _TRITON_NAME = re.compile(
     r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)(?=["']?\s*(?:[,}]|$))"""
 )  # the value alone (a template's ``key:value,``, a shell variable), not a docs sentence
 _TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
-# tensorrtllm_backend's speculative clients (tools/inflight_batcher_llm/speculative_decoding_test.py,
-# inflight_batcher_llm/client/e2e_grpc_speculative_decoding_client.py): a draft engine's tokens
-# fed to the target engine, by the client or by the BLS model (--execute-bls-speculative-decoding)
+# tensorrtllm_backend's speculative clients (tools/inflight_batcher_llm/
+# speculative_decoding_test.py, inflight_batcher_llm/client/
+# e2e_grpc_speculative_decoding_client.py): a draft engine's tokens fed to the target engine, by
+# the client or by the BLS model (--execute-bls-speculative-decoding)
 _TRITON_CLIENT = re.compile(
     r"\b(?:speculative_decoding_test|e2e_grpc_speculative_decoding_client)\.py\b"
     r"|(?<![\w-])--(?:execute-bls-speculative-decoding|draft-tensorrt-llm-model-name"
@@ -379,8 +380,8 @@ def resolved_method(method: str) -> tuple[str, str]:
 # The TensorRT-LLM release as people write it: the issue template's ``TensorRT-LLM version:
 # 1.2.0rc6``, the import banner ``[TensorRT-LLM] TensorRT-LLM version: 0.17.0``, a pin
 # ``tensorrt_llm==1.0.0``, a wheel ``tensorrt_llm-1.2.0rc8-cp312-...whl``, an image
-# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``, a nightly ``tensorrt_llm==0.16.0.dev2024111900``;
-# not ``tensorrtllm_backend`` or a path.
+# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``, a nightly
+# ``tensorrt_llm==0.16.0.dev2024111900``; not ``tensorrtllm_backend`` or a path.
 _RELEASE = re.compile(
     r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:\s+version)?"
     r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?"

@@ -31,7 +31,8 @@ def test_medusa_engine_build_names_the_medusa_layer(tmp_path: Path) -> None:
 
 def test_engine_only_decoding_types_name_their_layer(tmp_path: Path) -> None:
     """``decoding_type: Medusa`` / ``Lookahead`` in the LLM-API YAML: engine-only configs."""
-    for value, layer in (("Medusa", "MedusaDecodingLayer"), ("Lookahead", "LookaheadDecodingLayer")):
+    for value, layer in (("Medusa", "MedusaDecodingLayer"),
+                         ("Lookahead", "LookaheadDecodingLayer")):
         lines = ["speculative_config:", f"  decoding_type: {value}", "  max_draft_len: 4", *CRASH]
         assert_verdict(crash_path(run(tmp_path, lines)), "other", layer)
 
@@ -143,7 +144,8 @@ def test_a_dev_build_or_rc_of_the_pytorch_release_bounds_nothing(tmp_path: Path)
 def test_a_nightly_before_the_pytorch_backend_names_no_pytorch_worker(tmp_path: Path) -> None:
     """0.16.0.devN predates the PyTorch backend: no _torch worker for its EAGLE run."""
     path = crash_path(run(tmp_path, _yaml_eagle("pip: tensorrt_llm==0.16.0.dev2024111900")))
-    assert path.worker_class not in ("Eagle3OneModelWorker", "ModelDrafter") and not path.conditional
+    assert path.worker_class not in ("Eagle3OneModelWorker", "ModelDrafter")
+    assert not path.conditional
     assert path.family == "EAGLE", path
 
 
