@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from types import MappingProxyType
 
+from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.sections import HEADING_LITERALS, diff_line, heading_aside, wish_lines
@@ -171,6 +172,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     titles = TitleReader()
     aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
     named: dict[str, list[int]] = {}  # per file: the lines naming a file or class, recent first
+    review: dict[str, bool] = {}  # per file: inside a review's post (its header says so)
     reviewed: set[tuple[str, int]] = set()  # lines whose names a diff below puts under review
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
@@ -178,6 +180,10 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             reviewed.update((line.source, n) for n in named.get(line.source, ())
                             if line.lineno - n <= _REVIEW_GAP)  # fmt: skip
         if _ANCHOR.match(line.text):  # a path alone: a review's anchor, a changed-files list
+            reviewed.add((line.source, line.lineno))
+        if not line.quoted and post_author(line.text) is not None:
+            review[line.source] = _REVIEW_POST.search(line.text) is not None
+        if review.get(line.source):  # a review's comments talk about the code under review
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
         wish = (line.source, line.lineno) in wished
@@ -209,6 +215,9 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 # code a run went through
 _ANCHOR = re.compile(r"^\s*[`*]*(?:[\w.@+-]+/)+[\w.-]+\.(?:py|cpp|cu|h):\d+(?:-\d+)?[`*]*\s*$")
 _HUNK = re.compile(r"^\s*@@ -\d")
+# a saved thread's header of a review's post ("coderabbitai[bot] · review thread · 2026-02-11",
+# "· review comment ·", "· review ·")
+_REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
 _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND)

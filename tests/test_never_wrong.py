@@ -1867,6 +1867,15 @@ CASES: dict[str, tuple[list[str], Want]] = {
         "+        self.keep_draft_kv = True", "```", "nit: a comment here please.", *PROBE_CRASH,
         kind="pull request", number=7000, labels="",
     ), NOT_SHOWN),
+    "s11 r10 TensorRT-LLM: a review post's prose naming the class under review is no run": ([
+        "NVIDIA/TensorRT-LLM · pull request #9500 · open · Python",
+        "# [TRTLLM-1234][feat] one-model draft-target: reuse the target KV cache", "",
+        "review-bot · review thread · 2026-02-11",
+        "tensorrt_llm/_torch/speculative/draft_target.py:214", "```diff",
+        "+        draft_tokens = self.draft_model(input_ids=inputs, position_ids=pos)", "```",
+        "**review-bot**: In `DraftTargetOneModelWorker.forward` this can raise `RuntimeError: "
+        "shape mismatch` when max_draft_len differs.", *PROBE_CRASH,
+    ], NOT_SHOWN),
     "s11 r03 vLLM: a backticked anchor alone over a suggestion is no run": (thread(
         VLLM_REPO, "[Perf] warm up numba once", "2026-02-10", "See the diff.", "",
         "rev-bot · review thread · 2026-02-11", "`vllm/v1/spec_decode/ngram_proposer.py:60`",
