@@ -19,6 +19,7 @@ from spectrace.assemblers.config_state import is_post, is_start
 from spectrace.assemblers.examples import EXAMPLE_REASON
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
+from spectrace.assemblers.run_shown import run_line, shows_run
 from spectrace.assemblers.runs import split_runs
 from spectrace.assemblers.sglang_eras import first_release
 from spectrace.assemblers.spec_prose import (
@@ -45,6 +46,10 @@ TITLE_REASON = f"{PROSE_REASON} (the thread's title)"
 # a writer's sentence saying the run serves or loads a draft ("We serve X with org/X-EAGLE3 as
 # the draft model", "I load the Qwen3-8B-EAGLE3 draft"): a checkpoint named otherwise (a link
 # list, an ls listing, a table row) is no claim
+# a pull request's title describing code it adds or turns on ("feat: enable NGRAM with DP
+# attention", "Support nextn for X"): its method is the PR's run only where the text shows one
+_ADDS = re.compile(r"(?i)\b(?:feat|add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement\w*|introduc\w*"
+                   r"|enabl(?:e|es|ing))\b")
 _SERVES = re.compile(
     r"(?i)^(?![\s>|$]).*\b(?:I|we|our)\b.*\b(?:serv(?:e|es|ed|ing)|run(?:s|ning)?|ran|us(?:e|es|ed|ing)|"
     r"load(?:s|ed|ing)?|launch(?:es|ed|ing)?|deploy(?:s|ed|ing)?)\b"
@@ -113,8 +118,10 @@ class ConfigFinish(ConfigFacts):
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
         claims = self._claims()  # the title's algorithm, drafts a sentence says the run serves
         stated = bool(claims) or self._enabled
+        adding = self._adding_titles()  # a PR's title adding X, no run shown: X ran nowhere
         said = [(name, line) for name, line in self._named  # a set-aside line's OFF is its own
-                if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)]
+                if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)
+                and (line.source, line.lineno) not in adding]  # fmt: skip
         # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ...")
         flagged = one_family([name for name, _ in self._flagged])
         said = [(name, line) for name, line in self._flagged if name == flagged] or said
@@ -206,6 +213,8 @@ class ConfigFinish(ConfigFacts):
             tracker = tracker_engine(title.repo)
             if tracker not in (None, "sglang") or not (self._about or tracker == "sglang"):
                 continue  # another framework's thread, or a text nothing places on sglang
+            if (title.source, title.lineno) in self._adding_titles():
+                continue  # a PR adding or enabling X, no run of its own: X is code under change
             spelled = [self._sglang_name(method) for method in title.run_methods()]
             line = self._line_at(title.source, title.lineno)
             if None in spelled or line is None:
@@ -216,6 +225,16 @@ class ConfigFinish(ConfigFacts):
             names += [(name, line) for name in spelled if name is not None]
         one = one_family([name for name, _ in names])
         return next((pair for pair in names if pair[0] == one), None)
+
+    def _adding_titles(self) -> set[tuple[str, int]]:
+        """Where SGLang pull-request titles adding or enabling a method stand, when the text
+        shows no run of its own (``run_shown``: a run's flags, a version line, a test, serve or
+        benchmark line): the method they name is code under change, not a run's algorithm."""
+        titles = {(t.source, t.lineno) for t in self._titles.titles
+                  if t.pull and _ADDS.search(t.text) and tracker_engine(t.repo) in (None, "sglang")}  # fmt: skip
+        if not titles or shows_run(self._config) or any(run_line(ln.text) for ln in self._lines):
+            return set()
+        return titles
 
     def _sglang_name(self, method: str) -> str | None:
         """A title's method word in SGLang's spelling; MTP is NEXTN (EAGLE's workers) on

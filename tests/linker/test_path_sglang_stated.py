@@ -243,3 +243,34 @@ def test_aux_hidden_state_capture_turns_the_named_algorithm_off(tmp_path: Path) 
         *_CRASH,
     ]
     assert_verdict(crash_path(run(tmp_path, lines)), "none", "TpModelWorker")
+
+
+def _pr(body: list[str]) -> list[str]:
+    return [
+        _THREAD.format(kind="pull request", n=8000),
+        "# feat: enable NGRAM with DP attention",
+        "",
+        "someone · description · 2026-01-20",
+        *body,
+        "",
+        "ci-bot · comment · 2026-01-21",
+        "CI failed on an unrelated job:",
+        "Traceback (most recent call last):",
+        '  File "/workspace/tests/lora/test_llama_tp.py", line 88, in test_lora_llama_tp2',
+        "    assert outputs == expected",
+        "AssertionError: lora output mismatch",
+    ]
+
+
+def test_a_pr_enabling_a_method_with_no_run_names_no_worker(tmp_path: Path) -> None:
+    """An SGLang PR titled as enabling NGRAM, with no run of its own and an unrelated CI crash:
+    NGRAM is the code under change, so no worker is named (ADV s11 p04)."""
+    path = crash_path(run(tmp_path, _pr(["This PR adds it. Tests to follow."])))
+    assert path.value == "unknown" and not path.conditional, path
+
+
+def test_a_pr_enabling_a_method_with_its_own_launch_keeps_it(tmp_path: Path) -> None:
+    """The same PR showing the command it was tested with: the title's method is its run's."""
+    body = ["Tested with:", "python -m sglang.launch_server --model-path m --enable-dp-attention"
+            " --dp 2 --tp 2 --speculative-algorithm NGRAM"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, _pr(body))), "other", "NGRAMWorker")
