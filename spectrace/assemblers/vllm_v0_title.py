@@ -41,9 +41,11 @@ _V0_METHODS = {"DRAFT_MODEL": "draft_model", "EAGLE": "eagle", "MTP": "deepseek_
                "NGRAM": "ngram", "MEDUSA": "medusa", "MLP_SPECULATOR": "mlp_speculator"}  # fmt: skip
 _WRAPPER = "SpecDecodeWorker"
 _V1_DEFAULT = Version("0.8.0")  # the first release whose default engine is V1
-# the lines the config collector must see for it (a frame of either engine; titles it reads)
+# the lines the config collector must see for it: V0's frames (titles it reads anyway). Not
+# every ``vllm/v1/`` frame: a V1 log's tracebacks would cost every reader a pass (a third more
+# time on a frame-heavy log); the V1 runner's own frames reach it through vllm_runner's literals
 LITERALS: tuple[bytes, ...] = (b"/vllm/engine/", b"/vllm/worker/", b"/vllm/executor/",
-                               b"/vllm/spec_decode/", b"/vllm/v1/")  # fmt: skip
+                               b"/vllm/spec_decode/")  # fmt: skip
 
 
 def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | None) -> None:
