@@ -318,11 +318,20 @@ def message_votes(incident: Incident, framework: str | None = None) -> list[Evid
                 continue
             seen.add(name)
             text = f"{etype}: {message}" if message else etype
+            points_to = sig.points_to or _runtime_class(name, sig)
             reason = (f"exception message names {name} ({sig.name}: {sig.what})"
-                      f" -> {sig.points_to} ({name})")  # fmt: skip
-            out.append(Evidence(first.source, first.lineno, text[:300], reason, sig.points_to,
+                      f" -> {points_to} ({name})")  # fmt: skip
+            out.append(Evidence(first.source, first.lineno, text[:300], reason, points_to,
                                 name))  # fmt: skip
     return out
+
+
+def _runtime_class(name: str, sig: FrameSignature) -> str | None:
+    """A TensorRT-LLM worker class the message names as the failing object's type, in a file
+    that holds several workers (mtp.py, eagle3.py): Python names the runtime class itself."""
+    stem = sig.family.lower().replace("_", "")  # MTPEagleWorker in eagle3.py is not EAGLE3's
+    worker = sig.framework == "trtllm" and name in sig.classes and name.lower().startswith(stem)
+    return "other" if worker and stem and name.endswith(("Worker", "Drafter")) else None
 
 
 def native_votes(incident: Incident) -> list[Evidence]:

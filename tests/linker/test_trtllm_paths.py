@@ -219,3 +219,18 @@ def test_a_frame_in_ngram_worker_py_is_the_in_forward_ngram_worker(tmp_path: Pat
              "    next_draft_tokens = self._generate_draft_tokens(accepted, n, meta, b, c)",
              "ValueError: No SA manager available"]  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, [*THREAD, *crash])), "other", "NGramWorker")
+
+
+def test_a_message_naming_the_failing_objects_class_decides_it(tmp_path: Path) -> None:
+    """Python's "'X' object has no attribute" names the runtime class: Eagle3OneModelWorker or
+    MTPWorker decide though their files hold other workers; MTPEagleWorker, which newer
+    eagle3.py wraps, is not read as EAGLE-3's."""
+    def message(cls: str) -> list[str]:
+        return [*THREAD[:1], "# [Bug] crash", *THREAD[2:], "Traceback (most recent call last):",
+                f'  File "{TORCH}/pyexecutor/py_executor.py", line 900, in _executor_loop',
+                "    x = 1", f"AttributeError: '{cls}' object has no attribute 'foo'"]  # fmt: skip
+
+    for cls in ("Eagle3OneModelWorker", "MTPWorker"):
+        assert_verdict(crash_path(run(tmp_path, message(cls))), "other", cls)
+    path = crash_path(run(tmp_path, message("MTPEagleWorker")))
+    assert path.family != "EAGLE3", path
