@@ -274,3 +274,22 @@ def test_a_pr_enabling_a_method_with_its_own_launch_keeps_it(tmp_path: Path) -> 
     body = ["Tested with:", "python -m sglang.launch_server --model-path m --enable-dp-attention"
             " --dp 2 --tp 2 --speculative-algorithm NGRAM"]  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, _pr(body))), "other", "NGRAMWorker")
+
+
+def test_an_eagle_title_dated_before_the_v2_worker_is_eagle_worker(tmp_path: Path) -> None:
+    """An SGLang thread titled with EAGLE whose posts are dated June 2025 (before 0.5.3.post2
+    shipped EAGLEWorkerV2): only the v1 worker existed (round 24, 41 shape)."""
+    lines = [
+        _THREAD.format(kind="issue", n=7100),
+        "# Eagle Speculative Decoding Causes Significant Inference Slowdown",
+        "",
+        "someone · description · 2025-06-10",
+        "With speculative decoding on, throughput drops by half against the plain server.",
+        "",
+        "other · comment · 2025-06-12",
+        "Same on H100.",
+        "Traceback (most recent call last):",
+        '  File "probe.py", line 1, in <module>',
+        "RuntimeError: spectrace probe",
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
