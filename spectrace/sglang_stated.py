@@ -66,7 +66,9 @@ def _names_eagle(evidence: Evidence) -> bool:
     return evidence.condition is not None and any(c in evidence.condition for c in _EAGLE_CLASSES)
 
 
-def restate(evidence: Sequence[Evidence], config: RunConfig, newest: Version | None = None) -> list[Evidence]:
+def restate(
+    evidence: Sequence[Evidence], config: RunConfig, newest: Version | None = None
+) -> list[Evidence]:
     """``evidence`` with each vote of a shared EAGLE file's frame restated for the run's stated
     algorithm (unchanged when the run states EAGLE, states nothing, or the algorithm never runs
     that file); where no vote is left, the stated algorithm's own era verdict is added."""
@@ -86,11 +88,13 @@ def restate(evidence: Sequence[Evidence], config: RunConfig, newest: Version | N
         changed = True
         head = _HEAD_END.split(e.reason, 1)[0]  # the frame and its file, not its vote
         if rule.worker:
-            reason = f"{head}; the run's algorithm is {said}: {rule.why} -> {rule.path} ({rule.worker})"
+            why = f"the run's algorithm is {said}: {rule.why}"
+            reason = f"{head}; {why} -> {rule.path} ({rule.worker})"
             out.append(replace(e, reason=reason, points_to=rule.path, worker_class=rule.worker,
                                condition=None, family=family))  # fmt: skip
         else:
-            reason = f"{head}; the run's algorithm is {said}: {rule.why}, so the frame names no worker"
+            why = f"the run's algorithm is {said}: {rule.why}"
+            reason = f"{head}; {why}, so the frame names no worker"
             out.append(replace(e, reason=reason, points_to=None, worker_class=None, condition=None))
     if changed and not any(e.points_to or e.condition for e in out):
         out += _stated_verdict(config, family, newest)
