@@ -31,7 +31,7 @@ from spectrace.assemblers.spec_prose import (
     stated_v2,
     tested_algorithms,
 )
-from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+from spectrace.assemblers.trtllm_config import trtllm_command_flags, trtllm_spec_flags
 from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
@@ -90,6 +90,10 @@ class ConfigCollector(ConfigFinish):
             return
         if not in_launch:  # a line of a launch command is read whole when the command ends
             self._config_line(line, text)
+        elif spec := trtllm_command_flags(text):  # TensorRT-LLM's own flags on a continuation
+            self._config.engine = self._config.engine or "trtllm"
+            for name, value in spec.items():
+                self._set(name, value, line, "trtllm_config")
         self._platform_and_release(line, text)
 
     def _config_line(self, line: LogLine, text: str) -> None:

@@ -234,3 +234,19 @@ def test_a_message_naming_the_failing_objects_class_decides_it(tmp_path: Path) -
         assert_verdict(crash_path(run(tmp_path, message(cls))), "other", cls)
     path = crash_path(run(tmp_path, message("MTPEagleWorker")))
     assert path.family != "EAGLE3", path
+
+
+def test_trt_flags_on_a_commands_continuation_lines_are_read(tmp_path: Path) -> None:
+    """A pasted command split with backslashes: trtllm-build's --speculative_decoding_mode,
+    run.py's --lookahead_config and quickstart's flags on later lines are the run's."""
+    for command, cls in (
+        (["trtllm-build --checkpoint_dir /ckpt \\",
+          "    --speculative_decoding_mode lookahead_decoding \\",
+          "    --max_draft_len 10 --output_dir /engine"], "LookaheadDecodingLayer"),
+        (["python3 ../run.py --engine_dir /engine \\", "    --lookahead_config=[7,7,7] \\",
+          "    --max_output_len 64"], "LookaheadDecodingLayer"),
+        ([f"{QUICK} \\", "    --spec_decode_algo EAGLE3 --draft_model_dir /d \\",
+          "    --use_one_model"], "Eagle3OneModelWorker"),
+    ):  # fmt: skip
+        lines = [*THREAD[:1], "# [Bug] crash", *THREAD[2:], *command, *CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", cls)
