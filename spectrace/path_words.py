@@ -75,9 +75,11 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
-    if title is None and not diff and not aside and not planned(line.text):
-        out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
-                for family in sorted(family_words(line.text))]  # fmt: skip
+    if title is None and not diff and not aside:
+        families = family_words(line.text)
+        if families and not planned(line.text):  # a plan names no run's family
+            out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
+                    for family in sorted(families)]  # fmt: skip
     return out
 
 
