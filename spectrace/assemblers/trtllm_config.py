@@ -211,30 +211,27 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": None} if "TRTGptModel" in text else {}
     if (m := _YAML.fullmatch(text)) is not None:
         return _named({m.group(1): m.group(2)})
-    apart = _sentence_apart(text)  # a sentence that asks, negates or sets its config aside
     if "DecodingConfig(" in text or "_config" in text:
         if flags := _dump_flags(text):
-            return {} if apart else flags
+            return _unless_apart(text, flags)
     if _DTM.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    engine = {"backend": "tensorrt"}  # the engine flow's modes and builds
     if (m := _EXAMPLE.search(text)) is not None:
         mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
-        return {} if apart else {"speculative_config.method": mode, "backend": "tensorrt"}
+        return _unless_apart(text, {"speculative_config.method": mode, **engine})
     if (m := _CLI_MODE.search(text)) is not None:  # BuildConfig's field: a TensorRT engine
-        return {} if apart else {"speculative_config.method": m.group(1).lower(),
-                                 "backend": "tensorrt"}  # fmt: skip
+        return _unless_apart(text, {"speculative_config.method": m.group(1).lower(), **engine})
     if commented(text):  # a comment in a script: nothing it names was passed
         return {}
     if quick := _quickstart(text):
-        return {} if apart else quick
+        return _unless_apart(text, quick)
     if (m := _RUN_FLAG.search(text)) is not None:
-        return {} if apart else {"speculative_config.method": _RUN_MODES[m.group(1)],
-                                 "backend": "tensorrt"}  # fmt: skip
+        return _unless_apart(text, {"speculative_config.method": _RUN_MODES[m.group(1)], **engine})
     if _triton_draft(text):
-        return {} if apart else {"speculative_config.method": "draft_tokens_external",
-                                 "backend": "tensorrt"}  # fmt: skip
+        return _unless_apart(text, {"speculative_config.method": "draft_tokens_external", **engine})
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
-        return {} if apart else {"backend": "tensorrt"}
+        return _unless_apart(text, engine)
     if (m := _TYPE_ERROR.search(text)) is not None:
         return {"speculative_config.method": m.group(1).lower()}
     if (m := _MODE.search(text)) is not None:
@@ -242,9 +239,15 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": None if mode == "none" else mode}
     if (m := _BARE_MODE.search(text)) is not None and not _mode_apart(text, m.start()):
         return {"speculative_config.method": m.group(1).lower()}
-    if _VANILLA.search(text) and not _MTP_EAGLE.search(text) and not apart:
-        return {"speculative_config.mtp_vanilla": True}
+    if _VANILLA.search(text) and not _MTP_EAGLE.search(text):
+        return _unless_apart(text, {"speculative_config.mtp_vanilla": True})
     return {}
+
+
+def _unless_apart(text: str, flags: dict[str, object]) -> dict[str, object]:
+    """``flags``, or none where the line's sentence sets its config apart (read only for a
+    line that holds one: most lines hold none)."""
+    return {} if _sentence_apart(text) else flags
 
 
 # TensorRT-LLM's names of its two MTP modes (MTPDecodingConfig.use_mtp_vanilla): "MTP vanilla"
