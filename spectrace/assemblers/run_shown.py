@@ -23,12 +23,18 @@ RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_a
 _RUN_LINE = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
     r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
-    r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\d"
+    r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
     r"|\d\s*(?:tokens?/s|tok/s)\b|\b\d+ passed\b"
 )
+# What the scan keeps a line for, so that ``run_line`` can see it. Not the words every server
+# prints on its own load lines ("gen throughput (token/s)", vLLM's "Avg prompt throughput:
+# 0.0 tokens/s"): they would make most lines of a server's log a config line (8x slower
+# triage); a benchmark's result keeps its own spelling ("Output token throughput (tok/s):",
+# vllm bench's "Throughput: ", trtllm-bench's "(tokens/sec)", bench_one_batch's "12.3 token/s").
 RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
-                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tokens/s", "tok/s",
-                "token/s", "hroughput", " passed")  # fmt: skip
+                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "req/s",
+                "Throughput: ", "/sec)", " passed",
+                *(f"{d} token/s" for d in "0123456789"))  # fmt: skip
 
 
 def run_line(text: str) -> bool:
