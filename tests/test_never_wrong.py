@@ -2113,3 +2113,17 @@ def test_a_pull_requests_motivation_keeps_its_repro(tmp_path: Path) -> None:
     (crash,) = roots(run(tmp_path, lines, name="report.md"))
     assert crash.worker_path is not None
     assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
+
+
+def test_the_performance_forms_proposal_heading_keeps_the_reporters_run(tmp_path: Path) -> None:
+    """vLLM's performance form heads its first section "Proposal to improve performance";
+    reporters write their own run under it. Only a feature form's wish headings set a launch
+    apart, so this run still decides."""
+    lines = thread(VLLM_REPO, "[Performance]: EAGLE3 slower than no speculation on H100",
+                   "2025-06-12", "### Proposal to improve performance", "On vllm 0.9.1:", "```",
+                   "vllm serve acme/llama-70b --speculative-config '{\"method\": \"eagle3\", "
+                   "\"model\": \"acme/eagle3-llama-70b\", \"num_speculative_tokens\": 3}'", "```",
+                   *VLLM_CRASH, labels="performance", number=19402)  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert crash.worker_path.worker_class == "EagleProposer", crash.worker_path

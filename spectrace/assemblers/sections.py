@@ -39,7 +39,8 @@ REQUEST = re.compile(
 # a feature form's heading over a wish (GitHub's templates, sglang's, vLLM's, TensorRT-LLM's),
 # as a Markdown heading or a bold line a web copy prints bare
 _WISH_WORDS = (
-    r"(?:describe\s+)?(?:the\s+|your\s+)?(?:proposed(?:\s+\w+)?|proposal|alternatives?\b[^.`]{0,40}"
+    r"(?:describe\s+)?(?:the\s+|your\s+)?(?:proposed(?:\s+\w+)?|alternatives?\b[^.`]{0,40}"
+    r"|proposal(?!\s+to\s+improve\s+performance)"  # vLLM's performance form: the report's own
     r"|(?:the\s+)?feature,?\s+motivation|solution you'?d like|suggested (?:solution|approach)"
     r"|desired (?:behaviou?r|solution|api|usage|interface))"
 )
