@@ -155,12 +155,16 @@ def _last(text: str, where: str) -> Version:
     return version if ".post" in text else (*version, ALL_POSTS)
 
 
+def _keys(raw: dict[str, object], keys: set[str], where: str) -> None:
+    """A row with a key the table does not know, or without one it needs, is a rule error."""
+    if set(raw) != keys:
+        bad = sorted(set(raw) - keys) or sorted(keys - set(raw))
+        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad[0]!r}")
+
+
 def _row(raw: dict[str, object], n: int) -> EraRule:
     where = f"era row {n}"
-    unknown = set(raw) - _KEYS
-    if unknown or _KEYS - set(raw):
-        bad = sorted(unknown) or sorted(_KEYS - set(raw))
-        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad[0]!r}")
+    _keys(raw, _KEYS, where)
     if raw["workers"] not in ("v1", "both", "v2"):
         raise RuleError(f"{TABLE}: {where}: workers must be v1, both or v2")
     lists = (raw["v2_algorithms"], raw["forced_on"])
@@ -183,9 +187,7 @@ def _row(raw: dict[str, object], n: int) -> EraRule:
 
 def _fixed(raw: dict[str, object], n: int) -> FixedRule:
     where = f"fixed row {n}"
-    if set(raw) != _FIXED_KEYS:
-        bad = sorted(set(raw) ^ _FIXED_KEYS)[0]
-        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    _keys(raw, _FIXED_KEYS, where)
     if raw["path"] not in ("v1", "v2", "other"):
         raise RuleError(f"{TABLE}: {where}: path must be v1, v2 or other")
     return FixedRule(
@@ -200,9 +202,7 @@ def _fixed(raw: dict[str, object], n: int) -> FixedRule:
 
 def _shared(raw: dict[str, object], n: int) -> SharedRule:
     where = f"shared row {n}"
-    if set(raw) != _SHARED_KEYS:
-        bad = sorted(set(raw) ^ _SHARED_KEYS)[0]
-        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    _keys(raw, _SHARED_KEYS, where)
     if raw["path"] not in ("v1", "v2", "") or bool(raw["path"]) != bool(raw["worker"]):
         raise RuleError(f"{TABLE}: {where}: path is v1 or v2 with a worker, or both empty")
     return SharedRule(
@@ -218,9 +218,7 @@ def _shared(raw: dict[str, object], n: int) -> SharedRule:
 
 def _promote(raw: dict[str, object], n: int) -> PromoteRule:
     where = f"promote row {n}"
-    if set(raw) != _PROMOTE_KEYS:
-        bad = sorted(set(raw) ^ _PROMOTE_KEYS)[0]
-        raise RuleError(f"{TABLE}: {where}: unknown or missing key {bad!r}")
+    _keys(raw, _PROMOTE_KEYS, where)
     try:
         draft = re.compile(str(raw["draft"]))
     except re.error as exc:
