@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Measure spectrace's worker-path verdicts on a round of real-log excerpts.
+
+Usage: measure.py ROUND_DIR CHECKOUT [--label NAME] [--only 03,07]
+
+ROUND_DIR holds ex/NN.txt (one excerpt each, saved as the thread shows it) and truth.tsv:
+    id<TAB>kind<TAB>accept<TAB>note
+kind:
+    path    the text holds evidence; accept = the right worker classes, '|' separated
+            (any one is right; a family-level truth lists every class of the family); a token
+            family:X (e.g. family:MEDUSA) says which family a class-less verdict may name
+            ("family": family right, no class; not counted right, not wrong)
+    trap    the text shows no run / no path; any decided or conditional path is wrong
+    none    no evidence either way (kept out of every figure)
+CHECKOUT is a source tree of spectrace (a git worktree or `git archive` of a commit) with a
+symlink spectrace/rules -> ../rules; it is run with $SPECTRACE_PY (default: this python) and
+PYTHONPATH=CHECKOUT, so its own code and rules decide.
+An excerpt whose root-cause incidents carry no worker_path is run again with a three-line probe
+traceback appended ("probe"), so that the run's verdict shows.
+Writes ROUND_DIR/results_<label>.tsv and prints the totals.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PY = os.environ.get("SPECTRACE_PY", sys.executable)  # a python with spectrace's dependencies
+PROBE = ("\nTraceback (most recent call last):\n"
+         '  File "probe.py", line 1, in <module>\n'
+         "RuntimeError: spectrace probe\n")
+
+
+def triage(checkout: Path, text_path: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout), NO_COLOR="1")
+    out = subprocess.run([PY, "-m", "spectrace", "triage", "--format", "json", str(text_path)],
+                         capture_output=True, text=True, env=env, timeout=300)
+    try:
+        return json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return {"error": (out.stderr or out.stdout)[-300:]}
+
+
+def paths_of(doc: dict) -> list[dict]:
+    return [i["worker_path"] for i in doc.get("incidents", [])
+            if i.get("root_cause") and i.get("worker_path")]
+
+
+def verdict(doc: dict) -> dict | None:
+    """The most decided worker path among the root causes."""
+    ps = paths_of(doc)
+    if not ps:
+        return None
+    rank = {"v1": 0, "v2": 0, "other": 0, "none": 0, "unknown": 1}
+    return sorted(ps, key=lambda p: (rank.get(p.get("value"), 2), 0 if p.get("conditional") else 1))[0]
+
+
+def classify(kind: str, accept: set[str], p: dict | None) -> str:
+    value = (p or {}).get("value")
+    cls = (p or {}).get("worker_class") or ""
+    cond = (p or {}).get("conditional") or ""
+    decided = value in ("v1", "v2", "other", "none")
+    if kind == "trap":
+        if decided:
+            return "wrong"
+        return "wrong-cond" if cond else "no-path"
+    if decided and not cls:
+        # a family named with no worker class: "family" when the truth lists that family
+        # (accept token family:X), else "family?" (judge by hand); never counted right
+        fam = (p or {}).get("family") or ""
+        fams = {a[7:] for a in accept if a.startswith("family:")}
+        if not fams:
+            return "family?"
+        return "family" if fam in fams else "wrong"
+    if decided:
+        return "right" if cls in accept else "wrong"
+    if cond:
+        return "cond-right" if any(a in cond for a in accept) else "cond-wrong"
+    return "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("round_dir", type=Path)
+    ap.add_argument("checkout", type=Path)
+    ap.add_argument("--label", default=None)
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    label = a.label or a.checkout.name
+    only = {s for s in a.only.split(",") if s}
+    rows = []
+    for line in (a.round_dir / "truth.tsv").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        eid, kind, accept = parts[0], parts[1], parts[2] if len(parts) > 2 else ""
+        if only and eid not in only:
+            continue
+        src = a.round_dir / "ex" / f"{eid}.txt"
+        doc = triage(a.checkout, src)
+        probe = False
+        p = verdict(doc)
+        crashes = sum(1 for i in doc.get("incidents", []) if i.get("root_cause"))
+        if p is None:
+            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+                f.write(src.read_text(encoding="utf-8", errors="replace") + PROBE)
+            doc2 = triage(a.checkout, Path(f.name))
+            os.unlink(f.name)
+            p, probe = verdict(doc2), True
+        c = classify(kind, {x for x in accept.split("|") if x}, p)
+        shown = "" if p is None else (f"{p.get('value')} {p.get('worker_class') or ''}".strip()
+                                      + (f" | cond: {p['conditional']}" if p.get("conditional") else ""))
+        rows.append((eid, kind, c, probe, crashes, shown, doc.get("error", "")))
+    out = a.round_dir / f"results_{label}.tsv"
+    with out.open("w") as f:
+        for r in rows:
+            f.write("\t".join([r[0], r[1], r[2], "probe" if r[3] else "", str(r[4]), r[5], r[6]]) + "\n")
+    ev = [r for r in rows if r[1] == "path"]
+    traps = [r for r in rows if r[1] == "trap"]
+    right = [r for r in ev if r[2] in ("right", "cond-right")]
+    n = len(ev) or 1
+    print(f"[{label}] evidence {len(ev)}: right {len(right)} ({100*len(right)//n}%: "
+          f"{sum(r[2]=='right' for r in ev)} decided, {sum(r[2]=='cond-right' for r in ev)} conditional), "
+          f"unknown {sum(r[2]=='unknown' for r in ev)}, wrong {sum(r[2]=='wrong' for r in ev)}, "
+          f"cond-wrong {sum(r[2]=='cond-wrong' for r in ev)}, family-only {sum(r[2].startswith('family') for r in ev)}; traps {len(traps)}: "
+          f"no-path {sum(r[2]=='no-path' for r in traps)}, wrong {sum(r[2]!='no-path' for r in traps)}")
+    for r in rows:
+        print(f"  {r[0]:>4} {r[1]:<5} {r[2]:<10} {'probe' if r[3] else '     '} {r[5][:150]} {r[6][:80]}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
