@@ -1,0 +1,66 @@
+"""TensorRT-LLM's own names of its speculative modes, as a report's words name them.
+
+TensorRT-LLM calls some modes by names no other engine uses, so the family words every line is
+read for miss them: "SA" / "Suffix Automaton" (``SADecodingConfig``, ``decoding_type: SA``,
+``_torch/speculative/sa_worker.py``'s ``SAWorker``), "ReDrafter" / "Recurrent Drafter" (the
+engine's EXPLICIT_DRAFT_TOKENS mode, ``examples/redrafter``, ``ExplicitDraftTokensLayer``) and
+"MTP Eagle" (``MTPDecodingConfig`` without ``use_mtp_vanilla``: one MTP mode, not MTP beside
+EAGLE). ``trtllm_word_matches`` gives each such word's family and span; the tables below say
+what a TensorRT-LLM run whose text names a family runs (``path_named``'s TensorRT-LLM verdict).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# a word, not part of a path, a file or a class name (``examples/redrafter``, ``MTPEagleWorker``)
+_WORD = re.compile(
+    r"(?i)(?<![\w/.-])(?:(?P<mtp>mtp[ _-]?eagle)|(?P<suffix>suffix[ _-]automaton)"
+    r"|(?P<explicit>re-?drafter|recurrent[ _-]drafter|explicit[ _-]draft[ _-]tokens))"
+    r"(?![\w/.-])"
+    # "SA" alone is an ordinary abbreviation: only the speculative words right after it make it
+    # TensorRT-LLM's suffix automaton ("SA (Suffix Automaton)", "SA speculative decoding",
+    # "SA specdec", "SA md=2", "SA drafting")
+    r"|(?<![\w/.-])(?P<sa>(?-i:SA))(?=\s*\((?i:suffix)|\s+(?i:spec\w*|md\s*=|draft\w*|worker)\b)"
+)
+_FAMILY = {"mtp": "MTP", "suffix": "SUFFIX", "sa": "SUFFIX", "explicit": "EXPLICIT_DRAFT_TOKENS"}
+
+# What a line must hold for ``trtllm_word_matches`` to find a word ("MTP" is a family literal
+# already): the line reaches the family reader only through one of these.
+WORD_LITERALS = ("Suffix Automaton", "Suffix automaton", "suffix automaton", "suffix_automaton",
+                 "SA (", "SA spec", "SA md", "SA draft", "SA worker", "ReDrafter", "Redrafter",
+                 "redrafter", "Re-Drafter", "Recurrent Drafter", "Recurrent drafter",
+                 "recurrent drafter", "EXPLICIT_DRAFT_TOKENS", "explicit_draft_tokens",
+                 "xplicit draft tokens", "TP Eagle", "TP-Eagle", "TPEagle", "TP eagle",
+                 "TP-eagle", "TP_EAGLE", "tp_eagle")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class WordMatch:
+    """One TensorRT-LLM mode name in a line: its family and where it stands."""
+
+    family: str
+    start: int
+    end: int
+
+
+def trtllm_word_matches(text: str) -> list[WordMatch]:
+    """TensorRT-LLM's own mode names in ``text``; a family word reader skips its own words
+    inside their spans ("MTP Eagle" names MTP, not EAGLE)."""
+    return [WordMatch(_FAMILY[m.lastgroup or ""], m.start(), m.end())
+            for m in _WORD.finditer(text)]  # fmt: skip
+
+
+# The ``decoding_type`` a PyTorch-backend family stands for, read as a YAML stating it would be
+# (llmapi/llm_args.py: MTPDecodingConfig "MTP", EagleDecodingConfig "Eagle" (EAGLE-3; "Eagle3"
+# from 1.2), NGramDecodingConfig "NGram", DraftTargetDecodingConfig "DraftTarget",
+# SADecodingConfig "SA").
+PROSE_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "NGRAM": "NGram",
+                        "DRAFT_MODEL": "DraftTarget", "SUFFIX": "SA"}  # fmt: skip
+# Families only the TensorRT engine flow runs, in every release: MedusaDecodingConfig and
+# LookaheadDecodingConfig refuse the PyTorch backend (supports_backend), and ReDrafter has no
+# decoding config and no PyTorch mode at all (only the engine's EXPLICIT_DRAFT_TOKENS mode,
+# built with examples/redrafter). Their class is the decoding layer trtllm.toml's [[symbol]]
+# rows name (MedusaDecodingLayer, LookaheadDecodingLayer, ExplicitDraftTokensLayer).
+ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD", "EXPLICIT_DRAFT_TOKENS")

@@ -1,0 +1,91 @@
+"""TensorRT-LLM's own mode names as words (trtllm_words): SA / Suffix Automaton, ReDrafter /
+Recurrent Drafter / explicit draft tokens, MTP Eagle as one MTP word; our own lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers.trtllm_words import (
+    ENGINE_ONLY,
+    PROSE_DECODING_TYPES,
+    WORD_LITERALS,
+    trtllm_word_matches,
+)
+
+
+def _families(text: str) -> list[str]:
+    return sorted({m.family for m in trtllm_word_matches(text)})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# [Bug]: SA (Suffix Automaton) speculative decoding hangs when the prompt is long",
+        "Suffix automaton drafting returns no tokens after a restart",
+        "Clean A/B with SA md=3 on eight GPUs, CUDA graphs on",
+        "SA specdec + overlap scheduler corrupts the output",
+        "SA speculative decoding with max_draft_len 4",
+    ],
+)
+def test_suffix_automaton_names(text: str) -> None:
+    """Every way TensorRT-LLM's threads write its suffix automaton names SUFFIX (SAWorker)."""
+    assert _families(text) == ["SUFFIX"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The SA region of the report",  # the abbreviation alone is no mode
+        "USA and SA teams both saw it",
+        "Loaded the SA-1B dataset",
+        "see tensorrt_llm/_torch/speculative/suffix_automaton.py for the kernel",  # a file
+    ],
+)
+def test_sa_alone_or_in_a_path_names_nothing(text: str) -> None:
+    assert _families(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Recurrent Drafter produces one token per step",
+        "ReDrafter engine built for Vicuna fails at load",
+        "re-drafter with beam width 8",
+        "speculative_decoding_mode explicit_draft_tokens was set at build",
+    ],
+)
+def test_redrafter_names_explicit_draft_tokens(text: str) -> None:
+    assert _families(text) == ["EXPLICIT_DRAFT_TOKENS"]
+
+
+def test_redrafter_paths_name_nothing() -> None:
+    """A folder or a repository name is no run's word (``examples/redrafter``, the authors'
+    ``ml-recurrent-drafter``)."""
+    assert _families("Follow examples/redrafter/README.md and apple/ml-recurrent-drafter") == []
+
+
+@pytest.mark.parametrize("text", ["MTP Eagle is faster here", "MTP-Eagle with nextn 3",
+                                  "MTPEagle on DeepSeek-R1", "mtp_eagle mode"])
+def test_mtp_eagle_is_one_mtp_word(text: str) -> None:
+    """"MTP Eagle" is one MTP mode: its span covers the Eagle word a family reader would
+    otherwise read as a second family."""
+    (match,) = trtllm_word_matches(text)
+    assert match.family == "MTP"
+    assert "agle" in text[match.start : match.end].lower()
+
+
+def test_class_and_enum_names_are_not_words() -> None:
+    """``MTPEagleWorker`` and ``MTP_EAGLE_ONE_MODEL`` are code names other readers handle."""
+    assert _families("MTPEagleWorker and MTP_EAGLE_ONE_MODEL") == []
+
+
+def test_every_word_has_a_literal_that_keeps_its_line() -> None:
+    """Each name the reader knows holds one of WORD_LITERALS (the scan keeps only such lines)."""
+    for text in ("SA (Suffix", "SA md=2", "SA specdec", "Recurrent Drafter", "ReDrafter",
+                 "explicit_draft_tokens", "MTP Eagle", "MTP-Eagle", "MTPEagle", "mtp_eagle"):
+        assert any(lit in text for lit in WORD_LITERALS), text
+
+
+def test_tables_cover_suffix_and_redrafter() -> None:
+    assert PROSE_DECODING_TYPES["SUFFIX"] == "SA"
+    assert "EXPLICIT_DRAFT_TOKENS" in ENGINE_ONLY
