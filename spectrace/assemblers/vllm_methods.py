@@ -93,25 +93,44 @@ def head_class(model: object, version: str | None) -> str | None:
     return next((cls for cls in classes if runs_on(cls, version)), None)
 
 
-# Targets whose own MTP layers vLLM drafts with through a proposer of their own: SpeculativeConfig
-# rewrites the target's model_type (step3p5 -> step3p5_mtp) and the model runner asks
-# ``use_step3p5_mtp()`` before ``use_eagle()`` where the class ships (its frame rows' span)
-TARGET_HEADS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), "Step3p5MTPProposer"),
+# MTP heads the text names by their model that vLLM drafts with through a proposer of their own,
+# not the release's MTP proposer. Rows: (pattern, classes newest last, only). A target's own MTP
+# layers (SpeculativeConfig rewrites step3p5 -> step3p5_mtp; the runner asks use_step3p5_mtp()
+# before use_eagle() where the class ships): before it, the release's MTP proposer ran them
+# (only False). A Gemma-4 assistant head (gemma4_assistant -> gemma4_mtp, use_gemma4_mtp(): V1's
+# Gemma4Proposer 0.21-0.33, MRV2's Gemma4Speculator from 0.23): vLLM runs it on nothing else
+# (only True). The Gemma-4 pattern asks for the head itself ("Gemma4 MTP", "gemma-4-26B-A4B-it
+# -assistant", "MTP for Gemma 4"), not a Gemma-4 target, whose name alone says no MTP.
+_GEMMA4_SIZE = r"(?:[-_ .](?:e?\d+(?:\.\d+)?b|a\d+b|it|moe|models?|unified))*"
+TARGET_HEADS: tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...] = (
+    (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), ("Step3p5MTPProposer",), False),
+    (re.compile(rf"gemma[-_ ]?4{_GEMMA4_SIZE}[-_ ](?:mtp|assistant)\b"
+                r"|\bmtp (?:for|on|with) (?:google/)?gemma[-_ ]?4", re.I),
+     ("Gemma4Proposer", "Gemma4Speculator"), True),
 )
 
 
+def own_head_classes() -> frozenset[str]:
+    """The classes of heads vLLM runs on nothing else (no run of them predates their class)."""
+    return frozenset(c for _p, classes, only in TARGET_HEADS if only for c in classes)
+
+
 def target_head(target: str, version: str | None) -> tuple[str | None, str | None]:
-    """(class, None) or (None, condition) of ``method: mtp`` drafting with ``target``'s own
-    MTP layers where that target has a proposer of its own; (None, None) for any other."""
-    cls = next((c for pattern, c in TARGET_HEADS if pattern.search(target)), None)
-    if cls is None:
+    """(class, None) or (None, condition) of ``method: mtp`` drafting with a head ``target``
+    names that has a proposer of its own; (None, None) for any other."""
+    row = next(((c, only) for pattern, c, only in TARGET_HEADS if pattern.search(target)), None)
+    if row is None:
         return None, None
-    if version is not None and runs_on(cls, version):
+    classes, only = row
+    if version is not None and (cls := next((c for c in classes if runs_on(c, version)), None)):
         return cls, None
+    if only and version is None:  # no other class ever ran it: the runner's reader picks
+        return classes[0], None
+    if only:
+        return None, f"{' / '.join(classes)} (vLLM {version} is not known to ship them)"
     if version is not None:
         return None, None  # a release without that class: the method's own rows decide
-    return None, f"{cls} on the vLLM releases that ship it, else the release's MTP proposer"
+    return None, f"{classes[0]} on the vLLM releases that ship it, else the release's MTP proposer"
 
 
 def with_head_class(

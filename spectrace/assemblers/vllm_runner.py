@@ -25,7 +25,7 @@ from packaging.version import Version
 
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
-from spectrace.assemblers.vllm_proposers import subclasses
+from spectrace.assemblers.vllm_proposers import first_release, subclasses
 from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.dialects.base import LogLine
 
@@ -397,6 +397,14 @@ def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
     floor = config.flags.get(FLOOR_FLAG) if release is None else None
     if floor is not None and (low_at := parse_release(floor.value)) is not None:
         at = max(at, low_at) if at is not None else table.v1_last  # no newer bound than the runner's
+    from spectrace.assemblers.vllm_methods import own_head_classes  # it imports this module
+
+    born = first_release(e.worker_class or "") if e.worker_class in own_head_classes() else None
+    if release is None and floor is None and born is not None:  # no run of the head predates it
+        floor = FlagValue(str(born), e.source, e.lineno, "class")
+        at = max(at, born) if at is not None else table.v1_last
+    if release is not None and at > table.v1_last and (alone := _v2_alone(e, method, at)):
+        return alone
     # a release of 0.22-0.24 picks MRV2 for a few architectures; a day alone counts only once
     # the newest release it allows picks MRV2 for every dense model
     low = table.auto_some if release is not None else table.auto_dense
@@ -418,9 +426,22 @@ def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
         else "a few architectures"
     )
     when = (f"vLLM {release[0]}" if release is not None
+            else f"a release from {floor.value} (the first with {e.worker_class})"
+            if floor is not None and floor.origin == "class"
             else f"a release from {floor.value} (line {floor.lineno}'s flags)" if floor is not None
             else f"a release up to {at} (the text's day)")  # fmt: skip
     condition = (f"{e.worker_class} on the V1 model runner, {mrv2} on the model runner v2 "
                  f"({when} picks MRV2 for {scope} when VLLM_USE_V2_MODEL_RUNNER is unset)")  # fmt: skip
     return replace(e, points_to=None, worker_class=None, condition=condition,
                    reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")  # fmt: skip
+
+
+def _v2_alone(e: Evidence, method: str, at: Version) -> Evidence | None:
+    """A release with no V1 runner (0.34 on) ran the method on MRV2 alone: its one speculator."""
+    rows = {r.cls for r in runner_table().speculators if r.method == method and r.first <= at <= r.last}
+    if len(rows) != 1:
+        return None
+    (cls,) = rows
+    return replace(e, worker_class=cls, reason=f"{e.reason.split(' -> ', 1)[0]} -> {cls} (other): "
+                   f"vLLM {at} ships no V1 model runner, its model runner v2 builds {cls}")
+
