@@ -1,0 +1,144 @@
+"""TensorRT-LLM's speculative settings as commands show them: the TensorRT engine flow's
+per-mode example scripts and builds (``examples/<mode>/convert_checkpoint.py``, ``trtllm-build
+--speculative_decoding_mode``, examples/run.py's mode options and Draft-Target-Model lines),
+Triton's tensorrtllm_backend serving a draft engine, and examples/llm-api/
+quickstart_advanced.py's flags on the PyTorch backend.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.assemblers.pyconfig import commented
+from spectrace.assemblers.trtllm_apart import unless_apart
+from spectrace.assemblers.trtllm_modes import SCRIPT_ONE_MODEL
+
+# trtllm-build's flag, or the keyword as Python / prose writes it (``speculative_decoding_mode=
+# lookahead_decoding``, in backticks or quotes).
+_CLI_MODE = re.compile(
+    r"(?:--|\b)speculative_decoding_mode(?:[=\s]+|\s*[:=]\s*)[`\"']?([a-z_]{2,40})\b"
+)
+# The TensorRT engine flow's per-method example scripts (convert_checkpoint.py, run.py): the
+# engine is built for that mode, and no PyTorch worker runs it.
+_EXAMPLE = re.compile(
+    r"examples/(eagle|medusa|redrafter|lookahead|draft_target_model)/\w+\.py\b"
+    r"|examples/(prompt_lookup)/run_dtm_pld\.py\b"  # DTM and PLD both feed the target's tokens
+)
+# examples/run.py's Draft-Target-Model lines (engine flow): the target engine takes the draft's
+# tokens from outside (speculative_decoding_mode draft_tokens_external).
+_DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
+_BUILD = re.compile(r"(?:^|[\s$`>])trtllm-build\b")
+# examples/run.py's (examples/utils.py add_common_args) options for the mode its engine was
+# built with; the draft-target ones feed the target engine the draft's tokens from outside
+_RUN_FLAG = re.compile(
+    r"(?<![\w-])--(medusa_choices|lookahead_config|eagle_choices|draft_target_model_config"
+    r"|prompt_lookup_config|draft_engine_dir)(?=[=\s]|$)"
+)
+_RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decoding",
+              "eagle_choices": "eagle", "draft_target_model_config": "draft_tokens_external",
+              "prompt_lookup_config": "draft_tokens_external",
+              "draft_engine_dir": "draft_tokens_external"}  # fmt: skip
+# Triton's tensorrtllm_backend serving a draft engine beside the target (the BLS model's
+# ``tensorrt_llm_draft_model_name``, its template's variable, or the launcher's model list
+# naming a draft model): draft-target decoding over two TensorRT engines
+_TRITON_NAME = re.compile(
+    r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)(?=["']?\s*(?:[,}]|$))"""
+)  # the value alone (a template's ``key:value,``, a shell variable), not a docs sentence
+_TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
+# tensorrtllm_backend's speculative clients (tools/inflight_batcher_llm/
+# speculative_decoding_test.py, inflight_batcher_llm/client/
+# e2e_grpc_speculative_decoding_client.py): a draft engine's tokens fed to the target engine, by
+# the client or by the BLS model (--execute-bls-speculative-decoding)
+_TRITON_CLIENT = re.compile(
+    r"\b(?:speculative_decoding_test|e2e_grpc_speculative_decoding_client)\.py\b"
+    r"|(?<![\w-])--(?:execute-bls-speculative-decoding|draft-tensorrt-llm-model-name"
+    r"|bls-speculative-tensorrt-llm-model-name)\b"
+)
+
+
+def _triton_draft(text: str) -> bool:
+    """The line names a draft model Triton serves beside the target (an empty name or a
+    template's ``${...}`` is none), or runs the backend's draft-target client."""
+    if _TRITON_CLIENT.search(text) is not None:
+        return True
+    if (m := _TRITON_NAME.search(text)) is not None and m.group(1):
+        return True
+    names = m.group(1).split(",") if (m := _TRITON_LIST.search(text)) is not None else []
+    return len([n for n in names if n]) > 1 and any("draft" in n.lower() for n in names)
+# examples/llm-api/quickstart_advanced.py (the PyTorch backend's LLM-API example, also run by
+# TensorRT-LLM's own tests): --spec_decode_algo picks the config class setup_llm builds (MTP ->
+# MTPDecodingConfig, EAGLE3 -> EagleDecodingConfig, DRAFT_TARGET, NGRAM, AUTO, DFLASH), its
+# draft length (--spec_decode_max_draft_len, --spec_decode_nextn before it) and the one-model
+# switch (--use_one_model; its default changed across releases, so only a flag shown counts)
+_QUICKSTART = re.compile(r"(?<![\w-])--spec_decode_algo(?:=|\s+)[\"']?([A-Za-z0-9_]{2,20})")
+_QUICKSTART_LEN = re.compile(r"(?<![\w-])--spec_decode_(?:max_draft_len|nextn)(?:=|\s+)(\d{1,3})\b")
+_ONE_MODEL_FLAG = re.compile(r"(?<![\w-])--(no-)?use_one_model(?![\w-])")
+_QUICKSTART_TYPES = {"eagle3": "eagle", "draft_target": "drafttarget"}
+
+
+def _quickstart(text: str) -> dict[str, object]:
+    """quickstart_advanced.py's speculative flags on one command line -> flags."""
+    flags: dict[str, object] = {}
+    if (m := _QUICKSTART.search(text)) is not None:
+        algo = m.group(1).lower()
+        flags["speculative_config.method"] = _QUICKSTART_TYPES.get(algo, algo)
+        flags["backend"] = "pytorch"  # setup_llm builds LLM(backend='pytorch')
+    if (m := _QUICKSTART_LEN.search(text)) is not None:
+        flags["speculative_config.num_spec_tokens"] = int(m.group(1))
+    if (m := _ONE_MODEL_FLAG.search(text)) is not None:
+        flags["speculative_config.one_model"] = m.group(1) is None
+    elif flags.get("speculative_config.method") in ("eagle", "mtp"):
+        flags["speculative_config.one_model"] = SCRIPT_ONE_MODEL
+    return flags
+
+
+_EXAMPLE_MODES = {
+    "eagle": "eagle",
+    "medusa": "medusa",
+    "redrafter": "explicit_draft_tokens",
+    "lookahead": "lookahead_decoding",
+    "draft_target_model": "draft_tokens_external",  # the target takes the draft's tokens
+    "prompt_lookup": "draft_tokens_external",
+}
+
+
+def command_flags(text: str) -> dict[str, object] | None:
+    """One line of the engine flow (a build, an example script, run.py's options or lines),
+    of Triton's draft-target serving or of quickstart_advanced.py -> its flags, {} where its
+    sentence sets them apart or the line is a comment; None for a line that is none of these."""
+    if _DTM.search(text) is not None:
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    engine = {"backend": "tensorrt"}  # the engine flow's modes and builds
+    if (m := _EXAMPLE.search(text)) is not None:
+        mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
+        return unless_apart(text, {"speculative_config.method": mode, **engine})
+    if (m := _CLI_MODE.search(text)) is not None:  # BuildConfig's field: a TensorRT engine
+        return unless_apart(text, {"speculative_config.method": m.group(1).lower(), **engine})
+    if commented(text):  # a comment in a script: nothing it names was passed
+        return {}
+    if quick := _quickstart(text):
+        return unless_apart(text, quick)
+    if (m := _RUN_FLAG.search(text)) is not None:
+        return unless_apart(text, {"speculative_config.method": _RUN_MODES[m.group(1)], **engine})
+    if _triton_draft(text):
+        return unless_apart(text, {"speculative_config.method": "draft_tokens_external", **engine})
+    if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
+        return unless_apart(text, engine)
+    return None
+
+
+def trtllm_command_flags(text: str) -> dict[str, object]:
+    """One continuation line of a pasted command -> the TensorRT-LLM-only flags it holds
+    (quickstart_advanced.py's, examples/run.py's mode options, trtllm-build's
+    --speculative_decoding_mode, tensorrtllm_backend's speculative client); {} for others."""
+    if commented(text):
+        return {}
+    if quick := _quickstart(text):
+        return quick
+    if (m := _RUN_FLAG.search(text)) is not None:
+        return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
+    if (m := _CLI_MODE.search(text)) is not None and "--speculative_decoding_mode" in text:
+        return {"speculative_config.method": m.group(1).lower(), "backend": "tensorrt"}
+    if _TRITON_CLIENT.search(text) is not None:
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    return {}

@@ -1,0 +1,167 @@
+"""TensorRT-LLM's releases and what its configs run: the class a ``decoding_type`` stands for
+where the paste leaves keys unset (eagle3_one_model, use_mtp_vanilla, the backend), what a
+release's defaults settle, and the release as people write it. Read by the path linker
+(``path_missing``, ``path_named``) and the config collector (``config_finish``, ``config_release``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import InvalidVersion, Version
+
+# examples/llm-api/quickstart_advanced.py's setup_llm passes eagle3_one_model=args.use_one_model
+# itself, and the flag's default was False (store_true) before it became True
+# (BooleanOptionalAction): with no flag shown, neither llm_args.py's default nor a release line
+# settles it
+SCRIPT_ONE_MODEL = "quickstart_advanced.py's --use_one_model default"
+
+
+# Config values that stand for another method: ``decoding_type: AUTO`` (AutoDecodingConfig)
+# drafts with the scheme ``_torch/speculative/auto_heuristic.suggest_spec_config`` picks,
+# an NGram one turned off above 32 requests in flight, in every release that has it.
+_STANDS_FOR = {
+    "auto": ("ngram", "AUTO picks a draft-model-free NGram scheme (auto_heuristic), "
+             "off above 32 requests in flight"),
+}  # fmt: skip
+
+
+def resolved_method(method: str) -> tuple[str, str]:
+    """(the method that runs, why) for a config value; the value itself when it is one."""
+    return _STANDS_FOR.get(method.lower(), (method, ""))
+
+
+# The TensorRT-LLM release as people write it: the issue template's ``TensorRT-LLM version:
+# 1.2.0rc6``, the import banner ``[TensorRT-LLM] TensorRT-LLM version: 0.17.0``, a pin
+# ``tensorrt_llm==1.0.0``, a wheel ``tensorrt_llm-1.2.0rc8-cp312-...whl``, an image
+# ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``, a nightly
+# ``tensorrt_llm==0.16.0.dev2024111900``; not ``tensorrtllm_backend`` or a path.
+_RELEASE = re.compile(
+    r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:\s+version)?"
+    r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?"
+    r"(\d+\.\d+(?:\.\d+)?(?:rc\d+|\.post\d+|\.dev\d+)*)(?![\w.]*\d)"
+)
+
+
+def trtllm_release(text: str) -> str | None:
+    """The TensorRT-LLM release a line names; its defaults (backend, eagle3_one_model) follow."""
+    m = _RELEASE.search(text)
+    return m.group(1) if m is not None else None
+
+
+# EagleDecodingConfig.spec_dec_mode on the PyTorch backend: EAGLE3_ONE_MODEL when
+# eagle3_one_model, else EAGLE3 (ModelDrafter, two-model). The field defaults to True in every
+# llm_args.py read, from its first release (it replaced TRTLLM_EAGLE3_ONE_MODEL in PR #4289,
+# 2025-05, so 0.20.0); the TensorRT engine backend (``--backend trt`` / ``tensorrt``) runs the
+# engine's own EAGLE. PyTorch became the default backend of the LLM API and trtllm-serve in 1.0
+# (PRs #5312 and #5717), so with no ``--backend`` a release names the backend too.
+ENGINE_BACKENDS = ("trt", "tensorrt")
+ONE_MODEL_FIELD = "0.20.0"  # the first release with EagleDecodingConfig.eagle3_one_model
+PYTORCH_DEFAULT = "1.0.0"  # the first release whose default backend is PyTorch
+PYTORCH_FIRST = "0.17.0"  # the first release holding the PyTorch backend (tensorrt_llm/_torch)
+_ONE_MODEL = "Eagle3OneModelWorker"
+
+
+def prose_method(named: str, release: object, backend: object) -> str | None:
+    """The ``decoding_type`` an algorithm the report's sentences name stands for, where the
+    release alone leaves one class: NGram runs ``NGramDrafter`` on the PyTorch backend, the
+    default from 1.0 on; an EAGLE-3 or MTP run's class hangs on keys prose never shows."""
+    at = _release(release)
+    if named != "NGRAM" or at is None or at < Version(PYTORCH_DEFAULT):
+        return None
+    return None if backend in ENGINE_BACKENDS else "NGram"
+
+
+def _surely_before(at: Version, first: str) -> bool:
+    """``at`` is older than release ``first``; a dev build or rc of ``first`` itself
+    (``0.17.0.dev2025011400``, ``1.0.0rc3``) is not: what it holds of ``first`` is unknown."""
+    return at < Version(first) and at.base_version != Version(first).base_version
+
+
+def _release(text: object) -> Version | None:
+    try:
+        return Version(str(text)) if text else None
+    except InvalidVersion:
+        return None
+
+
+def eagle_mode(
+    one_model: object, backend: object, release: object = None
+) -> tuple[str | None, str | None, str]:
+    """(mode, condition, why) of a ``decoding_type: Eagle`` run: the [[method]] value that names
+    its class, or a condition when neither the paste nor its release settles eagle3_one_model;
+    (None, None, why) on the TensorRT engine backend. ``release``: the TensorRT-LLM release the
+    text names, whose defaults stand for what the paste does not set."""
+    if str(backend).lower() in ENGINE_BACKENDS:
+        return None, None, ""
+    if one_model is True or one_model is False:
+        return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None, ""
+    if one_model == SCRIPT_ONE_MODEL:
+        return None, (
+            f"{_ONE_MODEL} where quickstart_advanced.py's --use_one_model defaults to True, "
+            "ModelDrafter (two-model) where it defaults to False (older scripts): the command "
+            "passes neither --use_one_model nor --no-use_one_model"
+        ), ""
+    at = _release(release)
+    if backend is None and at is not None and _surely_before(at, PYTORCH_FIRST):
+        return None, None, ""  # no PyTorch backend yet: the TensorRT engine's EAGLE
+    pytorch = backend is not None or (at is not None and at >= Version(PYTORCH_DEFAULT))
+    if at is not None and pytorch and at >= Version(ONE_MODEL_FIELD):
+        why = f"eagle3_one_model is not set and defaults to True in TensorRT-LLM {release}" + (
+            "" if backend is not None else ", whose default backend is PyTorch"
+        )
+        return "EAGLE3_ONE_MODEL", None, why
+    if at is not None and not pytorch:
+        return (
+            None,
+            (
+                f"the TensorRT engine's EAGLE (TensorRT-LLM {release}'s default backend); with "
+                f"--backend pytorch {_ONE_MODEL} (eagle3_one_model defaults to True from "
+                f"{ONE_MODEL_FIELD}), or ModelDrafter if the run set eagle3_one_model: false"
+            ),
+            "",
+        )
+    return (
+        None,
+        (
+            f"{_ONE_MODEL} if eagle3_one_model keeps its default (True), "
+            "ModelDrafter (two-model) if the run set eagle3_one_model: false; "
+            "the TensorRT engine's EAGLE with --backend tensorrt"
+        ),
+        "",
+    )
+
+
+# MTPDecodingConfig.spec_dec_mode: a checkpoint with one MTP module (the official DeepSeek-V3
+# and R1) runs "MTP Eagle" (MTPEagleWorker, one-model by mtp_eagle_one_model's default True)
+# unless use_mtp_vanilla; several modules, or use_mtp_vanilla: true, run MTPWorker. The
+# checkpoint's module count is in its config, not the paste.
+def mtp_mode(vanilla: object, one_model: object) -> tuple[str | None, str | None]:
+    """(mode, condition) of a ``decoding_type: MTP`` run: MTP when the paste sets
+    use_mtp_vanilla, else a condition naming both workers."""
+    if vanilla is True:
+        return "MTP", None
+    eagle = "ModelDrafter (two-model MTP Eagle)" if one_model is False else "MTPEagleWorker"
+    return None, (
+        f"{eagle} if the checkpoint has one MTP module (DeepSeek-V3/R1) and use_mtp_vanilla "
+        "keeps its default (False), else MTPWorker (MTP vanilla)"
+    )
+
+
+# DraftTargetDecodingConfig.spec_dec_mode: DRAFT_TARGET (ModelDrafter, two-model) in the releases
+# that read it first; newer llm_args.py hold ``_draft_target_one_model = PrivateAttr(True)`` and
+# run DRAFT_TARGET_ONE_MODEL (DraftTargetOneModelWorker). The release that switched is not read.
+DRAFT_TARGET_CONDITION = (
+    "DraftTargetOneModelWorker (one-model, the default where llm_args.py has "
+    "_draft_target_one_model) or ModelDrafter (two-model, the releases before it)"
+)
+
+
+# NGramDecodingConfig: NGramDrafter (ngram.py, drafting between iterations from NGramPoolManager)
+# in the releases that read first, NGramWorker (ngram_worker.py, drafting inside the model
+# forward from the suffix automaton) in newer main, where one __init__.py imports it alone. The
+# release that switched is not read.
+NGRAM_CONDITION = (
+    "NGramDrafter (ngram.py, the drafter of the releases read first) or NGramWorker "
+    "(ngram_worker.py, drafting inside the model forward in newer releases)"
+)

@@ -1,0 +1,110 @@
+"""TensorRT-LLM's speculative config as pasted: the ``extra_llm_api_options`` YAML one key a line
+(``decoding_type: MTP``, ``max_draft_len: 3``; pasted JSON; a diff's added line), the whole
+section on one line (JSON, a YAML flow mapping, a dict repr), and the LLM API's argument dumps
+(``speculative_config=EagleDecodingConfig(max_draft_len=3, eagle3_one_model=True, ...)``).
+Methods are kept lower case; rules/paths/trtllm.toml's [[method]] rows name their family.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, split_top_level
+
+# One key a line: YAML (``  decoding_type: MTP  # ...``) or pasted JSON (``"max_draft_len": 3,``);
+# a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
+_YAML = re.compile(
+    r"""\s*[-+]?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
+    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla)["']?\s*:\s*"""
+    r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
+)
+# The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
+_INLINE = re.compile(r"""["']?speculative(?:_decoding)?_config["']?\s*[:=]\s*\{""")
+# The LLM API's config classes; any other stem only right after speculative_config= (vLLM
+# prints a plain decoding_config=DecodingConfig(...) that is not speculative).
+_CONFIG_CLASS = re.compile(
+    r"(?:speculative_config=\s*(\w{2,40})|\b(Medusa|Eagle3?|MTP|Lookahead|NGram|DraftTarget|"
+    r"SaveHiddenStates|UserProvided|PARD|DFlash|DSpark))DecodingConfig\("
+)
+_TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
+
+_NAMES = {
+    "decoding_type": "speculative_config.method",
+    "speculative_decoding_mode": "speculative_config.method",
+    "max_draft_len": "speculative_config.num_spec_tokens",
+    "num_nextn_predict_layers": "speculative_config.num_spec_tokens",  # MTP before max_draft_len
+    "speculative_model_dir": "speculative_config.model",
+    "speculative_model": "speculative_config.model",
+    "eagle3_one_model": "speculative_config.one_model",
+    "mtp_eagle_one_model": "speculative_config.one_model",
+    "use_mtp_vanilla": "speculative_config.mtp_vanilla",
+}
+# Config classes whose decoding_type differs from the class name's stem.
+_CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
+_TRUTH = {"true": True, "false": False}
+
+
+def yaml_line_flags(text: str) -> dict[str, object] | None:
+    """One YAML or JSON key line -> its flags; None for a line that is no such key line."""
+    if (m := _YAML.fullmatch(text)) is None:
+        return None
+    return _named({m.group(1): m.group(2)})
+
+
+def _named(values: dict[str, object]) -> dict[str, object]:
+    """Known keys -> flags: methods lower case, counts as ints, one-model switches as bools."""
+    flags: dict[str, object] = {}
+    for key, value in values.items():
+        name = _NAMES.get(key)
+        if name is None or value is None or isinstance(value, SourceText):
+            continue
+        if str(value).lower() in ("null", "none", "~", ""):  # YAML's null: the key is unset
+            continue
+        if name == "speculative_config.method":  # ``Eagle3`` (1.2+) is ``Eagle``'s new name
+            value = "eagle" if str(value).lower() == "eagle3" else str(value).lower()
+        elif name in ("speculative_config.one_model", "speculative_config.mtp_vanilla"):
+            value = _TRUTH.get(str(value).lower(), value)
+        elif isinstance(value, str) and value.isdigit():
+            value = int(value)
+        flags.setdefault(name, value)
+    return flags
+
+
+def dump_flags(text: str) -> dict[str, object]:
+    """``speculative_config=XDecodingConfig(k=v, ...)`` (LLM API dumps, reprs) or
+    ``speculative_config={'decoding_type': ..., ...}`` -> flags."""
+    m = _CONFIG_CLASS.search(text)
+    if m is not None:
+        inside = bracketed(text, m.end() - 1)
+        values, _complete = parse_call_kwargs(
+            "C(" + (inside if inside is not None else text[m.end() :]) + ")"
+        )
+        stem = (m.group(1) or m.group(2)).lower()
+        values.setdefault("decoding_type", _CLASS_TYPES.get(stem, stem))
+        return _named(values)
+    if (inline := _INLINE.search(text)) is not None:
+        return _inline_flags(text, inline.end() - 1)
+    at = text.find("speculative_config=")
+    if (
+        at >= 0
+        and text[at + len("speculative_config=") :].startswith("None")
+        and any(mark in text for mark in _TRT_MARK)
+    ):
+        return {"speculative_config.method": None}
+    return {}
+
+
+def _inline_flags(text: str, open_at: int) -> dict[str, object]:
+    """``{"decoding_type": "Eagle", "max_draft_len": 3}`` (JSON, YAML flow, dict repr) ->
+    flags; a cut mapping drops its last, broken entry."""
+    inside = bracketed(text, open_at)
+    pieces, _complete = split_top_level(inside if inside is not None else text[open_at + 1 :])
+    if inside is None and pieces:
+        pieces = pieces[:-1]
+    values: dict[str, object] = {}
+    for piece in pieces:
+        key, sep, value = piece.partition(":")
+        if sep:
+            values[key.strip().strip("'\"")] = value.strip().strip("'\"")
+    return _named(values) if "decoding_type" in values else {}
+
