@@ -20,11 +20,13 @@ _YAML = re.compile(
 )
 # The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
 _INLINE = re.compile(r"""["']?speculative(?:_decoding)?_config["']?\s*[:=]\s*\{""")
-# The LLM API's config classes; any other stem only right after speculative_config= (vLLM
-# prints a plain decoding_config=DecodingConfig(...) that is not speculative).
+# The LLM API's config classes (llmapi/llm_args.py, every release read: Medusa, Eagle, Eagle3,
+# MTP, Lookahead, NGram, SA, DraftTarget, SaveHiddenStates, UserProvided, PARD, DFlash, DSpark,
+# Auto); any other stem only right after speculative_config= (vLLM prints a plain
+# decoding_config=DecodingConfig(...) that is not speculative).
 _CONFIG_CLASS = re.compile(
-    r"(?:speculative_config=\s*(\w{2,40})|\b(Medusa|Eagle3?|MTP|Lookahead|NGram|DraftTarget|"
-    r"SaveHiddenStates|UserProvided|PARD|DFlash|DSpark))DecodingConfig\("
+    r"(?:speculative_config=\s*(\w{2,40})|\b(Medusa|Eagle3?|MTP|Lookahead|NGram|SA|DraftTarget|"
+    r"SaveHiddenStates|UserProvided|PARD|DFlash|DSpark|Auto))DecodingConfig\("
 )
 _TRT_MARK = ("LlmArgs", "[TRT-LLM]", "tensorrt_llm")
 

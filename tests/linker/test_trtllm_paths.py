@@ -250,3 +250,38 @@ def test_trt_flags_on_a_commands_continuation_lines_are_read(tmp_path: Path) -> 
     ):  # fmt: skip
         lines = [*THREAD[:1], "# [Bug] crash", *THREAD[2:], *command, *CRASH]
         assert_verdict(crash_path(run(tmp_path, lines)), "other", cls)
+
+
+# every decoding_type value llmapi/llm_args.py accepts across releases (newer spellings
+# Eagle3, Draft_Target, User_Provided beside the first ones) -> the verdict its YAML gives
+_DECODING_TYPES = [
+    ("SA", "other", "SAWorker"),
+    ("PARD", "other", "PARDWorker"),
+    ("DFlash", "other", "DFlashWorker"),
+    ("DSpark", "other", "DSparkWorker"),
+    ("Medusa", "other", "MedusaDecodingLayer"),
+    ("Lookahead", "other", "LookaheadDecodingLayer"),
+    ("MTP", "unknown", "MTPEagleWorker|MTPWorker"),
+    ("Eagle", "unknown", "Eagle3OneModelWorker|ModelDrafter"),
+    ("Eagle3", "unknown", "Eagle3OneModelWorker|ModelDrafter"),
+    ("NGram", "unknown", "NGramDrafter|NGramWorker"),
+    ("AUTO", "unknown", "NGramDrafter|NGramWorker"),
+    ("DraftTarget", "unknown", "DraftTargetOneModelWorker|ModelDrafter"),
+    ("Draft_Target", "unknown", "DraftTargetOneModelWorker|ModelDrafter"),
+]
+
+
+def test_every_decoding_type_names_its_class_or_condition(tmp_path: Path) -> None:
+    """Completeness: each ``decoding_type`` of llm_args.py in a pasted YAML names the class its
+    config's spec_dec_mode runs, or the condition over the classes its unset keys pick."""
+    for value, verdict, classes in _DECODING_TYPES:
+        lines = ["speculative_config:", f"  decoding_type: {value}", "  max_draft_len: 3", *CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), verdict, classes)
+
+
+def test_llm_args_dump_of_a_suffix_automaton_config(tmp_path: Path) -> None:
+    """The LLM API's argument dump with ``SADecodingConfig(...)`` is an SA run (SAWorker)."""
+    lines = ["[TRT-LLM] [I] TorchLlmArgs(model='/models/qwen3', backend='pytorch', "
+             "speculative_config=SADecodingConfig(max_draft_len=4, max_matching_ngram_size=-1))",
+             *CRASH]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "SAWorker")
