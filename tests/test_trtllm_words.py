@@ -89,3 +89,20 @@ def test_every_word_has_a_literal_that_keeps_its_line() -> None:
 def test_tables_cover_suffix_and_redrafter() -> None:
     assert PROSE_DECODING_TYPES["SUFFIX"] == "SA"
     assert "EXPLICIT_DRAFT_TOKENS" in ENGINE_ONLY
+
+
+def test_pard_in_capitals_is_a_word_and_its_class_names_are_not() -> None:
+    """PARD (parallel draft) as TensorRT-LLM's threads write it; ``PARDWorker`` and a hyphened
+    compound are code or another word."""
+    assert _families("# [Bug]: PARD speculative decoding hangs with CUDA graphs") == ["PARD"]
+    assert _families("PARDWorker raised in the draft loop; a PARD-like scheme") == []
+    assert _families("we pard the leaves") == []
+
+
+def test_every_decoding_type_family_is_a_value_the_yaml_reader_knows() -> None:
+    """Each prose family stands for a ``decoding_type`` the YAML reader maps to a method."""
+    from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+
+    for family, value in PROSE_DECODING_TYPES.items():
+        flags = trtllm_spec_flags(f"  decoding_type: {value}")
+        assert flags.get("speculative_config.method"), (family, value)

@@ -23,8 +23,11 @@ _WORD = re.compile(
     # TensorRT-LLM's suffix automaton ("SA (Suffix Automaton)", "SA speculative decoding",
     # "SA specdec", "SA md=2", "SA drafting")
     r"|(?<![\w/.-])(?P<sa>(?-i:SA))(?=\s*\((?i:suffix)|\s+(?i:spec\w*|md\s*=|draft\w*|worker)\b)"
+    # PARD (parallel draft, PARDDecodingConfig), in its capitals only
+    r"|(?<![\w/.-])(?P<pard>(?-i:PARD))(?![\w/.-])"
 )
-_FAMILY = {"mtp": "MTP", "suffix": "SUFFIX", "sa": "SUFFIX", "explicit": "EXPLICIT_DRAFT_TOKENS"}
+_FAMILY = {"mtp": "MTP", "suffix": "SUFFIX", "sa": "SUFFIX", "explicit": "EXPLICIT_DRAFT_TOKENS",
+           "pard": "PARD"}  # fmt: skip
 
 # What a line must hold for ``trtllm_word_matches`` to find a word ("MTP" is a family literal
 # already): the line reaches the family reader only through one of these.
@@ -33,7 +36,7 @@ WORD_LITERALS = ("Suffix Automaton", "Suffix automaton", "suffix automaton", "su
                  "redrafter", "Re-Drafter", "Recurrent Drafter", "Recurrent drafter",
                  "recurrent drafter", "EXPLICIT_DRAFT_TOKENS", "explicit_draft_tokens",
                  "xplicit draft tokens", "TP Eagle", "TP-Eagle", "TPEagle", "TP eagle",
-                 "TP-eagle", "TP_EAGLE", "tp_eagle")  # fmt: skip
+                 "TP-eagle", "TP_EAGLE", "tp_eagle", "PARD")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +56,15 @@ def trtllm_word_matches(text: str) -> list[WordMatch]:
 
 
 # The ``decoding_type`` a PyTorch-backend family stands for, read as a YAML stating it would be
-# (llmapi/llm_args.py: MTPDecodingConfig "MTP", EagleDecodingConfig "Eagle" (EAGLE-3; "Eagle3"
-# from 1.2), NGramDecodingConfig "NGram", DraftTargetDecodingConfig "DraftTarget",
-# SADecodingConfig "SA").
-PROSE_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "NGRAM": "NGram",
-                        "DRAFT_MODEL": "DraftTarget", "SUFFIX": "SA"}  # fmt: skip
+# (llmapi/llm_args.py: MTPDecodingConfig "MTP", EagleDecodingConfig "Eagle" (EAGLE-3 on the
+# PyTorch backend, whichever EAGLE a text names; "Eagle3" from 1.2; the engine's own EAGLE with
+# --backend tensorrt, which the Eagle condition names), NGramDecodingConfig "NGram",
+# DraftTargetDecodingConfig "DraftTarget", SADecodingConfig "SA", PARDDecodingConfig "PARD",
+# DFlashDecodingConfig "DFlash", DSparkDecodingConfig "DSpark": one class each on the PyTorch
+# backend, PARDWorker / DFlashWorker / DSparkWorker).
+PROSE_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "EAGLE": "Eagle", "NGRAM": "NGram",
+                        "DRAFT_MODEL": "DraftTarget", "SUFFIX": "SA", "PARD": "PARD",
+                        "DFLASH": "DFlash", "DSPARK": "DSpark"}  # fmt: skip
 # Families only the TensorRT engine flow runs, in every release: MedusaDecodingConfig and
 # LookaheadDecodingConfig refuse the PyTorch backend (supports_backend), and ReDrafter has no
 # decoding config and no PyTorch mode at all (only the engine's EXPLICIT_DRAFT_TOKENS mode,
