@@ -65,6 +65,31 @@ def _triton_draft(text: str) -> bool:
         return True
     names = m.group(1).split(",") if (m := _TRITON_LIST.search(text)) is not None else []
     return len([n for n in names if n]) > 1 and any("draft" in n.lower() for n in names)
+
+
+# The decoding mode the Triton backend's tensorrt_llm model gives the executor (its config.pbtxt
+# parameter ``decoding_mode``, filled by tools/fill_template.py ``decoding_mode:medusa``; its
+# model.py maps medusa, redrafter, lookahead and eagle to the executor's DecodingMode), and that
+# DecodingMode as the executor's Python bindings write it (``trtllm.DecodingMode.Medusa()``):
+# the engine's speculative mode. The sampling modes (top_k, top_p, beam_search) are none.
+_DECODING_MODE = re.compile(
+    r"""(?<![\w-])decoding_mode["']?\s*[:=]\s*["']?(medusa|redrafter|lookahead|eagle)(?![\w-])"""
+    r"|\bDecodingMode\.(Medusa|ExplicitDraftTokens|Lookahead|Eagle|ExternalDraftTokens)\(\)"
+)
+_DECODING_MODES = {"medusa": "medusa", "redrafter": "explicit_draft_tokens",
+                   "explicitdrafttokens": "explicit_draft_tokens",
+                   "lookahead": "lookahead_decoding", "eagle": "eagle",
+                   "externaldrafttokens": "draft_tokens_external"}  # fmt: skip
+
+
+def _decoding_mode(text: str) -> dict[str, object]:
+    """The engine's speculative mode a Triton model config or an executor call sets; {}."""
+    if (m := _DECODING_MODE.search(text)) is None:
+        return {}
+    mode = _DECODING_MODES[(m.group(1) or m.group(2)).lower()]
+    return {"speculative_config.method": mode, "backend": "tensorrt"}
+
+
 # examples/llm-api/quickstart_advanced.py (the PyTorch backend's LLM-API example, also run by
 # TensorRT-LLM's own tests): --spec_decode_algo picks the config class setup_llm builds (MTP ->
 # MTPDecodingConfig, EAGLE3 -> EagleDecodingConfig, DRAFT_TARGET, NGRAM, AUTO, DFLASH), its
@@ -122,6 +147,8 @@ def command_flags(text: str) -> dict[str, object] | None:
         return unless_apart(text, {"speculative_config.method": _RUN_MODES[m.group(1)], **engine})
     if _triton_draft(text):
         return unless_apart(text, {"speculative_config.method": "draft_tokens_external", **engine})
+    if mode := _decoding_mode(text):
+        return unless_apart(text, mode)
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
         return unless_apart(text, engine)
     return None
@@ -141,4 +168,4 @@ def trtllm_command_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": m.group(1).lower(), "backend": "tensorrt"}
     if _TRITON_CLIENT.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
-    return {}
+    return _decoding_mode(text)

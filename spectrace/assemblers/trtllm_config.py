@@ -65,6 +65,7 @@ LITERALS: tuple[bytes, ...] = (
     b"--execute-bls-speculative-decoding", b"-tensorrt-llm-model-name",
     b"--spec_decode_algo", b"--spec_decode_max_draft_len", b"--spec_decode_nextn",
     b"use_one_model",
+    b"decoding_mode", b"DecodingMode.",  # Triton's model config, the executor's bindings
     b"TP vanilla", b"tp vanilla", b"TP Vanilla",  # "MTP vanilla": TensorRT-LLM's MTPWorker mode
     b"2-model is deprecated",
     b"2-model style MTP is deprecated",

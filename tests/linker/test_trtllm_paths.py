@@ -285,3 +285,27 @@ def test_llm_args_dump_of_a_suffix_automaton_config(tmp_path: Path) -> None:
              "speculative_config=SADecodingConfig(max_draft_len=4, max_matching_ngram_size=-1))",
              *CRASH]  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, lines)), "other", "SAWorker")
+
+
+def test_triton_decoding_mode_names_the_engine_layer(tmp_path: Path) -> None:
+    """The Triton backend's ``decoding_mode`` (fill_template.py's ``decoding_mode:X`` for the
+    tensorrt_llm model, or the executor's ``DecodingMode.X()``) is the engine's speculative mode:
+    medusa, redrafter (explicit draft tokens), lookahead and eagle name their decoding layer."""
+    fill = "python3 tools/fill_template.py -i repo/tensorrt_llm/config.pbtxt engine_dir:/e/x,"
+    for line, layer in (
+        (fill + "decoding_mode:medusa,max_beam_width:1", "MedusaDecodingLayer"),
+        (fill + "decoupled_mode:true,decoding_mode:redrafter", "ExplicitDraftTokensLayer"),
+        (fill + "decoding_mode:eagle", "EagleDecodingLayer"),
+        ("cfg = trtllm.DecodingConfig(trtllm.DecodingMode.Lookahead(), la_cfg)",
+         "LookaheadDecodingLayer"),
+    ):
+        assert_verdict(crash_path(run(tmp_path, [line, *CRASH])), "other", layer)
+
+
+def test_triton_sampling_modes_and_templates_name_no_speculation(tmp_path: Path) -> None:
+    """Never wrong: a sampling mode (top_k_top_p, beam_search) or the template's unfilled
+    ``${DECODING_MODE}`` sets no speculative mode."""
+    fill = "python3 tools/fill_template.py -i repo/tensorrt_llm/config.pbtxt engine_dir:/e/x,"
+    for value in ("top_k_top_p", "beam_search", "${DECODING_MODE}"):
+        path = crash_path(run(tmp_path, [fill + f"decoding_mode:{value}", *CRASH]))
+        assert path.worker_class is None and not path.conditional, path
