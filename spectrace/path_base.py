@@ -27,6 +27,7 @@ from packaging.version import InvalidVersion, Version
 from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.trtllm_words import trtllm_word_matches
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
     FrameSignature,
@@ -53,6 +54,9 @@ _WORD = re.compile(
     # vLLM's model-named MTP methods (``qwen3_next_mtp``, ``deepseek_mtp``) written as the value
     r"|(?<![\w/.-])(?:[a-z][a-z0-9]*_)+(?P<method>mtp)(?![\w./-])"
 )
+# family words joined by slashes ("MTP/EAGLE speculative decoding"): a list of words, not a path
+_ONE = r"(?:eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash2?|dspark|medusa)"
+_LISTED = re.compile(rf"(?i)(?<![\w./-]){_ONE}(?:/{_ONE})+(?![\w./-])")
 # families whose proposers draft without a model (n-gram lookup, suffix trees) or with heads of
 # their own (Medusa): vLLM's and the plugin's classes for them stand apart from the base that
 # runs a draft model's forward steps
@@ -92,19 +96,29 @@ def is_base(sig: FrameSignature | None) -> bool:
 def family_words(text: str) -> set[str]:
     """The speculative families a line names as words (in the tables' spelling); none from a
     question or a suggestion ("does it happen with MTP?", "try ngram instead"), nor a family
-    named as off ("without MTP", "MTP disabled")."""
-    if _ASKED.search(text) or _LABELS.match(text) or _OTHER_RUN.search(text):
+    named as off ("without MTP", "MTP disabled"). TensorRT-LLM's own mode names ("MTP Eagle",
+    "Suffix Automaton", "ReDrafter": ``trtllm_words``) are one word each."""
+    if _ASKED.search(text) or _LABELS.match(text) or _OTHER_RUN.search(_FAILS.sub(" ", text)):
         return set()
     if commented_key(text) or _CHOSEN.search(text):  # a comment; ``{...} if USE_SPEC else None``
         return set()
     if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``
         return set()
+    text = _LISTED.sub(lambda m: m.group(0).replace("/", " / "), text)  # "MTP/EAGLE": two words
+    own = trtllm_word_matches(text)
+    for w in own:  # "MTP Eagle" names MTP, not EAGLE beside it
+        text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
     found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
              for m in _WORD.finditer(text)
-             if not _OFF_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
-             and not _OFF_AFTER.match(text, m.end())
+             if not _off(text, m.start(), m.end())
              and (m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)))}  # fmt: skip
+    found |= {w.family for w in own if not _off(text, w.start, w.end)}
     return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
+
+
+def _off(text: str, start: int, end: int) -> bool:
+    """The word at ``start:end`` is named as off ("without MTP", "MTP disabled")."""
+    return bool(_OFF_BEFORE.search(text[max(0, start - 40) : start]) or _OFF_AFTER.match(text, end))
 
 
 def _token(text: str, m: re.Match[str]) -> str:
@@ -137,6 +151,8 @@ _OTHER_RUN = re.compile(
 )
 
 
+# the run's own failure ("ReDrafter not working", "MTP stopped working"), not another run that works
+_FAILS = re.compile(r"(?i)\b(?:not|n't|never|stopped|no longer)\s+work(?:s|ing|ed)?\b")
 # a conditional expression choosing a value in code: the run may have taken either branch
 _CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")
 # a thread's labels (``labels: mtp/speculative-decode``) say what the tracker files it under

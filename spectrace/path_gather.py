@@ -18,6 +18,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
+from spectrace.path_era import era_evidence
 from spectrace.path_evidence import (
     StackFrame,
     dump_frames,
@@ -174,6 +175,8 @@ def path_evidence(
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
+    if not _settled(evidence, conditions=True):  # last: a family named + its release or day
+        evidence += era_evidence(incident, config, mentions, since)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
     # stable: voters first, strongest first; an algorithm the prose names after them all

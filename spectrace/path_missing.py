@@ -295,6 +295,25 @@ def _engine(config: RunConfig) -> str | None:
     return "vllm_ascend" if platform is not None and platform.value == "ascend" else config.engine
 
 
+# the line that names each framework's release
+_VERSION_OF = {"sglang": VERSION_LINE, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION,
+               "trtllm": TRTLLM_VERSION}  # fmt: skip
+_RELEASE_FLAGS = ("vllm_prose_release", "platform_release", "trtllm_release")
+
+
+def _release_asked(config: RunConfig, evidence: Sequence[Evidence]) -> str | None:
+    """A run whose framework and family the text names, with no release and nothing else
+    pointing: the release line settles it (the era table has the family's class per release)."""
+    named = "named_algorithm" in config.flags or any(e.family for e in evidence)
+    engine = _engine(config)
+    if not named or engine not in _VERSION_OF or config.version is not None:
+        return None
+    if any(name in config.flags for name in _RELEASE_FLAGS):
+        return None
+    launched = any(f.origin == "launch_command" for f in config.flags.values())
+    return None if launched or config.server_args else _VERSION_OF[engine]
+
+
 def _speculation_off(config: RunConfig) -> bool:
     """The server's own dump says speculation is off (or never names it): nothing to settle."""
     algo = config.server_args.get("speculative_algorithm") if config.server_args else "?"
@@ -323,6 +342,8 @@ def missing_evidence(
         return (first.get(_engine(config) or "", VERSION_LINE), WORKER_FRAME)
     if _speculation_off(config):
         return ()
+    if (asked := _release_asked(config, evidence)) is not None:
+        return (asked, _LAUNCH_OF.get(config.engine or "", LAUNCH), WORKER_FRAME)
     engine = config.engine
     shown = (
         bool(evidence)

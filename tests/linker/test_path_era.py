@@ -1,0 +1,113 @@
+"""A family the text names + its release or the thread's day -> the era's class (path_era).
+
+Our own lines in the shapes of real threads (round 27 22/23: an SGLang MTP bug dated 2026;
+round 28 06: DFlash with "SGLang Version: 0.5.13"; round 28 15: EAGLE knobs on a 0.5.16 image),
+and look-alikes that show no run, which must stay without a path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.real_logs_helpers import assert_verdict, crash_path, run
+
+_THREAD = "sgl-project/sglang · {kind} #{n} · open · Python"
+# a crash of the run (a frame in an installed package) that names no worker
+_PROBE = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.12/dist-packages/torch/cuda/graphs.py", line 88, in replay',
+    "    super().replay()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def _thread(kind: str, title: str, day: str, *body: str) -> list[str]:
+    header = f"someone · description · {day}"
+    return [_THREAD.format(kind=kind, n=41000), f"# {title}", "", header, *body, "", *_PROBE]
+
+
+def test_an_mtp_bug_dated_2026_is_the_era_condition(tmp_path: Path) -> None:
+    """An SGLang issue reporting an MTP failure, no version, posted in 2026: the releases of
+    that day run NEXTN on EAGLEWorkerV2 from 0.5.11 and EAGLEWorker before (r27 22/23 shape)."""
+    lines = _thread("issue", "[Bug] Kimi-K3 with MTP returns garbled text under high load",
+                    "2026-07-20", "After a few hours of traffic the answers turn into noise.")
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "unknown", "EAGLEWorkerV2|EAGLEWorker")
+    assert path.family == "NEXTN"
+
+
+def test_an_eagle3_crash_dated_before_the_v2_worker_is_eagle_worker(tmp_path: Path) -> None:
+    """An EAGLE3 failure posted in March 2025, before any release had EAGLEWorkerV2."""
+    lines = _thread("issue", "EAGLE3 draft crashes the scheduler on 8xH100", "2025-03-11",
+                    "The server dies a few seconds after the first request.")
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def test_dflash_with_a_version_bullet_is_its_one_worker(tmp_path: Path) -> None:
+    """DFlash named beside "SGLang Version: 0.5.13" (a performance report, r28 06 shape): that
+    release runs DFLASH on DFlashWorker only."""
+    lines = _thread("issue", "[Performance] DFlash throughput far below the plain server",
+                    "2026-06-20", "- SGLang Version: 0.5.13",
+                    "With DFlash on, Qwen3-32B serves ~90 tokens/s per request.")
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "DFlashWorker")
+
+
+def test_mtp_knobs_on_a_release_past_v1_is_the_v2_worker(tmp_path: Path) -> None:
+    """A PR validating MTP whose body launches EAGLE knobs (no algorithm flag) on 0.5.16: the v1
+    worker is gone there (r28 15 shape)."""
+    lines = _thread(
+        "pull request", "[CI] validate MTP 3-1-4 for DeepSeek-V4 on MI300X", "2026-09-02",
+        "sglang 0.5.16",
+        "python -m sglang.launch_server --model-path m --speculative-num-steps 3 "
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    )
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "EAGLEWorkerV2")
+
+
+def _no_path(tmp_path: Path, lines: list[str]) -> None:
+    path = crash_path(run(tmp_path, lines))
+    assert path.value == "unknown" and path.conditional is None, path
+
+
+def test_a_feature_request_for_eagle3_names_no_run(tmp_path: Path) -> None:
+    _no_path(tmp_path, _thread("issue", "[Feature] Support EAGLE3 for Llama-4 Scout", "2025-05-02",
+                               "It would be great to have EAGLE3 heads for this model."))
+
+
+def test_a_support_question_names_no_run(tmp_path: Path) -> None:
+    _no_path(tmp_path, _thread("issue", "Does SGLang support MTP for GLM-5?", "2026-03-02",
+                               "Does it support MTP for this model?"))
+
+
+def test_a_pr_adding_dflash_names_no_run(tmp_path: Path) -> None:
+    _no_path(tmp_path, _thread("pull request", "Add DFlash speculative decoding", "2026-02-02",
+                               "This PR adds DFlash for Qwen3 models."))
+
+
+def test_a_bug_title_on_another_tracker_names_no_sglang_class(tmp_path: Path) -> None:
+    """The same MTP bug title on an unknown repository: no framework, no class."""
+    lines = _thread("issue", "[Bug] MTP crashes after warmup", "2026-07-20", "It dies.")
+    lines[0] = "someone/serving-scripts · issue #12 · open · Shell"
+    _no_path(tmp_path, lines)
+
+
+def test_a_bug_about_the_plain_server_names_no_run(tmp_path: Path) -> None:
+    """The family is named only as off in the report."""
+    _no_path(tmp_path, _thread("issue", "[Bug] Server hangs with MTP disabled", "2026-07-20",
+                               "Without MTP the server still hangs."))
+
+
+def test_a_family_with_no_release_asks_for_the_release_line(tmp_path: Path) -> None:
+    """SGLang's frames and EAGLE3 named, no release and no day: the version line settles it
+    (before 0.5.4 only EAGLEWorker; after, the overlap setting), so it is asked for first."""
+    lines = [
+        "# EAGLE3 draft crashes the scheduler on 8xH100",
+        "The server dies a few seconds after the first request with EAGLE3 on.",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/layers/attention/'
+        'flashinfer_backend.py", line 512, in forward_decode',
+        "    o = self.decode_wrapper.forward(q, k)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert path.value == "unknown" and path.missing, path
+    assert path.missing[0].startswith("the sglang version"), path.missing
