@@ -65,7 +65,7 @@ def test_redrafter_paths_name_nothing() -> None:
 
 
 @pytest.mark.parametrize("text", ["MTP Eagle is faster here", "MTP-Eagle with nextn 3",
-                                  "MTPEagle on DeepSeek-R1", "mtp_eagle mode"])
+                                  "MTPEagle on DeepSeek-R1", "mtp eagle mode"])
 def test_mtp_eagle_is_one_mtp_word(text: str) -> None:
     """"MTP Eagle" is one MTP mode: its span covers the Eagle word a family reader would
     otherwise read as a second family."""
@@ -75,14 +75,16 @@ def test_mtp_eagle_is_one_mtp_word(text: str) -> None:
 
 
 def test_class_and_enum_names_are_not_words() -> None:
-    """``MTPEagleWorker`` and ``MTP_EAGLE_ONE_MODEL`` are code names other readers handle."""
+    """``MTPEagleWorker``, ``MTP_EAGLE_ONE_MODEL`` and a review's ``MTP_Eagle`` (the enum's
+    spelling, R26 01's shape) are code names other readers handle, not the run's mode."""
     assert _families("MTPEagleWorker and MTP_EAGLE_ONE_MODEL") == []
+    assert _families("For MTP, only `MTP_Eagle` has extra KV tokens; see mtp_eagle") == []
 
 
 def test_every_word_has_a_literal_that_keeps_its_line() -> None:
     """Each name the reader knows holds one of WORD_LITERALS (the scan keeps only such lines)."""
     for text in ("SA (Suffix", "SA md=2", "SA specdec", "Recurrent Drafter", "ReDrafter",
-                 "explicit_draft_tokens", "MTP Eagle", "MTP-Eagle", "MTPEagle", "mtp_eagle"):
+                 "explicit_draft_tokens", "MTP Eagle", "MTP-Eagle", "MTPEagle", "mtp eagle"):
         assert any(lit in text for lit in WORD_LITERALS), text
 
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# a word, not part of a path, a file or a class name (``examples/redrafter``, ``MTPEagleWorker``)
+# a word, not part of a path, a file or a class name (``examples/redrafter``, ``MTPEagleWorker``);
+# ``MTP_Eagle`` / ``mtp_eagle`` are the enum's and the code's spellings (a review's note on
+# ``is_mtp_eagle()``), not a writer's word for the run's mode
 _WORD = re.compile(
-    r"(?i)(?<![\w/.-])(?:(?P<mtp>mtp[ _-]?eagle)|(?P<suffix>suffix[ _-]automaton)"
+    r"(?i)(?<![\w/.-])(?:(?P<mtp>mtp[ -]?eagle)|(?P<suffix>suffix[ _-]automaton)"
     r"|(?P<explicit>re-?drafter|recurrent[ _-]drafter|explicit[ _-]draft[ _-]tokens))"
     r"(?![\w/.-])"
     # "SA" alone is an ordinary abbreviation: only the speculative words right after it make it
@@ -36,7 +38,7 @@ WORD_LITERALS = ("Suffix Automaton", "Suffix automaton", "suffix automaton", "su
                  "redrafter", "Re-Drafter", "Recurrent Drafter", "Recurrent drafter",
                  "recurrent drafter", "EXPLICIT_DRAFT_TOKENS", "explicit_draft_tokens",
                  "xplicit draft tokens", "TP Eagle", "TP-Eagle", "TPEagle", "TP eagle",
-                 "TP-eagle", "TP_EAGLE", "tp_eagle", "PARD")  # fmt: skip
+                 "TP-eagle", "tp eagle", "tp-eagle", "PARD")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
