@@ -2127,3 +2127,62 @@ def test_the_performance_forms_proposal_heading_keeps_the_reporters_run(tmp_path
     (crash,) = roots(run(tmp_path, lines, name="report.md"))
     assert crash.worker_path is not None
     assert crash.worker_path.worker_class == "EagleProposer", crash.worker_path
+
+
+# a traceback of a script named by its bare file name alone: no server's code ran
+BARE_CRASH = ["Traceback (most recent call last):", '  File "check.py", line 3, in <module>',
+              "RuntimeError: no answer"]  # fmt: skip
+NO_RUN_SHOWN = {
+    "an RFC naming TensorRT-LLM settings and classes": thread(
+        TRT_REPO, "[RFC] Drop the two-model Eagle3 flow in 1.2", "2026-01-14",
+        "The two-model flow (`eagle3_one_model: false`) will go; `decoding_type: Eagle3` then",
+        "always runs Eagle3OneModelWorker.",
+        labels="RFC", number=9511),
+    "a question whether a release supports a method": thread(
+        VLLM_REPO, "[Usage]: is MTP supported for GLM-4.5 in vLLM 0.10.2?", "2025-09-20",
+        "### How would you like to use vllm", "Is MTP available for GLM-4.5 in 0.10.2?",
+        labels="usage", number=9501),
+    "release notes naming families and the release": thread(
+        SGL_REPO, "v0.5.10 highlights", "2026-03-27", "## Highlights",
+        "- Spec v2: EAGLE3 overlap worker (`SGLANG_ENABLE_SPEC_V2=1`)", "- MTP for GLM-5",
+        kind="discussion", labels="", number=9520),
+    "a question title over a deployment YAML cut before any flag": thread(
+        "vllm-project/aibrix", "Can the gateway route to a draft model that is not an ngram?",
+        "2025-07-25", "Can it route to a vLLM server whose draft model is not an ngram?", "```yaml",
+        "containers:", "  - name: vllm", "    image: vllm/vllm-openai:v0.9.2", "```",
+        labels="", number=1320),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(NO_RUN_SHOWN))
+def test_a_text_showing_no_run_gives_neither_class_nor_condition(tmp_path: Path, name: str) -> None:
+    """One rule after every reader (``run_shown.gate``): a thread set apart as a whole (an RFC,
+    a usage question, release notes) with no run's line, no version line, no run line and no
+    server's crash keeps no vote and no condition, whatever a reader made of its words."""
+    for crash in roots(run(tmp_path, [*NO_RUN_SHOWN[name], *BARE_CRASH], name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.value == "unknown" and not path.conditional, path
+
+
+def test_the_same_words_over_a_servers_crash_still_decide(tmp_path: Path) -> None:
+    """The control for the gate: the bug's own sentence and release over a crash in the
+    server's code show a run, and its family decides the era's class."""
+    lines = thread(SGL_REPO, "[Bug] EAGLE3 illegal memory access", "2025-09-05",
+                   "We run EAGLE3 speculative decoding on sglang 0.5.2 with 2x H100.", "```",
+                   *SGL_CRASH, "```", number=9762)  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert (crash.worker_path.value, crash.worker_path.worker_class) == ("v1", "EAGLEWorker")
+
+
+def test_a_usage_question_with_its_own_launch_still_decides(tmp_path: Path) -> None:
+    """The control for the gate's thread kinds: a usage question that shows its own launch
+    line shows a run, so the launch's method decides."""
+    lines = thread(VLLM_REPO, "[Usage]: why is EAGLE-3 slower than no speculation?", "2025-08-20",
+                   "### How would you like to use vllm", "I serve with:", "```",
+                   f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle3\", "
+                   "\"model\": \"acme/e3\", \"num_speculative_tokens\": 3}'", "```", *BARE_CRASH,
+                   labels="usage", number=9772)  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines, name="report.md"))
+    assert crash.worker_path is not None
+    assert crash.worker_path.worker_class == "EagleProposer", crash.worker_path

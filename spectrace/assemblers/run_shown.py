@@ -12,10 +12,37 @@ line of a test, serve or benchmark command or its result (``run_line``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from spectrace.assemblers.run_config import RunConfig
+from spectrace.incident_model import Incident
+from spectrace.path_mention_kinds import (
+    ADDS_KIND,
+    FAMILY_KIND,
+    RELEASE_KIND,
+    REQUEST_KIND,
+    RUN_KIND,
+    THREAD_KIND,
+    Mention,
+)
+from spectrace.worker_path import WorkerPath
 
+# what settles a text that shows no run
+NO_RUN_MISSING = ("the run's own lines: its launch command, server_args or engine config, the "
+                  "engine's version line, or the server's traceback")
+# a thread header or title line whose kind sets the whole thread apart from a run
+_WHOLE_APART = re.compile(
+    r"(?i)·\s*(?:release|discussion)\b"
+    r"|^\W{0,6}#?\s*\[\s*(?:usage|question|rfc|roadmap|feature|docs?|documentation)\b"
+    r"|^\s*#\s[^\n]*[?？]\s*$"
+)
+# a title reporting a failure of the run (ERA's path_era predicate, shared here)
+_FAILED = re.compile(
+    r"(?i)\[bug\]|\bbug:|\b(?:crash\w*|fail\w*|errors?|hangs?|hanging|garbled|wrong|incorrect"
+    r"|regress\w*|slow\w*|lower|degrad\w*|broken|oom|nan|exception|illegal|segfault|stuck"
+    r"|deadlock|not (?:working|loading)|produces?)\b"
+)
 # origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
 RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
                          "trtllm_config", "warning", "capture_log"})  # fmt: skip
@@ -49,3 +76,61 @@ def shows_run(config: RunConfig, held: Callable[[str, int], bool] | None = None)
         return True
     return any(flag.origin in RUN_ORIGINS and (held is None or held(flag.source, flag.lineno))
                for flag in config.flags.values())  # fmt: skip
+
+
+def crash_shows_run(incident: Incident) -> bool:
+    """The crash ran something: a stamped log line, native frames, a crash read off a log
+    line (no frames), or a frame in a folder (an installed package, an engine's tree, a test
+    file). A traceback of bare script names alone ("probe.py") ran no server."""
+    if incident.first_seen.ts is not None or incident.native_frames or not incident.frames:
+        return True
+    return any("/" in frame.file or "\\" in frame.file for frame in incident.frames)
+
+
+def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:
+    """Whether the text may show a run: it does by a flag a run's own line set or the
+    engine's version line (``shows_run``), a test, serve or benchmark line or a result (a
+    ``RUN_KIND`` mention), or a crash that ran something (``crash_shows_run``); a bug or
+    performance report may describe its run in words alone (an env dump, "vllm version: X,
+    MTP on", an issue whose title reports the failure), so only a thread whose kind sets it apart as a whole (``whole_apart``) and shows
+    none of these shows no run; there a release alone is the one the thread is about."""
+    if crash_shows_run(incident) or any(m.kind == RUN_KIND for m in mentions):
+        return True
+    if reported_failure(mentions):
+        return True
+    if not whole_apart(mentions):
+        return True
+    return shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
+
+
+def whole_apart(mentions: Sequence[Mention]) -> bool:
+    """The thread is about code, plans or usage, not a run: a feature request, RFC, roadmap or
+    docs thread, a release or a discussion, a usage question (a pull request may report the
+    run it fixes)."""
+    return any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text)
+               for m in mentions)  # fmt: skip
+
+
+def gate(path: WorkerPath, shown: bool) -> WorkerPath:
+    """One rule after every reader: a text that shows no run gives no verdict and no
+    condition, whatever its readers made of its words. An RFC's YAML, a question's method and
+    release, release notes, a docs page name what the text is about, not what ran."""
+    if shown or (path.value == "unknown" and not path.conditional):
+        return path
+    missing = path.missing or (NO_RUN_MISSING,)
+    return replace(path, value="unknown", worker_class=None, conflict=None, conditional=None,
+                   missing=missing)  # fmt: skip
+
+
+def reported_failure(mentions: Sequence[Mention], source: str | None = None) -> bool:
+    """The thread (of ``source``, where given) is an issue, not a pull request, and its title
+    reports a failure of the run ("[Bug] ... MTP output garbled"): the issue reports a run."""
+    mine = [m for m in mentions if source is None or m.source == source]
+    if any(m.kind == ADDS_KIND for m in mine):
+        return False
+    if not any(m.kind == THREAD_KIND and (" · issue " in m.text or "opened this issue" in m.text)
+               for m in mine):  # fmt: skip
+        return False
+    titles = [m.text for m in mine if m.kind in (FAMILY_KIND, RELEASE_KIND)
+              and m.text.lstrip().startswith("#")]  # fmt: skip
+    return any(_FAILED.search(t) for t in titles)
