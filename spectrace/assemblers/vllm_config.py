@@ -9,6 +9,7 @@ import re
 
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
 from spectrace.assemblers.vllm_runner import LITERALS as RUNNER_LITERALS
+from spectrace.assemblers.vllm_stated import DRAFT_LITERALS
 from spectrace.assemblers.vllm_v0_title import LITERALS as V0_FRAME_LITERALS
 
 VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
@@ -254,6 +255,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     b"VLLM_USE_V1",  # the engine switch of 0.8-0.10 (vllm_finish._engine_by_date)
     b"```diff",  # a fenced diff without hunk headers: its removed lines are not the run's
     *RUNNER_LITERALS,  # the model runner v2 stated (vllm_runner)
+    *DRAFT_LITERALS,  # a draft-model environment line (vllm_stated)
     *V0_FRAME_LITERALS,  # the engine a traceback went through (vllm_v0_title, vllm_finish)
 )
 

@@ -16,6 +16,7 @@ from packaging.version import Version
 from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named, prose_version
 from spectrace.assemblers.vllm_methods import (
     LAST_V0,
@@ -37,6 +38,7 @@ from spectrace.assemblers.vllm_proposers import (
 from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.vllm_runner import APART, FLOOR_FLAG, note_runner
 from spectrace.assemblers.vllm_stated import stated_method
+from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
 
@@ -72,6 +74,8 @@ def finish_vllm(
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
     _engine_by_date(config, lines)
+    if _engine_switch(lines) is None and not any(_V1_FRAME.search(ln.text) for ln in lines):
+        v0_marked(config, lines, newest_release(config, "vllm"))  # a V0 title, V0-only options
     _classes_disagree(config)
     note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
     _args_failed(config, lines)
@@ -415,7 +419,16 @@ def _infer_method(
         return
     text = _text_of(model, lines)
     legacy = legacy_spelling(text) and _v0_current(config)
-    _inferred(config, model, text, infer(model.value, config.version, legacy))
+    newest = newest_release(config, "vllm") if config.version is None else None
+    if newest is not None and newest < Version("0.8.0"):  # the text's days allow V0 alone
+        found = infer(model.value, str(newest), legacy)
+        why = f" (vLLM {newest}, the newest release the text's days allow)"
+        found = replace(found, reason=found.reason + why) if found is not None else None
+    else:
+        found = infer(model.value, config.version, legacy)
+    if found is not None and model.origin == "prose":
+        found = replace(found, reason=f"{PROSE_REASON} (the report's draft-model line): {found.reason}")
+    _inferred(config, model, text, found)
 
 
 # vLLM 0.25's shortcut flags (rules/options/vllm.toml: --spec-method, --spec-model,

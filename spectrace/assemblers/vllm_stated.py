@@ -60,8 +60,11 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             return
     if _titled_value(config, lines):
         return
-    if config.version is None and "vllm_prose_release" not in config.flags:
-        return  # a bullet alone: only in a text a vLLM release places on vLLM
+    placed = config.version is not None or "vllm_prose_release" in config.flags
+    if not placed and not _on_vllm_tracker(lines):
+        return  # a bullet alone: only in a text a vLLM release or tracker places on vLLM
+    if _draft_bullet(config, lines) or not placed:
+        return
     if any(no_spec(line.text) for line in lines):
         return  # the text also states a run without speculation: the bullet may be another's
     aside = False  # under a heading or caption that sets its list apart ("Previous setup")
@@ -72,6 +75,41 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
             _set(config, line, "prose", f"{PROSE_REASON} (the report's environment line)",
                  method)  # fmt: skip
             return
+
+
+# an environment bullet naming the run's draft checkpoint ("draft model: org/Qwen2.5-7B",
+# "- **Speculative model**: `org/X-EAGLE`"): vLLM infers the method and class from it, by release
+_DRAFT_BULLET = re.compile(
+    r"(?i)^\s*(?:[-*+]|\d+\.)?\s*\**(?:draft|speculative|spec)[ _-]?model\**\s*[:=]\s*\**[`'\"]?"
+    r"(?P<value>[A-Za-z0-9][\w./-]{1,120}?)[`'\"]?\**\s*$"
+)
+DRAFT_LITERALS: tuple[bytes, ...] = (b"raft model", b"raft_model", b"raft Model", b"peculative model",
+                                     b"peculative Model")  # fmt: skip
+
+
+def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
+    """A draft-model environment line, as flag ``speculative_config.model`` (the report's word),
+    where no line gave the run's draft and no line says the run did not speculate."""
+    if "speculative_config.model" in config.flags or any(no_spec(ln.text) for ln in lines):
+        return False
+    aside = False
+    for line in lines:
+        aside = heading_aside(line.text, aside)
+        if aside or line.headed or line.quoted or set_apart(line.text, without=False):
+            continue
+        if (m := _DRAFT_BULLET.search(line.text)) is not None:
+            config.engine = config.engine or "vllm"
+            config.flags["speculative_config.model"] = FlagValue(m.group("value"), line.source,
+                                                                 line.lineno, "prose")  # fmt: skip
+            return True
+    return False
+
+
+def _on_vllm_tracker(lines: Sequence[LogLine]) -> bool:
+    """The text is a thread of vLLM's own tracker (its saved header's repository)."""
+    titles = TitleReader()
+    return next((tracker_engine(t.repo) == "vllm" for ln in lines
+                 if (t := titles.feed(ln)) is not None), False)  # fmt: skip
 
 
 # a config value written as one snake_case token (``ngram_gpu``, ``extract_hidden_states``)
