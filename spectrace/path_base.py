@@ -151,8 +151,13 @@ _OTHER_RUN = re.compile(
 )
 
 
-# the run's own failure ("ReDrafter not working", "MTP stopped working"), not another run that works
-_FAILS = re.compile(r"(?i)\b(?:not|n't|never|stopped|no longer)\s+work(?:s|ing|ed)?\b")
+# the run's own failure ("ReDrafter not working", "MTP stopped working"), or the same run that
+# works only with the method off ("works fine when disabled"), not another run that works
+_FAILS = re.compile(
+    r"(?i)\b(?:not|n't|never|stopped|no longer)\s+work(?:s|ing|ed)?\b"
+    r"|\bworks?\s+(?:fine\s+|well\s+|ok\s+)?(?:when|if|once)\s+(?:it\s+is\s+|it's\s+|is\s+)?"
+    r"(?:disabled|turned\s+off|switched\s+off|off)\b"
+)
 # a conditional expression choosing a value in code: the run may have taken either branch
 _CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")
 # a thread's labels (``labels: mtp/speculative-decode``) say what the tracker files it under

@@ -5,9 +5,9 @@ drops after cache hits", "DFlash slows down on 0.5.13") and carry a release or a
 the exact shape of every guarded reader. This join runs after all of them, only when nothing
 points and no condition was given: the family words ``path_words`` kept (a title's, a
 sentence's; each with its guards, not contradicted by the prose's ``named_algorithm``), the
-framework of the run or the tracker, and the release bound (a version line, a title's release, else the
-newest release the thread's day allows) are looked up in the framework's era table. One class
-in the range decides, two are the condition, anything else stays unknown.
+framework of the run or the tracker, and the release bound (a version line, a title's release,
+else the newest release the thread's day allows) are looked up in the framework's era table.
+One class in the range decides, two are the condition, anything else stays unknown.
 
 Only a text that shows a run or reports one: a run's own line (``run_shown``), a test/serve/
 benchmark line, or an issue whose title reports a failure. A feature request, a PR adding the

@@ -111,3 +111,18 @@ def test_a_family_with_no_release_asks_for_the_release_line(tmp_path: Path) -> N
     path = crash_path(run(tmp_path, lines))
     assert path.value == "unknown" and path.missing, path
     assert path.missing[0].startswith("the sglang version"), path.missing
+
+
+def test_a_plain_launch_beside_another_deployments_family_names_no_run(tmp_path: Path) -> None:
+    """The run's own command is shown and sets nothing speculative: the EAGLE3 of a sentence is
+    another deployment's, not the run's (ADV j00 shape)."""
+    _no_path(tmp_path, _thread(
+        "issue", "[Bug] Scheduler crashes under load on 0.5.9", "2026-03-02",
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 4",
+        "Our Llama deployment serves EAGLE3 on the same release.",
+    ))
+
+
+def test_release_notes_naming_a_family_and_a_release_name_no_run(tmp_path: Path) -> None:
+    _no_path(tmp_path, _thread("issue", "Release v0.5.13 notes: MTP on spec v2 by default",
+                               "2026-06-01", "MTP now runs on the overlap worker by default."))

@@ -21,6 +21,10 @@ from spectrace.path_base import family_words
         ("MTPEagle accept rate drops after the update", {"MTP"}),
         ("# Recurrent Drafter not working on 0.21", {"EXPLICIT_DRAFT_TOKENS"}),
         ("NextN does not work on the new release", {"MTP"}),
+        # the run works only with the method off: the method is the run's (r27 33's title shape)
+        ("Qwen3-DSpark crashes at start with DSpark decoding (works fine when disabled)",
+         {"DSPARK"}),
+        ("MTP hangs after warmup; works if it is turned off", {"MTP"}),
     ],
 )
 def test_family_words_a_run_names(line: str, families: set[str]) -> None:
@@ -35,6 +39,7 @@ def test_family_words_a_run_names(line: str, families: set[str]) -> None:
         "MTPEagleWorker.forward raised",  # a class name: the class readers' business
         "without MTP Eagle the server is stable",  # named as off
         "EAGLE3 works fine, the plain server crashes",  # another run that works
+        "EAGLE works fine when the prefix cache is disabled",  # works, with something else off
         "MTP works but the draft is slow, EAGLE not working either? maybe",  # a question
     ],
 )
