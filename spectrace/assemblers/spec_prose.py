@@ -260,9 +260,33 @@ def set_apart(text: str, without: bool = True) -> bool:
     ``without=False``: "without" alone does not (a flag quoted "with X but without Y" is X)."""
     if not without:
         text = re.sub(r"(?i)\bwithout\b", "", text)
+    text = _clause_negation_lifted(text)
     if _TRAINING.search(text) is not None:
         return True  # training a draft head is no serving run of it
     return bool(_SUPPOSED.search(text) or _CONTRARY.search(text))
+
+
+# "X stores but never serves when MTP/EAGLE speculative decoding is enabled": a negation before
+# a trailing "when/while/once ... is enabled" clause negates the verb it precedes, not the
+# names the clause states enabled (a negation inside the clause still sets them apart)
+_ENABLED_CLAUSE = re.compile(
+    r"(?i)\b(?:when|while|once|whenever)\b[^.;!?]*?\b(?:is|are|was|were|gets?|got)\s+"
+    r"(?:enabled|turned on|switched on|on|used|active)\b"
+)
+_NEGATION = re.compile(r"(?i)n't\b|\bnot\b|\bnever\b")
+_FAILURE = re.compile(r"(?i)\b(?:crash|happen|occur|reproduc|fail|error|hang|break|issue|problem|bug)")
+
+
+def _clause_negation_lifted(text: str) -> str:
+    """``text`` without the negations that scope a verb before an enabled-clause."""
+    m = _ENABLED_CLAUSE.search(text)
+    before = text[: m.start()] if m is not None else ""
+    if m is None or _NEGATION.search(m.group(0)) or not _NEGATION.search(before):
+        return text
+    if _FAILURE.search(re.sub(r"\[[^\]]*\]:?", " ", before)):  # not a title's [Bug] tag
+        return text  # "the crash does not happen when X is enabled": X is the working run
+        return text
+    return _NEGATION.sub(" ", before) + text[m.start() :]
 
 
 # "Training Eagle3 for gpt-oss fails", "train the EAGLE draft", SpecForge (the draft trainer);

@@ -257,7 +257,7 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
         return e
     method = _method(e, config)
     if method is None:
-        return e
+        return _families_open(e, config)
     if (variant := _variant(e, method, config)) is not None:
         return variant
     if not _V1_CLASS.search(cls):
@@ -444,4 +444,23 @@ def _v2_alone(e: Evidence, method: str, at: Version) -> Evidence | None:
     (cls,) = rows
     return replace(e, worker_class=cls, reason=f"{e.reason.split(' -> ', 1)[0]} -> {cls} (other): "
                    f"vLLM {at} ships no V1 model runner, its model runner v2 builds {cls}")
+
+
+def _families_open(e: Evidence, config: RunConfig) -> Evidence:
+    """A V1 class several named families share (EAGLE and MTP both on ``EagleProposer``), no
+    runner said, and a release or day whose auto mode may pick MRV2: the runner stays open."""
+    cls = e.worker_class or ""
+    table = runner_table()
+    release = _release(config, ascend=False)
+    at = release[1] if release is not None else _newest(config, "vllm")
+    low = table.auto_some if release is not None else table.auto_dense
+    if (not _V1_CLASS.search(cls) or cls.startswith("Ascend") or RUNNER_FLAG in config.flags
+            or at is None or at < low or at > table.v1_last):
+        return e
+    when = f"vLLM {release[0]}" if release is not None else f"a release up to {at} (the text's day)"
+    condition = (f"{cls} on the V1 model runner, the model runner v2's speculator for each "
+                 f"named method otherwise ({when} may pick MRV2 when VLLM_USE_V2_MODEL_RUNNER "
+                 f"is unset)")  # fmt: skip
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")
 
