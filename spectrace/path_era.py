@@ -9,8 +9,8 @@ framework of the run or the tracker, and the release bound (a version line, a ti
 else the newest release the thread's day allows) are looked up in the framework's era table.
 One class in the range decides, two are the condition, anything else stays unknown.
 
-Only a text that shows a run or reports one: a run's own line (``run_shown``), a test/serve/
-benchmark line, or an issue whose title reports a failure. A feature request, a PR adding the
+Only a text that shows a run or reports one: a run's own line or an issue whose title reports
+a failure (``run_shown``). A feature request, a PR adding the
 method, another engine's command, a loader's crash, a launch shown with no speculative flag,
 a text naming several families: nothing.
 
@@ -26,17 +26,15 @@ from dataclasses import dataclass
 from datetime import date
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.run_shown import shows_run
+from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
-    ADDS_KIND,
     FAMILY_KIND,
     FOREIGN_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
-    RUN_KIND,
     THREAD_KIND,
     Mention,
 )
@@ -50,12 +48,6 @@ _SGLANG = {"MTP": "NEXTN", "EAGLE": "EAGLE", "EAGLE3": "EAGLE3", "DFLASH": "DFLA
            "DSPARK": "DSPARK", "NGRAM": "NGRAM"}  # fmt: skip
 # a test line that did not run (a CI matrix's skipped or deselected case)
 _SKIPPED = re.compile(r"(?i)\b(?:skipped|skip|deselected|xfail\w*|disabled)\b")
-# an issue title that reports a failure of the run (not a question, a wish or a plan)
-_FAILED = re.compile(
-    r"(?i)\[bug\]|\bbug:|\b(?:crash\w*|fail\w*|errors?|hangs?|hanging|garbled|wrong|incorrect"
-    r"|regress\w*|slow\w*|lower|degrad\w*|broken|oom|nan|exception|illegal|segfault|stuck"
-    r"|deadlock|not (?:working|loading)|produces?)\b"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +92,7 @@ def _inputs(
         return None  # a loader's or converter's crash: no server ran
     if _framework(config, mine) != "sglang" or "speculative_algorithm" in config.flags:
         return None
-    reported = _issue(mine) and (_reported(mine) or any(m.kind == RUN_KIND for m in mine))
-    if not (shows_run(config) or reported):
+    if not (shows_run(config) or reported_failure(mine)):
         return None  # a PR's benchmark table runs its own change, whose options it discusses
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)]  # fmt: skip
@@ -140,20 +131,6 @@ def _framework(config: RunConfig, mine: Sequence[Mention]) -> str | None:
         return config.engine
     found = {m.name for m in mine if m.kind == THREAD_KIND}
     return next(iter(found)) if len(found) == 1 else None
-
-
-def _issue(mine: Sequence[Mention]) -> bool:
-    """The thread is an issue, not a pull request (whose text discusses the code it changes)."""
-    return not any(m.kind == ADDS_KIND for m in mine) and any(
-        m.kind == THREAD_KIND and (" · issue " in m.text or "opened this issue" in m.text)
-        for m in mine)  # fmt: skip
-
-
-def _reported(mine: Sequence[Mention]) -> bool:
-    """The thread's title reports a failure of the run."""
-    titles = [m.text for m in mine if m.kind in (FAMILY_KIND, RELEASE_KIND)
-              and m.text.lstrip().startswith("#")]  # fmt: skip
-    return any(_FAILED.search(t) for t in titles)
 
 
 def _release(config: RunConfig, mine: Sequence[Mention]) -> tuple[Version | None, str]:
