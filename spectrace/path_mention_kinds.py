@@ -22,6 +22,7 @@ THREAD_KIND = "thread header"
 THREAD_MARK = "thread:"  # named_families' entry for the framework a thread header names
 REQUEST_KIND = "feature request, plan or docs thread"
 RELEASE_KIND = "release named in the title"
+TITLE_KIND = "the thread's title"  # every title line the word readers reach (run_shown reads its kind)
 RELEASE_MARK = "release:"  # named_families' entry for the release a title names
 ADDS_KIND = "pull request adding or supporting a method"
 ADDS_MARK = "adds:"  # named_families' entry: such a PR's words, with no line showing a run

@@ -46,6 +46,7 @@ from spectrace.path_mention_kinds import (
     REQUEST_KIND,
     RUN_KIND,
     THREAD_KIND,
+    TITLE_KIND,
     WRAPPER_KIND,
     Mention,
 )
@@ -225,7 +226,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND)
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
-              ADDS_KIND, RUN_KIND, FOREIGN_KIND)  # fmt: skip
+              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

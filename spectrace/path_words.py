@@ -30,6 +30,7 @@ from spectrace.path_mention_kinds import (
     REQUEST_KIND,
     RUN_KIND,
     THREAD_KIND,
+    TITLE_KIND,
     THREAD_MARK,
     Mention,
 )
@@ -65,6 +66,7 @@ def word_mentions(
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
         out += _title_mentions(line, shown, title)
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, TITLE_KIND))
         if ADDS_TITLE.search(line.text):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
     elif not diff and run_line(line.text):

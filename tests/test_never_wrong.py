@@ -2151,6 +2151,21 @@ NO_RUN_SHOWN = {
         "2025-07-25", "Can it route to a vLLM server whose draft model is not an ngram?", "```yaml",
         "containers:", "  - name: vllm", "    image: vllm/vllm-openai:v0.9.2", "```",
         labels="", number=1320),
+    "a refactor pull request naming the workers it merges": thread(
+        TRT_REPO, "[TRTLLM-11508][refactor] Merge Eagle3 and MTP-eagle one-model workers",
+        "2026-03-19", "Unify `Eagle3OneModelWorker` and `MTPEagleWorker` into one class in",
+        "`tensorrt_llm/_torch/speculative/eagle3.py`; `decoding_type: Eagle` keeps working.",
+        kind="pull request", labels="", number=12353),
+    "a feature pull request under a bot's review diff": thread(
+        TRT_REPO, "[TRTLLM-6352][feat] Move EAGLE3 and draft/target to the Drafter", "2025-07-17",
+        "tensorrt_llm/_torch/speculative/model_drafter.py:125", "```diff",
+        "+        new_request.context_chunk_size = num_accepted_tokens + 1", "```",
+        "Duplicate assignment for the Eagle3 two-model path.", kind="pull request", labels="",
+        number=6007),
+    "a pull request adding a method to the vLLM docs and code": thread(
+        VLLM_REPO, "[Spec Decode] Add ngram_gpu proposer", "2025-11-20", "## Purpose",
+        "Adds the ngram_gpu method next to ngram (vLLM 0.12); EagleProposer is untouched.", kind="pull request",
+        labels="", number=28000),
 }  # fmt: skip
 
 

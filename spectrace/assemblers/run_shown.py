@@ -24,6 +24,7 @@ from spectrace.path_mention_kinds import (
     REQUEST_KIND,
     RUN_KIND,
     THREAD_KIND,
+    TITLE_KIND,
     Mention,
 )
 from spectrace.worker_path import WorkerPath
@@ -36,6 +37,13 @@ _WHOLE_APART = re.compile(
     r"(?i)·\s*(?:release|discussion)\b"
     r"|^\W{0,6}#?\s*\[\s*(?:usage|question|rfc|roadmap|feature|docs?|documentation)\b"
     r"|^\s*#\s[^\n]*[?？]\s*$"
+)
+# a pull request's header, and a title that tags or words a code change other than a fix
+_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")
+_CODE_CHANGE = re.compile(
+    r"(?i)\[\s*(?:refactor\w*|chore|feat|feature|docs?|documentation|tests?|ci|infra|misc|build"
+    r"|perf|cleanup)\s*\]|^\W*#\s+(?:\[[^\]]*\]\s*)*(?:refactor\w*|migrat\w*|merge|unify|rename"
+    r"|bump|update|add|adds|support|enable|implement\w*|introduce|remove|deprecate|move)\b"
 )
 # a title reporting a failure of the run (ERA's path_era predicate, shared here)
 _FAILED = re.compile(
@@ -105,10 +113,19 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
 
 def whole_apart(mentions: Sequence[Mention]) -> bool:
     """The thread is about code, plans or usage, not a run: a feature request, RFC, roadmap or
-    docs thread, a release or a discussion, a usage question (a pull request may report the
-    run it fixes)."""
-    return any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text)
-               for m in mentions)  # fmt: skip
+    docs thread, a release or a discussion, a usage question, a pull request whose title tags
+    or words a code change that is no fix (refactor, feature, docs, tests, CI, a merge, a
+    migration, an update; a fix may report the run it fixes)."""
+    if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
+        return True
+    pull = any(m.kind == THREAD_KIND and _PULL.search(m.text) for m in mentions)
+    return pull and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
+
+
+def _titles(mentions: Sequence[Mention]) -> list[str]:
+    """The thread's title lines the word readers reached."""
+    return [m.text for m in mentions if m.kind in (TITLE_KIND, FAMILY_KIND, RELEASE_KIND)
+            and m.text.lstrip().startswith("#")]  # fmt: skip
 
 
 def gate(path: WorkerPath, shown: bool) -> WorkerPath:
@@ -131,6 +148,4 @@ def reported_failure(mentions: Sequence[Mention], source: str | None = None) -> 
     if not any(m.kind == THREAD_KIND and (" · issue " in m.text or "opened this issue" in m.text)
                for m in mine):  # fmt: skip
         return False
-    titles = [m.text for m in mine if m.kind in (FAMILY_KIND, RELEASE_KIND)
-              and m.text.lstrip().startswith("#")]  # fmt: skip
-    return any(_FAILED.search(t) for t in titles)
+    return any(_FAILED.search(t) for t in _titles(mine))
