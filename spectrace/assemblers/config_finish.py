@@ -21,7 +21,7 @@ from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.run_shown import run_line, shows_run
 from spectrace.assemblers.runs import split_runs
-from spectrace.assemblers.sglang_eras import first_release
+from spectrace.assemblers.sglang_eras import first_release, promotable, promote_rules
 from spectrace.assemblers.spec_prose import (
     PROSE_REASON,
     eagle_family,
@@ -38,6 +38,7 @@ _SUITE = re.compile(r"\btest/(?:srt|registered|manual|nightly)/")  # SGLang's te
 
 # the title's method words (thread_title) in SGLang's --speculative-algorithm spelling; MTP is
 # NEXTN or FROZEN_KV_MTP there (two worker families), MEDUSA and the rest are no SGLang algorithm
+_PROMOTED = re.compile(r"(?i)\bpromot(?:e|ed|es|ing)\b")  # "auto-promoted to", "promoting X to"
 _SGLANG_NAMES = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE3", "NEXTN": "NEXTN", "STANDALONE": "STANDALONE",
                  "NGRAM": "NGRAM", "DFLASH": "DFLASH", "DSPARK": "DSPARK"}  # fmt: skip
 # the prose reason's words first: every reader that ranks prose below a line of the run
@@ -111,6 +112,7 @@ class ConfigFinish(ConfigFacts):
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
+        self._promotion_said()
         self._drop_disagreeing()
         self._bare_release()
         self._main_floor()
@@ -125,7 +127,7 @@ class ConfigFinish(ConfigFacts):
         # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ...")
         flagged = one_family([name for name, _ in self._flagged])
         said = [(name, line) for name, line in self._flagged if name == flagged] or said
-        said = [*claims, *said]
+        said = self._promoted_said([*claims, *said])
         named = one_family([name for name, _ in said])
         if (
             named is not None
@@ -157,6 +159,40 @@ class ConfigFinish(ConfigFacts):
             version=config.version,
             server_args=dict(config.server_args),
         )
+
+    def _promotion_said(self) -> None:
+        """A line saying the launch's algorithm was promoted to what a [[promote]] row rewrites
+        it to (the server's "promoting --speculative-algorithm NEXTN to FROZEN_KV_MTP", a
+        report's "NEXTN, auto-promoted to FROZEN_KV_MTP"): the rewritten algorithm ran."""
+        algo = self._config.flags.get("speculative_algorithm")
+        if algo is None or algo.origin == "server_args":  # a dump prints the rewritten value
+            return
+        for rule in promote_rules():
+            if str(algo.value).upper() not in rule.algorithms:
+                continue
+            for line in self._lines:
+                if _PROMOTED.search(line.text) and rule.to in line.text.upper() and not set_apart(line.text):
+                    self._set("speculative_algorithm", rule.to, line, algo.origin)
+                    return
+
+    def _promoted_said(self, said: list[tuple[str, LogLine]]) -> list[tuple[str, LogLine]]:
+        """An algorithm a [[promote]] row rewrites, named beside what it becomes ("``--speculative-
+        algorithm NEXTN``, auto-promoted to ``FROZEN_KV_MTP``") or beside a draft the row
+        rewrites it for (a Gemma-4 ``-assistant`` checkpoint): the rewritten one ran."""
+        newest = self._sglang_release or self._newest()
+        pool = [*said, *self._named, *self._flagged]
+        for rule in promote_rules():
+            if not any(name in rule.algorithms for name, _ in said):
+                continue
+            if newest is not None and newest < rule.first:
+                continue
+            if to := [(name, line) for name, line in pool if name == rule.to]:
+                return to
+            for draft in self._titles.drafts:
+                line = self._line_at(draft.source, draft.lineno)
+                if not draft.apart and rule.draft.search(draft.draft) and line is not None:
+                    return [(rule.to, line)]
+        return said
 
     def _tested_algorithm(self) -> None:
         """SGLang tests of one family named (a pytest id, a CI line) and nothing else naming an
@@ -238,9 +274,12 @@ class ConfigFinish(ConfigFacts):
 
     def _sglang_name(self, method: str) -> str | None:
         """A title's method word in SGLang's spelling; MTP is NEXTN (EAGLE's workers) on
-        releases before FROZEN_KV_MTP existed, and names no one worker from then on."""
+        releases before FROZEN_KV_MTP existed, and for a launch serving a model no [[promote]]
+        row rewrites (FROZEN_KV_MTP drafts are Gemma-4's only); else it names no one worker."""
         if method != "MTP":
             return _SGLANG_NAMES.get(method)
+        if self._served is not None and not promotable(self._served):
+            return "NEXTN"
         newest, frozen = self._sglang_release or self._newest(), first_release("FROZEN_KV_MTP")
         return "NEXTN" if newest is not None and frozen is not None and newest < frozen else None
 

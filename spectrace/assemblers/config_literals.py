@@ -39,6 +39,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"dynamo.sglang",
     b"sglang.bench_",
     b"sglang serve",
+    b" serve ",  # another engine's command word (launch_words): the flag lines below are its
+    b".launch_server",
+    b".api_server",
     b"--speculative",
     b"_speculative_tokens",  # the flag lines of a launch command split over lines
     b"-speculative-tokens",

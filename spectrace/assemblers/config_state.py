@@ -78,6 +78,7 @@ class ConfigState:
         self._flagged: list[tuple[str, LogLine]] = []  # set by SGLang's algorithm flag in a sentence
         self._v2_said = False  # a sentence says the run was on "Eagle V2" (spec v2's worker)
         self._forced_model: str | None = None  # the V2 class a served model's hook may force
+        self._served: str | None = None  # the model a launch command serves (--model-path)
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
+from spectrace.assemblers.launch_words import cut_value, sglang_modules, sglang_script
 from spectrace.assemblers.launch_span import _ENTRY as ENTRY
 from spectrace.assemblers.launch_span import (
     MAX_OPEN,
@@ -169,8 +170,10 @@ def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str
         return False  # a cut option (``--specul``), not a fork's own option
     if len(args) >= MAX_TOKENS or any("..." in line.text or "…" in line.text for line in lines):
         return False
-    if last.rstrip().endswith(("-", "/", "=", ",")):
-        return False  # cut inside its last token ("--model-path org/Meta-Llama-3-")
+    if last.rstrip().endswith(("-", "/", "=", ",", "_")):
+        return False  # cut inside its last token ("--model-path org/Meta-Llama-3-", "hy_")
+    if len(args) >= 2 and cut_value(command.engine, args[-2][0], args[-1][0]):
+        return False  # "--reasoning-parser deeps": a registry name cut short
     if _substituted(lines):
         return False
     return bool(command.flags) and not any(token.startswith(_UNSEEN) for token, _ in args)
@@ -303,12 +306,6 @@ def _unglue(args: list[tuple[str, int]], table) -> list[tuple[str, int]]:
     return out
 
 
-# modules that parse SGLang's ServerArgs from their command line: the server, the router that
-# co-launches it, Dynamo's SGLang worker, the offline benchmarks
-_SGLANG_MODULES = frozenset({
-    "sglang.launch_server", "sglang_router.launch_server", "dynamo.sglang", "dynamo.sglang.worker",
-    "sglang.bench_offline_throughput", "sglang.bench_one_batch", "sglang.bench_one_batch_server",
-})  # fmt: skip
 # vLLM's offline benchmarks build the engine from the same EngineArgs as the server
 _BENCH = ("latency", "throughput")
 _BENCH_SCRIPTS = ("benchmark_latency.py", "benchmark_throughput.py")
@@ -320,8 +317,8 @@ def _entry(tokens: list[tuple[str, int]]) -> tuple[str, int] | None:
     for i, word in enumerate(words):
         after = words[i + 1] if i + 1 < len(words) else ""
         base = word.rsplit("/", 1)[-1]
-        if word in _SGLANG_MODULES or (base == "sglang" and after == "serve"):
-            return "sglang", i + (1 if word in _SGLANG_MODULES else 2)
+        if word in sglang_modules() or sglang_script(base, after):  # launch_words' table
+            return "sglang", i + (1 if word in sglang_modules() else 2)
         if base == "vllm" and after == "serve":
             return "vllm", i + 2
         if base == "vllm" and after == "bench" and i + 2 < len(words) and words[i + 2] in _BENCH:

@@ -16,6 +16,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
+from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.spec_prose import set_apart
 from spectrace.dialects.base import LogLine
 
@@ -225,7 +226,9 @@ def asks(text: str) -> bool:
 
 
 def starts(text: str) -> bool:
-    if _START.search(text) is None and _ENV_NAME.match(text) is None:
+    """A command starts on the line: a server's entry point (another engine's too, so that its
+    flag lines below are read as its command, not as a bare SGLang flag block), a bare flag."""
+    if _START.search(text) is None and _ENV_NAME.match(text) is None and not foreign_entry(text):
         return False
     return not asks(text) and not commented(text)
 

@@ -27,7 +27,7 @@ _KEYS = {
 }  # fmt: skip
 _FIXED_KEYS = {"algorithm", "first", "last", "worker", "path", "why"}
 _SHARED_KEYS = {"file", "algorithm", "first", "last", "worker", "path", "why"}
-_PROMOTE_KEYS = {"algorithms", "draft", "to", "first", "last", "why"}
+_PROMOTE_KEYS = {"algorithms", "draft", "target", "to", "first", "last", "why"}
 _ALIASES = {"NEXTN": "EAGLE"}  # rewritten to EAGLE by the server before any rule runs
 Version = tuple[int, ...]  # (0, 5, 3), or (0, 5, 3, 2) for 0.5.3.post2: posts changed rules
 ALL_POSTS = 10_000  # a row's last release ``0.5.6`` ends after every 0.5.6.postN
@@ -99,6 +99,7 @@ class PromoteRule:
 
     algorithms: frozenset[str]
     draft: re.Pattern[str]
+    target: re.Pattern[str]  # the served models whose drafts it promotes
     to: str
     first: Version
     last: Version | None
@@ -220,12 +221,13 @@ def _promote(raw: dict[str, object], n: int) -> PromoteRule:
     where = f"promote row {n}"
     _keys(raw, _PROMOTE_KEYS, where)
     try:
-        draft = re.compile(str(raw["draft"]))
+        draft, target = re.compile(str(raw["draft"])), re.compile(str(raw["target"]))
     except re.error as exc:
-        raise RuleError(f"{TABLE}: {where}: draft: {exc}") from None
+        raise RuleError(f"{TABLE}: {where}: {exc}") from None
     return PromoteRule(
         algorithms=frozenset(str(a).upper() for a in raw["algorithms"]),  # type: ignore[attr-defined]
         draft=draft,
+        target=target,
         to=str(raw["to"]).upper(),
         first=_version(str(raw["first"]), where),
         last=_last(str(raw["last"]), where) if raw["last"] else None,
@@ -272,6 +274,12 @@ def promoted(algorithm: str, draft: str, newest: Version | None) -> PromoteRule 
         ):
             return rule
     return None
+
+
+def promotable(model: str) -> bool:
+    """Some [[promote]] row rewrites the algorithm of a run serving ``model`` (its drafts'
+    architecture exists for that model family only)."""
+    return any(rule.target.search(model) is not None for rule in promote_rules())
 
 
 @cache

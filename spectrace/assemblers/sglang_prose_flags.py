@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.spec_prose import named_algorithms
 
 # the algorithm flag and its value (argparse takes its prefixes)
@@ -27,18 +28,10 @@ _FLAG_APART = re.compile(
 )
 
 
-# the command of another serving engine that copied SGLang's option names (TokenSpeed's
-# launch_server and serve, LMDeploy's api_server, MLC, ROCm ATOM's server): its flags are its own
-_FOREIGN_ENTRY = re.compile(
-    r"(?:^|[\s`$(])(?:lmdeploy\s+serve|tokenspeed\s+serve|mlc_llm\s+serve"
-    r"|python3?\s+-m\s+(?:lmdeploy|tokenspeed|mlc_llm|atom\.entrypoints)\b)"
-)
-
-
 def foreign_command(text: str) -> bool:
     """The line runs another engine that takes SGLang-like options (``tokenspeed serve ...
-    --speculative-algorithm EAGLE3``): nothing on it is SGLang's."""
-    return _FOREIGN_ENTRY.search(text) is not None
+    --speculative-algorithm EAGLE3``; ``launch_words``): nothing on it is SGLang's."""
+    return foreign_entry(text)
 
 
 def flag_algorithms(text: str) -> list[str]:

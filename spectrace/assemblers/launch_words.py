@@ -1,0 +1,88 @@
+"""Which command words launch SGLang, read from ``rules/paths/sglang_entry.toml``; and the
+registry names that show a command cut inside its last value (``rules/options/value_names.toml``).
+
+Why: several engines copied SGLang's option names (``--speculative-algorithm``,
+``--speculative-num-steps``), so those options alone do not make a run SGLang's; the command
+word in front of them does. One table of SGLang's own entry points, and one rule for every
+other one: a ``<word> serve`` or ``python -m <package>.<server module>`` that is not in the
+table (nor vLLM's or TensorRT-LLM's, which their own readers take) launches another engine.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib import resources
+
+TABLE = "paths/sglang_entry.toml"
+VALUES = "options/value_names.toml"  # registry names of options whose choices argparse lacks
+
+# a command word where a command starts (a line's start after prompt or quote marks, a
+# backtick, "$(", "&&"): ``ft serve``, ``python3 -m tokenspeed.launch_server``, ``lmdeploy serve
+# api_server``; a ``python -m`` module anywhere after a space too. A script word is lower case:
+# "We serve it with ..." is a sentence
+_WORD = re.compile(
+    r"(?:^|[\s`$(>])python[\d.]*\s+-m\s+(?P<module>[A-Za-z_][\w.]*)(?P<sub>\s+serve\b)?"
+    r"|(?:^[\s>*$]*|`|\$\(|&&\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:[\w.-]*/)*"
+    r"(?P<word>[a-z][a-z0-9_.-]*)\s+serve\b"
+)
+# words a sentence opens with before "serve" ("we serve", "to serve"): no program's name
+_PROSE = frozenset({"we", "i", "you", "they", "to", "and", "or", "can", "will", "would", "then",
+                    "also", "should", "could", "must", "not", "that", "which", "it", "please"})
+# a module that starts a server (its last part), the only ``python -m`` launches read here
+_SERVER_MODULE = re.compile(r"(?:^|\.)(?:launch_server|api_server|serve|server|entrypoints)(?:\.|$)")
+
+
+@cache
+def _table() -> dict[str, list]:
+    return tomllib.loads(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"))
+
+
+@cache
+def sglang_modules() -> frozenset[str]:
+    """The ``python -m`` modules that parse SGLang's ServerArgs from their command line."""
+    return frozenset(_table()["modules"])
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """The console-script words whose ``serve`` some reader takes (SGLang's, vLLM's, TRT's)."""
+    return frozenset(word for word, _ in [*_table()["scripts"], *_table()["others"]])
+
+
+def sglang_script(word: str, after: str) -> bool:
+    """``word after`` is SGLang's console script starting its server (``sglang serve``)."""
+    return [word.rsplit("/", 1)[-1], after] in _table()["scripts"]
+
+
+def foreign_entry(text: str) -> bool:
+    """The text runs another engine's server (``tokenspeed serve``, ``ft serve``, ``python -m
+    lmdeploy.serve.openai.api_server``): options written on its command are that engine's."""
+    for m in _WORD.finditer(text):
+        if (module := m.group("module")) is not None:
+            top = module.split(".", 1)[0]
+            server = m.group("sub") is not None or _SERVER_MODULE.search(module) is not None
+            if top not in _OWN_PACKAGES and server and module not in sglang_modules():
+                return True
+        elif (word := m.group("word")) not in _known_words() and word not in _PROSE:
+            return True
+    return False
+
+
+# packages whose modules this code reads as their own engine's (SGLang's tests and tools too)
+_OWN_PACKAGES = frozenset({"sglang", "sglang_router", "dynamo", "vllm", "tensorrt_llm"})
+
+
+@cache
+def _value_names() -> dict[str, dict[str, list[str]]]:
+    return tomllib.loads(resources.files("spectrace.rules").joinpath(VALUES).read_text("utf-8"))
+
+
+def cut_value(engine: str, option: str, value: str) -> bool:
+    """``value`` of ``option`` is a registry name cut short: a strict prefix of a name the
+    engine's registry has (rules/options/value_names.toml), and no name itself."""
+    names = _value_names().get(engine, {}).get(option)
+    if not names or value in names:
+        return False
+    return any(name.startswith(value) for name in names)
