@@ -27,7 +27,11 @@ _EXAMPLE = re.compile(
 # examples/run.py's Draft-Target-Model lines (engine flow): the target engine takes the draft's
 # tokens from outside (speculative_decoding_mode draft_tokens_external).
 _DTM = re.compile(r"Device\(s\) for draft model: \[|Using Draft-Target-Model speculative decoding")
-_BUILD = re.compile(r"(?:^|[\s$`>])trtllm-build\b")
+# trtllm-build run as a command: its flags or a continuation follow, or it heads the line; not
+# the tool named in a sentence ("Remove builder_opt from the `trtllm-build` command", a changelog)
+_BUILD = re.compile(
+    r"(?:^|[\s$`>])trtllm-build(?=\s+(?:-|\\)|\s*$)|^\W{0,4}trtllm-build(?![\w-]|`\s+\w)"
+)
 # examples/run.py's (examples/utils.py add_common_args) options for the mode its engine was
 # built with; the draft-target ones feed the target engine the draft's tokens from outside
 _RUN_FLAG = re.compile(
