@@ -400,9 +400,9 @@ def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
     from spectrace.assemblers.vllm_methods import own_head_classes  # it imports this module
 
     born = first_release(e.worker_class or "") if e.worker_class in own_head_classes() else None
-    if release is None and floor is None and born is not None:  # no run of the head predates it
-        floor = FlagValue(str(born), e.source, e.lineno, "class")
-        at = max(at, born) if at is not None else table.v1_last
+    if release is None and floor is None and born is not None and at is None:  # no day shown:
+        floor = FlagValue(str(born), e.source, e.lineno, "class")  # no run predates the head
+        at = table.v1_last
     if release is not None and at > table.v1_last and (alone := _v2_alone(e, method, at)):
         return alone
     # a release of 0.22-0.24 picks MRV2 for a few architectures; a day alone counts only once
