@@ -175,7 +175,7 @@ def path_evidence(
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
-    if not _settled(evidence, conditions=True):  # last: a family named + its release or day
+    if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
         evidence += era_evidence(incident, config, mentions, since)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class

@@ -126,3 +126,13 @@ def test_a_plain_launch_beside_another_deployments_family_names_no_run(tmp_path:
 def test_release_notes_naming_a_family_and_a_release_name_no_run(tmp_path: Path) -> None:
     _no_path(tmp_path, _thread("issue", "Release v0.5.13 notes: MTP on spec v2 by default",
                                "2026-06-01", "MTP now runs on the overlap worker by default."))
+
+
+def test_an_image_tag_bounds_the_release(tmp_path: Path) -> None:
+    """The release from the image the report runs (``lmsysorg/sglang:v0.5.16``): the v1 worker
+    is gone there, so MTP is EAGLEWorkerV2 whatever the overlap setting."""
+    lines = _thread("issue", "[Bug] MTP acceptance drops to 1.0 after a few hours", "2026-05-02",
+                    "We run lmsysorg/sglang:v0.5.16 on 8xH200.")
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "v2", "EAGLEWorkerV2")
+    assert not path.conflict
