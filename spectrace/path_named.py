@@ -25,6 +25,7 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.run_shown import shows_run
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
+from spectrace.assemblers.trtllm_words import ENGINE_ONLY, PROSE_DECODING_TYPES
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
@@ -250,7 +251,7 @@ def _before(
 
 # TensorRT-LLM families only its engine flow runs (a speculative_decoding_mode of the engine):
 # their decoding layer is the [[symbol]] row of trtllm.toml that names a worker
-_ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD")
+_ENGINE_ONLY = ENGINE_ONLY
 
 
 # families both flows run (the engine flow's external draft tokens / prompt lookup)
@@ -271,7 +272,7 @@ def _on_pytorch(config: RunConfig) -> bool:
 
 
 # the ``decoding_type`` a PyTorch-backend family stands for, read as a YAML stating it would be
-_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "NGRAM": "NGram", "DRAFT_MODEL": "DraftTarget"}
+_DECODING_TYPES = PROSE_DECODING_TYPES
 
 
 def _trtllm(

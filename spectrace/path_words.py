@@ -14,6 +14,7 @@ from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import BaseSite, family_words
@@ -49,7 +50,7 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "medusa ", "lookahead ",  # lower case only before a blank: not a path
                     "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
                     "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
-                    "mlp_speculator ")  # fmt: skip
+                    "mlp_speculator ", *WORD_LITERALS)  # fmt: skip
 
 
 # another serving engine's command (``sglang_prose_flags.foreign_command``: LMDeploy, TokenSpeed,

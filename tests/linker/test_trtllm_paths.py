@@ -309,3 +309,103 @@ def test_triton_sampling_modes_and_templates_name_no_speculation(tmp_path: Path)
     for value in ("top_k_top_p", "beam_search", "${DECODING_MODE}"):
         path = crash_path(run(tmp_path, [fill + f"decoding_mode:{value}", *CRASH]))
         assert path.worker_class is None and not path.conditional, path
+
+
+# TensorRT-LLM's own mode names (trtllm_words) in a thread's words: SA / Suffix Automaton and
+# ReDrafter / Recurrent Drafter (R28 29, 30, 01 shapes; our own lines)
+SA_ISSUE = ["NVIDIA/TensorRT-LLM · issue #20001 · open · Python",
+            "labels: bug, Speculative Decoding",
+            "# [Bug]: SA (Suffix Automaton) speculative decoding drops requests near max_seq_len",
+            "dev1 · comment · 2026-08-11",
+            "I traced the scheduler path and the reserve is counted twice; a fix is ready."]
+
+
+def test_suffix_automaton_title_of_a_bug_report_names_sa_worker(tmp_path: Path) -> None:
+    """A bug report's title naming the suffix automaton (SA) on TensorRT-LLM: SADecodingConfig's
+    one class, SAWorker (_torch/speculative/sa_worker.py), decided as prose."""
+    assert_verdict(crash_path(run(tmp_path, [*SA_ISSUE, *CRASH])), "other", "SAWorker")
+
+
+def test_sa_runs_of_a_fix_pull_request_name_sa_worker(tmp_path: Path) -> None:
+    """A fix PR's measured A/B runs of "SA md=3" (a results table): an SA run."""
+    lines = ["NVIDIA/TensorRT-LLM · pull request #20002 · merged · Python",
+             "# [TRTLLM-9999][fix] Fix SA specdec with the overlap scheduler",
+             "dev2 · description · 2026-08-20",
+             "Same config for all rows: SA md=3, batch 16, chunked prefill off, 8x B200.",
+             "| run | accuracy | AL |", "|---|---|---|",
+             "| overlap on, no fix | 71.2 | 1.41 |", "| overlap on, with fix | 90.8 | 1.40 |",
+             *CRASH]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "SAWorker")
+
+
+def test_redrafter_title_before_the_pytorch_backend_names_the_explicit_draft_layer(
+    tmp_path: Path,
+) -> None:
+    """"Recurrent Drafter" / ReDrafter runs only as the engine's EXPLICIT_DRAFT_TOKENS mode
+    (ExplicitDraftTokensLayer); a 2024 thread predates the PyTorch backend (0.17): decided."""
+    for title in ("# Recurrent Drafter not working", "# ReDrafter engine emits one token a step"):
+        lines = ["NVIDIA/TensorRT-LLM · issue #20003 · closed · Python", title,
+                 "dev3 · description · 2024-08-20",
+                 "Tokens come out one by one, much slower than the base model.", *CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", "ExplicitDraftTokensLayer")
+
+
+def test_sa_or_redrafter_feature_requests_name_nothing(tmp_path: Path) -> None:
+    """Never wrong: a feature request asks for the mode; no run of it is shown."""
+    for title in ("# [Feature]: SA (Suffix Automaton) speculative decoding for Qwen3",
+                  "# [Feature]: ReDrafter on the PyTorch backend"):
+        lines = ["NVIDIA/TensorRT-LLM · issue #20004 · open · Python", title,
+                 "dev4 · description · 2026-05-02", "It would help our latency a lot.", *CRASH]
+        path = crash_path(run(tmp_path, lines))
+        assert path.worker_class is None and not path.conditional, path
+
+
+def test_sa_enhancer_beside_mtp_is_not_an_sa_run(tmp_path: Path) -> None:
+    """Never wrong: ``sa_config`` combines the suffix automaton with MTP's own worker (an SA
+    enhancer); the run is MTP's, never SAWorker."""
+    lines = [*SA_ISSUE[:2], "# [Bug]: MTP with the SA enhancer hangs",
+             "dev5 · description · 2026-09-01", "speculative_config:", "  decoding_type: MTP",
+             "  max_draft_len: 3", "  sa_config:", "    threshold: 4", *CRASH]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class != "SAWorker" and "SAWorker" not in (path.conditional or ""), path
+
+
+def test_pard_dflash_dspark_titles_name_their_one_worker(tmp_path: Path) -> None:
+    """PARD, DFlash and DSpark each have one PyTorch-backend class (PARDWorker, DFlashWorker,
+    DSparkWorker): a TensorRT-LLM bug report's title naming one decides it as prose."""
+    for word, cls in (("PARD", "PARDWorker"), ("DFlash", "DFlashWorker"),
+                      ("DSpark", "DSparkWorker")):
+        lines = ["NVIDIA/TensorRT-LLM · issue #20006 · open · Python",
+                 f"# [Bug]: {word} speculative decoding returns garbage at batch 64",
+                 "dev6 · description · 2026-09-03", "Output is corrupted after warmup.", *CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", cls)
+
+
+def test_an_eagle_title_on_the_pytorch_era_is_the_eagle_condition(tmp_path: Path) -> None:
+    """"Eagle" on TensorRT-LLM after the PyTorch backend: decoding_type Eagle's condition
+    (one-model Eagle3OneModelWorker, two-model ModelDrafter, or the engine's own EAGLE)."""
+    lines = ["NVIDIA/TensorRT-LLM · issue #20007 · open · Python",
+             "# [Bug]: Eagle speculative decoding hangs under load",
+             "dev7 · description · 2025-11-03", "The server stops answering after an hour.", *CRASH]
+    assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "Eagle3OneModelWorker|ModelDrafter")
+
+
+# a bare script's crash (what a text with no crash of its own is read with): it ran no server
+BARE = ["Traceback (most recent call last):", '  File "check.py", line 1, in <module>',
+        "RuntimeError: check"]
+
+
+def test_release_notes_naming_an_engine_mode_name_no_run(tmp_path: Path) -> None:
+    """Never wrong: a pull request whose description is a changelog (features, API, fixes)
+    naming one engine mode (ReDrafter, Lookahead, Medusa) and the ``trtllm-build`` tool describes
+    code, not a run (R28 21's shape)."""
+    for feature in ("ReDrafter tree drafting now supports beam width 4.",
+                    "Lookahead decoding now handles stop words.",
+                    "Medusa heads can be loaded from safetensors."):
+        lines = ["NVIDIA/TensorRT-LLM · pull request #20008 · merged · Python",
+                 "# Update TensorRT-LLM", "dev8 · description · 2024-11-12", "* Features",
+                 f"  - {feature}", "* API", "  - Add a timeout to the `Executor` shutdown.",
+                 "* Bug fixes", "  - Fixed a hang in the `trtllm-build` command with LoRA.",
+                 *BARE]
+        path = crash_path(run(tmp_path, lines))
+        assert path.worker_class is None and not path.conditional, (feature, path)
