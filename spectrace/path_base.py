@@ -27,7 +27,7 @@ from packaging.version import InvalidVersion, Version
 from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.trtllm_words import trtllm_word_matches
+from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
     FrameSignature,
@@ -98,14 +98,18 @@ def family_words(text: str) -> set[str]:
     question or a suggestion ("does it happen with MTP?", "try ngram instead"), nor a family
     named as off ("without MTP", "MTP disabled"). TensorRT-LLM's own mode names ("MTP Eagle",
     "Suffix Automaton", "ReDrafter": ``trtllm_words``) are one word each."""
-    if _ASKED.search(text) or _LABELS.match(text) or _OTHER_RUN.search(_FAILS.sub(" ", text)):
+    if _ASKED.search(text) or _LABELS.match(text):
+        return set()
+    if _OTHER_RUN.search(text) and _OTHER_RUN.search(_FAILS.sub(" ", text)):
         return set()
     if commented_key(text) or _CHOSEN.search(text):  # a comment; ``{...} if USE_SPEC else None``
         return set()
     if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``
         return set()
-    text = _LISTED.sub(lambda m: m.group(0).replace("/", " / "), text)  # "MTP/EAGLE": two words
-    own = trtllm_word_matches(text)
+    if "/" in text:  # "MTP/EAGLE": two words
+        text = _LISTED.sub(lambda m: m.group(0).replace("/", " / "), text)
+    low = text.lower()
+    own = trtllm_word_matches(text) if any(w in low for w in _TRT_WORDS) else []
     for w in own:  # "MTP Eagle" names MTP, not EAGLE beside it
         text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
     found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
@@ -151,6 +155,8 @@ _OTHER_RUN = re.compile(
 )
 
 
+# what a line holds where TensorRT-LLM's own mode names can stand (any case: the words are)
+_TRT_WORDS = frozenset(word.lower() for word in WORD_LITERALS)
 # the run's own failure ("ReDrafter not working", "MTP stopped working"), or the same run that
 # works only with the method off ("works fine when disabled"), not another run that works
 _FAILS = re.compile(
