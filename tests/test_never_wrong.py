@@ -2201,3 +2201,19 @@ def test_a_usage_question_with_its_own_launch_still_decides(tmp_path: Path) -> N
     (crash,) = roots(run(tmp_path, lines, name="report.md"))
     assert crash.worker_path is not None
     assert crash.worker_path.worker_class == "EagleProposer", crash.worker_path
+
+
+@pytest.mark.parametrize("sentence", [
+    "Other than EAGLE3 (which we disabled), sglang 0.5.4 fails like this:",
+    "Apart from NGRAM, which is turned off now, the server crashes on 0.5.6:",
+    "Our EAGLE deployment (that we switched off yesterday) is not this one; plain server:",
+    "Same crash without EAGLE on v0.5.8; speculative decoding is off:",
+    "Without NGRAM (v0.5.6) it still dies at startup:",
+])  # fmt: skip
+def test_a_method_a_relative_clause_turns_off_did_not_run(tmp_path: Path, sentence: str) -> None:
+    """A relative clause saying the named method is off ("X (which we disabled)", "X, which is
+    turned off") reads like "X is disabled", as "without X" does: with a plain launch the crash
+    is no X run."""
+    lines = thread(SGL_REPO, "[Bug] crash on startup", "2025-12-01", sentence, "```",
+                   f"{SGL} --tp 2", "```", "```", *SGL_NORMAL_CRASH, "```", number=9554)  # fmt: skip
+    assert_right_or_undecided(tmp_path, lines, NONE)

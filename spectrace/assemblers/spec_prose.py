@@ -204,6 +204,9 @@ _NO_SPEC = (
 )
 _SPEC_OFF = re.compile(
     rf"(?i)\b{_METHOD_WORD}\s+(?:is\s+|was\s+)?(?:off|disabled|removed|turned off|switched off)\b"
+    # a relative clause saying so: "EAGLE3 (which we disabled)", "NGRAM, which is turned off"
+    rf"|\b{_METHOD_WORD}\s*[,(]?\s*(?:which|that)\s+(?:\w+\s+){{0,3}}?"
+    r"(?:off|disabled|removed|turned off|switched off)\b"
     rf"|{_NO_SPEC}"
     r"|关闭|关掉|禁用|不开启|未开启|不使用|不用|没有开启|去掉|去除|取消|无效|無効|オフ|切る|切った|使わ"
     r"|끄|끈|꺼|비활성|사용하지|안 쓰"
@@ -273,7 +276,7 @@ _ENABLED_CLAUSE = re.compile(
     r"(?i)\b(?:when|while|once|whenever)\b[^.;!?]*?\b(?:is|are|was|were|gets?|got)\s+"
     r"(?:enabled|turned on|switched on|on|used|active)\b"
 )
-_NEGATION = re.compile(r"(?i)n't\b|\bnot\b|\bnever\b")
+_VERB_NEGATION = re.compile(r"(?i)n't\b|\bnot\b|\bnever\b")  # not the module's _NEGATION
 _FAILURE = re.compile(r"(?i)\b(?:crash|happen|occur|reproduc|fail|error|hang|break|issue|problem|bug)")
 
 
@@ -281,12 +284,11 @@ def _clause_negation_lifted(text: str) -> str:
     """``text`` without the negations that scope a verb before an enabled-clause."""
     m = _ENABLED_CLAUSE.search(text)
     before = text[: m.start()] if m is not None else ""
-    if m is None or _NEGATION.search(m.group(0)) or not _NEGATION.search(before):
+    if m is None or _VERB_NEGATION.search(m.group(0)) or not _VERB_NEGATION.search(before):
         return text
     if _FAILURE.search(re.sub(r"\[[^\]]*\]:?", " ", before)):  # not a title's [Bug] tag
         return text  # "the crash does not happen when X is enabled": X is the working run
-        return text
-    return _NEGATION.sub(" ", before) + text[m.start() :]
+    return _VERB_NEGATION.sub(" ", before) + text[m.start() :]
 
 
 # "Training Eagle3 for gpt-oss fails", "train the EAGLE draft", SpecForge (the draft trainer);
