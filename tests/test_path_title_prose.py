@@ -201,6 +201,10 @@ DECIDED = {
         ASCEND_REPO, "0.20.2rc1 Falcon-Orbit serve mtp==3 acceptance very low then crash",
         "2026-06-01", "- vllm_ascend 0.20.2rc1", "```", *ASCEND_CRASH, "```",
     ), ("other", "AscendEagleProposer"), TITLE, "mtp"),
+    "vLLM: a title saying the method 'proposes draft tokens' (the proposer's verb, no proposal)": (thread(
+        VLLM_REPO, "[Bug]: EAGLE-3 speculative decoding proposes draft tokens past the budget",
+        "2025-09-10", "```", *VLLM_CRASH, "```",
+    ), ("other", "EagleProposer"), TITLE, "eagle"),
 }  # fmt: skip
 
 
