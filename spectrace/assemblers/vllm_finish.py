@@ -63,7 +63,7 @@ def finish_vllm(
     _prose_release(config, lines, prose)
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     _bare_alone(config, lines)
-    prose_json(config)  # a sentence's inline config set apart, or two of them
+    prose_json(config, lines)  # a sentence's inline config set apart, or two of them
     _shortcut_flags(config, lines)
     _vllm_image(config, lines)
     _infer_method(config, lines, target, prose)

@@ -4,7 +4,8 @@ Downstream repositories and issue threads often write the run's config inside a 
 rather than a launch line, and the config readers take such a mapping as the run's. The
 sentence around it can say otherwise: the config is the docs' or a colleague's suggestion,
 one the writer removed or never enabled ("even after removing {...} the server crashes",
-"{...} would hide it; we don't want speculation", "from the vLLM blog: ... {...} gives 2.1x").
+"{...} would hide it; we don't want speculation", "from the vLLM blog: ... {...} gives 2.1x"),
+or what a framework supports ("Medusa runs natively in vLLM ({...}) and TGI", an RFC's motivation).
 Such a line sets no method. A sentence
 naming two configs of different methods ("we tried {ngram} and {eagle3}") decides neither:
 their classes become a condition.
@@ -13,29 +14,36 @@ their classes become a condition.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.pyconfig import bare_spec_configs, parse_dict_repr
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.vllm_proposers import method_classes
+from spectrace.dialects.base import LogLine
 
 # words of a sentence that put its config apart from the run it reports
 _APART = re.compile(
     r"(?i)\b(?:not|never|without|remov\w*|drop\w*|disabl\w*|would|could|should|might|docs?"
     r"|documentation|colleague|suggest\w*|recommend\w*|instead|don't|didn't|haven't"
-    r"|wasn't|isn't|blog|article|tutorial|readme|guide|paper|announcement|according)\b|\?"
+    r"|wasn't|isn't|blog|article|tutorial|readme|guide|paper|announcement|according"
+    # what a framework supports, not a run: "it runs natively in vLLM ({...})", "vLLM supports"
+    r"|natively|supports?|supported|lacks?|available|capabilit\w*)\b|\?"
 )
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")  # three words: a sentence
 
 
-def prose_json(config: RunConfig) -> None:
+def prose_json(config: RunConfig, lines: Sequence[LogLine] = ()) -> None:
     """Drop the method a set-apart sentence's inline config gave; two configs of different
-    methods on one sentence become a condition naming both classes."""
+    methods on one sentence become a condition naming both classes. ``lines``: the whole
+    lines (an evidence's text is trimmed, and a long paragraph's config may be cut off)."""
+    whole = {(ln.source, ln.lineno): ln.text for ln in lines}
     dropped: set[tuple[str, int]] = set()
     evidence = []
     for e in config.path_evidence:
-        configs = bare_spec_configs(e.text) if "{" in e.text else []
-        rest = e.text
+        text = whole.get((e.source, e.lineno), e.text)
+        configs = bare_spec_configs(text) if "{" in text else []
+        rest = text
         for found in configs:
             rest = rest.replace(found, " ")
         if not configs or not _PROSE.search(rest):
