@@ -23,7 +23,12 @@ from spectrace.assemblers.pyconfig import (
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
 from spectrace.assemblers.sglang_kwargs import dump_fragment, kwarg_flags
-from spectrace.assemblers.sglang_prose_flags import flag_algorithms, multi_layer_flag, sglang_flag
+from spectrace.assemblers.sglang_prose_flags import (
+    flag_algorithms,
+    multi_layer_flag,
+    multi_layer_names,
+    sglang_flag,
+)
 from spectrace.assemblers.spec_prose import (
     aside_only,
     run_names,
@@ -88,6 +93,12 @@ class ConfigCollector(ConfigFinish):
         elif not in_launch and self._under_caption(line):  # a suggested dict / YAML / config
             self._spec_said = True
             return
+        if in_launch and not line.quoted and not line.headed and multi_layer_flag(text):
+            # a sentence or a table cell quoting the flag beside an EAGLE word ("EAGLE
+            # (`--enable-multi-layer-eagle`)"): read as flags, it is still the multi-layer workers
+            self._about = True
+            self._set("enable_multi_layer_eagle", True, line, "prose")
+            self._named += [(name, line) for name in multi_layer_names(text)]
         if not in_launch:  # a line of a launch command is read whole when the command ends
             self._config_line(line, text)
         elif spec := trtllm_command_flags(text):  # TensorRT-LLM's own flags on a continuation

@@ -50,6 +50,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"--tp",
     b"--dp",
     b"--disable-overlap",
+    b"--enable-multi-layer-eagle",  # the multi-layer EAGLE workers' flag, in a sentence or table too
     b"--enable-dp-attention",
     b"vllm serve",
     b"vllm.entrypoints",

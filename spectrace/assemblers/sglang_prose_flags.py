@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 
 from spectrace.assemblers.launch_words import foreign_entry
-from spectrace.assemblers.spec_prose import named_algorithms
+from spectrace.assemblers.spec_prose import eagle_family, named_algorithms, set_apart
 
 # the algorithm flag and its value (argparse takes its prefixes)
 _SGLANG_ALGO_FLAG = re.compile(
     r"(?<![\w-])--speculative-algo(?:r(?:i(?:t(?:h(?:m)?)?)?)?)?(?:\s*=\s*|\s+)[`'\"]?([A-Za-z_0-9]+)"
 )
 _SGLANG_ONLY_FLAG = re.compile(
-    r"(?<![\w-])--speculative-(?:algo\w*|num-draft-tokens|num-steps|eagle-topk|draft-model-path)\b"
+    r"(?<![\w-])--(?:speculative-(?:algo\w*|num-draft-tokens|num-steps|eagle-topk|draft-model-path)"
+    r"|enable-multi-layer-eagle)\b"
 )
 # a clause setting the flag apart: a suggestion, a question, a fix, a comparison, "without"
 _FLAG_APART = re.compile(
@@ -60,6 +61,22 @@ _MULTI_LAYER = re.compile(r"(?<![\w-])--enable-multi-layer-eagle\b(?!\s*=\s*(?:f
 
 def multi_layer_flag(text: str) -> bool:
     """The sentence writes ``--enable-multi-layer-eagle`` beside an algorithm flag its clause
-    does not set apart: the run's EAGLE-type algorithm ran on the multi-layer EAGLE workers."""
+    does not set apart, or beside an EAGLE-family word on a line that sets nothing apart: the
+    run's EAGLE-type algorithm ran on the multi-layer EAGLE workers."""
     m = _MULTI_LAYER.search(text)
-    return m is not None and bool(flag_algorithms(text))
+    if m is None or foreign_command(text):
+        return False
+    return bool(flag_algorithms(text)) or bool(multi_layer_names(text))
+
+
+def multi_layer_names(text: str) -> list[str]:
+    """The EAGLE-family words written beside ``--enable-multi-layer-eagle`` instead of the
+    algorithm flag (a benchmark table's column "EAGLE (`--enable-multi-layer-eagle`)", "NEXTN
+    with --enable-multi-layer-eagle crashes"): the flag builds only EAGLE-type workers. In a
+    Markdown table row only the flag's own cell counts (the other columns are other runs)."""
+    if _MULTI_LAYER.search(text) is None or foreign_command(text):
+        return []
+    cell = next((c for c in text.split("|") if _MULTI_LAYER.search(c)), text)
+    if set_apart(cell):
+        return []
+    return [name for name in named_algorithms(_MULTI_LAYER.sub("", cell)) if eagle_family(name)]

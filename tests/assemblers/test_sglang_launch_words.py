@@ -65,18 +65,6 @@ def test_fork_on_sglang_s_entry_point_with_mtp_title_gets_the_eagle_family(tmp_p
     assert path.value == "unknown" and "EAGLEWorkerV2" in (path.conditional or "") and "EAGLEWorker)" in (path.conditional or ""), path
 
 
-def test_mtp_over_a_gemma_4_launch_names_no_one_worker(tmp_path: Path) -> None:
-    """FROZEN_KV_MTP drafts are Gemma-4's: there "MTP" may be either worker family."""
-    kt = [line.replace("Orbit-V4-Flash", "gemma-4-31B-it") for line in _KT]
-    lines = thread("acme-org/ktfork", "MTP failed to start", "2026-08-03", "```", *kt, "",
-                   *PROBE_CRASH)  # fmt: skip
-    path = crash_path(run(tmp_path, lines, name="thread.md"))
-    assert "EAGLEWorker" not in (path.conditional or "") and path.worker_class is None, path
-
-
-_GEMMA = "python -m sglang.launch_server --model-path acme/gemma-4-31B-it --tp 2 \\"
-
-
 @pytest.mark.parametrize("said", [
     "Serving it with Frozen-KV MTP (`--speculative-algorithm NEXTN`, auto-promoted to `FROZEN_KV_MTP`).",
     "We launch with `--speculative-algorithm EAGLE`, which the server promotes to FROZEN_KV_MTP.",
@@ -110,3 +98,26 @@ def test_a_launch_cut_inside_its_last_value_is_not_a_plain_launch(tmp_path: Path
                    "  --tp 8 \\", last, "", *PROBE_CRASH)  # fmt: skip
     path = crash_path(run(tmp_path, lines, name="thread.md"))
     assert path.value == "unknown" and "EAGLEWorkerV2" in (path.conditional or ""), path
+
+
+@pytest.mark.parametrize("said", [
+    "| metric (B200) | no EAGLE | EAGLE (`--enable-multi-layer-eagle`) |",
+    "The crash only happens with NEXTN and `--enable-multi-layer-eagle` on.",
+    "EAGLE with --enable-multi-layer-eagle hangs after the first request.",
+])  # fmt: skip
+def test_multi_layer_flag_beside_an_eagle_word_names_the_multi_layer_workers(tmp_path: Path, said: str) -> None:
+    """No algorithm flag: the EAGLE-family word beside the flag (its own table cell) is the
+    run's, and the flag builds the multi-layer EAGLE workers (v2 only on this release)."""
+    lines = thread(SGL_REPO, "[Bug] MTP accept rate collapses", "2026-05-15",
+                   "Running sglang 0.5.16.", said, "", *PROBE_CRASH)  # fmt: skip
+    path = crash_path(run(tmp_path, lines, name="thread.md"))
+    assert (path.value, path.worker_class) == ("v2", "MultiLayerEagleWorkerV2"), path
+
+
+def test_multi_layer_flag_in_the_baseline_cell_names_nothing(tmp_path: Path) -> None:
+    """Trap: the flag's own cell is the baseline without EAGLE."""
+    lines = thread(SGL_REPO, "[Bug] throughput drops", "2026-05-15", "Running sglang 0.5.16.",
+                   "| metric | no EAGLE (`--enable-multi-layer-eagle` unset) | tp8 |", "",
+                   *PROBE_CRASH)  # fmt: skip
+    path = crash_path(run(tmp_path, lines, name="thread.md"))
+    assert "MultiLayer" not in f"{path.worker_class} {path.conditional}", path
