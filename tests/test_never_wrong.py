@@ -2217,3 +2217,18 @@ def test_a_method_a_relative_clause_turns_off_did_not_run(tmp_path: Path, senten
     lines = thread(SGL_REPO, "[Bug] crash on startup", "2025-12-01", sentence, "```",
                    f"{SGL} --tp 2", "```", "```", *SGL_NORMAL_CRASH, "```", number=9554)  # fmt: skip
     assert_right_or_undecided(tmp_path, lines, NONE)
+
+
+@pytest.mark.parametrize("heading", ["* Features", "- New Features", "* **Key Features**"])
+def test_a_changelogs_feature_bullets_name_no_run(tmp_path: Path, heading: str) -> None:
+    """A pull request syncing a release pastes its changelog: the bullets under its own
+    "* Features" heading (and the API / fixes bullets after it) are the release's code, so an
+    engine mode they name (Lookahead) is no run's, even beside a crash."""
+    lines = [f"{TRT_REPO} · pull request #20008 · merged · Python", "# Update TensorRT-LLM",
+             "dev8 · description · 2024-11-12", heading, "  - Lookahead decoding now handles stop words.",
+             "* API", "  - Executor shutdown takes a timeout.",
+             "Traceback (most recent call last):", '  File "/app/run.py", line 12, in <module>',
+             "RuntimeError: output is not finite"]  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path

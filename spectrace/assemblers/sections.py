@@ -28,7 +28,7 @@ from spectrace.dialects.base import LogLine
 # copy prints without their bold marks ("Proposed solution", "Describe alternatives ...")
 HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lternative",
                                        b"otivation", b"olution you", b".md:", b".rst:",
-                                       b"omment on line")  # fmt: skip
+                                       b"omment on line", b"Features")  # fmt: skip
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
 REQUEST = re.compile(
@@ -54,6 +54,9 @@ _TITLE_WITHIN = 4
 _BUG = re.compile(r"(?i)\[\s*bug")
 # a heading only a feature form has (sglang's "### Related resources" under its Motivation)
 _REQUEST_FORM = re.compile(r"(?i)^\s*#{2,6}\s+related resources\b")
+# a changelog's own bullet heading ("* Features", "- New Features"): the bullets under it are
+# the release's code, not a run (a pull request syncing a release, release notes pasted)
+_CHANGELOG = re.compile(r"(?i)^\s*[-*+]\s+(?:\*\*)?(?:new |key )?features(?:\*\*)?\s*:?\s*$")
 # a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
 # a saved thread's ``# title`` is the thread's subject, not a section
 _HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
@@ -67,6 +70,8 @@ _ASIDE = re.compile(
 def heading_aside(text: str, before: bool) -> bool:
     """Whether the lines after ``text`` sit under a heading that sets them apart from the
     reported run (``### Previous setup (worked)``); ``before``: the state above ``text``."""
+    if _CHANGELOG.match(text):
+        return True
     return _ASIDE.search(text) is not None if _HEADING.match(text) else before
 
 
