@@ -170,13 +170,12 @@ class ConfigFacts(ConfigReleases):
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         elif command.engine == "sglang" and first is not None and "speculative_algorithm" not in command.flags:
             self._cut = self._cut or first  # its algorithm flag may be past the cut
-        if not command.complete and command.engine in ("vllm", "sglang") and first is not None:
-            # its spec flags may be cut (path_gather, path_era: no "plain launch" from it)
-            self._set(f"{command.engine}_launch_cut", True, first, "launch_command")
+        if not command.complete and command.engine == "vllm" and first is not None:
+            self._set("vllm_launch_cut", True, first, "launch_command")  # its spec flags may be cut
         for name, value in command.flags.items():
             line = command.lines[name]
-            if name == "model_path":
-                self._served = self._served or str(value)
+            if name == "model_path" and not any(c in str(value) for c in "$@{<"):
+                self._served = self._served or str(value)  # a model's name, not "${MODEL_PATH}"
             if name == "model_path" and (forced := FORCED_V2_MODEL.search(str(value))):
                 multi = forced.group(0).lower().startswith(("mimo", "step"))  # multi-layer EAGLE
                 self._forced_model = "MultiLayerEagleWorkerV2" if multi else "EAGLEWorkerV2"
