@@ -221,7 +221,7 @@ _HUNK = re.compile(r"^\s*@@ -\d")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
-_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND)
+_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND)
 
 
 # kinds that name no worker file: they never vote on their own

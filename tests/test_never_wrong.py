@@ -2232,3 +2232,16 @@ def test_a_changelogs_feature_bullets_name_no_run(tmp_path: Path, heading: str) 
     for crash in roots(run(tmp_path, lines)):
         path = crash.worker_path
         assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_a_reviews_family_words_over_a_diff_hunk_name_no_run(tmp_path: Path) -> None:
+    """A review post over a diff hunk talks about the code under review: the one family its
+    sentence names ("MTP Eagle") is no run's family, as the files and classes it names are not."""
+    lines = [f"{TRT_REPO} · pull request #7001 · merged · Python", "# [None][refactor] SpecConfig cleanup",
+             "", "rev-a · review thread · 2025-09-01", "tensorrt_llm/llmapi/llm_args.py:812", "```diff",
+             "@@ -805,6 +805,9 @@ class MTPDecodingConfig(DecodingBaseConfig):",
+             '+    decoding_type: ClassVar[str] = "MTP"', "```",
+             "We use num_nextn_predict_layers here to decide on MTP Eagle.", *BARE_CRASH]  # fmt: skip
+    for crash in roots(run(tmp_path, lines, name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
