@@ -121,3 +121,12 @@ def test_multi_layer_flag_in_the_baseline_cell_names_nothing(tmp_path: Path) -> 
                    *PROBE_CRASH)  # fmt: skip
     path = crash_path(run(tmp_path, lines, name="thread.md"))
     assert "MultiLayer" not in f"{path.worker_class} {path.conditional}", path
+
+
+def test_mtp_over_a_gemma_4_launch_names_no_one_worker(tmp_path: Path) -> None:
+    """FROZEN_KV_MTP drafts are Gemma-4's: there "MTP" may be either worker family."""
+    kt = [line.replace("Orbit-V4-Flash", "gemma-4-31B-it") for line in _KT]
+    lines = thread("acme-org/ktfork", "MTP failed to start", "2026-08-03", "```", *kt, "",
+                   *PROBE_CRASH)  # fmt: skip
+    path = crash_path(run(tmp_path, lines, name="thread.md"))
+    assert "EAGLEWorker" not in (path.conditional or "") and path.worker_class is None, path
