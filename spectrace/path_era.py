@@ -27,7 +27,7 @@ from datetime import date
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.run_shown import reported_failure, shows_run
-from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
+from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
@@ -103,6 +103,8 @@ def _inputs(
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
     if family is None:  # several families, or the prose reader reads another
         return None
+    if family == "NEXTN" and _promoted_model(config, mine):
+        return None  # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
     lineno, text = words[0].lineno, words[0].text
     release, said = _release(config, mine)
     newest = None
@@ -118,11 +120,19 @@ def _inputs(
 def _plain_launch(config: RunConfig) -> bool:
     """The run's own command is shown and sets nothing speculative: the family its words name
     is another run's, a plan or a wish ("we will try EAGLE3 after the upgrade")."""
-    if any(name.endswith("_launch_cut") for name in config.flags):
-        return False  # a command cut short may hold its speculative flags below
     launched = [name for name, f in config.flags.items() if f.origin == "launch_command"]
     spec = any(word in name for name in launched for word in ("specul", "draft", "eagle"))
     return bool(launched) and not spec
+
+
+def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:
+    """MTP may not be NEXTN: a line of the text names a model whose MTP the server rewrites to
+    another algorithm on some releases (Gemma-4: FROZEN_KV_MTP), or a launch is shown whose
+    served model only the prose reader checks, and it did not read NEXTN from the text."""
+    launched = any(f.origin == "launch_command" for f in config.flags.values())
+    if launched and "named_algorithm" not in config.flags:
+        return True
+    return any(promotable(m.text) for m in mine)
 
 
 def _framework(config: RunConfig, mine: Sequence[Mention]) -> str | None:

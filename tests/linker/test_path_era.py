@@ -136,3 +136,12 @@ def test_an_image_tag_bounds_the_release(tmp_path: Path) -> None:
     path = crash_path(run(tmp_path, lines))
     assert_verdict(path, "v2", "EAGLEWorkerV2")
     assert not path.conflict
+
+
+def test_mtp_on_a_model_whose_mtp_is_rewritten_stays_open(tmp_path: Path) -> None:
+    """MTP on Gemma-4 is FROZEN_KV_MTP from 0.5.12 ([[promote]] rows), not NEXTN's workers: the
+    join gives no NEXTN class or condition for it (SG's trap)."""
+    _no_path(tmp_path, _thread(
+        "issue", "[Bug] MTP failed to start", "2026-08-03",
+        "python -m sglang.launch_server --model /mnt/ssd/gemma-4-31B-it --speculative-num-steps 3",
+    ))
