@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
 from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
@@ -94,6 +94,8 @@ def _inputs(
         return None
     if not (shows_run(config) or reported_failure(mine)):
         return None  # a PR's benchmark table runs its own change, whose options it discusses
+    if (post := config.flags.get(OTHER_WRITER)) is not None:
+        since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)]  # fmt: skip
     names = [_SGLANG.get(m.name) for m in words]

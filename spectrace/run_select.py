@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.engine_hints import frame_engines
 from spectrace.incident_model import Incident
 from spectrace.path_frames import frameworks_of_class
@@ -47,9 +47,17 @@ def run_for(incident: Incident, config: RunConfig) -> RunConfig:
 
 
 def _post_of(source: str, lineno: int, config: RunConfig) -> RunConfig:
-    """The config of the thread's post holding the line, or the whole config (no post holds it)."""
+    """The config of the thread's post holding the line, or the whole config (no post holds it).
+    A post of another writer than the reporter is marked (``OTHER_WRITER``): the title's and
+    the description's words are the reporter's run, not the one this post pastes."""
     posts = [post for post in config.posts if post.source == source and post.lineno <= lineno]
-    return max(posts, key=lambda post: post.lineno).config if posts else config
+    if not posts:
+        return config
+    post = max(posts, key=lambda post: post.lineno)
+    if post.reporter:
+        return post.config
+    mark = FlagValue(True, post.source, post.lineno, "thread")
+    return replace(post.config, flags={**post.config.flags, OTHER_WRITER: mark})
 
 
 def _predates(crash: datetime | None, start: datetime | None) -> bool:

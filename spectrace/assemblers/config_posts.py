@@ -84,7 +84,8 @@ def post_runs(
         for post in posts:
             config, disowned = scopes.config(post)
             agrees = not disowned and _agrees(post, config, whole, posts)
-            out.append(PostRun(source, post.lineno, whole if agrees else config))
+            mine = post.author == scopes.reporter
+            out.append(PostRun(source, post.lineno, whole if agrees else config, mine))
     return tuple(out)
 
 
@@ -113,7 +114,7 @@ class _Scopes:
                  collect: Collect, whole: RunConfig) -> None:  # fmt: skip
         self._shared, self._posts, self._collect, self._whole = shared, posts, collect, whole
         self._untitled = [ln for ln in shared if (ln.source, ln.lineno) not in titles]
-        self._reporter = posts[0].author if posts[0].opens else None  # None: cut before it
+        self.reporter = posts[0].author if posts[0].opens else None  # None: cut before it
         self._by: dict[frozenset[str], RunConfig] = {}
 
     def config(self, post: Post) -> tuple[RunConfig, bool]:
@@ -125,7 +126,7 @@ class _Scopes:
         if (disowned := _disowns(post)) or _shows_run(alone, [post]):
             start = (post.source, post.lineno)  # names before the post are another writer's
             return replace(alone, start=start), disowned
-        for authors in ({post.author}, {post.author, self._reporter} - {None}):
+        for authors in ({post.author}, {post.author, self.reporter} - {None}):
             scoped = self._writers(frozenset(authors))
             if _shows_run(scoped, [p for p in self._posts if p.author in authors]):
                 return scoped, False
@@ -133,7 +134,7 @@ class _Scopes:
 
     def _writers(self, authors: frozenset[str]) -> RunConfig:
         if authors not in self._by:
-            titled = self._reporter in authors
+            titled = self.reporter in authors
             lines = [ln for p in self._posts if p.author in authors for ln in p.lines]
             self._by[authors] = self._collect([*(self._shared if titled else self._untitled), *lines])
         return self._by[authors]

@@ -51,6 +51,11 @@ class RunConfig:
     posts: tuple[PostRun, ...] = ()  # one per post of a thread of two posts or more
 
 
+# flag set on the config of a crash pasted in another writer's post than the reporter's: its
+# value's line is that post's header (words before it are the reporter's run)
+OTHER_WRITER = "other_writer_post"
+
+
 @dataclass(frozen=True, slots=True)
 class PostRun:
     """The config a crash pasted in one post of a saved thread reads (config_posts, run_select)."""
@@ -58,6 +63,7 @@ class PostRun:
     source: str
     lineno: int  # the post's header line; the post runs to the next header
     config: RunConfig
+    reporter: bool = True  # written by the thread's reporter (False: another writer, or unknown)
 
 
 # Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.

@@ -145,3 +145,24 @@ def test_mtp_on_a_model_whose_mtp_is_rewritten_stays_open(tmp_path: Path) -> Non
         "issue", "[Bug] MTP failed to start", "2026-08-03",
         "python -m sglang.launch_server --model /mnt/ssd/gemma-4-31B-it --speculative-num-steps 3",
     ))
+
+
+def _with_comment(writer: str, words: str) -> list[str]:
+    """An EAGLE3 issue dated March 2025 (one class then: EAGLEWorker) whose crash is pasted in a
+    later comment of ``writer`` saying ``words``."""
+    return [_THREAD.format(kind="issue", n=41001), "# [Bug] EAGLE3 crash with FP8 KV cache", "",
+            "someone · description · 2025-03-11", "EAGLE3 with an FP8 KV cache dies after a while.",
+            "", f"{writer} · comment · 2025-03-12", words, "```", *_PROBE, "```"]  # fmt: skip
+
+
+def test_a_crash_in_another_writers_comment_does_not_take_the_titles_family(tmp_path: Path) -> None:
+    """A commenter's "+1, same here" pastes their own run's crash: the title's EAGLE3 is the
+    reporter's run, and the commenter's method is not read (here it is another one)."""
+    lines = _with_comment("other-user", "+1, same for me with NGRAM instead of EAGLE3:")
+    assert crash_path(run(tmp_path, lines)).worker_class is None
+
+
+def test_the_reporters_own_comment_keeps_the_titles_family(tmp_path: Path) -> None:
+    """The reporter pastes the log they were asked for: the title's family is that run's."""
+    lines = _with_comment("someone", "Here is the log you asked for:")
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
