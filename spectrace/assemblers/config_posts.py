@@ -84,7 +84,7 @@ def post_runs(
         for post in posts:
             config, disowned = scopes.config(post)
             agrees = not disowned and _agrees(post, config, whole, posts)
-            mine = post.author == scopes.reporter
+            mine = scopes.reporter in (None, post.author)  # None: the description was cut
             out.append(PostRun(source, post.lineno, whole if agrees else config, mine))
     return tuple(out)
 

@@ -63,7 +63,7 @@ class PostRun:
     source: str
     lineno: int  # the post's header line; the post runs to the next header
     config: RunConfig
-    reporter: bool = True  # written by the thread's reporter (False: another writer, or unknown)
+    reporter: bool = True  # written by the thread's reporter, or the reporter is not shown
 
 
 # Shapes under DP attention: attention TP = tp_size / dp_size; shown only while DP is on.
