@@ -41,6 +41,7 @@ def test_sglang_shaped_flags_under_another_engine_s_word_name_nothing(tmp_path: 
     ("We serve it with --speculative-algorithm EAGLE3 and it crashes", False),
     ("we serve it with --speculative-algorithm EAGLE3 and it crashes", False),
     ("python -m pip install sglang --upgrade", False),
+    ("dynamo serve graphs.agg:Frontend --SGLangWorker.speculative-algorithm EAGLE", False),
     ("run `quill serve --speculative-algorithm EAGLE3` first", True),
     ("$ python3 -m atom.entrypoints.openai_server --speculative-algorithm EAGLE", True),
 ])  # fmt: skip
