@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_shown import run_line
-from spectrace.assemblers.sections import REQUEST
+from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
@@ -155,11 +155,8 @@ def adds_only(
     (``path_mentions.mention_votes`` takes no vote from them)."""
     if headers is None:
         headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
-    if not any(_PULL.search(m.text) for m in headers):
+    if not any(PULL_HEADER.search(m.text) for m in headers):
         return False
     if any(m.kind == RUN_KIND and m.source == source for m in mentions):
         return False
     return any(m.kind == ADDS_KIND and m.source == source for m in mentions)
-
-
-_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")

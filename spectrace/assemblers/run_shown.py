@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.run_config import RunConfig
+from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
@@ -38,8 +39,7 @@ _WHOLE_APART = re.compile(
     r"|^\W{0,6}#?\s*\[\s*(?:usage|question|rfc|roadmap|feature|docs?|documentation)\b"
     r"|^\s*#\s[^\n]*[?？]\s*$"
 )
-# a pull request's header, and a title that tags or words a code change other than a fix
-_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")
+# a title that tags or words a code change other than a fix
 _CODE_CHANGE = re.compile(
     r"(?i)\[\s*(?:refactor\w*|chore|feat|feature|docs?|documentation|tests?|ci|infra|misc|build"
     r"|perf|cleanup)\s*\]|^\W*#\s+(?:\[[^\]]*\]\s*)*(?:refactor\w*|migrat\w*|merge|unify|rename"
@@ -118,7 +118,7 @@ def whole_apart(mentions: Sequence[Mention]) -> bool:
     migration, an update; a fix may report the run it fixes)."""
     if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
         return True
-    pull = any(m.kind == THREAD_KIND and _PULL.search(m.text) for m in mentions)
+    pull = any(m.kind == THREAD_KIND and PULL_HEADER.search(m.text) for m in mentions)
     return pull and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
 
 

@@ -91,7 +91,7 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
         if wishes:  # a feature form: its title names the feature asked for, no run's
             out.update((source, ln.lineno) for ln in held[:_TITLE_WITHIN]
                        if _TITLE.match(ln.text) and not _BUG.search(ln.text))  # fmt: skip
-        pull = any(_PULL.search(ln.text) for ln in held)
+        pull = any(PULL_HEADER.search(ln.text) for ln in held)
         inside = False
         for line in held:
             if not line.quoted and post_author(line.text) is not None:
@@ -111,7 +111,8 @@ _ANCHOR = re.compile(
     r"^\s*[`*]*(?:[\w.@+-]+/)*[\w.-]+\.[A-Za-z]{1,5}:\d+(?:-\d+)?[`*]*\s*$"
     r"|^\s*Comment on lines? [RL]?\d+"
 )
-_PULL = re.compile(r"(?i)·\s*pull request\s*#\d")
+# a saved pull request thread's header ("owner/repo · pull request #123 · ...")
+PULL_HEADER = re.compile(r"(?i)·\s*pull request\s*#\d")
 
 
 def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
@@ -122,7 +123,7 @@ def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
     pulls: set[str] = set()
     under: dict[str, bool] = {}
     for line in lines:
-        if _PULL.search(line.text):
+        if PULL_HEADER.search(line.text):
             pulls.add(line.source)
         if _ANCHOR.match(line.text):
             under[line.source] = True
