@@ -199,6 +199,9 @@ ROUND_WORDS = {
     "twenty-eight": 28,
     "twenty-nine": 29,
     "thirty": 30,
+    "thirty-one": 31,
+    "thirty-two": 32,
+    "thirty-three": 33,
 }
 
 
