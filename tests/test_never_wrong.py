@@ -2245,3 +2245,234 @@ def test_a_reviews_family_words_over_a_diff_hunk_name_no_run(tmp_path: Path) -> 
     for crash in roots(run(tmp_path, lines, name="report.md")):
         path = crash.worker_path
         assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+# --- session 13 (ADV s13 harness): vLLM / TensorRT-LLM family words + a release or a day -------
+# Each text is our own, in the shape of a public thread; the comments are posts after the first.
+S13_SP = "/usr/local/lib/python3.12/dist-packages"
+S13_E3 = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+S13_DSR1 = "deepseek-ai/DeepSeek-R1"
+S13_VLLM = f"vllm serve {LLAMA} --tensor-parallel-size 2"
+S13_VLLM_E3 = (f"{S13_VLLM} --speculative-config "
+               f'\'{{"method": "eagle3", "model": "{S13_E3}", "num_speculative_tokens": 3}}\'')  # fmt: skip
+S13_TRT_E3 = ["speculative_config:", "  decoding_type: Eagle3", "  max_draft_len: 3",
+              f"  speculative_model_dir: {S13_E3}", "  eagle3_one_model: true"]  # fmt: skip
+S13_TRT_MTP = ["speculative_config:", "  decoding_type: MTP", "  num_nextn_predict_layers: 3"]
+S13_TRT_SERVE = f"trtllm-serve {LLAMA} --backend pytorch --tp_size 2 --extra_llm_api_options extra.yml"
+S13_SGL_E3 = (f"{SGL} --tp 2 --speculative-algorithm EAGLE3 --speculative-draft-model-path {S13_E3} "
+              "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4")  # fmt: skip
+S13_V0_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/conda/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
+    "    outputs = self.model_executor.execute_model(",
+    '  File "/opt/conda/lib/python3.10/site-packages/vllm/spec_decode/spec_decode_worker.py", line 605, in execute_model',
+    "    return self._run_speculative_decoding_step(execute_model_req,",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+S13_V0_METRICS = (
+    "INFO 11-05 10:22:31 metrics.py:459] Speculative metrics: Draft acceptance rate: 0.587, "
+    "System efficiency: 0.455, Number of speculative tokens: 4, Number of accepted tokens: 1174, "
+    "Number of draft tokens: 2000, Number of emitted tokens: 1820."
+)  # fmt: skip
+
+
+def s13_env(version: str) -> list[str]:
+    """vLLM's bug template environment block."""
+    return ["### Your current environment", "```", f"vLLM Version: {version}",
+            "PyTorch version: 2.8.0+cu128", "```"]  # fmt: skip
+
+
+def s13_sgl_env(version: str) -> list[str]:
+    """SGLang's bug template environment block."""
+    return ["### Environment", "```", "Python: 3.12.3", f"sglang: {version}", "torch: 2.8.0", "```"]
+
+
+def s13_post(who: str, what: str, day: str, *body: str) -> list[str]:
+    """A later post of the thread: a comment, a review or a review thread."""
+    return ["", f"{who} · {what} · {day}", *body]
+
+
+def s13_server_args(algo: str, overlap_off: bool) -> str:
+    """SGLang's ``server_args=`` dump, printed after the speculative handling (so the overlap
+    switch it shows is the one the run used)."""
+    return (f"[2026-02-01 10:00:00] server_args=ServerArgs(model_path='{LLAMA}', tp_size=2, "
+            f"speculative_algorithm='{algo}', speculative_draft_model_path='{S13_E3}', "
+            "speculative_num_steps=3, speculative_eagle_topk=1, speculative_num_draft_tokens=4, "
+            f"disable_overlap_schedule={overlap_off})")  # fmt: skip
+
+
+S13_CASES: dict[str, tuple[list[str], Want]] = {
+    # traps: a family word + a release or a day, and no run of it
+    "s13 fr0 a feature request asking for a vLLM method on a release": (thread(
+        VLLM_REPO, "[Feature]: EAGLE-3 drafts for Qwen3-MoE on 0.10.x", "2025-08-14",
+        "### 🚀 The feature, motivation and pitch", "vLLM 0.10.1 takes EAGLE-3 for Llama targets only;",
+        'please accept `{"method": "eagle3"}` for Qwen3-MoE.', *PROBE_CRASH,
+        labels="feature request", number=13000), NOT_SHOWN),
+    "s13 fr3 a feature request naming the MRV2 switch and a release": (thread(
+        VLLM_REPO, "[Feature]: suffix decoding on the V2 model runner", "2026-02-11",
+        "With VLLM_USE_V2_MODEL_RUNNER=1 on 0.16.0 the `suffix` method is refused; a",
+        "SuffixSpeculator would help.", *PROBE_CRASH, labels="feature request", number=13003), NOT_SHOWN),
+    "s13 rf0 an RFC naming MRV2's classes and releases": (thread(
+        VLLM_REPO, "[RFC]: drop EagleProposer once MRV2 is the default", "2026-07-01", "### Motivation.",
+        "From 0.25.0 dense models take the model runner v2 and its EagleSpeculator.",
+        "### Proposed Change.", "Delete v1/spec_decode/eagle.py after 0.29.0.", *PROBE_CRASH,
+        labels="RFC", number=13010), NOT_SHOWN),
+    "s13 rf1 an RFC removing vLLM V0 spec decode": (thread(
+        VLLM_REPO, "[RFC]: remove V0 speculative decoding", "2025-03-10", "### Motivation.",
+        "The V0 SpecDecodeWorker, MultiStepWorker and MLPSpeculatorWorker are unmaintained since 0.8.",
+        *PROBE_CRASH, labels="RFC", number=13011), NOT_SHOWN),
+    "s13 dp0 a docs PR adding an eagle3 command and its expected metrics line": (thread(
+        VLLM_REPO, "[Doc] EAGLE-3 example with the expected log", "2025-09-02", "```diff", "+```bash",
+        "+" + S13_VLLM_E3, "+```", "+```text",
+        "+INFO 09-02 10:00:00 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.71, "
+        "Accepted throughput: 40.12 tokens/s, Drafted throughput: 70.33 tokens/s, Accepted: 401 tokens, "
+        "Drafted: 703 tokens, Per-position acceptance rate: 0.712, 0.561, 0.437, Avg Draft acceptance rate: 57.0%",
+        "+```", "```", *PROBE_CRASH, kind="pull request", labels="documentation", number=13030), NOT_SHOWN),
+    "s13 dp1 a docs PR with a Dynamo MTP recipe": (thread(
+        TRT_REPO, "[None][doc] DeepSeek-R1 MTP with Dynamo", "2025-08-01", "Adds a recipe (tested on 1.0.0rc4):",
+        "```diff", f"+python3 -m dynamo.trtllm --model-path {S13_DSR1} --extra-engine-args mtp_agg.yaml",
+        *["+" + x for x in S13_TRT_MTP], "```", *PROBE_CRASH, kind="pull request",
+        labels="documentation", number=13031), NOT_SHOWN),
+    "s13 rv3 a review thread over another proposer's diff hunk": (
+        thread(VLLM_REPO, "[Core] scheduler stats cleanup", "2025-10-15", "Refactors scheduler stats.",
+               kind="pull request", labels="", number=13043)
+        + s13_post("rev-d", "review thread", "2025-10-16", "vllm/v1/spec_decode/medusa.py:57", "```diff",
+                   "@@ -55,6 +55,7 @@ class MedusaProposer:", "+        self.stats = None", "```",
+                   "Why touch MedusaProposer here?")
+        + PROBE_CRASH, NOT_SHOWN),
+    "s13 bt0 a CI bot listing passed eagle3 tests of a release": (
+        thread(VLLM_REPO, "[Misc] bump transformers", "2025-09-18", "Bump transformers.",
+               kind="pull request", labels="", number=13050)
+        + s13_post("mergify[bot]", "comment", "2025-09-18", "CI summary for 0.10.2:", "```",
+                   "PASSED tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[eagle3-llama]", "```")
+        + PROBE_CRASH, NOT_SHOWN),
+    "s13 bt1 a review bot naming a TensorRT-LLM worker and a release": (
+        thread(TRT_REPO, "[None][perf] faster top-k sampling", "2025-12-01", "Speeds up top-k.",
+               kind="pull request", labels="", number=13051)
+        + s13_post("gemini-code-assist[bot]", "review", "2025-12-01", "## Summary of Changes",
+                   "`MTPEagleWorker.forward` also samples here, so MTP runs on 1.1.0 may be affected.")
+        + PROBE_CRASH, NOT_SHOWN),
+    "s13 tu1 second-person blog narration about TensorRT-LLM MTP": (thread(
+        TRT_REPO, "Tech blog: MTP on Blackwell", "2025-07-15",
+        "When you turn on MTP with num_nextn_predict_layers: 3 on release 0.21, you get up to 3x.",
+        *PROBE_CRASH, kind="discussion", labels="", number=13071), NOT_SHOWN),
+    "s13 pg0 a vllm-ascend PR whose goal is eagle3 on the v2 runner": (thread(
+        ASCEND_REPO, "[Feat] eagle3 on the v2 model runner", "2026-04-02",
+        "### What this PR does / why we need it?",
+        "Support `method: eagle3` with `VLLM_USE_V2_MODEL_RUNNER=1` (AscendEagleSpeculator).",
+        *PROBE_CRASH, kind="pull request", labels="", number=13080), NOT_SHOWN),
+    "s13 fx0 a fix PR reasoning from EagleProposer's source": (thread(
+        VLLM_REPO, "[Bugfix] EagleProposer: guard an empty batch", "2025-10-02",
+        "Reading `vllm/v1/spec_decode/eagle.py`, `propose()` indexes `last_token_indices` unchecked,",
+        "so an empty batch would raise an IndexError. I have not hit it myself.", *PROBE_CRASH,
+        kind="pull request", labels="", number=13100), NOT_SHOWN),
+    "s13 fx1 a TensorRT-LLM fix PR found by reading MTP code": (thread(
+        TRT_REPO, "[None][fix] MTPWorker: clamp num_accepted_tokens", "2025-09-09",
+        "In `_torch/speculative/mtp.py` (1.0.0) the hidden-state update assumes a bound; clamp it.",
+        "Found by reading the code.", *PROBE_CRASH, kind="pull request", labels="", number=13101), NOT_SHOWN),
+    "s13 jq3 a V0-era question whether EAGLE runs on a release": (thread(
+        VLLM_REPO, "[Usage]: EAGLE on vLLM 0.6.3?", "2024-10-20", "### How would you like to use vllm",
+        "Can I pass an EAGLE draft to --speculative-model on 0.6.3?", *PROBE_CRASH, labels="usage",
+        number=13143), NOT_SHOWN),
+    "s13 jq7 the V0 metrics line quoted in a question about its meaning": (thread(
+        VLLM_REPO, "[Usage]: what is System efficiency?", "2024-11-05", "### How would you like to use vllm",
+        "The docs show this line:", "> " + S13_V0_METRICS.split("] ", 1)[1], "What does System efficiency mean?",
+        *PROBE_CRASH, labels="usage", number=13147), NOT_SHOWN),
+    # the crashing run did not speculate; a method and a release are named around it
+    "s13 cl2 an upgrade bug quoting a changelog's eagle3 line over a plain vLLM run": (thread(
+        VLLM_REPO, "[Bug]: 0.11.0 fails to start with TP 2", "2025-10-05", "### 🐛 Describe the bug",
+        "The changelog says:", "> * [Spec Decode] EAGLE-3 with CUDA graphs for Llama-4 (#25111)",
+        "but we use none of that. The plain server fails:", "```", S13_VLLM, "```", "```", *VLLM_CRASH, "```",
+        *s13_env("0.11.0"), number=13022), NONE),
+    "s13 ex3 a maintainer's example EAGLE3 launch under a plain SGLang crash": (
+        thread(SGL_REPO, "[Bug] crash with Llama-3.1-8B TP2", "2025-12-01", "```", f"{SGL} --tp 2", "```",
+               "```", *SGL_CRASH, "```", *s13_sgl_env("0.5.6"), number=13063)
+        + s13_post("maint", "comment", "2025-12-02", "Unrelated, but for speed try e.g.:", "```", S13_SGL_E3, "```"),
+        NONE),
+    "s13 jq6 a TensorRT-LLM crash with MTP disabled": (thread(
+        TRT_REPO, "[Bug] crash with MTP disabled", "2025-09-20",
+        "Same crash with MTP disabled (speculative_config removed). TRT-LLM 1.0.0:", "```",
+        f"trtllm-serve {S13_DSR1} --backend pytorch --tp_size 8", "```", "```", *TRT_CRASH, "```",
+        number=13146), NONE),
+    "s13 jt0 a plain vLLM crash dated after an eagle3 fix it names": (thread(
+        VLLM_REPO, "[Bug]: crash since upgrading", "2025-10-02", "### 🐛 Describe the bug",
+        "Since the eagle3 CUDA-graph fix landed in September our server crashes. We never enabled "
+        "speculative decoding.", "```", S13_VLLM, "```", "```", *VLLM_CRASH, "```", number=13320), NONE),
+    "s13 hm5 a commenter's eagle3 run under the reporter's plain crash": (
+        thread(VLLM_REPO, "[Bug]: illegal memory access with TP 2", "2025-10-09", "```", S13_VLLM, "```",
+               "```", *VLLM_CRASH, "```", *s13_env("0.11.0"), number=13295)
+        + s13_post("other-u", "comment", "2025-10-10", "Something similar here with", "```", S13_VLLM_E3, "```"),
+        NONE),
+    # runs shown in the frameworks' own formats: the run's class, a condition holding it, or unknown
+    "s13 v02 V0's engine line with the [ngram] draft and a spec-decode frame": (thread(
+        VLLM_REPO, "[Bug]: ngram prompt lookup crash", "2024-12-02", "```",
+        "INFO 12-02 10:20:01 llm_engine.py:237] Initializing an LLM engine (v0.6.4.post1) with config: "
+        f"model='{LLAMA}', speculative_config=SpeculativeConfig(draft_model='[ngram]', num_spec_tokens=4), "
+        "tokenizer_mode=auto, dtype=torch.bfloat16", *S13_V0_CRASH, "```", number=13202),
+        want("NGramWorker", "SpecDecodeWorker")),
+    "s13 v03 V0's 'Configuring SpecDecodeWorker with proposer' line": (thread(
+        VLLM_REPO, "[Bug]: crash with prompt lookup decoding", "2024-10-11", "```",
+        "INFO 10-11 07:01:12 spec_decode_worker.py:162] Configuring SpecDecodeWorker with "
+        "proposer=<class 'vllm.spec_decode.ngram_worker.NGramWorker'>", *V0_CRASH, "```", number=13203),
+        want("NGramWorker", "SpecDecodeWorker")),
+    "s13 mr1 the V1 runner forced on a release whose default is MRV2": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash with the V1 runner", "2026-07-15", "```",
+        f"VLLM_USE_V2_MODEL_RUNNER=0 {S13_VLLM_E3}", "```", "```", *VLLM_CORE_CRASH, "```",
+        *s13_env("0.26.0"), number=13221), want("EagleProposer")),
+    "s13 mr2 eagle3 on a release whose MRV2 default covers a few architectures": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash on 0.23", "2026-06-10", "```", S13_VLLM_E3, "```", "```",
+        *VLLM_CORE_CRASH, "```", *s13_env("0.23.0"), number=13222),
+        want("EagleProposer", "EagleSpeculator", decide=False)),
+    "s13 tr1 the two-model Eagle3 YAML": (thread(
+        TRT_REPO, "[Bug] Eagle3 two-model hangs then crashes", "2025-09-21", "```", S13_TRT_SERVE, "```",
+        "```yaml", *S13_TRT_E3[:-1], "  eagle3_one_model: false", "```", "```",
+        "[TensorRT-LLM] TensorRT-LLM version: 1.0.0", *TRT_CRASH, "```", number=13241), want("ModelDrafter")),
+    "s13 tr3 an MTP YAML for DeepSeek-R1 (vanilla or Eagle MTP)": (thread(
+        TRT_REPO, "[Bug] MTP crash DeepSeek-R1 FP4", "2025-09-12", "```",
+        f"trtllm-serve {S13_DSR1} --backend pytorch --tp_size 8 --extra_llm_api_options extra.yml", "```",
+        "```yaml", *S13_TRT_MTP, "```", "```", "[TensorRT-LLM] TensorRT-LLM version: 1.0.0", *TRT_CRASH, "```",
+        number=13243), want("MTPWorker", "MTPEagleWorker", decide=False)),
+    "s13 dy0 Dynamo's TensorRT-LLM worker with an MTP engine YAML": (thread(
+        "ai-dynamo/dynamo", "[BUG]: DeepSeek-R1 MTP agg crashes", "2025-09-05",
+        "Image: nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.4.1", "```",
+        f"python3 -m dynamo.trtllm --model-path {S13_DSR1} --extra-engine-args /configs/mtp_agg.yaml", "```",
+        "```yaml", "tensor_parallel_size: 8", *S13_TRT_MTP, "```", "```", *TRT_CRASH, "```", number=13250),
+        want("MTPWorker", "MTPEagleWorker", decide=False)),
+    "s13 sa0 SGLang 0.4.9's server_args with the overlap scheduler off for EAGLE": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with Llama", "2025-07-15", "```", s13_server_args("EAGLE3", True),
+        "Overlap scheduler is disabled because of using eagle speculative decoding.", *SGL_CRASH, "```",
+        *s13_sgl_env("0.4.9.post2"), number=13260), want("EAGLEWorker")),
+    "s13 sa2 SGLang 0.5.11 saying spec v1 is used because of topk": (thread(
+        SGL_REPO, "[Bug] EAGLE topk 4 crash", "2026-05-01", "```",
+        s13_server_args("EAGLE", True).replace("topk=1", "topk=4"),
+        "Spec v1 is used for eagle/eagle3/standalone speculative decoding because spec v2 currently "
+        "only supports topk = 1.", *SGL_CRASH, "```", *s13_sgl_env("0.5.11"), number=13262), want("EAGLEWorker")),
+    "s13 sa6 SGLang 0.5.8's server_args with the overlap scheduler off": (thread(
+        SGL_REPO, "[Bug] EAGLE3 crash with long context", "2026-02-03", "```", s13_server_args("EAGLE3", True),
+        *SGL_CRASH, "```", *s13_sgl_env("0.5.8"), number=13266), want("EAGLEWorker")),
+    "s13 ot0 a vLLM issue whose run is SGLang's": (thread(
+        VLLM_REPO, "[Usage]: eagle3 slower than sglang?", "2025-10-10", "In vLLM eagle3 works. In SGLang it crashes:",
+        "```", S13_SGL_E3, "```", "```", *SGL_CRASH, "```", "sglang==0.5.3", number=13120), want("EAGLEWorker")),
+    "s13 hm0 the reporter's eagle3 run beside the docs' ngram example": (thread(
+        VLLM_REPO, "[Bug]: eagle3 crash, the ngram example works", "2025-09-26", "The docs example works:", "```",
+        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", \"num_speculative_tokens\": 4}}'",
+        "```", "But my eagle3 run crashes:", "```", S13_VLLM_E3, "```", "```", *VLLM_CORE_CRASH, "```",
+        *s13_env("0.10.2"), number=13290), want("EagleProposer")),
+    "s13 hm4 a maintainer's suggested flag keeps the reporter's method": (
+        thread(VLLM_REPO, "[Bug]: eagle3 OOM at startup", "2025-10-08", "```", S13_VLLM_E3, "```", "```",
+               *VLLM_CRASH[:3], f'  File "{S13_SP}/vllm/v1/spec_decode/eagle.py", line 98, in load_model',
+               "    self.model = get_model(", "torch.OutOfMemoryError: CUDA out of memory.", "```",
+               *s13_env("0.11.0"), number=13294)
+        + s13_post("maint", "comment", "2025-10-08", "Try e.g. `--gpu-memory-utilization 0.85` with the same config."),
+        want("EagleProposer")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S13_CASES))
+def test_s13_family_words_with_a_release_or_day(tmp_path: Path, name: str) -> None:
+    """The era join now reaches vLLM and TensorRT-LLM: a method word beside a release or a day
+    must still name no run where the text shows none (requests, RFCs, notes, docs, bots, blogs,
+    reviews, fixes read from source), and a run shown in the framework's own lines gets its
+    class, a condition holding it, or unknown."""
+    assert_right_or_undecided(tmp_path, *S13_CASES[name])
+

@@ -1,0 +1,128 @@
+"""A method named in a bug's title or its own prose, with a release or only the post's day, over
+a crash that names no worker: the era join picks the class the framework's release (or the
+releases out on that day) ran for the method, or a condition naming every era's class. The same
+words in a feature request, a question or a blog narration name no run. Texts are our own, in the
+shapes of public threads (ADV's s13 harness, /work/coord/adv_cases/s13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import assert_verdict, crash_path, run
+
+SP = "/usr/local/lib/python3.12/dist-packages"
+VLLM_CORE_CRASH = [
+    "Traceback (most recent call last):",
+    f'  File "{SP}/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+V0_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/opt/conda/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1386, in step',
+    "    outputs = self.model_executor.execute_model(",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+TORCH_CRASH = [
+    "Traceback (most recent call last):",
+    f'  File "{SP}/torch/nn/modules/module.py", line 1751, in _call_impl',
+    "    return forward_call(*args, **kwargs)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+TRT_CRASH = [
+    "Traceback (most recent call last):",
+    f'  File "{SP}/tensorrt_llm/_torch/pyexecutor/py_executor.py", line 1210, in _executor_loop',
+    "    batch_outputs = self._forward_step(scheduled_batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+PROBE_CRASH = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
+               "RuntimeError: probe crash"]  # fmt: skip
+VLLM_REPO, TRT_REPO = "vllm-project/vllm", "NVIDIA/TensorRT-LLM"
+
+
+def thread(repo: str, title: str, day: str, *post: str, labels: str = "bug") -> list[str]:
+    """A saved issue: header, labels, title, the description's byline and body."""
+    return [f"{repo} · issue #13270 · open · Python", f"labels: {labels}", f"# {title}", "",
+            f"ivy · description · {day}", *post]  # fmt: skip
+
+
+# (title, day, body sentence, crash, value, classes): value "unknown" = a condition naming them
+RUNS = {
+    "title: method on a V1 release": (
+        "[Bug]: EAGLE-3 crash on vLLM 0.10.1", "2025-08-25",
+        "Serving Llama-3.1-8B with an EAGLE-3 draft dies after ~100 requests.", TORCH_CRASH,
+        "other", "EagleProposer"),
+    "title: ngram on a V1 release, core frame only": (
+        "[Bug]: ngram speculative decoding on vLLM 0.11.0 crashes with long prompts", "2025-10-22",
+        "With ngram spec decode the server dies:", VLLM_CORE_CRASH, "other", "NgramProposer"),
+    "title: ngram on a V0 release": (
+        "[Bug]: ngram speculative decoding on vLLM 0.6.4 crashes", "2024-11-28",
+        "Prompt lookup (ngram) decoding crashes with batch 32.", V0_CRASH, "other", "NGramWorker"),
+    "title: Medusa on a V1 release": (
+        "[Bug]: Medusa on vLLM 0.10.2 gives NaN, then the engine dies", "2025-09-22",
+        "Medusa speculative decoding with 3 heads:", VLLM_CORE_CRASH, "other", "MedusaProposer"),
+    "prose: method and release in the reporter's sentence": (
+        "[Bug]: CUDA graph capture fails", "2025-09-20",
+        "We serve Qwen3-8B with eagle3 speculative decoding on vllm 0.10.2 and the engine dies at "
+        "startup:", VLLM_CORE_CRASH, "other", "EagleProposer"),
+    "prose: the MLP speculator on a V0 release": (
+        "[Bug]: accelerator speculator crashes", "2024-08-20",
+        "We use the MLP speculator (ibm-ai-platform/llama3-8b-accelerator) with vLLM 0.5.4 and TP 2.",
+        TORCH_CRASH, "other", "MLPSpeculatorWorker"),
+    "day only: an EAGLE-3 title in the V1 era": (
+        "[Bug]: eagle3 draft with Llama-4-Scout crashes at startup", "2025-09-12",
+        "Using an EAGLE-3 head for Llama-4-Scout:", VLLM_CORE_CRASH, "other", "EagleProposer"),
+    "day only: an EAGLE draft in the V0 era": (
+        "[Bug]: EAGLE draft model gives wrong tokens then crashes", "2024-10-15",
+        "With an EAGLE draft (--speculative-model yuhuili/EAGLE-LLaMA3-Instruct-8B) the engine fails:",
+        TORCH_CRASH, "other", "MultiStepWorker"),
+    "day only: EAGLE-3 when MRV2 may be the default": (
+        "[Bug]: eagle3 illegal memory access with Qwen3-235B", "2026-08-20",
+        "EAGLE-3 speculative decoding on 8x B200:", VLLM_CORE_CRASH, "unknown",
+        "EagleProposer|EagleSpeculator"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_a_method_in_a_bugs_title_or_prose_takes_its_eras_class(tmp_path: Path, name: str) -> None:
+    title, day, sentence, crash, value, classes = RUNS[name]
+    lines = thread(VLLM_REPO, title, day, "### 🐛 Describe the bug", sentence, "```", *crash, "```")
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), value, classes)
+
+
+def test_trtllm_mtp_in_a_title_names_both_mtp_workers(tmp_path: Path) -> None:
+    """MTP on TensorRT-LLM runs MTPEagleWorker or the vanilla MTPWorker by checkpoint and
+    options the title does not give: a condition naming both, never one decided."""
+    lines = thread(TRT_REPO, "[Bug] MTP on TensorRT-LLM 1.0.0 crashes with DeepSeek-R1", "2025-09-15",
+                   "MTP speculative decoding with 3 nextn layers crashes under load.", "```",
+                   *TRT_CRASH, "```")  # fmt: skip
+    path = crash_path(run(tmp_path, lines, name="report.md"))
+    assert path.value == "unknown" or path.worker_class in ("MTPWorker", "MTPEagleWorker"), path
+    if path.value == "unknown":
+        assert_verdict(path, "unknown", "MTPEagleWorker|MTPWorker")
+
+
+# the same words where no run is shown: a request, a question, narration, a plan
+NO_RUN = {
+    "a feature request's title": thread(
+        VLLM_REPO, "[Feature]: EAGLE-3 for Qwen3-MoE on vLLM 0.10.1", "2025-08-14",
+        "### 🚀 The feature, motivation and pitch", "Please accept eagle3 drafts for Qwen3-MoE.",
+        labels="feature request"),
+    "a usage question's title": thread(
+        VLLM_REPO, "[Usage]: Medusa on vLLM 0.11.0?", "2025-10-12",
+        "### How would you like to use vllm", "Is medusa still supported, or was it removed?",
+        labels="usage"),
+    "a plan to enable the method after an upgrade": thread(
+        VLLM_REPO, "[Usage]: plan for eagle3", "2025-12-01",
+        "We will enable eagle3 once we upgrade to 0.12.0 next month. Any pitfalls?", labels="usage"),
+    "a TensorRT-LLM question naming a release": thread(
+        TRT_REPO, "Eagle3 one-model vs two-model on 1.1?", "2025-11-01",
+        "On 1.1.0, what differs between eagle3_one_model true and false?", labels="question"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(NO_RUN))
+def test_the_same_words_with_no_run_decide_nothing(tmp_path: Path, name: str) -> None:
+    path = crash_path(run(tmp_path, [*NO_RUN[name], *PROBE_CRASH], name="report.md"))
+    assert path.value not in ("v1", "v2", "other", "none"), path
