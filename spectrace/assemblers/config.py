@@ -78,6 +78,8 @@ class ConfigCollector(ConfigFinish):
         self._lines.append(line)
         if is_example(line):
             self._examples.add((line.source, line.lineno))
+        else:
+            self._runners.feed(line)
         if line.ts is not None and line.ts.year >= 2000:  # a year-less stamp (1900) bounds nothing
             if self._latest is None or line.ts.date() > self._latest[0]:
                 self._latest = (line.ts.date(), line)

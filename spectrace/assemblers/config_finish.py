@@ -113,6 +113,7 @@ class ConfigFinish(ConfigFacts):
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
         self._promotion_said()
+        self._runner_engine()
         self._drop_disagreeing()
         self._bare_release()
         self._main_floor()
@@ -208,6 +209,21 @@ class ConfigFinish(ConfigFacts):
         line = next(line for name, line in self._tested if name == tested)
         self._set("named_algorithm", tested, line, "prose")
         self._from_test = True
+
+    def _runner_engine(self) -> None:
+        """A run shown only by a program that wraps TensorRT-LLM (Dynamo's worker or image,
+        Triton's backend, trtllm-bench) or by its engine YAML's keys is TensorRT-LLM's; Dynamo's
+        ``dynamo.trtllm`` builds the PyTorch backend unless the YAML names another."""
+        if self._config.engine is not None or (found := self._runners.trtllm()) is None:
+            return
+        runner, line = found
+        self._config.engine = "trtllm"
+        if "backend" in self._config.flags:
+            return
+        if (stated := self._runners.backend) is not None:  # the engine YAML's own backend
+            self._set("backend", stated[0], stated[1], "trtllm_config")
+        elif runner is not None and runner.pytorch:
+            self._set("backend", "pytorch", line, "launch_command")
 
     def _trtllm_prose(self, named: str, line: LogLine) -> None:
         """A TensorRT-LLM run whose text names its algorithm where no config line does."""

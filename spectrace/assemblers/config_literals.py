@@ -12,6 +12,7 @@ from spectrace.assemblers.sglang_version import VERSION_LITERALS
 from spectrace.assemblers.spec_prose import PROSE_LITERALS
 from spectrace.assemblers.thread_title import TITLE_LITERALS
 from spectrace.assemblers.trtllm_config import LITERALS as TRTLLM_LITERALS
+from spectrace.assemblers.trtllm_runners import literals as runner_literals
 from spectrace.assemblers.vllm_config import (
     ASCEND_LITERALS,
     PROSE_VERSION_LITERALS,
@@ -82,6 +83,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
     *TRTLLM_LITERALS,
+    *runner_literals(),  # programs that run TensorRT-LLM (Dynamo, Triton), its engine YAML keys
     *PROSE_LITERALS,
     *KWARG_LITERALS,
     *POST_DATE_LITERALS,  # a post's header: its day bounds the release

@@ -18,6 +18,7 @@ from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.sglang_eras import Version
 from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.trtllm_runners import RunnerReader
 from spectrace.assemblers.vllm_finish import Day
 from spectrace.dialects.base import LogLine
 
@@ -109,6 +110,7 @@ class ConfigState:
         self.quotes_aside = False  # result() ranked quoted lines below the writer's own
         self._listings: list[Evidence] = []  # code listings headed by a worker's file (code_listing)
         self._in_post = False  # collecting one post's scope: no posts of its own (config_posts)
+        self._runners = RunnerReader()  # wrapper programs of TensorRT-LLM (Dynamo, Triton) named
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)
