@@ -38,6 +38,19 @@ _RUN_FLAG = re.compile(
     r"(?<![\w-])--(medusa_choices|lookahead_config|eagle_choices|draft_target_model_config"
     r"|prompt_lookup_config|draft_engine_dir)(?=[=\s]|$)"
 )
+# The engine's network classes of the speculative modes (tensorrt_llm/models: ReDrafterForLLaMALM
+# and ReDrafterForQWenLM of models/redrafter, MedusaForCausalLm, EagleForCausalLM) as only a
+# built engine shows them: the TensorRT builder's layer names (``[TRT] [W] ReDrafterForLLaMALM/
+# _fwd_helper_L75/...``) and the checkpoint's ``"architecture": "MedusaForCausalLm"`` that
+# convert_checkpoint.py writes (a Hugging Face config says ``architectures``, a list)
+_ENGINE_CLASS = re.compile(
+    r"(?<![\w.])(ReDrafterFor[A-Za-z0-9]{1,20}LM|MedusaForCausalLm|EagleForCausalLM)/[\w/]"
+    r"|\"architecture\"\s*:\s*\"(ReDrafterFor[A-Za-z0-9]{1,20}LM|MedusaForCausalLm|EagleForCausalLM)\""
+)
+_CLASS_MODES = {"ReDrafter": "explicit_draft_tokens", "Medusa": "medusa", "Eagle": "eagle"}
+# examples/redrafter/convert_checkpoint.py's own options (no other program has them): the
+# checkpoint is converted for the engine's ReDrafter mode
+_REDRAFTER_FLAG = re.compile(r"(?<![\w-])--redrafter_(?:num_beams|draft_len_per_beam)(?=[=\s]|$)")
 _RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decoding",
               "eagle_choices": "eagle", "draft_target_model_config": "draft_tokens_external",
               "prompt_lookup_config": "draft_tokens_external",
@@ -151,6 +164,12 @@ def command_flags(text: str) -> dict[str, object] | None:
         return unless_apart(text, {"speculative_config.method": _RUN_MODES[m.group(1)], **engine})
     if _triton_draft(text):
         return unless_apart(text, {"speculative_config.method": "draft_tokens_external", **engine})
+    if (m := _ENGINE_CLASS.search(text)) is not None:  # a built engine's network class
+        name = m.group(1) or m.group(2)
+        mode = next(v for k, v in _CLASS_MODES.items() if name.startswith(k))
+        return {"speculative_config.method": mode, **engine}
+    if _REDRAFTER_FLAG.search(text) is not None:
+        return unless_apart(text, {"speculative_config.method": "explicit_draft_tokens", **engine})
     if mode := _decoding_mode(text):
         return unless_apart(text, mode)
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
@@ -172,4 +191,6 @@ def trtllm_command_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": m.group(1).lower(), "backend": "tensorrt"}
     if _TRITON_CLIENT.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    if _REDRAFTER_FLAG.search(text) is not None:
+        return {"speculative_config.method": "explicit_draft_tokens", "backend": "tensorrt"}
     return _decoding_mode(text)

@@ -57,6 +57,8 @@ LITERALS: tuple[bytes, ...] = (
     b"Device(s) for draft model: ",
     b"Using Draft-Target-Model speculative decoding",
     b"trtllm-build",  # the engine flow: a TensorRT engine is built
+    b"ReDrafterFor", b"MedusaForCausalLm", b"EagleForCausalLM",  # a built engine's network class
+    b"--redrafter_",  # examples/redrafter/convert_checkpoint.py's options
     *(f"--{flag}".encode() for flag in ("medusa_choices", "lookahead_config", "eagle_choices",
                                         "draft_target_model_config", "prompt_lookup_config",
                                         "draft_engine_dir", "tensorrt_llm_model_name")),
