@@ -20,10 +20,12 @@ VALUES = "options/value_names.toml"  # registry names of options whose choices a
 
 # a command word where a command starts (a line's start after prompt or quote marks, a
 # backtick, "$(", "&&"): ``ft serve``, ``python3 -m tokenspeed.launch_server``, ``lmdeploy serve
-# api_server``; a ``python -m`` module anywhere after a space too. A script word is lower case:
+# api_server``; a ``python -m`` module anywhere after a space too, the interpreter's own options
+# before ``-m`` aside (``python3 -u -m sgl_jax.launch_server``). A script word is lower case:
 # "We serve it with ..." is a sentence
 _WORD = re.compile(
-    r"(?:^|[\s`$(>])python[\d.]*\s+-m\s+(?P<module>[A-Za-z_][\w.]*)(?P<sub>\s+serve\b)?"
+    r"(?:^|[\s`$(>])python[\d.]*(?:\s+-X\s*\S+|\s+-(?!m\b)[A-Za-z]{1,3})*\s+-m\s+"
+    r"(?P<module>[A-Za-z_][\w.]*)(?P<sub>\s+serve\b)?"
     r"|(?:^[\s>*$]*|`|\$\(|&&\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:[\w.-]*/)*"
     r"(?P<word>[a-z][a-z0-9_.-]*)\s+serve\b"
 )

@@ -59,10 +59,11 @@ _BARE = re.compile(
 # the word, the repository, SGLang's own scheduler in a frame (every scheduler traceback runs
 # ``sglang/srt/managers/scheduler.py``), an RL trainer's rollout actor ``(SGLangEngine pid=N)``
 _ABOUT = re.compile(
-    r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang\b"
+    r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang(?![\w-])"
     r"|\bsglang/srt/managers/scheduler|\bSGLangEngine\b"
-    # the organisation ("sgl-project:main" on a PR page), classes and files only SGLang has
-    r"|\bsgl-project\b|\bEagle(?:Draft|Verify)Input\b|\beagle_worker(?:_v2)?\.py\b|\bEAGLEWorker(?:V2)?\b"
+    # the organisation ("sgl-project:main" on a PR page; not its other repositories, such as
+    # the JAX port sgl-project/sglang-jax), classes and files only SGLang has
+    r"|\bsgl-project\b(?!/)|\bEagle(?:Draft|Verify)Input\b|\beagle_worker(?:_v2)?\.py\b|\bEAGLEWorker(?:V2)?\b"
 )
 
 
