@@ -39,7 +39,7 @@ from spectrace.path_named import named_family_evidence, other_program
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
 from spectrace.path_words import base_inputs, named_families
-from spectrace.sglang_stated import restate
+from spectrace.sglang_shared_frames import restate
 from spectrace.stacks.pasted import PastedDump
 
 
