@@ -51,6 +51,12 @@ _CLASS_MODES = {"ReDrafter": "explicit_draft_tokens", "Medusa": "medusa", "Eagle
 # examples/redrafter/convert_checkpoint.py's own options (no other program has them): the
 # checkpoint is converted for the engine's ReDrafter mode
 _REDRAFTER_FLAG = re.compile(r"(?<![\w-])--redrafter_(?:num_beams|draft_len_per_beam)(?=[=\s]|$)")
+# trtllm-bench's backend as its command states it (its default moved from the engine flow to
+# PyTorch across releases, so only the written option says which): ``--backend pytorch``, or an
+# ``--engine_dir`` (a built engine: the engine flow)
+_BENCH = re.compile(r"(?:^|[\s$`>])trtllm-bench(?=\s)")
+_BENCH_BACKEND = re.compile(r"(?<![\w-])--backend(?:=|\s+)[\"']?(pytorch|tensorrt|_autodeploy)\b")
+_BENCH_ENGINE = re.compile(r"(?<![\w-])--engine_dir(?:=|\s+)\S")
 _RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decoding",
               "eagle_choices": "eagle", "draft_target_model_config": "draft_tokens_external",
               "prompt_lookup_config": "draft_tokens_external",
@@ -174,7 +180,16 @@ def command_flags(text: str) -> dict[str, object] | None:
         return unless_apart(text, mode)
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
         return unless_apart(text, engine)
+    if _BENCH.search(text) is not None and (bench := _bench_backend(text)):
+        return unless_apart(text, bench)
     return None
+
+
+def _bench_backend(text: str) -> dict[str, object]:
+    """The backend a trtllm-bench command line states; {} where it states none."""
+    if (m := _BENCH_BACKEND.search(text)) is not None:
+        return {"backend": m.group(1)}
+    return {"backend": "tensorrt"} if _BENCH_ENGINE.search(text) is not None else {}
 
 
 def trtllm_command_flags(text: str) -> dict[str, object]:

@@ -143,3 +143,29 @@ def test_one_engine_yaml_key_is_not_enough() -> None:
     single = RunnerReader()
     single.feed(_line("enable_attention_dp: true", 1))
     assert single.trtllm() is None
+
+
+@pytest.mark.parametrize(
+    ("line", "backend"),
+    [("trtllm-bench --model Qwen/Qwen3-8B throughput --dataset d.jsonl --backend pytorch "
+      "--extra_llm_api_options spec.yaml", "pytorch"),
+     ("trtllm-bench -m meta-llama/Llama-3.1-8B throughput --engine_dir /engines/llama --dataset d",
+      "tensorrt"),
+     ("$ trtllm-bench --model m latency --backend=_autodeploy", "_autodeploy")],
+)  # fmt: skip
+def test_trtllm_bench_states_its_backend_only_in_its_options(line: str, backend: str) -> None:
+    """trtllm-bench's default backend changed across releases: only the option says which."""
+    from spectrace.assemblers.trtllm_config import trtllm_spec_flags
+
+    assert trtllm_spec_flags(line) == {"backend": backend}
+    assert trtllm_spec_flags("trtllm-bench --model m throughput --dataset d.jsonl") == {}
+
+
+def test_an_ngram_title_over_a_pytorch_trtllm_bench_is_the_pytorch_ngram_condition(
+    tmp_path: Path,
+) -> None:
+    lines = ["# NGram drafting crashes after warmup",
+             "trtllm-bench --model Qwen/Qwen3-8B throughput --dataset d.jsonl --backend pytorch "
+             "--extra_llm_api_options ngram.yaml", *DYNAMO_CRASH]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "unknown", "NGramDrafter|NGramWorker")
