@@ -15,7 +15,11 @@ method, another engine's command, a loader's crash, a launch shown with no specu
 a text naming several families: nothing.
 
 SGLang is looked up here (``spec_prose.prose_verdict``: the era rows of sglang_eras.toml); vLLM,
-vllm-ascend and TensorRT-LLM words already reach their tables through ``path_named``.
+vllm-ascend and TensorRT-LLM words reach their tables through ``path_named``. Both read the
+framework the same way: the run's, else its tracker's, else the one its title and family lines
+name in words (``path_run.worded_framework``: "GLM-5 MTP on vLLM", "DFlash on SGLang"), with a
+run shown by its own lines and a day or version bounding the release; a family line that names
+only another framework ("vLLM with eagle3 works") is that framework's run, not this one's.
 """
 
 from __future__ import annotations
@@ -23,8 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
-
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
 from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
@@ -39,6 +41,7 @@ from spectrace.path_mention_kinds import (
     Mention,
 )
 from spectrace.path_named import other_program
+from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
 from spectrace.path_words import adds_only
 
 ERA_REASON = "family named + release bound"
@@ -90,17 +93,18 @@ def _inputs(
         return None
     if other_program([frame.file for frame in incident.frames]):
         return None  # a loader's or converter's crash: no server ran
-    if _framework(config, mine) != "sglang" or "speculative_algorithm" in config.flags:
+    if _framework(config, mine, incident, mentions, since) != "sglang" or "speculative_algorithm" in config.flags:
         return None
     if not (shows_run(config) or reported_failure(mine)):
         return None  # a PR's benchmark table runs its own change, whose options it discusses
     if (post := config.flags.get(OTHER_WRITER)) is not None:
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
-             and not set_apart(m.text) and not _SKIPPED.search(m.text)]  # fmt: skip
+             and not set_apart(m.text) and not _SKIPPED.search(m.text)
+             and not names_other_framework(m.text, "sglang")]  # fmt: skip
     names = [_SGLANG.get(m.name) for m in words]
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
-    if not names or None in names or _plain_launch(config):
+    if not names or None in names or plain_launch(config):
         return None
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
     if family is None:  # several families, or the prose reader reads another
@@ -111,20 +115,12 @@ def _inputs(
     release, said = _release(config, mine)
     newest = None
     if release is None:
-        day = _day(config)
+        day = text_day(config)
         newest = newest_at(day) if day is not None else None
         if newest is None:
             return None
         said = f"no release named; the thread's day {day} (newest release then: {newest})"
     return EraInputs(family, source, lineno, text, release, said, newest)
-
-
-def _plain_launch(config: RunConfig) -> bool:
-    """The run's own command is shown and sets nothing speculative: the family its words name
-    is another run's, a plan or a wish ("we will try EAGLE3 after the upgrade")."""
-    launched = [name for name, f in config.flags.items() if f.origin == "launch_command"]
-    spec = any(word in name for name in launched for word in ("specul", "draft", "eagle"))
-    return bool(launched) and not spec
 
 
 def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:
@@ -137,12 +133,18 @@ def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:
     return any(promotable(m.text) for m in mine)
 
 
-def _framework(config: RunConfig, mine: Sequence[Mention]) -> str | None:
-    """The run's framework, else the one tracker its thread headers name."""
+def _framework(
+    config: RunConfig, mine: Sequence[Mention], incident: Incident,
+    mentions: Sequence[Mention], since: int,
+) -> str | None:
+    """The run's framework, else the one tracker its thread headers name, else the one its
+    title and family lines name in words (``path_run.worded_framework``)."""
     if config.engine is not None:
         return config.engine
     found = {m.name for m in mine if m.kind == THREAD_KIND}
-    return next(iter(found)) if len(found) == 1 else None
+    if found:
+        return next(iter(found)) if len(found) == 1 else None
+    return worded_framework(incident, config, mentions, since)
 
 
 def _release(config: RunConfig, mine: Sequence[Mention]) -> tuple[Version | None, str]:
@@ -155,12 +157,3 @@ def _release(config: RunConfig, mine: Sequence[Mention]) -> tuple[Version | None
             if (v := parse_release(text)) is not None:
                 return v, f"{text} (named in the title, line {m.lineno})"
     return None, ""
-
-
-def _day(config: RunConfig) -> date | None:
-    shown = config.flags.get("text_day")
-    try:
-        return date.fromisoformat(str(shown.value)) if shown is not None else None
-    except ValueError:
-        return None
-

@@ -7,7 +7,7 @@ what this gathers)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from dataclasses import replace
 
 from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
@@ -36,6 +36,7 @@ from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, other_program
+from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
 from spectrace.path_words import base_inputs, named_families
@@ -125,6 +126,7 @@ def path_evidence(
     into its run, the classes its run's other crashes name, then the run's config (dump,
     warnings, launch command); with none of these pointing, the run's other crashes' frames,
     a family's file under the runner's draft step, then worker files a sentence names."""
+    config = _elsewhere_aside(config, mentions)
     own = incident_frames(incident)
     ranks = rank_frames(incident)  # the same failure's other records: their frames count too
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
@@ -132,8 +134,7 @@ def path_evidence(
     era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
     loops = _loops_decide(config, own + ranks + pasted, load, era)
     when = incident.first_seen.ts  # the code that crashed is no newer than its day
-    shown = config.flags.get("text_day")  # else the thread's post day (a paste without stamps)
-    day = when.date() if when is not None else date.fromisoformat(str(shown.value)) if shown else None
+    day = when.date() if when is not None else text_day(config)  # else the post's day
     newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine)
@@ -165,13 +166,15 @@ def path_evidence(
         evidence = based + evidence
         if not based:  # a vLLM run's method named only in words
             engine = frames_engine(evidence) or engine_of(incident, config)
-            named = [] if _plain_vllm_launch(config) else named_families(incident, mentions, since)
+            plain = plain_launch(config, "vllm")  # its sentences' methods are not the run's
+            named = [] if plain else named_families(incident, mentions, since)
             if other_program([sf.frame.file for sf in own + ranks]):
                 named = []  # a converter's / loader's crash: no server ran
             backend = config.flags.get("backend")  # trtllm-build, --backend trt
             flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
                 backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
-            evidence += named_family_evidence(named, config, engine, flow)
+            worded = worded_framework(incident, config, mentions, since)
+            evidence += named_family_evidence(named, config, engine, flow, worded)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
@@ -184,14 +187,30 @@ def path_evidence(
     return evidence
 
 
-def _plain_vllm_launch(config: RunConfig) -> bool:
-    """The run's own vLLM command is shown and sets no speculative option: a method its
-    sentences name ("ngram was disabled", "MTP has been turned off") is not the run's."""
-    flags = config.flags
-    launched = any(f.origin == "launch_command" for f in flags.values())
-    launched = launched and "vllm_launch_cut" not in flags  # a cut command may hold them below
-    spec = any(word in name for name in flags for word in ("specul", "draft", "num_spec"))
-    return config.engine == "vllm" and launched and not spec
+# flags holding a framework's release read off a line: that line names the framework
+_RELEASE_OF = {"vllm_prose_release": "vLLM", "platform_release": "vllm-ascend",
+               "trtllm_release": "TensorRT-LLM"}  # fmt: skip
+
+
+def _elsewhere_aside(config: RunConfig, mentions: Sequence[Mention]) -> RunConfig:
+    """What the prose readers took from a line that names only another framework than the
+    run's ("vLLM 0.10.2 with eagle3 works" in an SGLang report, a table row "| vLLM 0.10.2 |
+    ngram |" above a TensorRT-LLM crash): that framework's run, so its algorithm, method,
+    release and their votes are set aside."""
+    if config.engine is None:
+        return config
+    texts = {(m.source, m.lineno): m.text for m in mentions}
+    texts.update({(e.source, e.lineno): e.text for e in config.path_evidence})
+    aside = {at for at, text in texts.items() if names_other_framework(text, config.engine)}
+    aside |= {(f.source, f.lineno) for key, f in config.flags.items()  # "| vLLM 0.10.2 | ngram |"
+              if key in _RELEASE_OF and names_other_framework(_RELEASE_OF[key], config.engine)}
+    if not aside:
+        return config
+    flags = {k: v for k, v in config.flags.items()
+             if v.origin != "prose" or (v.source, v.lineno) not in aside}  # fmt: skip
+    kept = [e for e in config.path_evidence if not e.reason.startswith(PROSE_REASON)
+            or (e.source, e.lineno) not in aside]  # fmt: skip
+    return replace(config, flags=flags, path_evidence=kept)
 
 
 def _settled(evidence: Sequence[Evidence], conditions: bool = False) -> bool:

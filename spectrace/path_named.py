@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import date
 
 from packaging.version import InvalidVersion, Version
 
@@ -34,6 +33,7 @@ from spectrace.assemblers.vllm_runner import on_runner
 from spectrace.path_frames import method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
+from spectrace.path_run import names_other_framework, text_day
 
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
@@ -47,11 +47,13 @@ def named_family_evidence(
     config: RunConfig,
     engine: str | None,
     engine_flow: bool = False,
+    worded: str | None = None,
 ) -> list[Evidence]:
     """``named``: (family, source, line, text) of each family word of the run's text. The
     verdict of the one class they all run on, or the condition over their classes; for
     TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
-    ``_trtllm``."""
+    ``_trtllm``. ``worded``: the framework the title or the family lines name in words
+    (``path_run.worded_framework``), the last of the places the run's framework is read from."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
     adds = any(f == ADDS_MARK for f, *_ in named) and not shows_run(config)
@@ -61,12 +63,14 @@ def named_family_evidence(
     if engine is None and foreign:  # another engine's server ran: its words are its own
         return []
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
-        engine = _text_engine(named, config) or thread
+        engine = _text_engine(named, config) or thread or worded
     config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
     if adds and (engine != "vllm" or plugin or not named
                  or not all(f in _METHOD and _v0_dated(f, config) for f, *_ in named)):
         return []  # a PR adding the method, with no run of its own: its words are the code's
+    if engine is not None:  # a line naming only another framework is that framework's run
+        named = [n for n in named if not names_other_framework(n[3], engine)]
     if named and engine == "trtllm":
         return _trtllm(named, _flow(engine_flow, config), config)
     if not named or (
@@ -237,11 +241,8 @@ def _before(
     MultiStepWorker), or no class at all where V0 never ran the method; None: no bound."""
     v1 = proposer or next((c for c in (reason.rsplit(" -> ", 1)[-1].split(" on the V1")[0],)
                            if " on the V1 engine" in reason), None)  # fmt: skip
-    day = config.flags.get("text_day")
-    try:
-        newest = newest_held("vllm", date.fromisoformat(str(day.value))) if day else None
-    except ValueError:
-        newest = None
+    day = text_day(config)
+    newest = newest_held("vllm", day) if day is not None else None
     first = first_release(v1) if v1 else None
     if newest is None or first is None or newest >= first:
         return None

@@ -1,0 +1,103 @@
+"""What the word-reading path readers share about the run's text: its day, whether its own
+command is shown plain, and the one framework its title or family lines name in words.
+
+Why: the era join (``path_era``), the vLLM/TensorRT-LLM family lookup (``path_named``), the
+proposer-base reader (``path_base``) and the gatherer each read these; one definition keeps
+their answers the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from spectrace.assemblers.run_config import RunConfig
+from spectrace.assemblers.run_shown import crash_shows_run, reported_failure, shows_run
+from spectrace.incident_model import Incident
+from spectrace.path_mention_kinds import FAMILY_KIND, RUN_KIND, TITLE_KIND, Mention
+
+# flag names only a speculative run's command or dump sets
+_SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
+# a framework as a title or a sentence writes it; vllm-ascend before vLLM (it holds the word)
+_FRAMEWORKS = (
+    ("vllm_ascend", re.compile(r"(?i)\bvllm[-_ ]ascend\b")),
+    ("vllm", re.compile(r"(?i)(?<![\w/-])vllm(?![\w-])")),
+    ("sglang", re.compile(r"(?i)(?<![\w/-])sglang(?![\w-])")),
+    ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])")),
+)
+# a line that names a framework beside another run or another engine: a comparison, a port,
+# a borrowed design ("slower than vLLM", "ported from SGLang", "similar to vLLM"), a migration
+_ELSEWHERE = re.compile(
+    r"(?i)\b(?:vs\.?|versus|than|compared?|comparison|between|port(?:ed|ing)?|borrow\w*|"
+    r"migrat\w*|switch\w*|instead|unlike|similar|inspired)\b"
+)
+
+
+def text_day(config: RunConfig) -> date | None:
+    """The day the text was posted (the thread's or a post's), where a line shows it: the code
+    that ran is no newer than it."""
+    shown = config.flags.get("text_day")
+    try:
+        return date.fromisoformat(str(shown.value)) if shown is not None else None
+    except ValueError:
+        return None
+
+
+def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
+    """The run's own command is shown whole and nothing of the run sets a speculative option:
+    a family its sentences name is another run's, a plan or a wish ("we will try EAGLE3 after
+    the upgrade", "ngram was disabled"; what the prose readers set from them does not count). ``engine``: only for that framework's run. A cut vLLM
+    command (``vllm_launch_cut``) may hold its speculative options below the cut."""
+    if engine is not None and config.engine != engine:
+        return False
+    flags = config.flags
+    launched = any(f.origin == "launch_command" for f in flags.values())
+    if not launched or "vllm_launch_cut" in flags:
+        return False
+    return not any(word in name for name, flag in flags.items() for word in _SPEC_WORDS
+                   if flag.origin != "prose")  # fmt: skip
+
+
+def worded_framework(
+    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int
+) -> str | None:
+    """The one framework the thread's title and the run's family lines name in words ("Eagle3
+    slows down on vLLM", "we ran MTP n=5 on vLLM", "MTP for DeepSeek-R1 on TRT"), for a text
+    that shows a run by its own lines (a crash that ran, a run's config, a test, serve or
+    benchmark line, a result) or an issue reporting its failure; None where two are named, a
+    line names one beside another run or engine, or the run is only told about (a blog, a
+    bot's summary of a change), and where neither a version line nor the text's day bounds the
+    release (the words of an undated page fit every era)."""
+    if config.version is None and text_day(config) is None:
+        return None
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source]
+    if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
+            or any(m.kind == RUN_KIND for m in mine)):  # fmt: skip
+        return None
+    lines = {(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND
+             or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip
+    found: set[str] = set()
+    for _lineno, text in sorted(lines):
+        named = _frameworks(text)
+        if named and _ELSEWHERE.search(text):
+            return None  # "faster than vLLM", "ported from SGLang": not only the run's
+        found |= named
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def names_other_framework(text: str, engine: str) -> bool:
+    """The line names a framework and not ``engine`` (vllm-ascend counts as vLLM's plugin)."""
+    named = _frameworks(text)
+    if engine in ("vllm", "vllm_ascend"):
+        return bool(named) and not named & {"vllm", "vllm_ascend"}
+    return bool(named) and engine not in named
+
+
+def _frameworks(text: str) -> set[str]:
+    """The frameworks a line names; vllm-ascend's name holds vLLM's, and is the plugin's."""
+    found = {name for name, pattern in _FRAMEWORKS if pattern.search(text)}
+    if "vllm_ascend" in found and not _FRAMEWORKS[1][1].search(_FRAMEWORKS[0][1].sub("", text)):
+        found.discard("vllm")
+    return found
