@@ -285,6 +285,8 @@ def _trtllm(
     ``decoding_type`` gives with the keys a paste would show unset (a condition where those
     keys pick the worker), ranked as prose; nothing on the engine flow, whose modes differ."""
     families = dict.fromkeys(f for f, *_ in named)
+    if 1 < len(families) <= _MOST_FAMILIES:
+        return _trtllm_each(named, flow, config)
     if len(families) != 1:
         return []
     family = next(iter(families))
@@ -305,3 +307,26 @@ def _trtllm(
         return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls)]
     condition = f"{cls} if the TensorRT engine flow ran it ({family} mode)"
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
+
+
+_MOST_FAMILIES = 2  # a condition over more families (each of two or three classes) says little
+
+
+def _trtllm_each(
+    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig
+) -> list[Evidence]:
+    """Several families named for one TensorRT-LLM run ("we tried MTP and Eagle3 on 1.0.0;
+    one of the runs crashed"): each family's class or condition, as one condition, the way the
+    vLLM branch joins them; nothing where any family gives nothing."""
+    parts: list[str] = []
+    for family in dict.fromkeys(f for f, *_ in named):
+        found = _trtllm([n for n in named if n[0] == family], flow, config)
+        if not found:
+            return []
+        one = found[0]
+        parts.append(f"{one.worker_class or one.condition} for {family}")
+    _f, source, lineno, text = named[0]
+    condition = "; ".join(parts)
+    said = "/".join(dict.fromkeys(f for f, *_ in named))
+    reason = f"{PROSE_REASON}: the text names {said} for a TensorRT-LLM run: {condition}"
+    return [Evidence(source, lineno, text, reason, None, None, condition)]

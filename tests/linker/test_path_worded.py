@@ -95,3 +95,34 @@ def test_a_pull_request_adding_a_recipe_names_no_path(tmp_path: Path) -> None:
     """A downstream PR adding a vLLM Medusa recipe, with no run shown."""
     _none(tmp_path, _thread("Add vLLM Medusa recipe for Llama-4", "2026-02-10",
                             "This adds the recipe and its launch script.", kind="pull request"))
+
+
+_TRT_CRASH = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch/pyexecutor/py_executor.py",'
+    " line 1210, in _executor_loop",
+    "    batch_outputs = self._forward_step(scheduled_batch)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def test_two_tensorrt_llm_families_are_one_condition_over_both(tmp_path: Path) -> None:
+    """A TensorRT-LLM report that ran two families and does not say which crashed: each
+    family's class or condition, joined (as the vLLM lookup joins its families)."""
+    lines = ["NVIDIA/TensorRT-LLM · issue #9100 · open · Python", "labels: bug",
+             "# [Bug] executor dies under load on 1.1.0", "", "someone · description · 2025-10-02",
+             "Both our Eagle3 and our MTP configs were in the sweep; one of them took the server down.",
+             *_TRT_CRASH]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "unknown", "Eagle3OneModelWorker|MTPEagleWorker|MTPWorker")
+
+
+def test_a_family_with_no_class_leaves_the_pair_open(tmp_path: Path) -> None:
+    """MTP beside n-gram, whose flow (engine or PyTorch) the text does not show: n-gram gives
+    nothing, so the pair gives no condition either."""
+    lines = ["NVIDIA/TensorRT-LLM · issue #9101 · open · Python", "labels: bug",
+             "# [Bug] executor dies under load", "", "someone · description · 2025-10-02",
+             "Both our N-gram and our MTP configs were in the sweep; one of them took the server down.",
+             *_TRT_CRASH]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path
