@@ -36,9 +36,12 @@ PROBE = ("\nTraceback (most recent call last):\n"
 
 
 def triage(checkout: Path, text_path: Path) -> dict:
+    checkout = checkout.resolve()
     env = dict(os.environ, PYTHONPATH=str(checkout), NO_COLOR="1")
-    out = subprocess.run([PY, "-m", "spectrace", "triage", "--format", "json", str(text_path)],
-                         capture_output=True, text=True, env=env, timeout=300)
+    # cwd=checkout: `python -m` puts the cwd first on sys.path, so any other cwd holding a
+    # spectrace/ folder (the caller's working tree) would be measured instead of CHECKOUT
+    out = subprocess.run([PY, "-m", "spectrace", "triage", "--format", "json", str(text_path.resolve())],
+                         capture_output=True, text=True, env=env, timeout=300, cwd=checkout)
     try:
         return json.loads(out.stdout)
     except json.JSONDecodeError:
