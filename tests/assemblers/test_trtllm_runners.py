@@ -169,3 +169,19 @@ def test_an_ngram_title_over_a_pytorch_trtllm_bench_is_the_pytorch_ngram_conditi
              "--extra_llm_api_options ngram.yaml", *DYNAMO_CRASH]  # fmt: skip
     path = crash_path(run(tmp_path, lines))
     assert_verdict(path, "unknown", "NGramDrafter|NGramWorker")
+
+
+def test_a_tensorrt_llm_image_named_beside_a_vllm_crash_leaves_the_crash_vllms(
+    tmp_path: Path,
+) -> None:
+    """A comparison against TensorRT-LLM's image names no run of this crash: the crash's own
+    vLLM frames place it, and the MTP of the title is vLLM's."""
+    lines = ["# MTP on DeepSeek-R1 crashes after a few minutes",
+             "We compared against nvcr.io/nvidia/tensorrt-llm/release:1.0.0 on the same node.",
+             "Traceback (most recent call last):",
+             '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 700, '
+             "in run_engine_core",
+             "    engine_core.run_busy_loop()",
+             "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.framework == "vllm" and "MTPEagleWorker" not in (path.conditional or "")
