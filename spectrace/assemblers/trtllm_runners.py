@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -80,6 +81,10 @@ class RunnerReader:
         elif "backend" in text and (m := _BACKEND.match(text)) is not None:
             self.backend = (m.group(1), line)
 
+    def engines(self) -> frozenset[str]:
+        """Every engine whose wrapper program or image the fed lines name."""
+        return frozenset(self.named)
+
     def trtllm(self) -> tuple[Runner | None, LogLine] | None:
         """(the program, its line) where the lines show TensorRT-LLM's run and no other
         engine's program; (None, line) for an engine YAML alone; None otherwise."""
@@ -90,3 +95,12 @@ class RunnerReader:
         if len(self.keys) >= ENGINE_YAML_KEYS:
             return None, next(iter(self.keys.values()))
         return None
+
+
+def named_engines(lines: Iterable[LogLine]) -> frozenset[str]:
+    """The engines whose wrapper programs or images ``lines`` name (a reader placing a run by
+    one engine's image asks whether another engine's is named too: then neither is the run's)."""
+    reader = RunnerReader()
+    for line in lines:
+        reader.feed(line)
+    return reader.engines()

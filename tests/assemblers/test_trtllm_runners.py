@@ -185,3 +185,13 @@ def test_a_tensorrt_llm_image_named_beside_a_vllm_crash_leaves_the_crash_vllms(
              "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
     path = crash_path(run(tmp_path, lines))
     assert path.framework == "vllm" and "MTPEagleWorker" not in (path.conditional or "")
+
+
+def test_named_engines_lists_every_engines_wrapper() -> None:
+    from spectrace.assemblers.trtllm_runners import named_engines
+
+    lines = [_line("| vLLM | nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.0 |", 1),
+             _line("| TRT-LLM | nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime:0.6.0 |", 2),
+             _line("plain prose", 3)]  # fmt: skip
+    assert named_engines(lines) == {"vllm", "trtllm"}
+    assert named_engines(lines[2:]) == frozenset()
