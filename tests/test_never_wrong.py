@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import assert_verdict, crash_path, roots, run
 
 SGL_CRASH = [
     "Traceback (most recent call last):",
@@ -2476,3 +2476,72 @@ def test_s13_family_words_with_a_release_or_day(tmp_path: Path, name: str) -> No
     class, a condition holding it, or unknown."""
     assert_right_or_undecided(tmp_path, *S13_CASES[name])
 
+
+
+# the reporter's own run introduced in words that elsewhere introduce examples, suggestions or
+# narration, wrapped by another program, or switched by an engine flag: a "not the run" reader
+# must not set it apart (value, class as ``assert_verdict`` takes them)
+S13_NGRAM = f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", \"num_speculative_tokens\": 4}}'"
+S13_V0_EAGLE = (f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle\", \"model\": "
+                "\"yuhuili/EAGLE-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'")  # fmt: skip
+S13_NGRAM_CRASH = [
+    *VLLM_CRASH[:3],
+    f'  File "{S13_SP}/vllm/v1/spec_decode/ngram_proposer.py", line 131, in propose',
+    "    drafter_output = self.propose_numba(",
+    "IndexError: index 32768 is out of bounds for axis 0 with size 32768",
+]
+S13_OWN_RUNS: dict[str, tuple[list[str], str, str]] = {
+    "'For example, this is the command I run'": (thread(
+        VLLM_REPO, "[Bug]: eagle3 dies under load", "2025-09-27", "For example, this is the command I run:",
+        "```", S13_VLLM_E3, "```", "and after ~5 minutes:", "```", *VLLM_CORE_CRASH, "```",
+        *s13_env("0.10.2"), number=13600), "other", "EagleProposer"),
+    "a config 'based on the example in the docs'": (thread(
+        TRT_REPO, "[Bug] Eagle3 crash with the docs config", "2025-10-03",
+        "My config, based on the example in the docs:", "```yaml", *S13_TRT_E3, "```", "```", S13_TRT_SERVE,
+        "```", "```", "[TensorRT-LLM] TensorRT-LLM version: 1.0.0", *TRT_CRASH, "```", number=13601),
+        "other", "Eagle3OneModelWorker"),
+    "'You can reproduce with' and 'you'll get'": (thread(
+        SGL_REPO, "[Bug] EAGLE3 topk 8 crash", "2025-10-06", "You can reproduce with:", "```",
+        S13_SGL_E3.replace("topk 1", "topk 8"), "```", "You'll get this after the first request:", "```",
+        *SGL_CRASH, "```", *s13_sgl_env("0.5.3"), number=13602), "v1", "EAGLEWorker"),
+    "a feature request whose motivation shows today's crash": (thread(
+        VLLM_REPO, "[Feature]: make ngram robust to long prompts", "2025-10-14",
+        "### 🚀 The feature, motivation and pitch", "Currently ngram crashes for prompts over 32k on 0.11.0:",
+        "```", S13_NGRAM, "```", "```", *S13_NGRAM_CRASH, "```", labels="feature request", number=13603),
+        "other", "NgramProposer"),
+    "a maintainer's closing 'example usage' of another method": (
+        thread(VLLM_REPO, "[Bug]: ngram crash with TP 2", "2025-10-16", "```", S13_NGRAM, "```", "```",
+               *VLLM_CORE_CRASH, "```", *s13_env("0.11.0"), number=13604)
+        + s13_post("maint", "comment", "2025-11-01", "Fixed in #27000. For more speed, example usage:", "```",
+                   S13_VLLM_E3, "```"), "other", "NgramProposer"),
+    "a 'Suggested fix' diff after the reporter's run": (thread(
+        VLLM_REPO, "[Bug]: eagle3 index error", "2025-10-18", "```", S13_VLLM_E3, "```", "```", *VLLM_CORE_CRASH,
+        "```", *s13_env("0.11.0"), "### Suggested fix", "```diff", "-    idx = last_token_indices[0]",
+        "+    if len(last_token_indices) == 0:", "+        return None", "```", number=13606), "other", "EagleProposer"),
+    "a fix PR with its own before/after run": (thread(
+        VLLM_REPO, "[Bugfix] ngram proposer index overflow", "2025-09-03", "## Purpose",
+        "Fixes the crash below, which I hit with:", "```", S13_NGRAM, "```", "```", *S13_NGRAM_CRASH, "```",
+        "## Test Result", "| | before | after |", "|---|---|---|", "| tok/s | crash | 312 |",
+        kind="pull request", labels="", number=13292), "other", "NgramProposer"),
+    "Dynamo's vLLM worker with an MTP config is vLLM's": (thread(
+        "ai-dynamo/dynamo", "[BUG]: MTP crash with the vLLM worker", "2025-09-15", "```",
+        f"python3 -m dynamo.vllm --model {S13_DSR1} --tensor-parallel-size 8 --speculative-config "
+        '\'{"method": "deepseek_mtp", "num_speculative_tokens": 1}\'', "```", "```", *VLLM_CRASH, "```",
+        number=13900), "other", "EagleProposer"),
+    "Triton's vLLM backend model.json": (thread(
+        "triton-inference-server/vllm_backend", "EAGLE-3 model crashes Triton", "2025-10-01", "```json",
+        f'{{"model": "{LLAMA}", "speculative_config": {{"method": "eagle3", "model": "{S13_E3}", '
+        '"num_speculative_tokens": 3}}', "```", "```", *VLLM_CRASH, "```", number=13903), "other", "EagleProposer"),
+    "VLLM_USE_V1=0 picks V0's proposer for eagle": (thread(
+        VLLM_REPO, "[Bug]: EAGLE on V0 crashes with TP 2", "2025-05-10", "```", f"VLLM_USE_V1=0 {S13_V0_EAGLE}",
+        "```", "```", *V0_CRASH, "```", *s13_env("0.8.5"), number=13800), "other", "MultiStepWorker"),
+    "VLLM_USE_V1=1 picks V1's proposer on the same release": (thread(
+        VLLM_REPO, "[Bug]: EAGLE on V1 crash", "2025-05-11", "```", f"VLLM_USE_V1=1 {S13_V0_EAGLE}", "```", "```",
+        *VLLM_CORE_CRASH, "```", *s13_env("0.8.5"), number=13803), "other", "EagleProposer"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S13_OWN_RUNS))
+def test_s13_the_reporters_own_run_still_decides(tmp_path: Path, name: str) -> None:
+    lines, value, classes = S13_OWN_RUNS[name]
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), value, classes)
