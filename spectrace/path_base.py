@@ -122,8 +122,10 @@ def family_words(text: str) -> set[str]:
 
 
 def _off(text: str, start: int, end: int) -> bool:
-    """The word at ``start:end`` is named as off ("without MTP", "MTP disabled")."""
-    return bool(_OFF_BEFORE.search(text[max(0, start - 40) : start]) or _OFF_AFTER.match(text, end))
+    """The word at ``start:end`` is named as off ("without MTP", "MTP disabled", "MTP on vLLM
+    turned off")."""
+    return bool(_OFF_BEFORE.search(text[max(0, start - 40) : start]) or _OFF_AFTER.match(text, end)
+                or _OFF_LATER.match(text, end))  # fmt: skip
 
 
 def _token(text: str, m: re.Match[str]) -> str:
@@ -149,6 +151,8 @@ _OTHER_RUN = re.compile(
     r"|\bremov(?:e|ed|es|ing)\b|\bdeprecat\w*|\bunrelated\b|\bexample\b|\breadme\b"
     # a counterfactual or an instruction ("if you were using MTP you would see", "how to check")
     r"|\bif (?:you|we|I|it) (?:were|had|was)\b|\byou(?:'d| would) (?:see|get|have)\b"
+    r"|\b(?:would|might|could) (?:probably |likely |possibly )?(?:be|have|help|improve|double"
+    r"|triple|give|make|speed)\b|\bwould (?:probably|likely|possibly)\b"  # "with MTP it would double"
     r"|\bhow to (?:check|enable|use|verify|tell|configure|set|turn)\b|\bexplain\w*"
     r"|\bmodel[ -]?cards?\b|\brecommend\w*|\bplainly\b"  # a card's advice, a plain run
     r"|n't support|no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment"
@@ -177,6 +181,14 @@ _OFF_BEFORE = re.compile(
 )
 _OFF_AFTER = re.compile(
     r"(?i)\s*(?:is |was )?(?:disabled|off|turned off)\b|\s*(?:已)?(?:关闭|关掉|禁用)"
+)
+# "off" up to four words on, in the same clause ("MTP on vLLM turned off", "MTP in the config is
+# disabled"); not past a word opening another clause or subject ("EAGLE3 with overlap
+# disabled", "MTP crashes when the cache is disabled"); a bare "off" only right after the word
+_OFF_LATER = re.compile(
+    r"(?i)(?:\s+(?!(?:with|when|if|and|but|while|once|after|because|since|as|so|then|or|unless"
+    r"|until|even)\b)[^\s.;,:!?()]+){0,4}?\s+(?:disabled|turned off|switched off|(?:is|was|were"
+    r"|are) off)\b"
 )
 
 

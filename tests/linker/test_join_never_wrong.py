@@ -75,3 +75,22 @@ CASES = {
 def test_another_frameworks_family_is_not_the_runs(tmp_path: Path, name: str) -> None:
     path = crash_path(run(tmp_path, CASES[name]))
     assert path.worker_class is None and not path.conditional, path
+
+
+# a downstream report naming a family on a framework as off or as a counterfactual: the
+# framework named in words joins no family (path_base.family_words reads neither as the run's)
+_WORDED = {
+    "off a few words on": "We had Medusa on vLLM switched off for this sweep.",
+    "a counterfactual": "With Medusa on vLLM the numbers would probably double.",
+}
+
+
+@pytest.mark.parametrize("name", list(_WORDED))
+def test_a_family_named_off_or_as_a_wish_joins_nothing(tmp_path: Path, name: str) -> None:
+    lines = ["acme-labs/bench · issue #8 · open · Shell", "# Llama-4 throughput after the driver update",
+             "", "someone · description · 2026-03-01", _WORDED[name],
+             "Output token throughput (tok/s): 512.0", "", "Traceback (most recent call last):",
+             '  File "probe.py", line 1, in <module>', "RuntimeError: probe"]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path
+

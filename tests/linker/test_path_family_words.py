@@ -25,6 +25,11 @@ from spectrace.path_base import family_words
         ("Qwen3-DSpark crashes at start with DSpark decoding (works fine when disabled)",
          {"DSPARK"}),
         ("MTP hangs after warmup; works if it is turned off", {"MTP"}),
+        # a switch further on, past a word opening another clause, is another thing's
+        ("EAGLE3 with overlap disabled crashes the scheduler", {"EAGLE3"}),
+        ("NextN hangs when the radix cache is disabled", {"MTP"}),
+        ("Medusa falls off a cliff at batch 64", {"MEDUSA"}),
+        ("Once I enable DFlash, the server would crash within minutes", {"DFLASH"}),
     ],
 )
 def test_family_words_a_run_names(line: str, families: set[str]) -> None:
@@ -41,6 +46,12 @@ def test_family_words_a_run_names(line: str, families: set[str]) -> None:
         "EAGLE3 works fine, the plain server crashes",  # another run that works
         "EAGLE works fine when the prefix cache is disabled",  # works, with something else off
         "MTP works but the draft is slow, EAGLE not working either? maybe",  # a question
+        # named as off a few words on, in the same clause
+        "We kept Medusa on that box switched off for the sweep",
+        "NextN in our config is disabled",
+        # a counterfactual: what the method would do, not what ran
+        "With DFlash the numbers would probably double",
+        "EAGLE3 might help here",
     ],
 )
 def test_no_family_where_the_line_names_none_of_the_run(line: str) -> None:
