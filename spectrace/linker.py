@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, DP_FLAGS, FlagValue, RunConfig
-from spectrace.assemblers.run_shown import gate, text_shows_run
+from spectrace.assemblers.run_shown import apart_said, gate, text_shows_run
 from spectrace.assemblers.shapes import find_shape_mismatch
 from spectrace.engine_hints import engine_of, localize
 from spectrace.explain import explain
@@ -68,7 +68,8 @@ def link(
     config = crash_engine(incident, run_for(incident, config))
     evidence = path_evidence(incident, config, load, dumps, others, mentions)
     path = decide(evidence, config, engine_of(incident, config))
-    incident.worker_path = gate(path, text_shows_run(incident, config, mentions))
+    shown = text_shows_run(incident, config, mentions)
+    incident.worker_path = gate(path, shown, apart_said(incident, mentions))
     incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):

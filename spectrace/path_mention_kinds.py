@@ -28,6 +28,8 @@ ADDS_KIND = "pull request adding or supporting a method"
 ADDS_MARK = "adds:"  # named_families' entry: such a PR's words, with no line showing a run
 RUN_KIND = "line showing a run (a test, serve or benchmark command, a result)"
 FOREIGN_KIND = "another engine's command"  # LMDeploy, TokenSpeed, MLC, ATOM... share flag names
+PULL_KIND = "pull request header"  # any repository's: a pull request shows a run only by its lines
+APART_KIND = "block set apart from the run"  # assemblers/not_run: an example, advice, a review...
 FOREIGN_MARK = "foreign:"  # named_families' entry: a run of another engine is in the text
 
 
@@ -41,6 +43,7 @@ class Mention:
     name: str  # "eagle_worker_v2.py:828" as written
     signature: FrameSignature
     kind: str = KIND  # or the frame shape the line has ("py-spy frame line", ...)
+    last: int = 0  # an APART_KIND block's last line (``name`` holds why it is apart)
 
 
 # the row a family word stands on: no file, no worker (``Mention.name`` holds the family)

@@ -22,10 +22,11 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from types import MappingProxyType
 
+from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
-from spectrace.assemblers.sections import HEADING_LITERALS, diff_line, heading_aside, wish_lines
+from spectrace.assemblers.sections import PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, wish_lines
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -34,9 +35,12 @@ from spectrace.path_base import is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
+    APART_KIND,
+    PULL_KIND,
     BASE_KIND,
     CLASS_KIND,
     FAMILY_KIND,
+    FAMILY_ROW,
     FOREIGN_KIND,
     KIND,
     LOGGED_KIND,
@@ -149,7 +153,7 @@ def mention_literals() -> tuple[bytes, ...]:
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
     words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS) + list(FOREIGN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
-    return found + HEADING_LITERALS + _REVIEW_LITERALS
+    return found + HEADING_LITERALS + _REVIEW_LITERALS + APART_LITERALS
 
 
 @cache
@@ -169,6 +173,9 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     diff, a link or talk about changing code."""
     lines = list(lines)
     wished = wish_lines(lines)  # a feature form's wish: what it asks for did not run
+    apart = read_apart(lines)  # examples, advice, reviews, docs quotes, goals, narration
+    blocks = [Mention(b.source, b.first, b.opener[:MAX_TEXT], b.said(), FAMILY_ROW, APART_KIND,
+                      b.last) for b in apart.blocks]  # fmt: skip
     out: list[Mention] = []
     titles = TitleReader()
     aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
@@ -182,12 +189,15 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                             if line.lineno - n <= _REVIEW_GAP)  # fmt: skip
         if _ANCHOR.match(line.text):  # a path alone: a review's anchor, a changed-files list
             reviewed.add((line.source, line.lineno))
+        if not line.quoted and PULL_HEADER.search(line.text):
+            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, PULL_KIND))
         if not line.quoted and post_author(line.text) is not None:
             review[line.source] = _REVIEW_POST.search(line.text) is not None
         if review.get(line.source):  # a review's comments talk about the code under review
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
-        wish = (line.source, line.lineno) in wished
+        block = apart.block(line.source, line.lineno)
+        wish = (line.source, line.lineno) in wished or (block is not None and block.why != FOREIGN)
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
             out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text))
         logger = _logger(line)
@@ -207,7 +217,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                 for name, sig in base_names(line.text)]  # fmt: skip
         if out and out[-1].lineno == line.lineno and out[-1].source == line.source:
             named[line.source] = [line.lineno, *named.get(line.source, ())[:3]]
-    return [m for m in out if m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed]
+    kept = [m for m in out if m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed]
+    return kept + blocks
 
 
 # a review comment's anchor (``**tensorrt_llm/_torch/speculative/draft_target.py:142**`` on a
@@ -226,7 +237,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND)
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
-              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND)  # fmt: skip
+              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

@@ -13,7 +13,7 @@ from spectrace.assemblers.code_listing import listing_evidence
 from spectrace.assemblers.config_finish import ConfigFinish
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import GRAPH_BS, MARKER
-from spectrace.assemblers.examples import is_example
+from spectrace.assemblers.not_run import is_example
 from spectrace.assemblers.launch import find_env_assignments
 from spectrace.assemblers.launch_span import apart_caption, caption, suggests
 from spectrace.assemblers.pyconfig import (

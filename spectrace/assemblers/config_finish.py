@@ -16,7 +16,7 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
 from spectrace.assemblers.config_posts import post_runs
 from spectrace.assemblers.config_state import is_post, is_start
-from spectrace.assemblers.examples import EXAMPLE_REASON
+from spectrace.assemblers.not_run import EXAMPLE_REASON
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.run_shown import run_line, shows_run

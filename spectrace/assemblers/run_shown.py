@@ -20,6 +20,8 @@ from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
+    APART_KIND,
+    PULL_KIND,
     FAMILY_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
@@ -59,7 +61,9 @@ _RUN_LINE = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
     r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
-    r"|\d\s*(?:tokens?/s|tok/s)\b|\b\d+ passed\b"
+    r"|\d\s*(?:tokens?/s|toks?/s)\b|\b\d+ passed\b"
+    # a script run with its options (``VLLM_USE_V1=1 python examples/x/eagle.py --num_spec 4``)
+    r"|^\W{0,4}(?:[A-Z_][A-Z0-9_]*=\S+\s+)*python[\d.]*\s+\S+\.py\s+--\w"
 )
 # What the scan keeps a line for, so that ``run_line`` can see it. Not the words every server
 # prints on its own load lines ("gen throughput (token/s)", vLLM's "Avg prompt throughput:
@@ -67,7 +71,8 @@ _RUN_LINE = re.compile(
 # triage); a benchmark's result keeps its own spelling ("Output token throughput (tok/s):",
 # vllm bench's "Throughput: ", trtllm-bench's "(tokens/sec)", bench_one_batch's "12.3 token/s").
 RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
-                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "req/s",
+                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s",
+                ".py --",
                 "Throughput: ", "/sec)", " passed",
                 *(f"{d} token/s" for d in "0123456789"))  # fmt: skip
 
@@ -98,17 +103,46 @@ def crash_shows_run(incident: Incident) -> bool:
 def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:
     """Whether the text may show a run: it does by a flag a run's own line set or the
     engine's version line (``shows_run``), a test, serve or benchmark line or a result (a
-    ``RUN_KIND`` mention), or a crash that ran something (``crash_shows_run``); a bug or
-    performance report may describe its run in words alone (an env dump, "vllm version: X,
-    MTP on", an issue whose title reports the failure), so only a thread whose kind sets it apart as a whole (``whole_apart``) and shows
-    none of these shows no run; there a release alone is the one the thread is about."""
-    if crash_shows_run(incident) or any(m.kind == RUN_KIND for m in mentions):
+    ``RUN_KIND`` mention), or a crash that ran something (``crash_shows_run``) and is no lone
+    error line inside a block set apart (``apart_crash``: found reading source, quoted from a
+    docs page). A bug or performance report may describe its run in words alone (an env dump,
+    "vllm version: X, MTP on", an issue whose title reports the failure); a pull request
+    describes code, and a thread whose kind sets it apart as a whole (``whole_apart``) is about
+    code, plans or usage: those show a run only by their own lines. The lines ``not_run`` sets
+    apart (examples, advice, reviews, docs quotations) neither set flags nor give run lines."""
+    own = shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
+    if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
+        return own if apart_crash(incident, mentions) is not None else True
+    if any(m.kind == RUN_KIND for m in mentions):
         return True
     if reported_failure(mentions):
         return True
+    if _pull(mentions):  # a pull request describes code; it shows a run only by its own lines
+        return own
     if not whole_apart(mentions):
         return True
-    return shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
+    return own
+
+
+def apart_crash(incident: Incident, mentions: Sequence[Mention]) -> str | None:
+    """Why a crash with no frames and no stamp (a lone error line) shows no run: it sits in a
+    block ``assemblers/not_run`` sets apart (an error the writer found reading source, a docs
+    quotation, an example's output, a review comment); None where it may be the run's."""
+    first = incident.first_seen
+    if incident.frames or first.ts is not None or incident.native_frames:
+        return None
+    return next((m.name for m in mentions if m.kind == APART_KIND and m.source == first.source
+                 and m.lineno <= first.lineno <= m.last), None)  # fmt: skip
+
+
+def apart_said(incident: Incident, mentions: Sequence[Mention]) -> str | None:
+    """Why the text's configs and commands are not its run, for the missing text: the blocks
+    ``assemblers/not_run`` set apart in the crash's file ("the only configs and commands sit in
+    blocks that are not the run: an example the text gives (line 20: 'Example usage:')")."""
+    said = [m.name for m in mentions if m.kind == APART_KIND and m.source == incident.first_seen.source]
+    if not said:
+        return None
+    return "the text's configs and commands sit in blocks that are not the run: " + "; ".join(said[:3])
 
 
 def whole_apart(mentions: Sequence[Mention]) -> bool:
@@ -118,8 +152,13 @@ def whole_apart(mentions: Sequence[Mention]) -> bool:
     migration, an update; a fix may report the run it fixes)."""
     if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
         return True
-    pull = any(m.kind == THREAD_KIND and PULL_HEADER.search(m.text) for m in mentions)
-    return pull and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
+    return _pull(mentions) and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
+
+
+def _pull(mentions: Sequence[Mention]) -> bool:
+    """The thread is a pull request (its saved header says so)."""
+    return any(m.kind == PULL_KIND or (m.kind == THREAD_KIND and PULL_HEADER.search(m.text))
+               for m in mentions)  # fmt: skip
 
 
 def _titles(mentions: Sequence[Mention]) -> list[str]:
@@ -128,13 +167,18 @@ def _titles(mentions: Sequence[Mention]) -> list[str]:
             and m.text.lstrip().startswith("#")]  # fmt: skip
 
 
-def gate(path: WorkerPath, shown: bool) -> WorkerPath:
+def gate(path: WorkerPath, shown: bool, apart: str | None = None) -> WorkerPath:
     """One rule after every reader: a text that shows no run gives no verdict and no
     condition, whatever its readers made of its words. An RFC's YAML, a question's method and
-    release, release notes, a docs page name what the text is about, not what ran."""
-    if shown or (path.value == "unknown" and not path.conditional):
+    release, release notes, a docs page name what the text is about, not what ran. ``apart``
+    (``apart_said``): why the text's run-like lines are not the run, said first."""
+    if shown:
         return path
+    if path.value == "unknown" and not path.conditional:
+        return replace(path, missing=(apart, *path.missing)) if apart else path
     missing = path.missing or (NO_RUN_MISSING,)
+    if apart:
+        missing = (apart, *missing)
     return replace(path, value="unknown", worker_class=None, conflict=None, conditional=None,
                    missing=missing)  # fmt: skip
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from spectrace.assemblers.not_run import read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.dialects.base import LogLine
 
@@ -150,5 +151,6 @@ def _hunk_line(text: str) -> bool:
 
 
 def not_run_lines(lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
-    """The lines no run's config is read from: wishes and code under review."""
-    return wish_lines(lines) | reviewed_lines(lines)
+    """The lines no run's config is read from: wishes, code under review, and every block
+    ``not_run`` sets apart (an example, advice, a review comment, a docs quotation, a goal)."""
+    return wish_lines(lines) | reviewed_lines(lines) | read_apart(lines).lines(lines)

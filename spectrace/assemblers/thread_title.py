@@ -196,6 +196,7 @@ def guard(title: str) -> str | None:
                  r"|\b(?:can(?:'t| ?not)|unable to|fails? to|failed to)\s+(?:run|start|launch|serve|load)\b",
                  "fails", own)  # "can not run with mtp": it fails with MTP
     own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
+    own = _WITHOUT_OTHER.sub("lacking ", own)  # "... without disaggregated params": not the method
     if _CODE.search(own) is not None:
         return "the title is about code (a call or a method names no run)"
     if (tag := _TAG_APART.search(own)) is not None:
@@ -211,6 +212,12 @@ def guard(title: str) -> str | None:
     return None
 
 
+# "without" governing no speculative word ("With KVBM+MTP, requests arrive without disaggregated
+# params"): it says what else is missing, not that the method is off
+_WITHOUT_OTHER = re.compile(
+    r"(?i)\bwithout\s+(?!(?:any\s+|the\s+|a\s+)?[`'\"]?(?:-*spec\w*|draft\w*|eagle\w*|mtp|nextn"
+    r"|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp|standalone)\b)"
+)
 # "[Bug]: ...", "[BUG] ...", "[Bug][sglang] ..." as an issue form's first line
 _FORM = re.compile(r"^\s*(\[(?:bug|BUG|Bug)\][^\n]*)$")
 # "<title> · Issue #N · owner/repo", "<title> · Pull Request #N · owner/repo"

@@ -1,0 +1,354 @@
+"""Which blocks and sentences of a text are not the reporter's run, and why: the one reader
+every path reader asks ("is this line inside a block that is not the run?").
+
+Why: a thread shows configurations that no run of its own built: a command introduced as an
+example ("Example usage:"), a reviewer's or a bot's comment with a ``suggestion`` block, flags
+quoted from a docs page or tutorial, a flag named as what a pull request will support, a blog's
+second-person narration ("once you have EAGLE running"), an error line the writer found by
+reading source, another engine's command with look-alike flags. Read as the run's, each gives a
+path to a text that shows none. The readers each had their own list; a shape missing from one
+list got through. This module reads the text once into ``Apart`` blocks, each with its reason,
+and answers by (source, line).
+
+A block runs from the line that opens it to its end: a fenced block after a caption ends at its
+closing fence; a caption with no fence covers the lines right below it; a section (a docs
+quotation, a reviewer's post, a "when I read the source" paragraph) ends at the next heading
+or post header. A log record (a line with a dialect header) never opens a block: it is what a
+server printed, not a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spectrace.assemblers.launch_words import foreign_entry
+from spectrace.assemblers.post_dates import post_author
+from spectrace.dialects.base import LogLine
+
+# the reasons, as the evidence and missing text say them
+EXAMPLE = "an example the text gives"
+SUGGESTION = "a suggestion or advice to the reader"
+REVIEW = "a review comment on code under review"
+DOCS = "a quotation from documentation or a tutorial"
+GOAL = "a goal or plan (what a change will support), not a run"
+NARRATION = "generic second-person narration"
+SOURCE_READ = "code the writer read in the source, not a run's output"
+FOREIGN = "another engine's command"
+CHANGELOG = "release notes or a changelog (the release's code, not a run)"
+PLAN = "a test plan (a command to run, with no result)"
+
+# what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
+LITERALS: tuple[bytes, ...] = (
+    b"```", b"xample", b"uggest", b"ou can ", b"ou could ", b"lease try", b"ecommend",
+    b"ocs.", b"/docs", b"utorial", b"ource code", b"ou've", b"ou have", b"nce you",
+    b"hen you", b"f you", "· review".encode(), b"** (author)", b"ample usage", b"Usage:",
+    b"uick start", b"uickstart", b" shows:", b"upport for", b"ample log", b"ample output",
+    b"ample command", b"ocs page", b"oc page", b" says:", b" notes", b"hangelog",
+)  # fmt: skip
+
+# an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
+# example", "a method such as ...")
+_MARKER = re.compile(
+    r"(?i)\be\.\s?g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexample (?:config|command|usage)"
+    r"|\ban example\b"
+)
+_EXAMPLE_CONFIG = re.compile(r"--\w|\{|\bspeculative_\w+\s*=")  # where the example's config starts
+EXAMPLE_REASON = "an example the text gives, not the run's config"
+# a caption over what follows (a line ending in ":" or nothing but the caption words)
+_EXAMPLE_CAPTION = re.compile(
+    r"(?i)^\W{0,6}(?:(?:an?\s+|the\s+|sample\s+|minimal\s+)?(?:example|usage)(?:\s+(?:usage|command"
+    r"|commands|config\w*|launch|script|invocation))?|for (?:example|instance)|e\.g\.?"
+    r"|here(?:'s| is) (?:an? )?(?:example|sample)\b[^:]{0,60}|(?:an? )?example of [^:]{0,60})"
+    r"\W{0,4}:?[\s*`]*$"
+)
+# the last clause of a caption line ending in ":" names an example ("Supported since 0.10.0.
+# Example usage:", "shows this sample log:", "e.g. like this:")
+_EXAMPLE_WORD = re.compile(r"(?i)\b(?:example|sample|e\.g\.|for instance|usage)\b")
+_CLAUSE = re.compile(r"[.;!?]\s+")
+# advice to the reader: "you can run:", "try this:", "I'd suggest", "we recommend", "please try"
+_ADVICE = re.compile(
+    r"(?i)\byou (?:can|could|may|might|should|need to|have to|want to)\s+(?:\w+\s+)?"
+    r"(?:run|use|try|launch|start|enable|set|pass|add|switch|serve|specify|configure|do)\b"
+    r"|\b(?:please |you might |maybe |could you |can you )?try (?:running|using|with|adding|setting"
+    r"|passing|this|the following|out|it)\b|^\W*try\b"
+    r"|\b(?:I'?d|I would|we|I) (?:suggest|recommend)\w*|\bsuggest(?:ed|ion)?\b"
+    r"|\brecommended (?:command|config\w*|setting|way|usage)"
+)
+# a goal: what a change will support or add ("Support standalone draft model arguments like
+# `--speculative-algorithm NEXTN`", "add --speculative-config for X", "will try ngram next")
+_GOAL = re.compile(
+    r"(?i)^\W*(?:this (?:pr|pull request|change|patch) )?(?:support|supports|add|adds|adding"
+    r"|implement|implements|introduce|introduces|enable|enables|allow|allows)\b"
+    r"|\b(?:to|will|would|shall|going to|plan(?:ning)? to|want to|wants to|hope to) (?:also )?"
+    r"(?:support|add|implement|introduce|enable|allow|try)\b"
+    r"|\bonce (?:we|they|you) (?:upgrade|update|move|switch|have)\b|\bsupport for\b"
+)
+# a documentation page or tutorial as the source of what follows
+_DOCS = re.compile(
+    r"(?i)https?://(?:docs\.|[\w.-]*readthedocs|[\w.-]+/docs?/|[\w.-]+\.github\.io/)"
+    r"|\b(?:the|this|our|official) (?:docs?|documentation|tutorial|guide|readme|recipe|cookbook"
+    r"|quick ?start)\b[^:]{0,60}?\s(?:says?|shows?|states?|uses?|gives?|has|lists?|suggests?|recommends?)\b"
+    r"|\b(?:according to|from|in|as (?:shown|described|documented) in) the (?:docs?|documentation"
+    r"|tutorial|guide|readme|model card)\b|\bdoc(?:umentation)? issue\b"
+)
+# a caption that says the block below fails or is the writer's own is the run's ("To
+# reproduce, you can run:", "Example that crashes:", "but I use:")
+_OWN = re.compile(
+    r"(?i)\brepro\w*|\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|traceback|stack|output|logs?)\b"
+    r"|\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b"
+)
+# the writer's own run ("my", "we ran"): never a docs quotation or release notes
+_FIRST_PERSON = re.compile(
+    r"(?i)\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b"
+)
+# a caption quoting release notes ("From the draft notes of 1.2.0:", "The changelog says:")
+_NOTES = re.compile(r"(?i)\b(?:release|draft|patch) notes\b|\bchangelog\b|\bwhat'?s (?:new|changed)\b")
+# a failure said in the sentence: a bug described in the second person is still the run's
+_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|refuses?|dies|died|oom\w*|traceback)\b")
+# where a config starts on a line: a flag, a JSON/dict, a keyword argument, a method key
+_CONFIG = re.compile(r"(?:^|\s|`)--[a-z]|\{|\bspeculative_\w+\s*=|\bmethod\b")
+# a saved thread's title line: the thread's subject, read by the title readers
+_TITLE = re.compile(r"^\s*#\s")
+# a heading that opens a section of advice, a proposed fix, a docs quotation
+_HEADING = re.compile(r"^\s*#{2,6}\s")
+_SECTION_WHY = (
+    (re.compile(r"(?i)\b(?:doc(?:s|umentation)?|tutorial)\b"), DOCS),
+    (re.compile(r"(?i)\bexamples?\b|\busage\b"), EXAMPLE),
+    (re.compile(r"(?i)\bsuggest\w*|\balternatives?\b|\bproposed\b"), SUGGESTION),
+    (re.compile(r"(?i)\bhighlights\b|\bwhat'?s (?:changed|new)\b|\bchangelog\b|\brelease notes?\b"
+                r"|\b(?:new )?features\b|\bbug ?fixes\b"), CHANGELOG),
+    (re.compile(r"(?i)\btest plan\b"), PLAN),
+)
+# the writer found what they quote by reading source, not by running it
+_SOURCE_READ = re.compile(
+    r"(?i)\b(?:read|reading|looked? at|looking at|going through|browsing|review(?:ed|ing)?)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?(?:source(?: code)?|code ?base|implementation)\b"
+    r"|\bin the (?:source|code)\b,? I (?:found|saw|noticed)"
+)
+# ... unless the writer read it to explain their own run's crash ("reading the source to debug my
+# crash, I found:")
+_SOURCE_OWN = re.compile(
+    r"(?i)\b(?:my|our)\b|\b(?:I|we) (?:ran|run|launch\w*|start\w*|got|get)\b|\bcrash\w*|\btraceback\b"
+)
+# second-person narration of a blog or tutorial ("when you've got EAGLE fired up", "once you
+# have EAGLE running", "if you're using MTP", "imagine you're ...")
+_NARRATION = re.compile(
+    r"(?i)\b(?:when|once|after|whenever) you(?:'ve| have)?\s+(?:got|get)\b"
+    r"|\b(?:when|once|if|whenever|after) you(?:'ve| have)\s+(?:got\s+)?(?:[\w-]+\s+){1,4}?"
+    r"(?:running|enabled|on|switched on|turned on|fired up|set up|going|working)\b"
+    r"|\bimagine (?:you|that)\b|\bever (?:run|ran|hit|seen) into\b|\blet'?s (?:explore|dive|look)\b"
+)
+# a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
+_REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
+# the pull request's author answering inside a review thread: the author's own words again
+_AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")
+# a review's suggested change, as the thread shows it ("```suggestion")
+_SUGGESTION_FENCE = re.compile(r"^\s*(?:>\s*)*```\s*suggestion\b")
+# lines a caption's block may hold under it (a command and its flags), and the most lines the
+# scan did not keep between two of them (a fence line, a blank)
+_CAPTION_SPAN = 40
+_CAPTION_GAP = 3
+_END = 10**9  # a section open at the end of the text runs to its end
+
+
+@dataclass(frozen=True, slots=True)
+class Apart:
+    """Lines ``first``..``last`` of ``source`` are not the reporter's run, for ``why``; ``opener``
+    is the line that set them apart, as the text shows it."""
+
+    source: str
+    first: int
+    last: int
+    why: str
+    opener: str
+
+    def holds(self, source: str, lineno: int) -> bool:
+        return source == self.source and self.first <= lineno <= self.last
+
+    def said(self) -> str:
+        """The reason with the line that opened the block, for evidence and missing text."""
+        return f"{self.why} (line {self.first}: {self.opener[:80]!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class NotRun:
+    """The blocks of a text that are not its run."""
+
+    blocks: tuple[Apart, ...] = ()
+
+    def block(self, source: str, lineno: int) -> Apart | None:
+        """The block holding the line, or None: the line may be the run's."""
+        return next((b for b in self.blocks if b.holds(source, lineno)), None)
+
+    def why(self, source: str, lineno: int) -> str | None:
+        block = self.block(source, lineno)
+        return block.said() if block is not None else None
+
+    def lines(self, lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
+        """(source, line) of each of ``lines`` no run's config is read from: inside a block,
+        not a test plan's (its command is the one the results below it ran)."""
+        blocks = [b for b in self.blocks if b.why != PLAN]
+        if not blocks:
+            return frozenset()
+        return frozenset((ln.source, ln.lineno) for ln in lines
+                         if any(b.holds(ln.source, ln.lineno) for b in blocks))  # fmt: skip
+
+
+def is_example(line: LogLine) -> bool:
+    """The line quotes its config after an example marker (``e.g.``, ``for example``...): a
+    bug template's "speculative decoding enabled (e.g. ...)" names one way to meet its
+    conditions, so the config reader may take its family but never the class a run built. The
+    marker stands before the config on the same sentence line; a log record is never an
+    example."""
+    if line.headed:
+        return False
+    marker = _MARKER.search(line.text)
+    return marker is not None and _EXAMPLE_CONFIG.search(line.text, marker.end()) is not None
+
+
+def sentence_apart(text: str) -> str | None:
+    """Why one sentence line is not the run's by its own words, or None: narration or another
+    engine's command whatever it holds; an example marker, advice, a goal or a docs quotation
+    only where the line quotes a config (a flag, a dict): "I suggest it is a bug in EAGLE" still
+    names the run's family. A caption of the writer's own or failing run is the run's."""
+    if _TITLE.match(text):
+        return None
+    if _NARRATION.search(text) and not _FAILS.search(text):
+        return NARRATION  # "if you have EAGLE on, the server crashes" describes the run
+    if foreign_entry(text):
+        return FOREIGN
+    if _CONFIG.search(text) is None or _OWN.search(text):
+        return None
+    if _EXAMPLE_CAPTION.search(text) or _MARKER.search(text):
+        return EXAMPLE
+    if _ADVICE.search(text):
+        return SUGGESTION
+    if _GOAL.search(text):
+        return GOAL
+    if _DOCS.search(text):
+        return DOCS
+    return None
+
+
+def _caption(text: str) -> str | None:
+    """Why the block under a caption line is not the run's: an example caption, or a line
+    ending in ":" whose last clause gives an example, advice or a docs page's text ("Supported
+    since 0.10.0. Example usage:", "you can run:", "The quick start shows:"); not one of the
+    writer's own or failing run."""
+    if _EXAMPLE_CAPTION.search(text) and not _OWN.search(text):
+        return EXAMPLE
+    if not text.rstrip(" *`").endswith(":"):
+        return None
+    clause = _CLAUSE.split(text)[-1]
+    if _FIRST_PERSON.search(clause):
+        return None
+    if _DOCS.search(clause):  # "The docs page shows this sample log:" quotes the page
+        return DOCS
+    if _NOTES.search(clause):
+        return CHANGELOG
+    if _OWN.search(clause):
+        return None
+    if _EXAMPLE_WORD.search(clause):
+        return EXAMPLE
+    if _ADVICE.search(clause):
+        return SUGGESTION
+    if _GOAL.search(clause):
+        return GOAL
+    return None
+
+
+def _carried(text: str) -> str | None:
+    """Why the sentence a line leaves open carries onto the next line ("This PR adds support
+    for" then the flag on the line below): a goal, an example or advice with no config yet."""
+    if _TITLE.match(text) or _OWN.search(text) or _CONFIG.search(text):
+        return None
+    if text.rstrip()[-1:] in ".!?:;)" or not text.strip():
+        return None
+    if _GOAL.search(text):
+        return GOAL
+    if _ADVICE.search(text):
+        return SUGGESTION
+    if _EXAMPLE_WORD.search(text):
+        return EXAMPLE
+    return None
+
+
+def _section(text: str) -> str | None:
+    """Why a heading's section is not the run's (a docs issue, a suggested fix), or None; a
+    heading over the writer's own or failing run ("### Example to reproduce") is the run's."""
+    if _OWN.search(text):
+        return None
+    return next((why for pattern, why in _SECTION_WHY if pattern.search(text)), None)
+
+
+def read_apart(lines: Sequence[LogLine]) -> NotRun:
+    """Read the lines (one pass, in order per source) into the blocks that are not the run."""
+    out: list[Apart] = []
+    by_source: dict[str, list[LogLine]] = {}
+    for line in lines:
+        by_source.setdefault(line.source, []).append(line)
+    for held in by_source.values():  # a joined dump or dict comes after its pieces: in order
+        out += _read_source(sorted(held, key=lambda ln: ln.lineno))
+    return NotRun(tuple(out))
+
+
+def _read_source(held: Sequence[LogLine]) -> list[Apart]:
+    """The blocks of one source's lines (the lines the scan kept: a fence line is seen only
+    where it holds a literal, so a caption's block runs over the lines right below it, one
+    unseen line (a fence) between them at most)."""
+    out: list[Apart] = []
+    open_: tuple[int, str, str, str] | None = None  # (first line, why, opener, mode)
+    last = 0  # the previous line's number
+    carry: tuple[str, str] | None = None  # a sentence left open on the line above, and why
+
+    def close(end: int) -> None:
+        nonlocal open_
+        if open_ is not None:
+            first, why, opener, _ = open_
+            out.append(Apart(held[0].source, first, max(first, end), why, opener))
+            open_ = None
+
+    for line in held:
+        text = line.text
+        mode = open_[3] if open_ is not None else None
+        if mode == "caption" and (line.lineno - last > _CAPTION_GAP
+                                  or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):
+            close(last)  # past the caption's command, or the writer's own run again
+            mode = None
+        if line.headed:  # a log record ends a caption's block; it is what a server printed
+            if mode == "caption":
+                close(last)
+            last = line.lineno
+            continue
+        if not line.quoted and post_author(text) is not None:
+            close(line.lineno - 1)  # a new post: a section or a review ends above it
+            if _REVIEW_POST.search(text):
+                open_ = (line.lineno, REVIEW, text.strip(), "post")
+        elif mode == "post" and _AUTHOR_REPLY.match(text):
+            close(line.lineno - 1)  # the author answers inside the review thread
+        elif _HEADING.match(text) and not _TITLE.match(text) and mode != "post":
+            close(line.lineno - 1)
+            if (why := _section(text)) is not None:
+                open_ = (line.lineno, why, text.strip(), "section")
+        elif open_ is None and _SUGGESTION_FENCE.match(line.raw):
+            open_ = (line.lineno, SUGGESTION, line.raw.strip(), "caption")
+        elif open_ is None:
+            if carry is not None and line.lineno == last + 1:
+                out.append(Apart(line.source, line.lineno, line.lineno, carry[0], carry[1]))
+            elif (why := _caption(text)) is not None:
+                open_ = (line.lineno, why, text.strip(), "caption")
+            elif _SOURCE_READ.search(text) and not _SOURCE_OWN.search(text):
+                open_ = (line.lineno, SOURCE_READ, text.strip(), "section")
+            elif (why := sentence_apart(text)) is not None:
+                out.append(Apart(line.source, line.lineno, line.lineno, why, text.strip()))
+        carry = None
+        if open_ is None and not line.headed and (why := _carried(text)) is not None:
+            carry = (why, text.strip())
+        last = line.lineno
+    if open_ is not None:  # a section or a post runs to the end of the text
+        close(last if open_[3] == "caption" else _END)
+    return out

@@ -1,0 +1,80 @@
+"""``assemblers/not_run``: which lines of a text are not the reporter's run, and why (lines
+written by us in the shapes of saved threads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spectrace.assemblers import not_run
+from spectrace.dialects.base import LogLine
+
+
+def _lines(*texts: str) -> list[LogLine]:
+    return [LogLine("t.md", n, 0, t, t, "plain", "") for n, t in enumerate(texts, 1) if t is not None]
+
+
+def _why(texts: list[str | None], lineno: int) -> str | None:
+    return not_run.read_apart(_lines(*texts)).why("t.md", lineno)
+
+
+@pytest.mark.parametrize(
+    ("texts", "line", "reason"),
+    [  # a caption's block: the fence lines are not kept by the scan (None)
+     (["Fixed in #812; sample usage:", None, "python -m sglang.launch_server --speculative-algorithm EAGLE"],
+      3, not_run.EXAMPLE),
+     (["Landed. Here is an example of the new flag:", None, "vllm serve m --speculative-config '{}'"],
+      3, not_run.EXAMPLE),
+     (["If the default is too slow you can try this:", None, "--speculative-algorithm NGRAM"], 3, not_run.SUGGESTION),
+     (["The tutorial (v0.11) shows:", None, "trtllm-serve m --extra_llm_api_options e.yml"], 3, not_run.DOCS),
+     (["From the release notes of 0.6:", "> - Eagle3 two-model drafts (Eagle3TwoModelWorker)"], 2,
+      not_run.CHANGELOG),
+     # a section under a heading, to the next heading
+     (["### The doc issue", "https://docs.example.org/serve.html", "  --speculative-config '{}'",
+       "## Other"], 3, not_run.DOCS),
+     (["## Example", "vllm serve m --speculative-config '{}'"], 2, not_run.EXAMPLE),
+     (["## What's Changed", "* MTP for GLM-5 (`--speculative-config`)"], 2, not_run.CHANGELOG),
+     # a review post, to the next post or the author's reply
+     (["rhea · review thread · 2026-05-03", "x.py:10", "speculative_config={'method': 'ngram'}"], 3,
+      not_run.REVIEW),
+     # a sentence on its own line, or carried onto the next
+     (["This change adds support for", "`--speculative-algorithm EAGLE3` on the ROCm launcher."], 2,
+      not_run.GOAL),
+     (["Once you have Medusa heads running, latency drops."], 1, not_run.NARRATION),
+     (["Reading the drafter's source code I saw that the copy is shadowed:", None,
+       "AttributeError: 'function' object has no attribute 'deepcopy'"], 3, not_run.SOURCE_READ),
+     (["python3 -u -m tokenspeed.launch_server --speculative-algorithm EAGLE3"], 1, not_run.FOREIGN)],
+)  # fmt: skip
+def test_a_block_that_is_not_the_run_says_why(texts, line: int, reason: str) -> None:
+    why = _why(texts, line)
+    assert why is not None and why.startswith(reason), why
+
+
+@pytest.mark.parametrize(
+    ("texts", "line"),
+    [  # the writer's own run, or a failing one, under the same words
+     (["To reproduce, you can run:", None, "python -m sglang.launch_server --speculative-algorithm EAGLE"], 3),
+     (["Example that crashes for us:", None, "vllm serve m --speculative-config '{}'"], 3),
+     (["I followed the docs and launched my server:", None, "vllm serve m --speculative-config '{}'"], 3),
+     (["The docs show EAGLE, but I use:", None, "--speculative-algorithm NGRAM"], 3),
+     (["Reading the source to debug my crash, I found:", None, "AttributeError: no attribute 'x'"], 3),
+     # a caption's block ends past its command, at the writer's own run again
+     (["Example usage:", None, "vllm serve m --speculative-config '{}'", None, None, None,
+       "vllm serve m2 --speculative-config '{}'"], 7),
+     (["Example usage:", None, "vllm serve m", "and this is what we ran instead:", "vllm serve m2"], 5),
+     # a review thread's author reply is the author's own words
+     (["rhea · review thread · 2026-05-03", "x.py:10", "**nora** (author):",
+       "I got this running `vllm serve m --speculative-config '{}'`"], 4),
+     # a title, and a sentence naming a method without a config
+     (["# Add EAGLE3 for Qwen3"], 1), (["I suggest the EAGLE worker has a bug."], 1),
+     # a bug told in the second person is the run's
+     (["If you have EAGLE on with DP attention, the scheduler crashes."], 1)],
+)  # fmt: skip
+def test_the_run_itself_is_never_set_apart(texts, line: int) -> None:
+    assert _why(texts, line) is None
+
+
+def test_example_markers_before_a_config_mark_an_example() -> None:
+    (line,) = _lines("speculative decoding enabled (e.g. `--speculative-algorithm EAGLE`)")
+    assert not_run.is_example(line)
+    (line,) = _lines("`--speculative-algorithm EAGLE`, e.g. on two nodes")
+    assert not not_run.is_example(line)
