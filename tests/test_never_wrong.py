@@ -2538,6 +2538,18 @@ S13_OWN_RUNS: dict[str, tuple[list[str], str, str]] = {
     "VLLM_USE_V1=1 picks V1's proposer on the same release": (thread(
         VLLM_REPO, "[Bug]: EAGLE on V1 crash", "2025-05-11", "```", f"VLLM_USE_V1=1 {S13_V0_EAGLE}", "```", "```",
         *VLLM_CORE_CRASH, "```", *s13_env("0.8.5"), number=13803), "other", "EagleProposer"),
+    "a continued command's --enable-multi-layer-eagle line is an option, not a goal": (thread(
+        SGL_REPO, "[Bug] multi-layer EAGLE crash on MiMo", "2026-07-02", "```", "python3 -m sglang.launch_server \\",
+        "  --model-path XiaomiMiMo/MiMo-V2-Flash \\", "  --tp 8 \\", "  --speculative-algorithm EAGLE \\",
+        "  --enable-multi-layer-eagle \\", "  --speculative-num-steps 3 \\", "  --speculative-eagle-topk 1 \\",
+        "  --speculative-num-draft-tokens 4", "```", "```", *SGL_CRASH, "```", *s13_sgl_env("0.5.14"), number=14200),
+        "v2", "MultiLayerEagleWorkerV2"),
+    "a benchmark PR's own config-details list is the run it benchmarks": (thread(
+        "acme-bench/infer-matrix", "[NV] add DSR1-FP4 vLLM MTP B200 config", "2025-10-20", "## Summary",
+        "Adds an MTP variant of the existing `dsr1-fp4-b200-vllm` config.", "## Config details",
+        "- **Config key**: `dsr1-fp4-b200-vllm-mtp`", "- **Image**: `vllm/vllm-openai:v0.11.0`",
+        f"- **Model**: `{S13_DSR1}`", "- **Speculative decoding**: MTP (`deepseek_mtp`, 1 speculative token)",
+        *PROBE_CRASH, kind="pull request", labels="", number=14000), "other", "EagleProposer"),
 }  # fmt: skip
 
 
