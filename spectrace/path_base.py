@@ -36,7 +36,6 @@ from spectrace.path_frames import (
     frame_signatures,
     method_signature,
 )
-from spectrace.path_run import text_day
 
 # the class a base file defines: SpecDecodeBaseProposer, AscendSpecDecodeBaseProposer310
 _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
@@ -212,7 +211,6 @@ def base_evidence(
     method = config.flags.get("speculative_config.method")
     named = method_signature(sig.framework, str(method.value)) if method is not None else None
     wanted = {named[0]} if named and named[0] else families
-    day = day or text_day(config)  # a post's day, where the crash has none
     low, high, why = _span(sig, day)
     reason = (f"{site.kind} in {sig.name}: {sig.what}: the run drafts through a subclass of "
               f"{base} ({_releases(low, high)}{why})")  # fmt: skip

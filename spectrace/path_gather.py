@@ -161,7 +161,6 @@ def path_evidence(
     if not _settled(evidence, conditions=True):  # a proposer base: its subclass by the family
         plugin = "platform_named" in config.flags or "platform" in config.flags
         sites, families = base_inputs(incident, mentions, since, plugin)
-        day = when.date() if when is not None else None
         based = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families, day)
         evidence = based + evidence
         if not based:  # a vLLM run's method named only in words

@@ -15,6 +15,7 @@ from datetime import date
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_shown import crash_shows_run, reported_failure, shows_run
 from spectrace.incident_model import Incident
+from spectrace.path_base import family_words
 from spectrace.path_mention_kinds import FAMILY_KIND, RUN_KIND, TITLE_KIND, Mention
 
 # flag names only a speculative run's command or dump sets
@@ -32,6 +33,10 @@ _ELSEWHERE = re.compile(
     r"(?i)\b(?:vs\.?|versus|than|compared?|comparison|between|port(?:ed|ing)?|borrow\w*|"
     r"migrat\w*|switch\w*|instead|unlike|similar|inspired)\b"
 )
+
+
+# where one clause of a sentence ends and another begins
+_CLAUSE = re.compile(r"[;:!?]|,\s+(?=(?:but|while|whereas|and|though|although|yet|so)\b)|\.\s")
 
 
 def text_day(config: RunConfig) -> date | None:
@@ -88,7 +93,15 @@ def worded_framework(
 
 
 def names_other_framework(text: str, engine: str) -> bool:
-    """The line names a framework and not ``engine`` (vllm-ascend counts as vLLM's plugin)."""
+    """The line's family belongs to another framework than ``engine``: every clause naming a
+    family names a framework and not ``engine`` ("Our fallback is vLLM + eagle3, but we'd like
+    to stay on SGLang"), or, where no clause names one, the line does (a release row "| vLLM
+    0.10.2 | ngram |"). vllm-ascend counts as vLLM's plugin."""
+    clauses = [c for c in _CLAUSE.split(text) if family_words(c)]
+    return all(_other(c, engine) for c in clauses) if clauses else _other(text, engine)
+
+
+def _other(text: str, engine: str) -> bool:
     named = _frameworks(text)
     if engine in ("vllm", "vllm_ascend"):
         return bool(named) and not named & {"vllm", "vllm_ascend"}

@@ -1,5 +1,6 @@
-"""Never wrong: a line naming only another framework than the run's is that framework's run
-(path_gather._elsewhere_aside, path_named, path_era).
+"""Never wrong: a line (or the clause holding the family) naming only another framework than
+the run's is that framework's run (path_run.names_other_framework: path_gather._elsewhere_aside,
+path_named, path_era).
 
 Our own lines: an SGLang report saying the same model works "on TensorRT-LLM 1.0 with an EAGLE3
 draft", a TensorRT-LLM report whose table row is "| vLLM 0.9.1 | eagle3 |", a vLLM report
@@ -68,6 +69,12 @@ CASES = {
         "someone · description · 2025-11-20",
         "SGLang 0.5.4 with MTP serves the same checkpoint without trouble.", "```",
         "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 2", "```", *_VLLM_CRASH],
+    # the line names the run's framework too, but the family sits in the other one's clause
+    "vllm report, a tensorrt-llm mtp fallback clause": [
+        "vllm-project/vllm · issue #31100 · open · Python", "labels: bug",
+        "# [Bug]: EngineCore dies under load with Qwen3-32B", "",
+        "someone · description · 2025-11-20",
+        "Our fallback is TensorRT-LLM with MTP, but we would like to stay on vLLM.", *_VLLM_CRASH],
 }  # fmt: skip
 
 
