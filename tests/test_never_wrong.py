@@ -2550,6 +2550,16 @@ S13_OWN_RUNS: dict[str, tuple[list[str], str, str]] = {
         "- **Config key**: `dsr1-fp4-b200-vllm-mtp`", "- **Image**: `vllm/vllm-openai:v0.11.0`",
         f"- **Model**: `{S13_DSR1}`", "- **Speculative decoding**: MTP (`deepseek_mtp`, 1 speculative token)",
         *PROBE_CRASH, kind="pull request", labels="", number=14000), "other", "EagleProposer"),
+    "a guide's command the reporter says they ran exactly": (thread(
+        TRT_REPO, "[Bug] the Eagle3 guide's command crashes", "2025-10-03", "The guide says to run:", "```",
+        S13_TRT_SERVE, "```", "```yaml", *S13_TRT_E3, "```", "I ran exactly that on 1.0.0 and got:", "```",
+        "[TensorRT-LLM] TensorRT-LLM version: 1.0.0", *TRT_CRASH, "```", number=14500), "other", "Eagle3OneModelWorker"),
+    "a maintainer's 'Try this:' the asker ran and crashed with": (
+        thread(VLLM_REPO, "[Usage]: faster decoding for code completion?", "2025-10-10",
+               "### How would you like to use vllm", "How can I speed up code completion?", labels="usage", number=14503)
+        + s13_post("maint", "comment", "2025-10-10", "Try this:", "```", S13_NGRAM, "```")
+        + s13_post("ivy", "comment", "2025-10-11", "With that it crashes on 0.11.0:", "```", *VLLM_CORE_CRASH, "```"),
+        "other", "NgramProposer"),
 }  # fmt: skip
 
 
