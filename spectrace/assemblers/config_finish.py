@@ -129,6 +129,8 @@ class ConfigFinish(ConfigFacts):
         flagged = one_family([name for name, _ in self._flagged])
         said = [(name, line) for name, line in self._flagged if name == flagged] or said
         said = self._promoted_said([*claims, *said])
+        if self._plain_sglang():  # the whole command shows the algorithm, or that there is none
+            said = [(name, line) for name, line in said if name == "OFF"]
         named = one_family([name for name, _ in said])
         if (
             named is not None
@@ -209,6 +211,15 @@ class ConfigFinish(ConfigFacts):
         line = next(line for name, line in self._tested if name == tested)
         self._set("named_algorithm", tested, line, "prose")
         self._from_test = True
+
+    def _plain_sglang(self) -> bool:
+        """The run's whole SGLang command is shown and sets no algorithm: an algorithm its
+        sentences name ("the other team serves it with EAGLE3") is not this run's (as for vLLM's
+        plain launch, path_gather); a sentence saying speculation is off agrees with it."""
+        flags = self._config.flags
+        return (self._plain is not None and self._config.engine == "sglang"
+                and "speculative_algorithm" not in flags
+                and not any(n.startswith("speculative_") for n in flags))  # fmt: skip
 
     def _runner_engine(self) -> None:
         """A run shown only by a program that wraps TensorRT-LLM (Dynamo's worker or image,
