@@ -2567,3 +2567,77 @@ S13_OWN_RUNS: dict[str, tuple[list[str], str, str]] = {
 def test_s13_the_reporters_own_run_still_decides(tmp_path: Path, name: str) -> None:
     lines, value, classes = S13_OWN_RUNS[name]
     assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), value, classes)
+
+
+# blocks and sentences set apart as not the run (advice, examples, goals, docs, notes, narration,
+# reading of source, another engine's clause), in other words than the study excerpts'
+S13_QWEN = "Qwen/Qwen3-8B"
+S13_CI_CRASH = [
+    "FAILED tests/basic/test_prefill.py::test_long_prompt - AssertionError",
+    "Traceback (most recent call last):",
+    '  File "/workspace/tests/basic/test_prefill.py", line 61, in test_long_prompt',
+    "AssertionError: output mismatch at request 3",
+]
+# the measure's probe: a crash by a relative path names no server (with an absolute one the
+# run-shown gate keeps the thread: ADV board 16:12, s13 cl4/bm3)
+S13_PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
+             "RuntimeError: spectrace probe"]  # fmt: skip
+S13_SET_APART: dict[str, tuple[list[str], Want]] = {
+    "a reviewer's 'could you also try with' ngram config": (
+        thread(VLLM_REPO, "[Bugfix] detokenizer off-by-one", "2025-09-30", "Fixes the CI failure below.", "```",
+               *S13_CI_CRASH, "```", kind="pull request", labels="", number=14600)
+        + s13_post("rev-a", "review", "2025-10-01", "Could you also try with", "```",
+                   '--speculative-config \'{"method": "ngram", "num_speculative_tokens": 5}\'', "```",
+                   "on 0.11.1 so the drafter path is covered?"), NOT_SHOWN),
+    "a review thread suggesting an Eagle3 YAML case": (
+        thread(TRT_REPO, "[None][fix] block reuse with chunked prefill", "2025-11-02", "Fixes block reuse.", "```",
+               *S13_CI_CRASH, "```", kind="pull request", labels="", number=14601)
+        + s13_post("rev-b", "review thread", "2025-11-03", "tests/integration/defs/test_e2e.py:412",
+                   "Suggest adding a case with", "```yaml", *S13_TRT_E3, "```"), NOT_SHOWN),
+    "a maintainer's closing 'Example usage' in a feature request": (
+        thread(VLLM_REPO, "[Feature]: EAGLE-3 drafts for Gemma-3", "2025-06-02", "Please support EAGLE-3 for Gemma-3.",
+               labels="feature request", number=14602)
+        + s13_post("maint", "comment", "2025-07-25", "Supported since 0.10.0. Example usage:", "```",
+                   f'vllm serve google/gemma-3-27b-it --speculative-config \'{{"method": "eagle3", "model": "org/e3-gemma3", "num_speculative_tokens": 3}}\'',
+                   "```", "Closing.") + S13_PROBE, NOT_SHOWN),
+    "a PR's '## Example usage' for the method it adds": (thread(
+        VLLM_REPO, "[Spec Decode] EAGLE-3 for Phi-4", "2025-11-20", "## Purpose", "Adds Phi-4 targets to EAGLE-3.",
+        "## Example usage", "```",
+        'vllm serve microsoft/phi-4 --speculative-config \'{"method": "eagle3", "model": "org/e3-phi4", "num_speculative_tokens": 3}\'',
+        "```", *S13_PROBE, kind="pull request", labels="", number=14603), NOT_SHOWN),
+    "a doc issue quoting the quick start's trtllm-serve and YAML": (thread(
+        TRT_REPO, "[Doc] Eagle3 quick start misses the backend", "2025-10-01", "The quick start shows:", "```",
+        S13_TRT_SERVE, "```", "```yaml", *S13_TRT_E3, "```", "Which release does it need?", *S13_PROBE,
+        labels="documentation", number=14604), NOT_SHOWN),
+    "a plugin PR that adds support for a method": (thread(
+        "ROCm/vllm", "Support qwen3_next_mtp on MI355X", "2025-10-10", "This PR adds support for",
+        '`--speculative-config \'{"method": "qwen3_next_mtp", "num_speculative_tokens": 2}\'` (vLLM 0.10.2 base).',
+        *S13_PROBE, kind="pull request", labels="", number=14606), NOT_SHOWN),
+    "a fix PR reasoning from the v2 worker's source": (thread(
+        SGL_REPO, "[Spec] guard the draft index in EAGLEWorkerV2", "2026-03-05",
+        "In 0.5.9 `eagle_worker_v2.py` reads `accept_length` before clamping; this can index past the end.",
+        "No repro yet, found while reading.", *S13_PROBE, kind="pull request", labels="", number=14607), NOT_SHOWN),
+    "release notes naming MRV2's speculator": (thread(
+        VLLM_REPO, "v0.23.0", "2026-06-02", "## Highlights",
+        "* The model runner v2 is the default for dense models (EagleSpeculator for eagle/eagle3)",
+        "## What's Changed", "* [Spec Decode] EagleProposer: fix draft CUDA graphs by @x in #41001",
+        *S13_PROBE, kind="release", labels="", number=14608), NOT_SHOWN),
+    "second-person narration naming a method and a release": (thread(
+        VLLM_REPO, "Blog: tuning speculative decoding", "2025-09-01",
+        "Once you've turned on ngram speculation on vLLM 0.10.2, you'll see the acceptance rate in the log.",
+        "If it is low, you should raise prompt_lookup_max.", *S13_PROBE, kind="discussion", labels="",
+        number=14609), NOT_SHOWN),
+    "another engine's method in a comparison over a plain SGLang run": (thread(
+        SGL_REPO, "[Bug] crash where vLLM works", "2025-10-01",
+        "vLLM 0.10.2 with eagle3 speculative decoding works for the same model.", "SGLang (no speculation) crashes:",
+        "```", f"{SGL} --tp 2", "```", "```", *SGL_CRASH, "```", *s13_sgl_env("0.5.3"), number=14610), NONE),
+    "a fallback engine's method over a plain SGLang run": (thread(
+        SGL_REPO, "[Bug] scheduler crash under load", "2025-10-20",
+        "Our fallback is vLLM + eagle3 (0.10.2), but we'd like to stay on SGLang.", "```", f"{SGL} --tp 2", "```",
+        "```", *SGL_CRASH, "```", *s13_sgl_env("0.5.4"), number=14611), NONE),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S13_SET_APART))
+def test_s13_advice_examples_goals_and_notes_name_no_run(tmp_path: Path, name: str) -> None:
+    assert_right_or_undecided(tmp_path, *S13_SET_APART[name])
