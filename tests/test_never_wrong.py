@@ -2635,6 +2635,28 @@ S13_SET_APART: dict[str, tuple[list[str], Want]] = {
         SGL_REPO, "[Bug] scheduler crash under load", "2025-10-20",
         "Our fallback is vLLM + eagle3 (0.10.2), but we'd like to stay on SGLang.", "```", f"{SGL} --tp 2", "```",
         "```", *SGL_CRASH, "```", *s13_sgl_env("0.5.4"), number=14611), NONE),
+    "a model named Eagle (NVIDIA's VLM) served plain": (thread(
+        VLLM_REPO, "[Bug]: Eagle2.5-8B image input crash", "2025-10-27", "```",
+        "vllm serve nvidia/Eagle2.5-8B --trust-remote-code --max-model-len 16384", "```", "```", *VLLM_CRASH, "```",
+        *s13_env("0.11.0"), number=14301), NONE),
+    "a sampling parameter holding 'ngram'": (thread(
+        VLLM_REPO, "[Bug]: crash with logits processors", "2025-10-26", "```", S13_VLLM, "```",
+        'Request: `{"prompt": "hi", "max_tokens": 64, "no_repeat_ngram_size": 3}`', "```", *VLLM_CRASH, "```",
+        *s13_env("0.11.0"), number=14300), NONE),
+    "a pasted --help listing of the speculative options over a plain launch": (thread(
+        SGL_REPO, "[Bug] which option fixes this crash?", "2025-10-30", "Options I looked at (`--help`):", "```",
+        "  --speculative-algorithm {EAGLE,EAGLE3,NEXTN,STANDALONE,NGRAM}", "                        Speculative algorithm.",
+        "  --speculative-num-steps SPECULATIVE_NUM_STEPS", "```", "My launch:", "```", f"{SGL} --tp 2", "```", "```",
+        *SGL_CRASH, "```", *s13_sgl_env("0.5.4"), number=14305), NONE),
+    "a closing 'Sample command:' in a feature request": (
+        thread(VLLM_REPO, "[Feature]: EAGLE-3 for Qwen3", "2025-06-02", "Please support EAGLE-3 drafts for Qwen3.",
+               labels="feature request", number=14401)
+        + s13_post("maint", "comment", "2025-07-25", "Supported in 0.10.0. Sample command:", "```", S13_VLLM_E3, "```")
+        + S13_PROBE, NOT_SHOWN),
+    "a doc issue: 'The README shows:' a trtllm-serve Eagle3 block": (thread(
+        TRT_REPO, "[Doc] Eagle3 example unclear", "2025-10-02", "The README shows:", "```", S13_TRT_SERVE, "```",
+        "```yaml", *S13_TRT_E3, "```", "Which release does this need?", *S13_PROBE, labels="documentation",
+        number=14432), NOT_SHOWN),
 }  # fmt: skip
 
 
