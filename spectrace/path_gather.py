@@ -33,10 +33,17 @@ from spectrace.path_evidence import (
     speculates,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
+from spectrace.path_mention_kinds import RELEASE_MARK
 from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, other_program
-from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
+from spectrace.path_run import (
+    names_other_framework,
+    plain_launch,
+    text_day,
+    titled_release,
+    worded_framework,
+)
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
 from spectrace.path_words import base_inputs, named_families
@@ -173,6 +180,8 @@ def path_evidence(
             flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
                 backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
             worded = worded_framework(incident, config, mentions, since)
+            if worded and named and not any(n[0].startswith(RELEASE_MARK) for n in named):
+                named += titled_release(incident, mentions, worded)  # "# [v0.6.3] ... vLLM"
             evidence += named_family_evidence(named, config, engine, flow, worded)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]

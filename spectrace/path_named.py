@@ -53,7 +53,8 @@ def named_family_evidence(
     verdict of the one class they all run on, or the condition over their classes; for
     TensorRT-LLM (``engine_flow``: the crash ran the engine flow's Python runtime) see
     ``_trtllm``. ``worded``: the framework the title or the family lines name in words
-    (``path_run.worded_framework``), the last of the places the run's framework is read from."""
+    (``path_run.worded_framework``), the last of the places the run's framework is read from
+    (a title's release tag then is its release: ``path_run.titled_release``)."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
     adds = any(f == ADDS_MARK for f, *_ in named) and not shows_run(config)

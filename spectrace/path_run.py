@@ -16,7 +16,7 @@ from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_shown import crash_shows_run, reported_failure, shows_run
 from spectrace.incident_model import Incident
 from spectrace.path_base import family_words
-from spectrace.path_mention_kinds import FAMILY_KIND, RUN_KIND, TITLE_KIND, Mention
+from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND, TITLE_KIND, Mention
 
 # flag names only a speculative run's command or dump sets
 _SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
@@ -37,6 +37,26 @@ _ELSEWHERE = re.compile(
 
 # where one clause of a sentence ends and another begins
 _CLAUSE = re.compile(r"[;:!?]|,\s+(?=(?:but|while|whereas|and|though|although|yet|so)\b)|\.\s")
+
+
+# a title's release tag: "[v0.9.1] ...", "[0.6.3.post1]"
+_TAG = re.compile(r"\[\s*v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+|\.dev\d+)?)\s*\]")
+
+
+def titled_release(
+    incident: Incident, mentions: Sequence[Mention], framework: str
+) -> list[tuple[str, str, int, str]]:
+    """``(RELEASE_MARK + "<framework>:<release>", source, line, text)`` for the one release the
+    thread's title tags ("# [v0.9.1] n-gram on vLLM crashes"), as ``path_words.named_families``
+    gives a tracker's title release: on a thread whose tracker names no framework, the title's
+    tag is the release of the framework its words name. [] where none or several."""
+    source = incident.first_seen.source
+    for m in mentions:
+        if m.source == source and m.kind == TITLE_KIND and m.text.lstrip().startswith("#"):
+            tags = set(_TAG.findall(m.text))
+            if len(tags) == 1:
+                return [(f"{RELEASE_MARK}{framework}:{tags.pop()}", m.source, m.lineno, m.text)]
+    return []
 
 
 def text_day(config: RunConfig) -> date | None:

@@ -126,3 +126,12 @@ def test_a_family_with_no_class_leaves_the_pair_open(tmp_path: Path) -> None:
              *_TRT_CRASH]  # fmt: skip
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class is None and not path.conditional, path
+
+
+def test_a_title_release_tag_is_the_worded_frameworks_release(tmp_path: Path) -> None:
+    """A downstream title tags the release ("[v0.6.2]") of the framework its words name: EAGLE
+    on that vLLM ran on V0's MultiStepWorker, though the thread's day allows V1 releases."""
+    lines = _thread("[v0.6.2] Qwen2 EAGLE draft on vLLM: garbled output after 2k tokens",
+                    "2025-10-20", "We serve with an EAGLE draft, 3 speculative tokens.",
+                    "Throughput: 2.4 requests/s")
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "MultiStepWorker")
