@@ -20,6 +20,7 @@ from dataclasses import replace
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.sglang_eras import SharedRule, Version, parse_release, shared_rules
 from spectrace.assemblers.dump_path import verdict_from_launch
+from spectrace.path_frames import frame_signatures
 
 _EAGLE = ("EAGLE", "EAGLE3", "NEXTN")  # one worker family (NEXTN is EAGLE's alias)
 _PATH = re.compile(r"([\w.\\/-]+\.py)\b")
@@ -81,6 +82,11 @@ def restate(
     out: list[Evidence] = []
     changed = False
     for e in evidence:
+        if (loop := _loop_class(e, family, bound)) is not None:  # the scheduler's loop: its path
+            changed = True
+            reason = f"{e.reason}; the run's algorithm is {said} -> {e.points_to} ({loop})"
+            out.append(replace(e, reason=reason, worker_class=loop, family=family))
+            continue
         rule = _rule(e, family, bound) if _names_eagle(e) else None
         if rule is None:
             out.append(e)
@@ -99,6 +105,30 @@ def restate(
     if changed and not any(e.points_to or e.condition for e in out):
         out += _stated_verdict(config, family, newest)
     return out
+
+
+# families whose workers the scheduler's event loops run as they run EAGLE's (the multi-layer
+# EAGLE and STANDALONE workers have a v1 and a v2 class each): a loop vote's path is theirs too
+_LOOP_FAMILIES = ("MULTI_LAYER_EAGLE", "STANDALONE")
+
+
+def _loop_class(evidence: Evidence, family: str, bound: Version | None) -> str | None:
+    """The stated family's class on the path a scheduler event-loop vote names (``normal event
+    loop (spec v1 for EAGLE) -> v1 (EAGLEWorker)``): the one class of the family's frame rows on
+    that path a release up to ``bound`` (None: any) holds; None for any other vote."""
+    if (family not in _LOOP_FAMILIES or evidence.worker_class not in _EAGLE_CLASSES
+            or evidence.points_to not in ("v1", "v2") or "event loop" not in evidence.reason):  # fmt: skip
+        return None
+    found = {sig.worker_class for sig in frame_signatures()
+             if sig.framework == "sglang" and sig.family == family and sig.worker_class
+             and sig.points_to == evidence.points_to and _holds(sig.releases, bound)}  # fmt: skip
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _holds(releases: tuple[str, str], bound: Version | None) -> bool:
+    """A release up to ``bound`` can hold a file of ``releases`` (first, last)."""
+    first = parse_release(releases[0]) if releases[0] else None
+    return bound is None or first is None or first <= bound
 
 
 def _stated_verdict(config: RunConfig, family: str, newest: Version | None) -> list[Evidence]:

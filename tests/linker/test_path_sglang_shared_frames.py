@@ -293,3 +293,48 @@ def test_an_eagle_title_dated_before_the_v2_worker_is_eagle_worker(tmp_path: Pat
         "RuntimeError: spectrace probe",
     ]
     assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def _loop_crash(loop: str) -> list[str]:
+    return ["Traceback (most recent call last):",
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", '
+            f"line 2611, in run_scheduler_process",
+            f"    scheduler.{loop}()",
+            '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", '
+            f"line 1010, in {loop}",
+            "    result = self.run_batch(batch)",
+            "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+
+
+def test_a_scheduler_loop_vote_takes_the_stated_familys_class(tmp_path: Path) -> None:
+    """The normal loop runs spec v1 for every EAGLE-type family: with STANDALONE stated on 0.5.9
+    that is StandaloneWorker, not EAGLEWorker (the loop's row names EAGLE's class)."""
+    lines = ["# STANDALONE draft crashes under load",
+             "python3 -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 4 "
+             "--speculative-algorithm STANDALONE --speculative-draft-model-path Qwen/Qwen3-0.6B "
+             "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+             "--disable-overlap-schedule",
+             "sglang: 0.5.9", *_loop_crash("event_loop_normal")]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert (path.value, path.worker_class) == ("v1", "StandaloneWorker"), path
+
+
+def test_the_multi_layer_flag_on_an_overlap_loop_is_the_v2_multi_layer_worker(
+    tmp_path: Path,
+) -> None:
+    lines = ["# MiMo multi-layer EAGLE crash",
+             "python3 -m sglang.launch_server --model-path XiaomiMiMo/MiMo-V2-Flash --tp 8 "
+             "--speculative-algorithm EAGLE --enable-multi-layer-eagle --speculative-num-steps 3 "
+             "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+             "sglang: 0.5.12", *_loop_crash("event_loop_overlap")]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert (path.value, path.worker_class) == ("v2", "MultiLayerEagleWorkerV2"), path
+
+
+def test_plain_eagle_keeps_the_loops_eagle_class(tmp_path: Path) -> None:
+    lines = ["# EAGLE3 crash",
+             "python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3 "
+             "--speculative-draft-model-path d --disable-overlap-schedule",
+             "sglang: 0.5.9", *_loop_crash("event_loop_normal")]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker"), path
