@@ -113,6 +113,10 @@ NO_RUN = {
         VLLM_REPO, "[Usage]: Medusa on vLLM 0.11.0?", "2025-10-12",
         "### How would you like to use vllm", "Is medusa still supported, or was it removed?",
         labels="usage"),
+    "second-person narration with a release": thread(
+        VLLM_REPO, "Blog: speculative decoding in vLLM", "2025-09-01",
+        "Once you've got EAGLE-3 running on vLLM 0.10.1, you'll see the metrics line every 10 s.",
+        labels=""),
     "a plan to enable the method after an upgrade": thread(
         VLLM_REPO, "[Usage]: plan for eagle3", "2025-12-01",
         "We will enable eagle3 once we upgrade to 0.12.0 next month. Any pitfalls?", labels="usage"),
@@ -126,3 +130,34 @@ NO_RUN = {
 def test_the_same_words_with_no_run_decide_nothing(tmp_path: Path, name: str) -> None:
     path = crash_path(run(tmp_path, [*NO_RUN[name], *PROBE_CRASH], name="report.md"))
     assert path.value not in ("v1", "v2", "other", "none"), path
+
+
+# the framework named in a title on another project's tracker (a wrapper, a deployment stack, a
+# transfer engine): the title's framework and release take the method's era class
+WRAPPER_TITLES = {
+    "TensorRT-LLM named in a Dynamo title: both MTP workers": (
+        "ai-dynamo/dynamo", "[BUG]: DeepSeek-R1 MTP on TRT-LLM 1.0.0 crashes", "2025-09-20",
+        "MTP with 3 layers dies after warmup:", "unknown", "MTPEagleWorker|MTPWorker"),
+    "vLLM named in a deployment stack's title": (
+        "llm-d/llm-d", "[Bug] eagle3 on vLLM 0.10.2 crashes the decode pod", "2025-09-22",
+        "Our decode pod dies:", "other", "EagleProposer"),
+    "SGLang named in a transfer engine's title": (
+        "kvcache-ai/Mooncake", "sglang 0.5.2: EAGLE3 crash with the Mooncake transfer engine", "2025-09-25",
+        "PD disaggregation with EAGLE3:", "v1", "EAGLEWorker"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(WRAPPER_TITLES))
+def test_a_framework_named_in_another_projects_title_places_the_run(tmp_path: Path, name: str) -> None:
+    repo, title, day, sentence, value, classes = WRAPPER_TITLES[name]
+    lines = [f"{repo} · issue #77 · open · Python", "labels: bug", f"# {title}", "",
+             f"ivy · description · {day}", sentence, "```", *TORCH_CRASH, "```"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), value, classes)
+
+
+def test_a_feature_request_on_a_wrappers_tracker_decides_nothing(tmp_path: Path) -> None:
+    lines = ["llm-d/llm-d · issue #78 · open · Python", "labels: enhancement",
+             "# [Feature] eagle3 on vLLM 0.10.2 for the decode pod", "", "ivy · description · 2025-09-22",
+             "Please support it.", *PROBE_CRASH]  # fmt: skip
+    path = crash_path(run(tmp_path, lines, name="report.md"))
+    assert path.value not in ("v1", "v2", "other", "none") and not path.conditional, path
