@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
+from spectrace.assemblers.vllm_engine_lines import LITERALS as ENGINE_LINE_LITERALS
 from spectrace.assemblers.vllm_runner import LITERALS as RUNNER_LITERALS
 from spectrace.assemblers.vllm_stated import DRAFT_LITERALS
 from spectrace.assemblers.vllm_v0_title import LITERALS as V0_FRAME_LITERALS
@@ -19,7 +20,7 @@ PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", 
                                              b"vllm v0.", b"vLLM version", b"vllm version",
                                              b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.")  # fmt: skip
 _PROSE_VERSION = re.compile(
-    r"(?i)(?<![\w./-])vllm(?:\s+version)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+)(?![\d.]*\d)"
+    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+)(?![\d.]*\d)"
 )
 
 
@@ -157,9 +158,31 @@ def ascend_release(text: str) -> str | None:
 
 
 def method_from_model(model: object) -> str | None:
-    """The method a draft model's name gives away (``yuhuili/EAGLE3-LLaMA3.1`` -> eagle3)."""
+    """The method a draft model's name gives away (``yuhuili/EAGLE3-LLaMA3.1`` -> eagle3). A
+    bracketed value is V0's special value, never a checkpoint: ``[ngram]`` or a one-letter typo
+    of it (``[gram]``, ``[ngarm]``, ``[n-gram]``) is ngram, any other says no method."""
     name = str(model).lower() if isinstance(model, str) else ""
+    if bracketed_value(name):
+        word = name.strip("[] ").replace("-", "").replace("_", "")
+        return "ngram" if _one_edit(word, "ngram") else None
     return next((method for word, method in _NAMED_METHODS if word in name), None)
+
+
+def bracketed_value(model: object) -> bool:
+    """``[ngram]``, ``[gram]``: a V0 special value in brackets, never a draft checkpoint."""
+    return isinstance(model, str) and re.fullmatch(r"\[[^\[\]/]{1,20}\]", model.strip()) is not None
+
+
+def _one_edit(word: str, target: str) -> bool:
+    """``word`` is ``target`` or one letter dropped, added, replaced or two swapped."""
+    if word == target:
+        return True
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and word[diff[0]] == target[diff[1]] and word[diff[1]] == target[diff[0]])  # fmt: skip
+    short, long_ = sorted((word, target), key=len)
+    return len(long_) - len(short) == 1 and any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def _repr_kwargs(inner: dict[str, object]) -> dict[str, object]:
@@ -257,6 +280,7 @@ SPEC_LINE_LITERALS: tuple[bytes, ...] = (
     *RUNNER_LITERALS,  # the model runner v2 stated (vllm_runner)
     *DRAFT_LITERALS,  # a draft-model environment line (vllm_stated)
     *V0_FRAME_LITERALS,  # the engine a traceback went through (vllm_v0_title, vllm_finish)
+    *ENGINE_LINE_LITERALS,  # lines only one engine writes (vllm_engine_lines)
 )
 
 
@@ -331,7 +355,7 @@ def namespace_args_flags(text: str) -> dict[str, object]:
     model = values.get("speculative_model")
     if isinstance(model, str):
         flags.setdefault("speculative_config.model", model)
-        if model == "[ngram]":  # V0 spelled the ngram proposer as a model name
+        if bracketed_value(model) and method_from_model(model):  # V0 spelled ngram as a model name
             flags["speculative_config.method"] = "ngram"
     if values.keys() >= {"speculative_config", "speculative_model"} and not flags:
         flags["speculative_config.method"] = None  # every arg is printed: both unset, spec off
@@ -363,7 +387,7 @@ def v0_keyword_flags(text: str) -> dict[str, object]:
         return flags
     model = m.group(2)
     flags: dict[str, object] = {"speculative_config.model": model}
-    if model == "[ngram]":
+    if bracketed_value(model) and method_from_model(model):
         flags["speculative_config.method"] = "ngram"
     return flags
 
@@ -377,7 +401,7 @@ def component_flags(text: str) -> dict[str, object]:
             flags.update(spec_dict_flags(value))
         elif name == "speculative_model":
             flags["speculative_config.model"] = value
-            if value == "[ngram]":
+            if bracketed_value(value) and method_from_model(value):
                 flags["speculative_config.method"] = "ngram"
         elif value.isdigit():
             flags["speculative_config.num_spec_tokens"] = int(value)

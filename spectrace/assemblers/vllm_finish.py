@@ -14,10 +14,17 @@ from datetime import date
 from packaging.version import Version
 
 from spectrace.assemblers.pyconfig import bare_spec_config
-from spectrace.assemblers.release_dates import newest_at
+from spectrace.assemblers.release_dates import newest_at, newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON
-from spectrace.assemblers.vllm_config import GPU_PLATFORMS, platform_named, prose_version
+from spectrace.assemblers.trtllm_runners import named_engines
+from spectrace.assemblers.vllm_config import (
+    GPU_PLATFORMS,
+    bracketed_value,
+    platform_named,
+    prose_version,
+)
+from spectrace.assemblers.vllm_engine_lines import engine_shown
 from spectrace.assemblers.vllm_methods import (
     LAST_V0,
     Inferred,
@@ -37,7 +44,7 @@ from spectrace.assemblers.vllm_proposers import (
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.vllm_runner import APART, FLOOR_FLAG, note_runner
-from spectrace.assemblers.vllm_stated import stated_method
+from spectrace.assemblers.vllm_stated import introduced_method, stated_method
 from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
@@ -62,6 +69,7 @@ def finish_vllm(
         config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
     _prose_release(config, lines, prose)
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
+    introduced_method(config, lines)  # the sentence introducing a cut vllm serve
     _bare_alone(config, lines)
     prose_json(config, lines)  # a sentence's inline config set apart, or two of them
     _shortcut_flags(config, lines)
@@ -74,9 +82,11 @@ def finish_vllm(
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
     _engine_by_date(config, lines)
-    if _engine_switch(lines) is None and not any(_V1_FRAME.search(ln.text) for ln in lines):
+    _v0_line(config, lines)
+    if _engine_forced(config, lines) is None and not any(_V1_FRAME.search(ln.text) for ln in lines):
         v0_marked(config, lines, newest_release(config, "vllm"))  # a V0 title, V0-only options
     _classes_disagree(config)
+    _engine_contradicted(config, lines)
     note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
     _args_failed(config, lines)
 
@@ -110,14 +120,17 @@ _VLLM = re.compile(r"(?i)vllm")
 
 
 def newest_release(config: RunConfig, framework: str) -> Version | None:
-    """The newest release of ``framework`` the text's newest day allows, if a day is shown."""
+    """The newest release of ``framework`` the text's newest day allows, if a day is shown;
+    for vLLM also a day before the table's first release (0.6.0, Sept 2024): V0's threads of
+    mid-2024 ran a release older than it."""
     day = config.flags.get("text_day")
     if day is None:
         return None
     try:
-        return newest_at(framework, date.fromisoformat(str(day.value)))
+        shown = date.fromisoformat(str(day.value))
     except ValueError:
         return None
+    return newest_held(framework, shown) if framework == "vllm" else newest_at(framework, shown)
 
 
 def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
@@ -190,11 +203,13 @@ def _undecided(config: RunConfig, elsewhere: str) -> None:
 def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """A method both engines ran, with no release printed (``NgramProposer on the V1 engine,
     NGramWorker on V0``): ``VLLM_USE_V1=1`` / ``=0`` set for the run picks the engine (0.8-0.10
-    read it); a text whose dates allow no release with the V1 class ran V0."""
-    if config.version is not None:
+    read it); a text whose dates allow no release with the V1 class ran V0; a line only one
+    engine writes (V0's ``Speculative metrics: ... System efficiency``, V1's ``SpecDecoding
+    metrics``) picks it too, under a printed release of both engines' years (0.8-0.9.2) as well."""
+    forced = _engine_forced(config, lines)
+    if config.version is not None and forced is None:
         return
-    newest = newest_release(config, "vllm")
-    forced = _engine_switch(lines)
+    newest = newest_release(config, "vllm") if config.version is None else None
     out = []
     for e in config.path_evidence:
         both = e.reason.rsplit(" -> ", 1)[-1] if " on the V1 engine, " in e.reason else ""
@@ -205,8 +220,8 @@ def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
         v0 = v0.split(" on V0", 1)[0]
         first = first_release(v1)
         if forced is not None:
-            worker = v1 if forced.group(1) == "1" else v0
-            why = f"{forced.group(0)} set for the run"
+            worker = v1 if forced[0] else v0
+            why = forced[1]
         elif newest is not None and first is not None and newest < first:
             worker = v0
             why = f"the text's dates allow vLLM {newest} at the newest; {v1} is first in {first}"
@@ -220,21 +235,21 @@ def _engine_by_date(config: RunConfig, lines: Sequence[LogLine]) -> None:
 
 
 def _forced_v0(
-    config: RunConfig, evidence: list[Evidence], forced: re.Match[str] | None
+    config: RunConfig, evidence: list[Evidence], forced: tuple[bool, str] | None
 ) -> list[Evidence]:
     """``VLLM_USE_V1=0`` set for the run: a method spelled the V1 way still ran on V0 (only
     0.8-0.10 read the switch, and nobody sets a switch their server ignores)."""
     method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))
-    if forced is None or forced.group(1) != "0" or (method is not None and method.value is None):
+    if forced is None or forced[0] or (method is not None and method.value is None):
         return evidence
     found = v0_worker(method.value if method else None, model.value if model else None)
-    if found is None:
+    if found is None or found[1] == "EAGLE3":  # EAGLE-3 came in 0.9.1, V1's: V0 never ran it
         return evidence
     v0 = found[0]
     plain = "platform" not in config.flags  # a plugin's conditions name its own classes
     # a class, or a condition on the release (a draft model with no method): V0 settles it
     return [replace(e, reason=f"{e.reason.rsplit(' -> ', 1)[0]} -> {v0} (V0 spec_decode, "
-                    f"other): {forced.group(0)} set for the run", worker_class=v0,
+                    f"other): {forced[1]}", worker_class=v0,
                     points_to="other", condition=None)
             if (e.worker_class or (e.condition and plain)) and e.reason.startswith("vLLM")
             and e.worker_class != v0 else e
@@ -252,6 +267,63 @@ _SWITCH_ASIDE = re.compile(
 )
 # a frame of vLLM's V1 engine (a traceback's ``File ".../vllm/v1/..."``, a py-spy line)
 _V1_FRAME = re.compile(r"[/\\]?\bvllm[/\\]v1[/\\][\w/\\]+\.py\b")
+
+
+def _engine_forced(config: RunConfig, lines: Sequence[LogLine]) -> tuple[bool, str] | None:
+    """(V1 ran, why) where the text fixes the engine: the switch set for the run, else a line
+    only one engine writes (``vllm_engine_lines``); None where neither does."""
+    if (m := _engine_switch(lines)) is not None:
+        return m.group(1) == "1", f"{m.group(0)} set for the run"
+    shown = engine_shown(lines, config.version)
+    if shown is None:
+        return None
+    return shown.v1, f"{shown.said}, which only vLLM's {shown.row.engine} engine writes"
+
+
+def _v0_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """V0's own serving line (``Speculative metrics: ... System efficiency ...``) with no config
+    line naming a class: ``SpecDecodeWorker`` drafted (the proposer worker under it is the
+    method's, which the text does not give). Nothing where a config line names a class or a
+    condition (``_engine_by_date`` settled those), or another engine is the run's."""
+    if config.engine not in (None, "vllm") or _engine_switch(lines) is not None:
+        return
+    shown = engine_shown(lines, config.version)
+    if shown is None or shown.v1 or not shown.row.worker:
+        return
+    if any((e.worker_class or e.condition) and e.reason.startswith("vLLM") for e in config.path_evidence):
+        return
+    config.engine = "vllm"
+    worker = shown.row.worker
+    reason = (f"vLLM V0's own log line ({shown.row.what}; only V0's SpecDecodeWorker reports it) "
+              f"-> {worker} (V0 spec_decode, other)")  # fmt: skip
+    config.path_evidence.append(Evidence(shown.line.source, shown.line.lineno,
+                                         trim(shown.line.raw), reason, "other", worker))  # fmt: skip
+
+
+# the V0 engine's proposer workers and wrapper (vllm/spec_decode/), no other engine's class
+_V0_CLASS = re.compile(r"^(?:SpecDecodeWorker|MultiStepWorker|NGramWorker|MedusaWorker"
+                       r"|MLPSpeculatorWorker|SmallerTpProposerWorker|Top1Proposer)$")
+
+
+def _engine_contradicted(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A config line's class of one engine where the run's own line shows the other engine ran
+    (``Loading drafter model...``, V1's, beside a V0 ``MultiStepWorker`` by the flags' era; V0's
+    metrics line beside ``EagleProposer`` for eagle3, which V0 never ran): the text contradicts
+    itself, so that class decides nothing."""
+    shown = engine_shown(lines, config.version)
+    if shown is None:
+        return
+    out = []
+    for e in config.path_evidence:
+        cls = e.worker_class or ""
+        other = bool(_V0_CLASS.match(cls)) if shown.v1 else cls.endswith(("Proposer", "ProposerGPU", "Speculator"))
+        if cls and other and e.reason.startswith("vLLM") and not e.reason.startswith("vLLM V0's own"):
+            e = replace(e, points_to=None, worker_class=None, condition=None,
+                        reason=f"{e.reason.rsplit(' -> ', 1)[0]}: {shown.said} shows vLLM's "
+                        f"{shown.row.engine} engine ran, which has no {cls}: the text does not show "
+                        "which class ran")  # fmt: skip
+        out.append(e)
+    config.path_evidence = out
 
 
 def _engine_switch(lines: Sequence[LogLine]) -> re.Match[str] | None:
@@ -417,6 +489,8 @@ def _infer_method(
             at = FlagValue(name, line.source, line.lineno, "launch_command")
             _inferred(config, at, line.raw, speculators_checkpoint(name, config.version))
         return
+    if bracketed_value(model.value):
+        return  # V0's bracketed special value, mistyped past reading: no draft checkpoint ran
     text = _text_of(model, lines)
     legacy = legacy_spelling(text) and _v0_current(config)
     newest = newest_release(config, "vllm") if config.version is None else None
@@ -467,8 +541,11 @@ _IMAGE = re.compile(r"(?<![\w./-])(?:[\w.-]+/)*[\w.-]*\bvllm\b[\w.-]*:[\w.+-]+(?
 def _vllm_image(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """A run no other line places on a server, whose text says it runs a vLLM container image:
     vLLM's (its method words then name vLLM's classes). Not from a line that sets the image
-    apart (another's setup, a suggestion, one that works)."""
-    if config.engine is not None:
+    apart (another's setup, a suggestion, one that works), nor where the text names another
+    engine's wrapper or image too (a Dynamo comparison of its vLLM and TensorRT-LLM runtimes)."""
+    if config.engine is not None or not any(_IMAGE.search(ln.text) for ln in lines):
+        return
+    if named_engines(lines) - {"vllm"}:
         return
     for line in lines:
         if line.quoted or _IMAGE.search(line.text) is None:

@@ -272,6 +272,8 @@ def v0_worker(method: object, model: object = None) -> tuple[str, str] | None:
     method (or, with none, for its draft model): NGramWorker for ngram, MedusaWorker,
     MLPSpeculatorWorker, else MultiStepWorker (draft models, EAGLE and MTP heads). None for a
     method V0 never ran (EAGLE-3 and every later one) or no method and no model."""
+    if method is None and isinstance(model, str) and model.startswith("[") and model.endswith("]"):
+        return None  # V0's bracketed special value, not a checkpoint (method_from_model reads it)
     if method is None and isinstance(model, str) and model and "$" not in model:
         name = model.lower()
         worker, family = next(((w, f) for hint, w, f in _V0_HINTS if hint in name),

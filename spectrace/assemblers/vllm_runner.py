@@ -105,10 +105,10 @@ def _variants(raw: object) -> tuple[Variant, ...]:
     return tuple(rows)
 
 
-# what says the run was on MRV2: the env set, vLLM's own line, the runner named in words or a
+# what says the run was on MRV2: the env set (also ``os.environ["..."] = "1"``), vLLM's own line, the runner named in words or a
 # [MRV2] tag, a frame of its package (vLLM's or vllm-ascend's); on V1: the env off, vLLM's
 # fallback line ("Model Runner V2 does not yet support ...; using the V1 model runner instead")
-_ENV = re.compile(r"\bVLLM_USE_V2_MODEL_RUNNER\b[`'\"]?\s*[:=]\s*[`'\"]?(1|true|0|false)\b", re.I)
+_ENV = re.compile(r"\bVLLM_USE_V2_MODEL_RUNNER\b[`'\"]?\]?\s*[:=]\s*[`'\"]?(1|true|0|false)\b", re.I)
 _V2_WORDS = re.compile(
     r"(?i)\bmodel[ _-]?runner[ _-]?v2\b|\bv2[ _-]model[ _-]?runner\b|(?<![\w-])MRV2\b"
     r"|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+|vllm_ascend[/\\]worker[/\\]v2[/\\]"
@@ -253,6 +253,8 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     MRV2 speculator where the text says MRV2 ran; becomes both, as a condition, where the
     release may have defaulted to MRV2 and nothing says which ran."""
     cls = e.worker_class or ""
+    if not cls and e.condition and e.reason.startswith("vLLM"):
+        return _ascend_condition_on_v2(e, config)
     if e.points_to != "other" or not _DRAFTER.search(cls):
         return e
     method = _method(e, config)
@@ -270,6 +272,24 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     if runner is not None:
         return _on_v2(e, method, runner, config, ascend=False)
     return _open(e, method, config)
+
+
+def _ascend_condition_on_v2(e: Evidence, config: RunConfig) -> Evidence:
+    """vllm-ascend's classes for the method by the plugin's release (``EagleProposer`` on its
+    older releases, ``AscendEagleProposer`` on later ones): all of them the plugin's V1 runner's.
+    Where the text puts the run on the model runner v2 (``VLLM_USE_V2_MODEL_RUNNER=1``), the
+    plugin's MRV2 speculator for the method decides instead (one class over the releases the
+    text allows), or stays a condition naming the MRV2 classes by release."""
+    platform, runner = config.flags.get("platform"), config.flags.get(RUNNER_FLAG)
+    if platform is None or platform.value != "ascend" or runner is None or runner.value != "v2":
+        return e
+    method = _method(e, config)
+    if method is None or not any(r.method == method for r in runner_table().ascend):
+        return e
+    found = _on_v2(replace(e, points_to="other", condition=None), method, runner, config, ascend=True)
+    if found.worker_class is None and not any(r.cls in (found.condition or "") for r in runner_table().ascend):
+        return e  # no MRV2 class of the plugin's fits the releases the text allows
+    return found
 
 
 # the V1 runner's proposers (``NgramProposerGPU`` too), and every class that drafts

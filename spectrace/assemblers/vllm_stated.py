@@ -85,6 +85,16 @@ _DRAFT_BULLET = re.compile(
 )
 DRAFT_LITERALS: tuple[bytes, ...] = (b"raft model", b"raft_model", b"raft Model", b"peculative model",
                                      b"peculative Model")  # fmt: skip
+# the writer's own sentence naming the run's draft checkpoint: "I use org/X-accelerator (link) as
+# the speculative model", "we ran Llama-3.2-1B as our draft model"; a first-person subject
+# before it, a checkpoint-like name (a dash, a slash or a digit in it)
+_DRAFT_SENTENCE = re.compile(
+    r"(?i)(?<![\w./-])(?P<value>(?=[\w./-]*[-/\d])[A-Za-z0-9][\w./-]{2,120})"
+    r"(?:\s*\([^)\n]{1,200}\))?\s+as\s+(?:the|a|my|our)\s+(?:speculative|draft)"
+    r"[ _-]?model\b"
+)
+_FIRST_PERSON = re.compile(r"(?i)\b(?:I|we)\s+(?:\w+\s+){0,2}?(?:use|used|using|run|ran|serve|served"
+                           r"|tried|deploy\w*|launch\w*)\b")
 
 
 def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
@@ -95,14 +105,69 @@ def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
     aside = False
     for line in lines:
         aside = heading_aside(line.text, aside)
-        if aside or line.headed or line.quoted or set_apart(line.text, without=False):
+        if aside or line.headed or line.quoted:
             continue
-        if (m := _DRAFT_BULLET.search(line.text)) is not None:
+        m = None if set_apart(line.text, without=False) else _DRAFT_BULLET.search(line.text)
+        if (m := m or _draft_sentence(line.text)) is not None:
             config.engine = config.engine or "vllm"
             config.flags["speculative_config.model"] = FlagValue(m.group("value"), line.source,
                                                                  line.lineno, "prose")  # fmt: skip
             return True
     return False
+
+
+# the writer's sentence introducing the command below it: "For the EAGLE3 baseline, I launched
+# vLLM with the following command:" (first person, a launch verb, ending in a colon)
+_INTRO = re.compile(r"(?i)\b(?:I|we)\s+(?:\w+\s+){0,2}?(?:launch\w*|ran|run|start\w*|serv\w*"
+                    r"|deploy\w*|us(?:e|ed|ing))\b[^\n]*:\s*$")
+_CUT_GAP = 3  # the sentence sits right above the command (a blank line or a fence between)
+# the methods such a sentence names, as people write them
+_INTRO_METHODS = tuple((re.compile(rf"(?i)(?<![\w-]){p}(?![\w-])"), m) for p, m in (
+    (r"eagle[-_ ]?3", "eagle3"), (r"eagle", "eagle"), (r"mtp", "mtp"), (r"n[-_ ]?gram", "ngram"),
+    (r"suffix(?: decoding)?", "suffix"), (r"dflash", "dflash"), (r"dspark", "dspark"),
+    (r"medusa", "medusa"),
+))  # fmt: skip
+
+
+def introduced_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A ``vllm serve`` cut before its speculative options (a paste trimmed, a ``--trust-``
+    left hanging) whose own introducing sentence names one method ("For the EAGLE3 baseline, I
+    launched vLLM with:"): the cut options set that method; its class then follows the release
+    (or the day) as any method's does. Nothing where a config line set the method or a draft."""
+    cut = config.flags.get("vllm_launch_cut")
+    flags = config.flags
+    if cut is None or "speculative_config.method" in flags or "speculative_config.model" in flags:
+        return
+    mine = [ln for ln in lines if ln.source == cut.source and ln.lineno <= cut.lineno]
+    start = cut.lineno  # the command's first line: continued lines ("... \\") run up to the cut
+    for ln in reversed(mine[:-1]):
+        if not ln.text.rstrip().endswith("\\") or ln.lineno < start - _CUT_GAP:
+            break
+        start = ln.lineno
+    before = [ln for ln in mine if start - _CUT_GAP <= ln.lineno < start]
+    line = before[-1] if before else None
+    if line is None or line.quoted or line.headed or not _INTRO.search(line.text):
+        return
+    if set_apart(line.text, without=False) or no_spec(line.text):
+        return
+    methods = {m for pattern, m in _INTRO_METHODS if pattern.search(line.text)}
+    if len(methods) == 1:
+        method = methods.pop()
+        _set(config, line, "prose", f"{PROSE_REASON} (the sentence introducing the cut launch "
+             f"command on line {cut.lineno})", method)  # fmt: skip
+
+
+def _draft_sentence(text: str) -> re.Match[str] | None:
+    """The draft a first-person sentence says the run used ("I use X as the speculative model"),
+    where nothing in that sentence sets it apart (a plan, a suggestion, a question)."""
+    for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text):
+        m = _DRAFT_SENTENCE.search(sentence)
+        if m is None or not _FIRST_PERSON.search(sentence[: m.start()]):
+            continue
+        if "?" in sentence or set_apart(sentence, without=False) or no_spec(sentence):
+            return None
+        return m
+    return None
 
 
 def _on_vllm_tracker(lines: Sequence[LogLine]) -> bool:

@@ -1,0 +1,99 @@
+"""vLLM log lines only one engine generation writes: which engine drafted, without a version.
+
+A pasted log often keeps no command and no release, only what the server printed while it
+served: V0's ``Speculative metrics: Draft acceptance rate: 0.642, System efficiency: 0.598, ...``
+(``vllm/engine/metrics.py``) or its ``SpecDecodeWorker stage times`` line, V1's ``SpecDecoding
+metrics: Mean acceptance length: 2.38, ...`` (``vllm/v1/spec_decode/metrics.py``). No other engine
+writes them, and each engine writes its own words only: a V0 line proves ``SpecDecodeWorker``
+drafted (the proposer worker under it follows from the run's method), a V1 line that the V1
+engine did (``NgramProposer``, not ``NGramWorker``, for the same ``ngram``). The rows, with the
+releases printing them, are data in rules/paths/vllm_v0.toml (``[[line]]``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from packaging.version import Version
+
+from spectrace.assemblers.release_dates import read_table
+from spectrace.dialects.base import LogLine
+
+
+@dataclass(frozen=True, slots=True)
+class EngineLine:
+    """One ``[[line]]`` row: a line only ``engine`` ("V0" / "V1") writes."""
+
+    engine: str
+    literal: str
+    pattern: re.Pattern[str]
+    worker: str  # the class the line proves ran ("" = the engine only)
+    first: Version
+    last: Version | None  # None: still printed by the newest release read
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineShown:
+    """The engine a run's own line shows, and that line."""
+
+    v1: bool
+    line: LogLine
+    row: EngineLine
+
+    @property
+    def said(self) -> str:
+        return f"{self.row.what} on line {self.line.lineno}"
+
+
+def _version(text: str) -> Version | None:
+    return Version(text.lstrip("v")) if text else None
+
+
+@cache
+def engine_rows() -> tuple[EngineLine, ...]:
+    """rules/paths/vllm_v0.toml's ``[[line]]`` rows, read once."""
+    name = "paths/vllm_v0.toml"
+    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    rows = data.get("line")
+    out = []
+    for r in rows if isinstance(rows, list) else []:
+        first, last = (str(v) for v in r["releases"])
+        out.append(EngineLine(str(r["engine"]), str(r["literal"]), re.compile(str(r["pattern"])),
+                              str(r.get("worker", "")), Version(first.lstrip("v")), _version(last),
+                              str(r["what"])))  # fmt: skip
+    return tuple(out)
+
+
+LITERALS: tuple[bytes, ...] = tuple(dict.fromkeys(r.literal.encode() for r in engine_rows()))
+
+# a line placing the log it quotes in an old or another deployment ("on the old version I saw")
+_ELSEWHERE = re.compile(
+    r"(?i)\b(?:old|older|earlier|previous|another|other|colleague'?s?|their|used to|back (?:on|in)"
+    r"|last (?:year|month|week)|docs?|documentation|example)\b"
+)
+
+
+def engine_shown(lines: Sequence[LogLine], version: str | None = None) -> EngineShown | None:
+    """The engine the run's own engine-only lines show: None where none is shown, where lines
+    of both engines are (two runs, or one quoted beside the other), or where the printed
+    release (``version``) does not print the line found."""
+    at = _version(version) if version else None
+    found: dict[str, EngineShown] = {}
+    for line in lines:
+        if line.quoted or not any(r.literal in line.text for r in engine_rows()):
+            continue
+        for row in engine_rows():
+            if row.literal in line.text and row.pattern.search(line.text):
+                if _ELSEWHERE.search(line.text[: line.text.find(row.literal)]):
+                    continue  # "in the old deployment: Speculative metrics: ..."
+                if at is not None and (at < row.first or (row.last is not None and at > row.last)):
+                    return None  # the printed release never wrote it: not this run's line
+                found.setdefault(row.engine, EngineShown(row.engine == "V1", line, row))
+    if len(found) != 1:
+        return None
+    return next(iter(found.values()))
