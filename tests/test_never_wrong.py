@@ -2578,6 +2578,9 @@ S13_CI_CRASH = [
     '  File "/workspace/tests/basic/test_prefill.py", line 61, in test_long_prompt',
     "AssertionError: output mismatch at request 3",
 ]
+# a crash of a script outside every engine, by an absolute path
+S13_APP_CRASH = ["Traceback (most recent call last):", '  File "/opt/app/bench.py", line 41, in <module>',
+                 "    main()", "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
 # the measure's probe: a crash by a relative path names no server (with an absolute one the
 # run-shown gate keeps the thread: ADV board 16:12, s13 cl4/bm3)
 S13_PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
@@ -2657,6 +2660,34 @@ S13_SET_APART: dict[str, tuple[list[str], Want]] = {
         TRT_REPO, "[Doc] Eagle3 example unclear", "2025-10-02", "The README shows:", "```", S13_TRT_SERVE, "```",
         "```yaml", *S13_TRT_E3, "```", "Which release does this need?", *S13_PROBE, labels="documentation",
         number=14432), NOT_SHOWN),
+    "a maintainer quoting draft release notes, over an app's crash by an absolute path": (
+        thread(TRT_REPO, "When does 1.2 ship?", "2026-01-10", "Waiting for the next release.", labels="question",
+               number=14612)
+        + s13_post("maint", "comment", "2026-01-11", "From the draft notes of 1.2.0:",
+                   "> - Eagle3 dynamic tree (Eagle3OneModelDynamicTreeWorker)", "> - MTP Eagle with the overlap scheduler")
+        + S13_APP_CRASH, NOT_SHOWN),
+    "a PR's '## Example usage' over an app's crash by an absolute path": (thread(
+        VLLM_REPO, "[Spec Decode] add EAGLE-3 for Mistral", "2025-11-20", "## Purpose", "Adds Mistral targets to EAGLE-3.",
+        "## Example usage", "```",
+        'vllm serve mistralai/Mistral-Small-24B --speculative-config \'{"method": "eagle3", "model": "org/e3-mistral", "num_speculative_tokens": 3}\'',
+        "```", *S13_APP_CRASH, kind="pull request", labels="", number=14613), NOT_SHOWN),
+    "another engine's method in a table over a plain TensorRT-LLM run": (thread(
+        TRT_REPO, "[Bug] crash under load with Llama-3.1-8B", "2025-09-30", "| engine | method | tok/s |", "|---|---|---|",
+        "| vLLM 0.10.2 | ngram | 300 |", "| TRT-LLM 1.0.0 | none | 280 |", "Our TRT server (no speculation) crashes:",
+        "```", f"trtllm-serve {LLAMA} --backend pytorch --tp_size 2", "```", "```", *TRT_CRASH, "```", number=14614), NONE),
+    "another engine's method in an aside over a plain TensorRT-LLM run": (thread(
+        TRT_REPO, "[Bug] executor crash at high concurrency", "2025-10-22",
+        "(SGLang 0.5.4 with EAGLE3 handles the same traffic.)", "```", f"trtllm-serve {LLAMA} --backend pytorch --tp_size 2",
+        "```", "```", "[TensorRT-LLM] TensorRT-LLM version: 1.0.0", *TRT_CRASH, "```", number=14615), NONE),
+    "a plugin PR worded 'This PR enables'": (thread(
+        "ROCm/vllm", "This PR enables deepseek_mtp on MI300X", "2025-10-10",
+        'This PR enables `--speculative-config \'{"method": "deepseek_mtp", "num_speculative_tokens": 1}\'` on MI300X.',
+        *S13_PROBE, kind="pull request", labels="", number=14616), NOT_SHOWN),
+    "a reviewer's 'nit: maybe also test with'": (
+        thread(VLLM_REPO, "[Bugfix] chunked prefill with long prompts", "2025-09-30", "Fixes the CI failure below.", "```",
+               *S13_CI_CRASH, "```", kind="pull request", labels="", number=14617)
+        + s13_post("reviewer-a", "review", "2025-10-01", "nit: maybe also test with", "```",
+                   '--speculative-config \'{"method": "ngram", "num_speculative_tokens": 3}\'', "```"), NOT_SHOWN),
 }  # fmt: skip
 
 
