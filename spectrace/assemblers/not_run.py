@@ -45,7 +45,12 @@ LITERALS: tuple[bytes, ...] = (
     b"ocs.", b"/docs", b"utorial", b"ource code", b"ou've", b"ou have", b"nce you",
     b"hen you", b"f you", "· review".encode(), b"** (author)", b"ample usage", b"Usage:",
     b"uick start", b"uickstart", b" shows:", b"upport for", b"ample log", b"ample output",
-    b"ample command", b"ocs page", b"oc page", b" says:", b" notes", b"hangelog",
+    b"ample command", b"ocs page", b"oc page", b" says:", b" notes", b"hangelog", b"Try this",
+    b"try this", b"Try:", b"ry running", b"ry using", b"ry adding", b"works:", b"ow to use",
+    b"ow to run", b"lets users", b"let users", b"lets you", b"says to", b"guide", b"blog",
+    b"Per the", b"per the", b"o repro", b"ot reproduc", b"hile reading", b"y reading",
+    b"nspection", b"xactly that", b"ith that", b"ith this", b"suggested",
+    b"ollowed", b"ollowing",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -74,6 +79,8 @@ _ADVICE = re.compile(
     r"|\b(?:please |you might |maybe |could you |can you )?try (?:running|using|with|adding|setting"
     r"|passing|this|the following|out|it)\b|^\W*try\b"
     r"|\b(?:I'?d|I would|we|I) (?:suggest|recommend)\w*|\bsuggest(?:ed|ion)?\b"
+    r"|\bhow to (?:use|run|enable|launch|serve|try|turn on)\b"
+    r"|\b(?:this|that|it|the following) (?:now |also |should )?works?\s*:"
     r"|\brecommended (?:command|config\w*|setting|way|usage)"
 )
 # a goal: what a change will support or add ("Support standalone draft model arguments like
@@ -84,14 +91,15 @@ _GOAL = re.compile(
     r"|\b(?:to|will|would|shall|going to|plan(?:ning)? to|want to|wants to|hope to) (?:also )?"
     r"(?:support|add|implement|introduce|enable|allow|try)\b"
     r"|\bonce (?:we|they|you) (?:upgrade|update|move|switch|have)\b|\bsupport for\b"
+    r"|\blets? (?:users?|you|people|one|everyone) (?:run|use|pass|enable|set|serve|launch|try)\b"
 )
 # a documentation page or tutorial as the source of what follows
 _DOCS = re.compile(
     r"(?i)https?://(?:docs\.|[\w.-]*readthedocs|[\w.-]+/docs?/|[\w.-]+\.github\.io/)"
     r"|\b(?:the|this|our|official) (?:docs?|documentation|tutorial|guide|readme|recipe|cookbook"
     r"|quick ?start)\b[^:]{0,60}?\s(?:says?|shows?|states?|uses?|gives?|has|lists?|suggests?|recommends?)\b"
-    r"|\b(?:according to|from|in|as (?:shown|described|documented) in) the (?:docs?|documentation"
-    r"|tutorial|guide|readme|model card)\b|\bdoc(?:umentation)? issue\b"
+    r"|\b(?:according to|from|in|per|as (?:shown|described|documented) in) the (?:docs?|documentation"
+    r"|tutorial|guide|readme|model card|blog(?: post)?|article|announcement|release blog)\b|\bdoc(?:umentation)? issue\b"
 )
 # a caption that says the block below fails or is the writer's own is the run's ("To
 # reproduce, you can run:", "Example that crashes:", "but I use:")
@@ -102,22 +110,34 @@ _OWN = re.compile(
 )
 # the writer's own run ("my", "we ran"): never a docs quotation or release notes
 _FIRST_PERSON = re.compile(
-    r"(?i)\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw)\b"
-    r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b"
+    r"(?i)\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
+    r"|tried|tested|benchmarked|measured|deployed|served)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are| was| were) (?:running|using|launching|serving|getting|testing"
+    r"|benchmarking|seeing|deploying)\b"
 )
 # a caption quoting release notes ("From the draft notes of 1.2.0:", "The changelog says:")
 _NOTES = re.compile(r"(?i)\b(?:release|draft|patch) notes\b|\bchangelog\b|\bwhat'?s (?:new|changed)\b")
 # a failure said in the sentence: a bug described in the second person is still the run's
-_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|refuses?|dies|died|oom\w*|traceback)\b")
+_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks|broke|broken|refuses?|dies|died|oom\w*|traceback)\b")
 # where a config starts on a line: a flag, a JSON/dict, a keyword argument, a method key
 _CONFIG = re.compile(r"(?:^|\s|`)--[a-z]|\{|\bspeculative_\w+\s*=|\bmethod\b")
+# a command's own line: a flag ("--enable-multi-layer-eagle \\"), a YAML flag item, a prompt
+_FLAG_START = re.compile(r"^[\s>*`$]*(?:-\s+)?-{1,2}[A-Za-z]")
+# the writer takes up the example or advice above as their own run ("I ran exactly that on 1.0.0
+# and got:", "With that it crashes", "as suggested", "following the guide"): the block is theirs
+_ADOPT = re.compile(
+    r"(?i)\b(?:I|we) (?:ran|tried|used|followed|launched|did|copied|pasted) (?:exactly |just |the )?"
+    r"(?:that|this|it|those|these|same|above|suggested|command|example|guide|steps)\b"
+    r"|^\W*with (?:that|this|it|your (?:command|config\w*|suggestion))\b|\bas (?:you )?suggested\b"
+    r"|\bfollow(?:ed|ing) (?:the|your|that|this|those)\b"
+)
 # a saved thread's title line: the thread's subject, read by the title readers
 _TITLE = re.compile(r"^\s*#\s")
 # a heading that opens a section of advice, a proposed fix, a docs quotation
 _HEADING = re.compile(r"^\s*#{2,6}\s")
 _SECTION_WHY = (
     (re.compile(r"(?i)\b(?:doc(?:s|umentation)?|tutorial)\b"), DOCS),
-    (re.compile(r"(?i)\bexamples?\b|\busage\b"), EXAMPLE),
+    (re.compile(r"(?i)\bexamples?\b"), EXAMPLE),  # a bare "### Usage" may be the author's own run
     (re.compile(r"(?i)\bsuggest\w*|\balternatives?\b|\bproposed\b"), SUGGESTION),
     (re.compile(r"(?i)\bhighlights\b|\bwhat'?s (?:changed|new)\b|\bchangelog\b|\brelease notes?\b"
                 r"|\b(?:new )?features\b|\bbug ?fixes\b"), CHANGELOG),
@@ -128,6 +148,8 @@ _SOURCE_READ = re.compile(
     r"(?i)\b(?:read|reading|looked? at|looking at|going through|browsing|review(?:ed|ing)?)\s+"
     r"(?:[\w'’-]+\s+){0,3}?(?:source(?: code)?|code ?base|implementation)\b"
     r"|\bin the (?:source|code)\b,? I (?:found|saw|noticed)"
+    r"|\bno repro\w*\b|\bnot (?:yet |been )?reproduc\w*|\bfound (?:it |this )?(?:while|by|when) "
+    r"(?:reading|reviewing|inspecting)\b|\bby (?:code )?inspection\b"
 )
 # ... unless the writer read it to explain their own run's crash ("reading the source to debug my
 # crash, I found:")
@@ -215,7 +237,7 @@ def sentence_apart(text: str) -> str | None:
     engine's command whatever it holds; an example marker, advice, a goal or a docs quotation
     only where the line quotes a config (a flag, a dict): "I suggest it is a bug in EAGLE" still
     names the run's family. A caption of the writer's own or failing run is the run's."""
-    if _TITLE.match(text):
+    if _TITLE.match(text) or _FLAG_START.match(text):
         return None
     if _NARRATION.search(text) and not _FAILS.search(text):
         return NARRATION  # "if you have EAGLE on, the server crashes" describes the run
@@ -264,7 +286,7 @@ def _caption(text: str) -> str | None:
 def _carried(text: str) -> str | None:
     """Why the sentence a line leaves open carries onto the next line ("This PR adds support
     for" then the flag on the line below): a goal, an example or advice with no config yet."""
-    if _TITLE.match(text) or _OWN.search(text) or _CONFIG.search(text):
+    if _TITLE.match(text) or _FLAG_START.match(text) or _OWN.search(text) or _CONFIG.search(text):
         return None
     if text.rstrip()[-1:] in ".!?:;)" or not text.strip():
         return None
@@ -296,6 +318,14 @@ def read_apart(lines: Sequence[LogLine]) -> NotRun:
     return NotRun(tuple(out))
 
 
+def _adopted(blocks: list[Apart]) -> list[Apart]:
+    """The blocks without the last example, advice or docs quotation: the writer ran it."""
+    for i in range(len(blocks) - 1, -1, -1):
+        if blocks[i].why in (EXAMPLE, SUGGESTION, DOCS):
+            return blocks[:i] + blocks[i + 1 :]
+    return blocks
+
+
 def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     """The blocks of one source's lines (the lines the scan kept: a fence line is seen only
     where it holds a literal, so a caption's block runs over the lines right below it, one
@@ -304,6 +334,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     open_: tuple[int, str, str, str] | None = None  # (first line, why, opener, mode)
     last = 0  # the previous line's number
     carry: tuple[str, str] | None = None  # a sentence left open on the line above, and why
+    mine = False  # the post told the writer's own run: its "Example command" is that run's
 
     def close(end: int) -> None:
         nonlocal open_
@@ -325,6 +356,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             last = line.lineno
             continue
         if not line.quoted and post_author(text) is not None:
+            mine = False
             close(line.lineno - 1)  # a new post: a section or a review ends above it
             if _REVIEW_POST.search(text):
                 open_ = (line.lineno, REVIEW, text.strip(), "post")
@@ -339,12 +371,18 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         elif open_ is None:
             if carry is not None and line.lineno == last + 1:
                 out.append(Apart(line.source, line.lineno, line.lineno, carry[0], carry[1]))
-            elif (why := _caption(text)) is not None:
+            elif (why := _caption(text)) is not None and not (mine and why == EXAMPLE):
                 open_ = (line.lineno, why, text.strip(), "caption")
             elif _SOURCE_READ.search(text) and not _SOURCE_OWN.search(text):
                 open_ = (line.lineno, SOURCE_READ, text.strip(), "section")
-            elif (why := sentence_apart(text)) is not None:
+            elif (why := sentence_apart(text)) == FOREIGN:  # the command and its flag lines
+                open_ = (line.lineno, why, text.strip(), "caption")
+            elif why is not None:
                 out.append(Apart(line.source, line.lineno, line.lineno, why, text.strip()))
+        if not line.quoted and _ADOPT.search(text):
+            close(last)
+            out = _adopted(out)
+        mine = mine or (not line.quoted and _FIRST_PERSON.search(text) is not None)
         carry = None
         if open_ is None and not line.headed and (why := _carried(text)) is not None:
             carry = (why, text.strip())

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from spectrace.assemblers.not_run import SOURCE_READ
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -53,6 +54,8 @@ _FAILED = re.compile(
     r"|regress\w*|slow\w*|lower|degrad\w*|broken|oom|nan|exception|illegal|segfault|stuck"
     r"|deadlock|not (?:working|loading)|produces?)\b"
 )
+# a pull request's title that fixes a failure ("[fix] Fix SA specdec + CUDA graphs", "[BugFix] ...")
+_FIX = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b|\brevert\b")
 # origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
 RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
                          "trtllm_config", "warning", "capture_log"})  # fmt: skip
@@ -62,6 +65,11 @@ _RUN_LINE = re.compile(
     r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
     r"|\d\s*(?:tokens?/s|toks?/s)\b|\b\d+ passed\b"
+    # the writer's own run failing, in words ("i converted the weights, but vLLM can't run EAGLE
+    # normally", "we get an error with MTP"); not a guess ("I think it would fail")
+    r"|\b(?:I|we)\b(?:(?!\b(?:would|might|may|could|will|think|suspect|guess|if)\b)[^.?!]){0,120}?"
+    r"\b(?:can'?t run|cannot run|can not run|fails|failed|crash(?:es|ed)|hangs|hung|errors? out"
+    r"|gets? an? error|got an? error)\b"
     # a script run with its options (``VLLM_USE_V1=1 python examples/x/eagle.py --num_spec 4``)
     r"|^\W{0,4}(?:[A-Z_][A-Z0-9_]*=\S+\s+)*python[\d.]*\s+\S+\.py\s+--\w"
 )
@@ -117,8 +125,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if reported_failure(mentions):
         return True
-    if _pull(mentions):  # a pull request describes code; it shows a run only by its own lines
-        return own
+    if _pull(mentions) and not _fixes_a_run(mentions):
+        return own  # a pull request describes code; one fixing a failure may tell the run it fixes
     if not whole_apart(mentions):
         return True
     return own
@@ -153,6 +161,14 @@ def whole_apart(mentions: Sequence[Mention]) -> bool:
     if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
         return True
     return _pull(mentions) and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
+
+
+def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
+    """The pull request's title fixes a failure and no sentence says it was found by reading
+    source or has no repro ("No repro yet, found while reading"): it may tell the run it fixes."""
+    if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
+        return False
+    return any(_FIX.search(t) for t in _titles(mentions))
 
 
 def _pull(mentions: Sequence[Mention]) -> bool:

@@ -42,7 +42,13 @@ def _why(texts: list[str | None], lineno: int) -> str | None:
      (["Once you have Medusa heads running, latency drops."], 1, not_run.NARRATION),
      (["Reading the drafter's source code I saw that the copy is shadowed:", None,
        "AttributeError: 'function' object has no attribute 'deepcopy'"], 3, not_run.SOURCE_READ),
-     (["python3 -u -m tokenspeed.launch_server --speculative-algorithm EAGLE3"], 1, not_run.FOREIGN)],
+     (["python3 -u -m tokenspeed.launch_server --speculative-algorithm EAGLE3"], 1, not_run.FOREIGN),
+     (["This change lets users run `--speculative-algorithm EAGLE3` on TPU hosts."], 1, not_run.GOAL),
+     (["Per the release blog post:", None, "--speculative-config '{\"method\": \"mtp\"}'"], 3, not_run.DOCS),
+     (["Closing; here is how to use it now:", None, "vllm serve m --speculative-config '{}'"], 3,
+      not_run.SUGGESTION),
+     (["No repro yet; spotted by code inspection.", None, "IndexError: index 9 is out of bounds"], 3,
+      not_run.SOURCE_READ)],
 )  # fmt: skip
 def test_a_block_that_is_not_the_run_says_why(texts, line: int, reason: str) -> None:
     why = _why(texts, line)
@@ -66,6 +72,14 @@ def test_a_block_that_is_not_the_run_says_why(texts, line: int, reason: str) -> 
        "I got this running `vllm serve m --speculative-config '{}'`"], 4),
      # a title, and a sentence naming a method without a config
      (["# Add EAGLE3 for Qwen3"], 1), (["I suggest the EAGLE worker has a bug."], 1),
+     # a command's own flag line is no goal ("--enable-..." is not "enable ...")
+     (["python -m sglang.launch_server --model m \\", "  --enable-multi-layer-eagle \\"], 2),
+     # the writer takes the example up as their own run
+     (["You could try:", None, "vllm serve m --speculative-config '{}'", None, None,
+       "I tried exactly that and the engine core died."], 3),
+     # a post telling the writer's own run keeps its "Example command"
+     (["I was benchmarking the 70b draft at batch 8.", "Example command", None,
+       "python bench.py --model m --speculative-model d"], 4),
      # a bug told in the second person is the run's
      (["If you have EAGLE on with DP attention, the scheduler crashes."], 1)],
 )  # fmt: skip

@@ -92,6 +92,10 @@ TRAPS = {
         "While going through the speculative implementation I noticed that the copy import is shadowed:",
         "", "```", "AttributeError: 'function' object has no attribute 'deepcopy'", "```", "",
         "## Modifications", "", "Import the module instead."),
+    "a fix pull request found by reading, with no repro": thread(
+        "sgl-project/sglang", "pull request", "[Spec] fix the accept index in EAGLEWorkerV2",
+        "On 0.5.9 `verify()` indexes before filtering the -1 slots; garbage may be read.",
+        "No repro yet; spotted by code inspection.", *PROBE),
 }
 
 
@@ -138,3 +142,35 @@ def test_a_fix_pull_request_with_its_numbers_shows_its_run(tmp_path: Path) -> No
 def test_the_missing_text_says_which_block_was_not_the_run(tmp_path: Path) -> None:
     (path,) = _paths(tmp_path, TRAPS["sglang feature request closed with a sample launch"])
     assert path.missing and "an example the text gives (line 11: 'Sample usage:')" in path.missing[0]
+
+
+def test_a_suggestion_the_reporter_then_ran_is_the_run(tmp_path: Path) -> None:
+    lines = thread(
+        "vllm-project/vllm", "issue", "[Usage]: quicker completions for code?",
+        "How do I make completions quicker?", "",
+        "kai · comment · 2026-05-03", "You could try:", "```",
+        """vllm serve org/target-8b --speculative-config '{"method": "ngram", "num_speculative_tokens": 4}'""",
+        "```", "", "nora · comment · 2026-05-04", "I tried exactly that on 0.11.0 and it dies:",
+        *VLLM_CRASH)  # fmt: skip
+    paths = _paths(tmp_path, lines)
+    assert any(p.worker_class == "NgramProposer" for p in paths), paths
+
+
+def test_a_fix_pull_request_telling_the_failure_it_fixes_keeps_its_run(tmp_path: Path) -> None:
+    lines = thread(
+        "sgl-project/sglang", "pull request", "[AMD] Fix EAGLE3 verify on MI300 for Qwen3-Next",
+        "## Motivation", "", "The Qwen3-Next EAGLE3 server crashes at startup on gfx942 GPUs.",
+        *PROBE)  # fmt: skip
+    (path,) = _paths(tmp_path, lines)
+    assert path.worker_class is not None or path.conditional, path
+
+
+def test_a_commenters_failing_run_in_a_feature_pull_request_is_a_run(tmp_path: Path) -> None:
+    lines = thread(
+        "vllm-project/vllm", "pull request", "[Spec Decode] Medusa heads with a top-1 proposer",
+        "Implements Medusa on the V0 spec decode worker.", "",
+        "tom · comment · 2024-11-02",
+        "I converted my Medusa heads with the script, but vLLM crashed at the first step (0.6.3).",
+        *PROBE)  # fmt: skip
+    (path,) = _paths(tmp_path, lines)
+    assert path.worker_class is not None or path.conditional, path
