@@ -283,6 +283,10 @@ def _caption(text: str) -> str | None:
     return None
 
 
+# a name joined by "-", "/" or "_" (a repository, a path, a model): its words are no sentence's
+_NAME = re.compile(r"\S*\w[-/_]\w\S*")
+
+
 def _carried(text: str) -> str | None:
     """Why the sentence a line leaves open carries onto the next line ("This PR adds support
     for" then the flag on the line below): a goal, an example or advice with no config yet."""
@@ -290,6 +294,7 @@ def _carried(text: str) -> str | None:
         return None
     if text.rstrip()[-1:] in ".!?:;)" or not text.strip():
         return None
+    text = _NAME.sub(" ", text)  # "example-org/vllm-fork · pull request #812": names, not words
     if _GOAL.search(text):
         return GOAL
     if _ADVICE.search(text):

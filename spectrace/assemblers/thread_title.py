@@ -191,12 +191,13 @@ _CI_WORDS = frozenset({"ci", "test", "tests"})
 def guard(title: str) -> str | None:
     """Why the title's names are not the reported run's, or None; read on the title alone,
     with exception messages and quoted text taken out (the error's words, another's)."""
-    own = _MESSAGE.sub(" ", _QUOTED.sub(" ", title))
+    # "... without disaggregated params": not the method; read before quotes go ("without `ngram_gpu`")
+    own = _WITHOUT_OTHER.sub("lacking ", title)
+    own = _MESSAGE.sub(" ", _QUOTED.sub(" ", own))
     own = re.sub(r"(?i)\b(?:does(?:n't| not)|is(?:n't| not)|not)\s+work\w*|\bnot working\b"
                  r"|\b(?:can(?:'t| ?not)|unable to|fails? to|failed to)\s+(?:run|start|launch|serve|load)\b",
                  "fails", own)  # "can not run with mtp": it fails with MTP
     own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
-    own = _WITHOUT_OTHER.sub("lacking ", own)  # "... without disaggregated params": not the method
     if _CODE.search(own) is not None:
         return "the title is about code (a call or a method names no run)"
     if (tag := _TAG_APART.search(own)) is not None:
@@ -213,10 +214,11 @@ def guard(title: str) -> str | None:
 
 
 # "without" governing no speculative word ("With KVBM+MTP, requests arrive without disaggregated
-# params"): it says what else is missing, not that the method is off
+# params"): it says what else is missing, not that the method is off; a method's value spelled
+# with a suffix ("without `ngram_gpu`") is still the method
 _WITHOUT_OTHER = re.compile(
     r"(?i)\bwithout\s+(?!(?:any\s+|the\s+|a\s+)?[`'\"]?(?:-*spec\w*|draft\w*|eagle\w*|mtp|nextn"
-    r"|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp|standalone)\b)"
+    r"|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp|standalone)(?:_\w+)?\b)"
 )
 # "[Bug]: ...", "[BUG] ...", "[Bug][sglang] ..." as an issue form's first line
 _FORM = re.compile(r"^\s*(\[(?:bug|BUG|Bug)\][^\n]*)$")
