@@ -11,9 +11,10 @@ table (nor vLLM's or TensorRT-LLM's, which their own readers take) launches anot
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from importlib import resources
+
+from spectrace.assemblers.release_dates import read_table
 
 TABLE = "paths/sglang_entry.toml"
 VALUES = "options/value_names.toml"  # registry names of options whose choices argparse lacks
@@ -38,7 +39,7 @@ _SERVER_MODULE = re.compile(r"(?:^|\.)(?:launch_server|api_server|serve|server|e
 
 @cache
 def _table() -> dict[str, list]:
-    return tomllib.loads(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"))
+    return read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
 
 
 @cache
@@ -78,7 +79,7 @@ _OWN_PACKAGES = frozenset({"sglang", "sglang_router", "dynamo", "vllm", "tensorr
 
 @cache
 def _value_names() -> dict[str, dict[str, list[str]]]:
-    return tomllib.loads(resources.files("spectrace.rules").joinpath(VALUES).read_text("utf-8"))
+    return read_table(resources.files("spectrace.rules").joinpath(VALUES).read_text("utf-8"), VALUES)
 
 
 def cut_value(engine: str, option: str, value: str) -> bool:

@@ -11,12 +11,12 @@ is TensorRT-LLM's only where TensorRT-LLM's are the only ones named.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from spectrace.assemblers.release_dates import read_table
 from spectrace.dialects.base import LogLine
 
 TABLE = "paths/trtllm_entry.toml"
@@ -38,7 +38,7 @@ class Runner:
 
 @cache
 def _table() -> dict:
-    return tomllib.loads(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"))
+    return read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
 
 
 @cache
