@@ -202,6 +202,10 @@ ROUND_WORDS = {
     "thirty-one": 31,
     "thirty-two": 32,
     "thirty-three": 33,
+    "thirty-four": 34,
+    "thirty-five": 35,
+    "thirty-six": 36,
+    "thirty-seven": 37,
 }
 
 
