@@ -2694,3 +2694,162 @@ S13_SET_APART: dict[str, tuple[list[str], Want]] = {
 @pytest.mark.parametrize("name", list(S13_SET_APART))
 def test_s13_advice_examples_goals_and_notes_name_no_run(tmp_path: Path, name: str) -> None:
     assert_right_or_undecided(tmp_path, *S13_SET_APART[name])
+
+
+# --- session 14 (ADV s14 harness): the run-shown gate opened up, image tags as releases -------
+# Traps an open gate decides (measured with every gate off, /work/coord/exp_nogate.md) and runs
+# across repository kinds that must keep deciding. Our own texts, in the collectors' shape; a text
+# with no crash gets the measure's probe (a relative path, S13_PROBE).
+S14_E3 = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+S14_E3_JSON = f'{{"method": "eagle3", "model": "{S14_E3}", "num_speculative_tokens": 3}}'
+S14_SGL_MTP = ("--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+               "--speculative-num-draft-tokens 4")  # fmt: skip
+S14_TRT_E3 = ["speculative_config:", "  decoding_type: Eagle3", "  max_draft_len: 3",
+              f"  speculative_model_dir: {S14_E3}", "  eagle3_one_model: true"]  # fmt: skip
+S14_RECIPES = "SemiAnalysisAI/InferenceX"
+
+
+def s14_thread(repo: str, kind: str, title: str, day: str, *body: str, state: str = "open") -> list[str]:
+    """A thread as the collectors save it: header, title, the first post's byline, no labels."""
+    return [f"{repo} · {kind} #4242 · {state} · Python", f"# {title}", "", f"ivy · description · {day}", *body]
+
+
+def s14_sweep(run_id: int, image: str, row: str) -> list[str]:
+    """A recipe bot's report of a sweep that ran: the run, the image and one result row."""
+    return [f"**Initial attempt · Succeeded** · Run {run_id} / attempt 1", f"`{image}` · Mean latency",
+            "| Point | Output tok/s/GPU | TTFT ms | TPOT ms |", "| --- | ---: | ---: | ---: |", row]  # fmt: skip
+
+
+S14_NO_RUN: dict[str, list[str]] = {
+    "an SGLang refactor PR of the v2 worker with a release in its title": s14_thread(
+        SGL_REPO, "pull request", "[Refactor] split EAGLEWorkerV2.forward_batch_generation for 0.5.12",
+        "2026-05-18", "## Motivation", "`eagle_worker_v2.py` is long; move the draft step into a helper.",
+        "## Checklist", "- [x] Format your code", state="merged"),
+    "a TensorRT-LLM feature PR wiring MTP Eagle for a new model (release in the title)": s14_thread(
+        TRT_REPO, "pull request", "[TRTLLM-8123][feat] MTP Eagle one-model for Qwen3.5 (1.3.0rc5)", "2026-05-02",
+        "Adds `MTPEagleWorker` support for Qwen3.5. Set `mtp_eagle_one_model: true` and",
+        "`num_nextn_predict_layers: 3` to use it.", "## Test Coverage", "- test_mtp.py (to be added)"),
+    "an SGLang PR adding NGRAM for hybrid models, accuracy tests TODO": s14_thread(
+        SGL_REPO, "pull request", "Support NGRAM speculative decoding for hybrid Mamba models (v0.5.9)",
+        "2026-02-20", "NGRAMWorker assumed a full-attention pool; this copies mamba states on accept.",
+        "## Accuracy Tests", "TODO"),
+    "a vllm-ascend PR porting DSpark, to be tested after a kernel lands": s14_thread(
+        ASCEND_REPO, "pull request", "[Feat] DSpark proposer for vllm-ascend v0.25.0rc1", "2026-07-20",
+        "### How was this patch tested?", "Will add e2e after the kernel lands.", "- vLLM version: v0.25.0"),
+    "a usage question on an image tag, deploying next week": s14_thread(
+        VLLM_REPO, "issue", "[Usage]: num_speculative_tokens for mtp with vllm/vllm-openai:v0.20.0", "2026-05-03",
+        "### How would you like to use vllm", "Is `num_speculative_tokens: 2` allowed with method `mtp` on the",
+        "v0.20.0 image, or must it be 1? I plan to deploy next week."),
+    "a training tool's example pinning a vLLM release for an export check": s14_thread(
+        "NVIDIA/TensorRT-Model-Optimizer", "issue", "EAGLE3 export check needs vllm 0.11.0", "2025-10-22",
+        "The speculative decoding example verifies the exported eagle3 draft with vLLM, but the pinned",
+        "`vllm==0.11.0` conflicts with torch 2.9. Can the pin move?"),
+    "a training repo bumping its vLLM pin for its eagle3 and mtp converters": s14_thread(
+        "vllm-project/speculators", "pull request", "Bump vllm to 0.16.0 for eagle3 and mtp converters",
+        "2026-03-02", "Converters for eagle3 and mtp checkpoints now need `vllm>=0.16.0`.", "## Tests",
+        "unit tests only", state="merged"),
+    "a plain recipe's TensorRT-LLM image bump with an MTP follow-up box": s14_thread(
+        S14_RECIPES, "pull request", "Bump gptoss-fp4-gb200-trt to nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc10",
+        "2026-06-14", "Plain decode recipe, image bump only.", "## Follow-ups", "- [ ] an MTP variant once 1.3.0 is out"),
+    "an image bump of the plain sibling while the MTP recipe stays": s14_thread(
+        S14_RECIPES, "pull request", "Update dsv4-fp4-b300-vllm (STP only) to v0.24.0", "2026-07-05",
+        "Bumps `dsv4-fp4-b300-vllm` to `vllm/vllm-openai:v0.24.0`.",
+        "`dsv4-fp4-b300-vllm-mtp` stays on v0.22.0 until its acceptance regression is understood.",
+        "## Test plan", "- [ ] sweep"),
+    "a PR deleting a superseded MTP recipe and its image": s14_thread(
+        S14_RECIPES, "pull request", "Remove dsv4-fp4-b200-vllm-mtp (superseded)", "2026-07-01",
+        "The `vllm/vllm-openai:v0.21.0` MTP recipe is replaced by the Dynamo one; delete its config.",
+        state="merged"),
+    "dependabot's bump quoting an engine's release notes": s14_thread(
+        "acme/chat-app", "pull request", "Bump sglang from 0.5.13 to 0.5.14", "2026-06-27",
+        "Bumps sglang from 0.5.13 to 0.5.14.", "Release notes", "> - EAGLE3 spec v2 with DP attention",
+        "> - NEXTN for GLM-5", state="merged"),
+    "a task plan comparing two runners' eagle3 paths on a release, due later": s14_thread(
+        VLLM_REPO, "issue", "[Task]: compare EagleSpeculator (MRV2) and EagleProposer on v0.23.0", "2026-06-12",
+        "### Deliverables", "- [ ] acceptance table for bs 1/8/64", "### Due", "2026-06-30"),
+    "a release test plan listing the algorithms to run before tagging": s14_thread(
+        SGL_REPO, "issue", "[Release] v0.5.17 speculative decoding test plan", "2026-08-01", "To run before tagging:",
+        "| algo | model | tp | owner |", "|---|---|---|---|", "| EAGLE3 | Llama-3.1-8B | 1 | @a |",
+        "| NEXTN | DeepSeek-R1 | 8 | @b |", "Results will be posted below."),
+    "a docs PR adding a k8s manifest with list-form eagle3 args": s14_thread(
+        "llm-d/llm-d", "pull request", "docs: add an EAGLE3 example manifest", "2026-03-03", "```diff",
+        "+containers:", "+- name: vllm", "+  image: vllm/vllm-openai:v0.16.0", "+  args:",
+        "+  - --speculative-config", f"+  - '{S14_E3_JSON}'", "```", state="merged"),
+    "a README table of engine images and the methods they support": s14_thread(
+        S14_RECIPES, "pull request", "README: supported engine images", "2026-06-02", "```diff",
+        "+| engine | image | speculative |", "+|---|---|---|", "+| vLLM | vllm/vllm-openai:v0.22.0 | MTP, EAGLE3 |",
+        "+| SGLang | lmsysorg/sglang:v0.5.13 | EAGLE MTP |", "```", state="merged"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S14_NO_RUN))
+def test_s14_an_open_gate_still_finds_no_run_here(tmp_path: Path, name: str) -> None:
+    """PRs that add, guard or refactor a method, questions, plans, pins, image bumps of other
+    recipes, deletions and docs name a method and a release (often an image tag) and show no
+    run: neither a class nor a condition, however far the run-shown gate opens."""
+    for crash in roots(run(tmp_path, S14_NO_RUN[name] + S13_PROBE, name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+# runs shown across repository kinds: the class (value, class as ``assert_verdict`` takes them)
+S14_RUNS: dict[str, tuple[list[str], str, str]] = {
+    "a recipe PR pinning a vLLM image and eagle3 with a sweep that passed": (s14_thread(
+        S14_RECIPES, "pull request", "Add llama3.1-8b-fp8-h100-vllm-eagle3 recipe", "2025-10-20",
+        "New recipe on `vllm/vllm-openai:v0.11.0`, speculative decoding with",
+        f"`--speculative-config '{S14_E3_JSON}'`.", "## Test plan", "- [x] full sweep passes (run 30011)",
+        state="merged"), "other", "EagleProposer"),
+    "a recipe PR pinning an SGLang v2-only image with EAGLE MTP flags": (s14_thread(
+        S14_RECIPES, "pull request", "Add dsr1-fp4-b200-sglang-mtp on v0.5.14", "2026-07-01",
+        "Image `lmsysorg/sglang:v0.5.14-cu129`; flags:", "```", S14_SGL_MTP, "```", "## Test plan",
+        "- [x] sweep passes, accept length 2.8", state="merged"), "v2", "EAGLEWorkerV2"),
+    "a recipe PR pinning a TensorRT-LLM image and a one-model Eagle3 YAML": (s14_thread(
+        S14_RECIPES, "pull request", "Add llama3.3-70b-fp8-b200-trt-eagle3", "2026-02-18",
+        "Image `nvcr.io/nvidia/tensorrt-llm/release:1.2.0`; extra options:", "```yaml", *S14_TRT_E3, "```",
+        "- [x] full-sweep-enabled sweep passes.", state="merged"), "other", "Eagle3OneModelWorker"),
+    "a bot's sweep report of a vLLM mtp recipe": (s14_thread(
+        S14_RECIPES, "pull request", "[Bot] sweep dsv3-fp8-h200-vllm-mtp", "2026-03-02",
+        *s14_sweep(42101, "vllm/vllm-openai:v0.16.0", "| 1k/1k c8 TP8 | 990 | 140 | 8.0 |"),
+        "speculative_config: method=mtp, num_speculative_tokens=1; mean acceptance length 1.84."),
+        "other", "EagleProposer"),
+    "an engine PR's result table of its eagle3 serve": (s14_thread(
+        VLLM_REPO, "pull request", "[Model] support eagle3 for ERNIE-4.5", "2026-01-20", "## Test Result",
+        "`vllm serve baidu/ERNIE-4.5-21B-A3B-PT --speculative-config '{\"method\": \"eagle3\", "
+        "\"model\": \"org/ernie-eagle3\", \"num_speculative_tokens\": 3}'`",
+        "| bs | baseline tok/s | eagle3 tok/s | accept len |", "|---|---|---|---|", "| 1 | 110 | 231 | 2.94 |",
+        state="merged"), "other", "EagleProposer"),
+    "a test plan whose checked box ran an SGLang EAGLE launch": (s14_thread(
+        SGL_REPO, "pull request", "Fix EAGLE accept length with chunked prefill", "2025-08-20", "## Checklist",
+        f"- [x] Verified with `{S14_SGL_MTP}`", "  on sglang 0.5.1: accept length 2.9 (was 1.6)",
+        state="merged"), "v1", "EAGLEWorker"),
+    "an RL trainer's rollout config with mtp over a vLLM crash": (s14_thread(
+        "volcengine/verl", "issue", "MTP rollout crashes after weight sync", "2025-12-20", "```yaml",
+        "actor_rollout_ref:", "  rollout:", "    name: vllm", "    speculative_config:", "      method: mtp",
+        "      num_speculative_tokens: 1", "```", "vllm==0.12.0", "```", *VLLM_CRASH, "```"),
+        "other", "EagleProposer"),
+    "a k8s manifest's list-form args on a vLLM image over a crash": (s14_thread(
+        "llm-d/llm-d", "issue", "decode pod crashloops with eagle3", "2025-10-25", "```yaml", "containers:",
+        "- name: vllm", "  image: vllm/vllm-openai:v0.11.0", "  args:", f"  - {LLAMA}", "  - --speculative-config",
+        f"  - '{S14_E3_JSON}'", "```", "```", *VLLM_CRASH, "```"), "other", "EagleProposer"),
+    "a forum post running an SGLang image with NEXTN": ([
+        "https://forum.example.org/t/sglang-nextn-crash/88", "NEXTN crash on lmsysorg/sglang:v0.5.16-cu129", "",
+        "ivy · 2026-08-01", "```", f"{SGL} --tp 8 --speculative-algorithm NEXTN --speculative-num-steps 3 "
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```", "```", *SGL_CRASH, "```"],
+        "v2", "EAGLEWorkerV2"),
+    "SGLang flags pasted without the launch prefix, an old release": (s14_thread(
+        SGL_REPO, "issue", "[Bug] EAGLE3 output repeats", "2025-08-25", "Flags:", "```",
+        f"--model-path {LLAMA} --tp 2 --speculative-algorithm EAGLE3 --speculative-draft-model-path {S14_E3} "
+        "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```",
+        "sglang: 0.5.1", "Outputs repeat after ~200 tokens."), "v1", "EAGLEWorker"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S14_RUNS))
+def test_s14_a_run_shown_in_any_repository_kind_decides(tmp_path: Path, name: str) -> None:
+    """Recipe PRs with a passed sweep, bot sweep reports, result tables, checked test plans, RL
+    rollout configs, k8s args, forum posts and bare flags show the run: a narrowed gate that
+    drops them loses right verdicts (round 32 lost eight this way)."""
+    lines, value, classes = S14_RUNS[name]
+    crashes = roots(run(tmp_path, lines if "Traceback" in "".join(lines) else lines + S13_PROBE, name="report.md"))
+    assert crashes, "the crash was lost"
+    assert_verdict(crashes[0].worker_path, value, classes)

@@ -161,3 +161,71 @@ def test_a_feature_request_on_a_wrappers_tracker_decides_nothing(tmp_path: Path)
              "Please support it.", *PROBE_CRASH]  # fmt: skip
     path = crash_path(run(tmp_path, lines, name="report.md"))
     assert path.value not in ("v1", "v2", "other", "none") and not path.conditional, path
+
+
+# session 14 (ADV s14): an engine's pull-request title naming a method with a release or a day,
+# over a body that adds, moves, guards or refactors code, or bumps another recipe's image: the
+# title names the component, not a run (neither a class nor a condition)
+SGL_REPO, RECIPES = "sgl-project/sglang", "SemiAnalysisAI/InferenceX"
+RELATIVE_PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
+                  "RuntimeError: spectrace probe"]  # fmt: skip
+
+
+def pull(repo: str, title: str, day: str, *body: str) -> list[str]:
+    """A merged pull request as the collectors save it (no labels line)."""
+    return [f"{repo} · pull request #24102 · merged · Python", f"# {title}", "", f"ivy · description · {day}", *body]
+
+
+PR_TITLES_NO_RUN = {
+    "a refactor of the v2 worker for a release": pull(
+        SGL_REPO, "[Refactor] split EAGLEWorkerV2.forward_batch_generation for 0.5.12", "2026-05-18",
+        "Moves the draft step into a helper; no behaviour change.", "- [x] Format your code"),
+    "a move of a proposer class, a month in the title": pull(
+        VLLM_REPO, "[Refactor] move DraftModelProposer into spec_decode/draft_model.py (2026-01)", "2026-01-14",
+        "Pure move; EagleProposer no longer carries the draft-model branch.", "## Test Plan", "CI."),
+    "a method added for a model family, tests to come": pull(
+        SGL_REPO, "Support NGRAM speculative decoding for hybrid Mamba models (v0.5.9)", "2026-02-20",
+        "NGRAMWorker assumed a full-attention pool; copy mamba states on accept.", "## Accuracy Tests", "TODO"),
+    "a speculator added to the model runner v2 with its release": pull(
+        VLLM_REPO, "[Spec Decode][MRV2] add DSparkSpeculator (v0.25.0)", "2026-06-30",
+        "Adds the DSpark speculator to the model runner v2.", "## Test Plan", "Unit tests; e2e to follow."),
+    "an image bump of the plain sibling of an MTP recipe": pull(
+        RECIPES, "Update dsv4-fp4-b300-vllm (STP only) to v0.24.0", "2026-07-05",
+        "Bumps `dsv4-fp4-b300-vllm` to `vllm/vllm-openai:v0.24.0`; `dsv4-fp4-b300-vllm-mtp` stays on v0.22.0.",
+        "## Test plan", "- [ ] sweep"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(PR_TITLES_NO_RUN))
+def test_a_pull_requests_title_naming_the_code_it_changes_is_no_run(tmp_path: Path, name: str) -> None:
+    path = crash_path(run(tmp_path, [*PR_TITLES_NO_RUN[name], *RELATIVE_PROBE], name="report.md"))
+    assert path.worker_class is None and not path.conditional, path
+
+
+# a recipe title naming an image tag (a release) and a method, the body only recipe names or a
+# disclosure: the release's class, a condition holding it, or unknown; never another class
+IMAGE_TITLES = {
+    "a vLLM image tag and an (+mtp) recipe": (pull(
+        RECIPES, "Update glm4.6-fp8-h200-vllm (+mtp) vLLM image to v0.21.0", "2026-05-20",
+        "Recipes touched: `glm4.6-fp8-h200-vllm`, `glm4.6-fp8-h200-vllm-mtp`",
+        "- [x] full-sweep-enabled sweep passes."), {"EagleProposer"}),
+    "an SGLang ROCm image tag and an MTP recipe": (pull(
+        RECIPES, "Update kimi-k2-fp8-mi355x-sglang-mtp to lmsysorg/sglang:v0.5.20-rocm700-mi35x", "2026-09-21",
+        "This PR was written with an AI assistant."), {"EAGLEWorkerV2"}),
+    "Dynamo's runtime tag (Dynamo's release, not SGLang's) with EAGLE MTP": ([
+        "ai-dynamo/dynamo · issue #5800 · open · Python", "# [BUG]: SGLang MTP decode worker hangs", "",
+        "ivy · description · 2026-02-15", "Image `nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1`", "```",
+        "python3 -m dynamo.sglang --model-path deepseek-ai/DeepSeek-R1 --tp 8 --speculative-algorithm EAGLE "
+        "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```",
+        "Hangs after warmup."], {"EAGLEWorker", "EAGLEWorkerV2"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(IMAGE_TITLES))
+def test_an_image_tag_in_a_recipe_title_never_names_another_class(tmp_path: Path, name: str) -> None:
+    lines, classes = IMAGE_TITLES[name]
+    path = crash_path(run(tmp_path, [*lines, *RELATIVE_PROBE], name="report.md"))
+    if path.value in ("v1", "v2", "other", "none"):
+        assert path.worker_class in classes, path
+    elif path.conditional:
+        assert any(c in path.conditional for c in classes), path
