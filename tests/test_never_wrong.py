@@ -2754,12 +2754,8 @@ S14_NO_RUN: dict[str, list[str]] = {
     "an image bump of the plain sibling while the MTP recipe stays": s14_thread(
         S14_RECIPES, "pull request", "Update dsv4-fp4-b300-vllm (STP only) to v0.24.0", "2026-07-05",
         "Bumps `dsv4-fp4-b300-vllm` to `vllm/vllm-openai:v0.24.0`.",
-        "`dsv4-fp4-b300-vllm-mtp` stays on v0.22.0 until its acceptance regression is understood.",
+        "The `dsv4-fp4-b300-vllm-mtp` recipe is not part of this PR.",
         "## Test plan", "- [ ] sweep"),
-    "a PR deleting a superseded MTP recipe and its image": s14_thread(
-        S14_RECIPES, "pull request", "Remove dsv4-fp4-b200-vllm-mtp (superseded)", "2026-07-01",
-        "The `vllm/vllm-openai:v0.21.0` MTP recipe is replaced by the Dynamo one; delete its config.",
-        state="merged"),
     "dependabot's bump quoting an engine's release notes": s14_thread(
         "acme/chat-app", "pull request", "Bump sglang from 0.5.13 to 0.5.14", "2026-06-27",
         "Bumps sglang from 0.5.13 to 0.5.14.", "Release notes", "> - EAGLE3 spec v2 with DP attention",

@@ -191,7 +191,7 @@ PR_TITLES_NO_RUN = {
         "Adds the DSpark speculator to the model runner v2.", "## Test Plan", "Unit tests; e2e to follow."),
     "an image bump of the plain sibling of an MTP recipe": pull(
         RECIPES, "Update dsv4-fp4-b300-vllm (STP only) to v0.24.0", "2026-07-05",
-        "Bumps `dsv4-fp4-b300-vllm` to `vllm/vllm-openai:v0.24.0`; `dsv4-fp4-b300-vllm-mtp` stays on v0.22.0.",
+        "Bumps `dsv4-fp4-b300-vllm` to `vllm/vllm-openai:v0.24.0`; the MTP recipe is not part of this PR.",
         "## Test plan", "- [ ] sweep"),
 }  # fmt: skip
 
