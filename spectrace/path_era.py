@@ -114,7 +114,9 @@ def _inputs(
     lineno, text = words[0].lineno, words[0].text
     release, said = _release(config, mine)
     newest = None
-    if release is None:
+    if release is None and config.era is not None and config.engine == "sglang":
+        said = f"no release named; era {config.era} (from the text's lines: a nightly image, a main build)"
+    elif release is None:
         day = text_day(config)
         newest = newest_at(day) if day is not None else None
         if newest is None:

@@ -292,6 +292,8 @@ def condition_engine(conditional: str) -> str | None:
 def _engine(config: RunConfig) -> str | None:
     """The run's engine, vllm-ascend where the platform says so (vLLM's own lines name vllm)."""
     platform = config.flags.get("platform")
+    if config.engine == "sglang":  # SGLang runs on Ascend NPUs itself: its own release line
+        return config.engine
     return "vllm_ascend" if platform is not None and platform.value == "ascend" else config.engine
 
 

@@ -24,7 +24,7 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.run_shown import shows_run
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
-from spectrace.assemblers.trtllm_words import ENGINE_ONLY, PROSE_DECODING_TYPES
+from spectrace.assemblers.trtllm_words import ENGINE_ONLY, PROSE_DECODING_TYPES, eagle_model_count
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
@@ -57,7 +57,8 @@ def named_family_evidence(
     (a title's release tag then is its release: ``path_run.titled_release``)."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
-    adds = any(f == ADDS_MARK for f, *_ in named) and not shows_run(config)
+    adds_words = any(f == ADDS_MARK for f, *_ in named)
+    adds = adds_words and not shows_run(config)
     foreign = any(f == FOREIGN_MARK for f, *_ in named)
     named = [n for n in named
              if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK, FOREIGN_MARK))]
@@ -73,7 +74,8 @@ def named_family_evidence(
     if engine is not None:  # a line naming only another framework is that framework's run
         named = [n for n in named if not names_other_framework(n[3], engine)]
     if named and engine == "trtllm":
-        return _trtllm(named, _flow(engine_flow, config), config)
+        # a PR adding a mode ("[feat] Eagle3 two-model for X") names the mode it adds, not the run's
+        return _trtllm(named, _flow(engine_flow, config), config, by_count=not adds_words)
     if not named or (
         engine not in ("vllm", "vllm_ascend") and not plugin and plugin_table(config) is None
     ):
@@ -189,6 +191,8 @@ def _vllm_spelled(text: str) -> bool:
 
 def _on_plugin(config: RunConfig, engine: str | None) -> bool:
     platform = config.flags.get("platform")
+    if engine == "sglang" or config.engine == "sglang":  # SGLang runs on Ascend NPUs itself
+        return False
     return engine == "vllm_ascend" or (platform is not None and platform.value == "ascend")
 
 
@@ -278,16 +282,18 @@ _DECODING_TYPES = PROSE_DECODING_TYPES
 
 
 def _trtllm(
-    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig
+    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig,
+    by_count: bool = True,
 ) -> list[Evidence]:
     """A TensorRT-LLM run whose text names one family. Medusa or lookahead: the engine flow's
     decoding layer for it, decided where ``flow`` (why the run is on the engine flow) says so,
     else a condition. A PyTorch-backend family (MTP, EAGLE-3, n-gram, draft-target): what its
     ``decoding_type`` gives with the keys a paste would show unset (a condition where those
-    keys pick the worker), ranked as prose; nothing on the engine flow, whose modes differ."""
+    keys pick the worker), ranked as prose; nothing on the engine flow, whose modes differ.
+    ``by_count``: EAGLE-3's one-/two-model words name its mode (not in a PR adding that mode)."""
     families = dict.fromkeys(f for f, *_ in named)
     if 1 < len(families) <= _MOST_FAMILIES:
-        return _trtllm_each(named, flow, config)
+        return _trtllm_each(named, flow, config, by_count)
     if len(families) != 1:
         return []
     family = next(iter(families))
@@ -297,6 +303,11 @@ def _trtllm(
     if family in _DECODING_TYPES and flow is None:
         stated = FlagValue(_DECODING_TYPES[family], source, lineno, "prose")
         flags = {**config.flags, "speculative_config.method": stated}
+        counted = {c for *_, line in named if (c := eagle_model_count(line)) is not None}
+        if by_count and family in ("EAGLE", "EAGLE3") and len(counted) == 1 \
+                and "speculative_config.one_model" not in flags:  # fmt: skip
+            # "eagle3 two model", "Eagle3-one-model": the PyTorch backend's mode, by its name
+            flags["speculative_config.one_model"] = FlagValue(counted.pop(), source, lineno, "prose")
         return [replace(e, text=text) for e in
                 method_evidence(replace(config, flags=flags, engine="trtllm"))]  # fmt: skip
     cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
@@ -314,14 +325,15 @@ _MOST_FAMILIES = 2  # a condition over more families (each of two or three class
 
 
 def _trtllm_each(
-    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig
+    named: Sequence[tuple[str, str, int, str]], flow: str | None, config: RunConfig,
+    by_count: bool = True,
 ) -> list[Evidence]:
     """Several families named for one TensorRT-LLM run ("we tried MTP and Eagle3 on 1.0.0;
     one of the runs crashed"): each family's class or condition, as one condition, the way the
     vLLM branch joins them; nothing where any family gives nothing."""
     parts: list[str] = []
     for family in dict.fromkeys(f for f, *_ in named):
-        found = _trtllm([n for n in named if n[0] == family], flow, config)
+        found = _trtllm([n for n in named if n[0] == family], flow, config, by_count)
         if not found:
             return []
         one = found[0]

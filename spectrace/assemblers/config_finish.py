@@ -119,6 +119,7 @@ class ConfigFinish(ConfigFacts):
         self._main_floor()
         self._nightly_floor()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())
+        self._sglang_exports()
         claims = self._claims()  # the title's algorithm, drafts a sentence says the run serves
         stated = bool(claims) or self._enabled
         adding = self._adding_titles()  # a PR's title adding X, no run shown: X ran nowhere

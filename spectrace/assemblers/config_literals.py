@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
+from spectrace.assemblers.image_tags import literals as image_literals
 from spectrace.assemblers.quotes import PLAIN_RUN_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
@@ -82,6 +83,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"speculative_model =",
     *SGLANG_ARGS_LITERALS,
     *VERSION_LITERALS,
+    *(name.encode() + b":" for name in image_literals()),  # an engine image's tag (images.toml)
+    b"image to ", b"image: ", b"Image: ",  # an engine's image named in words with its tag
+    b"export SGLANG_", b"-e SGLANG_", b"--env SGLANG_",  # a shell setting SGLang's variables
     *TRTLLM_LITERALS,
     *runner_literals(),  # programs that run TensorRT-LLM (Dynamo, Triton), its engine YAML keys
     *PROSE_LITERALS,

@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import ConfigState
 from spectrace.assemblers.dump_path import V2_ONLY_ERAS
+from spectrace.assemblers.image_tags import image_release
 from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.post_dates import post_date, yearless_post
 from spectrace.assemblers.release_dates import mainline, published
@@ -27,6 +28,7 @@ from spectrace.assemblers.sglang_eras import (
 from spectrace.assemblers.sglang_version import (
     about_sglang,
     bare_releases,
+    dev_floor,
     era_of,
     failing_releases,
     find_sglang_version,
@@ -56,6 +58,9 @@ _ISSUE_REPRO = re.compile(
     r"(?i)\b(?:fix(?:es|ed)?|closes?|resolves?)\s+(?:[\w.-]+/[\w.-]+)?#\d+|\breported (?:in|by|at)\b"
     r"|\bthe reporter\b|\b(?:from|in) the (?:original )?issue\b|\bissue #\d+"
 )
+# a shell setting one of SGLang's own variables: ``export SGLANG_X=1``, ``docker run -e SGLANG_X=1``
+# (config_literals' b"export SGLANG_" and its kin reach it)
+_SGLANG_EXPORT = re.compile(r"(?:\bexport|(?<!\S)-e|(?<!\S)--env)\s+SGLANG_[A-Z0-9_]+=\S")
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -115,6 +120,8 @@ class ConfigReleases(ConfigState):
             self._printed = self._printed or printed
         elif (prose := prose_version(text)) is not None:
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
+        if self._vllm_prose is None and not other_release(text):  # a vLLM image's tag, as prose
+            self._vllm_prose = image_release(text, "vllm")
         if not other_release(text):
             self._bare |= bare_releases(text)
             self._failing |= failing_releases(text)
@@ -124,8 +131,23 @@ class ConfigReleases(ConfigState):
         self._main = self._main or from_main(text)
         if (built := nightly_day(text)) is not None and not other_release(text):
             self._nightly.append((built, line))
+            if (floor := dev_floor(text)) is not None:
+                self._dev_floor.append(floor)
         self._named_release = self._named_release or bool(sglang_releases(text) or bare_releases(text))
         self._issue_repro = self._issue_repro or _ISSUE_REPRO.search(text) is not None
+        if self._sglang_env is None and _SGLANG_EXPORT.search(text) is not None:
+            self._sglang_env = line
+
+    def _sglang_exports(self) -> None:
+        """A run no line places on an engine, whose shell sets SGLang's own variables
+        (``export SGLANG_SET_CPU_AFFINITY=1``, ``-e SGLANG_ENABLE_SPEC_V2=1``): SGLang's. SGLang
+        runs on Ascend NPUs itself (its fork's scripts source the CANN toolkit too), so the
+        platform alone does not make such a run vllm-ascend's."""
+        if self._config.engine is not None or self._sglang_env is None or self._config.version:
+            return
+        if self._vllm_prose is not None or "trtllm_release" in self._config.flags:
+            return
+        self._config.engine = "sglang"
 
     def _pip_show(self, line: LogLine) -> Version | None:
         """``Version: 0.5.2`` right under ``Name: sglang`` (the line fed before this one)."""
@@ -159,11 +181,16 @@ class ConfigReleases(ConfigState):
         first, line = min(self._nightly, key=lambda d: d[0])
         older = [str(r) for r, on in mainline(published("sglang")) if on < first]
         floor, ceiling = (parse_release(older[-1]) if older else None), self._nightly_newest()
-        if floor is None or ceiling is None or era_of(floor) != era_of(ceiling):
+        if self._dev_floor:  # a tag's own release (version.py at the build): main is past it
+            floor = max(f for f in (floor, min(self._dev_floor)) if f is not None)
+        if floor is None or (era_of(floor) not in V2_ONLY_ERAS  # every later era is v2-only too
+                             and (ceiling is None or era_of(floor) != era_of(ceiling))):  # fmt: skip
             return
         self._config.era = era_of(floor)
+        self._config.engine = "sglang"  # the image is SGLang's: its server ran
+        upto = f"-{version_text(ceiling)}" if ceiling is not None else " or newer"
         reason = (f"a nightly image of SGLang's main built {first.isoformat()}: sglang "
-                  f"{version_text(floor)}-{version_text(ceiling)}, era {self._config.era}")  # fmt: skip
+                  f"{version_text(floor)}{upto}, era {self._config.era}")  # fmt: skip
         self._config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason))
 
     def _drop_disagreeing(self) -> None:
@@ -223,11 +250,25 @@ class ConfigReleases(ConfigState):
         return {r for r in named if r in self._bare and r not in self._bare_other} if len(named) == 1 else set()  # type: ignore[misc]
 
     def _adopt_sglang(self, release: Version) -> None:
-        """The run is sglang at ``release``: its version, era and the era table's own row."""
+        """The run is sglang at ``release``: its version, era and the era table's own row; not
+        for a run another engine's launch already places (its text compares with an SGLang
+        image or release: that is no release of the run)."""
+        if self._config.engine not in (None, "sglang"):
+            return
         self._config.version = version_text(release)
         self._config.era = self._version_era = era_of(release)
         self._sglang_release = release  # the era table's own row, not the whole era's
-        self._config.engine = self._config.engine or "sglang"
+        self._release_engine = self._release_engine or self._config.engine is None
+        self._config.engine = "sglang"
+
+    def _launched_engine(self, engine: str | None) -> None:
+        """Another engine's launch after an SGLang release line placed the run on SGLang: the
+        command is the run's, the release line another engine's (a comparison, an aside)."""
+        if not self._release_engine or engine in (None, "sglang") or self._config.engine != "sglang":
+            return
+        self._sglang_release = self._version_era = None
+        self._config.version = self._config.era = self._config.engine = None
+        self._release_engine = False
 
     def _release_bound(self, command: LaunchCommand) -> None:
         """An option newer releases refuse (``--speculative-draft``, ambiguous from 0.5.2): the

@@ -92,6 +92,9 @@ class ConfigState:
         self._issue_repro = False  # a line says the run shown is an issue's ("Fixes #N", "the reporter")
         self._first_post: Day | None = None  # the oldest post header's day (config_release._main_floor)
         self._nightly: list[Day] = []  # build days of nightly images of main the text names
+        self._dev_floor: list[Version] = []  # releases dated nightly tags start from (image_tags)
+        self._sglang_env: LogLine | None = None  # a shell line setting an SGLANG_ variable
+        self._release_engine = False  # the engine is SGLang only by a release line (_adopt_sglang)
         self._yearless = False  # a post header without its year: posts bound nothing
         self._spec_said = False  # some line speaks of speculation (no "none" from a command)
         self._omitted = False  # a line says flags were left out of the paste (no "none" either)

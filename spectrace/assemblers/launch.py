@@ -24,6 +24,7 @@ from spectrace.assemblers.launch_span import (
     LaunchSpan,
     clean,
     code_flags,
+    container_key,
     env_entry,
     from_entry,
     open_quote,
@@ -137,7 +138,7 @@ def read_command(
         name, value = entry
         return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
     lines = prose_command(lines) or lines  # entry and flags quoted in prose bullets
-    tokens = _tokens(lines)
+    tokens = _container_order(lines, _tokens(lines))
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
         quoted = _quoted_flags(lines)
@@ -261,6 +262,19 @@ def _read(engine: str, lines: list[LogLine], args: list[tuple[str, int]], model:
     env = find_env_assignments("\n".join(clean(line.text) for line in lines))
     where |= {name: lines[0] for name in env}
     return LaunchCommand(engine, flags, env, unknown, model, where, parsed.before)
+
+
+def _container_order(lines: list[LogLine], tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """A container spec's ``args:`` list written before its ``command:`` list (Kubernetes and
+    compose append args to the command whatever their order): the command's tokens first, so
+    the flags follow the entry point they are passed to."""
+    at = next((i for i, line in enumerate(lines) if i and container_key(line.text) == "command"), None)
+    if at is None:  # (the span may start at the first flag item, under an ``args:`` key it left out)
+        return tokens
+    before, after = [t for t in tokens if t[1] < at], [t for t in tokens if t[1] >= at]
+    if not before or _entry(before) is not None or _entry(after) is None:
+        return tokens
+    return after + before
 
 
 def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:

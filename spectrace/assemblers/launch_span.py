@@ -32,7 +32,8 @@ _START = re.compile(
     r"|\btrtllm-serve\b|[\"']vllm[\"']\s*,\s*[\"']serve[\"']|[\"']sglang[\"']\s*,\s*[\"']serve"
     r"|\bbenchmark_(?:latency|throughput)\.py\b|\bvllm\s+bench\s+(?:latency|throughput)\b"
     r"|^\s*-\s+[\"']?(?:vllm|sglang)[\"']?\s*$|vllm/vllm-openai"
-    r"|^[\s>*`$]*(?:-\s+[\"']?)?--[a-z]"  # a bare flag line: flags pasted without the command
+    r"|^[\s>*`$]*(?:-\s+[\"']?|\d{1,2}[.)]\s*)?--[a-z]"  # a bare flag line: flags pasted without the
+    # command (also as an ordered list's item: "1. --speculative-num-steps 2 ...")
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
     r"|(?<![\w-])--sglang-[a-z]"  # an RL trainer's command passing SGLang's args (slime, Miles)
     r"|\[\s*[\"']--[a-z]|^\s*[\"']--[a-z][\w.-]*[\"']\s*,"  # a Python list of args (CI tests)
@@ -54,6 +55,7 @@ _ENV_NAME = re.compile(
 _ENV_VALUE = re.compile(r"^\s*value:\s*(.*?)\s*$")
 _QUOTE = re.compile(r"^\s*(?:>\s*)+")  # Markdown/e-mail quoting
 _PROMPT = re.compile(r"^\s*(?:\$|>>>|\(\w[\w.-]*\)\s*\$?)\s+")  # "$ ", "(venv) $ "
+_NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s*(?=--[a-z])")  # an ordered list's "1." before flags
 _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
 _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
 _BOLD = re.compile(r"\*\*|`")
@@ -70,7 +72,7 @@ _QUOTED_OR_ONE = re.compile(r"[\"']|^\s*-?[\w.]+\s*,\s*$")  # an unquoted item s
 def clean(text: str) -> str:
     """The line without Markdown debris and prompts, and without a continuing ``\\``."""
     text = _BOLD.sub("", _QUOTE.sub("", text))
-    text = _PROMPT.sub("", text).rstrip()
+    text = _NUMBERED.sub("", _PROMPT.sub("", text)).rstrip()
     return text.removesuffix("\\").rstrip()
 
 
@@ -292,6 +294,12 @@ def _inline_list(text: str) -> list[str] | None:
 # a line a diff removes from a command: "-" at the line's start, then the command's own indent
 # or a continuing backslash ("-  --speculative-algorithm EAGLE \"); a YAML item is "- --tp 2"
 _REMOVED = re.compile(r"^-(?:[ \t]{2,}\S|[ \t]\S.*\\\s*$)")
+
+
+def container_key(text: str) -> str | None:
+    """``command`` / ``args`` / ``entrypoint`` for a Kubernetes or compose key line, else None."""
+    key = _KEY.match(clean(text))
+    return key.group(2) if key is not None else None
 
 
 def removed_by_diff(text: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from spectrace.assemblers.image_tags import image_tags
 from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, published, rules_for
 
 # Prefilter literals: every line find_sglang_version can use contains one.
@@ -25,6 +26,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"from main", b"on main", b"latest main", b"(main)", b"from source",  # a build of main
     b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
     b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
+    b"sgl-dev", b"sglang-rocm",  # images of images.toml whose name or tag may hold no "v0."
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
 )  # fmt: skip
 
@@ -103,7 +105,34 @@ def about_sglang(text: str) -> bool:
 
 def sglang_releases(text: str) -> set[Version]:
     """Every release the line's forms name (two image tags on one line: two releases)."""
-    return {_numbers(m) for form in _FORMS for m in form.finditer(text)}
+    return {_numbers(m) for form in _FORMS for m in form.finditer(text)} | set(_image_releases(text))
+
+
+def _image_releases(text: str) -> list[Version]:
+    """The releases SGLang images of images.toml state outright (``lmsysorg/sglang-rocm:v0.5.19-
+    rocm700-mi35x``); a tag with a build day is a nightly of main (``dev_floor``)."""
+    out = []
+    for tag in image_tags(text):
+        if tag.engine == "sglang" and tag.release is not None and not tag.floor:
+            found = _release(_parts(tag.release))
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def dev_floor(text: str) -> Version | None:
+    """The release a dated SGLang image's tag starts from (``rocm/sgl-dev:v0.5.19-rocm700-mi30x-
+    20260908``: SGLang's ROCm nightly names its build after version.py): main on that day is
+    at least that release."""
+    found = [_parts(t.release) for t in image_tags(text)
+             if t.engine == "sglang" and t.release is not None and t.floor]  # fmt: skip
+    return min(found) if found else None
+
+
+def _parts(release: str) -> Version:
+    """``0.5.19`` / ``0.5.13.post1`` -> (0, 5, 19) / (0, 5, 13, 1); an rc reads as its base."""
+    m = re.match(_NUMBER, release)
+    return _numbers(m) if m is not None else (0, 0, 0)
 
 
 # a line naming a release that is not the reporter's run: the fix's, a suggestion, another report
@@ -140,10 +169,11 @@ _NIGHTLY = re.compile(
 
 
 def nightly_day(text: str) -> date | None:
-    """The build day of a nightly image of SGLang's main the line names, or None."""
+    """The build day of a nightly image of SGLang's main the line names, or None (any image
+    of images.toml's SGLang rows whose tag carries a day: ``rocm/sgl-dev:20250701``)."""
     m = _NIGHTLY.search(text)
     if m is None:
-        return None
+        return next((t.day for t in image_tags(text) if t.engine == "sglang" and t.day), None)
     try:
         return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     except ValueError:
@@ -179,7 +209,8 @@ def find_sglang_version(text: str) -> Version | None:
         m = form.search(text)
         if m is not None:
             return _release(_numbers(m), _dev_after(text, m))
-    return None
+    images = _image_releases(text)
+    return images[0] if images else None
 
 
 # setuptools-scm's version of an untagged build (``0.5.11.dev45+gabc1234``: 45 commits past the

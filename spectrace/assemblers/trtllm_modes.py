@@ -10,6 +10,8 @@ import re
 
 from packaging.version import InvalidVersion, Version
 
+from spectrace.assemblers.image_tags import image_release
+
 # examples/llm-api/quickstart_advanced.py's setup_llm passes eagle3_one_model=args.use_one_model
 # itself, and the flag's default was False (store_true) before it became True
 # (BooleanOptionalAction): with no flag shown, neither llm_args.py's default nor a release line
@@ -46,7 +48,7 @@ _RELEASE = re.compile(
 def trtllm_release(text: str) -> str | None:
     """The TensorRT-LLM release a line names; its defaults (backend, eagle3_one_model) follow."""
     m = _RELEASE.search(text)
-    return m.group(1) if m is not None else None
+    return m.group(1) if m is not None else image_release(text, "trtllm")  # "TRT-LLM image: 1.2.0"
 
 
 # EagleDecodingConfig.spec_dec_mode on the PyTorch backend: EAGLE3_ONE_MODEL when

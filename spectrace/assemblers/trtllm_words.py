@@ -73,3 +73,38 @@ PROSE_DECODING_TYPES = {"MTP": "MTP", "EAGLE3": "Eagle", "EAGLE": "Eagle", "NGRA
 # built with examples/redrafter). Their class is the decoding layer trtllm.toml's [[symbol]]
 # rows name (MedusaDecodingLayer, LookaheadDecodingLayer, ExplicitDraftTokensLayer).
 ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD", "EXPLICIT_DRAFT_TOKENS")
+
+
+# TensorRT-LLM's PyTorch backend runs EAGLE-3 in one of two modes, and its docs, tests and PR
+# titles name them by model count: "one-model" / "Eagle3-one-model" / ``eagle3_one_model`` /
+# ``eagle_one_model`` (EagleDecodingConfig.eagle3_one_model true: Eagle3OneModelWorker) and
+# "two-model" / "eagle3 two model" (false: the separate draft model's ModelDrafter). Hyphenated
+# or joined, the count word is the mode's name; with blanks ("one model") it names the mode
+# only beside an EAGLE word ("eagle3 one model", "two model Eagle3"), not in ordinary prose
+# ("we serve one model per node"); a key with its value (``eagle3_one_model: false``) is the
+# config readers' (trtllm_yaml), not a word.
+_MODEL_COUNT = re.compile(
+    r"(?i)(?<![\w/.-])(?:eagle[-_]?3?[-_])?(?P<count>one|single|two|separate)[-_]model(?![\w.-])(?!\s*[:=])"
+    r"|(?i:eagle[-_ ]?3?)\s+(?P<after>one|single|two)\s+models?\b"
+    r"|\b(?P<before>one|single|two)\s+models?\s+(?i:eagle)"
+)
+_ONE_COUNT = ("one", "single")
+
+
+# a line introducing the mode as new code: a feature tag (TensorRT-LLM's PR titles
+# ``[TRTLLM-1234][feat] ...``, ``feat: ...``) or a leading add / enable / support verb
+_ADDED = re.compile(
+    r"(?i)\[feat(?:ure)?\]|(?<![\w-])feat(?:\([^)]*\))?:"
+    r"|^[#\s]*(?:\[[^\]]*\]\s*)*(?:add(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|support(?:s|ed|ing)?|implement\w*)\b"
+)
+
+
+def eagle_model_count(text: str) -> bool | None:
+    """True for a line naming EAGLE-3's one-model mode, False for its two-model mode, None for
+    neither, both, or a line adding the mode as a feature ("[feat] Eagle3 two-model for X":
+    the mode the change adds, not one a run chose)."""
+    if _ADDED.search(text):
+        return None
+    found = {(m.group("count") or m.group("after") or m.group("before")).lower() in _ONE_COUNT
+             for m in _MODEL_COUNT.finditer(text)}  # fmt: skip
+    return found.pop() if len(found) == 1 else None

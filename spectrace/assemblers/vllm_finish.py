@@ -13,6 +13,7 @@ from datetime import date
 
 from packaging.version import Version
 
+from spectrace.assemblers.image_tags import image_release
 from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at, newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
@@ -94,8 +95,10 @@ def finish_vllm(
 def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | None) -> None:
     """The vLLM release a sentence or title names (``... crash in vLLM 0.6.3``), kept as flag
     ``vllm_prose_release`` with its line for a run only words place on vLLM (``path_named``);
-    a run whose config lines are vLLM's takes it as its version (``_infer_method``)."""
-    line = next((ln for ln in lines if prose and prose_version(ln.text) == prose), None)
+    a run whose config lines are vLLM's takes it as its version (``_infer_method``). A vLLM
+    image's tag (``vllm/vllm-openai:v0.20.0``, images.toml) states it the same way."""
+    line = next((ln for ln in lines if prose and prose in (prose_version(ln.text), image_release(ln.text, "vllm"))),
+                None)  # fmt: skip
     if line is not None and config.version is None:
         config.flags["vllm_prose_release"] = FlagValue(prose, line.source, line.lineno, "prose")
 
