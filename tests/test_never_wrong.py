@@ -2775,6 +2775,36 @@ S14_NO_RUN: dict[str, list[str]] = {
         S14_RECIPES, "pull request", "README: supported engine images", "2026-06-02", "```diff",
         "+| engine | image | speculative |", "+|---|---|---|", "+| vLLM | vllm/vllm-openai:v0.22.0 | MTP, EAGLE3 |",
         "+| SGLang | lmsysorg/sglang:v0.5.13 | EAGLE MTP |", "```", state="merged"),
+    "a recipe titled -mtp whose review bot says no speculative flag is wired": s14_thread(
+        S14_RECIPES, "pull request", "Add dsr1-fp8-mi355x-sglang-mtp", "2026-08-22",
+        "Adds the recipe with `lmsysorg/sglang:v0.5.17-rocm700-mi35x`.", "", "claude[bot] · review · 2026-08-22",
+        "The script never passes `--speculative-algorithm`; as written this runs the plain (non-MTP)",
+        "server. Please wire the MTP flags or rename."),
+    "a CI job added with an image and EAGLE3 flags, first run tonight": s14_thread(
+        SGL_REPO, "pull request", "[CI] nightly EAGLE3 accuracy job", "2026-09-02", "```diff", "+  spec-eagle3:",
+        "+    container: lmsysorg/sglang:v0.5.19",
+        f"+    run: {SGL} --speculative-algorithm EAGLE3 --speculative-draft-model-path {S14_E3}",
+        "```", "First run will happen tonight."),
+    "a discussion quoting two blogs' numbers with their releases": s14_thread(
+        VLLM_REPO, "discussion", "Is eagle3 worth it?", "2025-11-03",
+        "The vLLM blog reports 2.1x with eagle3 on v0.11.0 for Llama-3.1-8B; the SGLang blog says 2.4x",
+        "with EAGLE3 on 0.5.3. Has anyone here measured it?"),
+    "an engine's --help listing of the speculative flags with its version": s14_thread(
+        SGL_REPO, "issue", "[Question] which flags enable MTP?", "2026-07-10",
+        "`sglang 0.5.14`, `python3 -m sglang.launch_server --help` shows:", "```",
+        "  --speculative-algorithm {EAGLE,EAGLE3,NEXTN,STANDALONE,NGRAM}", "                        Speculative algorithm.",
+        "```", "Which one is MTP?"),
+    "a chart's values with commented-out list-form EAGLE3 args": s14_thread(
+        SGL_REPO, "pull request", "[Helm] add extraArgs to the chart", "2026-07-12", "```diff",
+        "+image: lmsysorg/sglang:v0.5.14", "+extraArgs: []", "+# extraArgs:", "+#   - --speculative-algorithm",
+        "+#   - EAGLE3", "```", state="merged"),
+    "a question whether a release has DSpark": s14_thread(
+        VLLM_REPO, "issue", "[Usage]: DSpark with vLLM 0.26.0?", "2026-07-22", "### How would you like to use vllm",
+        "Is `method: dspark` available for DeepSeek-V4-Flash on 0.26.0, or only on main?"),
+    "a plugin's docs PR with a list-form deepseek_mtp manifest on its image": s14_thread(
+        ASCEND_REPO, "pull request", "[Doc] multi-node DeepSeek-V3.2 MTP deployment on A3", "2026-01-05", "```diff",
+        "+  image: quay.io/ascend/vllm-ascend:v0.13.0rc1", "+  args:", "+  - --speculative-config",
+        "+  - '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'", "```", state="merged"),
 }  # fmt: skip
 
 
@@ -2849,3 +2879,34 @@ def test_s14_a_run_shown_in_any_repository_kind_decides(tmp_path: Path, name: st
     crashes = roots(run(tmp_path, lines if "Traceback" in "".join(lines) else lines + S13_PROBE, name="report.md"))
     assert crashes, "the crash was lost"
     assert_verdict(crashes[0].worker_path, value, classes)
+
+
+# an image tag beside the run that is not the crashing run's (moved off, last good, the fix) or
+# carries another project's release (Dynamo's runtime): the run's class, a condition holding it,
+# or unknown
+S14_SGL_E3 = (f"{SGL} --speculative-algorithm EAGLE3 --speculative-draft-model-path {S14_E3} "
+              "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4")  # fmt: skip
+S14_IMAGES: dict[str, tuple[list[str], Want]] = {
+    "moved off an old image to a source build of main": (s14_thread(
+        SGL_REPO, "issue", "[Bug] EAGLE3 crash on main", "2026-08-20",
+        "We moved off `lmsysorg/sglang:v0.5.2-cu126` last month and now run a source build of main (2026-08-18).",
+        "```", S14_SGL_E3, "```", "```", *SGL_CRASH, "```"), want("EAGLEWorkerV2")),
+    "the last good image beside the env block's newer release": (s14_thread(
+        SGL_REPO, "issue", "[Bug] EAGLE3 NaN after upgrade", "2026-07-03", "```", S14_SGL_E3, "```", "```", *SGL_CRASH,
+        "```", "Last good image: `lmsysorg/sglang:v0.5.2-cu126`.", "### Environment", "```", "sglang: 0.5.14", "```"),
+        want("EAGLEWorkerV2")),
+    "the crash on an old image, a later 'works on' the new one": (s14_thread(
+        SGL_REPO, "issue", "[Bug] EAGLE3 crash on the 0.5.2 image", "2025-09-05", "Image `lmsysorg/sglang:v0.5.2-cu126`:",
+        "```", S14_SGL_E3, "```", "```", *SGL_CRASH, "```", "", "ivy · comment · 2026-07-01",
+        "Update: works on `lmsysorg/sglang:v0.5.14`, closing."), want("EAGLEWorker")),
+    "Dynamo's runtime tag is Dynamo's release, not SGLang's": (s14_thread(
+        "ai-dynamo/dynamo", "issue", "[BUG]: SGLang MTP decode worker hangs", "2026-02-15",
+        "Image `nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1`", "```",
+        f"python3 -m dynamo.sglang --model-path deepseek-ai/DeepSeek-R1 --tp 8 {S14_SGL_MTP}", "```", "```", *SGL_CRASH,
+        "```"), want("EAGLEWorker", "EAGLEWorkerV2", decide=True)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S14_IMAGES))
+def test_s14_an_image_tag_that_is_not_the_runs_never_decides_wrongly(tmp_path: Path, name: str) -> None:
+    assert_right_or_undecided(tmp_path, *S14_IMAGES[name])
