@@ -61,6 +61,9 @@ _ISSUE_REPRO = re.compile(
 # a shell setting one of SGLang's own variables: ``export SGLANG_X=1``, ``docker run -e SGLANG_X=1``
 # (config_literals' b"export SGLANG_" and its kin reach it)
 _SGLANG_EXPORT = re.compile(r"(?:\bexport|(?<!\S)-e|(?<!\S)--env)\s+SGLANG_[A-Z0-9_]+=\S")
+# the engine whose nightly image the text names (flag): the run's framework where no launch,
+# tracker or words name one
+IMAGE_ENGINE = "image_engine"
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -187,7 +190,8 @@ class ConfigReleases(ConfigState):
                              and (ceiling is None or era_of(floor) != era_of(ceiling))):  # fmt: skip
             return
         self._config.era = era_of(floor)
-        self._config.engine = "sglang"  # the image is SGLang's: its server ran
+        # the image is SGLang's: the framework where nothing else names one (path_era._framework)
+        self._set(IMAGE_ENGINE, "sglang", line, "env")
         upto = f"-{version_text(ceiling)}" if ceiling is not None else " or newer"
         reason = (f"a nightly image of SGLang's main built {first.isoformat()}: sglang "
                   f"{version_text(floor)}{upto}, era {self._config.era}")  # fmt: skip

@@ -32,6 +32,7 @@ class ImageRow:
     release_after: tuple[str, ...]
     release: bool  # False: the tag is another project's release (Dynamo's runtime images)
     dated_floor: bool  # a tag with a build day is a nightly of main past its release
+    main_tags: tuple[str, ...]  # tags (or their ``<tag>-`` prefixes) built from the main branch
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class ImageTag:
     day: date | None
     floor: bool
     image: str
+    main: bool = False  # a build of the main branch with no release or day in its tag (``:dev``)
 
 
 _RELEASE = r"v?(\d+\.\d+\.\d+(?:\.post\d+|rc\d+(?:\.post\d+)?)?)"
@@ -73,7 +75,7 @@ def rows() -> tuple[ImageRow, ...]:
             raise RuleError(f"{TABLE}: image {i + 1} needs an engine of {ENGINES} and repositories")
         out.append(ImageRow(engine, tuple(r.lower() for r in repos),
                             tuple(row.get("release_after", ())), bool(row.get("release", True)),
-                            row.get("dated") == "floor"))  # fmt: skip
+                            row.get("dated") == "floor", tuple(row.get("main_tags", ()))))  # fmt: skip
     return tuple(out)
 
 
@@ -117,7 +119,10 @@ def _tag_day(tag: str) -> date | None:
 
 def _tag(row: ImageRow, tag: str, image: str) -> ImageTag:
     release, day = _tag_release(tag, row), _tag_day(tag)
-    return ImageTag(row.engine, release, day, bool(release and day and row.dated_floor), image)
+    main = release is None and day is None and any(
+        tag == t or tag.startswith(t + "-") for t in row.main_tags
+    )
+    return ImageTag(row.engine, release, day, bool(release and day and row.dated_floor), image, main)
 
 
 def _worded(text: str) -> list[ImageTag]:
@@ -147,6 +152,12 @@ def image_tags(text: str) -> list[ImageTag]:
 
 def image_release(text: str, engine: str) -> str | None:
     """The release an ``engine`` image's tag in ``text`` states outright (not a nightly's
-    floor); None for none or for two different ones."""
-    found = {t.release for t in image_tags(text) if t.engine == engine and t.release and not t.floor}
+    floor); of two, the one a bump moves to; None for none or for two otherwise."""
+    tags = [t for t in image_tags(text) if t.engine == engine and t.release and not t.floor]
+    found = {t.release for t in tags}
+    if len(found) > 1:  # a bump "from <old image> to <new image>": the new one runs after it
+        found = {t.release for t in tags if _BUMPED_TO.search(text[: text.find(t.image)])}
     return found.pop() if len(found) == 1 else None
+
+
+_BUMPED_TO = re.compile(r"(?:\bto|->|→)\s*[`'\"]?$")

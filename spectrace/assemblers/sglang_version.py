@@ -181,8 +181,11 @@ def nightly_day(text: str) -> date | None:
 
 
 def from_main(text: str) -> bool:
-    """The line says the run is a build of SGLang's main branch, not a release."""
-    return _MAIN.search(text) is not None
+    """The line says the run is a build of SGLang's main branch, not a release (in words, or
+    by an image images.toml lists as built from main: ``lmsysorg/sglang:dev``)."""
+    return _MAIN.search(text) is not None or any(
+        t.main for t in image_tags(text) if t.engine == "sglang"
+    )
 
 
 def other_release(text: str) -> bool:

@@ -178,3 +178,31 @@ def test_flags_listed_as_an_ordered_list_are_the_launch_s(tmp_path: Path) -> Non
         "throughput: 1.4 req/s",
     ]
     assert_verdict(_path(tmp_path, lines), "v1", "EAGLEWorker")
+
+
+def test_the_sglang_dev_image_is_a_build_of_main(tmp_path: Path) -> None:
+    """``lmsysorg/sglang:dev`` is rebuilt from main: at least the release published a month
+    before the post, which from 0.5.13 on leaves only the v2 worker."""
+    lines = [
+        "# [Bug] EAGLE3 accept length drops with long prompts",
+        "",
+        "lena · description · 2026-08-20",
+        "docker run --gpus all lmsysorg/sglang:dev python3 -m sglang.launch_server "
+        "--model-path Qwen/Qwen3-32B --speculative-algorithm EAGLE3 "
+        "--speculative-draft-model-path org/qwen3-32b-eagle3",
+    ]
+    path = _path(tmp_path, lines)
+    assert_verdict(path, "v2", "EAGLEWorkerV2")
+    assert any("a build of main" in e.reason for e in path.evidence)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("Bump from `vllm/vllm-openai:v0.19.1` to `vllm/vllm-openai:v0.21.2`.", "0.21.2"),
+        ("vllm/vllm-openai-rocm:v0.20.0 -> vllm/vllm-openai-rocm:v0.22.1", "0.22.1"),
+        ("we tried vllm/vllm-openai:v0.19.1 and vllm/vllm-openai:v0.21.2", None),  # which ran?
+    ],
+)
+def test_of_two_vllm_images_the_one_a_bump_moves_to(text: str, release: str | None) -> None:
+    assert image_release(text, "vllm") == release

@@ -102,3 +102,17 @@ def test_a_feature_pr_adding_two_model_eagle3_decides_no_mode(tmp_path: Path) ->
     ]
     path = _path(tmp_path, lines)
     assert path.worker_class != "ModelDrafter", path
+
+
+def test_an_sglang_nightly_named_beside_a_vllm_run_in_words(tmp_path: Path) -> None:
+    """A vLLM run told in words, compared with a dated SGLang nightly image: the image names
+    the framework only where nothing else does, so no SGLang worker is given."""
+    lines = [
+        "# [Performance]: MTP on vLLM is slower than SGLang on GB200",
+        "",
+        "omar · description · 2026-08-25",
+        "Our vLLM deployment of DeepSeek-V3 with MTP decodes 20% slower than "
+        "lmsysorg/sglang:nightly-dev-cu13-20260801-1a2b3c4d on the same node.",
+    ]
+    path = _path(tmp_path, lines)
+    assert "EAGLEWorker" not in f"{path.worker_class} {path.conditional}", path
