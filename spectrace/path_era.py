@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
-from spectrace.assemblers.run_shown import reported_failure, shows_run
+from spectrace.assemblers.run_shown import pull_reports_run, reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
@@ -95,8 +95,8 @@ def _inputs(
         return None  # a loader's or converter's crash: no server ran
     if _framework(config, mine, incident, mentions, since) != "sglang" or "speculative_algorithm" in config.flags:
         return None
-    if not (shows_run(config) or reported_failure(mine)):
-        return None  # a PR's benchmark table runs its own change, whose options it discusses
+    if not (shows_run(config) or reported_failure(mine) or pull_reports_run(mentions)):
+        return None  # an engine PR's benchmark table runs its own change, whose options it discusses
     if (post := config.flags.get(OTHER_WRITER)) is not None:
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since

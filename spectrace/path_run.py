@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from datetime import date
 
 from spectrace.assemblers.run_config import RunConfig
-from spectrace.assemblers.run_shown import crash_shows_run, reported_failure, shows_run
+from spectrace.assemblers.run_shown import (
+    crash_shows_run,
+    pull_reports_run,
+    reported_failure,
+    shows_run,
+)
 from spectrace.incident_model import Incident
 from spectrace.path_base import family_words
 from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND, TITLE_KIND, Mention
@@ -90,7 +95,8 @@ def worded_framework(
     """The one framework the thread's title and the run's family lines name in words ("Eagle3
     slows down on vLLM", "we ran MTP n=5 on vLLM", "MTP for DeepSeek-R1 on TRT"), for a text
     that shows a run by its own lines (a crash that ran, a run's config, a test, serve or
-    benchmark line, a result) or an issue reporting its failure; None where two are named, a
+    benchmark line, a result), an issue reporting its failure, or a pull request deploying or
+    fixing a run (``pull_reports_run``: a recipe, image bump); None where two are named, a
     line names one beside another run or engine, or the run is only told about (a blog, a
     bot's summary of a change), and where neither a version line nor the text's day bounds the
     release (the words of an undated page fit every era)."""
@@ -99,7 +105,7 @@ def worded_framework(
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
     if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
-            or any(m.kind == RUN_KIND for m in mine)):  # fmt: skip
+            or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
         return None
     lines = {(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND
              or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip

@@ -38,6 +38,8 @@ SOURCE_READ = "code the writer read in the source, not a run's output"
 FOREIGN = "another engine's command"
 CHANGELOG = "release notes or a changelog (the release's code, not a run)"
 PLAN = "a test plan (a command to run, with no result)"
+LEFT_OUT = "what the change leaves out, not its run"
+UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -50,7 +52,8 @@ LITERALS: tuple[bytes, ...] = (
     b"ow to run", b"lets users", b"let users", b"lets you", b"says to", b"guide", b"blog",
     b"Per the", b"per the", b"o repro", b"ot reproduc", b"hile reading", b"y reading",
     b"nspection", b"xactly that", b"ith that", b"ith this", b"suggested",
-    b"ollowed", b"ollowing",
+    b"ollowed", b"ollowing", b"[ ]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
+    b"s the plain", b"ot wired", b"ot hooked",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -165,6 +168,22 @@ _NARRATION = re.compile(
     r"|\bimagine (?:you|that)\b|\bever (?:run|ran|hit|seen) into\b|\blet'?s (?:explore|dive|look)\b"
 )
 # a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
+# a task not done yet ("- [ ] an MTP variant once 1.3.0 is out"): a plan, whatever it names;
+# a checked box ("- [x] sweep passes") is work done
+_TODO = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[ \]\s")
+# a sentence putting what it names out of the change ("the MTP recipe is not part of this PR",
+# "the EAGLE3 config stays unchanged"): a pull request's scope, not the run it deploys
+_LEFT_OUT_WORDS = re.compile(
+    r"(?i)\b(?:is|are|stays?|remains?)\s+(?:not\s+(?:part of|included|touched|changed)\b|unchanged\b"
+    r"|untouched\b|out of scope\b)|\bnot part of this (?:pr|change|bump)\b"
+)
+# a sentence (often a reviewer's) saying the method the title names is not wired into the run:
+# "the script never passes --speculative-algorithm", "as written this runs the plain server",
+# "the MTP flags are not wired"; not a baseline beside the method ("vs. the non-MTP run")
+_UNWIRED_WORDS = re.compile(
+    r"(?i)\bnever (?:passes|sets|enables|wires)\b|\b(?:does ?n[o']?t|do not) (?:pass|set|enable|wire)\b"
+    r"[^.;]{0,40}--spec|\b(?:this|it|which|script|recipe) runs the plain\b|\bnot (?:wired|hooked up)\b"
+)
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 # the pull request's author answering inside a review thread: the author's own words again
 _AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")
@@ -350,6 +369,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
 
     for line in held:
         text = line.text
+        if not line.headed and _UNWIRED_WORDS.search(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         mode = open_[3] if open_ is not None else None
         if mode == "caption" and (line.lineno - last > _CAPTION_GAP
                                   or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):
@@ -378,6 +399,10 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 out.append(Apart(line.source, line.lineno, line.lineno, carry[0], carry[1]))
             elif (why := _caption(text)) is not None and not (mine and why == EXAMPLE):
                 open_ = (line.lineno, why, text.strip(), "caption")
+            elif _TODO.match(text):
+                out.append(Apart(line.source, line.lineno, line.lineno, GOAL, text.strip()))
+            elif _LEFT_OUT_WORDS.search(text):
+                out.append(Apart(line.source, line.lineno, line.lineno, LEFT_OUT, text.strip()))
             elif _SOURCE_READ.search(text) and not _SOURCE_OWN.search(text):
                 open_ = (line.lineno, SOURCE_READ, text.strip(), "section")
             elif (why := sentence_apart(text)) == FOREIGN:  # the command and its flag lines

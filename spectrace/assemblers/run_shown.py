@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from spectrace.assemblers.not_run import SOURCE_READ
+from spectrace.assemblers.not_run import SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -48,11 +48,34 @@ _CODE_CHANGE = re.compile(
     r"|perf|cleanup)\s*\]|^\W*#\s+(?:\[[^\]]*\]\s*)*(?:refactor\w*|migrat\w*|merge|unify|rename"
     r"|bump|update|add|adds|support|enable|implement\w*|introduce|remove|deprecate|move)\b"
 )
-# a title reporting a failure of the run (ERA's path_era predicate, shared here)
+# a pull request's header in an engine's own tree or a fork of it ("vllm-project/vllm · pull
+# request #1", "Ascend/sglang · ...", "vllm-project/vllm-ascend · ..."), not a recipe repository
+_ENGINE_TREE = re.compile(
+    r"(?i)^\W*[\w.-]+/(?:vllm|sglang|tensorrt-llm)(?:-(?!\w*(?:recipe|bench|doc|example))\w+)?"
+    r"\s*·\s*pull request\b"
+)
+# a title naming what a run deploys: an accelerator ("B200", "gb300", "MI355X", "2x3090"), a
+# recipe, a benchmark, a sweep, an RL rollout, a pinned image ("bump vLLM image to v0.28.0")
+_DEPLOYMENT = re.compile(
+    r"(?i)(?<![\w.])(?:h\d{2,3}|b\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|rtx\s?\d{4}|\d+\s?x\s?\d{4}"
+    r"|tpu\s?v?\d\w*|gaudi\d?)(?![\w.])"
+    r"|\b(?:recipes?|benchmarks?|bench|sweeps?|rollouts?)\b|\bimages?\s+(?:to|tag)\b"
+)
+_TOP_TITLE = re.compile(r"^\s*#\s")
+# a title removing what it names ("Remove dsv4-fp4-b200-vllm-mtp (superseded)")
+_REMOVAL = re.compile(r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:remov\w*|delet\w*|drop\w*|deprecat\w*|retir\w*)\b")
+# a title opening with a code change's verb ("Enables trt-llm config for lookahead", "Adds
+# EAGLE3 support"), after any tags
+_CODE_VERB = re.compile(
+    r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:add\w*|support\w*|enabl\w*|implement\w*|introduc\w*"
+    r"|refactor\w*|guard\w*|respect\w*|allow\w*|expos\w*|wire\w*|plumb\w*|integrat\w*|extend\w*)\b"
+)
+# a title reporting a failure of the run or its benchmark (path_era's predicate, shared here)
 _FAILED = re.compile(
     r"(?i)\[bug\]|\bbug:|\b(?:crash\w*|fail\w*|errors?|hangs?|hanging|garbled|wrong|incorrect"
     r"|regress\w*|slow\w*|lower|degrad\w*|broken|oom|nan|exception|illegal|segfault|stuck"
-    r"|deadlock|not (?:working|loading)|produces?)\b"
+    r"|deadlock|not (?:working|loading)|produces?|malformed|corrupt\w*|gibberish|repetition)\b"
+    r"|^\W*#\s*\[\s*bench\w*\s*\]"  # a benchmark report's tag: the issue reports its run
 )
 # a pull request's title that fixes a failure ("[fix] Fix SA specdec + CUDA graphs", "[BugFix] ...")
 _FIX = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b|\brevert\b")
@@ -114,10 +137,12 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     ``RUN_KIND`` mention), or a crash that ran something (``crash_shows_run``) and is no lone
     error line inside a block set apart (``apart_crash``: found reading source, quoted from a
     docs page). A bug or performance report may describe its run in words alone (an env dump,
-    "vllm version: X, MTP on", an issue whose title reports the failure); a pull request
-    describes code, and a thread whose kind sets it apart as a whole (``whole_apart``) is about
-    code, plans or usage: those show a run only by their own lines. The lines ``not_run`` sets
-    apart (examples, advice, reviews, docs quotations) neither set flags nor give run lines."""
+    "vllm version: X, MTP on", an issue whose title reports the failure), and so may a pull
+    request that deploys a run or fixes one (``pull_reports_run``: a recipe, benchmark or
+    image-bump PR). A pull request about code (``pull_about_code``) and a thread whose kind sets
+    it apart as a whole (``whole_apart``: a request, RFC, usage question) show a run only by
+    their own lines. The lines ``not_run`` sets apart (examples, advice, reviews, docs
+    quotations, unchecked tasks) neither set flags nor give run lines."""
     own = shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         return own if apart_crash(incident, mentions) is not None else True
@@ -125,11 +150,45 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if reported_failure(mentions):
         return True
-    if _pull(mentions) and not _fixes_a_run(mentions):
-        return own  # a pull request describes code; one fixing a failure may tell the run it fixes
-    if not whole_apart(mentions):
+    if _pull(mentions):
+        return pull_reports_run(mentions) or own
+    return own if whole_apart(mentions) else True
+
+
+def pull_reports_run(mentions: Sequence[Mention]) -> bool:
+    """The text is a pull request that reports a run: a recipe, benchmark, config or image-bump
+    PR (no fix, not about code: its family words and image tag are the run it deploys), or a
+    fix the text's kind does not set apart (it may tell the run it fixes), as ``text_shows_run``
+    reads them."""
+    if not _pull(mentions):
+        return False
+    if _fixes_a_run(mentions):
+        return not whole_apart(mentions)
+    return not pull_about_code(mentions)
+
+
+def pull_about_code(mentions: Sequence[Mention]) -> bool:
+    """The pull request (no fix: ``_fixes_a_run`` keeps those) is about code, not a run: it was
+    found reading source, it is an RFC, docs or usage thread (``_WHOLE_APART``), it changes an
+    engine's own tree (vLLM, SGLang, TensorRT-LLM or a fork: a method added, guarded or
+    reworked; its own results show by their lines), a sentence says the method is not wired in,
+    its title removes what it names, or its title words a code change and names no deployment. A recipe, benchmark, config or image-bump PR of any other repository names
+    the hardware or the artifact it runs ("Add H100 FP8 recipes", "bump vLLM image to v0.21.0",
+    "MTP for dsr1 TRT"): it reports that run, and so does a PR whose title words no change."""
+    if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
         return True
-    return own
+    if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
+        return True
+    if any(m.kind == APART_KIND and m.name.startswith(UNWIRED) for m in mentions):
+        return True  # "the script never passes --speculative-algorithm": the run is plain
+    if any(_ENGINE_TREE.search(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
+        return True
+    titles = [t for t in _titles(mentions) if _TOP_TITLE.match(t)]  # not a section's heading
+    if any(_REMOVAL.search(t) for t in titles):
+        return True  # a deletion deploys nothing
+    if any(_DEPLOYMENT.search(t) for t in titles):
+        return False
+    return any(_CODE_CHANGE.search(t) or _CODE_VERB.search(t) for t in titles)
 
 
 def apart_crash(incident: Incident, mentions: Sequence[Mention]) -> str | None:

@@ -92,3 +92,29 @@ def test_example_markers_before_a_config_mark_an_example() -> None:
     assert not_run.is_example(line)
     (line,) = _lines("`--speculative-algorithm EAGLE`, e.g. on two nodes")
     assert not not_run.is_example(line)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [  # a task not done yet: a plan, whatever it names (a checked box is work done)
+     ("- [ ] an EAGLE3 arm once the draft lands", not_run.GOAL),
+     ("1. [ ] re-run the MTP sweep on 1.3.0", not_run.GOAL),
+     # what a change leaves out of its scope
+     ("The MTP recipe is not part of this PR.", not_run.LEFT_OUT),
+     ("the ngram config stays unchanged", not_run.LEFT_OUT),
+     # the method the title names is not wired into the run
+     ("The script never passes `--speculative-algorithm`; as written", not_run.UNWIRED),
+     ("as written this runs the plain server", not_run.UNWIRED),
+     ("the launcher does not pass the --speculative-config it builds", not_run.UNWIRED)],
+)
+def test_a_line_that_plans_scopes_or_unwires_a_method_is_set_apart(text: str, reason: str) -> None:
+    assert _why(["rhea · description · 2026-05-03", text], 2).startswith(reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- [x] sweep passes, accept length 2.8", "Compared with the non-MTP baseline: 1.9x",
+     "MTP is not working on 0.5.12", "We never saw the crash without EAGLE"],
+)
+def test_done_work_a_baseline_or_a_failure_is_not_set_apart_by_these_words(text: str) -> None:
+    assert _why(["rhea · description · 2026-05-03", text], 2) is None

@@ -91,10 +91,18 @@ def test_an_undated_page_fits_every_era(tmp_path: Path) -> None:
                             "Throughput: 3.1 requests/s"))
 
 
-def test_a_pull_request_adding_a_recipe_names_no_path(tmp_path: Path) -> None:
-    """A downstream PR adding a vLLM Medusa recipe, with no run shown."""
-    _none(tmp_path, _thread("Add vLLM Medusa recipe for Llama-4", "2026-02-10",
-                            "This adds the recipe and its launch script.", kind="pull request"))
+def test_a_pull_request_adding_a_recipe_names_its_run(tmp_path: Path) -> None:
+    """A downstream PR adding a vLLM Medusa recipe deploys that run (rounds 29-33: recipe and
+    image-bump PRs are runs): vLLM's Medusa on its day is the V1 runner's MedusaProposer."""
+    lines = _thread("Add vLLM Medusa recipe for Llama-4", "2026-02-10",
+                    "This adds the recipe and its launch script.", kind="pull request")
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "MedusaProposer")
+
+
+def test_a_pull_request_adding_an_option_to_a_launcher_names_no_path(tmp_path: Path) -> None:
+    """A downstream PR adding a method's option to its code, deploying nothing: no run."""
+    _none(tmp_path, _thread("Add a vLLM Medusa option to the launcher", "2026-02-10",
+                            "This adds the option and its docs.", kind="pull request"))
 
 
 _TRT_CRASH = [
