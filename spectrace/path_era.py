@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from spectrace.assemblers.config_release import IMAGE_ENGINE
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
 from spectrace.assemblers.run_shown import pull_reports_run, reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
@@ -114,7 +115,7 @@ def _inputs(
     lineno, text = words[0].lineno, words[0].text
     release, said = _release(config, mine)
     newest = None
-    if release is None and config.era is not None and config.engine == "sglang":
+    if release is None and config.era is not None and config.engine in (None, "sglang"):
         said = f"no release named; era {config.era} (from the text's lines: a nightly image, a main build)"
     elif release is None:
         day = text_day(config)
@@ -146,7 +147,9 @@ def _framework(
     found = {m.name for m in mine if m.kind == THREAD_KIND}
     if found:
         return next(iter(found)) if len(found) == 1 else None
-    return worded_framework(incident, config, mentions, since)
+    worded = worded_framework(incident, config, mentions, since)
+    image = config.flags.get(IMAGE_ENGINE)  # a nightly SGLang image: the last place to look
+    return worded if worded is not None or image is None else str(image.value)
 
 
 def _release(config: RunConfig, mine: Sequence[Mention]) -> tuple[Version | None, str]:

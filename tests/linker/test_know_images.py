@@ -206,3 +206,16 @@ def test_the_sglang_dev_image_is_a_build_of_main(tmp_path: Path) -> None:
 )
 def test_of_two_vllm_images_the_one_a_bump_moves_to(text: str, release: str | None) -> None:
     assert image_release(text, "vllm") == release
+
+
+def test_a_recipe_bump_to_a_dated_sglang_nightly_names_the_framework(tmp_path: Path) -> None:
+    """A benchmark repository's PR moving its MTP recipe to an SGLang ROCm nightly tagged after
+    a v2-only release: the image names SGLang where the tracker and words name no framework."""
+    lines = [
+        "bench-org/serving-bench · pull request #4410 · merged · Python",
+        "# [AMD] Bump qwen3.5-fp8-mi300x-mtp image to rocm/sgl-dev:v0.5.18-rocm720-mi30x-20260830",
+        "",
+        "pat · description · 2026-09-01",
+        "Moves the MTP recipe to the new nightly; the sweep on MI300X passed (run 8812).",
+    ]
+    assert_verdict(_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
