@@ -53,7 +53,7 @@ LITERALS: tuple[bytes, ...] = (
     b"Per the", b"per the", b"o repro", b"ot reproduc", b"hile reading", b"y reading",
     b"nspection", b"xactly that", b"ith that", b"ith this", b"suggested",
     b"ollowed", b"ollowing", b"[ ]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
-    b"s the plain", b"ot wired", b"ot hooked",
+    b"s the plain", b"ot wired", b"ot hooked", b"efore I ", b"efore we ", b"ntil I ", b"ntil we ",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -96,6 +96,9 @@ _GOAL = re.compile(
     r"|\bonce (?:we|they|you) (?:upgrade|update|move|switch|have)\b|\bsupport for\b"
     r"|\blets? (?:users?|you|people|one|everyone) (?:run|use|pass|enable|set|serve|launch|try)\b"
 )
+# a caption over what the writer has not run yet ("Before I deploy:", "Until we try it, the
+# config is:")
+_NOT_YET = re.compile(r"(?i)\b(?:before|until) (?:i|we) (?:deploy|run|launch|try|start|roll)\w*\b")
 # a documentation page or tutorial as the source of what follows
 _DOCS = re.compile(
     r"(?i)https?://(?:docs\.|[\w.-]*readthedocs|[\w.-]+/docs?/|[\w.-]+\.github\.io/)"
@@ -285,6 +288,8 @@ def _caption(text: str) -> str | None:
     if not text.rstrip(" *`").endswith(":"):
         return None
     clause = _CLAUSE.split(text)[-1]
+    if _NOT_YET.search(clause):
+        return GOAL  # "Before I deploy:": a config asked about, not yet run
     if _FIRST_PERSON.search(clause):
         return None
     if _DOCS.search(clause):  # "The docs page shows this sample log:" quotes the page

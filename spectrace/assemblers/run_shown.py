@@ -39,7 +39,7 @@ NO_RUN_MISSING = ("the run's own lines: its launch command, server_args or engin
 # a thread header or title line whose kind sets the whole thread apart from a run
 _WHOLE_APART = re.compile(
     r"(?i)·\s*(?:release|discussion)\b"
-    r"|^\W{0,6}#?\s*\[\s*(?:usage|question|rfc|roadmap|feature|docs?|documentation)\b"
+    r"|^\W{0,6}#?\s*\[\s*(?:usage|question|rfc|roadmap|feature|docs?|documentation|task|todo)\b"
     r"|^\s*#\s[^\n]*[?？]\s*$"
 )
 # a title that tags or words a code change other than a fix

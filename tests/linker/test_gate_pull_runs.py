@@ -141,3 +141,24 @@ def test_a_pr_deleting_a_method_s_recipe_names_no_run(tmp_path: Path) -> None:
     lines = pull("perfboard/GpuLadder", "Delete qwen3-fp4-b200-vllm-eagle3 (moved to the dynamo recipe)",
                  "2026-07-12", "The `vllm/vllm-openai:v0.22.0` EAGLE3 recipe is gone; drop its config and script.")  # fmt: skip
     assert _none(_path(tmp_path, lines))
+
+
+def issue(repo: str, title: str, day: str, *body: str) -> list[str]:
+    """A saved issue thread: header, title, the description post, then ``body``."""
+    return [f"{repo} · issue #8765 · open · Python", f"# {title}", "", f"dev-c · description · {day}",
+            *body, "", *PROBE]  # fmt: skip
+
+
+def test_a_task_issue_with_deliverables_and_no_result_names_no_run(tmp_path: Path) -> None:
+    lines = issue("vllm-project/vllm", "[Task]: profile the ngram drafter on v0.24.0", "2026-07-01",
+                  "### Goal", "Profile NgramProposer on Qwen3-32B with prompt_lookup_max 5.",
+                  "### Deliverables", "- [ ] a flamegraph", "- [ ] a table of TPOT per batch size")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_a_config_asked_about_before_deploying_names_no_run(tmp_path: Path) -> None:
+    lines = issue("NVIDIA/TensorRT-LLM", "[Question] MTP settings for 1.1.0", "2025-12-02",
+                  "Until we roll it out, the plan is:", "```yaml", "speculative_config:",
+                  "  decoding_type: MTP", "  num_nextn_predict_layers: 2", "```",
+                  "Does 2 fit DeepSeek-V3?")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
