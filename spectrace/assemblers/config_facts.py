@@ -160,7 +160,8 @@ class ConfigFacts(ConfigReleases):
     def _apply_launch(self, command: LaunchCommand) -> None:
         """Each flag with the line its option was read on (a command may span many lines);
         none from a command under a caption that makes it another's or a suggestion."""
-        self._launched_engine(command.engine)
+        if command.flags:  # a command with options, not an image named in a sentence
+            self._launched_engine(command.engine)
         self._config.engine = self._config.engine or command.engine
         first = next(iter(command.lines.values()), None)
         if first is not None and self._under_caption(first):

@@ -219,3 +219,19 @@ def test_a_recipe_bump_to_a_dated_sglang_nightly_names_the_framework(tmp_path: P
         "Moves the MTP recipe to the new nightly; the sweep on MI300X passed (run 8812).",
     ]
     assert_verdict(_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
+
+
+def test_a_recipe_moved_from_a_vllm_image_to_an_sglang_image_runs_sglang(tmp_path: Path) -> None:
+    """The title names both images ("from <vLLM image> to <SGLang image>"): the vLLM image in a
+    sentence is no launch of vLLM, so the SGLang release stays the run's."""
+    lines = [
+        "bench-org/serving-bench · pull request #5120 · merged · Python",
+        "# Switch qwen3-235b-h100 MTP recipe from vllm/vllm-openai:v0.21.0 to lmsysorg/sglang:v0.5.18",
+        "",
+        "ria · description · 2026-09-12",
+        "```",
+        "--speculative-algorithm EAGLE --speculative-num-steps 2 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 3",
+        "```",
+    ]
+    assert_verdict(_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
