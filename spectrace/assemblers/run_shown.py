@@ -62,6 +62,21 @@ _DEPLOYMENT = re.compile(
     r"|\b(?:recipes?|benchmarks?|bench|sweeps?|rollouts?)\b|\bimages?\s+(?:to|tag)\b"
 )
 _TOP_TITLE = re.compile(r"^\s*#\s")
+# a title naming a code change by its noun ("Medusa implementation", "DFlash integration")
+_CODE_NOUN = re.compile(r"(?i)\b(?:implementation|integration|refactor(?:ing)?)\b")
+# a description saying what code the PR brings ("This PR introduces a wrapper that can run
+# Medusa heads"): a change to code, not a deployment
+_THIS_PR_ADDS = re.compile(
+    r"(?i)^\W*(?:this (?:pr|pull request|change|patch) )?(?:introduces|adds|implements|enables|supports"
+    r"|integrates|refactors)\b"
+)
+# a title saying its run speculates nothing ("(STP only)", "non-spec baseline", "plain decode"),
+# where it names no method beside it ("STP and MTP arms" names one)
+_PLAIN_TITLE = re.compile(r"(?i)\b(?:stp|non-?spec\w*|no[- ]spec\w*|plain)\b")
+_METHOD_WORD = re.compile(
+    r"(?i)\b(?:mtp|eagle\w*|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead|redrafter|draft\w*"
+    r"|speculative|spec[- ]?dec\w*)\b"
+)
 # a title removing what it names ("Remove dsv4-fp4-b200-vllm-mtp (superseded)")
 _REMOVAL = re.compile(r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:remov\w*|delet\w*|drop\w*|deprecat\w*|retir\w*)\b")
 # a title opening with a code change's verb ("Enables trt-llm config for lookahead", "Adds
@@ -79,6 +94,14 @@ _FAILED = re.compile(
 )
 # a pull request's title that fixes a failure ("[fix] Fix SA specdec + CUDA graphs", "[BugFix] ...")
 _FIX = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b|\brevert\b")
+# a "fix" that only guards a configuration or words its error ("[Bugfix] Better error message
+# for X", "[fix] disallow Y with Z", "refuse mtp with fp8 kv cache"): a check added to code, no
+# run's failure fixed
+_GUARD = re.compile(
+    r"(?i)\b(?:better|clearer|clear|friendlier|nicer|improved?|more (?:helpful|informative))\s+"
+    r"(?:error|warning|exception)s?\b|\berror messages?\b|\b(?:refuse[sd]?|disallow\w*|reject[sd]?"
+    r"|forbid\w*|guard\w*)\b"
+)
 # origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
 RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
                          "trtllm_config", "warning", "capture_log"})  # fmt: skip
@@ -167,12 +190,21 @@ def pull_reports_run(mentions: Sequence[Mention]) -> bool:
     return not pull_about_code(mentions)
 
 
+def deploys_run(mentions: Sequence[Mention]) -> bool:
+    """The text is a recipe, benchmark, config or image-bump pull request (``pull_reports_run``
+    without the fixes): the run it deploys is the release its image or day names, where a fix's
+    own run is its branch's code, whatever release it names."""
+    return _pull(mentions) and not _fixes_a_run(mentions) and not pull_about_code(mentions)
+
+
 def pull_about_code(mentions: Sequence[Mention]) -> bool:
     """The pull request (no fix: ``_fixes_a_run`` keeps those) is about code, not a run: it was
     found reading source, it is an RFC, docs or usage thread (``_WHOLE_APART``), it changes an
     engine's own tree (vLLM, SGLang, TensorRT-LLM or a fork: a method added, guarded or
     reworked; its own results show by their lines), a sentence says the method is not wired in,
-    its title removes what it names, or its title words a code change and names no deployment. A recipe, benchmark, config or image-bump PR of any other repository names
+    its title removes what it names or says its recipe speculates nothing ("(STP only)"), or its
+    title or a description sentence ("This PR introduces a wrapper that can run ...", "Adds a
+    chart that lets users deploy ...") words a code change and names no deployment. A recipe, benchmark, config or image-bump PR of any other repository names
     the hardware or the artifact it runs ("Add H100 FP8 recipes", "bump vLLM image to v0.21.0",
     "MTP for dsr1 TRT"): it reports that run, and so does a PR whose title words no change."""
     if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
@@ -186,9 +218,14 @@ def pull_about_code(mentions: Sequence[Mention]) -> bool:
     titles = [t for t in _titles(mentions) if _TOP_TITLE.match(t)]  # not a section's heading
     if any(_REMOVAL.search(t) for t in titles):
         return True  # a deletion deploys nothing
+    if any(_PLAIN_TITLE.search(t) and not _METHOD_WORD.search(t) for t in titles):
+        return True  # the recipe it deploys speculates nothing: its sentences' methods are not its run
     if any(_DEPLOYMENT.search(t) for t in titles):
         return False
-    return any(_CODE_CHANGE.search(t) or _CODE_VERB.search(t) for t in titles)
+    if any(_CODE_CHANGE.search(t) or _CODE_VERB.search(t) or _CODE_NOUN.search(t) for t in titles):
+        return True
+    return any(_THIS_PR_ADDS.search(m.text) and not _DEPLOYMENT.search(m.text)
+               for m in mentions if m.kind == FAMILY_KIND)  # fmt: skip
 
 
 def apart_crash(incident: Incident, mentions: Sequence[Mention]) -> str | None:
@@ -224,8 +261,12 @@ def whole_apart(mentions: Sequence[Mention]) -> bool:
 
 def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
     """The pull request's title fixes a failure and no sentence says it was found by reading
-    source or has no repro ("No repro yet, found while reading"): it may tell the run it fixes."""
+    source or has no repro ("No repro yet, found while reading"), nor does the title only guard a
+    configuration or word its error (``_GUARD``): it may tell the run it fixes."""
     if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
+        return False
+    titles = [t for t in _titles(mentions) if _TOP_TITLE.match(t)]
+    if any(_GUARD.search(t) for t in titles):
         return False
     return any(_FIX.search(t) for t in _titles(mentions))
 

@@ -162,3 +162,52 @@ def test_a_config_asked_about_before_deploying_names_no_run(tmp_path: Path) -> N
                   "  decoding_type: MTP", "  num_nextn_predict_layers: 2", "```",
                   "Does 2 fit DeepSeek-V3?")  # fmt: skip
     assert _none(_path(tmp_path, lines))
+
+
+def test_a_bugfix_pr_that_only_guards_a_config_names_no_run(tmp_path: Path) -> None:
+    lines = pull("sgl-project/sglang", "[Bugfix] clearer error when EAGLE3 is set with a draft of another vocab",
+                 "2026-04-14", "Raises a ValueError at startup instead of failing deep in the draft loader.",
+                 "", "dev-d · comment · 2026-04-15", "CI is green now.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_a_bugfix_pr_fixing_a_crash_still_names_the_run_it_fixes(tmp_path: Path) -> None:
+    """The guard words are a title's whole change; a fix of a crash keeps HEAD's reading."""
+    lines = pull("perfboard/GpuLadder", "[Bugfix] fix the b200 sglang EAGLE3 recipe crash on v0.5.19",
+                 "2026-09-14", "- **Image**: `lmsysorg/sglang:v0.5.19-cu129`",
+                 "- **Speculative decoding**: EAGLE3")  # fmt: skip
+    assert_verdict(_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
+
+
+def test_a_wrapper_pr_introducing_a_method_with_its_config_under_review_names_no_run(tmp_path: Path) -> None:
+    lines = [*pull("servekit/model-packs", "Medusa implementation", "2024-05-02",
+                   "This PR introduces a pack that can run Medusa heads as part of vLLM.")[:-3],
+             "", "dev-b · review thread · 2024-05-03", "medusa/config.yaml:7", "```diff",
+             "+base_image: servekit/vllm:0.4.2", "+model_name: medusa-mistral-7b", "```",
+             "**dev-b**:", "should this pin the head's revision?", "", *PROBE]  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_an_engine_fix_pr_s_own_table_is_its_branch_s_run_not_a_release_s(tmp_path: Path) -> None:
+    """A fix's numbers ran its branch (a worker the flag it names may pick), not the release
+    its day would give: the release-era reader stays out of it."""
+    lines = pull("sgl-project/sglang", "[Bugfix] Orbit MTP: load every draft layer, not the first",
+                 "2026-05-15", "## Motivation", "`OrbitMTP.__init__` drops its layer index, so every MTP",
+                 "draft layer loads the first checkpoint layer. Observable on H200 today with EAGLE:", "",
+                 "| metric | no EAGLE | EAGLE pre-fix (`--enable-orbit-draft-stack`) |",
+                 "| --- | --- | --- |", "| TPOT ms | 9.1 | 8.7 |")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_a_pr_adding_a_chart_that_lets_users_deploy_a_method_names_no_run(tmp_path: Path) -> None:
+    lines = pull("servekit/charts", "New chart", "2025-09-09",
+                 "Adds a Kubernetes chart that lets operators serve SGLang with EAGLE3 drafts.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_a_recipe_pr_whose_title_says_it_speculates_nothing_names_no_method(tmp_path: Path) -> None:
+    lines = [*pull("perfboard/GpuLadder", "Add glm5-fp8-gb200-trt (STP) agg recipe", "2026-08-11",
+                   "- **Image**: `nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc12`")[:-3],
+             "", "lint-bot · comment · 2026-08-11", "- [x] Confirmed recipes for speculative methods",
+             "  (Eagle3 / MTP / two-model drafts) pin their draft checkpoints", "", *PROBE]  # fmt: skip
+    assert _none(_path(tmp_path, lines))
