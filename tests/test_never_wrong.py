@@ -2805,6 +2805,28 @@ S14_NO_RUN: dict[str, list[str]] = {
         ASCEND_REPO, "pull request", "[Doc] multi-node DeepSeek-V3.2 MTP deployment on A3", "2026-01-05", "```diff",
         "+  image: quay.io/ascend/vllm-ascend:v0.13.0rc1", "+  args:", "+  - --speculative-config",
         "+  - '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'", "```", state="merged"),
+    "a task issue comparing two runners on a release, deliverables unchecked": s14_thread(
+        VLLM_REPO, "issue", "[Task]: compare EagleSpeculator and EagleProposer for eagle3 on v0.23.0", "2026-06-12",
+        "### Goal", "Acceptance length and TPOT for eagle3 on Llama-3.1-8B with both runners.", "### Deliverables",
+        "- [ ] table for bs 1/8/64", "### Due", "2026-06-30"),
+    "a config asked about before deploying": s14_thread(
+        TRT_REPO, "issue", "[Question] is this Eagle3 config right for 1.2.0?", "2026-02-03", "Before I deploy:",
+        "```yaml", *S14_TRT_E3, "```", "Is `max_draft_len: 3` sensible for Llama-3.3-70B?"),
+    "a plain recipe whose reviewer's checklist names families as a category": s14_thread(
+        S14_RECIPES, "pull request", "Add qwen3-235b-fp8-h200-vllm (no speculative decoding)", "2026-08-01",
+        "Plain recipe on `vllm/vllm-openai:v0.24.0`.", "", "rev-4 · review · 2026-08-02",
+        "- [x] Verified the image tag exists",
+        "- [x] Verified that speculative-decoding configs (EAGLE / MTP / draft models) run with the chat template",
+        state="merged"),
+    "a plain TensorRT-LLM recipe whose checklist rule lists Eagle3, MTP and NGram": s14_thread(
+        S14_RECIPES, "pull request", "Add gptoss-fp4-b200-trt (plain)", "2026-06-20",
+        "Plain decode recipe with `nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc10`.", "## Checklist",
+        "- [x] Recipes that use speculative decoding (Eagle3, MTP or NGram) set `max_draft_len` in the YAML — not "
+        "applicable here", state="merged"),
+    "an operator PR that makes it possible to serve a method": s14_thread(
+        "acme/llm-operator", "pull request", "Support speculative decoding in the SGLang runtime", "2025-09-20",
+        "This change makes it possible to serve SGLang with EAGLE3 draft models through the CRD's `speculative` block.",
+        state="merged"),
 }  # fmt: skip
 
 
@@ -2867,6 +2889,22 @@ S14_RUNS: dict[str, tuple[list[str], str, str]] = {
         f"--model-path {LLAMA} --tp 2 --speculative-algorithm EAGLE3 --speculative-draft-model-path {S14_E3} "
         "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```",
         "sglang: 0.5.1", "Outputs repeat after ~200 tokens."), "v1", "EAGLEWorker"),
+    "a recipe image bump with a bot's passed sweep on the new SGLang image": (s14_thread(
+        S14_RECIPES, "pull request", "Update dsr1-fp8-h200-sglang-mtp SGLang image to v0.5.21", "2026-10-03",
+        "Recipes touched: `dsr1-fp8-h200-sglang-mtp` (EAGLE MTP, steps 3 topk 1).", "", "ci-bot · comment · 2026-10-03",
+        *s14_sweep(41007, "lmsysorg/sglang:v0.5.21", "| 1k/1k c32 TP8 | 2210 | 150 | 7.7 |"), state="merged"),
+        "v2", "EAGLEWorkerV2"),
+    "a title bumping a vLLM (+mtp) recipe's image, recipe names only": (s14_thread(
+        S14_RECIPES, "pull request", "Update glm4.6-fp8-h200-vllm (+mtp) vLLM image to v0.21.0", "2026-05-20",
+        "Recipes touched: `glm4.6-fp8-h200-vllm`, `glm4.6-fp8-h200-vllm-mtp`", "- [x] full-sweep-enabled sweep passes.",
+        state="merged"), "other", "EagleProposer"),
+    "a title moving an SGLang MTP recipe to a ROCm image": (s14_thread(
+        S14_RECIPES, "pull request", "Update kimi-k2-fp8-mi355x-sglang-mtp to lmsysorg/sglang:v0.5.20-rocm700-mi35x",
+        "2026-09-21", "This PR was written with an AI assistant.", state="merged"), "v2", "EAGLEWorkerV2"),
+    "a TensorRT-LLM two-model Eagle3 bug told in its title, July 2025": (s14_thread(
+        TRT_REPO, "issue", "[Bug] Eagle3 two-model mode hangs at batch 64", "2025-07-20",
+        "Using the separate draft model (two-model) Eagle3 path with trtllm-serve, requests hang at batch 64."),
+        "other", "ModelDrafter"),
 }  # fmt: skip
 
 
@@ -2904,6 +2942,11 @@ S14_IMAGES: dict[str, tuple[list[str], Want]] = {
         "Image `nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1`", "```",
         f"python3 -m dynamo.sglang --model-path deepseek-ai/DeepSeek-R1 --tp 8 {S14_SGL_MTP}", "```", "```", *SGL_CRASH,
         "```"), want("EAGLEWorker", "EAGLEWorkerV2", decide=True)),
+    "a plain run under a template checkbox listing the speculative algorithms": (s14_thread(
+        SGL_REPO, "issue", "[Bug] crash at startup with TP 4", "2026-07-15",
+        "- [x] If the issue involves speculative decoding (EAGLE, EAGLE3, NGRAM), I attached the draft model name",
+        "```", f"{SGL} --tp 4", "```", "```", *SGL_CRASH, "```", "### Environment", "```", "sglang: 0.5.14", "```"),
+        NONE),
 }  # fmt: skip
 
 
