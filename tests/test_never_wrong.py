@@ -2827,6 +2827,20 @@ S14_NO_RUN: dict[str, list[str]] = {
         "acme/llm-operator", "pull request", "Support speculative decoding in the SGLang runtime", "2025-09-20",
         "This change makes it possible to serve SGLang with EAGLE3 draft models through the CRD's `speculative` block.",
         state="merged"),
+    "a wrapper's PR introducing a template that can run a method": s14_thread(
+        "acme/serving-examples", "pull request", "Medusa template", "2024-05-10",
+        "This PR introduces a deployment template that can run Medusa heads as part of TensorRT-LLM."),
+    "a chart PR whose values let users deploy a method": s14_thread(
+        "acme/charts", "pull request", "vLLM chart: speculative options", "2024-06-01",
+        "Adds values so that the chart lets users deploy vLLM with ngram speculative decoding.", state="merged"),
+    "a gateway PR that enables a method for an engine's backends": s14_thread(
+        "acme/inference-gateway", "pull request", "Pass speculative options to TRT-LLM backends", "2025-10-05",
+        "Enables MTP for TensorRT-LLM 1.0 backends by forwarding `speculative_config` from the route spec.",
+        state="merged"),
+    "an engine PR that disallows a two-model mode with the overlap scheduler": s14_thread(
+        TRT_REPO, "pull request", "[None][fix] disallow eagle3_one_model=False with the overlap scheduler", "2025-11-20",
+        "Since 1.1.0rc5 the two-model Eagle3 path (`ModelDrafter`) races with the overlap scheduler. This PR raises in",
+        "`TorchLlmArgs.validate_speculative_config` when both are set.", state="merged"),
 }  # fmt: skip
 
 
