@@ -30,7 +30,13 @@ from dataclasses import dataclass
 from spectrace.assemblers.config_release import IMAGE_ENGINE
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run
-from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release, promotable
+from spectrace.assemblers.sglang_eras import (
+    Version,
+    multi_layer_target,
+    newest_at,
+    parse_release,
+    promotable,
+)
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
@@ -112,6 +118,8 @@ def _inputs(
         return None
     if family == "NEXTN" and _promoted_model(config, mine):
         return None  # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
+    if family in ("NEXTN", "EAGLE") and any(multi_layer_target(m.text) for m in mine):
+        return None  # MiMo-V2, Step-3.5: the server runs their EAGLE/MTP on multi-layer EAGLE
     lineno, text = words[0].lineno, words[0].text
     release, said = _release(config, mine)
     newest = None

@@ -61,6 +61,12 @@ _ISSUE_REPRO = re.compile(
 # a shell setting one of SGLang's own variables: ``export SGLANG_X=1``, ``docker run -e SGLANG_X=1``
 # (config_literals' b"export SGLANG_" and its kin reach it)
 _SGLANG_EXPORT = re.compile(r"(?:\bexport|(?<!\S)-e|(?<!\S)--env)\s+SGLANG_[A-Z0-9_]+=\S")
+# a line saying one setup works and another fails ("Works on <image>; fails on v0.5.14 (below)"):
+# the release it says fails is the run's, though the line names a working one too
+_WORKED_THEN_FAILS = re.compile(
+    r"(?i)\b(?:works?|worked|fine|ok|good)\b.*[;,.]\s*(?:but\s+)?(?:it\s+)?"
+    r"(?:fails?|crash(?:es)?|breaks)\s+(?:on|with|in)\s+v\d"
+)
 # the engine whose nightly image the text names (flag): the run's framework where no launch,
 # tracker or words name one
 IMAGE_ENGINE = "image_engine"
@@ -115,6 +121,10 @@ class ConfigReleases(ConfigState):
             pass  # "fixed in v0.5.14, please upgrade", vLLM's collect_env "[pip3] sglang==0.4.6"
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
             named, printed = sglang_releases(text) | {release}, printed_release(text)
+            failing = failing_releases(text) if _WORKED_THEN_FAILS.search(text) else set()
+            if len(failing) == 1 and not printed:  # "works on <image vX>; fails on vY": vY ran
+                named = failing
+                release = next(iter(failing))
             self._releases |= {r[:3] for r in named}
             # "tried v0.5.14 ..., this log is from v0.4.6": neither; check_env's line stays
             if len(named) == 1 and (printed or not self._printed):
@@ -130,6 +140,8 @@ class ConfigReleases(ConfigState):
             self._failing |= failing_releases(text)
         else:  # "it was fine on v0.5.9": not the run's, but the title's bare one may not be either
             self._bare_other |= bare_releases(text)
+            if _WORKED_THEN_FAILS.search(text):  # "works on <image>; fails on v0.5.14": the failing one
+                self._failing |= failing_releases(text)
         self._about = self._about or (about_sglang(text) and not _PACKAGE_ROW.match(text))
         self._main = self._main or from_main(text)
         if (built := nightly_day(text)) is not None and not other_release(text):
@@ -219,6 +231,7 @@ class ConfigReleases(ConfigState):
             return
         one = len(self._bare | self._bare_other) == 1
         named = self._bare if one else self._failing or self._title_release()  # several: the broken one
+        named = named or self._failing  # the one a "works on X; fails on vY" line says broke
         if len(named) == 1 and not (self._main and min(named)[:3] < (0, 5, 13)):
             self._adopt_sglang(next(iter(named)))
 

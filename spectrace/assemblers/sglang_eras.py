@@ -283,6 +283,25 @@ def promotable(model: str) -> bool:
 
 
 @cache
+def _multi_layer_targets() -> tuple[re.Pattern[str], ...]:
+    out = []
+    for n, raw in enumerate(_table().get("multi_layer", []), 1):
+        if set(raw) != {"target", "why"}:
+            raise RuleError(f"{TABLE}: multi_layer row {n}: keys are target, why")
+        try:
+            out.append(re.compile(str(raw["target"])))
+        except re.error as exc:
+            raise RuleError(f"{TABLE}: multi_layer row {n}: bad target: {exc}") from None
+    return tuple(out)
+
+
+def multi_layer_target(text: str) -> bool:
+    """The text names a model whose EAGLE/MTP the server runs on the multi-layer EAGLE workers
+    by itself ([[multi_layer]] rows: MiMo-V2, Step-3.5)."""
+    return any(p.search(text) is not None for p in _multi_layer_targets())
+
+
+@cache
 def off_rules() -> tuple[OffRule, ...]:
     rows = []
     for n, raw in enumerate(_table().get("off", []), 1):

@@ -116,3 +116,37 @@ def test_an_sglang_nightly_named_beside_a_vllm_run_in_words(tmp_path: Path) -> N
     ]
     path = _path(tmp_path, lines)
     assert "EAGLEWorker" not in f"{path.worker_class} {path.conditional}", path
+
+
+def test_works_on_an_old_image_fails_on_a_new_release(tmp_path: Path) -> None:
+    """'Fine with <old image>, but crashes with vY': the failing release is the run's, not the
+    image's (which would give the v1 worker of an old era)."""
+    lines = [
+        "sgl-project/sglang · issue #29001 · open · Python",
+        "# [Bug] NEXTN illegal memory access",
+        "",
+        "tom · description · 2026-08-02",
+        "Fine with `lmsysorg/sglang:v0.5.3-cu126`, but crashes with v0.5.15 (launch below).",
+        "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 "
+        "--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 4",
+    ]
+    path = _path(tmp_path, lines)
+    assert path.worker_class != "EAGLEWorker", path
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+
+
+def test_mtp_on_a_model_sglang_runs_as_multi_layer_eagle_names_no_eagle_worker(tmp_path: Path) -> None:
+    """MiMo-V2's EAGLE/MTP runs on the multi-layer EAGLE workers without the flag being
+    written (ServerArgs turns it on for the architecture): the word MTP over it must not give
+    the plain EAGLE workers' condition."""
+    lines = [
+        "sgl-project/sglang · issue #31002 · open · Python",
+        "# [Bug] MiMo-V2-Flash MTP accept length drops to 1.0 after upgrade",
+        "",
+        "uma · description · 2026-06-11",
+        "We serve MiMo-V2-Flash with MTP on 8xH200; since the upgrade the accept length is 1.0.",
+    ]
+    path = _path(tmp_path, lines)
+    said = f"{path.worker_class} {path.conditional}"
+    assert "MultiLayer" in said or ("EAGLEWorker" not in said), path
