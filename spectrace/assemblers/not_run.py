@@ -40,6 +40,7 @@ CHANGELOG = "release notes or a changelog (the release's code, not a run)"
 PLAN = "a test plan (a command to run, with no result)"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
+CATEGORY = "a checklist rule naming methods as a category, not the run's"
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -52,7 +53,7 @@ LITERALS: tuple[bytes, ...] = (
     b"ow to run", b"lets users", b"let users", b"lets you", b"says to", b"guide", b"blog",
     b"Per the", b"per the", b"o repro", b"ot reproduc", b"hile reading", b"y reading",
     b"nspection", b"xactly that", b"ith that", b"ith this", b"suggested",
-    b"ollowed", b"ollowing", b"[ ]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
+    b"ollowed", b"ollowing", b"[ ]", b"[x]", b"[X]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
     b"s the plain", b"ot wired", b"ot hooked", b"efore I ", b"efore we ", b"ntil I ", b"ntil we ",
 )  # fmt: skip
 
@@ -174,6 +175,10 @@ _NARRATION = re.compile(
 # a task not done yet ("- [ ] an MTP variant once 1.3.0 is out"): a plan, whatever it names;
 # a checked box ("- [x] sweep passes") is work done
 _TODO = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[ \]\s")
+# a checked checklist item naming several methods as one category ("- [x] verified that
+# speculative configs (EAGLE / MTP / draft models) pin their drafts"): a template's rule
+_CHECKED = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[[xX]\]\s")
+_METHOD = re.compile(r"(?i)\b(eagle|mtp|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead|draft model)")
 # a sentence putting what it names out of the change ("the MTP recipe is not part of this PR",
 # "the EAGLE3 config stays unchanged"): a pull request's scope, not the run it deploys
 _LEFT_OUT_WORDS = re.compile(
@@ -406,6 +411,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 open_ = (line.lineno, why, text.strip(), "caption")
             elif _TODO.match(text):
                 out.append(Apart(line.source, line.lineno, line.lineno, GOAL, text.strip()))
+            elif _CHECKED.match(text) and len({m.lower() for m in _METHOD.findall(text)}) >= 2:
+                out.append(Apart(line.source, line.lineno, line.lineno, CATEGORY, text.strip()))
             elif _LEFT_OUT_WORDS.search(text):
                 out.append(Apart(line.source, line.lineno, line.lineno, LEFT_OUT, text.strip()))
             elif _SOURCE_READ.search(text) and not _SOURCE_OWN.search(text):

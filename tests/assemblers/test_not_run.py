@@ -105,7 +105,9 @@ def test_example_markers_before_a_config_mark_an_example() -> None:
      # the method the title names is not wired into the run
      ("The script never passes `--speculative-algorithm`; as written", not_run.UNWIRED),
      ("as written this runs the plain server", not_run.UNWIRED),
-     ("the launcher does not pass the --speculative-config it builds", not_run.UNWIRED)],
+     ("the launcher does not pass the --speculative-config it builds", not_run.UNWIRED),
+     # a checked checklist rule naming several methods as one category
+     ("- [x] verified that spec configs (EAGLE / MTP / draft models) pin drafts", not_run.CATEGORY)],
 )
 def test_a_line_that_plans_scopes_or_unwires_a_method_is_set_apart(text: str, reason: str) -> None:
     assert _why(["rhea · description · 2026-05-03", text], 2).startswith(reason)

@@ -211,3 +211,10 @@ def test_a_recipe_pr_whose_title_says_it_speculates_nothing_names_no_method(tmp_
              "", "lint-bot · comment · 2026-08-11", "- [x] Confirmed recipes for speculative methods",
              "  (Eagle3 / MTP / two-model drafts) pin their draft checkpoints", "", *PROBE]  # fmt: skip
     assert _none(_path(tmp_path, lines))
+
+
+def test_a_checklist_rule_listing_methods_leaves_the_recipe_s_own_method(tmp_path: Path) -> None:
+    lines = pull("perfboard/GpuLadder", "Add kimi-fp8-h200-vllm-mtp agentic recipe", "2026-05-20",
+                 "- **Image**: `vllm/vllm-openai:v0.21.0`", "",
+                 "- [x] verified that speculative configs (ngram / Medusa / draft models) keep their draft pinned")  # fmt: skip
+    assert_verdict(_path(tmp_path, lines), "other", "EagleProposer")
