@@ -454,7 +454,7 @@ CASES = {
         TRT_REPO, "[Bug] Eagle3 two-model crash (eagle3_one_model: false)", "2026-01-10",
         "```", *TRT_CRASH, "```",
         number=8003,
-    ), want("ModelDrafter", decide=False)),
+    ), want("ModelDrafter")),  # two-model Eagle3 on the PyTorch flow drafts through ModelDrafter
     "SGLang: a draft repo named as the working other run": (thread(
         SGL_REPO, "[Bug] NGRAM crash on Falcon-Orbit-32B", "2025-10-01",
         "Unlike acme/Falcon-Orbit-32B-EAGLE3 (which works fine), our NGRAM run crashes:",
