@@ -2951,6 +2951,10 @@ S14_IMAGES: dict[str, tuple[list[str], Want]] = {
         SGL_REPO, "issue", "[Bug] EAGLE3 crash on the 0.5.2 image", "2025-09-05", "Image `lmsysorg/sglang:v0.5.2-cu126`:",
         "```", S14_SGL_E3, "```", "```", *SGL_CRASH, "```", "", "ivy · comment · 2026-07-01",
         "Update: works on `lmsysorg/sglang:v0.5.14`, closing."), want("EAGLEWorker")),
+    "'works on' an old image, 'fails on' a newer release below": (s14_thread(
+        SGL_REPO, "issue", "[Bug] EAGLE3 regression", "2026-07-02",
+        "Works on `lmsysorg/sglang:v0.5.2-cu126`; fails on v0.5.14 (below).", "```", S14_SGL_E3, "```", "```",
+        *SGL_CRASH, "```"), want("EAGLEWorkerV2")),
     "Dynamo's runtime tag is Dynamo's release, not SGLang's": (s14_thread(
         "ai-dynamo/dynamo", "issue", "[BUG]: SGLang MTP decode worker hangs", "2026-02-15",
         "Image `nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1`", "```",
