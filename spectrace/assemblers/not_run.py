@@ -171,7 +171,6 @@ _NARRATION = re.compile(
     r"(?:running|enabled|on|switched on|turned on|fired up|set up|going|working)\b"
     r"|\bimagine (?:you|that)\b|\bever (?:run|ran|hit|seen) into\b|\blet'?s (?:explore|dive|look)\b"
 )
-# a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 # a task not done yet ("- [ ] an MTP variant once 1.3.0 is out"): a plan, whatever it names;
 # a checked box ("- [x] sweep passes") is work done
 _TODO = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[ \]\s")
@@ -192,6 +191,7 @@ _UNWIRED_WORDS = re.compile(
     r"(?i)\bnever (?:passes|sets|enables|wires)\b|\b(?:does ?n[o']?t|do not) (?:pass|set|enable|wire)\b"
     r"[^.;]{0,40}--spec|\b(?:this|it|which|script|recipe) runs the plain\b|\bnot (?:wired|hooked up)\b"
 )
+# a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 # the pull request's author answering inside a review thread: the author's own words again
 _AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")

@@ -204,18 +204,19 @@ def pull_about_code(mentions: Sequence[Mention]) -> bool:
     reworked; its own results show by their lines), a sentence says the method is not wired in,
     its title removes what it names or says its recipe speculates nothing ("(STP only)"), or its
     title or a description sentence ("This PR introduces a wrapper that can run ...", "Adds a
-    chart that lets users deploy ...") words a code change and names no deployment. A recipe, benchmark, config or image-bump PR of any other repository names
-    the hardware or the artifact it runs ("Add H100 FP8 recipes", "bump vLLM image to v0.21.0",
+    chart that lets users deploy ...") words a code change and names no deployment. A recipe,
+    benchmark, config or image-bump PR of any other repository names the hardware or the
+    artifact it runs ("Add H100 FP8 recipes", "bump vLLM image to v0.21.0",
     "MTP for dsr1 TRT"): it reports that run, and so does a PR whose title words no change."""
-    if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
+    if _source_read(mentions):
         return True
-    if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
+    if _kind_apart(mentions):
         return True
     if any(m.kind == APART_KIND and m.name.startswith(UNWIRED) for m in mentions):
         return True  # "the script never passes --speculative-algorithm": the run is plain
     if any(_ENGINE_TREE.search(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
         return True
-    titles = [t for t in _titles(mentions) if _TOP_TITLE.match(t)]  # not a section's heading
+    titles = _top_titles(mentions)
     if any(_REMOVAL.search(t) for t in titles):
         return True  # a deletion deploys nothing
     if any(_PLAIN_TITLE.search(t) and not _METHOD_WORD.search(t) for t in titles):
@@ -254,7 +255,7 @@ def whole_apart(mentions: Sequence[Mention]) -> bool:
     docs thread, a release or a discussion, a usage question, a pull request whose title tags
     or words a code change that is no fix (refactor, feature, docs, tests, CI, a merge, a
     migration, an update; a fix may report the run it fixes)."""
-    if any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions):
+    if _kind_apart(mentions):
         return True
     return _pull(mentions) and any(_CODE_CHANGE.search(t) and not _FAILED.search(t) for t in _titles(mentions))
 
@@ -263,12 +264,23 @@ def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
     """The pull request's title fixes a failure and no sentence says it was found by reading
     source or has no repro ("No repro yet, found while reading"), nor does the title only guard a
     configuration or word its error (``_GUARD``): it may tell the run it fixes."""
-    if any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions):
+    if _source_read(mentions):
         return False
-    titles = [t for t in _titles(mentions) if _TOP_TITLE.match(t)]
+    titles = _top_titles(mentions)
     if any(_GUARD.search(t) for t in titles):
         return False
     return any(_FIX.search(t) for t in _titles(mentions))
+
+
+def _source_read(mentions: Sequence[Mention]) -> bool:
+    """A sentence says the text was found by reading source ("while reading eagle_info.py")."""
+    return any(m.kind == APART_KIND and m.name.startswith(SOURCE_READ) for m in mentions)
+
+
+def _kind_apart(mentions: Sequence[Mention]) -> bool:
+    """The thread's kind sets it apart: a request, an RFC/docs/usage/task tag, a release or a
+    discussion, a title that asks."""
+    return any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions)
 
 
 def _pull(mentions: Sequence[Mention]) -> bool:
@@ -281,6 +293,11 @@ def _titles(mentions: Sequence[Mention]) -> list[str]:
     """The thread's title lines the word readers reached."""
     return [m.text for m in mentions if m.kind in (TITLE_KIND, FAMILY_KIND, RELEASE_KIND)
             and m.text.lstrip().startswith("#")]  # fmt: skip
+
+
+def _top_titles(mentions: Sequence[Mention]) -> list[str]:
+    """The thread's own title lines (``# ...``), not a section's heading."""
+    return [t for t in _titles(mentions) if _TOP_TITLE.match(t)]
 
 
 def gate(path: WorkerPath, shown: bool, apart: str | None = None) -> WorkerPath:
