@@ -166,6 +166,8 @@ def _complete(command: LaunchCommand, lines: list[LogLine], args: list[tuple[str
     last = clean(shown.text)  # which drops a continuing backslash: look at the raw line
     if shown.text.rstrip(" `*").endswith("\\") or open_quote(last) or "config" in command.flags:
         return False
+    if open_quote("\n".join(clean(line.text) for line in lines)):
+        return False  # a quote opened in the command never closes: the paste ends inside it
     options = [token for token in command.unknown if token.startswith("-")]
     if any(o.startswith("--spec") for o in options) or (args and args[-1][0] in options):
         return False  # a cut option (``--specul``), not a fork's own option
