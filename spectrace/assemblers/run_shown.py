@@ -116,6 +116,12 @@ _RUN_LINE = re.compile(
     r"|\b(?:I|we)\b(?:(?!\b(?:would|might|may|could|will|think|suspect|guess|if)\b)[^.?!]){0,120}?"
     r"\b(?:can'?t run|cannot run|can not run|fails|failed|crash(?:es|ed)|hangs|hung|errors? out"
     r"|gets? an? error|got an? error)\b"
+    # the writer's own measurement of a method, in words ("I've tested speculative decoding to
+    # compare latency", "we benchmarked EAGLE3 at batch 8"); not after "if", "when", "once"
+    r"|(?<!\bif )(?<!\bwhen )(?<!\bonce )\b(?:I|we)(?:'ve| have| had)?\s+(?:also |just |already |then )?"
+    r"(?:tested|benchmarked|measured|profiled|ran)\s+(?:(?:with|the|a|an|our|my)\s+)*"
+    r"(?:spec(?:ulative)?[ _-]?decod\w*|draft[ _-]?models?|eagle\w*|mtp|ngram|n-gram|medusa|nextn"
+    r"|dflash|dspark)\b"
     # a script run with its options (``VLLM_USE_V1=1 python examples/x/eagle.py --num_spec 4``)
     r"|^\W{0,4}(?:[A-Z_][A-Z0-9_]*=\S+\s+)*python[\d.]*\s+\S+\.py\s+--\w"
 )
@@ -128,6 +134,7 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s",
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
+                "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ",
                 *(f"{d} token/s" for d in "0123456789"))  # fmt: skip
 
 

@@ -218,3 +218,37 @@ def test_a_checklist_rule_listing_methods_leaves_the_recipe_s_own_method(tmp_pat
                  "- **Image**: `vllm/vllm-openai:v0.21.0`", "",
                  "- [x] verified that speculative configs (ngram / Medusa / draft models) keep their draft pinned")  # fmt: skip
     assert_verdict(_path(tmp_path, lines), "other", "EagleProposer")
+
+
+# --- the writer's own measurement told in words (a 2024 usage thread: "I've tested speculative
+# decoding to compare latency ..."): a run the gate lets through; a wish, a condition or a
+# question is not one
+
+
+def test_a_writer_saying_they_measured_a_method_shows_a_run() -> None:
+    from spectrace.assemblers.run_shown import run_line
+
+    for said in ("We have tested speculative decoding with a 68m draft against the 7B target alone.",
+                 "I've benchmarked EAGLE3 at batch 8 on two H100s: slower than plain.",
+                 "we also profiled the draft model path with nsys",
+                 "Yesterday I ran NEXTN with 3 steps and the server hung."):  # fmt: skip
+        assert run_line(said), said
+
+
+def test_a_wish_condition_or_question_about_measuring_shows_no_run() -> None:
+    from spectrace.assemblers.run_shown import run_line
+
+    for said in ("If we tested speculative decoding at batch 64 it would probably lose.",
+                 "Once I benchmarked EAGLE3 I will post numbers.",
+                 "Have you tested speculative decoding with a smaller draft?",
+                 "I have not tested speculative decoding yet.",
+                 "We plan to benchmark MTP next week."):  # fmt: skip
+        assert not run_line(said), said
+
+
+def test_a_feature_request_citing_another_engine_s_measurement_names_no_run(tmp_path: Path) -> None:
+    lines = issue("vllm-project/vllm", "[Feature]: EAGLE-3 for Gemma-3", "2026-05-02",
+                  "### 🚀 The feature, motivation and pitch",
+                  "We tested EAGLE3 with Gemma-3-27B on SGLang and got 1.9x.",
+                  "Please add Gemma-3 to the EAGLE-3 target list.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
