@@ -192,7 +192,7 @@ DECIDED = {
     "vLLM-Ascend: 'can not run with mtp' is a failure with MTP, not MTP set apart": (thread(
         ASCEND_REPO, "[Bug]: DeepSeek-R1 can not run with mtp on v0.11.0rc1", "2025-11-20",
         "```", *ASCEND_CRASH, "```",
-    ), ("unknown", "MtpProposer"), TITLE, "mtp"),
+    ), ("other", "MtpProposer"), TITLE, "mtp"),  # v0.11.0rc1 builds MtpProposer (deepseek_mtp) only
     "vLLM-Ascend: a title naming v0.18.0rc1 and mtp": (thread(
         ASCEND_REPO, "[Bug]: v0.18.0rc1 mtp with graph mode crashes on A3", "2026-04-02",
         "```", *ASCEND_CRASH, "```",

@@ -4,6 +4,7 @@ literals come from its module; the collector's branch literals are listed here."
 
 from __future__ import annotations
 
+from spectrace.assemblers.ascend_release import HEADING_LITERALS
 from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
 from spectrace.assemblers.image_tags import literals as image_literals
@@ -67,6 +68,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
     b"vllm/engine/arg_utils.py",  # a crash while vLLM builds its config: no proposer yet
     b"error: unrecognized arguments",
+    *HEADING_LITERALS,  # a vllm-ascend thread's bare release heading (ascend_release)
     b"ArcticInference",  # a plugin patching vLLM's speculative path (vllm_config.patching_plugin)
     b"arctic_inference",
     b"arctic-inference",

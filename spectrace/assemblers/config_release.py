@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from spectrace.assemblers.ascend_release import heading_release, title_tag_release
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import ConfigState
 from spectrace.assemblers.dump_path import V2_ONLY_ERAS
@@ -109,6 +110,9 @@ class ConfigReleases(ConfigState):
                 self._set("platform_release", plugin, line, "env")
         elif ascend_named(text):  # the plugin named: vLLM's own class only a condition
             self._set("platform_named", "ascend", line, "env")
+        platform = self._config.flags.get("platform")
+        if platform is not None and platform.value == "ascend":
+            self._ascend_spelled(line, text)
         if (patcher := patching_plugin(text)) is not None and "platform" not in self._config.flags:
             self._set("platform", patcher, line, "env")  # its own proposer: vLLM's a condition
         if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
@@ -152,6 +156,20 @@ class ConfigReleases(ConfigState):
         self._issue_repro = self._issue_repro or _ISSUE_REPRO.search(text) is not None
         if self._sglang_env is None and _SGLANG_EXPORT.search(text) is not None:
             self._sglang_env = line
+
+    def _ascend_spelled(self, line: LogLine, text: str) -> None:
+        """A release only the plugin's own thread spells (``ascend_release``): a bare version
+        heading, a title's release tag; stated by a sentence, so any version line outranks it,
+        and headings naming two releases (a run on each) leave none."""
+        said = heading_release(text) or title_tag_release(text)
+        old = self._config.flags.get("platform_release")
+        if said is None or (old is not None and old.origin != "prose"):
+            return
+        heads = {r for ln in self._lines if (r := heading_release(ln.text) or title_tag_release(ln.text))}
+        if len(heads) > 1:
+            self._config.flags.pop("platform_release", None)
+        elif old is None:
+            self._set("platform_release", said, line, "prose")
 
     def _sglang_exports(self) -> None:
         """A run no line places on an engine, whose shell sets SGLang's own variables

@@ -62,6 +62,15 @@ def _newest() -> Version | None:
     return max((v for v in lasts if v is not None), default=None)
 
 
+def _model_mtp_row(release: Version) -> tuple[str, str, str] | None:
+    """The row of a model-named MTP method (``deepseek_mtp``) at ``release``, for MTP named as
+    a family: before the plugin matched vLLM's unified ``mtp`` (v0.12.0rc1) its dispatch
+    spelled the model's method, and every MTP spelling of one release builds one class."""
+    rows = {row for value in _methods() if value.endswith("_mtp")
+            if (row := _row_at(value, release)) is not None}  # fmt: skip
+    return rows.pop() if len({row[0] for row in rows}) == 1 else None
+
+
 def _rows(name: str) -> tuple[tuple[str, str, str], ...]:
     """The rows of ``name``, else of ``mtp`` for a model-named MTP method (vLLM folds
     ``qwen3_5_mtp`` into ``mtp`` before the plugin's dispatch sees it)."""
@@ -82,6 +91,7 @@ def ascend_proposer(
     release = parse_release(str(plugin)) if plugin is not None else None
     if release is not None:
         row = _row_at(name, release) or (_row_at("mtp", release) if name.endswith("_mtp") else None)
+        row = row or (_model_mtp_row(release) if name == "mtp" else None)
         if row is not None:
             return row[0], f"vllm-ascend {plugin} builds {row[0]} for '{name}'", None
     rows = _rows(name)

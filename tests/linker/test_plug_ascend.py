@@ -82,3 +82,72 @@ def test_closed_quote_complete_launch_stays_plain(tmp_path: Path) -> None:
     )
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class is None and not path.conditional, path
+
+
+def _script(release_line: str, model: str) -> list[str]:
+    return [
+        release_line,
+        "```",
+        "#!/bin/bash",
+        "export HCCL_BUFFSIZE=1024",
+        f"vllm serve /mnt/{model} \\",
+        "  --tensor-parallel-size 8 --quantization ascend \\",
+        "  --max-num-seqs 16 \\",
+    ]
+
+
+def test_bare_heading_release_names_the_old_mtp_class(tmp_path: Path) -> None:
+    """A bare version heading over the launch script is the plugin's release: MtpProposer for
+    MTP up to v0.15.0rc1."""
+    lines = _thread("GLM-4.7 MTP acceptance drops at long context", _script("0.14.0rc1:", "GLM-4.7-w8a8"))
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "MtpProposer")
+
+
+def test_bold_heading_release_names_the_new_mtp_class(tmp_path: Path) -> None:
+    """The same heading in bold, on a release after the plugin folded MTP into its EAGLE
+    proposer (v0.16.0rc1): AscendEagleProposer."""
+    lines = _thread("Qwen3.5 MTP gives empty tool calls", _script("**v0.18.0rc1**", "Qwen3.5-397B"))
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "AscendEagleProposer")
+
+
+def test_title_release_tag_with_model_named_mtp_release(tmp_path: Path) -> None:
+    """A title's bracketed release tag on the plugin's tracker is its release; on 0.11.0 the
+    plugin dispatched MTP by the model's method (deepseek_mtp), still MtpProposer."""
+    lines = [
+        "vllm-project/vllm-ascend · issue #70002 · closed",
+        "# [0.11.0][Bug] DeepSeek-V3.2 MTP hangs with aclgraph on A3",
+        "",
+        "someone · description · 2025-11-02",
+        "The server hangs after the first request with MTP on; log below.",
+        "",
+        *_PROBE,
+    ]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "MtpProposer")
+
+
+def test_two_release_headings_decide_no_class(tmp_path: Path) -> None:
+    """Never wrong: two headings naming releases on each side of the MTP class change (a run
+    on each): the release stays open, so no class is decided."""
+    body = _script("0.13.0rc3:", "DeepSeek-V4-w8a8") + ["```", ""] + _script("0.18.0rc1:", "DeepSeek-V4-w8a8")
+    path = crash_path(run(tmp_path, _thread("DeepSeek-V4 MTP precision differs between releases", body)))
+    assert path.worker_class is None, path
+
+
+def test_heading_on_vllm_tracker_is_not_the_plugin_release(tmp_path: Path) -> None:
+    """Never wrong: a bare version heading in vLLM's own thread (no Ascend) sets no plugin
+    release: MTP there is vLLM's EagleProposer, never the plugin's class."""
+    lines = [
+        "vllm-project/vllm · issue #70003 · open",
+        "# [Bug]: Qwen3-Next MTP crashes at startup",
+        "",
+        "someone · description · 2026-01-05",
+        "0.13.0:",
+        "```",
+        "vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tensor-parallel-size 4 \\",
+        "  --max-num-seqs 16 \\",
+        "",
+        *_PROBE,
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class in (None, "EagleProposer"), path
+    assert "MtpProposer" not in (path.conditional or ""), path
