@@ -1,6 +1,7 @@
 """A vLLM report that puts its speculative run on the V0 engine without a config line: a
-``[V0]`` tag in the title, or a traceback only through V0's engine under a title about
-speculative decoding.
+``[V0]`` tag in the title, a traceback only through V0's engine under a title about
+speculative decoding, or a report of a speculative run (its title, or a writer's sentence
+saying they ran it) from a release or a day before V1 could speculate.
 
 V0 (vLLM up to 0.9.2) ran every speculative method through ``SpecDecodeWorker``, which wraps
 the proposer worker ``create_worker`` builds: ``NGramWorker``, ``MedusaWorker``,
@@ -9,6 +10,11 @@ So a pull request titled ``[Spec Decode][V0] Enable LoRA on the draft model`` re
 of a draft model (``MultiStepWorker``), and a 2024 report "Speculative Decode + OpenTelemetry
 not working" whose traceback goes through ``vllm/engine/async_llm_engine.py`` and never through
 ``vllm/v1/`` ran ``SpecDecodeWorker`` (its proposer named where the text names the family).
+The era alone also places it: V1 built its first proposer in 0.7.3 (``NgramProposer``), so a
+speculative run on an older release ran ``SpecDecodeWorker`` whatever its frames show ("[Bug]:
+vllm 0.5.4 NCCL error when applying speculative decoding"), and before 0.6.4 vLLM shipped no
+V1 code at all, so a thread whose newest day predates it ran V0 too ("I've tested speculative
+decoding to compare latency" in an April 2024 thread).
 The report's words, ranked as prose: any config line outranks them.
 """
 
@@ -20,9 +26,10 @@ from collections.abc import Sequence
 from packaging.version import Version
 
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
-from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec
+from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, sentence_apart
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.thread_title import Title, TitleReader, methods_in
+from spectrace.assemblers.vllm_engine_lines import engine_shown
 from spectrace.assemblers.vllm_proposers import v0_worker
 from spectrace.assemblers.vllm_release import parse_release
 from spectrace.dialects.base import LogLine
@@ -41,6 +48,21 @@ _V0_METHODS = {"DRAFT_MODEL": "draft_model", "EAGLE": "eagle", "MTP": "deepseek_
                "NGRAM": "ngram", "MEDUSA": "medusa", "MLP_SPECULATOR": "mlp_speculator"}  # fmt: skip
 _WRAPPER = "SpecDecodeWorker"
 _V1_DEFAULT = Version("0.8.0")  # the first release whose default engine is V1
+_V1_SPEC = Version("0.7.3")  # V1's first proposer (NgramProposer): older runs speculated on V0
+_V1_CODE = Version("0.6.4")  # the first release shipping vllm/v1/ at all
+# a writer saying they ran speculative decoding themselves ("I've tested speculative decoding
+# (SD) to compare latency", "we ran the draft model at 4 tokens"); no wish, plan or question
+_RAN = re.compile(
+    r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|now\s+)?(?:tested|ran|benchmarked"
+    r"|measured|deployed|served|profiled)\s+(?:(?:with|the|a|an|our|my|vllm'?s?)\s+)*"
+    r"(?:spec(?:ulative)?[ _-]?decod\w*|draft[ _-]?models?|speculative[ _-]model)"
+)
+# another engine named in the writer's sentence: "we tested speculative decoding in SGLang"
+_OTHER_ENGINE = re.compile(
+    r"(?i)\b(?:sglang|tensorrt[-_ ]?llm|trt-?llm|llama\.?cpp|lmdeploy|text-generation-inference|tgi"
+    r"|exllama\w*|mlc[-_ ]?llm|deepspeed|transformers|hf generate)\b"
+)
+_V1_SWITCH = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?1\b""")
 # the lines the config collector must see for it: V0's frames (titles it reads anyway). Not
 # every ``vllm/v1/`` frame: a V1 log's tracebacks would cost every reader a pass (a third more
 # time on a frame-heavy log); the V1 runner's own frames reach it through vllm_runner's literals
@@ -52,9 +74,11 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     """Evidence of the V0 proposer worker where a vLLM tracker's title says the run was V0's
     (its ``[V0]`` tag) or, in a text from before V1 was vLLM's default engine (``newest``: the
     newest release its day allows, or the release it prints, below 0.8.0), the frames are V0's
-    alone under a title about speculative decoding; nothing where a config line already names
-    a method or a class. (From 0.8 a V1 run's traceback can show ``vllm/engine/`` and
-    ``vllm/executor/`` files too, and cut before its ``vllm/v1/`` frames.)"""
+    alone under a title about speculative decoding; or where the run is from V0's era alone
+    (``_v0_era``) and its title reports a speculative run or a writer says they ran one.
+    Nothing where a config line already names a method or a class. (From 0.8 a V1 run's
+    traceback can show ``vllm/engine/`` and ``vllm/executor/`` files too, and cut before its
+    ``vllm/v1/`` frames.)"""
     if config.engine not in (None, "vllm") or "speculative_config.method" in config.flags:
         return
     if any(e.worker_class or e.condition for e in config.path_evidence):
@@ -62,44 +86,82 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     title = _title(lines)
     if title is None or any(no_spec(line.text) for line in lines):
         return
-    tagged = _V0_TAG.search(title.text) is not None
-    frames = [ln for ln in lines if _V0_FRAME.search(ln.text) or _V1_FRAME.search(ln.text)]
-    v0_only = bool(frames) and not any(_V1_FRAME.search(ln.text) for ln in frames)
-    at = parse_release(config.version) or newest
-    v0_only = v0_only and at is not None and at < _V1_DEFAULT
-    if not (tagged or (v0_only and _SPEC_TITLE.search(title.text))):
+    if title.apart is None:
+        tagged = _V0_TAG.search(title.text) is not None
+        frames = [ln for ln in lines if _V0_FRAME.search(ln.text) or _V1_FRAME.search(ln.text)]
+        v0_only = bool(frames) and not any(_V1_FRAME.search(ln.text) for ln in frames)
+        at = parse_release(config.version) or newest
+        v0_only = v0_only and at is not None and at < _V1_DEFAULT
+        spec = _SPEC_TITLE.search(title.text) is not None
+        era = _v0_era(config, lines, newest)
+        if tagged or (spec and (v0_only or era)):
+            worker, family = _proposer(title, lines)
+            if worker is None and not (v0_only or era):
+                return  # a [V0] tag alone, no family: which proposer is not said
+            why = ("its [V0] tag" if tagged else "a traceback only through V0's engine" if v0_only
+                   else str(era))  # fmt: skip
+            _add(config, lines, title.source, title.lineno, worker or _WRAPPER, family,
+                 f"a vLLM title about V0 speculative decoding ({why}, line {title.lineno})")  # fmt: skip
+            return
+    era = _v0_era(config, lines, newest)
+    ran = next((ln for ln in lines if not ln.quoted and (m := _RAN.search(ln.text))
+                and not sentence_apart(ln.text, m.start()) and not _OTHER_ENGINE.search(ln.text)),
+               None)  # fmt: skip
+    if era is None or ran is None:
         return
-    worker, family = _proposer(title, lines)
-    if worker is None:
-        if not v0_only:
-            return  # a [V0] tag alone, no family: which proposer is not said
-        worker = _WRAPPER
-    why = "its [V0] tag" if tagged else "a traceback only through V0's engine"
-    reason = (f"{PROSE_REASON}: a vLLM title about V0 speculative decoding ({why}, line "
-              f"{title.lineno})" + (f" naming {family}" if family else "") +
+    worker, family = _proposer(title, lines, ran)
+    _add(config, lines, ran.source, ran.lineno, worker or _WRAPPER, family,
+         f"a writer reports running speculative decoding on vLLM's tracker ({era}, line {ran.lineno})")
+
+
+def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None) -> str | None:
+    """Why the run can only be V0's by its era, or None: a release the text states older than
+    V1's first proposer (0.7.3; V1 could not speculate), or a newest day before any V1 code
+    shipped (0.6.4); never where the V1 switch is set or a V1 engine line shows."""
+    if any(_V1_SWITCH.search(ln.text) for ln in lines):
+        return None
+    shown = engine_shown(lines, config.version)
+    if shown is not None and shown.v1:
+        return None
+    said = config.flags.get("vllm_prose_release")
+    stated = config.version or (str(said.value) if said is not None else None)
+    if stated is not None:
+        at = parse_release(stated)
+        ok = at is not None and Version(at.base_version) < _V1_SPEC
+        return f"vLLM {stated}, before V1 could speculate (0.7.3)" if ok else None
+    if newest is not None and newest < _V1_CODE:
+        return f"the thread's day allows vLLM {newest} at newest, before any V1 engine (0.6.4)"
+    return None
+
+
+def _add(config: RunConfig, lines: Sequence[LogLine], source: str, lineno: int, worker: str,
+         family: str | None, why: str) -> None:
+    reason = (f"{PROSE_REASON}: {why}" + (f" naming {family}" if family else "") +
               f" -> {worker} (V0 spec_decode, other)")  # fmt: skip
     config.engine = "vllm"
-    line = next(ln for ln in lines if (ln.source, ln.lineno) == (title.source, title.lineno))
+    line = next(ln for ln in lines if (ln.source, ln.lineno) == (source, lineno))
     config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason,
                                          "other", worker, family=family))  # fmt: skip
 
 
 def _title(lines: Sequence[LogLine]) -> Title | None:
-    """The title of a thread filed on vLLM's own tracker, where its guard sets nothing apart."""
+    """The title of a thread filed on vLLM's own tracker (its guard read by the caller)."""
     reader = TitleReader()
     for line in lines:
         title = reader.feed(line)
         if title is not None:
-            ok = tracker_engine(title.repo) == "vllm" and title.apart is None
-            return title if ok else None
+            return title if tracker_engine(title.repo) == "vllm" else None
     return None
 
 
-def _proposer(title: Title, lines: Sequence[LogLine]) -> tuple[str | None, str | None]:
+def _proposer(title: Title, lines: Sequence[LogLine], ran: LogLine | None = None
+              ) -> tuple[str | None, str | None]:
     """(V0 proposer worker, family) of the one family V0 ran that the title and the text's
     lines name; (None, None) where none is named or the names disagree (EAGLE-3 and later
     families never ran on V0: a text naming one is not read here)."""
     named = set(title.methods) | ({"MLP_SPECULATOR"} if _MLP.search(title.text) else set())
+    if ran is not None:  # the writer's own sentence alone: the rest may be the asker's
+        named, lines = set(), [ran]
     for line in lines:
         if line.quoted:
             continue

@@ -1,0 +1,74 @@
+"""A vLLM speculative run placed on V0 by its era alone (issue 11, rounds 34 and 35).
+
+V1 built its first proposer in 0.7.3, and vLLM shipped no V1 code before 0.6.4: a report of a
+speculative run on an older release, or from a thread whose newest day predates any V1 code,
+ran V0's ``SpecDecodeWorker`` (its proposer worker where the text names the family). The
+report is its title about speculative decoding, or a writer's sentence saying they ran it.
+Never for a release V1 could speculate on, a question or a wish, another engine's run, or a
+text that sets the V1 switch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import crash_path, run
+from test_never_wrong import PROBE_CRASH, VLLM_REPO, thread
+
+_ENV = ["### Your current environment", "```", "Collecting environment information...", "```"]
+
+CASES = {
+    "a title's release before V1 could speculate, no family -> SpecDecodeWorker": (thread(
+        VLLM_REPO, "[Bug]: vLLM 0.6.1 crashes with speculative decoding and chunked prefill",
+        "2024-10-02", *_ENV), "SpecDecodeWorker"),
+    "a title's release and n-gram -> NGramWorker": (thread(
+        VLLM_REPO, "[Bug]: ngram speculative decoding hangs on vllm 0.5.5", "2024-09-01",
+        "The server stops answering after a few requests."), "NGramWorker"),
+    "a 2024 writer's sentence about their draft-model run -> MultiStepWorker": (thread(
+        VLLM_REPO, "[Misc]: latency under load", "2024-06-18",
+        "We benchmarked speculative decoding with a 1B draft model against the 8B target alone.",
+        "At 8 requests per second the p99 doubles.", labels="misc"), "MultiStepWorker"),
+    "a 2024 comment saying they ran speculative decoding, no family -> SpecDecodeWorker": (thread(
+        VLLM_REPO, "[Usage]: how fast is it", "2024-05-03",
+        "Is speculation worth it for chat?", "", "kai · comment · 2024-05-04",
+        "I have tested speculative decoding at batch 1 and 16 and saw 1.4x at batch 1.",
+        labels="usage"), "SpecDecodeWorker"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_v0_era_names_the_v0_worker(tmp_path: Path, name: str) -> None:
+    lines, cls = CASES[name]
+    path = crash_path(run(tmp_path, [*lines, *PROBE_CRASH], name="thread.md"))
+    assert (path.value, path.worker_class) == ("other", cls), path
+
+
+NEVER = {
+    "a release V1 speculates on": thread(
+        VLLM_REPO, "[Bug]: vllm 0.8.5 speculative decoding crash", "2025-05-01", *_ENV),
+    "a feature request naming an old release": thread(
+        VLLM_REPO, "[Feature]: speculative decoding for Mixtral in vllm 0.5.4", "2024-08-20",
+        "Please add it.", labels="feature request"),
+    "a plan in a 2024 thread": thread(
+        VLLM_REPO, "[Usage]: draft model", "2024-05-03",
+        "We will test speculative decoding with a draft model next week.", labels="usage"),
+    "a 2024 sentence about another engine's run": thread(
+        VLLM_REPO, "[Usage]: speculative decoding speed", "2024-05-03",
+        "We tested speculative decoding in SGLang and it was 2x faster.", labels="usage"),
+    "a writer's run on a day V1 may have run (no release)": thread(
+        VLLM_REPO, "[Usage]: speculative decoding speed", "2025-06-03",
+        "We tested speculative decoding with a draft model at 4 tokens.", labels="usage"),
+    "an old title release on SGLang's tracker": thread(
+        "sgl-project/sglang", "[Bug] sglang 0.2.5 speculative decoding crash", "2024-08-01",
+        *_ENV),
+    "an old release with the V1 switch set": thread(
+        VLLM_REPO, "[Bug]: vllm 0.7.2 speculative decoding crash", "2025-02-10",
+        "export VLLM_USE_V1=1", "The engine dies at start-up."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(NEVER))
+def test_no_v0_worker_outside_the_v0_era(tmp_path: Path, name: str) -> None:
+    path = crash_path(run(tmp_path, [*NEVER[name], *PROBE_CRASH], name="thread.md"))
+    assert path.worker_class not in ("SpecDecodeWorker", "MultiStepWorker", "NGramWorker"), path
