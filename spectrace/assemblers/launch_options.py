@@ -314,6 +314,8 @@ def _json_value(text: str) -> object:
         return cut
     if (shown := _ELIDED.sub("", text)) != text:  # {"method": "dflash", ...}: the rest elided
         return _json_value(shown)
+    if text.startswith('{\\"'):  # {\"method\":\"mtp\"}: pasted from inside a YAML or JSON string
+        return _json_value(text.replace('\\"', '"'))
     try:
         value = ast.literal_eval(text) if len(text) < 10_000 else text
     except (ValueError, SyntaxError, MemoryError, RecursionError):
