@@ -24,7 +24,13 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.run_shown import shows_run
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
-from spectrace.assemblers.trtllm_words import ENGINE_ONLY, PROSE_DECODING_TYPES, eagle_model_count
+from spectrace.assemblers.trtllm_words import (
+    ENGINE_FLOW_MODES,
+    ENGINE_MODE_ROW,
+    ENGINE_ONLY,
+    PROSE_DECODING_TYPES,
+    eagle_model_count,
+)
 from spectrace.assemblers.vllm_finish import newest_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
@@ -310,6 +316,9 @@ def _trtllm(
             flags["speculative_config.one_model"] = FlagValue(counted.pop(), source, lineno, "prose")
         return [replace(e, text=text) for e in
                 method_evidence(replace(config, flags=flags, engine="trtllm"))]  # fmt: skip
+    if _engine_shown(flow, family, config) and (layer := _engine_layer(family)) is not None:
+        reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run {flow}"
+        return [Evidence(source, lineno, text, f"{reason} -> {layer} (other)", "other", layer)]
     cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
                 and s.family == family and s.worker and s.points_to), None)  # fmt: skip
     if family not in _ENGINE_ONLY or cls is None:
@@ -319,6 +328,27 @@ def _trtllm(
         return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls)]
     condition = f"{cls} if the TensorRT engine flow ran it ({family} mode)"
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
+
+
+def _engine_shown(flow: str | None, family: str, config: RunConfig) -> bool:
+    """The engine flow ran the family's external-draft mode: shown by its own lines (a build, an
+    example script, executors: flag ``engine_flow``), its runtime's frames or the release; not
+    by an LLM API ``backend: tensorrt`` key alone, whose n-gram and draft-target configs are the
+    PyTorch backend's (EAGLE's is the engine's on either)."""
+    if flow is None:
+        return False
+    if family == "EAGLE" or "engine_flow" in config.flags or "backend" not in config.flags:
+        return True
+    return not flow.startswith("on the engine flow's runtime")
+
+
+def _engine_layer(family: str) -> str | None:
+    """The decoding layer the TensorRT engine flow runs ``family`` with, where its mode is not
+    engine-only (``trtllm_words.ENGINE_FLOW_MODES``: draft-target and prompt lookup ->
+    ExternalDraftTokensLayer, EAGLE -> EagleDecodingLayer)."""
+    mode = ENGINE_FLOW_MODES.get(family)
+    return next((s.worker for s in symbol_signatures() if s.framework == "trtllm" and s.family == mode
+                 and s.worker and s.what.startswith(ENGINE_MODE_ROW)), None)  # fmt: skip
 
 
 _MOST_FAMILIES = 2  # a condition over more families (each of two or three classes) says little

@@ -150,13 +150,23 @@ _EXAMPLE_MODES = {
 }
 
 
+# the engine flow's draft-target orchestration as a writer tells it: a draft and a target executor
+# (the C++ executor API's orchestrator mode, before the PyTorch backend ran both in one)
+_EXECUTORS = re.compile(
+    r"(?i)\btwo executors\b|\b(?:draft|target)[ _-]executors?\b|\borchestrator mode\b"
+)
+# what a line must hold for _EXECUTORS (the pre-filter's literals, trtllm_config.LITERALS)
+EXECUTOR_LITERALS = (b"two executors", b"raft executor", b"arget executor", b"raft_executor",
+                     b"arget_executor", b"rchestrator mode")  # fmt: skip
+
+
 def command_flags(text: str) -> dict[str, object] | None:
     """One line of the engine flow (a build, an example script, run.py's options or lines),
     of Triton's draft-target serving or of quickstart_advanced.py -> its flags, {} where its
     sentence sets them apart or the line is a comment; None for a line that is none of these."""
     if _DTM.search(text) is not None:
         return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
-    engine = {"backend": "tensorrt"}  # the engine flow's modes and builds
+    engine = {"backend": "tensorrt", "engine_flow": True}  # the engine flow's modes and builds
     if (m := _EXAMPLE.search(text)) is not None:
         mode = _EXAMPLE_MODES[m.group(1) or m.group(2)]
         return unless_apart(text, {"speculative_config.method": mode, **engine})
@@ -179,6 +189,8 @@ def command_flags(text: str) -> dict[str, object] | None:
     if mode := _decoding_mode(text):
         return unless_apart(text, mode)
     if _BUILD.search(text) is not None:  # an engine built for the engine flow's runtime
+        return unless_apart(text, engine)
+    if _EXECUTORS.search(text) is not None:  # the executor API orchestrating draft and target
         return unless_apart(text, engine)
     if _BENCH.search(text) is not None and (bench := _bench_backend(text)):
         return unless_apart(text, bench)

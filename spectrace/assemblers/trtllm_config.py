@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from spectrace.assemblers.trtllm_apart import mode_apart, unless_apart
-from spectrace.assemblers.trtllm_commands import command_flags
+from spectrace.assemblers.trtllm_commands import EXECUTOR_LITERALS, command_flags
 from spectrace.assemblers.trtllm_commands import trtllm_command_flags as trtllm_command_flags
 from spectrace.assemblers.trtllm_modes import (  # callers read these from here too
     DRAFT_TARGET_CONDITION as DRAFT_TARGET_CONDITION,
@@ -57,6 +57,7 @@ LITERALS: tuple[bytes, ...] = (
     b"Device(s) for draft model: ",
     b"Using Draft-Target-Model speculative decoding",
     b"trtllm-build",  # the engine flow: a TensorRT engine is built
+    *EXECUTOR_LITERALS,  # the engine flow: draft and target executors orchestrated
     b"ReDrafterFor", b"MedusaForCausalLm", b"EagleForCausalLM",  # a built engine's network class
     b"--redrafter_",  # examples/redrafter/convert_checkpoint.py's options
     *(f"--{flag}".encode() for flag in ("medusa_choices", "lookahead_config", "eagle_choices",

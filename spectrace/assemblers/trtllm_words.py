@@ -5,7 +5,8 @@ read for miss them: "SA" / "Suffix Automaton" (``SADecodingConfig``, ``decoding_
 ``_torch/speculative/sa_worker.py``'s ``SAWorker``), "ReDrafter" / "Recurrent Drafter" (the
 engine's EXPLICIT_DRAFT_TOKENS mode, ``examples/redrafter``, ``ExplicitDraftTokensLayer``) and
 "MTP Eagle" (``MTPDecodingConfig`` without ``use_mtp_vanilla``: one MTP mode, not MTP beside
-EAGLE). ``trtllm_word_matches`` gives each such word's family and span; the tables below say
+EAGLE), "Draft-Target-Model" / "draft/target" (the draft-target mode) and a Medusa heads
+checkpoint named alone (``medusa-vicuna-7b-v1.3``). ``trtllm_word_matches`` gives each such word's family and span; the tables below say
 what a TensorRT-LLM run whose text names a family runs (``path_named``'s TensorRT-LLM verdict).
 """
 
@@ -27,9 +28,17 @@ _WORD = re.compile(
     r"|(?<![\w/.-])(?P<sa>(?-i:SA))(?=\s*\((?i:suffix)|\s+(?i:spec\w*|md\s*=|draft\w*|worker)\b)"
     # PARD (parallel draft, PARDDecodingConfig), in its capitals only
     r"|(?<![\w/.-])(?P<pard>(?-i:PARD))(?![\w/.-])"
+    # the draft-target mode by TensorRT-LLM's own name ("Draft-Target-Model", examples/
+    # draft_target_model) and its users' ("draft/target", "target/draft model", "draft-target")
+    r"|(?<![\w/.-])(?P<dtm>(?i:draft[ /_-]target|target[ /_-]draft)(?:[ _-]model)?"
+    # a draft engine the engine flow built ("the draft and target TRT engines", "draft engine")
+    r"|(?i:draft(?: and target)?(?: TRT| TensorRT)? engines?))(?![\w/.-])"
+    # a Medusa heads checkpoint named alone (``medusa-vicuna-7b-v1.3``, the Medusa example's
+    # heads): not a hub path (``FasterDecoding/medusa-...``), which the draft readers own
+    r"|(?<![\w/.-])(?P<heads>(?i:medusa)-(?i:vicuna|llama|qwen|mistral|mixtral|zephyr)[\w.-]*)"
 )
 _FAMILY = {"mtp": "MTP", "suffix": "SUFFIX", "sa": "SUFFIX", "explicit": "EXPLICIT_DRAFT_TOKENS",
-           "pard": "PARD"}  # fmt: skip
+           "pard": "PARD", "dtm": "DRAFT_MODEL", "heads": "MEDUSA"}  # fmt: skip
 
 # What a line must hold for ``trtllm_word_matches`` to find a word ("MTP" is a family literal
 # already): the line reaches the family reader only through one of these.
@@ -38,7 +47,10 @@ WORD_LITERALS = ("Suffix Automaton", "Suffix automaton", "suffix automaton", "su
                  "redrafter", "Re-Drafter", "Recurrent Drafter", "Recurrent drafter",
                  "recurrent drafter", "EXPLICIT_DRAFT_TOKENS", "explicit_draft_tokens",
                  "xplicit draft tokens", "TP Eagle", "TP-Eagle", "TPEagle", "TP eagle",
-                 "TP-eagle", "tp eagle", "tp-eagle", "PARD")  # fmt: skip
+                 "TP-eagle", "tp eagle", "tp-eagle", "PARD", "raft/target", "raft-target",
+                 "raft target", "raft_target", "arget/draft", "arget-draft", "arget draft",
+                 "edusa-", "raft engine", "raft and target", "raft TRT engine",
+                 "raft TensorRT engine")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +120,14 @@ def eagle_model_count(text: str) -> bool | None:
     found = {(m.group("count") or m.group("after") or m.group("before")).lower() in _ONE_COUNT
              for m in _MODEL_COUNT.finditer(text)}  # fmt: skip
     return found.pop() if len(found) == 1 else None
+
+
+# The mode the TensorRT engine flow runs a family in (trtllm.toml's C++ [[symbol]] rows name its
+# decoding layer under cpp/tensorrt_llm/layers, one per mode): the draft-target mode and
+# prompt lookup both feed external draft tokens (examples/draft_target_model and
+# examples/prompt_lookup build with ``--speculative_decoding_mode=draft_tokens_external``:
+# ExternalDraftTokensLayer), EAGLE (1/2) has its own layer (EagleDecodingLayer); EAGLE-3 never
+# ran there (PyTorch backend only). Medusa, lookahead and ReDrafter are ENGINE_ONLY.
+ENGINE_FLOW_MODES = {"DRAFT_MODEL": "DRAFT_TARGET", "NGRAM": "DRAFT_TARGET", "EAGLE": "EAGLE"}
+# the ``what`` of those C++ symbol rows (tools/path_tables/trtllm_rules.py writes it)
+ENGINE_MODE_ROW = "TensorRT-LLM C++ "
