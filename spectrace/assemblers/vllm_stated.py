@@ -23,7 +23,7 @@ from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.sections import heading_aside
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
 from spectrace.assemblers.thread_repo import tracker_engine
-from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.thread_title import TitleReader, drafts_in
 from spectrace.assemblers.vllm_proposers import method_classes, proposer_verdict
 from spectrace.dialects.base import LogLine
 
@@ -147,6 +147,7 @@ def introduced_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     before = [ln for ln in mine if start - _CUT_GAP <= ln.lineno < start]
     line = before[-1] if before else None
     if line is None or line.quoted or line.headed or not _INTRO.search(line.text):
+        _section_draft(config, [ln for ln in mine if ln.lineno < start], cut.lineno)
         return
     if set_apart(line.text, without=False) or no_spec(line.text):
         return
@@ -155,6 +156,37 @@ def introduced_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
         method = methods.pop()
         _set(config, line, "prose", f"{PROSE_REASON} (the sentence introducing the cut launch "
              f"command on line {cut.lineno})", method)  # fmt: skip
+
+
+# a Markdown heading or a post's byline: where the section holding a command begins
+_SECTION_START = re.compile(r"^\s*#{1,6}\s+\S|\s·\s(?:description|comment|review)\s·\s")
+_SECTION_LINES = 12  # how far above the command its section's draft may be named
+# each family a draft's name marks, as the method value the command would have set
+_DRAFT_METHOD = {"EAGLE3": "eagle3", "EAGLE": "eagle", "MTP": "mtp", "DFLASH": "dflash",
+                 "DSPARK": "dspark", "MEDUSA": "medusa"}  # fmt: skip
+
+
+def _section_draft(config: RunConfig, above: Sequence[LogLine], cut: int) -> None:
+    """A ``vllm serve`` cut before its speculative options under a section (a PR's "Test Plan",
+    a "Reproduce" heading) that names the draft checkpoint it ran beside the target ("QwQ model
+    and [QwQ-EAGLE model](.../QwQ-32B-Eagle)"): the method the draft's name marks is the cut
+    options' (not vLLM's inference from the name, which the command's own method overrode).
+    Only where every draft the section names marks one method and no line of it sets the
+    draft apart (a plan, a question, "without", "instead of"); nothing across a heading."""
+    section: list[LogLine] = []
+    for ln in reversed(above):
+        if _SECTION_START.search(ln.text) or len(section) >= _SECTION_LINES:
+            break
+        section.append(ln)
+    named = [(ln, method) for ln in section for _draft, method in drafts_in(ln.text)]
+    if not named or any(ln.quoted or set_apart(ln.text, without=True) for ln, _m in named):
+        return
+    methods = {_DRAFT_METHOD.get(m) for _ln, m in named}
+    if len(methods) != 1 or None in methods or any(no_spec(ln.text) for ln in section):
+        return
+    line = named[0][0]
+    _set(config, line, "prose", f"{PROSE_REASON} (the draft its section names for the cut launch "
+         f"command on line {cut})", methods.pop())  # fmt: skip
 
 
 def _draft_sentence(text: str) -> re.Match[str] | None:
