@@ -26,30 +26,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from spectrace.assemblers.config_release import IMAGE_ENGINE
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
-from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run
+from spectrace.assemblers.dump_path import DumpVerdict
+from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
+from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.sglang_eras import (
     Version,
+    latest_at,
     multi_layer_target,
     newest_at,
     parse_release,
     promotable,
+    version_text,
 )
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
     FOREIGN_KIND,
+    PULL_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
+    RUN_KIND,
     THREAD_KIND,
     Mention,
 )
 from spectrace.path_named import other_program
 from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
-from spectrace.path_words import adds_only
+from spectrace.path_words import LATEST_KIND, LOOSE_KIND, V2_KIND, adds_only
 
 ERA_REASON = "family named + release bound"
 # the path tables' family names -> SGLang's algorithm (SGLang runs MTP as NEXTN); families SGLang
@@ -71,6 +77,7 @@ class EraInputs:
     release: Version | None  # named by a version line or the title
     release_said: str  # where the release or day came from, for the reason
     newest: Version | None  # the newest release the day allows
+    v2: bool = False  # the text names SGLang's spec v2 for the run (a tag, a sentence, the switch)
 
 
 def era_evidence(
@@ -80,14 +87,32 @@ def era_evidence(
     names, bounded by its release or day; [] where anything is missing or set apart."""
     found = _inputs(incident, config, mentions, since)
     if found is None:
-        return []
-    verdict = prose_verdict(found.family, None, config.era, found.release, found.newest)
+        return _v2_unnamed(incident, config, mentions)
+    verdict = _v2_verdict(found) if found.v2 else None
+    verdict = verdict or prose_verdict(found.family, None, config.era, found.release, found.newest)
     if verdict is None or (verdict.points_to is None and verdict.condition is None):
         return []
     why = verdict.reason.split(": ", 1)[-1]
     reason = f"{PROSE_REASON} ({ERA_REASON}): {found.family} on sglang {found.release_said}: {why}"
     return [Evidence(found.source, found.lineno, found.text, reason, verdict.points_to,
                      verdict.worker_class, verdict.condition, found.family)]  # fmt: skip
+
+
+def _v2_verdict(found: EraInputs) -> DumpVerdict | None:
+    """The family's V2 class where the text names spec v2 for the run: the era rule with the
+    switch on, its V2 class where the releases left leave a condition naming it (the words
+    name the worker, whatever the release's default), None before any V2 worker existed."""
+    on = prose_verdict(found.family, True, None, found.release, found.newest)
+    if on is None or on.points_to == "v2":
+        return on
+    v2 = _V2_CLASS.search(on.condition or "")
+    if v2 is None:
+        return None
+    reason = f"{PROSE_REASON}: {found.family} on spec v2 (named for the run) -> v2 ({v2.group(1)})"
+    return DumpVerdict("v2", v2.group(1), reason, f"{found.family} (spec v2)")
+
+
+_V2_CLASS = re.compile(r"v2 \((\w+V2)\)")
 
 
 def _inputs(
@@ -102,26 +127,37 @@ def _inputs(
         return None  # a loader's or converter's crash: no server ran
     if _framework(config, mine, incident, mentions, since) != "sglang" or "speculative_algorithm" in config.flags:
         return None
-    if not (shows_run(config) or reported_failure(mine) or deploys_run(mentions)):
-        return None  # an engine PR's benchmark table runs its own change, whose options it discusses
+    v2 = _v2_named(config, mine)
+    fix = not (shows_run(config) or reported_failure(mine) or deploys_run(mentions))
+    if fix and not _branch_run(mine):
+        return None  # neither a run's own line, a reported failure, nor a PR's own results
     if (post := config.flags.get(OTHER_WRITER)) is not None:
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
+    if not words and _own_tracker(config, mine) and not whole_apart(mentions):
+        words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
+                 and not names_other_framework(m.text, "sglang")]  # fmt: skip
     names = [_SGLANG.get(m.name) for m in words]
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
     if not names or None in names or plain_launch(config):
         return None
+    others = {m.name for m in mine if m.kind in (FAMILY_KIND, LOOSE_KIND) and m.lineno >= since}
+    if any(_SGLANG.get(o) is None for o in others):
+        return None  # the text names a family SGLang runs under no name of these (Medusa...)
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
-    if family is None:  # several families, or the prose reader reads another
-        return None
+    if family is None or one_family([_SGLANG[o] for o in others] + [family]) is None:
+        return None  # several families, or the prose reader reads another
     if family == "NEXTN" and _promoted_model(config, mine):
         return None  # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
-    if family in ("NEXTN", "EAGLE") and any(multi_layer_target(m.text) for m in mine):
-        return None  # MiMo-V2, Step-3.5: the server runs their EAGLE/MTP on multi-layer EAGLE
+    multi = config.flags.get("enable_multi_layer_eagle")
+    if family in ("NEXTN", "EAGLE") and any(multi_layer_target(m.text) for m in mine) and not (
+        multi is not None and multi.value is True
+    ):  # fmt: skip
+        return None  # MiMo-V2, Step-3.5: multi-layer EAGLE unless the text says (restate swaps)
     lineno, text = words[0].lineno, words[0].text
-    release, said = _release(config, mine)
+    release, said = _release(config, mine) if not fix else (None, "")  # a fix ran its branch
     newest = None
     if release is None and config.era is not None and config.engine in (None, "sglang"):
         said = f"no release named; era {config.era} (from the text's lines: a nightly image, a main build)"
@@ -130,8 +166,92 @@ def _inputs(
         newest = newest_at(day) if day is not None else None
         if newest is None:
             return None
-        said = f"no release named; the thread's day {day} (newest release then: {newest})"
-    return EraInputs(family, source, lineno, text, release, said, newest)
+        then = version_text(newest)
+        said = f"no release named; the thread's day {day} (newest release then: {then})"
+    return EraInputs(family, source, lineno, text, release, said, newest, v2)
+
+
+# an era condition of the release: "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)"
+_ERA_CONDITION = re.compile(
+    r"^(v1|v2|other) \((\w+)\) if sglang >= ([\w.]+), else (?:v1|v2|other) \(\w+\)$"
+)
+
+
+def latest_narrowed(
+    evidence: Sequence[Evidence], config: RunConfig, mentions: Sequence[Mention], source: str
+) -> list[Evidence]:
+    """``evidence`` with each release condition decided where the issue's form says the bug
+    persists in the latest version and the latest release a week before the thread's day is
+    past the condition's threshold: that release and every later one run the later branch."""
+    if config.engine not in (None, "sglang") or not any(
+        m.kind == LATEST_KIND and m.source == source for m in mentions
+    ):  # fmt: skip
+        return list(evidence)
+    day = text_day(config)
+    latest = latest_at(day) if day is not None else None
+    out = []
+    for e in evidence:
+        m = _ERA_CONDITION.match(e.condition or "") if e.points_to is None else None
+        first = parse_release(m.group(3)) if m is not None else None
+        if m is None or latest is None or first is None or latest < first:
+            out.append(e)
+            continue
+        why = (f"; the issue's form says the bug persists in the latest version: sglang "
+               f"{version_text(latest)} on {day} (a week before its day), so sglang >= {m.group(3)}")  # fmt: skip
+        out.append(replace(e, reason=e.reason + why, points_to=m.group(1), worker_class=m.group(2),
+                           condition=None))  # fmt: skip
+    return out
+
+
+def _v2_unnamed(
+    incident: Incident, config: RunConfig, mentions: Sequence[Mention]
+) -> list[Evidence]:
+    """A report on SGLang's tracker naming spec v2 as its run's mode ("[Bug] X SpecV2 crash",
+    "crashes with specv2, not with specv1") and no algorithm anywhere: the switch drives the
+    EAGLE family's overlap worker, so the condition names it (the env-only twin is
+    ``path_missing.switch_condition``)."""
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source]
+    said = next((m for m in mine if m.kind == V2_KIND), None)
+    if said is None or "speculative_algorithm" in config.flags or "named_algorithm" in config.flags:
+        return []
+    if any(m.kind in (FAMILY_KIND, LOOSE_KIND, REQUEST_KIND, FOREIGN_KIND) for m in mine):
+        return []  # a family named (the join above answered or refused), a request, another engine
+    if not _own_tracker(config, mine) or whole_apart(mentions) or adds_only(mentions, source):
+        return []
+    shown = shows_run(config) or reported_failure(mine) or deploys_run(mentions)
+    if not (shown or _branch_run(mine)):
+        return []
+    condition = ("v2 (EAGLEWorkerV2) if the run's --speculative-algorithm is EAGLE, EAGLE3 or NEXTN "
+                 "(spec v2 named for the run; no line names the algorithm)")  # fmt: skip
+    reason = f"{PROSE_REASON} ({ERA_REASON}): spec v2 named for the run, no algorithm named"
+    return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
+
+
+def _branch_run(mine: Sequence[Mention]) -> bool:
+    """A pull request whose own lines show its run (a test, eval or benchmark line, a result
+    figure; ``not_run`` has set untaken test plans and examples apart): its branch ran, which is
+    the engine's main of the PR's day, so the day bounds the release and no release it names
+    does (a fix's table ran the fix, not the release the bug was seen on)."""
+    pull = any(m.kind == PULL_KIND or (m.kind == THREAD_KIND and PULL_HEADER.search(m.text))
+               for m in mine)  # fmt: skip
+    return pull and any(m.kind == RUN_KIND for m in mine)
+
+
+def _v2_named(config: RunConfig, mine: Sequence[Mention]) -> bool:
+    """The text says the run was on SGLang's spec v2: a title's ``[SPEC_V2]`` tag, a sentence of
+    the run report ("spec v2", "overlap spec"), or the switch set to 1 (``SGLANG_ENABLE_SPEC_V2``)."""
+    switch = config.flags.get("SGLANG_ENABLE_SPEC_V2")
+    if switch is not None:
+        return switch.value is True
+    return any(m.kind == V2_KIND for m in mine)
+
+
+def _own_tracker(config: RunConfig, mine: Sequence[Mention]) -> bool:
+    """SGLang is the run's engine by its own lines, or the thread is on SGLang's tracker: the
+    looser words (``sglang_run_words``) are read there only."""
+    trackers = {m.name for m in mine if m.kind == THREAD_KIND}
+    return config.engine == "sglang" or trackers == {"sglang"}
 
 
 def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:

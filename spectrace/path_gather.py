@@ -18,7 +18,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
-from spectrace.path_era import era_evidence
+from spectrace.path_era import era_evidence, latest_narrowed
 from spectrace.path_evidence import (
     StackFrame,
     dump_frames,
@@ -188,6 +188,7 @@ def path_evidence(
         evidence += mention_votes(incident, mentions, since, conditions)
     if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
         evidence += era_evidence(incident, config, mentions, since)
+    evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
     # stable: voters first, strongest first; an algorithm the prose names after them all

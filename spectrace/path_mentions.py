@@ -57,7 +57,10 @@ from spectrace.path_mention_kinds import (
 from spectrace.path_words import (
     FAMILY_LITERALS,
     FOREIGN_LITERALS,
+    LATEST_KIND,
+    LOOSE_KIND,
     REQUEST_LITERALS,
+    V2_KIND,
     adds_only,
     word_mentions,
 )
@@ -232,12 +235,14 @@ _HUNK = re.compile(r"^\s*@@ -\d")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
-_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND)
+_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_KIND, V2_KIND,
+                 LATEST_KIND)  # fmt: skip
 
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
-              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND)  # fmt: skip
+              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND, LOOSE_KIND,
+              V2_KIND, LATEST_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

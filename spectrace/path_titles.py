@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from spectrace.assemblers.thread_repo import tracker_engine
-from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.thread_title import Title, TitleReader, guard, methods_in
 from spectrace.dialects.base import LogLine
 from spectrace.path_base import family_words
 
@@ -37,6 +37,7 @@ class TitleWords:
     families: tuple[str, ...]  # none when the title sets its names apart
     releases: tuple[str, ...]  # as written ("0.17.1", "v0.23.0rc1"); none when set apart
     engine: str | None  # the framework whose tracker the thread is on (None: not a known one)
+    loose: tuple[str, ...] = ()  # a bug title's one family, set apart only by a speed word
 
 
 # a pull request's title that adds a method ("vLLM v1 supports Medusa", "Add EAGLE-3 support
@@ -61,7 +62,7 @@ def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
     own = family_words(title.text)  # the words every line is read for, with their own guards
     if title.apart is not None:  # the shared guard: a request, a comparison, a PR adding X
         if ADDS_TITLE.search(title.text) is None:
-            return TitleWords((), (), engine)
+            return TitleWords((), (), engine, _loose(title))
         # a PR adding or supporting X: its family, which path_words keeps only where the
         # thread shows a run of its own (a test or serve command, a result, a server's crash)
         added = {_FAMILIES[m] for m in title.methods if m in _FAMILIES}
@@ -71,3 +72,37 @@ def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
         shared.discard("LOOKAHEAD")
     families = tuple(sorted(shared | own))
     return TitleWords(families, tuple(title.releases), engine)
+
+
+# a bug title's speed words ("[Bug] NEXTN ... is 2.6x faster with trtllm_mha", "EAGLE3 slower
+# than plain decoding after upgrade"): the guard reads them as a comparison of methods, but in a
+# report of a failure they measure the one run the title names
+_SPEED = re.compile(
+    r"(?i)\b(?:than|vs\.?|versus|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?(?:plain|baseline|non-?spec\w*"
+    r"|no[- ]spec\w*)(?:\s+(?:server|run|decoding|engine|one|model|mode))?\b"
+    r"|\b(?:faster|slower|than|speed-?ups?|vs\.?|versus|compar\w*|benchmark\w*)\b"
+    r"|^\W*\[\s*(?:perf|performance|benchmark)\s*\]"
+)
+_BUG = re.compile(
+    r"(?i)\[\s*bug\s*\]|\bbug\b|\b(?:regress\w*|slow(?:s|ed|er|down)?|degrad\w*|drops?|crash\w*"
+    r"|fail\w*|errors?|hangs?|wrong|incorrect|garbled|broken)\b"
+)
+
+
+# a title's clauses ("[Bug] NEXTN ... memory-faults on MI300X; triton works"): the guard of
+# another clause ("works") is about another setup, not the method this one names
+_CLAUSE = re.compile(r"(?i);|\s[—–]\s|,?\s+but\s+|,?\s+whereas\s+")
+
+
+def _loose(title: Title) -> tuple[str, ...]:
+    """The one family of a bug report's title whose guard is only a speed word or sits in
+    another clause (the era join reads it on SGLang's tracker, ``sglang_run_words``)."""
+    families = {_FAMILIES[m] for m in title.methods if m in _FAMILIES}
+    if title.pull or len(set(title.methods)) != 1 or len(families) != 1:
+        return ()  # one method named, of a family the tables spell (STANDALONE beside it: two)
+    if _BUG.search(title.text) is None:
+        return ()
+    for clause in _CLAUSE.split(title.text):
+        if methods_in(clause) and guard(_SPEED.sub(" ", clause)) is None:
+            return tuple(families)
+    return ()

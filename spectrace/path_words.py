@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
+from spectrace.assemblers.sglang_run_words import V2_LITERALS, loose_families, v2_named
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_repo import header_engine, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
@@ -50,7 +51,19 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "medusa ", "lookahead ",  # lower case only before a blank: not a path
                     "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
                     "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
-                    "mlp_speculator ", *WORD_LITERALS)  # fmt: skip
+                    "mlp_speculator ", *WORD_LITERALS, *V2_LITERALS,
+                    "the latest version")  # fmt: skip
+# the era join's looser words (``sglang_run_words``): a family a sentence names for the run
+# where the line-wide guards dropped it, and SGLang's spec v2 named for the run
+LOOSE_KIND = "family a sentence names, read loosely"
+V2_KIND = "spec v2 named for the run"
+# an issue form's checked box "The bug persists in the latest version" (SGLang's template; older:
+# "2. The bug has not been fixed in the latest version"): the run is on the latest release
+LATEST_KIND = "checked: the bug persists in the latest version"
+_LATEST = re.compile(
+    r"(?i)^\s*[-*]\s*\[[xX]\]\s*(?:\d+\.\s*)?the bug (?:persists in|has not been fixed in|is present in)"
+    r" the latest version"
+)
 
 
 # another serving engine's command (``sglang_prose_flags.foreign_command``: LMDeploy, TokenSpeed,
@@ -70,10 +83,14 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, TITLE_KIND))
         if ADDS_TITLE.search(line.text):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
+        if v2_named(line.text, title=True):
+            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, V2_KIND))
     elif not diff and run_line(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if foreign_command(line.text):  # another engine's server: its methods are its own
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
+    if not line.quoted and _LATEST.match(line.text):
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, LATEST_KIND))
     if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
@@ -83,6 +100,11 @@ def word_mentions(
         if families and not planned(line.text):  # a plan names no run's family
             out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(families)]  # fmt: skip
+        if not line.quoted and not planned(line.text):  # the era join's fallback reading
+            out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, LOOSE_KIND)
+                    for family in sorted(loose_families(line.text))]  # fmt: skip
+        if not line.quoted and v2_named(line.text, title=False):
+            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, V2_KIND))
     return out
 
 
@@ -90,6 +112,8 @@ def _title_mentions(line: LogLine, shown: str, title: TitleWords) -> list[Mentio
     """A title's families (FAMILY_KIND) and releases (RELEASE_KIND, named ``<engine>:<x>``)."""
     out = [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
            for family in title.families]  # fmt: skip
+    out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, LOOSE_KIND)
+            for family in title.loose]  # fmt: skip
     if title.engine is not None and len(title.releases) == 1:  # one release: the run's
         name = f"{title.engine}:{title.releases[0].removeprefix('v')}"
         out.append(Mention(line.source, line.lineno, shown, name, FAMILY_ROW, RELEASE_KIND))

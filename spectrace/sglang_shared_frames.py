@@ -72,7 +72,10 @@ def restate(
 ) -> list[Evidence]:
     """``evidence`` with each vote of a shared EAGLE file's frame restated for the run's stated
     algorithm (unchanged when the run states EAGLE, states nothing, or the algorithm never runs
-    that file); where no vote is left, the stated algorithm's own era verdict is added."""
+    that file); where no vote is left, the stated algorithm's own era verdict is added. A
+    sentence saying multi-layer EAGLE was on turns every non-frame EAGLE vote multi-layer."""
+    if config.engine in (None, "sglang"):  # words saying multi-layer EAGLE was on
+        evidence = [_multi_layer(e, config) for e in evidence]
     stated = stated_family(config)
     if stated is None or stated[0] == "EAGLE":
         return list(evidence)
@@ -105,6 +108,27 @@ def restate(
     if changed and not any(e.points_to or e.condition for e in out):
         out += _stated_verdict(config, family, newest)
     return out
+
+
+_MULTI = {"EAGLEWorker": "MultiLayerEagleWorker", "EAGLEWorkerV2": "MultiLayerEagleWorkerV2"}
+_EAGLE_CLASS = re.compile(r"\b(EAGLEWorker(?:V2)?)\b")
+
+
+def _multi_layer(evidence: Evidence, config: RunConfig) -> Evidence:
+    """A vote of the run's config or words for EAGLE's own worker (a launch, a named algorithm,
+    the era join), where a sentence says multi-layer EAGLE was on ("multi-layer EAGLE
+    auto-enabled"): ``create_worker`` builds ``MultiLayerEagleWorker[V2]`` on the same path.
+    Frames keep their vote (the frame table knows the multi-layer files)."""
+    multi = config.flags.get("enable_multi_layer_eagle")
+    if multi is None or multi.origin != "prose" or "frame" in evidence.reason.split(":", 1)[0]:
+        return evidence
+    if not _names_eagle(evidence):
+        return evidence
+    swap = lambda text: _EAGLE_CLASS.sub(lambda m: _MULTI[m.group(1)], text)  # noqa: E731
+    reason = f"{swap(evidence.reason)}; multi-layer EAGLE is on (line {multi.lineno})"
+    worker = _MULTI.get(evidence.worker_class or "", evidence.worker_class)
+    condition = swap(evidence.condition) if evidence.condition else None
+    return replace(evidence, reason=reason, worker_class=worker, condition=condition)
 
 
 # families whose workers the scheduler's event loops run as they run EAGLE's (the multi-layer

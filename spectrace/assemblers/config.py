@@ -27,6 +27,7 @@ from spectrace.assemblers.sglang_prose_flags import (
     flag_algorithms,
     multi_layer_flag,
     multi_layer_names,
+    multi_layer_stated,
     sglang_flag,
 )
 from spectrace.assemblers.spec_prose import (
@@ -101,6 +102,8 @@ class ConfigCollector(ConfigFinish):
             self._about = True
             self._set("enable_multi_layer_eagle", True, line, "prose")
             self._named += [(name, line) for name in multi_layer_names(text)]
+        elif not line.quoted and multi_layer_stated(text):  # "(multi-layer EAGLE auto-enabled)"
+            self._set("enable_multi_layer_eagle", True, line, "prose")
         if not in_launch:  # a line of a launch command is read whole when the command ends
             self._config_line(line, text)
         elif spec := trtllm_command_flags(text):  # TensorRT-LLM's own flags on a continuation

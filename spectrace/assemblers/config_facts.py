@@ -16,6 +16,7 @@ from spectrace.assemblers.pyrepr import parse_call_kwargs
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, trim
 from spectrace.assemblers.sglang_eras import rule_flags
 from spectrace.assemblers.spec_prose import (
+    advised,
     spec_v2_settings,
     switch_apart,
 )
@@ -218,8 +219,8 @@ class ConfigFacts(ConfigReleases):
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         stated = spec_v2_settings(line.text) if origin != "launch_command" else set()
-        if origin == "env" and switch_apart(line.text):
-            return  # "setting SGLANG_ENABLE_SPEC_V2=1 makes it go away": not the crash's run
+        if (origin == "env" and switch_apart(line.text)) or advised(line.text):
+            return  # "setting SGLANG_ENABLE_SPEC_V2=1 makes it go away", an error's advice
         self._stated |= stated  # a text comparing both settings names neither
         if len(stated) > 1:  # "tried with =0 and =1": this line names neither
             env = {k: v for k, v in env.items() if k != "SGLANG_ENABLE_SPEC_V2"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 
@@ -344,6 +344,16 @@ def newest_at(day: date) -> Version | None:
     The rule is release_dates.bound, shared with vLLM, vLLM-Ascend and TensorRT-LLM."""
     bound = release_dates.newest_at("sglang", day)
     return None if bound is None else _version(str(bound), "published")
+
+
+def latest_at(day: date) -> Version | None:
+    """The newest main-line release first published at least a week before ``day``: the
+    release an issue posted that day means by "the bug persists in the latest version" (a
+    week of slack for a release the writer had not pulled yet); None before the table."""
+    rows = release_dates.mainline(release_dates.published("sglang"))
+    before = day - timedelta(days=7)
+    found = max((release for release, first in rows if first <= before), default=None)
+    return None if found is None else _version(str(found), "published")
 
 
 def v1_gone() -> Version:

@@ -69,6 +69,48 @@ def multi_layer_flag(text: str) -> bool:
     return bool(flag_algorithms(text)) or bool(multi_layer_names(text))
 
 
+# multi-layer EAGLE in words ("multi-layer EAGLE auto-enabled", "with multi layer eagle on",
+# ``enable_multi_layer_eagle=True``), as SGLang alone names it (a class name is path_mentions')
+_ML_WORDS = re.compile(
+    r"(?i)(?<![\w-])multi[-_ ]?layer[-_ ]?(?:eagle|mtp)(?![\w-])"
+    r"|\benable_multi_layer_eagle\b[`'\"]?\s*[=:]\s*[`'\"]?(?:true|1)\b"
+)
+# the words stated as on for the run: "(auto-)enabled", "on", "turned on", "active", "is used",
+# "with/using/runs/ran ... multi-layer EAGLE", "enable(d) multi-layer EAGLE", or the field set
+_ML_ON_AFTER = re.compile(
+    r"(?i)[\w`'\")\]]*\s*(?:\(\s*)?(?:is\s+|was\s+|gets?\s+|got\s+|being\s+)?"
+    r"(?:auto[-_ ]?(?:matically[-_ ]?)?enabled|enabled|on\b|turned on|switched on|active|in use|used)"
+)
+_ML_ON_BEFORE = re.compile(
+    r"(?i)\b(?:with|using|uses|used|runs?|ran|running|enabl(?:e|ed|es|ing)|turn(?:s|ed|ing)? on"
+    r"|via|through|on)\s+(?:the\s+)?[`'\"]?$"
+)
+_ML_APART = re.compile(
+    r"(?i)\?|\b(?:not|no|without|w/o|disabl\w*|off|if|whether|should|could|would|try|trying"
+    r"|suggest\w*|plan\w*|will|todo|support\w*|add\w*|implement\w*|refactor\w*|instead)\b|n't\b"
+)
+
+
+def multi_layer_stated(text: str) -> bool:
+    """The sentence says the run had SGLang's multi-layer EAGLE on, in words or as the field
+    (``enable_multi_layer_eagle=True``; the flag itself is ``multi_layer_flag``'s): EAGLE,
+    EAGLE3 and NEXTN then run ``MultiLayerEagleWorker[V2]``, never ``EAGLEWorker[V2]``
+    (MiMo-V2 and Step-3.5 turn it on by themselves). Not a question, plan, change, or off."""
+    if foreign_command(text):
+        return False
+    for m in _ML_WORDS.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind(";", 0, m.start())) + 1
+        stop = min((i for i in (text.find(". ", m.end()), text.find(";", m.end())) if i >= 0),
+                   default=len(text))  # fmt: skip
+        if _ML_APART.search(text[start:stop]):
+            continue  # its own sentence asks, plans, changes code or turns it off
+        if m.group(0).lower().startswith("enable_"):
+            return True
+        if _ML_ON_AFTER.match(text, m.end()) or _ML_ON_BEFORE.search(text[start : m.start()]):
+            return True
+    return False
+
+
 def multi_layer_names(text: str) -> list[str]:
     """The EAGLE-family words written beside ``--enable-multi-layer-eagle`` instead of the
     algorithm flag (a benchmark table's column "EAGLE (`--enable-multi-layer-eagle`)", "NEXTN

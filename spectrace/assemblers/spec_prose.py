@@ -44,7 +44,7 @@ _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
 _ALGORITHM = re.compile(  # ASCII word edges: "使用EAGLE3投机解码" names EAGLE3 too
-    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
+    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
     r"(?![A-Za-z0-9_]|\.\w|-\w*worker)"  # a sentence's full stop ends it; ".py" does not
 )
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
@@ -72,11 +72,65 @@ _SWITCH_APART = re.compile(
 _SWITCH_WORKS = re.compile(r"(?i)\b(?:works?|worked|fine)\b(?!.*\b(?:crash|fail|error|hang|die))")
 
 
+# an error's or a check's advice naming the switch ("... please use extra_buffer and set
+# SGLANG_ENABLE_SPEC_V2=1.", "ValueError: X requires SGLANG_ENABLE_SPEC_V2=1", "the error asks
+# users to set ..."): what the code tells a user to do, not what the run set
+_ADVICE = re.compile(
+    r"(?i)\bplease\b|\basks?\s+(?:the\s+)?(?:users?|you|people|one)\s+to\b|\brequir(?:e|es|ed)\b"
+    r"|\bmust\b|\bneeds?\s+to\s+be\b|\b\w+(?:Error|Exception|Warning)\b:.*SGLANG_ENABLE_SPEC_V2"
+)
+# the name inside a quoted sentence (a string literal of code: ``raise ValueError("Use
+# extra_buffer with SGLANG_ENABLE_SPEC_V2=1.")``): an opening quote before it with words between
+_IN_STRING = re.compile(r"[\"'][^\"'`]*\s[^\"'`]*\bSGLANG_ENABLE_SPEC_V2\b")
+
+
 def switch_apart(text: str) -> bool:
-    """The line names SGLANG_ENABLE_SPEC_V2 as the fix, a suggestion or another run's."""
+    """The line names SGLANG_ENABLE_SPEC_V2 as the fix, a suggestion, another run's, an error's
+    or a check's advice, or inside a string literal of code."""
     if "SGLANG_ENABLE_SPEC_V2" not in text:
         return False
-    return bool(_SWITCH_APART.search(text) or _SWITCH_WORKS.search(text))
+    return advised(text) or bool(_SWITCH_APART.search(text) or _SWITCH_WORKS.search(text))
+
+
+def advised(text: str) -> bool:
+    """The line names SGLANG_ENABLE_SPEC_V2 as an error's or a check's advice, or inside a
+    string literal of code: never the run's setting, even where a reader took the line for a
+    command (a sentence quoting ``--flag`` and ``SGLANG_ENABLE_SPEC_V2=1`` side by side)."""
+    if "SGLANG_ENABLE_SPEC_V2" not in text:
+        return False
+    if _PURPOSE.search(text) and not _FIRST_PERSON.search(text):
+        return True  # "... SGLANG_ENABLE_SPEC_V2=1 and --x y to use it": what to do, said to someone
+    if _CHANGE.search(text):
+        return True  # "# Add SGLANG_ENABLE_SPEC_V2=1 for X", "prepending it to the generated command"
+    return _ADVICE.search(text) is not None or _in_string(text)
+
+
+# a change that writes the switch into code or emitted commands: a title wording the change
+# ("# Add SGLANG_ENABLE_SPEC_V2=1 for Qwen3.5 MTP", "# [Cookbook] Set ... by default"), or a
+# sentence prepending, appending or emitting it (a config generator, a template, a recipe file)
+_CHANGE = re.compile(
+    r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:add|set|enable|prepend|use|default|turn|switch|pass|export"
+    r"|introduc|remov|drop|disabl)\w*\b|\b(?:prepend|append|inject|emit|generat)\w*\b"
+)
+
+
+# the switch followed by what it is for ("set SGLANG_ENABLE_SPEC_V2=1 and the extra buffer to use
+# radix cache"): an instruction, unless the writer says they did it ("we set ... to use X")
+_PURPOSE = re.compile(
+    r"SGLANG_ENABLE_SPEC_V2\S*(?:\s+and\s+[^.;]{0,60}?)?\s+(?:in order\s+)?to\s+(?:use|enable|run|get"
+    r"|avoid|fix|make|support|allow|turn)\b"
+)
+_FIRST_PERSON = re.compile(r"(?i)\b(?:I|we|I've|we've|I'm|we're|my|our)\b")
+
+
+def _in_string(text: str) -> bool:
+    """The switch sits in a quoted sentence: an odd count of double quotes before it on the line
+    (or a line opening with one: a literal's next line), with words between quote and name."""
+    at = text.find("SGLANG_ENABLE_SPEC_V2")
+    before = text[:at]
+    if before.count('"') % 2 == 1 or before.lstrip().startswith(('f"', '"', "f'", "'")):
+        return _IN_STRING.search(text) is not None
+    return False
 
 
 def spec_v2_settings(text: str) -> set[bool]:
@@ -96,16 +150,23 @@ def named_algorithms(text: str) -> list[str]:
     out = ["OFF"] if off else []  # "spec: none", "spec: EAGLE3 on node A, none on node B"
     found: list[tuple[int, str]] = []
     for m in _ALGORITHM.finditer(text):
-        word = re.sub(r"[-_ ]", "", m.group(1).lower())
+        word = re.sub(r"[-_ ]|\.\d$", "", m.group(1).lower())  # EAGLE3.1 drafts run as EAGLE3
         if word == "standalone" and not _standalone_spec(text, m):
             continue  # "standalone client mode": the English word, not the algorithm
         found.append((m.start(), "EAGLE3" if word == "eagle3" else _CANONICAL[word]))
     # "we serve it with egale3": one keystroke off a name SGLang runs (method_typos)
     found += [(at, name) for at, name in misspelt_methods(text) if name in _WORKER_FAMILY]
     for at, name in sorted(found):
+        if _EXAMPLE.search(text[max(0, at - 40) : at]):
+            continue  # "speculative decoding (e.g., EAGLE)": an instance of a kind, no run's
         negated = _NEGATION.search(text[max(0, at - 40) : at])
         out.append("OFF" if negated else name)
     return out
+
+
+# a name given as an instance of a kind ("speculative decoding (e.g., EAGLE)", "methods such as
+# NGRAM"), in its own clause: it says what kind the text is about, not which algorithm ran
+_EXAMPLE = re.compile(r"(?i)(?:\be\.\s?g\.?|\bsuch as|\bfor instance)[,:]?\s*[^.;:)(]{0,12}$")
 
 
 # A sentence saying the run had the algorithm on ("serving M with `EAGLE3` speculative decoding
@@ -360,9 +421,17 @@ _V2_APART = re.compile(
 )
 
 
+# SGLang's spec v2 as a title's tag ("# [SPEC_V2] Fix ...", "[Spec V2]", "[spec-v2]", "[SpecV2]"):
+# the subsystem the thread is about; a fix in it was found on the v2 worker
+V2_TAG = re.compile(r"(?i)^\W*#?\s*(?:\[[^\]]*\]\s*)*\[\s*spec(?:ulative)?[ _-]?v2\s*\]")
+
+
 def stated_v2(text: str) -> bool:
     """The line says the run was on SGLang's spec v2 (overlap) worker, and nothing on it makes
-    that a fix, a suggestion or another run (``set_apart``, ``switch_apart``'s words)."""
+    that a fix, a suggestion or another run (``set_apart``, ``switch_apart``'s words); a title
+    tagged for spec v2 does, whatever it fixes."""
+    if V2_TAG.search(text) is not None:
+        return True
     if _V2_NAME.search(text) is None or set_apart(text) or _V2_APART.search(text):
         return False
     return _SWITCH_APART.search(text) is None

@@ -65,7 +65,7 @@ class DraftMention:
 # method words as people write them -> one spelling; STANDALONE only in capitals or beside a
 # speculative word (the English "standalone" is everywhere)
 _METHOD = re.compile(
-    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3|eagle(?:[-_ ]?[12])?|nextn|mtp|standalone|n-?gram|"
+    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle(?:[-_ ]?[12])?|nextn|mtp|standalone|n-?gram|"
     r"d-?flash2?|d-?spark|medusa|lookahead|suffix[ _-](?:speculative[ _-])?decoding|draft[ _-]target"
     r"|draft[ _-]model)"
     r"(?![A-Za-z0-9_]|\.\d|-\w*worker|[-_ ]?\d+(?:\.\d+)?[BbMm]\b)"  # Eagle2.5-8B: a model
@@ -92,7 +92,7 @@ def _token_at(text: str, at: int) -> str:
 
 
 def _canonical(word: str) -> str:
-    low = re.sub(r"[-_ ]", "", word.lower())
+    low = re.sub(r"[-_ ]|\.\d$", "", word.lower())  # EAGLE3.1: an EAGLE3 draft's point release
     if low.startswith("eagle"):
         return "EAGLE3" if low == "eagle3" else "EAGLE"
     return {"suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
