@@ -2971,3 +2971,49 @@ S14_IMAGES: dict[str, tuple[list[str], Want]] = {
 @pytest.mark.parametrize("name", list(S14_IMAGES))
 def test_s14_an_image_tag_that_is_not_the_runs_never_decides_wrongly(tmp_path: Path, name: str) -> None:
     assert_right_or_undecided(tmp_path, *S14_IMAGES[name])
+
+
+# --- session 15: a wanted feature's configuration is no run (kserve-like requests quoting an
+# ``LLM(...)`` constructor "as an example"; study 36 19), and the controls that still decide
+S15_WISHED: dict[str, list[str]] = {
+    "a feature-labelled request whose example constructor's head line the scan drops": [
+        "acme/model-gateway · issue #310 · closed · Go", "labels: help wanted, kind/feature",
+        "# vLLM runtime: pass a draft model through", "", "ivy · description · 2024-08-01",
+        "The runtime should forward the draft model to the engine. An example:", "", "```",
+        "engine = LLM(", f'    model="{LLAMA}",', "    tensor_parallel_size=2,",
+        '    speculative_model="acme/llama-68m",', "    num_speculative_tokens=4,", ")", "```",
+        "Today the extra arguments are dropped."],
+    "a wish title over a one-line constructor 'something like'": s14_thread(
+        "acme/serve-kit", "issue", "Allow speculative decoding options in the model config", "2025-03-02",
+        "Something like", "```python",
+        f'LLM(model="{LLAMA}", speculative_model="[ngram]", num_speculative_tokens=4, ngram_prompt_lookup_max=4)',
+        "```", "would be great."),
+    "an enhancement-labelled issue wanting to pass a speculative-config": [
+        "acme/inference-chart · issue #77 · open · Go", "labels: enhancement", "# values.yaml: extra engine args",
+        "", "ivy · description · 2026-02-10", "I would like the chart to pass this through:",
+        f"`vllm serve {LLAMA} --speculative-config '{S14_E3_JSON}'`"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_WISHED))
+def test_s15_a_wanted_features_configuration_names_no_run(tmp_path: Path, name: str) -> None:
+    for crash in roots(run(tmp_path, [*S15_WISHED[name], *S13_PROBE], name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_s15_a_wish_worded_title_that_reports_a_failure_still_decides(tmp_path: Path) -> None:
+    lines = s14_thread(VLLM_REPO, "issue", "Support for EAGLE3 fails on Llama-3.1 with TP 2", "2025-09-01",
+                       "```", f"vllm serve {LLAMA} -tp 2 --speculative-config '{S14_E3_JSON}'", "```",
+                       "```", *VLLM_CRASH, "```", "vllm==0.10.1.1")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")
+
+
+def test_s15_an_example_above_the_writers_own_crashing_launch_keeps_the_launch(tmp_path: Path) -> None:
+    lines = s14_thread(VLLM_REPO, "issue", "[Bug]: ngram crash at batch 32", "2025-09-01",
+                       "The docs give an example:", "```", "llm = LLM(", f'    model="{LLAMA}",',
+                       '    speculative_config={"method": "eagle3", "model": "acme/e3", "num_speculative_tokens": 3},',
+                       ")", "```", "", "Mine is different and it crashes:", "```",
+                       f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}}'",
+                       "```", "```", *VLLM_CRASH, "```", "vllm==0.10.1.1")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "NgramProposer")

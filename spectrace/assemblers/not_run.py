@@ -197,6 +197,11 @@ _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")
 # a review's suggested change, as the thread shows it ("```suggestion")
 _SUGGESTION_FENCE = re.compile(r"^\s*(?:>\s*)*```\s*suggestion\b")
+# an indented continuation of a code block (a keyword argument, a flag, a YAML or JSON key)
+# whose head line the scan did not keep (``llm = LLM(``): still the caption's code, over a
+# longer gap (the blank, the fence and the unkept head lines above it)
+_CONTINUATION = re.compile(r"^\s+(?:[A-Za-z_]\w*\s*=\s*\S|--[a-z]|\"?[A-Za-z_]\w*\"?\s*:\s)")
+_CONTINUATION_GAP = 8
 # lines a caption's block may hold under it (a command and its flags), and the most lines the
 # scan did not keep between two of them (a fence line, a blank)
 _CAPTION_SPAN = 40
@@ -316,6 +321,14 @@ def _caption(text: str) -> str | None:
 _NAME = re.compile(r"\S*\w[-/_]\w\S*")
 
 
+def _past_gap(gap: int, text: str) -> bool:
+    """The line lies past a caption's block: more unkept lines above it than a fence and a
+    blank, unless it continues the block's code (an indented argument) a few lines on."""
+    if gap <= _CAPTION_GAP:
+        return False
+    return gap > _CONTINUATION_GAP or _CONTINUATION.match(text) is None
+
+
 def _carried(text: str) -> str | None:
     """Why the sentence a line leaves open carries onto the next line ("This PR adds support
     for" then the flag on the line below): a goal, an example or advice with no config yet."""
@@ -382,7 +395,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         if not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         mode = open_[3] if open_ is not None else None
-        if mode == "caption" and (line.lineno - last > _CAPTION_GAP
+        if mode == "caption" and (_past_gap(line.lineno - last, text)
                                   or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):
             close(last)  # past the caption's command, or the writer's own run again
             mode = None

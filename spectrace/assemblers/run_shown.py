@@ -85,6 +85,16 @@ _CODE_VERB = re.compile(
     r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:add\w*|support\w*|enabl\w*|implement\w*|introduc\w*"
     r"|refactor\w*|guard\w*|respect\w*|allow\w*|expos\w*|wire\w*|plumb\w*|integrat\w*|extend\w*)\b"
 )
+# an issue's title wishing for a change, after any tags ("Support speculative decoding in the
+# vLLM backend", "Add EAGLE3 for Gemma", "Allow draft models on TPU", "Please add MTP")
+_WISH_TITLE = re.compile(
+    r"(?i)^\W*#\s+(?:\[[^\]]*\]:?\s*)*(?:please\s+)?(?:support|add|allow|enable|implement|integrate"
+    r"|expose|request)\b"
+)
+# a tracker's labels asking for a feature (an RFC or roadmap label may head a baseline run)
+_WISH_LABELS = re.compile(
+    r"(?i)^\s*labels?\s*:.*\b(?:feature[ _-]?request|new[ _-]feature|kind/feature|enhancement)\b"
+)
 # a title reporting a failure of the run or its benchmark (path_era's predicate, shared here)
 _FAILED = re.compile(
     r"(?i)\[bug\]|\bbug:|\b(?:crash\w*|fail\w*|errors?|hangs?|hanging|garbled|wrong|incorrect"
@@ -180,6 +190,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if reported_failure(mentions):
         return True
+    if _wished(mentions):
+        return False  # a wanted feature's constructor or command is what the writer asks for
     if _pull(mentions):
         return pull_reports_run(mentions) or own
     return own if whole_apart(mentions) else True
@@ -285,9 +297,28 @@ def _source_read(mentions: Sequence[Mention]) -> bool:
 
 
 def _kind_apart(mentions: Sequence[Mention]) -> bool:
-    """The thread's kind sets it apart: a request, an RFC/docs/usage/task tag, a release or a
-    discussion, a title that asks."""
-    return any(m.kind == REQUEST_KIND or _WHOLE_APART.search(m.text) for m in mentions)
+    """The thread's kind sets it apart: a request (``_requested``), an RFC/docs/usage/task tag,
+    a release or a discussion, a title that asks."""
+    return _requested(mentions) or any(_WHOLE_APART.search(m.text) for m in mentions)
+
+
+def _requested(mentions: Sequence[Mention]) -> bool:
+    """The thread asks for a feature or discusses a plan: a request tag or label, or a wish
+    (``_wished``)."""
+    return any(m.kind == REQUEST_KIND for m in mentions) or _wished(mentions)
+
+
+def _wished(mentions: Sequence[Mention]) -> bool:
+    """A thread that is no pull request (an issue, a forum topic) asks for a change as a whole:
+    its tracker labels it a feature request ("kind/feature", "enhancement"), or its title wishes
+    for a change ("Support speculative decoding in the vLLM backend", "[Serve] allow draft
+    models") and reports no failure. Its constructor or command is the configuration the writer
+    wants, not a run of it. A ``[Feature]`` tag alone may head an RFC with a baseline run."""
+    if _pull(mentions):
+        return False
+    if any(m.kind == REQUEST_KIND and _WISH_LABELS.match(m.text) for m in mentions):
+        return True
+    return any(_WISH_TITLE.search(t) and not _FAILED.search(t) for t in _top_titles(mentions))
 
 
 def _pull(mentions: Sequence[Mention]) -> bool:

@@ -26,16 +26,19 @@ from spectrace.assemblers.post_dates import post_author
 from spectrace.dialects.base import LogLine
 
 # a Markdown section heading reaches the reader; so do a feature form's headings, which a web
-# copy prints without their bold marks ("Proposed solution", "Describe alternatives ...")
+# copy prints without their bold marks ("Proposed solution", "Describe alternatives ..."); and
+# so does a tracker's request label ("kind/feature", "enhancement")
 HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lternative",
                                        b"otivation", b"olution you", b".md:", b".rst:",
-                                       b"omment on line", b"Features")  # fmt: skip
+                                       b"omment on line", b"Features",
+                                       b"kind/feature", b"nhancement")  # fmt: skip
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
-# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``)
+# support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``,
+# ``kind/feature``, ``enhancement``)
 REQUEST = re.compile(
     r"(?i)^\W{0,6}\[(?:feature(?:[ _-]?request)?|rfc|roadmap|proposal|discussion|new feature"
     r"|docs?|documentation)\b"
-    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature)\b"
+    r"|^\s*labels?\s*:.*\b(?:feature[ _-]?request|rfc|roadmap|new[ _-]feature|kind/feature|enhancement)\b"
 )
 # a feature form's heading over a wish (GitHub's templates, sglang's, vLLM's, TensorRT-LLM's),
 # as a Markdown heading or a bold line a web copy prints bare
