@@ -185,11 +185,38 @@ def _matches(path: str, suffix: str) -> bool:
     return path == suffix or path.endswith("/" + suffix)
 
 
+# the frameworks' own top packages: a fork's package nearer to the file than one of these
+# makes the file the fork's (a checkout of vLLM inside a folder named after a fork stays vLLM's)
+_OWN_PACKAGES = frozenset({"vllm", "sglang", "tensorrt_llm", "vllm_ascend", "tpu_inference",
+                           "arctic_inference", "vllm_gaudi", "vllm_metal"})  # fmt: skip
+
+
+@cache
+def _forks() -> Mapping[str, str]:
+    """Fork package -> the repository it belongs to (rules/paths/forks.toml)."""
+    data = _data("forks") or {}
+    return MappingProxyType({str(r["package"]): str(r.get("repository", ""))
+                             for r in data.get("fork", []) if isinstance(r, dict) and r.get("package")})  # fmt: skip
+
+
+def fork_of(path: str) -> str | None:
+    """The fork repository whose own package holds ``path`` (``.../aphrodite/spec_decode/
+    spec_decode_worker.py``: Aphrodite's copy of vLLM's V0 file), or None."""
+    forks = _forks()
+    for part in reversed(path.replace("\\", "/").split("/")[:-1]):
+        if part in forks:
+            return forks[part]
+        if part in _OWN_PACKAGES:
+            return None
+    return None
+
+
 def frame_signature(frame: Frame) -> FrameSignature | None:
     """The signature a frame matches, if its file is one the linker knows. A ``<module>`` frame
     is the file being imported (vLLM's model runner imports every proposer module for every
-    run, speculative or not): it proves no worker ran, so it matches none."""
-    if frame.function == "<module>":
+    run, speculative or not): it proves no worker ran, so it matches none; nor does a fork's
+    copy of a framework's file (``fork_of``)."""
+    if frame.function == "<module>" or fork_of(frame.file) is not None:
         return None
     path = frame.file.replace("\\", "/")
     for sig in _by_basename().get(path.rsplit("/", 1)[-1], ()):
@@ -211,6 +238,8 @@ def file_signature(path: str) -> FrameSignature | None:
     path ends its suffix; a row a longer matching one shadows aside) must name one worker.
     A bare ``eagle.py`` could be any of six files and names none."""
     path = path.replace("\\", "/")
+    if fork_of(path) is not None:
+        return None
     rows = [
         sig
         for sig in _by_basename().get(path.rsplit("/", 1)[-1], ())

@@ -36,7 +36,7 @@ from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import on_runner
-from spectrace.path_frames import method_signature, symbol_signatures
+from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 from spectrace.path_run import names_other_framework, text_day
@@ -120,8 +120,9 @@ _SERVERS = re.compile(r"[/\\](?:vllm|vllm_ascend|sglang|tensorrt_llm)[/\\]")
 
 def other_program(files: Sequence[str]) -> bool:
     """The crash's frames (their file paths) show another program and no server: no server's
-    proposer is named for it by words."""
-    return any(_OTHER_PROGRAMS.search(f) for f in files) and not any(
+    proposer is named for it by words. A fork's copy of a server (``aphrodite/spec_decode/``,
+    ``path_frames.fork_of``) is another program too."""
+    return any(_OTHER_PROGRAMS.search(f) or fork_of(f) for f in files) and not any(
         _SERVERS.search(f) for f in files
     )
 
