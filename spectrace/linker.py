@@ -7,6 +7,7 @@ evidence), ``path_decide`` (the verdict) and ``path_hints`` (what a maintainer w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import DECISIVE_FLAGS, DP_FLAGS, FlagValue, RunConfig
@@ -20,6 +21,7 @@ from spectrace.path_gather import path_evidence
 from spectrace.path_hints import add_hints
 from spectrace.path_mentions import Mention
 from spectrace.path_missing import method_evidence
+from spectrace.path_trace import RULE, PathTrace, account, note
 from spectrace.run_select import crash_engine, run_for
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_path import WorkerPath
@@ -61,15 +63,23 @@ def link(
     dumps: Sequence[PastedDump] = (),
     others: Sequence[Incident] = (),
     mentions: Sequence[Mention] = (),
+    trace: PathTrace | None = None,
 ) -> None:
     """Fill the incident's worker path, decisive flags, shape explanation, load and hints.
     ``dumps``: py-spy / faulthandler dumps pasted in the logs; ``others``: every incident;
-    ``mentions``: worker files the logs' sentences name with a line number."""
+    ``mentions``: worker files the logs' sentences name with a line number; ``trace``: the
+    readers' findings are noted there and the verdict carries them (``--explain-path``)."""
     config = crash_engine(incident, run_for(incident, config))
-    evidence = path_evidence(incident, config, load, dumps, others, mentions)
+    evidence = path_evidence(incident, config, load, dumps, others, mentions, trace)
     path = decide(evidence, config, engine_of(incident, config))
     shown = text_shows_run(incident, config, mentions)
     incident.worker_path = gate(path, shown, apart_said(incident, mentions))
+    if trace is not None:
+        if not shown and (path.value != "unknown" or path.conditional):
+            note(trace, RULE, "run-shown gate", False, "the text shows no run of its own: "
+                 f"{path.conditional or path.value} was withheld")  # fmt: skip
+        trace.steps[:] = account(trace, incident, config, mentions, incident.worker_path)
+        incident.worker_path = replace(incident.worker_path, trace=tuple(trace.steps))
     incident.flags = decisive_flags(config)
     incident.load = load
     for message in _messages(incident):

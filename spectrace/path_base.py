@@ -98,26 +98,55 @@ def family_words(text: str) -> set[str]:
     question or a suggestion ("does it happen with MTP?", "try ngram instead"), nor a family
     named as off ("without MTP", "MTP disabled"). TensorRT-LLM's own mode names ("MTP Eagle",
     "Suffix Automaton", "ReDrafter": ``trtllm_words``) are one word each."""
-    if _ASKED.search(text) or _LABELS.match(text):
+    if line_guard(text) is not None:
         return set()
-    if _OTHER_RUN.search(text) and _OTHER_RUN.search(_FAILS.sub(" ", text)):
-        return set()
-    if commented_key(text) or _CHOSEN.search(text):  # a comment; ``{...} if USE_SPEC else None``
-        return set()
+    found = {family for family, why in word_guards(text) if why is None}
+    return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
+
+
+LISTED_GUARD = "three or more methods listed: a scope or a category, not one run's"
+
+
+def line_guard(text: str) -> str | None:
+    """Why none of the line's family words is a run's, in the reader's terms (None: they may
+    be): the guards ``family_words`` applies to the whole line, in its order."""
+    if _ASKED.search(text):
+        return "a question or a suggestion ('?', 'try', 'should', 'maybe')"
+    if _LABELS.match(text):
+        return "the thread's labels"
+    if _OTHER_RUN.search(text) and (said := _OTHER_RUN.search(_FAILS.sub(" ", text))):
+        return f"about another run or a plain one ('{said.group(0)}')"
+    if commented_key(text) or _CHOSEN.search(text):
+        return "a code comment or a conditional expression"
     if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``
-        return set()
+        return "a commented-out command"
+    return None
+
+
+def word_guards(text: str) -> list[tuple[str, str | None]]:
+    """Each family word of the line with the guard that sets it apart (None: kept): named as
+    off ("without MTP"), or part of a model id, a path or a file name."""
     if "/" in text:  # "MTP/EAGLE": two words
         text = _LISTED.sub(lambda m: m.group(0).replace("/", " / "), text)
     low = text.lower()
     own = trtllm_word_matches(text) if any(w in low for w in _TRT_WORDS) else []
     for w in own:  # "MTP Eagle" names MTP, not EAGLE beside it
         text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
-    found = {_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())]
-             for m in _WORD.finditer(text)
-             if not _off(text, m.start(), m.end())
-             and (m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)))}  # fmt: skip
-    found |= {w.family for w in own if not _off(text, w.start, w.end)}
-    return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
+    out = [(_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())],
+            _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
+    out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
+    return out
+
+
+_OFF_GUARD = "named as off ('without', 'disabled')"
+
+
+def _word_guard(text: str, m: re.Match[str]) -> str | None:
+    if _off(text, m.start(), m.end()):
+        return _OFF_GUARD
+    if m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)):
+        return None
+    return "part of a model id, a path or a file name"
 
 
 def _off(text: str, start: int, end: int) -> bool:

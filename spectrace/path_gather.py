@@ -44,6 +44,7 @@ from spectrace.path_run import (
     titled_release,
     worded_framework,
 )
+from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
 from spectrace.path_words import base_inputs, named_families
@@ -127,6 +128,7 @@ def path_evidence(
     dumps: Sequence[PastedDump] = (),
     others: Sequence[Incident] = (),
     mentions: Sequence[Mention] = (),
+    trace: PathTrace | None = None,
 ) -> list[Evidence]:
     """Everything that points at a worker, strongest first: the crash's own frames (a cut
     traceback's last one too), the classes its message names, the frames of dumps pasted
@@ -174,6 +176,8 @@ def path_evidence(
             engine = frames_engine(evidence) or engine_of(incident, config)
             plain = plain_launch(config, "vllm")  # its sentences' methods are not the run's
             named = [] if plain else named_families(incident, mentions, since)
+            if plain:
+                note(trace, RULE, "vLLM family lookup", False, PLAIN_WHY)
             if other_program([sf.frame.file for sf in own + ranks]):
                 named = []  # a converter's / loader's crash: no server ran
             backend = config.flags.get("backend")  # trtllm-build, --backend trt
@@ -182,7 +186,7 @@ def path_evidence(
             worded = worded_framework(incident, config, mentions, since)
             if worded and named and not any(n[0].startswith(RELEASE_MARK) for n in named):
                 named += titled_release(incident, mentions, worded)  # "# [v0.6.3] ... vLLM"
-            evidence += named_family_evidence(named, config, engine, flow, worded)
+            evidence += named_family_evidence(named, config, engine, flow, worded, trace)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)

@@ -78,7 +78,7 @@ WORKER_FRAME = (
 )
 LAUNCH = "the launch command (`python -m sglang.launch_server ...`, `vllm serve ...`)"
 # the crash names its framework (frames, exception type, header): ask for that server's launch
-_LAUNCH_OF = {
+LAUNCH_OF = {
     "sglang": "the `python -m sglang.launch_server ...` (or `sglang serve ...`) command with its "
     "`--speculative-*` flags, or the `server_args=ServerArgs(...)` start-up line",
     "vllm": "the `vllm serve ...` command with its `--speculative-config` (or the `LLM(...)` "
@@ -298,7 +298,7 @@ def _engine(config: RunConfig) -> str | None:
 
 
 # the line that names each framework's release
-_VERSION_OF = {"sglang": VERSION_LINE, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION,
+VERSION_OF = {"sglang": VERSION_LINE, "vllm": VLLM_VERSION, "vllm_ascend": ASCEND_VERSION,
                "trtllm": TRTLLM_VERSION}  # fmt: skip
 _RELEASE_FLAGS = ("vllm_prose_release", "platform_release", "trtllm_release")
 
@@ -308,12 +308,12 @@ def _release_asked(config: RunConfig, evidence: Sequence[Evidence]) -> str | Non
     pointing: the release line settles it (the era table has the family's class per release)."""
     named = "named_algorithm" in config.flags or any(e.family for e in evidence)
     engine = _engine(config)
-    if not named or engine not in _VERSION_OF or config.version is not None:
+    if not named or engine not in VERSION_OF or config.version is not None:
         return None
     if any(name in config.flags for name in _RELEASE_FLAGS):
         return None
     launched = any(f.origin == "launch_command" for f in config.flags.values())
-    return None if launched or config.server_args else _VERSION_OF[engine]
+    return None if launched or config.server_args else VERSION_OF[engine]
 
 
 def _speculation_off(config: RunConfig) -> bool:
@@ -345,7 +345,7 @@ def missing_evidence(
     if _speculation_off(config):
         return ()
     if (asked := _release_asked(config, evidence)) is not None:
-        return (asked, _LAUNCH_OF.get(config.engine or "", LAUNCH), WORKER_FRAME)
+        return (asked, LAUNCH_OF.get(config.engine or "", LAUNCH), WORKER_FRAME)
     engine = config.engine
     shown = (
         bool(evidence)
@@ -357,7 +357,7 @@ def missing_evidence(
     if not shown:  # nothing says the run speculates, or how it was launched
         said = set(config.flags) - {"trtllm_release"}  # a release says nothing of the launch
         if not said:
-            return (_LAUNCH_OF.get(config.engine or "", LAUNCH),)
+            return (LAUNCH_OF.get(config.engine or "", LAUNCH),)
         # lines were read, none names the method: the start-up line that prints it settles it
         return (_STARTUP.get(_engine(config) or "", LAUNCH),)
     out: list[str] = []

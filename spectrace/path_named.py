@@ -40,7 +40,9 @@ from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
 from spectrace.path_run import names_other_framework, text_day
+from spectrace.path_trace import RULE, PathTrace, note
 
+_LOOKUP = "vLLM family lookup"  # the rule's name in --explain-path
 # each family as the method value vLLM's config spells it
 _METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "NGRAM": "ngram",
            "DFLASH": "dflash", "DSPARK": "dspark", "MEDUSA": "medusa", "SUFFIX": "suffix",
@@ -54,6 +56,7 @@ def named_family_evidence(
     engine: str | None,
     engine_flow: bool = False,
     worded: str | None = None,
+    trace: PathTrace | None = None,
 ) -> list[Evidence]:
     """``named``: (family, source, line, text) of each family word of the run's text. The
     verdict of the one class they all run on, or the condition over their classes; for
@@ -69,14 +72,15 @@ def named_family_evidence(
     named = [n for n in named
              if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK, FOREIGN_MARK))]
     if engine is None and foreign:  # another engine's server ran: its words are its own
-        return []
+        return note(trace, RULE, _LOOKUP, False, "another engine's command: its words are its own")
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread or worded
     config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
     if adds and (engine != "vllm" or plugin or not named
                  or not all(f in _METHOD and _v0_dated(f, config) for f, *_ in named)):
-        return []  # a PR adding the method, with no run of its own: its words are the code's
+        # a PR adding the method, with no run of its own: its words are the code's
+        return note(trace, RULE, _LOOKUP, False, "a pull request adding the method shows no run")
     if engine is not None:  # a line naming only another framework is that framework's run
         named = [n for n in named if not names_other_framework(n[3], engine)]
     if named and engine == "trtllm":
@@ -85,14 +89,17 @@ def named_family_evidence(
     if not named or (
         engine not in ("vllm", "vllm_ascend") and not plugin and plugin_table(config) is None
     ):
-        return []
+        why = f"the run's framework is {engine or 'not named'}, not vLLM's" if named else (
+            "no family word of the run is left (the family words above)")  # fmt: skip
+        return note(trace, RULE, _LOOKUP, False, why)
     families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
     verdicts = {family: _class(family, config, plugin) for family in families}
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
         verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
     if not verdicts or any(cls is None and cond is None for cls, cond in verdicts.values()):
-        return []
+        said = "/".join(families) or "no family of vLLM's table"
+        return note(trace, RULE, _LOOKUP, False, f"{said}: no vLLM class runs it in its releases")
     _fam, source, lineno, text = next(n for n in named if n[0] in families)
     said = "/".join(families)
     classes = {cls for cls, _ in verdicts.values()}

@@ -24,6 +24,7 @@ from spectrace.linker import WorkerPath, global_worker_path, link
 from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
+from spectrace.path_trace import PathTrace
 from spectrace.path_mentions import Mention, find_mentions, mention_literals, names_only
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.rank_layout import RankLayout
@@ -136,8 +137,10 @@ def analyse(
     on_progress: Callable[[int, int], None] | None = None,
     on_crash: Callable[[Crash], None] | None = None,
     mapper: Mapper | None = None,
+    explain: bool = False,
 ) -> Analysis:
-    """Scan every input, assemble crashes, group them into incidents and link each to the run."""
+    """Scan every input, assemble crashes, group them into incidents and link each to the run
+    (``explain``: each verdict carries its readers' findings, ``path_trace``)."""
     paths = expand_inputs(inputs)
     rules = rules if rules is not None else RuleSet.load()
     spec = build_spec(rules, expect)
@@ -166,7 +169,8 @@ def analyse(
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
         at = (first.source, first.lineno)
         run, heard = (RunConfig(), quoted) if aside and first.quoted else (config, mentions)
-        link(incident, run, load, *_unwalled(at, walls, pasted, incidents, heard))
+        trace = PathTrace(lines, heard, walls) if explain else None  # --explain-path
+        link(incident, run, load, *_unwalled(at, walls, pasted, incidents, heard), trace)
     return Analysis(
         files=[_summary(r) for r in results],
         incidents=incidents,

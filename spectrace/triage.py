@@ -208,14 +208,17 @@ def analyse_paths(
     on_progress: Callable[[int, int], None] | None = None,
     warn: Callable[[str], None] = lambda _: None,
     mapper: pipeline.Mapper | None = None,
+    explain: bool = False,
 ) -> Analysis:
     """Inputs expanded and checked, built-in rules layered with ``--rules`` dirs, the pipeline
-    run: what triage and diff share. ``mapper`` scans in other processes (--jobs, --ray)."""
+    run: what triage and diff share. ``mapper`` scans in other processes (--jobs, --ray);
+    ``explain``: each worker path carries its readers' findings (``--explain-path``)."""
     skipped: list[Skipped] = []
     inputs = usable(expand(paths), warn, skipped)
     rules = RuleSet.load(list(rule_dirs))
     analysis = pipeline.analyse(
-        inputs, rules=rules, expect=list(expect), on_progress=on_progress, mapper=mapper
+        inputs, rules=rules, expect=list(expect), on_progress=on_progress, mapper=mapper,
+        explain=explain,
     )
     analysis.findings.extend(skip_findings(skipped))
     return analysis

@@ -12,6 +12,19 @@ from spectrace.assemblers.run_config import Evidence
 
 
 @dataclass(frozen=True, slots=True)
+class PathStep:
+    """One path reader's finding (``--explain-path``): what it found (a word, a framework, a
+    release, a rule's outcome), whether it went on to the verdict, and why, with its line."""
+
+    reader: str  # "framework", "family word", "release", "day", "rule", "verdict"
+    found: str
+    kept: bool
+    why: str
+    source: str = ""
+    lineno: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class WorkerPath:
     value: str  # "v1" | "v2" | "other" | "none" (speculation off) | "unknown"
     worker_class: str | None  # "EAGLEWorker", "EAGLEWorkerV2", "NGRAMWorker", "EagleProposer"...
@@ -23,3 +36,4 @@ class WorkerPath:
     # else v1 (EAGLEWorker)"
     conditional: str | None = None
     missing: tuple[str, ...] = ()  # for "unknown": the lines that would settle it, quickest first
+    trace: tuple[PathStep, ...] = ()  # each reader's finding, under --explain-path only

@@ -54,7 +54,7 @@ def fake_pipeline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, 
 
     def analyse(
         inputs: list[str], rules: Any = None, expect: Any = (), on_progress: Any = None,
-        mapper: Any = None,
+        mapper: Any = None, explain: bool = False,
     ) -> Any:
         calls.update(inputs=inputs, rules=rules, expect=list(expect), mapper=mapper)
         return seed_analysis((MISSING_MARKER,) if calls.get("markers") else ())

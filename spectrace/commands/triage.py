@@ -169,6 +169,7 @@ def _no_overwrite(inputs: list[str], targets: list[Path]) -> None:
 def analyse(
     paths: list[str], rules: list[Path], markers: list[str], progress: DelayedProgress,
     warn: Callable[[str], None], targets: list[Path], mapper: Mapper | None = None,
+    explain: bool = False,
 ) -> Analysis:  # fmt: skip
     """Logs, stacks captures and flight dumps -> one Analysis (the pipeline is imported here)."""
     from spectrace import triage
@@ -182,7 +183,7 @@ def analyse(
     # beside logs a damaged capture or dump is skipped; alone it is the error
     captures, dumps = usable_stacks(captures, dumps, warn if logs else None)
     analysis = (  # a capture or dumps alone still get their hang verdict
-        triage.analyse_paths(logs, rules, markers, progress, warn, mapper)
+        triage.analyse_paths(logs, rules, markers, progress, warn, mapper, explain)
         if logs or not (captures or dumps)
         else Analysis(files=[], incidents=[], findings=[], config=RunConfig())
     )
@@ -207,6 +208,7 @@ def triage_command(
     no_redact: Annotated[bool, Opt("--no-redact", help="Show secrets (API keys, tokens, passwords) in reports.")] = False,
     ray: Annotated[str | None, Opt("--ray", help="Scan the files as Ray tasks on the cluster at ADDRESS (ray://head:10001, auto), or 'local' to start one here; needs pip install 'spectrace[fleet]'.")] = None,
     jobs: Annotated[int | None, Opt("--jobs", "-j", help="Scan the files in N processes (one task per file; big files in ranges); the report is the same.")] = None,
+    explain_path: Annotated[bool, Opt("--explain-path", help="Under each worker path, what every path reader found (framework, family words and the guard that set each apart, release, day, the rules) and the one line that would settle it.")] = False,
     max_incidents: Annotated[int | None, Opt("--max-incidents", help="Show the N most important incident groups in full, the rest as one count line (0: all; default 50 for text, all for other formats).")] = None,
 ) -> None:  # fmt: skip
     """Find the crashes, group them into incidents, report, exit 1 on new ones."""
@@ -236,7 +238,8 @@ def triage_command(
         if len(markers) > MAX_MARKERS:  # each is a prefilter literal: 100,000 took 250 s, 1.5 GB
             raise UsageError(f"{len(markers)} expected markers; at most {MAX_MARKERS}")
         targets = [p for p in (output_file, write_baseline, *(f for _, f in extra)) if p]
-        analysis = analyse(paths, rules or [], markers, progress, warn, targets, mapper)
+        analysis = analyse(paths, rules or [], markers, progress, warn, targets, mapper,
+                           explain_path)  # fmt: skip
     finally:
         progress.close()
     for f in analysis.files if output_file or main_format is not Format.TEXT else ():

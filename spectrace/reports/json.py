@@ -27,6 +27,7 @@ from spectrace.redact import redact_text, redact_value
 from spectrace.reports.cap import cap_incidents
 from spectrace.textsafe import json_escaped
 from spectrace.triage import Verdict
+from spectrace.worker_path import PathStep
 
 SCHEMA_VERSION = "1.2"
 WRITE_CHARS = 1 << 16
@@ -110,7 +111,13 @@ def _worker_path(path: WorkerPath | None) -> Document | None:
         "family": path.family,
         "conditional": path.conditional,
         "missing": list(path.missing),
+        **({"trace": [_step(s) for s in path.trace]} if path.trace else {}),
     }
+
+
+def _step(step: PathStep) -> Document:
+    return {"reader": step.reader, "found": step.found, "kept": step.kept, "why": step.why,
+            "file": step.source, "line": step.lineno}  # fmt: skip
 
 
 def _flags(flags: Mapping[str, FlagValue], redact: bool) -> Document:

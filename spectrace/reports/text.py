@@ -103,6 +103,18 @@ def _worker_path(path: Document | None, names: Names, fit: bool) -> Iterable[Tex
         yield _line("conflict", _t(path["conflict"], "yellow"), indent=6)
     for need in path.get("missing") or ():
         yield _line("would settle it", need, indent=6)
+    if path.get("trace"):
+        yield _line("why", _t("what each path reader found (--explain-path)", "dim"), indent=6)
+    for step in path.get("trace") or ():
+        yield _trace_line(step, names)
+
+
+def _trace_line(step: Document, names: Names) -> Text:
+    """``family word NEXTN (17.txt:14) set apart: a question or a suggestion``."""
+    at = f" ({where(step, names)})" if step.get("line") else ""
+    mark = ("" if step["kept"] else "set apart: ") if step["reader"] == "family word" else ""
+    head = _t(f"        {step['reader']}: ", "bold").append(_t(f"{step['found']}{at} "))
+    return head.append(_t(f"{mark}{step['why']}", "" if step["kept"] else "yellow"))
 
 
 def _flags(flags: Document, names: Names) -> Iterable[Text]:
