@@ -20,7 +20,8 @@ PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", 
                                              b"vllm v0.", b"vLLM version", b"vllm version",
                                              b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.")  # fmt: skip
 _PROSE_VERSION = re.compile(
-    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+)(?![\d.]*\d)"
+    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
+    r"(?![\d.]*\d)"  # a patch of a patch too (0.9.0.1, 0.10.1.1)
 )
 
 
