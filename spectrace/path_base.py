@@ -41,7 +41,9 @@ from spectrace.path_frames import (
 _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
-    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3|eagle|mtp|nextn|n-?gram|dflash2?|dspark|medusa"
+    # EAGLE-3's point releases ("eagle3.1", "EAGLE-3.1") are EAGLE3; not a file "eagle3.py"
+    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp|nextn|n-?gram|dflash2?"
+    r"|dspark|medusa"
     r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config);
@@ -132,7 +134,7 @@ def word_guards(text: str) -> list[tuple[str, str | None]]:
     own = trtllm_word_matches(text) if any(w in low for w in _TRT_WORDS) else []
     for w in own:  # "MTP Eagle" names MTP, not EAGLE beside it
         text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
-    out = [(_FAMILIES[re.sub(r"[-_ ]", "", next(g for g in m.groups() if g).lower())],
+    out = [(_FAMILIES[re.sub(r"[-_ ]|\.\d$", "", next(g for g in m.groups() if g).lower())],
             _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
     out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
     return out
