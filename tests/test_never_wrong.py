@@ -3017,3 +3017,56 @@ def test_s15_an_example_above_the_writers_own_crashing_launch_keeps_the_launch(t
                        f"vllm serve {LLAMA} --speculative-config '{{\"method\": \"ngram\", \"num_speculative_tokens\": 4, \"prompt_lookup_max\": 4}}'",
                        "```", "```", *VLLM_CRASH, "```", "vllm==0.10.1.1")  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "NgramProposer")
+
+
+# a pull request changing what writes commands for others (a config generator, a command builder,
+# a template; study 35 04) or titled with a conventional-commit type of a code change ("feat: ...",
+# study 34 06): the flags it shows are its output or its code under review, not a run
+S15_CODE_PULLS: dict[str, list[str]] = {
+    "a recipe site's generator that now emits an MTP config for H200": s14_thread(
+        "acme/serving-recipes", "pull request", "GLM-5 FP8 H200: turn on MTP", "2026-07-08",
+        "The recipe generator now emits `--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 3}'`",
+        "for the GLM-5 FP8 H200 command.", state="merged"),
+    "a docs site's command builder adding NEXTN flags on the line below": s14_thread(
+        "acme/model-docs", "pull request", "DeepSeek-V4 on B200: speculative flags", "2026-09-01",
+        "The command builder (`src/cmdBuilder.ts`) emits",
+        "`--speculative-algorithm NEXTN --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4`",
+        "for B200 targets.", state="merged"),
+    "a deploy tool's launch template printing a TRT-LLM MTP config": s14_thread(
+        "acme/deploy-kit", "pull request", "trtllm: MTP for DeepSeek-R1 on GB200", "2026-03-03",
+        "The launch template now writes this to extra_llm_api_options.yaml:", "```yaml", "speculative_config:",
+        "  decoding_type: MTP", "  num_nextn_predict_layers: 3", "```", state="open"),
+    "a trainer's feat: PR whose only text is a bot's diff of speculative fields": [
+        *s14_thread("acme/rl-trainer", "pull request", "[WIP] feat(engine): EAGLE3 drafts for the SGLang workers",
+                    "2026-04-20", "## Description", "", "## Checklist", "- [ ] tests pass"),
+        "", "review-bot[bot] · review thread · 2026-04-20", "trainer/config.py:210", "```diff",
+        "+    speculative_algorithm: str | None = None", "+    speculative_num_steps: int = 3",
+        "+    speculative_eagle_topk: int = 1", "```", "Consider validating the draft path."],
+    "a refactor: PR moving a vLLM MTP recipe's config": s14_thread(
+        "acme/serving-recipes", "pull request", "refactor(recipes): move the dsv4 mtp speculative config into a shared file",
+        "2026-06-02", "`recipes/dsv4/mtp.yaml` now includes `speculative_config: {method: mtp, num_speculative_tokens: 2}`",
+        "from `shared/spec.yaml`.", state="merged"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_CODE_PULLS))
+def test_s15_a_pull_request_about_code_that_writes_commands_names_no_run(tmp_path: Path, name: str) -> None:
+    for crash in roots(run(tmp_path, [*S15_CODE_PULLS[name], *S13_PROBE], name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_s15_a_recipe_pr_validating_its_own_launch_still_decides(tmp_path: Path) -> None:
+    """The control: a recipe PR that ran its command and shows the result is a run."""
+    lines = s14_thread("acme/serving-recipes", "pull request", "GLM-5 FP8 H200: MTP recipe", "2026-05-20",
+                       "Validated on 8xH200 with `vllm/vllm-openai:v0.21.0`:",
+                       "`vllm serve zai-org/GLM-5-FP8 -tp 8 --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 3}'`",
+                       "Output token throughput (tok/s): 5123.4", state="merged")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, [*lines, *S13_PROBE], name="report.md")), "other", "EagleProposer")
+
+
+def test_s15_a_fix_titled_pr_with_its_crash_still_decides(tmp_path: Path) -> None:
+    lines = s14_thread("acme/serving-recipes", "pull request", "fix: dsv4 mtp recipe crashes on v0.21.0", "2026-05-22",
+                       "`vllm serve deepseek-ai/DeepSeek-V4 -tp 8 --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'`",
+                       "```", *VLLM_CRASH, "```", "vllm==0.21.0", state="merged")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")

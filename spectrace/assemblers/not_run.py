@@ -41,6 +41,7 @@ PLAN = "a test plan (a command to run, with no result)"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
+GENERATED = "a command a generator or template emits, not a run the writer made"
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -55,6 +56,7 @@ LITERALS: tuple[bytes, ...] = (
     b"nspection", b"xactly that", b"ith that", b"ith this", b"suggested",
     b"ollowed", b"ollowing", b"[ ]", b"[x]", b"[X]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
     b"s the plain", b"ot wired", b"ot hooked", b"efore I ", b"efore we ", b"ntil I ", b"ntil we ",
+    b"enerator", b"uilder", b"emplate", b" emits", b"emitted", b" prints",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -190,6 +192,17 @@ _LEFT_OUT_WORDS = re.compile(
 _UNWIRED_WORDS = re.compile(
     r"(?i)\bnever (?:passes|sets|enables|wires)\b|\b(?:does ?n[o']?t|do not) (?:pass|set|enable|wire)\b"
     r"[^.;]{0,40}--spec|\b(?:this|it|which|script|recipe) runs the plain\b|\bnot (?:wired|hooked up)\b"
+)
+# a change to code that writes commands for others: a config or command generator, builder or
+# template ("prepending X to the serve command in the ConfigGenerator", "the command builder
+# (`commandBuilder.js`) emits", "the command it prints"); the flags it adds are the emitted
+# command's, not a run the writer made
+_GENERATOR = re.compile(
+    r"(?i)\b(?:config|command|cmd|cli|launch|recipe|yaml|serve)[\s_-]?(?:generator|builder|template)s?\b"
+    r"|(?<![a-z])(?:config|command|cmd)(?:generator|builder)\b"
+    r"|\b(?:commands?|cmds?|configs?)\b[^.;]{0,30}?\b(?:it|they|that|which) (?:now )?(?:emits?|prints?"
+    r"|generates?|outputs?)\b|\b(?:emits?|emitted|generates?|generated|prints?) (?:the |a |its )?"
+    r"(?:serve |launch |server |generated )?(?:command|cmd)s?\b"
 )
 # a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
@@ -430,6 +443,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 out.append(Apart(line.source, line.lineno, line.lineno, LEFT_OUT, text.strip()))
             elif _SOURCE_READ.search(text) and not _SOURCE_OWN.search(text):
                 open_ = (line.lineno, SOURCE_READ, text.strip(), "section")
+            elif _GENERATOR.search(text) and not _OWN.search(text):  # and the flags it adds
+                open_ = (line.lineno, GENERATED, text.strip(), "caption")
             elif (why := sentence_apart(text)) == FOREIGN:  # the command and its flag lines
                 open_ = (line.lineno, why, text.strip(), "caption")
             elif why is not None:

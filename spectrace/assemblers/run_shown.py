@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from spectrace.assemblers.not_run import SOURCE_READ, UNWIRED
+from spectrace.assemblers.not_run import GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -47,6 +47,16 @@ _CODE_CHANGE = re.compile(
     r"(?i)\[\s*(?:refactor\w*|chore|feat|feature|docs?|documentation|tests?|ci|infra|misc|build"
     r"|perf|cleanup)\s*\]|^\W*#\s+(?:\[[^\]]*\]\s*)*(?:refactor\w*|migrat\w*|merge|unify|rename"
     r"|bump|update|add|adds|support|enable|implement\w*|introduce|remove|deprecate|move)\b"
+    # a conventional-commit type ("[WIP]feat: support X", "refactor(spec): ...", "docs!: ...")
+    r"|^\W*#\s+(?:\[[^\]]*\]\s*)*(?:feat|feature|refactor|chore|docs?|test|tests|ci|build|perf|style)"
+    r"(?:\([^)]*\))?!?:"
+)
+# a title typing its change as a rework of code ("[Refactor] ...", "refactor(recipes): ...",
+# "chore: ..."): the configs it shows are the code it moves, whatever repository (a docs or a
+# feature PR may show its own benchmark run; a rework shows one only by its results)
+_REWORK = re.compile(
+    r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:\[\s*(?:refactor\w*|chore|cleanup|style)\s*\]"
+    r"|(?:refactor|chore|style)(?:\([^)]*\))?!?:)"
 )
 # a pull request's header in an engine's own tree or a fork of it ("vllm-project/vllm · pull
 # request #1", "Ascend/sglang · ...", "vllm-project/vllm-ascend · ..."), not a recipe repository
@@ -193,6 +203,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     if _wished(mentions):
         return False  # a wanted feature's constructor or command is what the writer asks for
     if _pull(mentions):
+        if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
+            return False  # the flags it shows are a generator's output or code being reworked
         return pull_reports_run(mentions) or own
     return own if whole_apart(mentions) else True
 
@@ -235,6 +247,8 @@ def pull_about_code(mentions: Sequence[Mention]) -> bool:
         return True  # "the script never passes --speculative-algorithm": the run is plain
     if any(_ENGINE_TREE.search(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
         return True
+    if _generated(mentions):
+        return True  # a generator's or template's change: its method is the emitted command's
     titles = _top_titles(mentions)
     if any(_REMOVAL.search(t) for t in titles):
         return True  # a deletion deploys nothing
@@ -289,6 +303,11 @@ def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
     if any(_GUARD.search(t) for t in titles):
         return False
     return any(_FIX.search(t) for t in _titles(mentions))
+
+
+def _generated(mentions: Sequence[Mention]) -> bool:
+    """A sentence says the change is to a generator or template of commands (``not_run``)."""
+    return any(m.kind == APART_KIND and m.name.startswith(GENERATED) for m in mentions)
 
 
 def _source_read(mentions: Sequence[Mention]) -> bool:
