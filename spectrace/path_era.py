@@ -55,7 +55,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_named import other_program
 from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
-from spectrace.path_words import LATEST_KIND, LOOSE_KIND, V2_KIND, adds_only
+from spectrace.path_words import LATEST_KIND, LOOSE_KIND, ROLLOUT_KIND, V2_KIND, adds_only
 
 ERA_REASON = "family named + release bound"
 # the path tables' family names -> SGLang's algorithm (SGLang runs MTP as NEXTN); families SGLang
@@ -128,10 +128,10 @@ def _inputs(
     if _framework(config, mine, incident, mentions, since) != "sglang" or "speculative_algorithm" in config.flags:
         return None
     v2 = _v2_named(config, mine)
-    fix = not (shows_run(config) or reported_failure(mine) or deploys_run(mentions))
+    fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions))
     if fix and not _branch_run(mine):
         return None  # neither a run's own line, a reported failure, nor a PR's own results
-    if (post := config.flags.get(OTHER_WRITER)) is not None:
+    if (post := config.flags.get(OTHER_WRITER)) is not None and not _pull_review(mine, post.lineno):
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)
@@ -219,7 +219,7 @@ def _v2_unnamed(
         return []  # a family named (the join above answered or refused), a request, another engine
     if not _own_tracker(config, mine) or whole_apart(mentions) or adds_only(mentions, source):
         return []
-    shown = shows_run(config) or reported_failure(mine) or deploys_run(mentions)
+    shown = shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
     if not (shown or _branch_run(mine)):
         return []
     condition = ("v2 (EAGLEWorkerV2) if the run's --speculative-algorithm is EAGLE, EAGLE3 or NEXTN "
@@ -228,14 +228,32 @@ def _v2_unnamed(
     return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
 
 
+def _trackers(mine: Sequence[Mention]) -> list[Mention]:
+    """``mine`` with an SGLang-rollout trainer's header read as a tracker header, so that its
+    issue titles report failures of the runs filed there, as SGLang's own do."""
+    return [replace(m, kind=THREAD_KIND) if m.kind == ROLLOUT_KIND else m for m in mine]
+
+
+def _pull_review(mine: Sequence[Mention], post: int) -> bool:
+    """The crash sits in another writer's post on a pull request that names no family of its
+    own (a reviewer's checklist, a rerun request): the post is about the PR's run, whose title
+    and description name its family."""
+    return _pull(mine) and not any(m.kind in (FAMILY_KIND, LOOSE_KIND) and m.lineno >= post
+                                   for m in mine)  # fmt: skip
+
+
+def _pull(mine: Sequence[Mention]) -> bool:
+    """The text is a pull request (its saved header says so)."""
+    return any(m.kind == PULL_KIND or (m.kind == THREAD_KIND and PULL_HEADER.search(m.text))
+               for m in mine)  # fmt: skip
+
+
 def _branch_run(mine: Sequence[Mention]) -> bool:
     """A pull request whose own lines show its run (a test, eval or benchmark line, a result
     figure; ``not_run`` has set untaken test plans and examples apart): its branch ran, which is
     the engine's main of the PR's day, so the day bounds the release and no release it names
     does (a fix's table ran the fix, not the release the bug was seen on)."""
-    pull = any(m.kind == PULL_KIND or (m.kind == THREAD_KIND and PULL_HEADER.search(m.text))
-               for m in mine)  # fmt: skip
-    return pull and any(m.kind == RUN_KIND for m in mine)
+    return _pull(mine) and any(m.kind == RUN_KIND for m in mine)
 
 
 def _v2_named(config: RunConfig, mine: Sequence[Mention]) -> bool:
@@ -250,7 +268,7 @@ def _v2_named(config: RunConfig, mine: Sequence[Mention]) -> bool:
 def _own_tracker(config: RunConfig, mine: Sequence[Mention]) -> bool:
     """SGLang is the run's engine by its own lines, or the thread is on SGLang's tracker: the
     looser words (``sglang_run_words``) are read there only."""
-    trackers = {m.name for m in mine if m.kind == THREAD_KIND}
+    trackers = {m.name for m in mine if m.kind in (THREAD_KIND, ROLLOUT_KIND)}
     return config.engine == "sglang" or trackers == {"sglang"}
 
 
@@ -268,11 +286,12 @@ def _framework(
     config: RunConfig, mine: Sequence[Mention], incident: Incident,
     mentions: Sequence[Mention], since: int,
 ) -> str | None:
-    """The run's framework, else the one tracker its thread headers name, else the one its
-    title and family lines name in words (``path_run.worded_framework``)."""
+    """The run's framework, else the one tracker its thread headers name (an RL trainer's whose
+    rollouts always run SGLang counts as SGLang's), else the one its title and family lines
+    name in words (``path_run.worded_framework``)."""
     if config.engine is not None:
         return config.engine
-    found = {m.name for m in mine if m.kind == THREAD_KIND}
+    found = {m.name for m in mine if m.kind in (THREAD_KIND, ROLLOUT_KIND)}  # slime's: SGLang
     if found:
         return next(iter(found)) if len(found) == 1 else None
     worded = worded_framework(incident, config, mentions, since)

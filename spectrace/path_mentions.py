@@ -60,6 +60,7 @@ from spectrace.path_words import (
     LATEST_KIND,
     LOOSE_KIND,
     REQUEST_LITERALS,
+    ROLLOUT_KIND,
     V2_KIND,
     adds_only,
     word_mentions,
@@ -242,7 +243,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_K
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND, LOOSE_KIND,
-              V2_KIND, LATEST_KIND)  # fmt: skip
+              V2_KIND, LATEST_KIND, ROLLOUT_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

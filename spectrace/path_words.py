@@ -13,7 +13,8 @@ from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.sglang_run_words import V2_LITERALS, loose_families, v2_named
 from spectrace.assemblers.spec_prose import planned
-from spectrace.assemblers.thread_repo import header_engine, thread_engine
+from spectrace.assemblers.launch_words import rollout_repo
+from spectrace.assemblers.thread_repo import header_engine, saved_header, thread_engine
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
@@ -60,6 +61,8 @@ V2_KIND = "spec v2 named for the run"
 # an issue form's checked box "The bug persists in the latest version" (SGLang's template; older:
 # "2. The bug has not been fixed in the latest version"): the run is on the latest release
 LATEST_KIND = "checked: the bug persists in the latest version"
+# a thread header of an RL trainer whose rollouts always run SGLang (``launch_words.rollout_repo``)
+ROLLOUT_KIND = "thread header of a trainer whose rollouts run SGLang"
 _LATEST = re.compile(
     r"(?i)^\s*[-*]\s*\[[xX]\]\s*(?:\d+\.\s*)?the bug (?:persists in|has not been fixed in|is present in)"
     r" the latest version"
@@ -95,6 +98,8 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     if (engine := header_engine(line.text)) is not None:
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
+    elif (saved := saved_header(line.text)) is not None and rollout_repo(saved[0]):
+        out.append(Mention(line.source, line.lineno, shown, "sglang", FAMILY_ROW, ROLLOUT_KIND))
     if title is None and not diff and not aside:
         families = family_words(line.text)
         if families and not planned(line.text):  # a plan names no run's family

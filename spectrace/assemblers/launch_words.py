@@ -54,6 +54,16 @@ def _known_words() -> frozenset[str]:
     return frozenset(word for word, _ in [*_table()["scripts"], *_table()["others"]])
 
 
+@cache
+def _rollout_repos() -> frozenset[str]:
+    return frozenset(str(repo) for repo in _table().get("rollout_repos", []))
+
+
+def rollout_repo(repo: str) -> bool:
+    """``repo`` (owner/name) is an RL trainer whose rollouts always run SGLang (slime, miles)."""
+    return repo.lower() in _rollout_repos()
+
+
 def sglang_script(word: str, after: str) -> bool:
     """``word after`` is SGLang's console script starting its server (``sglang serve``)."""
     return [word.rsplit("/", 1)[-1], after] in _table()["scripts"]

@@ -36,9 +36,19 @@ _METRIC = re.compile(
     r"[\s*`'\":=]*(?:≈|~|=|of|is|was|at|around|about)?[\s*`'\"]*\d"
 )
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+# what still sets a clause's family apart from the writer's run: another issue or report, a run
+# that used to be, a capability or a recommendation, a quoted title
+_APART = re.compile(
+    r"(?i)#\d|\bused to\b|\bunlike\b|\b(?:another|other|separate|different)\s+(?:issue|report|thread"
+    r"|bug|node|cluster|machine|setup|server)|\b(?:supported|unsupported|compatible|available"
+    r"|recommend\w*|optional|tracked|model card)\b|\bsame\s+(?:crash|bug|error|issue|problem)\b"
+    r"|[\"“][^\"”]*\b(?:eagle|ngram|nextn|mtp)"
+)
 # a clause turning from another run to the reported one ("The plain server is fine ..., but the
 # moment I add NEXTN it crashes"; "triton works; NEXTN faults"): each side is judged apart
 _CLAUSE = re.compile(r"(?i);|\s[—–]\s|,?\s+but\s+|,?\s+whereas\s+|,\s+while\s+")
+# the issue a fix closes is the run it fixes ("Fix [#16274](url): X degraded", "Fixes #123")
+_FIXES = re.compile(r"(?i)\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*\[?#\d+\]?(?:\([^)\s]*\))?")
 # what turns a sentence from a report into a question, wish, plan, counterfactual
 _ASKS = re.compile(r"(?i)\?|\b(?:whether|should|could|would|might|plan\w*|will|wish|hope|want)\b")
 
@@ -53,8 +63,9 @@ def loose_families(text: str) -> set[str]:
         if _ASKS.search(sentence) or len(set(methods_in(sentence))) > 1:
             continue  # a question or plan; "EAGLE3 vs STANDALONE": two runs, neither said
         lifted = _PASSED_ARG.sub("handed ", _ON_OFF.sub(r"\1", _BOTH.sub("with", sentence)))
+        lifted = _FIXES.sub("fixes ", lifted)  # "Fix [#16274](url): ...": the report it fixes
         for clause in _CLAUSE.split(lifted):
-            found |= family_words(clause)
+            found |= set() if _APART.search(clause) else family_words(clause)
         for m in _METRIC.finditer(sentence):
             found |= family_words(m.group(1))
     return found if len(found) == 1 else set()

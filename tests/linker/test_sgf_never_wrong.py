@@ -154,3 +154,54 @@ def test_loose_words_are_sglangs_only_on_its_tracker(tmp_path: Path) -> None:
     ]  # fmt: skip
     for shown in _paths(tmp_path, lines):
         assert "EAGLEWorker" not in shown, shown
+
+
+def test_a_family_in_a_cited_report_is_not_the_run(tmp_path: Path) -> None:
+    """A bug report whose only family word sits beside another issue's number, a capability or a
+    run that used to be: the looser reading keeps those guards of its clause."""
+    for said in ("Possibly related to #4411 (an EAGLE hang under DP attention).",
+                 "EAGLE3 is supported for this model according to the docs.",
+                 "We used to run NEXTN on this cluster."):  # fmt: skip
+        lines = [
+            "sgl-project/sglang · issue #61005 · open · Python",
+            "# [Bug] scheduler hangs after two hours",
+            "",
+            "user · description · 2026-10-01",
+            said,
+            "", *_PROBE,
+        ]  # fmt: skip
+        for shown in _paths(tmp_path, lines):
+            assert "Worker" not in shown, (said, shown)
+
+
+def test_another_writers_crash_on_an_issue_takes_no_title_family(tmp_path: Path) -> None:
+    """On an issue (not a pull request) a crash in another writer's comment is that writer's
+    run: the title's EAGLE3 is the reporter's, so no EAGLE class for it."""
+    lines = [
+        "sgl-project/sglang · issue #61006 · open · Python",
+        "# [Bug] EAGLE3 outputs repeat after 2k tokens",
+        "",
+        "reporter · description · 2026-10-01",
+        "The outputs loop after 2k tokens.",
+        "",
+        "someone-else · comment · 2026-10-03",
+        "I see a different crash on my plain server:",
+        "", *_PROBE,
+    ]  # fmt: skip
+    for shown in _paths(tmp_path, lines):
+        assert "EAGLEWorker" not in shown, shown
+
+
+def test_a_slime_feature_request_names_no_run(tmp_path: Path) -> None:
+    """A feature request on slime's tracker naming an EAGLE3 draft for the rollout: asked for,
+    not run."""
+    lines = [
+        "THUDM/slime · issue #9001 · open · Python",
+        "# [Feature] Support EAGLE3 drafts in the SGLang rollout",
+        "",
+        "user · description · 2026-02-01",
+        "It would help to serve an EAGLE3 draft during rollouts to speed up generation.",
+        "", *_PROBE,
+    ]  # fmt: skip
+    for shown in _paths(tmp_path, lines):
+        assert "Worker" not in shown, shown

@@ -197,3 +197,32 @@ def test_an_engine_prs_own_benchmark_is_its_branch_run(tmp_path: Path) -> None:
         "| 3-1-4 | 2.31 | 281.2 tok/s |",
     )
     assert_verdict(crash_path(run(tmp_path, lines)), "v2", "EAGLEWorkerV2")
+
+
+def test_a_reviewers_post_on_a_recipe_pr_keeps_the_prs_family(tmp_path: Path) -> None:
+    """A recipe PR bumping an SGLang MTP config to a pinned image; the crash sits under a
+    reviewer's checklist post that names no family (35 22's class): the PR's run is the post's."""
+    lines = [
+        "acme/bench-recipes · pull request #88 · merged · Python",
+        "# Update Kimi-K3 H200 SGLang MTP config (new image)",
+        "",
+        "author · description · 2026-08-03",
+        "- Bump the image to `lmsysorg/sglang:v0.5.17`.",
+        "- Widen the MTP search space to c=1-256.",
+        "",
+        "reviewer · comment · 2026-08-05",
+        "- [X] Verified that this PR has passed the sweep.",
+        "", *_PROBE,
+    ]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "EAGLEWorkerV2")
+
+
+def test_a_slime_rollout_report_with_a_family_is_sglangs(tmp_path: Path) -> None:
+    """A report on slime's tracker (its rollouts always run SGLang) of an EAGLE3 rollout whose
+    accept length drops, dated before any release had the v2 worker: v1 EAGLEWorker."""
+    lines = _thread(
+        "issue", "[Bug] EAGLE3 accept length drops after the first weight update", "2025-08-20",
+        "During GRPO the rollout's EAGLE3 accept length falls from 3.1 to 1.2 after step 1.",
+        repo="THUDM/slime · {kind} #{n} · open · Python",
+    )
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
