@@ -2,8 +2,8 @@
 (issue 11, round 35): a pull request's test plan ("QwQ model and [QwQ-EAGLE model](...)") or a
 report's reproduce heading lists the target and the draft checkpoint, then the command is cut
 before ``--speculative-config``. The method the draft's name marks is the cut options'. Never
-from a draft the section sets apart, from two drafts of different methods, or across a
-heading. Every case is our own text, with other models, methods and releases."""
+from a draft the section sets apart, from two drafts of different methods, across a heading,
+or from the served model's own name (a quantized target's ``-mtp`` names its MTP layers). Every case is our own text, with other models, methods and releases."""
 
 from __future__ import annotations
 
@@ -59,6 +59,13 @@ NEVER = {
         VLLM_REPO, "[Bug]: slow start-up", "2025-08-20", "## Background",
         "Earlier runs used org/Llama-3.1-8B-EAGLE3.", "## Test Plan",
         *_cut("meta-llama/Llama-3.1-8B-Instruct")),
+    "the target's own MTP checkpoint set as the model path": thread(
+        VLLM_REPO, "[Bug]: precision loss at long outputs", "2026-03-02", "v0.17.0:",
+        "```", "export HCCL_BUFFSIZE=1024", "model_path=/mnt/weights/DeepSeek-V3.2-w8a8-mtp", "",
+        "vllm serve $model_path \\", "  --tensor-parallel-size 8 \\", ""),
+    "the served model named in the section and in the command": thread(
+        VLLM_REPO, "[Bug]: slow start-up", "2025-08-20", "## Test Plan",
+        "Served org/GLM-4.5-Air-MTP on 4*H100", *_cut("org/GLM-4.5-Air-MTP")),
 }  # fmt: skip
 
 

@@ -147,7 +147,8 @@ def introduced_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     before = [ln for ln in mine if start - _CUT_GAP <= ln.lineno < start]
     line = before[-1] if before else None
     if line is None or line.quoted or line.headed or not _INTRO.search(line.text):
-        _section_draft(config, [ln for ln in mine if ln.lineno < start], cut.lineno)
+        command = " ".join(ln.text for ln in mine if ln.lineno >= start)
+        _section_draft(config, [ln for ln in mine if ln.lineno < start], command, cut.lineno)
         return
     if set_apart(line.text, without=False) or no_spec(line.text):
         return
@@ -166,19 +167,30 @@ _DRAFT_METHOD = {"EAGLE3": "eagle3", "EAGLE": "eagle", "MTP": "mtp", "DFLASH": "
                  "DSPARK": "dspark", "MEDUSA": "medusa"}  # fmt: skip
 
 
-def _section_draft(config: RunConfig, above: Sequence[LogLine], cut: int) -> None:
+# a line setting the served (target) model: ``model_path=/mnt/X-w8a8-mtp``, ``export MODEL=...``,
+# ``--model X``, ``model: X``; a quantized target's ``-mtp`` names its own MTP layers, no draft
+_TARGET_SET = re.compile(
+    r"(?i)(?<![\w-])(?!(?:draft|spec\w*)[_-])(?:\w+_)?model(?:_?(?:path|dir|name|id))?\s*[:=]"
+    r"|(?<![\w-])--model\b"
+)
+
+
+def _section_draft(config: RunConfig, above: Sequence[LogLine], command: str, cut: int) -> None:
     """A ``vllm serve`` cut before its speculative options under a section (a PR's "Test Plan",
     a "Reproduce" heading) that names the draft checkpoint it ran beside the target ("QwQ model
     and [QwQ-EAGLE model](.../QwQ-32B-Eagle)"): the method the draft's name marks is the cut
     options' (not vLLM's inference from the name, which the command's own method overrode).
     Only where every draft the section names marks one method and no line of it sets the
-    draft apart (a plan, a question, "without", "instead of"); nothing across a heading."""
+    draft apart (a plan, a question, "without", "instead of"); nothing across a heading. The
+    served model is no draft: a line setting it (``model_path=...-w8a8-mtp``) or a name the
+    command itself serves."""
     section: list[LogLine] = []
     for ln in reversed(above):
         if _SECTION_START.search(ln.text) or len(section) >= _SECTION_LINES:
             break
         section.append(ln)
-    named = [(ln, method) for ln in section for _draft, method in drafts_in(ln.text)]
+    named = [(ln, method) for ln in section if not _TARGET_SET.search(ln.text)
+             for draft, method in drafts_in(ln.text) if draft.split("/")[-1] not in command]
     if not named or any(ln.quoted or set_apart(ln.text, without=True) for ln, _m in named):
         return
     methods = {_DRAFT_METHOD.get(m) for _ln, m in named}
