@@ -136,19 +136,19 @@ def _inputs(
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
-    if not words and _own_tracker(config, mine) and not whole_apart(mentions):
+    loose = not words
+    if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
                  and not names_other_framework(m.text, "sglang")]  # fmt: skip
     names = [_SGLANG.get(m.name) for m in words]
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
     if not names or None in names or plain_launch(config):
         return None
-    others = {m.name for m in mine if m.kind in (FAMILY_KIND, LOOSE_KIND) and m.lineno >= since}
-    if any(_SGLANG.get(o) is None for o in others):
-        return None  # the text names a family SGLang runs under no name of these (Medusa...)
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
-    if family is None or one_family([_SGLANG[o] for o in others] + [family]) is None:
-        return None  # several families, or the prose reader reads another
+    if family is None:  # several families, or the prose reader reads another
+        return None
+    if loose and not _only_family(mine, since, family):
+        return None  # the looser words count only where no other family is named anywhere
     if family == "NEXTN" and _promoted_model(config, mine):
         return None  # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
     multi = config.flags.get("enable_multi_layer_eagle")
@@ -226,6 +226,15 @@ def _v2_unnamed(
                  "(spec v2 named for the run; no line names the algorithm)")  # fmt: skip
     reason = f"{PROSE_REASON} ({ERA_REASON}): spec v2 named for the run, no algorithm named"
     return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
+
+
+def _only_family(mine: Sequence[Mention], since: int, family: str) -> bool:
+    """No line of the run, set apart or not, names a family other than ``family``'s (or one
+    SGLang runs under no name of ``_SGLANG``: Medusa, a draft model)."""
+    others = {m.name for m in mine if m.kind in (FAMILY_KIND, LOOSE_KIND) and m.lineno >= since}
+    if any(_SGLANG.get(o) is None for o in others):
+        return False
+    return one_family([_SGLANG[o] for o in others] + [family]) is not None
 
 
 def _trackers(mine: Sequence[Mention]) -> list[Mention]:

@@ -76,9 +76,12 @@ _SWITCH_WORKS = re.compile(r"(?i)\b(?:works?|worked|fine)\b(?!.*\b(?:crash|fail|
 # SGLANG_ENABLE_SPEC_V2=1.", "ValueError: X requires SGLANG_ENABLE_SPEC_V2=1", "the error asks
 # users to set ..."): what the code tells a user to do, not what the run set
 _ADVICE = re.compile(
-    r"(?i)\bplease\b|\basks?\s+(?:the\s+)?(?:users?|you|people|one)\s+to\b|\brequir(?:e|es|ed)\b"
-    r"|\bmust\b|\bneeds?\s+to\s+be\b|\b\w+(?:Error|Exception|Warning)\b:.*SGLANG_ENABLE_SPEC_V2"
+    r"(?i)\bplease\s+(?:\w+\s+){0,8}?(?:set|use|enable|export|add)\b|\basks?\s+(?:the\s+)?"
+    r"(?:users?|you|people|one)\s+to\b|\brequir(?:e|es|ed)\b|\bmust\s+(?:set|use|enable|be)\b"
+    r"|\bneeds?\s+to\s+be\b"
 )
+# the switch inside an error's own text ("ValueError: X ... set SGLANG_ENABLE_SPEC_V2=1")
+_ERROR_ADVICE = re.compile(r"\b\w+(?:Error|Exception|Warning)\b:.*SGLANG_ENABLE_SPEC_V2")
 # the name inside a quoted sentence (a string literal of code: ``raise ValueError("Use
 # extra_buffer with SGLANG_ENABLE_SPEC_V2=1.")``): an opening quote before it with words between
 _IN_STRING = re.compile(r"[\"'][^\"'`]*\s[^\"'`]*\bSGLANG_ENABLE_SPEC_V2\b")
@@ -98,11 +101,11 @@ def advised(text: str) -> bool:
     command (a sentence quoting ``--flag`` and ``SGLANG_ENABLE_SPEC_V2=1`` side by side)."""
     if "SGLANG_ENABLE_SPEC_V2" not in text:
         return False
-    if _PURPOSE.search(text) and not _FIRST_PERSON.search(text):
-        return True  # "... SGLANG_ENABLE_SPEC_V2=1 and --x y to use it": what to do, said to someone
+    if (_PURPOSE.search(text) or _ADVICE.search(text)) and not _FIRST_PERSON.search(text):
+        return True  # "... please set SGLANG_ENABLE_SPEC_V2=1 to use it": said to someone
     if _CHANGE.search(text):
         return True  # "# Add SGLANG_ENABLE_SPEC_V2=1 for X", "prepending it to the generated command"
-    return _ADVICE.search(text) is not None or _in_string(text)
+    return _ERROR_ADVICE.search(text) is not None or _in_string(text)
 
 
 # a change that writes the switch into code or emitted commands: a title wording the change
@@ -110,7 +113,7 @@ def advised(text: str) -> bool:
 # sentence prepending, appending or emitting it (a config generator, a template, a recipe file)
 _CHANGE = re.compile(
     r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*(?:add|set|enable|prepend|use|default|turn|switch|pass|export"
-    r"|introduc|remov|drop|disabl)\w*\b|\b(?:prepend|append|inject|emit|generat)\w*\b"
+    r"|introduc|remov|drop|disabl)\w*\b|\b(?:prepend|append|inject|emit)\w*\b|generator\b"
 )
 
 
