@@ -3070,3 +3070,68 @@ def test_s15_a_fix_titled_pr_with_its_crash_still_decides(tmp_path: Path) -> Non
                        "`vllm serve deepseek-ai/DeepSeek-V4 -tp 8 --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'`",
                        "```", *VLLM_CRASH, "```", "vllm==0.21.0", state="merged")  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")
+
+
+# a configuration asked about (English or Chinese, in the sentence or as a caption), a
+# configuration other users reported, a file read in the source, a release announced, a pin
+# wished for: none is the writer's run (s14/s15 harness sga, pa3, ep0, sr1, it0, tt0)
+TRT_E3_ONE_S15 = ["speculative_config:", "  decoding_type: Eagle3", "  max_draft_len: 3",
+                  f"  speculative_model_dir: {S14_E3}", "  eagle3_one_model: true"]  # fmt: skip
+S15_NOT_THE_WRITERS: dict[str, list[str]] = {
+    "an English question quoting SGLang flags and a release": s14_thread(
+        SGL_REPO, "issue", "topk 4 and the overlap worker", "2026-08-02",
+        "Does `--speculative-algorithm EAGLE3 --speculative-eagle-topk 4` still get the overlap worker on 0.5.16",
+        "or do I need topk 1? Planning a deployment."),
+    "a Chinese question quoting a vllm-ascend MTP config": s14_thread(
+        ASCEND_REPO, "issue", "[Usage]: v0.13.0rc1 上的 MTP 配置", "2026-01-20",
+        "能否在 v0.13.0rc1 上使用 `--speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'`？"),
+    "a question caption over a TensorRT-LLM YAML": s14_thread(
+        TRT_REPO, "issue", "Eagle3 YAML for 1.2.0rc5", "2025-12-12",
+        "Is the following config right for Llama-3.3-70B:", "```yaml", *TRT_E3_ONE_S15, "```"),
+    "an engine PR citing what customers report with a config, release in the title": s14_thread(
+        VLLM_REPO, "pull request", "[Bugfix] refuse eagle3 with pipeline parallel on v0.11.0", "2025-10-10",
+        f"Customers report that `--speculative-config '{S14_E3_JSON}'` with `-pp 2` hangs at the first request;",
+        "refuse the combination until the draft runs on the last stage.", state="merged"),
+    "a fix PR from going through a multi-layer worker file": s14_thread(
+        SGL_REPO, "pull request", "Fix: multi-layer EAGLE forgets the draft page size", "2026-08-10",
+        "While going through `multi_layer_eagle_worker_v2.py` on 0.5.17 I noticed the page size is read once",
+        "from `--speculative-num-draft-tokens`. Small fix.", state="open"),
+    "a release announcement naming the methods it ships": s14_thread(
+        TRT_REPO, "issue", "[Release] 1.3.0rc14", "2026-05-15",
+        "Highlights: `decoding_type: Eagle3` one-model by default, `decoding_type: MTP` with attention DP."),
+    "an image announcement title with NEXTN in the notes": s14_thread(
+        SGL_REPO, "issue", "lmsysorg/sglang:v0.5.19 images are now available", "2026-09-20",
+        "New: `--speculative-algorithm NEXTN` for GLM-5 on MI355X."),
+    "a wish to upgrade an engine pin for EAGLE3 rollouts": s14_thread(
+        "volcengine/verl", "issue", "Upgrade vllm to 0.11.0 for eagle3 rollouts", "2025-10-08",
+        f"`speculative_config: {S14_E3_JSON}` needs the newer release."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_NOT_THE_WRITERS))
+def test_s15_a_configuration_that_is_not_the_writers_run_names_no_run(tmp_path: Path, name: str) -> None:
+    for crash in roots(run(tmp_path, [*S15_NOT_THE_WRITERS[name], *S13_PROBE], name="report.md")):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_s15_a_chinese_question_about_the_writers_own_failing_launch_still_decides(tmp_path: Path) -> None:
+    lines = s14_thread(VLLM_REPO, "issue", "[Bug]: eagle3 启动报错", "2025-09-03",
+                       f"我用 `vllm serve {LLAMA} --speculative-config '{S14_E3_JSON}'` 启动后报错，是否是 bug？",
+                       "```", *VLLM_CRASH, "```", "vllm==0.10.1.1")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")
+
+
+def test_s15_what_users_reported_and_the_writer_reproduced_still_decides(tmp_path: Path) -> None:
+    lines = s14_thread(VLLM_REPO, "issue", "[Bug]: eagle3 with pipeline parallel hangs", "2025-09-03",
+                       f"I reproduced what users reported: `vllm serve {LLAMA} -pp 2 --speculative-config '{S14_E3_JSON}'`",
+                       "```", *VLLM_CRASH, "```", "vllm==0.10.1.1")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")
+
+
+def test_s15_an_image_title_that_reports_a_failure_still_decides(tmp_path: Path) -> None:
+    lines = s14_thread(SGL_REPO, "issue", "v0.5.19 image is out but NEXTN crashes on GLM-5", "2026-09-21",
+                       "```", f"{SGL} --tp 8 --speculative-algorithm NEXTN --speculative-num-steps 3 "
+                       "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```", "```", *SGL_CRASH, "```",
+                       "sglang: 0.5.19")  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "v2", "EAGLEWorkerV2")

@@ -42,6 +42,8 @@ LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
+ASKED = "a configuration asked about, not a run"
+OTHERS = "what other users reported, not the writer's run"
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -57,6 +59,8 @@ LITERALS: tuple[bytes, ...] = (
     b"ollowed", b"ollowing", b"[ ]", b"[x]", b"[X]", b"ot part of", b"ut of scope", b"nchanged", b"ntouched", b"ever pass", b"ever set", b"ever enabl", b"ever wire",
     b"s the plain", b"ot wired", b"ot hooked", b"efore I ", b"efore we ", b"ntil I ", b"ntil we ",
     b"enerator", b"uilder", b"emplate", b" emits", b"emitted", b" prints",
+    "请问".encode(), "是否".encode(), "能否".encode(), "吗".encode(), b"sers report", b"eported by",
+    b"sers hit", b"sers saw", b"ustomers report",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -156,6 +160,7 @@ _SECTION_WHY = (
 _SOURCE_READ = re.compile(
     r"(?i)\b(?:read|reading|looked? at|looking at|going through|browsing|review(?:ed|ing)?)\s+"
     r"(?:[\w'’-]+\s+){0,3}?(?:source(?: code)?|code ?base|implementation)\b"
+    r"|\b(?:while|when|by) (?:reading|reviewing|going through)\s+`?[\w/.-]+\.(?:py|cc|cpp|cu|cuh|h|rs|go)\b"
     r"|\bin the (?:source|code)\b,? I (?:found|saw|noticed)"
     r"|\bno repro\w*\b|\bnot (?:yet |been )?reproduc\w*|\bfound (?:it |this )?(?:while|by|when) "
     r"(?:reading|reviewing|inspecting)\b|\bby (?:code )?inspection\b"
@@ -203,6 +208,22 @@ _GENERATOR = re.compile(
     r"|\b(?:commands?|cmds?|configs?)\b[^.;]{0,30}?\b(?:it|they|that|which) (?:now )?(?:emits?|prints?"
     r"|generates?|outputs?)\b|\b(?:emits?|emitted|generates?|generated|prints?) (?:the |a |its )?"
     r"(?:serve |launch |server |generated )?(?:command|cmd)s?\b"
+)
+# a sentence asking about a configuration ("Is `--speculative-config ...` supported on 0.20?",
+# "请问 0.5.14 的 NEXTN 还需要设置 X 吗？", "是否支持下面的配置："); not "why does X crash?", which
+# tells the run
+_ASKS = re.compile(
+    r"(?i)^\W*(?:is|are|does|do|can|could|should|will|would|whether|must)\b"
+    r"|请问|是否|能否|可否|吗\s*[?？]?\s*$"
+)
+# the writer's own run in Chinese ("我用 ... 启动", "我们在 8 卡上部署", "运行时报错")
+_OWN_CJK = re.compile(r"我们?(?:用|使用|在|启动|运行|跑|部署|测试|试了)|报错|崩溃|失败")
+# a sentence whose subject is other users reporting a configuration ("Users report that serving
+# X with `--speculative-config ...` produces garbage", "Several users reported ... when combining")
+_OTHERS_SAY = re.compile(
+    r"(?i)\b(?:(?:several|many|some|multiple|a few|our|the)\s+)?(?:users?|customers?|people|folks|reporters?)"
+    r"\s+(?:have\s+|has\s+)?(?:report\w*|hit|hitting|saw|see|seeing|observed|complain\w*|ran into)\b"
+    r"|\breported by (?:users?|customers?|several|many)\b"
 )
 # a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
@@ -288,7 +309,13 @@ def sentence_apart(text: str) -> str | None:
         return NARRATION  # "if you have EAGLE on, the server crashes" describes the run
     if foreign_entry(text):
         return FOREIGN
-    if _CONFIG.search(text) is None or _OWN.search(text):
+    if _CONFIG.search(text) is None:
+        return None
+    if _OTHERS_SAY.search(text) and not _FIRST_PERSON.search(text):
+        return OTHERS  # "users report garbage output with X": whatever failed, not the writer's
+    if _ASKS.search(text) and not (_OWN.search(text) or _OWN_CJK.search(text) or _FAILS.search(text)):
+        return ASKED
+    if _OWN.search(text):
         return None
     if _EXAMPLE_CAPTION.search(text) or _MARKER.search(text):
         return EXAMPLE
@@ -308,9 +335,12 @@ def _caption(text: str) -> str | None:
     writer's own or failing run."""
     if _EXAMPLE_CAPTION.search(text) and not _OWN.search(text):
         return EXAMPLE
-    if not text.rstrip(" *`").endswith(":"):
+    if not text.rstrip(" *`").endswith((":", "：")):
         return None
     clause = _CLAUSE.split(text)[-1]
+    if _ASKS.search(clause.rstrip(" *`:：")) and not (_OWN.search(clause) or _OWN_CJK.search(clause)
+                                                      or _FAILS.search(clause)):
+        return ASKED  # "Is the following config supported:", "是否支持下面的配置："
     if _NOT_YET.search(clause):
         return GOAL  # "Before I deploy:": a config asked about, not yet run
     if _FIRST_PERSON.search(clause):

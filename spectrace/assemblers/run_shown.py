@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from spectrace.assemblers.not_run import GENERATED, SOURCE_READ, UNWIRED
+from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -99,7 +99,13 @@ _CODE_VERB = re.compile(
 # vLLM backend", "Add EAGLE3 for Gemma", "Allow draft models on TPU", "Please add MTP")
 _WISH_TITLE = re.compile(
     r"(?i)^\W*#\s+(?:\[[^\]]*\]:?\s*)*(?:please\s+)?(?:support|add|allow|enable|implement|integrate"
-    r"|expose|request)\b"
+    r"|expose|request|pin|bump|upgrade|downgrade)\b"
+)
+# a title announcing a release or an image
+_ANNOUNCE = re.compile(
+    r"(?i)^\W*#\s+(?:\[[^\]]*\]\s*)*?(?:\[\s*(?:announcement|announce|news|release)\s*\]"
+    r"|release\s+v?\d+\.\d)"
+    r"|^\W*#\s.*\b(?:is|are|has been|have been|now)\s+(?:published|released|out|available|live)\b"
 )
 # a tracker's labels asking for a feature (an RFC or roadmap label may head a baseline run)
 _WISH_LABELS = re.compile(
@@ -200,8 +206,9 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if reported_failure(mentions):
         return True
-    if _wished(mentions):
-        return False  # a wanted feature's constructor or command is what the writer asks for
+    if _wished(mentions) or _announced(mentions):
+        return False  # a wanted feature's constructor or command is what the writer asks for;
+        # a release's announced options are its code
     if _pull(mentions):
         if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
             return False  # the flags it shows are a generator's output or code being reworked
@@ -317,14 +324,26 @@ def _source_read(mentions: Sequence[Mention]) -> bool:
 
 def _kind_apart(mentions: Sequence[Mention]) -> bool:
     """The thread's kind sets it apart: a request (``_requested``), an RFC/docs/usage/task tag,
-    a release or a discussion, a title that asks."""
-    return _requested(mentions) or any(_WHOLE_APART.search(m.text) for m in mentions)
+    a release or a discussion, a title that asks, or a sentence that asks about a configuration
+    (``not_run``: "Is the following config right:", "请问 ... 吗？")."""
+    if _requested(mentions) or any(_WHOLE_APART.search(m.text) for m in mentions):
+        return True
+    return any(m.kind == APART_KIND and m.name.startswith(ASKED) for m in mentions)
 
 
 def _requested(mentions: Sequence[Mention]) -> bool:
     """The thread asks for a feature or discusses a plan: a request tag or label, or a wish
     (``_wished``)."""
     return any(m.kind == REQUEST_KIND for m in mentions) or _wished(mentions)
+
+
+def _announced(mentions: Sequence[Mention]) -> bool:
+    """A thread that is no pull request announces a release or an image ("[Announcement] ...",
+    "vllm/vllm-openai:v0.20.0 is published", "Release v0.5.11") and reports no failure: the
+    options it names are what the release ships, not a run."""
+    if _pull(mentions):
+        return False
+    return any(_ANNOUNCE.search(t) and not _FAILED.search(t) for t in _top_titles(mentions))
 
 
 def _wished(mentions: Sequence[Mention]) -> bool:
