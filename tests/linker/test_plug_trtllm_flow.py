@@ -88,3 +88,27 @@ def test_draft_target_words_in_a_vllm_thread_name_no_trtllm_layer(tmp_path: Path
     ], repo="vllm-project/vllm")
     path = crash_path(run(tmp_path, lines))
     assert not (path.worker_class or "").endswith("Layer"), path
+
+
+def test_feature_request_for_draft_target_executors_is_no_run(tmp_path: Path) -> None:
+    """Never wrong: a request asking for draft/target with two executors names a wish."""
+    lines = [
+        "NVIDIA/TensorRT-LLM · issue #9101 · open · Python", "labels: feature request",
+        "# [Feature]: support draft/target model speculative decoding in the LLM API", "",
+        "someone · description · 2024-09-10",
+        "Would it be possible to run draft/target with two executors from the LLM API? "
+        "Today only the C++ example does it.", "", *_PROBE,
+    ]  # fmt: skip
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path
+
+
+def test_plain_engine_with_draft_target_named_as_another_run_is_no_layer(tmp_path: Path) -> None:
+    """Never wrong: a plain engine build; draft/target named only for an earlier run that worked."""
+    lines = _trt("Llama 3 8B gives garbage on 0.12 after upgrade", "2024-09-12", [
+        "Plain build without Medusa, no speculative decoding: "
+        "trtllm-build --checkpoint_dir ./ckpt --output_dir ./engine",
+        "The draft/target comparison from last month worked fine on 0.11.",
+    ])
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path
