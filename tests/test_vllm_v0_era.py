@@ -34,6 +34,13 @@ CASES = {
         "Is speculation worth it for chat?", "", "kai · comment · 2024-05-04",
         "I have tested speculative decoding at batch 1 and 16 and saw 1.4x at batch 1.",
         labels="usage"), "SpecDecodeWorker"),
+    "a release series in a 2025 sentence: 'vllm 0.5.x with speculative decoding'": (thread(
+        VLLM_REPO, "[Bug]: engine stops after a few hundred requests", "2025-03-04",
+        "We run vllm 0.5.x with speculative decoding (a 160m draft model) in production."),
+     "MultiStepWorker"),
+    "the title's own release 'on v0.6.1' read on a 2025 day": (thread(
+        VLLM_REPO, "[Bug]: spec decode: illegal memory access with chunked prefill on v0.6.1",
+        "2025-03-30", "The server dies under load."), "SpecDecodeWorker"),
 }  # fmt: skip
 
 
@@ -65,6 +72,16 @@ NEVER = {
     "an old release with the V1 switch set": thread(
         VLLM_REPO, "[Bug]: vllm 0.7.2 speculative decoding crash", "2025-02-10",
         "export VLLM_USE_V1=1", "The engine dies at start-up."),
+    "a feature request whose writer uses speculative decoding": thread(
+        VLLM_REPO, "[Feature]: per-request draft length", "2024-08-20",
+        "We use speculative decoding with a draft model in production and want a per-request length.",
+        labels="feature request"),
+    "another package's release in the title": thread(
+        VLLM_REPO, "[Bug]: speculative decoding crashes with flashinfer v0.1.6", "2025-05-02",
+        "It dies in the sampler."),
+    "a release series V1 speculates on": thread(
+        VLLM_REPO, "[Bug]: engine stops", "2025-06-04",
+        "We run vllm 0.8.x with speculative decoding (an EAGLE head)."),
 }  # fmt: skip
 
 

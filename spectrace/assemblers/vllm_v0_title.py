@@ -53,15 +53,28 @@ _V1_CODE = Version("0.6.4")  # the first release shipping vllm/v1/ at all
 # a writer saying they ran speculative decoding themselves ("I've tested speculative decoding
 # (SD) to compare latency", "we ran the draft model at 4 tokens"); no wish, plan or question
 _RAN = re.compile(
-    r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|now\s+)?(?:tested|ran|benchmarked"
-    r"|measured|deployed|served|profiled)\s+(?:(?:with|the|a|an|our|my|vllm'?s?)\s+)*"
+    r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|now\s+)?(?:tested|ran|run|benchmarked"
+    r"|measured|deployed|deploy|served|serve|used|use|profiled)\s+"
+    r"(?:(?:(?:with|the|a|an|our|my|vllm'?s?)\s+)*|(?:[^.;!?]|\.(?=\w)){0,60}?\b(?:with|using)\s+(?:(?:the|a|an|our|my)\s+)?)"
     r"(?:spec(?:ulative)?[ _-]?decod\w*|draft[ _-]?models?|speculative[ _-]model)"
+)
+# a release series a sentence names ("vllm 0.5.x", "vLLM 0.6"): all of it older than 0.7.3
+_SERIES = re.compile(r"(?i)(?<![\w./-])vllm\s*v?0\.([0-6])(?:\.[x*])?(?![\w*]|\.\d)")
+# a release the title of vLLM's own tracker gives as its own ("[v0.6.1]", "on v0.6.1",
+# "(vllm==0.6.0)"); never one another package's name precedes ("with flashinfer v0.1.6")
+_TITLE_RELEASE = re.compile(
+    r"(?i)(?:\[\s*v?|(?:^|\s)(?:on|in|with|since|after|from)\s+v|\bvllm\s*(?:==|:)?\s*v?)"
+    r"(\d+\.\d+\.\d+)(?![\w.]*\d)"
 )
 # another engine named in the writer's sentence: "we tested speculative decoding in SGLang"
 _OTHER_ENGINE = re.compile(
     r"(?i)\b(?:sglang|tensorrt[-_ ]?llm|trt-?llm|llama\.?cpp|lmdeploy|text-generation-inference|tgi"
     r"|exllama\w*|mlc[-_ ]?llm|deepspeed|transformers|hf generate)\b"
 )
+# a title guard that makes the thread a wish, a plan or docs (a usage question or a performance
+# report still tells runs)
+_WISH_APART = re.compile(r"(?i)feat|rfc|roadmap|track|propos|enhancement|docs?\b|documentation|"
+                         r"support|add|implement|introduc|plan|example|cookbook|tutorial|guide|how to")
 _V1_SWITCH = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?1\b""")
 # the lines the config collector must see for it: V0's frames (titles it reads anyway). Not
 # every ``vllm/v1/`` frame: a V1 log's tracebacks would cost every reader a pass (a third more
@@ -93,7 +106,7 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
         at = parse_release(config.version) or newest
         v0_only = v0_only and at is not None and at < _V1_DEFAULT
         spec = _SPEC_TITLE.search(title.text) is not None
-        era = _v0_era(config, lines, newest)
+        era = _v0_era(config, lines, newest, title)
         if tagged or (spec and (v0_only or era)):
             worker, family = _proposer(title, lines)
             if worker is None and not (v0_only or era):
@@ -103,7 +116,9 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
             _add(config, lines, title.source, title.lineno, worker or _WRAPPER, family,
                  f"a vLLM title about V0 speculative decoding ({why}, line {title.lineno})")  # fmt: skip
             return
-    era = _v0_era(config, lines, newest)
+    if title.apart is not None and _WISH_APART.search(title.apart):
+        return  # a feature request, an RFC, docs: a writer's own use is not the thread's run
+    era = _v0_era(config, lines, newest, title)
     ran = next((ln for ln in lines if not ln.quoted and (m := _RAN.search(ln.text))
                 and not sentence_apart(ln.text, m.start()) and not _OTHER_ENGINE.search(ln.text)),
                None)  # fmt: skip
@@ -114,21 +129,28 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
          f"a writer reports running speculative decoding on vLLM's tracker ({era}, line {ran.lineno})")
 
 
-def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None) -> str | None:
-    """Why the run can only be V0's by its era, or None: a release the text states older than
-    V1's first proposer (0.7.3; V1 could not speculate), or a newest day before any V1 code
-    shipped (0.6.4); never where the V1 switch is set or a V1 engine line shows."""
+def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
+            title: Title | None = None) -> str | None:
+    """Why the run can only be V0's by its era, or None: a release the text states (a version
+    line, a sentence, the title of vLLM's tracker, a series "vllm 0.5.x") older than V1's first
+    proposer (0.7.3; V1 could not speculate), or a newest day before any V1 code shipped
+    (0.6.4); never where the V1 switch is set or a V1 engine line shows."""
     if any(_V1_SWITCH.search(ln.text) for ln in lines):
         return None
     shown = engine_shown(lines, config.version)
     if shown is not None and shown.v1:
         return None
     said = config.flags.get("vllm_prose_release")
-    stated = config.version or (str(said.value) if said is not None else None)
+    titled = _TITLE_RELEASE.search(title.text) if title is not None else None
+    stated = config.version or (str(said.value) if said is not None else None) or (
+        titled.group(1) if titled is not None else None)
     if stated is not None:
         at = parse_release(stated)
         ok = at is not None and Version(at.base_version) < _V1_SPEC
         return f"vLLM {stated}, before V1 could speculate (0.7.3)" if ok else None
+    series = next((m for ln in lines if not ln.quoted and (m := _SERIES.search(ln.text))), None)
+    if series is not None:
+        return f"vLLM {series.group(0).split()[-1]}, a series before V1 could speculate (0.7.3)"
     if newest is not None and newest < _V1_CODE:
         return f"the thread's day allows vLLM {newest} at newest, before any V1 engine (0.6.4)"
     return None
