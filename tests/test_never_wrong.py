@@ -3102,9 +3102,9 @@ S15_NOT_THE_WRITERS: dict[str, list[str]] = {
     "an image announcement title with NEXTN in the notes": s14_thread(
         SGL_REPO, "issue", "lmsysorg/sglang:v0.5.19 images are now available", "2026-09-20",
         "New: `--speculative-algorithm NEXTN` for GLM-5 on MI355X."),
-    "a wish to upgrade an engine pin for EAGLE3 rollouts": s14_thread(
-        "volcengine/verl", "issue", "Upgrade vllm to 0.11.0 for eagle3 rollouts", "2025-10-08",
-        f"`speculative_config: {S14_E3_JSON}` needs the newer release."),
+    "a wish to pin an engine release for MTP rollouts": s14_thread(
+        "volcengine/verl", "issue", "Pin vllm<0.11 for MTP rollouts until the sampler fix lands", "2025-10-08",
+        "`vllm==0.11.0` changes the MTP sampler; keep `vllm==0.10.2` in requirements for now."),
 }  # fmt: skip
 
 
@@ -3135,3 +3135,30 @@ def test_s15_an_image_title_that_reports_a_failure_still_decides(tmp_path: Path)
                        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4", "```", "```", *SGL_CRASH, "```",
                        "sglang: 0.5.19")  # fmt: skip
     assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "v2", "EAGLEWorkerV2")
+
+
+# the control for the wish rule (the canary's class, in our own words): a feature-labelled issue
+# wishing for an artifact whose body pastes the writer's current deployment and asks how to get
+# more from it; the pasted launch is the writer's run
+S15_WISH_BESIDE_RUN: dict[str, tuple[list[str], str, str]] = {
+    "a vLLM docker launch under a wish for a draft checkpoint": ([
+        "acme-ai/Orbit-LLM · issue #51 · open · Python", "labels: feature request",
+        "# Release an EAGLE3 draft for Orbit-32B", "", "ivy · description · 2025-10-20",
+        "We currently serve Orbit-32B like this:", "```",
+        "docker run --gpus all vllm/vllm-openai:v0.11.0 \\", "  --model acme-ai/Orbit-32B --tensor-parallel-size 2 \\",
+        f"  --speculative-config '{S14_E3_JSON}'", "```",
+        "How can we get better throughput with it? An Orbit-specific draft would help.", "",
+        "maint · comment · 2025-10-21", "Try `--max-num-seqs 64` meanwhile."], "other", "EagleProposer"),
+    "an SGLang launch under a wish for an MTP head": ([
+        "acme-ai/Orbit-LLM · issue #52 · open · Python", "labels: enhancement",
+        "# Please add an MTP head to Orbit-32B", "", "ivy · description · 2026-09-20",
+        "Our current deployment:", "```",
+        f"python3 -m sglang.launch_server --model-path acme-ai/Orbit-32B --tp 2 {S14_SGL_MTP}", "```",
+        "Acceptance is low with the generic draft; is an official head planned?"], "unknown", "EAGLEWorkerV2|EAGLEWorker"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_WISH_BESIDE_RUN))
+def test_s15_a_wish_beside_the_writers_pasted_deployment_keeps_the_deployment(tmp_path: Path, name: str) -> None:
+    lines, value, classes = S15_WISH_BESIDE_RUN[name]
+    assert_verdict(crash_path(run(tmp_path, [*lines, *S13_PROBE], name="report.md")), value, classes)

@@ -60,6 +60,7 @@ LITERALS: tuple[bytes, ...] = (
     b"s the plain", b"ot wired", b"ot hooked", b"efore I ", b"efore we ", b"ntil I ", b"ntil we ",
     b"enerator", b"uilder", b"emplate", b" emits", b"emitted", b" prints",
     "请问".encode(), "是否".encode(), "能否".encode(), "吗".encode(), b"sers report", b"eported by",
+    b"omething like", b"ook like", b"ould like", b" a way to", b"ould be nice", b"ould be great",
     b"sers hit", b"sers saw", b"ustomers report",
 )  # fmt: skip
 
@@ -75,7 +76,8 @@ EXAMPLE_REASON = "an example the text gives, not the run's config"
 _EXAMPLE_CAPTION = re.compile(
     r"(?i)^\W{0,6}(?:(?:an?\s+|the\s+|sample\s+|minimal\s+)?(?:example|usage)(?:\s+(?:usage|command"
     r"|commands|config\w*|launch|script|invocation))?|for (?:example|instance)|e\.g\.?"
-    r"|here(?:'s| is) (?:an? )?(?:example|sample)\b[^:]{0,60}|(?:an? )?example of [^:]{0,60})"
+    r"|here(?:'s| is) (?:an? )?(?:example|sample)\b[^:]{0,60}|(?:an? )?example of [^:]{0,60}"
+    r"|something like(?: this)?|(?:it )?(?:would|could|might) look (?:something )?like(?: this)?)"
     r"\W{0,4}:?[\s*`]*$"
 )
 # the last clause of a caption line ending in ":" names an example ("Supported since 0.10.0.
@@ -102,6 +104,13 @@ _GOAL = re.compile(
     r"(?:support|add|implement|introduce|enable|allow|try)\b"
     r"|\bonce (?:we|they|you) (?:upgrade|update|move|switch|have)\b|\bsupport for\b"
     r"|\blets? (?:users?|you|people|one|everyone) (?:run|use|pass|enable|set|serve|launch|try)\b"
+    r"|\b(?:I|we)(?:'d| would) (?:like|love|want)\b|\bneeds? a way to\b"
+)
+# a caption wishing for what follows ("It would be nice to forward these to the server we
+# launch:", "I'd like the chart to pass this through:"), whoever would run it
+_WISH_CLAUSE = re.compile(
+    r"(?i)\b(?:would|'d) be (?:nice|great|good|helpful|useful|cool)\b|\b(?:I|we)(?:'d| would) (?:like|love|want)\b"
+    r"|\bneeds? a way to\b|\bplease (?:add|support|allow|expose|forward)\b"
 )
 # a caption over what the writer has not run yet ("Before I deploy:", "Until we try it, the
 # config is:")
@@ -215,6 +224,12 @@ _GENERATOR = re.compile(
 _ASKS = re.compile(
     r"(?i)^\W*(?:is|are|does|do|can|could|should|will|would|whether|must)\b"
     r"|请问|是否|能否|可否|吗\s*[?？]?\s*$"
+)
+# what a caption asks of the block below it: whether it is supported, right, allowed, needed
+# (not "can this setup go faster:", which asks about the writer's deployment)
+_ASK_ABOUT = re.compile(
+    r"(?i)\b(?:support\w*|right|correct|valid|allowed|possible|needed|required|necessary"
+    r"|compatible)\b|支持|正确|需要|可用|合理"
 )
 # the writer's own run in Chinese ("我用 ... 启动", "我们在 8 卡上部署", "运行时报错")
 _OWN_CJK = re.compile(r"我们?(?:用|使用|在|启动|运行|跑|部署|测试|试了)|报错|崩溃|失败")
@@ -338,11 +353,12 @@ def _caption(text: str) -> str | None:
     if not text.rstrip(" *`").endswith((":", "：")):
         return None
     clause = _CLAUSE.split(text)[-1]
-    if _ASKS.search(clause.rstrip(" *`:：")) and not (_OWN.search(clause) or _OWN_CJK.search(clause)
-                                                      or _FAILS.search(clause)):
+    if (_ASKS.search(clause.rstrip(" *`:：")) and _ASK_ABOUT.search(clause)
+            and not (_OWN.search(clause) or _OWN_CJK.search(clause) or _FAILS.search(clause)
+                     or _FIRST_PERSON.search(clause))):
         return ASKED  # "Is the following config supported:", "是否支持下面的配置："
-    if _NOT_YET.search(clause):
-        return GOAL  # "Before I deploy:": a config asked about, not yet run
+    if _NOT_YET.search(clause) or _WISH_CLAUSE.search(clause):
+        return GOAL  # "Before I deploy:", "It would be nice to forward these:": not yet run
     if _FIRST_PERSON.search(clause):
         return None
     if _DOCS.search(clause):  # "The docs page shows this sample log:" quotes the page

@@ -206,9 +206,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if reported_failure(mentions):
         return True
-    if _wished(mentions) or _announced(mentions):
-        return False  # a wanted feature's constructor or command is what the writer asks for;
-        # a release's announced options are its code
+    if _announced(mentions):
+        return False  # a release's announced options are its code, not a run
     if _pull(mentions):
         if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
             return False  # the flags it shows are a generator's output or code being reworked
@@ -351,7 +350,9 @@ def _wished(mentions: Sequence[Mention]) -> bool:
     its tracker labels it a feature request ("kind/feature", "enhancement"), or its title wishes
     for a change ("Support speculative decoding in the vLLM backend", "[Serve] allow draft
     models") and reports no failure. Its constructor or command is the configuration the writer
-    wants, not a run of it. A ``[Feature]`` tag alone may head an RFC with a baseline run."""
+    wants, except the writer's own deployment pasted beside the wish (``text_shows_run`` reads
+    such a thread by its own lines; ``not_run`` sets apart the example of the wanted thing). A
+    ``[Feature]`` tag alone may head an RFC with a baseline run."""
     if _pull(mentions):
         return False
     if any(m.kind == REQUEST_KIND and _WISH_LABELS.match(m.text) for m in mentions):
