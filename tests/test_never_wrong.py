@@ -3162,3 +3162,81 @@ S15_WISH_BESIDE_RUN: dict[str, tuple[list[str], str, str]] = {
 def test_s15_a_wish_beside_the_writers_pasted_deployment_keeps_the_deployment(tmp_path: Path, name: str) -> None:
     lines, value, classes = S15_WISH_BESIDE_RUN[name]
     assert_verdict(crash_path(run(tmp_path, [*lines, *S13_PROBE], name="report.md")), value, classes)
+
+
+# the s15 harness's most telling traps for this session's readers (family words with a tracker
+# and a day, V0 files, file::function references, vllm-ascend version headings, TensorRT-LLM
+# engine-flow words), and runs in the same shapes that must still decide
+S15_READER_TRAPS: dict[str, tuple[list[str], Want]] = {
+    "a NEXTN feature request on SGLang's tracker with a day": (s14_thread(
+        SGL_REPO, "issue", "[Feature] NEXTN for Orbit-MoE", "2026-09-18",
+        "Orbit-MoE ships one MTP layer. It would be great if `--speculative-algorithm NEXTN` accepted it."), NOT_SHOWN),
+    "a question asking whether NEXTN is worth it, with vs without": (s14_thread(
+        SGL_REPO, "issue", "[Question] is NEXTN worth it for GLM-4.6 at c=64?", "2026-09-12",
+        "Has anyone compared throughput with vs without NEXTN? I plan to deploy on 0.5.17 next month."), NOT_SHOWN),
+    "a docs issue with a release in its title": (s14_thread(
+        SGL_REPO, "issue", "[Docs] v0.5.14 EAGLE3 page still passes --speculative-token-map", "2026-07-01",
+        "The example on the docs site passes a removed flag."), NOT_SHOWN),
+    "a [SPEC_V2] refactor with a CI-only body": (s14_thread(
+        SGL_REPO, "pull request", "[SPEC_V2] move draft-extend bookkeeping into a helper", "2026-08-20",
+        "Pure refactor of `eagle_worker_v2.py`.", "- [x] Format your code", state="merged"), NOT_SHOWN),
+    "a V0 deprecation PR listing V0 files": (s14_thread(
+        VLLM_REPO, "pull request", "[V0 Deprecation] remove vllm/spec_decode", "2025-06-03",
+        "Removes `vllm/spec_decode/spec_decode_worker.py` and `vllm/spec_decode/multi_step_worker.py`.",
+        state="merged"), NOT_SHOWN),
+    "a review citing gpu_model_runner.py::function on a refactor": ([
+        *s14_thread(VLLM_REPO, "pull request", "[Refactor] aux hidden state plumbing", "2026-03-20", "CI only."),
+        "", "rev · review · 2026-03-21",
+        "`vllm/v1/worker/gpu_model_runner.py::_setup_eagle3_aux_hidden_state_outputs` still reads the old attribute."],
+        NOT_SHOWN),
+    "a vllm-ascend version heading over a plain launch": (s14_thread(
+        ASCEND_REPO, "issue", "[Bug]: Qwen3-32B tool calling returns nothing", "2026-01-12", "0.13.0rc3:", "```bash",
+        "vllm serve /models/Qwen3-32B --tensor-parallel-size 4 --enable-auto-tool-choice --tool-call-parser hermes",
+        "```"), NONE),
+    "a TensorRT-LLM roadmap naming Medusa and draft-target": (s14_thread(
+        TRT_REPO, "issue", "Roadmap 2024 H2", "2024-06-20", "- [ ] Medusa in the C++ runtime (0.11)",
+        "- [ ] draft-target with `--speculative_decoding_mode draft_tokens_external`"), NOT_SHOWN),
+    "a fork's README listing V0 speculative flags": ([
+        "https://github.com/acme/vllm-mi250/blob/main/README.md", "vllm-mi250", "", "acme · 2025-03-01",
+        "Our fork of vLLM v0.6.6. Features:", "- speculative decoding with `--speculative-model` (V0 engine)"],
+        NOT_SHOWN),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_READER_TRAPS))
+def test_s15_a_readers_trap_never_decides_wrongly(tmp_path: Path, name: str) -> None:
+    lines, wanted = S15_READER_TRAPS[name]
+    for crash in roots(run(tmp_path, [*lines, *S13_PROBE], name="report.md")):
+        path = crash.worker_path
+        assert path is not None and _wrong(path, wanted) is None, (_wrong(path, wanted), path)
+        if wanted is NOT_SHOWN:
+            assert not path.conditional, path
+
+
+S15_READER_RUNS: dict[str, tuple[list[str], str, str]] = {
+    "NEXTN on and off told for the writer's own run, v2-only era": (s14_thread(
+        SGL_REPO, "issue", "[Bug] NEXTN makes Orbit-MoE repeat after 8k tokens", "2026-10-04",
+        "- [x] The bug persists in the latest version.",
+        "I serve Orbit-MoE-FP8 on 8xH200. With NEXTN on, long answers repeat; with NEXTN off they do not."),
+        "v2", "EAGLEWorkerV2"),
+    "a Gaudi fork's ngram fix naming its V0 scorer file": (s14_thread(
+        "HabanaAI/vllm-fork", "pull request", "fix ngram speculative decoding with batch size > 1", "2025-01-20",
+        "With `--speculative-model [ngram]` and batch > 1 the scorer crashes in `vllm/spec_decode/batch_expansion.py`.",
+        "Fixed the index and ran the benchmark again: OK.", state="merged"), "other", "NGramWorker"),
+    "a V1 test plan with VLLM_USE_V1=1 and an EAGLE draft": (s14_thread(
+        VLLM_REPO, "pull request", "[Spec Decode] fix EAGLE with prefix caching", "2025-06-15", "## Test Plan",
+        f"`VLLM_USE_V1=1 vllm serve {LLAMA} --speculative-config '{{\"method\": \"eagle\", \"model\": \"acme/eagle-8b\", "
+        "\"num_speculative_tokens\": 3}'`", "## Test Result", "Acceptance 0.71 before and after.", state="merged"),
+        "other", "EagleProposer"),
+    "a vllm-ascend version heading over an MTP launch": (s14_thread(
+        ASCEND_REPO, "issue", "[Bug]: DeepSeek-V3.1 MTP wrong answers with graph mode", "2026-01-10", "0.13.0rc3:",
+        "```bash", "vllm serve /data/DeepSeek-V3.1-w8a8 --tensor-parallel-size 16 "
+        "--speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'", "```"),
+        "other", "MtpProposer"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(S15_READER_RUNS))
+def test_s15_a_run_in_the_readers_shapes_decides(tmp_path: Path, name: str) -> None:
+    lines, value, classes = S15_READER_RUNS[name]
+    assert_verdict(crash_path(run(tmp_path, [*lines, *S13_PROBE], name="report.md")), value, classes)
