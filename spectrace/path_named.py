@@ -339,13 +339,13 @@ def _trtllm(
 
 
 def _engine_shown(flow: str | None, family: str, config: RunConfig) -> bool:
-    """The engine flow ran the family's external-draft mode: shown by its own lines (a build, an
-    example script, executors: flag ``engine_flow``), its runtime's frames or the release; not
-    by an LLM API ``backend: tensorrt`` key alone, whose n-gram and draft-target configs are the
-    PyTorch backend's (EAGLE's is the engine's on either)."""
-    if flow is None:
+    """The engine flow ran the family's external-draft mode (``family``: draft-target, n-gram):
+    shown by its own lines (a build, an example script, executors: flag ``engine_flow``), its
+    runtime's frames or the release; not by an LLM API ``backend: tensorrt`` key alone, whose
+    n-gram and draft-target configs are the PyTorch backend's."""
+    if flow is None or family not in ENGINE_FLOW_MODES:
         return False
-    if family == "EAGLE" or "engine_flow" in config.flags or "backend" not in config.flags:
+    if "engine_flow" in config.flags or "backend" not in config.flags:
         return True
     return not flow.startswith("on the engine flow's runtime")
 
@@ -353,7 +353,7 @@ def _engine_shown(flow: str | None, family: str, config: RunConfig) -> bool:
 def _engine_layer(family: str) -> str | None:
     """The decoding layer the TensorRT engine flow runs ``family`` with, where its mode is not
     engine-only (``trtllm_words.ENGINE_FLOW_MODES``: draft-target and prompt lookup ->
-    ExternalDraftTokensLayer, EAGLE -> EagleDecodingLayer)."""
+    ExternalDraftTokensLayer)."""
     mode = ENGINE_FLOW_MODES.get(family)
     return next((s.worker for s in symbol_signatures() if s.framework == "trtllm" and s.family == mode
                  and s.worker and s.what.startswith(ENGINE_MODE_ROW)), None)  # fmt: skip
