@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from spectrace.assemblers.config_release import IMAGE_ENGINE
-from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, RunConfig
+from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
 from spectrace.assemblers.sections import PULL_HEADER
@@ -55,6 +55,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_named import other_program
 from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
+from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
 from spectrace.path_words import LATEST_KIND, LOOSE_KIND, ROLLOUT_KIND, V2_KIND, adds_only
 
 ERA_REASON = "family named + release bound"
@@ -81,11 +82,12 @@ class EraInputs:
 
 
 def era_evidence(
-    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int
+    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int,
+    trace: PathTrace | None = None,
 ) -> list[Evidence]:
     """The era table's class (or its two-class condition) for the one family the run's text
     names, bounded by its release or day; [] where anything is missing or set apart."""
-    found = _inputs(incident, config, mentions, since)
+    found = _inputs(incident, config, mentions, since, trace)
     if found is None:
         return _v2_unnamed(incident, config, mentions)
     verdict = _v2_verdict(found) if found.v2 else None
@@ -116,21 +118,28 @@ _V2_CLASS = re.compile(r"v2 \((\w+V2)\)")
 
 
 def _inputs(
-    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int
+    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int,
+    trace: PathTrace | None = None,
 ) -> EraInputs | None:
     """The family, its line and the release bound, where the text shows or reports a run."""
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
-    if any(m.kind in (REQUEST_KIND, FOREIGN_KIND) for m in mine) or adds_only(mentions, source):
-        return None
+    apart = next((m for m in mine if m.kind in (REQUEST_KIND, FOREIGN_KIND)), None)
+    if apart is not None:
+        return _no(trace, f"{apart.kind} (line {apart.lineno}): its words are not a run's")
+    if adds_only(mentions, source):
+        return _no(trace, "a pull request adding or enabling the method, with no run of its own")
     if other_program([frame.file for frame in incident.frames]):
-        return None  # a loader's or converter's crash: no server ran
-    if _framework(config, mine, incident, mentions, since) != "sglang" or "speculative_algorithm" in config.flags:
-        return None
+        return _no(trace, "a loader's or converter's crash: no server ran")
+    if (framework := _framework(config, mine, incident, mentions, since)) != "sglang":
+        return _no(trace, f"the run's framework is {framework or 'not named'}, not SGLang")
+    if "speculative_algorithm" in config.flags:
+        return _no(trace, "the run's flags name its algorithm: the flag readers decide")
     v2 = _v2_named(config, mine)
     fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions))
     if fix and not _branch_run(mine):
-        return None  # neither a run's own line, a reported failure, nor a PR's own results
+        # neither a run's own line, a reported failure, nor a PR's own results
+        return _no(trace, "the text shows no run of its own, reports no failure, has no PR result")
     if (post := config.flags.get(OTHER_WRITER)) is not None and not _pull_review(mine, post.lineno):
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
@@ -143,19 +152,23 @@ def _inputs(
     names = [_SGLANG.get(m.name) for m in words]
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
     if not names or None in names or plain_launch(config):
-        return None
+        why = _why_none(mine, since, post) if not names else _NO_NAME
+        return _no(trace, PLAIN_WHY if plain_launch(config) else why)
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
     if family is None:  # several families, or the prose reader reads another
-        return None
+        return _no(trace, "several families named, or the prose reader reads another")
     if loose and not _only_family(mine, since, family):
-        return None  # the looser words count only where no other family is named anywhere
+        # the looser words count only where no other family is named anywhere
+        return _no(trace, f"{family} only in looser words, and another family is named too")
     if family == "NEXTN" and _promoted_model(config, mine):
-        return None  # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
+        # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
+        return _no(trace, "MTP on a model the server may run on another algorithm")
     multi = config.flags.get("enable_multi_layer_eagle")
     if family in ("NEXTN", "EAGLE") and any(multi_layer_target(m.text) for m in mine) and not (
         multi is not None and multi.value is True
     ):  # fmt: skip
-        return None  # MiMo-V2, Step-3.5: multi-layer EAGLE unless the text says (restate swaps)
+        # MiMo-V2, Step-3.5: multi-layer EAGLE unless the text says (restate swaps)
+        return _no(trace, "a model whose EAGLE/MTP the server runs on multi-layer EAGLE")
     lineno, text = words[0].lineno, words[0].text
     release, said = _release(config, mine) if not fix else (None, "")  # a fix ran its branch
     newest = None
@@ -165,10 +178,37 @@ def _inputs(
         day = text_day(config)
         newest = newest_at(day) if day is not None else None
         if newest is None:
-            return None
+            return _no(trace, f"{family} named, but no release, era line or day bounds the release")
         then = version_text(newest)
         said = f"no release named; the thread's day {day} (newest release then: {then})"
+    note(trace, RULE, _JOIN, True, f"{family} on sglang {said}", source, lineno)
     return EraInputs(family, source, lineno, text, release, said, newest, v2)
+
+
+_JOIN = "SGLang era join"  # the rule's name in --explain-path
+_NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
+
+
+def _no(trace: PathTrace | None, why: str) -> None:
+    """The join stops here: why, into ``trace`` (``--explain-path``; nothing without one)."""
+    note(trace, RULE, _JOIN, False, why)
+
+
+def _why_none(mine: Sequence[Mention], since: int, post: FlagValue | None) -> str:
+    """Why no family word reached the join: the first of its own guards that took the last."""
+    kept = [m for m in mine if m.kind == FAMILY_KIND]
+    if not kept:
+        return "no family word of the run is left (see the family words)"
+    if all(m.lineno < since for m in kept):
+        mark = post is not None and post.lineno == since
+        who = f"another writer's post (line {since})" if mark else "the run's start"
+        return f"the family words kept are all before {who}: not that run's"
+    late = [m for m in kept if m.lineno >= since]
+    if any(set_apart(m.text) for m in late):
+        return "the join's own sentence guard (spec_prose.set_apart) sets the family line apart"
+    if any(_SKIPPED.search(m.text) for m in late):
+        return "the family line is a skipped test"
+    return "the family line names another framework's run"
 
 
 # an era condition of the release: "v2 (EAGLEWorkerV2) if sglang >= 0.5.11, else v1 (EAGLEWorker)"

@@ -130,3 +130,21 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
     assert any(s["reader"] == "family word" and not s["kept"] for s in trace)
     plain = CliRunner().invoke(app, ["triage", str(log), "-f", "json"]).output
     assert "trace" not in json.loads(plain)["incidents"][0]["worker_path"]
+
+
+def test_the_sglang_era_join_says_where_it_stops(tmp_path: Path) -> None:
+    """SGLang's tracker, MTP named in the writer's sentence: with the post's day the era join
+    runs (kept, with the day it used); with no day and no release it says that is what it
+    lacked, and the verdict stays unknown."""
+    def thread(byline: str) -> list[str]:
+        return ["sgl-project/sglang · issue #70003 · open · Python",
+                "# [Bug] decode crashes at batch 64 on H20", "", byline,
+                "MTP acceptance drops to 1.2 and then the scheduler dies."]  # fmt: skip
+
+    dated = _path(tmp_path, thread("someone · description · 2026-09-20"))
+    join = [s for s in _steps(dated, "rule") if s.found == "SGLang era join"]
+    assert join and join[0].kept and "2026-09-20" in join[0].why
+    undated = _path(tmp_path, thread("someone · description"))
+    join = [s for s in _steps(undated, "rule") if s.found == "SGLang era join"]
+    assert join and not join[0].kept and "no release, era line or day" in join[0].why
+    assert undated.value == "unknown" and not undated.conditional
