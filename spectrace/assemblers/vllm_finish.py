@@ -446,16 +446,21 @@ def _paired(vllm: str | None) -> str | None:
     return f"{parts[0]}.{parts[1]}.0rc1"
 
 
+# evidence whose class is vLLM's own: its config lines, and the methods a sentence states
+_VLLM_REASONS = ("vLLM", PROSE_REASON)
+
+
 def _on_ascend(config: RunConfig, vllm: str | None = None) -> None:
     """On Ascend the vllm-ascend plugin builds its own proposer for the method: vLLM's
-    CUDA class named by a config line is replaced by the plugin's (or by none)."""
+    CUDA class named by a config line, or by a sentence stating the method, is replaced by the
+    plugin's (or by none)."""
     flags = config.flags
     platform, method = flags.get("platform"), flags.get("speculative_config.method")
     if platform is None or platform.value != "ascend":
         return
     config.path_evidence = [  # a conditional names the plugin's classes too
         replace(e, reason=on_ascend(e.reason), condition=on_ascend(e.condition))
-        if e.condition and e.reason.startswith("vLLM") else e
+        if e.condition and e.reason.startswith(_VLLM_REASONS) else e
         for e in config.path_evidence
     ]  # fmt: skip
     if method is None or method.value is None:
@@ -470,7 +475,7 @@ def _on_ascend(config: RunConfig, vllm: str | None = None) -> None:
     config.path_evidence = [
         replace(e, reason=f"{e.reason}; on Ascend {why}", worker_class=worker,
                 points_to=e.points_to if worker else None, condition=condition)
-        if e.worker_class and e.reason.startswith("vLLM") else e
+        if e.worker_class and e.reason.startswith(_VLLM_REASONS) else e
         for e in config.path_evidence
     ]  # fmt: skip
 

@@ -151,3 +151,23 @@ def test_heading_on_vllm_tracker_is_not_the_plugin_release(tmp_path: Path) -> No
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class in (None, "EagleProposer"), path
     assert "MtpProposer" not in (path.conditional or ""), path
+
+
+def test_section_named_draft_on_ascend_is_the_plugin_class(tmp_path: Path) -> None:
+    """A cut launch whose section names its EAGLE-3 draft, on the plugin's v0.18.0rc1: the
+    method a sentence states still runs the plugin's proposer (AscendEagleProposer), never
+    vLLM's CUDA EagleProposer."""
+    lines = _thread(
+        "Qwen3-32B EAGLE3 acceptance drops after warmup",
+        [
+            "**v0.18.0rc1**",
+            "Target Qwen3-32B and draft [Qwen3-32B-Eagle3](https://huggingface.co/acme/Qwen3-32B-Eagle3):",
+            "```",
+            "vllm serve /data/Qwen3-32B \\",
+            "  --tensor-parallel-size 4 --quantization ascend \\",
+            "  --max-num-seqs 32 \\",
+        ],
+    )
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class in (None, "AscendEagleProposer"), path
+    assert path.worker_class != "EagleProposer", path
