@@ -33,6 +33,7 @@ from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
+from spectrace.path_framework_words import FRAMEWORK_LITERALS, framework_mentions
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
     APART_KIND,
@@ -41,6 +42,7 @@ from spectrace.path_mention_kinds import (
     CLASS_KIND,
     FAMILY_KIND,
     FAMILY_ROW,
+    FRAMEWORK_KIND,
     FOREIGN_KIND,
     KIND,
     LOGGED_KIND,
@@ -157,7 +159,7 @@ def mention_literals() -> tuple[bytes, ...]:
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
     words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS) + list(FOREIGN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
-    return found + HEADING_LITERALS + _REVIEW_LITERALS + APART_LITERALS
+    return found + HEADING_LITERALS + _REVIEW_LITERALS + APART_LITERALS + FRAMEWORK_LITERALS
 
 
 @cache
@@ -204,6 +206,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         wish = (line.source, line.lineno) in wished or (block is not None and block.why != FOREIGN)
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
             out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text))
+            if not aside[line.source] and not diff_line(line.text):
+                out += framework_mentions(line, shown)
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
@@ -237,13 +241,13 @@ _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
 _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_KIND, V2_KIND,
-                 LATEST_KIND)  # fmt: skip
+                 LATEST_KIND, FRAMEWORK_KIND)  # fmt: skip
 
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND, LOOSE_KIND,
-              V2_KIND, LATEST_KIND, ROLLOUT_KIND)  # fmt: skip
+              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

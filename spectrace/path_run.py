@@ -21,7 +21,14 @@ from spectrace.assemblers.run_shown import (
 )
 from spectrace.incident_model import Incident
 from spectrace.path_base import family_words
-from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND, TITLE_KIND, Mention
+from spectrace.path_mention_kinds import (
+    FAMILY_KIND,
+    FRAMEWORK_KIND,
+    RELEASE_MARK,
+    RUN_KIND,
+    TITLE_KIND,
+    Mention,
+)
 
 # flag names only a speculative run's command or dump sets
 _SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
@@ -34,7 +41,7 @@ _FRAMEWORKS = (
 )
 # a line that names a framework beside another run or another engine: a comparison, a port,
 # a borrowed design ("slower than vLLM", "ported from SGLang", "similar to vLLM"), a migration
-_ELSEWHERE = re.compile(
+ELSEWHERE = re.compile(
     r"(?i)\b(?:vs\.?|versus|than|compared?|comparison|between|port(?:ed|ing)?|borrow\w*|"
     r"migrat\w*|switch\w*|instead|unlike|similar|inspired)\b"
 )
@@ -111,10 +118,12 @@ def worded_framework(
              or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip
     found: set[str] = set()
     for _lineno, text in sorted(lines):
-        named = _frameworks(text)
-        if named and _ELSEWHERE.search(text):
+        named = frameworks_named(text)
+        if named and ELSEWHERE.search(text):
             return None  # "faster than vLLM", "ported from SGLang": not only the run's
         found |= named
+    if not found:  # the run's other lines ("vLLM's EngineCore crashes"): path_framework_words
+        found = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
     return next(iter(found)) if len(found) == 1 else None
 
 
@@ -128,13 +137,13 @@ def names_other_framework(text: str, engine: str) -> bool:
 
 
 def _other(text: str, engine: str) -> bool:
-    named = _frameworks(text)
+    named = frameworks_named(text)
     if engine in ("vllm", "vllm_ascend"):
         return bool(named) and not named & {"vllm", "vllm_ascend"}
     return bool(named) and engine not in named
 
 
-def _frameworks(text: str) -> set[str]:
+def frameworks_named(text: str) -> set[str]:
     """The frameworks a line names; vllm-ascend's name holds vLLM's, and is the plugin's."""
     found = {name for name, pattern in _FRAMEWORKS if pattern.search(text)}
     if "vllm_ascend" in found and not _FRAMEWORKS[1][1].search(_FRAMEWORKS[0][1].sub("", text)):

@@ -29,6 +29,7 @@ from spectrace.path_base import LISTED_GUARD, line_guard, word_guards
 from spectrace.path_mention_kinds import (
     APART_KIND,
     FAMILY_KIND,
+    FRAMEWORK_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
     RUN_KIND,
@@ -37,9 +38,7 @@ from spectrace.path_mention_kinds import (
     Mention,
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
-from spectrace.path_run import _ELSEWHERE as ELSEWHERE  # worded_framework's own guard
-from spectrace.path_run import _frameworks as frameworks_named  # worded_framework's own
-from spectrace.path_run import text_day, worded_framework
+from spectrace.path_run import ELSEWHERE, frameworks_named, text_day, worded_framework
 from spectrace.path_titles import _NOT_SERVING as NOT_SERVING  # title_words' own guard
 from spectrace.path_titles import ADDS_TITLE
 from spectrace.worker_path import PathStep as Step
@@ -138,7 +137,10 @@ def _unworded(
         return head + f"line {beside} names one beside another run or engine ('than', 'vs')"
     if named:
         return head + f"the title and family lines name two: {', '.join(sorted(named))}"
-    return head + "the title and the run's family lines name none"
+    others = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
+    if others:
+        return head + f"the run's other lines name two: {', '.join(sorted(others))}"
+    return head + "the title, the family lines and the run's other lines name none"
 
 
 def _walled(

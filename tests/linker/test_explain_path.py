@@ -84,7 +84,7 @@ def test_a_thread_off_the_engine_trackers_says_why_no_framework(tmp_path: Path) 
     ])  # fmt: skip
     (framework,) = _steps(path, "framework")
     assert framework.found == "none" and not framework.kept
-    assert "in words: the title and the run's family lines name none" in framework.why
+    assert "in words: the title, the family lines and the run's other lines name none" in framework.why
     assert any(s.kept for s in _steps(path, "family word"))
     verdict = {s.found: s.why for s in _steps(path, "verdict")}
     assert verdict["unknown"].startswith("family named, no framework found")
