@@ -41,6 +41,7 @@ from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
 from spectrace.path_run import ELSEWHERE, frameworks_named, text_day, worded_framework
 from spectrace.path_titles import _NOT_SERVING as NOT_SERVING  # title_words' own guard
 from spectrace.path_titles import ADDS_TITLE
+from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step
 from spectrace.worker_path import WorkerPath
 
@@ -182,6 +183,7 @@ def _words(
     way ``path_mentions.find_mentions`` and ``path_words.word_mentions`` read it."""
     lines = [ln for ln in trace.lines if ln.source == source]  # walled ones: ``_walled``
     kept = {(m.lineno, m.name) for m in mine if m.kind == FAMILY_KIND}
+    loose = {(m.lineno, m.name) for m in mine if m.kind == LOOSE_KIND}  # SGLang's tracker only
     titles = {m.lineno for m in mine if m.kind == TITLE_KIND}
     blocks = [m for m in mine if m.kind == APART_KIND]
     request = next((m for m in mine if m.kind == REQUEST_KIND), None)
@@ -212,6 +214,8 @@ def _words(
                 why_word = "the title names it" if line.lineno in titles else "a line names it"
             elif why_word is None:
                 why_word = "not kept (no guard of the word reader says why)"
+            if not on and (line.lineno, word) in loose:  # sglang_run_words reads it again
+                on, why_word = True, f"{why_word}; kept by the looser reading on SGLang's tracker"
             ok = on and line.lineno >= since and request is None
             out.append(Step(FAMILY, word, ok, why_word, line.source, line.lineno))
     kept_steps = [s for s in out if s.kept]

@@ -148,3 +148,17 @@ def test_the_sglang_era_join_says_where_it_stops(tmp_path: Path) -> None:
     join = [s for s in _steps(undated, "rule") if s.found == "SGLang era join"]
     assert join and not join[0].kept and "no release, era line or day" in join[0].why
     assert undated.value == "unknown" and not undated.conditional
+
+
+def test_a_word_the_looser_sglang_reading_keeps_is_shown_kept(tmp_path: Path) -> None:
+    """On SGLang's own tracker the era join also reads looser words ('with and without NEXTN'):
+    the trace shows such a word kept, with the strict guard that had set it apart."""
+    path = _path(tmp_path, [
+        "sgl-project/sglang · issue #70009 · open · Python",
+        "# [Bug] NEXTN on H100 silently picks triton; forcing fa3 is 2x faster", "",
+        "someone · description · 2026-09-15", "### Describe the bug", "",
+        "I was running Qwen3-32B on an H100 with and without NEXTN, one request at a time.",
+    ])  # fmt: skip
+    words = [s for s in _steps(path, "family word") if s.lineno == 7]
+    assert words and words[0].kept and "looser reading" in words[0].why
+    assert any(s.found == "SGLang era join" and s.kept for s in _steps(path, "rule"))
