@@ -48,7 +48,7 @@ ADDS_TITLE = re.compile(
 )
 # a title about a checkpoint job rather than a serving run: converting, training or fine-tuning
 # a draft names its method, not the proposer a server ran
-_NOT_SERVING = re.compile(r"(?i)\b(?:convert\w*|conversion|train(?:s|ed|ing)?|fine-?tun\w*)\b")
+NOT_SERVING = re.compile(r"(?i)\b(?:convert\w*|conversion|train(?:s|ed|ing)?|fine-?tun\w*)\b")
 
 
 def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
@@ -57,7 +57,7 @@ def title_words(reader: TitleReader, line: LogLine) -> TitleWords | None:
     if title is None:
         return None
     engine = tracker_engine(title.repo)
-    if _NOT_SERVING.search(title.text):
+    if NOT_SERVING.search(title.text):
         return TitleWords((), (), engine)
     own = family_words(title.text)  # the words every line is read for, with their own guards
     if title.apart is not None:  # the shared guard: a request, a comparison, a PR adding X

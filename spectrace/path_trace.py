@@ -39,8 +39,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
 from spectrace.path_run import ELSEWHERE, frameworks_named, text_day, worded_framework
-from spectrace.path_titles import _NOT_SERVING as NOT_SERVING  # title_words' own guard
-from spectrace.path_titles import ADDS_TITLE
+from spectrace.path_titles import ADDS_TITLE, NOT_SERVING
 from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step
 from spectrace.worker_path import WorkerPath
