@@ -3240,32 +3240,3 @@ S15_READER_RUNS: dict[str, tuple[list[str], str, str]] = {
 def test_s15_a_run_in_the_readers_shapes_decides(tmp_path: Path, name: str) -> None:
     lines, value, classes = S15_READER_RUNS[name]
     assert_verdict(crash_path(run(tmp_path, [*lines, *S13_PROBE], name="report.md")), value, classes)
-
-
-# the writer says the configuration shown has not run ("not deployed by me", "I have not tried it
-# yet", "untested"): no run, unless a crash or a result shows one
-S15_NOT_RAN: dict[str, list[str]] = {
-    "a docs PR's Kubernetes example the writer did not deploy": s14_thread(
-        "acme/serving-docs", "pull request", "[Doc] EAGLE3 on Kubernetes (0.21.x)", "2026-06-01", "```yaml",
-        "image: vllm/vllm-openai:v0.21.0", "args:", f"  - --model={LLAMA}", f"  - '--speculative-config={S14_E3_JSON}'",
-        "```", "The manifest is untested; reviewers with a cluster, please try it.", state="open"),
-    "an issue's launch the writer has not tried yet": s14_thread(
-        SGL_REPO, "issue", "NEXTN flags for Orbit-MoE on 8xH20", "2026-09-10", "```",
-        f"python3 -m sglang.launch_server --model-path acme/Orbit-MoE --tp 8 {S14_SGL_MTP}", "```",
-        "I have not tried it yet; does the draft-token count look sane for H20?"),
-}  # fmt: skip
-
-
-@pytest.mark.parametrize("name", list(S15_NOT_RAN))
-def test_s15_a_configuration_the_writer_has_not_run_names_no_run(tmp_path: Path, name: str) -> None:
-    for crash in roots(run(tmp_path, [*S15_NOT_RAN[name], *S13_PROBE], name="report.md")):
-        path = crash.worker_path
-        assert path is not None and path.worker_class is None and not path.conditional, path
-
-
-def test_s15_not_tried_one_setting_beside_a_crash_of_another_still_decides(tmp_path: Path) -> None:
-    lines = s14_thread(VLLM_REPO, "issue", "[Bug]: eagle3 crash at startup", "2025-09-03",
-                       "I have not tried it with TP 1 yet; with TP 2 it crashes:", "```",
-                       f"vllm serve {LLAMA} -tp 2 --speculative-config '{S14_E3_JSON}'", "```", "```", *VLLM_CRASH, "```",
-                       "vllm==0.10.1.1")  # fmt: skip
-    assert_verdict(crash_path(run(tmp_path, lines, name="report.md")), "other", "EagleProposer")

@@ -43,7 +43,6 @@ UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
 ASKED = "a configuration asked about, not a run"
-NOT_RAN = "a sentence saying the writer has not run it"
 OTHERS = "what other users reported, not the writer's run"
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
@@ -62,8 +61,6 @@ LITERALS: tuple[bytes, ...] = (
     b"enerator", b"uilder", b"emplate", b" emits", b"emitted", b" prints",
     "请问".encode(), "是否".encode(), "能否".encode(), "吗".encode(), b"sers report", b"eported by",
     b"omething like", b"ook like", b"ould like", b" a way to", b"ould be nice", b"ould be great",
-    b"ot deployed", b"ot tested", b"ot tried", b"ot run ", b"ntested", b"n't tried", b"n't tested",
-    b"ot validated", b"n't run",
     b"sers hit", b"sers saw", b"ustomers report",
 )  # fmt: skip
 
@@ -242,13 +239,6 @@ _OTHERS_SAY = re.compile(
     r"(?i)\b(?:(?:several|many|some|multiple|a few|our|the)\s+)?(?:users?|customers?|people|folks|reporters?)"
     r"\s+(?:have\s+|has\s+)?(?:report\w*|hit|hitting|saw|see|seeing|observed|complain\w*|ran into)\b"
     r"|\breported by (?:users?|customers?|several|many)\b"
-)
-# the writer saying they have not run what the text shows ("Docs only; not deployed by me", "I
-# have not tried it yet", "untested")
-_NOT_RAN_WORDS = re.compile(
-    r"(?i)\bnot (?:yet )?(?:been )?(?:deployed|run|tested|tried|validated)(?: it| this)? (?:by (?:me|us)|yet)\b"
-    r"|\b(?:I|we) (?:have not|haven't|did not|didn't) (?:yet )?(?:deployed|run|ran|tested|tried|validated)"
-    r" (?:it|this|that|them)(?: yet)?\b|\buntested\b"
 )
 # a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
@@ -463,8 +453,6 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         text = line.text
         if not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
-        if not line.headed and not line.quoted and _NOT_RAN_WORDS.search(text):
-            out.append(Apart(line.source, line.lineno, line.lineno, NOT_RAN, text.strip()))
         mode = open_[3] if open_ is not None else None
         if mode == "caption" and (_past_gap(line.lineno - last, text)
                                   or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from spectrace.assemblers.not_run import ASKED, GENERATED, NOT_RAN, SOURCE_READ, UNWIRED
+from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -208,8 +208,6 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return True
     if _announced(mentions):
         return False  # a release's announced options are its code, not a run
-    if any(m.kind == APART_KIND and m.name.startswith(NOT_RAN) for m in mentions):
-        return False  # "Docs only; not deployed by me": the writer says it did not run
     if _pull(mentions):
         if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
             return False  # the flags it shows are a generator's output or code being reworked
