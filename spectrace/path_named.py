@@ -83,6 +83,11 @@ def named_family_evidence(
         return note(trace, RULE, _LOOKUP, False, "a pull request adding the method shows no run")
     if engine is not None:  # a line naming only another framework is that framework's run
         named = [n for n in named if not names_other_framework(n[3], engine)]
+    judged = _judged(config)  # the config reader's own verdict on a line outranks its words
+    if named and all((n[1], n[2]) in judged for n in named):
+        why = f"the config reader already judged line {named[0][2]}, the family words' line"
+        return note(trace, RULE, _LOOKUP, False, why)
+    named = [n for n in named if (n[1], n[2]) not in judged]
     if named and engine == "trtllm":
         # a PR adding a mode ("[feat] Eagle3 two-model for X") names the mode it adds, not the run's
         return _trtllm(named, _flow(engine_flow, config), config, by_count=not adds_words)
@@ -114,6 +119,22 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+def _judged(config: RunConfig) -> frozenset[tuple[str, int]]:
+    """(source, line) of each line a config reader already judged (a launch command, a
+    speculative JSON): its reading there, a class, a condition or a considered "no class" ("the
+    title says V0, and V0 never ran eagle3"), is that line's, and the family words on it are the
+    same method seen again, not a second vote. A note a line only informs (an env switch named)
+    judges nothing."""
+    return frozenset((e.source, e.lineno) for e in config.path_evidence
+                     if not e.reason.startswith(PROSE_REASON)
+                     and (e.points_to or e.condition or e.worker_class or _READ.search(e.reason)))  # fmt: skip
+
+
+# a config reader's reading of the run's method ("speculative method 'eagle3'", "draft model
+# '/models/x' with no method")
+_READ = re.compile(r"\bspeculative method '|\bdraft model '")
 
 
 # packages of programs that load or convert checkpoints, not serve them: a crash all of whose

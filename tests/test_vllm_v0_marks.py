@@ -69,3 +69,28 @@ def test_the_v1_switch_set_for_the_run_outranks_a_v0_title(tmp_path: Path) -> No
     lines = [HEADER, "# EAGLE on vLLM V0 for Gaudi", "", "export VLLM_USE_V1=1",
              *_cmd("eagle"), *CRASH]  # fmt: skip
     assert_verdict(_path(tmp_path, "a", lines), "other", "EagleProposer")
+
+
+def test_a_one_line_command_the_config_reader_judged_gets_no_family_vote(tmp_path: Path) -> None:
+    """The config reader read the command and said "V0 never ran eagle3: no class"; the family
+    lookup of words must not name EagleProposer from the same line (one-line command, offline
+    ``LLM(...)``, an underscore flag)."""
+    lines = (
+        """vllm serve /models/ds --speculative-config '{"model": "/models/draft", """
+        """"method": "eagle3", "num_speculative_tokens": 2}'""",
+        """python -m vllm.entrypoints.openai.api_server --model /models/ds --speculative_config """
+        """'{"method":"eagle3","model":"/models/draft","num_speculative_tokens":3}'""",
+        """llm = LLM(model="/models/ds", speculative_config={"method": "eagle3", """
+        """"model": "/models/draft", "num_speculative_tokens": 2})""",
+    )
+    for i, line in enumerate(lines):
+        path = _path(tmp_path, str(i), [HEADER, "# Speculative decoding on vLLM V0 for Gaudi", "",
+                                        line, *CRASH])  # fmt: skip
+        assert path.worker_class is None and not path.conditional, (line, path)
+
+
+def test_the_same_one_line_command_without_a_v0_title_still_decides(tmp_path: Path) -> None:
+    lines = [HEADER, "# Speculative decoding crashes on Gaudi", "",
+             """vllm serve /models/ds --speculative-config '{"model": "/models/draft", """
+             """"method": "eagle3", "num_speculative_tokens": 2}'""", *CRASH]  # fmt: skip
+    assert_verdict(_path(tmp_path, "a", lines), "other", "EagleProposer")
