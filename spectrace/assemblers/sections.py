@@ -140,10 +140,13 @@ def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
 
 
 def diff_line(text: str) -> bool:
-    """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose)."""
+    """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose, and a
+    command's flag ``--speculative-config {...} \\`` is a launch's continuation line)."""
     body = text.lstrip(" >")
     if body.startswith(("+", "--- ", "@@", "diff --git", "index ")):
         return True
+    if body.startswith("--") and body[2:3].isalpha():
+        return False
     return body.startswith("-") and not (body[1:2] == " " and body[2:3].strip())
 
 

@@ -252,3 +252,15 @@ def test_a_feature_request_citing_another_engine_s_measurement_names_no_run(tmp_
                   "We tested EAGLE3 with Gemma-3-27B on SGLang and got 1.9x.",
                   "Please add Gemma-3 to the EAGLE-3 target list.")  # fmt: skip
     assert _none(_path(tmp_path, lines))
+
+
+def test_a_launch_s_flag_continuation_line_is_no_diff_line() -> None:
+    """A command split over lines ('  --speculative-config {...} \\') is read as the launch's
+    words; a diff's removed line and a bullet keep their readings."""
+    from spectrace.assemblers.sections import diff_line
+
+    assert not diff_line("  --speculative-config '{\"method\": \"eagle3\"}' \\")
+    assert not diff_line("--speculative-algorithm NEXTN")
+    assert diff_line("-    speculative_num_steps: int = 3")
+    assert diff_line("--- a/python/sglang/srt/server_args.py")
+    assert not diff_line("- a bullet naming EAGLE3")
