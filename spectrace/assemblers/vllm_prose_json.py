@@ -31,6 +31,9 @@ _APART = re.compile(
     r"|natively|supports?|supported|lacks?|available|capabilit\w*)\b|\?"
 )
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")  # three words: a sentence
+# a command's option (``--disable-log-requests``, ``--no-enable-prefix-caching``): its words are
+# the option's name, never a sentence setting the config apart
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w.-]*")
 
 
 def prose_json(config: RunConfig, lines: Sequence[LogLine] = ()) -> None:
@@ -46,6 +49,7 @@ def prose_json(config: RunConfig, lines: Sequence[LogLine] = ()) -> None:
         rest = text
         for found in configs:
             rest = rest.replace(found, " ")
+        rest = _OPTION.sub(" ", rest)
         if not configs or not _PROSE.search(rest):
             evidence.append(e)
         elif _APART.search(rest):
