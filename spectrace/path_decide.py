@@ -1,7 +1,8 @@
 """Worker-path evidence -> one verdict: the strongest vote decides, disagreement is said.
 
 The linker's second half (``path_gather`` collects the evidence): with no vote, a verdict that
-hangs on the release is given as a condition, and what is missing is named."""
+hangs on the release is given as a condition, and what is missing is named; so is a class the
+text's day shows retired where only a config or words decided it (``path_retired``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from spectrace.path_missing import (
     proposer_condition,
     switch_condition,
 )
+from spectrace.path_retired import retired_condition
 from spectrace.worker_path import WorkerPath
 
 
@@ -87,8 +89,12 @@ def decide(
             "one run, or the worker code was patched or moved"
         )
     framework, family = describe(worker, config, votes)
-    return WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict, framework,
+    path = WorkerPath(first.points_to or "unknown", worker, tuple(evidence), conflict, framework,
                       family)  # fmt: skip
+    path = retired_condition(path, config, [kind_of(e) for e in votes])
+    if path.conditional is None:
+        return path
+    return replace(path, missing=missing_evidence(config, evidence, path.conditional))
 
 
 def _other_family(
