@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
+from spectrace.assemblers.run_results import EXPECTED, LITERALS as RESULT_LITERALS, result_line
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
@@ -161,12 +162,15 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ",
-                *(f"{d} token/s" for d in "0123456789"))  # fmt: skip
+                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS)  # fmt: skip
 
 
 def run_line(text: str) -> bool:
-    """The line shows a run: a test, serve or benchmark command, or a result figure."""
-    return _RUN_LINE.search(text) is not None
+    """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
+    measurement the writer reports done (``run_results.result_line``); none the writer expects."""
+    if _RUN_LINE.search(text) is not None and EXPECTED.search(text) is None:
+        return True  # "you should see an acceptance length of about 3.0" is a goal, not a result
+    return result_line(text)
 
 
 def shows_run(config: RunConfig, held: Callable[[str, int], bool] | None = None) -> bool:
