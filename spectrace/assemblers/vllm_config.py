@@ -9,6 +9,7 @@ import re
 
 from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs, parse_dict_repr
 from spectrace.assemblers.vllm_engine_lines import LITERALS as ENGINE_LINE_LITERALS
+from spectrace.assemblers.vllm_plugin_marks import LITERALS as MARK_LITERALS
 from spectrace.assemblers.vllm_runner import LITERALS as RUNNER_LITERALS
 from spectrace.assemblers.vllm_stated import DRAFT_LITERALS
 from spectrace.assemblers.vllm_v0_title import LITERALS as V0_FRAME_LITERALS
@@ -81,6 +82,8 @@ ASCEND_LITERALS: tuple[bytes, ...] = (
     b"detected platform ",
     b"vllm_ascend",
     b"Ascend",
+    b"/vllm-workspace/",  # the plugin image's layout
+    *MARK_LITERALS,  # the plugin's PR footer, its package in the page's address (vllm_plugin_marks)
 )
 # The platform vLLM says it runs on: an out-of-tree plugin it activated, or the platform it
 # detected. vLLM's own proposer classes run on the in-tree GPU-like platforms only.
@@ -112,6 +115,9 @@ _ASCEND = re.compile(
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
     r"|\bdevice_config=npu\b"
     rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
+    # the plugin image's layout (vLLM cloned into /vllm-workspace/vllm beside the plugin's
+    # /vllm-workspace/vllm-ascend; vLLM's own images install it in site-packages)
+    r"""|(?:^|(?<=[\s"'(=:]))/vllm-workspace/(?:vllm/vllm|vllm-ascend)/"""
     # a frame of the plugin's installed code (a traceback's or a py-spy line's): it ran
     r"""|\bFile \\?["'][^"'\n]*/vllm_ascend/[^"'\n]*\.py\\?["'], line \d|[ (]vllm_ascend/[\w/]+\.py:\d+\)"""
 )

@@ -36,6 +36,7 @@ from spectrace.assemblers.vllm_methods import (
     v0_tokens_spelling,
     with_head_class,
 )
+from spectrace.assemblers.vllm_plugin_marks import ascend_marked
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import (
     first_release,
@@ -137,9 +138,13 @@ def newest_release(config: RunConfig, framework: str) -> Version | None:
 
 
 def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
-    """A platform of its own (not vLLM's GPU ones) that vLLM's start-up lines name, where no
-    other line set one."""
+    """A platform of its own (not vLLM's GPU ones) that vLLM's start-up lines name, or the
+    vllm-ascend plugin's own marks (its PR footer, its package in the page's address, a change
+    built on one of its pull requests), where no other line set one."""
     if "platform" in config.flags:
+        return
+    if (marked := ascend_marked(lines)) is not None:
+        config.flags["platform"] = FlagValue("ascend", marked.source, marked.lineno, "env")
         return
     for line in lines:
         if (name := platform_named(line.text)) is not None and name not in GPU_PLATFORMS:
