@@ -90,11 +90,32 @@ class ConfigReleases(ConfigState):
         self._yearless = self._yearless or yearless_post(text)
 
     def text_day(self) -> Day | None:
-        """The newest day the text shows, with the line that shows it: a line's own stamp or a
-        post header (none from posts when a header leaves its year out). The run it reports is
-        no newer, so the day bounds the release; the one reader for every framework."""
-        days = [d for d in (self._latest, None if self._yearless else self._posted) if d]
+        """The newest day the text shows of its run, with the line that shows it: a line's own
+        stamp, or the header of the newest post holding a line of the run (none from posts when
+        a header leaves its year out). The run is no newer, so the day bounds the release; the
+        one reader for every framework."""
+        days = [d for d in (self._latest, None if self._yearless else self._run_post()) if d]
         return max(days, key=lambda d: d[0]) if days else None
+
+    def _run_post(self) -> Day | None:
+        """The day of the newest post that holds a line of the run (a flag's, a verdict's
+        evidence; the title's and the lines above the first post are the opening post's): a
+        later comment (a question, a reply, a bump) is no day of the run (round 39 13, a June
+        2025 run under a 2026 comment). The newest post where no post holds such a line."""
+        heads = [(day, line) for line in self._lines if (day := post_date(line.text)) is not None]
+        if self._posted is None or not heads:
+            return self._posted
+        at = {(f.source, f.lineno) for name, f in self._config.flags.items() if name != "text_day"}
+        at |= {(e.source, e.lineno) for e in self._config.path_evidence}
+        held: list[Day] = []
+        for source, lineno in at:
+            mine = [h for h in heads if h[1].source == source]
+            before = [h for h in mine if h[1].lineno <= lineno]
+            if before:
+                held.append(max(before, key=lambda h: h[1].lineno))
+            elif mine:  # above the first post: the opening post's (its title, the tracker's header)
+                held.append(min(mine, key=lambda h: h[1].lineno))
+        return max(held, key=lambda d: d[0]) if held else self._posted
 
     def crash_day(self, day: date | None) -> None:
         """The day of the log's last dated crash: it bounds the release when no config line

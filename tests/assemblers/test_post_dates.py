@@ -44,12 +44,21 @@ def test_a_header_dated_before_spec_v2_became_default_decides_v1() -> None:
     assert (points, worker, condition) == ("v1", "EAGLEWorker", None)
 
 
-def test_the_latest_header_is_the_bound() -> None:
-    # a later comment may paste a run of a newer release: the newest day bounds the thread
+def test_the_latest_post_showing_the_run_is_the_bound() -> None:
+    # a later comment pasting a run (its own launch) may be on a newer release: its day bounds
     ((points, worker, condition),) = _verdicts(
-        "dave · description · 2025-11-02", LAUNCH, "erin · comment · 2026-06-01"
+        "dave · description · 2025-11-02", LAUNCH, "erin · comment · 2026-06-01", LAUNCH
     )
     assert (points, worker) == (None, None) and "EAGLEWorkerV2" in condition
+
+
+def test_a_later_post_showing_no_run_bounds_nothing() -> None:
+    # a later reply with no line of the run (a question, a bump) is no day of the run (r39 13)
+    ((points, worker, condition),) = _verdicts(
+        "dave · description · 2025-11-02", LAUNCH, "erin · comment · 2026-06-01",
+        "Is this still an issue on the latest release?",
+    )
+    assert (points, worker, condition) == ("v1", "EAGLEWorker", None)
 
 
 def test_a_date_in_a_sentence_bounds_nothing() -> None:
