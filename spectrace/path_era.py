@@ -177,16 +177,25 @@ def _inputs(
     elif release is None:
         day = text_day(config)
         newest = newest_at(day) if day is not None else None
-        if newest is None:
+        if newest is None and not _one_class(family):
             return _no(trace, f"{family} named, but no release, era line or day bounds the release")
-        then = version_text(newest)
-        said = f"no release named; the thread's day {day} (newest release then: {then})"
+        if newest is None:
+            said = f"no release or day named; {family} has one worker on every release that has it"
+        else:
+            said = f"no release named; the thread's day {day} (newest release then: {version_text(newest)})"
     note(trace, RULE, _JOIN, True, f"{family} on sglang {said}", source, lineno)
     return EraInputs(family, source, lineno, text, release, said, newest, v2)
 
 
 _JOIN = "SGLang era join"  # the rule's name in --explain-path
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
+
+
+def _one_class(family: str) -> bool:
+    """Every release that runs ``family`` runs it on one worker class (DSPARK: DSparkWorkerV2
+    only), so no release or day is needed to name it."""
+    verdict = prose_verdict(family, None, None, None, None)
+    return verdict is not None and verdict.points_to is not None
 
 
 def _no(trace: PathTrace | None, why: str) -> None:

@@ -166,3 +166,36 @@ def test_the_reporters_own_comment_keeps_the_titles_family(tmp_path: Path) -> No
     """The reporter pastes the log they were asked for: the title's family is that run's."""
     lines = _with_comment("someone", "Here is the log you asked for:")
     assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def _undated(kind: str, title: str, *body: str) -> list[str]:
+    """A saved thread whose posts show no day (an excerpt cut before its post headers)."""
+    return [_THREAD.format(kind=kind, n=41002), f"# {title}", "", *body, "", *_PROBE]
+
+
+_BENCH = ("============ Serving Benchmark Result ============", "Backend:        sglang",
+          "Successful requests:        512", "Accept length:        3.91")  # fmt: skip
+
+
+def test_dspark_with_no_release_or_day_is_its_one_worker(tmp_path: Path) -> None:
+    """DSPARK runs on DSparkWorkerV2 on every release that has it: a DSpark PR showing its own
+    benchmark needs no release or day (round 37 32 shape)."""
+    lines = _undated("pull request", "[ROCm] Enable DSpark for DeepSeek-V4 on MI355", *_BENCH)
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "DSparkWorkerV2")
+
+
+def test_a_dspark_bug_with_no_day_is_its_one_worker(tmp_path: Path) -> None:
+    lines = _undated("issue", "[Bug] DSpark acceptance drops to 1.0 under load",
+                     "The accept length falls after an hour of traffic.")
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "DSparkWorkerV2")
+
+
+def test_dflash_with_no_release_or_day_stays_open(tmp_path: Path) -> None:
+    """DFLASH ran on DFlashWorker up to 0.5.13 and DFlashWorkerV2 after: no bound, no class."""
+    path = crash_path(run(tmp_path, _undated("pull request", "[ROCm] Enable DFlash on MI355", *_BENCH)))
+    assert path.worker_class is None, path
+
+
+def test_an_undated_dspark_feature_request_names_no_run(tmp_path: Path) -> None:
+    _no_path(tmp_path, _undated("issue", "[Feature] Support DSpark for Kimi-K3",
+                                "It would be great to have DSpark for this model."))
