@@ -99,3 +99,16 @@ def test_near_misses_stay_vllm_s_own_class(tmp_path: Path) -> None:
     for i, extra in enumerate(near):
         path = _path(tmp_path, str(i), [*_body(), "", *extra, "", "Tested with vLLM 0.16.0."])
         assert_verdict(path, "other", "EagleProposer")
+
+
+def test_a_vllm_pr_following_up_a_plugin_pr_stays_vllm_s(tmp_path: Path) -> None:
+    """On vLLM's own tracker a plugin PR cited as the reason for a hook is vLLM's change, run on
+    vLLM's GPUs: the plugin's marks there do not move the run to Ascend (naming the plugin
+    leaves vLLM's class and the plugin's as the condition, as before)."""
+    for i, said in enumerate(("Follow-up to vllm-project/vllm-ascend#7100: plugins need a hook.",
+                              "Based on vllm-project/vllm-ascend#7100, which needs the hook.")):
+        lines = ["vllm-project/vllm · pull request #61001 · merged · Python",
+                 "# [Spec Decode] Let platforms override the draft metadata", "",
+                 *_body(said), "", "Tested with vLLM 0.16.0 on 1x H100."]  # fmt: skip
+        path = _path(tmp_path, str(i), lines)
+        assert_verdict(path, "unknown", "EagleProposer on vLLM's GPU platforms")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from spectrace.assemblers.thread_repo import thread_engine
 from spectrace.dialects.base import LogLine
 
 # the PR bot's footer: the vLLM release line, then the vLLM main commit (its hash may wrap onto
@@ -34,7 +35,11 @@ LITERALS: tuple[bytes, ...] = (b"vLLM main:", b"vllm_ascend", b"vllm-ascend")
 
 
 def ascend_marked(lines: Sequence[LogLine]) -> LogLine | None:
-    """The first line bearing one of the plugin's own marks, or None."""
+    """The first line bearing one of the plugin's own marks, or None. Not on another
+    framework's own tracker: a vLLM pull request that follows up one of the plugin's (a hook
+    for plugins) is vLLM's change, tested on vLLM's GPUs."""
+    if thread_engine(line.text for line in lines) not in (None, "vllm_ascend"):
+        return None
     for i, line in enumerate(lines):
         if line.quoted:
             continue
