@@ -69,6 +69,7 @@ def finish_vllm(
     if day is not None:
         shown, line = day
         config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
+    _placeholders(config)
     _prose_release(config, lines, prose)
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     introduced_method(config, lines)  # the sentence introducing a cut vllm serve
@@ -91,6 +92,32 @@ def finish_vllm(
     _engine_contradicted(config, lines)
     note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
     _args_failed(config, lines)
+
+
+# a value written as a template's placeholder (``"method": <method>``, ``"model": "<path to draft>"``)
+_PLACEHOLDER = re.compile(r"\s*<[^<>\n]{1,80}>\s*")
+PLACEHOLDER_FLAG = "speculative_config.placeholder"  # the first placeholder a config held
+
+
+def _placeholders(config: RunConfig) -> None:
+    """A speculative config whose values are a template's placeholders holds no value: each
+    such flag is dropped (no method "<method>", no draft named "draft_model"), the config line's
+    reading of the method says so (the line stays judged: its words are not the run's method),
+    and flag ``speculative_config.placeholder`` keeps vLLM's inference from guessing one."""
+    held = [(key, flag) for key, flag in config.flags.items()
+            if key.startswith("speculative_config.") and _PLACEHOLDER.fullmatch(str(flag.value))]  # fmt: skip
+    for key, flag in held:
+        del config.flags[key]
+        config.flags.setdefault(PLACEHOLDER_FLAG, flag)
+        if key != "speculative_config.method":
+            continue
+        why = f"speculative method '{flag.value}' is a placeholder, no value: the method is not shown"
+        config.path_evidence = [
+            replace(e, reason=f"{e.reason.split(':', 1)[0]}: {why}", points_to=None,
+                    worker_class=None, condition=None)
+            if (e.source, e.lineno) == (flag.source, flag.lineno) and e.reason.startswith("vLLM")
+            else e for e in config.path_evidence
+        ]  # fmt: skip
 
 
 def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | None) -> None:
@@ -491,7 +518,7 @@ def _infer_method(
     """A vLLM draft model with no method: the method and class vLLM infers, by release."""
     flags = config.flags
     model = flags.get("speculative_config.model")
-    if "speculative_config.method" in flags or config.engine != "vllm":
+    if "speculative_config.method" in flags or config.engine != "vllm" or PLACEHOLDER_FLAG in flags:
         return
     if config.version is None and prose is not None:
         config.version = prose  # the run is vLLM's: its prose release

@@ -118,7 +118,8 @@ _V1_LINE = re.compile(
     r"using the V1 model runner instead|[/\\]v1[/\\]worker[/\\]gpu_model_runner\.py\b"
 )
 LITERALS: tuple[bytes, ...] = (b"V2_MODEL_RUNNER", b"odel runner", b"odel Runner", b"MRV2",
-                               b"/worker/gpu/", b"/worker/v2/", b"gpu_model_runner.py")  # fmt: skip
+                               b"MRv2", b"odelRunner", b"/worker/gpu/", b"/worker/v2/",
+                               b"gpu_model_runner.py")  # fmt: skip
 
 
 def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
@@ -154,10 +155,12 @@ def _runner(text: str) -> str | None:
 
 # a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's
 _VLLM_OWN = re.compile(r"\bvllm[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|\bUsing V2 Model Runner\b")
-# what only a run on MRV2 prints, and a PR about MRV2's code (its tests run there)
+# what only a run on MRV2 prints, and a PR or report about MRV2's code, its title's leading tag
+# spelling the runner ([MRV2], [Model Runner V2], [ModelRunnerV2]): its runs went through it
 _ENGINE_V2 = re.compile(
     r"\bUsing V2 Model Runner\b|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|vllm_ascend[/\\]worker"
-    r"[/\\]v2[/\\]\w+|^\W*(?:\[[^\]]*\]\s*)*\[MRV2\]"
+    r"[/\\]v2[/\\]\w+"
+    r"|^\W*(?:\[[^\]]*\]\s*)*\[(?i:MRV2|Model[ _-]?Runner[ _-]?V2|V2[ _-]?Model[ _-]?Runner)\]"
 )
 # "without MRV2", "MRV2 is off", "falls back from the V2 model runner", "V2 model runner
 # support for X" (a request: the run had none), "should we try MRV2?", "works fine on the V2
