@@ -21,7 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from spectrace.assemblers.release_dates import newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
-from spectrace.assemblers.run_shown import shows_run
+from spectrace.assemblers.run_shown import fixes_failure, shows_run
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.trtllm_config import PYTORCH_FIRST
 from spectrace.assemblers.trtllm_words import (
@@ -66,7 +66,8 @@ def named_family_evidence(
     (a title's release tag then is its release: ``path_run.titled_release``)."""
     thread = next((f[len(THREAD_MARK) :] for f, *_ in named if f.startswith(THREAD_MARK)), None)
     released = [n for n in named if n[0].startswith(RELEASE_MARK)]
-    adds_words = any(f == ADDS_MARK for f, *_ in named)
+    # a title that fixes a run's failure ("Fix crash when enabling X") adds no method: it may tell the run
+    adds_words = any(f == ADDS_MARK and not fixes_failure(text) for f, *_, text in named)
     adds = adds_words and not shows_run(config)
     foreign = any(f == FOREIGN_MARK for f, *_ in named)
     named = [n for n in named

@@ -21,6 +21,20 @@ _CHECKED = re.compile(
     r"|end[- ]to[- ]end|e2e|locally|again|manually|successfully|fine|\w+ing)){0,2}"
     r"\s+(?:on|with|using|at|against|via|under|across|in\s+(?:a|an|the|our|my)\b)"
 )
+# the writer's own check, whatever its object ("I verified the non-disagg setup only (PP2+TP8)",
+# "we reproduced the hang", "I've tested both configs")
+_I_CHECKED = re.compile(
+    r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|already\s+|now\s+|then\s+|since\s+"
+    r"|personally\s+|successfully\s+)?(?:verified|validated|tested|reproduced|re-?ran|benchmarked"
+    r"|evaluated|profiled|confirmed|ran(?!\s+(?:into|out|across)\b))\b"
+)
+# the engine itself failing, in the past tense: an event the writer saw, on any tracker (an RL
+# trainer's, a wrapper's: "after the first weight sync, the vLLM server crashed", "SGLang's
+# scheduler hung at capture"); not "vLLM crashes when ..." (a general statement, a known issue)
+_ENGINE_FAILED = re.compile(
+    r"(?i)\b(?:vllm|sglang|tensorrt-llm|trt-llm|trtllm)(?:'s)?(?:\s+[\w-]+){0,2}?\s+(?:crashed|hung"
+    r"|failed|died|errored(?:\s+out)?|segfaulted|aborted|oom(?:ed|'d)|ran\s+out\s+of\s+memory)\b"
+)
 # measured numbers said to come from a run: "metrics scraped from vLLM's Prometheus endpoint",
 # "numbers were collected on 8x B200"
 _SOURCED = re.compile(
@@ -43,28 +57,69 @@ EXPECTED = re.compile(
     r"(?i)\b(?:expect\w*|should|would|targets?\s*[:=]|target(?:ed|ing)\b|goals?\s*[:=]|aim\w*|hope\w*"
     r"|up\s+to|can\s+reach|promis\w*)"
 )
-# what was not done, not yet, or only asked or planned, in the same sentence
-_UNDONE = re.compile(
-    r"(?i)\b(?:not|never|no|yet|will|shall|could|might|may|must|plan\w*|todo|tbd|pending|unverified"
-    r"|untested|please|if|once|unless|whether|needs?\s+to|has\s+to|have\s+to|to\s+be|going\s+to"
-    r"|can\s+(?:you|someone|anyone)|anyone)\b|n't\b|\?"
+# numbers another source gives ("For reference, SGLang reports 3.2", "the model card says 62%",
+# "according to the paper"): that source's run, not this text's
+ATTRIBUTED = re.compile(
+    r"(?i)\b(?:for\s+reference|according\s+to|model\s+card|paper|blog|claims?|claimed|published"
+    r"|advertis\w*|reportedly|(?:they|others|upstream|(?-i:[A-Z][\w-]*))\s+reports?|reported\s+by\s+(?!the\s+server))\b"
+)
+# what is only asked, planned or pending, in the same sentence
+_PLANNED = re.compile(
+    r"(?i)\b(?:will|shall|could|might|may|must|plan\w*|todo|tbd|pending|please|if|once|unless|whether"
+    r"|needs?\s+to|has\s+to|have\s+to|to\s+be|going\s+to|can\s+(?:you|someone|anyone)|anyone)\b|\?"
+)
+# what was not done or not yet: a check with it is none ("not yet tested", "unverified"), but a
+# measured outcome may be a negative one ("the perf of X is not as good as Y")
+_UNDONE = re.compile(r"(?i)\b(?:not|never|no|yet|unverified|untested)\b|n't\b")
+# a benchmark or test the writer ran on a setup, with its accelerator named ("In the mtbench
+# testing on Qwen3-8B on 8xB200, the perf of X is lower than Y", "from our GSM8K eval on 2x H100")
+_BENCH_RUN = re.compile(
+    r"(?i)\b(?:in|from|during)\s+(?:the|our|my|this)\s+(?:[\w.-]+\s+){0,2}(?:test\w*|bench\w*|eval\w*"
+    r"|runs?|experiments?|sweeps?)\s+(?:on|with|using|at)\b"
+)
+# the accelerator a setup names ("8xB200", "2x H100", "MI300X", "gfx942", "RTX 4090")
+_HARDWARE = re.compile(
+    r"(?i)(?<![\w.])(?:\d+\s*x\s*)?(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?\d{4}"
+    r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?![\w.])"
 )
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\s+[-—–]\s+")
 # what the scan must keep for these lines to be read (``run_shown.RUN_LITERALS``); nothing a
 # server prints on its own load lines
-LITERALS = ("erified ", "alidated ", "ested on", "ested with", "ested using", "eproduced",
+LITERALS = ("erified ", "I tested", "e tested", "I reproduced", "e reproduced", "onfirmed", "alidated ", "ested on", "ested with", "ested using", "eproduced",
             "enchmarked ", "valuated ", "e-ran", "eran ", "craped from", "ollected from",
             "ollected on", " read from", "easured on", "easured with", "ccuracy", "peedup",
             "peed-up", "TTFT", "TPOT", "GSM8K", "gsm8k", "MT-Bench", "MT-bench", "ccepted tokens",
-            "% acceptance", "% accept")  # fmt: skip
+            "% acceptance", "% accept", " testing on", " tests on", "esting on", " eval on",
+            " evals on", "enchmark on", " run on ", " runs on ", " crashed", " hung ", " died",
+            "errored", "egfaulted", " OOMed", "an out of memory")  # fmt: skip
 
 
 def result_line(text: str) -> bool:
     """A sentence of the line reports a check done on a setup, numbers sourced from a run, or a
     measured metric, and says nothing of it undone, asked, planned or expected."""
     for sentence in _SENTENCE.split(text):
-        if _UNDONE.search(sentence) or EXPECTED.search(sentence):
+        if _PLANNED.search(sentence) or EXPECTED.search(sentence) or ATTRIBUTED.search(sentence):
             continue
-        if _CHECKED.search(sentence) or _SOURCED.search(sentence) or _MEASURED.search(sentence):
+        if _BENCH_RUN.search(sentence) and _HARDWARE.search(sentence):
+            return True
+        if _UNDONE.search(sentence):
+            continue
+        if any(p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _SOURCED, _MEASURED)):
             return True
     return False
+
+
+# a question asking why an outcome the writer saw happens ("[Usage]: Why does the acceptance rate
+# of the second token drop when the draft has two layers?", "Why is EAGLE3 slower at batch 32?"):
+# the writer's run showed it; not why code is so ("why does X not support Y", "why is X needed")
+_WHY_OUTCOME = re.compile(
+    r"(?i)^\W*(?:\[\s*(?:usage|question|help|misc)\s*\]:?\s*)*(?:\w+:\s*)?why\b"
+    r"(?!.*\b(?:not\s+support\w*|supported|needed|required|designed|implemented|chosen)\b)"
+    r".*\b(?:drops?|dropp\w*|decreas\w*|falls?|degrad\w*|crash\w*|hangs?|fails?|slow\w*|lower|low"
+    r"|worse|stuck|garbled|wrong|incorrect|ooms?|errors?)\b"
+)
+
+
+def observed_outcome(title: str) -> bool:
+    """The title asks why an outcome the writer observed happens: a report of their run."""
+    return _WHY_OUTCOME.search(title) is not None

@@ -17,7 +17,13 @@ from dataclasses import replace
 
 from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_config import RunConfig
-from spectrace.assemblers.run_results import EXPECTED, LITERALS as RESULT_LITERALS, result_line
+from spectrace.assemblers.run_results import (
+    ATTRIBUTED,
+    EXPECTED,
+    LITERALS as RESULT_LITERALS,
+    observed_outcome,
+    result_line,
+)
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
@@ -167,9 +173,11 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
 
 def run_line(text: str) -> bool:
     """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
-    measurement the writer reports done (``run_results.result_line``); none the writer expects."""
-    if _RUN_LINE.search(text) is not None and EXPECTED.search(text) is None:
-        return True  # "you should see an acceptance length of about 3.0" is a goal, not a result
+    measurement the writer reports done (``run_results.result_line``); none the writer expects
+    or another source gives."""
+    if _RUN_LINE.search(text) is not None and EXPECTED.search(text) is None \
+            and ATTRIBUTED.search(text) is None:  # fmt: skip
+        return True  # "you should see ... about 3.0" is a goal, "SGLang reports 3.2" another's run
     return result_line(text)
 
 
@@ -315,6 +323,12 @@ def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
     return any(_FIX.search(t) for t in _titles(mentions))
 
 
+def fixes_failure(title: str) -> bool:
+    """The title fixes a failure ("[bugfix] Fix crash when enabling X", "[Bug Fix] Implement EAGLE3
+    support on AMD") and does not only guard a configuration or word its error (``_GUARD``)."""
+    return _FIX.search(title) is not None and _GUARD.search(title) is None
+
+
 def _generated(mentions: Sequence[Mention]) -> bool:
     """A sentence says the change is to a generator or template of commands (``not_run``)."""
     return any(m.kind == APART_KIND and m.name.startswith(GENERATED) for m in mentions)
@@ -399,11 +413,12 @@ def gate(path: WorkerPath, shown: bool, apart: str | None = None) -> WorkerPath:
 
 def reported_failure(mentions: Sequence[Mention], source: str | None = None) -> bool:
     """The thread (of ``source``, where given) is an issue, not a pull request, and its title
-    reports a failure of the run ("[Bug] ... MTP output garbled"): the issue reports a run."""
+    reports a failure of the run ("[Bug] ... MTP output garbled") or asks why an outcome the
+    writer saw happens ("[Usage]: why does acceptance drop ...?"): the issue reports a run."""
     mine = [m for m in mentions if source is None or m.source == source]
     if any(m.kind == ADDS_KIND for m in mine):
         return False
     if not any(m.kind == THREAD_KIND and (" · issue " in m.text or "opened this issue" in m.text)
                for m in mine):  # fmt: skip
         return False
-    return any(_FAILED.search(t) for t in _titles(mine))
+    return any(_FAILED.search(t) or observed_outcome(t) for t in _titles(mine))

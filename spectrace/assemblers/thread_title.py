@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from spectrace.assemblers.method_typos import misspelt_methods
+from spectrace.assemblers.run_results import observed_outcome
 from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart, set_apart, spec_off
 from spectrace.assemblers.thread_repo import saved_header
 from spectrace.dialects.base import LogLine
@@ -187,6 +188,9 @@ _WORD_APART = re.compile(
 _CI_TAG = re.compile(r"(?i)^\W*\[\s*ci(?:[ /_-]?(?:failure|failed|fail|test|tests))?\s*\]")
 _CI_WORDS = frozenset({"ci", "test", "tests"})
 
+# tags of a question; one asking why an outcome the writer saw happens reports their run
+_ASKING = frozenset({"question", "usage", "help"})
+
 
 def guard(title: str) -> str | None:
     """Why the title's names are not the reported run's, or None; read on the title alone,
@@ -200,13 +204,14 @@ def guard(title: str) -> str | None:
     own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
     if _CODE.search(own) is not None:
         return "the title is about code (a call or a method names no run)"
-    if (tag := _TAG_APART.search(own)) is not None:
+    why = observed_outcome(own)  # "[Usage]: why does acceptance drop ...?": the writer's run showed it
+    if (tag := _TAG_APART.search(own)) is not None and not (why and tag.group(1).lower() in _ASKING):
         return f"a [{tag.group(1)}] title"
     ci = _CI_TAG.match(own) is not None  # a CI job's report: its test ran the method it names
     words = (w.group(1) for w in _WORD_APART.finditer(own))
     if (word := next((w for w in words if not (ci and w.lower() in _CI_WORDS)), None)) is not None:
         return f"the title says '{word}'"
-    if set_apart(own):
+    if set_apart(own) and not why:
         return "the title sets its names apart (a question, a contrast, 'without')"
     if "OFF" in named_algorithms(own) or spec_off(own):
         return "the title names the method as off"

@@ -120,3 +120,128 @@ def test_a_check_done_or_a_measured_number_is_a_run_line(text: str) -> None:
 ])  # fmt: skip
 def test_a_check_undone_asked_or_expected_is_no_run_line(text: str) -> None:
     assert not result_line(text)
+
+
+def test_an_engine_pr_s_benchmark_on_named_gpus_shows_its_run(tmp_path: Path) -> None:
+    lines = thread("NVIDIA/TensorRT-LLM · pull request #7006 · merged · Python",
+                   "[None][feat] Support DFlash in one-model spec dec", "2026-04-07",
+                   "## Description", "The PR brings DFlash to the one-model flow.",
+                   "In the mtbench testing on Qwen3-8B on 8xB200, the perf of DFlash is lower than PARD.")  # fmt: skip
+    assert_verdict(_path(tmp_path, lines), "other", "DFlashWorker")
+
+
+def test_a_reviewer_s_own_verification_shows_the_pr_s_run(tmp_path: Path) -> None:
+    lines = thread("acme/rl-loop · pull request #7007 · open · Python",
+                   "Support online MTP draft weight updates", "2026-07-14",
+                   "I verified the colocated setup only (TP8, vLLM 0.24.0); the NCCL path is next.",
+                   post="comment")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is not None and path.conditional and "EagleProposer" in path.conditional, path
+
+
+@pytest.mark.parametrize("said", [
+    "In the tests with MTP we skip the fp8 case.",
+    "In the benchmark on 8xB200 we will compare DFlash with PARD.",
+    "I have not verified the colocated setup.",
+    "Could someone with an H200 verify the colocated setup?",
+])  # fmt: skip
+def test_a_plan_or_undone_check_in_an_adding_pr_stays_without_a_path(tmp_path: Path, said: str) -> None:
+    lines = thread("NVIDIA/TensorRT-LLM · pull request #7008 · open · Python",
+                   "[None][feat] Support DFlash in one-model spec dec", "2026-04-07",
+                   "## Description", "The PR brings DFlash to the one-model flow.", said)  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+# --- a title fixing a failure adds no method (path_named's "PR adding the method" guard) -------
+
+
+def test_a_plugin_fix_pr_for_a_crash_when_enabling_the_method_names_its_run(tmp_path: Path) -> None:
+    lines = thread("vllm-project/vllm-ascend · pull request #7009 · open · C++",
+                   "[bugfix] Fix crash when enabling FC2 and multi-step speculative decoding", "2026-03-30",
+                   "### What this PR does / why we need it?",
+                   "Fix the decode node crash with FlashComm2 and Eagle multi-step speculation enabled.",
+                   "### How was this patch tested?", "- vLLM version: v0.18.0")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is not None and "AscendEagleProposer" in (path.worker_class or path.conditional or ""), path
+
+
+def test_a_bug_fix_pr_implementing_support_with_its_sweep_names_its_run(tmp_path: Path) -> None:
+    lines = thread("vllm-project/vllm · pull request #7010 · merged · Python",
+                   "[Bug Fix] [ModelX] Implement EAGLE3 support on ROCm for ModelX", "2026-06-13",
+                   "EAGLE3 with a ModelX draft head fails at engine init on ROCm.",
+                   "I have ran a sweep and validated GSM8K on MI355X.")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is not None and "EagleProposer" in (path.worker_class or path.conditional or ""), path
+
+
+def test_a_guard_only_fix_title_still_adds_nothing_without_a_run(tmp_path: Path) -> None:
+    lines = thread("vllm-project/vllm · pull request #7011 · open · Python",
+                   "[Bugfix] Better error message when enabling EAGLE3 on ROCm for ModelX", "2026-06-13",
+                   "Raises a clear error instead of an assertion deep in the model runner.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+# --- a third-party tracker: the engine's own failure told in the past tense -------------------
+
+
+def test_a_trainer_issue_saying_the_vllm_server_crashed_names_its_run(tmp_path: Path) -> None:
+    lines = thread("acme/rl-loop · issue #812 · open · Python",
+                   "[Bug] rollout engine crashes with EAGLE3 after the first weight sync", "2026-05-10",
+                   "Our rollouts run on vLLM 0.24.0. After the first weight sync, the vLLM server crashed"
+                   " while EAGLE3 was on.")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is not None and "EagleProposer" in (path.worker_class or path.conditional or ""), path
+
+
+@pytest.mark.parametrize("said", [
+    "Today vLLM crashes when EAGLE3 is combined with pipeline parallelism, so this proposes a guard.",
+    "If the vLLM server crashed with EAGLE3, the wrapper should restart it.",
+    "The vLLM server never crashed with EAGLE3 in our tests.",
+])  # fmt: skip
+def test_an_engine_failure_said_in_general_or_as_a_condition_shows_no_run(tmp_path: Path, said: str) -> None:
+    lines = thread("acme/serve-wrapper · issue #96 · open · Python",
+                   "Restart policy for the rollout engine with EAGLE3", "2026-05-10", said)  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+# --- numbers another source gives are that source's run ----------------------------------------
+
+
+@pytest.mark.parametrize("said", [
+    "For reference, SGLang reports an acceptance length of 3.2 and a 1.9x speedup with the same draft.",
+    "The model card says the draft reaches a 62% acceptance rate and 1.6x speedup.",
+    "According to the paper, the draft gets 3.1 accepted tokens per step and 2.4x speedup.",
+])  # fmt: skip
+def test_an_adding_pr_quoting_another_source_s_numbers_stays_without_a_path(tmp_path: Path, said: str) -> None:
+    lines = thread("vllm-project/vllm · pull request #7012 · open · Python",
+                   "[Spec Decode] Add EAGLE3 support for ModelY", "2026-06-03",
+                   "## Purpose", "Adds the aux hidden state outputs to ModelY for an EAGLE3 draft.", said)  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+# --- a question asking why an outcome the writer saw happens reports their run ----------------
+
+
+@pytest.mark.parametrize("title", [
+    "[Usage]: Why does the acceptance rate of the second token drop so much with a two-layer Eagle3 draft?",
+    "[Question] Why is the Eagle3 acceptance length so low on long prompts?",
+])  # fmt: skip
+def test_a_why_question_about_an_observed_outcome_names_its_run(tmp_path: Path, title: str) -> None:
+    lines = ["vllm-project/vllm · issue #7013 · open · Python", "labels: usage", f"# {title}", "",
+             "dev-a · description · 2026-01-29", "### Your current environment", "```",
+             "PyTorch version              : 2.9.0+cu128", "GPU 0: NVIDIA GeForce RTX 4090", "```",
+             "", *PROBE]  # fmt: skip
+    assert_verdict(_path(tmp_path, lines), "other", "EagleProposer")
+
+
+@pytest.mark.parametrize("title", [
+    "[Usage]: Why does vLLM not support Eagle3 drafts with two layers?",
+    "[Usage]: Why is a separate Eagle3 draft needed for each target?",
+    "[Usage]: How do I get a higher Eagle3 acceptance rate?",
+    "[Feature]: Why not make the Eagle3 acceptance rate drop less on long prompts?",
+])  # fmt: skip
+def test_a_question_about_code_or_usage_stays_apart(tmp_path: Path, title: str) -> None:
+    lines = ["vllm-project/vllm · issue #7014 · open · Python", "labels: usage", f"# {title}", "",
+             "dev-a · description · 2026-01-29", "### Your current environment", "```",
+             "PyTorch version              : 2.9.0+cu128", "```", "", *PROBE]  # fmt: skip
+    assert _none(_path(tmp_path, lines))
