@@ -30,9 +30,11 @@ _I_CHECKED = re.compile(
 )
 # the engine itself failing, in the past tense: an event the writer saw, on any tracker (an RL
 # trainer's, a wrapper's: "after the first weight sync, the vLLM server crashed", "SGLang's
-# scheduler hung at capture"); not "vLLM crashes when ..." (a general statement, a known issue)
+# scheduler hung at capture"); not "vLLM crashes when ..." (a general statement, a known issue),
+# nor its build, install, import or image failing (no server ran)
 _ENGINE_FAILED = re.compile(
-    r"(?i)\b(?:vllm|sglang|tensorrt-llm|trt-llm|trtllm)(?:'s)?(?:\s+[\w-]+){0,2}?\s+(?:crashed|hung"
+    r"(?i)\b(?:vllm|sglang|tensorrt-llm|trt-llm|trtllm)(?:'s)?(?:\s+(?!(?:build|install|compil|import|wheel|pip"
+    r"|docker|image|ci)\w*\b)[\w-]+){0,2}?\s+(?:crashed|hung"
     r"|failed|died|errored(?:\s+out)?|segfaulted|aborted|oom(?:ed|'d)|ran\s+out\s+of\s+memory)\b"
 )
 # measured numbers said to come from a run: "metrics scraped from vLLM's Prometheus endpoint",

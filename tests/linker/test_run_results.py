@@ -117,6 +117,8 @@ def test_a_check_done_or_a_measured_number_is_a_run_line(text: str) -> None:
     "We have not reproduced it on H100.",
     "Expected speedup: 2x once the kernel lands",
     "### How was this patch tested?",
+    "The TensorRT-LLM build failed with EAGLE enabled.",
+    "SGLang import failed on the node.",
 ])  # fmt: skip
 def test_a_check_undone_asked_or_expected_is_no_run_line(text: str) -> None:
     assert not result_line(text)
