@@ -31,7 +31,7 @@ from spectrace.assemblers.trtllm_words import (
     PROSE_DECODING_TYPES,
     eagle_model_count,
 )
-from spectrace.assemblers.vllm_finish import newest_release, plugin_table
+from spectrace.assemblers.vllm_finish import newest_release, paired_release, plugin_table
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
@@ -239,12 +239,12 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
         return plugin_proposer(table, method)
     if family == "ARCTIC":  # ArcticInference's own method: no vLLM class runs it
         return None, None
-    if plugin:
+    if plugin:  # the plugin's release, else the one the vLLM release it states pairs with
         release = config.flags.get("platform_release")
-        newest = newest_release(config, "vllm_ascend")
-        worker, _why, condition = ascend_proposer(
-            method, release.value if release else None, newest
-        )
+        vllm = config.flags.get("vllm_prose_release")
+        at = str(release.value) if release else paired_release(config.version or (
+            str(vllm.value) if vllm is not None else None))  # fmt: skip
+        worker, _why, condition = ascend_proposer(method, at, newest_release(config, "vllm_ascend"))
         return worker, condition
     said = config.flags.get("vllm_prose_release")  # "... crash in vLLM 0.6.3"
     version = config.version or (str(said.value) if said is not None else None)

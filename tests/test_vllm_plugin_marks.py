@@ -112,3 +112,18 @@ def test_a_vllm_pr_following_up_a_plugin_pr_stays_vllm_s(tmp_path: Path) -> None
                  *_body(said), "", "Tested with vLLM 0.16.0 on 1x H100."]  # fmt: skip
         path = _path(tmp_path, str(i), lines)
         assert_verdict(path, "unknown", "EagleProposer on vLLM's GPU platforms")
+
+
+def test_a_plugin_pr_s_words_take_the_release_its_footer_pairs(tmp_path: Path) -> None:
+    """A plugin fix PR naming Eagle in prose, its footer giving vLLM v0.18.0: the plugin's
+    v0.18.0rc1 builds AscendEagleProposer (decided, not the condition over the plugin's
+    releases); a footer of v0.13.0 pairs with a release that still built EagleProposer."""
+    for i, (version, day, cls) in enumerate((("v0.18.0", "2026-04-02", "AscendEagleProposer"),
+                                             ("v0.13.0", "2026-01-05", "EagleProposer"))):
+        lines = ["vllm-project/vllm-ascend · pull request #71001 · open · Python",
+                 "# [Bugfix] Fix hang with Eagle multi-step drafting and FlashComm", "",
+                 f"dev-b · description · {day}",
+                 "Fix a decode-node hang with Eagle multi-step speculation enabled.", "",
+                 f"- vLLM version: {version}",
+                 "- vLLM main: https://github.com/vllm-project/vllm/commit/0123456789abcdef"]  # fmt: skip
+        assert_verdict(_path(tmp_path, str(i), lines), "other", cls)

@@ -424,7 +424,7 @@ def _plugin_named(config: RunConfig, vllm: str | None) -> None:
     plugin = None
     if method is not None and method.value is not None:
         newest = newest_release(config, "vllm_ascend")
-        plugin, _why, alt = ascend_proposer(method.value, _paired(vllm), newest)
+        plugin, _why, alt = ascend_proposer(method.value, paired_release(vllm), newest)
         plugin = plugin or alt
     there = f"{plugin} on vllm-ascend" if plugin else "the vllm-ascend plugin's own proposer"
     _undecided(config, f"{there} (the text names the plugin)")
@@ -468,7 +468,7 @@ def _with_head(evidence: Evidence, model: object, version: str | None) -> Eviden
     return replace(evidence, reason=reason, worker_class=worker)
 
 
-def _paired(vllm: str | None) -> str | None:
+def paired_release(vllm: str | None) -> str | None:
     """The plugin release a vLLM release pairs with: vllm-ascend numbers its releases after
     the vLLM they run on (v0.16.0rc1 on vLLM 0.16), so vLLM X.Y stands for the plugin's X.Y.0rc1
     when no line names the plugin's own release."""
@@ -498,7 +498,7 @@ def _on_ascend(config: RunConfig, vllm: str | None = None) -> None:
     if method is None or method.value is None:
         return
     plugin = flags.get("platform_release")
-    release = plugin.value if plugin is not None else _paired(vllm)
+    release = plugin.value if plugin is not None else paired_release(vllm)
     worker, why, condition = ascend_proposer(
         method.value, release, newest_release(config, "vllm_ascend")
     )
