@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spectrace.assemblers.launch_words import foreign_entry
-from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.post_dates import opens_thread, post_author
+from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
 
 # the reasons, as the evidence and missing text say them
@@ -44,6 +45,14 @@ CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
 ASKED = "a configuration asked about, not a run"
 OTHERS = "what other users reported, not the writer's run"
+# what a whole thread is, when its description tells no run of the writer's (``DENIALS``)
+CODE_ONLY = "a report the writer built from reading code, not from a run"
+LINKED_CODE = "source lines a pull request points at, with no failure or run told"
+DESCRIBED = "another project's change describing how the engine behaves under a setting"
+CONFIG_ONLY = "a pull request that only adds configuration, with no result"
+# the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
+# such a thread shows a run only by its own lines (a crash, a run line, the run's config)
+DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -62,6 +71,14 @@ LITERALS: tuple[bytes, ...] = (
     "请问".encode(), "是否".encode(), "能否".encode(), "吗".encode(), b"sers report", b"eported by",
     b"omething like", b"ook like", b"ould like", b" a way to", b"ould be nice", b"ould be great",
     b"sers hit", b"sers saw", b"ustomers report",
+    b"ode-level", b"ode level", b"ode analysis", b"tatic analysis", b"eproduc", b"rom the code",
+    b"rom the source", b"ound by", b"/blob/", b"onfig only", b"onfig-only", b"onfiguration only",
+    b"o other change", b"o code change", b"o library", b"ibling", b"lse match", b"opy of",
+    b"ame as", b"dentical to", b"irroring", b"xisting",
+    # a result beside a config-only or code-only sentence tells a run (``_SYMPTOM``)
+    b"TPOT", b"TTFT", b"peedup", b"peed-up", b"x faster", b"x higher", b"x output", b"x throughput",
+    b"x speed", b"% faster", b"% higher", b"% more", b"% throughput", b"% output", b"weep",
+    b"rash", b"arbage", b"arbled", b"wrong", b"ncorrect", b"egress", b"egrad", b" hang",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -505,4 +522,97 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         last = line.lineno
     if open_ is not None:  # a section or a post runs to the end of the text
         close(last if open_[3] == "caption" else _END)
+    return out + _denials(held)
+
+
+# a saved thread's header ("org/repo · pull request #12 · merged · Python")
+_THREAD = re.compile(r"^\W*([\w.-]+/[\w.-]+)\s*·\s*(pull request|issue)\s*#\d")
+# the writer's own run told in the description ("we ran", "I served", "I've tested", "our
+# deployment"); "I have not reproduced it" tells none
+_OWN_RUN = re.compile(
+    r"(?i)\b(?:I|we)(?:'ve|'d| have| had)?\s+(?:also |just |then |first |now |still |only )?(?:ran|run|runs"
+    r"|running|launch\w*|start\w*|serv\w*|deploy\w*|test\w*|benchmark\w*|measur\w*|profil\w*|saw|see"
+    r"|seeing|observ\w*|got|get|getting|hit|reproduc\w*|used|use|using|tried|noticed|notice|encounter\w*)\b"
+    r"|\b(?:my|our)\s+(?:own\s+)?(?:deployment|server|setup|cluster|runs?|launch|service|benchmark|tests?"
+    r"|jobs?|machines?|nodes?|environment|production|prod|workload)\b|我们?(?:用|使用|启动|运行|跑|部署|测试|试了)"
+    r"|^\W*(?:tested|verified|validated|benchmarked|ran|reproduced|measured)\b"
+)
+# a failure or a result the description tells: a run, whoever ran it
+_SYMPTOM = re.compile(
+    r"(?i)\b(?:crash\w*|fail\w*|errors?|exception|hangs?|hung|stuck|breaks|broke|broken|oom\w*"
+    r"|traceback|assert\w*|garbage|garbled|gibberish|wrong|incorrect|mismatch\w*|regress\w*"
+    r"|degrad\w*|drops?|dropped|slow\w*|nan|segfault|illegal|timeouts?|timed out|repeat\w*)\b"
+    r"|\d(?:\.\d+)?\s*(?:%|x\b|tok(?:en)?s?/s|ms\b)|\b(?:speed-?ups?|accept\w* (?:rate|length)"
+    r"|passed|succeeded|verified|validated)\b|报错|崩溃|失败"
+)
+# the writer says the report comes from the code, not a run ("found by reading the code",
+# "Root cause (code-level)", "Code analysis of x.py", "I have not reproduced it")
+_CODE_ONLY = re.compile(
+    r"(?i)\bfound (?:it |this |them )?(?:by|while|when) (?:reading|reviewing|inspecting|looking)\b"
+    r"|\b(?:from|by) (?:reading |inspecting |reviewing )?the (?:code|source)(?: code)?\s*[.;)]"
+    r"|\bcode[- ]level\b|\b(?:code|static|source) analysis\b|\bby (?:code )?inspection\b"
+    r"|\b(?:have not|haven't|did not|didn't|not yet|not been|never) (?:yet |been )?reproduc\w*\b(?!\s+(?:it\s+)?"
+    r"(?:reliably|consistently|locally|every time|on demand|on main|with))|\bno repro(?:ducer|duction)?\b"
+)
+# a link to source lines ("https://github.com/org/repo/blob/<ref>/path/file.py#L650")
+_SOURCE_LINK = re.compile(r"github\.com/[\w.-]+/[\w.-]+/blob/[^\s/]+/\S+\.(?:py|cu|cuh|cc|cpp|h|rs|go)#L\d+")
+# another project's sentence making an engine the subject of a setting: "When sglang is launched
+# with --speculative-algorithm EAGLE3, ...", "If vLLM is started with `--speculative-config`",
+# "With SGLang using NEXTN, the engine returns ..."
+_DESCRIBED = re.compile(
+    r"(?i)\b(?:when|if|whenever|once|while)\s+(?:the\s+|an?\s+)?(?:sglang|vllm|tensorrt-llm|trt-?llm)\b"
+    r"(?:\s+[\w-]+){0,3}?\s+(?:is\s+|are\s+|gets\s+)?(?:launch\w*|start\w*|runs?|running|serv\w*"
+    r"|configured|deployed|used)\b[^.;]{0,60}?\bwith\b"
+    r"|\bwith\s+(?:sglang|vllm|tensorrt-llm|trt-?llm)\s+(?:using|running)\s+\S"
+)
+# a pull request saying it only adds or copies configuration ("Config only", "same as
+# `vllm.yaml` but with ...", "matches the sibling configs", "No other changes")
+_CONFIG_ONLY = re.compile(
+    r"(?i)\bconfig(?:uration)?[- ]only\b|\bno (?:other|code|library|functional) changes?\b"
+    r"|\bchanges? no (?:library |other |functional )?code\b|\b(?:everything|all) else (?:matches|is the same|is unchanged)\b"
+    r"|\bmatch(?:es|ing)? (?:the |its )?sibling\w*|\bmirror(?:s|ing)? the existing\b"
+    r"|\bsiblings? of the existing\b|\b(?:byte[- ])?identical to (?:the |its )?(?:existing|sibling)"
+    r"|\bexisting\s+`?[\w./-]+`?\s+siblings?\b"
+    r"|\b(?:same as|identical to|a copy of|copied from) (?:the existing )?`?[\w./-]+\.(?:ya?ml|json|toml|sh)\b"
+)
+
+
+def _denials(held: Sequence[LogLine]) -> list[Apart]:
+    """The lines that deny the thread a run (``DENIALS``): its description tells no failure and
+    no run of the writer's own, and says the report comes from reading code, or (a pull request)
+    points at source lines, describes as another project how the engine behaves under a setting,
+    or only adds configuration. Each such line is a block of its own; the gate reads the thread
+    by its own lines then (a crash, a run line, the run's config)."""
+    header = next((m for ln in held if (m := _THREAD.match(ln.text)) is not None), None)
+    title = next((ln.text for ln in held if _TITLE.match(ln.text)), "")
+    desc: list[LogLine] = []
+    opened = False
+    for line in held:
+        if not line.quoted and post_author(line.text) is not None:
+            if opened:
+                break
+            opened = opens_thread(line.text)
+            continue
+        if opened and not line.headed:
+            desc.append(line)
+    if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
+        return []  # no description post seen (its byline), or the writer's own run in it
+    pull = header is not None and header.group(2) == "pull request"
+    out: list[Apart] = []
+
+    def deny(lines: Sequence[LogLine], why: str) -> None:
+        out.extend(Apart(ln.source, ln.lineno, ln.lineno, why, ln.text.strip()) for ln in lines)
+
+    code_only = [ln for ln in desc if _CODE_ONLY.search(ln.text)]
+    quiet = not any(_SYMPTOM.search(ln.text) for ln in desc if ln not in code_only)
+    if quiet:  # the analysis's own sentence may name what goes wrong ("the wrong request's")
+        deny(code_only, CODE_ONLY)
+    if not pull:
+        return out
+    if quiet and not _SYMPTOM.search(title):
+        deny([ln for ln in held if not ln.quoted and not ln.headed and _SOURCE_LINK.search(ln.text)], LINKED_CODE)
+    if tracker_engine(header.group(1) if header is not None else None) is None:
+        deny([ln for ln in desc if _DESCRIBED.search(ln.text)], DESCRIBED)
+    if quiet:
+        deny([ln for ln in desc if _CONFIG_ONLY.search(ln.text)], CONFIG_ONLY)
     return out
