@@ -29,6 +29,7 @@ from spectrace.assemblers.sglang_eras import (
 from spectrace.assemblers.sglang_version import (
     about_sglang,
     bare_releases,
+    built_day,
     dev_floor,
     era_of,
     failing_releases,
@@ -71,6 +72,17 @@ _WORKED_THEN_FAILS = re.compile(
 # the engine whose nightly image the text names (flag): the run's framework where no launch,
 # tracker or words name one
 IMAGE_ENGINE = "image_engine"
+# SGLang's spec-v2 switch named with no value on the line ("Added `SGLANG_ENABLE_SPEC_V2`
+# environment variable" in a recipe PR): it may be set either way (flag ``SWITCH_NAMED``, read by
+# path_era: the condition on the switch, never its default side); a value any reader takes
+# ("SGLANG_ENABLE_SPEC_V2=1", "SGLANG_ENABLE_SPEC_V2: 'True'") is the flag SGLANG_ENABLE_SPEC_V2
+SWITCH_NAMED = "spec_v2_switch_named"
+_SWITCH_NAMED = re.compile(r"\bSGLANG_ENABLE_SPEC_V2\b")
+# a value or a toggle said on the line ("=1", "enabled", "without", "turned off"): a setting
+_SWITCH_VALUE = re.compile(
+    r"(?i)\bSGLANG_ENABLE_SPEC_V2\b[`'\"]?\s*[=:]|\b(?:enabl\w*|disabl\w*|on|off|true|false|yes|no|"
+    r"with|without|turn\w*|set\s+to|unset|removed?|drop\w*)\b"
+)
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
@@ -95,7 +107,16 @@ class ConfigReleases(ConfigState):
         a header leaves its year out). The run is no newer, so the day bounds the release; the
         one reader for every framework."""
         days = [d for d in (self._latest, None if self._yearless else self._run_post()) if d]
+        days = days or self._built()  # no stamp, no post day: an untagged build's own day
         return max(days, key=lambda d: d[0]) if days else None
+
+    def _built(self) -> list[Day]:
+        """The days untagged SGLang builds the text shows were made (``sglang: 0.0.0.devN+g<sha>.
+        d20260615``, round 39 31): their code is no newer, so each bounds the release as a day."""
+        if self._config.engine not in (None, "sglang"):
+            return []
+        return [(day, line) for line in self._lines
+                if (day := built_day(line.text)) is not None and not other_release(line.text)]  # fmt: skip
 
     def _run_post(self) -> Day | None:
         """The day of the newest post that holds a line of the run (a flag's, a verdict's
@@ -173,10 +194,15 @@ class ConfigReleases(ConfigState):
             self._nightly.append((built, line))
             if (floor := dev_floor(text)) is not None:
                 self._dev_floor.append(floor)
-        self._named_release = self._named_release or bool(sglang_releases(text) or bare_releases(text))
+        named = {r for r in sglang_releases(text) if r[:3] != (0, 0, 0)}  # 0.0.0.devN: a build of main
+        self._named_release = self._named_release or bool(named or bare_releases(text))
         self._issue_repro = self._issue_repro or _ISSUE_REPRO.search(text) is not None
         if self._sglang_env is None and _SGLANG_EXPORT.search(text) is not None:
             self._sglang_env = line
+        if (not line.quoted and _SWITCH_NAMED.search(text) is not None and _SWITCH_VALUE.search(text) is None
+                and SWITCH_NAMED not in self._config.flags):  # fmt: skip
+            self._set(SWITCH_NAMED, True, line, "prose")
+            self._stated |= {True, False}  # either setting: the config readers' condition on it
 
     def _ascend_spelled(self, line: LogLine, text: str) -> None:
         """A release only the plugin's own thread spells (``ascend_release``): a bare version
@@ -283,9 +309,10 @@ class ConfigReleases(ConfigState):
             return  # a release the text names, even as another report's, may be the run's
         pull = any(t.pull and tracker_engine(t.repo) == "sglang" for t in self._titles.titles)
         pull = pull and not self._issue_repro  # "Fixes #N. The reporter's repro:": the issue's run
-        if self._config.engine not in (None, "sglang") or not (self._main or pull) or self._first_post is None:
+        first = self._first_post or min(self._built(), default=None, key=lambda d: d[0])
+        if self._config.engine not in (None, "sglang") or not (self._main or pull) or first is None:
             return
-        day, line = self._first_post
+        day, line = first  # the thread's first post, else the day the build was made
         cut = day - timedelta(days=_BRANCH_DAYS)
         out = [str(release) for release, published_on in mainline(published("sglang")) if published_on <= cut]
         floor = parse_release(out[-1]) if out else None

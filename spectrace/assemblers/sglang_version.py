@@ -180,6 +180,26 @@ def nightly_day(text: str) -> date | None:
         return None
 
 
+# setuptools-scm's build of a dirty tree: ``sglang: 0.0.0.dev13972+g4f080703c.d20260615``,
+# ``SGLang: 0.5.19.dev410+gedff717ef.d20260901``: the day the package was built
+_BUILT = re.compile(
+    r"(?i)(?<![\w./-])sglang(?:\s+version)?(?:\s*[:=]{1,2}\s*|\s+)[`'\"]?\d+\.\d+\.\d+(?:\.post\d+)?\.?dev\d+\+g[0-9a-f]{7,40}"
+    r"\.d(20\d\d)(\d\d)(\d\d)(?!\d)"
+)
+
+
+def built_day(text: str) -> date | None:
+    """The day an untagged SGLang build was made (its version's ``.dYYYYMMDD``), or None: its
+    code is no newer than that day (a checkout is older than its build, never newer)."""
+    m = _BUILT.search(text)
+    if m is None:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
 def from_main(text: str) -> bool:
     """The line says the run is a build of SGLang's main branch, not a release (in words, or
     by an image images.toml lists as built from main: ``lmsysorg/sglang:dev``)."""
