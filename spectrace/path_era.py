@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from spectrace.assemblers.config_release import IMAGE_ENGINE
+from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
@@ -91,6 +91,7 @@ def era_evidence(
     if found is None:
         return _v2_unnamed(incident, config, mentions)
     verdict = _v2_verdict(found) if found.v2 else None
+    verdict = verdict or _switch_named(found, config)
     verdict = verdict or prose_verdict(found.family, None, config.era, found.release, found.newest)
     if verdict is None or (verdict.points_to is None and verdict.condition is None):
         return []
@@ -115,6 +116,24 @@ def _v2_verdict(found: EraInputs) -> DumpVerdict | None:
 
 
 _V2_CLASS = re.compile(r"v2 \((\w+V2)\)")
+
+
+def _switch_named(found: EraInputs, config: RunConfig) -> DumpVerdict | None:
+    """Where the text names SGLang's spec-v2 switch with no value read (a recipe PR's "Added
+    `SGLANG_ENABLE_SPEC_V2`"), the switch may be set: the era rule on either setting, and where
+    they differ the condition on it, never the default side alone. None where nothing names it."""
+    if SWITCH_NAMED not in config.flags or "SGLANG_ENABLE_SPEC_V2" in config.flags:
+        return None
+    on = prose_verdict(found.family, True, config.era, found.release, found.newest)
+    off = prose_verdict(found.family, False, config.era, found.release, found.newest)
+    if on is None or off is None:
+        return None
+    said = [f"{v.points_to} ({v.worker_class})" if v.points_to else (v.condition or "") for v in (on, off)]
+    if said[0] == said[1]:
+        return on
+    condition = f"{said[0]} if SGLANG_ENABLE_SPEC_V2=1, else {said[1]} (the text names the switch, not its value)"
+    reason = f"{PROSE_REASON}: {found.family}, SGLANG_ENABLE_SPEC_V2 named with no value: {condition}"
+    return DumpVerdict(None, None, reason, f"{found.family} (SGLANG_ENABLE_SPEC_V2 named)", condition)
 
 
 def _inputs(

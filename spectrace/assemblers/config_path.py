@@ -177,6 +177,9 @@ def named_verdict(
     if first is not None and newest is not None and newest < first:
         return None  # no release the text allows had it: the name is not the run's algorithm
     setting = switch.value if switch is not None else None
+    if switch is None and bounds.both_settings:  # the switch named with either value possible
+        return _either_setting(lambda on: prose_verdict(str(named.value), on, bounds.era, bounds.release,
+                                                        bounds.newest, knobs))  # type: ignore[arg-type]
     verdict = prose_verdict(str(named.value), setting, bounds.era, bounds.release, bounds.newest, knobs)  # type: ignore[arg-type]
     stated = switch is not None or bounds.enabled  # the era's condition is then the run's
     return verdict if stated or verdict is None or verdict.points_to else None

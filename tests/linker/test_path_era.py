@@ -199,3 +199,30 @@ def test_dflash_with_no_release_or_day_stays_open(tmp_path: Path) -> None:
 def test_an_undated_dspark_feature_request_names_no_run(tmp_path: Path) -> None:
     _no_path(tmp_path, _undated("issue", "[Feature] Support DSpark for Kimi-K3",
                                 "It would be great to have DSpark for this model."))
+
+
+def _switch(words: str, day: str = "2026-01-30") -> list[str]:
+    return _thread("issue", "[Bug] MTP acceptance drops on H200 after a few hours", day,
+                   "Our DeepSeek-V3 deployment with MTP slows down over time.", words)
+
+
+def test_the_switch_named_without_a_value_is_the_condition_on_it(tmp_path: Path) -> None:
+    """January 2026 (0.5.7-0.5.10: spec v2 off by default): a text naming SGLANG_ENABLE_SPEC_V2
+    with no value may have set it, so the default side alone (EAGLEWorker) is never given."""
+    for words in ("We added the `SGLANG_ENABLE_SPEC_V2` environment variable to the deployment.",
+                  "The pods also export SGLANG_ENABLE_SPEC_V2 (see the chart)."):  # fmt: skip
+        path = crash_path(run(tmp_path, _switch(words)))
+        assert_verdict(path, "unknown", "EAGLEWorkerV2|EAGLEWorker")
+        assert "SGLANG_ENABLE_SPEC_V2=1" in (path.conditional or ""), path
+
+
+def test_the_switch_with_its_value_decides(tmp_path: Path) -> None:
+    path = crash_path(run(tmp_path, _switch("We run with SGLANG_ENABLE_SPEC_V2=1 on every pod.")))
+    assert_verdict(path, "v2", "EAGLEWorkerV2")
+
+
+def test_the_switch_named_where_only_v2_exists_is_v2(tmp_path: Path) -> None:
+    """On 0.5.16 the v1 worker is gone: either setting runs EAGLEWorkerV2."""
+    lines = _switch("We added the `SGLANG_ENABLE_SPEC_V2` variable; image lmsysorg/sglang:v0.5.16.",
+                    day="2026-08-30")
+    assert_verdict(crash_path(run(tmp_path, lines)), "v2", "EAGLEWorkerV2")
