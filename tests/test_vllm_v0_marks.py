@@ -94,3 +94,32 @@ def test_the_same_one_line_command_without_a_v0_title_still_decides(tmp_path: Pa
              """vllm serve /models/ds --speculative-config '{"model": "/models/draft", """
              """"method": "eagle3", "num_speculative_tokens": 2}'""", *CRASH]  # fmt: skip
     assert_verdict(_path(tmp_path, "a", lines), "other", "EagleProposer")
+
+
+def _v0_frames(frame: str) -> list[str]:
+    """A crash through ``frame`` (path under vllm/, function) of the engine that ran the run."""
+    path, func = frame.split(":")
+    return ["Traceback (most recent call last):",
+            f'  File "/opt/venv/lib/python3.12/site-packages/vllm/{path}", line 300, in {func}',
+            "    outputs = self.model_executor.execute_model(",
+            "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+
+
+def test_a_frame_only_v0s_engine_runs_puts_the_method_on_v0(tmp_path: Path) -> None:
+    """V1 fell back to V0 for the run (0.8-0.9.2): its traceback goes through V0's engine
+    (rules/paths/vllm_v0.toml engine_frame), so EAGLE drafted through MultiStepWorker."""
+    for i, frame in enumerate(("engine/llm_engine.py:step", "engine/async_llm_engine.py:engine_step",
+                               "worker/model_runner.py:execute_model")):
+        path = _path(tmp_path, str(i), [*_cmd("eagle"), *_v0_frames(frame)])
+        assert_verdict(path, "other", "MultiStepWorker")
+
+
+def test_a_v0_engine_frame_for_a_method_v0_never_ran_decides_nothing(tmp_path: Path) -> None:
+    path = _path(tmp_path, "a", [*_cmd("eagle3"), *_v0_frames("engine/llm_engine.py:step")])
+    assert path.worker_class is None
+
+
+def test_a_frame_that_hands_a_run_to_v1_keeps_v1s_class(tmp_path: Path) -> None:
+    """``from_engine_args`` of V0's files handed V1 runs to V1's engine (0.7-0.10)."""
+    lines = [*_cmd("eagle"), *_v0_frames("engine/llm_engine.py:from_engine_args")]
+    assert_verdict(_path(tmp_path, "a", lines), "other", "EagleProposer")

@@ -2,7 +2,8 @@
 
 A command with ``{"method": "eagle"}`` names ``EagleProposer`` on the V1 engine, but V0 ran the
 same spelling through ``SpecDecodeWorker`` and ``MultiStepWorker``. The run was V0's where its
-text says so (a title "... on vLLM V0", a ``[V0]`` tag) or where its command gives an option
+text says so (a title "... on vLLM V0", a ``[V0]`` tag), where its traceback goes through a
+function only V0's engine runs (``LLMEngine.step``, V0's ``model_runner.py``), or where its command gives an option
 V1's oracle (0.8.0-0.9.2) refused and fell back to V0 for (``--num-scheduler-steps 8``): V0's
 worker, or nothing decided for a method V0 never ran (EAGLE-3). A command giving an option
 removed with V0 (``--use-v2-block-manager``) ran a release that still shipped V0, where V1 may
@@ -43,6 +44,7 @@ class V0Table:
     v0_last: Version
     fallbacks: tuple[Fallback, ...]
     ceiling: tuple[tuple[re.Pattern[str], str], ...]
+    frames: re.Pattern[str]  # a traceback frame of a function only V0's engine runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,19 @@ def v0_table() -> V0Table:
         for r in (rows if isinstance(rows, list) else []))  # fmt: skip
     ceiling = data.get("ceiling")
     options = tuple((_option(str(o)), str(o)) for o in (ceiling if isinstance(ceiling, list) else []))
-    return V0Table(Version(str(data["v0_last"])), fallbacks, options)
+    rows = data.get("engine_frame")
+    frames = [re.escape(str(r["file"])) + r'", line \d+, in (?:'
+              + "|".join(re.escape(str(f)) for f in r["functions"]) + r")\b"
+              for r in (rows if isinstance(rows, list) else [])]  # fmt: skip
+    return V0Table(Version(str(data["v0_last"])), fallbacks, options,
+                   re.compile(r"/vllm/(?:" + "|".join(frames) + ")"))  # fmt: skip
+
+
+def engine_frame(lines: Sequence[LogLine]) -> LogLine | None:
+    """The first traceback frame of ``lines`` in a function only V0's engine runs (``/`` or
+    ``\\`` paths): the run was V0's on any release."""
+    pattern = v0_table().frames
+    return next((ln for ln in lines if pattern.search(ln.text.replace("\\", "/"))), None)
 
 
 # a title saying the run was V0's: "[V0]", "vLLM V0", "V0 engine", "on V0"; not a release
@@ -93,6 +107,14 @@ def _stated(lines: Sequence[LogLine]) -> Mark | None:
             return Mark(line, f"the title says the run was V0's (line {line.lineno})", True)
         return None
     return None
+
+
+def _framed(lines: Sequence[LogLine]) -> Mark | None:
+    """A traceback frame only V0's engine runs: the run fell back to (or was on) V0."""
+    frame = engine_frame(lines)
+    if frame is None:
+        return None
+    return Mark(frame, f"line {frame.lineno} is a frame only V0's engine runs", True)
 
 
 def _given(fallback: Fallback, text: str) -> bool:
@@ -142,7 +164,7 @@ def v0_marked(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
           if e.reason.startswith("vLLM") and (e.worker_class or "").endswith(("Proposer", "ProposerGPU"))]  # fmt: skip
     if not v1:
         return
-    mark = _stated(lines) or _options(lines, at or newest)
+    mark = _stated(lines) or _framed(lines) or _options(lines, at or newest)
     if mark is None or (not mark.decides and at is not None):
         return
     method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))

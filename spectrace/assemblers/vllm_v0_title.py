@@ -14,7 +14,8 @@ The era alone also places it: V1 built its first proposer in 0.7.3 (``NgramPropo
 speculative run on an older release ran ``SpecDecodeWorker`` whatever its frames show ("[Bug]:
 vllm 0.5.4 NCCL error when applying speculative decoding"), and before 0.6.4 vLLM shipped no
 V1 code at all, so a thread whose newest day predates it ran V0 too ("I've tested speculative
-decoding to compare latency" in an April 2024 thread).
+decoding to compare latency" in an April 2024 thread, "I tested the accept length with typical
+acceptance sampling" in September 2024).
 The report's words, ranked as prose: any config line outranks them.
 """
 
@@ -32,6 +33,7 @@ from spectrace.assemblers.thread_title import Title, TitleReader, methods_in
 from spectrace.assemblers.vllm_engine_lines import engine_shown
 from spectrace.assemblers.vllm_proposers import v0_worker
 from spectrace.assemblers.vllm_release import parse_release
+from spectrace.assemblers.vllm_v0_marks import engine_frame, v0_table
 from spectrace.dialects.base import LogLine
 
 _V0_TAG = re.compile(r"\[\s*V0\s*\]")
@@ -50,13 +52,20 @@ _WRAPPER = "SpecDecodeWorker"
 _V1_DEFAULT = Version("0.8.0")  # the first release whose default engine is V1
 _V1_SPEC = Version("0.7.3")  # V1's first proposer (NgramProposer): older runs speculated on V0
 _V1_CODE = Version("0.6.4")  # the first release shipping vllm/v1/ at all
+# what only a speculative run has, as the object of a writer's "I tested/measured ...": its
+# acceptance ("the accept length", "the acceptance rate"), V0's typical-acceptance sampler, its
+# draft or speculative tokens, an MLP speculator
+_SPEC_OBJECT = (r"accept(?:ance)?[ _-]?(?:rate|length|len)\b|typical[ _-]?acceptance"
+                r"|(?:draft|speculative)[ _-]tokens?\b|mlp[ _-]?speculat\w*")
 # a writer saying they ran speculative decoding themselves ("I've tested speculative decoding
 # (SD) to compare latency", "we ran the draft model at 4 tokens"); no wish, plan or question
 _RAN = re.compile(
     r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|now\s+)?(?:tested|ran|run|benchmarked"
     r"|measured|deployed|deploy|served|serve|used|use|profiled)\s+"
-    r"(?:(?:(?:with|the|a|an|our|my|vllm'?s?)\s+)*|(?:[^.;!?]|\.(?=\w)){0,60}?\b(?:with|using)\s+(?:(?:the|a|an|our|my)\s+)?)"
-    r"(?:spec(?:ulative)?[ _-]?decod\w*|draft[ _-]?models?|speculative[ _-]model)"
+    r"(?:(?:(?:with|the|a|an|our|my|vllm'?s?)\s+)*|(?:[^.;!?]|\.(?=\w)){0,60}?\b(?:with|using)"
+    r"(?:\s+|(?=[`'\"*]))(?:(?:the|a|an|our|my)\s+)?)[`'\"*]*"
+    r"(?:spec(?:ulative)?[ _-]?decod\w*|draft[ _-]?models?|speculative[ _-]model|"
+    + _SPEC_OBJECT + ")"
 )
 # a release series a sentence names ("vllm 0.5.x", "vLLM 0.6"): all of it older than 0.7.3
 _SERIES = re.compile(r"(?i)(?<![\w./-])vllm\s*v?0\.([0-6])(?:\.[x*])?(?![\w*]|\.\d)")
@@ -80,7 +89,10 @@ _V1_SWITCH = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?1\b""")
 # every ``vllm/v1/`` frame: a V1 log's tracebacks would cost every reader a pass (a third more
 # time on a frame-heavy log); the V1 runner's own frames reach it through vllm_runner's literals
 LITERALS: tuple[bytes, ...] = (b"/vllm/engine/", b"/vllm/worker/", b"/vllm/executor/",
-                               b"/vllm/spec_decode/")  # fmt: skip
+                               b"/vllm/spec_decode/",
+                               # a writer's own test of what only speculation has (_SPEC_OBJECT)
+                               b"ccept len", b"ccept rate", b"cceptance len", b"cceptance rate",
+                               b"ypical acceptance", b"ypical_acceptance", b"raft token")  # fmt: skip
 
 
 def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | None) -> None:
@@ -99,13 +111,17 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     title = _title(lines)
     if title is None or any(no_spec(line.text) for line in lines):
         return
+    spec = _SPEC_TITLE.search(title.text) is not None
+    frames = [ln for ln in lines if _V0_FRAME.search(ln.text) or _V1_FRAME.search(ln.text)]
+    v1_seen = any(_V1_FRAME.search(ln.text) for ln in frames)
+    stated = parse_release(_stated(config, title))
+    gone = stated is not None and stated > v0_table().v0_last  # a release without spec_decode/
+    engine = None if v1_seen or gone or "platform" in config.flags else engine_frame(lines)
     if title.apart is None:
         tagged = _V0_TAG.search(title.text) is not None
-        frames = [ln for ln in lines if _V0_FRAME.search(ln.text) or _V1_FRAME.search(ln.text)]
-        v0_only = bool(frames) and not any(_V1_FRAME.search(ln.text) for ln in frames)
         at = parse_release(config.version) or newest
-        v0_only = v0_only and at is not None and at < _V1_DEFAULT
-        spec = _SPEC_TITLE.search(title.text) is not None
+        v0_only = bool(frames) and not v1_seen and (
+            engine is not None or (at is not None and at < _V1_DEFAULT))
         era = _v0_era(config, lines, newest, title)
         if tagged or (spec and (v0_only or era)):
             worker, family = _proposer(title, lines)
@@ -118,6 +134,12 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
             return
     if title.apart is not None and _WISH_APART.search(title.apart):
         return  # a feature request, an RFC, docs: a writer's own use is not the thread's run
+    if spec and engine is not None:  # a question about speculative decoding over V0's traceback
+        worker, family = _proposer(title, lines)
+        _add(config, lines, engine.source, engine.lineno, worker or _WRAPPER, family,
+             f"a traceback through V0's engine alone (line {engine.lineno}) under a vLLM title "
+             f"asking about speculative decoding (line {title.lineno})")  # fmt: skip
+        return
     era = _v0_era(config, lines, newest, title)
     ran = next((ln for ln in lines if not ln.quoted and (m := _RAN.search(ln.text))
                 and not sentence_apart(ln.text, m.start()) and not _OTHER_ENGINE.search(ln.text)),
@@ -140,10 +162,7 @@ def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
     shown = engine_shown(lines, config.version)
     if shown is not None and shown.v1:
         return None
-    said = config.flags.get("vllm_prose_release")
-    titled = _TITLE_RELEASE.search(title.text) if title is not None else None
-    stated = config.version or (str(said.value) if said is not None else None) or (
-        titled.group(1) if titled is not None else None)
+    stated = _stated(config, title)
     if stated is not None:
         at = parse_release(stated)
         ok = at is not None and Version(at.base_version) < _V1_SPEC
@@ -154,6 +173,14 @@ def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
     if newest is not None and newest < _V1_CODE:
         return f"the thread's day allows vLLM {newest} at newest, before any V1 engine (0.6.4)"
     return None
+
+
+def _stated(config: RunConfig, title: Title | None) -> str | None:
+    """The release the text states: a version line, a sentence's, the title's own."""
+    said = config.flags.get("vllm_prose_release")
+    titled = _TITLE_RELEASE.search(title.text) if title is not None else None
+    return config.version or (str(said.value) if said is not None else None) or (
+        titled.group(1) if titled is not None else None)
 
 
 def _add(config: RunConfig, lines: Sequence[LogLine], source: str, lineno: int, worker: str,
