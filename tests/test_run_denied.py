@@ -117,3 +117,16 @@ def test_a_config_only_recipe_with_its_sweep_result_keeps_its_run(tmp_path: Path
         "", "Sweep: 1.35x output throughput at conc 64, TPOT 14.2 ms vs 19.9 ms for the STP config.")  # fmt: skip
     path = crash_path(run(tmp_path, [*lines, *PROBE], name="report.md"))
     assert path.worker_class == "EAGLEWorkerV2" or "EAGLEWorkerV2" in (path.conditional or ""), path
+
+
+def test_a_config_only_pr_with_its_servers_log_keeps_its_run(tmp_path: Path) -> None:
+    """A log record in the thread was printed by a server that ran: "No other changes" says what
+    the PR changes, not that nothing ran."""
+    lines = thread(
+        "acme/bench-recipes", "pull request", "bump sglang image for the MTP recipe", "2026-08-03",
+        "Image `lmsysorg/sglang:v0.5.14-cu129`. No other changes.", "", "Server log of the run:", "```",
+        "[2026-08-03 10:00:01] server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-V3', "
+        "speculative_algorithm='EAGLE', speculative_num_steps=3, speculative_eagle_topk=1, "
+        "speculative_num_draft_tokens=4, disable_overlap_schedule=False)", "```")  # fmt: skip
+    path = crash_path(run(tmp_path, [*lines, *PROBE], name="report.md"))
+    assert path.worker_class == "EAGLEWorkerV2" or "EAGLEWorkerV2" in (path.conditional or ""), path

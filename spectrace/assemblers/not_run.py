@@ -597,6 +597,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             desc.append(line)
     if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
         return []  # no description post seen (its byline), or the writer's own run in it
+    if any(ln.headed for ln in held):
+        return []  # a log record: a server printed it, whatever the PR adds
     pull = header is not None and header.group(2) == "pull request"
     out: list[Apart] = []
 

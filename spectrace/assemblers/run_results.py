@@ -98,17 +98,22 @@ LITERALS = ("erified ", "I tested", "e tested", "I reproduced", "e reproduced", 
 
 def result_line(text: str) -> bool:
     """A sentence of the line reports a check done on a setup, numbers sourced from a run, or a
-    measured metric, and says nothing of it undone, asked, planned or expected."""
+    measured metric, and says nothing of it undone, asked, planned, expected or another's."""
+    return bool(result_sentences(text))
+
+
+def result_sentences(text: str) -> list[str]:
+    """The sentences of the line that ``result_line`` reads as a run's result."""
+    found = []
     for sentence in _SENTENCE.split(text):
         if _PLANNED.search(sentence) or EXPECTED.search(sentence) or ATTRIBUTED.search(sentence):
             continue
         if _BENCH_RUN.search(sentence) and _HARDWARE.search(sentence):
-            return True
-        if _UNDONE.search(sentence):
-            continue
-        if any(p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _SOURCED, _MEASURED)):
-            return True
-    return False
+            found.append(sentence)
+        elif not _UNDONE.search(sentence) and any(
+                p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _SOURCED, _MEASURED)):
+            found.append(sentence)
+    return found
 
 
 # a question asking why an outcome the writer saw happens ("[Usage]: Why does the acceptance rate

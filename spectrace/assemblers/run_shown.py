@@ -24,6 +24,7 @@ from spectrace.assemblers.run_results import (
     LITERALS as RESULT_LITERALS,
     observed_outcome,
     result_line,
+    result_sentences,
 )
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.incident_model import Incident
@@ -215,7 +216,7 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     own = shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         return own if apart_crash(incident, mentions) is not None else True
-    if any(m.kind == RUN_KIND for m in mentions):
+    if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) for m in mentions):
         return True
     if (denied := denied_shows_run(mentions, own)) is not None:
         return denied  # a code reading, a config-only PR, another project's description
@@ -228,6 +229,25 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
             return False  # the flags it shows are a generator's output or code being reworked
         return pull_reports_run(mentions) or own
     return own if whole_apart(mentions) else True
+
+
+def _elsewhere(text: str, mentions: Sequence[Mention]) -> bool:
+    """The run line names only frameworks other than the one whose tracker the thread is on ("I
+    tested the draft on SGLang and it gets 2.1x" on vLLM's tracker): another engine's run.
+    vllm-ascend's tracker and vLLM name one engine."""
+    from spectrace.path_run import frameworks_named  # path_run reads this module's predicates
+
+    trackers = {_ENGINE_OF.get(m.name, m.name) for m in mentions if m.kind == THREAD_KIND}
+    if not trackers:
+        return False
+    for sentence in result_sentences(text) or [text]:  # the sentences that show the run
+        named = {_ENGINE_OF.get(n, n) for n in frameworks_named(sentence)}
+        if not named or named & trackers:
+            return False
+    return True
+
+
+_ENGINE_OF = {"vllm_ascend": "vllm"}  # the plugin's runs are vLLM's engine's
 
 
 def pull_reports_run(mentions: Sequence[Mention]) -> bool:

@@ -247,3 +247,21 @@ def test_a_question_about_code_or_usage_stays_apart(tmp_path: Path, title: str) 
              "dev-a · description · 2026-01-29", "### Your current environment", "```",
              "PyTorch version              : 2.9.0+cu128", "```", "", *PROBE]  # fmt: skip
     assert _none(_path(tmp_path, lines))
+
+
+# --- a run line naming only another engine than the tracker's is that engine's run -------------
+
+
+def test_a_wish_on_vllm_s_tracker_whose_check_ran_on_sglang_stays_without_a_path(tmp_path: Path) -> None:
+    lines = thread("vllm-project/vllm · issue #7015 · open · Python", "Support EAGLE3 drafts for ModelZ",
+                   "2026-06-01", "ModelZ has an EAGLE3 draft on the hub. I tested the draft on SGLang and it"
+                   " gets a 2.1x speedup there; vLLM rejects it.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
+
+
+def test_a_check_naming_the_tracker_s_own_engine_still_shows_the_run(tmp_path: Path) -> None:
+    lines = thread("vllm-project/vllm-ascend · issue #7016 · open · Python",
+                   "[Bug]: Eagle3 acceptance collapses on two cards", "2026-06-01",
+                   "I tested the Eagle3 draft with vLLM 0.18.0 on two 910B cards and acceptance falls to 1.1.")  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path is not None and "AscendEagleProposer" in (path.worker_class or path.conditional or ""), path
