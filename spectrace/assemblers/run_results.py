@@ -127,6 +127,13 @@ _WHY_OUTCOME = re.compile(
 )
 
 
+# an outcome someone else published ("... in the blog's chart", "the docs' figure"): no run of the writer
+_SHOWN_ELSEWHERE = re.compile(r"(?i)\b(?:charts?|figures?|graphs?|plots?|docs?|documentation|readme)\b")
+
+
 def observed_outcome(title: str) -> bool:
-    """The title asks why an outcome the writer observed happens: a report of their run."""
+    """The title asks why an outcome the writer observed happens: a report of their run; not one
+    another source published (a blog's chart, a paper, the docs)."""
+    if ATTRIBUTED.search(title) or _SHOWN_ELSEWHERE.search(title):
+        return False
     return _WHY_OUTCOME.search(title) is not None

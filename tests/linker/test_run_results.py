@@ -241,6 +241,8 @@ def test_a_why_question_about_an_observed_outcome_names_its_run(tmp_path: Path, 
     "[Usage]: Why is a separate Eagle3 draft needed for each target?",
     "[Usage]: How do I get a higher Eagle3 acceptance rate?",
     "[Feature]: Why not make the Eagle3 acceptance rate drop less on long prompts?",
+    "[Usage]: Why does the Eagle3 acceptance rate drop in the blog's chart at temperature 1.0?",
+    "[Usage]: Why is the Eagle3 acceptance length in the paper so low at batch 64?",
 ])  # fmt: skip
 def test_a_question_about_code_or_usage_stays_apart(tmp_path: Path, title: str) -> None:
     lines = ["vllm-project/vllm · issue #7014 · open · Python", "labels: usage", f"# {title}", "",
