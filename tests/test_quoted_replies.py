@@ -176,3 +176,34 @@ def test_a_plain_run_said_to_work_is_no_wall(tmp_path: Path) -> None:
              "--speculative-eagle-topk 4", "", "Without speculative decoding it is fine.", "",
              *CRASH]  # fmt: skip
     assert _verdict(tmp_path, lines) == ("v1", "EAGLEWorker")
+
+
+PR = ["org/serving · pull request #351 · merged · Python", "# Support online MTP draft weight updates", "",
+      "alice · description · 2026-07-14",
+      "Tested with org/Model-7B and its built-in MTP head on 8x H200, using vLLM 0.24.0.", ""]  # fmt: skip
+PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>', "RuntimeError: probe"]
+
+
+@pytest.mark.parametrize("wall", [
+    "| speculative decoding disabled | n/a | 168.2 | baseline |",
+    "| no spec | - | 151.0 | 1.00x |",
+    "The batch combines speculative and non-speculative sequences; non-speculative ones go first.",
+    "Speedup is measured against the non-speculative baseline.",
+])  # fmt: skip
+def test_a_results_row_or_a_batchs_non_speculative_part_is_no_plain_run_wall(tmp_path: Path, wall: str) -> None:
+    """A PR's own results table has a baseline row and its prose speaks of non-speculative
+    sequences: neither says the writer's run is a plain one, so the PR's MTP run still reaches
+    the crash below."""
+    lines = [*PR, "| Variant | Acceptance | tok/s |", "|---|---:|---:|", wall,
+             "| MTP, target + draft update | 58.6% | 252.9 |", "", *PROBE]  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines))
+    path = crash.worker_path
+    assert path is not None and "EagleProposer" in f"{path.worker_class} {path.conditional}"
+
+
+def test_a_sentence_saying_the_run_is_non_speculative_is_still_a_wall(tmp_path: Path) -> None:
+    lines = [*PR, "| Variant | Acceptance | tok/s |", "|---|---:|---:|",
+             "| MTP, target + draft update | 58.6% | 252.9 |", "",
+             "The server that crashed is non-speculative:", "", *PROBE]  # fmt: skip
+    (crash,) = roots(run(tmp_path, lines))
+    assert crash.worker_path is None or crash.worker_path.value == "unknown"

@@ -22,7 +22,11 @@ from spectrace.dialects.base import LogLine
 _PLAIN_RUN = re.compile(
     r"(?i)\bwithout\s+(?:any\s+)?(?:speculat(?:ive|ion|ing)\b|spec\b|spec[ _-]?decod|draft\w*|eagle\w*|mtp"
     r"|ngram)|\bwithout\s+(?:the\s+)?[`'\"]?--spec"  # not "without `SpeculatorsConfig`" (a class)
-    r"|\bno\s+(?:spec\w*|draft\s+model)|\bnon-?spec\w*"
+    r"|\bno\s+(?:spec\w*|draft\s+model)"
+    # "non-speculative" of the batch's parts or a comparison's arm ("mixed speculative and
+    # non-speculative sequences", "the non-speculative baseline") is no plain run
+    r"|\bnon-?spec\w*+(?!\s+(?:decode\s+|decoding\s+)?(?:sequences?|requests?|tokens?|steps?|paths?"
+    r"|baselines?|batch\w*|branch\w*|cases?|arms?|reference)\b)"
     r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model|one)"
     r"|\b(?:is|was|are|were|runs?|ran|stays?)\s+(?:just\s+|completely\s+|a\s+)?plain\b"
     r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
@@ -60,12 +64,23 @@ def sets_apart(lines: Sequence[LogLine]) -> bool:
     return any(plain_run(line) for line in lines)
 
 
+_NON_SPEC = re.compile(r"(?i)non-?spec\w*")
+_BOTH = re.compile(r"(?i)(?<!non-)(?<!non)\bspeculat(?:ive|ion)\b")  # the other kind, named beside it
+# a Markdown table row: cells, not a sentence (its outer pipes may be gone: ``unpaste`` takes a
+# line framed in ``| ... |`` for a terminal's box border)
+_TABLE_ROW = re.compile(r"(?:[^|\n]*\|){3,}")
+
+
 def plain_run(line: LogLine) -> bool:
     """The line is the writer's sentence saying the reported run is a plain one ("my server is
     plain", "same crash without speculative decoding"): crashes on either side of it are two
     runs. A plain run said to work ("without speculation it is fine") is another run."""
     if line.quoted or line.headed or _PLAIN_RUN.search(line.text) is None:
         return False
+    if _TABLE_ROW.match(line.text):  # a results table's baseline row ("| spec disabled | 168.2 |")
+        return False
+    if _NON_SPEC.fullmatch(_PLAIN_RUN.search(line.text).group(0)) and _BOTH.search(line.text):
+        return False  # "we combine speculative and non-speculative sequences": both kinds, no run
     return _WORKS.search(line.text) is None
 
 
