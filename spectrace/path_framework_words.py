@@ -20,7 +20,8 @@ from spectrace.path_run import ELSEWHERE, frameworks_named
 # the frameworks as a writer names them in a sentence; not the lower-case package in a module
 # path or a logger name (``sglang.srt.models...``, ``/vllm/v1/...``), which fill a server's log
 FRAMEWORK_LITERALS = (b"vLLM", b"SGLang", b"TensorRT-LLM", b"TRT-LLM", b"TensorRT LLM",
-                      b" sglang ", b" vllm ", b" trtllm ", b" sglang,", b" vllm,")  # fmt: skip
+                      b" sglang ", b" vllm ", b" trtllm ", b" sglang,", b" vllm,",
+                      b"SGLANG_", b"VLLM_", b"TRTLLM_", b"TLLM_")  # fmt: skip
 
 
 def framework_mentions(line: LogLine, shown: str) -> list[Mention]:

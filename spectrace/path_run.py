@@ -33,11 +33,14 @@ from spectrace.path_mention_kinds import (
 # flag names only a speculative run's command or dump sets
 _SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
 # a framework as a title or a sentence writes it; vllm-ascend before vLLM (it holds the word)
+# each also by its own environment variables' prefix (``SGLANG_ENABLE_SPEC_V2``, ``VLLM_USE_V1``,
+# ``VLLM_ASCEND_ENABLE_MLAPO``, ``TLLM_LOG_LEVEL``): upper case only, never a module or package name
 _FRAMEWORKS = (
-    ("vllm_ascend", re.compile(r"(?i)\bvllm[-_ ]ascend\b")),
-    ("vllm", re.compile(r"(?i)(?<![\w/-])vllm(?![\w-])")),
-    ("sglang", re.compile(r"(?i)(?<![\w/-])sglang(?![\w-])")),
-    ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])")),
+    ("vllm_ascend", re.compile(r"(?i)\bvllm[-_ ]ascend\b|(?-i:\bVLLM_ASCEND_[A-Z0-9_]+)")),
+    ("vllm", re.compile(r"(?i)(?<![\w/-])vllm(?![\w-])|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")),
+    ("sglang", re.compile(r"(?i)(?<![\w/-])sglang(?![\w-])|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
+    ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])"
+                          r"|(?-i:(?<![\w/-])(?:TRTLLM|TLLM)_[A-Z][A-Z0-9_]*)")),
 )
 # a line that names a framework beside another run or another engine: a comparison, a port,
 # a borrowed design ("slower than vLLM", "ported from SGLang", "similar to vLLM"), a migration

@@ -64,3 +64,24 @@ def test_a_package_path_names_no_framework(tmp_path: Path) -> None:
         "[Bug] Eagle3 draft crashes with an illegal memory access", "2025-10-01",
         "Ignore import error when loading sglang.srt.models.foo: No module named 'bar'")))  # fmt: skip
     assert path.value == "unknown" and not path.conditional, path
+
+
+def test_an_engines_own_environment_variable_names_its_framework(tmp_path: Path) -> None:
+    """A recipe repository's MTP thread that names SGLang only by its switch: the ``SGLANG_``
+    prefix is the engine's own (``--explain-path`` shows the framework found)."""
+    log = tmp_path / "thread.txt"
+    log.write_text("\n".join(_thread("[Bug] MTP recipe variants lose throughput on H200", "2026-01-30",
+                                      "The MTP recipes set `SGLANG_ENABLE_SPEC_V2` and tune the draft steps.")))  # fmt: skip
+    (crash,) = [i for i in analyse([str(log)], explain=True).incidents if i.root_cause]
+    assert crash.worker_path is not None
+    found = [(s.found, s.kept) for s in crash.worker_path.trace if s.reader == "framework"]
+    assert found == [("sglang", True)]
+
+
+def test_a_lower_case_package_or_a_prefix_inside_a_name_names_no_framework(tmp_path: Path) -> None:
+    """``vllm_flash_attn`` / ``sglang_router`` are packages and ``MY_VLLM_HOME`` a user's own
+    variable: none names the run's framework."""
+    path = crash_path(run(tmp_path, _thread(
+        "[Bug] Eagle3 draft crashes with an illegal memory access", "2025-10-01",
+        "It imports vllm_flash_attn and sglang_router; MY_VLLM_HOME points at /data.")))  # fmt: skip
+    assert path.value == "unknown" and not path.conditional, path
