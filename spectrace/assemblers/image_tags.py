@@ -108,7 +108,12 @@ def _tag_release(tag: str, row: ImageRow) -> str | None:
 
 
 def _tag_day(tag: str) -> date | None:
-    m = _DAY.search(tag)
+    return match_day(_DAY.search(tag))
+
+
+def match_day(m: re.Match[str] | None) -> date | None:
+    """The day a match's three groups (year, month, day) spell, or None (no match, or no such
+    day: a build stamp's ``20251341`` is no date)."""
     if m is None:
         return None
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from spectrace.assemblers.image_tags import image_tags
+from spectrace.assemblers.image_tags import image_tags, match_day
 from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, published, rules_for
 
 # Prefilter literals: every line find_sglang_version can use contains one.
@@ -174,10 +174,7 @@ def nightly_day(text: str) -> date | None:
     m = _NIGHTLY.search(text)
     if m is None:
         return next((t.day for t in image_tags(text) if t.engine == "sglang" and t.day), None)
-    try:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
+    return match_day(m)
 
 
 # setuptools-scm's build of a dirty tree: ``sglang: 0.0.0.dev13972+g4f080703c.d20260615``,
@@ -191,13 +188,7 @@ _BUILT = re.compile(
 def built_day(text: str) -> date | None:
     """The day an untagged SGLang build was made (its version's ``.dYYYYMMDD``), or None: its
     code is no newer than that day (a checkout is older than its build, never newer)."""
-    m = _BUILT.search(text)
-    if m is None:
-        return None
-    try:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
+    return match_day(_BUILT.search(text))
 
 
 def from_main(text: str) -> bool:
