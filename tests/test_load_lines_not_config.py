@@ -16,6 +16,8 @@ from spectrace.path_mentions import mention_literals
 LOAD_LINES = [
     "[2026-01-02 10:00:01 TP0] Decode batch. #running-req: 10, #token: 4000, token usage: 0.05, "
     "accept len: 2.41, cuda graph: True, gen throughput (token/s): 512.33, #queue-req: 0",
+    "[2026-01-02 10:00:02 TP0] Decode batch, #running-req: 12, #token: 8421, token usage: 0.04, "
+    "accept len: 2.87, accept rate: 0.72, cuda graph: True, gen throughput (token/s): 1543.21, #queue-req: 0",
     "[2026-01-02 10:00:01 TP0] Prefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, "
     "token usage: 0.01, #running-req: 0, #queue-req: 0",
     "INFO 01-02 10:00:01 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg "

@@ -91,7 +91,7 @@ _V1_SWITCH = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?1\b""")
 LITERALS: tuple[bytes, ...] = (b"/vllm/engine/", b"/vllm/worker/", b"/vllm/executor/",
                                b"/vllm/spec_decode/",
                                # a writer's own test of what only speculation has (_SPEC_OBJECT)
-                               b"ccept length", b"ccept rate", b"cceptance len", b"cceptance rate",
+                               b"ccept length", b"cceptance len", b"cceptance rate",
                                b"ypical acceptance", b"ypical_acceptance", b"raft token")  # fmt: skip
 
 
