@@ -75,11 +75,12 @@ def plain_run(line: LogLine) -> bool:
     """The line is the writer's sentence saying the reported run is a plain one ("my server is
     plain", "same crash without speculative decoding"): crashes on either side of it are two
     runs. A plain run said to work ("without speculation it is fine") is another run."""
-    if line.quoted or line.headed or _PLAIN_RUN.search(line.text) is None:
+    said = None if line.quoted or line.headed else _PLAIN_RUN.search(line.text)
+    if said is None:
         return False
     if _TABLE_ROW.match(line.text):  # a results table's baseline row ("| spec disabled | 168.2 |")
         return False
-    if _NON_SPEC.fullmatch(_PLAIN_RUN.search(line.text).group(0)) and _BOTH.search(line.text):
+    if _NON_SPEC.fullmatch(said.group(0)) and _BOTH.search(line.text):
         return False  # "we combine speculative and non-speculative sequences": both kinds, no run
     return _WORKS.search(line.text) is None
 
