@@ -348,26 +348,37 @@ def self_mtp(target: object, version: str | None, legacy: bool) -> Inferred | No
 
 
 # A speculators-format checkpoint served as the model (``vllm serve org/Qwen3-8B-speculator.eagle3``,
-# the speculators library's naming): from 0.10.1 vLLM reads its ``speculators_config`` and
-# builds the speculative config itself (``EngineArgs.create_speculative_config``).
-_SPECULATORS = re.compile(r"speculators?[._-](eagle3|eagle)\b", re.I)
+# the speculators library's naming ``<verifier>-speculator.<speculators_model_type>``): vLLM reads
+# its ``speculators_config`` and builds the speculative config itself, the method being the
+# checkpoint's ``speculators_model_type`` (``SpeculatorsConfig.build_vllm_speculative_config``;
+# the types ``SUPPORTED_SPECULATORS_TYPES`` registers in transformers_utils/configs/speculators/
+# algos.py). Each type with the first release known to read it (DSpark's method came in 0.25.0,
+# its speculators type is read for sure from 0.26.0): on an older release, no verdict.
+_SPECULATORS = re.compile(r"speculators?[._-](eagle3|eagle|dflash|dspark)\b", re.I)
 SPECULATORS_FIRST = "0.10.1"
+_SPECULATORS_TYPES = {"eagle": SPECULATORS_FIRST, "eagle3": SPECULATORS_FIRST, "dflash": "0.20.0",
+                      "dspark": "0.26.0"}  # fmt: skip
 
 
 def speculators_checkpoint(target: object, version: str | None) -> Inferred | None:
-    """The method a served speculators checkpoint carries, and the proposer that ran it."""
+    """The method a served speculators checkpoint carries, and the proposer that ran it (the
+    method's class on the release, or a condition on the release where none is stated)."""
     m = _SPECULATORS.search(target) if isinstance(target, str) else None
     if m is None:
         return None
     method = m.group(1).lower()
+    first = _SPECULATORS_TYPES[method]
     said = (
         f"vLLM serves {target}, a speculators checkpoint ({method}): vLLM reads its "
-        f"speculators_config from {SPECULATORS_FIRST}"
+        f"speculators_config from {first}"
     )
     release = base_release(version) if version else None
-    if release is None:
-        condition = f"EagleProposer if vLLM >= {SPECULATORS_FIRST}, else no speculation"
-        return Inferred(method, f"{said} -> {condition}", None, None, condition)
-    if release < Version(SPECULATORS_FIRST):
+    if release is not None and release < Version(first):
         return Inferred(None, f"{said}; vLLM {release} does not: no speculation", None, None)
-    return Inferred(method, f"{said} -> EagleProposer (other)", "other", "EagleProposer")
+    reason, points_to, cls = proposer_verdict(method, version)
+    if points_to != "other" or cls is None:
+        return None  # the release has no class for the method: its own rows say nothing
+    if release is None:
+        condition = f"{cls} if vLLM >= {first}, else no speculation"
+        return Inferred(method, f"{said} -> {condition}", None, None, condition)
+    return Inferred(method, f"{said} -> {reason.split(' -> ', 1)[1]}", "other", cls)
