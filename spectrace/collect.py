@@ -21,6 +21,7 @@ from spectrace.assemblers.fatal import (
     reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
+from spectrace.assemblers.load import spec_metrics_line
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
 from spectrace.assemblers.thread_repo import saved_header
@@ -75,6 +76,7 @@ class Collector:
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
         self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
         self._under_header = 0  # lines left in which a saved thread's "# title" may follow
+        self._metrics_at = -1  # len(config_lines) when a speculative metrics line was last kept
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -134,6 +136,12 @@ class Collector:
                 return  # appended once its wrapped pieces are joined
             if span_candidate(text) and self._pydict.start(line):
                 return  # a script's dict: appended once its braces balance
+            if spec_metrics_line(text):
+                if self._metrics_at == len(self.config_lines):
+                    return  # the same run's metrics again: one line shows it speculated
+                self.config_lines.append(line)
+                self._metrics_at = len(self.config_lines)
+                return
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command
             if saved_header(text) is not None:

@@ -94,6 +94,11 @@ def _sample(line: LogLine, kind: str, fields: dict[str, str], **values: object) 
     )  # type: ignore[arg-type]
 
 
+def spec_metrics_line(text: str) -> bool:
+    """vLLM's speculative metrics line (V1 ``SpecDecoding metrics:``, V0 ``Speculative metrics:``)."""
+    return _VLLM_SPEC.search(text) is not None
+
+
 def parse_load_line(line: LogLine) -> LoadSample | None:
     """One sample per throughput line of any known version; None for anything else."""
     text = line.text
