@@ -119,8 +119,9 @@ NEVER = {
     "a writer's measured acceptance on a day V1 may have run": thread(
         VLLM_REPO, "[Performance]: typical acceptance", "2025-06-02",
         "I tested the acceptance rate with typical acceptance sampling.", labels="performance"),
-    "a writer's run on a day V1 could run (opt-in), no release": thread(
-        VLLM_REPO, "[Usage]: latency with a draft", "2025-01-20",
+    # V1 was opt-in then, but could speculate only from a build of main after 0.7.2 was out
+    "a writer's run on a day V1 could speculate (a build of main), no release": thread(
+        VLLM_REPO, "[Usage]: latency with a draft", "2025-02-12",
         "We tested speculative decoding with a 1B draft model: p50 went from 41 ms to 30 ms.",
         labels="usage"),
     "a plan to measure the acceptance rate in 2024": thread(

@@ -1,7 +1,7 @@
 """A vLLM speculative run placed on V0 by its era alone (issue 11, rounds 34 and 35).
 
-V1 built its first proposer in 0.7.3, and vLLM shipped no V1 code before 0.6.4: a report of a
-speculative run on an older release, or from a thread whose newest day predates any V1 code,
+V1 built its first proposer in 0.7.3, merged on main after 0.7.2 was out: a report of a
+speculative run on an older release, or from a thread whose newest day predates 0.7.2,
 ran V0's ``SpecDecodeWorker`` (its proposer worker where the text names the family). The
 report is its title about speculative decoding, or a writer's sentence saying they ran it.
 Never for a release V1 could speculate on, a question or a wish, another engine's run, or a
@@ -41,6 +41,15 @@ CASES = {
     "the title's own release 'on v0.6.1' read on a 2025 day": (thread(
         VLLM_REPO, "[Bug]: spec decode: illegal memory access with chunked prefill on v0.6.1",
         "2025-03-30", "The server dies under load."), "SpecDecodeWorker"),
+    # V1 code shipped from 0.6.4, but no V1 proposer existed on any build before 0.7.2 was out
+    "a late-2024 title about speculative decoding, no release (0.6.4 out) -> SpecDecodeWorker": (
+        thread(VLLM_REPO, "[Bug]: Speculative Decoding without eager mode returns gibberish",
+               "2024-11-25", "I can reproduce it with pip install vllm on 8 H100s."),
+        "SpecDecodeWorker"),
+    "a January 2025 writer's draft-model run, no release -> MultiStepWorker": (thread(
+        VLLM_REPO, "[Performance]: draft model slower than the target alone", "2025-01-20",
+        "We benchmarked speculative decoding with a 0.5B draft model at 4 tokens.",
+        labels="performance"), "MultiStepWorker"),
 }  # fmt: skip
 
 
@@ -79,6 +88,9 @@ NEVER = {
     "another package's release in the title": thread(
         VLLM_REPO, "[Bug]: speculative decoding crashes with flashinfer v0.1.6", "2025-05-02",
         "It dies in the sampler."),
+    "a day after 0.7.2, when a build of main could speculate on V1 (no release)": thread(
+        VLLM_REPO, "[Bug]: Speculative Decoding returns gibberish", "2025-02-12",
+        "I can reproduce it on 8 H100s."),
     "a release series V1 speculates on": thread(
         VLLM_REPO, "[Bug]: engine stops", "2025-06-04",
         "We run vllm 0.8.x with speculative decoding (an EAGLE head)."),

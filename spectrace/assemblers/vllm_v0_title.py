@@ -12,10 +12,12 @@ not working" whose traceback goes through ``vllm/engine/async_llm_engine.py`` an
 ``vllm/v1/`` ran ``SpecDecodeWorker`` (its proposer named where the text names the family).
 The era alone also places it: V1 built its first proposer in 0.7.3 (``NgramProposer``), so a
 speculative run on an older release ran ``SpecDecodeWorker`` whatever its frames show ("[Bug]:
-vllm 0.5.4 NCCL error when applying speculative decoding"), and before 0.6.4 vLLM shipped no
-V1 code at all, so a thread whose newest day predates it ran V0 too ("I've tested speculative
-decoding to compare latency" in an April 2024 thread, "I tested the accept length with typical
-acceptance sampling" in September 2024).
+vllm 0.5.4 NCCL error when applying speculative decoding"), and no build of vLLM held a
+V1 proposer before 0.7.2 was out (V1's n-gram proposer was merged on main after
+it), so a thread whose newest day predates 0.7.2 ran V0 too ("I've tested speculative decoding
+to compare latency" in an April 2024 thread, "I tested the accept length with typical
+acceptance sampling" in September 2024, a November 2024 report of speculative decoding on
+``pip install vllm``).
 The report's words, ranked as prose: any config line outranks them.
 """
 
@@ -51,7 +53,9 @@ _V0_METHODS = {"DRAFT_MODEL": "draft_model", "EAGLE": "eagle", "MTP": "deepseek_
 _WRAPPER = "SpecDecodeWorker"
 _V1_DEFAULT = Version("0.8.0")  # the first release whose default engine is V1
 _V1_SPEC = Version("0.7.3")  # V1's first proposer (NgramProposer): older runs speculated on V0
-_V1_CODE = Version("0.6.4")  # the first release shipping vllm/v1/ at all
+# the newest release a day may allow for a run that could not speculate on V1 even from a build
+# of main: V1's first proposer (NgramProposer) was merged after 0.7.2 came out and shipped in 0.7.3
+_V1_SPEC_MAIN = Version("0.7.2")
 # what only a speculative run has, as the object of a writer's "I tested/measured ...": its
 # acceptance ("the accept length", "the acceptance rate"), V0's typical-acceptance sampler, its
 # draft or speculative tokens, an MLP speculator
@@ -155,8 +159,8 @@ def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
             title: Title | None = None) -> str | None:
     """Why the run can only be V0's by its era, or None: a release the text states (a version
     line, a sentence, the title of vLLM's tracker, a series "vllm 0.5.x") older than V1's first
-    proposer (0.7.3; V1 could not speculate), or a newest day before any V1 code shipped
-    (0.6.4); never where the V1 switch is set or a V1 engine line shows."""
+    proposer (0.7.3; V1 could not speculate), or a newest day before 0.7.2 was out (no build of
+    main could speculate on V1 then); never where the V1 switch is set or a V1 engine line shows."""
     if any(_V1_SWITCH.search(ln.text) for ln in lines):
         return None
     shown = engine_shown(lines, config.version)
@@ -170,8 +174,9 @@ def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
     series = next((m for ln in lines if not ln.quoted and (m := _SERIES.search(ln.text))), None)
     if series is not None:
         return f"vLLM {series.group(0).split()[-1]}, a series before V1 could speculate (0.7.3)"
-    if newest is not None and newest < _V1_CODE:
-        return f"the thread's day allows vLLM {newest} at newest, before any V1 engine (0.6.4)"
+    if newest is not None and newest < _V1_SPEC_MAIN:
+        return (f"the thread's day allows vLLM {newest} at newest, before V1 could speculate "
+                "even on a build of main (0.7.2 out)")
     return None
 
 
