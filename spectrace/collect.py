@@ -21,10 +21,10 @@ from spectrace.assemblers.fatal import (
     reports_init_failure,
 )
 from spectrace.assemblers.launch_span import LaunchSpan
-from spectrace.assemblers.load import spec_metrics_line
+from spectrace.assemblers.load import spec_metrics_shape
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
-from spectrace.assemblers.thread_repo import saved_header
+from spectrace.assemblers.thread_head import opens_head
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -76,7 +76,8 @@ class Collector:
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
         self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
         self._under_header = 0  # lines left in which a saved thread's "# title" may follow
-        self._metrics_at = -1  # len(config_lines) when a speculative metrics line was last kept
+        self._first = True  # the text's first non-blank line is still to come (a title above its head)
+        self._metrics: tuple[int, str] = (-1, "")  # len(config_lines), shape: last metrics line kept
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -101,10 +102,13 @@ class Collector:
         spanned = self._launch.open and self._launch.feed(line)
         if spanned:  # "  --mem-fraction-static 0.8 \\", "- EAGLE": no literal, still the command
             self.config_lines.append(line)
-        titled = self._under_header > 0 and text.startswith("# ")
+        titled = self._under_header > 0 and text.startswith(("# ", "["))
         self._under_header = max(self._under_header - 1, 0)
         if candidate:
             self._markers_and_config(line, text, piece or spanned)
+        if self._first and text.strip():  # a thread's title may stand above its head (thread_title)
+            self._first = False
+            titled = titled or not (candidate and self._configures(text))
         if titled and (not self.config_lines or self.config_lines[-1] is not line):
             self.config_lines.append(line)  # the title under a saved header (thread_title)
             self._under_header = 0
@@ -136,15 +140,15 @@ class Collector:
                 return  # appended once its wrapped pieces are joined
             if span_candidate(text) and self._pydict.start(line):
                 return  # a script's dict: appended once its braces balance
-            if spec_metrics_line(text):
-                if self._metrics_at == len(self.config_lines):
+            if (shape := spec_metrics_shape(text)) is not None:
+                if self._metrics == (len(self.config_lines), shape):
                     return  # the same run's metrics again: one line shows it speculated
                 self.config_lines.append(line)
-                self._metrics_at = len(self.config_lines)
+                self._metrics = (len(self.config_lines), shape)
                 return
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command
-            if saved_header(text) is not None:
+            if opens_head(text):
                 self._under_header = UNDER_HEADER  # the thread's title follows: no literal
 
     def _configures(self, text: str) -> bool:

@@ -118,3 +118,10 @@ def test_a_runs_speculative_metrics_lines_are_kept_once_each_run(shape: str) -> 
     kept = [line.lineno for line in collector.config_lines]
     # each run: its config line, then its first metrics line (the one that shows it speculated)
     assert kept == [1, 2, 41, 42]
+
+
+def test_each_engines_metrics_line_is_kept_where_they_meet() -> None:
+    # a V0 line right before a V1 line: two engines' evidence, not one run's repeats
+    collector = _collector()
+    _feed(collector, [SPEC_METRICS[0].format(s=1), SPEC_METRICS[2].format(s=2), SPEC_METRICS[2].format(s=3)], 1)
+    assert [line.lineno for line in collector.config_lines] == [1, 2]

@@ -51,6 +51,7 @@ _VLLM_DUMP = re.compile(r"Dumping scheduler output for model execution: ")
 # states = {'num_ctx_requests': 2, 'num_ctx_tokens': 16384, 'num_generation_tokens': 0}"
 _TRTLLM_ITER = re.compile(r"\biter = (\d{1,12}), .*?\bnum_scheduled_requests: (\d{1,9})")
 _TOTAL = re.compile(r"\btotal_num_scheduled_tokens=(\d{1,12})")
+_DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"-?\d{1,18}(?:\.\d{1,18})?")  # bounded: int() of huge text raises
 _GRAPH_KEYS = ("cuda graph", "cpu graph", "npu graph")
 
@@ -94,9 +95,13 @@ def _sample(line: LogLine, kind: str, fields: dict[str, str], **values: object) 
     )  # type: ignore[arg-type]
 
 
-def spec_metrics_line(text: str) -> bool:
-    """vLLM's speculative metrics line (V1 ``SpecDecoding metrics:``, V0 ``Speculative metrics:``)."""
-    return _VLLM_SPEC.search(text) is not None
+def spec_metrics_shape(text: str) -> str | None:
+    """The shape of vLLM's speculative metrics line (V1 ``SpecDecoding metrics:``, V0
+    ``Speculative metrics:``) with its numbers taken out, so a run's repeats share one shape and
+    another engine's or era's line does not; None for any other line."""
+    if _VLLM_SPEC.search(text) is None:
+        return None
+    return _DIGITS.sub("", text)
 
 
 def parse_load_line(line: LogLine) -> LoadSample | None:
