@@ -17,23 +17,44 @@ from collections.abc import Sequence
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.dialects.base import LogLine
 
+# a speculation word: "spec", "speculative", "speculation", "spec-decode", "specdec"; not
+# "specific", "specified", "spec_info" (no speculation word, though they start the same)
+_SPEC = r"spec(?:ulat\w*|[ _-]?dec\w*)?\b"
 # the writer says their own run speculates not at all ("same crash on a plain server",
 # "without any speculative decoding", "no speculative flags", "spec decoding disabled")
 _PLAIN_RUN = re.compile(
-    r"(?i)\bwithout\s+(?:any\s+)?(?:speculat(?:ive|ion|ing)\b|spec\b|spec[ _-]?decod|draft\w*|eagle\w*|mtp"
+    rf"(?i)\bwithout\s+(?:any\s+)?(?:{_SPEC}|draft\w*|eagle\w*|mtp"
     r"|ngram)|\bwithout\s+(?:the\s+)?[`'\"]?--spec"  # not "without `SpeculatorsConfig`" (a class)
-    r"|\bno\s+(?:spec\w*|draft\s+model)"
+    rf"|\bno\s+(?:{_SPEC}|draft\s+model)"
     # "non-speculative" of the batch's parts or a comparison's arm ("mixed speculative and
     # non-speculative sequences", "the non-speculative baseline") is no plain run
-    r"|\bnon-?spec\w*+(?!\s+(?:decode\s+|decoding\s+)?(?:sequences?|requests?|tokens?|steps?|paths?"
+    rf"|\bnon-?{_SPEC}(?!\s+(?:decode\s+|decoding\s+)?(?:sequences?|requests?|tokens?|steps?|paths?"
     r"|baselines?|batch\w*|branch\w*|cases?|arms?|reference)\b)"
     r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model|one)"
     r"|\b(?:is|was|are|were|runs?|ran|stays?)\s+(?:just\s+|completely\s+|a\s+)?plain\b"
-    r"|\bspec\w*(?:\s+decoding)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
-    r"|\bdisabl\w*\s+(?:the\s+|all\s+)?spec\w*"
+    rf"|\b{_SPEC}(?:\s+decod\w*)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
+    rf"|\bdisabl\w*\s+(?:the\s+|all\s+)?{_SPEC}"
     # "I don't use speculative decoding at all", "not using MTP here", "never enabled EAGLE"
     r"|\b(?:do(?:n't|\s+not)|did(?:n't|\s+not)|not|never)\s+(?:use|using|used|run|running|enable|"
-    r"enabling|enabled)\s+(?:any\s+|the\s+)?(?:spec\w*|draft\w*|eagle\w*|mtp|ngram)"
+    rf"enabling|enabled)\s+(?:any\s+|the\s+)?(?:{_SPEC}|draft\w*|eagle\w*|mtp|ngram)"
+)
+# the plain side of the writer's own comparison ("- Baseline: same server without speculative
+# decoding", "compared against the same image with no spec config", "vs. a plain server"): the
+# other arm of the experiment, not the reported run
+_ARM = re.compile(
+    r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against)\b"
+)
+# what a method lacks, said of the method ("NGRAM has no draft model", "prompt lookup needs no
+# draft model"): the algorithm's property, not the writer's server
+_LACKS = re.compile(
+    r"(?i)\b(?:ngram|n-gram|lookahead|suffix(?:\s+decoding)?|prompt[ _-]lookup|medusa|mtp|nextn"
+    r"|eagle\w*|dflash\w*|dspark|it|which|that)\s+(?:has|have|needs?|uses?|requires?|loads?|keeps?)"
+    r"\s+no\s+draft"
+)
+# a failure said of the plain side too: the writer saying the failure is not speculation's
+_ALSO_FAILS = re.compile(
+    r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|hung|dies|died|oom\w*|traceback|exception|deadlock\w*"
+    r"|garbled|corrupt\w*|same\s+(?:issue|problem|bug|output|result))\b"
 )
 # the plain run the sentence names works: it is not the run that crashed
 _WORKS = re.compile(
@@ -82,6 +103,10 @@ def plain_run(line: LogLine) -> bool:
         return False
     if _NON_SPEC.fullmatch(said.group(0)) and _BOTH.search(line.text):
         return False  # "we combine speculative and non-speculative sequences": both kinds, no run
+    if _LACKS.search(line.text):
+        return False  # "NGRAM has no draft model, so the key is omitted": the method's property
+    if _ARM.search(line.text) and _ALSO_FAILS.search(line.text) is None:
+        return False  # "- Baseline: same server without speculation": the comparison's other arm
     return _WORKS.search(line.text) is None
 
 

@@ -48,6 +48,7 @@ _SOURCED = re.compile(
 # "GSM8K accuracy: 0.93"); ``run_shown._RUN_LINE`` keeps its own older spellings
 _METRIC = (r"(?:acceptance(?:\s+(?:rate|length|len|ratio))?|accept(?:ed)?\s+(?:rate|length|len)"
            r"|mean\s+accepted\s+tokens|speed-?ups?|ttft|tpot|itl|accuracy|gsm8k|mt-?bench|humaneval)")
+_METRIC_WORD = re.compile(rf"(?i)\b{_METRIC}\b")
 _NUMBER = r"\d+(?:\.\d+)?\s*(?:%|x|ms|s)?"
 _MEASURED = re.compile(
     rf"(?i)\b{_METRIC}\b\W{{0,4}}(?:(?:of|is|was|were|at|from|to|by|around|about|~)\W{{0,3}}){{0,2}}\d"
@@ -82,7 +83,33 @@ _BENCH_RUN = re.compile(
 # the accelerator a setup names ("8xB200", "2x H100", "MI300X", "gfx942", "RTX 4090")
 _HARDWARE = re.compile(
     r"(?i)(?<![\w.])(?:\d+\s*x\s*)?(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?\d{4}"
-    r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?![\w.])"
+    r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?!\w|\.\w)"  # a sentence's full stop may follow
+)
+# a ticked test-plan item checking something on named hardware ("- [x] Verified on B300 with the
+# v0.5.15 image + EAGLE3", "- [x] Verify MTP on H200 (SM90) no longer crashes", "* [X] Run the
+# accuracy tests on DGX B200"): the author's run, done; not a status box ("- [x] EAGLE3",
+# "- [x] Support MTP on H100": no check verb), and not an open one ("- [ ]")
+_TICKED = re.compile(r"^\W{0,4}(?:[-*+]|\d+\.)\s+\[[xX✓✔]\]\s+(?P<item>.*)")
+_CHECK_VERB = re.compile(
+    r"(?i)\b(?:verif(?:y|ied|ies)|test(?:ed|s)?|ran|runs?|validat(?:e|ed|es)|evaluat(?:e|ed|es)"
+    r"|reproduc(?:e|ed|es)|confirm(?:ed|s)?|check(?:ed|s)?|benchmark(?:ed|s)?|measur(?:e|ed|es)"
+    r"|profil(?:e|ed|es))\b"
+)
+# an item saying its check was not done, whatever the box ("- [x] not tested on H100")
+_NOT_DONE = re.compile(r"(?i)\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?(?:verif|test|run|ran|check|validat|benchmark)")
+# a heading over measured numbers naming where they ran ("## Result (8x MI300X, Qwen3-VL, EAGLE3
+# SD, MMMU)", "### Benchmark results on 8xH100", "**Accuracy (GSM8K, 1x B200)**", its marks
+# possibly gone in a copy); not "## Benchmark script for H100" (the word must end the heading's
+# name or lead to its setup)
+_RESULTS_HEADING = re.compile(
+    r"(?i)^\W{0,6}(?:#{1,6}\s*|\*\*)?(?:[\w-]+\s+){0,3}?(?:results?|benchmarks?|evaluations?|accuracy"
+    r"|measurements?|numbers)(?=\s*[(:\-–—]|\s+(?:on|with|at|using|in)\b|\s*\**\s*$)"
+)
+# a path or method said to run on named hardware ("the full NGRAM path runs end-to-end on Ascend
+# 910C", "EAGLE3 now works correctly on MI355X")
+_RUNS_ON = re.compile(
+    r"(?i)\b(?:runs?|ran|works?|worked|running|working)\s+(?:now\s+)?(?:end[- ]to[- ]end|e2e|successfully"
+    r"|correctly|fine|cleanly|stably)\s+on\b"
 )
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\s+[-—–]\s+")
 # what the scan must keep for these lines to be read (``run_shown.RUN_LITERALS``); nothing a
@@ -93,7 +120,9 @@ LITERALS = ("erified ", "I tested", "e tested", "I reproduced", "e reproduced", 
             "peed-up", "TTFT", "TPOT", "GSM8K", "gsm8k", "MT-Bench", "MT-bench", "ccepted tokens",
             "% acceptance", "% accept", " testing on", " tests on", "esting on", " eval on",
             " evals on", "enchmark on", " run on ", " runs on ", " crashed", " hung ", " died",
-            "errored", "egfaulted", " OOMed", "an out of memory")  # fmt: skip
+            "errored", "egfaulted", " OOMed", "an out of memory", "[x] ", "[X] ", "esults on ",
+            "esults (", "esult (", "ccuracy (", "nd-to-end on", "nd to end on", "2e on ",
+            "uccessfully on", "orrectly on")  # fmt: skip
 
 
 def result_line(text: str) -> bool:
@@ -103,7 +132,10 @@ def result_line(text: str) -> bool:
 
 
 def result_sentences(text: str) -> list[str]:
-    """The sentences of the line that ``result_line`` reads as a run's result."""
+    """The sentences of the line that ``result_line`` reads as a run's result: a ticked check or
+    a results heading on named hardware (the whole line), else each sentence that reports one."""
+    if _on_hardware(text):
+        return [text]
     found = []
     for sentence in _SENTENCE.split(text):
         if _PLANNED.search(sentence) or EXPECTED.search(sentence) or ATTRIBUTED.search(sentence):
@@ -114,6 +146,26 @@ def result_sentences(text: str) -> list[str]:
                 p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _SOURCED, _MEASURED)):
             found.append(sentence)
     return found
+
+
+def ticked_check(text: str) -> bool:
+    """The line is a ticked box checking something on named hardware ("- [x] Verified on B300
+    with the v0.5.15 image + EAGLE3"): the author's run, even inside a test plan."""
+    return _TICKED.match(text) is not None and _on_hardware(text)
+
+
+def _on_hardware(text: str) -> bool:
+    """The line is a ticked check or a results heading on named hardware, or says a path runs on
+    it, and nothing in it is planned, expected, another source's or not done."""
+    if _HARDWARE.search(text) is None or EXPECTED.search(text) or ATTRIBUTED.search(text):
+        return False
+    if (ticked := _TICKED.match(text)) is not None:
+        item = ticked.group("item")
+        checked = _CHECK_VERB.search(item) or _METRIC_WORD.search(item)
+        return checked is not None and _NOT_DONE.search(item) is None and _PLANNED.search(item) is None
+    if _PLANNED.search(text) or _UNDONE.search(text):
+        return False
+    return _RESULTS_HEADING.match(text) is not None or _RUNS_ON.search(text) is not None
 
 
 # a question asking why an outcome the writer saw happens ("[Usage]: Why does the acceptance rate

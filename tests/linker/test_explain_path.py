@@ -56,14 +56,16 @@ def test_an_unknown_names_each_dropped_word_and_its_guard(tmp_path: Path) -> Non
 
 
 def test_a_plain_run_line_between_the_words_and_the_crash_is_named(tmp_path: Path) -> None:
-    """A benchmark row saying a run was plain walls the title and header off the crash below:
-    the trace says which line cut them off, not only that nothing was found."""
+    """A line saying the run was plain walls the title and header off the crash below: the
+    trace says which line cut them off, not only that nothing was found. (A "Baseline (no
+    speculative decoding): 301.5 s" line is the comparison's other arm, no wall:
+    test_comparison_arms.)"""
     path = _path(tmp_path, [
         "vllm-project/vllm · pull request #88001 · merged · Python",
         "# Medusa heads for the Foo-13B model",
         "",
         "devname · description · 2025-11-02",
-        "Baseline (no speculative decoding): 301.5 s",
+        "Rerun on a plain server (no speculative decoding): 301.5 s",
         "",
     ])  # fmt: skip
     medusa = [s for s in _steps(path, "family word") if s.found == "MEDUSA"]
