@@ -116,6 +116,7 @@ class ConfigFinish(ConfigFacts):
         self._runner_engine()
         self._drop_disagreeing()
         self._bare_release()
+        self._title_platform_release()
         self._main_floor()
         self._nightly_floor()
         finish_vllm(self._config, self._lines, self._target, self._vllm_prose, self.text_day())

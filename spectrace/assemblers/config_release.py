@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from spectrace.assemblers.ascend_release import heading_release, title_tag_release
+from spectrace.assemblers.ascend_release import heading_release, title_release, title_tag_release
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.config_state import ConfigState
 from spectrace.assemblers.dump_path import V2_ONLY_ERAS
@@ -217,6 +217,25 @@ class ConfigReleases(ConfigState):
             self._config.flags.pop("platform_release", None)
         elif old is None:
             self._set("platform_release", said, line, "prose")
+
+    def _title_platform_release(self) -> None:
+        """A run on Ascend whose plugin release no line states: the one release its thread's
+        title names (``[Bug]: 0.23.0rc1 GLM5.2 ...``, ``title_release``). A release heading
+        of the text naming another leaves neither (either may be the run's); a version line
+        outranks both."""
+        platform = self._config.flags.get("platform")
+        old = self._config.flags.get("platform_release")
+        if platform is None or platform.value != "ascend" or (old is not None and old.origin != "prose"):
+            return
+        titled = {r: t for t in self._titles.titles if (r := title_release(t))}
+        heads = {r for ln in self._lines if (r := heading_release(ln.text) or title_tag_release(ln.text))}
+        if titled and not heads <= set(titled):
+            self._config.flags.pop("platform_release", None)  # a heading's release and the title's
+        if old is not None or len(titled) != 1 or not heads <= set(titled):
+            return
+        said, title = next(iter(titled.items()))
+        line = next(ln for ln in self._lines if (ln.source, ln.lineno) == (title.source, title.lineno))
+        self._set("platform_release", said, line, "prose")
 
     def _sglang_exports(self) -> None:
         """A run no line places on an engine, whose shell sets SGLang's own variables

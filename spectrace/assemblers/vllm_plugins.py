@@ -55,6 +55,12 @@ def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
     return None
 
 
+def newest_plugin_release() -> Version | None:
+    """The newest vllm-ascend release the tables were read from (what a text's release is
+    checked against)."""
+    return _newest()
+
+
 @cache
 def _newest() -> Version | None:
     """The newest plugin release any [[method]] row reaches."""
@@ -72,10 +78,30 @@ def _model_mtp_row(release: Version) -> tuple[str, str, str] | None:
 
 
 def _rows(name: str) -> tuple[tuple[str, str, str], ...]:
-    """The rows of ``name``, else of ``mtp`` for a model-named MTP method (vLLM folds
-    ``qwen3_5_mtp`` into ``mtp`` before the plugin's dispatch sees it)."""
+    """The rows of ``name``; for a model-named MTP method (``deepseek_mtp``, ``qwen3_5_mtp``)
+    also the rows of ``mtp`` after its own end: vLLM accepts the model's spelling on every
+    release and folds it into ``mtp`` before the plugin's dispatch sees it, so a release past
+    the plugin's last ``deepseek_mtp`` branch builds the class of ``mtp``."""
     rows = _methods().get(name, ())
-    return rows or (_methods().get("mtp", ()) if name.endswith("_mtp") else ())
+    if not name.endswith("_mtp"):
+        return rows
+    ends = [v for row in rows if (v := parse_release(row[2])) is not None]
+    last = max(ends, default=None)
+    later = tuple(row for row in _methods().get("mtp", ())
+                  if last is None or (parse_release(row[1]) or last) > last)  # fmt: skip
+    return _merged(rows + later)
+
+
+def _merged(rows: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    """Neighbouring rows of one class as one span (MtpProposer for ``deepseek_mtp`` to
+    v0.11.0, then for ``mtp`` to v0.15.0rc1: one class on v0.10.2rc1-v0.15.0rc1)."""
+    out: list[tuple[str, str, str]] = []
+    for row in rows:
+        if out and out[-1][0] == row[0]:
+            out[-1] = (row[0], out[-1][1], row[2])
+        else:
+            out.append(row)
+    return tuple(out)
 
 
 def ascend_proposer(
