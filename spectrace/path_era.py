@@ -27,13 +27,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import date
+
 from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
+from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.sglang_eras import (
     Version,
+    era_rules,
     latest_at,
     multi_layer_target,
     newest_at,
@@ -41,6 +45,7 @@ from spectrace.assemblers.sglang_eras import (
     promotable,
     version_text,
 )
+from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
@@ -53,6 +58,7 @@ from spectrace.path_mention_kinds import (
     THREAD_KIND,
     Mention,
 )
+from spectrace.path_frames import method_releases
 from spectrace.path_named import other_program
 from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
 from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
@@ -83,13 +89,14 @@ class EraInputs:
 
 def era_evidence(
     incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int,
-    trace: PathTrace | None = None,
+    trace: PathTrace | None = None, load: LoadSample | None = None,
 ) -> list[Evidence]:
     """The era table's class (or its two-class condition) for the one family the run's text
     names, bounded by its release or day; [] where anything is missing or set apart."""
     found = _inputs(incident, config, mentions, since, trace)
     if found is None:
-        return _v2_unnamed(incident, config, mentions)
+        unnamed = _v2_unnamed(incident, config, mentions)
+        return unnamed or _one_worker(incident, config, mentions, since, load, trace)
     verdict = _v2_verdict(found) if found.v2 else None
     verdict = verdict or _switch_named(found, config)
     verdict = verdict or prose_verdict(found.family, None, config.era, found.release, found.newest)
@@ -164,6 +171,9 @@ def _inputs(
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not set_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
+    ran = {m.lineno for m in mine if m.kind == RUN_KIND}
+    if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
+        words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
     loose = not words
     if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
@@ -294,6 +304,91 @@ def _v2_unnamed(
                  "(spec v2 named for the run; no line names the algorithm)")  # fmt: skip
     reason = f"{PROSE_REASON} ({ERA_REASON}): spec v2 named for the run, no algorithm named"
     return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
+
+
+def _one_worker(
+    incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int,
+    load: LoadSample | None, trace: PathTrace | None,
+) -> list[Evidence]:
+    """A run on SGLang that speculates but names no algorithm ("speculative decoding", its
+    bench_speculative.py, a Decode batch line's ``accept len``), on a release or day by which
+    every algorithm SGLang had ran one worker class (to 0.5.1: EAGLE, EAGLE3 and NEXTN all ran
+    ``EAGLEWorker``; STANDALONE came in 0.5.2, NGRAM in 0.5.3, the v2 worker in 0.5.3.post2):
+    that class, whichever algorithm it was."""
+    source = incident.first_seen.source
+    mine = [m for m in mentions if m.source == source]
+    said = [m for m in mine if m.kind == SPEC_KIND and m.lineno >= since]
+    counted = load is not None and load.source == source and load.accept_len is not None
+    if not (said or counted) or {"speculative_algorithm", "named_algorithm"} & config.flags.keys():
+        return []
+    if any(m.kind in (FAMILY_KIND, LOOSE_KIND, REQUEST_KIND, FOREIGN_KIND, V2_KIND) for m in mine):
+        return []  # a family named (the join above answered or refused), a request, another engine
+    if whole_apart(mentions) or adds_only(mentions, source) or plain_launch(config):
+        return []
+    if other_program([frame.file for frame in incident.frames]):
+        return []
+    if _framework(config, mine, incident, mentions, since) != "sglang":
+        return []
+    shown = counted or shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
+    if not (shown or _branch_run(mine)):
+        return []
+    release, where = _release(config, mine)
+    if release is None and config.era not in (None, era_rules()[0].era):
+        return []  # a later era the text's lines place it in: more than one worker there
+    day = _run_day(incident, config, load)
+    newest = newest_at(day) if release is None and day is not None else None
+    only = only_worker(release, newest)
+    if only is None:
+        _no(trace, "speculation named with no algorithm, and no release or day leaves SGLang's "
+            "algorithms one worker (none yet, or several)")  # fmt: skip
+        return []
+    points_to, worker, algorithms = only
+    bound = where if release is not None else f"the run's day {day} (newest release then: {version_text(newest)})"
+    line = said[0] if said else None
+    what = (f"the run speculates ({'a decode line reports accept len' if line is None else 'named'}), "
+            f"no algorithm named")  # fmt: skip
+    reason = (f"{PROSE_REASON} ({ERA_REASON}): {what}; sglang {bound}: every algorithm it had "
+              f"({', '.join(algorithms)}) ran {worker}")  # fmt: skip
+    note(trace, RULE, _JOIN, True, f"speculation with no algorithm on sglang {bound}: {worker}")
+    if line is not None:
+        return [Evidence(line.source, line.lineno, line.text, reason, points_to, worker)]
+    assert load is not None  # counted
+    text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
+    return [Evidence(load.source, load.lineno, text, reason, points_to, worker)]
+
+
+def only_worker(
+    release: Version | None, newest: Version | None
+) -> tuple[str, str, tuple[str, ...]] | None:
+    """(path, class, algorithms) where every speculative algorithm SGLang had by ``release``
+    (or by ``newest``, the newest release a day allows) ran the same worker class on every such
+    release (sglang.toml's [[method]] first releases, the era table's workers); None where
+    none existed yet or they ran several."""
+    bound = release or newest
+    if bound is None:
+        return None
+    found: set[tuple[str, str]] = set()
+    algorithms = []
+    for algorithm, first in method_releases("sglang"):
+        since = parse_release(first.removeprefix("v"))
+        if since is None or since > bound:
+            continue  # not released yet when the run's code was
+        verdict = prose_verdict(algorithm, None, None, release, newest)
+        if verdict is None or verdict.points_to is None or verdict.worker_class is None:
+            return None
+        found.add((verdict.points_to, verdict.worker_class))
+        algorithms.append(algorithm)
+    if len(found) != 1:
+        return None
+    points_to, worker = found.pop()
+    return points_to, worker, tuple(algorithms)
+
+
+def _run_day(incident: Incident, config: RunConfig, load: LoadSample | None) -> date | None:
+    """The newest day the run's lines show: the crash's stamp, the load line's, the post's."""
+    days = [incident.first_seen.ts.date() if incident.first_seen.ts is not None else None,
+            load.ts.date() if load is not None and load.ts is not None else None, text_day(config)]  # fmt: skip
+    return max((d for d in days if d is not None), default=None)
 
 
 def _only_family(mine: Sequence[Mention], since: int, family: str) -> bool:

@@ -191,7 +191,7 @@ def path_evidence(
         conditions = [e.condition for e in evidence if e.condition]
         evidence += mention_votes(incident, mentions, since, conditions)
     if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
-        evidence += era_evidence(incident, config, mentions, since, trace)
+        evidence += era_evidence(incident, config, mentions, since, trace, load)
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class

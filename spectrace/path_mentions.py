@@ -27,6 +27,7 @@ from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.sections import PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, wish_lines
+from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
@@ -241,13 +242,13 @@ _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
 _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_KIND, V2_KIND,
-                 LATEST_KIND, FRAMEWORK_KIND)  # fmt: skip
+                 LATEST_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
 
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND, LOOSE_KIND,
-              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND)  # fmt: skip
+              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
-from spectrace.assemblers.sglang_run_words import V2_LITERALS, loose_families, v2_named
+from spectrace.assemblers.sglang_run_words import (
+    SPEC_KIND,
+    V2_LITERALS,
+    loose_families,
+    speculation_named,
+    v2_named,
+)
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.launch_words import rollout_repo
 from spectrace.assemblers.thread_repo import header_engine, saved_header, thread_engine
@@ -100,6 +106,8 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
     elif (saved := saved_header(line.text)) is not None and rollout_repo(saved[0]):
         out.append(Mention(line.source, line.lineno, shown, "sglang", FAMILY_ROW, ROLLOUT_KIND))
+    if not diff and not aside and not line.quoted and speculation_named(line.text):
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, SPEC_KIND))  # path_era
     if title is None and not diff and not aside:
         families = family_words(line.text)
         if families and not planned(line.text):  # a plan names no run's family

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from spectrace.assemblers.spec_prose import V2_TAG, stated_v2
+from spectrace.assemblers.spec_prose import V2_TAG, planned, stated_v2
 from spectrace.assemblers.thread_title import guard, methods_in
-from spectrace.path_base import family_words
+from spectrace.path_base import family_words, line_guard
 
 # "with and without NEXTN", "with or without EAGLE", "with/without MTP", "both with and without":
 # two runs, one of them with the family (the writer ran it)
@@ -97,3 +97,32 @@ def v2_named(text: str, title: bool) -> bool:
         if stated_v2(re.sub(r"(?i)overlap[ _-]spec\w*|spec[ _-]overlap", "spec v2", sentence)):
             return True
     return False
+
+
+# the mention kind of a line naming speculation for the run with no algorithm (path_words writes
+# it, path_era's one-worker rule reads it; it never votes for a worker on its own)
+SPEC_KIND = "speculation named for the run, no algorithm"
+# speculation named with no algorithm: "speculative decoding / sampling / inference", "spec
+# decode", SGLang's own benchmark script bench_speculative.py (every line holding these carries
+# the scan's "peculat" or "spec decod" literal: none is on a load line)
+_SPECULATION = re.compile(
+    r"(?i)(?<![\w-])(?:spec(?:ulative)?[ _-]?(?:decod\w*|sampling|inference)|bench_speculative)\b"
+)
+# speculation named as off: "without speculative decoding", "no spec decode", "speculative
+# decoding disabled / is off"
+_SPEC_OFF_BEFORE = re.compile(
+    r"(?i)\b(?:without|w/o|no|not|non|disabl\w*|turn\w* off|instead of)\b[^.;,]{0,24}$"
+)
+_SPEC_OFF_AFTER = re.compile(r"(?i)^[\s`*'\")]*(?:is |was |being )?(?:disabled|off|turned off)\b")
+
+
+def speculation_named(text: str) -> bool:
+    """The line says the writer's run speculates without naming its algorithm ("When using
+    speculative decoding, the draft's topk_index is wrong", "[Bug] bench_speculative.py got
+    error"): not a question, plan or wish, no other run's (``line_guard``), not named as off."""
+    if _ASKS.search(text) or planned(text) or line_guard(text) is not None:
+        return False
+    return any(
+        not _SPEC_OFF_BEFORE.search(text[: m.start()]) and not _SPEC_OFF_AFTER.match(text[m.end() :])
+        for m in _SPECULATION.finditer(text)
+    )
