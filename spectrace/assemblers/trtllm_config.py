@@ -31,7 +31,7 @@ from spectrace.assemblers.trtllm_modes import mtp_mode as mtp_mode
 from spectrace.assemblers.trtllm_modes import prose_method as prose_method
 from spectrace.assemblers.trtllm_modes import resolved_method as resolved_method
 from spectrace.assemblers.trtllm_modes import trtllm_release as trtllm_release
-from spectrace.assemblers.trtllm_yaml import dump_flags, yaml_line_flags
+from spectrace.assemblers.trtllm_yaml import dump_flags, kwarg_flags, yaml_line_flags
 
 # Lines the pipeline must keep for the collector (every match below holds one).
 LITERALS: tuple[bytes, ...] = (
@@ -47,6 +47,7 @@ LITERALS: tuple[bytes, ...] = (
     b"_one_model",
     b"_ONE_MODEL",
     b"use_mtp_vanilla",
+    b"mtp=vanilla", b"mtp=eagle",  # the MTP accuracy tests' parameter in a test id (trtllm_yaml)
     b"Invalid decoding type: ",
     b"examples/eagle/",
     b"examples/medusa/",
@@ -109,6 +110,8 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     if "DecodingConfig(" in text or "_config" in text:
         if flags := dump_flags(text):
             return unless_apart(text, flags)
+    if flags := kwarg_flags(text):  # ``eagle3_one_model=True,`` (a call's line, a test's id)
+        return unless_apart(text, flags)
     if (found := command_flags(text)) is not None:
         return found
     if (m := _TYPE_ERROR.search(text)) is not None:

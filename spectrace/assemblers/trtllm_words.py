@@ -93,12 +93,15 @@ ENGINE_ONLY = ("MEDUSA", "LOOKAHEAD", "EXPLICIT_DRAFT_TOKENS")
 # "two-model" / "eagle3 two model" (false: the separate draft model's ModelDrafter). Hyphenated
 # or joined, the count word is the mode's name; with blanks ("one model") it names the mode
 # only beside an EAGLE word ("eagle3 one model", "two model Eagle3"), not in ordinary prose
-# ("we serve one model per node"); a key with its value (``eagle3_one_model: false``) is the
+# ("we serve one model per node"); a test's name spells it too; a key with its value (``eagle3_one_model: false``) is the
 # config readers' (trtllm_yaml), not a word.
 _MODEL_COUNT = re.compile(
     r"(?i)(?<![\w/.-])(?:eagle[-_]?3?[-_])?(?P<count>one|single|two|separate)[-_]model(?![\w.-])(?!\s*[:=])"
     r"|(?i:eagle[-_ ]?3?)\s+(?P<after>one|single|two)\s+models?\b"
     r"|\b(?P<before>one|single|two)\s+models?\s+(?i:eagle)"
+    # a test named for the mode (the AutoDeploy accuracy test ``test_eagle3_one_model_gsm8k``,
+    # ``TestX::test_eagle3_two_model[...]``): a report of that test ran the mode
+    r"|(?<![\w/.-])test_(?:\w+_)?eagle3?_(?P<test>one|two)_model(?![a-z0-9])"
 )
 _ONE_COUNT = ("one", "single")
 
@@ -117,7 +120,7 @@ def eagle_model_count(text: str) -> bool | None:
     the mode the change adds, not one a run chose)."""
     if _ADDED.search(text):
         return None
-    found = {(m.group("count") or m.group("after") or m.group("before")).lower() in _ONE_COUNT
+    found = {(m.group("count") or m.group("after") or m.group("before") or m.group("test")).lower() in _ONE_COUNT
              for m in _MODEL_COUNT.finditer(text)}  # fmt: skip
     return found.pop() if len(found) == 1 else None
 

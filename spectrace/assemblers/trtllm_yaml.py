@@ -18,6 +18,18 @@ _YAML = re.compile(
     r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla)["']?\s*:\s*"""
     r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
 )
+# A mode switch only TensorRT-LLM's config classes have, set as a Python keyword on a call's
+# own line (``    eagle3_one_model=True,`` in a multi-line ``EagleDecodingConfig(...)``) or as a
+# parametrized test's parameter (``test_eagle3[eagle3_one_model=False-overlap_scheduler=True]``;
+# the MTP accuracy tests' ``mtp=vanilla`` builds MTPDecodingConfig(use_mtp_vanilla=True),
+# ``mtp=eagle`` leaves it False): the setting the run or the test used. Not in a sentence ("disallow
+# eagle3_one_model=False with ...": code under change), a declaration or a comparison.
+_SWITCHES = "eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla"
+_KWARG_LINE = re.compile(
+    rf"\s*[-+]?\s*({_SWITCHES})\s*=\s*(True|False|true|false)\s*[,)]*\s*(?:#.*)?"
+)
+_TEST_ID = re.compile(r"(?<![\w.])test_\w*\[([^\]\s]{1,400})\]")
+_ID_PARAM = re.compile(rf"({_SWITCHES})=(True|False)|mtp=(vanilla|eagle)")
 # The whole section on one line: JSON, a YAML flow mapping, a Python dict repr.
 _INLINE = re.compile(r"""["']?speculative(?:_decoding)?_config["']?\s*[:=]\s*\{""")
 # The LLM API's config classes (llmapi/llm_args.py, every release read: Medusa, Eagle, Eagle3,
@@ -51,6 +63,25 @@ def yaml_line_flags(text: str) -> dict[str, object] | None:
     if (m := _YAML.fullmatch(text)) is None:
         return None
     return _named({m.group(1): m.group(2)})
+
+
+def kwarg_flags(text: str) -> dict[str, object]:
+    """The mode switches a call's own line (``eagle3_one_model=True,``) or a test's id
+    (``[eagle3_one_model=False-...]``, ``[mtp=vanilla-...]``) sets -> flags; {} when it sets
+    none, or one switch both ways (two tests' ids on one line)."""
+    if "_one_model" not in text and "mtp_vanilla" not in text and "mtp=" not in text:
+        return {}
+    found: set[tuple[str, str]] = set()
+    if (m := _KWARG_LINE.fullmatch(text)) is not None:
+        found.add((m.group(1), m.group(2).lower()))
+    for test in _TEST_ID.finditer(text):
+        for param in test.group(1).split("-"):
+            if (p := _ID_PARAM.fullmatch(param)) is not None:
+                key, value = p.group(1) or "use_mtp_vanilla", p.group(2) or str(p.group(3) == "vanilla")
+                found.add((key, value.lower()))
+    if len({key for key, _v in found}) != len(found):
+        return {}
+    return _named(dict(found))
 
 
 def _named(values: dict[str, object]) -> dict[str, object]:
