@@ -35,6 +35,7 @@ from spectrace.path_frames import (
     symbol_signature,
 )
 from spectrace.stacks.pasted import PastedDump
+from spectrace.worker_calls import called_frame
 
 # the last line of a cut traceback: a frame line whose file name is whole (its quote closed,
 # or the copy ended right after ``.py``: no other file name goes on from there)
@@ -73,7 +74,7 @@ def incident_frames(incident: Incident) -> list[StackFrame]:
         for f in frames
     ]
     named = {f.function for f in frames}  # a loop the traceback shows needs no caller's help
-    out = [called for sf in out for called in (*_loop_called(sf, named), sf)]
+    out = [called for sf in out for called in (*_loop_called(sf, named), *_worker_called(sf, named), sf)]
     cut = _cut_frame(incident.lines)
     if cut is not None:
         text = incident.lines[-1].strip()
@@ -93,6 +94,16 @@ def _loop_called(sf: StackFrame, shown: set[str]) -> tuple[StackFrame, ...]:
     if sig is None:
         return ()
     frame = Frame(sig.name, None, m.group(1))
+    return (replace(sf, frame=frame, text=f"{sf.text}: {(sf.frame.code or '').strip()}"),)
+
+
+def _worker_called(sf: StackFrame, shown: set[str]) -> tuple[StackFrame, ...]:
+    """The worker function a frame's source line calls (``self.draft_worker.
+    forward_batch_speculative_generation(batch)`` in the 0.4.x scheduler's ``run_batch``), as a
+    frame of the file that defines it (``worker_calls``), unless the traceback shows it."""
+    frame = called_frame(sf.frame)
+    if frame is None or frame.function in shown:
+        return ()
     return (replace(sf, frame=frame, text=f"{sf.text}: {(sf.frame.code or '').strip()}"),)
 
 
