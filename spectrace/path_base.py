@@ -51,8 +51,9 @@ _WORD = re.compile(
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
     r"(?!\s+(?:window|slots?|steps?|buffer|limit|depth|budget)\b)"
     # a spec-decode test of the method: ``test_ngram_correctness``, ``test_eagle_correctness[...]``
-    r"|\btest_(?:v\d_)?(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model)"
-    r"\d?_\w*"  # also ``test_v1_mtp_correctness``, ``test_mtp1_correctness_eager``
+    # TensorRT-LLM's ``test_draft_target_model``, a parametrized id ``test_eagle3[eagle3_one_model=True]``
+    r"|\btest_(?:v\d_)?(?P<test>eagle3|eagle|mtp|ngram|dflash|dspark|medusa|suffix|draft_model|draft_target)"
+    r"\d?(?:_\w*|\[)"  # also ``test_v1_mtp_correctness``, ``test_mtp1_correctness_eager``
     # vLLM's model-named MTP methods (``qwen3_next_mtp``, ``deepseek_mtp``) written as the value
     r"|(?<![\w/.-])(?:[a-z][a-z0-9]*_)+(?P<method>mtp)(?![\w./-])"
 )
@@ -67,7 +68,7 @@ _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK",
              "medusa": "MEDUSA",
              "suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
-             "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL",
+             "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL", "drafttarget": "DRAFT_MODEL",
              "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
              "arcticmlpspeculator": "ARCTIC", "arcticspeculator": "ARCTIC",
              "mlpspeculator": "MLP_SPECULATOR"}  # fmt: skip

@@ -85,6 +85,8 @@ def _report(*body: str) -> list[str]:
           " - AssertionError: accuracy 51.3 below 70.0",), "Eagle3OneModelWorker"),
         (("The eagle3 test `TestLlama3_1_8BInstruct::test_eagle3[eagle3_one_model=False-"
           "overlap_scheduler=False]` hangs on B200 after the first batch.",), "ModelDrafter"),
+        (("FAILED accuracy/test_llm_api_pytorch.py::TestQwen3_8B::test_eagle3[enable_chunked_prefill="
+          "True-eagle3_one_model=True] - AssertionError: gsm8k 81.0 below 86.5",), "Eagle3OneModelWorker"),
     ],
 )  # fmt: skip
 def test_a_test_named_or_parametrized_for_the_mode_ran_that_mode(
