@@ -41,15 +41,6 @@ CASES = {
     "the title's own release 'on v0.6.1' read on a 2025 day": (thread(
         VLLM_REPO, "[Bug]: spec decode: illegal memory access with chunked prefill on v0.6.1",
         "2025-03-30", "The server dies under load."), "SpecDecodeWorker"),
-    # V1 code shipped from 0.6.4, but no V1 proposer existed on any build before 0.7.2 was out
-    "a late-2024 title about speculative decoding, no release (0.6.4 out) -> SpecDecodeWorker": (
-        thread(VLLM_REPO, "[Bug]: Speculative Decoding without eager mode returns gibberish",
-               "2024-11-25", "I can reproduce it with pip install vllm on 8 H100s."),
-        "SpecDecodeWorker"),
-    "a January 2025 writer's draft-model run, no release -> MultiStepWorker": (thread(
-        VLLM_REPO, "[Performance]: draft model slower than the target alone", "2025-01-20",
-        "We benchmarked speculative decoding with a 0.5B draft model at 4 tokens.",
-        labels="performance"), "MultiStepWorker"),
 }  # fmt: skip
 
 
@@ -58,6 +49,29 @@ def test_the_v0_era_names_the_v0_worker(tmp_path: Path, name: str) -> None:
     lines, cls = CASES[name]
     path = crash_path(run(tmp_path, [*lines, *PROBE_CRASH], name="thread.md"))
     assert (path.value, path.worker_class) == ("other", cls), path
+
+
+# V1 code shipped from 0.6.4 (opt-in), but no V1 proposer existed on any build before 0.7.2 was
+# out: a day in between leaves V0's worker as the condition (unless the run opted into V1)
+OPT_IN = {
+    "a late-2024 title about speculative decoding, no release (0.6.4 out)": (thread(
+        VLLM_REPO, "[Bug]: Speculative Decoding without eager mode returns gibberish", "2024-11-25",
+        "I can reproduce it with pip install vllm on 8 H100s."), "SpecDecodeWorker"),
+    "a January 2025 writer's draft-model run, no release": (thread(
+        VLLM_REPO, "[Performance]: draft model slower than the target alone", "2025-01-20",
+        "We benchmarked speculative decoding with a 0.5B draft model at 4 tokens.",
+        labels="performance"), "MultiStepWorker"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(OPT_IN))
+def test_a_day_before_v1_could_speculate_gives_v0s_worker_as_the_condition(
+    tmp_path: Path, name: str
+) -> None:
+    lines, cls = OPT_IN[name]
+    path = crash_path(run(tmp_path, [*lines, *PROBE_CRASH], name="thread.md"))
+    assert path.worker_class is None
+    assert path.conditional == f"{cls} (V0 spec_decode) unless the run opted into V1 (VLLM_USE_V1=1)"
 
 
 NEVER = {

@@ -53,9 +53,15 @@ _V0_METHODS = {"DRAFT_MODEL": "draft_model", "EAGLE": "eagle", "MTP": "deepseek_
 _WRAPPER = "SpecDecodeWorker"
 _V1_DEFAULT = Version("0.8.0")  # the first release whose default engine is V1
 _V1_SPEC = Version("0.7.3")  # V1's first proposer (NgramProposer): older runs speculated on V0
+_V1_CODE = Version("0.6.4")  # the first release shipping vllm/v1/ at all
 # the newest release a day may allow for a run that could not speculate on V1 even from a build
 # of main: V1's first proposer (NgramProposer) was merged after 0.7.2 came out and shipped in 0.7.3
 _V1_SPEC_MAIN = Version("0.7.2")
+# why such a day leaves a condition, not a verdict: V1 could be opted into (VLLM_USE_V1=1, a
+# traceback through vllm/v1/ that the config lines may not hold), and it could not speculate
+_OPT_IN_TAIL = "unless the run opted into V1, which then did not speculate"
+_OPT_IN = ("the thread's day allows vLLM {newest} at newest, before V1 could speculate even on a "
+           "build of main (0.7.2 out), " + _OPT_IN_TAIL)
 # what only a speculative run has, as the object of a writer's "I tested/measured ...": its
 # acceptance ("the accept length", "the acceptance rate"), V0's typical-acceptance sampler, its
 # draft or speculative tokens, an MLP speculator
@@ -126,7 +132,8 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
         at = parse_release(config.version) or newest
         v0_only = bool(frames) and not v1_seen and (
             engine is not None or (at is not None and at < _V1_DEFAULT))
-        era = _v0_era(config, lines, newest, title)
+        # a V1 frame: the run was on V1 (opt-in from 0.6.4), not V0, whatever its era
+        era = None if v1_seen else _v0_era(config, lines, newest, title)
         if tagged or (spec and (v0_only or era)):
             worker, family = _proposer(title, lines)
             if worker is None and not (v0_only or era):
@@ -144,7 +151,7 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
              f"a traceback through V0's engine alone (line {engine.lineno}) under a vLLM title "
              f"asking about speculative decoding (line {title.lineno})")  # fmt: skip
         return
-    era = _v0_era(config, lines, newest, title)
+    era = None if v1_seen else _v0_era(config, lines, newest, title)
     ran = next((ln for ln in lines if not ln.quoted and (m := _RAN.search(ln.text))
                 and not sentence_apart(ln.text, m.start()) and not _OTHER_ENGINE.search(ln.text)),
                None)  # fmt: skip
@@ -174,9 +181,10 @@ def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
     series = next((m for ln in lines if not ln.quoted and (m := _SERIES.search(ln.text))), None)
     if series is not None:
         return f"vLLM {series.group(0).split()[-1]}, a series before V1 could speculate (0.7.3)"
+    if newest is not None and newest < _V1_CODE:
+        return f"the thread's day allows vLLM {newest} at newest, before any V1 engine (0.6.4)"
     if newest is not None and newest < _V1_SPEC_MAIN:
-        return (f"the thread's day allows vLLM {newest} at newest, before V1 could speculate "
-                "even on a build of main (0.7.2 out)")
+        return _OPT_IN.format(newest=newest)
     return None
 
 
@@ -190,10 +198,18 @@ def _stated(config: RunConfig, title: Title | None) -> str | None:
 
 def _add(config: RunConfig, lines: Sequence[LogLine], source: str, lineno: int, worker: str,
          family: str | None, why: str) -> None:
-    reason = (f"{PROSE_REASON}: {why}" + (f" naming {family}" if family else "") +
-              f" -> {worker} (V0 spec_decode, other)")  # fmt: skip
+    """The V0 worker as the verdict; as a condition where the day alone leaves V1 opted into
+    (``_OPT_IN``)."""
     config.engine = "vllm"
     line = next(ln for ln in lines if (ln.source, ln.lineno) == (source, lineno))
+    said = f"{PROSE_REASON}: {why}" + (f" naming {family}" if family else "")
+    if _OPT_IN_TAIL in why:
+        condition = f"{worker} (V0 spec_decode) unless the run opted into V1 (VLLM_USE_V1=1)"
+        config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw),
+                                             f"{said}: {condition}", None, None, condition,
+                                             family=family))  # fmt: skip
+        return
+    reason = f"{said} -> {worker} (V0 spec_decode, other)"
     config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw), reason,
                                          "other", worker, family=family))  # fmt: skip
 
