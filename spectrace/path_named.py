@@ -36,6 +36,7 @@ from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import on_runner
+from spectrace.path_base import family_words
 from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
 from spectrace.path_missing import method_evidence
@@ -84,6 +85,7 @@ def named_family_evidence(
         return note(trace, RULE, _LOOKUP, False, "a pull request adding the method shows no run")
     if engine is not None:  # a line naming only another framework is that framework's run
         named = [n for n in named if not names_other_framework(n[3], engine)]
+    named = _own_reports(named)
     judged = _judged(config)  # the config reader's own verdict on a line outranks its words
     if named and all((n[1], n[2]) in judged for n in named):
         why = f"the config reader already judged line {named[0][2]}, the family words' line"
@@ -120,6 +122,43 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+def _own_reports(named: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:
+    """``named`` without the family words another thread's run stands for, where the words
+    disagree: a sentence likening the report to an issue or pull request it cites ("Open issue
+    #42261 (gemma4 + MTP, same assert) matches this signature") names that thread's method, and
+    the family the writer's own sentences name is the run's. Kept where every word is such a
+    citation (the cited thread may be the same setup) or all name one family."""
+    if len({family for family, *_ in named}) < 2:
+        return list(named)
+    own = [n for n in named if not _cited_only(n[0], n[3])]
+    return own if own else list(named)
+
+
+def _cited_only(family: str, text: str) -> bool:
+    """Every clause of ``text`` naming ``family`` is about a thread it likens the report to: the
+    parenthesis right after the citation ("issue #42261 (gemma4 + MTP, same assert)"; not "Fixes
+    #1234 (MTP crash)", which likens nothing), or a clause citing it
+    and likening the report to it with no writer of its own ("same as #1234 with MTP"; not "we
+    run MTP and it fails, same as #1234", whose MTP clause cites nothing)."""
+    parts = [m.group(1) for m in _CITED_PAREN.finditer(text) if _LIKENS.search(text)]
+    rest = _CITED_PAREN.sub(" ", text)
+    parts += [c for c in _CLAUSE.split(rest) if _CITES.search(c) and _LIKENS.search(c)
+              and not _WRITER.search(c)]  # fmt: skip
+    named = [c for c in _CLAUSE.split(rest) if family in family_words(c)]
+    return any(family in family_words(p) for p in parts) and not any(
+        c not in parts for c in named)
+
+
+# another thread cited: ``#42261``, ``owner/repo#12``, an issue or pull request address
+_CITES = re.compile(r"(?<!&)#\d{2,}\b|/(?:issues|pull)/\d+")
+_CITED_PAREN = re.compile(r"(?:(?<!&)#\d{2,}\b|/(?:issues|pull)/\d+)\s*\(([^()\n]{1,200})\)")
+_CLAUSE = re.compile(r"[,;.!?]\s+|\s+(?:and|but|while|whereas)\s+")
+_WRITER = re.compile(r"(?i)\b(?:I|we|my|our|us)\b")
+# the clause likens this report to it
+_LIKENS = re.compile(r"(?i)\b(?:same|similar(?:ly)?|matches|match(?:ing)?|related|duplicates?"
+                     r"|looks? like|resembles?|plausibly|probably|likely|see also|as in|like in)\b")
 
 
 def _judged(config: RunConfig) -> frozenset[tuple[str, int]]:
