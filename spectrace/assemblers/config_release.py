@@ -55,10 +55,11 @@ from spectrace.assemblers.vllm_finish import Day
 from spectrace.dialects.base import LogLine
 
 _BRANCH_DAYS = 30  # how old a pull request's branch or a main build may be at its first post
-# a pull request showing an issue's run, not its branch's ("Fixes #40000. The reporter's repro:")
+# a pull request showing an issue's run, not its branch's ("Fixes #40000. The reporter's repro:");
+# a bare closing keyword ("Fixes #31978") only links the issue every fix PR names: its own tests
+# ran the branch
 _ISSUE_REPRO = re.compile(
-    r"(?i)\b(?:fix(?:es|ed)?|closes?|resolves?)\s+(?:[\w.-]+/[\w.-]+)?#\d+|\breported (?:in|by|at)\b"
-    r"|\bthe reporter\b|\b(?:from|in) the (?:original )?issue\b|\bissue #\d+"
+    r"(?i)\breported (?:in|by|at)\b|\bthe reporter\b|\b(?:from|in) the (?:original )?issue\b|\bissue #\d+"
 )
 # a shell setting one of SGLang's own variables: ``export SGLANG_X=1``, ``docker run -e SGLANG_X=1``
 # (config_literals' b"export SGLANG_" and its kin reach it)
