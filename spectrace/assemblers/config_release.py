@@ -334,6 +334,9 @@ class ConfigReleases(ConfigState):
             return
         day, line = first  # the thread's first post, else the day the build was made
         cut = day - timedelta(days=_BRANCH_DAYS)
+        stamps = [d for d in (self._latest[0] if self._latest else None, self._crash_day) if d]
+        if any(d < cut for d in stamps):
+            return  # a log stamped before the branch could be (the issue's, quoted): an older run
         out = [str(release) for release, published_on in mainline(published("sglang")) if published_on <= cut]
         floor = parse_release(out[-1]) if out else None
         if floor is None or era_of(floor) not in V2_ONLY_ERAS:

@@ -43,3 +43,20 @@ def test_the_issues_run_or_an_older_release_keeps_the_condition(tmp_path: Path, 
     lines = _pull("Apply grammar vocab mask in multi-layer EAGLE verify", said,
                   "- With multi-layer EAGLE enabled, JSON-schema requests abort.")  # fmt: skip
     assert crash_path(run(tmp_path, lines)).worker_class != "MultiLayerEagleWorkerV2"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the issue's server log, quoted with its own stamps from March 2026
+        "[2026-03-02 10:11:12 TP0] server_args=ServerArgs(model_path='m/x', speculative_algorithm='EAGLE', "
+        "speculative_eagle_topk=4, disable_overlap_schedule=True)",
+        # a bare stamped launch line of that day
+        "[2026-03-02 10:11:12] INFO: Using speculative_algorithm=EAGLE with topk 4",
+    ],
+)
+def test_a_quoted_log_older_than_the_branch_keeps_the_condition(tmp_path: Path, log: str) -> None:
+    """A fix PR of July 2026 quoting a log stamped in March 2026 (before 0.5.13): that run is
+    older than any branch of the PR, so its day is no floor."""
+    lines = _pull("[Fix] EAGLE verify crash with grammar", "Fixes #31978", "```", log, "```")
+    assert crash_path(run(tmp_path, lines)).worker_class != "EAGLEWorkerV2"
