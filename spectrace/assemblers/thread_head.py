@@ -43,14 +43,14 @@ _KIND = r"(?:issue|pull request|pr|discussion)"
 _STATE = re.compile(r"(?i)^(open|opened|closed|merged|draft|locked|answered|unanswered)\b")
 
 # ``owner/repo · issue #N · open · Python``
-_INDEX = re.compile(rf"(?i)^\s*(?P<repo>{_REPO})\s+·\s+(?P<kind>{_KIND})\s+#(?P<num>\d+)\b(?P<rest>.*)$")
+_INDEX = re.compile(rf"(?i)^\s*(?P<repo>{_REPO})\s+·\s+(?P<kind>{_KIND})\s+#(?P<num>\d{{1,9}})\b(?P<rest>.*)$")
 # ``owner/repo#N · issue · closed``, ``owner/repo pull request #N · merged``, ``owner/repo PR#N``
 _CITED = re.compile(
-    rf"(?i)^\s*(?P<repo>{_REPO})\s*(?:(?P<kind>{_KIND})\s*)?#(?P<num>\d+)(?P<rest>(?:\s+·\s+[^·]*)*)$"
+    rf"(?i)^\s*(?P<repo>{_REPO})\s*(?:(?P<kind>{_KIND})\s*)?#(?P<num>\d{{1,9}})(?P<rest>(?:\s+·\s+[^·]*)*)$"
 )
 # ``<title> · Issue #N · owner/repo`` (`` · GitHub``): a browser's page title
 _PAGE = re.compile(
-    rf"(?i)^\s*(?P<title>\S.*?)\s+·\s+(?P<kind>{_KIND})\s+#(?P<num>\d+)\s+·\s+(?P<repo>{_REPO})"
+    rf"(?i)^\s*(?P<title>\S.*?)\s+·\s+(?P<kind>{_KIND})\s+#(?P<num>\d{{1,9}})\s+·\s+(?P<repo>{_REPO})"
     r"(?:\s+·\s+GitHub)?\s*$"
 )
 # a PR page's title ends with its author: "Fix MTP hang by alice · Pull Request #9 · ..."
@@ -58,17 +58,17 @@ _BY_AUTHOR = re.compile(r"\s+by\s+[\w-]+(?:\[bot\])?$")
 # the thread's URL alone on a line, maybe labelled or in angle brackets
 _URL = re.compile(
     rf"(?i)^\s*(?:(?:url|link|source|thread|issue|pr|pull request)\s*:\s*)?<?https?://(?:www\.)?github\.com/"
-    rf"(?P<repo>{_REPO})/(?P<kind>issues|pulls?|discussions)/(?P<num>\d+)(?:/[\w/-]*)?(?:[#?]\S*)?>?\s*$"
+    rf"(?P<repo>{_REPO})/(?P<kind>issues|pulls?|discussions)/(?P<num>\d{{1,9}})(?:/[\w/-]*)?(?:[#?]\S*)?>?\s*$"
 )
 # a notification mail's subject: "Re: [owner/repo] <title> (Issue #N)"
 _MAIL = re.compile(
     rf"(?i)^\s*(?:(?:re|fwd?)\s*:\s*)*\[(?P<repo>{_REPO})\]\s+(?P<title>\S.*?)\s+"
-    rf"\((?:(?P<kind>{_KIND})\s+)?#(?P<num>\d+)\)\s*$"
+    rf"\((?:(?P<kind>{_KIND})\s+)?#(?P<num>\d{{1,9}})\)\s*$"
 )
 # "Issue #N: <title>", "PR #N - <title>"
-_NAMED = re.compile(rf"(?i)^\s*(?P<kind>{_KIND})\s*#(?P<num>\d+)\s*[:–—-]\s+(?P<title>\S.*)$")
+_NAMED = re.compile(rf"(?i)^\s*(?P<kind>{_KIND})\s*#(?P<num>\d{{1,9}})\s*[:–—-]\s+(?P<title>\S.*)$")
 # GitHub's web copy: the title with its number, then its state or its opener's line
-_WEB_TITLE = re.compile(r"^\s*(?P<title>\S.*?\S)\s+#(?P<num>\d+)\s*$")
+_WEB_TITLE = re.compile(r"^\s*(?P<title>\S.*?\S)\s+#(?P<num>\d{1,9})\s*$")
 _WEB_STATE = re.compile(r"(?i)^\s*(open|closed|merged|draft)\s*$")
 _WEB_OPENED = re.compile(
     r"(?i)\b(?:opened this (?P<kind>issue|pull request|discussion)"
@@ -76,6 +76,14 @@ _WEB_OPENED = re.compile(
 )
 # the page's breadcrumb: "vllm-project / vllm"
 _CRUMB = re.compile(r"^\s*(?P<owner>[A-Za-z0-9][\w-]*)\s+/\s+(?P<name>[\w.-]*\w)\s*$")
+
+
+# a pull request's head line in the forms with `` · `` fields (``sections.PULL_HEADER``: the
+# lines of such a thread are its code under review)
+PULL_LINE = re.compile(
+    rf"(?i)·\s*pull request\s*#\d|^\s*{_REPO}\s*(?:pull request|pr)\s*#\d+\s+·"
+    rf"|^\s*{_REPO}#\d+\s+·\s+(?:pull request|pr)\s*(?:·|$)|^\s*{_REPO}#\d+(?:\s+·\s+[^·]*?)*\s+·\s+merged\b"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +132,7 @@ def head_line(text: str, source: str = "", lineno: int = 0) -> Head | None:
         return Head(source, lineno, m.group("repo"), int(m.group("num")), kind, title, None, "page")
     if (m := _CITED.match(text)) is not None and m.group("rest").strip():
         kind, state = _fields(m.group("rest"))
-        kind = _kind(m.group("kind")) or kind
+        kind = _kind(m.group("kind")) or kind or ("pull" if state == "merged" else None)
         if kind is not None or state is not None:  # "· labels: x" alone is no header
             return Head(source, lineno, m.group("repo"), int(m.group("num")), kind, None, state, "cited")
     return None
@@ -223,3 +231,9 @@ def opens_head(text: str) -> bool:
     a citation, a URL line): the collector keeps the lines under it for the title reader."""
     head = head_line(text)
     return (head is not None and head.title is None) or _URL.match(text) is not None
+
+
+def read_head(text: str) -> Head | None:
+    """The head a line already known to be a thread's head names, in any form (a ``THREAD_KIND``
+    or ``PULL_KIND`` mention's line: ``HeadReader`` placed it in the head)."""
+    return head_line(text) or _positional(text, "", 0)
