@@ -2841,6 +2841,9 @@ S14_NO_RUN: dict[str, list[str]] = {
         TRT_REPO, "pull request", "[None][fix] disallow eagle3_one_model=False with the overlap scheduler", "2025-11-20",
         "Since 1.1.0rc5 the two-model Eagle3 path (`ModelDrafter`) races with the overlap scheduler. This PR raises in",
         "`TorchLlmArgs.validate_speculative_config` when both are set.", state="merged"),
+    "a title moving an SGLang MTP recipe to a ROCm image, nothing run (rounds 35-42: a trap)": s14_thread(
+        S14_RECIPES, "pull request", "Update kimi-k2-fp8-mi355x-sglang-mtp to lmsysorg/sglang:v0.5.20-rocm700-mi35x",
+        "2026-09-21", "This PR was written with an AI assistant.", state="merged"),
 }  # fmt: skip
 
 
@@ -2912,9 +2915,10 @@ S14_RUNS: dict[str, tuple[list[str], str, str]] = {
         S14_RECIPES, "pull request", "Update glm4.6-fp8-h200-vllm (+mtp) vLLM image to v0.21.0", "2026-05-20",
         "Recipes touched: `glm4.6-fp8-h200-vllm`, `glm4.6-fp8-h200-vllm-mtp`", "- [x] full-sweep-enabled sweep passes.",
         state="merged"), "other", "EagleProposer"),
-    "a title moving an SGLang MTP recipe to a ROCm image": (s14_thread(
+    "a title moving an SGLang MTP recipe to a ROCm image, its sweep passed": (s14_thread(
         S14_RECIPES, "pull request", "Update kimi-k2-fp8-mi355x-sglang-mtp to lmsysorg/sglang:v0.5.20-rocm700-mi35x",
-        "2026-09-21", "This PR was written with an AI assistant.", state="merged"), "v2", "EAGLEWorkerV2"),
+        "2026-09-21", "This PR was written with an AI assistant.", "- [x] full-sweep-enabled sweep passes.",
+        state="merged"), "v2", "EAGLEWorkerV2"),
     "a TensorRT-LLM two-model Eagle3 bug told in its title, July 2025": (s14_thread(
         TRT_REPO, "issue", "[Bug] Eagle3 two-model mode hangs at batch 64", "2025-07-20",
         "Using the separate draft model (two-model) Eagle3 path with trtllm-serve, requests hang at batch 64."),

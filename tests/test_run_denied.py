@@ -73,6 +73,16 @@ DENIED: dict[str, list[str]] = {
         "Adds `kimi/trtllm/gb200-mtp.yaml` mirroring the existing non-MTP recipe:", "", "```yaml",
         "speculative_config:", "  decoding_type: MTP", "  num_nextn_predict_layers: 3", "```", "",
         "Container: `nvcr.io/nvidia/tensorrt-llm/release:1.3.0rc9`. Config only.")],
+    "vLLM's config validator rejecting eagle3 for the target": thread(
+        "vllm-project/vllm", "issue", "[Bug]: An error occurred when using Eagle3 with a Qwen3 target", "2025-08-03",
+        "### Your current environment", "", "4 x 4090", "", "### Describe the bug", "",
+        "Value error, Eagle3 is only supported for Llama models. Got self.target_model_config.hf_text_config."
+        "model_type='qwen3' [type=value_error, input_value=ArgsKwargs((), {'method': 'eagle3'}), input_type=ArgsKwargs]"),
+    "an engine fix PR reasoning where the root cause is in code": thread(
+        "NVIDIA/TensorRT-LLM", "pull request", "[fix] Fix overallocation of draft KV cache", "2026-06-05",
+        "## Description", "", "EAGLE3 is allocating too much KV cache. The root cause is in `get_num_spec_layers()`.",
+        "", "However, `num_eagle_layers` is a misleading variable name; use the draft config's layer count.", "",
+        "## Test Coverage", "", "Existing tests plus one new one."),
 }  # fmt: skip
 
 
@@ -101,6 +111,11 @@ KEPT: dict[str, tuple[list[str], str, str]] = {
         "When sglang is launched with `--speculative-algorithm EAGLE3`, its kv events carry token pairs.", "",
         "We ran the router against sglang 0.4.7 with an EAGLE3 draft and the hit rate went from 0% to 61%."),
         "v1", "EAGLEWorker"),
+    "a rejected config, then the run that went further and garbled": (thread(
+        "vllm-project/vllm", "issue", "[Bug]: eagle3 on Qwen3: rejected, then garbled output", "2025-11-03",
+        "vLLM Version: 0.11.0", "Value error, Eagle3 is only supported for Llama models [type=value_error, ...]", "",
+        f"After upgrading I ran `vllm serve Qwen/Qwen3-8B --speculative-config '{E3}'` and the output is garbled."),
+        "other", "EagleProposer"),
 }  # fmt: skip
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.post_dates import opens_thread, post_author
+from spectrace.assemblers.run_results import ticked_check
+from spectrace.assemblers.thread_head import HeadReader
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
 
@@ -41,6 +43,7 @@ CHANGELOG = "release notes or a changelog (the release's code, not a run)"
 PLAN = "a test plan (a command to run, with no result)"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
+CODE_TOLD = "a pull request's sentence telling what the code does for a method, not the run's method"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
 ASKED = "a configuration asked about, not a run"
@@ -50,9 +53,11 @@ CODE_ONLY = "a report the writer built from reading code, not from a run"
 LINKED_CODE = "source lines a pull request points at, with no failure or run told"
 DESCRIBED = "another project's change describing how the engine behaves under a setting"
 CONFIG_ONLY = "a pull request that only adds configuration, with no result"
+CONFIG_CHANGE = "another project's pull request changing configuration, with no result, log or run told"
+REJECTED = "a config validation error rejecting the method: the run built no speculative worker"
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
-DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY)
+DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -211,6 +216,76 @@ _TODO = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[ \]\s")
 # speculative configs (EAGLE / MTP / draft models) pin their drafts"): a template's rule
 _CHECKED = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[[xX]\]\s")
 _METHOD = re.compile(r"(?i)\b(eagle|mtp|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead|draft model)")
+# a sentence telling what the code does for a method ("NGRAM has no draft model, so
+# `draft_graph` is omitted", "When the method is ngram, no draft forward runs", "MTP does not load
+# a separate draft model", "DFlash already records it"): a pull request's account of its change,
+# whose methods are the code's cases, not the run the PR was checked with
+_M = r"(?:eagle-?3?|mtp|ngram|n-gram|medusa|nextn|dflash\d?|dspark|lookahead|suffix|draft[ -]model|multi-?layer[ -]?eagle)"
+_CODE_TOLD = re.compile(
+    rf"(?i)\b{_M}\w*\s+(?:has|have)\s+no\s+(?:separate\s+|own\s+)?(?:draft|model|weights|kv|hidden)"
+    rf"|\b{_M}\w*\s+(?:does(?:n't| not)|do(?:n't| not)|never|cannot|can't)\s+(?:use|load|need|have|build|capture"
+    rf"|allocate|record|require|run|own|keep)\b"
+    rf"|\b(?:when|if|for|with|under)\s+(?:the\s+)?(?:method|algorithm|speculative[_ ]algorithm|spec(?:ulative)?"
+    rf" method)\s*(?:is\s+|==\s*|=\s*)[`'\"]?{_M}"
+    rf"|\b(?:for|with)\s+{_M}\w*\b[^.;]{{0,60}}\b(?:is|are|gets|stays?)\s+(?:omitted|skipped|excluded|left out"
+    rf"|ignored|disabled|unused|not\s+(?:recorded|reported|captured|built|allocated|used|needed|set))\b"
+    rf"|\b{_M}\w*\b[^.;]{{0,30}}\balready\s+(?:records|handles|does|has|reports|supports|uses|sets)\b"
+)
+
+
+def _code_told(text: str) -> bool:
+    """The line tells what the code does for a method, and no failure and no run of the
+    writer's own ("With NGRAM the server crashes because ..." is the bug a fix PR ran into)."""
+    return _CODE_TOLD.search(text) is not None and not (_FAILS.search(text) or _OWN.search(text))
+
+
+# a checklist item of any marker ("- [ ]", "* [x]", "1. [Ongoing]", "- [WIP]", "- [-]"); a status
+# word in the box ("[Ongoing]", "[WIP]", "[In progress]", "[done]", "[Planned]") marks a roadmap
+# or tracker, whose every item is work's status, not a run ("- [x] MTP" there: a feature landed)
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([^\]\n]{0,24})\]\s")
+_STATUS_WORD = re.compile(r"(?i)^(?:[a-z][a-z /-]{1,22}|[-~/!?])$")
+_ITEM_GAP = 2  # lines between two items of one list (a wrapped item, a blank line)
+# what a bare item may carry besides its name: a handle, a reference, a link, a parenthesis
+_ITEM_ASIDE = re.compile(r"@[\w-]+|#\d+|\([^()]*\)|\[[^\]]*\]|https?://\S+")
+_ITEM_WORD = re.compile(r"[A-Za-z][\w.-]*")
+# a verb of a check done: "- [x] tested MTP on H200" is a run, whatever list it is in
+_CHECK_VERB = re.compile(
+    r"(?i)\b(?:test|verif|valid|ran\b|run|bench|measur|pass|reproduc|serv|launch|deploy|check|confirm"
+    r"|profil|sweep|work)"
+)
+_BARE_WORDS = 5  # "Multi-token-prediction", "EAGLE / EAGLE3", "Draft/target two-model"
+
+
+def _status_lists(held: Sequence[LogLine]) -> frozenset[int]:
+    """The line numbers of the checklist items in lists (items at most ``_ITEM_GAP`` lines
+    apart) holding an item whose box is a status word: a roadmap, tracker or parity list."""
+    out: set[int] = set()
+    items: list[LogLine] = []
+
+    def end() -> None:
+        if any(_STATUS_WORD.match(_ITEM.match(ln.text).group(1).strip()) for ln in items):
+            out.update(ln.lineno for ln in items)
+        items.clear()
+
+    for line in held:
+        if line.quoted or line.headed or _ITEM.match(line.text) is None:
+            continue
+        if items and line.lineno - items[-1].lineno > _ITEM_GAP:
+            end()
+        items.append(line)
+    end()
+    return frozenset(out)
+
+
+def _bare_item(text: str) -> bool:
+    """A checked item that is a name and no check ("- [x] Multi-token-prediction @dev"):
+    a status, not a check done."""
+    body = _ITEM_ASIDE.sub(" ", _ITEM.sub("", text, count=1))
+    words = _ITEM_WORD.findall(body)
+    return len(words) <= _BARE_WORDS and _CHECK_VERB.search(body) is None and _SETUP.search(body) is None
+
+
+_SETUP = re.compile(r"(?i)\b(?:on|with|using|at)\s+\S")  # "EAGLE3 on H100": a setup checked
 # a sentence putting what it names out of the change ("the MTP recipe is not part of this PR",
 # "the EAGLE3 config stays unchanged"): a pull request's scope, not the run it deploys
 _LEFT_OUT_WORDS = re.compile(
@@ -458,6 +533,9 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     last = 0  # the previous line's number
     carry: tuple[str, str] | None = None  # a sentence left open on the line above, and why
     mine = False  # the post told the writer's own run: its "Example command" is that run's
+    plan: str | None = None  # the heading of a test plan a ticked check interrupted
+    roadmap = _status_lists(held)  # checklist items of a list that marks status in words
+    pull = _thread(held)[1] == "pull"
 
     def close(end: int) -> None:
         nonlocal open_
@@ -470,7 +548,19 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         text = line.text
         if not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
+        elif pull and not line.headed and _code_told(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, CODE_TOLD, text.strip()))
         mode = open_[3] if open_ is not None else None
+        if plan is not None and (_HEADING.match(text) or post_author(text) is not None):
+            plan = None  # the test plan a ticked check interrupted ends at a heading or a post
+        if mode == "section" and open_[1] == PLAN and not line.quoted and ticked_check(text):
+            plan = open_[2]  # the author's ticked check on named hardware is the run's: the
+            close(last)  # test plan goes on below it
+            mode = None
+        elif plan is not None and open_ is None and not line.headed and not ticked_check(text):
+            open_ = (line.lineno, PLAN, plan, "section")
+            mode = "section"
+        plan = plan if open_ is None else None
         if mode == "caption" and (_past_gap(line.lineno - last, text)
                                   or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):
             close(last)  # past the caption's command, or the writer's own run again
@@ -498,7 +588,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 out.append(Apart(line.source, line.lineno, line.lineno, carry[0], carry[1]))
             elif (why := _caption(text)) is not None and not (mine and why == EXAMPLE):
                 open_ = (line.lineno, why, text.strip(), "caption")
-            elif _TODO.match(text):
+            elif _TODO.match(text) or (line.lineno in roadmap and not _SYMPTOM.search(text)
+                                       and (not _CHECKED.match(text) or _bare_item(text))):
                 out.append(Apart(line.source, line.lineno, line.lineno, GOAL, text.strip()))
             elif _CHECKED.match(text) and len({m.lower() for m in _METHOD.findall(text)}) >= 2:
                 out.append(Apart(line.source, line.lineno, line.lineno, CATEGORY, text.strip()))
@@ -525,8 +616,6 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     return out + _denials(held)
 
 
-# a saved thread's header ("org/repo · pull request #12 · merged · Python")
-_THREAD = re.compile(r"^\W*([\w.-]+/[\w.-]+)\s*·\s*(pull request|issue)\s*#\d")
 # the writer's own run told in the description ("we ran", "I served", "I've tested", "our
 # deployment"); "I have not reproduced it" tells none
 _OWN_RUN = re.compile(
@@ -542,7 +631,7 @@ _SYMPTOM = re.compile(
     r"(?i)\b(?:crash\w*|fail\w*|errors?|exception|hangs?|hung|stuck|breaks|broke|broken|oom\w*"
     r"|traceback|assert\w*|garbage|garbled|gibberish|wrong|incorrect|mismatch\w*|regress\w*"
     r"|degrad\w*|drops?|dropped|slow\w*|nan|segfault|illegal|timeouts?|timed out|repeat\w*)\b"
-    r"|\d(?:\.\d+)?\s*(?:%|x\b|tok(?:en)?s?/s|ms\b)|\b(?:speed-?ups?|accept\w* (?:rate|length)"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:%|x\b|tok(?:en)?s?/s|ms\b)|\b(?:speed-?ups?|accept\w* (?:rate|length)"
     r"|passed|succeeded|verified|validated)\b|报错|崩溃|失败"
 )
 # the writer says the report comes from the code, not a run ("found by reading the code",
@@ -551,6 +640,7 @@ _CODE_ONLY = re.compile(
     r"(?i)\bfound (?:it |this |them )?(?:by|while|when) (?:reading|reviewing|inspecting|looking)\b"
     r"|\b(?:from|by) (?:reading |inspecting |reviewing )?the (?:code|source)(?: code)?\s*[.;)]"
     r"|\bcode[- ]level\b|\b(?:code|static|source) analysis\b|\bby (?:code )?inspection\b"
+    r"|\broot cause (?:is|lies|was) in `[\w.]+(?:\(\))?`|\bis a misleading (?:variable |field )?name\b"
     r"|\b(?:have not|haven't|did not|didn't|not yet|not been|never) (?:yet |been )?reproduc\w*\b(?!\s+(?:it\s+)?"
     r"(?:reliably|consistently|locally|every time|on demand|on main|with))|\bno repro(?:ducer|duction)?\b"
 )
@@ -583,7 +673,7 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     points at source lines, describes as another project how the engine behaves under a setting,
     or only adds configuration. Each such line is a block of its own; the gate reads the thread
     by its own lines then (a crash, a run line, the run's config)."""
-    header = next((m for ln in held if (m := _THREAD.match(ln.text)) is not None), None)
+    repo, kind = _thread(held)
     title = next((ln.text for ln in held if _TITLE.match(ln.text)), "")
     desc: list[LogLine] = []
     opened = False
@@ -595,11 +685,13 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             continue
         if opened and not line.headed:
             desc.append(line)
-    if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
-        return []  # no description post seen (its byline), or the writer's own run in it
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
-    pull = header is not None and header.group(2) == "pull request"
+    if (rejected := _rejected(held)) is not None:
+        return [rejected]
+    if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
+        return []  # no description post seen (its byline), or the writer's own run in it
+    pull = kind == "pull"
     out: list[Apart] = []
 
     def deny(lines: Sequence[LogLine], why: str) -> None:
@@ -613,8 +705,106 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return out
     if quiet and not _SYMPTOM.search(title):
         deny([ln for ln in held if not ln.quoted and not ln.headed and _SOURCE_LINK.search(ln.text)], LINKED_CODE)
-    if tracker_engine(header.group(1) if header is not None else None) is None:
+    if tracker_engine(repo) is None:
         deny([ln for ln in desc if _DESCRIBED.search(ln.text)], DESCRIBED)
     if quiet:
         deny([ln for ln in desc if _CONFIG_ONLY.search(ln.text)], CONFIG_ONLY)
+    if repo is not None and tracker_engine(repo) is None and _config_change(held, title, desc):
+        deny([next(ln for ln in held if not ln.quoted and opens_thread(ln.text))], CONFIG_CHANGE)
     return out
+
+
+def _rejected(held: Sequence[LogLine]) -> Apart | None:
+    """The config validation error that rejected the run's method ("1 validation error for
+    TorchLlmArgs" / "Value error, Eagle3 is only supported for Llama models ...
+    [type=value_error"), its lines as one block, where nothing below it tells a failure or a
+    result of its own (the run tried again and got further): the engine stopped at its
+    arguments, before any worker was built."""
+    lines = [ln for ln in held if not ln.quoted]
+    for i, line in enumerate(lines):
+        if not _VALIDATION.search(line.text):
+            continue
+        group = [line]  # the error's lines: its header, the field, the "Value error" line
+        for later in lines[i + 1 :]:
+            if later.lineno - group[-1].lineno > _VALIDATION_GAP or not _VALIDATION.search(later.text):
+                break
+            group.append(later)
+        rest = [ln for ln in lines if ln.lineno > group[-1].lineno]
+        if not any(_SPECULATIVE.search(ln.text) for ln in group):
+            continue
+        if any(_SYMPTOM.search(ln.text) or _RESULTS.search(ln.text) for ln in rest):
+            return None
+        return Apart(line.source, group[0].lineno, group[-1].lineno, REJECTED, line.text.strip())
+    return None
+
+
+_VALIDATION_GAP = 3  # a field name's line between the error's header and its "Value error" line
+_SPECULATIVE = re.compile(r"(?i)speculat|draft|eagle|mtp|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead")
+# pydantic's rejection of a config's arguments (vLLM's SpeculativeConfig/VllmConfig, TensorRT-LLM's
+# LlmArgs and decoding configs): "Value error, <why> [type=value_error, input_value=...]"
+_VALIDATION = re.compile(
+    r"\[type=(?:value|assertion)_error\b|\bvalidation errors? for \w*(?:Config|Args)\b|^\s*Value error, "
+)
+
+
+def _thread(held: Sequence[LogLine]) -> tuple[str | None, str | None]:
+    """(org/repo, "pull" or "issue") of the thread's head in any form it was copied in
+    (``thread_head``: the index header, "org/repo pull request #12 · merged" under the title, a
+    browser's page title, ...), or (None, None)."""
+    reader = HeadReader()
+    for line in held:
+        if (head := reader.feed(line)) is not None and head.repo is not None:
+            return head.repo, head.kind
+    return None, None
+
+
+def _config_change(held: Sequence[LogLine], title: str, desc: Sequence[LogLine]) -> bool:
+    """A pull request changing configuration, by its shape: what it adds, bumps, retunes or
+    removes is configuration (flags, env settings, an image pin, config files, recipes,
+    examples) and nothing in the thread tells a result, a failure, a sweep that ran or the
+    writer's own run (no post, no results heading or table). The recipes, benchmark lanes and
+    examples of another project's repository are what a run would use, not a run (a recipe PR
+    shows its run by its numbers, a passed sweep or a log)."""
+    if any(_OWN_RUN.search(ln.text) or _SYMPTOM.search(ln.text) or _RESULTS.search(ln.text)
+           or _WRITER.search(ln.text) for ln in _unsummarised(held) if not _TODO.match(ln.text)):  # fmt: skip
+        return False  # an open box ("- [ ] the sweep passes") is a plan, not a result
+    return any(_CONFIG_SHAPE.search(text) for text in [title, *(ln.text for ln in desc)])
+
+
+def _unsummarised(held: Sequence[LogLine]) -> list[LogLine]:
+    """The writers' own unquoted sentences: a bot's summary of the diff ("## Summary by
+    CodeRabbit": "Removed outdated OOM notes", "Bug Fixes") words the change, not a run; it
+    runs to the next heading or post."""
+    out: list[LogLine] = []
+    bot = False
+    for line in held:
+        if line.quoted or line.headed:
+            continue
+        if _HEADING.match(line.text) or _TITLE.match(line.text) or post_author(line.text) is not None:
+            bot = _BOT_SUMMARY.search(line.text) is not None
+            if bot:
+                continue
+        if not bot:
+            out.append(line)
+    return out
+
+
+_BOT_SUMMARY = re.compile(r"(?i)\bsummary by (?:coderabbit|copilot|sourcery|gemini|greptile|[\w-]+bot)\b")
+# a results heading or a table row, a sweep that went through: a run's outcome shown (a rerun
+# command, "/reuse-sweep-run", asks for one)
+_RESULTS = re.compile(
+    r"(?i)^\s*#{1,6}\s*(?:\W\s*)?(?:results?|benchmarks?|performance|perf|accuracy|evals?|evaluation"
+    r"|numbers|measurements?|test results?)\b|\|[^|]*\|[^|]*\|"
+    r"|\bsweeps?\b[^.;]{0,24}?\b(?:pass(?:es|ed)?|ran|results?|finished|completed|succeeded|green)\b"
+)
+# the writer telling what they did ("I just had to add the speculative args", "we halved the
+# batch"): a recipe tuned by hand was run, whatever the scan kept of the telling (a config change
+# of the shape denied is written impersonally: "Adds ...", "Bump ...", a bot's summary)
+_WRITER = re.compile(r"\bI\b(?!/O)|(?i:\b(?:we|my|our|us)\b)")
+# configuration as what a change touches: a flag, an env setting, a speculative key, an image
+# pin, a config file, or the words for them
+_CONFIG_SHAPE = re.compile(
+    r"(?i)(?:^|[\s`(])--[a-z][\w-]+|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+=|\bspeculative[_-]\w+\s*[:=]"
+    r"|\bdecoding_type\b|[\w.-]+/[\w.-]+:v?\d[\w.-]*|\.(?:ya?ml|json|toml|sh)\b"
+    r"|\b(?:configs?|configuration|recipes?|examples?|values|image)\b"
+)

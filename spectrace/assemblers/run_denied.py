@@ -13,14 +13,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spectrace.assemblers.not_run import CONFIG_ONLY, DENIALS
+from spectrace.assemblers.not_run import CONFIG_CHANGE, CONFIG_ONLY, DENIALS, REJECTED
 from spectrace.path_mention_kinds import APART_KIND, Mention
+
+
+# the denials whose config lines are no run's: what a PR adds, what the engine rejected
+_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED})
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
     """None where nothing denies the thread a run; else whether it still shows one: by the
-    run's own config lines (``own``), except a config-only PR, whose configs are what it adds."""
+    run's own config lines (``own``), except a PR's configs (what it adds) or a config the
+    engine rejected before building a worker (``_UNRUN``)."""
     reasons = {why for m in mentions if m.kind == APART_KIND for why in DENIALS if m.name.startswith(why)}
     if not reasons:
         return None
-    return own and CONFIG_ONLY not in reasons
+    return own and not reasons & _UNRUN
+
+
+def rejected(mentions: Sequence[Mention]) -> bool:
+    """The engine rejected the run's speculative config at validation (``not_run.REJECTED``):
+    whatever crash the text holds (the validation error itself) and whatever config it names,
+    no worker was built, so the text shows no worker's run."""
+    return any(m.kind == APART_KIND and m.name.startswith(REJECTED) for m in mentions)

@@ -38,21 +38,41 @@ def test_a_benchmark_repo_s_vllm_image_bump_names_its_run(tmp_path: Path) -> Non
     lines = pull("perfboard/GpuLadder", "[bot] Update qwen3-fp8-h200-vllm (+mtp) vLLM image to v0.21.0",
                  "2026-05-20", "## Summary", "Update vLLM image from v0.20.1-cu129 to v0.21.0",
                  "", "Recipes touched: `qwen3-fp8-h200-vllm`, `qwen3-fp8-h200-vllm-mtp`",
-                 "", "## Test plan", "- [ ] the sweep passes.")  # fmt: skip
+                 "", "## Test plan", "- [x] the sweep passes.")  # fmt: skip
     assert_verdict(_path(tmp_path, lines), "other", "EagleProposer")
+
+
+def test_an_image_bump_whose_sweep_box_is_open_names_no_run(tmp_path: Path) -> None:
+    """Rounds 35-42 label another project's config change with no result a trap (study 35 23:
+    this shape with an open box and a rerun command; round 40 08, round 42 15): not_run's
+    CONFIG_CHANGE. Round 32's labels took the recipe for the run."""
+    lines = pull("perfboard/GpuLadder", "[bot] Update qwen3-fp8-h200-vllm (+mtp) vLLM image to v0.21.0",
+                 "2026-05-20", "## Summary", "Update vLLM image from v0.20.1-cu129 to v0.21.0",
+                 "", "Recipes touched: `qwen3-fp8-h200-vllm`, `qwen3-fp8-h200-vllm-mtp`",
+                 "", "## Test plan", "- [ ] the sweep passes.")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
 
 
 def test_a_recipe_repo_s_sglang_config_with_its_image_names_its_run(tmp_path: Path) -> None:
     lines = pull("gridlab/serve-recipes", "[AMD] adds kimi-fp8-mi325x sglang EAGLE3 disagg config",
                  "2026-09-14", "## Config details", "- **Image**: `lmsysorg/sglang:v0.5.19-rocm700-mi30x`",
-                 "- **Model**: `moonshotai/Kimi-K2`", "- **Speculative decoding**: EAGLE3")  # fmt: skip
+                 "- **Model**: `moonshotai/Kimi-K2`", "- **Speculative decoding**: EAGLE3",
+                 "", "Sweep passed: gsm8k 0.95, 1.6x at conc 16.")  # fmt: skip
     assert_verdict(_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
+
+
+def test_a_recipe_repo_s_config_with_no_result_names_no_run(tmp_path: Path) -> None:
+    lines = pull("gridlab/serve-recipes", "[AMD] adds kimi-fp8-mi325x sglang EAGLE3 disagg config",
+                 "2026-09-14", "## Config details", "- **Image**: `lmsysorg/sglang:v0.5.19-rocm700-mi30x`",
+                 "- **Model**: `moonshotai/Kimi-K2`", "- **Speculative decoding**: EAGLE3")  # fmt: skip
+    assert _none(_path(tmp_path, lines))
 
 
 def test_a_trtllm_recipe_pr_on_a_named_release_names_the_mtp_family(tmp_path: Path) -> None:
     lines = pull("perfboard/GpuLadder", "Update glm5-fp4-gb200-trt (+mtp) TRT-LLM image to v1.3.0rc14",
                  "2026-05-21", "Update the TensorRT-LLM image from 1.2.0rc6.post3 to 1.3.0rc14.",
-                 "Recipes touched: `glm5-fp4-gb200-trt`, `glm5-fp4-gb200-trt-mtp`")  # fmt: skip
+                 "Recipes touched: `glm5-fp4-gb200-trt`, `glm5-fp4-gb200-trt-mtp`",
+                 "- [x] full-sweep-enabled sweep passes.")  # fmt: skip
     path = _path(tmp_path, lines)
     assert path is not None and path.conditional and "MTPEagleWorker" in path.conditional, path
 
