@@ -86,15 +86,21 @@ _DRAFT_BULLET = re.compile(
 DRAFT_LITERALS: tuple[bytes, ...] = (b"raft model", b"raft_model", b"raft Model", b"peculative model",
                                      b"peculative Model")  # fmt: skip
 # the writer's own sentence naming the run's draft checkpoint: "I use org/X-accelerator (link) as
-# the speculative model", "we ran Llama-3.2-1B as our draft model"; a first-person subject
+# the speculative model", "we ran Llama-3.2-1B as our draft model", "we serve Qwen3-32B with
+# Qwen3-0.6B as the draft", "Using org/Llama-3.2-1B as draft model, ...", "I run it with a small
+# draft model (Qwen3-0.6B)"; a first-person subject (or a sentence opening on "Using" / "With")
 # before it, a checkpoint-like name (a dash, a slash or a digit in it)
+_CHECKPOINT = r"(?P<value>(?=[\w./-]*[-/\d])[A-Za-z0-9][\w./-]{2,120})"
 _DRAFT_SENTENCE = re.compile(
-    r"(?i)(?<![\w./-])(?P<value>(?=[\w./-]*[-/\d])[A-Za-z0-9][\w./-]{2,120})"
-    r"(?:\s*\([^)\n]{1,200}\))?\s+as\s+(?:the|a|my|our)\s+(?:speculative|draft)"
-    r"[ _-]?model\b"
+    rf"(?i)(?<![\w./-]){_CHECKPOINT}"
+    r"(?:\s*\([^)\n]{1,200}\))?\s+as\s+(?:(?:the|a|an|my|our)\s+)?(?:small(?:er)?\s+)?"
+    r"(?:speculative[ _-]?model|draft(?:[ _-]?model|er)?)\b(?![-_/])"
+    # the draft named in a parenthesis right after the words: "a small draft model (org/X-1B)"
+    rf"|\b(?:draft|speculative)[ _-]?model\s*\(\s*[`'\"]?{_CHECKPOINT.replace('value', 'named')}"
+    r"[`'\"]?\s*\)"
 )
 _FIRST_PERSON = re.compile(r"(?i)\b(?:I|we)\s+(?:\w+\s+){0,2}?(?:use|used|using|run|ran|serve|served"
-                           r"|tried|deploy\w*|launch\w*)\b")
+                           r"|serving|running|tried|deploy\w*|launch\w*)\b|^\W*(?:using|with)\s")
 
 
 def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
@@ -110,7 +116,8 @@ def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
         m = None if set_apart(line.text, without=False) else _DRAFT_BULLET.search(line.text)
         if (m := m or _draft_sentence(line.text)) is not None:
             config.engine = config.engine or "vllm"
-            config.flags["speculative_config.model"] = FlagValue(m.group("value"), line.source,
+            value = m.groupdict().get("named") or m.group("value")
+            config.flags["speculative_config.model"] = FlagValue(value, line.source,
                                                                  line.lineno, "prose")  # fmt: skip
             return True
     return False
