@@ -75,13 +75,21 @@ WRAPPER_CONDITION = (
     "SpecDecodeWorker (vLLM V0 spec_decode) around the method's proposer: MultiStepWorker "
     "(draft model, EAGLE, MTP), NGramWorker (ngram), MedusaWorker or MLPSpeculatorWorker"
 )
+# an arrow leading from a named file to the next step of its call chain (closing quotes between)
+_ARROW = r"[`'\"*]*\s*(?:->|→|⟶|=>)\s"
 _LOGGER = re.compile(r"[\w.-]+\.(?:py|cpp|cu|h):\d+")
 _EXTENSIONS = (".py", ".cpp", ".cu", ".h")
 _NAME = re.compile(
     r"(?<![\w./\\:@+-])(?P<path>(?:[A-Za-z]:)?[/\\~]?(?:[\w.@+-]+[/\\])*[\w-]+"
     r"\.(?:py|cpp|cu|h))(?::(?P<line>\d+)(?!\d)(?P<more>:)?|,? (?:at )?line (?P<word>\d+)(?!\d)"
     # or its function: `file.py::verify`, a call chain's `file.py forward_batch_generation`
-    r"|::[A-Za-z_]\w*|[ ][a-z_]\w*_\w*|[ ][a-z_]\w*(?=\s*(?:->|\(|$)))"
+    r"|::[A-Za-z_]\w*|[ ][a-z_]\w*_\w*|[ ][a-z_]\w*(?=\s*(?:->|\(|$))"
+    # or the next step of a call chain written with arrows (`.../speculator.py` → `cudagraph_utils.py`)
+    rf"|(?={_ARROW}))"
+)
+# a file right after a call chain's arrow (the chain's next step: `a.py` → `eagle.py` → ...)
+_AFTER_ARROW = re.compile(
+    rf"(?:->|→|⟶|=>)\s*[`'\"*]*(?P<path>(?:[\w.@+-]+[/\\])*[\w-]+\.(?:py|cpp|cu|h))(?![\w/\\])"
 )
 # a module's function in inline code: `eagle_worker_v2.init_lm_head`, `speculative.x.y()`
 _DOTTED = re.compile(r"`(?P<dotted>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`")
@@ -155,7 +163,7 @@ def mention_literals() -> tuple[bytes, ...]:
     (``eagle_worker.py:828``, ``eagle_worker.py line 412``), never by the ``"`` of a
     traceback's own frame line, which the traceback assembler reads and which would otherwise
     fill the config lines in a log of thousands of crashes."""
-    names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",")]
+    names = [f"{name}{end}" for name in _names() + _base_files() for end in (":", " ", ",", "`")]
     dotted = [f"`{name.rsplit('.', 1)[0]}." for name in _names() if name.endswith(".py")]
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
     words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS) + list(FOREIGN_LITERALS)
@@ -267,8 +275,14 @@ def base_names(text: str) -> list[tuple[str, FrameSignature]]:
     if not any(name in text for name in _base_files()) or diff_line(text):
         return []
     found = []
-    for m in _NAME.finditer(text):
-        if m["line"] is None and m["word"] is None or _EDIT.search(_NAME.sub(" ", text)):
+    named = list(_NAME.finditer(text))
+    spans = {m.span("path") for m in named}
+    # a call chain's step right after an arrow, where no other reading took it
+    chained = [m for m in _AFTER_ARROW.finditer(text) if m.span("path") not in spans]
+    for m in [*named, *chained]:
+        pointed = m in chained or m["line"] is not None or m["word"] is not None or (
+            re.match(_ARROW, text[m.end() :]) is not None)  # fmt: skip
+        if not pointed or _EDIT.search(_NAME.sub(" ", text)):
             continue
         path = m["path"].lstrip("~/\\")
         rows = [sig for sig in frame_signatures() if is_base(sig)
@@ -317,6 +331,9 @@ def line_names(text: str) -> list[tuple[str, FrameSignature]]:
         return []
     found = [(m.group(0).strip(), sig) for m in _NAME.finditer(text)
              if (sig := _signature(m, text)) is not None]  # fmt: skip
+    spans = {m.span("path") for m in _NAME.finditer(text)}
+    found += [(m["path"], sig) for m in _AFTER_ARROW.finditer(text)
+              if m.span("path") not in spans and (sig := _signature(m, text)) is not None]  # fmt: skip
     found += _dotted(text)
     if not found or _EDIT.search(_DOTTED.sub(" ", _NAME.sub(" ", text))):
         return []
@@ -374,7 +391,7 @@ def _signature(m: re.Match[str], text: str) -> FrameSignature | None:
     if "://" in token or "www." in token or "#L" in text[m.end() : m.end() + 2]:
         return None
     path = m["path"]
-    if m["more"] is not None and path.endswith(".py"):
+    if m.groupdict().get("more") is not None and path.endswith(".py"):
         after = text[m.end() : m.end() + 40]
         if not re.match(r"\s*\w*Warning\b", after):
             return None
