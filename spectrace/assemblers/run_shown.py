@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
-from spectrace.assemblers.run_denied import denied_shows_run
+from spectrace.assemblers.run_denied import denied_shows_run, rejected
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -27,6 +27,7 @@ from spectrace.assemblers.run_results import (
     result_sentences,
 )
 from spectrace.assemblers.sections import PULL_HEADER
+from spectrace.assemblers.thread_head import head_line, issue_head
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
@@ -80,6 +81,21 @@ _DEPLOYMENT = re.compile(
     r"|tpu\s?v?\d\w*|gaudi\d?)(?![\w.])"
     r"|\b(?:recipes?|benchmarks?|bench|sweeps?|rollouts?)\b|\bimages?\s+(?:to|tag)\b"
 )
+# the repository of such a tree, as a head line in any copy form names it (``thread_head``)
+_ENGINE_REPO = re.compile(r"(?i)^[\w.-]+/(?:vllm|sglang|tensorrt-llm)(?:-(?!\w*(?:recipe|bench|doc|example))\w+)?$")
+
+
+def _engine_tree(text: str) -> bool:
+    """The line heads a pull request of an engine's own tree or a fork of it, in any copy form
+    ("owner/repo · pull request #N", "NVIDIA/TensorRT-LLM pull request #N · closed", "owner/repo
+    PR#N · pull request", "owner/repo#N · merged")."""
+    if _ENGINE_TREE.search(text):
+        return True
+    head = head_line(text)
+    return head is not None and head.kind == "pull" and head.repo is not None \
+        and _ENGINE_REPO.match(head.repo) is not None  # fmt: skip
+
+
 _TOP_TITLE = re.compile(r"^\s*#\s")
 # a title naming a code change by its noun ("Medusa implementation", "DFlash integration")
 _CODE_NOUN = re.compile(r"(?i)\b(?:implementation|integration|refactor(?:ing)?)\b")
@@ -129,6 +145,11 @@ _FAILED = re.compile(
 )
 # a pull request's title that fixes a failure ("[fix] Fix SA specdec + CUDA graphs", "[BugFix] ...")
 _FIX = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b|\brevert\b")
+# a title's templated ticket-and-type tags (TensorRT-LLM's "[None][fix] ", "[TRTLLM-1234][fix] ",
+# "[https://nvbugs/5012345][fix] "): every PR carries one, so its type is no claim of a failure
+_TICKET_TYPE = re.compile(
+    r"(?i)^\W*(?:#\s+)?\[\s*(?:none|[a-z][a-z0-9]*-\d+|#?\d+|https?://[^\]]+|nvbugs?[^\]]*)\s*\]\s*\[\s*\w+\s*\]:?\s*"
+)
 # a "fix" that only guards a configuration or words its error ("[Bugfix] Better error message
 # for X", "[fix] disallow Y with Z", "refuse mtp with fp8 kv cache"): a check added to code, no
 # run's failure fixed
@@ -213,6 +234,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     it apart as a whole (``whole_apart``: a request, RFC, usage question) show a run only by
     their own lines. The lines ``not_run`` sets apart (examples, advice, reviews, docs
     quotations, unchecked tasks) neither set flags nor give run lines."""
+    if rejected(mentions):  # the engine stopped at its arguments' validation: no worker built
+        return False
     own = shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         return own if apart_crash(incident, mentions) is not None else True
@@ -286,7 +309,7 @@ def pull_about_code(mentions: Sequence[Mention]) -> bool:
         return True
     if any(m.kind == APART_KIND and m.name.startswith(UNWIRED) for m in mentions):
         return True  # "the script never passes --speculative-algorithm": the run is plain
-    if any(_ENGINE_TREE.search(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
+    if any(_engine_tree(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
         return True
     if _generated(mentions):
         return True  # a generator's or template's change: its method is the emitted command's
@@ -343,13 +366,25 @@ def _fixes_a_run(mentions: Sequence[Mention]) -> bool:
     titles = _top_titles(mentions)
     if any(_GUARD.search(t) for t in titles):
         return False
-    return any(_FIX.search(t) for t in _titles(mentions))
+    return any(_fix_title(t) for t in _titles(mentions))
+
+
+def _fix_title(title: str) -> bool:
+    """The title fixes a failure: a fix word or tag ("[Bugfix] ...", "Fix crash when ..."); under
+    a templated ticket-and-type tag only by its words ("[None][fix] Fix MTP crash on SM90", or
+    words naming a failure), not by the type alone over a feature's name ("[None][fix] MTP
+    Speculative Sampling": every TensorRT-LLM title carries such a tag)."""
+    templated = _TICKET_TYPE.match(title)
+    if templated is None:
+        return _FIX.search(title) is not None
+    words = title[templated.end() :]
+    return _FIX.search(words) is not None or _FAILED.search(words) is not None
 
 
 def fixes_failure(title: str) -> bool:
     """The title fixes a failure ("[bugfix] Fix crash when enabling X", "[Bug Fix] Implement EAGLE3
     support on AMD") and does not only guard a configuration or word its error (``_GUARD``)."""
-    return _FIX.search(title) is not None and _GUARD.search(title) is None
+    return _fix_title(title) and _GUARD.search(title) is None
 
 
 def _generated(mentions: Sequence[Mention]) -> bool:
@@ -408,9 +443,12 @@ def _pull(mentions: Sequence[Mention]) -> bool:
 
 
 def _titles(mentions: Sequence[Mention]) -> list[str]:
-    """The thread's title lines the word readers reached."""
-    return [m.text for m in mentions if m.kind in (TITLE_KIND, FAMILY_KIND, RELEASE_KIND)
-            and m.text.lstrip().startswith("#")]  # fmt: skip
+    """The thread's title lines the word readers reached, each as ``# title``: the title reader's
+    own (``TITLE_KIND``) however the copy wrote it (a citation's title stands above or below its
+    head with no ``#``: "[Bug]: ngram ... changes greedy output"), and ``#`` lines of the others."""
+    return [m.text if m.text.lstrip().startswith("#") else f"# {m.text.strip()}" for m in mentions
+            if m.kind == TITLE_KIND or (m.kind in (FAMILY_KIND, RELEASE_KIND)
+                                        and m.text.lstrip().startswith("#"))]  # fmt: skip
 
 
 def _top_titles(mentions: Sequence[Mention]) -> list[str]:
@@ -441,7 +479,7 @@ def reported_failure(mentions: Sequence[Mention], source: str | None = None) -> 
     mine = [m for m in mentions if source is None or m.source == source]
     if any(m.kind == ADDS_KIND for m in mine):
         return False
-    if not any(m.kind == THREAD_KIND and (" · issue " in m.text or "opened this issue" in m.text)
+    if not any(m.kind == THREAD_KIND and (issue_head(m.text) or "opened this issue" in m.text)
                for m in mine):  # fmt: skip
         return False
     return any(_FAILED.search(t) or observed_outcome(t) for t in _titles(mine))

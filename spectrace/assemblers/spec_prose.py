@@ -356,9 +356,13 @@ def _clause_negation_lifted(text: str) -> str:
 
 
 # "Training Eagle3 for gpt-oss fails", "train the EAGLE draft", SpecForge (the draft trainer);
-# not "RL training with Eagle3 spec decoding" (a rollout that runs the algorithm)
+# not "RL training with Eagle3 spec decoding" (a rollout that runs the algorithm), nor a draft
+# a trainer made, served ("+ SpecForge draft", "a SpecForge-trained EAGLE3 draft", "EAGLE with a
+# trained draft", "the trained Eagle head": the run serves it)
 _TRAINING = re.compile(
-    r"(?i)\btrain\w*\s+(?:(?:an?|the|our|my|\w+-?\d+\w*)\s+)?(?:eagle|draft|nextn|mtp|dflash)|\bspecforge\b"
+    r"(?i)\b(?!trained\s+(?:[\w.-]+\s+)?(?:drafts?|heads?|checkpoints?|models?)\b)"
+    r"train\w*\s+(?:(?:an?|the|our|my|\w+-?\d+\w*)\s+)?(?:eagle|draft|nextn|mtp|dflash)"
+    r"|\bspecforge\b(?![\w-]*\s+(?:[\w.-]+\s+)?(?:drafts?|heads?|checkpoints?)\b)"
 )
 
 
