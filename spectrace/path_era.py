@@ -60,7 +60,13 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_frames import method_releases
 from spectrace.path_named import other_program
-from spectrace.path_run import names_other_framework, plain_launch, text_day, worded_framework
+from spectrace.path_run import (
+    frameworks_named,
+    names_other_framework,
+    plain_launch,
+    text_day,
+    worded_framework,
+)
 from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
 from spectrace.path_words import LATEST_KIND, LOOSE_KIND, ROLLOUT_KIND, V2_KIND, adds_only
 
@@ -317,7 +323,8 @@ def _one_worker(
     that class, whichever algorithm it was."""
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
-    said = [m for m in mine if m.kind == SPEC_KIND and m.lineno >= since]
+    said = [m for m in mine if m.kind == SPEC_KIND and m.lineno >= since
+            and not frameworks_named(m.text) - {"sglang"}]  # "vLLM's accept length is 3.1": vLLM's
     counted = load is not None and load.source == source and load.accept_len is not None
     if not (said or counted) or {"speculative_algorithm", "named_algorithm"} & config.flags.keys():
         return []

@@ -103,10 +103,12 @@ def v2_named(text: str, title: bool) -> bool:
 # it, path_era's one-worker rule reads it; it never votes for a worker on its own)
 SPEC_KIND = "speculation named for the run, no algorithm"
 # speculation named with no algorithm: "speculative decoding / sampling / inference", "spec
-# decode", SGLang's own benchmark script bench_speculative.py (every line holding these carries
-# the scan's "peculat" or "spec decod" literal: none is on a load line)
+# decode", SGLang's own benchmark script bench_speculative.py, an acceptance length or rate, the
+# draft model or its tokens (read only on the lines the scan keeps for other literals: a load
+# line never reaches the word readers)
 _SPECULATION = re.compile(
-    r"(?i)(?<![\w-])(?:spec(?:ulative)?[ _-]?(?:decod\w*|sampling|inference)|bench_speculative)\b"
+    r"(?i)(?<![\w-])(?:spec(?:ulative)?[ _-]?(?:decod\w*|sampling|inference)|bench_speculative"
+    r"|accept(?:ance|ed)?[ _-]?(?:length|len|rate)|draft[ _-](?:model|tokens?))\b"
 )
 # speculation named as off: "without speculative decoding", "no spec decode", "speculative
 # decoding disabled / is off"

@@ -40,6 +40,10 @@ def _issue(title: str, day: str, *body: str, repo: str = "sgl-project/sglang") -
         ("[Bug] Throughput decreases after using speculative sampling", "2025-04-20",
          "With 32 concurrent requests the throughput halves."),
         ("[Bug] Spec decode hangs the scheduler on 8xH20", "2025-06-02", "Nothing is printed after it."),
+        # an acceptance figure or the draft model said of the run
+        ("[Bug] Accept length stays at 1.0 for Llama-3.1-8B", "2025-05-12", "Every request is slow."),
+        ("[Bug] Garbled output under load", "2025-02-20",
+         "The draft model produces NaN logits after ~100 requests on 8xH100."),
     ],
 )
 def test_speculation_with_no_algorithm_in_the_one_worker_days(
@@ -83,6 +87,8 @@ def test_a_named_release_of_the_span_bounds_it(tmp_path: Path) -> None:
         # a feature request
         _issue("[Feature] Support speculative decoding for Qwen2-VL", "2025-03-18",
                "It would help latency a lot."),
+        # the acceptance figure is another engine's
+        _issue("[Bug] Slow decode on 8xH100", "2025-03-18", "vLLM's accept length is 3.1 for this model."),
         # another engine's tracker
         _issue("[Bug] Spec decode hangs the scheduler", "2025-03-18", "Nothing is printed after it.",
                repo="vllm-project/vllm"),
