@@ -44,6 +44,7 @@ PLAN = "a test plan (a command to run, with no result)"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 CODE_TOLD = "a pull request's sentence telling what the code does for a method, not the run's method"
+CITED = "a comment citing another thread for what it reports, not this thread's run"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
 ASKED = "a configuration asked about, not a run"
@@ -237,6 +238,17 @@ def _code_told(text: str) -> bool:
     """The line tells what the code does for a method, and no failure and no run of the
     writer's own ("With NGRAM the server crashes because ..." is the bug a fix PR ran into)."""
     return _CODE_TOLD.search(text) is not None and not (_FAILS.search(text) or _OWN.search(text))
+
+
+# another thread cited in a comment ("Looks like sgl-project/sglang#23456 (EAGLE3 draft not
+# resynced)", "Done in https://github.com/o/r/pull/12326 with MTP"): the method named beside it is
+# that thread's; the writer's own words ("I hit the same with EAGLE3") keep theirs
+_CITATION = re.compile(r"\b[\w.-]+/[\w.-]+#\d+\b|github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+")
+
+
+def _cites_another(text: str) -> bool:
+    return (_CITATION.search(text) is not None and _METHOD.search(text) is not None
+            and not (_WRITER.search(text) or _OWN.search(text)))  # fmt: skip
 
 
 # a checklist item of any marker ("- [ ]", "* [x]", "1. [Ongoing]", "- [WIP]", "- [-]"); a status
@@ -536,6 +548,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     plan: str | None = None  # the heading of a test plan a ticked check interrupted
     roadmap = _status_lists(held)  # checklist items of a list that marks status in words
     pull = _thread(held)[1] == "pull"
+    posts = 0  # post headers read so far: a comment is any post after the first
 
     def close(end: int) -> None:
         nonlocal open_
@@ -550,6 +563,10 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         elif pull and not line.headed and _code_told(text):
             out.append(Apart(line.source, line.lineno, line.lineno, CODE_TOLD, text.strip()))
+        elif posts > 1 and not line.quoted and not line.headed and _cites_another(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, CITED, text.strip()))
+        if not line.quoted and post_author(text) is not None:
+            posts += 1
         mode = open_[3] if open_ is not None else None
         if plan is not None and (_HEADING.match(text) or post_author(text) is not None):
             plan = None  # the test plan a ticked check interrupted ends at a heading or a post
