@@ -17,7 +17,7 @@ from spectrace.assemblers.image_tags import image_release
 from spectrace.assemblers.pyconfig import bare_spec_config
 from spectrace.assemblers.release_dates import newest_at, newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
-from spectrace.assemblers.spec_prose import PROSE_REASON
+from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
 from spectrace.assemblers.trtllm_runners import named_engines
 from spectrace.assemblers.vllm_config import (
     GPU_PLATFORMS,
@@ -46,7 +46,7 @@ from spectrace.assemblers.vllm_proposers import (
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.vllm_runner import APART, FLOOR_FLAG, note_runner
-from spectrace.assemblers.vllm_stated import introduced_method, stated_method
+from spectrace.assemblers.vllm_stated import introduced_method, on_vllm_tracker, stated_method
 from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
@@ -78,6 +78,7 @@ def finish_vllm(
     _shortcut_flags(config, lines)
     _vllm_image(config, lines)
     _infer_method(config, lines, target, prose)
+    _speculators_named(config, lines)  # a speculators checkpoint's id in a sentence
     v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
     _mtp_head(config, prose, target)
     _platform(config, lines)
@@ -92,6 +93,36 @@ def finish_vllm(
     _engine_contradicted(config, lines)
     note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
     _args_failed(config, lines)
+
+
+def _speculators_named(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """A speculators checkpoint the report names in words ("We serve `org/X-speculator.dflash`
+    on vLLM 0.20.1", "- Model: org/X-speculator.eagle3"): its type is the run's method, as
+    where it is served (``speculators_checkpoint``); not from a question, a plan, a wish or a
+    sentence setting it apart, nor where the text says the run did not speculate."""
+    if "speculative_config.method" in config.flags or config.engine not in (None, "vllm"):
+        return
+    release = config.flags.get("vllm_prose_release")
+    if (config.version is None and release is None and not on_vllm_tracker(lines)) or any(
+            no_spec(ln.text) for ln in lines):  # fmt: skip
+        return  # placed on vLLM by a release or its tracker; no run said to be plain
+    version = config.version or (str(release.value) if release is not None else None)
+    for line in lines:
+        if line.quoted or "?" in line.text or set_apart(line.text, without=False):
+            continue
+        found = next((f for token in line.text.split() if (f := speculators_checkpoint(
+            token.strip("`'\"*,;:()[]"), version)) is not None), None)  # fmt: skip
+        if found is None:
+            continue
+        config.engine = config.engine or "vllm"
+        if found.method is not None:
+            config.flags["speculative_config.method"] = FlagValue(found.method, line.source,
+                                                                  line.lineno, "prose")  # fmt: skip
+        config.path_evidence.append(Evidence(line.source, line.lineno, trim(line.raw),
+                                             f"{PROSE_REASON}: {found.reason}", found.points_to,
+                                             found.worker, found.condition))  # fmt: skip
+        return
+
 
 
 # a value written as a template's placeholder (``"method": <method>``, ``"model": "<path to draft>"``)

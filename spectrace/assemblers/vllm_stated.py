@@ -61,7 +61,7 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if _titled_value(config, lines):
         return
     placed = config.version is not None or "vllm_prose_release" in config.flags
-    if not placed and not _on_vllm_tracker(lines):
+    if not placed and not on_vllm_tracker(lines):
         return  # a bullet alone: only in a text a vLLM release or tracker places on vLLM
     if _draft_bullet(config, lines) or not placed:
         return
@@ -84,7 +84,10 @@ _DRAFT_BULLET = re.compile(
     r"(?P<value>[A-Za-z0-9][\w./-]{1,120}?)[`'\"]?\**\s*$"
 )
 DRAFT_LITERALS: tuple[bytes, ...] = (b"raft model", b"raft_model", b"raft Model", b"peculative model",
-                                     b"peculative Model")  # fmt: skip
+                                     b"peculative Model",
+                                     # a speculators checkpoint's id (not a speculator.py frame)
+                                     b"speculator.eagle", b"speculator.dflash",
+                                     b"speculator.dspark")  # fmt: skip
 # the writer's own sentence naming the run's draft checkpoint: "I use org/X-accelerator (link) as
 # the speculative model", "we ran Llama-3.2-1B as our draft model", "we serve Qwen3-32B with
 # Qwen3-0.6B as the draft", "Using org/Llama-3.2-1B as draft model, ...", "I run it with a small
@@ -221,7 +224,7 @@ def _draft_sentence(text: str) -> re.Match[str] | None:
     return None
 
 
-def _on_vllm_tracker(lines: Sequence[LogLine]) -> bool:
+def on_vllm_tracker(lines: Sequence[LogLine]) -> bool:
     """The text is a thread of vLLM's own tracker (its saved header's repository)."""
     titles = TitleReader()
     return next((tracker_engine(t.repo) == "vllm" for ln in lines

@@ -68,3 +68,38 @@ def test_a_plain_model_id_is_no_speculators_checkpoint(tmp_path: Path) -> None:
     an org, a ``speculators`` folder with no type) names no method."""
     path = _path(tmp_path, ["vLLM: 0.21.0", "vllm serve dflash-lab/Qwen3-8B-Instruct -tp 2"])
     assert path.worker_class is None and path.conditional is None
+
+
+@pytest.mark.parametrize(
+    ("lines", "worker"),
+    [
+        # a sentence naming the served checkpoint, the release beside it
+        (["vllm-project/vllm · issue #70005 · open", "# [Bug]: answers turn into loops", "",
+          "someone · description · 2026-05-02",
+          "We serve `RedHatAI/Qwen3-8B-speculator.dflash` on vLLM 0.20.1 and the answers loop."],
+         "DFlashProposer"),
+        # an environment bullet on vLLM's tracker
+        (["vllm-project/vllm · issue #70006 · open", "# [Bug]: low acceptance after upgrade", "",
+          "someone · description · 2025-11-02", "- vLLM: 0.11.0",
+          "- Model: org/Llama-3.1-8B-Instruct-speculator.eagle3"], "EagleProposer"),
+    ],
+)  # fmt: skip
+def test_a_speculators_id_named_in_words_gives_its_methods_class(tmp_path: Path, lines, worker) -> None:
+    path = _path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("other", worker)
+    assert "a speculators checkpoint" in path.evidence[0].reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Has anyone served RedHatAI/Qwen3-8B-speculator.dflash on vLLM 0.21.0?",
+        "We plan to try RedHatAI/Qwen3-8B-speculator.dflash on vLLM 0.21.0 next week.",
+        "On vLLM 0.21.0 we serve Qwen3-8B without speculative decoding; org/Qwen3-8B-speculator.dflash is next.",
+    ],
+)
+def test_a_speculators_id_asked_about_or_planned_names_nothing(tmp_path: Path, line: str) -> None:
+    head = ["vllm-project/vllm · issue #70007 · open", "# [Usage]: speculators", "",
+            "someone · description · 2026-05-02"]  # fmt: skip
+    path = _path(tmp_path, [*head, line])
+    assert path.worker_class is None and path.conditional is None
