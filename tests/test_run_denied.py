@@ -83,6 +83,10 @@ DENIED: dict[str, list[str]] = {
         "trtllm-serve exits at start-up:", "",
         "pydantic_core._pydantic_core.ValidationError: 1 validation error for TorchLlmArgs",
         "  Value error, MTP speculative decoding needs max_draft_len >= 1 [type=value_error, input_value={...}]"),
+    "the command line's parser refusing the speculative JSON": thread(
+        "vllm-project/vllm", "issue", "[Bug]: server fails to start with --speculative-config", "2026-07-02",
+        f"vllm serve Qwen/Qwen3-8B --speculative-config '{E3}'", "",
+        "error: argument --speculative-config: invalid loads value: \"{'method': 'eagle3'\""),
     "an engine fix PR reasoning where the root cause is in code": thread(
         "NVIDIA/TensorRT-LLM", "pull request", "[fix] Fix overallocation of draft KV cache", "2026-06-05",
         "## Description", "", "EAGLE3 is allocating too much KV cache. The root cause is in `get_num_spec_layers()`.",

@@ -758,9 +758,12 @@ def _rejected(held: Sequence[LogLine]) -> Apart | None:
 _VALIDATION_GAP = 3  # a field name's line between the error's header and its "Value error" line
 _SPECULATIVE = re.compile(r"(?i)speculat|draft|eagle|mtp|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead")
 # pydantic's rejection of a config's arguments (vLLM's SpeculativeConfig/VllmConfig, TensorRT-LLM's
-# LlmArgs and decoding configs): "Value error, <why> [type=value_error, input_value=...]"
+# LlmArgs and decoding configs): "Value error, <why> [type=value_error, input_value=...]"; the
+# command line's parser refusing a flag ("error: argument --speculative-config: invalid loads
+# value", "error: unrecognized arguments: --speculative-algorithm")
 _VALIDATION = re.compile(
     r"\[type=(?:value|assertion)_error\b|\bvalidation errors? for \w*(?:Config|Args)\b|^\s*Value error, "
+    r"|\berror: (?:argument --[\w.-]+(?:/--?[\w.-]+)*: (?:invalid|expected)|unrecognized arguments: --)"
 )
 
 
