@@ -24,7 +24,7 @@ from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.load import spec_metrics_shape
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
-from spectrace.assemblers.thread_head import opens_head
+from spectrace.assemblers.thread_head import opens_head, title_line
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -108,7 +108,7 @@ class Collector:
             self._markers_and_config(line, text, piece or spanned)
         if self._first and text.strip():  # a thread's title may stand above its head (thread_title)
             self._first = False
-            titled = titled or not (candidate and self._configures(text))
+            titled = titled or (title_line(line) and not (candidate and self._configures(text)))
         if titled and (not self.config_lines or self.config_lines[-1] is not line):
             self.config_lines.append(line)  # the title under a saved header (thread_title)
             self._under_header = 0

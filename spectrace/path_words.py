@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
@@ -20,7 +21,7 @@ from spectrace.assemblers.sglang_run_words import (
 )
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.launch_words import rollout_repo
-from spectrace.assemblers.thread_repo import header_engine, saved_header, thread_engine
+from spectrace.assemblers.thread_repo import header_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
@@ -34,6 +35,8 @@ from spectrace.path_mention_kinds import (
     FAMILY_ROW,
     FOREIGN_KIND,
     FOREIGN_MARK,
+    MAX_TEXT,
+    PULL_KIND,
     RELEASE_KIND,
     RELEASE_MARK,
     REQUEST_KIND,
@@ -88,12 +91,20 @@ def word_mentions(
     is not a diff line (``diff``) nor under a heading setting its section apart (``aside``)."""
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
-        out += _title_mentions(line, shown, title)
-        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, TITLE_KIND))
-        if ADDS_TITLE.search(line.text):
-            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ADDS_KIND))
-        if v2_named(line.text, title=True):
-            out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, V2_KIND))
+        # a title read on its head's line stands on a line above it (a citation under its title)
+        held = titles.titles[-1]
+        at = replace(line, lineno=held.lineno, text=held.text, raw=held.text) if held.lineno != line.lineno else line
+        said = at.text.strip()[:MAX_TEXT] if at is not line else shown
+        out += _title_mentions(at, said, title)
+        out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, TITLE_KIND))
+        if ADDS_TITLE.search(at.text):
+            out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, ADDS_KIND))
+        if v2_named(at.text, title=True):
+            out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, V2_KIND))
+    elif (late := titles.late) is not None and late.apart is None and len(late.releases) == 1:
+        if (engine := tracker_engine(late.repo)) is not None:  # "[Bug]: ... on 0.6.3" above its citation
+            name = f"{engine}:{late.releases[0].removeprefix('v')}"
+            out.append(Mention(line.source, late.lineno, late.text, name, FAMILY_ROW, RELEASE_KIND))
     elif not diff and run_line(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if foreign_command(line.text):  # another engine's server: its methods are its own
@@ -102,10 +113,13 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, LATEST_KIND))
     if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
-    if (engine := header_engine(line.text)) is not None:
+    head = titles.head  # the thread head this line names (thread_head: every copy form)
+    if (engine := tracker_engine(head.repo) if head is not None else header_engine(line.text)) is not None:
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
-    elif (saved := saved_header(line.text)) is not None and rollout_repo(saved[0]):
+    elif head is not None and head.repo is not None and rollout_repo(head.repo):
         out.append(Mention(line.source, line.lineno, shown, "sglang", FAMILY_ROW, ROLLOUT_KIND))
+    if head is not None and head.pull and not (not line.quoted and PULL_HEADER.search(line.text)):
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, PULL_KIND))  # a PR's head
     if not diff and not aside and not line.quoted and speculation_named(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, SPEC_KIND))  # path_era
     if title is None and not diff and not aside:
@@ -163,7 +177,8 @@ def named_families(
     words = [(m.name, m.source, m.lineno, m.text) for m in mentions
              if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
     headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
-    engine = thread_engine(m.text for m in headers)
+    trackers = {m.name for m in headers}  # the framework each head names (every copy form)
+    engine = next(iter(trackers)) if len(trackers) == 1 else None
     releases = [(RELEASE_MARK + m.name, m.source, m.lineno, m.text) for m in mentions
                 if m.kind == RELEASE_KIND and m.source == source]  # fmt: skip
     adds = _adds_only(mentions, source, headers)
@@ -192,7 +207,8 @@ def adds_only(
     (``path_mentions.mention_votes`` takes no vote from them)."""
     if headers is None:
         headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
-    if not any(PULL_HEADER.search(m.text) for m in headers):
+    pulls = {m.lineno for m in mentions if m.kind == PULL_KIND and m.source == source}  # any form's
+    if not any(PULL_HEADER.search(m.text) or m.lineno in pulls for m in headers):
         return False
     if any(m.kind == RUN_KIND and m.source == source for m in mentions):
         return False

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from spectrace.assemblers.not_run import read_apart
 from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.thread_head import PULL_LINE
 from spectrace.dialects.base import LogLine
 
 # a Markdown section heading reaches the reader; so do a feature form's headings, which a web
@@ -115,8 +116,9 @@ _ANCHOR = re.compile(
     r"^\s*[`*]*(?:[\w.@+-]+/)*[\w.-]+\.[A-Za-z]{1,5}:\d+(?:-\d+)?[`*]*\s*$"
     r"|^\s*Comment on lines? [RL]?\d+"
 )
-# a saved pull request thread's header ("owner/repo · pull request #123 · ...")
-PULL_HEADER = re.compile(r"(?i)·\s*pull request\s*#\d")
+# a saved pull request thread's header ("owner/repo · pull request #123 · ...", and the citations
+# "owner/repo PR#123 · pull request · open", "owner/repo#123 · merged": ``thread_head``)
+PULL_HEADER = PULL_LINE
 
 
 def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:

@@ -237,3 +237,17 @@ def read_head(text: str) -> Head | None:
     """The head a line already known to be a thread's head names, in any form (a ``THREAD_KIND``
     or ``PULL_KIND`` mention's line: ``HeadReader`` placed it in the head)."""
     return head_line(text) or _positional(text, "", 0)
+
+
+# a traceback's, a frame's or an exception's line: never a thread's title
+_NO_TITLE = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\)|File \"|at [\w.$]+\(|\w[\w.]*(?:Error|Exception|Exit|Interrupt)\b)"
+)
+
+
+def title_line(line: LogLine) -> bool:
+    """A text's first line may be the title of a head under it: no log record (a server's
+    stamped line), no traceback, frame or exception line, no head of its own."""
+    text = line.text
+    return (not line.headed and bool(text.strip()) and _NO_TITLE.match(text) is None
+            and head_line(text) is None)  # fmt: skip

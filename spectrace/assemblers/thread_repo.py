@@ -1,8 +1,9 @@
 """A saved thread's header -> the framework whose runs it reports.
 
 A report copied from an issue tracker keeps the line that says where it was filed: a saved
-thread's ``NVIDIA/TensorRT-LLM · issue #2263 · open`` or GitHub's page title ``[Bug] ... ·
-Issue #2263 · NVIDIA/TensorRT-LLM``. Where nothing else in the text places the run (no frame of
+thread's ``NVIDIA/TensorRT-LLM · issue #2263 · open``, a citation ``NVIDIA/TensorRT-LLM#2263 ·
+closed``, GitHub's page title ``[Bug] ... · Issue #2263 · NVIDIA/TensorRT-LLM`` (``thread_head``
+reads every form; those read only in a thread's head reach ``path_words`` through it). Where nothing else in the text places the run (no frame of
 any engine, no launch command, no version line), a crash filed on a framework's own tracker is
 that framework's: its method words name that framework's class. A mirror page's title led by
 the project's name (``vllm - Fix [Bug]: ...``) counts the same way. Weaker than any line of the run
@@ -15,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from spectrace.assemblers.thread_head import head_line
+
 # the frameworks' own trackers (lower case), and the Triton backend that serves TensorRT-LLM
 _REPOS = {
     "vllm-project/vllm": "vllm",
@@ -23,24 +26,18 @@ _REPOS = {
     "nvidia/tensorrt-llm": "trtllm",
     "triton-inference-server/tensorrtllm_backend": "trtllm",
 }
-_KIND = r"(?:issue|pull request|pr|discussion)"
-# ``owner/repo · issue #N`` at the start of a line (a saved thread's first line)
-_SAVED = re.compile(rf"(?i)^\s*([\w.-]+/[\w.-]+)\s+·\s+{_KIND}\s+#\d+\b")
-# ``<title> · Issue #N · owner/repo`` (a browser's page title) at the end of a line
-_TITLE = re.compile(rf"(?i)·\s+{_KIND}\s+#\d+\s+·\s+([\w.-]+/[\w.-]+)\s*$")
-
-
 # a mirror page's title led by the project's name (``vllm - Fix [Bug]: ...``, ``SGLang | ...``)
 _PAGE = re.compile(r"(?i)^\s*(vllm-ascend|vllm|sglang|tensorrt[-_ ]llm|trt-llm)\s+[-–|]\s+\S")
 _PROJECTS = {"vllm-ascend": "vllm_ascend", "vllm": "vllm", "sglang": "sglang"}
 
 
 def saved_header(text: str) -> tuple[str, bool] | None:
-    """(owner/repo, is a pull request) of a saved thread's first line, or None."""
-    m = _SAVED.match(text)
-    if m is None:
+    """(owner/repo, is a pull request) of a header line whose title is on a line of its own
+    (the index's ``owner/repo · issue #N``, a citation ``owner/repo#N · closed``), or None."""
+    head = head_line(text)
+    if head is None or head.repo is None or head.title is not None:
         return None
-    return m.group(1), re.search(r"(?i)·\s+(?:pull request|pr)\s+#", text) is not None
+    return head.repo, head.pull
 
 
 def tracker_engine(repo: str | None) -> str | None:
@@ -50,9 +47,8 @@ def tracker_engine(repo: str | None) -> str | None:
 
 def header_engine(text: str) -> str | None:
     """The framework whose tracker a thread header line names; None for any other line."""
-    m = _SAVED.match(text) or _TITLE.search(text)
-    if m is not None:
-        return _REPOS.get(m.group(1).lower())
+    if (head := head_line(text)) is not None:
+        return tracker_engine(head.repo)
     page = _PAGE.match(text)
     return _PROJECTS.get(page.group(1).lower(), "trtllm") if page is not None else None
 

@@ -9,27 +9,29 @@ feature request, a roadmap, a comparison, "... without EAGLE", a question, a doc
 a guard is read on the title alone: a line elsewhere that sets a name apart says nothing of
 the title's. Weaker than any launch line or config dump; the consumers decide its rank.
 
-Shapes read: a ``# ...`` line just under a saved thread's header (``owner/repo · issue #N ·
-open``), GitHub's page title (``... · Issue #N · owner/repo``), an issue form's first line
-(``[Bug]: ...``). Exception messages and quoted text inside a title are the error's or
+Shapes read: the title a thread's head holds or stands beside (``thread_head``: a ``# ...`` line
+just under the index's ``owner/repo · issue #N · open``, the line above a citation
+``owner/repo#N · closed``, GitHub's page title ``... · Issue #N · owner/repo``, a mail subject, a
+web copy's ``<title> #N``), an issue form's first line (``[Bug]: ...``). Exception messages and quoted text inside a title are the error's or
 another's words: neither names nor guards are read in them.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spectrace.assemblers.method_typos import misspelt_methods
 from spectrace.assemblers.run_results import observed_outcome
 from spectrace.assemblers.spec_prose import named_algorithms, sentence_apart, set_apart, spec_off
-from spectrace.assemblers.thread_repo import saved_header
+from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.thread_head import HEAD_LITERALS, Head, HeadReader, head_line, title_line
 from spectrace.dialects.base import LogLine
 
 # Prefilter literals (config_literals): the header's " · ", an issue form's "[Bug", a saved
 # title's "# [" tag, and "mtp", the one method word no other reader's literal holds in lower case
 # ("# fix mtp launch error in ..."); a title without any of them is not read.
-TITLE_LITERALS: tuple[bytes, ...] = (b" \xc2\xb7 ", b"[Bug", b"[BUG", b"[bug", b"# [", b"mtp")
+TITLE_LITERALS: tuple[bytes, ...] = (b" \xc2\xb7 ", b"[Bug", b"[BUG", b"[bug", b"# [", b"mtp", *HEAD_LITERALS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +41,8 @@ class Title:
     source: str
     lineno: int
     text: str  # the title alone (no "# ", no " · Issue #N · owner/repo")
-    shape: str  # "saved" (under a saved header) | "page" (a browser's title) | "form" ([Bug]: ...)
-    repo: str | None  # the owner/repo its header names, as written; None for a form's line
+    shape: str  # "saved" (under a header) | "form" ([Bug]: ...) | a thread_head shape (its line's head)
+    repo: str | None  # the owner/repo its head names, as written; None where none does
     pull: bool  # a pull request's title (its text reports the PR's own run)
     methods: tuple[str, ...]  # canonical: EAGLE3, EAGLE, MULTI_LAYER_EAGLE, NEXTN, MTP, NGRAM, ...
     drafts: tuple[str, ...]  # draft checkpoints named ("lmsys/Qwen3-235B-A22B-EAGLE3")
@@ -227,35 +229,38 @@ _WITHOUT_OTHER = re.compile(
 )
 # "[Bug]: ...", "[BUG] ...", "[Bug][sglang] ..." as an issue form's first line
 _FORM = re.compile(r"^\s*(\[(?:bug|BUG|Bug)\][^\n]*)$")
-# "<title> · Issue #N · owner/repo", "<title> · Pull Request #N · owner/repo"
-_PAGE = re.compile(
-    r"^\s*(?P<title>\S.*?)\s+·\s+(?P<kind>issue|pull request|pr|discussion)\s+#\d+\s+·\s+"
-    r"(?P<repo>[\w.-]+/[\w.-]+)\s*$",
-    re.I,
-)
 _SAVED_TITLE = re.compile(r"^\s*#\s+(\S.*)$")
+# a title on a line of its own under a URL head: "# title" or a tagged one ("[Usage]: ...")
+_TAGGED = re.compile(r"^\s*\[[^\]\n]{1,40}\]\S?\s*\S")
 _UNDER_HEADER = 3  # a saved header's title line may follow a "labels: ..." line or two
+_TITLE_LENGTH = 300  # a title line above a header is no longer than this (a log line may be)
 
 
-def _title(line: LogLine, text: str, shape: str, repo: str | None, pull: bool) -> Title:
+def _title(source: str, lineno: int, text: str, shape: str, repo: str | None, pull: bool) -> Title:
     own = _QUOTED.sub(" ", _MESSAGE.sub(" ", text))  # names in the error's words are not read
-    return Title(line.source, line.lineno, text, shape, repo, pull, methods_in(own),
+    return Title(source, lineno, text, shape, repo, pull, methods_in(own),
                  tuple(d for d, _ in drafts_in(text)), tuple(_RELEASE.findall(text)), guard(text))  # fmt: skip
 
 
 class TitleReader:
-    """Fed every line of a text in order; ``titles`` are the thread titles it holds and
-    ``drafts`` the draft checkpoints its other lines name."""
+    """Fed every line of a text in order; ``titles`` are the thread titles it holds,
+    ``drafts`` the draft checkpoints its other lines name, ``head`` the thread head the line
+    last fed names (``thread_head``) and ``late`` a title an earlier line holds whose tracker
+    that line names (the title above its header)."""
 
     def __init__(self) -> None:
-        self._header: tuple[str, int, str, bool] | None = None  # source, lineno, repo, pull
-        self._seen: set[str] = set()  # sources whose first non-blank line was read
+        self._header: tuple[str, int, str | None, bool, bool] | None = None  # source, lineno, repo, pull, any title
+        self._seen: dict[str, tuple[int, str, bool]] = {}  # per source: its first non-blank line, a title's?
+        self._heads = HeadReader()
+        self.head: Head | None = None
+        self.late: Title | None = None
         self.titles: list[Title] = []
         self.drafts: list[DraftMention] = []
 
     def feed(self, line: LogLine) -> Title | None:
-        """The title this line is, if it is one (else its draft names, kept in ``drafts``)."""
+        """The title this line is or completes, if any (else its draft names, kept in ``drafts``)."""
         text = line.raw.rstrip("\n")
+        self.late = None
         found = self._read(line, text)
         if found is not None:
             self.titles.append(found)
@@ -269,18 +274,44 @@ class TitleReader:
     def _read(self, line: LogLine, text: str) -> Title | None:
         first = line.source not in self._seen and bool(text.strip())
         if first:
-            self._seen.add(line.source)
-        if (header := saved_header(text)) is not None:
-            self._header = (line.source, line.lineno, header[0], header[1])
-            return None
-        if (page := _PAGE.match(text)) is not None:
-            pull = page.group("kind").lower() != "issue"
-            return _title(line, page.group("title"), "page", page.group("repo"), pull)
+            self._seen[line.source] = (line.lineno, text.strip(), title_line(line))
+        self.head = head = self._heads.feed(line)
+        if head is not None:
+            return self._headed(line.source, head)
         under = self._header
         if under is not None and under[0] == line.source and 0 < line.lineno - under[1] <= _UNDER_HEADER:
-            if (saved := _SAVED_TITLE.match(text)) is not None:
+            if (saved := _SAVED_TITLE.match(text)) is not None or (under[4] and _TAGGED.match(text)):
                 self._header = None
-                return _title(line, saved.group(1).strip(), "saved", under[2], under[3])
+                own = saved.group(1).strip() if saved is not None else text.strip()
+                return _title(line.source, line.lineno, own, "saved", under[2], under[3])
         if first and (form := _FORM.match(text)) is not None:
-            return _title(line, form.group(1).strip(), "form", None, False)
+            return _title(line.source, line.lineno, form.group(1).strip(), "form", None, False)
         return None
+
+    def _headed(self, source: str, head: Head) -> Title | None:
+        """The title a head line holds or completes: on the line itself (a page title, a mail
+        subject, a web copy's), the line above it (a citation under its title), or the line
+        under it (the index's ``# title``; a tagged title under a URL)."""
+        known = next((t for t in self.titles if t.source == source), None)
+        if head.title is not None and (known is None or known.lineno == head.lineno):
+            if known is not None:
+                self.titles.remove(known)  # a web copy's title, its tracker or kind read later
+            return _title(source, head.lineno, head.title, head.shape, head.repo, head.pull)
+        if known is not None:  # "[Bug]: ..." read first: the head below names its tracker
+            if known.repo is None or (head.pull and not known.pull):
+                late = replace(known, repo=known.repo or head.repo, pull=known.pull or head.pull)
+                self.titles[self.titles.index(known)] = late
+                self.late = late
+            return None
+        above = self._seen.get(source)
+        if above is not None and above[0] < head.lineno and above[2] and _above(above[1]):
+            return _title(source, above[0], above[1], head.shape, head.repo, head.pull)
+        self._header = (source, head.lineno, head.repo, head.pull, head.shape == "url")
+        return None
+
+
+def _above(text: str) -> bool:
+    """A text's first line can be the title of the head under it (no head, URL, post or
+    heading of its own, not a log line's length)."""
+    return (len(text) <= _TITLE_LENGTH and head_line(text) is None and post_author(text) is None
+            and not text.startswith(("#", "```", "http", ">")))  # fmt: skip
