@@ -240,6 +240,21 @@ def _code_told(text: str) -> bool:
     return _CODE_TOLD.search(text) is not None and not (_FAILS.search(text) or _OWN.search(text))
 
 
+# a page's how-to section: "## Deployment", "### Quick start", "## Serving", "## How to run"
+_DEPLOY_HEADING = re.compile(
+    r"(?i)^\s*#{2,6}\s*(?:\W\s*)?(?:deployment|deploy\w*|quick ?start|usage|serving|inference|how to (?:run|serve|use|deploy))\b"
+)
+
+
+def _page_copy(held: Sequence[LogLine]) -> bool:
+    """The text is a page, not a thread or a log: no post header, no log record, no line of
+    a writer telling what they did, no failure or result told (a model card, a docs or README
+    page): its deployment
+    section's commands, one per engine, are how to serve, not a run."""
+    return not any(post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text)
+                   or _SYMPTOM.search(ln.text) for ln in held)  # fmt: skip
+
+
 # another thread cited in a comment ("Looks like sgl-project/sglang#23456 (EAGLE3 draft not
 # resynced)", "Done in https://github.com/o/r/pull/12326 with MTP"): the method named beside it is
 # that thread's; the writer's own words ("I hit the same with EAGLE3") keep theirs
@@ -549,6 +564,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     roadmap = _status_lists(held)  # checklist items of a list that marks status in words
     pull = _thread(held)[1] == "pull"
     posts = 0  # post headers read so far: a comment is any post after the first
+    page = _page_copy(held)  # a page with no post and no writer: a model card, a docs page
 
     def close(end: int) -> None:
         nonlocal open_
@@ -594,6 +610,10 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 open_ = (line.lineno, REVIEW, text.strip(), "post")
         elif mode == "post" and _AUTHOR_REPLY.match(text):
             close(line.lineno - 1)  # the author answers inside the review thread
+        elif page and _DEPLOY_HEADING.match(text):
+            close(line.lineno - 1)  # every engine's command below it is the page's how-to
+            out.append(Apart(line.source, line.lineno, _END, DOCS, text.strip()))
+            page = False
         elif _HEADING.match(text) and not _TITLE.match(text) and mode != "post":
             close(line.lineno - 1)
             if (why := _section(text)) is not None:
