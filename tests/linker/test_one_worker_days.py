@@ -99,3 +99,19 @@ def test_near_misses_get_no_eagle_worker(tmp_path: Path, lines: list[str]) -> No
     EAGLEWorker from this rule."""
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class != "EAGLEWorker", path
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # a citation under its title (the way people cite a thread)
+        ["[Bug] bench_speculative.py got error", "sgl-project/sglang#4536 · closed"],
+        # a GitHub page's title as a browser copies it
+        ["[Bug] bench_speculative.py got error · Issue #4536 · sgl-project/sglang · GitHub"],
+    ],
+)
+def test_every_copy_form_of_the_thread_head(tmp_path: Path, head: list[str]) -> None:
+    """The same report copied with its head in the other forms people paste it (round 42 31's
+    citation): SGLang's tracker, a failure reported, March 2025: EAGLEWorker."""
+    lines = [*head, "", "someone · comment · 2025-03-18", "It fails right after the warmup.", "", *_PROBE]
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
