@@ -234,7 +234,11 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                 for name, sig in base_names(line.text)]  # fmt: skip
         if out and out[-1].lineno == line.lineno and out[-1].source == line.source:
             named[line.source] = [line.lineno, *named.get(line.source, ())[:3]]
-    kept = [m for m in out if m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed]
+    # a title read above its head (thread_title) was first read as prose: its loose words go
+    titled = {(m.source, m.lineno): i for i, m in reversed(list(enumerate(out))) if m.kind == TITLE_KIND}
+    kept = [m for i, m in enumerate(out)
+            if (m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed)
+            and not (m.kind == LOOSE_KIND and i < titled.get((m.source, m.lineno), -1))]  # fmt: skip
     return kept + blocks
 
 

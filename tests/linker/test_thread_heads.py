@@ -104,3 +104,15 @@ def test_a_pull_request_adding_a_method_in_any_copy_form_shows_no_run(tmp_path: 
                                                      "This PR wires the EAGLE3 draft heads into MiniMax-M2.", *BODY[1:]]  # fmt: skip
     path = _path(tmp_path, lines)
     assert path.worker_class is None and path.conditional is None
+
+
+@pytest.mark.parametrize(
+    "head",
+    [["radixark/miles · issue #366 · open", "# MTP not working with Qwen3 Next"],
+     ["MTP not working with Qwen3 Next", "radixark/miles#366 · open"]],
+)  # fmt: skip
+def test_a_title_above_its_head_is_read_as_the_title_not_as_prose(tmp_path: Path, head: list[str]) -> None:
+    lines = [*head, "", "bob · comment · 2025-12-30",
+             "would you accept a contribution for this? which files should be modified?", *BODY[2:-1]]  # fmt: skip
+    path = _path(tmp_path, lines)
+    assert path.worker_class is None and path.conditional is None
