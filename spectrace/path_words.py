@@ -95,8 +95,9 @@ def word_mentions(
         held = titles.titles[-1]
         at = replace(line, lineno=held.lineno, text=held.text, raw=held.text) if held.lineno != line.lineno else line
         said = at.text.strip()[:MAX_TEXT] if at is not line else shown
-        out += _title_mentions(at, said, title)
+        # the title's mark first: find_mentions drops the loose words a line got before it
         out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, TITLE_KIND))
+        out += _title_mentions(at, said, title)
         if ADDS_TITLE.search(at.text):
             out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, ADDS_KIND))
         if v2_named(at.text, title=True):
