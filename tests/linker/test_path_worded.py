@@ -92,11 +92,19 @@ def test_an_undated_page_fits_every_era(tmp_path: Path) -> None:
 
 
 def test_a_pull_request_adding_a_recipe_names_its_run(tmp_path: Path) -> None:
-    """A downstream PR adding a vLLM Medusa recipe deploys that run (rounds 29-33: recipe and
-    image-bump PRs are runs): vLLM's Medusa on its day is the V1 runner's MedusaProposer."""
+    """A downstream PR adding a vLLM Medusa recipe and telling what its run measured shows that
+    run: vLLM's Medusa on its day is the V1 runner's MedusaProposer."""
     lines = _thread("Add vLLM Medusa recipe for Llama-4", "2026-02-10",
-                    "This adds the recipe and its launch script.", kind="pull request")
+                    "This adds the recipe and its launch script.",
+                    "Ran it on 8x H100: 1.8x output throughput at batch 8.", kind="pull request")
     assert_verdict(crash_path(run(tmp_path, lines)), "other", "MedusaProposer")
+
+
+def test_a_pull_request_adding_a_recipe_with_no_result_names_no_path(tmp_path: Path) -> None:
+    """The same recipe PR with no result, log or sweep is a config change (rounds 35-42 label
+    them traps; rounds 29-33 had taken them for runs): not_run's CONFIG_CHANGE."""
+    _none(tmp_path, _thread("Add vLLM Medusa recipe for Llama-4", "2026-02-10",
+                            "This adds the recipe and its launch script.", kind="pull request"))
 
 
 def test_a_pull_request_adding_an_option_to_a_launcher_names_no_path(tmp_path: Path) -> None:
