@@ -28,6 +28,15 @@ def crash_path(analysis: Analysis) -> WorkerPath:
     return crash.worker_path
 
 
+# a crash appended to a thread that shows none, so that its run's verdict shows
+PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>', "RuntimeError: a probe"]
+
+
+def probed_path(tmp_path: Path, lines: list[str]) -> WorkerPath:
+    """The worker path ``lines`` give a probe crash appended to them."""
+    return crash_path(run(tmp_path, [*lines, *PROBE]))
+
+
 def assert_verdict(path: WorkerPath, value: str, classes: str) -> None:
     """``value`` "unknown": a condition naming every class of ``classes`` ("A|B"); else that
     value and worker class, decided."""

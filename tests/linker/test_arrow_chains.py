@@ -8,20 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import probed_path
 
 from spectrace.path_mentions import base_names, line_names
 
-PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
-         "RuntimeError: a probe"]  # fmt: skip
 HEAD = ["vllm-project/vllm · issue #70040 · open", "# [Bug]: engine crash under load with speculative decoding",
         "", "someone · description · 2026-03-10"]  # fmt: skip
 
-
-def _path(tmp_path: Path, lines: list[str]):
-    (crash,) = roots(run(tmp_path, [*lines, *PROBE]))
-    assert crash.worker_path is not None
-    return crash.worker_path
 
 
 @pytest.mark.parametrize(
@@ -38,7 +31,7 @@ def _path(tmp_path: Path, lines: list[str]):
     ],
 )  # fmt: skip
 def test_a_worker_file_in_an_arrow_chain_votes(tmp_path: Path, line: str, worker: str) -> None:
-    path = _path(tmp_path, [*HEAD, line])
+    path = probed_path(tmp_path, [*HEAD, line])
     assert (path.value, path.worker_class) == ("other", worker)
     assert path.evidence[0].lineno == 5
 

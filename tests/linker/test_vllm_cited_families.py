@@ -8,18 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import probed_path
 
-PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
-         "RuntimeError: a probe"]  # fmt: skip
 HEAD = ["vllm-project/vllm · issue #70030 · open", "# [Bug]: device assert after a NaN verify row",
         "", "someone · description · 2026-08-20"]  # fmt: skip
 
-
-def _path(tmp_path: Path, lines: list[str]):
-    (crash,) = roots(run(tmp_path, [*lines, *PROBE]))
-    assert crash.worker_path is not None
-    return crash.worker_path
 
 
 @pytest.mark.parametrize(
@@ -31,7 +24,7 @@ def _path(tmp_path: Path, lines: list[str]):
     ],
 )
 def test_a_cited_threads_family_leaves_the_writers_own(tmp_path: Path, cited: str) -> None:
-    path = _path(tmp_path, [*HEAD, cited, "Configuration: spec decode with dspark, 7 draft tokens."])
+    path = probed_path(tmp_path, [*HEAD, cited, "Configuration: spec decode with dspark, 7 draft tokens."])
     assert (path.value, path.worker_class) == ("other", "DSparkSpeculator")
     assert "dspark" in path.evidence[0].text
 
@@ -46,13 +39,13 @@ def test_a_cited_threads_family_leaves_the_writers_own(tmp_path: Path, cited: st
     ],
 )
 def test_the_writers_own_or_a_fixed_threads_family_stays(tmp_path: Path, line: str) -> None:
-    path = _path(tmp_path, [*HEAD, line, "Configuration: spec decode with dspark, 7 draft tokens."])
+    path = probed_path(tmp_path, [*HEAD, line, "Configuration: spec decode with dspark, 7 draft tokens."])
     assert path.worker_class is None
     assert path.conditional is not None and "EagleProposer" in path.conditional
 
 
 def test_a_citation_alone_keeps_its_family(tmp_path: Path) -> None:
     """Every family word cited: the cited thread may be the same setup, so it still counts."""
-    path = _path(tmp_path, [*HEAD, "vLLM 0.30.0 on 8 H100s.",
+    path = probed_path(tmp_path, [*HEAD, "vLLM 0.30.0 on 8 H100s.",
                             "Open issue #42261 (gemma4 + MTP) matches this signature."])  # fmt: skip
     assert path.worker_class is not None or path.conditional is not None

@@ -9,18 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
+from real_logs_helpers import probed_path
 
-PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
-         "RuntimeError: a probe"]  # fmt: skip
 HEAD = ["vllm-project/vllm · issue #70050 · open", "# [Bug]: engine dies at start-up with speculative decoding",
         "", "someone · description · 2026-03-10"]  # fmt: skip
 
-
-def _path(tmp_path: Path, lines: list[str]):
-    (crash,) = roots(run(tmp_path, [*lines, *PROBE]))
-    assert crash.worker_path is not None
-    return crash.worker_path
 
 
 @pytest.mark.parametrize(
@@ -34,13 +27,13 @@ def _path(tmp_path: Path, lines: list[str]):
     ],
 )  # fmt: skip
 def test_a_draft_named_in_a_sentence_gives_the_draft_model_proposer(tmp_path: Path, line: str) -> None:
-    path = _path(tmp_path, [*HEAD, line])
+    path = probed_path(tmp_path, [*HEAD, line])
     assert (path.value, path.worker_class) == ("other", "DraftModelProposer")
     assert path.evidence[0].lineno == 5
 
 
 def test_a_head_named_as_the_draft_is_its_method(tmp_path: Path) -> None:
-    path = _path(tmp_path, [*HEAD, "We serve Llama-3.1-8B with org/EAGLE3-LLaMA3.1-8B as the draft on vLLM 0.20.0."])
+    path = probed_path(tmp_path, [*HEAD, "We serve Llama-3.1-8B with org/EAGLE3-LLaMA3.1-8B as the draft on vLLM 0.20.0."])
     assert (path.value, path.worker_class) == ("other", "EagleProposer")
 
 
@@ -53,5 +46,5 @@ def test_a_head_named_as_the_draft_is_its_method(tmp_path: Path) -> None:
     ],
 )
 def test_no_draft_from_questions_plans_or_no_checkpoint(tmp_path: Path, line: str) -> None:
-    path = _path(tmp_path, [*HEAD, line])
+    path = probed_path(tmp_path, [*HEAD, line])
     assert path.worker_class is None

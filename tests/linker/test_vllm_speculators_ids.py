@@ -8,16 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import roots, run
-
-PROBE = ["Traceback (most recent call last):", '  File "probe.py", line 1, in <module>',
-         "RuntimeError: a probe"]  # fmt: skip
+from real_logs_helpers import probed_path
 
 
-def _path(tmp_path: Path, lines: list[str]):
-    (crash,) = roots(run(tmp_path, [*lines, *PROBE]))
-    assert crash.worker_path is not None
-    return crash.worker_path
 
 
 @pytest.mark.parametrize(
@@ -42,7 +35,7 @@ def _path(tmp_path: Path, lines: list[str]):
     ],
 )  # fmt: skip
 def test_a_served_speculators_id_gives_its_methods_class(tmp_path: Path, lines, worker) -> None:
-    path = _path(tmp_path, lines)
+    path = probed_path(tmp_path, lines)
     assert (path.value, path.worker_class, path.framework) == ("other", worker, "vllm")
     assert "a speculators checkpoint" in path.evidence[0].reason
 
@@ -53,12 +46,12 @@ def test_a_release_before_the_type_is_read_gives_no_class(tmp_path: Path) -> Non
     for release, model in (("0.18.0", "org/Qwen3-8B-speculator.dflash"),
                            ("0.25.0", "org/Qwen3-8B-speculator.dspark")):  # fmt: skip
         (tmp_path / release).mkdir()
-        path = _path(tmp_path / release, [f"vLLM version: {release}", f"vllm serve {model}"])
+        path = probed_path(tmp_path / release, [f"vLLM version: {release}", f"vllm serve {model}"])
         assert path.worker_class is None and path.value == "unknown"
 
 
 def test_without_a_release_the_speculators_id_is_a_condition(tmp_path: Path) -> None:
-    path = _path(tmp_path, ["vllm serve org/Qwen3-8B-speculator.dflash -tp 2"])
+    path = probed_path(tmp_path, ["vllm serve org/Qwen3-8B-speculator.dflash -tp 2"])
     assert path.worker_class is None
     assert path.conditional == "DFlashProposer if vLLM >= 0.20.0, else no speculation"
 
@@ -66,7 +59,7 @@ def test_without_a_release_the_speculators_id_is_a_condition(tmp_path: Path) -> 
 def test_a_plain_model_id_is_no_speculators_checkpoint(tmp_path: Path) -> None:
     """Near miss: a served model whose name only holds a family word elsewhere (``dflash`` in
     an org, a ``speculators`` folder with no type) names no method."""
-    path = _path(tmp_path, ["vLLM: 0.21.0", "vllm serve dflash-lab/Qwen3-8B-Instruct -tp 2"])
+    path = probed_path(tmp_path, ["vLLM: 0.21.0", "vllm serve dflash-lab/Qwen3-8B-Instruct -tp 2"])
     assert path.worker_class is None and path.conditional is None
 
 
@@ -85,7 +78,7 @@ def test_a_plain_model_id_is_no_speculators_checkpoint(tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_a_speculators_id_named_in_words_gives_its_methods_class(tmp_path: Path, lines, worker) -> None:
-    path = _path(tmp_path, lines)
+    path = probed_path(tmp_path, lines)
     assert (path.value, path.worker_class) == ("other", worker)
     assert "a speculators checkpoint" in path.evidence[0].reason
 
@@ -101,5 +94,5 @@ def test_a_speculators_id_named_in_words_gives_its_methods_class(tmp_path: Path,
 def test_a_speculators_id_asked_about_or_planned_names_nothing(tmp_path: Path, line: str) -> None:
     head = ["vllm-project/vllm · issue #70007 · open", "# [Usage]: speculators", "",
             "someone · description · 2026-05-02"]  # fmt: skip
-    path = _path(tmp_path, [*head, line])
+    path = probed_path(tmp_path, [*head, line])
     assert path.worker_class is None and path.conditional is None
