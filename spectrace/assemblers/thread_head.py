@@ -233,12 +233,6 @@ def opens_head(text: str) -> bool:
     return (head is not None and head.title is None) or _URL.match(text) is not None
 
 
-def read_head(text: str) -> Head | None:
-    """The head a line already known to be a thread's head names, in any form (a ``THREAD_KIND``
-    or ``PULL_KIND`` mention's line: ``HeadReader`` placed it in the head)."""
-    return head_line(text) or _positional(text, "", 0)
-
-
 # a traceback's, a frame's or an exception's line: never a thread's title
 _NO_TITLE = re.compile(
     r"^\s*(?:Traceback \(most recent call last\)|File \"|at [\w.$]+\(|\w[\w.]*(?:Error|Exception|Exit|Interrupt)\b)"

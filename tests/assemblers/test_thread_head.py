@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from spectrace.assemblers.thread_head import Head, HeadReader, head_line, issue_head, read_head
+from spectrace.assemblers.thread_head import Head, HeadReader, head_line, issue_head
 from spectrace.dialects.base import LogLine
 
 
@@ -137,15 +137,3 @@ def test_a_citation_without_a_kind_word_is_an_issue_and_a_merged_one_is_not() ->
 def test_a_number_too_long_for_an_issue_is_no_head() -> None:
     assert head_line("vllm-project/vllm#" + "9" * 5000 + " · closed") is None
     assert _heads("[Bug]: x #" + "7" * 5000, "Open", "alice opened this issue on Jan 2, 2026") == []
-
-
-@pytest.mark.parametrize(
-    ("line", "repo", "kind"),
-    [("NVIDIA/TensorRT-LLM pull request #11076 · closed", "NVIDIA/TensorRT-LLM", "pull"),
-     ("https://github.com/sgl-project/sglang/pull/9238", "sgl-project/sglang", "pull"),
-     ("[vllm-project/vllm] Fix MTP hang (PR #5)", "vllm-project/vllm", "pull"),
-     ("sgl-project/sglang · issue #4 · open", "sgl-project/sglang", "issue")],
-)  # fmt: skip
-def test_a_head_line_read_again_in_any_form(line: str, repo: str, kind: str) -> None:
-    head = read_head(line)
-    assert head is not None and (head.repo, head.kind) == (repo, kind)
