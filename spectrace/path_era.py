@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
@@ -61,7 +62,6 @@ from spectrace.path_mention_kinds import (
 from spectrace.path_frames import method_releases
 from spectrace.path_named import other_program
 from spectrace.path_run import (
-    frameworks_named,
     names_other_framework,
     plain_launch,
     text_day,

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from spectrace.dialects.base import LogLine
 from spectrace.path_mention_kinds import FAMILY_ROW, FRAMEWORK_KIND, Mention
-from spectrace.path_run import ELSEWHERE, frameworks_named
+from spectrace.assemblers.framework_names import frameworks_named
+from spectrace.path_run import ELSEWHERE
 
 # the frameworks as a writer names them in a sentence; not the lower-case package in a module
 # path or a logger name (``sglang.srt.models...``, ``/vllm/v1/...``), which fill a server's log

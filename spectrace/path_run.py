@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
@@ -32,16 +33,6 @@ from spectrace.path_mention_kinds import (
 
 # flag names only a speculative run's command or dump sets
 _SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
-# a framework as a title or a sentence writes it; vllm-ascend before vLLM (it holds the word)
-# each also by its own environment variables' prefix (``SGLANG_ENABLE_SPEC_V2``, ``VLLM_USE_V1``,
-# ``VLLM_ASCEND_ENABLE_MLAPO``, ``TLLM_LOG_LEVEL``): upper case only, never a module or package name
-_FRAMEWORKS = (
-    ("vllm_ascend", re.compile(r"(?i)\bvllm[-_ ]ascend\b|(?-i:\bVLLM_ASCEND_[A-Z0-9_]+)")),
-    ("vllm", re.compile(r"(?i)(?<![\w/-])vllm(?![\w-])|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")),
-    ("sglang", re.compile(r"(?i)(?<![\w/-])sglang(?![\w-])|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
-    ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])"
-                          r"|(?-i:(?<![\w/-])(?:TRTLLM|TLLM)_[A-Z][A-Z0-9_]*)")),
-)
 # a line that names a framework beside another run or another engine: a comparison, a port,
 # a borrowed design ("slower than vLLM", "ported from SGLang", "similar to vLLM"), a migration
 ELSEWHERE = re.compile(
@@ -144,11 +135,3 @@ def _other(text: str, engine: str) -> bool:
     if engine in ("vllm", "vllm_ascend"):
         return bool(named) and not named & {"vllm", "vllm_ascend"}
     return bool(named) and engine not in named
-
-
-def frameworks_named(text: str) -> set[str]:
-    """The frameworks a line names; vllm-ascend's name holds vLLM's, and is the plugin's."""
-    found = {name for name, pattern in _FRAMEWORKS if pattern.search(text)}
-    if "vllm_ascend" in found and not _FRAMEWORKS[1][1].search(_FRAMEWORKS[0][1].sub("", text)):
-        found.discard("vllm")
-    return found

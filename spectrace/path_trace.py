@@ -38,7 +38,8 @@ from spectrace.path_mention_kinds import (
     Mention,
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
-from spectrace.path_run import ELSEWHERE, frameworks_named, text_day, worded_framework
+from spectrace.assemblers.framework_names import frameworks_named
+from spectrace.path_run import ELSEWHERE, text_day, worded_framework
 from spectrace.path_titles import ADDS_TITLE, NOT_SERVING
 from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
 from spectrace.assemblers.run_denied import denied_shows_run, rejected
 from spectrace.assemblers.run_config import RunConfig
@@ -258,8 +259,6 @@ def _elsewhere(text: str, mentions: Sequence[Mention]) -> bool:
     """The run line names only frameworks other than the one whose tracker the thread is on ("I
     tested the draft on SGLang and it gets 2.1x" on vLLM's tracker): another engine's run.
     vllm-ascend's tracker and vLLM name one engine."""
-    from spectrace.path_run import frameworks_named  # path_run reads this module's predicates
-
     trackers = {_ENGINE_OF.get(m.name, m.name) for m in mentions if m.kind == THREAD_KIND}
     if not trackers:
         return False
