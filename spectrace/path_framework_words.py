@@ -9,27 +9,70 @@ it named found no framework's table (the study rounds' largest cause of "unknown
 ``worded_framework`` takes only where the title and family lines name none and every line of the
 run names the same one. A line naming it beside another run or engine (a comparison, a port, a
 migration) names nothing; a model or hardware name never names a framework.
+
+A framework's own source tree names it too, where a text saved without its header has no name
+in it (``rules/paths/framework_words.toml``): a writer's path to a source file of its package
+("patched `python/sglang/srt/models/x_mtp.py`", "the scale lookup in
+vllm/model_executor/layers/fp8.py assumes ..."). Not a fork's tracker (a fork runs the tree at its
+own pace, so upstream's release by day would name the wrong class), nor option names and config
+keys (other engines copy them), nor a dotted module path in a log line (a trainer imports the
+engines' packages).
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
+from importlib import resources
+
+from spectrace.assemblers.framework_names import frameworks_named
+from spectrace.assemblers.release_dates import read_table
 from spectrace.dialects.base import LogLine
 from spectrace.path_mention_kinds import FAMILY_ROW, FRAMEWORK_KIND, Mention
-from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.path_run import ELSEWHERE
+
+TABLE = "paths/framework_words.toml"
+
+
+@cache
+def _packages() -> dict[str, str]:
+    """Each package's place in its framework's tree -> the framework."""
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    rows = read_table(text, TABLE)["framework"]
+    return {str(p): str(r["name"]) for r in rows for p in r["packages"]}  # type: ignore[union-attr]
+
+
+def _literals() -> tuple[bytes, ...]:
+    """A source path as a sentence starts it (after a blank or a backtick), never as a frame's
+    absolute path (``"/opt/vllm/vllm/...``)."""
+    return tuple(f"{lead}{package}/".encode() for package in _packages() for lead in (" ", "`"))
+
 
 # the frameworks as a writer names them in a sentence; not the lower-case package in a module
 # path or a logger name (``sglang.srt.models...``, ``/vllm/v1/...``), which fill a server's log
 FRAMEWORK_LITERALS = (b"vLLM", b"SGLang", b"TensorRT-LLM", b"TRT-LLM", b"TensorRT LLM",
                       b" sglang ", b" vllm ", b" trtllm ", b" sglang,", b" vllm,",
-                      b"SGLANG_", b"VLLM_", b"TRTLLM_", b"TLLM_")  # fmt: skip
+                      b"SGLANG_", b"VLLM_", b"TRTLLM_", b"TLLM_", *_literals())  # fmt: skip
+
+
+@cache
+def _source_path() -> re.Pattern[str]:
+    """A path to a source file of one framework's package, not inside another path."""
+    packages = sorted(_packages(), key=len, reverse=True)
+    names = "|".join(re.escape(p) for p in packages)
+    return re.compile(r"(?<![\w/.-])(" + names + r")/(?:[\w.-]+/)*[\w-]+\.(?:py|cu|cuh|cpp|h)\b")
 
 
 def framework_mentions(line: LogLine, shown: str) -> list[Mention]:
-    """The one framework the line names in words, where it is not named beside another run or
-    engine; nothing for a line naming two."""
-    found = frameworks_named(line.text)
+    """The one framework the line names in words or by a path into its own source tree, where
+    it is not named beside another run or engine; nothing for a line naming two."""
+    found = tree_frameworks(line.text) | frameworks_named(line.text)
     if len(found) != 1 or ELSEWHERE.search(line.text):
         return []
     (framework,) = found
     return [Mention(line.source, line.lineno, shown, framework, FAMILY_ROW, FRAMEWORK_KIND)]
+
+
+def tree_frameworks(text: str) -> set[str]:
+    """The frameworks whose source files the line names by path."""
+    return {_packages()[m.group(1)] for m in _source_path().finditer(text)}

@@ -20,6 +20,7 @@ from spectrace.assemblers.vllm_config import (
     PROSE_VERSION_LITERALS,
     SPEC_LINE_LITERALS,
 )
+from spectrace.assemblers.written_days import WRITTEN_DAY_LITERALS
 
 CONFIG_LITERALS: tuple[bytes, ...] = (
     b"server_args=",
@@ -93,6 +94,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     *PROSE_LITERALS,
     *KWARG_LITERALS,
     *POST_DATE_LITERALS,  # a post's header: its day bounds the release
+    *WRITTEN_DAY_LITERALS,  # a writer's own day ("As of today (July 3, 2025)"): bounds it too
     *TITLE_LITERALS,  # a thread's title (thread_title)
     b"peculat",  # a text speaking of speculation: a plain command in it is no "none"
     b"spec decod",

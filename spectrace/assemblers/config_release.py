@@ -52,6 +52,7 @@ from spectrace.assemblers.vllm_config import (
     prose_version,
 )
 from spectrace.assemblers.vllm_finish import Day
+from spectrace.assemblers.written_days import written_day
 from spectrace.dialects.base import LogLine
 
 _BRANCH_DAYS = 30  # how old a pull request's branch or a main build may be at its first post
@@ -101,13 +102,18 @@ class ConfigReleases(ConfigState):
         if day is not None and (self._first_post is None or day < self._first_post[0]):
             self._first_post = (day, line)
         self._yearless = self._yearless or yearless_post(text)
+        said = None if line.quoted else written_day(text)  # "As of today (July 3, 2025)": no floor
+        if said is not None and (self._written is None or said > self._written[0]):
+            self._written = (said, line)
 
     def text_day(self) -> Day | None:
         """The newest day the text shows of its run, with the line that shows it: a line's own
-        stamp, or the header of the newest post holding a line of the run (none from posts when
-        a header leaves its year out). The run is no newer, so the day bounds the release; the
-        one reader for every framework."""
-        days = [d for d in (self._latest, None if self._yearless else self._run_post()) if d]
+        stamp, the header of the newest post holding a line of the run, or the newest day a
+        writer gives as their present ("As of today (July 3, 2025)"; none from posts or writers
+        when a header leaves its year out). The run is no newer, so the day bounds the release;
+        the one reader for every framework."""
+        posts = (None, None) if self._yearless else (self._run_post(), self._written)
+        days = [d for d in (self._latest, *posts) if d]
         days = days or self._built()  # no stamp, no post day: an untagged build's own day
         return max(days, key=lambda d: d[0]) if days else None
 

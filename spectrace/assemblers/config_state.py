@@ -88,6 +88,7 @@ class ConfigState:
         self._latest: Day | None = None  # the newest day a fed line's own stamp shows, and its line
         self._crash_day: date | None = None  # the last crash's day, when no fed line is dated
         self._posted: Day | None = None  # the newest post header's day, and its line
+        self._written: Day | None = None  # the newest day a writer gives as their present (written_days)
         self._named_release = False  # a line names an sglang release, the run's or another's
         self._issue_repro = False  # a line says the run shown is an issue's ("Fixes #N", "the reporter")
         self._first_post: Day | None = None  # the oldest post header's day (config_release._main_floor)
