@@ -35,6 +35,7 @@ from spectrace.path_frames import (
     frame_signature,
     frame_signatures,
     method_signature,
+    worker_spans,
 )
 
 # the class a base file defines: SpecDecodeBaseProposer, AscendSpecDecodeBaseProposer310
@@ -306,9 +307,9 @@ def _subclasses(
         return {}
     kind = "Proposer" if base.endswith("Proposer") else "Speculator"
     rows = list(family_methods(framework, family))
-    rows += [(s.worker_class, *s.releases) for s in frame_signatures()
+    rows += [span for s in frame_signatures()  # a renamed file's class release by release
              if s.framework == framework and s.family == family and s.points_to
-             and s.worker_class and s.function is None]  # fmt: skip
+             and s.function is None for span in worker_spans(s)]  # fmt: skip
     out: dict[str, tuple[Version, Version]] = {}
     for cls, first, last in rows:
         span = _overlaps(first, last, low, high)

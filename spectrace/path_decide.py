@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.path_frames import family_of
+from spectrace.path_frames import NOT_IN_TABLES, family_of
 from spectrace.path_mentions import KIND as MENTION
 from spectrace.path_mentions import MESSAGE_KIND
 from spectrace.path_missing import (
@@ -65,7 +65,8 @@ def decide(
         missing = missing_evidence(config, evidence, conditional)
         conditional = conditional or switch_condition(config)
         framework, family = describe(None, config)
-        family = family or next((e.family for e in evidence if e.condition and e.family), None)
+        family = family or next((e.family for e in evidence if e.family and (
+            e.condition or NOT_IN_TABLES in e.reason)), None)  # an unknown file's name too
         return WorkerPath("unknown", None, tuple(evidence), None, framework, family, conditional,
                           missing)  # fmt: skip
     first = votes[0]

@@ -25,14 +25,17 @@ from spectrace.assemblers.sglang_eras import (
     v1_gone,
     version_text,
 )
+from spectrace.frame_releases import FrameClass, RunRelease, frame_class
 from spectrace.incident_model import Incident
 from spectrace.path_frames import (
+    NOT_IN_TABLES,
     FrameSignature,
     frame_signature,
     frame_signatures,
     function_signature,
     signature_for_class,
     symbol_signature,
+    unknown_file,
 )
 from spectrace.stacks.pasted import PastedDump
 from spectrace.worker_calls import called_frame
@@ -225,8 +228,11 @@ def frame_votes(
     era: str | None = None,
     newest: Version | None = None,
     others: Mapping[str, str] | None = None,
+    releases: Mapping[str, RunRelease] | None = None,
 ) -> list[Evidence]:
-    """One evidence per frame the path tables know; scheduler loops vote only when the run is
+    """One evidence per frame the path tables know (a file whose class changed between
+    releases names the class of the run's ``releases``, ``frame_releases``; a speculative file
+    no row holds names the framework and family only); scheduler loops vote only when the run is
     EAGLE-family speculative (``loops_decide``). With no release in the log, a non-overlap
     loop is v1 only up to the last release that has the v1 worker: a conditional, unless the
     crash's date bounds the release (``newest``) below the first release without it. When
@@ -237,6 +243,10 @@ def frame_votes(
     for sf in frames:
         sig = frame_signature(sf.frame)
         if sig is None:
+            out += _unknown(sf)
+            continue
+        if (moved := frame_class(sig, (releases or {}).get(sig.framework))) is not None:
+            out.append(_moved(sf, sig, moved))
             continue
         points_to = None if (sig.needs_spec and not loops_decide) else sig.points_to
         if points_to == "v1" and sig.needs_spec and era is None and not dated:
@@ -253,6 +263,30 @@ def frame_votes(
             found = _per_algorithm(found, extra)
         out.append(found)
     return out
+
+
+def _unknown(sf: StackFrame) -> list[Evidence]:
+    """A frame in a framework's speculative folder whose file no table row holds (a release
+    newer than the tables): it names the framework and the family its name says, no class."""
+    found = unknown_file(sf.frame)
+    if found is None:
+        return []
+    path = sf.frame.file.replace("\\", "/")
+    name = found.folder + path.rsplit("/", 1)[-1]
+    said = f", family {found.family} by its name" if found.family else ""
+    reason = (f"{sf.kind} in {name}: {NOT_IN_TABLES} ({found.framework}'s speculative folder"
+              f"{said}): it names no class")
+    return [Evidence(sf.source, sf.lineno, sf.text, reason, family=found.family or None)]
+
+
+def _moved(sf: StackFrame, sig: FrameSignature, found: FrameClass) -> Evidence:
+    """A frame in a file whose class changed between releases, read with the run's release."""
+    kind = sig.family or "speculative"
+    reason = f"{sf.kind} in {sig.name}: {kind} file of {sig.framework}; {found.why}"
+    if found.points_to is not None:
+        reason += f" -> {found.points_to} ({found.worker})"
+    return Evidence(sf.source, sf.lineno, sf.text, reason, found.points_to, found.worker,
+                    found.condition)
 
 
 def _per_algorithm(found: Evidence, others: str) -> Evidence:

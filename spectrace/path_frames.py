@@ -35,12 +35,15 @@ class FrameSignature:
     classes: tuple[str, ...] = ()  # classes the file defines, for class names seen in messages
     spec_only: bool = True  # only speculative runs execute it (not the target's graph runner)
     releases: tuple[str, str] = ("", "")  # first and last release whose tree holds the file
+    # (class, first, last release) where the file named several classes over its releases (a
+    # class renamed, split or moved): the class of the run's release, never the newest alone
+    workers: tuple[tuple[str, str, str], ...] = ()
 
 
 # table files (paths/<name>.toml); vllm_plugins' rows name their plugin (tpu_inference, ...)
 _FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm", "vllm_plugins")
 _KEYS = {"file", "framework", "family", "worker", "path", "role", "classes", "function",
-         "needs_spec", "releases", "what", "source", "bases"}  # fmt: skip
+         "needs_spec", "releases", "what", "source", "bases", "workers"}  # fmt: skip
 _PATHS = {"v1", "v2", "other", ""}
 
 
@@ -70,7 +73,33 @@ def _row(raw: dict[str, Any], where: str) -> FrameSignature:
         classes=tuple(classes),
         spec_only=bool(family) or (bool(path) and not needs_spec) or role == "draft_model",
         releases=_releases(raw.get("releases", [])),
+        workers=_spans(raw.get("workers", []), where),
     )
+
+
+def _spans(raw: object, where: str) -> tuple[tuple[str, str, str], ...]:
+    """``workers = [["EagleProposer", "v0.10.2rc1", "v0.15.0rc1"], ...]`` -> tuples."""
+    ok = isinstance(raw, list) and all(
+        isinstance(s, list) and len(s) == 3 and all(isinstance(v, str) for v in s) for s in raw)
+    if not ok:
+        raise RuleError(f"{where}: workers must be [class, first, last] lists")
+    return tuple((s[0], s[1], s[2]) for s in raw)  # type: ignore[union-attr]
+
+
+def renamed(sig: FrameSignature) -> bool:
+    """The row's file named more than one class over its releases (``workers``; a span
+    ``EagleProposer|DraftModelProposer``: other files' proposers derive from a class of it
+    there): a frame there names the class of the run's release, else only a condition."""
+    return len({cls for cls, _first, _last in sig.workers}) > 1 or any(
+        "|" in cls for cls, _first, _last in sig.workers)
+
+
+def worker_spans(sig: FrameSignature) -> tuple[tuple[str, str, str], ...]:
+    """(class, first, last release) the row's file was named for: its spans (a shared span's
+    own class, the first), else its one class over all its releases (none for no class)."""
+    if sig.workers:
+        return tuple((s[0].split("|")[0], s[1], s[2]) for s in sig.workers if s[0])
+    return ((sig.worker_class, *sig.releases),) if sig.worker_class else ()
 
 
 def _releases(raw: object) -> tuple[str, str]:
@@ -223,6 +252,72 @@ def frame_signature(frame: Frame) -> FrameSignature | None:
         if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):
             return sig
     return None
+
+
+# where each table's row files start inside a frame's path (SGLang's rows from ``srt/``, vLLM's
+# from its package; vllm-ascend's and the plugins' rows name their package themselves)
+_ROW_ROOTS = {"sglang": "sglang/srt/", "vllm": "vllm/", "trtllm": "tensorrt_llm/"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownFile:
+    """A frame's file in a framework's speculative folder that no table row holds (a release
+    newer than the tables, a fork's addition): the framework, and the family its name says."""
+
+    framework: str
+    folder: str  # the folder as the frame names it ("sglang/srt/speculative/")
+    family: str  # "" when the name says none
+
+
+@cache
+def _spec_folders() -> tuple[tuple[str, str], ...]:
+    """(folder with its package, framework) of every folder of speculative code the tables
+    hold rows in (``speculative``/``spec_decode`` in the path), longest first."""
+    found: set[tuple[str, str]] = set()
+    for sig in frame_signatures():
+        folder = sig.name.rsplit("/", 1)[0] if "/" in sig.name else ""
+        if sig.function is None and ("speculative" in folder or "spec_decode" in folder):
+            root = _ROW_ROOTS.get(sig.framework, "")
+            root = "" if folder.startswith(root.split("/", 1)[0] + "/") else root
+            found.add((root + folder + "/", sig.framework))
+    return tuple(sorted(found, key=lambda f: (-len(f[0]), f)))
+
+
+@cache
+def _families(framework: str) -> tuple[str, ...]:
+    return tuple(sorted({s.family for s in frame_signatures() if s.framework == framework
+                         and s.family}, key=lambda f: (-len(f), f)))  # fmt: skip
+
+
+NOT_IN_TABLES = "file not in our tables"  # an unknown file's evidence says so (--explain-path)
+
+
+def framework_of_path(name: str) -> str | None:
+    """The framework of a frame's file: its row's table, else the framework whose speculative
+    folder holds it (a file newer than the tables)."""
+    found = unknown_file(Frame(name, 1, ""))
+    return framework_of_row(name) or (found.framework if found is not None else None)
+
+
+def unknown_file(frame: Frame) -> UnknownFile | None:
+    """A frame in a file of a framework's speculative folder that its table does not hold (not
+    an import, not a fork's copy): it names the framework, and the family whose name starts a
+    word of the file's name (``eagle3_tree_worker.py`` -> EAGLE3), never a class."""
+    path = frame.file.replace("\\", "/")
+    if frame.function == "<module>" or not path.endswith(".py") or fork_of(path) is not None:
+        return None
+    if frame_signature(frame) is not None:
+        return None
+    parent = "/" + path.rsplit("/", 1)[0].lstrip("/") + "/"
+    hit = next(((folder, fw) for folder, fw in _spec_folders()
+                if parent.endswith("/" + folder)), None)  # fmt: skip
+    if hit is None:
+        return None
+    words = path.rsplit("/", 1)[-1].removesuffix(".py").lower().split("_")
+    stem = "_".join(words)
+    family = next((f for f in _families(hit[1])
+                   if stem == f.lower() or stem.startswith(f.lower() + "_")), "")  # fmt: skip
+    return UnknownFile(hit[1], hit[0], family)
 
 
 @cache

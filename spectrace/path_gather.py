@@ -16,6 +16,7 @@ from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of
+from spectrace.frame_releases import reread, run_releases
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
 from spectrace.path_era import era_evidence, latest_narrowed
@@ -147,11 +148,12 @@ def path_evidence(
     newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine)
-    evidence = frame_votes(own, loops, era, newest, unnamed)
-    ranked = frame_votes(ranks, loops, era, newest, unnamed)
+    releases = run_releases(config)  # a renamed file's frame: its class in the run's release
+    evidence = frame_votes(own, loops, era, newest, unnamed, releases)
+    ranked = frame_votes(ranks, loops, era, newest, unnamed, releases)
     evidence += [e for e in ranked if e.points_to or e.condition]
     evidence += votes + native_votes(incident) + message_names(incident)
-    evidence += frame_votes(pasted, loops, era, newest, unnamed)
+    evidence += frame_votes(pasted, loops, era, newest, unnamed, releases)
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += _config_votes(config, load) + method_evidence(config)
@@ -159,7 +161,8 @@ def path_evidence(
         peers = peer_frames(incident, others, since)
         loops = loops or _loops_decide(config, peers, load, era)
         evidence += [
-            e for e in frame_votes(peers, loops, era, newest) if e.points_to or e.condition
+            e for e in frame_votes(peers, loops, era, newest, None, releases)
+            if e.points_to or e.condition
         ]
     if not _settled(evidence):  # a family's file under the runner's draft step
         evidence = family_evidence(own + ranks + pasted) + evidence
@@ -189,7 +192,7 @@ def path_evidence(
             evidence += named_family_evidence(named, config, engine, flow, worded, trace)
     if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
         conditions = [e.condition for e in evidence if e.condition]
-        evidence += mention_votes(incident, mentions, since, conditions)
+        evidence += reread(mention_votes(incident, mentions, since, conditions), releases)
     if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
         evidence += era_evidence(incident, config, mentions, since, trace, load)
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)

@@ -26,7 +26,7 @@ from spectrace.assemblers.trtllm_config import (
 from spectrace.assemblers.vllm_finish import newest_release
 from spectrace.path_frames import (
     family_of,
-    framework_of_row,
+    framework_of_path,
     frameworks_of_class,
     method_signature,
     symbol_signatures,
@@ -257,7 +257,7 @@ def frames_engine(evidence: Sequence[Evidence]) -> str | None:
         at = next((m for m in (" frame in ", ", defined in ") if m in e.reason), None)
         if at is not None:  # a frame, or a class a sentence names (its file)
             name = e.reason.split(at, 1)[1].split(": ", 1)[0]
-            framework = framework_of_row(name)
+            framework = framework_of_path(name)  # a file newer than the tables: its folder's
             if framework in ("sglang", "vllm", "vllm_ascend", "trtllm"):
                 return framework
         said = next((f for marker, f in _CONFIG_MARKS if marker in e.reason), None)

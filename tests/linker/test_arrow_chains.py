@@ -20,10 +20,12 @@ HEAD = ["vllm-project/vllm · issue #70040 · open", "# [Bug]: engine crash unde
 @pytest.mark.parametrize(
     ("line", "worker"),
     [
+        # a March 2026 thread: eagle.py's SpecDecodeBaseProposer also ran DraftModelProposer
+        # then (vLLM 0.15.0-0.19.1, frame_releases): a condition naming both
         ("The crash goes vllm/v1/spec_decode/eagle.py -> propose() -> torch/cuda/graphs.py under load.",
-         "EagleProposer"),
+         "EagleProposer|DraftModelProposer"),
         ("Call chain: `gpu_model_runner.py` → `vllm/v1/spec_decode/eagle.py` → `flash_attn.py`",
-         "EagleProposer"),
+         "EagleProposer|DraftModelProposer"),
         ("It crashes at `vllm/v1/worker/gpu/spec_decode/eagle/speculator.py` → `cudagraph_utils.py`.",
          "EagleSpeculator"),
         ("stack (top last): execute_model => vllm/v1/spec_decode/ngram_proposer.py => numba dispatch",
@@ -32,7 +34,10 @@ HEAD = ["vllm-project/vllm · issue #70040 · open", "# [Bug]: engine crash unde
 )  # fmt: skip
 def test_a_worker_file_in_an_arrow_chain_votes(tmp_path: Path, line: str, worker: str) -> None:
     path = probed_path(tmp_path, [*HEAD, line])
-    assert (path.value, path.worker_class) == ("other", worker)
+    if "|" in worker:
+        assert path.value == "unknown" and all(c in (path.conditional or "") for c in worker.split("|"))
+    else:
+        assert (path.value, path.worker_class) == ("other", worker)
     assert path.evidence[0].lineno == 5
 
 

@@ -33,7 +33,8 @@ def merge(framework: str, generated: list[tuple[str, FrameRow]]) -> list[FrameRo
             suffix, framework, base.family if base else "", worker, path,
             base.role if base else _role(path, worker, function, what), base.classes if base else (), function,
             needs_spec, base.releases if base else ("", ""), what, "hand",
-            base.bases if base else ())
+            base.bases if base else (),
+            base.workers if base and base.worker == worker else ())
     return order(list(out.values()))
 
 

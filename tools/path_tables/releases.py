@@ -41,6 +41,15 @@ class FileHistory:
     bases: set[str] = field(default_factory=set)  # names the file's classes derive from
     class_bases: dict[str, set[str]] = field(default_factory=dict)  # class -> its direct bases
     texts: dict[str, str] = field(default_factory=dict)  # tag -> text, for method extraction
+    # tag -> (the classes that release's file defines, each one's direct bases): which class a
+    # renamed or split file named in each release (``rows.worker_spans``)
+    trees: dict[str, tuple[frozenset[str], dict[str, frozenset[str]]]] = field(default_factory=dict)
+
+    def at(self, tag: str) -> FileHistory:
+        """The file as one release held it (first = last = ``tag``, no texts)."""
+        names, bases = self.trees[tag]
+        return FileHistory(tag, tag, set(names), set(names), {b for d in bases.values() for b in d},
+                           {c: set(d) for c, d in bases.items()})
 
 
 def version_key(tag: str) -> tuple[int, Version | str]:
@@ -124,6 +133,7 @@ def scan(releases: list[Release], scope: Scope, keep_text: Scope) -> dict[str, F
             entry.last = release.tag
             names, bases = classes_of(text) if rel.endswith(".py") else (set(), {})
             entry.newest = names
+            entry.trees[release.tag] = (frozenset(names), {c: frozenset(d) for c, d in bases.items()})
             entry.classes |= names
             for name, direct in bases.items():
                 entry.bases |= direct

@@ -24,6 +24,10 @@ class FrameRow:
     what: str
     source: str  # "generated" | "hand"
     bases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (class, its direct bases), sorted
+    # (class, first, last release) of each run of releases whose file named one class, written
+    # only where the file named several (a class renamed, split or moved): a frame there names
+    # the class of the run's release, and with no release only a condition over them
+    workers: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +69,8 @@ def _value(value: object, field: str = "") -> str:
 
 def _table(name: str, row: object) -> str:
     lines = [f"[[{name}]]"]
-    lines += [f"{f.name} = {_value(getattr(row, f.name), f.name)}" for f in fields(row)]  # type: ignore[arg-type]
+    lines += [f"{f.name} = {_value(getattr(row, f.name), f.name)}" for f in fields(row)  # type: ignore[arg-type]
+              if f.name != "workers" or getattr(row, f.name)]  # one class all along: no key
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ from path_tables.common import (
 )
 from path_tables.releases import FileHistory, Release
 from path_tables.rows import FrameRow, MethodRow
+from path_tables.spans import worker_spans
 
 FRAMEWORK = "sglang"
 PACKAGE = "sglang/"
@@ -167,7 +168,16 @@ def frame_rows(history: dict[str, FileHistory],
         rows.append((rel, FrameRow(_suffix(rel), FRAMEWORK, fam, worker, path, role,
                                    tuple(sorted(entry.classes)), "", False,
                                    (entry.first, entry.last), what, "generated")))
-    return imports.only_importer_path(rows, importers or {}, "SGLang")
+    rows = imports.only_importer_path(rows, importers or {}, "SGLang")
+    return worker_spans(rows, history, _worker_at)
+
+
+def _worker_at(rel: str, at: FileHistory, row: FrameRow) -> str:
+    """The class a worker file of one release is named for (its path's kind: ``...WorkerV2``
+    in a ``_v2`` file), as ``_workers`` picks the newest."""
+    if not _WORKER.match(rel.rsplit("/", 1)[-1]):
+        return row.worker if row.worker in at.classes else ""
+    return pick_class(at.classes, ("WorkerV2",) if row.path == "v2" else ("Worker",))
 
 
 def _enum_values(rel: str, text: str) -> list[str]:

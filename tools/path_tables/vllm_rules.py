@@ -26,6 +26,7 @@ from path_tables.common import (
 )
 from path_tables.releases import FileHistory, Release, version_key
 from path_tables.rows import FrameRow, MethodRow
+from path_tables.spans import worker_spans
 from path_tables.vllm_v2 import built_speculators, speculator_rows
 
 _DRAFT_FN = re.compile(r"\w*(propose|draft)\w*")
@@ -105,17 +106,27 @@ class Rules:
             if rel in self.f.runner_files:
                 rows += self._runner_rows(rel, entry)
                 continue
-            fam, worker, path, role, what = self._classify(rel, entry, fams)
-            if worker in built and not fam and built[worker]:
-                fam = built[worker]
-                what = f"{self.f.label} {fam} {role} {worker}"
-            if worker in derived:  # a base other proposers run through: it names none
-                what = f"{self.f.label} {worker}, a base of other proposers (speculation ran)"
-                worker, path, role = "", "", "shared"
+            fam, worker, path, role, what = self._named(rel, entry, fams, built, derived)
             rows.append((rel, FrameRow(rel, self.f.framework, fam, worker, path, role,
                                        tuple(sorted(entry.classes)), "", False,
                                        (entry.first, entry.last), what, "generated")))
-        return imports.only_importer_path(rows, importers or {}, self.f.label)
+        rows = imports.only_importer_path(rows, importers or {}, self.f.label)
+        return worker_spans(rows, history,
+                            lambda rel, at, _row: self._named(rel, at, fams, built, derived)[1],
+                            subclasses=True)
+
+    def _named(self, rel: str, entry: FileHistory, fams: tuple[str, ...], built: dict[str, str],
+               derived: set[str]) -> tuple[str, str, str, str, str]:
+        """``_classify`` with the runner v2's families and the bases other proposers run
+        through (they name none), for the file over all its releases or as one held it."""
+        fam, worker, path, role, what = self._classify(rel, entry, fams)
+        if worker in built and not fam and built[worker]:
+            fam = built[worker]
+            what = f"{self.f.label} {fam} {role} {worker}"
+        if worker in derived:  # a base other proposers run through: it names none
+            what = f"{self.f.label} {worker}, a base of other proposers (speculation ran)"
+            worker, path, role = "", "", "shared"
+        return fam, worker, path, role, what
 
     def _classify(self, rel: str, entry: FileHistory,
                   fams: tuple[str, ...]) -> tuple[str, str, str, str, str]:
