@@ -20,6 +20,7 @@ from spectrace.assemblers.run_shown import (
     reported_failure,
     shows_run,
 )
+from spectrace.assemblers.vllm_finish import PROSE_RELEASE_ALONE
 from spectrace.incident_model import Incident
 from spectrace.path_base import family_words
 from spectrace.path_mention_kinds import (
@@ -90,6 +91,12 @@ def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
                    if flag.origin != "prose")  # fmt: skip
 
 
+# the flag holding the one release a text names for the framework in its sentences ("Tested on
+# vLLM 0.10.1.1 with MTP"): read by its lookup as a version line is (TensorRT-LLM's and the
+# Ascend plugin's prose releases already place their runs through their own readers)
+_PROSE_RELEASES = {"vllm": PROSE_RELEASE_ALONE}
+
+
 def worded_framework(
     incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int
 ) -> str | None:
@@ -99,9 +106,10 @@ def worded_framework(
     benchmark line, a result), an issue reporting its failure, or a pull request deploying or
     fixing a run (``pull_reports_run``: a recipe, image bump); None where two are named, a
     line names one beside another run or engine, or the run is only told about (a blog, a
-    bot's summary of a change), and where neither a version line nor the text's day bounds the
-    release (the words of an undated page fit every era)."""
-    if config.version is None and text_day(config) is None:
+    bot's summary of a change), and where neither a version line, a release a sentence names
+    for that framework and no other ("Tested on vLLM 0.10.1", ``_PROSE_RELEASES``) nor the day bounds
+    the release (the words of an undated page fit every era)."""
+    if not release_bounded(config):
         return None
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
@@ -118,7 +126,19 @@ def worded_framework(
         found |= named
     if not found:  # the run's other lines ("vLLM's EngineCore crashes"): path_framework_words
         found = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
-    return next(iter(found)) if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    (framework,) = found
+    return framework if release_bounded(config, framework) else None
+
+
+def release_bounded(config: RunConfig, framework: str | None = None) -> bool:
+    """A version line or the text's day bounds the run's release, or the text's sentences
+    name one release of ``framework`` and no other (of any framework, where None)."""
+    if config.version is not None or text_day(config) is not None:
+        return True
+    named = _PROSE_RELEASES.values() if framework is None else [_PROSE_RELEASES.get(framework)]
+    return any(flag in config.flags for flag in named if flag is not None)
 
 
 def names_other_framework(text: str, engine: str) -> bool:

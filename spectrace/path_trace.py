@@ -39,7 +39,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.path_run import ELSEWHERE, text_day, worded_framework
+from spectrace.path_run import ELSEWHERE, release_bounded, worded_framework
 from spectrace.path_titles import ADDS_TITLE, NOT_SERVING
 from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step
@@ -121,8 +121,9 @@ def _unworded(
 ) -> str:
     """Why ``path_run.worded_framework`` names none, asked in its order."""
     head = "no launch command, start-up line or tracker header; in words: "
-    if config.version is None and text_day(config) is None:
-        return head + "not read, since no version line and no day bound the release"
+    if not release_bounded(config):
+        return head + ("not read, since no version line, no release named in a sentence and no "
+                       "day bound the release")  # fmt: skip
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
     if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)

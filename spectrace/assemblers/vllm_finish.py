@@ -160,6 +160,17 @@ def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | Non
                 None)  # fmt: skip
     if line is not None and config.version is None:
         config.flags["vllm_prose_release"] = FlagValue(prose, line.source, line.lineno, "prose")
+        # the text names no other release: it bounds a run no day bounds (path_run.release_bounded)
+        others = {prose_version(ln.text) for ln in lines} - {prose, None}
+        if not others and len(set(_RELEASE.findall(line.text))) == 1:
+            config.flags[PROSE_RELEASE_ALONE] = FlagValue(prose, line.source, line.lineno, "prose")
+
+
+# the flag of a vLLM release a sentence names where its line names no other release-like
+# number ("upgrading from vLLM 0.6.3 to 0.10.1": which one ran is not said) and no other line
+# names another vLLM release
+PROSE_RELEASE_ALONE = "vllm_prose_release_alone"
+_RELEASE = re.compile(r"(?<![\w.])v?(\d+\.\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)")
 
 
 def _bare_alone(config: RunConfig, lines: Sequence[LogLine]) -> None:
