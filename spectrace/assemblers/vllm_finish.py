@@ -170,7 +170,7 @@ def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | Non
 # number ("upgrading from vLLM 0.6.3 to 0.10.1": which one ran is not said) and no other line
 # names another vLLM release
 PROSE_RELEASE_ALONE = "vllm_prose_release_alone"
-_RELEASE = re.compile(r"(?<![\w.])v?(\d+\.\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)")
+_RELEASE = re.compile(r"(?<![\w.])v?(\d+\.\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)")  # as prose_version
 
 
 def _bare_alone(config: RunConfig, lines: Sequence[LogLine]) -> None:

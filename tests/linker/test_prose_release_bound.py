@@ -22,6 +22,8 @@ from tests.real_logs_helpers import probed_path
     (["## Environment", "- vLLM version: 0.6.3", "- GPU: 1x A100 80GB", "", "## What happened",
       "ngram speculative decoding with 5 speculative tokens: output token throughput 410 tok/s, "
       "then the crash below."], "NGramWorker"),  # a V0-only release: V0's n-gram worker
+    (["Running vLLM 0.6.3.post1 with ngram speculative decoding: output token "
+      "throughput 410 tok/s, then the crash below."], "NGramWorker"),  # a post release
     (["EAGLE3 on vLLM 0.9.2 loses throughput at batch 1", "",
       "Llama-3.1-8B with the EAGLE3 draft, 3 speculative tokens: output token throughput 980 "
       "tok/s, 1100 tok/s without it."], "EagleProposer"),
