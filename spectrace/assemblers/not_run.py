@@ -49,6 +49,9 @@ CATEGORY = "a checklist rule naming methods as a category, not the run's"
 GENERATED = "a command a generator or template emits, not a run the writer made"
 ASKED = "a configuration asked about, not a run"
 OTHERS = "what other users reported, not the writer's run"
+AVOIDED = "a command shown as the pattern to avoid, not a run"
+FLAG_TOLD = "a sentence telling what a flag or a mapping of method names does in code, not a run's config"
+HYPOTHETICAL = "what a tool could show or a method would give, not a run"
 # what a whole thread is, when its description tells no run of the writer's (``DENIALS``)
 CODE_ONLY = "a report the writer built from reading code, not from a run"
 LINKED_CODE = "source lines a pull request points at, with no failure or run told"
@@ -56,9 +59,14 @@ DESCRIBED = "another project's change describing how the engine behaves under a 
 CONFIG_ONLY = "a pull request that only adds configuration, with no result"
 CONFIG_CHANGE = "another project's pull request changing configuration, with no result, log or run told"
 REJECTED = "a config validation error rejecting the method: the run built no speculative worker"
+INSTRUCTIONS = ("a page telling the reader what to run (docs, playbook, quick start, tutorial), with no "
+                "output, result, log record or report of a run")
+FEATURE_FORM = "an issue filed on a feature form (a wish, not a run's report)"
+HOW_TO = "a thread titled as a how-to question, not a report of a run"
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
-DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED)
+DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
+           HOW_TO)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -85,6 +93,11 @@ LITERALS: tuple[bytes, ...] = (
     b"TPOT", b"TTFT", b"peedup", b"peed-up", b"x faster", b"x higher", b"x output", b"x throughput",
     b"x speed", b"% faster", b"% higher", b"% more", b"% throughput", b"% output", b"weep",
     b"rash", b"arbage", b"arbled", b"wrong", b"ncorrect", b"egress", b"egrad", b" hang",
+    # a caption showing a pattern to avoid (``_AVOID``) and the one after it (``_PREFER``)
+    b"on't ", b"o not ", b"Avoid", b"avoid ", b"nti-pattern", b"Wrong", "❌".encode(), "✗".encode(), "✅".encode(),
+    # what a tool could show (``_HYPOTHETICAL``: its other spellings name a tool or a method, which
+    # the scan keeps anyway, as it keeps ``_FLAG_TOLD``'s flags), a feature form's first question
+    b"n theory", b"elated to a problem",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -234,6 +247,48 @@ _CODE_TOLD = re.compile(
 )
 
 
+# a sentence telling what a flag does in code ("`--num-speculative-tokens` defaults to 3", "so
+# `--method` can be omitted", "a `--dflash-causal` flag covers older checkpoints", "the
+# `--speculative-algorithm` option is forwarded to SGLang's server", "`--spec-method mtp` maps to
+# `deepseek_mtp`") or what a mapping does with method names ("the backend maps MTP to
+# `{"method": "mtp"}`"): a wrapper's or a trainer's account of its code, whose flags no run set
+_TOLD_FLAG = r"`?--[a-z][\w-]*(?:[ =][\w.-]+)?`?(?:\s+(?:flag|option|argument|arg|parameter|switch))?"
+_TOLD_VERB = (
+    r"(?:now\s+|still\s+|also\s+|then\s+|only\s+)?(?:defaults?\s+to\b|can\s+be\s+(?:omitted|dropped|left out"
+    r"|skipped|overridden)\b|(?:is|are)\s+(?:now\s+)?(?:optional|forwarded|passed(?:\s+through)?|mapped"
+    r"|rewritten|ignored|exposed|deprecated|renamed|honou?red|respected|plumbed|wired)\b|maps?\s+to\b|wins\b"
+    r"|overrides?\b|covers\b|falls\s+back\b|translates?\s+to\b|is\s+the\s+default\b)"
+)
+_FLAG_TOLD = re.compile(
+    rf"(?i)(?:^|[\s(;,])(?:the\s+|an?\s+|so\s+|and\s+|explicit\s+)*{_TOLD_FLAG}\s+{_TOLD_VERB}"
+    r"|\b(?:maps?|mapped|translates?|translated|forwards?|forwarded)\s+(?:[\w`'\".-]+\s+){0,3}?(?:to|through|into|onto)\b"
+)
+
+
+def _flag_told(text: str) -> bool:
+    """The line tells what a flag or a mapping of method names does in code, and no failure
+    and no run of the writer's own ("I passed `--speculative-config` through and it crashed")."""
+    return _FLAG_TOLD.search(text) is not None and not (
+        _FAILS.search(text) or _OWN.search(text) or _FIRST_PERSON.search(text))
+
+
+# what a tool could show or what holds in theory ("the acceptance should be able to be printed
+# with trtllm-bench", "could be seen in the metrics", "in theory MTP does not hurt accuracy"):
+# talk about a run nobody made
+_HYPOTHETICAL = re.compile(
+    r"(?i)\bin theory\b|\b(?:can|could|should|would|might|may)(?:\s+not)?\s+(?:be\s+)?"
+    r"(?:able\s+to\s+(?:be\s+)?)?(?:printed|shown|seen|checked|measured|obtained|reported|logged"
+    r"|dumped|viewed|inspected)\s+(?:with|by|using|in|via)\b"
+)
+
+
+def _hypothetical(text: str) -> bool:
+    """The line tells what a tool could show or what holds in theory, and no failure and no
+    run of the writer's own ("I measured it with trtllm-bench")."""
+    return _HYPOTHETICAL.search(text) is not None and not (
+        _FAILS.search(text) or _OWN.search(text) or _FIRST_PERSON.search(text))
+
+
 def _code_told(text: str) -> bool:
     """The line tells what the code does for a method, and no failure and no run of the
     writer's own ("With NGRAM the server crashes because ..." is the bug a fix PR ran into)."""
@@ -253,6 +308,65 @@ def _page_copy(held: Sequence[LogLine]) -> bool:
     section's commands, one per engine, are how to serve, not a run."""
     return not any(post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text)
                    or _SYMPTOM.search(ln.text) for ln in held)  # fmt: skip
+
+
+# an instruction to the reader: an imperative step ("Run EAGLE-3 by executing the following
+# command:", "2. Launch the server with EAGLE3:", "Next, start the server:", "To serve X, run the
+# following:", "In the terminal, run:", "Open a terminal and create ..."), a step heading, or what
+# the reader must or will do ("you must be in the docker group", "In this guide you will ...")
+_VERB = (r"(?:run|execute|launch|start|serve|install|pull|set|export|create|configure|open|download"
+         r"|clone|copy|save|add|enable|disable|omit|send|deploy|use|build|verify|check|edit|modify"
+         r"|replace|switch|turn|remove|wait|pass|specify|point|mount|log ?in)")
+_STEP_LINE = re.compile(
+    rf"(?i)^\W*(?:step\s*\d+\b[^:]*:?\s*|\d+[.)]\s+)?(?:(?:next|then|now|first|finally|afterwards|also),?\s+)?"
+    rf"(?:(?:to|in|on|from|for|after|once)\b[^,:]{{0,80}},\s*)?{_VERB}\b"
+    rf"(?:[^:]{{0,120}}:\s*$|\s+(?:the|a|an|this|these|your|it|following|with|by|in|on|to|all|any)\b)"
+    r"|^\W*step\s*\d+\b"
+    r"|\byou (?:must|need to|will need|will|should|can|may|have to)\b"
+    r"|\bby (?:executing|running|using|issuing) the following\b"
+)
+# a page's address on its first lines: a docs site, a tutorial, a playbook, a guide, a cookbook
+_DOCS_URL = re.compile(
+    r"(?i)https?://(?:docs\.|[\w.-]*readthedocs|[\w.-]+\.github\.io/|[\w./-]*/(?:docs?|documentation"
+    r"|tutorials?|playbooks?|guides?|cookbook|quick-?start|instructions|getting[-_]started|how-?to)\b)"
+)
+_HEAD_LINES = 5  # a page's address stands above its first lines
+# a failure told as a condition the page gives the reader ("If you see a permission denied
+# error, ...", "Note: if the server fails to start with an OOM error, lower ...", "If the server
+# runs out of memory, lower ..."): its troubleshooting, not a failure that happened ("the server
+# hangs if the batch is large" tells one)
+_CONDITION = re.compile(
+    r"(?i)\b(?:if|in case|whenever|should)\s+you\b|^\W*(?:note|tip|hint|troubleshoot\w*)\b"
+    r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
+    r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
+)
+_REPRO = re.compile(r"(?i)\brepro(?:duc\w*|s?\b)")
+_SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the first person singular
+
+
+def _instructions(held: Sequence[LogLine]) -> LogLine | None:
+    """The first line of a page that tells the reader what to run, where nothing in it shows a
+    run: no post header (a thread), no log record, no quoted line, no writer in the first person
+    or telling their own run, no failure but as a condition the page gives, no result (a figure,
+    a results heading or table, a sweep that passed). A playbook, a docs or quick-start page,
+    a tutorial: its commands, however complete, are what the reader would run. A pasted
+    command followed by its output (a log record, a figure) is a run, and so is a failure
+    report whose steps to reproduce are imperative (a failure, a writer)."""
+    first: LogLine | None = None
+    for line in held:
+        text = line.text
+        if line.headed or line.quoted or post_author(text) is not None:
+            return None
+        if _SELF.search(text) or _REPRO.search(text):
+            return None  # the writer, or "To reproduce, run:": a failure's steps, whoever wrote them
+        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or _RESULTS.search(text):
+            return None
+        if _SYMPTOM.search(text) and not _CONDITION.search(text):
+            return None
+        if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
+                                                           and line.lineno - held[0].lineno < _HEAD_LINES)):
+            first = line
+    return first
 
 
 # another thread cited in a comment ("Looks like sgl-project/sglang#23456 (EAGLE3 draft not
@@ -412,8 +526,9 @@ class NotRun:
 
     def lines(self, lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
         """(source, line) of each of ``lines`` no run's config is read from: inside a block,
-        not a test plan's (its command is the one the results below it ran)."""
-        blocks = [b for b in self.blocks if b.why != PLAN]
+        not a test plan's (its command is the one the results below it ran) nor an instructions
+        page's (it denies the text a run as a whole; a crash of its own still shows one)."""
+        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS)]
         if not blocks:
             return frozenset()
         return frozenset((ln.source, ln.lineno) for ln in lines
@@ -462,13 +577,28 @@ def sentence_apart(text: str) -> str | None:
     return None
 
 
+# a caption showing what follows as the pattern to avoid ("# Incorrect: speculative + guided",
+# "Don't do this:", "Bad example:", "❌ Wrong"), and the one that ends it ("# Correct: ...",
+# "Do this instead:", "✅")
+_AVOID = re.compile(
+    r"(?i)^[\W_]*(?:incorrect|wrong|bad|avoid|don'?t|do not|never|anti-?pattern)\b[^:]{0,40}:"
+    r"|^[\W_]*(?:incorrect|wrong|bad|anti-?pattern)(?:\s+(?:example|usage|config\w*|command|way))?[\W_]*$"
+    r"|^\W*(?:❌|✗|✘)"
+)
+_PREFER = re.compile(
+    r"(?i)^[\W_]*(?:correct|right|good|better|recommended|fixed|instead|do this|use this)\b|^\W*(?:✅|✓|✔)"
+)
+
+
 def _caption(text: str) -> str | None:
-    """Why the block under a caption line is not the run's: an example caption, or a line
-    ending in ":" whose last clause gives an example, advice or a docs page's text ("Supported
-    since 0.10.0. Example usage:", "you can run:", "The quick start shows:"); not one of the
-    writer's own or failing run."""
+    """Why the block under a caption line is not the run's: an example caption, a pattern to
+    avoid, or a line ending in ":" whose last clause gives an example, advice or a docs page's
+    text ("Supported since 0.10.0. Example usage:", "you can run:", "The quick start shows:");
+    not one of the writer's own or failing run."""
     if _EXAMPLE_CAPTION.search(text) and not _OWN.search(text):
         return EXAMPLE
+    if _AVOID.search(text) and not (_OWN.search(text) or _FIRST_PERSON.search(text)):
+        return AVOIDED
     if not text.rstrip(" *`").endswith((":", "：")):
         return None
     clause = _CLAUSE.split(text)[-1]
@@ -579,6 +709,10 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         elif pull and not line.headed and _code_told(text):
             out.append(Apart(line.source, line.lineno, line.lineno, CODE_TOLD, text.strip()))
+        elif not line.headed and not _FLAG_START.match(text) and _flag_told(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, FLAG_TOLD, text.strip()))
+        elif not line.headed and _hypothetical(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, HYPOTHETICAL, text.strip()))
         elif posts > 1 and not line.quoted and not line.headed and _cites_another(text):
             out.append(Apart(line.source, line.lineno, line.lineno, CITED, text.strip()))
         if not line.quoted and post_author(text) is not None:
@@ -595,7 +729,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             mode = "section"
         plan = plan if open_ is None else None
         if mode == "caption" and (_past_gap(line.lineno - last, text)
-                                  or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)):
+                                  or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)
+                                  or (open_[1] == AVOIDED and _PREFER.search(text))):
             close(last)  # past the caption's command, or the writer's own run again
             mode = None
         if line.headed:  # a log record ends a caption's block; it is what a server printed
@@ -667,7 +802,12 @@ _OWN_RUN = re.compile(
 _SYMPTOM = re.compile(
     r"(?i)\b(?:crash\w*|fail\w*|errors?|exception|hangs?|hung|stuck|breaks|broke|broken|oom\w*"
     r"|traceback|assert\w*|garbage|garbled|gibberish|wrong|incorrect|mismatch\w*|regress\w*"
-    r"|degrad\w*|drops?|dropped|slow\w*|nan|segfault|illegal|timeouts?|timed out|repeat\w*)\b"
+    r"|degrad\w*|slow\w*|nan|segfault|illegal|timeouts?|timed out|repeat\w*)\b"
+    # a metric that drops ("acceptance drops to 2.1", "throughput dropped by 30%", "a drop in
+    # accuracy"), not a setting dropped ("drop `timeout_iters`", "drops the OSL term")
+    r"|\b(?:drops?|dropped)\s+(?:to|by|from|off|sharply|significantly|dramatically|heavily|below|under|\d)"
+    r"|\b(?:accept\w*|throughput|accuracy|perf\w*|speed|quality|score|tps|rate|length|latency)\s+(?:\w+\s+){0,2}?"
+    r"(?:drops?|dropped)\b|\ba\s+(?:\w+\s+)?drop\s+(?:in|of)\b"
     r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:%|x\b|tok(?:en)?s?/s|ms\b)|\b(?:speed-?ups?|accept\w* (?:rate|length)"
     r"|passed|succeeded|verified|validated)\b|报错|崩溃|失败"
 )
@@ -705,13 +845,16 @@ _CONFIG_ONLY = re.compile(
 
 
 def _denials(held: Sequence[LogLine]) -> list[Apart]:
-    """The lines that deny the thread a run (``DENIALS``): its description tells no failure and
-    no run of the writer's own, and says the report comes from reading code, or (a pull request)
-    points at source lines, describes as another project how the engine behaves under a setting,
-    or only adds configuration. Each such line is a block of its own; the gate reads the thread
-    by its own lines then (a crash, a run line, the run's config)."""
-    repo, kind = _thread(held)
+    """The lines that deny the thread a run (``DENIALS``): the text is a page of instructions
+    to the reader (``_instructions``), an issue on a feature form or titled as a how-to question
+    (``_asked_thread``), or its description tells no failure and no run of the writer's own, and
+    says the report comes from reading code, or (a pull request) points at source lines,
+    describes as another project how the engine behaves under a setting, or only adds or
+    changes configuration. Each such line is a block of its own; the gate reads the thread by
+    its own lines then (a crash, a run line, the run's config)."""
+    repo, kind, head_title = _thread(held)
     title = next((ln.text for ln in held if _TITLE.match(ln.text)), "")
+    head_title = head_title or title.lstrip("# ")
     desc: list[LogLine] = []
     opened = False
     for line in held:
@@ -724,8 +867,13 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             desc.append(line)
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
+    if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
+        return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
     if (rejected := _rejected(held)) is not None:
         return [rejected]
+    asked = _asked_thread(held, head_title) if kind != "pull" else None
+    if asked is not None:  # its own lines (a launch, a crash, a result) still show a run
+        return [asked]
     if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
         return []  # no description post seen (its byline), or the writer's own run in it
     pull = kind == "pull"
@@ -787,15 +935,51 @@ _VALIDATION = re.compile(
 )
 
 
-def _thread(held: Sequence[LogLine]) -> tuple[str | None, str | None]:
-    """(org/repo, "pull" or "issue") of the thread's head in any form it was copied in
-    (``thread_head``: the index header, "org/repo pull request #12 · merged" under the title, a
-    browser's page title, ...), or (None, None)."""
+def _thread(held: Sequence[LogLine]) -> tuple[str | None, str | None, str | None]:
+    """(org/repo, "pull" or "issue", the title the head line holds) of the thread's head in any
+    form it was copied in (``thread_head``: the index header, "org/repo pull request #12 ·
+    merged" under the title, a browser's page title, ...), or (None, None, None)."""
     reader = HeadReader()
     for line in held:
         if (head := reader.feed(line)) is not None and head.repo is not None:
-            return head.repo, head.kind
-    return None, None
+            return head.repo, head.kind, head.title
+    return None, None, None
+
+
+# a feature form's first question (GitHub's default template and the many that copy it: "Is your
+# feature request related to a problem? Please describe.", "Is your enhancement related to a
+# problem?"), as a heading, a bold line or bare
+_FEATURE_FORM = re.compile(
+    r"(?i)^\W{0,12}is\s+your\s+(?:feature(?:\s+request)?|enhancement(?:\s+request)?|proposal|request)"
+    r"\s+related\s+to\s+a\s+problem\b"
+)
+# a title asking how to do something ("How to achieve 250 tok/sec with X on 8xB200", "How can I
+# get better EAGLE3 acceptance", "Is it possible to run MTP with ...", "Can I use ...")
+_HOW_TO = re.compile(
+    r"(?i)^\W*(?:\[[^\]]*\]:?\s*)*(?:how\s+(?:to|do|does|can|could|should|would)\b|is\s+(?:it|there)\s+"
+    r"(?:possible|a\s+way)\b|can\s+(?:i|we|you|one)\b|what(?:'s|\s+is|\s+are)\s+the\s+(?:best|right|recommended)\b)"
+)
+# a title that reports a failure or asks to fix one ("How to fix EAGLE3 crash on 0.10.1")
+_TITLE_FAILS = re.compile(
+    r"(?i)\b(?:fix\w*|bug|crash\w*|fail\w*|errors?|exception|hangs?|hung|stuck|broken|wrong|incorrect|garbled"
+    r"|garbage|oom|nan|illegal|segfault|regress\w*|degrad\w*|slow\w*|drops?)\b"
+)
+
+
+def _asked_thread(held: Sequence[LogLine], title: str) -> Apart | None:
+    """The line that makes an issue a wish or a question as a whole: a feature form's first
+    question (as a ``[Feature]`` tag does: what its comments verified is the feature's code), or
+    a title asking how to do something that reports no failure, where no writer tells a run of
+    their own ("I ran ...", "our deployment")."""
+    form = next((ln for ln in held if not ln.quoted and _FEATURE_FORM.search(ln.text)), None)
+    if form is not None:
+        return Apart(form.source, form.lineno, form.lineno, FEATURE_FORM, form.text.strip())
+    if any(_OWN_RUN.search(ln.text) for ln in held if not ln.quoted):
+        return None
+    if _HOW_TO.search(title) and not _TITLE_FAILS.search(title):
+        first = held[0]
+        return Apart(first.source, first.lineno, first.lineno, HOW_TO, title.strip())
+    return None
 
 
 def _config_change(held: Sequence[LogLine], title: str, desc: Sequence[LogLine]) -> bool:
@@ -834,7 +1018,7 @@ _BOT_SUMMARY = re.compile(r"(?i)\bsummary by (?:coderabbit|copilot|sourcery|gemi
 # command, "/reuse-sweep-run", asks for one)
 _RESULTS = re.compile(
     r"(?i)^\s*#{1,6}\s*(?:\W\s*)?(?:results?|benchmarks?|performance|perf|accuracy|evals?|evaluation"
-    r"|numbers|measurements?|test results?)\b|\|[^|]*\|[^|]*\|"
+    r"|numbers|measurements?|test results?)\b(?![/.-]\w)|\|[^|]*\|[^|]*\|"
     r"|\bsweeps?\b[^.;]{0,24}?\b(?:pass(?:es|ed)?|ran|results?|finished|completed|succeeded|green)\b"
 )
 # the writer telling what they did ("I just had to add the speculative args", "we halved the

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spectrace.assemblers.not_run import CONFIG_CHANGE, CONFIG_ONLY, DENIALS, REJECTED
+from spectrace.assemblers.not_run import CONFIG_CHANGE, CONFIG_ONLY, DENIALS, INSTRUCTIONS, REJECTED
 from spectrace.path_mention_kinds import APART_KIND, Mention
 
 
 # the denials whose config lines are no run's: what a PR adds, what the engine rejected
-_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED})
+_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS})
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:

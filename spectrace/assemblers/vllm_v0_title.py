@@ -18,6 +18,11 @@ it), so a thread whose newest day predates 0.7.2 ran V0 too ("I've tested specul
 to compare latency" in an April 2024 thread, "I tested the accept length with typical
 acceptance sampling" in September 2024, a November 2024 report of speculative decoding on
 ``pip install vllm``).
+A text running V0's own tests (``pytest tests/spec_decode/e2e/test_ngram_correctness.py``, V0's
+worker unit tests: rules/paths/vllm_v0.toml ``v0_tests``) ran V0's spec decode whatever its
+title says ("[INTEL_HPU][v0] Enable spec decode on HPU" with eagle, medusa, mlp and ngram tests):
+one family among the test files gives its V0 worker, several the wrapper ``SpecDecodeWorker``,
+never a V1 proposer.
 The report's words, ranked as prose: any config line outranks them.
 """
 
@@ -25,9 +30,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
 from packaging.version import Version
 
+from spectrace.assemblers.release_dates import read_table
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, sentence_apart
 from spectrace.assemblers.thread_repo import tracker_engine
@@ -38,7 +46,7 @@ from spectrace.assemblers.vllm_release import parse_release
 from spectrace.assemblers.vllm_v0_marks import engine_frame, v0_table
 from spectrace.dialects.base import LogLine
 
-_V0_TAG = re.compile(r"\[\s*V0\s*\]")
+_V0_TAG = re.compile(r"(?i)\[\s*V0\s*\]")  # "[V0]", "[v0]" beside any other tag
 # a title about speculative decoding ("[Spec Decode]", "Speculative Decode + ...")
 _SPEC_TITLE = re.compile(r"(?i)\bspec(?:ulative)?[ _-]?decod\w*|\bspeculat\w*")
 # a frame of V0's engine, and of anything under vllm/v1/ (the V1 engine)
@@ -99,10 +107,43 @@ _V1_SWITCH = re.compile(r"""\bVLLM_USE_V1["']?\]?\s*=\s*["']?1\b""")
 # every ``vllm/v1/`` frame: a V1 log's tracebacks would cost every reader a pass (a third more
 # time on a frame-heavy log); the V1 runner's own frames reach it through vllm_runner's literals
 LITERALS: tuple[bytes, ...] = (b"/vllm/engine/", b"/vllm/worker/", b"/vllm/executor/",
-                               b"/vllm/spec_decode/",
+                               b"/vllm/spec_decode/", b"tests/spec_decode/",  # V0's own tests
                                # a writer's own test of what only speculation has (_SPEC_OBJECT)
                                b"ccept length", b"cceptance len", b"cceptance rate",
                                b"ypical acceptance", b"ypical_acceptance", b"raft token")  # fmt: skip
+
+
+@cache
+def _v0_tests() -> re.Pattern[str]:
+    """A test command's path into V0's own tests (rules/paths/vllm_v0.toml ``v0_tests``),
+    never under ``tests/v1/``."""
+    name = "paths/vllm_v0.toml"
+    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    paths = data.get("v0_tests")
+    alts = "|".join(re.escape(str(p)) for p in (paths if isinstance(paths, list) else []))
+    return re.compile(rf"(?<![\w/])(?:\./)?(?:{alts or '(?!)'})")
+
+
+_TEST_RUN = re.compile(r"(?i)\bpytest\b|\bpython3?\s+-m\s+pytest\b|\bpassed\b")
+# the family a V0 test file is about ("test_eagle_correctness.py", "test_multistep_correctness.py":
+# the draft model's MultiStepWorker, "test_ngram_worker.py")
+_TEST_FAMILY = re.compile(r"(?i)\btest_(eagle|medusa|mlp|ngram|mtp|multi_?step)_")
+_TEST_FAMILIES = {"eagle": "EAGLE", "medusa": "MEDUSA", "mlp": "MLP_SPECULATOR", "ngram": "NGRAM",
+                  "mtp": "MTP", "multistep": "DRAFT_MODEL", "multi_step": "DRAFT_MODEL"}  # fmt: skip
+
+
+def _v0_tested(lines: Sequence[LogLine]) -> tuple[LogLine, str | None, str | None] | None:
+    """(the first line, V0 proposer worker, family) where the text runs V0's own tests (a
+    ``pytest`` line or its result naming a path of ``v0_tests``): one family among the test
+    files gives its V0 worker, several or none the wrapper every V0 run went through."""
+    pattern = _v0_tests()
+    ran = [ln for ln in lines if not ln.quoted and pattern.search(ln.text) and _TEST_RUN.search(ln.text)]
+    if not ran:
+        return None
+    families = {_TEST_FAMILIES[m.lower()] for ln in ran for m in _TEST_FAMILY.findall(ln.text)}
+    if len(families) == 1 and (found := v0_worker(_V0_METHODS[next(iter(families))])) is not None:
+        return ran[0], found[0], next(iter(families))
+    return ran[0], None, None
 
 
 def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | None) -> None:
@@ -117,6 +158,13 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     if config.engine not in (None, "vllm") or "speculative_config.method" in config.flags:
         return
     if any(e.worker_class or e.condition for e in config.path_evidence):
+        return
+    tested = _v0_tested(lines)  # V0's own tests ran, unless a V1 frame or switch shows V1 too
+    if tested is not None and not any(_V1_FRAME.search(ln.text) or _V1_SWITCH.search(ln.text)
+                                      for ln in lines):  # fmt: skip
+        line, worker, family = tested
+        _add(config, lines, line.source, line.lineno, worker or _WRAPPER, family,
+             f"V0's own tests ran (line {line.lineno}: V0's spec decode built SpecDecodeWorker)")
         return
     title = _title(lines)
     if title is None or any(no_spec(line.text) for line in lines):
