@@ -82,18 +82,39 @@ def _holds(first: str, last: str, release: Version, newest: Version | None) -> b
     return release <= high or (high == newest and release > high)
 
 
-def _named(cls: str) -> str:
-    """A span's class: ``EagleProposer|DraftModelProposer`` reads as the file's class or the
-    other proposers that derive from it there."""
-    own, *subs = cls.split("|")
-    return f"{own} (or {', '.join(subs)}, derived from its classes)" if subs else own
+def _ranges(spans: tuple[tuple[str, str, str], ...], pick) -> dict[str, list[tuple[str, str]]]:
+    """class -> its runs of neighbouring spans (first, last), for the classes ``pick`` takes
+    from each span's ``Own|Sub|...``."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    last: dict[str, int] = {}
+    for n, (cls, first, end) in enumerate(spans):
+        for name in pick(cls.split("|")) if cls else ():
+            if last.get(name) == n - 1:
+                out[name][-1] = (out[name][-1][0], end)
+            else:
+                out.setdefault(name, []).append((first, end))
+            last[name] = n
+    return out
 
 
 def _condition(sig: FrameSignature, spans: tuple[tuple[str, str, str], ...]) -> str:
+    """Each class the file held with its releases, then the proposers deriving from its
+    classes (they run its code too), then the releases where it named none."""
     label = _LABELS.get(sig.framework, sig.framework)
-    return ", ".join(f"{_named(cls)} on {label} {first}-{last}" if cls
-                     else f"no class of its own on {label} {first}-{last}"
-                     for cls, first, last in spans)  # fmt: skip
+
+    def said(ranges: list[tuple[str, str]]) -> str:
+        return ", ".join(f"{label} {a}-{b}" for a, b in ranges)
+
+    own = _ranges(spans, lambda names: names[:1])
+    subs = _ranges(spans, lambda names: names[1:])
+    parts = [f"{cls} on {said(r)}" for cls, r in own.items()]
+    if subs:
+        parts.append("or a proposer deriving from its classes: "
+                     + ", ".join(f"{cls} ({said(r)})" for cls, r in subs.items()))
+    none = [(a, b) for cls, a, b in spans if not cls]
+    if none:
+        parts.append(f"no class of its own on {said(none)}")
+    return "; ".join(parts)
 
 
 def frame_class(sig: FrameSignature, run: RunRelease | None) -> FrameClass | None:
