@@ -27,6 +27,8 @@ from packaging.version import InvalidVersion, Version
 from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.sentences import sentences
+from spectrace.assemblers.spec_prose import removal_avoids
 from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
@@ -101,8 +103,10 @@ def family_words(text: str) -> set[str]:
     """The speculative families a line names as words (in the tables' spelling); none from a
     question or a suggestion ("does it happen with MTP?", "try ngram instead"), nor a family
     named as off ("without MTP", "MTP disabled"). TensorRT-LLM's own mode names ("MTP Eagle",
-    "Suffix Automaton", "ReDrafter": ``trtllm_words``) are one word each."""
-    if line_guard(text) is not None:
+    "Suffix Automaton", "ReDrafter": ``trtllm_words``) are one word each. A question, an aside
+    or another run read in one sentence sets apart only that sentence's words (``sentences``:
+    "I serve X with EAGLE3 on 0.10.1 and it crashes. Any idea?" names EAGLE3)."""
+    if _whole_guard(text) is not None:
         return set()
     found = {family for family, why in word_guards(text) if why is None}
     return found if len(found) < 3 else set()  # a list of methods (a PR's scope) names no run
@@ -113,13 +117,21 @@ LISTED_GUARD = "three or more methods listed: a scope or a category, not one run
 
 def line_guard(text: str) -> str | None:
     """Why none of the line's family words is a run's, in the reader's terms (None: they may
-    be): the guards ``family_words`` applies to the whole line, in its order."""
-    if _ASKED.search(text):
-        return "a question or a suggestion ('?', 'try', 'should', 'maybe')"
+    be): a guard of the whole line (labels, code), else the guard of each sentence naming a
+    family where every one has one (a line naming none: its own sentence guard)."""
+    if (guard := _whole_guard(text)) is not None:
+        return guard
+    guards = [None if removal_avoids(s) else _sentence_guard(s) for s in sentences(text) if _sentence_words(s)]
+    if not guards:
+        return _sentence_guard(text)
+    return guards[0] if all(guards) else None
+
+
+def _whole_guard(text: str) -> str | None:
+    """The guards that hold for every sentence of the line: a thread's labels, a code comment,
+    a conditional expression, a commented-out command."""
     if _LABELS.match(text):
         return "the thread's labels"
-    if _OTHER_RUN.search(text) and (said := _OTHER_RUN.search(_FAILS.sub(" ", text))):
-        return f"about another run or a plain one ('{said.group(0)}')"
     if commented_key(text) or _CHOSEN.search(text):
         return "a code comment or a conditional expression"
     if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``
@@ -127,9 +139,47 @@ def line_guard(text: str) -> str | None:
     return None
 
 
+def _sentence_guard(text: str) -> str | None:
+    """Why a sentence's family words are not the run's: it asks or suggests, or it is about
+    another run or a plain one; a comparison of two releases of the engine ("eagle3 in vLLM
+    0.9.0 is worse compared to vLLM 0.9.2") ran the method on both arms."""
+    if _ASKED.search(text):
+        return "a question or a suggestion ('?', 'try', 'should', 'maybe')"
+    if _OTHER_RUN.search(text) and (said := _OTHER_RUN.search(_RELEASES_COMPARED.sub(" ", _FAILS.sub(" ", text)))):
+        return f"about another run or a plain one ('{said.group(0)}')"
+    return None
+
+
 def word_guards(text: str) -> list[tuple[str, str | None]]:
-    """Each family word of the line with the guard that sets it apart (None: kept): named as
-    off ("without MTP"), or part of a model id, a path or a file name."""
+    """Each family word of the line with the guard that sets it apart (None: kept): its
+    sentence's guard (``_sentence_guard``), named as off ("without MTP"), or part of a model id,
+    a path or a file name."""
+    out: list[tuple[str, str | None]] = []
+    cut = sentences(text)
+    doubted = {family for s in cut if _CAUSE_ASKED.search(s) for family, _why in _sentence_words(s)}
+    for sentence in cut:
+        words = _sentence_words(sentence)
+        if words and removal_avoids(sentence):  # "Removing X avoids it": X was the failing run's
+            out += [(family, None) for family, _why in words]
+            continue
+        said = _sentence_guard(sentence) if words else None
+        out += [(family, said or why or (_DOUBTED if family in doubted else None)) for family, why in words]
+    return out
+
+
+# a question whether the method is behind the failure ("Is it MTP related?", "Could this be
+# caused by EAGLE?"): the line's other sentences naming it do not make it the run's ("Is it MTP
+# related? In my MTP run the log says ...": the asker's own run)
+_CAUSE_ASKED = re.compile(
+    r"(?i)\b(?:is|was|could|might|can|may)\s+(?:it|this|that)\b[^?]{0,60}?\b(?:related|caused|due|because"
+    r"|the\s+cause|from|about)\b[^?]*\?|\brelated\s+to\b[^?]{0,40}\?"
+)
+_DOUBTED = "asked whether it is behind the failure ('Is it MTP related?')"
+
+
+def _sentence_words(text: str) -> list[tuple[str, str | None]]:
+    """Each family word of a sentence with the word's own guard (named as off, inside a
+    token)."""
     if "/" in text:  # "MTP/EAGLE": two words
         text = _LISTED.sub(lambda m: m.group(0).replace("/", " / "), text)
     low = text.lower()
@@ -200,6 +250,15 @@ _FAILS = re.compile(
     r"(?i)\b(?:not|n't|never|stopped|no longer)\s+work(?:s|ing|ed)?\b"
     r"|\bworks?\s+(?:fine\s+|well\s+|ok\s+)?(?:when|if|once)\s+(?:it\s+is\s+|it's\s+|is\s+)?"
     r"(?:disabled|turned\s+off|switched\s+off|off)\b"
+)
+# the other arm of a comparison is another release of the engine ("worse compared to vLLM
+# 0.9.2", "slower than on 0.10.1", "vs. v0.5.9"): the same method ran on both; a bare number
+# ("lower than 2.5") is no release
+_RELEASES_COMPARED = re.compile(
+    r"(?i)\b(?:(?:faster|slower|better|worse|higher|lower)\s+)?(?:compared\s+(?:to|with|against)|than"
+    r"|vs\.?|versus)\s+(?:(?:on|in|with|at|using)\s+)?(?:the\s+)?"
+    r"(?:(?:vllm|sglang|tensorrt[- ]?llm|trt[- ]?llm|vllm-ascend)\s*v?\d+\.\d+|v\d+\.\d+|\d+\.\d+\.\d+)"
+    r"(?:\.\d+)?(?:\.?(?:post|rc|dev)\d*)?(?![\w.]*\d)"
 )
 # a conditional expression choosing a value in code: the run may have taken either branch
 _CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")

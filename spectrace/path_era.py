@@ -47,7 +47,7 @@ from spectrace.assemblers.sglang_eras import (
     version_text,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
-from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, prose_verdict, set_apart
+from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apart, prose_verdict
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
@@ -175,7 +175,7 @@ def _inputs(
     if (post := config.flags.get(OTHER_WRITER)) is not None and not _pull_review(mine, post.lineno):
         since = max(since, post.lineno)  # another writer's paste: the title's words are not theirs
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
-             and not set_apart(m.text) and not _SKIPPED.search(m.text)
+             and not names_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
@@ -248,8 +248,8 @@ def _why_none(mine: Sequence[Mention], since: int, post: FlagValue | None) -> st
         who = f"another writer's post (line {since})" if mark else "the run's start"
         return f"the family words kept are all before {who}: not that run's"
     late = [m for m in kept if m.lineno >= since]
-    if any(set_apart(m.text) for m in late):
-        return "the join's own sentence guard (spec_prose.set_apart) sets the family line apart"
+    if any(names_apart(m.text) for m in late):
+        return "the join's own sentence guard (spec_prose.names_apart) sets the family line apart"
     if any(_SKIPPED.search(m.text) for m in late):
         return "the family line is a skipped test"
     return "the family line names another framework's run"

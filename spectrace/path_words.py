@@ -19,7 +19,7 @@ from spectrace.assemblers.sglang_run_words import (
     speculation_named,
     v2_named,
 )
-from spectrace.assemblers.spec_prose import planned
+from spectrace.assemblers.spec_prose import planned, unplanned
 from spectrace.assemblers.launch_words import rollout_repo
 from spectrace.assemblers.thread_repo import header_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
@@ -124,8 +124,8 @@ def word_mentions(
     if not diff and not aside and not line.quoted and speculation_named(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, SPEC_KIND))  # path_era
     if title is None and not diff and not aside:
-        families = family_words(line.text)
-        if families and not planned(line.text):  # a plan names no run's family
+        families = family_words(unplanned(line.text))  # a plan's sentence names no run's family
+        if families:
             out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(families)]  # fmt: skip
         if not line.quoted and not planned(line.text):  # the era join's fallback reading

@@ -1844,7 +1844,7 @@ CASES: dict[str, tuple[list[str], Want]] = {
             "--speculative-eagle-topk 1 --page-size 64",
         "```", "```", *SGL_NORMAL_CRASH, "```",
         number=42601, kind="pull request",
-    ), want("EAGLEWorker", decide=False)),
+    ), want("EAGLEWorker")),  # the repro's own sentence names 0.5.3 ("Fixes #N." is another sentence)
     "s10 t27 TensorRT-LLM: 'lookahead' as a scheduler word": (thread(
         TRT_REPO, "[Bug] crash with the scheduler's lookahead window set to 0", "2026-03-01",
         "```", "trtllm-serve acme/Falcon-Orbit-32B --backend pytorch --tp_size 4", "```", "```",

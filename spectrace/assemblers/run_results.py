@@ -18,14 +18,16 @@ import re
 _CHECKED = re.compile(
     r"(?i)(?<![\w-])(?:verified|validated|tested|reproduced|re-?ran|benchmarked|evaluated|profiled)"
     r"(?:\s+(?:it|this|them|that|the\s+(?:fix|change|recipe|setup|config\w*|pr|patch|feature|branch)"
-    r"|end[- ]to[- ]end|e2e|locally|again|manually|successfully|fine|\w+ing)){0,2}"
+    r"|end[- ]to[- ]end|e2e|locally|again|manually|successfully|fine|\w+ing"
+    r"|and\s+(?:works?|worked|runs?|ran|passe[sd]))){0,2}"  # "EAGLE was tested and works on MI355X"
     r"\s+(?:on|with|using|at|against|via|under|across|in\s+(?:a|an|the|our|my)\b)"
 )
 # the writer's own check, whatever its object ("I verified the non-disagg setup only (PP2+TP8)",
 # "we reproduced the hang", "I've tested both configs")
 _I_CHECKED = re.compile(
     r"(?i)\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:also\s+|just\s+|already\s+|now\s+|then\s+|since\s+"
-    r"|personally\s+|successfully\s+)?(?:verified|validated|tested|reproduced|re-?ran|benchmarked"
+    r"|personally\s+|successfully\s+|later\s+|recently\s+|finally\s+|first\s+|again\s+|manually\s+"
+    r"|locally\s+)?(?:verified|validated|tested|reproduced|re-?ran|benchmarked"
     r"|evaluated|profiled|confirmed|ran(?!\s+(?:into|out|across)\b))\b"
 )
 # the engine itself failing, in the past tense: an event the writer saw, on any tracker (an RL
@@ -114,7 +116,7 @@ _RUNS_ON = re.compile(
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\s+[-—–]\s+")
 # what the scan must keep for these lines to be read (``run_shown.RUN_LITERALS``); nothing a
 # server prints on its own load lines
-LITERALS = ("erified ", "I tested", "e tested", "I reproduced", "e reproduced", "onfirmed", "alidated ", "ested on", "ested with", "ested using", "eproduced",
+LITERALS = ("erified ", "I tested", "e tested", "tested ", "I reproduced", "e reproduced", "onfirmed", "alidated ", "ested on", "ested with", "ested using", "eproduced",
             "enchmarked ", "valuated ", "e-ran", "eran ", "craped from", "ollected from",
             "ollected on", " read from", "easured on", "easured with", "ccuracy", "peedup",
             "peed-up", "TTFT", "TPOT", "GSM8K", "gsm8k", "MT-Bench", "MT-bench", "ccepted tokens",

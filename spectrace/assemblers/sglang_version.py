@@ -13,6 +13,7 @@ import re
 from datetime import date
 
 from spectrace.assemblers.image_tags import image_tags, match_day
+from spectrace.assemblers.sentences import sentences
 from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, published, rules_for
 
 # Prefilter literals: every line find_sglang_version can use contains one.
@@ -201,13 +202,28 @@ def from_main(text: str) -> bool:
 
 def other_release(text: str) -> bool:
     """The line names a release as the fix, a suggestion or another report's, not the run's
-    (check_env's own ``sglang: X`` line is always the run's)."""
+    (check_env's own ``sglang: X`` line is always the run's). Only the sentences holding a
+    release are read: a question beside the run's statement ("We launch X on sglang 0.5.9 and it
+    dies. Should we file this elsewhere?") sets no release apart."""
     if printed_release(text):
         return False
+    cut = sentences(text)
+    held = [(s, " ".join(cut[i + 1 :])) for i, s in enumerate(cut) if _A_RELEASE.search(s)]
+    return any(_other_sentence(s, later) for s, later in held or [(text, "")])
+
+
+# a release number a sentence may hold ("0.5.9", "v0.11", "vLLM 0.9.2")
+_A_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+")
+
+
+def _other_sentence(text: str, later: str) -> bool:
+    """The sentence names its release as the fix, a suggestion or another report's (said to
+    work, unless it or the ``later`` sentences go on to fail: "0.5.14 works for ten minutes.
+    Then it crashes.")."""
     if _WORKS_ON.search(text) is not None:
         return True
     works = _WORKS.search(text)
-    if works is not None and _THEN_FAILS.search(works.group("rest")) is None:
+    if works is not None and _THEN_FAILS.search(f"{works.group('rest')} {later}") is None:
         return True
     return _OTHER.search(text) is not None
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_launch
 from spectrace.assemblers.method_typos import misspelt_methods
+from spectrace.assemblers.sentences import sentences
 from spectrace.assemblers.sglang_eras import Version
 
 # Prefilter literals of the lines the collector reads for an algorithm named in prose.
@@ -220,12 +221,25 @@ _PLANNED = re.compile(
     r"(?i)\b(?:will|going to|gonna|plan(?:ning)? to|intend(?:s|ing)? to|about to|hope to)\s+"
     r"(?:\w+\s+)?(?:enable|try|turn on|use|add|switch|adopt|deploy|evaluate|test)\b"
     r"|\bwould\s+(?:\w+\s+){0,4}help\b|\bnext (?:week|month|sprint|quarter|release)\b"
+    # work still going on to support the method ("I am still debugging and tuning PP+DSpark
+    # compatibility", "we're working on MTP support"): it does not run yet
+    r"|\b(?:debugging|tuning|working\s+on|adding|implementing|enabling|porting)\b[^.;!?]{0,40}"
+    r"\b(?:compatibility|support|integration|combination)\b"
 )
 
 
 def planned(text: str) -> bool:
     """The line says the methods it names are a plan or a wish, not what the run had."""
     return _PLANNED.search(text) is not None
+
+
+def unplanned(text: str) -> str:
+    """The line without its sentences of a plan or a wish ("MTP crashes on 0.11.0. We will try
+    EAGLE3 next week." keeps the first): a plan beside a statement of the run names only its own
+    methods apart."""
+    if _PLANNED.search(text) is None:
+        return text
+    return " ".join(s for s in sentences(text) if not planned(s))
 
 
 # words that put the named algorithm beside, before or apart from the reported run ("used to
@@ -320,6 +334,57 @@ def aside_only(text: str) -> bool:
     return "OFF" in names and "OFF" not in said
 
 
+def removal_avoids(sentence: str) -> bool:
+    """The writer says taking the method away makes the failure go away ("Removing
+    --speculative-algorithm EAGLE avoids it", "Without MTP it does not happen", "disabling the
+    eagle3 config makes the crash go away"): the method was on in the run that failed. Not a
+    question, advice or a condition ("if you hit this, disabling MTP avoids it"), nor a failure
+    that stays ("removing EAGLE does not fix it", "without MTP it still crashes")."""
+    if _QUESTION.search(sentence) or _ADVICE_TO_OTHERS.search(sentence) or _STAYS.search(sentence):
+        return False
+    return _REMOVAL.search(sentence) is not None and _GOES_AWAY.search(sentence) is not None
+
+
+# the method taken away ("removing", "dropping", "disabling", "without", "turning off"), and the
+# failure said to go away after it ("avoids it", "fixes it", "goes away", "does not happen",
+# "no crash", "works fine"); advice to others and failures that stay are neither
+_REMOVAL = re.compile(
+    r"(?i)\b(?:remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|disabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+off"
+    r"|switch(?:es|ed|ing)?\s+off|unset(?:s|ting)?|without|w/o)\b"
+)
+_GOES_AWAY = re.compile(
+    r"(?i)\b(?:avoids?|avoided|fix(?:es|ed)?|prevents?|prevented|resolves?|resolved|goes\s+away"
+    r"|go\s+away|went\s+away|disappears?|disappeared)\b"
+    r"|\b(?:does(?:n't|\s+not)|did(?:n't|\s+not)|never)\s+(?:happen|occur|crash|hang|fail|reproduce)\w*"
+    r"|\bno\s+(?:more\s+)?(?:crash(?:es)?|errors?|hangs?|failures?|IMA)\b"
+    r"|\b(?:works?|runs?|ran|worked)\s+(?:fine|well|normally|correctly|stably)\b"
+)
+_STAYS = re.compile(
+    r"(?i)\b(?:does(?:n't|\s+not)|did(?:n't|\s+not)|won't|can't|cannot)\s+(?:\w+\s+)?(?:fix|avoid|help|resolve"
+    r"|prevent|change)\w*|\bstill\b|\b(?:also|too)\s+(?:crash|fail|hang)\w*|\bcrash\w*\s+(?:too|as well)\b"
+)
+_ADVICE_TO_OTHERS = re.compile(
+    r"(?i)\b(?:you|your|if|recommend\w*|workaround\s+is|try|should|can|could|please)\b"
+    r"|\bwhen\b(?!\s+(?:I|we)\b)"
+)
+_QUESTION = re.compile(r"\?(?:\s|$)")
+
+
+def names_apart(text: str) -> bool:
+    """``set_apart`` read sentence by sentence: every sentence naming a method is set apart, or
+    a later one turns against it ("EAGLE3 was on. But that is not the run that crashed."); a
+    question or an aside in another sentence sets none apart ("We run NEXTN on 0.5.9 and the
+    scheduler dies. Any idea?"). A line naming no method: ``set_apart`` of the whole line."""
+    cut = sentences(text)
+    said = [i for i, s in enumerate(cut) if _NAMED.search(s)]
+    if not said:
+        return set_apart(text)
+    return all(set_apart(cut[i]) or any(_TURN.match(s) and set_apart(s) for s in cut[i + 1 :]) for i in said)
+
+
+_NAMED = re.compile(rf"(?i)(?<![A-Za-z0-9_/.]){_METHOD_WORD}(?![A-Za-z0-9_])")
+
+
 def set_apart(text: str, without: bool = True) -> bool:
     """The line asks or supposes (``_SUPPOSED``) or sets a name apart from the reported run
     (``_CONTRARY``): the algorithms it names are not the run's (a line quoting another post
@@ -327,10 +392,25 @@ def set_apart(text: str, without: bool = True) -> bool:
     ``without=False``: "without" alone does not (a flag quoted "with X but without Y" is X)."""
     if not without:
         text = re.sub(r"(?i)\bwithout\b", "", text)
+    if removal_avoids(text):
+        return False  # "Removing --speculative-algorithm EAGLE avoids it": the failing run had it
     text = _clause_negation_lifted(text)
     if _TRAINING.search(text) is not None:
         return True  # training a draft head is no serving run of it
+    if _TURNS_TO_FAILURE.search(text) is None:  # "tested X on MI355X and it works": that run's result
+        text = _CHECKED_WORKS.sub(" ", text)
     return bool(_SUPPOSED.search(text) or _CONTRARY.search(text))
+
+
+# the writer's own check of the method with its outcome ("We later tested EAGLE on gfx950 and it
+# works", "EAGLE was tested and works on MI355X", "verified that MTP works on 8x B200"): the
+# "works" is that run's result, not another run set beside the reported one; unless the line
+# turns to a failure ("tested EAGLE and it works, but the plain server crashes": two runs)
+_CHECKED_WORKS = re.compile(
+    r"(?i)\b(?:tested|verified|validated|confirmed|checked)\b(?:(?![.;!?]\s)[^;!?]){0,80}?"
+    r"\b(?:works?|worked|working)\b(?:\s+(?:fine|well|correctly|as expected))?"
+)
+_TURNS_TO_FAILURE = re.compile(r"(?i)\bbut\b|\bhowever\b|\b(?:crash|fail|error|hang|broke|oom|assert)\w*")
 
 
 # "X stores but never serves when MTP/EAGLE speculative decoding is enabled": a negation before
