@@ -23,6 +23,7 @@ from spectrace.assemblers.fatal import (
 from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.load import spec_metrics_shape
 from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
+from spectrace.assemblers.prose_wrap import ProseWrap
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
 from spectrace.assemblers.thread_head import opens_head, title_line
 from spectrace.assemblers.tracebacks import TracebackAssembler
@@ -57,6 +58,10 @@ class _Pending:
     span: int = 0  # lines of any writer since
 
 
+# the config lines a hard-wrapped sentence's lines may sit among (prose_wrap reads six at most)
+_SENTENCE_LINES = 8
+
+
 class Collector:
     """Feeds lines to the assemblers; emits classified, de-duplicated crashes in line order."""
 
@@ -77,6 +82,7 @@ class Collector:
         self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
         self._under_header = 0  # lines left in which a saved thread's "# title" may follow
         self._first = True  # the text's first non-blank line is still to come (a title above its head)
+        self._wrap = ProseWrap()  # prose a copy hard-wrapped: one sentence over several lines
         self._metrics: tuple[int, str] = (-1, "")  # len(config_lines), shape: last metrics line kept
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
@@ -104,8 +110,11 @@ class Collector:
             self.config_lines.append(line)
         titled = self._under_header > 0 and text.startswith(("# ", "["))
         self._under_header = max(self._under_header - 1, 0)
+        grown = self._wrap.feed(line)  # a hard-wrapped sentence, made whole on each of its lines
         if candidate:
             self._markers_and_config(line, text, piece or spanned)
+        if grown and not (piece or spanned):
+            self._keep_sentence(grown)
         if self._first and text.strip():  # a thread's title may stand above its head (thread_title)
             self._first = False
             titled = titled or (title_line(line) and not (candidate and self._configures(text)))
@@ -129,6 +138,22 @@ class Collector:
         self._headed = line if free and line.headed and not matched else None
         self._age(line, held=table)
         self._release()
+
+    def _keep_sentence(self, grown: list[LogLine]) -> None:
+        """Each line of a hard-wrapped sentence (``prose_wrap``) takes its whole-sentence text:
+        in place of the line where the scan kept it, or added in line order where the whole
+        sentence now holds a literal no piece held."""
+        for line in grown:
+            recent = self.config_lines[-_SENTENCE_LINES:]
+            base = len(self.config_lines) - len(recent)
+            at = next((base + i for i, kept in enumerate(recent)
+                       if kept.source == line.source and kept.lineno == line.lineno), None)  # fmt: skip
+            if at is not None:
+                self.config_lines[at] = line
+            elif self._configures(line.text):
+                after = [base + i for i, kept in enumerate(recent)
+                         if kept.source == line.source and kept.lineno > line.lineno]  # fmt: skip
+                self.config_lines.insert(after[0] if after else len(self.config_lines), line)
 
     def _markers_and_config(self, line: LogLine, text: str, piece: bool) -> None:
         for marker in self._markers:
