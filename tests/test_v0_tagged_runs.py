@@ -75,6 +75,13 @@ def test_a_lowercase_v0_tag_on_a_bug_title_naming_the_method_is_v0s_worker(tmp_p
     _v0_only(tmp_path, lines, "NGramWorker")
 
 
+def test_a_v0_tag_over_a_method_the_title_spells_is_v0s_worker(tmp_path: Path) -> None:
+    lines = ["vllm-project/vllm · issue #15801 · closed",
+             "# [Bug][v0]: deepseek_mtp speculation repeats tokens at batch 32", "", "user-u · description · 2025-03-28",
+             "With the MTP module as `--speculative-model` and one speculative token, batch 1 is fine."]  # fmt: skip
+    _v0_only(tmp_path, lines, "MultiStepWorker")
+
+
 # near misses: V1's tree and tag keep the V1 class
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 
@@ -155,18 +156,22 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     Nothing where a config line already names a method or a class. (From 0.8 a V1 run's
     traceback can show ``vllm/engine/`` and ``vllm/executor/`` files too, and cut before its
     ``vllm/v1/`` frames.)"""
-    if config.engine not in (None, "vllm") or "speculative_config.method" in config.flags:
+    if config.engine not in (None, "vllm"):
+        return
+    v1_shown = any(_V1_FRAME.search(ln.text) or _V1_SWITCH.search(ln.text) for ln in lines)
+    title = _title(lines)
+    if not v1_shown and title is not None and _V0_TAG.search(title.text):
+        _on_v0(config, f"its [V0] tag (line {title.lineno})")  # the V1 classes words gave
+    if "speculative_config.method" in config.flags:
         return
     if any(e.worker_class or e.condition for e in config.path_evidence):
         return
     tested = _v0_tested(lines)  # V0's own tests ran, unless a V1 frame or switch shows V1 too
-    if tested is not None and not any(_V1_FRAME.search(ln.text) or _V1_SWITCH.search(ln.text)
-                                      for ln in lines):  # fmt: skip
+    if tested is not None and not v1_shown:
         line, worker, family = tested
         _add(config, lines, line.source, line.lineno, worker or _WRAPPER, family,
              f"V0's own tests ran (line {line.lineno}: V0's spec decode built SpecDecodeWorker)")
         return
-    title = _title(lines)
     if title is None or any(no_spec(line.text) for line in lines):
         return
     spec = _SPEC_TITLE.search(title.text) is not None
@@ -208,6 +213,33 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     worker, family = _proposer(title, lines, ran)
     _add(config, lines, ran.source, ran.lineno, worker or _WRAPPER, family,
          f"a writer reports running speculative decoding on vLLM's tracker ({era}, line {ran.lineno})")
+
+
+_V1_CLASS = re.compile(r"\b\w+(?:Proposer(?:GPU)?|Speculator)\b")  # V1's and MRV2's classes
+
+
+def _on_v0(config: RunConfig, why: str) -> None:
+    """The evidence the text's words gave a V1 class (or a condition over V1 classes), made V0's
+    worker for its family where the text puts the run on V0 (``why``), or nothing decided for
+    a family V0 never ran (EAGLE-3): a [V0] report never names a V1-only class."""
+    said = config.flags.get("speculative_config.method")  # the method the words spelled
+    out = []
+    for e in config.path_evidence:
+        if not (e.worker_class and _V1_CLASS.fullmatch(e.worker_class)) and not (
+                e.condition and _V1_CLASS.search(e.condition)):  # fmt: skip
+            out.append(e)
+            continue
+        method = _V0_METHODS.get(e.family or "") or (str(said.value) if said is not None else None)
+        found = v0_worker(method) if method else None
+        head = e.reason.rsplit(" -> ", 1)[0]
+        if found is None and e.family is not None:  # a family V0 never ran
+            out.append(replace(e, reason=f"{head}: {why} puts the run on V0, which never ran "
+                               f"{e.family}", worker_class=None, points_to=None, condition=None))
+            continue
+        worker = found[0] if found is not None else _WRAPPER
+        out.append(replace(e, reason=f"{head} -> {worker} (V0 spec_decode, other): {why}",
+                           worker_class=worker, points_to="other", condition=None))
+    config.path_evidence = out
 
 
 def _v0_era(config: RunConfig, lines: Sequence[LogLine], newest: Version | None,
