@@ -118,7 +118,9 @@ def describe(
     platform = config.flags.get("platform")
     ascend = platform is not None and platform.value == "ascend"
     plugin = "vllm_ascend" if ascend or any(_ASCEND.search(e.text) for e in votes) else None
-    known = family_of(worker, plugin or config.engine)
+    # a class several frameworks define (``NGramWorker``) is the framework the words placed it on
+    placed = next((e.framework for e in votes if e.framework and e.worker_class == worker), None)
+    known = family_of(worker, plugin or config.engine or placed)
     framework = known[0] if known else None
     framework = framework or config.engine or ("sglang" if known else None)
     framework = framework or ("vllm_ascend" if ascend else None)  # the platform alone shows it

@@ -116,7 +116,7 @@ def named_family_evidence(
         (cls,) = classes
         family = next(iter(families)) if len(families) == 1 else None
         found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
-                         family=family)  # fmt: skip
+                         family=family, framework="vllm_ascend" if plugin else "vllm")  # fmt: skip
         return [on_runner(found, config)]  # the V1 runner's class, MRV2's, or both
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     family = next(iter(families)) if len(families) == 1 else None
@@ -387,14 +387,16 @@ def _trtllm(
                 method_evidence(replace(config, flags=flags, engine="trtllm"))]  # fmt: skip
     if _engine_shown(flow, family, config) and (layer := _engine_layer(family)) is not None:
         reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run {flow}"
-        return [Evidence(source, lineno, text, f"{reason} -> {layer} (other)", "other", layer)]
+        return [Evidence(source, lineno, text, f"{reason} -> {layer} (other)", "other", layer,
+                         framework="trtllm")]  # fmt: skip
     cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
                 and s.family == family and s.worker and s.points_to), None)  # fmt: skip
     if family not in _ENGINE_ONLY or cls is None:
         return []
     reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run"
     if flow is not None:
-        return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls)]
+        return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls,
+                         framework="trtllm")]  # fmt: skip
     condition = f"{cls} if the TensorRT engine flow ran it ({family} mode)"
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition)]
 

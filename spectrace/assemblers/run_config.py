@@ -25,6 +25,9 @@ class Evidence:
     worker_class: str | None = None  # the class this evidence names, when it names one
     condition: str | None = None  # a verdict that hangs on the release: "v2 (...) if sglang >= …"
     family: str | None = None  # the family it names where its class runs several (MTP on EagleProposer)
+    # the framework the line places the run on, where its class alone does not tell it
+    # (``NGramWorker`` is vLLM V0's and TensorRT-LLM's): a run named only in words
+    framework: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
