@@ -88,6 +88,10 @@ _SWITCH_VALUE = re.compile(
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
+# a move between two releases ("upgrading from vLLM 0.6.3 to 0.10.1", "0.9.2 -> 0.10.0"): the
+# line does not say which of them the run was on, so neither is the run's release
+_MOVED = re.compile(r"(?i)\bfrom\s+(?:vllm\s*)?v?\d+\.\d+\.\d+\S*\s+to\s+v?\d+\.\d|"
+                    r"\d+\.\d+\.\d+\S*\s*(?:->|→|=>)\s*v?\d+\.\d")
 
 
 class ConfigReleases(ConfigState):
@@ -184,7 +188,7 @@ class ConfigReleases(ConfigState):
                 self._adopt_sglang(release)
                 self._launch.releases["sglang"] = self._config.version
             self._printed = self._printed or printed
-        elif (prose := prose_version(text)) is not None:
+        elif (prose := prose_version(text)) is not None and not _MOVED.search(text):
             self._vllm_prose = self._vllm_prose or prose  # used only for a vLLM run
         if self._vllm_prose is None and not other_release(text):  # a vLLM image's tag, as prose
             self._vllm_prose = image_release(text, "vllm")

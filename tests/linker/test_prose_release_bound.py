@@ -55,3 +55,25 @@ def test_two_releases_bound_nothing(tmp_path: Path, lines: list[str]) -> None:
     path = probed_path(tmp_path, lines)
     assert path.worker_class != "NGramWorker", path
 
+
+
+@pytest.mark.parametrize("move", [
+    "After upgrading from vLLM 0.6.3 to 0.10.1, ngram speculative decoding crashes",
+    "Since we moved from vllm 0.6.3 to v0.10.1 ngram speculative decoding crashes",
+    "ngram speculative decoding crashes (vLLM 0.6.3 -> 0.10.1 upgrade)",
+])  # fmt: skip
+def test_a_move_between_releases_names_neither_in_a_dated_thread(tmp_path: Path, move: str) -> None:
+    """A dated report of an upgrade took the release it moved FROM as the run's: V0's
+    NGramWorker for a crash on 0.10.1. The line names two releases and says no one ran."""
+    lines = ["vllm-project/vllm · issue #31234 · open", "# [Bug]: ngram crashes after an upgrade", "",
+             "alice · description · 2025-09-10", f"{move}: output token throughput 12 tok/s before the crash."]
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class != "NGramWorker" and "NGramWorker" not in (path.conditional or "").split(" (")[0], path
+
+
+def test_one_release_in_a_dated_thread_still_bounds_the_run(tmp_path: Path) -> None:
+    """The near miss: one release named is the run's (V0's n-gram worker on 0.6.3)."""
+    lines = ["vllm-project/vllm · issue #31234 · open", "# [Bug]: ngram crashes", "",
+             "alice · description · 2025-09-10",
+             "On vLLM 0.6.3, ngram speculative decoding crashes: output token throughput 12 tok/s before the crash."]
+    assert probed_path(tmp_path, lines).worker_class == "NGramWorker"
