@@ -8,7 +8,10 @@ plugin's package (``.../src/commit/<sha>/vllm_ascend/spec_decode``), a change th
 of the plugin's pull requests. Each makes the run the plugin's (its proposer, by the paired
 release), as ``vllm_config``'s signals do for ``torch_npu`` or the plugin's image (whose layout,
 ``/vllm-workspace/vllm/vllm/``, is read there line by line). A link to the plugin's code or to one
-of its pull requests in a comment is not such a mark: vLLM's own threads cite the plugin.
+of its pull requests in a comment is not such a mark: vLLM's own threads cite the plugin. The
+thread's own head is (the plugin's tracker in any copy form, on the text's first lines): its
+threads are the plugin's runs, so a ``--speculative-config`` a commenter pastes there runs the
+plugin's proposer, not vLLM's CUDA one.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from spectrace.assemblers.thread_repo import thread_engine
+from spectrace.assemblers.thread_head import HEAD_LINES, HeadReader
+from spectrace.assemblers.thread_repo import thread_engine, tracker_engine
 from spectrace.dialects.base import LogLine
 
 # the PR bot's footer: the vLLM release line, then the vLLM main commit (its hash may wrap onto
@@ -40,6 +44,8 @@ def ascend_marked(lines: Sequence[LogLine]) -> LogLine | None:
     for plugins) is vLLM's change, tested on vLLM's GPUs."""
     if thread_engine(line.text for line in lines) not in (None, "vllm_ascend"):
         return None
+    if (head := _own_head(lines)) is not None:
+        return head
     for i, line in enumerate(lines):
         if line.quoted:
             continue
@@ -49,6 +55,18 @@ def ascend_marked(lines: Sequence[LogLine]) -> LogLine | None:
             return line
         if (line.lineno == 1 and _ADDRESS.match(text)) or _DEPENDS.search(text):
             return line
+    return None
+
+
+def _own_head(lines: Sequence[LogLine]) -> LogLine | None:
+    """The line heading the text with the plugin's tracker (the index header, the page title,
+    the thread's URL: the first head in its first lines), not a thread a later line cites."""
+    reader = HeadReader()
+    for line in lines:
+        if line.lineno > HEAD_LINES:
+            continue
+        if (head := reader.feed(line)) is not None:
+            return line if tracker_engine(head.repo) == "vllm_ascend" else None
     return None
 
 
