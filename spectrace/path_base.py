@@ -28,7 +28,7 @@ from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.sentences import sentences
-from spectrace.assemblers.spec_prose import removal_avoids
+from spectrace.assemblers.spec_prose import measures_gain, removal_avoids
 from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
@@ -146,8 +146,26 @@ def _sentence_guard(text: str) -> str | None:
     if _ASKED.search(text):
         return "a question or a suggestion ('?', 'try', 'should', 'maybe')"
     if _OTHER_RUN.search(text) and (said := _OTHER_RUN.search(_RELEASES_COMPARED.sub(" ", _FAILS.sub(" ", text)))):
+        if _method_gains(text):
+            return None
         return f"about another run or a plain one ('{said.group(0)}')"
     return None
+
+
+def _method_gains(text: str) -> bool:
+    """The sentence measures the method's own gain ("MTP finally works on Spark, with a real
+    speedup", "EAGLE3 passed: 1.8x over the baseline", "works with accept length 2.7"): a
+    speedup or an acceptance figure only a run with the method shows, so its "works",
+    "passed" or "baseline" is that run's result, not another run's. Only those words: "than",
+    "unlike", a plan or a fix still set the sentence apart."""
+    if not measures_gain(text):
+        return False
+    cleared = _RELEASES_COMPARED.sub(" ", _FAILS.sub(" ", text))
+    return all(m.group(0).lower() in _RESULT_WORDS for m in _OTHER_RUN.finditer(cleared))
+
+
+_RESULT_WORDS = frozenset({"works", "work", "worked", "working", "fine", "passed", "baseline", "compared",
+                           "comparison"})
 
 
 def word_guards(text: str) -> list[tuple[str, str | None]]:

@@ -399,7 +399,22 @@ def set_apart(text: str, without: bool = True) -> bool:
         return True  # training a draft head is no serving run of it
     if _TURNS_TO_FAILURE.search(text) is None:  # "tested X on MI355X and it works": that run's result
         text = _CHECKED_WORKS.sub(" ", text)
+        if measures_gain(text):  # "MTP finally works, with a real speedup": the method's own result
+            text = _RESULT_WORD.sub(" ", text)
     return bool(_SUPPOSED.search(text) or _CONTRARY.search(text))
+
+
+def measures_gain(text: str) -> bool:
+    """The text measures a gain of speculation (a speedup, an "N.Nx" factor, an acceptance length
+    or rate): only a run with the method shows one, so a "works" or "fine" beside it is that
+    run's result, not another run's."""
+    return _GAIN.search(text) is not None
+
+
+_GAIN = re.compile(
+    r"(?i)\bspeed-?ups?\b|(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w-])|\baccept(?:ance)?[ _-]?(?:len(?:gth)?|rate)\b"
+)
+_RESULT_WORD = re.compile(r"(?i)\b(?:works?|worked|working|fine)\b")
 
 
 # the writer's own check of the method with its outcome ("We later tested EAGLE on gfx950 and it
