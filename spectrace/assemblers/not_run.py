@@ -24,9 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spectrace.assemblers.launch_words import foreign_entry
+from spectrace.assemblers.other_engines import literals as other_engine_literals
+from spectrace.assemblers.other_engines import other_engine
 from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.run_results import ticked_check
-from spectrace.assemblers.thread_head import HeadReader
+from spectrace.assemblers.thread_head import HeadReader, head_line
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
 
@@ -98,6 +100,14 @@ LITERALS: tuple[bytes, ...] = (
     # what a tool could show (``_HYPOTHETICAL``: its other spellings name a tool or a method, which
     # the scan keeps anyway, as it keeps ``_FLAG_TOLD``'s flags), a feature form's first question
     b"n theory", b"elated to a problem",
+    # a code reading's marks (``_reading_marks``): the tree read, a quoted TODO, a config asked for
+    b"n main", b"t main", b"n current main", b"urrent source", b"he source", b" HEAD", b"master",
+    b"TODO", b"FIXME", b"ould you", b"an you", b"lease share", b"lease post", b"lease paste",
+    b"lease provide", "提供".encode(), "代码".encode(),
+    # a question over a config it quotes below (``_asks_above``)
+    b"s this ", b"oes this ", b"s the following", b"oes the following", b"upported",
+    # another engine's API, package, command or tracker (``other_engines``: FOREIGN)
+    *other_engine_literals(),
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -551,12 +561,17 @@ def sentence_apart(text: str) -> str | None:
     """Why one sentence line is not the run's by its own words, or None: narration or another
     engine's command whatever it holds; an example marker, advice, a goal or a docs quotation
     only where the line quotes a config (a flag, a dict): "I suggest it is a bug in EAGLE" still
-    names the run's family. A caption of the writer's own or failing run is the run's."""
-    if _TITLE.match(text) or _FLAG_START.match(text):
+    names the run's family. A caption of the writer's own or failing run is the run's. A config
+    the line asks about (``asked_config``) is no run's, even where the line starts with it."""
+    if _TITLE.match(text):
+        return None
+    if asked_config(text):
+        return ASKED
+    if _FLAG_START.match(text):
         return None
     if _NARRATION.search(text) and not _FAILS.search(text):
         return NARRATION  # "if you have EAGLE on, the server crashes" describes the run
-    if foreign_entry(text):
+    if foreign_entry(text) or other_engine(text) is not None:
         return FOREIGN
     if _CONFIG.search(text) is None:
         return None
@@ -590,6 +605,41 @@ _PREFER = re.compile(
 )
 
 
+# a question in any language: a question mark, a CJK particle ending a clause ("...不支持吧",
+# "...能用吗"), Japanese "...ますか"
+_QUESTION = re.compile(r"[?？]|[吗吧呢么嗎][\s。,，]*(?:$|[。，,])|(?:ます|です|でしょう)か(?:[\s。]|$)")
+# what the question asks of the config: whether it works or is supported ("Does X work with Y?",
+# "Is X supported on 0.11?", "这个配置能用吗", "この設定で動きますか")
+_ASKS_WORKS = re.compile(
+    r"(?i)\b(?:work|works|working|support\w*|compatible|possible|allowed|valid|correct|right|ok|okay|fine"
+    r"|usable|expected to)\b|支持|能用|可用|可以用|能跑|正确|動き|使え|対応"
+)
+# a failure or bad output the writer saw: the question is about the writer's run ("the output is
+# garbage with X, is this expected?")
+_SEEN_BAD = re.compile(
+    r"(?i)\b(?:garbage|garbled|gibberish|wrong|incorrect|nan|mismatch\w*|slow\w*|drops?|dropped|stuck"
+    r"|repeat\w*|segfault|illegal|oom|exception)\b"
+)
+# inline code, a quoted JSON and a flag with its value: the config, not the question's words
+_CODE_SPAN = re.compile(r"`[^`]*`|'\{[^']*\}'|\"\{[^\"]*\}\"|\{[^{}]*\}|(?<![\w-])--[\w-]+(?:[ =](?!-)[^\s`]+)?")
+
+
+def asked_config(text: str) -> bool:
+    """The line quotes a config (a flag, a JSON) and asks whether it works or is supported, in
+    any language, with no run of the writer's own and no failure seen ("Does `--speculative-
+    config '{...mtp...}'` work with FP8 KV on 0.11.1?", "`--speculative-algorithm NEXTN ...` 这个
+    配置在 128K 下能用吗？", "--speculative-config '{...}'  这个应该还是不支持吧"): a configuration
+    asked about, not a run's. "Why does X crash?" and "X gives garbage, is this expected?" tell
+    the run."""
+    if _CONFIG.search(text) is None:
+        return False
+    words = _CODE_SPAN.sub(" ", text)
+    if _QUESTION.search(words) is None or _ASKS_WORKS.search(words) is None:
+        return False
+    return not (_OWN.search(words) or _OWN_CJK.search(words) or _FAILS.search(words)
+                or _SEEN_BAD.search(words) or _FIRST_PERSON.search(words))
+
+
 def _caption(text: str) -> str | None:
     """Why the block under a caption line is not the run's: an example caption, a pattern to
     avoid, or a line ending in ":" whose last clause gives an example, advice or a docs page's
@@ -599,6 +649,8 @@ def _caption(text: str) -> str | None:
         return EXAMPLE
     if _AVOID.search(text) and not (_OWN.search(text) or _FIRST_PERSON.search(text)):
         return AVOIDED
+    if text.rstrip(" *`").endswith(("?", "？")) and _CONFIG.search(text) is None and _asks_above(text):
+        return ASKED  # "Is this supported with the PyTorch backend on B200?" over its YAML
     if not text.rstrip(" *`").endswith((":", "：")):
         return None
     clause = _CLAUSE.split(text)[-1]
@@ -623,6 +675,18 @@ def _caption(text: str) -> str | None:
     if _GOAL.search(clause):
         return GOAL
     return None
+
+
+def _asks_above(text: str) -> bool:
+    """A question line over a config asks whether "this" works or is supported ("Is this
+    supported on B200, or not yet?", "Does the following work?"), with no run of the writer's."""
+    return (_ASKS.search(text) is not None and _ASKS_WORKS.search(text) is not None
+            and _THIS.search(text) is not None
+            and not (_OWN.search(text) or _OWN_CJK.search(text) or _FAILS.search(text)
+                     or _SEEN_BAD.search(text) or _FIRST_PERSON.search(text)))  # fmt: skip
+
+
+_THIS = re.compile(r"(?i)\b(?:this|these|the following|below|that)\b|这个|以下|下面|この")
 
 
 # a name joined by "-", "/" or "_" (a repository, a path, a model): its words are no sentence's
@@ -874,6 +938,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     asked = _asked_thread(held, head_title) if kind != "pull" else None
     if asked is not None:  # its own lines (a launch, a crash, a result) still show a run
         return [asked]
+    if not _SETUP.search(head_title) and (readings := _code_readings(held)):
+        return readings  # every post that says anything reads source, and no title tells a setup
     if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
         return []  # no description post seen (its byline), or the writer's own run in it
     pull = kind == "pull"
@@ -897,6 +963,102 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     if repo is not None and tracker_engine(repo) is None and _config_change(held, title, desc):
         deny([next(ln for ln in held if not ln.quoted and opens_thread(ln.text))], CONFIG_CHANGE)
     return out
+
+
+# a code reading's marks: a source location written as ``file.py:N`` outside a frame's shape (a
+# traceback's ``File "...", line N`` has none; py-spy's ``func (file.py:N)`` and a logger's
+# ``[file.py:N]`` are kept out), the current tree named as what was read ("on current main",
+# "against HEAD", "in the current source", "看了 main 上的代码"), a commit hash in backticks or
+# parentheses, a TODO or FIXME quoted from the source, and a request for the reporter's config
+# ("Could you share the launch command", "What does your yaml look like", "能否提供启动命令")
+_LOCATION = re.compile(r"(?<![\w/\[.-])(?:[\w.-]+/)*[\w.-]+\.(?:py|cc|cpp|cu|cuh|h|rs|go):\d+\b")
+_PY_SPY = re.compile(r"\w \((?:[^()`\s]*/)?[\w.-]+\.py:\d+\)")
+_CURRENT_TREE = re.compile(
+    r"(?i)\b(?:on|against|at|of)\s+(?:the\s+)?(?:current\s+|latest\s+|today'?s\s+)?(?:main|master"
+    r"|trunk)\b(?![-_./])|\b(?:on|against|at)\s+HEAD\b|\bcurrent\s+(?:main|master|source|code|tree|HEAD)\b"
+    r"|\b(?:in|reading|read|through)\s+the\s+(?:current\s+)?source\b|当前\s*main|main\s*(?:分支)?\s*上?的?代码"
+    r"|看了[^。]{0,16}代码"
+)
+_COMMIT = re.compile(r"[`(]\s*(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\s*[`)]")
+_TODO_QUOTED = re.compile(r"\b(?:TODO|FIXME)\b")
+_ASKS_CONFIG = re.compile(
+    r"(?i)\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:share|post|paste|pin|provide|send|attach"
+    r"|give|tell|confirm|include|list)\b|\bplease\s+(?:share|post|paste|provide|send|attach)\b"
+    r"|\bwhat\s+(?:does|do|is|are)\s+your\b"
+    r"|(?:能否|请|麻烦|可以|能不能)\s*(?:提供|贴|发)"
+)
+# what the request asks for: the run's own configuration
+_CONFIG_ASKED = re.compile(
+    r"(?i)\b(?:config\w*|command|flags?|args|arguments|launch|setup|settings?|versions?|commit|ya?ml"
+    r"|env\w*|server[_ ]args|options)\b|命令|配置|参数|版本"
+)
+
+
+def _reading_marks(text: str) -> set[str]:
+    """The kinds of code-reading marks one line holds."""
+    marks = set()
+    located = _PY_SPY.sub(" ", text)
+    if _LOCATION.search(located):
+        marks.add("location")
+    if _CURRENT_TREE.search(text):
+        marks.add("tree")
+    if _COMMIT.search(text):
+        marks.add("commit")
+    if _TODO_QUOTED.search(text):
+        marks.add("todo")
+    if (asked := _ASKS_CONFIG.search(text)) is not None and _CONFIG_ASKED.search(text, asked.end()):
+        marks.add("asks")
+    return marks
+
+
+def _posts(held: Sequence[LogLine]) -> list[list[LogLine]]:
+    """The text's posts, each its unquoted lines below its header (a text with no post header
+    is one post, its title and thread head aside); the head and title above the first post
+    belong to none."""
+    if not any(not ln.quoted and post_author(ln.text) is not None for ln in held):
+        return [[ln for ln in held if not ln.quoted and not _TITLE.match(ln.text)
+                 and head_line(ln.text) is None]]  # fmt: skip
+    posts: list[list[LogLine]] = []
+    for line in held:
+        if line.quoted:
+            continue
+        if post_author(line.text) is not None:
+            posts.append([])
+        elif posts:
+            posts[-1].append(line)
+    return [p for p in posts if p]
+
+
+# a title telling the reporter's setup: a release ("still on v0.27.1"), an accelerator ("RTX 5090",
+# "8xH200", "MI355X"): the thread reports a run, whatever its replies read in the source
+_SETUP = re.compile(
+    r"(?i)(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?:rc\d+|\.?post\d+|\.dev\d+)?(?![\w.])"
+    r"|(?<![\w.])(?:\d+\s?x\s?)?(?:h\d{2,3}|b\d{3}|a\d{2,3}|l\d{2}s?|gb\d{2,3}|mi\d{3}x?|rtx\s?\d{4}"
+    r"|tpu\s?v?\d\w*|gaudi\d?|sm_?\d{2,3})(?![\w.])"
+)
+
+
+def _code_readings(held: Sequence[LogLine]) -> list[Apart]:
+    """The lines of each post that reads the engine's source instead of running it, where no
+    other post tells a run or a failure: a maintainer's reply tracing a bug through the current
+    tree ("on current main (`05e40922b3`) `forward_batch_info.py:483` now does ...", a quoted
+    ``TODO``) and asking the reporter for the serving config shows no run, whatever the title
+    names. A post is such a reading by three kinds of marks (``_reading_marks``), one of them a
+    source location or a quoted TODO, and no run of the writer's own (``_OWN_RUN``); a post
+    telling a failure ("crashes at `eagle_worker.py:828` on main") is one only where it asks
+    the reporter for the run's config (the failure it names is the reporter's)."""
+    readings, others = [], []
+    for post in _posts(held):
+        marks = set().union(*(_reading_marks(ln.text) for ln in post))
+        own = any(_OWN_RUN.search(ln.text) for ln in post)
+        told = "asks" in marks or not any(_SYMPTOM.search(ln.text) for ln in post)
+        if len(marks) >= 3 and marks & {"location", "todo"} and not own and told:
+            readings.append(post)
+        else:
+            others.append(post)
+    if not readings or any(_OWN_RUN.search(ln.text) or _SYMPTOM.search(ln.text) for p in others for ln in p):
+        return []
+    return [Apart(ln.source, ln.lineno, ln.lineno, CODE_ONLY, ln.text.strip()) for p in readings for ln in p]
 
 
 def _rejected(held: Sequence[LogLine]) -> Apart | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from spectrace.assemblers.launch_words import foreign_entry
+from spectrace.assemblers.other_engines import other_engine
 from spectrace.assemblers.spec_prose import eagle_family, named_algorithms, set_apart
 
 # the algorithm flag and its value (argparse takes its prefixes)
@@ -31,8 +32,10 @@ _FLAG_APART = re.compile(
 
 def foreign_command(text: str) -> bool:
     """The line runs another engine that takes SGLang-like options (``tokenspeed serve ...
-    --speculative-algorithm EAGLE3``; ``launch_words``): nothing on it is SGLang's."""
-    return foreign_entry(text)
+    --speculative-algorithm EAGLE3``; ``launch_words``), or is about another engine by its own
+    API, package or tracker (``other_engines``: ``ov_genai.draft_model(...)``): nothing on it
+    is SGLang's, nor any framework's of ours."""
+    return foreign_entry(text) or other_engine(text) is not None
 
 
 def flag_algorithms(text: str) -> list[str]:

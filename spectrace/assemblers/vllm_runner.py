@@ -60,6 +60,18 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class V1Proposer:
+    """A V1-runner proposer for a method that source trees carry but no tabled release holds
+    (the V1 DSpark proposer, ``v1/spec_decode/dspark.py``): what ran where the text puts such a
+    method on the V1 runner, whose tabled releases name only the model runner v2's class."""
+
+    method: str
+    cls: str
+    file: str
+    base: str
+
+
+@dataclass(frozen=True, slots=True)
 class RunnerTable:
     first: Version  # the env selects MRV2
     auto_some: Version  # the env unset: MRV2 for a few architectures
@@ -69,6 +81,7 @@ class RunnerTable:
     speculators: tuple[Speculator, ...]
     ascend: tuple[Speculator, ...]  # vllm-ascend's, by the plugin's releases
     variants: tuple[Variant, ...] = ()
+    v1_untabled: tuple[V1Proposer, ...] = ()
 
 
 def _rows(raw: object) -> tuple[Speculator, ...]:
@@ -90,8 +103,10 @@ def runner_table() -> RunnerTable:
     assert isinstance(runner, dict)
     keys = ("first", "auto_some", "auto_dense", "auto_all", "v1_last")
     first, some, dense, every, last = (parse_release(runner.get(k)) or Version("0") for k in keys)
+    untabled = tuple(V1Proposer(str(r["method"]), str(r["class"]), str(r.get("file", "")), str(r.get("base", "")))
+                     for r in data.get("v1_untabled", []) if isinstance(r, dict) and r.get("method") and r.get("class"))
     return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
-                       _rows(data.get("ascend")), _variants(data.get("variant")))  # fmt: skip
+                       _rows(data.get("ascend")), _variants(data.get("variant")), untabled)  # fmt: skip
 
 
 def _variants(raw: object) -> tuple[Variant, ...]:
@@ -119,7 +134,28 @@ _V1_LINE = re.compile(
 )
 LITERALS: tuple[bytes, ...] = (b"V2_MODEL_RUNNER", b"odel runner", b"odel Runner", b"MRV2",
                                b"MRv2", b"odelRunner", b"/worker/gpu/", b"/worker/v2/",
-                               b"gpu_model_runner.py")  # fmt: skip
+                               b"gpu_model_runner.py", b"/v1/spec_decode/")  # fmt: skip
+# a file of vLLM's V1 spec_decode package (a frame, a path in prose); which of them are V1
+# proposers' own is the frame table's (``v1_proposer_file``)
+_V1_SPEC_FILE = re.compile(r"\bvllm[/\\]v1[/\\]spec_decode[/\\]([\w/\\]+\.py)\b")
+
+
+@cache
+def _v1_proposer_files() -> frozenset[str]:
+    """vLLM's ``v1/spec_decode/`` files defining a proposer class (``EagleProposer``, the base
+    ``SpecDecodeBaseProposer``...): only the V1 runner builds them; the model runner v2's
+    speculators live under ``v1/worker/gpu/spec_decode/``."""
+    from spectrace.path_frames import frame_signatures  # the frame tables (no import back)
+
+    return frozenset(sig.name.removeprefix("v1/spec_decode/") for sig in frame_signatures()
+                     if sig.framework == "vllm" and sig.name.startswith("v1/spec_decode/")
+                     and any(_V1_CLASS.search(c) for c in sig.classes))  # fmt: skip
+
+
+def v1_proposer_file(text: str) -> bool:
+    """The line names a V1 proposer's file (``vllm/v1/spec_decode/llm_base_proposer.py``, a
+    frame or a path in prose): the run went through the V1 runner."""
+    return any(m.group(1).replace("\\", "/") in _v1_proposer_files() for m in _V1_SPEC_FILE.finditer(text))
 
 
 def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
@@ -143,7 +179,7 @@ def _runner(text: str) -> str | None:
     if (env := _ENV.search(text)) is not None:  # "Could you try VLLM_USE_V2_MODEL_RUNNER=1?"
         on = "v2" if env.group(1).lower() in ("1", "true") else "v1"
         return None if APART.search(_ENV.sub(" ", words)) else on
-    if _V1_LINE.search(text):
+    if _V1_LINE.search(text) or v1_proposer_file(text):
         return "v1"
     engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
     if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
@@ -245,7 +281,7 @@ _CODE_PATH = re.compile(r"\.(?:py|pyc|cu|cuh|cpp|cc|h)\b|[/\\]spec_decode[/\\]")
 
 
 # a family named in words -> the method value the runner's table is keyed by
-_FAMILY_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "DFLASH": "dflash",
+_FAMILY_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "DFLASH": "dflash", "DSPARK": "dspark",
                   "DRAFT_MODEL": "draft_model", "NGRAM": "ngram", "SUFFIX": "suffix",
                   "EXTRACT_HIDDEN_STATES": "extract_hidden_states"}  # fmt: skip
 
@@ -265,9 +301,11 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
         return _families_open(e, config)
     if (variant := _variant(e, method, config)) is not None:
         return variant
+    runner = config.flags.get(RUNNER_FLAG)
+    if runner is not None and runner.value == "v1" and cls in _mrv2_classes() and _v1_ships(config):
+        return _contradicted(e, method, runner)
     if not _V1_CLASS.search(cls):
         return e
-    runner = config.flags.get(RUNNER_FLAG)
     if runner is not None and runner.value == "v1":
         return e
     if cls.startswith("Ascend"):
@@ -275,6 +313,38 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
     if runner is not None:
         return _on_v2(e, method, runner, config, ascend=False)
     return _open(e, method, config)
+
+
+@cache
+def _mrv2_classes() -> frozenset[str]:
+    """The model runner v2's speculators (``runner_table``'s rows, its variants)."""
+    table = runner_table()
+    return frozenset(r.cls for r in table.speculators) | {v.cls for v in table.variants}
+
+
+def _v1_ships(config: RunConfig) -> bool:
+    """The run's release (where the text gives one) still ships the V1 runner: on a later one
+    a line saying V1 ran cannot hold, and the model runner v2's class stands."""
+    release = _release(config, ascend=False)
+    return release is None or release[1] <= runner_table().v1_last
+
+
+def _contradicted(e: Evidence, method: str, runner: FlagValue) -> Evidence:
+    """``e`` named a model runner v2 speculator, but the text puts the run on the V1 runner
+    (the env off, a V1 proposer's frame or file): never that class. The V1 proposer source
+    trees carry for the method (``v1_untabled``) is the condition; with none, no class (the
+    build is newer than our tables)."""
+    head = e.reason.split(" -> ", 1)[0]
+    why = f"line {runner.lineno} puts the run on the V1 model runner, which builds no {e.worker_class}"
+    rows = [r for r in runner_table().v1_untabled if r.method == method]
+    if not rows:
+        return replace(e, points_to=None, worker_class=None, condition=None,
+                       reason=f"{head}: {why}; no V1 class for '{method}' in the tabled releases "
+                       f"(the build is newer than our tables)")  # fmt: skip
+    condition = "; ".join(f"{r.cls} (the V1 runner's proposer for '{method}', {r.file}, deriving "
+                          f"from {r.base}; in source trees newer than the tabled releases)" for r in rows)  # fmt: skip
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: {why}: {condition}")
 
 
 def _ascend_condition_on_v2(e: Evidence, config: RunConfig) -> Evidence:
