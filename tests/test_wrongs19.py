@@ -195,3 +195,17 @@ def test_a_failure_on_a_main_build_citing_source_lines_is_a_run(tmp_path: Path) 
     lines = ["Built from main (`abc1234f`), the EAGLE worker crashes at `eagle_worker.py:828` when topk > 1, "
              "see `eagle_utils.py:310` (`# TODO: topk>1 in overlap`)."]  # fmt: skip
     assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+@pytest.mark.parametrize("sentence", [
+    "To use EAGLE with SGLang, you pass --speculative-algorithm EAGLE and a draft model path.",
+    "To enable EAGLE on SGLang, add --speculative-algorithm EAGLE --speculative-num-steps 3 to the launch.",
+])  # fmt: skip
+def test_a_how_to_sentence_telling_the_reader_what_to_pass_is_no_run(tmp_path: Path, sentence: str) -> None:
+    _no_path(tmp_path, [sentence])
+
+
+def test_the_writers_own_launch_told_the_same_way_keeps_its_path(tmp_path: Path) -> None:
+    lines = ["To use EAGLE with SGLang I passed --speculative-algorithm EAGLE --speculative-num-steps 3 "
+             "and the scheduler crashed."]  # fmt: skip
+    assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")

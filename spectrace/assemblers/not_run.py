@@ -233,6 +233,14 @@ _NARRATION = re.compile(
     r"(?:running|enabled|on|switched on|turned on|fired up|set up|going|working)\b"
     r"|\bimagine (?:you|that)\b|\bever (?:run|ran|hit|seen) into\b|\blet'?s (?:explore|dive|look)\b"
 )
+# a how-to sentence telling the reader what to pass ("To use EAGLE with SGLang, you pass
+# --speculative-algorithm EAGLE ...", "To enable MTP, add --speculative-config ..."): what anyone
+# would run, not a run ("To reproduce, run:" is the writer's own)
+_HOW_YOU = re.compile(
+    r"(?i)^\W*to\s+(?:use|enable|run|try|turn on|serve|launch|deploy|get|switch on)\b[^.;:]{1,80}?,\s*"
+    r"(?:you\s+(?:can\s+|just\s+|only\s+|then\s+)?)?(?:pass|set|add|use|run|launch|start|specify|enable"
+    r"|append|include|give)\b"
+)
 # a task not done yet ("- [ ] an MTP variant once 1.3.0 is out"): a plan, whatever it names;
 # a checked box ("- [x] sweep passes") is work done
 _TODO = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[ \]\s")
@@ -571,6 +579,8 @@ def sentence_apart(text: str) -> str | None:
         return None
     if _NARRATION.search(text) and not _FAILS.search(text):
         return NARRATION  # "if you have EAGLE on, the server crashes" describes the run
+    if _HOW_YOU.search(text) and not (_FAILS.search(text) or _FIRST_PERSON.search(text)):
+        return NARRATION
     if foreign_entry(text) or other_engine(text) is not None:
         return FOREIGN
     if _CONFIG.search(text) is None:
