@@ -209,3 +209,13 @@ def test_the_writers_own_launch_told_the_same_way_keeps_its_path(tmp_path: Path)
     lines = ["To use EAGLE with SGLang I passed --speculative-algorithm EAGLE --speculative-num-steps 3 "
              "and the scheduler crashed."]  # fmt: skip
     assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+def test_transformers_assisted_generation_is_no_vllm_run(tmp_path: Path) -> None:
+    """``assistant_model=draft_model`` is Transformers' assisted generation: the variable named
+    ``draft_model`` is no vLLM method (it was decided ``DraftModelProposer``)."""
+    lines = ["Assisted decoding with a small draft crashes when sampling", "",
+             'draft_model = AutoModelForCausalLM.from_pretrained("acme/Orbit-0.5B")',
+             "out = model.generate(**inputs, assistant_model=draft_model, do_sample=True)",
+             "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0"]  # fmt: skip
+    _no_path(tmp_path, lines)
