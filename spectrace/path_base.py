@@ -14,13 +14,9 @@ the crash's date (``release_dates.newest_at``): one class decides, several are t
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
-from importlib import resources
-from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
@@ -33,6 +29,7 @@ from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
     FrameSignature,
+    class_bases,
     family_methods,
     frame_signature,
     frame_signatures,
@@ -379,7 +376,7 @@ def _subclasses(
 ) -> dict[str, tuple[Version, Version]]:
     """Classes that run ``family`` in ``low``-``high`` and are the base's kind (a Proposer
     base's subclasses are proposers, not runner v2's speculators), from method and frame rows."""
-    known = _bases(framework)
+    known = class_bases(framework)
     if family in _APART and not known:  # a table without base classes: the families apart
         return {}
     kind = "Proposer" if base.endswith("Proposer") else "Speculator"
@@ -395,22 +392,6 @@ def _subclasses(
         old = out.get(cls)
         out[cls] = span if old is None else (min(old[0], span[0]), max(old[1], span[1]))
     return out
-
-
-@cache
-def _bases(framework: str) -> Mapping[str, frozenset[str]]:
-    """Class -> its direct bases as the framework's ``[[frame]]`` rows write them (``bases``,
-    the union over the releases holding each file); empty for a table without them."""
-    node = resources.files("spectrace.rules").joinpath(f"paths/{framework}.toml")
-    try:
-        rows = tomllib.loads(node.read_text("utf-8")).get("frame", []) if node.is_file() else []
-    except tomllib.TOMLDecodeError:
-        rows = []  # the path-table loader reports it
-    out: dict[str, set[str]] = {}
-    for row in rows:
-        for cls, bases in (row.get("bases") or {}).items() if isinstance(row, dict) else ():
-            out.setdefault(str(cls), set()).update(str(b) for b in bases)
-    return MappingProxyType({cls: frozenset(b) for cls, b in out.items()})
 
 
 def _descends(cls: str, base: str, known: Mapping[str, frozenset[str]]) -> bool:

@@ -12,17 +12,17 @@ several give a conditional by release; a release range the rows do not cover giv
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import pairwise
 from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
-from spectrace.assemblers.dump_path import verdict_from_launch
+from spectrace.assemblers.dump_path import DumpVerdict, verdict_from_launch
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.sglang_eras import Version as Release
-from spectrace.assemblers.sglang_eras import parse_release
+from spectrace.assemblers.sglang_eras import multi_layer_target, parse_release
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import FrameSignature, family_methods, frame_signature
 
@@ -168,6 +168,25 @@ def sglang_family_evidence(
             continue
         why = verdict.reason.split(": ", 1)[-1]
         reason = f"{sf.kind} in {sig.name}: {sig.what}; the {sig.family} family on sglang: {why}"
-        return [Evidence(sf.source, sf.lineno, sf.text, reason, verdict.points_to,
-                         verdict.worker_class, verdict.condition)]  # fmt: skip
+        found = Evidence(sf.source, sf.lineno, sf.text, reason, verdict.points_to,
+                         verdict.worker_class, verdict.condition)  # fmt: skip
+        if "enable_multi_layer_eagle" not in family and multi_layer_target(sig.name):
+            multi = verdict_from_launch({**flags, **family, "enable_multi_layer_eagle": True},
+                                        config.era, switch.value if switch else None, release,
+                                        newest)  # fmt: skip
+            found = _either(found, multi) if "enable_multi_layer_eagle" not in flags else found
+        return [found]
     return []
+
+
+def _either(found: Evidence, multi: DumpVerdict | None) -> Evidence:
+    """A draft model's file of a model the server runs on the multi-layer EAGLE workers by
+    itself ([[multi_layer]] rows: ``mimo_v2_nextn.py``), no flag saying whether it did (the
+    releases before the server did so ran EAGLE's): the family's worker or the multi-layer one."""
+    said = [found.condition or f"{found.points_to} ({found.worker_class})"]
+    if multi is not None and (multi.condition or multi.worker_class):
+        said.append(multi.condition or f"{multi.points_to} ({multi.worker_class})")
+    condition = " or ".join(f"({c})" if " if " in c else c for c in dict.fromkeys(said))
+    reason = (f"{found.reason.split(' -> ', 1)[0]}; the model's MTP runs on the multi-layer EAGLE "
+              f"workers where the server turns them on for it: {condition}")
+    return replace(found, reason=reason, points_to=None, worker_class=None, condition=condition)

@@ -181,6 +181,17 @@ def _specificity(sig: FrameSignature) -> tuple[int, int, bool]:
 
 
 @cache
+def class_bases(framework: str) -> Mapping[str, frozenset[str]]:
+    """Class -> its direct bases as the framework's ``[[frame]]`` rows write them (``bases``,
+    the union over the releases holding each file); empty for a table without them."""
+    out: dict[str, set[str]] = {}
+    for row in (_data(framework) or {}).get("frame", []):
+        for cls, bases in (row.get("bases") or {}).items() if isinstance(row, dict) else ():
+            out.setdefault(str(cls), set()).update(str(b) for b in bases)
+    return MappingProxyType({cls: frozenset(b) for cls, b in out.items()})
+
+
+@cache
 def frame_signatures() -> tuple[FrameSignature, ...]:
     """Every table's rows, most specific first: the first row whose suffix (and function)
     matches a frame wins."""

@@ -67,6 +67,9 @@ _SYSLOG = re.compile(
     _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? (\S+) ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
+# OpenMPI's ``mpirun --tag-output`` (TensorRT-LLM's multi-GPU runs): "[1,3]<stderr>:" is job 1,
+# rank 3; every line of every rank carries it, so tracebacks of several ranks interleave
+_MPI_TAG = re.compile(r"\[\d{1,6},(\d{1,6})\]<std(?:out|err|diag)>: ?")
 # An editor's or viewer's line number before a writer's tag: "[80746] [rank0]:[E321 ...",
 # " 404 ^[[36m(RayWorkerWrapper pid=1)^[[0m ...", cat -n's "   404\t(Worker pid=1) ...".
 _GUTTER_NO = re.compile(
@@ -181,7 +184,7 @@ def _peel(text: str) -> Peeled:
             pass
         elif m := _GUTTER_NO.match(text):
             pass
-        elif m := _TORCHRUN.match(text):
+        elif m := _TORCHRUN.match(text) or _MPI_TAG.match(text):
             torch_rank = f"rank{m.group(1)}"
         elif m := _LOG_PREFIX.match(text):
             pass

@@ -50,7 +50,8 @@ _PROCESS = re.compile(r"^Process (\d+): (.*)$")
 _PYSPY_THREAD = re.compile(
     r'^Thread (0x[0-9A-Fa-f]+|\d+) \((active|idle)(\+gil)?\)(?:: "(.*)")?\s*$'
 )
-_FRAME = re.compile(r"^(\s{2,})(\S.*?) \(([^()]*?)(?::(\d+))?\)\s*$")
+# py-spy indents a frame by 4 blanks; a paste may have turned them into one tab
+_FRAME = re.compile(r"^(\s{2,}|\t)(\S.*?) \(([^()]*?)(?::(\d+))?\)\s*$")
 _LOCALS_HEAD = re.compile(r"^\s{4,}(Arguments|Locals):\s*$")
 _LOCAL = re.compile(r"^(\s{6,})([A-Za-z_][\w.]*): (.*)$")
 _FAULT_THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9A-Fa-f]+) \(most recent call first\):")
