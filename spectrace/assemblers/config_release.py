@@ -88,6 +88,12 @@ _SWITCH_VALUE = re.compile(
 # a package row of vLLM's collect_env ("[pip3] sglang==0.4.6.post1", "[conda] sglang 0.4.6"):
 # installed beside the engine, not the engine that ran
 _PACKAGE_ROW = re.compile(r"^\s*\[(?:pip3?|conda)\]\s")
+# vLLM's collect_env, the environment its issue template asks for: ``vLLM Version: 0.7.3`` (or
+# padded, ``vLLM Version                 : 0.9.1.dev705+g01220ce89 (git sha: 01220ce89)``,
+# ``(Editable install)``) heads the vLLM block of the run's own install
+_COLLECT_ENV = re.compile(r"^\s*vLLM Version\s*:\s*v?(\d+\.\d+\.\d+[\w.+-]*)\s*(?:\([^()]*\))?\s*$")
+_PIP_SHOW_VLLM = re.compile(r"^\s*Name:\s*vllm\s*$")
+_PIP_SHOW_VERSION = re.compile(r"^\s*Version:\s*v?(\d+\.\d+\.\d+[\w.+-]*)\s*$")
 # a move between two releases ("upgrading from vLLM 0.6.3 to 0.10.1", "0.9.2 -> 0.10.0"): the
 # line does not say which of them the run was on, so neither is the run's release
 _MOVED = re.compile(r"(?i)\bfrom\s+(?:vllm\s*)?v?\d+\.\d+\.\d+\S*\s+to\s+v?\d+\.\d|"
@@ -170,12 +176,14 @@ class ConfigReleases(ConfigState):
             self._set("platform", patcher, line, "env")  # its own proposer: vLLM's a condition
         if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
             self._set("trtllm_release", trt, line, "env")
-        if (version := VERSION.search(text)) is not None:
+        if (version := VERSION.search(text) or self._collect_env(line, text)) is not None:
             self._config.version = version.group(1) or version.group(2)
             self._config.engine = "vllm"
             self._launch.releases["vllm"] = self._config.version  # read later commands as it
-        elif other_release(text) or _PACKAGE_ROW.match(text):
-            pass  # "fixed in v0.5.14, please upgrade", vLLM's collect_env "[pip3] sglang==0.4.6"
+        elif other_release(text):
+            pass  # "fixed in v0.5.14, please upgrade"
+        elif _PACKAGE_ROW.match(text):  # vLLM's collect_env: "[pip3] sglang==0.4.6" beside the
+            self._vllm_prose = self._vllm_prose or prose_version(text)  # engine; "[pip3] vllm==X" its own
         elif (release := find_sglang_version(text) or self._pip_show(line)) is not None:
             named, printed = sglang_releases(text) | {release}, printed_release(text)
             failing = failing_releases(text) if _WORKED_THEN_FAILS.search(text) else set()
@@ -214,6 +222,19 @@ class ConfigReleases(ConfigState):
                 and SWITCH_NAMED not in self._config.flags):  # fmt: skip
             self._set(SWITCH_NAMED, True, line, "prose")
             self._stated |= {True, False}  # either setting: the config readers' condition on it
+
+    def _collect_env(self, line: LogLine, text: str) -> re.Match[str] | None:
+        """collect_env's own ``vLLM Version:`` line (or ``pip show vllm``'s ``Version:`` under its
+        ``Name: vllm``), as the server's version line: the release of the run; not a quoted one,
+        nor where the run is already another engine's."""
+        if line.quoted or self._config.engine not in (None, "vllm"):
+            return None
+        before = self._lines[-2] if len(self._lines) > 1 else None
+        if before is not None and (before.source, before.lineno + 1) == (line.source, line.lineno) and (
+            _PIP_SHOW_VLLM.match(before.text)
+        ):  # fmt: skip
+            return _PIP_SHOW_VERSION.match(text)
+        return _COLLECT_ENV.match(text)
 
     def _ascend_spelled(self, line: LogLine, text: str) -> None:
         """A release only the plugin's own thread spells (``ascend_release``): a bare version

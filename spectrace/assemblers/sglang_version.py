@@ -29,6 +29,9 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
     b"sgl-dev", b"sglang-rocm",  # images of images.toml whose name or tag may hold no "v0."
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
+    b"sglang |", b"SGLang |", b"sglang|", b"SGLang|", b"SGLang**",  # a Markdown table's row
+    b"sglang:", b"sglang-",  # an image of the user's own (``team/dgx-spark-sglang:0.5.12``)
+    b"__version__",  # ``sglang.__version__`` with its answer
 )  # fmt: skip
 
 _NUMBER = r"(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?"
@@ -40,6 +43,21 @@ _FORMS = (
     # another registry's image whose tag names the release: "rocm/sgl-dev:sglang-0.5.14-rocm720"
     re.compile(r"\b[\w.-]+/[\w.-]+:(?:[\w.]+-)?sglang-v?" + _NUMBER),
     re.compile(r"\bSuccessfully installed\b.*\bsglang-" + _NUMBER + r"\b"),  # pip's last line
+    # the installed package's folder, a wheel or an sdist: ``sglang-0.5.3.post1.dist-info``,
+    # ``sglang-0.5.15-py3-none-any.whl``, ``sglang-0.4.6.tar.gz`` (not sgl_kernel's, sglang_router's)
+    re.compile(r"(?<![\w.-])sglang-" + _NUMBER + r"(?=\.dist-info|\.egg-info|\.tar\.gz|-py3|-cp3)"),
+    # the package's own answer on the line that asks it: ``print(sglang.__version__)"  # 0.5.3``,
+    # ``>>> sglang.__version__ '0.4.6'`` (an answer on the next line is not read)
+    re.compile(r"\bsglang\.__version__\W{1,40}?v?" + _NUMBER + r"(?![\d.]*\d)"),
+    # pip installing a tag of the repository: ``git+https://github.com/sgl-project/sglang.git@v0.5.14``
+    re.compile(r"\bsgl-project/sglang(?:\.git)?@v?" + _NUMBER + r"(?![\d.]*\d)"),
+    # a Markdown table's row naming the engine, its release in the next cell: ``| SGLang |
+    # 0.5.14 |``, ``|**sglang version**|`v0.5.10`|`` (the parser may have taken the leading
+    # pipe as a prefix); one release in the row (a row comparing two releases names neither)
+    re.compile(
+        r"(?i)^\s*\|?\s*\**sglang(?:\s+version)?\**\s*\|\s*[`'\"]?v?" + _NUMBER
+        + r"(?![\d.]*\d)(?=[^|]*\|)(?!.*\|\s*[`'\"]?v?\d+\.\d+\.\d)"
+    ),
     # prose and environment lists: "- SGLang 0.5.17 (venv)", "I use sglang v0.5.10", "SGLang
     # version: 0.5.4", "bumped sglang to 0.5.14"; not sglang-router / sgl-kernel, whose numbers are their own
     # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
@@ -58,6 +76,15 @@ _BARE = re.compile(
     r"(?:^|[(\[]|,\s*|\b(?:on|in|with|of|at|since|from|to|and|than|vs\.?|using)\s+)v"
     + _NUMBER
     + r"(?![\w.]*\d)(?![\w-])"
+)
+# a release tag the source was checked out or built at: ``cd sglang && git checkout v0.5.15``,
+# ``git clone -b v0.4.6 .../sgl-project/sglang`` (a line naming sglang: "cd flashinfer && git
+# checkout v0.2.5" is another package's), "at tag v0.4.7", "source: tag `v0.5.15`", "built
+# from the v0.5.15 tag"; not "<package> tag v0.2.5"
+_TAGGED = re.compile(
+    r"(?i)(?:^(?=.*\bsglang\b).*?(?:\bcheckout\s+(?:tags/)?|(?<!\S)(?:-b|--branch)[=\s]\s*)"
+    r"|\b(?:at|source:?|the|from|release)\s+tag:?\s+)[`'\"]?v" + _NUMBER
+    + r"(?![\w.]*\d)(?![\w-])|\bthe\s+[`'\"]?v" + _NUMBER + r"(?![\w.]*\d)[`'\"]?\s+(?:release\s+)?tag\b"
 )
 # the word, the repository, SGLang's own scheduler in a frame (every scheduler traceback runs
 # ``sglang/srt/managers/scheduler.py``), an RL trainer's rollout actor ``(SGLangEngine pid=N)``
@@ -79,8 +106,8 @@ _FAILING = re.compile(
 
 
 def bare_releases(text: str) -> set[Version]:
-    """The ``vX.Y.Z`` numbers a line names with no package beside them."""
-    return {_numbers(m) for m in _BARE.finditer(text)}
+    """The ``vX.Y.Z`` numbers a line names with no package beside them (a checkout's tag too)."""
+    return {_numbers(m) for m in _BARE.finditer(text)} | {_numbers(m) for m in _TAGGED.finditer(text)}
 
 
 def failing_releases(text: str) -> set[Version]:
@@ -109,10 +136,31 @@ def sglang_releases(text: str) -> set[Version]:
     return {_numbers(m) for form in _FORMS for m in form.finditer(text)} | set(_image_releases(text))
 
 
+# an image of the user's own registry whose name carries the engine (``registry.local/team/dgx-
+# spark-sglang:0.5.12``, ``team/sglang-patched:v0.4.6-cu124``): its tag's leading number
+_OWN_IMAGE = re.compile(
+    r"(?<![\w./:-])(?:[\w.-]+/)*(?P<name>(?:[\w.]+[-_])*sglang(?:[-_][\w.]+)*):v?" + _NUMBER
+    + r"(?![\d.]*\d)(?=$|[-_+\s`'\",;)\]])"
+)
+# names of SGLang's other packages and services, whose images carry their own releases
+_NOT_ENGINE = re.compile(r"(?i)[-_](?:router|kernel|jax|gateway|lb|proxy|client|ui|frontend)(?![a-z])")
+
+
+def _own_images(text: str) -> list[Version]:
+    """The releases images of the user's own state (``_OWN_IMAGE``), where the number is one
+    SGLang published: a team's own tag (``team/sglang-serving:1.2.0``) is no release of it; a
+    ``-dev`` tag (``team/sglang:0.5.13-dev-sm121``) is a build before it (``_release``)."""
+    releases = {r[:3] for r, _ in published()}
+    found = (_release(_numbers_of(m.groups()[1:]), _DEV.match(text, m.end()) is not None)
+             for m in _OWN_IMAGE.finditer(text) if not _NOT_ENGINE.search(m.group("name")))  # fmt: skip
+    return [r for r in found if r is not None and r[:3] in releases]
+
+
 def _image_releases(text: str) -> list[Version]:
     """The releases SGLang images of images.toml state outright (``lmsysorg/sglang-rocm:v0.5.19-
-    rocm700-mi35x``); a tag with a build day is a nightly of main (``dev_floor``)."""
-    out = []
+    rocm700-mi35x``); a tag with a build day is a nightly of main (``dev_floor``); an image of
+    the user's own naming the engine (``_own_images``)."""
+    out = _own_images(text) if "sglang" in text else []
     for tag in image_tags(text):
         if tag.engine == "sglang" and tag.release is not None and not tag.floor:
             found = _release(_parts(tag.release))
@@ -150,8 +198,8 @@ _OTHER = re.compile(
 _WORKS = re.compile(r"(?i)\b(?:works?|worked|working|fine|good|ok)\b(?P<rest>.*)")
 _WORKS_ON = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|good|ok)\s+(?:\w+\s+)?(?:on|with|in|under)\s+"
-    r"(?:sglang\s+|the\s+)?v?\d+\.\d+"
-)  # "works with sglang 0.5.3 but crashes on main": the release is the working one
+    r"(?:(?:sglang|vllm|tensorrt[-_]llm|trt[-_]?llm)\s+|the\s+)?v?\d+\.\d+"
+)  # "works with sglang 0.5.3 but crashes on main", "works on vLLM 0.7.3": the working one
 _THEN_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs?)\b")
 # the run is a build of main ("installed from main", "built from source (main)", "on the latest
 # main"): newer than every release the text names
@@ -194,8 +242,9 @@ def built_day(text: str) -> date | None:
 
 def from_main(text: str) -> bool:
     """The line says the run is a build of SGLang's main branch, not a release (in words, or
-    by an image images.toml lists as built from main: ``lmsysorg/sglang:dev``)."""
-    return _MAIN.search(text) is not None or any(
+    by an image images.toml lists as built from main: ``lmsysorg/sglang:dev``); a source
+    build at a release tag ("from source at tag v0.4.7") is that release's."""
+    return (_MAIN.search(text) is not None and _TAGGED.search(text) is None) or any(
         t.main for t in image_tags(text) if t.engine == "sglang"
     )
 
@@ -245,7 +294,7 @@ def find_sglang_version(text: str) -> Version | None:
 
 # setuptools-scm's version of an untagged build (``0.5.11.dev45+gabc1234``: 45 commits past the
 # highest tag, which is older than 0.5.11): sglang's tools/get_version_tag.py, 0.5.13-0.5.23
-_DEV = re.compile(r"\.?dev\d")
+_DEV = re.compile(r"\.?dev\d|-dev(?![\w.])")  # also a table's or a tag's ``0.5.14-dev``
 
 
 def _dev_after(text: str, m: re.Match[str]) -> bool:

@@ -76,7 +76,7 @@ LITERALS: tuple[bytes, ...] = (
     *(
         f"{name}{sep}".encode()
         for name in ("TensorRT-LLM", "tensorrt_llm", "tensorrt-llm", "TRTLLM", "TRT-LLM", "trtllm")
-        for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:")
+        for sep in (" version", " 0.", " 1.", " v", "==", "-0.", "-1.", "/release:", " |", "|", "**")
     ),
 )
 _DRAFT_LEN = re.compile(r"(?:draft_len|TRTGptModel maxDraftLen): (\d{1,6})$")  # run.py, C++

@@ -45,9 +45,18 @@ _RELEASE = re.compile(
 )
 
 
+# a Markdown table's row naming the engine, its release (three numbers: a results row's ``| TRT-LLM
+# | 45.2 |`` is no release) in the next cell: ``| TensorRT-LLM | 1.1.0rc2 |``; the parser may take
+# the leading pipe as a prefix; a row comparing two releases names neither
+_TABLE_RELEASE = re.compile(
+    r"(?i)^\s*\|?\s*\**(?:tensorrt[-_ ]?llm|trt[-_]?llm)(?:\s+version)?\**\s*\|\s*[`'\"]?v?"
+    r"(\d+\.\d+\.\d+(?:rc\d+|\.post\d+|\.dev\d+)*)(?![\w.]*\d)(?=[^|]*\|)(?!.*\|\s*[`'\"]?v?\d+\.\d+\.\d)"
+)
+
+
 def trtllm_release(text: str) -> str | None:
     """The TensorRT-LLM release a line names; its defaults (backend, eagle3_one_model) follow."""
-    m = _RELEASE.search(text)
+    m = _RELEASE.search(text) or _TABLE_RELEASE.search(text)
     return m.group(1) if m is not None else image_release(text, "trtllm")  # "TRT-LLM image: 1.2.0"
 
 

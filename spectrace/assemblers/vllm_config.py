@@ -14,22 +14,58 @@ from spectrace.assemblers.vllm_runner import LITERALS as RUNNER_LITERALS
 from spectrace.assemblers.vllm_stated import DRAFT_LITERALS
 from spectrace.assemblers.vllm_v0_title import LITERALS as V0_FRAME_LITERALS
 
-VERSION = re.compile(r"\(v(\d+\.\d+[\w.+-]*)\) with config:|server version (\d[\w.+-]*)")
+# the engine's start-up line, the server's ("vLLM API server version 0.7.3", "vLLM server
+# version 0.11.1, serving model X"), or the logo newer servers print instead, its second row
+# ending "▀▄▀ █  version 0.11.1" (bold codes may wrap the number)
+VERSION = re.compile(
+    r"\(v(\d+\.\d+[\w.+-]*)\) with config:"
+    r"|(?:server version |▀▄▀ █(?:\x1b\[[\d;]*m)*\s+version\s+(?:\x1b\[[\d;]*m)*)(\d[\w.+-]*)"
+)
 # a release in prose, a pin or an env list ("I am using vLLM 0.11.0", "vllm==0.9.2"); weaker
-# than the server's own lines, used only for a run that is vLLM's by its other lines
+# than the server's own lines, used only for a run that is vLLM's by its other lines (the one
+# release a text names decides its launch's engine: vllm_finish._launch_release)
 PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", b"vLLM v0.",
                                              b"vllm v0.", b"vLLM version", b"vllm version",
-                                             b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.")  # fmt: skip
+                                             b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.",
+                                             b"vllm-0.",  # an installed package's folder, a wheel
+                                             b"vLLM Version",  # collect_env, padded or not
+                                             b"Name: vllm",  # pip show, its Version: line next
+                                             b"vllm  ", b"vllm\t",  # pip list / conda list rows
+                                             "▀▄▀".encode(),  # the server's logo (VERSION)
+                                             b"vLLM |", b"vllm |", b"vLLM|", b"vllm|", b"vLLM**",
+                                             b"vllm**")  # a Markdown table's row  # fmt: skip
 _PROSE_VERSION = re.compile(
     r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
     r"(?![\d.]*\d)"  # a patch of a patch too (0.9.0.1, 0.10.1.1)
 )
+_RELEASE_AT = r"(\d+\.\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)"
+# the same release in the other places a paste states it: the installed package's folder, a
+# wheel or an sdist (``vllm-0.10.1.dist-info``, ``vllm-0.10.1+cu126-cp38-abi3-...whl``; not
+# vllm_ascend's), a Markdown table's row naming vLLM with its release in the next cell (``|
+# vLLM | 0.10.1 |``; the parser may take the leading pipe as a prefix; a row comparing two
+# releases names neither), a checkout of a release tag, ``vllm.__version__`` with its answer
+_PLACED_VERSION = (
+    re.compile(r"(?<![\w.-])vllm-" + _RELEASE_AT
+               + r"(?=(?:rc\d+|\.dev\d+|\.post\d+)?(?:\+[\w.]+)?(?:\.dist-info|\.egg-info|\.tar\.gz|-cp3|-py3))"),
+    re.compile(r"(?i)^\s*\|?\s*\**vllm(?:\s+version)?\**\s*\|\s*[`'\"]?v?" + _RELEASE_AT
+               + r"(?=[^|]*\|)(?!.*\|\s*[`'\"]?v?\d+\.\d+\.\d)"),
+    # the source at a release tag: ``pip install git+https://github.com/vllm-project/vllm.git@v0.10.1``,
+    # ``cd vllm && git checkout v0.10.1``, ``git clone -b v0.10.1 .../vllm.git`` (a line naming
+    # vLLM itself, not vllm-ascend)
+    re.compile(r"\bvllm-project/vllm(?:\.git)?@v?" + _RELEASE_AT),
+    re.compile(r"\bvllm\.__version__\W{1,40}?v?" + _RELEASE_AT),  # ``>>> vllm.__version__ '0.10.1'``
+    re.compile(r"(?i)^(?=.*\bvllm(?![\w-])).*?(?:\bcheckout\s+(?:tags/)?|(?<!\S)(?:-b|--branch)[=\s]\s*)[`'\"]?v"
+               + _RELEASE_AT),
+)  # fmt: skip
 
 
 def prose_version(text: str) -> str | None:
-    """``vLLM 0.11.0`` / ``vllm==0.9.2`` -> the release (not vllm-ascend's, not vllm_omni's)."""
-    m = _PROSE_VERSION.search(text)
-    return m.group(1) if m is not None else None
+    """``vLLM 0.11.0`` / ``vllm==0.9.2`` / ``| vLLM | 0.11.0 |`` / ``vllm-0.11.0.dist-info`` ->
+    the release (not vllm-ascend's, not vllm_omni's)."""
+    for form in (_PROSE_VERSION, *_PLACED_VERSION):
+        if (m := form.search(text)) is not None:
+            return m.group(1)
+    return None
 
 
 # CLI spellings (JSON keys of --speculative-config, old V0 flags) -> speculative_config.*
@@ -66,6 +102,7 @@ SPEC_REPR = "SpeculativeConfig("
 # (its own proposer subclasses): the plugin's activation line, its image / package / model hub
 # names, torch_npu, and the env of CANN and HCCL (Ascend's collective library) people export.
 ASCEND_LITERALS: tuple[bytes, ...] = (
+    b"vLLM Ascend Version",  # the plugin's collect_env
     b"plugin ascend",
     b"platform npu",
     b"vllm-ascend",
@@ -114,6 +151,7 @@ _ASCEND = re.compile(
     r"|\bascend -> vllm_ascend:register"  # vLLM's list of the platform plugins it loaded
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
     r"|\bdevice_config=npu\b"
+    r"|^\s*vLLM Ascend Version\s*:"  # the plugin's collect_env, which its issue form asks for
     rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
     # the plugin image's layout (vLLM cloned into /vllm-workspace/vllm beside the plugin's
     # /vllm-workspace/vllm-ascend; vLLM's own images install it in site-packages)
@@ -121,9 +159,11 @@ _ASCEND = re.compile(
     # a frame of the plugin's installed code (a traceback's or a py-spy line's): it ran
     r"""|\bFile \\?["'][^"'\n]*/vllm_ascend/[^"'\n]*\.py\\?["'], line \d|[ (]vllm_ascend/[\w/]+\.py:\d+\)"""
 )
-# The plugin's release as people write it: an image tag, a pin, an environment bullet.
+# The plugin's release as people write it: an image tag, a pin, an environment bullet, its
+# collect_env's ``vLLM Ascend Version: 0.11.0rc2`` (a dev build's ``0.9.2rc2.dev255+g...`` is none)
 _ASCEND_RELEASE = re.compile(
-    rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
+    rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])"
+    r"|^\s*vLLM Ascend Version\s*:\s*v?(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
     re.IGNORECASE,
 )
 
@@ -161,7 +201,7 @@ def ascend_release(text: str) -> str | None:
     if _ANOTHER_RELEASE.search(text):
         return None
     m = _ASCEND_RELEASE.search(text)
-    return m.group(1) if m is not None else None
+    return (m.group(1) or m.group(2)) if m is not None else None
 
 
 def method_from_model(model: object) -> str | None:

@@ -71,6 +71,7 @@ def finish_vllm(
         config.flags["text_day"] = FlagValue(shown.isoformat(), line.source, line.lineno, "env")
     _placeholders(config)
     _prose_release(config, lines, prose)
+    _launch_release(config, lines)
     stated_method(config, lines)  # vLLM's own line pasted alone, an environment bullet
     introduced_method(config, lines)  # the sentence introducing a cut vllm serve
     _bare_alone(config, lines)
@@ -164,6 +165,36 @@ def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | Non
         others = {prose_version(ln.text) for ln in lines} - {prose, None}
         if not others and len(set(_RELEASE.findall(line.text))) == 1:
             config.flags[PROSE_RELEASE_ALONE] = FlagValue(prose, line.source, line.lineno, "prose")
+
+
+_LAUNCH_METHOD = "vLLM launch command: speculative method"
+
+
+def _launch_release(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """The launch's proposer by the release the run prints (the server's version line, collect_
+    env's ``vLLM Version:``) wherever that line sits (under the command, below the traceback),
+    else by the one vLLM release the text states (its image ``vllm/vllm-openai:v0.7.3``, a
+    ``[pip3] vllm==`` row, a table row, a sentence; ``PROSE_RELEASE_ALONE``): the release
+    decides V0 or V1 as the server's line would, and shows in the reason."""
+    method = config.flags.get("speculative_config.method")
+    alone = config.flags.get(PROSE_RELEASE_ALONE)
+    if config.version is not None:
+        release, where = config.version, "the release the run prints"
+    elif alone is not None:
+        release, where = str(alone.value), f"the release line {alone.lineno} states"
+    else:
+        return
+    if method is None or method.origin != "launch_command":
+        return
+    legacy = legacy_spelling(_text_of(method, lines))
+    for i, e in enumerate(config.path_evidence):
+        if (e.source, e.lineno) != (method.source, method.lineno) or not e.reason.startswith(_LAUNCH_METHOD):
+            continue
+        reason, points_to, proposer = proposer_verdict(method.value, release, None, legacy)
+        reason = reason.replace("vLLM config", "vLLM launch command", 1)
+        if release not in reason:
+            reason = f"{reason} (vLLM {release}, {where})"
+        config.path_evidence[i] = replace(e, reason=reason, points_to=points_to, worker_class=proposer)
 
 
 # the flag of a vLLM release a sentence names where its line names no other release-like
