@@ -168,7 +168,8 @@ def _inputs(
     if "speculative_algorithm" in config.flags:
         return _no(trace, "the run's flags name its algorithm: the flag readers decide")
     v2 = _v2_named(config, mine)
-    fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions))
+    fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
+               or _told_run(mine))
     if fix and not _branch_run(mine):
         # neither a run's own line, a reported failure, nor a PR's own results
         return _no(trace, "the text shows no run of its own, reports no failure, has no PR result")
@@ -179,7 +180,12 @@ def _inputs(
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
-        words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
+        run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
+        if not _pull(mine) and _two_families(words) and not _two_families(run_words):
+            # a post, issue or page telling of runs with several families ("NEXTN did 22 t/s,
+            # now broken; NGRAM is the workaround"): the line with a figure need not be this run's
+            return _no(trace, "the text tells of runs with several families: which one ran is not said")
+        words = run_words
     loose = not words
     if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
@@ -212,10 +218,12 @@ def _inputs(
     elif release is None:
         day = text_day(config)
         newest = newest_at(day) if day is not None else None
-        if newest is None and not _one_class(family):
-            return _no(trace, f"{family} named, but no release, era line or day bounds the release")
-        if newest is None:
+        if newest is None and _one_class(family):
             said = f"no release or day named; {family} has one worker on every release that has it"
+        elif newest is None and _pull(mine):  # its branch is of a day the text does not give
+            return _no(trace, f"{family} named in a pull request, but no release, era line or day bounds its branch")
+        elif newest is None:  # every release's class for it: the era table's release condition
+            said = f"no release, era line or day named; {family}'s worker on every release"
         else:
             said = f"no release named; the thread's day {day} (newest release then: {version_text(newest)})"
     note(trace, RULE, _JOIN, True, f"{family} on sglang {said}", source, lineno)
@@ -425,6 +433,20 @@ def _pull(mine: Sequence[Mention]) -> bool:
     """The text is a pull request (its saved header says so)."""
     return any(m.kind == PULL_KIND or (m.kind == THREAD_KIND and PULL_HEADER.search(m.text))
                for m in mine)  # fmt: skip
+
+
+def _two_families(words: Sequence[Mention]) -> bool:
+    """The family words name more than one SGLang algorithm family (EAGLE and NEXTN are one)."""
+    names = [n for m in words if (n := _SGLANG.get(m.name))]
+    return bool(names) and one_family(names) is None
+
+
+def _told_run(mine: Sequence[Mention]) -> bool:
+    """An issue, comment, post or page (not a pull request, whose results ran its branch:
+    ``_branch_run``) whose own lines report a run's outcome ("We measured accept length 1.02 with
+    MTP", a results table row, "Benchmarked NGRAM ... speedup 1.4x"): ``RUN_KIND`` lines, which
+    ``run_shown.run_line`` keeps only where no one else's run, goal or plan is told."""
+    return not _pull(mine) and any(m.kind == RUN_KIND for m in mine)
 
 
 def _branch_run(mine: Sequence[Mention]) -> bool:

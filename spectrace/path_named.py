@@ -35,7 +35,7 @@ from spectrace.assemblers.vllm_finish import newest_release, paired_release, plu
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
-from spectrace.assemblers.vllm_runner import on_runner
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, on_runner, runner_table
 from spectrace.path_base import family_words
 from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
@@ -73,8 +73,11 @@ def named_family_evidence(
     foreign = any(f == FOREIGN_MARK for f, *_ in named)
     named = [n for n in named
              if not n[0].startswith((THREAD_MARK, RELEASE_MARK, ADDS_MARK, FOREIGN_MARK))]
-    if engine is None and foreign:  # another engine's server ran: its words are its own
+    if engine is None and foreign and thread is None:  # another engine's server ran: its words
+        # are its own; on our own tracker's thread another engine named is a comparison (WRONGS)
         return note(trace, RULE, _LOOKUP, False, "another engine's command: its words are its own")
+    # only the words name the framework: no release bound read them before (``_every_era``)
+    by_words = engine is None and not _text_engine(named, config) and not thread and bool(worded)
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread or worded
     config = _titled(config, released, engine)
@@ -117,11 +120,43 @@ def named_family_evidence(
         family = next(iter(families)) if len(families) == 1 else None
         found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
                          family=family, framework="vllm_ascend" if plugin else "vllm")  # fmt: skip
-        return [on_runner(found, config)]  # the V1 runner's class, MRV2's, or both
+        found = on_runner(found, config)  # the V1 runner's class, MRV2's, or both
+        if not by_words or family is None or plugin or not _unbounded(config) \
+                or found.worker_class != cls:  # fmt: skip
+            return [found]
+        return [_every_era(found, _METHOD[family])]
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+def _unbounded(config: RunConfig) -> bool:
+    """Nothing in the text bounds the run's vLLM release or runner: no version line, no release
+    a sentence names, no day, no model-runner switch (a text naming vLLM and a method in words
+    only: "MTP on vLLM: acceptance 0.78", "DFlash2 with vLLM crashes")."""
+    flags = config.flags
+    return (config.version is None and text_day(config) is None
+            and not any(k in flags for k in ("vllm_prose_release", RUNNER_FLAG, "VLLM_USE_V1")))  # fmt: skip
+
+
+def _every_era(found: Evidence, method: str) -> Evidence:
+    """``found`` (the V1 runner's class for ``method``) widened to every class vLLM ran the
+    method on across its releases, since the text bounds none: V0's worker where V0 ran it,
+    the V1 proposer, each MRV2 speculator (``rules/paths/vllm_runner.toml``); decided where
+    that is one class, else the condition naming them all, never the newest era's alone."""
+    v0 = v0_worker(method)
+    rows = [r for r in runner_table().speculators if r.method == method]
+    parts = ([f"{v0[0]} on V0's spec decode (vLLM before the V1 engine)"] if v0 else [])
+    parts.append(f"{found.worker_class} on the V1 model runner")
+    parts += [f"{r.cls} on the model runner v2 (vLLM {r.first}-{r.last})" for r in rows
+              if r.cls != found.worker_class]  # fmt: skip
+    if len(parts) == 1:
+        return found
+    condition = "; ".join(parts) + " (no version line, release or day in the text bounds it)"
+    head = found.reason.split(" -> ", 1)[0]
+    return replace(found, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: {condition}")
 
 
 def _own_reports(named: Sequence[tuple[str, str, int, str]]) -> list[tuple[str, str, int, str]]:

@@ -26,6 +26,7 @@ from spectrace.path_base import family_words
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
     FRAMEWORK_KIND,
+    PULL_KIND,
     RELEASE_MARK,
     RUN_KIND,
     TITLE_KIND,
@@ -106,13 +107,15 @@ def worded_framework(
     benchmark line, a result), an issue reporting its failure, or a pull request deploying or
     fixing a run (``pull_reports_run``: a recipe, image bump); None where two are named, a
     line names one beside another run or engine, or the run is only told about (a blog, a
-    bot's summary of a change), and where neither a version line, a release a sentence names
-    for that framework and no other ("Tested on vLLM 0.10.1", ``_PROSE_RELEASES``) nor the day bounds
-    the release (the words of an undated page fit every era)."""
-    if not release_bounded(config):
-        return None
+    bot's summary of a change). A run no version line, sentence-named release or day bounds
+    (``release_bounded``) is still read, unless a pull request's (its branch is of a day it does
+    not give, and its words are mostly the code's): its lookups then name every class the family ran on
+    across the framework's releases (``path_named.unbounded_classes``, the SGLang era join's
+    release condition), never the newest era's alone."""
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
+    if not release_bounded(config) and any(m.kind == PULL_KIND for m in mine):
+        return None  # a pull request ran its branch, of a day it does not give: its words are code's
     if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
             or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
         return None
@@ -129,7 +132,7 @@ def worded_framework(
     if len(found) != 1:
         return None
     (framework,) = found
-    return framework if release_bounded(config, framework) else None
+    return framework
 
 
 def release_bounded(config: RunConfig, framework: str | None = None) -> bool:

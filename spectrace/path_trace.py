@@ -30,6 +30,7 @@ from spectrace.path_mention_kinds import (
     APART_KIND,
     FAMILY_KIND,
     FRAMEWORK_KIND,
+    PULL_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
     RUN_KIND,
@@ -121,11 +122,11 @@ def _unworded(
 ) -> str:
     """Why ``path_run.worded_framework`` names none, asked in its order."""
     head = "no launch command, start-up line or tracker header; in words: "
-    if not release_bounded(config):
-        return head + ("not read, since no version line, no release named in a sentence and no "
-                       "day bound the release")  # fmt: skip
     source = incident.first_seen.source
     mine = [m for m in mentions if m.source == source]
+    if not release_bounded(config) and any(m.kind == PULL_KIND for m in mine):
+        return head + ("not read: a pull request, and no version line, no release named in a "
+                       "sentence and no day bound its branch")  # fmt: skip
     if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
             or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
         return head + ("not read: the text shows no run by its own lines, its title reports no "

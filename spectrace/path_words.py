@@ -102,6 +102,8 @@ def word_mentions(
             out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, ADDS_KIND))
         if v2_named(at.text, title=True):
             out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, V2_KIND))
+        if run_line(at.text):  # a title giving the run's figure ("... row: 63.3 -> 96.1 tok/s")
+            out.append(Mention(line.source, at.lineno, said, "", FAMILY_ROW, RUN_KIND))
     elif (late := titles.late) is not None and late.apart is None and len(late.releases) == 1:
         if (engine := tracker_engine(late.repo)) is not None:  # "[Bug]: ... on 0.6.3" above its citation
             name = f"{engine}:{late.releases[0].removeprefix('v')}"

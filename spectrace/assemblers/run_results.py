@@ -39,6 +39,21 @@ _ENGINE_FAILED = re.compile(
     r"|docker|image|ci)\w*\b)[\w-]+){0,2}?\s+(?:crashed|hung"
     r"|failed|died|errored(?:\s+out)?|segfaulted|aborted|oom(?:ed|'d)|ran\s+out\s+of\s+memory)\b"
 )
+# the run failing as the writer keeps seeing it, in any tense ("requests that invoke tools
+# consistently crash inside the grammar backend", "the server always hangs after warmup", "the
+# engine still crashes eventually"): how often it fails is an observation, not a general claim
+# ("vLLM crashes when X" stays none) nor a guess (a planned, expected or "if" sentence is none)
+_KEEPS_FAILING = re.compile(
+    r"(?i)\b(?:consistently|always|reliably|repeatedly|intermittently|randomly|sometimes"
+    r"|occasionally|immediately|still)\s+(?:[\w-]+\s+)?(?:crash(?:es|ed)?|fails?|failed|hangs?|hung"
+    r"|segfaults?|segfaulted|aborts?|aborted|dies|died|errors?\s+out|deadlocks?|ooms?)\b"
+)
+# a server's own acceptance counter with its value, as a response or metrics endpoint gives it
+# (``"spec_accept_length": 2.46``, ``sglang:spec_accept_rate 0.29``, ``acceptance_rate=0.71``)
+# (not a formula over it: "(accept_length - 1) / steps")
+_COUNTER = re.compile(
+    r"(?i)(?<![a-z])(?:spec_)?accept(?:ance|ed)?_(?:rate|length|len)\b[\"'`]?(?:\s*[:=]\s*|\s+)\d"
+)
 # measured numbers said to come from a run: "metrics scraped from vLLM's Prometheus endpoint",
 # "numbers were collected on 8x B200"
 _SOURCED = re.compile(
@@ -124,7 +139,11 @@ LITERALS = ("erified ", "I tested", "e tested", "tested ", "I reproduced", "e re
             " evals on", "enchmark on", " run on ", " runs on ", " crashed", " hung ", " died",
             "errored", "egfaulted", " OOMed", "an out of memory", "[x] ", "[X] ", "esults on ",
             "esults (", "esult (", "ccuracy (", "nd-to-end on", "nd to end on", "2e on ",
-            "uccessfully on", "orrectly on")  # fmt: skip
+            "uccessfully on", "orrectly on", "onsistently ", "lways crash", "lways fail",
+            "lways hang", "till crash", "till fail", "till hang", "eliably ", "epeatedly ",
+            "ntermittently ", "andomly ", "ccasionally ", "ometimes crash", "ometimes fail",
+            "ometimes hang", "mmediately crash", "mmediately fail", "ccept_rate",
+            "ccept_length", "ccept_len", "cceptance_rate", "cceptance_length", "ccepted_length")  # fmt: skip
 
 
 def result_line(text: str) -> bool:
@@ -145,7 +164,8 @@ def result_sentences(text: str) -> list[str]:
         if _BENCH_RUN.search(sentence) and _HARDWARE.search(sentence):
             found.append(sentence)
         elif not _UNDONE.search(sentence) and any(
-                p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _SOURCED, _MEASURED)):
+                p.search(sentence) for p in (_CHECKED, _I_CHECKED, _ENGINE_FAILED, _KEEPS_FAILING,
+                                             _COUNTER, _SOURCED, _MEASURED)):  # fmt: skip
             found.append(sentence)
     return found
 

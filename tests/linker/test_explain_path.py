@@ -136,8 +136,9 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
 
 def test_the_sglang_era_join_says_where_it_stops(tmp_path: Path) -> None:
     """SGLang's tracker, MTP named in the writer's sentence: with the post's day the era join
-    runs (kept, with the day it used); with no day and no release it says that is what it
-    lacked, and the verdict stays unknown."""
+    runs (kept, with the day it used); with no day and no release it runs too, says that is
+    what it lacked, and gives the family's class on every release as the condition (session 19;
+    before, unknown)."""
     def thread(byline: str) -> list[str]:
         return ["sgl-project/sglang · issue #70003 · open · Python",
                 "# [Bug] decode crashes at batch 64 on H20", "", byline,
@@ -148,8 +149,9 @@ def test_the_sglang_era_join_says_where_it_stops(tmp_path: Path) -> None:
     assert join and join[0].kept and "2026-09-20" in join[0].why
     undated = _path(tmp_path, thread("someone · description"))
     join = [s for s in _steps(undated, "rule") if s.found == "SGLang era join"]
-    assert join and not join[0].kept and "no release, era line or day" in join[0].why
-    assert undated.value == "unknown" and not undated.conditional
+    assert join and join[0].kept and "no release, era line or day" in join[0].why
+    assert undated.value == "unknown" and undated.conditional is not None
+    assert "EAGLEWorkerV2" in undated.conditional and "EAGLEWorker)" in undated.conditional
 
 
 def test_a_word_the_looser_sglang_reading_keeps_is_shown_kept(tmp_path: Path) -> None:

@@ -86,9 +86,11 @@ def test_two_frameworks_name_none(tmp_path: Path) -> None:
 
 
 def test_an_undated_page_fits_every_era(tmp_path: Path) -> None:
-    """No day and no version line: "Medusa on vLLM" fits V0's worker and V1's proposer alike."""
-    _none(tmp_path, _thread("Medusa heads on vLLM: output garbled after 2k tokens", None,
-                            "Throughput: 3.1 requests/s"))
+    """No day and no version line: "Medusa on vLLM" fits V0's worker and V1's proposer alike,
+    so both are the condition (session 19; before, no path), never the V1 class alone."""
+    path = crash_path(run(tmp_path, _thread("Medusa heads on vLLM: output garbled after 2k tokens",
+                                            None, "Throughput: 3.1 requests/s")))
+    assert_verdict(path, "unknown", "MedusaWorker|MedusaProposer")
 
 
 def test_a_pull_request_adding_a_recipe_names_its_run(tmp_path: Path) -> None:
