@@ -19,6 +19,7 @@ from pathlib import Path
 
 from spectrace.assemblers.vllm_release import parse_release
 from spectrace.assemblers.sglang_eras import shared_rules
+from spectrace.assemblers.spec_prose import eagle_family
 from spectrace.path_frames import (
     FrameSignature,
     class_bases,
@@ -118,7 +119,9 @@ def expectation(row: FrameSignature, release: str) -> Expect:
 def _family_workers(row: FrameSignature) -> set[str]:
     """The workers the framework's rows give the row's family (a family's own kernel or helper
     file names the family's worker of the run's release)."""
-    return {s.worker_class for s in frame_signatures() if row.family and s.family == row.family
+    families = {row.family, *(["EAGLE"] if row.framework == "sglang" and eagle_family(row.family)
+                               else [])}  # EAGLE3 / NEXTN run EAGLE's workers  # fmt: skip
+    return {s.worker_class for s in frame_signatures() if row.family and s.family in families
             and s.framework == row.framework and s.worker_class}  # fmt: skip
 
 
