@@ -120,7 +120,7 @@ def named_family_evidence(
         family = next(iter(families)) if len(families) == 1 else None
         found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
                          family=family, framework="vllm_ascend" if plugin else "vllm")  # fmt: skip
-        found = on_runner(found, config)  # the V1 runner's class, MRV2's, or both
+        found = _on_runner(found, families, config)  # the V1 runner's class, MRV2's, or both
         if not by_words or family is None or plugin or not _unbounded(config) \
                 or found.worker_class != cls:  # fmt: skip
             return [found]
@@ -129,6 +129,27 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+def _on_runner(found: Evidence, families: Sequence[str], config: RunConfig) -> Evidence:
+    """``found`` read on the runner the text states (``on_runner``). Where several named
+    families share the V1 runner's class (EAGLE3 and MTP on ``EagleProposer``) and the text puts
+    the run on the model runner v2, that class cannot stand: each family is read on MRV2 by
+    itself, and their speculators are the verdict (one class) or the condition."""
+    runner = config.flags.get(RUNNER_FLAG)
+    if len(families) < 2 or runner is None or runner.value != "v2":
+        return on_runner(found, config)
+    each = {f: on_runner(replace(found, family=f), config) for f in families}
+    classes = {e.worker_class for e in each.values()}
+    if len(classes) == 1 and None not in classes:
+        return replace(next(iter(each.values())), family=None)
+    if all(e.worker_class == found.worker_class for e in each.values()):
+        return on_runner(found, config)
+    condition = "; ".join(f"{e.worker_class or e.condition} for {_METHOD[f]}" for f, e in each.items())
+    head = found.reason.split(" -> ", 1)[0]
+    why = f"the text puts the run on the model runner v2 (line {runner.lineno})"
+    return replace(found, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: {why}: {condition}")
 
 
 def _unbounded(config: RunConfig) -> bool:

@@ -189,12 +189,13 @@ def _runner(text: str) -> str | None:
     return "v2"
 
 
-# a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's
-_VLLM_OWN = re.compile(r"\bvllm[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|\bUsing V2 Model Runner\b")
+# a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's; its
+# speculators sit in subpackages (``v1/worker/gpu/spec_decode/autoregressive/speculator.py``)
+_VLLM_OWN = re.compile(r"\bvllm[/\\]v1[/\\]worker[/\\]gpu[/\\](?:\w+[/\\])*\w+\.py|\bUsing V2 Model Runner\b")
 # what only a run on MRV2 prints, and a PR or report about MRV2's code, its title's leading tag
 # spelling the runner ([MRV2], [Model Runner V2], [ModelRunnerV2]): its runs went through it
 _ENGINE_V2 = re.compile(
-    r"\bUsing V2 Model Runner\b|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+\.py|vllm_ascend[/\\]worker"
+    r"\bUsing V2 Model Runner\b|[/\\]v1[/\\]worker[/\\]gpu[/\\](?:\w+[/\\])*\w+\.py|vllm_ascend[/\\]worker"
     r"[/\\]v2[/\\]\w+"
     r"|^\W*(?:\[[^\]]*\]\s*)*\[(?i:MRV2|Model[ _-]?Runner[ _-]?V2|V2[ _-]?Model[ _-]?Runner)\]"
 )
