@@ -10,7 +10,10 @@ kind:
             (any one is right; a family-level truth lists every class of the family); a token
             family:X (e.g. family:MEDUSA) says which family a class-less verdict may name
             ("family": family right, no class; not counted right, not wrong)
-    trap    the text shows no run / no path; any decided or conditional path is wrong
+    trap    the text shows no run / no path; any decided or conditional path is wrong, except
+            the verdict "none" (the run did not speculate: no speculative worker path), which
+            is what a trap asks for and is counted as "no-path (none)" (from session 19; the
+            figures of earlier sessions counted it wrong)
     none    no evidence either way (kept out of every figure)
 CHECKOUT is a source tree of spectrace (a git worktree or `git archive` of a commit) with a
 symlink spectrace/rules -> ../rules; it is run with $SPECTRACE_PY (default: this python) and
@@ -68,6 +71,8 @@ def classify(kind: str, accept: set[str], p: dict | None) -> str:
     cond = (p or {}).get("conditional") or ""
     decided = value in ("v1", "v2", "other", "none")
     if kind == "trap":
+        if value == "none":
+            return "no-path (none)"
         if decided:
             return "wrong"
         return "wrong-cond" if cond else "no-path"
@@ -130,7 +135,8 @@ def main() -> None:
           f"{sum(r[2]=='right' for r in ev)} decided, {sum(r[2]=='cond-right' for r in ev)} conditional), "
           f"unknown {sum(r[2]=='unknown' for r in ev)}, wrong {sum(r[2]=='wrong' for r in ev)}, "
           f"cond-wrong {sum(r[2]=='cond-wrong' for r in ev)}, family-only {sum(r[2].startswith('family') for r in ev)}; traps {len(traps)}: "
-          f"no-path {sum(r[2]=='no-path' for r in traps)}, wrong {sum(r[2]!='no-path' for r in traps)}")
+          f"no-path {sum(r[2].startswith('no-path') for r in traps)} ({sum(r[2]=='no-path (none)' for r in traps)} by 'none'), "
+          f"wrong {sum(not r[2].startswith('no-path') for r in traps)}")
     for r in rows:
         print(f"  {r[0]:>4} {r[1]:<5} {r[2]:<10} {'probe' if r[3] else '     '} {r[5][:150]} {r[6][:80]}")
 
