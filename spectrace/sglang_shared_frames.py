@@ -8,8 +8,7 @@ frame proves the run speculates on that machinery, not that it ran EAGLEWorker: 
 states its algorithm (a flag, a dump, or the one algorithm its text names), the frame keeps the
 path it proves and the stated algorithm names the class (a STANDALONE run crashing in
 ``eagle_worker.py`` ran ``StandaloneWorker``), or the frame only informs and the algorithm's own
-era rule decides. Where no line states it, such a frame (and the event loop beside it) names
-EAGLE's class only as a condition on the algorithm, beside each subclass's the release allows.
+era rule decides.
 """
 
 from __future__ import annotations
@@ -17,18 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.sglang_eras import (
-    SharedRule,
-    Version,
-    parse_release,
-    shared_rules,
-    version_text,
-)
+from spectrace.assemblers.sglang_eras import SharedRule, Version, parse_release, shared_rules
 from spectrace.assemblers.dump_path import verdict_from_launch
-from spectrace.path_frames import class_bases, frame_signatures
+from spectrace.path_frames import frame_signatures
 
 _EAGLE = ("EAGLE", "EAGLE3", "NEXTN")  # one worker family (NEXTN is EAGLE's alias)
 _PATH = re.compile(r"([\w.\\/-]+\.py)\b")
@@ -82,18 +74,13 @@ def restate(
     """``evidence`` with each vote of a shared EAGLE file's frame restated for the run's stated
     algorithm (unchanged when the run states EAGLE, states nothing, or the algorithm never runs
     that file); where no vote is left, the stated algorithm's own era verdict is added. With
-    no algorithm stated, frame votes for EAGLE's class become conditions on the algorithm
-    (``_unstated``) unless another vote stands. A sentence saying multi-layer EAGLE was on
-    turns every non-frame EAGLE vote multi-layer."""
+    no algorithm stated, EAGLE's class stands: EAGLE, EAGLE3 and NEXTN run these files far more
+    than the subclasses do, and the samples' frame-only crashes are EAGLE's (a condition over
+    every subclass made each of them unknown). A sentence saying multi-layer EAGLE was on turns
+    every non-frame EAGLE vote multi-layer."""
     if config.engine in (None, "sglang"):  # words saying multi-layer EAGLE was on
         evidence = [_multi_layer(e, config) for e in evidence]
     stated = stated_family(config)
-    if stated is None and config.engine in (None, "sglang"):
-        unstated = [_unstated(e, config, newest) for e in evidence]
-        if any(e.points_to is not None for e in unstated) or len(
-                {e.worker_class for e in evidence if e.points_to is not None}) > 1:  # fmt: skip
-            return list(evidence)  # another vote stands (a dump's "off"), or the frames disagree
-        return unstated
     if stated is None or stated[0] == "EAGLE":
         return list(evidence)
     family, said = stated
@@ -125,112 +112,6 @@ def restate(
     if changed and not any(e.points_to or e.condition for e in out):
         out += _stated_verdict(config, family, newest)
     return out
-
-
-def _unstated(evidence: Evidence, config: RunConfig, newest: Version | None) -> Evidence:
-    """A frame's vote for EAGLE's own class in a file other algorithms' workers run too (a
-    subclass's runs execute it, or they import its helpers: [[shared]] rows), where no line
-    names the algorithm: a condition on the algorithm over those the run's release (or the
-    newest its dates allow) holds, never EAGLE's class alone (a STANDALONE run crashing in
-    ``eagle_worker.py`` ran ``StandaloneWorker``). Any other vote comes back unchanged."""
-    if evidence.points_to is None or evidence.worker_class not in _EAGLE_CLASSES:
-        return evidence
-    release = parse_release(config.version or "") if config.engine == "sglang" else None
-    others = (_sharers(evidence, release, newest) or _loop_sharers(evidence, release, newest)
-              or _subclass_sharers(evidence, release, newest))  # fmt: skip
-    if not others:
-        return evidence
-    eagle = f"{evidence.points_to} ({evidence.worker_class})"
-    condition = f"{eagle} if the algorithm is EAGLE, EAGLE3 or NEXTN; " + "; ".join(others)
-    head = _HEAD_END.split(evidence.reason, 1)[0]
-    reason = (f"{head}: {condition} (no line names the algorithm; other algorithms' workers "
-              "run this file too)")
-    return replace(evidence, reason=reason, points_to=None, worker_class=None, condition=condition)
-
-
-def _sharers(evidence: Evidence, release: Version | None, newest: Version | None) -> list[str]:
-    """"<class> for <ALGORITHM> (sglang a-b)" for each algorithm whose workers run the file of
-    the frame ``evidence`` rests on, in a release the run's ``release`` (else ``newest``) allows."""
-    if "frame" not in evidence.reason.split(":", 1)[0]:
-        return []
-    # the file the frame was read as (a caller's line naming the worker's function stands for
-    # a frame of the worker's file), else the frame's own
-    found = _READ_AS.match(evidence.reason) or _PATH.search(evidence.text)
-    if found is None:
-        return []
-    path = found.group(1).replace("\\", "/")
-    out: dict[str, str] = {}
-    for rule in shared_rules():
-        if not (path == rule.file or path.endswith("/" + rule.file)) or rule.algorithm in out:
-            continue
-        if not rule.covers(release or newest) or (
-            release is not None and rule.last is not None and release > rule.last
-        ):
-            continue
-        classes = (f"{rule.path} ({rule.worker})" if rule.worker
-                   else " or ".join(_family_classes(rule.algorithm)))  # fmt: skip
-        last = f"-{version_text(rule.last)}" if rule.last else "+"
-        span = f"sglang {version_text(rule.first)}{last}"
-        out[rule.algorithm] = f"{classes or 'its own worker'} for {rule.algorithm} ({span})"
-    return list(out.values())
-
-
-def _loop_sharers(evidence: Evidence, release: Version | None, newest: Version | None) -> list[str]:
-    """"<class> for <FAMILY> (sglang a-b)" for each family whose workers the scheduler's event
-    loop a vote rests on drives on the same path (STANDALONE, multi-layer EAGLE), in a release
-    the run's ``release`` (else ``newest``) allows."""
-    if "event loop" not in evidence.reason:
-        return []
-    out = []
-    for family in _LOOP_FAMILIES:
-        for sig in frame_signatures():
-            if (sig.framework != "sglang" or sig.family != family or not sig.worker_class
-                    or sig.points_to != evidence.points_to or sig.function is not None):  # fmt: skip
-                continue
-            first, last = parse_release(sig.releases[0]), parse_release(sig.releases[1])
-            if first is None or (release or newest or first) < first:
-                continue
-            if release is not None and last is not None and release > last and last < _newest():
-                continue
-            span = f"sglang {version_text(first)}" + (f"-{version_text(last)}" if last < _newest() else "+")
-            out.append(f"{sig.points_to} ({sig.worker_class}) for {family} ({span})")
-    return out
-
-
-def _subclass_sharers(evidence: Evidence, release: Version | None, newest: Version | None) -> list[str]:
-    """"<class> for <FAMILY> (sglang a-b)" for each worker of another family that subclasses
-    the class a frame in other EAGLE machinery (a draft graph runner of a hardware backend, no
-    [[shared]] row) names by release: the subclass runs everything its base runs."""
-    if "frame" not in evidence.reason.split(":", 1)[0] or "the EAGLE family" not in evidence.reason:
-        return []
-    out = []
-    for sig in frame_signatures():
-        if (sig.framework != "sglang" or not sig.worker_class or sig.family in ("", "EAGLE")
-                or sig.points_to != evidence.points_to or sig.function is not None
-                or evidence.worker_class not in class_bases("sglang").get(sig.worker_class, ())):  # fmt: skip
-            continue
-        first, last = parse_release(sig.releases[0]), parse_release(sig.releases[1])
-        if first is None or last is None or (release or newest or first) < first:
-            continue
-        if release is not None and release > last and last < _newest():
-            continue
-        span = f"sglang {version_text(first)}" + (f"-{version_text(last)}" if last < _newest() else "+")
-        out.append(f"{sig.points_to} ({sig.worker_class}) for {sig.family} ({span})")
-    return out
-
-
-@cache
-def _newest() -> Version:
-    """The newest SGLang release the frame table was read from (a row reaching it is open)."""
-    return max(v for sig in frame_signatures() if sig.framework == "sglang"
-               and (v := parse_release(sig.releases[1])) is not None)  # fmt: skip
-
-
-def _family_classes(family: str) -> list[str]:
-    """The worker classes SGLang's frame rows give a family (its v1 and v2 workers)."""
-    return sorted({f"{sig.points_to} ({sig.worker_class})" for sig in frame_signatures()
-                   if sig.framework == "sglang" and sig.family == family and sig.worker_class
-                   and sig.points_to and sig.function is None})  # fmt: skip
 
 
 _MULTI = {"EAGLEWorker": "MultiLayerEagleWorker", "EAGLEWorkerV2": "MultiLayerEagleWorkerV2"}

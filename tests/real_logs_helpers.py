@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from spectrace.incidents import Incident
@@ -46,25 +45,3 @@ def assert_verdict(path: WorkerPath, value: str, classes: str) -> None:
         assert all(c in path.conditional for c in classes.split("|")), path.conditional
     else:
         assert (path.value, path.worker_class) == (value, classes), path
-
-
-def eagle_held(path: WorkerPath | None, worker: str) -> bool:
-    """EAGLE's ``worker`` decided, or, where no line names the algorithm, the condition on it
-    that names ``worker`` first (StandaloneWorker(V2) and FrozenKVMTPWorkerV2 subclass EAGLE's
-    workers, so a frame of EAGLE's files alone names no class)."""
-    if path is None:
-        return False
-    if path.value != "unknown":
-        return path.worker_class == worker
-    step = "v2" if worker.endswith("V2") else "v1"
-    return (path.conditional or "").startswith(f"{step} ({worker}) if the algorithm is EAGLE")
-
-
-_EAGLE_FIRST = re.compile(r"(v[12]) \((\w+)\) if the algorithm is EAGLE, EAGLE3 or NEXTN; ")
-
-
-def eagle_reading(path: WorkerPath) -> tuple[str, str | None]:
-    """(value, class) decided, or the class a condition on the algorithm gives an EAGLE run
-    (no line naming the algorithm: ``v2 (EAGLEWorkerV2) if the algorithm is EAGLE, ...``)."""
-    found = _EAGLE_FIRST.match(path.conditional or "") if path.value == "unknown" else None
-    return (found.group(1), found.group(2)) if found else (path.value, path.worker_class)

@@ -117,14 +117,9 @@ def test_frames_against_the_dump_is_a_conflict() -> None:
 
 
 def test_frames_alone_decide_without_any_config() -> None:
-    """No line names the algorithm: the worker's frames give its path, and its class as a
-    condition on the algorithm (StandaloneWorkerV2 subclasses EAGLEWorkerV2)."""
     inc = incident(V2_FRAMES, message="CUDA error: an illegal memory access was encountered")
     link(inc, RunConfig(), None)
-    path = inc.worker_path
-    assert path is not None and path.value == "unknown" and path.conditional is not None
-    assert path.conditional.startswith("v2 (EAGLEWorkerV2) if the algorithm is EAGLE")
-    assert "v2 (StandaloneWorkerV2) for STANDALONE" in path.conditional
+    assert inc.worker_path is not None and inc.worker_path.value == "v2"
     assert inc.shape_mismatch is None and inc.explanation is None and inc.flags == {}
 
 
@@ -325,10 +320,10 @@ def test_bundled_engine_frames() -> None:
     inc = incident(frames)
     link(inc, RunConfig(), None)
     path = inc.worker_path
-    assert path is not None and path.conflict is None
-    # the worker's own file names v1: EAGLEWorker, or StandaloneWorker (no algorithm stated)
-    assert path.value == "unknown" and path.conditional is not None
-    assert path.conditional.startswith("v1 (EAGLEWorker) if the algorithm is EAGLE")
+    assert path is not None
+    assert (path.value, path.worker_class, path.conflict) == ("v1", "EAGLEWorker", None)
+    # the worker's own file decides; the normal loop alone would be v1 only up to 0.5.12
+    assert [e.points_to for e in path.evidence] == ["v1", None, None]
 
 
 V2_DUMP = DUMP.replace("disable_overlap_schedule=True", "disable_overlap_schedule=False").replace(
@@ -386,8 +381,7 @@ def test_runs_in_separate_files() -> None:
     elsewhere.first_seen = Occurrence("c.log", 1, 0, "TP0", "TP0", None, None)
     link(elsewhere, config, None)  # no start-up in c.log, no time: no run's flags are taken
     assert elsewhere.worker_path is not None and elsewhere.worker_path.conflict is None
-    assert elsewhere.flags == {}  # its own frames: v1, EAGLE's or a subclass's
-    assert (elsewhere.worker_path.conditional or "").startswith("v1 (EAGLEWorker) if the algorithm")
+    assert (elsewhere.worker_path.value, elsewhere.flags) == ("v1", {})  # its own frames
 
 
 @settings(max_examples=100, deadline=None)
@@ -431,8 +425,7 @@ def test_an_event_loop_alone_does_not_make_a_run_speculative() -> None:
     spec = loop_only[:2] + (Frame(f"{SITE}/speculative/eagle_utils.py", 210, "merge_batch"),)
     inc = incident(spec, message="KeyError: 17")
     link(inc, RunConfig(), None)  # a speculative frame shows the run speculates
-    assert inc.worker_path is not None and (inc.worker_path.conditional or "").startswith(
-        "v2 (EAGLEWorkerV2) if the algorithm is EAGLE")  # STANDALONE's runs the loop too
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
     inc = incident(loop_only, message="KeyError: 17")
     link(inc, run_config("python -m sglang.launch_server --speculative-algorithm NEXTN"), None)
     assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
@@ -456,14 +449,12 @@ def test_pd_disaggregated_loops_tell_the_overlap_choice_too() -> None:
         Frame(f"{SITE}/speculative/eagle_utils.py", 210, "merge_batch"),
     )
     inc = incident(frames, message="KeyError: 17")
-    link(inc, RunConfig(), None)  # no algorithm named: STANDALONE's V2 worker runs the loop too
-    assert inc.worker_path is not None and (inc.worker_path.conditional or "").startswith(
-        "v2 (EAGLEWorkerV2) if the algorithm is EAGLE")
+    link(inc, RunConfig(), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorkerV2"
     normal = (Frame(f"{SITE}/disaggregation/prefill.py", 294, "event_loop_normal_disagg_prefill"),)
     inc = incident(normal + frames[1:], message="KeyError: 17")
-    link(inc, run_config("sglang: 0.5.9"), None)  # v1; StandaloneWorker's loop as well
-    assert inc.worker_path is not None and (inc.worker_path.conditional or "").startswith(
-        "v1 (EAGLEWorker) if the algorithm is EAGLE")
+    link(inc, run_config("sglang: 0.5.9"), None)
+    assert inc.worker_path is not None and inc.worker_path.worker_class == "EAGLEWorker"
     inc = incident(normal + frames[1:], message="KeyError: 17")
     link(inc, RunConfig(), None)  # no release: the normal loop drives V2 from 0.5.13
     assert inc.worker_path is not None and inc.worker_path.conditional == (

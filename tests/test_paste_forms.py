@@ -88,7 +88,7 @@ KINDS: dict[str, tuple[list[str], tuple[str, str | None]]] = {
             "RuntimeError: The size of tensor a (96) must match the size of tensor b (12) at "
             "non-singleton dimension 0",
         ],
-        ("unknown", None),  # no algorithm named: EAGLEWorkerV2 or a subclass's
+        ("v2", "EAGLEWorkerV2"),
     ),
     "faulthandler": (
         [
@@ -99,7 +99,7 @@ KINDS: dict[str, tuple[list[str], tuple[str, str | None]]] = {
             f'  File "{SG}/speculative/eagle_worker.py", line 301 in forward_batch_generation',
             f'  File "{SG}/managers/scheduler.py", line 1020 in event_loop_normal',
         ],
-        ("unknown", None),  # no algorithm named: EAGLEWorker or a subclass's
+        ("v1", "EAGLEWorker"),
     ),
     "pyspy": (
         [
@@ -114,7 +114,7 @@ KINDS: dict[str, tuple[list[str], tuple[str, str | None]]] = {
             "[2026-11-10 10:05:00 TP0] Scheduler watchdog timeout (self.watchdog_timeout=300, "
             "self.soft=False)",
         ],
-        ("unknown", None),  # no algorithm named: EAGLEWorkerV2 or a subclass's
+        ("v2", "EAGLEWorkerV2"),
     ),
     "vllm_serve": (
         [

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import eagle_held
-
 from spectrace.pipeline import analyse
 
 SITE = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
@@ -63,7 +61,7 @@ def test_pasted_crash_keeps_type_message_rank_time_frames_and_path(
         "run_scheduler_process",
         "forward_batch_speculative_generation",
     ]
-    assert eagle_held(crash.worker_path, "EAGLEWorker")
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
     assert crash.shape_mismatch is not None
 
 
@@ -76,7 +74,7 @@ def test_docker_json_file_records(tmp_path: Path) -> None:
     analysis = analyse([write(tmp_path, [*records, '{"log":"cut sho'])])
     (crash,) = [i for i in analysis.incidents if i.root_cause]
     assert (crash.exception_type, crash.origin_rank) == ("RuntimeError", "TP3")
-    assert eagle_held(crash.worker_path, "EAGLEWorker")
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
 
 
 def test_stream_capturing_logger_keeps_a_traceback_whole(tmp_path: Path) -> None:
@@ -141,7 +139,7 @@ def test_lines_a_terminal_copy_wrapped_at_80_columns(tmp_path: Path) -> None:
         "run_scheduler_process",
         "forward_batch_speculative_generation",
     ]
-    assert eagle_held(crash.worker_path, "EAGLEWorker")
+    assert crash.worker_path is not None and crash.worker_path.worker_class == "EAGLEWorker"
 
 
 def test_grep_n_output_with_context_lines(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import eagle_held, roots, run
+from real_logs_helpers import roots, run
 
 from spectrace.dialects.detect import LineParser
 
@@ -105,7 +105,7 @@ def test_a_quoted_crash_lends_no_frames_to_the_writers_own(tmp_path: Path) -> No
     lines = [*(f"> {line}" for line in V2_CRASH), "",
              "Similar here, on a plain server:", "", *OWN_CRASH]  # fmt: skip
     got = {c.first_seen.quoted: c.worker_path for c in roots(run(tmp_path, lines))}
-    assert eagle_held(got[True], "EAGLEWorkerV2")
+    assert got[True] is not None and got[True].worker_class == "EAGLEWorkerV2"
     assert got[False] is not None and got[False].worker_class is None
     assert got[False].value in ("unknown", "none")
 
@@ -113,8 +113,8 @@ def test_a_quoted_crash_lends_no_frames_to_the_writers_own(tmp_path: Path) -> No
 def test_unquoted_ranks_of_one_run_still_share_their_worker(tmp_path: Path) -> None:
     lines = [*(f"[2026-01-05 10:00:01 TP0] {line}" for line in V2_CRASH),
              *(f"[2026-01-05 10:00:01 TP1] {line}" for line in OWN_CRASH)]  # fmt: skip
-    paths = [c.worker_path for c in roots(run(tmp_path, lines))]
-    assert paths and all(eagle_held(p, "EAGLEWorkerV2") for p in paths)
+    paths = {c.worker_path.worker_class for c in roots(run(tmp_path, lines)) if c.worker_path}
+    assert paths == {"EAGLEWorkerV2"}
 
 
 def test_a_quoted_crash_neither_dates_nor_takes_the_writers_run(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from real_logs_helpers import eagle_reading, roots, run
+from real_logs_helpers import roots, run
 
 SITE = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
 TRACEBACK = (
@@ -26,8 +26,7 @@ def verdict(tmp_path: Path, line: str) -> tuple[str, str | None, list[str]]:
     (crash,) = roots(run(tmp_path, [line]))
     path = crash.worker_path
     assert path is not None
-    # no line names the algorithm: an EAGLE run's class, first in the condition on it
-    return (*eagle_reading(path), [e.text for e in path.evidence if e.points_to or e.condition])
+    return path.value, path.worker_class, [e.text for e in path.evidence if e.points_to]
 
 
 def test_a_traceback_escaped_once_in_a_json_record_decides(tmp_path: Path) -> None:

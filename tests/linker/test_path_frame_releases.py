@@ -25,10 +25,8 @@ def test_a_file_gone_after_0_5_3_pins_the_v1_era(tmp_path: Path) -> None:
                    ("speculative/build_eagle_tree.py", 80, "build_tree_kernel_efficient"))  # fmt: skip
     (crash,) = run(tmp_path, lines).incidents
     path = crash.worker_path
-    assert path is not None and path.value == "unknown" and path.conditional is not None
-    # v1 only; no line names the algorithm, and STANDALONE (0.5.2+) subclasses EAGLEWorker
-    assert path.conditional.startswith("v1 (EAGLEWorker) if the algorithm is EAGLE")
-    assert "StandaloneWorker" in path.conditional and "V2" not in path.conditional
+    assert path is not None
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker")
 
 
 def test_files_every_release_holds_leave_the_loop_conditional(tmp_path: Path) -> None:
@@ -56,7 +54,7 @@ def test_another_rank_traceback_through_the_worker_names_it(tmp_path: Path) -> N
     incidents = run(tmp_path, lines).incidents
     first = next(i for i in incidents if i.exception_type == "RuntimeError")
     path = first.worker_path
-    assert path is not None and path.value == "unknown" and path.conditional is not None
-    assert path.conditional.startswith("v2 (EAGLEWorkerV2) if the algorithm is EAGLE")
+    assert path is not None
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2")
     reason = path.evidence[0].reason
     assert reason.startswith("peer traceback frame in ") and "eagle_worker_v2.py" in reason

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import eagle_held, eagle_reading, roots, run
+from real_logs_helpers import roots, run
 
 SITE = "/usr/local/lib/python3.12/dist-packages/sglang/srt"
 CRASH = [  # a scheduler traceback cut after its first frame: no worker frame of its own
@@ -34,8 +34,7 @@ def verdict(tmp_path: Path, lines: list[str]) -> tuple[str, str | None, list[tup
     (crash,) = roots(run(tmp_path, lines))
     path = crash.worker_path
     assert path is not None
-    # no line names the algorithm: an EAGLE run's class, first in the condition on it
-    return (*eagle_reading(path), [(e.lineno, e.reason) for e in path.evidence])
+    return path.value, path.worker_class, [(e.lineno, e.reason) for e in path.evidence]
 
 
 def test_a_sentence_naming_the_crash_line_decides_v2_with_that_line(tmp_path: Path) -> None:
@@ -124,7 +123,7 @@ def test_a_name_never_overrides_a_frame_or_the_dump(tmp_path: Path) -> None:
     quiet = "The crash is at `eagle_worker_v2.py:828`."  # a sentence that passes the filters
     (crash,) = roots(run(tmp_path, [quiet, *V1_CRASH]))
     path = crash.worker_path
-    assert eagle_held(path, "EAGLEWorker") and path is not None and path.conflict is None
+    assert path is not None and (path.value, path.conflict) == ("v1", None)
 
 
 def test_the_crash_line_naming_its_worker_file_decides_as_its_message(tmp_path: Path) -> None:
