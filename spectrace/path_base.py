@@ -42,7 +42,8 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 # a family as a word of the text: "MTP", "Eagle-3", "DSpark", "n-gram"; not a file name
 _WORD = re.compile(
     # EAGLE-3's point releases ("eagle3.1", "EAGLE-3.1") are EAGLE3; not a file "eagle3.py"
-    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp|nextn|n-?gram|dflash2?"
+    # MTP with its draft depth ("MTP-3", "MTP2": three or two speculative tokens) is MTP
+    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
     r"|dspark|medusa"
     r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
@@ -192,6 +193,9 @@ _CAUSE_ASKED = re.compile(
 _DOUBTED = "asked whether it is behind the failure ('Is it MTP related?')"
 
 
+_MTP_DEPTH = re.compile(r"^mtp\d$")  # "mtp3" ("MTP-3"): MTP drafting three tokens
+
+
 def _sentence_words(text: str) -> list[tuple[str, str | None]]:
     """Each family word of a sentence with the word's own guard (named as off, inside a
     token)."""
@@ -201,7 +205,7 @@ def _sentence_words(text: str) -> list[tuple[str, str | None]]:
     own = trtllm_word_matches(text) if any(w in low for w in _TRT_WORDS) else []
     for w in own:  # "MTP Eagle" names MTP, not EAGLE beside it
         text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
-    out = [(_FAMILIES[re.sub(r"[-_ ]|\.\d$", "", next(g for g in m.groups() if g).lower())],
+    out = [(_FAMILIES[_MTP_DEPTH.sub("mtp", re.sub(r"[-_ ]|\.\d$", "", next(g for g in m.groups() if g).lower()))],
             _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
     out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
     return out

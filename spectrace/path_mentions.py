@@ -30,6 +30,7 @@ from spectrace.assemblers.sections import PULL_HEADER, HEADING_LITERALS, diff_li
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
+from spectrace.assemblers.vllm_runner import module_runner
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import is_base
@@ -378,6 +379,8 @@ def names_only(line: LogLine, config_literals: Sequence[bytes]) -> bool:
     where = f"{line.text} {_logger(line) or ''}"
     if not any(lit in where for lit in _literal_texts()):
         return False
+    if module_runner(line.raw) is not None:
+        return False  # a module only one vLLM runner has wrote it: the runner reader's line
     return not any(lit.decode() in line.text for lit in config_literals)
 
 

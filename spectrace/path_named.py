@@ -35,7 +35,7 @@ from spectrace.assemblers.vllm_finish import newest_release, paired_release, plu
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
-from spectrace.assemblers.vllm_runner import RUNNER_FLAG, on_runner, runner_table
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner, runner_table
 from spectrace.path_base import family_words
 from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
@@ -125,6 +125,9 @@ def named_family_evidence(
                 or found.worker_class != cls:  # fmt: skip
             return [found]
         return [_every_era(found, _METHOD[family])]
+    if not plugin:  # each family's V1 class on the runner the text states (an MRV2 frame, V0's)
+        verdicts = {f: family_on_stated_runner(f, cls, config) if cls else (cls, cond)
+                    for f, (cls, cond) in verdicts.items()}  # fmt: skip
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
@@ -132,24 +135,9 @@ def named_family_evidence(
 
 
 def _on_runner(found: Evidence, families: Sequence[str], config: RunConfig) -> Evidence:
-    """``found`` read on the runner the text states (``on_runner``). Where several named
-    families share the V1 runner's class (EAGLE3 and MTP on ``EagleProposer``) and the text puts
-    the run on the model runner v2, that class cannot stand: each family is read on MRV2 by
-    itself, and their speculators are the verdict (one class) or the condition."""
-    runner = config.flags.get(RUNNER_FLAG)
-    if len(families) < 2 or runner is None or runner.value != "v2":
-        return on_runner(found, config)
-    each = {f: on_runner(replace(found, family=f), config) for f in families}
-    classes = {e.worker_class for e in each.values()}
-    if len(classes) == 1 and None not in classes:
-        return replace(next(iter(each.values())), family=None)
-    if all(e.worker_class == found.worker_class for e in each.values()):
-        return on_runner(found, config)
-    condition = "; ".join(f"{e.worker_class or e.condition} for {_METHOD[f]}" for f, e in each.items())
-    head = found.reason.split(" -> ", 1)[0]
-    why = f"the text puts the run on the model runner v2 (line {runner.lineno})"
-    return replace(found, points_to=None, worker_class=None, condition=condition,
-                   reason=f"{head}: {why}: {condition}")
+    """``found`` read on the runner the text states (``on_runner``), each named family by
+    itself where several share the V1 runner's class (``vllm_runner._families_open``)."""
+    return on_runner(found, config, families if len(families) > 1 else ())
 
 
 def _unbounded(config: RunConfig) -> bool:

@@ -9,7 +9,11 @@ V1 class is right only where the text puts the run on the V1 runner or on a rele
 default: where the text says MRV2 ran (the env, vLLM's "Using V2 Model Runner", "the V2 model
 runner" in words, a frame of ``v1/worker/gpu/``) the MRV2 speculator decides, and where a
 release that may default to MRV2 leaves the runner open, both classes are the condition.
-Every release and class is rules/paths/vllm_runner.toml's, read from vLLM's own source.
+The runner a text's own lines show outranks its method words: a log line whose prefix names a
+module only one runner's tree holds (``[speculator.py:120]``: MRV2; ``[multi_step_worker.py:N]``:
+V0), a frame of V0's engine or ``vllm/spec_decode/`` package (V0: the method's V0 worker), and
+an MRV2 file newer than the release a fork's build prints (that file's first release bounds it).
+Every release, class and module is rules/paths/vllm_runner.toml's, read from vLLM's own source.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from packaging.version import Version
 
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
-from spectrace.assemblers.vllm_proposers import first_release, subclasses
+from spectrace.assemblers.vllm_proposers import first_release, subclasses, v0_worker
 from spectrace.assemblers.vllm_release import base_release, parse_release
+from spectrace.assemblers.vllm_v0_marks import v0_table
 from spectrace.dialects.base import LogLine
 
 RUNNER_FLAG = "vllm_model_runner"  # "v2" / "v1": the runner the text says ran
 FLOOR_FLAG = "vllm_release_floor"  # the oldest release the run's own lines allow (0.25+ flags)
+FRAME_FLOOR_FLAG = "vllm_frame_floor"  # the first release holding the newest MRV2 file the text names
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,18 @@ class V1Proposer:
 
 
 @dataclass(frozen=True, slots=True)
+class Module:
+    """A ``[[module]]`` row: basenames only ``runner``'s trees (``trees``) hold across vLLM's
+    releases, so a log line whose prefix names one was written by that runner's code;
+    ``besides``: files of the same name that are not drafting code (a benchmark)."""
+
+    runner: str  # "v0" / "v2"
+    trees: tuple[str, ...]
+    files: frozenset[str]
+    besides: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
 class RunnerTable:
     first: Version  # the env selects MRV2
     auto_some: Version  # the env unset: MRV2 for a few architectures
@@ -82,6 +100,7 @@ class RunnerTable:
     ascend: tuple[Speculator, ...]  # vllm-ascend's, by the plugin's releases
     variants: tuple[Variant, ...] = ()
     v1_untabled: tuple[V1Proposer, ...] = ()
+    modules: tuple[Module, ...] = ()
 
 
 def _rows(raw: object) -> tuple[Speculator, ...]:
@@ -105,8 +124,11 @@ def runner_table() -> RunnerTable:
     first, some, dense, every, last = (parse_release(runner.get(k)) or Version("0") for k in keys)
     untabled = tuple(V1Proposer(str(r["method"]), str(r["class"]), str(r.get("file", "")), str(r.get("base", "")))
                      for r in data.get("v1_untabled", []) if isinstance(r, dict) and r.get("method") and r.get("class"))
+    modules = tuple(Module(str(r["runner"]), tuple(map(str, r["trees"])), frozenset(map(str, r["files"])),
+                           frozenset(map(str, r.get("besides", []))))
+                    for r in data.get("module", []) if isinstance(r, dict) and r.get("runner") and r.get("files"))  # fmt: skip
     return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
-                       _rows(data.get("ascend")), _variants(data.get("variant")), untabled)  # fmt: skip
+                       _rows(data.get("ascend")), _variants(data.get("variant")), untabled, modules)  # fmt: skip
 
 
 def _variants(raw: object) -> tuple[Variant, ...]:
@@ -134,7 +156,7 @@ _V1_LINE = re.compile(
 )
 LITERALS: tuple[bytes, ...] = (b"V2_MODEL_RUNNER", b"odel runner", b"odel Runner", b"MRV2",
                                b"MRv2", b"odelRunner", b"/worker/gpu/", b"/worker/v2/",
-                               b"gpu_model_runner.py", b"/v1/spec_decode/")  # fmt: skip
+                               b"gpu_model_runner.py", b"/v1/spec_decode/", b"/vllm/spec_decode/")  # fmt: skip
 # a file of vLLM's V1 spec_decode package (a frame, a path in prose); which of them are V1
 # proposers' own is the frame table's (``v1_proposer_file``)
 _V1_SPEC_FILE = re.compile(r"\bvllm[/\\]v1[/\\]spec_decode[/\\]([\w/\\]+\.py)\b")
@@ -165,7 +187,7 @@ def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
     for line in lines:
         if line.quoted:
             continue
-        runner = _runner(line.text)
+        runner = _runner(line.text) or module_runner(line.raw)  # the module vLLM's log prefix names
         if runner is not None:
             said.setdefault(runner, line)
     if len(said) != 1:
@@ -181,12 +203,41 @@ def _runner(text: str) -> str | None:
         return None if APART.search(_ENV.sub(" ", words)) else on
     if _V1_LINE.search(text) or v1_proposer_file(text):
         return "v1"
+    if _V0_TREE_FRAME.search(text) or v0_table().frames.search(text.replace("\\", "/")):
+        return "v0"  # a frame of V0's spec_decode package or of a function only V0's engine runs
     engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
     if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
         return "v2"  # (quoted in a sentence, "the log says `Using V2 Model Runner`", it is words)
     if _V2_WORDS.search(text) is None or APART.search(words) or not _OWN.search(words):
         return None
     return "v2"
+
+
+# vLLM's log prefix up to its module tag: the level, the day and time, then ``[file.py:N]`` (a
+# relative path under DEBUG) or, in older releases, ``file.py:N]``; any process prefix before it
+_TAG = re.compile(
+    r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d\s+\d\d:\d\d:\d\d(?:[.,]\d+)?\s+"
+    r"\[?((?:[\w.-]+/)*[\w.-]+\.py):\d+\]"
+)
+# a frame of V0's ``vllm/spec_decode/`` package (gone in 0.10; V1's is ``vllm/v1/...``), as a
+# traceback or py-spy (``file.py:N``) writes it
+_V0_TREE_FRAME = re.compile(r"[/\\]vllm[/\\]spec_decode[/\\]\w+\.py(?:\"?,? line \d+|:\d+\b)")
+
+
+# a log prefix's module tag of a ``[[module]]`` row ("speculator.py:"); no load line holds one
+LITERALS += tuple(sorted({f"{name}:".encode() for row in runner_table().modules for name in row.files}))
+
+
+def module_runner(text: str) -> str | None:
+    """"v2" / "v0" where a vLLM log line's prefix names a module only that runner's tree holds
+    (``rules/paths/vllm_runner.toml`` ``[[module]]``: ``[speculator.py:120]``, a relative path
+    under MRV2's or V0's tree); None for a name several trees share (``eagle.py``) or no tag."""
+    for tag in _TAG.finditer(text):
+        name = tag.group(1).removeprefix("vllm/")
+        for row in runner_table().modules:
+            if name in row.files or ("/" in name and name.startswith(row.trees)):
+                return row.runner
+    return None
 
 
 # a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's; its
@@ -226,8 +277,12 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
-        if config.engine is None and runner == "v2" and _VLLM_OWN.search(line.text):
-            config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2
+        if config.engine is None and (module_runner(line.raw) or (runner == "v2" and _VLLM_OWN.search(line.text))):
+            config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
+    floor = frame_floor(lines)
+    if floor is not None and FRAME_FLOOR_FLAG not in config.flags:
+        first, line = floor
+        config.flags[FRAME_FLOOR_FLAG] = FlagValue(str(first), line.source, line.lineno, "frame")
     named = named_variant(lines)
     if named is not None and VARIANT_FLAG not in config.flags:
         word, line, frame = named
@@ -237,6 +292,37 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
 
 
 VARIANT_FLAG = "vllm_draft_variant"  # a variant's word the run's text names ("dflash2")
+
+# a file of the model runner v2's package as a frame or log tag writes it
+_MRV2_FILE = re.compile(r"\bv1[/\\]worker[/\\]gpu[/\\]((?:\w+[/\\])*\w+\.py)\b")
+
+
+@cache
+def _mrv2_firsts() -> dict[str, Version]:
+    """Each MRV2 file of the frame tables (``v1/worker/gpu/...``) -> the first release holding it."""
+    from spectrace.path_frames import frame_signatures  # the frame tables (no import back)
+
+    out: dict[str, Version] = {}
+    for sig in frame_signatures():
+        first = parse_release(sig.releases[0]) if sig.framework == "vllm" else None
+        if first is not None and sig.name.startswith("v1/worker/gpu/"):
+            out[sig.name] = min(out.get(sig.name, first), first)
+    return out
+
+
+def frame_floor(lines: Sequence[LogLine]) -> tuple[Version, LogLine] | None:
+    """The first release of the newest MRV2 file the run's lines name (a frame, a log tag):
+    no build older than that ran them, whatever version string a fork's build prints
+    (``0.11.2.dev...`` with ``autoregressive/speculator.py``, a file of 0.23 on)."""
+    found: tuple[Version, LogLine] | None = None
+    for line in lines:
+        if line.quoted:
+            continue
+        for m in _MRV2_FILE.finditer(line.raw):
+            first = _mrv2_firsts().get("v1/worker/gpu/" + m.group(1).replace("\\", "/"))
+            if first is not None and (found is None or first > found[0]):
+                found = (first, line)
+    return found
 
 
 def _variant_word(word: str) -> re.Pattern[str]:
@@ -287,7 +373,7 @@ _FAMILY_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "MTP": "mtp", "DFLASH": 
                   "EXTRACT_HIDDEN_STATES": "extract_hidden_states"}  # fmt: skip
 
 
-def on_runner(e: Evidence, config: RunConfig) -> Evidence:
+def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> Evidence:
     """``e`` as the runner the text states (or leaves open) makes it: a V1 proposer a method
     gave stays where the text says V1 ran or the release predates MRV2 by default; becomes the
     MRV2 speculator where the text says MRV2 ran; becomes both, as a condition, where the
@@ -299,7 +385,7 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
         return e
     method = _method(e, config)
     if method is None:
-        return _families_open(e, config)
+        return _families_open(e, config, families)
     if (variant := _variant(e, method, config)) is not None:
         return variant
     runner = config.flags.get(RUNNER_FLAG)
@@ -309,6 +395,8 @@ def on_runner(e: Evidence, config: RunConfig) -> Evidence:
         return e
     if runner is not None and runner.value == "v1":
         return e
+    if runner is not None and runner.value == "v0":
+        return _on_v0(e, method, runner)
     if cls.startswith("Ascend"):
         return _on_v2(e, method, runner, config, ascend=True) if runner is not None else e
     if runner is not None:
@@ -346,6 +434,22 @@ def _contradicted(e: Evidence, method: str, runner: FlagValue) -> Evidence:
                           f"from {r.base}; in source trees newer than the tabled releases)" for r in rows)  # fmt: skip
     return replace(e, points_to=None, worker_class=None, condition=condition,
                    reason=f"{head}: {why}: {condition}")
+
+
+def _on_v0(e: Evidence, method: str, runner: FlagValue) -> Evidence:
+    """``e`` named a V1 proposer from the method, but the text's own frames or log modules put
+    the run on V0's engine (vLLM up to 0.9.2): the proposer worker V0's ``create_worker``
+    builds for the method (``MultiStepWorker`` for EAGLE and EAGLE-3 heads, MTP and draft
+    models), never the V1 class; a method V0 never took has none (the text contradicts itself)."""
+    head = e.reason.split(" -> ", 1)[0]
+    why = f"line {runner.lineno} is a frame or a log module only V0's engine has"
+    found = v0_worker("deepseek_mtp" if method == "mtp" else method)  # V0 spelled MTP so
+    if found is None:
+        return replace(e, points_to=None, worker_class=None, condition=None,
+                       reason=f"{head}: {why}, and V0 never ran '{method}': the text does not "
+                       f"show which class ran")  # fmt: skip
+    return replace(e, points_to="other", worker_class=found[0], condition=None,
+                   reason=f"{head} -> {found[0]} (V0 spec_decode, other): {why}")
 
 
 def _ascend_condition_on_v2(e: Evidence, config: RunConfig) -> Evidence:
@@ -462,12 +566,20 @@ def _on_v2(
     table = runner_table()
     rows = [r for r in (table.ascend if ascend else table.speculators) if r.method == method]
     release = _release(config, ascend)
+    floor = config.flags.get(FRAME_FLOOR_FLAG) if not ascend else None
+    low = parse_release(floor.value) if floor is not None else None
+    forked = ""
+    if low is not None:  # the text's MRV2 files are newer than a printed release: a fork's string
+        if release is not None and release[1] < low:
+            forked = f"; line {floor.lineno}'s file came in vLLM {low}, after the {release[0]} the build prints"
+            release = None
+        rows = [r for r in rows if r.last >= low]
     if release is not None:
         rows = [r for r in rows if r.first <= release[1] <= r.last]
     elif (newest := _newest(config, "vllm_ascend" if ascend else "vllm")) is not None:
         rows = [r for r in rows if r.first <= newest]
     at = f" in {'vllm-ascend' if ascend else 'vLLM'} {release[0]}" if release else ""
-    why = f"the text puts the run on the model runner v2 (line {runner.lineno})"
+    why = f"the text puts the run on the model runner v2 (line {runner.lineno}){forked}"
     head = e.reason.split(" -> ", 1)[0]
     classes = dict.fromkeys(r.cls for r in rows)
     if len(classes) == 1:
@@ -540,9 +652,15 @@ def _v2_alone(e: Evidence, method: str, at: Version) -> Evidence | None:
                    f"vLLM {at} ships no V1 model runner, its model runner v2 builds {cls}")
 
 
-def _families_open(e: Evidence, config: RunConfig) -> Evidence:
-    """A V1 class several named families share (EAGLE and MTP both on ``EagleProposer``), no
-    runner said, and a release or day whose auto mode may pick MRV2: the runner stays open."""
+def _families_open(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> Evidence:
+    """A V1 class several named families share (EAGLE3 and MTP both on ``EagleProposer``).
+    Where the text states a runner other than V1 (MRV2, V0) that class cannot stand: each
+    family is read on that runner by itself, and their classes are the verdict (one class) or
+    the condition. With no runner said, a release or day whose auto mode may pick MRV2 leaves
+    the runner open."""
+    runner = config.flags.get(RUNNER_FLAG)
+    if len(families) > 1 and runner is not None and runner.value in ("v2", "v0"):
+        return _each_family(e, config, families, runner)
     cls = e.worker_class or ""
     table = runner_table()
     release = _release(config, ascend=False)
@@ -558,3 +676,31 @@ def _families_open(e: Evidence, config: RunConfig) -> Evidence:
     return replace(e, points_to=None, worker_class=None, condition=condition,
                    reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")
 
+
+
+def _each_family(e: Evidence, config: RunConfig, families: Sequence[str], runner: FlagValue) -> Evidence:
+    """``e`` (the V1 class several named families share) read on the runner the text states,
+    one family at a time: one class for all of them decides, else the condition by method."""
+    each = {f: on_runner(replace(e, family=f), config) for f in families}
+    classes = {x.worker_class for x in each.values()}
+    if len(classes) == 1 and None not in classes:
+        return replace(next(iter(each.values())), family=None)
+    if all(x.worker_class == e.worker_class for x in each.values()):
+        return e  # no family read on that runner moved the class
+    condition = "; ".join(f"{x.worker_class or x.condition} for {_FAMILY_METHOD.get(f.upper(), f.lower())}"
+                          for f, x in each.items())  # fmt: skip
+    head = e.reason.split(" -> ", 1)[0]
+    on = "the model runner v2" if runner.value == "v2" else "vLLM's V0 engine"
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head}: the text puts the run on {on} (line {runner.lineno}): {condition}")
+
+
+def family_on_stated_runner(family: str, cls: str, config: RunConfig) -> tuple[str | None, str | None]:
+    """(class, condition): ``family``'s V1 class ``cls`` on the runner the text states (MRV2,
+    V0), for a condition naming each family's class; ``cls`` itself where it states none or V1."""
+    runner = config.flags.get(RUNNER_FLAG)
+    if runner is None or runner.value not in ("v2", "v0"):
+        return cls, None
+    found = on_runner(Evidence(runner.source, runner.lineno, "", f"{family} -> {cls} (other)", "other",
+                               cls, family=family), config)  # fmt: skip
+    return found.worker_class, found.condition
