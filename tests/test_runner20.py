@@ -279,3 +279,20 @@ def test_an_mrv2_frame_keeps_the_v1_proposer_out_of_a_dflash_dspark_condition(tm
     for path in paths:
         shown = _shown(path)
         assert "Proposer" not in shown and "DSparkSpeculator" in shown, path
+
+
+@pytest.mark.parametrize("tag,cls", [("multi_step_worker.py", "MultiStepWorker"), ("eagle.py", "EagleProposer")])
+def test_a_v0_module_tag_under_an_llm_call_gives_v0s_worker(tmp_path: Path, tag: str, cls: str) -> None:
+    """The config's method read on the runner the log's module shows; an ambiguous module keeps V1."""
+    lines = [
+        "Running the offline example on our 0.8.5 box:",
+        'llm = LLM(model="meta-llama/Llama-3.1-8B-Instruct", speculative_config={"method": "eagle", '
+        '"model": "org/eagle-llama3-head", "num_speculative_tokens": 4})',
+        f"INFO 05-02 08:11:19 [{tag}:210] draft steps: 4",
+        "Traceback (most recent call last):",
+        '  File "/srv/run.py", line 12, in <module>',
+        "    out = llm.generate(prompts)",
+        "RuntimeError: CUDA error: device-side assert triggered",
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert (path.value, path.worker_class) == ("other", cls), path
