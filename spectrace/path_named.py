@@ -31,7 +31,13 @@ from spectrace.assemblers.trtllm_words import (
     PROSE_DECODING_TYPES,
     eagle_model_count,
 )
-from spectrace.assemblers.vllm_finish import newest_release, paired_release, plugin_table
+from spectrace.assemblers.vllm_finish import (
+    MARKED_PLUGINS,
+    newest_release,
+    paired_release,
+    plugin_release,
+    plugin_table,
+)
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
@@ -98,7 +104,8 @@ def named_family_evidence(
         # a PR adding a mode ("[feat] Eagle3 two-model for X") names the mode it adds, not the run's
         return _trtllm(named, _flow(engine_flow, config), config, by_count=not adds_words)
     if not named or (
-        engine not in ("vllm", "vllm_ascend") and not plugin and plugin_table(config) is None
+        engine not in ("vllm", "vllm_ascend") and not plugin
+        and plugin_table(config) in (None, *MARKED_PLUGINS)  # a marked plugin runs vLLM: its words
     ):
         why = f"the run's framework is {engine or 'not named'}, not vLLM's" if named else (
             "no family word of the run is left (the family words above)")  # fmt: skip
@@ -108,6 +115,10 @@ def named_family_evidence(
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
         verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
+    if (table := plugin_table(config)) is not None and any(c or d for c, d in verdicts.values()):
+        # a method the plugin's releases build no proposer for: the writer's own port, no class
+        verdicts = {f: (c, d) if c or d else (None, f"a port of its own (no {table} release builds one)")
+                    for f, (c, d) in verdicts.items()}  # fmt: skip
     if not verdicts or any(cls is None and cond is None for cls, cond in verdicts.values()):
         said = "/".join(families) or "no family of vLLM's table"
         return note(trace, RULE, _LOOKUP, False, f"{said}: no vLLM class runs it in its releases")
@@ -120,12 +131,15 @@ def named_family_evidence(
         family = next(iter(families)) if len(families) == 1 else None
         found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
                          family=family, framework="vllm_ascend" if plugin else "vllm")  # fmt: skip
+        if plugin_table(config) in MARKED_PLUGINS:  # the plugin's own runner: no vLLM runner or era
+            return [found]
         found = _on_runner(found, families, config)  # the V1 runner's class, MRV2's, or both
         if not by_words or family is None or plugin or not _unbounded(config) \
                 or found.worker_class != cls:  # fmt: skip
             return [found]
         return [_every_era(found, _METHOD[family])]
-    if not plugin:  # each family's V1 class on the runner the text states (an MRV2 frame, V0's)
+    if not plugin and plugin_table(config) not in MARKED_PLUGINS:  # a marked plugin: its own classes
+        # each family's V1 class on the runner the text states (an MRV2 frame, V0's)
         verdicts = {f: family_on_stated_runner(f, cls, config) if cls else (cls, cond)
                     for f, (cls, cond) in verdicts.items()}  # fmt: skip
     condition = "; ".join(f"{cls or cond} for {_METHOD[f]}" for f, (cls, cond) in verdicts.items())
@@ -319,7 +333,7 @@ def _class(family: str, config: RunConfig, plugin: bool) -> tuple[str | None, st
     """(class, None) or (None, the condition) the method runs on; (None, None): no class."""
     method = _METHOD[family]
     if (table := plugin_table(config)) is not None:  # a plugin's own runner (ArcticInference)
-        return plugin_proposer(table, method)
+        return plugin_proposer(table, method, plugin_release(config))
     if family == "ARCTIC":  # ArcticInference's own method: no vLLM class runs it
         return None, None
     if plugin:  # the plugin's release, else the one the vLLM release it states pairs with

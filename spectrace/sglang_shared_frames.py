@@ -24,8 +24,11 @@ from spectrace.path_frames import frame_signatures
 
 _EAGLE = ("EAGLE", "EAGLE3", "NEXTN")  # one worker family (NEXTN is EAGLE's alias)
 _PATH = re.compile(r"([\w.\\/-]+\.py)\b")
-_READ_AS = re.compile(r"[\w -]*frame in ([\w./-]+\.py):")
+_READ_AS = re.compile(r"[\w -]*frame in ([\w./-]+\.py):|file named in the text \([^)]*\) in ([\w./-]+\.py):")
 _EAGLE_CLASSES = ("EAGLEWorker", "EAGLEWorkerV2")
+# a worker file a sentence cites with a line (``eagle_worker.py:555``; path_mention_kinds): it is
+# read as the frame would be, so the stated algorithm restates it alike
+_CITED = "file named in the text ("
 _HEAD_END = re.compile(r" -> |; the \w+ family on sglang|: v[12] \(")
 
 
@@ -46,13 +49,14 @@ def stated_family(config: RunConfig) -> tuple[str, str] | None:
 
 
 def _rule(evidence: Evidence, family: str, newest: Version | None) -> SharedRule | None:
-    """The [[shared]] row of the frame ``evidence`` rests on, for ``family``."""
-    if "frame" not in evidence.reason.split(":", 1)[0]:
+    """The [[shared]] row of the frame (or cited line) ``evidence`` rests on, for ``family``."""
+    head = evidence.reason.split(":", 1)[0]
+    if "frame" not in head and not head.startswith(_CITED):
         return None
     found = _READ_AS.match(evidence.reason) or _PATH.search(evidence.text)
     if found is None:
         return None
-    path = found.group(1).replace("\\", "/")
+    path = (found.group(found.lastindex or 1) or "").replace("\\", "/")
     for rule in shared_rules():
         if rule.algorithm == family and rule.covers(newest) and (
             path == rule.file or path.endswith("/" + rule.file)

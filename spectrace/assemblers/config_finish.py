@@ -16,6 +16,7 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.config_path import EAGLE_KNOBS, Bounds, config_evidence
 from spectrace.assemblers.config_posts import post_runs
 from spectrace.assemblers.config_state import is_post, is_start
+from spectrace.assemblers.contrast_names import contrasted
 from spectrace.assemblers.not_run import EXAMPLE_REASON
 from spectrace.assemblers.quotes import holds_run, mixed, sets_apart
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
@@ -130,7 +131,7 @@ class ConfigFinish(ConfigFacts):
         # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ...")
         flagged = one_family([name for name, _ in self._flagged])
         said = [(name, line) for name, line in self._flagged if name == flagged] or said
-        said = self._promoted_said([*claims, *said])
+        said = contrasted(self._promoted_said([*claims, *said]))  # "unlike EAGLE": not the run's
         if self._plain_sglang():  # the whole command shows the algorithm, or that there is none
             said = [(name, line) for name, line in said if name == "OFF"]
         named = one_family([name for name, _ in said])

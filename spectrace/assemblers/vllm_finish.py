@@ -36,7 +36,7 @@ from spectrace.assemblers.vllm_methods import (
     v0_tokens_spelling,
     with_head_class,
 )
-from spectrace.assemblers.vllm_plugin_marks import ascend_marked
+from spectrace.assemblers.vllm_plugin_marks import ascend_marked, plugin_marked, plugin_rows
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import (
     first_release,
@@ -246,6 +246,10 @@ def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if (marked := ascend_marked(lines)) is not None:
         config.flags["platform"] = FlagValue("ascend", marked.source, marked.lineno, "env")
         return
+    if (plugin := plugin_marked(lines)) is not None:  # vllm_gaudi/..., tpu_inference/...
+        row, line = plugin
+        config.flags["platform"] = FlagValue(row.framework, line.source, line.lineno, "env")
+        return
     for line in lines:
         if (name := platform_named(line.text)) is not None and name not in GPU_PLATFORMS:
             config.flags["platform"] = FlagValue(name, line.source, line.lineno, "env")
@@ -260,14 +264,30 @@ def _on_other_platform(config: RunConfig) -> None:
     name = str(platform.value) if platform is not None else ""
     if not name or name == "ascend" or name in GPU_PLATFORMS:
         return
-    _undecided(config, f"the {name} plugin may build its own proposer for this method")
+    if name in MARKED_PLUGINS:  # the plugin's own package ran: vLLM's CUDA class never does
+        _dropped(config, f"the run is on the {name} plugin (line {platform.lineno}), whose runner"
+                         " builds its own proposers")  # fmt: skip
+    else:
+        _undecided(config, f"the {name} plugin may build its own proposer for this method")
     _plugin_class(config, name)
 
 
 # the plugins' path tables, by the name the text gives the plugin itself (its package or
 # repository); a platform line (``Platform plugin tpu is activated``) is not enough: vLLM's own
 # built-in TPU / HPU platforms log it too, before tpu-inference or vllm-gaudi took them over
-_PLUGIN_TABLES = {"arctic_inference": "arctic_inference"}
+_PLUGIN_TABLES = {"arctic_inference": "arctic_inference",
+                  **{row.framework: row.framework for row in plugin_rows()}}  # fmt: skip
+
+
+def plugin_release(config: RunConfig) -> str | None:
+    """The plugin's release where the text gives it: the vLLM release the run prints, for a
+    plugin whose releases follow vLLM's numbers (vllm-gaudi)."""
+    platform = config.flags.get("platform")
+    row = next((r for r in plugin_rows() if platform is not None and r.framework == platform.value), None)
+    if row is None or not row.paired:
+        return None
+    said = config.flags.get("vllm_prose_release")
+    return config.version or (str(said.value) if said is not None else None)
 
 
 def plugin_table(config: RunConfig) -> str | None:
@@ -283,7 +303,7 @@ def _plugin_class(config: RunConfig, name: str) -> None:
     framework = plugin_table(config)
     if method is None or method.value is None or framework is None:
         return
-    cls, condition = plugin_proposer(framework, method.value)
+    cls, condition = plugin_proposer(framework, method.value, plugin_release(config))
     if cls is None and condition is None:
         return
     said = f"vLLM config: speculative method '{method.value}' on the {framework} plugin"
@@ -295,6 +315,20 @@ def _plugin_class(config: RunConfig, name: str) -> None:
     evidence = Evidence(method.source, method.lineno, text, reason, "other" if cls else None, cls,
                         None if cls else condition)  # fmt: skip
     config.path_evidence.insert(0 if cls else len(config.path_evidence), evidence)
+
+
+# plugins named by their own package, image or repository (vllm_plugin_marks.plugin_marked), not
+# by a platform line vLLM's built-in platforms log too
+MARKED_PLUGINS = frozenset(row.framework for row in plugin_rows())
+
+
+def _dropped(config: RunConfig, why: str) -> None:
+    """Each config line's vLLM class taken away (the family stays): the plugin's runner ran."""
+    config.path_evidence = [
+        replace(e, reason=f"{e.reason}; {why}", points_to=None, worker_class=None, condition=None)
+        if e.worker_class and e.reason.startswith("vLLM") else e
+        for e in config.path_evidence
+    ]  # fmt: skip
 
 
 def _undecided(config: RunConfig, elsewhere: str) -> None:

@@ -12,12 +12,22 @@ of its pull requests in a comment is not such a mark: vLLM's own threads cite th
 thread's own head is (the plugin's tracker in any copy form, on the text's first lines): its
 threads are the plugin's runs, so a ``--speculative-config`` a commenter pastes there runs the
 plugin's proposer, not vLLM's CUDA one.
+
+The other plugins (vllm-gaudi, tpu-inference) are marked by their installed package's paths
+(``vllm_gaudi/v1/...``, ``tpu_inference/spec_decode/...``), their image (``vllm-gaudi:<tag>``),
+repository or pip name (rules/paths/vllm_plugin_hand.toml's [[plugin]] rows): a fork's notes,
+a dev journal or a crash through the plugin's runner never say "HPU" in vLLM's words, yet the
+proposer that ran is the plugin's (``plugin_marked``).
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from spectrace.assemblers.thread_head import HEAD_LINES, HeadReader
 from spectrace.assemblers.thread_repo import thread_engine, tracker_engine
@@ -35,7 +45,60 @@ _DEPENDS = re.compile(
     r"|cherry[- ]?pick(?:ed)? (?:of|from))\s+(?:the\s+)?(?:PR\s+)?(?:https?://github\.com/)?"
     r"vllm-project/vllm-ascend(?:/pull/|#)\d+"
 )
-LITERALS: tuple[bytes, ...] = (b"vLLM main:", b"vllm_ascend", b"vllm-ascend")
+
+
+@dataclass(frozen=True, slots=True)
+class PluginMarks:
+    """One plugin's [[plugin]] row: its path-table name, marks, prefilter literals, pairing."""
+
+    framework: str
+    marks: tuple[re.Pattern[str], ...]
+    literals: tuple[str, ...]
+    paired: bool  # its release numbers follow vLLM's
+
+
+@cache
+def plugin_rows() -> tuple[PluginMarks, ...]:
+    """The [[plugin]] rows of rules/paths/vllm_plugin_hand.toml."""
+    node = resources.files("spectrace.rules").joinpath("paths/vllm_plugin_hand.toml")
+    try:
+        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
+    except tomllib.TOMLDecodeError:
+        data = {}
+    return tuple(
+        PluginMarks(str(r["framework"]), tuple(re.compile(m) for m in r.get("marks", ())),
+                    tuple(str(x) for x in r.get("literals", ())), bool(r.get("paired")))
+        for r in data.get("plugin", []) if isinstance(r, dict) and r.get("framework")
+    )  # fmt: skip
+
+
+LITERALS: tuple[bytes, ...] = (
+    b"vLLM main:", b"vllm_ascend", b"vllm-ascend",
+    *dict.fromkeys(lit.encode() for row in plugin_rows() for lit in row.literals),
+)  # fmt: skip
+
+
+def plugin_marked(lines: Sequence[LogLine]) -> tuple[PluginMarks, LogLine] | None:
+    """The plugin (other than vllm-ascend) one of whose own marks a line bears, and that line;
+    None when none does or two plugins do. On another framework's tracker (vLLM's, SGLang's)
+    only a frame of the plugin's installed code counts: a comment there citing the plugin's
+    repository is a comparison, not the run."""
+    tracker = thread_engine(line.text for line in lines)
+    found: dict[str, tuple[PluginMarks, LogLine]] = {}
+    for row in plugin_rows():
+        for line in lines:
+            if not any(lit in line.text for lit in row.literals):
+                continue
+            if tracker not in (None, row.framework) and not _FRAME.search(line.text):
+                continue
+            if any(mark.search(line.text) for mark in row.marks):
+                found.setdefault(row.framework, (row, line))
+                break
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+# a traceback's or py-spy's frame line (the code it names ran)
+_FRAME = re.compile(r"""\bFile \\?["'][^"'\n]+\.py\\?["'], line \d|\(\S+\.py:\d+\)""")
 
 
 def ascend_marked(lines: Sequence[LogLine]) -> LogLine | None:

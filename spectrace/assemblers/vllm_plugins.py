@@ -162,14 +162,19 @@ def on_ascend(text: str) -> str:
 
 @cache
 def _plugin_rows() -> MappingProxyType[tuple[str, str], tuple[tuple[str, str, str], ...]]:
-    """(plugin framework, method) -> ((class, first, last release), ...) from vllm_plugins.toml."""
-    node = resources.files("spectrace.rules").joinpath("paths/vllm_plugins.toml")
-    try:
-        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
-    except tomllib.TOMLDecodeError:
-        data = {}
+    """(plugin framework, method) -> ((class, first, last release), ...) from vllm_plugins.toml
+    (generated) and vllm_plugin_hand.toml (methods the generator cannot read, such as the
+    ``mtp`` vLLM's ``use_eagle()`` folds into a plugin's EAGLE branch)."""
+    methods: list[object] = []
+    for name in ("paths/vllm_plugins.toml", "paths/vllm_plugin_hand.toml"):
+        node = resources.files("spectrace.rules").joinpath(name)
+        try:
+            data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
+        except tomllib.TOMLDecodeError:
+            data = {}
+        methods += data.get("method", [])
     rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
-    for r in data.get("method", []):
+    for r in methods:
         if isinstance(r, dict) and r.get("worker"):
             first, last = (list(r.get("releases") or []) + ["", ""])[:2]
             key = (str(r.get("framework", "")), str(r.get("value", "")).lower())
@@ -177,14 +182,22 @@ def _plugin_rows() -> MappingProxyType[tuple[str, str], tuple[tuple[str, str, st
     return MappingProxyType({k: tuple(v) for k, v in rows.items()})
 
 
-def plugin_proposer(framework: str, method: object) -> tuple[str | None, str | None]:
+def plugin_proposer(
+    framework: str, method: object, release: str | None = None
+) -> tuple[str | None, str | None]:
     """(class, None) when one class runs ``method`` in every release of the plugin that builds
-    proposers by method; else (None, the condition naming each class with its releases); (None,
-    None) when no row names the method."""
+    proposers by method, or in ``release`` (the plugin's, where the text gives it); else (None,
+    the condition naming each class with its releases); (None, None) when no row names the
+    method."""
     name = str(method).lower().strip("[]")
     rows = _plugin_rows().get((framework, name), ())
     if not rows:
         return None, None
+    at = parse_release(release) if release else None
+    if at is not None:
+        held = [cls for cls, first, last in rows if _holds(at, first, last)]
+        if len(set(held)) == 1:
+            return held[0], None
     spans = [parse_release(v) for key, found in _plugin_rows().items() if key[0] == framework
              for _c, first, last in found for v in (first, last)]  # fmt: skip
     known = [v for v in spans if v is not None]
@@ -201,3 +214,10 @@ def plugin_proposer(framework: str, method: object) -> tuple[str | None, str | N
         return rows[0][0], None
     named = ", ".join(f"{cls} on {framework} {first}-{last}" for cls, first, last in rows)
     return None, f"{named}; no class of its own on its other releases" if not whole else named
+
+
+def _holds(release: Version, first: str, last: str) -> bool:
+    """``release`` lies in a row's span (a dev or post build sits with its base release)."""
+    low, high = parse_release(first), parse_release(last)
+    base = Version(release.base_version)
+    return low is not None and high is not None and low <= base <= Version(high.base_version)

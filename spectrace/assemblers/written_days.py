@@ -22,7 +22,8 @@ from datetime import date
 WRITTEN_DAY_LITERALS: tuple[bytes, ...] = (
     b"today", b"Today", b"TODAY", b"current", b"Current", b"time of writing", b"s of writing",
     b"s of this writing", b"s of now", b"S OF NOW", b"Published", b"PUBLISHED", b"Posted",
-    b"ast updated", b"ast Updated", b"Updated", b"Written",
+    b"ast updated", b"ast Updated", b"Updated", b"Written", b"Date", b"DATE", b"date:",
+    b"readings", b"easurements", b"umbers", b"esults", b"igures", b"easured on",
 )  # fmt: skip
 
 _MONTHS = {m: i for i, m in enumerate(
@@ -58,9 +59,25 @@ _DATELINE = re.compile(
 )
 
 
+# a document's own date: its "Date:" label opening a line (a notes file's, a journal's head,
+# "Date: 2026-06-27. Manager: ..."), a "Last updated <day>" opening a line whatever follows it;
+# and the writer's dated readings ("Our readings (2026-08-06 UTC):", "My measurements (June 3,
+# 2026)", "we measured on 2026-05-14", "numbers below were measured on ..."): a day no older than
+# the run they tell of (round 49 11, 17, 22). Not "Release date:", a "Date range", another's
+# measurement ("it was measured on ... by the vendor")
+_DOCUMENT = re.compile(
+    r"(?i)^\W*(?:date|last\s+updated)\s*:?[\s*_]*" + _ANY_DAY
+    + r"|\b(?:our|my)\s+(?:readings|measurements|numbers|results|figures)\s*\(\s*" + _ANY_DAY
+    + r"|\b(?:we|I)\s+(?:measured|benchmarked|recorded)(?:\s+(?:it|them|this|these))?\s+on\s+"
+    + _ANY_DAY
+    + r"|\b(?:numbers|results|readings|figures|measurements)\b(?:\s+\w+){0,2}\s+(?:were|was)"
+    r"\s+(?:measured|taken|recorded)\s+on\s+" + _ANY_DAY
+)
+
+
 def written_day(text: str) -> date | None:
     """The day the line's writer gives as their present, or None."""
-    m = _WRITTEN.search(text) or _DATELINE.match(text)
+    m = _WRITTEN.search(text) or _DATELINE.match(text) or _DOCUMENT.search(text)
     said = _DAY.search(m.group(0)) if m is not None else None
     if said is None:
         return None
