@@ -1,8 +1,12 @@
 """Every path-table row's frame in every stack format (tests/frame_logs.py), through the whole
 pipeline: counts per framework and form of right / cond / unknown / lost / wrong verdicts.
 
-    .venv/bin/python benchmarks/frame_sweep.py [--every-release] [--form F ...]
+    .venv/bin/python benchmarks/frame_sweep.py [--every-release] [--form F ...] [--copies]
         [--framework NAME ...] [--deciding] [--show wrong,cond,...]
+
+``--copies``: only the copy forms (a notes file's frame with its function on the next line, a
+frame mid-sentence, a terminal's fixed-width wrap with and without a log prefix, Markdown- and
+HTML-escaped, inside a JSON string, a ``> `` quote).
 
 "right" is the class the row names (or the condition its spans give without a release);
 "wrong" a class the row's file does not define; "other" another class it defines; "lost" no
@@ -21,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from frame_logs import FrameCase, cases, outcome  # noqa: E402
+from frame_logs import COPY_FORMS, FrameCase, cases, outcome  # noqa: E402
 
 from spectrace.pipeline import analyse  # noqa: E402
 from spectrace.worker_path import WorkerPath  # noqa: E402
@@ -42,12 +46,14 @@ def main() -> int:
     parser.add_argument("--every-release", action="store_true",
                         help="each span's first and last release of a renamed file")
     parser.add_argument("--form", action="append", help="only these forms")
+    parser.add_argument("--copies", action="store_true", help="only the copy forms")
     parser.add_argument("--framework", action="append", help="only these tables' rows")
     parser.add_argument("--deciding", action="store_true", help="only rows that name a worker")
     parser.add_argument("--show", default="wrong,lost", help="outcomes to list, comma-separated")
     args = parser.parse_args()
     show = set(args.show.split(","))
-    todo = [c for c in cases(forms=args.form, every_release=args.every_release)
+    forms = [*(args.form or []), *(COPY_FORMS if args.copies else [])] or None
+    todo = [c for c in cases(forms=forms, every_release=args.every_release)
             if (not args.framework or c.row.framework in args.framework)
             and (not args.deciding or c.expect.decide or c.expect.condition)]  # fmt: skip
     counts: dict[tuple[str, str], Counter[str]] = {}

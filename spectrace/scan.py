@@ -14,6 +14,7 @@ from spectrace.dialects.base import LogLine
 from spectrace.dialects.detect import MAX_LINE, LineParser
 from spectrace.dialects.flattened import split_flattened
 from spectrace.dialects.redraws import split_redraws
+from spectrace.dialects.termwrap import Wrap, frame_tail, wrap_of
 from spectrace.linecount import NUMPY_INPUT_MIN, LineCounter
 from spectrace.lookback import LoadLookback
 from spectrace.prefilter import Prefilter
@@ -65,9 +66,11 @@ class _Window:
         self.block: Block | None = None
         self.hits: set[int] = set()  # line starts in the block that hold a hot literal
         self.counted, self.lineno = 0, 0  # newline-counted position and its line number
+        self.wrap: Wrap | None = None  # the width a terminal copy wrapped the block at
 
     def start(self, block: Block, first_lineno: int) -> None:
         self.block, self.counted, self.lineno = block, block.start, first_lineno
+        self.wrap = wrap_of(block.buf, block.start, block.end)
 
     @property
     def open(self) -> bool:
@@ -94,6 +97,14 @@ class _Window:
                 if len(raw) > MAX_LINE:
                     self._note_long(pos)
             lineno = self.lineno_at(pos)
+            # a terminal copy's pieces of one line, a frame whose function went to the next
+            # line: joined back (termwrap)
+            joined_to = stop
+            if self.wrap is not None and len(raw) == self.wrap.width:
+                raw, joined_to = self.wrap.join(buf, raw, stop, end)
+            elif raw[-2:].rstrip().endswith(b","):
+                raw, joined_to = frame_tail(buf, raw, stop, end)
+            joined, stop = joined_to != stop, joined_to
             # a paste that lost its newlines, or records a progress bar drew over: one per record;
             # the k-th record of one line is placed k bytes into it, so records stay apart
             parts = (p for r in split_redraws(raw) for p in split_flattened(r))
@@ -101,7 +112,7 @@ class _Window:
                 line = self.parser.parse(part, lineno, block.offset + pos - block.start + k)
                 # rules, config and markers need a hot literal; a joined CRI record may hold
                 # it early, and colour codes may split one the prefilter looked for
-                candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw
+                candidate = pos in self.hits or line.lineno != lineno or b"\x1b" in raw or joined
                 self.coll.feed(line, candidate=candidate)
                 self.dumps.feed(line, candidate)
             pos = stop + 1

@@ -12,7 +12,9 @@ Used by tests/linker/test_frame_forms.py (a sample) and benchmarks/frame_sweep.p
 
 from __future__ import annotations
 
+import json
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -270,6 +272,109 @@ FORMS: dict[str, Callable[[FrameSignature], list[str]]] = {
 }
 NATIVE_FORMS = {"native": _native}
 
+# --- copy forms: the same crash after a notes file, a wiki, a terminal or a digest copied it ---
+
+
+def _nextline(row: FrameSignature) -> list[str]:
+    """Notes / docstring style: the frame's function on the line after its file and line."""
+    out = ["    Traceback (most recent call last):"]
+    for file, line, func, code in _frames(row, "elided"):
+        out += [f'    File "{file}", line {line},', f"      in {func}", f"        {code}"]
+    return [*out, "    " + ERROR]
+
+
+def _docstring(row: FrameSignature) -> list[str]:
+    """A script's docstring quoting what it measured: no traceback line, the row's frame with
+    its function on the next line, then the exception."""
+    file, line, func, code = _frames(row, "elided")[1]
+    return ['"""Work around the crash below.', "", "MEASURED on the first request:", "",
+            f'    File "{file}", line {line},', f"      in {func}", f"        {code}",
+            "    " + ERROR, '"""']  # fmt: skip
+
+
+def _inline(row: FrameSignature) -> str:
+    return " ".join(f'File "{file}", line {line}, in {func} {code}'
+                    for file, line, func, code in _frames(row, "site"))  # fmt: skip
+
+
+def _midline(row: FrameSignature) -> list[str]:
+    """A wiki's pattern section / a summary: the frames quoted inside one prose line."""
+    return ["## Related patterns", "",
+            f"- [Worker crash on startup](../patterns/worker_crash.md) - score 3: the server died "
+            f"with {ERROR} ``` Traceback (most recent call last): {_inline(row)} ..."]  # fmt: skip
+
+
+def _sentence(row: FrameSignature) -> list[str]:
+    """A frame quoted mid-sentence in a summary, with no traceback header."""
+    file, line, func, code = _frames(row, "site")[1]
+    return ["Summary of the failure:",
+            f"The crash happens at ... File \"{file}\", line {line}, in {func} {code} ... and the "
+            f"process exits with {ERROR}."]  # fmt: skip
+
+
+def _prefix(row: FrameSignature) -> str:
+    if row.framework == "sglang":
+        return "2026-12-01 10:00:00.716 ERROR 4242 [ TP4 scheduler.py:3475] "
+    if row.framework == "trtllm":
+        return "[12/01/2026-10:00:00] [TRT-LLM] [E] "
+    return "(EngineCore_DP0 pid=4242) ERROR 12-01 10:00:00 [core.py:708] "
+
+
+def _wrap(row: FrameSignature, width: int, prefixed: bool, fold: bool = False) -> list[str]:
+    """A terminal (a coding agent's session) wrapped every line at ``width`` columns: a word
+    that does not fit moves down, a longer one (a frame's path) is cut inside; padded to the
+    width. With ``fold`` (``fold -w``, a pager's copy) every line is cut at the width whatever
+    it cuts, unpadded."""
+    head = _prefix(row) if prefixed else ""
+    out: list[str] = []
+    for line in _plain(row):
+        text = head + line
+        pieces = ([text[i : i + width] for i in range(0, len(text), width)] if fold else
+                  textwrap.wrap(text, width, break_on_hyphens=False, drop_whitespace=True))  # fmt: skip
+        out += [p if fold else p.ljust(width) for p in pieces or [""]]
+    return out
+
+
+def _markdown(row: FrameSignature) -> list[str]:
+    """A page exported to Markdown outside a code block: every underscore escaped."""
+    return [line.replace("_", "\\_").replace("*", "\\*") for line in _plain(row)]
+
+
+def _html(row: FrameSignature) -> list[str]:
+    """A page copied as HTML source: quotes and angle brackets as entities."""
+    return [line.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+            .replace(">", "&gt;") for line in ["<pre>", *_plain(row), "</pre>"]]  # fmt: skip
+
+
+def _json(row: FrameSignature) -> list[str]:
+    """An agent transcript / an API error body: the traceback inside a JSON string."""
+    body = "\n".join(_plain(row))
+    return [json.dumps({"type": "tool_result", "content": "Exit code 1\n" + body}),
+            json.dumps({"type": "text", "content": "The server crashed; looking at the worker."})]
+
+
+def _quote(row: FrameSignature) -> list[str]:
+    """A reply quoting the report: every line behind ``> ``."""
+    return ["> The server dies right after the first request:", ">",
+            *(f"> {line}" for line in _plain(row))]  # fmt: skip
+
+
+COPY_FORMS: dict[str, Callable[[FrameSignature], list[str]]] = {
+    "nextline": _nextline,
+    "docstring": _docstring,
+    "midline": _midline,
+    "sentence": _sentence,
+    **{f"wrap{w}": (lambda row, w=w: _wrap(row, w, False)) for w in (60, 80, 100, 120)},
+    **{f"wrap{w}p": (lambda row, w=w: _wrap(row, w, True)) for w in (60, 80, 100, 120)},
+    "fold80": lambda row: _wrap(row, 80, False, fold=True),
+    "fold80p": lambda row: _wrap(row, 80, True, fold=True),
+    "markdown": _markdown,
+    "html": _html,
+    "json": _json,
+    "quote": _quote,
+}
+
+
 
 def python_row(row: FrameSignature) -> bool:
     return row.name.endswith(".py")
@@ -280,7 +385,7 @@ def cases(rows: list[FrameSignature] | None = None, forms: list[str] | None = No
     """Every (row, form, release) case of ``rows`` (all rows) in ``forms`` (all forms)."""
     out: list[FrameCase] = []
     for row in rows if rows is not None else list(frame_signatures()):
-        table = FORMS if python_row(row) else NATIVE_FORMS if row.classes else {}
+        table = {**FORMS, **COPY_FORMS} if python_row(row) else NATIVE_FORMS if row.classes else {}
         for form, write in table.items():
             if forms is not None and form not in forms and not (form == "native" and forms):
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from keyword import iskeyword
 
 from spectrace.assemblers.crash import ChainLink, Crash, CrashKind, Frame
 from spectrace.assemblers.elastic import with_root_failure
@@ -230,8 +231,12 @@ def mid_record(line: LogLine, frame: re.Match[str]) -> Record:
 
 def frame_of(m: re.Match[str]) -> Frame:
     """A frame from its line; a paste that lost the line break glues the code line after the
-    function (``in engine_step      request_outputs = ...``): no function name has a blank."""
+    function (``in engine_step      request_outputs = ...``): no function name has a blank.
+    A page that took ``<module>`` for an HTML tag leaves the code where the name was (``in
+    from vllm.v1... import X``): no function is named for a keyword, so it was an import."""
     func, _, code = m["func"].strip().partition(" ")
+    if iskeyword(func):
+        func, code = "<module>", m["func"].strip()
     return Frame(m["file"], int(m["line"]), func, code.strip() or None)
 
 

@@ -9,6 +9,7 @@ repeats its header on every line of a record, so the headers show where the line
 from __future__ import annotations
 
 import re
+from keyword import iskeyword
 
 from spectrace.dialects.opens import OPENS
 
@@ -26,7 +27,7 @@ _CUT_OTHER = re.compile(
 )
 # A traceback with no header at all: its own structure says where its lines were.
 _TB_START = b"Traceback (most recent call last): "
-_TB_FRAME = re.compile(rb'File "[^"\n]{1,400}", line \d{1,9}, in [\w<>.]{1,200}')
+_TB_FRAME = re.compile(rb'File "[^"\n]{1,400}", line \d{1,9}, in (?P<func>[\w<>.]{1,200})')
 _TB_SPLIT = re.compile(
     rb" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)(?::|$)"
     rb"|The above exception was the direct cause|During handling of the above exception"
@@ -40,6 +41,7 @@ _LEVELS = {1: 1, 2: 2, 4: 3}
 _ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b'"': b'"', b"'": b"'", b"\\": b"\\"}
 _QUOTES = (b'"', b"'")
 _JUNK = frozenset(b"\"'{}[](), ")  # a string's closing quote and the record's end, alone
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 # Where a server echoes a request: SGLang's ``Receive: obj=GenerateReqInput(text=...)``, vLLM's
 # ``Received request ...: prompt: '...'``, an OpenAI request object's ``messages``.
@@ -179,23 +181,48 @@ def _traceback(raw: bytes) -> list[bytes]:
     if at >= 0 and raw[at + len(_TB_HEAD) : at + len(_TB_HEAD) + 1] == b"\\":
         return _escaped(raw, at + len(_TB_HEAD))
     if at < 0:
-        return _escaped_log(raw) if b"\\n" in raw else [raw]
+        return _escaped_log(raw) if b"\\n" in raw else _quoted_frames(raw)
     at = raw.find(_TB_START, at)
     if at < 0 or b'File "' not in raw[at:]:
         return [raw]
+    return _tb_lines(raw, at)
+
+
+def _quoted_frames(raw: bytes) -> list[bytes]:
+    """Frames quoted inside one prose line with no ``Traceback`` before them (a summary, a
+    wiki's pattern section, a digest: ``... score 3: re_model() File "/x/eagle.py", line 178,
+    in capture_model self.graphs.capture() ...``) -> the prose before, then the frames' lines
+    as Python prints them. Words must follow the first frame's function on the line: a frame
+    line of a log (after its header, its rank or its service) ends there, or in a bracketed
+    tag (``[repeated 2x across cluster]``), and comes back alone."""
+    at = raw.find(b'File "')
+    if at < 0 or (m := _TB_FRAME.search(raw, at)) is None:
+        return [raw]
+    rest = raw[m.end() :].strip()
+    if not rest or rest[:1] == b"[" or not any(c in _WORD_BYTES for c in rest[:40]):
+        return [raw]
+    return _tb_lines(raw, m.start())
+
+
+def _tb_lines(raw: bytes, at: int) -> list[bytes]:
+    """The line split where its traceback's lines were, from ``at``."""
     cuts: dict[int, bytes] = {}  # where a line starts -> its indent
     for m in _TB_SPLIT.finditer(raw, at):
         cuts[m.start() + 1] = b""
+    lost: set[int] = set()  # frames whose <module> a page took for a tag: "in from x import y"
     for m in _TB_FRAME.finditer(raw, at):
         cuts[m.start()] = b"  "
-        if raw[m.end() : m.end() + 1] == b" ":
+        if iskeyword(m["func"].decode()):
+            lost.add(m.start())
+            cuts[m.start("func")] = b"    "  # the import (or class) line is the frame's code
+        elif raw[m.end() : m.end() + 1] == b" ":
             cuts.setdefault(m.end() + 1, b"    ")  # the code line under the frame
     order = sorted(cuts)
     out = [raw[: order[0]].rstrip()] if order and raw[: order[0]].strip() else []
     for start, end in zip(order, [*order[1:], len(raw)], strict=True):
         piece = raw[start:end].strip()
         if piece:
-            out.append(cuts[start] + piece)
+            out.append(cuts[start] + piece + (b" <module>" if start in lost else b""))
     return out or [raw]
 
 

@@ -50,7 +50,7 @@ _ENTITY = re.compile(r"&(?:quot|apos|amp|lt|gt|nbsp|#\d{2,5}|#[xX][0-9a-fA-F]{2,
 # entity): they can break a hot literal (``sglang:\xa00.5.2``, ``File &quot;``), so a line holding
 # one is parsed and read after ``normalise`` has taken them out. Servers never write them.
 PASTE_LITERALS: tuple[bytes, ...] = (
-    b"\xc2\xa0", b"\xe2\x80\x8b", b"&quot;", b"&#39;", b"&#x27;", b"&gt;", b"&lt;", b"&amp;",
+    b"\xc2\xa0", b"\xe2\x80\x8b", b"&quot;", b"&#39;", b"&#x27;", b"&gt;", b"&lt;", b"&amp;", b"\\_",
 )  # fmt: skip
 
 
@@ -172,8 +172,8 @@ def unpaste(text: str) -> str:
         text = text[:-2]
     if text.endswith("across cluster]"):
         text = _RAY_DEDUP.sub("", text)
-    if "\\[" in text and "\\]" in text:  # both: one escaped bracket pair, not a regex's \[
-        text = _ESCAPED.sub(r"\1", text)
+    if ("\\[" in text and "\\]" in text) or "\\_" in text:  # a bracket pair (not a regex's \[),
+        text = _ESCAPED.sub(r"\1", text)  # or a page exported to Markdown: spec\_decode/eagle\_worker.py
     return text
 
 

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from frame_logs import FORMS, FrameCase, cases, outcome
+from frame_logs import COPY_FORMS, FORMS, FrameCase, cases, outcome
 from real_logs_helpers import roots, run
 
 from spectrace.dialects.wrappers import peel
@@ -62,6 +62,28 @@ def test_a_tabled_frame_lands_on_its_row(case: FrameCase) -> None:
 def test_every_form_is_written() -> None:
     assert set(FORMS) == {"plain", "ranks", "chained", "faulthandler", "pyspy", "cut", "checkout",
                           "elided", "compose", "web"}  # fmt: skip
+    assert set(COPY_FORMS) == {"nextline", "docstring", "midline", "sentence", "markdown", "html", "json", "quote",
+                               "fold80", "fold80p", *(f"wrap{w}{p}" for w in (60, 80, 100, 120)
+                                                      for p in ("", "p"))}  # fmt: skip
+
+
+# one deciding row per table and era (SGLang v1 and v2, vLLM V0, V1 and MRV2, the Ascend
+# plugin, TensorRT-LLM): every copy form, with and without the release
+_COPIED = (
+    "eagle_worker.py", "eagle_worker_v2.py", "spec_decode/ngram_worker.py", "spec_decode/eagle.py",
+    "v1/worker/gpu/spec_decode/eagle/speculator.py", "vllm_ascend/spec_decode/mtp_proposer.py",
+    "_torch/speculative/model_drafter.py",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("case", [c for c in cases(forms=list(COPY_FORMS)) if c.row.name in _COPIED],
+                         ids=lambda c: c.key)  # fmt: skip
+def test_a_copied_frame_lands_on_its_row(case: FrameCase) -> None:
+    """The same crash after a notes file, a wiki, a terminal or a transcript copied it: the
+    function on the next line, the frames inside a prose line, every line wrapped at a
+    terminal's width (a log prefix on the first piece only, a path cut inside), underscores
+    escaped for Markdown, quotes as HTML entities, the traceback inside a JSON string."""
+    assert outcome(_verdict(case), case) == "right", case.lines
 
 
 TRT = "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/_torch"
