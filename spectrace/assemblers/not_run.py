@@ -23,6 +23,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spectrace.assemblers.documents import LITERALS as DOCUMENT_LITERALS
+from spectrace.assemblers.documents import expected_line, own_run, section_heading, skeleton, study_line
 from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.other_engines import literals as other_engine_literals
 from spectrace.assemblers.other_engines import other_engine
@@ -65,10 +67,13 @@ INSTRUCTIONS = ("a page telling the reader what to run (docs, playbook, quick st
                 "output, result, log record or report of a run")
 FEATURE_FORM = "an issue filed on a feature form (a wish, not a run's report)"
 HOW_TO = "a thread titled as a how-to question, not a report of a run"
+COMPARED = "a table row comparing setups, one of them with the setting off: which one ran it does not say"
+DOCUMENT = ("a document telling the reader about the engine (study notes, tutorial, README, requirements "
+            "or specification), with no run, result or failure of its own")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO)
+           HOW_TO, DOCUMENT)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -108,6 +113,8 @@ LITERALS: tuple[bytes, ...] = (
     b"s this ", b"oes this ", b"s the following", b"oes the following", b"upported",
     # another engine's API, package, command or tracker (``other_engines``: FOREIGN)
     *other_engine_literals(),
+    # a document's kind and a run of its own in any language (``_document``)
+    *DOCUMENT_LITERALS,
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -545,8 +552,9 @@ class NotRun:
     def lines(self, lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
         """(source, line) of each of ``lines`` no run's config is read from: inside a block,
         not a test plan's (its command is the one the results below it ran) nor an instructions
-        page's (it denies the text a run as a whole; a crash of its own still shows one)."""
-        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS)]
+        page's or a document's (it denies the text a run as a whole; a crash of its own still
+        shows one, and its launch is then that crash's run)."""
+        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT)]
         if not blocks:
             return frozenset()
         return frozenset((ln.source, ln.lineno) for ln in lines
@@ -779,7 +787,9 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
 
     for line in held:
         text = line.text
-        if not line.headed and _UNWIRED_WORDS.search(text):
+        if not line.headed and compared_off(line.raw):
+            out.append(Apart(line.source, line.lineno, line.lineno, COMPARED, text.strip()))
+        elif not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         elif pull and not line.headed and _code_told(text):
             out.append(Apart(line.source, line.lineno, line.lineno, CODE_TOLD, text.strip()))
@@ -943,6 +953,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return []  # a log record: a server printed it, whatever the PR adds
     if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
+    if (doc := _document(held)) is not None:  # notes, a tutorial, a README, a specification
+        return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if (rejected := _rejected(held)) is not None:
         return [rejected]
     asked = _asked_thread(held, head_title) if kind != "pull" else None
@@ -1069,6 +1081,54 @@ def _code_readings(held: Sequence[LogLine]) -> list[Apart]:
     if not readings or any(_OWN_RUN.search(ln.text) or _SYMPTOM.search(ln.text) for p in others for ln in p):
         return []
     return [Apart(ln.source, ln.lineno, ln.lineno, CODE_ONLY, ln.text.strip()) for p in readings for ln in p]
+
+
+# a table cell saying a setting is off ("none", "off", "disabled", "unset", "无", "нет"); a dash
+# or "n/a" is a cell left empty (a figure not measured), not a setting
+_OFF_CELL = re.compile(
+    r"(?i)^(?:none|off|disabled?|false|no|unset|not set|无|关闭|不开启|なし|нет|выкл\w*|ninguno)$"
+)
+_ROW_FIRST = re.compile(r"^\s*\|")
+
+
+def compared_off(text: str) -> bool:
+    """The line is a Markdown table row comparing setups, one of whose cells past the first
+    says the setting is off ("| Spec decoding | none | MTP, `num_nextn_predict_layers: 3` |"
+    under "| Setting | Naive (crashed) | Official recipe |"): the method in another cell is
+    another column's setup, and the row does not say which one ran or crashed."""
+    if _ROW_FIRST.match(text) is None or text.count("|") < 4:
+        return False
+    cells = [c.strip(" `*_") for c in text.strip().strip("|").split("|")]
+    return len(cells) >= 3 and any(_OFF_CELL.match(c) for c in cells[1:])
+
+
+def _document(held: Sequence[LogLine]) -> LogLine | None:
+    """The line that makes the text a document telling the reader about the engine (a section
+    heading of requirements, installation, a tutorial's core idea, in any language; a file's
+    line count or the source named as what is read; a class skeleton with elided bodies; the
+    log lines to expect), where nothing in it shows a run of its own: no post header (a
+    thread), no writer telling a run of theirs or a result, no failure but as a condition the
+    text gives, no pasted crash (``documents.own_run`` reads these in other languages). Its
+    launch commands, snippets and flag lists are what a reader would run, not a run."""
+    first: LogLine | None = None
+    for line in held:
+        text = line.text
+        if line.quoted or post_author(text) is not None:
+            return None
+        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or own_run(text):
+            return None
+        told = _HARDWARE_COUNT.sub(" ", text)  # "2x B200" is hardware, "2.1x" a speed-up
+        if _SYMPTOM.search(told) and not _CONDITION.search(told):
+            return None
+        if first is None and (section_heading(text) or study_line(text) or expected_line(text)):
+            first = line
+    if first is None and skeleton([ln.text for ln in held]):
+        first = next(ln for ln in held if _DEF_LINE.search(ln.text))
+    return first
+
+
+_HARDWARE_COUNT = re.compile(r"(?<![\w.])\d+\s?[x×]\s?(?=[A-Za-z]+\d)")
+_DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s|^\s*class\s")
 
 
 def _rejected(held: Sequence[LogLine]) -> Apart | None:
