@@ -37,6 +37,14 @@ def probed_path(tmp_path: Path, lines: list[str]) -> WorkerPath:
     return crash_path(run(tmp_path, [*lines, *PROBE]))
 
 
+def assert_no_path(tmp_path: Path, lines: list[str], name: str = "server.log") -> None:
+    """Every crash of the text (its own and a probe appended) gets no class and no condition."""
+    for crash in roots(run(tmp_path, [*lines, "", *PROBE], name=name)):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+        assert path.value == "unknown", path
+
+
 def assert_verdict(path: WorkerPath, value: str, classes: str) -> None:
     """``value`` "unknown": a condition naming every class of ``classes`` ("A|B"); else that
     value and worker class, decided."""

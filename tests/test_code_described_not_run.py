@@ -12,12 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import PROBE, assert_verdict, crash_path, run
-
-
-def _no_path(tmp_path: Path, lines: list[str]) -> None:
-    path = crash_path(run(tmp_path, [*lines, "", *PROBE]))
-    assert path.worker_class is None and not path.conditional and path.value == "unknown", path
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, run
 
 
 def test_a_wrappers_pr_describing_its_flags_is_no_run(tmp_path: Path) -> None:
@@ -29,7 +24,7 @@ def test_a_wrappers_pr_describing_its_flags_is_no_run(tmp_path: Path) -> None:
              "- The draft's `architectures` are rewritten to vLLM's registered `DFlashDraftModel`, as for EAGLE-3 drafts.",
              "- `--num-speculative-tokens` defaults to `block_size - 1` for DFlash (one anchor plus the mask slots).",
              "- Causal drafts are stamped at training time, and a `--dflash-causal` flag covers older checkpoints."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_pass_through_pr_in_web_copy_is_no_run(tmp_path: Path) -> None:
@@ -38,7 +33,7 @@ def test_a_pass_through_pr_in_web_copy_is_no_run(tmp_path: Path) -> None:
              "- `--speculative-config` is passed through to `vllm serve` unchanged.",
              "- `--spec-method eagle3` maps to vLLM's `eagle3` method and `--spec-method mtp` maps to `deepseek_mtp`.",
              "- `--num-draft-tokens` now defaults to 3 when a draft model is given."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_an_rl_trainers_pr_forwarding_the_algorithm_to_sglang_is_no_run(tmp_path: Path) -> None:
@@ -47,7 +42,7 @@ def test_an_rl_trainers_pr_forwarding_the_algorithm_to_sglang_is_no_run(tmp_path
              "The rollout config gains `speculative_algorithm` (EAGLE3 or NEXTN); the `--speculative-algorithm` "
              "option is forwarded to SGLang's server as is.",
              "`--speculative-num-steps` defaults to 3 and `--speculative-eagle-topk` to 1."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_an_enhancement_on_a_feature_form_quoting_its_mapping_is_no_run(tmp_path: Path) -> None:
@@ -57,7 +52,7 @@ def test_an_enhancement_on_a_feature_form_quoting_its_mapping_is_no_run(tmp_path
              "    VLLM_METHODS = {", '        SpecAlgo.EAGLE3: "eagle3",', '        SpecAlgo.MTP: "deepseek_mtp",',
              '        SpecAlgo.NGRAM: "ngram",', "    }", "```",
              "### Describe the solution you'd like", "Let the user pick qwen3_next_mtp or glm4_moe_mtp as well."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_an_enhancement_template_in_the_index_form_is_no_run(tmp_path: Path) -> None:
@@ -65,7 +60,7 @@ def test_an_enhancement_template_in_the_index_form_is_no_run(tmp_path: Path) -> 
              "dev-e · description · 2026-04-08", "**Is your enhancement related to a problem? Please describe.**",
              "The vLLM backend maps MTP to `{\"method\": \"mtp\", \"num_speculative_tokens\": 1}` whatever the model has.",
              "**Describe the solution you'd like**", "Expose num_speculative_tokens in the model settings."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_how_to_question_thread_about_mtp_is_no_run(tmp_path: Path) -> None:
@@ -74,14 +69,14 @@ def test_a_how_to_question_thread_about_mtp_is_no_run(tmp_path: Path) -> None:
              "So the point is MTP=3? I cannot see the acceptance at runtime, it's hard to judge how MTP speeds it up.",
              "user-g commented on Mar 27, 2025",
              "In theory MTP does not hurt accuracy; the acceptance can be printed with trtllm-bench."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_how_to_title_in_the_index_form_is_no_run(tmp_path: Path) -> None:
     lines = ["sgl-project/sglang · issue #30111 · closed", "# How can I get better EAGLE3 acceptance for a long-context model",
              "", "user-h · description · 2026-05-30",
              "Would a larger --speculative-num-draft-tokens help, or should the draft be retrained on long prompts?"]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 # near misses: the same shapes with a run of their own

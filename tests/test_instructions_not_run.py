@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import PROBE, assert_verdict, crash_path, run
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, run
 
 TRT_YAML = ["cat > /tmp/extra.yml <<EOF", "speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 4",
             "  speculative_model_dir: /models/acme-draft-eagle3/", "kv_cache_config:",
@@ -24,11 +24,6 @@ SGL_LAUNCH = ("python3 -m sglang.launch_server --model-path acme/Orbit-8B --spec
               "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")  # fmt: skip
 
 
-def _no_path(tmp_path: Path, lines: list[str], name: str = "page.txt") -> None:
-    path = crash_path(run(tmp_path, [*lines, "", *PROBE], name=name))
-    assert path.worker_class is None and not path.conditional and path.value == "unknown", path
-
-
 def test_a_playbook_page_with_a_full_trtllm_launch_is_no_run(tmp_path: Path) -> None:
     lines = ["https://build.example.com/playbooks/speculative-decoding/instructions", "",
              "Speculative Decoding", "Learn how to serve a model with a draft head on one box",
@@ -39,7 +34,7 @@ def test_a_playbook_page_with_a_full_trtllm_launch_is_no_run(tmp_path: Path) -> 
              "Run EAGLE-3 speculative decoding by executing the following command:",
              "docker run --gpus=all --ipc=host nvcr.io/nvidia/tensorrt-llm/release:1.1.0 bash -c '",
              *TRT_YAML, *TRT_SERVE, "'"]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_docs_page_copy_with_a_vllm_serve_command_is_no_run(tmp_path: Path) -> None:
@@ -47,14 +42,14 @@ def test_a_docs_page_copy_with_a_vllm_serve_command_is_no_run(tmp_path: Path) ->
              "EAGLE-3 drafts", "To serve a model with an EAGLE-3 draft, run the following:", VLLM_SERVE,
              "Then send requests to the OpenAI-compatible endpoint as usual.",
              "Note: if the server fails to start with an out-of-memory error, lower --gpu-memory-utilization."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_bare_quick_start_section_is_no_run(tmp_path: Path) -> None:
     lines = ["Quick start", "", "1. Install SGLang: pip install sglang", "2. Launch the server with EAGLE3:",
              SGL_LAUNCH, "3. Send a request:",
              "curl http://localhost:30000/generate -d '{\"text\": \"Hello\"}'"]  # fmt: skip
-    _no_path(tmp_path, lines, name="README.md")
+    assert_no_path(tmp_path, lines, name="README.md")
 
 
 def test_a_tutorial_telling_the_reader_to_enable_mtp_is_no_run(tmp_path: Path) -> None:
@@ -64,7 +59,7 @@ def test_a_tutorial_telling_the_reader_to_enable_mtp_is_no_run(tmp_path: Path) -
              "cat > mtp.yml <<EOF", "speculative_config:", "  decoding_type: MTP", "  num_nextn_predict_layers: 3", "EOF",
              "Next, start the server:", "trtllm-serve acme/Deep-V3 --tp_size 8 --extra_llm_api_options mtp.yml",
              "You should see the server listening on port 8000."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_a_command_shown_as_the_pattern_to_avoid_is_no_run(tmp_path: Path) -> None:
@@ -76,14 +71,14 @@ def test_a_command_shown_as_the_pattern_to_avoid_is_no_run(tmp_path: Path) -> No
              "--num-speculative-tokens 5 --guided-decoding-backend outlines",
              "# Correct: no speculation",
              "python -m vllm.entrypoints.openai.api_server --model m --guided-decoding-backend outlines"]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 def test_dont_do_this_caption_sets_its_command_apart(tmp_path: Path) -> None:
     lines = ["Common mistakes with draft models", "",
              "Don't do this:", SGL_LAUNCH + " --disable-cuda-graph",
              "Do this instead: keep CUDA graphs on and lower --speculative-num-steps."]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
 
 
 # near misses: the same commands in texts that show a run

@@ -13,20 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import PROBE, assert_verdict, crash_path, roots, run
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, probed_path, roots, run
 from spectrace.worker_path import WorkerPath
-
-
-def _probed(tmp_path: Path, lines: list[str]) -> WorkerPath:
-    return crash_path(run(tmp_path, [*lines, "", *PROBE]))
-
-
-def _no_path(tmp_path: Path, lines: list[str]) -> None:
-    """Every crash of the text (its own and the probe) gets no class and no condition."""
-    for crash in roots(run(tmp_path, [*lines, "", *PROBE])):
-        path = crash.worker_path
-        assert path is not None and path.worker_class is None and not path.conditional, path
-        assert path.value == "unknown", path
 
 
 _SGLANG_STANDALONE = ["--speculative-algorithm STANDALONE", "--speculative-draft-model-path <small_draft>",
@@ -109,8 +97,8 @@ DOCUMENTS = {
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
-def test_a_document_showing_no_run_gets_no_path(tmp_path: Path, name: str) -> None:
-    _no_path(tmp_path, DOCUMENTS[name])
+def test_a_document_showing_no_run_getsassert_no_path(tmp_path: Path, name: str) -> None:
+    assert_no_path(tmp_path, DOCUMENTS[name])
 
 
 _OWN_FRAMES = ["Traceback (most recent call last):",
@@ -132,12 +120,12 @@ def test_a_requirements_document_with_a_measured_run_keeps_its_path(tmp_path: Pa
     """A measured result of the writer's own (Russian: "we ran ... got N tok/s") shows the run."""
     lines = [*DOCUMENTS["requirements-ru"][:-2], "", "### 2.4 Результаты", "",
              "Мы запустили сервер с этой командой на 8x H100: 182 tok/s, accept length 3.1."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "v2", "EAGLEWorkerV2")
+    assert_verdict(probed_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
 
 
 def test_a_tutorial_whose_writer_ran_the_launch_keeps_its_path(tmp_path: Path) -> None:
     lines = [*DOCUMENTS["tutorial-ko"], "", "H100 에서 실행했더니 accept length 2.8, 156 tok/s 가 나왔다."]
-    assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorker")
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorker")
 
 
 def test_a_readme_with_the_servers_own_log_records_keeps_its_path(tmp_path: Path) -> None:
@@ -146,7 +134,7 @@ def test_a_readme_with_the_servers_own_log_records_keeps_its_path(tmp_path: Path
              "INFO 09-02 10:11:12 [core.py:75] Initializing a V1 LLM engine (v0.19.1) with config: model='/models/Orbit-8B', "
              "speculative_config=SpeculativeConfig(method='draft_model', model='/models/Orbit-0.5B', num_spec_tokens=5)",
              "INFO 09-02 10:11:40 [gpu_model_runner.py:2100] Loading drafter model..."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "other", "DraftModelProposer")
+    assert_verdict(probed_path(tmp_path, lines), "other", "DraftModelProposer")
 
 
 # ---- a comparison table: the column with the setting off is a setup of its own ----
@@ -177,7 +165,7 @@ COMPARED = {
 
 @pytest.mark.parametrize("name", sorted(COMPARED))
 def test_a_table_row_comparing_a_setup_with_speculation_off_names_no_run(tmp_path: Path, name: str) -> None:
-    _no_path(tmp_path, COMPARED[name])
+    assert_no_path(tmp_path, COMPARED[name])
 
 
 def test_a_table_row_naming_the_runs_own_setting_keeps_its_condition(tmp_path: Path) -> None:

@@ -13,20 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import PROBE, assert_verdict, crash_path, roots, run
-from spectrace.worker_path import WorkerPath
-
-
-def _probed(tmp_path: Path, lines: list[str]) -> WorkerPath:
-    return crash_path(run(tmp_path, [*lines, "", *PROBE]))
-
-
-def _no_path(tmp_path: Path, lines: list[str]) -> None:
-    """Every crash of the text (its own and the probe) gets no class and no condition."""
-    for crash in roots(run(tmp_path, [*lines, "", *PROBE])):
-        path = crash.worker_path
-        assert path is not None and path.worker_class is None and not path.conditional, path
-        assert path.value == "unknown", path
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, probed_path, roots, run
 
 
 # ---- a code reading of the current source is no run ----
@@ -59,7 +46,7 @@ CODE_READINGS = {
 
 @pytest.mark.parametrize("name", sorted(CODE_READINGS))
 def test_a_code_reading_of_the_current_source_is_no_run(tmp_path: Path, name: str) -> None:
-    _no_path(tmp_path, CODE_READINGS[name])
+    assert_no_path(tmp_path, CODE_READINGS[name])
 
 
 def test_the_reporters_own_launch_under_a_code_reading_keeps_its_path(tmp_path: Path) -> None:
@@ -71,7 +58,7 @@ def test_the_reporters_own_launch_under_a_code_reading_keeps_its_path(tmp_path: 
              "maint-a · comment · 2026-10-02",
              "Traced on current main (`7d41c0aa9e`): `scheduler.py:1712` frees the slots while `eagle_info.py:244` "
              "keeps the old lengths. Could you share whether overlap was on?"]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "v2", "EAGLEWorkerV2")
+    assert_verdict(probed_path(tmp_path, lines), "v2", "EAGLEWorkerV2")
 
 
 # ---- another engine's run names no class of ours ----
@@ -97,8 +84,8 @@ OTHER_ENGINES = {
 
 
 @pytest.mark.parametrize("name", sorted(OTHER_ENGINES))
-def test_another_engines_run_gets_no_path(tmp_path: Path, name: str) -> None:
-    _no_path(tmp_path, OTHER_ENGINES[name])
+def test_another_engines_run_getsassert_no_path(tmp_path: Path, name: str) -> None:
+    assert_no_path(tmp_path, OTHER_ENGINES[name])
 
 
 def test_a_vllm_run_comparing_with_another_engine_keeps_its_class(tmp_path: Path) -> None:
@@ -108,7 +95,7 @@ def test_a_vllm_run_comparing_with_another_engine_keeps_its_class(tmp_path: Path
              "\"acme/Orbit-8B-eagle3\", \"num_speculative_tokens\": 3}'",
              "The engine dies at the first request. The same pair works with llama-server -md, and with "
              "OpenVINO GenAI's ov_genai.draft_model() too."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "other", "EagleProposer")
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
 
 
 # ---- a config asked about in a question is no run ----
@@ -133,7 +120,7 @@ ASKED = {
 
 @pytest.mark.parametrize("name", sorted(ASKED))
 def test_a_config_asked_about_is_no_run(tmp_path: Path, name: str) -> None:
-    _no_path(tmp_path, ASKED[name])
+    assert_no_path(tmp_path, ASKED[name])
 
 
 def test_a_question_over_the_writers_own_crash_keeps_its_class(tmp_path: Path) -> None:
@@ -141,7 +128,7 @@ def test_a_question_over_the_writers_own_crash_keeps_its_class(tmp_path: Path) -
              "user-s · description · 2025-10-20",
              "I ran vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --speculative-config '{\"method\": \"qwen3_next_mtp\", "
              "\"num_speculative_tokens\": 2}' on vLLM 0.11.0 and it crashes loading the drafter. Is MTP supported?"]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "other", "EagleProposer")
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
 
 
 # ---- the V1 runner stated: never the model runner v2's class ----
@@ -186,7 +173,7 @@ def test_a_code_reading_under_a_title_telling_the_reporters_setup_keeps_the_run(
              "maint-c · comment · 2026-09-08",
              "Reading the source at your build (`6e448d0ea9bf`, the v0.27.1 tag): `scheduler.py:641` copies the "
              "placeholder and `flashinfer.py:1234` is where the earlier error surfaces, not from a run."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "unknown", "EagleProposer|MTPSpeculator")
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleProposer|MTPSpeculator")
 
 
 def test_a_failure_on_a_main_build_citing_source_lines_is_a_run(tmp_path: Path) -> None:
@@ -194,7 +181,7 @@ def test_a_failure_on_a_main_build_citing_source_lines_is_a_run(tmp_path: Path) 
     (no request for anyone's config) tells the writer's run: the era condition stays."""
     lines = ["Built from main (`abc1234f`), the EAGLE worker crashes at `eagle_worker.py:828` when topk > 1, "
              "see `eagle_utils.py:310` (`# TODO: topk>1 in overlap`)."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
 
 
 @pytest.mark.parametrize("sentence", [
@@ -202,13 +189,13 @@ def test_a_failure_on_a_main_build_citing_source_lines_is_a_run(tmp_path: Path) 
     "To enable EAGLE on SGLang, add --speculative-algorithm EAGLE --speculative-num-steps 3 to the launch.",
 ])  # fmt: skip
 def test_a_how_to_sentence_telling_the_reader_what_to_pass_is_no_run(tmp_path: Path, sentence: str) -> None:
-    _no_path(tmp_path, [sentence])
+    assert_no_path(tmp_path, [sentence])
 
 
 def test_the_writers_own_launch_told_the_same_way_keeps_its_path(tmp_path: Path) -> None:
     lines = ["To use EAGLE with SGLang I passed --speculative-algorithm EAGLE --speculative-num-steps 3 "
              "and the scheduler crashed."]  # fmt: skip
-    assert_verdict(_probed(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
 
 
 def test_transformers_assisted_generation_is_no_vllm_run(tmp_path: Path) -> None:
@@ -218,4 +205,4 @@ def test_transformers_assisted_generation_is_no_vllm_run(tmp_path: Path) -> None
              'draft_model = AutoModelForCausalLM.from_pretrained("acme/Orbit-0.5B")',
              "out = model.generate(**inputs, assistant_model=draft_model, do_sample=True)",
              "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0"]  # fmt: skip
-    _no_path(tmp_path, lines)
+    assert_no_path(tmp_path, lines)
