@@ -31,7 +31,8 @@ _TB_FRAME = re.compile(rb'File "[^"\n]{1,400}", line \d{1,9}, in (?P<func>[\w<>.
 _TB_SPLIT = re.compile(
     rb" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt)(?::|$)"
     rb"|The above exception was the direct cause|During handling of the above exception"
-    rb"|Traceback \(most recent call last\):)"
+    rb"|Traceback \(most recent call last\):"
+    rb"|```)"  # a Markdown fence: the paste closed, prose follows
 )
 _TAG_END = re.compile(rb"\([^()\n]{1,60} pid=\d{1,9}(?:, ip=[^)\n]{1,60})?\)\Z")
 # A traceback inside an escaped string: its first line, then a backslash before its "n".

@@ -113,3 +113,23 @@ def test_a_traceback_quoted_after_other_text_in_an_escaped_string_is_no_crash(tm
     path = tmp_path / "client.log"
     path.write_text(f"[2026-01-01 10:00:00] sending {body}\n", encoding="utf-8")
     assert not analyse([str(path)]).incidents
+
+
+def test_a_flattened_exception_ends_at_the_code_fence_after_it(tmp_path: Path) -> None:
+    """A bug page flattened to one line: the exception's message stops where the paste's fence
+    closes, and the prose after it (the next heading, a second paste) is no part of it."""
+    site = "/opt/env/lib/python3.12/site-packages/vllm"
+    line = (
+        "### Describe the bug Loading the draft by folder name fails: ``` "
+        f'File "{site}/model_executor/models/utils.py", line 235, in load_weights '
+        "loaded = set(self._load_module(weights)) "
+        f'File "{site}/model_executor/models/qwen2.py", line 412, in load_weights '
+        "param = params_dict[name] KeyError: 'embed_tokens.qweight_type' ``` "
+        "### PS: with a plain model name it still fails: ``` File ..."
+    )
+    path = tmp_path / "page.txt"
+    path.write_text(line + "\n")
+    (incident,) = analyse([str(path)]).incidents
+    assert incident.exception_type == "KeyError"
+    assert incident.message == "'embed_tokens.qweight_type'"
+    assert [f.function for f in incident.frames] == ["load_weights", "load_weights"]
