@@ -88,6 +88,8 @@ def named_family_evidence(
         engine = _text_engine(named, config) or thread or worded
     config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
+    table = plugin_table(config)  # a plugin whose own runner builds the proposers, or None
+    marked = table in MARKED_PLUGINS  # named by its package: vLLM's runners and eras never apply
     if adds and (engine != "vllm" or plugin or not named
                  or not all(f in _METHOD and _v0_dated(f, config) for f, *_ in named)):
         # a PR adding the method, with no run of its own: its words are the code's
@@ -105,7 +107,7 @@ def named_family_evidence(
         return _trtllm(named, _flow(engine_flow, config), config, by_count=not adds_words)
     if not named or (
         engine not in ("vllm", "vllm_ascend") and not plugin
-        and plugin_table(config) in (None, *MARKED_PLUGINS)  # a marked plugin runs vLLM: its words
+        and (table is None or marked)  # a marked plugin runs vLLM: its words
     ):
         why = f"the run's framework is {engine or 'not named'}, not vLLM's" if named else (
             "no family word of the run is left (the family words above)")  # fmt: skip
@@ -115,7 +117,7 @@ def named_family_evidence(
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
         verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
-    if (table := plugin_table(config)) is not None and any(c or d for c, d in verdicts.values()):
+    if table is not None and any(c or d for c, d in verdicts.values()):
         # a method the plugin's releases build no proposer for: the writer's own port, no class
         verdicts = {f: (c, d) if c or d else (None, f"a port of its own (no {table} release builds one)")
                     for f, (c, d) in verdicts.items()}  # fmt: skip
@@ -131,14 +133,16 @@ def named_family_evidence(
         family = next(iter(families)) if len(families) == 1 else None
         found = Evidence(source, lineno, text, f"{reason} -> {cls} (other)", "other", cls,
                          family=family, framework="vllm_ascend" if plugin else "vllm")  # fmt: skip
-        if plugin_table(config) in MARKED_PLUGINS:  # the plugin's own runner: no vLLM runner or era
+        if marked:  # the plugin's own runner: no vLLM runner or era
             return [found]
-        found = _on_runner(found, families, config)  # the V1 runner's class, MRV2's, or both
+        # the V1 runner's class, MRV2's, or both (each named family by itself where several
+        # share the V1 runner's class: vllm_runner._families_open)
+        found = on_runner(found, config, families if len(families) > 1 else ())
         if not by_words or family is None or plugin or not _unbounded(config) \
                 or found.worker_class != cls:  # fmt: skip
             return [found]
         return [_every_era(found, _METHOD[family])]
-    if not plugin and plugin_table(config) not in MARKED_PLUGINS:  # a marked plugin: its own classes
+    if not plugin and not marked:  # a marked plugin: its own classes
         # each family's V1 class on the runner the text states (an MRV2 frame, V0's)
         verdicts = {f: family_on_stated_runner(f, cls, config) if cls else (cls, cond)
                     for f, (cls, cond) in verdicts.items()}  # fmt: skip
@@ -146,12 +150,6 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
-
-
-def _on_runner(found: Evidence, families: Sequence[str], config: RunConfig) -> Evidence:
-    """``found`` read on the runner the text states (``on_runner``), each named family by
-    itself where several share the V1 runner's class (``vllm_runner._families_open``)."""
-    return on_runner(found, config, families if len(families) > 1 else ())
 
 
 def _unbounded(config: RunConfig) -> bool:
