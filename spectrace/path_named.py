@@ -82,8 +82,10 @@ def named_family_evidence(
     if engine is None and foreign and thread is None:  # another engine's server ran: its words
         # are its own; on our own tracker's thread another engine named is a comparison (WRONGS)
         return note(trace, RULE, _LOOKUP, False, "another engine's command: its words are its own")
-    # only the words name the framework: no release bound read them before (``_every_era``)
-    by_words = engine is None and not _text_engine(named, config) and not thread and bool(worded)
+    # only the words or the tracker name the framework: no line of the run placed it, so no
+    # release bound read them before (``_every_era``): an issue page with no post day (a wiki
+    # mirror, an index card) may be of any era of the tracker's
+    by_words = engine is None and not _text_engine(named, config) and bool(thread or worded)
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread or worded
     config = _titled(config, released, engine)

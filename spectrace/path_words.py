@@ -125,7 +125,7 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, PULL_KIND))  # a PR's head
     if not diff and not aside and not line.quoted and speculation_named(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, SPEC_KIND))  # path_era
-    if title is None and not diff and not aside:
+    if title is None and not diff and not aside and not title_copy(titles, line):
         families = family_words(unplanned(line.text))  # a plan's sentence names no run's family
         if families:
             out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
@@ -136,6 +136,19 @@ def word_mentions(
         if not line.quoted and v2_named(line.text, title=False):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, V2_KIND))
     return out
+
+
+# a title repeated in the body as a quote or a heading ("> [Bug]: ...", "### [Bug]: ...")
+_COPY_MARKS = re.compile(r"^[\s>#*`]+|[\s*`]+$")
+
+
+def title_copy(titles: TitleReader, line: LogLine) -> bool:
+    """The line repeats the thread's title (an issue wiki's "Issue 标题" section, a web copy's
+    heading under its page title): its words are the title's, already read with the title's
+    guards (a question, a contrast, "doesn't"), never a run's line of their own."""
+    own = _COPY_MARKS.sub("", line.text)
+    return bool(own) and any(t.source == line.source and t.lineno != line.lineno
+                             and _COPY_MARKS.sub("", t.text) == own for t in titles.titles)  # fmt: skip
 
 
 def _title_mentions(line: LogLine, shown: str, title: TitleWords) -> list[Mention]:

@@ -64,6 +64,8 @@ _OMITTED = re.compile(
 )
 # ServerArgs' own repr (every field, in order) printed without ``server_args=`` before it; a
 # call the user wrote (``ServerArgs(model_path="m", speculative_algorithm=...)``) is keywords
+# a Markdown fence inside a line, text on both sides: a page that lost its newlines
+_FLATTENED = re.compile(r"\S[ \t]*```[ \t]*\S")
 _REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
 _CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
@@ -104,7 +106,9 @@ class ConfigCollector(ConfigFinish):
             self._named += [(name, line) for name in multi_layer_names(text)]
         elif not line.quoted and multi_layer_stated(text):  # "(multi-layer EAGLE auto-enabled)"
             self._set("enable_multi_layer_eagle", True, line, "prose")
-        if not in_launch:  # a line of a launch command is read whole when the command ends
+        if not in_launch or _FLATTENED.search(text):  # a launch's line is read whole when the
+            # command ends; a page flattened onto one line holds more than the command past a
+            # fence (``... ``` vllm serve M ``` ... with config: ...``): its dump is read too
             self._config_line(line, text)
         elif spec := trtllm_command_flags(text):  # TensorRT-LLM's own flags on a continuation
             self._config.engine = self._config.engine or "trtllm"

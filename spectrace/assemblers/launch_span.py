@@ -235,7 +235,9 @@ def starts(text: str) -> bool:
     return not asks(text) and not commented(text)
 
 
-_COMMENT = re.compile(r"^\s*(?:#(?![\s!])|//)")  # "#python -m ...", "#  --flag" is a shell comment
+# "#python -m ...", "#  --flag" is a shell comment; "### Describe the bug ... ``` vllm serve ..." is
+# a Markdown heading that opens an issue body copied without its newlines (a wiki page, an index)
+_COMMENT = re.compile(r"^\s*(?:#(?![\s!#])|//)")
 
 
 def commented(text: str) -> bool:

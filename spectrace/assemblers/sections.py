@@ -70,6 +70,15 @@ _ASIDE = re.compile(
     r"|expected|other|another|colleague|their|his|her|release notes?|changelog|highlights"
     r"|what'?s new)\b"
 )
+# a section that holds the writer's way around the crash (``## Workaround``, ``临时解决方案:``,
+# ``### 回避策``): its config is another run than the crashed one; not a list of workarounds
+# that failed too (``### Workarounds tried (all fail)``), which are the crashed setup's variants
+_WORKAROUND = re.compile(
+    r"(?i)\bwork-?arounds?\b|\btemporary (?:fix|solution)\b|临时(?:解决|规避)?(?:方案|方法|办法)"
+    r"|规避(?:方案|方法|办法)|绕过(?:方案|方法|办法)|回避策|обходн\w*\s+пут\w*|solución temporal"
+    r"|solução temporária|contournement|umgehung"
+)
+_TRIED = re.compile(r"(?i)\btried\b|\battempt|\bfail|\bnot work|n't work|\bno effect")
 
 
 def heading_aside(text: str, before: bool) -> bool:
@@ -77,7 +86,14 @@ def heading_aside(text: str, before: bool) -> bool:
     reported run (``### Previous setup (worked)``); ``before``: the state above ``text``."""
     if _CHANGELOG.match(text):
         return True
-    return _ASIDE.search(text) is not None if _HEADING.match(text) else before
+    if not _HEADING.match(text):
+        return before
+    return _ASIDE.search(text) is not None or workaround_heading(text)
+
+
+def workaround_heading(text: str) -> bool:
+    """A section heading over the writer's way around the crash, not over ones that failed."""
+    return _WORKAROUND.search(text) is not None and _TRIED.search(text) is None
 
 
 def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
@@ -161,4 +177,21 @@ def _hunk_line(text: str) -> bool:
 def not_run_lines(lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
     """The lines no run's config is read from: wishes, code under review, and every block
     ``not_run`` sets apart (an example, advice, a review comment, a docs quotation, a goal)."""
-    return wish_lines(lines) | reviewed_lines(lines) | read_apart(lines).lines(lines)
+    return (wish_lines(lines) | reviewed_lines(lines) | read_apart(lines).lines(lines)
+            | workaround_lines(lines))
+
+
+def workaround_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
+    """(source, line) of each line under a workaround heading, up to the next heading: the
+    run the writer got working, whose method is not the crashed run's ("## Workaround / Force
+    the eagle3 proposer" under a crash that fell to the draft-model proposer)."""
+    out: set[tuple[str, int]] = set()
+    under: dict[str, bool] = {}
+    for line in lines:
+        if _HEADING.match(line.text):
+            under[line.source] = workaround_heading(line.text)
+        elif not line.quoted and post_author(line.text) is not None:
+            under[line.source] = False  # another post: its own report
+        if under.get(line.source):
+            out.add((line.source, line.lineno))
+    return frozenset(out)

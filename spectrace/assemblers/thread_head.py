@@ -65,6 +65,11 @@ _MAIL = re.compile(
     rf"(?i)^\s*(?:(?:re|fwd?)\s*:\s*)*\[(?P<repo>{_REPO})\]\s+(?P<title>\S.*?)\s+"
     rf"\((?:(?P<kind>{_KIND})\s+)?#(?P<num>\d{{1,9}})\)\s*$"
 )
+# an issue wiki's or a notes file's heading: "# owner/repo#N: <title>", "owner/repo issue #N - <title>"
+_CITED_TITLED = re.compile(
+    rf"(?i)^\s*(?:#{{1,6}}\s+)?(?P<repo>{_REPO})\s*(?:(?P<kind>{_KIND})\s*)?#(?P<num>\d{{1,9}})"
+    r"\s*[:–—-]\s+(?P<title>\S.*)$"
+)
 # "Issue #N: <title>", "PR #N - <title>"
 _NAMED = re.compile(rf"(?i)^\s*(?P<kind>{_KIND})\s*#(?P<num>\d{{1,9}})\s*[:–—-]\s+(?P<title>\S.*)$")
 # GitHub's web copy: the title with its number, then its state or its opener's line
@@ -149,6 +154,9 @@ def _positional(text: str, source: str, lineno: int) -> Head | None:
     if (m := _CITED.match(text)) is not None:  # "owner/repo#N" alone on a head line
         return Head(source, lineno, m.group("repo"), int(m.group("num")), _kind(m.group("kind")),
                     None, None, "cited")  # fmt: skip
+    if (m := _CITED_TITLED.match(text)) is not None:
+        return Head(source, lineno, m.group("repo"), int(m.group("num")), _kind(m.group("kind")),
+                    m.group("title").strip(), None, "cited")  # fmt: skip
     if (m := _NAMED.match(text)) is not None:
         return Head(source, lineno, None, int(m.group("num")), _kind(m.group("kind")),
                     m.group("title").strip(), None, "named")  # fmt: skip

@@ -48,9 +48,10 @@ def test_an_accelerator_checkpoint_as_v0_draft_is_an_mlp_speculator(tmp_path: Pa
 
 
 def test_a_family_named_in_words_is_the_verdicts_family(tmp_path: Path) -> None:
-    """MTP named for a vLLM run runs on EagleProposer: the verdict names MTP, not EAGLE."""
+    """MTP named for a vLLM run runs on EagleProposer: the verdict names MTP, not EAGLE (the
+    title's release bounds the era: an undated thread's words name every era's class)."""
     lines = ["vllm-project/vllm · issue #4 · open · Python",
-             "# [Bug]: MTP speculative decoding fails at startup for this checkpoint",
+             "# [Bug]: MTP speculative decoding fails at startup for this checkpoint on 0.10.1",
              "Traceback (most recent call last):", '  File "/app/serve.py", line 3, in <module>',
              "TypeError: unsupported operand"]  # fmt: skip
     (crash,) = roots(run(tmp_path, lines))
