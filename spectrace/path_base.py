@@ -208,7 +208,32 @@ def _sentence_words(text: str) -> list[tuple[str, str | None]]:
     out = [(_FAMILIES[_MTP_DEPTH.sub("mtp", re.sub(r"[-_ ]|\.\d$", "", next(g for g in m.groups() if g).lower()))],
             _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
     out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
+    out += [(family, None) for family in _architectures(text)]
     return out
+
+
+# a draft model's architecture as a loader, a config or a note names it ("Resolved architecture:
+# Eagle3LlamaForCausalLM", ``"architectures": ["DeepSeekMTPModel"]``, "Draft: Eagle3DraftModel"):
+# one CamelCase word whose family part the word reader cannot split off
+_ARCH_AT = re.compile(
+    r"(?i)\b(?:resolved architecture|architectures?|draft(?:[ _]model)?)(?-i:\W{1,6}([A-Z][A-Za-z0-9_]{3,80}))"
+)
+# the family part as draft architectures spell it (Eagle3LlamaForCausalLM, LlamaForCausalLMEagle,
+# EagleDeepSeekMTPModel, Qwen3_5MTP, Qwen3DFlashDraftModel), not a target's own name that holds
+# the word (NVIDIA's Eagle2_5_VLForConditionalGeneration, an "Eagle2.5" model: no EAGLE draft)
+_ARCH_PART = re.compile(
+    r"(?:Eagle3|EAGLE3|Eagle|EAGLE)(?=[A-Z]|$)|MTP|NextN|DFlash|DSpark|Medusa|MLPSpeculator"
+)
+_ARCH_FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP", "dflash": "DFLASH",
+                  "dspark": "DSPARK", "medusa": "MEDUSA", "mlpspeculator": "MLP_SPECULATOR"}  # fmt: skip
+
+
+def _architectures(text: str) -> set[str]:
+    """The families of the draft architectures the text names (``Qwen3_5MTP`` -> MTP)."""
+    if "rchitecture" not in text and "raft" not in text:
+        return set()
+    return {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
+            if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
 
 
 _OFF_GUARD = "named as off ('without', 'disabled')"
