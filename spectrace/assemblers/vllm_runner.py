@@ -27,6 +27,7 @@ from importlib import resources
 
 from packaging.version import Version
 
+from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.vllm_proposers import first_release, subclasses, v0_worker
@@ -83,10 +84,11 @@ class Module:
     releases, so a log line whose prefix names one was written by that runner's code;
     ``besides``: files of the same name that are not drafting code (a benchmark)."""
 
-    runner: str  # "v0" / "v2"
+    runner: str  # "v0" / "v1" / "v2"
     trees: tuple[str, ...]
     files: frozenset[str]
     besides: frozenset[str]
+    tree: bool = True  # a relative DEBUG path under ``trees`` states the runner by itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,16 @@ class RunnerTable:
     variants: tuple[Variant, ...] = ()
     v1_untabled: tuple[V1Proposer, ...] = ()
     modules: tuple[Module, ...] = ()
+    records: Records | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """``[records]``: modules whose vLLM log record is a vLLM run's own line; ``prefixed``
+    behind the logger's whole prefix, ``bare`` also cut to the ``[file.py:N]`` tag."""
+
+    prefixed: frozenset[str]
+    bare: frozenset[str]
 
 
 def _rows(raw: object) -> tuple[Speculator, ...]:
@@ -125,10 +137,13 @@ def runner_table() -> RunnerTable:
     untabled = tuple(V1Proposer(str(r["method"]), str(r["class"]), str(r.get("file", "")), str(r.get("base", "")))
                      for r in data.get("v1_untabled", []) if isinstance(r, dict) and r.get("method") and r.get("class"))
     modules = tuple(Module(str(r["runner"]), tuple(map(str, r["trees"])), frozenset(map(str, r["files"])),
-                           frozenset(map(str, r.get("besides", []))))
+                           frozenset(map(str, r.get("besides", []))), bool(r.get("tree", True)))
                     for r in data.get("module", []) if isinstance(r, dict) and r.get("runner") and r.get("files"))  # fmt: skip
+    raw = data.get("records", {})
+    records = Records(*(frozenset(map(str, raw.get(k, []))) for k in ("prefixed", "bare")))
     return RunnerTable(first, some, dense, every, last, _rows(data.get("speculator")),
-                       _rows(data.get("ascend")), _variants(data.get("variant")), untabled, modules)  # fmt: skip
+                       _rows(data.get("ascend")), _variants(data.get("variant")), untabled, modules,
+                       records)  # fmt: skip
 
 
 def _variants(raw: object) -> tuple[Variant, ...]:
@@ -147,7 +162,7 @@ def _variants(raw: object) -> tuple[Variant, ...]:
 # fallback line ("Model Runner V2 does not yet support ...; using the V1 model runner instead")
 _ENV = re.compile(r"\bVLLM_USE_V2_MODEL_RUNNER\b[`'\"]?\]?\s*[:=]\s*[`'\"]?(1|true|0|false)\b", re.I)
 _V2_WORDS = re.compile(
-    r"(?i)\bmodel[ _-]?runner[ _-]?v2\b|\bv2[ _-]model[ _-]?runner\b|(?<![\w-])MRV2\b"
+    r"(?i)\bmodel[ _-]?runner[ _-]?v2\b|\bv2[ _-](?:model[ _-]?)?runner\b|(?<![\w-])MRV2\b"
     r"|[/\\]v1[/\\]worker[/\\]gpu[/\\]\w+|vllm_ascend[/\\]worker[/\\]v2[/\\]"
 )
 # ... and a frame of the V1 runner's own file (MRV2 calls into it only from frames of its own)
@@ -197,7 +212,7 @@ def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
 
 
 def _runner(text: str) -> str | None:
-    words = re.sub(r"[\w./\\-]*[/\\][\w./\\-]*", " ", text)  # a path sets nothing apart
+    words = _PATH.sub(" ", text)  # a path sets nothing apart
     if (env := _ENV.search(text)) is not None:  # "Could you try VLLM_USE_V2_MODEL_RUNNER=1?"
         on = "v2" if env.group(1).lower() in ("1", "true") else "v1"
         return None if APART.search(_ENV.sub(" ", words)) else on
@@ -208,9 +223,21 @@ def _runner(text: str) -> str | None:
     engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
     if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
         return "v2"  # (quoted in a sentence, "the log says `Using V2 Model Runner`", it is words)
-    if _V2_WORDS.search(text) is None or APART.search(words) or not _OWN.search(words):
+    if _V2_WORDS.search(text) is None or not _OWN.search(words):
         return None
-    return "v2"
+    # each clause holding the runner words is read by itself: a negation or a "works fine"
+    # in another sentence of the line ("... \"Using V2 Model Runner\". `--model` still
+    # works") is about something else
+    for clause in _CLAUSE.split(text):
+        if _V2_WORDS.search(clause) and not APART.search(_PATH.sub(" ", clause)):
+            return "v2"
+    return None
+
+
+_PATH = re.compile(r"[\w./\\-]*[/\\][\w./\\-]*")
+# a clause of a line: a sentence (its end mark and a blank), a semicolon's side; a table row's
+# cells stay together ("| MRV2 | not tested |" sets the runner apart)
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+")
 
 
 # vLLM's log prefix up to its module tag: the level, the day and time, then ``[file.py:N]`` (a
@@ -224,8 +251,14 @@ _TAG = re.compile(
 _V0_TREE_FRAME = re.compile(r"[/\\]vllm[/\\]spec_decode[/\\]\w+\.py(?:\"?,? line \d+|:\d+\b)")
 
 
+def _record_names() -> frozenset[str]:
+    records = runner_table().records
+    return records.prefixed | records.bare if records is not None else frozenset()
+
+
 # a log prefix's module tag of a ``[[module]]`` row ("speculator.py:"); no load line holds one
-LITERALS += tuple(sorted({f"{name}:".encode() for row in runner_table().modules for name in row.files}))
+LITERALS += tuple(sorted({f"{name}:".encode() for row in runner_table().modules for name in row.files}
+                         | {f"{name}:".encode() for name in _record_names()}))
 
 
 def module_runner(text: str) -> str | None:
@@ -234,10 +267,47 @@ def module_runner(text: str) -> str | None:
     under MRV2's or V0's tree); None for a name several trees share (``eagle.py``) or no tag."""
     for tag in _TAG.finditer(text):
         name = tag.group(1).removeprefix("vllm/")
+        base = name.rsplit("/", 1)[-1]
         for row in runner_table().modules:
-            if name in row.files or ("/" in name and name.startswith(row.trees)):
+            under = "/" in name and name.startswith(row.trees) and (row.tree or base in row.files)
+            if name in row.files or under:
                 return row.runner
     return None
+
+
+# the same record cut to its tag, at the line's start (behind a bullet, a table cell's edge, a
+# backtick, the process prefix): ``[gpu_model_runner.py:4578] Model loading took ...``
+_BARE_TAG = re.compile(r"^[\s>*+|`-]*(?:\[vLLM\]\s*)?(?:\([\w.-]+ pid=\d+\)\s*)?\[([\w.-]+\.py):\d+\]\s")
+
+
+# the sentences telling which lines to expect ("you should see", "look for these"), as config
+# lines: the records under one are the reader's to come, not the run's (documents.expected_line)
+LITERALS += (b"ou should see", b"ook for", b"xpected", b"ou'll see", b"ou will see", b"og for")
+_EXPECTED_SPAN = 12  # lines after such a sentence that its example may take
+
+
+def own_records(lines: Sequence[LogLine]) -> list[LogLine]:
+    """The run's own vLLM records (``vllm_record``): not behind a reply's quote mark, and not
+    the lines a sentence before them says the reader should expect."""
+    told = [line for line in lines if expected_line(line.text)]
+    return [line for line in lines if not line.quoted and vllm_record(line.raw)
+            and not any(t.source == line.source and 0 < line.lineno - t.lineno <= _EXPECTED_SPAN
+                        for t in told)]  # fmt: skip
+
+
+def vllm_record(text: str) -> bool:
+    """The line is a record vLLM's logger wrote from one of vLLM's drafting or runner modules
+    (``[records]``): the whole prefix (``INFO 03-02 10:11:12 [eagle.py:1419] ...``, any process
+    prefix before it; not the older bracketless form, whose releases the V1 classes postdate)
+    or, for a name only vLLM's trees hold, the bare tag."""
+    records = runner_table().records
+    if records is None:
+        return False
+    for tag in _TAG.finditer(text):
+        if "[" in tag.group(0) and tag.group(1).rsplit("/", 1)[-1] in records.prefixed:
+            return True
+    bare = _BARE_TAG.match(text)
+    return bare is not None and bare.group(1) in records.bare
 
 
 # a frame or log line only vLLM's own runner v2 has (not the plugin's): the run is vLLM's; its
@@ -279,6 +349,8 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
         if config.engine is None and (module_runner(line.raw) or (runner == "v2" and _VLLM_OWN.search(line.text))):
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
+    if config.engine is None and own_records(lines):
+        config.engine = "vllm"  # a record vLLM's logger wrote from its drafting or runner code
     floor = frame_floor(lines)
     if floor is not None and FRAME_FLOOR_FLAG not in config.flags:
         first, line = floor
