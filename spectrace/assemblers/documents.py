@@ -25,7 +25,8 @@ _SECTION_WORDS = re.compile(
     r"(?i)\b(?:(?:system |hardware |software |minimum |recommended )?requirements|prerequisites?|installation"
     r"|specification|overview|architecture|core ideas?|key ideas?|principles?|how it works"
     r"|tutorial|walkthrough|getting started|(?:api |cli )?reference|pros and cons|limitations"
-    r"|deployment plan|implementation plan|next steps|advantages)\b"  # not "usage": a report's own
+    r"|deployment plan|implementation plan|next steps|advantages|(?:usage )?examples|see also)\b"
+    # not "usage" nor one "example": a report's own ("### Usage", "### Example to reproduce")
     # Chinese, Japanese, Korean
     r"|需求|环境要求|系统要求|硬件要求|软件要求|安装|部署方案|部署指南|部署步骤|规范|规格|概述|概览|简介|架构"
     r"|核心思想|核心原理|原理|背景|教程|入门|快速开始|快速上手|使用方法|用法|使用说明|参考|实践|示例|优势|局限"
@@ -37,11 +38,20 @@ _SECTION_WORDS = re.compile(
     r"|программное обеспечение|интеграци\w*"
     r"|requisitos|instalaci[óo]n|instala[çc][ãa]o|especificaci[óo]n|visi[óo]n general|arquitectura|gu[íi]a"
     r"|ejemplos?|referencia|anforderungen|voraussetzungen|anleitung|pr[ée]requis|exigences|tutoriel"
+    r"|beispiele|exemples|exemplos|источники|см\. также|参见|関連項目"
 )
 # a class skeleton read from the source: a ``def``/``class`` line, and bodies or arguments
 # elided ("    ...", "def propose(self, ...): ...", "(self, ...)")
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(|^\s*class\s+\w+\s*(?:\([^)]*\))?\s*:")
 _ELIDED = re.compile(r"^\s*\.\.\.\s*$|\)\s*(?:->\s*[^:]+)?:\s*\.\.\.\s*$|\(\s*self\s*,\s*\.\.\.|,\s*\.\.\.\s*[,)]")
+# a program's source: top-level imports ("from __future__ import annotations", "import modal"), a
+# shebang ("#!/usr/bin/env bash"): a serve script or launcher holds the commands it would run (the
+# scan keeps a shebang, a __future__ import and an engine's import: not every "import ", which
+# SGLang's start-up prints on every rank, "Ignore import error when loading ...")
+_IMPORT = re.compile(r"^(?:from\s+[\w.]+\s+import\s+[\w*(]|import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+)*\s*$)")
+_SHEBANG = re.compile(r"^#!\s*/\S*/(?:env\s+)?(?:ba|z)?sh\b|^#!\s*/\S*/(?:env\s+)?python[\d.]*\b"
+                      r"|^from\s+__future__\s+import\b")  # a __future__ import opens a module file
+SOURCE_IMPORTS = 2  # top-level imports that make a text a module, not a snippet quoted in prose
 # a file's line count ("（1256 行）", "(about 900 lines)", "| eagle_worker.py | 1012 |" under "| lines |")
 _LINE_COUNT = re.compile(
     r"[（(]\s*(?:约|約|~|about\s+|ca\.\s*)?\d{2,6}\s*(?:行|lines\b|LOC\b|строк\w*|줄|l[íi]neas\b|Zeilen\b)"
@@ -56,9 +66,27 @@ _SOURCE_READ = re.compile(
 # the log lines the reader should expect
 _EXPECTED = re.compile(
     r"(?i)\bexpected (?:output|logs?|log lines)\b|\byou should see\b|\blook for (?:these|the following)\b"
+    # "Look for this in your server log:", "Confirm it took by looking for `X` in the server log",
+    # "You'll see:", "watch the log for", "grep the log for": the line the reader will see
+    r"|\blook(?:ing)? for\b[^.;:]{0,80}?\bin (?:the|your) (?:server(?:'s)? |engine |startup |container )?logs?\b"
+    r"|\b(?:confirm|check|verify)\w*\b[^.;]{0,60}\bby (?:looking|checking|grepping) (?:for|the)\b"
+    r"|\byou(?:'ll| will) see\b|\b(?:watch|check|grep) (?:the |your )?(?:server |startup )?logs? for\b"
     r"|关键日志|预期输出|期望输出|应该(?:能)?看到|会看到|可关注|期待される(?:出力|ログ)|表示されるはず"
-    r"|예상\s?출력|ожидаем\w* (?:вывод|лог)\w*|должны увидеть|salida esperada|deber[íi]as ver"
+    r"|日志(?:中|里)(?:会|应该|应)?(?:出现|打印|看到)|ログに[^。]{0,60}(?:出れば|出力され|表示され)"
+    r"|로그에[^.]{0,60}(?:나오면|보이면|출력되)|예상\s?출력"
+    r"|ожидаем\w* (?:вывод|лог)\w*|должны увидеть|вы увидите|что смотреть|в лог\w* (?:должн|появ)\w*"
+    r"|salida esperada|deber[íi]as ver|ver[áa]s\b|sollten sie\b[^.]{0,40}\bsehen|vous (?:devriez voir|verrez)"
 )
+
+# a how-to or a plan: a caption telling the reader how to turn a feature on ("启用方式（无 draft
+# model）：", "How to enable:", "To enable it, pass:", "Как включить:"), a heading ranking work by
+# priority ("### P0-a：EAGLE tree 扫参", "## P1: try NGRAM") - what to do, not what ran
+_HOW_TO = re.compile(
+    r"(?i)启用方式|开启方式|启用方法|开启方法|打开方式|如何(?:启用|开启)|有効(?:化の方法|にするには|にする方法)"
+    r"|활성화\s?방법|켜는\s?방법|\bhow to (?:enable|turn on|switch on)\b|^\W*to (?:enable|turn on) (?:it|this|\w+)\b[^.]*[:：]\s*$"
+    r"|как включить|c[óo]mo (?:activar|habilitar)lo|para (?:activar|habilitar)lo|so aktivieren|pour l'activer"
+)
+_PRIORITY_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*\s*)P[0-3](?:[-.]?[a-z0-9])?\s*[:：.)\-—]")
 
 # the writer's own run or failure, in the languages above (English: ``not_run``'s readers)
 _OWN_RUN = re.compile(
@@ -70,6 +98,33 @@ _OWN_RUN = re.compile(
     # a measurement's columns ("| model | tok/s | TTFT (ms) |"): the figures below them were measured
     r"|\b(?:tok(?:en)?s?/s|tokens?/sec|req/s|TTFT|TPOT)\b"
 )
+# what a line says, for telling a failure: a flag's words are its name ("--dist-timeout 600" tells
+# no timeout), a hardware count is no speed-up ("4x DGX Spark", "8x H100", "2x nodes": "2.1x" is)
+_FLAG_NAME = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+_HARDWARE_COUNT = re.compile(
+    r"(?<![\w.])\d+\s?[x×]\s?(?=[A-Za-z]+\d|(?i:dgx|hgx|nvidia|amd|intel|ascend|gpus?|npus?|tpus?|nodes?"
+    r"|cards?|box(?:es)?|servers?|hosts?|machines?)\b)"
+)
+# a traceback's header: the crash gate reads the traceback (frames through a tree show a run,
+# ``tree_frame``; a bare script's, as a probe's, none), so its header tells no failure by itself
+_TB_HEADER = re.compile(r"^\W*Traceback \(most recent call last\):\s*$")
+_TREE_FRAME = re.compile(r"\bFile \"[^\"]*[/\\][^\"]*\", line \d+")
+# a compatibility note ("*Tested on 4x DGX Spark - February 2026*", "Verified with vLLM 0.19.1"):
+# where it tells no result or failure, the setup the page was checked on, not a run it shows
+_TESTED_ON = re.compile(r"(?i)^\W*(?:tested|verified|validated)\s+(?:on|with|against|using)\b")
+
+# the writer telling a run of theirs in the first person, in the languages above (no failure words:
+# a digest's items tell other threads' failures)
+_WRITER_RUN = re.compile(
+    r"我们?(?:用|使用|启动|运行|跑|部署|测试|试了|遇到|复现)|実行した|実行しました|試した|試しました|動かし"
+    r"|실행했|돌려\s?봤|돌렸|테스트했|(?i:мы запустил\w*|я запустил\w*|ejecutamos|ejecut[ée]|lanzamos|probamos)"
+)
+# a digest's item: a list item, a heading or a table row naming one thread by its number or
+# address ("1. **M-RoPE draft fails (#14453)**", "### #14453 — [Bug]: ...", "- #30001 [Bug] ...")
+_ITEM_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#{1,6}|\|)\s")
+_THREAD_REF = re.compile(r"(?<![\w&/#])#(\d{3,7})\b|github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(\d+)")
+DIGEST_ITEMS = 3  # threads a digest lists, each on its own item line
+
 # what the scan must keep for these marks to be seen (none occurs in a server's load line)
 LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "equirements", "rerequisite", "nstallation", "pecification", "verview", "rchitecture", "ore idea",
@@ -85,6 +140,16 @@ LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "def ", "class ", "...", "行", "lines", "строк", "줄", "neas", "Zeilen",
     "rom the source", " walkthrough", "源码", "源代码", "代码", "ソース", "コード", "소스", "코드", "сходн",
     "digo fuente", "uellcode",
+    "(#", "/issues/", "/pull/", "- #", "* #", "## #", "ou'll see", "ou will see", "og for", "n the server log",
+    "n your server log", "n the log", "日志中", "日志里", "ログに", "로그에", "вы увидите", "то смотреть", "в лог",
+    "erás", "sehen", "ous devriez voir", "ous verrez", "Beispiele", "xemples", "xemplos", "сточники", "м. также",
+    "参见", "関連項目", "xamples", "ee also", "ested on", "ested with", "y looking", "y checking", "y grepping",
+    "erified on", "alidated on",
+    "启用", "开启", "打开方式", "如何", "有効", "활성화", "켜는", "ow to enable", "ow to turn on", "o enable",
+    "o turn on", "ак включить", "ctivar", "abilitar", "ktivieren", "activer",
+    *(f"{h}P{n}" for h in ("# ", "#", "**", "** ") for n in "0123"),  # not "DP0": every EngineCore line
+    "#!/", "from __future__", "from vllm", "import vllm", "from sglang", "import sglang", "from tensorrt_llm",
+    "import tensorrt_llm", " with:", "ublishes", "ublished", "'s config", "'s yaml", "'s YAML", "给出的", "公布的", "提供的",
     "xpected output", "xpected log", "ou should see", "ook for", "日志", "输出", "看到", "关注", "期待", "表示",
     "출력", "жидаем", "олжны увидеть", "alida esperada", "eberías",
     "我", "实测", "测得", "跑", "崩", "报错", "失败", "出错", "挂了", "実行", "試し", "動かし", "計測", "測定",
@@ -114,6 +179,52 @@ def skeleton(texts: list[str]) -> bool:
     """The lines hold a class skeleton: a ``def`` or ``class`` line and an elided body or
     argument list."""
     return any(_DEF.search(t) for t in texts) and any(_ELIDED.search(t) for t in texts)
+
+
+def how_to_line(text: str) -> bool:
+    """The line tells the reader how to turn a feature on, or heads a plan's item ranked by
+    priority, in the document's language."""
+    return _HOW_TO.search(text) is not None or _PRIORITY_HEADING.match(text) is not None
+
+
+def source_file(texts: list[str]) -> bool:
+    """The lines are a program's source: a shebang or a ``__future__`` import, or two top-level
+    imports."""
+    return any(_SHEBANG.match(t) for t in texts) or sum(1 for t in texts if _IMPORT.match(t)) >= SOURCE_IMPORTS
+
+
+def told(text: str) -> str:
+    """The line's words as a failure or result would be told in them: flag names, hardware
+    counts and a compatibility note's opener ("Verified with") blanked, a traceback's header
+    dropped (the crash gate reads the traceback itself)."""
+    if _TB_HEADER.match(text):
+        return ""
+    return _HARDWARE_COUNT.sub(" ", _FLAG_NAME.sub(" ", _TESTED_ON.sub(" ", text, count=1)))
+
+
+def tree_frame(text: str) -> bool:
+    """The line is a traceback frame through a folder (an installed package, the writer's
+    tree): a crash pasted from a run, whatever the text's headings."""
+    return _TREE_FRAME.search(text) is not None
+
+
+def tested_on(text: str) -> bool:
+    """The line notes the setup a page was checked on ("Tested on 2x HGX H100"), which shows
+    no run of the page's where it tells no result (the caller checks the result words)."""
+    return _TESTED_ON.match(text) is not None
+
+
+def thread_item(text: str) -> str | None:
+    """The number of the thread an item line of a digest names, or None."""
+    if _ITEM_LINE.match(text) is None or (ref := _THREAD_REF.search(text)) is None:
+        return None
+    return ref.group(1) or ref.group(2)
+
+
+def writer_run(text: str) -> bool:
+    """The line tells the writer's own run in the first person ("我们跑了", "実行しました", "мы
+    запустили"), not a failure whoever met it."""
+    return _WRITER_RUN.search(text) is not None
 
 
 def own_run(text: str) -> bool:

@@ -24,7 +24,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spectrace.assemblers.documents import LITERALS as DOCUMENT_LITERALS
-from spectrace.assemblers.documents import expected_line, own_run, section_heading, skeleton, study_line
+from spectrace.assemblers.documents import (
+    DIGEST_ITEMS,
+    expected_line,
+    how_to_line,
+    own_run,
+    section_heading,
+    skeleton,
+    source_file,
+    study_line,
+    tested_on,
+    thread_item,
+    told,
+    tree_frame,
+    writer_run,
+)
 from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.other_engines import literals as other_engine_literals
 from spectrace.assemblers.other_engines import other_engine
@@ -70,10 +84,11 @@ HOW_TO = "a thread titled as a how-to question, not a report of a run"
 COMPARED = "a table row comparing setups, one of them with the setting off: which one ran it does not say"
 DOCUMENT = ("a document telling the reader about the engine (study notes, tutorial, README, requirements "
             "or specification), with no run, result or failure of its own")
+DIGEST = "a digest of several threads (their titles and summaries), no single run"
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT)
+           HOW_TO, DOCUMENT, DIGEST)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -384,9 +399,10 @@ def _instructions(held: Sequence[LogLine]) -> LogLine | None:
             return None
         if _SELF.search(text) or _REPRO.search(text):
             return None  # the writer, or "To reproduce, run:": a failure's steps, whoever wrote them
-        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or _RESULTS.search(text):
+        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or _RESULTS.search(text) or tree_frame(text):
             return None
-        if _SYMPTOM.search(text) and not _CONDITION.search(text):
+        words = told(text)  # "--request-timeout 600", "8x H100", a traceback's header tell no failure
+        if _SYMPTOM.search(words) and not _CONDITION.search(words):
             return None
         if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
                                                            and line.lineno - held[0].lineno < _HEAD_LINES)):
@@ -695,6 +711,30 @@ def _caption(text: str) -> str | None:
     return None
 
 
+# a caption giving the config below as another source's: a blog, a guide, a paper or a vendor
+# publishes, shares or lists it ("`blog06` publishes the complete config for the record",
+# "the guide's YAML:", "官方博客给出的完整配置如下："); the writer's own ("we published the config
+# we ran") is not
+_ATTRIBUTED_CONFIG = re.compile(
+    r"(?i)\b(?:publish(?:es|ed)|posts|posted|shares|shared|ships|shipped|lists|listed|gives)\s+(?:the|its|their"
+    r"|an?)\s+(?:(?:complete|full|exact|official|reference|whole)\s+)?(?:config\w*|recipe|ya?ml|launch command"
+    r"|serve command|command|settings)\b"
+    r"|\b(?:blog|guide|paper|article|cookbook|docs?|tutorial)(?:'s| post's)\s+(?:(?:complete|full|exact)\s+)?"
+    r"(?:config\w*|recipe|ya?ml|command|settings)\b"
+    r"|(?:博客|官方|文档|教程|指南|论文)[^，。：:]{0,12}(?:给出|公布|提供|公开|发布)的(?:完整|全部)?(?:配置|命令|参数)"
+)
+
+
+def _attributed(text: str) -> bool:
+    """The line captions the config below as another source's ("`blog06` publishes the complete
+    config for the record. It is worth reading for which" / "knobs they turn off:", "The guide's
+    YAML:"): its sentence ends in a colon or runs on to the next line (a table row is no caption),
+    and tells no run or failure of the writer's."""
+    return (_ATTRIBUTED_CONFIG.search(text) is not None and _ROW_FIRST.match(text) is None
+            and text.rstrip(" *`")[-1:] not in ".!?;)。！？"
+            and not (_FIRST_PERSON.search(text) or _OWN_CJK.search(text) or _FAILS.search(text)))
+
+
 def _asks_above(text: str) -> bool:
     """A question line over a config asks whether "this" works or is supported ("Is this
     supported on B200, or not yet?", "Does the following work?"), with no run of the writer's."""
@@ -777,6 +817,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     pull = _thread(held)[1] == "pull"
     posts = 0  # post headers read so far: a comment is any post after the first
     page = _page_copy(held)  # a page with no post and no writer: a model card, a docs page
+    goes_on = 0  # lines a caption's sentence runs on past the line read
 
     def close(end: int) -> None:
         nonlocal open_
@@ -842,6 +883,9 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         elif open_ is None:
             if carry is not None and line.lineno == last + 1:
                 out.append(Apart(line.source, line.lineno, line.lineno, carry[0], carry[1]))
+            elif _attributed(text):  # its sentence may end on the next line, which the scan skips
+                open_ = (line.lineno, DOCS, text.strip(), "caption")
+                goes_on = 1
             elif (why := _caption(text)) is not None and not (mine and why == EXAMPLE):
                 open_ = (line.lineno, why, text.strip(), "caption")
             elif _TODO.match(text) or (line.lineno in roadmap and not _SYMPTOM.search(text)
@@ -866,7 +910,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         carry = None
         if open_ is None and not line.headed and (why := _carried(text)) is not None:
             carry = (why, text.strip())
-        last = line.lineno
+        last = line.lineno + goes_on
+        goes_on = 0
     if open_ is not None:  # a section or a post runs to the end of the text
         close(last if open_[3] == "caption" else _END)
     return out + _denials(held)
@@ -953,8 +998,10 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return []  # a log record: a server printed it, whatever the PR adds
     if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
-    if (doc := _document(held)) is not None:  # notes, a tutorial, a README, a specification
+    if (doc := _document(held, kind is not None)) is not None:  # notes, a tutorial, a README, a spec
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
+    if (digest := _digest(held)) is not None:  # several threads' titles and summaries
+        return [Apart(digest.source, held[0].lineno, _END, DIGEST, digest.text.strip())]
     if (rejected := _rejected(held)) is not None:
         return [rejected]
     asked = _asked_thread(held, head_title) if kind != "pull" else None
@@ -1102,32 +1149,58 @@ def compared_off(text: str) -> bool:
     return len(cells) >= 3 and any(_OFF_CELL.match(c) for c in cells[1:])
 
 
-def _document(held: Sequence[LogLine]) -> LogLine | None:
+def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     """The line that makes the text a document telling the reader about the engine (a section
     heading of requirements, installation, a tutorial's core idea, in any language; a file's
     line count or the source named as what is read; a class skeleton with elided bodies; the
-    log lines to expect), where nothing in it shows a run of its own: no post header (a
-    thread), no writer telling a run of theirs or a result, no failure but as a condition the
-    text gives, no pasted crash (``documents.own_run`` reads these in other languages). Its
-    launch commands, snippets and flag lists are what a reader would run, not a run."""
+    log lines to expect; how to enable a feature, a plan's ranked items; a program's source),
+    where nothing in it shows a run of its own: no post header (a thread), no frame through a
+    folder, no writer telling a run of theirs or a result, no failure but as a condition the
+    text gives (a flag's name, a hardware count, a traceback's header tell none; ``documents``
+    reads these in other languages). Its launch commands, snippets and flag lists are what a
+    reader would run, not a run. A script inside an issue or pull request (``thread``: its
+    tracker head) is the reporter's repro."""
     first: LogLine | None = None
     for line in held:
         text = line.text
-        if line.quoted or post_author(text) is not None:
+        if post_author(text) is not None or tree_frame(text):
+            return None  # a thread's post; a crash pasted from a run (a blockquote is neither)
+        words = told(text)  # no flag names, hardware counts, traceback header
+        if _SYMPTOM.search(words) and not _CONDITION.search(words):
             return None
-        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or own_run(text):
+        if (_OWN_RUN.search(text) and not tested_on(text)) or _FIRST_PERSON.search(text) or own_run(words):
             return None
-        told = _HARDWARE_COUNT.sub(" ", text)  # "2x B200" is hardware, "2.1x" a speed-up
-        if _SYMPTOM.search(told) and not _CONDITION.search(told):
-            return None
-        if first is None and (section_heading(text) or study_line(text) or expected_line(text)):
+        if first is None and (section_heading(text) or study_line(text) or expected_line(text)
+                              or how_to_line(text)):
             first = line
-    if first is None and skeleton([ln.text for ln in held]):
+    texts = [ln.text for ln in held]
+    if first is None and skeleton(texts):
         first = next(ln for ln in held if _DEF_LINE.search(ln.text))
+    if first is None and not thread and source_file(texts):  # a serve script: no output of its own
+        first = held[0]
     return first
 
 
-_HARDWARE_COUNT = re.compile(r"(?<![\w.])\d+\s?[x×]\s?(?=[A-Za-z]+\d)")
+def _digest(held: Sequence[LogLine]) -> LogLine | None:
+    """The first item of a digest that lists several threads by number, each on its own item
+    line (a generated activity digest, an issue index's page, a weekly roundup), where no line is
+    a post of a thread or a frame pasted from a run and no writer tells a run of theirs: the
+    failures and methods its items name are each another thread's, so no one run's
+    (a family word of one item and a failure of another must not make a run together)."""
+    items: dict[str, LogLine] = {}
+    for line in held:
+        text = line.text
+        if post_author(text) is not None or tree_frame(text):
+            return None
+        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or writer_run(text):
+            return None
+        if (number := thread_item(text)) is not None:
+            items.setdefault(number, line)
+    if len(items) < DIGEST_ITEMS:
+        return None
+    return min(items.values(), key=lambda ln: ln.lineno)
+
+
 _DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s|^\s*class\s")
 
 
