@@ -20,7 +20,7 @@ from packaging.version import Version
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.vllm_finish import newest_release, paired_release
-from spectrace.assemblers.vllm_release import parse_release
+from spectrace.assemblers.vllm_release import parse_release, spans_holding
 from spectrace.path_frames import FrameSignature, frame_signatures, renamed
 
 _LABELS = {"vllm": "vllm", "vllm_ascend": "vllm-ascend", "sglang": "sglang"}
@@ -73,15 +73,6 @@ def _newest(framework: str) -> Version | None:
     return max((v for v in lasts if v is not None), default=None)
 
 
-def _holds(first: str, last: str, release: Version, newest: Version | None) -> bool:
-    """``release`` is in the span (a release past the table's newest stays with the span
-    that reaches it)."""
-    low, high = parse_release(first), parse_release(last)
-    if low is None or high is None or release < low:
-        return False
-    return release <= high or (high == newest and release > high)
-
-
 def _ranges(spans: tuple[tuple[str, str, str], ...], pick) -> dict[str, list[tuple[str, str]]]:
     """class -> its runs of neighbouring spans (first, last), for the classes ``pick`` takes
     from each span's ``Own|Sub|...``."""
@@ -126,7 +117,7 @@ def frame_class(sig: FrameSignature, run: RunRelease | None) -> FrameClass | Non
     label = _LABELS.get(sig.framework, sig.framework)
     newest = _newest(sig.framework)
     if run is not None and run.release is not None:
-        held = [s for s in spans if _holds(s[1], s[2], run.release, newest)]
+        held = list(spans_holding(run.release, spans, newest))
         if len(held) == 1 and held[0][0] and "|" not in held[0][0]:
             cls, first, last = held[0]
             why = f"{run.said} held {cls} in it ({label} {first}-{last})"
@@ -136,6 +127,9 @@ def frame_class(sig: FrameSignature, run: RunRelease | None) -> FrameClass | Non
             return FrameClass(None, None, condition, f"{run.said}: {condition}")
         if len(held) == 1:
             return FrameClass(None, None, None, f"{run.said}: the file named no class of its own")
+        if len(held) > 1:  # a dev build between two tags: what either held
+            condition = _condition(sig, tuple(held))
+            return FrameClass(None, None, condition, f"{run.said}, a build between two tags: {condition}")
     if run is not None and run.newest is not None:
         dated = tuple(s for s in spans if (parse_release(s[1]) or run.newest) <= run.newest)
         if dated and len({s[0] for s in dated}) == 1 and dated[0][0] and "|" not in dated[0][0]:

@@ -259,10 +259,23 @@ def frame_signature(frame: Frame) -> FrameSignature | None:
     if frame.function == "<module>" or fork_of(frame.file) is not None:
         return None
     path = frame.file.replace("\\", "/")
-    for sig in _by_basename().get(path.rsplit("/", 1)[-1], ()):
+    rows = _by_basename().get(path.rsplit("/", 1)[-1], ())
+    for sig in rows:
         if _matches(path, sig.name) and (sig.function is None or frame.function == sig.function):
             return sig
-    return None
+    return _trimmed(path.removeprefix("./"), frame.function, rows)
+
+
+def _trimmed(path: str, function: str, rows: tuple[FrameSignature, ...]) -> FrameSignature | None:
+    """A frame path cut to its package-relative part (``spec_decode/dflash_proposer.py``: a
+    debug hook's or a writer's trimmed paste) is the row it ends, where every row it could end
+    is one framework's; of two frameworks' files (``spec_decode/llm_base_proposer.py``: vLLM's
+    and vllm-ascend's) it is neither. A bare file name or an absolute path is no such cut."""
+    if "/" not in path or path.startswith(("/", "~", ".")) or ":" in path:
+        return None
+    found = [sig for sig in rows if sig.name.endswith("/" + path)
+             and (sig.function is None or function == sig.function)]  # fmt: skip
+    return found[0] if len({sig.framework for sig in found}) == 1 else None
 
 
 # where each table's row files start inside a frame's path (SGLang's rows from ``srt/``, vLLM's

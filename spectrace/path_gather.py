@@ -48,6 +48,7 @@ from spectrace.path_run import (
 from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
 from spectrace.path_unnamed import other_workers
 from spectrace.path_v0 import v0_proposer
+from spectrace.path_verified import verified_evidence
 from spectrace.path_words import base_inputs, named_families
 from spectrace.sglang_shared_frames import restate
 from spectrace.stacks.pasted import PastedDump
@@ -195,6 +196,8 @@ def path_evidence(
         evidence += reread(mention_votes(incident, mentions, since, conditions), releases)
     if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
         evidence += era_evidence(incident, config, mentions, since, trace, load)
+    if not any(e.points_to or e.condition for e in evidence):  # drafts verified: the plugin's proposers
+        evidence += verified_evidence(own + ranks + pasted, config)
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class

@@ -27,6 +27,7 @@ VERSION = re.compile(
 PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", b"vLLM v0.",
                                              b"vllm v0.", b"vLLM version", b"vllm version",
                                              b"vLLM: 0.", b"vllm: 0.", b"vLLM: v0.",
+                                             *(f"{v}：{p}0.".encode() for v in ("vLLM", "vllm") for p in ("", "v")),
                                              b"vllm-0.",  # an installed package's folder, a wheel
                                              b"vLLM Version",  # collect_env, padded or not
                                              b"Name: vllm",  # pip show, its Version: line next
@@ -35,7 +36,7 @@ PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", 
                                              b"vLLM |", b"vllm |", b"vLLM|", b"vllm|", b"vLLM**",
                                              b"vllm**")  # a Markdown table's row  # fmt: skip
 _PROSE_VERSION = re.compile(
-    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
+    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=：])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
     r"(?![\d.]*\d)"  # a patch of a patch too (0.9.0.1, 0.10.1.1)
 )
 _RELEASE_AT = r"(\d+\.\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)"
@@ -151,7 +152,8 @@ _ASCEND = re.compile(
     r"|\bascend -> vllm_ascend:register"  # vLLM's list of the platform plugins it loaded
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
     r"|\bdevice_config=npu\b"
-    r"|^\s*vLLM Ascend Version\s*:"  # the plugin's collect_env, which its issue form asks for
+    r"|(?:^|(?<=\s))vLLM Ascend Version\s*:"  # the plugin's collect_env (its issue form asks for it;
+    # a hard-wrap reader may join it to the line before)
     rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
     # the plugin image's layout (vLLM cloned into /vllm-workspace/vllm beside the plugin's
     # /vllm-workspace/vllm-ascend; vLLM's own images install it in site-packages)
@@ -159,11 +161,12 @@ _ASCEND = re.compile(
     # a frame of the plugin's installed code (a traceback's or a py-spy line's): it ran
     r"""|\bFile \\?["'][^"'\n]*/vllm_ascend/[^"'\n]*\.py\\?["'], line \d|[ (]vllm_ascend/[\w/]+\.py:\d+\)"""
 )
-# The plugin's release as people write it: an image tag, a pin, an environment bullet, its
-# collect_env's ``vLLM Ascend Version: 0.11.0rc2`` (a dev build's ``0.9.2rc2.dev255+g...`` is none)
+# The plugin's release as people write it: an image tag, a pin, a wheel's name, an environment
+# bullet, its collect_env's ``vLLM Ascend Version: 0.11.0rc2``; a dev build whole, counter and
+# commit (``0.14.0rc2.dev150+gff3a50d01``: between two tags, vllm_release.spans_holding)
+_BUILD = r"(\d+\.\d+\.\d+(?:rc\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?)(?![\w.+])"
 _ASCEND_RELEASE = re.compile(
-    rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])"
-    r"|^\s*vLLM Ascend Version\s*:\s*v?(\d+\.\d+\.\d+(?:rc\d+)?)(?![\w.])",
+    rf"(?<![\w.-])(?<!vllm-project/){_NAMED_RELEASE}{_BUILD}|(?:^|(?<=\s))vLLM Ascend Version\s*:\s*v?{_BUILD}",
     re.IGNORECASE,
 )
 

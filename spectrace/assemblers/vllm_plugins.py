@@ -17,7 +17,7 @@ from types import MappingProxyType
 from packaging.version import Version
 
 from spectrace.assemblers.vllm_proposers import method_classes
-from spectrace.assemblers.vllm_release import parse_release
+from spectrace.assemblers.vllm_release import parse_release, spans_holding
 
 
 @cache
@@ -44,15 +44,10 @@ def ascend_method(name: str) -> bool:
 
 
 def _row_at(name: str, release: Version) -> tuple[str, str, str] | None:
-    """The row of ``name`` whose releases hold ``release`` (a dev build sits with its base); a
-    release newer than every tag read keeps the rows that reach the newest one."""
-    newest = _newest()
-    for row in _methods().get(name, ()):
-        first, last = parse_release(row[1]), parse_release(row[2])
-        ends = last is None or release <= last or (last == newest and release > last)
-        if first is not None and first <= release and ends:
-            return row
-    return None
+    """The row of ``name`` a build of ``release`` runs (``spans_holding``: a dev build between
+    two tags of different classes has none, so the condition over the rows stands)."""
+    rows = spans_holding(release, _methods().get(name, ()), _newest())
+    return rows[0] if len({row[0] for row in rows}) == 1 else None
 
 
 def newest_plugin_release() -> Version | None:
@@ -195,7 +190,7 @@ def plugin_proposer(
         return None, None
     at = parse_release(release) if release else None
     if at is not None:
-        held = [cls for cls, first, last in rows if _holds(at, first, last)]
+        held = [cls for cls, _first, _last in spans_holding(at, rows)]
         if len(set(held)) == 1:
             return held[0], None
     spans = [parse_release(v) for key, found in _plugin_rows().items() if key[0] == framework
@@ -216,8 +211,27 @@ def plugin_proposer(
     return None, f"{named}; no class of its own on its other releases" if not whole else named
 
 
-def _holds(release: Version, first: str, last: str) -> bool:
-    """``release`` lies in a row's span (a dev or post build sits with its base release)."""
-    low, high = parse_release(first), parse_release(last)
-    base = Version(release.base_version)
-    return low is not None and high is not None and low <= base <= Version(high.base_version)
+def ascend_proposers(release: Version | None, newest: Version | None = None) -> tuple[str, ...]:
+    """Every class the plugin builds for some method on ``release`` (a dev build: what the
+    tags around it built); with no release, on every release read up to ``newest`` (the
+    newest the text's days allow), else on every release read."""
+    found: dict[str, None] = {}
+    for rows in _methods().values():
+        if release is not None:
+            held = spans_holding(release, rows, _newest())
+        else:
+            held = tuple(r for r in rows if newest is None or (parse_release(r[1]) or newest) <= newest)
+        found.update(dict.fromkeys(cls for cls, _first, _last in held))
+    return tuple(found)
+
+
+@cache
+def verifier_files() -> tuple[str, ...]:
+    """vLLM's files that run only to verify drafts (vllm_plugin_hand.toml's [[verifier]] rows)."""
+    node = resources.files("spectrace.rules").joinpath("paths/vllm_plugin_hand.toml")
+    try:
+        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
+    except tomllib.TOMLDecodeError:
+        data = {}
+    return tuple(str(r["file"]) for r in data.get("verifier", []) if isinstance(r, dict) and r.get("file"))
+

@@ -8,6 +8,8 @@ So there are two readings: ``parse_release`` keeps the tag, ``base_release`` dro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from packaging.version import InvalidVersion, Version
 
 
@@ -27,3 +29,23 @@ def base_release(text: object) -> Version | None:
     whose rules a dev build, a candidate or a post release runs."""
     found = parse_release(text)
     return Version(found.base_version) if found is not None else None
+
+
+def spans_holding(
+    release: Version, spans: Sequence[tuple[str, str, str]], newest: Version | None = None
+) -> tuple[tuple[str, str, str], ...]:
+    """The ``(class, first, last)`` spans whose code a build of ``release`` may hold: the span
+    of its tag (a tag's local build ``0.14.0rc1+gabc`` is that tag; a release past ``newest``,
+    the newest tag read, stays with the span reaching it). A dev build ``0.14.0rc2.dev150``
+    lies after the tag before it and before the next tag, so inside one span it is that span,
+    and between two it is both: never rounded onto the later tag alone. A build before the
+    first span or between spans of no tag holds none."""
+    at = Version(release.public)
+    read = [(s, lo, hi) for s in spans
+            if (lo := parse_release(s[1])) is not None and (hi := parse_release(s[2])) is not None]  # fmt: skip
+    inside = tuple(s for s, lo, hi in read if lo <= at <= hi or (hi == newest and at > hi))
+    if inside or not at.is_devrelease:
+        return inside
+    before = max((r for r in read if r[2] < at), key=lambda r: r[2], default=None)
+    after = min((r for r in read if r[1] > at), key=lambda r: r[1], default=None)
+    return (before[0], after[0]) if before is not None and after is not None else ()
