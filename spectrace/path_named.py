@@ -40,7 +40,7 @@ from spectrace.assemblers.vllm_finish import (
 )
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
-from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
+from spectrace.assemblers.vllm_proposers import family_v0_worker, first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner, runner_table
 from spectrace.path_base import family_words
 from spectrace.path_frames import fork_of, method_signature, symbol_signatures
@@ -168,7 +168,7 @@ def _every_era(found: Evidence, method: str) -> Evidence:
     method on across its releases, since the text bounds none: V0's worker where V0 ran it,
     the V1 proposer, each MRV2 speculator (``rules/paths/vllm_runner.toml``); decided where
     that is one class, else the condition naming them all, never the newest era's alone."""
-    v0 = v0_worker(method)
+    v0 = family_v0_worker(method)
     rows = [r for r in runner_table().speculators if r.method == method]
     parts = ([f"{v0[0]} on V0's spec decode (vLLM before the V1 engine)"] if v0 else [])
     parts.append(f"{found.worker_class} on the V1 model runner")

@@ -286,3 +286,16 @@ def v0_worker(method: object, model: object = None) -> tuple[str, str] | None:
         return None
     family = _tables().methods.get(str(method).lower().strip("[]"), ("",))[0]
     return worker, family
+
+
+
+def family_v0_worker(method: str) -> tuple[str, str] | None:
+    """V0's worker for ``method`` or, where V0 never took that name, for another name of its
+    family V0 ran: a text saying only "MTP" may be a V0 run of DeepSeek MTP (V0's
+    ``deepseek_mtp``, vLLM 0.7.3 on), which V0 built as MultiStepWorker, before "mtp" was
+    a method name."""
+    if (own := v0_worker(method)) is not None:
+        return own
+    family = _tables().methods.get(method, ("",))[0]
+    others = (v0_worker(name) for name, row in _tables().methods.items() if family and row[0] == family)
+    return next((worker for worker in others if worker is not None), None)
