@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.vllm_finish import newest_release, paired_release
-from spectrace.assemblers.vllm_plugins import ascend_proposers, verifier_files
+from spectrace.assemblers.vllm_plugins import ascend_proposers, plugin_package, verifier_files
 from spectrace.assemblers.vllm_release import parse_release
 from spectrace.path_evidence import StackFrame
 
@@ -26,17 +26,12 @@ def _verifier(file: str) -> str | None:
     return next((row for row in verifier_files() if path == row or path.endswith("/" + row)), None)
 
 
-def _plugin_frame(file: str) -> bool:
-    path = file.replace("\\", "/")
-    return "/vllm_ascend/" in path or path.startswith("vllm_ascend/")
-
-
 def verified_evidence(frames: Sequence[StackFrame], config: RunConfig) -> list[Evidence]:
     """The condition over the plugin's proposers for the first frame in a verifier file, where
     the crash runs the plugin's code or the run is placed on Ascend; else nothing."""
-    site = next((sf for sf in frames if _verifier(sf.frame.file)), None)
+    site, row = next(((sf, row) for sf in frames if (row := _verifier(sf.frame.file))), (None, None))
     platform = config.flags.get("platform")
-    on_plugin = any(_plugin_frame(sf.frame.file) for sf in frames) or (
+    on_plugin = any(plugin_package(sf.frame.file) == "vllm_ascend" for sf in frames) or (
         platform is not None and platform.value == "ascend")  # fmt: skip
     if site is None or not on_plugin or config.engine not in (None, "vllm"):
         return []
@@ -51,7 +46,7 @@ def verified_evidence(frames: Sequence[StackFrame], config: RunConfig) -> list[E
     if release is not None and plugin is None:
         where += f" (the release paired with vLLM {vllm_said})"
     condition = f"one of the proposers of {where}: " + ", ".join(classes)
-    reason = (f"{site.kind} in {_verifier(site.frame.file)}: vLLM's V1 rejection sampler verifies "
+    reason = (f"{site.kind} in {row}: vLLM's V1 rejection sampler verifies "
               f"drafts, under the plugin's runner: {condition}")  # fmt: skip
     return [Evidence(site.source, site.lineno, site.text, reason, None, None, condition,
                      framework="vllm_ascend")]  # fmt: skip

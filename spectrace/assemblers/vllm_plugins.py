@@ -21,15 +21,21 @@ from spectrace.assemblers.vllm_release import parse_release, spans_holding
 
 
 @cache
-def _methods() -> MappingProxyType[str, tuple[tuple[str, str, str], ...]]:
-    """method value -> ((class, first, last plugin release), ...) from vllm_ascend.toml."""
-    node = resources.files("spectrace.rules").joinpath("paths/vllm_ascend.toml")
+def _table(name: str) -> MappingProxyType[str, list[object]]:
+    """A rules table by its path (``paths/vllm_ascend.toml``); empty where absent or unreadable."""
+    node = resources.files("spectrace.rules").joinpath(name)
     try:
         data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
     except tomllib.TOMLDecodeError:
         data = {}
+    return MappingProxyType(data)
+
+
+@cache
+def _methods() -> MappingProxyType[str, tuple[tuple[str, str, str], ...]]:
+    """method value -> ((class, first, last plugin release), ...) from vllm_ascend.toml."""
     rows: dict[str, list[tuple[str, str, str]]] = {}
-    for r in data.get("method", []):
+    for r in _table("paths/vllm_ascend.toml").get("method", []):
         if isinstance(r, dict) and r.get("worker"):
             first, last = (list(r.get("releases") or []) + ["", ""])[:2]
             rows.setdefault(str(r.get("value", "")).lower(), []).append(
@@ -160,14 +166,8 @@ def _plugin_rows() -> MappingProxyType[tuple[str, str], tuple[tuple[str, str, st
     """(plugin framework, method) -> ((class, first, last release), ...) from vllm_plugins.toml
     (generated) and vllm_plugin_hand.toml (methods the generator cannot read, such as the
     ``mtp`` vLLM's ``use_eagle()`` folds into a plugin's EAGLE branch)."""
-    methods: list[object] = []
-    for name in ("paths/vllm_plugins.toml", "paths/vllm_plugin_hand.toml"):
-        node = resources.files("spectrace.rules").joinpath(name)
-        try:
-            data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
-        except tomllib.TOMLDecodeError:
-            data = {}
-        methods += data.get("method", [])
+    methods = [*_table("paths/vllm_plugins.toml").get("method", []),
+               *_table("paths/vllm_plugin_hand.toml").get("method", [])]  # fmt: skip
     rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     for r in methods:
         if isinstance(r, dict) and r.get("worker"):
@@ -228,10 +228,26 @@ def ascend_proposers(release: Version | None, newest: Version | None = None) -> 
 @cache
 def verifier_files() -> tuple[str, ...]:
     """vLLM's files that run only to verify drafts (vllm_plugin_hand.toml's [[verifier]] rows)."""
-    node = resources.files("spectrace.rules").joinpath("paths/vllm_plugin_hand.toml")
-    try:
-        data = tomllib.loads(node.read_text("utf-8")) if node.is_file() else {}
-    except tomllib.TOMLDecodeError:
-        data = {}
-    return tuple(str(r["file"]) for r in data.get("verifier", []) if isinstance(r, dict) and r.get("file"))
+    rows = _table("paths/vllm_plugin_hand.toml").get("verifier", [])
+    return tuple(str(r["file"]) for r in rows if isinstance(r, dict) and r.get("file"))
+
+
+@cache
+def _packages() -> MappingProxyType[str, str]:
+    """Each plugin's installed package (the first folder of its frame tables' files:
+    ``vllm_ascend``, ``vllm_gaudi``, ``tpu_inference``...) -> the plugin's framework."""
+    found: dict[str, str] = {}
+    for name in ("paths/vllm_ascend.toml", "paths/vllm_plugins.toml"):
+        for r in _table(name).get("frame", []):
+            if isinstance(r, dict) and "/" in str(r.get("file", "")) and r.get("framework"):
+                found.setdefault(str(r["file"]).split("/", 1)[0], str(r["framework"]))
+    return MappingProxyType(found)
+
+
+def plugin_package(path: str) -> str | None:
+    """The plugin whose installed package a file path runs through (``.../site-packages/
+    vllm_ascend/spec_decode/x.py``, ``vllm_gaudi/v1/worker/y.py``), or None: one test for every
+    plugin, driven by the plugins' frame tables."""
+    parts = path.replace("\\", "/").split("/")
+    return next((_packages()[p] for p in parts[:-1] if p in _packages()), None)
 
