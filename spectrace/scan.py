@@ -100,7 +100,7 @@ class _Window:
             # a terminal copy's pieces of one line, a frame whose function went to the next
             # line: joined back (termwrap)
             joined_to = stop
-            if self.wrap is not None and len(raw) == self.wrap.width:
+            if self.wrap is not None and self.wrap.full(raw):
                 raw, joined_to = self.wrap.join(buf, raw, stop, end)
             elif raw[-2:].rstrip().endswith(b","):
                 raw, joined_to = frame_tail(buf, raw, stop, end)

@@ -126,7 +126,7 @@ def _joined(rows: list[str]) -> list[bytes]:
         nl = buf.find(b"\n", pos)
         stop = nl if nl >= 0 else len(buf)
         raw = buf[pos:stop]
-        if wrap is not None and len(raw) == wrap.width:
+        if wrap is not None and wrap.full(raw):
             raw, stop = wrap.join(buf, raw, stop, len(buf))
         out.append(raw)
         pos = stop + 1
@@ -163,6 +163,43 @@ def test_a_text_with_no_one_width_is_no_terminal_copy() -> None:
     assert wrap_of(text, 0, len(text)) is None
     row = b"a" * 40 + b" " * 40  # padded; the next row's word would have fitted after it
     assert Wrap(80, True).join(row + b"\nbb", row, 80, 83) == (row, 80)
+
+
+def _cell_rows(lines: list[str], width: int) -> list[str]:
+    """A terminal's rows of ``width`` cells: a wide (CJK) character takes two, one that no
+    longer fits moves to the next row; every row padded with blanks to the width."""
+    from rich.cells import cell_len
+
+    rows: list[str] = []
+    for line in lines:
+        row = ""
+        for ch in line:
+            if cell_len(row + ch) > width:
+                rows.append(row + " " * (width - cell_len(row)))
+                row = ""
+            row += ch
+        rows.append(row + " " * (width - cell_len(row)))
+    return rows
+
+
+HOME = "/home/张伟/服务/venv/lib/python3.10/site-packages"
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_terminal_copy_with_cjk_text_joins_by_cells(width: int, tmp_path: Path) -> None:
+    """Rows holding CJK characters fill the terminal's width in cells, not in bytes: a frame
+    whose path has a Chinese directory, cut inside, is joined back and read (session 22)."""
+    notes = ["我们在两台机器上启动服务，第一批请求进来之后调度进程就崩溃了，下面是完整的报错信息，请帮忙看看原因是什么。"]
+    tb = _tb((f"{HOME}/sglang/srt/managers/scheduler.py", 2568, "run_batch",
+              "batch_result = self.model_worker.forward_batch_generation("),
+             (f"{HOME}/sglang/srt/speculative/eagle_worker_v2.py", 736, "forward_batch_generation",
+              "self.draft_worker._draft_extend_for_decode("),
+             error="TypeError: 'NoneType' object is not subscriptable")  # fmt: skip
+    rows = _cell_rows(notes + [SG_PREFIX + line for line in tb], width)
+    assert any(len(r.encode()) != width for r in rows if not r.isascii())  # bytes are not cells
+    assert _holds(_decided(tmp_path, rows), ("v2", "EAGLEWorkerV2")), _decided(tmp_path, rows)
+    frame = f'  File "{HOME}/sglang/srt/speculative/eagle_worker_v2.py", line 736, in forward_batch_generation'
+    assert (SG_PREFIX + frame).encode() in [j.rstrip() for j in _joined(rows)]
 
 
 # --- frames quoted inside one prose line -------------------------------------------------

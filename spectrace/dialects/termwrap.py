@@ -9,7 +9,9 @@ A block whose long lines mostly share one length is such a copy; a line of that 
 the next line goes on with is joined to it before any dialect reads it. A line goes on with
 the one above when the piece above is full (a word wrap: the next line's first word would not
 have fitted after it), and the next line opens no record of its own (the first piece's prefix
-again, a header, a traceback's line, an exception) and is no indented line.
+again, a header, a traceback's line, an exception) and is no indented line. Widths are counted in the terminal's cells (a CJK character takes
+two, an accented one one), so a Chinese or Japanese notes line wraps like an English one; a
+row ``fold`` cut at a byte count is full too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+
+from rich.cells import cell_len
 
 from spectrace.dialects.opens import OPENS
 
@@ -31,6 +35,11 @@ _NO_START = (b",", b".", b";", b":", b")", b"]", b"}")  # unless the next row st
 _BOX = (b"|", b"+", b"\xe2")  # a table's edge (ASCII, or a box-drawing character's first byte)
 
 
+def cells(row: bytes) -> int:
+    """The terminal cells ``row`` takes (its bytes, where it is ASCII)."""
+    return len(row) if row.isascii() else cell_len(row.decode("utf-8", "replace"))
+
+
 @dataclass(frozen=True, slots=True)
 class Wrap:
     """The width a copy was wrapped at; ``padded``: its pieces are padded with blanks (a word
@@ -40,12 +49,16 @@ class Wrap:
     padded: bool
     hard: bool = False
 
+    def full(self, row: bytes) -> bool:
+        """``row`` fills the width: in cells (a terminal), or in bytes (``fold -w``)."""
+        return len(row) == self.width or (len(row) > self.width and cells(row) == self.width)
+
     def join(self, buf: bytes | bytearray, raw: bytes, stop: int, end: int) -> tuple[bytes, int]:
         """``raw`` (the line ending at ``stop``) with the lines that go on with it joined, and
         where the last of them ends; ``raw`` and ``stop`` as they were where none goes on."""
         first, upper, pieces = raw, raw.rstrip(b"\r"), 0
         out = upper
-        while len(upper) == self.width and stop < end and pieces < MAX_PIECES:
+        while self.full(upper) and stop < end and pieces < MAX_PIECES:
             nl = buf.find(b"\n", stop + 1, end)
             after = nl if nl >= 0 else end
             lower = bytes(buf[stop + 1 : after]).rstrip(b"\r")
@@ -63,7 +76,7 @@ class Wrap:
     def _rest(self, first: bytes, upper: bytes, lower: bytes) -> bytes | None:
         """What ``lower`` adds to the line ``upper`` ends (a leading blank: the blanks above
         are padding, one blank stands between), or None where ``lower`` is a line of its own."""
-        if not lower.strip() or len(lower) > self.width or lower[:1] == b"\t":
+        if not lower.strip() or cells(lower) > self.width or lower[:1] == b"\t":
             return None
         if lower[:_PREFIX] == first[:_PREFIX]:
             return None  # the writer's next record: its prefix again
@@ -72,17 +85,17 @@ class Wrap:
         if not self.padded:  # cut hard: the line goes on where the width cut it, but a
             # table's rows fill the width too (``| GPU 0 ... |`` under ``+-----+``)
             return None if upper[-1:] in _BOX or lower[:1] in _BOX else lower
-        if self.hard and len(upper.rstrip(b" ")) == self.width:
+        if self.hard and self.full(upper.rstrip(b" ")):
             return lower  # padded rows cut hard
         if lower[:2] == b"  ":
             return None  # an indented line (a word wrap moves no blanks down)
         # (some terminals keep their last column blank: a row holds width - 1)
         body, rest = upper.rstrip(b" "), lower.lstrip(b" ")
         word = rest.split(b" ", 1)[0]
-        if (len(body) >= self.width - 1 and (body[-1:] not in _WORD_END or rest[:1] in _NO_START)
-                and len(body.rsplit(b" ", 1)[-1]) + len(word) > self.width):  # fmt: skip
+        if (cells(body) >= self.width - 1 and (body[-1:] not in _WORD_END or rest[:1] in _NO_START)
+                and cells(body.rsplit(b" ", 1)[-1]) + cells(word) > self.width):  # fmt: skip
             return rest  # a word longer than the width (a frame's path), cut inside
-        if len(body) + 1 + len(word) < self.width:
+        if cells(body) + 1 + cells(word) < self.width:
             return None  # the word would have fitted above: the line above ended there
         return b" " + rest  # the blank the wrap took out
 
@@ -93,16 +106,16 @@ def wrap_of(buf: bytes | bytearray, start: int, end: int) -> Wrap | None:
     sample = bytes(buf[start : min(end, start + SAMPLE)])
     if sample.count(b"\n") < MIN_LINES:
         return None
-    # (a line with other than ASCII is left out: its bytes are not its columns)
-    long = [ln for line in sample.split(b"\n") if len(ln := line.rstrip(b"\r")) >= MIN_WIDTH and ln.isascii()]
+    rows = (line.rstrip(b"\r") for line in sample.split(b"\n"))
+    long = [(ln, n) for ln in rows if len(ln) >= MIN_WIDTH and (n := cells(ln)) >= MIN_WIDTH]
     if len(long) < MIN_LINES:
         return None
-    width, count = Counter(map(len, long)).most_common(1)[0]
+    width, count = Counter(n for _, n in long).most_common(1)[0]
     if count < MIN_LINES or 2 * count <= len(long) or width > MAX_WIDTH:
         return None
-    if 4 * sum(len(line) > width for line in long) > count:
+    if 4 * sum(n > width for _, n in long) > count:
         return None  # lines the terminal did not hold (a title, notes around the copy): few
-    at_width = [line for line in long if len(line) == width]
+    at_width = [line for line, n in long if n == width]
     padded = 2 * sum(line.endswith(b" ") for line in at_width) > len(at_width)
     return Wrap(width, padded, padded and _cut_hard(sample.split(b"\n"), width))
 
@@ -114,10 +127,10 @@ def _cut_hard(lines: list[bytes], width: int) -> bool:
     short = full = 0
     for upper, lower in zip(lines, lines[1:]):
         body = upper.rstrip(b"\r")
-        if len(body) != width or body.endswith(b" ") or not lower[:1].strip() or OPENS.match(lower):
+        if cells(body) != width or body.endswith(b" ") or not lower[:1].strip() or OPENS.match(lower):
             continue  # (a row that opens a record is no piece of the row above)
         full += 1
-        word = len(body.rsplit(b" ", 1)[-1]) + len(lower.split(b" ", 1)[0])
+        word = cells(body.rsplit(b" ", 1)[-1]) + cells(lower.split(b" ", 1)[0])
         short += word <= width
     return short >= MIN_LINES and 2 * short > full
 
