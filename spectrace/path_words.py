@@ -110,6 +110,8 @@ def word_mentions(
             out.append(Mention(line.source, late.lineno, late.text, name, FAMILY_ROW, RELEASE_KIND))
     elif not diff and run_line(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+    elif not diff and not aside and not line.quoted and _request_failure(line, titles):
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if foreign_command(line.text):  # another engine's server: its methods are its own
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
     if not line.quoted and _LATEST.match(line.text):
@@ -188,10 +190,14 @@ def named_families(
     (``thread:<framework>``, ...) for the thread header its file starts with, if any. None in
     a feature-request or RFC thread: its words name the family asked for, not the one that ran."""
     source = incident.first_seen.source
-    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
-        return []
     words = [(m.name, m.source, m.lineno, m.text) for m in mentions
              if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
+    if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
+        # a feature request: only a line telling the method's own failure in the writer's
+        # words ("cannot do DSpark decoding with it (draft loader fails with `KeyError: ...`)")
+        words = [w for w in words if _TOLD_FAILURE.search(w[3])]
+        if not words:
+            return []
     headers = [m for m in mentions if m.kind == THREAD_KIND and m.source == source]
     trackers = {m.name for m in headers}  # the framework each head names (every copy form)
     engine = next(iter(trackers)) if len(trackers) == 1 else None
@@ -202,6 +208,31 @@ def named_families(
                if m.kind == FOREIGN_KIND and m.source == source][:1]  # fmt: skip
     return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
                     for m in headers[:1] if words and engine] + releases[:1] + adds + foreign  # fmt: skip
+
+
+# a failure told as the run's: "fails with", "crashed at", "dies during", an exception's name
+# with its message ("KeyError: 'layers.0...'"), in the line naming the family
+_TOLD_FAILURE = re.compile(
+    r"(?i)\b(?:fails?|failed|crash(?:es|ed)?|dies|died|aborts?|aborted)\s+(?:with|at|on|during|in)\b"
+    r"|\b[A-Z]\w*(?:Error|Exception):\s"
+)
+
+
+def _request_failure(line: LogLine, titles: TitleReader) -> bool:
+    """In a thread titled as a feature request, the line tells the writer's run of a method
+    failing (its family word and ``_TOLD_FAILURE``): a request may report the run that made
+    the writer ask ("we run it on a fork ... but cannot do DSpark with it (draft loader fails
+    with `KeyError: ...`)"), and that line shows the run."""
+    if not _TOLD_FAILURE.search(line.text):
+        return False
+    told = any(_TOLD_FAILURE.search(s) and family_words(s) and not _WISH.search(s)
+               for s in _SENTENCE_END.split(line.text))  # fmt: skip
+    return told and any(t.source == line.source and REQUEST.search(t.text) for t in titles.titles)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.;!?。；！？])\s*")
+# a sentence wishing or asking, not telling: "please add MTP", "would MTP fail with ...?"
+_WISH = re.compile(r"(?i)\b(?:please|would|could|should|wish|hope|add|if)\b|\?|希望|请|能否")
 
 
 def _adds_only(

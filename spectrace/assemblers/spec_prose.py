@@ -58,6 +58,14 @@ _WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDA
 _NEGATION = re.compile(
     r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off|switch\w* off|off)\b[^.;!?]*$"
 )
+# "no" quantifying what serves the method, not the method: "no version serves X + DFlash
+# together", "no release supports MTP with FP8", "no build runs it with EAGLE": a failure told
+# of every release, the method still the run's
+_NO_SERVER = re.compile(
+    r"(?i)^no\s+(?:[\w.-]+\s+){0,2}?(?:versions?|releases?|builds?|images?|wheels?|nightl(?:y|ies)"
+    r"|combinations?|setups?|configs?|configurations?|backends?|kernels?)\s+(?:\w+\s+)?"
+    r"(?:serves?|supports?|runs?|works?|handles?|can|could|will|is able)\b"
+)
 
 
 # a line naming the switch as the fix, a suggestion or another run's setting ("setting
@@ -164,6 +172,8 @@ def named_algorithms(text: str) -> list[str]:
         if _EXAMPLE.search(text[max(0, at - 40) : at]):
             continue  # "speculative decoding (e.g., EAGLE)": an instance of a kind, no run's
         negated = _NEGATION.search(text[max(0, at - 40) : at])
+        if negated is not None and _NO_SERVER.match(negated.group(0)):
+            negated = None  # "no version serves FP8 + DFlash": a failure, not the method off
         out.append("OFF" if negated else name)
     return out
 

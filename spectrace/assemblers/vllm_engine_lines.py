@@ -20,6 +20,7 @@ from importlib import resources
 
 from packaging.version import Version
 
+from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import read_table
 from spectrace.dialects.base import LogLine
 
@@ -69,7 +70,15 @@ def engine_rows() -> tuple[EngineLine, ...]:
     return tuple(out)
 
 
-LITERALS: tuple[bytes, ...] = tuple(dict.fromkeys(r.literal.encode() for r in engine_rows()))
+# what the scan keeps a line for: the rows' literals, and the example-introducing words
+# (``_EXAMPLE_INTRO``; none is in a load line: vLLM's ``SpecDecoding metrics``, ``Avg prompt
+# throughput``, SGLang's ``Decode batch``)
+_INTRO_LITERALS = (b"may see", b"might see", b"will see", b"'ll see", b"would see", b"could see",
+                   b"can see", b"may get", b"might get", b"may hit", b"might hit", b" like:",
+                   b"lines like", b"output like", b"rror like", b"rrors like", b"essages like",
+                   b"ogs like", b"look like", b"such as", b"or example", b"e.g.", b"ypical",
+                   b"ymptom")  # fmt: skip
+LITERALS: tuple[bytes, ...] = tuple(dict.fromkeys(r.literal.encode() for r in engine_rows())) + _INTRO_LITERALS
 
 # a line placing the log it quotes in an old or another deployment ("on the old version I saw")
 _ELSEWHERE = re.compile(
@@ -78,14 +87,41 @@ _ELSEWHERE = re.compile(
 )
 
 
+# a sentence presenting the lines below it as what a reader may meet, not as the writer's run:
+# "you may see lines like:", "the log will look like", "for example:", "typical output:" (and the
+# expected-line phrasing ``documents.expected_line`` reads in eight languages)
+_EXAMPLE_INTRO = re.compile(
+    r"(?i)\b(?:may|might|will|would|could|can|'ll)\s+(?:see|get|hit)\b|\blike\s*:"
+    r"|\b(?:lines?|output|errors?|messages?|logs?)\s+(?:like|such as)\b|\blook\s+like\b"
+    r"|\bfor example\b|\be\.g\.|\btypical(?:ly)?\s+(?:output|errors?|logs?|symptoms?|looks?)\b"
+    r"|\bsymptoms?\s*[:：]"
+)
+_INTRO_SPAN = 6  # lines an introducing sentence reaches below it (a short code block)
+
+
+def _introduced(lines: Sequence[LogLine]) -> set[tuple[str, int]]:
+    """(source, line) of each line an example-introducing sentence above it presents."""
+    out: set[tuple[str, int]] = set()
+    for line in lines:
+        if _EXAMPLE_INTRO.search(line.text) or expected_line(line.text):
+            out.update((line.source, line.lineno + k) for k in range(1, _INTRO_SPAN + 1))
+    return out
+
+
 def engine_shown(lines: Sequence[LogLine], version: str | None = None) -> EngineShown | None:
     """The engine the run's own engine-only lines show: None where none is shown, where lines
     of both engines are (two runs, or one quoted beside the other), or where the printed
-    release (``version``) does not print the line found."""
+    release (``version``) does not print the line found. A line a sentence above presents as
+    an example or as what to expect is no run's."""
     at = _version(version) if version else None
     found: dict[str, EngineShown] = {}
+    introduced: set[tuple[str, int]] | None = None
     for line in lines:
         if line.quoted or not any(r.literal in line.text for r in engine_rows()):
+            continue
+        if introduced is None:
+            introduced = _introduced(lines)
+        if (line.source, line.lineno) in introduced:
             continue
         for row in engine_rows():
             if row.literal in line.text and row.pattern.search(line.text):

@@ -30,6 +30,7 @@ from packaging.version import Version
 from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.vllm_engine_lines import engine_shown
 from spectrace.assemblers.vllm_proposers import first_release, subclasses, v0_worker
 from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.assemblers.vllm_v0_marks import v0_table
@@ -234,6 +235,35 @@ def _runner(text: str) -> str | None:
     return None
 
 
+def v2_named(lines: Sequence[LogLine]) -> LogLine | None:
+    """The first line naming the model runner v2 in words where the runner reader set its
+    clause apart (``APART``) but no clause of it says the run was off it (``_OFF_V2``): it
+    may have been the run's runner."""
+    for line in lines:
+        if line.quoted or _V2_WORDS.search(line.text) is None or _runner(line.text) is not None:
+            continue
+        clauses = [_PATH.sub(" ", c) for c in _CLAUSE.split(line.text) if _V2_WORDS.search(c)]
+        if clauses and not any(_OFF_V2.search(c) for c in clauses) and any(
+                _OWN.search(c) or _OUTCOME.search(c) for c in clauses):  # fmt: skip
+            return line
+    return None
+
+
+# what a runner did in a run ("handles the wrapper fine", "worked", "boots clean"); a clause
+# saying what MRV2 has ("the model runner v2 has a new EAGLE path") tells no run
+_OUTCOME = re.compile(r"(?i)\b(?:handl\w*|works?|worked|fine|boot\w*|load\w*|pass\w*|succeed\w*|ok)\b")
+
+
+# a clause saying the run was not on the model runner v2: "not on MRV2", "without the V2 model
+# runner", "MRV2 off / disabled", "fell back from MRV2", "MRV2 support for X" (a request: none ran)
+_OFF_V2 = re.compile(
+    r"(?i)\b(?:not|no|never|without|w/o|disabl\w*|instead of|fall\w* back|unsupported|lacks?"
+    r"|support\w* for|add\w* support|off|n't|cannot|plan\w*|todo|roadmap|rfc"
+    # ... or offers it as another's word, a suggestion or a later fix ("could you try MRV2?",
+    # "0.30 (MRV2 by default) fixes it; we cannot upgrade"): the run was not on it then
+    r"|try|trying|tried|could|should|would|suggest\w*|recommend\w*|if|whether|fix\w*|upgrad\w*"
+    r"|by default|maybe|might|please|someone|said|says|your|yours)\b|\?"
+)
 _PATH = re.compile(r"[\w./\\-]*[/\\][\w./\\-]*")
 # a clause of a line: a sentence (its end mark and a blank), a semicolon's side; a table row's
 # cells stay together ("| MRV2 | not tested |" sets the runner apart)
@@ -351,6 +381,10 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
     if config.engine is None and own_records(lines):
         config.engine = "vllm"  # a record vLLM's logger wrote from its drafting or runner code
+    if config.engine is None and engine_shown(lines, config.version) is not None:
+        config.engine = "vllm"  # a line only vLLM's engine processes print (vllm_engine_lines)
+    if stated is None and (named_v2 := v2_named(lines)) is not None:
+        config.flags.setdefault(NAMED_V2_FLAG, FlagValue("v2", named_v2.source, named_v2.lineno, "prose"))
     floor = frame_floor(lines)
     if floor is not None and FRAME_FLOOR_FLAG not in config.flags:
         first, line = floor
@@ -473,7 +507,35 @@ def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> E
         return _on_v2(e, method, runner, config, ascend=True) if runner is not None else e
     if runner is not None:
         return _on_v2(e, method, runner, config, ascend=False)
-    return _open(e, method, config)
+    found = _open(e, method, config)
+    named = config.flags.get(NAMED_V2_FLAG)
+    if named is None or not found.worker_class or config.engine != "vllm":
+        return found  # (a run placed by its words or tracker alone gets every era's classes)
+    return _named_v2(found, method, named, config)
+
+
+NAMED_V2_FLAG = "vllm_runner_v2_named"  # a line naming the model runner v2 in a clause set apart
+
+
+def _named_v2(e: Evidence, method: str, named: FlagValue, config: RunConfig) -> Evidence:
+    """``e`` (the V1 runner's class, nothing saying which runner ran) where a line names the
+    model runner v2 in a clause the runner reader sets apart ("V2 model runner handles the
+    wrapper fine", "works on MRV2 too"): the run may be either runner's, so
+    the V1 class and the method's MRV2 speculators of the release (every one where none is
+    given), as a condition; never the V1 class alone."""
+    table = runner_table()
+    release = _release(config, ascend=False)
+    newest = _newest(config, "vllm") if release is None else None  # the day's newest release
+    rows = [r for r in table.speculators if r.method == method
+            and (release is None or r.first <= release[1] <= r.last)
+            and (newest is None or r.first <= newest)]  # fmt: skip
+    if not rows:
+        return e
+    mrv2 = " / ".join(dict.fromkeys(f"{r.cls} (vLLM {r.first}-{r.last})" for r in rows))
+    condition = (f"{e.worker_class} on the V1 model runner, {mrv2} on the model runner v2 (line "
+                 f"{named.lineno} names the V2 model runner beside the run)")  # fmt: skip
+    return replace(e, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{e.reason.split(' -> ', 1)[0]}: {condition}")  # fmt: skip
 
 
 @cache

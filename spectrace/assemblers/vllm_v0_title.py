@@ -39,6 +39,7 @@ from packaging.version import Version
 from spectrace.assemblers.release_dates import read_table
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, sentence_apart
+from spectrace.assemblers.thread_head import HeadReader
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.thread_title import Title, TitleReader, methods_in
 from spectrace.assemblers.vllm_engine_lines import engine_shown
@@ -180,18 +181,20 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     stated = parse_release(_stated(config, title))
     gone = stated is not None and stated > v0_table().v0_last  # a release without spec_decode/
     engine = None if v1_seen or gone or "platform" in config.flags else engine_frame(lines)
+    if engine is None and not (v1_seen or gone or "platform" in config.flags):
+        engine = _v0_engine_line(config, lines)  # V0's engine named by its own classes
     if title.apart is None:
         tagged = _V0_TAG.search(title.text) is not None
         at = parse_release(config.version) or newest
-        v0_only = bool(frames) and not v1_seen and (
-            engine is not None or (at is not None and at < _V1_DEFAULT))
+        v0_only = not v1_seen and ((bool(frames) and (
+            engine is not None or (at is not None and at < _V1_DEFAULT))) or engine is not None)
         # a V1 frame: the run was on V1 (opt-in from 0.6.4), not V0, whatever its era
         era = None if v1_seen else _v0_era(config, lines, newest, title)
         if tagged or (spec and (v0_only or era)):
             worker, family = _proposer(title, lines)
             if worker is None and not (v0_only or era):
                 return  # a [V0] tag alone, no family: which proposer is not said
-            why = ("its [V0] tag" if tagged else "a traceback only through V0's engine" if v0_only
+            why = ("its [V0] tag" if tagged else _engine_said(engine) if v0_only
                    else str(era))  # fmt: skip
             _add(config, lines, title.source, title.lineno, worker or _WRAPPER, family,
                  f"a vLLM title about V0 speculative decoding ({why}, line {title.lineno})")  # fmt: skip
@@ -201,7 +204,7 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     if spec and engine is not None:  # a question about speculative decoding over V0's traceback
         worker, family = _proposer(title, lines)
         _add(config, lines, engine.source, engine.lineno, worker or _WRAPPER, family,
-             f"a traceback through V0's engine alone (line {engine.lineno}) under a vLLM title "
+             f"{_engine_said(engine)} (line {engine.lineno}) under a vLLM title "
              f"asking about speculative decoding (line {title.lineno})")  # fmt: skip
         return
     era = None if v1_seen else _v0_era(config, lines, newest, title)
@@ -213,6 +216,21 @@ def v0_titled(config: RunConfig, lines: Sequence[LogLine], newest: Version | Non
     worker, family = _proposer(title, lines, ran)
     _add(config, lines, ran.source, ran.lineno, worker or _WRAPPER, family,
          f"a writer reports running speculative decoding on vLLM's tracker ({era}, line {ran.lineno})")
+
+
+def _v0_engine_line(config: RunConfig, lines: Sequence[LogLine]) -> LogLine | None:
+    """The run's own line naming what only V0's engine has (``vllm_engine_lines``: its
+    multiprocessing client ``MQLLMEngineClient``, its metrics lines), where no V1 line is shown:
+    the script or server ran V0, whatever its release."""
+    shown = engine_shown(lines, config.version)
+    return shown.line if shown is not None and not shown.v1 else None
+
+
+def _engine_said(engine: LogLine | None) -> str:
+    """How the V0 engine was shown: a frame of it, or a line naming its own classes."""
+    if engine is not None and engine_frame([engine]) is None:
+        return "a line only V0's engine has (its multiprocessing client or metrics)"
+    return "a traceback only through V0's engine"
 
 
 _V1_CLASS = re.compile(r"\b\w+(?:Proposer(?:GPU)?|Speculator)\b")  # V1's and MRV2's classes
@@ -300,8 +318,17 @@ def _title(lines: Sequence[LogLine]) -> Title | None:
     for line in lines:
         title = reader.feed(line)
         if title is not None:
+            if title.repo is None:  # a form's title line, its address on a line right below it
+                heads = HeadReader()
+                found = {tracker_engine(h.repo) for ln in lines if ln.source == title.source
+                         and ln.lineno - title.lineno <= _ADDRESS_BELOW
+                         and (h := heads.feed(ln)) is not None}  # fmt: skip
+                return title if found == {"vllm"} else None
             return title if tracker_engine(title.repo) == "vllm" else None
     return None
+
+
+_ADDRESS_BELOW = 2  # a copied page's address follows its title line at once (a blank between)
 
 
 def _proposer(title: Title, lines: Sequence[LogLine], ran: LogLine | None = None
