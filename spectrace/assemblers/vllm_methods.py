@@ -26,8 +26,8 @@ from spectrace.assemblers.vllm_proposers import family_first, proposer_verdict, 
 # (first release, last release or "" = still, substring of the lower-cased name, method)
 NAME_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("0.8.2", "", "eagle-", "eagle"),
-    ("0.8.5", "0.10.0", "eagle3-", "eagle"),  # EAGLE-3 heads ran as "eagle" then
-    ("0.10.1", "", "eagle3", "eagle3"),
+    ("0.8.5", "0.10.1.1", "eagle3-", "eagle"),  # EAGLE-3 heads ran as "eagle" then
+    ("0.10.2", "", "eagle3", "eagle3"),  # 0.10.1.1 still had the "eagle3-" rule (re-read 2026-12-05)
     ("0.20.0", "", "dflash", "dflash"),
     ("0.25.0", "", "dspark", "dspark"),
 )
@@ -102,10 +102,15 @@ def head_class(model: object, version: str | None) -> str | None:
 # (only True). The Gemma-4 pattern asks for the head itself ("Gemma4 MTP", "gemma-4-26B-A4B-it
 # -assistant", "MTP for Gemma 4"), not a Gemma-4 target, whose name alone says no MTP.
 _GEMMA4_SIZE = r"(?:[-_ .](?:e?\d+(?:\.\d+)?b|a\d+b|it|moe|models?|unified))*"
+# the head joined to the Gemma-4 model it drafts for ("gemma-4-31B-it + its MTP assistant draft",
+# "Gemma 4 31B with MTP", "the MTP assistant of gemma-4-E4B"); another model's name or a clause
+# break between them leaves it out ("Gemma-4 works, but Qwen3.5 MTP fails")
+_JOINED = r"\s*(?:\+|&|\bwith\b|\band\b|\bw/|\busing\b)\s*(?:(?:its|the|a|an|own)\s+)*"
+_HEAD_OF = r"(?:mtp|assistant)(?:[- ](?:assistant|drafter|draft|head|model))?\s+(?:for|on|with|of)\s+"
 TARGET_HEADS: tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...] = (
     (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), ("Step3p5MTPProposer",), False),
-    (re.compile(rf"gemma[-_ ]?4{_GEMMA4_SIZE}[-_ ](?:mtp|assistant)\b"
-                r"|\bmtp (?:for|on|with) (?:google/)?gemma[-_ ]?4", re.I),
+    (re.compile(rf"gemma[-_ ]?4{_GEMMA4_SIZE}(?:[-_ ]|{_JOINED})(?:mtp|assistant)\b"
+                rf"|\b{_HEAD_OF}(?:(?:the|a)\s+)?(?:google/)?gemma[-_ ]?4", re.I),
      ("Gemma4Proposer", "Gemma4Speculator"), True),
 )
 
@@ -247,6 +252,8 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
             f"{v0.worker} (V0) if vLLM <= {LAST_V0}, {v1.worker} if vLLM >= 0.17; "
             "0.10-0.16 refuse it at start-up"
         )
+        if mrv2 := _mrv2_of("draft_model", Version("0.17.0")):
+            condition += f"; on the model runner v2: {mrv2}"
     reason = (
         f"vLLM config: draft model '{model}' with no method: vLLM infers the method and its "
         f"class by release, and the log prints none -> {condition}"
@@ -283,12 +290,33 @@ def _mtp_unversioned(model: str, first: str) -> Inferred:
     if Version(first) <= Version(LAST_V0):
         condition += f", MultiStepWorker (V0) on {first}-{LAST_V0}"
     condition += f" (they read {model} as an MTP head); earlier releases load it as a plain draft"
+    if mrv2 := _mrv2_heads(model, Version(v1)):
+        condition += f"; on the model runner v2: {mrv2}"
     reason = (
         f"vLLM config: draft model '{model}' with no method, a published MTP-head "
         f"checkpoint: vLLM infers its method by release, and the log prints none -> "
         f"{condition}"
     )
     return Inferred("mtp", reason, None, None, condition)
+
+
+def _mrv2_heads(model: str, first: Version) -> str:
+    """The model runner v2's classes for an MTP head from ``first`` on (vllm_runner.toml): its
+    own (a Gemma-4 assistant's Gemma4Speculator), else the ``mtp`` speculators by release. With
+    no release shown the run may have been on either runner (the env, or auto mode from 0.22)."""
+    mtp = mtp_draft(model)
+    own = _HEAD_CLASSES.get(mtp[0], ())[1:] if mtp is not None else ()
+    return _mrv2_of("mtp", first, own)
+
+
+def _mrv2_of(method: str, first: Version, only: tuple[str, ...] = ()) -> str:
+    """The model runner v2's speculators for ``method`` (or the classes ``only``) from ``first``
+    on, by release (vllm_runner.toml's [[speculator]] rows)."""
+    from spectrace.assemblers.vllm_runner import runner_table  # it imports this module's callers
+
+    rows = [r for r in runner_table().speculators if r.last >= first
+            and (r.cls in only if only else r.method == method)]  # fmt: skip
+    return " / ".join(dict.fromkeys(f"{r.cls} (vLLM {r.first}-{r.last})" for r in rows))
 
 
 def _unresolved(model: str) -> Inferred:

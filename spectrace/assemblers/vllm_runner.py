@@ -831,10 +831,20 @@ def _each_family(e: Evidence, config: RunConfig, families: Sequence[str], runner
 
 def family_on_stated_runner(family: str, cls: str, config: RunConfig) -> tuple[str | None, str | None]:
     """(class, condition): ``family``'s V1 class ``cls`` on the runner the text states (MRV2,
-    V0), for a condition naming each family's class; ``cls`` itself where it states none or V1."""
+    V0), for a condition naming each family's class; ``cls`` itself where it states none or V1.
+    A draft variant of the family's method the text names (a ``...-DFlash2`` drafter under
+    ``dflash``) is read as ``on_runner`` reads it: the variant's own class (DFlash2Speculator),
+    which the V1 runner never builds, in the condition too."""
     runner = config.flags.get(RUNNER_FLAG)
-    if runner is None or runner.value not in ("v2", "v0"):
+    named = config.flags.get(VARIANT_FLAG)  # a draft variant of this family's method named
+    variant = named is not None and any(r.word == named.value and r.method == _FAMILY_METHOD.get(family)
+                                        for r in runner_table().variants)  # fmt: skip
+    if (runner is None or runner.value not in ("v2", "v0")) and not variant:
         return cls, None
-    found = on_runner(Evidence(runner.source, runner.lineno, "", f"{family} -> {cls} (other)", "other",
+    at = runner if runner is not None else named
+    assert at is not None
+    found = on_runner(Evidence(at.source, at.lineno, "", f"{family} -> {cls} (other)", "other",
                                cls, family=family), config)  # fmt: skip
+    if found.worker_class is None and found.condition is None and (runner is None or runner.value == "v1"):
+        return cls, None  # no variant class in the run's release or runner: the family's own stands
     return found.worker_class, found.condition

@@ -61,7 +61,10 @@ def test_releases_that_refuse_a_method_less_draft_model_name_no_proposer() -> No
      ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.9.0", "eagle", "MultiStepWorker"),
      ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.8.4", "draft_model", "MultiStepWorker"),
      ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.11.0", "eagle3", "EagleProposer"),
-     ("org/Qwen3-8B_eagle3", "0.10.1", "eagle3", "EagleProposer"),
+     ("org/Qwen3-8B_eagle3", "0.10.2", "eagle3", "EagleProposer"),
+     # 0.10.1.1 still read "eagle3-" as eagle (its config.py); "_eagle3" matched no name rule
+     ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "0.10.1.1", "eagle", "EagleProposer"),
+     ("org/Qwen3-8B_eagle3", "0.10.1", "draft_model", None),
      ("z-lab/Qwen3-8B-DFlash", "0.20.0", "dflash", "DFlashProposer")],
 )  # fmt: skip
 def test_each_release_applies_its_own_name_rule(model, version, method, worker) -> None:

@@ -27,7 +27,7 @@ from path_tables.common import (
 from path_tables.releases import FileHistory, Release, version_key
 from path_tables.rows import FrameRow, MethodRow
 from path_tables.spans import worker_spans
-from path_tables.vllm_v2 import built_speculators, speculator_rows
+from path_tables.vllm_v2 import built_speculators, declaring_model, speculator_rows
 
 _DRAFT_FN = re.compile(r"\w*(propose|draft)\w*")
 _EAGLE_LIKE = ("EAGLE", "EAGLE3", "MTP")
@@ -77,7 +77,8 @@ class Rules:
 
     def keep_text(self, rel: str) -> bool:
         return rel in self.f.config_files or rel in self.f.runner_files or (
-            "spec_decode" in rel and rel.endswith(("__init__.py", "config.py")))
+            "spec_decode" in rel and rel.endswith(("__init__.py", "config.py"))) or (
+            declaring_model(rel))
 
     def scope(self, rel: str) -> bool:
         return self.frame_scope(rel) or self.keep_text(rel)
@@ -176,7 +177,7 @@ class Rules:
         if all(rel.endswith("__init__.py") for rel in self.f.config_files):
             return dispatch_rows(history, self.f)  # a plugin's own dispatch, release by release
         spans = value_releases(history, self._method_values)
-        dispatch = _dispatch(history, self.f)
+        dispatch = _dispatch(history, self.f, predicates(history, self.f))
         proposers = _proposers(history)
         lives = class_lives(history)
         v2 = speculator_rows(history, self.f)
@@ -294,25 +295,73 @@ def _config_methods(text: str) -> list[str]:
 
 
 _USE_EAGLE = ("eagle", "eagle3")
+# the predicates of SpeculativeConfig a runner branch may ask (``use_gemma4_mtp()``)
+_PREDICATE = re.compile(r"uses?_\w+")
 
 
-def _dispatch_of(text: str) -> dict[str, str]:
+def _predicates_of(text: str) -> dict[str, tuple[bool, tuple[str, ...]]]:
+    """``def use_x(self)`` of a release's config -> (whether it asks the draft's model type,
+    the strings it compares): ``use_gemma4_mtp`` -> (True, ("mtp", "gemma4_mtp")) asks
+    ``method == "mtp" and draft model_type == "gemma4_mtp"``; ``use_dflash`` -> (False,
+    ("dflash",)). ``use_eagle`` is left out: it also covers methods an earlier branch or a
+    guard outside the dispatch claims (dflash, a dspark the V1 runner refuses), so its
+    branch keeps the EAGLE methods alone (``_USE_EAGLE``)."""
+    tree = parse(text)
+    found: dict[str, tuple[bool, tuple[str, ...]]] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if not (isinstance(node, ast.FunctionDef) and _PREDICATE.fullmatch(node.name)
+                and node.name != "use_eagle"):
+            continue
+        asks_type = "model_type" in ast.unparse(node)
+        values = tuple(dict.fromkeys(
+            c.value for cmp in ast.walk(node) if isinstance(cmp, ast.Compare)
+            and re.search(r"\bmethod\b|model_type", ast.unparse(cmp))
+            for c in ast.walk(cmp) if isinstance(c, ast.Constant) and isinstance(c.value, str)))
+        if values:
+            found.setdefault(node.name, (asks_type, values))
+    return found
+
+
+def predicates(history: dict[str, FileHistory],
+               flavour: Flavour) -> dict[str, dict[str, tuple[bool, tuple[str, ...]]]]:
+    """Release tag -> that release's config predicates (``_predicates_of``)."""
+    out: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {}
+    for rel in flavour.config_files:
+        entry = history.get(rel)
+        for tag, text in (entry.texts.items() if entry is not None and not rel.endswith("__init__.py")
+                          else ()):
+            out.setdefault(tag, {}).update(_predicates_of(text))
+    return out
+
+
+def _dispatch_of(text: str,
+                 asks: dict[str, tuple[bool, tuple[str, ...]]] | None = None) -> dict[str, str]:
     """``if method == "x": return XProposer(...)`` / ``elif method in (...)`` -> value -> class.
     A branch that asks more than the method (``method == "mtp" and use_gemma4_mtp()``) is a
-    special case: it names the class only for a value no plain branch builds."""
+    special case: it names the class only for a value no plain branch builds. ``asks``: the
+    release's config predicates (``_predicates_of``): a branch on one (``elif
+    spec.use_gemma4_mtp():``) holds for the strings it compares; one that asks the draft's
+    model type (gemma4_mtp: vLLM's config rewrites a Gemma-4 assistant's to it) is special and
+    keyed by that model type, which ``SpeculativeConfig`` also takes as a method name."""
     tree = parse(text)
     found: dict[str, str] = {}
     special: dict[str, str] = {}
     for node in ast.walk(tree) if tree is not None else ():
         test = ast.unparse(node.test) if isinstance(node, ast.If) else ""
-        if not re.search(r"method|use_eagle\(\)", test):
+        called = [c.func.attr for c in ast.walk(node.test) if isinstance(c, ast.Call)
+                  and isinstance(c.func, ast.Attribute) and c.func.attr in (asks or {})] if test else []
+        if not re.search(r"method|use_eagle\(\)", test) and not called:
             continue
         values = [c.value for c in ast.walk(node.test)
                   if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        into = special if isinstance(node.test, ast.BoolOp) else found
+        if not values and called:
+            by_type, compared = (asks or {})[called[0]]
+            values = [v for v in compared if v.endswith("_mtp")] if by_type else list(compared)
+            into = special if by_type else into
         if not values and "use_eagle()" in test:
             values = list(_USE_EAGLE)  # SpeculativeConfig.use_eagle(): the EAGLE methods
         driver = _driver_call(node.body)
-        into = special if isinstance(node.test, ast.BoolOp) else found
         for value in values if driver else ():
             into.setdefault(value, driver)
     return found | {v: d for v, d in special.items() if v not in found}
@@ -338,14 +387,16 @@ def _is_driver(name: str) -> bool:
     return _DRIVER.fullmatch(name) is not None
 
 
-def _dispatch(history: dict[str, FileHistory], flavour: Flavour) -> dict[str, str]:
-    """The newest dispatch found for each value (the runner's or the plugin's)."""
+def _dispatch(history: dict[str, FileHistory], flavour: Flavour,
+              asks: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] | None = None) -> dict[str, str]:
+    """The newest dispatch found for each value (the runner's or the plugin's); ``asks``: each
+    release's config predicates (``predicates``)."""
     found: dict[str, tuple[object, str]] = {}
     for rel, entry in sorted(history.items()):
         if rel not in flavour.config_files + flavour.runner_files:
             continue
         for tag, text in entry.texts.items():
-            for value, driver in _dispatch_of(text).items():
+            for value, driver in _dispatch_of(text, (asks or {}).get(tag)).items():
                 if value not in found or version_key(tag) >= found[value][0]:
                     found[value] = (version_key(tag), driver)
     return {value: driver for value, (_key, driver) in found.items()}

@@ -21,6 +21,14 @@ _REGISTRY = "v1/worker/gpu/spec_decode/speculator_config.py"
 _V1_RUNNER = "v1/worker/gpu_model_runner.py"
 _V2_PACKAGE = "vllm.v1.worker.gpu.spec_decode."
 _V2_FOLDER = "v1/worker/gpu/spec_decode/"
+# a draft model's module named for the model type vLLM's config gives it (``gemma4_mtp.py``)
+_MODELS = "model_executor/models/"
+
+
+def declaring_model(rel: str) -> bool:
+    """A model-type-named MTP module (``model_executor/models/gemma4_mtp.py``): its draft class
+    may declare the runner v2 config it runs on (``speculator_config_class``)."""
+    return rel.startswith(_MODELS) and rel.count("/") == 2 and rel.endswith("_mtp.py")
 
 
 def speculator_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[MethodRow]:
@@ -31,7 +39,7 @@ def speculator_rows(history: dict[str, FileHistory], flavour: Flavour) -> list[M
     for tag, text in (registry.texts.items() if registry is not None else ()):
         if runner is not None and tag in runner.texts:
             continue  # the V1 runner ships too and stays the default
-        for value, cls in _registry(text, history, tag).items():
+        for value, cls in (_registry(text, history, tag) | _declared(history, tag)).items():
             seen.setdefault((value, cls), []).append(tag)
     return [MethodRow(flavour.framework, value, method_family(value), cls, "other",
                       (min(tags, key=version_key), max(tags, key=version_key)),
@@ -54,6 +62,25 @@ def _registry(text: str, history: dict[str, FileHistory], tag: str) -> dict[str,
                 cls = _speculator_of(args[0], args[1], history, tag)
                 if cls:
                     out[str(key.value)] = cls
+    return out
+
+
+def _declared(history: dict[str, FileHistory], tag: str) -> dict[str, str]:
+    """model type -> speculator class, for each model-type-named draft module of release
+    ``tag`` whose class declares ``speculator_config_class`` (``models/gemma4_mtp.py``:
+    Gemma4MTPSpeculatorConfig -> Gemma4Speculator). The runner v2 takes a config the draft
+    declares over its method's (``get_speculator_config_class``), and vLLM's config takes the
+    model type as a method name (rewritten to ``mtp``), so that method ran on that class."""
+    out: dict[str, str] = {}
+    for rel, entry in history.items():
+        tree = parse(entry.texts.get(tag, "")) if declaring_model(rel) else None
+        for node in ast.walk(tree) if tree is not None else ():
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and any(
+                    isinstance(t, ast.Name) and t.id == "speculator_config_class" for t in node.targets)):
+                continue
+            for module in _imported_from(tree, node.value.id):
+                if cls := _speculator_of(module, node.value.id, history, tag):
+                    out[rel.removeprefix(_MODELS).removesuffix(".py")] = cls
     return out
 
 
