@@ -194,3 +194,29 @@ def test_an_undated_method_less_draft_names_the_model_runner_v2_classes_too(
     path = crash_path(run(tmp_path, ["$ " + ARGS.format(draft), *ENGINE]))
     assert path.value == "unknown", path
     assert all(c in (path.conditional or "") for c in classes), path.conditional
+
+
+def _resolved(head: list[str], arch: str) -> list[str]:
+    return [*head,
+            "(EngineCore_DP0 pid=88) INFO 10-02 11:00:30 [model.py:547] Resolved architecture: "
+            "Gemma4ForConditionalGeneration",
+            f"(EngineCore_DP0 pid=88) INFO 10-02 11:00:41 [model.py:547] Resolved architecture: {arch}",
+            *ENGINE]
+
+
+@pytest.mark.parametrize(("head", "value", "classes"), [
+    (["vLLM version: 0.26.0", "VLLM_USE_V2_MODEL_RUNNER=0"], "other", "Gemma4Proposer"),
+    (["vLLM version: 0.26.0", "VLLM_USE_V2_MODEL_RUNNER=1"], "other", "Gemma4Speculator"),
+    (["vLLM version: 0.34.0"], "other", "Gemma4Speculator"),
+    ([], "unknown", "Gemma4Proposer|Gemma4Speculator"),
+])
+def test_a_gemma4_mtp_draft_architecture_names_the_gemma4_class(
+        tmp_path: Path, head: list[str], value: str, classes: str) -> None:
+    """vLLM resolves a Gemma-4 assistant draft to Gemma4MTPModel (its config's rewrite): the
+    Gemma-4 head's own class, never EagleProposer or MTPSpeculator."""
+    assert_verdict(crash_path(run(tmp_path, _resolved(head, "Gemma4MTPModel"))), value, classes)
+
+
+def test_a_gemma4_target_architecture_alone_names_no_method(tmp_path: Path) -> None:
+    path = crash_path(run(tmp_path, _resolved(["vLLM version: 0.26.0"], "Gemma4ForCausalLM")))
+    assert path.worker_class is None and not path.conditional, path

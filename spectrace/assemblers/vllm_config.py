@@ -300,7 +300,9 @@ _METHOD_WARNINGS = (
 # carries these words. Checked in order: ``PEagleDraftModel`` is an EAGLE-3 head.
 _DRAFT_ARCH = re.compile(r"Resolved architecture: (\w+)")
 _ARCH_METHODS: tuple[tuple[re.Pattern[str], str | None], ...] = (
-    (re.compile(r"Gemma4"), None),  # its own proposer, told by the draft's name (vllm_methods)
+    # a Gemma-4 assistant: vLLM's config rewrites its model_type to gemma4_mtp and its
+    # architectures to Gemma4MTPModel (0.21+), whose own proposer the method table names
+    (re.compile(r"^Gemma4MTP"), "gemma4_mtp"),
     (re.compile(r"Eagle3|P[Ee]agle"), "eagle3"),
     (re.compile(r"Eagle(?![\d_]*\d)"), "eagle"),  # not Eagle2_5_VL, a multimodal target
     (re.compile(r"DFlash"), "dflash"),

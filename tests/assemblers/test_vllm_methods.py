@@ -263,7 +263,7 @@ def test_a_warning_speculative_config_logs_for_one_method_names_it(line, worker,
     ("arch", "worker", "family"),
     [("Qwen3NextMTP", "EagleProposer", "MTP"), ("PEagleDraftModel", "EagleProposer", "EAGLE3"),
      ("EagleDeepSeekMTPModel", "EagleProposer", "EAGLE"), ("DFlashDraftModel", "DFlashProposer", "DFLASH"),
-     ("Qwen3NextForCausalLM", None, None), ("Gemma4MTPModel", None, None)],
+     ("Qwen3NextForCausalLM", None, None), ("Gemma4MTPModel", "Gemma4Proposer", "MTP")],
 )  # fmt: skip
 def test_a_drafts_resolved_architecture_names_its_method(arch, worker, family) -> None:
     line = f"(EngineCore_DP0 pid=1) INFO 05-02 10:00:03 [model.py:611] Resolved architecture: {arch}"
