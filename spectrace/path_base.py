@@ -43,7 +43,8 @@ _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
 _WORD = re.compile(
     # EAGLE-3's point releases ("eagle3.1", "EAGLE-3.1") are EAGLE3; not a file "eagle3.py"
     # MTP with its draft depth ("MTP-3", "MTP2": three or two speculative tokens) is MTP
-    r"(?i)(?<![A-Za-z0-9/._-])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
+    # SGLang's FROZEN_KV_MTP ("Frozen-KV MTP") is an algorithm of its own, not MTP (NEXTN)
+    r"(?i)(?<![A-Za-z0-9/._-])(frozen[-_ ]?kv[-_ ]?mtp|eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
     r"|dspark|medusa"
     r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
@@ -67,7 +68,7 @@ _LISTED = re.compile(rf"(?i)(?<![\w./-]){_ONE}(?:/{_ONE})+(?![\w./-])")
 _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
              "ngram": "NGRAM", "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK",
-             "medusa": "MEDUSA",
+             "medusa": "MEDUSA", "frozenkvmtp": "FROZEN_KV_MTP",
              "suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
              "suffix": "SUFFIX", "draftmodel": "DRAFT_MODEL", "drafttarget": "DRAFT_MODEL",
              "lookahead": "LOOKAHEAD", "arcticlstmspeculator": "ARCTIC",
@@ -258,7 +259,16 @@ def _token(text: str, m: re.Match[str]) -> str:
     """The whitespace-delimited token the word sits in (a model id, a path, a file name)."""
     start = max(text.rfind(" ", 0, m.start()), text.rfind("\t", 0, m.start())) + 1
     end = len(text) if (stop := text.find(" ", m.end())) < 0 else stop
-    return text[start:end]
+    # ids, paths and file names are ASCII: a CJK sentence writes its words with no blank between
+    # ("使用FROZEN_KV_MTP时"), so the token ends where the ASCII run around the word does
+    before = _NOT_ASCII.findall(text, start, m.start())
+    if before:
+        start = text.rfind(before[-1], start, m.start()) + 1
+    after = _NOT_ASCII.search(text, m.end(), end)
+    return text[start : after.start() if after is not None else end]
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _inside(token: str, word: str) -> bool:

@@ -44,6 +44,7 @@ from spectrace.assemblers.sglang_eras import (
     newest_at,
     parse_release,
     promotable,
+    promotion_told,
     version_text,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
@@ -74,7 +75,14 @@ ERA_REASON = "family named + release bound"
 # the path tables' family names -> SGLang's algorithm (SGLang runs MTP as NEXTN); families SGLang
 # runs under another name or not at all (draft model = STANDALONE, Medusa) are left out
 _SGLANG = {"MTP": "NEXTN", "EAGLE": "EAGLE", "EAGLE3": "EAGLE3", "DFLASH": "DFLASH",
-           "DSPARK": "DSPARK", "NGRAM": "NGRAM"}  # fmt: skip
+           "DSPARK": "DSPARK", "NGRAM": "NGRAM", "FROZEN_KV_MTP": "FROZEN_KV_MTP"}  # fmt: skip
+# a pull request's description introducing a worker it adds ("Introduce the first version of
+# Multi-Head MTP (MHMTP) worker", "adds a new draft worker", "新增 XX worker"); not a fix in one
+# ("adds a check in the EAGLE worker")
+_NEW_WORKER = re.compile(
+    r"(?i)\b(?:introduc\w*|new|first version of)\b[^.;:]{0,60}?\bworkers?\b"
+    r"(?!\s*(?:count|process|node|thread|pool)s?\b)|(?:新增|引入|实现了?)[^。；]{0,30}worker"
+)
 # a test line that did not run (a CI matrix's skipped or deselected case)
 _SKIPPED = re.compile(r"(?i)\b(?:skipped|skip|deselected|xfail\w*|disabled)\b")
 
@@ -161,6 +169,9 @@ def _inputs(
         return _no(trace, f"{apart.kind} (line {apart.lineno}): its words are not a run's")
     if adds_only(mentions, source):
         return _no(trace, "a pull request adding or enabling the method, with no run of its own")
+    if _pull(mine) and any(_NEW_WORKER.search(m.text) for m in mine):
+        # its tables and figures ran the worker it adds: a class no release's table holds
+        return _no(trace, "a pull request introducing a worker of its own: its results ran that new code")
     if other_program([frame.file for frame in incident.frames]):
         return _no(trace, "a loader's or converter's crash: no server ran")
     if (framework := _framework(config, mine, incident, mentions, since)) != "sglang":
@@ -190,7 +201,7 @@ def _inputs(
     if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
                  and not names_other_framework(m.text, "sglang")]  # fmt: skip
-    names = [_SGLANG.get(m.name) for m in words]
+    names = _promoted([_SGLANG.get(m.name) for m in words], words)
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
     if not names or None in names or plain_launch(config):
         why = _why_none(mine, since, post) if not names else _NO_NAME
@@ -232,6 +243,14 @@ def _inputs(
 
 _JOIN = "SGLang era join"  # the rule's name in --explain-path
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
+
+
+def _promoted(names: list[str | None], words: Sequence[Mention]) -> list[str | None]:
+    """``names`` with the algorithms a line of the run tells SGLang rewrote at start-up (a
+    [[promote]] row: "promoting --speculative-algorithm NEXTN to FROZEN_KV_MTP") read as the
+    algorithm they became: the flag a promotion replaced is no second family."""
+    rules = [rule for m in words if (rule := promotion_told(m.text)) is not None]
+    return [next((r.to for r in rules if n in r.algorithms), n) for n in names]
 
 
 def _one_class(family: str) -> bool:

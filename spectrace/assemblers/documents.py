@@ -125,6 +125,26 @@ _ITEM_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#{1,6}|\|)\s")
 _THREAD_REF = re.compile(r"(?<![\w&/#])#(\d{3,7})\b|github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/(\d+)")
 DIGEST_ITEMS = 3  # threads a digest lists, each on its own item line
 
+# a title that calls the text a guide to running something ("Instruction for Running DeepSeek with
+# PD, EP, and MTP", "[Guide] How to deploy X with EAGLE", "Recipe for serving GLM with NEXTN",
+# "DeepSeek-R1 MTP 部署指南", "Инструкция по запуску"): what a reader would run, not a report
+_GUIDE_TITLE = re.compile(
+    r"(?i)^\W*(?:\[[^\]]*\]:?\s*)*(?:(?:step[- ]by[- ]step\s+)?(?:instructions?|guide|recipe|playbook|cookbook"
+    r"|tutorial|walkthrough|how[- ]to|steps)\b\s*(?:for|to|on|:)\s*(?:\w+\s+){0,2}?"
+    r"(?:run\w*|deploy\w*|launch\w*|serv\w*|benchmark\w*|set(?:ting)? up|us(?:e|ing)|reproduc\w*)\b"
+    r"|how\s+to\s+(?:run|deploy|launch|serve|benchmark|set up)\b)"
+    r"|\b(?:deployment|serving|launch|running|benchmark(?:ing)?)\s+(?:guide|recipe|instructions|playbook)\b"
+    r"|(?:部署|运行|启动|使用|复现)(?:指南|说明|教程|步骤|手册)|(?:実行|デプロイ|起動)(?:手順|ガイド)"
+    r"|(?:실행|배포)\s?(?:가이드|방법)|инструкци\w* по|руководств\w* по|gu[íi]a (?:para|de) (?:ejecutar|desplegar)"
+    r"|instrucciones para|anleitung (?:zum|für)"
+)
+
+
+def guide_title(text: str) -> bool:
+    """The title calls the text a guide to running or deploying something, in its language."""
+    return _GUIDE_TITLE.search(text) is not None
+
+
 # what the scan must keep for these marks to be seen (none occurs in a server's load line)
 LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "equirements", "rerequisite", "nstallation", "pecification", "verview", "rchitecture", "ore idea",
@@ -156,6 +176,8 @@ LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "エラー", "落ちた", "クラッシュ", "실행", "돌려", "돌렸", "테스트", "측정", "오류", "에러", "크래시",
     "апустил", "ротестировал", "змерил", "олучил", "пал", "шибк", "пада", "jecut", "anzamos", "anc\u00e9",
     "rob\u00e9", "robamos", "edimos", "btuv", "all\u00f3",
+    "nstruction", "uide", "ecipe", "laybook", "ookbook", "ow-to", "teps", "指南", "说明", "步骤", "手册", "手順",
+    "ガイド", "가이드", "방법", "нструкци", "nleitung",
 ))  # fmt: skip
 
 

@@ -29,6 +29,7 @@ from spectrace.assemblers.launch_span import (
     from_entry,
     open_quote,
     prose_command,
+    shell_words as _shell,
     sglang_prefixed,
     tokens_of,
 )
@@ -138,7 +139,7 @@ def read_command(
         name, value = entry
         return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
     lines = prose_command(lines) or lines  # entry and flags quoted in prose bullets
-    tokens = _container_order(lines, _tokens(lines))
+    tokens = _scripts(_container_order(lines, _tokens(lines)))
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
         quoted = _quoted_flags(lines)
@@ -294,6 +295,23 @@ def _tokens(lines: list[LogLine]) -> list[tuple[str, int]]:
             got, j, joins = _closed(clean(lines[i].text)), i, False
         out += [(token, i) for token in got]
         i = j + 1
+    return out
+
+
+def _scripts(tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """A shell script passed as one argument (``docker run IMG bash -c "pip install -U x &&
+    python3 -m sglang.launch_server ..."``, ``sh -c '...'``) holding a server's entry point:
+    its own words in its place, from the command that holds the entry point (the setup steps
+    before it, up to their last ``&&``/``;``, are other commands)."""
+    out: list[tuple[str, int]] = []
+    for token, at in tokens:
+        inner = _shell(token) if " " in token or "\n" in token else None
+        found = _entry([(word, at) for word in inner]) if inner else None
+        if inner is None or found is None:
+            out.append((token, at))
+            continue
+        head = max((i for i, word in enumerate(inner[: found[1]]) if word in _SHELL_END), default=-1)
+        out += [(word, at) for word in inner[head + 1 :]]
     return out
 
 

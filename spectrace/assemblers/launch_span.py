@@ -374,6 +374,11 @@ def _split_commands(items: list[str]) -> list[str]:
     return out
 
 
+def shell_words(text: str) -> list[str] | None:
+    """The words a shell reads in ``text`` (``_shell``): also a script passed as one argument."""
+    return _shell(text)
+
+
 def _shell(text: str) -> list[str] | None:
     """shlex, with a bare ``{...}`` kept as one word (JSON pasted without its quotes); None
     while a quote or such a brace stays open."""

@@ -27,6 +27,7 @@ from spectrace.assemblers.documents import LITERALS as DOCUMENT_LITERALS
 from spectrace.assemblers.documents import (
     DIGEST_ITEMS,
     expected_line,
+    guide_title,
     how_to_line,
     own_run,
     section_heading,
@@ -998,6 +999,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return []  # a log record: a server printed it, whatever the PR adds
     if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
+    if (guide := _guide(held)) is not None:  # a guide's commands under its headings, nothing printed
+        return [Apart(guide.source, held[0].lineno, _END, INSTRUCTIONS, guide.text.strip())]
     if (doc := _document(held, kind is not None)) is not None:  # notes, a tutorial, a README, a spec
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if (digest := _digest(held)) is not None:  # several threads' titles and summaries
@@ -1179,6 +1182,60 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     if first is None and not thread and source_file(texts):  # a serve script: no output of its own
         first = held[0]
     return first
+
+
+def _guide(held: Sequence[LogLine]) -> LogLine | None:
+    """The title line of a guide to running something ("Instruction for Running DeepSeek with
+    PD, EP, and MTP", "[Guide] How to deploy X", "部署指南": ``documents.guide_title``) whose
+    lines show nothing a process printed or a run gave: no log record, no frame or traceback, no
+    result figure or table, no writer telling a run of theirs, no failure but as a condition or
+    in a command's comment, and no post after the opening one (a reply may report running it).
+    Its launch and benchmark commands under per-setup headings are what a reader would run;
+    a command followed by its output is a run, and so is any crash of its own (the gate reads it)."""
+    title, said = _title_line(held)
+    if title is None or not guide_title(said):
+        return None
+    posts, fenced = 0, False
+    for line in held:
+        text = line.text
+        if _FENCE.match(text):
+            fenced = not fenced
+            continue
+        if not line.quoted and post_author(text) is not None:
+            posts += 1
+            if posts > 1:
+                return None
+            continue
+        if line.headed or tree_frame(text) or _FIGURE.search(text):  # (a traceback's header: the gate reads it)
+            return None
+        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or own_run(text) or writer_run(text):
+            return None
+        if fenced and _SHELL_COMMENT.match(text):
+            continue  # "# slow down the decode nodes": what a command does, no failure
+        words = told(text)
+        if _SYMPTOM.search(words) and not _CONDITION.search(words) and line is not title:
+            return None
+    return title
+
+
+_FENCE = re.compile(r"^\s*(?:>\s*)*(?:```|~~~)")
+_SHELL_COMMENT = re.compile(r"^\s*#(?!#)")
+# a result a run gave: a speed, a latency, a share, an acceptance figure, a table row of figures
+_FIGURE = re.compile(
+    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|%)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+    r"|^\s*\|.*\d.*\|\s*$"
+)
+
+
+def _title_line(held: Sequence[LogLine]) -> tuple[LogLine | None, str]:
+    """The line holding the text's title and the title: a thread head's (any copy form), else
+    its first ``# `` heading's."""
+    reader = HeadReader()
+    for line in held:
+        if (head := reader.feed(line)) is not None and head.title is not None:
+            return line, head.title
+    line = next((ln for ln in held if _TITLE.match(ln.text)), None)
+    return line, line.text.lstrip("# ") if line is not None else ""
 
 
 def _digest(held: Sequence[LogLine]) -> LogLine | None:

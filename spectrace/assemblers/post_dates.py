@@ -16,7 +16,7 @@ from datetime import date
 
 # Prefilter literals: every line post_date reads contains one.
 POST_DATE_LITERALS: tuple[bytes, ...] = (
-    b" \xc2\xb7 ", b"opened ", b"commented ", b"posted ", b"merged ", b"Opened ", b"Posted ",
+    b" \xc2\xb7 ", b"opened ", b"commented ", b"posted ", b"merged ", b"Opened ", b"Posted ", b"Created",
 )  # fmt: skip
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
@@ -94,10 +94,22 @@ def opens_thread(text: str) -> bool:
     return post_author(text) is not None and _OPENER.search(text) is not None
 
 
+# an issue digest's field (a dataset or a notes file listing threads: "## Issue #N: title",
+# "**Link**: <url>", "**State**: closed", "**Created**: 2025-03-13T03:44:18+00:00"): the day the
+# thread was opened, its first post's; a field (a line's start, or bold among fields a Markdown
+# paragraph joined) holding a stamp with its time, so that no sentence or a card's "created" is read
+_CREATED = re.compile(
+    r"(?:^\s*(?:[-*]\s+)?(?:\*\*|__)?|(?:^|\s)(?:\*\*|__))(?:Created|Opened)(?: at)?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__|`)?"
+    + _ISO + r"[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}| UTC)?(?:\*\*|__|`)?(?:\s|$)"
+)
+
+
 def post_date(text: str) -> date | None:
     """The day a post header on this line was written, or None."""
     if (header := _HEADER.match(text)) is not None:
         return _day(*header.groups())
+    if (created := _CREATED.search(text)) is not None:
+        return _day(*created.groups())
     if (verb := _VERB.search(text)) is None:
         return None
     month, day, year, iso_y, iso_m, iso_d = verb.groups()

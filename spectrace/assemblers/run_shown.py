@@ -141,7 +141,8 @@ _WISH_LABELS = re.compile(
 _FAILED = re.compile(
     r"(?i)\[bug\]|\bbug:|\b(?:crash\w*|fail\w*|errors?|hangs?|hanging|garbled|wrong|incorrect"
     r"|regress\w*|slow\w*|lower|degrad\w*|broken|oom|nan|exception|illegal|segfault|stuck"
-    r"|deadlock|not (?:working|loading)|produces?|malformed|corrupt\w*|gibberish|repetition)\b"
+    r"|deadlock|not (?:working|loading)|produces?|malformed|corrupt\w*|gibberish|repetition"
+    r"|poor(?:ly)?)\b"  # "MTP poor performance": a run's outcome the writer saw
     r"|^\W*#\s*\[\s*bench\w*\s*\]"  # a benchmark report's tag: the issue reports its run
 )
 # a pull request's title that fixes a failure ("[fix] Fix SA specdec + CUDA graphs", "[BugFix] ...")

@@ -276,6 +276,38 @@ def promoted(algorithm: str, draft: str, newest: Version | None) -> PromoteRule 
     return None
 
 
+# a sentence or log line telling the rewrite: "promoting --speculative-algorithm NEXTN to
+# FROZEN_KV_MTP" (SGLang's own start-up line), "auto-promotes the algorithm from NEXTN to
+# FROZEN_KV_MTP", "NEXTN -> FROZEN_KV_MTP", "NEXTN 被自动升级为 FROZEN_KV_MTP"
+_PROMOTING = re.compile(
+    r"(?i)promot|rewr[io]t|upgrad|\bswitch\w*\b|\bturn\w* into\b|\bconvert|\breplac|->|→|=>"
+    r"|升级|提升|改为|转为|替换|昇格|置き換"
+)
+
+
+def _algorithm_at(text: str, name: str) -> int:
+    """Where ``text`` names the algorithm ``name`` as a word (FROZEN_KV_MTP, Frozen-KV MTP), or -1."""
+    spelled = r"[-_ ]?".join(re.escape(part) for part in name.split("_"))
+    m = re.search(rf"(?i)(?<![A-Za-z0-9_]){spelled}(?![A-Za-z0-9_])", text)
+    return m.start() if m is not None else -1
+
+
+def promotion_told(text: str) -> PromoteRule | None:
+    """The [[promote]] row a line tells as done: one of its algorithms named before the one it
+    becomes, with a word of rewriting between or before them; the run's algorithm is then the
+    later one, whatever flag the launch passed."""
+    if _PROMOTING.search(text) is None:
+        return None
+    for rule in promote_rules():
+        to = _algorithm_at(text, rule.to)
+        if to < 0:
+            continue
+        before = [at for a in rule.algorithms if 0 <= (at := _algorithm_at(text, a)) < to]
+        if before and _PROMOTING.search(text, 0, to) is not None:
+            return rule
+    return None
+
+
 def promotable(model: str) -> bool:
     """Some [[promote]] row rewrites the algorithm of a run serving ``model`` (its drafts'
     architecture exists for that model family only)."""

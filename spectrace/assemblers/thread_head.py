@@ -55,10 +55,13 @@ _PAGE = re.compile(
 )
 # a PR page's title ends with its author: "Fix MTP hang by alice · Pull Request #9 · ..."
 _BY_AUTHOR = re.compile(r"\s+by\s+[\w-]+(?:\[bot\])?$")
-# the thread's URL alone on a line, maybe labelled or in angle brackets
+# the thread's URL alone on a line, maybe labelled (``**Link**: <url>``, an issue digest's field;
+# ``- **链接**：<url>`` in a dump's own language) or in angle brackets
 _URL = re.compile(
-    rf"(?i)^\s*(?:(?:url|link|source|thread|issue|pr|pull request)\s*:\s*)?<?https?://(?:www\.)?github\.com/"
-    rf"(?P<repo>{_REPO})/(?P<kind>issues|pulls?|discussions)/(?P<num>\d{{1,9}})(?:/[\w/-]*)?(?:[#?]\S*)?>?\s*$"
+    rf"(?i)^\s*(?:[-*]\s+)?(?:(?:\*\*|__)?(?:url|link|source|thread|issue|pr|pull request)(?:\*\*|__)?\s*[:：]\s*)?"
+    r"<?https?://(?:www\.)?github\.com/"
+    rf"(?P<repo>{_REPO})/(?P<kind>issues|pulls?|discussions)/(?P<num>\d{{1,9}})(?:/[\w/-]*)?(?:[#?]\S*)?>?"
+    r"(?:\s+(?:\*\*|__)\w[\w ]{0,20}(?:\*\*|__)\s*:.*)?\s*$"  # the digest's next fields, joined as one paragraph
 )
 # a notification mail's subject: "Re: [owner/repo] <title> (Issue #N)"
 _MAIL = re.compile(
@@ -71,7 +74,10 @@ _CITED_TITLED = re.compile(
     r"\s*[:–—-]\s+(?P<title>\S.*)$"
 )
 # "Issue #N: <title>", "PR #N - <title>"
-_NAMED = re.compile(rf"(?i)^\s*(?P<kind>{_KIND})\s*#(?P<num>\d{{1,9}})\s*[:–—-]\s+(?P<title>\S.*)$")
+# (an issue digest's heading "## Issue #N/A: <title>": its number left out, its URL on a line below)
+_NAMED = re.compile(
+    rf"(?i)^\s*(?:#{{1,6}}\s+)?(?P<kind>{_KIND})\s*#(?P<num>\d{{1,9}}|N/A)\s*[:–—-]\s+(?P<title>\S.*)$"
+)
 # GitHub's web copy: the title with its number, then its state or its opener's line
 _WEB_TITLE = re.compile(r"^\s*(?P<title>\S.*?\S)\s+#(?P<num>\d{1,9})\s*$")
 _WEB_STATE = re.compile(r"(?i)^\s*(open|closed|merged|draft)\s*$")
@@ -158,8 +164,8 @@ def _positional(text: str, source: str, lineno: int) -> Head | None:
         return Head(source, lineno, m.group("repo"), int(m.group("num")), _kind(m.group("kind")),
                     m.group("title").strip(), None, "cited")  # fmt: skip
     if (m := _NAMED.match(text)) is not None:
-        return Head(source, lineno, None, int(m.group("num")), _kind(m.group("kind")),
-                    m.group("title").strip(), None, "named")  # fmt: skip
+        number = int(m.group("num")) if m.group("num").isdigit() else 0  # N/A: the URL below gives it
+        return Head(source, lineno, None, number, _kind(m.group("kind")), m.group("title").strip(), None, "named")
     return None
 
 
@@ -229,8 +235,10 @@ class HeadReader:
 
 def issue_head(text: str) -> bool:
     """A head line of an issue (a citation that names no kind is an issue: a pull request's
-    says so), for the gates that read only issues."""
-    head = head_line(text)
+    says so), for the gates that read only issues. Called on lines the head reader already
+    took for a thread's head, so the forms it reads only in a head count too (a wiki's
+    ``# owner/repo#N: title``, a URL line, ``Issue #N: title``)."""
+    head = head_line(text) or _positional(text, "", 0)
     return head is not None and head.kind in ("issue", None) and head.state != "merged"
 
 

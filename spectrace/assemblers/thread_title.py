@@ -66,9 +66,11 @@ class DraftMention:
 
 
 # method words as people write them -> one spelling; STANDALONE only in capitals or beside a
-# speculative word (the English "standalone" is everywhere)
+# speculative word (the English "standalone" is everywhere); SGLang's FROZEN_KV_MTP ("Frozen-KV
+# MTP") is an algorithm of its own, not MTP
 _METHOD = re.compile(
-    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle(?:[-_ ]?[12])?|nextn|mtp|standalone|n-?gram|"
+    r"(?i)(?<![A-Za-z0-9_/.])(frozen[-_ ]?kv[-_ ]?mtp|eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle(?:[-_ ]?[12])?|nextn|mtp"
+    r"|standalone|n-?gram|"
     r"d-?flash2?|d-?spark|medusa|lookahead|suffix[ _-](?:speculative[ _-])?decoding|draft[ _-]target"
     r"|draft[ _-]model)"
     r"(?![A-Za-z0-9_]|\.\d|-\w*worker|[-_ ]?\d+(?:\.\d+)?[BbMm]\b)"  # Eagle2.5-8B: a model
@@ -100,7 +102,7 @@ def _canonical(word: str) -> str:
         return "EAGLE3" if low == "eagle3" else "EAGLE"
     return {"suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",
             "drafttarget": "DRAFT_MODEL", "draftmodel": "DRAFT_MODEL",
-            "dflash2": "DFLASH"}.get(low, low.upper())  # fmt: skip
+            "dflash2": "DFLASH", "frozenkvmtp": "FROZEN_KV_MTP"}.get(low, low.upper())  # fmt: skip
 
 
 def methods_in(text: str) -> tuple[str, ...]:
