@@ -8,7 +8,8 @@ MTP -> EagleProposer), so the words name the class the way a maintainer reads th
 than any config line: only when nothing else points, only for a run the text shows is vLLM's,
 and only when every family named runs the same class (MTP and EAGLE-3 do; n-gram and EAGLE do
 not, and then their classes are the condition). On the vllm-ascend plugin the plugin's class
-for the method, by its release (a condition without one).
+for the method, by its release; where no line bounds the release, every class the method had
+in the framework's eras (``method_eras``: V0's workers too, the plugin's where the text names it).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ from spectrace.assemblers.vllm_finish import (
 )
 from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
-from spectrace.assemblers.vllm_proposers import family_v0_worker, first_release, proposer_verdict, v0_worker
-from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner, runner_table
+from spectrace.assemblers.method_eras import EraClass, era_condition, plugin_eras, vllm_eras
+from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner
 from spectrace.path_base import family_words
 from spectrace.path_frames import fork_of, method_signature, symbol_signatures
 from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
@@ -116,6 +118,10 @@ def named_family_evidence(
         return note(trace, RULE, _LOOKUP, False, why)
     families = dict.fromkeys(family for family, *_ in named if family in _METHOD)
     verdicts = {family: _class(family, config, plugin) for family in families}
+    if plugin and by_words and _plugin_unreleased(config):  # any of the plugin's eras
+        newest = newest_release(config, "vllm_ascend")
+        verdicts = {f: _eras_verdict(plugin_eras(_METHOD[f], newest), newest) or v
+                    for f, v in verdicts.items()}  # fmt: skip
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
         verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
@@ -143,7 +149,7 @@ def named_family_evidence(
         if not by_words or family is None or plugin or not _unbounded(config) \
                 or found.worker_class != cls:  # fmt: skip
             return [found]
-        return [_every_era(found, _METHOD[family])]
+        return [_every_era(found, _METHOD[family], config)]
     if not plugin and not marked:  # a marked plugin: its own classes
         # each family's V1 class on the runner the text states (an MRV2 frame, V0's)
         verdicts = {f: family_on_stated_runner(f, cls, config) if cls else (cls, cond)
@@ -163,20 +169,38 @@ def _unbounded(config: RunConfig) -> bool:
             and not any(k in flags for k in ("vllm_prose_release", RUNNER_FLAG, "VLLM_USE_V1")))  # fmt: skip
 
 
-def _every_era(found: Evidence, method: str) -> Evidence:
+def _plugin_unreleased(config: RunConfig) -> bool:
+    """No line gives the plugin's release, vLLM's or the model runner: a day at most bounds it."""
+    flags = config.flags
+    return config.version is None and not any(
+        k in flags for k in ("platform_release", "vllm_prose_release", RUNNER_FLAG, "VLLM_USE_V1"))
+
+
+def _eras_verdict(
+    eras: tuple[EraClass, ...], newest: Version | None
+) -> tuple[str | None, str | None] | None:
+    """(class, None) where every era of the plugin that the text's day allows (``newest``) ran
+    one class, else (None, the condition over them); None where no era ran the method."""
+    if not eras:
+        return None
+    if len({e.cls for e in eras}) == 1:
+        return eras[0].cls, None
+    bound = f"; its day allows vllm-ascend {newest} at the newest" if newest is not None else ""
+    return None, f"{era_condition(eras)} (no release of the plugin or of vLLM in the text{bound})"
+
+
+def _every_era(found: Evidence, method: str, config: RunConfig) -> Evidence:
     """``found`` (the V1 runner's class for ``method``) widened to every class vLLM ran the
-    method on across its releases, since the text bounds none: V0's worker where V0 ran it,
-    the V1 proposer, each MRV2 speculator (``rules/paths/vllm_runner.toml``); decided where
+    method on across its releases, since the text bounds none (``method_eras.vllm_eras``), and
+    where the text names the vllm-ascend plugin without placing the run on it (a path into its
+    package in a sentence, its repository) every class the plugin ran it on too; decided where
     that is one class, else the condition naming them all, never the newest era's alone."""
-    v0 = family_v0_worker(method)
-    rows = [r for r in runner_table().speculators if r.method == method]
-    parts = ([f"{v0[0]} on V0's spec decode (vLLM before the V1 engine)"] if v0 else [])
-    parts.append(f"{found.worker_class} on the V1 model runner")
-    parts += [f"{r.cls} on the model runner v2 (vLLM {r.first}-{r.last})" for r in rows
-              if r.cls != found.worker_class]  # fmt: skip
-    if len(parts) == 1:
+    eras = vllm_eras(method, found.worker_class or "")
+    if "platform_named" in config.flags:
+        eras += plugin_eras(method)
+    if len({e.cls for e in eras}) == 1:
         return found
-    condition = "; ".join(parts) + " (no version line, release or day in the text bounds it)"
+    condition = era_condition(eras) + " (no version line, release or day in the text bounds it)"
     head = found.reason.split(" -> ", 1)[0]
     return replace(found, points_to=None, worker_class=None, condition=condition,
                    reason=f"{head}: {condition}")

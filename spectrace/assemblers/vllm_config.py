@@ -172,12 +172,15 @@ _ASCEND_RELEASE = re.compile(
 
 
 # Words that name the plugin without showing the run on it: its repository in a sentence (a
-# link to one of its issues is not), its package, one of its proposer classes
+# link to one of its issues is not), its package or a file of it, one of its proposer classes
 # (``AscendEagleProposer``), Ascend NPUs.
 _ASCEND_NAMED = re.compile(
     r"(?<![/\w.])vllm-project/vllm-ascend\b(?!/)"  # a thread's repository, not a link to it
     r"|(?<![/\w.-])vllm[-_]ascend\b(?![/-])|\bAscend\w*Proposer\b"
     r"|\bAscend\b[^\S\n]*(?:NPU|910|A2|A3)|\bon[^\S\n]+NPUs?\b"
+    # a file of its package a sentence names (``vllm_ascend/spec_decode/eagle_proposer.py``),
+    # not a link's path: the writer's code may be the plugin's
+    r"|(?<![\w.:/-])/?(?:[\w.-]+/)*vllm_ascend/(?:[\w.-]+/)*\w+\.py\b"
 )
 
 

@@ -251,3 +251,44 @@ def plugin_package(path: str) -> str | None:
     parts = path.replace("\\", "/").split("/")
     return next((_packages()[p] for p in parts[:-1] if p in _packages()), None)
 
+
+def ascend_rows(method: str) -> tuple[tuple[str, str, str], ...]:
+    """(class, first, last release) of each of the plugin's [[method]] rows for ``method`` (a
+    model-named MTP method also through ``mtp`` after its own rows end)."""
+    return _rows(str(method).lower().strip("[]"))
+
+
+@cache
+def plugin_v0_span(framework: str) -> tuple[str, str] | None:
+    """(first, last release) of the plugin's releases that ran vLLM's V0 spec decode: the span
+    of the releases holding the files of its [[v0]] row (vllm_plugin_hand.toml) in its frame
+    table; None where it has none."""
+    files = {str(f) for r in _table("paths/vllm_plugin_hand.toml").get("v0", [])
+             if isinstance(r, dict) and r.get("framework") == framework for f in r.get("files", ())}  # fmt: skip
+    table = "paths/vllm_ascend.toml" if framework == "vllm_ascend" else "paths/vllm_plugins.toml"
+    spans = [(v, str(x)) for r in _table(table).get("frame", []) if isinstance(r, dict)
+             and r.get("file") in files for x in (r.get("releases") or [])[:2]
+             if (v := parse_release(str(x))) is not None]  # fmt: skip
+    if not spans:
+        return None
+    return min(spans)[1], max(spans)[1]
+
+
+def early_proposers(family: str) -> tuple[tuple[str, str, str], ...]:
+    """(class, first, last release) of vllm-ascend's proposer files from before its [[method]]
+    rows begin (its V1 runner of v0.9.x: ``eagle_proposer_v1.py``'s EagleProposer,
+    ``mtp_proposer_v1.py``'s MtpProposer) whose family ``family`` is or extends (EAGLE3 ran on
+    the EAGLE file)."""
+    firsts = [v for rows in _methods().values() for row in rows if (v := parse_release(row[1]))]
+    start = min(firsts, default=None)
+    out: dict[tuple[str, str, str], None] = {}
+    for r in _table("paths/vllm_ascend.toml").get("frame", []):
+        if not isinstance(r, dict) or r.get("role") != "proposer" or not r.get("worker"):
+            continue
+        first, last = (list(r.get("releases") or []) + ["", ""])[:2]
+        end = parse_release(str(last))
+        own = str(r.get("family", ""))
+        if start is None or end is None or end >= start or not own or not family.startswith(own):
+            continue
+        out[(str(r["worker"]), str(first), str(last))] = None
+    return tuple(sorted(out, key=lambda row: parse_release(row[1]) or Version("0")))
