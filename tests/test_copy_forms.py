@@ -143,6 +143,9 @@ def test_the_pieces_come_back_as_written() -> None:
     # a table a tool prints at a fixed width: rows that open alike, none goes on
     ["+" + "-" * 78 + "+", *(f"| GPU {i}  NVIDIA H100 80GB HBM3   On  | 00000000:{i}A:00.0 Off |      0 |".ljust(79) + "|"
                             for i in range(6)), "+" + "-" * 78 + "+"],
+    # the same table drawn with box characters (nvitop, rich): full in cells, not in bytes
+    ["┌" + "─" * 78 + "┐", *(f"│ GPU {i}  NVIDIA H100 80GB HBM3   On  │ 00000000:{i}A:00.0 Off │      0 │".ljust(79) + "│"
+                            for i in range(6)), "└" + "─" * 78 + "┘", "KVArenaFull: the arena cannot grow past 2 blocks"],
     # padded rows whose next word would have fitted: each row is a line of its own
     [w.ljust(80) for w in ("The draft model loads fine on its own and the target too.",
                            "then the server starts and the first request arrives.",

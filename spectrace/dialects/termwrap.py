@@ -35,6 +35,13 @@ _NO_START = (b",", b".", b";", b":", b")", b"]", b"}")  # unless the next row st
 _BOX = (b"|", b"+", b"\xe2")  # a table's edge (ASCII, or a box-drawing character's first byte)
 
 
+def _drawn(row: bytes, last: bool) -> bool:
+    """``row``'s last (else first) character draws a box or a panel (U+2500-U+259F: rich's
+    traceback panel, a table's edge), which ends or opens a line of its own."""
+    text = row.decode("utf-8", "replace").strip()
+    return bool(text) and "\u2500" <= text[-1 if last else 0] <= "\u259f"
+
+
 def cells(row: bytes) -> int:
     """The terminal cells ``row`` takes (its bytes, where it is ASCII)."""
     return len(row) if row.isascii() else cell_len(row.decode("utf-8", "replace"))
@@ -80,6 +87,8 @@ class Wrap:
             return None
         if lower[:_PREFIX] == first[:_PREFIX]:
             return None  # the writer's next record: its prefix again
+        if not (upper.isascii() and lower.isascii()) and (_drawn(upper, True) or _drawn(lower, False)):
+            return None  # a panel's or a table's row, full to its border
         if OPENS.match(lower) is not None and not lower.lstrip().startswith(b"--"):
             return None  # a record of its own (a command's wrapped option goes on)
         if not self.padded:  # cut hard: the line goes on where the width cut it, but a
