@@ -178,10 +178,10 @@ _ASCEND_NAMED = re.compile(
     r"(?<![/\w.])vllm-project/vllm-ascend\b(?!/)"  # a thread's repository, not a link to it
     r"|(?<![/\w.-])vllm[-_]ascend\b(?![/-])|\bAscend\w*Proposer\b"
     r"|\bAscend\b[^\S\n]*(?:NPU|910|A2|A3)|\bon[^\S\n]+NPUs?\b"
-    # a file of its package a sentence names (``vllm_ascend/spec_decode/eagle_proposer.py``),
-    # not a link's path: the writer's code may be the plugin's
-    r"|(?<![\w.:/-])/?(?:[\w.-]+/)*vllm_ascend/(?:[\w.-]+/)*\w+\.py\b"
 )
+# a file of its package a sentence names (``vllm_ascend/spec_decode/eagle_proposer.py``), not a
+# link's path: the writer's code may be the plugin's (searched only where the package's folder is)
+_ASCEND_FILE = re.compile(r"(?<![\w.:/-])/?(?:[\w.-]+/)*vllm_ascend/(?:[\w.-]+/)*\w+\.py\b")
 
 
 # a release a line names as the fix or the one to move to, not the one the run had
@@ -192,7 +192,8 @@ _ANOTHER_RELEASE = re.compile(
 
 def ascend_named(text: str) -> bool:
     """The line names the vllm-ascend plugin (or Ascend NPUs) without showing the run on it."""
-    return _ASCEND_NAMED.search(text) is not None
+    return _ASCEND_NAMED.search(text) is not None or (
+        "vllm_ascend/" in text and _ASCEND_FILE.search(text) is not None)
 
 
 def ascend_signal(text: str) -> bool:
