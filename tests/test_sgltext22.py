@@ -418,6 +418,7 @@ def test_created_field_reads_only_a_field() -> None:
     assert post_date("**Created**: 2025-03-13T03:44:18+00:00") == date(2025, 3, 13)
     assert post_date("**State**: closed **Created**: 2025-03-13T03:44:18+00:00") == date(2025, 3, 13)
     assert post_date("- Created at: 2025-04-01 10:00 UTC") == date(2025, 4, 1)
+    assert post_date("- **创建时间**：2025-04-25T17:51:34Z") == date(2025, 4, 25)
     for text in ("The checkpoint was created: 2023-01-01T00:00:00Z by the trainer",
                  '"created_at": "2023-01-01T00:00:00Z",', "**Created**: 2025-03-13", "Created: last week"):
         assert post_date(text) is None, text
@@ -489,3 +490,85 @@ def test_fix_in_an_existing_worker_keeps_its_run(tmp_path: Path) -> None:
         "With the fix, EAGLE on Llama-3.1-8B runs again: accept length 3.1, 1.8x speedup.",
     ]
     assert_verdict(_verdict(tmp_path, lines), "v1", "EAGLEWorker")
+
+
+# --- an issue dump in its own language: a bulleted, bold, labelled link and created field ------
+
+DUMPS = {
+    "Chinese dump": [
+        "# Issue #80030: [Bug] EAGLE3 crash on the first request",
+        "",
+        "## 基本信息",
+        "",
+        "- **编号**: #80030",
+        "- **状态**: closed",
+        "- **链接**: https://github.com/sgl-project/sglang/issues/80030",
+        "- **创建时间**: 2025-03-20T10:00:00Z",
+        "",
+        "## 问题描述",
+        "",
+        "EAGLE3 speculative decoding crashes on the first request after warmup.",
+    ],
+    "Japanese dump, full-width colons": [
+        "# Issue #80031: [Bug] NEXTN decode crash",
+        "- **リンク**：https://github.com/sgl-project/sglang/issues/80031",
+        "- **作成日時**：2025-05-02T01:00:00Z",
+        "",
+        "NEXTN speculative decoding crashes in decode with DeepSeek-V3.",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", DUMPS)
+def test_dump_in_its_own_language_names_tracker_and_day(tmp_path: Path, name: str) -> None:
+    """The dump's link names SGLang's tracker and its created field the day (v1-only era)."""
+    assert_verdict(_verdict(tmp_path, DUMPS[name]), "v1", "EAGLEWorker")
+
+
+# --- an issue body flattened onto its heading's line: the heading's own words set it apart -------
+
+_SG_LAUNCH = ("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm "
+              "EAGLE --speculative-draft-model-path lmsys/sglang-EAGLE-LLaMA3-Instruct-8B")  # fmt: skip
+
+FLATTENED_BODIES = {
+    "vLLM proposal body, a closing word about suggestions": (
+        [
+            "### Proposal to improve performance I want to speed up Qwen3-32B on two L40S cards. So I tried"
+            " speculative decoding with a small draft, running: ``` python -m vllm.entrypoints.openai.api_server"
+            " --model /models/Qwen3-32B -tp 2 --speculative_config '{\"model\": \"/models/Qwen3-0.6B\","
+            " \"num_speculative_tokens\": 3}' ``` It is slower than without it. Any other suggestions are welcome.",
+        ],
+        "unknown", "MultiStepWorker|DraftModelProposer",
+    ),
+    "SGLang motivation body, suggestions asked at its end": (
+        [
+            "### Motivation I want faster decoding for Llama-3.1-8B, so I serve it with EAGLE on sglang 0.4.6: ``` "
+            + _SG_LAUNCH + " ``` The speed-up is only 1.1x. I would appreciate any suggestions.",
+        ],
+        "v1", "EAGLEWorker",
+    ),
+    "two headings, the second over the environment": (
+        [
+            "### Describe the bug EAGLE dies on warmup; suggestions welcome. ### Reproduction ``` "
+            + _SG_LAUNCH + " ``` ### Environment H100, CUDA 12.4",
+        ],
+        "unknown", "EAGLEWorker|EAGLEWorkerV2",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FLATTENED_BODIES)
+def test_flattened_body_is_read_past_its_heading(tmp_path: Path, name: str) -> None:
+    """A suggestion word in a flattened body's sentences does not set its run's launch apart."""
+    lines, value, classes = FLATTENED_BODIES[name]
+    assert_verdict(_verdict(tmp_path, lines), value, classes)
+
+
+def test_flattened_suggestion_heading_stays_apart(tmp_path: Path) -> None:
+    """A flattened line whose heading is a suggestion ("### Suggested fix ```...```") is still
+    no run's: its NGRAM launch names nothing, here or after another heading."""
+    ngram = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm NGRAM"
+    for line in (f"### Suggested fix ``` {ngram} ```",
+                 f"### Describe the bug the server hangs. ### Suggested workaround ``` {ngram} ```"):  # fmt: skip
+        path = _verdict(tmp_path, [line])
+        assert "NGRAM" not in str(path.worker_class) and "NGRAM" not in (path.conditional or ""), path

@@ -779,10 +779,28 @@ def _carried(text: str) -> str | None:
 
 def _section(text: str) -> str | None:
     """Why a heading's section is not the run's (a docs issue, a suggested fix), or None; a
-    heading over the writer's own or failing run ("### Example to reproduce") is the run's."""
+    heading over the writer's own or failing run ("### Example to reproduce") is the run's.
+    An issue body flattened onto its heading's line (a wiki mirror, an index page: "### Proposal
+    ... I try ... ``` vllm serve ... ``` ... any other suggestions.") is judged by each
+    heading's own words, not by its body's."""
     if _OWN.search(text):
         return None
-    return next((why for pattern, why in _SECTION_WHY if pattern.search(text)), None)
+    heads = _heading_words(text)
+    return next((why for head in heads for pattern, why in _SECTION_WHY if pattern.search(head)), None)
+
+
+# a flattened body: a fence or a further heading marker on the heading's own line
+_FLAT_MARK = re.compile(r"```|~~~|\s#{2,6}\s")
+_HEAD_END = re.compile(r"```|~~~|[.!?。！？](?:\s|$)")
+
+
+def _heading_words(text: str) -> list[str]:
+    """The words of each heading a line holds: the line itself, or for a body flattened onto it,
+    each heading marker's words up to its first fence or sentence end."""
+    if _FLAT_MARK.search(text, 4) is None:
+        return [text]
+    parts = re.split(r"(?:^|\s)(?=#{2,6}\s)", text)
+    return [_HEAD_END.split(part, 1)[0] for part in parts if part.lstrip().startswith("#")]
 
 
 def read_apart(lines: Sequence[LogLine]) -> NotRun:

@@ -17,6 +17,7 @@ from datetime import date
 # Prefilter literals: every line post_date reads contains one.
 POST_DATE_LITERALS: tuple[bytes, ...] = (
     b" \xc2\xb7 ", b"opened ", b"commented ", b"posted ", b"merged ", b"Opened ", b"Posted ", b"Created",
+    *(w.encode() for w in ("创建", "提交时间", "作成日", "작성일", "생성일", "Создано", "Дата создания", "Creado")),
 )  # fmt: skip
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}  # fmt: skip
@@ -99,7 +100,8 @@ def opens_thread(text: str) -> bool:
 # thread was opened, its first post's; a field (a line's start, or bold among fields a Markdown
 # paragraph joined) holding a stamp with its time, so that no sentence or a card's "created" is read
 _CREATED = re.compile(
-    r"(?:^\s*(?:[-*]\s+)?(?:\*\*|__)?|(?:^|\s)(?:\*\*|__))(?:Created|Opened)(?: at)?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__|`)?"
+    r"(?:^\s*(?:[-*]\s+)?(?:\*\*|__)?|(?:^|\s)(?:\*\*|__))(?:Created|Opened|创建时间|创建于|创建日期|提交时间"
+    r"|作成日時?|작성일|생성일|Создано|Дата создания|Creado)(?: at)?(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__|`)?"
     + _ISO + r"[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}| UTC)?(?:\*\*|__|`)?(?:\s|$)"
 )
 

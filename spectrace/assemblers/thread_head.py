@@ -58,7 +58,8 @@ _BY_AUTHOR = re.compile(r"\s+by\s+[\w-]+(?:\[bot\])?$")
 # the thread's URL alone on a line, maybe labelled (``**Link**: <url>``, an issue digest's field;
 # ``- **链接**：<url>`` in a dump's own language) or in angle brackets
 _URL = re.compile(
-    rf"(?i)^\s*(?:[-*]\s+)?(?:(?:\*\*|__)?(?:url|link|source|thread|issue|pr|pull request)(?:\*\*|__)?\s*[:：]\s*)?"
+    rf"(?i)^\s*(?:[-*]\s+)?(?:(?:\*\*|__)?(?:url|link|source|thread|issue|pr|pull request|链接|地址|来源|原文"
+    r"|issue\s?链接|リンク|링크|ссылка|enlace)(?:\*\*|__)?\s*[:：]\s*)?"
     r"<?https?://(?:www\.)?github\.com/"
     rf"(?P<repo>{_REPO})/(?P<kind>issues|pulls?|discussions)/(?P<num>\d{{1,9}})(?:/[\w/-]*)?(?:[#?]\S*)?>?"
     r"(?:\s+(?:\*\*|__)\w[\w ]{0,20}(?:\*\*|__)\s*:.*)?\s*$"  # the digest's next fields, joined as one paragraph
