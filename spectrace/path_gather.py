@@ -6,8 +6,9 @@ what this gathers)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
 
 from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
@@ -16,7 +17,7 @@ from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.engine_hints import engine_of
-from spectrace.frame_releases import reread, run_releases
+from spectrace.frame_releases import RunRelease, reread, run_releases
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
 from spectrace.path_era import era_evidence, latest_narrowed
@@ -123,6 +124,27 @@ def _counters(config: RunConfig, load: LoadSample | None) -> list[Evidence]:
     return [Evidence(load.source, load.lineno, trim(text), reason)]
 
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What the deciders after the crash's own evidence read: the incident, its run's config
+    and texts, and what the first readers found out about its frames (their era, loops, day)."""
+
+    incident: Incident
+    config: RunConfig
+    load: LoadSample | None
+    others: Sequence[Incident]
+    mentions: Sequence[Mention]
+    trace: PathTrace | None
+    since: int  # the first line of the incident's run in its file
+    frames: list[StackFrame]  # the crash's own frames, its ranks' and pasted dumps'
+    own: list[StackFrame]  # the crash's own frames and its ranks' (no dump)
+    loops: bool
+    era: str | None
+    newest: Version | None
+    day: date | None
+    releases: Mapping[str, RunRelease]
+
+
 def path_evidence(
     incident: Incident,
     config: RunConfig,
@@ -135,8 +157,8 @@ def path_evidence(
     """Everything that points at a worker, strongest first: the crash's own frames (a cut
     traceback's last one too), the classes its message names, the frames of dumps pasted
     into its run, the classes its run's other crashes name, then the run's config (dump,
-    warnings, launch command); with none of these pointing, the run's other crashes' frames,
-    a family's file under the runner's draft step, then worker files a sentence names."""
+    warnings, launch command); then each of ``_DECIDERS``, weaker and weaker, while nothing
+    before it settles the path."""
     config = _elsewhere_aside(config, mentions)
     own = incident_frames(incident)
     ranks = rank_frames(incident)  # the same failure's other records: their frames count too
@@ -158,52 +180,88 @@ def path_evidence(
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += _config_votes(config, load) + method_evidence(config)
-    if not _settled(evidence):  # nothing of its own: the run's other crashes
-        peers = peer_frames(incident, others, since)
-        loops = loops or _loops_decide(config, peers, load, era)
-        evidence += [
-            e for e in frame_votes(peers, loops, era, newest, None, releases)
-            if e.points_to or e.condition
-        ]
-    if not _settled(evidence):  # a family's file under the runner's draft step
-        evidence = family_evidence(own + ranks + pasted) + evidence
-    if not _settled(evidence, conditions=True):  # an SGLang family's own file
-        found = sglang_family_evidence(own + ranks + pasted, config, newest)
-        same = {(e.source, e.lineno, e.text) for e in found}
-        evidence = found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
-    if not _settled(evidence, conditions=True):  # a proposer base: its subclass by the family
-        plugin = "platform_named" in config.flags or "platform" in config.flags
-        sites, families = base_inputs(incident, mentions, since, plugin)
-        based = base_evidence(frame_sites(own + ranks + pasted) + sites, config, families, day)
-        evidence = based + evidence
-        if not based:  # a vLLM run's method named only in words
-            engine = frames_engine(evidence) or engine_of(incident, config)
-            plain = plain_launch(config, "vllm")  # its sentences' methods are not the run's
-            named = [] if plain else named_families(incident, mentions, since)
-            if plain:
-                note(trace, RULE, "vLLM family lookup", False, PLAIN_WHY)
-            if other_program([sf.frame.file for sf in own + ranks]):
-                named = []  # a converter's / loader's crash: no server ran
-            backend = config.flags.get("backend")  # trtllm-build, --backend trt
-            flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in own + ranks) or (
-                backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
-            worded = worded_framework(incident, config, mentions, since)
-            if worded and named and not any(n[0].startswith(RELEASE_MARK) for n in named):
-                named += titled_release(incident, mentions, worded)  # "# [v0.6.3] ... vLLM"
-            evidence += named_family_evidence(named, config, engine, flow, worded, trace)
-    if not _settled(evidence):  # weakest: `eagle_worker_v2.py:828` in prose
-        conditions = [e.condition for e in evidence if e.condition]
-        evidence += reread(mention_votes(incident, mentions, since, conditions), releases)
-    if not any(e.points_to or e.condition for e in evidence):  # last: a family + release/day
-        evidence += era_evidence(incident, config, mentions, since, trace, load)
-    if not any(e.points_to or e.condition for e in evidence):  # drafts verified: the plugin's proposers
-        evidence += verified_evidence(own + ranks + pasted, config)
+    run = _Run(incident, config, load, others, mentions, trace, since, own + ranks + pasted,
+               own + ranks, loops, era, newest, day, releases)  # fmt: skip
+    for settles, decide in _DECIDERS:
+        if not settles(evidence):
+            evidence = decide(run, evidence)
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
+
+
+def _peers(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """Nothing of its own: the frames of the run's other crashes."""
+    peers = peer_frames(run.incident, run.others, run.since)
+    loops = run.loops or _loops_decide(run.config, peers, run.load, run.era)
+    found = frame_votes(peers, loops, run.era, run.newest, None, run.releases)
+    return evidence + [e for e in found if e.points_to or e.condition]
+
+
+def _family_files(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A family's file under the runner's draft step."""
+    return family_evidence(run.frames) + evidence
+
+
+def _sglang_family(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """An SGLang family's own file (first, its lines not repeated)."""
+    found = sglang_family_evidence(run.frames, run.config, run.newest)
+    same = {(e.source, e.lineno, e.text) for e in found}
+    return found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
+
+
+def _bases_or_words(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A proposer base: its subclass by the family; with none, a vLLM run's method named only
+    in words (``path_named``)."""
+    config = run.config
+    plugin = "platform_named" in config.flags or "platform" in config.flags
+    sites, families = base_inputs(run.incident, run.mentions, run.since, plugin)
+    based = base_evidence(frame_sites(run.frames) + sites, config, families, run.day)
+    if based:
+        return based + evidence
+    engine = frames_engine(evidence) or engine_of(run.incident, config)
+    plain = plain_launch(config, "vllm")  # its sentences' methods are not the run's
+    named = [] if plain else named_families(run.incident, run.mentions, run.since)
+    if plain:
+        note(run.trace, RULE, "vLLM family lookup", False, PLAIN_WHY)
+    if other_program([sf.frame.file for sf in run.own]):
+        named = []  # a converter's / loader's crash: no server ran
+    backend = config.flags.get("backend")  # trtllm-build, --backend trt
+    flow = any("/tensorrt_llm/runtime/" in sf.frame.file for sf in run.own) or (
+        backend is not None and str(backend.value) in ("tensorrt", "trt"))  # fmt: skip
+    worded = worded_framework(run.incident, config, run.mentions, run.since)
+    if worded and named and not any(n[0].startswith(RELEASE_MARK) for n in named):
+        named += titled_release(run.incident, run.mentions, worded)  # "# [v0.6.3] ... vLLM"
+    return evidence + named_family_evidence(named, config, engine, flow, worded, run.trace)
+
+
+def _prose_names(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """Weakest of the names: ``eagle_worker_v2.py:828`` in prose."""
+    conditions = [e.condition for e in evidence if e.condition]
+    found = mention_votes(run.incident, run.mentions, run.since, conditions)
+    return evidence + reread(found, run.releases)
+
+
+def _eras(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A family and a release or day: the era's class."""
+    return evidence + era_evidence(run.incident, run.config, run.mentions, run.since, run.trace, run.load)
+
+
+def _verified(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """Drafts verified under the plugin's runner: the plugin's proposers."""
+    return evidence + verified_evidence(run.frames, run.config)
+
+
+def _pointed(evidence: Sequence[Evidence]) -> bool:
+    """Anything points or gives a condition, the prose's verdicts too."""
+    return any(e.points_to or e.condition for e in evidence)
+
+
+def _settled_or_conditioned(evidence: Sequence[Evidence]) -> bool:
+    return _settled(evidence, conditions=True)
 
 
 # flags holding a framework's release read off a line: that line names the framework
@@ -237,3 +295,18 @@ def _settled(evidence: Sequence[Evidence], conditions: bool = False) -> bool:
     only the report's sentences name leaves room for every weaker kind of evidence."""
     return any((e.points_to or (conditions and e.condition))
                and not e.reason.startswith(PROSE_REASON) for e in evidence)  # fmt: skip
+
+
+# After the crash's own evidence and its run's config, in order: each runs only while what came
+# before settles nothing (by its test), and returns the evidence with its own added
+_DECIDERS: tuple[
+    tuple[Callable[[Sequence[Evidence]], bool], Callable[[_Run, list[Evidence]], list[Evidence]]], ...
+] = (
+    (_settled, _peers),
+    (_settled, _family_files),
+    (_settled_or_conditioned, _sglang_family),
+    (_settled_or_conditioned, _bases_or_words),
+    (_settled, _prose_names),
+    (_pointed, _eras),
+    (_pointed, _verified),
+)
