@@ -61,6 +61,8 @@ def _said(path: object) -> str:
     "    raise EngineDeadError(",
     "- `EngineCore encountered a fatal error.`",
     "scheduled_spec_decode_tokens=[-1, -1, -1]",
+    "(VllmWorker TP1 pid=411) ERROR 08-29 02:12:59 [multiproc_executor.py:596] WorkerProc hit an exception.",
+    "WorkerProc hit an exception. RuntimeError: CUDA error: an illegal memory access",
     "SchedulerOutput(scheduled_new_reqs=[], total_num_scheduled_tokens=4, "
     "scheduled_spec_decode_tokens={'cmpl-7': [5, 6, 7]}, scheduled_encoder_inputs={})",
 ])
@@ -82,6 +84,7 @@ def test_lines_only_v0_engine_has(text: str) -> None:
     "we saw Worker proc VllmWorker-0 died unexpectedly in the log",  # a sentence, not the line
     "the fix: when EngineCore encountered a fatal error the worker kept its lock",
     "AsyncEngineDeadError: Background loop has errored already.",  # V0's own error
+    "the VllmWorker process died after the warm-up",  # the name in a sentence
     "vllm.engine.multiprocessing.MQEngineDeadError: Engine loop is not running.",  # V0's own error
     "INFO 04-11 09:12:13 [loggers.py:123] Engine 000: Avg prompt throughput: 3.1 tokens/s",
 ])
@@ -366,3 +369,27 @@ def test_a_feature_request_telling_its_run_failing_is_a_run(tmp_path: Path, line
 ])
 def test_a_feature_request_without_its_methods_failure_stays_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+_WORKER_PREFIX = [  # a notes paste of a worker's records, no launch, no release
+    "MTP on 4x H100: worker dies on the first long prompt",
+    "",
+    "(VllmWorker TP2 pid=5120) ERROR 09-01 10:00:00 [multiproc_executor.py:596] WorkerProc hit an exception.",
+    "(VllmWorker TP2 pid=5120) ERROR 09-01 10:00:00 [multiproc_executor.py:596] RuntimeError: CUDA error: "
+    "an illegal memory access was encountered",
+]
+
+
+def test_a_v1_worker_prefix_puts_the_run_on_vllm_v1(tmp_path: Path) -> None:
+    said = _said(probed_path(tmp_path, _WORKER_PREFIX))
+    assert "EagleProposer" in said and "MultiStepWorker" not in said, said
+
+
+def test_engine_lines_on_another_tracker_name_no_vllm_run(tmp_path: Path) -> None:
+    """A vllm-ascend thread prints vLLM's engine lines too: its run is the plugin's, so they
+    must not put it on upstream vLLM's classes."""
+    lines = ["vllm-project/vllm-ascend · issue #7001 · open · Python", "# [Bug]: MTP crashes on 910B", "",
+             "```", "Worker proc VllmWorker-0 died unexpectedly, shutting down executor.",
+             "EngineCore encountered a fatal error.", "```"]
+    said = _said(probed_path(tmp_path, lines))
+    assert "EagleProposer on the V1 model runner" not in said and ("MtpProposer" in said or "Ascend" in said), said

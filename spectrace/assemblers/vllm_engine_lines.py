@@ -22,6 +22,8 @@ from packaging.version import Version
 
 from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.thread_head import HeadReader
+from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
 
 
@@ -117,15 +119,16 @@ def engine_shown(lines: Sequence[LogLine], version: str | None = None) -> Engine
     found: dict[str, EngineShown] = {}
     introduced: set[tuple[str, int]] | None = None
     for line in lines:
-        if line.quoted or not any(r.literal in line.text for r in engine_rows()):
+        text = line.raw or line.text  # with the process prefix a dialect may have taken off
+        if line.quoted or not any(r.literal in text for r in engine_rows()):
             continue
         if introduced is None:
             introduced = _introduced(lines)
         if (line.source, line.lineno) in introduced:
             continue
         for row in engine_rows():
-            if row.literal in line.text and row.pattern.search(line.text):
-                if _ELSEWHERE.search(line.text[: line.text.find(row.literal)]):
+            if row.literal in text and row.pattern.search(text):
+                if _ELSEWHERE.search(text[: text.find(row.literal)]):
                     continue  # "in the old deployment: Speculative metrics: ..."
                 if at is not None and (at < row.first or (row.last is not None and at > row.last)):
                     return None  # the printed release never wrote it: not this run's line
@@ -133,3 +136,12 @@ def engine_shown(lines: Sequence[LogLine], version: str | None = None) -> Engine
     if len(found) != 1:
         return None
     return next(iter(found.values()))
+
+
+def other_tracker(lines: Sequence[LogLine]) -> bool:
+    """A thread head of the text names a tracker other than vLLM's own (vllm-ascend's: a plugin
+    prints vLLM's engine lines too, and its run is the plugin's; SGLang's, TensorRT-LLM's: vLLM's
+    lines there are a comparison): the engine's lines then do not name the run's framework."""
+    heads = HeadReader()
+    found = {tracker_engine(h.repo) for ln in lines if (h := heads.feed(ln)) is not None and h.repo}
+    return bool(found - {"vllm", None})

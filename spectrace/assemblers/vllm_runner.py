@@ -30,7 +30,7 @@ from packaging.version import Version
 from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
-from spectrace.assemblers.vllm_engine_lines import engine_shown
+from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
 from spectrace.assemblers.vllm_proposers import first_release, subclasses, v0_worker
 from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.assemblers.vllm_v0_marks import v0_table
@@ -381,7 +381,7 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
     if config.engine is None and own_records(lines):
         config.engine = "vllm"  # a record vLLM's logger wrote from its drafting or runner code
-    if config.engine is None and engine_shown(lines, config.version) is not None:
+    if config.engine is None and engine_shown(lines, config.version) is not None and not other_tracker(lines):
         config.engine = "vllm"  # a line only vLLM's engine processes print (vllm_engine_lines)
     if stated is None and (named_v2 := v2_named(lines)) is not None:
         config.flags.setdefault(NAMED_V2_FLAG, FlagValue("v2", named_v2.source, named_v2.lineno, "prose"))
