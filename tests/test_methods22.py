@@ -220,3 +220,19 @@ def test_a_gemma4_mtp_draft_architecture_names_the_gemma4_class(
 def test_a_gemma4_target_architecture_alone_names_no_method(tmp_path: Path) -> None:
     path = crash_path(run(tmp_path, _resolved(["vLLM version: 0.26.0"], "Gemma4ForCausalLM")))
     assert path.worker_class is None and not path.conditional, path
+
+
+@pytest.mark.parametrize(("release", "cls"), [("0.16.0", "EagleProposer"), ("0.22.1", "EagleProposer"),
+                                              ("0.23.0", "Step3p5MTPProposer"), ("0.33.0", "Step3p5MTPProposer")])
+def test_a_model_named_mtp_method_before_its_own_class_ran_on_mtps(release: str, cls: str) -> None:
+    """step3p5_mtp is a method name from 0.15.1, Step3p5MTPProposer (v1/spec_decode/step3p5.py,
+    the runner's use_step3p5_mtp() branch) from 0.23: before it, vLLM's config read the method
+    as mtp and the runner's use_eagle() branch built EagleProposer."""
+    assert proposer_verdict("step3p5_mtp", release)[1:] == ("other", cls)
+
+
+def test_a_step3p5_mtp_launch_on_a_release_before_its_class(tmp_path: Path) -> None:
+    lines = ["vLLM version: 0.20.0",
+             "$ VLLM_USE_V2_MODEL_RUNNER=0 vllm serve stepfun-ai/Step-3.5-Flash --speculative-config "
+             """'{"method": "step3p5_mtp", "num_speculative_tokens": 3}'""", *ENGINE]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "EagleProposer")

@@ -221,6 +221,14 @@ def proposer_verdict(
         # draft model or head on V0 (0.8.0-0.8.2's V1 oracle falls back for all but ngram)
         return f"{said} -> {worker} (V0 spec_decode: a V0 spelling, other)", "other", worker
     release = parse_release(version)
+    born = first_release(proposer) if proposer else None
+    since = parse_release(first)
+    if release is not None and born is not None and since is not None \
+            and since <= Version(release.base_version) < born and family == "MTP" and name != "mtp":  # fmt: skip
+        # a model-named MTP method whose own class came later than the release (step3p5_mtp
+        # from 0.15.1, Step3p5MTPProposer from 0.23): vLLM's config read it as mtp, and the
+        # release's runner built mtp's class for it (use_eagle() took mtp)
+        proposer = tables.methods.get("mtp", ("", "EagleProposer"))[1] or "EagleProposer"
     replaced = _replaced(name, family, release) if release is not None else None
     if release is not None and not replaced and _gone(last, release):
         return (
