@@ -181,3 +181,12 @@ def test_plugin_tracker_late_day_reads_the_v1_eras(tmp_path: Path) -> None:
     path = _verdict(tmp_path, lines)
     assert_verdict(path, "unknown", "MtpProposer|AscendEagleProposer")
     assert "MultiStepWorker" not in path.conditional and "AscendMTPSpeculator" not in path.conditional
+
+
+def test_plugin_tracker_day_inside_its_v0_releases(tmp_path: Path) -> None:
+    """A day whose newest plugin release still shipped V0's spec decode, after its first V1
+    proposer file: both, as a condition (never the V1 class decided)."""
+    lines = ["[Bug]: MTP crashes · Issue #4205 · vllm-project/vllm-ascend", "",
+             "alice opened this issue on Jun 20, 2025", "",
+             "With MTP on, the server crashes on the first request."]  # fmt: skip
+    assert_verdict(_verdict(tmp_path, lines), "unknown", "MultiStepWorker|MtpProposer")

@@ -52,8 +52,9 @@ def plugin_eras(method: str, newest: Version | None = None) -> tuple[EraClass, .
     """vllm-ascend's classes for ``method``, oldest first: vLLM's V0 worker on the plugin's V0
     releases, its v0.9.x V1 proposer files, its [[method]] rows. Not its MRV2 speculators: the
     plugin's MRV2 runs only with VLLM_USE_V2_MODEL_RUNNER=1, never by default (vllm_runner.toml).
-    With ``newest`` (the newest release the text's day allows) the V1 eras begun by then, as
-    vLLM's own day rule reads a day after its V1 class shipped; the V0 era where none had."""
+    With ``newest`` (the newest release the text's day allows) the eras begun by then: the V1
+    ones alone once the plugin's V0 releases had ended (as vLLM's own day rule reads a day
+    after its V1 class shipped), V0's too while the newest release still shipped it."""
     v0: list[EraClass] = []
     span = plugin_v0_span("vllm_ascend")
     if span is not None and (worker := family_v0_worker(method)) is not None:
@@ -65,7 +66,10 @@ def plugin_eras(method: str, newest: Version | None = None) -> tuple[EraClass, .
     if newest is None:
         return tuple(dict.fromkeys(v0 + v1))
     dated = [e for e in v1 if e.first is not None and e.first <= newest]
-    return tuple(dict.fromkeys(dated or [e for e in v0 if e.first is not None and e.first <= newest]))
+    last_v0 = parse_release(span[1]) if span is not None else None
+    if dated and (last_v0 is None or newest > last_v0):  # the plugin's V0 releases had ended
+        return tuple(dict.fromkeys(dated))
+    return tuple(dict.fromkeys([e for e in v0 if e.first is not None and e.first <= newest] + dated))
 
 
 def era_condition(eras: tuple[EraClass, ...]) -> str:
