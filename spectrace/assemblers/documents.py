@@ -176,7 +176,7 @@ LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "エラー", "落ちた", "クラッシュ", "실행", "돌려", "돌렸", "테스트", "측정", "오류", "에러", "크래시",
     "апустил", "ротестировал", "змерил", "олучил", "пал", "шибк", "пада", "jecut", "anzamos", "anc\u00e9",
     "rob\u00e9", "robamos", "edimos", "btuv", "all\u00f3",
-    "nstruction", "uide", "ecipe", "laybook", "ookbook", "ow-to", "teps", "指南", "说明", "步骤", "手册", "手順",
+    "nstruction", "uide", "ecipe", "laybook", "ookbook", "ow-to", "teps to", "teps for", "teps on", "teps:", "TEPS", "指南", "说明", "步骤", "手册", "手順",
     "ガイド", "가이드", "방법", "нструкци", "nleitung",
 ))  # fmt: skip
 
