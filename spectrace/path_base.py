@@ -36,6 +36,7 @@ from spectrace.path_frames import (
     method_signature,
     worker_spans,
 )
+from spectrace.path_terms import term_matches
 
 # the class a base file defines: SpecDecodeBaseProposer, AscendSpecDecodeBaseProposer310
 _BASE_CLASS = re.compile(r"\w*Base(?:Proposer|Speculator)\w*")
@@ -210,6 +211,9 @@ def _sentence_words(text: str) -> list[tuple[str, str | None]]:
             _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
     out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
     out += [(family, None) for family in _architectures(text)]
+    # a family's own option, model hook or alias (``path_terms``): each of its families
+    out += [(family, _OFF_GUARD if _off(text, t.start, t.end) else None)
+            for t in term_matches(text) for family in t.families]  # fmt: skip
     return out
 
 

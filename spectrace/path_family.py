@@ -25,6 +25,7 @@ from spectrace.assemblers.sglang_eras import Version as Release
 from spectrace.assemblers.sglang_eras import multi_layer_target, parse_release
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import FrameSignature, family_methods, frame_signature
+from spectrace.path_terms import term_matches
 
 _RUNNER_FRAMEWORKS = ("vllm", "vllm_ascend")
 _V2_RUNNER = ("worker/gpu/", "worker/v2/")  # model runner v2 drafts through speculators
@@ -176,6 +177,42 @@ def sglang_family_evidence(
                                         newest)  # fmt: skip
             found = _either(found, multi) if "enable_multi_layer_eagle" not in flags else found
         return [found]
+    return _hook_evidence(frames, config, newest)
+
+
+def _hook_evidence(
+    frames: Iterable[StackFrame], config: RunConfig, newest: Release | None
+) -> list[Evidence]:
+    """An SGLang frame in a model hook that only some families' runs call
+    (``set_dflash_layers_to_capture``: ``path_terms``' hook rows): the run speculates with one
+    of them; one family gives its worker by the era rules, several a condition over theirs."""
+    for sf in frames:
+        if "sglang/" not in sf.frame.file.replace("\\", "/"):
+            continue
+        name = sf.frame.function
+        hooks = [t for t in term_matches(name) if t.kind == "hook" and (t.start, t.end) == (0, len(name))]
+        if not hooks:
+            continue
+        flags = {k: f.value for k, f in config.flags.items() if f.origin == "launch_command"}
+        switch = config.flags.get("SGLANG_ENABLE_SPEC_V2")
+        release = parse_release(config.version or "") if config.engine == "sglang" else None
+        found = [verdict_from_launch({**flags, "speculative_algorithm": family}, config.era,
+                                     switch.value if switch else None, release, newest)
+                 for family in hooks[0].families]  # fmt: skip
+        if any(v is None or not (v.condition or v.worker_class) for v in found):
+            return []  # a family the era rules cannot place: no verdict over part of them
+        verdicts = [v for v in found if v is not None]
+        reason = (f"{sf.kind} in {sf.frame.function}: a model hook SGLang's runner calls for "
+                  f"{'/'.join(hooks[0].families)} runs alone")  # fmt: skip
+        if len(verdicts) == 1 and verdicts[0].condition is None:
+            (one,) = verdicts
+            return [Evidence(sf.source, sf.lineno, sf.text,
+                             f"{reason} -> {one.points_to} ({one.worker_class})", one.points_to,
+                             one.worker_class)]  # fmt: skip
+        said = [v.condition or f"{v.points_to} ({v.worker_class})" for v in verdicts]
+        condition = " or ".join(f"({c})" if " if " in c else c for c in dict.fromkeys(said))
+        return [Evidence(sf.source, sf.lineno, sf.text, f"{reason}: {condition}", None, None,
+                         condition)]  # fmt: skip
     return []
 
 

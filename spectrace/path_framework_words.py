@@ -16,7 +16,8 @@ in it (``rules/paths/framework_words.toml``): a writer's path to a source file o
 vllm/model_executor/layers/fp8.py assumes ..."). Not a fork's tracker (a fork runs the tree at its
 own pace, so upstream's release by day would name the wrong class), nor option names and config
 keys (other engines copy them), nor a dotted module path in a log line (a trainer imports the
-engines' packages).
+engines' packages). An option of one SGLang algorithm alone (``--speculative-dspark-block-size``:
+``path_terms``' flag rows) does name SGLang: only its tree spells it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from spectrace.assemblers.release_dates import read_table
 from spectrace.dialects.base import LogLine
 from spectrace.path_mention_kinds import FAMILY_ROW, FRAMEWORK_KIND, Mention
 from spectrace.path_run import ELSEWHERE
+from spectrace.path_terms import flag_frameworks
 
 TABLE = "paths/framework_words.toml"
 
@@ -65,12 +67,23 @@ def _source_path() -> re.Pattern[str]:
 
 def framework_mentions(line: LogLine, shown: str) -> list[Mention]:
     """The one framework the line names in words or by a path into its own source tree, where
-    it is not named beside another run or engine; nothing for a line naming two."""
-    found = tree_frameworks(line.text) | frameworks_named(line.text)
-    if len(found) != 1 or ELSEWHERE.search(line.text):
+    the clause naming it does not set it beside another run or engine (a comparison, a port);
+    nothing for a line naming two."""
+    found = _named(line.text)
+    if len(found) != 1 or any(ELSEWHERE.search(c) for c in _CLAUSES.split(line.text) if _named(c)):
         return []
     (framework,) = found
     return [Mention(line.source, line.lineno, shown, framework, FAMILY_ROW, FRAMEWORK_KIND)]
+
+
+def _named(text: str) -> set[str]:
+    return tree_frameworks(text) | frameworks_named(text) | flag_frameworks(text)
+
+
+# where a clause of the line ends: a comparison or a port elsewhere in the line ("a separate
+# entry rather than a combination (same vLLM commit as the base)") is not about the clause
+# naming the framework; one in that clause is ("faster than on vLLM", "ported from SGLang")
+_CLAUSES = re.compile(r"[;:!?()\[\]]|\s[—–]\s|\s--\s|\.\s")
 
 
 def tree_frameworks(text: str) -> set[str]:

@@ -46,6 +46,7 @@ from spectrace.path_mention_kinds import (
     THREAD_MARK,
     Mention,
 )
+from spectrace.path_terms import term_literals
 from spectrace.path_titles import ADDS_TITLE, TitleWords, title_words
 
 REQUEST_LITERALS = ("[Feature", "[feature", "[FEATURE", "[RFC", "[Roadmap", "[Proposal", "[Doc",
@@ -62,7 +63,7 @@ FAMILY_LITERALS = ("MTP", "EAGLE", "Eagle", "DSpark", "DFlash", "DSPARK", "DFLAS
                     "_mtp ", "_mtp`", "_mtp,",  # vLLM's model-named MTP methods
                     "MLP Speculator", "MLP speculator", "mlp speculator", "MLPSpeculator",
                     "mlp_speculator ", *WORD_LITERALS, *V2_LITERALS,
-                    "the latest version")  # fmt: skip
+                    "the latest version", *term_literals())  # fmt: skip
 # the era join's looser words (``sglang_run_words``): a family a sentence names for the run
 # where the line-wide guards dropped it, and SGLang's spec v2 named for the run
 LOOSE_KIND = "family a sentence names, read loosely"
