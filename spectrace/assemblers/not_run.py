@@ -44,6 +44,8 @@ from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.other_engines import literals as other_engine_literals
 from spectrace.assemblers.other_engines import other_engine
 from spectrace.assemblers.post_dates import opens_thread, post_author
+from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
+from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.run_results import ticked_check
 from spectrace.assemblers.thread_head import HeadReader, head_line
 from spectrace.assemblers.thread_repo import tracker_engine
@@ -62,6 +64,7 @@ CHANGELOG = "release notes or a changelog (the release's code, not a run)"
 PLAN = "a test plan (a command to run, with no result)"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
+SPEC_OFF = "a sentence saying speculation is off or left off by default, not a run's method"
 CODE_TOLD = "a pull request's sentence telling what the code does for a method, not the run's method"
 CITED = "a comment citing another thread for what it reports, not this thread's run"
 CATEGORY = "a checklist rule naming methods as a category, not the run's"
@@ -86,10 +89,12 @@ COMPARED = "a table row comparing setups, one of them with the setting off: whic
 DOCUMENT = ("a document telling the reader about the engine (study notes, tutorial, README, requirements "
             "or specification), with no run, result or failure of its own")
 DIGEST = "a digest of several threads (their titles and summaries), no single run"
+FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
+            "release, rig or reported issue of its own")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT, DIGEST)
+           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -131,6 +136,8 @@ LITERALS: tuple[bytes, ...] = (
     *other_engine_literals(),
     # a document's kind and a run of its own in any language (``_document``)
     *DOCUMENT_LITERALS,
+    # a fix's evidence, a review's opener, speculation left off (``run_prose``)
+    *run_prose_literals(),
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -851,6 +858,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             out.append(Apart(line.source, line.lineno, line.lineno, COMPARED, text.strip()))
         elif not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
+        elif not line.headed and not line.quoted and spec_off(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, SPEC_OFF, text.strip()))
         elif pull and not line.headed and _code_told(text):
             out.append(Apart(line.source, line.lineno, line.lineno, CODE_TOLD, text.strip()))
         elif not line.headed and not _FLAG_START.match(text) and _flag_told(text):
@@ -887,6 +896,9 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             close(line.lineno - 1)  # a new post: a section or a review ends above it
             if _REVIEW_POST.search(text):
                 open_ = (line.lineno, REVIEW, text.strip(), "post")
+        elif not line.quoted and mode != "post" and review_opener(text):
+            close(line.lineno - 1)  # a web copy's review ("bob reviewed on Jul 3"): to the next post
+            open_ = (line.lineno, REVIEW, text.strip(), "post")
         elif mode == "post" and _AUTHOR_REPLY.match(text):
             close(line.lineno - 1)  # the author answers inside the review thread
         elif page and _DEPLOY_HEADING.match(text):
@@ -992,6 +1004,13 @@ _CONFIG_ONLY = re.compile(
 )
 
 
+# a web copy's byline of a pull request's description: its state, its author, its day ("Open ·
+# alice · 2026-07-15", "Closed · bob · 2026-08-19")
+_STATE_BYLINE = re.compile(r"(?i)^\s*(?:open|closed|merged|draft)\s+·\s+@?[\w.-]+\s+·\s+\S")
+# a pull request's title fixing something ("[Bugfix] ...", "fix(spec): ...", "[None][fix] ...")
+_FIX_TITLE = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b")
+
+
 def _denials(held: Sequence[LogLine]) -> list[Apart]:
     """The lines that deny the thread a run (``DENIALS``): the text is a page of instructions
     to the reader (``_instructions``), an issue on a feature form or titled as a how-to question
@@ -1006,10 +1025,10 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     desc: list[LogLine] = []
     opened = False
     for line in held:
-        if not line.quoted and post_author(line.text) is not None:
+        if not line.quoted and (post_author(line.text) is not None or _STATE_BYLINE.match(line.text)):
             if opened:
                 break
-            opened = opens_thread(line.text)
+            opened = opens_thread(line.text) or _STATE_BYLINE.match(line.text) is not None
             continue
         if opened and not line.headed:
             desc.append(line)
@@ -1044,6 +1063,9 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         deny(code_only, CODE_ONLY)
     if not pull:
         return out
+    if _FIX_TITLE.search(head_title) and not any(fix_evidence(ln.text) or told_run(ln.text)
+                                                 for ln in held if not ln.quoted):  # fmt: skip
+        deny(desc[:1], FIX_TOLD)  # its Motivation and Root cause reason about code paths
     if quiet and not _SYMPTOM.search(title):
         deny([ln for ln in held if not ln.quoted and not ln.headed and _SOURCE_LINK.search(ln.text)], LINKED_CODE)
     if tracker_engine(repo) is None:

@@ -16,8 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, UNWIRED
+from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, SPEC_OFF, UNWIRED
 from spectrace.assemblers.run_denied import denied_shows_run, rejected
+from spectrace.assemblers.run_prose import literals as told_literals
+from spectrace.assemblers.run_prose import told_run
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -193,14 +195,15 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ",
-                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS)  # fmt: skip
+                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS,
+                *(w.decode() for w in told_literals()))  # fmt: skip
 
 
 def run_line(text: str) -> bool:
     """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
     measurement the writer reports done (``run_results.result_line``); none the writer expects
     or another source gives."""
-    if _RUN_LINE.search(text) is not None and EXPECTED.search(text) is None \
+    if (_RUN_LINE.search(text) is not None or told_run(text)) and EXPECTED.search(text) is None \
             and ATTRIBUTED.search(text) is None:  # fmt: skip
         return True  # "you should see ... about 3.0" is a goal, "SGLang reports 3.2" another's run
     return result_line(text)
@@ -307,8 +310,8 @@ def pull_about_code(mentions: Sequence[Mention]) -> bool:
         return True
     if _kind_apart(mentions):
         return True
-    if any(m.kind == APART_KIND and m.name.startswith(UNWIRED) for m in mentions):
-        return True  # "the script never passes --speculative-algorithm": the run is plain
+    if any(m.kind == APART_KIND and m.name.startswith((UNWIRED, SPEC_OFF)) for m in mentions):
+        return True  # "the script never passes --speculative-algorithm", "MTP is left disabled by default"
     if any(_engine_tree(m.text) for m in mentions if m.kind in (PULL_KIND, THREAD_KIND)):
         return True
     if _generated(mentions):

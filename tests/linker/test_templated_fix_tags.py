@@ -22,9 +22,9 @@ BODY = ["## Summary by CodeRabbit", "* **Bug Fixes**",
         "## Test Coverage", ""]  # fmt: skip
 
 
-def _path(tmp_path: Path, title: str):
+def _path(tmp_path: Path, title: str, body: list[str] = BODY):
     lines = ["NVIDIA/TensorRT-LLM · pull request #12101 · merged · Python", f"# {title}", "",
-             "dev-e · description · 2026-01-28", *BODY, *PROBE]  # fmt: skip
+             "dev-e · description · 2026-01-28", *body, *PROBE]  # fmt: skip
     (crash,) = roots(run(tmp_path, lines, name="thread.md"))
     return crash.worker_path
 
@@ -45,7 +45,13 @@ def test_a_templated_fix_type_over_a_features_name_shows_no_run(tmp_path: Path, 
     "[Bugfix] MTP sampling state",
 ])  # fmt: skip
 def test_a_fix_said_in_words_or_a_chosen_fix_tag_still_tells_its_run(tmp_path: Path, title: str) -> None:
-    assert_verdict(_path(tmp_path, title), "unknown", "MTPWorker|MTPEagleWorker")
+    """A fix tells the run it fixes where its description shows something of it (here the issue
+    it fixes); a fix whose description only words the code change shows none (session 23:
+    ``not_run.FIX_TOLD``, tests/test_runprose23.py)."""
+    body = [*BODY[:3], "Fixes #12000", *BODY[3:]]
+    assert_verdict(_path(tmp_path, title, body), "unknown", "MTPWorker|MTPEagleWorker")
+    path = _path(tmp_path, title)
+    assert path is None or (path.worker_class is None and not path.conditional), path
 
 
 @pytest.mark.parametrize(("head", "tree"), [

@@ -1,0 +1,86 @@
+"""Whether a text tells its own run in words, or reasons about code and shows none: the words
+table ``rules/paths/run_prose.toml`` read once.
+
+Why: pull-request bodies, issue comments and field reports tell runs in prose ("Measured on the
+GEN worker of a disaggregated run", "reproduced the original failure", "**before:** CUDA OOM at
+boot", "hit the crash in production"), and they reason about code in the same words ("this PR
+fixes three issues", "Root cause: ...", "tested by unit tests", a review bot's comment under a
+diff, "MTP is left disabled by default"). Each reader had its own list; last session's sealed
+rounds failed both ways on shapes no list held (a fix PR's code reasoning got a path, a PR's
+measured run got none). One table holds the words of both sides, in the languages seen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from spectrace.assemblers.release_dates import read_table
+
+TABLE = "paths/run_prose.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class RunProse:
+    """The table's rows, compiled: each a pattern over one line."""
+
+    fix_evidence: re.Pattern[str]
+    review: re.Pattern[str]
+    spec_off: re.Pattern[str]
+    spec_off_unless: re.Pattern[str]
+    told_run: re.Pattern[str]
+    literals: tuple[bytes, ...]
+
+
+def _any(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("(?i)" + "|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
+
+
+@cache
+def _table() -> RunProse:
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    data = read_table(text, TABLE)
+    fix = data["fix_evidence"]
+    evidence = [p for key in ("issue_fixed", "release", "rig", "output", "measured", "model_failure", "checked", "repro") for p in fix[key]]  # type: ignore[index]
+    words = [w for part in ("fix_evidence", "review", "spec_off", "told_run") for w in data[part]["literals"]]  # type: ignore[index]
+    return RunProse(
+        fix_evidence=_any(evidence),
+        review=_any(data["review"]["openers"]),  # type: ignore[index]
+        spec_off=_any(data["spec_off"]["words"]),  # type: ignore[index]
+        spec_off_unless=_any(data["spec_off"]["unless"]),  # type: ignore[index]
+        told_run=_any(data["told_run"]["lines"]),  # type: ignore[index]
+        literals=tuple(str(w).encode() for w in words),
+    )
+
+
+def literals() -> tuple[bytes, ...]:
+    """What the scan must keep for these rows to be read (none occurs in a load line)."""
+    return _table().literals
+
+
+def fix_evidence(text: str) -> bool:
+    """The line of a fix PR's description shows something of a run of its own: the issue it
+    fixes, a release or image, a counted rig, an error's output, a repro."""
+    return _table().fix_evidence.search(text) is not None
+
+
+def review_opener(text: str) -> bool:
+    """The line opens a code review as a web copy shows it ("bob reviewed on Jul 3", a review
+    bot's bold name): what follows is code under review."""
+    return _table().review.search(text) is not None
+
+
+def spec_off(text: str) -> bool:
+    """The sentence says speculation (or a method it names) is off or left off by default, and
+    tells no run or failure of the writer's in the same line."""
+    t = _table()
+    return t.spec_off.search(text) is not None and t.spec_off_unless.search(text) is None
+
+
+def told_run(text: str) -> bool:
+    """The line tells a concrete run with its outcome or setup, in the passive or the first
+    person ("Measured on the GEN worker of a ... run", "reproduced the original failure",
+    "before: CUDA OOM at boot", "both returned HTTP 200", "hit the crash in production")."""
+    return _table().told_run.search(text) is not None
