@@ -29,8 +29,8 @@ from spectrace.assemblers.launch_span import (
     from_entry,
     open_quote,
     prose_command,
-    shell_words as _shell,
     sglang_prefixed,
+    shell_words,
     tokens_of,
 )
 from spectrace.assemblers.pyrepr import parse_dict_repr
@@ -305,7 +305,7 @@ def _scripts(tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
     before it, up to their last ``&&``/``;``, are other commands)."""
     out: list[tuple[str, int]] = []
     for token, at in tokens:
-        inner = _shell(token) if " " in token or "\n" in token else None
+        inner = shell_words(token) if " " in token or "\n" in token else None
         found = _entry([(word, at) for word in inner]) if inner else None
         if inner is None or found is None:
             out.append((token, at))

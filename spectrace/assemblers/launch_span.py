@@ -321,12 +321,12 @@ def tokens_of(text: str) -> list[str] | None:
             return []  # a list or a block scalar follows
         if value.startswith("[") and (items := _inline_list(value)) is not None:
             return _split_commands(items)
-        return _shell(_scalar(value))
+        return shell_words(_scalar(value))
     if (item := _ITEM.match(text)) is not None:
         return _split_commands([_scalar(item.group(2))])
     if (items := python_items(text)) is not None:
         return items
-    return _shell(text)
+    return shell_words(text)
 
 
 def python_items(text: str) -> list[str] | None:
@@ -368,20 +368,16 @@ def _split_commands(items: list[str]) -> list[str]:
     for item in items:
         flag_and_value = item.startswith("--") and "{" not in item  # "- --tp 2", leniently
         if " " in item and (starts(item) or flag_and_value):
-            out += _shell(item) or item.split()
+            out += shell_words(item) or item.split()
         else:
             out.append(item)
     return out
 
 
 def shell_words(text: str) -> list[str] | None:
-    """The words a shell reads in ``text`` (``_shell``): also a script passed as one argument."""
-    return _shell(text)
-
-
-def _shell(text: str) -> list[str] | None:
-    """shlex, with a bare ``{...}`` kept as one word (JSON pasted without its quotes); None
-    while a quote or such a brace stays open."""
+    """The words a shell reads in ``text`` (also a script passed as one argument): shlex, with a
+    bare ``{...}`` kept as one word (JSON pasted without its quotes); None while a quote or such
+    a brace stays open."""
     if not any(char in text for char in "'\"\\{"):
         return text.split()  # what shlex gives for such a line, ~100x faster
     text = _quote_bare_json(text)
