@@ -29,7 +29,9 @@ from spectrace.dialects.base import LogLine
 _WRAPPED = 50
 # a sentence is read over at most this many lines (a paragraph with no full stop is no sentence)
 _MOST_LINES = 6
-_FENCE = re.compile(r"^\s{0,3}(?:>\s*)*(?:```|~~~)")
+# a Markdown code fence opening or closing, at any indent (a list item's fence is indented 4 or
+# more) and inside ``>`` quoting: the lines between are code or output, never prose
+FENCE = re.compile(r"^\s*(?:>\s*)*(?:```|~~~)")
 # lines that are no prose: a heading, a table row, a title's tag ("[Bug]: ..."), a thread head's
 # fields ("owner/repo#N · issue · closed"), a link, an HTML tag, a rule, a shell prompt, and a log
 # record a dialect did not head (its level word or its clock time)
@@ -63,7 +65,7 @@ class ProseWrap:
         ``line`` itself with the sentence's start before it); none where it goes on with no
         sentence above."""
         text = line.text
-        if _FENCE.match(text):
+        if FENCE.match(text):
             self._fenced = not self._fenced
             self._close()
             return []
