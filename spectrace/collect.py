@@ -72,6 +72,9 @@ class Collector:
         self.crashes: list[Crash] = []  # released in line order
         self._held: list[Crash] = []  # emitted, waiting for earlier open records to finish
         self.config_lines: list[LogLine] = []
+        # (source, line) of config lines kept as a launch command's continuation (no literal of
+        # their own): the command's lines whatever words the prose readers scan for they hold
+        self.carried: set[tuple[str, int]] = set()
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
@@ -108,6 +111,7 @@ class Collector:
         spanned = self._launch.open and self._launch.feed(line)
         if spanned:  # "  --mem-fraction-static 0.8 \\", "- EAGLE": no literal, still the command
             self.config_lines.append(line)
+            self.carried.add((line.source, line.lineno))
         titled = self._under_header > 0 and text.startswith(("# ", "["))
         self._under_header = max(self._under_header - 1, 0)
         grown = self._wrap.feed(line)  # a hard-wrapped sentence, made whole on each of its lines

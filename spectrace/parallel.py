@@ -127,6 +127,7 @@ def merge_ranges(parts: list[ScanResult], on_crash: Callable[[Crash], None] | No
             if on_crash is not None:
                 on_crash(crash)
         out.config_lines += [replace(x, lineno=x.lineno + shift) for x in part.config_lines]
+        out.carried |= {(source, n + shift) for source, n in part.carried}
         out.pasted += [shifted(d, shift) for d in part.pasted if d.offset >= covered]
         out.lines += part.lines
         out.bytes += part.bytes

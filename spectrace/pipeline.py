@@ -204,6 +204,18 @@ def _walled(one: tuple[str, int], other: tuple[str, int], walls: Sequence[tuple[
     return one[0] == other[0] and any(src == one[0] and low < n < high for src, n in walls)
 
 
+def config_reader_lines(results: Sequence[ScanResult]) -> list[LogLine]:
+    """The scan's config lines the config collector reads: not a wish or code under review,
+    and not a line kept only for a file or word the mention readers look for. A line the scan
+    kept as a launch command's continuation (``ScanResult.carried``) is read whatever such word
+    it also holds (``--num-scheduler-steps 8 --download-dir /data/guides \\``)."""
+    lines = [line for result in results for line in result.config_lines]
+    carried = set().union(*(r.carried for r in results))
+    wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
+    return [line for line in lines if (line.source, line.lineno) not in wished
+            and ((line.source, line.lineno) in carried or not names_only(line, config_mod.CONFIG_LITERALS))]  # fmt: skip
+
+
 def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tuple[RunConfig, bool]:
     """The config the lines state, and whether a quoted crash is another post's: the collector
     ranked quoted lines below the writer's own, or only the writer's lines state a run
@@ -211,10 +223,8 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     no config line is dated; a quoted crash's day is another post's, unless only quotes
     crashed."""
     collector = config_mod.ConfigCollector()
-    wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
-    for line in lines:
-        if not names_only(line, config_mod.CONFIG_LITERALS) and (line.source, line.lineno) not in wished:
-            collector.feed(line)
+    for line in config_reader_lines(results):
+        collector.feed(line)
     crashes = [c for r in results for c in r.crashes]
     own = [c for c in crashes if not c.quoted] or crashes
     collector.crash_day(max((c.ts.date() for c in own if c.ts), default=None))

@@ -35,6 +35,7 @@ class ScanResult:
     issues: list[str] = field(default_factory=list)
     crashes: list[Crash] = field(default_factory=list)
     config_lines: list[LogLine] = field(default_factory=list)
+    carried: set[tuple[str, int]] = field(default_factory=set)  # Collector.carried
     markers: set[str] = field(default_factory=set)
     load: list[list[LoadSample]] = field(default_factory=list)  # per crash, newest first
     parsed_to: int = 0  # byte offset up to which lines were parsed (past ``stop`` when extended)
@@ -182,7 +183,7 @@ def scan_range(
     finally:
         reader.close()
     result.issues = reader.issues + result.issues + spec.matcher.issues[rule_issues:]
-    result.dialects, result.config_lines = coll.dialects, coll.config_lines
+    result.dialects, result.config_lines, result.carried = coll.dialects, coll.config_lines, coll.carried
     result.markers = coll.markers_found
     result.pasted = window.dumps.result()
     return result
