@@ -209,6 +209,7 @@ def test_told_run_near_misses(line: str) -> None:
     "The Qwen3-Next EAGLE3 server crashes at startup on gfx942 GPUs.",
     "- [x] Verified position IDs are correct in draft decode steps with debug logging",
     "## Before (incorrect positions)",
+    "Fixed the index and ran the benchmark again: OK.",
 ])
 def test_fix_evidence(line: str) -> None:
     assert fix_evidence(line)
@@ -223,6 +224,7 @@ def test_fix_evidence(line: str) -> None:
     "Non-divisible shapes failed immediately, while divisible shapes could cross request boundaries.",
     "- [ ] Run Eagle speculative decoding e2e test",
     "Before this change the positions were advanced too early.",
+    "Ran the unit tests in tests/spec_decode.",
 ])
 def test_fix_evidence_near_misses(line: str) -> None:
     assert not fix_evidence(line)
