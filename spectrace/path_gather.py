@@ -16,6 +16,8 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
+from spectrace.assemblers.vllm_finish import quoted_v0_aside
+from spectrace.assemblers.vllm_v0_marks import worker_module_evidence
 from spectrace.engine_hints import engine_of
 from spectrace.frame_releases import RunRelease, reread, run_releases
 from spectrace.incident_model import Incident
@@ -38,7 +40,8 @@ from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_mention_kinds import RELEASE_MARK
 from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
-from spectrace.path_named import named_family_evidence, other_program
+from spectrace.path_named import named_family_evidence, named_ran, other_program
+from spectrace.path_spec_ran import spec_ran_evidence, switched_evidence
 from spectrace.path_run import (
     names_other_framework,
     plain_launch,
@@ -160,6 +163,7 @@ def path_evidence(
     warnings, launch command); then each of ``_DECIDERS``, weaker and weaker, while nothing
     before it settles the path."""
     config = _elsewhere_aside(config, mentions)
+    config = quoted_v0_aside(config, [f.file for f in incident.frames])  # a V1 crash under a quoted V0 line
     own = incident_frames(incident)
     ranks = rank_frames(incident)  # the same failure's other records: their frames count too
     since = config.start[1] if config.start and config.start[0] == incident.first_seen.source else 0
@@ -173,6 +177,8 @@ def path_evidence(
     votes = message_votes(incident, config.engine)
     releases = run_releases(config)  # a renamed file's frame: its class in the run's release
     evidence = frame_votes(own, loops, era, newest, unnamed, releases)
+    evidence += worker_module_evidence([incident.frames, *(c.frames for c in incident.chain)],
+                                       incident.first_seen.source, incident.first_seen.lineno)  # fmt: skip
     ranked = frame_votes(ranks, loops, era, newest, unnamed, releases)
     evidence += [e for e in ranked if e.points_to or e.condition]
     evidence += votes + native_votes(incident) + message_names(incident)
@@ -188,6 +194,7 @@ def path_evidence(
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
+    evidence = named_ran(evidence, config, mentions, incident.first_seen.source, since)  # "X.propose crashed"
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
@@ -250,6 +257,16 @@ def _eras(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     return evidence + era_evidence(run.incident, run.config, run.mentions, run.since, run.trace, run.load)
 
 
+def _spec_ran(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A call only a speculative V1 run makes, no method named: the V1 proposers."""
+    return evidence + spec_ran_evidence(run.frames, run.config, run.day)
+
+
+def _switched(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """Speculation said, no method, the model runner v2 forced: its speculators."""
+    return evidence + switched_evidence(run.incident, run.config, run.mentions, run.since)
+
+
 def _verified(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """Drafts verified under the plugin's runner: the plugin's proposers."""
     return evidence + verified_evidence(run.frames, run.config)
@@ -309,4 +326,6 @@ _DECIDERS: tuple[
     (_settled, _prose_names),
     (_pointed, _eras),
     (_pointed, _verified),
+    (_pointed, _spec_ran),
+    (_pointed, _switched),
 )

@@ -43,10 +43,18 @@ from spectrace.assemblers.vllm_methods import target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.method_eras import EraClass, era_condition, plugin_eras, vllm_eras
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
-from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner, runner_table
 from spectrace.path_base import family_words
-from spectrace.path_frames import fork_of, method_signature, symbol_signatures
-from spectrace.path_mention_kinds import ADDS_MARK, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK
+from spectrace.path_frames import (
+    family_methods,
+    family_of,
+    fork_of,
+    frameworks_of_class,
+    method_signature,
+    signature_for_class,
+    symbol_signatures,
+)
+from spectrace.path_mention_kinds import ADDS_MARK, CLASS_KIND, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK, Mention
 from spectrace.path_missing import method_evidence
 from spectrace.path_run import names_other_framework, text_day
 from spectrace.path_trace import RULE, PathTrace, note
@@ -526,3 +534,80 @@ def _trtllm_each(
     said = "/".join(dict.fromkeys(f for f, *_ in named))
     reason = f"{PROSE_REASON}: the text names {said} for a TensorRT-LLM run: {condition}"
     return [Evidence(source, lineno, text, reason, None, None, condition)]
+
+
+# a class written as what ran: ``Gemma4Proposer.propose``, "crashed in Gemma4Proposer", "raised
+# from X", "X fails"; the name filled in per class
+_RAN = (r"`?{c}`?\.\w+|\b(?:in|inside|within|from|by|at)\s+(?:the\s+)?`?{c}\b"
+        r"|\b{c}`?\s+(?:crash|fail|rais|throw|hang|hung|die|died|dies|error|abort)")
+# a line pointing at another report or page: a class there ran in that report, not this run
+_CITED = re.compile(r"#\d{3,}|https?://|\b(?:issue|see|same as|as in|like in)\b", re.I)
+# a guess or a likeness ("I think the bug is like the one in EagleProposer"): not what ran
+_HEDGED = re.compile(r"(?i)\b(?:think|guess|suspect|maybe|perhaps|probably|might|may|could|like"
+                     r"|similar\w*|resembl\w*)\b")
+_NAMED = "the text names it as the class that ran"  # the narrowing's words in a reason
+
+
+def _families_of(cls: str) -> frozenset[str]:
+    """The families a vLLM class drafts for: its frame row's, each ``[[method]]`` row naming
+    it (``gemma4_mtp`` -> Gemma4Proposer is MTP's), each MRV2 speculator row's method."""
+    found = {family for family in _METHOD if any(w == cls for w, *_ in family_methods("vllm", family))}
+    found |= {(method_signature("vllm", r.method) or ("", ""))[0]
+              for r in runner_table().speculators if r.cls == cls}  # fmt: skip
+    own = family_of(cls, "vllm")
+    return frozenset(found | ({own[1]} if own else set())) - {""}
+
+
+def _ran_named(mentions: Sequence[Mention], source: str, since: int) -> list[Mention]:
+    """The run's lines naming one vLLM drafting class as the code that ran or crashed (the
+    mention reader already set aside diffs, edits, headings, comparisons, questions)."""
+    out = []
+    for m in mentions:
+        if m.kind != CLASS_KIND or m.source != source or m.lineno < since:
+            continue
+        if "vllm" not in frameworks_of_class(m.name) or _CITED.search(m.text) or _HEDGED.search(m.text):
+            continue
+        if re.search(_RAN.format(c=re.escape(m.name)), m.text):
+            out.append(m)
+    return out
+
+
+def named_ran(
+    evidence: Sequence[Evidence], config: RunConfig, mentions: Sequence[Mention], source: str,
+    since: int,
+) -> list[Evidence]:
+    """``evidence`` with a vLLM method-table verdict (a config's method, a family in words)
+    narrowed to the drafting class the run's text names as what ran (``Gemma4Proposer.propose``
+    under ``method: mtp``: vLLM's config rewrote the method for a Gemma-4 draft; a fork's
+    class): of the method's family the named class decides, being the more specific; of
+    another family the two give a condition. Frames or messages that point keep their verdict;
+    names that disagree among themselves settle nothing."""
+    votes = [e for e in evidence if e.points_to is not None]
+    inferred = [e for e in votes if _READ.search(e.reason) or e.reason.startswith(PROSE_REASON)]
+    if not votes or len(inferred) != len(votes) or config.engine not in (None, "vllm"):
+        return list(evidence)
+    named = {m.name: m for m in _ran_named(mentions, source, since)}
+    if len(named) != 1:
+        return list(evidence)
+    (cls, said), first = next(iter(named.items())), votes[0]
+    if "vllm" not in frameworks_of_class(first.worker_class or ""):
+        return list(evidence)  # another engine's class decided: its run, not vLLM's
+    method = config.flags.get("speculative_config.method")
+    family = first.family
+    if not family and method is not None:
+        family = (method_signature("vllm", str(method.value)) or ("", ""))[0]
+    theirs = _families_of(cls)
+    if not family or not theirs or cls == first.worker_class:
+        return list(evidence)
+    where = f"line {said.lineno}: {said.text}"
+    if family in theirs:
+        why = f"; {_NAMED}, of the {family} family ({where}) -> {cls}"
+        sig = signature_for_class(cls, "vllm")
+        points_to = sig.points_to if sig is not None else first.points_to
+        return [replace(e, reason=e.reason + why, points_to=points_to, worker_class=cls)
+                if e in inferred and e.worker_class == first.worker_class else e for e in evidence]  # fmt: skip
+    condition = (f"{first.worker_class} if the run's {family} method ran as configured, else "
+                 f"{cls} ({_NAMED}, of the {'/'.join(sorted(theirs))} family)")
+    why = f"{first.reason}; but {cls} is named as the class that ran ({where}): {condition}"
+    return [replace(e, reason=why, points_to=None, worker_class=None, condition=condition)
+            if e in inferred else e for e in evidence]  # fmt: skip

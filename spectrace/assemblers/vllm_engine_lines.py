@@ -114,16 +114,36 @@ def engine_shown(lines: Sequence[LogLine], version: str | None = None) -> Engine
     """The engine the run's own engine-only lines show: None where none is shown, where lines
     of both engines are (two runs, or one quoted beside the other), or where the printed
     release (``version``) does not print the line found. A line a sentence above presents as
-    an example or as what to expect is no run's."""
+    an example or as what to expect is no run's. Quoted lines (``> ``, any depth: a reply
+    quoting the post whose run it discusses) speak only where the writer's own show no engine,
+    as ``quotes`` ranks them, and only as a pasted log: under vLLM's logger header."""
+    own = [ln for ln in lines if not ln.quoted]
+    found = _shown(own, lines, version)
+    if found is None and len(own) < len(lines) and not _shown_any(own):
+        # a quoted log keeps vLLM's logger header; a quoted bare message may be a docs snippet
+        found = _shown([ln for ln in lines if ln.quoted and ln.headed and ln.dialect == "vllm"], lines, version)
+    return found
+
+
+def _shown_any(lines: Sequence[LogLine]) -> bool:
+    """Some line holds an engine row's literal (shown or refused: the writer's own spoke)."""
+    return any(r.literal in (ln.raw or ln.text) for ln in lines for r in engine_rows())
+
+
+def _shown(
+    lines: Sequence[LogLine], context: Sequence[LogLine], version: str | None
+) -> EngineShown | None:
+    """``engine_shown`` over ``lines`` (``context``: every line, for the sentences that
+    introduce examples)."""
     at = _version(version) if version else None
     found: dict[str, EngineShown] = {}
     introduced: set[tuple[str, int]] | None = None
     for line in lines:
         text = line.raw or line.text  # with the process prefix a dialect may have taken off
-        if line.quoted or not any(r.literal in text for r in engine_rows()):
+        if not any(r.literal in text for r in engine_rows()):
             continue
         if introduced is None:
-            introduced = _introduced(lines)
+            introduced = _introduced(context)
         if (line.source, line.lineno) in introduced:
             continue
         for row in engine_rows():

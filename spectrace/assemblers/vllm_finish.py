@@ -436,10 +436,37 @@ def _v0_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
         return
     config.engine = "vllm"
     worker = shown.row.worker
-    reason = (f"vLLM V0's own log line ({shown.row.what}; only V0's SpecDecodeWorker reports it) "
+    line = shown.line
+    if line.headed and line.dialect == "vllm" and V0_LINE_FLAG not in config.flags and not line.quoted:
+        # printed under vLLM's own logger header while it served: the run's line, as a launch is
+        # (not a quoted one: a thread set apart as a whole shows a run only by its own lines)
+        config.flags[V0_LINE_FLAG] = FlagValue(worker, line.source, line.lineno, "vllm_config")
+    quoted = QUOTED_V0_LINE if line.quoted else ""
+    reason = (f"vLLM V0's own log line ({shown.row.what}; only V0's SpecDecodeWorker reports it{quoted}) "
               f"-> {worker} (V0 spec_decode, other)")  # fmt: skip
     config.path_evidence.append(Evidence(shown.line.source, shown.line.lineno,
                                          trim(shown.line.raw), reason, "other", worker))  # fmt: skip
+
+
+# the flag a V0 engine line under vLLM's logger header sets: the run's own line (``run_shown``)
+V0_LINE_FLAG = "v0_engine_line"
+QUOTED_V0_LINE = "; quoted from another post"  # said in the reason of a quoted line's verdict
+# a path into vLLM's V1 engine (a frame of the writer's own crash)
+_V1_PATH = re.compile(r"[/\\]vllm[/\\]v1[/\\]")
+
+
+def quoted_v0_aside(config: RunConfig, files: Sequence[str]) -> RunConfig:
+    """``config`` without the verdict and run flag of a V0 line quoted from another post where
+    the crash's own frames (``files``) went through vLLM's V1 engine: the writer's run was V1's,
+    the quoted line another run's."""
+    if not any(_V1_PATH.search(f) for f in files):
+        return config
+    quoted = [e for e in config.path_evidence if QUOTED_V0_LINE in e.reason]
+    if not quoted:
+        return config
+    flags = {k: v for k, v in config.flags.items()
+             if not (k == V0_LINE_FLAG and any(v.lineno == e.lineno for e in quoted))}  # fmt: skip
+    return replace(config, flags=flags, path_evidence=[e for e in config.path_evidence if e not in quoted])
 
 
 # the V0 engine's proposer workers and wrapper (vllm/spec_decode/), no other engine's class

@@ -307,3 +307,30 @@ def family_v0_worker(method: str) -> tuple[str, str] | None:
     family = _tables().methods.get(method, ("",))[0]
     others = (v0_worker(name) for name, row in _tables().methods.items() if family and row[0] == family)
     return next((worker for worker in others if worker is not None), None)
+
+def v1_proposers(bound: Version | None = None) -> tuple[str, ...]:
+    """Every class the V1 runner built for some method (each value's first ``[[method]]`` row:
+    the later rows are the model runner v2's), in a release no newer than ``bound`` (None:
+    any): the classes a V1 speculative run whose method no line names may have drafted with.
+    A value born with V0's worker (``...Worker``) or MRV2's speculator (``...Speculator``) as
+    its first row had no V1-runner class."""
+    return tuple(dict.fromkeys(cls for _value, _family, cls, born, _last in method_spans()
+                               if cls.endswith(("Proposer", "ProposerGPU"))
+                               and (bound is None or born <= bound)))  # fmt: skip
+
+
+def method_spans() -> tuple[tuple[str, str, str, Version, Version], ...]:
+    """(method value, family, its first row's class, first, last release) where the value and
+    the class both lived (a value may predate its class)."""
+    out = []
+    for value, (family, proposer, first, last) in _tables().methods.items():
+        born = [v for v in (parse_release(first), first_release(proposer)) if v is not None]
+        end = parse_release(last)
+        if proposer and born and end is not None:
+            out.append((value, family, proposer, max(born), end))
+    return tuple(out)
+
+
+def method_family(value: str) -> str:
+    """The family of a method value (its ``[[method]]`` row), "" for none."""
+    return _tables().methods.get(value.lower(), ("",))[0]

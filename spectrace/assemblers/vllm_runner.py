@@ -31,7 +31,13 @@ from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
-from spectrace.assemblers.vllm_proposers import first_release, subclasses, v0_worker
+from spectrace.assemblers.vllm_proposers import (
+    first_release,
+    method_family,
+    method_spans,
+    subclasses,
+    v0_worker,
+)
 from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.assemblers.vllm_v0_marks import v0_table
 from spectrace.dialects.base import LogLine
@@ -848,3 +854,36 @@ def family_on_stated_runner(family: str, cls: str, config: RunConfig) -> tuple[s
     if found.worker_class is None and found.condition is None and (runner is None or runner.value == "v1"):
         return cls, None  # no variant class in the run's release or runner: the family's own stands
     return found.worker_class, found.condition
+
+
+def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
+    """(condition, the runner's flag) for a speculative run the text puts on the model runner v2
+    (``RUNNER_FLAG`` "v2": the env forced, the runner said for the run) whose method no line
+    names: each MRV2 speculator of the run's release (else of the releases its day allows,
+    else of any), and, for a method MRV2 had no speculator for then, the V1 runner's class (as
+    ``_on_v2`` gives it for a named method)."""
+    runner = config.flags.get(RUNNER_FLAG)
+    if runner is None or runner.value != "v2":
+        return None
+    table = runner_table()
+    release = _release(config, ascend=False)
+    newest = _newest(config, "vllm") if release is None else None
+
+    def alive(first: Version, last: Version) -> bool:
+        if release is not None:
+            return first <= release[1] <= last
+        return newest is None or first <= newest
+
+    rows = [r for r in table.speculators if alive(r.first, r.last)]
+    if not rows:
+        return None
+    served = {method_family(r.method) for r in rows}  # deepseek_mtp runs as mtp: by family
+    v1 = [cls for _method, family, cls, first, last in method_spans()
+          if family not in served and alive(first, last) and _V1_CLASS.search(cls)]
+    at = f"vLLM {release[0]}" if release is not None else (f"vLLM {newest} or older" if newest else "any vLLM")
+    condition = (f"one of the model runner v2's speculators ({at}): "
+                 + ", ".join(dict.fromkeys(r.cls for r in rows)))  # fmt: skip
+    if v1:
+        condition += ("; for a method it had none for then, the V1 runner's class: "
+                      + ", ".join(dict.fromkeys(v1)))  # fmt: skip
+    return condition, runner

@@ -21,6 +21,7 @@ from importlib import resources
 
 from packaging.version import Version
 
+from spectrace.assemblers.crash import Frame
 from spectrace.assemblers.release_dates import read_table
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.thread_title import TitleReader
@@ -79,6 +80,66 @@ def v0_table() -> V0Table:
               for r in (rows if isinstance(rows, list) else [])]  # fmt: skip
     return V0Table(Version(str(data["v0_last"])), fallbacks, options,
                    re.compile(r"/vllm/(?:" + "|".join(frames) + ")"))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerModule:
+    """A module V0's worker wrapper imports as the run's worker (``[[worker_module]]``)."""
+
+    file: str  # under vllm/
+    importer: str
+    functions: frozenset[str]  # the importer's functions that import it
+    passes: frozenset[str]  # vLLM functions between them (the qualname resolver)
+    worker: str
+    what: str
+
+
+@cache
+def worker_modules() -> tuple[WorkerModule, ...]:
+    """rules/paths/vllm_v0.toml's ``[[worker_module]]`` rows, read once."""
+    name = "paths/vllm_v0.toml"
+    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    rows = data.get("worker_module")
+    return tuple(WorkerModule(str(r["file"]), str(r["importer"]), frozenset(r["functions"]),
+                              frozenset(r.get("passes", ())), str(r["worker"]), str(r["what"]))
+                 for r in (rows if isinstance(rows, list) else []))  # fmt: skip
+
+
+def _vllm_file(frame: Frame, name: str) -> bool:
+    return frame.file.replace("\\", "/").endswith("/vllm/" + name)
+
+
+def imported_worker(stack: Sequence[Frame]) -> tuple[Frame, WorkerModule] | None:
+    """The frame (outermost-first ``stack``) importing a worker module right under V0's
+    worker wrapper's ``init_worker`` (only the import machinery's frames, outside vLLM, and
+    the rows' resolver between): that worker was being created for the run."""
+    for at, frame in enumerate(stack):
+        if frame.function != "<module>":
+            continue
+        row = next((r for r in worker_modules() if _vllm_file(frame, r.file)), None)
+        if row is None:
+            continue
+        callers = [f for f in reversed(stack[:at]) if "/vllm/" in f.file.replace("\\", "/")
+                   and "importlib" not in f.file and f.function not in row.passes]  # fmt: skip
+        if callers and _vllm_file(callers[0], row.importer) and callers[0].function in row.functions:
+            return frame, row
+    return None
+
+
+def worker_module_evidence(
+    stacks: Sequence[Sequence[Frame]], source: str, lineno: int
+) -> list[Evidence]:
+    """A traceback frame vote for the worker a crash's stacks (each outermost first) show
+    V0's wrapper importing (``imported_worker``), at the crash's ``source``/``lineno``."""
+    for stack in stacks:
+        found = imported_worker(stack)
+        if found is not None:
+            frame, row = found
+            text = f'File "{frame.file}", line {frame.line}, in <module>'
+            reason = (f"traceback frame in {row.file} (imported by {row.importer} "
+                      f"{'/'.join(sorted(row.functions))}): {row.what} -> other ({row.worker})")
+            return [Evidence(source, lineno, text, reason, "other", row.worker)]
+    return []
 
 
 def engine_frame(lines: Sequence[LogLine]) -> LogLine | None:

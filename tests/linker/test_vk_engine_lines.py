@@ -77,13 +77,23 @@ def test_lines_of_both_engines_decide_no_engine(tmp_path: Path) -> None:
 
 
 def test_look_alike_and_quoted_lines_decide_nothing(tmp_path: Path) -> None:
-    # another tool's line with V0's prefix but V1's fields; a V0 line quoted from another post;
-    # a line placed in an old deployment
+    # another tool's line with V0's prefix but V1's fields; a line placed in an old deployment;
+    # a V0 line quoted from another post above the writer's own crash through V1's engine
     other = ("Speculative metrics: Draft acceptance rate: 0.642, Mean acceptance length: 3.0, "
              "Accepted throughput: 1.20 tokens/s")  # fmt: skip
-    for n, text in enumerate((other, f"> {V0_METRICS}", f"On our old cluster we saw {V0_METRICS[37:]}")):
-        path = crash_path(run(tmp_path, [text, *CRASH], f"{n}.log"))
-        assert path.worker_class is None and path.conditional is None, text
+    v1_crash = [CRASH[0], '  File "/py/site-packages/vllm/v1/engine/core.py", line 700, in run_engine_core',
+                CRASH[-1]]  # fmt: skip
+    for n, lines in enumerate(([other, *CRASH], [f"On our old cluster we saw {V0_METRICS[37:]}", *CRASH],
+                               [f"> {V0_METRICS}", *v1_crash])):
+        path = crash_path(run(tmp_path, lines, f"{n}.log"))
+        assert path.worker_class is None and path.conditional is None, lines
+
+
+def test_a_quoted_v0_line_speaks_where_the_writers_own_lines_show_no_engine(tmp_path: Path) -> None:
+    # a reply quoting the post whose run it discusses (quotes.py: quoted lines rank below the
+    # writer's own, and speak where those show none)
+    path = crash_path(run(tmp_path, [f"> {V0_METRICS}", *CRASH]))
+    assert_verdict(path, "other", "SpecDecodeWorker")
 
 
 def test_every_row_matches_its_own_shape() -> None:
