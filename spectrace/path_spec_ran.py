@@ -12,6 +12,7 @@ rules/paths/vllm_runner.toml ``[[spec_call]]`` and the frame table's draft-step 
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from datetime import date
@@ -52,11 +53,22 @@ def _vllm(path: str, name: str) -> bool:
     return path.replace("\\", "/").endswith("/vllm/" + name)
 
 
+# a vLLM file named for one drafting family ("models/deepseek_mtp.py", "spec_decode/mtp_chain.py")
+_FAMILY_FILE = re.compile(r"/vllm/(?:model_executor/models|v1/spec_decode)/\w*(?:mtp|eagle|medusa|ngram|dflash|dspark|suffix|mlp_speculator)\w*\.py$")
+
+
+def _family_file(sf: StackFrame) -> bool:
+    sig = frame_signature(sf.frame)
+    return bool(sig is not None and sig.family) or _FAMILY_FILE.search(sf.frame.file.replace("\\", "/")) is not None
+
+
 def _speculative(frames: Sequence[StackFrame]) -> StackFrame | None:
     """The frame of a call only a speculative run on vLLM's V1 runner makes."""
     files = [sf.frame.file for sf in frames]
     if any("vllm_ascend" in f or "/v1/worker/gpu/" in f.replace("\\", "/") for f in files):
         return None  # a plugin's or the model runner v2's run: other classes
+    if any(_family_file(sf) for sf in frames):
+        return None  # a family's own file ran: its classes are open, not every proposer
     for sf in frames:
         frame = sf.frame
         if frame.function == "<module>":
