@@ -44,6 +44,7 @@ from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.other_engines import literals as other_engine_literals
 from spectrace.assemblers.other_engines import other_engine
 from spectrace.assemblers.post_dates import opens_thread, post_author
+from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.run_results import ticked_check
@@ -1238,7 +1239,7 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
     posts, fenced = 0, False
     for line in held:
         text = line.text
-        if _FENCE.match(text):
+        if FENCE.match(text):
             fenced = not fenced
             continue
         if not line.quoted and post_author(text) is not None:
@@ -1258,7 +1259,6 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
     return title
 
 
-_FENCE = re.compile(r"^\s*(?:>\s*)*(?:```|~~~)")
 _SHELL_COMMENT = re.compile(r"^\s*#(?!#)")
 # a result a run gave: a speed, a latency, a share, an acceptance figure, a table row of figures
 _FIGURE = re.compile(
