@@ -12,7 +12,6 @@ rules/paths/vllm_runner.toml ``[[spec_call]]`` and the frame table's draft-step 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Sequence
 from datetime import date
@@ -30,7 +29,7 @@ from spectrace.assemblers.vllm_release import parse_release
 from spectrace.assemblers.vllm_runner import mrv2_unnamed
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import StackFrame
-from spectrace.path_frames import frame_signature
+from spectrace.path_frames import frame_signature, unknown_file
 from spectrace.path_mention_kinds import FAMILY_KIND, FOREIGN_KIND, REQUEST_KIND, Mention
 from spectrace.path_words import LOOSE_KIND, adds_only
 
@@ -53,13 +52,13 @@ def _vllm(path: str, name: str) -> bool:
     return path.replace("\\", "/").endswith("/vllm/" + name)
 
 
-# a vLLM file named for one drafting family ("models/deepseek_mtp.py", "spec_decode/mtp_chain.py")
-_FAMILY_FILE = re.compile(r"/vllm/(?:model_executor/models|v1/spec_decode)/\w*(?:mtp|eagle|medusa|ngram|dflash|dspark|suffix|mlp_speculator)\w*\.py$")
-
-
 def _family_file(sf: StackFrame) -> bool:
+    """A frame in a file of one drafting family: its table row's, or a newer file's name."""
     sig = frame_signature(sf.frame)
-    return bool(sig is not None and sig.family) or _FAMILY_FILE.search(sf.frame.file.replace("\\", "/")) is not None
+    if sig is not None:
+        return bool(sig.family)
+    unknown = unknown_file(sf.frame)
+    return unknown is not None and bool(unknown.family)
 
 
 def _speculative(frames: Sequence[StackFrame]) -> StackFrame | None:
