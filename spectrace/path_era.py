@@ -49,6 +49,7 @@ from spectrace.assemblers.sglang_eras import (
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apart, prose_verdict
+from spectrace.dialects._time import stamp_day
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
@@ -420,8 +421,8 @@ def only_worker(
 
 def _run_day(incident: Incident, config: RunConfig, load: LoadSample | None) -> date | None:
     """The newest day the run's lines show: the crash's stamp, the load line's, the post's."""
-    days = [incident.first_seen.ts.date() if incident.first_seen.ts is not None else None,
-            load.ts.date() if load is not None and load.ts is not None else None, text_day(config)]  # fmt: skip
+    days = [stamp_day(incident.first_seen.ts), stamp_day(load.ts) if load is not None else None,
+            text_day(config)]  # fmt: skip
     return max((d for d in days if d is not None), default=None)
 
 

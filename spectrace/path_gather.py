@@ -18,6 +18,7 @@ from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.assemblers.vllm_finish import quoted_v0_aside
 from spectrace.assemblers.vllm_v0_marks import worker_module_evidence
+from spectrace.dialects._time import stamp_day
 from spectrace.engine_hints import engine_of
 from spectrace.frame_releases import RunRelease, reread, run_releases
 from spectrace.incident_model import Incident
@@ -171,7 +172,7 @@ def path_evidence(
     era = config.era or frames_era(own + ranks + pasted)  # files only some releases hold
     loops = _loops_decide(config, own + ranks + pasted, load, era)
     when = incident.first_seen.ts  # the code that crashed is no newer than its day
-    day = when.date() if when is not None else text_day(config)  # else the post's day
+    day = stamp_day(when) or text_day(config)  # else the post's day (a year-less stamp has none)
     newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine)
@@ -248,7 +249,7 @@ def _bases_or_words(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
 def _prose_names(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """Weakest of the names: ``eagle_worker_v2.py:828`` in prose."""
     conditions = [e.condition for e in evidence if e.condition]
-    found = mention_votes(run.incident, run.mentions, run.since, conditions)
+    found = mention_votes(run.incident, run.mentions, run.since, conditions, run.config.engine)
     return evidence + reread(found, run.releases)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from types import MappingProxyType
 
+from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
@@ -198,6 +199,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     named: dict[str, list[int]] = {}  # per file: the lines naming a file or class, recent first
     review: dict[str, bool] = {}  # per file: inside a review's post (its header says so)
     reviewed: set[tuple[str, int]] = set()  # lines whose names a diff below puts under review
+    engines: dict[str, int] = {}  # per file: the header row of a table comparing engines
     for line in lines:
         shown = line.raw.strip()[:MAX_TEXT]
         if _HUNK.match(line.text):  # a diff hunk right below: the code under review
@@ -224,11 +226,12 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
         if wish or any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
             continue  # "for reference, ...", "from an older report", "the earlier run had ..."
+        files, classes = line_names(line.text), class_names(line.text)
+        if _compared_row(line, engines) or ((files or classes) and len(frameworks_named(line.text)) > 1):
+            files = classes = []  # a comparison of engines: each name is its own engine's code
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)
-        out += [Mention(line.source, line.lineno, shown, name, sig, kind)
-                for name, sig in line_names(line.text)]  # fmt: skip
-        out += [Mention(line.source, line.lineno, shown, name, sig, CLASS_KIND)
-                for name, sig in class_names(line.text)]  # fmt: skip
+        out += [Mention(line.source, line.lineno, shown, name, sig, kind) for name, sig in files]
+        out += [Mention(line.source, line.lineno, shown, name, sig, CLASS_KIND) for name, sig in classes]
         if (wrapper := _wrapper(line.text)) is not None:
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
@@ -241,6 +244,24 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             if (m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed)
             and not (m.kind == LOOSE_KIND and i < titled.get((m.source, m.lineno), -1))]  # fmt: skip
     return kept + blocks
+
+
+# a Markdown table's row; the rows of one table below its header, at most this many lines apart
+_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_ROWS = 20
+
+
+def _compared_row(line: LogLine, engines: dict[str, int]) -> bool:
+    """The line is a row of a table whose header compares engines ("| Metric | SGLang | vLLM
+    0.25.0 |"): a class or file a cell names is its column's engine's code, not the run's
+    (``engines`` keeps each file's open header row; a line that is no row closes it)."""
+    if _ROW.match(line.raw) is None:  # (the raw line: a parser may take the leading pipe as a prefix)
+        engines.pop(line.source, None)
+        return False
+    if len(frameworks_named(line.text)) >= 2:
+        engines[line.source] = line.lineno
+    header = engines.get(line.source)
+    return header is not None and line.lineno - header <= _TABLE_ROWS
 
 
 # a review comment's anchor (``**tensorrt_llm/_torch/speculative/draft_target.py:142**`` on a
@@ -384,6 +405,14 @@ def names_only(line: LogLine, config_literals: Sequence[bytes]) -> bool:
     return not any(lit.decode() in line.text for lit in config_literals)
 
 
+def _engine(sig: FrameSignature) -> str | None:
+    """The server whose code a table row names: SGLang's, TensorRT-LLM's, else vLLM's (its
+    platform plugins' rows too); None for a row of no framework."""
+    if not sig.framework:
+        return None
+    return sig.framework if sig.framework in ("sglang", "trtllm") else "vllm"
+
+
 def _logger(line: LogLine) -> str | None:
     """The ``file.py:N`` a vLLM (or c10) header says wrote the line: that module ran."""
     where = (line.group or "").split(" ", 1)[0]
@@ -406,18 +435,25 @@ def _signature(m: re.Match[str], text: str) -> FrameSignature | None:
 
 
 def mention_votes(
-    incident: Incident, mentions: Sequence[Mention], since: int, conditions: Sequence[str] = ()
+    incident: Incident,
+    mentions: Sequence[Mention],
+    since: int,
+    conditions: Sequence[str] = (),
+    engine: str | None = None,
 ) -> list[Evidence]:
     """The names in the incident's run (its file, from ``since``), when they all point to one
     worker; names that disagree settle nothing. ``conditions``: the run's conditional verdicts;
     a class a sentence names that none of them allows contradicts the run's config and is
-    dropped."""
+    dropped. ``engine``: the run's engine; a class or file of another engine a sentence names
+    is that engine's code (a comparison table's other column, an aside), never the run's."""
     source = incident.first_seen.source
     if adds_only(mentions, source):  # a PR adding a method, no run shown: names are its code
         return []
     mine = [m for m in mentions if m.source == source and m.lineno >= since
             and not (m.kind == CLASS_KIND and conditions
-                     and not any(m.name in c for c in conditions))]  # fmt: skip
+                     and not any(m.name in c for c in conditions))
+            and not (m.kind in (KIND, CLASS_KIND) and engine is not None
+                     and _engine(m.signature) not in (None, engine))]  # fmt: skip
     wrapped = [m for m in mine if m.kind == WRAPPER_KIND]
     mine = [m for m in mine if m.kind not in _NOT_VOTES]
     if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):

@@ -23,6 +23,7 @@ from spectrace.assemblers.run_shown import (
 from spectrace.assemblers.sections import diff_line, heading_aside, wish_lines
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_title import Title, TitleReader
+from spectrace.dialects._time import stamp_day
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import LISTED_GUARD, line_guard, word_guards
@@ -280,9 +281,9 @@ def _release(config: RunConfig, mine: Sequence[Mention]) -> list[Step]:
 
 
 def _day(incident: Incident, config: RunConfig) -> list[Step]:
-    ts = incident.first_seen.ts
-    if ts is not None:
-        return [Step(DAY, ts.date().isoformat(), True, "the crash's own timestamp",
+    day = stamp_day(incident.first_seen.ts)  # a year-less stamp shows no day
+    if day is not None:
+        return [Step(DAY, day.isoformat(), True, "the crash's own timestamp",
                      incident.first_seen.source, incident.first_seen.lineno)]  # fmt: skip
     if (day := config.flags.get("text_day")) is not None:
         return [Step(DAY, str(day.value), True, "the post's day", day.source, day.lineno)]

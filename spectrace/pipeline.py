@@ -15,6 +15,7 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.sections import not_run_lines
+from spectrace.dialects._time import stamp_day
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
 from spectrace.errors import InputError
@@ -227,7 +228,7 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
         collector.feed(line)
     crashes = [c for r in results for c in r.crashes]
     own = [c for c in crashes if not c.quoted] or crashes
-    collector.crash_day(max((c.ts.date() for c in own if c.ts), default=None))
+    collector.crash_day(max((d for c in own if (d := stamp_day(c.ts)) is not None), default=None))
     config = collector.result()
     own = not any(line.quoted for line in lines) and holds_run(config)
     return config, collector.quotes_aside or own

@@ -47,6 +47,7 @@ from spectrace.assemblers.vllm_config import (
     spec_line_flags,
     v0_keyword_flags,
 )
+from spectrace.dialects._time import stamp_day
 from spectrace.dialects.base import LogLine
 
 # words that say the text is about a speculating run: a plain command beside them is not "none"
@@ -83,9 +84,9 @@ class ConfigCollector(ConfigFinish):
             self._examples.add((line.source, line.lineno))
         else:
             self._runners.feed(line)
-        if line.ts is not None and line.ts.year >= 2000:  # a year-less stamp (1900) bounds nothing
-            if self._latest is None or line.ts.date() > self._latest[0]:
-                self._latest = (line.ts.date(), line)
+        if (day := stamp_day(line.ts)) is not None:  # a year-less stamp (1900) bounds nothing
+            if self._latest is None or day > self._latest[0]:
+                self._latest = (day, line)
         self._note_post(line, text)
         self._titles.feed(line)
         self._spec_said = self._spec_said or _SPEC_WORDS.search(text) is not None

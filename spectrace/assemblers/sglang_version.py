@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import cache
 
 from spectrace.assemblers.image_tags import image_tags, match_day
 from spectrace.assemblers.sentences import sentences
-from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, published, rules_for
+from spectrace.assemblers.sglang_eras import ALL_POSTS, Version, era_rules, parse_release, published, rules_for
+from spectrace.path_frames import method_releases
 
 # Prefilter literals: every line find_sglang_version can use contains one.
 VERSION_LITERALS: tuple[bytes, ...] = (
@@ -107,7 +109,8 @@ _FAILING = re.compile(
 
 def bare_releases(text: str) -> set[Version]:
     """The ``vX.Y.Z`` numbers a line names with no package beside them (a checkout's tag too)."""
-    return {_numbers(m) for m in _BARE.finditer(text)} | {_numbers(m) for m in _TAGGED.finditer(text)}
+    found = {_numbers(m) for m in _BARE.finditer(text)} | {_numbers(m) for m in _TAGGED.finditer(text)}
+    return {r for r in found if speculates(r)}
 
 
 def failing_releases(text: str) -> set[Version]:
@@ -117,7 +120,7 @@ def failing_releases(text: str) -> set[Version]:
         groups = m.groups()
         numbers = groups[:4] if groups[0] is not None else groups[4:]
         out.add(_numbers_of(numbers))
-    return out
+    return {r for r in out if speculates(r)}
 
 
 def _numbers_of(parts: tuple[str | None, ...]) -> Version:
@@ -133,7 +136,24 @@ def about_sglang(text: str) -> bool:
 
 def sglang_releases(text: str) -> set[Version]:
     """Every release the line's forms name (two image tags on one line: two releases)."""
-    return {_numbers(m) for form in _FORMS for m in form.finditer(text)} | set(_image_releases(text))
+    found = {_numbers(m) for form in _FORMS for m in form.finditer(text)} | set(_image_releases(text))
+    return {r for r in found if speculates(r)}
+
+
+@cache
+def _first_speculative() -> Version:
+    """The first release with any speculative worker: the oldest first release of sglang.toml's
+    ``[[method]]`` rows (EAGLE, 0.4.1.post2)."""
+    firsts = [parse_release(first.removeprefix("v")) for _, first in method_releases("sglang") if first]
+    return min(f for f in firsts if f is not None)
+
+
+def speculates(release: Version) -> bool:
+    """``release`` had a speculative worker (0.0.0, an untagged build of main, has them). An
+    older number beside "sglang" is no speculative run's release: another product's own version
+    of its SGLang build (``rocm/infera:sglang-v0.1.0-rc6``, "switched from v0.1.1"), so the era
+    is read from the text's other lines."""
+    return release[:3] == (0, 0, 0) or release >= _first_speculative()
 
 
 # an image of the user's own registry whose name carries the engine (``registry.local/team/dgx-
@@ -286,7 +306,7 @@ def find_sglang_version(text: str) -> Version | None:
     """(major, minor, patch[, post]) of the first form the line holds."""
     for form in _FORMS:
         m = form.search(text)
-        if m is not None:
+        if m is not None and speculates(_numbers(m)):
             return _release(_numbers(m), _dev_after(text, m))
     images = _image_releases(text)
     return images[0] if images else None
