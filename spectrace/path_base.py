@@ -244,9 +244,18 @@ def _architectures(text: str) -> set[str]:
 _OFF_GUARD = "named as off ('without', 'disabled')"
 
 
+# vLLM's KV-cache mechanism named after EAGLE that every drafting method with a draft KV or
+# hidden states shares (``use_eagle_block_drop``, ``is_eagle_group``, ``eagle_group_ids`` in
+# vllm/v1/core): "the EAGLE drop", "EAGLE/MTP block drop", "an eagle group" name code, not a run's method
+_MECHANISM_AFTER = re.compile(r"(?i)(?:\s*/\s*\w+)?[-\s]*(?:(?:last[-\s]+)?block[-\s]+)?(?:drop(?!\s+(?:in|of|to|from|after|when)\b)|groups?)\b")
+_MECHANISM_GUARD = "the KV-cache mechanism named after EAGLE (block drop, eagle group): code, not a method"
+
+
 def _word_guard(text: str, m: re.Match[str]) -> str | None:
     if _off(text, m.start(), m.end()):
         return _OFF_GUARD
+    if _MECHANISM_AFTER.match(text, m.end()):
+        return _MECHANISM_GUARD
     if m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)):
         return None
     return "part of a model id, a path or a file name"
@@ -291,7 +300,7 @@ _OTHER_RUN = re.compile(
     r"|\bremov(?:e|ed|es|ing)\b|\bdeprecat\w*|\bunrelated\b|\bexample\b|\breadme\b"
     # a counterfactual or an instruction ("if you were using MTP you would see", "how to check")
     r"|\bif (?:you|we|I|it) (?:were|had|was)\b|\byou(?:'d| would) (?:see|get|have)\b"
-    r"|\b(?:would|might|could) (?:probably |likely |possibly )?(?:be|have|help|improve|double"
+    r"|\b(?:would|might|could) (?:probably |likely |possibly )?(?:be|have|help|improve|expect|double"
     r"|triple|give|make|speed)\b|\bwould (?:probably|likely|possibly)\b"  # "with MTP it would double"
     r"|\bhow to (?:check|enable|use|verify|tell|configure|set|turn)\b|\bexplain\w*"
     r"|\bmodel[ -]?cards?\b|\brecommend\w*|\bplainly\b"  # a card's advice, a plain run

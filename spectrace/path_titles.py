@@ -85,7 +85,11 @@ _SPEED = re.compile(
 )
 _BUG = re.compile(
     r"(?i)\[\s*bug\s*\]|\bbug\b|\b(?:regress\w*|slow(?:s|ed|er|down)?|degrad\w*|drops?|crash\w*"
-    r"|fail\w*|errors?|hangs?|wrong|incorrect|garbled|broken)\b"
+    r"|fail\w*|errors?|hangs?|wrong|incorrect|garbled|broken|corrupt\w*|gibberish)\b"
+    # a figure the run measured for the one method: "EAGLE3 2.1-2.3x decode", "MTP at 61 tok/s"
+    # (a count of GPUs, "8x B200", is no figure: a speed word must follow the multiple)
+    r"|\d(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*[x×]\s+(?:decode|decoding|speed-?ups?|faster|slower"
+    r"|throughput|gains?|uplift)\b|\d\s*(?:tok(?:en)?s?/s|t/s|tps)\b"
 )
 
 

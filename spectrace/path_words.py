@@ -193,6 +193,7 @@ def named_families(
     source = incident.first_seen.source
     words = [(m.name, m.source, m.lineno, m.text) for m in mentions
              if m.kind == FAMILY_KIND and m.source == source and m.lineno >= since]  # fmt: skip
+    words = words or _loose_title(mentions, source, since)
     if any(m.kind == REQUEST_KIND and m.source == source for m in mentions):
         # a feature request: only a line telling the method's own failure in the writer's
         # words ("cannot do DSpark decoding with it (draft loader fails with `KeyError: ...`)")
@@ -209,6 +210,18 @@ def named_families(
                if m.kind == FOREIGN_KIND and m.source == source][:1]  # fmt: skip
     return words + [(THREAD_MARK + engine, m.source, m.lineno, m.text)
                     for m in headers[:1] if words and engine] + releases[:1] + adds + foreign  # fmt: skip
+
+
+def _loose_title(mentions: Sequence[Mention], source: str, since: int) -> list[tuple[str, str, int, str]]:
+    """A bug or performance title's one family that only a speed word or a measured figure set
+    apart (``path_titles._loose``: "Gemma 4 31B MTP - Slower T/S at high context", "[Performance]
+    ... EAGLE3 2.1-2.3x decode"), where no line names a family and no looser word names another:
+    the title reports that run's own outcome, as the SGLang era join reads it."""
+    titles = {m.lineno for m in mentions if m.kind == TITLE_KIND and m.source == source}
+    loose = [m for m in mentions if m.kind == LOOSE_KIND and m.source == source]
+    if len({m.name for m in loose}) != 1:
+        return []
+    return [(m.name, m.source, m.lineno, m.text) for m in loose if m.lineno in titles and m.lineno >= since]
 
 
 # a failure told as the run's: "fails with", "crashed at", "dies during", an exception's name

@@ -92,11 +92,23 @@ _BOTH = re.compile(r"(?i)(?<!non-)(?<!non)\bspeculat(?:ive|ion)\b")  # the other
 _TABLE_ROW = re.compile(r"(?:[^|\n]*\|){3,}")
 
 
+# the writer's run said to speculate still ("speculation is still on", "spec decode stays enabled")
+_STILL_ON = re.compile(rf"(?i)\b{_SPEC}(?:\s+decod\w*)?\s+(?:is|was|stays?|stayed|remains?|remained)\s+"
+                       r"(?:still\s+)?(?:on|enabled|active)\b")
+# a sentence of what would happen, not of what ran ("Disabling speculation would also make that
+# assertion disappear"): no run said plain
+_COUNTERFACTUAL = re.compile(r"(?i)\b(?:would|could|might)\b")
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+")
+
+
 def plain_run(line: LogLine) -> bool:
     """The line is the writer's sentence saying the reported run is a plain one ("my server is
     plain", "same crash without speculative decoding"): crashes on either side of it are two
     runs. A plain run said to work ("without speculation it is fine") is another run."""
-    said = None if line.quoted or line.headed else _PLAIN_RUN.search(line.text)
+    if line.quoted or line.headed or _STILL_ON.search(line.text):
+        return False  # "... and speculation is still on (7 draft tokens)": the run speculates
+    said = next((m for s in _SENTENCE.split(line.text) if not _COUNTERFACTUAL.search(s)
+                 and (m := _PLAIN_RUN.search(s))), None)  # fmt: skip
     if said is None:
         return False
     if _TABLE_ROW.match(line.text):  # a results table's baseline row ("| spec disabled | 168.2 |")

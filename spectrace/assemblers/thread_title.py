@@ -184,7 +184,7 @@ _WORD_APART = re.compile(
     r"(?i)\b(support(?:s|ed|ing)?|add(?:s|ed|ing)?|implement\w*|introduc\w*|roadmap|rfc|"
     r"propos(?:al|als)|propos(?:e|es|ed|ing)(?!\s+(?:\w+\s+)?(?:drafts?|tokens?)\b)|plan\w*|vs\.?|versus|compar\w*|than|faster|slower|speed-?up|benchmark\w*|"
     r"docs?|documentation|readme|example|cookbook|tutorial|guide|how to|refactor\w*|remov\w*|"
-    r"deprecat\w*|clean\w*|tests?|ci)\b"
+    r"deprecat\w*|clean\w*|tests?|ci|(?<=is\s)untested|(?<=are\s)untested|untested(?=\s+(?:for|with|under|against|in|on)\b))\b"
 )
 
 # "[CI Failure]: Spec Decode EAGLE3 test fails", "[CI] NGRAM e2e test hangs": a CI job reports
@@ -206,6 +206,7 @@ def guard(title: str) -> str | None:
                  r"|\b(?:can(?:'t| ?not)|unable to|fails? to|failed to)\s+(?:run|start|launch|serve|load)\b",
                  "fails", own)  # "can not run with mtp": it fails with MTP
     own = re.sub(r"#\d+", " ", own)  # "Fix #1234: ...": the issue the title is about
+    own = _QUANTITY.sub(" ", own)  # "when more than one sequence is batched": a count, no comparison
     if _CODE.search(own) is not None:
         return "the title is about code (a call or a method names no run)"
     why = observed_outcome(own)  # "[Usage]: why does acceptance drop ...?": the writer's run showed it
@@ -222,6 +223,12 @@ def guard(title: str) -> str | None:
     return None
 
 
+# a count or a size bound, not a comparison of methods: "more than one sequence", "fewer than 8
+# requests", "longer than 32k tokens", "over more than 2 GPUs"; "slower than baseline" keeps its word
+_QUANTITY = re.compile(
+    r"(?i)\b(?:more|less|fewer|greater|longer|shorter|larger|smaller)\s+than\s+(?:an?\s+|a\s+single\s+)?"
+    r"(?:\d[\d.,]*\s*[kmb]?\b|one|two|three|four|five|ten|single|few|several|a\s+few)"
+)
 # "without" governing no speculative word ("With KVBM+MTP, requests arrive without disaggregated
 # params"): it says what else is missing, not that the method is off; a method's value spelled
 # with a suffix ("without `ngram_gpu`") is still the method

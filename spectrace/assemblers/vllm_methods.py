@@ -101,11 +101,13 @@ def head_class(model: object, version: str | None) -> str | None:
 # Gemma4Proposer 0.21-0.33, MRV2's Gemma4Speculator from 0.23): vLLM runs it on nothing else
 # (only True). The Gemma-4 pattern asks for the head itself ("Gemma4 MTP", "gemma-4-26B-A4B-it
 # -assistant", "MTP for Gemma 4"), not a Gemma-4 target, whose name alone says no MTP.
-_GEMMA4_SIZE = r"(?:[-_ .](?:e?\d+(?:\.\d+)?b|a\d+b|it|moe|models?|unified))*"
+# its size, tuning and quantization: "gemma-4-31B-it", "gemma-4-31B w4a16", "Gemma 4 26B QAT NVFP4"
+_GEMMA4_SIZE = (r"(?:[-_ .](?:e?\d+(?:\.\d+)?b|a\d+b|it|moe|models?|unified|qat|w\d+a\d+|(?:nv|mx)?fp[48]"
+                r"|int[48]|awq|gptq|bf16|fp16))*")
 # the head joined to the Gemma-4 model it drafts for ("gemma-4-31B-it + its MTP assistant draft",
 # "Gemma 4 31B with MTP", "the MTP assistant of gemma-4-E4B"); another model's name or a clause
 # break between them leaves it out ("Gemma-4 works, but Qwen3.5 MTP fails")
-_JOINED = r"\s*(?:\+|&|\bwith\b|\band\b|\bw/|\busing\b)\s*(?:(?:its|the|a|an|own)\s+)*"
+_JOINED = r"\s*(?:\+|&|\bwith\b|\band\b|\bw/|\busing\b)\s*(?:(?:its|the|a|an|own|official|published|matching)\s+)*"
 _HEAD_OF = r"(?:mtp|assistant)(?:[- ](?:assistant|drafter|draft|head|model))?\s+(?:for|on|with|of)\s+"
 TARGET_HEADS: tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...] = (
     (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), ("Step3p5MTPProposer",), False),
