@@ -78,6 +78,60 @@ _EXPECTED = re.compile(
     r"|salida esperada|deber[íi]as ver|ver[áa]s\b|sollten sie\b[^.]{0,40}\bsehen|vous (?:devriez voir|verrez)"
 )
 
+# a section of what the reader should see, or of failures the reader may meet, and what to do:
+# its failure words are conditions, its figures targets ("## Expected output", "## If it doesn't
+# reproduce", "## Troubleshooting", "### 常见错误和处理", "## 故障排查", "## 验收标准")
+_EXPECT_SECTION = re.compile(
+    r"(?i)\bexpected (?:output|results?|behaviou?r|logs?)\b|\bif (?:it|this|something) (?:doesn'?t|does not|fails"
+    r"|won'?t)\b|\btroubleshoot\w*|\bcommon (?:errors|issues|problems|failures|pitfalls)\b|\bknown failure modes\b"
+    r"|常见(?:错误|问题|故障)|故障排[查除]|排错|问题排查|预期(?:结果|输出)|验收标准|期待される(?:結果|出力)"
+    r"|トラブルシューティング|문제\s?해결|устранение неполадок|soluci[óo]n de problemas"
+)
+# a caption listing what the reader must see, check or record before going on ("Confirm the draft
+# head loaded without the shape crash:", "启动日志必须确认：", "必须满足：", "正式结果至少记录：",
+# "The log must show:"): the lines below it, to its section's end, are a checklist, not a log
+_CHECKLIST = re.compile(
+    r"(?i)^\W*(?:confirm|verify|check|make sure|ensure)\b[^.]{0,120}[:：]\s*$"
+    r"|\b(?:must|should) (?:show|print|contain|report|include|confirm)\b[^.]{0,60}[:：]\s*$"
+    r"|(?:必须|需要|务必|应当?)(?:确认|满足|检查|核对|看到|包含)[^。]{0,20}[:：]\s*$|至少记录[^。]{0,20}[:：]\s*$"
+    r"|確認(?:する|すべき)?(?:項目|こと)?[:：]\s*$"
+)
+# a line saying what the reader should get ("# want: \"Load weight end ...\"", "# expect 4/4 correct",
+# "expect: accept len ~3.5"): a target, whatever failure or figure it names
+_EXPECT_MARK = re.compile(r"(?i)^\W*(?:want|expect(?:ed)?|应(?:该)?(?:看到|输出)|预期)\b\s*[:：]?|^\W*预期")
+# a section that sets the reader's machine up: "we used chi2879" in it names the setup, not a run
+_SETUP_SECTION = re.compile(
+    r"(?i)\b(?:prerequisites?|requirements|setup|environment|installation)\b|前提|准备|环境|前置条件|必要条件"
+)
+_MARKDOWN_HEADING = re.compile(r"^\s*(#{1,6})\s")
+
+
+def heading_level(text: str) -> int:
+    """The level of a Markdown heading (``## X``: 2), 0 for any other line."""
+    m = _MARKDOWN_HEADING.match(text)
+    return len(m.group(1)) if m is not None else 0
+
+
+def expect_section(text: str) -> bool:
+    """The heading opens a section of what to expect or of failures the reader may meet."""
+    return _EXPECT_SECTION.search(text) is not None
+
+
+def setup_section(text: str) -> bool:
+    """The heading opens a section setting the reader's machine up (prerequisites)."""
+    return _SETUP_SECTION.search(text) is not None
+
+
+def checklist_caption(text: str) -> bool:
+    """The line captions a list of what the reader must see, check or record."""
+    return _CHECKLIST.search(text) is not None
+
+
+def expect_mark(text: str) -> bool:
+    """The line states what the reader should get (``# want:``, ``# expect ...``)."""
+    return _EXPECT_MARK.search(text) is not None
+
+
 # a how-to or a plan: a caption telling the reader how to turn a feature on ("启用方式（无 draft
 # model）：", "How to enable:", "To enable it, pass:", "Как включить:"), a heading ranking work by
 # priority ("### P0-a：EAGLE tree 扫参", "## P1: try NGRAM") - what to do, not what ran
@@ -112,6 +166,10 @@ _TREE_FRAME = re.compile(r"\bFile \"[^\"]*[/\\][^\"]*\", line \d+")
 # a compatibility note ("*Tested on 4x DGX Spark - February 2026*", "Verified with vLLM 0.19.1"):
 # where it tells no result or failure, the setup the page was checked on, not a run it shows
 _TESTED_ON = re.compile(r"(?i)^\W*(?:tested|verified|validated)\s+(?:on|with|against|using)\b")
+# ... unless it quotes what the check's output showed ("server log shows `Initialized ...`")
+_OBSERVED = re.compile(
+    r"(?i)\b(?:logs?|output|server|console|it)\s+(?:shows?|showed|printed|prints|reports?|reported|logged)\b"
+)
 
 # the writer telling a run of theirs in the first person, in the languages above (no failure words:
 # a digest's items tell other threads' failures)
@@ -178,6 +236,11 @@ LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "rob\u00e9", "robamos", "edimos", "btuv", "all\u00f3",
     "nstruction", "uide", "ecipe", "laybook", "ookbook", "ow-to", "teps to", "teps for", "teps on", "teps:", "TEPS", "指南", "说明", "步骤", "手册", "手順",
     "ガイド", "가이드", "방법", "нструкци", "nleitung",
+    # checklist captions and expectation marks (section headings are kept as headings)
+    "onfirm", "erify", "ake sure", "nsure", "ust show", "ust print", "ust contain", "ust report", "ust include",
+    "hould show", "hould print", "hould contain", "hould report", "hould include", "必须", "务必", "需要确认",
+    "需要检查", "应确认", "应当确认", "至少记录", "確認", "want:", "# want", "# expect", "#expect", "expect:",
+    "Expect:", "预期",
 ))  # fmt: skip
 
 
@@ -232,8 +295,9 @@ def tree_frame(text: str) -> bool:
 
 def tested_on(text: str) -> bool:
     """The line notes the setup a page was checked on ("Tested on 2x HGX H100"), which shows
-    no run of the page's where it tells no result (the caller checks the result words)."""
-    return _TESTED_ON.match(text) is not None
+    no run of the page's where it tells no result (the caller checks the result words) and
+    quotes no output the check saw ("Validated on an RTX PRO 6000: server log shows `X`")."""
+    return _TESTED_ON.match(text) is not None and _OBSERVED.search(text) is None
 
 
 def thread_item(text: str) -> str | None:

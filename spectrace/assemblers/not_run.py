@@ -26,11 +26,16 @@ from dataclasses import dataclass
 from spectrace.assemblers.documents import LITERALS as DOCUMENT_LITERALS
 from spectrace.assemblers.documents import (
     DIGEST_ITEMS,
+    checklist_caption,
+    expect_mark,
+    expect_section,
     expected_line,
     guide_title,
+    heading_level,
     how_to_line,
     own_run,
     section_heading,
+    setup_section,
     skeleton,
     source_file,
     study_line,
@@ -1205,14 +1210,29 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     reader would run, not a run. A script inside an issue or pull request (``thread``: its
     tracker head) is the reporter's repro."""
     first: LogLine | None = None
+    script = not thread and source_file([ln.text for ln in held])  # its comments say why, it printed nothing
+    section: tuple[int, str] = (0, "")  # the open section's heading level and kind: "expect", "setup"
+    checklist = False  # below a caption of what the reader must see or record, to the section's end
     for line in held:
         text = line.text
         if post_author(text) is not None or tree_frame(text):
             return None  # a thread's post; a crash pasted from a run (a blockquote is neither)
+        if level := heading_level(text):
+            kind = "expect" if expect_section(text) else "setup" if setup_section(text) else ""
+            section = (level, kind) if kind or not section[0] or level <= section[0] else section
+            checklist = False
+        if checklist_caption(text):
+            checklist = not level
+            first = first or line  # the lines a start must show: a document's, like expected lines
+        if section[1] == "expect" or checklist or expect_mark(text) or (
+                script and _SHELL_COMMENT.match(text) and _EXPLAINS.search(text)):  # fmt: skip
+            continue  # what the reader should see or may meet, why a script sets what it sets
+        text = _SCRIPT_WORDS.sub(" ", text) if script else text  # its notes and messages: no run's
         words = told(text)  # no flag names, hardware counts, traceback header
         if _SYMPTOM.search(words) and not _CONDITION.search(words):
             return None
-        if (_OWN_RUN.search(text) and not tested_on(text)) or _FIRST_PERSON.search(text) or own_run(words):
+        if own_run(words) or (section[1] != "setup"  # "we used chi2879" under Prerequisites: the setup
+                              and ((_OWN_RUN.search(text) and not tested_on(text)) or _FIRST_PERSON.search(text))):
             return None
         if first is None and (section_heading(text) or study_line(text) or expected_line(text)
                               or how_to_line(text)):
@@ -1260,6 +1280,16 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
 
 
 _SHELL_COMMENT = re.compile(r"^\s*#(?!#)")
+# a script's comment explaining a setting by what it avoids or by another value failing ("# Disable
+# hf_transfer to avoid I/O errors", "# mem-frac 0.80 (0.70 OOMs at conc=64)"), not the writer's
+# crash ("# this crashes at cuda graph capture on 0.5.2")
+_EXPLAINS = re.compile(
+    r"(?i)\b(?:avoid\w*|prevent\w*|otherwise|instead|workaround|skip\w*|so that|because)\b"
+    r"|(?<![\w.])\d[\w.=]*\s+(?:OOMs?|crash\w*|fails?|hangs?)\b"
+)
+# a script line's note after its code ("...  # MY rc6 fix") and the messages it would print
+# ('|| echo "($bench failed, continuing)"')
+_SCRIPT_WORDS = re.compile(r"\s#\s.*$|\"[^\"]*\"|'[^']*'")
 # a result a run gave: a speed, a latency, a share, an acceptance figure, a table row of figures
 _FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|%)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
