@@ -21,7 +21,7 @@ from spectrace.assemblers.sglang_run_words import (
 )
 from spectrace.assemblers.spec_prose import planned, unplanned
 from spectrace.assemblers.launch_words import rollout_repo
-from spectrace.assemblers.thread_repo import header_engine, tracker_engine
+from spectrace.assemblers.thread_repo import header_engine, run_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
@@ -120,7 +120,7 @@ def word_mentions(
     if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     head = titles.head  # the thread head this line names (thread_head: every copy form)
-    if (engine := tracker_engine(head.repo) if head is not None else header_engine(line.text)) is not None:
+    if (engine := run_engine(head.repo) if head is not None else header_engine(line.text)) is not None:
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
     elif head is not None and head.repo is not None and rollout_repo(head.repo):
         out.append(Mention(line.source, line.lineno, shown, "sglang", FAMILY_ROW, ROLLOUT_KIND))

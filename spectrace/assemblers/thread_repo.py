@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
+from spectrace.assemblers.release_dates import read_table
 from spectrace.assemblers.thread_head import head_line
 
 # the frameworks' own trackers (lower case), and the Triton backend that serves TensorRT-LLM
@@ -43,6 +46,24 @@ def saved_header(text: str) -> tuple[str, bool] | None:
 def tracker_engine(repo: str | None) -> str | None:
     """The framework whose own tracker ``repo`` is (None: another repository, or none)."""
     return _REPOS.get(repo.lower()) if repo is not None else None
+
+
+@cache
+def _recipes() -> dict[str, str]:
+    """Each framework's own deployment repositories (lower case) -> the framework
+    (``framework_words.toml``'s ``recipes``)."""
+    name = "paths/framework_words.toml"
+    rows = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)["framework"]
+    return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("recipes", [])}  # type: ignore[union-attr]
+
+
+def run_engine(repo: str | None) -> str | None:
+    """The framework whose runs a thread on ``repo`` reports: its own tracker's, or one of its
+    recipe repositories' (a recipe is that framework's deployment). Not ``tracker_engine``: a
+    recipe PR changes no engine code, so the readers of code changes keep it apart."""
+    if repo is None:
+        return None
+    return tracker_engine(repo) or _recipes().get(repo.lower())
 
 
 def header_engine(text: str) -> str | None:
