@@ -5,7 +5,10 @@ vLLM's recipes live in their own repository (one `vllm serve` command per model)
 cannot start one ("the deepseek-v4-pro-dspark recipe can not be started on 8x H20") reports a vLLM
 run, as a thread on vLLM's tracker would. At base such a thread named no framework, so its family
 found no class. Our own lines, with near misses that must keep no path: a recipe PR that only adds
-or edits a recipe, a question, a recipe thread on another organisation's repository."""
+or edits a recipe, a question, a recipe thread on another organisation's repository.
+
+A pull request's author telling the deployment that met the failure it answers ("In my local
+deployment, I hit this with: target ..., draft ...") shows a run (the R64 26 shape)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from pathlib import Path
 import pytest
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 
+from spectrace.assemblers.run_prose import told_run
 from spectrace.assemblers.thread_repo import run_engine, tracker_engine
 
 
@@ -57,4 +61,32 @@ def test_a_recipe_change_or_question_gets_no_path(tmp_path: Path, title: str, bo
 
 def test_another_organisations_recipes_name_no_framework(tmp_path: Path) -> None:
     lines = _store("someone/recipes", "pull request #3", "fix h20*8 glm-5-dspark bug", _FAILED)
+    assert_no_path(tmp_path, lines)
+
+
+# A feature PR whose author tells the deployment that met the failure it answers ("In my local
+# deployment, I hit this with: target ..., draft ..."): that deployment is a run; a deployment in
+# general ("in a typical deployment users hit this") or the reader's ("if you hit this") is none.
+_PADDING = ["## Purpose", "", "This PR adds an opt-in path that pads a smaller draft's vocabulary.", ""]
+_PAIR = ["", "- target model: `Qwen2.5-72B-Instruct`", "- draft model: `Qwen2.5-0.5B-Instruct`", "",
+         "The vocab sizes differ, so the strict checks reject the pair."]  # fmt: skip
+
+
+@pytest.mark.parametrize("told", ["In my local deployment, I hit this with:", "On our cluster we ran into it with:",
+                                  "During production deployment, I hit this with:"])  # fmt: skip
+def test_a_pr_author_telling_the_deployment_that_hit_it_is_a_run(tmp_path: Path, told: str) -> None:
+    assert told_run(told)
+    lines = _store("vllm-project/vllm", "pull request #903", "Add opt-in draft vocab padding for speculative decoding",
+                   [*_PADDING, told, *_PAIR], day="2026-05-15")  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.conditional and "DraftModelProposer" in path.conditional, path
+
+
+@pytest.mark.parametrize("told", ["In a typical deployment, users hit this with:",
+                                  "If in your deployment you hit this, pair for example:",
+                                  "In my opinion the checks are too strict for pairs like:"])  # fmt: skip
+def test_a_deployment_in_general_is_no_run(tmp_path: Path, told: str) -> None:
+    assert not told_run(told)
+    lines = _store("vllm-project/vllm", "pull request #904", "Add opt-in draft vocab padding for speculative decoding",
+                   [*_PADDING, told, *_PAIR], day="2026-05-15")  # fmt: skip
     assert_no_path(tmp_path, lines)
