@@ -48,7 +48,8 @@ _WORD = re.compile(
     r"(?i)(?<![A-Za-z0-9/._-])(frozen[-_ ]?kv[-_ ]?mtp|eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
     r"|dspark|medusa"
     r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
-    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![\w./-])"
+    # its end is an ASCII word's: CJK text may follow with no blank ("MTP3叠加flashcomm", "开MTP后")
+    r"|arctic(?:[ _-](?:lstm|mlp))?[ _-]speculator|mlp[ _-]?speculator)(?![A-Za-z0-9_./-])"
     # lookahead also as the stem of its config's names (lookAheadRuntimeConfig, lookahead_config);
     # not a scheduler's or a sampler's "lookahead window / slots / steps" (an ordinary word)
     r"|(?<![A-Za-z0-9/.])(look[-_ ]?ahead)(?=(?-i:[A-Z_])|(?![\w.]))"
@@ -339,6 +340,9 @@ _OFF_BEFORE = re.compile(
 )
 _OFF_AFTER = re.compile(
     r"(?i)\s*(?:is |was )?(?:disabled|off|turned off)\b|\s*(?:已)?(?:关闭|关掉|禁用)"
+    # ja / ko, the word's particle first ("MTPを無効にすると", "MTP를 끄면"): read now that a
+    # family word may run into CJK text
+    r"|\s*[をはが]?\s*(?:無効|オフ|切る|切った|切ると|使わ)|\s*[를을은는이가]?\s*(?:끄|끈|꺼|비활성|사용하지|안\s*쓰)"
 )
 # "off" up to four words on, in the same clause ("MTP on vLLM turned off", "MTP in the config is
 # disabled"); not past a word opening another clause or subject ("EAGLE3 with overlap

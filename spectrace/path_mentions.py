@@ -27,7 +27,9 @@ from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, re
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
-from spectrace.assemblers.sections import PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, wish_lines
+from spectrace.assemblers.sections import (
+    PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, heading_tested, wish_lines,
+)
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import method_classes
@@ -196,6 +198,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     out: list[Mention] = []
     titles = TitleReader()
     aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
+    tested: dict[str, bool] = {}  # per file: in a section of the text's own tests
     named: dict[str, list[int]] = {}  # per file: the lines naming a file or class, recent first
     review: dict[str, bool] = {}  # per file: inside a review's post (its header says so)
     reviewed: set[tuple[str, int]] = set()  # lines whose names a diff below puts under review
@@ -214,10 +217,12 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         if review.get(line.source):  # a review's comments talk about the code under review
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
+        tested[line.source] = heading_tested(line.text, tested.get(line.source, False))
         block = apart.block(line.source, line.lineno)
         wish = (line.source, line.lineno) in wished or (block is not None and block.why != FOREIGN)
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
-            out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text))
+            out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text),
+                                 tested[line.source])
             if not aside[line.source] and not diff_line(line.text):
                 out += framework_mentions(line, shown)
         logger = _logger(line)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.run_shown import run_line
+from spectrace.assemblers.run_results import rig_row
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.sglang_run_words import (
@@ -85,11 +86,12 @@ FOREIGN_LITERALS = ("lmdeploy", "tokenspeed", "mlc_llm", "atom.entrypoints")
 
 
 def word_mentions(
-    line: LogLine, shown: str, titles: TitleReader, aside: bool, diff: bool
+    line: LogLine, shown: str, titles: TitleReader, aside: bool, diff: bool, tested: bool = False
 ) -> list[Mention]:
     """The line's words: a title's families and release (through the shared title reader), a
     feature-request tag or label, a tracker header, the family words of any other line that
-    is not a diff line (``diff``) nor under a heading setting its section apart (``aside``)."""
+    is not a diff line (``diff``) nor under a heading setting its section apart (``aside``). In
+    a section of the text's own tests (``tested``) a rig row is a run line."""
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
         # a title read on its head's line stands on a line above it (a citation under its title)
@@ -109,7 +111,7 @@ def word_mentions(
         if (engine := tracker_engine(late.repo)) is not None:  # "[Bug]: ... on 0.6.3" above its citation
             name = f"{engine}:{late.releases[0].removeprefix('v')}"
             out.append(Mention(line.source, late.lineno, late.text, name, FAMILY_ROW, RELEASE_KIND))
-    elif not diff and run_line(line.text):
+    elif not diff and (run_line(line.text) or (tested and not aside and rig_row(line.text))):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     elif not diff and not aside and not line.quoted and _request_failure(line, titles):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))

@@ -208,7 +208,7 @@ def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
     flag line stays), so the sentence's words are not read as arguments; None when no line
     quotes any."""
     quoted = [code_flags(line) for line in lines]
-    if not any(quoted):
+    if all(flags is None for flags in quoted):  # "": a sentence whose flags are all set apart
         return None
     out = []
     for line, flags in zip(lines, quoted, strict=True):

@@ -79,9 +79,13 @@ def clean(text: str) -> str:
 def code_flags(line: LogLine) -> str | None:
     """The flags a prose line quotes as inline code (``accepts `--speculative-algorithm NGRAM`
     with `--attention-backend torch_native```), joined; None for a line that is not prose (a
-    server's own log record quoting a flag in a hint sets nothing) or quotes none."""
-    if line.headed or line.text.lstrip().startswith(("--", "`--", "- --")):
+    server's own log record quoting a flag in a hint sets nothing) or quotes none; "" for a
+    sentence that opens with flags and sets them all apart (``_flags_apart``): no bare flag line."""
+    text = line.text.lstrip()
+    if line.headed or text.startswith(("--", "- --")):
         return None
+    if text.startswith("`--") and _SPAN_THEN_WORDS.match(text) is None:
+        return None  # "`--tp 2` `--ep 4`": a flag line in code marks, not a sentence
     # each span ends at its own shell operator: ``--dcp-size > 1`` in a sentence is a condition,
     # and must not end the flags the later spans quote; none from a sentence setting them apart
     # ("with `--speculative-algorithm NGRAM` it works", "we'll add `...` next week")
@@ -91,9 +95,14 @@ def code_flags(line: LogLine) -> str | None:
         if not _flags_apart(_CODE_SPAN.sub(" ", sentence))  # the sentence's words, not its spans
         for span in _CODE_FLAGS.findall(sentence)
     ]
-    return " ".join(spans) if spans else None
+    if spans:
+        return " ".join(spans)
+    return "" if text.startswith("`--") else None  # a sentence opening with flags all set apart
 
 
+# a sentence that opens with inline code ("`--speculative-algorithm EAGLE3` without
+# `--speculative-draft-model-path` could fall back to ..."): its words are prose, not arguments
+_SPAN_THEN_WORDS = re.compile(r"`--[^`]*`\s*(?:\(|[A-Za-z]{2,}(?=[\s,.;:!?]))")
 # a sentence's end (Markdown may close after its stop: "... not the dispatch.** On main ...")
 _SENTENCE = re.compile(r"(?<=[.;!?])[*_)\]\"']*\s+(?=[*_(]*[A-Z(])")
 

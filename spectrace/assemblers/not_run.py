@@ -52,7 +52,7 @@ from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
-from spectrace.assemblers.run_results import ticked_check
+from spectrace.assemblers.run_results import done_check
 from spectrace.assemblers.thread_head import HeadReader, head_line
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
@@ -879,11 +879,11 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         mode = open_[3] if open_ is not None else None
         if plan is not None and (_HEADING.match(text) or post_author(text) is not None):
             plan = None  # the test plan a ticked check interrupted ends at a heading or a post
-        if mode == "section" and open_[1] == PLAN and not line.quoted and ticked_check(text):
+        if mode == "section" and open_[1] == PLAN and not line.quoted and done_check(text):
             plan = open_[2]  # the author's ticked check on named hardware is the run's: the
             close(last)  # test plan goes on below it
             mode = None
-        elif plan is not None and open_ is None and not line.headed and not ticked_check(text):
+        elif plan is not None and open_ is None and not line.headed and not done_check(text):
             open_ = (line.lineno, PLAN, plan, "section")
             mode = "section"
         plan = plan if open_ is None else None

@@ -31,7 +31,10 @@ _PLAIN_RUN = re.compile(
     rf"|\bnon-?{_SPEC}(?!\s+(?:decode\s+|decoding\s+)?(?:sequences?|requests?|tokens?|steps?|paths?"
     r"|baselines?|batch\w*|branch\w*|cases?|arms?|reference)\b)"
     r"|\bplain\s+(?:server|engine|run|deployment|launch|decoding|vllm|sglang|model|one)"
+    # "my server is plain", "it was plain vLLM"; not what code is ("the kernel is plain CUDA C++")
     r"|\b(?:is|was|are|were|runs?|ran|stays?)\s+(?:just\s+|completely\s+|a\s+)?plain\b"
+    r"(?!\s+(?:cuda|c\+\+|c|python|pytorch|torch|triton|text|ascii|json|yaml|markdown|html|english|code"
+    r"|old|data|strings?|functions?|objects?|dicts?|lists?|tensors?|arrays?|numbers?|integers?|bytes)(?![\w+]))"
     rf"|\b{_SPEC}(?:\s+decod\w*)?\s+(?:is\s+|was\s+)?(?:off|disabled)\b"
     rf"|\bdisabl\w*\s+(?:the\s+|all\s+)?{_SPEC}"
     # "I don't use speculative decoding at all", "not using MTP here", "never enabled EAGLE"
@@ -59,7 +62,10 @@ _ALSO_FAILS = re.compile(
 # the plain run the sentence names works: it is not the run that crashed
 _WORKS = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|stable|ok|okay|healthy|runs? well"
-    r"|no (?:crash|issue|problem|error)s?|(?:does|did)(?:n't| not) (?:crash|fail|hang))\b"
+    r"|no (?:crash|issue|problem|error)s?|(?:does|did)(?:n't| not) (?:crash|fail|hang)"
+    # a change said to leave plain runs as they were ("ROCm without `--speculative-algorithm` is
+    # unchanged"): which runs the code touches, not the reported run
+    r"|unchanged|unaffected|untouched)\b"
 )
 # Prefilter literals of the sentences ``_PLAIN_RUN`` reads that name no algorithm or option
 # ("same crash on a plain server"); the others hold a speculative word the collector reads.
@@ -90,6 +96,9 @@ _BOTH = re.compile(r"(?i)(?<!non-)(?<!non)\bspeculat(?:ive|ion)\b")  # the other
 # a Markdown table row: cells, not a sentence (its outer pipes may be gone: ``unpaste`` takes a
 # line framed in ``| ... |`` for a terminal's box border)
 _TABLE_ROW = re.compile(r"(?:[^|\n]*\|){3,}")
+# a legend defining what a figure means ("`1.00` = no speculation", "1.0x means no speculative
+# decoding"): how to read a results table, not a run
+_LEGEND = re.compile(r"(?i)[\d.x%]+`?\s*(?:=|:|means|is)\s*(?:the\s+)?$")
 
 
 # the writer's run said to speculate still ("speculation is still on", "spec decode stays enabled")
@@ -107,12 +116,15 @@ def plain_run(line: LogLine) -> bool:
     runs. A plain run said to work ("without speculation it is fine") is another run."""
     if line.quoted or line.headed or _STILL_ON.search(line.text):
         return False  # "... and speculation is still on (7 draft tokens)": the run speculates
-    said = next((m for s in _SENTENCE.split(line.text) if not _COUNTERFACTUAL.search(s)
-                 and (m := _PLAIN_RUN.search(s))), None)  # fmt: skip
-    if said is None:
+    found = next(((s, m) for s in _SENTENCE.split(line.text) if not _COUNTERFACTUAL.search(s)
+                  and (m := _PLAIN_RUN.search(s))), None)  # fmt: skip
+    if found is None:
         return False
+    sentence, said = found
     if _TABLE_ROW.match(line.text):  # a results table's baseline row ("| spec disabled | 168.2 |")
         return False
+    if _LEGEND.search(sentence[: said.start()]):
+        return False  # "(`1.00` = no speculation, `8.00` = theoretical max)": a figure's legend
     if _NON_SPEC.fullmatch(said.group(0)) and _BOTH.search(line.text):
         return False  # "we combine speculative and non-speculative sequences": both kinds, no run
     if _LACKS.search(line.text):

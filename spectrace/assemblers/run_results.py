@@ -98,15 +98,17 @@ _BENCH_RUN = re.compile(
     r"|runs?|experiments?|sweeps?)\s+(?:on|with|using|at)\b"
 )
 # the accelerator a setup names ("8xB200", "2x H100", "MI300X", "gfx942", "RTX 4090")
-_HARDWARE = re.compile(
-    r"(?i)(?<![\w.])(?:\d+\s*x\s*)?(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?\d{4}"
-    r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?!\w|\.\w)"  # a sentence's full stop may follow
-)
+_CHIP = (r"(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?\d{4}"
+         r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?!\w|\.\w)")  # a sentence's full stop may follow
+_HARDWARE = re.compile(rf"(?i)(?<![\w.])(?:\d+\s*x\s*)?{_CHIP}")
+# a counted rig ("2×H100", "8x B200", "Ascend 910B * 8"): the machine a setup ran on
+_COUNTED = re.compile(rf"(?i)(?<![\w.])\d+\s*[x×*]\s*{_CHIP}|(?<![\w.]){_CHIP}\s*[x×*]\s*\d+\b")
 # a ticked test-plan item checking something on named hardware ("- [x] Verified on B300 with the
 # v0.5.15 image + EAGLE3", "- [x] Verify MTP on H200 (SM90) no longer crashes", "* [X] Run the
 # accuracy tests on DGX B200"): the author's run, done; not a status box ("- [x] EAGLE3",
 # "- [x] Support MTP on H100": no check verb), and not an open one ("- [ ]")
 _TICKED = re.compile(r"^\W{0,4}(?:[-*+]|\d+\.)\s+\[[xX✓✔]\]\s+(?P<item>.*)")
+_BOX = re.compile(r"^\W{0,4}(?:[-*+]|\d+\.)\s+\[[\sxX✓✔]?\]")  # any task-list box, open or ticked
 _CHECK_VERB = re.compile(
     r"(?i)\b(?:verif(?:y|ied|ies)|test(?:ed|s)?|ran|runs?|validat(?:e|ed|es)|evaluat(?:e|ed|es)"
     r"|reproduc(?:e|ed|es)|confirm(?:ed|s)?|check(?:ed|s)?|benchmark(?:ed|s)?|measur(?:e|ed|es)"
@@ -174,6 +176,40 @@ def ticked_check(text: str) -> bool:
     """The line is a ticked box checking something on named hardware ("- [x] Verified on B300
     with the v0.5.15 image + EAGLE3"): the author's run, even inside a test plan."""
     return _TICKED.match(text) is not None and _on_hardware(text)
+
+
+# a setup table's or list's rig row ("| Hardware | Ascend 910B * 8 |", "GPU: 2x H100")
+_RIG_KEY = re.compile(
+    r"(?i)^\W{0,6}(?:hardware|gpus?|npus?|devices?|accelerators?|chips?|machines?|platform)\W{0,4}\s*[|:]"
+)
+
+
+def rig_row(text: str) -> bool:
+    """The line names the rig of a setup: a table's or list's row naming the accelerator ("|
+    Hardware | Ascend 910B * 8 |") or a counted accelerator ("gpt-oss-120b, 2×H100,
+    `max_draft_len: 7`, greedy"). Under a section of the text's own tests
+    (``sections.heading_tested``) it is the rig the tests ran on, nothing planned or expected."""
+    if _PLANNED.search(text) or _NOT_DONE.search(text) or EXPECTED.search(text) or ATTRIBUTED.search(text):
+        return False  # "MTP has not been tested on 8x B200 yet"
+    key = _RIG_KEY.match(text)
+    if key is not None and _HARDWARE.search(text, key.end()) is not None:
+        return True
+    return _COUNTED.search(text) is not None
+
+
+def done_check(text: str) -> bool:
+    """The line reports the author's check done on named hardware: a ticked box
+    (``ticked_check``) or a sentence in words ("Verified locally on MI355X (gfx950), ROCm 7",
+    "Tested on 8x H200 with the fix"), nothing of it planned, expected, undone or another's. A
+    test plan holding one is no longer "a command to run, with no result": its run was made."""
+    if ticked_check(text):
+        return True
+    if _BOX.match(text) is not None or _HARDWARE.search(text) is None:
+        return False  # a box ``ticked_check`` did not take (an open one), or no rig named
+    return any(_HARDWARE.search(s) and (_CHECKED.search(s) or _I_CHECKED.search(s))
+               and not (_PLANNED.search(s) or _UNDONE.search(s) or EXPECTED.search(s)
+                        or ATTRIBUTED.search(s))
+               for s in _SENTENCE.split(text))  # fmt: skip
 
 
 def _on_hardware(text: str) -> bool:

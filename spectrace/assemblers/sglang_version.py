@@ -30,6 +30,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
     b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
     b"sgl-dev", b"sglang-rocm",  # images of images.toml whose name or tag may hold no "v0."
+    b"nightly-dev-",  # a nightly image's tag named alone (``nightly-dev-cu13-20260708-b3632494``)
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
     b"sglang |", b"SGLang |", b"sglang|", b"SGLang|", b"SGLang**",  # a Markdown table's row
     b"sglang:", b"sglang-",  # an image of the user's own (``team/dgx-spark-sglang:0.5.12``)
@@ -211,7 +212,11 @@ _OTHER = re.compile(
     r"(?i)\bfix(?:ed|es)?\b|\bresolved\b|\breleased\b|\bplease\b|\bcould you\b|\btry\b"
     r"|\breported\b|#\d|\bnew image\b|\?|\bdowngrad\w*|\bavoid\w*|\blast known\b"
     r"|\bworkaround\b|\binstead\b|\brelease notes?\b|\bchangelog\b|\broll(?:ed|ing)?[ -]?back\b"
-    r"|\brevert\w*|\breproduc\w*|\bonly on\b"
+    r"|\brevert\w*|\bonly on\b"
+    # "can't reproduce on 0.5.9", "reproduces on 0.5.3 too"; not the writer's own count of the run
+    # ("Reproduced twice (2/2 boots) on the 2026-07-08 nightly")
+    r"|\breproduc\w*\b(?!\s+(?:twice|thrice|\d+\s*(?:/\s*\d+|times?|x)\b|every\s+time|consistently|reliably"
+    r"|deterministically|\(\d+\s*/\s*\d+))"
 )
 # a release said to work ("(works on v0.5.3)", "fine with sglang 0.5.3"): not the run's, unless
 # the line goes on to say it then fails ("SGLang 0.5.14, works fine for 10 minutes, then crashes")
@@ -235,12 +240,15 @@ _MAIN = re.compile(
 _NIGHTLY = re.compile(
     r"\blmsysorg/sglang(?:-rocm)?:(?:nightly|dev)[\w.-]*?(?<!\d)(20\d\d)(\d\d)(\d\d)(?!\d)"
 )
+# the tag alone, in SGLang's nightly spelling with its commit ("the 2026-07-08 nightly
+# (`nightly-dev-cu13-20260708-b3632494`)"): no other engine tags its images so
+_NIGHTLY_TAG = re.compile(r"(?<![\w./:-])nightly-dev(?:-cu\d{2,3})?-(20\d\d)(\d\d)(\d\d)-[0-9a-f]{7,40}\b")
 
 
 def nightly_day(text: str) -> date | None:
     """The build day of a nightly image of SGLang's main the line names, or None (any image
     of images.toml's SGLang rows whose tag carries a day: ``rocm/sgl-dev:20250701``)."""
-    m = _NIGHTLY.search(text)
+    m = _NIGHTLY.search(text) or _NIGHTLY_TAG.search(text)
     if m is None:
         return next((t.day for t in image_tags(text) if t.engine == "sglang" and t.day), None)
     return match_day(m)
