@@ -67,6 +67,8 @@ def test_the_module_rows_agree_with_the_frame_tables() -> None:
     one the row names as not the runner's drafting code."""
     files = [f["file"] for name in ("vllm.toml", "vllm_ascend.toml", "vllm_plugins.toml")
              for f in tomllib.loads((_RULES / name).read_text("utf-8")).get("frame", [])]
+    # V0's engine modules (MQLLMEngine's engine.py): the V0 table's engine frames
+    files += [f["file"] for f in tomllib.loads((_RULES / "vllm_v0.toml").read_text("utf-8"))["engine_frame"]]
     rows = runner_table().modules
     assert {r.runner for r in rows} >= {"v0", "v2"}
     for row in rows:

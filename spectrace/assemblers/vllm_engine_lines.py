@@ -158,10 +158,11 @@ def _shown(
     return next(iter(found.values()))
 
 
-def other_tracker(lines: Sequence[LogLine]) -> bool:
+def other_tracker(lines: Sequence[LogLine], plugins: bool = False) -> bool:
     """A thread head of the text names a tracker other than vLLM's own (vllm-ascend's: a plugin
     prints vLLM's engine lines too, and its run is the plugin's; SGLang's, TensorRT-LLM's: vLLM's
-    lines there are a comparison): the engine's lines then do not name the run's framework."""
+    lines there are a comparison): the engine's lines then do not name the run's framework.
+    ``plugins``: a platform plugin's tracker counts as vLLM's own (its runs run vLLM's runners)."""
     heads = HeadReader()
     found = {tracker_engine(h.repo) for ln in lines if (h := heads.feed(ln)) is not None and h.repo}
-    return bool(found - {"vllm", None})
+    return bool(found - {"vllm", None, *(("vllm_ascend",) if plugins else ())})

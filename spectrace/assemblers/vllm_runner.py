@@ -202,14 +202,16 @@ def v1_proposer_file(text: str) -> bool:
     return any(m.group(1).replace("\\", "/") in _v1_proposer_files() for m in _V1_SPEC_FILE.finditer(text))
 
 
-def stated_runner(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
+def stated_runner(lines: Sequence[LogLine], tags: bool = True) -> tuple[str, LogLine] | None:
     """("v2" | "v1", the line) where the text's lines put the run on one runner; None where
-    none does, or lines say both."""
+    none does, or lines say both. ``tags``: the module a vLLM log prefix names may say it (not
+    on another framework's tracker, where a vLLM record is a comparison's)."""
     said: dict[str, LogLine] = {}
     for line in lines:
         if line.quoted:
             continue
-        runner = _runner(line.text) or module_runner(line.raw)  # the module vLLM's log prefix names
+        # the module vLLM's log prefix names
+        runner = _runner(line.text) or (module_runner(line.raw) if tags else None)
         if runner is not None:
             said.setdefault(runner, line)
     if len(said) != 1:
@@ -379,7 +381,7 @@ _OWN = re.compile(
 def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """Flags ``vllm_model_runner`` and ``vllm_draft_variant`` from the text, then each
     method-derived V1 class of the config's evidence read on that runner (``on_runner``)."""
-    stated = stated_runner(lines)
+    stated = stated_runner(lines, tags=not other_tracker(lines, plugins=True))
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
