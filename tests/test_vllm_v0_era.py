@@ -19,6 +19,12 @@ from test_never_wrong import PROBE_CRASH, VLLM_REPO, thread
 _ENV = ["### Your current environment", "```", "Collecting environment information...", "```"]
 
 CASES = {
+    # a performance title naming the family its run measured ("draft model slower than the target
+    # alone", session 24): the family is named, and in January 2025 only V0 ran it
+    "a January 2025 writer's draft-model run, no release": (thread(
+        VLLM_REPO, "[Performance]: draft model slower than the target alone", "2025-01-20",
+        "We benchmarked speculative decoding with a 0.5B draft model at 4 tokens.",
+        labels="performance"), "MultiStepWorker"),
     "a title's release before V1 could speculate, no family -> SpecDecodeWorker": (thread(
         VLLM_REPO, "[Bug]: vLLM 0.6.1 crashes with speculative decoding and chunked prefill",
         "2024-10-02", *_ENV), "SpecDecodeWorker"),
@@ -57,10 +63,6 @@ OPT_IN = {
     "a late-2024 title about speculative decoding, no release (0.6.4 out)": (thread(
         VLLM_REPO, "[Bug]: Speculative Decoding without eager mode returns gibberish", "2024-11-25",
         "I can reproduce it with pip install vllm on 8 H100s."), "SpecDecodeWorker"),
-    "a January 2025 writer's draft-model run, no release": (thread(
-        VLLM_REPO, "[Performance]: draft model slower than the target alone", "2025-01-20",
-        "We benchmarked speculative decoding with a 0.5B draft model at 4 tokens.",
-        labels="performance"), "MultiStepWorker"),
 }  # fmt: skip
 
 
