@@ -250,6 +250,12 @@ _OFF_GUARD = "named as off ('without', 'disabled')"
 # vllm/v1/core): "the EAGLE drop", "EAGLE/MTP block drop", "an eagle group" name code, not a run's method
 _MECHANISM_AFTER = re.compile(r"(?i)(?:\s*/\s*\w+)?[-\s]*(?:(?:last[-\s]+)?block[-\s]+)?(?:drop(?!\s+(?:in|of|to|from|after|when)\b)|groups?)\b")
 _MECHANISM_GUARD = "the KV-cache mechanism named after EAGLE (block drop, eagle group): code, not a method"
+# SGLang's multi-layer EAGLE ("built-in 8-layer multi-layer EAGLE", "MTP (multi-layer EAGLE)"):
+# its own workers (MultiLayerEagleWorker, MultiLayerEagleWorkerV2, turned on by
+# --enable-multi-layer-eagle or a model override), not EAGLEWorker(V2); thread_title.methods_in
+# reads the same words as MULTI_LAYER_EAGLE
+_MULTI_LAYER_BEFORE = re.compile(r"(?i)\bmulti[-_ ]?layers?[-_ ]$")
+_MULTI_LAYER_GUARD = "multi-layer EAGLE: the multi-layer workers, not EAGLE's"
 
 
 def _word_guard(text: str, m: re.Match[str]) -> str | None:
@@ -257,6 +263,8 @@ def _word_guard(text: str, m: re.Match[str]) -> str | None:
         return _OFF_GUARD
     if _MECHANISM_AFTER.match(text, m.end()):
         return _MECHANISM_GUARD
+    if _MULTI_LAYER_BEFORE.search(text, 0, m.start()):
+        return _MULTI_LAYER_GUARD
     if m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)):
         return None
     return "part of a model id, a path or a file name"

@@ -84,9 +84,12 @@ _ML_ON_AFTER = re.compile(
     r"(?i)[\w`'\")\]]*\s*(?:\(\s*)?(?:is\s+|was\s+|gets?\s+|got\s+|being\s+)?"
     r"(?:auto[-_ ]?(?:matically[-_ ]?)?enabled|enabled|on\b|turned on|switched on|active|in use|used)"
 )
+# (its modifiers between: "with built-in 8-layer multi-layer EAGLE"; the family word it restates:
+# "serving X with MTP (multi-layer EAGLE)")
 _ML_ON_BEFORE = re.compile(
     r"(?i)\b(?:with|using|uses|used|runs?|ran|running|enabl(?:e|ed|es|ing)|turn(?:s|ed|ing)? on"
-    r"|via|through|on)\s+(?:the\s+)?[`'\"]?$"
+    r"|via|through|on)\s+(?:the\s+|its\s+|a\s+)?(?:(?:built-?in|native|default|[\w.-]*\d[\w.-]*)\s+){0,2}"
+    r"(?:(?:eagle3?|mtp|nextn)\s*\(\s*)?[`'\"]?$"
 )
 _ML_APART = re.compile(
     r"(?i)\?|\b(?:not|no|without|w/o|disabl\w*|off|if|whether|should|could|would|try|trying"
