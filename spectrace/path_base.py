@@ -24,6 +24,7 @@ from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.sentences import sentences
+from spectrace.assemblers.thread_title import multi_layer_before
 from spectrace.assemblers.spec_prose import measures_gain, removal_avoids
 from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
 from spectrace.path_evidence import StackFrame
@@ -252,9 +253,8 @@ _MECHANISM_AFTER = re.compile(r"(?i)(?:\s*/\s*\w+)?[-\s]*(?:(?:last[-\s]+)?block
 _MECHANISM_GUARD = "the KV-cache mechanism named after EAGLE (block drop, eagle group): code, not a method"
 # SGLang's multi-layer EAGLE ("built-in 8-layer multi-layer EAGLE", "MTP (multi-layer EAGLE)"):
 # its own workers (MultiLayerEagleWorker, MultiLayerEagleWorkerV2, turned on by
-# --enable-multi-layer-eagle or a model override), not EAGLEWorker(V2); thread_title.methods_in
-# reads the same words as MULTI_LAYER_EAGLE
-_MULTI_LAYER_BEFORE = re.compile(r"(?i)\bmulti[-_ ]?layers?[-_ ]$")
+# --enable-multi-layer-eagle or a model override), not EAGLEWorker(V2), as thread_title.methods_in
+# reads the same words
 _MULTI_LAYER_GUARD = "multi-layer EAGLE: the multi-layer workers, not EAGLE's"
 
 
@@ -263,7 +263,7 @@ def _word_guard(text: str, m: re.Match[str]) -> str | None:
         return _OFF_GUARD
     if _MECHANISM_AFTER.match(text, m.end()):
         return _MECHANISM_GUARD
-    if _MULTI_LAYER_BEFORE.search(text, 0, m.start()):
+    if multi_layer_before(text, m.start()):
         return _MULTI_LAYER_GUARD
     if m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)):
         return None

@@ -105,6 +105,12 @@ def _canonical(word: str) -> str:
             "dflash2": "DFLASH", "frozenkvmtp": "FROZEN_KV_MTP"}.get(low, low.upper())  # fmt: skip
 
 
+
+def multi_layer_before(text: str, at: int) -> bool:
+    """The EAGLE word at ``at`` is SGLang's multi-layer EAGLE ("multi-layer EAGLE",
+    "multilayer eagle3"): the multi-layer workers' run, not EAGLE's."""
+    return _MULTI_LAYER.search(text[max(0, at - 14) : at]) is not None
+
 def methods_in(text: str) -> tuple[str, ...]:
     """The method words a title or sentence names, canonical, in order, each once. A draft
     model named beside another method is that method's draft, not the draft-model method."""
@@ -118,7 +124,7 @@ def methods_in(text: str) -> tuple[str, ...]:
             continue  # "our n-gram overlap (BLEU) eval": the metric, not the algorithm
         if _FILE_TOKEN.search(_token_at(text, m.start())):
             continue  # "model-mtp-00001-of-00002.safetensors": a file's name, not a method
-        if word.startswith("EAGLE") and _MULTI_LAYER.search(text[max(0, m.start() - 14) : m.start()]):
+        if word.startswith("EAGLE") and multi_layer_before(text, m.start()):
             word = "MULTI_LAYER_EAGLE"  # SGLang's multi-layer EAGLE: workers of its own
         if word not in out:
             out.append(word)
