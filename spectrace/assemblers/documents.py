@@ -52,6 +52,13 @@ _IMPORT = re.compile(r"^(?:from\s+[\w.]+\s+import\s+[\w*(]|import\s+[\w.]+(?:\s+
 _SHEBANG = re.compile(r"^#!\s*/\S*/(?:env\s+)?(?:ba|z)?sh\b|^#!\s*/\S*/(?:env\s+)?python[\d.]*\b"
                       r"|^from\s+__future__\s+import\b")  # a __future__ import opens a module file
 SOURCE_IMPORTS = 2  # top-level imports that make a text a module, not a snippet quoted in prose
+# a module's own head: a licence tag ("# SPDX-License-Identifier: Apache-2.0") or a docstring
+# opened at the first column (r"""Kimi K3 DSpark acceptance harness.): with a definition at the
+# first column below it, the text is the module's file, however its imports were cut
+_MODULE_HEAD = re.compile(r"^#\s*SPDX-(?:License-Identifier|FileCopyrightText)\b|^[rRbBuU]?(?:\"\"\"|\'\'\')")
+_TOP_DEF = re.compile(r"^(?:async\s+)?def\s+\w+\s*\(.*:\s*$|^class\s+\w+\s*(?:\(.*\))?\s*:\s*$")
+# a docstring's quotes: a line holding an odd count of them opens or closes one
+DOCSTRING_QUOTES = re.compile(r"\"\"\"|\'\'\'")
 # a file's line count ("（1256 行）", "(about 900 lines)", "| eagle_worker.py | 1012 |" under "| lines |")
 _LINE_COUNT = re.compile(
     r"[（(]\s*(?:约|約|~|about\s+|ca\.\s*)?\d{2,6}\s*(?:行|lines\b|LOC\b|строк\w*|줄|l[íi]neas\b|Zeilen\b)"
@@ -226,7 +233,7 @@ LITERALS: tuple[bytes, ...] = tuple(w.encode() for w in (
     "启用", "开启", "打开方式", "如何", "有効", "활성화", "켜는", "ow to enable", "ow to turn on", "o enable",
     "o turn on", "ак включить", "ctivar", "abilitar", "ktivieren", "activer",
     *(f"{h}P{n}" for h in ("# ", "#", "**", "** ") for n in "0123"),  # not "DP0": every EngineCore line
-    "#!/", "from __future__", "from vllm", "import vllm", "from sglang", "import sglang", "from tensorrt_llm",
+    "#!/", "from __future__", "SPDX-", '"""', "'''", "from vllm", "import vllm", "from sglang", "import sglang", "from tensorrt_llm",
     "import tensorrt_llm", " with:", "ublishes", "ublished", "'s config", "'s yaml", "'s YAML", "给出的", "公布的", "提供的",
     "xpected output", "xpected log", "ou should see", "ook for", "日志", "输出", "看到", "关注", "期待", "表示",
     "출력", "жидаем", "олжны увидеть", "alida esperada", "eberías",
@@ -273,9 +280,12 @@ def how_to_line(text: str) -> bool:
 
 
 def source_file(texts: list[str]) -> bool:
-    """The lines are a program's source: a shebang or a ``__future__`` import, or two top-level
-    imports."""
-    return any(_SHEBANG.match(t) for t in texts) or sum(1 for t in texts if _IMPORT.match(t)) >= SOURCE_IMPORTS
+    """The lines are a program's source: a shebang or a ``__future__`` import, two top-level
+    imports, or a module's head (a licence tag, a docstring at the first column) with a
+    definition at the first column (an excerpt of a harness file cut before its imports)."""
+    if any(_SHEBANG.match(t) for t in texts) or sum(1 for t in texts if _IMPORT.match(t)) >= SOURCE_IMPORTS:
+        return True
+    return any(_MODULE_HEAD.match(t) for t in texts) and any(_TOP_DEF.match(t) for t in texts)
 
 
 def told(text: str) -> str:

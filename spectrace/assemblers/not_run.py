@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from spectrace.assemblers.documents import LITERALS as DOCUMENT_LITERALS
 from spectrace.assemblers.documents import (
     DIGEST_ITEMS,
+    DOCSTRING_QUOTES,
     checklist_caption,
     expect_mark,
     expect_section,
@@ -135,7 +136,7 @@ LITERALS: tuple[bytes, ...] = (
     # a code reading's marks (``_reading_marks``): the tree read, a quoted TODO, a config asked for
     b"n main", b"t main", b"n current main", b"urrent source", b"he source", b" HEAD", b"master",
     b"TODO", b"FIXME", b"ould you", b"an you", b"lease share", b"lease post", b"lease paste",
-    b"lease provide", "提供".encode(), "代码".encode(),
+    b"lease provide", "提供".encode(), "代码".encode(), b"our output of",
     # a question over a config it quotes below (``_asks_above``)
     b"s this ", b"oes this ", b"s the following", b"oes the following", b"upported",
     # another engine's API, package, command or tracker (``other_engines``: FOREIGN)
@@ -1089,7 +1090,22 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
 # "against HEAD", "in the current source", "看了 main 上的代码"), a commit hash in backticks or
 # parentheses, a TODO or FIXME quoted from the source, and a request for the reporter's config
 # ("Could you share the launch command", "What does your yaml look like", "能否提供启动命令")
-_LOCATION = re.compile(r"(?<![\w/\[.-])(?:[\w.-]+/)*[\w.-]+\.(?:py|cc|cpp|cu|cuh|h|rs|go):\d+\b")
+_LOCATION = re.compile(
+    r"(?<![\w/\[.-])(?:[\w.-]+/)*[\w.-]+\.(?:py|cc|cpp|cu|cuh|h|rs|go):L?\d+\b"
+    r"|/blob/[^\s/]+/\S+\.(?:py|cc|cpp|cu|cuh|h|rs|go)#L\d+"  # a link to source lines ("...#L662-L675")
+)
+# a link to source lines on the tree's current branch ("github.com/o/r/blob/main/x.py#L700")
+_TREE_LINK = re.compile(r"/blob/(?:main|master|HEAD)/\S+#L\d+")
+# an issue form's environment value left as the form gave it (vLLM's bug form: "Your output of
+# `python collect_env.py` here"): the reporter pasted no environment of a run
+_FORM_VALUE = re.compile(r"(?i)\byour output of `?python3? collect_env\.py`? here\b")
+# an inline code span naming code: a call, a private or snake_case name, a dotted attribute
+# (`torch.argmax(logits)`, `_is_hip`, `accept_index`); not a flag, a path or a setting's value
+_CODE_SPAN = re.compile(r"`([^`\n]{1,80})`")
+_SYMBOL = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\([^()]*\)|_[A-Za-z]\w*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})$"
+)
+_SYMBOLS = 3  # distinct code names a post quotes when it reasons about code
 _PY_SPY = re.compile(r"\w \((?:[^()`\s]*/)?[\w.-]+\.py:\d+\)")
 _CURRENT_TREE = re.compile(
     r"(?i)\b(?:on|against|at|of)\s+(?:the\s+)?(?:current\s+|latest\s+|today'?s\s+)?(?:main|master"
@@ -1118,8 +1134,10 @@ def _reading_marks(text: str) -> set[str]:
     located = _PY_SPY.sub(" ", text)
     if _LOCATION.search(located):
         marks.add("location")
-    if _CURRENT_TREE.search(text):
+    if _CURRENT_TREE.search(text) or _TREE_LINK.search(text):
         marks.add("tree")
+    if _FORM_VALUE.search(text):
+        marks.add("form")
     if _COMMIT.search(text):
         marks.add("commit")
     if _TODO_QUOTED.search(text):
@@ -1168,6 +1186,8 @@ def _code_readings(held: Sequence[LogLine]) -> list[Apart]:
     readings, others = [], []
     for post in _posts(held):
         marks = set().union(*(_reading_marks(ln.text) for ln in post))
+        if len({m for ln in post for m in _CODE_SPAN.findall(ln.text) if _SYMBOL.match(m.strip())}) >= _SYMBOLS:
+            marks.add("symbols")
         own = any(_OWN_RUN.search(ln.text) for ln in post)
         told = "asks" in marks or not any(_SYMPTOM.search(ln.text) for ln in post)
         if len(marks) >= 3 and marks & {"location", "todo"} and not own and told:
@@ -1213,10 +1233,14 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     script = not thread and source_file([ln.text for ln in held])  # its comments say why, it printed nothing
     section: tuple[int, str] = (0, "")  # the open section's heading level and kind: "expect", "setup"
     checklist = False  # below a caption of what the reader must see or record, to the section's end
+    docstring = False  # inside a script's docstring: what the program does, no run of its own
     for line in held:
         text = line.text
         if post_author(text) is not None or tree_frame(text):
             return None  # a thread's post; a crash pasted from a run (a blockquote is neither)
+        if script and (docstring or len(DOCSTRING_QUOTES.findall(text)) % 2):
+            docstring = docstring != bool(len(DOCSTRING_QUOTES.findall(text)) % 2)
+            continue  # "reports TPOT / speedup figures": the harness's purpose, not its result
         if level := heading_level(text):
             kind = "expect" if expect_section(text) else "setup" if setup_section(text) else ""
             section = (level, kind) if kind or not section[0] or level <= section[0] else section

@@ -43,7 +43,7 @@ def _table() -> RunProse:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
     data = read_table(text, TABLE)
     fix = data["fix_evidence"]
-    evidence = [p for key in ("issue_fixed", "release", "rig", "output", "measured", "model_failure", "checked", "repro", "launch") for p in fix[key]]  # type: ignore[index]
+    evidence = [p for key in ("release", "rig", "output", "measured", "model_failure", "checked", "repro", "launch") for p in fix[key]]  # type: ignore[index]
     words = [w for part in ("fix_evidence", "review", "spec_off", "told_run") for w in data[part]["literals"]]  # type: ignore[index]
     return RunProse(
         fix_evidence=_any(evidence),

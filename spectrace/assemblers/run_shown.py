@@ -31,7 +31,9 @@ from spectrace.assemblers.run_results import (
 )
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.thread_head import head_line, issue_head
+from spectrace.assemblers.trainer_frames import trainer_run
 from spectrace.incident_model import Incident
+from spectrace.path_frames import frame_signature, unknown_file
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
     APART_KIND,
@@ -199,6 +201,30 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 *(w.decode() for w in told_literals()))  # fmt: skip
 
 
+# a test run a text reports of its own checks ("`pytest test/unit/spec/x.py`: 6 passed",
+# "Focused regression tests: 3 passed"): a unit test, or a test of code no speculative run
+# touches (`tests/v1/kv_offload/test_factory.py`), builds no speculative worker; an end-to-end
+# test or a test of the speculative code does (``tests/v1/e2e/test_spec_decode.py``)
+_TEST_RUN = re.compile(r"(?i)(?:^|[\s`$])pytest\b|\b\d+ passed\b")
+_SPEC_TEST = re.compile(
+    r"(?i)\be2e\b|end[- ]to[- ]end|integration|spec_?decod|speculat|eagle|mtp|ngram|n-gram|medusa|nextn"
+    r"|dflash|dspark|draft|lookahead|suffix"
+)
+_UNIT_TEST = re.compile(r"(?i)/(?:unit|ut)/|\bunit[- ]?tests?\b|\bregression tests?\b")
+_TEST_PATH = re.compile(r"\btests?/[\w./-]+|\btest_\w+\.py\b")
+
+
+def unit_check(text: str) -> bool:
+    """The line shows a run only by a test command or count (``_TEST_RUN``), of a unit test or
+    of a test file of code no speculative run touches: no speculative worker's run. A line that
+    names no test (pytest's session header, "4 passed") says nothing of which test ran."""
+    if _TEST_RUN.search(text) is None or run_line(_TEST_RUN.sub(" ", text)):
+        return False
+    if _UNIT_TEST.search(text) is not None:
+        return True
+    return _TEST_PATH.search(text) is not None and _SPEC_TEST.search(text) is None
+
+
 def run_line(text: str) -> bool:
     """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
     measurement the writer reports done (``run_results.result_line``); none the writer expects
@@ -227,6 +253,15 @@ def crash_shows_run(incident: Incident) -> bool:
     return any("/" in frame.file or "\\" in frame.file for frame in incident.frames)
 
 
+def trainer_crash(incident: Incident) -> bool:
+    """The crash ran a speculative-draft trainer's code (``trainer_frames``) and no speculative
+    worker's file: the trainer's hidden-state capture or training, not a serving run."""
+    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
+    spec = any((sig := frame_signature(f)) is not None and sig.spec_only or unknown_file(f) is not None
+               for f in frames)  # fmt: skip
+    return trainer_run(frames, spec)
+
+
 def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:
     """Whether the text may show a run: it does by a flag a run's own line set or the
     engine's version line (``shows_run``), a test, serve or benchmark line or a result (a
@@ -242,9 +277,11 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     if rejected(mentions):  # the engine stopped at its arguments' validation: no worker built
         return False
     own = shows_run(config, lambda _source, _line: True)  # a release the thread is about: no run
+    if trainer_crash(incident):  # a trainer's capture drove the model runner: no worker was built
+        return own
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         return own if apart_crash(incident, mentions) is not None else True
-    if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) for m in mentions):
+    if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) and not unit_check(m.text) for m in mentions):
         return True
     if (denied := denied_shows_run(mentions, own)) is not None:
         return denied  # a code reading, a config-only PR, another project's description

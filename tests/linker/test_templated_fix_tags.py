@@ -45,10 +45,11 @@ def test_a_templated_fix_type_over_a_features_name_shows_no_run(tmp_path: Path, 
     "[Bugfix] MTP sampling state",
 ])  # fmt: skip
 def test_a_fix_said_in_words_or_a_chosen_fix_tag_still_tells_its_run(tmp_path: Path, title: str) -> None:
-    """A fix tells the run it fixes where its description shows something of it (here the issue
-    it fixes); a fix whose description only words the code change shows none (session 23:
-    ``not_run.FIX_TOLD``, tests/test_runprose23.py)."""
-    body = [*BODY[:3], "Fixes #12000", *BODY[3:]]
+    """A fix tells the run it fixes where its description shows something of it (here the rig
+    it was seen on; the issue it closes is that thread's run, session 25); a fix whose description
+    only words the code change shows none (session 23: ``not_run.FIX_TOLD``,
+    tests/test_runprose23.py)."""
+    body = [*BODY[:3], "Seen on 8xB200 serving the DeepSeek-R1 MTP checkpoint.", *BODY[3:]]
     assert_verdict(_path(tmp_path, title, body), "unknown", "MTPWorker|MTPEagleWorker")
     path = _path(tmp_path, title)
     assert path is None or (path.worker_class is None and not path.conditional), path
