@@ -23,7 +23,7 @@ from path_tables.rows import render  # noqa: E402
 
 FRAMEWORKS = ("sglang", "vllm", "vllm_ascend", "trtllm")
 # vllm_plugins.toml holds the platform plugins' rows, each marked with its plugin
-PLUGINS = ("tpu_inference", "vllm_gaudi", "arctic_inference", "vllm_metal")
+PLUGINS = ("tpu_inference", "vllm_gaudi", "arctic_inference", "vllm_metal", "vllm_rbln")
 PATHS = {"v1", "v2", "other", ""}
 ROLES = {"worker", "proposer", "scheduler_loop", "shared", "graph_runner", "kernel", "config",
          "draft_model"}

@@ -56,7 +56,7 @@ def build(cache: Path, out: Path, only: list[str], manifest_path: Path = MANIFES
               f"{len(result.symbols)} symbols, {len(result.methods)} methods; "
               f"latest in table {latest(frames)}")
     if not only or "vllm_plugins" in only:
-        header, frames, methods, entries = frameworks.build_plugins(cache)
+        header, frames, methods, entries = frameworks.build_plugins(cache, out / "vllm_plugins.toml", manifest)
         (out / "vllm_plugins.toml").write_text(render(header, frames, [], methods))
         manifest.update(entries)
         print(f"vllm_plugins: {len(frames)} frame rows, {len(methods)} methods: "

@@ -25,7 +25,7 @@ from spectrace.assemblers.vllm_config import (
     platform_named,
     prose_version,
 )
-from spectrace.assemblers.vllm_engine_lines import engine_shown
+from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
 from spectrace.assemblers.vllm_methods import (
     LAST_V0,
     Inferred,
@@ -36,7 +36,12 @@ from spectrace.assemblers.vllm_methods import (
     v0_tokens_spelling,
     with_head_class,
 )
-from spectrace.assemblers.vllm_plugin_marks import ascend_marked, plugin_marked, plugin_rows
+from spectrace.assemblers.vllm_plugin_marks import (
+    ascend_marked,
+    plugin_marked,
+    plugin_rows,
+    stated_release,
+)
 from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import (
     first_release,
@@ -241,6 +246,7 @@ def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """A platform of its own (not vLLM's GPU ones) that vLLM's start-up lines name, or the
     vllm-ascend plugin's own marks (its PR footer, its package in the page's address, a change
     built on one of its pull requests), where no other line set one."""
+    _plugin_activated(config, lines)
     if "platform" in config.flags:
         return
     if (marked := ascend_marked(lines)) is not None:
@@ -249,11 +255,29 @@ def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if (plugin := plugin_marked(lines)) is not None:  # vllm_gaudi/..., tpu_inference/...
         row, line = plugin
         config.flags["platform"] = FlagValue(row.framework, line.source, line.lineno, "env")
+        if (said := stated_release(lines, row)) is not None:  # "vllm-rbln 0.10.3"
+            config.flags[PLUGIN_RELEASE] = FlagValue(said[0], said[1].source, said[1].lineno, "prose")
         return
     for line in lines:
         if (name := platform_named(line.text)) is not None and name not in GPU_PLATFORMS:
-            config.flags["platform"] = FlagValue(name, line.source, line.lineno, "env")
+            # a plugin only the activation line names ("Platform plugin rbln is activated")
+            config.flags["platform"] = FlagValue(_own_platform(name) or name, line.source, line.lineno, "env")
             return
+
+
+def _own_platform(name: str) -> str | None:
+    """The plugin whose own platform name vLLM's activation line gives (``rbln``), or None."""
+    return next((r.framework for r in plugin_rows() if r.platform and r.platform == name), None)
+
+
+def _plugin_activated(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """vLLM's line activating a plugin only its name names ("Platform plugin rbln is
+    activated", printed by vLLM's platform resolver): the text holds a vLLM run's own record,
+    where nothing else named the run's engine and no other framework's tracker heads it."""
+    if config.engine is not None or other_tracker(lines):
+        return
+    if any((name := platform_named(ln.text)) is not None and _own_platform(name) for ln in lines):
+        config.engine = "vllm"
 
 
 def _on_other_platform(config: RunConfig) -> None:
@@ -279,9 +303,16 @@ _PLUGIN_TABLES = {"arctic_inference": "arctic_inference",
                   **{row.framework: row.framework for row in plugin_rows()}}  # fmt: skip
 
 
+# the plugin's own release as the text states it (``vllm_plugin_marks.stated_release``)
+PLUGIN_RELEASE = "plugin_release"
+
+
 def plugin_release(config: RunConfig) -> str | None:
-    """The plugin's release where the text gives it: the vLLM release the run prints, for a
-    plugin whose releases follow vLLM's numbers (vllm-gaudi)."""
+    """The plugin's release where the text gives it: its own number as the text states it,
+    else the vLLM release the run prints, for a plugin whose releases follow vLLM's numbers
+    (vllm-gaudi)."""
+    if (own := config.flags.get(PLUGIN_RELEASE)) is not None:
+        return str(own.value)
     platform = config.flags.get("platform")
     row = next((r for r in plugin_rows() if platform is not None and r.framework == platform.value), None)
     if row is None or not row.paired:

@@ -55,6 +55,7 @@ class PluginMarks:
     marks: tuple[re.Pattern[str], ...]
     literals: tuple[str, ...]
     paired: bool  # its release numbers follow vLLM's
+    platform: str  # the platform name vLLM's activation line gives it alone ("" = none)
 
 
 @cache
@@ -67,7 +68,8 @@ def plugin_rows() -> tuple[PluginMarks, ...]:
         data = {}
     return tuple(
         PluginMarks(str(r["framework"]), tuple(re.compile(m) for m in r.get("marks", ())),
-                    tuple(str(x) for x in r.get("literals", ())), bool(r.get("paired")))
+                    tuple(str(x) for x in r.get("literals", ())), bool(r.get("paired")),
+                    str(r.get("platform", "")))
         for r in data.get("plugin", []) if isinstance(r, dict) and r.get("framework")
     )  # fmt: skip
 
@@ -95,6 +97,31 @@ def plugin_marked(lines: Sequence[LogLine]) -> tuple[PluginMarks, LogLine] | Non
                 found.setdefault(row.framework, (row, line))
                 break
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def stated_release(lines: Sequence[LogLine], row: PluginMarks) -> tuple[str, LogLine] | None:
+    """The one release of the plugin the text states in its own name (``vllm-rbln 0.10.3``,
+    ``vllm_gaudi==0.13.0``, ``pip show``'s lines under ``Name: vllm-rbln``), and its line; None
+    when none is stated or several are (a comparison of two releases names neither as the
+    run's). A plugin whose numbers are not vLLM's (vllm-rbln 0.11 runs vLLM 0.22) is placed on
+    its rows only by its own number."""
+    names = "|".join(re.escape(lit) for lit in row.literals)
+    said = re.compile(rf"(?i)(?<![\w/.-])(?:{names})(?:\s*==\s*|\s+v|\s+version\s+v?|\s+)"
+                      rf"(?P<v>\d+\.\d+\.\d+(?:\.post\d+|(?:a|b|rc)\d+)?)(?![\w.-]*[\w-])")
+    found: dict[str, LogLine] = {}
+    for i, line in enumerate(lines):
+        if any(lit in line.text for lit in row.literals):
+            found.update((m.group("v"), line) for m in said.finditer(line.text)
+                         if m.group("v") not in found)
+            if _PIP_NAME.match(line.text) and i + 1 < len(lines):
+                if (version := _PIP_VERSION.match(lines[i + 1].text)) is not None:
+                    found.setdefault(version.group(1), lines[i + 1])
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
+# ``pip show <plugin>``: its ``Name:`` line, then ``Version:``
+_PIP_NAME = re.compile(r"^\s*Name:\s*\S+\s*$")
+_PIP_VERSION = re.compile(r"^\s*Version:\s*v?(\d+\.\d+\.\d+\S*)\s*$")
 
 
 # a traceback's or py-spy's frame line (the code it names ran)

@@ -31,6 +31,7 @@ from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
+from spectrace.assemblers.vllm_plugin_marks import plugin_rows
 from spectrace.assemblers.vllm_proposers import (
     first_release,
     method_family,
@@ -505,7 +506,7 @@ def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> E
     runner = config.flags.get(RUNNER_FLAG)
     if runner is not None and runner.value == "v1" and cls in _mrv2_classes() and _v1_ships(config):
         return _contradicted(e, method, runner)
-    if not _V1_CLASS.search(cls):
+    if not _V1_CLASS.search(cls) or _own_runner(config):
         return e
     if runner is not None and runner.value == "v1":
         return e
@@ -520,6 +521,14 @@ def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> E
     if named is None or not found.worker_class or config.engine != "vllm":
         return found  # (a run placed by its words or tracker alone gets every era's classes)
     return _named_v2(found, method, named, config)
+
+
+def _own_runner(config: RunConfig) -> bool:
+    """The run is on a plugin marked by its own package, repository or pip name (vllm-gaudi,
+    tpu-inference, vllm-rbln...): the plugin's model runner built its class, and vLLM's choice
+    between its V1 runner and the model runner v2 never applies to it."""
+    platform = config.flags.get("platform")
+    return platform is not None and platform.value in {row.framework for row in plugin_rows()}
 
 
 NAMED_V2_FLAG = "vllm_runner_v2_named"  # a line naming the model runner v2 in a clause set apart

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -111,21 +113,35 @@ SPECS: tuple[Spec, ...] = (
          _header("TensorRT-LLM", "saved index listing tools/path_tables/data/trtllm_index.json")),
 )
 
-def build_plugins(cache: Path) -> tuple[str, list[FrameRow], list[MethodRow], dict[str, dict]]:
+def build_plugins(cache: Path, previous: Path | None = None, manifest: dict[str, dict] | None = None
+                  ) -> tuple[str, list[FrameRow], list[MethodRow], dict[str, dict]]:
     """(header, frame rows, method rows, manifest entries) of vllm_plugins.toml: each
-    plugin scanned over its own releases with its own rules, rows marked with the plugin."""
-    lines, frames, methods, manifest = [], [], [], {}
+    plugin scanned over its own releases with its own rules, rows marked with the plugin.
+    A plugin whose mirror and releases are not on this machine keeps its rows, source line
+    and manifest entry from ``previous`` (the table as last written) and ``manifest``: adding
+    one plugin must not drop the others' rows read on another machine."""
+    kept = _previous_plugins(previous)
+    lines, frames, methods, entries = [], [], [], {}
     for plugin in plugins.PLUGINS:
         releases = plugins.releases(plugin, cache)
         if not releases:
-            print(f"{plugin.framework}: no mirror or releases (fetch): skipped", file=sys.stderr)
+            old = kept.get(plugin.framework)
+            if old is None or plugin.framework not in (manifest or {}):
+                print(f"{plugin.framework}: no mirror or releases (fetch): skipped", file=sys.stderr)
+                continue
+            print(f"{plugin.framework}: no mirror or releases here: its previous rows kept",
+                  file=sys.stderr)
+            lines.append(old.source)
+            frames += old.frames
+            methods += old.methods
+            entries[plugin.framework] = (manifest or {})[plugin.framework]
             continue
         result = _python_build(plugins.rules(plugin))(releases)
         frames += merge(plugin.framework, result.frames)
         methods += result.methods
         tags = [r.tag for r in releases]
-        manifest[plugin.framework] = {"release": tags[-1], "files": result.latest_files,
-                                      "releases": tags}
+        entries[plugin.framework] = {"release": tags[-1], "files": result.latest_files,
+                                     "releases": tags}
         lines.append(f"  {plugin.framework}: github.com/{plugin.repo} tags"
                      f"{' + PyPI ' + plugin.pypi + ' (wheel, else sdist)' if plugin.pypi else ''}, "
                      f"{len(tags)} releases {tags[0]}..{tags[-1]}")
@@ -133,7 +149,36 @@ def build_plugins(cache: Path) -> tuple[str, list[FrameRow], list[MethodRow], di
               "do not edit.\nEach row's framework is its plugin (the proposer that ran is the "
               "plugin's, vLLM's class a condition).\nSources:\n" + "\n".join(lines) +
               "\nSchema: docs/linking.md, 'Path knowledge tables'.")
-    return header, order(frames), methods, manifest
+    return header, order(frames), methods, entries
+
+
+@dataclass(frozen=True, slots=True)
+class PluginRows:
+    """One plugin's rows and header source line as the table last written holds them."""
+
+    source: str
+    frames: list[FrameRow]
+    methods: list[MethodRow]
+
+
+def _previous_plugins(table: Path | None) -> dict[str, PluginRows]:
+    """Each plugin's rows in the table as last written (empty where there is none)."""
+    if table is None or not table.exists():
+        return {}
+    text = table.read_text()
+    data = tomllib.loads(text)
+    sources = {m.group(1): m.group(0)[2:] for m in re.finditer(r"(?m)^#   (\w+): .*$", text)}
+    out: dict[str, PluginRows] = {}
+    for name, source in sources.items():
+        rows = [r for r in data.get("frame", []) if r.get("framework") == name]
+        found = [FrameRow(**{**r, "classes": tuple(r["classes"]), "releases": tuple(r["releases"]),
+                             "bases": tuple(sorted((c, tuple(b)) for c, b in r.get("bases", {}).items())),
+                             "workers": tuple(tuple(w) for w in r.get("workers", ()))})
+                 for r in rows]
+        done = [MethodRow(**{**r, "releases": tuple(r["releases"])})
+                for r in data.get("method", []) if r.get("framework") == name]
+        out[name] = PluginRows(source, found, done)
+    return out
 
 
 # First release of each framework's speculative era (older releases are not scanned).

@@ -1,6 +1,6 @@
 """vLLM's other platform plugins that run speculative decoding with proposers of their own:
 tpu-inference (TPU, JAX), vllm-gaudi (HPU), ArcticInference (Snowflake's suffix and Arctic
-speculators) and vllm-metal (Apple silicon). One table, rules/paths/vllm_plugins.toml, each
+speculators), vllm-metal (Apple silicon) and vllm-rbln (Rebellions NPUs). One table, rules/paths/vllm_plugins.toml, each
 row marked with its plugin as ``framework``, so a frame in a plugin's proposer lands on a
 known row and vLLM's own class stays a condition (the plugin ran, not vLLM's CUDA proposer).
 
@@ -52,6 +52,8 @@ PLUGINS = (
            "arctic-inference", "ArcticInference", ("arctic_inference/vllm/model_runner.py",)),
     Plugin("vllm_metal", "vllm-project/vllm-metal", "vllm_metal/", "", "vllm-metal",
            ("vllm_metal/v1/model_runner.py",)),
+    Plugin("vllm_rbln", "RBLN-SW/vllm-rbln", "vllm_rbln/", "", "vllm-rbln",
+           ("vllm_rbln/v1/worker/rbln_model_runner.py",)),
 )
 
 
