@@ -119,7 +119,9 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
     if not line.quoted and _LATEST.match(line.text):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, LATEST_KIND))
-    if REQUEST.search(line.text):  # the thread asks for a feature: no run's family
+    if REQUEST.search(line.text) and not (title is not None and titles.titles[-1].pull):
+        # the thread asks for a feature: no run's family (a pull request's "[Feature]" tag
+        # is the kind of change it makes, not a wish; its readers tell its run from its code)
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, REQUEST_KIND))
     head = titles.head  # the thread head this line names (thread_head: every copy form)
     if (engine := run_engine(head.repo) if head is not None else header_engine(line.text)) is not None:

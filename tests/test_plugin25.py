@@ -135,6 +135,49 @@ def test_the_generator_keeps_rows_of_plugins_whose_sources_are_absent(
         (r["file"], tuple(r["releases"])) for r in old["frame"] if r["framework"] in kept}
 
 
+# R74 04's shape: a plugin's feature pull request validated end to end with serve commands whose
+# method the copy cut; its title names the proposers the feature is for
+_FEATURE_PR = [
+    "vllm-project/vllm-ascend · pull request #13100 · open · C++",
+    "# [Feature] Per-batch draft length for EAGLE/EAGLE3 proposers",
+    "",
+    "dev-f · description · 2026-07-23",
+    "### What this PR does / why we need it?",
+    "The draft length K now follows the running batch size for the EAGLE / EAGLE3 proposers on Ascend.",
+    "The ngram / suffix proposers already honor the per-step K; the EAGLE path did not.",
+    "### How was this patch tested?",
+    "Validated end-to-end with a GSM8K throughput/accuracy benchmark (concurrency 128). Example commands:",
+    "```shell",
+    "vllm serve <model> --max-num-seqs 128 \\",
+    """  --speculative-config '{"method":""",
+]
+
+
+def test_a_plugin_feature_pr_validated_with_its_own_commands(tmp_path: Path) -> None:
+    """A pull request's "[Feature]" tag is the kind of change, not a wish: its validation is
+    its run, and the title's families name the plugin's classes (a condition by release); a
+    code sentence about the ngram proposer names no family of the run."""
+    path = probed_path(tmp_path, _FEATURE_PR)
+    assert_verdict(path, "unknown", "AscendEagleProposer")
+    assert "Ngram" not in (path.conditional or "")
+
+
+def test_feature_requests_and_untested_feature_prs_get_no_path(tmp_path: Path) -> None:
+    """The same words in an issue asking for the feature, and feature PRs whose only checks
+    are unit tests or an empty template, show no run."""
+    request = ["vllm-project/vllm-ascend · issue #13101 · open",
+               "# [Feature]: Per-batch draft length for EAGLE/EAGLE3 proposers", "",
+               "user-g · description · 2026-07-20",
+               "Please let the EAGLE / EAGLE3 proposers on Ascend follow the batch-size K schedule."]  # fmt: skip
+    unit = [*_FEATURE_PR[:7], "### How was this patch tested?", "Added unit tests in tests/ut/spec_decode/; CI passed."]
+    empty = ["vllm-project/vllm · pull request #51002 · closed · Python",
+             "# [Feature] Support MTP speculative decoding for a hybrid model", "",
+             "dev-h · description · 2026-06-08", "## Purpose", "", "## Test Plan", "", "## Test Result"]  # fmt: skip
+    for i, lines in enumerate((request, unit, empty)):
+        (tmp_path / str(i)).mkdir()
+        assert_no_path(tmp_path / str(i), lines)
+
+
 def test_vllm_s_activation_line_of_the_plugin_is_a_vllm_run_on_it(tmp_path: Path) -> None:
     """A plugin PR pasting its own run: vLLM's resolver logged "Platform plugin rbln is
     activated" (vLLM has no built-in platform of that name), an example script ran eagle3. The

@@ -53,7 +53,7 @@ from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
-from spectrace.assemblers.run_results import done_check
+from spectrace.assemblers.run_results import check_told, done_check
 from spectrace.assemblers.thread_head import HeadReader, head_line
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
@@ -298,7 +298,7 @@ _CODE_TOLD = re.compile(
     rf" method)\s*(?:is\s+|==\s*|=\s*)[`'\"]?{_M}"
     rf"|\b(?:for|with)\s+{_M}\w*\b[^.;]{{0,60}}\b(?:is|are|gets|stays?)\s+(?:omitted|skipped|excluded|left out"
     rf"|ignored|disabled|unused|not\s+(?:recorded|reported|captured|built|allocated|used|needed|set))\b"
-    rf"|\b{_M}\w*\b[^.;]{{0,30}}\balready\s+(?:records|handles|does|has|reports|supports|uses|sets)\b"
+    rf"|\b{_M}\w*\b[^.;]{{0,30}}\balready\s+(?:records|handles|does|has|reports|supports|uses|sets|honou?rs?)\b"
 )
 
 
@@ -717,8 +717,8 @@ def _caption(text: str) -> str | None:
         return CHANGELOG
     if _OWN.search(clause):
         return None
-    if _EXAMPLE_WORD.search(clause):
-        return EXAMPLE
+    if _EXAMPLE_WORD.search(clause) and not check_told(text):
+        return EXAMPLE  # not "Validated end-to-end with X. Example commands:": the check's own
     if _ADVICE.search(clause):
         return SUGGESTION
     if _GOAL.search(clause):

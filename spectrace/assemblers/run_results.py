@@ -197,6 +197,21 @@ def rig_row(text: str) -> bool:
     return _COUNTED.search(text) is not None
 
 
+def check_told(text: str) -> bool:
+    """A sentence of the line reports a check the author made ("Validated end-to-end with a
+    GSM8K benchmark", "We tested it on ..."), nothing of it planned, undone, expected or
+    another's; no rig need be named (``done_check`` asks for one). The check opens its
+    sentence or is told in the first person: "This model was validated with vLLM" is a
+    model card's claim, not the writer's run."""
+    return any((_OPENS.match(s) and _CHECKED.match(s, _OPENS.match(s).end()) or _I_CHECKED.search(s))
+               and not (_PLANNED.search(s) or _UNDONE.search(s) or EXPECTED.search(s)
+                        or ATTRIBUTED.search(s))
+               for s in _SENTENCE.split(text))  # fmt: skip
+
+
+_OPENS = re.compile(r"[\s>*_`#-]*")  # a sentence's leading markup
+
+
 def done_check(text: str) -> bool:
     """The line reports the author's check done on named hardware: a ticked box
     (``ticked_check``) or a sentence in words ("Verified locally on MI355X (gfx950), ROCm 7",
