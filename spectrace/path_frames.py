@@ -191,6 +191,25 @@ def class_bases(framework: str) -> Mapping[str, frozenset[str]]:
     return MappingProxyType({cls: frozenset(b) for cls, b in out.items()})
 
 
+# a class a draft-model file defines as the model it builds, not an inner layer sharing a
+# target's name (``LlamaModel``, ``Qwen2DecoderLayer`` in the EAGLE draft files)
+_DRAFT_MARK = ("MTP", "NextN", "Eagle", "DSpark", "DFlash", "Assistant", "Draft", "MultiTokenPredictor")
+
+
+@cache
+def draft_model_classes(framework: str) -> Mapping[str, str]:
+    """Class -> family of each model class the framework's draft-model files (``role =
+    "draft_model"`` rows) define: a server that loaded one ran a speculative draft."""
+    out: dict[str, str] = {}
+    for raw in (_data(framework) or {}).get("frame", []):
+        if raw.get("role") != "draft_model" or not raw.get("family"):
+            continue
+        for cls in raw.get("classes", []):
+            if any(mark in cls for mark in _DRAFT_MARK):
+                out[str(cls)] = str(raw["family"])
+    return MappingProxyType(out)
+
+
 @cache
 def frame_signatures() -> tuple[FrameSignature, ...]:
     """Every table's rows, most specific first: the first row whose suffix (and function)

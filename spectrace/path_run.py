@@ -119,16 +119,25 @@ def worded_framework(
     if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
             or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
         return None
+    titles = {m.lineno for m in mine if m.kind == TITLE_KIND}
     lines = {(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND
              or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip
     found: set[str] = set()
-    for _lineno, text in sorted(lines):
-        named = frameworks_named(text)
-        if named and ELSEWHERE.search(text):
-            return None  # "faster than vLLM", "ported from SGLang": not only the run's
-        found |= named
+    told: set[str] = set()  # what the family lines below the title name
+    for lineno, text in sorted(lines):
+        for clause in _CLAUSE.split(text):
+            named = frameworks_named(clause)
+            if named and ELSEWHERE.search(clause):
+                if family_words(clause):
+                    return None  # "faster than vLLM", "ported from SGLang": not only the run's
+                continue  # "setup was heavier than vLLM": the framework compared against
+            found |= named
+            told |= named if lineno not in titles else set()
     if not found:  # the run's other lines ("vLLM's EngineCore crashes"): path_framework_words
         found = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
+    if len(found) > 1 and len(told) == 1 and told < found:
+        found = told  # a title listing two ("recipes: 4x A (vLLM) and 4x B (SGLang TP4)"), the
+        # family line one of them ("on four B with ... (SGLang, DSpark block 3)"): that run's
     if len(found) != 1:
         return None
     (framework,) = found

@@ -15,16 +15,17 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.config_state import GRAPH_BS, MARKER
 from spectrace.assemblers.not_run import is_example
 from spectrace.assemblers.launch import find_env_assignments
-from spectrace.assemblers.launch_span import apart_caption, caption, suggests
+from spectrace.assemblers.launch_span import apart_caption, asks, caption, suggests
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
     sentence_spec_config,
     sglang_args_dict,
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
-from spectrace.assemblers.sglang_kwargs import dump_fragment, kwarg_flags
+from spectrace.assemblers.sglang_kwargs import code_field_flags, dump_fragment, kwarg_flags
 from spectrace.assemblers.sglang_prose_flags import (
     flag_algorithms,
+    foreign_command,
     multi_layer_flag,
     multi_layer_names,
     multi_layer_stated,
@@ -33,6 +34,7 @@ from spectrace.assemblers.sglang_prose_flags import (
 from spectrace.assemblers.spec_prose import (
     aside_only,
     run_names,
+    set_apart,
     stated_enabled,
     stated_v2,
     tested_algorithms,
@@ -49,6 +51,7 @@ from spectrace.assemblers.vllm_config import (
 )
 from spectrace.dialects._time import stamp_day
 from spectrace.dialects.base import LogLine
+from spectrace.path_frames import draft_model_classes
 
 # words that say the text is about a speculating run: a plain command beside them is not "none"
 # (an algorithm's name too: a title or caption saying "TP8+MTP" over a command cut before
@@ -68,6 +71,23 @@ _OMITTED = re.compile(
 # a Markdown fence inside a line, text on both sides: a page that lost its newlines
 _FLATTENED = re.compile(r"\S[ \t]*```[ \t]*\S")
 _REPR = re.compile(r"ServerArgs\(model_path=(?:'[^']*'|\"[^\"]*\"), tokenizer_path=")
+# SGLang's model runner after loading a model: "Load weight end. elapsed=3.1 s,
+# type=Qwen3_5ForCausalLMMTP, avail mem=..., mem usage=5.18 GB" (every release; the draft
+# worker's runner prints its own)
+_LOAD_END = re.compile(r"\bLoad weight end\b.{0,80}?\btype=(\w+)")
+# the path tables' family -> SGLang's algorithm (SGLang runs MTP heads as NEXTN)
+_SGLANG_ALGORITHM = {"MTP": "NEXTN"}
+
+
+def draft_loaded(text: str) -> tuple[str, str] | None:
+    """(class, SGLang algorithm) where the line is SGLang's load line of a draft model: the
+    class a draft-model file of its tree defines (``path_frames.draft_model_classes``)."""
+    m = _LOAD_END.search(text)
+    if m is None or (family := draft_model_classes("sglang").get(m.group(1))) is None:
+        return None
+    return m.group(1), _SGLANG_ALGORITHM.get(family, family)
+
+
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
 _CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
 
@@ -128,6 +148,12 @@ class ConfigCollector(ConfigFinish):
             self._config.engine = self._config.engine or "sglang"
             for name, value in kwargs.items():
                 self._set(name, value, line, "launch_command")
+        elif not (line.quoted or asks(text) or foreign_command(text)) and (
+            kwargs := code_field_flags(text, lambda clause: set_apart(clause, without=False))
+        ):  # "the log prints `speculative_algorithm='DSPARK'`": the server's field, told
+            self._config.engine = self._config.engine or "sglang"
+            for name, value in kwargs.items():
+                self._set(name, value, line, "launch_command")
         elif "with config:" in text:
             rest = text[text.index("with config:") + len("with config:") :]
             self._vllm(line, engine_config_flags(rest), "vllm_config")
@@ -150,6 +176,11 @@ class ConfigCollector(ConfigFinish):
             self._vllm(line, vllm_spec, "vllm_config")
         elif (refused := refused_method(text)) is not None:
             self._refused(line, refused)
+        elif (drafted := draft_loaded(text)) is not None:  # SGLang's model runner loaded a draft
+            self._config.engine = self._config.engine or "sglang"
+            self._set("draft_model_class", drafted[0], line, "load_log")
+            self._named.append((drafted[1], line))
+            self._enabled = self._about = True  # SGLang's own line: a draft loaded, speculation on
         elif "Capturing batches" in text or "Capture cuda graph end" in text:
             self._capturing(line, _CAPTURING.search(text))
         elif (graph := GRAPH_BS.search(text)) is not None:

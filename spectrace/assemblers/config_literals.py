@@ -77,6 +77,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Capture cuda graph bs",
     b"Capturing batches (bs=",
     b"Capture cuda graph end",
+    b"Load weight end",  # a draft model's load line (config.draft_loaded)
     b"Capture draft",  # the EAGLE-type worker's draft graph capture
     b"Beta spec",
     b"vLLM API server version",

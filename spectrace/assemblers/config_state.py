@@ -29,6 +29,7 @@ _RANK = {
     "vllm_args": 3,
     "capture_log": 6,  # the sizes really captured (the dump's list is clipped later)
     "warning": 2,
+    "load_log": 2,  # the model runner's load line: the class it built
     "launch_command": 1,
     "trtllm_config": 1,  # the extra_llm_api_options YAML pasted beside the log
     "env": 1,

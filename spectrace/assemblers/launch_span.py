@@ -101,8 +101,12 @@ def code_flags(line: LogLine) -> str | None:
 
 
 # a sentence that opens with inline code ("`--speculative-algorithm EAGLE3` without
-# `--speculative-draft-model-path` could fall back to ..."): its words are prose, not arguments
-_SPAN_THEN_WORDS = re.compile(r"`--[^`]*`\s*(?:\(|[A-Za-z]{2,}(?=[\s,.;:!?]))")
+# `--speculative-draft-model-path` could fall back to ..."), in English or in a CJK language
+# ("`--speculative-algorithm DSPARK` 下，并发到 4 后：", "`--x` で起動すると"; no space needed):
+# its words are prose, not arguments
+_SPAN_THEN_WORDS = re.compile(
+    r"`--[^`]*`\s*(?:\(|[A-Za-z]{2,}(?=[\s,.;:!?])|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
 # a sentence's end (Markdown may close after its stop: "... not the dispatch.** On main ...")
 _SENTENCE = re.compile(r"(?<=[.;!?])[*_)\]\"']*\s+(?=[*_(]*[A-Z(])")
 
@@ -114,6 +118,9 @@ _FLAGS_APART = re.compile(
     r"|\buses\b|\bused\b|\binstead\b|\bremov\w*|\bdrop\w*|\bavoid\w*|\bgo(?:es)? away\b|\bfix\b"
     r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
     r"|\bdisappear\w*|\bvanish\w*|\bno longer\b|\bstops?\b|\bmight\b|\blater\b|\bsomeday\b"
+    # the same in Chinese (a sentence may now open with the flags: _SPAN_THEN_WORDS): recommend,
+    # suggest, try, should, could, if, whether, don't, avoid, instead, fix, docs, will, plan, "?"
+    r"|建议|推荐|试试|尝试|应该|可以|如果|若是|是否|不要|避免|改用|代替|替代|修复|文档|将会|计划|？"
 )
 
 

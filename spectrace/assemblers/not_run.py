@@ -165,7 +165,8 @@ _EXAMPLE_CAPTION = re.compile(
 )
 # the last clause of a caption line ending in ":" names an example ("Supported since 0.10.0.
 # Example usage:", "shows this sample log:", "e.g. like this:")
-_EXAMPLE_WORD = re.compile(r"(?i)\b(?:example|sample|e\.g\.|for instance|usage)\b")
+# (not a log record's field: "mem usage=5.18 GB", "Memory usage: 12.1 GiB")
+_EXAMPLE_WORD = re.compile(r"(?i)\b(?:example|sample|e\.g\.|for instance|usage(?!\s*[=:]\s*\d))\b")
 _CLAUSE = re.compile(r"[.;!?]\s+")
 # advice to the reader: "you can run:", "try this:", "I'd suggest", "we recommend", "please try"
 _ADVICE = re.compile(

@@ -166,7 +166,7 @@ _GUARD = re.compile(
 )
 # origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
 RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
-                         "trtllm_config", "warning", "capture_log"})  # fmt: skip
+                         "trtllm_config", "warning", "capture_log", "load_log"})  # fmt: skip
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN_LINE = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"

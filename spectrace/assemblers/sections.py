@@ -187,7 +187,14 @@ def diff_line(text: str) -> bool:
         return True
     if body.startswith("--") and body[2:3].isalpha():
         return False
+    if _SHORT_OPTION.match(body):  # "-e SPEC_ALGORITHM=dspark -e X=6 \\": a command's short options
+        return False
     return body.startswith("-") and not (body[1:2] == " " and body[2:3].strip())
+
+
+# a command's continuation line of short options ("  -e TP_SIZE=8 -v /m:/model \\", as a
+# `docker run` or `srun` wraps): each option a letter, a space, a value, the line continuing
+_SHORT_OPTION = re.compile(r"-[A-Za-z] +[^\s-]\S*(?: +-{1,2}[A-Za-z][\w-]*(?:[ =]+[^\s-]\S*)?)* *\\$")
 
 
 def _hunk_line(text: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 # Prefilter literals: every line kwarg_flags can use contains one.
 KWARG_LITERALS: tuple[bytes, ...] = (
@@ -93,6 +94,34 @@ def override_flags(text: str) -> dict[str, object]:
         elif value.isdigit() and name not in _FLAGS:
             out[name] = int(value)
     return out
+
+
+# one ServerArgs field written whole as inline code in a sentence ("the log prints TP=8,
+# `speculative_algorithm='DSPARK'`, block size 5"): the server's own repr of the field (vLLM
+# prints ``method='dspark'`` inside its SpeculativeConfig, TensorRT-LLM ``decoding_type``)
+_CODE_FIELD = re.compile(
+    r"`(" + "|".join(_FIELDS) + r")\s*=\s*(\"[^\"\n]{0,60}\"|'[^'\n]{0,60}'|-?\d{1,6}|True|False|None)`"
+)
+
+
+def code_field_flags(text: str, apart: Callable[[str], bool]) -> dict[str, object]:
+    """The fields a sentence quotes whole as inline code (```speculative_algorithm='DSPARK'```),
+    as Python literals, each unless ``apart`` sets its own clause apart (a clause ends at a
+    comma, a semicolon or a stop, the CJK ones too: "CUDA graph 均 disabled" is another's)."""
+    out: dict[str, object] = {}
+    for m in _CODE_FIELD.finditer(text):
+        start = max((b.end() for b in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
+        stop = next((b.start() for b in _CLAUSE_END.finditer(text, m.end())), len(text))
+        if apart(text[start:stop]):
+            continue
+        try:
+            out[m.group(1)] = ast.literal_eval(m.group(2))
+        except (ValueError, SyntaxError):
+            continue
+    return out
+
+
+_CLAUSE_END = re.compile(r"[,;，；、。]|\.(?:\s|$)")
 
 
 def kwarg_flags(text: str) -> dict[str, object]:
