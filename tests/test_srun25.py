@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from real_logs_helpers import PROBE, assert_no_path, assert_verdict, probed_path, roots, run
 
+from spectrace.assemblers.config import draft_loaded
 from spectrace.assemblers.launch_span import code_flags
 from spectrace.assemblers.sections import diff_line
 from spectrace.dialects.base import LogLine
@@ -230,3 +231,20 @@ def test_the_family_line_naming_both_frameworks_decides_nothing(tmp_path: Path) 
              "| Decode, C1 | 41.2 tok/s |", ""]  # fmt: skip
     path = probed_path(tmp_path, lines)
     assert path.worker_class is None and not path.conditional, path
+
+
+@pytest.mark.parametrize(("text", "loaded"), [
+    ("Load weight end ... type=Qwen3_5ForCausalLMMTP, mem usage=5.18 GB", "Qwen3_5ForCausalLMMTP"),
+    ("[2026-03-02 10:00:09 TP0] Load weight end. elapsed=2.30 s, type=DeepseekV3ForCausalLMNextN, avail mem=1 GB",
+     "DeepseekV3ForCausalLMNextN"),
+    ("(decode pid=33) [2026-03-02 10:00:09 TP3] Load weight end. type=LlamaForCausalLMEagle3, dtype=bf16",
+     "LlamaForCausalLMEagle3"),
+    ("[2026-03-02 10:00:01 TP0] Load weight end. type=DeepseekV3ForCausalLM, dtype=bf16", None),  # the target
+    ("[2026-03-02 10:00:01 TP0] Load weight end. type=LlamaModel, dtype=bf16", None),  # an inner class's name
+    ('    # want "Load weight end ... type=DeepseekV3ForCausalLMNextN quant=quark"', None),  # a runbook's expectation
+    ("grep 'Load weight end.*type=LlamaForCausalLMEagle3' server.log", None),  # a search
+    ('- After the fix the draft LOADS ("Load weight end type=DeepseekV3ForCausalLMNextN")', None),  # told
+])  # fmt: skip
+def test_a_draft_models_load_record(text: str, loaded: str | None) -> None:
+    found = draft_loaded(text)
+    assert (found[0] if found else None) == loaded

@@ -79,11 +79,22 @@ _LOAD_END = re.compile(r"\bLoad weight end\b.{0,80}?\btype=(\w+)")
 _SGLANG_ALGORITHM = {"MTP": "NEXTN"}
 
 
+# what may stand before the record's message: a log prefix (stamps, "[2026-03-02 10:00:09 TP0]",
+# "(pid=12)", a level, a logger's "file.py:123"), not a comment's or a quote's words ("# want
+# \"Load weight end ...\"" is what a runbook expects, "grep 'Load weight end'" a search)
+_LOG_PREFIX = re.compile(
+    r"^[\s>*|-]*(?:(?:\[[^\]]*\]|\([^)]*\)|\d[\d:\-T.,/ ]*|INFO|DEBUG|WARNING|[\w.-]+\.py:\d+\]?)[\s:|-]*)*$"
+)
+
+
 def draft_loaded(text: str) -> tuple[str, str] | None:
-    """(class, SGLang algorithm) where the line is SGLang's load line of a draft model: the
-    class a draft-model file of its tree defines (``path_frames.draft_model_classes``)."""
+    """(class, SGLang algorithm) where the line is SGLang's load line of a draft model (the
+    record itself, after a log prefix at most): the class a draft-model file of its tree
+    defines (``path_frames.draft_model_classes``)."""
     m = _LOAD_END.search(text)
-    if m is None or (family := draft_model_classes("sglang").get(m.group(1))) is None:
+    if m is None or _LOG_PREFIX.match(text[: m.start()]) is None:
+        return None
+    if (family := draft_model_classes("sglang").get(m.group(1))) is None:
         return None
     return m.group(1), _SGLANG_ALGORITHM.get(family, family)
 
