@@ -96,13 +96,21 @@ def test_a_progress_log_telling_the_printed_field_is_that_algorithms_run(tmp_pat
 
 
 def test_an_english_note_telling_the_printed_field(tmp_path: Path) -> None:
-    lines = ["## Run 3", "", "The server log prints `speculative_algorithm='DSPARK'` and block size 4; it",
+    lines = ["## Run 3", "", "The server log printed `speculative_algorithm='DSPARK'` and block size 4; it",
              "became ready after 20 minutes.", ""]  # fmt: skip
     assert_verdict(probed_path(tmp_path, lines), "v2", "DSparkWorkerV2")
 
 
 @pytest.mark.parametrize("sentence", [
     "Should we set `speculative_algorithm='DSPARK'` for this checkpoint?",
+    # what a check requires or a reader should see, how the server behaves, code read
+    "3. 日志证明 `speculative_algorithm='DSPARK'`；",
+    "Expect in `.sglang.log`: `speculative_algorithm='DFLASH'` and the pinned draft.",
+    "- `.sglang.log` shows `speculative_algorithm='DFLASH'` (success criterion).",
+    "The resolved `server_args` must include `speculative_algorithm='DSPARK'`.",
+    "SGLang records it internally as `speculative_algorithm='EAGLE'` with the same checkpoint as draft.",
+    "The standing boot form runs `disable_overlap_schedule=True` with `speculative_algorithm='EAGLE'`.",
+    "确认 server_args 包含 `speculative_algorithm='DSPARK'`。",
     "You could try `speculative_algorithm='DSPARK'` instead of the draft model.",
     "Please don't use `speculative_algorithm='DSPARK'` with DP attention.",
 ])  # fmt: skip

@@ -22,7 +22,7 @@ from spectrace.assemblers.pyconfig import (
     sglang_args_dict,
 )
 from spectrace.assemblers.run_config import DECISIVE_FLAGS
-from spectrace.assemblers.sglang_kwargs import code_field_flags, dump_fragment, kwarg_flags
+from spectrace.assemblers.sglang_kwargs import code_field_flags, dump_fragment, kwarg_flags, printed_told
 from spectrace.assemblers.sglang_prose_flags import (
     flag_algorithms,
     foreign_command,
@@ -159,9 +159,9 @@ class ConfigCollector(ConfigFinish):
             self._config.engine = self._config.engine or "sglang"
             for name, value in kwargs.items():
                 self._set(name, value, line, "launch_command")
-        elif not (line.quoted or asks(text) or foreign_command(text)) and (
+        elif not (line.quoted or asks(text) or foreign_command(text)) and printed_told(text) and (
             kwargs := code_field_flags(text, lambda clause: set_apart(clause, without=False))
-        ):  # "the log prints `speculative_algorithm='DSPARK'`": the server's field, told
+        ):  # "the log printed `speculative_algorithm='DSPARK'`": the server's field, told
             self._config.engine = self._config.engine or "sglang"
             for name, value in kwargs.items():
                 self._set(name, value, line, "launch_command")

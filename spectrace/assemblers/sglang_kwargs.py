@@ -122,6 +122,25 @@ def code_field_flags(text: str, apart: Callable[[str], bool]) -> dict[str, objec
 
 
 _CLAUSE_END = re.compile(r"[,;，；、。]|\.(?:\s|$)")
+# the sentence tells what the run's log or server printed: the log / server_args / banner, then
+# a verb of what it did print ("the server log printed", "Server args confirm", "日志打印",
+# "本次日志已确认", "`server_args` 明确记录"); not a generic present ("SGLang records it as"), an
+# imperative ("Confirm the launch log contains"), a criterion or an expectation
+_PRINTED = re.compile(
+    r"(?i)\b(?:logs?|server[ _]args|banner|dump|start-?up output)\b`?[^.;:]{0,30}?\b(?:printed|showed|shown|"
+    r"confirms?|confirmed|recorded|reported|logged)\b"
+    r"|(?:日志|server_args`?|启动参数)[^。；：:\n]{0,8}?(?:打印|显示|确认|记录|输出)"
+)
+_EXPECTED = re.compile(
+    r"(?i)\b(?:expect\w*|must|should|needs?|required?|criteri\w*|gate|will|would)\b"
+    r"|必须|应该|需要|期望|预期|要求|证明|条件|标准"
+)
+
+
+def printed_told(text: str) -> bool:
+    """The sentence tells what the run's own log or server printed (``_PRINTED``), not what a
+    reader should see or a check requires (``_EXPECTED``)."""
+    return _PRINTED.search(text) is not None and _EXPECTED.search(text) is None
 
 
 def kwarg_flags(text: str) -> dict[str, object]:
