@@ -39,6 +39,7 @@ def _line(text: str) -> LogLine:
     ("`--speculative-algorithm NEXTN` で起動すると、最初の検証ステップで落ちる。", "--speculative-algorithm NEXTN"),
     ("`--speculative-algorithm EAGLE3` 사용 시 서버가 멈춘다.", "--speculative-algorithm EAGLE3"),
     ("`--speculative-algorithm EAGLE3` 建议配合 `--speculative-num-steps 3` 使用。", ""),  # a suggestion
+    ("`--speculative-algorithm EAGLE3` 参数用于开启投机解码。", ""),  # a document's note on the option
     ("`--tp 2` `--speculative-algorithm EAGLE`", None),  # still a flag line in code marks
 ])  # fmt: skip
 def test_flags_opening_a_cjk_sentence(text: str, flags: str | None) -> None:
@@ -71,10 +72,12 @@ def test_a_cjk_report_quoting_the_flag_over_its_crash_is_that_algorithms_run(tmp
         assert_verdict(crash.worker_path, "v2", "DSparkWorkerV2")
 
 
-def test_a_cjk_runbook_line_suggesting_the_flag_shows_no_run(tmp_path: Path) -> None:
-    lines = ["# DSpark 部署手册", "", "## 参数说明", "",
-             "`--speculative-algorithm DSPARK` 建议配合 `--speculative-dspark-block-size 3` 使用。", ""]  # fmt: skip
-    assert_no_path(tmp_path, lines)
+@pytest.mark.parametrize("sentence", [
+    "`--speculative-algorithm DSPARK` 建议配合 `--speculative-dspark-block-size 3` 使用。",
+    "`--speculative-algorithm EAGLE3` 参数用于开启投机解码，`--speculative-num-steps` 控制草稿步数。",
+])  # fmt: skip
+def test_a_cjk_runbook_line_on_the_flag_shows_no_run(tmp_path: Path, sentence: str) -> None:
+    assert_no_path(tmp_path, ["# DSpark 部署手册", "", "## 参数说明", "", sentence, ""])
 
 
 # ---- a server field quoted whole as inline code ------------------------------------------------

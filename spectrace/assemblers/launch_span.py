@@ -119,8 +119,10 @@ _FLAGS_APART = re.compile(
     r"|\bdocs?\b|\bdocumentation\b|\bmodel card\b|\bREADME\b|\bhelps?\b|\bsolv\w*"
     r"|\bdisappear\w*|\bvanish\w*|\bno longer\b|\bstops?\b|\bmight\b|\blater\b|\bsomeday\b"
     # the same in Chinese (a sentence may now open with the flags: _SPAN_THEN_WORDS): recommend,
-    # suggest, try, should, could, if, whether, don't, avoid, instead, fix, docs, will, plan, "?"
+    # suggest, try, should, could, if, whether, don't, avoid, instead, fix, docs, will, plan, "?";
+    # and what a document says of an option: is used for, controls, means, default, optional
     r"|建议|推荐|试试|尝试|应该|可以|如果|若是|是否|不要|避免|改用|代替|替代|修复|文档|将会|计划|？"
+    r"|用于|控制|表示|默认|可选|说明|含义|取值"
 )
 
 
