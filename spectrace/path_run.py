@@ -125,11 +125,11 @@ def worded_framework(
     found: set[str] = set()
     told: set[str] = set()  # what the family lines below the title name
     for lineno, text in sorted(lines):
+        if compared_beside(text):
+            return None  # "faster than vLLM", "ported from SGLang": not only the run's
         for clause in _CLAUSE.split(text):
             named = frameworks_named(clause)
             if named and ELSEWHERE.search(clause):
-                if family_words(clause):
-                    return None  # "faster than vLLM", "ported from SGLang": not only the run's
                 continue  # "setup was heavier than vLLM": the framework compared against
             found |= named
             told |= named if lineno not in titles else set()
@@ -142,6 +142,14 @@ def worded_framework(
         return None
     (framework,) = found
     return framework
+
+
+def compared_beside(text: str) -> bool:
+    """A clause of the line names a framework beside another run or engine and a family with it
+    ("SGLang with MTP is faster than vLLM", "EAGLE ported from SGLang"): the family is not only
+    the run's; a clause comparing without one ("setup was heavier than vLLM") names the
+    framework compared against, and the line's other clauses still name the run's."""
+    return any(frameworks_named(c) and ELSEWHERE.search(c) and family_words(c) for c in _CLAUSE.split(text))
 
 
 def release_bounded(config: RunConfig, framework: str | None = None) -> bool:
