@@ -124,6 +124,7 @@ def worded_framework(
              or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip
     found: set[str] = set()
     told: set[str] = set()  # what the family lines below the title name
+    titled: set[str] = set()  # what the title names
     for lineno, text in sorted(lines):
         if compared_beside(text):
             return None  # "faster than vLLM", "ported from SGLang": not only the run's
@@ -133,11 +134,13 @@ def worded_framework(
                 continue  # "setup was heavier than vLLM": the framework compared against
             found |= named
             told |= named if lineno not in titles else set()
+            titled |= named if lineno in titles else set()
     if not found:  # the run's other lines ("vLLM's EngineCore crashes"): path_framework_words
         found = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
-    if len(found) > 1 and len(told) == 1 and told < found:
+    if len(titled) > 1 and len(told) == 1 and told < titled:
         found = told  # a title listing two ("recipes: 4x A (vLLM) and 4x B (SGLang TP4)"), the
-        # family line one of them ("on four B with ... (SGLang, DSpark block 3)"): that run's
+        # family line one of them ("on four B with ... (SGLang, DSpark block 3)"): that run's;
+        # a family line naming the one the title does not is still two runs
     if len(found) != 1:
         return None
     (framework,) = found
