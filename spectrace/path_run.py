@@ -22,7 +22,7 @@ from spectrace.assemblers.run_shown import (
 )
 from spectrace.assemblers.vllm_finish import PROSE_RELEASE_ALONE
 from spectrace.incident_model import Incident
-from spectrace.path_base import family_words
+from spectrace.path_base import family_words, word_guards
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
     FRAMEWORK_KIND,
@@ -148,11 +148,15 @@ def worded_framework(
 
 
 def compared_beside(text: str) -> bool:
-    """A clause of the line names a framework beside another run or engine and a family with it
-    ("SGLang with MTP is faster than vLLM", "EAGLE ported from SGLang"): the family is not only
-    the run's; a clause comparing without one ("setup was heavier than vLLM") names the
-    framework compared against, and the line's other clauses still name the run's."""
-    return any(frameworks_named(c) and ELSEWHERE.search(c) and family_words(c) for c in _CLAUSE.split(text))
+    """The line names a framework beside another run or engine ("SGLang with MTP is faster than
+    vLLM", "EAGLE ported from SGLang"): its family is not only the run's. Only where every
+    clause naming a framework beside such a word names no family ("setup was heavier than
+    vLLM") is that the framework compared against, and the line's other clauses still name the
+    run's; a line whose comparing word stands in no clause naming a framework keeps it whole."""
+    if not (frameworks_named(text) and ELSEWHERE.search(text)):
+        return False
+    beside = [c for c in _CLAUSE.split(text) if frameworks_named(c) and ELSEWHERE.search(c)]
+    return not beside or any(word_guards(c) for c in beside)  # a family word, guarded or not
 
 
 def release_bounded(config: RunConfig, framework: str | None = None) -> bool:

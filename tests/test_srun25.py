@@ -259,3 +259,16 @@ def test_the_family_line_naming_both_frameworks_decides_nothing(tmp_path: Path) 
 def test_a_draft_models_load_record(text: str, loaded: str | None) -> None:
     found = draft_loaded(text)
     assert (found[0] if found else None) == loaded
+
+
+def test_a_comparing_word_outside_the_frameworks_clause_keeps_the_line_whole(tmp_path: Path) -> None:
+    # a deployment PR changing a default: "instead" and the vLLM link sit in different clauses
+    # (the link's colon splits them); the line still names vLLM beside another run's word
+    lines = ["example-org/gpu-composes · pull request #72 · merged · Python",
+             "# Hybrid model: prefix caching OFF by default (MTP x prefix-cache corruption)", "",
+             "maint · description · 2026-07-15", "## What", "",
+             "Disable prefix caching by default (keep MTP) across the shipped MTP composes (vLLM).", "",
+             "- **Fix (upstream):** [vllm#48001](https://github.com/vllm-project/vllm/pull/48001) — "
+             "`find_longest_cache_hit` accepts `drop_eagle_block` but ignores it, so the last lookahead block "
+             "keeps stale state instead of being recomputed.", ""]  # fmt: skip
+    assert_no_path(tmp_path, lines)
