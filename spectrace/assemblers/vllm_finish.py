@@ -50,7 +50,7 @@ from spectrace.assemblers.vllm_proposers import (
     v0_worker,
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
-from spectrace.assemblers.vllm_runner import APART, FLOOR_FLAG, note_runner
+from spectrace.assemblers.vllm_runner import APART, DEV_BUILD_FLAG, FLOOR_FLAG, note_runner, stated_runner
 from spectrace.assemblers.vllm_stated import introduced_method, on_vllm_tracker, stated_method
 from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
@@ -166,6 +166,8 @@ def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | Non
                 None)  # fmt: skip
     if line is not None and config.version is None:
         config.flags["vllm_prose_release"] = FlagValue(prose, line.source, line.lineno, "prose")
+        if (dev := re.search(rf"(?<![\w.]){re.escape(prose)}(?:rc\d+)?\.dev\d+(?:\+[\w.]+)?", line.text)):
+            config.flags[DEV_BUILD_FLAG] = FlagValue(dev.group(0), line.source, line.lineno, "prose")
         # the text names no other release: it bounds a run no day bounds (path_run.release_bounded)
         others = {prose_version(ln.text) for ln in lines} - {prose, None}
         if not others and len(set(_RELEASE.findall(line.text))) == 1:
@@ -704,7 +706,8 @@ def _infer_method(
         why = f" (vLLM {newest}, the newest release the text's days allow)"
         found = replace(found, reason=found.reason + why) if found is not None else None
     else:
-        found = infer(model.value, config.version, legacy)
+        v1 = (runner := stated_runner(lines, tags=False)) is not None and runner[0] == "v1"
+        found = infer(model.value, config.version, legacy, v1_runner=v1)
     if found is not None and model.origin == "prose":
         found = replace(found, reason=f"{PROSE_REASON} (the report's draft-model line): {found.reason}")
     _inferred(config, model, text, found)

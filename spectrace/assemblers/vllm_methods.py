@@ -221,9 +221,13 @@ def _at(model: str, release: Version, version: str) -> Inferred:
     return Inferred(method, said + reason.partition(f"'{method}'")[2], points_to, worker)
 
 
-def infer(model: object, version: str | None, legacy: bool = False) -> Inferred | None:
+def infer(
+    model: object, version: str | None, legacy: bool = False, v1_runner: bool = False
+) -> Inferred | None:
     """vLLM's reading of a method-less draft model. ``version``: the release the log prints;
-    ``legacy``: the model came from V0's ``--speculative-model`` (gone after 0.8.4, so V0).
+    ``legacy``: the model came from V0's ``--speculative-model`` (gone after 0.8.4, so V0);
+    ``v1_runner``: the run's own frames went through the V1 model runner (``v1_ran``, for a
+    plain draft; a head named for its method keeps its every-era reading).
     None for values that are no model name (ngram, a shell variable)."""
     if not isinstance(model, str) or not model or model.strip("[]") == "ngram":
         return None
@@ -246,6 +250,8 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         return _mtp_unversioned(model, mtp[1])
     v0 = _at(model, Version(LAST_V0), LAST_V0)
     v1 = _at(model, Version("0.17.0"), "0.17.0")
+    if v1_runner and not legacy and v1.method == "draft_model":
+        return v1_ran(model, v1)
     if v0.worker == v1.worker:
         return Inferred(v1.method, v1.reason, v1.points_to, v1.worker)
     condition = f"{v0.worker} (V0) if vLLM <= {LAST_V0}, else {v1.worker}"
@@ -261,6 +267,21 @@ def infer(model: object, version: str | None, legacy: bool = False) -> Inferred 
         f"class by release, and the log prints none -> {condition}"
     )
     return Inferred(v1.method if v0.method == v1.method else None, reason, None, None, condition)
+
+
+def v1_ran(model: str, v1: Inferred) -> Inferred:
+    """A method-less plain draft whose run the text's own frames put in the V1 model runner,
+    no release shown: not V0 (its oracle sent such a config to V0's workers, whose frames are
+    not the V1 runner's), not the model runner v2, and not 0.10-0.16 (they refuse the config
+    at start-up, before any runner code): the class 0.17 on builds (``DraftModelProposer``).
+    A name that may be an MTP head keeps both readings (``_maybe_mtp``)."""
+    why = (" (no release shown; the run's frames are the V1 model runner's: not V0's workers, "
+           "not the model runner v2, and 0.10-0.16 refuse a method-less draft before the runner)")
+    found = _maybe_mtp(model, v1, Version("0.17.0"), "0.17.0")
+    if found is not v1:
+        return replace(found, reason=found.reason + why)
+    reason = v1.reason.replace("vLLM 0.17.0 infers", "vLLM infers", 1)
+    return replace(v1, reason=reason + why)
 
 
 # Draft names that suggest an MTP head (Gemma's "-assistant" drafters, "*-MTP", "nextn"):

@@ -46,6 +46,7 @@ from spectrace.dialects.base import LogLine
 RUNNER_FLAG = "vllm_model_runner"  # "v2" / "v1": the runner the text says ran
 FLOOR_FLAG = "vllm_release_floor"  # the oldest release the run's own lines allow (0.25+ flags)
 FRAME_FLOOR_FLAG = "vllm_frame_floor"  # the first release holding the newest MRV2 file the text names
+DEV_BUILD_FLAG = "vllm_dev_build"  # the release a sentence names, as the dev build it writes (0.26.1rc1.dev920+g...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -653,6 +654,11 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
             return replace(e, points_to=None, worker_class=None, condition=condition,
                            reason=f"{head}: {why}: {condition}")  # fmt: skip
     runner = config.flags.get(RUNNER_FLAG)
+    if (runner is None or runner.value != "v1") and (held := _dev_held(config, row.first)) is not None:
+        condition = (f"{row.cls} on the model runner v2 if the dev build holds it ({held}), else "
+                     f"{e.worker_class}")  # fmt: skip
+        return replace(e, points_to=None, worker_class=None, condition=condition,
+                       reason=f"{head}: {why}: {condition}")  # fmt: skip
     if (release is not None and not row.first <= release[1] <= row.last) or (
         runner is not None and runner.value == "v1"
     ):
@@ -661,6 +667,22 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
                        reason=f"{head}: {why}; {where} has no {row.cls}: the text does not "
                        f"show which class ran")  # fmt: skip
     return replace(e, worker_class=row.cls, reason=f"{head} -> {row.cls} (other): {why}")
+
+
+def _dev_held(config: RunConfig, first: Version) -> str | None:
+    """Why a dev build the text names may hold code first released in ``first``, or None. A dev
+    build's string counts from the last tag its branch carries (``0.26.1rc1.dev920``: 920
+    commits past it), and main kept such a tag while later releases were cut: its code is
+    main's of its day, so a release published by the text's day may be in it, never one after."""
+    dev = config.flags.get(DEV_BUILD_FLAG)
+    text = str(dev.value) if dev is not None else config.version  # a sentence's, or the version line's
+    built = parse_release(text)
+    newest = _newest(config, "vllm")
+    if built is None or not built.is_devrelease or Version(built.base_version) >= first:
+        return None
+    if newest is None or newest < first:
+        return None
+    return f"{text} is a build of main past its tag; vLLM {first} came out by the text's day"
 
 
 def _ascend_variant(e: Evidence, row: Variant, head: str, runner: FlagValue | None) -> Evidence:

@@ -83,8 +83,18 @@ _DRAFT_BULLET = re.compile(
     r"(?i)^\s*(?:[-*+]|\d+\.)?\s*\**(?:draft|speculative|spec)[ _-]?model\**\s*[:=]\s*\**[`'\"]?"
     r"(?P<value>[A-Za-z0-9][\w./-]{1,120}?)[`'\"]?\**\s*$"
 )
+# a target and its draft given as a labelled pair, the draft second ("#### Model pair 2:
+# `facebook/opt-6.7b` + `facebook/opt-125m`", "- Target/draft pair: org/X-70B / org/X-1B")
+_PAIR = re.compile(
+    r"(?i)^\W{0,6}(?:#{1,6}\s*)?(?:[\w-]+\s+){0,2}?(?:model|target\s*[/+-]\s*draft)\s+pairs?(?:\s*#?\d+)?"
+    r"\**\s*[:：]\s*\**[`'\"]?(?=[\w./-]*[-/\d])[A-Za-z0-9][\w./-]{2,120}[`'\"]?\s*(?:\+|/|&|\bwith\b)\s*"
+    r"[`'\"]?(?P<value>(?=[\w./-]*[-/\d])[A-Za-z0-9][\w./-]{2,120}?)[`'\"]?(?=[\s,;)(]|$)"
+)
 DRAFT_LITERALS: tuple[bytes, ...] = (b"raft model", b"raft_model", b"raft Model", b"peculative model",
                                      b"peculative Model",
+                                     # a pair, a draft after its target ("X + Y draft, ...")
+                                     b"odel pair", b"odel Pair", b"raft pair", b" draft,", b" draft ",
+                                     b" draft.", b" drafter",
                                      # a speculators checkpoint's id (not a speculator.py frame)
                                      b"speculator.eagle", b"speculator.dflash",
                                      b"speculator.dspark")  # fmt: skip
@@ -98,12 +108,22 @@ _DRAFT_SENTENCE = re.compile(
     rf"(?i)(?<![\w./-]){_CHECKPOINT}"
     r"(?:\s*\([^)\n]{1,200}\))?\s+as\s+(?:(?:the|a|an|my|our)\s+)?(?:small(?:er)?\s+)?"
     r"(?:speculative[ _-]?model|draft(?:[ _-]?model|er)?)\b(?![-_/])"
-    # the draft named in a parenthesis right after the words: "a small draft model (org/X-1B)"
-    rf"|\b(?:draft|speculative)[ _-]?model\s*\(\s*[`'\"]?{_CHECKPOINT.replace('value', 'named')}"
+    # the draft named in a parenthesis right after the words: "a small draft model (org/X-1B)",
+    # "a **dense draft model** (`org/X-4B`)"
+    rf"|\b(?:draft|speculative)[ _-]?model\**\s*\(\s*[`'\"]?{_CHECKPOINT.replace('value', 'named')}"
     r"[`'\"]?\s*\)"
+    # a target joined to its draft by "+": "Tested with Jamba2-Mini-FP8 + Jamba2-3B draft"
+    rf"|(?<![\w./-])[A-Za-z0-9][\w./-]{{2,120}}[`'\"]?\s*\+\s*[`'\"]?{_CHECKPOINT.replace('value', 'paired')}"
+    r"[`'\"]?\s+(?:as\s+(?:the\s+|a\s+)?)?draft(?:[ _-]?model|er)?\b(?![-_/])"
 )
 _FIRST_PERSON = re.compile(r"(?i)\b(?:I|we)\s+(?:\w+\s+){0,2}?(?:use|used|using|run|ran|serve|served"
-                           r"|serving|running|tried|deploy\w*|launch\w*)\b|^\W*(?:using|with)\s")
+                           r"|serving|running|tried|deploy\w*|launch\w*)\b|^\W*(?:using|with)\s"
+                           # a test report's own line: "- Tested with X + Y draft", "Ran it with ..."
+                           r"|^\W*(?:tested|ran|benchmarked|verified|validated)\s+(?:it\s+)?(?:with|on|using)\s")
+# ... or, in an issue (not a pull request's account of the bug class it fixes), a sentence whose
+# subject is the setup itself ("Pairing a dense draft model (X) with a hybrid main model (Y)
+# fails at engine init", "Running a small draft model (X) with Y crashes")
+_SETUP_SUBJECT = re.compile(r"(?i)^\W*(?:pairing|combining|running|serving|launching)\s")
 
 
 def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
@@ -111,15 +131,18 @@ def _draft_bullet(config: RunConfig, lines: Sequence[LogLine]) -> bool:
     where no line gave the run's draft and no line says the run did not speculate."""
     if "speculative_config.model" in config.flags or any(no_spec(ln.text) for ln in lines):
         return False
+    titles, pull = TitleReader(), False
     aside = False
     for line in lines:
+        pull = (title := titles.feed(line)) is not None and title.pull or pull
         aside = heading_aside(line.text, aside)
         if aside or line.headed or line.quoted:
             continue
-        m = None if set_apart(line.text, without=False) else _DRAFT_BULLET.search(line.text)
-        if (m := m or _draft_sentence(line.text)) is not None:
+        m = None if set_apart(line.text, without=False) else (
+            _DRAFT_BULLET.search(line.text) or _PAIR.search(line.text))
+        if (m := m or _draft_sentence(line.text, pull)) is not None:
             config.engine = config.engine or "vllm"
-            value = m.groupdict().get("named") or m.group("value")
+            value = m.groupdict().get("named") or m.groupdict().get("paired") or m.group("value")
             config.flags["speculative_config.model"] = FlagValue(value, line.source,
                                                                  line.lineno, "prose")  # fmt: skip
             return True
@@ -211,17 +234,27 @@ def _section_draft(config: RunConfig, above: Sequence[LogLine], command: str, cu
          f"command on line {cut})", methods.pop())  # fmt: skip
 
 
-def _draft_sentence(text: str) -> re.Match[str] | None:
+def _draft_sentence(text: str, pull: bool = False) -> re.Match[str] | None:
     """The draft a first-person sentence says the run used ("I use X as the speculative model"),
-    where nothing in that sentence sets it apart (a plan, a suggestion, a question)."""
+    where nothing in the clause naming it sets it apart (a plan, a suggestion, a question); a
+    later clause explaining the failure ("— the draft's page size doesn't equal the main's")
+    is no negation of the run."""
     for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text):
         m = _DRAFT_SENTENCE.search(sentence)
-        if m is None or not _FIRST_PERSON.search(sentence[: m.start()]):
+        if m is None:
             continue
-        if "?" in sentence or set_apart(sentence, without=False) or no_spec(sentence):
+        before = sentence[: m.start()]
+        if not (_FIRST_PERSON.search(before) or (not pull and _SETUP_SUBJECT.search(before))):
+            continue
+        clause = sentence[: m.end()] + _CLAUSE_END.split(sentence[m.end():], maxsplit=1)[0]
+        if "?" in sentence or set_apart(clause, without=False) or no_spec(sentence):
             return None
         return m
     return None
+
+
+# where a sentence's clause ends: a dash set off by blanks, a semicolon, a colon before a blank
+_CLAUSE_END = re.compile(r"\s[—–-]{1,2}\s|;\s|:\s")
 
 
 def on_vllm_tracker(lines: Sequence[LogLine]) -> bool:
