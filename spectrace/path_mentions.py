@@ -27,6 +27,7 @@ from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, re
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
+from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
     PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, heading_tested, wish_lines,
 )
@@ -225,6 +226,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                                  tested[line.source])
             if not aside[line.source] and not diff_line(line.text):
                 out += framework_mentions(line, shown)
+                if not line.quoted and _ROW.match(line.raw) and metric_header(line.text):
+                    out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:

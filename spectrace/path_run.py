@@ -43,6 +43,17 @@ ELSEWHERE = re.compile(
 )
 
 
+# a line offering another framework as the fix or the better choice ("2. **Better — serve on
+# SGLang (>= v0.5.15).** It runs MTP with prefix caching", "Alternatively, use SGLang", "we
+# recommend running it on SGLang"): what the writer proposes, not the run that failed
+SUGGESTED = re.compile(
+    r"(?i)^\W*(?:\d+[.)]\W*){0,2}(?:better|best|alternatively|or)\b\W{0,6}\s*(?:to\s+)?(?:serve|run|use"
+    r"|switch|move|migrate|deploy)\b"
+    r"|\b(?:recommend\w*|suggest\w*|consider)\s+(?:\w+\s+){0,2}?(?:serving|running|using|switching"
+    r"|moving|deploying)\b"
+)
+
+
 # where one clause of a sentence ends and another begins
 _CLAUSE = re.compile(r"[;:!?]|,\s+(?=(?:but|while|whereas|and|though|although|yet|so)\b)|\.\s")
 
@@ -126,6 +137,8 @@ def worded_framework(
     told: set[str] = set()  # what the family lines below the title name
     titled: set[str] = set()  # what the title names
     for lineno, text in sorted(lines):
+        if frameworks_named(text) and SUGGESTED.search(text):
+            continue  # the framework the writer proposes, not the one the run was on
         if compared_beside(text):
             return None  # "faster than vLLM", "ported from SGLang": not only the run's
         for clause in _CLAUSE.split(text):

@@ -41,7 +41,7 @@ from spectrace.path_mention_kinds import (
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.path_run import compared_beside, release_bounded, worded_framework
+from spectrace.path_run import SUGGESTED, compared_beside, release_bounded, worded_framework
 from spectrace.path_titles import ADDS_TITLE, NOT_SERVING
 from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step
@@ -132,8 +132,8 @@ def _unworded(
             or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
         return head + ("not read: the text shows no run by its own lines, its title reports no "
                        "failure, and it is no pull request deploying a run")  # fmt: skip
-    lines = sorted({(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND
-                    or (m.kind == FAMILY_KIND and m.lineno >= since)})  # fmt: skip
+    lines = sorted({(m.lineno, m.text) for m in mine if (m.kind == TITLE_KIND
+                    or (m.kind == FAMILY_KIND and m.lineno >= since)) and not SUGGESTED.search(m.text)})  # fmt: skip
     named = {f for _, text in lines for f in frameworks_named(text)}
     beside = next((n for n, text in lines if compared_beside(text)), None)
     if beside is not None:

@@ -92,7 +92,8 @@ def code_flags(line: LogLine) -> str | None:
     spans = [
         _span_flags(span)
         for sentence in _SENTENCE.split(line.text)
-        if not _flags_apart(_CODE_SPAN.sub(" ", sentence))  # the sentence's words, not its spans
+        # the sentence's words, not its spans, nor where its tools came from
+        if not _flags_apart(_PROVENANCE.sub(" ", _CODE_SPAN.sub(" ", sentence)))
         for span in _CODE_FLAGS.findall(sentence)
     ]
     if spans:
@@ -100,6 +101,13 @@ def code_flags(line: LogLine) -> str | None:
     return "" if text.startswith("`--") else None  # a sentence opening with flags all set apart
 
 
+# where the run's tools came from, cited by a PR or issue number ("bosd's harness from
+# owner/lab PR #47", "the patch from #1234", "benchmark script of PR #88"): the run's own setup,
+# not another report the sentence sets its flags beside (``set_apart`` reads a bare "#47" so)
+_PROVENANCE = re.compile(
+    r"(?i)\b(?:harness|script|tool|benchmark|bench|patch(?:es)?|overlays?|branch|fork)\s+"
+    r"(?:from|of|in)\s+(?:[\w.-]+/[\w.-]+\s*)?(?:PR|pull request|issue)?\s*#\d+"
+)
 # a sentence that opens with inline code ("`--speculative-algorithm EAGLE3` without
 # `--speculative-draft-model-path` could fall back to ..."), in English or in a CJK language
 # ("`--speculative-algorithm DSPARK` 下，并发到 4 后：", "`--x` で起動すると"; no space needed):

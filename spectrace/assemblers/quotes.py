@@ -104,9 +104,13 @@ _LEGEND = re.compile(r"(?i)[\d.x%]+`?\s*(?:=|:|means|is)\s*(?:the\s+)?$")
 # the writer's run said to speculate still ("speculation is still on", "spec decode stays enabled")
 _STILL_ON = re.compile(rf"(?i)\b{_SPEC}(?:\s+decod\w*)?\s+(?:is|was|stays?|stayed|remains?|remained)\s+"
                        r"(?:still\s+)?(?:on|enabled|active)\b")
-# a sentence of what would happen, not of what ran ("Disabling speculation would also make that
-# assertion disappear"): no run said plain
-_COUNTERFACTUAL = re.compile(r"(?i)\b(?:would|could|might)\b")
+# a sentence of what would happen or was expected, not of what ran ("Disabling speculation would
+# also make that assertion disappear", "the naive expectation is that throughput should fall
+# back to the non-spec rate"; not a bare "should", which also tells what a run did wrong), or
+# one denying the run is merely plain ("a stall, *not* just \"no speculation at high batch\""):
+# no run said plain
+_COUNTERFACTUAL = re.compile(r"(?i)\b(?:would|could|might|expect(?:s|ation|ations)?|expected to)\b"
+                             r"|\bnot\W{0,3}\s+(?:just|only|merely|simply)\b")
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+")
 
 

@@ -172,6 +172,22 @@ def result_sentences(text: str) -> list[str]:
     return found
 
 
+# a results table's header row: a cell naming what was measured ("| Configuration | Accuracy |
+# Reward |", "| Proposal head | Median output tok/s | Median accepted/draft |"), no cell a figure
+_METRIC_CELL = re.compile(rf"(?i)\b(?:{_METRIC}|throughput|tok(?:en)?s?\s*/\s*s(?:ec)?|tps|steps\s*/\s*s"
+                          r"|accepted\s*/\s*draft|reward|pass@\d+)(?![\w/])")
+_FIGURE_CELL = re.compile(r"^\W{0,3}[~≈]?\d+(?:[.,]\d+)?\s*(?:%|x|×|ms|s)?\W{0,3}$")
+
+
+def metric_header(text: str) -> bool:
+    """The line is a Markdown table's header (three cells or more) naming a measured metric in a
+    column after the first, and no cell of it a figure: the table holds a run's measurements.
+    The scan keeps the header by its metric's words; its rows of bare figures it cannot keep."""
+    cells = [c.strip() for c in text.strip().strip("|").split("|")]
+    return (len(cells) >= 3 and any(_METRIC_CELL.search(c) for c in cells[1:])
+            and not any(_FIGURE_CELL.match(c) for c in cells))  # fmt: skip
+
+
 def ticked_check(text: str) -> bool:
     """The line is a ticked box checking something on named hardware ("- [x] Verified on B300
     with the v0.5.15 image + EAGLE3"): the author's run, even inside a test plan."""
