@@ -176,7 +176,7 @@ class LineParser:
         mark = mark and self._ps2 != lineno - 1  # "> " under "cmd \\": the shell's PS2 prompt
         self._ps2 = lineno if not mark and text.rstrip().endswith("\\") else -1
         body = last_redraw(peeled.text)
-        text = text[: len(text) - len(peeled.text)] + body
+        text = text[: peeled.lead] + body
         if (start := self._partial.pop(peeled.container, None)) is not None:
             body, text = start[0] + body, start[1] + body  # the record starts at its first part
             lineno, offset = start[2], start[3]

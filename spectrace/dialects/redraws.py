@@ -21,7 +21,7 @@ def split_redraws(raw: bytes) -> list[bytes]:
         return [raw]
     text = normalise(raw)
     peeled = peel(text)
-    prefix = text[: len(text) - len(peeled.text)]
+    prefix = text[: peeled.lead]
     segments = [seg for seg in peeled.text.split("\r") if seg.strip()]
     kept = [
         seg

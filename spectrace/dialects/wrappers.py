@@ -121,6 +121,9 @@ class Peeled:
     ts: Header | None = None  # a wrapper stamp, used when the inner line has none
     partial: bool = False  # CRI "P": the line continues in the next record
     host: str | None = None  # the machine a wrapper names: Ray's ``ip=``, syslog's host
+    # how many leading characters were wrappers: bold and a table's closing border come off
+    # inside and after the text too, so its length alone does not tell where the body starts
+    lead: int = 0
 
 
 def _stamp(m: re.Match[str], text: str) -> Header:
@@ -143,13 +146,14 @@ def peel(text: str) -> Peeled:
         stripped = text.lstrip(" \t")
         inner = _peel(stripped)
         if inner.text is not stripped:
-            return inner
+            return replace(inner, lead=inner.lead + len(text) - len(stripped))
     return _peel(text)
 
 
 def _peel(text: str) -> Peeled:
     """Remove wrappers outermost first; each may appear at most a few times."""
     container = proc = proc_name = torch_rank = host = None
+    whole = len(text)
     stamp: Header | None = None
     partial = table = False
     for _ in range(_MAX_PEELS):
@@ -200,11 +204,12 @@ def _peel(text: str) -> Peeled:
         else:
             break
         text = text[m.end() :]
+    lead = whole - len(text)
     if "**" in text:
         text = _BOLD.sub(r"\1", text)
     if table and (body := text.rstrip(" \t")).endswith(" |"):
         text = body[:-2]  # the row's closing cell border
-    return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial, host)
+    return Peeled(text, container, proc, proc_name, torch_rank, stamp, partial, host, lead)
 
 
 def unglue(text: str) -> str:

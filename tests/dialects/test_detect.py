@@ -30,6 +30,19 @@ def test_redraws_keep_the_last_state_after_wrappers_are_peeled() -> None:
     assert crash.rank == "TP1" and crash.text.startswith("Scheduler hit an exception")
 
 
+def test_a_line_with_bold_words_reads_once_in_its_raw_text() -> None:
+    """Bold taken off inside a line is no wrapper: the raw text shown as evidence must not
+    repeat the line's first words by the length the ``**`` marks took (it read "Pairing
+    Pairing a dense draft model ..." before session 25)."""
+    p = LineParser("issue.md")
+    line = p.parse(b"Pairing a **dense draft model** with a **hybrid main model** fails at init.", 1, 0)
+    assert line.raw == line.text == "Pairing a dense draft model with a hybrid main model fails at init."
+    wrapped = p.parse(b"sglang-1  | [2026-02-27 21:00:18 TP7] **Scheduler hit an exception:** boom", 2, 0)
+    assert wrapped.raw == "sglang-1  | [2026-02-27 21:00:18 TP7] Scheduler hit an exception: boom"
+    row = p.parse(b"| 2026-02-27T21:00:18Z | the **draft worker died** at step 3 |", 3, 0)
+    assert row.raw.count("the draft worker died") == 1 and not row.raw.startswith("| 2026-02-27T21:00:18Z | 20")
+
+
 def test_headless_lines_join_the_last_headed_stream() -> None:
     p = LineParser("s.log")
     p.parse(
