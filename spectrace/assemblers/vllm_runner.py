@@ -893,7 +893,7 @@ def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     """(condition, the runner's flag) for a speculative run the text puts on the model runner v2
     (``RUNNER_FLAG`` "v2": the env forced, the runner said for the run) whose method no line
     names: each MRV2 speculator of the run's release (else of the releases its day allows,
-    else of any), and, for a method MRV2 had no speculator for then, the V1 runner's class (as
+    else of any) with the variants' own classes, and, for a method MRV2 had no speculator for then, the V1 runner's class (as
     ``_on_v2`` gives it for a named method)."""
     runner = config.flags.get(RUNNER_FLAG)
     if runner is None or runner.value != "v2":
@@ -910,12 +910,15 @@ def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     rows = [r for r in table.speculators if alive(r.first, r.last)]
     if not rows:
         return None
+    # a draft variant makes MRV2 build its own class inside a method (a DFlash2 draft under
+    # "dflash" -> DFlash2Speculator): with no method named, its class is as open as the others
+    variants = [v.cls for v in table.variants if alive(v.first, v.last)]
     served = {method_family(r.method) for r in rows}  # deepseek_mtp runs as mtp: by family
     v1 = [cls for _method, family, cls, first, last in method_spans()
           if family not in served and alive(first, last) and _V1_CLASS.search(cls)]
     at = f"vLLM {release[0]}" if release is not None else (f"vLLM {newest} or older" if newest else "any vLLM")
     condition = (f"one of the model runner v2's speculators ({at}): "
-                 + ", ".join(dict.fromkeys(r.cls for r in rows)))  # fmt: skip
+                 + ", ".join(dict.fromkeys([*(r.cls for r in rows), *variants])))  # fmt: skip
     if v1:
         condition += ("; for a method it had none for then, the V1 runner's class: "
                       + ", ".join(dict.fromkeys(v1)))  # fmt: skip
