@@ -83,12 +83,12 @@ def test_a_cjk_runbook_line_on_the_flag_shows_no_run(tmp_path: Path, sentence: s
 # ---- a server field quoted whole as inline code ------------------------------------------------
 
 PROGRESS = [
-    "### 2026-08-02T10:00:00Z — 90 分钟 checkpoint",
+    "### 2026-08-02T10:00:00Z — 第三次检查",
     "",
-    "- 唯一 native 尝试正在 worker 前台运行。preflight 与 checkpoint identity 均 PASS。",
-    "- server 已解析 `DeepseekV4ForCausalLM`，确认 checkpoint 内置 draft；",
-    "  日志打印 TP=8、`speculative_algorithm='DSPARK'`、block size 5，CUDA graph 均 disabled。",
-    "  当前仍在权重加载前段，尚未 ready。",
+    "- 服务进程在前台启动，端口与模型目录校验通过。",
+    "- 模型类为 `Qwen4ForCausalLM`，权重里带着 draft 头；",
+    "  日志打印 `speculative_algorithm='DSPARK'`，张量并行为 4，draft 块大小 6。",
+    "  还在加载权重，没有开始接请求。",
     "",
 ]
 
@@ -124,19 +124,19 @@ def test_the_field_asked_about_or_suggested_shows_no_run(tmp_path: Path, sentenc
 # ---- a clause comparing against another framework ----------------------------------------------
 
 FORK_LOG = [
-    "# Hybrid-attention model on one RTX Pro 6000 — investigation log",
+    "# One workstation GPU, one hybrid-attention model: what we tried",
     "",
-    "## vLLM nightly: serves after a tile patch",
+    "## vLLM nightly: works once a kernel patch is applied",
     "",
-    "Throughput, no spec dec, T=0 smoke test: 108 tok/s warm decode.",
+    "Plain decoding without speculation, greedy smoke test: about 100 tok/s once warm.",
     "",
-    "## SGLang fork: serves with MTP, but slower",
+    "## SGLang (patched fork): MTP works, lower speed",
     "",
-    ("The model card recommends SGLang with `--speculative-algorithm NEXTN`. The upstream package has a known "
-     "MTP bug for this model, so the card points at a fork. Setup was heavier than vLLM:"),
-    "we had to drop to `--mem-fraction-static 0.85` to leave room for the draft KV pool.",
+    ("The model's page points to SGLang with `--speculative-algorithm NEXTN`. Upstream still has an open "
+     "MTP issue for this architecture, hence the fork. Setup was heavier than vLLM:"),
+    "the static memory fraction had to come down to `--mem-fraction-static 0.82` so the draft KV pool fits.",
     "",
-    "After all that, SGLang serves with NEXTN MTP at 57 tok/s, accept_len 1.00.",
+    "In the end SGLang served NEXTN MTP at 49 tok/s with accept_len 1.02.",
     "",
 ]
 
@@ -269,6 +269,6 @@ def test_a_comparing_word_outside_the_frameworks_clause_keeps_the_line_whole(tmp
              "maint · description · 2026-07-15", "## What", "",
              "Disable prefix caching by default (keep MTP) across the shipped MTP composes (vLLM).", "",
              "- **Fix (upstream):** [vllm#48001](https://github.com/vllm-project/vllm/pull/48001) — "
-             "`find_longest_cache_hit` accepts `drop_eagle_block` but ignores it, so the last lookahead block "
+             "the cache-hit lookup takes an EAGLE block-drop argument and never uses it, so the final lookahead block "
              "keeps stale state instead of being recomputed.", ""]  # fmt: skip
     assert_no_path(tmp_path, lines)

@@ -176,7 +176,7 @@ FIX_HEAD = ["vllm-project/vllm · pull request #80001 · open · Python",
     ["Fixes #79999.", "", "`use_dflash()` only checks `\"dflash\"`, so DSpark never builds `DFlashProposer`."],
     ["1. **Head count mismatch**: `RuntimeError: metadata must have shape (n)` when draft and target "
      "GQA ratios differ.", "2. DSpark is not routed through `DFlashProposer`, which causes `ValueError` crashes."],
-    ["With a non-FlashAttention target, acceptance collapses to 1.0 under full CUDA graphs."],
+    ["On targets without FlashAttention, acceptance collapses to 1.0 under full CUDA graphs."],
     ["`--speculative-config` with method dspark could fall back to the EAGLE proposer.",
      "- Require --speculative-config to name the drafter for DSpark."],
     ["DSpark builds no `DFlashProposer` today.", "", "## Test Result", "",
@@ -200,12 +200,12 @@ def test_fix_pr_with_a_run_of_its_own_keeps_its_path(tmp_path: Path, body: list[
 
 @pytest.mark.parametrize(("line", "evidence"), [
     ("Fixes #79999", False),
-    ("This causes `ValueError` crashes at inference time.", False),
+    ("That path raises `ValueError` while serving.", False),
     ("`RuntimeError: bad shape` when the draft has fewer heads.", False),
     ("Error: `RuntimeError: bad shape` at the first verify step.", True),
     ("acceptance collapses to 1.0 under CUDA graphs", False),
     ("acceptance length drops to 1.7 from 3.2", True),
-    ("`--speculative-algorithm EAGLE3` without a draft path could fall back to the target.", False),
+    ("`--speculative-algorithm EAGLE3` with no draft path might silently fall back to the target.", False),
     ("--speculative-algorithm EAGLE3 --speculative-draft-model-path ./d \\", True),
 ])
 def test_fix_evidence_rows(line: str, evidence: bool) -> None:

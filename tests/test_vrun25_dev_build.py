@@ -14,7 +14,7 @@ from real_logs_helpers import probed_path
 def _report(version: str, day: str) -> list[str]:
     return [
         "vllm-project/vllm · issue #71500 · open · Python",
-        "# [Bug]: DFlash2 + YaRN long prompt gets zero prefix-cache reuse while target-only reuses it",
+        "# [Bug]: with a DFlash2 drafter and YaRN, long prompts never hit the prefix cache (target alone does)",
         "",
         f"someone · description · {day}",
         "```text",

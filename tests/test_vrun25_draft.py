@@ -34,7 +34,7 @@ V1_FRAMES = [
     "line",
     [
         "Pairing a **dense draft model** (`acme/Tiny-4B`) with a **hybrid-attention main model** (`acme/Hybrid-80B`)"
-        " fails at engine init with a bare `AssertionError` — the draft's `page_size_bytes` doesn't equal the main's.",
+        " dies during engine start with an unexplained `AssertionError`: the two models' KV page sizes differ.",
         "Running a small draft model (`acme/Tiny-1B`) with `acme/Hybrid-30B` crashes at start-up:",
         "Combining a draft model (acme/Tiny-1B) with a DeltaNet target fails at engine init; it doesn't get past profiling.",
         "We serve acme/Hybrid-30B with a small draft model (acme/Tiny-1B) and the engine dies:",

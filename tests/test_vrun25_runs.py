@@ -21,14 +21,14 @@ TABLE = ["| Configuration | Accuracy | Reward |", "|---|---:|---:|", "| MTP-0 ba
 
 def test_a_results_table_shows_a_run_named_in_words(tmp_path: Path) -> None:
     """A downstream repository's issue names vLLM's MTP in words and measures it in a table."""
-    lines = [*_issue("acme/rl-trainer", title="Qwen3.6-27B MTP is unsafe with prefix caching enabled"),
+    lines = [*_issue("acme/rl-trainer", title="MTP rollouts of our 30B model go wrong once prefix caching is on"),
              "Our trainer serves rollouts with vLLM MTP speculative decoding and prefix caching.", "", *TABLE]  # fmt: skip
     path = probed_path(tmp_path, lines)
     assert path.worker_class is None and "EagleProposer" in path.conditional and "MTPSpeculator" in path.conditional
 
 
 def test_without_the_table_the_text_shows_no_run(tmp_path: Path) -> None:
-    lines = [*_issue("acme/rl-trainer", title="Qwen3.6-27B MTP is unsafe with prefix caching enabled"),
+    lines = [*_issue("acme/rl-trainer", title="MTP rollouts of our 30B model go wrong once prefix caching is on"),
              "Our trainer serves rollouts with vLLM MTP speculative decoding and prefix caching."]  # fmt: skip
     assert_no_path(tmp_path, lines)
 
@@ -36,7 +36,7 @@ def test_without_the_table_the_text_shows_no_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "header",
     [
-        "| Proposal head | Median verifier steps/s | Median output tok/s | Median accepted/draft |",
+        "| Draft head | Verify steps per s (median) | Output tok/s (median) | Accepted per draft (median) |",
         "| Mode | Spec tokens | Throughput (tok/s) | Speedup vs SD |",
     ],
 )
@@ -56,13 +56,13 @@ def test_a_fork_pr_measuring_its_own_mtp_arms_is_a_run(tmp_path: Path, header: s
     ],
 )
 def test_no_results_table_without_a_metric_header(tmp_path: Path, row: str) -> None:
-    lines = [*_issue("acme/rl-trainer", title="Qwen3.6-27B MTP is unsafe with prefix caching enabled"),
+    lines = [*_issue("acme/rl-trainer", title="MTP rollouts of our 30B model go wrong once prefix caching is on"),
              "Our trainer serves rollouts with vLLM MTP speculative decoding and prefix caching.", "", row]  # fmt: skip
     assert_no_path(tmp_path, lines)
 
 
 def test_a_labelled_model_pair_names_the_draft(tmp_path: Path) -> None:
-    lines = [*_issue(kind="pull request", title="[speculative decoding] Add dynamic speculation length"),
+    lines = [*_issue(kind="pull request", title="[spec decode] Let the draft length adapt per step"),
              "#### Model pair 2: `acme/opt-6.7b` + `acme/opt-125m` (mt-bench, c=4)", "",
              "| Mode | Spec tokens | Throughput (tok/s) | Speedup vs SD |", "|---|---|---|---|",
              "| SD | 5 | 192.5 | 1.00x |"]  # fmt: skip
@@ -71,7 +71,7 @@ def test_a_labelled_model_pair_names_the_draft(tmp_path: Path) -> None:
 
 
 def test_a_model_pair_without_a_run_gives_no_path(tmp_path: Path) -> None:
-    lines = [*_issue(kind="pull request", title="[Feature] Add dynamic speculation length"),
+    lines = [*_issue(kind="pull request", title="[Feature] Let the draft length adapt per step"),
              "#### Model pair 2: `acme/opt-6.7b` + `acme/opt-125m`", "", "Tests will follow."]  # fmt: skip
     assert_no_path(tmp_path, lines)
 
@@ -100,7 +100,7 @@ def test_no_ci_run_from_a_forecast_or_without_a_build(tmp_path: Path, line: str)
     assert_no_path(tmp_path, lines)
 
 
-FLAGS = ("**Model**: Qwen3.5-4B, one B70, `--speculative-config '{\"method\":\"qwen3_5_mtp\",\"num_speculative_tokens\":3}'`, "
+FLAGS = ("Setup: a 4B hybrid model on a single B70, `--speculative-config '{\"method\":\"qwen3_5_mtp\",\"num_speculative_tokens\":3}'`, "
          "greedy, 30 repeats (bob's harness from acme/lab PR #47, larger prompt pool).")  # fmt: skip
 
 
@@ -119,9 +119,9 @@ def test_a_flag_sentence_citing_another_report_stays_apart(tmp_path: Path) -> No
 
 
 DYNAMIC = [
-    "Enabling **dynamic speculative decoding** produces two effects on a Qwen3.5-122B MTP (k=2) setup:",
-    "2. **Unexpected:** an aggregate-throughput collapse under concurrency, *not* just \"no speculation at high batch.\"",
-    "The naive expectation is that at batch >= 5 throughput should fall back to the **non-spec** decode rate.",
+    "Turning on **dynamic speculation** on our 120B MTP deployment (two draft tokens) changes two things:",
+    "2. **Surprising:** total throughput falls apart as concurrency grows, *not* just \"speculation switched off at large batches.\"",
+    "The naive expectation: past five concurrent requests, throughput should drop back to the **non-spec** decode rate.",
 ]
 
 
