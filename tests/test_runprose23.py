@@ -54,7 +54,7 @@ VLLM_FIX = [
     "FlashInfer prefill wrapper; Hopper was fine.", "",
     "Root cause: the draft attention builder claimed full-graph support for non-causal attention, "
     "so a captured `run()` was replayed after `plan()` returned new buffers.", "",
-    "Fixes:", "- Prefer FLASH_ATTN for non-causal draft attention.",
+    "Fixes:", "- Pick FLASH_ATTN whenever the draft attention is non-causal.",
     "- Only claim `UNIFORM_BATCH` for causal attention.",
 ]
 ASCEND_FIX = [
@@ -62,8 +62,8 @@ ASCEND_FIX = [
     "# [BugFix] Fix MTP draft weight reload after RL weight sync", "",
     "kzhang · description · 2026-09-30",
     "### What this PR does / why we need it?",
-    "Weight sync updated the target only and skipped the MTP draft (`model_runner.drafter`), so the "
-    "draft kept its init weights while the target moved.", "",
+    "The RL weight update reached the target but not the MTP draft (`model_runner.drafter`); the "
+    "draft stayed on its initial weights while the target changed.", "",
     "- `NPUWorker`: bind the draft to the transfer engine on `start_weight_update`.", "",
     "### How was this patch tested?", "Unit tests",
     "- `tests/ut/worker/test_worker_v1.py`: draft bind on start",
@@ -135,7 +135,7 @@ def test_review_opener_near_misses() -> None:
 # ---- speculation left off by default ---------------------------------------------------------
 
 @pytest.mark.parametrize("sentence", [
-    "- MTP/speculative decoding and expert parallel are left disabled by default.",
+    "- Speculative decoding (MTP) and expert parallel both stay disabled by default.",
     "Speculative decoding stays off by default in this recipe.",
     "EAGLE3 is kept disabled in the default profile.",
     "MTP 默认关闭，需要时再打开。",
@@ -163,12 +163,12 @@ def test_speculation_off_near_misses(sentence: str) -> None:
 # ---- runs told in prose -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("line", [
-    "Measured on the GEN worker of a DEP16 disaggregated run, two arms differing in one line:",
-    "- Historical Qwen3.8+DSpark compact qualification reproduced the original",
+    "Measured on the decode worker of a DEP16 disaggregated deployment, two arms that differ in one line:",
+    "- The older Qwen3.8+DSpark compact qualification run reproduced the original",
     "On main this reproduced the same crash at the first verify.",
-    "- **before:** `CUDA OOM` at boot with `--mem-fraction-static 0.80`",
+    "- **before:** `CUDA OOM` during start-up at `--mem-fraction-static 0.78`",
     "- after: boots at 0.80 with a correctly sized pool",
-    "- Replayed two 1,665-token requests; both returned HTTP 200 with CUDA graphs enabled.",
+    "- Replayed two 1,700-token requests; both returned HTTP 200 with CUDA graphs on.",
     "dual-max just hit the #1052 crash in production",
     "Cell A, stock. Boots with the same warning and PIECEWISE, fp8 KV.",
     "Benchmarked on 8xH100 with EAGLE3: 1.9x over the plain server.",
@@ -219,8 +219,8 @@ def test_fix_evidence(line: str) -> None:
     "DFlash drafts on Blackwell crashed with an illegal memory access; Hopper was fine.",
     "- `tests/ut/worker/test_worker_v1.py`: draft bind on start",
     "Root cause: `seq_len // draft_token_num` does not describe a ragged layout.",
-    "After the first update MTP acceptance dropped to 0% and rollout became garbage.",
-    "Non-divisible shapes failed immediately, while divisible shapes could cross request boundaries.",
+    "Right after the first sync the MTP acceptance fell to 0% and the rollouts turned to noise.",
+    "Shapes that do not divide evenly fail at once; shapes that do can spill across requests.",
     "- [ ] Run Eagle speculative decoding e2e test",
     "Before this change the positions were advanced too early.",
     "Ran the unit tests in tests/spec_decode.",
@@ -251,10 +251,10 @@ def test_fix_pr_reproduced_run_decides(tmp_path: Path) -> None:
         "fix(spec): map ragged verify positions for DSpark #39001",
         "https://github.com/sgl-project/sglang/pull/39001",
         "Closed · kwong · 2026-09-02", "",
-        "## Motivation", "", "Compact verification packs a variable number of tokens per request.", "",
+        "## Motivation", "", "The compact verify step packs a different number of tokens for each request.", "",
         "## Accuracy Tests", "",
-        "- `test/registered/spec/dspark/test_ragged_positions.py`: passed 2/2 on local CUDA.",
-        "- Historical Qwen3.8+DSpark compact qualification reproduced the original",
+        "- `test/registered/spec/dspark/test_ragged_verify.py`: 2 of 2 passed on a local CUDA box.",
+        "- The older Qwen3.8+DSpark compact qualification run reproduced the original",
         "  failure when the batch shrank 4->3.",
     ]
     path = probed(tmp_path, lines)
