@@ -31,7 +31,7 @@ from spectrace.assemblers.run_results import (
 )
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.thread_head import head_line, issue_head
-from spectrace.assemblers.trainer_frames import trainer_run
+from spectrace.assemblers.trainer_frames import trainer_frame
 from spectrace.incident_model import Incident
 from spectrace.path_frames import frame_signature, unknown_file
 from spectrace.path_mention_kinds import (
@@ -257,9 +257,10 @@ def trainer_crash(incident: Incident) -> bool:
     """The crash ran a speculative-draft trainer's code (``trainer_frames``) and no speculative
     worker's file: the trainer's hidden-state capture or training, not a serving run."""
     frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
-    spec = any((sig := frame_signature(f)) is not None and sig.spec_only or unknown_file(f) is not None
-               for f in frames)  # fmt: skip
-    return trainer_run(frames, spec)
+    if not any(trainer_frame(f) for f in frames):
+        return False
+    return not any((sig := frame_signature(f)) is not None and sig.spec_only or unknown_file(f) is not None
+                   for f in frames)  # fmt: skip
 
 
 def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:

@@ -103,6 +103,8 @@ _CODE_FIELD = re.compile(
     r"`(" + "|".join(_FIELDS) + r")\s*=\s*(\"[^\"\n]{0,60}\"|'[^'\n]{0,60}'|-?\d{1,6}|True|False|None)`"
 )
 
+_CLAUSE_END = re.compile(r"[,;，；、。]|\.(?:\s|$)")  # a clause's end, the CJK marks too
+
 
 def code_field_flags(text: str, apart: Callable[[str], bool]) -> dict[str, object]:
     """The fields a sentence quotes whole as inline code (```speculative_algorithm='DSPARK'```),
@@ -121,7 +123,6 @@ def code_field_flags(text: str, apart: Callable[[str], bool]) -> dict[str, objec
     return out
 
 
-_CLAUSE_END = re.compile(r"[,;，；、。]|\.(?:\s|$)")
 # the sentence tells what the run's log or server printed: the log / server_args / banner, then
 # a verb of what it did print ("the server log printed", "Server args confirm", "日志打印",
 # "本次日志已确认", "`server_args` 明确记录"); not a generic present ("SGLang records it as"), an

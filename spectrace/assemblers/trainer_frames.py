@@ -10,7 +10,6 @@ a text where none was built (the trainer runs the target plain). The trainers' f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -54,9 +53,3 @@ def trainer_frame(frame: Frame) -> bool:
     path = frame.file.replace("\\", "/")
     name = path.rsplit("/", 1)[-1]
     return any(name in t.files or any(part in path for part in t.paths) for t in trainers())
-
-
-def trainer_run(frames: Iterable[Frame], spec_frame: bool) -> bool:
-    """A crash whose frames pass through a trainer's code and through no speculative worker's
-    (``spec_frame``: the caller's reading of the same frames) is the trainer's run."""
-    return not spec_frame and any(trainer_frame(f) for f in frames)
