@@ -133,7 +133,6 @@ def worded_framework(
     titles = {m.lineno for m in mine if m.kind == TITLE_KIND}
     lines = {(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND
              or (m.kind == FAMILY_KIND and m.lineno >= since)}  # fmt: skip
-    found: set[str] = set()
     told: set[str] = set()  # what the family lines below the title name
     titled: set[str] = set()  # what the title names
     for lineno, text in sorted(lines):
@@ -145,9 +144,8 @@ def worded_framework(
             named = frameworks_named(clause)
             if named and ELSEWHERE.search(clause):
                 continue  # "setup was heavier than vLLM": the framework compared against
-            found |= named
-            told |= named if lineno not in titles else set()
-            titled |= named if lineno in titles else set()
+            (titled if lineno in titles else told).update(named)
+    found = told | titled
     if not found:  # the run's other lines ("vLLM's EngineCore crashes"): path_framework_words
         found = {m.name for m in mine if m.kind == FRAMEWORK_KIND and m.lineno >= since}
     if len(titled) > 1 and len(told) == 1 and told < titled:
