@@ -44,6 +44,7 @@ from spectrace.assemblers.sglang_eras import (
     newest_at,
     parse_release,
     promotable,
+    promote_rules,
     promotion_told,
     version_text,
 )
@@ -496,7 +497,14 @@ def _own_tracker(config: RunConfig, mine: Sequence[Mention]) -> bool:
 def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:
     """MTP may not be NEXTN: a line of the text names a model whose MTP the server rewrites to
     another algorithm on some releases (Gemma-4: FROZEN_KV_MTP), or a launch is shown whose
-    served model only the prose reader checks, and it did not read NEXTN from the text."""
+    served model only the prose reader checks, and it did not read NEXTN from the text. Never
+    where the run's release (its version line, else the newest of its day) is older than every
+    [[promote]] row's first release: no server of then rewrote MTP."""
+    release = _release(config, mine)[0]
+    day = text_day(config)
+    release = release or (newest_at(day) if day is not None else None)
+    if release is not None and all(release < rule.first for rule in promote_rules()):
+        return False
     launched = any(f.origin == "launch_command" for f in config.flags.values())
     if launched and "named_algorithm" not in config.flags:
         return True

@@ -35,6 +35,7 @@ from spectrace.path_frames import (
     function_signature,
     signature_for_class,
     symbol_signature,
+    unknown_class,
     unknown_file,
 )
 from spectrace.stacks.pasted import PastedDump
@@ -369,6 +370,38 @@ def message_votes(incident: Incident, framework: str | None = None) -> list[Evid
             out.append(Evidence(first.source, first.lineno, text[:300], reason, points_to,
                                 name))  # fmt: skip
     return out
+
+
+def untabled_votes(incident: Incident) -> list[Evidence]:
+    """Classes no table holds that the crash's exception names as the object its call ran on
+    (``_untabled``): each a vote for itself, a fork's or a newer release's own class."""
+    first = incident.first_seen
+    out: list[Evidence] = []
+    links = [(incident.exception_type, incident.message)]
+    links += [(link.exception_type, link.message) for link in incident.chain]
+    for etype, message in links:
+        for name in dict.fromkeys(_CLASS_NAME.findall(message or "")):
+            if signature_for_class(name) is None and (why := _untabled(name, message or "")):
+                out.append(Evidence(first.source, first.lineno, f"{etype}: {message}"[:300],
+                                    f"{why} -> other ({name})", "other", name))  # fmt: skip
+    return list({e.worker_class: e for e in reversed(out)}.values())[::-1]
+
+
+def _untabled(name: str, message: str) -> str | None:
+    """Why an exception message naming a class no table holds shows that class ran: Python
+    names the object the failing call ran on (``DSparkProposer.propose() got an unexpected
+    keyword argument``, ``'DSparkProposer' object has no attribute``), and the name is in the
+    shape of a framework's drafting classes (``path_frames.unknown_class``): a fork's own
+    proposer or a release newer than the tables. None for any other mention (an import that
+    failed, a registry's list of names)."""
+    found = unknown_class(name)
+    n = re.escape(name)
+    if found is None or not re.search(rf"\b{n}\.\w+\(|'{n}' object\b|<\S*\b{n} object at\b", message):
+        return None
+    shape = "/".join(sorted(found.frameworks))
+    return (f"exception message names {name} as the object its call ran on: a {found.family} class "
+            f"in the shape of {shape}'s drafting classes that no table holds (a fork's or a newer "
+            f"release's own)")
 
 
 def _runtime_class(name: str, sig: FrameSignature) -> str | None:

@@ -10,6 +10,7 @@ scheduler event loops prove the overlap choice only for EAGLE-family runs; share
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -324,6 +325,52 @@ def _spec_folders() -> tuple[tuple[str, str], ...]:
             root = "" if folder.startswith(root.split("/", 1)[0] + "/") else root
             found.add((root + folder + "/", sig.framework))
     return tuple(sorted(found, key=lambda f: (-len(f[0]), f)))
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownClass:
+    """A class in the shape of a framework's drafting classes that no table holds (a fork's
+    own proposer, a release newer than the tables): the frameworks whose drafting classes end
+    as it does, and the family a word of its name spells."""
+
+    frameworks: frozenset[str]
+    family: str
+
+
+@cache
+def _class_shapes() -> Mapping[str, frozenset[str]]:
+    """Each ending of the tables' drafting classes (``Proposer``, ``Speculator``, ``Worker``,
+    ``Drafter``; a ``V2`` after it aside) -> the frameworks whose classes end so. Not
+    TensorRT-LLM's decoding ``Layer``s: every model's decoder layer ends so too."""
+    found: dict[str, set[str]] = {}
+    for sig in frame_signatures():
+        if sig.points_to and sig.worker_class and (m := _ENDING.search(sig.worker_class)):
+            if m.group(1) != "Layer":
+                found.setdefault(m.group(1), set()).add(sig.framework)
+    return MappingProxyType({k: frozenset(v) for k, v in found.items()})
+
+
+_ENDING = re.compile(r"([A-Z][a-z]+)(?:V\d+)?$")
+# a CamelCase name's words: "DSpark" -> D, Spark; "Qwen3NextMTP" -> Qwen, 3, Next, MTP
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+")
+
+
+def unknown_class(name: str) -> UnknownClass | None:
+    """``name`` where no table holds it, but it ends as a framework's drafting classes do and a
+    run of its words spells one of that framework's families (``DSparkProposer``: vLLM's
+    ``Proposer``, DSPARK); None for any other name (``TpModelWorker`` spells no family)."""
+    m = _ENDING.search(name)
+    if m is None or _by_class().get(name) or m.group(1) not in _class_shapes():
+        return None
+    words = [w.lower() for w in _CAMEL.findall(name[: m.start()])]
+    runs = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+    frameworks = _class_shapes()[m.group(1)]
+    families = {f for fw in frameworks for f in _families(fw) if f.lower().replace("_", "") in runs}
+    if len(families) != 1:  # none, or several ("EagleMTP"): the name settles no family
+        families = {f for f in families if not any(f != g and f in g for g in families)}
+    if len(families) != 1:
+        return None
+    return UnknownClass(frameworks, families.pop())
 
 
 @cache

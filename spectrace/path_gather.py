@@ -14,6 +14,7 @@ from spectrace.assemblers.config_path import PLAIN_REASON
 from spectrace.assemblers.dump_path import EAGLE_FAMILY, V2_ONLY_ERAS
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
+from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.assemblers.vllm_finish import quoted_v0_aside
@@ -36,13 +37,15 @@ from spectrace.path_evidence import (
     peer_message_votes,
     rank_frames,
     speculates,
+    untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.path_mention_kinds import RELEASE_MARK
+from spectrace.assemblers.sglang_run_words import SPEC_KIND
+from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND
 from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, named_ran, other_program
-from spectrace.path_spec_ran import spec_ran_evidence, switched_evidence
+from spectrace.path_spec_ran import dumped_evidence, spec_ran_evidence, switched_evidence
 from spectrace.path_run import (
     names_other_framework,
     plain_launch,
@@ -175,7 +178,7 @@ def path_evidence(
     day = stamp_day(when) or text_day(config)  # else the post's day (a year-less stamp has none)
     newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
-    votes = message_votes(incident, config.engine)
+    votes = message_votes(incident, config.engine) + _untabled(incident, config, mentions)
     releases = run_releases(config)  # a renamed file's frame: its class in the run's release
     evidence = frame_votes(own, loops, era, newest, unnamed, releases)
     evidence += worker_module_evidence([incident.frames, *(c.frames for c in incident.chain)],
@@ -199,6 +202,25 @@ def path_evidence(
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
+
+
+def _untabled(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> list[Evidence]:
+    """A class no table holds, named by the crash as what ran (``untabled_votes``), where the
+    crash is more than a lone error line: it has frames or a log stamp, or the run's config
+    shows the run; else its exception line stands on its own (not quoted inside a sentence:
+    "Expected: FAIL with `AttributeError: ...`") and the text names speculation for its run on
+    other lines (a drafting family or file, a run line, an issue reporting its failure). A
+    bare error line in a note ("you would see something like") shows no class that ran."""
+    found = untabled_votes(incident)
+    if not found or incident.frames or incident.first_seen.ts is not None or shows_run(config):
+        return found
+    head = incident.lines[0].strip(" \t>*`-") if incident.lines else ""
+    if not head.startswith(incident.exception_type):
+        return []
+    source, at = incident.first_seen.source, incident.first_seen.lineno
+    mine = [m for m in mentions if m.source == source and m.lineno != at]
+    told = any(m.kind in (RUN_KIND, FAMILY_KIND, SPEC_KIND) for m in mine) or reported_failure(mine)
+    return found if told else []
 
 
 def _peers(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
@@ -268,6 +290,11 @@ def _switched(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     return evidence + switched_evidence(run.incident, run.config, run.mentions, run.since)
 
 
+def _dumped(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """Draft tokens in vLLM's dump of the crashing step, no method: every class it allows."""
+    return evidence + dumped_evidence(run.load, run.config, run.day)
+
+
 def _verified(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """Drafts verified under the plugin's runner: the plugin's proposers."""
     return evidence + verified_evidence(run.frames, run.config)
@@ -329,4 +356,5 @@ _DECIDERS: tuple[
     (_pointed, _verified),
     (_pointed, _spec_ran),
     (_pointed, _switched),
+    (_pointed, _dumped),
 )

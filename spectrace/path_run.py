@@ -92,12 +92,14 @@ def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
     """The run's own command is shown whole and nothing of the run sets a speculative option:
     a family its sentences name is another run's, a plan or a wish ("we will try EAGLE3 after
     the upgrade", "ngram was disabled"; what the prose readers set from them does not count). ``engine``: only for that framework's run. A cut vLLM
-    command (``vllm_launch_cut``) may hold its speculative options below the cut."""
+    command (``vllm_launch_cut``) may hold its speculative options below the cut; so may an
+    SGLang command that is not whole (``sglang_launch_cut``: a paste ending mid-option, flags
+    quoted in a bullet beside others, ``"${MODEL}"`` the paste does not show)."""
     if engine is not None and config.engine != engine:
         return False
     flags = config.flags
     launched = any(f.origin == "launch_command" for f in flags.values())
-    if not launched or "vllm_launch_cut" in flags:
+    if not launched or "vllm_launch_cut" in flags or "sglang_launch_cut" in flags:
         return False
     return not any(word in name for name, flag in flags.items() for word in _SPEC_WORDS
                    if flag.origin != "prose")  # fmt: skip

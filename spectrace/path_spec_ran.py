@@ -26,7 +26,8 @@ from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_proposers import v1_proposers
 from spectrace.assemblers.vllm_release import parse_release
-from spectrace.assemblers.vllm_runner import mrv2_unnamed
+from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, mrv2_speculators, mrv2_unnamed
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import frame_signature, unknown_file
@@ -127,3 +128,35 @@ def switched_evidence(
     reason = (f"{PROSE_REASON}: speculation named for the run (line {said.lineno}), no method; "
               f"line {runner.lineno} puts the run on the model runner v2")  # fmt: skip
     return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
+
+
+DUMP_REASON = "vLLM's scheduler-output dump of the crashing step schedules draft tokens"
+
+
+def dumped_evidence(load: LoadSample | None, config: RunConfig, day: date | None) -> list[Evidence]:
+    """vLLM's engine core dumps the scheduler's output of the step that crashed
+    (``dump_input.py``: ``SchedulerOutput(... scheduled_spec_decode_tokens={req: [...]} ...)``);
+    that map holds a request only where a drafter proposed tokens for it, so the run speculated
+    (placeholder ``-1`` drafts of async scheduling too). No method: the condition over the V1
+    runner's proposers and MRV2's speculators the run's release or day allows; one runner's
+    where the text states which ran. A plugin's platform builds its own: nothing."""
+    if load is None or load.kind != "crash_dump" or config.engine not in (None, "vllm"):
+        return []
+    if "platform" in config.flags or int(load.fields.get("scheduled_spec_decode_tokens", "0") or 0) < 1:
+        return []
+    release = parse_release(config.version) if config.version else None
+    bound = release or (newest_held("vllm", day) if day is not None else None)
+    runner = config.flags.get(RUNNER_FLAG)
+    said = str(runner.value) if runner is not None else None
+    parts = []
+    if said != "v2" and (v1 := v1_proposers(bound)):
+        parts.append("one of the V1 runner's proposers: " + ", ".join(v1))
+    if said != "v1" and (v2 := mrv2_speculators(config)):
+        parts.append("one of the model runner v2's speculators: " + ", ".join(v2))
+    if not parts:
+        return []
+    upto = f" (vLLM {bound} or older)" if bound is not None else ""
+    condition = " or ".join(parts) + upto
+    text = ", ".join(f"{k}: {v}" for k, v in load.fields.items())
+    reason = f"{DUMP_REASON} for {load.fields['scheduled_spec_decode_tokens']} request(s): no method named"
+    return [Evidence(load.source, load.lineno, text, reason, None, None, condition)]

@@ -173,6 +173,7 @@ class ConfigFacts(ConfigReleases):
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         elif command.engine == "sglang" and first is not None and "speculative_algorithm" not in command.flags:
             self._cut = self._cut or first  # its algorithm flag may be past the cut
+            self._set("sglang_launch_cut", True, first, "launch_command")  # so no plain launch
         if not command.complete and command.engine == "vllm" and first is not None:
             self._set("vllm_launch_cut", True, first, "launch_command")  # its spec flags may be cut
         for name, value in command.flags.items():

@@ -889,6 +889,23 @@ def family_on_stated_runner(family: str, cls: str, config: RunConfig) -> tuple[s
     return found.worker_class, found.condition
 
 
+def mrv2_speculators(config: RunConfig) -> tuple[str, ...]:
+    """Every MRV2 speculator (a draft variant's own class too) the run's release holds, else
+    any release its day allows, else any: the classes an MRV2 run no line names a method of
+    may have drafted with."""
+    table = runner_table()
+    release = _release(config, ascend=False)
+    newest = _newest(config, "vllm") if release is None else None
+
+    def alive(first: Version, last: Version) -> bool:
+        if release is not None:
+            return first <= release[1] <= last
+        return newest is None or first <= newest
+
+    return tuple(dict.fromkeys([*(r.cls for r in table.speculators if alive(r.first, r.last)),
+                                *(v.cls for v in table.variants if alive(v.first, v.last))]))  # fmt: skip
+
+
 def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     """(condition, the runner's flag) for a speculative run the text puts on the model runner v2
     (``RUNNER_FLAG`` "v2": the env forced, the runner said for the run) whose method no line
