@@ -72,8 +72,8 @@ def link(
     config = crash_engine(incident, run_for(incident, config))
     evidence = path_evidence(incident, config, load, dumps, others, mentions, trace)
     path = decide(evidence, config, engine_of(incident, config))
-    # vLLM's dump of the crashing step's batch is the engine's own record: a run ran
-    shown = text_shows_run(incident, config, mentions) or (load is not None and load.kind == "crash_dump")
+    dumped = load is not None and load.kind == "crash_dump"  # vLLM's dump of the crashing step
+    shown = text_shows_run(incident, config, mentions) or dumped  # the engine's own record: it ran
     incident.worker_path = gate(path, shown, apart_said(incident, mentions))
     if trace is not None:
         if not shown and (path.value != "unknown" or path.conditional):

@@ -376,15 +376,17 @@ def untabled_votes(incident: Incident) -> list[Evidence]:
     """Classes no table holds that the crash's exception names as the object its call ran on
     (``_untabled``): each a vote for itself, a fork's or a newer release's own class."""
     first = incident.first_seen
-    out: list[Evidence] = []
+    out: dict[str, Evidence] = {}
     links = [(incident.exception_type, incident.message)]
     links += [(link.exception_type, link.message) for link in incident.chain]
     for etype, message in links:
-        for name in dict.fromkeys(_CLASS_NAME.findall(message or "")):
-            if signature_for_class(name) is None and (why := _untabled(name, message or "")):
-                out.append(Evidence(first.source, first.lineno, f"{etype}: {message}"[:300],
-                                    f"{why} -> other ({name})", "other", name))  # fmt: skip
-    return list({e.worker_class: e for e in reversed(out)}.values())[::-1]
+        for name in _CLASS_NAME.findall(message or ""):
+            if name in out or signature_for_class(name) is not None:
+                continue
+            if (why := _untabled(name, message or "")) is not None:
+                out[name] = Evidence(first.source, first.lineno, f"{etype}: {message}"[:300],
+                                     f"{why} -> other ({name})", "other", name)  # fmt: skip
+    return list(out.values())
 
 
 def _untabled(name: str, message: str) -> str | None:
@@ -396,7 +398,8 @@ def _untabled(name: str, message: str) -> str | None:
     failed, a registry's list of names)."""
     found = unknown_class(name)
     n = re.escape(name)
-    if found is None or not re.search(rf"\b{n}\.\w+\(|'{n}' object\b|<\S*\b{n} object at\b", message):
+    ran = rf"\b{n}\.\w+\(|'{n}' object\b|<\S*\b{n} object at\b"  # X.f(), 'X' object, <X object at>
+    if found is None or not re.search(ran, message):
         return None
     shape = "/".join(sorted(found.frameworks))
     return (f"exception message names {name} as the object its call ran on: a {found.family} class "

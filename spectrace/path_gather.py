@@ -16,6 +16,7 @@ from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
+from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
 from spectrace.assemblers.vllm_finish import quoted_v0_aside
 from spectrace.assemblers.vllm_v0_marks import worker_module_evidence
@@ -40,7 +41,6 @@ from spectrace.path_evidence import (
     untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND
 from spectrace.path_mentions import Mention, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence

@@ -7,7 +7,10 @@ steps (``propose_draft_token_ids``). The runner makes those calls only under ``i
 self.speculative_config``, so the run speculated on the V1 runner; which proposer drafted, no line
 says. The verdict is the condition over the V1 runner's proposers the run's release could hold
 (its stated release, else the newest its day allows, else every one). The calls are data:
-rules/paths/vllm_runner.toml ``[[spec_call]]`` and the frame table's draft-step rows.
+rules/paths/vllm_runner.toml ``[[spec_call]]`` and the frame table's draft-step rows. So is
+vLLM's dump of the crashing step's scheduler output that schedules draft tokens
+(``dumped_evidence``), which either runner's engine core writes: the condition then holds
+MRV2's speculators too.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from functools import cache
 from importlib import resources
 
 from spectrace.assemblers.framework_names import frameworks_named
+from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.release_dates import newest_held
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.run_shown import whole_apart
@@ -26,7 +30,6 @@ from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_proposers import v1_proposers
 from spectrace.assemblers.vllm_release import parse_release
-from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.vllm_runner import RUNNER_FLAG, mrv2_speculators, mrv2_unnamed
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import StackFrame
@@ -142,7 +145,8 @@ def dumped_evidence(load: LoadSample | None, config: RunConfig, day: date | None
     where the text states which ran. A plugin's platform builds its own: nothing."""
     if load is None or load.kind != "crash_dump" or config.engine not in (None, "vllm"):
         return []
-    if "platform" in config.flags or int(load.fields.get("scheduled_spec_decode_tokens", "0") or 0) < 1:
+    drafted = int(load.fields.get("scheduled_spec_decode_tokens") or 0)  # requests with drafts
+    if "platform" in config.flags or drafted < 1:
         return []
     release = parse_release(config.version) if config.version else None
     bound = release or (newest_held("vllm", day) if day is not None else None)
@@ -158,5 +162,5 @@ def dumped_evidence(load: LoadSample | None, config: RunConfig, day: date | None
     upto = f" (vLLM {bound} or older)" if bound is not None else ""
     condition = " or ".join(parts) + upto
     text = ", ".join(f"{k}: {v}" for k, v in load.fields.items())
-    reason = f"{DUMP_REASON} for {load.fields['scheduled_spec_decode_tokens']} request(s): no method named"
+    reason = f"{DUMP_REASON} for {drafted} request(s): no method named"
     return [Evidence(load.source, load.lineno, text, reason, None, None, condition)]

@@ -173,7 +173,6 @@ class ConfigFacts(ConfigReleases):
             self._plain = self._plain or first  # its algorithm, if any, is among its flags
         elif command.engine == "sglang" and first is not None and "speculative_algorithm" not in command.flags:
             self._cut = self._cut or first  # its algorithm flag may be past the cut
-            self._set("sglang_launch_cut", True, first, "launch_command")  # so no plain launch
         if not command.complete and command.engine == "vllm" and first is not None:
             self._set("vllm_launch_cut", True, first, "launch_command")  # its spec flags may be cut
         for name, value in command.flags.items():
@@ -197,6 +196,10 @@ class ConfigFacts(ConfigReleases):
                 self._set(name, value, line, "launch_command")
             elif command.engine == "sglang" and name in rule_flags():  # [[promote]], [[off]] rows
                 self._set(name, value, line, "launch_command")  # may rewrite the algorithm
+        if command.engine == "sglang" and not command.complete and first is not None and any(
+            f.origin == "launch_command" for f in self._config.flags.values()
+        ):  # a run its launch shows, whose speculative options may be past the cut: not plain
+            self._set("sglang_launch_cut", True, first, "launch_command")
         method = self._config.flags.get("speculative_config.method")
         said = command.lines.get("method") or command.lines.get("speculative_model")
         if command.engine == "vllm" and method is not None and said is not None and (
