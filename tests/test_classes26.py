@@ -195,6 +195,24 @@ def test_flags_in_a_bullet_set_apart_as_a_plan_name_no_run(tmp_path: Path) -> No
     assert path.worker_class is None and not path.conditional, path
 
 
+def test_flags_in_a_code_prs_sentence_show_no_run(tmp_path: Path) -> None:
+    lines = ["sgl-project/sglang · pull request #40777 · open · Python",
+             "# [Spec] Share the draft buffer sizing between DSpark and DFlash", "",
+             "dev-q · description · 2026-08-20", "## Modifications", "",
+             "- Size the buffer from `--tp-size 8` and `--speculative-dspark-block-size 5` together, "
+             "as the DSpark worker expects.",
+             "- No behaviour change for EAGLE."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_lone_family_option_in_a_code_prs_bullet_shows_no_run(tmp_path: Path) -> None:
+    lines = ["sgl-project/sglang · pull request #40778 · open · Python",
+             "# [Spec] Buffer sizing for adaptive drafting", "",
+             "dev-q · description · 2026-08-21", "## Modifications", "",
+             "- Take the widest `--speculative-dspark-block-size` into account when sizing the buffer."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
 # --- 3. no MTP promotion before the release that brought it -------------------------------
 
 
