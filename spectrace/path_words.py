@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.run_shown import run_line
-from spectrace.assemblers.run_results import rig_row
+from spectrace.assemblers.run_results import row_under_tests
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.sglang_run_words import (
@@ -24,6 +24,7 @@ from spectrace.assemblers.spec_prose import planned, unplanned
 from spectrace.assemblers.launch_words import rollout_repo
 from spectrace.assemblers.thread_repo import header_engine, run_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.vllm_config import VERSION
 from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
@@ -91,7 +92,8 @@ def word_mentions(
     """The line's words: a title's families and release (through the shared title reader), a
     feature-request tag or label, a tracker header, the family words of any other line that
     is not a diff line (``diff``) nor under a heading setting its section apart (``aside``). In
-    a section of the text's own tests (``tested``) a rig row is a run line."""
+    a section of the text's own tests (``tested``) a row naming its rig, image or a figure is a
+    run line (``row_under_tests``), and so is the server's own release record after its log prefix."""
     out: list[Mention] = []
     if (title := title_words(titles, line)) is not None:
         # a title read on its head's line stands on a line above it (a citation under its title)
@@ -111,7 +113,10 @@ def word_mentions(
         if (engine := tracker_engine(late.repo)) is not None:  # "[Bug]: ... on 0.6.3" above its citation
             name = f"{engine}:{late.releases[0].removeprefix('v')}"
             out.append(Mention(line.source, late.lineno, late.text, name, FAMILY_ROW, RELEASE_KIND))
-    elif not diff and (run_line(line.text) or (tested and not aside and rig_row(line.text))):
+    elif not diff and (run_line(line.text) or (tested and not aside and row_under_tests(line.text))
+                       or (line.headed and VERSION.search(line.text) is not None)):
+        # (a server's own record of its release, after its log prefix: vLLM's banner or
+        # "engine (v0.x) with config:" line, pasted from the run whatever the thread is)
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     elif not diff and not aside and not line.quoted and _request_failure(line, titles):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))

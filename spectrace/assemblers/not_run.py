@@ -53,9 +53,9 @@ from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
-from spectrace.assemblers.run_results import check_told, done_check
+from spectrace.assemblers.run_results import check_told, done_check, heading_tested, result_line, row_under_tests
 from spectrace.assemblers.thread_head import HeadReader, head_line
-from spectrace.assemblers.thread_repo import tracker_engine
+from spectrace.assemblers.thread_repo import engine_fork, tracker_engine
 from spectrace.dialects.base import LogLine
 
 # the reasons, as the evidence and missing text say them
@@ -1071,17 +1071,36 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         deny(code_only, CODE_ONLY)
     if not pull:
         return out
+    tests = _under_tests(desc)
     if _FIX_TITLE.search(head_title) and not any(fix_evidence(ln.text) or told_run(ln.text)
-                                                 for ln in held if not ln.quoted):  # fmt: skip
+                                                 for ln in held if not ln.quoted) \
+            and not any(row_under_tests(ln.text) for ln in tests):  # fmt: skip
         deny(desc[:1], FIX_TOLD)  # its Motivation and Root cause reason about code paths
+        # what its sentences outside its tests tell of a failure is the bug it fixes, met
+        # under the conditions they name ("When MTP and strict tool calling are used together,
+        # requests intermittently fail"): the fixed issue's run, not one of the PR's own
+        deny([ln for ln in desc[1:] if ln not in tests and result_line(ln.text)], FIX_TOLD)
     if quiet and not _SYMPTOM.search(title):
         deny([ln for ln in held if not ln.quoted and not ln.headed and _SOURCE_LINK.search(ln.text)], LINKED_CODE)
     if tracker_engine(repo) is None:
         deny([ln for ln in desc if _DESCRIBED.search(ln.text)], DESCRIBED)
     if quiet:
         deny([ln for ln in desc if _CONFIG_ONLY.search(ln.text)], CONFIG_ONLY)
-    if repo is not None and tracker_engine(repo) is None and _config_change(held, title, desc):
+    if repo is not None and tracker_engine(repo) is None and not engine_fork(repo) \
+            and _config_change(held, title, desc):  # fmt: skip
         deny([next(ln for ln in held if not ln.quoted and opens_thread(ln.text))], CONFIG_CHANGE)
+    return out
+
+
+def _under_tests(lines: Sequence[LogLine]) -> list[LogLine]:
+    """The lines under a section of the text's own tests (``run_results.heading_tested``: "##
+    Test Result", "## Validation", "### How was this patch tested?"), their headings included."""
+    out: list[LogLine] = []
+    tested = False
+    for line in lines:
+        tested = heading_tested(line.text, tested)
+        if tested:
+            out.append(line)
     return out
 
 

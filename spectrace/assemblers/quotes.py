@@ -133,8 +133,10 @@ def plain_run(line: LogLine) -> bool:
         return False  # "we combine speculative and non-speculative sequences": both kinds, no run
     if _LACKS.search(line.text):
         return False  # "NGRAM has no draft model, so the key is omitted": the method's property
-    if _ARM.search(line.text) and _ALSO_FAILS.search(line.text) is None:
-        return False  # "- Baseline: same server without speculation": the comparison's other arm
+    if _ARM.search(line.text) and (_ALSO_FAILS.search(line.text) is None or _BOTH.search(_PLAIN_RUN.sub(" ", line.text))):
+        # "- Baseline: same server without speculation": the comparison's other arm; "X without
+        # speculative decoding vs. X with speculative decoding (errors here)": both arms, one line
+        return False
     return _WORKS.search(line.text) is None
 
 

@@ -72,9 +72,10 @@ _MEASURED = re.compile(
     rf"|(?<![\w.]){_NUMBER}\s*(?:\w+\s+)?{_METRIC}\b"
 )
 # a number or check the writer expects, targets or promises ("you should see about 3.0", "target:
-# 2x", "up to 1.8x"): no run, wherever the line's other words point
+# 2x", "up to 1.8x", "we aim for 2x"; not a dataset named AIME or AIMO): no run, wherever the
+# line's other words point
 EXPECTED = re.compile(
-    r"(?i)\b(?:expect\w*|should|would|targets?\s*[:=]|target(?:ed|ing)\b|goals?\s*[:=]|aim\w*|hope\w*"
+    r"(?i)\b(?:expect\w*|should|would|targets?\s*[:=]|target(?:ed|ing)\b|goals?\s*[:=]|aim(?:s|ed|ing)?\b|hope\w*"
     r"|up\s+to|can\s+reach|promis\w*)"
 )
 # numbers another source gives ("For reference, SGLang reports 3.2", "the model card says 62%",
@@ -97,8 +98,8 @@ _BENCH_RUN = re.compile(
     r"(?i)\b(?:in|from|during)\s+(?:the|our|my|this)\s+(?:[\w.-]+\s+){0,2}(?:test\w*|bench\w*|eval\w*"
     r"|runs?|experiments?|sweeps?)\s+(?:on|with|using|at)\b"
 )
-# the accelerator a setup names ("8xB200", "2x H100", "MI300X", "gfx942", "RTX 4090")
-_CHIP = (r"(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?\d{4}"
+# the accelerator a setup names ("8xB200", "2x H100", "MI300X", "gfx942", "RTX 4090", "RTX PRO 6000")
+_CHIP = (r"(?:[hb]\d{3}|a\d{2,3}|l\d{2}s?|gb\d{3}|mi\d{3}x?|gfx\d{3,4}|rtx\s?(?:pro\s?)?\d{4}"
          r"|tpu\s?v?\d\w*|gaudi\d?|910[bc]?\w*)(?!\w|\.\w)")  # a sentence's full stop may follow
 _HARDWARE = re.compile(rf"(?i)(?<![\w.])(?:\d+\s*x\s*)?{_CHIP}")
 # a counted rig ("2×H100", "8x B200", "Ascend 910B * 8"): the machine a setup ran on
@@ -200,11 +201,92 @@ _RIG_KEY = re.compile(
 )
 
 
+# a section of the text's own tests (``## Accuracy Tests``, ``## Test Results``, ``### Benchmark``,
+# ``## Validation``, vllm-ascend's ``### How was this patch tested?``), and under one a
+# sub-section of its setup (``### Environment``, ``### Launch Command``): a rig, an image or a
+# figure named there is what the tests ran on or measured (``row_under_tests``)
+_TESTED = re.compile(
+    r"(?i)^\s*#{2,6}\s+\W{0,4}(?:[\w-]+\s+){0,4}?(?:tests?|tested|testing|accuracy|results?|benchmarks?"
+    r"|benchmarking|validation|verification|evaluation|performance)\b"
+)
+_SETUP = re.compile(
+    r"(?i)^\s*#{3,6}\s+\W{0,4}(?:test\s+)?(?:environment|env|setup|hardware|launch(?:\s+command)?"
+    r"|configuration|config|server\s+command|command)\b"
+)
+_ANY_HEADING = re.compile(r"^\s*#{1,6}\s")
+_THREAD_TITLE = re.compile(r"^\s*#\s+\S")
+
+
+def heading_tested(text: str, before: bool) -> bool:
+    """Whether the lines after ``text`` sit in a section of the text's own tests (``## Accuracy
+    Tests``, or its ``### Environment`` sub-section); ``before``: the state above ``text``. A
+    template's heading alone shows nothing: only a rig, an image or a figure named under it
+    does (``row_under_tests``)."""
+    if not _ANY_HEADING.match(text) or _THREAD_TITLE.match(text):
+        return before
+    if _TESTED.match(text) is not None or _CAPTION.match(text) is not None:  # "#### TPOT comparison"
+        return True
+    return before and _SETUP.match(text) is not None
+
+
+# a list item or a bold caption giving a label its measured figure ("- AIMO: 113187 accepted",
+# "* **TPOT**: 41.2 ms", "1. sonnet = 0.83"): one value of the tests' own results
+_FIGURE_ROW = re.compile(
+    r"^\W{0,4}(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?(?P<label>[^:=|`\n]{1,60}?)(?:\*\*|__)?\s*[:=]\s*(?:\*\*)?[~≈]?(?P<figure>\d[\d,]*(?:\.\d+)?)(?![\w.-]*/)"
+)
+# a label that makes its figure a goal or a source location, not a measurement ("target
+# speedup: 2.0", "see vllm/v1/spec_decode/eagle.py:214")
+_NOT_FIGURE = re.compile(r"(?i)\b(?:target|goal|desired|required|budget)\b|\.(?:py|md|rs|cc|cpp|cu|h|txt|json|ya?ml|toml|sh)$")
+# a test tally ("3 passed", "12 tests"): which tests ran is the test readers' question
+# (``run_shown.unit_check``), no measurement of a run
+_TALLY = re.compile(r"(?i)\d+\s+(?:passed|failed|skipped|xfailed|errors?|warnings?|tests?|cases?)\b")
+# a table's body row with a figure in a cell after the first ("| 4,612 | 38.1 | 2.9x |"), not
+# a header's separator ("|---|---|")
+_TABLE_ROW = re.compile(r"^[^|\n]*(?:\|[^|\n]*){2,}\|\s*$")  # its leading pipe may be gone (a line prefix)
+_FIGURE_CELL_ANY = re.compile(r"^\W{0,3}[~≈]?\d[\d,]*(?:\.\d+)?\s*(?:%|x|×|ms|s|tok/s)?\W{0,3}$")
+# a sub-heading captioning the tests' own measurements by what they measured ("#### Accepted
+# tokens benchmark stats", "### Throughput results"): no template heading names a metric (vLLM's
+# "## Test Result", vllm-ascend's "### How was this patch tested?", SGLang's "## Accuracy Tests")
+_CAPTION = re.compile(
+    r"(?i)^\s*#{3,6}\s+\W{0,4}(?:[\w./-]+\s+){0,3}?(?:accept(?:ed|ance)\s+(?:tokens?|rates?|lengths?)"
+    r"|throughput|tok(?:en)?s?\s*/\s*s|ttft|tpot|latency|speed-?ups?)\b[^.?]{0,40}?\b(?:stats|statistics"
+    r"|results?|numbers|figures|measurements?|benchmarks?|comparison)\b"
+)
+# a container image with its tag (``org/vllm:nightly-cu128``, ``voipmonitor/vllm:chthonic-f1190eab``):
+# the build a check ran on; not a source location (``eagle.py:120``) nor a bare numbered tag, which
+# the release readers take
+_IMAGE = re.compile(
+    r"(?<![\w./:-])(?:[\w.-]+/)+(?![\w-]*\.(?:py|md|rs|cc|cpp|cu|cuh|h|txt|json|ya?ml|toml|sh|log)\b)"
+    r"[\w-][\w.-]*:(?=[\w.-]*[A-Za-z])[\w][\w.-]*"
+)
+
+
+def row_under_tests(text: str) -> bool:
+    """Under a section of the text's own tests (``heading_tested``), the line names what the
+    tests ran on or measured: a rig (``rig_row``), a container image with its tag, a list item
+    giving a label its figure, a table's metric header or a row with a figure in a cell after
+    the first, or a
+    sub-heading captioning measurements by their metric (the scan keeps no bare figure row
+    below it); nothing planned, expected or not done. A template's heading shows nothing, nor
+    does prose under it."""
+    if _PLANNED.search(text) or _NOT_DONE.search(text) or EXPECTED.search(text) or ATTRIBUTED.search(text):
+        return False
+    if rig_row(text) or _CAPTION.match(text) is not None:
+        return True
+    if (row := _FIGURE_ROW.match(text)) is not None and not _NOT_FIGURE.search(row.group("label")) \
+            and not _TALLY.match(text, row.start("figure")):  # fmt: skip
+        return True
+    if _TABLE_ROW.match(text):  # its header naming a metric, or a row with a figure
+        cells = [c.strip() for c in text.strip().strip("|").split("|")]
+        return metric_header(text) or (len(cells) >= 2 and any(_FIGURE_CELL_ANY.match(c) for c in cells[1:]))
+    return any(not m.group(0).lower().startswith(("http", "www.")) for m in _IMAGE.finditer(text))
+
+
 def rig_row(text: str) -> bool:
     """The line names the rig of a setup: a table's or list's row naming the accelerator ("|
     Hardware | Ascend 910B * 8 |") or a counted accelerator ("gpt-oss-120b, 2×H100,
     `max_draft_len: 7`, greedy"). Under a section of the text's own tests
-    (``sections.heading_tested``) it is the rig the tests ran on, nothing planned or expected."""
+    (``heading_tested``) it is the rig the tests ran on, nothing planned or expected."""
     if _PLANNED.search(text) or _NOT_DONE.search(text) or EXPECTED.search(text) or ATTRIBUTED.search(text):
         return False  # "MTP has not been tested on 8x B200 yet"
     key = _RIG_KEY.match(text)

@@ -31,6 +31,7 @@ from spectrace.assemblers.run_results import (
 )
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.thread_head import head_line, issue_head
+from spectrace.assemblers.thread_repo import engine_fork
 from spectrace.assemblers.trainer_frames import trainer_frame
 from spectrace.incident_model import Incident
 from spectrace.path_frames import frame_signature, unknown_file
@@ -86,8 +87,6 @@ _DEPLOYMENT = re.compile(
     r"|tpu\s?v?\d\w*|gaudi\d?)(?![\w.])"
     r"|\b(?:recipes?|benchmarks?|bench|sweeps?|rollouts?)\b|\bimages?\s+(?:to|tag)\b"
 )
-# the repository of such a tree, as a head line in any copy form names it (``thread_head``)
-_ENGINE_REPO = re.compile(r"(?i)^[\w.-]+/(?:vllm|sglang|tensorrt-llm)(?:-(?!\w*(?:recipe|bench|doc|example))\w+)?$")
 
 
 def _engine_tree(text: str) -> bool:
@@ -98,7 +97,7 @@ def _engine_tree(text: str) -> bool:
         return True
     head = head_line(text)
     return head is not None and head.kind == "pull" and head.repo is not None \
-        and _ENGINE_REPO.match(head.repo) is not None  # fmt: skip
+        and engine_fork(head.repo)  # fmt: skip
 
 
 _TOP_TITLE = re.compile(r"^\s*#\s")

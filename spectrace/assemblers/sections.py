@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from spectrace.assemblers.not_run import read_apart
 from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.thread_head import PULL_LINE
 from spectrace.dialects.base import LogLine
 
@@ -89,28 +90,6 @@ def heading_aside(text: str, before: bool) -> bool:
     if not _HEADING.match(text):
         return before
     return _ASIDE.search(text) is not None or workaround_heading(text)
-
-
-# a section of the text's own tests (``## Accuracy Tests``, ``## Test Results``, ``### Benchmark``,
-# ``## Validation``), and under one a sub-section of its setup (``### Environment``, ``### Launch
-# Command``): a rig named there is the one the tests ran on (``run_results.rig_row``)
-_TESTED = re.compile(
-    r"(?i)^\s*#{2,6}\s+\W{0,4}(?:[\w-]+\s+){0,3}?(?:tests?|testing|accuracy|results?|benchmarks?"
-    r"|benchmarking|validation|verification|evaluation|performance)\b"
-)
-_SETUP = re.compile(
-    r"(?i)^\s*#{3,6}\s+\W{0,4}(?:test\s+)?(?:environment|env|setup|hardware|launch(?:\s+command)?"
-    r"|configuration|config|server\s+command|command)\b"
-)
-
-
-def heading_tested(text: str, before: bool) -> bool:
-    """Whether the lines after ``text`` sit in a section of the text's own tests (``## Accuracy
-    Tests``, or its ``### Environment`` sub-section); ``before``: the state above ``text``. A
-    template's heading alone shows nothing: only a rig named under it does (``rig_row``)."""
-    if not _ANY_HEADING.match(text) or _TITLE.match(text):
-        return before
-    return _TESTED.match(text) is not None or (before and _SETUP.match(text) is not None)
 
 
 def workaround_heading(text: str) -> bool:

@@ -78,3 +78,16 @@ def thread_engine(texts: Iterable[str]) -> str | None:
     """The one framework the text's thread headers name (None when none, or several)."""
     found = {engine for text in texts if (engine := header_engine(text)) is not None}
     return next(iter(found)) if len(found) == 1 else None
+
+
+# the repository of an engine's own tree or a fork of it, as a head line in any copy form names
+# it ("vllm-project/vllm", "local-inference-lab/vllm", "Ascend/sglang", "vllm-project/vllm-ascend"),
+# not a recipe, benchmark, docs or examples repository
+_ENGINE_REPO = re.compile(
+    r"(?i)^[\w.-]+/(?:vllm|sglang|tensorrt-llm)(?:-(?!\w*(?:recipe|bench|doc|example))\w+)?$"
+)
+
+
+def engine_fork(repo: str) -> bool:
+    """``repo`` holds an engine's own tree or a fork of it: its pull requests change engine code."""
+    return _ENGINE_REPO.match(repo) is not None

@@ -166,3 +166,16 @@ def other_tracker(lines: Sequence[LogLine], plugins: bool = False) -> bool:
     heads = HeadReader()
     found = {tracker_engine(h.repo) for ln in lines if (h := heads.feed(ln)) is not None and h.repo}
     return bool(found - {"vllm", None, *(("vllm_ascend",) if plugins else ())})
+
+
+# a fork of vLLM's tree by its repository's name ("local-inference-lab/vllm", "ROCm/vllm",
+# "HabanaAI/vllm-fork"): not vLLM's own tracker, nor a plugin's or deployment repository's
+_FORK = re.compile(r"(?i)^(?!vllm-project/)[\w.-]+/vllm(?:-fork)?$")
+
+
+def fork_tree(lines: Sequence[LogLine]) -> bool:
+    """A thread head of the text names a fork of vLLM's tree: its runs run vLLM's runners at
+    the fork's own pace, so a runner the text states for the run is vLLM's."""
+    heads = HeadReader()
+    return any((h := heads.feed(ln)) is not None and h.repo is not None and _FORK.match(h.repo) is not None
+               for ln in lines)  # fmt: skip

@@ -30,7 +30,7 @@ from packaging.version import Version
 from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
-from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
+from spectrace.assemblers.vllm_engine_lines import engine_shown, fork_tree, other_tracker
 from spectrace.assemblers.vllm_plugin_marks import plugin_rows
 from spectrace.assemblers.vllm_proposers import (
     first_release,
@@ -380,6 +380,14 @@ _OWN = re.compile(
 )
 
 
+# vLLM's model runners named in words, one or both ("the v2 runner", "Model Runner V2", "MRV2",
+# "V1 + V2 model runners"): on a fork of vLLM's tree (``fork_tree``) the run is vLLM's
+_RUNNERS = re.compile(
+    r"(?i)\bmodel[ _-]?runner[ _-]?v[12]\b|(?<![\w-])MRV2\b"
+    r"|\bv[12](?:\s*(?:\+|and|&|/)\s*v[12])?[ _-](?:model[ _-]?)?runners?\b"
+)
+
+
 def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """Flags ``vllm_model_runner`` and ``vllm_draft_variant`` from the text, then each
     method-derived V1 class of the config's evidence read on that runner (``on_runner``)."""
@@ -389,6 +397,8 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
         if config.engine is None and (module_runner(line.raw) or (runner == "v2" and _VLLM_OWN.search(line.text))):
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
+    if config.engine is None and fork_tree(lines) and any(_RUNNERS.search(ln.text) for ln in lines if not ln.quoted):
+        config.engine = "vllm"  # "reproduces ... with the v2 runner", "on both the V1 and V2 model runners" on a fork
     if config.engine is None and own_records(lines):
         config.engine = "vllm"  # a record vLLM's logger wrote from its drafting or runner code
     if config.engine is None and engine_shown(lines, config.version) is not None and not other_tracker(lines):
