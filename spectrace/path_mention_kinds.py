@@ -27,6 +27,9 @@ RELEASE_MARK = "release:"  # named_families' entry for the release a title names
 ADDS_KIND = "pull request adding or supporting a method"
 ADDS_MARK = "adds:"  # named_families' entry: such a PR's words, with no line showing a run
 RUN_KIND = "line showing a run (a test, serve or benchmark command, a result)"
+# a RUN_KIND line that is a server's own release record (vLLM's banner after its log prefix): a
+# request or usage thread may paste its plain server's log beside the method it asks about
+SERVER_RECORD = "server release record"
 FRAMEWORK_KIND = "framework named in a line of the text"  # path_framework_words
 FOREIGN_KIND = "another engine's command"  # LMDeploy, TokenSpeed, MLC, ATOM... share flag names
 PULL_KIND = "pull request header"  # any repository's: a pull request shows a run only by its lines

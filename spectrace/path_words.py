@@ -43,6 +43,7 @@ from spectrace.path_mention_kinds import (
     RELEASE_MARK,
     REQUEST_KIND,
     RUN_KIND,
+    SERVER_RECORD,
     THREAD_KIND,
     TITLE_KIND,
     THREAD_MARK,
@@ -113,11 +114,12 @@ def word_mentions(
         if (engine := tracker_engine(late.repo)) is not None:  # "[Bug]: ... on 0.6.3" above its citation
             name = f"{engine}:{late.releases[0].removeprefix('v')}"
             out.append(Mention(line.source, late.lineno, late.text, name, FAMILY_ROW, RELEASE_KIND))
-    elif not diff and (run_line(line.text) or (tested and not aside and row_under_tests(line.text))
-                       or (line.headed and VERSION.search(line.text) is not None)):
-        # (a server's own record of its release, after its log prefix: vLLM's banner or
-        # "engine (v0.x) with config:" line, pasted from the run whatever the thread is)
+    elif not diff and (run_line(line.text) or (tested and not aside and row_under_tests(line.text))):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+    elif not diff and line.headed and VERSION.search(line.text) is not None:
+        # a server's own record of its release, after its log prefix (vLLM's banner, its
+        # "engine (v0.x) with config:" line): a run's log pasted in the thread
+        out.append(Mention(line.source, line.lineno, shown, SERVER_RECORD, FAMILY_ROW, RUN_KIND))
     elif not diff and not aside and not line.quoted and _request_failure(line, titles):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
     if foreign_command(line.text):  # another engine's server: its methods are its own

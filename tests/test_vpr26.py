@@ -184,3 +184,18 @@ def test_a_comparison_line_with_both_arms_is_no_plain_run(tmp_path: Path) -> Non
              "Under FP8 the drafted run lifts throughput by +38% and cuts TPOT by 27%."]
     path = probed(tmp_path, lines)
     assert "EagleProposer" in _named(path), path
+
+
+def test_a_usage_question_pasting_its_servers_banner_shows_no_run(tmp_path: Path) -> None:
+    lines = ["vllm-project/vllm · issue #71555 · open", "# [Usage]: how do I turn on MTP for this checkpoint?", "",
+             "pbrook · description · 2026-09-30", "My server starts fine without drafting:", "```",
+             "(APIServer pid=3) INFO 09-30 10:02:11 [api_utils.py:345]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.27.1",
+             "```", "Which flag enables MTP with two tokens?"]
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_fix_pr_naming_the_build_its_failure_ran_on_keeps_its_run(tmp_path: Path) -> None:
+    purpose = ["With MTP drafting and JSON-schema decoding on, our replay on the `v0.26.0` image "
+               "intermittently fails with a 500 from the grammar backend."]
+    path = probed(tmp_path, _fix_pr(purpose))
+    assert "EagleProposer" in _named(path), path

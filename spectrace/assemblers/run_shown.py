@@ -43,6 +43,7 @@ from spectrace.path_mention_kinds import (
     RELEASE_KIND,
     REQUEST_KIND,
     RUN_KIND,
+    SERVER_RECORD,
     THREAD_KIND,
     TITLE_KIND,
     Mention,
@@ -281,8 +282,9 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         return own
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         return own if apart_crash(incident, mentions) is not None else True
-    if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) and not unit_check(m.text) for m in mentions):
-        return True
+    if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) and not unit_check(m.text)
+           and not (m.name == SERVER_RECORD and _kind_apart(mentions)) for m in mentions):  # fmt: skip
+        return True  # (a request or usage thread's pasted server log: its plain server's, maybe)
     if (denied := denied_shows_run(mentions, own)) is not None:
         return denied  # a code reading, a config-only PR, another project's description
     if reported_failure(mentions):
