@@ -176,7 +176,7 @@ def test_a_hook_outside_sglangs_frames_or_in_its_definition_names_nothing(
 @pytest.mark.parametrize("lines", [
     ["[Bug] FA3 + EAGLE2 token map · Issue #6901 · sgl-project/sglang",
      "https://github.com/sgl-project/sglang/issues/6901", "", "Opened on Jun 4, 2025", "",
-     "We ran a large load test with speculative decoding using EAGLE2 on 8 H100s.", "",
+     "Our stress run on 8 H100s used EAGLE2 speculation from start to finish.", "",
      "### Environment", "", "sglang docker 0.4.6.post5"],
     ["sgl-project/sglang · issue #6902 · open", "# [Bug] draft tree collapses under load",
      "", "sglang 0.4.6.post5, EAGLE-2 draft (Llama-3.1-8B), the server dies after an hour."],

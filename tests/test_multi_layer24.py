@@ -1,6 +1,6 @@
 """SGLang's multi-layer EAGLE told in words (issue 11, session 24, lead).
 
-A run whose EAGLE or MTP the text calls multi-layer EAGLE ("with built-in 8-layer multi-layer
+A run whose EAGLE or MTP the text calls multi-layer EAGLE ("its built-in 8-layer multi-layer
 EAGLE", "serving X with MTP (multi-layer EAGLE)") ran MultiLayerEagleWorker(V2), never
 EAGLEWorker(V2): two of the session's sealed texts on a model with a built-in multi-layer head
 were decided EAGLEWorkerV2 or given the EAGLE v1/v2 condition. Every line below is our own.
@@ -20,7 +20,7 @@ HEAD = ["sgl-project/sglang · issue #4242 · open · Python", "labels: bug"]
 
 
 @pytest.mark.parametrize("said", [
-    "Acme-Large-NVFP4 with built-in 8-layer multi-layer EAGLE OOMs while sizing the KV pools.",
+    "Acme-Large-NVFP4 runs out of memory at start-up with its built-in 8-layer multi-layer EAGLE.",
     "Serving Acme with MTP (multi-layer EAGLE) crashes while capturing the draft graph.",
     "We run it with multi-layer EAGLE on and the scheduler dies.",
 ])  # fmt: skip
@@ -45,7 +45,7 @@ def test_the_eagle_word_of_multi_layer_eagle_is_not_eagle() -> None:
 def test_a_run_told_with_multi_layer_eagle_gets_its_workers(tmp_path: Path) -> None:
     lines = [*HEAD, "# [Bug] Acme multi-layer EAGLE OOMs while allocating draft pools", "",
              "ivy · description · 2026-07-17", "",
-             "Acme-Large-NVFP4 with built-in 8-layer multi-layer EAGLE OOMs during KV-pool sizing.",
+             "Our Acme-Large-NVFP4 server, built-in 8-layer multi-layer EAGLE on, dies allocating its pools.",
              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"]
     path = probed_path(tmp_path, lines)
     assert path.worker_class in ("MultiLayerEagleWorkerV2", "MultiLayerEagleWorker") or (

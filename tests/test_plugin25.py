@@ -144,7 +144,7 @@ _FEATURE_PR = [
     "dev-f · description · 2026-07-23",
     "### What this PR does / why we need it?",
     "The draft length K now follows the running batch size for the EAGLE / EAGLE3 proposers on Ascend.",
-    "The ngram / suffix proposers already honor the per-step K; the EAGLE path did not.",
+    "Per step, the ngram / suffix proposers already respect K; the EAGLE path did not.",
     "### How was this patch tested?",
     "Validated end-to-end with a math-word-problem accuracy and throughput run at 128 concurrent requests. Example commands:",
     "```shell",

@@ -130,8 +130,8 @@ def test_the_same_feature_pr_with_no_results_shows_no_run(tmp_path: Path) -> Non
 NPU_PR = [
     "sgl-project/sglang · pull request #40001 · merged · Python", "# [NPU] Adaptive speculation on NPU graphs", "",
     "dev-npu · description · 2026-06-02", "## Motivation", "",
-    "Follow up to support adaptive speculative decoding on the NPU backend.", "",
-    "## Modifications", "", "- Apply the change to both EAGLE worker implementations.", "",
+    "This extends the earlier adaptive-speculation change to the NPU graphs.", "",
+    "## Modifications", "", "- Both EAGLE worker implementations get the same change.", "",
 ]
 NPU_TABLE = ["### Environment", "", "| Item | Value |", "|---|---|", "| Hardware | Ascend 910B * 8 |",
              "| TP Size | 8 |", "| Speculative Algorithm | EAGLE |", "| Speculative Steps | 3 |"]  # fmt: skip
@@ -195,7 +195,7 @@ def test_a_crash_that_could_happen_in_production_is_no_run(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(("text", "told"), [
-    ("We encountered this crash in production on our serving cluster with MTP.", True),
+    ("Our MTP serving cluster encountered this crash in production.", True),
     ("I ran into the same hang in production last week.", True),
     ("The assertion was first encountered in production.", True),
     ("This could be encountered in production.", False),

@@ -176,7 +176,7 @@ FIX_HEAD = ["vllm-project/vllm · pull request #80001 · open · Python",
     ["Fixes #79999.", "", "`use_dflash()` only checks `\"dflash\"`, so DSpark never builds `DFlashProposer`."],
     ["1. **Head count mismatch**: `RuntimeError: metadata must have shape (n)` when draft and target "
      "GQA ratios differ.", "2. DSpark is not routed through `DFlashProposer`, which causes `ValueError` crashes."],
-    ["On targets without FlashAttention, acceptance collapses to 1.0 under full CUDA graphs."],
+    ["Without FlashAttention on the target, full CUDA graphs leave acceptance stuck near 1.0."],
     ["`--speculative-config` with method dspark could fall back to the EAGLE proposer.",
      "- Require --speculative-config to name the drafter for DSpark."],
     ["DSpark builds no `DFlashProposer` today.", "", "## Test Result", "",

@@ -33,8 +33,8 @@ V1_FRAMES = [
 @pytest.mark.parametrize(
     "line",
     [
-        "Pairing a **dense draft model** (`acme/Tiny-4B`) with a **hybrid-attention main model** (`acme/Hybrid-80B`)"
-        " dies during engine start with an unexplained `AssertionError`: the two models' KV page sizes differ.",
+        "With a **dense draft model** (`acme/Tiny-4B`) beside a **hybrid-attention target** (`acme/Hybrid-80B`),"
+        " engine start dies on an unexplained `AssertionError`: the two models' KV page sizes differ.",
         "Running a small draft model (`acme/Tiny-1B`) with `acme/Hybrid-30B` crashes at start-up:",
         "Combining a draft model (acme/Tiny-1B) with a DeltaNet target fails at engine init; it doesn't get past profiling.",
         "We serve acme/Hybrid-30B with a small draft model (acme/Tiny-1B) and the engine dies:",
@@ -72,8 +72,8 @@ def test_a_draft_named_like_an_mtp_head_keeps_both_readings(tmp_path: Path) -> N
     "lines",
     [
         # a fix PR telling the bug class in the same words, with and without a traceback
-        [*PULL, "Pairing a dense draft model (`acme/Tiny-4B`) with a hybrid-attention main model (`acme/Hybrid-80B`)"
-         " fails at engine init. This PR pads the draft's page size.", "", *V1_FRAMES],
+        [*PULL, "With a dense draft model (`acme/Tiny-4B`) beside a hybrid-attention target (`acme/Hybrid-80B`),"
+         " engine init fails. This PR pads the draft's page size.", "", *V1_FRAMES],
         [*PULL, "Running a small draft model (`acme/Tiny-1B`) with a hybrid target fails at init; this PR fixes it."],
         # a feature request asking for the setup
         [*ISSUE[:1], "# [Feature]: dense draft models for hybrid targets", "", ISSUE[3],

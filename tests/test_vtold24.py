@@ -1,8 +1,8 @@
 """vLLM runs told in a title, a table or a measured line (issue 11, session 24, VTOLD).
 
 A bug or performance title that reports the run's own outcome names that run's family even where
-a speed word or a count stands in it: "MTP ... corrupts output when more than one sequence is in
-the batch" (a count, no comparison), "Gemma 4 31B MTP - Slower T/S at high context" (the run is
+a speed word or a count stands in it: "Garbled MTP replies whenever more than two requests share
+a batch" (a count, no comparison), "Gemma 4 31B MTP - Slower T/S at high context" (the run is
 slow, not slower than a plain one), "[Performance] ... EAGLE3 2.1-2.3x decode" (the run's own
 figure). The Gemma-4 assistant head is read through its size, tuning and quantization words
 ("gemma-4-31B w4a16 + the official MTP assistant"). Our own lines, with near misses that must keep
@@ -27,7 +27,7 @@ def _store(repo: str, kind: str, title: str, body: list[str], day: str = "2026-0
 
 
 @pytest.mark.parametrize("title", [
-    "MTP speculative decoding corrupts output when more than one sequence is in the running batch",
+    "Garbled MTP replies whenever more than two requests share a decode batch",
     "EAGLE3 drafts go wrong with fewer than 4 requests in flight",
     "MTP hangs on prompts longer than 32k tokens",
 ])  # fmt: skip
@@ -50,7 +50,7 @@ _PLAIN_BODY = ["## Environment", "", "Image: our own build of the OpenAI server 
 
 def test_a_count_in_an_mtp_title_keeps_the_run_s_mtp(tmp_path: Path) -> None:
     lines = _store("vllm-project/vllm", "issue #70001",
-                   "[Bug]: MTP corrupts output when more than one sequence is in the batch", _PLAIN_BODY)
+                   "[Bug]: MTP drafts turn to noise once more than two requests share a batch", _PLAIN_BODY)
     assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleProposer|MTPSpeculator")
 
 
@@ -146,8 +146,8 @@ def test_the_same_pr_whose_run_is_said_plain_keeps_no_dspark(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("text", [
-    "A correct EAGLE drop costs one block; a broken admission mask costs everything.",
-    "EAGLE/MTP block drop + prefix caching is untested for hybrid models",
+    "Each EAGLE drop should cost a single block, whereas a faulty mask loses the whole prefix.",
+    "prefix caching beside the EAGLE/MTP block drop stays untested on hybrid models",
     "which group carries the flag: the coordinator marks every eagle group when none is annotated",
     "the EAGLE-group fallback flags all groups",
 ])  # fmt: skip
@@ -166,21 +166,21 @@ def test_a_method_beside_a_drop_word_is_still_the_method(text: str, families: se
 
 
 def test_a_title_about_what_is_untested_names_no_run() -> None:
-    assert guard("EAGLE block drop + prefix caching is untested for hybrid models (DSpark lands there)")
+    assert guard("Hybrid models leave the EAGLE block drop + prefix caching untested (a DSpark setup hits it)")
 
 
 _ANALYSIS = ["## 4. Why the hit rate is zero", "",
              "| prefix tokens | all flagged | grp0 only | no EAGLE |", "|---:|---:|---:|---:|",
              "| 1,024 | 0 | 768 | 1,024 |", "",
-             "The `grp0 only` column is the single-block cost one would expect from an EAGLE drop on a",
-             "full-attention group. A correct EAGLE drop costs one block; a broken admission mask costs",
-             "everything, and the aggregate hit-rate metric cannot tell the two apart."]  # fmt: skip
+             "The `grp0 only` column shows the one-block loss that an EAGLE drop on a full-attention group",
+             "should cause. Each EAGLE drop should cost a single block, whereas a faulty mask loses the",
+             "whole prefix, and the overall hit rate hides which of the two happened."]  # fmt: skip
 
 
 def test_an_analysis_issue_on_the_eagle_drop_gets_no_path(tmp_path: Path) -> None:
     lines = _store("vllm-project/vllm", "issue #70010",
-                   "EAGLE/MTP block drop + prefix caching is untested for hybrid models with 3 attention "
-                   "groups (DeepSeek-V4-Flash + DSpark lands there)", _ANALYSIS)
+                   "Hybrid models with 3 attention groups leave the EAGLE/MTP block drop + prefix caching "
+                   "untested (a DeepSeek-V4-Flash + DSpark setup hits it)", _ANALYSIS)
     assert_no_path(tmp_path, lines)
 
 

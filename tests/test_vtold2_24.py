@@ -76,7 +76,7 @@ _PAIR = ["", "- target model: `Qwen2.5-72B-Instruct`", "- draft model: `Qwen2.5-
                                   "During production deployment, I hit this with:"])  # fmt: skip
 def test_a_pr_author_telling_the_deployment_that_hit_it_is_a_run(tmp_path: Path, told: str) -> None:
     assert told_run(told)
-    lines = _store("vllm-project/vllm", "pull request #903", "Add opt-in draft vocab padding for speculative decoding",
+    lines = _store("vllm-project/vllm", "pull request #903", "Optional padding of the draft vocabulary in spec decode",
                    [*_PADDING, told, *_PAIR], day="2026-05-15")  # fmt: skip
     path = probed_path(tmp_path, lines)
     assert path.conditional and "DraftModelProposer" in path.conditional, path
@@ -87,6 +87,6 @@ def test_a_pr_author_telling_the_deployment_that_hit_it_is_a_run(tmp_path: Path,
                                   "In my opinion the checks are too strict for pairs like:"])  # fmt: skip
 def test_a_deployment_in_general_is_no_run(tmp_path: Path, told: str) -> None:
     assert not told_run(told)
-    lines = _store("vllm-project/vllm", "pull request #904", "Add opt-in draft vocab padding for speculative decoding",
+    lines = _store("vllm-project/vllm", "pull request #904", "Optional padding of the draft vocabulary in spec decode",
                    [*_PADDING, told, *_PAIR], day="2026-05-15")  # fmt: skip
     assert_no_path(tmp_path, lines)

@@ -288,8 +288,9 @@ _CHECKED = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[[xX]\]\s")
 _METHOD = re.compile(r"(?i)\b(eagle|mtp|ngram|n-gram|medusa|nextn|dflash|dspark|lookahead|draft model)")
 # a sentence telling what the code does for a method ("NGRAM has no draft model, so
 # `draft_graph` is omitted", "When the method is ngram, no draft forward runs", "MTP does not load
-# a separate draft model", "DFlash already records it"): a pull request's account of its change,
-# whose methods are the code's cases, not the run the PR was checked with
+# a separate draft model", "DFlash already records it", "the ngram proposers already respect K"):
+# a pull request's account of its change, whose methods are the code's cases, not the run the PR
+# was checked with
 _M = r"(?:eagle-?3?|mtp|ngram|n-gram|medusa|nextn|dflash\d?|dspark|lookahead|suffix|draft[ -]model|multi-?layer[ -]?eagle)"
 _CODE_TOLD = re.compile(
     rf"(?i)\b{_M}\w*\s+(?:has|have)\s+no\s+(?:separate\s+|own\s+)?(?:draft|model|weights|kv|hidden)"
@@ -299,7 +300,8 @@ _CODE_TOLD = re.compile(
     rf" method)\s*(?:is\s+|==\s*|=\s*)[`'\"]?{_M}"
     rf"|\b(?:for|with)\s+{_M}\w*\b[^.;]{{0,60}}\b(?:is|are|gets|stays?)\s+(?:omitted|skipped|excluded|left out"
     rf"|ignored|disabled|unused|not\s+(?:recorded|reported|captured|built|allocated|used|needed|set))\b"
-    rf"|\b{_M}\w*\b[^.;]{{0,30}}\balready\s+(?:records|handles|does|has|reports|supports|uses|sets|honou?rs?)\b"
+    rf"|\b{_M}\w*\b[^.;]{{0,30}}\balready\s+(?:does|do|has|have|(?:record|handle|report|support|use|set|honou?r"
+    rf"|respect|accept|follow|read|get|take|pass|forward)s?|appl(?:y|ies))\b"
 )
 
 

@@ -180,7 +180,8 @@ _MESSAGE = re.compile(
 )
 # code in a title: "derive enable_eagle from SpeculativeAlgorithm.is_eagle()", "f() returns"
 _CODE = re.compile(r"\w\(\)|\b[A-Za-z_]\w*\.[a-z_]\w*\(")
-# a title that is no report of a run: a feature request, a plan, a question, a comparison, docs
+# a title that is no report of a run: a feature request, a plan, a question, a comparison, docs,
+# what stays untested ("... leave X untested (...)"; "crashes on untested hardware" is a run's rig)
 # ("proposes draft tokens" is the proposer's own verb in a report of the run, no proposal)
 _TAG_APART = re.compile(
     r"(?i)^\W*\[?\s*(feature|feat|rfc|roadmap|tracker|tracking|question|discussion|docs?|"
@@ -190,7 +191,8 @@ _WORD_APART = re.compile(
     r"(?i)\b(support(?:s|ed|ing)?|add(?:s|ed|ing)?|implement\w*|introduc\w*|roadmap|rfc|"
     r"propos(?:al|als)|propos(?:e|es|ed|ing)(?!\s+(?:\w+\s+)?(?:drafts?|tokens?)\b)|plan\w*|vs\.?|versus|compar\w*|than|faster|slower|speed-?up|benchmark\w*|"
     r"docs?|documentation|readme|example|cookbook|tutorial|guide|how to|refactor\w*|remov\w*|"
-    r"deprecat\w*|clean\w*|tests?|ci|(?<=is\s)untested|(?<=are\s)untested|untested(?=\s+(?:for|with|under|against|in|on)\b))\b"
+    r"deprecat\w*|clean\w*|tests?|ci|(?<=is\s)untested|(?<=are\s)untested|"
+    r"untested(?=\s*(?:$|[^\w\s])|\s+(?:for|with|under|against|in|on|by|yet)\b))\b"
 )
 
 # "[CI Failure]: Spec Decode EAGLE3 test fails", "[CI] NGRAM e2e test hangs": a CI job reports
