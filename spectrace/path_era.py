@@ -53,6 +53,7 @@ from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apar
 from spectrace.dialects._time import stamp_day
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
+    ATTEMPT_KIND,
     FAMILY_KIND,
     FOREIGN_KIND,
     PULL_KIND,
@@ -203,11 +204,18 @@ def _inputs(
     if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
                  and not names_other_framework(m.text, "sglang")]  # fmt: skip
+    plain = plain_launch(config)
+    attempts = {m.lineno for m in mine if m.kind == ATTEMPT_KIND}
+    tried = [m for m in words if m.lineno in attempts] if plain and ran else []
+    if tried:  # the served command has no speculative option, the text measured its own run,
+        # and a table row tells an attempt with a family and its error: that attempt's family,
+        # on the same deployment (a runbook's known-issues table measured nothing)
+        words, plain = tried, False
     names = _promoted([_SGLANG.get(m.name) for m in words], words)
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
-    if not names or None in names or plain_launch(config):
+    if not names or None in names or plain:
         why = _why_none(mine, since, post) if not names else _NO_NAME
-        return _no(trace, PLAIN_WHY if plain_launch(config) else why)
+        return _no(trace, PLAIN_WHY if plain else why)
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
     if family is None:  # several families, or the prose reader reads another
         return _no(trace, "several families named, or the prose reader reads another")

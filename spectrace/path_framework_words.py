@@ -44,6 +44,46 @@ def _packages() -> dict[str, str]:
     return {str(p): str(r["name"]) for r in rows for p in r["packages"]}  # type: ignore[union-attr]
 
 
+@cache
+def _tree_sizes() -> dict[str, tuple[str, ...]]:
+    """Each framework -> the settings that size its draft tree alone (``tree_sizes``)."""
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    rows = read_table(text, TABLE)["framework"]
+    return {str(r["name"]): tuple(r["tree_sizes"]) for r in rows if r.get("tree_sizes")}  # type: ignore[union-attr]
+
+
+# words a setting's name may drop when told: its framework's prefix, a count's "num", the
+# algorithm stem SGLang gave the top-k ("speculative_eagle_topk" is told "topk", "top-k 1")
+_QUALIFIERS = ("speculative", "num", "eagle")
+
+
+@cache
+def _size_pattern(setting: str) -> re.Pattern[str]:
+    """The setting told with its value, either order: ``num_steps=3``, ``steps: 3``, ``top-k 1``,
+    ``4 draft tokens``; never inside a longer name (``max_total_draft_tokens``) or an option."""
+    words = setting.split("_")
+    core = [w for w in words if w not in _QUALIFIERS] or words[-1:]
+    dropped = [w for w in words if w not in core]
+    spelled = r"[-_ ]?".join(re.sub(r"^top(k)$", r"top[-_ ]?\1", w) for w in core)
+    name = "".join(rf"(?:{w}[-_ ])?" for w in dropped) + spelled
+    value = r"[`'\"]?(?:\s*[:=]\s*|\s+)[`'\"]?\d+"
+    return re.compile(rf"(?i)(?<![\w-])(?:{name}{value}|(?<![\w.])\d+\s+{name})(?![\w-])")
+
+
+def size_frameworks(text: str) -> set[str]:
+    """The frameworks whose draft-tree sizes the line gives as a set: the draft tokens with the
+    steps or the top-k, each with its value (``tree_sizes``; the draft tokens alone are any
+    engine's count)."""
+    if "raft" not in text:
+        return set()
+    found = set()
+    for framework, settings in _tree_sizes().items():
+        told = [_size_pattern(s).search(text) is not None for s in settings]
+        if told[-1] and any(told[:-1]):
+            found.add(framework)
+    return found
+
+
 def _literals() -> tuple[bytes, ...]:
     """A source path as a sentence starts it (after a blank or a backtick), never as a frame's
     absolute path (``"/opt/vllm/vllm/...``)."""
@@ -54,7 +94,8 @@ def _literals() -> tuple[bytes, ...]:
 # path or a logger name (``sglang.srt.models...``, ``/vllm/v1/...``), which fill a server's log
 FRAMEWORK_LITERALS = (b"vLLM", b"SGLang", b"TensorRT-LLM", b"TRT-LLM", b"TensorRT LLM",
                       b" sglang ", b" vllm ", b" trtllm ", b" sglang,", b" vllm,",
-                      b"SGLANG_", b"VLLM_", b"TRTLLM_", b"TLLM_", *_literals())  # fmt: skip
+                      b"SGLANG_", b"VLLM_", b"TRTLLM_", b"TLLM_", b"draft tokens", b"draft_tokens",
+                      b"draft-tokens", *_literals())  # fmt: skip
 
 
 @cache
@@ -77,7 +118,7 @@ def framework_mentions(line: LogLine, shown: str) -> list[Mention]:
 
 
 def _named(text: str) -> set[str]:
-    return tree_frameworks(text) | frameworks_named(text) | flag_frameworks(text)
+    return tree_frameworks(text) | frameworks_named(text) | flag_frameworks(text) | size_frameworks(text)
 
 
 # where a clause of the line ends: a comparison or a port elsewhere in the line ("a separate

@@ -29,6 +29,7 @@ from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
+    heading_tried,
     PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, heading_tested, wish_lines,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
@@ -40,9 +41,11 @@ from spectrace.incident_model import Incident
 from spectrace.path_base import is_base
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 from spectrace.path_framework_words import FRAMEWORK_LITERALS, framework_mentions
+from spectrace.path_run import attempt_row
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
     APART_KIND,
+    ATTEMPT_KIND,
     PULL_KIND,
     BASE_KIND,
     CLASS_KIND,
@@ -200,6 +203,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
     titles = TitleReader()
     aside: dict[str, bool] = {}  # per file: under a heading that sets its section apart
     tested: dict[str, bool] = {}  # per file: in a section of the text's own tests
+    tried: dict[str, bool] = {}  # per file: under a heading over what the writer tried
     named: dict[str, list[int]] = {}  # per file: the lines naming a file or class, recent first
     review: dict[str, bool] = {}  # per file: inside a review's post (its header says so)
     reviewed: set[tuple[str, int]] = set()  # lines whose names a diff below puts under review
@@ -219,6 +223,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
         tested[line.source] = heading_tested(line.text, tested.get(line.source, False))
+        tried[line.source] = heading_tried(line.raw, tried.get(line.source, False))
         block = apart.block(line.source, line.lineno)
         wish = (line.source, line.lineno) in wished or (block is not None and block.why != FOREIGN)
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
@@ -228,6 +233,8 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                 out += framework_mentions(line, shown)
                 if not line.quoted and _ROW.match(line.raw) and metric_header(line.text):
                     out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+                if tried[line.source] and not line.quoted and attempt_row(line.raw):
+                    out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ATTEMPT_KIND))
         logger = _logger(line)
         sig = file_signature(logger.rsplit(":", 1)[0]) if logger else None
         if logger and sig is not None:
@@ -289,7 +296,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_K
 
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
-              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, PULL_KIND, LOOSE_KIND,
+              ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, ATTEMPT_KIND, PULL_KIND, LOOSE_KIND,
               V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
 
 

@@ -105,6 +105,25 @@ def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
                    if flag.origin != "prose")  # fmt: skip
 
 
+# an exception as Python prints it, in a table cell ("`TypeError: forward_decode() got an
+# unexpected keyword argument ...`", "ValueError: only supported on ..."): the class name's shape
+_RAISED = re.compile(r"(?<![\w.])[A-Z]\w*(?:Error|Exception):\s*\S")
+_CITED = re.compile(r"(?<![\w&])#\d+\b|/(?:issues|pull)/\d")
+_TABLE_ROW = re.compile(r"^\s*\|[^|]+\|")  # a row's opening cells (a mention's text may be cut)
+
+
+def attempt_row(text: str) -> bool:
+    """The line is a table row telling an attempt and the error it raised: a Markdown row whose
+    first cell names what was tried and a later cell the exception ("| EAGLE speculative decoding
+    | crashes: `TypeError: forward_decode() ...` |"). A report that shows its served command
+    with no speculative option may table the levers it tried on the same deployment: such a row
+    is a run of its own, the family in it that run's, not another run's or a plan."""
+    if _TABLE_ROW.match(text) is None or _CITED.search(text):
+        return False  # a row citing a thread ("see #123"): a known issue someone else reported
+    cells = text.strip().strip("|").split("|")
+    return len(cells) >= 2 and any(_RAISED.search(c) for c in cells[1:])
+
+
 # the flag holding the one release a text names for the framework in its sentences ("Tested on
 # vLLM 0.10.1.1 with MTP"): read by its lookup as a version line is (TensorRT-LLM's and the
 # Ascend plugin's prose releases already place their runs through their own readers)

@@ -33,7 +33,8 @@ from spectrace.dialects.base import LogLine
 HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lternative",
                                        b"otivation", b"olution you", b".md:", b".rst:",
                                        b"omment on line", b"Features",
-                                       b"kind/feature", b"nhancement")  # fmt: skip
+                                       b"kind/feature", b"nhancement", b"ttempt |", b"ttempts |",
+                                       b"ried |")  # fmt: skip (a table header of attempts, its border peeled)
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``,
 # ``kind/feature``, ``enhancement``)
@@ -90,6 +91,22 @@ def heading_aside(text: str, before: bool) -> bool:
     if not _HEADING.match(text):
         return before
     return _ASIDE.search(text) is not None or workaround_heading(text)
+
+
+# a table's header row heading what was tried ("| Attempt | Result |", "| Tried | Outcome |")
+_TRIED_HEADER = re.compile(r"(?i)^\s*\|\W*(?:attempts?|tried|what (?:we |I )?tried)\W*\|")
+
+
+def heading_tried(text: str, before: bool) -> bool:
+    """Whether the lines after ``text`` sit under a heading over what the writer tried on their
+    setup (``## Levers tried``, ``### Attempts``, a table headed ``| Attempt | Result |``): each
+    row's outcome is a run of that setup, not a known issue or a plan; ``before``: the state
+    above ``text``. Any other heading ends it."""
+    if _TRIED_HEADER.match(text):
+        return True
+    if not _ANY_HEADING.match(text) or _TITLE.match(text):
+        return before
+    return _TRIED.search(text) is not None
 
 
 def workaround_heading(text: str) -> bool:

@@ -1,0 +1,219 @@
+"""SGLang runs told by their own structure, not by a launch line (issue 11, session 26, SPR),
+against texts in the same words that show no run.
+
+- SGLang's draft-tree sizes given as a set: the draft tokens with the steps or the top-k, each
+  with its value ("num_steps=3, topk=1, draft_tokens=4", "2 steps / top-k 1 / 3 draft tokens").
+  Only SGLang sizes a speculative run by these (``speculative_num_steps``,
+  ``speculative_eagle_topk``, ``speculative_num_draft_tokens``); vLLM counts
+  ``num_speculative_tokens``, TensorRT-LLM ``max_draft_len`` / ``max_total_draft_tokens``. Such a
+  line names SGLang for a run shown by its own lines, in a plugin's or a lab's repository; the
+  release stays open (a condition over SGLang's EAGLE workers), never the tracker's newest.
+- A report that served a command without speculation may table what it tried on the same setup
+  under a heading over its attempts ("## Levers tried", "| Attempt | Result |"): a row whose
+  later cell holds the error the attempt raised is a run of its own with that family, where the
+  text measured its own run. A known-issues table, a row citing another thread, or a runbook
+  that measured nothing stays apart.
+Every line below is our own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, probed_path, roots, run
+
+from spectrace.assemblers.sections import heading_tried
+from spectrace.path_framework_words import size_frameworks
+from spectrace.path_run import attempt_row
+
+EAGLE_ERA = "EAGLEWorker|EAGLEWorkerV2"
+
+
+# ---- SGLang's draft-tree sizes as a set --------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Tested on Bar-8B with EAGLE algorithm (num_steps=4, topk=2, draft_tokens=8).", {"sglang"}),
+    ("served with MTP, 2 steps / top-k 1 / 3 draft tokens, on one B200", {"sglang"}),
+    ("EAGLE3 (speculative_num_steps: 5, speculative_eagle_topk: 4, speculative_num_draft_tokens: 16)", {"sglang"}),
+    ("tree of topk=16 and num_draft_tokens=32 on H20", {"sglang"}),
+    ("steps 6, draft tokens 7, acceptance 3.1", {"sglang"}),
+    ("4 draft tokens per step", set()),  # the draft tokens alone: any engine's count
+    ("Eagle3 (max_total_draft_tokens=8, dynamic_tree_max_topK=4)", set()),  # TensorRT-LLM's names
+    ("num_speculative_tokens=3 draft tokens", set()),  # vLLM's count
+    ("--speculative-num-steps 3 --speculative-num-draft-tokens 4", set()),  # options: their own reader
+])  # fmt: skip
+def test_tree_sizes_name_sglang(text: str, found: set[str]) -> None:
+    assert size_frameworks(text) == found
+
+
+PLUGIN_PR = [
+    "quill-hw/accel-backend · pull request #88 · merged · Python",
+    "# feat: multi-token prediction for Bar-8B",
+    "",
+    "okada · description · 2026-07-21",
+    "- Route the draft head's positions through the native rope path",
+    "- Add a smoke script under examples/",
+    "  - Verified: 9/9 checks passed, 1.4x throughput, accept length 2.2",
+    "",
+    "Tested on Bar-8B with EAGLE algorithm (num_steps=4, topk=2, draft_tokens=8).",
+]
+KIT_PR = [
+    "kestrel-ai/npu-serving-kit · pull request #31 · merged · Python",
+    "# Add EAGLE3 draft support for Lumen-32B",
+    "",
+    "tkoh · description · 2026-06-14",
+    "## Changes",
+    "- register the Lumen-32B EAGLE3 draft head with the kit's loader",
+    "- handle bf16 rotary caches in the draft forward",
+    "",
+    "## Results",
+    "Benchmarked on 1x H200 with EAGLE3 (speculative_num_steps: 5, speculative_eagle_topk: 4, "
+    "speculative_num_draft_tokens: 16): 1.9x speedup over the plain decode.",
+]
+LAB_ISSUE = [
+    "marin-ops/inference-notes · issue #7 · open",
+    "# MTP on Foo-32B hangs at batch 64",
+    "",
+    "ravi-p · description · 2026-09-02",
+    "We served Foo-32B with MTP (2 steps / top-k 1 / 3 draft tokens) on one B200: acceptance "
+    "length 2.7 at batch 1, and the server hangs once batch 64 is reached.",
+]
+
+
+@pytest.mark.parametrize("lines", [PLUGIN_PR, KIT_PR, LAB_ISSUE], ids=["plugin-pr", "kit-pr", "lab-issue"])
+def test_tree_sizes_of_a_run_give_sglangs_eagle_condition(tmp_path: Path, lines: list[str]) -> None:
+    assert_verdict(probed_path(tmp_path, lines), "unknown", EAGLE_ERA)
+
+
+CODE_PR = [
+    "quill-hw/accel-backend · pull request #90 · open · Python",
+    "# feat: expose EAGLE tree sizes in the plugin config",
+    "",
+    "okada · description · 2026-07-25",
+    "- Add defaults num_steps=3, topk=1, draft_tokens=4 for the EAGLE path",
+    "- Document the three knobs in README",
+]
+GUIDE = [
+    "# Serving guide: EAGLE",
+    "",
+    "To enable EAGLE, set num_steps=3, topk=1, draft_tokens=4 in the server config and restart the service.",
+    "Larger trees (topk=4, draft_tokens=16) trade memory for acceptance.",
+]
+TRT_ISSUE = [
+    "acme/trt-bench · issue #4 · open",
+    "# Eagle3 dynamic tree slower than linear",
+    "",
+    "lee · description · 2026-08-01",
+    "Tested with Eagle3 on 8x H100 (max_total_draft_tokens=8, dynamic_tree_max_topK=4, "
+    "max_draft_len=3): throughput is 10% lower than the linear tree.",
+]
+
+
+@pytest.mark.parametrize("lines", [CODE_PR, GUIDE, TRT_ISSUE], ids=["code-pr", "guide", "trt-names"])
+def test_tree_sizes_without_a_run_or_of_another_engine_give_no_sglang_path(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert not (path.worker_class or "").startswith("EAGLEWorker"), path
+    assert "EAGLEWorker" not in (path.conditional or ""), path
+    if lines is not TRT_ISSUE:
+        assert_no_path(tmp_path, lines)
+
+
+# ---- a table row telling an attempt and its error ----------------------------------------------
+
+@pytest.mark.parametrize(("text", "row"), [
+    ("| EAGLE3 draft head | boots, then dies with `RuntimeError: CUDA error: an illegal memory access` |", True),
+    ("| DFlash draft (block 8) | crashed at load: `KeyError: 'model.layers.0.q_proj.weight'` |", True),
+    ("| **NEXTN** | ValueError: not supported with pipeline parallel |", True),
+    ("| EAGLE | raises `TypeError: forward() got an unexpected keyword argument` (see #123) |", False),
+    ("| EAGLE | 4% slower |", False),  # an outcome with no error
+    ("EAGLE crashed with `TypeError: forward()`", False),  # a sentence, no row
+    ("| `TypeError: x` | EAGLE |", False),  # the error in the first cell: no attempt's outcome
+])  # fmt: skip
+def test_attempt_rows(text: str, row: bool) -> None:
+    assert attempt_row(text) is row
+
+
+@pytest.mark.parametrize(("lines", "state"), [
+    (["## Levers tried — none beat the config above"], True),
+    (["### What else we attempted"], True),
+    (["| Attempt | Result |"], True),
+    (["## Known issues"], False),
+    (["## Levers tried", "## Results"], False),  # the next heading ends it
+    (["## Levers tried", "| EAGLE | 4% slower |"], True),
+])  # fmt: skip
+def test_tried_headings(lines: list[str], state: bool) -> None:
+    before = False
+    for text in lines:
+        before = heading_tried(text, before)
+    assert before is state
+
+
+def _recipe(table: list[str], measured: bool = True) -> list[str]:
+    return [
+        "# Nimbus-120B on 4x RTX 6000 — notes",
+        "",
+        "Served with:",
+        "",
+        "```",
+        "python3 -m sglang.launch_server --model-path org/Nimbus-120B --tp 4 --kv-cache-dtype fp8_e4m3 --port 8000",
+        "```",
+        "",
+        *(["Measured 1,850 tok/s aggregate at concurrency 256 (bench_serving, random 1K/1K).", ""] if measured else []),
+        *table,
+    ]
+
+
+TRIED_HEADING = [
+    "## What else we tried",
+    "",
+    "| Change | Outcome |",
+    "|---|---|",
+    "| EAGLE3 draft head (3 steps) | boots, then the first verify step dies with "
+    "`RuntimeError: CUDA error: an illegal memory access was encountered` |",
+    "| `--enable-dp-attention` | 4% slower |",
+]
+ATTEMPT_HEADER = [
+    "| Attempt | Result |",
+    "|---|---|",
+    "| DFlash draft (block 8) | crashed at load: `KeyError: 'model.layers.0.self_attn.q_proj.weight'` in the draft loader |",
+    "| chunked prefill 4096 | no change |",
+]
+
+
+@pytest.mark.parametrize(("table", "classes"), [
+    (TRIED_HEADING, EAGLE_ERA),
+    (ATTEMPT_HEADER, "DFlashWorker|DFlashWorkerV2"),
+], ids=["tried-heading", "attempt-header"])  # fmt: skip
+def test_an_attempt_row_under_a_plain_served_command_is_a_run(
+    tmp_path: Path, table: list[str], classes: str
+) -> None:
+    crashes = roots(run(tmp_path, [*_recipe(table), "", *PROBE]))  # the row's error is one too
+    assert crashes
+    for crash in crashes:
+        assert crash.worker_path is not None
+        assert_verdict(crash.worker_path, "unknown", classes)
+
+
+KNOWN_ISSUES = [
+    "## Known issues",
+    "",
+    "| Feature | Status |",
+    "|---|---|",
+    "| EAGLE3 draft head (3 steps) | the first verify step dies with "
+    "`RuntimeError: CUDA error: an illegal memory access was encountered` |",
+]
+CITED = [*TRIED_HEADING[:4], TRIED_HEADING[4].replace("encountered` |", "encountered` (upstream #123) |")]
+
+
+@pytest.mark.parametrize(("table", "measured"), [
+    (KNOWN_ISSUES, True),  # a known-issues table: no attempt of the writer's
+    (CITED, True),  # a row citing another thread: that thread's report
+    (TRIED_HEADING, False),  # a runbook that measured nothing: its table is no run's
+], ids=["known-issues", "cited", "nothing-measured"])  # fmt: skip
+def test_error_rows_that_are_no_attempt_give_no_path(
+    tmp_path: Path, table: list[str], measured: bool
+) -> None:
+    assert_no_path(tmp_path, _recipe(table, measured))
