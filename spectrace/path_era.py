@@ -114,15 +114,31 @@ def era_evidence(
     if found is None:
         unnamed = _v2_unnamed(incident, config, mentions)
         return unnamed or _one_worker(incident, config, mentions, since, load, trace)
-    verdict = _v2_verdict(found) if found.v2 else None
-    verdict = verdict or _switch_named(found, config)
-    verdict = verdict or prose_verdict(found.family, None, config.era, found.release, found.newest)
+    if _OR in found.family:
+        verdict = _together_verdict(found, config)
+    else:
+        verdict = _v2_verdict(found) if found.v2 else None
+        verdict = verdict or _switch_named(found, config)
+        verdict = verdict or prose_verdict(found.family, None, config.era, found.release, found.newest)
     if verdict is None or (verdict.points_to is None and verdict.condition is None):
         return []
     why = verdict.reason.split(": ", 1)[-1]
     reason = f"{PROSE_REASON} ({ERA_REASON}): {found.family} on sglang {found.release_said}: {why}"
     return [Evidence(found.source, found.lineno, found.text, reason, verdict.points_to,
                      verdict.worker_class, verdict.condition, found.family)]  # fmt: skip
+
+
+def _together_verdict(found: EraInputs, config: RunConfig) -> DumpVerdict | None:
+    """A condition over the era class of each family named together: the run is one of them."""
+    verdicts = [prose_verdict(f, None, config.era, found.release, found.newest)
+                for f in found.family.split(_OR)]  # fmt: skip
+    if any(v is None or not (v.condition or v.worker_class) for v in verdicts):
+        return None
+    said = [v.condition or f"{v.points_to} ({v.worker_class})" for v in verdicts if v is not None]
+    condition = " or ".join(f"({c})" if " if " in c else c for c in dict.fromkeys(said))
+    condition += " (the families named together; the text does not say which ran)"
+    reason = f"{PROSE_REASON}: {found.family.replace(_OR, ' or ')}: {condition}"
+    return DumpVerdict(None, None, reason, found.family.replace(_OR, " or "), condition)
 
 
 def _v2_verdict(found: EraInputs) -> DumpVerdict | None:
@@ -217,16 +233,18 @@ def _inputs(
         why = _why_none(mine, since, post) if not names else _NO_NAME
         return _no(trace, PLAIN_WHY if plain else why)
     family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
+    if family is None and named is None:
+        family = _named_together([n for n in names if n], words)
     if family is None:  # several families, or the prose reader reads another
         return _no(trace, "several families named, or the prose reader reads another")
     if loose and not _only_family(mine, since, family):
         # the looser words count only where no other family is named anywhere
         return _no(trace, f"{family} only in looser words, and another family is named too")
-    if family == "NEXTN" and _promoted_model(config, mine):
+    if "NEXTN" in family.split(_OR) and _promoted_model(config, mine):
         # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
         return _no(trace, "MTP on a model the server may run on another algorithm")
     multi = config.flags.get("enable_multi_layer_eagle")
-    if family in ("NEXTN", "EAGLE") and any(multi_layer_target(m.text) for m in mine) and not (
+    if {"NEXTN", "EAGLE"} & set(family.split(_OR)) and any(multi_layer_target(m.text) for m in mine) and not (
         multi is not None and multi.value is True
     ):  # fmt: skip
         # MiMo-V2, Step-3.5: multi-layer EAGLE unless the text says (restate swaps)
@@ -239,7 +257,7 @@ def _inputs(
     elif release is None:
         day = text_day(config)
         newest = newest_at(day) if day is not None else None
-        if newest is None and _one_class(family):
+        if newest is None and all(_one_class(f) for f in family.split(_OR)):
             said = f"no release or day named; {family} has one worker on every release that has it"
         elif newest is None and _pull(mine):  # its branch is of a day the text does not give
             return _no(trace, f"{family} named in a pull request, but no release, era line or day bounds its branch")
@@ -252,6 +270,21 @@ def _inputs(
 
 
 _JOIN = "SGLang era join"  # the rule's name in --explain-path
+_OR = "|"  # between the families of EraInputs.family named together, none said to be the run's
+_TOGETHER = 3  # at most this many families named together make a condition
+
+
+def _named_together(names: list[str], words: Sequence[Mention]) -> str | None:
+    """The families one line names together, as a fix or a change's subject ("Fix DSpark and
+    DFlash state divergence across TP ranks"), where no other line of the run names any:
+    the run is one of them, the text does not say which (``EraInputs.family`` joined by ``_OR``,
+    a condition over each one's class). None where they stand on several lines (runs told
+    apart, "NEXTN did 22 t/s, NGRAM is the workaround"), one is named off, or more than
+    ``_TOGETHER``."""
+    families = {one_family([n]) for n in names}
+    if None in families or len({m.lineno for m in words}) != 1 or not 1 < len(families) <= _TOGETHER:
+        return None
+    return _OR.join(sorted(str(f) for f in families))
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
 
 

@@ -13,6 +13,14 @@ against texts in the same words that show no run.
   later cell holds the error the attempt raised is a run of its own with that family, where the
   text measured its own run. A known-issues table, a row citing another thread, or a runbook
   that measured nothing stays apart.
+- Several families named together on one line, as a fix's or a report's subject ("Fix DSpark
+  and DFlash state divergence"), with the run's own lines naming none: the run is one of them,
+  the text does not say which, so the condition lists each one's class. Families told on
+  separate lines (runs told apart) and a fix PR with no run of its own stay unknown.
+- A heading naming what was measured ("## Measured low-latency recipe", "### Measurements") opens
+  a section of the text's own tests, as "## Benchmark" does: the rig named under it is the rig
+  its numbers came from, so a cookbook PR publishing a measured recipe shows its run. The same
+  PR under "## Recipe" shows none.
 Every line below is our own.
 """
 
@@ -23,6 +31,7 @@ from pathlib import Path
 import pytest
 from real_logs_helpers import PROBE, assert_no_path, assert_verdict, probed_path, roots, run
 
+from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.sections import heading_tried
 from spectrace.path_framework_words import size_frameworks
 from spectrace.path_run import attempt_row
@@ -217,3 +226,136 @@ def test_error_rows_that_are_no_attempt_give_no_path(
     tmp_path: Path, table: list[str], measured: bool
 ) -> None:
     assert_no_path(tmp_path, _recipe(table, measured))
+
+
+# ---- several families named together on one line -----------------------------------------------
+
+FIX_AB = [
+    "sgl-project/sglang · pull request #41234 · merged · Python",
+    "# [Spec] Fix EAGLE3 and NGRAM draft length mismatch under DP attention",
+    "",
+    "hyeon · comment · 2026-09-02",
+    "A/B on 8x H100 with the same server flags, 200 prompts, 512 output tokens:",
+    "",
+    "| build | tok/s | mean accept len |",
+    "|---|---:|---:|",
+    "| main | 412.3 | 2.41 |",
+    "| this PR | 418.9 | 2.47 |",
+    "",
+    "No regression; the mismatch warning is gone in the patched run.",
+]
+HANG_REPORT = [
+    "sgl-project/sglang · issue #42001 · open",
+    "# [Bug] DFlash / DSpark drafts hang after the first retraction",
+    "",
+    "mo-w · description · 2026-09-12",
+    "Running Lyra-34B on 4x B200, the server hangs once the first request is retracted; py-spy "
+    "shows the scheduler waiting on the draft stream. Happens at concurrency 64 and above.",
+]
+
+
+@pytest.mark.parametrize(("lines", "classes"), [
+    (FIX_AB, "EAGLEWorkerV2|NGRAMWorker"),
+    (HANG_REPORT, "DFlashWorkerV2|DSparkWorkerV2"),
+], ids=["fix-ab", "hang-report"])  # fmt: skip
+def test_families_named_together_give_a_condition_over_each(
+    tmp_path: Path, lines: list[str], classes: str
+) -> None:
+    assert_verdict(probed_path(tmp_path, lines), "unknown", classes)
+
+
+FIX_NO_RUN = [
+    "sgl-project/sglang · pull request #41240 · open · Python",
+    "# [Spec] Fix EAGLE3 and NGRAM draft length mismatch under DP attention",
+    "",
+    "hyeon · description · 2026-09-02",
+    "## Motivation",
+    "The draft length is read from the EAGLE3 config even when NGRAM is selected, so the verify "
+    "buffer is sized wrong.",
+    "",
+    "## Modifications",
+    "- read the draft length from the active algorithm's config",
+]
+APART = [
+    "sgl-project/sglang · issue #42011 · open",
+    "# Lyra-34B notes",
+    "",
+    "mo-w · description · 2026-09-12",
+    "DFlash drafts reached 2.9 acceptance length on 4x B200.",
+    "DSpark drafts reached 3.4 acceptance length on the same rig, and the server hung at c=64.",
+]
+
+
+def test_a_fix_pr_naming_families_together_without_a_run_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, FIX_NO_RUN)
+
+
+def test_families_on_separate_lines_are_no_condition_over_both(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, APART)
+    assert "the families named together" not in (path.conditional or ""), path
+
+
+# ---- a heading over what was measured -----------------------------------------------------------
+
+@pytest.mark.parametrize(("heading", "tested"), [
+    ("## Measured low-latency recipe", True),
+    ("### Measurements", True),
+    ("## Measured serving recipe", True),
+    ("## Recipe", False),
+    ("## Serving recipe", False),
+])  # fmt: skip
+def test_measured_headings_open_a_tests_section(heading: str, tested: bool) -> None:
+    assert heading_tested(heading, False) is tested
+
+
+def _cookbook(heading: str, number: int) -> list[str]:
+    return [
+        f"sgl-project/sglang · pull request #{number} · merged · Python",
+        "# [Docs] Add Lyra-34B cookbook entry",
+        "",
+        "lin-q · description · 2026-08-20",
+        "## Summary",
+        "",
+        "- add a Lyra-34B entry with a DSpark low-latency option",
+        "- add the launch command generator for the new entry",
+        "- publish the GSM8K and serving numbers",
+        "",
+        heading,
+        "",
+        "Lyra ships its own draft head, so the measured entry uses `--speculative-algorithm DSPARK` "
+        "without a separate draft checkpoint or tree controls.",
+        "",
+        "Setup: SGLang v0.5.17, 8xH200, model revision pinned for the test only.",
+    ]
+
+
+def _vela(heading: str) -> list[str]:
+    return [
+        "sgl-project/sglang · pull request #35030 · merged · Python",
+        "# [Cookbook] Vela-120B entry",
+        "",
+        "ko-d · description · 2026-08-02",
+        "## Summary",
+        "",
+        "- add a Vela-120B entry and its DSpark option",
+        "- show the block-size slider for DSpark only",
+        "",
+        heading,
+        "",
+        "Because the draft head is bundled, the benchmarked config uses `--speculative-algorithm "
+        "DSPARK` without extra draft flags.",
+        "",
+        "Test rig: 4x GB200, SGLang v0.5.16 (commit 1a2b3c4).",
+    ]
+
+
+@pytest.mark.parametrize("lines", [_cookbook("## Measured numbers", 35010), _vela("## Measured serving recipe")],
+                         ids=["measured-numbers", "measured-recipe"])  # fmt: skip
+def test_a_cookbook_pr_with_a_measured_section_shows_its_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_verdict(probed_path(tmp_path, lines), "v2", "DSparkWorkerV2")
+
+
+@pytest.mark.parametrize("lines", [_cookbook("## Recipe", 35011), _vela("## Serving recipe")],
+                         ids=["recipe", "serving-recipe"])  # fmt: skip
+def test_the_same_pr_without_a_measured_section_gets_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)

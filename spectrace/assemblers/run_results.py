@@ -207,7 +207,7 @@ _RIG_KEY = re.compile(
 # figure named there is what the tests ran on or measured (``row_under_tests``)
 _TESTED = re.compile(
     r"(?i)^\s*#{2,6}\s+\W{0,4}(?:[\w-]+\s+){0,4}?(?:tests?|tested|testing|accuracy|results?|benchmarks?"
-    r"|benchmarking|validation|verification|evaluation|performance)\b"
+    r"|benchmarking|validation|verification|evaluation|performance|measured|measurements?)\b"
 )
 _SETUP = re.compile(
     r"(?i)^\s*#{3,6}\s+\W{0,4}(?:test\s+)?(?:environment|env|setup|hardware|launch(?:\s+command)?"
