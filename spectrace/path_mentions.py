@@ -231,7 +231,7 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
                                  tested[line.source])
             if not aside[line.source] and not diff_line(line.text):
                 out += framework_mentions(line, shown)
-                if not line.quoted and _ROW.match(line.raw) and metric_header(line.text):
+                if not line.quoted and _header_row(line) and metric_header(line.raw):
                     out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
                 if tried[line.source] and not line.quoted and attempt_row(line.raw):
                     out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, ATTEMPT_KIND))
@@ -264,6 +264,16 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
 # a Markdown table's row; the rows of one table below its header, at most this many lines apart
 _ROW = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_ROWS = 20
+
+
+# a table row written without its outer borders, as GitHub's tables allow ("Input length |
+# TP8 tokens/s | Throughput change"): three cells or more
+_BARE_ROW = re.compile(r"^[^|]+(?:\s\|\s[^|]+){2,}$")
+
+
+def _header_row(line: LogLine) -> bool:
+    """The line may be a table's header row: bordered, or bare in a line no log prefix heads."""
+    return _ROW.match(line.raw) is not None or (not line.headed and _BARE_ROW.match(line.raw.strip()) is not None)
 
 
 def _compared_row(line: LogLine, engines: dict[str, int]) -> bool:

@@ -21,6 +21,10 @@ against texts in the same words that show no run.
   a section of the text's own tests, as "## Benchmark" does: the rig named under it is the rig
   its numbers came from, so a cookbook PR publishing a measured recipe shows its run. The same
   PR under "## Recipe" shows none.
+- A results table's header row shows the PR's own measured run wherever the table is written
+  without its outer borders ("Concurrency | baseline tok/s | this PR tok/s | Throughput change"
+  over "-- | -- | --"), as GitHub allows, and wherever its metric is throughput; a header of
+  figures still expected ("expected tok/s after this PR") shows none.
 Every line below is our own.
 """
 
@@ -34,6 +38,7 @@ from real_logs_helpers import PROBE, assert_no_path, assert_verdict, probed_path
 from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.sections import heading_tried
 from spectrace.path_framework_words import size_frameworks
+from spectrace.assemblers.run_results import metric_header
 from spectrace.path_run import attempt_row
 
 EAGLE_ERA = "EAGLEWorker|EAGLEWorkerV2"
@@ -358,4 +363,71 @@ def test_a_cookbook_pr_with_a_measured_section_shows_its_run(tmp_path: Path, lin
 @pytest.mark.parametrize("lines", [_cookbook("## Recipe", 35011), _vela("## Serving recipe")],
                          ids=["recipe", "serving-recipe"])  # fmt: skip
 def test_the_same_pr_without_a_measured_section_gets_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+# ---- a results table's header row, bordered or bare ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "header"), [
+    ("Concurrency | baseline tok/s | this PR tok/s | Throughput change", True),
+    ("| Batch | Throughput before (tokens/s) | Throughput after (tokens/s) |", True),
+    ("Concurrency | baseline tok/s | expected tok/s after this PR", False),  # still to come
+    ("C16 | 8,120 | 9,034", False),  # a row of figures
+])  # fmt: skip
+def test_metric_headers(text: str, header: bool) -> None:
+    assert metric_header(text) is header
+
+
+def _pd_pr(number: int, motivation: list[str]) -> list[str]:
+    return [
+        f"sgl-project/sglang · pull request #{number} · merged · Python",
+        "# [pd] overlap KV transfer for prefill with dspark",
+        "",
+        "ana-r · description · 2026-09-10",
+        "## Motivation",
+        "",
+        *motivation,
+        "",
+        "## Modifications",
+        "",
+        "- overlap the KV send with the next prefill chunk",
+    ]
+
+
+BARE_TABLE = [
+    "Concurrency | baseline tok/s | this PR tok/s | Throughput change",
+    "-- | -- | -- | --",
+    "C16 | 8,120 | 9,034 | +11.3%",
+    "C64 | 8,402 | 9,511 | +13.2%",
+]
+NGRAM_PR = [
+    "sgl-project/sglang · pull request #40120 · merged · Python",
+    "# [spec] NGRAM: copy draft KV on device",
+    "",
+    "ji-h · description · 2026-09-11",
+    "## Benchmark",
+    "",
+    "| Batch | Throughput before (tokens/s) | Throughput after (tokens/s) |",
+    "|---|---:|---:|",
+    "| 1 | 95 | 104 |",
+    "| 32 | 1,880 | 2,010 |",
+]
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    (_pd_pr(40110, BARE_TABLE), "v2", "DSparkWorkerV2"),
+    (NGRAM_PR, "other", "NGRAMWorker"),
+], ids=["bare-table", "bordered-throughput"])  # fmt: skip
+def test_a_pr_tabling_its_own_throughput_shows_its_run(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    assert_verdict(probed_path(tmp_path, lines), value, classes)
+
+
+@pytest.mark.parametrize("lines", [
+    _pd_pr(40111, ["The KV send waits for the whole prefill; overlapping it with the next chunk should help."]),
+    _pd_pr(40112, ["Concurrency | baseline tok/s | expected tok/s after this PR", "-- | -- | --", "C16 | 8,120 | TBD"]),
+    NGRAM_PR[:4] + ["- copy the draft KV with a device kernel"],
+], ids=["no-table", "expected-table", "code-only"])  # fmt: skip
+def test_the_same_prs_without_measured_figures_get_no_path(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
