@@ -72,16 +72,13 @@ def _size_pattern(setting: str) -> re.Pattern[str]:
 
 def size_frameworks(text: str) -> set[str]:
     """The frameworks whose draft-tree sizes the line gives as a set: the draft tokens with the
-    steps or the top-k, each with its value (``tree_sizes``; the draft tokens alone are any
-    engine's count)."""
+    steps, each with its value (``tree_sizes``: the first setting and the last); the draft
+    tokens alone are any engine's count, and a top-k may be any engine's sampling setting
+    ("num_draft_tokens=3, top_k=1"), so it never stands in for the steps."""
     if "raft" not in text:
         return set()
-    found = set()
-    for framework, settings in _tree_sizes().items():
-        told = [_size_pattern(s).search(text) is not None for s in settings]
-        if told[-1] and any(told[:-1]):
-            found.add(framework)
-    return found
+    return {framework for framework, settings in _tree_sizes().items()
+            if all(_size_pattern(s).search(text) for s in (settings[0], settings[-1]))}  # fmt: skip
 
 
 def _literals() -> tuple[bytes, ...]:

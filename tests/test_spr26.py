@@ -1,8 +1,8 @@
 """SGLang runs told by their own structure, not by a launch line (issue 11, session 26, SPR),
 against texts in the same words that show no run.
 
-- SGLang's draft-tree sizes given as a set: the draft tokens with the steps or the top-k, each
-  with its value ("num_steps=3, topk=1, draft_tokens=4", "2 steps / top-k 1 / 3 draft tokens").
+- SGLang's draft-tree sizes given as a set: the draft tokens with the steps, each with its
+  value (a top-k alone may be any engine's sampling setting) ("num_steps=3, topk=1, draft_tokens=4", "2 steps / top-k 1 / 3 draft tokens").
   Only SGLang sizes a speculative run by these (``speculative_num_steps``,
   ``speculative_eagle_topk``, ``speculative_num_draft_tokens``); vLLM counts
   ``num_speculative_tokens``, TensorRT-LLM ``max_draft_len`` / ``max_total_draft_tokens``. Such a
@@ -50,7 +50,8 @@ EAGLE_ERA = "EAGLEWorker|EAGLEWorkerV2"
     ("Tested on Bar-8B with EAGLE algorithm (num_steps=4, topk=2, draft_tokens=8).", {"sglang"}),
     ("served with MTP, 2 steps / top-k 1 / 3 draft tokens, on one B200", {"sglang"}),
     ("EAGLE3 (speculative_num_steps: 5, speculative_eagle_topk: 4, speculative_num_draft_tokens: 16)", {"sglang"}),
-    ("tree of topk=16 and num_draft_tokens=32 on H20", {"sglang"}),
+    ("tree of num_steps 4 and num_draft_tokens=32 on H20", {"sglang"}),
+    ("greedy sampling (top_k=1), num_draft_tokens=3", set()),  # a sampling top-k: any engine's
     ("steps 6, draft tokens 7, acceptance 3.1", {"sglang"}),
     ("4 draft tokens per step", set()),  # the draft tokens alone: any engine's count
     ("Eagle3 (max_total_draft_tokens=8, dynamic_tree_max_topK=4)", set()),  # TensorRT-LLM's names
@@ -124,14 +125,31 @@ TRT_ISSUE = [
 ]
 
 
-@pytest.mark.parametrize("lines", [CODE_PR, GUIDE, TRT_ISSUE], ids=["code-pr", "guide", "trt-names"])
+JAX_PR = [
+    "sgl-project/sglang-jax · pull request #1120 · merged · Python",
+    "# [Feat] eagle3 tree drafts",
+    "",
+    "lingb · description · 2026-05-20",
+    "Tested EAGLE3 on TPU v6e-4 (num_steps=3, topk=2, draft_tokens=6): accept length 2.9, 1.6x speedup.",
+]
+MLX_PR = [
+    "ml-explore/mlx-lm · pull request #1200 · merged · Python",
+    "# speculative decoding with an EAGLE head",
+    "",
+    "dev · description · 2026-05-20",
+    "Tested on M3 Max with the EAGLE head (num_steps=3, num_draft_tokens=4): 1.5x speedup, accept length 2.1.",
+]
+
+
+@pytest.mark.parametrize("lines", [CODE_PR, GUIDE, TRT_ISSUE, JAX_PR, MLX_PR],
+                         ids=["code-pr", "guide", "trt-names", "sglang-jax", "mlx"])  # fmt: skip
 def test_tree_sizes_without_a_run_or_of_another_engine_give_no_sglang_path(
     tmp_path: Path, lines: list[str]
 ) -> None:
     path = probed_path(tmp_path, lines)
     assert not (path.worker_class or "").startswith("EAGLEWorker"), path
     assert "EAGLEWorker" not in (path.conditional or ""), path
-    if lines is not TRT_ISSUE:
+    if lines is not TRT_ISSUE:  # another engine's tracker or no run: nothing at all
         assert_no_path(tmp_path, lines)
 
 
