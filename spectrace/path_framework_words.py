@@ -30,7 +30,7 @@ from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.release_dates import read_table
 from spectrace.dialects.base import LogLine
 from spectrace.path_mention_kinds import FAMILY_ROW, FRAMEWORK_KIND, Mention
-from spectrace.path_run import ELSEWHERE
+from spectrace.path_run import ELSEWHERE, releases_compared
 from spectrace.path_terms import flag_frameworks
 
 TABLE = "paths/framework_words.toml"
@@ -109,7 +109,8 @@ def framework_mentions(line: LogLine, shown: str) -> list[Mention]:
     the clause naming it does not set it beside another run or engine (a comparison, a port);
     nothing for a line naming two."""
     found = _named(line.text)
-    if len(found) != 1 or any(ELSEWHERE.search(c) for c in _CLAUSES.split(line.text) if _named(c)):
+    if len(found) != 1 or (not releases_compared(line.text) and any(
+            ELSEWHERE.search(c) for c in _CLAUSES.split(line.text) if _named(c))):  # fmt: skip
         return []
     (framework,) = found
     return [Mention(line.source, line.lineno, shown, framework, FAMILY_ROW, FRAMEWORK_KIND)]

@@ -163,7 +163,7 @@ def worded_framework(
             return None  # "faster than vLLM", "ported from SGLang": not only the run's
         for clause in _CLAUSE.split(text):
             named = frameworks_named(clause)
-            if named and ELSEWHERE.search(clause):
+            if named and ELSEWHERE.search(clause) and not releases_compared(clause):
                 continue  # "setup was heavier than vLLM": the framework compared against
             (titled if lineno in titles else told).update(named)
     found = told | titled
@@ -179,13 +179,28 @@ def worded_framework(
     return framework
 
 
+# a framework named with its release ("vLLM 0.28.0", "SGLang v0.5.12", "vllm==0.27.1")
+_NAMED_RELEASE = re.compile(
+    r"(?i)(?<![\w/-])(vllm|sglang|tensorrt[-_ ]?llm|trt[-_]?llm)(?:\s*==\s*|\s+)v?(\d+\.\d+(?:\.\d+)?)(?!\w|\.\d)"
+)
+
+
+def releases_compared(text: str) -> bool:
+    """The line sets one framework's releases side by side ("main (vLLM 0.28.0) accepts fewer
+    than 8d832f8 (vLLM 0.27.1)"): a regression between releases of the run's own framework,
+    not a comparison with another engine. Every framework it names is that one, and it names
+    two releases of it."""
+    named = {(m.group(1).lower(), m.group(2)) for m in _NAMED_RELEASE.finditer(text)}
+    return len(frameworks_named(text)) == 1 and len({release for _name, release in named}) > 1
+
+
 def compared_beside(text: str) -> bool:
     """The line names a framework beside another run or engine ("SGLang with MTP is faster than
     vLLM", "EAGLE ported from SGLang"): its family is not only the run's. Only where every
     clause naming a framework beside such a word names no family ("setup was heavier than
     vLLM") is that the framework compared against, and the line's other clauses still name the
     run's; a line whose comparing word stands in no clause naming a framework keeps it whole."""
-    if not (frameworks_named(text) and ELSEWHERE.search(text)):
+    if not (frameworks_named(text) and ELSEWHERE.search(text)) or releases_compared(text):
         return False
     beside = [c for c in _CLAUSE.split(text) if frameworks_named(c) and ELSEWHERE.search(c)]
     return not beside or any(word_guards(c) for c in beside)  # a family word, guarded or not

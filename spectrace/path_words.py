@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from spectrace.assemblers.run_shown import run_line
 from spectrace.assemblers.run_results import row_under_tests
+from spectrace.assemblers.saved_file import saved_file
 from spectrace.assemblers.sections import PULL_HEADER, REQUEST
 from spectrace.assemblers.sglang_prose_flags import foreign_command
 from spectrace.assemblers.sglang_run_words import (
@@ -122,6 +123,11 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, SERVER_RECORD, FAMILY_ROW, RUN_KIND))
     elif not diff and not aside and not line.quoted and _request_failure(line, titles):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+    elif (saved := saved_file(line.raw)) is not None and saved.output and not line.quoted:
+        # a saved log's header: a run's output, labelled by its own path ("ngram.bootfail.log")
+        out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
+        out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
+                for family in sorted(saved.families())]  # fmt: skip
     if foreign_command(line.text):  # another engine's server: its methods are its own
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, FOREIGN_KIND))
     if not line.quoted and _LATEST.match(line.text):

@@ -19,6 +19,7 @@ from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.post_dates import post_date, yearless_post
 from spectrace.assemblers.release_dates import mainline, published
 from spectrace.assemblers.run_config import Evidence, trim
+from spectrace.assemblers.saved_file import saved_file
 from spectrace.assemblers.sglang_eras import (
     Version,
     era_before,
@@ -52,6 +53,7 @@ from spectrace.assemblers.vllm_config import (
     prose_version,
 )
 from spectrace.assemblers.vllm_finish import Day
+from spectrace.assemblers.vllm_release import untagged_build
 from spectrace.assemblers.written_days import written_day
 from spectrace.dialects.base import LogLine
 
@@ -113,6 +115,8 @@ class ConfigReleases(ConfigState):
             self._first_post = (day, line)
         self._yearless = self._yearless or yearless_post(text)
         said = None if line.quoted else written_day(text)  # "As of today (July 3, 2025)": no floor
+        if said is None and not line.quoted and (saved := saved_file(line.raw)) is not None:
+            said = saved.run_day()  # a saved file's commit, a log's path: the run is no newer
         if said is not None and (self._written is None or said > self._written[0]):
             self._written = (said, line)
 
@@ -177,9 +181,11 @@ class ConfigReleases(ConfigState):
         if (trt := trtllm_release(text)) is not None:  # its defaults stand for unset keys
             self._set("trtllm_release", trt, line, "env")
         if (version := VERSION.search(text) or self._collect_env(line, text)) is not None:
-            self._config.version = version.group(1) or version.group(2)
+            shown = version.group(1) or version.group(2)
             self._config.engine = "vllm"
-            self._launch.releases["vllm"] = self._config.version  # read later commands as it
+            if not untagged_build(shown):  # a build from a clone with no tag gives no release
+                self._config.version = shown
+                self._launch.releases["vllm"] = shown  # read later commands as it
         elif other_release(text):
             pass  # "fixed in v0.5.14, please upgrade"
         elif _PACKAGE_ROW.match(text):  # vLLM's collect_env: "[pip3] sglang==0.4.6" beside the

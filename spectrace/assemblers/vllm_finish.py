@@ -568,13 +568,15 @@ _ARGS_FAILED = re.compile(
 
 
 def _args_failed(config: RunConfig, lines: Sequence[LogLine]) -> None:
-    """The run died parsing its arguments: the method asked for names the family, no class."""
+    """The run died parsing its arguments, before any proposer was built: the class its config
+    asks for is what the run was set up to build, so it stays as a condition, not a decision."""
     line = next((ln for ln in lines if _ARGS_FAILED.search(ln.text)), None)
     if line is None:
         return
-    why = f"the run failed in vLLM's argument parsing (line {line.lineno}): no proposer was built"
+    why = f"the run failed in vLLM's argument parsing (line {line.lineno}), before building a proposer"
     config.path_evidence = [
-        replace(e, reason=f"{e.reason}; {why}", points_to=None, worker_class=None, condition=None)
+        replace(e, reason=f"{e.reason}; {why}", points_to=None, worker_class=None,
+                condition=f"{e.worker_class} (the class its config asks for; {why})")
         if e.worker_class and e.reason.startswith("vLLM") else e
         for e in config.path_evidence
     ]  # fmt: skip

@@ -24,6 +24,15 @@ def parse_release(text: object) -> Version | None:
         return None
 
 
+def untagged_build(text: object) -> bool:
+    """``0.1.dev1+g6804e1b81``: what setuptools-scm writes for a checkout it finds no tag in (a
+    shallow clone: version 0.0 assumed, the next one 0.1, dev counted from the first commit it
+    sees). vLLM versions its builds with setuptools-scm and never tagged a 0.1 dev release, so the
+    string says the build is vLLM's and nothing of its release."""
+    found = parse_release(text)
+    return found is not None and found.is_devrelease and found.release[:2] == (0, 1)
+
+
 def base_release(text: object) -> Version | None:
     """``0.9.2.dev121+g4c8f64faa`` / ``0.9.2rc1`` / ``0.9.2.post1`` -> 0.9.2: the release
     whose rules a dev build, a candidate or a post release runs."""
