@@ -53,6 +53,8 @@ def test_a_saved_logs_path_names_the_run_family(tmp_path: Path, header: str) -> 
     "somelab/rig-3090-notes · sweeps/eagle3-then-ngram/server.log · commit 0c1d2e3 (2026-07-02)",
     # the repository's name is the project's, not the file's
     "somelab/ngram-rig · sweeps/2026-07/arm-b-dense/server.bootfail.log · commit 0c1d2e3 (2026-07-02)",
+    # the control arm of a sweep whose folder names the family
+    "somelab/rig-3090-notes · sweeps/2026-07/arm-b-ngram-dense/ctl.server.log · commit 0c1d2e3 (2026-07-02)",
 ])  # fmt: skip
 def test_a_path_that_labels_no_arm_gives_no_family(tmp_path: Path, header: str) -> None:
     assert_no_path(tmp_path, [header, "", *_SGLANG_REFUSAL])
@@ -71,6 +73,20 @@ def test_a_dump_saying_speculation_was_off_outranks_the_folder(tmp_path: Path) -
     ]  # fmt: skip
     path = crash_path(run(tmp_path, lines))
     assert path.value == "none" or (path.worker_class is None and not path.conditional), path
+
+
+def test_another_engines_log_named_for_the_family_names_no_class(tmp_path: Path) -> None:
+    """A llama.cpp server's log saved as ``..._mtp_server.log``: the path gives the family, but
+    no line puts the run on vLLM or SGLang."""
+    lines = [
+        "someone/notebook-runs · out/llama_mtp_server.log",
+        "",
+        "llama_model_loader: loaded meta data with 41 key-value pairs and 733 tensors from /content/m.gguf",
+        "srv    load_model: initializing the draft context for speculative decoding",
+        "/app/ggml/src/ggml-cuda/ggml-cuda.cu:88: CUDA error",
+        "CUDA error: out of memory",
+    ]  # fmt: skip
+    assert_no_path(tmp_path, lines)
 
 
 def test_the_header_forms_and_their_days() -> None:
