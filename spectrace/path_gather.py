@@ -49,6 +49,7 @@ from spectrace.path_spec_ran import dumped_evidence, spec_ran_evidence, switched
 from spectrace.path_run import (
     names_other_framework,
     plain_launch,
+    stated_plain_run,
     text_day,
     titled_release,
     worded_framework,
@@ -253,7 +254,8 @@ def _bases_or_words(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     if based:
         return based + evidence
     engine = frames_engine(evidence) or engine_of(run.incident, config)
-    plain = plain_launch(config, "vllm")  # its sentences' methods are not the run's
+    # its sentences' methods are not the run's: its command, or a line stating its options
+    plain = plain_launch(config, "vllm") or stated_plain_run(config)
     named = [] if plain else named_families(run.incident, run.mentions, run.since)
     if plain:
         note(run.trace, RULE, "vLLM family lookup", False, PLAIN_WHY)

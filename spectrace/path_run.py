@@ -21,6 +21,7 @@ from spectrace.assemblers.run_shown import (
     shows_run,
 )
 from spectrace.assemblers.vllm_finish import PROSE_RELEASE_ALONE
+from spectrace.assemblers.stated_plain import STATED_PLAIN_FLAG
 from spectrace.incident_model import Incident
 from spectrace.path_base import family_words, word_guards
 from spectrace.path_mention_kinds import (
@@ -35,6 +36,7 @@ from spectrace.path_mention_kinds import (
 
 # flag names only a speculative run's command or dump sets
 _SPEC_WORDS = ("specul", "draft", "eagle", "num_spec")
+_METHOD_WORDS = ("method", "algorithm", "draft", "eagle")  # flags naming what drafted
 # a line that names a framework beside another run or another engine: a comparison, a port,
 # a borrowed design ("slower than vLLM", "ported from SGLang", "similar to vLLM"), a migration
 ELSEWHERE = re.compile(
@@ -102,6 +104,17 @@ def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
     if not launched or "vllm_launch_cut" in flags or "sglang_launch_cut" in flags:
         return False
     return not any(word in name for name, flag in flags.items() for word in _SPEC_WORDS
+                   if flag.origin != "prose")  # fmt: skip
+
+
+def stated_plain_run(config: RunConfig) -> bool:
+    """A line states the run's own options with no speculation (``assemblers/stated_plain``)
+    and nothing but prose sets the run's method or draft (a checkpoint's own count of draft
+    layers in its config dump sets none): a family its sentences name is another run's, as
+    under ``plain_launch``."""
+    if STATED_PLAIN_FLAG not in config.flags:
+        return False
+    return not any(word in name for name, flag in config.flags.items() for word in _METHOD_WORDS
                    if flag.origin != "prose")  # fmt: skip
 
 

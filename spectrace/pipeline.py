@@ -13,8 +13,9 @@ from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
 from spectrace.assemblers.quotes import holds_run, plain_run
-from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.sections import not_run_lines
+from spectrace.assemblers.stated_plain import STATED_PLAIN_FLAG, planned_flags, stated_plain
 from spectrace.dialects._time import stamp_day
 from spectrace.dialects.base import LogLine
 from spectrace.dialects.paste import PASTE_LITERALS
@@ -213,6 +214,7 @@ def config_reader_lines(results: Sequence[ScanResult]) -> list[LogLine]:
     lines = [line for result in results for line in result.config_lines]
     carried = set().union(*(r.carried for r in results))
     wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
+    wished |= planned_flags(lines)  # a flag to add only after a run stated without speculation
     return [line for line in lines if (line.source, line.lineno) not in wished
             and ((line.source, line.lineno) in carried or not names_only(line, config_mod.CONFIG_LITERALS))]  # fmt: skip
 
@@ -230,6 +232,9 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     own = [c for c in crashes if not c.quoted] or crashes
     collector.crash_day(max((d for c in own if (d := stamp_day(c.ts)) is not None), default=None))
     config = collector.result()
+    plain = stated_plain(lines)  # the run's options stated beside "no speculation"
+    if plain is not None:
+        config.flags[STATED_PLAIN_FLAG] = FlagValue(True, plain.source, plain.lineno, "prose")
     own = not any(line.quoted for line in lines) and holds_run(config)
     return config, collector.quotes_aside or own
 

@@ -39,7 +39,7 @@ from spectrace.assemblers.spec_prose import (
     stated_v2,
     tested_algorithms,
 )
-from spectrace.assemblers.trtllm_config import trtllm_command_flags, trtllm_spec_flags
+from spectrace.assemblers.trtllm_config import trtllm_command_flags, trtllm_spec_flags, worded_mode
 from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
@@ -201,8 +201,9 @@ class ConfigCollector(ConfigFinish):
             self._marker(line, marker)
         elif spec := trtllm_spec_flags(text):
             self._config.engine = self._config.engine or "trtllm"
+            origin = "prose" if worded_mode(text, spec) else "trtllm_config"
             for name, value in spec.items():
-                self._set(name, value, line, "trtllm_config")
+                self._set(name, value, line, origin)
         elif not line.headed and (quoted := sentence_spec_config(text)) is not None:
             self._sentence_spec(line, quoted)
         elif not self._warning(line):  # a line no reader above knows: maybe a sentence

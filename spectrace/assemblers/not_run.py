@@ -53,6 +53,7 @@ from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
+from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
 from spectrace.assemblers.run_results import check_told, done_check, heading_tested, result_line, row_under_tests
 from spectrace.assemblers.thread_head import HeadReader, head_line
 from spectrace.assemblers.thread_repo import engine_fork, tracker_engine
@@ -145,6 +146,7 @@ LITERALS: tuple[bytes, ...] = (
     *DOCUMENT_LITERALS,
     # a fix's evidence, a review's opener, speculation left off (``run_prose``)
     *run_prose_literals(),
+    *STATED_LITERALS,  # a run's options stated with no speculation (``stated_plain``)
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for

@@ -126,6 +126,14 @@ def trtllm_spec_flags(text: str) -> dict[str, object]:
     return {}
 
 
+def worded_mode(text: str, flags: dict[str, object]) -> bool:
+    """``flags`` came from the mode's name in words ("the vanilla MTP path"), not from a
+    config key, keyword or test id: a sentence's (or a title's) word, as weak as prose; a
+    pull request's title names the mode its code changes, no run's setting."""
+    return set(flags) == {"speculative_config.mtp_vanilla"} and "mtp_vanilla" not in text \
+        and "mtp=" not in text and _VANILLA.search(text) is not None  # fmt: skip
+
+
 # TensorRT-LLM's names of its two MTP modes (MTPDecodingConfig.use_mtp_vanilla): "MTP vanilla"
 # runs MTPWorker, "MTP Eagle" MTPEagleWorker. A line naming vanilla alone says which mode the
 # run (a PR's measured fix, a report) used; one naming both compares them and says neither.
