@@ -19,7 +19,7 @@ Every release, class and module is rules/paths/vllm_runner.toml's, read from vLL
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
@@ -899,11 +899,10 @@ def family_on_stated_runner(family: str, cls: str, config: RunConfig) -> tuple[s
     return found.worker_class, found.condition
 
 
-def mrv2_speculators(config: RunConfig) -> tuple[str, ...]:
-    """Every MRV2 speculator (a draft variant's own class too) the run's release holds, else
-    any release its day allows, else any: the classes an MRV2 run no line names a method of
-    may have drafted with."""
-    table = runner_table()
+def _alive_for(config: RunConfig) -> tuple[Callable[[Version, Version], bool], str]:
+    """Whether a class shipped from ``first`` to ``last`` can have run (the run's release inside
+    that span, else the newest release of the run's day at or past its first, no day: any), and
+    those releases in words."""
     release = _release(config, ascend=False)
     newest = _newest(config, "vllm") if release is None else None
 
@@ -912,6 +911,16 @@ def mrv2_speculators(config: RunConfig) -> tuple[str, ...]:
             return first <= release[1] <= last
         return newest is None or first <= newest
 
+    at = f"vLLM {release[0]}" if release is not None else (f"vLLM {newest} or older" if newest else "any vLLM")
+    return alive, at
+
+
+def mrv2_speculators(config: RunConfig) -> tuple[str, ...]:
+    """Every MRV2 speculator (a draft variant's own class too) the run's release holds, else
+    any release its day allows, else any: the classes an MRV2 run no line names a method of
+    may have drafted with."""
+    table = runner_table()
+    alive, _at = _alive_for(config)
     return tuple(dict.fromkeys([*(r.cls for r in table.speculators if alive(r.first, r.last)),
                                 *(v.cls for v in table.variants if alive(v.first, v.last))]))  # fmt: skip
 
@@ -926,14 +935,7 @@ def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     if runner is None or runner.value != "v2":
         return None
     table = runner_table()
-    release = _release(config, ascend=False)
-    newest = _newest(config, "vllm") if release is None else None
-
-    def alive(first: Version, last: Version) -> bool:
-        if release is not None:
-            return first <= release[1] <= last
-        return newest is None or first <= newest
-
+    alive, at = _alive_for(config)
     rows = [r for r in table.speculators if alive(r.first, r.last)]
     if not rows:
         return None
@@ -943,7 +945,6 @@ def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     served = {method_family(r.method) for r in rows}  # deepseek_mtp runs as mtp: by family
     v1 = [cls for _method, family, cls, first, last in method_spans()
           if family not in served and alive(first, last) and _V1_CLASS.search(cls)]
-    at = f"vLLM {release[0]}" if release is not None else (f"vLLM {newest} or older" if newest else "any vLLM")
     condition = (f"one of the model runner v2's speculators ({at}): "
                  + ", ".join(dict.fromkeys([*(r.cls for r in rows), *variants])))  # fmt: skip
     if v1:
