@@ -9,11 +9,11 @@ their answers the same.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.run_config import RunConfig
+from spectrace.assemblers.run_config import FlagValue, RunConfig
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
     pull_reports_run,
@@ -103,8 +103,13 @@ def plain_launch(config: RunConfig, engine: str | None = None) -> bool:
     launched = any(f.origin == "launch_command" for f in flags.values())
     if not launched or "vllm_launch_cut" in flags or "sglang_launch_cut" in flags:
         return False
-    return not any(word in name for name, flag in flags.items() for word in _SPEC_WORDS
-                   if flag.origin != "prose")  # fmt: skip
+    return not _set_beyond_prose(flags, _SPEC_WORDS)
+
+
+def _set_beyond_prose(flags: Mapping[str, FlagValue], words: tuple[str, ...]) -> bool:
+    """A flag whose name holds one of ``words`` is set by a line other than prose (a sentence's
+    family is another run's, a plan or a wish)."""
+    return any(word in name for name, flag in flags.items() for word in words if flag.origin != "prose")
 
 
 def stated_plain_run(config: RunConfig) -> bool:
@@ -114,8 +119,7 @@ def stated_plain_run(config: RunConfig) -> bool:
     under ``plain_launch``."""
     if STATED_PLAIN_FLAG not in config.flags:
         return False
-    return not any(word in name for name, flag in config.flags.items() for word in _METHOD_WORDS
-                   if flag.origin != "prose")  # fmt: skip
+    return not _set_beyond_prose(config.flags, _METHOD_WORDS)
 
 
 # an exception as Python prints it, in a table cell ("`TypeError: forward_decode() got an

@@ -206,7 +206,7 @@ def _walled(one: tuple[str, int], other: tuple[str, int], walls: Sequence[tuple[
     return one[0] == other[0] and any(src == one[0] and low < n < high for src, n in walls)
 
 
-def config_reader_lines(results: Sequence[ScanResult]) -> list[LogLine]:
+def config_reader_lines(results: Sequence[ScanResult], plain: LogLine | None) -> list[LogLine]:
     """The scan's config lines the config collector reads: not a wish or code under review,
     and not a line kept only for a file or word the mention readers look for. A line the scan
     kept as a launch command's continuation (``ScanResult.carried``) is read whatever such word
@@ -214,7 +214,7 @@ def config_reader_lines(results: Sequence[ScanResult]) -> list[LogLine]:
     lines = [line for result in results for line in result.config_lines]
     carried = set().union(*(r.carried for r in results))
     wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
-    wished |= planned_flags(lines)  # a flag to add only after a run stated without speculation
+    wished |= planned_flags(lines, plain)  # a flag to add only after a run stated plain
     return [line for line in lines if (line.source, line.lineno) not in wished
             and ((line.source, line.lineno) in carried or not names_only(line, config_mod.CONFIG_LITERALS))]  # fmt: skip
 
@@ -225,14 +225,14 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     (``assemblers/quotes.py``). A crash's day bounds the release of every run before it when
     no config line is dated; a quoted crash's day is another post's, unless only quotes
     crashed."""
+    plain = stated_plain(lines)  # the run's options stated beside "no speculation"
     collector = config_mod.ConfigCollector()
-    for line in config_reader_lines(results):
+    for line in config_reader_lines(results, plain):
         collector.feed(line)
     crashes = [c for r in results for c in r.crashes]
     own = [c for c in crashes if not c.quoted] or crashes
     collector.crash_day(max((d for c in own if (d := stamp_day(c.ts)) is not None), default=None))
     config = collector.result()
-    plain = stated_plain(lines)  # the run's options stated beside "no speculation"
     if plain is not None:
         config.flags[STATED_PLAIN_FLAG] = FlagValue(True, plain.source, plain.lineno, "prose")
     own = not any(line.quoted for line in lines) and holds_run(config)

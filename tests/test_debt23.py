@@ -49,7 +49,7 @@ def test_every_option_line_of_a_command_reaches_the_config_reader(tmp_path: Path
         lines.append("    --port 8000")
     path = tmp_path / "server.log"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    read = {line.lineno for line in config_reader_lines([scan_range(str(path), build_spec(RuleSet.load(), ()))])}
+    read = {line.lineno for line in config_reader_lines([scan_range(str(path), build_spec(RuleSet.load(), ()))], None)}
     missing = sorted(want - read)
     assert not missing, [lines[n - 1] for n in missing[:10]]
 

@@ -59,11 +59,10 @@ def stated_plain(lines: Sequence[LogLine]) -> LogLine | None:
     return None
 
 
-def planned_flags(lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
-    """(source, line) of each sentence after a ``stated_plain`` line that quotes a speculative
-    option in inline code (not a command's own line) without telling a run of its own (no
-    failure, no first person): a step still to take, not the run's config."""
-    plain = stated_plain(lines)
+def planned_flags(lines: Sequence[LogLine], plain: LogLine | None) -> frozenset[tuple[str, int]]:
+    """(source, line) of each sentence after ``plain`` (the ``stated_plain`` line of ``lines``)
+    that quotes a speculative option in inline code (not a command's own line) without telling
+    a run of its own (no failure, no first person): a step still to take, not the run's config."""
     if plain is None:
         return frozenset()
     out = set()
