@@ -33,8 +33,10 @@ MAX_MESSAGE_LINES = 40
 
 # The quotes may come escaped (File \"x.py\") when the log went through JSON on its way.
 CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrapped
-# ",in" without its space: a terminal copy that joined a line wrapped after the comma
-FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1", line (?P<line>\d+), ?in (?P<func>.*)$')
+# ",in" without its space: a terminal copy that joined a line wrapped after the comma; no line
+# number at all where a formatter or a writer trimmed the frames (``File ".../eagle.py", in
+# propose``): the file and function still say which code ran
+FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1",(?: line (?P<line>\d+),)? ?in (?P<func>.*)$')
 # A frame line a copy cut at its start (``/lib/python3.10/.../parameter.py", line 216, in f``):
 # the pasted traceback begins there; the file's end, its line and function are whole.
 HEAD_CUT_FRAME = re.compile(r'\s*(?P<file>[\w./\\~-]*\.py)\\?", line (?P<line>\d+), ?in (?P<func>\S.*)$')
@@ -237,7 +239,7 @@ def frame_of(m: re.Match[str]) -> Frame:
     func, _, code = m["func"].strip().partition(" ")
     if iskeyword(func):
         func, code = "<module>", m["func"].strip()
-    return Frame(m["file"], int(m["line"]), func, code.strip() or None)
+    return Frame(m["file"], int(m["line"]) if m["line"] else None, func, code.strip() or None)
 
 
 def _raised(links: list[ChainLink]) -> ChainLink:

@@ -1,0 +1,58 @@
+"""vLLM and SGLang runs whose evidence is in line shapes the readers skipped (issue 11, session 27).
+
+1. A traceback whose frame lines lost their line numbers (``File ".../eagle.py", in propose``:
+   a log shipper's or formatter's trimmed frames, a writer's cut paste) still names the code
+   that ran. Such a frame counts under its traceback's head only: lines of that shape in a
+   pull request's description, with no traceback around them, start no crash.
+Our own lines in several shapes; near misses in the same words must not move.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, run
+
+# --- 1. frames with no line number ---------------------------------------------------------
+
+
+def test_trimmed_vllm_frames_through_the_eagle_proposer(tmp_path: Path) -> None:
+    tag = "ERROR 11-02 03:14:15 [core.py:710]"
+    lines = ["The pod restarted twice overnight; the engine log ends with:", "",
+             f"{tag} EngineCore encountered a fatal error.",
+             f"{tag} Traceback (most recent call last):",
+             f'{tag}   File ".../vllm/v1/engine/core.py", in run_engine_core',
+             f'{tag}   File ".../vllm/v1/worker/gpu_model_runner.py", in propose_draft_token_ids',
+             f'{tag}   File ".../vllm/v1/spec_decode/eagle.py", in propose',
+             f"{tag} RuntimeError: CUDA error: device-side assert triggered"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "EagleProposer")
+
+
+def test_trimmed_frames_behind_a_compose_prefix(tmp_path: Path) -> None:
+    lines = ["api-1  | Traceback (most recent call last):",
+             'api-1  |   File "/usr/lib/python3/dist-packages/vllm/v1/worker/gpu_model_runner.py", in execute_model',
+             'api-1  |   File "/usr/lib/python3/dist-packages/vllm/v1/spec_decode/ngram_proposer.py", in propose',
+             "api-1  | ValueError: the lookup window exceeds the prompt"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "NgramProposer")
+
+
+def test_trimmed_sglang_frames(tmp_path: Path) -> None:
+    lines = ["Decode died after an hour under load (our shipper drops line numbers):",
+             "Traceback (most recent call last):",
+             '  File "/srv/sglang/python/sglang/srt/managers/scheduler.py", in event_loop_normal',
+             '  File "/srv/sglang/python/sglang/srt/speculative/eagle_worker.py", in verify',
+             "IndexError: index 8192 is out of bounds for dimension 0 with size 8192"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "v1", "EAGLEWorker")
+
+
+def test_trimmed_frames_in_a_refactor_description_start_no_crash(tmp_path: Path) -> None:
+    lines = ["acme/serving-patches · pull request #31 · open", "",
+             "## Purpose", "",
+             "Pass the slot mapping to the drafter explicitly. The call path it touches:", "",
+             "```",
+             '  File ".../vllm/v1/worker/gpu_model_runner.py", in propose_draft_token_ids',
+             '  File ".../vllm/v1/spec_decode/eagle.py", in propose',
+             "```", "",
+             "## Changes", "",
+             "- read the mapping from the argument, not from the batch"]  # fmt: skip
+    assert_no_path(tmp_path, lines)
