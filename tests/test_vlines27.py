@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_no_path, assert_verdict, crash_path, run
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
 
 # --- 1. frames with no line number ---------------------------------------------------------
 
@@ -55,4 +55,46 @@ def test_trimmed_frames_in_a_refactor_description_start_no_crash(tmp_path: Path)
              "```", "",
              "## Changes", "",
              "- read the mapping from the argument, not from the batch"]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+# --- 2. a call chain printed as the stack, naming a file only MRV2's tree holds ------------
+
+def test_an_arrow_chain_into_mrv2_draft_graph_code_with_mtp_named(tmp_path: Path) -> None:
+    lines = ["# GLM-4.7 with MTP dies right after graph capture", "",
+             "We serve GLM-4.7 with MTP on 8xH200. The profiling pass finishes, then every rank",
+             "dies with an illegal memory access two seconds into the second capture.", "",
+             "The stack, as the worker printed it: `gpu_worker.py:790` -> `model_runner.py:988` ->",
+             "`speculator.py:131` -> `autoregressive/cudagraph_utils.py:80` -> `input_batch.py:149`."]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "other", "MTPSpeculator")
+
+
+def test_a_chain_with_functions_after_a_dash_lead_in(tmp_path: Path) -> None:
+    lines = ["Qwen3 32B + DFlash draft, four replicas. Replica 2 fell over at 03:10 with a launch failure.",
+             "Frames, innermost last — gpu_worker.py:811 capture_model -> model_runner.py:1020 "
+             "capture_model -> gpu/spec_decode/dflash/speculator.py:77 capture"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "other", "DFlashSpeculator")
+
+
+def test_a_chain_on_its_own_line_keeps_every_mrv2_speculator_open(tmp_path: Path) -> None:
+    lines = ["Ops log 2026-08-14: the staging pool crash-looped after the image bump.",
+             "Each worker exits in capture with a misaligned address. Backtrace from the container:", "",
+             "model_runner.py:1011 => spec_decode/autoregressive/speculator.py:140 => "
+             "spec_decode/autoregressive/cudagraph_utils.py:66"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleSpeculator|MTPSpeculator|DFlashSpeculator")
+
+
+def test_a_pull_request_citing_the_chain_in_a_sentence_gets_no_path(tmp_path: Path) -> None:
+    lines = ["acme/glm-serving · pull request #88 · open", "", "## Summary", "",
+             "Take the draft buffers out of the capture path (`model_runner.py:1002` →",
+             "`autoregressive/cudagraph_utils.py:74`) so the MTP drafter shares one pool.", "",
+             "## Test plan", "", "- unit tests for the pool helper"]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_code_reading_note_walking_the_chain_gets_no_path(tmp_path: Path) -> None:
+    lines = ["Notes from reading the runner source (nothing run yet):", "",
+             "For MTP drafts the capture goes `speculator.py:125` → `autoregressive/cudagraph_utils.py:74` →",
+             "`cudagraph_utils.py:493`, so the block table width has to match before the first graph.",
+             "If we ever put MTP on GLM we should check that first."]  # fmt: skip
     assert_no_path(tmp_path, lines)

@@ -234,6 +234,8 @@ def _runner(text: str) -> str | None:
     engine = _ENGINE_V2.search(text)  # vLLM's own line, its frames, a PR tagged [MRV2]
     if engine is not None and not re.search(r"[`'\"]\s*$", text[: engine.start()]):
         return "v2"  # (quoted in a sentence, "the log says `Using V2 Model Runner`", it is words)
+    if chained_mrv2(text):
+        return "v2"  # a step of a call chain written in prose, in a file only MRV2's tree holds
     if _V2_WORDS.search(text) is None or not _OWN.search(words):
         return None
     # each clause holding the runner words is read by itself: a negation or a "works fine"
@@ -395,7 +397,8 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
-        if config.engine is None and (module_runner(line.raw) or (runner == "v2" and _VLLM_OWN.search(line.text))):
+        own = _VLLM_OWN.search(line.text) or chained_mrv2(line.text)
+        if config.engine is None and (module_runner(line.raw) or (runner == "v2" and own)):
             config.engine = "vllm"  # a py-spy / faulthandler frame of vLLM's own runner v2, vLLM's log prefix
     if config.engine is None and fork_tree(lines) and any(_RUNNERS.search(ln.text) for ln in lines if not ln.quoted):
         config.engine = "vllm"  # "reproduces ... with the v2 runner", "on both the V1 and V2 model runners" on a fork
@@ -444,10 +447,69 @@ def frame_floor(lines: Sequence[LogLine]) -> tuple[Version, LogLine] | None:
     for line in lines:
         if line.quoted:
             continue
-        for m in _MRV2_FILE.finditer(line.raw):
-            first = _mrv2_firsts().get("v1/worker/gpu/" + m.group(1).replace("\\", "/"))
+        names = ["v1/worker/gpu/" + m.group(1).replace("\\", "/") for m in _MRV2_FILE.finditer(line.raw)]
+        for name in names + chained_mrv2(line.text):
+            first = _mrv2_firsts().get(name)
             if first is not None and (found is None or first > found[0]):
                 found = (first, line)
+    return found
+
+
+# a file named with its folder and a line number as one step of a call chain written in prose
+# (``speculator.py:125`` -> ``autoregressive/cudagraph_utils.py:74`` -> ...): an arrow on
+# either side of it, quotes and emphasis aside
+_ARROW = r"(?:->|→|⟶|=>)"
+_STEP = re.compile(
+    rf"(?:{_ARROW}\s*[`'\"*]*)((?:[\w.-]+/)+[\w-]+\.py):\d+\b"
+    rf"|(?<![\w./\\-])((?:[\w.-]+/)+[\w-]+\.py):\d+\b(?=[`'\"*]*\s*{_ARROW})"
+)
+
+
+@cache
+def _tree_rows() -> tuple[tuple[str, str], ...]:
+    """(file, framework) of every row of the frame tables (no function rows)."""
+    from spectrace.path_frames import frame_signatures  # the frame tables (no import back)
+
+    return tuple((sig.name, sig.framework) for sig in frame_signatures() if sig.function is None)
+
+
+# any step of a chain, a bare file name too, with the function a writer may put after it
+_ANY_STEP = re.compile(r"[`'\"*(]*(?:[\w.-]+/)*[\w-]+\.py:\d+\b(?:\s*\(?[A-Za-z_]\w*(?:\(\))?\)?(?=\s*(?:->|→|⟶|=>|$)))?[`'\"*)]*")
+# what may stand before a chain on its line: the words introducing it as the crash's stack
+# ("Stack frames identical to boot 2 —", "Backtrace:"), closed by a colon or a dash
+_LEAD_IN = re.compile(r"(?i)^[^:—–]*\b(?:stack|frames?|traceback|backtrace)\b[^:—–]*(?::|\s[—–-])\s*$")
+
+
+def _stack_line(text: str) -> bool:
+    """The line is a call chain printed as the crash's stack: nothing but its steps and
+    arrows, a stack's lead-in before them at most; a sentence that cites steps while it
+    tells of code ("moves the buffer out of `a.py:1` → `b.py:2` so ...") is none."""
+    steps = list(_ANY_STEP.finditer(text))
+    if len(steps) < 2 and not re.match(rf"\s*{_ARROW}", text):
+        return False
+    lead, tail = text[: steps[0].start()], text[steps[-1].end() :]
+    between = _ANY_STEP.sub(" ", text[steps[0].start() : steps[-1].end()])
+    words = re.compile(r"[A-Za-z]")
+    if words.search(re.sub(_ARROW, " ", between)) or words.search(re.sub(_ARROW, " ", tail)):
+        return False
+    lead = re.sub(rf"\s*{_ARROW}\s*$", "", lead)
+    return not words.search(lead) or _LEAD_IN.match(lead) is not None
+
+
+def chained_mrv2(text: str) -> list[str]:
+    """The MRV2 files (their tables' names) the steps of a call chain printed as a stack
+    (``_stack_line``) name, where every row of every framework's tables the step's path
+    could end is vLLM's, under MRV2's tree (``autoregressive/cudagraph_utils.py``: only
+    ``v1/worker/gpu/spec_decode/autoregressive/`` holds it); a bare name (``speculator.py``)
+    or a path other trees hold too names none."""
+    if "/" not in text or not re.search(_ARROW, text) or not _stack_line(text):
+        return []
+    found: list[str] = []
+    for m in _STEP.finditer(text):
+        path = (m.group(1) or m.group(2)).lstrip("./")
+        rows = [(name, fw) for name, fw in _tree_rows() if name == path or name.endswith("/" + path)]
+        if rows and all(fw == "vllm" and name.startswith("v1/worker/gpu/") for name, fw in rows):
+            found += sorted({name for name, _fw in rows})
     return found
 
 
