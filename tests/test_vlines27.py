@@ -4,6 +4,14 @@
    a log shipper's or formatter's trimmed frames, a writer's cut paste) still names the code
    that ran. Such a frame counts under its traceback's head only: lines of that shape in a
    pull request's description, with no traceback around them, start no crash.
+2. A stack written as a chain of ``file.py:N`` steps joined by arrows (an operator's report, a
+   hand copy of the worker log), on a line of its own or after a lead-in naming it the stack:
+   a step whose path only the model runner v2's tree holds in vLLM's tables
+   (``autoregressive/cudagraph_utils.py``) puts the run on vLLM's MRV2. Not a sentence citing
+   the same steps while it tells of code (a pull request's summary, a code-reading note).
+3. journalctl's prefix under another locale ("3月 08 10:20:01 host unit[pid]: ", " 3월 ...",
+   "Mär 08 ...") is peeled like the English one, so the vLLM lines it wraps read as vLLM's
+   (their tracebacks' frames included).
 Our own lines in several shapes; near misses in the same words must not move.
 """
 
@@ -98,3 +106,27 @@ def test_a_code_reading_note_walking_the_chain_gets_no_path(tmp_path: Path) -> N
              "`cudagraph_utils.py:493`, so the block table width has to match before the first graph.",
              "If we ever put MTP on GLM we should check that first."]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+# --- 3. journald lines under another locale's month -----------------------------------------
+
+_JOURNAL_CRASH = [
+    "(EngineCore pid=88) ERROR 03-08 10:20:01 [core.py:710] EngineCore encountered a fatal error.",
+    "(EngineCore pid=88) ERROR 03-08 10:20:01 [core.py:710] Traceback (most recent call last):",
+    '(EngineCore pid=88) ERROR 03-08 10:20:01 [core.py:710]   File "/opt/venv/lib/python3.12/site-packages/'
+    'vllm/v1/worker/gpu_model_runner.py", line 3301, in propose_draft_token_ids',
+    '(EngineCore pid=88) ERROR 03-08 10:20:01 [core.py:710]   File "/opt/venv/lib/python3.12/site-packages/'
+    'vllm/v1/spec_decode/dflash.py", line 214, in propose',
+    "(EngineCore pid=88) ERROR 03-08 10:20:01 [core.py:710] RuntimeError: CUDA error: unspecified launch failure",
+]
+
+
+def test_a_journal_with_a_cjk_month_reads_as_the_log_it_wraps(tmp_path: Path) -> None:
+    lines = [f"3月 08 10:20:01 node-7 docker[5150]: {line}" for line in _JOURNAL_CRASH]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "DFlashProposer")
+
+
+def test_a_journal_with_a_korean_or_german_month(tmp_path: Path) -> None:
+    for month in (" 3월", "Mär"):
+        lines = [f"{month} 08 10:20:01 gpu-box vllm-api[77]: {line}" for line in _JOURNAL_CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", "DFlashProposer")

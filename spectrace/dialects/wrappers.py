@@ -62,9 +62,24 @@ _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct N
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 # Kibana / OpenSearch Discover copy: "May 16, 2026 @ 20:46:57.892" then a tab or spaces.
 _KIBANA = re.compile(_MON + r" (\d{1,2}), (\d{4}) @ (\d\d:\d\d:\d\d)(?:\.(\d+))?\s+")
-# syslog / journalctl: "Dec  2 13:27:57 host python3[1234]: " (no year; the process names it).
+# the month as journalctl prints it under other locales (its ``%b``): CJK "7月" / "7월",
+# and the European abbreviations that differ from the English ones (German, French, Spanish,
+# Italian, Portuguese, Dutch, Russian)
+_LOCAL_MONTHS = {name: n for n, names in enumerate((
+    ("jan", "janv", "ene", "gen", "янв"), ("feb", "févr", "fév", "fev", "фев"),
+    ("mär", "mrz", "mars", "mar", "mrt", "мар"), ("avr", "avril", "abr", "apr", "апр"),
+    ("mai", "may", "mag", "mei", "мая", "май"), ("juin", "giu", "июн"),
+    ("juil", "lug", "июл"), ("août", "ago", "авг"),
+    ("sept", "set", "сен"), ("okt", "oct", "ott", "out", "окт"),
+    ("nov", "ноя"), ("dez", "déc", "dic", "dec", "дек"),
+), 1) for name in names}
+_LOCAL_MON = (r"(\d{1,2}\s?[月월]|(?i:" + "|".join(sorted(_LOCAL_MONTHS, key=len, reverse=True))
+              + r")\.?)")
+# syslog / journalctl: "Dec  2 13:27:57 host python3[1234]: " (no year; the process names it),
+# "7月 08 14:09:10 host docker[42]: " under a CJK locale, "Mär 08 ..." under a German one.
 _SYSLOG = re.compile(
-    _MON + r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? (\S+) ([\w.@/-]+)(?:\[\d+\])?: "
+    r"(?:" + _MON + r"|" + _LOCAL_MON + r")"
+    r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? (\S+) ([\w.@/-]+)(?:\[\d+\])?: "
 )
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 # OpenMPI's ``mpirun --tag-output`` (TensorRT-LLM's multi-GPU runs): "[1,3]<stderr>:" is job 1,
@@ -132,12 +147,20 @@ def _stamp(m: re.Match[str], text: str) -> Header:
                   ts_text=text[: m.end()].split(" ")[0].strip("[]"))  # fmt: skip
 
 
-def _named_stamp(m: re.Match[str], year: str | int, day: str, hms: str, frac: str | None) -> Header:
-    """A stamp that spells the month's name (Kibana, syslog)."""
-    month = str(_MONTHS[m.group(1)])
-    shown = f"{m.group(1)} {day}" + (f", {year}" if year != YEARLESS else "") + f" {hms}"
+def _named_stamp(m: re.Match[str], year: str | int, day: str, hms: str, frac: str | None,
+                 local: str | None = None) -> Header:
+    """A stamp that spells the month's name (Kibana, syslog; ``local``: a locale's name)."""
+    name = m.group(1) or local or ""
+    month = str(_MONTHS[name] if m.group(1) else _local_month(name))
+    shown = f"{name} {day}" + (f", {year}" if year != YEARLESS else "") + f" {hms}"
     return Header(dialect="wrapper", text="", ts=make_ts(year, month, day, hms, frac),
                   ts_text=shown + (f".{frac}" if frac else ""))  # fmt: skip
+
+
+def _local_month(name: str) -> int:
+    """A locale's month name -> its number ("7月" -> 7, "Mär" -> 3, "juil." -> 7)."""
+    digits = re.match(r"\d+", name)
+    return int(digits.group()) if digits else _LOCAL_MONTHS[name.lower().rstrip(".")]
 
 
 def peel(text: str) -> Peeled:
@@ -182,8 +205,8 @@ def _peel(text: str) -> Peeled:
         elif m := _KIBANA.match(text):
             stamp = stamp or _named_stamp(m, m.group(3), m.group(2), m.group(4), m.group(5))
         elif m := _SYSLOG.match(text):
-            stamp = stamp or _named_stamp(m, YEARLESS, m.group(2), m.group(3), m.group(4))
-            host = host or m.group(5)
+            stamp = stamp or _named_stamp(m, YEARLESS, m.group(3), m.group(4), m.group(5), m.group(2))
+            host = host or m.group(6)
         elif m := _PYTEST_E.match(text):
             pass
         elif m := _GUTTER_NO.match(text):
