@@ -19,7 +19,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, roots, run
+
+from spectrace.worker_path import WorkerPath
+
+
+def probed_path(tmp_path: Path, lines: list[str]) -> WorkerPath:
+    """The most decided path of the text's crashes, a probe appended (as the round measure reads)."""
+    paths = [c.worker_path for c in roots(run(tmp_path, [*lines, "", *PROBE])) if c.worker_path]
+    rank = {"unknown": 1}
+    return sorted(paths, key=lambda p: (rank.get(p.value, 0), 0 if p.conditional else 1))[0]
 
 # --- 1. frames with no line number ---------------------------------------------------------
 
@@ -130,3 +139,33 @@ def test_a_journal_with_a_korean_or_german_month(tmp_path: Path) -> None:
     for month in (" 3월", "Mär"):
         lines = [f"{month} 08 10:20:01 gpu-box vllm-api[77]: {line}" for line in _JOURNAL_CRASH]
         assert_verdict(crash_path(run(tmp_path, lines)), "other", "DFlashProposer")
+
+
+def test_a_stack_printed_one_frame_a_line_with_its_code(tmp_path: Path) -> None:
+    lines = ["# Boot 3: capture fault again", "",
+             "MTP drafting on, four workers; the second capture pass faults on every rank:", "",
+             "```text",
+             "gpu_worker.py:790                 compile_or_warm_up_model()",
+             "  model_runner.py:990             capture_model()",
+             "  spec_decode/autoregressive/speculator.py:131   self.graphs.capture(",
+             "  spec_decode/autoregressive/cudagraph_utils.py:80   super().capture(make_fn, ...)",
+             "  input_batch.py:149              torch.from_numpy(counts).to(device=device)",
+             "→ CUDA error: an illegal memory access was encountered",
+             "```"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "other", "MTPSpeculator")
+
+
+def test_one_frame_a_line_with_function_names_only(tmp_path: Path) -> None:
+    lines = ["Replica 3 of the DFlash pool aborted during warmup; worker frames from the container log:",
+             "model_runner.py:1020   capture_model",
+             "gpu/spec_decode/dflash/speculator.py:77   capture",
+             "RuntimeError: CUDA error: unspecified launch failure"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "other", "DFlashSpeculator")
+
+
+def test_a_change_list_of_locations_with_prose_gets_no_path(tmp_path: Path) -> None:
+    lines = ["acme/glm-serving · pull request #91 · open", "", "## Changes", "",
+             "  spec_decode/autoregressive/cudagraph_utils.py:74   take the buffers from the shared pool",
+             "  spec_decode/autoregressive/speculator.py:125   keep one graph per MTP draft step", "",
+             "## Test plan", "", "- unit tests"]  # fmt: skip
+    assert_no_path(tmp_path, lines)

@@ -480,6 +480,24 @@ _ANY_STEP = re.compile(r"[`'\"*(]*(?:[\w.-]+/)*[\w-]+\.py:\d+\b(?:\s*\(?[A-Za-z_
 _LEAD_IN = re.compile(r"(?i)^[^:—–]*\b(?:stack|frames?|traceback|backtrace)\b[^:—–]*(?::|\s[—–-])\s*$")
 
 
+# a stack printed one frame a line: the step opens the line, then its function or the code
+# line it ran (``  autoregressive/cudagraph_utils.py:74   super().capture(fn, ...)``); not a
+# grep hit (``x.py:74:``), a range of source lines (``x.py:51-61``) or a bullet's prose
+_FRAME_LINE = re.compile(r"^[ \t]*((?:[\w.-]+/)+[\w-]+\.py):\d+(?![\d:,-])[ \t]+(?P<rest>\S.*)$")
+_NOTE = re.compile(r"\s*(?:←|#).*$")
+
+
+def _frame_line(text: str) -> str | None:
+    """The step's path where the line is one frame of a stack printed a frame a line: what
+    follows the step is a function name or code (a call), never words of a sentence."""
+    m = _FRAME_LINE.match(text)
+    if m is None:
+        return None
+    rest = _NOTE.sub("", m["rest"]).strip()
+    code = re.fullmatch(r"[A-Za-z_][\w.]*(?:\(.*)?", rest) is not None or re.search(r"\w\(", rest) is not None
+    return m.group(1) if code else None
+
+
 def _stack_line(text: str) -> bool:
     """The line is a call chain printed as the crash's stack: nothing but its steps and
     arrows, a stack's lead-in before them at most; a sentence that cites steps while it
@@ -498,19 +516,35 @@ def _stack_line(text: str) -> bool:
 
 def chained_mrv2(text: str) -> list[str]:
     """The MRV2 files (their tables' names) the steps of a call chain printed as a stack
-    (``_stack_line``) name, where every row of every framework's tables the step's path
+    (``_stack_line``, or one frame a line: ``_frame_line``) name, where every row of every framework's tables the step's path
     could end is vLLM's, under MRV2's tree (``autoregressive/cudagraph_utils.py``: only
     ``v1/worker/gpu/spec_decode/autoregressive/`` holds it); a bare name (``speculator.py``)
     or a path other trees hold too names none."""
-    if "/" not in text or not re.search(_ARROW, text) or not _stack_line(text):
+    if "/" not in text:
+        return []
+    if (single := _frame_line(text)) is not None:
+        paths = [single]
+    elif re.search(_ARROW, text) and _stack_line(text):
+        paths = [m.group(1) or m.group(2) for m in _STEP.finditer(text)]
+    else:
         return []
     found: list[str] = []
-    for m in _STEP.finditer(text):
-        path = (m.group(1) or m.group(2)).lstrip("./")
+    for path in (p.lstrip("./") for p in paths):
         rows = [(name, fw) for name, fw in _tree_rows() if name == path or name.endswith("/" + path)]
         if rows and all(fw == "vllm" and name.startswith("v1/worker/gpu/") for name, fw in rows):
             found += sorted({name for name, _fw in rows})
     return found
+
+
+def _mrv2_steps() -> tuple[bytes, ...]:
+    """``folder/file.py:`` of each MRV2 file whose folder and name no other tree's row ends
+    with: what the scan keeps a line for where a stack names it without its package."""
+    tails = {"/".join(name.split("/")[-2:]) for name, fw in _tree_rows()
+             if fw == "vllm" and name.startswith("v1/worker/gpu/spec_decode/")}  # fmt: skip
+    return tuple(sorted(f"{tail}:".encode() for tail in tails if chained_mrv2(f"{tail}:1 → {tail}:2")))
+
+
+LITERALS += _mrv2_steps()
 
 
 def _variant_word(word: str) -> re.Pattern[str]:
