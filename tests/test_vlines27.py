@@ -12,6 +12,10 @@
 3. journalctl's prefix under another locale ("3月 08 10:20:01 host unit[pid]: ", " 3월 ...",
    "Mär 08 ...") is peeled like the English one, so the vLLM lines it wraps read as vLLM's
    (their tracebacks' frames included).
+4. A JSON log record a logger or shipper wrote (``journalctl -o json``'s MESSAGE, a JSON
+   formatter's message / msg, Cloud Logging's textPayload), a time key beside its text, reads as
+   the line it carries, like Docker's ``{"log": ...}``; a JSON object with no time key (an API's
+   error body) stays as it is.
 Our own lines in several shapes; near misses in the same words must not move.
 """
 
@@ -21,6 +25,7 @@ from pathlib import Path
 
 from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, roots, run
 
+from spectrace.dialects.paste import unjson
 from spectrace.worker_path import WorkerPath
 
 
@@ -169,3 +174,26 @@ def test_a_change_list_of_locations_with_prose_gets_no_path(tmp_path: Path) -> N
              "  spec_decode/autoregressive/speculator.py:125   keep one graph per MTP draft step", "",
              "## Test plan", "", "- unit tests"]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+# --- 4. JSON log records ---------------------------------------------------------------------
+
+
+def test_json_records_of_a_logger_or_a_shipper_read_as_their_lines(tmp_path: Path) -> None:
+    import json
+
+    shapes = (lambda line: {"time": "2026-03-08T10:20:01.5Z", "level": "error", "msg": line},
+              lambda line: {"__REALTIME_TIMESTAMP": "1772965201500000", "_HOSTNAME": "node-7",
+                            "MESSAGE": line, "SYSLOG_IDENTIFIER": "vllm"},
+              lambda line: {"textPayload": line, "timestamp": "2026-03-08T10:20:01.5Z",
+                            "severity": "ERROR"})  # fmt: skip
+    for shape in shapes:
+        lines = [json.dumps(shape(line)) for line in _JOURNAL_CRASH]
+        assert_verdict(crash_path(run(tmp_path, lines)), "other", "DFlashProposer")
+
+
+def test_a_json_object_with_no_time_stays_as_it_is() -> None:
+    body = '{"object": "error", "message": "The model does not exist.", "type": "NotFoundError", "code": 404}'
+    assert unjson(body) == body
+    record = '{"ts": 1772965201.5, "message": "Traceback (most recent call last):"}'
+    assert unjson(record) == "Traceback (most recent call last):"

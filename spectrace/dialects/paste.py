@@ -105,6 +105,8 @@ def unjson(text: str) -> str:
     text; a notebook's output line (``  "...\\n",``) -> its string; anything else, or a record cut
     short, comes back unchanged."""
     if not text.startswith('{"log":'):
+        if text.startswith('{"') and text.endswith("}"):
+            return _shipped(text)
         return _notebook(text) if text.endswith(('\\n",', '\\n"')) else text
     try:
         record = json.loads(text)
@@ -112,6 +114,28 @@ def unjson(text: str) -> str:
         return text
     log = record.get("log") if isinstance(record, dict) else None
     return log.rstrip("\r\n") if isinstance(log, str) else text
+
+
+# a log record as a JSON logger or shipper writes it: its text under one of these keys
+# (journalctl -o json's MESSAGE, Cloud Logging's textPayload, Loki's line, a JSON formatter's
+# message / msg, OpenTelemetry's body), its time under one of the others
+_TEXT_KEYS = ("MESSAGE", "textPayload", "message", "msg", "line", "body")
+_TIME_KEYS = ("__REALTIME_TIMESTAMP", "timestamp", "@timestamp", "time", "ts", "asctime", "date")
+
+
+def _shipped(text: str) -> str:
+    """A JSON log record (a text key and a time key, as ``_TEXT_KEYS`` / ``_TIME_KEYS``) -> its
+    text; any other JSON object (an API's error body, a request) comes back unchanged."""
+    if not any(f'"{key}"' in text for key in _TEXT_KEYS):
+        return text
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if not isinstance(record, dict) or not any(key in record for key in _TIME_KEYS):
+        return text
+    said = next((record[key] for key in _TEXT_KEYS if isinstance(record.get(key), str)), None)
+    return said.rstrip("\r\n") if said is not None else text
 
 
 def _notebook(text: str) -> str:
