@@ -10,7 +10,8 @@
    (``autoregressive/cudagraph_utils.py``) puts the run on vLLM's MRV2. Not a sentence citing
    the same steps while it tells of code (a pull request's summary, a code-reading note).
 3. journalctl's prefix under another locale ("3月 08 10:20:01 host unit[pid]: ", " 3월 ...",
-   "Mär 08 ...") is peeled like the English one, so the vLLM lines it wraps read as vLLM's
+   "Mär 08 ...", and its short-iso form "2026-03-08T10:20:01+01:00 host unit[pid]: ") is peeled
+   like the English one, so the vLLM lines it wraps read as vLLM's
    (their tracebacks' frames included).
 4. A JSON log record a logger or shipper wrote (``journalctl -o json``'s MESSAGE, a JSON
    formatter's message / msg, Cloud Logging's textPayload), a time key beside its text, reads as
@@ -175,6 +176,17 @@ def test_a_change_list_of_locations_with_prose_gets_no_path(tmp_path: Path) -> N
              "## Test plan", "", "- unit tests"]  # fmt: skip
     assert_no_path(tmp_path, lines)
 
+
+
+def test_a_journal_in_short_iso_form(tmp_path: Path) -> None:
+    lines = [f"2026-03-08T10:20:01+01:00 node-7 serve-spec.sh[5150]: {line}" for line in _JOURNAL_CRASH]
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "DFlashProposer")
+
+
+def test_a_ci_stamp_before_words_and_a_colon_is_no_journal() -> None:
+    from spectrace.dialects.wrappers import peel
+
+    assert peel("2026-03-08T10:20:01Z build step: compile kernels").text == "build step: compile kernels"
 
 # --- 4. JSON log records ---------------------------------------------------------------------
 

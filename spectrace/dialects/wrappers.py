@@ -81,6 +81,11 @@ _SYSLOG = re.compile(
     r"(?:" + _MON + r"|" + _LOCAL_MON + r")"
     r" +(\d{1,2}) (\d\d:\d\d:\d\d)(?:\.(\d+))? (\S+) ([\w.@/-]+)(?:\[\d+\])?: "
 )
+# journalctl -o short-iso: "2026-09-21T19:29:28+02:00 host vllm[3588]: " (a year and an offset;
+# the process's pid required, so a CI stamp before "word word: text" stays the CI's)
+_JOURNAL_ISO = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d)(?:[.,](\d+))?(?:Z|[+-]\d\d:?\d\d) (\S+) ([\w.@/-]+)\[\d+\]: "
+)
 _TORCHRUN = re.compile(r"\[(?:rank|default)(\d+)\]: ?")
 # OpenMPI's ``mpirun --tag-output`` (TensorRT-LLM's multi-GPU runs): "[1,3]<stderr>:" is job 1,
 # rank 3; every line of every rank carries it, so tracebacks of several ranks interleave
@@ -186,6 +191,8 @@ def _peel(text: str) -> Peeled:
             pass
         elif m := _CRI.match(text):
             stamp, partial = stamp or _stamp(m, text), m.group(6) == "P"
+        elif m := _JOURNAL_ISO.match(text):
+            stamp, host = stamp or _stamp(m, text), host or m.group(6)
         elif m := _CI.match(text):
             stamp = stamp or _stamp(m, text)
         elif m := _COMPOSE.match(text):
