@@ -209,3 +209,10 @@ def test_a_json_object_with_no_time_stays_as_it_is() -> None:
     assert unjson(body) == body
     record = '{"ts": 1772965201.5, "message": "Traceback (most recent call last):"}'
     assert unjson(record) == "Traceback (most recent call last):"
+
+
+def test_a_line_opening_with_an_arrow_and_no_step_is_read_without_failing() -> None:
+    from spectrace.assemblers.vllm_runner import chained_mrv2
+
+    assert chained_mrv2("→ MTP n=2 on both nodes/ranks, then the graph hangs") == []
+    assert chained_mrv2("-> see docs/spec.md for the flags") == []

@@ -503,8 +503,8 @@ def _stack_line(text: str) -> bool:
     arrows, a stack's lead-in before them at most; a sentence that cites steps while it
     tells of code ("moves the buffer out of `a.py:1` → `b.py:2` so ...") is none."""
     steps = list(_ANY_STEP.finditer(text))
-    if len(steps) < 2 and not re.match(rf"\s*{_ARROW}", text):
-        return False
+    if not steps or (len(steps) < 2 and not re.match(rf"\s*{_ARROW}", text)):
+        return False  # (a line opening with an arrow continues a chain: one step is enough)
     lead, tail = text[: steps[0].start()], text[steps[-1].end() :]
     between = _ANY_STEP.sub(" ", text[steps[0].start() : steps[-1].end()])
     words = re.compile(r"[A-Za-z]")
