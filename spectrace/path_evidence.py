@@ -31,8 +31,10 @@ from spectrace.path_frames import (
     NOT_IN_TABLES,
     FrameSignature,
     frame_signature,
+    file_signature,
     frame_signatures,
     function_signature,
+    kernel_op,
     signature_for_class,
     symbol_signature,
     unknown_class,
@@ -51,6 +53,11 @@ _ESCAPED_BREAK = re.compile(r"\\+n")
 _ESCAPED_QUOTE = re.compile(r'\\+"')
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<function>\S+)', re.M)
 # worker-like class names; only those a path table defines count
+# an sgl_kernel op named where torch resolves or dispatches it, at its call: "'_OpNamespace'
+# 'sgl_kernel' object has no attribute 'X'", "Could not run 'sgl_kernel::X' with arguments",
+# "torch.ops.sgl_kernel.X" (never "cannot import name 'X'": sgl_kernel imports it on any run)
+_OP_CALLED = re.compile(r"'sgl_kernel' object has no attribute '(\w+)'|\bsgl_kernel::(\w+)"
+                        r"|\btorch\.ops\.sgl_kernel\.(\w+)")
 _CLASS_NAME = re.compile(r"\b[A-Z]\w*(?:Worker|Proposer|Speculator|Drafter|Decoder|Layer)\w*")
 # a frame's source line calling a scheduler loop: ``scheduler.event_loop_normal()``
 _LOOP_CALL = re.compile(r"\b(event_loop_\w+)\(")
@@ -370,6 +377,31 @@ def message_votes(incident: Incident, framework: str | None = None) -> list[Evid
             out.append(Evidence(first.source, first.lineno, text[:300], reason, points_to,
                                 name))  # fmt: skip
     return out
+
+
+def op_votes(incident: Incident) -> list[Evidence]:
+    """An sgl_kernel speculative op the exception names at its call: the SGLang file that calls
+    it ran (rules/paths/sglang_ops.toml); one worker's file votes for that worker, as a frame
+    there would, and callers the families share name the framework only."""
+    first = incident.first_seen
+    links = [(incident.exception_type, incident.message)]
+    links += [(link.exception_type, link.message) for link in incident.chain]
+    for etype, message in links:
+        for match in _OP_CALLED.finditer(message or ""):
+            op = kernel_op(next(g for g in match.groups() if g))
+            if op is None:
+                continue
+            sigs = {file_signature(c) for c in op.callers}
+            sig = next(iter(sigs)) if len(sigs) == 1 else None
+            text = f"{etype}: {message}"[:300]
+            head = f"exception names sgl_kernel's {op.name} at its call ({op.what}): SGLang ran its caller"
+            if sig is None:
+                return [Evidence(first.source, first.lineno, text,
+                                 f"{head}, which the families share", framework="sglang")]  # fmt: skip
+            return [Evidence(first.source, first.lineno, text,
+                             f"{head} {sig.name} -> {sig.points_to} ({sig.worker_class})",
+                             sig.points_to, sig.worker_class, framework="sglang")]  # fmt: skip
+    return []
 
 
 def untabled_votes(incident: Incident) -> list[Evidence]:

@@ -518,6 +518,28 @@ def symbol_signatures() -> tuple[SymbolSignature, ...]:
     return tuple(sorted(rows, key=lambda r: (r.points_to is None, -len(r.pattern))))
 
 
+@dataclass(frozen=True, slots=True)
+class KernelOp:
+    """An sgl_kernel speculative op and the SGLang files that call it (rules/paths/sglang_ops.toml)."""
+
+    name: str
+    callers: tuple[str, ...]
+    what: str
+
+
+@cache
+def _kernel_ops() -> Mapping[str, KernelOp]:
+    rows = (_data("sglang_ops") or {}).get("op", [])
+    ops = (KernelOp(str(r["name"]), tuple(str(c) for c in r.get("callers", ())), str(r.get("what", "")))
+           for r in rows if isinstance(r, dict) and r.get("name"))  # fmt: skip
+    return MappingProxyType({op.name: op for op in ops})
+
+
+def kernel_op(name: str) -> KernelOp | None:
+    """The sgl_kernel speculative op of that name, or None (any other op or word)."""
+    return _kernel_ops().get(name)
+
+
 def symbol_signature(text: str) -> SymbolSignature | None:
     """The first symbol row whose pattern the native frame's symbol or library holds."""
     return next((s for s in symbol_signatures() if s.pattern in text), None)

@@ -37,12 +37,13 @@ from spectrace.path_evidence import (
     peer_frames,
     peer_message_votes,
     rank_frames,
+    op_votes,
     speculates,
     untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
 from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND
-from spectrace.path_mentions import Mention, mention_votes, message_names
+from spectrace.path_mentions import Mention, bare_plugin_file, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, named_ran, other_program
 from spectrace.path_spec_ran import dumped_evidence, spec_ran_evidence, switched_evidence
@@ -206,22 +207,27 @@ def path_evidence(
 
 
 def _untabled(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> list[Evidence]:
-    """A class no table holds, named by the crash as what ran (``untabled_votes``), where the
-    crash is more than a lone error line: it has frames or a log stamp, or the run's config
-    shows the run; else its exception line stands on its own (not quoted inside a sentence:
-    "Expected: FAIL with `AttributeError: ...`") and the text names speculation for its run on
-    other lines (a drafting family or file, a run line, an issue reporting its failure). A
-    bare error line in a note ("you would see something like") shows no class that ran."""
-    found = untabled_votes(incident)
-    if not found or incident.frames or incident.first_seen.ts is not None or shows_run(config):
-        return found
+    """A class no table holds, named by the crash as what ran (``untabled_votes``), or an
+    sgl_kernel op named at its call (``op_votes``), where the crash shows a run
+    (``_crash_ran``)."""
+    found = untabled_votes(incident) + op_votes(incident)
+    return found if found and _crash_ran(incident, config, mentions) else []
+
+
+def _crash_ran(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:
+    """The crash is more than a lone error line: it has frames or a log stamp, or the run's
+    config shows the run; else its exception line stands on its own (not quoted inside a
+    sentence: "Expected: FAIL with `AttributeError: ...`") and the text names speculation for
+    its run on other lines (a drafting family or file, a run line, an issue reporting its
+    failure). A bare error line in a note ("you would see something like") shows no run."""
+    if incident.frames or incident.first_seen.ts is not None or shows_run(config):
+        return True
     head = incident.lines[0].strip(" \t>*`-") if incident.lines else ""
     if not head.startswith(incident.exception_type):
-        return []
+        return False
     source, at = incident.first_seen.source, incident.first_seen.lineno
     mine = [m for m in mentions if m.source == source and m.lineno != at]
-    told = any(m.kind in (RUN_KIND, FAMILY_KIND, SPEC_KIND) for m in mine) or reported_failure(mine)
-    return found if told else []
+    return any(m.kind in (RUN_KIND, FAMILY_KIND, SPEC_KIND) for m in mine) or reported_failure(mine)
 
 
 def _peers(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
@@ -273,7 +279,10 @@ def _bases_or_words(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
 def _prose_names(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """Weakest of the names: ``eagle_worker_v2.py:828`` in prose."""
     conditions = [e.condition for e in evidence if e.condition]
-    found = mention_votes(run.incident, run.mentions, run.since, conditions, run.config.engine)
+    config = run.config
+    plugin = "platform_named" in config.flags or "platform" in config.flags
+    mentions = run.mentions if plugin else [m for m in run.mentions if not bare_plugin_file(m)]
+    found = mention_votes(run.incident, mentions, run.since, conditions, config.engine)
     return evidence + reread(found, run.releases)
 
 

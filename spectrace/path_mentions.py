@@ -459,6 +459,15 @@ def _signature(m: re.Match[str], text: str) -> FrameSignature | None:
     return file_signature(path.lstrip("~/\\"))
 
 
+def bare_plugin_file(m: Mention) -> bool:
+    """A file named by its bare name (no folder) that only a platform plugin's table holds
+    (``dspark_proposer.py``): vLLM's own tree or an overlay of it may hold a file of that name
+    (a tree newer than the tables), so the name puts the run on the plugin only where the text
+    does (its platform, its package path, its tracker)."""
+    hosts = ("sglang", "vllm", "trtllm")
+    return m.kind == KIND and not re.search(r"[/\\]", m.name) and m.signature.framework not in hosts
+
+
 def mention_votes(
     incident: Incident,
     mentions: Sequence[Mention],

@@ -130,6 +130,8 @@ class ConfigCollector(ConfigFinish):
         elif not in_launch and self._under_caption(line):  # a suggested dict / YAML / config
             self._spec_said = True
             return
+        if not in_launch and not is_example(line) and (record := self._records.feed(line)) is not None:
+            self._vllm(record[0], record[1], "launch_command")  # a launcher's key=value record
         if in_launch and not line.quoted and not line.headed and multi_layer_flag(text):
             # a sentence or a table cell quoting the flag beside an EAGLE word ("EAGLE
             # (`--enable-multi-layer-eagle`)"): read as flags, it is still the multi-layer workers

@@ -78,6 +78,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Capturing batches (bs=",
     b"Capture cuda graph end",
     b"Load weight end",  # a draft model's load line (config.draft_loaded)
+    b"_method=",  # a launcher's key=value record of its job (kv_record)
+    b"num_speculative_tokens=",
     b"Capture draft",  # the EAGLE-type worker's draft graph capture
     b"Beta spec",
     b"vLLM API server version",

@@ -13,6 +13,7 @@ from datetime import date
 
 from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITERALS  # re-export
 from spectrace.assemblers.diff_view import DiffView
+from spectrace.assemblers.kv_record import KvRecords
 from spectrace.assemblers.launch import LaunchReader
 from spectrace.assemblers.launch_options import OptionTables
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
@@ -68,6 +69,7 @@ class ConfigState:
         self._lines: list[LogLine] = []  # kept to split runs (config lines are few)
         self._tables = tables if tables is not None else OptionTables()  # loaded on first use
         self._launch = LaunchReader(self._tables)
+        self._records = KvRecords()  # a launcher's key=value record of its job (kv_record)
         self._version_era: str | None = None  # from a printed sglang version: beats warnings
         self._warning_era: str | None = None  # the era the spec warnings told
         self._sglang_release: Version | None = None

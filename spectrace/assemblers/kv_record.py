@@ -1,0 +1,51 @@
+"""A launcher's ``key=value`` record of the job it submits -> the run's speculative config.
+
+Why: batch launchers (SLURM wrappers, sweep drivers) print the settings of the job they
+submit one ``key=value`` per line (``engine_method=dspark``, ``num_speculative_tokens=7``):
+the same facts as vLLM's ``--speculative-config '{"method": ..., "num_speculative_tokens":
+...}'``, a config line like a flag. A record line is its key and value alone (no blank, no
+sentence around them); a method is a key ending in ``_method`` whose value vLLM's method rows
+know. Only with the draft size in vLLM's own spelling in the same record is it vLLM's config:
+a method key alone is any program's setting."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spectrace.dialects.base import LogLine
+from spectrace.path_frames import method_signature
+
+_RECORD = re.compile(r"(?P<key>[a-z][a-z0-9_]{0,60})=(?P<value>[^\s=\"']{1,80})")
+_SIZE_KEY = "num_speculative_tokens"
+_GAP = 40  # lines between a record's method and its size: one job's record
+
+
+@dataclass(slots=True)
+class KvRecords:
+    """The method and draft size record lines seen so far (one job's record at a time)."""
+
+    method: tuple[str, LogLine] | None = None
+    size: tuple[int, LogLine] | None = None
+    done: bool = False
+
+    def feed(self, line: LogLine) -> tuple[LogLine, dict[str, object]] | None:
+        """The record's method line and its vLLM speculative config once the record holds both
+        a method and a draft size (given once), else None."""
+        m = _RECORD.fullmatch(line.text.strip())
+        if self.done or m is None or line.quoted:
+            return None
+        key, value = m["key"], m["value"]
+        if key.endswith("_method") and method_signature("vllm", value) is not None:
+            self.method = (value, line)
+        elif key == _SIZE_KEY and value.isdigit():
+            self.size = (int(value), line)
+        else:
+            return None
+        if self.method is None or self.size is None:
+            return None
+        (method, at), (size, other) = self.method, self.size
+        if at.source != other.source or abs(at.lineno - other.lineno) > _GAP:
+            return None
+        self.done = True
+        return at, {"speculative_config.method": method, "speculative_config.num_speculative_tokens": size}
