@@ -31,7 +31,7 @@ from datetime import date
 
 from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
-from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.load import LoadSample, sglang_record
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
@@ -110,7 +110,7 @@ def era_evidence(
 ) -> list[Evidence]:
     """The era table's class (or its two-class condition) for the one family the run's text
     names, bounded by its release or day; [] where anything is missing or set apart."""
-    found = _inputs(incident, config, mentions, since, trace)
+    found = _inputs(incident, config, mentions, since, trace, load)
     if found is None:
         unnamed = _v2_unnamed(incident, config, mentions)
         return unnamed or _one_worker(incident, config, mentions, since, load, trace)
@@ -178,7 +178,7 @@ def _switch_named(found: EraInputs, config: RunConfig) -> DumpVerdict | None:
 
 def _inputs(
     incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int,
-    trace: PathTrace | None = None,
+    trace: PathTrace | None = None, load: LoadSample | None = None,
 ) -> EraInputs | None:
     """The family, its line and the release bound, where the text shows or reports a run."""
     source = incident.first_seen.source
@@ -193,7 +193,7 @@ def _inputs(
         return _no(trace, "a pull request introducing a worker of its own: its results ran that new code")
     if other_program([frame.file for frame in incident.frames]):
         return _no(trace, "a loader's or converter's crash: no server ran")
-    if (framework := _framework(config, mine, incident, mentions, since)) != "sglang":
+    if (framework := _framework(config, mine, incident, mentions, since, load)) != "sglang":
         return _no(trace, f"the run's framework is {framework or 'not named'}, not SGLang")
     if "speculative_algorithm" in config.flags:
         return _no(trace, "the run's flags name its algorithm: the flag readers decide")
@@ -404,7 +404,7 @@ def _one_worker(
         return []
     if other_program([frame.file for frame in incident.frames]):
         return []
-    if _framework(config, mine, incident, mentions, since) != "sglang":
+    if _framework(config, mine, incident, mentions, since, load) != "sglang":
         return []
     shown = counted or shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
     if not (shown or _branch_run(mine)):
@@ -554,13 +554,16 @@ def _promoted_model(config: RunConfig, mine: Sequence[Mention]) -> bool:
 
 def _framework(
     config: RunConfig, mine: Sequence[Mention], incident: Incident,
-    mentions: Sequence[Mention], since: int,
+    mentions: Sequence[Mention], since: int, load: LoadSample | None = None,
 ) -> str | None:
-    """The run's framework, else the one tracker its thread headers name (an RL trainer's whose
-    rollouts always run SGLang counts as SGLang's), else the one its title and family lines
-    name in words (``path_run.worded_framework``)."""
+    """The run's framework, else SGLang where the run's file holds SGLang's own decode record
+    (whole or cut by grep at its ``accept len``), else the one tracker its thread headers name
+    (an RL trainer's whose rollouts always run SGLang counts as SGLang's), else the one its
+    title and family lines name in words (``path_run.worded_framework``)."""
     if config.engine is not None:
         return config.engine
+    if load is not None and load.source == incident.first_seen.source and sglang_record(load):
+        return "sglang"
     found = {m.name for m in mine if m.kind in (THREAD_KIND, ROLLOUT_KIND)}  # slime's: SGLang
     if found:
         return next(iter(found)) if len(found) == 1 else None

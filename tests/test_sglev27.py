@@ -9,6 +9,8 @@ shapes of R88 07, R88 01 and R86 09). Lines are our own, in the shapes such note
   plugin only where the text does (its platform words); vLLM's tree may hold the same name.
 - A launcher's key=value record of its job (``engine_method=X`` with ``num_speculative_tokens=N``)
   is vLLM's speculative config, like the flag; a method key alone, or a docs example, is not.
+- SGLang's own decode record (whole, or cut by grep at its ``accept len``) in the run's file
+  names SGLang as the run's framework; a sentence quoting its fields does not.
 """
 
 from __future__ import annotations
@@ -133,3 +135,34 @@ def test_a_record_without_its_draft_size_or_as_an_example_is_no_config(
 ) -> None:
     path = probed_path(tmp_path, lines)
     assert path.worker_class != "MedusaProposer", path
+
+
+# SGLang's decode record of a speculating run, cut by grep at its first speculative field
+_CUT_RECORDS = [f"accept len: {a}, accept rate: {r}, cuda graph: True, gen throughput (token/s): {t}"
+                for a, r, t in (("2.41", "0.35", "61.0"), ("2.05", "0.26", "58.3"), ("2.77", "0.44", "66.9"))]  # fmt: skip
+
+
+@pytest.mark.parametrize("header", [
+    "somelab/a770-serving · sweeps/2026-05/c2-ngram-coder/ngram.accept.log · commit 4d5e6f7",
+    "rig-owner/dual-4090-bench · runs/ngram_k8/decode_tail.out (commit 77aa88bb, 2026-05-14)",
+])  # fmt: skip
+def test_cut_decode_records_under_a_saved_logs_path_name_sglang(tmp_path: Path, header: str) -> None:
+    assert_verdict(probed_path(tmp_path, [header, "", *_CUT_RECORDS]), "other", "NGRAMWorker")
+
+
+def test_whole_decode_records_name_sglang_too(tmp_path: Path) -> None:
+    records = [f"[2026-05-14 08:0{n}:00] Decode batch, #running-req: 2, #token: 900, token usage: 0.02, " + r
+               for n, r in enumerate(_CUT_RECORDS)]  # fmt: skip
+    header = "rig-owner/dual-4090-bench · runs/ngram_k8/server.log (commit 77aa88bb, 2026-05-14)"
+    assert_verdict(probed_path(tmp_path, [header, "", *records]), "other", "NGRAMWorker")
+
+
+@pytest.mark.parametrize("lines", [
+    # the control arm of the same sweep: its path sets the family apart
+    ["somelab/a770-serving · sweeps/2026-05/c2-ngram-coder/ctl.accept.log · commit 4d5e6f7", "", *_CUT_RECORDS],
+    # a sentence quoting the record's fields is no record: no framework from it
+    ["# Comparing acceptance on the coder model",
+     "The other server's log said accept len: 2.41, accept rate: 0.35 for the same prompts, which looks low."],
+])  # fmt: skip
+def test_no_record_or_an_arm_set_apart_gives_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)

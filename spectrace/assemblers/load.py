@@ -41,9 +41,17 @@ LOAD_LITERALS: tuple[bytes, ...] = (
     b"Avg prompt throughput:",
     b"Dumping scheduler output",
     b"num_scheduled_requests: ",
+    b"accept len: ",  # SGLang's decode record cut at its first speculative field (grep)
 )
 
 _SGLANG = re.compile(r"\b(Decode|Prefill) batch(?: \[\d+\])?[,.] ")  # "." in 0.4.x
+# SGLang's decode record's own keys (the scheduler's decode stats): a record cut by grep at
+# "accept len" ("accept len: 2.41, accept rate: 0.35, cuda graph: True, gen throughput ...")
+# is still the record where another of them follows
+_DECODE_KEYS = frozenset({"#running-req", "#token", "token usage", "accept len", "accept rate",
+                          "cuda graph", "cpu graph", "npu graph", "gen throughput (token/s)",
+                          "#queue-req"})  # fmt: skip
+_SGLANG_OWN = frozenset({"#running-req", "accept len", "#queue-req"})
 _VLLM_SPEC = re.compile(r"\b(?:SpecDecoding|Speculative) metrics: ")
 _VLLM_ENGINE = re.compile(r"\bEngine \d+: (?=Avg prompt throughput:)")
 _VLLM_DUMP = re.compile(r"Dumping scheduler output for model execution: ")
@@ -104,15 +112,30 @@ def spec_metrics_shape(text: str) -> str | None:
     return _DIGITS.sub("", text)
 
 
+def sglang_record(sample: LoadSample) -> bool:
+    """The sample is SGLang's own decode or prefill record (its keys; TensorRT-LLM's iteration
+    lines are decode samples too): a line only an SGLang server prints."""
+    return sample.kind in ("decode", "prefill") and bool(sample.fields.keys() & _SGLANG_OWN)
+
+
+def _cut_record(text: str) -> dict[str, str] | None:
+    """The fields of SGLang's decode record cut at ``accept len``, or None."""
+    if not text.startswith("accept len: "):
+        return None
+    fields = split_fields(text)
+    return fields if len(fields.keys() & _DECODE_KEYS) >= 2 else None
+
+
 def parse_load_line(line: LogLine) -> LoadSample | None:
     """One sample per throughput line of any known version; None for anything else."""
     text = line.text
-    if (match := _SGLANG.search(text)) is not None:
-        fields = split_fields(text[match.end() :])
+    match = _SGLANG.search(text)
+    if match is not None or (cut := _cut_record(text)) is not None:
+        fields = split_fields(text[match.end() :]) if match is not None else cut
         graph = next((fields[k] for k in _GRAPH_KEYS if k in fields), None)
         return _sample(
             line,
-            match.group(1).lower(),
+            match.group(1).lower() if match is not None else "decode",
             fields,
             running_req=_int(fields.get("#running-req")),
             accept_len=_num(fields.get("accept len")),
