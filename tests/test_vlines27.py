@@ -17,6 +17,10 @@
    formatter's message / msg, Cloud Logging's textPayload), a time key beside its text, reads as
    the line it carries, like Docker's ``{"log": ...}``; a JSON object with no time key (an API's
    error body) stays as it is.
+5. A timeline transcribing vLLM's records (``23:04:43  speculator.py:92  "Capturing ..."``: the
+   time, the module tag without level, day and brackets, the message in quotes) names the
+   module that logged, like the record's own tag: ``speculator.py`` only MRV2 has, and
+   ``gpu_model_runner.py`` only vLLM's V1 runner. Not under a runbook's "you should see".
 Our own lines in several shapes; near misses in the same words must not move.
 """
 
@@ -216,3 +220,30 @@ def test_a_line_opening_with_an_arrow_and_no_step_is_read_without_failing() -> N
 
     assert chained_mrv2("→ MTP n=2 on both nodes/ranks, then the graph hangs") == []
     assert chained_mrv2("-> see docs/spec.md for the flags") == []
+
+
+# --- 5. vLLM records as a timeline transcribes them -------------------------------------------
+
+
+def test_a_timeline_quoting_mrv2s_capture_record(tmp_path: Path) -> None:
+    lines = ["# Boot 2 report: GLM with MTP, capture fault", "",
+             "Both passes log the speculator capture; the second one dies:", "", "```text",
+             '22:59:36  speculator.py:92  "Capturing model for speculator..."   <- first pass, fine',
+             '23:04:43  speculator.py:92  "Capturing model for speculator..."   <- second pass',
+             "23:04:45  illegal memory access on all four workers", "```"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleSpeculator|MTPSpeculator")
+
+
+def test_a_digest_of_the_v1_runner_record_with_an_eagle3_draft(tmp_path: Path) -> None:
+    lines = ["Replica log digest (EAGLE-3 draft, Llama 3.1 8B):",
+             '09:14:02  gpu_model_runner.py:4578  "Model loading took 16.1 GiB memory"',
+             "09:20:11  illegal memory access during decode, replica restarted"]  # fmt: skip
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
+
+
+def test_a_runbooks_expected_record_gets_no_path(tmp_path: Path) -> None:
+    lines = ["acme/ops-runbooks · docs/glm-bringup.md", "", "## What a healthy boot prints", "",
+             "You should see, per rank:", "",
+             '    10:00:01  speculator.py:92  "Capturing model for speculator..."', "",
+             "If MTP is enabled and this line never shows, check the compose file."]  # fmt: skip
+    assert_no_path(tmp_path, lines)

@@ -307,14 +307,20 @@ def module_runner(text: str) -> str | None:
     """"v2" / "v0" where a vLLM log line's prefix names a module only that runner's tree holds
     (``rules/paths/vllm_runner.toml`` ``[[module]]``: ``[speculator.py:120]``, a relative path
     under MRV2's or V0's tree); None for a name several trees share (``eagle.py``) or no tag."""
-    for tag in _TAG.finditer(text):
-        name = tag.group(1).removeprefix("vllm/")
+    digest = _DIGEST_TAG.match(text)
+    for name in [t.group(1) for t in _TAG.finditer(text)] + ([digest.group(1)] if digest else []):
+        name = name.removeprefix("vllm/")
         base = name.rsplit("/", 1)[-1]
         for row in runner_table().modules:
             under = "/" in name and name.startswith(row.trees) and (row.tree or base in row.files)
             if name in row.files or under:
                 return row.runner
     return None
+
+
+# a record as a timeline transcribes it: the time, the module tag without its level, day and
+# brackets, then the message in quotes (``22:59:36  speculator.py:92  "Capturing model ..."``)
+_DIGEST_TAG = re.compile(r"^[\s>*+|`-]*\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?\s+((?:[\w.-]+/)*[\w.-]+\.py):\d+\s+[\"“]")
 
 
 # the same record cut to its tag, at the line's start (behind a bullet, a table cell's edge, a
@@ -348,7 +354,7 @@ def vllm_record(text: str) -> bool:
     for tag in _TAG.finditer(text):
         if "[" in tag.group(0) and tag.group(1).rsplit("/", 1)[-1] in records.prefixed:
             return True
-    bare = _BARE_TAG.match(text)
+    bare = _BARE_TAG.match(text) or _DIGEST_TAG.match(text)
     return bare is not None and bare.group(1) in records.bare
 
 
