@@ -124,8 +124,10 @@ _TIME_KEYS = ("__REALTIME_TIMESTAMP", "timestamp", "@timestamp", "time", "ts", "
 
 
 def _shipped(text: str) -> str:
-    """A JSON log record (a text key and a time key, as ``_TEXT_KEYS`` / ``_TIME_KEYS``) -> its
-    text; any other JSON object (an API's error body, a request) comes back unchanged."""
+    """A JSON log record (a text key and a time key, as ``_TEXT_KEYS`` / ``_TIME_KEYS``) holding
+    one line -> that line; a record holding several lines (a traceback logged as one message,
+    read by ``flattened``) and any other JSON object (an API's error body, a request) come back
+    unchanged."""
     if not any(f'"{key}"' in text for key in _TEXT_KEYS):
         return text
     try:
@@ -135,7 +137,9 @@ def _shipped(text: str) -> str:
     if not isinstance(record, dict) or not any(key in record for key in _TIME_KEYS):
         return text
     said = next((record[key] for key in _TEXT_KEYS if isinstance(record.get(key), str)), None)
-    return said.rstrip("\r\n") if said is not None else text
+    if said is None or "\n" in said.rstrip("\r\n"):
+        return text  # a whole traceback in one record: the escaped-record reader takes it
+    return said.rstrip("\r\n")
 
 
 def _notebook(text: str) -> str:
