@@ -97,12 +97,17 @@ COMPARED = "a table row comparing setups, one of them with the setting off: whic
 DOCUMENT = ("a document telling the reader about the engine (study notes, tutorial, README, requirements "
             "or specification), with no run, result or failure of its own")
 DIGEST = "a digest of several threads (their titles and summaries), no single run"
+COMMIT = "a commit's subject in a git history listing, another change's title, not a run"
+HUNK = "a line of a diff hunk (code under change), not a run"
+TROUBLE = "a troubleshooting table's row: a failure the reader may meet, not one that happened"
+HARNESS_STOPPED = ("a harness's saved log that stopped at its own precondition check, before any "
+                   "engine started: no engine record, launch or traceback")
 FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
             "release, rig or reported issue of its own")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD)
+           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -147,6 +152,10 @@ LITERALS: tuple[bytes, ...] = (
     # a fix's evidence, a review's opener, speculation left off (``run_prose``)
     *run_prose_literals(),
     *STATED_LITERALS,  # a run's options stated with no speculation (``stated_plain``)
+    b"ERROR:", b"ERROR :", b"FATAL:", b"[ERROR]", b"[FATAL]",  # a driver's own error (``_harness_stopped``)
+    b"Step ", b"STEP ", "步骤".encode(),  # a runbook's step headings and troubleshooting header (``_runbook``)
+    b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
+    b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -589,8 +598,9 @@ class NotRun:
         """(source, line) of each of ``lines`` no run's config is read from: inside a block,
         not a test plan's (its command is the one the results below it ran) nor an instructions
         page's or a document's (it denies the text a run as a whole; a crash of its own still
-        shows one, and its launch is then that crash's run)."""
-        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT)]
+        shows one, and its launch is then that crash's run), nor a diff hunk's (a command it
+        leaves is read whole; only its loose words are code's)."""
+        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT, HUNK)]
         if not blocks:
             return frozenset()
         return frozenset((ln.source, ln.lineno) for ln in lines
@@ -724,13 +734,20 @@ def _caption(text: str) -> str | None:
         return None
     if _EXAMPLE_WORD.search(clause) and not check_told(text):
         return EXAMPLE  # not "Validated end-to-end with X. Example commands:": the check's own
-    if _ADVICE.search(clause):
+    if _ADVICE.search(clause) or _READER_CAN.search(clause):
         return SUGGESTION
     if _GOAL.search(clause):
         return GOAL
     return None
 
 
+# a caption telling the reader what they may do with the config below, any verb ("Currently you
+# can assign a dspark:", "you may pin the drafter with:"), not what they will see ("you can see
+# the error:"): a usage line, the writer's run is elsewhere
+_READER_CAN = re.compile(
+    r"(?i)\byou (?:can|could|may|might|should|need to|have to|want to|must)\s+(?:now |also |then |just )?"
+    r"(?!see\b|find\b|notice\b|observe\b|tell\b|reproduce\b|check\b|verify\b|confirm\b)[a-z]+\b"
+)
 # a caption giving the config below as another source's: a blog, a guide, a paper or a vendor
 # publishes, shares or lists it ("`blog06` publishes the complete config for the record",
 # "the guide's YAML:", "官方博客给出的完整配置如下："); the writer's own ("we published the config
@@ -864,9 +881,23 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             out.append(Apart(held[0].source, first, max(first, end), why, opener))
             open_ = None
 
+    hunk_sure, hunk_end = 0, 0  # the last lines a diff hunk surely / at most covers
+    fixes = False  # inside a troubleshooting table (its header names a symptom and a fix column)
     for line in held:
         text = line.text
-        if not line.headed and compared_off(line.raw):
+        row = _ROW_FIRST.match(line.raw) is not None
+        if fixes and row:
+            out.append(Apart(line.source, line.lineno, line.lineno, TROUBLE, text.strip()))
+        fixes = row and (fixes or _TROUBLE_HEADER.search(line.raw.strip()) is not None)
+        if (hunk := _HUNK_HEADER.match(text)) is not None:
+            old, new = int(hunk["old"] or 1), int(hunk["new"] or 1)
+            hunk_sure, hunk_end = line.lineno + max(old, new), line.lineno + old + new
+        if _COMMIT_SUBJECT.match(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, COMMIT, text.strip()))
+        elif hunk is None and not line.headed and (line.lineno <= hunk_sure or (
+                line.lineno <= hunk_end and line.raw[:1] in (" ", "+", "-"))):  # fmt: skip
+            out.append(Apart(line.source, line.lineno, line.lineno, HUNK, text.strip()))
+        elif not line.headed and compared_off(line.raw):
             out.append(Apart(line.source, line.lineno, line.lineno, COMPARED, text.strip()))
         elif not line.headed and _UNWIRED_WORDS.search(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
@@ -1050,12 +1081,16 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
     if (guide := _guide(held)) is not None:  # a guide's commands under its headings, nothing printed
         return [Apart(guide.source, held[0].lineno, _END, INSTRUCTIONS, guide.text.strip())]
+    if (book := _runbook(held)) is not None:  # numbered steps for the reader, nothing printed
+        return [Apart(book.source, held[0].lineno, _END, INSTRUCTIONS, book.text.strip())]
     if (doc := _document(held, kind is not None)) is not None:  # notes, a tutorial, a README, a spec
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if (digest := _digest(held)) is not None:  # several threads' titles and summaries
         return [Apart(digest.source, held[0].lineno, _END, DIGEST, digest.text.strip())]
     if (rejected := _rejected(held)) is not None:
         return [rejected]
+    if (stopped := _harness_stopped(held)) is not None:  # its path and words label a run never made
+        return [Apart(stopped.source, held[0].lineno, _END, HARNESS_STOPPED, stopped.text.strip())]
     asked = _asked_thread(held, head_title) if kind != "pull" else None
     if asked is not None:  # its own lines (a launch, a crash, a result) still show a run
         return [asked]
@@ -1327,6 +1362,42 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
     return title
 
 
+def _runbook(held: Sequence[LogLine]) -> LogLine | None:
+    """The first step heading of a runbook (a playbook, a setup guide: three or more headings
+    numbering its steps, "## Step 1. ...", "### 步骤 2"), where no line shows a run: no post
+    header, no log record, no frame, no writer in the first person or telling their own run, no
+    figure a run gave (a speed, a share, a figure row) outside its troubleshooting table. Its
+    failure words are what the reader may meet (a troubleshooting table's symptoms, "if you see
+    ...") and its gains are promises ("can provide a speedup"); a request body's prompt
+    ("``"prompt": "... slows down ..."``") is what the reader sends, no result."""
+    steps = [ln for ln in held if _STEP_HEADING.match(ln.text)]
+    if len({_STEP_HEADING.match(ln.text)["n"] for ln in steps}) < _RUNBOOK_STEPS:
+        return None
+    fixes = False  # inside a troubleshooting table (its header names a symptom and a fix column)
+    for line in held:
+        text = line.text
+        if line.headed or post_author(text) is not None or tree_frame(text):
+            return None
+        if _SELF.search(text) or _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or writer_run(text):
+            return None
+        row = _ROW_FIRST.match(line.raw) is not None
+        fixes = row and (fixes or _TROUBLE_HEADER.search(line.raw.strip()) is not None)
+        if not fixes and _FIGURE.search(_PAYLOAD.sub(" ", told(text))):
+            return None
+    return steps[0]
+
+
+_RUNBOOK_STEPS = 3
+_STEP_HEADING = re.compile(r"(?i)^\s*#{1,6}\s*(?:step|步骤|第)\s*(?P<n>\d+)\b")
+# a troubleshooting table's header: a column of symptoms (or errors, problems) and one of fixes
+_TROUBLE_HEADER = re.compile(
+    r"(?i)^(?=.*\|\s*(?:symptoms?|problems?|issues?|errors?|error messages?)\s*\|)"
+    r"(?=.*\|\s*(?:fix(?:es)?|solutions?|resolutions?|workarounds?|remed(?:y|ies)|actions?|what to do)\s*\|?\s*$)"
+)
+# a request body's text for the model ("prompt": "...", "content": "..."): what the reader sends
+_PAYLOAD = re.compile(r"\"(?:prompt|content|text|input|query|question|system)\"\s*:\s*\"(?:[^\"\\]|\\.)*\"?")
+
+
 _SHELL_COMMENT = re.compile(r"^\s*#(?!#)")
 # a script's comment explaining a setting by what it avoids or by another value failing ("# Disable
 # hf_transfer to avoid I/O errors", "# mem-frac 0.80 (0.70 OOMs at conc=64)"), not the writer's
@@ -1377,6 +1448,18 @@ def _digest(held: Sequence[LogLine]) -> LogLine | None:
 
 
 _DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s|^\s*class\s")
+# a unified diff's hunk header ("@@ -1335,7 +1335,11 @@ class X:"): the hunk holds the old and
+# the new lines, so at least as many lines as the longer side follow it and at most both sides'
+# count, each past the longer side's count still prefixed (a context line's blank, + or -)
+_HUNK_HEADER = re.compile(r"^\s*@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
+# a commit as ``git log --oneline`` lists it (a sync job's history, a rebase summary): a short or
+# full sha opening the line, then the subject with its pull request's number or its bracketed
+# tag ("434afac2 [BugFix] Avoid a hang for MTP (#11353)", "9fe8d8ba Revert \"[Spec] ...\""); the
+# method and failure words it names are that change's, whoever runs the listing
+_COMMIT_SUBJECT = re.compile(
+    r"^\s*(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\s+(?:\([^()\n]*\)\s+)?"
+    r"(?:(?:\[[A-Z][\w /.+-]{0,30}\])+\s*[A-Za-z]|Revert\s+\"|Merge\s+(?:pull|branch)\b|[^\n]*\(#\d+\)\s*$)"
+)
 
 
 def _rejected(held: Sequence[LogLine]) -> Apart | None:
@@ -1401,6 +1484,43 @@ def _rejected(held: Sequence[LogLine]) -> Apart | None:
             return None
         return Apart(line.source, group[0].lineno, group[-1].lineno, REJECTED, line.text.strip())
     return None
+
+
+def _harness_stopped(held: Sequence[LogLine]) -> LogLine | None:
+    """The error line of a harness's saved log (a CI or benchmark driver's output, its header
+    naming a run's output file: ``saved_file``) that stopped at its own precondition check
+    ("ERROR: model directory not found at ...", "FATAL: config file does not exist", "[ERROR]
+    3 validation errors, fix them and try again") where no line shows an engine ran: no log
+    record of any engine, no frame in a package's tree, no engine's launch command, no server
+    process. The arm its path and its own messages name ("..._mtp.log", "MTP test
+    enabled") was set up, never started; a server that failed after its start is a run."""
+    from spectrace.assemblers.saved_file import saved_file  # it reads family words: path_base's cycle
+
+    saved = next((saved_file(ln.raw) for ln in held[:1]), None)
+    if saved is None or not saved.output:
+        return None
+    stop: LogLine | None = None
+    for line in held:
+        text = line.text
+        if line.headed or tree_frame(text) or _ENGINE_STARTED.search(text):
+            return None  # the engine printed, crashed in its tree, was launched or its server came up
+        if stop is None and not line.quoted and _HARNESS_ERROR.match(text) and _PRECONDITION.search(text):
+            stop = line
+    return stop
+
+
+# a driver's own error message at the start of its line, its level word in capitals
+_HARNESS_ERROR = re.compile(r"^\s*(?:\[(?:ERROR|FATAL)\]|(?:ERROR|FATAL)\s*:)\s")
+# what a driver checks before it starts anything: a path or file that is missing, its arguments
+_PRECONDITION = re.compile(
+    r"(?i)\bnot found\b|\bdoes(?:n't| not) exist\b|\bno such file\b|\bmissing\b|\bvalidation errors?\b"
+    r"|\binvalid (?:argument|option|value|path)s?\b|\brequired (?:argument|option)s?\b"
+)
+# an engine launched or its server process up: the entry point, or a server's pid the driver waits on
+_ENGINE_STARTED = re.compile(
+    r"(?i)\b(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints|trtllm-serve|trtllm-bench"
+    r"|launch_server)\b|\bserver\b[^\n]{0,40}\bpid\b\W*\d"
+)
 
 
 _VALIDATION_GAP = 3  # a field name's line between the error's header and its "Value error" line

@@ -13,13 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spectrace.assemblers.not_run import CONFIG_CHANGE, CONFIG_ONLY, DENIALS, DIGEST, DOCUMENT, INSTRUCTIONS, REJECTED
+from spectrace.assemblers.not_run import (
+    CONFIG_CHANGE,
+    CONFIG_ONLY,
+    DENIALS,
+    DIGEST,
+    DOCUMENT,
+    HARNESS_STOPPED,
+    INSTRUCTIONS,
+    REJECTED,
+)
 from spectrace.path_mention_kinds import APART_KIND, Mention
 
 
 # the denials whose config lines are no run's: what a PR adds, what the engine rejected, what a
-# page or a document tells the reader to run, what a digest's items quote
-_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST})
+# page or a document tells the reader to run, what a digest's items quote, what a driver set up
+# and never started
+_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED})
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, SPEC_OFF, UNWIRED
+from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, SPEC_OFF, TROUBLE, UNWIRED
 from spectrace.assemblers.run_denied import denied_shows_run, rejected
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
@@ -281,7 +281,11 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     if trainer_crash(incident):  # a trainer's capture drove the model runner: no worker was built
         return own
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
-        return own if apart_crash(incident, mentions) is not None else True
+        if (why := apart_crash(incident, mentions)) is None:
+            return True
+        if why.startswith(TROUBLE):  # "NCCL error: ... | Fix": a page's configs show no run by it
+            return denied if (denied := denied_shows_run(mentions, own)) is not None else own
+        return own
     if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) and not unit_check(m.text)
            and not (m.name == SERVER_RECORD and _kind_apart(mentions)) for m in mentions):  # fmt: skip
         return True  # (a request or usage thread's pasted server log: its plain server's, maybe)
