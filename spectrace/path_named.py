@@ -39,7 +39,9 @@ from spectrace.assemblers.vllm_finish import (
     plugin_release,
     plugin_table,
 )
-from spectrace.assemblers.vllm_methods import target_head
+from spectrace.assemblers.vllm_finish import GEMMA4_FLAG
+from spectrace.assemblers.vllm_release import base_release
+from spectrace.assemblers.vllm_methods import GEMMA4_HEAD, target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.method_eras import EraClass, era_condition, plugin_eras, vllm_eras
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
@@ -154,6 +156,8 @@ def named_family_evidence(
         # the V1 runner's class, MRV2's, or both (each named family by itself where several
         # share the V1 runner's class: vllm_runner._families_open)
         found = on_runner(found, config, families if len(families) > 1 else ())
+        if family == "MTP" and not plugin:
+            found = _gemma4_head(found, config)
         if not by_words or family is None or plugin or not _unbounded(config) \
                 or found.worker_class != cls:  # fmt: skip
             return [found]
@@ -166,6 +170,28 @@ def named_family_evidence(
     family = next(iter(families)) if len(families) == 1 else None
     return [Evidence(source, lineno, text, f"{reason}: {condition}", None, None, condition,
                      family)]  # fmt: skip
+
+
+def _gemma4_head(found: Evidence, config: RunConfig) -> Evidence:
+    """MTP told in words where a line names a Gemma-4 checkpoint: if that model is the run's,
+    its assistant head drafted (``vllm_methods.GEMMA4_HEAD``, on the runner the text leaves);
+    the condition names that class beside the verdict MTP gave, never it alone. Not where the
+    run's release predates the head, nor where the words gave the head already."""
+    named = config.flags.get(GEMMA4_FLAG)
+    cls, first = GEMMA4_HEAD
+    said = found.worker_class or found.condition or ""
+    release = base_release(config.version)
+    if named is None or not said or cls in said or (release is not None and release < Version(first)):
+        return found
+    head = on_runner(replace(found, points_to="other", worker_class=cls, condition=None), config)
+    own = head.worker_class or head.condition
+    if not own:
+        return found
+    condition = (f"{own} if the MTP run served the Gemma-4 that line {named.lineno} names ('{named.value}': "
+                 f"vLLM drafts a Gemma-4 only with its assistant head), else {said}")  # fmt: skip
+    head_said = found.reason.replace(f": {found.condition}", "") if found.condition else found.reason.split(" -> ", 1)[0]
+    return replace(found, points_to=None, worker_class=None, condition=condition,
+                   reason=f"{head_said}: {condition}")  # fmt: skip
 
 
 def _unbounded(config: RunConfig) -> bool:

@@ -20,12 +20,16 @@ from spectrace.assemblers.vllm_config import (
     PROSE_VERSION_LITERALS,
     SPEC_LINE_LITERALS,
 )
+from spectrace.assemblers.vllm_methods import GEMMA4_LITERALS
+from spectrace.assemblers.volumes import VOLUME_LITERALS
 from spectrace.assemblers.written_days import WRITTEN_DAY_LITERALS
 
 CONFIG_LITERALS: tuple[bytes, ...] = (
     b"server_args=",
     b"speculative_config",
     *SPEC_LINE_LITERALS,
+    *GEMMA4_LITERALS,  # a Gemma-4 checkpoint's name (vllm_finish: its MTP is its assistant head's)
+    *VOLUME_LITERALS,  # a launch's volume option: where a container path's checkpoint lies
     *PLAIN_RUN_LITERALS,  # a reply's writer setting their run apart from a quoted one
     b"Overlap scheduler",
     b"overlap schedule",

@@ -27,6 +27,7 @@ from spectrace.assemblers.vllm_config import (
 )
 from spectrace.assemblers.vllm_engine_lines import engine_shown, other_tracker
 from spectrace.assemblers.vllm_methods import (
+    GEMMA4_MODEL,
     LAST_V0,
     Inferred,
     infer,
@@ -50,6 +51,7 @@ from spectrace.assemblers.vllm_proposers import (
     v0_worker,
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
+from spectrace.assemblers.volumes import mounted_from
 from spectrace.assemblers.vllm_runner import APART, DEV_BUILD_FLAG, FLOOR_FLAG, note_runner, stated_runner
 from spectrace.assemblers.vllm_stated import introduced_method, on_vllm_tracker, stated_method
 from spectrace.assemblers.vllm_v0_marks import v0_marked
@@ -86,7 +88,8 @@ def finish_vllm(
     _infer_method(config, lines, target, prose)
     _speculators_named(config, lines)  # a speculators checkpoint's id in a sentence
     v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
-    _mtp_head(config, prose, target)
+    _mtp_head(config, prose, target, lines)
+    _gemma4_model(config, lines)
     _platform(config, lines)
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
@@ -599,9 +602,13 @@ def _plugin_named(config: RunConfig, vllm: str | None) -> None:
     _undecided(config, f"{there} (the text names the plugin)")
 
 
-def _mtp_head(config: RunConfig, prose: str | None, target: Target | None = None) -> None:
+def _mtp_head(
+    config: RunConfig, prose: str | None, target: Target | None = None, lines: Sequence[LogLine] = ()
+) -> None:
     """``method: mtp`` with a draft that has a proposer of its own (a Gemma-4 assistant runs
-    ``Gemma4Proposer``, not ``EagleProposer``): the config lines' class is the head's."""
+    ``Gemma4Proposer``, not ``EagleProposer``): the config lines' class is the head's. A draft
+    given as a container path (``"model": "/assistant"``) is read as the host folder the text's
+    volume option mounts there (``-v /models/gemma-4-26b-it-assistant:/assistant``)."""
     method, model = (config.flags.get(f"speculative_config.{k}") for k in ("method", "model"))
     if method is None or str(method.value).lower() not in _MTP_METHODS:
         return
@@ -609,7 +616,22 @@ def _mtp_head(config: RunConfig, prose: str | None, target: Target | None = None
     if model is None and target is not None:  # drafting with the target's own MTP layers
         config.path_evidence = [_target_head(e, target[0], version) for e in config.path_evidence]
     if model is not None:
-        config.path_evidence = [_with_head(e, model.value, version) for e in config.path_evidence]
+        draft = mounted_from(lines, model.value) or model.value
+        config.path_evidence = [_with_head(e, draft, version) for e in config.path_evidence]
+
+
+GEMMA4_FLAG = "vllm_gemma4_model"  # a line of the run's text naming a Gemma-4 checkpoint
+
+
+def _gemma4_model(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """Flag ``vllm_gemma4_model``: the first line (not behind a reply's quote mark) naming a
+    Gemma-4 checkpoint with its size; MTP told in words may then be its assistant head's."""
+    line = next((ln for ln in lines if not ln.quoted and GEMMA4_MODEL.search(ln.text)), None)
+    if line is not None and GEMMA4_FLAG not in config.flags:
+        config.flags[GEMMA4_FLAG] = FlagValue(GEMMA4_MODEL.search(line.text).group(0), line.source,
+                                              line.lineno, "prose")  # fmt: skip
+
+
 
 
 def _target_head(evidence: Evidence, target: str, version: str | None) -> Evidence:

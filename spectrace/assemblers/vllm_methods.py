@@ -117,6 +117,16 @@ TARGET_HEADS: tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...] = (
 )
 
 
+# a Gemma-4 checkpoint as a name writes it, with its size ("Gemma-4-31B-it-AWQ", "gemma-4-26b-a4b",
+# "Gemma 4 E4B", "gemma4-31b-tq"): the model, not the family in words ("Gemma 4 support")
+GEMMA4_MODEL = re.compile(r"(?i)(?<![\w.-])gemma[-_ ]?4[-_ ](?:\d+(?:\.\d+)?b|e\d+b)(?![\w])")
+GEMMA4_LITERALS: tuple[bytes, ...] = (b"emma-4", b"emma_4", b"emma4", b"emma 4", b"EMMA")  # its pre-filter's
+# vLLM drafts a Gemma-4 target with MTP only through its assistant head (hf_config_override:
+# gemma4_assistant -> gemma4_mtp; the target's checkpoint has no MTP layers of its own), which
+# use_gemma4_mtp() puts on these classes, first in 0.21.0
+GEMMA4_HEAD = ("Gemma4Proposer", "0.21.0")
+
+
 def own_head_classes() -> frozenset[str]:
     """The classes of heads vLLM runs on nothing else (no run of them predates their class)."""
     return frozenset(c for _p, classes, only in TARGET_HEADS if only for c in classes)

@@ -418,6 +418,10 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if floor is not None and FRAME_FLOOR_FLAG not in config.flags:
         first, line = floor
         config.flags[FRAME_FLOOR_FLAG] = FlagValue(str(first), line.source, line.lineno, "frame")
+    captured = captured_speculator(lines)
+    if captured is not None and CAPTURED_FLAG not in config.flags:
+        cls, line = captured
+        config.flags[CAPTURED_FLAG] = FlagValue(cls, line.source, line.lineno, "log")
     named = named_variant(lines)
     if named is not None and VARIANT_FLAG not in config.flags:
         word, line, frame = named
@@ -427,6 +431,29 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
 
 
 VARIANT_FLAG = "vllm_draft_variant"  # a variant's word the run's text names ("dflash2")
+CAPTURED_FLAG = "vllm_captured_speculator"  # the MRV2 class the run's capture record names
+
+# the record an MRV2 speculator's capture() logs under its own name ("Capturing model for
+# DSpark speculator...", "... for Eagle speculator..."; later releases' shared base logs
+# "Capturing model for speculator...", which names none)
+_CAPTURE = re.compile(r"\bCapturing model for (\w+) speculator\b")
+
+
+def captured_speculator(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
+    """The model runner v2 speculator the run's own records name as capturing its CUDA graphs
+    (a record of an MRV2 module, ``[speculator.py:N]``), as the runner table spells it
+    (``DSpark`` -> ``DSparkSpeculator``); None where no record names one, a name is no tabled
+    class, or the records name several (two runs in one text)."""
+    by_name = {c.lower(): c for c in _mrv2_classes()}
+    found: dict[str, LogLine] = {}
+    for line in own_records(lines):
+        m = _CAPTURE.search(line.raw)
+        if m is not None and module_runner(line.raw) == "v2":
+            cls = by_name.get(f"{m.group(1)}speculator".lower())
+            if cls is None:
+                return None
+            found.setdefault(cls, line)
+    return next(iter(found.items())) if len(found) == 1 else None
 
 # a file of the model runner v2's package as a frame or log tag writes it
 _MRV2_FILE = re.compile(r"\bv1[/\\]worker[/\\]gpu[/\\]((?:\w+[/\\])*\w+\.py)\b")
@@ -611,6 +638,15 @@ def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> E
         return _ascend_condition_on_v2(e, config)
     if e.points_to != "other" or not _DRAFTER.search(cls):
         return e
+    captured = config.flags.get(CAPTURED_FLAG)
+    if captured is not None and not cls.startswith("Ascend") and "platform" not in config.flags:
+        return _captured(e, captured, _read_on_runner(e, config, families))
+    return _read_on_runner(e, config, families)
+
+
+def _read_on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> Evidence:
+    """``on_runner`` for a drafting class ``e`` names, by its method, variant and runner."""
+    cls = e.worker_class or ""
     method = _method(e, config)
     if method is None:
         return _families_open(e, config, families)
@@ -634,6 +670,26 @@ def on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()) -> E
     if named is None or not found.worker_class or config.engine != "vllm":
         return found  # (a run placed by its words or tracker alone gets every era's classes)
     return _named_v2(found, method, named, config)
+
+
+def _captured(e: Evidence, captured: FlagValue, read: Evidence) -> Evidence:
+    """The run's own MRV2 record named the speculator capturing its graphs: that class drafted,
+    whatever a method or architecture line gave (``read``: what they gave on the runner); where
+    a tabled class derives from it (and may inherit its capture), that class or those, as the
+    condition, unless ``read`` decided one of them already (a draft variant's class)."""
+    cls, head = str(captured.value), e.reason.split(" -> ", 1)[0]
+    why = f"line {captured.lineno} is the model runner v2's record of {cls} capturing its graphs"
+    kin = subclasses(cls)
+    if read.worker_class is not None and read.worker_class in {cls, *(c for c, _lo, _hi in kin)}:
+        return read
+    if kin:
+        condition = f"{cls}, or " + ", ".join(f"{c} (vLLM {lo}-{hi}), which derives from it" for c, lo, hi in kin)
+        return replace(e, points_to=None, worker_class=None, condition=condition,
+                       reason=f"{head}: {why}: {condition}")  # fmt: skip
+    methods = {r.method for r in runner_table().speculators if r.cls == cls}
+    family = method_family(next(iter(methods))) if len(methods) == 1 else ""
+    return replace(e, points_to="other", worker_class=cls, condition=None, family=family or e.family,
+                   reason=f"{head} -> {cls} (other): {why}")  # fmt: skip
 
 
 def _own_runner(config: RunConfig) -> bool:
