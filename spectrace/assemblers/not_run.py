@@ -1085,6 +1085,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [Apart(book.source, held[0].lineno, _END, INSTRUCTIONS, book.text.strip())]
     if (doc := _document(held, kind is not None)) is not None:  # notes, a tutorial, a README, a spec
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
+    if kind is None and (doc := _config_file(held)) is not None:  # a saved YAML file of settings
+        return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if (digest := _digest(held)) is not None:  # several threads' titles and summaries
         return [Apart(digest.source, held[0].lineno, _END, DIGEST, digest.text.strip())]
     if (rejected := _rejected(held)) is not None:
@@ -1326,6 +1328,35 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     if first is None and not thread and source_file(texts):  # a serve script: no output of its own
         first = held[0]
     return first
+
+
+def _config_file(held: Sequence[LogLine]) -> LogLine | None:
+    """The first line of a saved YAML file (a recipe, a chart's values): its first line names
+    the file (``... · recipes/x.yaml (commit ...)``), past it every line the scan kept is a
+    mapping key (``key: value``, ``key:``, a list item of one) or a comment, and none is a log
+    record, a frame through a folder, a sentence or a command. A file of settings printed
+    nothing and ran nothing; the run that used it would show its own lines."""
+    if not held or held[0].lineno != 1 or not _CONFIG_NAME.search(held[0].text):
+        return None  # the scan keeps some lines only: the file's caption must say what it is
+    body = [ln for ln in held[1:] if ln.text.strip()]
+    if len(body) < _CONFIG_FILE_KEYS:
+        return None
+    for line in held:
+        if line.headed or post_author(line.text) is not None or tree_frame(line.text):
+            return None
+    keys = [ln for ln in body if _YAML_KEY.match(ln.raw if ln.raw.strip() else ln.text)]
+    loose = [ln for ln in body if ln not in keys and not _TB_LINE.match(ln.text)]
+    return keys[0] if not loose and len(keys) >= _CONFIG_FILE_KEYS else None
+
+
+_CONFIG_FILE_KEYS = 4
+# the caption's file name: a YAML file's extension
+_CONFIG_NAME = re.compile(r"[\w-]\.ya?ml\b")
+# a YAML mapping line: an indented key and its value or nested block, or a list item of one
+_YAML_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:(?:\s+\S.*)?\s*$")
+# a traceback's header, a frame with no folder (its exception line is a key's shape): a crash
+# appended to the file; a YAML comment
+_TB_LINE = re.compile(r"^\s*(?:Traceback \(most recent call last\):|File \"[^\"/\\]*\", line \d+|#)")
 
 
 def _guide(held: Sequence[LogLine]) -> LogLine | None:
