@@ -33,13 +33,13 @@ from spectrace.assemblers.trtllm_words import (
     eagle_model_count,
 )
 from spectrace.assemblers.vllm_finish import (
+    GEMMA4_FLAG,
     MARKED_PLUGINS,
     newest_release,
     paired_release,
     plugin_release,
     plugin_table,
 )
-from spectrace.assemblers.vllm_finish import GEMMA4_FLAG
 from spectrace.assemblers.vllm_release import base_release
 from spectrace.assemblers.vllm_methods import GEMMA4_HEAD, target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer

@@ -626,12 +626,12 @@ GEMMA4_FLAG = "vllm_gemma4_model"  # a line of the run's text naming a Gemma-4 c
 def _gemma4_model(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """Flag ``vllm_gemma4_model``: the first line (not behind a reply's quote mark) naming a
     Gemma-4 checkpoint with its size; MTP told in words may then be its assistant head's."""
-    line = next((ln for ln in lines if not ln.quoted and GEMMA4_MODEL.search(ln.text)), None)
-    if line is not None and GEMMA4_FLAG not in config.flags:
-        config.flags[GEMMA4_FLAG] = FlagValue(GEMMA4_MODEL.search(line.text).group(0), line.source,
-                                              line.lineno, "prose")  # fmt: skip
-
-
+    if GEMMA4_FLAG in config.flags:
+        return
+    for line in lines:
+        if not line.quoted and (m := GEMMA4_MODEL.search(line.text)) is not None:
+            config.flags[GEMMA4_FLAG] = FlagValue(m.group(0), line.source, line.lineno, "prose")
+            return
 
 
 def _target_head(evidence: Evidence, target: str, version: str | None) -> Evidence:

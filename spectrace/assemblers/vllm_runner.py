@@ -540,11 +540,13 @@ def _stack_line(text: str) -> bool:
         return False  # (a line opening with an arrow continues a chain: one step is enough)
     lead, tail = text[: steps[0].start()], text[steps[-1].end() :]
     between = _ANY_STEP.sub(" ", text[steps[0].start() : steps[-1].end()])
-    words = re.compile(r"[A-Za-z]")
-    if words.search(re.sub(_ARROW, " ", between)) or words.search(re.sub(_ARROW, " ", tail)):
+    if _LETTER.search(re.sub(_ARROW, " ", between)) or _LETTER.search(re.sub(_ARROW, " ", tail)):
         return False
     lead = re.sub(rf"\s*{_ARROW}\s*$", "", lead)
-    return not words.search(lead) or _LEAD_IN.match(lead) is not None
+    return not _LETTER.search(lead) or _LEAD_IN.match(lead) is not None
+
+
+_LETTER = re.compile(r"[A-Za-z]")  # a word between or after a chain's steps: a sentence
 
 
 def chained_mrv2(text: str) -> list[str]:
