@@ -2,9 +2,9 @@
 
 Usage: python benchmarks/bench_crash_dense.py [--crashes 5000] [--reps 3] [--base DIR]
 
-Writes the four shapes of ``gen_crash_dense.py`` (plain, chained, 8 ranks interleaved, vLLM
-prefixed) and times, per log, each method as its own process, rounds interleaved; the median
-is reported. ``--base DIR``: a checkout of older code (``git worktree add /tmp/base REV``) run
+Writes the five shapes of ``gen_crash_dense.py`` (plain, chained, 8 ranks interleaved, vLLM
+prefixed, a speculative worker's storm) and times, per log, each method as its own process,
+rounds interleaved; the median is reported. ``--base DIR``: a checkout of older code (``git worktree add /tmp/base REV``) run
 the same way, with its ``--format json`` output compared byte for byte to this tree's.
 Ratios are spectrace time / baseline time.
 """

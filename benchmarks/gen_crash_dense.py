@@ -4,7 +4,9 @@ Usage: python benchmarks/gen_crash_dense.py --out DIR [--crashes N]
 
 Shapes: ``plain`` (bare Python tracebacks, as uvicorn prints a failing request), ``chained``
 (``During handling ...`` chains of two), ``ranks`` (8 SGLang ranks, headers tagged, bodies
-interleaved line by line) and ``vllm`` (every line under a vLLM process tag and ERROR header).
+interleaved line by line), ``vllm`` (every line under a vLLM process tag and ERROR header) and
+``worker`` (each rank's scheduler dying in turn through the speculative worker's frames, the
+frames the path readers look at, with decode records between).
 Deterministic: the same arguments give the same files.
 """
 
@@ -61,7 +63,23 @@ def vllm(n: int) -> list[str]:
     return [f"{tag} ERROR {stamp} [core.py:710] {line}" for line in _body(n)]
 
 
-SHAPES = {"plain": plain, "chained": chained, "ranks": ranks, "vllm": vllm}
+def worker(n: int) -> list[str]:
+    """Rank ``n % 8`` dies in the EAGLE worker's verify; its decode record comes first."""
+    stamp = (START + timedelta(seconds=n)).strftime("%Y-%m-%d %H:%M:%S")
+    head = f"[{stamp} TP{n % 8}]"
+    srt = f"{SITE}/sglang/srt"
+    return [
+        f"{head} Decode batch. #running-req: {n % 40}, #token: {900 + n}, gen throughput (token/s): 81.20",
+        f"{head} Scheduler hit an exception: Traceback (most recent call last):",
+        f'  File "{srt}/managers/scheduler.py", line 2573, in run_scheduler_process',
+        f'  File "{srt}/managers/scheduler.py", line 1032, in event_loop_normal',
+        f'  File "{srt}/speculative/eagle_worker.py", line 287, in forward_batch_speculative_generation',
+        f'  File "{srt}/speculative/eagle_worker.py", line 631, in verify',
+        f"{EXCEPTIONS[n % 5]}: request {n} failed in verify",
+    ]
+
+
+SHAPES = {"plain": plain, "chained": chained, "ranks": ranks, "vllm": vllm, "worker": worker}
 
 
 def write(path: Path, shape: str, crashes: int) -> None:

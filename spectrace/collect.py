@@ -26,6 +26,7 @@ from spectrace.assemblers.native import is_backtrace_chatter, parse_native_frame
 from spectrace.assemblers.prose_wrap import ProseWrap
 from spectrace.assemblers.pyconfig import PyDictSpan, span_candidate
 from spectrace.assemblers.thread_head import opens_head, title_line
+from spectrace.assemblers.traceback_record import FRAME
 from spectrace.assemblers.tracebacks import TracebackAssembler
 from spectrace.assemblers.wrapped_dump import WrappedDump
 from spectrace.dialects.base import LogLine
@@ -43,8 +44,9 @@ TERMINATE = "terminate called after throwing an instance of "
 WHAT = "what():"
 SCHEDULER_DEAD = "scheduler is dead"  # sglang <= 0.5.8; later ones print the code on that line
 EXIT_CODE = "Exit code: "
-PLAIN_CACHE = 4096  # texts remembered to hold no config literal (then forgotten at once)
-PLAIN_TEXT = 512  # longer texts are not remembered
+FRAME_COPIES = 16  # copies of one frame line kept as config lines: a crash storm's ranks repeat it
+LITERAL_CACHE = 4096  # texts whose config-literal answer is remembered (then forgotten at once)
+LITERAL_TEXT = 512  # longer texts are not remembered
 NATIVE_LINES = 64  # native frame lines kept on a crash (the rest still join it, unkept)
 NATIVE_LEAD = 16  # frame lines remembered per writer before a thrower frame names a crash
 BACKTRACE_HEADS = (RAISED_FROM, "==== backtrace", "Stack trace (most recent call")
@@ -79,7 +81,7 @@ class Collector:
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
         self._config_literals = tuple(config_literals)
-        self._plain: set[str] = set()  # candidate texts known to hold no config literal
+        self._literal_seen: dict[str, bool] = {}  # candidate text -> holds a config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
         self._pydict = PyDictSpan()  # a script's speculative_config dict over several lines
@@ -87,6 +89,7 @@ class Collector:
         self._first = True  # the text's first non-blank line is still to come (a title above its head)
         self._wrap = ProseWrap()  # prose a copy hard-wrapped: one sentence over several lines
         self._metrics: tuple[int, str] = (-1, "")  # len(config_lines), shape: last metrics line kept
+        self._frame_copies: Counter[str] = Counter()  # frame text -> copies kept as config lines
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -175,23 +178,33 @@ class Collector:
                 self.config_lines.append(line)
                 self._metrics = (len(self.config_lines), shape)
                 return
+            if self._repeated_frame(text):
+                return
             self.config_lines.append(line)
             self._launch.start(line)  # its next lines may continue a launch command
             if opens_head(text):
                 self._under_header = UNDER_HEADER  # the thread's title follows: no literal
 
-    def _configures(self, text: str) -> bool:
-        """The text holds a config literal; texts without one are remembered (frames repeat)."""
-        if text in self._plain:
+    def _repeated_frame(self, text: str) -> bool:
+        """A frame line already kept ``FRAME_COPIES`` times: every rank's copy of every crash in
+        a storm repeats it, its first copies show all it shows, and the readers of the config
+        lines would read it once per copy (thousands of times)."""
+        if not FRAME.match(text):
             return False
-        for lit in self._config_literals:
-            if lit in text:
-                return True
-        if len(text) <= PLAIN_TEXT:
-            if len(self._plain) >= PLAIN_CACHE:
-                self._plain.clear()
-            self._plain.add(text)
-        return False
+        self._frame_copies[text] += 1
+        return self._frame_copies[text] > FRAME_COPIES
+
+    def _configures(self, text: str) -> bool:
+        """The text holds a config literal; short texts' answers are remembered (frames repeat)."""
+        known = self._literal_seen.get(text)
+        if known is not None:
+            return known
+        found = any(lit in text for lit in self._config_literals)
+        if len(text) <= LITERAL_TEXT:
+            if len(self._literal_seen) >= LITERAL_CACHE:
+                self._literal_seen.clear()
+            self._literal_seen[text] = found
+        return found
 
     def gap(self) -> None:
         """Lines are being skipped: nothing open can continue across the gap."""
