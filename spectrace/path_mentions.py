@@ -23,7 +23,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, read_apart
+from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UNRECORDED, read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
@@ -225,7 +225,10 @@ def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
         tested[line.source] = heading_tested(line.text, tested.get(line.source, False))
         tried[line.source] = heading_tried(line.raw, tried.get(line.source, False))
         block = apart.block(line.source, line.lineno)
-        wish = (line.source, line.lineno) in wished or (block is not None and block.why != FOREIGN)
+        # a document with no record of a run (UNRECORDED) keeps its words: the run gate denies
+        # it as a whole, unless a crash of its own is the record its words lacked
+        wish = (line.source, line.lineno) in wished or (
+            block is not None and block.why not in (FOREIGN, UNRECORDED))
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
             out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text),
                                  tested[line.source])

@@ -12,6 +12,7 @@ from spectrace.assemblers import load as load_mod
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
+from spectrace.assemblers.not_run import DENIALS
 from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.sections import not_run_lines
@@ -27,6 +28,7 @@ from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
 from spectrace.path_trace import PathTrace
+from spectrace.path_mention_kinds import APART_KIND
 from spectrace.path_mentions import Mention, find_mentions, mention_literals, names_only
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.rank_layout import RankLayout
@@ -190,11 +192,15 @@ def _unwalled(
     others: Sequence[Incident],
     mentions: Sequence[Mention],
 ) -> tuple[list[PastedDump], list[Incident], list[Mention]]:
-    """The dumps, other crashes and named files on the crash's side of every plain-run wall."""
+    """The dumps, other crashes and named files on the crash's side of every plain-run wall;
+    a denial of the whole text's run (``not_run.DENIALS``: a document, a page of instructions)
+    that runs over the crash's line is on its side wherever it opens."""
     return (
         [d for d in dumps if not _walled(at, (d.source, d.lineno), walls)],
         [o for o in others if not _walled(at, (o.first_seen.source, o.first_seen.lineno), walls)],
-        [m for m in mentions if not _walled(at, (m.source, m.lineno), walls)],
+        [m for m in mentions if not _walled(at, (m.source, m.lineno), walls)
+         or (m.kind == APART_KIND and m.name.startswith(DENIALS) and m.source == at[0]
+             and m.lineno <= at[1] <= m.last)],
     )
 
 

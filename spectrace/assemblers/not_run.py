@@ -97,9 +97,12 @@ COMPARED = "a table row comparing setups, one of them with the setting off: whic
 DOCUMENT = ("a document telling the reader about the engine (study notes, tutorial, README, requirements "
             "or specification), with no run, result or failure of its own")
 DIGEST = "a digest of several threads (their titles and summaries), no single run"
+UNRECORDED = ("a document of sections that holds no record of a run: no log record, frame, writer's run, "
+              "measured figure or outcome told in the past")
 COMMIT = "a commit's subject in a git history listing, another change's title, not a run"
 HUNK = "a line of a diff hunk (code under change), not a run"
 TROUBLE = "a troubleshooting table's row: a failure the reader may meet, not one that happened"
+GATED = "a plan's step: a command a gate follows (a criterion to meet), not a run with its output"
 HARNESS_STOPPED = ("a harness's saved log that stopped at its own precondition check, before any "
                    "engine started: no engine record, launch or traceback")
 FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
@@ -107,7 +110,7 @@ FIX_TOLD = ("a fix pull request telling what its code changes and why, with no r
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED)
+           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -156,6 +159,7 @@ LITERALS: tuple[bytes, ...] = (
     b"Step ", b"STEP ", "步骤".encode(),  # a runbook's step headings and troubleshooting header (``_runbook``)
     b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
     b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
+    b"Gate:", b"Gates:", b"GATE:", b"riteria:",  # a plan step's criterion below its command (``_gated``)
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -600,7 +604,7 @@ class NotRun:
         page's or a document's (it denies the text a run as a whole; a crash of its own still
         shows one, and its launch is then that crash's run), nor a diff hunk's (a command it
         leaves is read whole; only its loose words are code's)."""
-        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT, HUNK)]
+        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT, UNRECORDED, HUNK)]
         if not blocks:
             return frozenset()
         return frozenset((ln.source, ln.lineno) for ln in lines
@@ -988,7 +992,40 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         goes_on = 0
     if open_ is not None:  # a section or a post runs to the end of the text
         close(last if open_[3] == "caption" else _END)
-    return out + _denials(held)
+    return out + _gated(held) + _denials(held)
+
+
+def _gated(held: Sequence[LogLine]) -> list[Apart]:
+    """The command lines a gate follows: a command whose next line is a criterion the step
+    must meet ("**Gate:** server starts; acceptance target >= 7%", "Pass criteria: ...") is a
+    step of a plan, its result still to come; a command the writer ran is followed by what it
+    printed or gave. The command's lines (up to its caption, a closing fence between them and
+    the gate at most) are a block; none where the text holds a record of a run (a log record,
+    a frame through a folder): the plan was carried out."""
+    out: list[Apart] = []
+    if any(ln.headed or tree_frame(ln.text) for ln in held):
+        return out
+    for i, line in enumerate(held):
+        if not _GATE.match(line.text):
+            continue
+        first, below = None, line.lineno
+        for above in reversed(held[:i]):
+            text = above.text
+            if not text.strip() and below - above.lineno <= _GATE_GAP:
+                continue
+            if below - above.lineno > _GATE_GAP or heading_level(text) or text.rstrip(" *`").endswith(":"):
+                break
+            first, below = above, above.lineno
+        if first is not None and any(_CONFIG.search(ln.text) for ln in held[:i] if ln.lineno >= first.lineno):
+            out.append(Apart(line.source, first.lineno, line.lineno, GATED, line.text.strip()))
+    return out
+
+
+_GATE_GAP = 2  # lines between a command's lines and its gate (a closing fence, a blank)
+# a criterion's caption after a plan step: a gate, pass/success/exit/acceptance criteria
+_GATE = re.compile(
+    r"(?i)^\W{0,4}(?:gates?|(?:pass(?:ing)?|success|exit|acceptance|done)\s+(?:criteria|condition)s?)\b\W{0,4}:"
+)
 
 
 # the writer's own run told in the description ("we ran", "I served", "I've tested", "our
@@ -1087,6 +1124,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if kind is None and (doc := _config_file(held)) is not None:  # a saved YAML file of settings
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
+    if kind is None and (doc := _unrecorded(held)) is not None:  # sections with no record of a run
+        return [Apart(doc.source, held[0].lineno, _END, UNRECORDED, doc.text.strip())]
     if (digest := _digest(held)) is not None:  # several threads' titles and summaries
         return [Apart(digest.source, held[0].lineno, _END, DIGEST, digest.text.strip())]
     if (rejected := _rejected(held)) is not None:
@@ -1328,6 +1367,81 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     if first is None and not thread and source_file(texts):  # a serve script: no output of its own
         first = held[0]
     return first
+
+
+def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
+    """The first heading of a document (a saved notes, design or plan file; a text of
+    sections) that holds no record of a run: no log record, no post, no frame through a
+    folder (a crash of its own shows the run by itself), no writer telling a run of theirs, no
+    figure a run gave outside what the reader should expect, and no outcome told in the past
+    ("crashed", "failed with", "timed out"). Its failure words are then its subject (a
+    symptom it explains, a condition it plans for: "if the draft crashes, inspect ...") and
+    its commands and configs what a reader would run: a recon note, a design doc, a fix
+    plan, a rollout plan. A document that says what happened when it ran shows the run."""
+    from spectrace.assemblers.saved_file import saved_file  # it reads family words: path_base's cycle
+
+    if not held:
+        return None
+    saved = saved_file(held[0].raw)
+    heads = [ln for ln in held if heading_level(ln.text) >= 2]
+    titled = any(heading_level(ln.text) for ln in held[:2])  # a caption line above the title at most
+    if saved is None and (len(heads) < _DOC_HEADINGS or not titled):
+        return None  # not a document of sections under its title: a pasted report, a bare log
+    if not any(heading_level(ln.text) for ln in held):
+        return None  # a saved file of commands and notes with no heading: a session's own record
+    if saved is not None and saved.output:
+        return None  # a run's own output file
+    expect = 0  # the level of an open section of what to expect, 0 for none
+    for line in held:
+        text = line.text
+        if line.headed or post_author(text) is not None or tree_frame(text) or _RECORD_SHAPE.search(text):
+            return None  # (_RECORD_SHAPE: a record with its prefix cut, "Worker pid=56] x.py:12] ...")
+        if level := heading_level(text):
+            expect = level if expect_section(text) else (0 if level <= expect or not expect else expect)
+            continue
+        if expect or expect_mark(text) or checklist_caption(text):
+            continue
+        words = told(text)
+        if own_run(words) or writer_run(text) or _FIRST_PERSON.search(text) or (
+                _OWN_RUN.search(text) and not tested_on(text)):  # fmt: skip
+            return None
+        if _PAST_OUTCOME.search(words) or any(not _target(words[: m.start()])
+                                               for m in _RAN_FIGURE.finditer(words)):  # fmt: skip
+            return None  # (not a figure set as a target: "Expected — rejected drafts −35%", "(>70%)")
+    return heads[0] if heads else held[0]
+
+
+_DOC_HEADINGS = 2  # section headings below its title that make a text a document
+# a log record's own marks where a cut prefix left no dialect to head it: a logger's source tag
+# closing its bracket ("parallel_state.py:1422] ...", "[gpu_model_runner.py:1901]"), a clock time
+# or a level word opening the line
+_RECORD_SHAPE = re.compile(
+    r"\b[\w.-]+\.py:\d+\]|^\W{0,3}(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d\b"
+    r"|^\W{0,3}(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b[\s:\]]"
+)
+# a figure a run gives: a speed, a latency, a share, an acceptance figure
+_RAN_FIGURE = re.compile(
+    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|%)"
+    r"|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+)
+# where a figure's clause starts, and the words that make the figure a target, not a result
+_CLAUSE_START = re.compile(r"[.;/|]\s")
+_TARGET = re.compile(r"(?i)\b(?:expect\w*|targets?|goals?|should|must|aim\w*|want\w*|gate)\b")
+_THRESHOLD = re.compile(r"[<>≤≥]=?\s*$")
+
+
+def _target(before: str) -> bool:
+    """The figure after ``before`` is a target or a threshold, not a result: its clause says so
+    ("expected", "target", "should"), or a comparison sign stands right before it ("(>70%)")."""
+    return _THRESHOLD.search(before) is not None or _TARGET.search(_CLAUSE_START.split(before)[-1]) is not None
+
+
+# an outcome told in the past: the text reports what happened when something ran
+_PAST_OUTCOME = re.compile(
+    r"(?i)\b(?:crashed|failed|died|hung|errored|aborted|segfaulted|oom(?:ed|'d)|deadlocked|timed out"
+    r"|blew up|diverged|regressed|stalled)\b"
+    r"|\b(?:was|were)\s+(?:\w+\s+)?(?:garbled|broken|wrong|incorrect|killed|slower|stuck)\b"
+)
 
 
 def _config_file(held: Sequence[LogLine]) -> LogLine | None:

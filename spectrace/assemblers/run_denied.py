@@ -22,6 +22,7 @@ from spectrace.assemblers.not_run import (
     HARNESS_STOPPED,
     INSTRUCTIONS,
     REJECTED,
+    UNRECORDED,
 )
 from spectrace.path_mention_kinds import APART_KIND, Mention
 
@@ -29,7 +30,8 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 # the denials whose config lines are no run's: what a PR adds, what the engine rejected, what a
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
 # and never started
-_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED})
+_UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
+                    UNRECORDED})
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:

@@ -16,7 +16,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.not_run import ASKED, GENERATED, SOURCE_READ, SPEC_OFF, TROUBLE, UNWIRED
+from spectrace.assemblers.not_run import (
+    ASKED,
+    GENERATED,
+    SOURCE_READ,
+    SPEC_OFF,
+    TROUBLE,
+    UNRECORDED,
+    UNWIRED,
+)
 from spectrace.assemblers.run_denied import denied_shows_run, rejected
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
@@ -285,9 +293,12 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
             return True
         if why.startswith(TROUBLE):  # "NCCL error: ... | Fix": a page's configs show no run by it
             return denied if (denied := denied_shows_run(mentions, own)) is not None else own
+        if why.startswith(UNRECORDED) and incident.mentioned is None:
+            return True  # an error line as a process printed it: the record the document's words lacked
         return own
     if any(m.kind == RUN_KIND and not _elsewhere(m.text, mentions) and not unit_check(m.text)
-           and not (m.name == SERVER_RECORD and _kind_apart(mentions)) for m in mentions):  # fmt: skip
+           and not (m.name == SERVER_RECORD and _kind_apart(mentions)) and not _unrecorded(m, mentions)
+           for m in mentions):  # fmt: skip
         return True  # (a request or usage thread's pasted server log: its plain server's, maybe)
     if (denied := denied_shows_run(mentions, own)) is not None:
         return denied  # a code reading, a config-only PR, another project's description
@@ -300,6 +311,13 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
             return False  # the flags it shows are a generator's output or code being reworked
         return pull_reports_run(mentions) or own
     return own if whole_apart(mentions) else True
+
+
+def _unrecorded(run: Mention, mentions: Sequence[Mention]) -> bool:
+    """The run line sits in a document that holds no record of a run (``not_run.UNRECORDED``):
+    a command it gives, a figure it plans for."""
+    return any(m.kind == APART_KIND and m.name.startswith(UNRECORDED) and m.source == run.source
+               and m.lineno <= run.lineno <= m.last for m in mentions)  # fmt: skip
 
 
 def _elsewhere(text: str, mentions: Sequence[Mention]) -> bool:
