@@ -45,6 +45,7 @@ from spectrace.assemblers.sglang_eras import (
     parse_release,
     promotable,
     promote_rules,
+    PromoteRule,
     promotion_told,
     version_text,
 )
@@ -64,7 +65,7 @@ from spectrace.path_mention_kinds import (
     Mention,
 )
 from spectrace.path_frames import method_releases
-from spectrace.path_named import other_program
+from spectrace.path_named import ran_other_program
 from spectrace.path_run import (
     names_other_framework,
     plain_launch,
@@ -191,7 +192,7 @@ def _inputs(
     if _pull(mine) and any(_NEW_WORKER.search(m.text) for m in mine):
         # its tables and figures ran the worker it adds: a class no release's table holds
         return _no(trace, "a pull request introducing a worker of its own: its results ran that new code")
-    if other_program([frame.file for frame in incident.frames]):
+    if ran_other_program(incident):
         return _no(trace, "a loader's or converter's crash: no server ran")
     if (framework := _framework(config, mine, incident, mentions, since, load)) != "sglang":
         return _no(trace, f"the run's framework is {framework or 'not named'}, not SGLang")
@@ -402,7 +403,7 @@ def _one_worker(
         return []  # a family named (the join above answered or refused), a request, another engine
     if whole_apart(mentions) or adds_only(mentions, source) or plain_launch(config):
         return []
-    if other_program([frame.file for frame in incident.frames]):
+    if ran_other_program(incident):
         return []
     if _framework(config, mine, incident, mentions, since, load) != "sglang":
         return []
@@ -414,6 +415,9 @@ def _one_worker(
         return []  # a later era the text's lines place it in: more than one worker there
     day = _run_day(incident, config, load)
     newest = newest_at(day) if release is None and day is not None else None
+    drafted = _drafted(incident, mine, since, release or newest)
+    if drafted is not None:
+        return _drafted_evidence(drafted, config, release, newest, said, trace)
     only = only_worker(release, newest)
     if only is None:
         _no(trace, "speculation named with no algorithm, and no release or day leaves SGLang's "
@@ -432,6 +436,45 @@ def _one_worker(
     assert load is not None  # counted
     text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
     return [Evidence(load.source, load.lineno, text, reason, points_to, worker)]
+
+
+def _drafted(
+    incident: Incident, mine: Sequence[Mention], since: int, bound: Version | None
+) -> tuple[PromoteRule, str] | None:
+    """The [[promote]] row whose draft a line of the run names (its checkpoint, its config's
+    model type in the crash, its architecture) where another line names a model the row
+    promotes for, with the line naming the draft: SGLang reads that draft's config before any
+    worker is picked and serves it under the row's algorithm alone (EAGLE3 refuses it), so a run
+    that speculates with no algorithm named ran the row's. None before the row's first release."""
+    texts = [incident.message, *(link.message for link in incident.chain)]
+    texts += [m.text for m in mine if m.lineno >= since]
+    texts = [t for t in texts if t]
+    for rule in promote_rules():
+        if bound is not None and bound < rule.first:
+            continue
+        named = next((t for t in texts if rule.draft.search(t) is not None), None)
+        if named is not None and any(rule.target.search(t) for t in texts):
+            return rule, named
+    return None
+
+
+def _drafted_evidence(
+    drafted: tuple[PromoteRule, str], config: RunConfig, release: Version | None,
+    newest: Version | None, said: Sequence[Mention], trace: PathTrace | None,
+) -> list[Evidence]:
+    """The era table's class (or its release condition) for the algorithm a named draft sets."""
+    rule, text = drafted
+    verdict = prose_verdict(rule.to, None, config.era, release, newest)
+    if verdict is None or (verdict.points_to is None and verdict.condition is None):
+        return []
+    why = verdict.reason.split(": ", 1)[-1]
+    reason = (f"{PROSE_REASON} ({ERA_REASON}): the run speculates with no algorithm named; its "
+              f"draft is one SGLang serves as {rule.to} ({rule.why}): {why}")  # fmt: skip
+    note(trace, RULE, _JOIN, True, f"a {rule.to} draft named, no algorithm: {verdict.worker_class or verdict.condition}")
+    line = said[0] if said else None
+    source, lineno = (line.source, line.lineno) if line is not None else ("", 0)
+    return [Evidence(source, lineno, text[:200], reason, verdict.points_to, verdict.worker_class,
+                     verdict.condition, rule.to)]  # fmt: skip
 
 
 def only_worker(

@@ -46,6 +46,7 @@ from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.method_eras import EraClass, era_condition, plugin_eras, vllm_eras
 from spectrace.assemblers.vllm_proposers import first_release, proposer_verdict, v0_worker
 from spectrace.assemblers.vllm_runner import RUNNER_FLAG, family_on_stated_runner, on_runner, runner_table
+from spectrace.incident_model import Incident
 from spectrace.path_base import family_words
 from spectrace.path_frames import (
     family_methods,
@@ -300,6 +301,14 @@ _OTHER_PROGRAMS = re.compile(
     r"|safetensors|huggingface_hub)[/\\]"
 )
 _SERVERS = re.compile(r"[/\\](?:vllm|vllm_ascend|sglang|tensorrt_llm)[/\\]")
+
+
+def ran_other_program(incident: Incident) -> bool:
+    """``other_program`` over every traceback of the crash's chain: a loader's error raised under
+    a server's command ("During handling of the above exception" ending in ``sglang/cli``) is
+    the server's launch failing, not another program's run."""
+    links = (f.file for link in incident.chain for f in link.frames)
+    return other_program([*(f.file for f in incident.frames), *links])
 
 
 def other_program(files: Sequence[str]) -> bool:

@@ -14,7 +14,7 @@ from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, R
 from spectrace.engine_hints import frame_engines
 from spectrace.incident_model import Incident
 from spectrace.path_frames import frameworks_of_class
-from spectrace.path_named import other_program
+from spectrace.path_named import ran_other_program
 
 
 def run_for(incident: Incident, config: RunConfig) -> RunConfig:
@@ -92,8 +92,7 @@ def _no_server(incident: Incident, config: RunConfig) -> RunConfig:
     """The config with no verdict where the crash's own frames ran another program and no
     server's code (a script loading a draft with transformers, a draft trainer): a title's
     draft or a launch elsewhere in the thread is not what crashed."""
-    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
-    if not other_program([frame.file for frame in frames]):
+    if not ran_other_program(incident):
         return config
     kept = [e for e in config.path_evidence if not (e.points_to or e.worker_class or e.condition)]
     return config if len(kept) == len(config.path_evidence) else replace(config, path_evidence=kept)

@@ -102,6 +102,7 @@ class LaunchReader:
         self.releases: dict[str, str] = {}
         self._span = LaunchSpan()
         self._lines: list[LogLine] = []
+        self._shell: dict[str, dict[str, str]] = {}  # per source: the variables its lines set
 
     def feed(self, line: LogLine) -> tuple[bool, list[LaunchCommand]]:
         if self._span.open and self._span.feed(line):
@@ -111,14 +112,47 @@ class LaunchReader:
         if self._span.start(line):
             self._lines = [line]
             return True, done
+        if (assigned := shell_assignment(line.text)) is not None:
+            self._shell.setdefault(line.source, {})[assigned[0]] = assigned[1]
         return False, done
 
     def close(self) -> list[LaunchCommand]:
-        """Read the open command (at the end of input, or when a line does not continue it)."""
+        """Read the open command (at the end of input, or when a line does not continue it),
+        its ``$VAR`` / ``${VAR}`` replaced by what an earlier line of its text set them to."""
         lines, self._lines = self._lines, []
         self._span.close()
+        if lines and (shell := self._shell.get(lines[0].source)):
+            lines = [expand(line, shell) for line in lines]
         command = read_command(lines, self.tables, self.releases) if lines else None
         return [command] if command is not None else []
+
+
+# a line that only sets a shell variable (``METHOD=dspark``, ``export ALGO="EAGLE3"``,
+# ``SPEC='{"method": "mtp"}'``): a value with no expansion of its own, so the command below
+# reads it as written
+_ASSIGN = re.compile(
+    r"""^\s*(?:export\s+|declare\s+(?:-x\s+)?|local\s+)?([A-Za-z_][A-Za-z0-9_]*)="""
+    r"""(?:'([^'\n]*)'|"([^"$`\\\n]*)"|([^\s'"$`;&|<>()\\]+))\s*(?:;\s*)?(?:\s#.*)?$"""
+)
+_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def shell_assignment(text: str) -> tuple[str, str] | None:
+    """(name, value) where the line only assigns a shell variable a literal value."""
+    m = _ASSIGN.match(text)
+    if m is None:
+        return None
+    value = next((g for g in m.groups()[1:] if g is not None), "")
+    return m.group(1), value
+
+
+def expand(line: LogLine, shell: dict[str, str]) -> LogLine:
+    """The line with each ``$NAME`` / ``${NAME}`` the text assigned replaced by its value (as
+    the shell expands it before the server parses its arguments); others stay unseen."""
+    if "$" not in line.text:
+        return line
+    text = _EXPANSION.sub(lambda m: shell.get(m.group(1) or m.group(2), m.group(0)), line.text)
+    return line if text == line.text else replace(line, text=text)
 
 
 def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | None:

@@ -78,9 +78,16 @@ def foreign_entry(text: str) -> bool:
             server = m.group("sub") is not None or _SERVER_MODULE.search(module) is not None
             if top not in _OWN_PACKAGES and server and module not in sglang_modules():
                 return True
-        elif (word := m.group("word")) not in _known_words() and word not in _PROSE:
+        elif (word := m.group("word")) not in _known_words() and word not in _PROSE \
+                and _WRAPPER.search(word) is None:  # fmt: skip
             return True
     return False
+
+
+# a script file's name (``./serve-kimik3.sh serve``, ``run_server.py serve``): the user's own
+# wrapper, which starts whichever engine the text's other lines name; an engine's console
+# script is installed under a bare word
+_WRAPPER = re.compile(r"\.(?:sh|bash|zsh|py)$")
 
 
 # packages whose modules this code reads as their own engine's (SGLang's tests and tools too)

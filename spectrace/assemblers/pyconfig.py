@@ -145,9 +145,22 @@ def sglang_args_dict(text: str) -> dict[str, object] | None:
 _YAML_HEAD = re.compile(r"""^(\s*)(?:-\s+)?["']?speculative[-_]config["']?\s*:\s*(?:#.*)?$""")
 
 
+# A bare mapping opening on vLLM's ``method`` key (a shell variable's ``SPEC='{"method": "x",``
+# continued on the next lines, a JSON file's first member): a speculative config over lines.
+_METHOD_OPEN = re.compile(r"""\{\s*["']method["']\s*:""")
+
+
 def span_candidate(text: str) -> bool:
     """The line may open a speculative config written over several lines."""
-    return "speculative_config" in text or "speculative-config" in text
+    return "speculative_config" in text or "speculative-config" in text or _METHOD_OPEN.search(text) is not None
+
+
+def _opening(text: str) -> int | None:
+    """Where a speculative config's ``{`` opens on the line: after the key, else a bare one."""
+    at = dict_start(text)
+    if at is None and not commented(text) and (bare := _METHOD_OPEN.search(text)) is not None:
+        return bare.start()
+    return at
 
 
 @dataclass(slots=True)
@@ -173,7 +186,7 @@ class PyDictSpan:
         if (yaml := _YAML_HEAD.match(line.text)) is not None:
             self.head, self.pieces, self.indent, self.member = line, [], len(yaml.group(1)), -1
             return True
-        at = dict_start(line.text)
+        at = _opening(line.text)
         if at is None:
             return False
         depth, quote = _depth(line.text[at:])
