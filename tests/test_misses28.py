@@ -59,10 +59,11 @@ def test_a_variable_inside_the_speculative_config_json(tmp_path: Path) -> None:
         assert launched and "'ngram'" in launched[0] and "$" not in launched[0], launched
 
 
-def test_a_variable_set_only_after_the_command_or_by_a_loop_stays_unseen(tmp_path: Path) -> None:
+def test_a_variable_set_after_the_command_by_a_loop_or_in_two_branches_stays_unseen(tmp_path: Path) -> None:
     command = ("python -m sglang.launch_server --model-path m/x --speculative-algorithm $ALGO "
                "--speculative-draft-model-path d/y")  # fmt: skip
-    forms = ([command, "ALGO=EAGLE3"], ["for ALGO in EAGLE3 NGRAM; do", command, "done"])
+    forms = ([command, "ALGO=EAGLE3"], ["for ALGO in EAGLE3 NGRAM; do", command, "done"],
+             ['if [ "$MODE" = fast ]; then', "  ALGO=EAGLE3", "else", "  ALGO=NGRAM", "fi", command])
     for i, lines in enumerate(forms):
         (tmp_path / str(i)).mkdir()
         path = probed_path(tmp_path / str(i), [_SGLANG, *lines])

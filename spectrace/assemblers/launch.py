@@ -102,7 +102,8 @@ class LaunchReader:
         self.releases: dict[str, str] = {}
         self._span = LaunchSpan()
         self._lines: list[LogLine] = []
-        self._shell: dict[str, dict[str, str]] = {}  # per source: the variables its lines set
+        # per source: the variables its lines set (None: set to several values)
+        self._shell: dict[str, dict[str, str | None]] = {}
 
     def feed(self, line: LogLine) -> tuple[bool, list[LaunchCommand]]:
         if self._span.open and self._span.feed(line):
@@ -113,7 +114,10 @@ class LaunchReader:
             self._lines = [line]
             return True, done
         if (assigned := shell_assignment(line.text)) is not None:
-            self._shell.setdefault(line.source, {})[assigned[0]] = assigned[1]
+            shell, (name, value) = self._shell.setdefault(line.source, {}), assigned
+            # set twice to different values (an if/else, a case): which one the command saw
+            # is not said
+            shell[name] = value if shell.get(name, value) == value else None
         return False, done
 
     def close(self) -> list[LaunchCommand]:
@@ -146,12 +150,12 @@ def shell_assignment(text: str) -> tuple[str, str] | None:
     return m.group(1), value
 
 
-def expand(line: LogLine, shell: dict[str, str]) -> LogLine:
-    """The line with each ``$NAME`` / ``${NAME}`` the text assigned replaced by its value (as
+def expand(line: LogLine, shell: dict[str, str | None]) -> LogLine:
+    """The line with each ``$NAME`` / ``${NAME}`` the text assigned one value replaced by it (as
     the shell expands it before the server parses its arguments); others stay unseen."""
     if "$" not in line.text:
         return line
-    text = _EXPANSION.sub(lambda m: shell.get(m.group(1) or m.group(2), m.group(0)), line.text)
+    text = _EXPANSION.sub(lambda m: shell.get(m.group(1) or m.group(2)) or m.group(0), line.text)
     return line if text == line.text else replace(line, text=text)
 
 
