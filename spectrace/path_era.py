@@ -209,6 +209,7 @@ def _inputs(
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not names_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
+    family_lines = [m.text for m in words]  # every line naming a family (a draft beside it: _drafted)
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
         run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
@@ -241,7 +242,12 @@ def _inputs(
     if loose and not _only_family(mine, since, family):
         # the looser words count only where no other family is named anywhere
         return _no(trace, f"{family} only in looser words, and another family is named too")
-    if "NEXTN" in family.split(_OR) and _promoted_model(config, mine):
+    day = text_day(config)
+    bound = _release(config, mine)[0] or (newest_at(day) if day is not None else None)
+    drafted = _drafted(incident, family_lines, mine, since, bound) if _OR not in family else None
+    if drafted is not None and family in drafted[0].algorithms:
+        family = drafted[0].to  # the line names the draft the row promotes: the server rewrote it
+    elif "NEXTN" in family.split(_OR) and _promoted_model(config, mine):
         # MTP on a model a [[promote]] row rewrites (Gemma-4: FROZEN_KV_MTP)
         return _no(trace, "MTP on a model the server may run on another algorithm")
     multi = config.flags.get("enable_multi_layer_eagle")
@@ -415,7 +421,7 @@ def _one_worker(
         return []  # a later era the text's lines place it in: more than one worker there
     day = _run_day(incident, config, load)
     newest = newest_at(day) if release is None and day is not None else None
-    drafted = _drafted(incident, mine, since, release or newest)
+    drafted = _drafted(incident, [m.text for m in mine if m.lineno >= since], mine, since, release or newest)
     if drafted is not None:
         return _drafted_evidence(drafted, config, release, newest, said, trace)
     only = only_worker(release, newest)
@@ -439,21 +445,21 @@ def _one_worker(
 
 
 def _drafted(
-    incident: Incident, mine: Sequence[Mention], since: int, bound: Version | None
+    incident: Incident, said: Sequence[str], mine: Sequence[Mention], since: int,
+    bound: Version | None,
 ) -> tuple[PromoteRule, str] | None:
-    """The [[promote]] row whose draft a line of the run names (its checkpoint, its config's
-    model type in the crash, its architecture) where another line names a model the row
-    promotes for, with the line naming the draft: SGLang reads that draft's config before any
-    worker is picked and serves it under the row's algorithm alone (EAGLE3 refuses it), so a run
-    that speculates with no algorithm named ran the row's. None before the row's first release."""
-    texts = [incident.message, *(link.message for link in incident.chain)]
-    texts += [m.text for m in mine if m.lineno >= since]
-    texts = [t for t in texts if t]
+    """The [[promote]] row whose draft the crash's messages or a line of ``said`` names (its
+    checkpoint, its config's model type, its architecture) where a line of the run names a
+    model the row promotes for apart from that draft, with the text naming the draft: SGLang
+    reads the draft's config before any worker is picked and serves such a draft under the
+    row's algorithm alone (EAGLE3 refuses it). None before the row's first release."""
+    crash = [t for t in (incident.message, *(link.message for link in incident.chain)) if t]
+    run = [m.text for m in mine if m.lineno >= since]
     for rule in promote_rules():
         if bound is not None and bound < rule.first:
             continue
-        named = next((t for t in texts if rule.draft.search(t) is not None), None)
-        if named is not None and any(rule.target.search(t) for t in texts):
+        named = next((t for t in [*crash, *said] if rule.draft.search(t) is not None), None)
+        if named is not None and any(rule.target.search(rule.draft.sub(" ", t)) for t in [*crash, *run]):
             return rule, named
     return None
 

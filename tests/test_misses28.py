@@ -175,3 +175,30 @@ def test_a_family_on_a_wrapper_scripts_serve_line_is_the_runs(tmp_path: Path) ->
         path = probed_path(tmp_path / str(i), ["# Qwen3 serving on our nodes", _SGLANG, *lines,
                                                "Measured 412 tok/s at concurrency 8, accept length 3.1."])
         assert path.family in ("EAGLE", "EAGLE3") and (path.worker_class or path.conditional), path
+
+
+def test_mtp_beside_a_named_gemma4_assistant_draft_is_frozen_kv_mtp(tmp_path: Path) -> None:
+    forms = (
+        "We serve google/gemma-4-31B-it with MTP, draft google/gemma-4-31B-it-assistant, 3 steps.",
+        "Target gemma-4-26B-A4B-it, NEXTN drafting through gemma-4-26B-A4B-it-assistant (topk 1).",
+    )
+    for i, said in enumerate(forms):
+        (tmp_path / str(i)).mkdir()
+        path = probed_path(tmp_path / str(i), ["# Gemma 4 on SGLang: accept length falls past 2k tokens",
+                                               "[2026-07-01 10:00:00] sglang version 0.5.16", said,
+                                               "Measured accept length 2.4 at 1k context and 1.3 at 4k."])
+        assert_verdict(path, "v2", "FrozenKVMTPWorkerV2")
+
+
+def test_mtp_on_gemma4_with_no_draft_named_or_another_runs_draft_stays_open(tmp_path: Path) -> None:
+    forms = (
+        ["# Gemma 4 on SGLang: accept length falls past 2k tokens",
+         "We serve google/gemma-4-31B-it with MTP, 3 steps."],
+        ["# Llama 3.1 8B with EAGLE on SGLang",
+         "We serve meta-llama/Llama-3.1-8B-Instruct with EAGLE, 3 steps; a gemma-4-31B-it-assistant trial comes later."],
+    )
+    for i, lines in enumerate(forms):
+        (tmp_path / str(i)).mkdir()
+        path = probed_path(tmp_path / str(i), [*lines, "[2026-07-01 10:00:00] sglang version 0.5.16",
+                                               "Measured accept length 2.4 at 1k context."])
+        assert "FrozenKV" not in (path.worker_class or "") + (path.conditional or ""), path

@@ -198,6 +198,12 @@ class ConfigFinish(ConfigFacts):
                 line = self._line_at(draft.source, draft.lineno)
                 if not draft.apart and rule.draft.search(draft.draft) and line is not None:
                     return [(rule.to, line)]
+            # the sentence naming the algorithm names the draft too ("NEXTN drafting through
+            # gemma-4-26B-A4B-it-assistant") and a line serves a model the row promotes for
+            # (not only the draft's own name): the server rewrote it for that draft
+            beside = [line for name, line in said if name in rule.algorithms and rule.draft.search(line.text)]
+            if beside and any(rule.target.search(rule.draft.sub(" ", ln.text)) for ln in self._lines):
+                return [(rule.to, beside[0])]
         return said
 
     def _tested_algorithm(self) -> None:
