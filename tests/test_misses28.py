@@ -59,6 +59,20 @@ def test_a_variable_inside_the_speculative_config_json(tmp_path: Path) -> None:
         assert launched and "'ngram'" in launched[0] and "$" not in launched[0], launched
 
 
+def test_a_quoted_json_variable_is_one_argument(tmp_path: Path) -> None:
+    forms = (
+        ["SPEC='{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'",
+         'vllm serve m/x --speculative-config "$SPEC" --port 8000'],
+        ["export SPEC_JSON='{\"method\":\"ngram\",\"num_speculative_tokens\":5}'",
+         "python -m vllm.entrypoints.openai.api_server --model m/x --speculative-config=${SPEC_JSON}"],
+    )
+    for i, lines in enumerate(forms):
+        (tmp_path / str(i)).mkdir()
+        path = probed_path(tmp_path / str(i), [_VLLM, *lines])
+        launched = [e.reason for e in path.evidence if e.reason.startswith("vLLM launch command")]
+        assert launched and "'ngram'" in launched[0], path.evidence
+
+
 def test_a_variable_set_after_the_command_by_a_loop_or_in_two_branches_stays_unseen(tmp_path: Path) -> None:
     command = ("python -m sglang.launch_server --model-path m/x --speculative-algorithm $ALGO "
                "--speculative-draft-model-path d/y")  # fmt: skip

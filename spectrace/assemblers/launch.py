@@ -138,7 +138,9 @@ _ASSIGN = re.compile(
     r"""^\s*(?:export\s+|declare\s+(?:-x\s+)?|local\s+)?([A-Za-z_][A-Za-z0-9_]*)="""
     r"""(?:'([^'\n]*)'|"([^"$`\\\n]*)"|([^\s'"$`;&|<>()\\]+))\s*(?:;\s*)?(?:\s#.*)?$"""
 )
-_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_EXPANSION = re.compile(
+    r"""(?P<open>(?<!\S)")?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))(?P<close>"(?!\S))?"""
+)
 
 
 def shell_assignment(text: str) -> tuple[str, str] | None:
@@ -155,8 +157,23 @@ def expand(line: LogLine, shell: dict[str, str | None]) -> LogLine:
     the shell expands it before the server parses its arguments); others stay unseen."""
     if "$" not in line.text:
         return line
-    text = _EXPANSION.sub(lambda m: shell.get(m.group(1) or m.group(2)) or m.group(0), line.text)
+    text = _EXPANSION.sub(lambda m: _expanded(m, shell), line.text)
     return line if text == line.text else replace(line, text=text)
+
+
+def _expanded(m: re.Match[str], shell: dict[str, str | None]) -> str:
+    """One expansion's text: the value as written where it holds no quote; a quoted value
+    (``SPEC='{"method": "mtp"}'``) only as a whole argument (``"$SPEC"``, ``$SPEC``), single-quoted
+    so the command's reader keeps it one argument, as the shell does; else left unseen."""
+    value = shell.get(m.group(2) or m.group(3))
+    if value is None:
+        return m.group(0)
+    if not any(q in value for q in "'\"`"):
+        return (m.group("open") or "") + value + (m.group("close") or "")
+    before, after = m.string[m.start() - 1 : m.start()], m.string[m.end() : m.end() + 1]
+    whole = bool(m.group("open")) == bool(m.group("close")) and before in ("", " ", "\t", "=") \
+        and after in ("", " ", "\t")  # fmt: skip
+    return f"'{value}'" if whole and "'" not in value else m.group(0)
 
 
 def parse_launch_command(text: str, tables: OptionTables) -> LaunchCommand | None:
