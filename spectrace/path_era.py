@@ -37,6 +37,7 @@ from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.sglang_eras import (
+    PromoteRule,
     Version,
     era_rules,
     latest_at,
@@ -45,7 +46,6 @@ from spectrace.assemblers.sglang_eras import (
     parse_release,
     promotable,
     promote_rules,
-    PromoteRule,
     promotion_told,
     version_text,
 )
@@ -209,7 +209,7 @@ def _inputs(
     words = [m for m in mine if m.kind == FAMILY_KIND and m.lineno >= since
              and not names_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
-    family_lines = [m.text for m in words]  # every line naming a family (a draft beside it: _drafted)
+    family_lines = [m.text for m in words]  # every family line (a draft beside one: _drafted)
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
         run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
@@ -421,9 +421,10 @@ def _one_worker(
         return []  # a later era the text's lines place it in: more than one worker there
     day = _run_day(incident, config, load)
     newest = newest_at(day) if release is None and day is not None else None
-    drafted = _drafted(incident, [m.text for m in mine if m.lineno >= since], mine, since, release or newest)
+    run_lines = [m.text for m in mine if m.lineno >= since]
+    drafted = _drafted(incident, run_lines, mine, since, release or newest)
     if drafted is not None:
-        return _drafted_evidence(drafted, config, release, newest, said, trace)
+        return _drafted_evidence(drafted, incident, config, release, newest, said, trace)
     only = only_worker(release, newest)
     if only is None:
         _no(trace, "speculation named with no algorithm, and no release or day leaves SGLang's "
@@ -459,14 +460,16 @@ def _drafted(
         if bound is not None and bound < rule.first:
             continue
         named = next((t for t in [*crash, *said] if rule.draft.search(t) is not None), None)
-        if named is not None and any(rule.target.search(rule.draft.sub(" ", t)) for t in [*crash, *run]):
+        served = (rule.target.search(rule.draft.sub(" ", t)) for t in [*crash, *run])
+        if named is not None and any(served):
             return rule, named
     return None
 
 
 def _drafted_evidence(
-    drafted: tuple[PromoteRule, str], config: RunConfig, release: Version | None,
-    newest: Version | None, said: Sequence[Mention], trace: PathTrace | None,
+    drafted: tuple[PromoteRule, str], incident: Incident, config: RunConfig,
+    release: Version | None, newest: Version | None, said: Sequence[Mention],
+    trace: PathTrace | None,
 ) -> list[Evidence]:
     """The era table's class (or its release condition) for the algorithm a named draft sets."""
     rule, text = drafted
@@ -476,10 +479,11 @@ def _drafted_evidence(
     why = verdict.reason.split(": ", 1)[-1]
     reason = (f"{PROSE_REASON} ({ERA_REASON}): the run speculates with no algorithm named; its "
               f"draft is one SGLang serves as {rule.to} ({rule.why}): {why}")  # fmt: skip
-    note(trace, RULE, _JOIN, True, f"a {rule.to} draft named, no algorithm: {verdict.worker_class or verdict.condition}")
-    line = said[0] if said else None
-    source, lineno = (line.source, line.lineno) if line is not None else ("", 0)
-    return [Evidence(source, lineno, text[:200], reason, verdict.points_to, verdict.worker_class,
+    note(trace, RULE, _JOIN, True,
+         f"a {rule.to} draft named, no algorithm: {verdict.worker_class or verdict.condition}")
+    first = incident.first_seen
+    at = (said[0].source, said[0].lineno) if said else (first.source, first.lineno)
+    return [Evidence(*at, text[:200], reason, verdict.points_to, verdict.worker_class,
                      verdict.condition, rule.to)]  # fmt: skip
 
 

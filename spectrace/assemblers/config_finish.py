@@ -201,8 +201,10 @@ class ConfigFinish(ConfigFacts):
             # the sentence naming the algorithm names the draft too ("NEXTN drafting through
             # gemma-4-26B-A4B-it-assistant") and a line serves a model the row promotes for
             # (not only the draft's own name): the server rewrote it for that draft
-            beside = [line for name, line in said if name in rule.algorithms and rule.draft.search(line.text)]
-            if beside and any(rule.target.search(rule.draft.sub(" ", ln.text)) for ln in self._lines):
+            beside = [line for name, line in said
+                      if name in rule.algorithms and rule.draft.search(line.text)]  # fmt: skip
+            served = (rule.target.search(rule.draft.sub(" ", ln.text)) for ln in self._lines)
+            if beside and any(served):
                 return [(rule.to, beside[0])]
         return said
 

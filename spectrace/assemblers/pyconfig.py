@@ -152,7 +152,8 @@ _METHOD_OPEN = re.compile(r"""\{\s*["']method["']\s*:""")
 
 def span_candidate(text: str) -> bool:
     """The line may open a speculative config written over several lines."""
-    return "speculative_config" in text or "speculative-config" in text or _METHOD_OPEN.search(text) is not None
+    keyed = "speculative_config" in text or "speculative-config" in text
+    return keyed or _METHOD_OPEN.search(text) is not None
 
 
 def _opening(text: str) -> int | None:
