@@ -173,7 +173,8 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
     if method == "eagle":  # one- or two-model EAGLE-3 on PyTorch, the engine's EAGLE on TRT
         mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
                                           _value(config, "backend"),
-                                          _value(config, "trtllm_release") or _bound(config))  # fmt: skip
+                                          _value(config, "trtllm_release") or _bound(config),
+                                          newest_release(config, "trtllm"))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
@@ -189,7 +190,9 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
                          DRAFT_TARGET_CONDITION)]  # fmt: skip
     if method == "mtp":  # MTP Eagle or vanilla: the checkpoint's MTP modules decide
         mode, condition = mtp_mode(_value(config, "speculative_config.mtp_vanilla"),
-                                   _value(config, "speculative_config.one_model"))  # fmt: skip
+                                   _value(config, "speculative_config.one_model"),
+                                   _value(config, "trtllm_release"),
+                                   newest_release(config, "trtllm"))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]

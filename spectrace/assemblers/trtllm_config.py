@@ -47,6 +47,7 @@ LITERALS: tuple[bytes, ...] = (
     b"_one_model",
     b"_ONE_MODEL",
     b"use_mtp_vanilla",
+    b"use_dynamic_tree",
     b"mtp=vanilla", b"mtp=eagle",  # the MTP accuracy tests' parameter in a test id (trtllm_yaml)
     b"Invalid decoding type: ",
     b"examples/eagle/",
@@ -87,18 +88,21 @@ _BARE_MODE = re.compile(r"(?<![\w.])((?:MTP_EAGLE|EAGLE3|DRAFT_TARGET)_ONE_MODEL
 _TYPE_ERROR = re.compile(r"Invalid decoding type: ['\"]?(\w{1,40})")  # DecodingBaseConfig.from_dict
 
 
-# Warnings llm_args.py logs only when a two-model mode is configured (deprecated for 1.4).
+# Warnings llm_args.py logs only when a two-model mode is configured (deprecated for 1.4); a
+# warning that the request falls back to one-model (the validators from
+# trtllm_modes.TWO_MODEL_COERCED) shows no two-model run.
 _TWO_MODEL = (
     ("Eagle3 2-model is deprecated", {"speculative_config.method": "eagle",
                                       "speculative_config.one_model": False}),
     ("2-model style MTP is deprecated", {"speculative_config.method": "mtp_eagle"}),
 )  # fmt: skip
+_FALLS_BACK = re.compile(r"(?i)\bfall(?:s|ing)?[ -]back\b|\bfuture release\b|\b(?:1|one)-model\b")
 
 
 def trtllm_spec_flags(text: str) -> dict[str, object]:
     """One YAML, argument-dump, command or log line -> {flag: value}; {} for any other."""
     for said, flags in _TWO_MODEL:
-        if said in text:
+        if said in text and not _FALLS_BACK.search(text):
             return dict(flags)
     if (m := _DRAFT_LEN.fullmatch(text.strip())) is not None:
         draft = int(m.group(1))  # the C++ runtime prints 0 when the engine does not speculate

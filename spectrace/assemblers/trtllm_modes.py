@@ -96,17 +96,54 @@ def _release(text: object) -> Version | None:
         return None
 
 
+# PR #17366 ("Force 2 model spec dec to fall back to 1 model", merged 2026-08-12): from it on the
+# after-validators of EagleDecodingConfig and MTPDecodingConfig set a two-model request
+# (``eagle3_one_model: false``, ``mtp_eagle_one_model: false``) back to one-model, and PR #18721
+# (2026-09-13) removed the two-model path; the first release published after the merge is
+# 1.3.0rc25 (2026-08-28; rc22.post1 / rc23.post1 of 2026-08-18 patch older branches). A
+# two-model request runs ModelDrafter only before it.
+TWO_MODEL_COERCED = "1.3.0rc25"
+_TWO_MODEL = "ModelDrafter"
+
+
+def two_model_ran(release: object, newest: object = None) -> tuple[bool | None, str]:
+    """(ran two-model, why) for a paste that asks for two-model: True before
+    ``TWO_MODEL_COERCED``, False from it (the validator sets one-model back), None where neither
+    the release the text names nor the newest release of its day (``newest``) settles it."""
+    at = _release(release)
+    if at is not None:
+        if at < Version(TWO_MODEL_COERCED):
+            return True, ""
+        return False, (f"TensorRT-LLM {release} sets a two-model request back to one-model "
+                       f"(from {TWO_MODEL_COERCED})")  # fmt: skip
+    bound = _release(newest)
+    return (True, "") if bound is not None and bound < Version(TWO_MODEL_COERCED) else (None, "")
+
+
+def _coerced(one_model_class: str) -> str:
+    """The condition of a two-model request whose release the text leaves open."""
+    return (f"{_TWO_MODEL} (two-model) on releases before {TWO_MODEL_COERCED}, {one_model_class} "
+            f"from {TWO_MODEL_COERCED}, whose config validator sets a two-model request back "
+            "to one-model")  # fmt: skip
+
+
 def eagle_mode(
-    one_model: object, backend: object, release: object = None
+    one_model: object, backend: object, release: object = None, newest: object = None
 ) -> tuple[str | None, str | None, str]:
     """(mode, condition, why) of a ``decoding_type: Eagle`` run: the [[method]] value that names
     its class, or a condition when neither the paste nor its release settles eagle3_one_model;
     (None, None, why) on the TensorRT engine backend. ``release``: the TensorRT-LLM release the
-    text names, whose defaults stand for what the paste does not set."""
+    text names, whose defaults stand for what the paste does not set; ``newest``: the newest
+    release of the text's day (a two-model request runs one-model from TWO_MODEL_COERCED)."""
     if str(backend).lower() in ENGINE_BACKENDS:
         return None, None, ""
-    if one_model is True or one_model is False:
-        return ("EAGLE3_ONE_MODEL" if one_model else "EAGLE3"), None, ""
+    if one_model is True:
+        return "EAGLE3_ONE_MODEL", None, ""
+    if one_model is False:
+        two, why = two_model_ran(release, newest)
+        if two is None:
+            return None, _coerced(_ONE_MODEL), ""
+        return ("EAGLE3" if two else "EAGLE3_ONE_MODEL"), None, why
     if one_model == SCRIPT_ONE_MODEL:
         return None, (
             f"{_ONE_MODEL} where quickstart_advanced.py's --use_one_model defaults to True, "
@@ -147,12 +184,18 @@ def eagle_mode(
 # and R1) runs "MTP Eagle" (MTPEagleWorker, one-model by mtp_eagle_one_model's default True)
 # unless use_mtp_vanilla; several modules, or use_mtp_vanilla: true, run MTPWorker. The
 # checkpoint's module count is in its config, not the paste.
-def mtp_mode(vanilla: object, one_model: object) -> tuple[str | None, str | None]:
+def mtp_mode(
+    vanilla: object, one_model: object, release: object = None, newest: object = None
+) -> tuple[str | None, str | None]:
     """(mode, condition) of a ``decoding_type: MTP`` run: MTP when the paste sets
-    use_mtp_vanilla, else a condition naming both workers."""
+    use_mtp_vanilla, else a condition naming both workers (a two-model request: ModelDrafter
+    only before TWO_MODEL_COERCED)."""
     if vanilla is True:
         return "MTP", None
-    eagle = "ModelDrafter (two-model MTP Eagle)" if one_model is False else "MTPEagleWorker"
+    two = two_model_ran(release, newest)[0] if one_model is False else False
+    eagle = {True: "ModelDrafter (two-model MTP Eagle)", False: "MTPEagleWorker",
+             None: f"ModelDrafter (two-model MTP Eagle) before {TWO_MODEL_COERCED}, MTPEagleWorker "
+                   "from it (its validator sets a two-model request back to one-model)"}[two]  # fmt: skip
     return None, (
         f"{eagle} if the checkpoint has one MTP module (DeepSeek-V3/R1) and use_mtp_vanilla "
         "keeps its default (False), else MTPWorker (MTP vanilla)"
