@@ -62,6 +62,7 @@ from spectrace.path_verified import verified_evidence
 from spectrace.path_words import base_inputs, named_families
 from spectrace.sglang_shared_frames import restate
 from spectrace.stacks.pasted import PastedDump
+from spectrace.trtllm_shared_frames import restate_shared
 
 
 def _loops_decide(
@@ -192,6 +193,7 @@ def path_evidence(
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += _config_votes(config, load) + method_evidence(config)
+    evidence = restate_shared(evidence, config)  # mtp.py / eagle3.py: the function's worker
     run = _Run(incident, config, load, others, mentions, trace, since, own + ranks + pasted,
                own + ranks, loops, era, newest, day, releases)  # fmt: skip
     for settles, decide in _DECIDERS:

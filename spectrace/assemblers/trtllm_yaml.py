@@ -15,7 +15,7 @@ from spectrace.assemblers.pyrepr import SourceText, bracketed, parse_call_kwargs
 # a line a diff adds (``+  decoding_type: NGram``, a config file under review) states it too.
 _YAML = re.compile(
     r"""\s*[-+]?\s*["']?(decoding_type|max_draft_len|num_nextn_predict_layers|speculative_model_dir|"""
-    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla)["']?\s*:\s*"""
+    r"""speculative_decoding_mode|eagle3_one_model|mtp_eagle_one_model|use_mtp_vanilla|use_dynamic_tree)["']?\s*:\s*"""
     r"""["']?([\w./-]{1,200})["']?\s*,?\s*(?:#.*)?$"""
 )
 # A mode switch only TensorRT-LLM's config classes have, set as a Python keyword on a call's
@@ -52,6 +52,8 @@ _NAMES = {
     "eagle3_one_model": "speculative_config.one_model",
     "mtp_eagle_one_model": "speculative_config.one_model",
     "use_mtp_vanilla": "speculative_config.mtp_vanilla",
+    # the one-model workers' dynamic-tree subclasses (eagle3_dynamic_tree.py, mtp_dynamic_tree.py)
+    "use_dynamic_tree": "speculative_config.dynamic_tree",
 }
 # Config classes whose decoding_type differs from the class name's stem.
 _CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
@@ -95,7 +97,8 @@ def _named(values: dict[str, object]) -> dict[str, object]:
             continue
         if name == "speculative_config.method":  # ``Eagle3`` (1.2+) is ``Eagle``'s new name
             value = "eagle" if str(value).lower() == "eagle3" else str(value).lower()
-        elif name in ("speculative_config.one_model", "speculative_config.mtp_vanilla"):
+        elif name in ("speculative_config.one_model", "speculative_config.mtp_vanilla",
+                      "speculative_config.dynamic_tree"):
             value = _TRUTH.get(str(value).lower(), value)
         elif isinstance(value, str) and value.isdigit():
             value = int(value)
