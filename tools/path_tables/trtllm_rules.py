@@ -75,8 +75,35 @@ def _suffix(rel: str) -> str:
     return rel.removeprefix("tensorrt_llm/")
 
 
+def engine_layers(history: dict[str, FileHistory]) -> dict[str, str]:
+    """Family -> its C++ decoding layer, for the families only the TensorRT engine runs: an
+    engine speculative_decoding_mode whose family no PyTorch backend mode has (Lookahead,
+    Medusa, ReDrafter's explicit draft tokens, the engine's EAGLE-1/2). The engine's buffers,
+    modules and algorithm classes of such a family (``LookaheadAlgorithm``,
+    ``ExplicitDraftTokensBuffers``) run only under that layer, so they name it."""
+    data = json.loads(LISTING.read_text())
+    torch = {family(m.removesuffix("_ONE_MODEL")) for m in data["torch_modes"]}
+    engine = {family(m) for m in data["engine_modes"]} - torch - {""}
+    layers = {}
+    for rel in history:
+        parts = rel.split("/")
+        if rel.startswith("cpp/") and parts[2] == "layers" and _cpp_class(rel).endswith("Layer"):
+            if (fam := family(_cpp_class(rel))) in engine:
+                layers[fam] = _cpp_class(rel)
+    return layers
+
+
+def _engine_worker(rel: str, fam: str, layers: dict[str, str]) -> str:
+    """The decoding layer a C++ file of an engine-only family runs under; the engine EAGLE's
+    kernels are left out (the PyTorch backend's EAGLE-3 shares the word and may call them)."""
+    if not rel.startswith("cpp/") or fam not in layers:
+        return ""
+    return "" if fam == "EAGLE" and "/kernels/" in rel else layers[fam]
+
+
 def frame_rows(history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
     rows = []
+    layers = engine_layers(history)
     for rel, entry in sorted(history.items()):
         cpp = rel.startswith("cpp/")
         classes = (_cpp_class(rel),) if cpp and not rel.endswith(".cu") else tuple(sorted(entry.classes))
@@ -89,22 +116,35 @@ def frame_rows(history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
                 "draft_model" if "/models/" in rel else "shared")
         what = (f"TensorRT-LLM {fam or 'speculative'} {'C++ ' if cpp else ''}{role}"
                 f"{' ' + worker if worker else ''} ({rel.rsplit('/', 1)[-1]})")
+        if not worker and (worker := _engine_worker(rel, fam, layers)):
+            what += f", run only under the engine's {worker}"
         rows.append((rel, FrameRow(_suffix(rel), FRAMEWORK, fam, worker, "other" if worker else "",
                                    role, classes, "", False, ("", ""), what, "generated")))
     return rows
 
 
 def symbol_rows(history: dict[str, FileHistory]) -> list[SymbolRow]:
-    """A native symbol naming a speculative C++ class or the speculative kernels' namespace."""
+    """A native symbol naming a speculative C++ class or the speculative kernels' namespace;
+    any class of an engine-only family's layers or runtime namespace (its name opens with the
+    family's word: ``tensorrt_llm::runtime::LookaheadDecodingBuffers``) names that family's
+    decoding layer."""
     rows = {}
+    layers = engine_layers(history)
     for rel in sorted(history):
         if rel.startswith("cpp/") and "/layers/" in rel or "Module" in rel or "Buffers" in rel:
             cls = _cpp_class(rel)
             fam = family(cls)
             if fam:
-                worker = cls if cls.endswith("Layer") else ""
+                worker = cls if cls.endswith("Layer") else _engine_worker(rel, fam, layers)
                 rows[cls] = SymbolRow(cls, FRAMEWORK, fam, worker, "other" if worker else "",
                                       f"TensorRT-LLM C++ {cls} ({fam})", "generated")
+    for fam, layer in sorted(layers.items()):
+        word = layer.removesuffix("Layer").removesuffix("Decoding")  # LookaheadDecodingLayer -> Lookahead
+        for space in ("layers", "runtime"):
+            pattern = f"tensorrt_llm::{space}::{word}"
+            rows[pattern] = SymbolRow(pattern, FRAMEWORK, fam, layer, "other",
+                                      f"TensorRT-LLM C++ {space} class of {fam} (runs under {layer})",
+                                      "generated")
     rows["speculative_decoding::"] = SymbolRow(
         "speculative_decoding::", FRAMEWORK, "", "", "",
         "TensorRT-LLM speculative-decoding kernels (namespace; family from the kernel name)",
