@@ -73,12 +73,15 @@ def _frame(evidence: Evidence) -> tuple[str, str] | None:
     return None
 
 
-def _stated(config: RunConfig) -> str | None:
-    """The run's TensorRT-LLM decoding_type or mode as the config readers keep it, lower case."""
+def _stated(config: RunConfig) -> tuple[str | None, bool]:
+    """(the run's TensorRT-LLM decoding_type or mode as the config readers keep it, lower case;
+    whether only a sentence names it)."""
     if config.engine not in (None, "trtllm"):
-        return None
+        return None, False
     flag = config.flags.get("speculative_config.method")
-    return str(flag.value).lower() if flag is not None and flag.value is not None else None
+    if flag is None or flag.value is None:
+        return None, False
+    return str(flag.value).lower(), flag.origin == "prose"
 
 
 def restate_shared(evidence: Sequence[Evidence], config: RunConfig) -> list[Evidence]:
@@ -93,7 +96,7 @@ def restate_shared(evidence: Sequence[Evidence], config: RunConfig) -> list[Evid
         e.points_to is not None and _FRAME_HEAD.match(e.reason) for e in evidence
     ):  # a dynamic-tree subclass inherits these methods; a frame that names a class decides
         return list(evidence)
-    method = _stated(config)
+    stated, worded = _stated(config)
     out: list[Evidence] = []
     for e in evidence:
         found = _frame(e)
@@ -102,6 +105,8 @@ def restate_shared(evidence: Sequence[Evidence], config: RunConfig) -> list[Evid
             out.append(e)
             continue
         head = e.reason.split(": ", 1)[0]
+        # a sentence's algorithm the row's classes never run is weaker than the frame
+        method = None if worded and stated not in row.by_method else stated
         if method is not None:
             cls = row.by_method.get(method)
             if not cls:

@@ -213,3 +213,40 @@ def test_a_pr_naming_the_familys_classes_shows_no_run(tmp_path: Path) -> None:
         "Unit test added in cpp/tests/unit_tests/layers/lookaheadAlgorithmTest.cpp.",
     ]
     assert_no_path(tmp_path, lines)
+
+
+def _api_call(call: str) -> list[str]:
+    return [
+        "Notebook on tensorrt_llm 1.2.0rc8, two L40S.",
+        f'llm = LLM(model="/w/base-14b", tensor_parallel_size=2, {call})',
+        "Traceback (most recent call last):",
+        f'  File "{_SITE}/_torch/speculative/eagle3.py", line 377, in forward',
+        "    token = self.draft_decoder(logits, draft_model)",
+        f'  File "{_SITE}/_torch/speculative/eagle3.py", line 468, in draft_decoder',
+        "    ids = d2t[ids] + ids",
+        "IndexError: index out of range in self",
+    ]
+
+
+@pytest.mark.parametrize(
+    "call",
+    ['speculative_config=Eagle3DecodingConfig(max_draft_len=2, speculative_model="/w/head")',
+     'speculative_config=EagleDecodingConfig(speculative_model_dir="/w/head", max_draft_len=4)'],
+)  # fmt: skip
+def test_the_llm_apis_config_class_is_tensorrt_llms_not_a_vllm_keyword(tmp_path: Path, call: str) -> None:
+    """At base the vLLM keyword reader took ``speculative_model=`` as a draft-model run and the
+    verdict was the draft-target condition."""
+    assert_verdict(crash_path(run(tmp_path, _api_call(call))), "other", "Eagle3OneModelWorker")
+
+
+def test_vllms_own_llm_call_keeps_its_reading(tmp_path: Path) -> None:
+    lines = [
+        "vllm 0.6.3 offline script:",
+        'llm = LLM(model="/w/base-8b", speculative_model="/w/small-1b", num_speculative_tokens=4)',
+        "Traceback (most recent call last):",
+        '  File "/w/run.py", line 9, in <module>',
+        "    llm.generate(prompts)",
+        "RuntimeError: draft and target vocab sizes differ",
+    ]
+    path = crash_path(run(tmp_path, lines))
+    assert path.framework != "trtllm", path

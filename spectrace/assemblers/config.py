@@ -40,6 +40,7 @@ from spectrace.assemblers.spec_prose import (
     tested_algorithms,
 )
 from spectrace.assemblers.trtllm_config import trtllm_command_flags, trtllm_spec_flags, worded_mode
+from spectrace.assemblers.trtllm_yaml import config_class_call
 from spectrace.assemblers.vllm_config import (
     engine_config_flags,
     namespace_args_flags,
@@ -178,7 +179,9 @@ class ConfigCollector(ConfigFinish):
             self._vllm(line, non_default_args_flags(rest), "vllm_args")
         elif (script := python_spec_dict(text)) and "decoding_type" not in script:  # a script's
             self._vllm(line, spec_dict_flags(script), "vllm_args")
-        elif self._config.engine != "trtllm" and (kwargs := v0_keyword_flags(text)):
+        elif self._config.engine != "trtllm" and not config_class_call(text) and (
+            kwargs := v0_keyword_flags(text)
+        ):
             self._vllm(line, kwargs, "vllm_args")  # LLM(speculative_model="...") in a script
         elif (args := sglang_args_dict(text)) is not None:  # server args as a dict or JSON
             self._config.engine = self._config.engine or "sglang"

@@ -60,6 +60,13 @@ _CLASS_TYPES = {"savehiddenstates": "savestate", "base": ""}
 _TRUTH = {"true": True, "false": False}
 
 
+def config_class_call(text: str) -> bool:
+    """The line calls one of the LLM API's speculative config classes (``speculative_config=
+    Eagle3DecodingConfig(...)``): TensorRT-LLM's ``LLM(...)``, whatever else its keywords share
+    with vLLM's (``model=``, ``speculative_model=``)."""
+    return _CONFIG_CLASS.search(text) is not None
+
+
 def yaml_line_flags(text: str) -> dict[str, object] | None:
     """One YAML or JSON key line -> its flags; None for a line that is no such key line."""
     if (m := _YAML.fullmatch(text)) is None:
