@@ -250,3 +250,12 @@ def test_vllms_own_llm_call_keeps_its_reading(tmp_path: Path) -> None:
     ]
     path = crash_path(run(tmp_path, lines))
     assert path.framework != "trtllm", path
+
+
+@pytest.mark.parametrize("switch", ["eagle3_one_model: true", "max_draft_len: 3"])
+def test_the_autodeploy_backend_leaves_the_eagle_style_open(tmp_path: Path, switch: str) -> None:
+    """AutoDeploy drafted with the two-model drafter before its own one-model path: at base a
+    one-model default decided Eagle3OneModelWorker for it."""
+    lines = _yaml_report(["AutoDeploy EAGLE run on TensorRT-LLM 1.1.0"], switch)
+    lines[1] = lines[1].replace("--backend pytorch", "--backend _autodeploy")
+    assert_verdict(crash_path(run(tmp_path, lines)), "unknown", "ModelDrafter|Eagle3OneModelWorker")

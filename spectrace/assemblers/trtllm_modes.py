@@ -67,6 +67,16 @@ def trtllm_release(text: str) -> str | None:
 # engine's own EAGLE. PyTorch became the default backend of the LLM API and trtllm-serve in 1.0
 # (PRs #5312 and #5717), so with no ``--backend`` a release names the backend too.
 ENGINE_BACKENDS = ("trt", "tensorrt")
+# The AutoDeploy backend (``--backend _autodeploy``) builds its own executor
+# (_torch/auto_deploy/shim/ad_executor.py): it drafted EAGLE-3 with get_spec_drafter's two-model
+# ModelDrafter and a separate Eagle3ForCausalLM draft whatever eagle3_one_model said, until its
+# own one-model path (PR #10674, 2026-01) and the removal of its two-model path (issue #13534,
+# 2026-04): which one a run used the paste does not say.
+AUTODEPLOY = "_autodeploy"
+AUTODEPLOY_CONDITION = (
+    "ModelDrafter (AutoDeploy's executor drafting with a separate EAGLE-3 model) or "
+    "Eagle3OneModelWorker (its one-model path, 2026 on)"
+)
 ONE_MODEL_FIELD = "0.20.0"  # the first release with EagleDecodingConfig.eagle3_one_model
 PYTORCH_DEFAULT = "1.0.0"  # the first release whose default backend is PyTorch
 PYTORCH_FIRST = "0.17.0"  # the first release holding the PyTorch backend (tensorrt_llm/_torch)
@@ -137,6 +147,8 @@ def eagle_mode(
     release of the text's day (a two-model request runs one-model from TWO_MODEL_COERCED)."""
     if str(backend).lower() in ENGINE_BACKENDS:
         return None, None, ""
+    if str(backend).lower() == AUTODEPLOY:
+        return None, AUTODEPLOY_CONDITION, ""
     if one_model is True:
         return "EAGLE3_ONE_MODEL", None, ""
     if one_model is False:
