@@ -193,7 +193,6 @@ def path_evidence(
     evidence += _counters(config, load) if loops else []
     evidence += peer_message_votes(incident, others, since, config.engine)
     evidence += _config_votes(config, load) + method_evidence(config)
-    evidence = restate_shared(evidence, config)  # mtp.py / eagle3.py: the function's worker
     run = _Run(incident, config, load, others, mentions, trace, since, own + ranks + pasted,
                own + ranks, loops, era, newest, day, releases)  # fmt: skip
     for settles, decide in _DECIDERS:
@@ -202,6 +201,7 @@ def path_evidence(
     evidence = latest_narrowed(evidence, config, mentions, incident.first_seen.source)
     evidence = v0_proposer(evidence, config)  # V0's wrapper frame: the config's proposer
     evidence = restate(evidence, config, newest)  # a shared EAGLE frame: the stated algorithm's class
+    evidence = restate_shared(evidence, config)  # mtp.py / eagle3.py: the function's worker
     evidence = named_ran(evidence, config, mentions, incident.first_seen.source, since)  # "X.propose crashed"
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))

@@ -174,7 +174,8 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
         mode, condition, why = eagle_mode(_value(config, "speculative_config.one_model"),
                                           _value(config, "backend"),
                                           _value(config, "trtllm_release") or _bound(config),
-                                          newest_release(config, "trtllm"))  # fmt: skip
+                                          newest_release(config, "trtllm"),
+                                          _value(config, "text_day"))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]
@@ -192,7 +193,8 @@ def _method_evidence(config: RunConfig, flag: FlagValue) -> list[Evidence]:
         mode, condition = mtp_mode(_value(config, "speculative_config.mtp_vanilla"),
                                    _value(config, "speculative_config.one_model"),
                                    _value(config, "trtllm_release"),
-                                   newest_release(config, "trtllm"))  # fmt: skip
+                                   newest_release(config, "trtllm"),
+                                   _value(config, "text_day"))  # fmt: skip
         if condition is not None:
             reason = f"TensorRT-LLM config: decoding_type '{flag.value}' -> {condition}"
             return [Evidence(flag.source, flag.lineno, text, reason, None, None, condition)]

@@ -49,6 +49,7 @@ def _yaml_report(head: list[str], switch: str) -> list[str]:
         (["Two-model EAGLE OOM on TensorRT-LLM 1.2.0"], "other", "ModelDrafter"),
         (["Same failure on tensorrt_llm==1.3.0rc24"], "other", "ModelDrafter"),
         (["someone · issue · 2025-11-04", "Two-model EAGLE OOM"], "other", "ModelDrafter"),
+        (["someone · issue · 2026-08-05", "Two-model EAGLE OOM"], "other", "ModelDrafter"),
         (["someone · issue · 2026-10-28", "Two-model EAGLE OOM"], "unknown",
          "ModelDrafter|Eagle3OneModelWorker"),
         (["Two-model EAGLE OOM"], "unknown", "ModelDrafter|Eagle3OneModelWorker"),
@@ -84,6 +85,8 @@ def test_the_release_rules_as_functions() -> None:
     assert two_model_ran("1.3.0rc25")[0] is False
     assert two_model_ran(None, "1.3.0rc22.post1") == (True, "")
     assert two_model_ran(None, "1.4.0rc0") == (None, "")
+    assert two_model_ran(None, "1.3.0rc25", "2026-08-11") == (True, "")  # written before the merge
+    assert two_model_ran(None, None, "2026-08-12") == (None, "")
     assert eagle_mode(False, None, "1.3.0rc29")[0] == "EAGLE3_ONE_MODEL"
     assert eagle_mode(False, "tensorrt", "1.3.0rc29") == (None, None, "")  # the engine's EAGLE
     mode, condition = mtp_mode(None, False)

@@ -7,6 +7,7 @@ release's defaults settle, and the release as people write it. Read by the path 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from packaging.version import InvalidVersion, Version
 
@@ -113,13 +114,15 @@ def _release(text: object) -> Version | None:
 # 1.3.0rc25 (2026-08-28; rc22.post1 / rc23.post1 of 2026-08-18 patch older branches). A
 # two-model request runs ModelDrafter only before it.
 TWO_MODEL_COERCED = "1.3.0rc25"
+TWO_MODEL_COERCED_DAY = date(2026, 8, 12)  # the merge: no build of an earlier day holds it
 _TWO_MODEL = "ModelDrafter"
 
 
-def two_model_ran(release: object, newest: object = None) -> tuple[bool | None, str]:
+def two_model_ran(release: object, newest: object = None, day: object = None) -> tuple[bool | None, str]:
     """(ran two-model, why) for a paste that asks for two-model: True before
     ``TWO_MODEL_COERCED``, False from it (the validator sets one-model back), None where neither
-    the release the text names nor the newest release of its day (``newest``) settles it."""
+    the release the text names, the newest release of its day (``newest``) nor the day itself
+    (``day``, ISO: a text written before the merge ran code without it) settles it."""
     at = _release(release)
     if at is not None:
         if at < Version(TWO_MODEL_COERCED):
@@ -127,7 +130,13 @@ def two_model_ran(release: object, newest: object = None) -> tuple[bool | None, 
         return False, (f"TensorRT-LLM {release} sets a two-model request back to one-model "
                        f"(from {TWO_MODEL_COERCED})")  # fmt: skip
     bound = _release(newest)
-    return (True, "") if bound is not None and bound < Version(TWO_MODEL_COERCED) else (None, "")
+    if bound is not None and bound < Version(TWO_MODEL_COERCED):
+        return True, ""
+    try:
+        written = date.fromisoformat(str(day)) if day else None
+    except ValueError:
+        written = None
+    return (True, "") if written is not None and written < TWO_MODEL_COERCED_DAY else (None, "")
 
 
 def _coerced(one_model_class: str) -> str:
@@ -138,13 +147,15 @@ def _coerced(one_model_class: str) -> str:
 
 
 def eagle_mode(
-    one_model: object, backend: object, release: object = None, newest: object = None
+    one_model: object, backend: object, release: object = None, newest: object = None,
+    day: object = None,
 ) -> tuple[str | None, str | None, str]:
     """(mode, condition, why) of a ``decoding_type: Eagle`` run: the [[method]] value that names
     its class, or a condition when neither the paste nor its release settles eagle3_one_model;
     (None, None, why) on the TensorRT engine backend. ``release``: the TensorRT-LLM release the
-    text names, whose defaults stand for what the paste does not set; ``newest``: the newest
-    release of the text's day (a two-model request runs one-model from TWO_MODEL_COERCED)."""
+    text names, whose defaults stand for what the paste does not set; ``newest``, ``day``: the
+    newest release of the text's day and the day (a two-model request runs one-model from
+    TWO_MODEL_COERCED)."""
     if str(backend).lower() in ENGINE_BACKENDS:
         return None, None, ""
     if str(backend).lower() == AUTODEPLOY:
@@ -152,7 +163,7 @@ def eagle_mode(
     if one_model is True:
         return "EAGLE3_ONE_MODEL", None, ""
     if one_model is False:
-        two, why = two_model_ran(release, newest)
+        two, why = two_model_ran(release, newest, day)
         if two is None:
             return None, _coerced(_ONE_MODEL), ""
         return ("EAGLE3" if two else "EAGLE3_ONE_MODEL"), None, why
@@ -197,14 +208,15 @@ def eagle_mode(
 # unless use_mtp_vanilla; several modules, or use_mtp_vanilla: true, run MTPWorker. The
 # checkpoint's module count is in its config, not the paste.
 def mtp_mode(
-    vanilla: object, one_model: object, release: object = None, newest: object = None
+    vanilla: object, one_model: object, release: object = None, newest: object = None,
+    day: object = None,
 ) -> tuple[str | None, str | None]:
     """(mode, condition) of a ``decoding_type: MTP`` run: MTP when the paste sets
     use_mtp_vanilla, else a condition naming both workers (a two-model request: ModelDrafter
     only before TWO_MODEL_COERCED)."""
     if vanilla is True:
         return "MTP", None
-    two = two_model_ran(release, newest)[0] if one_model is False else False
+    two = two_model_ran(release, newest, day)[0] if one_model is False else False
     eagle = {True: "ModelDrafter (two-model MTP Eagle)", False: "MTPEagleWorker",
              None: f"ModelDrafter (two-model MTP Eagle) before {TWO_MODEL_COERCED}, MTPEagleWorker "
                    "from it (its validator sets a two-model request back to one-model)"}[two]  # fmt: skip

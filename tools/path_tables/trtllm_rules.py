@@ -125,7 +125,7 @@ def frame_rows(history: dict[str, FileHistory]) -> list[tuple[str, FrameRow]]:
 
 def symbol_rows(history: dict[str, FileHistory]) -> list[SymbolRow]:
     """A native symbol naming a speculative C++ class or the speculative kernels' namespace;
-    any class of an engine-only family's layers or runtime namespace (its name opens with the
+    any class of an engine-only family in the runtime namespace (its name opens with the
     family's word: ``tensorrt_llm::runtime::LookaheadDecodingBuffers``) names that family's
     decoding layer."""
     rows = {}
@@ -138,13 +138,12 @@ def symbol_rows(history: dict[str, FileHistory]) -> list[SymbolRow]:
                 worker = cls if cls.endswith("Layer") else _engine_worker(rel, fam, layers)
                 rows[cls] = SymbolRow(cls, FRAMEWORK, fam, worker, "other" if worker else "",
                                       f"TensorRT-LLM C++ {cls} ({fam})", "generated")
-    for fam, layer in sorted(layers.items()):
+    for fam, layer in sorted(layers.items()):  # the layers' own classes have rows above
         word = layer.removesuffix("Layer").removesuffix("Decoding")  # LookaheadDecodingLayer -> Lookahead
-        for space in ("layers", "runtime"):
-            pattern = f"tensorrt_llm::{space}::{word}"
-            rows[pattern] = SymbolRow(pattern, FRAMEWORK, fam, layer, "other",
-                                      f"TensorRT-LLM C++ {space} class of {fam} (runs under {layer})",
-                                      "generated")
+        pattern = f"tensorrt_llm::runtime::{word}"
+        rows[pattern] = SymbolRow(pattern, FRAMEWORK, fam, layer, "other",
+                                  f"TensorRT-LLM C++ runtime class of {fam} (runs under {layer})",
+                                  "generated")
     rows["speculative_decoding::"] = SymbolRow(
         "speculative_decoding::", FRAMEWORK, "", "", "",
         "TensorRT-LLM speculative-decoding kernels (namespace; family from the kernel name)",
