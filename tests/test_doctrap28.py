@@ -235,3 +235,51 @@ def test_an_error_named_in_a_plan_sentence_is_no_record(tmp_path: Path) -> None:
 def test_a_figure_behind_a_comparison_sign_is_a_threshold(tmp_path: Path) -> None:
     lines = [*TRT_DESIGN, "- Keep drafting on while acceptance stays high (>60%); turn it off below (<30%)."]
     assert_no_path(tmp_path, lines)
+
+
+# ---- a command's name in a feature PR's prose is no command line --------------------------------
+
+TRT_FEATURE = [
+    "NVIDIA/TensorRT-LLM · pull request #4512 · merged · Python",
+    "# [TRTLLM-1234][feat] Eagle3 spec-decode option defaults",
+    "",
+    "dev-one · description · 2026-01-10",
+    "## Description",
+    "",
+    "### 1. Draft vocabulary defaults to the target's",
+    "",
+    "- Right now, a user who starts eagle3 through trtllm-serve, must give the draft vocabulary size by hand.",
+    "",
+    "### 2. Rename the pytorch backend's `decoding_type: Eagle` to `decoding_type: Eagle3`",
+    "",
+    "- The older Eagle heads and Eagle3 heads differ and should carry different names.",
+    "- A reader of the yaml then sees decoding_type: Eagle3 and knows which head is meant.",
+]
+VLLM_FEATURE = [
+    "vllm-project/vllm · pull request #40001 · open · Python",
+    "# [Feature] EAGLE-3 spec decode with a smaller draft vocabulary",
+    "",
+    "alice-dev · description · 2026-02-01",
+    "## Purpose",
+    "",
+    "- Launching an eagle3 draft under `vllm serve`, the engine refuses a draft whose vocabulary is smaller.",
+    "- This PR maps the draft's tokens onto the target's, so method eagle3 works with such drafts.",
+]
+
+
+@pytest.mark.parametrize("lines", [TRT_FEATURE, VLLM_FEATURE], ids=["trtllm-serve", "vllm-serve"])
+def test_a_command_named_in_a_feature_prs_prose_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+def test_the_feature_pr_with_its_own_command_line_keeps_the_run(tmp_path: Path) -> None:
+    """The same PR's test section runs the command with its arguments and gives a figure."""
+    lines = [
+        *VLLM_FEATURE,
+        "",
+        "## Test Result",
+        "",
+        "`vllm serve org/target-8b --speculative-config '{\"method\": \"eagle3\", \"model\": \"org/draft\"}'`"
+        " on 0.10.1: 131 tok/s with the mapped draft.",
+    ]
+    assert probed_path(tmp_path, lines).worker_class == "EagleProposer"

@@ -177,8 +177,10 @@ RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_a
                          "trtllm_config", "warning", "capture_log", "load_log"})  # fmt: skip
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN_LINE = re.compile(
+    # a command's name followed by a sentence mark ("to launch eagle3 in trtllm-serve, users
+    # must ...", "under `vllm serve`, the engine ...") is the tool named in prose, no command line
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
-    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b"
+    r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b(?!`?[,.;:!?)])"
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
     r"|\d\s*(?:tokens?/s|toks?/s)\b|\b\d+ passed\b"
     # the writer's own run failing, in words ("i converted the weights, but vLLM can't run EAGLE
