@@ -69,11 +69,19 @@ def _eagle_yaml(*extra: str) -> list[str]:
 @pytest.mark.parametrize(
     ("extra", "worker"),
     [(("  eagle3_one_model: true",), "Eagle3OneModelWorker"),
-     (("  eagle3_one_model: false",), "ModelDrafter")],
+     (("TensorRT-LLM version: 1.2.0", "  eagle3_one_model: false"), "ModelDrafter")],
 )  # fmt: skip
 def test_eagle3_one_model_picks_the_pytorch_worker(extra, worker) -> None:
     path = global_worker_path(collect(*_eagle_yaml(*extra)))
     assert (path.value, path.worker_class, path.family) == ("other", worker, "EAGLE3")
+
+
+def test_a_two_model_request_with_no_release_is_a_condition_over_both() -> None:
+    # from 1.3.0rc25 the config validators set eagle3_one_model false back to one-model
+    path = global_worker_path(collect(*_eagle_yaml("  eagle3_one_model: false")))
+    assert path.value == "unknown" and path.worker_class is None
+    assert path.conditional is not None
+    assert "ModelDrafter" in path.conditional and "Eagle3OneModelWorker" in path.conditional
 
 
 def test_without_eagle3_one_model_the_default_is_stated_as_a_condition() -> None:
@@ -139,7 +147,10 @@ def test_the_newer_eagle3_decoding_type_reads_as_eagle() -> None:
              "  max_draft_len: 3", "  speculative_model_dir: /m/head"]  # fmt: skip
     path = global_worker_path(collect(*lines))
     assert (path.value, path.worker_class) == ("other", "Eagle3OneModelWorker")
-    two = global_worker_path(collect(*lines, "  eagle3_one_model: false"))
+    asked = global_worker_path(collect(*lines, "  eagle3_one_model: false"))  # coerced from rc25
+    assert (asked.value, asked.worker_class) == ("other", "Eagle3OneModelWorker")
+    older = ["TensorRT-LLM version: 1.2.0", *lines[1:], "  eagle3_one_model: false"]
+    two = global_worker_path(collect(*older))
     assert (two.value, two.worker_class) == ("other", "ModelDrafter")
 
 
