@@ -55,7 +55,7 @@ from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
 from spectrace.assemblers.run_results import check_told, done_check, heading_tested, result_line, row_under_tests
-from spectrace.assemblers.thread_head import HeadReader, head_line
+from spectrace.assemblers.thread_head import HeadReader, head_line, issue_head
 from spectrace.assemblers.thread_repo import engine_fork, tracker_engine
 from spectrace.dialects.base import LogLine
 
@@ -1389,6 +1389,8 @@ def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
         return None  # not a document of sections under its title: a pasted report, a bare log
     if not any(heading_level(ln.text) for ln in held):
         return None  # a saved file of commands and notes with no heading: a session's own record
+    if any(issue_head(ln.text) for ln in held[:2]):
+        return None  # a saved issue (a wiki's "# owner/repo#N: [Bug] ..."): its body tells a run
     if saved is not None and saved.output:
         return None  # a run's own output file
     expect = 0  # the level of an open section of what to expect, 0 for none
