@@ -1384,7 +1384,7 @@ def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
         return None
     saved = saved_file(held[0].raw)
     heads = [ln for ln in held if heading_level(ln.text) >= 2]
-    titled = any(heading_level(ln.text) for ln in held[:2])  # a caption line above the title at most
+    titled = any(heading_level(ln.text) == 1 for ln in held[:2])  # a caption line above the title at most
     if saved is None and (len(heads) < _DOC_HEADINGS or not titled):
         return None  # not a document of sections under its title: a pasted report, a bare log
     if not any(heading_level(ln.text) for ln in held):
