@@ -23,7 +23,7 @@ from functools import cache
 from types import MappingProxyType
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UNRECORDED, read_apart
+from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UNRECORDED, NotRun, read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
@@ -191,12 +191,13 @@ def _literal_texts() -> tuple[str, ...]:
     return tuple(lit.decode() for lit in mention_literals())
 
 
-def find_mentions(lines: Iterable[LogLine]) -> list[Mention]:
+def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list[Mention]:
     """Every known worker file the lines name with a line number, in a line that is not a
-    diff, a link or talk about changing code."""
+    diff, a link or talk about changing code (``apart``: the lines' ``read_apart`` blocks when
+    the caller has read them already)."""
     lines = list(lines)
     wished = wish_lines(lines)  # a feature form's wish: what it asks for did not run
-    apart = read_apart(lines)  # examples, advice, reviews, docs quotes, goals, narration
+    apart = read_apart(lines) if apart is None else apart  # examples, advice, reviews, docs quotes
     blocks = [Mention(b.source, b.first, b.opener[:MAX_TEXT], b.said(), FAMILY_ROW, APART_KIND,
                       b.last) for b in apart.blocks]  # fmt: skip
     out: list[Mention] = []

@@ -12,7 +12,7 @@ from spectrace.assemblers import load as load_mod
 from spectrace.assemblers.crash import Crash
 from spectrace.assemblers.fatal import FatalMatcher
 from spectrace.assemblers.load import LoadSample
-from spectrace.assemblers.not_run import DENIALS
+from spectrace.assemblers.not_run import DENIALS, NotRun, read_apart
 from spectrace.assemblers.quotes import holds_run, plain_run
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.sections import not_run_lines
@@ -155,11 +155,15 @@ def analyse(
     )
     results = tag_nodes(results)  # logs of several hosts: ranks read node03/TP7
     lines = [line for result in results for line in result.config_lines]
-    config, aside = _run_config(results, lines)
+    apart = read_apart(lines)  # the blocks that are not the run: config and mentions both skip them
+    config, aside = _run_config(results, lines, apart)
     # worker files a sentence names: weak path evidence; with quotes ranked below the writer's
     # own, a quoted crash (another post's) has the quoted lines' and no config, the others theirs
-    mentions = find_mentions([ln for ln in lines if not ln.quoted] if aside else lines)
-    quoted = find_mentions([ln for ln in lines if ln.quoted]) if aside else mentions
+    if aside:
+        mentions = find_mentions([ln for ln in lines if not ln.quoted])
+        quoted = find_mentions([ln for ln in lines if ln.quoted])
+    else:
+        mentions = quoted = find_mentions(lines, apart)
     pasted = [d for r in results for d in r.pasted]  # found in the scan's one pass
     # a dump's frames and locals (a repr saying "NCCL error") are no crash lines
     crashes = [c for r in results for c in r.crashes if not inside_dump(c, pasted)]
@@ -212,20 +216,25 @@ def _walled(one: tuple[str, int], other: tuple[str, int], walls: Sequence[tuple[
     return one[0] == other[0] and any(src == one[0] and low < n < high for src, n in walls)
 
 
-def config_reader_lines(results: Sequence[ScanResult], plain: LogLine | None) -> list[LogLine]:
+def config_reader_lines(
+    results: Sequence[ScanResult], plain: LogLine | None, apart: NotRun | None = None
+) -> list[LogLine]:
     """The scan's config lines the config collector reads: not a wish or code under review,
     and not a line kept only for a file or word the mention readers look for. A line the scan
     kept as a launch command's continuation (``ScanResult.carried``) is read whatever such word
-    it also holds (``--num-scheduler-steps 8 --download-dir /data/guides \\``)."""
+    it also holds (``--num-scheduler-steps 8 --download-dir /data/guides \\``). ``apart``: the
+    lines' ``read_apart`` blocks when the caller has read them already."""
     lines = [line for result in results for line in result.config_lines]
     carried = set().union(*(r.carried for r in results))
-    wished = not_run_lines(lines)  # a feature form's wish, code under review: never a run
+    wished = not_run_lines(lines, apart)  # a feature form's wish, code under review: never a run
     wished |= planned_flags(lines, plain)  # a flag to add only after a run stated plain
     return [line for line in lines if (line.source, line.lineno) not in wished
             and ((line.source, line.lineno) in carried or not names_only(line, config_mod.CONFIG_LITERALS))]  # fmt: skip
 
 
-def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tuple[RunConfig, bool]:
+def _run_config(
+    results: Sequence[ScanResult], lines: Sequence[LogLine], apart: NotRun
+) -> tuple[RunConfig, bool]:
     """The config the lines state, and whether a quoted crash is another post's: the collector
     ranked quoted lines below the writer's own, or only the writer's lines state a run
     (``assemblers/quotes.py``). A crash's day bounds the release of every run before it when
@@ -233,7 +242,7 @@ def _run_config(results: Sequence[ScanResult], lines: Sequence[LogLine]) -> tupl
     crashed."""
     plain = stated_plain(lines)  # the run's options stated beside "no speculation"
     collector = config_mod.ConfigCollector()
-    for line in config_reader_lines(results, plain):
+    for line in config_reader_lines(results, plain, apart):
         collector.feed(line)
     crashes = [c for r in results for c in r.crashes]
     own = [c for c in crashes if not c.quoted] or crashes

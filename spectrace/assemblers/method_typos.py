@@ -13,6 +13,7 @@ did not read.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # method names as typed (letters and digits), each with the canonical name readers use
 _METHODS = {"eagle3": "EAGLE3", "eagle": "EAGLE", "nextn": "NEXTN", "ngram": "NGRAM",
@@ -25,7 +26,9 @@ _ENGLISH = frozenset({
     "medusal", "medusan", "medusae",
 })  # fmt: skip
 MIN_LENGTH = 5
-_WORD = re.compile(r"(?<![\w/.-])[A-Za-z][A-Za-z0-9]{3,}(?![\w/]|\.\w|-\w*worker)")
+MAX_LENGTH = max(map(len, _METHODS)) + 1  # one letter added to the longest name
+# a word of 4 to MAX_LENGTH letters: a longer one is no name's typo, and none starts inside a word
+_WORD = re.compile(rf"(?<![\w/.-])[A-Za-z][A-Za-z0-9]{{3,{MAX_LENGTH - 1}}}(?![\w/]|\.\w|-\w*worker)")
 # a name and a number: another release or variant (EAGLE-2, DFlash2), or a head's index (medusa0)
 _NUMBERED = re.compile(r"(?i)^(?:eagle|nextn|ngram|dflash|dspark|medusa)\d+$|^eagle[12]")
 
@@ -46,12 +49,13 @@ def one_edit(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
+@lru_cache(maxsize=4096)
 def near_method(word: str) -> str | None:
     """The canonical method a word misspells by one edit, or None (a name spelt right, a
     short word, an English word, a plural, another release of EAGLE, or two names within
     reach)."""
     low = word.lower()
-    if len(low) < MIN_LENGTH or low in _METHODS or low in _ENGLISH or _NUMBERED.match(low):
+    if not MIN_LENGTH <= len(low) <= MAX_LENGTH or low in _METHODS or low in _ENGLISH or _NUMBERED.match(low):
         return None
     if low.endswith("s") and low[:-1] in _METHODS:
         return None  # "ngrams" are the n-grams a text speaks of, no misspelt name

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from spectrace.assemblers.not_run import read_apart
+from spectrace.assemblers.not_run import NotRun, read_apart
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.thread_head import PULL_LINE
@@ -199,10 +199,12 @@ def _hunk_line(text: str) -> bool:
     return diff_line(text) and (not body.startswith("--") or body.startswith("--- "))
 
 
-def not_run_lines(lines: Sequence[LogLine]) -> frozenset[tuple[str, int]]:
+def not_run_lines(lines: Sequence[LogLine], apart: NotRun | None = None) -> frozenset[tuple[str, int]]:
     """The lines no run's config is read from: wishes, code under review, and every block
-    ``not_run`` sets apart (an example, advice, a review comment, a docs quotation, a goal)."""
-    return (wish_lines(lines) | reviewed_lines(lines) | read_apart(lines).lines(lines)
+    ``not_run`` sets apart (an example, advice, a review comment, a docs quotation, a goal;
+    ``apart``: those blocks when already read)."""
+    apart = read_apart(lines) if apart is None else apart
+    return (wish_lines(lines) | reviewed_lines(lines) | apart.lines(lines)
             | workaround_lines(lines))
 
 
