@@ -47,6 +47,7 @@ from spectrace.assemblers.vllm_config import (
     non_default_args_flags,
     refused_method,
     spec_dict_flags,
+    draft_architecture,
     spec_line_flags,
     v0_keyword_flags,
 )
@@ -112,6 +113,7 @@ class ConfigCollector(ConfigFinish):
         line = self._diff.view(line)  # a pasted diff hunk: read as the file it leaves
         text = line.text
         self._lines.append(line)
+        self._startups.see(line)
         if is_example(line):
             self._examples.add((line.source, line.lineno))
         else:
@@ -189,7 +191,9 @@ class ConfigCollector(ConfigFinish):
                 if name in args:
                     self._set(name, args[name], line, "launch_command")
         elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr
-            self._vllm(line, vllm_spec, "vllm_config")
+            method = vllm_spec.get("speculative_config.method")
+            if not (draft_architecture(text) and self._startups.draft_of_stated(line, method)):
+                self._vllm(line, vllm_spec, "vllm_config")  # (else the stated method's draft)
         elif (refused := refused_method(text)) is not None:
             self._refused(line, refused)
         elif (drafted := draft_loaded(text)) is not None:  # SGLang's model runner loaded a draft

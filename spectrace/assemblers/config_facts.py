@@ -24,6 +24,7 @@ from spectrace.assemblers.spec_warnings import match_spec_warning
 from spectrace.assemblers.vllm_config import (
     CLI_NAMES,
     VERSION,
+    draft_architecture,
     spec_dict_flags,
 )
 from spectrace.assemblers.vllm_proposers import (
@@ -87,9 +88,14 @@ class ConfigFacts(ConfigReleases):
                 engine_line_v1(line.text),
                 legacy_spelling(line.text),
             )
-            self._config.path_evidence.append(
-                Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
-            )
+            evidence = Evidence(line.source, line.lineno, trim(line.raw), reason, points_to, proposer)
+            self._config.path_evidence.append(evidence)
+            if draft_architecture(line.text):
+                self._startups.drafted(evidence, line, flags["speculative_config.method"])
+            elif origin in ("vllm_config", "vllm_args"):  # a start-up's own record of its method
+                drafts = self._startups.stated(line, flags["speculative_config.method"])
+                self._config.path_evidence = [e for e in self._config.path_evidence
+                                              if not any(e is d for d in drafts)]  # fmt: skip
 
     def _sentence_spec(self, line: LogLine, quoted: str) -> None:
         """vLLM's flag with its JSON inside a sentence, where no command on the line set it."""

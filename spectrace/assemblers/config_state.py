@@ -21,6 +21,7 @@ from spectrace.assemblers.sglang_eras import Version
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.trtllm_runners import RunnerReader
 from spectrace.assemblers.vllm_finish import Day
+from spectrace.assemblers.vllm_startup import StartupDrafts
 from spectrace.dialects.base import LogLine
 
 # Higher wins; equal origin: the later line wins (a restarted server's last start-up).
@@ -118,6 +119,7 @@ class ConfigState:
         self._listings: list[Evidence] = []  # code listings headed by a worker's file (code_listing)
         self._in_post = False  # collecting one post's scope: no posts of its own (config_posts)
         self._runners = RunnerReader()  # wrapper programs of TensorRT-LLM (Dynamo, Triton) named
+        self._startups = StartupDrafts()  # vLLM's start-ups: a draft's architecture is its run's
 
     def _set(self, name: str, value: object, line: LogLine, origin: str) -> None:
         old = self._config.flags.get(name)

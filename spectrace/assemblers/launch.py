@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.launch_options import OptionTables, convert, parse_tokens
+from spectrace.assemblers.launch_table import table_lines
 from spectrace.assemblers.launch_words import cut_value, sglang_modules, sglang_script
 from spectrace.assemblers.launch_span import _ENTRY as ENTRY
 from spectrace.assemblers.launch_span import (
@@ -194,6 +195,8 @@ def read_command(
     if (entry := env_entry([line.text for line in lines])) is not None:  # a k8s env: entry
         name, value = entry
         return LaunchCommand(_env_engine(name), env={name: value}, lines={name: lines[1]})
+    if (rows := table_lines(lines)) is not None:  # a table of options and their values
+        return _table_command(rows, tables, releases)
     lines = prose_command(lines) or lines  # entry and flags quoted in prose bullets
     tokens = _scripts(_container_order(lines, _tokens(lines)))
     found = _entry(tokens)
@@ -273,6 +276,20 @@ def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
             replace(line, text=flags if flags is not None else line.text if plain_flags else "")
         )
     return out
+
+
+def _table_command(rows: list[LogLine], tables: OptionTables, releases: dict[str, str]):
+    """The options a table's rows set (``launch_table``), read as a bare flag block, with the
+    engine variables its rows assign; never complete (a table shows chosen settings only)."""
+    flags = [row if row.text.startswith("--") else replace(row, text="") for row in rows]
+    env = {name: (value, row) for row in rows for name, value in find_env_assignments(row.text).items()}
+    command = _headless(flags, _tokens(flags)[:MAX_TOKENS], tables, releases)
+    if command is None and not env:
+        return None
+    if command is None:
+        command = LaunchCommand(_env_engine(next(iter(env))))
+    return replace(command, env=command.env | {name: value for name, (value, _row) in env.items()},
+                   lines=command.lines | {name: row for name, (_value, row) in env.items()})  # fmt: skip
 
 
 def _env_engine(name: str) -> str:

@@ -16,6 +16,7 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
+from spectrace.assemblers.launch_table import continues_table
 from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.spec_prose import set_apart
 from spectrace.dialects.base import LogLine
@@ -500,6 +501,8 @@ class LaunchSpan:
         if self.head is not None and _ENV_NAME.match(self.head.text):
             return self.count == 1 and _ENV_VALUE.match(text) is not None
         if self.quote or before.rstrip().endswith("\\"):
+            return True
+        if continues_table(before, text):  # the next row of a table of options
             return True
         body = clean(text)
         stripped = body.lstrip()

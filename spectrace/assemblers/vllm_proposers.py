@@ -113,6 +113,11 @@ def family_first(value: str) -> Version | None:
     return _tables().family_first.get(family) if family else None
 
 
+def method_family(value: str) -> str:
+    """The family of the method ``value`` in vLLM's method table ("" for a method it lacks)."""
+    return _tables().methods.get(value.lower().strip("[]"), ("",))[0]
+
+
 def first_release(cls: str) -> Version | None:
     """The first release whose tree holds ``cls`` (its frame rows' span)."""
     return parse_release(_tables().spans.get(cls, ("", ""))[0])

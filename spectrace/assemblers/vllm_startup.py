@@ -1,0 +1,83 @@
+"""Which of vLLM's start-up records belong to one run: a draft model's architecture record is
+its run's draft, not a second run.
+
+vLLM logs one start-up in this order: the API server's banner and ``non-default args: {...}``
+(``vllm.entrypoints``), then ``Resolved architecture: X`` for the target (``vllm.config.model``),
+then, while ``SpeculativeConfig`` builds the draft's ``ModelConfig``, ``Resolved architecture:``
+again for the draft (``vllm.config.speculative``: a DSpark run's draft is the target checkpoint's
+MTP layers, ``DeepSeekV4MTPModel``), and last the engine core's ``Initializing a V1 LLM engine
+... speculative_config=SpeculativeConfig(method=...)`` (``vllm.v1.engine.core``). A draft's
+architecture names a method only where no record of its start-up states one: where one does,
+an architecture of another family is that method's draft, and reading it as a method of its own
+made two runs of one (an Eagle/MTP class beside ``DSparkSpeculator``). One of the stated
+method's own family still speaks: vLLM picks the class of method ``mtp`` by the draft's model
+type (``Gemma4MTPModel``: ``Gemma4Proposer``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from spectrace.assemblers.run_config import Evidence
+from spectrace.assemblers.vllm_proposers import method_family
+from spectrace.dialects.base import LogLine
+
+# a record that opens a start-up: the API server's version and its arguments (also V0's)
+_HEAD = re.compile(r"vLLM API server version \S|non-default args: \{|args: Namespace\(")
+# the engine core's config record: the last record of a start-up that names the method
+_ENGINE = re.compile(r"Initializing an? (?:V1 )?LLM engine\b.*\bwith config:")
+# methods whose SpeculativeConfig builds no draft ModelConfig (``self.model = "ngram"``...): no
+# architecture record can be their draft's
+_DRAFTLESS = frozenset({"NGRAM", "SUFFIX", "EXTRACT_HIDDEN_STATES", "CUSTOM_CLASS"})
+
+
+@dataclass(slots=True)
+class _Startup:
+    stated: str = ""  # the family of the method a record of this start-up states (one with a draft)
+    closed: bool = False  # the engine core's record was read: the next records are a new start-up
+    # architecture records read as methods, with their method's family
+    drafts: list[tuple[Evidence, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class StartupDrafts:
+    """Per source, the start-up being read: whether a record stated its method, and the draft
+    architecture records read as a method before one did."""
+
+    _open: dict[str, _Startup] = field(default_factory=dict)
+
+    def see(self, line: LogLine) -> None:
+        """Every config line, before it is read: a banner or arguments record opens a start-up."""
+        if _HEAD.search(line.text) is not None:
+            self._open[line.source] = _Startup()
+
+    def draft_of_stated(self, line: LogLine, method: object) -> bool:
+        """The architecture record on ``line`` (read as ``method``) is the draft of a method of
+        another family its start-up stated."""
+        stated = self._startup(line).stated
+        return bool(stated) and method_family(str(method)) != stated
+
+    def drafted(self, evidence: Evidence, line: LogLine, method: object) -> None:
+        """An architecture record was read as ``method``: a later record of its start-up may
+        state the method it is the draft of."""
+        self._startup(line).drafts.append((evidence, method_family(str(method))))
+
+    def stated(self, line: LogLine, method: object) -> list[Evidence]:
+        """A record states the start-up's method: the architecture evidence of another family
+        read before it in the same start-up, to withdraw (it was this method's draft)."""
+        startup = self._startup(line)
+        drafts: list[Evidence] = []
+        family = method_family(str(method)) if method is not None else ""
+        if family not in ("", *_DRAFTLESS):
+            startup.stated = family
+            drafts = [e for e, of in startup.drafts if of != family]
+            startup.drafts = []
+        startup.closed = startup.closed or _ENGINE.search(line.text) is not None
+        return drafts
+
+    def _startup(self, line: LogLine) -> _Startup:
+        startup = self._open.get(line.source)
+        if startup is None or startup.closed:
+            startup = self._open[line.source] = _Startup()
+        return startup
