@@ -73,6 +73,23 @@ def test_a_draft_architecture_of_the_stated_family_still_names_its_class(tmp_pat
     assert "Gemma4Proposer" in (path.conditional or path.worker_class or ""), path
 
 
+def test_a_draft_architecture_two_methods_load_alone_is_a_condition_over_both(tmp_path: Path) -> None:
+    # a DeepSeek-V4 target's MTP layers resolve to DeepSeekV4MTPModel for method mtp and for
+    # method dspark alike: with no record stating the method, neither is pinned
+    engine = "(EngineCore pid=40) INFO 10-02 09:00:11 [core.py:121] Initializing a V1 LLM engine ..."
+    forms = ([_BANNER, _TARGET, _DRAFT, engine], [_bare(x) for x in (_TARGET, _DRAFT)])
+    for i, lines in enumerate(forms):
+        (tmp_path / str(i)).mkdir()
+        path = probed_path(tmp_path / str(i), lines)
+        assert path.worker_class is None and "DSparkSpeculator" in (path.conditional or ""), path
+    (tmp_path / "stated").mkdir()  # a record stating mtp pins it
+    stated = _ARGS.replace("'dspark'", "'mtp'")
+    path = probed_path(tmp_path / "stated", [_BANNER, stated, _TARGET, _DRAFT])
+    named = path.worker_class or path.conditional or ""
+    assert "Speculator" in named or "Proposer" in named, path
+    assert "DSpark" not in named, path
+
+
 # --- a table of options and values --------------------------------------------------------
 
 

@@ -351,13 +351,16 @@ def spec_line_flags(text: str) -> dict[str, object]:
     return {"speculative_config.method": method} if method else {}
 
 
-def draft_architecture(text: str) -> bool:
-    """The line names the method only by a draft's ``Resolved architecture:`` record (no
-    config repr, no method warning): what ``vllm_startup`` reads as its start-up's draft."""
+def draft_architecture(text: str) -> str | None:
+    """The draft architecture where the line names the method only by a draft's ``Resolved
+    architecture:`` record (no config repr, no method warning): what ``vllm_startup`` reads as
+    its start-up's draft."""
     if SPEC_REPR in text or any(pattern.search(text) for pattern, _m in _METHOD_WARNINGS):
-        return False
+        return None
     arch = _DRAFT_ARCH.search(text)
-    return arch is not None and any(p.search(arch.group(1)) for p, _m in _ARCH_METHODS)
+    if arch is None or not any(p.search(arch.group(1)) for p, _m in _ARCH_METHODS):
+        return None
+    return arch.group(1)
 
 
 def refused_method(text: str) -> str | None:

@@ -54,6 +54,7 @@ from spectrace.assemblers.vllm_prose_json import prose_json
 from spectrace.assemblers.volumes import mounted_from
 from spectrace.assemblers.vllm_runner import APART, DEV_BUILD_FLAG, FLOOR_FLAG, note_runner, stated_runner
 from spectrace.assemblers.vllm_stated import introduced_method, on_vllm_tracker, stated_method
+from spectrace.assemblers.vllm_startup import shared_draft
 from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
 from spectrace.dialects.base import LogLine
@@ -101,6 +102,7 @@ def finish_vllm(
     _classes_disagree(config)
     _engine_contradicted(config, lines)
     note_runner(config, lines)  # the V1 runner's class, MRV2's, or both by release
+    shared_draft(config)  # a draft architecture several methods load, alone
     _args_failed(config, lines)
 
 

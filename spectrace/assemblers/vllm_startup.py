@@ -12,15 +12,21 @@ an architecture of another family is that method's draft, and reading it as a me
 made two runs of one (an Eagle/MTP class beside ``DSparkSpeculator``). One of the stated
 method's own family still speaks: vLLM picks the class of method ``mtp`` by the draft's model
 type (``Gemma4MTPModel``: ``Gemma4Proposer``).
+
+Where no record states the method, an architecture that several methods' drafts resolve to names
+each of them: ``hf_config_override`` gives a DeepSeek-V4 target's own MTP layers the architecture
+``DeepSeekV4MTPModel`` for method ``mtp`` and for method ``dspark`` (whose weights ship inside the
+target checkpoint), so such a record alone is a condition over both methods' classes.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from spectrace.assemblers.run_config import Evidence
-from spectrace.assemblers.vllm_proposers import method_family
+from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.vllm_config import draft_architecture
+from spectrace.assemblers.vllm_proposers import method_family, proposer_verdict
 from spectrace.dialects.base import LogLine
 
 # a record that opens a start-up: the API server's version and its arguments (also V0's)
@@ -81,3 +87,40 @@ class StartupDrafts:
         if startup is None or startup.closed:
             startup = self._open[line.source] = _Startup()
         return startup
+
+
+# draft architectures several methods' drafts resolve to (vllm/config/speculative.py,
+# hf_config_override), and those methods, the one the architecture table reads first
+SHARED_DRAFTS: dict[str, tuple[str, ...]] = {"DeepSeekV4MTPModel": ("mtp", "dspark")}
+
+
+def shared_draft(config: RunConfig) -> None:
+    """A run whose one class (or runner condition) comes from a draft architecture several
+    methods load, no record stating its method: a condition over each method's class."""
+    method = config.flags.get("speculative_config.method")
+    at = [e for e in config.path_evidence if method is not None
+          and (e.source, e.lineno) == (method.source, method.lineno) and (e.worker_class or e.condition)]  # fmt: skip
+    others = [e for e in config.path_evidence if e.worker_class and e not in at]
+    if method is None or len(at) != 1 or others:
+        return
+    (drafted,) = at
+    arch = draft_architecture(drafted.text)
+    methods = SHARED_DRAFTS.get(arch or "", ())
+    if str(method.value) not in methods:
+        return
+    own = drafted.worker_class or drafted.condition or ""
+    classes = {str(method.value): own}
+    for other in methods:
+        cls = proposer_verdict(other, config.version)[2]
+        if other not in classes and cls and cls not in own:
+            classes[other] = cls
+    if len(classes) < 2:
+        return
+    condition = "; or ".join(f"{cls} (method {m})" for m, cls in classes.items())
+    why = f"the draft architecture {arch} is the draft of each of methods {', '.join(methods)}"
+    config.path_evidence = [
+        replace(e, points_to=None, worker_class=None, reason=f"{e.reason}; {why}",
+                condition=f"{condition}: {why}, and no record states which")
+        if e is drafted else e
+        for e in config.path_evidence
+    ]  # fmt: skip
