@@ -107,10 +107,12 @@ HARNESS_STOPPED = ("a harness's saved log that stopped at its own precondition c
                    "engine started: no engine record, launch or traceback")
 FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
             "release, rig or reported issue of its own")
+UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
+              "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED)
+           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -160,6 +162,9 @@ LITERALS: tuple[bytes, ...] = (
     b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
     b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
     b"Gate:", b"Gates:", b"GATE:", b"riteria:",  # a plan step's criterion below its command (``_gated``)
+    # a test's id, an engine's one-line start-up records (``_unit_tests``; the records every line of a
+    # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
+    b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -1112,6 +1117,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             continue
         if opened and not line.headed:
             desc.append(line)
+    if (tests := _unit_tests(held)) is not None:  # test ids name the code under test, nothing served
+        return [Apart(tests.source, held[0].lineno, _END, UNIT_TESTS, tests.text.strip())]
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
     if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
@@ -1631,6 +1638,51 @@ def _rejected(held: Sequence[LogLine]) -> Apart | None:
             return None
         return Apart(line.source, group[0].lineno, group[-1].lineno, REJECTED, line.text.strip())
     return None
+
+
+def _unit_tests(held: Sequence[LogLine]) -> LogLine | None:
+    """The first test id of a unit-test run's log (a CI job running pytest over a unit-test
+    folder: ``tests/ut/spec_decode/test_eagle_proposer.py::TestX::test_y PASSED``) where every
+    test file the text names sits in a unit-test folder and no line is a serving process's
+    record (an engine core's, a worker's, an API server's, a scheduler's: the start-up stages
+    past the launcher of vLLM, SGLang and TensorRT-LLM). Such tests build the proposer they
+    test from mocks: the methods their ids and files name are code under test, no served
+    run's. An end-to-end test (``tests/e2e/...``) starts an engine and is read as its run."""
+    first: LogLine | None = None
+    ids: set[str] = set()
+    for line in held:
+        text = line.text
+        if _ENGINE_RECORD.search(text) or _ENGINE_FRAME.search(text):
+            return None  # a serving process printed or crashed: the test started an engine
+        files = _TEST_FILE.findall(text)
+        if any(_UNIT_FOLDER.search(name) is None for name in files):
+            return None  # a test outside a unit folder (an e2e, an integration test) may serve
+        for node in _TEST_ID.findall(text):
+            if _UNIT_FOLDER.search(node) is None:
+                return None
+            ids.add(node)
+            first = first or line
+    return first if len(ids) >= _UNIT_TEST_IDS else None
+
+
+_UNIT_TEST_IDS = 3  # distinct test ids: a test run's log, not a line citing a test
+# a pytest test id (``path/test_x.py::TestCls::test_fn[param]``) and a test file a line names
+_TEST_ID = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*test_\w+\.py::\w+(?:::\w+)?)")
+_TEST_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*tests?/(?:[\w.-]+/)*test_\w+\.py)\b")
+# a unit-test folder: vllm-ascend's ``tests/ut``, ``tests/unit``, ``unit_tests``
+_UNIT_FOLDER = re.compile(r"(?:^|/)(?:ut|unit|unit_?tests?)/")
+# a serving process's record, by the marks each engine's start-up prints: vLLM's launcher's
+# arguments and its engine's first record, SGLang's server arguments, TensorRT-LLM's executor
+_ENGINE_RECORD = re.compile(
+    r"\bnon-default args:|\bInitializing an? (?:V\d )?LLM engine\b|\bserver_args=ServerArgs\(|\bPyExecutor\b"
+)
+# a frame in the start-up stages past the launcher: an engine core, a worker or model runner, a
+# scheduler, a speculative worker (vLLM, vllm-ascend, SGLang, TensorRT-LLM)
+_ENGINE_FRAME = re.compile(
+    r"(?:vllm(?:_ascend)?/(?:v1/)?(?:worker|executor|spec_decode)/|vllm/v1/engine/core\w*\.py"
+    r"|sglang/srt/(?:managers/(?:scheduler|tp_worker)\w*\.py|speculative/|model_executor/)"
+    r"|tensorrt_llm/_torch/(?:pyexecutor|speculative)/)"
+)
 
 
 def _harness_stopped(held: Sequence[LogLine]) -> LogLine | None:

@@ -22,6 +22,7 @@ from spectrace.assemblers.not_run import (
     HARNESS_STOPPED,
     INSTRUCTIONS,
     REJECTED,
+    UNIT_TESTS,
     UNRECORDED,
 )
 from spectrace.path_mention_kinds import APART_KIND, Mention
@@ -31,7 +32,10 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
 # and never started
 _UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
-                    UNRECORDED})
+                    UNRECORDED, UNIT_TESTS})
+# the denials that hold whatever crash the text shows: the engine rejected the config before
+# building a worker, or a unit test built it from mocks and nothing served it
+_NO_WORKER = (REJECTED, UNIT_TESTS)
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
@@ -45,7 +49,8 @@ def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
 
 
 def rejected(mentions: Sequence[Mention]) -> bool:
-    """The engine rejected the run's speculative config at validation (``not_run.REJECTED``):
-    whatever crash the text holds (the validation error itself) and whatever config it names,
-    no worker was built, so the text shows no worker's run."""
-    return any(m.kind == APART_KIND and m.name.startswith(REJECTED) for m in mentions)
+    """The engine rejected the run's speculative config at validation (``not_run.REJECTED``), or
+    the text is a unit-test run's log (``not_run.UNIT_TESTS``): whatever crash the text holds
+    (the validation error, a test's failed assertion) and whatever config it names, no worker
+    was built or served, so the text shows no worker's run."""
+    return any(m.kind == APART_KIND and m.name.startswith(_NO_WORKER) for m in mentions)
