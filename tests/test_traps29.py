@@ -3,7 +3,10 @@
 The shapes: a unit-test run's log (pytest over a unit-test folder, the proposer's tests among
 them, no engine, worker or scheduler record): its test ids and files name the code under test,
 not a served run. The same tests' end-to-end twins, which start an engine and print its records,
-keep their paths. Every line below is our own.
+keep their paths. And a document that tells its writer's runs of other programs (a weight
+conversion, a calibration) while its only engine launch is a plan (a command marked planned, a
+launch under "Next steps"): the same notes with the serve run and its figure keep their paths.
+Every line below is our own.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_logs_helpers import assert_no_path, roots, run
+from real_logs_helpers import assert_no_path, probed_path, roots, run
 
 # ---- a unit-test job's log: test ids name the proposer under test, nothing served ----------------
 
@@ -88,3 +91,106 @@ ASCEND_UT_ENGINE = [line.replace("tests/e2e/singlecard/", "tests/ut/") for line 
 def test_a_test_log_with_engine_records_keeps_its_run(tmp_path: Path, lines: list[str]) -> None:
     paths = [crash.worker_path for crash in roots(run(tmp_path, lines))]
     assert any(p is not None and p.worker_class == "MtpProposer" for p in paths), paths
+
+
+# ---- a document whose only engine launch is a plan: its told runs are a converter's --------------
+
+PLANNED_SERVE = [
+    'lab-q/kimi-fp4-mtp · notes/stage3_done.md (commit 77aa11b, 2026-09-20)',
+    '',
+    '# Stage 3 weight conversion — finished',
+    '',
+    '**When:** 2026-09-20',
+    '**State:** Checkpoint exported; shapes checked. Serving comes in stage 4.',
+    '',
+    '## How it went',
+    '',
+    '- Two GPUs, one process each; the converter ran with `--calib 128 --seq 1024`.',
+    '- The first pass crashed at layer 51 with `ValueError: scale tensor has wrong rank` while packing the MTP layer, so the MTP layer now stays in BF16.',
+    '- The second pass finished in 41 minutes.',
+    '',
+    '## Checks',
+    '',
+    '| Check | Wanted | Got |',
+    '|---|---|---|',
+    '| tensors in index | 90K+ | 91,204 |',
+    '| MTP tensors kept | all | all |',
+    '',
+    '## Stage 4',
+    '',
+    '- **Serve command (planned):** `vllm serve lab-q/Kimi-FP4-MTP --tensor-parallel-size 2 --speculative-config \'{"method":"mtp","num_speculative_tokens":3}\'`',
+    '- Aim: an acceptance length above 2 on chat prompts.',
+]
+NEXT_STEP_LAUNCH = [
+    '# Porting the GLM draft head to FP8: progress log',
+    '',
+    '## Done so far',
+    '',
+    'We converted the base weights twice; the first export hung in the shard merge and was killed after two hours. The second export went through and its checksum matches the source.',
+    '',
+    '## Open items',
+    '',
+    '- Merge the tokenizer fixes.',
+    '- Re-check the router weights.',
+    '',
+    '## Next steps',
+    '',
+    'Launch to try once the image is rebuilt:',
+    '',
+    '```bash',
+    'python -m sglang.launch_server --model-path lab/GLM-FP8 --tp 4 \\',
+    '  --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4',
+    '```',
+]
+
+
+@pytest.mark.parametrize("lines", [PLANNED_SERVE, NEXT_STEP_LAUNCH], ids=["planned-label", "next-steps"])
+def test_a_document_whose_launch_is_a_plan_names_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+# the same notes where the serve ran and the writer reports what it gave
+SERVED = [
+    line.replace("**Serve command (planned):**", "**Serve command:**").replace(
+        "- Aim: an acceptance length above 2 on chat prompts.",
+        "- The server came up; mean acceptance length 2.4 over 300 chat prompts.")
+    for line in PLANNED_SERVE
+]
+LAUNCHED = [
+    {"## Next steps": "## Serving", "Launch to try once the image is rebuilt:": "Launched with:"}.get(line, line)
+    for line in NEXT_STEP_LAUNCH
+] + ["", "Accept length 3.1 at batch 1; the server ran for an hour."]
+
+
+@pytest.mark.parametrize(("lines", "named"), [(SERVED, "EagleProposer"), (LAUNCHED, "EAGLEWorker")],
+                         ids=["served", "launched"])
+def test_the_same_document_with_its_serve_run_keeps_its_path(tmp_path: Path, lines: list[str], named: str) -> None:
+    path = probed_path(tmp_path, lines)
+    assert named in (path.conditional or path.worker_class or ""), path
+
+
+# notes whose only launch is the next step, but whose writer tells serving the method before it
+TOLD_SERVE = [
+    '# EAGLE-3 bring-up notes, week 38',
+    '',
+    '## Setup',
+    '',
+    'Two H100s, the draft trained last week, target Llama-3.1-8B.',
+    '',
+    '## What happened',
+    '',
+    'We served the target with the EAGLE-3 draft on vLLM 0.20.0 on Tuesday; the server crashed during CUDA graph capture for the drafter.',
+    '',
+    '## Next steps',
+    '',
+    'Retry with eager mode:',
+    '',
+    '```bash',
+    'vllm serve meta-llama/Llama-3.1-8B-Instruct --enforce-eager --speculative-config \'{"method": "eagle3", "model": "lab/llama8b-eagle3", "num_speculative_tokens": 3}\'',
+    '```',
+]
+
+
+def test_notes_that_tell_serving_the_method_keep_their_path(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, TOLD_SERVE)
+    assert path.worker_class == "EagleProposer", path

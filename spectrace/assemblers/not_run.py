@@ -54,7 +54,15 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
-from spectrace.assemblers.run_results import check_told, done_check, heading_tested, result_line, row_under_tests
+from spectrace.assemblers.run_results import (
+    ATTRIBUTED,
+    EXPECTED,
+    check_told,
+    done_check,
+    heading_tested,
+    result_line,
+    row_under_tests,
+)
 from spectrace.assemblers.thread_head import HeadReader, head_line, issue_head
 from spectrace.assemblers.thread_repo import engine_fork, tracker_engine
 from spectrace.dialects.base import LogLine
@@ -107,12 +115,15 @@ HARNESS_STOPPED = ("a harness's saved log that stopped at its own precondition c
                    "engine started: no engine record, launch or traceback")
 FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
             "release, rig or reported issue of its own")
+PLANNED_ONLY = ("a document whose engine launches are all plans (a gated step, a command marked planned or "
+                "next) and that holds no record of a run: the runs it tells are other programs'")
 UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
               "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
-           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS)
+           HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS,
+           PLANNED_ONLY)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -1132,7 +1143,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     if kind is None and (doc := _config_file(held)) is not None:  # a saved YAML file of settings
         return [Apart(doc.source, held[0].lineno, _END, DOCUMENT, doc.text.strip())]
     if kind is None and (doc := _unrecorded(held)) is not None:  # sections with no record of a run
-        return [Apart(doc.source, held[0].lineno, _END, UNRECORDED, doc.text.strip())]
+        line, why = doc
+        return [Apart(line.source, held[0].lineno, _END, why, line.text.strip())]
     if (digest := _digest(held)) is not None:  # several threads' titles and summaries
         return [Apart(digest.source, held[0].lineno, _END, DIGEST, digest.text.strip())]
     if (rejected := _rejected(held)) is not None:
@@ -1376,7 +1388,7 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     return first
 
 
-def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
+def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
     """The first heading of a document (a saved notes, design or plan file; a text of
     sections) that holds no record of a run: no log record, no post, no frame through a
     folder (a crash of its own shows the run by itself), no writer telling a run of theirs, no
@@ -1384,7 +1396,10 @@ def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
     ("crashed", "failed with", "timed out"). Its failure words are then its subject (a
     symptom it explains, a condition it plans for: "if the draft crashes, inspect ...") and
     its commands and configs what a reader would run: a recon note, a design doc, a fix
-    plan, a rollout plan. A document that says what happened when it ran shows the run."""
+    plan, a rollout plan. A document that says what happened when it ran shows the run, unless
+    every engine launch it holds is a plan (``_launched_in_plans``: ``PLANNED_ONLY``) and no run
+    it tells names the engine or its serving beside a speculative method ("we served EAGLE-3 and
+    the scheduler crashed"). Returns the line and the reason."""
     from spectrace.assemblers.saved_file import saved_file  # it reads family words: path_base's cycle
 
     if not held:
@@ -1401,6 +1416,8 @@ def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
     if saved is not None and saved.output:
         return None  # a run's own output file
     expect = 0  # the level of an open section of what to expect, 0 for none
+    told_run = False  # a line tells a run of the writer's, an outcome in the past or a figure it gave
+    served = False  # ... and names an engine or its serving beside a speculative method
     for line in held:
         text = line.text
         if line.headed or post_author(text) is not None or tree_frame(text) or _RECORD_SHAPE.search(text):
@@ -1408,16 +1425,77 @@ def _unrecorded(held: Sequence[LogLine]) -> LogLine | None:
         if level := heading_level(text):
             expect = level if expect_section(text) else (0 if level <= expect or not expect else expect)
             continue
-        if expect or expect_mark(text) or checklist_caption(text):
+        if expect or expect_mark(text) or checklist_caption(text) or served:
             continue
         words = told(text)
         if own_run(words) or writer_run(text) or _FIRST_PERSON.search(text) or (
-                _OWN_RUN.search(text) and not tested_on(text)):  # fmt: skip
-            return None
-        if _PAST_OUTCOME.search(words) or any(not _target(words[: m.start()])
-                                               for m in _RAN_FIGURE.finditer(words)):  # fmt: skip
-            return None  # (not a figure set as a target: "Expected — rejected drafts −35%", "(>70%)")
-    return heads[0] if heads else held[0]
+                _OWN_RUN.search(text) and not tested_on(text)) or _PAST_OUTCOME.search(words) or any(
+                not _target(words[: m.start()]) for m in _RAN_FIGURE.finditer(words)):  # fmt: skip
+            # (not a figure set as a target: "Expected — rejected drafts −35%", "(>70%)")
+            told_run = True
+            served = _ENGINE_TOLD.search(text) is not None and _SPECULATIVE.search(text) is not None
+    if told_run and (served or not _launched_in_plans(held)):
+        return None  # the runs it tells may be the engine's
+    return heads[0] if heads else held[0], PLANNED_ONLY if told_run else UNRECORDED
+
+
+def _launched_in_plans(held: Sequence[LogLine]) -> bool:
+    """Every engine launch command of a document with no record of a run sits in a plan: a
+    step a gate follows (``_gated``), a line or caption that marks it planned, next or still
+    to run ("**Serve command (planned):** `vllm serve ...`", "Next run:"), or a section headed
+    as the plan ("## Next steps"); and no line gives a speculative figure (an acceptance, a
+    speed-up) as a result. The runs such a document tells (a calibration, a conversion, a
+    build) are other programs': the engine it would serve with was never started."""
+    launches = [ln for ln in held if _ENGINE_LAUNCH.search(ln.text)]
+    if not launches:
+        return False
+    gated = _gated(held)
+    section = False  # under a heading that names the plan
+    caption = ""  # the last line above that may caption a command block
+    planned: set[int] = set()
+    for line in held:
+        text = line.text
+        if heading_level(text):
+            section, caption = _PLAN_HEADING.search(text) is not None, ""
+            continue
+        if _SPEC_RESULT.search(text) and not (EXPECTED.search(text) or ATTRIBUTED.search(text)
+                                              or _TARGET.search(text) or _BOUND.search(text)):  # fmt: skip
+            return False  # an acceptance or a speed-up the document reports, not one it aims at
+        label = _LABEL.match(text)
+        mood = (label is not None and _PLAN_MOOD.search(label.group(1)) is not None) or (
+            caption and _PLAN_MOOD.search(caption) is not None)  # fmt: skip
+        if section or mood:
+            planned.add(line.lineno)
+        if text.rstrip(" *`").endswith(":") and not _ENGINE_LAUNCH.search(text):
+            caption = text
+    return all(ln.lineno in planned or any(b.holds(ln.source, ln.lineno) for b in gated) for ln in launches)
+
+
+# an engine or its serving named in a told run ("we served it on vLLM", "the server crashed"),
+# not a repository of the engine's organisation ("vllm-project/llm-compressor")
+_ENGINE_TOLD = re.compile(
+    r"(?i)(?<![\w/.-])(?:vllm|sglang|trt-?llm|tensorrt[- ]llm)(?![\w/-])|\bserv(?:e|ed|es|ing|er)\b|\blaunch\w*"
+)
+# an engine's launch command, as a document writes it (lower case: "vLLM serve smoke" is a phase's name)
+_ENGINE_LAUNCH = re.compile(r"\b(?:vllm serve|vllm\.entrypoints|sglang\.launch_server|sglang serve|trtllm-serve)\b")
+# a line's label: a bullet's or a bold lead's words up to its colon ("- **Serve command (planned):** ...")
+_LABEL = re.compile(r"^\W{0,6}([^:`]{1,60}?)\**\s*:")
+# the mood of a plan: planned, proposed, next, pending, still to run
+_PLAN_MOOD = re.compile(
+    r"(?i)\b(?:planned|proposed|tentative|upcoming|pending|todo|tbd|next|not (?:yet )?(?:run|tried|started)"
+    r"|to (?:be )?run|will run|to try)\b"
+)
+# a section headed as the plan ("## Next steps", "## Plan", "### TODO", "## Future work")
+_PLAN_HEADING = re.compile(
+    r"(?i)^\W*#{1,6}\s+(?:\d+[.)]?\s+)?(?:next\s+steps?|(?:the\s+)?plan(?:ned\s+\w+)?|todo|to\s+do|roadmap"
+    r"|future\s+work|what'?s\s+next|upcoming)\b"
+)
+_BOUND = re.compile(r"[<>≤≥]\s*=?\s*\d")  # a threshold ("acceptance rate >= 7%")
+# a speculative figure a run gives: an acceptance rate or length, a speed-up
+_SPEC_RESULT = re.compile(
+    r"(?i)\baccept\w*(?:[\s_]+(?:rate|len\w*|percent))?\W{0,6}(?:[\w-]+\W{1,3}){0,2}\d"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s*(?:x|×)\s*(?:speed-?up|faster)\b|\bspeed-?up\W{0,6}(?:of\s+)?\d"
+)
 
 
 _DOC_HEADINGS = 2  # section headings below its title that make a text a document

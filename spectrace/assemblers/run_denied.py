@@ -21,6 +21,7 @@ from spectrace.assemblers.not_run import (
     DOCUMENT,
     HARNESS_STOPPED,
     INSTRUCTIONS,
+    PLANNED_ONLY,
     REJECTED,
     UNIT_TESTS,
     UNRECORDED,
@@ -32,7 +33,7 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
 # and never started
 _UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
-                    UNRECORDED, UNIT_TESTS})
+                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY})
 # the denials that hold whatever crash the text shows: the engine rejected the config before
 # building a worker, or a unit test built it from mocks and nothing served it
 _NO_WORKER = (REJECTED, UNIT_TESTS)
