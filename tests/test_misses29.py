@@ -77,7 +77,7 @@ def test_a_draft_architecture_two_methods_load_alone_is_a_condition_over_both(tm
     # a DeepSeek-V4 target's MTP layers resolve to DeepSeekV4MTPModel for method mtp and for
     # method dspark alike: with no record stating the method, neither is pinned
     engine = "(EngineCore pid=40) INFO 10-02 09:00:11 [core.py:121] Initializing a V1 LLM engine ..."
-    forms = ([_BANNER, _TARGET, _DRAFT, engine], [_bare(x) for x in (_TARGET, _DRAFT)])
+    forms = ([_BANNER, _TARGET, _DRAFT, engine], [_bare(x) for x in (_BANNER, _TARGET, _DRAFT)])
     for i, lines in enumerate(forms):
         (tmp_path / str(i)).mkdir()
         path = probed_path(tmp_path / str(i), lines)

@@ -16,7 +16,8 @@ type (``Gemma4MTPModel``: ``Gemma4Proposer``).
 Where no record states the method, an architecture that several methods' drafts resolve to names
 each of them: ``hf_config_override`` gives a DeepSeek-V4 target's own MTP layers the architecture
 ``DeepSeekV4MTPModel`` for method ``mtp`` and for method ``dspark`` (whose weights ship inside the
-target checkpoint), so such a record alone is a condition over both methods' classes.
+target checkpoint), so such a record alone, on a release that holds both, is a condition over
+both methods' classes.
 """
 
 from __future__ import annotations
@@ -101,8 +102,8 @@ def shared_draft(config: RunConfig) -> None:
     at = [e for e in config.path_evidence if method is not None
           and (e.source, e.lineno) == (method.source, method.lineno) and (e.worker_class or e.condition)]  # fmt: skip
     others = [e for e in config.path_evidence if e.worker_class and e not in at]
-    if method is None or len(at) != 1 or others:
-        return
+    if method is None or len(at) != 1 or others or config.version is None:
+        return  # (a release shown: the other methods' classes exist only from their first one)
     (drafted,) = at
     arch = draft_architecture(drafted.text)
     methods = SHARED_DRAFTS.get(arch or "", ())
