@@ -144,7 +144,33 @@ NEXT_STEP_LAUNCH = [
 ]
 
 
-@pytest.mark.parametrize("lines", [PLANNED_SERVE, NEXT_STEP_LAUNCH], ids=["planned-label", "next-steps"])
+ROADMAP = [
+    'lab-perf/qwen-a100-plan · docs/ROADMAP.md (commit 0badf00, 2026-10-05)',
+    '',
+    '# Qwen3-235B on eight A100s: speed roadmap',
+    '',
+    '## Where we are',
+    '',
+    'Our llama.cpp build decodes about 9.5 tok/s single-stream; two kernel flags made it slower and were reverted.',
+    '',
+    '## Roadmap',
+    '',
+    '### Stage 1: profile the current build',
+    '',
+    '```python',
+    '# profile_decode.py',
+    'run_profile(batch=1)',
+    '```',
+    '',
+    '### Stage 2: try the draft head natively',
+    '',
+    '```bash',
+    'vllm serve Qwen/Qwen3-235B-A22B --tensor-parallel-size 8 --speculative-config \'{"method": "eagle3", "model": "lab/q235-eagle3", "num_speculative_tokens": 2}\'',
+    '```',
+]
+
+
+@pytest.mark.parametrize("lines", [PLANNED_SERVE, NEXT_STEP_LAUNCH, ROADMAP], ids=["planned-label", "next-steps", "roadmap"])
 def test_a_document_whose_launch_is_a_plan_names_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
 

@@ -173,6 +173,8 @@ LITERALS: tuple[bytes, ...] = (
     b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
     b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
     b"Gate:", b"Gates:", b"GATE:", b"riteria:",  # a plan step's criterion below its command (``_gated``)
+    b"# Roadmap", b"# Plan", b"# TODO", b"# Future", b"# Upcoming", b"# What's next", b"# Next",  # (``_PLAN_HEADING``)
+    b"lanned", b"ending", b"ext:",  # a line or caption in a plan's mood (``_PLAN_MOOD``)
     # a test's id, an engine's one-line start-up records (``_unit_tests``; the records every line of a
     # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
@@ -1443,20 +1445,22 @@ def _launched_in_plans(held: Sequence[LogLine]) -> bool:
     """Every engine launch command of a document with no record of a run sits in a plan: a
     step a gate follows (``_gated``), a line or caption that marks it planned, next or still
     to run ("**Serve command (planned):** `vllm serve ...`", "Next run:"), or a section headed
-    as the plan ("## Next steps"); and no line gives a speculative figure (an acceptance, a
+    as the plan, its subsections included ("## Roadmap" / "### Phase 3"); and no line gives a speculative figure (an acceptance, a
     speed-up) as a result. The runs such a document tells (a calibration, a conversion, a
     build) are other programs': the engine it would serve with was never started."""
     launches = [ln for ln in held if _ENGINE_LAUNCH.search(ln.text)]
     if not launches:
         return False
     gated = _gated(held)
-    section = False  # under a heading that names the plan
+    section = 0  # the level of an open section headed as the plan (its subsections stay in it), 0 for none
     caption = ""  # the last line above that may caption a command block
     planned: set[int] = set()
+    titled = False  # past the title: a later "# ..." line is a script's comment in a block, no heading
     for line in held:
         text = line.text
-        if heading_level(text):
-            section, caption = _PLAN_HEADING.search(text) is not None, ""
+        if (level := heading_level(text)) and not (level == 1 and titled):
+            section = level if _PLAN_HEADING.search(text) else (section if section and level > section else 0)
+            titled, caption = True, ""
             continue
         if _SPEC_RESULT.search(text) and not (EXPECTED.search(text) or ATTRIBUTED.search(text)
                                               or _TARGET.search(text) or _BOUND.search(text)):  # fmt: skip
