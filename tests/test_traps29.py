@@ -220,3 +220,70 @@ TOLD_SERVE = [
 def test_notes_that_tell_serving_the_method_keep_their_path(tmp_path: Path) -> None:
     path = probed_path(tmp_path, TOLD_SERVE)
     assert path.worker_class == "EagleProposer", path
+
+
+# ---- a launch that stops at the model hub, before any engine record: no worker was built ----------
+
+VLLM_GATED = [
+    'lab-bench/specdec-runs · logs/serve_ngram_0912.log (commit 5c5c5c5, 2026-09-12)',
+    '',
+    '+ vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8100 --speculative-config {"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}',
+    "(APIServer pid=2210) INFO 09-12 10:01:02 [api_utils.py:273] non-default args: {'model_tag': 'meta-llama/Llama-3.1-70B-Instruct', 'port': 8100, 'speculative_config': {'method': 'ngram', 'num_speculative_tokens': 4, 'prompt_lookup_max': 4}}",
+    '(APIServer pid=2210) Traceback (most recent call last):',
+    '(APIServer pid=2210)   File "/opt/venv/lib/python3.12/site-packages/vllm/entrypoints/openai/api_server.py", line 123, in build_async_engine_client_from_engine_args',
+    '(APIServer pid=2210)     vllm_config = engine_args.create_engine_config(usage_context=usage_context)',
+    '(APIServer pid=2210)   File "/opt/venv/lib/python3.12/site-packages/vllm/transformers_utils/config.py", line 610, in get_config',
+    '(APIServer pid=2210)     config_dict, _ = PretrainedConfig.get_config_dict(model, revision=revision)',
+    '(APIServer pid=2210)   File "/opt/venv/lib/python3.12/site-packages/huggingface_hub/utils/_http.py", line 821, in hf_raise_for_status',
+    '(APIServer pid=2210)     raise _format(GatedRepoError, message, response) from e',
+    '(APIServer pid=2210) huggingface_hub.errors.GatedRepoError: 403 Client Error. (Request ID: Root=1-aaaa)',
+    '(APIServer pid=2210) Cannot access gated repo for url https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct/resolve/main/config.json.',
+]
+SGLANG_NOT_FOUND = [
+    '$ python3 -m sglang.launch_server --model-path org-private/Qwen3-32B-chat --speculative-algorithm EAGLE3 --speculative-draft-model-path org-private/Qwen3-32B-eagle3 --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --tp 2',
+    'Traceback (most recent call last):',
+    '  File "/usr/local/lib/python3.10/dist-packages/sglang/launch_server.py", line 11, in <module>',
+    '    server_args = prepare_server_args(sys.argv[1:])',
+    '  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/server_args.py", line 3120, in prepare_server_args',
+    '    return ServerArgs.from_cli_args(raw_args)',
+    '  File "/usr/local/lib/python3.10/dist-packages/transformers/utils/hub.py", line 480, in cached_files',
+    '    raise OSError(',
+    "OSError: org-private/Qwen3-32B-chat is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'",
+    'huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-bbbb)',
+]
+
+
+@pytest.mark.parametrize("lines", [VLLM_GATED, SGLANG_NOT_FOUND], ids=["vllm-gated", "sglang-not-found"])
+def test_a_launch_stopped_at_the_hub_names_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+@pytest.mark.parametrize(("lines", "method"), [(VLLM_GATED, "ngram"), (SGLANG_NOT_FOUND, "EAGLE3")],
+                         ids=["vllm-gated", "sglang-not-found"])
+def test_the_explanation_names_the_configured_method_and_the_stop(tmp_path: Path, lines: list[str],
+                                                                  method: str) -> None:
+    (crash,) = roots(run(tmp_path, lines))
+    said = " ".join(crash.worker_path.missing)
+    assert f"configured {method}; no worker started: the run stopped at line" in said, said
+
+
+# the engine core started and its drafter's gated repository failed in the proposer's load
+ENGINE_THEN_GATED_DRAFT = [
+    '+ vllm serve meta-llama/Llama-3.1-70B-Instruct --port 8100 --speculative-config {"method": "eagle3", "model": "org-private/llama70b-eagle3", "num_speculative_tokens": 3}',
+    "(APIServer pid=2210) INFO 09-12 10:01:02 [api_utils.py:273] non-default args: {'model_tag': 'meta-llama/Llama-3.1-70B-Instruct', 'port': 8100, 'speculative_config': {'method': 'eagle3', 'model': 'org-private/llama70b-eagle3', 'num_speculative_tokens': 3}}",
+    "(EngineCore_DP0 pid=2301) INFO 09-12 10:01:20 [core.py:93] Initializing a V1 LLM engine (v0.20.0) with config: model='meta-llama/Llama-3.1-70B-Instruct', speculative_config=SpeculativeConfig(method='eagle3', model='org-private/llama70b-eagle3', num_spec_tokens=3)",
+    '(EngineCore_DP0 pid=2301) ERROR 09-12 10:02:40 [core.py:866] EngineCore failed to start.',
+    '(EngineCore_DP0 pid=2301) Traceback (most recent call last):',
+    '(EngineCore_DP0 pid=2301)   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", line 3120, in load_model',
+    '(EngineCore_DP0 pid=2301)     self.drafter.load_model(self.model)',
+    '(EngineCore_DP0 pid=2301)   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/spec_decode/eagle.py", line 1010, in load_model',
+    '(EngineCore_DP0 pid=2301)     self.model = get_model(vllm_config=self.vllm_config, model_config=draft_model_config)',
+    '(EngineCore_DP0 pid=2301)   File "/opt/venv/lib/python3.12/site-packages/huggingface_hub/utils/_http.py", line 821, in hf_raise_for_status',
+    '(EngineCore_DP0 pid=2301)     raise _format(GatedRepoError, message, response) from e',
+    '(EngineCore_DP0 pid=2301) huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-cccc)',
+]
+
+
+def test_a_gated_draft_met_inside_the_engine_keeps_its_run(tmp_path: Path) -> None:
+    paths = [crash.worker_path for crash in roots(run(tmp_path, ENGINE_THEN_GATED_DRAFT))]
+    assert any(p is not None and p.worker_class == "EagleProposer" for p in paths), paths

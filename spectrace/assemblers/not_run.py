@@ -117,13 +117,16 @@ FIX_TOLD = ("a fix pull request telling what its code changes and why, with no r
             "release, rig or reported issue of its own")
 PLANNED_ONLY = ("a document whose engine launches are all plans (a gated step, a command marked planned or "
                 "next) and that holds no record of a run: the runs it tells are other programs'")
+HUB_STOPPED = ("a launch whose records end at fetching the model from the hub (a gated or missing repository, "
+               "no access) in the launcher or API server, before any engine, worker or scheduler record: no "
+               "worker was built")
 UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
               "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
            HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS,
-           PLANNED_ONLY)
+           PLANNED_ONLY, HUB_STOPPED)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -178,6 +181,9 @@ LITERALS: tuple[bytes, ...] = (
     # a test's id, an engine's one-line start-up records (``_unit_tests``; the records every line of a
     # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
+    b"GatedRepoError", b"RepositoryNotFound", b"RevisionNotFound", b"gated repo", b"Client Error",  # (``_hub_stopped``)
+    b"Load weight", b"oading drafter", b"oading model", b"to load model", b"model_runner.py", b"gpu_worker.py",
+    b"EngineCore failed", b"ngine core initialization failed", b"Scheduler hit an exception",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -1132,6 +1138,10 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             desc.append(line)
     if (tests := _unit_tests(held)) is not None:  # test ids name the code under test, nothing served
         return [Apart(tests.source, held[0].lineno, _END, UNIT_TESTS, tests.text.strip())]
+    if (stop := _hub_stopped(held)) is not None:  # the model was never fetched: no engine started
+        line, method = stop
+        said = f"{HUB_STOPPED}: configured {method or 'a method'}; no worker started: the run stopped at line {line.lineno}"
+        return [Apart(line.source, held[0].lineno, _END, said, line.text.strip())]
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
     if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
@@ -1764,6 +1774,52 @@ _ENGINE_FRAME = re.compile(
     r"(?:vllm(?:_ascend)?/(?:v1/)?(?:worker|executor|spec_decode)/|vllm/v1/engine/core\w*\.py"
     r"|sglang/srt/(?:managers/(?:scheduler|tp_worker)\w*\.py|speculative/|model_executor/)"
     r"|tensorrt_llm/_torch/(?:pyexecutor|speculative)/)"
+)
+
+
+def _hub_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None] | None:
+    """The hub error a launch stopped at (``huggingface_hub``'s ``GatedRepoError``, a 401 or
+    403 on the model's ``config.json``, a repository not found), where the text launched an
+    engine (its command, vLLM's ``non-default args`` record, a server's arguments) and no line
+    is a record of the start-up stages past the launcher: an engine core, a worker, a model
+    runner, a scheduler (``_ENGINE_STAGE``). The launcher resolves the model's config before
+    it starts any of them (vLLM: ``create_engine_config`` in the API server; SGLang:
+    ``ServerArgs`` in ``launch_server``; TensorRT-LLM: ``LLM`` in ``trtllm-serve``), so its
+    speculative config was never built into a worker. A crash in the speculative config's own
+    validation names the method it asked for and is read as that run (``_rejected`` reads the
+    rejections). Returns the line and the method the launch configured, for the explanation."""
+    launched, stop, method = False, None, None
+    for line in held:
+        text = line.text
+        if _ENGINE_STAGE.search(text) or _ENGINE_FRAME.search(text):
+            return None  # an engine, worker or scheduler printed or crashed: the fetch was not the end
+        launched = launched or _ENGINE_STARTED.search(text) is not None or _LAUNCH_RECORD.search(text) is not None
+        method = method or next((g for m in _CONFIGURED.finditer(text) for g in m.groups() if g), None)
+        if stop is None and _HUB_ERROR.search(text):
+            stop = line
+    return (stop, method) if launched and stop is not None else None
+
+
+# the method a launch configures: vLLM's config key, SGLang's flag, TensorRT-LLM's decoding type
+_CONFIGURED = re.compile(
+    r"[\"']method[\"']\s*:\s*[\"'](\w+)|--speculative[-_]algorithm[ =](\w+)|\bdecoding_type\s*[:=]\s*[\"']?(\w+)"
+)
+
+
+# the start-up stages past the launcher, by their one-line records: vLLM's engine's first record
+# and its engine core's failure, SGLang's scheduler's exception and weight loading, a model
+# runner's or worker's logger tag, TensorRT-LLM's executor (their frames: ``_ENGINE_FRAME``)
+_ENGINE_STAGE = re.compile(
+    r"\bInitializing an? (?:V\d )?LLM engine\b|\bEngineCore failed\b|\bEngine core initialization failed\b"
+    r"|\bPyExecutor\b|\bScheduler hit an exception\b|\bLoad weight (?:begin|end)\b|\bLoading (?:drafter )?model\b"
+    r"|\bto load model\b|\bmodel_runner\.py\b|\bgpu_worker\.py\b"
+)
+# a launcher's record of the arguments it was given (vLLM's API server)
+_LAUNCH_RECORD = re.compile(r"\bnon-default args:")
+# the model hub refusing or missing the model's files
+_HUB_ERROR = re.compile(
+    r"\b(?:GatedRepoError|RepositoryNotFoundError|RevisionNotFoundError)\b|You are trying to access a gated repo"
+    r"|\bCannot access gated repo\b|\b40[13] Client Error\b"
 )
 
 

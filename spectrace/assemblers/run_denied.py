@@ -20,6 +20,7 @@ from spectrace.assemblers.not_run import (
     DIGEST,
     DOCUMENT,
     HARNESS_STOPPED,
+    HUB_STOPPED,
     INSTRUCTIONS,
     PLANNED_ONLY,
     REJECTED,
@@ -33,10 +34,11 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
 # and never started
 _UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
-                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY})
+                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY, HUB_STOPPED})
 # the denials that hold whatever crash the text shows: the engine rejected the config before
-# building a worker, or a unit test built it from mocks and nothing served it
-_NO_WORKER = (REJECTED, UNIT_TESTS)
+# building a worker, a unit test built it from mocks and nothing served it, or the launch
+# stopped fetching the model before any engine started
+_NO_WORKER = (REJECTED, UNIT_TESTS, HUB_STOPPED)
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
@@ -50,8 +52,9 @@ def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
 
 
 def rejected(mentions: Sequence[Mention]) -> bool:
-    """The engine rejected the run's speculative config at validation (``not_run.REJECTED``), or
-    the text is a unit-test run's log (``not_run.UNIT_TESTS``): whatever crash the text holds
-    (the validation error, a test's failed assertion) and whatever config it names, no worker
-    was built or served, so the text shows no worker's run."""
+    """The engine rejected the run's speculative config at validation (``not_run.REJECTED``),
+    the text is a unit-test run's log (``not_run.UNIT_TESTS``), or its launch stopped at the
+    model hub before any engine started (``not_run.HUB_STOPPED``): whatever crash the text holds
+    (the validation error, a test's failed assertion, the hub's refusal) and whatever config it
+    names, no worker was built or served, so the text shows no worker's run."""
     return any(m.kind == APART_KIND and m.name.startswith(_NO_WORKER) for m in mentions)
