@@ -177,7 +177,10 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 
 
 def number_word(word: str) -> int:
-    """'thirty-nine' -> 39: the README spells its round count, and rounds keep being added."""
+    """'thirty-nine' -> 39, '105' -> 105: the README spells its round count (in digits past
+    ninety-nine), and rounds keep being added."""
+    if word.isdigit():
+        return int(word)
     tens, _, unit = word.partition("-")
     if tens in _TENS:
         return _TENS[tens] + (_UNITS.index(unit) + 1 if unit else 0)
