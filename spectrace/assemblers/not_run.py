@@ -177,7 +177,9 @@ LITERALS: tuple[bytes, ...] = (
     b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
     b"Gate:", b"Gates:", b"GATE:", b"riteria:",  # a plan step's criterion below its command (``_gated``)
     b"# Roadmap", b"# Plan", b"# TODO", b"# Future", b"# Upcoming", b"# What's next", b"# Next",  # (``_PLAN_HEADING``)
-    b"lanned", b"ending", b"ext:",  # a line or caption in a plan's mood (``_PLAN_MOOD``)
+    # a line or caption in a plan's mood (``_PLAN_MOOD``); "pending" in lower case: vLLM V0's load
+    # line says "Pending: 0 reqs" every few seconds
+    b"lanned", b"pending", b"ext:",
     # a test's id, an engine's one-line start-up records (``_unit_tests``; the records every line of a
     # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
