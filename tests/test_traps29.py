@@ -118,7 +118,7 @@ PLANNED_SERVE = [
     '',
     '## Stage 4',
     '',
-    '- **Serve command (planned):** `vllm serve lab-q/Kimi-FP4-MTP --tensor-parallel-size 2 --speculative-config \'{"method":"mtp","num_speculative_tokens":3}\'`',
+    '- **Planned serve step:** `vllm serve lab-q/Kimi-FP4-MTP --tensor-parallel-size 2 --speculative-config \'{"method":"mtp","num_speculative_tokens":3}\'`',
     '- Aim: an acceptance length above 2 on chat prompts.',
 ]
 NEXT_STEP_LAUNCH = [
@@ -177,7 +177,7 @@ def test_a_document_whose_launch_is_a_plan_names_no_run(tmp_path: Path, lines: l
 
 # the same notes where the serve ran and the writer reports what it gave
 SERVED = [
-    line.replace("**Serve command (planned):**", "**Serve command:**").replace(
+    line.replace("**Planned serve step:**", "**Serve command:**").replace(
         "- Aim: an acceptance length above 2 on chat prompts.",
         "- The server came up; mean acceptance length 2.4 over 300 chat prompts.")
     for line in PLANNED_SERVE
