@@ -185,7 +185,7 @@ LITERALS: tuple[bytes, ...] = (
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
     b"GatedRepoError", b"RepositoryNotFound", b"RevisionNotFound", b"gated repo", b"Client Error",  # (``_hub_stopped``)
     b"Load weight", b"oading drafter", b"oading model", b"to load model", b"model_runner.py", b"gpu_worker.py",
-    b"EngineCore failed", b"ngine core initialization failed", b"Scheduler hit an exception",
+    b"EngineCore failed", b"ngine core initialization failed",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
