@@ -1767,9 +1767,8 @@ _TEST_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*tests?/(?:[\w.-]+/)*test_\w+
 _UNIT_FOLDER = re.compile(r"(?:^|/)(?:ut|unit|unit_?tests?)/")
 # a serving process's record, by the marks each engine's start-up prints: vLLM's launcher's
 # arguments and its engine's first record, SGLang's server arguments, TensorRT-LLM's executor
-_ENGINE_RECORD = re.compile(
-    r"\bnon-default args:|\bInitializing an? (?:V\d )?LLM engine\b|\bserver_args=ServerArgs\(|\bPyExecutor\b"
-)
+_ENGINE_FIRST = r"\bInitializing an? (?:V\d )?LLM engine\b|\bPyExecutor\b"  # vLLM's engine, TensorRT-LLM's executor
+_ENGINE_RECORD = re.compile(rf"\bnon-default args:|\bserver_args=ServerArgs\(|{_ENGINE_FIRST}")
 # a frame in the start-up stages past the launcher: an engine core, a worker or model runner, a
 # scheduler, a speculative worker (vLLM, vllm-ascend, SGLang, TensorRT-LLM)
 _ENGINE_FRAME = re.compile(
@@ -1812,8 +1811,8 @@ _CONFIGURED = re.compile(
 # and its engine core's failure, SGLang's scheduler's exception and weight loading, a model
 # runner's or worker's logger tag, TensorRT-LLM's executor (their frames: ``_ENGINE_FRAME``)
 _ENGINE_STAGE = re.compile(
-    r"\bInitializing an? (?:V\d )?LLM engine\b|\bEngineCore failed\b|\bEngine core initialization failed\b"
-    r"|\bPyExecutor\b|\bScheduler hit an exception\b|\bLoad weight (?:begin|end)\b|\bLoading (?:drafter )?model\b"
+    rf"{_ENGINE_FIRST}|\bEngineCore failed\b|\bEngine core initialization failed\b"
+    r"|\bScheduler hit an exception\b|\bLoad weight (?:begin|end)\b|\bLoading (?:drafter )?model\b"
     r"|\bto load model\b|\bmodel_runner\.py\b|\bgpu_worker\.py\b"
 )
 # a launcher's record of the arguments it was given (vLLM's API server)
