@@ -111,10 +111,12 @@ _PROVENANCE = re.compile(
 )
 # a sentence that opens with inline code ("`--speculative-algorithm EAGLE3` without
 # `--speculative-draft-model-path` could fall back to ..."), in English or in a CJK language
-# ("`--speculative-algorithm DSPARK` 下，并发到 4 后：", "`--x` で起動すると"; no space needed):
+# ("`--speculative-algorithm DSPARK` 下，并发到 4 后：", "`--x` で起動すると"; no space needed),
+# also after a sign and a count ("`--speculative-algorithm DSPARK` + 4 dedicated flags"):
 # its words are prose, not arguments
 _SPAN_THEN_WORDS = re.compile(
-    r"`--[^`]*`\s*(?:\(|[A-Za-z]{2,}(?=[\s,.;:!?])|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    r"`--[^`]*`\s*(?:[+&]\s*(?:\d+\s*)?)?"
+    r"(?:\(|[A-Za-z]{2,}(?=[\s,.;:!?])|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # a sentence's end (Markdown may close after its stop: "... not the dispatch.** On main ...")
 _SENTENCE = re.compile(r"(?<=[.;!?])[*_)\]\"']*\s+(?=[*_(]*[A-Z(])")
