@@ -342,6 +342,8 @@ def missing_evidence(
             f"the line that sets {var.group(0)} (the draft model's name or config)",
             WORKER_FRAME,
         )
+    if conditional and " predates it" in conditional:  # a fork's build: no version line settles it
+        return (WORKER_FRAME,)
     if conditional:
         trtllm = TRTLLM_MTP if "MTP module" in conditional else TRTLLM_ONE_MODEL
         by_release = ("DraftTargetOneModelWorker", "NGramWorker")  # classes a release picks

@@ -54,6 +54,7 @@ def test_a_launch_on_a_release_older_than_its_algorithm_is_a_condition(tmp_path:
     path = _verdict(tmp_path, lines)
     assert_verdict(path, "unknown", "DSparkWorkerV2")
     assert "predates" in path.conditional and "0.5.16" in path.conditional, path.conditional
+    assert path.missing and "frame from the speculative worker" in path.missing[0], path.missing
 
 
 def test_a_release_that_has_the_algorithm_still_decides(tmp_path: Path) -> None:
