@@ -32,6 +32,7 @@ from spectrace.assemblers.vllm_proposers import (
     legacy_spelling,
     proposer_verdict,
 )
+from spectrace.assemblers.vllm_release import cut_release
 from spectrace.dialects.base import LogLine
 
 _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
@@ -81,7 +82,9 @@ class ConfigFacts(ConfigReleases):
             self._set(name, value, line, origin)
         if "speculative_config.method" in flags:
             found = VERSION.search(line.text)  # the engine line names its own release
-            version = (found.group(1) or found.group(2)) if found else self._config.version
+            shown = (found.group(1) or found.group(2)) if found else None
+            whole = shown is not None and found is not None and not cut_release(shown, line.text[found.end():])
+            version = shown if whole else self._config.version
             reason, points_to, proposer = proposer_verdict(
                 flags["speculative_config.method"],
                 version,

@@ -53,7 +53,7 @@ from spectrace.assemblers.vllm_config import (
     prose_version,
 )
 from spectrace.assemblers.vllm_finish import Day
-from spectrace.assemblers.vllm_release import untagged_build
+from spectrace.assemblers.vllm_release import cut_release, untagged_build
 from spectrace.assemblers.written_days import written_day
 from spectrace.dialects.base import LogLine
 
@@ -183,7 +183,8 @@ class ConfigReleases(ConfigState):
         if (version := VERSION.search(text) or self._collect_env(line, text)) is not None:
             shown = version.group(1) or version.group(2)
             self._config.engine = "vllm"
-            if not untagged_build(shown):  # a build from a clone with no tag gives no release
+            cut = cut_release(shown, version.string[version.end():])  # "version 0.2[...]"
+            if not untagged_build(shown) and not cut:  # a clone with no tag gives no release
                 self._config.version = shown
                 self._launch.releases["vllm"] = shown  # read later commands as it
         elif other_release(text):

@@ -8,6 +8,7 @@ So there are two readings: ``parse_release`` keeps the tag, ``base_release`` dro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from packaging.version import InvalidVersion, Version
@@ -31,6 +32,17 @@ def untagged_build(text: object) -> bool:
     string says the build is vLLM's and nothing of its release."""
     found = parse_release(text)
     return found is not None and found.is_devrelease and found.release[:2] == (0, 1)
+
+
+# what a paste leaves where it cut or elided a release ("version 0.x...", "0.2[...]", "0.25…")
+_CUT = re.compile(r"\.\.\.|…|\[|^\d+\.(?!\d)")
+
+
+def cut_release(shown: str, after: str) -> bool:
+    """The banner's release was cut or elided (``shown`` the digits the banner's pattern took,
+    ``after`` the text right after them): what is left is a prefix of the release, not the
+    release, and reading it as one names a release years older (``0.2``) or none (``0.x...``)."""
+    return _CUT.search(shown) is not None or after.startswith(("[", "…", ".."))
 
 
 def base_release(text: object) -> Version | None:

@@ -16,8 +16,8 @@ type (``Gemma4MTPModel``: ``Gemma4Proposer``).
 Where no record states the method, an architecture that several methods' drafts resolve to names
 each of them: ``hf_config_override`` gives a DeepSeek-V4 target's own MTP layers the architecture
 ``DeepSeekV4MTPModel`` for method ``mtp`` and for method ``dspark`` (whose weights ship inside the
-target checkpoint), so such a record alone, on a release that holds both, is a condition over
-both methods' classes.
+target checkpoint), so such a record alone is a condition over both methods' classes, unless the
+release shown predates one of them (no release shown: both are possible).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.vllm_config import draft_architecture
-from spectrace.assemblers.vllm_proposers import method_family, proposer_verdict
+from spectrace.assemblers.vllm_proposers import first_release, method_family, proposer_verdict
+from spectrace.assemblers.vllm_release import base_release
 from spectrace.dialects.base import LogLine
 
 # a record that opens a start-up: the API server's version and its arguments (also V0's)
@@ -102,8 +103,8 @@ def shared_draft(config: RunConfig) -> None:
     at = [e for e in config.path_evidence if method is not None
           and (e.source, e.lineno) == (method.source, method.lineno) and (e.worker_class or e.condition)]  # fmt: skip
     others = [e for e in config.path_evidence if e.worker_class and e not in at]
-    if method is None or len(at) != 1 or others or config.version is None:
-        return  # (a release shown: the other methods' classes exist only from their first one)
+    if method is None or len(at) != 1 or others:
+        return
     (drafted,) = at
     arch = draft_architecture(drafted.text)
     methods = SHARED_DRAFTS.get(arch or "", ())
@@ -113,7 +114,7 @@ def shared_draft(config: RunConfig) -> None:
     classes = {str(method.value): own}
     for other in methods:
         cls = proposer_verdict(other, config.version)[2]
-        if other not in classes and cls and cls not in own:
+        if other not in classes and cls and cls not in own and _possible(cls, config.version):
             classes[other] = cls
     if len(classes) < 2:
         return
@@ -125,3 +126,10 @@ def shared_draft(config: RunConfig) -> None:
         if e is drafted else e
         for e in config.path_evidence
     ]  # fmt: skip
+
+
+def _possible(cls: str, version: str | None) -> bool:
+    """``cls`` may have run: no release shown (a cut banner, a trimmed paste), or one at or
+    after the class's first (DSparkSpeculator came in 0.25.0: an older release ran mtp)."""
+    release, born = base_release(version), first_release(cls)
+    return release is None or born is None or release >= born
