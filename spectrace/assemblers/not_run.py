@@ -54,6 +54,7 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
+from spectrace.assemblers.run_bound import RECORD_SHAPE, first_run_line, page_form
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
     EXPECTED,
@@ -444,29 +445,29 @@ _SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the 
 
 
 def _instructions(held: Sequence[LogLine]) -> LogLine | None:
-    """The first line of a page that tells the reader what to run, where nothing in it shows a
-    run: no post header (a thread), no log record, no quoted line, no writer in the first person
-    or telling their own run, no failure but as a condition the page gives, no result (a figure,
-    a results heading or table, a sweep that passed). A playbook, a docs or quick-start page,
-    a tutorial: its commands, however complete, are what the reader would run. A pasted
-    command followed by its output (a log record, a figure) is a run, and so is a failure
-    report whose steps to reproduce are imperative (a failure, a writer)."""
+    """The first line of a page that tells the reader what to run (an imperative step, a docs
+    address on top, or the page's form: ``run_bound.page_form``), where nothing in it binds it
+    to a run: no post header (a thread), no log record, no quoted line, and no line
+    ``run_bound.first_run_line`` reads as a run (an engine frame or record, the writer telling
+    their own run, a failure told as met, a figure measured). A vendor's voice ("Our
+    implementation"), algorithm prose ("verified by the target model"), promised gains ("up to
+    2.5x") and a crash appended whose frames name no engine file tell none. A playbook, a docs
+    or quick-start page, a tutorial, a blog post, release notes: their commands, however
+    complete, are what the reader would run. A pasted command followed by its output is a run,
+    and so is a failure report whose steps to reproduce are imperative."""
     first: LogLine | None = None
     for line in held:
         text = line.text
         if line.headed or line.quoted or post_author(text) is not None:
             return None
-        if _SELF.search(text) or _REPRO.search(text):
-            return None  # the writer, or "To reproduce, run:": a failure's steps, whoever wrote them
-        if _OWN_RUN.search(text) or _FIRST_PERSON.search(text) or _RESULTS.search(text) or tree_frame(text):
-            return None
-        words = told(text)  # "--request-timeout 600", "8x H100", a traceback's header tell no failure
-        if _SYMPTOM.search(words) and not _CONDITION.search(words):
-            return None
+        if _REPRO.search(text):
+            return None  # "To reproduce, run:": a failure's steps, whoever wrote them
         if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
                                                            and line.lineno - held[0].lineno < _HEAD_LINES)):
             first = line
-    return first
+    if first_run_line(held) is not None:
+        return None  # an engine frame or record, the writer's own run, a failure met, a figure measured
+    return first or page_form(held)
 
 
 # another thread cited in a comment ("Looks like sgl-project/sglang#23456 (EAGLE3 draft not
@@ -1434,8 +1435,8 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
     served = False  # ... and names an engine or its serving beside a speculative method
     for line in held:
         text = line.text
-        if line.headed or post_author(text) is not None or tree_frame(text) or _RECORD_SHAPE.search(text):
-            return None  # (_RECORD_SHAPE: a record with its prefix cut, "Worker pid=56] x.py:12] ...")
+        if line.headed or post_author(text) is not None or tree_frame(text) or RECORD_SHAPE.search(text):
+            return None  # (RECORD_SHAPE: a record with its prefix cut, "Worker pid=56] x.py:12] ...")
         if level := heading_level(text):
             expect = level if expect_section(text) else (0 if level <= expect or not expect else expect)
             continue
@@ -1515,13 +1516,6 @@ _SPEC_RESULT = re.compile(
 
 
 _DOC_HEADINGS = 2  # section headings below its title that make a text a document
-# a log record's own marks where a cut prefix left no dialect to head it: a logger's source tag
-# closing its bracket ("parallel_state.py:1422] ...", "[gpu_model_runner.py:1901]"), a clock time
-# or a level word opening the line
-_RECORD_SHAPE = re.compile(
-    r"\b[\w.-]+\.py:\d+\]|^\W{0,3}(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d\b"
-    r"|^\W{0,3}(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b[\s:\]]"
-)
 # a figure a run gives: a speed, a latency, a share, an acceptance figure
 _RAN_FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|%)"

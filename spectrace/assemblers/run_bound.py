@@ -1,0 +1,142 @@
+"""Which lines of a page bind it to a run of the engine, and whether the page has a document's form.
+
+A docs page, a tutorial, a blog post or a model card speaks in words a run report also uses: an
+algorithm "verified by the target model", a gain of "up to 2.5X", "Our implementation",
+"Auto-regressive". Those words tell no run. What does is narrower (``first_run_line``): a stack
+frame through an engine's own package, a log record, the writer in the first person telling
+their own run ("I ran", "when I launch", "we got this error"), a figure measured ("142 tok/s on
+one H100"), or a failure told as met ("the server crashes with ..."). A crash appended to a page
+whose frames name no engine file (a user's own script, a probe) binds nothing: the page around
+it stays what the reader would run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from spectrace.assemblers.documents import own_run
+from spectrace.dialects.base import LogLine
+
+# a log record's own marks where a cut prefix left no dialect to head it: a logger's source tag
+# closing its bracket ("parallel_state.py:1422] ...", "[gpu_model_runner.py:1901]"), a clock time
+# or a level word opening the line
+RECORD_SHAPE = re.compile(
+    r"\b[\w.-]+\.py:\d+\]|^\W{0,3}(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d\b"
+    r"|^\W{0,3}(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b[\s:\]]"
+)
+# a traceback frame through an engine's own package folder: the engine ran, whatever the page
+_ENGINE_FRAME = re.compile(
+    r"\bFile \"[^\"]*[/\\](?:sglang|vllm|vllm_ascend|tensorrt_llm)[/\\][^\"]*\", line \d+"
+)
+_TB_HEADER = re.compile(r"^\W*Traceback \(most recent call last\):\s*$")
+_FRAME = re.compile(r"^\s*File \"[^\"]+\", line \d+")
+_STEPS = (r"(?:also |just |then |first |now |still |only |actually |already )?")
+# the writer in the first person telling their own run: "I" with any run verb, "we" in the past
+# (a tutorial's "we use the 8B model" and a vendor's "Our implementation" tell none), "my" or
+# "our" with what a run has (its server, its command, its log)
+_SELF_RUN = re.compile(
+    rf"\bI(?:'ve| have| had)?\s+{_STEPS}(?:use|used|run|ran|launch\w*|start\w*|serv\w*|deploy\w*"
+    r"|test\w*|benchmark\w*|measur\w*|profil\w*|got|get|see|saw|hit|tried|try|noticed|notice"
+    r"|encounter\w*|observ\w*|reproduc\w*|follow\w*|execut\w*)\b"
+    r"|\bI(?:'m| am| was)\s+(?:running|using|launching|serving|getting|testing|benchmarking|seeing"
+    r"|deploying|trying|hitting|executing)\b"
+    rf"|(?i:\bwe(?:'ve| have| had)?\s+{_STEPS}(?:ran|launched|started|served|deployed|tested|benchmarked"
+    r"|measured|got|saw|hit|tried|noticed|encountered|observed|reproduced|executed|keep getting"
+    r"|are seeing|were seeing|are getting|were getting|are hitting|were running)\b)"
+    r"|(?i:\b(?:my|our)\s+(?:own\s+)?(?:deployment|server|setup|cluster|runs?|launch|service|jobs?"
+    r"|machines?|nodes?|environment|production|prod|workload|config|command|script|logs?|output"
+    r"|container|pods?)\b)"
+    r"|我们?(?:用|使用|启动|运行|跑|部署|测试|试了)"
+)
+# a figure the writer measured, told in the past ("Tested on 2x HGX H100: 312 tok/s at batch 8"):
+# a vendor's table of speeds or "up to 2.5x" promises tells none
+_MEASURED = re.compile(
+    r"(?i)^\W*(?:tested|measured|benchmarked|verified|validated|ran)\b.*?(?<![\w.])\d+(?:\.\d+)?\s*"
+    r"(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|x\b|%)|\baccept(?:ance)? length\s+\d"
+)
+# a figure a run gives (a speed, a latency, an acceptance figure) outside a table of the page's
+# own (options, a vendor's comparison), unless its clause promises or aims at it ("up to 180 tok/s",
+# "can reach", "expected")
+_FIGURE = re.compile(
+    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+)
+_TABLE_ROW = re.compile(r"^\s*\|")
+_PROMISE = re.compile(
+    r"(?i)\b(?:up to|as (?:much|high|fast) as|can|could|may|might|will|would|achiev\w*|deliver\w*|reach\w*"
+    r"|expect\w*|targets?|goals?|should|must|aim\w*|around|about|approximately|roughly|over|more than)\b|[<>≤≥~]"
+)
+# a measurement's column words: in a vendor's table they name what was promised, not measured
+_COLUMNS = re.compile(r"(?i)\b(?:tok(?:en)?s?/s|tokens?/sec|req/s|TTFT|TPOT)\b")
+# a failure told as met: the words a crash, a hang or bad output is reported in, an exception's
+# line ("RuntimeError: ..."), a metric that dropped ("acceptance drops to 1.2")
+_MET = re.compile(
+    r"(?i)\b(?:crash(?:es|ed|ing)?|fail(?:s|ed|ing)?|hangs|hung|stuck|segfault\w*|segmentation fault"
+    r"|oom(?:s|ed)?|out of memory|illegal (?:memory|instruction|address)|timed out|garbled|gibberish"
+    r"|garbage|dies|died|killed|broke|broken|traceback|nan)\b|\b\w*Error\b\s*:|\berror\b"
+    r"|\b(?:drops?|dropped)\s+(?:to|by|from|sharply|significantly|dramatically|below|under|\d)"
+    r"|报错|崩溃|失败"
+)
+# a failure the page gives the reader as a condition ("If you see ...", "Note: if the server
+# fails ...", "If the server runs out of memory, lower ...") or a fix it announces ("Fixed a
+# crash when ...", "prevents hangs"): no failure that happened
+_NOT_MET = re.compile(
+    r"(?i)\b(?:if|in case|whenever|should)\s+you\b|^\W*(?:note|tip|hint|troubleshoot\w*|warning)\b"
+    r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
+    r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
+    r"|\b(?:fix(?:es|ed|ing)?|resolv\w*|prevent\w*|avoid\w*|handl\w*|guard\w*|no longer|to catch)\b"
+    r"|\b(?:may|might|can|could|would|will)\s+(?:\w+\s+)?(?:crash|fail|hang|break|error|oom)"
+)
+# the failure inside a condition's clause ("If the service fails to start, refer to ...", "in
+# case the draft crashes"); the failure before it is told as met ("the server hangs if the batch
+# is larger than 32")
+_IF_CLAUSE = re.compile(r"(?i)\b(?:if|in case|whenever|unless|should)\b[^,.;:]*$")
+# what a flag, a hardware count or a quoted value says is no failure ("--max-retries-on-error",
+# "8x H100", "`error_on_mismatch`", "'fail_fast': true")
+_NOT_WORDS = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|\"[^\"]*\"|'[^']*'|\b\w+_\w+\b")
+# a heading asking what a page answers ("### Q1: Why does the service report OOM ...?"): an FAQ
+_FAQ = re.compile(r"^\s*#{1,6}\s.*\?\s*$")
+# markdown headings, front matter: a page's form, whatever its address
+_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+_FRONT_MATTER = re.compile(r"^(?:title|description|sidebar_\w+|slug|tags|date|author|layout):\s")
+PAGE_HEADINGS = 2  # headings a text needs to read as a page: a title and a section
+
+
+def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
+    """The first line that binds the text to a run of the engine: an engine frame, a log record
+    (its prefix cut or not), the writer telling their own run, a figure measured, a failure told
+    as met. A traceback whose frames name no engine file (a script's own crash, a probe) binds
+    nothing, nor does its exception line."""
+    in_trace = False
+    for line in held:
+        text = line.text
+        if _ENGINE_FRAME.search(text) or RECORD_SHAPE.search(text):
+            return line
+        if _TB_HEADER.match(text):
+            in_trace = True
+            continue
+        if in_trace:
+            in_trace = bool(_FRAME.match(text) or text[:1].isspace())
+            continue  # a frame, its code, or the exception that ends it
+        if _SELF_RUN.search(text) or _MEASURED.search(text) or own_run(_COLUMNS.sub(" ", text)):
+            return line
+        figure = None if _TABLE_ROW.match(text) else _FIGURE.search(text)
+        if figure and not _PROMISE.search(text[: figure.start()]):
+            return line  # "- decode: 142 tok/s on one H100": a figure the writer's setup gave
+        words = _NOT_WORDS.sub(" ", text)
+        met = _MET.search(words)
+        if met and not _NOT_MET.search(words) and not _IF_CLAUSE.search(words[: met.start()]) \
+                and not _FAQ.match(text):  # fmt: skip
+            return line
+    return None
+
+
+def page_form(held: Sequence[LogLine]) -> LogLine | None:
+    """The first heading of a text written as a page (two headings or more, or front matter on
+    top): a docs page, a blog post, a model card, release notes, whatever its address."""
+    heads = [ln for ln in held if _HEADING.match(ln.text)]
+    if len(heads) >= PAGE_HEADINGS:
+        return heads[0]
+    if held and held[0].lineno <= 2 and _FRONT_MATTER.match(held[0].text):
+        return held[0]
+    return None

@@ -1,0 +1,116 @@
+"""Pages that show no run get no path, whatever their words (``run_bound``): a docs page in a
+vendor's voice ("Our implementation"), a blog post whose writer tells what they wrote, release
+notes announcing fixed crashes, an FAQ asking why a server runs out of memory. A page is known by
+its form (headings) as well as by its address, and a crash appended to it whose frames name no
+engine file (a script's own, a probe) does not make it a run. A run pasted inside a page keeps its
+path: an engine frame, the writer telling their own launch, a failure told as met, a log record.
+Our own texts, a probe traceback appended as measure.py does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import PROBE, assert_no_path, crash_path, roots, run
+
+SGL_LAUNCH = ("python3 -m sglang.launch_server --model-path acme/Orbit-8B --speculative-algorithm EAGLE3 "
+              "--speculative-draft-model-path acme/Orbit-8B-eagle3 --speculative-num-steps 3 "
+              "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")  # fmt: skip
+VLLM_SERVE = ("vllm serve acme/Orbit-8B --port 8100 --speculative-config "
+              "'{\"model\": \"acme/Orbit-8B-eagle3\", \"method\": \"eagle3\", \"num_speculative_tokens\": 3}'")
+SGL_FRAMES = [
+    "Traceback (most recent call last):",
+    '  File "/opt/conda/lib/python3.11/site-packages/sglang/srt/managers/scheduler.py", line 2301, in run_scheduler_process',
+    "    scheduler.event_loop_normal()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]  # fmt: skip
+
+
+def _has_path(tmp_path: Path, lines: list[str]) -> bool:
+    path = crash_path(run(tmp_path, [*lines, "", *PROBE]))
+    return path.worker_class is not None or path.conditional
+
+
+# a docs page: a vendor's voice, algorithm prose and marketing figures tell no run
+VENDOR_PAGE = [
+    "# Speculative decoding with Orbit drafts", "",
+    "Orbit ships an EAGLE-based speculative decoding option. Our implementation is tuned for small batches.",
+    "Draft tokens are proposed by the head and then verified by the target model in one pass.",
+    "Auto-regressive drafting gives up to 2.5x faster decoding on chat workloads.", "",
+    "## Launching", "", SGL_LAUNCH, "",
+    "## Parameters", "",
+    "| Parameter | Meaning |", "| --- | --- |",
+    "| `speculative_num_steps` | depth of the draft chain |",
+    "| `speculative_eagle_topk` | branches per step |",
+]  # fmt: skip
+
+
+def test_a_docs_page_in_a_vendors_voice_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, VENDOR_PAGE, name="page.md")
+
+
+def test_a_scripts_own_crash_below_a_docs_page_leaves_the_page_no_run(tmp_path: Path) -> None:
+    crash = ["Traceback (most recent call last):", '  File "/home/dev/notes/check_page.py", line 12, in <module>',
+             "    main()", "ValueError: page check stopped"]  # fmt: skip
+    *_, probe = roots(run(tmp_path, [*VENDOR_PAGE, "", *crash, "", *PROBE], name="page.md"))
+    path = probe.worker_path
+    assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_a_blog_post_whose_writer_tells_what_they_wrote_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Why block drafts need a sequential head", "",
+             "A few weeks back I wrote about multi-token prediction and left one question open.",
+             "Parallel drafters score every position at once, so acceptance sags toward the block's end.",
+             "## Trying it at home", "", "The serving side needs one flag set:", VLLM_SERVE,
+             "## What the paper claims", "", "The headline 4x figure holds only at strict latency targets."]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="post.md")
+
+
+def test_release_notes_announcing_fixed_crashes_are_no_run(tmp_path: Path) -> None:
+    lines = ["# Release notes", "", "## v2.4.0", "", "### Highlights", "",
+             "- EAGLE-3 drafts now run on the overlap scheduler (`--speculative-algorithm EAGLE3`).",
+             "- Fixed a crash in the draft CUDA graph when `--speculative-eagle-topk` is above 1.",
+             "- Prevents hangs at shutdown with speculative decoding enabled.", "",
+             "### Upgrade", "", SGL_LAUNCH]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="notes.md")
+
+
+def test_an_faq_asking_why_a_server_runs_out_of_memory_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit-8B deployment", "", "## Start the service", "", VLLM_SERVE, "",
+             "## FAQ", "", "### Q3: How come start-up ends in an OOM on small cards?",
+             "Common issues: if the service fails to start, lower the memory fraction and retry."]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="deploy.md")
+
+
+# the other side: a run pasted inside a page keeps its path
+
+
+def test_a_page_whose_writer_launches_and_pastes_an_engine_crash_keeps_the_run(tmp_path: Path) -> None:
+    lines = [*VENDOR_PAGE[:9], "When I start it with the launch above, the scheduler dies:", "", *SGL_FRAMES]
+    path = crash_path(run(tmp_path, lines, name="page.md"))
+    assert path.worker_class is not None or path.conditional, path
+
+
+def test_an_engine_crash_below_a_docs_page_keeps_the_run(tmp_path: Path) -> None:
+    path = crash_path(run(tmp_path, [*VENDOR_PAGE, "", *SGL_FRAMES], name="page.md"))
+    assert path.worker_class is not None or path.conditional, path
+
+
+def test_an_exception_pasted_below_a_docs_page_keeps_its_run(tmp_path: Path) -> None:
+    lines = [*VENDOR_PAGE, "", "RuntimeError: CUDA error: an illegal memory access was encountered"]
+    first, *_ = roots(run(tmp_path, [*lines, "", *PROBE], name="page.md"))
+    assert first.worker_path is not None and first.worker_path.conditional, first.worker_path
+
+
+def test_steps_whose_failure_is_told_as_met_keep_the_run(tmp_path: Path) -> None:
+    lines = ["Launch the server with EAGLE3:", SGL_LAUNCH,
+             "The scheduler crashes with an illegal memory access once 40 requests run."]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_readme_whose_results_section_holds_a_run_log_keeps_the_run(tmp_path: Path) -> None:
+    lines = [*VENDOR_PAGE, "", "## Results", "",
+             "[2026-05-04 09:10:11] server_args=ServerArgs(model_path='acme/Orbit-8B', speculative_algorithm='EAGLE3', "
+             "speculative_num_steps=3, speculative_eagle_topk=1, speculative_num_draft_tokens=4)",
+             "[2026-05-04 09:10:52] The server is fired up and ready to roll!"]  # fmt: skip
+    assert _has_path(tmp_path, lines)
