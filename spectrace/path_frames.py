@@ -39,6 +39,7 @@ class FrameSignature:
     # (class, first, last release) where the file named several classes over its releases (a
     # class renamed, split or moved): the class of the run's release, never the newest alone
     workers: tuple[tuple[str, str, str], ...] = ()
+    role: str = ""  # the table's role: "proposer", "shared", "draft_model" (a draft's own model file)
 
 
 # table files (paths/<name>.toml); vllm_plugins' rows name their plugin (tpu_inference, ...)
@@ -75,6 +76,7 @@ def _row(raw: dict[str, Any], where: str) -> FrameSignature:
         spec_only=bool(family) or (bool(path) and not needs_spec) or role == "draft_model",
         releases=_releases(raw.get("releases", [])),
         workers=_spans(raw.get("workers", []), where),
+        role=role,
     )
 
 

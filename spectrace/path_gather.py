@@ -25,6 +25,8 @@ from spectrace.engine_hints import engine_of
 from spectrace.frame_releases import RunRelease, reread, run_releases
 from spectrace.incident_model import Incident
 from spectrace.path_base import base_evidence, frame_sites
+from spectrace.path_chains import chain_rows
+from spectrace.path_drafts import draft_file_evidence
 from spectrace.path_era import era_evidence, latest_narrowed
 from spectrace.path_evidence import (
     StackFrame,
@@ -42,7 +44,7 @@ from spectrace.path_evidence import (
     untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.path_mention_kinds import FAMILY_KIND, RELEASE_MARK, RUN_KIND
+from spectrace.path_mention_kinds import CHAIN_KIND, FAMILY_KIND, RELEASE_MARK, RUN_KIND
 from spectrace.path_mentions import Mention, bare_plugin_file, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, named_ran, other_program
@@ -245,6 +247,15 @@ def _family_files(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     return family_evidence(run.frames) + evidence
 
 
+def _draft_files(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A vLLM draft model's own file among the frames, or among the steps of a crash chain the
+    crash's file tells (``path_chains``): its method's proposer."""
+    at = run.incident.first_seen.source
+    steps = chain_rows([(m.source, m.lineno, m.text, m.name) for m in run.mentions
+                        if m.kind == CHAIN_KIND and m.source == at and m.lineno >= run.since])  # fmt: skip
+    return draft_file_evidence(run.frames, steps, run.config) + evidence
+
+
 def _sglang_family(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """An SGLang family's own file (first, its lines not repeated)."""
     found = sglang_family_evidence(run.frames, run.config, run.newest)
@@ -362,6 +373,7 @@ _DECIDERS: tuple[
 ] = (
     (_settled, _peers),
     (_settled, _family_files),
+    (_settled, _draft_files),
     (_settled_or_conditioned, _sglang_family),
     (_settled_or_conditioned, _bases_or_words),
     (_settled, _prose_names),

@@ -34,6 +34,7 @@ FRAMEWORK_KIND = "framework named in a line of the text"  # path_framework_words
 FOREIGN_KIND = "another engine's command"  # LMDeploy, TokenSpeed, MLC, ATOM... share flag names
 PULL_KIND = "pull request header"  # any repository's: a pull request shows a run only by its lines
 ATTEMPT_KIND = "table row telling a tried attempt and its error"  # path_run.attempt_row
+CHAIN_KIND = "crash chain step"  # a ``file.py:N`` step of a crash chain told in a note (path_chains)
 APART_KIND = "block set apart from the run"  # assemblers/not_run: an example, advice, a review...
 FOREIGN_MARK = "foreign:"  # named_families' entry: a run of another engine is in the text
 

@@ -39,6 +39,7 @@ from spectrace.assemblers.vllm_runner import module_runner
 from spectrace.dialects.base import LogLine
 from spectrace.incident_model import Incident
 from spectrace.path_base import is_base
+from spectrace.path_chains import chain_steps
 from spectrace.path_frames import FrameSignature, file_signature, frame_signatures
 from spectrace.path_framework_words import FRAMEWORK_LITERALS, framework_mentions
 from spectrace.path_run import attempt_row
@@ -46,6 +47,7 @@ from spectrace.path_mention_kinds import (
     ADDS_KIND,
     APART_KIND,
     ATTEMPT_KIND,
+    CHAIN_KIND,
     PULL_KIND,
     BASE_KIND,
     CLASS_KIND,
@@ -255,6 +257,8 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
             out.append(Mention(line.source, line.lineno, shown, *wrapper, WRAPPER_KIND))
         out += [Mention(line.source, line.lineno, shown, name, sig, BASE_KIND)
                 for name, sig in base_names(line.text)]  # fmt: skip
+        out += [Mention(line.source, line.lineno, shown, step, FAMILY_ROW, CHAIN_KIND)
+                for step in chain_steps(line.text)]  # fmt: skip
         if out and out[-1].lineno == line.lineno and out[-1].source == line.source:
             named[line.source] = [line.lineno, *named.get(line.source, ())[:3]]
     # a title read above its head (thread_title) was first read as prose: its loose words go
@@ -304,12 +308,12 @@ _HUNK = re.compile(r"^\s*@@ -\d")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 _REVIEW_LITERALS = (b"@@ -",)
 _REVIEW_GAP = 3
-_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_KIND, V2_KIND,
+_REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, CHAIN_KIND, WRAPPER_KIND, FAMILY_KIND, LOOSE_KIND, V2_KIND,
                  LATEST_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
 
 
 # kinds that name no worker file: they never vote on their own
-_NOT_VOTES = (WRAPPER_KIND, BASE_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
+_NOT_VOTES = (WRAPPER_KIND, BASE_KIND, CHAIN_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, ATTEMPT_KIND, PULL_KIND, LOOSE_KIND,
               V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
 

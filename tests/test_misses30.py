@@ -5,6 +5,9 @@
   cut or elided where its release was: ``version 0.x...``, ``version 0.2[...]``); a release shown
   that predates DSpark leaves mtp alone. A cut banner gives no release (it used to be read as
   vLLM 0.2, or to stop the analysis on an unreadable version).
+- A crash chain told as ``file.py:N`` steps (arrows, or one step a line) is frames: a vLLM draft
+  model's file among them (or among a traceback's frames) names its method's proposer
+  (``gemma4_mtp.py``: Gemma4Proposer), on the runner the other steps show.
 """
 
 from __future__ import annotations
@@ -59,3 +62,65 @@ def test_a_stated_method_still_decides_under_a_cut_banner(tmp_path: Path) -> Non
         (tmp_path / method).mkdir()
         path = probed_path(tmp_path / method, [_banner("0.x..."), args, _TARGET, _DRAFT])
         assert_verdict(path, "other", cls)
+
+
+# --- a crash chain of file.py:N steps is frames --------------------------------------------
+
+_TB = ["Traceback (most recent call last):",
+       '  File "/srv/py/vllm/v1/worker/gpu_model_runner.py", line 4410, in _dummy_run',
+       "    self.drafter.dummy_run(n)",
+       '  File "/srv/py/vllm/v1/spec_decode/llm_base_proposer.py", line 1320, in dummy_run',
+       "    self.model(**kw)",
+       '  File "/srv/py/vllm/model_executor/models/gemma4_mtp.py", line 512, in forward',
+       "    h = self.attn(q, k, v)",
+       "AssertionError: cache view mismatch in the drafter"]  # fmt: skip
+
+
+def test_a_draft_model_frame_under_the_v1_runner_names_its_method_class(tmp_path: Path) -> None:
+    from real_logs_helpers import crash_path, run
+
+    assert_verdict(crash_path(run(tmp_path, _TB)), "other", "Gemma4Proposer")
+
+
+def test_a_crash_chain_in_a_note_reads_as_frames(tmp_path: Path) -> None:
+    forms = {
+        "Gemma4Proposer": ['"""Drafter warm-up dies when profiling memory.',
+                           "",
+                           "    gpu_model_runner.py:4410  self.drafter.dummy_run(n)",
+                           "      -> llm_base_proposer.py:1320  self.model(**kw)",
+                           "        -> gemma4_mtp.py:512  Gemma4MTPAttention.forward(x)",
+                           '"""'],
+        "DFlashProposer": ["What we saw on the box: `gpu_model_runner.py:3001 propose_draft_token_ids` → "
+                           "`qwen3_dflash.py:77 forward` → `IndexError: index 9 is out of bounds`"],
+        "EagleProposer": ["Trace (trimmed):", "  gpu_model_runner.py:2950  self.drafter.propose(b)",
+                          "  deepseek_mtp.py:140  DeepSeekMultiTokenPredictor.forward"],
+        "EagleProposer ": ["gpu_model_runner.py:2010 -> llama_eagle3.py:90 -> ValueError: bad aux ids"],
+    }
+    for i, (cls, lines) in enumerate(forms.items()):
+        (tmp_path / str(i)).mkdir()
+        assert_verdict(probed_path(tmp_path / str(i), lines), "other", cls.strip())
+
+
+def test_a_draft_file_two_methods_load_is_a_condition_off_the_v1_runner(tmp_path: Path) -> None:
+    from real_logs_helpers import crash_path, run
+
+    frame = ["Traceback (most recent call last):",
+             '  File "/srv/py/vllm/model_executor/models/deepseek_v4_mtp.py", line 66, in forward',
+             "    y = self.block(x)", "RuntimeError: the drafter blew up"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, frame)), "unknown", "EagleProposer|DSparkSpeculator")
+    (tmp_path / "v1").mkdir()  # DSpark drafts only on the model runner v2: the V1 runner ran mtp
+    path = probed_path(tmp_path / "v1", ["Chain: gpu_model_runner.py:801 -> deepseek_v4_mtp.py:66 -> RuntimeError: x"])
+    assert_verdict(path, "other", "EagleProposer")
+
+
+def test_a_sentence_citing_a_draft_file_is_no_frame(tmp_path: Path) -> None:
+    from spectrace.path_chains import chain_steps
+
+    assert chain_steps("the layer lives in gemma4_mtp.py:512 and is built once") == []
+    assert chain_steps("gemma4_mtp.py:512") == []  # a reference alone
+    assert chain_steps("gemma4_mtp.py:512:    def forward(self, x):") == []  # a grep hit
+    assert chain_steps("[gpu_model_runner.py:4410] Loading drafter weights") == []  # a log prefix
+    assert chain_steps("  -> gemma4_mtp.py:512  Gemma4MTPAttention.forward(x)") == ["gemma4_mtp.py:512"]
+    path = probed_path(tmp_path, ["Gemma-4 drafting code is in gemma4_mtp.py:512 if you want to read it."])
+    assert "Gemma4Proposer" != path.worker_class, path
+

@@ -347,8 +347,14 @@ def spec_line_flags(text: str) -> dict[str, object]:
         return speculative_repr_flags(text)
     method = next((m for pattern, m in _METHOD_WARNINGS if pattern.search(text)), None)
     if method is None and (arch := _DRAFT_ARCH.search(text)) is not None:
-        method = next((m for p, m in _ARCH_METHODS if p.search(arch.group(1))), None)  # fmt: skip
+        method = architecture_method(arch.group(1))
     return {"speculative_config.method": method} if method else {}
+
+
+def architecture_method(name: str) -> str | None:
+    """The method whose draft a draft architecture or model class is (``Eagle3LlamaForCausalLM``:
+    eagle3), by the table above; None for one it does not know."""
+    return next((m for p, m in _ARCH_METHODS if p.search(name)), None)
 
 
 def draft_architecture(text: str) -> str | None:

@@ -114,7 +114,7 @@ def shared_draft(config: RunConfig) -> None:
     classes = {str(method.value): own}
     for other in methods:
         cls = proposer_verdict(other, config.version)[2]
-        if other not in classes and cls and cls not in own and _possible(cls, config.version):
+        if other not in classes and cls and cls not in own and possible(cls, config.version):
             classes[other] = cls
     if len(classes) < 2:
         return
@@ -128,7 +128,7 @@ def shared_draft(config: RunConfig) -> None:
     ]  # fmt: skip
 
 
-def _possible(cls: str, version: str | None) -> bool:
+def possible(cls: str, version: str | None) -> bool:
     """``cls`` may have run: no release shown (a cut banner, a trimmed paste), or one at or
     after the class's first (DSparkSpeculator came in 0.25.0: an older release ran mtp)."""
     release, born = base_release(version), first_release(cls)
