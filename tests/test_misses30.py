@@ -8,6 +8,9 @@
 - A crash chain told as ``file.py:N`` steps (arrows, or one step a line) is frames: a vLLM draft
   model's file among them (or among a traceback's frames) names its method's proposer
   (``gemma4_mtp.py``: Gemma4Proposer), on the runner the other steps show.
+- A launch whose records end at a failure in SGLang's launcher (its ports, its arguments' checks),
+  before any scheduler record, built no worker: no path, and the explanation names the method it
+  configured and the line it stopped at (the model hub's refusal already was such a stop).
 """
 
 from __future__ import annotations
@@ -124,3 +127,58 @@ def test_a_sentence_citing_a_draft_file_is_no_frame(tmp_path: Path) -> None:
     path = probed_path(tmp_path, ["Gemma-4 drafting code is in gemma4_mtp.py:512 if you want to read it."])
     assert "Gemma4Proposer" != path.worker_class, path
 
+
+# --- a launch that stopped in SGLang's launcher built no worker -----------------------------
+
+_SGL = "/opt/conda/lib/python3.11/site-packages/sglang"
+_LAUNCH = ("python3 -m sglang.launch_server --model-path org/Qwen3-14B --speculative-algorithm EAGLE3 "
+           "--speculative-draft-model-path org/Qwen3-14B-eagle3 --speculative-num-steps 2 "
+           "--speculative-eagle-topk 1 --speculative-num-draft-tokens 3 --port 31000")  # fmt: skip
+_PORT = [_LAUNCH, "Traceback (most recent call last):",
+         f'  File "{_SGL}/launch_server.py", line 29, in <module>', "    launch_server(server_args)",
+         f'  File "{_SGL}/srt/entrypoints/http_server.py", line 1300, in launch_server',
+         "    out = _launch_subprocesses(server_args=server_args)",
+         f'  File "{_SGL}/srt/entrypoints/engine.py", line 790, in _launch_subprocesses',
+         "    port_args = PortArgs.init_new(server_args)",
+         f'  File "{_SGL}/srt/server_args.py", line 4100, in init_new',
+         '    wait_port_available(server_args.nccl_port, "nccl_port")',
+         f'  File "{_SGL}/srt/utils/common.py", line 640, in wait_port_available',
+         "    raise ValueError(msg)",
+         "ValueError: nccl_port 31011 is held by another process; choose a free port"]  # fmt: skip
+_ARGS_CHECK = [_LAUNCH, "Traceback (most recent call last):",
+               f'  File "{_SGL}/launch_server.py", line 10, in <module>',
+               "    server_args = prepare_server_args(sys.argv[1:])",
+               f'  File "{_SGL}/srt/server_args.py", line 4800, in prepare_server_args',
+               f'  File "{_SGL}/srt/server_args.py", line 700, in __post_init__',
+               "    self._handle_gpu_memory_settings()",
+               "AssertionError: the requested memory fraction leaves no room for the KV cache"]  # fmt: skip
+
+
+def test_a_launch_stopped_in_sglangs_launcher_names_no_path(tmp_path: Path) -> None:
+    from real_logs_helpers import assert_no_path, roots, run
+
+    for i, lines in enumerate((_PORT, _ARGS_CHECK)):
+        (tmp_path / str(i)).mkdir()
+        assert_no_path(tmp_path / str(i), lines)
+        (tmp_path / f"said{i}").mkdir()
+        (crash,) = roots(run(tmp_path / f"said{i}", lines))
+        said = " ".join(crash.worker_path.missing)
+        assert "failure in the launcher itself" in said, said
+        # the exception's line where the scan kept it, else the launcher's own frame above it
+        stops = {len(lines), 1 + max(n for n, t in enumerate(lines) if "server_args.py" in t)}
+        assert any(f"configured EAGLE3; no worker started: the run stopped at line {n} " in said for n in stops), said
+
+
+def test_a_launcher_failing_after_its_scheduler_ran_keeps_the_run(tmp_path: Path) -> None:
+    from real_logs_helpers import roots, run
+
+    scheduler = ["[2026-10-03 08:00:10 TP0] Scheduler hit an exception: Traceback (most recent call last):",
+                 f'  File "{_SGL}/srt/managers/scheduler.py", line 3000, in run_scheduler_process',
+                 "    scheduler.event_loop_normal()",
+                 f'  File "{_SGL}/srt/speculative/eagle_worker.py", line 300, in forward_batch_generation',
+                 "    spec_info = self.draft(batch)",
+                 "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+    died = [f'  File "{_SGL}/srt/server_args.py", line 4100, in init_new',
+            "RuntimeError: Rank 0 scheduler is dead. Please check if there are relevant logs."]
+    paths = [c.worker_path for c in roots(run(tmp_path, [_LAUNCH, *scheduler, "Traceback (most recent call last):", *died]))]
+    assert any(p is not None and p.worker_class == "EAGLEWorker" for p in paths), paths

@@ -121,13 +121,15 @@ PLANNED_ONLY = ("a document whose engine launches are all plans (a gated step, a
 HUB_STOPPED = ("a launch whose records end at fetching the model from the hub (a gated or missing repository, "
                "no access) in the launcher or API server, before any engine, worker or scheduler record: no "
                "worker was built")
+LAUNCHER_STOPPED = ("a launch whose records end at a failure in the launcher itself (its arguments, its ports, the "
+                    "model's config read for them), before any engine, worker or scheduler record: no worker was built")
 UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
               "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
            HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS,
-           PLANNED_ONLY, HUB_STOPPED)
+           PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -184,7 +186,8 @@ LITERALS: tuple[bytes, ...] = (
     # a test's id, an engine's one-line start-up records (``_unit_tests``; the records every line of a
     # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
-    b"GatedRepoError", b"RepositoryNotFound", b"RevisionNotFound", b"gated repo", b"Client Error",  # (``_hub_stopped``)
+    b"GatedRepoError", b"RepositoryNotFound", b"RevisionNotFound", b"gated repo", b"Client Error",  # (``_launch_stopped``)
+    b'sglang/srt/server_args.py"',  # a traceback's frame in SGLang's launcher stage (``_launch_stopped``)
     b"Load weight", b"oading drafter", b"oading model", b"to load model", b"model_runner.py", b"gpu_worker.py",
     b"EngineCore failed", b"ngine core initialization failed",
 )  # fmt: skip
@@ -1141,9 +1144,9 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
             desc.append(line)
     if (tests := _unit_tests(held)) is not None:  # test ids name the code under test, nothing served
         return [Apart(tests.source, held[0].lineno, _END, UNIT_TESTS, tests.text.strip())]
-    if (stop := _hub_stopped(held)) is not None:  # the model was never fetched: no engine started
-        line, method = stop
-        said = f"{HUB_STOPPED}: configured {method or 'a method'}; no worker started: the run stopped at line {line.lineno}"
+    if (stop := _launch_stopped(held)) is not None:  # the launcher failed: no engine started
+        line, method, why = stop
+        said = f"{why}: configured {method or 'a method'}; no worker started: the run stopped at line {line.lineno}"
         return [Apart(line.source, held[0].lineno, _END, said, line.text.strip())]
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
@@ -1772,27 +1775,49 @@ _ENGINE_FRAME = re.compile(
 )
 
 
-def _hub_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None] | None:
-    """The hub error a launch stopped at (``huggingface_hub``'s ``GatedRepoError``, a 401 or
-    403 on the model's ``config.json``, a repository not found), where the text launched an
+def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] | None:
+    """Where a launch stopped in its launcher: at the model hub (``huggingface_hub``'s
+    ``GatedRepoError``, a 401 or 403 on the model's ``config.json``, a repository not found:
+    ``HUB_STOPPED``), or at a failure of the launcher's own stage (``LAUNCHER_STOPPED``: a
+    traceback through SGLang's ``server_args.py``, its arguments' checks in ``__post_init__``, its
+    ports in ``PortArgs.init_new``, the model config read for them), where the text launched an
     engine (its command, vLLM's ``non-default args`` record, a server's arguments) and no line
     is a record of the start-up stages past the launcher: an engine core, a worker, a model
-    runner, a scheduler (``_ENGINE_STAGE``). The launcher resolves the model's config before
-    it starts any of them (vLLM: ``create_engine_config`` in the API server; SGLang:
-    ``ServerArgs`` in ``launch_server``; TensorRT-LLM: ``LLM`` in ``trtllm-serve``), so its
-    speculative config was never built into a worker. A crash in the speculative config's own
-    validation names the method it asked for and is read as that run (``_rejected`` reads the
-    rejections). Returns the line and the method the launch configured, for the explanation."""
-    launched, stop, method = False, None, None
+    runner, a scheduler (``_ENGINE_STAGE``, ``_ENGINE_FRAME``). The launcher resolves the model's
+    config and its own arguments before it starts any of them (vLLM: ``create_engine_config`` in
+    the API server; SGLang: ``ServerArgs`` and ``PortArgs`` in ``launch_server``; TensorRT-LLM:
+    ``LLM`` in ``trtllm-serve``), so its speculative config was never built into a worker. A
+    crash in vLLM's or TensorRT-LLM's speculative config validation names the method it asked for
+    and is read as that run (``_rejected`` reads the rejections). Returns the line it stopped at
+    (the failure's exception line, else the launcher's frame), the method the launch configured
+    and which of the two stops it was, for the explanation."""
+    launched, hub, failed, method = False, None, None, None
+    launcher: LogLine | None = None  # the last frame of the launcher's stage seen
     for line in held:
         text = line.text
         if _ENGINE_STAGE.search(text) or _ENGINE_FRAME.search(text):
-            return None  # an engine, worker or scheduler printed or crashed: the fetch was not the end
+            return None  # an engine, worker or scheduler printed or crashed: the launcher was not the end
         launched = launched or _ENGINE_STARTED.search(text) is not None or _LAUNCH_RECORD.search(text) is not None
         method = method or next((g for m in _CONFIGURED.finditer(text) for g in m.groups() if g), None)
-        if stop is None and _HUB_ERROR.search(text):
-            stop = line
-    return (stop, method) if launched and stop is not None else None
+        if hub is None and _HUB_ERROR.search(text):
+            hub = line
+        elif _LAUNCHER_FRAME.search(text):
+            launcher = line
+        elif failed is None and launcher is not None and _FAILURE.match(text) \
+                and line.lineno - launcher.lineno <= _FAILURE_GAP:  # fmt: skip
+            failed = line
+    # the hub's refusal says most; a failure's exception line may hold no word the scan keeps
+    stop = (hub, HUB_STOPPED) if hub else (failed or launcher, LAUNCHER_STOPPED)
+    return (stop[0], method, stop[1]) if launched and stop[0] is not None else None
+
+
+# a traceback's frame in SGLang's launcher stage, which runs before it starts any scheduler: its
+# server arguments (``prepare_server_args``, ``ServerArgs.__post_init__``), its ports
+# (``PortArgs.init_new``)
+_LAUNCHER_FRAME = re.compile(r'File "[^"]*sglang/srt/server_args\.py", line \d')
+# the exception line a traceback ends in, at most this many lines below the launcher's frame
+_FAILURE = re.compile(r"\s*(?:[\w.]+\.)?\w*(?:Error|Exception|Exit)\b")
+_FAILURE_GAP = 20
 
 
 # the method a launch configures: vLLM's config key, SGLang's flag, TensorRT-LLM's decoding type

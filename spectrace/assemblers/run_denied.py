@@ -22,6 +22,7 @@ from spectrace.assemblers.not_run import (
     HARNESS_STOPPED,
     HUB_STOPPED,
     INSTRUCTIONS,
+    LAUNCHER_STOPPED,
     PLANNED_ONLY,
     REJECTED,
     UNIT_TESTS,
@@ -34,11 +35,11 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
 # and never started
 _UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
-                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY, HUB_STOPPED})
+                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED})
 # the denials that hold whatever crash the text shows: the engine rejected the config before
 # building a worker, a unit test built it from mocks and nothing served it, or the launch
-# stopped fetching the model before any engine started
-_NO_WORKER = (REJECTED, UNIT_TESTS, HUB_STOPPED)
+# stopped in its launcher (fetching the model, its arguments or ports) before any engine started
+_NO_WORKER = (REJECTED, UNIT_TESTS, HUB_STOPPED, LAUNCHER_STOPPED)
 
 
 def denied_shows_run(mentions: Sequence[Mention], own: bool) -> bool | None:
@@ -56,5 +57,6 @@ def rejected(mentions: Sequence[Mention]) -> bool:
     the text is a unit-test run's log (``not_run.UNIT_TESTS``), or its launch stopped at the
     model hub before any engine started (``not_run.HUB_STOPPED``): whatever crash the text holds
     (the validation error, a test's failed assertion, the hub's refusal) and whatever config it
-    names, no worker was built or served, so the text shows no worker's run."""
+    names, no worker was built or served, so the text shows no worker's run; likewise a launch
+    that stopped in the launcher's own stage (``not_run.LAUNCHER_STOPPED``)."""
     return any(m.kind == APART_KIND and m.name.startswith(_NO_WORKER) for m in mentions)
