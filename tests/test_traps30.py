@@ -114,3 +114,28 @@ def test_a_readme_whose_results_section_holds_a_run_log_keeps_the_run(tmp_path: 
              "speculative_num_steps=3, speculative_eagle_topk=1, speculative_num_draft_tokens=4)",
              "[2026-05-04 09:10:52] The server is fired up and ready to roll!"]  # fmt: skip
     assert _has_path(tmp_path, lines)
+
+
+# a page's own blockquotes (its notes) and its FAQ items are the page's, not a run's
+
+
+def test_a_tutorial_with_a_quoted_limitation_note_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit-Next", "", "## 1 Launch", "", SGL_LAUNCH, "",
+             "## Tuning", "", "Sample reply: {\"content\": \"Here are my notes on EAGLE-3 drafting.\"}", "",
+             "> - EAGLE-3 drafting does not support TP above 8 yet: the fused kernel currently "
+             "fails for a head size of 256.", "> - Keep the draft on the same cards as the target."]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="tutorial.md")
+
+
+def test_a_tutorial_whose_faq_item_names_an_error_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit-8B on one card", "", "## Serve it", "", SGL_LAUNCH, "",
+             "Sample reply: {\"content\": \"My answer, drafted with MTP.\"}", "", "## FAQ", "",
+             "- **Q: What does ValueError: Tokenizer class OrbitTokenizer is not registered mean?**",
+             "  A: Upgrade the tokenizer package to 3.1."]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="tutorial.md")
+
+
+def test_a_quoted_docs_line_above_the_writers_crash_keeps_the_run(tmp_path: Path) -> None:
+    lines = ["> To serve with an EAGLE-3 draft, pass the speculative config:", "",
+             VLLM_SERVE, "", "The engine core died at the first request with an illegal memory access."]  # fmt: skip
+    assert _has_path(tmp_path, lines)

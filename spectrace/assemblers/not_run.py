@@ -461,8 +461,10 @@ def _instructions(held: Sequence[LogLine]) -> LogLine | None:
     first: LogLine | None = None
     for line in held:
         text = line.text
-        if line.headed or line.quoted or post_author(text) is not None:
+        if line.headed or post_author(text) is not None:
             return None
+        if line.quoted:
+            continue  # with no post above, a page's own blockquote (a note): ``first_run_line`` reads it
         if _REPRO.search(text):
             return None  # "To reproduce, run:": a failure's steps, whoever wrote them
         if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)

@@ -86,6 +86,10 @@ _NOT_MET = re.compile(
     r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
     r"|\b(?:fix(?:es|ed|ing)?|resolv\w*|prevent\w*|avoid\w*|handl\w*|guard\w*|no longer|to catch)\b"
     r"|\b(?:may|might|can|could|would|will)\s+(?:\w+\s+)?(?:crash|fail|hang|break|error|oom)"
+    # a limitation the page states ("X does not support TP>=16 now; the operator currently fails
+    # in MHA scenarios", "Known issue: ...")
+    r"|\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet )?support\b|\b(?:not |un)supported\b"
+    r"|\bcurrently\b|\bknown (?:issue|limitation|problem)s?\b|\blimitations?\b"
 )
 # the failure inside a condition's clause ("If the service fails to start, refer to ...", "in
 # case the draft crashes"); the failure before it is told as met ("the server hangs if the batch
@@ -94,8 +98,9 @@ _IF_CLAUSE = re.compile(r"(?i)\b(?:if|in case|whenever|unless|should)\b[^,.;:]*$
 # what a flag, a hardware count or a quoted value says is no failure ("--max-retries-on-error",
 # "8x H100", "`error_on_mismatch`", "'fail_fast': true")
 _NOT_WORDS = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|\"[^\"]*\"|'[^']*'|\b\w+_\w+\b")
-# a heading asking what a page answers ("### Q1: Why does the service report OOM ...?"): an FAQ
-_FAQ = re.compile(r"^\s*#{1,6}\s.*\?\s*$")
+# a heading or an item asking what a page answers ("### Q1: Why does the service report OOM
+# ...?", "- **Q: How to solve ValueError: ...?**"): an FAQ
+_FAQ = re.compile(r"^\s*#{1,6}\s.*\?\s*$|^\W*(?:Q\d*|Question\s*\d*)\s*[:：.]")
 # markdown headings, front matter: a page's form, whatever its address
 _HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 _FRONT_MATTER = re.compile(r"^(?:title|description|sidebar_\w+|slug|tags|date|author|layout):\s")
