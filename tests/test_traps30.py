@@ -139,3 +139,30 @@ def test_a_quoted_docs_line_above_the_writers_crash_keeps_the_run(tmp_path: Path
     lines = ["> To serve with an EAGLE-3 draft, pass the speculative config:", "",
              VLLM_SERVE, "", "The engine core died at the first request with an illegal memory access."]  # fmt: skip
     assert _has_path(tmp_path, lines)
+
+
+# a README's adjectives, a troubleshooting section's symptoms and a table of options tell no run
+
+
+def test_a_reproducible_smoke_test_readme_is_no_run(tmp_path: Path) -> None:
+    lines = ["# orbit-specdec-smoke", "", "Reproducible smoke check for RL rollouts with EAGLE-3 drafting on SGLang.", "",
+             "## Run it", "", SGL_LAUNCH, "", "Performance with the EAGLE-3 draft: 610tps, TPOT 48ms", "", "## Layout", "", "- `launch.sh`: the server start"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="README.md")
+
+
+def test_symptoms_under_a_troubleshooting_heading_are_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit patches for vLLM", "", "## Install", "", VLLM_SERVE, "", "Performance with the MTP draft: 410tps, TPOT 21ms", "",
+             "## Troubleshooting", "",
+             "| Symptom | Cause | Fix |", "|---|---|---|",
+             "| Start-up hangs while the EAGLE-3 draft loads | stale compile cache | clear the cache |",
+             "| Engine core crashes on MTP warm-up | driver too old | upgrade the driver |"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="INSTALL.md")
+
+
+def test_a_table_of_options_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit patches for vLLM", "", "## Install", "", VLLM_SERVE, "", "Performance with the MTP draft: 390tps, TPOT 23ms", "",
+             "## Settings", "",
+             "| Variable | Default | Effect |", "|---|---|---|",
+             "| `ORBIT_SPEC_FLOOR` | `0.3` | below this MTP acceptance rate, speculation drops to zero drafts |",
+             "| `ORBIT_FAST_SAMPLER` | `1` | quicker sampler (no slowdown in our config) |"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="INSTALL.md")

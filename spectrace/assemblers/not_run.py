@@ -443,7 +443,9 @@ _CONDITION = re.compile(
     r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
     r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
 )
-_REPRO = re.compile(r"(?i)\brepro(?:duc\w*|s?\b)")
+# "To reproduce, run:", "Repro:", "Steps to reproduce", a reproduction: a failure's steps (not a
+# "Reproducible smoke test", "for reproducibility")
+_REPRO = re.compile(r"(?i)\brepro(?:duc(?:e|ed|es|ing|tion)\b|s?\b)")
 _SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the first person singular
 
 

@@ -62,6 +62,9 @@ _FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
+# a row of a table of options: its first cell a setting's name (`KEY`, --flag, ENV_NAME), its
+# words what the setting does ("accept rate below -> drop to K=0")
+_OPTION_ROW = re.compile(r"^\s*\|\s*(?:`[^`|]+`|--?[\w-]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\s*\|")
 _PROMISE = re.compile(
     r"(?i)\b(?:up to|as (?:much|high|fast) as|can|could|may|might|will|would|achiev\w*|deliver\w*|reach\w*"
     r"|expect\w*|targets?|goals?|should|must|aim\w*|around|about|approximately|roughly|over|more than)\b|[<>≤≥~]"
@@ -74,7 +77,7 @@ _MET = re.compile(
     r"(?i)\b(?:crash(?:es|ed|ing)?|fail(?:s|ed|ing)?|hangs|hung|stuck|segfault\w*|segmentation fault"
     r"|oom(?:s|ed)?|out of memory|illegal (?:memory|instruction|address)|timed out|garbled|gibberish"
     r"|garbage|dies|died|killed|broke|broken|traceback|nan)\b|\b\w*Error\b\s*:|\berror\b"
-    r"|\b(?:drops?|dropped)\s+(?:to|by|from|sharply|significantly|dramatically|below|under|\d)"
+    r"|\b(?:drops?|dropped)\s+(?:(?:to|by|from|below|under)\s+~?\d|sharply|significantly|dramatically)"
     r"|报错|崩溃|失败"
 )
 # a failure the page gives the reader as a condition ("If you see ...", "Note: if the server
@@ -90,6 +93,8 @@ _NOT_MET = re.compile(
     # in MHA scenarios", "Known issue: ...")
     r"|\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet )?support\b|\b(?:not |un)supported\b"
     r"|\bcurrently\b|\bknown (?:issue|limitation|problem)s?\b|\blimitations?\b"
+    # a failure denied ("graceful skip (don't crash)", "never hangs", "without errors")
+    r"|\b(?:don't|do not|doesn't|does not|won't|will not|never|without|no)\s+(?:\w+\s+)?(?:crash|fail|hang|error|oom)"
 )
 # the failure inside a condition's clause ("If the service fails to start, refer to ...", "in
 # case the draft crashes"); the failure before it is told as met ("the server hangs if the batch
@@ -101,6 +106,18 @@ _NOT_WORDS = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|\"[^\"]*\"|'[^']*'
 # a heading or an item asking what a page answers ("### Q1: Why does the service report OOM
 # ...?", "- **Q: How to solve ValueError: ...?**"): an FAQ
 _FAQ = re.compile(r"^\s*#{1,6}\s.*\?\s*$|^\W*(?:Q\d*|Question\s*\d*)\s*[:：.]")
+# a section that helps the reader with failures they may meet: its symptoms are no failure met
+_HELP_HEADING = re.compile(
+    r"(?i)\b(?:troubleshoot\w*|faqs?|q\s*&\s*a|known (?:issues|limitations|problems)|limitations|caveats"
+    r"|gotchas|pitfalls|common (?:issues|problems|errors))\b"
+)
+_HEADING_MARKS = re.compile(r"^\s*(#{1,6})\s")
+
+
+def _heading_level(text: str) -> int:
+    return len(m.group(1)) if (m := _HEADING_MARKS.match(text)) else 0
+
+
 # markdown headings, front matter: a page's form, whatever its address
 _HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 _FRONT_MATTER = re.compile(r"^(?:title|description|sidebar_\w+|slug|tags|date|author|layout):\s")
@@ -113,8 +130,11 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
     as met. A traceback whose frames name no engine file (a script's own crash, a probe) binds
     nothing, nor does its exception line."""
     in_trace = False
+    helps = 0  # the level of an open section that helps the reader (troubleshooting, FAQ), 0 for none
     for line in held:
         text = line.text
+        if level := _heading_level(text):
+            helps = level if _HELP_HEADING.search(text) else (helps if helps and level > helps else 0)
         if _ENGINE_FRAME.search(text) or RECORD_SHAPE.search(text):
             return line
         if _TB_HEADER.match(text):
@@ -123,16 +143,18 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
         if in_trace:
             in_trace = bool(_FRAME.match(text) or text[:1].isspace())
             continue  # a frame, its code, or the exception that ends it
+        if _OPTION_ROW.match(line.raw):
+            continue  # a setting and what it does, in the page's own table of options
         if _SELF_RUN.search(text) or _MEASURED.search(text) or own_run(_COLUMNS.sub(" ", text)):
             return line
-        figure = None if _TABLE_ROW.match(text) else _FIGURE.search(text)
+        figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
         if figure and not _PROMISE.search(text[: figure.start()]):
             return line  # "- decode: 142 tok/s on one H100": a figure the writer's setup gave
         words = _NOT_WORDS.sub(" ", text)
         met = _MET.search(words)
-        if met and not _NOT_MET.search(words) and not _IF_CLAUSE.search(words[: met.start()]) \
+        if met and not helps and not _NOT_MET.search(words) and not _IF_CLAUSE.search(words[: met.start()]) \
                 and not _FAQ.match(text):  # fmt: skip
-            return line
+            return line  # (under a troubleshooting or FAQ heading, a symptom is what the reader may meet)
     return None
 
 
