@@ -166,3 +166,21 @@ def test_a_table_of_options_is_no_run(tmp_path: Path) -> None:
              "| `ORBIT_SPEC_FLOOR` | `0.3` | below this MTP acceptance rate, speculation drops to zero drafts |",
              "| `ORBIT_FAST_SAMPLER` | `1` | quicker sampler (no slowdown in our config) |"]  # fmt: skip
     assert_no_path(tmp_path, lines, name="INSTALL.md")
+
+
+def test_an_error_a_troubleshooting_heading_names_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit patches for vLLM", "", "## Install", "", VLLM_SERVE, "",
+             "Performance with the MTP draft: 380tps, TPOT 24ms", "", "## Troubleshooting", "",
+             "### Start-up fails with `RuntimeError: draft hidden size 4096 does not match 2048`", "",
+             "The draft checkpoint was converted for another target; convert it again."]  # fmt: skip
+    for crash in roots(run(tmp_path, lines, name="INSTALL.md")):  # the named error is the text's crash
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_an_error_the_writer_names_after_their_launch_keeps_the_run(tmp_path: Path) -> None:
+    lines = ["# Orbit patches for vLLM", "", "## What I did", "", VLLM_SERVE, "",
+             "When I launch it this way it stops with `RuntimeError: draft hidden size 4096 does not match 2048`."]  # fmt: skip
+    analysis = run(tmp_path, [*lines, "", *PROBE], name="notes.md")
+    assert any(c.worker_path is not None and (c.worker_path.worker_class or c.worker_path.conditional)
+               for c in roots(analysis))

@@ -19,6 +19,7 @@ from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.not_run import (
     ASKED,
     GENERATED,
+    INSTRUCTIONS,
     PLANNED_ONLY,
     SOURCE_READ,
     SPEC_OFF,
@@ -294,7 +295,9 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     if crash_shows_run(incident):  # a lone error line set apart ran nothing: the rest must show
         if (why := apart_crash(incident, mentions)) is None:
             return True
-        if why.startswith((TROUBLE, PLANNED_ONLY)):  # "NCCL error: ... | Fix", a plan's gotcha: no run by it
+        if why.startswith((TROUBLE, PLANNED_ONLY)) or (why.startswith(INSTRUCTIONS) and incident.mentioned):
+            # "NCCL error: ... | Fix", a plan's gotcha, an error a page of instructions names in its
+            # words ("### Boot fails with `RuntimeError: ...`"): no run by it
             return denied if (denied := denied_shows_run(mentions, own)) is not None else own
         if why.startswith(UNRECORDED) and incident.mentioned is None:
             return True  # an error line as a process printed it: the record the document's words lacked
