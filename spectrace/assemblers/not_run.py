@@ -637,8 +637,10 @@ class NotRun:
         not a test plan's (its command is the one the results below it ran) nor an instructions
         page's or a document's (it denies the text a run as a whole; a crash of its own still
         shows one, and its launch is then that crash's run), nor a diff hunk's (a command it
-        leaves is read whole; only its loose words are code's)."""
-        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT, UNRECORDED, HUNK)]
+        leaves is read whole; only its loose words are code's), nor a launch's that stopped in its
+        launcher (what it configured is its config; no worker was built from it)."""
+        blocks = [b for b in self.blocks if b.why not in (PLAN, INSTRUCTIONS, DOCUMENT, UNRECORDED, HUNK)
+                  and not b.why.startswith(LAUNCHER_STOPPED)]  # fmt: skip
         if not blocks:
             return frozenset()
         return frozenset((ln.source, ln.lineno) for ln in lines
