@@ -184,3 +184,32 @@ def test_an_error_the_writer_names_after_their_launch_keeps_the_run(tmp_path: Pa
     analysis = run(tmp_path, [*lines, "", *PROBE], name="notes.md")
     assert any(c.worker_path is not None and (c.worker_path.worker_class or c.worker_path.conditional)
                for c in roots(analysis))
+
+
+# a test program's source: its asserts and raises are code, what it would check, no failure met
+
+ACCEPTANCE_TEST = [
+    "import pytest", "", "from vllm import LLM, SamplingParams", "",
+    "GOLDEN = [0.91, 0.74, 0.55]", "", "",
+    "@pytest.mark.parametrize(\"k\", [3])", "def test_orbit_draft_acceptance(k):",
+    "    llm = LLM(model=\"acme/Orbit-8B\", speculative_config={\"method\": \"mtp\", \"num_speculative_tokens\": k})",
+    "    outputs = llm.generate([\"hello\"], SamplingParams(max_tokens=32))",
+    "    rates = [0.9, 0.7, 0.5]",
+    "    if not outputs:", "        raise RuntimeError(\"no outputs from the MTP engine\")",
+    "    assert all(abs(a - b) < 0.1 for a, b in zip(rates, GOLDEN)), f\"MTP acceptance {rates} mismatch\"",
+]  # fmt: skip
+
+
+def test_a_test_programs_source_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ACCEPTANCE_TEST, name="test_orbit_mtp.py")
+
+
+def test_a_test_programs_source_with_its_engine_crash_keeps_the_run(tmp_path: Path) -> None:
+    crash = ["Traceback (most recent call last):",
+             '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 812, in run_engine_core',
+             "    engine_core.run_busy_loop()",
+             '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/spec_decode/eagle.py", line 377, in propose',
+             "    hidden = self.model(input_ids)",
+             "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+    path = crash_path(run(tmp_path, [*ACCEPTANCE_TEST, "", *crash], name="test_orbit_mtp.log"))
+    assert path.worker_class is not None or path.conditional, path

@@ -1394,6 +1394,8 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
         if section[1] == "expect" or checklist or expect_mark(text) or (
                 script and _SHELL_COMMENT.match(text) and _EXPLAINS.search(text)):  # fmt: skip
             continue  # what the reader should see or may meet, why a script sets what it sets
+        if script and _CODE_CHECK.match(text):
+            continue  # "assert match, ...", "raise ValueError(...)", "except RuntimeError:": code, no failure
         text = _SCRIPT_WORDS.sub(" ", text) if script else text  # its notes and messages: no run's
         words = told(text)  # no flag names, hardware counts, traceback header
         if _SYMPTOM.search(words) and not _CONDITION.search(words):
@@ -1650,6 +1652,8 @@ _PAYLOAD = re.compile(r"\"(?:prompt|content|text|input|query|question|system)\"\
 
 
 _SHELL_COMMENT = re.compile(r"^\s*#(?!#)")
+# a program's own checks and error handling: what it would do on a failure, not one met
+_CODE_CHECK = re.compile(r"^\s*(?:assert|raise|except)\b|^\s*(?:self\.)?assert\w*\(|^\s*with pytest\.raises\(")
 # a script's comment explaining a setting by what it avoids or by another value failing ("# Disable
 # hf_transfer to avoid I/O errors", "# mem-frac 0.80 (0.70 OOMs at conc=64)"), not the writer's
 # crash ("# this crashes at cuda graph capture on 0.5.2")
