@@ -206,9 +206,9 @@ def test_a_test_programs_source_is_no_run(tmp_path: Path) -> None:
 
 def test_a_test_programs_source_with_its_engine_crash_keeps_the_run(tmp_path: Path) -> None:
     crash = ["Traceback (most recent call last):",
-             '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 812, in run_engine_core',
+             '  File "/srv/orbit/vllm/v1/engine/core.py", line 812, in run_engine_core',
              "    engine_core.run_busy_loop()",
-             '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/spec_decode/eagle.py", line 377, in propose',
+             '  File "/srv/orbit/vllm/v1/spec_decode/eagle.py", line 377, in propose',
              "    hidden = self.model(input_ids)",
              "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
     path = crash_path(run(tmp_path, [*ACCEPTANCE_TEST, "", *crash], name="test_orbit_mtp.log"))
