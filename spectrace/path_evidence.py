@@ -356,6 +356,11 @@ def peer_message_votes(
     return out
 
 
+def names_class(incident: Incident) -> bool:
+    """The crash's message (or a link of its chain) names a class (``'X' object has ...``)."""
+    return any(_CLASS_NAME.search(m or "") for m in (incident.message, *(c.message for c in incident.chain)))
+
+
 def message_votes(incident: Incident, framework: str | None = None) -> list[Evidence]:
     """Worker classes an exception message names (``'EagleProposer' object has no attribute``):
     the object the failing call ran on, whose file the path tables know."""

@@ -35,6 +35,7 @@ from spectrace.path_evidence import (
     frames_era,
     incident_frames,
     message_votes,
+    names_class,
     native_votes,
     peer_frames,
     peer_message_votes,
@@ -44,10 +45,10 @@ from spectrace.path_evidence import (
     untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
-from spectrace.path_mention_kinds import CHAIN_KIND, FAMILY_KIND, RELEASE_MARK, RUN_KIND
+from spectrace.path_mention_kinds import CHAIN_KIND, CLASS_KIND, FAMILY_KIND, RELEASE_MARK, RUN_KIND
 from spectrace.path_mentions import Mention, bare_plugin_file, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
-from spectrace.path_named import named_family_evidence, named_ran, other_program
+from spectrace.path_named import named_family_evidence, named_ran, other_program, owned_elsewhere
 from spectrace.path_spec_ran import dumped_evidence, spec_ran_evidence, switched_evidence
 from spectrace.path_run import (
     names_other_framework,
@@ -184,6 +185,13 @@ def path_evidence(
     newest = newest_at(day) if day is not None and config.engine != "vllm" else None
     unnamed = _unnamed(config, load, era, newest)  # accept len alone: any algorithm
     votes = message_votes(incident, config.engine) + _untabled(incident, config, mentions)
+    elsewhere = _owned_elsewhere([incident, *others], config, mentions)
+    if elsewhere:  # the classes those crashes name are another program's: no vote, on their lines either
+        votes = [] if any(incident is e for e in elsewhere) else votes
+        records = [(i.first_seen.source, range(i.first_seen.lineno, i.first_seen.lineno + len(i.lines)))
+                   for i in elsewhere]  # fmt: skip
+        mentions = [m for m in mentions if not (m.kind == CLASS_KIND and any(
+            m.source == at and m.lineno in lines for at, lines in records))]  # fmt: skip
     releases = run_releases(config)  # a renamed file's frame: its class in the run's release
     evidence = frame_votes(own, loops, era, newest, unnamed, releases)
     evidence += worker_module_evidence([incident.frames, *(c.frames for c in incident.chain)],
@@ -193,7 +201,8 @@ def path_evidence(
     evidence += votes + native_votes(incident) + message_names(incident)
     evidence += frame_votes(pasted, loops, era, newest, unnamed, releases)
     evidence += _counters(config, load) if loops else []
-    evidence += peer_message_votes(incident, others, since, config.engine)
+    peers = [o for o in others if all(o is not e for e in elsewhere)]  # not another program's classes
+    evidence += peer_message_votes(incident, peers, since, config.engine)
     evidence += _config_votes(config, load) + method_evidence(config)
     run = _Run(incident, config, load, others, mentions, trace, since, own + ranks + pasted,
                own + ranks, loops, era, newest, day, releases)  # fmt: skip
@@ -208,6 +217,14 @@ def path_evidence(
     # stable: voters first, strongest first; an algorithm the prose names after them all
     evidence.sort(key=lambda e: (e.points_to is None, e.reason.startswith(PROSE_REASON)))
     return evidence
+
+
+def _owned_elsewhere(crashes: Sequence[Incident], config: RunConfig, mentions: Sequence[Mention]) -> list[Incident]:
+    """The crashes whose message names a class that is another program's own (``owned_elsewhere``);
+    none where the text's own lines tie it to a server (its engine)."""
+    if config.engine is not None:
+        return []
+    return [i for i in crashes if names_class(i) and owned_elsewhere(i, config, mentions)]
 
 
 def _untabled(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> list[Evidence]:

@@ -30,7 +30,7 @@ from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
     heading_tried,
-    PULL_HEADER, HEADING_LITERALS, diff_line, heading_aside, heading_tested, wish_lines,
+    PULL_HEADER, HEADING_LITERALS, diff_line, grep_line, heading_aside, heading_tested, wish_lines,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.thread_title import TitleReader
@@ -228,14 +228,15 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
         tested[line.source] = heading_tested(line.text, tested.get(line.source, False))
         tried[line.source] = heading_tried(line.raw, tried.get(line.source, False))
         block = apart.block(line.source, line.lineno)
+        # code under change or searched for (a parser may take a grep hit's file for a log prefix)
+        code = diff_line(line.text) or grep_line(line.text) or grep_line(line.raw)
         # a document with no record of a run (UNRECORDED) keeps its words: the run gate denies
         # it as a whole, unless a crash of its own is the record its words lacked
         wish = (line.source, line.lineno) in wished or (
             block is not None and block.why not in (FOREIGN, UNRECORDED))
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
-            out += word_mentions(line, shown, titles, aside[line.source], diff_line(line.text),
-                                 tested[line.source])
-            if not aside[line.source] and not diff_line(line.text):
+            out += word_mentions(line, shown, titles, aside[line.source], code, tested[line.source])
+            if not aside[line.source] and not code:
                 out += framework_mentions(line, shown)
                 if not line.quoted and _header_row(line) and metric_header(line.raw):
                     out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))
@@ -247,7 +248,7 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
             out.append(Mention(line.source, line.lineno, shown, logger, sig, LOGGED_KIND))
         if wish or any(_ELSEWHERE.search(t) for t in {line.text, line.raw}):
             continue  # "for reference, ...", "from an older report", "the earlier run had ..."
-        files, classes = line_names(line.text), class_names(line.text)
+        files, classes = ([], []) if code else (line_names(line.text), class_names(line.text))
         if _compared_row(line, engines) or ((files or classes) and len(frameworks_named(line.text)) > 1):
             files = classes = []  # a comparison of engines: each name is its own engine's code
         kind = next((k for k, shape in _SHAPES if shape.search(line.text)), KIND)

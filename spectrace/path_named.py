@@ -52,12 +52,13 @@ from spectrace.path_frames import (
     family_methods,
     family_of,
     fork_of,
+    frame_signature,
     frameworks_of_class,
     method_signature,
     signature_for_class,
     symbol_signatures,
 )
-from spectrace.path_mention_kinds import ADDS_MARK, CLASS_KIND, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK, Mention
+from spectrace.path_mention_kinds import ADDS_MARK, CLASS_KIND, FOREIGN_KIND, FOREIGN_MARK, RELEASE_MARK, THREAD_MARK, Mention
 from spectrace.path_missing import method_evidence
 from spectrace.path_run import names_other_framework, text_day
 from spectrace.path_trace import RULE, PathTrace, note
@@ -301,6 +302,27 @@ _OTHER_PROGRAMS = re.compile(
     r"|safetensors|huggingface_hub)[/\\]"
 )
 _SERVERS = re.compile(r"[/\\](?:vllm|vllm_ascend|sglang|tensorrt_llm)[/\\]")
+
+
+def owned_elsewhere(incident: Incident, config: RunConfig, mentions: Sequence[Mention]) -> bool:
+    """The classes the crash's message names are another program's own, not a server's worker
+    (a fork naming its drafter ``DFlashProposer``, a CI checker printing a class it looked for),
+    where nothing in the text ties the run to a server (no engine read from its own lines): the
+    crash's frames, past installed libraries and bare names, all sit in a tree of its own (no
+    server's package: ``minisgl/spec/``, a job's ``scripts/``), or, printed by no process (a
+    comment's, a sentence's), it sits in a text that launches another engine."""
+    if config.engine is not None:
+        return False
+    frames = [*incident.frames, *(f for c in incident.chain for f in c.frames)]
+    files = [f.file.replace("\\", "/") for f in frames]
+    if any("/" in f and not _LIBRARY.search(f) for f in files):  # a server's tree or a known file of one
+        return not any(_SERVERS.search(f) for f in files) and all(frame_signature(f) is None for f in frames)
+    source = incident.first_seen.source
+    return incident.mentioned is not None and any(m.kind == FOREIGN_KIND and m.source == source for m in mentions)
+
+
+# an installed library's or the interpreter's own file (``site-packages/torch/...``, ``lib/python3.12/runpy.py``)
+_LIBRARY = re.compile(r"[/\\](?:site|dist)-packages[/\\]|[/\\]lib(?:64)?[/\\]python\d")
 
 
 def ran_other_program(incident: Incident) -> bool:

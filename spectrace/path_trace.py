@@ -20,7 +20,7 @@ from spectrace.assemblers.run_shown import (
     reported_failure,
     shows_run,
 )
-from spectrace.assemblers.sections import diff_line, heading_aside, wish_lines
+from spectrace.assemblers.sections import diff_line, grep_line, heading_aside, wish_lines
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_title import Title, TitleReader
 from spectrace.dialects._time import stamp_day
@@ -249,6 +249,8 @@ def _line_guard(
         return f"in a block set apart from the run at line {block.lineno} ({block.name})"
     if diff_line(line.text):
         return "a diff line: code under change, not a run"
+    if grep_line(line.text) or grep_line(line.raw):
+        return "a search of the source (a grep command or its hit): code looked for, not a run"
     if aside:
         return "under a heading that sets its section apart"
     if (guard := line_guard(line.text)) is not None:

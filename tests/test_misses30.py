@@ -11,6 +11,9 @@
 - A launch whose records end at a failure in SGLang's launcher (its ports, its arguments' checks),
   before any scheduler record, built no worker: no path, and the explanation names the method it
   configured and the line it stopped at (the model hub's refusal already was such a stop).
+- A class a crash's message names is the server's only where the text ties it to the server:
+  a fork's own class (its frames or its script in its own tree, another engine's launch) and a
+  checker script's message take no path; a grep of the source names no run.
 """
 
 from __future__ import annotations
@@ -182,3 +185,59 @@ def test_a_launcher_failing_after_its_scheduler_ran_keeps_the_run(tmp_path: Path
             "RuntimeError: Rank 0 scheduler is dead. Please check if there are relevant logs."]
     paths = [c.worker_path for c in roots(run(tmp_path, [_LAUNCH, *scheduler, "Traceback (most recent call last):", *died]))]
     assert any(p is not None and p.worker_class == "EAGLEWorker" for p in paths), paths
+
+
+# --- a class or an engine a text names must be tied to that engine's own file or record -----------
+
+
+def test_a_forks_own_class_named_in_its_script_takes_no_engines_path(tmp_path: Path) -> None:
+    from real_logs_helpers import assert_no_path
+
+    script = ["#!/usr/bin/env bash",
+              "# regression gate for our tiny-sgl fork's DFlash drafter; it used to die with",
+              '#   File "/work/tiny-sgl/python/tinysgl/drafting/dflash_proposer.py", line 88, in step',
+              "#   AttributeError: 'DFlashProposer' object has no attribute 'kv_pages'",
+              "set -e",
+              "python -m tinysgl.server --model org/Qwen3-4B --spec dflash &"]  # fmt: skip
+    assert_no_path(tmp_path, script)
+
+
+def test_a_checker_scripts_crash_naming_a_worker_takes_no_path(tmp_path: Path) -> None:
+    from real_logs_helpers import assert_no_path
+
+    job = ["2026-10-01T10:00:00.0Z ##[group]Run python ci/name_audit.py",
+           "2026-10-01T10:00:01.0Z Traceback (most recent call last):",
+           '2026-10-01T10:00:01.0Z   File "/home/runner/work/vllm_ci/vllm_ci/ci/name_audit.py", line 12, in <module>',
+           '2026-10-01T10:00:01.0Z     raise SystemExit(f"not exported: {n}")',
+           "2026-10-01T10:00:01.0Z SystemExit: not exported: EAGLEWorkerV2"]  # fmt: skip
+    assert_no_path(tmp_path, job)
+
+
+def test_a_grep_of_the_source_names_no_run(tmp_path: Path) -> None:
+    from real_logs_helpers import assert_no_path
+
+    from spectrace.assemblers.sections import grep_line
+
+    job = ["2026-10-01T10:00:00.0Z ##[group]Run grep -rn 'NEXTN' python/sglang/srt/speculative/",
+           "2026-10-01T10:00:00.1Z python/sglang/srt/speculative/spec_info.py:40:    NEXTN = auto()",
+           "2026-10-01T10:00:00.1Z python/sglang/srt/speculative/eagle_worker_v2.py:70:class EAGLEWorkerV2(BaseSpecWorker):",
+           "2026-10-01T10:00:00.2Z ##[endgroup]"]  # fmt: skip
+    assert_no_path(tmp_path, job)
+    assert not grep_line("python3 -m sglang.launch_server --speculative-algorithm NEXTN | grep -v DEBUG")
+    assert not grep_line("vllm/v1/spec_decode/eagle.py:412: UserWarning: the draft is slow")  # code that ran
+    assert not grep_line("[2026-01-01 10:00:00] WARNING server_args.py:1500: overlap off")  # a logger's prefix
+
+
+def test_a_servers_own_class_in_its_own_crash_still_decides(tmp_path: Path) -> None:
+    from real_logs_helpers import crash_path, run
+
+    tb = ["Traceback (most recent call last):",
+          '  File "/opt/py/site-packages/vllm/v1/worker/gpu_model_runner.py", line 2100, in propose_draft_token_ids',
+          "    out = self.drafter.propose(x)",
+          '  File "/opt/py/site-packages/torch/nn/modules/module.py", line 1940, in __getattr__',
+          "    raise AttributeError(msg)",
+          "AttributeError: 'EagleProposer' object has no attribute 'hidden_cache'"]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, tb)), "other", "EagleProposer")
+    (tmp_path / "cut").mkdir()  # cut to the library's frame: still the server's object
+    assert_verdict(crash_path(run(tmp_path / "cut", [tb[0], *tb[3:]])), "other", "EagleProposer")
+

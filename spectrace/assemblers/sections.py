@@ -175,6 +175,26 @@ def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
     return frozenset(out)
 
 
+# a search of the source: a grep command opening its line (grep, egrep, rg, git grep: not one a
+# launch pipes its output through) or one of its hits, a file
+# under its folder with a line number and a colon or dash, then the code the search printed
+# (``python/sglang/srt/speculative/spec_info.py:31:    FROZEN_KV_MTP = auto()``, a CI log's stamp
+# before it); a logger's own ``server_args.py:1500:`` names no folder
+_GREP_COMMAND = re.compile(
+    r"^\s*(?:\S*\d:\d\d\S*\s+)?(?:##\[group\]Run\s+|[$+>]\s+)?(?:e?grep|rg|git\s+grep)\s+(?:-[\w-]+\s+)*[\"'\w]"
+)
+_GREP_HIT = re.compile(
+    r"^\s*(?:\S*\d:\d\d\S*\s+)?(?:\./)?(?:[\w.@+-]+/)+[\w.@+-]+\.\w{1,5}:\d+[:-]"
+    r"(?![ \t]*(?:in [\w<]|\w*(?:Error|Exception|Warning|Failure)\b))"  # a pytest frame, a warning: code that ran
+)
+
+
+def grep_line(text: str) -> bool:
+    """The line searches the source or is what a search printed: the names in it are code a
+    reader looked for (a CI job's audit, a how-to), not a run's words."""
+    return _GREP_HIT.match(text) is not None or _GREP_COMMAND.match(text) is not None
+
+
 def diff_line(text: str) -> bool:
     """``+code``, ``--- a/x.py``, ``@@ -8,6``, ``-    code`` (a bullet ``- text`` is prose, and a
     command's flag ``--speculative-config {...} \\`` is a launch's continuation line)."""
