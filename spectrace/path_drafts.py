@@ -9,7 +9,8 @@ eagle3); one that several methods load (``DeepSeekV4MTP``: mtp and dspark,
 ``vllm_startup.SHARED_DRAFTS``) names each of them. The runner is the one the other frames show:
 the V1 runner's file or a V1 proposer's (``gpu_model_runner.py``, ``v1/spec_decode/...``), or
 the model runner v2's tree (``v1/worker/gpu/``); where none does, the one the text leaves
-(``vllm_runner.on_runner``).
+(``vllm_runner.on_runner``). A platform plugin (vllm-ascend) drafts through vLLM's model files
+with proposers of its own: its frames or its platform leave the file no class here.
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ def draft_file_evidence(
     sites += [(s.source, s.lineno, s.text, CHAIN_KIND, s.signature) for s in steps if s.signature is not None]
     names = [sig.name for *_, sig in sites] + [s.name for s in steps]
     draft = next(((site, methods) for site in sites if (methods := draft_methods(site[4]))), None)
-    if draft is None:
-        return []
+    if draft is None or "platform" in config.flags or "platform_named" in config.flags \
+            or any(sig.framework != "vllm" for *_, sig in sites):  # fmt: skip
+        return []  # a plugin's runner or proposer around vLLM's model file: its own classes
     (source, lineno, text, kind, sig), methods = draft
     runner = "v1" if any(n.startswith(_V1_FILES) for n in names) else \
         "v2" if any(n.startswith(_V2_TREE) for n in names) else None  # fmt: skip

@@ -14,6 +14,9 @@
 - A class a crash's message names is the server's only where the text ties it to the server:
   a fork's own class (its frames or its script in its own tree, another engine's launch) and a
   checker script's message take no path; a grep of the source names no run.
+- The API server's banner with its words elided by a paste (``(APIServer pid=1) INFO … version
+  0.26.1rc0``) still gives the release; a plugin's frames or platform leave a vLLM draft file
+  (vllm-ascend drafts through vLLM's model files with its own proposers) no vLLM class.
 """
 
 from __future__ import annotations
@@ -241,3 +244,29 @@ def test_a_servers_own_class_in_its_own_crash_still_decides(tmp_path: Path) -> N
     (tmp_path / "cut").mkdir()  # cut to the library's frame: still the server's object
     assert_verdict(crash_path(run(tmp_path / "cut", [tb[0], *tb[3:]])), "other", "EagleProposer")
 
+
+def test_the_banner_with_its_words_elided_still_gives_the_release(tmp_path: Path) -> None:
+    from spectrace.assemblers.vllm_config import VERSION
+
+    for line in ("2026-08-01T10:00:00Z (APIServer pid=7) INFO … version 0.26.1rc0+acme.cu133",
+                 "(APIServer pid=7) INFO ... version 0.26.1rc0+acme.cu133",
+                 "(APIServer pid=7) INFO [...] version 0.26.1rc0+acme.cu133"):  # fmt: skip
+        found = VERSION.search(line)
+        assert found is not None and found.group(2) == "0.26.1rc0+acme.cu133", line
+    assert VERSION.search("(APIServer pid=7) INFO transformers version 4.57.1") is None
+    # the release read, DSpark is possible: the shared draft stays a condition over both methods
+    path = probed_path(tmp_path, ["(APIServer pid=7) INFO … version 0.26.1rc0+acme.cu133", _TARGET, _DRAFT])
+    assert_verdict(path, "unknown", "DSparkSpeculator|EagleProposer")
+
+
+def test_a_vllm_draft_file_under_a_plugins_frames_names_no_vllm_class(tmp_path: Path) -> None:
+    from real_logs_helpers import crash_path, run
+
+    tb = ["Traceback (most recent call last):",
+          '  File "/usr/local/python3.11/site-packages/vllm_ascend/worker/model_runner_v1.py", line 2900, in _dummy_run',
+          "    self.drafter.dummy_run(n)",
+          '  File "/usr/local/python3.11/site-packages/vllm/model_executor/models/deepseek_mtp.py", line 140, in forward',
+          "    h = self.layers[idx](x)",
+          "RuntimeError: NPU function error: aclnnAdd"]  # fmt: skip
+    path = crash_path(run(tmp_path, tb))
+    assert path.worker_class != "EagleProposer" and "EagleProposer" not in (path.conditional or ""), path

@@ -16,10 +16,12 @@ from spectrace.assemblers.vllm_v0_title import LITERALS as V0_FRAME_LITERALS
 
 # the engine's start-up line, the server's ("vLLM API server version 0.7.3", "vLLM server
 # version 0.11.1, serving model X"), or the logo newer servers print instead, its second row
-# ending "▀▄▀ █  version 0.11.1" (bold codes may wrap the number)
+# ending "▀▄▀ █  version 0.11.1" (bold codes may wrap the number); the server's banner with its
+# words elided by the paste ("(APIServer pid=1) INFO … version 0.26.1rc0")
 VERSION = re.compile(
     r"\(v(\d+\.\d+[\w.+-]*)\) with config:"
-    r"|(?:server version |▀▄▀ █(?:\x1b\[[\d;]*m)*\s+version\s+(?:\x1b\[[\d;]*m)*)(\d[\w.+-]*)"
+    r"|(?:server version |▀▄▀ █(?:\x1b\[[\d;]*m)*\s+version\s+(?:\x1b\[[\d;]*m)*"
+    r"|\(APIServer pid=\d+\) INFO (?:…|\.\.\.|\[(?:\.\.\.|…)\]) version )(\d[\w.+-]*)"
 )
 # a release in prose, a pin or an env list ("I am using vLLM 0.11.0", "vllm==0.9.2"); weaker
 # than the server's own lines, used only for a run that is vLLM's by its other lines (the one
