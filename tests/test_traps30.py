@@ -213,3 +213,20 @@ def test_a_test_programs_source_with_its_engine_crash_keeps_the_run(tmp_path: Pa
              "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
     path = crash_path(run(tmp_path, [*ACCEPTANCE_TEST, "", *crash], name="test_orbit_mtp.log"))
     assert path.worker_class is not None or path.conditional, path
+
+
+# the other side again: a check that quotes its output, a pull request's own results
+
+
+def test_a_readme_whose_check_quotes_the_servers_output_keeps_the_run(tmp_path: Path) -> None:
+    lines = [*VENDOR_PAGE, "", "Validated on one H100: the server log shows `Capture cuda graph end` for the EAGLE-3 draft."]
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_pull_requests_results_section_keeps_the_run(tmp_path: Path) -> None:
+    lines = ["[feat] Orbit draft norms by dev-q · Pull Request #4242 · sgl-project/sglang",
+             "https://github.com/sgl-project/sglang/pull/4242", "", "Merged", "", "## Description", "",
+             "Adds per-layer norms to Orbit EAGLE-3 drafts.", "", SGL_LAUNCH, "", "## Results", "",
+             "| prompt | accept length before | accept length after |", "|---|---|---|",
+             "| chat | 2.4 | 2.9 |"]  # fmt: skip
+    assert _has_path(tmp_path, lines)

@@ -449,7 +449,7 @@ _REPRO = re.compile(r"(?i)\brepro(?:duc(?:e|ed|es|ing|tion)\b|s?\b)")
 _SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the first person singular
 
 
-def _instructions(held: Sequence[LogLine]) -> LogLine | None:
+def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     """The first line of a page that tells the reader what to run (an imperative step, a docs
     address on top, or the page's form: ``run_bound.page_form``), where nothing in it binds it
     to a run: no post header (a thread), no log record, no quoted line, and no line
@@ -467,8 +467,8 @@ def _instructions(held: Sequence[LogLine]) -> LogLine | None:
             return None
         if line.quoted:
             continue  # with no post above, a page's own blockquote (a note): ``first_run_line`` reads it
-        if _REPRO.search(text):
-            return None  # "To reproduce, run:": a failure's steps, whoever wrote them
+        if _REPRO.search(text) or (thread and _RESULTS.search(text)):
+            return None  # "To reproduce, run:": a failure's steps; a thread's results: its writer's run
         if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
                                                            and line.lineno - held[0].lineno < _HEAD_LINES)):
             first = line
@@ -1156,7 +1156,7 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [Apart(line.source, held[0].lineno, _END, said, line.text.strip())]
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
-    if (steps := _instructions(held)) is not None:  # the whole page is what a reader would run
+    if (steps := _instructions(held, kind is not None)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
     if (guide := _guide(held)) is not None:  # a guide's commands under its headings, nothing printed
         return [Apart(guide.source, held[0].lineno, _END, INSTRUCTIONS, guide.text.strip())]

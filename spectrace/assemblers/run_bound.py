@@ -69,6 +69,12 @@ _PROMISE = re.compile(
     r"(?i)\b(?:up to|as (?:much|high|fast) as|can|could|may|might|will|would|achiev\w*|deliver\w*|reach\w*"
     r"|expect\w*|targets?|goals?|should|must|aim\w*|around|about|approximately|roughly|over|more than)\b|[<>≤≥~]"
 )
+# a check the page's writer ran, quoting what its output showed ("Validated on an RTX PRO 6000:
+# server log shows `Initialized DFLASH draft runner`")
+_CHECKED_OUTPUT = re.compile(
+    r"(?i)^\W*(?:tested|verified|validated)\s+(?:on|with|against|using)\b.*\b(?:logs?|output|server|console)"
+    r"\s+(?:shows?|showed|printed|prints|reports?|reported|logged)\b"
+)
 # a measurement's column words: in a vendor's table they name what was promised, not measured
 _COLUMNS = re.compile(r"(?i)\b(?:tok(?:en)?s?/s|tokens?/sec|req/s|TTFT|TPOT)\b")
 # a failure told as met: the words a crash, a hang or bad output is reported in, an exception's
@@ -145,7 +151,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
             continue  # a frame, its code, or the exception that ends it
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
-        if _SELF_RUN.search(text) or _MEASURED.search(text) or own_run(_COLUMNS.sub(" ", text)):
+        if _SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text) or own_run(_COLUMNS.sub(" ", text)):
             return line
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
         if figure and not _PROMISE.search(text[: figure.start()]):
