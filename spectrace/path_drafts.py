@@ -8,8 +8,10 @@ deepseek_mtp, read as mtp), or its classes are the architecture table's
 eagle3); one that several methods load (``DeepSeekV4MTP``: mtp and dspark,
 ``vllm_startup.SHARED_DRAFTS``) names each of them. The runner is the one the other frames show:
 the V1 runner's file or a V1 proposer's (``gpu_model_runner.py``, ``v1/spec_decode/...``), or
-the model runner v2's tree (``v1/worker/gpu/``); where none does, the one the text leaves
-(``vllm_runner.on_runner``). A platform plugin (vllm-ascend) drafts through vLLM's model files
+the model runner v2's tree (``v1/worker/gpu/``); where none does, the one the text's release
+leaves (``vllm_runner.on_runner``); with neither, the file decides no one proposer (the frame
+tables' rows for draft files decide nothing alone), while a file several methods load still
+gives their condition. A platform plugin (vllm-ascend) drafts through vLLM's model files
 with proposers of its own: its frames or its platform leave the file no class here.
 """
 
@@ -80,8 +82,9 @@ def draft_file_evidence(
             continue  # (only the model runner v2 builds its class: not the V1 runner's frames')
         if read_on.worker_class or read_on.condition:
             found[method] = read_on
-    if len(found) < 2:
-        return list(found.values())
+    if len(found) < 2:  # one class: decided only where a runner's frame or the release places it
+        alone = runner is None and config.version is None
+        return [] if alone and any(e.worker_class for e in found.values()) else list(found.values())
     each = "; or ".join(f"{e.worker_class or e.condition} (method {m})" for m, e in found.items())
     why = f"{sig.name.rsplit('/', 1)[-1]} is the draft of each of methods {', '.join(found)}"
     return [Evidence(source, lineno, text, f"{where}{shown}: {each}", None, None, f"{each}: {why}")]

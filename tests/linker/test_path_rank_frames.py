@@ -61,14 +61,19 @@ def test_one_class_for_the_family_in_every_release_decides(tmp_path: Path) -> No
     assert path.evidence[0].reason.endswith("on EagleProposer -> other (EagleProposer)")
 
 
-def test_a_family_two_classes_share_in_one_release_names_none(tmp_path: Path) -> None:
-    # vLLM runs MTP on EagleProposer and, for step3p5_mtp, on Step3p5MTPProposer at once:
-    # the method picks, and a draft model's frame does not show the method
+def test_a_draft_file_names_its_own_method_on_the_runner_shown(tmp_path: Path) -> None:
+    # vLLM runs MTP on EagleProposer and, for step3p5_mtp, on Step3p5MTPProposer at once: the
+    # method picks, and deepseek_mtp.py is the draft of deepseek_mtp (mtp) only (path_drafts)
     lines = interleaved(f"{VLLM}/model_executor/models/deepseek_mtp.py",
                         f"{VLLM}/v1/worker/gpu_model_runner.py")  # fmt: skip
     (crash,) = roots(run(tmp_path, lines))
     path = crash.worker_path
-    assert path is not None and path.value == "unknown" and path.conditional is None
+    assert path is not None and (path.value, path.worker_class) == ("other", "EagleProposer"), path
+    # without the runner's frame (and no release), the draft's file decides no proposer
+    alone = [x for x in lines if "gpu_model_runner" not in x and "drafter" not in x]
+    (tmp_path / "alone").mkdir()
+    (crash,) = roots(run(tmp_path / "alone", alone))
+    assert crash.worker_path is not None and crash.worker_path.worker_class is None, crash.worker_path
 
 
 def test_a_family_file_without_the_runners_draft_step_names_none(tmp_path: Path) -> None:
