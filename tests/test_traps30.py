@@ -230,3 +230,43 @@ def test_a_pull_requests_results_section_keeps_the_run(tmp_path: Path) -> None:
              "| prompt | accept length before | accept length after |", "|---|---|---|",
              "| chat | 2.4 | 2.9 |"]  # fmt: skip
     assert _has_path(tmp_path, lines)
+
+
+# a launch left for the reader to fill in, a catalog of methods: no run until someone runs it
+
+
+def test_a_launch_with_a_placeholder_model_is_no_run(tmp_path: Path) -> None:
+    lines = ["Serving with an MTP head:", "",
+             "vllm serve <your-model> --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="notes.md")
+
+
+def test_a_launch_with_placeholder_paths_is_no_run(tmp_path: Path) -> None:
+    lines = ["Launch:", "", "python3 -m sglang.launch_server --port 30001 --model-path /path/to/orbit --speculative-num-steps 2 --speculative-algorithm EAGLE3 "
+             "--speculative-eagle-topk 1 --speculative-draft-model-path=/path/to/orbit-draft "
+             "--speculative-num-draft-tokens 3"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="notes.md")
+
+
+def test_a_catalog_of_methods_none_chosen_is_no_run(tmp_path: Path) -> None:
+    lines = ["| Method | Flag | Draft needed |", "| --- | --- | --- |",
+             "| EAGLE | `--speculative-algorithm EAGLE` | yes |", "| EAGLE-3 | `--speculative-algorithm EAGLE3` | yes |",
+             "| MTP | `--speculative-algorithm NEXTN` | no |", "| n-gram | `--speculative-algorithm NGRAM` | no |"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="methods.md")
+
+
+def test_a_placeholder_launch_the_writer_ran_keeps_the_run(tmp_path: Path) -> None:
+    lines = ["I ran this on two H100s:", "",
+             "vllm serve $MODEL --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'", "",
+             "and the engine core died with an illegal memory access at the first request."]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_placeholder_launch_above_its_servers_records_keeps_the_run(tmp_path: Path) -> None:
+    lines = ["python3 -m sglang.launch_server --model-path $TARGET --speculative-algorithm EAGLE3 "
+             "--speculative-draft-model-path $DRAFT --speculative-num-steps 2 --speculative-eagle-topk 1 "
+             "--speculative-num-draft-tokens 3",
+             "[2026-05-04 09:10:11] server_args=ServerArgs(model_path='/models/orbit', speculative_algorithm='EAGLE3', "
+             "speculative_num_steps=2, speculative_eagle_topk=1, speculative_num_draft_tokens=3)",
+             "[2026-05-04 09:10:52] The server is fired up and ready to roll!"]  # fmt: skip
+    assert _has_path(tmp_path, lines)

@@ -165,11 +165,36 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
 
 
 def page_form(held: Sequence[LogLine]) -> LogLine | None:
-    """The first heading of a text written as a page (two headings or more, or front matter on
-    top): a docs page, a blog post, a model card, release notes, whatever its address."""
+    """The line that makes the text a page for a reader, whatever its address: its first heading
+    (two headings or more), front matter on top, a launch whose model is a placeholder to fill
+    in ("vllm serve <model>", "--model-path /path/to/target", "$MODEL"), or the first line of a
+    catalog that sets three speculative methods or more (a table of methods and their flags,
+    none of them chosen)."""
     heads = [ln for ln in held if _HEADING.match(ln.text)]
     if len(heads) >= PAGE_HEADINGS:
         return heads[0]
     if held and held[0].lineno <= 2 and _FRONT_MATTER.match(held[0].text):
         return held[0]
-    return None
+    if (launch := next((ln for ln in held if _LAUNCH.search(ln.text) and _PLACEHOLDER.search(ln.text)), None)):
+        return launch
+    methods: dict[str, LogLine] = {}
+    for line in held:
+        for m in _METHOD_SET.finditer(line.text):
+            methods.setdefault(next(g for g in m.groups() if g).lower(), line)
+    return min(methods.values(), key=lambda ln: ln.lineno) if len(methods) >= CATALOG_METHODS else None
+
+
+# an engine's launch command, and a value left for the reader to fill in: a placeholder path, an
+# angle-bracketed name, a shell variable, a template field ("/path/to/model", "<model>", "$MODEL",
+# "{draft_path}", "YOUR_MODEL")
+_LAUNCH = re.compile(r"\b(?:vllm serve|vllm\.entrypoints|sglang\.launch_server|sglang serve|trtllm-serve)\b")
+_PLACEHOLDER = re.compile(
+    r"/path/to/|<[A-Za-z][\w./ -]{0,40}>|\$\{?[A-Z][A-Z0-9_]*\}?|\{[a-z_]+\}|\b(?:YOUR|your)[-_](?:MODEL|model|DRAFT|draft)"
+)
+# a speculative method set by a flag or a config key ("--speculative-algorithm EAGLE3", "\"method\":
+# \"mtp\"", "decoding_type: Eagle")
+_METHOD_SET = re.compile(
+    r"(?i)--speculative[-_](?:algorithm|method)[ =]+[\"'`]?([\w-]+)|[\"']method[\"']\s*:\s*[\"']([\w-]+)"
+    r"|\bdecoding_type\s*[:=]\s*[\"']?([\w-]+)"
+)
+CATALOG_METHODS = 3  # methods a text sets, none chosen, that make it a catalog
