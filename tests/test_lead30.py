@@ -64,3 +64,33 @@ def test_a_release_that_has_the_algorithm_still_decides(tmp_path: Path) -> None:
         "    --speculative-algorithm DSPARK --speculative-num-draft-tokens 6",
     ]
     assert_verdict(_verdict(tmp_path, lines), "v2", "DSparkWorkerV2")
+
+
+# --- SGLang's launcher refusing the speculative config is that method's run ---------------------
+
+_SGL = "/opt/sgl/python/sglang"
+_NGRAM_LAUNCH = "python3 -m sglang.launch_server --model-path /models/dense-8b --speculative-algorithm NGRAM"
+
+
+def _refusal(frame_func: str, message: str) -> list[str]:
+    return [_NGRAM_LAUNCH, "Traceback (most recent call last):",
+            f'  File "{_SGL}/launch_server.py", line 12, in <module>',
+            "    server_args = prepare_server_args(sys.argv[1:])",
+            f'  File "{_SGL}/srt/server_args.py", line 5100, in {frame_func}',
+            "    raise ValueError(msg)", f"ValueError: {message}"]  # fmt: skip
+
+
+def test_a_launcher_refusing_the_speculative_config_names_the_method(tmp_path: Path) -> None:
+    forms = (
+        _refusal("_handle_speculative_decoding", "this target cannot run the requested draft setting"),
+        _refusal("__post_init__", "NGRAM speculative decoding needs the radix cache disabled"),
+    )
+    for i, lines in enumerate(forms):
+        (tmp_path / str(i)).mkdir()
+        assert_verdict(crash_path(run(tmp_path / str(i), lines)), "other", "NGRAMWorker")
+
+
+def test_a_launcher_failing_on_something_else_still_built_no_worker(tmp_path: Path) -> None:
+    lines = _refusal("__post_init__", "the requested memory fraction leaves no room for the KV cache")
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path

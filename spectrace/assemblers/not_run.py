@@ -1798,7 +1798,8 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     the API server; SGLang: ``ServerArgs`` and ``PortArgs`` in ``launch_server``; TensorRT-LLM:
     ``LLM`` in ``trtllm-serve``), so its speculative config was never built into a worker. A
     crash in vLLM's or TensorRT-LLM's speculative config validation names the method it asked for
-    and is read as that run (``_rejected`` reads the rejections). Returns the line it stopped at
+    and is read as that run (``_rejected`` reads the rejections), and so is SGLang's launcher
+    refusing it (a frame in its speculative checks, a failure naming the speculative options). Returns the line it stopped at
     (the failure's exception line, else the launcher's frame), the method the launch configured
     and which of the two stops it was, for the explanation."""
     launched, hub, failed, method = False, None, None, None
@@ -1813,9 +1814,13 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
             hub = line
         elif _LAUNCHER_FRAME.search(text):
             launcher = line
+            if _SPEC_CHECK.search(text):
+                return None  # its speculative checks refused the method: read as that run
         elif failed is None and launcher is not None and _FAILURE.match(text) \
                 and line.lineno - launcher.lineno <= _FAILURE_GAP:  # fmt: skip
             failed = line
+            if _SPEC_REFUSAL.search(text):
+                return None  # (the refusal names the speculative config it was asked for)
     # the hub's refusal says most; a failure's exception line may hold no word the scan keeps
     stop = (hub, HUB_STOPPED) if hub else (failed or launcher, LAUNCHER_STOPPED)
     return (stop[0], method, stop[1]) if launched and stop[0] is not None else None
@@ -1825,6 +1830,11 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
 # server arguments (``prepare_server_args``, ``ServerArgs.__post_init__``), its ports
 # (``PortArgs.init_new``)
 _LAUNCHER_FRAME = re.compile(r'File "[^"]*sglang/srt/server_args\.py", line \d')
+# SGLang's launcher refusing the speculative config itself (``_handle_speculative_decoding``,
+# ``_handle_spec_checks``; a refusal naming the speculative options): like vLLM's and
+# TensorRT-LLM's validation of it, a refusal of that method, read as the run it asked for
+_SPEC_CHECK = re.compile(r", in _?\w*spec\w*\s*$", re.I)
+_SPEC_REFUSAL = re.compile(r"(?i)speculati|\bdraft|\bspec[_ ]|\beagle|\bngram|\bmtp\b|\bnextn\b")
 # the exception line a traceback ends in, at most this many lines below the launcher's frame
 _FAILURE = re.compile(r"\s*(?:[\w.]+\.)?\w*(?:Error|Exception|Exit)\b")
 _FAILURE_GAP = 20
