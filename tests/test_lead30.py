@@ -94,3 +94,25 @@ def test_a_launcher_failing_on_something_else_still_built_no_worker(tmp_path: Pa
     lines = _refusal("__post_init__", "the requested memory fraction leaves no room for the KV cache")
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class is None and not path.conditional, path
+
+
+# --- a bug report's template headings are no page form ----------------------------------------
+
+_SERVE = ("vllm serve acme/chat-8b --speculative-config "
+          "'{\"method\": \"eagle3\", \"model\": \"acme/chat-8b-eagle3\", \"num_speculative_tokens\": 3}'")
+
+
+def test_a_report_written_in_an_issue_template_keeps_its_run(tmp_path: Path) -> None:
+    from real_logs_helpers import probed_path
+
+    lines = ["### Your current environment", "- vLLM 0.11.0 on 2x L40S", "### 🐛 Describe the bug",
+             "Started with:", _SERVE, "It dies within a minute of load."]  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class == "EagleProposer" or "EagleProposer" in (path.conditional or ""), path
+
+
+def test_a_page_of_headings_with_the_same_command_still_shows_no_run(tmp_path: Path) -> None:
+    from real_logs_helpers import assert_no_path
+
+    assert_no_path(tmp_path, ["# Speculative decoding", "## EAGLE-3", "Serve the draft with:", _SERVE,
+                              "## Tuning", "Raise num_speculative_tokens for long outputs."])  # fmt: skip

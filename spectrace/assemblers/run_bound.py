@@ -128,6 +128,13 @@ def _heading_level(text: str) -> int:
 _HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 _FRONT_MATTER = re.compile(r"^(?:title|description|sidebar_\w+|slug|tags|date|author|layout):\s")
 PAGE_HEADINGS = 2  # headings a text needs to read as a page: a title and a section
+# the headings of a bug report's form (the trackers' issue templates, a digest of issues): its
+# sections tell a run, they are no page for a reader
+_REPORT_HEADING = re.compile(
+    r"(?i)your current environment|describe the bug|\U0001f41b|\bissue\s*#|\[bug\]|\bbug report\b"
+    r"|\bsteps to reproduce\b|\breproduction\b|\bexpected behaviou?r\b|\bactual behaviou?r\b"
+    r"|\bsystem info\b|\berror logs?\b"
+)
 
 
 def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
@@ -171,7 +178,7 @@ def page_form(held: Sequence[LogLine]) -> LogLine | None:
     catalog that sets three speculative methods or more (a table of methods and their flags,
     none of them chosen)."""
     heads = [ln for ln in held if _HEADING.match(ln.text)]
-    if len(heads) >= PAGE_HEADINGS:
+    if len(heads) >= PAGE_HEADINGS and not any(_REPORT_HEADING.search(ln.text) for ln in heads):
         return heads[0]
     if held and held[0].lineno <= 2 and _FRONT_MATTER.match(held[0].text):
         return held[0]
