@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from spectrace.assemblers.pyrepr import SourceText
 from spectrace.assemblers.sglang_eras import (
     EraRule,
-    FixedRule,
     RunFacts,
     Version,
     contradicts,
@@ -105,9 +104,8 @@ def _fixed_verdict(
 ) -> DumpVerdict:
     """An algorithm whose worker follows the release alone ([[fixed]] rows of the era table)."""
     rows = fixed_for(algo, era, release)
-    backported = _backported(algo, release) if not rows else None
-    if backported is not None:
-        return _backported_verdict(algo, backported, release, excerpt)  # type: ignore[arg-type]
+    if not rows and (backported := _backported_verdict(algo, release, excerpt)) is not None:
+        return backported
     if not rows:
         return DumpVerdict(None, None, f"server_args dump: speculative_algorithm={raw!r}: the era "
                            "table names no worker for it (a frame from its worker would)", excerpt)  # fmt: skip
@@ -127,19 +125,15 @@ def _fixed_verdict(
     return DumpVerdict(None, None, reason, excerpt, condition=sentence)
 
 
-def _backported(algo: str, release: Version | None) -> FixedRule | None:
-    """The one worker ``algo`` has on every release that has it, where the log's release predates
-    the algorithm: a build that took the flag carries it (a vendor fork or a dev build of main
-    with it backported), and upstream gives the algorithm one worker only."""
+def _backported_verdict(algo: str, release: Version | None, excerpt: str) -> DumpVerdict | None:
+    """Where the log's release predates ``algo``, the build that took the flag carries it (a
+    vendor fork, a dev build of main with it backported): the one worker upstream gives the
+    algorithm on every release that has it, as a condition (a fork may build it on another)."""
     first = first_release(algo)
-    if release is None or first is None or release >= first:
-        return None
     rows = fixed_for(algo, None, None)
-    return rows[0] if len({(r.path, r.worker) for r in rows}) == 1 else None
-
-
-def _backported_verdict(algo: str, row: FixedRule, release: Version, excerpt: str) -> DumpVerdict:
-    """A condition, not a decision: a fork may build the algorithm on another worker."""
+    if release is None or first is None or release >= first or len({(r.path, r.worker) for r in rows}) != 1:
+        return None
+    row = rows[0]
     condition = (f"{row.path} ({row.worker}) if this build runs {algo} as SGLang does from "
                  f"{version_text(row.first)} on (sglang {version_text(release)} predates it: a fork "
                  "or a dev build carrying it)")  # fmt: skip

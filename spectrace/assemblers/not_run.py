@@ -54,7 +54,7 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
-from spectrace.assemblers.run_bound import RECORD_SHAPE, first_run_line, page_form
+from spectrace.assemblers.run_bound import CONDITION, RECORD_SHAPE, first_run_line, page_form
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
     EXPECTED,
@@ -434,15 +434,6 @@ _DOCS_URL = re.compile(
     r"|tutorials?|playbooks?|guides?|cookbook|quick-?start|instructions|getting[-_]started|how-?to)\b)"
 )
 _HEAD_LINES = 5  # a page's address stands above its first lines
-# a failure told as a condition the page gives the reader ("If you see a permission denied
-# error, ...", "Note: if the server fails to start with an OOM error, lower ...", "If the server
-# runs out of memory, lower ..."): its troubleshooting, not a failure that happened ("the server
-# hangs if the batch is large" tells one)
-_CONDITION = re.compile(
-    r"(?i)\b(?:if|in case|whenever|should)\s+you\b|^\W*(?:note|tip|hint|troubleshoot\w*)\b"
-    r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
-    r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
-)
 # "To reproduce, run:", "Repro:", "Steps to reproduce", a reproduction: a failure's steps (not a
 # "Reproducible smoke test", "for reproducibility")
 _REPRO = re.compile(r"(?i)\brepro(?:duc(?:e|ed|es|ing|tion)\b|s?\b)")
@@ -1398,7 +1389,7 @@ def _document(held: Sequence[LogLine], thread: bool) -> LogLine | None:
             continue  # "assert match, ...", "raise ValueError(...)", "except RuntimeError:": code, no failure
         text = _SCRIPT_WORDS.sub(" ", text) if script else text  # its notes and messages: no run's
         words = told(text)  # no flag names, hardware counts, traceback header
-        if _SYMPTOM.search(words) and not _CONDITION.search(words):
+        if _SYMPTOM.search(words) and not CONDITION.search(words):
             return None
         if own_run(words) or (section[1] != "setup"  # "we used chi2879" under Prerequisites: the setup
                               and ((_OWN_RUN.search(text) and not tested_on(text)) or _FIRST_PERSON.search(text))):
@@ -1610,7 +1601,7 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
         if fenced and _SHELL_COMMENT.match(text):
             continue  # "# slow down the decode nodes": what a command does, no failure
         words = told(text)
-        if _SYMPTOM.search(words) and not _CONDITION.search(words) and line is not title:
+        if _SYMPTOM.search(words) and not CONDITION.search(words) and line is not title:
             return None
     return title
 
@@ -1796,12 +1787,13 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     runner, a scheduler (``_ENGINE_STAGE``, ``_ENGINE_FRAME``). The launcher resolves the model's
     config and its own arguments before it starts any of them (vLLM: ``create_engine_config`` in
     the API server; SGLang: ``ServerArgs`` and ``PortArgs`` in ``launch_server``; TensorRT-LLM:
-    ``LLM`` in ``trtllm-serve``), so its speculative config was never built into a worker. A
-    crash in vLLM's or TensorRT-LLM's speculative config validation names the method it asked for
-    and is read as that run (``_rejected`` reads the rejections), and so is SGLang's launcher
-    refusing it (a frame in its speculative checks, a failure naming the speculative options). Returns the line it stopped at
-    (the failure's exception line, else the launcher's frame), the method the launch configured
-    and which of the two stops it was, for the explanation."""
+    ``LLM`` in ``trtllm-serve``), so its speculative config was never built into a worker. vLLM's
+    and TensorRT-LLM's validation errors rejecting the method are ``_rejected``'s (REJECTED, no
+    worker either). SGLang's launcher refusing the speculative config itself (a frame in its
+    speculative checks, a failure naming the speculative options) is no stop here: the readers
+    take the method it asked for (session 26's saved boot-failure logs, tests/test_notes26.py).
+    Returns the line it stopped at (the failure's exception line, else the launcher's frame), the
+    method the launch configured and which of the two stops it was, for the explanation."""
     launched, hub, failed, method = False, None, None, None
     launcher: LogLine | None = None  # the last frame of the launcher's stage seen
     for line in held:
@@ -1831,8 +1823,8 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
 # (``PortArgs.init_new``)
 _LAUNCHER_FRAME = re.compile(r'File "[^"]*sglang/srt/server_args\.py", line \d')
 # SGLang's launcher refusing the speculative config itself (``_handle_speculative_decoding``,
-# ``_handle_spec_checks``; a refusal naming the speculative options): like vLLM's and
-# TensorRT-LLM's validation of it, a refusal of that method, read as the run it asked for
+# ``_handle_spec_checks``; a refusal naming the speculative options): read as the run of the
+# method it asked for (unlike vLLM's and TensorRT-LLM's validation errors: REJECTED, no path)
 _SPEC_CHECK = re.compile(r", in _?\w*spec\w*\s*$", re.I)
 _SPEC_REFUSAL = re.compile(r"(?i)speculati|\bdraft|\bspec[_ ]|\beagle|\bngram|\bmtp\b|\bnextn\b")
 # the exception line a traceback ends in, at most this many lines below the launcher's frame

@@ -86,13 +86,21 @@ _MET = re.compile(
     r"|\b(?:drops?|dropped)\s+(?:(?:to|by|from|below|under)\s+~?\d|sharply|significantly|dramatically)"
     r"|报错|崩溃|失败"
 )
+# a failure told as a condition the page gives the reader ("If you see a permission denied
+# error, ...", "Note: if the server fails to start with an OOM error, lower ...", "If the server
+# runs out of memory, lower ..."): its troubleshooting, not a failure that happened ("the server
+# hangs if the batch is large" tells one)
+_CONDITION_TOLD = (
+    r"\b(?:if|in case|whenever|should)\s+you\b|^\W*(?:note|tip|hint|troubleshoot\w*)\b"
+    r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
+    r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
+)
+CONDITION = re.compile(f"(?i){_CONDITION_TOLD}")
 # a failure the page gives the reader as a condition ("If you see ...", "Note: if the server
 # fails ...", "If the server runs out of memory, lower ...") or a fix it announces ("Fixed a
 # crash when ...", "prevents hangs"): no failure that happened
 _NOT_MET = re.compile(
-    r"(?i)\b(?:if|in case|whenever|should)\s+you\b|^\W*(?:note|tip|hint|troubleshoot\w*|warning)\b"
-    r"|^\W*(?:if|in case|when|whenever|should)\b[^,.;]{0,120},\s*(?:then\s+)?(?:run|set|add|use|lower|raise"
-    r"|increase|decrease|reduce|try|remove|disable|enable|restart|upgrade|downgrade|check|make sure|pass)\b"
+    rf"(?i){_CONDITION_TOLD}|^\W*warning\b"
     r"|\b(?:fix(?:es|ed|ing)?|resolv\w*|prevent\w*|avoid\w*|handl\w*|guard\w*|no longer|to catch)\b"
     r"|\b(?:may|might|can|could|would|will)\s+(?:\w+\s+)?(?:crash|fail|hang|break|error|oom)"
     # a limitation the page states ("X does not support TP>=16 now; the operator currently fails
