@@ -66,7 +66,7 @@ def test_a_release_that_has_the_algorithm_still_decides(tmp_path: Path) -> None:
     assert_verdict(_verdict(tmp_path, lines), "v2", "DSparkWorkerV2")
 
 
-# --- SGLang's launcher refusing the speculative config is that method's run ---------------------
+# --- SGLang's launcher refusing the speculative config built no worker --------------------------
 
 _SGL = "/opt/sgl/python/sglang"
 _NGRAM_LAUNCH = "python3 -m sglang.launch_server --model-path /models/dense-8b --speculative-algorithm NGRAM"
@@ -80,14 +80,20 @@ def _refusal(frame_func: str, message: str) -> list[str]:
             "    raise ValueError(msg)", f"ValueError: {message}"]  # fmt: skip
 
 
-def test_a_launcher_refusing_the_speculative_config_names_the_method(tmp_path: Path) -> None:
+def test_a_launcher_refusing_the_speculative_config_built_no_worker(tmp_path: Path) -> None:
+    """Session 31's judgment, as vLLM's and TensorRT-LLM's validation errors: the method was asked
+    for, but the launcher refused it before any scheduler started, so no worker of it ran; the
+    explanation names the method asked for and the refusal."""
     forms = (
         _refusal("_handle_speculative_decoding", "this target cannot run the requested draft setting"),
         _refusal("__post_init__", "NGRAM speculative decoding needs the radix cache disabled"),
     )
     for i, lines in enumerate(forms):
         (tmp_path / str(i)).mkdir()
-        assert_verdict(crash_path(run(tmp_path / str(i), lines)), "other", "NGRAMWorker")
+        path = crash_path(run(tmp_path / str(i), lines))
+        assert path.worker_class is None and not path.conditional, path
+        said = " ".join(path.missing)
+        assert "refused the speculative config" in said and "configured NGRAM" in said, said
 
 
 def test_a_launcher_failing_on_something_else_still_built_no_worker(tmp_path: Path) -> None:

@@ -20,16 +20,16 @@ from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed
 
 from spectrace.assemblers.saved_file import saved_file
 
-_SGLANG_REFUSAL = [
+# a boot failure past the launcher: the scheduler started and ran out of memory sizing its pools
+# (a launcher that refused its arguments built no worker at all: tests/test_lead30.py)
+_SGLANG_BOOT_FAILURE = [
     "[2026-07-02 10:11:12] Loading the tokenizer from /models/target.",
-    "Traceback (most recent call last):",
-    '  File "/opt/sgl/python/sglang/launch_server.py", line 31, in <module>',
-    "    server_args = prepare_server_args(sys.argv[1:])",
-    '  File "/opt/sgl/python/sglang/srt/server_args.py", line 6120, in prepare_server_args',
-    "    return ServerArgs.from_cli_args(raw_args)",
-    '  File "/opt/sgl/python/sglang/srt/server_args.py", line 2210, in _handle_spec_checks',
-    "    raise ValueError(",
-    "ValueError: Speculative decoding with this hybrid target needs the extra_buffer scheduler strategy.",
+    "[2026-07-02 10:12:40] Scheduler hit an exception: Traceback (most recent call last):",
+    '  File "/opt/sgl/python/sglang/srt/managers/scheduler.py", line 3012, in run_scheduler_process',
+    "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)",
+    '  File "/opt/sgl/python/sglang/srt/model_executor/model_runner.py", line 1904, in init_memory_pool',
+    "    raise RuntimeError(",
+    "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.",
 ]
 
 
@@ -39,7 +39,7 @@ _SGLANG_REFUSAL = [
     "thirdlab/bench · logs/night_20260702/ngram/sglang_server.out",
 ])  # fmt: skip
 def test_a_saved_logs_path_names_the_run_family(tmp_path: Path, header: str) -> None:
-    path = crash_path(run(tmp_path, [header, "", *_SGLANG_REFUSAL]))
+    path = crash_path(run(tmp_path, [header, "", *_SGLANG_BOOT_FAILURE]))
     assert_verdict(path, "other", "NGRAMWorker")
 
 
@@ -57,7 +57,7 @@ def test_a_saved_logs_path_names_the_run_family(tmp_path: Path, header: str) -> 
     "somelab/rig-3090-notes · sweeps/2026-07/arm-b-ngram-dense/ctl.server.log · commit 0c1d2e3 (2026-07-02)",
 ])  # fmt: skip
 def test_a_path_that_labels_no_arm_gives_no_family(tmp_path: Path, header: str) -> None:
-    assert_no_path(tmp_path, [header, "", *_SGLANG_REFUSAL])
+    assert_no_path(tmp_path, [header, "", *_SGLANG_BOOT_FAILURE])
 
 
 def test_a_dump_saying_speculation_was_off_outranks_the_folder(tmp_path: Path) -> None:
@@ -126,7 +126,9 @@ def test_a_tagged_dev_build_keeps_its_release(tmp_path: Path) -> None:
     assert_verdict(path, "v1" if path.value == "v1" else "other", "EagleProposer")
 
 
-def test_a_crash_in_argument_parsing_keeps_the_asked_class_as_a_condition(tmp_path: Path) -> None:
+def test_a_crash_building_the_engine_config_built_no_worker(tmp_path: Path) -> None:
+    """The API server failed in ``create_engine_config``, before any engine core started: the
+    ngram run was asked for, none ran (session 31's judgment: a run stopped before its engine)."""
     lines = _vllm_log("0.11.1", "2025-12-01", "ngram")[:4] + [
         "(APIServer pid=7) Traceback (most recent call last):",
         '(APIServer pid=7)   File "/opt/venv/lib/python3.12/site-packages/vllm/engine/arg_utils.py", line 1500, in create_engine_config',
@@ -134,7 +136,8 @@ def test_a_crash_in_argument_parsing_keeps_the_asked_class_as_a_condition(tmp_pa
         "(APIServer pid=7) ModuleNotFoundError: No module named 'some_quant_backend'",
     ]  # fmt: skip
     path = crash_path(run(tmp_path, lines))
-    assert_verdict(path, "unknown", "NgramProposer")
+    assert path.worker_class is None and not path.conditional, path
+    assert "configured ngram" in " ".join(path.missing), path.missing
 
 
 @pytest.mark.parametrize("sentence", [

@@ -123,6 +123,7 @@ HUB_STOPPED = ("a launch whose records end at fetching the model from the hub (a
                "worker was built")
 LAUNCHER_STOPPED = ("a launch whose records end at a failure in the launcher itself (its arguments, its ports, the "
                     "model's config read for them), before any engine, worker or scheduler record: no worker was built")
+SPEC_REFUSED = "its checks refused the speculative config asked for"
 UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
               "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
@@ -187,7 +188,8 @@ LITERALS: tuple[bytes, ...] = (
     # process prefixes, "(EngineCore_DP0 pid=1)", would keep whole logs: its frames show it instead)
     b".py::", b"LLM engine", b"ServerArgs(", b"PyExecutor", b"non-default args",
     b"GatedRepoError", b"RepositoryNotFound", b"RevisionNotFound", b"gated repo", b"Client Error",  # (``_launch_stopped``)
-    b'sglang/srt/server_args.py"',  # a traceback's frame in SGLang's launcher stage (``_launch_stopped``)
+    # a traceback's frame in SGLang's or vLLM's launcher stage (``_launch_stopped``)
+    b'sglang/srt/server_args.py"', b'vllm/engine/arg_utils.py"', b"vllm/config/", b'vllm/config.py"',
     b"Load weight", b"oading drafter", b"oading model", b"to load model", b"model_runner.py", b"gpu_worker.py",
     b"EngineCore failed", b"ngine core initialization failed",
 )  # fmt: skip
@@ -1781,7 +1783,8 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     ``GatedRepoError``, a 401 or 403 on the model's ``config.json``, a repository not found:
     ``HUB_STOPPED``), or at a failure of the launcher's own stage (``LAUNCHER_STOPPED``: a
     traceback through SGLang's ``server_args.py``, its arguments' checks in ``__post_init__``, its
-    ports in ``PortArgs.init_new``, the model config read for them), where the text launched an
+    ports in ``PortArgs.init_new``, the model config read for them; through vLLM's
+    ``arg_utils.py`` or ``vllm/config``, building its engine's config), where the text launched an
     engine (its command, vLLM's ``non-default args`` record, a server's arguments) and no line
     is a record of the start-up stages past the launcher: an engine core, a worker, a model
     runner, a scheduler (``_ENGINE_STAGE``, ``_ENGINE_FRAME``). The launcher resolves the model's
@@ -1790,11 +1793,10 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     ``LLM`` in ``trtllm-serve``), so its speculative config was never built into a worker. vLLM's
     and TensorRT-LLM's validation errors rejecting the method are ``_rejected``'s (REJECTED, no
     worker either). SGLang's launcher refusing the speculative config itself (a frame in its
-    speculative checks, a failure naming the speculative options) is no stop here: the readers
-    take the method it asked for (session 26's saved boot-failure logs, tests/test_notes26.py).
-    Returns the line it stopped at (the failure's exception line, else the launcher's frame), the
+    speculative checks, a failure naming the speculative options) is such a stop too, told as a
+    refusal (``SPEC_REFUSED``): the method was asked for, no worker of it ever ran. Returns the line it stopped at (the failure's exception line, else the launcher's frame), the
     method the launch configured and which of the two stops it was, for the explanation."""
-    launched, hub, failed, method = False, None, None, None
+    launched, hub, failed, method, refused = False, None, None, None, False
     launcher: LogLine | None = None  # the last frame of the launcher's stage seen
     for line in held:
         text = line.text
@@ -1806,25 +1808,27 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
             hub = line
         elif _LAUNCHER_FRAME.search(text):
             launcher = line
-            if _SPEC_CHECK.search(text):
-                return None  # its speculative checks refused the method: read as that run
+            refused = refused or _SPEC_CHECK.search(text) is not None
         elif failed is None and launcher is not None and _FAILURE.match(text) \
                 and line.lineno - launcher.lineno <= _FAILURE_GAP:  # fmt: skip
             failed = line
-            if _SPEC_REFUSAL.search(text):
-                return None  # (the refusal names the speculative config it was asked for)
+            refused = refused or _SPEC_REFUSAL.search(text) is not None
     # the hub's refusal says most; a failure's exception line may hold no word the scan keeps
-    stop = (hub, HUB_STOPPED) if hub else (failed or launcher, LAUNCHER_STOPPED)
+    stopped = f"{LAUNCHER_STOPPED}, {SPEC_REFUSED}" if refused else LAUNCHER_STOPPED
+    stop = (hub, HUB_STOPPED) if hub else (failed or launcher, stopped)
     return (stop[0], method, stop[1]) if launched and stop[0] is not None else None
 
 
-# a traceback's frame in SGLang's launcher stage, which runs before it starts any scheduler: its
-# server arguments (``prepare_server_args``, ``ServerArgs.__post_init__``), its ports
-# (``PortArgs.init_new``)
-_LAUNCHER_FRAME = re.compile(r'File "[^"]*sglang/srt/server_args\.py", line \d')
+# a traceback's frame in a launcher's stage, which runs before it starts any scheduler or engine
+# core: SGLang's server arguments (``prepare_server_args``, ``ServerArgs.__post_init__``) and
+# ports (``PortArgs.init_new``); vLLM's engine arguments (``create_engine_config``) and the
+# configs they build (``SpeculativeConfig.__post_init__``, the model's config)
+_LAUNCHER_FRAME = re.compile(
+    r'File "[^"]*(?:sglang/srt/server_args\.py|vllm/engine/arg_utils\.py|vllm/config(?:/\w+)?\.py)", line \d'
+)
 # SGLang's launcher refusing the speculative config itself (``_handle_speculative_decoding``,
-# ``_handle_spec_checks``; a refusal naming the speculative options): read as the run of the
-# method it asked for (unlike vLLM's and TensorRT-LLM's validation errors: REJECTED, no path)
+# ``_handle_spec_checks``; a refusal naming the speculative options): no worker either, as
+# vLLM's and TensorRT-LLM's validation errors (REJECTED); the explanation says it refused
 _SPEC_CHECK = re.compile(r", in _?\w*spec\w*\s*$", re.I)
 _SPEC_REFUSAL = re.compile(r"(?i)speculati|\bdraft|\bspec[_ ]|\beagle|\bngram|\bmtp\b|\bnextn\b")
 # the exception line a traceback ends in, at most this many lines below the launcher's frame
