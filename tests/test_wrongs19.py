@@ -137,7 +137,10 @@ DSPARK = "--speculative-config '{\"method\": \"dspark\", \"model\": \"acme/Orbit
 V1_RUNS = {
     "commented-env": ["# DSpark drafter fails at load on our dev image", "", "```bash", "# environment:",
                       "#   VLLM_USE_V2_MODEL_RUNNER=0", f"vllm serve acme/Orbit-32B {DSPARK}", "```"],
-    "compose-env": ["services:", "  vllm:", "    environment:", '      VLLM_USE_V2_MODEL_RUNNER: "0"',
+    # (in an issue: a compose file saved alone is a file of settings, no run: ``not_run._config_file``)
+    "compose-env": ["vllm-project/vllm · issue #52313 · open", "# [Bug]: DSpark load fails in compose", "",
+                    "user-k · description · 2026-08-03",
+                    "services:", "  vllm:", "    environment:", '      VLLM_USE_V2_MODEL_RUNNER: "0"',
                     f"    command: vllm serve acme/Orbit-32B {DSPARK}"],
     "v1-frame": [f"vllm serve acme/Orbit-32B {DSPARK}", "Traceback (most recent call last):",
                  '  File "/usr/lib/python3/dist-packages/vllm/v1/spec_decode/llm_base_proposer.py", line 1190, in load_model',

@@ -1546,25 +1546,36 @@ _PAST_OUTCOME = re.compile(
 
 
 def _config_file(held: Sequence[LogLine]) -> LogLine | None:
-    """The first line of a saved YAML file (a recipe, a chart's values): its first line names
-    the file (``... · recipes/x.yaml (commit ...)``), past it every line the scan kept is a
-    mapping key (``key: value``, ``key:``, a list item of one) or a comment, and none is a log
-    record, a frame through a folder, a sentence or a command. A file of settings printed
-    nothing and ran nothing; the run that used it would show its own lines."""
-    if not held or held[0].lineno != 1 or not _CONFIG_NAME.search(held[0].text):
-        return None  # the scan keeps some lines only: the file's caption must say what it is
-    body = [ln for ln in held[1:] if ln.text.strip()]
-    if len(body) < _CONFIG_FILE_KEYS:
+    """The first line of a saved YAML file (a recipe, a chart's values, a test job's cases): every
+    line the scan kept is a mapping key (``key: value``, ``key:``, a list item of one), a list
+    item of a scalar (``- "--speculative-config"``, ``- '{"method": ...}'``) or a comment, and
+    none is a log record, a frame through a folder, a sentence or a command. Its first line may
+    name the file (``... · recipes/x.yaml (commit ...)``); a file saved bare needs a speculative
+    setting among its keys (the scan keeps some lines only). A file of settings printed nothing
+    and ran nothing; the run that used it would show its own lines."""
+    if not held:
         return None
+    captioned = held[0].lineno == 1 and _CONFIG_NAME.search(held[0].text) is not None
+    body = [ln for ln in (held[1:] if captioned else held) if ln.text.strip()]
     for line in held:
         if line.headed or post_author(line.text) is not None or tree_frame(line.text):
             return None
-    keys = [ln for ln in body if _YAML_KEY.match(ln.raw if ln.raw.strip() else ln.text)]
+    keys = [ln for ln in body if _YAML_KEY.match(shown := ln.raw if ln.raw.strip() else ln.text)
+            or _YAML_ITEM.match(shown)]  # fmt: skip
     loose = [ln for ln in body if ln not in keys and not _TB_LINE.match(ln.text)]
-    return keys[0] if not loose and len(keys) >= _CONFIG_FILE_KEYS else None
+    if loose or not keys:
+        return None
+    if captioned:
+        return keys[0] if len(keys) >= _CONFIG_FILE_KEYS else None
+    # bare: at least two settings, one of them speculative (a key, or a flag the list item gives)
+    return keys[0] if len(keys) >= 2 and any(_SPEC_SETTING.search(ln.text) for ln in keys) else None
 
 
 _CONFIG_FILE_KEYS = 4
+# a YAML list item of one scalar: a quoted string, a flag, a number, a JSON object in quotes
+_YAML_ITEM = re.compile(r"""^\s*-\s+(?:"[^"]*"|'[^']*'|--?[\w-]+|[\d.]+)\s*(?:#.*)?$""")
+# a speculative setting: a key or a flag naming it
+_SPEC_SETTING = re.compile(r"(?i)\bspeculative[-_](?:config|algorithm|method|model|draft)|\bdecoding_type\b")
 # the caption's file name: a YAML file's extension
 _CONFIG_NAME = re.compile(r"[\w-]\.ya?ml\b")
 # a YAML mapping line: an indented key and its value or nested block, or a list item of one

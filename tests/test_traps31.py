@@ -1,0 +1,70 @@
+"""Texts that show no run get no worker path, whatever configs and class names they hold: a
+recipe's YAML of serve arguments or a test job's list of them saved bare (``not_run._config_file``).
+An issue that pastes a launch command and the crash it gave keeps its path, however short the
+crash or when the crash is only a picture; so does a script whose crash runs through the engine.
+Our own texts, a probe traceback appended as measure.py does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from real_logs_helpers import PROBE, assert_no_path, roots, run
+
+RECIPE_YAML = ["max-model-len: 32768", "gpu-memory-utilization: 0.9",
+               "speculative-config: '{\"num_speculative_tokens\":4,\"method\":\"eagle3\",\"model\":\"acme/Orbit-8B-e3\"}'"]  # fmt: skip
+
+
+def _has_path(tmp_path: Path, lines: list[str], name: str = "server.log") -> bool:
+    """The text's first crash (its own, or the probe where it has none) has a path."""
+    path = roots(run(tmp_path, [*lines, "", *PROBE], name=name))[0].worker_path
+    return path is not None and (path.worker_class is not None or path.conditional is not None)
+
+
+def test_a_recipes_yaml_of_serve_arguments_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, RECIPE_YAML, name="orbit.yaml")
+
+
+def test_a_yaml_sentence_or_a_lone_setting_is_no_config_file(tmp_path: Path) -> None:
+    lines = ["I launched it with this config and it died right after the draft loaded:", *RECIPE_YAML]
+    assert _has_path(tmp_path, lines)
+    assert _has_path(tmp_path, [RECIPE_YAML[-1]])
+
+
+def test_a_test_jobs_argument_list_is_no_run(tmp_path: Path) -> None:
+    lines = ["cases:", "  - name: orbit-eagle3", "    model: acme/Orbit-8B", "    serve_args:",
+             '      - "--tensor-parallel-size"', '      - "2"', '      - "--speculative-config"',
+             "      - '{\"method\": \"eagle3\", \"model\": \"acme/Orbit-8B-eagle3\", \"num_speculative_tokens\": 3}'",
+             "    checks:", "      accuracy: 0.8"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="cases.yaml")
+
+
+def test_an_issues_launch_and_its_short_crash_keep_the_path(tmp_path: Path) -> None:
+    lines = ["acme/serving · issue #7 · open", "# engine dies with eagle3", "",
+             "user-two · description · 2026-02-10",
+             "vllm serve acme/Orbit-8B --speculative-config '{\"model\":\"acme/Orbit-8B-e3\", \"method\":\"eagle3\", \"num_speculative_tokens\":3}'",
+             "RuntimeError: EagleProposer.propose: 3 draft slots given, 4 expected"]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_an_issues_launch_with_its_error_only_as_a_picture_keeps_the_path(tmp_path: Path) -> None:
+    lines = ["acme/serving · issue #8 · open", "# eagle run does not come up", "",
+             "user-three · description · 2026-02-11", "command:",
+             "python -m sglang.launch_server --tp 2 --model-path acme/Orbit-8B --speculative-algorithm EAGLE "
+             "--speculative-draft-model-path acme/Orbit-8B-eagle --speculative-eagle-topk 4 "
+             "--speculative-num-draft-tokens 16 --speculative-num-steps 3",
+             "![screenshot](https://example.invalid/shot.png)", "please help"]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_yaml_file_with_a_crash_through_the_engine_keeps_the_path(tmp_path: Path) -> None:
+    lines = [*RECIPE_YAML, "Traceback (most recent call last):",
+             '  File "/srv/py/vllm/v1/spec_decode/eagle.py", line 410, in propose',
+             "    out = self.model(ids)", "RuntimeError: shape mismatch in draft forward"]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_compose_file_saved_alone_is_no_run(tmp_path: Path) -> None:
+    lines = ["services:", "  engine:", "    image: acme/vllm:0.24.0",
+             "    command: vllm serve acme/Orbit-8B --speculative-config '{ \"num_speculative_tokens\": 2, \"method\": \"mtp\" }'"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="compose.yaml")
