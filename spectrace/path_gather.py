@@ -49,7 +49,7 @@ from spectrace.path_mention_kinds import CHAIN_KIND, CLASS_KIND, FAMILY_KIND, RE
 from spectrace.path_mentions import Mention, bare_plugin_file, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
 from spectrace.path_named import named_family_evidence, named_ran, other_program, owned_elsewhere
-from spectrace.path_spec_ran import dumped_evidence, spec_ran_evidence, switched_evidence
+from spectrace.path_spec_ran import dumped_evidence, recorded_evidence, spec_ran_evidence, switched_evidence
 from spectrace.path_run import (
     names_other_framework,
     plain_launch,
@@ -331,6 +331,11 @@ def _switched(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     return evidence + switched_evidence(run.incident, run.config, run.mentions, run.since)
 
 
+def _recorded(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
+    """A record of an MRV2 speculator module, no method named: the class it names, or its speculators."""
+    return evidence + recorded_evidence(run.config)
+
+
 def _dumped(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """Draft tokens in vLLM's dump of the crashing step, no method: every class it allows."""
     return evidence + dumped_evidence(run.load, run.config, run.day)
@@ -398,5 +403,6 @@ _DECIDERS: tuple[
     (_pointed, _verified),
     (_pointed, _spec_ran),
     (_pointed, _switched),
+    (_pointed, _recorded),
     (_pointed, _dumped),
 )

@@ -10,7 +10,8 @@ says. The verdict is the condition over the V1 runner's proposers the run's rele
 rules/paths/vllm_runner.toml ``[[spec_call]]`` and the frame table's draft-step rows. So is
 vLLM's dump of the crashing step's scheduler output that schedules draft tokens
 (``dumped_evidence``), which either runner's engine core writes: the condition then holds
-MRV2's speculators too.
+MRV2's speculators too. So is a record only an MRV2 speculator module writes
+(``recorded_evidence``): that runner drafted.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON
 from spectrace.assemblers.vllm_proposers import v1_proposers
 from spectrace.assemblers.vllm_release import parse_release
-from spectrace.assemblers.vllm_runner import RUNNER_FLAG, mrv2_speculators, mrv2_unnamed
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG, mrv2_speculators, mrv2_unnamed, recorded_speculator
 from spectrace.incident_model import Incident
 from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import frame_signature, unknown_file
@@ -131,6 +132,14 @@ def switched_evidence(
     reason = (f"{PROSE_REASON}: speculation named for the run (line {said.lineno}), no method; "
               f"line {runner.lineno} puts the run on the model runner v2")  # fmt: skip
     return [Evidence(said.source, said.lineno, said.text, reason, None, None, condition)]
+
+
+def recorded_evidence(config: RunConfig) -> list[Evidence]:
+    """A run whose own vLLM records include one an MRV2 speculator module wrote
+    (``[speculator.py:N]``), and no method named: the class its records name, else the
+    condition over MRV2's speculators (``vllm_runner.recorded_speculator``)."""
+    found = recorded_speculator(config)
+    return [found] if found is not None else []
 
 
 DUMP_REASON = "vLLM's scheduler-output dump of the crashing step schedules draft tokens"

@@ -306,9 +306,9 @@ LITERALS += tuple(sorted({f"{name}:".encode() for row in runner_table().modules 
 def module_runner(text: str) -> str | None:
     """"v2" / "v0" where a vLLM log line's prefix names a module only that runner's tree holds
     (``rules/paths/vllm_runner.toml`` ``[[module]]``: ``[speculator.py:120]``, a relative path
-    under MRV2's or V0's tree); None for a name several trees share (``eagle.py``) or no tag."""
-    digest = _DIGEST_TAG.match(text)
-    for name in [t.group(1) for t in _TAG.finditer(text)] + ([digest.group(1)] if digest else []):
+    under MRV2's or V0's tree, the record cut to its tag at the line's start); None for a name
+    several trees share (``eagle.py``) or no tag."""
+    for name in _tag_names(text):
         name = name.removeprefix("vllm/")
         base = name.rsplit("/", 1)[-1]
         for row in runner_table().modules:
@@ -316,6 +316,13 @@ def module_runner(text: str) -> str | None:
             if name in row.files or under:
                 return row.runner
     return None
+
+
+def _tag_names(text: str) -> list[str]:
+    """The module names a vLLM record's prefix gives: the whole prefix's tags, or the tag of
+    a record a timeline transcribes or one cut to its tag at the line's start."""
+    cut = _DIGEST_TAG.match(text) or _BARE_TAG.match(text)
+    return [t.group(1) for t in _TAG.finditer(text)] + ([cut.group(1)] if cut else [])
 
 
 # a record as a timeline transcribes it: the time, the module tag without its level, day and
@@ -422,6 +429,9 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     if captured is not None and CAPTURED_FLAG not in config.flags:
         cls, line = captured
         config.flags[CAPTURED_FLAG] = FlagValue(cls, line.source, line.lineno, "log")
+    record = speculator_record(lines)
+    if record is not None and RECORD_FLAG not in config.flags:
+        config.flags[RECORD_FLAG] = FlagValue(record.raw.strip(), record.source, record.lineno, "log")
     named = named_variant(lines)
     if named is not None and VARIANT_FLAG not in config.flags:
         word, line, frame = named
@@ -431,6 +441,7 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
 
 
 VARIANT_FLAG = "vllm_draft_variant"  # a variant's word the run's text names ("dflash2")
+RECORD_FLAG = "vllm_speculator_record"  # the run's own record of an MRV2 speculator module
 CAPTURED_FLAG = "vllm_captured_speculator"  # the MRV2 class the run's capture record names
 
 # the record an MRV2 speculator's capture() logs under its own name ("Capturing model for
@@ -454,6 +465,59 @@ def captured_speculator(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
                 return None
             found.setdefault(cls, line)
     return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _v2_files() -> frozenset[str]:
+    """The basenames only the model runner v2's speculators have (``[[module]]`` runner v2)."""
+    return frozenset(f for row in runner_table().modules if row.runner == "v2" for f in row.files)
+
+
+def _record_module(text: str) -> str:
+    """The MRV2 speculator module a vLLM record's prefix names (``speculator.py``), or ""."""
+    return next((base for name in _tag_names(text) if (base := name.rsplit("/", 1)[-1]) in _v2_files()), "")
+
+
+def speculator_record(lines: Sequence[LogLine]) -> LogLine | None:
+    """The first of the run's own vLLM records (``own_records``) that a model runner v2
+    speculator module wrote (``[speculator.py:235] ...`` behind vLLM's whole prefix). MRV2
+    builds a speculator only for a speculative config, so such a record shows a speculative
+    run on that runner even where no line names its method."""
+    return next((line for line in own_records(lines)
+                 if _record_module(line.raw) and module_runner(line.raw) == "v2"), None)  # fmt: skip
+
+
+def recorded_speculator(config: RunConfig) -> Evidence | None:
+    """What drafted in a run whose own records show an MRV2 speculator (``RECORD_FLAG``) and
+    name no method: the class the capture record names (``_captured``), else the speculator of
+    the draft variant the text names where the run's release or day holds it (``_variant``),
+    else the condition over every MRV2 speculator the release or day allows
+    (``mrv2_unnamed``). None without such a record, or on a plugin's platform (its own
+    classes) or another engine."""
+    record = config.flags.get(RECORD_FLAG)
+    if record is None or config.engine not in (None, "vllm") or "platform" in config.flags:
+        return None
+    text = str(record.value)
+    head = (f"line {record.lineno} is a record of the model runner v2's {_record_module(text) or 'speculator'}, "
+            f"written only in a speculative run")  # fmt: skip
+    base = Evidence(record.source, record.lineno, text, head, None, None, None)
+    captured = config.flags.get(CAPTURED_FLAG)
+    if captured is not None:
+        return _captured(base, captured, base)
+    named = config.flags.get(VARIANT_FLAG)
+    alive, _at = _alive_for(config)
+    for row in runner_table().variants:
+        method_rows = [r for r in runner_table().speculators if r.method == row.method and alive(r.first, r.last)]
+        if named is None or named.value != row.word or not method_rows:
+            continue
+        drafted = replace(base, points_to="other", worker_class=method_rows[-1].cls, family=method_family(row.method))
+        found = _variant(drafted, row.method, config)
+        if found is not None and (found.worker_class or found.condition):
+            return found
+    unnamed = mrv2_unnamed(config, v1=False)
+    if unnamed is None:
+        return None
+    return replace(base, condition=unnamed[0], reason=f"{head}: no method named: {unnamed[0]}")
+
 
 # a file of the model runner v2's package as a frame or log tag writes it
 _MRV2_FILE = re.compile(r"\bv1[/\\]worker[/\\]gpu[/\\]((?:\w+[/\\])*\w+\.py)\b")
@@ -1085,12 +1149,13 @@ def mrv2_speculators(config: RunConfig) -> tuple[str, ...]:
                                 *(v.cls for v in table.variants if alive(v.first, v.last))]))  # fmt: skip
 
 
-def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
+def mrv2_unnamed(config: RunConfig, v1: bool = True) -> tuple[str, FlagValue] | None:
     """(condition, the runner's flag) for a speculative run the text puts on the model runner v2
     (``RUNNER_FLAG`` "v2": the env forced, the runner said for the run) whose method no line
     names: each MRV2 speculator of the run's release (else of the releases its day allows,
     else of any) with the variants' own classes, and, for a method MRV2 had no speculator for then, the V1 runner's class (as
-    ``_on_v2`` gives it for a named method)."""
+    ``_on_v2`` gives it for a named method); not with ``v1`` off (a speculator's own record
+    shows MRV2 took the method)."""
     runner = config.flags.get(RUNNER_FLAG)
     if runner is None or runner.value != "v2":
         return None
@@ -1103,11 +1168,11 @@ def mrv2_unnamed(config: RunConfig) -> tuple[str, FlagValue] | None:
     # "dflash" -> DFlash2Speculator): with no method named, its class is as open as the others
     variants = [v.cls for v in table.variants if alive(v.first, v.last)]
     served = {method_family(r.method) for r in rows}  # deepseek_mtp runs as mtp: by family
-    v1 = [cls for _method, family, cls, first, last in method_spans()
-          if family not in served and alive(first, last) and _V1_CLASS.search(cls)]
+    v1_classes = [cls for _method, family, cls, first, last in method_spans()
+                  if v1 and family not in served and alive(first, last) and _V1_CLASS.search(cls)]
     condition = (f"one of the model runner v2's speculators ({at}): "
                  + ", ".join(dict.fromkeys([*(r.cls for r in rows), *variants])))  # fmt: skip
-    if v1:
+    if v1_classes:
         condition += ("; for a method it had none for then, the V1 runner's class: "
-                      + ", ".join(dict.fromkeys(v1)))  # fmt: skip
+                      + ", ".join(dict.fromkeys(v1_classes)))  # fmt: skip
     return condition, runner
