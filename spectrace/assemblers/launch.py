@@ -262,6 +262,11 @@ def _substituted(lines: list[LogLine]) -> bool:
     return False
 
 
+# a line that opens with a flag (``--tp 2``, ``-tp 2``), as a list item too (``- --tp 2``); not a
+# Markdown bullet's words (``- Commits go to master``)
+_FLAG_START = re.compile(r"\s*(?:[-*+]\s+)?--?[A-Za-z]")
+
+
 def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
     """Prose quoting flags as inline code: each line reduced to the flags it quotes (a plain
     flag line stays), so the sentence's words are not read as arguments; None when no line
@@ -271,7 +276,7 @@ def _quoted_flags(lines: list[LogLine]) -> list[LogLine] | None:
         return None
     out = []
     for line, flags in zip(lines, quoted, strict=True):
-        plain_flags = clean(line.text).lstrip().startswith("-")
+        plain_flags = _FLAG_START.match(clean(line.text)) is not None
         out.append(
             replace(line, text=flags if flags is not None else line.text if plain_flags else "")
         )

@@ -115,11 +115,33 @@ _ASKS = re.compile(
 _TAGS = re.compile(r"\s*(?:#{1,6}\s*)?(?:\[[^\]]*\]:?\s*)*")
 
 
+# an outcome told before it happens: a plan's or a test's expected result ("Expected: FAIL with
+# `ImportError`", "**Expected output:** fails with X"), an outcome a step foresees ("should fail
+# with X", "is expected to raise X", "will fail with X"): what a test is meant to show, no death
+_EXPECTED = re.compile(
+    r"(?i)^\W*expect(?:ed|ation)?(?:\s+(?:result|output|outcome|behaviou?r|failure))?\W{0,3}[:：]"
+    r"|\b(?:should|will|must|(?:is|are)\s+expected\s+to|expected\s+to|ought\s+to)\s+(?:fail|raise|crash|error)"
+)
+# the report turning to what did happen ("Expected: it starts. Actual: fails with X")
+_ACTUAL = re.compile(r"(?i)\b(?:actual(?:ly)?|instead|but|however|yet|got|observed)\b")
+
+
+def expected_outcome(text: str, start: int) -> bool:
+    """The words before the error tell the outcome a plan, a test or a step expects ("Expected:
+    FAIL with `ImportError`", "this should fail with X"), with no turn to what happened."""
+    head = text[:start]
+    told = _EXPECTED.search(head)
+    return told is not None and _ACTUAL.search(head, told.end()) is None
+
+
 def not_a_report(said: Mention, text: str, start: int) -> bool:
     """A title or sentence that names an error without saying the run died of it: a fix
-    described ("[Bugfix] Fix EAGLE crash with X", "This PR fixes the X") or a yes/no question
-    ("Does it raise ValueError: ...?"). A PR page or a reply is not the run that crashed."""
+    described ("[Bugfix] Fix EAGLE crash with X", "This PR fixes the X"), a yes/no question
+    ("Does it raise ValueError: ...?") or an expected outcome (``expected_outcome``). A PR page
+    or a reply is not the run that crashed."""
     head = text[:start]
+    if expected_outcome(text, start):
+        return True
     if said.where == TITLE:
         tags = _TAGS.match(text).end()  # type: ignore[union-attr]
         lead = text[tags:]
