@@ -68,3 +68,42 @@ def test_a_compose_file_saved_alone_is_no_run(tmp_path: Path) -> None:
     lines = ["services:", "  engine:", "    image: acme/vllm:0.24.0",
              "    command: vllm serve acme/Orbit-8B --speculative-config '{ \"num_speculative_tokens\": 2, \"method\": \"mtp\" }'"]  # fmt: skip
     assert_no_path(tmp_path, lines, name="compose.yaml")
+
+
+# a model card copied as text (its headings lost their marks): the vendor's voice, a comparison row
+# labelling its own method, and the usage snippet under "Usage with vLLM"
+CARD = [
+    "Model Description",
+    "A multi-token prediction head for Orbit-70B, fine-tuned on chat transcripts.",
+    "The stock head drifts toward the end of a draft. Our fine-tuning closes most of that gap.",
+    "| Setup | Mean accepted |", "|---|---|", "| Stock head | 2.9 |", "| Fine-tuned head (ours) | 4.1 |",
+    "Usage with vLLM",
+    "from vllm import LLM, SamplingParams",
+    "engine = LLM(",
+    'model="acme/Orbit-70B",',
+    "speculative_config={",
+    '"model": "acme/Orbit-70B-mtp-ft",',
+    '"method": "deepseek_mtp",',
+    '"num_speculative_tokens": 5,',
+    "},",
+    ")",
+]  # fmt: skip
+
+
+def test_a_model_cards_usage_snippet_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, CARD, name="card.txt")
+
+
+def test_the_writers_own_run_of_a_usage_snippet_keeps_the_path(tmp_path: Path) -> None:
+    lines = [CARD[0], "I ran the usage snippet on my server and the engine died at the first draft step:", *CARD[7:],
+             "RuntimeError: draft step 0 produced 4 rows, 5 expected"]  # fmt: skip
+    assert _has_path(tmp_path, lines)
+
+
+def test_a_vendors_voice_is_no_run_of_the_writers_but_their_server_is() -> None:
+    from spectrace.assemblers.not_run import _telling_mine
+
+    assert not _telling_mine("Our fine-tuning closes most of that gap.")
+    assert not _telling_mine("| Fine-tuned head (ours) | 4.1 |")
+    assert _telling_mine("Same thing happens on our server with two cards.")
+    assert _telling_mine("I used the snippet below.")

@@ -54,7 +54,7 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
-from spectrace.assemblers.run_bound import CONDITION, RECORD_SHAPE, first_run_line, page_form
+from spectrace.assemblers.run_bound import CONDITION, RECORD_SHAPE, SELF_RUN, first_run_line, page_form
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
     EXPECTED,
@@ -205,7 +205,8 @@ EXAMPLE_REASON = "an example the text gives, not the run's config"
 # a caption over what follows (a line ending in ":" or nothing but the caption words)
 _EXAMPLE_CAPTION = re.compile(
     r"(?i)^\W{0,6}(?:(?:an?\s+|the\s+|sample\s+|minimal\s+)?(?:example|usage)(?:\s+(?:usage|command"
-    r"|commands|config\w*|launch|script|invocation))?|for (?:example|instance)|e\.g\.?"
+    r"|commands|config\w*|launch|script|invocation))?(?:\s+(?:with|in|on|via|for)\s+[\w.-]+(?:\s+[\w.-]+)?)?"
+    r"|for (?:example|instance)|e\.g\.?"
     r"|here(?:'s| is) (?:an? )?(?:example|sample)\b[^:]{0,60}|(?:an? )?example of [^:]{0,60}"
     r"|something like(?: this)?|(?:it )?(?:would|could|might) look (?:something )?like(?: this)?)"
     r"\W{0,4}:?[\s*`]*$"
@@ -262,6 +263,13 @@ _OWN = re.compile(
     r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b"
 )
 # the writer's own run ("my", "we ran"): never a docs quotation or release notes
+# ... its acts only: "I"/"we" with a run's verb, "mine"; no bare possessive
+_FIRST_PERSON_ACT = re.compile(
+    r"(?i)\bmine\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
+    r"|tried|tested|benchmarked|measured|deployed|served)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are| was| were) (?:running|using|launching|serving|getting|testing"
+    r"|benchmarking|seeing|deploying)\b"
+)
 _FIRST_PERSON = re.compile(
     r"(?i)\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
     r"|tried|tested|benchmarked|measured|deployed|served)\b"
@@ -891,6 +899,13 @@ def _adopted(blocks: list[Apart]) -> list[Apart]:
     return blocks
 
 
+def _telling_mine(text: str) -> bool:
+    """The line tells the writer's own run: "I"/"we" with a run's verb, "mine", "my"/"our" with
+    what a run has (``run_bound.SELF_RUN``: "my server", "our command"). A vendor's or a paper's
+    voice ("Our fine-tuning closes this gap", "| MTP + LK (ours) |") tells none."""
+    return _FIRST_PERSON_ACT.search(text) is not None or SELF_RUN.search(text) is not None
+
+
 def _read_source(held: Sequence[LogLine]) -> list[Apart]:
     """The blocks of one source's lines (the lines the scan kept: a fence line is seen only
     where it holds a literal, so a caption's block runs over the lines right below it, one
@@ -1013,7 +1028,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         if not line.quoted and _ADOPT.search(text):
             close(last)
             out = _adopted(out)
-        mine = mine or (not line.quoted and _FIRST_PERSON.search(text) is not None)
+        mine = mine or (not line.quoted and _telling_mine(text))
         carry = None
         if open_ is None and not line.headed and (why := _carried(text)) is not None:
             carry = (why, text.strip())

@@ -35,7 +35,7 @@ _STEPS = (r"(?:also |just |then |first |now |still |only |actually |already )?")
 # the writer in the first person telling their own run: "I" with any run verb, "we" in the past
 # (a tutorial's "we use the 8B model" and a vendor's "Our implementation" tell none), "my" or
 # "our" with what a run has (its server, its command, its log)
-_SELF_RUN = re.compile(
+SELF_RUN = re.compile(
     rf"\bI(?:'ve| have| had)?\s+{_STEPS}(?:use|used|run|ran|launch\w*|start\w*|serv\w*|deploy\w*"
     r"|test\w*|benchmark\w*|measur\w*|profil\w*|got|get|see|saw|hit|tried|try|noticed|notice"
     r"|encounter\w*|observ\w*|reproduc\w*|follow\w*|execut\w*)\b"
@@ -166,7 +166,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
             continue  # a frame, its code, or the exception that ends it
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
-        if _SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text) or own_run(_COLUMNS.sub(" ", text)):
+        if SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text) or own_run(_COLUMNS.sub(" ", text)):
             return line
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
         if figure and not _PROMISE.search(text[: figure.start()]):
