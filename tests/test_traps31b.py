@@ -97,3 +97,60 @@ def test_a_users_launch_and_its_crash_keep_their_path(tmp_path: Path) -> None:
         "Expected: no crash. Instead the scheduler fails with the error below.",
     ]  # fmt: skip
     assert _has_path(tmp_path, issue, name="issue.md")
+
+
+# ---- SGLang's option names passed to the JAX port are not an SGLang launch --------------------
+
+JAX_TEST = [
+    "import unittest",
+    "",
+    "from sgl_jax.srt.utils import kill_process_tree",
+    "from sgl_jax.test.test_utils import (",
+    "    DEFAULT_URL_FOR_TEST,",
+    "    popen_launch_server,",
+    ")",
+    "",
+    "",
+    "class TestDraftChain(unittest.TestCase):",
+    "    @classmethod",
+    "    def setUpClass(cls):",
+    "        cls.process = popen_launch_server(",
+    "            \"acme/Orbit-8B\",",
+    "            DEFAULT_URL_FOR_TEST,",
+    "            other_args=[",
+    "                \"--speculative-algorithm\",",
+    "                \"EAGLE3\",",
+    "                \"--speculative-draft-model-path\",",
+    "                \"acme/Orbit-8B-eagle3\",",
+    "                \"--speculative-num-steps\",",
+    "                \"2\",",
+    "                \"--tp-size\",",
+    "                \"4\",",
+    "            ],",
+    "        )",
+]  # fmt: skip
+
+
+def test_a_test_of_the_jax_port_passing_sglangs_flags_is_no_sglang_run(tmp_path: Path) -> None:
+    assert not _has_path(tmp_path, JAX_TEST, name="test_spec.py")
+
+
+def test_an_sglang_run_that_names_the_jax_port_in_passing_keeps_its_path(tmp_path: Path) -> None:
+    issue = [
+        "# [Bug] EAGLE3 illegal memory access at batch 32",
+        "",
+        "The same model is fine on sglang-jax (TPU); on H100 with SGLang it dies:",
+        "",
+        "python3 -m sglang.launch_server --model-path acme/Orbit-8B --speculative-algorithm EAGLE3 "
+        "--speculative-draft-model-path acme/Orbit-8B-eagle3 --speculative-num-steps 3 "
+        "--speculative-eagle-topk 4 --speculative-num-draft-tokens 16",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 2900, in run_scheduler_process',
+        "    scheduler.event_loop_normal()",
+        '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/speculative/eagle_worker.py", line 300, in forward_batch_generation',
+        "    logits_output, next_token_ids = self.verify(batch, spec_info)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]  # fmt: skip
+    path = crash_path(run(tmp_path, issue, name="issue.md"))
+    assert path.worker_class == "EAGLEWorker", path
