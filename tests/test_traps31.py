@@ -107,3 +107,51 @@ def test_a_vendors_voice_is_no_run_of_the_writers_but_their_server_is() -> None:
     assert not _telling_mine("| Fine-tuned head (ours) | 4.1 |")
     assert _telling_mine("Same thing happens on our server with two cards.")
     assert _telling_mine("I used the snippet below.")
+
+
+# a design document reading source (its basis: repositories' source, line numbers checked with grep;
+# its sections headed "measured"; its citations Markdown links to file:line)
+DESIGN_DOC = [
+    "# Orbit 投机方案 · vllm-ascend 接入设计",
+    "",
+    "> 依据：两个仓库的本地源码，行号 grep 核对过（实测）。",
+    "",
+    "## 1. 现有基础（实测）",
+    "",
+    "| 位置 | 类 | 作用 |",
+    "|---|---|---|",
+    "| [eagle_proposer.py:88](vscode://file/home/dev/src/plugin/proposers/eagle_proposer.py:88) | AscendEagleProposer | 草稿骨架 |",
+    "",
+    "## 2. 新增部分",
+    "",
+    "继承上面的类，只加一个置信度头。",
+]  # fmt: skip
+
+
+def test_a_design_document_reading_source_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, DESIGN_DOC, name="design.md")
+
+
+def test_research_notes_leaving_a_broken_stack_out_of_scope_are_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit on GH200: serving notes (round 2)", "",
+             "**Scope:** language models only; image models are out of scope (FP8 still broken there).", "",
+             "## Recipe, as the vendor's card gives it", "", "```bash",
+             "trtllm-serve <orbit checkpoint> --backend pytorch --extra_llm_api_options spec.yml", "```", "",
+             "```yaml", "speculative_config:", "  decoding_type: Eagle", "  max_draft_len: 3",
+             "  speculative_model_dir: <orbit eagle3 head>", "```"]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="notes.md")
+
+
+def test_a_run_line_still_binds_where_a_link_or_a_heading_does_not() -> None:
+    from spectrace.assemblers.run_bound import first_run_line
+    from spectrace.dialects.base import LogLine
+
+    def bound(*texts: str) -> int | None:
+        found = first_run_line([LogLine("t.md", n, 0, t, t, "plain", "") for n, t in enumerate(texts, 1)])
+        return found.lineno if found is not None else None
+
+    assert bound("| X | [eagle.py:130](https://example.invalid/eagle.py) |") is None
+    assert bound("(Worker pid=7) [gpu_model_runner.py:1901] Loading the draft") == 1
+    assert bound("## 3. 结果（实测）", "实测吞吐 120 tok/s，接受长度 2.9") == 2
+    assert bound("Basis: the source code of both repos, line numbers verified with grep.") is None
+    assert bound("I verified it on two cards and it crashed at the first draft step.") == 1

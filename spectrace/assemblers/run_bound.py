@@ -19,10 +19,11 @@ from spectrace.assemblers.documents import own_run
 from spectrace.dialects.base import LogLine
 
 # a log record's own marks where a cut prefix left no dialect to head it: a logger's source tag
-# closing its bracket ("parallel_state.py:1422] ...", "[gpu_model_runner.py:1901]"), a clock time
+# closing its bracket ("parallel_state.py:1422] ...", "[gpu_model_runner.py:1901]"; not a Markdown
+# link's text, "[eagle.py:130](https://...)"), a clock time
 # or a level word opening the line
 RECORD_SHAPE = re.compile(
-    r"\b[\w.-]+\.py:\d+\]|^\W{0,3}(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d\b"
+    r"\b[\w.-]+\.py:\d+\](?!\()|^\W{0,3}(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d\b"
     r"|^\W{0,3}(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b[\s:\]]"
 )
 # a traceback frame through an engine's own package folder: the engine ran, whatever the page
@@ -62,6 +63,9 @@ _FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
+# what a code reading checked its claims against ("basis: the three repos' source, line numbers
+# grep-verified", "源码，行号 grep 实测"): its "verified"/"实测" is the source read, no run
+_CODE_READ = re.compile(r"(?i)\bsource (?:code|trees?)\b|\bline numbers?\b|\bgrep\b|源码|源代码|行号")
 # a row of a table of options: its first cell a setting's name (`KEY`, --flag, ENV_NAME), its
 # words what the setting does ("accept rate below -> drop to K=0")
 _OPTION_ROW = re.compile(r"^\s*\|\s*(?:`[^`|]+`|--?[\w-]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)\s*\|")
@@ -107,6 +111,8 @@ _NOT_MET = re.compile(
     # in MHA scenarios", "Known issue: ...")
     r"|\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet )?support\b|\b(?:not |un)supported\b"
     r"|\bcurrently\b|\bknown (?:issue|limitation|problem)s?\b|\blimitations?\b"
+    # what the page leaves out ("Scope: text models; vision is out of scope, its kernels still fail")
+    r"|\bout of scope\b"
     # a failure denied ("graceful skip (don't crash)", "never hangs", "without errors")
     r"|\b(?:don't|do not|doesn't|does not|won't|will not|never|without|no)\s+(?:\w+\s+)?(?:crash|fail|hang|error|oom)"
 )
@@ -154,7 +160,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
     helps = 0  # the level of an open section that helps the reader (troubleshooting, FAQ), 0 for none
     for line in held:
         text = line.text
-        if level := _heading_level(text):
+        if level := _heading_level(text):  # (its own words name its section: "## 1. 现状（实测）")
             helps = level if _HELP_HEADING.search(text) else (helps if helps and level > helps else 0)
         if _ENGINE_FRAME.search(text) or RECORD_SHAPE.search(text):
             return line
@@ -166,7 +172,8 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
             continue  # a frame, its code, or the exception that ends it
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
-        if SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text) or own_run(_COLUMNS.sub(" ", text)):
+        if (SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text)
+                or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip
             return line
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
         if figure and not _PROMISE.search(text[: figure.start()]):
