@@ -115,6 +115,11 @@ def family_words(text: str) -> set[str]:
 
 
 LISTED_GUARD = "three or more methods listed: a scope or a category, not one run's"
+REGISTRY_GUARD = "a model registry's line: a model class registered (a plugin's, at start-up), not a run of it"
+# a model registry at work: vLLM's ``ModelRegistry.register_model(...)`` in code, its warning that a
+# plugin's class replaces one already registered ("... XMTPModel is already registered ... new model
+# class ..."): a plugin registers its MTP and EAGLE classes in every run, speculative or not
+_REGISTRY = re.compile(r"\bregister_model\b|\bModelRegistry\b|\bis already registered\b|\bnew model class\b")
 
 
 def line_guard(text: str) -> str | None:
@@ -134,6 +139,8 @@ def _whole_guard(text: str) -> str | None:
     a conditional expression, a commented-out command."""
     if _LABELS.match(text):
         return "the thread's labels"
+    if _REGISTRY.search(text):
+        return REGISTRY_GUARD
     if commented_key(text) or _CHOSEN.search(text):
         return "a code comment or a conditional expression"
     if commented(text) and " --" in text:  # ``# medusa run needs: --medusa_choices=...``

@@ -155,3 +155,20 @@ def test_a_run_line_still_binds_where_a_link_or_a_heading_does_not() -> None:
     assert bound("## 3. 结果（实测）", "实测吞吐 120 tok/s，接受长度 2.9") == 2
     assert bound("Basis: the source code of both repos, line numbers verified with grep.") is None
     assert bound("I verified it on two cards and it crashed at the first draft step.") == 1
+
+
+def test_a_plugin_re_registering_its_mtp_model_is_no_mtp_run(tmp_path: Path) -> None:
+    lines = ["2026-05-02T00:59:58.0Z Run pytest -sv tests/e2e/multicard/test_moe.py  # vllm-ascend e2e, 2 cards",
+             "2026-05-02T01:00:00.1Z [2026-05-02 01:00:00.100][plug][W] Model architecture OrbitMTPModel is "
+             "already registered; orbit_plugin.models:OrbitMTP replaces it.",
+             "2026-05-02T01:00:03.4Z tests/e2e/test_moe.py::test_orbit_moe_tp2 PASSED",
+             "2026-05-02T01:00:05.0Z ===== 1 passed in 4.90s ====="]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="ci.log")
+
+
+def test_a_registry_line_names_no_family_but_a_serving_line_does() -> None:
+    from spectrace.path_base import REGISTRY_GUARD, family_words, line_guard
+
+    registry = "ModelRegistry.register_model('OrbitMTPModel', 'orbit_plugin.models:OrbitMTP')"
+    assert family_words(registry) == set() and line_guard(registry) == REGISTRY_GUARD
+    assert family_words("We serve Orbit-8B with MTP, 2 draft tokens, and the scheduler hangs.") == {"MTP"}
