@@ -172,3 +172,16 @@ def test_a_registry_line_names_no_family_but_a_serving_line_does() -> None:
     registry = "ModelRegistry.register_model('OrbitMTPModel', 'orbit_plugin.models:OrbitMTP')"
     assert family_words(registry) == set() and line_guard(registry) == REGISTRY_GUARD
     assert family_words("We serve Orbit-8B with MTP, 2 draft tokens, and the scheduler hangs.") == {"MTP"}
+
+
+def test_a_dict_cut_by_the_text_ends_at_a_traceback_below_it() -> None:
+    from spectrace.assemblers.pyconfig import PyDictSpan
+    from spectrace.dialects.base import LogLine
+
+    texts = ["engine = LLM(model='acme/Orbit-8B',", 'speculative_config={"method": "ngr',
+             "Traceback (most recent call last):", '  File "probe.py", line 1, in <module>']  # fmt: skip
+    lines = [LogLine("t.py", n, 0, t, t, "plain", "") for n, t in enumerate(texts, 1)]
+    span = PyDictSpan()
+    assert span.start(lines[1])
+    joined = span.feed(lines[2])
+    assert joined is not None and joined.lineno == 2 and "Traceback" not in joined.text

@@ -147,6 +147,7 @@ _YAML_HEAD = re.compile(r"""^(\s*)(?:-\s+)?["']?speculative[-_]config["']?\s*:\s
 
 # A bare mapping opening on vLLM's ``method`` key (a shell variable's ``SPEC='{"method": "x",``
 # continued on the next lines, a JSON file's first member): a speculative config over lines.
+_TRACEBACK = re.compile(r"^\W*Traceback \(most recent call last\):")
 _METHOD_OPEN = re.compile(r"""\{\s*["']method["']\s*:""")
 
 
@@ -201,8 +202,8 @@ class PyDictSpan:
         head = self.head
         if head is None:
             return None
-        if line.source != head.source or line.headed:
-            return self.finish()
+        if line.source != head.source or line.headed or _TRACEBACK.match(line.text):
+            return self.finish()  # (a traceback below a dict the text cut: the dict ends there)
         if self.indent >= 0:
             return self._member(line)
         self.pieces.append(line.text.strip())
