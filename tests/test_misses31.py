@@ -5,6 +5,10 @@
   named or not: MRV2 builds a speculator only for a speculative config. The class its capture
   record names, else the draft variant the text names (DFlash2), else every MRV2 speculator of
   the release as the condition; never a V1 proposer. A method named in words is read on MRV2.
+- A program's whole argument list written as a Python list (``subprocess.Popen([...])``, a
+  harness's record of the container it started) is the server's command: all of it where the
+  server's entry point is among the items, else the block of options holding its first
+  speculative option (what an image or a wrapper script passes on to the server).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pathlib import Path
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 
+from spectrace.assemblers.launch_span import python_items
 from spectrace.assemblers.vllm_runner import module_runner
 
 # --- a record of an MRV2 speculator module, no method named ------------------------------
@@ -28,15 +33,15 @@ def test_a_bare_speculator_tag_is_the_model_runner_v2s() -> None:
 
 def test_a_variant_named_by_the_speculator_record_decides_it(tmp_path: Path) -> None:
     lines = [f"{_W}01 [speculator.py:212] DFlash2-only graphs on for batches [1, 2, 4] (target unchanged)",
-             f"{_W}09 [model_runner.py:990] Graph capturing finished in 5 secs, took 0.21 GiB"]
+             f"{_W}09 [gpu_worker.py:402] Model loading took 4.1 GiB and 9.2 seconds"]
     assert_verdict(probed_path(tmp_path, lines), "other", "DFlash2Speculator")
 
 
 def test_a_capture_record_names_the_class_inside_a_harness_tail(tmp_path: Path) -> None:
     lines = ["== step 3: serve, status=ok ==", "  --- tail of node-2/worker.log ---",
              f"  {_W}30 [gpu_worker.py:410] Available KV cache memory: 12.5 GiB",
-             f"  {_W}33 [speculator.py:140] Capturing model for Eagle speculator...",
-             f"  {_W}40 [model_runner.py:990] Graph capturing finished in 7 secs, took 0.30 GiB"]
+             f"  {_W}33 [speculator.py:151] Capturing model for Eagle speculator...",
+             f"  {_W}40 [gpu_worker.py:402] Model loading took 4.3 GiB and 9.6 seconds"]
     assert_verdict(probed_path(tmp_path, lines), "other", "EagleSpeculator")
 
 
@@ -60,6 +65,47 @@ def test_a_method_in_words_beside_a_bare_record_is_read_on_the_v2_runner(tmp_pat
 def test_records_a_page_tells_the_reader_to_expect_show_no_run(tmp_path: Path) -> None:
     lines = ["## Checking the draft path", "",
              "After start-up you should see a line like:", "",
-             f"{_W}33 [speculator.py:140] Capturing model for Eagle speculator...", "",
+             f"{_W}33 [speculator.py:151] Capturing model for Eagle speculator...", "",
              "If it is missing, speculation is off."]
     assert_no_path(tmp_path, lines, name="README.md")
+
+
+# --- a program's argument list as a Python list -------------------------------------------
+
+
+def test_an_argument_list_gives_the_options_passed_on_to_the_server() -> None:
+    line = ('job {"argv": ["docker", "run", "-e", "HF_HOME=/hf", "-v", "/data:/data", "acme/sgl:dev", "bash", '
+            '"/srv/start.sh", "org/M", "--speculative-eagle-topk", "1", "--speculative-algorithm", "EAGLE"], "rc": 0}')
+    assert python_items(line) == ["--speculative-eagle-topk", "1", "--speculative-algorithm", "EAGLE"]
+    flagged = "cmd = ['bash', 'start.sh', '--trust-remote-code', 'org/M', '--speculative-algorithm', 'EAGLE3']"  # repr's quotes
+    assert python_items(flagged) == ["--trust-remote-code", "org/M", "--speculative-algorithm", "EAGLE3"]
+    entry = 'p = Popen(["python3", "-m", "sglang.launch_server", "--tp", "2", "--speculative-algorithm", "NGRAM"])'
+    assert python_items(entry) == ["python3", "-m", "sglang.launch_server", "--tp", "2",
+                                   "--speculative-algorithm", "NGRAM"]  # fmt: skip
+    assert python_items('cmd = ["docker", "run", "acme/sgl:dev", "--tp", "2"]') is None  # no speculation
+
+
+def test_a_harness_record_of_its_container_is_the_runs_launch(tmp_path: Path) -> None:
+    lines = ['started arm_b {"argv": ["docker", "run", "-d", "--gpus", "all", "acme/sgl:dev", "bash", '
+             '"/srv/start.sh", "org/M", "--speculative-num-steps", "2", "--speculative-eagle-topk", "1", '
+             '"--speculative-algorithm", "EAGLE"], "id": "c0ffee"}',
+             "ready arm_b", "arm_b 1000 256 decode 120.5 accept_length 2.6"]
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+def test_a_popen_list_with_the_entry_point_reads_every_option(tmp_path: Path) -> None:
+    lines = ['launching: Popen(["python3", "-m", "sglang.launch_server", "--model-path", "org/M", '
+             '"--disable-overlap-schedule", "--speculative-num-steps", "3", "--speculative-algorithm", "EAGLE3"])',
+             "[2026-03-02 10:00:01] listening on port 30000"]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "EAGLEWorkerV2|EAGLEWorker")
+    assert "0.5.13" in (path.conditional or ""), path.conditional  # the overlap flag was read
+
+
+def test_a_page_showing_such_a_list_shows_no_run(tmp_path: Path) -> None:
+    lines = ["# Starting the server from Python", "",
+             "To start the server with EAGLE from a Python harness, pass the arguments as a list:", "",
+             '```python', 'p = Popen(["bash", "start.sh", "org/M", "--speculative-algorithm", "EAGLE", '
+             '"--speculative-num-steps", "3"])', '```', '', 'Then poll the health endpoint.']
+    assert_no_path(tmp_path, lines, name="README.md")
+

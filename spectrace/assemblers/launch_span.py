@@ -38,6 +38,7 @@ _START = re.compile(
     r"|`--[a-z]"  # flags quoted as inline code in prose ("run it with `--tp 2 --speculative-...`")
     r"|(?<![\w-])--sglang-[a-z]"  # an RL trainer's command passing SGLang's args (slime, Miles)
     r"|\[\s*[\"']--[a-z]|^\s*[\"']--[a-z][\w.-]*[\"']\s*,"  # a Python list of args (CI tests)
+    r"|[\"']--spec[\w-]*[\"']\s*,\s*[\"']"  # ... a program's (docker's, a script's) passing speculative options
 )
 # where a command's own words start, in a line that may open with prose
 _ENTRY = re.compile(
@@ -68,6 +69,9 @@ _PY_ITEM = r"(?:\"[^\"\n]*\"|'[^'\n]*'|-?[\w.]+)"
 _PY_ITEMS = re.compile(rf"^\s*(?:{_PY_ITEM}\s*,\s*)*(?:{_PY_ITEM}\s*)?[\])]*\s*,?\s*$")
 _PY_WORD = re.compile(rf"\s*({_PY_ITEM})\s*(,|\]|\)|$)")
 _QUOTED_OR_ONE = re.compile(r"[\"']|^\s*-?[\w.]+\s*,\s*$")  # an unquoted item stands alone: ``4,``
+# a list opening on a quoted item: a program's whole argument list (``subprocess.run(["docker",
+# "run", ...])``, a harness's record of the command it started)
+_PY_LIST = re.compile(r"\[\s*(?=[\"'])")
 
 
 def clean(text: str) -> str:
@@ -363,9 +367,16 @@ def python_items(text: str) -> list[str] | None:
     "EAGLE"]``, or ``"EAGLE",`` one a line inside such a list), strings unquoted; a name or a
     number stays as written. None for a line of any other shape."""
     opened = _PY_OPEN.search(text)
+    if opened is None and (argv := _argv_list(text)) is not None:
+        return argv
     if opened is None and not (is_python_items(text) and _QUOTED_OR_ONE.search(text)):
         return None
-    pos, out = (opened.end() if opened is not None else 0), []
+    return _list_items(text, opened.end() if opened is not None else 0)
+
+
+def _list_items(text: str, pos: int) -> list[str]:
+    """The items of a Python list from ``pos`` to its closing bracket, strings unquoted."""
+    out: list[str] = []
     while (word := _PY_WORD.match(text, pos)) is not None and len(out) < 1_000:
         item = word.group(1)
         out.append(item[1:-1] if item[:1] in "'\"" else item)
@@ -373,6 +384,28 @@ def python_items(text: str) -> list[str] | None:
         if word.group(2) != ",":
             break
     return out
+
+
+def _argv_list(text: str) -> list[str] | None:
+    """A program's whole argument list on the line, opening with other words than an option
+    (``["docker", "run", ..., "serve.sh", MODEL, "--speculative-algorithm", "EAGLE", ...]``):
+    its items where a server's entry point is among them, else the block of options that holds
+    its first speculative option (what a container or a wrapper script passes on to the
+    server), reached back over options and their values up to the first two words in a row
+    that are no option (an image and its command, a script and its model). None where no
+    list of quoted items on the line holds a speculative option."""
+    for m in _PY_LIST.finditer(text):
+        items = _list_items(text, m.end())
+        first = next((i for i, item in enumerate(items) if item.startswith("--spec")), None)
+        if first is None:
+            continue
+        if _ENTRY.search(" ".join(items)) is not None:
+            return items
+        start = first
+        while start > 0 and (items[start - 1].startswith("-") or (start > 1 and items[start - 2].startswith("-"))):
+            start -= 1 if items[start - 1].startswith("-") else 2
+        return items[start:]
+    return None
 
 
 def is_python_items(text: str) -> bool:
