@@ -57,6 +57,7 @@ def frame_engines(incident: Incident) -> set[str]:
 
 def _file_engine(file: str) -> str | None:
     """The framework whose package directory comes last in the path, or None."""
+    file = "/" + file.removeprefix("./")  # a relative frame (``sglang/srt/...``) opens in the package
     hits = [(file.rfind(root), engine) for root, engine in _FRAME_ROOTS if root in file]
     return max(hits)[1] if hits else None
 

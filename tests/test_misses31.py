@@ -9,16 +9,19 @@
   harness's record of the container it started) is the server's command: all of it where the
   server's entry point is among the items, else the block of options holding its first
   speculative option (what an image or a wrapper script passes on to the server).
+- A traceback frame written relative to its package root (``sglang/srt/...``) names that
+  framework, as a frame under ``/sglang/`` does.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
 
 from spectrace.assemblers.launch_span import python_items
 from spectrace.assemblers.vllm_runner import module_runner
+from spectrace.engine_hints import _file_engine
 
 # --- a record of an MRV2 speculator module, no method named ------------------------------
 
@@ -108,4 +111,26 @@ def test_a_page_showing_such_a_list_shows_no_run(tmp_path: Path) -> None:
              '```python', 'p = Popen(["bash", "start.sh", "org/M", "--speculative-algorithm", "EAGLE", '
              '"--speculative-num-steps", "3"])', '```', '', 'Then poll the health endpoint.']
     assert_no_path(tmp_path, lines, name="README.md")
+
+
+# --- a frame written relative to the package root ------------------------------------------
+
+
+def test_a_relative_frame_names_its_package() -> None:
+    assert _file_engine("sglang/srt/managers/scheduler.py") == "sglang"
+    assert _file_engine("./vllm/v1/engine/core.py") == "vllm"
+    assert _file_engine("tensorrt_llm/_torch/models/modeling_x.py") == "trtllm"
+    assert _file_engine("mysglang/srt/x.py") is None and _file_engine("tools/run.py") is None
+
+
+def test_a_relative_sglang_frame_puts_a_named_method_on_sglang(tmp_path: Path) -> None:
+    lines = ["# Tuning log 7: the arm with the other MoE runner", "",
+             "The production line runs DSpark drafting with six verify tokens per step.",
+             "Our baseline arm measured 31.8 tok/s; arm C crashed while loading the weights:", "",
+             "```", "Traceback (most recent call last):",
+             '  File "sglang/srt/layers/quantization/w8a8_int8.py", line 412, in process_weights',
+             "    layer.w13 = shuffle(layer.w13)",  # a file no path table holds: its folder names SGLang
+             "ValueError: expert weights do not fit this runner's layout", "```"]
+    path = crash_path(run(tmp_path, lines, name="notes.md"))
+    assert (path.value, path.worker_class) == ("v2", "DSparkWorkerV2"), path
 
