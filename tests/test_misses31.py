@@ -11,6 +11,9 @@
   speculative option (what an image or a wrapper script passes on to the server).
 - A traceback frame written relative to its package root (``sglang/srt/...``) names that
   framework, as a frame under ``/sglang/`` does.
+- A vLLM build whose local version label is its builder's own (``0.26.1rc0+acme.r2``, not a
+  wheel's ``+cu126`` or a git ``+g1a2b3c4``) may carry a later release's code: a draft variant
+  it names is that variant's class if the build holds it, else the method's, as a condition.
 """
 
 from __future__ import annotations
@@ -134,3 +137,26 @@ def test_a_relative_sglang_frame_puts_a_named_method_on_sglang(tmp_path: Path) -
     path = crash_path(run(tmp_path, lines, name="notes.md"))
     assert (path.value, path.worker_class) == ("v2", "DSparkWorkerV2"), path
 
+
+# --- a patched build's own local label ------------------------------------------------------
+
+
+def _dflash2_report(version: str) -> list[str]:
+    return ["## DFlash2 drafter on our GLM build: long prompts stall",
+            f"(APIServer pid=1) INFO 05-02 09:10:11 [api_server.py:1990] vLLM API server version {version}",
+            "(APIServer pid=1) INFO 05-02 09:10:11 [utils.py:300] non-default args: {'model': 'acme/Big-MoE', "
+            "'speculative_config': {'num_speculative_tokens': 6, 'model': 'acme/Big-MoE-DFlash2', 'method': 'dflash'}}"]
+
+
+def test_a_patched_build_may_carry_the_variants_class(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _dflash2_report("0.26.1rc0+acme.moe.r2"))
+    assert path.worker_class is None, path
+    assert "DFlash2Speculator" in (path.conditional or "") and "DFlash" in (path.conditional or "").replace(
+        "DFlash2Speculator", ""), path.conditional
+
+
+def test_a_wheels_label_is_no_patched_build(tmp_path: Path) -> None:
+    for version in ("0.26.1+cu126", "0.26.1rc0+rocm6.4", "0.26.1"):
+        (tmp_path / version).mkdir()
+        path = probed_path(tmp_path / version, _dflash2_report(version))
+        assert path.worker_class is None and not path.conditional, (version, path)

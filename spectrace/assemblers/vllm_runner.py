@@ -889,8 +889,8 @@ def _variant(e: Evidence, method: str, config: RunConfig) -> Evidence | None:
                            reason=f"{head}: {why}: {condition}")  # fmt: skip
     runner = config.flags.get(RUNNER_FLAG)
     if (runner is None or runner.value != "v1") and (held := _dev_held(config, row.first)) is not None:
-        condition = (f"{row.cls} on the model runner v2 if the dev build holds it ({held}), else "
-                     f"{e.worker_class}")  # fmt: skip
+        condition = (f"{row.cls} on the model runner v2 if the build holds it ({held}), else "
+                     f"{e.worker_class or e.condition}")  # fmt: skip
         return replace(e, points_to=None, worker_class=None, condition=condition,
                        reason=f"{head}: {why}: {condition}")  # fmt: skip
     if (release is not None and not row.first <= release[1] <= row.last) or (
@@ -907,16 +907,33 @@ def _dev_held(config: RunConfig, first: Version) -> str | None:
     """Why a dev build the text names may hold code first released in ``first``, or None. A dev
     build's string counts from the last tag its branch carries (``0.26.1rc1.dev920``: 920
     commits past it), and main kept such a tag while later releases were cut: its code is
-    main's of its day, so a release published by the text's day may be in it, never one after."""
+    main's of its day, so a release published by the text's day may be in it, never one after.
+    A build whose local label is its builder's own (``0.26.1rc0+glm53.flash.r1``; not a wheel's
+    ``+cu126`` / ``+rocm6.2`` / ``+cpu`` nor a git ``+g1a2b3c4``) is patched code: it may carry
+    a later release's code whatever the day."""
     dev = config.flags.get(DEV_BUILD_FLAG)
     text = str(dev.value) if dev is not None else config.version  # a sentence's, or the version line's
     built = parse_release(text)
+    if built is not None and Version(built.base_version) < first and _patched(built.local):
+        return f"{text} is a patched build (a label no wheel has), which may carry vLLM {first}'s code"
     newest = _newest(config, "vllm")
     if built is None or not built.is_devrelease or Version(built.base_version) >= first:
         return None
     if newest is None or newest < first:
         return None
     return f"{text} is a build of main past its tag; vLLM {first} came out by the text's day"
+
+
+# the local labels of vLLM's own wheels and of builds from its tree: a CUDA, ROCm or CPU variant,
+# a git commit, a build date, a dirty tree
+_WHEEL_LABEL = re.compile(
+    r"(?i)(?:(?:cu\d+|rocm\d+(?:\.\d+)*|cpu|xpu|tpu|hpu|neuron\w*|precompiled|g[0-9a-f]{6,}|d\d{8}|dirty)(?:\.|$))+"
+)
+
+
+def _patched(label: str | None) -> bool:
+    """A version's local label is its builder's own (a patched build), not a wheel's variant."""
+    return bool(label) and _WHEEL_LABEL.fullmatch(str(label)) is None
 
 
 def _ascend_variant(e: Evidence, row: Variant, head: str, runner: FlagValue | None) -> Evidence:
