@@ -185,3 +185,23 @@ def test_a_dict_cut_by_the_text_ends_at_a_traceback_below_it() -> None:
     assert span.start(lines[1])
     joined = span.feed(lines[2])
     assert joined is not None and joined.lineno == 2 and "Traceback" not in joined.text
+
+
+def test_a_recipe_file_offering_a_variant_for_reproducing_results_is_no_run(tmp_path: Path) -> None:
+    lines = ["# Orbit-30B serving recipe (compiled into the site's model page)", "model: acme/Orbit-30B",
+             "spec_decoding:", "  # Mode = the method the --speculative-config flag picks; the default is mtp",
+             "  modes:", "    mtp:", "      args:", '        - "--speculative-config"',
+             "        - '{ \"method\" : \"mtp\", \"num_speculative_tokens\" : 2 }'",
+             "    dspark:", "      args:", '        - "--speculative-config"',
+             "        - '{ \"method\" : \"dspark\", \"num_speculative_tokens\" : 5 }'",
+             "variants:", "  - name: fp8-preview",
+             "    description: FP8 (preview) build, kept for reproducing earlier results."]  # fmt: skip
+    assert_no_path(tmp_path, lines, name="orbit.yaml")
+
+def test_a_failures_steps_still_read_as_reproducing_it() -> None:
+    from spectrace.assemblers.not_run import _REPRO
+
+    assert _REPRO.search("To reproduce, run:") and _REPRO.search("Steps to reproduce the hang")
+    assert _REPRO.search("I can reproduce it on two cards")
+    assert not _REPRO.search("FP8 (preview): kept for reproducing earlier results.")
+    assert not _REPRO.search("Scripts to reproduce the paper's numbers")

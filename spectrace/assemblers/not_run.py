@@ -445,8 +445,11 @@ _DOCS_URL = re.compile(
 )
 _HEAD_LINES = 5  # a page's address stands above its first lines
 # "To reproduce, run:", "Repro:", "Steps to reproduce", a reproduction: a failure's steps (not a
-# "Reproducible smoke test", "for reproducibility")
-_REPRO = re.compile(r"(?i)\brepro(?:duc(?:e|ed|es|ing|tion)\b|s?\b)")
+# "Reproducible smoke test", "for reproducibility", "a variant for reproducing earlier results")
+_REPRO = re.compile(
+    r"(?i)\brepro(?:duc(?:e|ed|es|ing|tion)\b(?!\s+(?:the\s+|our\s+|these\s+|earlier\s+|published\s+|paper'?s?\s+)?"
+    r"(?:results?|numbers|figures|benchmarks?|experiments?|paper)\b)|s?\b)"
+)
 _SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the first person singular
 
 
