@@ -59,4 +59,9 @@ def rejected(mentions: Sequence[Mention]) -> bool:
     (the validation error, a test's failed assertion, the hub's refusal) and whatever config it
     names, no worker was built or served, so the text shows no worker's run; likewise a launch
     that stopped in the launcher's own stage (``not_run.LAUNCHER_STOPPED``)."""
-    return any(m.kind == APART_KIND and m.name.startswith(_NO_WORKER) for m in mentions)
+    return any(m.kind == APART_KIND and no_worker(m.name) for m in mentions)
+
+
+def no_worker(said: str) -> bool:
+    """A set-apart block's reason says no worker was ever built (``_NO_WORKER``)."""
+    return said.startswith(_NO_WORKER)

@@ -27,7 +27,7 @@ from spectrace.assemblers.not_run import (
     UNRECORDED,
     UNWIRED,
 )
-from spectrace.assemblers.run_denied import denied_shows_run, rejected
+from spectrace.assemblers.run_denied import denied_shows_run, no_worker, rejected
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
 from spectrace.assemblers.run_config import RunConfig
@@ -63,6 +63,9 @@ from spectrace.worker_path import WorkerPath
 # what settles a text that shows no run
 NO_RUN_MISSING = ("the run's own lines: its launch command, server_args or engine config, the "
                   "engine's version line, or the server's traceback")
+# the explanation of a run that stopped before any worker was built: no line the text could add
+# would name a worker (renderers print it after "would settle it:"), so it is all there is to say
+NO_WORKER_RAN = "nothing in the text, no worker ran: "
 # a thread header or title line whose kind sets the whole thread apart from a run
 _WHOLE_APART = re.compile(
     r"(?i)·\s*(?:release|discussion)\b"
@@ -414,6 +417,8 @@ def apart_said(incident: Incident, mentions: Sequence[Mention]) -> str | None:
     said = [m.name for m in mentions if m.kind == APART_KIND and m.source == incident.first_seen.source]
     if not said:
         return None
+    if stops := [why for why in said if no_worker(why)]:  # the launch never built a worker
+        return NO_WORKER_RAN + stops[0]
     return "the text's configs and commands sit in blocks that are not the run: " + "; ".join(said[:3])
 
 
@@ -530,9 +535,13 @@ def gate(path: WorkerPath, shown: bool, apart: str | None = None) -> WorkerPath:
     """One rule after every reader: a text that shows no run gives no verdict and no
     condition, whatever its readers made of its words. An RFC's YAML, a question's method and
     release, release notes, a docs page name what the text is about, not what ran. ``apart``
-    (``apart_said``): why the text's run-like lines are not the run, said first."""
+    (``apart_said``): why the text's run-like lines are not the run, said first; where no
+    worker was ever built (``NO_WORKER_RAN``) it is all there is to say."""
     if shown:
         return path
+    if apart and apart.startswith(NO_WORKER_RAN):
+        return replace(path, value="unknown", worker_class=None, conflict=None, conditional=None,
+                       missing=(apart,))  # fmt: skip
     if path.value == "unknown" and not path.conditional:
         return replace(path, missing=(apart, *path.missing)) if apart else path
     missing = path.missing or (NO_RUN_MISSING,)

@@ -1,0 +1,60 @@
+"""A run that stopped before its engine built any worker says so, and only that (session 31, lead).
+
+Nothing a user could paste from such a text (the release, the server's arguments, a worker's
+frame) would name a worker, because none ran: the explanation is one line saying no worker ran,
+the method the launch asked for and the line it stopped at, not the usual list of lines that
+would settle an unknown path. A text set apart for other reasons (a page telling the reader
+what to run) still lists what would show a run.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from real_logs_helpers import crash_path, run
+
+import spectrace
+from spectrace.assemblers.run_shown import NO_RUN_MISSING, NO_WORKER_RAN
+
+_SGL = "/srv/env/lib/python3.12/site-packages/sglang"
+
+
+def _stopped(option_line: str, func: str, message: str) -> list[str]:
+    return [option_line, "Traceback (most recent call last):",
+            f'  File "{_SGL}/launch_server.py", line 20, in <module>',
+            "    server_args = prepare_server_args(sys.argv[1:])",
+            f'  File "{_SGL}/srt/server_args.py", line 4410, in {func}',
+            "    raise ValueError(reason)", f"ValueError: {message}"]  # fmt: skip
+
+
+def test_a_refused_speculative_config_says_no_worker_ran(tmp_path: Path) -> None:
+    lines = _stopped("sglang serve --model-path /ckpt/base-14b --speculative-algorithm EAGLE3 --tp 2",
+                     "_handle_speculative_decoding", "the draft head given does not match this target's layout")
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is None and not path.conditional, path
+    assert len(path.missing) == 1 and path.missing[0].startswith(NO_WORKER_RAN), path.missing
+    assert "configured EAGLE3" in path.missing[0] and "line 7" in path.missing[0], path.missing
+
+
+def test_a_launcher_failing_on_its_ports_says_no_worker_ran(tmp_path: Path) -> None:
+    lines = _stopped("python -m sglang.launch_server --model-path /ckpt/base-14b --speculative-algorithm NGRAM",
+                     "init_new", "no free port could be found for the detokenizer")
+    path = crash_path(run(tmp_path, lines))
+    assert path.missing and path.missing[0].startswith(NO_WORKER_RAN), path.missing
+    assert NO_RUN_MISSING not in path.missing, path.missing
+
+
+def test_the_trace_text_names_the_stop(tmp_path: Path) -> None:
+    """What the user reads under the crash in the text report."""
+    log = tmp_path / "server.log"
+    log.write_text("\n".join(_stopped("sglang serve --model-path /ckpt/base-14b --speculative-algorithm EAGLE3",
+                                      "_handle_spec_checks", "speculative decoding needs page size one here")) + "\n")
+    done = subprocess.run([sys.executable, "-m", "spectrace", "triage", str(log)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(spectrace.__file__).parent.parent)})  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 1, done.stderr
+    assert "would settle it: nothing in the text, no worker ran:" in out, out
+    assert "the run's own lines" not in out, out
