@@ -262,20 +262,17 @@ _OWN = re.compile(
     r"|\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw)\b"
     r"|\b(?:I|we)(?:'m|'re| am| are) (?:running|using|launching|serving)\b"
 )
+# the writer's acts of a run: "I"/"we" with a run's verb ("we ran", "I'm serving")
+_RUN_ACTS = (
+    r"\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
+    r"|tried|tested|benchmarked|measured|deployed|served)\b"
+    r"|\b(?:I|we)(?:'m|'re| am| are| was| were) (?:running|using|launching|serving|getting|testing"
+    r"|benchmarking|seeing|deploying)\b"
+)
 # the writer's own run ("my", "we ran"): never a docs quotation or release notes
-# ... its acts only: "I"/"we" with a run's verb, "mine"; no bare possessive
-_FIRST_PERSON_ACT = re.compile(
-    r"(?i)\bmine\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
-    r"|tried|tested|benchmarked|measured|deployed|served)\b"
-    r"|\b(?:I|we)(?:'m|'re| am| are| was| were) (?:running|using|launching|serving|getting|testing"
-    r"|benchmarking|seeing|deploying)\b"
-)
-_FIRST_PERSON = re.compile(
-    r"(?i)\b(?:mine|my|our|ours)\b|\b(?:I|we) (?:use|used|run|ran|launch\w*|start\w*|got|get|see|saw"
-    r"|tried|tested|benchmarked|measured|deployed|served)\b"
-    r"|\b(?:I|we)(?:'m|'re| am| are| was| were) (?:running|using|launching|serving|getting|testing"
-    r"|benchmarking|seeing|deploying)\b"
-)
+_FIRST_PERSON = re.compile(rf"(?i)\b(?:mine|my|our|ours)\b|{_RUN_ACTS}")
+# ... its acts only ("mine", a run's verb), no bare possessive (``_telling_mine``)
+_FIRST_PERSON_ACT = re.compile(rf"(?i)\bmine\b|{_RUN_ACTS}")
 # a caption quoting release notes ("From the draft notes of 1.2.0:", "The changelog says:")
 _NOTES = re.compile(r"(?i)\b(?:release|draft|patch) notes\b|\bchangelog\b|\bwhat'?s (?:new|changed)\b")
 # a failure said in the sentence: a bug described in the second person is still the run's
