@@ -53,3 +53,13 @@ def assert_verdict(path: WorkerPath, value: str, classes: str) -> None:
         assert all(c in path.conditional for c in classes.split("|")), path.conditional
     else:
         assert (path.value, path.worker_class) == (value, classes), path
+
+
+def launcher_stop(launch: str, func: str, message: str, root: str = "/opt/sgl/python/sglang") -> list[str]:
+    """An SGLang launch whose traceback ends in its launcher (``server_args.py``'s ``func``)
+    with ``message``, before any scheduler started: the exception is the text's line 7."""
+    return [launch, "Traceback (most recent call last):",
+            f'  File "{root}/launch_server.py", line 12, in <module>',
+            "    server_args = prepare_server_args(sys.argv[1:])",
+            f'  File "{root}/srt/server_args.py", line 5100, in {func}',
+            "    raise ValueError(msg)", f"ValueError: {message}"]  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_verdict, crash_path, run
+from real_logs_helpers import assert_verdict, crash_path, launcher_stop, run
 
 _CRASH_IN_SHARED = [
     "Traceback (most recent call last):",
@@ -68,16 +68,11 @@ def test_a_release_that_has_the_algorithm_still_decides(tmp_path: Path) -> None:
 
 # --- SGLang's launcher refusing the speculative config built no worker --------------------------
 
-_SGL = "/opt/sgl/python/sglang"
 _NGRAM_LAUNCH = "python3 -m sglang.launch_server --model-path /models/dense-8b --speculative-algorithm NGRAM"
 
 
 def _refusal(frame_func: str, message: str) -> list[str]:
-    return [_NGRAM_LAUNCH, "Traceback (most recent call last):",
-            f'  File "{_SGL}/launch_server.py", line 12, in <module>',
-            "    server_args = prepare_server_args(sys.argv[1:])",
-            f'  File "{_SGL}/srt/server_args.py", line 5100, in {frame_func}',
-            "    raise ValueError(msg)", f"ValueError: {message}"]  # fmt: skip
+    return launcher_stop(_NGRAM_LAUNCH, frame_func, message)
 
 
 def test_a_launcher_refusing_the_speculative_config_built_no_worker(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from real_logs_helpers import crash_path, run
+from real_logs_helpers import crash_path, launcher_stop, run
 
 import spectrace
 from spectrace.assemblers.run_shown import NO_RUN_MISSING, NO_WORKER_RAN
@@ -23,11 +23,7 @@ _SGL = "/srv/env/lib/python3.12/site-packages/sglang"
 
 
 def _stopped(option_line: str, func: str, message: str) -> list[str]:
-    return [option_line, "Traceback (most recent call last):",
-            f'  File "{_SGL}/launch_server.py", line 20, in <module>',
-            "    server_args = prepare_server_args(sys.argv[1:])",
-            f'  File "{_SGL}/srt/server_args.py", line 4410, in {func}',
-            "    raise ValueError(reason)", f"ValueError: {message}"]  # fmt: skip
+    return launcher_stop(option_line, func, message, root=_SGL)
 
 
 def test_a_refused_speculative_config_says_no_worker_ran(tmp_path: Path) -> None:
