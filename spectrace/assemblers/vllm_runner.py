@@ -344,8 +344,14 @@ _EXPECTED_SPAN = 12  # lines after such a sentence that its example may take
 def own_records(lines: Sequence[LogLine]) -> list[LogLine]:
     """The run's own vLLM records (``vllm_record``): not behind a reply's quote mark, and not
     the lines a sentence before them says the reader should expect."""
+    return [line for line in _unexpected(lines) if vllm_record(line.raw)]
+
+
+def _unexpected(lines: Sequence[LogLine]) -> list[LogLine]:
+    """The lines not behind a reply's quote mark and not among those a sentence before them
+    says the reader should expect (``expected_line``)."""
     told = [line for line in lines if expected_line(line.text)]
-    return [line for line in lines if not line.quoted and vllm_record(line.raw)
+    return [line for line in lines if not line.quoted
             and not any(t.source == line.source and 0 < line.lineno - t.lineno <= _EXPECTED_SPAN
                         for t in told)]  # fmt: skip
 
@@ -426,10 +432,13 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
         first, line = floor
         config.flags[FRAME_FLOOR_FLAG] = FlagValue(str(first), line.source, line.lineno, "frame")
     captured = captured_speculator(lines)
+    bar = capture_bar(lines)
+    if captured is None and bar is not None and bar[0]:
+        captured = bar
     if captured is not None and CAPTURED_FLAG not in config.flags:
         cls, line = captured
         config.flags[CAPTURED_FLAG] = FlagValue(cls, line.source, line.lineno, "log")
-    record = speculator_record(lines)
+    record = speculator_record(lines) or (bar[1] if bar is not None else None)
     if record is not None and RECORD_FLAG not in config.flags:
         config.flags[RECORD_FLAG] = FlagValue(record.raw.strip(), record.source, record.lineno, "log")
     named = named_variant(lines)
@@ -465,6 +474,38 @@ def captured_speculator(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
                 return None
             found.setdefault(cls, line)
     return next(iter(found.items())) if len(found) == 1 else None
+
+
+# the progress bar an MRV2 speculator's graph capture draws under its own name ("Capturing
+# dspark CUDA graphs (FULL):  40%|...", "Capturing eagle CUDA graphs (PIECEWISE): ...": the
+# speculator's name, lower-cased, before "CUDA graphs"; the target model's bars name none, and
+# V1's put the mode after "graphs"): written alone at the line's start, behind a process prefix
+_CAPTURE_BAR = re.compile(r"^\s*(?:\([\w ]+pid=\d+\)\s*)?Capturing (\w+) CUDA graphs\b[^:]{0,40}:\s*\d{1,3}%\|")
+
+
+def capture_bar(lines: Sequence[LogLine]) -> tuple[str, LogLine] | None:
+    """The model runner v2 speculator whose own graph-capture progress bar the text shows, as
+    the runner table spells it (``dspark`` -> ``DSparkSpeculator``), with the bar's line: a bar
+    stands for the speculator's record where stderr kept the bars alone. The class is "" where
+    the name's graph manager serves other classes too (``eagle``: one manager for every
+    autoregressive head, MTP's included). None where no bar names a tabled speculator outside
+    a reply's quote and the lines a sentence tells the reader to expect, or bars name several."""
+    bars = [(line, m) for line in lines if "CUDA graphs" in line.raw and (m := _CAPTURE_BAR.match(line.raw))]
+    if not bars:
+        return None
+    kept = {id(line) for line in _unexpected(lines)}
+    by_name = {c.lower(): c for c in _mrv2_classes()}
+    found: dict[str, LogLine] = {}
+    for line, m in bars:
+        cls = by_name.get(f"{m.group(1)}speculator".lower()) if id(line) in kept else None
+        if cls is not None:
+            found.setdefault(cls, line)
+    if len(found) != 1:
+        return None
+    cls, line = next(iter(found.items()))
+    rows = runner_table().speculators
+    shared = any(r.cls != cls for r in rows if r.method in {o.method for o in rows if o.cls == cls})
+    return ("" if shared else cls), line
 
 
 def _v2_files() -> frozenset[str]:
