@@ -11,6 +11,20 @@ from dataclasses import dataclass
 from spectrace.assemblers.run_config import Evidence
 
 
+# a ``missing`` entry that no line could settle: the run stopped before any worker was built, so
+# it is the verdict's only explanation and renderers label it apart (``missing_label``)
+NO_WORKER_RAN = "nothing in the text, no worker ran: "
+
+
+def missing_label(need: str) -> tuple[str, str]:
+    """The label a renderer puts before one ``missing`` entry, and the words after it: a run
+    that never built a worker is told as such ("no worker ran: ..."), not as a line the user
+    could paste to settle the path."""
+    if need.startswith(NO_WORKER_RAN):
+        return "no worker ran", need[len(NO_WORKER_RAN):]
+    return "would settle it", need
+
+
 @dataclass(frozen=True, slots=True)
 class PathStep:
     """One path reader's finding (``--explain-path``): what it found (a word, a framework, a

@@ -52,5 +52,45 @@ def test_the_trace_text_names_the_stop(tmp_path: Path) -> None:
                           env={**os.environ, "PYTHONPATH": str(Path(spectrace.__file__).parent.parent)})  # fmt: skip
     out = done.stdout
     assert done.returncode == 1, done.stderr
-    assert "would settle it: nothing in the text, no worker ran:" in out, out
-    assert "the run's own lines" not in out, out
+    assert "no worker ran: a launch whose records end at a failure in the launcher" in out, out
+    assert "would settle it" not in out and "the run's own lines" not in out, out
+
+
+def _triage(log: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "spectrace", "triage", str(log), *args], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(Path(spectrace.__file__).parent.parent)})
+    assert done.returncode == 1, done.stderr
+    return done.stdout
+
+
+def test_junit_and_sarif_label_the_stop_as_no_worker_ran(tmp_path: Path) -> None:
+    """A CI page reading the JUnit or SARIF report sees the same label as the terminal."""
+    log = tmp_path / "server.log"
+    log.write_text("\n".join(_stopped("sglang serve --model-path /ckpt/base-14b --speculative-algorithm NGRAM",
+                                      "_handle_spec_checks", "ngram drafting is not offered on this device")) + "\n")
+    junit = _triage(log, "--format", "junit")
+    sarif = _triage(log, "--format", "sarif")
+    assert "no worker ran: a launch whose records end" in junit and "would settle it" not in junit, junit
+    assert "No worker ran: a launch whose records end" in sarif and "Would settle it" not in sarif, sarif
+    assert "configured NGRAM" in junit and "configured NGRAM" in sarif
+
+
+def test_the_tui_readout_labels_the_stop_as_no_worker_ran(tmp_path: Path) -> None:
+    from spectrace.tui.readout import path_lines
+
+    lines = _stopped("sglang serve --model-path /ckpt/base-14b --speculative-algorithm EAGLE3",
+                     "_handle_spec_checks", "the draft checkpoint has no lm_head for this target")
+    text = path_lines(crash_path(run(tmp_path, lines))).plain
+    assert "  no worker ran: a launch whose records end" in text and "would settle it" not in text, text
+
+
+def test_an_unsettled_path_still_says_what_would_settle_it(tmp_path: Path) -> None:
+    """Only a stop before the engine changes its label: an unknown path keeps its hint."""
+    log = tmp_path / "server.log"
+    log.write_text("speculative decoding with EAGLE3 was slow for us today\n"
+                   "Traceback (most recent call last):\n"
+                   f'  File "{_SGL}/srt/managers/scheduler.py", line 2301, in event_loop_overlap\n'
+                   "    batch = self.get_next_batch_to_run()\n"
+                   "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    out = _triage(log)
+    assert "would settle it:" in out and "no worker ran" not in out, out

@@ -58,14 +58,11 @@ from spectrace.path_mention_kinds import (
     TITLE_KIND,
     Mention,
 )
-from spectrace.worker_path import WorkerPath
+from spectrace.worker_path import NO_WORKER_RAN, WorkerPath
 
 # what settles a text that shows no run
 NO_RUN_MISSING = ("the run's own lines: its launch command, server_args or engine config, the "
                   "engine's version line, or the server's traceback")
-# the explanation of a run that stopped before any worker was built: no line the text could add
-# would name a worker (renderers print it after "would settle it:"), so it is all there is to say
-NO_WORKER_RAN = "nothing in the text, no worker ran: "
 # a thread header or title line whose kind sets the whole thread apart from a run
 _WHOLE_APART = re.compile(
     r"(?i)·\s*(?:release|discussion)\b"

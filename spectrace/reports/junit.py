@@ -9,6 +9,7 @@ from typing import Any
 from spectrace.reports import headline
 from spectrace.reports.words import path_label, rank_list
 from spectrace.textsafe import inert
+from spectrace.worker_path import missing_label
 
 Document = dict[str, Any]
 
@@ -42,9 +43,9 @@ def _body(incident: Document) -> str:
         f"ranks: {rank_list(incident['ranks']) or '-'} (origin {incident['origin_rank'] or '-'})"
     )
     path = incident.get("worker_path")
-    if path:  # worded as the text report words it: a conditional verdict, what would settle it
+    if path:  # worded as the text report words it: a conditional verdict, what would settle it (or that no worker ran)
         lines.append(f"worker path: {path_label(path)}")
-        lines += [f"would settle it: {need}" for need in path.get("missing") or ()]
+        lines += ["{}: {}".format(*missing_label(need)) for need in path.get("missing") or ()]
     lines += [f"hint: {h}" for h in incident.get("hints") or []]
     return "\n".join(lines)
 

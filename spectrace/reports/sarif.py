@@ -9,6 +9,7 @@ from urllib.parse import quote
 from spectrace.reports import headline
 from spectrace.reports.words import path_label, rank_list
 from spectrace.textsafe import json_escaped
+from spectrace.worker_path import missing_label
 
 Document = dict[str, Any]
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -43,9 +44,9 @@ def _message(incident: Document) -> str:
     ranks = rank_list(incident["ranks"]) or "no rank"
     parts = [headline(incident), f"Origin rank {incident['origin_rank'] or '-'}; ranks {ranks}."]
     path = incident.get("worker_path")
-    if path:  # worded as the text report words it: a conditional verdict, what would settle it
+    if path:  # worded as the text report words it: a conditional verdict, what would settle it (or that no worker ran)
         parts.append(f"Worker path: {path_label(path)}.")
-        parts += [f"Would settle it: {need}." for need in path.get("missing") or ()]
+        parts += [f"{label.capitalize()}: {words}." for label, words in map(missing_label, path.get("missing") or ())]
     if not incident["root_cause"]:
         parts.append(f"Collateral of {incident['caused_by']}.")
     parts += incident.get("hints") or []

@@ -27,6 +27,7 @@ from spectrace.reports.words import (
     where,
 )
 from spectrace.textsafe import inert, one_line
+from spectrace.worker_path import missing_label
 
 INNERMOST_FRAMES = 5
 
@@ -102,7 +103,7 @@ def _worker_path(path: Document | None, names: Names, fit: bool) -> Iterable[Tex
     if path.get("conflict"):
         yield _line("conflict", _t(path["conflict"], "yellow"), indent=6)
     for need in path.get("missing") or ():
-        yield _line("would settle it", need, indent=6)
+        yield _line(*missing_label(need), indent=6)
     if path.get("trace"):
         yield _line("why", _t("what each path reader found (--explain-path)", "dim"), indent=6)
     for step in path.get("trace") or ():

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from spectrace.reports.words import conditional_head
 from spectrace.tui.linestyle import masked, one_row
+from spectrace.worker_path import missing_label
 
 if TYPE_CHECKING:
     from spectrace.pipeline import Analysis
@@ -40,7 +41,7 @@ def path_lines(path: WorkerPath) -> Text:
             )
         )
     for line in getattr(path, "missing", ()):
-        out.append(f"  would settle it: {line}\n", "dim")
+        out.append("  {}: {}\n".format(*missing_label(line)), "dim")
     return out
 
 
