@@ -242,12 +242,35 @@ _ARCH_FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "
                   "dspark": "DSPARK", "medusa": "MEDUSA", "mlpspeculator": "MLP_SPECULATOR"}  # fmt: skip
 
 
+# a draft model's id told as the draft ("the `EAGLE3-Coder-30B` draft", "draft model:
+# `org/Qwen3-8B-DFlash`"): a model id (a hub name, one token) right before "draft" or right after
+# "draft" / "draft model" and a colon or blank
+_ID = r"[`'\"]?((?:[\w.-]+/)?[A-Za-z][\w.]*(?:[-_][\w.]+)+)[`'\"]?"
+_DRAFT_ID = re.compile(rf"(?i)(?<![\w/.-]){_ID}\s+draft(?:[ _-]?model)?\b(?![\w-])"
+                       rf"|\bdraft(?:[ _-]?model)?\s*[:=]?\s+{_ID}(?![\w/-])")
+# the family segment of a draft id (``EAGLE3-Coder-30B``, ``Qwen3-8B-DFlash``, ``yuhuili/EAGLE-LLaMA3``):
+# a whole segment between the id's dashes, underscores or slash
+_ID_PART = re.compile(r"(?i)(?:^|[-_/])(eagle3|eagle|mtp|nextn|dflash|dspark|medusa)(?=[-_/]|$)")
+
+
 def _architectures(text: str) -> set[str]:
-    """The families of the draft architectures the text names (``Qwen3_5MTP`` -> MTP)."""
+    """The families of the draft architectures the text names (``Qwen3_5MTP`` -> MTP), and of
+    a draft model whose id holds its family as a segment of its own, told as the run's draft
+    (``the `EAGLE3-Coder-30B-A3B` draft`` -> EAGLE3)."""
     if "rchitecture" not in text and "raft" not in text:
         return set()
-    return {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
-            if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
+    found = {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
+             if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
+    for m in _DRAFT_ID.finditer(text):
+        model = m.group(1) or m.group(2)
+        parts = {p.group(1).lower() for p in _ID_PART.finditer(model)}
+        named = [seg for seg in re.split(r"[-_/]", model) if seg.lower() not in _ARCH_FAMILIES and _LETTER.search(seg)]
+        if len(parts) == 1 and named:  # a model's own name beside the family ("MTP-1.5" is a depth)
+            found.add(_ARCH_FAMILIES[parts.pop()])
+    return found
+
+
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 _OFF_GUARD = "named as off ('without', 'disabled')"

@@ -211,7 +211,10 @@ def _inputs(
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
     family_lines = [m.text for m in words]  # every family line (a draft beside one: _drafted)
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
-    if any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
+    launched = [m for m in words if m.lineno in _launch_lines(config, source)]
+    if launched and not _two_families(launched):  # the launch's own line names its family
+        words = launched
+    elif any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
         run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
         if not _pull(mine) and _two_families(words) and not _two_families(run_words):
             # a post, issue or page telling of runs with several families ("NEXTN did 22 t/s,
@@ -274,6 +277,13 @@ def _inputs(
             said = f"no release named; the thread's day {day} (newest release then: {version_text(newest)})"
     note(trace, RULE, _JOIN, True, f"{family} on sglang {said}", source, lineno)
     return EraInputs(family, source, lineno, text, release, said, newest, v2)
+
+
+def _launch_lines(config: RunConfig, source: str) -> set[int]:
+    """The lines the run's launch options were read from: the one family they name (its draft:
+    "the `EAGLE3-X` draft, `--speculative-num-steps 6`") is the run's, whatever families a
+    summary of other runs names elsewhere in the text."""
+    return {v.lineno for v in config.flags.values() if v.origin == "launch_command" and v.source == source}
 
 
 _JOIN = "SGLang era join"  # the rule's name in --explain-path

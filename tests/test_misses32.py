@@ -47,3 +47,37 @@ def test_a_bar_quoted_inside_a_sentence_is_no_run(tmp_path: Path) -> None:
 def test_a_bar_a_page_tells_the_reader_to_expect_is_no_run(tmp_path: Path) -> None:
     assert_no_path(tmp_path, ["## Checking the draft", "", "Once the server is up you should see this bar:", "",
                               f"{_E} Capturing dspark CUDA graphs (FULL):  95%|#########5| 19/20 [00:00<00:00, 80.00it/s]"])
+
+
+# --- a draft model's id told as the draft; the launch line's family -----------------------
+
+from spectrace.path_base import family_words  # noqa: E402
+
+
+def test_a_draft_id_told_as_the_draft_names_its_family() -> None:
+    assert family_words("Booted once with the `EAGLE3-Mixer-14B` draft on two cards.") == {"EAGLE3"}
+    assert family_words("draft model: acme/Mixer-14B-DFlash-b8") == {"DFLASH"}
+    assert family_words("the Mixer-14B draft was loaded") == set()  # no family in the id
+    assert family_words("served Mixer-14B-MTP as the target") == set()  # a target's id, no draft
+
+
+def _bench_note() -> list[str]:
+    return ["# Long-context decode on two consumer cards (2026-05-02)", "",
+            "Summary: the short-prompt bars (Mixer EAGLE3 88, Mixer-B DFlash 71) do not hold at depth.", "",
+            "## The A/B", "",
+            "One boot (`Mixer-14B-AWQ` + `EAGLE3-Mixer-14B` draft, tp 2, `--speculative-attention-mode prefill`,"
+            " `--cuda-graph-max-bs 2`, ctx 131072).", "",
+            "| arm | depth | tok/s | accept len |", "|---|---|---|---|",
+            "| short | 1K | 91.4 | 5.02 |", "| long | 120K | 2.1 | 1.60 |", "",
+            "We measured both arms on the same server; the long arm fell to 2.1 tok/s."]
+
+
+def test_the_launch_lines_draft_names_the_runs_family_over_a_summary(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _bench_note()), "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+def test_a_draft_on_a_launch_line_a_page_tells_the_reader_to_run_gives_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Mixer serving guide", "", "## Quick start", "", "To serve it, run:", "",
+                              "```bash", "python3 -m sglang.launch_server --port 30000 --model-path acme/Mixer-14B \\",
+                              "  --speculative-draft-model-path acme/EAGLE3-Mixer-14B --cuda-graph-max-bs 4",
+                              "```", "", "Use the `EAGLE3-Mixer-14B` draft for the best speed."])
