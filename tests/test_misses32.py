@@ -81,3 +81,38 @@ def test_a_draft_on_a_launch_line_a_page_tells_the_reader_to_run_gives_no_path(t
                               "```bash", "python3 -m sglang.launch_server --port 30000 --model-path acme/Mixer-14B \\",
                               "  --speculative-draft-model-path acme/EAGLE3-Mixer-14B --cuda-graph-max-bs 4",
                               "```", "", "Use the `EAGLE3-Mixer-14B` draft for the best speed."])
+
+
+# --- a command inside a single-quoted script (`bash -lc '` on a line of its own) -----------
+
+from real_logs_helpers import crash_path, run  # noqa: E402
+
+from spectrace.assemblers.launch_span import shell_words  # noqa: E402
+
+
+def test_a_quote_written_inside_a_single_quoted_script_is_a_quote() -> None:
+    line = """  --speculative-config '\\''{"method":"mtp","num_speculative_tokens":2}'\\''"""
+    assert shell_words(line) == ["--speculative-config", '{"method":"mtp","num_speculative_tokens":2}']
+    last = """  --speculative-config '\\''{"method":"mtp"}'\\'''"""  # the script's own closing quote
+    assert shell_words(last) == ["--speculative-config", '{"method":"mtp"}']
+    whole = """bash -lc 'vllm serve m --speculative-config '\\''{"method":"mtp"}'\\'''"""
+    assert shell_words(whole) == ["bash", "-lc", """vllm serve m --speculative-config '{"method":"mtp"}'"""]
+
+
+def _scripted(config: str) -> list[str]:
+    return ["Deployed on the eight-card box with:", "", "```", "docker exec srv bash -lc '",
+            "NCCL_DEBUG=WARN \\", "/opt/env/bin/vllm serve acme/Orca-70B \\",
+            "  --tensor-parallel-size 8 --max-model-len 65536 \\",
+            f"  --speculative-config '\\''{config}'\\'''", "```", "",
+            "Throughput held at 41 tok/s for the first hour, then the engine died:", "",
+            "Traceback (most recent call last):",
+            '  File "/srv/src/vllm/v1/engine/core.py", line 901, in run_engine_core',
+            "    engine_core.run_busy_loop()",
+            "RuntimeError: slot 4097 is past the end of the draft table"]
+
+
+def test_the_method_of_a_command_inside_a_single_quoted_script_is_read(tmp_path: Path) -> None:
+    lines = _scripted('{"model":"acme/orca-ngram","method":"ngram","num_speculative_tokens":4,"prompt_lookup_max":4}')
+    path = crash_path(run(tmp_path, lines))
+    assert path.worker_class is not None or path.conditional, path
+    assert "Ngram" in (path.worker_class or path.conditional or ""), path

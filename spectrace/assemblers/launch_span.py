@@ -442,13 +442,32 @@ def shell_words(text: str) -> list[str] | None:
     a brace stays open."""
     if not any(char in text for char in "'\"\\{"):
         return text.split()  # what shlex gives for such a line, ~100x faster
-    text = _quote_bare_json(text)
+    text = _quote_bare_json(_inner_script(text))
     if text is None:
         return None
     try:
         return shlex.split(text)
     except ValueError:
         return None
+
+
+# a single quote written inside a single-quoted script (``bash -lc '... --x '\''{"a": 1}'\'' '``)
+_QUOTE_IN_SCRIPT = "'\\''"
+
+
+def _inner_script(text: str) -> str:
+    """A line of a single-quoted script whose opening quote sits on an earlier line (``bash -lc '``
+    alone above the command), read as the shell running the script reads it: each ``'\''`` a
+    quote, and the script's closing quote at the line's end dropped. A line that opens the
+    script itself is left to shlex, which reads the idiom whole."""
+    at = text.find(_QUOTE_IN_SCRIPT)
+    if at < 0 or text.count("'", 0, at) % 2:
+        return text
+    text = text.replace(_QUOTE_IN_SCRIPT, "'")
+    stripped = text.rstrip()
+    if text.count("'") % 2 and stripped.endswith("'"):
+        text = stripped[:-1]
+    return text
 
 
 def _quote_bare_json(text: str) -> str | None:
