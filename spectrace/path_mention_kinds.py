@@ -35,6 +35,7 @@ FOREIGN_KIND = "another engine's command"  # LMDeploy, TokenSpeed, MLC, ATOM... 
 PULL_KIND = "pull request header"  # any repository's: a pull request shows a run only by its lines
 ATTEMPT_KIND = "table row telling a tried attempt and its error"  # path_run.attempt_row
 CHAIN_KIND = "crash chain step"  # a ``file.py:N`` step of a crash chain told in a note (path_chains)
+FORM_KIND = "line in a run's form"  # assemblers/run_forms: the text's first line a run wrote
 APART_KIND = "block set apart from the run"  # assemblers/not_run: an example, advice, a review...
 FOREIGN_MARK = "foreign:"  # named_families' entry: a run of another engine is in the text
 

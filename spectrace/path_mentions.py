@@ -27,6 +27,8 @@ from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UN
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
+from spectrace.assemblers.run_forms import first_form
+from spectrace.assemblers.run_forms import literals as form_literals
 from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
     heading_tried,
@@ -55,6 +57,7 @@ from spectrace.path_mention_kinds import (
     FAMILY_ROW,
     FRAMEWORK_KIND,
     FOREIGN_KIND,
+    FORM_KIND,
     KIND,
     LOGGED_KIND,
     MAX_TEXT,
@@ -178,7 +181,7 @@ def mention_literals() -> tuple[bytes, ...]:
     classes = sorted(_driver_classes()) + ["SpecDecodeWorker"]
     words = list(FAMILY_LITERALS) + list(REQUEST_LITERALS) + list(RUN_LITERALS) + list(FOREIGN_LITERALS)
     found = tuple(name.encode() for name in names + dotted + classes + words)
-    return found + HEADING_LITERALS + _REVIEW_LITERALS + APART_LITERALS + FRAMEWORK_LITERALS
+    return found + HEADING_LITERALS + _REVIEW_LITERALS + APART_LITERALS + FRAMEWORK_LITERALS + form_literals()
 
 
 @cache
@@ -267,7 +270,16 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
     kept = [m for i, m in enumerate(out)
             if (m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed)
             and not (m.kind == LOOSE_KIND and i < titled.get((m.source, m.lineno), -1))]  # fmt: skip
-    return kept + blocks
+    return kept + blocks + _formed(lines, apart)
+
+
+def _formed(lines: Sequence[LogLine], apart: NotRun) -> list[Mention]:
+    """The first line no block sets apart that has a run's form (``run_forms``), if any."""
+    found = first_form([ln for ln in lines if apart.block(ln.source, ln.lineno) is None])
+    if found is None:
+        return []
+    line, form = found
+    return [Mention(line.source, line.lineno, line.raw.strip()[:MAX_TEXT], form, FAMILY_ROW, FORM_KIND)]
 
 
 # a Markdown table's row; the rows of one table below its header, at most this many lines apart
@@ -316,7 +328,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, CHAIN_KIND, WRAPPER_KIND, FAMILY_K
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, CHAIN_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, ATTEMPT_KIND, PULL_KIND, LOOSE_KIND,
-              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND)  # fmt: skip
+              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND, FORM_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

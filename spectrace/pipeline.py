@@ -28,7 +28,7 @@ from spectrace.lookback import nearest
 from spectrace.missing_rank import name_missing
 from spectrace.parallel import plan_workers, scan_parallel
 from spectrace.path_trace import PathTrace
-from spectrace.path_mention_kinds import APART_KIND
+from spectrace.path_mention_kinds import APART_KIND, FORM_KIND
 from spectrace.path_mentions import Mention, find_mentions, mention_literals, names_only
 from spectrace.prefilter import STRUCTURAL_LITERALS, Prefilter
 from spectrace.rank_layout import RankLayout
@@ -198,11 +198,12 @@ def _unwalled(
 ) -> tuple[list[PastedDump], list[Incident], list[Mention]]:
     """The dumps, other crashes and named files on the crash's side of every plain-run wall;
     a denial of the whole text's run (``not_run.DENIALS``: a document, a page of instructions)
-    that runs over the crash's line is on its side wherever it opens."""
+    that runs over the crash's line is on its side wherever it opens, and so is the text's line
+    in a run's form (``run_forms``: whether the text shows a run at all)."""
     return (
         [d for d in dumps if not _walled(at, (d.source, d.lineno), walls)],
         [o for o in others if not _walled(at, (o.first_seen.source, o.first_seen.lineno), walls)],
-        [m for m in mentions if not _walled(at, (m.source, m.lineno), walls)
+        [m for m in mentions if not _walled(at, (m.source, m.lineno), walls) or m.kind == FORM_KIND
          or (m.kind == APART_KIND and m.name.startswith(DENIALS) and m.source == at[0]
              and m.lineno <= at[1] <= m.last)],
     )

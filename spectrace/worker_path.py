@@ -14,14 +14,20 @@ from spectrace.assemblers.run_config import Evidence
 # a ``missing`` entry that no line could settle: the run stopped before any worker was built, so
 # it is the verdict's only explanation and renderers label it apart (``missing_label``)
 NO_WORKER_RAN = "nothing in the text, no worker ran: "
+# the explanation of a text none of whose lines has a run's form (assemblers/run_forms): what
+# it lacks, not a line a user could paste beside the same words
+NO_RUN_SHOWN = "nothing in the text shows a run: "
 
 
 def missing_label(need: str) -> tuple[str, str]:
     """The label a renderer puts before one ``missing`` entry, and the words after it: a run
-    that never built a worker is told as such ("no worker ran: ..."), not as a line the user
-    could paste to settle the path."""
+    that never built a worker is told as such ("no worker ran: ..."), and so is a text with no
+    line in a run's form ("no run shown: ..."), not as a line the user could paste to settle
+    the path."""
     if need.startswith(NO_WORKER_RAN):
         return "no worker ran", need[len(NO_WORKER_RAN):]
+    if need.startswith(NO_RUN_SHOWN):
+        return "no run shown", need[len(NO_RUN_SHOWN):]
     return "would settle it", need
 
 

@@ -48,8 +48,10 @@ from spectrace.path_frames import frame_signature, unknown_file
 from spectrace.path_mention_kinds import (
     ADDS_KIND,
     APART_KIND,
+    CHAIN_KIND,
     PULL_KIND,
     FAMILY_KIND,
+    FORM_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
     RUN_KIND,
@@ -58,11 +60,13 @@ from spectrace.path_mention_kinds import (
     TITLE_KIND,
     Mention,
 )
-from spectrace.worker_path import NO_WORKER_RAN, WorkerPath
+from spectrace.worker_path import NO_RUN_SHOWN, NO_WORKER_RAN, WorkerPath
 
 # what settles a text that shows no run
 NO_RUN_MISSING = ("the run's own lines: its launch command, server_args or engine config, the "
                   "engine's version line, or the server's traceback")
+# why a text none of whose lines has a run's form (``run_forms``) gets no path, said first
+NO_FORM = NO_RUN_SHOWN + "no engine record, no frame, no command output, no writer's own run"
 # a thread header or title line whose kind sets the whole thread apart from a run
 _WHOLE_APART = re.compile(
     r"(?i)·\s*(?:release|discussion)\b"
@@ -316,7 +320,16 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
         if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
             return False  # the flags it shows are a generator's output or code being reworked
         return pull_reports_run(mentions) or own
-    return own if whole_apart(mentions) else True
+    if whole_apart(mentions):
+        return own
+    return own or formed(mentions)  # nothing else decided: a run only by a line in a run's form
+
+
+def formed(mentions: Sequence[Mention]) -> bool:
+    """A line no block sets apart has a run's form (``run_forms``: a log record, a frame, a
+    version or environment report, a benchmark result, the writer's own run), or a note tells
+    a crash's frames as a chain of ``file.py:N`` steps (``path_chains``)."""
+    return any(m.kind in (FORM_KIND, CHAIN_KIND) for m in mentions)
 
 
 def _unrecorded(run: Mention, mentions: Sequence[Mention]) -> bool:
@@ -410,10 +423,11 @@ def apart_crash(incident: Incident, mentions: Sequence[Mention]) -> str | None:
 def apart_said(incident: Incident, mentions: Sequence[Mention]) -> str | None:
     """Why the text's configs and commands are not its run, for the missing text: the blocks
     ``assemblers/not_run`` set apart in the crash's file ("the only configs and commands sit in
-    blocks that are not the run: an example the text gives (line 20: 'Example usage:')")."""
+    blocks that are not the run: an example the text gives (line 20: 'Example usage:')"), or,
+    with none, that no line has a run's form (``NO_FORM``)."""
     said = [m.name for m in mentions if m.kind == APART_KIND and m.source == incident.first_seen.source]
     if not said:
-        return None
+        return None if formed(mentions) else NO_FORM
     if stops := [why for why in said if no_worker(why)]:  # the launch never built a worker
         return NO_WORKER_RAN + stops[0]
     return "the text's configs and commands sit in blocks that are not the run: " + "; ".join(said[:3])

@@ -1,0 +1,90 @@
+"""The forms a run's own lines take, and the first line of a text in one of them.
+
+Why: a text shows a run only by lines a run wrote or its user copied from it: a log record, a
+frame, a version or environment report, a benchmark's result, a terminal prompt, the writer
+telling their own run. Docs, model cards, recipes, plans and pull requests name methods and
+flags in every other shape, and no list of their shapes is ever whole; the list of a run's
+forms is short. ``rules/paths/run_forms.toml`` holds the forms a pattern tells, each with why
+and examples; a line a log dialect headed and ``run_bound.first_run_line`` are read in code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.run_bound import first_run_line
+from spectrace.dialects.base import LogLine
+from spectrace.errors import RuleError
+
+TABLE = "paths/run_forms.toml"
+# the dialects whose headed lines are an engine's own log records
+ENGINE_DIALECTS = frozenset({"sglang", "vllm", "trtllm"})
+ENGINE_RECORD = "engine log record"
+OWN_RUN = "the writer's own run, an engine frame or a failure met (run_bound)"
+
+
+@dataclass(frozen=True, slots=True)
+class RunForm:
+    """One row of the table."""
+
+    name: str
+    pattern: str
+    why: str
+    examples: tuple[str, ...]
+    literals: tuple[str, ...] = ()
+
+
+@cache
+def forms() -> tuple[RunForm, ...]:
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    rows = read_table(text, TABLE).get("form", [])
+    out = []
+    for row in rows:  # type: ignore[union-attr]
+        if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "pattern", "why")):
+            raise RuleError(f"{TABLE}: every [[form]] needs string keys name, pattern and why")
+        out.append(RunForm(row["name"], row["pattern"], row["why"], tuple(map(str, row.get("examples", ()))),
+                           tuple(map(str, row.get("literals", ())))))
+    return tuple(out)
+
+
+def literals() -> tuple[bytes, ...]:
+    """What the scan keeps a line in a form by, where no other reader's word does."""
+    return tuple(dict.fromkeys(lit.encode() for form in forms() for lit in form.literals))
+
+
+@cache
+def _alternation() -> re.Pattern[str]:
+    """Every form in one pattern, each in a group named by its row index."""
+    try:
+        return re.compile("|".join(f"(?P<f{i}>{_scoped(f.pattern)})" for i, f in enumerate(forms())))
+    except re.error as exc:
+        raise RuleError(f"{TABLE}: a pattern is not a valid regex ({exc})") from None
+
+
+def _scoped(pattern: str) -> str:
+    """A row's leading flags (``(?i)``) scoped to its own group, as an alternation needs."""
+    m = re.match(r"\(\?([aiLmsux]+)\)", pattern)
+    return f"(?{m.group(1)}:{pattern[m.end():]})" if m else pattern
+
+
+def form_of(line: LogLine) -> str | None:
+    """The name of the run form the line has, or None."""
+    if line.headed and line.dialect in ENGINE_DIALECTS:
+        return ENGINE_RECORD
+    m = _alternation().search(line.raw)
+    return forms()[int(m.lastgroup[1:])].name if m is not None and m.lastgroup else None
+
+
+def first_form(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
+    """The first of ``held`` (lines no block sets apart) in a run's form, and the form's name;
+    else the first line ``run_bound.first_run_line`` binds to a run."""
+    for line in held:
+        if (name := form_of(line)) is not None:
+            return line, name
+    line = first_run_line(held)
+    return (line, OWN_RUN) if line is not None else None
