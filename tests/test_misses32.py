@@ -116,3 +116,22 @@ def test_the_method_of_a_command_inside_a_single_quoted_script_is_read(tmp_path:
     path = crash_path(run(tmp_path, lines))
     assert path.worker_class is not None or path.conditional, path
     assert "Ngram" in (path.worker_class or path.conditional or ""), path
+
+
+# --- a structured deployment record's method and draft size ---------------------------------
+
+
+def _record(*keys: str) -> list[str]:
+    return ["{", '  "when": "2026-04-11",', '  "host": "rack-b7",', '  "runtime": {',
+            '    "tensor_parallel_size": 4,', *keys, '    "max_num_seqs": 16', "  },",
+            '  "incidents": [', '    "engine core died during warm-up, restarted by the watchdog"', "  ],",
+            '  "health": "ok after restart"', "}"]
+
+
+def test_a_json_records_method_and_draft_size_are_its_vllm_config(tmp_path: Path) -> None:
+    lines = _record('    "speculative_method": "dspark",', '    "num_speculative_tokens": 5,')
+    assert_verdict(probed_path(tmp_path, lines), "other", "DSparkSpeculator")
+
+
+def test_a_records_method_key_without_the_draft_size_is_any_programs(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _record('    "speculative_method": "dspark",'))

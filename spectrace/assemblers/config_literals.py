@@ -84,6 +84,10 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"Load weight end",  # a draft model's load line (config.draft_loaded)
     b"_method=",  # a launcher's key=value record of its job (kv_record)
     b"num_speculative_tokens=",
+    b'_method": "',  # the same record as JSON or YAML key lines (kv_record)
+    b"_method: ",
+    b'num_speculative_tokens": ',
+    b"num_speculative_tokens: ",
     b"Capture draft",  # the EAGLE-type worker's draft graph capture
     b"Beta spec",
     b"vLLM API server version",

@@ -1,7 +1,9 @@
 """A launcher's ``key=value`` record of the job it submits -> the run's speculative config.
 
 Why: batch launchers (SLURM wrappers, sweep drivers) print the settings of the job they
-submit one ``key=value`` per line (``engine_method=dspark``, ``num_speculative_tokens=7``):
+submit one ``key=value`` per line (``engine_method=dspark``, ``num_speculative_tokens=7``), and
+harnesses and agents keep them as JSON or YAML key lines of a deployment record
+(``"speculative_method": "dspark",`` beside ``"num_speculative_tokens": 3,``):
 the same facts as vLLM's ``--speculative-config '{"method": ..., "num_speculative_tokens":
 ...}'``, a config line like a flag. A record line is its key and value alone (no blank, no
 sentence around them); a method is a key ending in ``_method`` whose value vLLM's method rows
@@ -17,6 +19,9 @@ from spectrace.dialects.base import LogLine
 from spectrace.path_frames import method_signature
 
 _RECORD = re.compile(r"(?P<key>[a-z][a-z0-9_]{0,60})=(?P<value>[^\s=\"']{1,80})")
+# the same record written as a JSON or YAML key line (``"speculative_method": "dspark",``,
+# ``num_speculative_tokens: 3``): a harness's or an agent's structured record of the deployment
+_KEY_LINE = re.compile(r"""(?P<q>["']?)(?P<key>[a-z][a-z0-9_]{0,60})(?P=q)\s*:\s*(?P<v>["']?)(?P<value>[^\s"',:{}\[\]]{1,80})(?P=v),?""")
 _SIZE_KEY = "num_speculative_tokens"
 _GAP = 40  # lines between a record's method and its size: one job's record
 
@@ -32,7 +37,7 @@ class KvRecords:
     def feed(self, line: LogLine) -> tuple[LogLine, dict[str, object]] | None:
         """The record's method line and its vLLM speculative config once the record holds both
         a method and a draft size (given once), else None."""
-        m = _RECORD.fullmatch(line.text.strip())
+        m = _RECORD.fullmatch(line.text.strip()) or _KEY_LINE.fullmatch(line.text.strip())
         if self.done or m is None or line.quoted:
             return None
         key, value = m["key"], m["value"]
