@@ -212,7 +212,8 @@ def _inputs(
     family_lines = [m.text for m in words]  # every family line (a draft beside one: _drafted)
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     launched = [m for m in words if m.lineno in _launch_lines(config, source)]
-    if launched and not _two_families(launched):  # the launch's own line names its family
+    if launched and not _pull(mine) and not _two_families(launched):  # the launch's own line names its family
+        # (a pull request's bullet "size it from `--speculative-dspark-block-size 5`" is its code's)
         words = launched
     elif any(m.lineno in ran for m in words):  # a run line's family is the run's ("- [x] Verified
         run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
