@@ -41,7 +41,7 @@ def test_words_alone_show_no_run_and_say_so(tmp_path: Path) -> None:
     "(EngineCore pid=7) INFO 02-03 04:05:06 [gpu_worker.py:120] model weights took 15.1 GiB",
     "vllm==0.31.2",
     "PyTorch version: 2.9.1+cu128",
-    "Successful requests:                     64",
+    "Successful requests:   64",
     "ubuntu@box-2:~$ python serve_orbit.py",
     "We served it on two H100s for a week and acceptance stayed near 2.1.",
 ])  # fmt: skip
