@@ -50,6 +50,7 @@ from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.other_engines import literals as other_engine_literals
 from spectrace.assemblers.other_engines import other_engine
 from spectrace.assemblers.post_dates import opens_thread, post_author
+from spectrace.assemblers.pyconfig import commented_out
 from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
@@ -1830,6 +1831,8 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
             return None  # an engine, worker or scheduler printed or crashed: the launcher was not the end
         launched = launched or _ENGINE_STARTED.search(text) is not None or _LAUNCH_RECORD.search(text) is not None
         method = method or next((g for m in _CONFIGURED.finditer(text) for g in m.groups() if g), None)
+        if commented_out(text):
+            continue  # a commented-out line (a launcher's error kept as a note) is no stop of this run
         if hub is None and _HUB_ERROR.search(text):
             hub = line
         elif _LAUNCHER_FRAME.search(text):

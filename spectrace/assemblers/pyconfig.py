@@ -64,6 +64,19 @@ def commented(text: str) -> bool:
 _COMMENTED_KEY = re.compile(r"^\s*#(?:!|\s{2,}\S|\s?[a-z_][\w.-]*:[^\S\n]*[^\s,]*[^\S\n]*$)")
 
 
+# a commented-out environment setting: a YAML/compose entry (``# VLLM_X: "1"``, ``# - VLLM_X=1``)
+# or a shell line (``# export VLLM_X=1``) with nothing after it but another comment, never a title
+_COMMENTED_SETTING = re.compile(
+    r"^\s*#+\s*(?:-\s*|export\s+|ENV\s+)?[`'\"]?[A-Z][A-Z0-9_]*[`'\"]?\s*[:=]\s*[`'\"]?[\w.-]*[`'\"]?\s*(?:#.*)?$"
+)
+
+
+def commented_out(text: str) -> bool:
+    """A comment in a script or config file (``commented``) or a commented-out env setting: a
+    line a launcher never reads, so nothing on it was set or printed by the run."""
+    return commented(text) or _COMMENTED_SETTING.match(text) is not None
+
+
 def commented_key(text: str) -> bool:
     """A commented-out key or an indented comment, never a lower-case Markdown title."""
     return _COMMENTED_KEY.match(text) is not None

@@ -14,7 +14,7 @@ from datetime import date
 from packaging.version import Version
 
 from spectrace.assemblers.image_tags import image_release
-from spectrace.assemblers.pyconfig import bare_spec_config
+from spectrace.assemblers.pyconfig import bare_spec_config, commented_out
 from spectrace.assemblers.release_dates import newest_at, newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
@@ -575,7 +575,8 @@ _ARGS_FAILED = re.compile(
 def _args_failed(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """The run died parsing its arguments, before any proposer was built: the class its config
     asks for is what the run was set up to build, so it stays as a condition, not a decision."""
-    line = next((ln for ln in lines if _ARGS_FAILED.search(ln.text)), None)
+    # a commented-out line ("# error: unrecognized arguments ..." left in a compose file) is a note
+    line = next((ln for ln in lines if _ARGS_FAILED.search(ln.text) and not commented_out(ln.text)), None)
     if line is None:
         return
     why = f"the run failed in vLLM's argument parsing (line {line.lineno}), before building a proposer"

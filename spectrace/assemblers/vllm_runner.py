@@ -28,6 +28,7 @@ from importlib import resources
 from packaging.version import Version
 
 from spectrace.assemblers.documents import expected_line
+from spectrace.assemblers.pyconfig import commented_out
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.vllm_engine_lines import engine_shown, fork_tree, other_tracker
@@ -214,6 +215,8 @@ def stated_runner(lines: Sequence[LogLine], tags: bool = True) -> tuple[str, Log
             continue
         # the module vLLM's log prefix names
         runner = _runner(line.text) or (module_runner(line.raw) if tags else None)
+        if runner == "v2" and commented_out(line.text):
+            continue  # a switch to MRV2 commented out (``# VLLM_USE_V2_MODEL_RUNNER: "1"``) was not on
         if runner is not None:
             said.setdefault(runner, line)
     if len(said) != 1:
