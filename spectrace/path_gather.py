@@ -18,6 +18,7 @@ from spectrace.assemblers.run_shown import reported_failure, shows_run
 from spectrace.assemblers.sglang_eras import Version, newest_at, parse_release
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, eagle_family
+from spectrace.assemblers.vllm_config import patching_plugin
 from spectrace.assemblers.vllm_finish import quoted_v0_aside
 from spectrace.assemblers.vllm_v0_marks import worker_module_evidence
 from spectrace.dialects._time import stamp_day
@@ -45,6 +46,7 @@ from spectrace.path_evidence import (
     untabled_votes,
 )
 from spectrace.path_family import family_evidence, sglang_family_evidence
+from spectrace.path_frames import frame_signatures
 from spectrace.path_mention_kinds import CHAIN_KIND, CLASS_KIND, FAMILY_KIND, RELEASE_MARK, RUN_KIND
 from spectrace.path_mentions import Mention, bare_plugin_file, mention_votes, message_names
 from spectrace.path_missing import frames_engine, method_evidence
@@ -280,10 +282,26 @@ def _sglang_family(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     return found + [e for e in evidence if (e.source, e.lineno, e.text) not in same]
 
 
+def _installed_only(config: RunConfig, mentions: Sequence[Mention]) -> RunConfig:
+    """A speculative plugin known only by its package or repository named in the text (an
+    install line of ``arctic-inference``: ``vllm_config.patching_plugin``) is no proof its
+    proposer ran: where the text names a class of vLLM's own as the run's (``CLASS_KIND``:
+    not a question, a contrast or a heading) that the plugin does not define, the config is
+    read without that platform, so vLLM's class for the family decides."""
+    platform = config.flags.get("platform")
+    if platform is None or patching_plugin(str(platform.value)) is None:
+        return config
+    own = {c for sig in frame_signatures() if sig.framework == platform.value for c in sig.classes}
+    if not any(m.kind == CLASS_KIND and m.signature.framework == "vllm" and m.name not in own
+               for m in mentions):  # fmt: skip
+        return config
+    return replace(config, flags={k: v for k, v in config.flags.items() if k != "platform"})
+
+
 def _bases_or_words(run: _Run, evidence: list[Evidence]) -> list[Evidence]:
     """A proposer base: its subclass by the family; with none, a vLLM run's method named only
     in words (``path_named``)."""
-    config = run.config
+    config = _installed_only(run.config, run.mentions)
     plugin = "platform_named" in config.flags or "platform" in config.flags
     sites, families = base_inputs(run.incident, run.mentions, run.since, plugin)
     based = base_evidence(frame_sites(run.frames) + sites, config, families, run.day)

@@ -47,3 +47,24 @@ def test_commented_out_reads_settings_not_titles():
     assert not commented_out("# VLLM_USE_V2_MODEL_RUNNER=1 crashes the EAGLE drafter on startup")
     assert not commented_out('VLLM_USE_V2_MODEL_RUNNER: "1"')
 
+
+# ---- an install line of a plugin is no proof its proposer ran ----
+
+NOTES = ["# Bench night 3: suffix drafting on the staging box", "",
+         "```", "[setup] pulling the serving image", "[setup] pip installing arctic-inference (suffix decoding)",
+         "[setup] done", "```", "",
+         "Spec decode: method=suffix, num_speculative_tokens=8.",
+         "Acceptance went from 0.21 to 0.64 on the repeated prompts.", "",
+         "(APIServer pid=1) INFO 05-01 10:00:00 [metrics.py:96] SpecDecoding metrics: Drafted: 804 tokens,"
+         " Accepted: 301 tokens, Mean acceptance length: 2.41"]
+VLLM_CLASS = "A hook on `SuffixDecodingProposer.propose` logged each draft it returned during the bench."
+
+
+def test_a_vllm_class_the_text_names_beats_a_plugin_from_an_install_line(tmp_path):
+    path = probed_path(tmp_path, [*NOTES, VLLM_CLASS])
+    assert (path.value, path.worker_class) == ("other", "SuffixDecodingProposer"), path
+
+
+def test_an_install_line_alone_keeps_the_plugin_as_a_condition(tmp_path):
+    path = probed_path(tmp_path, NOTES)
+    assert path.worker_class is None and "SuffixProposer on arctic_inference" in (path.conditional or ""), path
