@@ -251,6 +251,7 @@ _DRAFT_ID = re.compile(rf"(?i)(?<![\w/.-]){_ID}\s+draft(?:[ _-]?model)?\b(?![\w-
 # the family segment of a draft id (``EAGLE3-Coder-30B``, ``Qwen3-8B-DFlash``, ``yuhuili/EAGLE-LLaMA3``):
 # a whole segment between the id's dashes, underscores or slash
 _ID_PART = re.compile(r"(?i)(?:^|[-_/])(eagle3|eagle|mtp|nextn|dflash|dspark|medusa)(?=[-_/]|$)")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _architectures(text: str) -> set[str]:
@@ -268,9 +269,6 @@ def _architectures(text: str) -> set[str]:
         if len(parts) == 1 and named:  # a model's own name beside the family ("MTP-1.5" is a depth)
             found.add(_ARCH_FAMILIES[parts.pop()])
     return found
-
-
-_LETTER = re.compile(r"[A-Za-z]")
 
 
 _OFF_GUARD = "named as off ('without', 'disabled')"

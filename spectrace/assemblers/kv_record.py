@@ -37,8 +37,11 @@ class KvRecords:
     def feed(self, line: LogLine) -> tuple[LogLine, dict[str, object]] | None:
         """The record's method line and its vLLM speculative config once the record holds both
         a method and a draft size (given once), else None."""
-        m = _RECORD.fullmatch(line.text.strip()) or _KEY_LINE.fullmatch(line.text.strip())
-        if self.done or m is None or line.quoted:
+        if self.done or line.quoted:
+            return None
+        text = line.text.strip()
+        m = _RECORD.fullmatch(text) or _KEY_LINE.fullmatch(text)
+        if m is None:
             return None
         key, value = m["key"], m["value"]
         if key.endswith("_method") and method_signature("vllm", value) is not None:
