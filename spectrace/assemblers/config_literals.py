@@ -70,6 +70,9 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"- sglang",
     b'"serve"',  # inline lists: command: ["vllm", "serve"]
     b"'serve'",
+    # a command folded in a block scalar: the key above its lines (not_run reads a saved YAML
+    # file by every key it keeps, ``server_cmd: >`` included)
+    b"command: >", b"command: |", b"args: >", b"args: |", b"cmd: >", b"cmd: |",
     b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
     b"vllm/engine/arg_utils.py",  # a crash while vLLM builds its config: no proposer yet
     b"error: unrecognized arguments",

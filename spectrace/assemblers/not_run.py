@@ -1564,7 +1564,9 @@ _PAST_OUTCOME = re.compile(
 def _config_file(held: Sequence[LogLine]) -> LogLine | None:
     """The first line of a saved YAML file (a recipe, a chart's values, a test job's cases): every
     line the scan kept is a mapping key (``key: value``, ``key:``, a list item of one), a list
-    item of a scalar (``- "--speculative-config"``, ``- '{"method": ...}'``) or a comment, and
+    item of a scalar (``- "--speculative-config"``, ``- '{"method": ...}'``, a compose or
+    Kubernetes list's plain word ``- sglang.launch_server``), a line of a block scalar (a
+    ``command: >`` folded over lines) or a comment, and
     none is a log record, a frame through a folder, a sentence or a command. Its first line may
     name the file (``... · recipes/x.yaml (commit ...)``); a file saved bare needs a speculative
     setting among its keys (the scan keeps some lines only). A file of settings printed nothing
@@ -1576,8 +1578,9 @@ def _config_file(held: Sequence[LogLine]) -> LogLine | None:
     for line in held:
         if line.headed or post_author(line.text) is not None or tree_frame(line.text):
             return None
+    folded = _block_scalars(body)
     keys = [ln for ln in body if _YAML_KEY.match(shown := ln.raw if ln.raw.strip() else ln.text)
-            or _YAML_ITEM.match(shown)]  # fmt: skip
+            or _YAML_ITEM.match(shown) or ln.lineno in folded]  # fmt: skip
     loose = [ln for ln in body if ln not in keys and not _TB_LINE.match(ln.text)]
     if loose or not keys:
         return None
@@ -1587,15 +1590,43 @@ def _config_file(held: Sequence[LogLine]) -> LogLine | None:
     return keys[0] if len(keys) >= 2 and any(_SPEC_SETTING.search(ln.text) for ln in keys) else None
 
 
+def _block_scalars(body: Sequence[LogLine]) -> frozenset[int]:
+    """The line numbers of the lines inside a YAML block scalar (``command: >`` or ``args: |``,
+    then lines indented deeper than its key: a compose service's command folded over lines):
+    one setting's value, however it reads."""
+    out: set[int] = set()
+    key = -1  # the indentation of the open block scalar's key, -1 for none
+    for line in body:
+        shown = line.raw if line.raw.strip() else line.text
+        indent = len(shown) - len(shown.lstrip())
+        if key >= 0 and indent > key:
+            out.add(line.lineno)
+            continue
+        key = indent if _BLOCK_KEY.match(shown) else -1
+    return frozenset(out)
+
+
+# a mapping key opening a block scalar: ``command: >``, ``args: |-``, ``script: >2``
+_BLOCK_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:\s*[>|][-+]?\d?\s*(?:#.*)?$")
+
 _CONFIG_FILE_KEYS = 4
-# a YAML list item of one scalar: a quoted string, a flag, a number, a JSON object in quotes
-_YAML_ITEM = re.compile(r"""^\s*-\s+(?:"[^"]*"|'[^']*'|--?[\w-]+|[\d.]+)\s*(?:#.*)?$""")
-# a speculative setting: a key or a flag naming it
-_SPEC_SETTING = re.compile(r"(?i)\bspeculative[-_](?:config|algorithm|method|model|draft)|\bdecoding_type\b")
+# a YAML list item of one scalar: a quoted string, a flag, a number, a JSON object in quotes, or
+# one plain word of a compose or Kubernetes list (``- sglang.launch_server``, ``- Qwen/Qwen3-8B``,
+# ``- SGLANG_ENABLE_SPEC_V2=1``, ``- ${HF_TOKEN}``: a program's argument or an environment entry)
+_YAML_ITEM = re.compile(
+    r"""^\s*-\s+(?:"[^"]*"|'[^']*'|--?[\w-]+|[\d.]+|(?:\$\{|[\w$])[^\s#'"`\[\],&*!|>%@]*)\s*(?:#.*)?$"""
+)
+# a speculative setting: a key or a flag naming it (``--speculative-config``, a fork's
+# ``--spec-method``)
+_SPEC_SETTING = re.compile(
+    r"(?i)\bspeculative[-_](?:config|algorithm|method|model|draft)|\bdecoding_type\b"
+    r"|--spec[-_](?:method|config|algo\w*|tokens)\b"
+)
 # the caption's file name: a YAML file's extension
 _CONFIG_NAME = re.compile(r"[\w-]\.ya?ml\b")
 # a YAML mapping line: an indented key and its value or nested block, or a list item of one
-_YAML_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:(?:\s+\S.*)?\s*$")
+# (a resource's domain-qualified name: ``nvidia.com/gpu: "1"``)
+_YAML_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w.-]*(?:/[\w.-]+)?\s*:(?:\s+\S.*)?\s*$")
 # a traceback's header, a frame with no folder (its exception line is a key's shape): a crash
 # appended to the file; a YAML comment
 _TB_LINE = re.compile(r"^\s*(?:Traceback \(most recent call last\):|File \"[^\"/\\]*\", line \d+|#)")
