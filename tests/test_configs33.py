@@ -11,7 +11,7 @@ from pathlib import Path
 
 from real_logs_helpers import assert_no_path, probed_path, roots, run
 
-from spectrace.assemblers.not_run import _YAML_ITEM, _YAML_KEY, _block_scalars
+from spectrace.assemblers.not_run import _STEP_LINE, _YAML_ITEM, _YAML_KEY, _block_scalars
 from spectrace.dialects.base import LogLine
 from spectrace.worker_path import WorkerPath
 
@@ -153,6 +153,11 @@ def test_a_command_folded_in_a_block_scalar_is_no_run(tmp_path: Path) -> None:
     assert_no_path(tmp_path, TEST_JOB, name="job.yaml")
 
 
+def test_a_recipe_page_and_a_readme_with_a_compose_block_are_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, RECIPE, name="recipe.md")
+    assert_no_path(tmp_path, README, name="README.md")
+
+
 def test_an_assistants_compose_file_is_no_run(tmp_path: Path) -> None:
     assert_no_path(tmp_path, CHAT, name="chat.txt")
 
@@ -188,3 +193,13 @@ def test_yaml_shapes_of_a_settings_file() -> None:
     lines = [LogLine(source="c.yaml", lineno=n, offset=0, text=t, raw=t, dialect="plain", stream="")
              for n, t in enumerate(["  command: >", "    vllm serve x", "    --tp 2", "  ports:", "    - 80"], 1)]
     assert _block_scalars(lines) == {2, 3}
+
+
+def test_step_lines_of_a_page() -> None:
+    for step in ("This recipe shows how to deploy Widget with MTP.", "In this tutorial, you serve EAGLE3.",
+                 "This guide walks you through an EAGLE3 deployment.", "Run `docker compose up -d` and open it.",
+                 "Then run `vllm serve acme/w`."):
+        assert _STEP_LINE.search(step), step
+    for told in ("This run crashed after the drafter loaded.", "I ran `docker compose up` and it crashed.",
+                 "The recipe we used is below."):
+        assert not _STEP_LINE.search(told), told

@@ -435,6 +435,13 @@ _STEP_LINE = re.compile(
     r"|^\W*step\s*\d+\b"
     r"|\byou (?:must|need to|will need|will|should|can|may|have to)\b"
     r"|\bby (?:executing|running|using|issuing) the following\b"
+    # an imperative verb over inline code ("Run `docker compose up -d` and open ...")
+    rf"|^\W*(?:(?:then|now|next|finally),?\s+)?{_VERB}\s+`[^`]+`"
+    # a page telling what it is for ("This recipe shows how to deploy X", "In this tutorial, ...",
+    # "This guide walks you through ..."): a page for a reader, whose commands are the reader's
+    r"|^\W*(?:this|the following|in this)\s+(?:recipe|guide|tutorial|cookbook|walkthrough|notebook"
+    r"|how-?to|quick-?start|example|page|document|doc|readme|section)\b,?\s*(?:shows?|explains?"
+    r"|describes?|demonstrates?|walks?\s+(?:you\s+)?through|covers?|illustrates?|we\b|you\b)"
 )
 # a page's address on its first lines: a docs site, a tutorial, a playbook, a guide, a cookbook
 _DOCS_URL = re.compile(
