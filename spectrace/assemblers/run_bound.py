@@ -151,17 +151,61 @@ _REPORT_HEADING = re.compile(
 )
 
 
+# a section heading reporting what a run of the writer's gave: results stamped with the day they
+# were taken ("## Decode results (2026-05-14)", "## Measured (2026/05/20)"), or results worded as
+# measured or verified ("## Verified results", "## Alternative configs (measured)", "## Log markers
+# from the measured run"); a page's "## Results", "## Benchmark" or "## Verified models" (a support
+# list) is no such heading, nor one a plan or a guide words ahead ("## Expected results (2026-05-14)",
+# "## Measurements to take", "## Results to reproduce")
+_REPORT_WORDS = (r"(?:results?|measured|measurements?|numbers|figures|benchmarks?|runs?|throughput|decode"
+                 r"|latency|acceptance|markers|verified|observed|status)")
+_DAY = r"(?<![\w.])20\d\d[-/][01]\d[-/][0-3]\d(?![\w.])"
+_REPORTED_HEADING = re.compile(
+    rf"(?i)^\s*#{{1,6}}\s(?:.*\b{_REPORT_WORDS}\b.*{_DAY}|.*{_DAY}.*\b{_REPORT_WORDS}\b)"
+    r"|^\s*#{1,6}\s+\W{0,4}(?:[\w-]+\s+){0,2}?(?:measured|verified|observed)\s+(?:results?|numbers|figures"
+    r"|throughput|speeds?|speed-?ups?|latency|acceptance\w*|runs?)\b"
+    r"|^\s*#{1,6}\s.*\(\s*(?:measured|verified|observed)\s*\)"
+    r"|^\s*#{1,6}\s.*\bfrom (?:the|our|my|this) (?:measured |benchmark(?:ed)? |verified )?runs?\b"
+)
+# the words of a heading a plan, a guide or a template writes ahead of any run
+_AHEAD = re.compile(
+    r"(?i)\b(?:expect\w*|targets?|goals?|plan\w*|todo|to (?:try|run|take|reproduce|measure|collect|check)"
+    r"|will|should|example|sample|template|placeholder|how to)\b"
+)
+_DIGIT = re.compile(r"\d")
+
+
+def _reported(held: Sequence[LogLine], at: int) -> bool:
+    """``held[at]`` heads a section that reports a run of the writer's (``_REPORTED_HEADING``,
+    no plan's words) and a line under it, before the next heading of its level or above, holds
+    a figure or a record (a table row, a log marker): a heading over nothing reports nothing."""
+    text = held[at].text
+    if not _REPORTED_HEADING.search(text) or _AHEAD.search(text):
+        return False
+    level = _heading_level(text)
+    for line in held[at + 1 :]:
+        below = _heading_level(line.text)
+        if below and below <= level:
+            return False
+        if not below and _DIGIT.search(line.text):
+            return True
+    return False
+
+
 def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
     """The first line that binds the text to a run of the engine: an engine frame, a log record
     (its prefix cut or not), the writer telling their own run, a figure measured, a failure told
-    as met. A traceback whose frames name no engine file (a script's own crash, a probe) binds
-    nothing, nor does its exception line."""
+    as met, a section heading that reports the writer's measured or dated results over their
+    figures (``_reported``). A traceback whose frames name no engine file (a script's own crash,
+    a probe) binds nothing, nor does its exception line."""
     in_trace = False
     helps = 0  # the level of an open section that helps the reader (troubleshooting, FAQ), 0 for none
-    for line in held:
+    for at, line in enumerate(held):
         text = line.text
         if level := _heading_level(text):  # (its own words name its section: "## 1. 现状（实测）")
             helps = level if _HELP_HEADING.search(text) else (helps if helps and level > helps else 0)
+            if not helps and _reported(held, at):
+                return line
         if _ENGINE_FRAME.search(text) or RECORD_SHAPE.search(text):
             return line
         if _TB_HEADER.match(text):
