@@ -203,3 +203,14 @@ def test_step_lines_of_a_page() -> None:
     for told in ("This run crashed after the drafter loaded.", "I ran `docker compose up` and it crashed.",
                  "The recipe we used is below."):
         assert not _STEP_LINE.search(told), told
+
+
+def test_settings_beside_their_results_or_live_status_keep_their_path(tmp_path: Path) -> None:
+    results = [*COMPOSE, "results:", "  mean_acceptance_length: 2.41", "  output_throughput: 151.3"]
+    path = probed_path(tmp_path, results)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+    live = [*ISVC, "status:", "  conditions:", '    - lastTransitionTime: "2025-10-02T11:02:03Z"',
+            '      status: "True"', "      type: Ready"]
+    assert probed_path(tmp_path, live).worker_class == "EagleProposer"
+    gates = [*TEST_JOB[:-1], "    accuracy_threshold: 5"]
+    assert_no_path(tmp_path, gates, name="job.yaml")  # a gate is no result

@@ -8,6 +8,7 @@ from spectrace.assemblers.ascend_release import HEADING_LITERALS
 from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
 from spectrace.assemblers.image_tags import literals as image_literals
+from spectrace.assemblers.not_run import LIVE_FIELDS
 from spectrace.assemblers.quotes import PLAIN_RUN_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
 from spectrace.assemblers.sglang_version import VERSION_LITERALS
@@ -73,6 +74,7 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     # a command folded in a block scalar: the key above its lines (not_run reads a saved YAML
     # file by every key it keeps, ``server_cmd: >`` included)
     b"command: >", b"command: |", b"args: >", b"args: |", b"cmd: >", b"cmd: |",
+    *(f.encode() + b":" for f in LIVE_FIELDS),  # a live object's status beside its manifest
     b"vllm/vllm-openai",  # docker run IMAGE --flags: the image's entry point is the server
     b"vllm/engine/arg_utils.py",  # a crash while vLLM builds its config: no proposer yet
     b"error: unrecognized arguments",

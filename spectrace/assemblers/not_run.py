@@ -1589,8 +1589,8 @@ def _config_file(held: Sequence[LogLine]) -> LogLine | None:
     keys = [ln for ln in body if _YAML_KEY.match(shown := ln.raw if ln.raw.strip() else ln.text)
             or _YAML_ITEM.match(shown) or ln.lineno in folded]  # fmt: skip
     loose = [ln for ln in body if ln not in keys and not _TB_LINE.match(ln.text)]
-    if loose or not keys:
-        return None
+    if loose or not keys or any(_RESULT_KEY.match(ln.text) or _LIVE_KEY.match(ln.text) for ln in keys):
+        return None  # a measured result, a live object's status: the record of a run that used them
     if captioned:
         return keys[0] if len(keys) >= _CONFIG_FILE_KEYS else None
     # bare: at least two settings, one of them speculative (a key, or a flag the list item gives)
@@ -1613,6 +1613,19 @@ def _block_scalars(body: Sequence[LogLine]) -> frozenset[int]:
     return frozenset(out)
 
 
+# a key of a run's measured result with its figure (``mean_acceptance_length: 2.41``,
+# ``output_throughput: 151.3``, ``p99_ttft_ms: 80``): a results record, YAML's form of
+# run_forms' JSON "result record"
+_RESULT_KEY = re.compile(
+    r"(?i)^\s*(?:-\s+)?(?:(?:mean|median|avg|p\d\d)_)?(?:ttft|tpot|itl|e2el|output_throughput"
+    r"|request_throughput|total_token_throughput|throughput|acceptance_rate|acceptance_length"
+    r"|accept_length|acceptance_len|accepted_tokens)\w*\s*:\s*\d"
+)
+# a field the cluster fills in on a live object (``kubectl get -o yaml``: its status, its
+# containers' restarts and start times), never written in a manifest
+LIVE_FIELDS = ("creationTimestamp", "resourceVersion", "lastTransitionTime", "observedGeneration",
+               "readyReplicas", "restartCount", "containerStatuses")
+_LIVE_KEY = re.compile(rf"^\s*(?:-\s+)?(?:{'|'.join(LIVE_FIELDS)})\s*:")
 # a mapping key opening a block scalar: ``command: >``, ``args: |-``, ``script: >2``
 _BLOCK_KEY = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:\s*[>|][-+]?\d?\s*(?:#.*)?$")
 
