@@ -11,7 +11,7 @@ from pathlib import Path
 
 from real_logs_helpers import assert_no_path, probed_path, roots, run
 
-from spectrace.assemblers.not_run import _STEP_LINE, _YAML_ITEM, _YAML_KEY, _block_scalars
+from spectrace.assemblers.not_run import _ASSISTANT_TURN, _STEP_LINE, _USER_TURN, _YAML_ITEM, _YAML_KEY, _block_scalars
 from spectrace.dialects.base import LogLine
 from spectrace.worker_path import WorkerPath
 
@@ -214,3 +214,50 @@ def test_settings_beside_their_results_or_live_status_keep_their_path(tmp_path: 
     assert probed_path(tmp_path, live).worker_class == "EagleProposer"
     gates = [*TEST_JOB[:-1], "    accuracy_threshold: 5"]
     assert_no_path(tmp_path, gates, name="job.yaml")  # a gate is no result
+
+
+# ---- a chat transcript: the assistant's turn advises, the user's tells what ran ----
+
+_ARGS = ["        args:", "          - --model", "          - acme/Widget-8B-Instruct", "          - --speculative-config",
+         "          - '{\"method\": \"eagle3\", \"model\": \"acme/widget-8b-eagle3\", \"num_speculative_tokens\": 3}'"]
+_LAUNCH = ("python -m sglang.launch_server --model-path acme/Widget-8B --speculative-algorithm EAGLE3 "
+           "--speculative-draft-model-path acme/widget-8b-eagle3 --speculative-num-steps 3 "
+           "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")
+_SCHED = '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 2400, in run_scheduler_process'
+
+
+def test_an_assistants_turn_is_advice_whatever_its_label(tmp_path: Path) -> None:
+    for user, assistant in (("### User", "### Assistant"), ("**User:**", "**Assistant:**"), ("You said:", "ChatGPT said:"),
+                            ("Human:", "AI:"), ("User:", "Copilot:")):
+        chat = [user, "How do I enable EAGLE-3 on my vLLM k8s deployment?", "", assistant,
+                "Add these args to the container:", "", "```yaml", *_ARGS, "```", "",
+                "That loads the EAGLE-3 head next to the target model."]
+        assert_no_path(tmp_path, chat, name="chat.md")
+
+
+def test_a_users_turn_keeps_their_run(tmp_path: Path) -> None:
+    own = ["User: my server crashes right after the first request. I launch it with", "", _LAUNCH, "", "and get:", "",
+           "Traceback (most recent call last):", _SCHED, "    scheduler.event_loop_overlap()",
+           '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/speculative/eagle_worker.py", line 280, in forward_batch_generation',
+           "    self.draft(batch)", "RuntimeError: CUDA error: an illegal memory access was encountered", "",
+           "Assistant: That looks like a draft graph issue. Try the v2 worker instead:", "",
+           f"SGLANG_ENABLE_SPEC_V2=1 {_LAUNCH}"]
+    path = _decided(tmp_path, own)
+    assert (path.value, path.worker_class) == ("v1", "EAGLEWorker"), path
+
+
+def test_an_assistants_launch_the_user_ran_is_their_run(tmp_path: Path) -> None:
+    tried = ["User: how do I run EAGLE3 on sglang for Widget-8B?", "", "Assistant: Launch it like this:", "", _LAUNCH, "",
+             "User: I tried that and it crashes:", "", "Traceback (most recent call last):", _SCHED,
+             "    scheduler.event_loop_normal()", "RuntimeError: CUDA error: out of memory"]
+    path = _decided(tmp_path, tried)
+    assert path.worker_class or path.conditional, path
+
+
+def test_turn_labels() -> None:
+    for label in ("Assistant: You can pass the config", "### Assistant", "**Claude:**", "ChatGPT said:", "AI:"):
+        assert _ASSISTANT_TURN.match(label), label
+    for other in ("assistant: gemma-4-assistant", "AI-generated summary below", "Assistant professor notes",
+                  "  speculative_model: acme/assistant"):
+        assert not _ASSISTANT_TURN.match(other), other
+    assert _USER_TURN.match("You said:") and _USER_TURN.match("### User") and not _USER_TURN.match("Users report hangs")

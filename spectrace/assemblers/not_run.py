@@ -92,6 +92,7 @@ OTHERS = "what other users reported, not the writer's run"
 AVOIDED = "a command shown as the pattern to avoid, not a run"
 FLAG_TOLD = "a sentence telling what a flag or a mapping of method names does in code, not a run's config"
 HYPOTHETICAL = "what a tool could show or a method would give, not a run"
+ASSISTANT = "an AI assistant's turn in a chat: what it advises, not a run"
 # what a whole thread is, when its description tells no run of the writer's (``DENIALS``)
 CODE_ONLY = "a report the writer built from reading code, not from a run"
 LINKED_CODE = "source lines a pull request points at, with no failure or run told"
@@ -193,6 +194,9 @@ LITERALS: tuple[bytes, ...] = (
     b'sglang/srt/server_args.py"', b'vllm/engine/arg_utils.py"', b"vllm/config/", b'vllm/config.py"',
     b"Load weight", b"oading drafter", b"oading model", b"to load model", b"model_runner.py", b"gpu_worker.py",
     b"EngineCore failed", b"ngine core initialization failed",
+    # a chat transcript's turn labels (``_ASSISTANT_TURN``, ``_USER_TURN``)
+    b"Assistant", b"ASSISTANT", b"ChatGPT", b"Claude", b"Gemini", b"Copilot", b"AI:",
+    b"User:", b"USER:", b"# User", b"You said", b"You:", b"Human", b"HUMAN",
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -592,6 +596,13 @@ _OTHERS_SAY = re.compile(
 )
 # a review post's header ("gemini-code-assist[bot] · review thread · 2026-04-30")
 _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
+# a chat transcript's turn labels, alone on their line or before the turn's words ("Assistant:
+# You can pass ...", "ChatGPT said:", "### Assistant", "**Claude:**"; "User: ...", "You said:",
+# "### Human"): an assistant's turn advises, its user's tells what they ran. Capitalised, as a
+# transcript writes them: a YAML key ("assistant: gemma-4-assistant") is no turn
+_TURN = r"^\s*(?:#{{1,6}}\s+|\*\*)?(?:{})(?:\s+said)?\s*(?:\*\*\s*)?(?:[:：]|$)"
+_ASSISTANT_TURN = re.compile(_TURN.format(r"Assistant|ASSISTANT|ChatGPT|Claude|Gemini|Copilot|AI"))
+_USER_TURN = re.compile(_TURN.format(r"User|USER|You|Human|HUMAN"))
 # the pull request's author answering inside a review thread: the author's own words again
 _AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")
 # a review's suggested change, as the thread shows it ("```suggestion")
@@ -902,7 +913,7 @@ def read_apart(lines: Sequence[LogLine]) -> NotRun:
 def _adopted(blocks: list[Apart]) -> list[Apart]:
     """The blocks without the last example, advice or docs quotation: the writer ran it."""
     for i in range(len(blocks) - 1, -1, -1):
-        if blocks[i].why in (EXAMPLE, SUGGESTION, DOCS):
+        if blocks[i].why in (EXAMPLE, SUGGESTION, DOCS, ASSISTANT):
             return blocks[:i] + blocks[i + 1 :]
     return blocks
 
@@ -990,7 +1001,12 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
                 close(last)
             last = line.lineno
             continue
-        if not line.quoted and post_author(text) is not None:
+        if not line.quoted and (_ASSISTANT_TURN.match(text) or _USER_TURN.match(text)):
+            mine = False
+            close(line.lineno - 1)  # a new turn of a chat: the last one ends above it
+            if _ASSISTANT_TURN.match(text):
+                open_ = (line.lineno, ASSISTANT, text.strip(), "post")
+        elif not line.quoted and post_author(text) is not None:
             mine = False
             close(line.lineno - 1)  # a new post: a section or a review ends above it
             if _REVIEW_POST.search(text):
