@@ -121,3 +121,47 @@ def test_a_support_list_under_verified_models_gets_no_path(tmp_path: Path) -> No
                               "| model | GPUs | draft |", "|---|---|---|", "| Kimi-K9 | 8 | acme/Kimi-K9-EAGLE3.1-MLA |", "",
                               "## Launch", "", "Run the following command:", "",
                               """vllm serve moonshot/Kimi-K9 --tensor-parallel-size 8 --speculative-config '{"method": "eagle3", "num_speculative_tokens": 3}'"""])
+
+
+# --- a crash note whose reproductions are a table of the writer's processes ---------------------
+
+from spectrace.assemblers.run_forms import record_form  # noqa: E402
+
+
+def _crash_note(section: list[str]) -> list[str]:
+    return ["# Out-of-range gather in the draft step (fork build 2026-08-01)", "",
+            "Boot flags: --speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1 --tp 4", "",
+            "## Location", "",
+            "Device-side assert on TP rank 2. The gather that trips it is the one at",
+            "`python/sglang/srt/speculative/eagle_worker_v2.py:2748`, indexing the draft hidden states past their end.", "",
+            *section]
+
+
+_REPROS = ["## Reproductions", "", "| # | date | pid | rank | result |", "|---|---|---|---|---|",
+           "| 1 | 08-03 | 51234 | TP2 | assert after 1.4k requests |",
+           "| 2 | 08-04 | 60211 | TP2 | assert after 2.1k requests |", "",
+           "Coredump of repro 2: positions max=131090, hidden rows=131072."]
+
+
+def test_a_table_of_pids_is_a_record_only_a_run_writes() -> None:
+    assert record_form(_held(["| # | date | pid | rank | result |"])[0])
+    assert record_form(_held(["| arm | Job ID | exit |"])[0])
+    assert not record_form(_held(["| # | date | rank | result |"])[0])
+    assert not record_form(_held(["The pid of the scheduler is in the log."])[0])
+
+
+def test_a_crash_note_with_its_reproductions_shows_its_run(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _crash_note(_REPROS)), "v2", "EAGLEWorkerV2")
+
+
+def test_the_same_note_with_no_record_of_a_run_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _crash_note(["## Next", "", "Add a bounds check before the gather and compare the positions."]))
+
+
+def test_an_empty_reproductions_template_in_a_guide_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Debugging the draft gather", "",
+                              "Boot flags: --speculative-algorithm EAGLE3 --speculative-num-steps 3 --tp 4", "",
+                              "## Where to look", "",
+                              "The gather at `python/sglang/srt/speculative/eagle_worker_v2.py:2748` indexes the draft hidden states.", "",
+                              "## Reproductions to collect", "", "| # | date | pid | rank | result |", "|---|---|---|---|---|",
+                              "| 1 | | | | |"])

@@ -55,7 +55,8 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
-from spectrace.assemblers.run_bound import CONDITION, RECORD_SHAPE, SELF_RUN, first_run_line, page_form
+from spectrace.assemblers.run_bound import AHEAD, CONDITION, RECORD_SHAPE, SELF_RUN, first_run_line, page_form
+from spectrace.assemblers.run_forms import record_form
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
     EXPECTED,
@@ -485,9 +486,23 @@ def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
         if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
                                                            and line.lineno - held[0].lineno < _HEAD_LINES)):
             first = line
-    if first_run_line(held) is not None:
-        return None  # an engine frame or record, the writer's own run, a failure met, a figure measured
+    if first_run_line(held) is not None or _process_record(held):
+        return None  # an engine frame or record, the writer's own run, a failure met, a figure measured, a pid table
     return first or page_form(held)
+
+
+def _process_record(held: Sequence[LogLine]) -> bool:
+    """A line in a form only a run's process or job writes (``run_forms.record_form``: a table
+    whose columns name each row's pid or job id), outside a section a plan or a template heads
+    ahead of any run ("## Reproductions to collect")."""
+    heading = ""
+    for line in held:
+        if record_form(line):  # (its "| # |" cell is no heading)
+            if not AHEAD.search(heading):
+                return True
+        elif heading_level(line.text):
+            heading = line.text
+    return False
 
 
 # another thread cited in a comment ("Looks like sgl-project/sglang#23456 (EAGLE3 draft not
@@ -1473,6 +1488,8 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
         return None  # a saved issue (a wiki's "# owner/repo#N: [Bug] ..."): its body tells a run
     if saved is not None and saved.output:
         return None  # a run's own output file
+    if _process_record(held):
+        return None  # a table of the processes its runs ran as (its reproductions, its jobs)
     expect = 0  # the level of an open section of what to expect, 0 for none
     told_run = False  # a line tells a run of the writer's, an outcome in the past or a figure it gave
     served = False  # ... and names an engine or its serving beside a speculative method

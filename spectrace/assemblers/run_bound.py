@@ -168,7 +168,7 @@ _REPORTED_HEADING = re.compile(
     r"|^\s*#{1,6}\s.*\bfrom (?:the|our|my|this) (?:measured |benchmark(?:ed)? |verified )?runs?\b"
 )
 # the words of a heading a plan, a guide or a template writes ahead of any run
-_AHEAD = re.compile(
+AHEAD = re.compile(
     r"(?i)\b(?:expect\w*|targets?|goals?|plan\w*|todo|to (?:try|run|take|reproduce|measure|collect|check)"
     r"|will|should|example|sample|template|placeholder|how to)\b"
 )
@@ -180,7 +180,7 @@ def _reported(held: Sequence[LogLine], at: int) -> bool:
     no plan's words) and a line under it, before the next heading of its level or above, holds
     a figure or a record (a table row, a log marker): a heading over nothing reports nothing."""
     text = held[at].text
-    if not _REPORTED_HEADING.search(text) or _AHEAD.search(text):
+    if not _REPORTED_HEADING.search(text) or AHEAD.search(text):
         return False
     level = _heading_level(text)
     for line in held[at + 1 :]:

@@ -37,6 +37,7 @@ class RunForm:
     why: str
     examples: tuple[str, ...]
     literals: tuple[str, ...] = ()
+    record: bool = False  # a record only a run's process or job writes: a document holding one ran
 
 
 @cache
@@ -48,7 +49,7 @@ def forms() -> tuple[RunForm, ...]:
         if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "pattern", "why")):
             raise RuleError(f"{TABLE}: every [[form]] needs string keys name, pattern and why")
         out.append(RunForm(row["name"], row["pattern"], row["why"], tuple(map(str, row.get("examples", ()))),
-                           tuple(map(str, row.get("literals", ())))))
+                           tuple(map(str, row.get("literals", ()))), row.get("record") is True))
     return tuple(out)
 
 
@@ -78,6 +79,13 @@ def form_of(line: LogLine) -> str | None:
         return ENGINE_RECORD
     m = _alternation().search(line.raw)
     return forms()[int(m.lastgroup[1:])].name if m is not None and m.lastgroup else None
+
+
+def record_form(line: LogLine) -> bool:
+    """The line has a form the table marks ``record`` (a table of the writer's processes): a
+    document of sections that holds it ran, whatever its other lines tell."""
+    name = form_of(line)
+    return name is not None and any(f.record and f.name == name for f in forms())
 
 
 def first_form(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
