@@ -12,6 +12,7 @@ from pathlib import Path
 from real_logs_helpers import assert_no_path, probed_path, roots, run
 
 from spectrace.assemblers.not_run import _ASSISTANT_TURN, _STEP_LINE, _USER_TURN, _YAML_ITEM, _YAML_KEY, _block_scalars
+from spectrace.assemblers.spec_prose import planned
 from spectrace.dialects.base import LogLine
 from spectrace.worker_path import WorkerPath
 
@@ -261,3 +262,22 @@ def test_turn_labels() -> None:
                   "  speculative_model: acme/assistant"):
         assert not _ASSISTANT_TURN.match(other), other
     assert _USER_TURN.match("You said:") and _USER_TURN.match("### User") and not _USER_TURN.match("Users report hangs")
+
+
+# ---- a feature list offering a method names no run's method ----
+
+GATEWAY = ["# acme-gateway", "", "OpenAI-compatible gateway in front of vLLM.", "",
+           "- Tested with vLLM 0.10.1.1 on 2x H100", "- Optional EAGLE-3 speculative decoding (`--speculative-config` passthrough)",
+           "- Streaming and tool calls"]
+
+
+def test_an_optional_feature_names_no_runs_method(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, GATEWAY, name="README.md")
+    assert planned("- Optional EAGLE-3 speculative decoding") and planned("MTP drafting (optional)")
+    assert not planned("speculative_config: Optional[SpeculativeConfig] = None")
+    assert not planned("EAGLE-3 crashed on the optional second node")
+
+
+def test_a_method_the_readme_ran_keeps_its_path(tmp_path: Path) -> None:
+    ran = [*GATEWAY[:4], "- Tested with vLLM 0.10.1.1 on 2x H100 with EAGLE-3 drafting: 1.8x decode speedup", *GATEWAY[5:]]
+    assert probed_path(tmp_path, ran).worker_class == "EagleProposer"

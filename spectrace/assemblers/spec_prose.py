@@ -235,6 +235,9 @@ _PLANNED = re.compile(
     # compatibility", "we're working on MTP support"): it does not run yet
     r"|\b(?:debugging|tuning|working\s+on|adding|implementing|enabling|porting)\b[^.;!?]{0,40}"
     r"\b(?:compatibility|support|integration|combination)\b"
+    # a feature list's item offering the method to the reader ("- Optional EAGLE-3 speculative
+    # decoding", "MTP drafting (optional)"): what the reader may turn on, not what a run had
+    r"|^\W{0,6}optional\s+(?![\[(])|\((?:optional|opt-in)\)"
 )
 
 
