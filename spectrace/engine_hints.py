@@ -31,6 +31,8 @@ _BY_ENGINE: dict[str, dict[str, str]] = {
 }
 # Where a frame's file lives -> the framework (frames outrank a rank label's style).
 _FRAME_ROOTS = (("/sglang/", "sglang"), ("/vllm/", "vllm"), ("/tensorrt_llm/", "trtllm"))
+# a path a note cut before SGLang's runtime folder (``.../srt/models/x.py``, ``srt/managers/y.py``)
+_CUT_SRT = re.compile(r"^/(?:(?:\.\.\.|…)/?)?srt/")
 _LABELS = (("EngineCore", "vllm"), ("VllmWorker", "vllm"), ("Worker_TP", "vllm"))
 # Exception types only one framework raises (TensorRT-LLM's C++ TLLM_CHECK / its Python
 # errors; vLLM's engine-client errors), or a module path that names it.
@@ -59,7 +61,7 @@ def _file_engine(file: str) -> str | None:
     """The framework whose package directory comes last in the path, or None."""
     file = "/" + file.removeprefix("./")  # a relative frame (``sglang/srt/...``) opens in the package
     hits = [(file.rfind(root), engine) for root, engine in _FRAME_ROOTS if root in file]
-    return max(hits)[1] if hits else None
+    return max(hits)[1] if hits else ("sglang" if _CUT_SRT.match(file) else None)
 
 
 def engine_of(incident: Incident, config: RunConfig) -> str | None:

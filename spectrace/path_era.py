@@ -34,7 +34,13 @@ from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
 from spectrace.assemblers.load import LoadSample, sglang_record
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
-from spectrace.assemblers.run_shown import deploys_run, reported_failure, shows_run, whole_apart
+from spectrace.assemblers.run_shown import (
+    crash_shows_run,
+    deploys_run,
+    reported_failure,
+    shows_run,
+    whole_apart,
+)
 from spectrace.assemblers.sections import PULL_HEADER
 from spectrace.assemblers.sglang_eras import (
     PromoteRule,
@@ -52,8 +58,10 @@ from spectrace.assemblers.sglang_eras import (
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apart, prose_verdict
 from spectrace.dialects._time import stamp_day
+from spectrace.engine_hints import frame_engines
 from spectrace.incident_model import Incident
 from spectrace.path_mention_kinds import (
+    APART_KIND,
     ATTEMPT_KIND,
     FAMILY_KIND,
     FOREIGN_KIND,
@@ -64,7 +72,7 @@ from spectrace.path_mention_kinds import (
     THREAD_KIND,
     Mention,
 )
-from spectrace.path_frames import method_releases
+from spectrace.path_frames import frame_signature, method_releases
 from spectrace.path_named import ran_other_program
 from spectrace.path_run import (
     names_other_framework,
@@ -200,7 +208,7 @@ def _inputs(
         return _no(trace, "the run's flags name its algorithm: the flag readers decide")
     v2 = _v2_named(config, mine)
     fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
-               or _told_run(mine))
+               or _told_run(mine) or _engine_crash(incident, mine))
     if fix and not _branch_run(mine):
         # neither a run's own line, a reported failure, nor a PR's own results
         return _no(trace, "the text shows no run of its own, reports no failure, has no PR result")
@@ -573,6 +581,21 @@ def _told_run(mine: Sequence[Mention]) -> bool:
     MTP", a results table row, "Benchmarked NGRAM ... speedup 1.4x"): ``RUN_KIND`` lines, which
     ``run_shown.run_line`` keeps only where no one else's run, goal or plan is told."""
     return not _pull(mine) and any(m.kind == RUN_KIND for m in mine)
+
+
+def _engine_crash(incident: Incident, mine: Sequence[Mention]) -> bool:
+    """The crash ran SGLang's speculative code (a frame of a file only speculative runs execute,
+    ``dspark_components/dspark_kv_inject.py``, a draft model's file; a path cut to ``.../srt/``
+    too) in a text no block of which ``not_run`` sets apart (a troubleshooting table, a page of
+    instructions, a docs quotation: their tracebacks are what a reader may meet): the text's
+    speculative run crashed. A crash through the scheduler alone tells no speculative run."""
+    if frame_engines(incident) != {"sglang"} or not crash_shows_run(incident):
+        return False
+    if any(m.kind == APART_KIND for m in mine):
+        return False
+    frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
+    return any((sig := frame_signature(f)) is not None and sig.framework == "sglang" and sig.spec_only
+               for f in frames)  # fmt: skip
 
 
 def _branch_run(mine: Sequence[Mention]) -> bool:

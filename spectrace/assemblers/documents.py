@@ -169,7 +169,8 @@ _HARDWARE_COUNT = re.compile(
 # a traceback's header: the crash gate reads the traceback (frames through a tree show a run,
 # ``tree_frame``; a bare script's, as a probe's, none), so its header tells no failure by itself
 _TB_HEADER = re.compile(r"^\W*Traceback \(most recent call last\):\s*$")
-_TREE_FRAME = re.compile(r"\bFile \"[^\"]*[/\\][^\"]*\", line \d+")
+# (or a compact frame a note retells it with: ``File ".../srt/models/x.py:233  forward``)
+_TREE_FRAME = re.compile(r"\bFile \"[^\"]*[/\\][^\"]*(?:\", line \d+|\.py:\d+(?:[ \t]{2,}|[ \t]+in[ \t]+)[A-Za-z_<])")
 # a compatibility note ("*Tested on 4x DGX Spark - February 2026*", "Verified with vLLM 0.19.1"):
 # where it tells no result or failure, the setup the page was checked on, not a run it shows
 _TESTED_ON = re.compile(r"(?i)^\W*(?:tested|verified|validated)\s+(?:on|with|against|using)\b")

@@ -36,7 +36,13 @@ CUT_FRAME = re.compile(r'\s*File \\?"')  # a frame line's start, whole or wrappe
 # ",in" without its space: a terminal copy that joined a line wrapped after the comma; no line
 # number at all where a formatter or a writer trimmed the frames (``File ".../eagle.py", in
 # propose``): the file and function still say which code ran
-FRAME = re.compile(r'\s*File (\\?)"(?P<file>[^"]*?)\1",(?: line (?P<line>\d+),)? ?in (?P<func>.*)$')
+# A compact frame a note retells a traceback with (``File ".../srt/models/dspark.py:233  forward``):
+# the path and its line joined by a colon, the quote never closed, the function after blanks
+# (``cline``: its line number).
+FRAME = re.compile(
+    r'\s*File (\\?)"(?P<file>[^"]*?)(?:\1",(?: line (?P<line>\d+),)? ?in '
+    r'|(?<=\.py):(?P<cline>\d+)(?:[ \t]{2,}|[ \t]+in[ \t]+)(?=[A-Za-z_<]))(?P<func>.*)$'
+)
 # A frame line a copy cut at its start (``/lib/python3.10/.../parameter.py", line 216, in f``):
 # the pasted traceback begins there; the file's end, its line and function are whole.
 HEAD_CUT_FRAME = re.compile(r'\s*(?P<file>[\w./\\~-]*\.py)\\?", line (?P<line>\d+), ?in (?P<func>\S.*)$')
@@ -239,7 +245,8 @@ def frame_of(m: re.Match[str]) -> Frame:
     func, _, code = m["func"].strip().partition(" ")
     if iskeyword(func):
         func, code = "<module>", m["func"].strip()
-    return Frame(m["file"], int(m["line"]) if m["line"] else None, func, code.strip() or None)
+    line = m["line"] or (m["cline"] if m.re is FRAME else None)
+    return Frame(m["file"], int(line) if line else None, func, code.strip() or None)
 
 
 def _raised(links: list[ChainLink]) -> ChainLink:

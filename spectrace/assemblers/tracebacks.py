@@ -219,7 +219,7 @@ class TracebackAssembler:
         idx = tb_start(text)
         fault = starts_dump(text)
         frame = FRAME.match(text) or FAULT_FRAME.match(text)
-        if frame is not None and frame.re is FRAME and frame["line"] is None:
+        if frame is not None and frame.re is FRAME and frame["line"] is None and frame["cline"] is None:
             frame = None  # a trimmed frame (no line number) counts only under its traceback's head
         if frame is None and line.stream not in self._open:  # a paste that begins mid-line
             frame = HEAD_CUT_FRAME.match(text)
