@@ -46,6 +46,7 @@ from spectrace.assemblers.sglang_eras import (
     PromoteRule,
     Version,
     era_rules,
+    first_release,
     latest_at,
     multi_layer_target,
     newest_at,
@@ -422,7 +423,8 @@ def _one_worker(
     said = [m for m in mine if m.kind == SPEC_KIND and m.lineno >= since
             and not frameworks_named(m.text) - {"sglang"}]  # "vLLM's accept length is 3.1": vLLM's
     counted = load is not None and load.source == source and load.accept_len is not None
-    if not (said or counted) or {"speculative_algorithm", "named_algorithm"} & config.flags.keys():
+    machinery = _machinery_record(config, mine)  # an EAGLE-type worker's draft-graph record
+    if not (said or counted or machinery) or {"speculative_algorithm", "named_algorithm"} & config.flags.keys():
         return []
     if any(m.kind in (FAMILY_KIND, LOOSE_KIND, REQUEST_KIND, FOREIGN_KIND, V2_KIND) for m in mine):
         return []  # a family named (the join above answered or refused), a request, another engine
@@ -436,7 +438,7 @@ def _one_worker(
     if not (shown or _branch_run(mine)):
         return []
     release, where = _release(config, mine)
-    if release is None and config.era not in (None, era_rules()[0].era):
+    if release is None and config.era not in (None, era_rules()[0].era) and machinery is None:
         return []  # a later era the text's lines place it in: more than one worker there
     day = _run_day(incident, config, load)
     newest = newest_at(day) if release is None and day is not None else None
@@ -445,6 +447,8 @@ def _one_worker(
     if drafted is not None:
         return _drafted_evidence(drafted, incident, config, release, newest, said, trace)
     only = only_worker(release, newest)
+    if only is None and machinery is not None:
+        return _machinery_evidence(machinery, config, release, newest, trace)
     if only is None:
         _no(trace, "speculation named with no algorithm, and no release or day leaves SGLang's "
             "algorithms one worker (none yet, or several)")  # fmt: skip
@@ -462,6 +466,55 @@ def _one_worker(
     assert load is not None  # counted
     text = ", ".join(f"{key}: {value}" for key, value in load.fields.items())
     return [Evidence(load.source, load.lineno, text, reason, points_to, worker)]
+
+
+# the algorithms whose workers capture the EAGLE draft graph (eagle_worker.py's runner): the
+# EAGLE family's own, and STANDALONE's worker, a subclass of the EAGLE worker
+_MACHINERY_FAMILY = ("EAGLE", "STANDALONE")
+# words of a sentence before the record on its line ("The worker logs `Capture draft ...` from
+# init_cuda_graphs"): code told in prose, not the record a run printed (a log prefix, a quote
+# mark or an indent may stand before it)
+_TOLD_BEFORE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}[^`]*`?\s*Capture draft")
+
+
+def _machinery_record(config: RunConfig, mine: Sequence[Mention]) -> FlagValue | None:
+    """The draft-graph capture record a run printed, where the text quotes it as a record (its
+    own line, a log prefix before it at most) and is no pull request (whose quoted lines are the
+    code under change's); None for one a sentence tells of."""
+    flag = config.flags.get("eagle_draft_graph")
+    if flag is None or _pull(mine):
+        return None
+    text = next((e.text for e in config.path_evidence if (e.source, e.lineno) == (flag.source, flag.lineno)), "")
+    return None if _TOLD_BEFORE.search(text) else flag
+
+
+def _machinery_evidence(
+    machinery: FlagValue, config: RunConfig, release: Version | None, newest: Version | None,
+    trace: PathTrace | None,
+) -> list[Evidence]:
+    """A run on SGLang whose own draft-graph capture record is quoted ("Capture draft cuda graph
+    begin", the draft decode / draft extend stages) with no line naming its algorithm: only the
+    EAGLE-type workers capture that graph, so the run is EAGLE, EAGLE3 or NEXTN on the era's
+    EAGLE worker (or STANDALONE on its subclass): always a condition, the algorithm unsaid."""
+    said = []
+    for algorithm in _MACHINERY_FAMILY:
+        first = first_release(algorithm)
+        if first is not None and (release or newest) is not None and (release or newest) < first:
+            continue  # not released yet when the run's code was
+        verdict = prose_verdict(algorithm, None, config.era, release, newest)
+        if verdict is None or not (verdict.condition or verdict.worker_class):
+            continue
+        shown = verdict.condition or f"{verdict.points_to} ({verdict.worker_class})"
+        said.append(f"{'EAGLE, EAGLE3 or NEXTN' if algorithm == 'EAGLE' else algorithm}: {shown}")
+    if not said:
+        return []
+    condition = "; ".join(said) + " (the EAGLE-type draft-graph capture shown, no line names the algorithm)"
+    reason = (f"{PROSE_REASON} ({ERA_REASON}): the run's own draft-graph capture record, no "
+              f"algorithm named: only the EAGLE-type workers capture it")  # fmt: skip
+    note(trace, RULE, _JOIN, True, f"the EAGLE-type draft-graph capture, no algorithm: {condition}")
+    at = (machinery.source, machinery.lineno)
+    text = next((e.text for e in config.path_evidence if (e.source, e.lineno) == at), "")
+    return [Evidence(*at, text, reason, None, None, condition, "EAGLE")]
 
 
 def _drafted(

@@ -5,6 +5,8 @@
   frame of the traceback, and SGLang's runtime folder names the framework. A crash through
   SGLang's speculative files in a text no block of which is set apart is the note's run for the
   era join; a troubleshooting page's stack is none.
+- SGLang's draft-graph capture record quoted in run notes with no algorithm named: only the
+  EAGLE-type workers capture it, so the EAGLE family's worker is the condition.
 """
 
 from __future__ import annotations
@@ -54,3 +56,72 @@ def test_compact_frames_a_troubleshooting_page_lists_are_no_run(tmp_path: Path) 
                               'File ".../srt/models/dspark.py:233  write_draft_kv',
                               "ValueError: cache dtype float8_e4m3fn does not match value dtype bfloat16",
                               "```"], name="troubleshooting.md")
+
+
+# --- SGLang's draft-graph capture record quoted in run notes, no algorithm named -------------------
+#
+# Only the EAGLE-type workers capture the draft graphs ("Capture draft cuda graph begin", the
+# later "Capture draft decode CUDA graph begin. backend=full, ..."): a note quoting its own boot's
+# record speculates with the EAGLE machinery, so the EAGLE family's worker is the condition (and
+# STANDALONE's subclass), never a decided class while no line names the algorithm.
+
+_ABORTED = ["# Decode-profile attempts, MoE-9 on 8x MI300X (SGLang, speculative on)", "",
+            "Five attempts this week; none reached the sweep.", "",
+            "## Attempt 1 (aborted)",
+            "The boot got as far as the draft graphs and died:", "",
+            "    {capture}",
+            "    PermissionError: [Errno 13] Permission denied: '/root/.triton/cache/7f/k.json'", "",
+            "The cache volume was read-only; remounted and retried.", "",
+            "## Attempt 5",
+            "The C=32 point finished with a realized accept length of 2.73 before the node was reclaimed."]
+
+
+def _aborted(capture: str) -> list[str]:
+    return [line.replace("{capture}", capture) for line in _ABORTED]
+
+
+def test_a_run_notes_quoted_draft_capture_record_gives_the_eagle_condition(tmp_path: Path) -> None:
+    path = crash_path(run(tmp_path, _aborted("Capture draft cuda graph begin. This can take up to several minutes. avail mem=31.20 GB"),
+                          name="notes.md"))
+    assert_verdict(path, "unknown", "EAGLEWorker|EAGLEWorkerV2")
+    assert path.conditional is not None and "no line names the algorithm" in path.conditional
+    assert any("Capture draft cuda graph begin" in e.text for e in path.evidence), path.evidence
+
+
+def test_the_later_draft_decode_capture_record_is_the_same_machinery(tmp_path: Path) -> None:
+    capture = "Capture draft decode CUDA graph begin. backend=full, num_tokens_per_req=1, bs=[1, 2, 4], avail mem=30.1 GB"
+    path = crash_path(run(tmp_path, _aborted(capture), name="notes.md"))
+    assert_verdict(path, "unknown", "EAGLEWorker|EAGLEWorkerV2")
+
+
+def test_a_named_algorithm_outranks_the_machinery(tmp_path: Path) -> None:
+    lines = _aborted("Capture draft cuda graph begin. This can take up to several minutes. avail mem=31.20 GB")
+    lines[2] = "Five attempts this week with `--speculative-algorithm NEXTN` on sglang 0.5.6; none reached the sweep."
+    path = crash_path(run(tmp_path, lines, name="notes.md"))
+    assert_verdict(path, "v1", "EAGLEWorker")  # the flag and the release decide, as before
+
+
+def test_a_page_explaining_the_capture_records_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Speculative decoding start-up: what the log lines mean", "",
+                              "With speculation on, SGLang captures the draft model's graphs after the target's.",
+                              "You will see:", "",
+                              "    Capture draft cuda graph begin. This can take up to several minutes.",
+                              "    Capture draft extend cuda graph begin. This can take up to several minutes.", "",
+                              "## If capture runs out of memory", "",
+                              "Lower `--cuda-graph-max-bs`."], name="startup.md")
+
+
+
+def test_the_record_told_in_a_sentence_about_code_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Reading the draft capture path", "",
+                              "The worker logs `Capture draft cuda graph begin. This can take up to several minutes.` "
+                              "from init_cuda_graphs before it builds the draft runner.", "",
+                              "## The runner", "", "It sizes its buffers from the step count and topk."], name="reading.md")
+
+
+def test_a_pull_requests_quoted_record_is_the_code_under_change(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["sgl-project/sglang · pull request #30123 · open", "",
+                              "# [Fix] draft graph capture stalls on ROCm", "",
+                              "alice · description · 2026-08-02", "", "## Motivation", "", "Boots stall right after", "",
+                              "    Capture draft cuda graph begin. This can take up to several minutes. avail mem=40.1 GB", "",
+                              "## Modifications", "", "Allocate the workspace before capture."], name="pr.md")

@@ -215,8 +215,8 @@ SPEC_WARNINGS: tuple[SpecWarning, ...] = (
         "0.5.12-0.5.13 warning: FROZEN_KV_MTP has no overlap (v2) worker yet -> v1 "
         "(FrozenKVMTPWorker)",
     ),
-    _w(
-        r"Capture draft (?:extend )?cuda graph (?:begin|end)",
+    _w(  # (later releases: "Capture draft decode CUDA graph begin. backend=full, ...")
+        r"Capture draft (?:decode |extend )?(?:cuda|CUDA) graph (?:begin|end)",
         None,
         None,
         None,
