@@ -7,13 +7,14 @@
   era join; a troubleshooting page's stack is none.
 - SGLang's draft-graph capture record quoted in run notes with no algorithm named: only the
   EAGLE-type workers capture it, so the EAGLE family's worker is the condition.
+- Traditional Chinese tells the writer's measurement as Simplified does ("實測", "測得").
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_no_path, assert_verdict, crash_path, run
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
 
 from spectrace.assemblers.traceback_record import FRAME, frame_of
 
@@ -125,3 +126,27 @@ def test_a_pull_requests_quoted_record_is_the_code_under_change(tmp_path: Path) 
                               "alice · description · 2026-08-02", "", "## Motivation", "", "Boots stall right after", "",
                               "    Capture draft cuda graph begin. This can take up to several minutes. avail mem=40.1 GB", "",
                               "## Modifications", "", "Allocate the workspace before capture."], name="pr.md")
+
+# --- a measured section told in Traditional Chinese under a guide -------------------------------
+#
+# "實測" (measured), "測得", "我們跑了" tell the writer's own run as their Simplified forms do: a
+# guide's later section reporting its own measurement of a NEXTN instance is a run report.
+
+_GUIDE = ["# 壓測指南：Qwen-Next 服務（客戶端）", "",
+          "## 1. 環境準備", "", "```bash", "python -m venv .venv && source .venv/bin/activate",
+          "pip install locust aiohttp", "```", "",
+          "## 2. 執行方式", "", "```bash", "python load_test.py --users 500 --max-tokens 400", "```", ""]
+_MEASURED = ["## 3. 調高請求上限之後", "",
+             "服務端是兩台 8×H100 上的一個 SGLang 服務（開啟 NEXTN），我們以 600 人併發實測兩種設定。", "",
+             "| 項目 | 預設 | 調高 |", "| :--- | :---: | :---: |",
+             "| 平均延遲 | 9.8 秒 | 7.1 秒 |", "| 輸出 | 2,840 tok/s | 3,960 tok/s |"]
+
+
+def test_a_guides_measured_section_in_traditional_chinese_is_a_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _GUIDE + _MEASURED)
+    assert_verdict(path, "unknown", "EAGLEWorker|EAGLEWorkerV2")
+    assert any("NEXTN" in e.text for e in path.evidence), path.evidence
+
+
+def test_the_same_guide_without_its_measurement_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _GUIDE + ["## 3. 投機解碼", "", "伺服器端以 NEXTN 投機解碼啟動（由維運設定）。"], name="guide.md")
