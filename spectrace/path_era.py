@@ -247,7 +247,8 @@ def _inputs(
     if not names or None in names or plain:
         why = _why_none(mine, since, post) if not names else _NO_NAME
         return _no(trace, PLAIN_WHY if plain else why)
-    family = one_family([n for n in names if n] + ([str(named.value)] if named else []))
+    # (the flag a promotion replaced, named beside what it became, is one family)
+    family = one_family(_as_promoted([n for n in names if n] + ([str(named.value)] if named else [])))
     if family is None and named is None:
         family = _named_together([n for n in names if n], words)
     if family is None:  # several families, or the prose reader reads another
@@ -623,9 +624,20 @@ def _pull(mine: Sequence[Mention]) -> bool:
 
 
 def _two_families(words: Sequence[Mention]) -> bool:
-    """The family words name more than one SGLang algorithm family (EAGLE and NEXTN are one)."""
-    names = [n for m in words if (n := _SGLANG.get(m.name))]
+    """The family words name more than one SGLang algorithm family (EAGLE and NEXTN are one, and
+    one with what a [[promote]] row rewrites them to, where the text names that too)."""
+    names = _as_promoted([n for m in words if (n := _SGLANG.get(m.name))])
     return bool(names) and one_family(names) is None
+
+
+def _as_promoted(names: list[str]) -> list[str]:
+    """``names`` with each algorithm a [[promote]] row rewrites read as what it becomes, where
+    ``names`` holds that too ("NEXTN, topk1, the gemma-4 assistant draft" beside the server's
+    "Frozen-KV MTP draft worker"): the flag the server promoted is no second family."""
+    for rule in promote_rules():
+        if rule.to in names:
+            names = [rule.to if n in rule.algorithms else n for n in names]
+    return names
 
 
 def _told_run(mine: Sequence[Mention]) -> bool:

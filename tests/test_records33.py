@@ -8,6 +8,8 @@
 - SGLang's draft-graph capture record quoted in run notes with no algorithm named: only the
   EAGLE-type workers capture it, so the EAGLE family's worker is the condition.
 - Traditional Chinese tells the writer's measurement as Simplified does ("實測", "測得").
+- The flag SGLang promoted (NEXTN with a Gemma-4 assistant draft) named beside the worker it
+  became (the Frozen-KV MTP draft worker) is one family, not two.
 """
 
 from __future__ import annotations
@@ -150,3 +152,29 @@ def test_a_guides_measured_section_in_traditional_chinese_is_a_run(tmp_path: Pat
 
 def test_the_same_guide_without_its_measurement_is_no_run(tmp_path: Path) -> None:
     assert_no_path(tmp_path, _GUIDE + ["## 3. 投機解碼", "", "伺服器端以 NEXTN 投機解碼啟動（由維運設定）。"], name="guide.md")
+
+
+# --- the flag a promotion replaced, beside the worker it became ----------------------------------
+#
+# SGLang promotes NEXTN/EAGLE with a Gemma-4 assistant draft to FROZEN_KV_MTP ([[promote]]): a mail
+# whose scope names NEXTN and whose quoted record names the Frozen-KV MTP draft worker tells one
+# family, not two.
+
+_MAIL = ["From: agent-7", "Subject: status: gemma-4 assistant draft on our sglang fork", "",
+         "Scope: NEXTN, topk1, the gemma-4 assistant draft as the head, NVFP4 target.", "",
+         "Reran after the calibration patch. The server log now says",
+         "`Skipping NVFP4 KV calibration for the Frozen-KV MTP draft worker (it shares the target KV cache)`",
+         "and the boot completes. Throughput at C=8 went from 61 to 88 tok/s; accept length 2.2."]
+
+
+def test_nextn_beside_the_frozen_kv_mtp_worker_it_became_is_one_family(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _MAIL)
+    assert_verdict(path, "unknown", "FrozenKVMTPWorker")
+    assert any("Frozen-KV MTP" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_page_telling_the_promotion_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# How SGLang picks the draft worker", "",
+                              "FROZEN_KV_MTP is never chosen directly: NEXTN or EAGLE with a Gemma-4 assistant draft "
+                              "is promoted to it, and the Frozen-KV MTP draft worker then shares the target KV cache.", "",
+                              "Other algorithms keep their own workers."], name="workers.md")
