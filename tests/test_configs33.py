@@ -229,7 +229,7 @@ _SCHED = '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/sc
 
 def test_an_assistants_turn_is_advice_whatever_its_label(tmp_path: Path) -> None:
     for user, assistant in (("### User", "### Assistant"), ("**User:**", "**Assistant:**"), ("You said:", "ChatGPT said:"),
-                            ("Human:", "AI:"), ("User:", "Copilot:")):
+                            ("Human:", "AI:"), ("User:", "Copilot:"), ("用户：", "助手：")):
         chat = [user, "How do I enable EAGLE-3 on my vLLM k8s deployment?", "", assistant,
                 "Add these args to the container:", "", "```yaml", *_ARGS, "```", "",
                 "That loads the EAGLE-3 head next to the target model."]
@@ -262,6 +262,9 @@ def test_turn_labels() -> None:
                   "  speculative_model: acme/assistant"):
         assert not _ASSISTANT_TURN.match(other), other
     assert _USER_TURN.match("You said:") and _USER_TURN.match("### User") and not _USER_TURN.match("Users report hangs")
+    assert _ASSISTANT_TURN.match("AI助手：可以这样配置") and _USER_TURN.match("用户：怎么开启 MTP？")
+    # a Q&A template's answer may be the reporter's own: only an assistant's label opens a turn
+    assert not _ASSISTANT_TURN.match("答：--speculative-algorithm NEXTN") and not _USER_TURN.match("请问：怎么开启 MTP？")
 
 
 # ---- a feature list offering a method names no run's method ----

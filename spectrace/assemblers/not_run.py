@@ -198,6 +198,7 @@ LITERALS: tuple[bytes, ...] = (
     # a chat transcript's turn labels (``_ASSISTANT_TURN``, ``_USER_TURN``)
     b"Assistant", b"ASSISTANT", b"ChatGPT", b"Claude", b"Gemini", b"Copilot", b"AI:",
     b"User:", b"USER:", b"# User", b"You said", b"You:", b"Human", b"HUMAN",
+    "助手".encode(), "用户：".encode(), "用户:".encode(),
 )  # fmt: skip
 
 # an example marker ahead of a config on its line (``(e.g., `--speculative-config ...`)``, "for
@@ -616,8 +617,8 @@ _REVIEW_POST = re.compile(r"(?i)·\s*review(?:\s+(?:thread|comment)s?)?\s*·")
 # "### Human"): an assistant's turn advises, its user's tells what they ran. Capitalised, as a
 # transcript writes them: a YAML key ("assistant: gemma-4-assistant") is no turn
 _TURN = r"^\s*(?:#{{1,6}}\s+|\*\*)?(?:{})(?:\s+said)?\s*(?:\*\*\s*)?(?:[:：]|$)"
-_ASSISTANT_TURN = re.compile(_TURN.format(r"Assistant|ASSISTANT|ChatGPT|Claude|Gemini|Copilot|AI"))
-_USER_TURN = re.compile(_TURN.format(r"User|USER|You|Human|HUMAN"))
+_ASSISTANT_TURN = re.compile(_TURN.format(r"Assistant|ASSISTANT|ChatGPT|Claude|Gemini|Copilot|AI|(?:AI\s*)?助手"))
+_USER_TURN = re.compile(_TURN.format(r"User|USER|You|Human|HUMAN|用户"))
 # the pull request's author answering inside a review thread: the author's own words again
 _AUTHOR_REPLY = re.compile(r"^\s*\*\*[^*]+\*\*\s*\(author\)\s*:")
 # a review's suggested change, as the thread shows it ("```suggestion")
