@@ -10,6 +10,8 @@
 - Traditional Chinese tells the writer's measurement as Simplified does ("實測", "測得").
 - The flag SGLang promoted (NEXTN with a Gemma-4 assistant draft) named beside the worker it
   became (the Frozen-KV MTP draft worker) is one family, not two.
+- The writer meeting a failure ("we hit `KeyError: ...`", "I ran into an OOM") tells their run as
+  "we got an error" does; "if we hit it" and "if you hit" tell none.
 """
 
 from __future__ import annotations
@@ -178,3 +180,30 @@ def test_a_page_telling_the_promotion_is_no_run(tmp_path: Path) -> None:
                               "FROZEN_KV_MTP is never chosen directly: NEXTN or EAGLE with a Gemma-4 assistant draft "
                               "is promoted to it, and the Frozen-KV MTP draft worker then shares the target KV cache.", "",
                               "Other algorithms keep their own workers."], name="workers.md")
+
+
+# --- the writer meeting a failure: "we hit ...", "I ran into ..." -------------------------------
+#
+# "we hit `KeyError: ...` in the loader" tells the writer's run failing as "we got an error" does:
+# the findings of a bring-up show their run. A condition ("if we hit it") or the reader's
+# ("if you hit ...") tells none.
+
+_FINDINGS = ["# MTP bring-up of the V4 target on mainline vLLM: findings", "",
+             "1. The MTP head loads through `vllm/models/deepseek_v4/nvidia/mtp.py`; every rank prints "
+             "`MTP draft model loaded: 39 params`.",
+             "2. Before the loader fix we hit `KeyError: 'model.layers.61.shared_head.norm.weight'`; "
+             "renaming the shard keys fixed it.",
+             "3. After that one of the eight workers dies silently during warmup, with no traceback."]
+
+
+def test_findings_where_the_writer_hit_a_failure_show_their_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _FINDINGS)
+    assert_verdict(path, "unknown", "EagleProposer|MTPSpeculator")
+
+
+def test_a_failure_the_reader_may_hit_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# MTP on the V4 target with vLLM", "",
+                              "1. The MTP head loads through `vllm/models/deepseek_v4/nvidia/mtp.py`.",
+                              "2. If you hit `KeyError: 'model.layers.61.shared_head.norm.weight'`, rename the shard keys.",
+                              "3. If we hit it again on a new checkpoint, we will document the mapping here."],
+                   name="mtp.md")

@@ -194,6 +194,11 @@ _RUN_LINE = re.compile(
     r"|\b(?:I|we)\b(?:(?!\b(?:would|might|may|could|will|think|suspect|guess|if)\b)[^.?!]){0,120}?"
     r"\b(?:can'?t run|cannot run|can not run|fails|failed|crash(?:es|ed)|hangs|hung|errors? out"
     r"|gets? an? error|got an? error)\b"
+    # the writer meeting a failure ("we hit `KeyError: ...` in the loader", "I ran into an OOM at
+    # capture"); not a condition ("if we hit it, ...")
+    r"|(?<!\bif )(?<!\bwhen )(?<!\bonce )(?<!\bshould )\b(?:I|we)(?:'ve| have| had)?\s+(?:also |just |then |first |again |finally )?"
+    r"(?:hit|ran into)\s+(?:an?\s+|the\s+|this\s+|that\s+|same\s+)*[`'\"]?(?:[A-Za-z_.]*(?:Error|Exception)\b|OOM\b"
+    r"|out of memory|(?:an?\s+)?(?:error|crash|segfault|hang|deadlock|assert\w*)\b)"
     # the writer's own measurement of a method, in words ("I've tested speculative decoding to
     # compare latency", "we benchmarked EAGLE3 at batch 8"); not after "if", "when", "once"
     r"|(?<!\bif )(?<!\bwhen )(?<!\bonce )\b(?:I|we)(?:'ve| have| had)?\s+(?:also |just |already |then )?"
@@ -212,7 +217,7 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s",
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
-                "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ",
+                "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ", "I hit ", "we hit ", "We hit ",
                 *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS,
                 *(w.decode() for w in told_literals()))  # fmt: skip
 
