@@ -34,6 +34,7 @@ from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
 from spectrace.assemblers.load import LoadSample, sglang_record
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
+from spectrace.assemblers.run_forms import record_named
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
     deploys_run,
@@ -65,6 +66,7 @@ from spectrace.path_mention_kinds import (
     APART_KIND,
     ATTEMPT_KIND,
     FAMILY_KIND,
+    FORM_KIND,
     FOREIGN_KIND,
     PULL_KIND,
     RELEASE_KIND,
@@ -644,8 +646,12 @@ def _told_run(mine: Sequence[Mention]) -> bool:
     """An issue, comment, post or page (not a pull request, whose results ran its branch:
     ``_branch_run``) whose own lines report a run's outcome ("We measured accept length 1.02 with
     MTP", a results table row, "Benchmarked NGRAM ... speedup 1.4x"): ``RUN_KIND`` lines, which
-    ``run_shown.run_line`` keeps only where no one else's run, goal or plan is told."""
-    return not _pull(mine) and any(m.kind == RUN_KIND for m in mine)
+    ``run_shown.run_line`` keeps only where no one else's run, goal or plan is told; or a line no
+    block sets apart in a form only a run's process writes (``run_forms.record_named``: an engine
+    record cut to its message under a harness's header, a table of pids). Other forms (a logger
+    tag, a clock stamp) are no outcome of the run the family words tell."""
+    return not _pull(mine) and any(m.kind == RUN_KIND or (m.kind == FORM_KIND and record_named(m.name))
+                                   for m in mine)  # fmt: skip
 
 
 def _engine_crash(incident: Incident, mine: Sequence[Mention]) -> bool:

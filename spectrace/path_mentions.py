@@ -27,7 +27,7 @@ from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UN
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
-from spectrace.assemblers.run_forms import first_form
+from spectrace.assemblers.run_forms import first_form, form_of, record_form, record_named
 from spectrace.assemblers.run_forms import literals as form_literals
 from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
@@ -274,12 +274,19 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
 
 
 def _formed(lines: Sequence[LogLine], apart: NotRun) -> list[Mention]:
-    """The first line no block sets apart that has a run's form (``run_forms``), if any."""
-    found = first_form([ln for ln in lines if apart.block(ln.source, ln.lineno) is None])
+    """The first line no block sets apart that has a run's form (``run_forms``), if any, and the
+    first such line in a form only a run's process writes (``run_forms.record_form``), where
+    another form came first: the readers that take only such records (``path_era``) see it."""
+    held = [ln for ln in lines if apart.block(ln.source, ln.lineno) is None]
+    found = first_form(held)
     if found is None:
         return []
     line, form = found
-    return [Mention(line.source, line.lineno, line.raw.strip()[:MAX_TEXT], form, FAMILY_ROW, FORM_KIND)]
+    out = [Mention(line.source, line.lineno, line.raw.strip()[:MAX_TEXT], form, FAMILY_ROW, FORM_KIND)]
+    if not record_named(form) and (record := next((ln for ln in held if record_form(ln)), None)) is not None:
+        out.append(Mention(record.source, record.lineno, record.raw.strip()[:MAX_TEXT], form_of(record) or "",
+                           FAMILY_ROW, FORM_KIND))  # fmt: skip
+    return out
 
 
 # a Markdown table's row; the rows of one table below its header, at most this many lines apart

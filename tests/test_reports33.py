@@ -165,3 +165,52 @@ def test_an_empty_reproductions_template_in_a_guide_gets_no_path(tmp_path: Path)
                               "The gather at `python/sglang/srt/speculative/eagle_worker_v2.py:2748` indexes the draft hidden states.", "",
                               "## Reproductions to collect", "", "| # | date | pid | rank | result |", "|---|---|---|---|---|",
                               "| 1 | | | | |"])
+
+
+# --- a harness summary: its method and image header over the engine's own records, prefix cut ---
+
+def _sweep(server: list[str]) -> list[str]:
+    return ["== agentic sweep ==",
+            "tag=orca-flash-mxfp4-mtp5 spec=mtp steps=5 tp=8 image=rocm/sgl-dev:v0.5.20-rocm700-mi35x-20261001",
+            *server]
+
+
+_POOLS = ["server:",
+          "    KV Cache is allocated. #tokens: 734210, K size: 19.60 GB, V size: 19.60 GB",
+          "    Memory pool end. avail mem=29.45 GB",
+          "    KV Cache is allocated. #tokens: 734210, K size: 0.35 GB, V size: 0.35 GB",
+          "    Memory pool end. avail mem=28.70 GB"]
+
+
+def test_a_harness_header_over_the_engines_own_records_shows_its_run(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _sweep(_POOLS)), "v2", "EAGLEWorkerV2")
+
+
+def test_the_harness_header_alone_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _sweep([]))
+
+
+def test_the_records_a_guide_tells_the_reader_to_expect_show_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Serving Orca-Flash with MTP on MI355X", "",
+                              "Launch with `--speculative-algorithm NEXTN` on the rocm/sgl-dev:v0.5.20 image.", "",
+                              "## Expected output", "", "You should see two pools, the target's and the draft's:", "",
+                              "```text", "KV Cache is allocated. #tokens: 734210, K size: 19.60 GB, V size: 19.60 GB",
+                              "Memory pool end. avail mem=29.45 GB", "```"])
+
+
+@pytest.mark.parametrize("caption", ["Example output:", "You should see two pools, the target's and the draft's:"])
+def test_engine_records_under_an_example_or_expect_caption_are_no_record_of_a_run(caption: str) -> None:
+    from spectrace.assemblers.not_run import _process_record
+
+    lines = ["# Orca-Flash on MI355X", "## Serving", caption, "KV Cache is allocated. #tokens: 734210, K size: 19.60 GB"]
+    assert not _process_record(_held(lines))
+    assert _process_record(_held([*lines[:2], lines[3]]))
+
+
+def test_a_guide_with_an_example_of_the_engines_records_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Serving Orca-Flash with MTP on MI355X", "",
+                              "## Launch", "", "python -m sglang.launch_server --model-path /models/orca-flash "
+                              "--speculative-algorithm NEXTN --speculative-num-steps 3 --tp 8", "",
+                              "Example output:", "", "```text",
+                              "KV Cache is allocated. #tokens: 734210, K size: 19.60 GB, V size: 19.60 GB",
+                              "Memory pool end. avail mem=29.45 GB", "```"])

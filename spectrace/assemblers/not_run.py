@@ -494,15 +494,21 @@ def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
 
 def _process_record(held: Sequence[LogLine]) -> bool:
     """A line in a form only a run's process or job writes (``run_forms.record_form``: a table
-    whose columns name each row's pid or job id), outside a section a plan or a template heads
-    ahead of any run ("## Reproductions to collect")."""
-    heading = ""
+    whose columns name each row's pid or job id, an engine's record cut to its message),
+    outside a section a plan or a template heads ahead of any run ("## Reproductions to
+    collect", "## Expected output") and below no caption of what the reader should see or of an
+    example ("You should see two pools:", "Example output:"), to the next heading."""
+    ahead = False  # under a heading or a caption of what is still to come
     for line in held:
+        text = line.text
         if record_form(line):  # (its "| # |" cell is no heading)
-            if not AHEAD.search(heading):
+            if not ahead:
                 return True
-        elif heading_level(line.text):
-            heading = line.text
+        elif heading_level(text):
+            ahead = AHEAD.search(text) is not None or expect_section(text)
+        elif expected_line(text) or expect_mark(text) or checklist_caption(text) or _caption(text) is not None \
+                or (_EXAMPLE_WORD.search(text) and text.rstrip(" *`").endswith((":", "："))):  # fmt: skip
+            ahead = True  # ("Example output:": an example's, however ``_caption`` reads "output")
     return False
 
 

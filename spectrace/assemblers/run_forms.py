@@ -81,11 +81,17 @@ def form_of(line: LogLine) -> str | None:
     return forms()[int(m.lastgroup[1:])].name if m is not None and m.lastgroup else None
 
 
+def record_named(name: str) -> bool:
+    """``name`` is a form the table marks ``record``: only a run's process or job writes it."""
+    return any(f.record and f.name == name for f in forms())
+
+
 def record_form(line: LogLine) -> bool:
-    """The line has a form the table marks ``record`` (a table of the writer's processes): a
-    document of sections that holds it ran, whatever its other lines tell."""
+    """The line has a form the table marks ``record`` (a table of the writer's processes, an
+    engine's record cut to its message): a document of sections that holds it ran, whatever
+    its other lines tell."""
     name = form_of(line)
-    return name is not None and any(f.record and f.name == name for f in forms())
+    return name is not None and record_named(name)
 
 
 def first_form(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
