@@ -214,3 +214,31 @@ def test_a_guide_with_an_example_of_the_engines_records_gets_no_path(tmp_path: P
                               "Example output:", "", "```text",
                               "KV Cache is allocated. #tokens: 734210, K size: 19.60 GB, V size: 19.60 GB",
                               "Memory pool end. avail mem=29.45 GB", "```"])
+
+
+# --- a README whose quick start heads a later section of a traced run -----------------------------
+
+def _readme(trace_caption: str) -> list[str]:
+    return ["# minivllm: reading how vLLM schedules", "", "## Quick start", "", "```bash", "pip install -e .",
+            "python demo.py --model facebook/opt-125m", "```", "", "## vLLM V1 ngram data flow", "",
+            "Speculative config: ngram, prompt_lookup_max 4, num_speculative_tokens 3. " + trace_caption, "",
+            "```text", "step 5  scheduled_spec_decode_tokens={'req-1': [880, 3021, 17]}",
+            "step 5  ngram proposed draft_token_ids=[[880, 3021, 17]]",
+            "step 5  rejection_sampler output_token_ids=[[880, 3021, 12, -1]]", "```"]
+
+
+def test_a_traced_runs_printed_step_values_show_it_under_a_quick_start(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _readme("Trace of one request:")), "other", "NgramProposer")
+
+
+def test_step_values_a_tutorial_tells_the_reader_to_expect_show_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _readme("Print the scheduler output of every step; you should see lines like these:"))
+
+
+def test_step_values_are_a_record_only_outside_a_section_of_what_to_expect() -> None:
+    from spectrace.assemblers.not_run import _process_record
+
+    lines = ["## Expected output", "step 5  scheduled_spec_decode_tokens={'req-1': [880, 3021, 17]}"]
+    assert not _process_record(_held(lines))
+    assert _process_record(_held(["## Trace", lines[1]]))
+    assert not record_form(_held(["step N  scheduled_spec_decode_tokens={'req-0': [a, b, c]}"])[0])

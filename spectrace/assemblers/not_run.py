@@ -419,12 +419,13 @@ _DEPLOY_HEADING = re.compile(
 
 
 def _page_copy(held: Sequence[LogLine]) -> bool:
-    """The text is a page, not a thread or a log: no post header, no log record, no line of
-    a writer telling what they did, no failure or result told (a model card, a docs or README
-    page): its deployment
+    """The text is a page, not a thread or a log: no post header, no log record (a record only a
+    run's process writes included: ``_process_record``), no line of a writer telling what they
+    did, no failure or result told (a model card, a docs or README page): its deployment
     section's commands, one per engine, are how to serve, not a run."""
-    return not any(post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text)
-                   or _SYMPTOM.search(ln.text) for ln in held)  # fmt: skip
+    return not _process_record(held) and not any(
+        post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text) or _SYMPTOM.search(ln.text)
+        for ln in held)  # fmt: skip
 
 
 # an instruction to the reader: an imperative step ("Run EAGLE-3 by executing the following
