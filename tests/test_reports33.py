@@ -41,9 +41,29 @@ def _held(lines: list[str]) -> list[LogLine]:
     ("## Decode results (2026-05-14)", "See the table in the next release.", False),  # nothing under it
 ])  # fmt: skip
 def test_a_heading_reporting_the_writers_results_binds_a_run(heading: str, below: str, binds: bool) -> None:
-    held = _held(["# Orca notes", "", heading, "", "| setting | value |", below, "", "## Next", "Nothing 1 here yet."])
+    body = below if below.startswith("See") else f"| setting | value |\n{below}"
+    held = _held(["# Orca notes", "", heading, "", *body.split("\n"), "", "## Next", "Nothing 1 here yet."])
     line = first_run_line(held)
     assert (line is not None and line.text == heading) is binds, line
+
+
+def test_a_reported_heading_binds_by_a_tables_header_row_alone() -> None:
+    # the body rows of a results table hold no word the scan keeps a line by: the header row is
+    # all a reader may see under the heading
+    held = _held(["# Orca notes", "## Measured (2026-05-20)", "| concurrency | output tok/s | acceptance length |"])
+    assert first_run_line(held) is held[1]
+
+
+def _page_with_expected_markers() -> list[str]:
+    return _deployment(["## Expected log markers", "", "The measured run below printed these:", "", "```text",
+                        "Resolved draft architecture Eagle3DeepseekV3ForCausalLM", "GPU KV cache size: 912,384 tokens",
+                        "```", "", "## Measured (2026-05-20)", "",
+                        "| concurrency | output tok/s | acceptance length |", "|---|---|---|",
+                        "| 1 | 71.4 | 2.63 |", "| 8 | 402.9 | 2.58 |"])
+
+
+def test_a_dated_results_table_shows_the_run_of_a_page_whose_markers_are_headed_expected(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _page_with_expected_markers()), "other", "EagleSpeculator")
 
 
 def test_a_reported_heading_binds_nothing_past_its_section() -> None:

@@ -178,7 +178,8 @@ _DIGIT = re.compile(r"\d")
 def _reported(held: Sequence[LogLine], at: int) -> bool:
     """``held[at]`` heads a section that reports a run of the writer's (``_REPORTED_HEADING``,
     no plan's words) and a line under it, before the next heading of its level or above, holds
-    a figure or a record (a table row, a log marker): a heading over nothing reports nothing."""
+    a figure or a record (a log marker) or is a table's row: a heading over nothing reports
+    nothing."""
     text = held[at].text
     if not _REPORTED_HEADING.search(text) or AHEAD.search(text):
         return False
@@ -187,8 +188,8 @@ def _reported(held: Sequence[LogLine], at: int) -> bool:
         below = _heading_level(line.text)
         if below and below <= level:
             return False
-        if not below and _DIGIT.search(line.text):
-            return True
+        if not below and (_DIGIT.search(line.text) or _TABLE_ROW.match(line.raw)):
+            return True  # (a table's header row: its body rows hold no word the scan keeps a line by)
     return False
 
 
