@@ -12,6 +12,8 @@
   became (the Frozen-KV MTP draft worker) is one family, not two.
 - The writer meeting a failure ("we hit `KeyError: ...`", "I ran into an OOM") tells their run as
   "we got an error" does; "if we hit it" and "if you hit" tell none.
+- A launch's shell variable is no reader's blank where the command is a field of a JSON record
+  beside the outcome the run gave (a harness's manifest with "status": "ok").
 """
 
 from __future__ import annotations
@@ -207,3 +209,34 @@ def test_a_failure_the_reader_may_hit_shows_no_run(tmp_path: Path) -> None:
                               "2. If you hit `KeyError: 'model.layers.61.shared_head.norm.weight'`, rename the shard keys.",
                               "3. If we hit it again on a new checkpoint, we will document the mapping here."],
                    name="mtp.md")
+
+
+# --- a harness's JSON record of the command it ran, beside its filled-in outcome ----------------
+#
+# A launch with a shell variable ("$SPEC") is a page's blank for the reader to fill, unless the
+# command is a field of a JSON record whose other fields hold the outcome the run gave
+# ("status": "ok", "passed": 9): the harness recorded what it ran. A plan's record with empty
+# results, or a how-to whose health check answers "ok", stays no run.
+
+_SERVE = ('  "serve_cmd": "SPEC=\'{\\"method\\":\\"dspark\\",\\"num_speculative_tokens\\":5}\'; '
+          'exec vllm serve /models/mixer-30b --tensor-parallel-size 2 --speculative-config \\"$SPEC\\"",')
+
+
+def test_a_harness_manifest_with_its_outcome_filled_in_is_a_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, ["{", '  "captured_utc": "2026-07-02T11:40:03Z",', '  "vllm_version": "0.25.2",', _SERVE,
+                                  '  "gates": ["smoke", "toolprobe"],', '  "results": {',
+                                  '    "smoke": {"status": "ok", "served_model": "mixer-30b"},',
+                                  '    "toolprobe": {"status": "ok", "passed": 9, "failed": 0}', "  }", "}"])
+    assert_verdict(path, "other", "DSparkSpeculator")
+
+
+def test_a_plans_manifest_with_no_outcome_is_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["{", '  "plan": "dspark smoke",', _SERVE, '  "gates": ["smoke", "toolprobe"],',
+                              '  "results": {}', "}"], name="plan.json")
+
+
+def test_a_how_tos_health_answer_is_no_outcome_of_a_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# DSpark quick check", "",
+                              "Start: `vllm serve $MODEL --speculative-config '{\"method\":\"dspark\",\"num_speculative_tokens\":4}'`", "",
+                              "Then `curl localhost:8000/health` returns `{\"status\": \"ok\"}` once the drafter is loaded."],
+                   name="check.md")

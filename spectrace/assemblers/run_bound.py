@@ -243,7 +243,8 @@ def page_form(held: Sequence[LogLine]) -> LogLine | None:
     if held and held[0].lineno <= 2 and _FRONT_MATTER.match(held[0].text):
         return held[0]
     if (launch := next((ln for ln in held if _LAUNCH.search(ln.text) and _PLACEHOLDER.search(ln.text)), None)):
-        return launch
+        if not (_FIELD.match(launch.text) and any(_FIELD.match(ln.text) and OUTCOME_KEY.search(ln.text) for ln in held)):
+            return launch  # (a record's field holding the command it ran, beside its outcome: a run's)
     methods: dict[str, LogLine] = {}
     for line in held:
         for m in _METHOD_SET.finditer(line.text):
@@ -258,6 +259,15 @@ _LAUNCH = re.compile(r"\b(?:vllm serve|vllm\.entrypoints|sglang\.launch_server|s
 _PLACEHOLDER = re.compile(
     r"/path/to/|<[A-Za-z][\w./ -]{0,40}>|\$\{?[A-Z][A-Z0-9_]*\}?|\{[a-z_]+\}|\b(?:YOUR|your)[-_](?:MODEL|model|DRAFT|draft)"
 )
+# a record's key holding the outcome a run gave (``"status": "ok"``, ``"passed": 14``): a harness's
+# manifest of a run that happened, whose command may keep its shell variables
+OUTCOME_KEY = re.compile(
+    r'"(?:status|result|outcome)"\s*:\s*"(?:ok|OK|pass|passed|success|succeeded)"|"passed"\s*:\s*[1-9]'
+)
+_FIELD = re.compile(r'^\s*[{\[]?\s*"[\w.-]+"\s*:\s*[{"\[]')  # a JSON record's key line
+OUTCOME_LITERALS = ('"status": "', '"status":"', '"result": "', '"result":"', '"outcome": "', '"passed": ')
+
+
 # a speculative method set by a flag or a config key ("--speculative-algorithm EAGLE3", "\"method\":
 # \"mtp\"", "decoding_type: Eagle")
 _METHOD_SET = re.compile(

@@ -30,6 +30,7 @@ from spectrace.assemblers.not_run import (
 from spectrace.assemblers.run_denied import denied_shows_run, no_worker, rejected
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
+from spectrace.assemblers.run_bound import OUTCOME_LITERALS
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -218,7 +219,7 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ", "I hit ", "we hit ", "We hit ",
-                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS,
+                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS, *OUTCOME_LITERALS,
                 *(w.decode() for w in told_literals()))  # fmt: skip
 
 
