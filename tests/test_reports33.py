@@ -262,3 +262,25 @@ def test_step_values_are_a_record_only_outside_a_section_of_what_to_expect() -> 
     assert not _process_record(_held(lines))
     assert _process_record(_held(["## Trace", lines[1]]))
     assert not record_form(_held(["step N  scheduled_spec_decode_tokens={'req-0': [a, b, c]}"])[0])
+
+
+# --- a results note of a vLLM release run with the writer's patches, a later draft variant --------
+
+def _results_note(runtime: str) -> list[str]:
+    return ["# Mid-27B with a DFlash2 draft on two 16 GB cards", "", runtime, "",
+            "## Verified results (2026-08-20)", "", "| item | value |", "|---|---|",
+            "| speculative config | method=dflash, DFlash2DraftModel, 7 tokens |", "| decode | 48.3 tok/s |",
+            "| acceptance length | 3.9 |", "", "## Alternative configs (measured)", "",
+            "| config | decode tok/s | acceptance length |", "|---|---|---|", "| eagle3, 4 tokens | 39.0 | 2.8 |"]
+
+
+def test_a_patched_release_may_carry_a_later_variants_speculator(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _results_note("Runtime: vLLM 0.27.1 with our KV-compression patch set, TP 2."))
+    assert_verdict(path, "unknown", "DFlash2Speculator|DFlashProposer")
+
+
+@pytest.mark.parametrize("runtime", ["Runtime: vLLM 0.27.1, TP 2.", "Runtime: vLLM 0.27.1 (unpatched), TP 2.",
+                                     "Runtime: vLLM 0.27.1, TP 2. The patched kernels come next month."])
+def test_a_plain_release_before_the_variant_decides_no_class(tmp_path: Path, runtime: str) -> None:
+    path = probed_path(tmp_path, _results_note(runtime))
+    assert path.worker_class is None and not path.conditional, path

@@ -162,6 +162,11 @@ def _placeholders(config: RunConfig) -> None:
         ]  # fmt: skip
 
 
+# a release the sentence says was run patched ("vLLM 0.27.1 with our KV-compression patch set",
+# "0.26.0, patched", "plus two backports"): its builder's own code, as a local version label is
+_PATCHED = re.compile(r"(?i)^[^.;!?]*?\b(?:patched|patches|patch[ -]?set|backport(?:s|ed)?)\b")
+
+
 def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | None) -> None:
     """The vLLM release a sentence or title names (``... crash in vLLM 0.6.3``), kept as flag
     ``vllm_prose_release`` with its line for a run only words place on vLLM (``path_named``);
@@ -173,6 +178,8 @@ def _prose_release(config: RunConfig, lines: Sequence[LogLine], prose: str | Non
         config.flags["vllm_prose_release"] = FlagValue(prose, line.source, line.lineno, "prose")
         if (dev := re.search(rf"(?<![\w.]){re.escape(prose)}(?:rc\d+)?\.dev\d+(?:\+[\w.]+)?", line.text)):
             config.flags[DEV_BUILD_FLAG] = FlagValue(dev.group(0), line.source, line.lineno, "prose")
+        elif _PATCHED.search(line.text[line.text.find(prose) + len(prose):]):  # "vLLM 0.27.1 with our KV patch set"
+            config.flags[DEV_BUILD_FLAG] = FlagValue(f"{prose}+patched", line.source, line.lineno, "prose")
         # the text names no other release: it bounds a run no day bounds (path_run.release_bounded)
         others = {prose_version(ln.text) for ln in lines} - {prose, None}
         if not others and len(set(_RELEASE.findall(line.text))) == 1:

@@ -959,7 +959,8 @@ def _dev_held(config: RunConfig, first: Version) -> str | None:
     text = str(dev.value) if dev is not None else config.version  # a sentence's, or the version line's
     built = parse_release(text)
     if built is not None and Version(built.base_version) < first and _patched(built.local):
-        return f"{text} is a patched build (a label no wheel has), which may carry vLLM {first}'s code"
+        return (f"{text} is a patched build (a label no wheel has, or patches the text names), which may carry "
+                f"vLLM {first}'s code")  # fmt: skip
     newest = _newest(config, "vllm")
     if built is None or not built.is_devrelease or Version(built.base_version) >= first:
         return None
