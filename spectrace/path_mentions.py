@@ -27,7 +27,7 @@ from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UN
 from spectrace.assemblers.post_dates import post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
-from spectrace.assemblers.run_forms import first_form, form_of, record_form, record_named
+from spectrace.assemblers.run_forms import ENGINE_RECORD, first_form, form_of, record_form, record_named
 from spectrace.assemblers.run_forms import literals as form_literals
 from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
@@ -283,7 +283,9 @@ def _formed(lines: Sequence[LogLine], apart: NotRun) -> list[Mention]:
         return []
     line, form = found
     out = [Mention(line.source, line.lineno, line.raw.strip()[:MAX_TEXT], form, FAMILY_ROW, FORM_KIND)]
-    if not record_named(form) and (record := next((ln for ln in held if record_form(ln)), None)) is not None:
+    if form != ENGINE_RECORD and not record_named(form) \
+            and (record := next((ln for ln in held if record_form(ln)), None)) is not None:  # fmt: skip
+        # (an engine's own headed log: its records are its lines, no second scan of them)
         out.append(Mention(record.source, record.lineno, record.raw.strip()[:MAX_TEXT], form_of(record) or "",
                            FAMILY_ROW, FORM_KIND))  # fmt: skip
     return out

@@ -423,9 +423,8 @@ def _page_copy(held: Sequence[LogLine]) -> bool:
     run's process writes included: ``_process_record``), no line of a writer telling what they
     did, no failure or result told (a model card, a docs or README page): its deployment
     section's commands, one per engine, are how to serve, not a run."""
-    return not _process_record(held) and not any(
-        post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text) or _SYMPTOM.search(ln.text)
-        for ln in held)  # fmt: skip
+    return not any(post_author(ln.text) is not None or ln.headed or _WRITER.search(ln.text)
+                   or _SYMPTOM.search(ln.text) for ln in held) and not _process_record(held)  # fmt: skip
 
 
 # an instruction to the reader: an imperative step ("Run EAGLE-3 by executing the following
