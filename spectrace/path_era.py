@@ -478,17 +478,20 @@ _MACHINERY_FAMILY = ("EAGLE", "STANDALONE")
 # init_cuda_graphs"): code told in prose, not the record a run printed (a log prefix, a quote
 # mark or an indent may stand before it)
 _TOLD_BEFORE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}[^`]*`?\s*Capture draft")
+# the record as a string literal of code (``logger.info(f"Capture draft ...``, ``+ "Capture draft
+# ..."``, ``msg = "Capture draft ..."``): the code that prints it, not a run's print
+_IN_CODE = re.compile(r"(?:[+=(,]\s*|\w\()[rbfRBF]{0,2}[\"']Capture draft")
 
 
 def _machinery_record(config: RunConfig, mine: Sequence[Mention]) -> FlagValue | None:
     """The draft-graph capture record a run printed, where the text quotes it as a record (its
     own line, a log prefix before it at most) and is no pull request (whose quoted lines are the
-    code under change's); None for one a sentence tells of."""
+    code under change's); None for one a sentence tells of or a string literal of code holds."""
     flag = config.flags.get("eagle_draft_graph")
     if flag is None or _pull(mine):
         return None
     text = next((e.text for e in config.path_evidence if (e.source, e.lineno) == (flag.source, flag.lineno)), "")
-    return None if _TOLD_BEFORE.search(text) else flag
+    return None if _TOLD_BEFORE.search(text) or _IN_CODE.search(text) else flag
 
 
 def _machinery_evidence(

@@ -126,6 +126,15 @@ def test_the_record_told_in_a_sentence_about_code_is_no_run(tmp_path: Path) -> N
                               "## The runner", "", "It sizes its buffers from the step count and topk."], name="reading.md")
 
 
+def test_the_record_as_a_string_of_code_is_no_run(tmp_path: Path) -> None:
+    # a snippet of the code that prints it (and a story generator building a log) is no boot's print
+    for holder in ('    logger.info(f"Capture draft cuda graph begin. This can take up to several minutes. avail mem={m:.2f} GB")',
+                   '        + "Capture draft cuda graph begin. This can take up to several minutes. avail mem=1.89 GB"'):
+        lines = _aborted("Capture draft cuda graph begin. This can take up to several minutes. avail mem=31.20 GB")
+        lines[4] = holder
+        assert_no_path(tmp_path, lines, name="notes.md")
+
+
 def test_a_pull_requests_quoted_record_is_the_code_under_change(tmp_path: Path) -> None:
     assert_no_path(tmp_path, ["sgl-project/sglang · pull request #30123 · open", "",
                               "# [Fix] draft graph capture stalls on ROCm", "",
