@@ -61,6 +61,7 @@ _MEASURED = re.compile(
 # "can reach", "expected")
 _FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+    r"|\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
 # what a code reading checked its claims against ("basis: the three repos' source, line numbers
@@ -164,7 +165,7 @@ _REPORTED_HEADING = re.compile(
     rf"(?i)^\s*#{{1,6}}\s(?:.*\b{_REPORT_WORDS}\b.*{_DAY}|.*{_DAY}.*\b{_REPORT_WORDS}\b)"
     r"|^\s*#{1,6}\s+\W{0,4}(?:[\w-]+\s+){0,2}?(?:measured|verified|observed)\s+(?:results?|numbers|figures"
     r"|throughput|speeds?|speed-?ups?|latency|acceptance\w*|runs?)\b"
-    r"|^\s*#{1,6}\s.*\(\s*(?:measured|verified|observed)\s*\)"
+    r"|^\s*#{1,6}\s.*\((?:[^()]*[,;]\s*)?(?:measured|verified|observed)\s*\)"
     r"|^\s*#{1,6}\s.*\bfrom (?:the|our|my|this) (?:measured |benchmark(?:ed)? |verified )?runs?\b"
 )
 # the words of a heading a plan, a guide or a template writes ahead of any run
