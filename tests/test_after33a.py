@@ -6,6 +6,9 @@
 - A run's own draft and accept counters on one line ("draft tokens: 8120 | accepted: 5012") are
   a figure the run gave, as an accept length is; a line that only names the counters (no
   figures) gives none.
+- A results section's status stamp ("Status: verified. Stamp: <build>, <day>, jobs <ids>") is
+  the record of the jobs that gave the results: a recipe page stamped so reports its run; a
+  pending status, or a stamp with no job, does not.
 """
 
 from __future__ import annotations
@@ -91,3 +94,40 @@ def test_a_benchmark_report_with_its_counters_names_the_ngram_proposer(tmp_path:
 
 def test_the_same_report_without_counters_stays_without_a_path(tmp_path: Path) -> None:
     assert_no_path(tmp_path, _report("- draft tokens and accepted tokens are counted per arm"))
+
+
+# --- a results section stamped with its status, day and jobs ------------
+
+@pytest.mark.parametrize(("stamp", "binds"), [
+    ("Status: verified. Stamp: engine-v1.2.3-image, bench v2, 2026-03-04, jobs 412233 (capped), 412234.", True),
+    ("Status: measured (2026-03-04, slurm 99812)", True),
+    ("Status: pending. Stamp: engine-v1.2.3-image, 2026-03-04, job 412235.", False),
+    ("Status: verified on 2026-03-04.", False),
+    ("Status: verified. Jobs to submit: 412236 after 2026-03-04.", False),
+], ids=["verified-day-jobs", "measured-slurm", "pending", "no-job", "jobs-to-submit"])
+def test_a_status_stamp_with_day_and_jobs_binds_a_run(stamp: str, binds: bool) -> None:
+    held = _held(["# Speculative decoding recipe", "## Recipe", "- `--speculative-num-steps 3`", "## Results", stamp])
+    assert (first_run_line(held) is not None) is binds
+
+
+def _recipe(stamp: str) -> list[str]:
+    return ["# Speculative decoding (MTP) on our AMD cluster", "",
+            "Backend recipe for the shared contract in [`../spec.md`](../spec.md).", "",
+            "## Recipe: NEXTN with the checkpoint's MTP head", "",
+            "argv, on top of the base TP=8 launch in [`base.md`](base.md):", "",
+            "- `--speculative-algorithm NEXTN`", "- `--speculative-eagle-topk 1`",
+            "- `--speculative-num-steps 2`", "- `--speculative-num-draft-tokens 3`", "",
+            "## Results", "",
+            "| sessions | TPOT (median) | accept length |", "|:--|--:|--:|",
+            "| 32 | 61.2 -> 35.0 ms | 2.41 |", "",
+            stamp]
+
+
+def test_a_recipe_page_whose_results_carry_a_status_stamp_shows_its_launch(tmp_path: Path) -> None:
+    lines = _recipe("Status: verified. Stamp: sglang-rocm-nightly image, bench v3, 2026-05-02, jobs 551201, 551202.")
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "EAGLEWorkerV2|EAGLEWorker")
+
+
+def test_the_same_recipe_page_with_its_results_pending_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _recipe("Status: pending; to run after the image is rebuilt."))

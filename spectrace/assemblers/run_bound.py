@@ -80,6 +80,14 @@ _CHECKED_OUTPUT = re.compile(
     r"(?i)^\W*(?:tested|verified|validated)\s+(?:on|with|against|using)\b.*\b(?:logs?|output|server|console)"
     r"\s+(?:shows?|showed|printed|prints|reports?|reported|logged)\b"
 )
+# a result's stamp: its status marked as taken ("Status: verified", "status: measured") beside
+# the day and the job ids that ran it ("Stamp: <build>, 2026-03-04, jobs 412233, 412234"): a
+# recipe page's results taken by its own jobs; a status to come ("Status: pending") or a stamp
+# without a job is none
+_STAMPED = re.compile(
+    r"(?i)^\W*status\s*[:=]\s*\**(?:verified|measured|validated|passed|done)\b(?=.*\b\d{4}-\d{2}-\d{2}\b)"
+    r"(?=.*\b(?:jobs?|run(?:\s+id)?s?|slurm)\s*(?:ids?\s*)?[:#=]?\s*\d{3,}\b)"
+)
 # a measurement's column words: in a vendor's table they name what was promised, not measured
 _COLUMNS = re.compile(r"(?i)\b(?:tok(?:en)?s?/s|tokens?/sec|req/s|TTFT|TPOT)\b")
 # a failure told as met: the words a crash, a hang or bad output is reported in, an exception's
@@ -219,6 +227,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
         if (SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text)
+                or _STAMPED.search(text)
                 or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip
             return line
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
