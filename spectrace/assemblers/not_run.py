@@ -1916,6 +1916,7 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     method the launch configured and which of the two stops it was, for the explanation."""
     launched, hub, failed, method, refused = False, None, None, None, False
     launcher: LogLine | None = None  # the last frame of the launcher's stage seen
+    usage: LogLine | None = None  # the last usage line a command-line parser printed
     for line in held:
         text = line.text
         if _ENGINE_STAGE.search(text) or _ENGINE_FRAME.search(text):
@@ -1926,6 +1927,12 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
             continue  # a commented-out line (a launcher's error kept as a note) is no stop of this run
         if hub is None and _HUB_ERROR.search(text):
             hub = line
+        elif not line.quoted and _USAGE.match(text):
+            usage = line
+        elif failed is None and usage is not None and not line.quoted and (m := _PARSER_REFUSAL.match(text)) \
+                and m.group(1) == _USAGE.match(usage.text).group(1) and line.lineno - usage.lineno <= _USAGE_GAP:  # fmt: skip
+            failed, launched = line, True  # the parser printed its usage and refused: the launcher ran, and stopped
+            refused = refused or _SPEC_REFUSAL.search(text) is not None
         elif _LAUNCHER_FRAME.search(text):
             launcher = line
             refused = refused or _SPEC_CHECK.search(text) is not None
@@ -1937,6 +1944,17 @@ def _launch_stopped(held: Sequence[LogLine]) -> tuple[LogLine, str | None, str] 
     stopped = f"{LAUNCHER_STOPPED}, {SPEC_REFUSED}" if refused else LAUNCHER_STOPPED
     stop = (hub, HUB_STOPPED) if hub else (failed or launcher, stopped)
     return (stop[0], method, stop[1]) if launched and stop[0] is not None else None
+
+
+# a command-line parser's refusal, as argparse prints it and exits (status 2) before the program
+# does anything: its usage line ("usage: vllm [-h] [-v]", "usage: launch_server.py [-h] ...",
+# not a benchmark client's "usage: vllm bench serve ..."), then, a few lines below, "<prog>: error:"
+# with the flags it rejects or misses; a launch that printed it built no engine and no worker
+_USAGE = re.compile(r"\s*usage: ([\w.-]+)(?! bench\b)")
+_PARSER_REFUSAL = re.compile(
+    r"\s*([\w.-]+): error: (?:unrecognized arguments:|argument -|the following arguments are required:|invalid choice:)"
+)
+_USAGE_GAP = 4  # the usage line's continuation lines (its subcommands, options) before the error
 
 
 # a traceback's frame in a launcher's stage, which runs before it starts any scheduler or engine
