@@ -56,3 +56,50 @@ def test_a_lone_error_line_without_the_parsers_usage_is_not_read_as_its_refusal(
     assert _launch_stopped(held(["usage: vllm bench serve [-h]", error.replace("vllm:", "vllm bench serve:")])) is None
     stop = _launch_stopped(held(["usage: vllm [-h] [-v]", error]))
     assert stop is not None and stop[0].lineno == 2
+
+
+# --- a pilot plan's flags, a source check's flags: no run's -------------------------------------
+
+_SERVICE = ["# Capacity notes for the chat service", "", "## 1. Current service", "",
+            "```bash", "python3 -m sglang.launch_server --model-path org/Tiny-30B-A3B --tp-size 2 \\",
+            "    --mem-fraction-static 0.8 --max-running-requests 16", "```", "",
+            "## 2. Measured", "", "We measured these on our service over 2,000 requests (source: server.log).", "",
+            "| metric | value |", "|---|---|", "| TTFT | 2.1s |", "| ITL | 71ms/tok |", ""]  # fmt: skip
+
+
+def _pilot(heading: str) -> list[str]:
+    return [heading, "", "```bash", "--speculative-algorithm NEXTN \\", "--speculative-num-steps 3 \\",
+            "--speculative-eagle-topk 1 \\", "--speculative-num-draft-tokens 4", "```", "",
+            "Compare ITL and TTFT on the same requests.", ""]  # fmt: skip
+
+
+def _plain_run(tmp_path: Path, lines: list[str]) -> None:
+    """The measured service's own launch speaks: speculation off, no class, no condition."""
+    from real_logs_helpers import PROBE
+
+    for crash in roots(run(tmp_path, [*lines, "", *PROBE])):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+        assert path.value == "none", path
+
+
+def test_a_pilot_plans_flags_beside_a_measured_plain_service_give_no_path(tmp_path: Path) -> None:
+    for i, heading in enumerate(("### 3.2 Pilot plan (small A/B first, not production)",
+                                 "## Canary rollout plan", "### 3.2 试点方案（先小流量）")):  # fmt: skip
+        (tmp_path / str(i)).mkdir()
+        _plain_run(tmp_path / str(i), [*_SERVICE, *_pilot(heading)])
+
+
+def test_the_same_flags_under_a_plain_heading_stay_the_runs(tmp_path: Path) -> None:
+    from real_logs_helpers import PROBE
+
+    paths = [c.worker_path for c in roots(run(tmp_path, [*_SERVICE, *_pilot("### 3.2 Speculative run"), "", *PROBE]))]
+    assert any(p is not None and (p.worker_class or p.conditional) for p in paths), paths
+
+
+def test_a_source_check_sections_flag_sentences_are_the_codes(tmp_path: Path) -> None:
+    told = ["- `NEXTN` is a built-in algorithm (`--speculative-algorithm`), resolved to the EAGLE family; "
+            "`--speculative-eagle-topk 1` is the NEXTN mode.", ""]  # fmt: skip
+    for i, heading in enumerate(("### 3.1 Source check results", "### 3.1 源码核对结果")):
+        (tmp_path / str(i)).mkdir()
+        _plain_run(tmp_path / str(i), [*_SERVICE, heading, "", *told])

@@ -81,6 +81,7 @@ SOURCE_READ = "code the writer read in the source, not a run's output"
 FOREIGN = "another engine's command"
 CHANGELOG = "release notes or a changelog (the release's code, not a run)"
 PLAN = "a test plan (a command to run, with no result)"
+PILOT = "a pilot or trial plan's proposed settings, still to be tried, not a run's"
 LEFT_OUT = "what the change leaves out, not its run"
 UNWIRED = "a sentence saying the method is not wired in (the run is plain)"
 SPEC_OFF = "a sentence saying speculation is off or left off by default, not a run's method"
@@ -307,6 +308,15 @@ _SECTION_WHY = (
     (re.compile(r"(?i)\bhighlights\b|\bwhat'?s (?:changed|new)\b|\bchangelog\b|\brelease notes?\b"
                 r"|\b(?:new )?features\b|\bbug ?fixes\b"), CHANGELOG),
     (re.compile(r"(?i)\btest plan\b"), PLAN),
+    # a pilot's or a trial's plan: the settings it proposes to try ("### 4.2 Pilot plan (canary
+    # first)", "## Trial rollout plan", "试点方案", "試行計画"); its results, if any, come later
+    (re.compile(r"(?i)\b(?:pilot|trial|canary)\s+(?:\w+\s+)?(?:plan|proposal|parameters|settings)\b"
+                r"|试点(?:方案|计划|計劃|参数)|試點(?:方案|計劃)|試行(?:計画|案)"), PILOT),
+    # a section of what the writer checked in the engine's source ("### 3.1 Source check results",
+    # "源码核对结果", "ソースコード調査"): the flags it names are the code's, not a run's
+    (re.compile(r"(?i)\bsource(?:[- ]code)?\s+(?:check|review|reading|audit|walk-?through|inspection)s?\b"
+                r"|(?:源码|源代码|原始碼|原始码)(?:核对|核查|核對|走读|阅读|閱讀|审查|確認|确认)"
+                r"|ソース(?:コード)?(?:確認|調査|読解|チェック)"), SOURCE_READ),
 )
 # the writer found what they quote by reading source, not by running it
 _SOURCE_READ = re.compile(
