@@ -176,7 +176,7 @@ def analyse(
         first = incident.first_seen
         load = nearest(samples.get((first.source, first.lineno), []), first.rank)
         at = (first.source, first.lineno)
-        run, heard = (RunConfig(), quoted) if aside and first.quoted else (config, mentions)
+        run, heard = (RunConfig(), _quoted_heard(at, quoted, mentions)) if aside and first.quoted else (config, mentions)
         trace = PathTrace(lines, heard, walls) if explain else None  # --explain-path
         link(incident, run, load, *_unwalled(at, walls, pasted, incidents, heard), trace)
     return Analysis(
@@ -187,6 +187,15 @@ def analyse(
         load=_load_chart([s for r in results for ss in r.load for s in ss]),
         pasted=pasted,
     )
+
+
+def _quoted_heard(at: tuple[str, int], quoted: Sequence[Mention], mentions: Sequence[Mention]) -> list[Mention]:
+    """What a quoted crash (words behind a ``> `` mark) hears: the quoted lines' own mentions,
+    and a denial of the whole text's run (``not_run.DENIALS``: a page of instructions, a
+    document) its own lines gave that runs over the crash's line: an error a survey or a docs
+    page quotes under its citation is the page's quotation, not a run the text shows."""
+    return [*quoted, *(m for m in mentions if m.kind == APART_KIND and m.name.startswith(DENIALS)
+                       and m.source == at[0] and m.lineno <= at[1] <= m.last and m not in quoted)]  # fmt: skip
 
 
 def _unwalled(
