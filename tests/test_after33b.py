@@ -103,3 +103,55 @@ def test_a_source_check_sections_flag_sentences_are_the_codes(tmp_path: Path) ->
     for i, heading in enumerate(("### 3.1 Source check results", "### 3.1 源码核对结果")):
         (tmp_path / str(i)).mkdir()
         _plain_run(tmp_path / str(i), [*_SERVICE, heading, "", *told])
+
+
+# --- a docs survey's quoted error lines are its citations ----------------------------------------
+
+_SURVEY = ["# Gap map: OFFICIAL DOCS for speculative drafting heads", "",
+           "Snapshot taken 2026-08-01 from the docs site.", "", "## Shipped", "",
+           "| # | Question | Artifact | URL | Status |", "|---|---|---|---|---|",
+           '| 1 | `method: "mtp"` exact config | `{"method":"mtp","num_speculative_tokens":1}` | '
+           "https://docs.example.org/spec/mtp.html | Shipped |",
+           '| 2 | `method: "draft_model"` exact config | `{"method":"draft_model","model":"org/tiny-draft",'
+           '"num_speculative_tokens":3}` | https://docs.example.org/spec/draft.html | Shipped |',
+           """| 3 | **Tiny-Next MTP** | `--speculative-config '{"method":"tiny_next_mtp","num_speculative_tokens":2}'` | """
+           "https://huggingface.co/org/Tiny-Next-80B | Shipped |", "",
+           "## Documented limitations (VERBATIM quotes)", "",
+           "1. **MTP depth warning** — https://github.com/example/engine/blob/main/engine/config/speculative.py",
+           '   > "Running num_speculative_tokens > 1 repeats the same MTP layer, which may lower acceptance"', "",
+           "2. **Assistant mis-dispatch** — https://docs.example.org/spec/mtp.html",
+           "   > \"If an older release logs `SpeculativeConfig(method='draft_model', ...)` for an assistant head, "
+           'that release treats it as a generic draft model. Upgrade to a release with MTP support instead."', "",
+           "3. **No classic MTP on the new checkpoints** — same file",
+           "   > \"These checkpoints ship DSpark stages under mtp.*; use speculative method 'dspark' instead of 'mtp'.\"",
+           "", "4. **MLP speculator known issue** — https://docs.example.org/spec/mlp.html",
+           '   > "Known issue: the accelerator checkpoint can fail with:',
+           "   >     `AttributeError: 'MLPSpeculatorConfig' object has no attribute 'num_attention_heads'`.",
+           '   >     Track status in the tracker."']  # fmt: skip
+
+
+def test_an_error_a_docs_survey_quotes_under_its_citation_gives_no_path(tmp_path: Path) -> None:
+    for crash in roots(run(tmp_path, _SURVEY)):  # the quoted error is the text's only crash
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+# --- a failure word negated in Chinese is no failure met -----------------------------------------
+
+
+def test_a_plans_negated_failure_criterion_binds_no_run(tmp_path: Path) -> None:
+    from spectrace.assemblers.run_bound import first_run_line
+    from spectrace.dialects.base import LogLine
+
+    def held(texts: list[str]) -> list[LogLine]:
+        return [LogLine(source="x.md", lineno=n, offset=0, text=t, raw=t, dialect="plain", stream="")
+                for n, t in enumerate(texts, 1)]
+
+    step = "2. 新增 MLA 版 KV 预计算 → verify: 显存预算不报错"
+    assert first_run_line(held([step])) is None
+    assert first_run_line(held([step.replace("不报错", "无报错")])) is None
+    assert first_run_line(held([step.replace("不报错", "启动时报错")])) is not None  # a failure met
+    assert first_run_line(held(["服务启动后崩溃"])) is not None
+    from spectrace.assemblers.documents import own_run
+
+    assert not own_run("→ verify: 不报错") and not own_run("无報錯") and own_run("启动就报错") and own_run("啟動失敗")

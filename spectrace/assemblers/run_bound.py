@@ -97,7 +97,7 @@ _MET = re.compile(
     r"|oom(?:s|ed)?|out of memory|illegal (?:memory|instruction|address)|timed out|garbled|gibberish"
     r"|garbage|dies|died|killed|broke|broken|traceback|nan)\b|\b\w*Error\b\s*:|\berror\b"
     r"|\b(?:drops?|dropped)\s+(?:(?:to|by|from|below|under)\s+~?\d|sharply|significantly|dramatically)"
-    r"|报错|崩溃|失败"
+    r"|(?<![不无無])(?:报错|崩溃|失败)"  # (not negated: "不报错" is a criterion or a claim, "doesn't error")
 )
 # a failure told as a condition the page gives the reader ("If you see a permission denied
 # error, ...", "Note: if the server fails to start with an OOM error, lower ...", "If the server
