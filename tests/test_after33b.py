@@ -107,27 +107,27 @@ def test_a_source_check_sections_flag_sentences_are_the_codes(tmp_path: Path) ->
 
 # --- a docs survey's quoted error lines are its citations ----------------------------------------
 
-_SURVEY = ["# Gap map: OFFICIAL DOCS for speculative drafting heads", "",
-           "Snapshot taken 2026-08-01 from the docs site.", "", "## Shipped", "",
-           "| # | Question | Artifact | URL | Status |", "|---|---|---|---|---|",
-           '| 1 | `method: "mtp"` exact config | `{"method":"mtp","num_speculative_tokens":1}` | '
-           "https://docs.example.org/spec/mtp.html | Shipped |",
-           '| 2 | `method: "draft_model"` exact config | `{"method":"draft_model","model":"org/tiny-draft",'
-           '"num_speculative_tokens":3}` | https://docs.example.org/spec/draft.html | Shipped |',
-           """| 3 | **Tiny-Next MTP** | `--speculative-config '{"method":"tiny_next_mtp","num_speculative_tokens":2}'` | """
-           "https://huggingface.co/org/Tiny-Next-80B | Shipped |", "",
-           "## Documented limitations (VERBATIM quotes)", "",
-           "1. **MTP depth warning** — https://github.com/example/engine/blob/main/engine/config/speculative.py",
-           '   > "Running num_speculative_tokens > 1 repeats the same MTP layer, which may lower acceptance"', "",
-           "2. **Assistant mis-dispatch** — https://docs.example.org/spec/mtp.html",
-           "   > \"If an older release logs `SpeculativeConfig(method='draft_model', ...)` for an assistant head, "
-           'that release treats it as a generic draft model. Upgrade to a release with MTP support instead."', "",
-           "3. **No classic MTP on the new checkpoints** — same file",
-           "   > \"These checkpoints ship DSpark stages under mtp.*; use speculative method 'dspark' instead of 'mtp'.\"",
-           "", "4. **MLP speculator known issue** — https://docs.example.org/spec/mlp.html",
-           '   > "Known issue: the accelerator checkpoint can fail with:',
-           "   >     `AttributeError: 'MLPSpeculatorConfig' object has no attribute 'num_attention_heads'`.",
-           '   >     Track status in the tracker."']  # fmt: skip
+_SURVEY = ["# Drafting heads in the published docs: a gap map", "",
+           "Copied 2026-08-01 from the docs site.", "", "## Available", "",
+           "| # | Topic | Example | URL | State |", "|---|---|---|---|---|",
+           '| 1 | mtp config | `{"method":"mtp","num_speculative_tokens":2}` | '
+           "https://docs.example.org/spec/mtp.html | Available |",
+           '| 2 | draft_model config | `{"method":"draft_model","model":"org/tiny-draft",'
+           '"num_speculative_tokens":4}` | https://docs.example.org/spec/draft.html | Available |',
+           """| 3 | **Tiny-Next MTP** | `--speculative-config '{"method":"tiny_next_mtp","num_speculative_tokens":1}'` | """
+           "https://huggingface.co/org/Tiny-Next-80B | Available |", "",
+           "## Limitations the docs state (VERBATIM quotes)", "",
+           "1. **One head, many steps** — https://github.com/example/engine/blob/main/engine/config/speculative.py",
+           '   > "A depth above one reuses a single head, so acceptance can drop"', "",
+           "2. **Assistant heads on old releases** — https://docs.example.org/spec/mtp.html",
+           "   > \"If an old release prints `SpeculativeConfig(method='draft_model', ...)` for an assistant head, it is "
+           'loading the head as a plain draft model. Move to a release with head support."', "",
+           "3. **Heads that are DSpark stages** — same file",
+           "   > \"These heads hold DSpark stages; set speculative method 'dspark' rather than 'mtp'.\"",
+           "", "4. **Quantised head** — https://docs.example.org/spec/quant.html",
+           '   > "Known issue: older builds loading the int4 head stop with:',
+           "   >     `KeyError: 'draft_vocab_size'`.",
+           '   >     A fix is planned."']  # fmt: skip
 
 
 def test_an_error_a_docs_survey_quotes_under_its_citation_gives_no_path(tmp_path: Path) -> None:
