@@ -126,31 +126,57 @@ def classify(kind: str, accept: set[str], p: dict | None) -> str:
     return "unknown"
 
 
-def measure_round(round_dir: Path, checkout: Path, label: str, only: set[str],
-                  run: Callable[[Path, Path], dict]) -> None:
+def shown(p: dict | None) -> str:
+    """A verdict in one line: value, class and condition."""
+    if p is None:
+        return ""
+    return (f"{p.get('value')} {p.get('worker_class') or ''}".strip()
+            + (f" | cond: {p['conditional']}" if p.get("conditional") else ""))
+
+
+def read_truth(round_dir: Path) -> list[tuple[str, str, set[str]]]:
+    """(id, kind, accepted classes) of each excerpt truth.tsv lists."""
     rows = []
     for line in (round_dir / "truth.tsv").read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
-        eid, kind, accept = parts[0], parts[1], parts[2] if len(parts) > 2 else ""
+        if parts[0] == "id" or len(parts) < 2:
+            continue
+        rows.append((parts[0], parts[1], {x for x in (parts[2] if len(parts) > 2 else "").split("|") if x}))
+    return rows
+
+
+def judge(run: Callable[[Path, Path], dict], checkout: Path, src: Path) -> tuple[dict | None, bool, dict]:
+    """(verdict, probed, document) of one text file: a text whose root causes carry no worker
+    path is read again with the probe crash appended, so that the run's verdict shows."""
+    doc = run(checkout, src)
+    p = verdict(doc)
+    if p is not None:
+        return p, False, doc
+    # newline="": the text keeps its own line ends (a CRLF paste is read as pasted), and the
+    # probe takes them too
+    with src.open(encoding="utf-8", errors="replace", newline="") as f:
+        text = f.read()
+    probe = PROBE.replace("\n", "\r\n") if "\r\n" in text else PROBE
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8", newline="") as f:
+        f.write(text + probe)
+    try:
+        return verdict(run(checkout, Path(f.name))), True, doc
+    finally:
+        os.unlink(f.name)
+
+
+def measure_round(round_dir: Path, checkout: Path, label: str, only: set[str],
+                  run: Callable[[Path, Path], dict]) -> None:
+    rows = []
+    for eid, kind, accept in read_truth(round_dir):
         if only and eid not in only:
             continue
-        src = round_dir / "ex" / f"{eid}.txt"
-        doc = run(checkout, src)
-        probe = False
-        p = verdict(doc)
+        p, probe, doc = judge(run, checkout, round_dir / "ex" / f"{eid}.txt")
         crashes = sum(1 for i in doc.get("incidents", []) if i.get("root_cause"))
-        if p is None:
-            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
-                f.write(src.read_text(encoding="utf-8", errors="replace") + PROBE)
-            doc2 = run(checkout, Path(f.name))
-            os.unlink(f.name)
-            p, probe = verdict(doc2), True
-        c = classify(kind, {x for x in accept.split("|") if x}, p)
-        shown = "" if p is None else (f"{p.get('value')} {p.get('worker_class') or ''}".strip()
-                                      + (f" | cond: {p['conditional']}" if p.get("conditional") else ""))
-        rows.append((eid, kind, c, probe, crashes, shown, doc.get("error", "")))
+        c = classify(kind, accept, p)
+        rows.append((eid, kind, c, probe, crashes, shown(p), doc.get("error", "")))
     out = round_dir / f"results_{label}.tsv"
     with out.open("w") as f:
         for r in rows:
