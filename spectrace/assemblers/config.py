@@ -18,6 +18,7 @@ from spectrace.assemblers.launch import find_env_assignments
 from spectrace.assemblers.launch_span import apart_caption, asks, caption, suggests
 from spectrace.assemblers.pyconfig import (
     python_spec_dict,
+    record_told_apart,
     sentence_spec_config,
     sglang_args_dict,
 )
@@ -190,6 +191,8 @@ class ConfigCollector(ConfigFinish):
             for name in DECISIVE_FLAGS:  # the values the user set, read as a command's flags
                 if name in args:
                     self._set(name, args[name], line, "launch_command")
+        elif record_told_apart(text) and spec_line_flags(text):
+            self._spec_said = True  # a sentence quoting a record a reader may meet: not the run's
         elif vllm_spec := spec_line_flags(text):  # a SpeculativeConfig repr
             method = vllm_spec.get("speculative_config.method")
             if not (draft_architecture(text) and self._startups.draft_of_stated(line, method)):

@@ -326,3 +326,34 @@ def bare_spec_configs(text: str, first: bool = False) -> list[str]:
 def _known_method(name: str) -> bool:
     """A method vLLM's tables (or vllm-ascend's) list, or a model-named MTP one."""
     return name in method_classes() or name.endswith("_mtp") or ascend_method(name)
+
+
+def record_told_apart(text: str) -> bool:
+    """A sentence quotes an engine's record in inline code (``If an old release prints
+    `SpeculativeConfig(method='draft_model', ...)` for an assistant head, ...``) and its own
+    words suppose it, promise it to the reader or cite the docs, with no first person: the record
+    is what a reader may meet, not the one the writer's run printed. A record pasted bare, in
+    inline code with no sentence around it, or told as the writer's ("our log prints `...`",
+    "why does my server print `...`?") stays the run's."""
+    if "`" not in text or commented(text):
+        return False
+    words = re.sub(r"`[^`]*`", " ", text)
+    if len(re.findall(r"[A-Za-z]{2,}", words)) < _SENTENCE_WORDS and len(_CJK.findall(words)) < 2 * _SENTENCE_WORDS:
+        return False  # a record in inline code with a label, not a sentence around it
+    if _WRITER.search(words) is not None:
+        return False
+    return _READER_MEETS.search(words) is not None or _FIXES.search(words) is not None
+
+
+_SENTENCE_WORDS = 4  # words outside the inline code that make the line a sentence (CJK: twice as many characters)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# the writer's own run told ("we see", "my log", "我们的日志", "私の環境")
+_WRITER = re.compile(r"(?i)\b(?:I|I'm|I've|we|we're|we've|my|our|us)\b|我|私|僕|我々")
+# a supposition opening the sentence ("If an old release prints `...`", "Should the log show
+# `...`"), a how-to's promise of what the reader will meet ("you will see `...`", "expect
+# `...`"), or a supposition in Chinese or Japanese ("如果日志打印 `...`", "もしログに `...` と出たら")
+_READER_MEETS = re.compile(
+    r"(?i)^\W*(?:if|should|in case)\b"
+    r"|\byou(?:'ll|\s+will|\s+should|\s+may|\s+might|\s+can)?\s+(?:see|get|find|notice)\b|\bexpect(?:ed)?\b"
+    r"|如果|假如|倘若|若是|一旦|会看到|會看到|もし|場合[はに]|と出たら|が出たら"
+)
