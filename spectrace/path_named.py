@@ -34,6 +34,7 @@ from spectrace.assemblers.trtllm_words import (
 )
 from spectrace.assemblers.vllm_finish import (
     GEMMA4_FLAG,
+    GEMMA4_HEAD_FLAG,
     MARKED_PLUGINS,
     newest_release,
     paired_release,
@@ -136,7 +137,10 @@ def named_family_evidence(
                     for f, v in verdicts.items()}  # fmt: skip
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
-        verdicts["MTP"] = heads[0] if heads else verdicts["MTP"]
+        if not heads and GEMMA4_HEAD_FLAG in config.flags and (gemma4 := config.flags.get(GEMMA4_FLAG)):
+            # a line ties the text's Gemma-4 checkpoint to its MTP head: that head drafted
+            heads = [target_head(f"{gemma4.value} assistant", config.version)]
+        verdicts["MTP"] = heads[0] if heads and any(heads[0]) else verdicts["MTP"]
     if table is not None and any(c or d for c, d in verdicts.values()):
         # a method the plugin's releases build no proposer for: the writer's own port, no class
         verdicts = {f: (c, d) if c or d else (None, f"a port of its own (no {table} release builds one)")

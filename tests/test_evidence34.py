@@ -82,3 +82,55 @@ def test_the_writers_own_record_in_inline_code_stays_the_runs(tmp_path: Path, sa
 ], ids=["if", "docs", "first-person", "label", "record-in-code"])
 def test_which_sentences_set_a_quoted_record_apart(line: str, apart: bool) -> None:
     assert record_told_apart(line) is apart
+
+
+# --- a Gemma-4 checkpoint tied to its MTP head drafts with the Gemma-4 proposer alone -----------
+
+_GEMMA4_CLASSES = ("Gemma4Proposer", "Gemma4Speculator")
+
+
+@pytest.mark.parametrize("lines", [
+    ["# Gemma-4 26B: MTP-K3 against plain decoding, vLLM nightly on two A5000s", "",
+     "| workload | no MTP tok/s | MTP-K3 tok/s |", "|---|---|---|", "| chat | 60.1 | 95.8 |",
+     "| code | 57.3 | 103.0 |", "", "The 31B container with MTP died at import (a stale overlay)."],
+    ["# A/B on the home rig (2026-06-16)", "", "Setup: two RTX A5000, vLLM nightly image, TP 2.", "",
+     "Target: Gemma-4 26B A4B (instruction tuned). Drafter: its assistant model, MTP with K=3.", "",
+     "| workload | no-MTP tok/s | MTP tok/s |", "|---|---|---|", "| chat | 60.1 | 95.8 |"],
+    ["## Speculative decoding check", "",
+     "We served gemma-4-E2B-it with a vLLM main build and turned on MTP with the assistant checkpoint, "
+     "2 speculative tokens.", "Mean acceptance length 1.8; 210 tok/s against 150 tok/s plain."],
+], ids=["title-ties", "assistant-drafter", "one-sentence"])
+def test_a_gemma4_checkpoint_tied_to_its_mtp_head_narrows_to_its_proposer(tmp_path: Path, lines: list[str]) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "|".join(_GEMMA4_CLASSES))
+    assert "EagleProposer" not in path.conditional and "else" not in path.conditional, path.conditional
+    assert any(e.family == "MTP" for e in path.evidence), path.evidence
+
+
+def test_mtp_tied_to_another_model_beside_a_gemma4_baseline_keeps_both(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, ["# MTP on two models, vLLM 0.23.1", "",
+                                  "Qwen3.5-27B with MTP (2 tokens): acceptance length 2.2, 1.6x over plain.",
+                                  "Gemma-4 31B served plain as the baseline: 41 tok/s."])  # fmt: skip
+    assert_verdict(path, "unknown", "Gemma4Proposer|EagleProposer")
+
+
+def test_a_how_to_tying_gemma4_to_its_head_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Serving Gemma 4 with speculative decoding", "",
+        "To serve Gemma-4 26B with its MTP assistant on vLLM, pass the assistant checkpoint as the draft:", "",
+        "```bash", "vllm serve google/gemma-4-26B-it --speculative-config "
+        "'{\"model\": \"google/gemma-4-26B-it-assistant\", \"num_speculative_tokens\": 3}'", "```", "",
+        "Expect an acceptance length around 2.5 on chat workloads."])  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "tied"), [
+    ("# Gemma-4 26B: MTP-K3 against plain decoding", True),
+    ("We served gemma-4-E2B-it (a main build) and turned on MTP", True),
+    ("Gemma-4 31B without MTP is slower", False),
+    ("Gemma-4 26B vs Qwen3-30B with MTP", False),
+    ("gemma-4-31B-it, then EAGLE3 and MTP on another box", False),
+], ids=["title", "sentence", "without", "another-model", "clause-break"])
+def test_which_clauses_tie_a_gemma4_checkpoint_to_its_head(text: str, tied: bool) -> None:
+    from spectrace.assemblers.vllm_methods import target_head
+
+    assert (target_head(text, None)[0] == "Gemma4Proposer") is tied

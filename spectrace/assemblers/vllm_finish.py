@@ -30,7 +30,9 @@ from spectrace.assemblers.vllm_methods import (
     GEMMA4_MODEL,
     LAST_V0,
     Inferred,
+    assistant_draft,
     infer,
+    own_head_classes,
     self_mtp,
     speculators_checkpoint,
     target_head,
@@ -631,16 +633,29 @@ def _mtp_head(
 
 
 GEMMA4_FLAG = "vllm_gemma4_model"  # a line of the run's text naming a Gemma-4 checkpoint
+GEMMA4_HEAD_FLAG = "vllm_gemma4_head"  # a line tying that checkpoint to its MTP head
 
 
 def _gemma4_model(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """Flag ``vllm_gemma4_model``: the first line (not behind a reply's quote mark) naming a
-    Gemma-4 checkpoint with its size; MTP told in words may then be its assistant head's."""
+    Gemma-4 checkpoint with its size; MTP told in words may then be its assistant head's. Flag
+    ``vllm_gemma4_head``: the first line that ties a Gemma-4 checkpoint to its MTP head in one
+    clause ("Gemma-4 26B: MTP-K3 vs plain", ``vllm_methods.TARGET_HEADS``), or, where a
+    checkpoint is named, calls the draft an assistant ("MTP-K3 (assistant drafter)"): the MTP
+    the text tells is that head's, whose proposer is the Gemma-4 one alone."""
     if GEMMA4_FLAG in config.flags:
         return
     for line in lines:
         if not line.quoted and (m := GEMMA4_MODEL.search(line.text)) is not None:
             config.flags[GEMMA4_FLAG] = FlagValue(m.group(0), line.source, line.lineno, "prose")
+            break
+    if GEMMA4_FLAG not in config.flags:
+        return
+    for line in lines:
+        if line.quoted or commented_out(line.text):
+            continue
+        if target_head(line.text, None)[0] in own_head_classes() or assistant_draft(line.text):
+            config.flags[GEMMA4_HEAD_FLAG] = FlagValue(line.text.strip()[:120], line.source, line.lineno, "prose")
             return
 
 

@@ -109,10 +109,17 @@ _GEMMA4_SIZE = (r"(?:[-_ .](?:e?\d+(?:\.\d+)?b|a\d+b|it|moe|models?|unified|qat|
 # break between them leaves it out ("Gemma-4 works, but Qwen3.5 MTP fails")
 _JOINED = r"\s*(?:\+|&|\bwith\b|\band\b|\bw/|\busing\b)\s*(?:(?:its|the|a|an|own|official|published|matching)\s+)*"
 _HEAD_OF = r"(?:mtp|assistant)(?:[- ](?:assistant|drafter|draft|head|model))?\s+(?:for|on|with|of)\s+"
+# or the head word later in the same clause as the checkpoint ("Gemma-4 26B: MTP-K3 vs plain",
+# "gemma-4-E4B-it served with 4 MTP tokens"): no sentence or cell break, no contrast or negation
+# ("gemma-4-31B without MTP", "Gemma-4 works, but Qwen3.5 MTP fails"), no other model between
+_CLAUSE_GAP = (r"(?:(?!\b(?:but|however|while|whereas|without|except|not|no|non|off|plain|disabled?|vs|versus)\b"
+               r"|\b(?:qwen|llama|deepseek|kimi|glm|mistral|mixtral|minimax|gpt-oss|nemotron|mimo|step|phi|eagle)"
+               r")[^.;!?|\n])")
 TARGET_HEADS: tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...] = (
     (re.compile(r"step[-_ ]?3(?:\.|p)?5", re.I), ("Step3p5MTPProposer",), False),
     (re.compile(rf"gemma[-_ ]?4{_GEMMA4_SIZE}(?:[-_ ]|{_JOINED})(?:mtp|assistant)\b"
-                rf"|\b{_HEAD_OF}(?:(?:the|a)\s+)?(?:google/)?gemma[-_ ]?4", re.I),
+                rf"|\b{_HEAD_OF}(?:(?:the|a)\s+)?(?:google/)?gemma[-_ ]?4"
+                rf"|(?<![\w.-])gemma[-_ ]?4[-_ ](?:\d+(?:\.\d+)?b|e\d+b)\b{_CLAUSE_GAP}{{0,60}}?\b(?:mtp|assistant)\b", re.I),
      ("Gemma4Proposer", "Gemma4Speculator"), True),
 )
 
@@ -130,6 +137,18 @@ GEMMA4_HEAD = ("Gemma4Proposer", "0.21.0")
 def own_head_classes() -> frozenset[str]:
     """The classes of heads vLLM runs on nothing else (no run of them predates their class)."""
     return frozenset(c for _p, classes, only in TARGET_HEADS if only for c in classes)
+
+
+# the draft told as an assistant ("its assistant model as the drafter", "the assistant head",
+# "gemma-4-26B-it-assistant"): what vLLM calls a Gemma-4 checkpoint's MTP head (gemma4_assistant)
+_ASSISTANT_DRAFT = re.compile(
+    r"(?i)\bassistant[- ](?:drafters?|drafts?|models?|heads?|checkpoints?)\b|(?<=[\w.])-assistant\b"
+)
+
+
+def assistant_draft(text: str) -> bool:
+    """The line calls the run's draft an assistant (a Gemma-4 checkpoint's MTP head)."""
+    return _ASSISTANT_DRAFT.search(text) is not None
 
 
 def target_head(target: str, version: str | None) -> tuple[str | None, str | None]:
