@@ -18,6 +18,7 @@ from importlib import resources
 
 from spectrace.assemblers.release_dates import read_table
 from spectrace.assemblers.run_bound import first_run_line
+from spectrace.assemblers.sentences import sentences
 from spectrace.dialects.base import LogLine
 from spectrace.errors import RuleError
 
@@ -38,6 +39,10 @@ class RunForm:
     examples: tuple[str, ...]
     literals: tuple[str, ...] = ()
     record: bool = False  # a record only a run's process or job writes: a document holding one ran
+    # a form told in one sentence: each of ``also`` is found in the sentence ``pattern`` is found
+    # in, and none of ``unless`` (a plan's, a guide's or a condition's words) is
+    also: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
 
 
 @cache
@@ -49,7 +54,8 @@ def forms() -> tuple[RunForm, ...]:
         if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "pattern", "why")):
             raise RuleError(f"{TABLE}: every [[form]] needs string keys name, pattern and why")
         out.append(RunForm(row["name"], row["pattern"], row["why"], tuple(map(str, row.get("examples", ()))),
-                           tuple(map(str, row.get("literals", ()))), row.get("record") is True))
+                           tuple(map(str, row.get("literals", ()))), row.get("record") is True,
+                           tuple(map(str, row.get("also", ()))), tuple(map(str, row.get("unless", ())))))
     return tuple(out)
 
 
@@ -60,11 +66,37 @@ def literals() -> tuple[bytes, ...]:
 
 @cache
 def _alternation() -> re.Pattern[str]:
-    """Every form in one pattern, each in a group named by its row index."""
+    """Every form a line's own pattern tells, in one pattern, each in a group named by its row
+    index."""
     try:
-        return re.compile("|".join(f"(?P<f{i}>{_scoped(f.pattern)})" for i, f in enumerate(forms())))
+        return re.compile("|".join(f"(?P<f{i}>{_scoped(f.pattern)})" for i, f in enumerate(forms())
+                                   if not (f.also or f.unless)))
     except re.error as exc:
         raise RuleError(f"{TABLE}: a pattern is not a valid regex ({exc})") from None
+
+
+@cache
+def _told() -> tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...]:
+    """The forms told in one sentence (``also`` / ``unless``): name, pattern, also, unless."""
+    try:
+        return tuple((f.name, re.compile(f.pattern), tuple(map(re.compile, f.also)), tuple(map(re.compile, f.unless)))
+                     for f in forms() if f.also or f.unless)  # fmt: skip
+    except re.error as exc:
+        raise RuleError(f"{TABLE}: a pattern is not a valid regex ({exc})") from None
+
+
+def told_form(text: str) -> str | None:
+    """The name of the first form told in one sentence of ``text`` (a wrapped sentence comes
+    whole: ``prose_wrap``), or None: the writer's deployment with its release and its method,
+    a run of theirs told in prose (``run_shown.run_line`` reads it as a run's line too)."""
+    for name, pattern, also, unless in _told():
+        if pattern.search(text) is None:
+            continue
+        for sentence in sentences(text):
+            if pattern.search(sentence) and all(a.search(sentence) for a in also) \
+                    and not any(u.search(sentence) for u in unless):  # fmt: skip
+                return name
+    return None
 
 
 def _scoped(pattern: str) -> str:
@@ -78,7 +110,7 @@ def form_of(line: LogLine) -> str | None:
     if line.headed and line.dialect in ENGINE_DIALECTS:
         return ENGINE_RECORD
     m = _alternation().search(line.raw)
-    return forms()[int(m.lastgroup[1:])].name if m is not None and m.lastgroup else None
+    return forms()[int(m.lastgroup[1:])].name if m is not None and m.lastgroup else told_form(line.raw)
 
 
 def record_named(name: str) -> bool:

@@ -31,6 +31,7 @@ from spectrace.assemblers.run_denied import denied_shows_run, no_worker, rejecte
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
 from spectrace.assemblers.run_bound import OUTCOME_LITERALS
+from spectrace.assemblers.run_forms import told_form
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -250,8 +251,10 @@ def unit_check(text: str) -> bool:
 def run_line(text: str) -> bool:
     """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
     measurement the writer reports done (``run_results.result_line``); none the writer expects
-    or another source gives."""
-    if (_RUN_LINE.search(text) is not None or told_run(text)) and EXPECTED.search(text) is None \
+    or another source gives; the writer's deployment told with its release and its method
+    (``run_forms.told_form``)."""
+    if (_RUN_LINE.search(text) is not None or told_run(text) or told_form(text) is not None) \
+            and EXPECTED.search(text) is None \
             and ATTRIBUTED.search(text) is None:  # fmt: skip
         return True  # "you should see ... about 3.0" is a goal, "SGLang reports 3.2" another's run
     return result_line(text)
