@@ -80,7 +80,9 @@ class Collector:
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
-        self._config_literals = tuple(config_literals)
+        # a literal opening with a newline holds only at a line's start (prefilter.LINE_START)
+        self._config_literals = tuple(lit for lit in config_literals if not lit.startswith("\n"))
+        self._line_starts = tuple(lit[1:] for lit in config_literals if lit.startswith("\n"))
         self._literal_seen: dict[str, bool] = {}  # candidate text -> holds a config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
@@ -199,7 +201,7 @@ class Collector:
         known = self._literal_seen.get(text)
         if known is not None:
             return known
-        found = any(lit in text for lit in self._config_literals)
+        found = any(lit in text for lit in self._config_literals) or text.startswith(self._line_starts)
         if len(text) <= LITERAL_TEXT:
             if len(self._literal_seen) >= LITERAL_CACHE:
                 self._literal_seen.clear()

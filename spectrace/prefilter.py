@@ -29,6 +29,10 @@ STRUCTURAL_LITERALS: tuple[bytes, ...] = (
 )
 
 
+# A literal that opens with a newline holds only at a line's start: its line is the one after
+# that newline (an engine's record a copy cut to column 0, where its own headed lines hold the
+# words after a prefix and must not be kept for them)
+LINE_START = b"\n"
 SAMPLE_BYTES = 256 * 1024  # bytes of the first block whose byte counts choose the anchors
 # Under this many bytes (a pasted excerpt, a small log) the fallback searches each literal with
 # bytes.find instead of building the anchors: their cover and tries cost ~0.1-0.2 s, the search
@@ -77,7 +81,9 @@ def anchors(literals: Iterable[bytes], freq: list[int]) -> dict[int, dict[bytes,
     todo = {lit for lit in literals if lit}
     places: dict[int, dict[bytes, int]] = {}  # byte -> {literal: its first place there}
     for lit in sorted(todo):
-        for at in range(max(len(lit) - MIN_TAIL, 0) + 1):
+        for at in range(int(lit.startswith(LINE_START)), max(len(lit) - MIN_TAIL, 0) + 1):
+            # (a line-start literal is never anchored on its newline: its match would open on
+            # the line above)
             places.setdefault(lit[at], {}).setdefault(lit, at)
     total = max(sum(freq), 1)
     out: dict[int, dict[bytes, int]] = {}
@@ -197,7 +203,7 @@ class Prefilter:
         for lit in self.literals:
             at = find(lit, start, end)
             while at >= 0:
-                starts.add(rfind(b"\n", start, at) + 1 or start)
+                starts.add(at + 1 if lit.startswith(LINE_START) else rfind(b"\n", start, at) + 1 or start)
                 stop = find(b"\n", at, end)
                 at = find(lit, stop + 1, end) if stop >= 0 else -1
         return sorted(starts)

@@ -134,3 +134,67 @@ def test_which_clauses_tie_a_gemma4_checkpoint_to_its_head(text: str, tied: bool
     from spectrace.assemblers.vllm_methods import target_head
 
     assert (target_head(text, None)[0] == "Gemma4Proposer") is tied
+
+
+# --- an engine's start-up record cut to column 0 in a pasted block shows the run -----------------
+
+
+def test_a_reports_engine_records_cut_to_column_0_show_its_draft_model_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, [
+        "# Reproducing GRPO with a draft-model speculator", "", "## Components", "", "| part | version |",
+        "|---|---|", "| trainer | our RL stack at 3f2a1b0 |",
+        "| vLLM | custom build of commit 9c8d7e6 (0.14.0rc2.dev156) |", "", "## Training config", "",
+        "```yaml", "policy:", "  generation:", "    vllm_kwargs:", "      speculative_config:",
+        "        method: draft_model", "        model: org/tiny-0.6b", "        num_speculative_tokens: 5",
+        "```", "", "## Verified", "", "| check | result |", "|---|---|", "| 20 steps finish | yes |",
+        "| reward rises | yes |", "", "Speculative decoding was confirmed active in the generation workers:",
+        "", "```",
+        "Initializing a V1 LLM engine (v0.14.0rc2.dev156+g9c8d7e6) with config: model='org/policy-8b', speculative_config=",
+        "SpeculativeConfig(method='draft_model', model='org/tiny-0.6b', num_spec_tokens=5)",
+        "Loading drafter model...", "Starting to load draft model org/tiny-0.6b. TP=1, rank=0",
+        "Model loading took 1.2 GiB and 9.8 seconds", "```"])  # fmt: skip
+    assert_verdict(path, "other", "DraftModelProposer")
+
+
+def test_sglang_pool_records_cut_to_column_0_show_the_nextn_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, [
+        "# lite checkpoint, NEXTN", "", "- engine: sglang 0.5.9, TP 8",
+        "- speculative algorithm: NEXTN, 3 draft tokens", "", "```",
+        "KV Cache is allocated. #tokens: 612400, KV size: 21.02 GB", "Memory pool end. avail mem=16.77 GB", "```"])  # fmt: skip
+    assert_verdict(path, "v1", "EAGLEWorker")
+    assert any("0.5.9" in e.reason for e in path.evidence), path.evidence
+
+
+def test_vllm_kv_records_cut_to_column_0_show_the_draft_model_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, [
+        "# policy rollout check", "", "- vLLM 0.14.0rc2.dev156",
+        "- speculative_config: method draft_model, draft org/tiny-0.6b, 5 tokens", "", "```",
+        "GPU KV cache size: 455,120 tokens", "Maximum concurrency for 32,768 tokens per request: 13.89x", "```"])  # fmt: skip
+    assert_verdict(path, "unknown", "DraftModelProposer")
+
+
+def test_the_records_a_how_to_promises_show_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# What a healthy start looks like", "",
+        "After `vllm serve org/policy-8b --speculative-config '{\"method\": \"draft_model\", \"model\": "
+        "\"org/tiny-0.6b\", \"num_speculative_tokens\": 5}'` you should see lines like:", "",
+        "```", "Model loading took 1.2 GiB and 9.8 seconds", "GPU KV cache size: 455,120 tokens", "```"])  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", ["literal by literal", "anchors", "hyperscan"])
+def test_a_line_start_literal_keeps_a_column_0_record_not_a_headed_one(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spectrace import prefilter
+
+    if backend == "hyperscan" and prefilter._hs is None:
+        pytest.skip("no hyperscan wheel here")
+    monkeypatch.setattr(prefilter, "SMALL_BLOCK", 0 if backend == "anchors" else 1 << 30)
+    lines = [b"[2026-01-02 10:00:00 TP0] KV Cache is allocated. #tokens: 9000, KV size: 1.0 GB",
+             b"(EngineCore pid=7) INFO 01-02 10:00:00 [gpu_worker.py:1] Model loading took 1.2 GiB",
+             b"Model loading took 1.2 GiB and 9.8 seconds", b"  Model loading took 1.2 GiB",
+             b"our Model loading took note"]  # fmt: skip
+    text = b"\n".join([b"noise", *lines]) + b"\n"
+    found = prefilter.Prefilter((b"\nModel loading took ", b"\nKV Cache is allocated. #tokens: "),
+                                use_hyperscan=backend == "hyperscan").line_starts(bytearray(text), 0, len(text))
+    assert [text[at:].split(b"\n", 1)[0] for at in found] == [b"Model loading took 1.2 GiB and 9.8 seconds"]

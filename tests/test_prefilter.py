@@ -22,9 +22,13 @@ NOISE = [
 
 
 def truth(text: bytes, literals: tuple[bytes, ...]) -> list[int]:
+    """The lines holding a literal; one that opens with a newline holds only at the start of a
+    line a newline precedes (a record cut to column 0)."""
+    inside = [lit for lit in literals if not lit.startswith(b"\n")]
+    opening = tuple(lit[1:] for lit in literals if lit.startswith(b"\n"))
     starts, pos = [], 0
     for line in text.split(b"\n"):
-        if any(lit in line for lit in literals):
+        if any(lit in line for lit in inside) or (pos > 0 and opening and line.startswith(opening)):
             starts.append(pos)
         pos += len(line) + 1
     return starts
