@@ -184,6 +184,8 @@ class ConfigFacts(ConfigReleases):
             self._cut = self._cut or first  # its algorithm flag may be past the cut
         if not command.complete and command.engine == "vllm" and first is not None:
             self._set("vllm_launch_cut", True, first, "launch_command")  # its spec flags may be cut
+        elif command.engine == "vllm" and first is not None:
+            self._whole_vllm = self._whole_vllm or first
         for name, value in command.flags.items():
             line = command.lines[name]
             if name == "model_path" and not any(c in str(value) for c in "$@{<"):

@@ -28,7 +28,9 @@ from spectrace.assemblers.spec_prose import (
     eagle_family,
     one_family,
     set_apart,
+    speculation_removal_works,
 )
+from spectrace.assemblers.sentences import sentences
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.assemblers.trtllm_config import prose_method
 from spectrace.assemblers.vllm_finish import finish_vllm
@@ -113,6 +115,7 @@ class ConfigFinish(ConfigFacts):
         """Everything fed, as one config, with the dump-derived path evidence placed first."""
         for command in self._launch.close():  # a command the input ended in
             self._apply_launch(command)
+        self._plain_works()
         self._promotion_said()
         self._runner_engine()
         self._drop_disagreeing()
@@ -165,6 +168,26 @@ class ConfigFinish(ConfigFacts):
             version=config.version,
             server_args=dict(config.server_args),
         )
+
+    def _plain_works(self) -> None:
+        """A whole command setting no speculation, where the writer says the same run works with
+        its speculation taken away ("the target serves correctly with the identical command minus
+        the four `--speculative-*` flags"): the shown command is that working one, or the paste
+        left the flags out, so the failing run's flags are unknown, as past a cut; the algorithm
+        its title or sentences name stands. SGLang's and vLLM's commands alike."""
+        spec_config = any(name.startswith("speculative_config") for name in self._config.flags)
+        vllm = None if spec_config else self._whole_vllm
+        if self._plain is None and vllm is None:
+            return
+        if not any(any(speculation_removal_works(s) for s in sentences(line.text))
+                   for line in self._lines if not line.quoted and not line.headed):  # fmt: skip
+            return
+        if self._plain is not None:
+            self._cut = self._cut or self._plain
+            self._set("sglang_launch_cut", True, self._plain, "launch_command")
+            self._plain = None
+        if vllm is not None:
+            self._set("vllm_launch_cut", True, vllm, "launch_command")
 
     def _promotion_said(self) -> None:
         """A line saying the launch's algorithm was promoted to what a [[promote]] row rewrites

@@ -108,6 +108,7 @@ class ConfigState:
         self._printed = False  # check_env's own "sglang: X" line (the environment's release)
         self._plain: LogLine | None = None  # a whole sglang command: no flag is no speculation
         self._cut: LogLine | None = None  # an sglang command cut before any algorithm flag
+        self._whole_vllm: LogLine | None = None  # a whole vllm command (its options all shown)
         self._from_test = False  # the named algorithm is a test's: its spec-v2 setting unknown
         self._stated: set[bool] = set()  # SGLANG_ENABLE_SPEC_V2 values lines outside commands state
         self._examples: set[tuple[str, int]] = set()  # lines quoting a config as an example

@@ -25,7 +25,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sglang  ", b"sglang\t",  # pip list / conda list rows pad the name column
     b"Name: sglang", b"Version: ",  # pip show: the release on the line after the name
     b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
-    b"sglang/srt/managers/scheduler", b"SGLangEngine",  # SGLang's own scheduler frame, RL actor
+    b"sglang/srt/", b"SGLangEngine",  # a file of SGLang's runtime tree (a frame), RL actor
     b"from main", b"on main", b"latest main", b"(main)", b"from source",  # a build of main
     b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
     b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
@@ -89,14 +89,17 @@ _TAGGED = re.compile(
     r"|\b(?:at|source:?|the|from|release)\s+tag:?\s+)[`'\"]?v" + _NUMBER
     + r"(?![\w.]*\d)(?![\w-])|\bthe\s+[`'\"]?v" + _NUMBER + r"(?![\w.]*\d)[`'\"]?\s+(?:release\s+)?tag\b"
 )
-# the word, the repository, SGLang's own scheduler in a frame (every scheduler traceback runs
-# ``sglang/srt/managers/scheduler.py``), an RL trainer's rollout actor ``(SGLangEngine pid=N)``
+# the word, the repository, an RL trainer's rollout actor ``(SGLangEngine pid=N)``
 _ABOUT = re.compile(
     r"(?i)(?<![\w./-])sglang(?![\w-])|\bsgl-project/sglang(?![\w-])"
-    r"|\bsglang/srt/managers/scheduler|\bSGLangEngine\b"
+    r"|\bSGLangEngine\b"
     # the organisation ("sgl-project:main" on a PR page; not its other repositories, such as
     # the JAX port sgl-project/sglang-jax), classes and files only SGLang has
     r"|\bsgl-project\b(?!/)|\bEagle(?:Draft|Verify)Input\b|\beagle_worker(?:_v2)?\.py\b|\bEAGLEWorker(?:V2)?\b"
+    # any file of SGLang's runtime tree (every scheduler traceback runs ``sglang/srt/managers/
+    # scheduler.py``; a frame through ``/sgl-workspace/sglang/python/sglang/srt/layers/x.py``):
+    # SGLang's own code ran
+    r"|(?<![\w-])sglang/srt/\w"
 )
 
 

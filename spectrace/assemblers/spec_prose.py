@@ -363,7 +363,7 @@ def removal_avoids(sentence: str) -> bool:
 # "no crash", "works fine"); advice to others and failures that stay are neither
 _REMOVAL = re.compile(
     r"(?i)\b(?:remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|disabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+off"
-    r"|switch(?:es|ed|ing)?\s+off|unset(?:s|ting)?|without|w/o)\b"
+    r"|switch(?:es|ed|ing)?\s+off|unset(?:s|ting)?|without|w/o|minus|stripp(?:ed|ing)\s+(?:of\s+)?)\b"
 )
 _GOES_AWAY = re.compile(
     r"(?i)\b(?:avoids?|avoided|fix(?:es|ed)?|prevents?|prevented|resolves?|resolved|goes\s+away"
@@ -371,6 +371,9 @@ _GOES_AWAY = re.compile(
     r"|\b(?:does(?:n't|\s+not)|did(?:n't|\s+not)|never)\s+(?:happen|occur|crash|hang|fail|reproduce)\w*"
     r"|\bno\s+(?:more\s+)?(?:crash(?:es)?|errors?|hangs?|failures?|IMA)\b"
     r"|\b(?:works?|runs?|ran|worked)\s+(?:fine|well|normally|correctly|stably)\b"
+    # the server comes up and serves ("loads and serves correctly", "boots fine", "starts normally")
+    r"|\b(?:loads?|loaded|serves?|served|starts?|started|boots?|booted|comes?\s+up|came\s+up)"
+    r"(?:\s+and\s+\w+)?\s+(?:fine|well|normally|correctly|successfully|cleanly|stably)\b"
 )
 _STAYS = re.compile(
     r"(?i)\b(?:does(?:n't|\s+not)|did(?:n't|\s+not)|won't|can't|cannot)\s+(?:\w+\s+)?(?:fix|avoid|help|resolve"
@@ -381,6 +384,36 @@ _ADVICE_TO_OTHERS = re.compile(
     r"|\bwhen\b(?!\s+(?:I|we)\b)"
 )
 _QUESTION = re.compile(r"\?(?:\s|$)")
+
+
+def speculation_removal_works(sentence: str) -> bool:
+    """The writer says the same run with its speculation taken away works ("the identical command
+    minus the four `--speculative-*` flags serves correctly", "without --speculative-config it
+    boots fine"): the run that failed speculated, whatever a command shown without those flags
+    says. ``removal_avoids`` where what is taken away is speculative (not "without the patch")."""
+    if _CJK_REMOVAL_WORKS.search(sentence) is not None:
+        return True
+    return removal_avoids(sentence) and _SPEC_TAKEN_AWAY.search(sentence) is not None
+
+
+# the same in Chinese and Japanese: a removal verb over the speculative option or method, then the
+# server said to work ("去掉 --speculative-* 参数后服务正常", "关闭 MTP 之后不报错", "--speculative-* を
+# 外すと正常に起動する"); a condition or advice to the reader ("如果", "可以试试", "もし") is neither
+_CJK_SPEC = r"(?:--spec\S*|投机|推测解码|MTP|EAGLE\w*|NEXTN|DFlash\w*|DSpark|ngram|draft|草稿|ドラフト|投機)"
+_CJK_REMOVAL_WORKS = re.compile(
+    r"(?i)^(?!.*(?:如果|若是|假如|建议|可以试|もし|してください))"
+    rf".*(?:去掉|去除|删掉|删除|移除|关闭|关掉|不加|不开|禁用|拿掉)[^，,。；;]{{0,12}}?{_CJK_SPEC}"
+    r"[^。；;]{0,24}?(?:正常|没有?问题|不报错|不再报错|能启动|成功启动|跑通)"
+    rf"|.*{_CJK_SPEC}[^。；;]{{0,16}}?(?:を外す|を外した|を無効に|を無効化|なしで|を抜く|を抜いた)[^。；;]{{0,16}}?(?:正常|問題なく)"
+)
+
+# the removal word governs a speculative option, word or method ("minus the four `--speculative-*`
+# flags", "without speculative decoding", "dropping EAGLE3", "w/o the draft model")
+_SPEC_TAKEN_AWAY = re.compile(
+    r"(?i)\b(?:remov\w*|drop\w*|disabl\w*|turn\w*\s+off|switch\w*\s+off|unset\w*|without|w/o|minus"
+    r"|stripp\w*)\s+(?:[\w-]+\s+){0,3}?[`'\"*]*(?:--spec\w*|--draft\w*|spec(?:ulat\w*|[ _-]?dec\w*)\b"
+    r"|(?:eagle[-_ ]?3?|mtp|nextn|ngram|n-gram|dflash\w*|dspark|medusa|draft)\b)"
+)
 
 
 def names_apart(text: str) -> bool:

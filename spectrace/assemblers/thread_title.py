@@ -224,7 +224,7 @@ def guard(title: str) -> str | None:
     words = (w.group(1) for w in _WORD_APART.finditer(own))
     if (word := next((w for w in words if not (ci and w.lower() in _CI_WORDS)), None)) is not None:
         return f"the title says '{word}'"
-    if set_apart(own) and not why:
+    if set_apart(_ASIDE.sub(_aside_kept, own)) and not why:
         return "the title sets its names apart (a question, a contrast, 'without')"
     if "OFF" in named_algorithms(own) or spec_off(own):
         return "the title names the method as off"
@@ -237,6 +237,15 @@ _QUANTITY = re.compile(
     r"(?i)\b(?:more|less|fewer|greater|longer|shorter|larger|smaller)\s+than\s+(?:an?\s+|a\s+single\s+)?"
     r"(?:\d[\d.,]*\s*[kmb]?\b|one|two|three|four|five|ten|single|few|several|a\s+few)"
 )
+# a parenthesised aside of a title ("... (and the profiling env vars aren't reachable)"): its
+# negation or contrast is about what it names, so one naming no method sets none apart
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _aside_kept(aside: re.Match[str]) -> str:
+    return aside.group(0) if methods_in(aside.group(0)) or _SPEC_WORD.search(aside.group(0)) else " "
+
+
 # "without" governing no speculative word ("With KVBM+MTP, requests arrive without disaggregated
 # params"): it says what else is missing, not that the method is off; a method's value spelled
 # with a suffix ("without `ngram_gpu`") is still the method
