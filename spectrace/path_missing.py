@@ -52,6 +52,12 @@ VLLM_RUNNER = (
     "the vLLM version and whether `VLLM_USE_V2_MODEL_RUNNER=1` was set for the server (the "
     "launch command's environment): which model runner ran depends on both"
 )
+# the same, where the text gives the release: the runner is all that is left open
+VLLM_RUNNER_SWITCH = (
+    "whether `VLLM_USE_V2_MODEL_RUNNER` was set for the server (the launch command's environment), "
+    "or a record of the runner's own file (`[gpu_model_runner.py:N]`: the V1 runner; "
+    "`[speculator.py:N]`: the model runner v2): which model runner ran depends on it"
+)
 ASCEND_VERSION = (
     "the vllm-ascend version (`pip show vllm-ascend`, an image tag "
     "`quay.io/ascend/vllm-ascend:v0.x`): which proposer class ran depends on the release"
@@ -330,6 +336,12 @@ def _speculation_off(config: RunConfig) -> bool:
     return algo is None and (method is None or method.value is None)
 
 
+def _vllm_release_given(config: RunConfig) -> bool:
+    """The text gives the vLLM run's release: a version line, or one a sentence or an
+    environment report's field names (``vllm_prose_release``)."""
+    return config.version is not None or "vllm_prose_release" in config.flags
+
+
 def missing_evidence(
     config: RunConfig, evidence: Sequence[Evidence], conditional: str | None
 ) -> tuple[str, ...]:
@@ -349,6 +361,8 @@ def missing_evidence(
         by_release = ("DraftTargetOneModelWorker", "NGramWorker")  # classes a release picks
         trtllm = TRTLLM_VERSION if any(c in conditional for c in by_release) else trtllm
         vllm = VLLM_RUNNER if " model runner" in conditional else VLLM_VERSION
+        if vllm == VLLM_RUNNER and _vllm_release_given(config):
+            vllm = VLLM_RUNNER_SWITCH
         first = {"trtllm": trtllm, "vllm": vllm, "vllm_ascend": ASCEND_VERSION}
         return (first.get(_engine(config) or "", VERSION_LINE), WORKER_FRAME)
     if _speculation_off(config):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, probed_path, roots, run
 from spectrace.assemblers.run_forms import form_of
 from spectrace.dialects.base import LogLine
 
@@ -104,3 +104,113 @@ def test_the_told_deployment_form_in_other_languages(text: str) -> None:
 ])  # fmt: skip
 def test_a_deployment_to_come_or_incomplete_is_no_run_form(text: str) -> None:
     assert form_of(_line(text)) is None
+
+
+# --- an environment report's version field and the runner's own file in a record's tag ----------
+
+_ISSUE = ["[Bug]: {title} #90001", "https://github.com/vllm-project/vllm/issues/90001", "Open",
+          "opened on Aug 26, 2026", ""]  # fmt: skip
+
+
+def _issue(title: str, body: list[str]) -> list[str]:
+    return [*(line.format(title=title) for line in _ISSUE), *body]
+
+
+@pytest.mark.parametrize(("lines", "classes", "runner_line"), [
+    # a hand-written environment block's field, the V1 runner's tag behind an elided prefix
+    (_issue("MTP head load runs out of memory on a 24 GB card", [
+        "### Your current environment", "", "```text", "vLLM:      0.27.1 (wheel, fresh venv)",
+        "torch:     2.13.0+cu130", "GPU:       1x RTX 4090 24 GiB", "```", "",
+        "### 🐛 Describe the bug", "",
+        "Plain serving is fine. With `--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":2}'` "
+        "the load fails:", "", "```",
+        "ERROR ... [gpu_model_runner.py:5120] Failed to load model - not enough GPU memory.",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.90 GiB.", "```"]),
+     "EagleProposer", "[gpu_model_runner.py:5120]"),
+    # the tag after a level and an ISO stamp, no release stated
+    (_issue("EAGLE3 drafter shape error after warmup", [
+        "Serving with `vllm serve org/chat-8b --speculative-config "
+        "'{\"method\":\"eagle3\",\"model\":\"org/chat-8b-eagle3\",\"num_speculative_tokens\":3}'`.", "",
+        "WARNING 2026-08-30T09:12:44 [gpu_model_runner.py:4388] Drafter warmup took 3.1 s",
+        "ERROR 2026-08-30T09:13:02 [core.py:812] EngineCore encountered a fatal error.",
+        "RuntimeError: shape mismatch in the draft head"]), "EagleProposer", "[gpu_model_runner.py:4388]"),
+    # the model runner v2's speculator file, a release keyed in a manifest's JSON
+    (_issue("MTP run hangs after the first batch", [
+        "Env: `\"vllm_version\": \"0.27.1\"` as our deployment manifest records it. We serve with "
+        "`--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'`.", "",
+        "INFO ... [speculator.py:92] Capturing model for speculator...",
+        "RuntimeError: step timed out"]), "MTPSpeculator", "[speculator.py:92]"),
+], ids=["v1-elided-prefix", "v1-iso-stamp", "mrv2-json-release"])  # fmt: skip
+def test_the_runners_own_file_in_a_records_tag_settles_the_runner(
+    tmp_path: Path, lines: list[str], classes: str, runner_line: str
+) -> None:
+    first = roots(run(tmp_path, [*lines, "", *PROBE]))[0]  # the text's own crash, or the probe
+    path = first.worker_path
+    assert path is not None
+    assert_verdict(path, "other", classes)
+    (said,) = [e for e in path.evidence if e.worker_class == classes]
+    assert "model runner" in said.reason, said
+    at = int(said.reason.rsplit("(line ", 1)[1].split(")", 1)[0])
+    assert runner_line in lines[at - 1], (at, said)
+
+
+def test_a_release_in_an_environment_field_leaves_only_the_runner_to_ask(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _issue("EAGLE3 drafter shape error", [
+        "### Your current environment", "", "```text", "vLLM:      0.27.1", "GPU:       1x H100", "```", "",
+        "`vllm serve org/chat-8b --speculative-config '{\"method\":\"eagle3\",\"model\":\"org/chat-8b-eagle3\"}'`",
+        "fails with a shape mismatch."]))  # fmt: skip
+    assert path.conditional and "vLLM 0.27.1" in path.conditional, path
+    assert "the vLLM version" not in path.missing[0] and "VLLM_USE_V2_MODEL_RUNNER" in path.missing[0], path.missing
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    (["[Bug] NEXTN crash on decode", "", "```json", '{"sglang_version": "0.5.17", "gpu": "H200", "tp": 8}', "```", "",
+      "python -m sglang.launch_server --model-path org/ds --speculative-algorithm NEXTN --tp 8", "",
+      "RuntimeError: illegal memory access"], "v2", "EAGLEWorkerV2"),
+    (["[Bug] EAGLE crash on decode", "", "environment:", "  sglang_version: 0.4.6", "  gpu: A100", "",
+      "python -m sglang.launch_server --model-path org/llama --speculative-algorithm EAGLE "
+      "--speculative-draft-model-path org/llama-eagle --tp 2", "", "RuntimeError: illegal memory access"],
+     "v1", "EAGLEWorker"),
+    (["NVIDIA/TensorRT-LLM · issue #9001 · open", "", "[Bug]: Eagle3 crashes with trtllm-serve", "",
+      "### System Info", "", "TensorRT-LLM:   1.2.0", "GPU:            NVIDIA H100 80GB HBM3", "",
+      "I run trtllm-serve with speculative_config decoding_type: Eagle3 and it crashes at start."],
+     "other", "Eagle3OneModelWorker"),
+], ids=["sglang-json", "sglang-yaml", "trtllm-padded"])  # fmt: skip
+def test_an_environment_reports_version_field_of_each_engine_decides(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    assert_verdict(probed_path(tmp_path, lines), value, classes)
+
+
+def test_a_runner_tag_a_troubleshooting_section_shows_the_reader_gives_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Serving an MTP head on a 24 GB card", "", "## Requirements", "", "- vLLM: 0.27.1 or newer",
+        "- one 24 GB GPU", "", "## Steps", "",
+        "Run `vllm serve org/chat-27b --speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'`.",
+        "", "## Troubleshooting", "", "If the card is too small you will see a line such as:", "", "```",
+        "ERROR ... [gpu_model_runner.py:5120] Failed to load model - not enough GPU memory.", "```"])  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "runner"), [
+    ("ERROR ... [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.", "v1"),
+    ("(EngineCore_DP0 pid=12) ERROR [gpu_model_runner.py:4388] draft warmup failed", "v1"),
+    ("INFO 2026-08-26 10:11:12,123 [speculator.py:92] Capturing model for speculator...", "v2"),
+    ("The allocation comes from [gpu_model_runner.py:5403](https://example.org/src#L5403).", None),
+    ("ERROR ... [gpu_worker.py:301] Worker failed to start", None),  # both runners' worker
+])  # fmt: skip
+def test_the_runner_a_records_module_tag_names(text: str, runner: str | None) -> None:
+    from spectrace.assemblers.vllm_runner import module_runner
+
+    assert module_runner(text) == runner
+
+
+@pytest.mark.parametrize(("text", "release"), [
+    ("vLLM:     0.27.1 (pip, isolated venv)", "0.27.1"),
+    ('  "vllm_version": "0.27.1",', "0.27.1"),
+    ('{"vllm": "0.27.1"}', "0.27.1"),
+    ("vLLM: >= 0.27.1", None),  # a requirement, no release
+])  # fmt: skip
+def test_vllms_release_in_an_environment_field(text: str, release: str | None) -> None:
+    from spectrace.assemblers.vllm_config import prose_version
+
+    assert prose_version(text) == release

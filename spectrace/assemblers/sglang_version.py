@@ -32,6 +32,8 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"sgl-dev", b"sglang-rocm",  # images of images.toml whose name or tag may hold no "v0."
     b"nightly-dev-",  # a nightly image's tag named alone (``nightly-dev-cu13-20260708-b3632494``)
     "sglang版本".encode(), "SGLang版本".encode(),  # a Chinese report's "sglang版本：0.5.3"
+    # an environment report's field, padded or keyed (``SGLang :  0.5.17``, ``"sglang_version": "0.5.17"``)
+    b"SGLang:  ", b"SGLang :", b"sglang :", b'"sglang": "', b'"sglang":"', b"sglang_version", b"SGLANG_VERSION",
     b"sglang |", b"SGLang |", b"sglang|", b"SGLang|", b"SGLang**",  # a Markdown table's row
     b"sglang:", b"sglang-",  # an image of the user's own (``team/dgx-spark-sglang:0.5.12``)
     b"__version__",  # ``sglang.__version__`` with its answer
@@ -65,7 +67,7 @@ _FORMS = (
     # version: 0.5.4", "bumped sglang to 0.5.14"; not sglang-router / sgl-kernel, whose numbers are their own
     # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
     re.compile(
-        r"(?i)(?<![\w./-])sglang(?:\s*版本|\s+version)?(?:\s+to)?\s*[:：=]?\s*[`'\"]?v?"
+        r"(?i)(?<![\w./-])sglang(?:\s*版本|[\s_]+version)?[`'\"]?(?:\s+to)?\s*[:：=]?\s*[`'\"]?v?"
         + _NUMBER
         + r"(?![\d.]*\d)"
     ),

@@ -66,6 +66,10 @@ LITERALS: tuple[bytes, ...] = (
                                         "draft_target_model_config", "prompt_lookup_config",
                                         "draft_engine_dir", "tensorrt_llm_model_name")),
     b"tensorrt_llm_draft_model_name", b"TENSORRT_LLM_DRAFT_MODEL_NAME",  # Triton's draft model
+    # the release as an environment report's field, padded or keyed (``TensorRT-LLM:   1.2.0``,
+    # ``"tensorrt_llm_version": "1.2.0"``; trtllm_modes.trtllm_release reads it)
+    b"TensorRT-LLM:", b"TensorRT-LLM :", b"tensorrt_llm:", b"tensorrt_llm :", b"tensorrt_llm_version",
+    b"TRTLLM_VERSION", b'"tensorrt_llm": "', b'"tensorrt_llm":"', b"TRT-LLM:", b"trtllm_version",
     b"speculative_decoding_test.py", b"e2e_grpc_speculative_decoding_client",  # its clients
     b"--execute-bls-speculative-decoding", b"-tensorrt-llm-model-name",
     b"--spec_decode_algo", b"--spec_decode_max_draft_len", b"--spec_decode_nextn",

@@ -40,8 +40,8 @@ def resolved_method(method: str) -> tuple[str, str]:
 # ``tensorrt-llm/release:1.1.0rc2``, prose ``TRT-LLM 1.0``, a nightly
 # ``tensorrt_llm==0.16.0.dev2024111900``; not ``tensorrtllm_backend`` or a path.
 _RELEASE = re.compile(
-    r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:\s+version)?"
-    r"(?:\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?"
+    r"(?i)(?<![\w.-])(?:tensorrt[-_]llm|trt[-_]?llm)(?:[\s_]+version)?"
+    r"(?:[`'\"]?\s*(?:==|:|=)\s*|\s+|-|/release:)[`'\"]?v?"
     r"(\d+\.\d+(?:\.\d+)?(?:rc\d+|\.post\d+|\.dev\d+)*)(?![\w.]*\d)"
 )
 

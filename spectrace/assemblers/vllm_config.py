@@ -36,9 +36,14 @@ PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", 
                                              b"vllm  ", b"vllm\t",  # pip list / conda list rows
                                              "▀▄▀".encode(),  # the server's logo (VERSION)
                                              b"vLLM |", b"vllm |", b"vLLM|", b"vllm|", b"vLLM**",
-                                             b"vllm**")  # a Markdown table's row  # fmt: skip
+                                             b"vllm**",  # a Markdown table's row
+                                             # an environment report's field, padded or keyed
+                                             # (``vLLM:     0.27.1``, ``"vllm_version": "0.27.1"``)
+                                             b"vLLM:  ", b"vllm:  ", b"vLLM:\t", b"vllm:\t", b"vLLM :",
+                                             b"vllm :", b'"vllm": "', b'"vllm":"', b"vllm_version",
+                                             b"vLLM_version", b"VLLM_VERSION")  # fmt: skip
 _PROSE_VERSION = re.compile(
-    r"(?i)(?<![\w./-])vllm(?:\s+version(?:\s+(?:is|was))?)?\s*(?:==|[:=：])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
+    r"(?i)(?<![\w./-])vllm(?:[\s_]+version(?:\s+(?:is|was))?)?[`'\"]?\s*(?:==|[:=：])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
     r"(?![\d.]*\d)"  # a patch of a patch too (0.9.0.1, 0.10.1.1)
 )
 _RELEASE_AT = r"(\d+\.\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)"

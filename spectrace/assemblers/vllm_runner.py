@@ -322,10 +322,22 @@ def module_runner(text: str) -> str | None:
 
 
 def _tag_names(text: str) -> list[str]:
-    """The module names a vLLM record's prefix gives: the whole prefix's tags, or the tag of
+    """The module names a vLLM record's prefix gives: the whole prefix's tags, the tag after a
+    level whose day and time a copy elided or wrote otherwise (``_LEVEL_TAG``), or the tag of
     a record a timeline transcribes or one cut to its tag at the line's start."""
     cut = _DIGEST_TAG.match(text) or _BARE_TAG.match(text)
-    return [t.group(1) for t in _TAG.finditer(text)] + ([cut.group(1)] if cut else [])
+    tags = [t.group(1) for t in _TAG.finditer(text)] or [t.group(1) for t in _LEVEL_TAG.finditer(text)]
+    return tags + ([cut.group(1)] if cut else [])
+
+
+# the same prefix with its day and time elided or in another form, its bracketed module tag
+# kept: "ERROR ... [gpu_model_runner.py:5403] ...", "WARNING [speculator.py:92] ...", "INFO
+# 2026-08-26T10:11:12 [gpu_model_runner.py:4578] ..." (up to three words between; not a
+# Markdown link's text, "[eagle.py:130](https://...)")
+_LEVEL_TAG = re.compile(
+    r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b\s+(?:[^\s\[\]]+\s+){0,3}?"
+    r"\[((?:[\w.-]+/)*[\w.-]+\.py):\d+\](?!\()"
+)
 
 
 # a record as a timeline transcribes it: the time, the module tag without its level, day and
@@ -367,7 +379,7 @@ def vllm_record(text: str) -> bool:
     records = runner_table().records
     if records is None:
         return False
-    for tag in _TAG.finditer(text):
+    for tag in (*_TAG.finditer(text), *_LEVEL_TAG.finditer(text)):
         if "[" in tag.group(0) and tag.group(1).rsplit("/", 1)[-1] in records.prefixed:
             return True
     bare = _BARE_TAG.match(text) or _DIGEST_TAG.match(text)
@@ -768,7 +780,7 @@ def _read_on_runner(e: Evidence, config: RunConfig, families: Sequence[str] = ()
     if not _V1_CLASS.search(cls) or _own_runner(config):
         return e
     if runner is not None and runner.value == "v1":
-        return e
+        return _on_v1(e, method, runner, config)
     if runner is not None and runner.value == "v0":
         return _on_v0(e, method, runner)
     if cls.startswith("Ascend"):
@@ -1061,6 +1073,17 @@ def _on_v2(
         condition = f"{e.worker_class} if the V1 model runner ran it (no MRV2 speculator for '{method}'{at})"
     return replace(e, points_to=None, worker_class=None, condition=condition,
                    reason=f"{head}: {why}: {condition}")  # fmt: skip
+
+
+def _on_v1(e: Evidence, method: str, runner: FlagValue, config: RunConfig) -> Evidence:
+    """``e``'s V1 class, which the text's line ``runner`` puts the run on; where the release
+    (or the day) would have left the runner open (``_open``), the reason says which line
+    settled it."""
+    if _open(e, method, config).worker_class == e.worker_class:
+        return e
+    head, _, tail = e.reason.partition(" -> ")
+    why = f"the text puts the run on the V1 model runner (line {runner.lineno})"
+    return replace(e, reason=f"{head} -> {tail}: {why}" if tail else f"{head}: {why}")
 
 
 def _open(e: Evidence, method: str, config: RunConfig) -> Evidence:
