@@ -59,6 +59,7 @@ from spectrace.assemblers.sglang_eras import (
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apart, prose_verdict
+from spectrace.assemblers.thread_title import methods_in
 from spectrace.dialects._time import stamp_day
 from spectrace.engine_hints import frame_engines
 from spectrace.incident_model import Incident
@@ -244,7 +245,8 @@ def _inputs(
         # and a table row tells an attempt with a family and its error: that attempt's family,
         # on the same deployment (a runbook's known-issues table measured nothing)
         words, plain = tried, False
-    names = _promoted([_SGLANG.get(m.name) for m in words], words)
+    promoted = _promoted([_SGLANG.get(m.name) for m in words], words)
+    names = _members(promoted, words)
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
     if not names or None in names or plain:
         why = _why_none(mine, since, post) if not names else _NO_NAME
@@ -272,7 +274,10 @@ def _inputs(
     ):  # fmt: skip
         # MiMo-V2, Step-3.5: multi-layer EAGLE unless the text says (restate swaps)
         return _no(trace, "a model whose EAGLE/MTP the server runs on multi-layer EAGLE")
-    lineno, text = words[0].lineno, words[0].text
+    # a broader family read as its member: the evidence is the first line naming the member
+    shown = next((m for m, n in zip(words, promoted, strict=True) if n == family), words[0]) \
+        if names != promoted else words[0]  # fmt: skip
+    lineno, text = shown.lineno, shown.text
     release, said = _release(config, mine) if not fix else (None, "")  # a fix ran its branch
     newest = None
     if release is None and config.era is not None and config.engine in (None, "sglang"):
@@ -316,6 +321,30 @@ def _named_together(names: list[str], words: Sequence[Mention]) -> str | None:
         return None
     return _OR.join(sorted(str(f) for f in families))
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
+
+
+# a line writing one method as a member of another's family ("the DFLASH-family (DSpark) draft",
+# "DSpark (a DFlash-family drafter)", "DFlash family: DSpark", "the DFlash family, i.e. DSpark")
+_MEMBER = re.compile(
+    r"(?i)\b(?P<broad>[\w-]+?)[- ]famil(?:y|ies)\s*(?:\(\s*|:\s*|,\s*(?:i\.e\.,?|namely)\s*)(?P<member>[\w-]+)"
+    r"|\b(?P<member2>[\w-]+)\s*\(\s*(?:an?\s+|the\s+)?(?P<broad2>[\w-]+?)[- ]famil(?:y|ies)\b"
+)
+
+
+def _members(names: list[str | None], words: Sequence[Mention]) -> list[str | None]:
+    """``names`` with a family a line of the run writes as the family of another method (the
+    DFLASH family's DSpark) read as that member: the member ran, the family's broader name (a
+    title's "DFLASH draft KV pool") is no second family."""
+    member: dict[str, str] = {}
+    for m in words:
+        for hit in _MEMBER.finditer(m.text):
+            broad = methods_in(hit.group("broad") or hit.group("broad2"))
+            named = methods_in(hit.group("member") or hit.group("member2"))
+            if len(broad) == 1 and len(named) == 1 and broad != named:
+                wide, narrow = _SGLANG.get(broad[0]), _SGLANG.get(named[0])
+                if wide is not None and narrow is not None:
+                    member[wide] = narrow
+    return [member.get(n, n) if n is not None else None for n in names]
 
 
 def _promoted(names: list[str | None], words: Sequence[Mention]) -> list[str | None]:

@@ -21,7 +21,8 @@ from spectrace.assemblers.sglang_run_words import (
     speculation_named,
     v2_named,
 )
-from spectrace.assemblers.spec_prose import planned, unplanned
+from spectrace.assemblers.sentences import sentences
+from spectrace.assemblers.spec_prose import planned, turns_against, unplanned
 from spectrace.assemblers.launch_words import rollout_repo
 from spectrace.assemblers.thread_repo import header_engine, run_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
@@ -147,15 +148,32 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, SPEC_KIND))  # path_era
     if title is None and not diff and not aside and not title_copy(titles, line):
         families = family_words(unplanned(line.text))  # a plan's sentence names no run's family
+        said = _family_said(line, shown) if families else shown
         if families:
-            out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, FAMILY_KIND)
+            out += [Mention(line.source, line.lineno, said, family, FAMILY_ROW, FAMILY_KIND)
                     for family in sorted(families)]  # fmt: skip
         if not line.quoted and not planned(line.text):  # the era join's fallback reading
-            out += [Mention(line.source, line.lineno, shown, family, FAMILY_ROW, LOOSE_KIND)
+            out += [Mention(line.source, line.lineno, said, family, FAMILY_ROW, LOOSE_KIND)
                     for family in sorted(loose_families(line.text))]  # fmt: skip
         if not line.quoted and v2_named(line.text, title=False):
             out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, V2_KIND))
     return out
+
+
+def _family_said(line: LogLine, shown: str) -> str:
+    """The text a family mention of ``line`` holds: the line as shown, or, for a line longer
+    than a mention keeps (a paragraph pasted as one line), its sentences naming a family and
+    every later one that turns against them ("But that is not the run that crashed."), so a
+    family named past the cut is read with its own sentence's guards, not another's."""
+    raw = line.raw.strip()
+    if len(raw) <= MAX_TEXT:
+        return shown
+    cut = sentences(raw)
+    named = [i for i, sentence in enumerate(cut) if family_words(sentence)]
+    if not named:
+        return shown
+    kept = [s for i, s in enumerate(cut) if i in named or (i > named[0] and turns_against(s))]
+    return " ".join(kept)[: 2 * MAX_TEXT]  # (two mentions' worth: each sentence is whole)
 
 
 # a title repeated in the body as a quote or a heading ("> [Bug]: ...", "### [Bug]: ...")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, probed_path, roots, run
+
+from spectrace.worker_path import WorkerPath
 
 _SCHED_CRASH = [
     "```",
@@ -247,3 +249,117 @@ def test_a_design_note_naming_dspark_and_sglangs_tree_gets_no_path(tmp_path: Pat
         "The ragged-verify path lives in `sglang/srt/layers/engram.py`; today it asserts one equal block per request.",
     ]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+# --- SGLang DFlash/DSpark runs told in prose: an acceptance figure, a family's member, a long line
+
+
+def test_a_bare_measurement_paragraph_naming_sglang_and_dflash_gives_dflashs_condition(tmp_path: Path) -> None:
+    lines = [
+        "Numbers from our two-node box, container built from the repo's `scripts/make-dflash2-image.sh`, "
+        "draft fixed to `acme/Coder-14B-DFlash2` at `a1b2c3d`.",
+        "",
+        "Background: SGLang has an open verify-path bug for DFlash on mixed-attention models "
+        "(sgl-project/sglang#41234 tracks it), and under concurrent batches the target starts to answer "
+        "nonsense while greedy. With 16 parallel copies of a short sorting prompt the FP4 target got 87 of "
+        "256 answers wrong; the same setup with speculation off got 0 of 256 wrong, and one request at a "
+        "time with DFlash got 0 of 80 wrong.",
+        "",
+        "With the BF16 head build instead, everything else unchanged: 2 of 256 wrong, speculation still on, "
+        "mean accept 3.9/8. Latency went up by about a fifth.",
+    ]  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "DFlashWorkerV2|DFlashWorker")
+    assert path.framework == "sglang", path
+
+
+def test_the_same_paragraph_with_a_figure_only_expected_shows_no_run(tmp_path: Path) -> None:
+    lines = [
+        "Background: SGLang has an open verify-path bug for DFlash on mixed-attention models "
+        "(sgl-project/sglang#41234 tracks it), and under concurrent batches the target may answer "
+        "nonsense while greedy. A fix should bring the wrong answers down to the plain server's level.",
+        "",
+        "Expected after the fix: mean accept around 3.9/8 with the BF16 head build.",
+    ]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+def _pool_pr(member: str, title: str = "# [Spec] Size the DFlash draft pool by the attention TP width") -> list[str]:
+    return [
+        "sgl-project/sglang · pull request #40111 · open · Python",
+        title,
+        "",
+        "lumen-dev · description · 2026-10-03",
+        "## Why",
+        "",
+        f"The draft KV pool of {member} is budgeted with the global tp_size,",
+        "while each rank builds it with attn_tp_size, so under DP attention the budget comes out too small.",
+        "",
+        "Repro on the v0.5.19 image, 8 GPUs, a 120B target with its DSpark draft, "
+        "`--tp-size 8 --dp-size 8 --enable-dp-attention`:",
+        "",
+        "- **before:** CUDA out of memory at boot with `--mem-fraction-static 0.8`",
+        "- **after:** boots at 0.8 with the pool sized right, accept length 2.4 on our chat set,",
+        "  outputs identical to the non-spec server",
+    ]  # fmt: skip
+
+
+def _pool_paths(tmp_path: Path, member: str) -> list[WorkerPath]:
+    """The worker paths of the PR's crashes (its "CUDA out of memory" line and a probe)."""
+    return [c.worker_path for c in roots(run(tmp_path, [*_pool_pr(member), "", *PROBE])) if c.worker_path]
+
+
+def test_a_pr_running_the_member_of_the_family_its_title_names(tmp_path: Path) -> None:
+    for member in ("DSpark (a DFlash-family drafter)", "the DFLASH-family (DSpark) drafters", "the DFlash family (DSpark)"):
+        paths = _pool_paths(tmp_path, member)
+        assert paths and all(p.worker_class == "DSparkWorkerV2" for p in paths), (member, paths)
+        assert all(p.evidence[0].lineno == 7 for p in paths), (member, paths)
+
+
+def test_two_families_named_apart_with_no_member_stay_two(tmp_path: Path) -> None:
+    paths = _pool_paths(tmp_path, "DSpark, unlike DFlash,")
+    assert all(p.worker_class is None for p in paths), paths
+
+
+def test_a_design_note_writing_the_family_member_gets_no_path(tmp_path: Path) -> None:
+    lines = [
+        "# DSpark draft pool sizing (design)",
+        "",
+        "## Background",
+        "",
+        "The DFLASH-family (DSpark) drafters keep one KV pool per rank, sized from `tp_size` today.",
+        "",
+        "## Proposal",
+        "",
+        "Size the pool from the attention TP width instead; the non-spec server is untouched.",
+        "",
+        "## Plan",
+        "",
+        "1. Add a helper returning the attention width.",
+        "2. Use it in the budget.",
+        "3. Expected after the change: mean accept around 3/4 on the chat set.",
+    ]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_long_survey_line_naming_dflash_past_the_cut_gets_no_path(tmp_path: Path) -> None:
+    lines = [
+        "A survey of drafting methods for people picking one for their stack. Medusa heads sit on top of "
+        "the target and need fine-tuning, lookahead needs no draft at all but gains less on chat, and prompt "
+        "lookup works only when outputs copy the input a lot, which is common for code edits and retrieval "
+        "answers. Among the newer ones, SGLang ships DFlash as a block drafter and the DSpark variant of it, "
+        "and the docs describe how each one is enabled; none of them is measured here.",
+    ]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+def test_outputs_compared_with_the_non_spec_server_are_no_plain_run() -> None:
+    from spectrace.assemblers.quotes import plain_run
+    from spectrace.dialects.base import LogLine
+
+    def line(text: str) -> LogLine:
+        return LogLine(source="x.md", lineno=1, offset=0, text=text, raw=text, dialect="plain", stream="")
+
+    assert not plain_run(line("  outputs byte-identical to the non-spec server (greedy verify)"))
+    assert not plain_run(line("the tokens match the non-speculative server's output"))
+    assert plain_run(line("same crash on the non-spec server, so it is not the draft"))

@@ -42,10 +42,12 @@ _PLAIN_RUN = re.compile(
     rf"enabling|enabled)\s+(?:any\s+|the\s+)?(?:{_SPEC}|draft\w*|eagle\w*|mtp|ngram)"
 )
 # the plain side of the writer's own comparison ("- Baseline: same server without speculative
-# decoding", "compared against the same image with no spec config", "vs. a plain server"): the
+# decoding", "compared against the same image with no spec config", "vs. a plain server",
+# "outputs byte-identical to the non-spec server", "matches the non-speculative output"): the
 # other arm of the experiment, not the reported run
 _ARM = re.compile(
-    r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against)\b"
+    r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against"
+    r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to)\b"
 )
 # what a method lacks, said of the method ("NGRAM has no draft model", "prompt lookup needs no
 # draft model"): the algorithm's property, not the writer's server

@@ -61,6 +61,7 @@ _MEASURED = re.compile(
 # "can reach", "expected")
 _FIGURE = re.compile(
     r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+    r"|\b(?:mean|avg|average)\s+accept\w*(?:\s+len\w*)?\s*[:=]?\s*\d"  # "mean accept 4.75/8"
     r"|\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")

@@ -64,7 +64,8 @@ _SOURCED = re.compile(
 # a metric beside a number, either order ("58.6% acceptance", "speedup of 1.8x", "TTFT 120 ms",
 # "GSM8K accuracy: 0.93"); ``run_shown._RUN_LINE`` keeps its own older spellings
 _METRIC = (r"(?:acceptance(?:\s+(?:rate|length|len|ratio))?|accept(?:ed)?\s+(?:rate|length|len)"
-           r"|mean\s+accepted\s+tokens|speed-?ups?|ttft|tpot|itl|accuracy|gsm8k|mt-?bench|humaneval)")
+           r"|mean\s+accepted\s+tokens|(?:mean|avg|average)\s+accept(?:ed|ance)?(?:\s+len(?:gth)?)?"
+           r"|speed-?ups?|ttft|tpot|itl|accuracy|gsm8k|mt-?bench|humaneval)")
 _METRIC_WORD = re.compile(rf"(?i)\b{_METRIC}\b")
 _NUMBER = r"\d+(?:\.\d+)?\s*(?:%|x|ms|s)?"
 _MEASURED = re.compile(
@@ -145,7 +146,8 @@ LITERALS = ("erified ", "I tested", "e tested", "tested ", "I reproduced", "e re
             "uccessfully on", "orrectly on", "onsistently ", "lways crash", "lways fail",
             "lways hang", "till crash", "till fail", "till hang", "eliably ", "epeatedly ",
             "ntermittently ", "andomly ", "ccasionally ", "ometimes crash", "ometimes fail",
-            "ometimes hang", "mmediately crash", "mmediately fail", "ccept_rate",
+            "ometimes hang", "mmediately crash", "mmediately fail", "ccept_rate", "ean accept",
+            "vg accept", "verage accept",
             "ccept_length", "ccept_len", "cceptance_rate", "cceptance_length", "ccepted_length",
             # a results table's header cell ("| TP4 input tokens/s | Throughput change |"),
             # by its cell border: a server's own metrics lines have none

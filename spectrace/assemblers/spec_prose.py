@@ -425,7 +425,13 @@ def names_apart(text: str) -> bool:
     said = [i for i, s in enumerate(cut) if _NAMED.search(s)]
     if not said:
         return set_apart(text)
-    return all(set_apart(cut[i]) or any(_TURN.match(s) and set_apart(s) for s in cut[i + 1 :]) for i in said)
+    return all(set_apart(cut[i]) or any(turns_against(s) for s in cut[i + 1 :]) for i in said)
+
+
+def turns_against(sentence: str) -> bool:
+    """The sentence turns against what the sentences before it named ("But that is not the run
+    that crashed.")."""
+    return _TURN.match(sentence) is not None and set_apart(sentence)
 
 
 _NAMED = re.compile(rf"(?i)(?<![A-Za-z0-9_/.]){_METHOD_WORD}(?![A-Za-z0-9_])")
