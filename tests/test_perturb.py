@@ -122,7 +122,22 @@ def test_a_rank_prefix_goes_on_output_lines_only() -> None:
         "It fails like this:", "vllm serve org/m", "(TP0 pid=1234) Traceback (most recent call last):",
         '(TP0 pid=1234)   File "/x/eagle.py", line 3, in propose', "(TP0 pid=1234)     self.model(x)",
         "(TP0 pid=1234) RuntimeError: bad", "(APIServer pid=3) INFO 05-01 10:00:00 [a.py:1] up", ""]
-    assert P.rank_bracket("RuntimeError: bad\n") == "[2026-05-01 10:00:00 TP1] RuntimeError: bad\n"
+    # the text's own day, or none: a day it does not give would date its run
+    assert P.rank_bracket("RuntimeError: bad\n") == "[TP1] RuntimeError: bad\n"
+    assert P.rank_bracket("Seen on 2026-02-03.\nRuntimeError: bad\n").endswith(
+        "\n[2026-02-03 10:00:00 TP1] RuntimeError: bad\n")
+
+
+def test_a_saved_threads_head_stays_on_top() -> None:
+    page = "Draft head crashes at start #123\nhttps://github.com/org/engine/issues/123\nOpen\n\nIt crashes.\n"
+    assert P.env_before(page).startswith("Draft head crashes at start #123\nhttps://github.com/org/engine/issues/123"
+                                         "\nOpen\n\nEnvironment:")
+    assert P.env_before(page).endswith("```\n\nIt crashes.\n")
+    assert P.bug_template(page).startswith("Draft head crashes at start #123\nhttps://")
+    assert "### 🐛 Describe the bug\n\n```text\nIt crashes.\n```" in P.bug_template(page)
+    filled = "### Your current environment\n\nx\n\n### 🐛 Describe the bug\n\nIt crashes.\n"
+    assert P.bug_template(filled) == filled
+    assert P.env_before("It crashes.\n").startswith("Environment:")
 
 
 def test_no_transformation_moves_a_verdict_of_our_round(tmp_path: Path) -> None:

@@ -124,13 +124,41 @@ def ansi_levels(text: str) -> str:
     return _per_line(text, colour)
 
 
+# a saved thread's head: its title with its number, its state, its URL, an index or citation line,
+# the opener's line, the page's breadcrumb (thread_head.py reads these forms only in a text's
+# first lines: what goes before them is no longer the thread's head)
+HEAD = re.compile(r"github\.com/|\S\s+#\d+\s*$|^\s*(?:Open|Closed|Merged|Draft)\s*$| · |opened (?:this|on)|wants to merge"
+                  r"|^\s*[\w-]+ / [\w.-]+\s*$")
+HEAD_LINES = 12
+
+
+def _head(text: str) -> tuple[str, str]:
+    """(the thread's head, the rest): the head is the leading lines (blank ones between) that name
+    the thread, within its first lines; empty where the text opens with none."""
+    lines = text.split("\n")
+    end, seen = 0, False  # seen: a line above (the title may lead a head that has no number)
+    for i, s in enumerate(lines[:HEAD_LINES]):
+        if HEAD.search(s):
+            end = i + 1
+        elif s.strip() and seen:
+            break
+        seen = seen or bool(s.strip())
+    if end == 0:
+        return "", text
+    return "\n".join(lines[:end]) + "\n\n", "\n".join(lines[end:]).lstrip("\n")
+
+
 def bug_template(text: str) -> str:
     """Inside an issue tracker's bug template: an environment section left as its placeholder, the
-    text under "Describe the bug" (fenced unless it holds fences), the checklist after."""
-    body = text.rstrip("\n")
+    text under "Describe the bug" (fenced unless it holds fences), the checklist after; a saved
+    thread's head stays above it, and a text that already is a filled template stays as it is."""
+    if re.search(r"(?im)^#+ .*(?:your current environment|describe the bug)", text):
+        return text
+    head, rest = _head(text)
+    body = rest.rstrip("\n")
     if not any(FENCE.match(s) for s in body.split("\n")):
         body = f"```text\n{body}\n```"
-    return ("### Your current environment\n\n<details>\n<summary>The output of <code>python collect_env.py</code>"
+    return (f"{head}### Your current environment\n\n<details>\n<summary>The output of <code>python collect_env.py</code>"
             "</summary>\n\n```text\nYour output of `python collect_env.py` here\n```\n\n</details>\n\n"
             f"### 🐛 Describe the bug\n\n{body}\n\n### Before submitting a new issue...\n\n"
             "- [x] Make sure you already searched for relevant issues and asked the chatbot first.\n")
@@ -201,8 +229,10 @@ NVIDIA_SMI = """+---------------------------------------------------------------
 
 
 def env_before(text: str) -> str:
-    """An environment report (torch's collect_env and a pip list, no serving engine) first."""
-    return f"Environment:\n\n```\n{COLLECT_ENV}```\n\n```\n$ pip list\n{PIP_LIST}```\n\n{text}"
+    """An environment report (torch's collect_env and a pip list, no serving engine) first, under
+    a saved thread's head."""
+    head, rest = _head(text)
+    return f"{head}Environment:\n\n```\n{COLLECT_ENV}```\n\n```\n$ pip list\n{PIP_LIST}```\n\n{rest}"
 
 
 def env_after(text: str) -> str:
@@ -246,8 +276,10 @@ def rank_paren(text: str) -> str:
 
 
 def rank_bracket(text: str) -> str:
-    """A timestamp-and-rank prefix on every record that has none: "[2026-05-01 10:00:00 TP1] "."""
-    return _prefix(lambda: "[2026-05-01 10:00:00 TP1] ")(text)
+    """A timestamp-and-rank prefix on every record that has none: "[2026-05-01 10:00:00 TP1] ",
+    on the text's own first day (a day the text does not give would date its run: "[TP1] ")."""
+    day = re.search(r"(?<!\d)20\d\d-[01]\d-[0-3]\d(?!\d)", text)
+    return _prefix(lambda: f"[{day.group(0)} 10:00:00 TP1] " if day else "[TP1] ")(text)
 
 
 def second_try(text: str) -> str:
@@ -345,23 +377,24 @@ def read(path: Path) -> str:
 
 
 def perturb(exs: list[Excerpt], readers: Readers, names: list[str]) -> dict[str, Flips]:
+    """The flips of each transformation of ``names``, printed as each one is done."""
     base = readers.classes([(ex, "base", read(ex.path)) for ex in exs])
-    work = [(ex, name, TRANSFORMS[name](read(ex.path))) for name in names for ex in exs]
-    got = readers.classes(work)
     table = {name: Flips() for name in names}
-    for (ex, name, _text), (cls, verdict) in zip(work, got):
-        b, bshown = base[exs.index(ex)]
+    for name in names:
+        got = readers.classes([(ex, name, TRANSFORMS[name](read(ex.path))) for ex in exs])
         f = table[name]
-        k = flip_kind(ex.kind, b, cls)
-        if k == "same":
-            f.same += 1
-        elif k == "other":
-            f.other.append(f"{ex.name} {b}->{cls}")
-        else:
-            getattr(f, k).append(ex.name)
-        if k != "same":
+        for ex, (b, bshown), (cls, verdict) in zip(exs, base, got):
+            k = flip_kind(ex.kind, b, cls)
+            if k == "same":
+                f.same += 1
+                continue
+            if k == "other":
+                f.other.append(f"{ex.name} {b}->{cls}")
+            else:
+                getattr(f, k).append(ex.name)
             print(f"  {name:<17} {ex.name:<16} {ex.kind:<5} {b:<12} -> {cls:<12} [{bshown[:70]}] -> [{verdict[:70]}]",
                   flush=True)
+        print(f"{name}: {f.count} flips, {len(f.other)} other changes", flush=True)
     return table
 
 
