@@ -74,8 +74,16 @@ _QUOTED_OR_ONE = re.compile(r"[\"']|^\s*-?[\w.]+\s*,\s*$")  # an unquoted item s
 _PY_LIST = re.compile(r"\[\s*(?=[\"'])")
 
 
+# the quotes a word processor, a blog or a chat app curls as it shows a command (``I’m running
+# vllm serve m --speculative-config ‘{“method”: “ngram”}’``): the writer typed the straight ones
+_CURLED = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
 def clean(text: str) -> str:
-    """The line without Markdown debris and prompts, and without a continuing ``\\``."""
+    """The line without Markdown debris and prompts, and without a continuing ``\\``; curled
+    quotes read as the straight ones typed."""
+    if not text.isascii():
+        text = text.translate(_CURLED)
     text = _BOLD.sub("", _QUOTE.sub("", text))
     text = _NUMBERED.sub("", _PROMPT.sub("", text)).rstrip()
     return text.removesuffix("\\").rstrip()
