@@ -135,6 +135,10 @@ def test_a_saved_threads_head_stays_on_top() -> None:
     assert P.env_before(page).endswith("```\n\nIt crashes.\n")
     assert P.bug_template(page).startswith("Draft head crashes at start #123\nhttps://")
     assert "### 🐛 Describe the bug\n\n```text\nIt crashes.\n```" in P.bug_template(page)
+    assert P.details(page).startswith("Draft head crashes at start #123\nhttps://github.com/org/engine/issues/123"
+                                      "\nOpen\n\n<details><summary>log</summary>\n\nIt crashes.\n")
+    index = "org/engine · issue #123 · open\n# Draft head crashes at start\n\nIt crashes.\n"
+    assert P.details(index).startswith("org/engine · issue #123 · open\n# Draft head crashes at start\n\n<details>")
     filled = "### Your current environment\n\nx\n\n### 🐛 Describe the bug\n\nIt crashes.\n"
     assert P.bug_template(filled) == filled
     assert P.env_before("It crashes.\n").startswith("Environment:")

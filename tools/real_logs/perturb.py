@@ -138,8 +138,8 @@ def _head(text: str) -> tuple[str, str]:
     lines = text.split("\n")
     end, seen = 0, False  # seen: a line above (the title may lead a head that has no number)
     for i, s in enumerate(lines[:HEAD_LINES]):
-        if HEAD.search(s):
-            end = i + 1
+        if HEAD.search(s) or (end and s.startswith("# ") and not any(x.strip() for x in lines[end:i])):
+            end = i + 1  # a head line, or the index header's "# title" right under it
         elif s.strip() and seen:
             break
         seen = seen or bool(s.strip())
@@ -176,8 +176,9 @@ def indent4(text: str) -> str:
 
 
 def details(text: str) -> str:
-    """Folded inside <details><summary>log</summary>."""
-    return f"<details><summary>log</summary>\n\n{text.rstrip()}\n\n</details>\n"
+    """Folded inside <details><summary>log</summary>, under a saved thread's head."""
+    head, rest = _head(text)
+    return f"{head}<details><summary>log</summary>\n\n{rest.rstrip()}\n\n</details>\n"
 
 
 COLLECT_ENV = """Collecting environment information...
@@ -287,9 +288,45 @@ def second_try(text: str) -> str:
     return f"{text.rstrip()}\n\nEdit: same on a second try:\n\n{text.rstrip()}\n"
 
 
+def _curl(s: str) -> str:
+    s = re.sub(r"(?<=\w)'(?=\w)", "\u2019", s)
+    s = re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", s)
+    return re.sub(r"'([^'\n]*)'", "\u2018\\1\u2019", s)
+
+
+def smart_quotes(text: str) -> str:
+    """The straight quotes and apostrophes of the writer's sentences curled, outside their code
+    spans (a word processor's or a blog's copy)."""
+    def curl(s: str, p: bool, r: bool) -> str:
+        if not p:
+            return s
+        parts = re.split(r"(`[^`]*`)", s)
+        return "".join(part if part.startswith("`") else _curl(part) for part in parts)
+    return _per_line(text, curl)
+
+
+WRAP = 160  # a terminal's width
+
+
+def wrap_records(text: str) -> str:
+    """Records longer than a terminal's width cut into lines of that width (a terminal's copy)."""
+    def wrap(s: str, p: bool, r: bool) -> str:
+        if not r or len(s) <= WRAP:
+            return s
+        return "\n".join(s[i:i + WRAP] for i in range(0, len(s), WRAP))
+    return _per_line(text, wrap)
+
+
+def double_spaced(text: str) -> str:
+    """A blank line after every line (a web view's copy)."""
+    lines, end = _split(text)
+    return "\n\n".join(lines) + end
+
+
 TRANSFORMS: dict[str, Callable[[str], str]] = {f.__name__: f for f in (
     crlf, trailing_space, nbsp_prose, zero_width_prose, ansi_levels, bug_template, unfenced, indent4, details,
-    env_before, env_after, strip_stamps, strip_levels, rank_paren, rank_bracket, second_try)}
+    env_before, env_after, strip_stamps, strip_levels, rank_paren, rank_bracket, second_try, smart_quotes,
+    wrap_records, double_spaced)}
 
 
 # --- running them ------------
