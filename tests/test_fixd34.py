@@ -214,3 +214,77 @@ def test_vllms_release_in_an_environment_field(text: str, release: str | None) -
     from spectrace.assemblers.vllm_config import prose_version
 
     assert prose_version(text) == release
+
+
+# --- a CI change telling its speculative variants died with an exit code or a signal -------------
+
+
+def _ci_pull(repo: str, number: int, title: str, body: list[str]) -> list[str]:
+    return [f"{repo} · pull request #{number} · merged · Python", f"# {title}", "",
+            "dana-w · description · 2026-05-10", "## Summary", "", *body]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "classes"), [
+    # bullets changing the matrix (one naming a plain variant), then the crash told in prose
+    (_ci_pull("sgl-project/sglang", 40011, "[CI] Remove failing Qwen3 MTP nightly jobs, keep the base job", [
+        "- Remove the TP4+MTP job from the nightly matrix",
+        "- Keep the base TP4 job and add a TP4 variant without speculative decoding", "",
+        "The TP4+MTP job failed with exit code 1 on the MI355X runners in the last three nightlies."]),
+     "EAGLEWorker|EAGLEWorkerV2"),
+    # a signal, on vLLM's tree
+    (_ci_pull("vllm-project/vllm", 90011, "[CI] Remove the crashing EAGLE3 spec-decode nightly on H100", [
+        "- Remove the Llama-3 EAGLE3 nightly entry",
+        "- Add a plain Llama-3 variant (no speculative decoding) so the model stays covered", "",
+        "The EAGLE3 nightly job was killed with SIGKILL on the H100 pool twice this week."]),
+     "EagleProposer"),  # (the PR's day predates MRV2 by default)
+    # a table of the variants' last results
+    (_ci_pull("sgl-project/sglang", 40013, "[CI] Remove the crashing Qwen3 MTP variant", [
+        "- Keep the TP8 variant and drop the TP8+MTP variant", "",
+        "| variant | last nightly |", "|---|---|", "| TP8 | passed |",
+        "| TP8+MTP | crashed with exit code -9 (OOM killed) |"]), "EAGLEWorker|EAGLEWorkerV2"),
+], ids=["sglang-bullets", "vllm-signal", "sglang-table"])  # fmt: skip
+def test_a_ci_change_telling_its_variant_died_with_an_exit_code_gives_the_family(
+    tmp_path: Path, lines: list[str], classes: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown" if "|" in classes else "other", classes)
+    assert any(("exit code" in e.text or "SIGKILL" in e.text) for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    ["# Nightly CI for speculative decoding", "", "## What each job runs", "",
+     "- TP8 + MTP: the MTP head with 3 draft tokens", "- TP8 + EAGLE3: an EAGLE3 draft", "",
+     "## Troubleshooting", "",
+     "If a speculative job exits with code 137, it ran out of memory; lower --mem-fraction-static.",
+     "A job that may fail with exit code 1 on B200 is marked flaky."],
+    _ci_pull("sgl-project/sglang", 40003, "[CI] Add a TP8+MTP nightly variant", [
+        "- Add a TP8+MTP variant for Kimi K2.5 (it could crash with exit code -9 until the memory fix lands)", "",
+        "## Test plan", "", "- [ ] The new variant passes on 8-gpu runners"]),
+], ids=["ci-docs", "pr-adding-a-variant"])  # fmt: skip
+def test_an_exit_code_a_page_or_a_change_supposes_gives_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+@pytest.mark.parametrize(("text", "told"), [
+    ("The TP8+MTP variant crashes with exit code -9 (OOM killed) on H200.", True),
+    ("the nightly job failed with exit status 1 on the B200 runner", True),
+    ("If the server exits with code 137, lower the memory fraction.", False),
+    ("The server may crash with exit code -9 when memory runs out.", False),
+    ("Known issue: the MTP variant crashes with exit code 1 on B200.", False),
+    ("Exit code 1 means the variant failed.", False),
+])  # fmt: skip
+def test_a_death_with_an_exit_code_is_a_run_told(text: str, told: bool) -> None:
+    from spectrace.assemblers.run_prose import told_run
+
+    assert told_run(text) is told
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("- Keep the TP8 base variant and add a TP8+DP8 variant (without speculative decoding)", False),
+    ("- Adds a plain nightly job beside the MTP one, without speculative decoding", False),
+    ("Same crash without speculative decoding.", True),
+])  # fmt: skip
+def test_a_matrix_change_naming_a_plain_variant_states_no_plain_run(text: str, plain: bool) -> None:
+    from spectrace.assemblers.quotes import plain_run
+
+    assert plain_run(_line(text)) is plain

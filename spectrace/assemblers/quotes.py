@@ -49,6 +49,14 @@ _ARM = re.compile(
     r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against"
     r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to)\b"
 )
+# a change to a test matrix or a CI's jobs, told as the change ("- Keep the TP8 variant and add a
+# TP8+DP8 variant (without speculative decoding)", "Adds a plain job beside the MTP one"): a
+# configuration the change adds or keeps, not a run of the writer's stated plain
+_MATRIX_CHANGE = re.compile(
+    r"(?i)^\W*(?:keep|keeps|kept|add|adds|added|remove[sd]?|drop(?:s|ped)?|rename[sd]?|introduce[sd]?"
+    r"|replace[sd]?|split|splits)\b[^.;]{0,120}?\b(?:variants?|jobs?|matrix|matrices|suites?|test cases?"
+    r"|nightly (?:tests?|runs?|jobs?)|ci (?:jobs?|runs?|entries))\b"
+)
 # what a method lacks, said of the method ("NGRAM has no draft model", "prompt lookup needs no
 # draft model"): the algorithm's property, not the writer's server
 _LACKS = re.compile(
@@ -135,6 +143,8 @@ def plain_run(line: LogLine) -> bool:
         return False  # "we combine speculative and non-speculative sequences": both kinds, no run
     if _LACKS.search(line.text):
         return False  # "NGRAM has no draft model, so the key is omitted": the method's property
+    if _MATRIX_CHANGE.search(sentence):
+        return False  # "- Keep X and add a Y variant (without speculation)": a CI matrix's change
     if _ARM.search(line.text) and (_ALSO_FAILS.search(line.text) is None or _BOTH.search(_PLAIN_RUN.sub(" ", line.text))):
         # "- Baseline: same server without speculation": the comparison's other arm; "X without
         # speculative decoding vs. X with speculative decoding (errors here)": both arms, one line
