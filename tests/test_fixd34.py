@@ -194,6 +194,7 @@ def test_a_runner_tag_a_troubleshooting_section_shows_the_reader_gives_no_path(t
 @pytest.mark.parametrize(("text", "runner"), [
     ("ERROR ... [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.", "v1"),
     ("(EngineCore_DP0 pid=12) ERROR [gpu_model_runner.py:4388] draft warmup failed", "v1"),
+    ("... [gpu_model_runner.py:5403] Failed to load model - not enough GPU memory.", "v1"),  # level cut too
     ("INFO 2026-08-26 10:11:12,123 [speculator.py:92] Capturing model for speculator...", "v2"),
     ("The allocation comes from [gpu_model_runner.py:5403](https://example.org/src#L5403).", None),
     ("ERROR ... [gpu_worker.py:301] Worker failed to start", None),  # both runners' worker

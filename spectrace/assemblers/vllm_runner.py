@@ -346,8 +346,11 @@ _DIGEST_TAG = re.compile(r"^[\s>*+|`-]*\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?\s+((?:[\w
 
 
 # the same record cut to its tag, at the line's start (behind a bullet, a table cell's edge, a
-# backtick, the process prefix): ``[gpu_model_runner.py:4578] Model loading took ...``
-_BARE_TAG = re.compile(r"^[\s>*+|`-]*(?:\[vLLM\]\s*)?(?:\([\w.-]+ pid=\d+\)\s*)?\[([\w.-]+\.py):\d+\]\s")
+# backtick, the process prefix, an ellipsis standing for the cut prefix): ``[gpu_model_runner.py:4578]
+# Model loading took ...``, ``... [gpu_model_runner.py:5403] Failed to load model``
+_BARE_TAG = re.compile(
+    r"^[\s>*+|`-]*(?:(?:\.\.\.|…)\s*)?(?:\[vLLM\]\s*)?(?:\([\w.-]+ pid=\d+\)\s*)?\[([\w.-]+\.py):\d+\]\s"
+)
 
 
 # the sentences telling which lines to expect ("you should see", "look for these"), as config
