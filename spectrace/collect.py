@@ -80,9 +80,12 @@ class Collector:
         self.markers_found: set[str] = set()
         self.dialects: Counter[str] = Counter()
         self._markers = tuple(markers)
-        # a literal opening with a newline holds only at a line's start (prefilter.LINE_START)
-        self._config_literals = tuple(lit for lit in config_literals if not lit.startswith("\n"))
+        # a literal opening with a newline holds only at a line's start (prefilter.LINE_START), one
+        # ending in a line break at its end (the line's text has neither)
+        self._config_literals = tuple(lit for lit in config_literals
+                                      if not lit.startswith("\n") and not lit.endswith("\n"))
         self._line_starts = tuple(lit[1:] for lit in config_literals if lit.startswith("\n"))
+        self._line_ends = tuple(lit.rstrip("\r\n") for lit in config_literals if lit.endswith("\n"))
         self._literal_seen: dict[str, bool] = {}  # candidate text -> holds a config literal
         self._dump = WrappedDump()  # a server_args dump a terminal wrapped over lines
         self._launch = LaunchSpan()  # a launch command's lines that hold no literal
@@ -201,7 +204,8 @@ class Collector:
         known = self._literal_seen.get(text)
         if known is not None:
             return known
-        found = any(lit in text for lit in self._config_literals) or text.startswith(self._line_starts)
+        found = any(lit in text for lit in self._config_literals) or text.startswith(self._line_starts) or (
+            bool(self._line_ends) and text.rstrip().endswith(self._line_ends))
         if len(text) <= LITERAL_TEXT:
             if len(self._literal_seen) >= LITERAL_CACHE:
                 self._literal_seen.clear()

@@ -118,7 +118,8 @@ def _next(lit: bytes, at: int) -> int:
 
 def group_patterns(groups: dict[int, dict[bytes, int]], freq: list[int]) -> list[Anchor]:
     """One literal-prefixed pattern per anchor byte (never a top-level alternation, sre's slow
-    path); the line's end is consumed, so one match per line and pattern."""
+    path); the line's end is consumed, so one match per line and pattern (a literal may end in
+    the line break itself: a figure at its line's end)."""
     total = max(sum(freq), 1)
     out = []
     for first, placed in sorted(groups.items()):
@@ -129,7 +130,8 @@ def group_patterns(groups: dict[int, dict[bytes, int]], freq: list[int]) -> list
                 node = node.setdefault(byte, {})
             node.setdefault(None, []).append(lit[:at] and lit)  # b"": nothing before to check
         body = _render(trie)
-        pattern = re.compile(re.escape(bytes([first])) + body + rb"[^\n]*")
+        # (a literal ending in a line break ends the match there: the next line is its own)
+        pattern = re.compile(re.escape(bytes([first])) + body + rb"(?:(?<=\n)|[^\n]*)")
         branches = len({_next(lit, at) for lit, at in placed.items()})
         by_find = pass_cost(freq[first] / total, branches)[1]
         out.append(Anchor(bytes([first]), pattern, tuple(sorted(placed, key=len)), by_find))
@@ -237,6 +239,6 @@ class Prefilter:
             view.release()
         starts: set[int] = set()
         rfind = buf.rfind
-        for to in ends:
-            starts.add(rfind(b"\n", start, start + to) + 1 or start)
+        for to in ends:  # (the match's last byte may be a literal's own line break)
+            starts.add(rfind(b"\n", start, start + to - 1) + 1 or start)
         return sorted(starts)

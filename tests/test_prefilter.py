@@ -23,12 +23,15 @@ NOISE = [
 
 def truth(text: bytes, literals: tuple[bytes, ...]) -> list[int]:
     """The lines holding a literal; one that opens with a newline holds only at the start of a
-    line a newline precedes (a record cut to column 0)."""
-    inside = [lit for lit in literals if not lit.startswith(b"\n")]
+    line a newline precedes (a record cut to column 0), one that ends in a line break where the
+    line ends."""
+    inside = [lit for lit in literals if not lit.startswith(b"\n") and not lit.endswith(b"\n")]
     opening = tuple(lit[1:] for lit in literals if lit.startswith(b"\n"))
+    ending = tuple(lit[:-1] for lit in literals if lit.endswith(b"\n"))
     starts, pos = [], 0
     for line in text.split(b"\n"):
-        if any(lit in line for lit in inside) or (pos > 0 and opening and line.startswith(opening)):
+        if any(lit in line for lit in inside) or (pos > 0 and opening and line.startswith(opening)) \
+                or (ending and line.endswith(ending)):  # fmt: skip
             starts.append(pos)
         pos += len(line) + 1
     return starts
@@ -89,12 +92,24 @@ def test_every_literal_alone_on_a_line_is_found_where_its_bytes_are_common(small
     rng = random.Random(7)
     noise = [bytes(rng.choice(pool) for _ in range(60)).replace(b"\n", b" ") for _ in range(400)]
     noise = [n for n in noise if not any(lit in n for lit in literals)]
-    lines = [*noise, *(b"   " + lit + b"   " for lit in literals)]
+    lines = [*noise, *(b"   " + (lit[:-1] if lit.endswith(b"\n") else lit + b"   ") for lit in literals)]
     text = b"\n".join(lines) + b"\n"
     buf = bytearray(text)
     assert Prefilter(literals, use_hyperscan=False).line_starts(buf, 0, len(buf)) == truth(
         text, literals
     )
+
+
+def test_a_literal_ending_in_a_line_break_finds_the_line_it_ends(small: str) -> None:
+    """``tokens/s\\n``: a figure at its line's end, with LF or CRLF line ends, by every search;
+    the same words inside a line (vLLM's "0.0 tokens/s, ...") are not that literal."""
+    literals = (b"tokens/s\n", b"tokens/s\r\n", b"Traceback")
+    text = b"noise\ndecode: 41.2 tokens/s\nAvg: 0.0 tokens/s, Running\nspeed 9 tokens/s\r\nTraceback\n"
+    want = [6, 55, 73]
+    assert truth(text, literals) == want
+    assert Prefilter(literals, use_hyperscan=False).line_starts(bytearray(text), 0, len(text)) == want
+    if _hs is not None:
+        assert Prefilter(literals).line_starts(bytearray(text), 0, len(text)) == want
 
 
 def test_a_line_holding_only_an_mpi_frame_reaches_its_rule_without_hyperscan(

@@ -65,6 +65,14 @@ _FIGURE = re.compile(
     r"|\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
+# the writer judging their own result against another's ("this result is slower than the one in
+# #4616", "my throughput is much lower than the blog's", "our numbers were worse than ..."): a
+# result of theirs; a page's claim ("EAGLE can be slower than ...") names no subject of the writer's
+_JUDGED = re.compile(
+    r"(?i)\b(?:this|my|our|these)\s+(?:(?:measured|own|decode|output)\s+)?(?:results?|speeds?|throughput|performance"
+    r"|numbers|figures|tps|tokens?/s)\s+(?:is|are|was|were|seems?|looks?|stays?|remains?)\s+(?:\w+\s+){0,2}?"
+    r"(?:slower|worse|lower)\s+than\b"
+)
 # what a code reading checked its claims against ("basis: the three repos' source, line numbers
 # grep-verified", "源码，行号 grep 实测"): its "verified"/"实测" is the source read, no run
 _CODE_READ = re.compile(r"(?i)\bsource (?:code|trees?)\b|\bline numbers?\b|\bgrep\b|源码|源代码|行号")
@@ -74,6 +82,8 @@ _OPTION_ROW = re.compile(r"^\s*\|\s*(?:`[^`|]+`|--?[\w-]+|[A-Z][A-Z0-9]*_[A-Z0-9
 _PROMISE = re.compile(
     r"(?i)\b(?:up to|as (?:much|high|fast) as|can|could|may|might|will|would|achiev\w*|deliver\w*|reach\w*"
     r"|expect\w*|targets?|goals?|should|must|aim\w*|around|about|approximately|roughly|over|more than)\b|[<>≤≥~]"
+    # a figure shown as what output looks like ("A typical result line looks like `... 42 tokens/s`")
+    r"|\b(?:looks? like|typical\w*|e\.g\.|for (?:example|instance)|such as|sample|example)\b"
 )
 # a check the page's writer ran, quoting what its output showed ("Validated on an RTX PRO 6000:
 # server log shows `Initialized DFLASH draft runner`")
@@ -228,7 +238,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
         if (SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text)
-                or _STAMPED.search(text)
+                or _STAMPED.search(text) or _JUDGED.search(text)
                 or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip
             return line
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)

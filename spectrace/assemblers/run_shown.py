@@ -212,11 +212,17 @@ _RUN_LINE = re.compile(
 )
 # What the scan keeps a line for, so that ``run_line`` can see it. Not the words every server
 # prints on its own load lines ("gen throughput (token/s)", vLLM's "Avg prompt throughput:
-# 0.0 tokens/s"): they would make most lines of a server's log a config line (8x slower
-# triage); a benchmark's result keeps its own spelling ("Output token throughput (tok/s):",
-# vllm bench's "Throughput: ", trtllm-bench's "(tokens/sec)", bench_one_batch's "12.3 token/s").
+# 0.0 tokens/s, Avg generation ..."): they would make most lines of a server's log a config line
+# (8x slower triage); a benchmark's result keeps its own spelling ("Output token throughput
+# (tok/s):", vllm bench's "Throughput: ", trtllm-bench's "(tokens/sec)", bench_one_batch's "12.3
+# token/s"), and so does a figure the writer gives in "tokens/s" followed by anything but the
+# comma vLLM's load lines put after theirs (``FIGURE_ENDS``; "13.98 tokens/s (concurrency 10)",
+# "decode: 41 tokens/s." or the line's end: the scan's literals ending in a line break).
+FIGURE_ENDS = (" ", "\t", ")", "]", "|", ".", ";", "*", "`", "（", "，", "。", "\n", "\r\n")
 RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "trtllm-serve",
-                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s",
+                "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s", "tokens/sec",
+                *(f"tokens/s{end}" for end in FIGURE_ENDS),
+                "slower than", "worse than", "lower than",  # the writer's result judged (``run_bound._JUDGED``)
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ", "I hit ", "we hit ", "We hit ",

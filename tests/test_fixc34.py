@@ -1,0 +1,85 @@
+"""Session 34 fixer FIXC: run reports the gates set aside, and engines known by their own records.
+
+Each test writes its own lines in the shape of the text class it covers.
+
+- A user's report whose launch has its paths and addresses redacted as placeholders
+  (``<MODEL_PATH>``) beside the writer's measured figure ("21.4 tokens/s", at a line's end or
+  before a bracket) or the writer judging their own result ("my throughput is much lower than
+  ...") is a run, not a page telling the reader what to run; a page whose figure is promised
+  ("up to"), shown as what output looks like, or a claim with no subject of the writer's stays
+  a page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+
+# --- a report with a redacted launch and the writer's own figure ---------------------------------
+
+_SGL_REDACTED = ("python3 -m sglang.launch_server --model-path <MODEL_PATH> --tp 16 --nnodes 2 --node-rank 0"
+                 " --dist-init-addr <MASTER_IP>:5000 --speculative-algorithm EAGLE --speculative-draft-model-path"
+                 " <DRAFT_PATH> --speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 3")
+
+
+def _digest_report(result: str) -> list[str]:
+    return ["## Issue #N/A: NEXTN throughput on two nodes stays far below the other thread's", "",
+            "**Link**: https://github.com/example-org/sglang/issues/9001", "**State**: open", "",
+            "### Description", "", "Setup:", "- sglang 0.4.6.post2", "- 2 x 8 H800, model DeepSeek-V3", "",
+            "Launch (node 0; our paths and addresses are left out):", _SGL_REDACTED, "", "result:", result, ""]
+
+
+@pytest.mark.parametrize("result", [
+    "Output throughput per request: 21.4 tokens/s",  # the figure ends the line
+    "Per-request decode speed : 21.4 tokens/s (8 clients)",  # a bracket after it
+    "单请求输出 21.4 tokens/s（并发 8）",  # a full-width bracket, Chinese words
+    "decode 21.4 tokens/s | prefill 3100 tokens/s",  # a bar between two figures
+], ids=["line-end", "bracket", "full-width", "bar"])
+def test_a_redacted_launch_beside_the_writers_figure_in_tokens_per_second_is_a_run(
+        tmp_path: Path, result: str) -> None:
+    assert_verdict(probed_path(tmp_path, _digest_report(result)), "v1", "EAGLEWorker")
+
+
+def test_a_vllm_report_with_a_redacted_launch_and_its_figures_under_headings_is_a_run(tmp_path: Path) -> None:
+    lines = ["# eagle3 decode slower than without it", "", "## Environment", "", "vLLM 0.10.1.1, one H100 80GB.", "",
+             "## Command", "",
+             "vllm serve <your-model-dir> --speculative-config '{\"method\": \"eagle3\", \"model\": \"<your-draft-dir>\","
+             " \"num_speculative_tokens\": 3}' --max-model-len 8192", "",
+             "## Numbers", "", "- batch 1 decode: 38.5 tokens/s (draft on)", "- batch 1 decode: 52.0 tokens/s (draft off)"]
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
+
+
+@pytest.mark.parametrize("judged", [
+    "My throughput is much lower than the figures on the blog post. Which setting should I change?",
+    "this result is slower than the one shown in #8123, how can I speed it up?",
+    "Our decode speed was noticeably worse than the numbers in the release notes.",
+], ids=["my-lower", "this-slower", "our-worse"])
+def test_a_redacted_launch_beside_the_writer_judging_their_result_is_a_run(tmp_path: Path, judged: str) -> None:
+    lines = ["## speculative run slower than the published numbers", "", "sglang version: 0.4.5", "",
+             "### Command", "",
+             "python -m sglang.launch_server --model-path <YOUR_MODEL> --speculative-algorithm EAGLE"
+             " --speculative-draft-model-path <YOUR_DRAFT> --speculative-num-steps 5 --speculative-eagle-topk 4"
+             " --speculative-num-draft-tokens 8 --host <HOST> --port <PORT>", "", judged]
+    assert_verdict(probed_path(tmp_path, lines), "v1", "EAGLEWorker")
+
+
+def test_a_page_whose_figures_are_promised_or_shown_as_samples_stays_a_page(tmp_path: Path) -> None:
+    launch = ("python3 -m sglang.launch_server --model-path <MODEL_PATH> --tp 8 --speculative-algorithm EAGLE"
+              " --speculative-draft-model-path <DRAFT_PATH> --speculative-num-steps 3")
+    promised = ["# Serving a large model with EAGLE", "", "## Launch", "", "Replace the placeholders with your paths:",
+                launch, "", "## Performance", "", "Expected output throughput: up to 150 tokens/s per request."]
+    sample = ["# Tuning speculative decoding", "", "## Setup", "", launch, "", "## Reading the numbers", "",
+              "A typical result line looks like `Output throughput: 42 tokens/s`. When your speed is lower than"
+              " the baseline, try fewer steps."]
+    claim = ["# EAGLE-3 on vLLM", "", "## Quick start", "",
+             "vllm serve <model> --speculative-config '{\"method\": \"eagle3\", \"model\": \"<draft>\","
+             " \"num_speculative_tokens\": 3}'", "", "## Notes", "",
+             "At large batch sizes EAGLE can be slower than plain decoding. If your throughput is lower than"
+             " expected, lower num_speculative_tokens."]
+    for n, lines in enumerate((promised, sample, claim)):
+        (tmp_path / str(n)).mkdir()
+        assert_no_path(tmp_path / str(n), lines)
+
