@@ -34,6 +34,7 @@ from spectrace.assemblers.config_release import IMAGE_ENGINE, SWITCH_NAMED
 from spectrace.assemblers.load import LoadSample, sglang_record
 from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, RunConfig
 from spectrace.assemblers.dump_path import DumpVerdict
+from spectrace.assemblers.run_bound import RECORD_SHAPE
 from spectrace.assemblers.run_forms import record_named
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
@@ -458,9 +459,13 @@ def _one_worker(
     machinery = _machinery_record(config, mine)  # an EAGLE-type worker's draft-graph record
     if not (said or counted or machinery) or {"speculative_algorithm", "named_algorithm"} & config.flags.keys():
         return []
-    if any(m.kind in (FAMILY_KIND, LOOSE_KIND, REQUEST_KIND, FOREIGN_KIND, V2_KIND) for m in mine):
+    # a feature request's wish names no run; the run's own capture record it quotes (its log
+    # prefix before it) is what a run of the writer's printed, whatever the thread asks for
+    recorded = _recorded(config, machinery)
+    walls = (FAMILY_KIND, LOOSE_KIND, FOREIGN_KIND, V2_KIND) if recorded else _ONE_WORKER_WALLS
+    if any(m.kind in walls for m in mine):
         return []  # a family named (the join above answered or refused), a request, another engine
-    if whole_apart(mentions) or adds_only(mentions, source) or plain_launch(config):
+    if (whole_apart(mentions) and not recorded) or adds_only(mentions, source) or plain_launch(config):
         return []
     if ran_other_program(incident):
         return []
@@ -521,6 +526,19 @@ def _machinery_record(config: RunConfig, mine: Sequence[Mention]) -> FlagValue |
         return None
     text = next((e.text for e in config.path_evidence if (e.source, e.lineno) == (flag.source, flag.lineno)), "")
     return None if _TOLD_BEFORE.search(text) or _IN_CODE.search(text) else flag
+
+
+_ONE_WORKER_WALLS = (FAMILY_KIND, LOOSE_KIND, REQUEST_KIND, FOREIGN_KIND, V2_KIND)
+
+
+def _recorded(config: RunConfig, machinery: FlagValue | None) -> bool:
+    """The draft-graph capture record stands with the log prefix its engine printed before it
+    (``[2025-09-05 20:50:29 TP6] Capture draft ...``, a level word): a run's record, not a line
+    quoted bare."""
+    if machinery is None:
+        return False
+    at = (machinery.source, machinery.lineno)
+    return any((e.source, e.lineno) == at and RECORD_SHAPE.search(e.text) for e in config.path_evidence)
 
 
 def _machinery_evidence(

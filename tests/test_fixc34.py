@@ -8,6 +8,10 @@ Each test writes its own lines in the shape of the text class it covers.
   ...") is a run, not a page telling the reader what to run; a page whose figure is promised
   ("up to"), shown as what output looks like, or a claim with no subject of the writer's stays
   a page.
+- A feature request's motivation quoting the records its writer's run printed (SGLang's
+  draft-graph capture record under its ``[day time TPn]`` prefix, vLLM's engine config record) shows
+  that run; a record the request proposes, one with a blank to fill in, a record told in a
+  sentence, or a plain run's records under a wish for a method show none of the method.
 """
 
 from __future__ import annotations
@@ -82,4 +86,72 @@ def test_a_page_whose_figures_are_promised_or_shown_as_samples_stays_a_page(tmp_
     for n, lines in enumerate((promised, sample, claim)):
         (tmp_path / str(n)).mkdir()
         assert_no_path(tmp_path / str(n), lines)
+
+
+# --- a feature request quoting the records its writer's run printed ------------------------------
+
+_SGL_RECORDS = ["[2025-08-20 10:12:01 TP0] Capture cuda graph end. Time elapsed: 11.02 s. mem usage=0.61 GB.",
+                "[2025-08-20 10:13:05 TP0] Capture draft cuda graph end. Time elapsed: 58.40 s. mem usage=0.30 GB."]
+
+
+def _feature(title: str, caption: str, records: list[str]) -> list[str]:
+    return [title, "", "## Motivation", "", caption, "", "```", *records, "```", "",
+            "Capturing the draft graphs in parallel could shorten the start-up."]
+
+
+def test_a_feature_requests_own_draft_capture_record_shows_its_eagle_run(tmp_path: Path) -> None:
+    lines = _feature("# [Feature] faster draft model graph capture for EAGLE",
+                     "On our deployment the two capture records are:", _SGL_RECORDS)
+    assert_verdict(probed_path(tmp_path, lines), "v1", "EAGLEWorker")
+
+
+def test_a_web_copied_feature_request_with_its_records_in_backticks_shows_its_run(tmp_path: Path) -> None:
+    lines = ["sgl-project/sglang · issue #9100 · open", "# [Feature] Speed up the draft graphs of EAGLE", "",
+             "frank · description · 2025-08-21", "### Motivation", "",
+             "The target's graphs are quick:", "", f"`{_SGL_RECORDS[0]}`", "", "the draft's are not:", "",
+             f"`{_SGL_RECORDS[1]}`"]
+    assert_verdict(probed_path(tmp_path, lines), "v1", "EAGLEWorker")
+
+
+def test_a_feature_request_with_no_family_word_keeps_the_capture_records_condition(tmp_path: Path) -> None:
+    lines = _feature("# [Feature] faster draft model graph capture", "Our start-up today:", _SGL_RECORDS)
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorker|StandaloneWorker")
+
+
+def test_a_vllm_feature_request_quoting_its_engines_config_record_shows_its_run(tmp_path: Path) -> None:
+    lines = ["vllm-project/vllm · issue #30001 · open", "# [Feature]: keep the drafter's compiled graphs on disk", "",
+             "carol · description · 2025-09-05", "### 🚀 The feature, motivation and pitch", "",
+             "Each restart spends a minute on the drafter. From this morning's start-up:", "", "```",
+             "(EngineCore_DP0 pid=811) INFO 09-05 08:10:02 [core.py:75] Initializing a V1 LLM engine (v0.10.1.1) with"
+             " config: model='org/Tiny-8B', speculative_config=SpeculativeConfig(method='eagle3',"
+             " model='org/Tiny-8B-eagle3', num_spec_tokens=3), tokenizer='org/Tiny-8B', dtype=torch.bfloat16",
+             "(EngineCore_DP0 pid=811) INFO 09-05 08:11:05 [gpu_model_runner.py:2000] Graph capturing finished in 61"
+             " secs, took 0.52 GiB", "```"]
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
+
+
+@pytest.mark.parametrize("lines", [
+    # the record told in a sentence as what a docs page says, no prefix
+    ["sgl-project/sglang · issue #9101 · open", "# [Feature] Support a faster draft capture for EAGLE", "",
+     "bob · description · 2025-08-20", "### Motivation", "",
+     "It would be nice if the EAGLE worker captured its draft graphs faster. The docs say capture ends with a line"
+     " like `Capture draft cuda graph end. Time elapsed: ...`."],
+    # the writer's plain run's records under a wish for a method
+    _feature("# [Feature] Support EAGLE3 speculative decoding for Qwen3-Next",
+             "We serve it today without speculation; start-up shows:",
+             ["[2025-10-02 09:00:01 TP0] Load weight end. type=Qwen3NextForCausalLM, dtype=torch.bfloat16,"
+              " avail mem=40.12 GB, mem usage=35.20 GB.",
+              "[2025-10-02 09:00:40 TP0] Capture cuda graph end. Time elapsed: 20.11 s. mem usage=1.02 GB."]),
+    # a record the request proposes the engine should print
+    ["vllm-project/vllm · issue #30002 · open", "# [Feature]: log the drafter's method at start-up", "",
+     "dave · description · 2025-09-05", "### 🚀 The feature, motivation and pitch", "",
+     "Users cannot tell from the log which proposer the engine built. I propose a start-up record such as:", "",
+     "```", "(EngineCore_DP0 pid=1) INFO 09-05 08:10:02 [eagle.py:88] Built EagleProposer for method='eagle3' with"
+     " 3 speculative tokens", "```"],
+    # a record with a blank left to fill in
+    _feature("# [Feature] print how long the EAGLE draft capture takes", "A line with the time would help:",
+             ["[2025-08-20 10:13:05 TP0] Capture draft cuda graph end. Time elapsed: <seconds> s."]),
+], ids=["docs-sentence", "plain-run-records", "proposed-record", "template-record"])
+def test_a_feature_request_whose_records_are_no_run_of_the_method_gets_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from spectrace.assemblers.not_run import NotRun, read_apart
 from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.run_bound import RECORD_SHAPE
 from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.thread_head import PULL_LINE
 from spectrace.dialects.base import LogLine
@@ -34,7 +35,11 @@ HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lterna
                                        b"otivation", b"olution you", b".md:", b".rst:",
                                        b"omment on line", b"Features",
                                        b"kind/feature", b"nhancement", b"ttempt |", b"ttempts |",
-                                       b"ried |")  # fmt: skip (a table header of attempts, its border peeled)
+                                       b"ried |",
+                                       # a wish section's proposal words (``_PROPOSED``)
+                                       b"ropos", b"uch as", b"n the form", b"ike this", b"ooks like",
+                                       b"ook like", b"e.g.", b"or example", b"hould print", b"hould log",
+                                       b"ould print", b"ould log", b"hould show", b"ould show")  # fmt: skip (a table header of attempts, its border peeled)
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``,
 # ``kind/feature``, ``enhancement``)
@@ -117,7 +122,10 @@ def workaround_heading(text: str) -> bool:
 def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
     """(source, line) of each line under a feature form's wish heading, the heading included,
     up to the next heading or post; "Motivation" only in an issue that asks for a feature (a
-    request tag or label, or another wish heading), never in a pull request."""
+    request tag or label, or another wish heading), never in a pull request. A log record there
+    (its engine's prefix or a cut one: a clock, a logger's source tag) is no wish where nothing
+    above it in the section proposes it (``_PROPOSED``) and no field of it is a blank to fill in:
+    the writer's run printed it, as the motivation's evidence."""
     by_source: dict[str, list[LogLine]] = {}
     for line in lines:
         by_source.setdefault(line.source, []).append(line)
@@ -131,17 +139,30 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
             out.update((source, ln.lineno) for ln in held[:_TITLE_WITHIN]
                        if _TITLE.match(ln.text) and not _BUG.search(ln.text))  # fmt: skip
         pull = any(PULL_HEADER.search(ln.text) for ln in held)
-        inside = False
+        inside = proposed = False
         for line in held:
             if not line.quoted and post_author(line.text) is not None:
                 inside = False
             elif _WISH.match(line.text) or (_MOTIVATION.match(line.text) and not pull):
-                inside = True  # a PR's Motivation states the bug it fixes, its repro included
+                inside, proposed = True, False  # a PR's Motivation states the bug it fixes, its repro included
             elif _ANY_HEADING.match(line.text):
                 inside = False
-            if inside:
+            record = line.headed or RECORD_SHAPE.search(line.text) is not None
+            proposed = proposed or (inside and not record and _PROPOSED.search(line.text) is not None)
+            if inside and not (record and not proposed and not _TEMPLATE_FIELD.search(line.text)):
                 out.add((source, line.lineno))
     return frozenset(out)
+
+
+# a wish section's words that put what follows forward as wanted, not seen ("I propose a record
+# such as:", "the worker should log, in the form:", "### Proposed solution"): a record below them
+# is the proposal's; one the section quotes from the writer's run ("From this morning's start-up:")
+# is what their run printed, its motivation's evidence
+_PROPOSED = re.compile(
+    r"(?i)\bpropos\w*|\bsuch as\b|\bin the form\b|\blike this\b|\blooks? like\b|\be\.g\.|\bfor example\b"
+    r"|\b(?:should|could|would|must)\s+(?:\w+\s+)?(?:print|log|show|emit|report|output|say|read)\b"
+)
+_TEMPLATE_FIELD = re.compile(r"<[A-Za-z][\w .-]{0,30}>|\{[a-z_]+\}")  # a record's field left to fill in
 
 
 # a review comment's anchor as GitHub prints it over the commented hunk: a path with a line
