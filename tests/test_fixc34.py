@@ -12,6 +12,10 @@ Each test writes its own lines in the shape of the text class it covers.
   draft-graph capture record under its ``[day time TPn]`` prefix, vLLM's engine config record) shows
   that run; a record the request proposes, one with a blank to fill in, a record told in a
   sentence, or a plain run's records under a wish for a method show none of the method.
+- Triton's TensorRT-LLM backend launched with a draft model beside its target
+  (``launch_triton_server.py --tensorrt_llm_model_name "<draft>,<target>" --multi-model``, split
+  over lines or built as a Python list) is the engine flow's draft-target run
+  (ExternalDraftTokensLayer); a walkthrough page of it, or a launch of one model, is none.
 """
 
 from __future__ import annotations
@@ -155,3 +159,45 @@ def test_a_vllm_feature_request_quoting_its_engines_config_record_shows_its_run(
 def test_a_feature_request_whose_records_are_no_run_of_the_method_gets_no_path(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
 
+
+# --- Triton's TensorRT-LLM backend serving a draft beside its target ------------------------------
+
+_TRITON_RECORDS = ["[TensorRT-LLM][INFO] Using GPU device ids: 0",
+                   "[TensorRT-LLM][WARNING] iter_stats_max_iterations is not specified, will use default value of 1000"]
+
+
+@pytest.mark.parametrize("launch", [
+    # the command split over lines, the model list on its own line, the draft named first
+    ["root@pod-7:/srv# python3 /srv/tensorrtllm_backend/scripts/launch_triton_server.py \\",
+     "    --model_repo=/srv/repo \\", '    --tensorrt_llm_model_name "tllm_draft,tllm_target" \\',
+     "    --multi-model \\", "    --log &"],
+    # an argument list built in Python
+    ['    cmd = ["python3", "scripts/launch_triton_server.py", "--model_repo", repo,'
+     ' "--tensorrt_llm_model_name", "tensorrt_llm,tensorrt_llm_draft", "--multi-model"]'],
+    # one line, the list after "="
+    ["python3 scripts/launch_triton_server.py --world_size=1 --model_repo=/models/repo"
+     " --tensorrt_llm_model_name=tensorrt_llm,tensorrt_llm_draft --multi-model"],
+], ids=["split-lines", "python-list", "one-line"])
+def test_a_triton_launch_serving_a_draft_beside_its_target_runs_external_draft_tokens(
+        tmp_path: Path, launch: list[str]) -> None:
+    lines = ["# Draft/target speculative decoding on Triton gives empty answers", "",
+             "Started the server like this:", "", *launch, *_TRITON_RECORDS, "",
+             "Every request with num_draft_tokens=4 comes back empty."]
+    assert_verdict(probed_path(tmp_path, lines), "other", "ExternalDraftTokensLayer")
+
+
+def test_a_walkthrough_page_of_the_triton_draft_target_launch_gets_no_path(tmp_path: Path) -> None:
+    lines = ["# Triton draft-target walkthrough", "", "## 1. Build the engines", "",
+             "Follow the draft-target example to build both engines.", "", "## 2. Launch", "", "```bash",
+             "python3 scripts/launch_triton_server.py \\", "    --model_repo=/opt/repo \\",
+             '    --tensorrt_llm_model_name "tensorrt_llm_draft,tensorrt_llm" \\', "    --multi-model", "```", "",
+             "## 3. Query", "", "Send requests with the speculative client."]
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_triton_launch_of_one_model_names_no_draft_target_run(tmp_path: Path) -> None:
+    lines = ["Triton server with one engine crashes on start:", "",
+             "python3 scripts/launch_triton_server.py \\", "    --model_repo=/srv/repo \\",
+             '    --tensorrt_llm_model_name "tensorrt_llm" \\', "    --log", *_TRITON_RECORDS]
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class != "ExternalDraftTokensLayer" and "ExternalDraftTokensLayer" not in (path.conditional or "")

@@ -67,7 +67,9 @@ _RUN_MODES = {"medusa_choices": "medusa", "lookahead_config": "lookahead_decodin
 _TRITON_NAME = re.compile(
     r"""(?i)\btensorrt_llm_draft_model_name["']?\s*[:=]\s*["']?([\w.-]*)(?=["']?\s*(?:[,}]|$))"""
 )  # the value alone (a template's ``key:value,``, a shell variable), not a docs sentence
-_TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name(?:=|\s+)["']?([\w.,-]+)""")
+# launch_triton_server.py's model list: on the command line, its own line of a command split
+# over lines, or an item of a Python / JSON argument list (``"--tensorrt_llm_model_name", "a,b"``)
+_TRITON_LIST = re.compile(r"""--tensorrt_llm_model_name["']?(?:\s*[=,]\s*|\s+)["']?([\w.,-]+)""")
 # tensorrtllm_backend's speculative clients (tools/inflight_batcher_llm/
 # speculative_decoding_test.py, inflight_batcher_llm/client/
 # e2e_grpc_speculative_decoding_client.py): a draft engine's tokens fed to the target engine, by
@@ -216,8 +218,8 @@ def trtllm_command_flags(text: str) -> dict[str, object]:
         return {"speculative_config.method": _RUN_MODES[m.group(1)], "backend": "tensorrt"}
     if (m := _CLI_MODE.search(text)) is not None and "--speculative_decoding_mode" in text:
         return {"speculative_config.method": m.group(1).lower(), "backend": "tensorrt"}
-    if _TRITON_CLIENT.search(text) is not None:
-        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt"}
+    if _triton_draft(text):  # (launch_triton_server.py's model list naming a draft, split over lines)
+        return {"speculative_config.method": "draft_tokens_external", "backend": "tensorrt", "engine_flow": True}
     if _REDRAFTER_FLAG.search(text) is not None:
         return {"speculative_config.method": "explicit_draft_tokens", "backend": "tensorrt"}
     return _decoding_mode(text)
