@@ -363,3 +363,68 @@ def test_outputs_compared_with_the_non_spec_server_are_no_plain_run() -> None:
     assert not plain_run(line("  outputs byte-identical to the non-spec server (greedy verify)"))
     assert not plain_run(line("the tokens match the non-speculative server's output"))
     assert plain_run(line("same crash on the non-spec server, so it is not the draft"))
+
+
+# --- V0's speculative end-to-end harness failing under pytest ------------------------------------
+
+_HARNESS = [
+    "        spec_ids = run_generator(test_llm_generator, prompts, params)",
+    "        base_ids = run_generator(baseline_llm_generator, prompts, params)",
+    "        for i, (baseline_token_ids, spec_token_ids) in enumerate(zip(base_ids, spec_ids)):",
+]
+
+
+def test_pytests_failing_mark_on_the_v0_harness_check_in_a_ci_report(tmp_path: Path) -> None:
+    lines = [
+        "acme/vllm-fork · issue #12 · open · Python",
+        "# [CI Failure]: typical-acceptance e2e job red on the nightly",
+        "",
+        "ci-bot · description · 2024-08-14",
+        "```",
+        *_HARNESS,
+        ">           assert baseline_token_ids == spec_token_ids",
+        "E           AssertionError: assert [311, 2204, ...] == [311, 2204, ...]",
+        "E             At index 7 diff: 1180 != 42",
+        "```",
+    ]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "SpecDecodeWorker")
+
+
+def test_the_harness_trimmed_comparison_under_a_pr_title(tmp_path: Path) -> None:
+    lines = [
+        "vllm-project/vllm · pull request #7001 · merged · Python",
+        "# [Speculative Decoding] Typical acceptance for the MLP speculator",
+        "",
+        "[turn 3 by a-reviewer]",
+        "```",
+        *_HARNESS,
+        ">               assert baseline_token_ids == spec_token_ids[:len(",
+        "E               AssertionError: assert [9, 11, 13] == [9, 11, 14]",
+        "```",
+    ]  # fmt: skip
+    assert_verdict(crash_path(run(tmp_path, lines)), "other", "SpecDecodeWorker")
+
+
+def test_the_harness_source_in_a_review_is_no_run(tmp_path: Path) -> None:
+    lines = [
+        "vllm-project/vllm · pull request #7002 · open · Python",
+        "# [Speculative Decoding] Tidy the e2e comparison helper",
+        "",
+        "[turn 1 by a-reviewer]",
+        "```python",
+        *_HARNESS,
+        "            assert baseline_token_ids == spec_token_ids",
+        "```",
+        "Could this loop print the index of the first mismatch?",
+    ]  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class is None, path
+
+
+def test_pytests_mark_is_no_quote_and_a_reply_quote_still_is() -> None:
+    from spectrace.dialects.paste import quoted
+
+    assert not quoted(">           assert baseline_token_ids == spec_token_ids")
+    assert not quoted(">       assert out.shape == (2, 8)")
+    assert quoted("> We run EAGLE3 on two nodes")
+    assert quoted(">> nested reply")

@@ -56,6 +56,10 @@ PASTE_LITERALS: tuple[bytes, ...] = (
 
 # A Markdown or e-mail quote mark opening a line (``> ``, ``>> ``, ``> > ``, a bare ``>`` line).
 _QUOTE_MARK = re.compile(r"[ \t]*>(?:[ \t>]|$)")
+# pytest's mark on a test's failing assertion (``>       assert a == b``: the ``>`` in the first
+# column, then the code's own indent): the test's report, no quote and no mark to take off. Only
+# an assert: a quoted traceback's code line (``>     from vllm.x import Y``) is a reply's quote
+_PYTEST_MARK = re.compile(r">[ ]{3,}assert\b")
 
 
 def quoted(text: str) -> bool:
@@ -66,6 +70,8 @@ def quoted(text: str) -> bool:
     prompt (``>>> import vllm``) is the writer's own typing, not a quote.
     """
     if not text or (text[0] != ">" and (text[0] not in " \t" or ">" not in text[:80])):
+        return False
+    if _PYTEST_MARK.match(text):
         return False
     body = text.lstrip(" \t")
     return _QUOTE_MARK.match(body) is not None and not (
@@ -187,7 +193,7 @@ def unpaste(text: str) -> str:
             text = text[prose.end() :]
     if not text:
         return text
-    if text[0] in _LEAD_CHARS:
+    if text[0] in _LEAD_CHARS and not _PYTEST_MARK.match(text):
         text = _lead(text)
     elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS:
         if (unmarked := _lead(stripped)) is not stripped:  # marks of a paste indented whole:
