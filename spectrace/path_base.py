@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
+from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
@@ -31,6 +33,7 @@ from spectrace.path_evidence import StackFrame
 from spectrace.path_frames import (
     FrameSignature,
     class_bases,
+    draft_model_classes,
     family_methods,
     frame_signature,
     frame_signatures,
@@ -229,8 +232,11 @@ def _sentence_words(text: str) -> list[tuple[str, str | None]]:
 # a draft model's architecture as a loader, a config or a note names it ("Resolved architecture:
 # Eagle3LlamaForCausalLM", ``"architectures": ["DeepSeekMTPModel"]``, "Draft: Eagle3DraftModel"):
 # one CamelCase word whose family part the word reader cannot split off
+# (or any key a record gives the draft's class under: ``"drafter": {"arch": ...}``, ``draft_arch:``,
+# ``speculator_class:``, ``model_class:``)
 _ARCH_AT = re.compile(
-    r"(?i)\b(?:resolved architecture|architectures?|draft(?:[ _]model)?)(?-i:\W{1,6}([A-Z][A-Za-z0-9_]{3,80}))"
+    r"(?i)\b(?:resolved architecture|architectures?|arch|(?:model|draft|head)_?class"
+    r"|(?:draft(?:er)?|speculator|spec)(?:[ _](?:model|head|arch\w*|class|type))?)(?-i:\W{1,6}([A-Z][A-Za-z0-9_]{3,80}))"
 )
 # the family part as draft architectures spell it (Eagle3LlamaForCausalLM, LlamaForCausalLMEagle,
 # EagleDeepSeekMTPModel, Qwen3_5MTP, Qwen3DFlashDraftModel), not a target's own name that holds
@@ -258,10 +264,11 @@ def _architectures(text: str) -> set[str]:
     """The families of the draft architectures the text names (``Qwen3_5MTP`` -> MTP), and of
     a draft model whose id holds its family as a segment of its own, told as the run's draft
     (``the `EAGLE3-Coder-30B-A3B` draft`` -> EAGLE3)."""
-    if "rchitecture" not in text and "raft" not in text:
-        return set()
-    found = {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
-             if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
+    found = {family for name in _CAMEL.findall(text) if (family := _draft_class_families().get(name))}
+    if not any(key in text for key in ("rchitecture", "raft", "arch", "lass", "peculator", "spec")):
+        return found
+    found |= {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
+              if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
     for m in _DRAFT_ID.finditer(text):
         model = m.group(1) or m.group(2)
         parts = {p.group(1).lower() for p in _ID_PART.finditer(model)}
@@ -269,6 +276,23 @@ def _architectures(text: str) -> set[str]:
         if len(parts) == 1 and named:  # a model's own name beside the family ("MTP-1.5" is a depth)
             found.add(_ARCH_FAMILIES[parts.pop()])
     return found
+
+
+# a CamelCase class name, as a record's field or a sentence writes it
+_CAMEL = re.compile(r"(?<![\w.])[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]{2,80}(?![\w.])")
+
+
+@cache
+def _draft_class_families() -> Mapping[str, str]:
+    """Each draft model class of the tables (``draft_model_classes``: ``Eagle3LlamaForCausalLM``,
+    ``DeepseekV3ForCausalLMNextN``) -> its family in the words' spelling, where every engine
+    whose tables define the class gives it one family (a class SGLang runs on EAGLE and vLLM on
+    MTP names neither): only a run that loads a draft builds one, whatever key a record files it under."""
+    seen: dict[str, set[str]] = {}
+    for framework in ("sglang", "vllm", "vllm_ascend", "trtllm"):
+        for cls, family in draft_model_classes(framework).items():
+            seen.setdefault(cls, set()).add(_FAMILIES.get(family.lower().replace("_", ""), family))
+    return MappingProxyType({cls: next(iter(f)) for cls, f in seen.items() if len(f) == 1})
 
 
 _OFF_GUARD = "named as off ('without', 'disabled')"

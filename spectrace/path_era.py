@@ -37,6 +37,7 @@ from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_bound import RECORD_SHAPE
 from spectrace.assemblers.run_forms import record_named
 from spectrace.assemblers.run_shown import (
+    apart_crash,
     crash_shows_run,
     deploys_run,
     reported_failure,
@@ -213,7 +214,7 @@ def _inputs(
         return _no(trace, "the run's flags name its algorithm: the flag readers decide")
     v2 = _v2_named(config, mine)
     fix = not (shows_run(config) or reported_failure(_trackers(mine)) or deploys_run(mentions)
-               or _told_run(mine) or _engine_crash(incident, mine))
+               or _told_run(mine) or _engine_crash(incident, mine) or _worker_crash(incident, mine, mentions))
     if fix and not _branch_run(mine):
         # neither a run's own line, a reported failure, nor a PR's own results
         return _no(trace, "the text shows no run of its own, reports no failure, has no PR result")
@@ -717,6 +718,25 @@ def _engine_crash(incident: Incident, mine: Sequence[Mention]) -> bool:
     frames = [*incident.frames, *(f for link in incident.chain for f in link.frames)]
     return any((sig := frame_signature(f)) is not None and sig.framework == "sglang" and sig.spec_only
                for f in frames)  # fmt: skip
+
+
+def _worker_crash(incident: Incident, mine: Sequence[Mention], mentions: Sequence[Mention]) -> bool:
+    """The writer names the family's worker in words ("the Frozen-KV MTP draft worker died
+    calibrating ...", "the EAGLE worker's verify", "NGRAM worker") beside the crash the text
+    reports, a crash of its own that ran something and no block sets apart: the worker the
+    words name is the one that crashed, as a class they named would be (``path_mentions``)."""
+    if _pull(mine) or not crash_shows_run(incident) or apart_crash(incident, mentions) is not None:
+        return False
+    return any(m.kind == FAMILY_KIND and _WORKER_WORDS.search(m.text) is not None for m in mine)
+
+
+# a family word, then (a few words on, in one clause) the worker, proposer or drafter it names;
+# or the draft worker named in a line that names the family ("with FROZEN_KV_MTP, the draft worker ...")
+_WORKER_WORDS = re.compile(
+    r"(?i)\b(?:eagle-?3?|nextn|mtp|frozen[-_ ]?kv[-_ ]?mtp|dflash2?|dspark|ngram|n-gram|standalone|medusa)"
+    r"(?:[-_ ](?!(?:but|and|or|not|no|without)\b)[\w-]+){0,2}?[-_ ](?:worker|proposer|drafter|speculator)s?\b"
+    r"|\bdraft[-_ ]worker\b"
+)
 
 
 def _branch_run(mine: Sequence[Mention]) -> bool:

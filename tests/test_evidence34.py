@@ -198,3 +198,108 @@ def test_a_line_start_literal_keeps_a_column_0_record_not_a_headed_one(
     found = prefilter.Prefilter((b"\nModel loading took ", b"\nKV Cache is allocated. #tokens: "),
                                 use_hyperscan=backend == "hyperscan").line_starts(bytearray(text), 0, len(text))
     assert [text[at:].split(b"\n", 1)[0] for at in found] == [b"Model loading took 1.2 GiB and 9.8 seconds"]
+
+
+# --- a result or config record names its draft by the class a run loads, under any key ----------
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "draft"), [
+    (['{', '  "experiment": "coder pool-cap sweep",', '  "engine": "sglang-v0.5.15 + 12 local patches",',
+      '  "draft": {"architecture": "LlamaForCausalLMEagle3", "path": "org/coder-head"},',
+      '  "arms": [{"name": "cap-4k", "status": "ok", "accept_len": 2.71},',
+      '           {"name": "cap-8k", "status": "blocked", "symptom": "scheduler assert at boot"}]', '}'],
+     "v2", "EAGLEWorkerV2", "LlamaForCausalLMEagle3"),
+    (['{"run": "bench-0412", "framework": "vllm==0.19.1", "model": "org/llama-8b",',
+      ' "drafter": {"arch": "Eagle3LlamaForCausalLM", "repo": "org/llama-8b-head"},',
+      ' "num_spec_tokens": 3, "result": {"passed": true, "acceptance_rate": 0.61}}'],
+     "other", "EagleProposer", "Eagle3LlamaForCausalLM"),
+    (["# results of run 2026-05-11T08:00, written by bench.py", "[run]", 'framework = "vllm 0.18.0"',
+      'status = "passed"', "", "[speculation]", 'drafter_arch = "Eagle3Qwen3ForCausalLM"',
+      "num_speculative_tokens = 3", "", "[results]", "output_throughput = 812.4", "acceptance_length = 2.44"],
+     "other", "EagleProposer", "Eagle3Qwen3ForCausalLM"),
+    (['{"job": "sweep-17", "stack": "sglang-0.5.9", "target": "org/dsv3-lite",',
+      ' "speculator": {"class": "DeepseekV3ForCausalLMNextN", "steps": 2, "topk": 1, "draft_tokens": 3},',
+      ' "outcome": {"status": "ok", "accept_length": 2.31}}'],
+     "v1", "EAGLEWorker", "DeepseekV3ForCausalLMNextN"),
+], ids=["sglang-json-draft-field", "vllm-json-drafter-arch", "vllm-toml", "sglang-json-speculator-class"])
+def test_a_records_draft_class_and_engine_field_name_the_runs_worker(
+    tmp_path: Path, lines: list[str], value: str, classes: str, draft: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(draft in e.text for e in path.evidence), path.evidence
+
+
+def test_a_records_template_with_a_draft_class_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# template: fill in and pass to the launcher (no results yet)",
+                              "engine: sglang-v0.5.15", "model: <your target>", "draft:",
+                              "  architecture: LlamaForCausalLMEagle3", "  path: <your draft>"])  # fmt: skip
+
+
+def test_a_table_of_draft_classes_by_engine_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Draft architectures by engine", "", "| engine | draft class |", "|---|---|",
+                              "| SGLang | LlamaForCausalLMEagle3 |", "| vLLM | Eagle3LlamaForCausalLM |", "",
+                              "Both load an EAGLE-3 head; pick the one your engine expects."])  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "release"), [
+    ('"engine": "sglang-v0.5.15 + 25 patches"', (0, 5, 15)), ("stack: sglang-0.5.12", (0, 5, 12)),
+    ("sglang-router-0.2.1", None), ("sglang-0.5.3.post1.dist-info", (0, 5, 3, 1)),
+], ids=["v-hyphen", "hyphen", "router", "dist-info"])
+def test_a_release_joined_to_sglang_by_a_hyphen(text: str, release: tuple[int, ...] | None) -> None:
+    from spectrace.assemblers.framework_names import frameworks_named
+    from spectrace.assemblers.sglang_version import sglang_releases
+
+    assert sglang_releases(text) == ({release} if release else set())
+    assert ("sglang" in frameworks_named(text)) is (release is not None)
+
+
+def test_a_top_k_left_untold_on_a_release_where_it_turns_v2_off_is_a_condition(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, ["# EAGLE3 run", "",
+                                  "We ran EAGLE3 (steps 3) on SGLang v0.5.12; accept length 2.9, 88 tok/s."])  # fmt: skip
+    assert_verdict(path, "unknown", "EAGLEWorkerV2|EAGLEWorker")
+    assert "speculative_eagle_topk" in path.conditional, path.conditional
+
+
+# --- the writer names the family's worker in words beside the crash the text reports ------------
+
+_RED = ["# Run summary: spec-on boot of the assistant-head gate (status: RED)", "",
+        "- target: org/gemma-4-31b-it", "- draft: org/gemma-4-31b-it-assistant",
+        "- engine: our sglang fork at commit 1a2b3c4", "", "## Result", "",
+        "- spec-off server: ready after 74 s", "- spec-on server: never ready", "", "## Why red", ""]
+
+
+@pytest.mark.parametrize(("told", "crash", "classes"), [
+    (["The Frozen-KV MTP draft worker calibrates the draft's fp4 KV scales at boot; that step failed, "
+      "and freeing the allocator afterwards hit:"],
+     ["```", "RuntimeError: CUDA error: device-side assert triggered", "```"], "FrozenKVMTPWorker|FrozenKVMTPWorkerV2"),
+    (["With FROZEN_KV_MTP, the draft worker calibrates the draft's fp4 KV scales at boot; that step failed:"],
+     ["    RuntimeError: CUDA error: device-side assert triggered"], "FrozenKVMTPWorker|FrozenKVMTPWorkerV2"),
+    (["The NEXTN draft worker died in its first extend:"],
+     ["> AssertionError: draft extend got 0 tokens for a running request"], "EAGLEWorker|EAGLEWorkerV2"),
+    (["DFlash 草稿 worker 在 cuda graph capture 阶段崩溃："],
+     ["    torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB"], "DFlashWorker|DFlashWorkerV2"),
+], ids=["frozen-kv-words", "algorithm-then-draft-worker", "nextn-quoted-crash", "chinese-dflash"])
+def test_a_worker_named_in_words_beside_the_reported_crash_names_its_class(
+    tmp_path: Path, told: list[str], crash: list[str], classes: str
+) -> None:
+    (first, *_) = roots(run(tmp_path, [*_RED, *told, *crash]))
+    path = first.worker_path
+    assert path is not None
+    assert_verdict(path, "unknown", classes)
+    assert any(e.lineno == len(_RED) + 1 for e in path.evidence), path.evidence
+
+
+def test_a_design_note_naming_the_worker_beside_an_expected_error_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Design: calibration in the Frozen-KV MTP draft worker", "",
+                              "The Frozen-KV MTP draft worker must skip fp4 KV calibration. Without the guard, "
+                              "older builds are known to stop with:", "",
+                              "```", "RuntimeError: CUDA error: device-side assert triggered", "```", "",
+                              "Plan: add the guard, then run the identity gate."])  # fmt: skip
+
+
+def test_a_reading_guides_known_issue_naming_the_worker_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# SGLang speculative workers: a reading guide", "", "## Known issues", "",
+                              "- The EAGLE worker can hit an illegal memory access when the draft's vocabulary "
+                              "is larger than the target's:", "",
+                              "```", "RuntimeError: CUDA error: an illegal memory access was encountered", "```"])  # fmt: skip

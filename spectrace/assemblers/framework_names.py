@@ -13,11 +13,14 @@ import re
 # each also by its own environment variables' prefix (``SGLANG_ENABLE_SPEC_V2``, ``VLLM_USE_V1``,
 # ``VLLM_ASCEND_ENABLE_MLAPO``, ``TLLM_LOG_LEVEL``): upper case only, never a module or package name
 _ASCEND = re.compile(r"(?i)\bvllm[-_ ]ascend\b|(?-i:\bVLLM_ASCEND_[A-Z0-9_]+)")
-_VLLM = re.compile(r"(?i)(?<![\w/-])vllm(?![\w-])|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")
+# (a hyphen joining the name to its release names the engine: a record's "engine": "sglang-v0.5.15
+# + patches", a build "vllm-0.19.1"; not another package of the name, sglang-router, vllm-ascend)
+_RELEASED = r"(?=-v?\d+\.\d)"
+_VLLM = re.compile(rf"(?i)(?<![\w/-])vllm(?:(?![\w-])|{_RELEASED})|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")
 _FRAMEWORKS = (
     ("vllm_ascend", _ASCEND),
     ("vllm", _VLLM),
-    ("sglang", re.compile(r"(?i)(?<![\w/-])sglang(?![\w-])|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
+    ("sglang", re.compile(rf"(?i)(?<![\w/-])sglang(?:(?![\w-])|{_RELEASED})|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
     ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])"
                           r"|(?-i:(?<![\w/-])(?:TRTLLM|TLLM)_[A-Z][A-Z0-9_]*)")),
 )

@@ -71,6 +71,9 @@ _FORMS = (
         + _NUMBER
         + r"(?![\d.]*\d)"
     ),
+    # the name joined to its release by a hyphen, as a record's field or a build's name gives it
+    # ("engine": "sglang-v0.5.15 + 25 patches"); a wheel's or a tree's name is read above
+    re.compile(r"(?i)(?<![\w./-])sglang-v?" + _NUMBER + r"(?![\d.]*\d)(?![\w-]|\.[A-Za-z])"),
 )
 
 

@@ -650,6 +650,14 @@ def prose_verdict(
     verdict = verdict_from_launch(flags, era, spec_v2, release, newest)
     if verdict is None:
         return None
+    if verdict.points_to == "v2" and "speculative_eagle_topk" not in flags and eagle_family(algorithm):
+        # where a top-k above 1 turns the overlap scheduler off (0.5.11-0.5.12), a text that
+        # gives no top-k leaves the v1 worker possible: a condition on it, never v2 alone
+        wide = verdict_from_launch({**flags, "speculative_eagle_topk": 2}, era, spec_v2, release, newest)
+        if wide is not None and wide.points_to is not None and wide.points_to != verdict.points_to:
+            condition = (f"{verdict.points_to} ({verdict.worker_class}) if speculative_eagle_topk is 1, "
+                         f"else {wide.points_to} ({wide.worker_class}) (the text gives no top-k)")
+            verdict = DumpVerdict(None, None, f"{verdict.reason}; {condition}", verdict.excerpt, condition=condition)
     why = verdict.reason.split(": ", 1)[-1]
     setting = "" if spec_v2 is None else f" with SGLANG_ENABLE_SPEC_V2={'1' if spec_v2 else '0'}"
     if knobs:
