@@ -14,6 +14,7 @@ from datetime import date
 
 from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.run_config import FlagValue, RunConfig
+from spectrace.assemblers.run_forms import record_named
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
     pull_reports_run,
@@ -26,6 +27,7 @@ from spectrace.incident_model import Incident
 from spectrace.path_base import family_words, word_guards
 from spectrace.path_mention_kinds import (
     FAMILY_KIND,
+    FORM_KIND,
     FRAMEWORK_KIND,
     PULL_KIND,
     RELEASE_MARK,
@@ -147,6 +149,18 @@ def attempt_row(text: str) -> bool:
 _PROSE_RELEASES = {"vllm": PROSE_RELEASE_ALONE}
 
 
+def run_told(incident: Incident, config: RunConfig, mine: Sequence[Mention], mentions: Sequence[Mention]) -> bool:
+    """The text (``mine``: the crash's file) shows a run by its own lines, so that its words may
+    name the run's framework: a crash that ran, a run's config, a test, serve or benchmark line
+    or a result (``RUN_KIND``), a line in a form only a run's process or the writer's record of
+    it takes (``run_forms.record_named``: a table of pids, an engine record cut to its message,
+    a check's outcome "| server start | 通过 |"), an issue reporting its failure, or a pull
+    request deploying or fixing a run."""
+    return (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
+            or any(m.kind == RUN_KIND or (m.kind == FORM_KIND and record_named(m.name)) for m in mine)
+            or pull_reports_run(mentions))  # fmt: skip
+
+
 def worded_framework(
     incident: Incident, config: RunConfig, mentions: Sequence[Mention], since: int
 ) -> str | None:
@@ -165,8 +179,7 @@ def worded_framework(
     mine = [m for m in mentions if m.source == source]
     if not release_bounded(config) and any(m.kind == PULL_KIND for m in mine):
         return None  # a pull request ran its branch, of a day it does not give: its words are code's
-    if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
-            or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
+    if not run_told(incident, config, mine, mentions):
         return None
     titles = {m.lineno for m in mine if m.kind == TITLE_KIND}
     lines = {(m.lineno, m.text) for m in mine if m.kind == TITLE_KIND

@@ -14,12 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spectrace.assemblers.run_config import Evidence, RunConfig
-from spectrace.assemblers.run_shown import (
-    crash_shows_run,
-    pull_reports_run,
-    reported_failure,
-    shows_run,
-)
 from spectrace.assemblers.sections import diff_line, grep_line, heading_aside, wish_lines
 from spectrace.assemblers.spec_prose import planned
 from spectrace.assemblers.thread_title import Title, TitleReader
@@ -34,14 +28,13 @@ from spectrace.path_mention_kinds import (
     PULL_KIND,
     RELEASE_KIND,
     REQUEST_KIND,
-    RUN_KIND,
     THREAD_KIND,
     TITLE_KIND,
     Mention,
 )
 from spectrace.path_missing import LAUNCH, LAUNCH_OF, VERSION_OF
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.path_run import SUGGESTED, compared_beside, release_bounded, worded_framework
+from spectrace.path_run import SUGGESTED, compared_beside, release_bounded, run_told, worded_framework
 from spectrace.path_titles import ADDS_TITLE, NOT_SERVING
 from spectrace.path_words import LOOSE_KIND
 from spectrace.worker_path import PathStep as Step
@@ -128,8 +121,7 @@ def _unworded(
     if not release_bounded(config) and any(m.kind == PULL_KIND for m in mine):
         return head + ("not read: a pull request, and no version line, no release named in a "
                        "sentence and no day bound its branch")  # fmt: skip
-    if not (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
-            or any(m.kind == RUN_KIND for m in mine) or pull_reports_run(mentions)):  # fmt: skip
+    if not run_told(incident, config, mine, mentions):
         return head + ("not read: the text shows no run by its own lines, its title reports no "
                        "failure, and it is no pull request deploying a run")  # fmt: skip
     lines = sorted({(m.lineno, m.text) for m in mine if (m.kind == TITLE_KIND

@@ -55,7 +55,16 @@ from spectrace.assemblers.prose_wrap import FENCE
 from spectrace.assemblers.run_prose import fix_evidence, review_opener, spec_off, told_run
 from spectrace.assemblers.run_prose import literals as run_prose_literals
 from spectrace.assemblers.stated_plain import LITERALS as STATED_LITERALS
-from spectrace.assemblers.run_bound import AHEAD, CONDITION, RECORD_SHAPE, SELF_RUN, first_run_line, page_form
+from spectrace.assemblers.run_bound import (
+    AHEAD,
+    CONDITION,
+    COUNTERS,
+    RECORD_SHAPE,
+    SELF_RUN,
+    first_run_line,
+    page_form,
+    reported_heading,
+)
 from spectrace.assemblers.run_forms import record_form
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -1510,19 +1519,23 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
     expect = 0  # the level of an open section of what to expect, 0 for none
     told_run = False  # a line tells a run of the writer's, an outcome in the past or a figure it gave
     served = False  # ... and names an engine or its serving beside a speculative method
-    for line in held:
+    for at, line in enumerate(held):
         text = line.text
         if line.headed or post_author(text) is not None or tree_frame(text) or RECORD_SHAPE.search(text):
             return None  # (RECORD_SHAPE: a record with its prefix cut, "Worker pid=56] x.py:12] ...")
         if level := heading_level(text):
             expect = level if expect_section(text) else (0 if level <= expect or not expect else expect)
+            # a section reporting the writer's dated, measured or verified results over their
+            # figures ("## M1 results (2026-06-21)" inside a design doc): the doc tells its run
+            told_run = told_run or (not expect and reported_heading(held, at))
             continue
         if expect or expect_mark(text) or checklist_caption(text) or served:
             continue
         words = told(text)
         if own_run(words) or writer_run(text) or _FIRST_PERSON.search(text) or (
                 _OWN_RUN.search(text) and not tested_on(text)) or _PAST_OUTCOME.search(words) or any(
-                not _target(words[: m.start()]) for m in _RAN_FIGURE.finditer(words)):  # fmt: skip
+                not _target(words[: m.start()]) for m in _RAN_FIGURE.finditer(words)) or any(
+                not _target(words[: m.start()]) for m in COUNTERS.finditer(words)):  # fmt: skip
             # (not a figure set as a target: "Expected — rejected drafts −35%", "(>70%)")
             told_run = True
             served = _ENGINE_TOLD.search(text) is not None and _SPECULATIVE.search(text) is not None

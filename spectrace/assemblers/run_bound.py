@@ -56,13 +56,18 @@ _MEASURED = re.compile(
     r"(?i)^\W*(?:tested|measured|benchmarked|verified|validated|ran)\b.*?(?<![\w.])\d+(?:\.\d+)?\s*"
     r"(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|x\b|%)|\baccept(?:ance)? length\s+\d"
 )
-# a figure a run gives (a speed, a latency, an acceptance figure) outside a table of the page's
-# own (options, a vendor's comparison), unless its clause promises or aims at it ("up to 180 tok/s",
-# "can reach", "expected")
+# a run's own draft and accept counters with their figures ("draft tokens: 8120 | accepted: 5012")
+_COUNTERS = r"\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
+COUNTERS = re.compile(f"(?i){_COUNTERS}")
+# a figure a run gives (a speed, a latency, an acceptance figure, the counters) outside a table of
+# the page's own (options, a vendor's comparison), unless its clause promises or aims at it ("up to
+# 180 tok/s", "can reach", "expected")
 _FIGURE = re.compile(
-    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)|\baccept\w*\s+(?:len\w*|rate)\s*[:=]?\s*\d"
+    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s*(?:tok(?:en)?s?/s|tokens?/sec|req/s)"
+    r"|\baccept\w*\s+(?:len\w*|rate)\s*(?:[:=]|\s(?:was|were|is|of|at|ranged|ranging|went|stayed|averaged|settled"
+    r"(?:\s+at)?)(?:\s+(?:from|between|to))?)?\s*[~≈]?\d"
     r"|\b(?:mean|avg|average)\s+accept\w*(?:\s+len\w*)?\s*[:=]?\s*\d"  # "mean accept 4.75/8"
-    r"|\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
+    f"|{_COUNTERS}"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
 # the writer judging their own result against another's ("this result is slower than the one in
@@ -186,38 +191,69 @@ _REPORTED_HEADING = re.compile(
     r"|throughput|speeds?|speed-?ups?|latency|acceptance\w*|runs?)\b"
     r"|^\s*#{1,6}\s.*\((?:[^()]*[,;]\s*)?(?:measured|verified|observed)\s*\)"
     r"|^\s*#{1,6}\s.*\bfrom (?:the|our|my|this) (?:measured |benchmark(?:ed)? |verified )?runs?\b"
+    # verification or measurement results in Chinese, Japanese, Korean ("## 验证结果", "## 検証結果",
+    # "## 실측 결과"); not "测试结果" or "テスト結果", a bare "test results" a docs page also heads
+    r"|^\s*#{1,6}\s.*(?:验证|驗證|实测|實測|検証|実測|測定|計測|검증|실측|측정)\s*(?:结果|結果|记录|記錄|記録|결과|기록)"
 )
-# the words of a heading a plan, a guide or a template writes ahead of any run
-AHEAD = re.compile(
-    r"(?i)\b(?:expect\w*|targets?|goals?|plan\w*|todo|to (?:try|run|take|reproduce|measure|collect|check)"
-    r"|will|should|example|sample|template|placeholder|how to)\b"
+# a run the lines under a heading or caption are said to come from: the writer's own, one that
+# happened ("Startup markers from the successful run", "Log lines from our working boot:",
+# "(from the last run)", "What the last run printed at start-up"); not "a successful run" (any run
+# a page describes) nor "what the server prints" (what any run prints)
+_RAN = (r"(?:(?:last|latest|final|actual|real|successful|working|passing|green|good|healthy|measured"
+        r"|benchmark(?:ed)?|verified|same|earlier)\s+)")
+_FROM_RUN = re.compile(
+    rf"(?i)\b(?:from|of|in|during)\s+(?:the|our|my|this|that)\s+{_RAN}+(?:runs?|boots?"
+    r"|launch(?:es)?|start-?ups?|deployments?|sessions?)\b|\bfrom\s+(?:our|my)\s+(?:runs?|boots?|launch(?:es)?)\b"
+    rf"|\b(?:the|our|my|this)\s+{_RAN}*(?:runs?|boots?|launch|server|engine)\s+(?:printed|logged|showed|gave"
+    r"|reported|wrote|output)\b"
 )
+# the words of a heading a plan, a guide or a template writes ahead of any run; with the lines
+# said to come from a run that happened (``_FROM_RUN``), "expected" only names what to look for
+_PLANNED_AHEAD = (r"targets?|goals?|plan\w*|todo|to (?:try|run|take|reproduce|measure|collect|check)"
+                  r"|will|should|example|sample|template|placeholder|how to")
+AHEAD = re.compile(rf"(?i)\b(?:expect\w*|{_PLANNED_AHEAD})\b")
+_PLANNED_WORDS = re.compile(rf"(?i)\b(?:{_PLANNED_AHEAD})\b")
 _DIGIT = re.compile(r"\d")
+_CAPTION_END = re.compile(r"[:：]\W{0,3}$")  # a caption's colon, its markup after it ("...:**")
+# a value still to be filled in ("| accept length | TBD |", "- TPOT: pending", "待测"): a template's row
+_UNFILLED = re.compile(r"(?i)\b(?:tbd|todo|pending|n/a|to be (?:measured|filled|run|collected))\b|待[测定填补]|未測定|측정 예정")
 
 
-def _reported(held: Sequence[LogLine], at: int) -> bool:
+def reported_heading(held: Sequence[LogLine], at: int) -> bool:
     """``held[at]`` heads a section that reports a run of the writer's (``_REPORTED_HEADING``,
     no plan's words) and a line under it, before the next heading of its level or above, holds
-    a figure or a record (a log marker) or is a table's row: a heading over nothing reports
-    nothing."""
+    a figure or a record (a log marker) or is a table's row, and none holds a value still to fill
+    in (``_UNFILLED``): a heading over nothing, or over a template's blanks, reports nothing. A
+    heading that says its lines come from a run that happened (``_FROM_RUN``: "Startup markers
+    from the successful run", even "Expected ... (from the successful run)") reports them,
+    whatever they are, unless a plan's words head it."""
     text = held[at].text
-    if not _REPORTED_HEADING.search(text) or AHEAD.search(text):
+    told = _FROM_RUN.search(text) is not None  # any line under it is what that run printed or gave
+    if told:
+        if _PLANNED_WORDS.search(text):
+            return False
+    elif not _REPORTED_HEADING.search(text) or AHEAD.search(text):
         return False
     level = _heading_level(text)
+    shown = False
     for line in held[at + 1 :]:
         below = _heading_level(line.text)
         if below and below <= level:
-            return False
-        if not below and (_DIGIT.search(line.text) or _TABLE_ROW.match(line.raw)):
-            return True  # (a table's header row: its body rows hold no word the scan keeps a line by)
-    return False
+            break
+        if not below and _UNFILLED.search(line.text):
+            return False  # a template's section, whatever else it holds
+        # (a table's header row: its body rows hold no word the scan keeps a line by)
+        shown = shown or (not below and (told or _DIGIT.search(line.text) is not None
+                                         or _TABLE_ROW.match(line.raw) is not None))
+    return shown
 
 
 def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
     """The first line that binds the text to a run of the engine: an engine frame, a log record
     (its prefix cut or not), the writer telling their own run, a figure measured, a failure told
     as met, a section heading that reports the writer's measured or dated results over their
-    figures (``_reported``). A traceback whose frames name no engine file (a script's own crash,
+    figures (``reported_heading``), a caption saying the lines below it come from a run that
+    happened (``_FROM_RUN``). A traceback whose frames name no engine file (a script's own crash,
     a probe) binds nothing, nor does its exception line."""
     in_trace = False
     helps = 0  # the level of an open section that helps the reader (troubleshooting, FAQ), 0 for none
@@ -225,7 +261,7 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
         text = line.text
         if level := _heading_level(text):  # (its own words name its section: "## 1. 现状（实测）")
             helps = level if _HELP_HEADING.search(text) else (helps if helps and level > helps else 0)
-            if not helps and _reported(held, at):
+            if not helps and reported_heading(held, at):
                 return line
         if _ENGINE_FRAME.search(text) or RECORD_SHAPE.search(text):
             return line
@@ -237,6 +273,9 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
             continue  # a frame, its code, or the exception that ends it
         if _OPTION_ROW.match(line.raw):
             continue  # a setting and what it does, in the page's own table of options
+        if not level and not helps and _CAPTION_END.search(text) and _FROM_RUN.search(text) \
+                and not _PLANNED_WORDS.search(text) and at + 1 < len(held):  # fmt: skip
+            return line  # "**Log lines from our working boot:**" over the lines that run printed
         if (SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text)
                 or _STAMPED.search(text) or _JUDGED.search(text)
                 or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip

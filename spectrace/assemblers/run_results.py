@@ -151,7 +151,11 @@ LITERALS = ("erified ", "I tested", "e tested", "tested ", "I reproduced", "e re
             "ccept_length", "ccept_len", "cceptance_rate", "cceptance_length", "ccepted_length",
             # a results table's header cell ("| TP4 input tokens/s | Throughput change |"),
             # by its cell border: a server's own metrics lines have none
-            "tok/s |", "tokens/s |", "hroughput |", "| Throughput", "| throughput")  # fmt: skip
+            "tok/s |", "tokens/s |", "hroughput |", "| Throughput", "| throughput",
+            # acceptance as Chinese, Japanese and Korean notes name it, so that a results
+            # section's rows ("| 接受率 | 0.78 |", "| 平均受理長 | 2.41 |") are seen under it
+            "接受率", "接受长度", "接收率", "接受長度", "受理率", "受理長", "受け入れ率", "採択率", "수락률", "수락 길이",
+            "채택률")  # fmt: skip
 
 
 def result_line(text: str) -> bool:

@@ -1,0 +1,192 @@
+"""Texts that report the writer's own run in a shape the run gate did not bind (session 34, FIXA).
+
+- A design or plan document whose later sections report dated, measured results (a boot of the
+  drafter with its counters, a gate's accept counts) tells its run: the method its sections
+  booted is the run's, however the document opens ("design, no code yet"). The same document
+  whose result sections are still to fill in, or headed as expected, tells none.
+- Lines a heading or caption says come from a run that happened ("Startup markers from the
+  successful run", even "Expected startup markers (from the successful run)", "What the last run
+  printed") are that run's: the settings listed beside them are its configuration. Markers to
+  expect, or "from a successful run" (any run), are a guide's.
+- A verification record tells its run by a check and its outcome in any language (a PASS/FAIL,
+  通过/成功, 성공/통과 cell or item, a cell ending 確認済み or 起動確認), or by a heading of
+  verification or measured results (验证结果, 検証結果, 측정 결과) over its rows. A checklist of
+  criteria ("起動すること", "expected: PASS") or a support matrix of check marks tells none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+
+
+# --- dated results sections inside a design document ------------
+
+def _design(results: list[str]) -> list[str]:
+    return ["# A drafter of our own for the gfx1201 fork", "",
+            "Design only so far. Base: a vLLM 0.22 fork, eager, the V1 runner.", "",
+            "## Goals", "", "- share the target's embedding with the drafter", "- output bit-identical to the baseline", "",
+            "## Design", "", "The drafter reads three auxiliary hidden states and proposes 4 tokens a step.", "",
+            *results]
+
+
+_BOOTED = ["## M1 results (2026-06-21)", "",
+           "Booted the stub drafter with `--speculative-config '{\"method\": \"dflash\", \"num_speculative_tokens\": 4}'`"
+           " on one card.", "",
+           "- drafts: 512, draft tokens: 2048, accepted: 0", "",
+           "## Gate RESULT (2026-06-22)", "",
+           "Swapped in the ngram drafter (`--speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'`)"
+           " for the bit-identity gate.", "",
+           "| position | accepted |", "|---|---|", "| 0 | 311 |", "| 1 | 140 |"]
+
+
+def test_a_design_doc_with_dated_results_sections_lists_both_runs(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _design(_BOOTED))
+    assert_verdict(path, "unknown", "DFlashProposer|NgramProposer")
+    assert {e.lineno for e in path.evidence} >= {16, 22}, path.evidence
+
+
+def test_a_design_doc_whose_one_dated_section_gives_counters_names_its_proposer(tmp_path: Path) -> None:
+    lines = _design(["## Boot check 2026/06/21", "",
+                     "Drafter: `--speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'`.", "",
+                     "- draft tokens: 1,904 | accepted: 733"])
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "other", "NgramProposer")
+    assert any("ngram" in e.text for e in path.evidence), path.evidence
+
+
+def test_an_sglang_design_doc_with_a_dated_measured_section_names_the_eagle_worker(tmp_path: Path) -> None:
+    lines = ["# EAGLE3 head for our 30B target", "", "## Background", "",
+             "The head is trained on 50k samples; no launch script is checked in yet.", "",
+             "## Approach", "", "Three auxiliary layers, vocabulary pruned to 32k.", "",
+             "## Measured (2026-03-14)", "",
+             "`--speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1"
+             " --speculative-num-draft-tokens 4` on SGLang 0.5.9:", "",
+             "- draft tokens: 96,000, accepted: 61,000"]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "v1", "EAGLEWorker")
+
+
+def test_the_design_doc_with_its_results_headed_as_expected_gets_no_path(tmp_path: Path) -> None:
+    lines = _design(["## M1 expected results (2026-06-21)", "",
+                     "Boot the stub drafter with `--speculative-config '{\"method\": \"dflash\", \"num_speculative_tokens\": 4}'`.",
+                     "", "- draft tokens: N, accepted: M"])
+    assert_no_path(tmp_path, lines)
+
+
+def test_the_design_doc_with_dated_results_still_to_fill_in_gets_no_path(tmp_path: Path) -> None:
+    lines = _design(["## Results (2026-06-21)", "",
+                     "Config: `--speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 3}'`.", "",
+                     "| metric | value |", "|---|---|", "| accept length | TBD |", "| draft tokens | TBD |"])
+    assert_no_path(tmp_path, lines)
+
+
+# --- lines said to come from a run that happened ------------
+
+def _settings_note(caption: str) -> list[str]:
+    return ["# DeepSeek-V4-Flash, 1M context, on two workstation nodes", "",
+            "## vLLM command settings", "", "```",
+            "tensor_parallel_size: 2", "max_model_len: 1048576",
+            "speculative_config: {\"method\": \"mtp\", \"num_speculative_tokens\": 2}",
+            "gpu_memory_utilization: 0.88", "```", "",
+            caption, "", "```", "Loading drafter model...", "Starting to load draft model weights", "```", "",
+            "## Benchmark", "", "```", "python bench.py --spec-decode MTP2 --concurrency 4", "```"]
+
+
+@pytest.mark.parametrize("caption", [
+    "## Startup markers from the successful run",
+    "## Expected startup markers (from the successful run)",
+    "## What the last run printed at start-up",
+    "**Log lines from our working boot:**",
+], ids=["heading", "expected-from-the-run", "what-the-run-printed", "bold-caption"])
+def test_settings_with_markers_said_to_come_from_the_run_name_the_mtp_proposer(tmp_path: Path, caption: str) -> None:
+    path = probed_path(tmp_path, _settings_note(caption))
+    assert path.value in ("other", "unknown"), path
+    classes = {path.worker_class} if path.worker_class else set((path.conditional or "").replace(",", " ").split())
+    assert "EagleProposer" in classes, path
+    assert any("speculative_config" in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("caption", [
+    "## Expected startup markers",
+    "**Startup markers you should see from a successful run:**",
+    "## Startup markers to check (from the successful run of the plan)",
+], ids=["expected", "you-should-see", "to-check"])
+def test_the_same_settings_with_markers_to_expect_get_no_path(tmp_path: Path, caption: str) -> None:
+    assert_no_path(tmp_path, _settings_note(caption))
+
+
+def test_an_sglang_settings_list_with_the_lines_its_run_printed_names_the_eagle_worker(tmp_path: Path) -> None:
+    lines = ["# Qwen3-30B-A3B with an EAGLE3 draft on one node", "",
+             "- model: Qwen/Qwen3-30B-A3B", "- speculative-algorithm: EAGLE3",
+             "- speculative-draft-model-path: org/qwen3-30b-eagle3", "- speculative-num-steps: 3",
+             "- speculative-eagle-topk: 1", "- speculative-num-draft-tokens: 4", "- image: lmsysorg/sglang:v0.5.4", "",
+             "## Log lines from the successful launch", "",
+             "    Capture draft cuda graph begin. This can take up to several minutes.",
+             "    Capture draft cuda graph end."]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "v1", "EAGLEWorker")
+
+
+# --- verification records: a check and its outcome, in any language ------------
+
+def _record(title: str, setting: str, heading: str, rows: list[str]) -> list[str]:
+    return [title, "", "- image: registry.local/vllm:nightly-capture", f"- settings: {setting}", "",
+            heading, "", "| item | outcome |", "|---|---|", *rows]
+
+
+_MTP2 = "`--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'` on vLLM 0.20.1"
+
+
+def test_a_korean_verification_record_with_outcome_cells_names_the_mtp_proposer(tmp_path: Path) -> None:
+    lines = _record("# 검증 기록: MTP k=2", _MTP2, "## 결과", ["| 서버 기동 | 성공 |", "| 그리디 출력 비교 | 통과 |"])
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "other", "EagleProposer")
+    assert any("speculative-config" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_chinese_verification_results_section_names_the_mtp_proposer(tmp_path: Path) -> None:
+    lines = _record("# MTP 深度 2 的记录", _MTP2, "## 验证结果", ["| 服务启动 | 正常 |", "| 接受率 | 0.78 |"])
+    assert_verdict(probed_path(tmp_path, lines), "other", "EagleProposer")
+
+
+def test_an_english_check_list_with_pass_and_fail_names_the_hidden_states_proposer(tmp_path: Path) -> None:
+    lines = ["# Moving activation capture to the native method", "",
+             "- vLLM: 0.20.1, one H100",
+             "- launch flags: `--speculative-config '{\"method\": \"extract_hidden_states\", \"num_speculative_tokens\": 1}'`",
+             "", "## Checks", "",
+             "- smoke run on the 8B target: PASS", "- every aux layer written by the connector: PASS",
+             "- start-up without a kv_transfer_config: FAIL (refused; the connector is required)"]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "other", "ExtractHiddenStatesProposer")
+
+
+def test_a_japanese_record_whose_cells_end_in_confirmed_names_vllm_mtp(tmp_path: Path) -> None:
+    lines = ["# BF16 オーバーレイの検証 (2026-09-24)", "", "- 構成: 2 ホスト、TP=2", "",
+             "## 結果", "", "| 項目 | 内容 |", "|---|---|",
+             "| オーバーレイ有効 | 既存の MTP depth 3 と 262,144 トークンのコンテキストで起動確認 |",
+             "| MTP 層の重み | 両ランクで確認済み |", "",
+             "終了時、rank1 の vLLM worker は SIGTERM の後 SIGKILL で止まった。"]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "EagleProposer|MTPSpeculator|EagleSpeculator")
+    assert any(e.lineno == 9 for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize(("heading", "rows"), [
+    ("## 検証項目", ["| 起動 | サーバーが起動すること |", "| 受理長 | 2.0 以上であること |"]),
+    ("## 검증 항목", ["| 서버 기동 | 성공해야 함 |", "| 수락 길이 | 2.0 이상 |"]),
+    ("## Checks to run", ["| smoke run | expected: PASS |", "| aux layers | connector writes each |"]),
+], ids=["ja-criteria", "ko-criteria", "en-to-run"])
+def test_a_checklist_of_criteria_gets_no_path(tmp_path: Path, heading: str, rows: list[str]) -> None:
+    assert_no_path(tmp_path, _record("# MTP k=2 checklist", _MTP2.replace(" on vLLM 0.20.1", ""), heading, rows))
+
+
+def test_a_support_matrix_with_check_marks_gets_no_path(tmp_path: Path) -> None:
+    lines = ["# Speculative methods on our vLLM image", "",
+             "| method | status |", "|---|---|", "| mtp | ✅ |", "| eagle3 | ✅ |", "| ngram | ✅ |", "",
+             "Enable one with `--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'`."]
+    assert_no_path(tmp_path, lines)
+
