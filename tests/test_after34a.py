@@ -12,6 +12,8 @@
   通过/成功, 성공/통과 cell or item, a cell ending 確認済み or 起動確認), or by a heading of
   verification or measured results (验证结果, 検証結果, 측정 결과) over its rows. A checklist of
   criteria ("起動すること", "expected: PASS") or a support matrix of check marks tells none.
+- A failure the reader is told to watch for ("watch for OOM in the draft buffer", "check the
+  scheduler log for hangs") is a plan's step, not a failure met.
 """
 
 from __future__ import annotations
@@ -190,3 +192,21 @@ def test_a_support_matrix_with_check_marks_gets_no_path(tmp_path: Path) -> None:
              "Enable one with `--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}'`."]
     assert_no_path(tmp_path, lines)
 
+
+# --- a failure the reader is told to watch for ------------
+
+def test_a_plan_telling_the_reader_to_watch_for_an_oom_gets_no_path(tmp_path: Path) -> None:
+    lines = ["# Plan: speculative rollouts for the RL harness", "",
+             "The rollout engine will be SGLang with the EAGLE drafter `org/Llama-3.1-8B-EAGLE`.", "",
+             "## Steps", "", "- submit a job with the drafter enabled",
+             "- record the accept length over decode batches (target: above 2.5)",
+             "- watch for OOM in the EAGLE draft buffer", "- check the scheduler log for hangs after the handshake"]
+    assert_no_path(tmp_path, lines)
+
+
+def test_notes_that_met_the_oom_keep_their_sglang_eagle_run(tmp_path: Path) -> None:
+    lines = ["# Rollout notes (2026-08-20)", "",
+             "Rollout engine: SGLang with the EAGLE drafter `org/Llama-3.1-8B-EAGLE` beside the 8B policy.", "",
+             "## Jobs", "", "- job 481190: completed; accept length ranged 2.1-3.4 over decode batches.",
+             "- job 481201: OOM in the EAGLE draft buffer; fixed by capping the context at 32k."]
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorker|EAGLEWorkerV2")

@@ -138,6 +138,11 @@ _NOT_MET = re.compile(
     r"|\bcurrently\b|\bknown (?:issue|limitation|problem)s?\b|\blimitations?\b"
     # what the page leaves out ("Scope: text models; vision is out of scope, its kernels still fail")
     r"|\bout of scope\b"
+    # a failure the reader is told to look out for ("watch for OOM in the draft buffer", "check
+    # for NaN after warmup", "beware of hangs"): a plan's or a guide's step, none met
+    r"|\b(?:watch(?:\s+out)?|look\s+out|check|monitor|scan|grep)\s+(?:(?:the|its|your)\s+(?:[\w-]+\s+){1,2})?for\b"
+    r"|\bbeware\s+of\b"
+    r"|\bkeep\s+an\s+eye\s+on\b|\bin\s+case\s+of\b"
     # a failure denied ("graceful skip (don't crash)", "never hangs", "without errors")
     r"|\b(?:don't|do not|doesn't|does not|won't|will not|never|without|no)\s+(?:\w+\s+)?(?:crash|fail|hang|error|oom)"
 )
