@@ -45,6 +45,14 @@ def _packages() -> dict[str, str]:
 
 
 @cache
+def _test_trees() -> dict[str, str]:
+    """Each place of a framework's own speculative tests in its repository -> the framework."""
+    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
+    rows = read_table(text, TABLE)["framework"]
+    return {str(p): str(r["name"]) for r in rows for p in r.get("tests", ())}  # type: ignore[union-attr]
+
+
+@cache
 def _tree_sizes() -> dict[str, tuple[str, ...]]:
     """Each framework -> the settings that size its draft tree alone (``tree_sizes``)."""
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -83,8 +91,10 @@ def size_frameworks(text: str) -> set[str]:
 
 def _literals() -> tuple[bytes, ...]:
     """A source path as a sentence starts it (after a blank or a backtick), never as a frame's
-    absolute path (``"/opt/vllm/vllm/...``)."""
-    return tuple(f"{lead}{package}/".encode() for package in _packages() for lead in (" ", "`"))
+    absolute path (``"/opt/vllm/vllm/...``); a test file's place in the tree wherever it stands
+    (a CI log's node id opens its line, or follows the runner's workspace)."""
+    return (*(f"{lead}{package}/".encode() for package in _packages() for lead in (" ", "`")),
+            *(tree.encode() for tree in _test_trees()))
 
 
 # the frameworks as a writer names them in a sentence; not the lower-case package in a module
@@ -126,6 +136,14 @@ def _named(text: str) -> set[str]:
 _CLAUSES = re.compile(r"[;:!?()\[\]]|\s[—–]\s|\s--\s|\.\s")
 
 
+@cache
+def _test_path() -> re.Pattern[str]:
+    """A test file in one framework's own speculative test tree (``tests`` of the table)."""
+    names = "|".join(re.escape(t) for t in sorted(_test_trees(), key=len, reverse=True))
+    return re.compile(r"(?<![\w.-])(" + names + r")(?:[\w.-]+/)*test_\w+\.py\b")
+
+
 def tree_frameworks(text: str) -> set[str]:
-    """The frameworks whose source files the line names by path."""
-    return {_packages()[m.group(1)] for m in _source_path().finditer(text)}
+    """The frameworks whose source files or speculative test files the line names by path."""
+    return ({_packages()[m.group(1)] for m in _source_path().finditer(text)}
+            | {_test_trees()[m.group(1)] for m in _test_path().finditer(text)})  # fmt: skip

@@ -14,6 +14,10 @@
   criteria ("起動すること", "expected: PASS") or a support matrix of check marks tells none.
 - A failure the reader is told to watch for ("watch for OOM in the draft buffer", "check the
   scheduler log for hangs") is a plan's step, not a failure met.
+- CI notes naming the node ids of a framework's speculative end-to-end tests with their outcome
+  ("FAILED tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[...]") report that CI run:
+  the test tree names the framework, the test's name the method. A how-to's pytest command, a
+  unit test's node id, or tests still to add report none.
 """
 
 from __future__ import annotations
@@ -210,3 +214,44 @@ def test_notes_that_met_the_oom_keep_their_sglang_eagle_run(tmp_path: Path) -> N
              "## Jobs", "", "- job 481190: completed; accept length ranged 2.1-3.4 over decode batches.",
              "- job 481201: OOM in the EAGLE draft buffer; fixed by capping the context at 32k."]
     assert_verdict(probed_path(tmp_path, lines), "unknown", "EAGLEWorker|EAGLEWorkerV2")
+
+
+# --- CI notes naming the speculative end-to-end tests that ran ------------
+
+def test_ci_triage_naming_failed_eagle_e2e_node_ids_names_vllms_eagle_classes(tmp_path: Path) -> None:
+    lines = ["# CI build 9100 triage (two AMD runners)", "", "## spec-decode e2e", "", "Failing tests:", "",
+             "- `tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[TRITON_ATTN-qwen3_eagle3]` FAILED",
+             "- `tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[AITER_FA-deepseek_eagle]` FAILED", "",
+             "Both trip an assertion on the decode-only metadata's max query length."]
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "EagleProposer|EagleSpeculator")
+    assert path.evidence[0].lineno == 7, path.evidence
+
+
+def test_a_pytest_summary_of_a_failed_mtp_e2e_test_names_vllms_mtp_classes(tmp_path: Path) -> None:
+    lines = ["# Nightly failures, 2026-05-02", "", "```",
+             "FAILED tests/v1/e2e/test_spec_decode.py::test_mtp_correctness[mimo-mtp] - AssertionError: outputs differ",
+             "PASSED tests/v1/e2e/test_spec_decode.py::test_ngram_correctness", "```"]
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleProposer|MTPSpeculator")
+
+
+def test_a_passed_acceptance_length_test_names_the_eagle3_classes(tmp_path: Path) -> None:
+    lines = ["# Rerun after the fix", "",
+             "`tests/v1/e2e/test_spec_decode.py::test_eagle3_acceptance_length[llama3-eagle3]` passed on an MI300X,"
+             " acceptance length 2.31 (expected 2.2 or more)."]
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleProposer|EagleSpeculator")
+
+
+@pytest.mark.parametrize("lines", [
+    ["# Running the spec-decode e2e tests", "", "Run the EAGLE correctness tests with:", "", "```",
+     "pytest tests/v1/e2e/test_spec_decode.py::test_eagle_correctness", "```", "",
+     "The `qwen3_eagle3` and `deepseek_eagle` parameters fetch their drafts first."],
+    ["# Nightly failures, 2026-04-11", "", "```",
+     "FAILED tests/v1/spec_decode/test_eagle.py::test_prepare_inputs - AssertionError",
+     "FAILED tests/v1/spec_decode/test_ngram.py::test_find_longest_match - IndexError", "```"],
+    ["# Test plan for the DFlash proposer", "", "## Tests to add", "",
+     "- `tests/v1/e2e/test_spec_decode.py::test_dflash_correctness` (new)",
+     "- `tests/v1/spec_decode/test_dflash.py::test_propose` (new)"],
+], ids=["how-to", "unit-tests-only", "tests-to-add"])
+def test_test_ids_with_no_end_to_end_outcome_get_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)

@@ -183,6 +183,11 @@ _GUARD = re.compile(
 # origins of flags a run's own lines set (a command, a dump, a config, a server's warning)
 RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_args",
                          "trtllm_config", "warning", "capture_log", "load_log"})  # fmt: skip
+# a test's node id beside the outcome its run gave, as pytest's summary or CI notes write it
+# ("FAILED tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[...] - AssertionError",
+# "- `tests/x/test_y.py::test_z[p]` FAILED", "test_a.py::test_b passed locally")
+_NODE_OUTCOME = (r"\b(?:PASSED|FAILED|ERROR)\s+\S*\.py::\w+"
+                 r"|\S*\.py::\w+(?:\[[^\]\s]*\])?`?\s*(?:[-:—–]\s*)?(?:PASSED|FAILED|ERROR|passed|failed|passes|fails)\b")
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN_LINE = re.compile(
     # a command's name followed by a sentence mark ("to launch eagle3 in trtllm-serve, users
@@ -191,6 +196,7 @@ _RUN_LINE = re.compile(
     r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b(?!`?[,.;:!?)])"
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
     r"|\d\s*(?:tokens?/s|toks?/s)\b|\b\d+ passed\b"
+    rf"|{_NODE_OUTCOME}"
     # the writer's own run failing, in words ("i converted the weights, but vLLM can't run EAGLE
     # normally", "we get an error with MTP"); not a guess ("I think it would fail")
     r"|\b(?:I|we)\b(?:(?!\b(?:would|might|may|could|will|think|suspect|guess|if)\b)[^.?!]){0,120}?"
@@ -234,31 +240,45 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
 # "Focused regression tests: 3 passed"): a unit test, or a test of code no speculative run
 # touches (`tests/v1/kv_offload/test_factory.py`), builds no speculative worker; an end-to-end
 # test or a test of the speculative code does (``tests/v1/e2e/test_spec_decode.py``)
-_TEST_RUN = re.compile(r"(?i)(?:^|[\s`$])pytest\b|\b\d+ passed\b")
+_TEST_RUN = re.compile(rf"(?i)(?:^|[\s`$])pytest\b|\b\d+ passed\b|{_NODE_OUTCOME}")
 _SPEC_TEST = re.compile(
     r"(?i)\be2e\b|end[- ]to[- ]end|integration|spec_?decod|speculat|eagle|mtp|ngram|n-gram|medusa|nextn"
     r"|dflash|dspark|draft|lookahead|suffix"
 )
 _UNIT_TEST = re.compile(r"(?i)/(?:unit|ut)/|\bunit[- ]?tests?\b|\bregression tests?\b")
+_NODE = re.compile(_NODE_OUTCOME)
+# what a test that serves a model end to end is named by ("tests/v1/e2e/...", "test_eagle_correctness",
+# "test_eagle3_acceptance_length", "test_gsm8k_accuracy"): a node id without it tests code alone
+_END_TO_END = re.compile(r"(?i)e2e|end[-_ ]to[-_ ]end|correctness|acceptance|accuracy|integration|serving|gsm8k")
 _TEST_PATH = re.compile(r"\btests?/[\w./-]+|\btest_\w+\.py\b")
 
 
 def unit_check(text: str) -> bool:
-    """The line shows a run only by a test command or count (``_TEST_RUN``), of a unit test or
-    of a test file of code no speculative run touches: no speculative worker's run. A line that
+    """The line shows a run only by a test command, count or node id with its outcome
+    (``_TEST_RUN``), of a unit test, of a test file of code no speculative run touches, or a
+    node id of no end-to-end test (``_END_TO_END``): no speculative worker's run. A line that
     names no test (pytest's session header, "4 passed") says nothing of which test ran."""
     if _TEST_RUN.search(text) is None or run_line(_TEST_RUN.sub(" ", text)):
         return False
     if _UNIT_TEST.search(text) is not None:
         return True
+    if _NODE.search(text) is not None and _END_TO_END.search(text) is None:
+        return True  # "tests/v1/spec_decode/test_eagle.py::test_prepare_inputs FAILED": a unit test
     return _TEST_PATH.search(text) is not None and _SPEC_TEST.search(text) is None
+
+
+# a measurement's expected value given beside it in parentheses ("acceptance length 2.31 (expected
+# 2.2 or more)", "(target: 2x)"): the figure before it was measured; the aside is no goal of the line
+_EXPECTED_ASIDE = re.compile(r"(?i)\(\s*(?:expected|target(?:ed)?|goal|threshold|baseline)\b[^()]*\)")
 
 
 def run_line(text: str) -> bool:
     """The line shows a run: a test, serve or benchmark command, a result figure, or a check or
     measurement the writer reports done (``run_results.result_line``); none the writer expects
     or another source gives; the writer's deployment told with its release and its method
-    (``run_forms.told_form``)."""
+    (``run_forms.told_form``). An expected value in parentheses beside a measured one is the
+    measurement's yardstick, not the line's goal."""
+    text = _EXPECTED_ASIDE.sub(" ", text)
     if (_RUN_LINE.search(text) is not None or told_run(text) or told_form(text) is not None) \
             and EXPECTED.search(text) is None \
             and ATTRIBUTED.search(text) is None:  # fmt: skip
