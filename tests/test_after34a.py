@@ -18,6 +18,8 @@
   ("FAILED tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[...]") report that CI run:
   the test tree names the framework, the test's name the method. A how-to's pytest command, a
   unit test's node id, or tests still to add report none.
+- Harness notes telling SGLang's "accept len" with its figure in words or a cell ("accept len
+  1.6 to 2.9 across decode batches") report the rollout run; a target accept len is a plan's.
 """
 
 from __future__ import annotations
@@ -254,4 +256,32 @@ def test_a_passed_acceptance_length_test_names_the_eagle3_classes(tmp_path: Path
      "- `tests/v1/spec_decode/test_dflash.py::test_propose` (new)"],
 ], ids=["how-to", "unit-tests-only", "tests-to-add"])
 def test_test_ids_with_no_end_to_end_outcome_get_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+# --- harness notes reporting SGLang's accept length in words ------------
+
+def _handoff(rows: list[str]) -> list[str]:
+    return ["# Handoff: speculative RL rollouts (node 2 to node 3)", "",
+            "The rollout side is SGLang with an EAGLE drafter (`org/qwen3-8b-eagle`) beside the 8B policy;"
+            " the drafter is retrained online.", "", "## Jobs", "", *rows, "",
+            "Trainer log of the hung job (last lines):", "", "```",
+            "[2026-08-26 10:02:11] step 0 rollout done", "[2026-08-26 10:02:12] handshake: drafter trainer ready", "```"]
+
+
+@pytest.mark.parametrize("rows", [
+    ["| job | outcome |", "|---|---|", "| 771203 | hung after the drafter-training handshake |",
+     "| 771244 | completed 60 steps; accept len 1.6 to 2.9 across decode batches |"],
+    ["- 771203: hung after the drafter-training handshake",
+     "- 771244: completed 60 steps, accept len ranged 1.6-2.9 over decode batches"],
+    ["- 771244: 60 steps done; accept len of 2.4 on average"],
+], ids=["table", "bullets", "average"])
+def test_rollout_notes_with_sglang_accept_len_figures_give_the_eagle_worker_condition(tmp_path: Path, rows: list[str]) -> None:
+    assert_verdict(probed_path(tmp_path, _handoff(rows)), "unknown", "EAGLEWorker|EAGLEWorkerV2")
+
+
+def test_rollout_plan_with_an_accept_len_target_gets_no_path(tmp_path: Path) -> None:
+    lines = ["# Plan: speculative RL rollouts", "",
+             "The rollout side will be SGLang with an EAGLE drafter (`org/qwen3-8b-eagle`) beside the 8B policy.", "",
+             "## Steps", "", "- run 60 steps with the drafter on", "- target: accept len 2.5 or more across decode batches"]
     assert_no_path(tmp_path, lines)

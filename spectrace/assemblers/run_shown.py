@@ -195,6 +195,9 @@ _RUN_LINE = re.compile(
     r"(?i)(?:^|[\s`$])(?:pytest|vllm serve|vllm bench|python3? -m vllm\.|lm_eval|trtllm-serve"
     r"|trtllm-bench|python3? \S*benchmark\S*\.py)\b(?!`?[,.;:!?)])"
     r"|\b(?:acceptance (?:rate|length)|accept(?:ed)? length|throughput)\b\W{0,4}(?:\w+\W{1,3}){0,3}\s*\d"
+    # SGLang's "accept len" told in a sentence or a cell ("accept len 1.6 to 2.9 across decode
+    # batches"): the server's own decode line writes it with a colon ("accept len: 2.31")
+    r"|\baccept len\s+(?:(?:of|was|ranged|ranging|from|between|around|about)\s+){0,2}~?\d"
     r"|\d\s*(?:tokens?/s|toks?/s)\b|\b\d+ passed\b"
     rf"|{_NODE_OUTCOME}"
     # the writer's own run failing, in words ("i converted the weights, but vLLM can't run EAGLE
@@ -232,7 +235,9 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ", "I hit ", "we hit ", "We hit ",
-                *(f"{d} token/s" for d in "0123456789"), *RESULT_LITERALS, *OUTCOME_LITERALS,
+                *(f"{d} token/s" for d in "0123456789"), *(f"ccept len {d}" for d in "0123456789"),
+                "ccept len of ", "ccept len was ", "ccept len ranged ", "ccept len ranging ",
+                *RESULT_LITERALS, *OUTCOME_LITERALS,
                 *(w.decode() for w in told_literals()))  # fmt: skip
 
 
