@@ -285,3 +285,10 @@ def test_rollout_plan_with_an_accept_len_target_gets_no_path(tmp_path: Path) -> 
              "The rollout side will be SGLang with an EAGLE drafter (`org/qwen3-8b-eagle`) beside the 8B policy.", "",
              "## Steps", "", "- run 60 steps with the drafter on", "- target: accept len 2.5 or more across decode batches"]
     assert_no_path(tmp_path, lines)
+
+
+def test_ci_notes_telling_a_node_ids_failure_in_words_name_vllms_eagle_classes(tmp_path: Path) -> None:
+    lines = ["# CI build 9100 triage", "", "## spec-decode e2e (mi325_1)", "",
+             "- `tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[TRITON_ATTN-qwen3_eagle3]`: fails in the"
+             " decode-only metadata builder on the max query length assertion"]
+    assert_verdict(probed_path(tmp_path, lines), "unknown", "EagleProposer|EagleSpeculator")

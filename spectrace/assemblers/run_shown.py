@@ -185,9 +185,11 @@ RUN_ORIGINS = frozenset({"launch_command", "server_args", "vllm_config", "vllm_a
                          "trtllm_config", "warning", "capture_log", "load_log"})  # fmt: skip
 # a test's node id beside the outcome its run gave, as pytest's summary or CI notes write it
 # ("FAILED tests/v1/e2e/test_spec_decode.py::test_eagle_correctness[...] - AssertionError",
-# "- `tests/x/test_y.py::test_z[p]` FAILED", "test_a.py::test_b passed locally")
+# "- `tests/x/test_y.py::test_z[p]` FAILED", "test_a.py::test_b passed locally", "- `...::test_z`:
+# fails in the decode-only metadata builder")
 _NODE_OUTCOME = (r"\b(?:PASSED|FAILED|ERROR)\s+\S*\.py::\w+"
-                 r"|\S*\.py::\w+(?:\[[^\]\s]*\])?`?\s*(?:[-:—–]\s*)?(?:PASSED|FAILED|ERROR|passed|failed|passes|fails)\b")
+                 r"|\S*\.py::\w+(?=.*\b(?:PASSED|FAILED|ERROR|passed|failed|passes|fails|failing|broke|regressed"
+                 r"|errors? out|errored)\b)")
 # a line showing a run: a test, serve or benchmark command, a result figure
 _RUN_LINE = re.compile(
     # a command's name followed by a sentence mark ("to launch eagle3 in trtllm-serve, users
