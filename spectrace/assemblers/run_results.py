@@ -73,11 +73,14 @@ _MEASURED = re.compile(
     rf"|(?<![\w.]){_NUMBER}\s*(?:\w+\s+)?{_METRIC}\b"
 )
 # a number or check the writer expects, targets or promises ("you should see about 3.0", "target:
-# 2x", "up to 1.8x", "we aim for 2x"; not a dataset named AIME or AIMO): no run, wherever the
-# line's other words point
+# 2x", "up to 1.8x", "we aim for 2x", "can improve by 20%"; not a dataset named AIME or AIMO): no
+# run, wherever the line's other words point
 EXPECTED = re.compile(
     r"(?i)\b(?:expect\w*|should|would|targets?\s*[:=]|target(?:ed|ing)\b|goals?\s*[:=]|aim(?:s|ed|ing)?\b|hope\w*"
-    r"|up\s+to|can\s+reach|promis\w*)"
+    r"|up\s+to|can\s+reach|promis\w*"
+    # a gain told as possible ("throughput can improve by 20%", "TPOT could drop by a third")
+    r"|\b(?:can|could|may|might|will)\s+(?:\w+\s+)?(?:improve|increase|rise|grow|double|boost|lift|drop"
+    r"|fall|decrease|gain|speed\s+up)\b)"
 )
 # numbers another source gives ("For reference, SGLang reports 3.2", "the model card says 62%",
 # "according to the paper"): that source's run, not this text's
@@ -213,12 +216,13 @@ _RIG_KEY = re.compile(
 
 
 # a section of the text's own tests (``## Accuracy Tests``, ``## Test Results``, ``### Benchmark``,
-# ``## Validation``, vllm-ascend's ``### How was this patch tested?``), and under one a
+# ``## Validation``, ``## Repro``, vllm-ascend's ``### How was this patch tested?``), and under one a
 # sub-section of its setup (``### Environment``, ``### Launch Command``): a rig, an image or a
 # figure named there is what the tests ran on or measured (``row_under_tests``)
 _TESTED = re.compile(
     r"(?i)^\s*#{2,6}\s+\W{0,4}(?:[\w-]+\s+){0,4}?(?:tests?|tested|testing|accuracy|results?|benchmarks?"
-    r"|benchmarking|validation|verification|evaluation|performance|measured|measurements?)\b"
+    r"|benchmarking|validation|verification|evaluation|performance|measured|measurements?"
+    r"|repro(?:duction|ducer|duced|ducing|duce)?)\b"  # the writer's repro: the rig it ran on
 )
 _SETUP = re.compile(
     r"(?i)^\s*#{3,6}\s+\W{0,4}(?:test\s+)?(?:environment|env|setup|hardware|launch(?:\s+command)?"

@@ -31,7 +31,7 @@ from spectrace.assemblers.run_denied import denied_shows_run, no_worker, rejecte
 from spectrace.assemblers.run_prose import literals as told_literals
 from spectrace.assemblers.run_prose import told_run
 from spectrace.assemblers.run_bound import OUTCOME_LITERALS
-from spectrace.assemblers.run_forms import told_form
+from spectrace.assemblers.run_forms import record_named, told_form
 from spectrace.assemblers.run_config import RunConfig
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
@@ -361,7 +361,8 @@ def text_shows_run(incident: Incident, config: RunConfig, mentions: Sequence[Men
     if _pull(mentions):
         if _generated(mentions) or any(_REWORK.search(t) for t in _top_titles(mentions)):
             return False  # the flags it shows are a generator's output or code being reworked
-        return pull_reports_run(mentions) or own
+        # (a record only a run's process prints, quoted in its repro or results: the PR's own run)
+        return pull_reports_run(mentions) or own or recorded(mentions)
     if whole_apart(mentions):
         return own
     return own or formed(mentions)  # nothing else decided: a run only by a line in a run's form
@@ -372,6 +373,13 @@ def formed(mentions: Sequence[Mention]) -> bool:
     version or environment report, a benchmark result, the writer's own run), or a note tells
     a crash's frames as a chain of ``file.py:N`` steps (``path_chains``)."""
     return any(m.kind in (FORM_KIND, CHAIN_KIND) for m in mentions)
+
+
+def recorded(mentions: Sequence[Mention]) -> bool:
+    """A line no block sets apart has a form only a run's process or job writes
+    (``run_forms.record_named``: an engine's record cut to its message, a pool check's report, a
+    table of pids): a pull request quoting one in its repro or results shows its own run."""
+    return any(m.kind == FORM_KIND and record_named(m.name) for m in mentions)
 
 
 def _unrecorded(run: Mention, mentions: Sequence[Mention]) -> bool:

@@ -1,0 +1,135 @@
+"""Session 34 (FIXF): runs shown by the writer's own measured gain, by an engine's own records
+quoted in a pull request's repro, and texts whose shell commands are no other engine's.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees: the worker path's class (or condition) and the line that proves it, or no path at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, probed_path
+
+
+def _pull(repo: str, number: int, title: str, day: str, body: list[str]) -> list[str]:
+    """A pull request's description as the issue store saves it: header, title, author line."""
+    return [f"{repo} · pull request #{number} · open · Python", f"# {title}", "",
+            f"kmori · description · {day}", "", *body]  # fmt: skip
+
+
+_DSPARK_BODY = ["## Summary", "",
+                "The verify budget planner reads a flat cost table unless one is passed on the command",
+                "line, so it verifies every drafted token. This change fills the table from the timings",
+                "the graph runner already keeps, behind an opt-in environment switch.", ""]  # fmt: skip
+_DSPARK_TITLE = "[Spec] Retune the DSpark verify budget from captured graphs"
+
+# --- a pull request's own measured gain on named hardware binds it to its run -------------------
+
+
+@pytest.mark.parametrize("measured", [
+    ["- **Perf** (B200, ragged verify): Llama-3.1-8B tp2 **+9.1%** at concurrency 32, flat at 1"],
+    ["| model | rig | clients | delta |", "|---|---|---|---|",
+     "| Qwen3-8B | 8xH100 | c=16 | +12.7% |", "| Qwen3-8B | 8xH100 | c=64 | +4.2% |"],
+    ["On 2x A100 at batch size 64 this lifts decode throughput by 11%."],
+    ["性能（H20，并发 32）：吞吐提升 12.6%，TPOT 降低 9%"],
+    ["H100・同時実行数 16 でスループットが 13% 向上しました。"],
+], ids=["bold-bullet", "table-rows", "prose-by", "chinese", "japanese"])
+def test_a_pull_requests_own_measured_gain_shows_its_run(tmp_path: Path, measured: list[str]) -> None:
+    lines = _pull("sgl-project/sglang", 5121, _DSPARK_TITLE, "2026-09-02", [*_DSPARK_BODY, *measured])
+    path = probed_path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "DSparkWorkerV2"), path
+    assert any(e.lineno == 2 and "DSpark" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_vllm_pull_requests_gain_on_a_named_gpu_shows_its_run(tmp_path: Path) -> None:
+    lines = _pull("vllm-project/vllm", 61234, "[Spec Decode] Keep the n-gram lookup index on the GPU", "2026-09-05",
+                  ["## Purpose", "", "The prompt-lookup proposer rebuilt its index on the host every step.",
+                   "This keeps it on the device.", "", "## Numbers", "",
+                   "Goodput is 8% higher at qps=4 on one MI300X than on main."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class == "NgramProposer", path
+
+
+def test_without_the_measured_line_the_same_pull_request_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _pull("sgl-project/sglang", 5121, _DSPARK_TITLE, "2026-09-02", _DSPARK_BODY))
+
+
+@pytest.mark.parametrize("said", [
+    "- **Perf**: we expect +10% at concurrency 16 on H200; numbers to follow",
+    "The DSpark paper reports +14% at concurrency 8 on H100 for this kernel; no numbers of ours yet.",
+    "- Goal: +15% throughput at concurrency 32 on H200 once the table is filled",
+    "If the table is filled, throughput can improve by 20% at batch 8 on B200.",
+    "目标：H20 并发 32 下吞吐提升 15%",
+], ids=["expected", "paper", "goal", "if-can", "chinese-target"])
+def test_a_gain_expected_planned_or_another_sources_shows_no_run(tmp_path: Path, said: str) -> None:
+    assert_no_path(tmp_path, _pull("sgl-project/sglang", 5125, _DSPARK_TITLE, "2026-09-06", [*_DSPARK_BODY, said]))
+
+
+def test_a_docs_pages_performance_claim_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# DSpark speculative decoding", "",
+        "SGLang's DSpark drafts a block of tokens and verifies them in one pass of the target model.", "",
+        "## Performance", "",
+        "On H100, DSpark gives +20% output throughput at concurrency 16 over plain decoding."])  # fmt: skip
+
+
+# --- an engine's pool-check report quoted in a pull request's motivation or a note's repro -------
+
+_CHECK = ["pool memory leak detected!",
+          "[full] total=90112, available=90040, evictable=64, protected=0",
+          "[swa]  total=45056, available=44990, evictable=32, protected=0"]  # fmt: skip
+
+
+def test_a_pull_request_quoting_the_pool_check_shows_its_repro_run(tmp_path: Path) -> None:
+    lines = _pull("sgl-project/sglang", 5201, "Keep SWA slots on the tree under NEXTN", "2026-08-20",
+                  ["## Motivation", "",
+                   "Since out-of-window freeing became the default, a hybrid sliding-window model served",
+                   "with NEXTN trips the scheduler's pool check and every rank exits:", "",
+                   "```", *_CHECK, "```", "",
+                   "The fix keeps the slots on the tree until the draft's key units match.", "",
+                   "## Repro", "", "4xH100, a hybrid SWA checkpoint, `--page-size 32`, NEXTN with 3 steps"])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+    assert any("NEXTN" in e.text for e in path.evidence), path.evidence
+
+
+def test_the_older_one_line_pool_check_in_a_pull_request_shows_its_run(tmp_path: Path) -> None:
+    lines = _pull("sgl-project/sglang", 5240, "Return draft slots on retract with EAGLE3", "2026-09-01",
+                  ["## Motivation", "",
+                   "When a request is retracted while its EAGLE3 draft holds extra slots, those slots are",
+                   "never returned. After a retract storm the idle check stops the server:", "",
+                   "    token_to_kv_pool_allocator memory leak detected! available_size=8120, protected_size=0, "
+                   "self.max_total_num_tokens=8192", "",
+                   "## Modifications", "", "Free the draft's slots in the retract path too."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+
+
+def test_a_notes_reproduction_rig_and_pool_lines_show_the_run(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, [
+        "# Notes: slot leak under drafting", "", "## Reproduction", "",
+        "2x H200, hybrid SWA target, EAGLE3 draft, sglang 0.5.16", "",
+        "The run stops within minutes; its last lines:", "", *_CHECK[1:]])  # fmt: skip
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+    assert any(e.lineno == 5 for e in path.evidence), path.evidence
+
+
+def test_a_how_to_showing_the_pool_checks_output_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Debugging pool leaks in the scheduler", "",
+        "SGLang's scheduler checks its pools when it goes idle. With EAGLE3, DFlash or DSpark drafting,",
+        "the draft's slots are counted in the same pools.", "", "## What the check prints", "",
+        "Example output:", "", "```", "pool memory leak detected!",
+        "[full] total=<N>, available=<N>, evictable=<N>, protected=<N>", "```", "",
+        "If you see it, collect the server log and open an issue with your launch command."])  # fmt: skip
+
+
+def test_a_fix_pull_request_reasoning_about_the_leak_without_a_record_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _pull("sgl-project/sglang", 5230, "Skip out-of-window slot freeing for the EAGLE family",
+                                   "2026-08-22", [
+        "## Motivation", "",
+        "The new-leaf split mixes raw-token lengths with bigram key units under EAGLE, so the split",
+        "position can go negative and the leaf keeps slots already returned to the allocator.", "",
+        "This turns the new default off for EAGLE until the units agree; DSpark and DFlash keep it."]))  # fmt: skip
