@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from real_logs_helpers import assert_no_path, probed_path
+from spectrace.assemblers.launch_words import foreign_entry
+from spectrace.assemblers.not_run import FOREIGN
 
 
 def _pull(repo: str, number: int, title: str, day: str, body: list[str]) -> list[str]:
@@ -133,3 +135,48 @@ def test_a_fix_pull_request_reasoning_about_the_leak_without_a_record_shows_no_r
         "The new-leaf split mixes raw-token lengths with bigram key units under EAGLE, so the split",
         "position can go negative and the leaf keeps slots already returned to the allocator.", "",
         "This turns the new default off for EAGLE until the units agree; DSpark and DFlash keep it."]))  # fmt: skip
+
+
+# --- a sentence's "the serve ..." and a runbook's shell tools are no other engine's command -------
+
+@pytest.mark.parametrize("text", [
+    "   the serve health check runs `docker exec <c> kill -0 <pid>`, which needs a kill binary;",
+    "its serve log stops after the health probe `curl -sf localhost:30000/health` passed twice;",
+    "`make serve` starts the container, and its log holds only the lines below;",
+    "each serve process is started by `systemctl start llm.service`;",
+], ids=["the-serve", "its-serve", "make-serve", "each-serve"])
+def test_words_before_serve_that_start_no_engine_are_no_foreign_command(text: str) -> None:
+    assert not foreign_entry(text), text
+
+
+@pytest.mark.parametrize("text", ["`tokenspeed serve org/target-8b --speculative-algorithm EAGLE3`",
+                                  "ft serve org/target-8b --speculative-num-steps 3"])
+def test_another_engines_serve_stays_foreign(text: str) -> None:
+    assert foreign_entry(text), text
+
+
+def _fix_notes(note: list[str]) -> list[str]:
+    return _pull("sgl-project/sglang", 5302, "[Bugfix] Fix the EAGLE3 scheduler crash on the first request",
+                 "2026-08-11", ["What I had to work around before it even started:", "", *note,
+                                "2. the draft checkpoint path had to be absolute.", "",
+                                "Then the first request kills the scheduler."])  # fmt: skip
+
+
+@pytest.mark.parametrize("note", [
+    ["1. **health check false negative** on the slim image:",
+     "   the serve health check runs `docker exec <c> kill -0 <pid>`, which needs a kill binary;"],
+    ["1. `make serve` starts the container, and its log holds only the lines below;"],
+    ["1. **empty logs**: the launcher hides the container's own errors, so",
+     "   its serve log stops after the health probe `curl -sf localhost:30000/health` passed twice;"],
+], ids=["docker-kill", "make-serve", "curl-probe"])
+def test_a_fix_list_with_shell_commands_is_not_said_to_run_another_engine(tmp_path: Path, note: list[str]) -> None:
+    path = probed_path(tmp_path, _fix_notes(note))
+    assert not any(FOREIGN in said for said in path.missing), path.missing
+
+
+def test_another_engines_launch_still_sets_the_text_apart(tmp_path: Path) -> None:
+    lines = ["# Trying EAGLE3 on TokenSpeed", "",
+             "`tokenspeed serve org/target-8b --speculative-algorithm EAGLE3 --speculative-num-steps 3`", "",
+             "It dies at the first request with `RuntimeError: CUDA error: an illegal memory access`."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+    assert any(FOREIGN in said for said in probed_path(tmp_path, lines).missing)

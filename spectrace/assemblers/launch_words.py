@@ -30,9 +30,6 @@ _WORD = re.compile(
     r"|(?:^[\s>*$]*|`|\$\(|&&\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:[\w.-]*/)*"
     r"(?P<word>[a-z][a-z0-9_.-]*)\s+serve\b"
 )
-# words a sentence opens with before "serve" ("we serve", "to serve"): no program's name
-_PROSE = frozenset({"we", "i", "you", "they", "to", "and", "or", "can", "will", "would", "then",
-                    "also", "should", "could", "must", "not", "that", "which", "it", "please"})
 # a module that starts a server (its last part), the only ``python -m`` launches read here
 _SERVER_MODULE = re.compile(r"(?:^|\.)(?:launch_server|api_server|serve|server|entrypoints)(?:\.|$)")
 
@@ -52,6 +49,13 @@ def sglang_modules() -> frozenset[str]:
 def _known_words() -> frozenset[str]:
     """The console-script words whose ``serve`` some reader takes (SGLang's, vLLM's, TRT's)."""
     return frozenset(word for word, _ in [*_table()["scripts"], *_table()["others"]])
+
+
+@cache
+def _not_engines() -> frozenset[str]:
+    """The words before ``serve`` that start no engine: a sentence's ("we serve", "the serve
+    health check") and the shell's or a task runner's (``make serve``, ``docker``, ``kill``)."""
+    return frozenset(str(word) for word in _table().get("not_engines", []))
 
 
 @cache
@@ -78,7 +82,7 @@ def foreign_entry(text: str) -> bool:
             server = m.group("sub") is not None or _SERVER_MODULE.search(module) is not None
             if top not in _OWN_PACKAGES and server and module not in sglang_modules():
                 return True
-        elif (word := m.group("word")) not in _known_words() and word not in _PROSE \
+        elif (word := m.group("word")) not in _known_words() and word not in _not_engines() \
                 and _WRAPPER.search(word) is None:  # fmt: skip
             return True
     return False
