@@ -13,6 +13,7 @@ import pytest
 from real_logs_helpers import assert_no_path, probed_path
 from spectrace.assemblers.launch_words import foreign_entry
 from spectrace.assemblers.not_run import FOREIGN
+from spectrace.assemblers.thread_title import guard as guard_title
 
 
 def _pull(repo: str, number: int, title: str, day: str, body: list[str]) -> list[str]:
@@ -180,3 +181,51 @@ def test_another_engines_launch_still_sets_the_text_apart(tmp_path: Path) -> Non
              "It dies at the first request with `RuntimeError: CUDA error: an illegal memory access`."]  # fmt: skip
     assert_no_path(tmp_path, lines)
     assert any(FOREIGN in said for said in probed_path(tmp_path, lines).missing)
+
+
+# --- a title disabling a kernel or feature of the run names the method it ran with --------------
+
+def _web_issue(title: str, repo: str, number: int, day: str, body: list[str]) -> list[str]:
+    """An issue as a web copy saves it: title with its number, URL, state, opening line."""
+    return [f"{title} #{number}", f"https://github.com/{repo}/issues/{number}", "Open", f"opened on {day}", "",
+            *body]  # fmt: skip
+
+
+def test_a_2024_vllm_title_disabling_a_kernel_with_a_draft_model_names_v0s_draft_worker(tmp_path: Path) -> None:
+    lines = _web_issue("[Bug]: Disabling Marlin via --quantization gptq fails for the draft model",
+                       "vllm-project/vllm", 9120, "Oct 2, 2024",
+                       ["### 🐛 Describe the bug", "",
+                        "The target honours `--quantization gptq` but the draft model still loads with the marlin kernel.",
+                        "", "```",
+                        "INFO 10-02 09:12:40 gptq_marlin.py:112] Detected that the model can run with gptq_marlin, "
+                        "but quantization=gptq was given, so forcing gptq.",
+                        "```"])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("other", "MultiStepWorker"), path
+    assert any(e.lineno == 1 for e in path.evidence), path.evidence
+
+
+def test_a_title_disabling_cuda_graphs_with_mtp_keeps_mtp(tmp_path: Path) -> None:
+    lines = _web_issue("[Bug]: Disabling CUDA graphs with MTP crashes the engine core", "vllm-project/vllm", 61877,
+                       "Sep 8, 2026", ["### 🐛 Describe the bug", "",
+                                       "With `--enforce-eager` the first request brings the engine core down."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.value == "unknown" and path.conditional, path
+    assert "EagleProposer" in path.conditional and "MTPSpeculator" in path.conditional, path.conditional
+
+
+def test_a_title_turning_off_the_radix_cache_with_eagle3_keeps_eagle3(tmp_path: Path) -> None:
+    lines = _web_issue("[Bug] Turning off the radix cache with EAGLE3 hangs the scheduler", "sgl-project/sglang", 5333,
+                       "Sep 9, 2026",
+                       ["With `--disable-radix-cache` the scheduler stops answering after a few requests."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.conditional and "EAGLEWorkerV2" in path.conditional, path
+
+
+@pytest.mark.parametrize("title", ["[Bug]: Crash at start-up with speculative decoding disabled",
+                                   "[Bug]: Crash at start-up after disabling the draft model for a test",
+                                   "[Bug]: Crash at start-up after disabling MTP"])
+def test_a_title_disabling_the_method_itself_still_sets_it_apart(tmp_path: Path, title: str) -> None:
+    assert guard_title(title) is not None, title
+    assert_no_path(tmp_path, _web_issue(title, "vllm-project/vllm", 9122, "Oct 3, 2024",
+                                        ["### 🐛 Describe the bug", "", "The engine crashes at start-up."]))

@@ -209,6 +209,7 @@ def guard(title: str) -> str | None:
     with exception messages and quoted text taken out (the error's words, another's)."""
     # "... without disaggregated params": not the method; read before quotes go ("without `ngram_gpu`")
     own = _WITHOUT_OTHER.sub("lacking ", title)
+    own = _DISABLING_OTHER.sub("changing ", own)  # "Disabling Marlin ... with a draft model": not the method
     own = _MESSAGE.sub(" ", _QUOTED.sub(" ", own))
     own = re.sub(r"(?i)\b(?:does(?:n't| not)|is(?:n't| not)|not)\s+work\w*|\bnot working\b"
                  r"|\b(?:can(?:'t| ?not)|unable to|fails? to|failed to)\s+(?:run|start|launch|serve|load)\b",
@@ -252,6 +253,15 @@ def _aside_kept(aside: re.Match[str]) -> str:
 _WITHOUT_OTHER = re.compile(
     r"(?i)\bwithout\s+(?!(?:any\s+|the\s+|a\s+)?[`'\"]?(?:-*spec\w*|draft\w*|eagle\w*|mtp|nextn"
     r"|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp|standalone)(?:_\w+)?\b)"
+)
+# "disabling"/"disable"/"turning off" followed by a thing no speculative word names ("Disabling
+# Marlin by setting --quantization gptq doesn't work when using a draft model", "Disable CUDA
+# graphs with MTP crashes"): the writer turns off a kernel or a feature of the run, not the method;
+# "with EAGLE disabled" and "disabling MTP fixes it" keep their word
+_DISABLING_OTHER = re.compile(
+    r"(?i)\b(?:disabl\w*|turn(?:s|ed|ing)?\s+off)\s+(?=[\w`'\"-])(?!(?:any\s+|the\s+|a\s+)?[`'\"]?"
+    r"(?:-*spec\w*|draft\w*|eagle\w*|mtp|nextn|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp"
+    r"|standalone)(?:_\w+)?\b)"
 )
 # "[Bug]: ...", "[BUG] ...", "[Bug][sglang] ..." as an issue form's first line
 _FORM = re.compile(r"^\s*(\[(?:bug|BUG|Bug)\][^\n]*)$")
