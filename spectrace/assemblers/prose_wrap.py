@@ -108,16 +108,13 @@ def _wrapped(line: LogLine) -> bool:
 
 
 def _continues(upper: LogLine, line: LogLine) -> bool:
-    """``line`` goes on with the sentence ``upper`` left open: same writer, prose, no new item.
-    Its indent counts from the upper line's: a paragraph indented whole (a text pasted as a
-    Markdown code block, a nested list item's lines) wraps as an unindented one does."""
+    """``line`` goes on with the sentence ``upper`` left open: same writer, prose, no new item."""
     text = line.text
     if line.quoted != upper.quoted or line.source != upper.source:
         return False
     if _not_prose(line) or _ITEM.match(text) or _CODE.search(text):
         return False
-    indent = len(upper.text) - len(upper.text.lstrip(" "))
-    return _CONTINUES.match(text[indent:] if text.startswith(" " * indent) else text) is not None
+    return _CONTINUES.match(text) is not None
 
 
 def _not_prose(line: LogLine) -> bool:
