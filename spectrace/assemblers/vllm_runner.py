@@ -333,9 +333,11 @@ def _tag_names(text: str) -> list[str]:
 # the same prefix with its day and time elided or in another form, its bracketed module tag
 # kept: "ERROR ... [gpu_model_runner.py:5403] ...", "WARNING [speculator.py:92] ...", "INFO
 # 2026-08-26T10:11:12 [gpu_model_runner.py:4578] ..." (up to three words between; not a
-# Markdown link's text, "[eagle.py:130](https://...)")
+# Markdown link's text, "[eagle.py:130](https://...)"). The level opens the record, as vLLM's
+# logger writes it (behind a process prefix at most): another program's logger that puts its
+# own day first ("2025-06-22 15:12:27 ERROR [engine.py:458]") names its own modules
 _LEVEL_TAG = re.compile(
-    r"\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b\s+(?:[^\s\[\]]+\s+){0,3}?"
+    r"^[\s>*+|`-]*(?:\([\w.-]+ pid=\d+\)\s*)?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b\s+(?:[^\s\[\]]+\s+){0,3}?"
     r"\[((?:[\w.-]+/)*[\w.-]+\.py):\d+\](?!\()"
 )
 
