@@ -44,6 +44,8 @@ TERMINATE = "terminate called after throwing an instance of "
 WHAT = "what():"
 SCHEDULER_DEAD = "scheduler is dead"  # sglang <= 0.5.8; later ones print the code on that line
 EXIT_CODE = "Exit code: "
+# a frame through SGLang's runtime tree names the framework (sglang_version); one copy shows it
+_TREE_ONLY, _SCHEDULER = "sglang/srt/", "sglang/srt/managers/scheduler"
 FRAME_COPIES = 16  # copies of one frame line kept as config lines: a crash storm's ranks repeat it
 LITERAL_CACHE = 4096  # texts whose config-literal answer is remembered (then forgotten at once)
 LITERAL_TEXT = 512  # longer texts are not remembered
@@ -95,6 +97,7 @@ class Collector:
         self._wrap = ProseWrap()  # prose a copy hard-wrapped: one sentence over several lines
         self._metrics: tuple[int, str] = (-1, "")  # len(config_lines), shape: last metrics line kept
         self._frame_copies: Counter[str] = Counter()  # frame text -> copies kept as config lines
+        self._tree_only: set[str] = set()  # frames whose only config literal is SGLang's tree
         self._pending: dict[str, _Pending] = {}
         self._recent: dict[str, deque[Crash]] = {}  # stream -> last crashes emitted there
         self._tracebacks: deque[Crash] = deque(maxlen=RECENT)  # any stream, for echoes
@@ -197,7 +200,11 @@ class Collector:
         if not FRAME.match(text):
             return False
         self._frame_copies[text] += 1
-        return self._frame_copies[text] > FRAME_COPIES
+        copies = self._frame_copies[text]
+        if copies == 2 and _TREE_ONLY in text and _SCHEDULER not in text and not any(
+                lit in text for lit in self._config_literals if lit != _TREE_ONLY):
+            self._tree_only.add(text)  # kept only for naming SGLang's tree: one copy says it all
+        return copies > (1 if text in self._tree_only else FRAME_COPIES)
 
     def _configures(self, text: str) -> bool:
         """The text holds a config literal; short texts' answers are remembered (frames repeat)."""
