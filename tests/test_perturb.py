@@ -139,6 +139,11 @@ def test_a_saved_threads_head_stays_on_top() -> None:
                                       "\nOpen\n\n<details><summary>log</summary>\n\nIt crashes.\n")
     index = "org/engine · issue #123 · open\n# Draft head crashes at start\n\nIt crashes.\n"
     assert P.details(index).startswith("org/engine · issue #123 · open\n# Draft head crashes at start\n\n<details>")
+    digest = "# org/engine#123: Draft head crashes\n\n| field | value |\n| --- | --- |\n" \
+             "| Issue | [#123](https://github.com/org/engine/issues/123) |\n| state | open |\n\nIt crashes.\n"
+    assert P.env_before(digest).split("Environment:")[0].endswith("| state | open |\n\n")
+    told = "Draft head crashes #123\nOpen\n\nSee https://github.com/org/engine/pull/9 for the fix.\nIt crashes.\n"
+    assert P.env_before(told).startswith("Draft head crashes #123\nOpen\n\nEnvironment:")
     filled = "### Your current environment\n\nx\n\n### 🐛 Describe the bug\n\nIt crashes.\n"
     assert P.bug_template(filled) == filled
     assert P.env_before("It crashes.\n").startswith("Environment:")

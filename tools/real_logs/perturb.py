@@ -124,27 +124,26 @@ def ansi_levels(text: str) -> str:
     return _per_line(text, colour)
 
 
-# a saved thread's head: its title with its number, its state, its URL, an index or citation line,
-# the opener's line, the page's breadcrumb (thread_head.py reads these forms only in a text's
-# first lines: what goes before them is no longer the thread's head)
-HEAD = re.compile(r"github\.com/|\S\s+#\d+\s*$|^\s*(?:Open|Closed|Merged|Draft)\s*$| · |opened (?:this|on)|wants to merge"
-                  r"|^\s*[\w-]+ / [\w.-]+\s*$")
+# a saved thread's head: its title with its number, its state, its URL, an index or citation line
+# ("owner/repo · issue #N", "owner/repo#N: title", "Issue #N: title"), the opener's line, the
+# page's breadcrumb (thread_head.py reads most of these only in a text's first lines: what goes
+# before them is no longer the thread's head)
+HEAD = re.compile(r"^\W*(?:[^\s:：]{1,20}\s*[:：]\s*)?<?https?://(?:www\.)?github\.com/\S+\s*$|^\s*\|.*github\.com/.*\|\s*$"
+                  r"|\S\s+#\d+\s*$|^\s*(?:Open|Closed|Merged|Draft)\s*$| · |opened (?:this|on)|wants to merge"
+                  r"|^\s*[\w-]+ / [\w.-]+\s*$|[\w-]+/[\w.-]+#\d+|(?i:\b(?:issue|pr|pull request)\s*#\d+\s*[:–—-])")
 HEAD_LINES = 12
 
 
 def _head(text: str) -> tuple[str, str]:
-    """(the thread's head, the rest): the head is the leading lines (blank ones between) that name
-    the thread, within its first lines; empty where the text opens with none."""
+    """(the thread's head, the rest): up to the paragraph end after the last line within the
+    text's first lines that names the thread; empty where none does."""
     lines = text.split("\n")
-    end, seen = 0, False  # seen: a line above (the title may lead a head that has no number)
-    for i, s in enumerate(lines[:HEAD_LINES]):
-        if HEAD.search(s) or (end and s.startswith("# ") and not any(x.strip() for x in lines[end:i])):
-            end = i + 1  # a head line, or the index header's "# title" right under it
-        elif s.strip() and seen:
-            break
-        seen = seen or bool(s.strip())
-    if end == 0:
+    named = [i for i, s in enumerate(lines[:HEAD_LINES]) if HEAD.search(s)]
+    if not named:
         return "", text
+    end = named[-1] + 1
+    while end < len(lines) and lines[end].strip():  # the rest of its paragraph (a table, a title)
+        end += 1
     return "\n".join(lines[:end]) + "\n\n", "\n".join(lines[end:]).lstrip("\n")
 
 
