@@ -103,8 +103,9 @@ _ABOUT = re.compile(
     r"|\bsgl-project\b(?!/)|\bEagle(?:Draft|Verify)Input\b|\beagle_worker(?:_v2)?\.py\b|\bEAGLEWorker(?:V2)?\b"
     # any file of SGLang's runtime tree (every scheduler traceback runs ``sglang/srt/managers/
     # scheduler.py``; a frame through ``/sgl-workspace/sglang/python/sglang/srt/layers/x.py``):
-    # SGLang's own code ran
-    r"|(?<![\w-])sglang/srt/\w"
+    # SGLang's own code ran (the file as a frame writes it, quoted or with its line: a sentence
+    # naming the file beside another engine is no run of SGLang's code)
+    r"|(?<![\w-])sglang/srt/[\w/.-]+\.py(?:\"|:\d)"
 )
 
 
