@@ -259,7 +259,7 @@ _WITHOUT_OTHER = re.compile(
 # graphs with MTP crashes"): the writer turns off a kernel or a feature of the run, not the method;
 # "with EAGLE disabled" and "disabling MTP fixes it" keep their word
 _DISABLING_OTHER = re.compile(
-    r"(?i)\b(?:disabl\w*|turn(?:s|ed|ing)?\s+off)\s+(?=[\w`'\"-])(?!(?:any\s+|the\s+|a\s+)?[`'\"]?"
+    r"(?i)\b(?:disabl(?:e|es|ing)|turn(?:s|ing)?\s+off)\s+(?=[\w`'\"-])(?!(?:any\s+|the\s+|a\s+)?[`'\"]?"
     r"(?:-*spec\w*|draft\w*|eagle\w*|mtp|nextn|ngram|n-gram|medusa|lookahead|dflash|dspark|suffix|arctic|mlp"
     r"|standalone)(?:_\w+)?\b)"
 )
