@@ -75,6 +75,8 @@ from spectrace.assemblers.run_results import (
     result_line,
     row_under_tests,
 )
+from spectrace.assemblers.template_cells import literals as template_literals
+from spectrace.assemblers.template_cells import template_field
 from spectrace.assemblers.thread_head import HeadReader, head_line, issue_head
 from spectrace.assemblers.thread_repo import engine_fork, tracker_engine
 from spectrace.dialects.base import LogLine
@@ -137,13 +139,15 @@ HUB_STOPPED = ("a launch whose records end at fetching the model from the hub (a
 LAUNCHER_STOPPED = ("a launch whose records end at a failure in the launcher itself (its arguments, its ports, the "
                     "model's config read for them), before any engine, worker or scheduler record: no worker was built")
 SPEC_REFUSED = "its checks refused the speculative config asked for"
+TEMPLATE = ("a results template: its result fields are left to fill in (TBD, to be measured, 待填, 未測定) and "
+            "none holds a figure, so its commands and configs are what its reader will run")
 UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and test files (code under test, "
               "with mocks), and no engine, worker or scheduler printed a line")
 # the reasons that deny a run to a thread a report, fix or recipe reading would take as one:
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
            HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS,
-           PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED)
+           PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED, TEMPLATE)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -188,6 +192,7 @@ LITERALS: tuple[bytes, ...] = (
     # a fix's evidence, a review's opener, speculation left off (``run_prose``)
     *run_prose_literals(),
     *STATED_LITERALS,  # a run's options stated with no speculation (``stated_plain``)
+    *template_literals(),  # a template's fields left to fill (``template_cells``)
     b"ERROR:", b"ERROR :", b"FATAL:", b"[ERROR]", b"[FATAL]",  # a driver's own error (``_harness_stopped``)
     b"Step ", b"STEP ", "步骤".encode(),  # a runbook's step headings and troubleshooting header (``_runbook``)
     b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
@@ -509,6 +514,16 @@ def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     if first_run_line(held) is not None or _process_record(held):
         return None  # an engine frame or record, the writer's own run, a failure met, a figure measured, a pid table
     return first or page_form(held)
+
+
+def _template(held: Sequence[LogLine]) -> LogLine | None:
+    """The first field a results template leaves to fill (``template_cells.template_field``:
+    three or more, none filled), in a text with no post header, no engine frame and no log
+    record: a report template or a record sheet whose launch and configs its reader will run.
+    A thread's post or a record of a run makes the text a report, whatever cells it leaves blank."""
+    if any(post_author(ln.text) is not None or tree_frame(ln.text) or RECORD_SHAPE.search(ln.text) for ln in held):
+        return None
+    return template_field(held)
 
 
 def _process_record(held: Sequence[LogLine]) -> bool:
@@ -1229,6 +1244,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [Apart(line.source, held[0].lineno, _END, said, line.text.strip())]
     if any(ln.headed for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
+    if (blank := _template(held)) is not None:  # result fields left to fill: a sheet for a run to come
+        return [Apart(blank.source, held[0].lineno, _END, TEMPLATE, blank.text.strip())]
     if (steps := _instructions(held, kind is not None)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
     if (guide := _guide(held)) is not None:  # a guide's commands under its headings, nothing printed

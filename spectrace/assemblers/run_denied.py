@@ -25,6 +25,7 @@ from spectrace.assemblers.not_run import (
     LAUNCHER_STOPPED,
     PLANNED_ONLY,
     REJECTED,
+    TEMPLATE,
     UNIT_TESTS,
     UNRECORDED,
 )
@@ -33,9 +34,9 @@ from spectrace.path_mention_kinds import APART_KIND, Mention
 
 # the denials whose config lines are no run's: what a PR adds, what the engine rejected, what a
 # page or a document tells the reader to run, what a digest's items quote, what a driver set up
-# and never started
+# and never started, what a results template's reader will run
 _UNRUN = frozenset({CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, DOCUMENT, DIGEST, HARNESS_STOPPED,
-                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED})
+                    UNRECORDED, UNIT_TESTS, PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED, TEMPLATE})
 # the denials that hold whatever crash the text shows: the engine rejected the config before
 # building a worker, a unit test built it from mocks and nothing served it, or the launch
 # stopped in its launcher (fetching the model, its arguments or ports) before any engine started

@@ -1,0 +1,163 @@
+"""Session 35 (FIXC): results templates, runs told by their knobs and their method in prose.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class or condition, and the line that proves it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
+
+# --- a results template: every result field left to fill, whatever commands it carries ---
+
+_SERVE = ["```bash",
+          "vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 \\",
+          "  --speculative-config '{\"method\": \"eagle3\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\","
+          " \"num_speculative_tokens\": 3}'",
+          "```"]  # fmt: skip
+
+
+def _lines(text: str) -> list[str]:
+    return text.strip("\n").split("\n")
+
+
+# a final report whose numbers are to be filled in on the hardware: the environment and results
+# cells left to measure, a baseline launch (each got the launch's path before session 35)
+_EN_REPORT = r"""
+# Llama-3.1-8B EAGLE-3 serving: final report
+
+This report records the final setup. Every figure is filled in only after the benchmark ran on
+the staging node; we measured nothing yet, so do not write numbers that were not measured.
+
+## 1. Environment
+
+| item | how to check | value |
+|---|---|---|
+| Driver | `nvidia-smi` | _to be measured_ |
+| vLLM version | `vllm --version` | _to be measured_ |
+| GPU | `nvidia-smi -L` | _to be measured_ |
+
+## 2. Launch (baseline)
+
+```bash
+vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000 \
+  --speculative-config '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3}'
+```
+
+## 3. Benchmark
+
+| concurrency | output tok/s | TTFT p95 | acceptance |
+|---|---|---|---|
+| 1 | _to be measured_ | | |
+| 8 | _to be measured_ | | |
+"""
+_ZH_REPORT = r"""
+# Qwen3-32B EAGLE3 部署最终报告
+
+本文档记录最终配置。所有数字必须在目标机器上实测后填写，不得填写未实测的数字。
+
+## 1. 环境
+
+| 项目 | 检查命令 | 记录 |
+|---|---|---|
+| 驱动 | `nvidia-smi` | 待填 |
+| SGLang 版本 | `python -c "import sglang; print(sglang.__version__)"` | 待填 |
+| 镜像 | `docker images` | 待填 |
+
+## 2. 启动命令（基线）
+
+```bash
+python -m sglang.launch_server --model-path Qwen/Qwen3-32B --speculative-algorithm EAGLE3 \
+  --speculative-draft-model-path Tengyunw/qwen3_32b_eagle3 --speculative-num-steps 3 \
+  --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --tp 4
+```
+
+## 3. 压测结果
+
+| 并发 | 吞吐 (tok/s) | TTFT | 平均接受长度 |
+|---|---|---|---|
+| 1 | 待填 | | |
+| 16 | 待填 | | |
+"""
+_KO_REPORT = r"""
+# DeepSeek-V3 MTP 서빙 최종 보고서
+
+이 문서는 최종 구성을 기록한다. 모든 수치는 실제 장비에서 측정한 후에만 기입하며, 측정하지 않은 수치는 쓰지 않는다.
+
+## 1. 환경
+
+| 항목 | 확인 명령 | 기록 |
+|---|---|---|
+| 드라이버 | `nvidia-smi` | 측정 예정 |
+| vLLM 버전 | `vllm --version` | 측정 예정 |
+
+## 2. 실행 명령 (기준)
+
+```bash
+vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 \
+  --speculative-config '{"method": "deepseek_mtp", "num_speculative_tokens": 1}'
+```
+
+## 3. 벤치마크
+
+| 동시성 | 처리량 (tok/s) | TTFT p95 | 수락률 |
+|---|---|---|---|
+| 1 | 측정 예정 | | |
+| 8 | 측정 예정 | | |
+"""
+# a record sheet of key: value fields with angle-bracketed blanks under a TensorRT-LLM config
+_TRT_SHEET = r"""
+# Eagle3 one-model on trtllm-serve: benchmark record
+
+Record sheet for the launch below. Fill in each field after the benchmark finished; TTFT and
+tok/s come from the benchmark's summary.
+
+## Config
+
+```yaml
+speculative_config:
+  decoding_type: Eagle
+  max_draft_len: 3
+  speculative_model_dir: /models/eagle3-draft
+```
+
+## Record
+
+- Output throughput (tok/s): <fill>
+- Mean acceptance length: <fill>
+- TTFT p99: <fill>
+- TensorRT-LLM version: <fill>
+"""
+
+
+@pytest.mark.parametrize("text", [_EN_REPORT, _ZH_REPORT, _KO_REPORT, _TRT_SHEET],
+                         ids=["english", "chinese-sglang", "korean-vllm", "trtllm-fields"])
+def test_a_results_template_gives_no_path(tmp_path: Path, text: str) -> None:
+    assert_no_path(tmp_path, _lines(text))
+
+
+def test_a_sheet_with_one_row_filled_shows_its_run(tmp_path: Path) -> None:
+    # the same sheet with the first row measured: a partly filled record of a run
+    path = probed_path(tmp_path, [
+        "# Llama-3.1-8B EAGLE-3 rollout: benchmark record", "", "## Launch", "", *_SERVE, "",
+        "## Results (measured 2026-03-02)", "",
+        "| concurrency | output tok/s | TTFT p50 | acceptance rate |", "|---|---|---|---|",
+        "| 1 | 182.4 | 41 ms | 0.62 |", "| 8 | TBD | TBD | TBD |", "| 32 | TBD | | |"])  # fmt: skip
+    assert_verdict(path, "other", "EagleProposer")
+    assert any("speculative-config" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_crash_report_with_blank_cells_keeps_its_run(tmp_path: Path) -> None:
+    # a report on a sheet to fill in, whose crash runs through the engine's proposer: still a run
+    path = crash_path(run(tmp_path, [
+        "Fill in the metric cells after the run.", "", "Launch:", *_SERVE, "", "| metric | value |", "|---|---|",
+        "| acceptance | _to be measured_ |", "| tok/s | _to be measured_ |", "| TTFT | _to be measured_ |", "",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/vllm/v1/spec_decode/eagle.py", line 210, in propose',
+        "    logits = self.model.compute_logits(hidden)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered"]))  # fmt: skip
+    assert path.worker_class == "EagleProposer", path
+    assert any("spec_decode/eagle.py" in e.text for e in path.evidence), path.evidence
