@@ -13,7 +13,8 @@ from spectrace.assemblers.config_literals import CONFIG_LITERALS as CONFIG_LITER
 from spectrace.assemblers.config_release import ConfigReleases
 from spectrace.assemblers.launch import LaunchCommand
 from spectrace.assemblers.pyrepr import parse_call_kwargs
-from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, trim
+from spectrace.assemblers.pyconfig import commented_out
+from spectrace.assemblers.run_config import DECISIVE_FLAGS, Evidence, FlagValue, trim
 from spectrace.assemblers.sglang_eras import rule_flags
 from spectrace.assemblers.spec_prose import (
     advised,
@@ -33,6 +34,7 @@ from spectrace.assemblers.vllm_proposers import (
     proposer_verdict,
 )
 from spectrace.assemblers.vllm_release import cut_release
+from spectrace.assemblers.vllm_runner import RUNNER_FLAG
 from spectrace.dialects.base import LogLine
 
 _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
@@ -41,6 +43,7 @@ _TRUTH = dict.fromkeys(("true", "1", "yes", "y"), True) | dict.fromkeys(
 # served models whose ServerArgs hook turns SGLANG_ENABLE_SPEC_V2 on for EAGLE itself
 # (_handle_mimo_family / Step3p5ForCausalLM: multi-layer EAGLE; apply_deepseek_v4_defaults)
 FORCED_V2_MODEL = re.compile(r"(?i)mimo-?v2|step-?3\.?5|step3p5|deepseek-?v4")
+RUNNER_ENV = "VLLM_USE_V2_MODEL_RUNNER"  # vLLM's switch between its V1 runner and the model runner v2
 _CAPTION_REACH = 6  # lines under a caption its block may take (a fence, a short YAML / dict)
 
 
@@ -227,10 +230,22 @@ class ConfigFacts(ConfigReleases):
             self._target = (command.model, first)  # vllm serve MODEL
         if command.before is not None and command.engine == "sglang":
             self._release_bound(command)
+        self._runner_entry(command)
         if command.env and first is not None:
             self._env(
                 command.lines.get("SGLANG_ENABLE_SPEC_V2", first), command.env, "launch_command"
             )
+
+    def _runner_entry(self, command: LaunchCommand) -> None:
+        """vLLM's runner switch set in an entry whose name and value stand on two lines (a
+        Kubernetes ``- name: VLLM_USE_V2_MODEL_RUNNER`` / ``value: "1"``), which the runner
+        reader, one line at a time, never sees whole: the run's model runner, on the value line."""
+        line = command.lines.get(RUNNER_ENV)
+        truth = env_truth(command.env.get(RUNNER_ENV, "").strip("`'\""))
+        if line is None or truth is None or RUNNER_ENV in line.text or commented_out(line.text):
+            return  # (a line naming the switch itself is read by the runner reader)
+        self._config.flags.setdefault(RUNNER_FLAG, FlagValue("v2" if truth else "v1", line.source,
+                                                             line.lineno, "launch_command"))  # fmt: skip
 
     def _env(self, line: LogLine, env: dict[str, str], origin: str) -> None:
         stated = spec_v2_settings(line.text) if origin != "launch_command" else set()

@@ -31,6 +31,8 @@ from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.pyconfig import commented_out
 from spectrace.assemblers.release_dates import newest_at, published, read_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
+from spectrace.assemblers.thread_head import HEAD_LINES
+from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_engine_lines import engine_shown, fork_tree, other_tracker
 from spectrace.assemblers.vllm_plugin_marks import plugin_rows
 from spectrace.assemblers.vllm_proposers import (
@@ -209,6 +211,15 @@ def stated_runner(lines: Sequence[LogLine], tags: bool = True) -> tuple[str, Log
     """("v2" | "v1", the line) where the text's lines put the run on one runner; None where
     none does, or lines say both. ``tags``: the module a vLLM log prefix names may say it (not
     on another framework's tracker, where a vLLM record is a comparison's)."""
+    said = _said_runners(lines, tags)
+    if len(said) != 1:
+        return None
+    ((runner, line),) = said.items()
+    return runner, line
+
+
+def _said_runners(lines: Sequence[LogLine], tags: bool) -> dict[str, LogLine]:
+    """Each runner the text's lines put a run on, with its first line (``stated_runner``)."""
     said: dict[str, LogLine] = {}
     for line in lines:
         if line.quoted:
@@ -219,17 +230,39 @@ def stated_runner(lines: Sequence[LogLine], tags: bool = True) -> tuple[str, Log
             continue  # a switch to MRV2 commented out (``# VLLM_USE_V2_MODEL_RUNNER: "1"``) was not on
         if runner is not None:
             said.setdefault(runner, line)
-    if len(said) != 1:
+    if not said and (titled := _tagged_title(lines)) is not None:
+        said["v2"] = titled
+    return said
+
+
+# a title's leading tags naming the model runner v2 ("[Model Runner V2][Bug]: ...", "[Bug]: [MRV2]
+# ..."): the thread reports a run on it
+_TITLE_TAG = re.compile(r"\[(?i:MRV2|Model[ _-]?Runner[ _-]?V2|V2[ _-]?Model[ _-]?Runner)\]")
+_TAGS_FIRST = re.compile(r"^\W*(?:\[[^\]]*\]:?\s*)*" + _TITLE_TAG.pattern)
+
+
+def _tagged_title(lines: Sequence[LogLine]) -> LogLine | None:
+    """The line of the text's thread title (the title a head holds in any copy form:
+    ``# owner/repo#N: [Model Runner V2][Bug]: ...``, ``Issue #N: [MRV2] ...``, a mail subject)
+    where its leading tags name the model runner v2; None where the title is set apart or
+    tags nothing."""
+    if not any(ln.lineno <= HEAD_LINES and _TITLE_TAG.search(ln.text) for ln in lines):
         return None
-    ((runner, line),) = said.items()
-    return runner, line
+    reader = TitleReader()
+    for line in lines:
+        if line.lineno > HEAD_LINES + 3:
+            continue
+        title = reader.feed(line)
+        if title is not None:
+            return line if title.apart is None and _TAGS_FIRST.match(title.text) else None
+    return None
 
 
 def _runner(text: str) -> str | None:
     words = _PATH.sub(" ", text)  # a path sets nothing apart
     if (env := _ENV.search(text)) is not None:  # "Could you try VLLM_USE_V2_MODEL_RUNNER=1?"
         on = "v2" if env.group(1).lower() in ("1", "true") else "v1"
-        return None if APART.search(_ENV.sub(" ", words)) else on
+        return None if APART.search(_ENV.sub(" ", _env_clause(text, env.start()))) else on
     if _V1_LINE.search(text) or v1_proposer_file(text):
         return "v1"
     if _V0_TREE_FRAME.search(text) or v0_table().frames.search(text.replace("\\", "/")):
@@ -248,6 +281,26 @@ def _runner(text: str) -> str | None:
         if _V2_WORDS.search(clause) and not APART.search(_PATH.sub(" ", clause)):
             return "v2"
     return None
+
+
+_FRAME_V1 = re.compile(r"[/\\]v1[/\\](?:worker[/\\]gpu_model_runner|spec_decode[/\\]\w+)\.py\b")
+# a command's own option (``--no-enable-prefix-caching``, ``--disable-log-requests``): no word of
+# a sentence, so no "no" or "disable" that sets the switch beside it apart
+_OPTION = re.compile(r"(?<!\w)--?[A-Za-z][\w.-]*")
+
+
+def _env_clause(text: str, at: int) -> str:
+    """The clause holding the runner switch at ``at``, its paths and a command's options taken
+    out: what may set the switch apart ("could you try ...?", "without ..."). A report pasted
+    as one paragraph (an issue digest's body: the template's "Your current environment", the
+    comparison with V1, then the command) sets apart only the sentence the switch is in."""
+    start = 0
+    for clause in _CLAUSE.split(text):
+        start = text.find(clause, start)
+        if start <= at < start + len(clause):
+            return _OPTION.sub(" ", _PATH.sub(" ", _ENV.sub(" ", clause)))
+        start += len(clause)
+    return _OPTION.sub(" ", _PATH.sub(" ", _ENV.sub(" ", text)))
 
 
 def v2_named(lines: Sequence[LogLine]) -> LogLine | None:
@@ -432,7 +485,8 @@ _RUNNERS = re.compile(
 def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """Flags ``vllm_model_runner`` and ``vllm_draft_variant`` from the text, then each
     method-derived V1 class of the config's evidence read on that runner (``on_runner``)."""
-    stated = stated_runner(lines, tags=not other_tracker(lines, plugins=True))
+    said = _said_runners(lines, tags=not other_tracker(lines, plugins=True))
+    stated = next(iter(said.items())) if len(said) == 1 else None
     if stated is not None and RUNNER_FLAG not in config.flags:
         runner, line = stated
         config.flags[RUNNER_FLAG] = FlagValue(runner, line.source, line.lineno, "prose")
@@ -445,7 +499,11 @@ def note_runner(config: RunConfig, lines: Sequence[LogLine]) -> None:
         config.engine = "vllm"  # a record vLLM's logger wrote from its drafting or runner code
     if config.engine is None and engine_shown(lines, config.version) is not None and not other_tracker(lines):
         config.engine = "vllm"  # a line only vLLM's engine processes print (vllm_engine_lines)
-    if stated is None and (named_v2 := v2_named(lines)) is not None:
+    # runs on both runners, the V1 one told by a switch or words (not a frame of its file: the
+    # crash's own stack ran there): which crashed is open, so both classes
+    both = said.keys() == {"v1", "v2"} and _FRAME_V1.search(said["v1"].text) is None
+    named_v2 = said["v2"] if both else None
+    if stated is None and (named_v2 := named_v2 or v2_named(lines)) is not None:
         config.flags.setdefault(NAMED_V2_FLAG, FlagValue("v2", named_v2.source, named_v2.lineno, "prose"))
     floor = frame_floor(lines)
     if floor is not None and FRAME_FLOOR_FLAG not in config.flags:

@@ -1,0 +1,117 @@
+"""Session 35 (FIXB): the run's own runner switch in every place it is set, design docs,
+tutorials and plans that show no run, and bench-client reports that show one.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class or condition, and the line that proves it) through the public
+pipeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path, roots, run
+
+_EAGLE3 = ('--speculative-config \'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+           '"num_speculative_tokens": 3}\'')  # fmt: skip
+_ENGINE_DIES = [
+    "(EngineCore_DP0 pid=51) ERROR 11-04 09:12:13 [core.py:710] EngineCore encountered a fatal error.",
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]  # fmt: skip
+
+
+# --- 1. the model runner v2 switch set for the run's own server, wherever it is set ---
+
+# an issue digest whose body was flattened into one paragraph: the template's "Your current
+# environment", a comparison with the V1 runner, then the switch on the serve line among
+# options whose names hold "no" and "disable"
+_DIGEST = [
+    "# vllm-project/vllm#51234: [Model Runner V2][Performance]: EAGLE-3 decode slower than on the V1 runner",
+    "",
+    "| 字段 | 值 |",
+    "| --- | --- |",
+    "| 状态 | open |",
+    "",
+    "## 正文摘录",
+    "",
+    "### Your current environment ### 🐛 Describe the bug Our team compared the V2 runner with the old one "
+    "using an EAGLE-3 head on eight H20 cards, and the V2 one loses about 12% at 32 concurrent requests. "
+    "Launch used: > VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 8 "
+    f"--no-enable-prefix-caching --disable-log-requests {_EAGLE3} client > vllm bench serve "
+    "--model meta-llama/Llama-3.1-70B-Instruct --num-prompts 320 --max-concurrency 32",
+]  # fmt: skip
+
+# docker run -e, with --disable-log-stats on the same line
+_DOCKER = [
+    "Title: EAGLE3 draft crashes in the sampler with the new runner", "",
+    "We start the container like this:", "",
+    "docker run --gpus all -e VLLM_USE_V2_MODEL_RUNNER=1 -p 8000:8000 vllm/vllm-openai:v0.20.1 "
+    f"--model meta-llama/Llama-3.1-8B-Instruct {_EAGLE3} --disable-log-stats --no-enable-chunked-prefill", "",
+    "After about 200 requests the engine dies:", "", *_ENGINE_DIES,
+]  # fmt: skip
+
+# a Kubernetes env: entry, its name and value on two lines
+_K8S = [
+    "Our deployment crashes at start-up on every replica since the upgrade to v0.21.0:", "",
+    "```yaml", "containers:", "  - name: vllm", "    image: vllm/vllm-openai:v0.21.0", "    env:",
+    "      - name: VLLM_USE_V2_MODEL_RUNNER", '        value: "1"', "    args:",
+    "      - --model", "      - Qwen/Qwen3-32B", "      - --speculative-config",
+    '      - \'{"method": "eagle3", "model": "Tengyunw/qwen3_32b_eagle3", "num_speculative_tokens": 3}\'',
+    "      - --disable-log-requests", "```", "", "Pod log:", "", *_ENGINE_DIES,
+]  # fmt: skip
+
+# the title's tag names the runner; the body's serve line has no switch
+_TITLE_TAG = [
+    "Issue #52001: [MRV2][Bug]: eagle3 drafting gives garbage after preemption", "",
+    "With eagle3 (3 speculative tokens) on Llama-3.1-8B, vLLM 0.20.1, our outputs turn to garbage once "
+    "requests are preempted; we run it on two L40S.", "",
+    f"vllm serve meta-llama/Llama-3.1-8B-Instruct {_EAGLE3}",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "switch"), [
+    (_DIGEST, 9), (_DOCKER, 5), (_K8S, 9), (_TITLE_TAG, 1),
+], ids=["digest-one-paragraph", "docker-e-with-disable-option", "k8s-env-entry", "title-tag"])  # fmt: skip
+def test_the_runs_own_v2_switch_decides_the_mrv2_speculator(tmp_path: Path, lines: list[str], switch: int) -> None:
+    """The class is MRV2's, and the reason names the line that set the runner."""
+    crashes = roots(run(tmp_path, lines))
+    path = crashes[0].worker_path if crashes else probed_path(tmp_path, lines)
+    assert path is not None
+    assert (path.value, path.worker_class) == ("other", "EagleSpeculator"), path
+    assert any(f"on the model runner v2 (line {switch})" in e.reason for e in path.evidence), path.evidence
+
+
+def test_both_runners_run_and_none_said_to_crash_gives_both_classes(tmp_path: Path) -> None:
+    lines = ["Both runners crash the same way on v0.20.1 with an eagle3 draft:", "",
+             f"VLLM_USE_V2_MODEL_RUNNER=0 vllm serve meta-llama/Llama-3.1-8B-Instruct {_EAGLE3}",
+             f"VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct {_EAGLE3}", "",
+             *_ENGINE_DIES[1:]]  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None, path
+        assert_verdict(path, "unknown", "EagleProposer|EagleSpeculator")
+
+
+def test_a_switch_the_writer_only_offers_sets_no_runner(tmp_path: Path) -> None:
+    """A maintainer's "could you try" over the same one-paragraph serve line: the V1 runner's
+    class by the release, as before (the switch is advice, not the run's)."""
+    lines = ["Crash with eagle3 on vLLM 0.20.1:", "", f"vllm serve meta-llama/Llama-3.1-8B-Instruct {_EAGLE3}", "",
+             *_ENGINE_DIES[1:], "",
+             "Could you try VLLM_USE_V2_MODEL_RUNNER=1 vllm serve with --no-enable-prefix-caching instead?"]  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and (path.value, path.worker_class) == ("other", "EagleProposer"), path
+
+
+def test_a_howto_setting_the_switch_shows_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Trying the model runner v2 with EAGLE-3", "",
+        "This guide shows how to switch vLLM to the model runner v2 and serve an EAGLE-3 draft.", "",
+        "1. Set the switch and start the server:", "", "```bash",
+        f"VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct --no-enable-prefix-caching {_EAGLE3}",
+        "```", "", "2. Send a request with `curl` and compare the latency with the V1 runner.",
+    ])  # fmt: skip
