@@ -4,7 +4,9 @@ A command is pasted in many shapes: one line; lines joined by a trailing ``\\``;
 own lines with no ``\\`` at all; a JSON value whose quote stays open over several lines; a
 docker-compose ``command:`` string, folded block or YAML list; Kubernetes ``command:``/``args:``
 arrays, block or inline (``["vllm", "serve"]``); Markdown around it (``$ `` prompts, ``>``
-quoting, backticks, ``**`` bold). The scan's collector and the config collector both use
+quoting, backticks, ``**`` bold); a web view's copy with a blank line after every line (the blank
+between the launch and its flag lines, or between two lines of bare flags, is no end there when
+no two of the command's lines stood in a row). The scan's collector and the config collector both use
 ``LaunchSpan`` so that they agree on where a command ends.
 """
 
@@ -62,6 +64,8 @@ _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint)\s*:\s*(.*)$")
 _ITEM = re.compile(r"^(\s*)-\s+(.*?)\s*$")
 _BOLD = re.compile(r"\*\*|`")
 _VALUELESS = re.compile(r"(?:^|\s)--[a-z][\w-]*$")  # a line that ends on a flag with no value
+# a line of bare flags ("--tp 8 --enable-dp-attention"), not a Markdown bullet ("- the server ...")
+_FLAG_LINE = re.compile(r"^\s*--[a-z]")
 # A Python list of a command's arguments, as SGLang's tests pass them (``other_args=["--tp",
 # "2", ...]``, inline or one item a line): where it opens on a line, each item, a whole item line
 _PY_OPEN = re.compile(r"\[\s*(?=[\"']--[a-z])")
@@ -526,6 +530,10 @@ class LaunchSpan:
     quote: str = ""  # the quote a line left open ("'" or '"'), "" when none
     block: int = -1  # indentation of a ``command: >`` key whose folded lines follow
     python: bool = False  # the command is a Python list of arguments (one item a line)
+    # the last line fed was a blank after the launch or a line of bare flags, in a copy that put a
+    # blank line after every line (a web view's, a chat app's): only a line of flags goes on
+    gap: bool = False
+    double: bool = True  # no two of the command's lines in a row so far: maybe double-spaced
 
     @property
     def open(self) -> bool:
@@ -534,7 +542,7 @@ class LaunchSpan:
     def start(self, line: LogLine) -> bool:
         if not starts(line.text):  # a quoted launch too: quotes.py ranks it below the writer's
             return False
-        self.head, self.last, self.count, self.block = line, line, 1, -1
+        self.head, self.last, self.count, self.block, self.gap, self.double = line, line, 1, -1, False, True
         self.quote = open_quote(clean(line.text)[:MAX_CHARS])
         self.python = python_items(clean(line.text)[:MAX_CHARS]) is not None
         if self.python:
@@ -552,12 +560,30 @@ class LaunchSpan:
         if line.source != last.source or line.lineno != last.lineno + 1 or self.count >= MAX_LINES:
             self.close()
             return False
-        if not self._continues(last.text, line.text):
+        if self.gap:  # after a blank between lines of flags: only another line of flags goes on
+            self.gap = False
+            if _FLAG_LINE.match(clean(line.text)) is None:
+                self.close()
+                return False
+        elif self._spaced(last, line):
+            self.gap = True  # a blank after the command's line: the next line decides
+        elif not self._continues(last.text, line.text):
             self.close()
             return False
+        elif line.text.strip():
+            self.double = False  # two lines in a row: the copy is not double-spaced
         self.last, self.count = line, self.count + 1
         self.quote = open_quote(clean(line.text)[:MAX_CHARS], self.quote)
         return True
+
+    def _spaced(self, last: LogLine, line: LogLine) -> bool:
+        """``line`` is a blank a double-spaced copy put after the command's line ``last``: every
+        line of the command so far had one after it, ``last`` is the launch or a line of bare
+        flags, and no quote or ``\\`` carries the command on anyway."""
+        if line.text.strip() or not self.double or self.quote or last.text.rstrip().endswith("\\"):
+            return False
+        before = clean(last.text)
+        return _FLAG_LINE.match(before) is not None or (last is self.head and _ENTRY.search(before) is not None)
 
     def _continues(self, before: str, text: str) -> bool:
         if self.head is not None and _ENV_NAME.match(self.head.text):
@@ -583,4 +609,4 @@ class LaunchSpan:
 
     def close(self) -> None:
         self.head = self.last = None
-        self.count, self.quote, self.block, self.python = 0, "", -1, False
+        self.count, self.quote, self.block, self.python, self.gap, self.double = 0, "", -1, False, False, True
