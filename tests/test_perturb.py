@@ -119,9 +119,9 @@ def test_a_rank_prefix_goes_on_output_lines_only() -> None:
             '  File "/x/eagle.py", line 3, in propose\n    self.model(x)\nRuntimeError: bad\n'
             "(APIServer pid=3) INFO 05-01 10:00:00 [a.py:1] up\n")
     assert P.rank_paren(text).split("\n") == [
-        "It fails like this:", "vllm serve org/m", "(TP0 pid=1234) Traceback (most recent call last):",
-        '(TP0 pid=1234)   File "/x/eagle.py", line 3, in propose', "(TP0 pid=1234)     self.model(x)",
-        "(TP0 pid=1234) RuntimeError: bad", "(APIServer pid=3) INFO 05-01 10:00:00 [a.py:1] up", ""]
+        "It fails like this:", "vllm serve org/m", "(Worker_TP0 pid=1234) Traceback (most recent call last):",
+        '(Worker_TP0 pid=1234)   File "/x/eagle.py", line 3, in propose', "(Worker_TP0 pid=1234)     self.model(x)",
+        "(Worker_TP0 pid=1234) RuntimeError: bad", "(APIServer pid=3) INFO 05-01 10:00:00 [a.py:1] up", ""]
     # the text's own day, or none: a day it does not give would date its run
     assert P.rank_bracket("RuntimeError: bad\n") == "[TP1] RuntimeError: bad\n"
     assert P.rank_bracket("Seen on 2026-02-03.\nRuntimeError: bad\n").endswith(
@@ -133,6 +133,9 @@ def test_a_saved_threads_head_stays_on_top() -> None:
     assert P.env_before(page).startswith("Draft head crashes at start #123\nhttps://github.com/org/engine/issues/123"
                                          "\nOpen\n\nEnvironment:")
     assert P.env_before(page).endswith("```\n\nIt crashes.\n")
+    # a second try repeats the body, not the page's head
+    again = P.second_try(page)
+    assert again.count("https://github.com/org/engine/issues/123") == 1 and again.count("It crashes.") == 2
     assert P.bug_template(page).startswith("Draft head crashes at start #123\nhttps://")
     assert "### 🐛 Describe the bug\n\n```text\nIt crashes.\n```" in P.bug_template(page)
     assert P.details(page).startswith("Draft head crashes at start #123\nhttps://github.com/org/engine/issues/123"

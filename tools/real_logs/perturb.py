@@ -271,8 +271,9 @@ def _prefix(make: Callable[[], str]) -> Callable[[str], str]:
 
 
 def rank_paren(text: str) -> str:
-    """A worker process's prefix on every record that has none: "(TP0 pid=1234) "."""
-    return _prefix(lambda: "(TP0 pid=1234) ")(text)
+    """A worker process's prefix on every record that has none, as vLLM's multiprocess executor
+    writes it: "(Worker_TP0 pid=1234) " (a bare "TP0" is SGLang's rank word, not a vLLM tag)."""
+    return _prefix(lambda: "(Worker_TP0 pid=1234) ")(text)
 
 
 def rank_bracket(text: str) -> str:
@@ -283,8 +284,11 @@ def rank_bracket(text: str) -> str:
 
 
 def second_try(text: str) -> str:
-    """The same text again after "Edit: same on a second try:" (a re-run that kept its run)."""
-    return f"{text.rstrip()}\n\nEdit: same on a second try:\n\n{text.rstrip()}\n"
+    """The text's body again after "Edit: same on a second try:" (a re-run that kept its run); a
+    saved thread's head (its title, its post header) stays once, above: a writer's edit repeats
+    the log, not the page's title."""
+    head, rest = _head(text)
+    return f"{head}{rest.rstrip()}\n\nEdit: same on a second try:\n\n{rest.rstrip()}\n"
 
 
 def _curl(s: str) -> str:
