@@ -161,3 +161,56 @@ def test_a_crash_report_with_blank_cells_keeps_its_run(tmp_path: Path) -> None:
         "RuntimeError: CUDA error: an illegal memory access was encountered"]))  # fmt: skip
     assert path.worker_class == "EagleProposer", path
     assert any("spec_decode/eagle.py" in e.text for e in path.evidence), path.evidence
+
+
+# --- vLLM's speculative key pair written inline in prose (method=..., num_speculative_tokens=...) ---
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "said"), [
+    # a bug thread: the keys inside a sentence's parenthesis, the release in the environment
+    (["### Your current environment", "", "vLLM 0.11.0, one H100 80GB, CUDA 12.8", "",
+      "### 🐛 Describe the bug", "",
+      "The server dies on the first long request when speculation is on (method=eagle3,",
+      "num_speculative_tokens=3, draft yuhuili/EAGLE3-LLaMA3.1-Instruct-8B). Without speculation it is fine."],
+     "other", "EagleProposer", "method=eagle3"),
+    # a Chinese measurement note: the keys as code spans, a title that names no method
+    (["# 在 A100 上测 vLLM 投机解码的收益", "", "实验设置:Llama-3.1-8B-Instruct,单卡 A100,vLLM 0.10.2。", "",
+      "投机配置为 `method=ngram`、`num_speculative_tokens=4`、`prompt_lookup_max=4`。", "",
+      "我们测了 1、4、16 三个并发,接受率约 41%,单请求吞吐从 96 tok/s 提到 131 tok/s。"],
+     "other", "NgramProposer", "method=ngram"),
+    # Japanese, key: value
+    (["## 検証メモ", "",
+      "vLLM 0.12.0 で Qwen3-8B を 1 枚の L40S に載せ、speculative の設定は method: suffix, num_speculative_tokens: 8 にした。",
+      "", "実行した結果、平均受理長は 2.4、スループットは 1.6 倍になった。"],
+     "other", "SuffixDecodingProposer", "method: suffix"),
+    # an English README of a study: no release, the draft-model method putting vLLM on its V1 runner
+    (["# Draft-model speculation on one RTX 4090: is it worth it?", "",
+      "## Setup", "",
+      "Target Qwen3-8B-AWQ, draft Qwen3-0.6B. Speculation: `method=draft_model`, `num_speculative_tokens=4`.",
+      "Turning it on forces vLLM back to the V1 model runner (`VLLM_USE_V2_MODEL_RUNNER=0`).", "",
+      "## Results", "", "We measured an acceptance of 38% at every concurrency; mean acceptance length 2.5."],
+     "other", "DraftModelProposer", "method=draft_model"),
+], ids=["bug-thread", "chinese-note", "japanese-memo", "readme-draft-model"])  # fmt: skip
+def test_vllms_key_pair_written_inline_decides(
+    tmp_path: Path, lines: list[str], value: str, classes: str, said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(said in e.text and "written inline" in e.reason for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # a docs page telling the reader which keys to set
+    ["# Speculative decoding in vLLM", "", "## Enabling n-gram speculation", "",
+     "To enable it, set `method=ngram` and `num_speculative_tokens=4` in the speculative config of vLLM.",
+     "You can also pass `prompt_lookup_max=4`.", "", "## Tuning", "",
+     "Larger values of num_speculative_tokens help only when the acceptance is high."],
+    # a plan
+    ["# Next steps for the latency study", "",
+     "We will try vLLM with `method=eagle3`, `num_speculative_tokens=3` on the staging node next week,",
+     "and compare it against the plain server."],
+    # a question
+    ["Should I set method=eagle3 and num_speculative_tokens=3 for vLLM on a single L4, or is ngram better?"],
+], ids=["docs", "plan", "question"])  # fmt: skip
+def test_the_key_pair_in_a_doc_plan_or_question_gives_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)

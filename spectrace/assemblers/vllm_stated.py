@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
+from spectrace.assemblers.pyconfig import commented_out
 from spectrace.assemblers.sections import heading_aside
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, set_apart
 from spectrace.assemblers.thread_repo import tracker_engine
@@ -58,7 +59,7 @@ def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
                  "vLLM's own log line (the EAGLE-type proposer's load_model, vLLM 0.11.1-0.33, "
                  "logs it only for an MTP draft)")  # fmt: skip
             return
-    if _titled_value(config, lines):
+    if _titled_value(config, lines) or _inline_pair(config, lines):
         return
     placed = config.version is not None or "vllm_prose_release" in config.flags
     if not placed and not on_vllm_tracker(lines):
@@ -295,6 +296,48 @@ def _titled_value(config: RunConfig, lines: Sequence[LogLine]) -> bool:
 # a pull request's title describing code it adds, not a run ("Add ngram_gpu support")
 _ADDS = re.compile(r"(?i)\b(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement\w*|introduc\w*"
                    r"|enabl(?:e|es|ing)|refactor\w*)\b")
+
+
+# vLLM's speculative config written inline as its own key pair, in prose, code spans or a call's
+# keywords: the method and the draft-token count ("`method=draft_model`, `num_speculative_tokens=5`",
+# "method: eagle3, num_speculative_tokens: 3", "SpeculativeConfig(method='mtp', num_speculative_tokens=2)")
+_PAIR_METHOD = re.compile(r"(?<![\w.-])[`'\"]?method[`'\"]?\s*[:=]\s*[`'\"]?(?P<value>[a-z][\w-]{1,40})")
+_PAIR_TOKENS = re.compile(r"(?<![\w.-])[`'\"]?num_speculative_tokens[`'\"]?\s*[:=]\s*[`'\"]?\d")
+_VLLM_NAMED = re.compile(r"(?i)(?<![\w-])vllm(?![\w-])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")  # (not the dots of a release, "0.11.0")
+
+
+def _inline_pair(config: RunConfig, lines: Sequence[LogLine]) -> bool:
+    """vLLM's own speculative key pair written inline in a line of a text that names vLLM
+    (``method=draft_model`` beside ``num_speculative_tokens=5`` in a report's setup sentence):
+    the run's method as the report's word (prose), where the line is no log record or quotation,
+    a comment (a config's keys commented out) or under a heading that sets it apart ("Previous
+    setup"), nothing in its sentence sets it apart (a plan, a question, an example), no line of
+    the text says a run went without speculation, and the method is one vLLM's table knows."""
+    if not any(_VLLM_NAMED.search(ln.text) for ln in lines) or any(no_spec(ln.text) for ln in lines):
+        return False  # (a text that also states a run without speculation: the keys may be another's)
+    aside = False  # under a heading that sets its lines apart ("### Previous setup (worked)")
+    for at, line in enumerate(lines):
+        aside = heading_aside(line.text, aside)
+        if aside or line.headed or line.quoted or commented_out(line.text):
+            continue
+        # (a sentence wrapped between the two keys: the next line of the text goes on with it)
+        after = lines[at + 1] if at + 1 < len(lines) else None
+        wrapped = after is not None and after.lineno == line.lineno + 1 and not after.headed
+        text = f"{line.text} {after.text}" if wrapped and after is not None else line.text
+        if _PAIR_METHOD.search(line.text) is None:
+            continue
+        sentence = next((part for part in _SENTENCE_END.split(text)
+                         if _PAIR_METHOD.search(part) and _PAIR_TOKENS.search(part)), None)  # fmt: skip
+        if sentence is None or set_apart(sentence, without=False) or no_spec(sentence):
+            continue
+        m = _PAIR_METHOD.search(sentence)
+        assert m is not None
+        value = m.group("value").lower().replace("-", "_")
+        if value in method_classes():
+            _set(config, line, "prose", f"{PROSE_REASON} (vLLM's method and draft-token keys written inline)", value)
+            return True
+    return False
 
 
 def _v0_proposer_line(config: RunConfig, lines: Sequence[LogLine]) -> None:
