@@ -11,6 +11,7 @@ import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 from spectrace.assemblers.launch_span import LaunchSpan
+from spectrace.assemblers.prose_wrap import ProseWrap
 from spectrace.dialects.base import LogLine
 
 
@@ -85,3 +86,51 @@ def test_a_blank_joins_flag_lines_only_in_a_double_spaced_copy() -> None:
     # a blank, then prose or a Markdown bullet: the command ended at the blank
     assert _feed(["--tp 8", "", "- the server dies"]) == [True, True, False]
     assert _feed(["vllm serve m", "", "It crashed on start."]) == [True, True, False]
+
+
+# --- a report indented whole (pasted as a Markdown code block): its wrapped sentences still join ---
+
+def _indented(lines: list[str], indent: str = "    ") -> list[str]:
+    return [f"{indent}{t}" if t else t for t in lines]
+
+
+_PATCHED_BUILD = ["# [Bug]: the quantized drafter crashes the engine at start", "",
+                  "Our setup is two H200 cards, CUDA 12.9 and vLLM 0.26.1, rebuilt for this rig with the",
+                  "drafter fix of #50001 cherry-picked on top.", "",
+                  "```bash", "vllm serve /models/target \\",
+                  "  --speculative-config '{\"method\": \"dflash\", \"model\": \"/models/q3-dflash2-fp8\", "
+                  "\"num_speculative_tokens\": 6}'", "```"]  # fmt: skip
+_NIGHTLY = ["# [Bug]: DFlash drafter dies during profiling", "",
+            "We run vLLM `0.26.1rc2.dev310+gabc1234`, a nightly build that already carries",
+            "the merge of #50002, on a single GB200 node.", "",
+            "```bash", "vllm serve /models/target \\",
+            "  --speculative-config '{\"method\": \"dflash\", \"model\": \"/srv/drafts/dflash2-small\"}'", "```"]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", [_PATCHED_BUILD, _NIGHTLY], ids=["cherry-picked", "nightly"])
+@pytest.mark.parametrize("indent", ["    ", "        ", "\t"], ids=["indent-4", "indent-8", "tab"])
+def test_a_report_indented_whole_gets_the_verdict_it_gets_unindented(
+    tmp_path: Path, lines: list[str], indent: str
+) -> None:
+    plain = probed_path(tmp_path, lines)
+    assert plain.worker_class == "DFlash2Speculator", plain
+    indented = probed_path(tmp_path, _indented(lines, indent))
+    assert (indented.value, indented.worker_class, indented.conditional) == (
+        plain.value, plain.worker_class, plain.conditional)
+
+
+def test_an_indented_traceback_frame_never_joins_its_code_line_as_a_sentence() -> None:
+    """A frame line and the code under it, both indented whole: no sentence is made of them."""
+    wrap = ProseWrap()
+    frame = '      File "/opt/venv/lib/python3.12/site-packages/vllm/spec_decode/some_module.py", line 12, in <module>'
+    assert wrap.feed(LogLine("a.md", 1, 0, frame, frame, "plain", "")) == []
+    code = "        from vllm.spec_decode.some_module import SomeClass"
+    assert wrap.feed(LogLine("a.md", 2, 0, code, code, "plain", "")) == []
+
+
+def test_a_line_indented_under_a_plain_paragraph_is_no_continuation() -> None:
+    wrap = ProseWrap()
+    upper = "We build the engine from a nightly wheel that has the draft loader rewrite and the"
+    wrap.feed(LogLine("a.md", 1, 0, upper, upper, "plain", ""))
+    lower = "    follow-up fix for quantized drafters, on four cards of one host."
+    assert wrap.feed(LogLine("a.md", 2, 0, lower, lower, "plain", "")) == []

@@ -34,10 +34,13 @@ _MOST_LINES = 6
 FENCE = re.compile(r"^\s*(?:>\s*)*(?:```|~~~)")
 # lines that are no prose: a heading, a table row, a title's tag ("[Bug]: ..."), a thread head's
 # fields ("owner/repo#N · issue · closed"), a link, an HTML tag, a rule, a shell prompt, and a log
-# record a dialect did not head (its level word or its clock time)
+# record a dialect did not head (its level word or its clock time), and a traceback's frame
+# (``File "x.py", line 3, in f``, alone or flattened into a line): the code line under it is
+# the frame's, never the rest of a sentence, however both are indented
 _NOT_PROSE = re.compile(
     r"^\s*(?:#|\||<|\$ |\{|\[[^\]]{1,40}\]:?\s|[-=*_]{3,}\s*$|https?://)| · |\|\s*$"
     r"|\b(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|\d\d:\d\d:\d\d"
+    r"|\bFile \"[^\"]*\", line \d+"
 )
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s")
 _ENDED = re.compile(r"[.!?:;。！？：\\{\[]\s*$")
@@ -108,13 +111,16 @@ def _wrapped(line: LogLine) -> bool:
 
 
 def _continues(upper: LogLine, line: LogLine) -> bool:
-    """``line`` goes on with the sentence ``upper`` left open: same writer, prose, no new item."""
+    """``line`` goes on with the sentence ``upper`` left open: same writer, prose, no new item.
+    Its indent counts from the upper line's: a paragraph indented whole (a text pasted as a
+    Markdown code block, a nested list item's lines) wraps as an unindented one does."""
     text = line.text
     if line.quoted != upper.quoted or line.source != upper.source:
         return False
     if _not_prose(line) or _ITEM.match(text) or _CODE.search(text):
         return False
-    return _CONTINUES.match(text) is not None
+    indent = len(upper.text) - len(upper.text.lstrip(" "))
+    return _CONTINUES.match(text[indent:] if text.startswith(" " * indent) else text) is not None
 
 
 def _not_prose(line: LogLine) -> bool:
