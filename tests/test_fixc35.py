@@ -214,3 +214,87 @@ def test_vllms_key_pair_written_inline_decides(
 ], ids=["docs", "plan", "question"])  # fmt: skip
 def test_the_key_pair_in_a_doc_plan_or_question_gives_no_path(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+# --- a run's own draft and accept counters, in a results table too ("drafts 427 / accepted 341") ---
+
+# a Chinese results summary: the counters in a table cell, a release and a launch above
+_ZH_COUNTED = r"""
+# Qwen3-Next-80B MTP 结果汇总
+
+运行时:vLLM 0.10.2,4×H100。
+
+## 1. 启动
+
+```bash
+vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct -tp 4 \
+  --speculative-config '{"method": "qwen3_next_mtp", "num_speculative_tokens": 2}'
+```
+
+## 2. 结果
+
+| 项目 | 值 |
+|---|---|
+| MTP | drafts 512 / accepted 401,接受率 78.3% |
+| 速度 | 142.5 tok/s |
+"""
+# an English sweep page: "1915 drafts / 898 accepted" in a table's rows
+_EN_COUNTED = r"""
+# Llama-3.1-8B EAGLE-3 sweep
+
+## Setup
+
+```bash
+vllm serve meta-llama/Llama-3.1-8B-Instruct \
+  --speculative-config '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3}'
+```
+
+## Numbers
+
+| k | counters | acceptance |
+|---|---|---|
+| 3 | 1915 drafts / 898 accepted | 46.9% |
+| 5 | 2210 drafts / 780 accepted | 35.3% |
+"""
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    (_ZH_COUNTED, "qwen3_next_mtp"),
+    (_EN_COUNTED, "eagle3"),
+    # a bullet in prose: accepted M of N drafted
+    ("\n".join(["# EAGLE-3 on vLLM 0.10.2: notes", "", "## Launch", "", "```bash",
+                "vllm serve meta-llama/Llama-3.1-8B-Instruct \\",
+                "  --speculative-config '{\"method\": \"eagle3\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", "
+                "\"num_speculative_tokens\": 3}'", "```", "", "## Counters", "",
+                "- accepted 341 of 427 drafted over the validation set"]), "eagle3"),
+], ids=["chinese-table", "english-table", "prose-bullet"])  # fmt: skip
+def test_draft_and_accept_counts_show_the_run(tmp_path: Path, text: str, said: str) -> None:
+    path = probed_path(tmp_path, _lines(text))
+    assert_verdict(path, "other", "EagleProposer")
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+# a page explaining the counters: an example's figures and a table of what each counter means
+_COUNTERS_EXPLAINED = r"""
+# Reading speculative decoding metrics in vLLM
+
+## Counters
+
+The metrics endpoint reports two counters, e.g. drafts 100 / accepted 80 for a short run.
+
+## Launch
+
+```bash
+vllm serve meta-llama/Llama-3.1-8B-Instruct \
+  --speculative-config '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3}'
+```
+
+| counter | meaning |
+|---|---|
+| drafts | proposals made |
+| accepted | proposals kept |
+"""
+
+
+def test_counters_explained_by_a_page_give_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _lines(_COUNTERS_EXPLAINED))

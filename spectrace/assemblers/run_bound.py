@@ -56,8 +56,12 @@ _MEASURED = re.compile(
     r"(?i)^\W*(?:tested|measured|benchmarked|verified|validated|ran)\b.*?(?<![\w.])\d+(?:\.\d+)?\s*"
     r"(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|x\b|%)|\baccept(?:ance)? length\s+\d"
 )
-# a run's own draft and accept counters with their figures ("draft tokens: 8120 | accepted: 5012")
-_COUNTERS = r"\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
+# a run's own draft and accept counters with their figures ("draft tokens: 8120 | accepted: 5012",
+# "drafts 427 / accepted 341", "1915 drafts/898 accepted", "accepted 341 of 427 drafted")
+_COUNTERS = (r"\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
+             r"|\bdraft(?:s|ed)\s*[:=]?\s*\d[\d,]*\s*[/|,;]\s*accepted\s*[:=]?\s*\d"
+             r"|(?<![\w.])\d[\d,]*\s*draft(?:s|ed)(?:[ _-]?tokens?)?\s*[/|,;]\s*\d[\d,]*\s*accepted\b"
+             r"|\baccepted\s*[:=]?\s*\d[\d,]*\s*(?:[/|,;]|of|out of)\s*(?:draft(?:s|ed)\s*[:=]?\s*)?\d[\d,]*\s*draft(?:s|ed)\b")
 COUNTERS = re.compile(f"(?i){_COUNTERS}")
 # a figure a run gives (a speed, a latency, an acceptance figure, the counters) outside a table of
 # the page's own (options, a vendor's comparison), unless its clause promises or aims at it ("up to
@@ -88,7 +92,7 @@ _PROMISE = re.compile(
     r"(?i)\b(?:up to|as (?:much|high|fast) as|can|could|may|might|will|would|achiev\w*|deliver\w*|reach\w*"
     r"|expect\w*|targets?|goals?|should|must|aim\w*|around|about|approximately|roughly|over|more than)\b|[<>≤≥~]"
     # a figure shown as what output looks like ("A typical result line looks like `... 42 tokens/s`")
-    r"|\b(?:looks? like|typical\w*|e\.g\.|for (?:example|instance)|such as|sample|example)\b"
+    r"|\b(?:looks? like|typical\w*|for (?:example|instance)|such as|sample|example)\b|\be\.g\."
 )
 # a check the page's writer ran, quoting what its output showed ("Validated on an RTX PRO 6000:
 # server log shows `Initialized DFLASH draft runner`")
@@ -285,6 +289,8 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
                 or _STAMPED.search(text) or _JUDGED.search(text)
                 or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip
             return line
+        if (counted := COUNTERS.search(text)) and not _PROMISE.search(text[: counted.start()]):
+            return line  # "| MTP | drafts 427 / accepted 341 |": only a run counts its drafts, in a table too
         figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
         if figure and not _PROMISE.search(text[: figure.start()]):
             return line  # "- decode: 142 tok/s on one H100": a figure the writer's setup gave
