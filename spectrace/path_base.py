@@ -25,6 +25,7 @@ from packaging.version import InvalidVersion, Version
 from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.run_prose import code_named
 from spectrace.assemblers.sentences import sentences
 from spectrace.assemblers.thread_title import multi_layer_before
 from spectrace.assemblers.spec_prose import measures_gain, removal_avoids
@@ -302,6 +303,7 @@ _OFF_GUARD = "named as off ('without', 'disabled')"
 # hidden states shares (``use_eagle_block_drop``, ``is_eagle_group``, ``eagle_group_ids`` in
 # vllm/v1/core): "the EAGLE drop", "EAGLE/MTP block drop", "an eagle group" name code, not a run's method
 _MECHANISM_AFTER = re.compile(r"(?i)(?:\s*/\s*\w+)?[-\s]*(?:(?:last[-\s]+)?block[-\s]+)?(?:drop(?!\s+(?:in|of|to|from|after|when)\b)|groups?)\b")
+_CODE_GUARD = "source files named after the family ('the MTP/Eagle sampler files'): code, not a method a run used"
 _MECHANISM_GUARD = "the KV-cache mechanism named after EAGLE (block drop, eagle group): code, not a method"
 # SGLang's multi-layer EAGLE ("built-in 8-layer multi-layer EAGLE", "MTP (multi-layer EAGLE)"):
 # its own workers (MultiLayerEagleWorker, MultiLayerEagleWorkerV2, turned on by
@@ -315,6 +317,8 @@ def _word_guard(text: str, m: re.Match[str]) -> str | None:
         return _OFF_GUARD
     if _MECHANISM_AFTER.match(text, m.end()):
         return _MECHANISM_GUARD
+    if code_named(text, m.end()):
+        return _CODE_GUARD
     if multi_layer_before(text, m.start()):
         return _MULTI_LAYER_GUARD
     if m.group("test") or m.group("method") or not _inside(_token(text, m), m.group(0)):

@@ -31,6 +31,7 @@ class RunProse:
     spec_off: re.Pattern[str]
     spec_off_unless: re.Pattern[str]
     told_run: re.Pattern[str]
+    code_names: re.Pattern[str]
     literals: tuple[bytes, ...]
 
 
@@ -51,6 +52,7 @@ def _table() -> RunProse:
         spec_off=_any(data["spec_off"]["words"]),  # type: ignore[index]
         spec_off_unless=_any(data["spec_off"]["unless"]),  # type: ignore[index]
         told_run=_any(data["told_run"]["lines"]),  # type: ignore[index]
+        code_names=_any(data["code_names"]["after"]),  # type: ignore[index]
         literals=tuple(str(w).encode() for w in words),
     )
 
@@ -84,3 +86,9 @@ def told_run(text: str) -> bool:
     person ("Measured on the GEN worker of a ... run", "reproduced the original failure",
     "before: CUDA OOM at boot", "both returned HTTP 200", "hit the crash in production")."""
     return _table().told_run.search(text) is not None
+
+
+def code_named(text: str, end: int) -> bool:
+    """The family word ending at ``end`` names source code ("the individual MTP/Eagle sampler
+    files", "MTP のソースファイル"): a history or a diff's file list, not a method a run used."""
+    return _table().code_names.match(text[end:]) is not None
