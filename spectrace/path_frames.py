@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -435,9 +435,64 @@ def file_signature(path: str) -> FrameSignature | None:
     whole = [sig for sig in rows if _matches(path, sig.name)]
     rows = [sig for sig in rows
             if not any(w is not sig and _matches(w.name, sig.name) for w in whole)]  # fmt: skip
+    rows = [package_row(sig) or sig for sig in rows]
     if len({(sig.points_to, sig.worker_class, sig.framework) for sig in rows}) != 1:
         return None
     return rows[0] if rows[0].points_to is not None and not rows[0].needs_spec else None
+
+
+def package_row(sig: FrameSignature) -> FrameSignature | None:
+    """For a shared module of one method's own package (vLLM's ``spec_decode/dspark/utils.py``,
+    ``eagle/eagle3_utils.py``): the row of the package's one proposer, as a cited file of the package
+    names it (only that proposer's code imports its package's helpers); None for a file of a
+    folder several proposers share, or of a class several families run (``v1/spec_decode/utils.py``, SGLang's ``speculative/``)."""
+    if sig.points_to is not None or sig.role != "shared" or sig.function is not None \
+            or sig.name.rsplit("/", 1)[-1] in _PACKAGE_WIDE:  # fmt: skip
+        return None
+    folder = sig.name.rsplit("/", 1)[0] if "/" in sig.name else None
+    owners = _package_owners().get((sig.framework, folder)) if folder else None
+    if owners is None or len(owners) != 1:
+        return None
+    owner = owners[0]
+    if len(_families_run_by(owner.framework).get(owner.worker_class or "", ())) > 1:
+        return None  # a class several families run (EAGLE, EAGLE3): its helpers are theirs too
+    what = f"a module of {owner.worker_class}'s own package ({folder}/): {owner.what}"
+    return replace(owner, name=sig.name, what=what)
+
+
+@cache
+def _families_run_by(framework: str) -> Mapping[str, frozenset[str]]:
+    """worker class -> the families the engine's ``[[method]]`` rows run with it."""
+    index: dict[str, set[str]] = {}
+    for raw in (_data(framework) or {}).get("method", []):
+        if raw.get("worker") and raw.get("family"):
+            index.setdefault(str(raw["worker"]), set()).add(str(raw["family"]))
+    return MappingProxyType({cls: frozenset(fams) for cls, fams in index.items()})
+
+
+# a package's modules any importer of the package or of the speculative config loads (the
+# package's ``__init__``, its config dataclass): not that proposer's own code path
+_PACKAGE_WIDE = ("__init__.py", "config.py")
+
+
+@cache
+def _package_owners() -> Mapping[tuple[str, str], tuple[FrameSignature, ...]]:
+    """(framework, folder) -> the proposer rows (a worker named, no function) of that folder."""
+    index: dict[tuple[str, str], tuple[FrameSignature, ...]] = {}
+    for sig in frame_signatures():
+        if sig.role == "proposer" and sig.points_to and sig.worker_class and sig.function is None \
+                and "/" in sig.name:  # fmt: skip
+            key = (sig.framework, sig.name.rsplit("/", 1)[0])
+            index[key] = (*index.get(key, ()), sig)
+    return MappingProxyType(index)
+
+
+@cache
+def package_tails() -> tuple[str, ...]:
+    """``folder/file.py`` of each shared module ``package_row`` gives its package's proposer:
+    what a line citing it by its package is kept and read by."""
+    return tuple(sorted({"/".join(sig.name.split("/")[-2:]) for sig in frame_signatures()
+                         if package_row(sig) is not None}))  # fmt: skip
 
 
 _HOSTS = ("sglang", "vllm", "trtllm")  # platform plugins define classes of their hosts' names
