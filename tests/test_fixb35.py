@@ -115,3 +115,84 @@ def test_a_howto_setting_the_switch_shows_no_run(tmp_path: Path) -> None:
         f"VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct --no-enable-prefix-caching {_EAGLE3}",
         "```", "", "2. Send a request with `curl` and compare the latency with the V1 runner.",
     ])  # fmt: skip
+
+
+# --- 2. a design or implementation doc's example config and tests to run are no run ---
+
+_ZH_DESIGN = [
+    "# EAGLE-3 双草稿流水线设计", "",
+    "本文说明在 MRV2 上串联两个 EAGLE-3 草稿头的实现：`planner.py` 负责轮次，`merge.py` 合并候选。", "",
+    "## 配置", "", "需要开启 `VLLM_USE_V2_MODEL_RUNNER=1`。例如：", "", "```bash",
+    "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve /models/target-70B \\",
+    '  --speculative-config \'{"method":"eagle3","model":"/models/draft-a","num_speculative_tokens":6}\'',
+    "```", "", "请把示例路径换成实际模型。第二个草稿头缺少权重时会报错；暂不支持 PP。", "",
+    "## 验证", "", "端到端用例仍需在真机上执行验证：", "", "```bash",
+    "VLLM_USE_V2_MODEL_RUNNER=1 pytest -q \\", "  tests/v1/e2e/test_dual_eagle.py", "```", "",
+    "目前还没有真机吞吐数据。",
+]  # fmt: skip
+# "比如：" over the example; "否则会报错" a condition; the e2e test "尚未在真机上执行"
+_ZH_EXAMPLE_BIRU = [
+    "# NGRAM 与 EAGLE 混合提议器实现说明", "",
+    "混合提议器放在 `spec_decode/hybrid/` 下：`router.py` 选择提议来源，`fallback.py` 处理回退。", "",
+    "## 启动参数", "", "比如：", "", "```bash", "vllm serve /models/Qwen3-14B \\",
+    '  --speculative-config \'{"method":"eagle","model":"/models/eagle-14B","num_speculative_tokens":4}\'',
+    "```", "", "草稿与目标的词表必须一致，否则会报错。", "",
+    "## 测试", "", "以下端到端测试尚未在真机上执行：", "", "```bash",
+    "pytest -q tests/e2e/spec_decode/test_hybrid_proposer.py", "```",
+]  # fmt: skip
+# Traditional Chinese: "範例：", "如果缺少 ... 則報錯", "仍須 ... 驗證："
+_TW_DESIGN = [
+    "# MTP 深度自適應 設計文件", "", "本設計在 MRV2 上依接受率調整 MTP 深度，程式碼位於 `spec_decode/adaptive_mtp/`。", "",
+    "## 設定", "", "範例：", "", "```bash", "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve /models/DeepSeek-V3 \\",
+    '  --speculative-config \'{"method":"mtp","num_speculative_tokens":3}\'', "```", "",
+    "如果缺少 MTP 權重則報錯。", "", "## 驗證", "", "仍須在實機上執行驗證：", "", "```bash",
+    "VLLM_USE_V2_MODEL_RUNNER=1 pytest -q tests/e2e/spec_decode/test_adaptive_mtp.py", "```",
+]  # fmt: skip
+_JA_DESIGN = [
+    "# DFlash 二段ドラフト 設計メモ", "", "MRV2 上で DFlash ドラフトを二段に重ねる実装の設計。", "",
+    "## 設定", "", "設定例：", "", "```bash", "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve /models/base-8B \\",
+    '  --speculative-config \'{"method":"dflash","model":"/models/dflash-8B","num_speculative_tokens":12}\'',
+    "```", "", "ドラフトが見つからない場合はエラーになる。PP は未対応。", "", "## 検証", "", "実機では未検証：", "",
+    "```bash", "VLLM_USE_V2_MODEL_RUNNER=1 pytest -q tests/e2e/spec_decode/test_two_stage_dflash.py", "```",
+]  # fmt: skip
+_EN_DESIGN = [
+    "# Design: chained MTP heads on the V2 runner", "",
+    "This note describes how the chained-head proposer plugs into MRV2: `chain/adapter.py` wraps the head.", "",
+    "## Configuration", "", "For example:", "", "```bash", "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve /models/target \\",
+    '  --speculative-config \'{"method":"mtp","num_speculative_tokens":4}\'', "```", "",
+    "Replace the example paths with real checkpoints. Pipeline parallelism is not supported yet.", "",
+    "## Validation", "", "Still needs to be validated on real hardware:", "", "```bash",
+    "VLLM_USE_V2_MODEL_RUNNER=1 pytest -q tests/e2e/spec_decode/test_chained_mtp.py", "```", "",
+    "No throughput numbers exist yet.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", [_ZH_DESIGN, _ZH_EXAMPLE_BIRU, _TW_DESIGN, _JA_DESIGN, _EN_DESIGN],
+                         ids=["zh-liru", "zh-biru", "zh-hant", "ja", "en"])  # fmt: skip
+def test_a_design_docs_example_config_and_tests_to_run_show_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_chinese_report_of_the_writers_own_failing_launch_still_decides(tmp_path: Path) -> None:
+    """The near miss: the same serve line under "our launch command:" and "启动就报错" with the
+    engine's record: the writer's run, on the runner its switch sets."""
+    lines = ["# MRV2 下 EAGLE-3 启动就报错", "", "我们的启动命令如下：", "", "```bash",
+             "VLLM_USE_V2_MODEL_RUNNER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct \\", f"  {_EAGLE3}", "```", "",
+             "vLLM 版本 0.20.1，启动就报错，缺少的不是权重：", "", "```", _ENGINE_DIES[0], _ENGINE_DIES[-1], "```"]  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and (path.value, path.worker_class) == ("other", "EagleSpeculator"), path
+    assert roots(run(tmp_path, lines))
+
+
+@pytest.mark.parametrize(("said", "met"), [
+    ("缺少匹配的图时会报错，不会静默回退。", False),  # a condition: a missing graph errors
+    ("词表不一致，否则失败。", False),
+    ("如果我打开 MTP 就报错。", True),  # the writer in the condition: their run failed
+    ("启动就报错。", True),
+], ids=["missing-then-error", "otherwise-fails", "writer-in-condition", "failed-at-start"])  # fmt: skip
+def test_a_failure_word_inside_a_condition_tells_no_failure_met(said: str, met: bool) -> None:
+    from spectrace.assemblers.documents import own_run
+
+    assert own_run(said) is met
+

@@ -329,5 +329,19 @@ def writer_run(text: str) -> bool:
 
 def own_run(text: str) -> bool:
     """The line tells the writer's own run, a measurement or a failure in another language than
-    English ("我们跑了", "実行しました", "실행했", "мы запустили", "ejecutamos")."""
-    return _OWN_RUN.search(text) is not None
+    English ("我们跑了", "実行しました", "실행했", "мы запустили", "ejecutamos"); a failure
+    word inside a clause that makes it a condition ("缺少匹配图会报错": a missing graph errors,
+    "否则失败", "場合はエラー") tells none met, unless the writer is in it ("如果我开 MTP 就报错")."""
+    return any(not (_FAILURE_WORD.fullmatch(m.group()) and _conditional(_CLAUSE_START.split(text[: m.start()])[-1]))
+               for m in _OWN_RUN.finditer(text))  # fmt: skip
+
+
+def _conditional(clause: str) -> bool:
+    return _CONDITIONAL.search(clause) is not None and _WRITER.search(clause) is None
+
+
+_FAILURE_WORD = re.compile(r"报错|崩溃|失败|出错|報錯|崩潰|失敗|エラーが出|落ちた|クラッシュ|오류가|에러가|크래시")
+# the words that make the rest of their clause a condition, not a report
+_CONDITIONAL = re.compile(r"如果|假如|若|一旦|缺少|缺失|否则|否則|場合|なければ|없으면|경우")
+_CLAUSE_START = re.compile(r"[,.;:，。；：、]")
+_WRITER = re.compile(r"我|私|僕|저는|제가|우리")

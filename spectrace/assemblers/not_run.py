@@ -236,8 +236,15 @@ _EXAMPLE_CAPTION = re.compile(
 # the last clause of a caption line ending in ":" names an example ("Supported since 0.10.0.
 # Example usage:", "shows this sample log:", "e.g. like this:")
 # (not a log record's field: "mem usage=5.18 GB", "Memory usage: 12.1 GiB")
-_EXAMPLE_WORD = re.compile(r"(?i)\b(?:example|sample|e\.g\.|for instance|usage(?!\s*[=:]\s*\d))\b")
-_CLAUSE = re.compile(r"[.;!?]\s+")
+_EXAMPLE_WORD = re.compile(
+    r"(?i)\b(?:example|sample|e\.g\.|for instance|usage(?!\s*[=:]\s*\d))\b"
+    # the same in the other languages notes and design docs are written in ("例如：", "示例：",
+    # "例えば：", "예시:", "Beispiel:", "por ejemplo:", "например:")
+    r"|例如|比如|举例|舉例|示例|範例|范例|例えば|記述例|設定例|예를 들어|예시"
+    r"|\b(?:beispiel\w*|par exemple|exemples?|por ejemplo|ejemplos?|exemplos?|например|пример\w*)\b"
+)
+# a clause's end: a sentence mark and a blank, or a CJK full stop (written with no blank after)
+_CLAUSE = re.compile(r"[.;!?]\s+|[。；！？]")
 # advice to the reader: "you can run:", "try this:", "I'd suggest", "we recommend", "please try"
 _ADVICE = re.compile(
     r"(?i)\byou (?:can|could|may|might|should|need to|have to|want to)\s+(?:\w+\s+)?"
@@ -268,7 +275,18 @@ _WISH_CLAUSE = re.compile(
 )
 # a caption over what the writer has not run yet ("Before I deploy:", "Until we try it, the
 # config is:")
-_NOT_YET = re.compile(r"(?i)\b(?:before|until) (?:i|we) (?:deploy|run|launch|try|start|roll)\w*\b")
+_NOT_YET = re.compile(
+    r"(?i)\b(?:before|until) (?:i|we) (?:deploy|run|launch|try|start|roll)\w*\b"
+    # ... or what is still to be run or checked ("still needs to be validated with the real
+    # weights:", "not yet run on hardware:", "yet to be measured:", "仍需使用对应权重执行验证：",
+    # "尚未在真机上测试：", "実機では未検証：", "아직 검증하지 않았다:")
+    r"|\b(?:still|yet) (?:needs?|has|have|remains?) (?:to be )?(?:run|verif\w*|validat\w*|test\w*|measur\w*|check\w*)"
+    r"|\b(?:yet|remains?) to be (?:run|verif\w*|validat\w*|test\w*|measur\w*|checked)\b"
+    r"|\bnot (?:yet )?(?:been )?(?:run|verified|validated|tested|measured) (?:yet|on)\b|\bTODO\b"
+    r"|(?:仍|尚|还|還)(?:需|须|須|要|待|未)[^：:。]{0,20}(?:验证|驗證|测试|測試|测量|測量|运行|運行|执行|執行|跑)"
+    r"|待(?:验证|驗證|测试|測試|测量|測量)|未(?:验证|驗證|测试|測試|测量|測量)|未検証|要検証|未測定|未テスト"
+    r"|아직\s?(?:검증|테스트|측정|실행)"
+)
 # a documentation page or tutorial as the source of what follows
 _DOCS = re.compile(
     r"(?i)https?://(?:docs\.|[\w.-]*readthedocs|[\w.-]+/docs?/|[\w.-]+\.github\.io/)"

@@ -149,11 +149,17 @@ _NOT_MET = re.compile(
     r"|\bkeep\s+an\s+eye\s+on\b|\bin\s+case\s+of\b"
     # a failure denied ("graceful skip (don't crash)", "never hangs", "without errors")
     r"|\b(?:don't|do not|doesn't|does not|won't|will not|never|without|no)\s+(?:\w+\s+)?(?:crash|fail|hang|error|oom)"
+    # the same limitations in Chinese and Japanese ("不支持 PP/DP", "暂不支持", "已知问题", "未対応")
+    r"|(?:暂|尚|仍)?不支持|暂未支持|已知问题|已知限制|サポートされていない|未対応|非対応|既知の問題"
 )
 # the failure inside a condition's clause ("If the service fails to start, refer to ...", "in
 # case the draft crashes"); the failure before it is told as met ("the server hangs if the batch
 # is larger than 32")
-_IF_CLAUSE = re.compile(r"(?i)\b(?:if|in case|whenever|unless|should)\b[^,.;:]*$")
+_IF_CLAUSE = re.compile(
+    r"(?i)\b(?:if|in case|whenever|unless|should)\b[^,.;:]*$"
+    # ... in Chinese and Japanese ("如果草稿模型缺失，则报错", "缺少匹配图会报错", "否则失败", "場合はエラー")
+    r"|(?:如果|假如|若|一旦|缺少|缺失|否则|否則|場合)(?![^,.;:，。；：]*(?:我|私|僕))[^,.;:，。；：]*$"
+)
 # what a flag, a hardware count or a quoted value says is no failure ("--max-retries-on-error",
 # "8x H100", "`error_on_mismatch`", "'fail_fast': true")
 _NOT_WORDS = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|\"[^\"]*\"|'[^']*'|\b\w+_\w+\b")
