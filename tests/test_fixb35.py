@@ -196,3 +196,48 @@ def test_a_failure_word_inside_a_condition_tells_no_failure_met(said: str, met: 
 
     assert own_run(said) is met
 
+
+# --- 3. vLLM on Neuron (the vllm-neuron plugin) never runs vLLM's CUDA proposer ---
+
+_NEURON_SERVE = ('vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 32 --speculative-config '
+                 '\'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-70B", "num_speculative_tokens": 4}\'')  # fmt: skip
+_CORE_DIES = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.10/site-packages/vllm/v1/engine/core.py", line 701, in run_engine_core',
+    "    engine_core.run_busy_loop()",
+    "RuntimeError: NRT error: execution failed",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", [
+    # the plugin's pip name and a frame of its runner
+    ["Setup: trn2.48xlarge, pip install vllm-neuron (0.3.1), eagle3 draft for Llama-3.1-70B.", "", _NEURON_SERVE, "",
+     "Traceback (most recent call last):",
+     '  File "/opt/venv/lib/python3.11/site-packages/vllm_neuron/worker/neuron_model_runner.py", line 412, in execute_model',
+     "    output = self.model(**inputs)", "RuntimeError: Neuron compilation failed for the fused speculation graph"],
+    # the plugin's own block of --additional-config
+    ["Server dies on the first request with the eagle3 draft:", "",
+     _NEURON_SERVE.replace("--tensor-parallel-size 32",
+                           "--additional-config '{\"neuron_config\": {\"enable_bucketing\": true}}'"), "", *_CORE_DIES],
+    # the product named in the writer's sentence
+    ["We run vLLM Neuron 0.4.0 on Trainium2 with an EAGLE3 draft and the server crashes after warmup.", "",
+     _NEURON_SERVE, "", *_CORE_DIES],
+], ids=["pip-and-frame", "neuron-config-block", "product-name"])  # fmt: skip
+def test_a_run_on_the_neuron_plugin_gets_no_cuda_proposer(tmp_path: Path, lines: list[str]) -> None:
+    crashes = roots(run(tmp_path, lines))
+    assert crashes
+    for crash in crashes:
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None, path
+        assert "EagleProposer" not in (path.conditional or ""), path.conditional
+
+
+def test_a_cuda_report_citing_the_neuron_repository_keeps_its_proposer(tmp_path: Path) -> None:
+    """The near miss: on vLLM's tracker a comment naming the plugin's repository is a comparison."""
+    lines = ["vllm-project/vllm · issue #50321 · open", "",
+             "# [Bug]: EAGLE3 illegal memory access on H100 with vLLM 0.11.0", "",
+             f"vllm serve meta-llama/Llama-3.1-8B-Instruct {_EAGLE3}", "", *_ENGINE_DIES, "",
+             "bob commented on Oct 3, 2025", "", "The vllm-project/vllm-neuron repository has a similar report."]  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and (path.value, path.worker_class) == ("other", "EagleProposer"), path
