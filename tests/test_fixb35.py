@@ -241,3 +241,51 @@ def test_a_cuda_report_citing_the_neuron_repository_keeps_its_proposer(tmp_path:
     for crash in roots(run(tmp_path, lines)):
         path = crash.worker_path
         assert path is not None and (path.value, path.worker_class) == ("other", "EagleProposer"), path
+
+
+# --- 3b. a tutorial's sample output and illustrative table are no run's ---
+
+_TUTORIAL = [
+    "# Tutorial: Serve Llama-3.1-70B with an EAGLE-3 draft on H100", "",
+    "<!-- Content type: procedural-tutorial -->", "",
+    "In this tutorial you will launch a vLLM server with an EAGLE-3 draft, benchmark it, and compare it",
+    "with a plain server.", "", "## Step 1: Launch the server", "", "```bash",
+    "vllm serve meta-llama/Llama-3.1-70B-Instruct \\", "    --tensor-parallel-size 4 \\",
+    '    --speculative-config \'{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-70B", '
+    '"num_speculative_tokens": 3}\'', "```", "", "## Step 2: Benchmark", "",
+    "`vllm bench serve` prints a block like this one when the server drafts:", "", "```text",
+    "---------------Speculative Decoding---------------", "Acceptance rate (%):                     61.20",
+    "Acceptance length:                       2.84", "```", "", "## Results", "", ":::{note}",
+    "The numbers below are illustrative; measure on your own traffic.", ":::", "",
+    "| GPU | Metric | Plain | EAGLE-3 |", "| --- | --- | --- | --- |",
+    "| 4x H100 | output throughput (tok/s) | 410.5 | 702.3 |", "| 4x H100 | mean acceptance length | n/a | 2.84 |",
+]  # fmt: skip
+_HOWTO_SAMPLE = [
+    "# How to run vLLM with ngram speculation", "", "## Launch", "", "```bash",
+    'vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config \'{"method": "ngram", '
+    '"num_speculative_tokens": 4, "prompt_lookup_max": 4}\'', "```", "", "## Check the acceptance", "",
+    "Sample output of `vllm bench serve`:", "", "```text", "---------------Speculative Decoding---------------",
+    "Acceptance rate (%):                     38.10", "Acceptance length:                       2.52", "```",
+]  # fmt: skip
+_ZH_TUTORIAL = [
+    "# Qwen3-32B EAGLE-3 部署教程", "", "本教程介绍如何用 vLLM 启动带 EAGLE-3 草稿的服务并做压测。", "",
+    "## 第一步：启动服务", "", "```bash", "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 2 \\",
+    '  --speculative-config \'{"method":"eagle3","model":"Tengyunw/qwen3_32b_eagle3","num_speculative_tokens":3}\'',
+    "```", "", "## 第二步：压测", "", "下面的结果仅供参考：", "", "| 配置 | 输出吞吐 (tok/s) | 平均接受长度 |",
+    "| --- | --- | --- |", "| 无投机 | 388.1 | - |", "| EAGLE-3 | 640.7 | 2.71 |",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", [_TUTORIAL, _HOWTO_SAMPLE, _ZH_TUTORIAL], ids=["tutorial", "how-to", "zh"])
+def test_a_tutorials_sample_output_and_illustrative_table_show_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_tutorial_with_the_writers_own_output_keeps_its_run(tmp_path: Path) -> None:
+    """The near miss: the same page, its bench block the writer's own ("the output I got")."""
+    lines = [*_TUTORIAL[: _TUTORIAL.index("## Step 2: Benchmark") + 2],
+             "Here is the output I got on our 4x H100 box; your numbers will vary:", "",
+             "```text", "---------------Speculative Decoding---------------",
+             "Acceptance length:                       2.84", "```"]  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert (path.value, path.worker_class) == ("other", "EagleProposer"), path

@@ -1762,11 +1762,17 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
     if title is None or not guide_title(said):
         return None
     posts, fenced = 0, False
+    shown = False  # below a caption or note that shows what follows as illustrative, to the next heading
     for line in held:
         text = line.text
+        if _HEADING.match(text) or _TITLE.match(text):
+            shown = False
         if FENCE.match(text):
             fenced = not fenced
             continue
+        if shown:
+            continue  # a sample block or a table the page calls illustrative: no run gave it
+        shown = not fenced and _ILLUSTRATIVE.search(text) is not None  # (its own line is read below)
         if not line.quoted and post_author(text) is not None:
             posts += 1
             if posts > 1:
@@ -1782,6 +1788,18 @@ def _guide(held: Sequence[LogLine]) -> LogLine | None:
         if _SYMPTOM.search(words) and not CONDITION.search(words) and line is not title:
             return None
     return title
+
+
+# a guide's words showing what follows as a sample, not its own result: "prints a block like this
+# one", "sample output:", "the numbers below are illustrative", "your numbers will vary", "示意",
+# "仅供参考", "例示", "参考値"
+_ILLUSTRATIVE = re.compile(
+    r"(?i)\billustrat\w*|\bfor illustration\b|\b(?:a |an )?(?:block|output|table|result)s? (?:like|such as) "
+    r"(?:this|these|the following)\b|\b(?:sample|example) (?:output|results?|block|log)\b"
+    r"|\b(?:will|should|may) (?:look|be) (?:something )?like\b|\byou(?:'ll| will| should) see\b"
+    r"|\byour (?:numbers|results|figures) (?:will|may|might) (?:vary|differ)\b"
+    r"|示意|仅供参考|僅供參考|例示|参考値|예시 출력"
+)
 
 
 def _runbook(held: Sequence[LogLine]) -> LogLine | None:
