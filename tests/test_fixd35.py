@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run
 from spectrace.assemblers.launch_span import LaunchSpan
 from spectrace.assemblers.prose_wrap import ProseWrap
 from spectrace.dialects.base import LogLine
@@ -134,3 +134,41 @@ def test_a_line_indented_under_a_plain_paragraph_is_no_continuation() -> None:
     wrap.feed(LogLine("a.md", 1, 0, upper, upper, "plain", ""))
     lower = "    follow-up fix for quantized drafters, on four cards of one host."
     assert wrap.feed(LogLine("a.md", 2, 0, lower, lower, "plain", "")) == []
+
+
+# --- pytest's failure report pasted indented whole: its '>' mark is no quote mark ---
+
+_CHECK = ["    def check_outputs(base_ids, spec_ids):",
+          "        for i, (baseline_token_ids, spec_token_ids) in enumerate(zip(base_ids, spec_ids)):",
+          ">           assert baseline_token_ids == spec_token_ids",
+          "E           AssertionError: assert [17, 4051, ...] == [17, 4051, ...]",
+          "E             At index 3 diff: 220 != 9"]  # fmt: skip
+_CI_HEAD = ["acme/vllm-fork · issue #31 · open · Python", "# [CI Failure]: the MLP speculator e2e job fails on the nightly", "",
+            "ci-bot · description · 2024-09-02", "The job's output:", ""]  # fmt: skip
+
+
+@pytest.mark.parametrize("indent", ["    ", "  ", "\t"], ids=["code-block", "list-item", "tab"])
+def test_pytests_failing_mark_indented_whole_still_names_the_v0_harness(tmp_path: Path, indent: str) -> None:
+    lines = [*_CI_HEAD, *(f"{indent}{t}" for t in _CHECK)]
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, "other", "SpecDecodeWorker")
+    assert any(0 < e.lineno <= len(lines) and "assert baseline_token_ids" in lines[e.lineno - 1] for e in path.evidence)
+
+
+def test_an_indented_pytest_mark_is_no_quote_and_an_indented_reply_quote_still_is() -> None:
+    from spectrace.dialects.paste import quoted, unpaste
+
+    assert not quoted("    >           assert baseline_token_ids == spec_token_ids")
+    assert unpaste("    >       assert out.shape == (2, 8)") == "    >       assert out.shape == (2, 8)"
+    assert quoted("  > We run EAGLE3 on two nodes")
+    assert unpaste("  > assert baseline_token_ids == spec_token_ids") == "  assert baseline_token_ids == spec_token_ids"
+
+
+def test_a_guide_quoting_the_harness_check_indented_gets_no_path(tmp_path: Path) -> None:
+    """A write-up that explains the harness, its check quoted in a reply's mark: no run of it."""
+    assert_no_path(tmp_path, [
+        "## How the speculative e2e suite compares outputs", "",
+        "The harness runs the same prompts twice, once without a draft, and then checks each pair:", "",
+        "    > assert baseline_token_ids == spec_token_ids", "",
+        "so any difference in greedy output fails the test. You can run it locally with pytest.",
+    ])

@@ -57,9 +57,10 @@ PASTE_LITERALS: tuple[bytes, ...] = (
 # A Markdown or e-mail quote mark opening a line (``> ``, ``>> ``, ``> > ``, a bare ``>`` line).
 _QUOTE_MARK = re.compile(r"[ \t]*>(?:[ \t>]|$)")
 # pytest's mark on a test's failing assertion (``>       assert a == b``: the ``>`` in the first
-# column, then the code's own indent): the test's report, no quote and no mark to take off. Only
-# an assert: a quoted traceback's code line (``>     from vllm.x import Y``) is a reply's quote
-_PYTEST_MARK = re.compile(r">[ ]{3,}assert\b")
+# column, then the code's own indent; a report pasted indented whole keeps it after its indent):
+# the test's report, no quote and no mark to take off. Only an assert: a quoted traceback's code
+# line (``>     from vllm.x import Y``) is a reply's quote
+_PYTEST_MARK = re.compile(r"[ \t]*>[ ]{3,}assert\b")
 
 
 def quoted(text: str) -> bool:
@@ -195,7 +196,7 @@ def unpaste(text: str) -> str:
         return text
     if text[0] in _LEAD_CHARS and not _PYTEST_MARK.match(text):
         text = _lead(text)
-    elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS:
+    elif text[0] in " \t" and (stripped := text.lstrip(" \t"))[:1] in _LEAD_CHARS and not _PYTEST_MARK.match(text):
         if (unmarked := _lead(stripped)) is not stripped:  # marks of a paste indented whole:
             text = text[: len(text) - len(stripped)] + unmarked  # the indent stays (dedent)
     if text and text[-1] in _TRAIL_CHARS:
