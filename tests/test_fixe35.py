@@ -204,3 +204,52 @@ def test_the_writers_repeated_boots_show_a_run(tmp_path: Path, lines: list[str],
 ], ids=["troubleshooting", "checklist"])  # fmt: skip
 def test_a_guide_that_counts_restarts_gets_no_path(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+# --- SGLang's main at a commit is a build of main: the thread's day bounds its release ---
+
+
+def _sgl_issue(day: str, body: list[str]) -> list[str]:
+    return ["sgl-project/sglang · issue #40001 · open · Python",
+            "# Scheduler stalls while a trace is exported under speculative decoding", "",
+            f"rivka · description · {day}", *body]  # fmt: skip
+
+
+@pytest.mark.parametrize("body", [
+    # a measured heading naming main at a commit beside the method
+    ["## Impact measured (H100 x8, TP8, main @ 4c5d6e7f, MTP steps=3/topk=1/draft=4)",
+     "Serving froze for 19 s on every export."],
+    # an environment bullet: a commit, then a parenthesis saying it is main's
+    ["## Environment", "- sglang @ 4c5d6e7f (main, 2026-08-12), TP4 on 4x H100",
+     "- launch: `python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE --tp 4`"],
+    # the code pointer of a root-cause section, main at a commit in inline code
+    ["Measured on our 8x H100 server with EAGLE3 (3 steps, topk 1, 4 draft tokens): serving froze for 19 s.",
+     "In `python/sglang/srt/managers/scheduler.py` (`main` at `4c5d6e7f`) the export runs inline."],
+], ids=["measured-heading", "env-bullet", "code-pointer"])  # fmt: skip
+def test_main_at_a_commit_dated_past_the_v2_only_release_decides_v2(tmp_path: Path, body: list[str]) -> None:
+    path = probed_path(tmp_path, _sgl_issue("2026-08-15", body))
+    assert (path.value, path.worker_class) == ("v2", "EAGLEWorkerV2"), path
+    assert any("a build of main" in e.reason for e in path.evidence), path.evidence
+
+
+def test_main_at_a_commit_posted_soon_after_the_v2_only_release_stays_a_condition(tmp_path: Path) -> None:
+    # a main build may be a month older than its post: before the v1 worker was gone
+    path = probed_path(tmp_path, _sgl_issue("2026-06-20", [
+        "## Impact measured (H100 x8, TP8, main @ 4c5d6e7f, MTP steps=3/topk=1/draft=4)",
+        "Serving froze for 19 s on every export."]))  # fmt: skip
+    assert path.worker_class is None and "EAGLEWorker" in (path.conditional or ""), path
+
+
+def test_the_main_thread_at_a_commit_is_no_build_of_main(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _sgl_issue("2026-08-15", [
+        "The scheduler froze for 19 s on our EAGLE3 server (3 steps, topk 1, 4 draft tokens).",
+        "The export runs on the scheduler main thread (`scheduler.py:3639` at 4c5d6e7f)."]))  # fmt: skip
+    assert not any("a build of main" in e.reason for e in path.evidence), path.evidence
+
+
+def test_a_guide_building_main_at_a_commit_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Trying speculative decoding on a source build", "",
+        "1. Check out sglang main @ 4c5d6e7f and install it with `pip install -e python`.",
+        "2. Launch with `--speculative-algorithm EAGLE3` and your draft path.",
+        "3. You should see the accept length in the decode log."])  # fmt: skip

@@ -27,6 +27,7 @@ VERSION_LITERALS: tuple[bytes, ...] = (
     b"v0.", b"sgl-project/sglang",  # a bare "v0.5.16", a line naming the repository
     b"sglang/srt/", b"SGLangEngine",  # a file of SGLang's runtime tree (a frame), RL actor
     b"from main", b"on main", b"latest main", b"(main)", b"from source",  # a build of main
+    b"main @", b"main@", b"main` at", b"main at ", b"master @", b"master@", b"(main,", b"(main;",  # main at a commit
     b"sglang to ", b"SGLang to ",  # "bumped sglang to 0.5.14"
     b"sgl-project", b"EAGLEWorker",  # the organisation, SGLang's worker class (files: b"agle")
     b"sgl-dev", b"sglang-rocm",  # images of images.toml whose name or tag may hold no "v0."
@@ -240,6 +241,9 @@ _THEN_FAILS = re.compile(r"(?i)\b(?:crash\w*|fail\w*|errors?|hangs?|breaks?|OOMs
 _MAIN = re.compile(
     r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-/\w]|\.\w)"
     r"|\bbuilt from source\b|\binstall(?:ed)? from source\b|\(main\)"
+    # main at a commit ("main @ `f42ec350b431`", "`main` at `77aee202`", "master@1a2b3c4d"), or a
+    # commit's parenthesis saying it is main's ("sglang @ 18107e38 (main, 2026-08-14)")
+    r"|\b(?:main|master)`?\s*(?:@|\bat\b)\s*(?:commit\s+)?`?[0-9a-f]{7,40}\b|\((?:on\s+)?(?:main|master)\s*[,;]"
     r"|(?<![\d.])0\.0\.0\.dev\d"  # a source build with no release tag (setuptools-scm's 0.0.0.devN+g<hash>)
 )
 
