@@ -66,6 +66,8 @@ from spectrace.assemblers.run_bound import (
     reported_heading,
 )
 from spectrace.assemblers.run_forms import record_form
+from spectrace.assemblers.shown_output import expected_caption, expected_lines, reader_step
+from spectrace.assemblers.shown_output import literals as shown_output_literals
 from spectrace.assemblers.run_results import (
     ATTRIBUTED,
     EXPECTED,
@@ -191,6 +193,8 @@ LITERALS: tuple[bytes, ...] = (
     *DOCUMENT_LITERALS,
     # a fix's evidence, a review's opener, speculation left off (``run_prose``)
     *run_prose_literals(),
+    # output a page shows its reader to expect, a step to the reader in another language (``shown_output``)
+    *shown_output_literals(),
     *STATED_LITERALS,  # a run's options stated with no speculation (``stated_plain``)
     *template_literals(),  # a template's fields left to fill (``template_cells``)
     b"ERROR:", b"ERROR :", b"FATAL:", b"[ERROR]", b"[FATAL]",  # a driver's own error (``_harness_stopped``)
@@ -506,7 +510,7 @@ _REPRO = re.compile(
 _SELF = re.compile(r"\bI\b(?!/O)|(?i:\b(?:my|mine|me)\b)")  # the writer in the first person singular
 
 
-def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
+def _instructions(held: Sequence[LogLine], thread: bool, expected: frozenset[int]) -> LogLine | None:
     """The first line of a page that tells the reader what to run (an imperative step, a docs
     address on top, or the page's form: ``run_bound.page_form``), where nothing in it binds it
     to a run: no post header (a thread), no log record, no quoted line, and no line
@@ -516,20 +520,27 @@ def _instructions(held: Sequence[LogLine], thread: bool) -> LogLine | None:
     2.5x") and a crash appended whose frames name no engine file tell none. A playbook, a docs
     or quick-start page, a tutorial, a blog post, release notes: their commands, however
     complete, are what the reader would run. A pasted command followed by its output is a run,
-    and so is a failure report whose steps to reproduce are imperative."""
+    and so is a failure report whose steps to reproduce are imperative. Output the page shows
+    as what the reader should expect (``expected``: ``shown_output.expected_lines``, "####
+    Expected Results", "Sample output:", "出力例：") is no output of a run; where that is all the
+    output it shows and it tells no failure, its "reproducing steps" reproduce a benchmark's
+    numbers, not a failure."""
     first: LogLine | None = None
-    for line in held:
+    unshown = [ln for ln in held if ln.lineno not in expected]  # what the page shows of its own
+    benchmark = bool(expected) and not any(
+        _SYMPTOM.search(words := told(ln.text)) and not CONDITION.search(words) for ln in unshown)
+    for line in unshown:
         text = line.text
         if line.headed or post_author(text) is not None:
             return None
         if line.quoted:
             continue  # with no post above, a page's own blockquote (a note): ``first_run_line`` reads it
-        if _REPRO.search(text) or (thread and _RESULTS.search(text)):
+        if (_REPRO.search(text) and not benchmark) or (thread and _RESULTS.search(text)):
             return None  # "To reproduce, run:": a failure's steps; a thread's results: its writer's run
-        if first is None and (_STEP_LINE.search(text) or (_DOCS_URL.search(text)
-                                                           and line.lineno - held[0].lineno < _HEAD_LINES)):
+        if first is None and (_STEP_LINE.search(text) or reader_step(text) or (
+                _DOCS_URL.search(text) and line.lineno - held[0].lineno < _HEAD_LINES)):  # fmt: skip
             first = line
-    if first_run_line(held) is not None or _process_record(held):
+    if first_run_line(unshown) is not None or _process_record(held):
         return None  # an engine frame or record, the writer's own run, a failure met, a figure measured, a pid table
     return first or page_form(held)
 
@@ -1260,11 +1271,14 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         line, method, why = stop
         said = f"{why}: configured {method or 'a method'}; no worker started: the run stopped at line {line.lineno}"
         return [Apart(line.source, held[0].lineno, _END, said, line.text.strip())]
-    if any(ln.headed for ln in held):
+    # output a page shows its reader to expect is no run's record (a log's lines are read once
+    # more only where a line captions such output)
+    expected = expected_lines(held) if any(not ln.headed and expected_caption(ln.text) for ln in held) else frozenset()
+    if any(ln.headed and ln.lineno not in expected for ln in held):
         return []  # a log record: a server printed it, whatever the PR adds
     if (blank := _template(held)) is not None:  # result fields left to fill: a sheet for a run to come
         return [Apart(blank.source, held[0].lineno, _END, TEMPLATE, blank.text.strip())]
-    if (steps := _instructions(held, kind is not None)) is not None:  # the whole page is what a reader would run
+    if (steps := _instructions(held, kind is not None, expected)) is not None:  # the whole page is what a reader would run
         return [Apart(steps.source, held[0].lineno, _END, INSTRUCTIONS, steps.text.strip())]
     if (guide := _guide(held)) is not None:  # a guide's commands under its headings, nothing printed
         return [Apart(guide.source, held[0].lineno, _END, INSTRUCTIONS, guide.text.strip())]
