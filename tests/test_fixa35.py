@@ -1,4 +1,4 @@
-"""Session 35 (FIXA): output a page shows its reader to expect.
+"""Session 35 (FIXA): output a page shows its reader to expect, and stacks summarised per rank.
 
 - A page of steps for the reader (a vendor's performance doc, a tutorial, a README) whose output
   blocks are captioned as what the reader should see ("#### Expected Results", "Sample output:",
@@ -6,6 +6,11 @@
   records are what the reader's run should print, and its "reproducing steps" reproduce a
   benchmark's numbers, not a failure. A report whose expected output is followed by what it
   actually got, or a page that then shows its own run, keeps that run.
+- A py-spy summary written per rank (a rank label and the innermost frame on one line, the outer
+  frames indented below it, a note after a frame; or the rank prefix a log dialect peels off) is
+  read as one stack per label: a frame in a speculative worker's file decides the worker, and the
+  summary binds the text to the run it sampled. The same summary under a docs page's "Example
+  output:" shows no run.
 
 Each test writes its own lines in the shape of the text class it covers and asserts what a user
 sees (the worker path's class or condition, and the line that proves it).
@@ -18,7 +23,13 @@ from pathlib import Path
 import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from spectrace.assemblers.run_forms import form_of
 from spectrace.assemblers.shown_output import expected_caption, reader_step
+from spectrace.dialects.base import LogLine
+
+
+def _line(raw: str) -> LogLine:
+    return LogLine("t.log", 1, 0, raw, raw, "plain", "")
 
 
 # --- pages whose output is captioned as what the reader should expect ---
@@ -135,3 +146,78 @@ def test_expected_captions_in_every_language(text: str, expected: bool) -> None:
 ])  # fmt: skip
 def test_steps_to_the_reader_in_other_languages(text: str, step: bool) -> None:
     assert reader_step(text) is step
+
+
+# --- py-spy summaries written per rank ---
+
+_HANDOFF = ["# Handoff: decode hang with MTP under PD", "", "State on 2026-08-02. Candidate fix under test.", "",
+            "## What the stacks show", "",
+            "py-spy on all eight ranks, sampled twice 5 s apart, no movement:", "", "```",
+            "DP0,2,4,6:  broadcast             (torch/distributed/distributed_c10d.py:2790)",
+            "DP3,5,7:    all_gather_into_tensor (torch/distributed/distributed_c10d.py:3990)",
+            "DP1:        init_forward_metadata (attn_backend.py:512)",
+            "              prepare_for_draft_extend (base_spec_worker.py:150)",
+            "              forward_batch_generation (eagle_worker_v2.py:1190)",
+            "              event_loop_overlap_disagg_decode (decode.py:1800)   <- PD decode loop",
+            "```", "", "Seven ranks wait in a collective; DP1 never joins it."]  # fmt: skip
+
+_ISSUE_TP = ["[Bug] server stops answering after a few hundred requests with EAGLE", "",
+             "After ~300 requests nothing comes back; GPU util stays at 100% on every rank.",
+             "I took py-spy dumps of the four TP ranks twice, 10 s apart; they did not move:", "", "```",
+             "TP0,2,3:  all_reduce        (torch/distributed/distributed_c10d.py:2501)",
+             "TP1:      draft_forward     (sglang/srt/speculative/eagle_worker.py:402)   <- never returns",
+             "            draft           (sglang/srt/speculative/eagle_worker.py:377)",
+             "            event_loop_normal (sglang/srt/managers/scheduler.py:861)", "```"]  # fmt: skip
+
+_VLLM_RANKS = ["Decode hangs on vllm==0.10.1 with an EAGLE3 draft; py-spy on the workers:", "", "```",
+               "[rank0]: all_reduce   (torch/distributed/distributed_c10d.py:2806)",
+               "[rank1]: propose      (vllm/v1/spec_decode/eagle.py:233)",
+               "           execute_model (vllm/v1/worker/gpu_model_runner.py:1602)", "```"]  # fmt: skip
+
+
+# torch's rank prefix, which the paste dialect peels off the line
+_SGL_RANKS = ["SGLang 0.5.15 with EAGLE3 froze under load; py-spy of the two TP ranks:", "", "```",
+              "[rank0]: broadcast    (torch/distributed/distributed_c10d.py:2790)",
+              "[rank1]: verify       (sglang/srt/speculative/eagle_worker_v2.py:640)",
+              "           forward_batch_generation (sglang/srt/speculative/eagle_worker_v2.py:1190)", "```"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "line"), [
+    (_HANDOFF, "v2", "EAGLEWorkerV2", 10),
+    (_ISSUE_TP, "v1", "EAGLEWorker", 7),
+    (_SGL_RANKS, "v2", "EAGLEWorkerV2", 4),
+    # a frame in vLLM's eagle.py names its class by release, as a traceback's frame does
+    (_VLLM_RANKS, "unknown", "EagleProposer", 4),
+], ids=["dp-ranks-handoff", "tp-ranks-issue", "sglang-rank-prefix", "vllm-rank-prefix"])  # fmt: skip
+def test_a_rank_labelled_pyspy_summary_decides_by_its_worker_frames(
+    tmp_path: Path, lines: list[str], value: str, classes: str, line: int | None
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    if line is not None:
+        assert any(e.lineno == line and "py-spy" in e.reason for e in path.evidence), path.evidence
+
+
+def test_a_docs_page_with_a_summary_as_example_output_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Debugging a stuck server", "", "## Collect stacks", "",
+                              "Run `py-spy dump --pid <PID>` on each scheduler process.", "",
+                              "Example output:", "", "```",
+                              "TP0:  broadcast   (torch/distributed/distributed_c10d.py:2790)",
+                              "TP1:  verify      (sglang/srt/speculative/eagle_worker_v2.py:610)",
+                              "        forward_batch_generation (sglang/srt/speculative/eagle_worker_v2.py:1200)",
+                              "```", "", "## Next steps", "",
+                              "Compare the ranks to find the one that never reached the collective."])  # fmt: skip
+
+
+@pytest.mark.parametrize("raw", [
+    "DP1:        init_forward_metadata (attn_backend.py:512)",
+    "              forward_batch_generation (eagle_worker_v2.py:1190)",
+    "              event_loop_overlap_disagg_decode (decode.py:1800)   <- PD decode loop",
+    "[rank3] | all_reduce (dist/comm.py:12)",
+])  # fmt: skip
+def test_a_summary_line_is_a_frame_a_line(raw: str) -> None:
+    assert form_of(_line(raw)) == "one-frame-per-line trace"
+
+
+def test_a_frame_named_in_a_sentence_is_no_dump_line() -> None:
+    assert form_of(_line("The hang sits in forward_batch_generation (eagle_worker_v2.py:1190), see below.")) is None

@@ -36,11 +36,14 @@ FENCE = re.compile(r"^\s*(?:>\s*)*(?:```|~~~)")
 # fields ("owner/repo#N · issue · closed"), a link, an HTML tag, a rule, a shell prompt, and a log
 # record a dialect did not head (its level word or its clock time), and a traceback's frame
 # (``File "x.py", line 3, in f``, alone or flattened into a line): the code line under it is
-# the frame's, never the rest of a sentence, however both are indented
+# the frame's, never the rest of a sentence, however both are indented; and a sampler's frame
+# ending its line (py-spy's ``verify (eagle_worker.py:610)``, a note after it): a stack's line,
+# whatever rank label or indent it has
 _NOT_PROSE = re.compile(
     r"^\s*(?:#|\||<|\$ |\{|\[[^\]]{1,40}\]:?\s|[-=*_]{3,}\s*$|https?://)| · |\|\s*$"
     r"|\b(?:INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL)\b|\d\d:\d\d:\d\d"
     r"|\bFile \"[^\"]*\", line \d+"
+    r"|\b\w+\s+\((?:[\w.-]+[/\\])*[\w.-]+\.py:\d+\)\s*(?:(?:<-|←|#|//).*)?$"
 )
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s")
 _ENDED = re.compile(r"[.!?:;。！？：\\{\[]\s*$")

@@ -50,8 +50,19 @@ _PROCESS = re.compile(r"^Process (\d+): (.*)$")
 _PYSPY_THREAD = re.compile(
     r'^Thread (0x[0-9A-Fa-f]+|\d+) \((active|idle)(\+gil)?\)(?:: "(.*)")?\s*$'
 )
-# py-spy indents a frame by 4 blanks; a paste may have turned them into one tab
-_FRAME = re.compile(r"^(\s{2,}|\t)(\S.*?) \(([^()]*?)(?::(\d+))?\)\s*$")
+# py-spy indents a frame by 4 blanks; a paste may have turned them into one tab; a note may follow
+# it ("forward (eagle_worker.py:610)   <- stuck here")
+_NOTE = r"(?:\s+(?:<-|←|#|//)[^\n]*)?"
+_FRAME = re.compile(rf"^(\s{{2,}}|\t)(\S.*?) \(([^()]*?)(?::(\d+))?\){_NOTE}\s*$")
+# a summary's line for one rank or several: a rank label, then the innermost frame its stack
+# waits in, the outer frames indented below it ("DP1:   init_forward_metadata  (dsa_backend.py:746)",
+# "TP0,2,4:  broadcast (torch/distributed/distributed_c10d.py:2841)", "[rank3] | all_reduce (x.py:9)")
+_LABELLED = re.compile(
+    rf"^\s*(\[?[A-Za-z][\w .-]{{0,12}}?\d[\w,.-]*\]?)\s*[:|]\s+(\S.*?)\s+\(([^()]*?\.py):(\d+)\){_NOTE}\s*$"
+)
+# the same line once a log dialect peeled its rank prefix ("[rank1]: propose (x/eagle.py:233)"):
+# the frame at the line's start, the rank on the line
+_BARE = re.compile(rf"^(\S.*?)\s+\(([^()]*?\.py):(\d+)\){_NOTE}\s*$")
 _LOCALS_HEAD = re.compile(r"^\s{4,}(Arguments|Locals):\s*$")
 _LOCAL = re.compile(r"^(\s{6,})([A-Za-z_][\w.]*): (.*)$")
 _FAULT_THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9A-Fa-f]+) \(most recent call first\):")
@@ -310,7 +321,23 @@ class DumpScanner:
     def _loose(self, line: LogLine, text: str, candidate: bool) -> None:
         """py-spy frames pasted without their "Process" and "Thread" lines: one stack per
         writer (rank), started by a frame a waiting rank sits in, ended by any other line
-        of that writer; a second run of the same writer is a later sample of it."""
+        of that writer; a second run of the same writer is a later sample of it. A summary
+        written per rank (``_LABELLED``) starts one stack at each label's line, its innermost
+        frame, and the frames indented below it are that stack's."""
+        labelled = _LABELLED.match(text)
+        if labelled is None and line.rank and not line.inferred:
+            labelled = _BARE.match(text)  # (its label is the rank the dialect read)
+        if labelled is not None and (candidate or self.loose):
+            label = labelled.group(1) if labelled.re is _LABELLED else str(line.rank)
+            name, where, at = labelled.groups()[-3:]
+            dump = self._start(line, LOOSE_TOOL)
+            dump.blocks.append(_Block(0, "", *self._line_rank(line), key=f"stream {line.stream} {label}"))
+            thread = self.loose[line.stream] = _Thread(str(len(dump.blocks)), label, True, False)
+            if line.stream:  # its indented frames below carry no rank prefix
+                self.loose[""] = thread
+            dump.blocks[-1].threads.append(thread)
+            thread.frames.append(_frame(name, where, at))
+            return
         m = _FRAME.match(text)
         thread = self.loose.get(line.stream)
         if m is None:
@@ -354,4 +381,4 @@ class DumpScanner:
 def _frame(name: str, where: str, line: str | None) -> _Frame:
     """``name (file.py:N)`` is Python; ``0x7f.. (libc.so.6)`` or ``sym (python3.12)`` is native."""
     native = line is None or not (where.endswith(".py") or where.startswith("<"))
-    return _Frame(name, where, int(line) if line else 0, native=native)
+    return _Frame(name.rstrip(), where, int(line) if line else 0, native=native)  # (a column's padding)
