@@ -1,4 +1,4 @@
-"""Session 35 (FIXA): output a page shows its reader to expect, and stacks summarised per rank.
+"""Session 35 (FIXA): output shown as expected, stacks summarised per rank, results dated day first.
 
 - A page of steps for the reader (a vendor's performance doc, a tutorial, a README) whose output
   blocks are captioned as what the reader should see ("#### Expected Results", "Sample output:",
@@ -11,6 +11,10 @@
   read as one stack per label: a frame in a speculative worker's file decides the worker, and the
   summary binds the text to the run it sampled. The same summary under a docs page's "Example
   output:" shows no run.
+- A playbook whose results heading is dated day first ("Benchmark 14/09/2026", "05.10.2026")
+  reports its run: the image tag in its template table names the release and the bare argument
+  line its bootstrap writes is the launch. Dated results still to come (expected, planned, pending)
+  report none.
 
 Each test writes its own lines in the shape of the text class it covers and asserts what a user
 sees (the worker path's class or condition, and the line that proves it).
@@ -221,3 +225,51 @@ def test_a_summary_line_is_a_frame_a_line(raw: str) -> None:
 
 def test_a_frame_named_in_a_sentence_is_no_dump_line() -> None:
     assert form_of(_line("The hang sits in forward_batch_generation (eagle_worker_v2.py:1190), see below.")) is None
+
+
+# --- a playbook's results dated day first, its image tag and its bare argument line ---
+
+def _playbook(image: str, args: str, results: list[str], title: str = "# Cluster operations playbook") -> list[str]:
+    return [title, "", "## Template", "", "| Field | Value |", "|---|---|", f"| Image | `{image}` |",
+            "| Disk | 40 GB |", "", "## Arguments the bootstrap writes into the config", "", "```bash", args, "```", "",
+            *results]  # fmt: skip
+
+
+_DFLASH_ARGS = ("--tp 2 --speculative-algorithm DFLASH --speculative-draft-model-path /models/draft-dflash "
+                "--speculative-num-draft-tokens 8 --mem-fraction-static 0.88 --port 18000")
+_NGRAM_ARGS = ("--tensor-parallel-size 2 --speculative-config '{\"method\": \"ngram\", \"num_speculative_tokens\": 4, "
+               "\"prompt_lookup_max\": 4}' --max-model-len 32768")
+_EAGLE_ARGS = ("--tp 4 --speculative-algorithm EAGLE3 --speculative-draft-model-path /models/eagle3 "
+               "--speculative-num-steps 3 --speculative-eagle-topk 4 --speculative-num-draft-tokens 8")
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    # Vietnamese headings, the day written 14/09/2026
+    (_playbook("lmsysorg/sglang:v0.5.17", _DFLASH_ARGS,
+               ["## 3. Kết quả benchmark", "", "### 3.1 Benchmark 14/09/2026 (draft 8, fp8)",
+                "| Máy | Decode tok/s | TTFT |", "|---|---|---|", "| A | 31.2 | 4.1s |", "| B | 28.7 | 5.0s |"],
+               title="# Sổ tay vận hành cụm suy luận"), "v2", "DFlashWorkerV2"),
+    # vLLM's image, the day written 05.10.2026
+    (_playbook("vllm/vllm-openai:v0.11.0", _NGRAM_ARGS,
+               ["## Resultados", "", "### Benchmark 05.10.2026", "| Nodo | tok/s | TTFT |", "|---|---|---|",
+                "| n1 | 412.5 | 0.9s |"], title="# Manual de operación del clúster"), "other", "NgramProposer"),
+    # English, the day in the heading's parenthesis; 0.5.9 runs EAGLE3 on the v1 worker
+    (_playbook("lmsysorg/sglang:v0.5.9", _EAGLE_ARGS,
+               ["## Results (07/11/2026)", "", "| Batch | tok/s | accept len |", "|---|---|---|", "| 1 | 88.4 | 3.1 |"]),
+     "v1", "EAGLEWorker"),
+], ids=["vietnamese-dflash", "spanish-vllm-ngram", "english-eagle3"])  # fmt: skip
+def test_a_playbook_with_results_dated_day_first_decides(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(e.lineno == 13 for e in path.evidence), path.evidence  # the bootstrap's argument line
+
+
+@pytest.mark.parametrize("results", [
+    ["## Expected results 14/09/2026", "", "| Node | Decode tok/s | TTFT |", "|---|---|---|", "| A | TBD | TBD |"],
+    ["## Benchmark plan 14/09/2026", "", "| Node | Decode tok/s |", "|---|---|", "| A | 30 (target) |"],
+    ["## Benchmark 14/09/2026", "", "| Node | Decode tok/s |", "|---|---|", "| A | pending |"],
+], ids=["expected", "plan", "pending"])  # fmt: skip
+def test_a_playbook_whose_dated_results_are_still_to_come_gets_no_path(tmp_path: Path, results: list[str]) -> None:
+    assert_no_path(tmp_path, _playbook("lmsysorg/sglang:v0.5.17", _DFLASH_ARGS, results))

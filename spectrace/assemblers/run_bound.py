@@ -199,7 +199,8 @@ _REPORT_HEADING = re.compile(
 # "## Measurements to take", "## Results to reproduce")
 _REPORT_WORDS = (r"(?:results?|measured|measurements?|numbers|figures|benchmarks?|runs?|throughput|decode"
                  r"|latency|acceptance|markers|verified|observed|status)")
-_DAY = r"(?<![\w.])20\d\d[-/][01]\d[-/][0-3]\d(?![\w.])"
+# (a day written year first, or day first as much of the world writes it: "23/08/2026", "23.08.2026")
+_DAY = r"(?<![\w.])(?:20\d\d[-/][01]\d[-/][0-3]\d|[0-3]\d[/.][01]\d[/.]20\d\d)(?![\w.])"
 _REPORTED_HEADING = re.compile(
     rf"(?i)^\s*#{{1,6}}\s(?:.*\b{_REPORT_WORDS}\b.*{_DAY}|.*{_DAY}.*\b{_REPORT_WORDS}\b)"
     r"|^\s*#{1,6}\s+\W{0,4}(?:[\w-]+\s+){0,2}?(?:measured|verified|observed)\s+(?:results?|numbers|figures"
