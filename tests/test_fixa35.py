@@ -1,4 +1,5 @@
-"""Session 35 (FIXA): output shown as expected, stacks summarised per rank, results dated day first.
+"""Session 35 (FIXA): output shown as expected, stacks summarised per rank, results dated day first,
+lower-case check outcomes.
 
 - A page of steps for the reader (a vendor's performance doc, a tutorial, a README) whose output
   blocks are captioned as what the reader should see ("#### Expected Results", "Sample output:",
@@ -15,6 +16,9 @@
   reports its run: the image tag in its template table names the release and the bare argument
   line its bootstrap writes is the launch. Dated results still to come (expected, planned, pending)
   report none.
+- A check table's outcome cells written in lower case ("| pass |", "| fail — shape mismatch |")
+  are a verification record of a run, as PASS/FAIL cells are; the same table under a test plan is
+  a plan.
 
 Each test writes its own lines in the shape of the text class it covers and asserts what a user
 sees (the worker path's class or condition, and the line that proves it).
@@ -273,3 +277,52 @@ def test_a_playbook_with_results_dated_day_first_decides(
 ], ids=["expected", "plan", "pending"])  # fmt: skip
 def test_a_playbook_whose_dated_results_are_still_to_come_gets_no_path(tmp_path: Path, results: list[str]) -> None:
     assert_no_path(tmp_path, _playbook("lmsysorg/sglang:v0.5.17", _DFLASH_ARGS, results))
+
+
+# --- a check table whose outcome cells are written in lower case ---
+
+_NGRAM_CHECKS = ["# Results: prompt-lookup speculation on vLLM 0.11.0", "",
+                 "Llama-3.1-8B on one L40S, greedy, 512 max tokens.", "", "## Bring-up checks", "",
+                 "| # | check | result |", "|---|---|---|",
+                 "| 1 | engine takes the `ngram` speculative config | pass |",
+                 "| 2 | greedy output matches speculation off | pass — 32/32 identical |", "",
+                 "## Throughput", "", "| config | conc 1 | conc 8 |", "|---|---|---|",
+                 "| baseline | 92.4 tok/s | 611.0 tok/s |", "| ngram k=4 | 131.8 tok/s | 702.5 tok/s |"]  # fmt: skip
+
+_EAGLE_CHECKS = ["Checks on vLLM 0.12.0 with an EAGLE3 draft for Llama-3.1-8B (num_speculative_tokens 3):", "",
+                 "| check | outcome |", "|---|---|", "| draft head loads | pass |",
+                 "| first request | fail — shape mismatch in the draft's fc layer |"]  # fmt: skip
+
+_NEXTN_CHECKS = ["# NEXTN checks on SGLang 0.5.9", "", "## Setup", "",
+                 "DeepSeek-V3 on 8x H200: `--speculative-algorithm NEXTN --speculative-num-steps 3 "
+                 "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4`.", "", "## Checks", "",
+                 "| check | result |", "|---|---|", "| MTP head loads | pass |",
+                 "| gsm8k, 200 questions | pass — 0.952 |"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    (_NGRAM_CHECKS, "other", "NgramProposer"),
+    (_EAGLE_CHECKS, "other", "EagleProposer"),
+    (_NEXTN_CHECKS, "v1", "EAGLEWorker"),
+], ids=["vllm-ngram-results", "vllm-eagle3-fail-row", "sglang-nextn-checks"])  # fmt: skip
+def test_a_check_table_with_lower_case_outcomes_shows_its_run(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    assert_verdict(probed_path(tmp_path, lines), value, classes)
+
+
+def test_the_same_checks_in_a_test_plan_show_no_run(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Bring-up for EAGLE3 on SGLang 0.5.17", "", "## Test plan", "",
+                              "| # | check | outcome |", "|---|---|---|",
+                              "| 1 | engine takes the EAGLE3 speculative config | pass |",
+                              "| 2 | greedy output matches speculation off | pass |", "",
+                              "Run each check and fill the table in."])  # fmt: skip
+
+
+@pytest.mark.parametrize(("raw", "form"), [
+    ("| 2 | draft loads beside the target | pass — one KV group |", "a check's outcome"),
+    ("| first request | fail: shape mismatch |", "a check's outcome"),
+    ("| mode | passthrough |", None),
+])  # fmt: skip
+def test_lower_case_outcome_cells(raw: str, form: str | None) -> None:
+    assert form_of(_line(raw)) == form
