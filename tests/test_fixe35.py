@@ -48,7 +48,7 @@ def _trt_fix_pr(history: str) -> list[str]:
 
 
 @pytest.mark.parametrize("history", [
-    "The asserts date back to an older PR, which put them in the individual MTP/Eagle sampler files.",
+    "These checks came from an earlier PR that spread them over separate MTP/Eagle sampler files.",
     "First written in the Eagle3 and MTP worker source files, then merged into one base class.",
     "- 2025: checks copied into the eagle/ngram sampler files",
 ])  # fmt: skip
@@ -173,7 +173,7 @@ def test_a_fork_design_note_gets_no_path(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("lines", "value", "classes"), [
     # a report's summary: the method and engine named, the boots counted with their outcomes
     (["## Summary", "", "GLM-4.6 with MTP3 on vLLM, tensor parallel 6.",
-      "Five boots of the identical image with the identical environment gave five different outcomes.",
+      "Four clean restarts of one unchanged container each crashed somewhere different.",
       "Setting MTP=0 avoids it."],
      "unknown", "EagleProposer"),
     # first person, counted restarts and what they produced

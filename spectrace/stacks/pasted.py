@@ -55,8 +55,8 @@ _PYSPY_THREAD = re.compile(
 _NOTE = r"(?:\s+(?:<-|←|#|//)[^\n]*)?"
 _FRAME = re.compile(rf"^(\s{{2,}}|\t)(\S.*?) \(([^()]*?)(?::(\d+))?\){_NOTE}\s*$")
 # a summary's line for one rank or several: a rank label, then the innermost frame its stack
-# waits in, the outer frames indented below it ("DP1:   init_forward_metadata  (dsa_backend.py:746)",
-# "TP0,2,4:  broadcast (torch/distributed/distributed_c10d.py:2841)", "[rank3] | all_reduce (x.py:9)")
+# waits in, the outer frames indented below it ("DP3:   run_batch  (scheduler.py:120)",
+# "TP1,5,7:  all_reduce (torch/distributed/distributed_c10d.py:99)", "[rank3] | all_reduce (x.py:9)")
 _LABELLED = re.compile(
     rf"^\s*(\[?[A-Za-z][\w .-]{{0,12}}?\d[\w,.-]*\]?)\s*[:|]\s+(\S.*?)\s+\(([^()]*?\.py):(\d+)\){_NOTE}\s*$"
 )
