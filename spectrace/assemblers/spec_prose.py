@@ -45,12 +45,12 @@ _TRUTH = {"true": True, "1": True, "yes": True, "on": True, "enabled": True}
 # an algorithm as a word: "eagle3 speculative decoding", "Eagle-3", "NEXTN", a draft
 # checkpoint's "-Eagle3"; not a file or class name (eagle_worker.py, EAGLEWorker, llama_eagle3)
 _ALGORITHM = re.compile(  # ASCII word edges: "使用EAGLE3投机解码" names EAGLE3 too
-    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|nextn|standalone|ngram|dflash|dspark|frozen_kv_mtp)"
+    r"(?i)(?<![A-Za-z0-9_/.])(eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|nextn|standalone|ngram|dflash(?:[-_ ]?2)?|dspark|frozen_kv_mtp)"
     r"(?![A-Za-z0-9_]|\.\w|-\w*worker)"  # a sentence's full stop ends it; ".py" does not
 )
 # what each spelling runs as: NEXTN reads as EAGLE; EAGLE and EAGLE3 share EAGLEWorker
 _CANONICAL = {"eagle": "EAGLE", "nextn": "NEXTN", "standalone": "STANDALONE", "ngram": "NGRAM",
-              "dflash": "DFLASH", "dspark": "DSPARK", "frozenkvmtp": "FROZEN_KV_MTP"}  # fmt: skip
+              "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK", "frozenkvmtp": "FROZEN_KV_MTP"}  # fmt: skip
 _WORKER_FAMILY = {"EAGLE": "EAGLE", "EAGLE3": "EAGLE", "NEXTN": "EAGLE", "STANDALONE":
                   "STANDALONE", "NGRAM": "NGRAM", "DFLASH": "DFLASH", "DSPARK": "DSPARK",
                   "FROZEN_KV_MTP": "FROZEN_KV_MTP", "OFF": "OFF"}  # fmt: skip

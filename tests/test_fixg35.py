@@ -1,0 +1,71 @@
+"""Session 35 (FIXG): a draft named as DFlash2 (a variant of SGLang's DFLASH algorithm) names
+the DFLASH family, so a text whose other lines name an EAGLE-family method (a cross-reference to
+another issue's NextN draft) is never read as an EAGLE run.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class or condition, and the line that proves it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from spectrace.assemblers.spec_prose import named_algorithms
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("A DFlash2 drafter serves the 27B target", ["DFLASH"]),
+    ("we serve it with the DFlash-2 draft", ["DFLASH"]),
+    ("dflash_2 acceptance collapsed", ["DFLASH"]),
+    ("DFlash 20 layers", ["DFLASH"]),  # a count after the name: DFlash, not a variant
+    ("EAGLE3 drafts", ["EAGLE3"]),
+], ids=["dflash2", "dash", "underscore", "count-after", "eagle3"])  # fmt: skip
+def test_a_dflash2_draft_is_named_as_dflash(text: str, names: list[str]) -> None:
+    assert named_algorithms(text) == names
+
+
+# an SGLang report on a DFlash2 draft; its launch is cut before any speculative flag, and a
+# wrapped sentence points at another issue about an MTP (NextN) draft
+_REPORT = ["[Bug] DFlash2 draft accepts almost nothing after quantizing it", "",
+           "Reporter: kim-o, 2026-09-20", "",
+           "Our DFlash2 draft checkpoint loads and serves, yet every draft token gets rejected and",
+           "decode runs slower than with no drafter at all. The unquantized weights are fine.",
+           "A similar report exists for a quantized draft in #41234 (an MTP draft with a",
+           "NextN head, fp8), which fails at load instead.", "",
+           "python3 -m sglang.launch_server --model-path /models/target-int4 \\",
+           "  --tp"]  # fmt: skip
+
+
+def test_a_dflash2_report_naming_another_issues_nextn_draft_gets_no_eagle_condition(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _REPORT)
+    assert not any("EAGLEWorker" in c for c in [path.conditional or "", path.worker_class or ""]), path
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "said"), [
+    # an SGLang issue on a release that only has the v2 DFlash worker
+    (["sglang 0.5.17: crash in verify with a DFlash2 drafter", "",
+      "We run SGLang 0.5.17 and serve Qwen3-8B with the DFlash2 draft; the scheduler dies after 200 requests."],
+     "v2", "DFlashWorkerV2", "DFlash2"),
+    # a bullet list of the environment, the drafter written with a dash
+    (["Our server dies under load; environment:", "", "- SGLang 0.5.16", "- Speculative algorithm: DFlash-2 (block size 8)",
+      "- 1x H100", "", "It crashed three times last night with the same assert."],
+     "v2", "DFlashWorkerV2", "DFlash-2"),
+    # Chinese: the release and the draft in one sentence
+    (["我们在 SGLang 0.5.15 上使用 DFlash2 草稿模型运行 Qwen3-32B，服务启动后崩溃。"],
+     "v2", "DFlashWorkerV2", "DFlash2"),
+], ids=["issue-sentence", "env-bullets", "chinese"])  # fmt: skip
+def test_a_dflash2_run_on_a_known_release_decides_the_dflash_worker(
+    tmp_path: Path, lines: list[str], value: str, classes: str, said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+def test_a_how_to_about_dflash2_drafts_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# How to serve a DFlash2 draft with SGLang", "",
+                              "This guide explains how to pick a DFlash2 drafter for your target model.",
+                              "Step 1: download the draft checkpoint.",
+                              "Step 2: pass it to the server with the DFLASH algorithm."])  # fmt: skip
