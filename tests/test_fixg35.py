@@ -69,3 +69,33 @@ def test_a_how_to_about_dflash2_drafts_gets_no_path(tmp_path: Path) -> None:
                               "This guide explains how to pick a DFlash2 drafter for your target model.",
                               "Step 1: download the draft checkpoint.",
                               "Step 2: pass it to the server with the DFLASH algorithm."])  # fmt: skip
+
+
+# --- a pull request adding a config that it says is the one a live deployment runs ---
+
+_PR_HEAD = ["acme/infer-recipes · pull request #88 · open · Python",
+            "# sglang/llama-4-scout: FP8 TP=8 + EAGLE3 compose", "", "b-ortiz · description · 2026-03-02",
+            "## What", "", "Adds a compose file for the FP8 checkpoint with an EAGLE3 draft.", ""]  # fmt: skip
+
+
+@pytest.mark.parametrize("told", [
+    ["## Config (faithful to the live stack)", "",
+     "SGLang v0.5.9 · TP=8 · FP8 · EAGLE3 drafter (3 steps, 4 draft tokens) · mem-fraction 0.85"],
+    ["The values below are identical to our production deployment:", "",
+     "- SGLang 0.5.9", "- TP=8, FP8 weights", "- EAGLE3, 3 steps, top-k 1, 4 draft tokens"],
+    ["Copied from the running server's compose, nothing retuned.", "",
+     "| engine | SGLang 0.5.9 |", "| spec | EAGLE3 3/1/4 |"],
+], ids=["dotted-summary", "bullets", "table"])  # fmt: skip
+def test_a_config_pr_said_to_be_the_live_stack_is_a_run(tmp_path: Path, told: list[str]) -> None:
+    path = probed_path(tmp_path, [*_PR_HEAD, *told])
+    assert path.worker_class is not None or path.conditional, path
+    assert "EAGLEWorker" in (path.worker_class or path.conditional or ""), path
+
+
+@pytest.mark.parametrize("plan", [
+    ["## Config", "", "We should make the staging config identical to the production deployment.",
+     "SGLang v0.5.9 · TP=8 · FP8 · EAGLE3 drafter (3 steps, 4 draft tokens)"],
+    ["## Config", "", "SGLang v0.5.9 · TP=8 · FP8 · EAGLE3 drafter (3 steps, 4 draft tokens)"],
+], ids=["plan-to-match", "no-run-told"])  # fmt: skip
+def test_a_config_pr_not_said_to_run_gets_no_path(tmp_path: Path, plan: list[str]) -> None:
+    assert_no_path(tmp_path, [*_PR_HEAD, *plan])

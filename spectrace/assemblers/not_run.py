@@ -2191,7 +2191,8 @@ def _config_change(held: Sequence[LogLine], title: str, desc: Sequence[LogLine])
     examples of another project's repository are what a run would use, not a run (a recipe PR
     shows its run by its numbers, a passed sweep or a log)."""
     if any(_OWN_RUN.search(ln.text) or _SYMPTOM.search(ln.text) or _RESULTS.search(ln.text)
-           or _WRITER.search(ln.text) for ln in _unsummarised(held) if not _TODO.match(ln.text)):  # fmt: skip
+           or _WRITER.search(ln.text) or _LIVE_CONFIG.search(ln.text)
+           for ln in _unsummarised(held) if not _TODO.match(ln.text)):  # fmt: skip
         return False  # an open box ("- [ ] the sweep passes") is a plan, not a result
     return any(_CONFIG_SHAPE.search(text) for text in [title, *(ln.text for ln in desc)])
 
@@ -2221,6 +2222,14 @@ _RESULTS = re.compile(
     r"(?i)^\s*#{1,6}\s*(?:\W\s*)?(?:results?|benchmarks?|performance|perf|accuracy|evals?|evaluation"
     r"|numbers|measurements?|test results?)\b(?![/.-]\w)|\|[^|]*\|[^|]*\|"
     r"|\bsweeps?\b[^.;]{0,24}?\b(?:pass(?:es|ed)?|ran|results?|finished|completed|succeeded|green)\b"
+)
+# the changed configuration said to be what runs or ran ("Config (faithful to the live stack)",
+# "identical to the production deployment", "mirrors our running server"): a run stands behind
+# it, not only a proposal (``run_forms.toml``'s "a config told as the running one" reads it too)
+_LIVE_CONFIG = re.compile(
+    r"(?i)\b(?:faithful|identical|same|matches|matching|mirrors?|mirroring|copied|taken|exported)\s+"
+    r"(?:to|as|from)?\s*(?:the\s+|our\s+|my\s+)?(?:live|running|deployed|production|prod)\s+"
+    r"(?:stack|config\w*|setup|deployment|server|service|cluster|box|node)s?\b"
 )
 # the writer telling what they did ("I just had to add the speculative args", "we halved the
 # batch"): a recipe tuned by hand was run, whatever the scan kept of the telling (a config change
