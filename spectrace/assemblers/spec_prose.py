@@ -192,8 +192,11 @@ _FAILED = (
     r"(?:fails?|failed|failing|crash\w*|hangs?|hung|errors?\b|breaks|broke|segfault\w*|OOMs?\b"
     r"|illegal memory access|out of memory|IMA\b|deadlocks?\b|NaNs?\b)"
 )
+# ... or a setup list's item setting it on ("(2P2D, DP attention on, EAGLE MTP on)", "EAGLE3: on,",
+# "| MTP | on |"): the word "on" closes the item, not "on Blackwell" or "on the draft"
 _ENABLED_AFTER = re.compile(
     r"(?i)^[^.;!?]{0,60}?\b(?:enabled|turned on|switched on)\b|^[^.;!?]{0,40}?\b" + _FAILED
+    + r"|^(?:[ -][\w-]+)?\s*(?:[:=|]\s*)?on\b(?=\s*(?:[),;|）,，；、。]|$))"
 )
 _ENABLED_BEFORE = re.compile(
     r"(?i)\b(?:enabl(?:e|ed|ing)|turn(?:ed|ing)? on|(?:when|while|after|I'm|I am|we're|we are)\s+"
