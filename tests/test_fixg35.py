@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from spectrace.assemblers.prose_wrap import ProseWrap
 from spectrace.assemblers.spec_prose import named_algorithms
+from spectrace.dialects.base import LogLine
 
 
 @pytest.mark.parametrize(("text", "names"), [
@@ -99,3 +101,59 @@ def test_a_config_pr_said_to_be_the_live_stack_is_a_run(tmp_path: Path, told: li
 ], ids=["plan-to-match", "no-run-told"])  # fmt: skip
 def test_a_config_pr_not_said_to_run_gets_no_path(tmp_path: Path, plan: list[str]) -> None:
     assert_no_path(tmp_path, [*_PR_HEAD, *plan])
+
+
+# --- a sentence wrapped inside a parenthesis, its next line opening with a capitalised name ---
+
+def _lines(texts: list[str]) -> list[LogLine]:
+    return [LogLine("t.log", i + 1, 0, t, t, "plain", "") for i, t in enumerate(texts)]
+
+
+def _fed(texts: list[str]) -> dict[int, str]:
+    wrap, out = ProseWrap(), {}
+    for line in _lines(texts):
+        out[line.lineno] = line.text
+        out.update({grown.lineno: grown.text for grown in wrap.feed(line)})
+    return out
+
+
+@pytest.mark.parametrize(("upper", "lower"), [
+    ("The same weights work when unquantized; a similar report is open as #41234 (an", "NextN draft with fp8 weights), which fails at load."),
+    ("We saw the same acceptance drop on the other cluster last week (see the thread by", "Mira about EAGLE3 heads), and it went away after a rebuild."),
+    ("Der Fehler tritt nur mit dem quantisierten Entwurfsmodell auf (nicht mit dem", "Original in BF16), obwohl beide gleich konfiguriert sind."),
+], ids=["issue-ref", "see-thread", "german"])  # fmt: skip
+def test_a_line_inside_an_open_parenthesis_goes_on_below(upper: str, lower: str) -> None:
+    fed = _fed([upper, lower])
+    assert lower.split(")")[0] in fed[1] and upper.split("(")[-1] in fed[2], fed
+
+
+@pytest.mark.parametrize("texts", [
+    ["A long sentence about the crash that ends its parenthesis (twice) but not the line", "Next line starts anew."],
+    ["A long sentence that opens a parenthesis and keeps going for quite a while (like",
+     "- a list item below it"],
+], ids=["closed", "list-item"])  # fmt: skip
+def test_a_capitalised_line_after_a_closed_parenthesis_or_an_item_stays_apart(texts: list[str]) -> None:
+    assert _fed(texts)[2] == texts[1]
+
+
+_STORE = ["sgl-project/sglang · issue #512 · open · Python",
+          "# [Bug] Quantized DFlash2 draft accepts almost nothing", "",
+          "kim-o · description · 2026-09-20", "### Summary", "",
+          "Our quantized DFlash2 draft checkpoint loads into `DFlash2DraftModel`, serves, and then rejects",
+          "nearly every draft token; decode runs slower than with no drafter at all.", "",
+          "The unquantized weights are fine. A similar report exists for a quantized draft in #41234 (an",
+          "NextN draft with fp8 weights), which fails at load instead.", "",
+          "```", "python3 -m sglang.launch_server \\", "  --model-path /models/target-int4 \\", "  --tp"]  # fmt: skip
+
+
+def test_a_dflash2_report_citing_a_nextn_issue_in_a_wrapped_parenthesis_keeps_the_dflash_family(tmp_path: Path) -> None:
+    path = probed_path(tmp_path, _STORE)
+    assert_verdict(path, "unknown", "DFlashWorkerV2|DFlashWorker")
+    assert any("DFlash2" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_dflash2_guide_with_a_wrapped_parenthesis_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Guide: choosing a draft for SGLang", "",
+                              "This page explains how to pick a DFlash2 draft for a target model and when to prefer (the",
+                              "NextN heads some checkpoints ship) instead.", "",
+                              "Step 1: download the draft.", "Step 2: start the server with the DFLASH algorithm."])  # fmt: skip

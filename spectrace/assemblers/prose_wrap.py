@@ -13,7 +13,9 @@ line that holds it.
 A line continues the one above when both are unheaded prose of one paragraph: the upper line is
 long (a wrap, not a short line the writer ended), ends in no sentence mark, colon or command
 continuation, and is no heading, table row, title, thread head or code; the lower line starts in
-lower case, with a bracket or a code span, and is no list item, command or code. Never across a
+lower case, with a bracket or a code span (or with any word, where the upper line left a
+parenthesis open: "... as in #12 (a" / "NextN draft), which ..."), and is no list item, command
+or code. Never across a
 code fence, a log record, a blank line or a list item.
 """
 
@@ -122,6 +124,8 @@ def _continues(upper: LogLine, line: LogLine) -> bool:
         return False
     if _not_prose(line) or _ITEM.match(text) or _CODE.search(text):
         return False
+    if upper.text.count("(") > upper.text.count(")") and line.text[:1].isalpha():
+        return True  # "... counterpart to #12 (quantized" / "NextN draft), which ...": inside a parenthesis
     indent = len(upper.text) - len(upper.text.lstrip(" "))
     return _CONTINUES.match(text[indent:] if text.startswith(" " * indent) else text) is not None
 
