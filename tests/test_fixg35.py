@@ -157,3 +157,29 @@ def test_a_dflash2_guide_with_a_wrapped_parenthesis_gets_no_path(tmp_path: Path)
                               "This page explains how to pick a DFlash2 draft for a target model and when to prefer (the",
                               "NextN heads some checkpoints ship) instead.", "",
                               "Step 1: download the draft.", "Step 2: start the server with the DFLASH algorithm."])  # fmt: skip
+
+
+# --- a draft named by its own kind (its architecture or its config block), no algorithm flag ---
+
+def _issue(number: int, title: str, body: list[str]) -> list[str]:
+    return [f"sgl-project/sglang · issue #{number} · open · Python", f"# [Bug] {title}", "",
+            "ro-m · description · 2026-10-04", "", *body]  # fmt: skip
+
+
+@pytest.mark.parametrize("body", [
+    ["On sglang 0.5.15 our draft checkpoint (its `dflash_config` has block_size 8) serves at half the "
+     "expected speed; it crashed twice under load too."],
+    ["sglang 0.5.15, one H100, the server crashed twice under load.", "",
+     "| draft | architecture | block |", "|---|---|---|", "| ours-ft | `DFlash2DraftModel` | 8 |"],
+    ["Mit sglang 0.5.15 stürzt der Server zweimal unter Last ab; der Entwurf ist ein `DFlashDraftModel`."],
+], ids=["config-field", "table-cell", "german"])  # fmt: skip
+def test_a_draft_named_by_its_dflash_kind_decides_the_dflash_worker(tmp_path: Path, body: list[str]) -> None:
+    path = probed_path(tmp_path, _issue(902, "slow decode with my draft", body))
+    assert_verdict(path, "v2", "DFlashWorkerV2")
+
+
+def test_a_page_describing_dflash_draft_architectures_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, ["# Draft architectures in SGLang", "",
+                              "This page explains which draft architectures SGLang loads.",
+                              "A DFlash draft declares `DFlashDraftModel` in its config and carries a `dflash_config` block.",
+                              "To use one, pass the draft path and pick the DFLASH algorithm."])  # fmt: skip

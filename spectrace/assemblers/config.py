@@ -102,6 +102,29 @@ def draft_loaded(text: str) -> tuple[str, str] | None:
     return m.group(1), _SGLANG_ALGORITHM.get(family, family)
 
 
+# a draft architecture's class name or its config block, as a word ("architectures:
+# `DFlash2DraftModel`", "identical `dflash_config`"); never inside a path or a dotted name
+_ARCH_WORD = re.compile(r"(?<![\w./])([A-Z]\w*(?:Model|ForCausalLM)|dflash_config|dspark_config)(?![\w.(])")
+_KIND_FAMILIES = ("DFLASH", "DSPARK")  # the families whose drafts are named by their own kind
+
+
+def draft_kinds(text: str) -> list[str]:
+    """The SGLang algorithms a line names by its draft's own kind: a DFlash or DSpark draft
+    architecture of SGLang's draft-model files (``path_frames.draft_model_classes``) or that
+    family's config block, on a line that sets nothing apart. The EAGLE family is never assumed
+    where a draft of another kind is named: the kind names its own family."""
+    if set_apart(text):
+        return []
+    classes = draft_model_classes("sglang")
+    out = []
+    for m in _ARCH_WORD.finditer(text):
+        word = m.group(1)
+        family = classes.get(word) or {"dflash_config": "DFLASH", "dspark_config": "DSPARK"}.get(word)
+        if family in _KIND_FAMILIES:
+            out.append(str(family))
+    return out
+
+
 # tqdm: "Capturing batches (bs=48 avail_mem=20.45 GB):  35%|...| 8/23 [...]"
 _CAPTURING = re.compile(r"Capturing batches \(bs=(\d{1,9})\b.*?\|\s*(\d{1,9})/(\d{1,9})")
 
@@ -115,6 +138,8 @@ class ConfigCollector(ConfigFinish):
         text = line.text
         self._lines.append(line)
         self._startups.see(line)
+        if not line.quoted:  # a sentence, a config block's line, a table cell alike
+            self._named += [(name, line) for name in draft_kinds(text)]
         if is_example(line):
             self._examples.add((line.source, line.lineno))
         else:
