@@ -242,8 +242,10 @@ _MAIN = re.compile(
     r"(?i)\b(?:from|on|of|at)\s+(?:the\s+)?(?:latest\s+|current\s+)?(?:main|master)\b(?![-/\w]|\.\w)"
     r"|\bbuilt from source\b|\binstall(?:ed)? from source\b|\(main\)"
     # main at a commit ("main @ `f42ec350b431`", "`main` at `77aee202`", "master@1a2b3c4d"), or a
-    # commit's parenthesis saying it is main's ("sglang @ 18107e38 (main, 2026-08-14)")
-    r"|\b(?:main|master)`?\s*(?:@|\bat\b)\s*(?:commit\s+)?`?[0-9a-f]{7,40}\b|\((?:on\s+)?(?:main|master)\s*[,;]"
+    # commit's parenthesis saying it is main's ("sglang @ 18107e38 (main, 2026-08-14)"); only
+    # after a commit: Python's own version line says "3.12.3 (main, Nov  6 2025, ...)"
+    r"|\b(?:main|master)`?\s*(?:@|\bat\b)\s*(?:commit\s+)?`?[0-9a-f]{7,40}\b"
+    r"|\b[0-9a-f]{7,40}`?\s*\((?:on\s+)?(?:main|master)\s*[,;]"
     r"|(?<![\d.])0\.0\.0\.dev\d"  # a source build with no release tag (setuptools-scm's 0.0.0.devN+g<hash>)
 )
 
