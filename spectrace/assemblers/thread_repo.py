@@ -49,13 +49,21 @@ def tracker_engine(repo: str | None) -> str | None:
 
 
 @cache
-def _repositories(key: str) -> dict[str, str]:
-    """``framework_words.toml``'s repository names under ``key`` (lower case) -> the framework:
-    ``recipes``, each framework's own deployment repositories; ``forks``, the repository name a
-    fork of its tree keeps."""
+def _recipes() -> dict[str, str]:
+    """Each framework's own deployment repositories (lower case) -> the framework
+    (``framework_words.toml``'s ``recipes``)."""
     name = "paths/framework_words.toml"
     rows = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)["framework"]
-    return {str(r).lower(): str(row["name"]) for row in rows for r in row.get(key, [])}  # type: ignore[union-attr]
+    return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("recipes", [])}  # type: ignore[union-attr]
+
+
+@cache
+def _forks() -> dict[str, str]:
+    """The repository name a fork of each framework's tree keeps (lower case) -> the framework
+    (``framework_words.toml``'s ``forks``)."""
+    name = "paths/framework_words.toml"
+    rows = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)["framework"]
+    return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("forks", [])}  # type: ignore[union-attr]
 
 
 def run_engine(repo: str | None) -> str | None:
@@ -65,8 +73,7 @@ def run_engine(repo: str | None) -> str | None:
     recipe PR changes no engine code, so the readers of code changes keep it apart."""
     if repo is None:
         return None
-    fork = repo.rsplit("/", 1)[-1].lower()
-    return tracker_engine(repo) or _repositories("recipes").get(repo.lower()) or _repositories("forks").get(fork)
+    return tracker_engine(repo) or _recipes().get(repo.lower()) or _forks().get(repo.rsplit("/", 1)[-1].lower())
 
 
 def header_engine(text: str) -> str | None:
