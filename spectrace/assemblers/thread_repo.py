@@ -57,23 +57,13 @@ def _recipes() -> dict[str, str]:
     return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("recipes", [])}  # type: ignore[union-attr]
 
 
-@cache
-def _forks() -> dict[str, str]:
-    """The repository name a fork of each framework's tree keeps (lower case) -> the framework
-    (``framework_words.toml``'s ``forks``)."""
-    name = "paths/framework_words.toml"
-    rows = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)["framework"]
-    return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("forks", [])}  # type: ignore[union-attr]
-
-
 def run_engine(repo: str | None) -> str | None:
-    """The framework whose runs a thread on ``repo`` reports: its own tracker's, one of its
-    recipe repositories' (a recipe is that framework's deployment), or a fork's that keeps the
-    framework's repository name (``local-inference-lab/vllm``). Not ``tracker_engine``: a
+    """The framework whose runs a thread on ``repo`` reports: its own tracker's, or one of its
+    recipe repositories' (a recipe is that framework's deployment). Not ``tracker_engine``: a
     recipe PR changes no engine code, so the readers of code changes keep it apart."""
     if repo is None:
         return None
-    return tracker_engine(repo) or _recipes().get(repo.lower()) or _forks().get(repo.rsplit("/", 1)[-1].lower())
+    return tracker_engine(repo) or _recipes().get(repo.lower())
 
 
 def header_engine(text: str) -> str | None:
