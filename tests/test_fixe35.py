@@ -119,54 +119,6 @@ def test_a_doc_citing_the_dspark_package_gets_no_path(tmp_path: Path, lines: lis
     assert_no_path(tmp_path, lines)
 
 
-# --- a fork that keeps the engine's repository name names the engine ---
-
-
-@pytest.mark.parametrize(("lines", "classes"), [
-    # a fork PR whose own live check states the method
-    (["acme-infra/vllm · pull request #88 · open · Python",
-      "# [BugFix] Keep one more cached block for hybrid models under MTP", "",
-      "kofi · description · 2026-09-03",
-      "Prefix hits were zero on our hybrid checkpoint with speculation on.", "",
-      "Verified live on our 8x H100 deployment (MTP k=2, TP=8): repeated prompts now hit 3,072 tokens."],
-     "EagleProposer"),
-    # a fork issue: the writer's crash told in words, the boots counted
-    (["acme-infra/vllm · issue #14 · open · Python",
-      "# EAGLE3 drafter crashes after the first long request", "",
-      "kofi · description · 2026-09-03",
-      "Our build with an EAGLE3 draft on two H100s exits on the first 30k-token prompt; three cold "
-      "boots gave the same crash."],
-     "EagleProposer"),
-    # a TensorRT-LLM fork: a production incident told in words
-    (["acme-infra/TensorRT-LLM · issue #5 · open · Python",
-      "# Worker exits on logprobs requests with MTP", "",
-      "kofi · description · 2026-09-03",
-      "We hit this in production while serving our 70B model with MTP speculative decoding: the "
-      "worker exits on the first request that asks for logprobs."],
-     "MTPEagleWorker"),
-], ids=["vllm-fork-pr", "vllm-fork-issue", "trtllm-fork"])  # fmt: skip
-def test_a_fork_named_after_the_engine_names_the_engine(tmp_path: Path, lines: list[str], classes: str) -> None:
-    path = probed_path(tmp_path, lines)
-    assert classes in (path.worker_class or path.conditional or ""), path
-
-
-def test_a_project_named_after_the_engine_with_a_suffix_is_no_fork(tmp_path: Path) -> None:
-    path = probed_path(tmp_path, [
-        "acme-infra/vllm-omni · issue #7 · open · Python",
-        "# MTP request stalls", "", "kofi · description · 2026-09-03",
-        "Our MTP pipeline stalls after the first request on two L40S cards."])  # fmt: skip
-    assert path.worker_class is None and not path.conditional, path
-
-
-def test_a_fork_design_note_gets_no_path(tmp_path: Path) -> None:
-    assert_no_path(tmp_path, [
-        "acme-infra/vllm · issue #90 · open · Python",
-        "# [RFC] Plan: MTP support for our hybrid checkpoints", "",
-        "kofi · description · 2026-09-03",
-        "We plan to add MTP k=2 for the hybrid models next quarter; this issue tracks the design.",
-        "Steps: port the draft head, add a test, then benchmark."])  # fmt: skip
-
-
 # --- the writer's repeated boots of their own run are a run ---
 
 
