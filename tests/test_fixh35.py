@@ -124,29 +124,3 @@ def test_a_setup_item_in_a_sentence_of_runs_keeps_the_era_condition(tmp_path: Pa
 ], ids=["plan", "recommended-setup", "defaults-pr", "on-a-place"])  # fmt: skip
 def test_a_setup_items_algorithm_on_in_a_plan_or_guide_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
-
-
-# --- a fix PR whose run sentence says which algorithm was on, while its root-cause lines name
-# another family's code ("only the Eagle V2 path updated it", "a knob EAGLE uses") ---
-
-
-@pytest.mark.parametrize("body", [
-    ["When using NGRAM speculative decoding, the server log had the right acceptance but responses carried zeros.",
-     "", "- Server: `accept len: 3.10, accept rate: 0.62`", "", "## Root cause", "",
-     "1. The output processor only handled Eagle V2 results, so NGRAM batches never updated the counter.",
-     "2. The tokenizer manager read a step count that only EAGLE sets."],
-    ["We serve a chat model with NGRAM speculative decoding enabled; the server log shows "
-     "`accept len: 2.70, accept rate: 0.41` and every response reports zero accepted tokens.", "",
-     "Cause: the counters are filled only on the Eagle V2 branch, and EAGLE's step setting gates the formula."],
-], ids=["root-cause-list", "one-paragraph"])  # fmt: skip
-def test_the_algorithm_said_on_outranks_families_named_in_root_cause(tmp_path: Path, body: list[str]) -> None:
-    path = probed_path(tmp_path, _pull(4400, "fix spec metrics in responses", "2025-11-20", body))
-    assert_verdict(path, "other", "NGRAMWorker")
-    assert any("NGRAM speculative decoding" in e.text for e in path.evidence), path.evidence
-
-
-def test_families_only_named_in_a_fix_prs_reasoning_give_no_path(tmp_path: Path) -> None:
-    assert_no_path(tmp_path, _pull(4410, "fix: share the metrics path", "2025-11-20", [
-        "The NGRAM worker and the Eagle V2 path fill the acceptance counters in different places; "
-        "this PR moves both into the output processor.", "", "## Files Changed", "",
-        "- `python/sglang/srt/speculative/ngram_worker.py`"]))  # fmt: skip

@@ -258,9 +258,7 @@ class ConfigCollector(ConfigFinish):
             if aside_only(text):
                 self._aside.add((line.source, line.lineno))
         self._tested += [(name, line) for name in tested_algorithms(text)]
-        if stated_enabled(text) and not line.quoted:
-            self._enabled = True
-            self._stating.add((line.source, line.lineno))
+        self._enabled = self._enabled or (stated_enabled(text) and not line.quoted)
         if sglang_flag(text) and not line.quoted:  # SGLang's own option: the text is about it
             self._about = True
             self._flagged += [(name, line) for name in flag_algorithms(text)]

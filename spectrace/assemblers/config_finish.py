@@ -138,13 +138,6 @@ class ConfigFinish(ConfigFacts):
         if self._plain_sglang():  # the whole command shows the algorithm, or that there is none
             said = [(name, line) for name, line in said if name == "OFF"]
         named = one_family([name for name, _ in said])
-        titled = {(t.source, t.lineno) for t in self._titles.titles}
-        if named is None and not any((line.source, line.lineno) in titled for _, line in said):
-            # the family a sentence says was on outranks names other body lines only mention (a
-            # title's name is the thread's: a commenter's other run does not outrank it)
-            on = [(name, line) for name, line in said if (line.source, line.lineno) in self._stating]
-            named = one_family([name for name, _ in on])
-            said = on if named is not None else said
         if (
             named is not None
             and self._config.engine != "vllm"

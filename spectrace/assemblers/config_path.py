@@ -169,10 +169,8 @@ def named_verdict(
         return None  # a text comparing both settings names neither
     if bounds.tested and switch is None:
         return _tested_verdict(str(named.value), bounds)
-    if bounds.v2_named and switch is None and (
-        (v2 := _v2_verdict(str(named.value), bounds)) is not None or not _one_worker(str(named.value), bounds)
-    ):
-        return v2  # (an algorithm whose worker no spec-v2 setting changes, NGRAM: "Eagle V2" names other code)
+    if bounds.v2_named and switch is None:
+        return _v2_verdict(str(named.value), bounds)
     if switch is None and bounds.release is None and not bounds.enabled:
         return None  # an algorithm named alone may be one the report only discusses
     first, newest = first_release(str(named.value)), bounds.release or bounds.newest
@@ -218,14 +216,6 @@ def _v2_verdict(algorithm: str, bounds: Bounds) -> DumpVerdict | None:
         return None
     reason = f"{PROSE_REASON}: {algorithm} on 'Eagle V2' (SGLang's spec v2 overlap worker) -> v2 ({worker})"
     return DumpVerdict("v2", worker, reason, f"{algorithm} (Eagle V2)")
-
-
-def _one_worker(algorithm: str, bounds: Bounds) -> bool:
-    """The algorithm runs one worker class whatever the spec-v2 setting (NGRAM on every release)."""
-    on = prose_verdict(algorithm, True, bounds.era, bounds.release, bounds.newest)
-    off = prose_verdict(algorithm, False, bounds.era, bounds.release, bounds.newest)
-    return on is not None and off is not None and on.worker_class is not None \
-        and on.worker_class == off.worker_class  # fmt: skip
 
 
 _V2_NAMED = ("EAGLE", "EAGLE3", "NEXTN")  # the algorithms "Eagle V2" runs on EAGLEWorkerV2

@@ -87,7 +87,6 @@ class ConfigState:
         self._target: tuple[str, LogLine] | None = None  # vLLM's target model and its line
         self._vllm_prose: str | None = None  # a vLLM release named in prose
         self._named: list[tuple[str, LogLine]] = []  # speculative algorithms prose names
-        self._stating: set[tuple[str, int]] = set()  # lines whose sentence says the algorithm was on
         self._tested: list[tuple[str, LogLine]] = []  # algorithms the SGLang tests named are about
         self._machinery: tuple[LogLine, str] | None = None  # an EAGLE draft-graph capture line
         self._latest: Day | None = None  # the newest day a fed line's own stamp shows, and its line
