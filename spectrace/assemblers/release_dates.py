@@ -11,6 +11,7 @@ rows of releases the run cannot be.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from datetime import date, datetime
 from functools import cache
@@ -40,6 +41,13 @@ def read_table(text: str, name: str) -> dict[str, object]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleError(f"{name}: {' '.join(str(exc).split())}") from None
+
+
+def any_of(patterns: object, flags: int = 0) -> re.Pattern[str]:
+    """One case-insensitive pattern matching any of a table's ``patterns`` (a list of regexes)."""
+    if not isinstance(patterns, list):
+        raise RuleError(f"expected a list of patterns, got {type(patterns).__name__}")
+    return re.compile("(?i)" + "|".join(f"(?:{p})" for p in patterns), flags)
 
 
 def parse_days(raw: object, where: str) -> tuple[tuple[Version, date], ...]:

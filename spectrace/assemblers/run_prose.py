@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import any_of, read_table
 
 TABLE = "paths/run_prose.toml"
 
@@ -35,10 +35,6 @@ class RunProse:
     literals: tuple[bytes, ...]
 
 
-def _any(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("(?i)" + "|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
-
-
 @cache
 def _table() -> RunProse:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -47,12 +43,12 @@ def _table() -> RunProse:
     evidence = [p for key in ("release", "rig", "output", "measured", "model_failure", "checked", "repro", "launch") for p in fix[key]]  # type: ignore[index]
     words = [w for part in ("fix_evidence", "review", "spec_off", "told_run") for w in data[part]["literals"]]  # type: ignore[index]
     return RunProse(
-        fix_evidence=_any(evidence),
-        review=_any(data["review"]["openers"]),  # type: ignore[index]
-        spec_off=_any(data["spec_off"]["words"]),  # type: ignore[index]
-        spec_off_unless=_any(data["spec_off"]["unless"]),  # type: ignore[index]
-        told_run=_any(data["told_run"]["lines"]),  # type: ignore[index]
-        code_names=_any(data["code_names"]["after"]),  # type: ignore[index]
+        fix_evidence=any_of(evidence, re.MULTILINE),
+        review=any_of(data["review"]["openers"], re.MULTILINE),  # type: ignore[index]
+        spec_off=any_of(data["spec_off"]["words"], re.MULTILINE),  # type: ignore[index]
+        spec_off_unless=any_of(data["spec_off"]["unless"], re.MULTILINE),  # type: ignore[index]
+        told_run=any_of(data["told_run"]["lines"], re.MULTILINE),  # type: ignore[index]
+        code_names=any_of(data["code_names"]["after"], re.MULTILINE),  # type: ignore[index]
         literals=tuple(str(w).encode() for w in words),
     )
 

@@ -19,7 +19,7 @@ from importlib import resources
 
 from spectrace.assemblers.documents import heading_level
 from spectrace.assemblers.post_dates import post_author
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import any_of, read_table
 from spectrace.assemblers.run_bound import SELF_RUN
 from spectrace.dialects.base import LogLine
 
@@ -38,10 +38,6 @@ class ShownOutput:
     literals: tuple[bytes, ...]
 
 
-def _any(patterns: list[str]) -> re.Pattern[str]:
-    return re.compile("(?i)" + "|".join(f"(?:{p})" for p in patterns))
-
-
 @cache
 def _table() -> ShownOutput:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -49,9 +45,9 @@ def _table() -> ShownOutput:
     parts = ("expected_output", "actual_output", "reader_steps")
     words = [w for part in parts for w in data[part]["literals"]]  # type: ignore[index]
     return ShownOutput(
-        expected=_any(data["expected_output"]["lines"]),  # type: ignore[index]
-        actual=_any(data["actual_output"]["lines"]),  # type: ignore[index]
-        steps=_any(data["reader_steps"]["lines"]),  # type: ignore[index]
+        expected=any_of(data["expected_output"]["lines"]),  # type: ignore[index]
+        actual=any_of(data["actual_output"]["lines"]),  # type: ignore[index]
+        steps=any_of(data["reader_steps"]["lines"]),  # type: ignore[index]
         literals=tuple(str(w).encode() for w in words),
     )
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import any_of, read_table
 from spectrace.dialects.base import LogLine
 
 TABLE = "paths/templates.toml"
@@ -35,11 +35,6 @@ class Templates:
     literals: tuple[bytes, ...]
 
 
-def _any(patterns: object) -> re.Pattern[str]:
-    assert isinstance(patterns, list)
-    return re.compile("(?i)" + "|".join(f"(?:{p})" for p in patterns))
-
-
 @cache
 def _table() -> Templates:
     text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
@@ -47,11 +42,11 @@ def _table() -> Templates:
     held, said, filled = data["placeholder"], data["statement"], data["filled"]
     assert isinstance(held, dict) and isinstance(said, dict) and isinstance(filled, dict)
     return Templates(
-        placeholder=_any(held["cells"]),
-        placeholder_raw=_any(held["raw"]),
-        statement=_any(said["words"]),
-        filled=_any(filled["cells"]),
-        filled_within=_any(filled["within"]),
+        placeholder=any_of(held["cells"]),
+        placeholder_raw=any_of(held["raw"]),
+        statement=any_of(said["words"]),
+        filled=any_of(filled["cells"]),
+        filled_within=any_of(filled["within"]),
         literals=tuple(str(w).encode() for w in held["literals"]),
     )
 
