@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
 from spectrace.assemblers.framework_names import frameworks_named
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.dialects.base import LogLine
 from spectrace.path_mention_kinds import FAMILY_ROW, FRAMEWORK_KIND, Mention
 from spectrace.path_run import ELSEWHERE, releases_compared
@@ -39,24 +38,21 @@ TABLE = "paths/framework_words.toml"
 @cache
 def _packages() -> dict[str, str]:
     """Each package's place in its framework's tree -> the framework."""
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    rows = read_table(text, TABLE)["framework"]
+    rows = rules_table(TABLE)["framework"]
     return {str(p): str(r["name"]) for r in rows for p in r["packages"]}  # type: ignore[union-attr]
 
 
 @cache
 def _test_trees() -> dict[str, str]:
     """Each place of a framework's own speculative tests in its repository -> the framework."""
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    rows = read_table(text, TABLE)["framework"]
+    rows = rules_table(TABLE)["framework"]
     return {str(p): str(r["name"]) for r in rows for p in r.get("tests", ())}  # type: ignore[union-attr]
 
 
 @cache
 def _tree_sizes() -> dict[str, tuple[str, ...]]:
     """Each framework -> the settings that size its draft tree alone (``tree_sizes``)."""
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    rows = read_table(text, TABLE)["framework"]
+    rows = rules_table(TABLE)["framework"]
     return {str(r["name"]): tuple(r["tree_sizes"]) for r in rows if r.get("tree_sizes")}  # type: ignore[union-attr]
 
 

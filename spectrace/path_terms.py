@@ -17,9 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 
 TABLE = "paths/family_terms.toml"
 
@@ -47,8 +46,7 @@ class TermMatch:
 
 @cache
 def terms() -> tuple[Term, ...]:
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    rows = read_table(text, TABLE)["term"]
+    rows = rules_table(TABLE)["term"]
     return tuple(Term(str(r["term"]), str(r["kind"]), str(r["framework"]),  # type: ignore[index]
                       tuple(map(str, r["families"])))  # type: ignore[index]
                  for r in rows)  # type: ignore[union-attr]

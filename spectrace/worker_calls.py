@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from spectrace.assemblers.crash import Frame
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 
 TABLE = "paths/sglang_entry.toml"
 
@@ -31,7 +30,7 @@ class WorkerCall:
 @cache
 def worker_calls() -> tuple[WorkerCall, ...]:
     """The table's ``[[worker_call]]`` rows."""
-    raw = read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
+    raw = rules_table(TABLE)
     return tuple(WorkerCall(str(r["call"]), str(r["file"]), str(r["function"]))
                  for r in raw.get("worker_call", []))  # fmt: skip
 

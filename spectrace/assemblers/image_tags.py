@@ -14,9 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.errors import RuleError
 
 TABLE = "paths/images.toml"
@@ -67,7 +66,7 @@ _WORDED_ENGINES = {"sglang": "sglang", "vllm": "vllm"}
 @cache
 def rows() -> tuple[ImageRow, ...]:
     """The table's rows; a malformed row is a one-line RuleError naming the table."""
-    raw = read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
+    raw = rules_table(TABLE)
     out = []
     for i, row in enumerate(raw.get("image", [])):  # type: ignore[union-attr]
         engine, repos = row.get("engine"), row.get("repositories")

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 
 TABLE = "paths/sglang_entry.toml"
 VALUES = "options/value_names.toml"  # registry names of options whose choices argparse lacks
@@ -36,7 +35,7 @@ _SERVER_MODULE = re.compile(r"(?:^|\.)(?:launch_server|api_server|serve|server|e
 
 @cache
 def _table() -> dict[str, list]:
-    return read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
+    return rules_table(TABLE)
 
 
 @cache
@@ -100,7 +99,7 @@ _OWN_PACKAGES = frozenset({"sglang", "sglang_router", "dynamo", "vllm", "tensorr
 
 @cache
 def _value_names() -> dict[str, dict[str, list[str]]]:
-    return read_table(resources.files("spectrace.rules").joinpath(VALUES).read_text("utf-8"), VALUES)
+    return rules_table(VALUES)
 
 
 def cut_value(engine: str, option: str, value: str) -> bool:

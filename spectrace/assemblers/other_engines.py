@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.thread_head import head_line
 
 TABLE = "paths/other_engines.toml"
@@ -34,7 +33,7 @@ class OtherEngine:
 @cache
 def other_engines() -> tuple[OtherEngine, ...]:
     """The table's rows, read once."""
-    data = read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
+    data = rules_table(TABLE)
     rows = data.get("engine", [])
     return tuple(OtherEngine(str(r["name"]), frozenset(str(x).lower() for x in r.get("repos", [])),
                              tuple(str(x) for x in r.get("marks", [])))

@@ -30,9 +30,12 @@ TABLES = {
 }
 
 
-@cache
-def _load(name: str) -> dict[str, object]:
+def rules_table(name: str) -> dict[str, object]:
+    """A bundled rules file (``paths/templates.toml``) read as TOML; callers cache what they build from it."""
     return read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+
+
+_load = cache(rules_table)
 
 
 def read_table(text: str, name: str) -> dict[str, object]:

@@ -14,9 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.run_bound import first_run_line
 from spectrace.assemblers.sentences import sentences
 from spectrace.dialects.base import LogLine
@@ -47,8 +46,7 @@ class RunForm:
 
 @cache
 def forms() -> tuple[RunForm, ...]:
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    rows = read_table(text, TABLE).get("form", [])
+    rows = rules_table(TABLE).get("form", [])
     out = []
     for row in rows:  # type: ignore[union-attr]
         if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "pattern", "why")):

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import any_of, read_table
+from spectrace.assemblers.release_dates import any_of, rules_table
 
 TABLE = "paths/run_prose.toml"
 
@@ -37,8 +36,7 @@ class RunProse:
 
 @cache
 def _table() -> RunProse:
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    data = read_table(text, TABLE)
+    data = rules_table(TABLE)
     fix = data["fix_evidence"]
     evidence = [p for key in ("release", "rig", "output", "measured", "model_failure", "checked", "repro", "launch") for p in fix[key]]  # type: ignore[index]
     words = [w for part in ("fix_evidence", "review", "spec_off", "told_run") for w in data[part]["literals"]]  # type: ignore[index]

@@ -15,11 +15,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from spectrace.assemblers.documents import heading_level
 from spectrace.assemblers.post_dates import post_author
-from spectrace.assemblers.release_dates import any_of, read_table
+from spectrace.assemblers.release_dates import any_of, rules_table
 from spectrace.assemblers.run_bound import SELF_RUN
 from spectrace.dialects.base import LogLine
 
@@ -40,8 +39,7 @@ class ShownOutput:
 
 @cache
 def _table() -> ShownOutput:
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    data = read_table(text, TABLE)
+    data = rules_table(TABLE)
     parts = ("expected_output", "actual_output", "reader_steps")
     words = [w for part in parts for w in data[part]["literals"]]  # type: ignore[index]
     return ShownOutput(

@@ -14,9 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import any_of, read_table
+from spectrace.assemblers.release_dates import any_of, rules_table
 from spectrace.dialects.base import LogLine
 
 TABLE = "paths/templates.toml"
@@ -37,8 +36,7 @@ class Templates:
 
 @cache
 def _table() -> Templates:
-    text = resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8")
-    data = read_table(text, TABLE)
+    data = rules_table(TABLE)
     held, said, filled = data["placeholder"], data["statement"], data["filled"]
     assert isinstance(held, dict) and isinstance(said, dict) and isinstance(filled, dict)
     return Templates(

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.thread_head import head_line
 
 # the frameworks' own trackers (lower case), and the Triton backend that serves TensorRT-LLM
@@ -53,7 +52,7 @@ def _recipes() -> dict[str, str]:
     """Each framework's own deployment repositories (lower case) -> the framework
     (``framework_words.toml``'s ``recipes``)."""
     name = "paths/framework_words.toml"
-    rows = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)["framework"]
+    rows = rules_table(name)["framework"]
     return {str(r).lower(): str(row["name"]) for row in rows for r in row.get("recipes", [])}  # type: ignore[union-attr]
 
 

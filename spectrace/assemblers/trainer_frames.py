@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from spectrace.assemblers.crash import Frame
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.errors import RuleError
 
 _NAME = "paths/trainers.toml"
@@ -40,7 +39,7 @@ def _strings(row: dict[str, object], key: str) -> tuple[str, ...]:
 @cache
 def trainers() -> tuple[Trainer, ...]:
     """The trainers of ``trainers.toml``."""
-    rows = read_table(resources.files("spectrace.rules").joinpath(_NAME).read_text("utf-8"), _NAME)["trainer"]
+    rows = rules_table(_NAME)["trainer"]
     if not isinstance(rows, list):
         raise RuleError(f"{_NAME}: [[trainer]] rows expected")
     return tuple(Trainer(str(row["repo"]), _strings(row, "paths"), frozenset(_strings(row, "files")))

@@ -14,9 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.dialects.base import LogLine
 
 TABLE = "paths/trtllm_entry.toml"
@@ -38,7 +37,7 @@ class Runner:
 
 @cache
 def _table() -> dict:
-    return read_table(resources.files("spectrace.rules").joinpath(TABLE).read_text("utf-8"), TABLE)
+    return rules_table(TABLE)
 
 
 @cache

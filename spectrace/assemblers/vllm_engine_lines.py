@@ -16,12 +16,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from packaging.version import Version
 
 from spectrace.assemblers.documents import expected_line
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.thread_head import HeadReader
 from spectrace.assemblers.thread_repo import tracker_engine
 from spectrace.dialects.base import LogLine
@@ -61,7 +60,7 @@ def _version(text: str) -> Version | None:
 def engine_rows() -> tuple[EngineLine, ...]:
     """rules/paths/vllm_v0.toml's ``[[line]]`` rows, read once."""
     name = "paths/vllm_v0.toml"
-    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    data = rules_table(name)
     rows = data.get("line")
     out = []
     for r in rows if isinstance(rows, list) else []:

@@ -23,13 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
-from importlib import resources
 
 from packaging.version import Version
 
 from spectrace.assemblers.documents import expected_line
 from spectrace.assemblers.pyconfig import commented_out
-from spectrace.assemblers.release_dates import newest_at, published, read_table
+from spectrace.assemblers.release_dates import newest_at, published, rules_table
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig
 from spectrace.assemblers.thread_head import HEAD_LINES
 from spectrace.assemblers.thread_title import TitleReader
@@ -141,7 +140,7 @@ def _rows(raw: object) -> tuple[Speculator, ...]:
 def runner_table() -> RunnerTable:
     """rules/paths/vllm_runner.toml, read once."""
     name = "paths/vllm_runner.toml"
-    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    data = rules_table(name)
     runner = data.get("runner", {})
     assert isinstance(runner, dict)
     keys = ("first", "auto_some", "auto_dense", "auto_all", "v1_last")

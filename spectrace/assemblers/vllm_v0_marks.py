@@ -17,12 +17,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 
 from packaging.version import Version
 
 from spectrace.assemblers.crash import Frame
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.thread_title import TitleReader
 from spectrace.assemblers.vllm_proposers import v0_worker
@@ -66,7 +65,7 @@ def _option(option: str) -> re.Pattern[str]:
 def v0_table() -> V0Table:
     """rules/paths/vllm_v0.toml, read once."""
     name = "paths/vllm_v0.toml"
-    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    data = rules_table(name)
     rows = data.get("fallback")
     fallbacks = tuple(
         Fallback(_option(str(r["option"])), str(r["option"]), str(r.get("default", "")),
@@ -98,7 +97,7 @@ class WorkerModule:
 def worker_modules() -> tuple[WorkerModule, ...]:
     """rules/paths/vllm_v0.toml's ``[[worker_module]]`` rows, read once."""
     name = "paths/vllm_v0.toml"
-    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    data = rules_table(name)
     rows = data.get("worker_module")
     return tuple(WorkerModule(str(r["file"]), str(r["importer"]), frozenset(r["functions"]),
                               frozenset(r.get("passes", ())), str(r["worker"]), str(r["what"]))

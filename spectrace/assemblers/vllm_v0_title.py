@@ -32,11 +32,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 
 from packaging.version import Version
 
-from spectrace.assemblers.release_dates import read_table
+from spectrace.assemblers.release_dates import rules_table
 from spectrace.assemblers.run_config import Evidence, RunConfig, trim
 from spectrace.assemblers.spec_prose import PROSE_REASON, no_spec, sentence_apart
 from spectrace.assemblers.thread_head import HeadReader
@@ -120,7 +119,7 @@ def _v0_tests() -> re.Pattern[str]:
     """A test command's path into V0's own tests (rules/paths/vllm_v0.toml ``v0_tests``),
     never under ``tests/v1/``."""
     name = "paths/vllm_v0.toml"
-    data = read_table(resources.files("spectrace.rules").joinpath(name).read_text("utf-8"), name)
+    data = rules_table(name)
     paths = data.get("v0_tests")
     alts = "|".join(re.escape(str(p)) for p in (paths if isinstance(paths, list) else []))
     return re.compile(rf"(?<![\w/])(?:\./)?(?:{alts or '(?!)'})")
