@@ -223,7 +223,7 @@ def _sentence_words(text: str) -> list[tuple[str, str | None]]:
     out = [(_FAMILIES[_MTP_DEPTH.sub("mtp", re.sub(r"[-_ ]|\.\d$", "", next(g for g in m.groups() if g).lower()))],
             _word_guard(text, m)) for m in _WORD.finditer(text)]  # fmt: skip
     out += [(w.family, _OFF_GUARD if _off(text, w.start, w.end) else None) for w in own]
-    out += [(family, None) for family in _architectures(text)]
+    out += [(family, None) for family in _architectures(text) | _labelled(text)]
     # a family's own option, model hook or alias (``path_terms``): each of its families
     out += [(family, _OFF_GUARD if _off(text, t.start, t.end) else None)
             for t in term_matches(text) for family in t.families]  # fmt: skip
@@ -275,6 +275,30 @@ def _architectures(text: str) -> set[str]:
         parts = {p.group(1).lower() for p in _ID_PART.finditer(model)}
         named = [seg for seg in re.split(r"[-_/]", model) if seg.lower() not in _ARCH_FAMILIES and _LETTER.search(seg)]
         if len(parts) == 1 and named:  # a model's own name beside the family ("MTP-1.5" is a depth)
+            found.add(_ARCH_FAMILIES[parts.pop()])
+    return found
+
+
+# the name a report's field gives the measured arm ("**Profile:** mtp-v23", "variant = eagle3-k4",
+# "- arm: dflash_b16", "Preset: qwen3-nextn-tp8"): one identifier of dash- or underscore-joined
+# segments, the method one segment of its own (the word reader stops at a dash)
+_LABEL_FIELD = re.compile(
+    r"(?i)(?<![\w-])(?:profile|preset|variant|arm|scenario|run[ _-]?(?:name|label|profile)|config(?:uration)?[ _-]?name)"
+    r"[*_`]*\s*[:=][*_`]*\s*[*_`'\"]*([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+)[*_`'\"]*\s*(?:[,;|)]|$)"
+)
+# a segment saying the arm runs without the method ("baseline-no-mtp", "non-eagle", "mtp-off")
+_UNSET_PART = frozenset({"no", "non", "wo", "without", "off", "disabled", "disable", "nospec", "baseline",
+                         "vanilla", "plain", "ar"})
+
+
+def _labelled(text: str) -> set[str]:
+    """The family a report's field names its measured arm by (``_LABEL_FIELD``), where one
+    segment of the arm's name is a family's and none says the arm runs without it."""
+    found: set[str] = set()
+    for m in _LABEL_FIELD.finditer(text):
+        segments = [seg.lower() for seg in re.split(r"[-_]", m.group(1))]
+        parts = {seg for seg in segments if seg in _ARCH_FAMILIES}
+        if len(parts) == 1 and not _UNSET_PART.intersection(segments):
             found.add(_ARCH_FAMILIES[parts.pop()])
     return found
 
