@@ -33,6 +33,7 @@ from spectrace.assemblers.run_results import metric_header
 from spectrace.assemblers.sections import (
     heading_tried,
     PULL_HEADER, HEADING_LITERALS, diff_line, grep_line, heading_aside, heading_tested, wish_lines,
+    next_step_lines,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
 from spectrace.assemblers.thread_title import TitleReader
@@ -202,6 +203,7 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
     the caller has read them already)."""
     lines = list(lines)
     wished = wish_lines(lines)  # a feature form's wish: what it asks for did not run
+    planned = next_step_lines(lines)  # the writer's next steps: runs still to come
     apart = read_apart(lines) if apart is None else apart  # examples, advice, reviews, docs quotes
     blocks = [Mention(b.source, b.first, b.opener[:MAX_TEXT], b.said(), FAMILY_ROW, APART_KIND,
                       b.last) for b in apart.blocks]  # fmt: skip
@@ -228,6 +230,7 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
         if review.get(line.source):  # a review's comments talk about the code under review
             reviewed.add((line.source, line.lineno))
         aside[line.source] = heading_aside(line.text, aside.get(line.source, False))
+        here = aside[line.source] or (line.source, line.lineno) in planned
         tested[line.source] = heading_tested(line.text, tested.get(line.source, False))
         tried[line.source] = heading_tried(line.raw, tried.get(line.source, False))
         block = apart.block(line.source, line.lineno)
@@ -238,8 +241,8 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
         wish = (line.source, line.lineno) in wished or (
             block is not None and block.why not in (FOREIGN, UNRECORDED))
         if not wish:  # a wish (a feature form's section or title) names nothing of a run
-            out += word_mentions(line, shown, titles, aside[line.source], code, tested[line.source])
-            if not aside[line.source] and not code:
+            out += word_mentions(line, shown, titles, here, code, tested[line.source])
+            if not here and not code:
                 out += framework_mentions(line, shown)
                 if not line.quoted and _header_row(line) and metric_header(line.raw):
                     out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, RUN_KIND))

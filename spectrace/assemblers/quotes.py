@@ -47,7 +47,9 @@ _PLAIN_RUN = re.compile(
 # other arm of the experiment, not the reported run
 _ARM = re.compile(
     r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against"
-    r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to)\b"
+    r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to"
+    # a result set against the plain arm ("strictly worse than no speculation", "slower than without MTP")
+    r"|(?:worse|better|slower|faster|lower|higher)\s+than)\b"
 )
 # a change to a test matrix or a CI's jobs, told as the change ("- Keep the TP8 variant and add a
 # TP8+DP8 variant (without speculative decoding)", "Adds a plain job beside the MTP one"): a

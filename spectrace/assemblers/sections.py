@@ -39,7 +39,10 @@ HEADING_LITERALS: tuple[bytes, ...] = (b"## ", b"roposed ", b"roposal", b"lterna
                                        # a wish section's proposal words (``_PROPOSED``)
                                        b"ropos", b"uch as", b"n the form", b"ike this", b"ooks like",
                                        b"ook like", b"e.g.", b"or example", b"hould print", b"hould log",
-                                       b"ould print", b"ould log", b"hould show", b"ould show")  # fmt: skip (a table header of attempts, its border peeled)
+                                       b"ould print", b"ould log", b"hould show", b"ould show",
+                                       # a caption of what comes after the run (``_NEXT``)
+                                       b"ext step", b"ext Step", b"ollow-up", b"ollow up", b"uture work",
+                                       "下一步".encode(), "后续".encode(), "今後の".encode())  # fmt: skip (a table header of attempts, its border peeled)
 # a thread that asks for a feature or discusses a plan: its title's tag (``# [Feature]: MTP
 # support on 310P``, ``[RFC]``, ``[Roadmap]``) or its tracker labels (``labels: feature request``,
 # ``kind/feature``, ``enhancement``)
@@ -72,11 +75,18 @@ _CHANGELOG = re.compile(r"(?i)^\s*[-*+]\s+(?:\*\*)?(?:new |key )?features(?:\*\*
 # a section heading or a caption over a list (``### Previous setup (worked)``, ``Old env:``);
 # a saved thread's ``# title`` is the thread's subject, not a section
 _HEADING = re.compile(r"^\s*(?:#{2,6}\s|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][^:]{0,60}:\s*$)")
+# what the writer means to do after the reported run ("## Next steps", "Follow-ups:", "下一步"):
+# the methods and engines its items name are plans, not the run's
+_NEXT = r"next steps?|follow[- ]?ups?|future work|下一步|后续(?:计划|工作|步骤)|今後の(?:課題|予定)"
 _ASIDE = re.compile(
     r"(?i)\b(?:previous|old|older|earlier|before|worked|working|works|baseline|reference"
     r"|expected|other|another|colleague|their|his|her|release notes?|changelog|highlights"
-    r"|what'?s new)\b"
+    rf"|what'?s new)\b|{_NEXT}"
 )
+# a caption over the list below it, alone or as a paragraph's last sentence ("下一步：", "... is not
+# viable. Potential next steps:")
+_TAIL_CAPTION = re.compile(r"(?:^|[.!?。])\W*([^.!?。:：]{1,60})[:：]\s*\**\s*$")
+_NEXT_CAPTION = re.compile(rf"(?i){_NEXT}")
 # a section that holds the writer's way around the crash (``## Workaround``, ``临时解决方案:``,
 # ``### 回避策``): its config is another run than the crashed one; not a list of workarounds
 # that failed too (``### Workarounds tried (all fail)``), which are the crashed setup's variants
@@ -96,6 +106,15 @@ def heading_aside(text: str, before: bool) -> bool:
     if not _HEADING.match(text):
         return before
     return _ASIDE.search(text) is not None or workaround_heading(text)
+
+
+def _next_caption(text: str) -> bool:
+    """The line heads or captions what the writer means to do next ("## Next steps", "下一步：",
+    "... is not viable. Potential next steps:")."""
+    if _HEADING.match(text):
+        return _NEXT_CAPTION.search(text) is not None
+    tail = _TAIL_CAPTION.search(text)
+    return tail is not None and _NEXT_CAPTION.search(tail.group(1)) is not None
 
 
 # a table's header row heading what was tried ("| Attempt | Result |", "| Tried | Outcome |")
@@ -246,7 +265,24 @@ def not_run_lines(lines: Sequence[LogLine], apart: NotRun | None = None) -> froz
     ``apart``: those blocks when already read)."""
     apart = read_apart(lines) if apart is None else apart
     return (wish_lines(lines) | reviewed_lines(lines) | apart.lines(lines)
-            | workaround_lines(lines))
+            | workaround_lines(lines) | next_step_lines(lines))
+
+
+def next_step_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
+    """(source, line) of each line under a caption of the writer's next steps, up to the next
+    heading: a release, an engine or a method an item names ("- Rerun it on SGLang 0.5.9") is
+    a run still to come, not the reported one."""
+    out: set[tuple[str, int]] = set()
+    under: dict[str, bool] = {}
+    for line in lines:
+        if _next_caption(line.text):
+            under[line.source] = True
+            continue  # (a paragraph ending in the caption tells the run before it)
+        if _HEADING.match(line.text) or (not line.quoted and post_author(line.text) is not None):
+            under[line.source] = False
+        if under.get(line.source):
+            out.add((line.source, line.lineno))
+    return frozenset(out)
 
 
 def workaround_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
