@@ -256,7 +256,7 @@ def _inputs(
     # (the flag a promotion replaced, named beside what it became, is one family)
     family = one_family(_as_promoted([n for n in names if n] + ([str(named.value)] if named else [])))
     if family is None and named is None:
-        family = _named_together([n for n in names if n], words)
+        family = _named_together([n for n in names if n], words) or _kept_naming(names, words)
     if family is None:  # several families, or the prose reader reads another
         return _no(trace, "several families named, or the prose reader reads another")
     if loose and not _only_family(mine, since, family):
@@ -323,6 +323,29 @@ def _named_together(names: list[str], words: Sequence[Mention]) -> str | None:
         return None
     return _OR.join(sorted(str(f) for f in families))
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
+_KEPT_LINES = 3  # the lines a family needs to be the one a text keeps naming
+
+
+def _kept_naming(names: Sequence[str | None], words: Sequence[Mention]) -> str | None:
+    """The family the run's lines keep naming where another is named in passing: on three lines
+    or more, and on at least twice as many lines as any other family (a fix PR that ran NGRAM and
+    whose root-cause line names the EAGLE path's check; a DSpark report whose title names its
+    DFlash base beside it). None where two are named about as often (runs told apart, a
+    comparison, a catalog) or a name is no family of SGLang's."""
+    groups: list[tuple[list[str], set[int]]] = []  # the names of one worker family, their lines
+    for name, mention in zip(names, words, strict=True):
+        if name is None or one_family([name]) is None:
+            return None
+        group = next((g for g in groups if one_family([g[0][0], name]) is not None), None)
+        if group is None:
+            groups.append(([name], {mention.lineno}))
+        else:
+            group[0].append(name)
+            group[1].add(mention.lineno)
+    ranked = sorted(groups, key=lambda g: len(g[1]), reverse=True)
+    if len(ranked) < 2 or len(ranked[0][1]) < max(_KEPT_LINES, 2 * len(ranked[1][1])):
+        return None
+    return one_family(ranked[0][0])
 
 
 # a line writing one method as a member of another's family ("the DFLASH-family (DSpark) draft",
