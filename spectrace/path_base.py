@@ -251,13 +251,17 @@ _ARCH_FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "
 
 # a draft model's id told as the draft ("the `EAGLE3-Coder-30B` draft", "draft model:
 # `org/Qwen3-8B-DFlash`"): a model id (a hub name, one token) right before "draft" or right after
-# "draft" / "draft model" and a colon or blank
+# "draft" / "draft model" and a colon or blank; or the value of the option or key a launch,
+# compose file or config gives the draft under ("--speculative-draft-model-path org/X-DFlash2",
+# "speculative_draft_model_path: org/X", '"draft_model_path": "org/X"')
 _ID = r"[`'\"]?((?:[\w.-]+/)?[A-Za-z][\w.]*(?:[-_][\w.]+)+)[`'\"]?"
 _DRAFT_ID = re.compile(rf"(?i)(?<![\w/.-]){_ID}\s+draft(?:[ _-]?model)?\b(?![\w-])"
-                       rf"|\bdraft(?:[ _-]?model)?\s*[:=]?\s+{_ID}(?![\w/-])")
-# the family segment of a draft id (``EAGLE3-Coder-30B``, ``Qwen3-8B-DFlash``, ``yuhuili/EAGLE-LLaMA3``):
-# a whole segment between the id's dashes, underscores or slash
-_ID_PART = re.compile(r"(?i)(?:^|[-_/])(eagle3|eagle|mtp|nextn|dflash|dspark|medusa)(?=[-_/]|$)")
+                       rf"|\bdraft(?:[ _-]?model)?\s*[:=]?\s+{_ID}(?![\w/-])"
+                       rf"|\bdraft[ _-]?model[ _-](?:path|dir|id|name|repo)[`'\"]?(?:\s*[:=]\s*|\s+){_ID}(?![\w/-])")
+# the family segment of a draft id (``EAGLE3-Coder-30B``, ``Qwen3-8B-DFlash``, ``yuhuili/EAGLE-LLaMA3``,
+# ``Qwen3.8-27B-DFlash2``: DFlash's second version is its family's): a whole segment between the
+# id's dashes, underscores or slash
+_ID_PART = re.compile(r"(?i)(?:^|[-_/])(eagle3|eagle|mtp|nextn|dflash2?|dspark|medusa)(?=[-_/]|$)")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -271,9 +275,10 @@ def _architectures(text: str) -> set[str]:
     found |= {_ARCH_FAMILIES[part.group(0).lower()] for m in _ARCH_AT.finditer(text)
               if (part := _ARCH_PART.search(m.group(1))) is not None}  # fmt: skip
     for m in _DRAFT_ID.finditer(text):
-        model = m.group(1) or m.group(2)
-        parts = {p.group(1).lower() for p in _ID_PART.finditer(model)}
-        named = [seg for seg in re.split(r"[-_/]", model) if seg.lower() not in _ARCH_FAMILIES and _LETTER.search(seg)]
+        model = m.group(1) or m.group(2) or m.group(3)
+        parts = {p.group(1).lower().removesuffix("2") for p in _ID_PART.finditer(model)}
+        named = [seg for seg in re.split(r"[-_/]", model)
+                 if seg.lower().removesuffix("2") not in _ARCH_FAMILIES and _LETTER.search(seg)]
         if len(parts) == 1 and named:  # a model's own name beside the family ("MTP-1.5" is a depth)
             found.add(_ARCH_FAMILIES[parts.pop()])
     return found

@@ -131,9 +131,12 @@ class ConfigFinish(ConfigFacts):
         said = [(name, line) for name, line in self._named  # a set-aside line's OFF is its own
                 if not (stated and name == "OFF" and (line.source, line.lineno) in self._aside)
                 and (line.source, line.lineno) not in adding]  # fmt: skip
-        # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ...")
-        flagged = one_family([name for name, _ in self._flagged])
-        said = [(name, line) for name, line in self._flagged if name == flagged] or said
+        # the flag's setting outranks names a sentence only mentions ("unlike EAGLE, ..."), and so
+        # does the method the launch's own draft is named for (a draft path "org/X-DFlash2"
+        # beside "like #N with its NextN draft": another issue's method)
+        flagged_all = [*self._flagged, *self._launch_drafts()]
+        flagged = one_family([name for name, _ in flagged_all])
+        said = [(name, line) for name, line in flagged_all if name == flagged] or said
         said = contrasted(self._promoted_said([*claims, *said]))  # "unlike EAGLE": not the run's
         if self._plain_sglang():  # the whole command shows the algorithm, or that there is none
             said = [(name, line) for name, line in said if name == "OFF"]
@@ -294,6 +297,19 @@ class ConfigFinish(ConfigFacts):
                   and (line := self._line_at(d.source, d.lineno)) is not None
                   and not line.quoted and not line.headed and _SERVES.search(line.text)]  # fmt: skip
         return ([title] if title is not None else []) + drafts
+
+    def _launch_drafts(self) -> list[tuple[str, LogLine]]:
+        """The method SGLang's launch draft path is named for (``--speculative-draft-model-path
+        org/Qwen3-8B-DFlash2`` -> DFLASH) where the launch gives no algorithm flag: the run's own
+        draft, not a sentence's mention."""
+        flag = self._config.flags.get("speculative_draft_model_path")
+        if flag is None or flag.origin != "launch_command" or self._config.engine not in (None, "sglang"):
+            return []
+        return [(name, line) for d in self._titles.drafts
+                if (d.source, d.lineno) == (flag.source, flag.lineno) and not d.apart
+                and d.draft.rsplit("/", 1)[-1] in str(flag.value)
+                and (name := self._sglang_name(d.method)) is not None
+                and (line := self._line_at(d.source, d.lineno)) is not None]  # fmt: skip
 
     def _line_at(self, source: str, lineno: int) -> LogLine | None:
         return next((ln for ln in self._lines if (ln.source, ln.lineno) == (source, lineno)), None)

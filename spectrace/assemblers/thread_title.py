@@ -143,8 +143,8 @@ _PAIRED = re.compile(
     r"(?=(?:mtp|eagle[-_]?3?|nextn|n-?gram|d-?flash2?|d-?spark|medusa)\b)"
 )
 # the method part of a draft's name, set off by '-' or '/' or the name's edge (not '_' or '.':
-# llama_eagle3.py, eagle_worker are code)
-_DRAFT_PART = re.compile(r"(?i)(?:^|(?<=[-/]))(eagle-?3|eagle|mtp|dflash|dspark|medusa|nextn)(?=$|[-/])")
+# llama_eagle3.py, eagle_worker are code); a DFlash2 draft drafts for DFLASH
+_DRAFT_PART = re.compile(r"(?i)(?:^|(?<=[-/]))(eagle-?3|eagle|mtp|dflash2?|dspark|medusa|nextn)(?=$|[-/])")
 _HOST = re.compile(r"(?i)\.(?:svc|local|com|io|org|net|ai|internal)\b|(?:\.[^./]+){3}")
 _CODE_FILE = re.compile(r"(?i)\.(?:py|cu|cuh|cc|cpp|h|json|ya?ml|toml|txt|log|sh|md)$")
 

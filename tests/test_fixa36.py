@@ -1,0 +1,67 @@
+"""Session 36 (FIXA): runs shown by a launch's own draft, by a release and a method told around
+a cut launch, and by SGLang's accept length reported for a trained EAGLE draft.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class, and the line that proves it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+
+
+def _issue(number: int, title: str, day: str, body: list[str], repo: str = "sgl-project/sglang") -> list[str]:
+    return [f"{repo} · issue #{number} · open · Python", f"# {title}", "",
+            f"dana · description · {day}", *body]  # fmt: skip
+
+
+# --- the launch's own draft path is named for its method (a DFlash2 draft), and a sentence cites
+# another issue's NextN report: the cited method is that issue's, never the run's EAGLE worker ---
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    # a compose file's folded command, the release in its image tag, the cross-reference after it
+    (_issue(41020, "[Bug] scheduler dies after a few requests with the int4 drafter", "2026-09-14", [
+        "The server dies after a handful of requests.", "", "```yaml", "services:", "  sglang:",
+        "    image: lmsysorg/sglang:v0.5.16-cu129", "    command: >", "      python3 -m sglang.launch_server",
+        "      --model-path acme/Qwen3.8-27B-int4",
+        "      --speculative-draft-model-path acme/Qwen3.8-27B-DFlash2-W4A16",
+        "      --speculative-num-draft-tokens 8", "      --tp 2", "```", "",
+        "Cross-ref #38811: a NEXTN draft failing the same way."]),
+     "v2", "DFlashWorkerV2"),
+    # a one-line launch, the release in prose, the other issue's method before it
+    (_issue(41077, "[Bug] illegal memory access in verify", "2026-10-02", [
+        "Probably the same family of bug as #39002, which reported it on the NextN draft of GLM-5.",
+        "SGLang 0.5.17 on 4x H200.", "",
+        "python3 -m sglang.launch_server --model-path org/GLM-5.1-FP8 --speculative-draft-model-path "
+        "org/GLM-5.1-DFlash --speculative-num-draft-tokens 6 --tp 4"]),
+     "v2", "DFlashWorkerV2"),
+    # a YAML config file's keys, no release: the DFlash condition, never EAGLE's
+    (_issue(41101, "[Bug] drafter accepts nothing after quantization", "2026-09-30", [
+        "A quantized drafter serves, but nearly every drafted token is rejected.", "",
+        "config.yaml passed with --config:", "```yaml", "model-path: acme/Qwen3.8-27B-int4",
+        "speculative-draft-model-path: acme/Qwen3.8-27B-DFlash2-W4A16",
+        "speculative-num-draft-tokens: 8", "```", "",
+        "The NextN report in #36977 fails loudly at load instead."]),
+     "unknown", "DFlashWorkerV2|DFlashWorker"),
+], ids=["compose", "one-line", "yaml-config"])  # fmt: skip
+def test_a_launchs_own_dflash2_draft_outranks_another_issues_nextn(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert "EAGLE" not in (path.conditional or "") and "EAGLE" not in (path.worker_class or "")
+    assert any("DFlash" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_guide_showing_a_dflash2_draft_config_and_a_nextn_issue_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# How to serve a DFlash2 drafter with SGLang", "",
+        "This guide explains how to point the server at a DFlash2 draft. For NextN drafts see #36977.", "",
+        "Example config (adjust the paths to your models):", "```yaml",
+        "model-path: <your-target-model>", "speculative-draft-model-path: org/Qwen3.8-27B-DFlash2",
+        "speculative-num-draft-tokens: 8", "```"])
+
