@@ -65,3 +65,53 @@ def test_a_guide_showing_a_dflash2_draft_config_and_a_nextn_issue_gets_no_path(t
         "model-path: <your-target-model>", "speculative-draft-model-path: org/Qwen3.8-27B-DFlash2",
         "speculative-num-draft-tokens: 8", "```"])
 
+
+# --- a comment in a pull request's thread whose writer names the engine image they run (with its
+# release) and the method they use: their own run, not the PR's code; the release decides ---
+
+
+def _pull_comment(number: int, title: str, day: str, body: list[str]) -> list[str]:
+    return [f"sgl-project/sglang · pull request #{number} · merged · Python", f"# {title}", "",
+            f"kofi · comment · {day}", *body]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "said"), [
+    # "I'm running the <image>:v0.5.12 image ... with NGRAM", the launch cut after the model path
+    (_pull_comment(23111, "[Feature] Support NGRAM speculative decoding for hybrid models", "2026-06-03", [
+        "Thanks for this! I'm running the lmsysorg/sglang:v0.5.12-cu129 image on 2x H20 with NGRAM "
+        "speculative decoding on Qwen3-Next-80B.",
+        "After about an hour the scheduler stops returning tokens. Is a source build required?", "",
+        "```", "python3 -m sglang.launch_server \\", "  --model-path /models/qwen3-next", "[...]", "```"]),
+     "other", "NGRAMWorker", "lmsysorg/sglang:v0.5.12"),
+    # a ROCm dev image, "We are testing ... with DFlash speculative decoding"
+    (_pull_comment(23500, "[AMD] Enable DFLASH drafting on MI355X", "2026-05-20", [
+        "We are testing the rocm/sgl-dev:v0.5.11-rocm700-mi35x image with DFlash speculative decoding "
+        "for Qwen3-32B.", "Do we still need to build from source to get this PR?"]),
+     "v1", "DFlashWorker", "DFLASH"),
+    # the image in a code span, the method in the next sentence
+    (_pull_comment(23502, "[AMD] Enable DFLASH drafting on MI355X", "2026-05-21", [
+        "I am using `lmsysorg/sglang:v0.5.11-rocm720-mi30x` on MI308X for testing. My goal is DFlash "
+        "speculative decoding for Qwen3-32B, but I am not sure the image has this change."]),
+     "v1", "DFlashWorker", "DFLASH"),
+], ids=["ngram-cut-launch", "rocm-dev-image", "code-span"])  # fmt: skip
+def test_a_pr_comment_naming_the_image_its_writer_runs_shows_their_run(
+    tmp_path: Path, lines: list[str], value: str, classes: str, said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # advice to the reader: which image to use
+    _pull_comment(23500, "[AMD] Enable DFLASH drafting on MI355X", "2026-05-20", [
+        "To try this, use the lmsysorg/sglang:v0.5.11-rocm700-mi35x image and pass --speculative-algorithm DFLASH.",
+        "You will want sglang:v0.5.11 or newer."]),
+    # a wish, no run yet
+    _pull_comment(23500, "[AMD] Enable DFLASH drafting on MI355X", "2026-05-20", [
+        "I want to use the lmsysorg/sglang:v0.5.11-rocm700-mi35x image with DFlash speculative decoding. "
+        "Which steps are needed?"]),
+], ids=["advice", "wish"])  # fmt: skip
+def test_an_image_named_as_advice_or_a_wish_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
