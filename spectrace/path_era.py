@@ -60,6 +60,7 @@ from spectrace.assemblers.sglang_eras import (
     version_text,
 )
 from spectrace.assemblers.sglang_run_words import SPEC_KIND
+from spectrace.assemblers.sentences import sentences
 from spectrace.assemblers.spec_prose import PROSE_REASON, one_family, names_apart, prose_verdict
 from spectrace.assemblers.thread_title import methods_in
 from spectrace.dialects._time import stamp_day
@@ -87,7 +88,7 @@ from spectrace.path_run import (
     worded_framework,
 )
 from spectrace.path_trace import PLAIN_WHY, RULE, PathTrace, note
-from spectrace.path_words import LATEST_KIND, LOOSE_KIND, ROLLOUT_KIND, V2_KIND, adds_only
+from spectrace.path_words import LATEST_KIND, LOOSE_KIND, ROLLOUT_KIND, TRAINER_KIND, V2_KIND, adds_only
 
 ERA_REASON = "family named + release bound"
 # the path tables' family names -> SGLang's algorithm (SGLang runs MTP as NEXTN); families SGLang
@@ -250,6 +251,10 @@ def _inputs(
     promoted = _promoted([_SGLANG.get(m.name) for m in words], words)
     names = _members(promoted, words)
     named = config.flags.get("named_algorithm")  # the prose reader's, where it read one
+    if not names and not plain and (served := _trained_draft_served(mine, since)) is not None:
+        words = [served]  # the trainer's draft, served in SGLang: its accept length was measured
+        promoted = _promoted([_SGLANG.get(served.name)], words)
+        names = _members(promoted, words)
     if not names or None in names or plain:
         why = _why_none(mine, since, post) if not names else _NO_NAME
         return _no(trace, PLAIN_WHY if plain else why)
@@ -378,6 +383,43 @@ def _promoted(names: list[str | None], words: Sequence[Mention]) -> list[str | N
     algorithm they became: the flag a promotion replaced is no second family."""
     rules = [rule for m in words if (rule := promotion_told(m.text)) is not None]
     return [next((r.to for r in rules if n in r.algorithms), n) for n in names]
+
+
+# SGLang's accept length given with its figure, the engine named beside it ("the sglang accept
+# length is 1.2", "accept len in SGLang is only 1.3", "SGLang reports accept_length 1.26")
+_SGLANG_ACCEPT = re.compile(
+    r"(?i)\bsglang\b[^.;?\d]{0,60}?\baccept(?:ance)?[ _-]?len(?:gth)?\b[^.;?\d]{0,30}?(?<![\w.])\d+\.\d+"
+    r"|\baccept(?:ance)?[ _-]?len(?:gth)?\b[^.;?\d]{0,30}?\bsglang\b[^.;?\d]{0,30}?(?<![\w.])\d+\.\d+"
+)
+
+# a figure that is not the writer's measurement: another source's ("the README says ... 3.1"), an
+# expectation, a goal or a condition
+_ACCEPT_NOT_MEASURED = re.compile(
+    r"(?i)\b(?:readme|paper|docs?|blog|model card|says|said|claims?|claimed|expect\w*|should|would|could"
+    r"|supposed|target\w*|goal|if|whether)\b"
+)
+
+
+def _trained_draft_served(mine: Sequence[Mention], since: int) -> Mention | None:
+    """A thread on a draft trainer's tracker (``trainers.toml``) whose writer reports SGLang's
+    accept length with its figure for their run: the draft they trained, served in SGLang. Its
+    family is the one the trainer makes, else the one family the thread names (a sentence about
+    training it is set apart as no serving run, but names the draft that was served), as a
+    family mention on the line giving the figure; None where the family is not one."""
+    trainer = next((m for m in mine if m.kind == TRAINER_KIND), None)
+    if trainer is None:
+        return None
+    told = next((m for m in mine if m.kind == RUN_KIND and m.lineno >= since
+                 and any(_SGLANG_ACCEPT.search(s) and not _ACCEPT_NOT_MEASURED.search(s) for s in sentences(m.text))),
+                None)  # fmt: skip
+    if told is None:
+        return None
+    named = {m.name for m in mine if m.kind == FAMILY_KIND and m.lineno >= since}
+    family = trainer.name or (next(iter(named)) if len(named) == 1 else None)
+    if family is None or family not in _SGLANG or (named and _OR not in family and one_family(
+            [_SGLANG[family], *(_SGLANG.get(n) or n for n in named)]) is None):  # fmt: skip
+        return None  # the thread names a family other than the trainer's
+    return replace(told, name=family, kind=FAMILY_KIND)
 
 
 def _one_class(family: str) -> bool:

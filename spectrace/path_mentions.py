@@ -78,6 +78,7 @@ from spectrace.path_words import (
     LOOSE_KIND,
     REQUEST_LITERALS,
     ROLLOUT_KIND,
+    TRAINER_KIND,
     V2_KIND,
     adds_only,
     word_mentions,
@@ -340,7 +341,7 @@ _REVIEW_KINDS = (KIND, CLASS_KIND, BASE_KIND, CHAIN_KIND, WRAPPER_KIND, FAMILY_K
 # kinds that name no worker file: they never vote on their own
 _NOT_VOTES = (WRAPPER_KIND, BASE_KIND, CHAIN_KIND, FAMILY_KIND, THREAD_KIND, REQUEST_KIND, RELEASE_KIND,
               ADDS_KIND, RUN_KIND, FOREIGN_KIND, TITLE_KIND, APART_KIND, ATTEMPT_KIND, PULL_KIND, LOOSE_KIND,
-              V2_KIND, LATEST_KIND, ROLLOUT_KIND, FRAMEWORK_KIND, SPEC_KIND, FORM_KIND)  # fmt: skip
+              V2_KIND, LATEST_KIND, ROLLOUT_KIND, TRAINER_KIND, FRAMEWORK_KIND, SPEC_KIND, FORM_KIND)  # fmt: skip
 
 
 # a line that puts the file or class it names in another run, report or setup

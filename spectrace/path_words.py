@@ -26,6 +26,7 @@ from spectrace.assemblers.spec_prose import planned, turns_against, unplanned
 from spectrace.assemblers.launch_words import rollout_repo
 from spectrace.assemblers.thread_repo import header_engine, run_engine, tracker_engine
 from spectrace.assemblers.thread_title import TitleReader
+from spectrace.assemblers.trainer_frames import trainer_of
 from spectrace.assemblers.vllm_config import VERSION
 from spectrace.assemblers.trtllm_words import WORD_LITERALS
 from spectrace.dialects.base import LogLine
@@ -78,6 +79,9 @@ V2_KIND = "spec v2 named for the run"
 LATEST_KIND = "checked: the bug persists in the latest version"
 # a thread header of an RL trainer whose rollouts always run SGLang (``launch_words.rollout_repo``)
 ROLLOUT_KIND = "thread header of a trainer whose rollouts run SGLang"
+# a thread header of a speculative-draft trainer's repository (``trainer_frames.trainer_of``):
+# ``Mention.name`` holds the one draft family it trains ("" where it trains several)
+TRAINER_KIND = "thread header of a draft trainer's repository"
 _LATEST = re.compile(
     r"(?i)^\s*[-*]\s*\[[xX]\]\s*(?:\d+\.\s*)?the bug (?:persists in|has not been fixed in|is present in)"
     r" the latest version"
@@ -142,6 +146,8 @@ def word_mentions(
         out.append(Mention(line.source, line.lineno, shown, engine, FAMILY_ROW, THREAD_KIND))
     elif head is not None and head.repo is not None and rollout_repo(head.repo):
         out.append(Mention(line.source, line.lineno, shown, "sglang", FAMILY_ROW, ROLLOUT_KIND))
+    elif head is not None and head.repo is not None and (trainer := trainer_of(head.repo)) is not None:
+        out.append(Mention(line.source, line.lineno, shown, trainer.drafts or "", FAMILY_ROW, TRAINER_KIND))
     if head is not None and head.pull and not (not line.quoted and PULL_HEADER.search(line.text)):
         out.append(Mention(line.source, line.lineno, shown, "", FAMILY_ROW, PULL_KIND))  # a PR's head
     if not diff and not aside and not line.quoted and speculation_named(line.text):

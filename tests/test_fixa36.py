@@ -115,3 +115,54 @@ def test_a_pr_comment_naming_the_image_its_writer_runs_shows_their_run(
 def test_an_image_named_as_advice_or_a_wish_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
 
+
+# --- an issue on a draft trainer's tracker whose writer reports SGLang's accept length for the
+# draft they trained: the trained draft served in SGLang (an EAGLE-type run), its day bounding
+# the release ---
+
+
+@pytest.mark.parametrize(("lines", "said"), [
+    # an EAGLE-3 trainer's tracker, no family word at all: the trainer's family
+    (_issue(31, "high top-k accuracy, low accept length", "2025-07-02", [
+        "Retrained on 100k samples; top-k accuracy is 90% but the sglang accept length is 1.2."],
+        repo="NickL77/BaldEagle"),
+     "the sglang accept length is 1.2"),
+    # a trainer of several families: the draft the training sentence names is the one served
+    (_issue(812, "trained draft looks fine but accepts little", "2025-05-11", [
+        "I trained an EAGLE3 draft for Qwen3-8B with the online script for 3 epochs.",
+        "Training accuracy looks good, yet the accept length in SGLang is 1.3 on MT-bench."],
+        repo="sgl-project/SpecForge"),
+     "the accept length in SGLang is 1.3"),
+    # the EAGLE authors' tracker, the figure written after the engine
+    (_issue(240, "draft trained on ShareGPT: SGLang gives accept_length 1.26", "2025-04-20", [
+        "Our run: SGLang gives accept_length 1.26 with the trained head on Llama-3-8B-Instruct, "
+        "while the eval script here shows about 3."],
+        repo="SafeAILab/EAGLE"),
+     "accept_length 1.26"),
+], ids=["eagle3-trainer", "specforge-eagle3", "eagle-repo"])  # fmt: skip
+def test_sglangs_accept_length_for_a_trained_draft_is_an_eagle_run(
+    tmp_path: Path, lines: list[str], said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "v1", "EAGLEWorker")
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # the figure is the README's, the writer asks what to expect
+    _issue(32, "what accept length should I expect?", "2025-08-02", [
+        "The README says the sglang accept length is 3.1 for this draft. What should I expect after 2 epochs?"],
+        repo="NickL77/BaldEagle"),
+    # a docs request on a trainer of several families: the figures are what to expect
+    _issue(900, "[Docs] list the accept length each draft reaches", "2026-03-02", [
+        "Please add a table of the sglang accept length each released draft reaches (about 3.0 for most)."],
+        repo="sgl-project/SpecForge"),
+    # a training-only report: no serving figure
+    _issue(33, "loss goes nan at step 2000", "2025-08-02", [
+        "Training the EAGLE-3 head on 40k samples, the loss turns nan at step 2000 with bf16."],
+        repo="NickL77/BaldEagle"),
+], ids=["readme-figure", "docs-request", "training-only"])  # fmt: skip
+def test_a_trainer_thread_with_no_measured_sglang_accept_length_of_one_draft_gets_no_path(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    assert_no_path(tmp_path, lines)

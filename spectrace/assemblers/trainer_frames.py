@@ -27,6 +27,7 @@ class Trainer:
     repo: str
     paths: tuple[str, ...]
     files: frozenset[str]
+    drafts: str | None = None  # the one draft family it trains (SGLang's spelling), if one
 
 
 def _strings(row: dict[str, object], key: str) -> tuple[str, ...]:
@@ -42,8 +43,14 @@ def trainers() -> tuple[Trainer, ...]:
     rows = rules_table(_NAME)["trainer"]
     if not isinstance(rows, list):
         raise RuleError(f"{_NAME}: [[trainer]] rows expected")
-    return tuple(Trainer(str(row["repo"]), _strings(row, "paths"), frozenset(_strings(row, "files")))
+    return tuple(Trainer(str(row["repo"]), _strings(row, "paths"), frozenset(_strings(row, "files")),
+                         str(row["drafts"]) if "drafts" in row else None)
                  for row in rows)  # fmt: skip
+
+
+def trainer_of(repo: str) -> Trainer | None:
+    """The trainer whose own repository ``repo`` (owner/name) is, or None."""
+    return next((t for t in trainers() if t.repo.lower() == repo.lower()), None)
 
 
 def trainer_frame(frame: Frame) -> bool:
