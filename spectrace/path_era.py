@@ -386,10 +386,12 @@ def _promoted(names: list[str | None], words: Sequence[Mention]) -> list[str | N
 
 
 # SGLang's accept length given with its figure, the engine named beside it ("the sglang accept
-# length is 1.2", "accept len in SGLang is only 1.3", "SGLang reports accept_length 1.26")
+# length is 1.2", "accept len in SGLang is only 1.3", "SGLang reports accept_length 1.26", "the
+# accept length is only 1.4 when serving with sglang")
 _SGLANG_ACCEPT = re.compile(
     r"(?i)\bsglang\b[^.;?\d]{0,60}?\baccept(?:ance)?[ _-]?len(?:gth)?\b[^.;?\d]{0,30}?(?<![\w.])\d+\.\d+"
     r"|\baccept(?:ance)?[ _-]?len(?:gth)?\b[^.;?\d]{0,30}?\bsglang\b[^.;?\d]{0,30}?(?<![\w.])\d+\.\d+"
+    r"|\baccept(?:ance)?[ _-]?len(?:gth)?\b[^.;?\d]{0,30}?(?<![\w.])\d+\.\d+[^.;?]{0,40}?\b(?:in|with|on|under|by)\s+sglang\b"
 )
 
 # a figure that is not the writer's measurement: another source's ("the README says ... 3.1"), an

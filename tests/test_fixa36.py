@@ -139,7 +139,13 @@ def test_an_image_named_as_advice_or_a_wish_shows_no_run(tmp_path: Path, lines: 
         "while the eval script here shows about 3."],
         repo="SafeAILab/EAGLE"),
      "accept_length 1.26"),
-], ids=["eagle3-trainer", "specforge-eagle3", "eagle-repo"])  # fmt: skip
+    # the engine after the figure ("... is only 1.4 when serving with sglang")
+    (_issue(95, "low acceptance after training", "2025-09-01", [
+        "After 4 epochs on our chat data the EAGLE-3 head looks fine offline, but the accept length is "
+        "only 1.4 when serving with sglang."],
+        repo="sgl-project/SpecForge"),
+     "only 1.4 when serving with sglang"),
+], ids=["eagle3-trainer", "specforge-eagle3", "eagle-repo", "engine-after-figure"])  # fmt: skip
 def test_sglangs_accept_length_for_a_trained_draft_is_an_eagle_run(
     tmp_path: Path, lines: list[str], said: str
 ) -> None:
@@ -157,11 +163,15 @@ def test_sglangs_accept_length_for_a_trained_draft_is_an_eagle_run(
     _issue(900, "[Docs] list the accept length each draft reaches", "2026-03-02", [
         "Please add a table of the sglang accept length each released draft reaches (about 3.0 for most)."],
         repo="sgl-project/SpecForge"),
+    # the figure is the README's, the engine after it
+    _issue(34, "my draft is far below the README", "2025-08-02", [
+        "The accept length is 3.1 in sglang according to the README, and I cannot get near it offline."],
+        repo="NickL77/BaldEagle"),
     # a training-only report: no serving figure
     _issue(33, "loss goes nan at step 2000", "2025-08-02", [
         "Training the EAGLE-3 head on 40k samples, the loss turns nan at step 2000 with bf16."],
         repo="NickL77/BaldEagle"),
-], ids=["readme-figure", "docs-request", "training-only"])  # fmt: skip
+], ids=["readme-figure", "docs-request", "readme-after", "training-only"])  # fmt: skip
 def test_a_trainer_thread_with_no_measured_sglang_accept_length_of_one_draft_gets_no_path(
     tmp_path: Path, lines: list[str]
 ) -> None:
