@@ -176,3 +176,41 @@ def test_a_trainer_thread_with_no_measured_sglang_accept_length_of_one_draft_get
     tmp_path: Path, lines: list[str]
 ) -> None:
     assert_no_path(tmp_path, lines)
+
+
+# --- the writer's own failure told with its process's exit code in parentheses ("the first 8K
+# prefill OOM'd the engine (exit 137)"): only a process that ran exits, so the text shows a run ---
+
+
+def _ops(number: int, title: str, day: str, body: list[str]) -> list[str]:
+    return _issue(number, title, day, body, repo="acme/serving-ops")
+
+
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    # a downstream tier on vLLM's V2 runner with a DFlash2 drafter
+    (_ops(1064, "DFlash2 drafter for Qwen3.8-27B on vLLM: memory findings", "2026-08-19", [
+        "We run the DFlash2 drafter on our vLLM tier (4x RTX 3090); DFlash2Speculator only runs on the V2 "
+        "model runner, so we force use_v2_model_runner.",
+        "At gmu 0.90 the engine OOMed at the first 8K prefill (exit 137); at 0.80 it survived the prefill ladder."]),
+     "other", "DFlash2Speculator"),
+    # vLLM's MTP draft, the failure as "OOMed the engine (exit 137)"
+    (_ops(91, "MTP drafting on our vLLM tier: memory limits", "2026-03-10", [
+        "Our vLLM tier serves Qwen3-Next with the MTP draft (num_speculative_tokens 2).",
+        "At max-num-seqs 256 the first long batch OOMed the engine (exit 137); at 128 it held for a day."]),
+     "other", "EagleProposer"),
+    # SGLang's DFlash drafter on a stated release, "(exit code 137)"
+    (_ops(92, "DFlash drafter on the sglang tier: memory limits", "2026-09-10", [
+        "Our sglang tier serves Qwen3-32B with the DFlash drafter on sglang 0.5.16.",
+        "At mem-fraction-static 0.9 the first 32K prompt OOM'd the scheduler (exit code 137); 0.8 holds."]),
+     "v2", "DFlashWorkerV2"),
+], ids=["vllm-dflash2-v2", "vllm-mtp", "sglang-dflash"])  # fmt: skip
+def test_a_failure_told_with_its_exit_code_in_parentheses_shows_the_run(
+    tmp_path: Path, lines: list[str], value: str, classes: str
+) -> None:
+    assert_verdict(probed_path(tmp_path, lines), value, classes)
+
+
+def test_a_troubleshooting_note_with_an_exit_code_as_a_condition_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, _ops(90, "Troubleshooting: DFlash2 drafter on vLLM", "2026-08-03", [
+        "If the engine crashes at the first prefill (exit 137), lower gpu-memory-utilization; the DFlash2 "
+        "drafter on vLLM needs the V2 model runner."]))
