@@ -425,8 +425,9 @@ _RELEASES_COMPARED = re.compile(
 _CHOSEN = re.compile(r"\sif\s[^:]{1,80}?\selse\s")
 # a thread's labels (``labels: mtp/speculative-decode``) say what the tracker files it under
 _LABELS = re.compile(r"\s*labels?\s*:", re.I)
-# a line that asks or suggests rather than reports (a question mark ends its sentence)
-_ASKED = re.compile(r"(?i)\?(?:\s|$)|\b(?:try|trying|suggest\w*|should|could you|maybe)\b")
+# a line that asks or suggests rather than reports (a question mark ends its sentence); the
+# writer's own "I try" / "we try" tells what they did ("When I try to deploy X, it throws:")
+_ASKED = re.compile(r"(?i)\?(?:\s|$)|(?<!\bi )(?<!\bwe )\b(?:try|trying)\b|\b(?:suggest\w*|should|could you|maybe)\b")
 _OFF_BEFORE = re.compile(
     r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$"
     r"|(?:关闭|关掉|禁用|不开启?|不启用|不使用|不用|没有|未开启|未启用|去掉|无)\s*$"  # zh: off / without

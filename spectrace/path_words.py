@@ -270,6 +270,8 @@ def _loose_title(mentions: Sequence[Mention], source: str, since: int) -> list[t
 _TOLD_FAILURE = re.compile(
     r"(?i)\b(?:fails?|failed|crash(?:es|ed)?|dies|died|aborts?|aborted)\s+(?:with|at|on|during|in)\b"
     r"|\b[A-Z]\w*(?:Error|Exception):\s"
+    # "it throws the error below", "raised the following exception", "threw an error"
+    r"|\b(?:throws?|threw|raises?|raised)\s+(?:(?:the|an?|this|that)\s+)?(?:(?:following|same|below)\s+)?(?:errors?|exceptions?)\b"
 )
 
 

@@ -168,7 +168,8 @@ def wish_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
                 inside = False
             record = line.headed or RECORD_SHAPE.search(line.text) is not None
             proposed = proposed or (inside and not record and _PROPOSED.search(line.text) is not None)
-            if inside and not (record and not proposed and not _TEMPLATE_FIELD.search(line.text)):
+            if inside and not (record and not proposed and not _TEMPLATE_FIELD.search(line.text)) and not (
+                    _TRIED_FAILED.search(line.text) and not _WANTED.search(line.text)):
                 out.add((source, line.lineno))
     return frozenset(out)
 
@@ -181,6 +182,14 @@ _PROPOSED = re.compile(
     r"(?i)\bpropos\w*|\bsuch as\b|\bin the form\b|\blike this\b|\blooks? like\b|\be\.g\.|\bfor example\b"
     r"|\b(?:should|could|would|must)\s+(?:\w+\s+)?(?:print|log|show|emit|report|output|say|read)\b"
 )
+# the writer's own attempt and its failure in one sentence ("When I try to deploy the X head, it
+# throws the error below", "we launched it with X and it crashed"): the motivation's evidence, a run
+# of the writer's; not when the sentence wants it ("it should not fail when we run X")
+_TRIED_FAILED = re.compile(
+    r"(?i)\b(?:I|we)\s+(?:try|tried|ran|run|deploy(?:ed)?|launch(?:ed)?|serve[ds]?|start(?:ed)?)\b"
+    r".{0,120}?\b(?:throws?|threw|fails?|failed|crash(?:es|ed)?|raises?|raised|errors? out|dies|died|hangs?)\b"
+)
+_WANTED = re.compile(r"(?i)\b(?:should|would|could|wish|want|hope|expect\w*|if)\b")
 _TEMPLATE_FIELD = re.compile(r"<[A-Za-z][\w .-]{0,30}>|\{[a-z_]+\}")  # a record's field left to fill in
 
 

@@ -323,6 +323,9 @@ def _maybe_mtp(model: str, plain: Inferred, release: Version, version: str | Non
     ``draft_model``; the verdict names both rather than guess."""
     if _MTP_HINT.search(model) is None or release < Version("0.9.0"):
         return plain
+    known = mtp_draft(model)
+    if known is not None and release < Version(known[1]):
+        return plain  # a published head whose model_type this release does not rewrite to MTP
     _reason, _points, mtp = proposer_verdict("mtp", version, v1=release > Version(LAST_V0))
     other = plain.worker or "no proposer (refused at start-up)"
     condition = f"{mtp} (mtp) if {model}'s config is an MTP head, else {other} (draft_model)"
