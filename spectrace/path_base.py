@@ -50,7 +50,10 @@ _WORD = re.compile(
     # EAGLE-3's point releases ("eagle3.1", "EAGLE-3.1") are EAGLE3; not a file "eagle3.py"
     # MTP with its draft depth ("MTP-3", "MTP2": three or two speculative tokens) is MTP
     # SGLang's FROZEN_KV_MTP ("Frozen-KV MTP") is an algorithm of its own, not MTP (NEXTN)
-    r"(?i)(?<![A-Za-z0-9/._-])(frozen[-_ ]?kv[-_ ]?mtp|eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
+    # P-EAGLE ("PEagle", "P EAGLE"): an EAGLE-3 head trained for parallel drafting, which vLLM runs
+    # as eagle3 with parallel_drafting; not the bare words "parallel drafting" (DFlash and DSpark
+    # set parallel_drafting too, and vLLM's draft-model refusal names it)
+    r"(?i)(?<![A-Za-z0-9/._-])(frozen[-_ ]?kv[-_ ]?mtp|p[-_ ]?eagle(?:[-_ ]?3)?|eagle[-_ ]?3(?:\.\d(?![\d.]))?|eagle|mtp(?:-?\d(?![\d.]))?|nextn|n-?gram|dflash2?"
     r"|dspark|medusa"
     r"|suffix(?:[ _-]speculative)?[ _-]decoding|(?-i:Draft[ _-]Model|DRAFT[ _-]MODEL|draft_model)"
     # its end is an ASCII word's: CJK text may follow with no blank ("MTP3叠加flashcomm", "开MTP后")
@@ -74,6 +77,7 @@ _LISTED = re.compile(rf"(?i)(?<![\w./-]){_ONE}(?:/{_ONE})+(?![\w./-])")
 # runs a draft model's forward steps
 _APART = ("NGRAM", "SUFFIX", "MEDUSA")
 _FAMILIES = {"eagle3": "EAGLE3", "eagle": "EAGLE", "mtp": "MTP", "nextn": "MTP",
+             "peagle": "EAGLE3", "peagle3": "EAGLE3",
              "ngram": "NGRAM", "dflash": "DFLASH", "dflash2": "DFLASH", "dspark": "DSPARK",
              "medusa": "MEDUSA", "frozenkvmtp": "FROZEN_KV_MTP",
              "suffixdecoding": "SUFFIX", "suffixspeculativedecoding": "SUFFIX",

@@ -314,8 +314,9 @@ _RUN_ACTS = (
     r"|benchmarking|seeing|deploying)\b"
 )
 # the writer tells a run they made, in the past ("I tried to run X with:", "we launched it and got"):
-# a docs issue's section that goes on to it is a report of that run, not a quotation of the page
-_OWN_TRY = re.compile(r"(?i)\b(?:I|we) (?:tried|ran|launched|started|deployed|served|tested) (?:to |it |this |the |with )")
+# a docs issue's section that tells it is a report of that run (its environment lines, its command
+# as the page gave it), not a quotation of the page
+_OWN_TRY = re.compile(r"(?i)\b(?:I|we) (?:tried|ran|launched|started|deployed|served|tested) (?:to |it |this |the |with |vllm )")
 # the writer's own run ("my", "we ran"): never a docs quotation or release notes
 _FIRST_PERSON = re.compile(rf"(?i)\b(?:mine|my|our|ours)\b|{_RUN_ACTS}")
 # ... its acts only ("mine", a run's verb), no bare possessive (``_telling_mine``)
@@ -1080,8 +1081,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             mode = "section"
         plan = plan if open_ is None else None
         if mode == "section" and open_[1] == DOCS and not line.quoted and _OWN_TRY.search(text):
-            close(last)  # a docs issue's body goes on to the writer's own failed run
-            mode = None
+            open_, mode = None, None  # a docs issue's body is the writer's own run: its setup and command
         if mode == "caption" and (_past_gap(line.lineno - last, text)
                                   or line.lineno - open_[0] > _CAPTION_SPAN or _OWN.search(text)
                                   or (open_[1] == AVOIDED and _PREFER.search(text))):
