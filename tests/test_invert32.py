@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from real_logs_helpers import PROBE, assert_no_path, roots, run
-from spectrace.assemblers.run_forms import ENGINE_RECORD, form_of, forms
+from spectrace.assemblers.run_forms import ENGINE_RECORD, first_form, form_of, forms
 from spectrace.assemblers.run_shown import NO_FORM
 from spectrace.dialects.base import LogLine
 
@@ -59,7 +59,11 @@ def test_a_run_form_inside_an_example_shows_no_run(tmp_path: Path) -> None:
 def test_each_forms_examples_are_read_in_that_form(form) -> None:  # noqa: ANN001
     assert form.why and form.examples, form.name
     for example in form.examples:
-        assert form_of(_line(example)) == form.name, example
+        if form.near:  # a sentence and the list beside it: lines of their own
+            held = [LogLine("t.log", n, 0, raw, raw, "plain", "") for n, raw in enumerate(example.split("\n"), 1)]
+            assert (found := first_form(held)) is not None and found[1] == form.name, example
+        else:
+            assert form_of(_line(example)) == form.name, example
 
 
 def test_a_line_an_engine_dialect_headed_is_a_record() -> None:

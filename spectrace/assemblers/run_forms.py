@@ -42,6 +42,12 @@ class RunForm:
     # in, and none of ``unless`` (a plan's, a guide's or a condition's words) is
     also: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
+    # a sentence told beside a list of the writer's setup: each of ``also`` is found in the
+    # sentence or in the list's items (the list lines next to it, within ``near`` lines), one at
+    # least in an item, and no item counts that one of ``item_unless`` finds (a requirement, a
+    # placeholder, a setting off)
+    near: int = 0
+    item_unless: tuple[str, ...] = ()
 
 
 @cache
@@ -51,9 +57,13 @@ def forms() -> tuple[RunForm, ...]:
     for row in rows:  # type: ignore[union-attr]
         if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("name", "pattern", "why")):
             raise RuleError(f"{TABLE}: every [[form]] needs string keys name, pattern and why")
+        near = row.get("near", 0)
+        if not isinstance(near, int) or near < 0:
+            raise RuleError(f"{TABLE}: [[form]] {row['name']}: near must be a count of lines")
         out.append(RunForm(row["name"], row["pattern"], row["why"], tuple(map(str, row.get("examples", ()))),
                            tuple(map(str, row.get("literals", ()))), row.get("record") is True,
-                           tuple(map(str, row.get("also", ()))), tuple(map(str, row.get("unless", ())))))
+                           tuple(map(str, row.get("also", ()))), tuple(map(str, row.get("unless", ()))),
+                           near, tuple(map(str, row.get("item_unless", ())))))
     return tuple(out)
 
 
@@ -78,7 +88,7 @@ def _told() -> tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...], tu
     """The forms told in one sentence (``also`` / ``unless``): name, pattern, also, unless."""
     try:
         return tuple((f.name, re.compile(f.pattern), tuple(map(re.compile, f.also)), tuple(map(re.compile, f.unless)))
-                     for f in forms() if f.also or f.unless)  # fmt: skip
+                     for f in forms() if (f.also or f.unless) and not f.near)  # fmt: skip
     except re.error as exc:
         raise RuleError(f"{TABLE}: a pattern is not a valid regex ({exc})") from None
 
@@ -94,6 +104,75 @@ def told_form(text: str) -> str | None:
             if pattern.search(sentence) and all(a.search(sentence) for a in also) \
                     and not any(u.search(sentence) for u in unless):  # fmt: skip
                 return name
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    """A form told by a sentence and the list of the writer's setup beside it (``near``)."""
+
+    name: str
+    near: int
+    pattern: re.Pattern[str]
+    also: tuple[re.Pattern[str], ...]
+    unless: tuple[re.Pattern[str], ...]
+    item_unless: tuple[re.Pattern[str], ...]
+
+
+@cache
+def _listed() -> tuple[_Listed, ...]:
+    try:
+        return tuple(_Listed(f.name, f.near, re.compile(f.pattern), tuple(map(re.compile, f.also)),
+                             tuple(map(re.compile, f.unless)), tuple(map(re.compile, f.item_unless)))
+                     for f in forms() if f.near)  # fmt: skip
+    except re.error as exc:
+        raise RuleError(f"{TABLE}: a pattern is not a valid regex ({exc})") from None
+
+
+# a list's item: a bullet, a numbered item, a table row, a "key: value" line, a short bare line
+# with no sentence's end (a list whose bullets a copy dropped), or the list's caption
+# ("Environment:"); never a thread's post header
+_ITEM = re.compile(
+    r"^\s*(?:[-*+•]\s+\S|\d{1,2}[.)]\s+\S|\|.*\|\s*$|[^\s:|][^:|]{0,40}:\s+\S[^\n]{0,60}$)"
+    r"|^(?![^\n]*\s·\s)(?=\S)(?:[^\n]{1,80}(?<![.!?。！？:：])|[^\n]{1,40}[:：])\s*$"
+)
+
+
+def _items(held: Sequence[LogLine], at: int, near: int) -> list[LogLine]:
+    """The list items next to ``held[at]``: the lines above and below it, within ``near`` lines
+    of it, each an item (``_ITEM``) or blank, up to the first line that is neither."""
+    line = held[at]
+    out: list[LogLine] = []
+    for step in (-1, 1):
+        i = at + step
+        while 0 <= i < len(held) and held[i].source == line.source \
+                and abs(held[i].lineno - line.lineno) <= near \
+                and (not held[i].text.strip() or _ITEM.search(held[i].text)):  # fmt: skip
+            out += [held[i]] if held[i].text.strip() else []  # (a blank line between items)
+            i += step
+    return out
+
+
+def listed_form(held: Sequence[LogLine], at: int) -> str | None:
+    """The name of the first form told by a sentence of ``held[at]`` and the list of the
+    writer's setup beside it (``near``): "I was able to reproduce it." over a list naming the
+    engine's release and the speculative setting the run had. None where no such form is."""
+    line = held[at]
+    if line.quoted:
+        return None
+    for form in _listed():
+        if form.pattern.search(line.text) is None:
+            continue
+        items = None
+        for sentence in sentences(line.text):
+            if form.pattern.search(sentence) is None or any(u.search(sentence) for u in form.unless):
+                continue
+            if items is None:
+                items = [ln.text for ln in _items(held, at, form.near)
+                         if not any(u.search(ln.text) for u in form.item_unless)]  # fmt: skip
+            if all(a.search(sentence) or any(a.search(item) for item in items) for a in form.also) \
+                    and any(a.search(item) for a in form.also for item in items):  # fmt: skip
+                return form.name
     return None
 
 
@@ -127,8 +206,8 @@ def record_form(line: LogLine) -> bool:
 def first_form(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
     """The first of ``held`` (lines no block sets apart) in a run's form, and the form's name;
     else the first line ``run_bound.first_run_line`` binds to a run."""
-    for line in held:
-        if (name := form_of(line)) is not None:
+    for at, line in enumerate(held):
+        if (name := form_of(line) or listed_form(held, at)) is not None:
             return line, name
     line = first_run_line(held)
     return (line, OWN_RUN) if line is not None else None
