@@ -108,3 +108,34 @@ def test_a_plan_with_next_steps_and_no_run_gets_no_path(tmp_path: Path) -> None:
         "1. Launch `vllm serve acme/chat-70b --speculative-config '{\"method\": \"eagle3\", \"model\": \"acme/chat-70b-eagle3\", \"num_speculative_tokens\": 3}'`.",
         "2. Run `vllm bench serve` at rates 1-3 and fill in the table.", "",
         "| Rate | TPOT p99 |", "|---|---|", "| 1.0 | TBD |", "| 2.0 | TBD |"])  # fmt: skip
+
+
+# Chinese and Japanese reports glue the engine's name to their words ("vllm版本为0.10.1",
+# "用sglang部署"): the name and its release are still the run's
+@pytest.mark.parametrize(("lines", "value", "classes"), [
+    (["推理服务报错 #3", "lin-w · description · 2025-10-11",
+      "我用的vllm版本为0.10.1，用eagle3部署Qwen3-8B，一发请求就报错，服务退出。",
+      "RuntimeError: CUDA error: an illegal memory access was encountered"],
+     "other", "EagleProposer"),
+    (["开启投机解码后服务崩溃 #8", "zhao-q · description · 2026-01-20",
+      "我们用sglang部署Llama-3.1-8B，sglang版本为0.5.9，开启EAGLE3后一发请求就报错，服务直接退出。",
+      "RuntimeError: CUDA error: an illegal memory access was encountered"],
+     "v1", "EAGLEWorker"),
+    (["投機的デコードでクラッシュ #5", "sato-k · description · 2025-10-11",
+      "vLLMバージョン: 0.10.1 で eagle3 を有効にして起動すると、最初のリクエストで落ちます。",
+      "RuntimeError: CUDA error: an illegal memory access was encountered"],
+     "other", "EagleProposer"),
+], ids=["vllm-zh", "sglang-zh", "vllm-ja"])  # fmt: skip
+def test_a_cjk_report_names_its_engine_and_release(tmp_path: Path, lines: list[str], value: str,
+                                                   classes: str) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, classes)
+    assert any(e.lineno == 3 for e in path.evidence), path.evidence
+
+
+def test_a_cjk_deployment_guide_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# 部署指南", "", "## 环境要求", "", "- vllm版本为0.10.1", "- 一张 H100", "", "## 启动服务", "",
+        "运行以下命令，用eagle3启动服务：", "", "```bash",
+        "vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"eagle3\", \"model\": \"acme/qwen3-8b-eagle3\", \"num_speculative_tokens\": 3}'",
+        "```"])  # fmt: skip

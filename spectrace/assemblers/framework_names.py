@@ -16,12 +16,15 @@ _ASCEND = re.compile(r"(?i)\bvllm[-_ ]ascend\b|(?-i:\bVLLM_ASCEND_[A-Z0-9_]+)")
 # (a hyphen joining the name to its release names the engine: a record's "engine": "sglang-v0.5.15
 # + patches", a build "vllm-0.19.1"; not another package of the name, sglang-router, vllm-ascend)
 _RELEASED = r"(?=-v?\d+\.\d)"
-_VLLM = re.compile(rf"(?i)(?<![\w/-])vllm(?:(?![\w-])|{_RELEASED})|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")
+# (the name's edges are ASCII word edges: a Chinese or Japanese sentence glues its words to it,
+# "vllm版本为0.9.1", "用sglang部署", and Python's \w holds those letters)
+_VLLM = re.compile(rf"(?i)(?<![A-Za-z0-9_/-])vllm(?:(?![A-Za-z0-9_-])|{_RELEASED})|(?-i:(?<![\w/-])VLLM_[A-Z][A-Z0-9_]*)")
 _FRAMEWORKS = (
     ("vllm_ascend", _ASCEND),
     ("vllm", _VLLM),
-    ("sglang", re.compile(rf"(?i)(?<![\w/-])sglang(?:(?![\w-])|{_RELEASED})|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
-    ("trtllm", re.compile(r"(?i)(?<![\w/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![\w-])"
+    ("sglang", re.compile(rf"(?i)(?<![A-Za-z0-9_/-])sglang(?:(?![A-Za-z0-9_-])|{_RELEASED})"
+                          r"|(?-i:(?<![\w/-])SGLANG_[A-Z][A-Z0-9_]*)")),
+    ("trtllm", re.compile(r"(?i)(?<![A-Za-z0-9_/-])(?:tensorrt[-_ ]?llm|trt[-_]?llm|trt)(?![A-Za-z0-9_-])"
                           r"|(?-i:(?<![\w/-])(?:TRTLLM|TLLM)_[A-Z][A-Z0-9_]*)")),
 )
 

@@ -68,7 +68,8 @@ _FORMS = (
     # version: 0.5.4", "bumped sglang to 0.5.14"; not sglang-router / sgl-kernel, whose numbers are their own
     # (the number may sit in backticks: "SGLang `0.5.19.dev410+gedff717ef`")
     re.compile(
-        r"(?i)(?<![\w./-])sglang(?:\s*版本|[\s_]+version)?[`'\"]?(?:\s+to)?\s*[:：=]?\s*[`'\"]?v?"
+        r"(?i)(?<![A-Za-z0-9_./-])sglang(?:\s*(?:版本号?|バージョン|버전)\s*(?:为|是|為|は)?|[\s_]+version)?[`'\"]?(?:\s+to)?"
+        r"\s*[:：=]?\s*[`'\"]?v?"
         + _NUMBER
         + r"(?![\d.]*\d)"
     ),

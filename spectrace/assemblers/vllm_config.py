@@ -41,9 +41,13 @@ PROSE_VERSION_LITERALS: tuple[bytes, ...] = (b"vLLM 0.", b"vllm 0.", b"vllm==", 
                                              # (``vLLM:     0.27.1``, ``"vllm_version": "0.27.1"``)
                                              b"vLLM:  ", b"vllm:  ", b"vLLM:\t", b"vllm:\t", b"vLLM :",
                                              b"vllm :", b'"vllm": "', b'"vllm":"', b"vllm_version",
-                                             b"vLLM_version", b"VLLM_VERSION")  # fmt: skip
+                                             b"vLLM_version", b"VLLM_VERSION",
+                                             # a Chinese, Japanese or Korean report's "vllm版本为0.9.1"
+                                             *(f"{v}{g}{w}".encode() for v in ("vLLM", "vllm") for g in ("", " ")
+                                               for w in ("版本", "バージョン", "버전")))  # fmt: skip
 _PROSE_VERSION = re.compile(
-    r"(?i)(?<![\w./-])vllm(?:[\s_]+version(?:\s+(?:is|was))?)?[`'\"]?\s*(?:==|[:=：])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
+    r"(?i)(?<![A-Za-z0-9_./-])vllm(?:[\s_]+version(?:\s+(?:is|was))?|\s*(?:版本号?|バージョン|버전)\s*(?:为|是|為|は)?)?"
+    r"[`'\"]?\s*(?:==|[:=：])?\s*[`'\"]?v?(\d+\.\d+\.\d+(?:\.\d+)?)"
     r"(?![\d.]*\d)"  # a patch of a patch too (0.9.0.1, 0.10.1.1)
 )
 _RELEASE_AT = r"(\d+\.\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)"
