@@ -36,6 +36,7 @@ from spectrace.assemblers.run_config import OTHER_WRITER, Evidence, FlagValue, R
 from spectrace.assemblers.dump_path import DumpVerdict
 from spectrace.assemblers.run_bound import RECORD_SHAPE
 from spectrace.assemblers.run_forms import record_named
+from spectrace.assemblers.run_prose import sets_up
 from spectrace.assemblers.run_shown import (
     apart_crash,
     crash_shows_run,
@@ -260,8 +261,13 @@ def _inputs(
         return _no(trace, PLAIN_WHY if plain else why)
     # (the flag a promotion replaced, named beside what it became, is one family)
     family = one_family(_as_promoted([n for n in names if n] + ([str(named.value)] if named else [])))
+    set_up = None
     if family is None and named is None:
         family = _named_together([n for n in names if n], words) or _kept_naming(names, words)
+        # a report's own failure or outcome (not a pull request: its bullets size its code)
+        observed = not _pull(mine) and (reported_failure(_trackers(mine)) or _told_run(mine))
+        if family is None and observed:
+            family = set_up = _set_up(names, words)
     if family is None:  # several families, or the prose reader reads another
         return _no(trace, "several families named, or the prose reader reads another")
     if loose and not _only_family(mine, since, family):
@@ -284,6 +290,8 @@ def _inputs(
     # a broader family read as its member: the evidence is the first line naming the member
     shown = next((m for m, n in zip(words, promoted, strict=True) if n == family), words[0]) \
         if names != promoted else words[0]  # fmt: skip
+    if set_up is not None:  # the line setting the run up shows it, not a title naming several
+        shown = next((m for m, n in zip(words, names, strict=True) if n == set_up and sets_up(m.text)), shown)
     lineno, text = shown.lineno, shown.text
     release, said = _release(config, mine) if not fix else (None, "")  # a fix ran its branch
     newest = None
@@ -351,6 +359,26 @@ def _kept_naming(names: Sequence[str | None], words: Sequence[Mention]) -> str |
     if len(ranked) < 2 or len(ranked[0][1]) < max(_KEPT_LINES, 2 * len(ranked[1][1])):
         return None
     return one_family(ranked[0][0])
+
+
+def _set_up(names: list[str | None], words: Sequence[Mention]) -> str | None:
+    """The one family a line of the run gives a setting with its value ("With DSPARK gamma=16",
+    "algorithm: NGRAM", "EAGLE3, topk 1, 3 steps"), where the text names several (a title's
+    "DSPARK/DFLASH"): the family set up so is the run's. None where such lines set up several
+    families (runs compared), one line names two, or a line names another family without the
+    one set up ("EAGLE3 with topk 4 works." then "NGRAM crashes.": which run failed is open)."""
+    lines: dict[int, set[str]] = {}
+    for name, m in zip(names, words, strict=True):
+        if name is not None and sets_up(m.text):
+            lines.setdefault(m.lineno, set()).add(name)
+    if not lines or any(len(one) > 1 for one in lines.values()):
+        return None
+    family = one_family([n for one in lines.values() for n in one])
+    if family is None:
+        return None
+    same = [n is not None and one_family([n, family]) is not None for n in names]
+    beside = {m.lineno for m, ok in zip(words, same, strict=True) if ok}
+    return family if {m.lineno for m, ok in zip(words, same, strict=True) if not ok} <= beside else None
 
 
 # a line writing one method as a member of another's family ("the DFLASH-family (DSpark) draft",

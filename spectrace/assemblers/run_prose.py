@@ -31,6 +31,7 @@ class RunProse:
     spec_off_unless: re.Pattern[str]
     told_run: re.Pattern[str]
     code_names: re.Pattern[str]
+    setting: re.Pattern[str]
     literals: tuple[bytes, ...]
 
 
@@ -47,6 +48,7 @@ def _table() -> RunProse:
         spec_off_unless=any_of(data["spec_off"]["unless"], re.MULTILINE),  # type: ignore[index]
         told_run=any_of(data["told_run"]["lines"], re.MULTILINE),  # type: ignore[index]
         code_names=any_of(data["code_names"]["after"], re.MULTILINE),  # type: ignore[index]
+        setting=any_of(data["setting"]["values"], re.MULTILINE),  # type: ignore[index]
         literals=tuple(str(w).encode() for w in words),
     )
 
@@ -86,3 +88,9 @@ def code_named(text: str, end: int) -> bool:
     """The family word ending at ``end`` names source code ("the individual MTP/Eagle sampler
     files", "MTP のソースファイル"): a history or a diff's file list, not a method a run used."""
     return _table().code_names.match(text[end:]) is not None
+
+
+def sets_up(text: str) -> bool:
+    """The line gives a speculative setting a value ("gamma=16", "`num_draft_tokens = 17`",
+    "3 steps", "algorithm: DSPARK"): beside one method's name, that method's run is set up."""
+    return _table().setting.search(text) is not None

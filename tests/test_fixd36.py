@@ -1,0 +1,108 @@
+"""Session 36 (FIXD): a method named beside another is the run's where a line sets it up with a
+value (SGLang: "With DSPARK gamma=16" under a title naming DSPARK and DFLASH).
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class or condition, and the line that proves it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from spectrace.assemblers.run_prose import sets_up
+
+
+def _sgl_issue(number: int, title: str, day: str, body: list[str]) -> list[str]:
+    return [f"sgl-project/sglang · issue #{number} · open · Python", f"# {title}", "",
+            f"marta-k · description · {day}", "### Describe the bug", "", *body]  # fmt: skip
+
+
+# --- SGLang: several methods named (a title's "DSPARK/DFLASH"), one line sets one of them up with
+# a value and the report tells what that run did ---
+
+
+@pytest.mark.parametrize(("lines", "value", "cls", "said"), [
+    # prose: the setting inline, the effect observed per request
+    (_sgl_issue(51001, "[Bug] DSPARK/DFLASH spec v2: draft slots never returned near max context", "2026-08-10", [
+        "Both members of the block-drafting family reserve twice the draft width per decode step.",
+        "With DSPARK gamma=8 (`num_draft_tokens = 9`) the reserve overruns the row once a request "
+        "nears its context limit.",
+        "We saw 6-19 slots per request stay allocated after the request finished."]),
+     "v2", "DSparkWorkerV2", "With DSPARK gamma=8"),
+    # bullets: the algorithm given as the run's setting, its values on the lines below
+    (_sgl_issue(51002, "[Bug] DFlash and DSpark: token pool grows until the server refuses requests", "2026-08-12", [
+        "Setup of the failing server:", "",
+        "- algorithm: DSPARK", "- draft width 12, page size 1", "",
+        "After about 3 hours the pool was exhausted and every new request got a 503."]),
+     "v2", "DSparkWorkerV2", "algorithm: DSPARK"),
+    # a table of the settings; DFLASH is the one set up, the form saying the latest release
+    # (one of the V2-only releases) still has the bug
+    (_sgl_issue(51003, "[Bug] DSPARK / DFLASH drafts diverge across TP ranks", "2026-08-20", [
+        "- [x] The bug persists in the latest version.", "",
+        "| setting | value |", "|---|---|", "| algorithm | DFLASH |", "| block size | 16 |", "",
+        "Rank 0 accepted 3.1 tokens per step while rank 3 accepted 1.0, then the scheduler hung."]),
+     "v2", "DFlashWorkerV2", "| algorithm | DFLASH |"),
+], ids=["prose", "bullets", "table"])  # fmt: skip
+def test_the_method_a_line_sets_up_is_the_run_where_several_are_named(
+    tmp_path: Path, lines: list[str], value: str, cls: str, said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, value, cls)
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+def test_two_methods_each_set_up_leave_the_run_open(tmp_path: Path) -> None:
+    # a comparison: each method has its own setting, nothing says which run the failure was
+    lines = _sgl_issue(51004, "[Bug] DSPARK/DFLASH acceptance drops after the scheduler refactor", "2026-08-15", [
+        "DSPARK gamma=16 dropped from 4.2 to 2.0 accepted tokens; DFLASH block size 8 from 3.9 to 2.1.",
+        "Both runs were on the same 8xH200 node."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class is None, path
+
+
+def test_a_guide_setting_a_method_up_shows_no_run(tmp_path: Path) -> None:
+    # a configuration guide with the same words and values: no run, no path
+    lines = ["# Tuning DSPARK and DFLASH in SGLang", "",
+             "This guide explains how to size the block-drafting methods.", "",
+             "## Recommended values", "",
+             "- algorithm: DSPARK", "- gamma: 16 (`num_draft_tokens = 17`)", "",
+             "For DFLASH, start with block size 8 and raise it if acceptance stays high."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("With DSPARK gamma=16 (`num_draft_tokens = 17`): headroom 21", True),
+    ("- algorithm: NGRAM", True),
+    ("EAGLE3 with 3 steps and topk 1", True),
+    ("| algorithm | DFLASH |", True),
+    ("--speculative-num-steps 5", True),
+    ("MTP k=3, eager", True),
+    ("the algorithm is described below", False),
+    ("| algorithm | description |", False),
+    ("page_size = 1 leaks slots", False),
+    ("1k context, 8k context", False),
+], ids=["gamma", "bullet", "steps", "table", "flag", "k", "prose-word", "table-header", "page-size", "ctx"])  # fmt: skip
+def test_a_setting_with_its_value(text: str, shown: bool) -> None:
+    assert sets_up(text) is shown
+
+
+def test_a_line_naming_another_method_alone_leaves_the_run_open(tmp_path: Path) -> None:
+    # one method set up, another named on a line of its own beside it: which one leaked is open
+    lines = _sgl_issue(51005, "[Bug] EAGLE3 / NGRAM: memory grows until OOM", "2026-08-18", [
+        "Our config: EAGLE3 with topk 4 and 3 steps.",
+        "NGRAM is the other algorithm on the same fleet.",
+        "Memory grows by 2 GB per hour until the server is OOM-killed."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class is None and not path.conditional, path
+
+
+def test_a_code_prs_bullet_sizing_one_method_shows_no_run(tmp_path: Path) -> None:
+    # a pull request changing code for two methods; its bullet gives one a value: its code's
+    lines = ["sgl-project/sglang · pull request #51006 · open · Python",
+             "# [Spec] Share reserve sizing between DSpark and DFlash", "", "ana-r · description · 2026-08-22",
+             "## Modifications", "",
+             "- Derive the size from `--tp-size 4` and `--speculative-dspark-block-size 8` at once, the way the DSpark worker does.",
+             "- No change for NGRAM."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
