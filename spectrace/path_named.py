@@ -36,12 +36,13 @@ from spectrace.assemblers.vllm_finish import (
     GEMMA4_FLAG,
     GEMMA4_HEAD_FLAG,
     MARKED_PLUGINS,
+    PLUGIN_SPAN_FLAG,
     newest_release,
     paired_release,
     plugin_release,
     plugin_table,
 )
-from spectrace.assemblers.vllm_release import base_release
+from spectrace.assemblers.vllm_release import base_release, parse_release
 from spectrace.assemblers.vllm_methods import GEMMA4_HEAD, target_head
 from spectrace.assemblers.vllm_plugins import ascend_proposer, plugin_proposer
 from spectrace.assemblers.method_eras import EraClass, era_condition, plugin_eras, vllm_eras
@@ -133,7 +134,8 @@ def named_family_evidence(
     verdicts = {family: _class(family, config, plugin) for family in families}
     if plugin and by_words and _plugin_unreleased(config):  # any of the plugin's eras
         newest = newest_release(config, "vllm_ascend")
-        verdicts = {f: _eras_verdict(plugin_eras(_METHOD[f], newest), newest) or v
+        span = config.flags.get(PLUGIN_SPAN_FLAG)
+        verdicts = {f: _eras_verdict(_spanned(plugin_eras(_METHOD[f], newest), span), newest, span) or v
                     for f, v in verdicts.items()}  # fmt: skip
     if "MTP" in verdicts and not plugin:  # a target drafting with its own head (Step-3.5)
         heads = [h for *_, text in named if any(h := target_head(text, config.version))]
@@ -151,7 +153,8 @@ def named_family_evidence(
     _fam, source, lineno, text = next(n for n in named if n[0] in families)
     said = "/".join(families)
     classes = {cls for cls, _ in verdicts.values()}
-    reason = f"{PROSE_REASON}: the text names {said} for a vLLM run{_release_said(config)}"
+    eras_read = by_words and bool(plugin)
+    reason = f"{PROSE_REASON}: the text names {said} for a vLLM run{_release_said(config, eras_read)}"
     if len(classes) == 1 and None not in classes:
         (cls,) = classes
         family = next(iter(families)) if len(families) == 1 else None
@@ -216,16 +219,36 @@ def _plugin_unreleased(config: RunConfig) -> bool:
         k in flags for k in ("platform_release", "vllm_prose_release", RUNNER_FLAG, "VLLM_USE_V1"))
 
 
+def _spanned(eras: tuple[EraClass, ...], span: FlagValue | None) -> tuple[EraClass, ...]:
+    """``eras`` (oldest first) less those wholly outside the plugin releases ``span`` allows
+    (``vllm_finish.PLUGIN_SPAN_FLAG``: the releases defining the classes the text names): an
+    era ends where the next begins. All of them where ``span`` is None or leaves none."""
+    if span is None:
+        return eras
+    low_text, _, high_text = str(span.value).partition("..")
+    low, high = parse_release(low_text), parse_release(high_text) if high_text else None
+    starts = [e.first for e in eras]
+    kept = tuple(e for i, e in enumerate(eras)
+                 if not (low is not None and any(s is not None and (e.first is None or e.first < s) and s <= low
+                                                 for s in starts[i + 1:]))
+                 and not (high is not None and e.first is not None and e.first > high))  # fmt: skip
+    return kept or eras
+
+
 def _eras_verdict(
-    eras: tuple[EraClass, ...], newest: Version | None
+    eras: tuple[EraClass, ...], newest: Version | None, span: FlagValue | None = None
 ) -> tuple[str | None, str | None] | None:
-    """(class, None) where every era of the plugin that the text's day allows (``newest``) ran
-    one class, else (None, the condition over them); None where no era ran the method."""
+    """(class, None) where every era of the plugin that the text's day allows (``newest``) and
+    the classes it names (``span``) ran one class, else (None, the condition over them); None
+    where no era ran the method."""
     if not eras:
         return None
     if len({e.cls for e in eras}) == 1:
         return eras[0].cls, None
     bound = f"; its day allows vllm-ascend {newest} at the newest" if newest is not None else ""
+    if span is not None:
+        low, _, high = str(span.value).partition("..")
+        bound += f"; line {span.lineno} names a class of vllm-ascend {low}{f'-{high}' if high else ' on'}"
     return None, f"{era_condition(eras)} (no release of the plugin or of vLLM in the text{bound})"
 
 
@@ -346,12 +369,18 @@ def other_program(files: Sequence[str]) -> bool:
     )
 
 
-def _release_said(config: RunConfig) -> str:
-    """Where a release the words were read by came from: ``; vllm-ascend v0.23.0rc1 (line 3)``."""
+def _release_said(config: RunConfig, eras: bool = False) -> str:
+    """Where a release the words were read by came from: ``; vllm-ascend v0.23.0rc1 (line 3)``;
+    with ``eras`` (the plugin's eras were read) the releases the classes it names bound."""
     for key, name in (("platform_release", "vllm-ascend"), ("vllm_prose_release", "vLLM")):
         flag = config.flags.get(key)
         if flag is not None and flag.origin == "prose":
             return f" on {name} {str(flag.value).removeprefix('v')} (line {flag.lineno})"
+    span = config.flags.get(PLUGIN_SPAN_FLAG)
+    if eras and span is not None and _plugin_unreleased(config):
+        low, _, high = str(span.value).partition("..")
+        upto = f" through {high}" if high else " on"
+        return f" on vllm-ascend {low}{upto} (line {span.lineno} names a class only those releases define)"
     return ""
 
 

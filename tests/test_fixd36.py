@@ -1,5 +1,7 @@
 """Session 36 (FIXD): a method named beside another is the run's where a line sets it up with a
-value (SGLang: "With DSPARK gamma=16" under a title naming DSPARK and DFLASH).
+value (SGLang: "With DSPARK gamma=16" under a title naming DSPARK and DFLASH); a class of the
+vllm-ascend plugin that only some of its releases define bounds the plugin's release where the
+text writes none.
 
 Each test writes its own lines in the shape of the text class it covers and asserts what a user
 sees (the worker path's class or condition, and the line that proves it)."""
@@ -12,6 +14,7 @@ import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 from spectrace.assemblers.run_prose import sets_up
+from spectrace.assemblers.vllm_plugins import named_span
 
 
 def _sgl_issue(number: int, title: str, day: str, body: list[str]) -> list[str]:
@@ -96,6 +99,81 @@ def test_a_line_naming_another_method_alone_leaves_the_run_open(tmp_path: Path) 
         "Memory grows by 2 GB per hour until the server is OOM-killed."])  # fmt: skip
     path = probed_path(tmp_path, lines)
     assert path.worker_class is None and not path.conditional, path
+
+
+# --- vllm-ascend: a class only some plugin releases define bounds the release the text leaves ---
+
+
+def _ascend_pull(number: int, title: str, day: str, body: list[str]) -> list[str]:
+    return [f"vllm-project/vllm-ascend · pull request #{number} · merged · C++", f"# {title}", "",
+            f"lin-q · description · {day}", "### What this PR does / why we need it?", "", *body]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "said"), [
+    # the base class named in a fix's motivation, an Eagle3 run tested on a named rig
+    (_ascend_pull(7101, "[BugFix] Eagle3 draft crashes on a fused QKV target", "2026-05-30", [
+        "The draft check in `AscendSpecDecodeBaseProposer` rejected the fused QKV draft, so Eagle3 "
+        "raised an AssertionError at load.", "",
+        "### How was this patch tested?", "",
+        "Ran Eagle3 with a Qwen3 draft on 2x A3 (16 NPU each); the server boots and serves."]),
+     "AscendSpecDecodeBaseProposer"),
+    # the 310P subclass's name in a bullet of an issue, Eagle3 named in the title
+    (["vllm-project/vllm-ascend · issue #7102 · open · Python",
+      "# [Bug]: Eagle3 on 310P hangs after the first request", "", "ravi · description · 2026-06-02",
+      "- Proposer: `AscendSpecDecodeBaseProposer310`", "- Hardware: 4x 310P",
+      "- Observed: the first request returns, the second never does."],
+     "AscendSpecDecodeBaseProposer310"),
+    # an issue comment naming a method of the base class (a dotted name) beside its Eagle3 run's
+    # figures
+    (["vllm-project/vllm-ascend · issue #7103 · open · Python",
+      "# [Bug]: eagle3 accept rate drops to zero with graph mode", "", "tomas-w · comment · 2026-06-10",
+      "Our Eagle3 server measured accept rate 0.00 in graph mode and 0.41 in eager mode.",
+      "The graph path goes through AscendSpecDecodeBaseProposer._run_draft, whose buffer looks stale."],
+     "AscendSpecDecodeBaseProposer._run_draft"),
+], ids=["base-class", "310p-bullet", "dotted-method"])  # fmt: skip
+def test_a_class_of_later_plugin_releases_decides_the_plugins_class(
+    tmp_path: Path, lines: list[str], said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "other", "AscendEagleProposer")
+    (shown,) = [ln for ln in lines if said in ln]
+    line = lines.index(shown) + 1
+    said_so = f"line {line} names a class only those releases define"
+    assert any(said_so in e.reason for e in path.evidence), path.evidence
+
+
+def test_without_the_class_the_plugins_releases_stay_open(tmp_path: Path) -> None:
+    # the same fix told without any class of later releases: every era the day allows
+    lines = _ascend_pull(7104, "[BugFix] Eagle3 draft crashes on a fused QKV target", "2026-05-30", [
+        "The draft check rejected the fused QKV draft, so Eagle3 raised an AssertionError at load.", "",
+        "### How was this patch tested?", "",
+        "Ran Eagle3 with a Qwen3 draft on 2x A3 (16 NPU each); the server boots and serves."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert_verdict(path, "unknown", "EagleProposer|AscendEagleProposer")
+
+
+def test_a_plugin_design_note_naming_the_class_shows_no_run(tmp_path: Path) -> None:
+    lines = ["# vllm-ascend speculative decoding internals", "",
+             "This page describes the proposer classes of the plugin.", "",
+             "`AscendSpecDecodeBaseProposer` holds the shared drafting loop; Eagle3 and MTP build on it.",
+             "A new method subclasses it and registers in `get_spec_decode_method`."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
+
+@pytest.mark.parametrize(("text", "first", "last"), [
+    ("the check in `AscendSpecDecodeBaseProposer` failed", "0.19.1rc1", None),
+    ("AscendEagleProposer and AscendStep3p5MTPProposer", "0.23.0rc1", None),
+    ("a crash in AscendDsparkProposer.propose", "0.24.0rc1", "0.24.0rc1"),
+], ids=["one", "newest-of-two", "removed"])  # fmt: skip
+def test_named_span_from_the_plugins_trees(text: str, first: str, last: str | None) -> None:
+    span = named_span("vllm_ascend", text)
+    assert span is not None
+    assert str(span[0]) == first and (str(span[1]) if span[1] else None) == last
+
+
+def test_names_the_table_lacks_give_no_span() -> None:
+    assert named_span("vllm_ascend", "SpecDecodeBaseProposer and EagleProposer") is None
+    assert named_span("vllm_ascend", "MyAscendSpecDecodeBaseProposerX") is None
 
 
 def test_a_code_prs_bullet_sizing_one_method_shows_no_run(tmp_path: Path) -> None:

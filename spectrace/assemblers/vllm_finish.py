@@ -45,7 +45,7 @@ from spectrace.assemblers.vllm_plugin_marks import (
     plugin_rows,
     stated_release,
 )
-from spectrace.assemblers.vllm_plugins import ascend_proposer, on_ascend, plugin_proposer
+from spectrace.assemblers.vllm_plugins import ascend_proposer, named_span, on_ascend, plugin_proposer
 from spectrace.assemblers.vllm_proposers import (
     first_release,
     legacy_spelling,
@@ -94,6 +94,7 @@ def finish_vllm(
     _mtp_head(config, prose, target, lines)
     _gemma4_model(config, lines)
     _platform(config, lines)
+    _plugin_span(config, lines)
     _on_ascend(config, config.version or prose)
     _plugin_named(config, config.version or prose)
     _on_other_platform(config)
@@ -256,6 +257,27 @@ def newest_release(config: RunConfig, framework: str) -> Version | None:
     except ValueError:
         return None
     return newest_held(framework, shown) if framework == "vllm" else newest_at(framework, shown)
+
+
+PLUGIN_SPAN_FLAG = "platform_span"  # the plugin releases defining the classes the text names
+
+
+def _plugin_span(config: RunConfig, lines: Sequence[LogLine]) -> None:
+    """``platform_span``: vllm-ascend's releases that define every class of its own the text's
+    lines name where only some releases do ([[since]] rows: ``AscendSpecDecodeBaseProposer``
+    0.19.1rc1 on), as "first..last" (last empty: to the newest); the line naming the newest."""
+    floor: tuple[Version, LogLine] | None = None
+    ceiling: Version | None = None
+    for line in lines:
+        if line.quoted or (span := named_span("vllm_ascend", line.text)) is None:
+            continue
+        if floor is None or span[0] > floor[0]:
+            floor = (span[0], line)
+        if span[1] is not None and (ceiling is None or span[1] < ceiling):
+            ceiling = span[1]
+    if floor is not None and PLUGIN_SPAN_FLAG not in config.flags:
+        line = floor[1]
+        config.flags[PLUGIN_SPAN_FLAG] = FlagValue(f"{floor[0]}..{ceiling or ''}", line.source, line.lineno, "class")
 
 
 def _platform(config: RunConfig, lines: Sequence[LogLine]) -> None:

@@ -292,3 +292,29 @@ def early_proposers(family: str) -> tuple[tuple[str, str, str], ...]:
             continue
         out[(str(r["worker"]), str(first), str(last))] = None
     return tuple(sorted(out, key=lambda row: parse_release(row[1]) or Version("0")))
+
+
+@cache
+def _since() -> tuple[tuple[re.Pattern[str], str, Version, Version | None], ...]:
+    """(a class name's pattern, framework, first release, last or None) of each name of
+    vllm_plugin_hand.toml's [[since]] rows."""
+    out = []
+    for r in _table("paths/vllm_plugin_hand.toml").get("since", []):
+        if not isinstance(r, dict) or (first := parse_release(str(r.get("first", "")))) is None:
+            continue
+        last = parse_release(str(r["last"])) if r.get("last") else None
+        framework = str(r.get("framework", ""))
+        for name in r.get("names", ()):
+            out.append((re.compile(rf"(?<![\w.]){re.escape(str(name))}(?!\w)"), framework, first, last))
+    return tuple(out)
+
+
+def named_span(framework: str, text: str) -> tuple[Version, Version | None] | None:
+    """(first, last or None) of ``framework``'s releases defining every class of its
+    [[since]] rows that ``text`` names (``AscendSpecDecodeBaseProposer``: 0.19.1rc1 on), or None
+    where it names none."""
+    hits = [(first, last) for pattern, fw, first, last in _since() if fw == framework and pattern.search(text)]
+    if not hits:
+        return None
+    lasts = [last for _first, last in hits if last is not None]
+    return max(first for first, _last in hits), min(lasts) if lasts else None
