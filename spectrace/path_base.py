@@ -26,7 +26,7 @@ from spectrace.assemblers.pyconfig import commented, commented_key
 from spectrace.assemblers.release_dates import newest_at
 from spectrace.assemblers.run_config import Evidence, RunConfig
 from spectrace.assemblers.run_prose import code_named
-from spectrace.assemblers.sentences import sentences
+from spectrace.assemblers.sentences import contrast_clauses, sentences
 from spectrace.assemblers.thread_title import multi_layer_before
 from spectrace.assemblers.spec_prose import measures_gain, removal_avoids
 from spectrace.assemblers.trtllm_words import WORD_LITERALS, trtllm_word_matches
@@ -163,10 +163,31 @@ def _sentence_guard(text: str) -> str | None:
     if _ASKED.search(text):
         return "a question or a suggestion ('?', 'try', 'should', 'maybe')"
     if _OTHER_RUN.search(text) and (said := _OTHER_RUN.search(_RELEASES_COMPARED.sub(" ", _FAILS.sub(" ", text)))):
-        if _method_gains(text):
+        if _method_gains(text) or _plain_arm_beside(text):
             return None
         return f"about another run or a plain one ('{said.group(0)}')"
     return None
+
+
+def _plain_arm_beside(text: str) -> bool:
+    """The sentence's other-run words all sit in clauses of the plain arm of a comparison it
+    draws ("MTP garbles the output, while the same build without speculative decoding is
+    coherent", "EAGLE3 hangs; without speculation the server is fine"): the clauses naming a
+    family tell the speculative run, and none of them is set apart itself."""
+    clauses = contrast_clauses(text)
+    if len(clauses) < 2:
+        return False
+    named = [bool(_sentence_words(c)) for c in clauses]
+    hits = [_OTHER_RUN.search(_RELEASES_COMPARED.sub(" ", _FAILS.sub(" ", c))) is not None for c in clauses]
+    arms = [not n and h for n, h in zip(named, hits, strict=True)]
+    return (any(named) and any(arms) and not any(n and h for n, h in zip(named, hits, strict=True))
+            and all(_PLAIN_ARM.search(c) for c, arm in zip(clauses, arms, strict=True) if arm))
+
+
+# the plain arm of a comparison, as ``_OTHER_RUN`` finds it ("without speculative", "no spec",
+# "plain server", "not using")
+_PLAIN_ARM = re.compile(r"(?i)no spec\w*|without spec\w*|plain (?:server|engine|run|decoding|deployment|tensor)"
+                        r"|not using")
 
 
 def _method_gains(text: str) -> bool:

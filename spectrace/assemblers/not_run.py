@@ -66,6 +66,7 @@ from spectrace.assemblers.run_bound import (
     reported_heading,
 )
 from spectrace.assemblers.run_forms import record_form
+from spectrace.assemblers.sentences import contrast_clauses, sentences
 from spectrace.assemblers.shown_output import expected_caption, expected_lines, reader_step
 from spectrace.assemblers.shown_output import literals as shown_output_literals
 from spectrace.assemblers.run_results import (
@@ -650,6 +651,38 @@ _UNWIRED_WORDS = re.compile(
     r"(?i)\bnever (?:passes|sets|enables|wires)\b|\b(?:does ?n[o']?t|do not) (?:pass|set|enable|wire)\b"
     r"[^.;]{0,40}--spec|\b(?:this|it|which|script|recipe) runs the plain\b|\bnot (?:wired|hooked up)\b"
 )
+# a class named in code form ("`DFlashTorchaxProposer`", "EagleProposer"): a capital, then more
+# capitals and small letters
+_CLASS_NAME = r"(?-i:[A-Z](?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]+)"
+_CLASS = re.compile(rf"(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])")
+# a class named as the one the code builds or runs ("the runner always instantiates the JAX
+# `DFlashProposer`", "it falls back to `EagleProposer`", "the worker builds `NgramProposer`")
+_INSTANTIATED = re.compile(
+    r"(?i)\b(?:instantiat\w*|builds?|built|creates?|created|constructs?|constructed|picks?|picked"
+    r"|selects?|selected|dispatch\w*\s+to|falls?\s+back\s+to|fell\s+back\s+to|runs?|ran|uses?|used)\b"
+    rf"[^.;]{{0,40}}?(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])"
+)
+
+
+def _unwired(text: str) -> bool:
+    """The line says the method is not wired into the run (``_UNWIRED_WORDS``), of the run it
+    tells: not where each sentence saying so names its classes, and another sentence names a
+    different class as the one the code builds or runs ("the runner always instantiates
+    `DFlashProposer` ... The staged `DFlashTorchaxProposer` is not wired into the runner"; a
+    clause of a contrast alike): it negates only the class it names, never the one named as
+    instantiated."""
+    cut = [c for s in sentences(text) for c in contrast_clauses(s)]
+    unwired = [s for s in cut if _UNWIRED_WORDS.search(s)]
+    if not unwired:
+        return False
+    built = {(s, m.start(1)): m.group(1) for s in cut for m in _INSTANTIATED.finditer(s)}
+    named = [[m.group(1) for m in _CLASS.finditer(s) if (s, m.start(1)) not in built] for s in unwired]
+    if not all(named):
+        return True
+    negated = {c for found in named for c in found}
+    return not (set(built.values()) - negated)
+
+
 # a change to code that writes commands for others: a config or command generator, builder or
 # template ("prepending X to the serve command in the ConfigGenerator", "the command builder
 # (`commandBuilder.js`) emits", "the command it prints"); the flags it adds are the emitted
@@ -1055,7 +1088,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             out.append(Apart(line.source, line.lineno, line.lineno, HUNK, text.strip()))
         elif not line.headed and compared_off(line.raw):
             out.append(Apart(line.source, line.lineno, line.lineno, COMPARED, text.strip()))
-        elif not line.headed and _UNWIRED_WORDS.search(text):
+        elif not line.headed and _unwired(text):
             out.append(Apart(line.source, line.lineno, line.lineno, UNWIRED, text.strip()))
         elif not line.headed and not line.quoted and spec_off(text):
             out.append(Apart(line.source, line.lineno, line.lineno, SPEC_OFF, text.strip()))

@@ -40,3 +40,17 @@ def sentences(text: str) -> list[str]:
         start = cut.end()
     out.append(text[start:])
     return [s for s in out if s.strip()] or [text]
+
+
+# where a sentence turns to the other arm of a comparison it draws ("X garbles its output, while
+# the same build without speculation is coherent", "MTP hangs; without it the server is fine",
+# "EAGLE3 crashes, but the plain server does not"): a dash between blanks, a semicolon, or a
+# "while", "whereas" or ", but"
+_CONTRAST = re.compile(r"(?i),?\s+(?:while|whereas)\s+|[,;]\s+but\s+|;\s+|\s+[—–]\s+")
+
+
+def contrast_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence, cut where it turns to the other arm of a comparison (one
+    clause where it draws none). Each arm's words say what that arm is: a guard one arm holds
+    ("without speculation", "not", "removed") is not the other arm's."""
+    return [c for c in _CONTRAST.split(sentence) if c.strip()]

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from spectrace.assemblers.pyconfig import bare_spec_configs, parse_dict_repr
 from spectrace.assemblers.run_config import Evidence, RunConfig
+from spectrace.assemblers.sentences import contrast_clauses
 from spectrace.assemblers.vllm_proposers import method_classes
 from spectrace.dialects.base import LogLine
 
@@ -52,13 +53,24 @@ def prose_json(config: RunConfig, lines: Sequence[LogLine] = ()) -> None:
         rest = _OPTION.sub(" ", rest)
         if not configs or not _PROSE.search(rest):
             evidence.append(e)
-        elif _APART.search(rest):
+        elif _APART.search(_own_clauses(text, configs)):
             dropped.add((e.source, e.lineno))
         else:
             evidence.append(_two_methods(e, configs))
     config.path_evidence = evidence
     config.flags = {k: f for k, f in config.flags.items()
                     if not (k.startswith("speculative_config.") and (f.source, f.lineno) in dropped)}  # fmt: skip
+
+
+def _own_clauses(text: str, configs: list[str]) -> str:
+    """The words of the clauses of ``text`` that hold one of its inline ``configs`` (the whole
+    text where none holds one whole), without the configs and options: what sets a config apart
+    is said in its own clause, not in the other arm of a contrast the sentence draws."""
+    own = [c for c in contrast_clauses(text) if any(found in c for found in configs)] or [text]
+    rest = " ".join(own)
+    for found in configs:
+        rest = rest.replace(found, " ")
+    return _OPTION.sub(" ", rest)
 
 
 def _two_methods(e: Evidence, configs: list[str]) -> Evidence:
