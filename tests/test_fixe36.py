@@ -141,3 +141,37 @@ def test_design_notes_naming_the_built_and_the_unwired_class_give_no_path(tmp_pa
              "`DFlashTreeProposer` exists but is not wired into the runner.", "",
              "## Next steps", "", "- wire the tree proposer", "- add tests"]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+# --- a release candidate a title writes without its patch or with a dot or dash before "rc"
+# ("0.18.rc1", "v0.13rc1", "v0.11.0-rc2") is the tracker's release, and bounds the plugin's class ---
+
+
+def _ascend(title: str) -> list[str]:
+    return ["vllm-project/vllm-ascend · issue #9001 · open · Python", f"# {title}", "",
+            "lin · description · 2026-05-01",
+            "We serve Qwen3-Next with MTP on 8 cards and the throughput drops by 30% against the plain server."]  # fmt: skip
+
+
+@pytest.mark.parametrize(("title", "cls"), [
+    ("[Bug]: 0.18.rc1 MTP 开启后吞吐下降", "AscendEagleProposer"),
+    ("[Bug]: v0.13rc1 MTP crashes at warm-up on A3", "MtpProposer"),
+    ("[Performance]: MTP slower on v0.11.0-rc2", "MtpProposer"),
+], ids=["dot-rc", "no-patch", "dash-rc"])  # fmt: skip
+def test_a_titles_short_release_candidate_bounds_the_plugins_class(tmp_path: Path, title: str, cls: str) -> None:
+    path = probed_path(tmp_path, _ascend(title))
+    assert_verdict(path, "other", cls)
+
+
+def test_a_model_version_in_a_title_is_no_release(tmp_path: Path) -> None:
+    # "Qwen 3.5" and a bare "0.18" bound nothing: the condition over the plugin's eras stays
+    path = probed_path(tmp_path, _ascend("[Bug]: Qwen 3.5 MTP slower than 0.18 numbers"))
+    assert path.worker_class is None and path.conditional and "MtpProposer" in path.conditional, path
+
+
+def test_a_howto_titled_with_a_short_release_candidate_gives_no_path(tmp_path: Path) -> None:
+    lines = ["# How to enable MTP on vllm-ascend 0.18.rc1", "", "## Steps", "",
+             "1. Install the 0.18.rc1 wheel.",
+             "2. Add `--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'` to `vllm serve`.",
+             "3. Check the acceptance rate in the metrics."]  # fmt: skip
+    assert_no_path(tmp_path, lines)

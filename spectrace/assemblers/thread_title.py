@@ -168,7 +168,26 @@ def drafts_in(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-_RELEASE = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)?(?:\.?post\d+|rc\d+)?(?![\w.]*\d)")
+# a release as a title writes it: "v0.10.1.1", "0.5.0rc0", "0.9.2.post1", and a release
+# candidate with its patch left out or set off by a dot or a dash ("0.18.rc1", "0.18rc1",
+# "v0.11.0-rc2": the tracker's v0.18.0rc1)
+_RELEASE = re.compile(
+    r"(?<![\w.])(v?\d+\.\d+)(\.\d+(?:\.\d+)?)?(\.?post\d+|[.-]?rc\d+)?(?![\w.]*\d)"
+)
+
+
+def _releases(text: str) -> tuple[str, ...]:
+    """The releases ``text`` names, each spelled as its tracker tags it (``_RELEASE``); a bare
+    "0.18" with no patch and no candidate is no release (a model's "Qwen 3.5")."""
+    out = []
+    for m in _RELEASE.finditer(text):
+        head, patch, tail = m.group(1), m.group(2), m.group(3) or ""
+        if patch is None and not tail.lstrip(".-").startswith("rc"):
+            continue
+        if tail.lstrip(".-").startswith("rc"):
+            tail = tail.lstrip(".-")
+        out.append(f"{head}{patch or '.0'}{tail}")
+    return tuple(out)
 
 # the error's words inside a title: "TypeError: 'NoneType' object is not callable in f" (up to
 # the writer's next clause), and quoted or backticked text
@@ -275,7 +294,7 @@ _TITLE_LENGTH = 300  # a title line above a header is no longer than this (a log
 def _title(source: str, lineno: int, text: str, shape: str, repo: str | None, pull: bool) -> Title:
     own = _QUOTED.sub(" ", _MESSAGE.sub(" ", text))  # names in the error's words are not read
     return Title(source, lineno, text, shape, repo, pull, methods_in(own),
-                 tuple(d for d, _ in drafts_in(text)), tuple(_RELEASE.findall(text)), guard(text))  # fmt: skip
+                 tuple(d for d, _ in drafts_in(text)), _releases(text), guard(text))  # fmt: skip
 
 
 class TitleReader:
