@@ -14,6 +14,7 @@ import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 from spectrace.assemblers import not_run
+from spectrace.assemblers.quotes import plain_run
 from spectrace.dialects.base import LogLine
 
 
@@ -175,3 +176,16 @@ def test_a_howto_titled_with_a_short_release_candidate_gives_no_path(tmp_path: P
              "2. Add `--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'` to `vllm serve`.",
              "3. Check the acceptance rate in the metrics."]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    # the plain arm said to work: no wall between the thread's lines
+    ("`vllm serve m --speculative-config '{\"method\":\"mtp\"}'` garbles its output, while the same build "
+     "without speculative decoding produces coherent output.", False),
+    ("Without speculative decoding the server stays coherent.", False),
+    # the writer's own plain run, failing too or told before its log: a plain run, a wall
+    ("The same build without speculative decoding does not produce coherent output either.", True),
+    ("I run the same command but without the `--speculative-*` flags and get:", True),
+], ids=["ab-coherent", "stays-coherent", "not-coherent", "same-command"])  # fmt: skip
+def test_a_plain_arm_said_to_give_sound_output_is_another_run(text: str, plain: bool) -> None:
+    assert plain_run(LogLine("t.md", 1, 0, text, text, "plain", "")) is plain

@@ -75,8 +75,11 @@ _ALSO_FAILS = re.compile(
 _WORKS = re.compile(
     r"(?i)\b(?:works?|worked|working|fine|stable|ok|okay|healthy|runs? well"
     r"|no (?:crash|issue|problem|error)s?|(?:does|did)(?:n't| not) (?:crash|fail|hang)"
-    # its output said sound ("produces coherent output", "gives correct answers")
-    r"|coherent|(?:correct|sane|normal|sensible|expected)\s+(?:output|outputs|results?|answers?|text|tokens)"
+    # its output said sound ("produces coherent output", "gives correct answers", "stays
+    # coherent"; not "does not produce coherent output")
+    r"|(?<!not )(?<!n't )(?<!never )(?:produces?|produced|gives?|gave|returns?|returned|stays?|stayed"
+    r"|remains?|remained|is|are|was|were)\s+(?:\w+\s+){0,2}?(?:coherent|correct\s+(?:output|answers?"
+    r"|results?|text|tokens))"
     # a change said to leave plain runs as they were ("ROCm without `--speculative-algorithm` is
     # unchanged"): which runs the code touches, not the reported run
     r"|unchanged|unaffected|untouched)\b"
