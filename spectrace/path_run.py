@@ -224,12 +224,22 @@ def releases_compared(text: str) -> bool:
     return len(frameworks_named(text)) == 1 and len({release for _name, release in named}) > 1
 
 
+# two values compared in code spans ("`param=(11264, 2048)` NVFP4-packed vs `loaded=(5632, 2048)`",
+# "`dtype=float16` vs `dtype=bfloat16`", "`(4096, 8)` vs `(2048, 8)`"): an error's shapes or
+# settings side by side, no other run or engine
+_VALUES_VS = re.compile(
+    r"(?i)(`[^`\n]*[=(\d][^`\n]*`[^`\n]{0,24}?\s)(?:vs\.?|versus)(?=\s+`\s*(?:[\w.]+\s*=|[(\[]?\s*\d))"
+)
+
+
 def compared_beside(text: str) -> bool:
     """The line names a framework beside another run or engine ("SGLang with MTP is faster than
     vLLM", "EAGLE ported from SGLang"): its family is not only the run's. Only where every
     clause naming a framework beside such a word names no family ("setup was heavier than
     vLLM") is that the framework compared against, and the line's other clauses still name the
-    run's; a line whose comparing word stands in no clause naming a framework keeps it whole."""
+    run's; a line whose comparing word stands in no clause naming a framework keeps it whole.
+    Two values an error sets side by side in code spans (``_VALUES_VS``) compare no run."""
+    text = _VALUES_VS.sub(r"\1and", text)
     if not (frameworks_named(text) and ELSEWHERE.search(text)) or releases_compared(text):
         return False
     beside = [c for c in _CLAUSE.split(text) if frameworks_named(c) and ELSEWHERE.search(c)]

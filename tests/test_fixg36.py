@@ -92,3 +92,42 @@ def test_a_setup_list_no_run_stands_behind_gets_no_path(tmp_path: Path, lines: l
 def test_the_form_needs_a_setup_with_its_release_and_a_setting_on(lines: list[str]) -> None:
     found = first_form(_held(lines))
     assert found is None or found[1] != SETUP_FORM, found
+
+
+# --- 2. two values an error sets side by side in code spans compare no run ---
+
+def _recipe_pr(error_line: str) -> list[str]:
+    return ["acme/dgx-recipes · pull request #41 · open · Shell", "# feat: Orbit-30B FP8 + MTP speculative decoding", "",
+            "lee-h · description · 2026-06-02", "## Summary", "",
+            "Adds an opt-in path to serve Orbit-30B-FP8 with MTP-2 speculative decoding on two GB10 boxes. Today the"
+            " `orbit-30b-fp8` recipe cannot use MTP because the FP8 export drops the MTP layers; this PR restores them,"
+            " fixes the layer list in the config, and keeps the drafter's block in BF16 so that it loads.", "",
+            "Verified on two GB10 boxes, TP=2: mean acceptance length ~1.8 tokens/step.", "", "## Why", "",
+            error_line]  # fmt: skip
+
+
+@pytest.mark.parametrize("error_line", [
+    "Even with the layers present, vLLM's MTP drafter builds its block with the FP8 quant config and cannot be told"
+    " otherwise: the draft's quant config only covers target modules, so the exclusion list never reaches the MTP"
+    " layers -> load error (`weight=(8192, 1024)` FP8-packed vs `loaded=",
+    "Even with the layers present, vLLM's MTP drafter casts its block from the FP8 quant config, and the exclusion"
+    " list never reaches the MTP layers of the draft, whatever the checkpoint says: the loader then fails with"
+    " `dtype=float8_e4m3fn` in the drafter vs `dtype=bfloat16` in the shard.",
+    "Even with the layers present, vLLM's MTP drafter keeps the FP8 quant config for its block, and the exclusion"
+    " list never reaches the MTP layers of the draft model at all, in any of our configs: the shapes then differ,"
+    " `(4096, 512)` packed vs `(4096, 1024)` on disk.",
+], ids=["cut-assignment", "dtypes", "shapes"])  # fmt: skip
+def test_an_errors_values_side_by_side_leave_the_runs_framework(tmp_path: Path, error_line: str) -> None:
+    path = probed_path(tmp_path, _recipe_pr(error_line))
+    assert (path.value, path.worker_class) == ("other", "EagleProposer"), path
+    assert any("MTP-2" in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("text", [
+    "EAGLE3 drafts on vLLM `0.27.1` vs SGLang `0.5.9` on one box: vLLM accepts fewer.",
+    "MTP on vLLM is slower than on SGLang for this model.",
+], ids=["releases-in-code", "than"])  # fmt: skip
+def test_a_comparison_of_engines_stays_a_comparison(text: str) -> None:
+    from spectrace.path_run import compared_beside
+
+    assert compared_beside(text)
