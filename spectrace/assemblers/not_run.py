@@ -1283,6 +1283,43 @@ _STATE_BYLINE = re.compile(r"(?i)^\s*(?:open|closed|merged|draft)\s+·\s+@?[\w.-
 _FIX_TITLE = re.compile(r"(?i)\bfix\w*|\bbug\w*|\bhotfix\b")
 
 
+# a figure a run printed or measured ("mem usage=5.20 GB", "41.2 s", "3.1 tok/s", "92%", "#tokens: 270K")
+_RUN_FIGURE = re.compile(r"(?i)(?<![\w.])\d+(?:\.\d+)?\s?(?:[kmgt]i?b|k|ms|s|tok/s|tokens?/s|it/s|%|x)(?!\w)|\b[\w#]+\s?[=:]\s?\d")
+
+
+def _code_fix(held: Sequence[LogLine], repo: str | None, title: str) -> Apart | None:
+    """A fix pull request in an engine's own tree or a fork (``engine_fork``) whose title names a
+    method but no failure a run met ("Fix EAGLE draft rotation under chunked prefill", not "Fix
+    EAGLE crash with DP attention"), and none of whose posts' lines (the description's or only
+    comments') tells a run: no block pasted (a fence: a run's output, whatever its lines), no
+    record a process printed or figure a run measured (``record_form``, ``_RUN_FIGURE``), no
+    run of the writer's (``_OWN_RUN``: "Tested Eagle3 ... on 2x A3"), no failure or result
+    (``_SYMPTOM``: "without this fix, fails at load"), nothing a fix's run shows
+    (``fix_evidence``: a release, a rig, an error's output; ``told_run``), and a method named
+    below the title only beside code (a code span: "the EAGLE helper reads `req.fill_ids`"; a
+    setup item "- EAGLE3: on" is a run's). Its words tell the code it changes: the title line is
+    set apart (``FIX_TOLD``), so its method names no run."""
+    if repo is None or not engine_fork(repo) or not _FIX_TITLE.search(title) or not _METHOD.search(title) \
+            or _SYMPTOM.search(title):  # fmt: skip
+        return None
+    head: LogLine | None = None
+    for line in held:
+        text = line.text
+        if head is None:  # the head and title lines above the first post
+            if _TITLE.match(text) or title.strip() in text:
+                head = line
+            continue
+        if post_author(text) is not None or _STATE_BYLINE.match(text) or head_line(text) is not None:
+            continue
+        if FENCE.match(text) or line.headed or record_form(line) or _RUN_FIGURE.search(text) \
+                or _OWN_RUN.search(text) or own_run(text) or _SYMPTOM.search(text) or fix_evidence(text) \
+                or told_run(text) or (_METHOD.search(text) and "`" not in text):  # fmt: skip
+            return None
+    if head is None:
+        return None
+    return Apart(head.source, head.lineno, head.lineno, FIX_TOLD, head.text.strip())
+
+
 def _denials(held: Sequence[LogLine]) -> list[Apart]:
     """The lines that deny the thread a run (``DENIALS``): the text is a page of instructions
     to the reader (``_instructions``), an issue on a feature form or titled as a how-to question
@@ -1341,6 +1378,8 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
         return [asked]
     if not _SETUP.search(head_title) and (readings := _code_readings(held)):
         return readings  # every post that says anything reads source, and no title tells a setup
+    if kind == "pull" and (fix := _code_fix(held, repo, head_title)) is not None:
+        return [fix]  # an engine's fix telling only its code change: its title's method ran nothing
     if not opened or any(_OWN_RUN.search(ln.text) for ln in desc):
         return []  # no description post seen (its byline), or the writer's own run in it
     pull = kind == "pull"
