@@ -47,10 +47,13 @@ _PLAIN_RUN = re.compile(
 # other arm of the experiment, not the reported run
 _ARM = re.compile(
     r"(?i)\b(?:baselines?|reference|control|compar\w*|versus|vs\b\.?|relative\s+to|against"
-    r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to"
-    # a result set against the plain arm ("strictly worse than no speculation", "slower than without MTP")
-    r"|(?:worse|better|slower|faster|lower|higher)\s+than)\b"
+    r"|(?:byte[- ]?)?identical\s+(?:to|with)|match(?:es|ed|ing)?|same\s+as|equal\s+to)\b"
 )
+# a result set against the plain arm ("strictly worse than no speculation", "slower than without
+# MTP"); not in a thread's title ("# EAGLE3 slower than the plain server"), whose comparison is
+# the thread's topic: both arms ran there, and its crash may be either's
+_THAN = re.compile(r"(?i)\b(?:worse|better|slower|faster|lower|higher)\s+than\b")
+_TITLE = re.compile(r"#\s")
 # a change to a test matrix or a CI's jobs, told as the change ("- Keep the TP8 variant and add a
 # TP8+DP8 variant (without speculative decoding)", "Adds a plain job beside the MTP one"): a
 # configuration the change adds or keeps, not a run of the writer's stated plain
@@ -152,7 +155,8 @@ def plain_run(line: LogLine) -> bool:
         return False  # "NGRAM has no draft model, so the key is omitted": the method's property
     if _MATRIX_CHANGE.search(sentence):
         return False  # "- Keep X and add a Y variant (without speculation)": a CI matrix's change
-    if _ARM.search(line.text) and (_ALSO_FAILS.search(line.text) is None or _BOTH.search(_PLAIN_RUN.sub(" ", line.text))):
+    arm = _ARM.search(line.text) or (_THAN.search(line.text) and not _TITLE.match(line.text))
+    if arm and (_ALSO_FAILS.search(line.text) is None or _BOTH.search(_PLAIN_RUN.sub(" ", line.text))):
         # "- Baseline: same server without speculation": the comparison's other arm; "X without
         # speculative decoding vs. X with speculative decoding (errors here)": both arms, one line
         return False
