@@ -171,7 +171,7 @@ def _sentence_guard(text: str) -> str | None:
 
 def _plain_arm_beside(text: str) -> bool:
     """The sentence's other-run words all sit in clauses of the plain arm of a comparison it
-    draws ("MTP garbles the output, while the same build without speculative decoding is
+    draws ("MTP garbles the output, while the same wheel without speculative decoding is
     coherent", "EAGLE3 hangs; without speculation the server is fine"): the clauses naming a
     family tell the speculative run, and none of them is set apart itself."""
     clauses = contrast_clauses(text)

@@ -224,7 +224,7 @@ def releases_compared(text: str) -> bool:
     return len(frameworks_named(text)) == 1 and len({release for _name, release in named}) > 1
 
 
-# two values compared in code spans ("`param=(11264, 2048)` NVFP4-packed vs `loaded=(5632, 2048)`",
+# two values compared in code spans ("`param=(4096, 1024)` packed vs `loaded=(2048, 1024)`",
 # "`dtype=float16` vs `dtype=bfloat16`", "`(4096, 8)` vs `(2048, 8)`"): an error's shapes or
 # settings side by side, no other run or engine
 _VALUES_VS = re.compile(

@@ -90,7 +90,7 @@ def _readme(*body: str) -> list[str]:
 
 @pytest.mark.parametrize(("lines", "value", "classes", "said"), [
     # the config named as the production one; its method and release in the sentences after it
-    (_readme("This is the config we run in production: Kimi-K2 on eight H200 cards. TP8, DP attention, "
+    (_readme("Here is the config we run in production: Kimi-K2 on eight H200 cards. TP8, DP attention, "
              "EAGLE3 speculative decoding with 3 steps, fp8 KV cache.", "",
              "Stock SGLang v0.5.17 needs two patches for this; both are in this repo."),
      "v2", "EAGLEWorkerV2", "EAGLE3"),

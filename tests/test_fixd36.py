@@ -76,7 +76,7 @@ def test_a_guide_setting_a_method_up_shows_no_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "shown"), [
-    ("With DSPARK gamma=16 (`num_draft_tokens = 17`): headroom 21", True),
+    ("With DSPARK gamma=12 (`num_draft_tokens = 13`): spare slots 9", True),
     ("- algorithm: NGRAM", True),
     ("EAGLE3 with 3 steps and topk 1", True),
     ("| algorithm | DFLASH |", True),

@@ -58,7 +58,7 @@ def test_an_ab_sentence_on_the_ascend_plugin_gives_the_plugins_mtp_classes(tmp_p
     lines = _issue("vllm-project/vllm-ascend", "[Bug] MTP verify step returns noise on 910B", "2026-08-14", [
         "- Hardware: 4x Atlas 800I A2", "- Model: org/Big-MoE W8A8", "",
         "`vllm serve org/Big-MoE --speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":1}'` "
-        "prints noise after the first token, while the same build without speculative decoding produces "
+        "prints noise after the first token, while the same wheel without speculative decoding produces "
         "coherent output."])  # fmt: skip
     path = probed_path(tmp_path, lines)
     assert_verdict(path, "unknown", "AscendEagleProposer")
@@ -69,7 +69,7 @@ def test_an_ab_sentence_on_the_ascend_plugin_gives_the_plugins_mtp_classes(tmp_p
     # a tuning guide's sentence with the same two arms: no run, no path
     ["# Tuning speculative decoding on vLLM", "", "## When to enable it", "",
      "Starting `vllm serve org/Model-A --speculative-config '{\"method\":\"eagle3\"}'` can raise throughput, "
-     "while the same build without speculative decoding is easier to debug.", "",
+     "while the same wheel without speculative decoding is easier to debug.", "",
      "## Steps", "", "1. Pick a draft.", "2. Measure."],
     # the speculative arm is the docs' suggestion; the writer's own run is plain
     _issue("vllm-project/vllm", "[Bug] slow first token on 0.21.0", "2026-05-09", [
@@ -90,7 +90,7 @@ def _lines(*texts: str) -> list[LogLine]:
 
 @pytest.mark.parametrize("text", [
     # the built class in one sentence, the staged one unwired in the next
-    "The runner always instantiates the JAX `DFlashProposer`. The staged `DFlashTorchProposer` exists for this "
+    "Our runner always instantiates the JAX `DFlashProposer`. A staged `DFlashTorchProposer` is there for this "
     "contract but is not wired into the runner.",
     # a semicolon between them, no code marks
     "Our worker builds EagleProposer for every request; the new LayeredEagleProposer is not hooked up yet.",
@@ -180,11 +180,11 @@ def test_a_howto_titled_with_a_short_release_candidate_gives_no_path(tmp_path: P
 
 @pytest.mark.parametrize(("text", "plain"), [
     # the plain arm said to work: no wall between the thread's lines
-    ("`vllm serve m --speculative-config '{\"method\":\"mtp\"}'` garbles its output, while the same build "
+    ("`vllm serve m --speculative-config '{\"method\":\"mtp\"}'` garbles its output, while the same wheel "
      "without speculative decoding produces coherent output.", False),
     ("Without speculative decoding the server stays coherent.", False),
     # the writer's own plain run, failing too or told before its log: a plain run, a wall
-    ("The same build without speculative decoding does not produce coherent output either.", True),
+    ("The same wheel without speculative decoding does not produce coherent output either.", True),
     ("I run the same command but without the `--speculative-*` flags and get:", True),
 ], ids=["ab-coherent", "stays-coherent", "not-coherent", "same-command"])  # fmt: skip
 def test_a_plain_arm_said_to_give_sound_output_is_another_run(text: str, plain: bool) -> None:

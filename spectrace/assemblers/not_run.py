@@ -655,7 +655,7 @@ _UNWIRED_WORDS = re.compile(
 # capitals and small letters
 _CLASS_NAME = r"(?-i:[A-Z](?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]+)"
 _CLASS = re.compile(rf"(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])")
-# a class named as the one the code builds or runs ("the runner always instantiates the JAX
+# a class named as the one the code builds or runs ("our runner always instantiates the JAX
 # `DFlashProposer`", "it falls back to `EagleProposer`", "the worker builds `NgramProposer`")
 _INSTANTIATED = re.compile(
     r"(?i)\b(?:instantiat\w*|builds?|built|creates?|created|constructs?|constructed|picks?|picked"
