@@ -156,6 +156,9 @@ _FLAGS_APART = re.compile(
 # a caption over a command that is someone else's or a suggestion ("Reviewer: this works for
 # me, use NGRAM instead:", "<summary>Command from @bob's comment (works for him)</summary>")
 _CAPTION = re.compile(r"(?i)(?::|</summary>)[\s*`]*$|<summary>")
+# a line that ends in an example marker ("... published recipes use it, e.g.", "for instance,"):
+# what follows on the next lines is the example it gives, not a run's command
+_EXAMPLE_END = re.compile(r"(?i)(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[\s,:*`]*$")
 # words naming the command's owner or purpose as another's: a reviewer or maintainer speaking
 # ("Reviewer: ..."), another user, a comparison; "works for me/him" (not "works for 100 requests")
 _OTHERS = re.compile(
@@ -179,15 +182,15 @@ _CAPTION_OWN = re.compile(r"(?i)\bbut (?:I|we)\b|\b(?:mine|my|our|ours)\b|(?<!wh
 
 
 def caption(text: str) -> bool:
-    """A line that captions what follows (ends in ``:``, a ``<summary>``)."""
-    return _CAPTION.search(text) is not None
+    """A line that captions what follows (ends in ``:``, a ``<summary>``, an example marker)."""
+    return _CAPTION.search(text) is not None or _EXAMPLE_END.search(text) is not None
 
 
 def apart_caption(text: str) -> bool:
     """A caption line introducing a command that is not the reported run's."""
     if not caption(text) or _CAPTION_FAILS.search(text) or _CAPTION_OWN.search(text):
         return False
-    return bool(_OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
+    return bool(_EXAMPLE_END.search(text) or _OTHERS.search(text) or _FLAGS_APART.search(text) or set_apart(text))
 
 
 def _flags_apart(words: str) -> bool:

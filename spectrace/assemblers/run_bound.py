@@ -142,6 +142,10 @@ _NOT_MET = re.compile(
     r"|\bcurrently\b|\bknown (?:issue|limitation|problem)s?\b|\blimitations?\b"
     # what the page leaves out ("Scope: text models; vision is out of scope, its kernels still fail")
     r"|\bout of scope\b"
+    # what failures usually are, a guide's generalization ("Most failures here are environment
+    # issues", "common errors: a broken wheel, ..."), no failure the writer met
+    r"|\bmost\s+(?:failures|errors|problems|issues|crashes)\b"
+    r"|\b(?:common|typical|usual|frequent)\s+(?:failures?|errors?|problems?|issues?|crash(?:es)?|pitfalls?)\b"
     # a failure the reader is told to look out for ("watch for OOM in the draft buffer", "check
     # for NaN after warmup", "beware of hangs"): a plan's or a guide's step, none met
     r"|\b(?:watch(?:\s+out)?|look\s+out|check|monitor|scan|grep)\s+(?:(?:the|its|your)\s+(?:[\w-]+\s+){1,2})?for\b"
