@@ -163,6 +163,11 @@ _ASCEND = re.compile(
     r"|\bascend -> vllm_ascend:register"  # vLLM's list of the platform plugins it loaded
     r"|--quantization[= ]+['\"]?ascend\b|\bquantization=['\"]ascend['\"]"  # the plugin's own
     r"|\bdevice_config=npu\b"
+    # an environment row whose key is the backend, platform or device and whose value is the
+    # plugin or its NPUs (``Backend: vLLM Ascend``, ``- Device: Ascend NPU``, ``| Hardware | Ascend
+    # 910B3 |``): the writer's own setup, not a sentence naming the plugin
+    r"|(?im:^[^\S\n]*(?:[-*|][^\S\n]*)?(?:\*\*)?(?:inference[^\S\n]+)?(?:backend|platform|plugin|device|hardware"
+    r"|accelerator|npus?|chips?)(?:\*\*)?[^\S\n]*[:：|][^\S\n]*(?:\*\*)?(?:huawei[^\S\n]+)?(?:vllm[-_ ])?ascend\b)"
     r"|(?:^|(?<=\s))vLLM Ascend Version\s*:"  # the plugin's collect_env (its issue form asks for it;
     # a hard-wrap reader may join it to the line before)
     rf"|(?<![\w/]){_NAMED_RELEASE}\d+\.\d+"  # the plugin named with its release in prose
