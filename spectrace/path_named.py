@@ -104,6 +104,11 @@ def named_family_evidence(
     by_words = engine is None and not _text_engine(named, config) and bool(thread or worded)
     if engine is None:  # nothing of the run places it: its words, its release, its tracker
         engine = _text_engine(named, config) or thread or worded
+        if engine == "vllm" and worded not in (None, "vllm", "vllm_ascend") and thread is None:
+            # the title and the run's lines name another engine in words ("SGLang AgentX moved to
+            # DSpark"): a value only vLLM spells beside them (a harness key's label
+            # ``spec-decoding: draft_model``) is a recipe's category, not vLLM's method
+            engine = worded
     config = _titled(config, released, engine)
     plugin = _on_plugin(config, engine)
     table = plugin_table(config)  # a plugin whose own runner builds the proposers, or None
@@ -408,7 +413,7 @@ def _titled(
 def _text_engine(named: Sequence[tuple[str, str, int, str]], config: RunConfig) -> str | None:
     """vLLM for a method value only its config spells; TensorRT-LLM for a line naming its
     release (``Version: TensorRT-LLM 1.3.0rc21``)."""
-    if any(_vllm_spelled(text) for *_, text in named):
+    if any(_vllm_spelled(text) and not _OTHER_ENGINE_TOKEN.search(text) for *_, text in named):
         return "vllm"
     return "trtllm" if "trtllm_release" in config.flags else None
 
@@ -432,6 +437,11 @@ def _flow(engine_flow: bool, config: RunConfig) -> str | None:
 _PYTORCH_FIRST = Version(PYTORCH_FIRST)
 # a config value written as one snake_case token (``glm4_moe_mtp``, ``ngram_gpu``)
 _VALUE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w./-])")
+
+
+# another engine's name as a token, also inside a config's or recipe's identifier
+# (``qwen3-h200-sglang-agentic``): a vLLM-only method value beside it is that entry's label
+_OTHER_ENGINE_TOKEN = re.compile(r"(?i)(?<![a-z0-9])(?:sglang|tensorrt[-_ ]?llm|trt[-_]?llm)(?![a-z0-9])")
 
 
 def _vllm_spelled(text: str) -> bool:

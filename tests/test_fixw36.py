@@ -1,10 +1,14 @@
-"""Session 36 (FIXW): the plugin platform told by an environment row.
+"""Session 36 (FIXW): the plugin platform told by an environment row; an SGLang recipe's label.
 
 A vLLM bug report's environment block whose rows set the backend, platform or device to the
 vllm-ascend plugin or its NPUs ("Backend: vLLM Ascend", "- **Device**: Ascend 910B3",
 "| Hardware | Ascend NPU |") places the run on the plugin: its proposer or speculator class
 for the method, never vLLM's own GPU class. A how-to naming the same rows with no run of the
 writer's gets no path.
+
+2. A benchmark recipe PR naming SGLang (its title, its serving words, a config entry named
+``...-sglang-...``) whose harness key reads ``spec-decoding: draft_model``: that value is the
+recipe's category, not vLLM's method, so no vLLM class; DSPARK on SGLang is DSparkWorkerV2.
 
 Each test writes its own lines and asserts what a user sees through the public pipeline."""
 
@@ -58,3 +62,45 @@ def test_a_howto_with_the_same_rows_shows_no_run(tmp_path: Path) -> None:
              "- Backend: vLLM Ascend", "- Device: Ascend NPU", "",
              "Set the speculative method to DSpark in your config, then start the server."]  # fmt: skip
     assert_no_path(tmp_path, lines)
+
+
+# --- 2. a recipe PR naming SGLang whose harness key carries a vLLM-only method value ---
+
+def _recipe(title: str, body: list[str]) -> list[str]:
+    return ["acme-labs/bench-recipes · pull request #812 · merged · Python", title, "",
+            "rao-p · description · 2026-09-10", *body]  # fmt: skip
+
+
+_SGLANG_RECIPES = [
+    _recipe("# perf(sglang): move the H200 Qwen3 agentic recipe to DSpark",
+            ["- SGLang serving switches speculative decoding to DSPARK (block size 4, 1 step, 5 draft tokens)",
+             "- accepted length rises to 3.1 on the agentic trace", "",
+             "The `qwen3-h200-sglang-agentic` entry now sets `spec-decoding: draft_model`."]),
+    _recipe("# [sglang] B200 recipe: DSpark for the long-context workload",
+            ["We moved the SGLang B200 long-context recipe to DSPARK with 6 draft tokens; throughput went up 18%.",
+             "", "Config: `spec_decoding: draft_model`, `spec_steps: 1`"]),
+    _recipe("# 基准配方：SGLang 改用 DSpark",
+            ["SGLang 服务的推测解码改为 DSPARK（block size 5，7 个草稿 token），接受长度 3.4。", "",
+             "配置项 `spec-decoding: draft_model`。"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", _SGLANG_RECIPES, ids=["bullets", "prose", "chinese"])
+def test_a_recipe_naming_sglang_never_gets_vllms_classes(tmp_path: Path, lines: list[str]) -> None:
+    path = probed_path(tmp_path, lines)
+    said = f"{path.worker_class} {path.conditional}"
+    assert "DraftModelProposer" not in said and "DSparkSpeculator" not in said, path
+
+
+@pytest.mark.parametrize("lines", _SGLANG_RECIPES[1:], ids=["prose", "chinese"])
+def test_a_recipe_naming_sglang_and_dspark_gets_its_worker(tmp_path: Path, lines: list[str]) -> None:
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class == "DSparkWorkerV2", path
+
+
+def test_a_recipe_guide_with_the_same_words_shows_no_run(tmp_path: Path) -> None:
+    lines = ["# Writing a benchmark recipe", "", "A recipe names the engine (for example SGLang) and a",
+             "speculative setting such as `spec-decoding: draft_model` or DSPARK.", "",
+             "Copy the template below and fill in your own values."]  # fmt: skip
+    assert_no_path(tmp_path, lines)
+
