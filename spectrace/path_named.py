@@ -581,9 +581,14 @@ def _trtllm(
                          framework="trtllm")]  # fmt: skip
     cls = next((s.worker for s in symbol_signatures() if s.framework == "trtllm"
                 and s.family == family and s.worker and s.points_to), None)  # fmt: skip
+    reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run"
+    if family == "EAGLE" and cls is not None and flow is not None and "engine_flow" in config.flags:
+        # EAGLE-1/2 where the run's own lines show the engine flow (a build, its C++ batch
+        # manager's frames): the engine's decoding layer; EAGLE-3 never ran there
+        return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls,
+                         framework="trtllm")]  # fmt: skip
     if family not in _ENGINE_ONLY or cls is None:
         return []
-    reason = f"{PROSE_REASON}: the text names {family} for a TensorRT-LLM run"
     if flow is not None:
         return [Evidence(source, lineno, text, f"{reason} {flow} -> {cls} (other)", "other", cls,
                          framework="trtllm")]  # fmt: skip

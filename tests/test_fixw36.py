@@ -10,6 +10,11 @@ writer's gets no path.
 ``...-sglang-...``) whose harness key reads ``spec-decoding: draft_model``: that value is the
 recipe's category, not vLLM's method, so no vLLM class; DSPARK on SGLang is DSparkWorkerV2.
 
+3. EAGLE (1/2) on a built TensorRT engine, shown by its C++ batch manager as a run prints it (a
+failed check's source ``.../batch_manager/trtGptModelInflightBatching.cpp:N``, a numbered native
+frame): the engine's EagleDecodingLayer, never the PyTorch backend's Eagle3 workers; a note
+naming that code in a sentence shows no run.
+
 Each test writes its own lines and asserts what a user sees through the public pipeline."""
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path
 from spectrace.assemblers.vllm_config import ascend_signal
 
 _PLAIN = ["vllm-project/vllm · issue #60101 · open · Python",
@@ -104,3 +109,38 @@ def test_a_recipe_guide_with_the_same_words_shows_no_run(tmp_path: Path) -> None
              "Copy the template below and fill in your own values."]  # fmt: skip
     assert_no_path(tmp_path, lines)
 
+
+# --- 3. EAGLE-1/2 on a built TensorRT engine, shown by its C++ batch manager's frames ---
+
+_ASSERT = ("[TensorRT-LLM][ERROR] Assertion failed: draft buffers not ready "
+           "(/src/trt/cpp/tensorrt_llm/batch_manager/trtGptModelInflightBatching.cpp:2210)")
+_FRAME = ("3       0x7f00aa11bb22 tensorrt_llm::batch_manager::TrtGptModelInflightBatching::forwardAsync("
+          "std::list<std::shared_ptr<tensorrt_llm::batch_manager::LlmRequest>> const&) + 412")
+_ENGINE_EAGLE = [
+    ["NVIDIA/TensorRT-LLM · issue #9100 · open · Python", "# Eagle engine aborts when the batch grows", "",
+     "sun-w · description · 2025-05-02",
+     "Our EAGLE-2 engine aborts once more than 12 requests are in flight:", _ASSERT],
+    ["NVIDIA/TensorRT-LLM · issue #9101 · open · Python", "# crash with eagle at long inputs", "",
+     "pia-d · description · 2025-04-11", "Running the built engine in EAGLE mode on 2x A100 fails:",
+     "[TensorRT-LLM][ERROR] std::runtime_error: bad draft length", _FRAME],
+    ["NVIDIA/TensorRT-LLM · issue #9102 · open · Python", "# Eagle 模式下大 batch 报错", "",
+     "he-j · description · 2025-06-20", "用 TRT engine 跑 Eagle 2，batch 大于 8 时报错：", _ASSERT],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", _ENGINE_EAGLE, ids=["assertion", "native-frame", "chinese"])
+def test_eagle_on_the_engines_batch_manager_is_its_decoding_layer(tmp_path: Path, lines: list[str]) -> None:
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class in ("EagleDecodingLayer", None), path
+    assert "Eagle3OneModelWorker" not in (path.conditional or ""), path
+
+
+def test_the_assertion_with_eagle_words_decides_the_layer(tmp_path: Path) -> None:
+    assert_verdict(probed_path(tmp_path, _ENGINE_EAGLE[0]), "other", "EagleDecodingLayer")
+
+
+def test_a_design_note_naming_the_batch_manager_shows_no_run(tmp_path: Path) -> None:
+    lines = ["# How EAGLE drafts flow through the C++ runtime", "",
+             "This note explains the code path: `TrtGptModelInflightBatching::forwardAsync` calls the",
+             "decoder, which hands EAGLE draft tokens to the layer. No benchmark here."]  # fmt: skip
+    assert_no_path(tmp_path, lines)

@@ -157,9 +157,21 @@ _EXAMPLE_MODES = {
 _EXECUTORS = re.compile(
     r"(?i)\btwo executors\b|\b(?:draft|target)[ _-]executors?\b|\borchestrator mode\b"
 )
-# what a line must hold for _EXECUTORS (the pre-filter's literals, trtllm_config.LITERALS)
+# the C++ batch manager of a built TensorRT engine in a native backtrace or an assertion's
+# source (``batch_manager/trtGptModelInflightBatching.cpp:1045``,
+# ``TrtGptModelInflightBatching::forwardAsync``): the PyTorch backend's executor never runs it.
+# Only as a run prints it: the source of a failed check (``[TensorRT-LLM][ERROR] Assertion
+# failed: ... (.../trtGptModelInflightBatching.cpp:1045)``) or a numbered native frame with its
+# address, never a sentence naming the code
+_ENGINE_BATCHER = re.compile(
+    r"(?:\[ERROR\]|Assertion failed|[Ee]rror:|[Ee]xception).*/batch_manager/trtGptModelInflightBatching\.cpp:\d+"
+    r"|^\s*\d{1,3}\s+0x[0-9a-f]{6,16}\s+.*\bTrtGptModelInflightBatching::"
+)
+# what a line must hold for _EXECUTORS and _ENGINE_BATCHER (the pre-filter's literals,
+# trtllm_config.LITERALS)
 EXECUTOR_LITERALS = (b"two executors", b"raft executor", b"arget executor", b"raft_executor",
-                     b"arget_executor", b"rchestrator mode")  # fmt: skip
+                     b"arget_executor", b"rchestrator mode", b"trtGptModelInflightBatching.cpp",
+                     b"TrtGptModelInflightBatching::")  # fmt: skip
 
 
 def command_flags(text: str) -> dict[str, object] | None:
@@ -194,6 +206,8 @@ def command_flags(text: str) -> dict[str, object] | None:
         return unless_apart(text, engine)
     if _EXECUTORS.search(text) is not None:  # the executor API orchestrating draft and target
         return unless_apart(text, engine)
+    if _ENGINE_BATCHER.search(text) is not None:  # a frame of the engine's C++ batch manager: it ran
+        return engine
     if _BENCH.search(text) is not None and (bench := _bench_backend(text)):
         return unless_apart(text, bench)
     return None
