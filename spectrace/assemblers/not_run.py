@@ -654,13 +654,14 @@ _UNWIRED_WORDS = re.compile(
 # a class named in code form ("`DFlashTorchaxProposer`", "EagleProposer"): a capital, then more
 # capitals and small letters
 _CLASS_NAME = r"(?-i:[A-Z](?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]+)"
-_CLASS = re.compile(rf"(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])")
+_CLASS_FORM = rf"(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])"
+_CLASS = re.compile(_CLASS_FORM)
 # a class named as the one the code builds or runs ("our runner always instantiates the JAX
 # `DFlashProposer`", "it falls back to `EagleProposer`", "the worker builds `NgramProposer`")
 _INSTANTIATED = re.compile(
     r"(?i)\b(?:instantiat\w*|builds?|built|creates?|created|constructs?|constructed|picks?|picked"
     r"|selects?|selected|dispatch\w*\s+to|falls?\s+back\s+to|fell\s+back\s+to|runs?|ran|uses?|used)\b"
-    rf"[^.;]{{0,40}}?(?<![\w.])`?({_CLASS_NAME})`?(?![\w(])"
+    rf"[^.;]{{0,40}}?{_CLASS_FORM}"
 )
 
 
