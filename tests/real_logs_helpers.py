@@ -63,3 +63,10 @@ def launcher_stop(launch: str, func: str, message: str, root: str = "/opt/sgl/py
             "    server_args = prepare_server_args(sys.argv[1:])",
             f'  File "{root}/srt/server_args.py", line 5100, in {func}',
             "    raise ValueError(msg)", f"ValueError: {message}"]  # fmt: skip
+
+
+def store_thread(repo: str, kind: str, number: int, title: str, day: str, body: list[str], *,
+                 state: str = "open", lang: str = "Python", author: str = "someone",
+                 post: str = "description") -> list[str]:
+    """A thread as the issue store copies it: its header line, the title, one post's byline, the post."""
+    return [f"{repo} · {kind} #{number} · {state} · {lang}", f"# {title}", "", f"{author} · {post} · {day}", *body]

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path, store_thread
 
 
 def _thread(kind: str, number: int, title: str, day: str, body: list[str]) -> list[str]:
-    return [f"sgl-project/sglang · {kind} #{number} · open · Python", f"# {title}", "",
-            f"rowan · description · {day}", *body]  # fmt: skip
+    return store_thread("sgl-project/sglang", kind, number, title, day, body, author="rowan")
 
 
 # --- one family on three lines or more, another on one line: the run is the first one's ---

@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path, store_thread
 
 
 def _issue(number: int, title: str, day: str, body: list[str], repo: str = "sgl-project/sglang") -> list[str]:
-    return [f"{repo} · issue #{number} · open · Python", f"# {title}", "",
-            f"dana · description · {day}", *body]  # fmt: skip
+    return store_thread(repo, "issue", number, title, day, body, author="dana")
 
 
 # --- the launch's own draft path is named for its method (a DFlash2 draft), and a sentence cites
@@ -71,8 +70,8 @@ def test_a_guide_showing_a_dflash2_draft_config_and_a_nextn_issue_gets_no_path(t
 
 
 def _pull_comment(number: int, title: str, day: str, body: list[str]) -> list[str]:
-    return [f"sgl-project/sglang · pull request #{number} · merged · Python", f"# {title}", "",
-            f"kofi · comment · {day}", *body]  # fmt: skip
+    return store_thread("sgl-project/sglang", "pull request", number, title, day, body,
+                        state="merged", author="kofi", post="comment")
 
 
 @pytest.mark.parametrize(("lines", "value", "classes", "said"), [

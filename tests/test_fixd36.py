@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path, store_thread
 from spectrace.assemblers.run_prose import sets_up
 from spectrace.assemblers.vllm_plugins import named_span
 
@@ -105,8 +105,8 @@ def test_a_line_naming_another_method_alone_leaves_the_run_open(tmp_path: Path) 
 
 
 def _ascend_pull(number: int, title: str, day: str, body: list[str]) -> list[str]:
-    return [f"vllm-project/vllm-ascend · pull request #{number} · merged · C++", f"# {title}", "",
-            f"lin-q · description · {day}", "### What this PR does / why we need it?", "", *body]  # fmt: skip
+    return store_thread("vllm-project/vllm-ascend", "pull request", number, title, day,
+                        ["### What this PR does / why we need it?", "", *body], state="merged", lang="C++", author="lin-q")
 
 
 @pytest.mark.parametrize(("lines", "said"), [

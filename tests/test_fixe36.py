@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, probed_path, store_thread
 from spectrace.assemblers import not_run
 from spectrace.assemblers.quotes import plain_run
 from spectrace.dialects.base import LogLine
 
 
 def _issue(repo: str, title: str, day: str, body: list[str]) -> list[str]:
-    return [f"{repo} · issue #9311 · open · Python", f"# {title}", "", f"mira · description · {day}", *body]
+    return store_thread(repo, "issue", 9311, title, day, body, author="mira")
 
 
 # --- an A/B comparison: the speculative run and, in a clause of its own, the same setup
