@@ -127,6 +127,7 @@ DIGEST = "a digest of several threads (their titles and summaries), no single ru
 UNRECORDED = ("a document of sections that holds no record of a run: no log record, frame, writer's run, "
               "measured figure or outcome told in the past")
 COMMIT = "a commit's subject in a git history listing, another change's title, not a run"
+CHANGE_ITEM = "an entry of a changelog, release notes or sync list (a landed change's title and number), not a run"
 HUNK = "a line of a diff hunk (code under change), not a run"
 TROUBLE = "a troubleshooting table's row: a failure the reader may meet, not one that happened"
 GATED = "a plan's step: a command a gate follows (a criterion to meet), not a run with its output"
@@ -1084,6 +1085,8 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
             hunk_sure, hunk_end = line.lineno + max(old, new), line.lineno + old + new
         if _COMMIT_SUBJECT.match(text):
             out.append(Apart(line.source, line.lineno, line.lineno, COMMIT, text.strip()))
+        elif not line.headed and _change_item(text):
+            out.append(Apart(line.source, line.lineno, line.lineno, CHANGE_ITEM, text.strip()))
         elif hunk is None and not line.headed and (line.lineno <= hunk_sure or (
                 line.lineno <= hunk_end and line.raw[:1] in (" ", "+", "-"))):  # fmt: skip
             out.append(Apart(line.source, line.lineno, line.lineno, HUNK, text.strip()))
@@ -1995,6 +1998,22 @@ _COMMIT_SUBJECT = re.compile(
     r"^\s*(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\s+(?:\([^()\n]*\)\s+)?"
     r"(?:(?:\[[A-Z][\w /.+-]{0,30}\])+\s*[A-Za-z]|Revert\s+\"|Merge\s+(?:pull|branch)\b|[^\n]*\(#\d+\)\s*$)"
 )
+
+
+# a changelog's, release notes' or sync list's entry: a list item carrying the number of the
+# change that landed, in any language ("- [Spec] Fix EAGLE3 accept length (#39116)", "- AMD：DSpark
+# 修复 (#39116)、DSV4 配置 (#39252)。", "* Fix MTP by @dev in https://github.com/o/r/pull/12",
+# "1. 修正 EAGLE ([#812](https://...))"): the method words it names are that change's code
+_CHANGE_ITEM = re.compile(
+    r"^\s*(?:[-*+•]|\d+[.)、])\s+(?!\[[ xX]\])\S.*?"
+    r"(?:[(（]\s*\[?#\d{2,7}\b|\bby @[\w-]+ in (?:#\d+|https?://\S+/pull/\d+))"
+)
+
+
+def _change_item(text: str) -> bool:
+    """The line is a changelog or sync list's entry, not told by the writer as their run."""
+    return (_CHANGE_ITEM.match(text) is not None and _FIRST_PERSON.search(text) is None
+            and not writer_run(text))
 
 
 def _rejected(held: Sequence[LogLine]) -> Apart | None:

@@ -1,0 +1,60 @@
+"""Session 37 (FIXK): changelog and sync lists, SGLang runs told in a pull request's or a
+comment's own prose, plugins' own classes.
+
+Each test writes its own lines in the shape of the text class it covers and asserts what a user
+sees (the worker path's class, and the line that proves it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, run, store_thread
+
+# --- a changelog, release notes or a fork's sync list: each item is a landed change's title with
+# its number; the method words it names are that change's code, not a run (any language) ---
+
+
+def _merged(repo: str, title: str, body: list[str]) -> list[str]:
+    return store_thread(repo, "pull request", 88, title, "2026-09-11", body, state="merged")
+
+
+@pytest.mark.parametrize("lines", [
+    # a fork's daily sync of upstream, in Chinese: a metric word in one title, another engine in
+    # another's (each used to name the run's engine and method)
+    _merged("acme-ai/sglang-fork", "Sync upstream main 20260911", [
+        "# 一、推理引擎", "",
+        "- `[B200] 接入 TRT-LLM 的 MLA decode kernel` (#41024)：新增后端。",
+        "- ROCm：DSpark accept length 修复 (#41002)、host 开销降低 (#41010)。", "",
+        "# 二、其它", "", "- 文档更新 (#41033)。"]),
+    # a cherry-pick list of an engine's own patch release, one item per change
+    _merged("vllm-project/vllm", "Cherry-picks for v0.30.1", [
+        "- [Spec Decode] DFlash accept length fix (#30011)", "- [Bugfix] tokenizer (#30015)"]),
+    # release notes as GitHub writes them: author and pull request address per item
+    _merged("acme/vllm-fork", "Sync upstream (week 37)", [
+        "## Included", "",
+        "- [Spec Decode] vLLM eagle3 acceptance rate fix (#30011)", "- [Bugfix] tokenizer (#30015)",
+        "* [Core] prefix cache eviction order by @devtwo in https://github.com/vllm-project/vllm/pull/30019"]),
+    # numbered items with Markdown links, Japanese
+    _merged("NVIDIA/TensorRT-LLM", "release/1.3 への取り込み", [
+        "1. [fix] MTP accept length 修正 (#9011)",
+        "2. [chore] 依存関係の更新 ([#9015](https://github.com/NVIDIA/TensorRT-LLM/pull/9015))"]),
+], ids=["sync-zh", "cherry-picks", "release-notes", "numbered-links-ja"])  # fmt: skip
+def test_a_changelog_or_sync_lists_items_show_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+def test_a_bug_reports_related_change_item_leaves_its_own_launch_standing(tmp_path: Path) -> None:
+    lines = store_thread("sgl-project/sglang", "issue", 5200, "[Bug] draft OOM after upgrade", "2026-02-10", [
+        "Launch:", "",
+        "python -m sglang.launch_server --model-path org/Target --speculative-algorithm EAGLE3 "
+        "--speculative-draft-model-path org/Target-EAGLE3 --tp 8",
+        "", "Related:", "", "- [Spec] Fix NGRAM cache growth (#5101)", "",
+        "Traceback (most recent call last):",
+        '  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 3100, in run_event_loop',
+        "    self.process_batch(batch)", "torch.OutOfMemoryError: CUDA out of memory."])
+    path = crash_path(run(tmp_path, lines))
+
+    assert path.worker_class is not None and not path.conditional, path
+    assert any(e.lineno == 7 for e in path.evidence), path.evidence
