@@ -52,6 +52,14 @@ _ENTRY = re.compile(
 _APOSTROPHE = re.compile(r"[A-Za-z]'[A-Za-z]")  # "I'm", "don't": a word's, not a quote
 # inline code that starts with a flag, in a sentence
 _CODE_FLAGS = re.compile(r"`(--[a-z][^`]*)`")
+# an option quoted with its value left out, as a description of the option writes it
+# (`--speculative-config '{"attention_backend": ...}'`, `--speculative-algorithm <ALGO>`,
+# `--speculative-config {...}`): the option's form, which no run set; members elided after
+# real ones (`'{"method": "mtp", ...}'`) stay the writer's values
+_SCHEMA = re.compile(
+    r"--[\w.-]+(?:[=\s]\s*)[\x27\"]?(?:(?:\.\.\.|…|<[^<>]+>)[\x27\"]?\s*$"
+    r"|\{\s*(?:\.\.\.|…)\s*\}|\{[^}]*:\s*(?:\.\.\.|…|<[^<>]*>)\s*[,}])"
+)
 # Kubernetes env entries: "- name: SGLANG_ENABLE_SPEC_V2" then "  value: \"1\""
 _ENV_NAME = re.compile(
     r"^\s*(?:-\s+)?name:\s*[\"']?((?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+)[\"']?\s*$"
@@ -112,6 +120,7 @@ def code_flags(line: LogLine) -> str | None:
         # the sentence's words, not its spans, nor where its tools came from
         if not _flags_apart(_PROVENANCE.sub(" ", _CODE_SPAN.sub(" ", sentence)))
         for span in _CODE_FLAGS.findall(sentence)
+        if _SCHEMA.match(span) is None  # an option's form, its value left out: no setting
     ]
     if spans:
         return " ".join(spans)

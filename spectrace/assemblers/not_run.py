@@ -228,6 +228,10 @@ _MARKER = re.compile(
     r"(?i)\be\.\s?g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexample (?:config|command|usage)"
     r"|\ban example\b"
 )
+# a sentence ending in its example marker, the example on the next line ("published recipes use
+# it, e.g.", "other engines accept the same, for instance:", "a setting such as"); not the
+# writer's own or failing run (``_caption`` asks ``_OWN`` first)
+_MARKER_ENDS = re.compile(r"(?i)(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)\s*[,:：]?[\s*`]*$")
 _EXAMPLE_CONFIG = re.compile(r"--\w|\{|\bspeculative_\w+\s*=")  # where the example's config starts
 EXAMPLE_REASON = "an example the text gives, not the run's config"
 # a caption over what follows (a line ending in ":" or nothing but the caption words)
@@ -893,7 +897,7 @@ def _caption(text: str) -> str | None:
     avoid, or a line ending in ":" whose last clause gives an example, advice or a docs page's
     text ("Supported since 0.10.0. Example usage:", "you can run:", "The quick start shows:");
     not one of the writer's own or failing run."""
-    if _EXAMPLE_CAPTION.search(text) and not _OWN.search(text):
+    if (_EXAMPLE_CAPTION.search(text) or _MARKER_ENDS.search(text)) and not _OWN.search(text):
         return EXAMPLE
     if _AVOID.search(text) and not (_OWN.search(text) or _FIRST_PERSON.search(text)):
         return AVOIDED
@@ -1188,7 +1192,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         goes_on = 0
     if open_ is not None:  # a section or a post runs to the end of the text
         close(last if open_[3] == "caption" else _END)
-    return out + _gated(held) + _denials(held)
+    return out + _gated(held) + _denials(held, out)
 
 
 def _gated(held: Sequence[LogLine]) -> list[Apart]:
@@ -1324,14 +1328,16 @@ def _code_fix(held: Sequence[LogLine], repo: str | None, title: str) -> Apart | 
     return Apart(head.source, head.lineno, head.lineno, FIX_TOLD, head.text.strip())
 
 
-def _denials(held: Sequence[LogLine]) -> list[Apart]:
+def _denials(held: Sequence[LogLine], apart: Sequence[Apart] = ()) -> list[Apart]:
     """The lines that deny the thread a run (``DENIALS``): the text is a page of instructions
     to the reader (``_instructions``), an issue on a feature form or titled as a how-to question
     (``_asked_thread``), or its description tells no failure and no run of the writer's own, and
     says the report comes from reading code, or (a pull request) points at source lines,
     describes as another project how the engine behaves under a setting, or only adds or
     changes configuration. Each such line is a block of its own; the gate reads the thread by
-    its own lines then (a crash, a run line, the run's config)."""
+    its own lines then (a crash, a run line, the run's config). A fix's evidence is never a line
+    of an example block among ``apart`` (the blocks the text's captions set apart): "published
+    recipes use it, e.g." over a ``--speculative-config`` is what others run."""
     repo, kind, head_title = _thread(held)
     title = next((ln.text for ln in held if _TITLE.match(ln.text)), "")
     head_title = head_title or title.lstrip("# ")
@@ -1399,8 +1405,9 @@ def _denials(held: Sequence[LogLine]) -> list[Apart]:
     if not pull:
         return out
     tests = _under_tests(desc)
-    if _FIX_TITLE.search(head_title) and not any(fix_evidence(ln.text) or told_run(ln.text)
-                                                 for ln in held if not ln.quoted) \
+    examples = [b for b in apart if b.why == EXAMPLE]  # what others run, not the fix's own run
+    told = [ln for ln in held if not ln.quoted and not any(b.holds(ln.source, ln.lineno) for b in examples)]
+    if _FIX_TITLE.search(head_title) and not any(fix_evidence(ln.text) or told_run(ln.text) for ln in told) \
             and not any(row_under_tests(ln.text) for ln in tests):  # fmt: skip
         deny(desc[:1], FIX_TOLD)  # its Motivation and Root cause reason about code paths
         # what its sentences outside its tests tell of a failure is the bug it fixes, met
