@@ -1,7 +1,8 @@
 """Session 37 (FIXT): texts whose only "evidence" is code being changed or described.
 
-A fix pull request whose before/after results are bare pictures, and one that quotes an option's
-form (its value left out) or an example of what recipes use, show no run: no class, no condition.
+A fix pull request whose before/after results are bare pictures, one that quotes an option's
+form (its value left out) or an example of what recipes use, and a bug report found by auditing
+the source tree with a templated error line show no run: no class, no condition.
 The same texts with the run's own lines (a traceback, a launch, a log record, a screenshot of the error
 named as such) keep their path. Each test writes its own lines in the shape of the text class
 it covers and asserts what a user sees (the worker path's class, and the line that proves it)."""
@@ -150,3 +151,59 @@ def test_a_fix_pr_whose_writer_launched_the_quoted_config_keeps_its_path(tmp_pat
     path = probed_path(tmp_path, [*VLLM_SCHEMA, *told])
     said = path.conditional or path.worker_class or ""
     assert "EagleProposer" in said or "MTPSpeculator" in said, path
+
+
+# --- a bug report found by auditing the source tree, its error a template ---
+
+def _audit(repo: str, number: int, title: str, day: str, said: list[str], error: str) -> list[str]:
+    return store_thread(repo, "issue", number, title, day, [
+        "### Describe the bug", "", *said, "",
+        "Any model served through one of the workers without it dies on its first step with:", "",
+        "```", error, "```"])  # fmt: skip
+
+
+SGL_AUDIT = _audit("sgl-project/sglang", 41002,
+                   "[Bug] Spec-v2 workers disagree on the verify() signature, 3 of 6 lack the new argument", "2026-10-05", [
+    "The scheduler now passes `hidden_override` to every spec-v2 worker.", "",
+    "Audit of `python/sglang/srt/speculative/` on main:", "",
+    "| worker file | takes `hidden_override` |", "|---|---|",
+    "| `eagle_worker_v2.py` | yes |", "| `multi_layer_eagle_worker_v2.py` | no |", "| `ngram_worker.py` | no |"],
+    "TypeError: <Worker>.verify() got an unexpected keyword argument 'hidden_override'")  # fmt: skip
+
+VLLM_AUDIT = _audit("vllm-project/vllm", 56010,
+                    "[Bug]: EAGLE3 proposer on Model Runner V2 misses the new num_rejected argument", "2026-10-09", [
+    "We audited the proposers' source on main after the sampler change:", "",
+    "- `eagle.py`: takes it", "- `dflash.py`: missing", "- `medusa.py`: missing"],
+    "TypeError: <Proposer>.propose() got an unexpected keyword argument 'num_rejected'")  # fmt: skip
+
+SGL_GREP_AUDIT = _audit("sgl-project/sglang", 41100,
+                   "[Bug] DSPARK and DFLASH v2 workers skip the draft cache reset", "2026-10-12", [
+    "Grepping the codebase for `reset_draft_cache` shows only the EAGLE v2 worker calls it;",
+    "`dspark_worker_v2.py` and `dflash_worker_v2.py` never do."],
+    "AssertionError: <Worker> draft cache not reset before verify")  # fmt: skip
+
+
+@pytest.mark.parametrize("lines", [SGL_AUDIT, VLLM_AUDIT, SGL_GREP_AUDIT], ids=["sglang-table", "vllm-list", "sglang-grep"])
+def test_a_source_audits_templated_error_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
+    crashes = roots(run(tmp_path, lines))
+    assert crashes
+    for crash in crashes:
+        path = crash.worker_path
+        assert path is not None and path.worker_class is None and not path.conditional, path
+
+
+def test_the_same_error_met_by_the_writers_run_keeps_a_path(tmp_path: Path) -> None:
+    lines = store_thread("sgl-project/sglang", "issue", 41200, "[Bug] NEXTN multi-layer worker crashes on verify",
+                         "2026-10-06", [
+        "### Describe the bug", "",
+        "I launched `python3 -m sglang.launch_server --model-path acme/Orbit-70B --speculative-algorithm NEXTN "
+        "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --tp 8` on 0.5.19 "
+        "and it crashes on the first step:", "",
+        "```", "Traceback (most recent call last):",
+        '  File "/sgl/python/sglang/srt/managers/scheduler.py", line 1200, in run_batch',
+        "    out = self.model_worker.forward_batch_generation(batch, hidden_override=h)",
+        "TypeError: MultiLayerEagleWorkerV2.forward_batch_generation() got an unexpected keyword argument "
+        "'hidden_override'", "```"])  # fmt: skip
+    for crash in roots(run(tmp_path, lines)):
+        path = crash.worker_path
+        assert path is not None and (path.worker_class or path.conditional), path

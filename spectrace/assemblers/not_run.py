@@ -372,6 +372,12 @@ _SOURCE_READ = re.compile(
     r"|\bin the (?:source|code)\b,? I (?:found|saw|noticed)"
     r"|\bno repro\w*\b|\bnot (?:yet |been )?reproduc\w*|\bfound (?:it |this )?(?:while|by|when) "
     r"(?:reading|reviewing|inspecting)\b|\bby (?:code )?inspection\b"
+    # an audit of the tree ("Audit of `python/sglang/srt/speculative/` on current main:", "we
+    # audited the spec workers' source", "grepping the codebase for ..."): code read, not run
+    r"|\baudit(?:ed|ing)?\s+(?:of\s+)?(?:the\s+)?(?:`[\w/.-]+/`?|[\w/.-]+/[\w/.-]*`?\s)"
+    r"|\b(?:static|code|source)[ -]audit\b|\ban? audit of\b"
+    r"|\baudit(?:ed|ing)?\s+(?:[\w'’-]+\s+){0,3}?(?:source|code ?base|tree)\b"
+    r"|\bgrep(?:ped|ping)?\s+(?:the\s+)?(?:source|code ?base|tree|repo\w*)\b"
 )
 # ... unless the writer read it to explain their own run's crash ("reading the source to debug my
 # crash, I found:")
