@@ -8,6 +8,7 @@ from spectrace.assemblers.ascend_release import HEADING_LITERALS
 from spectrace.assemblers.post_dates import POST_DATE_LITERALS
 from spectrace.assemblers.pyconfig import SGLANG_ARGS_LITERALS
 from spectrace.assemblers.image_tags import literals as image_literals
+from spectrace.assemblers.mtp_models import literals as mtp_literals
 from spectrace.assemblers.not_run import LIVE_FIELDS
 from spectrace.assemblers.quotes import PLAIN_RUN_LITERALS
 from spectrace.assemblers.sglang_kwargs import KWARG_LITERALS
@@ -21,6 +22,7 @@ from spectrace.assemblers.vllm_config import (
     PROSE_VERSION_LITERALS,
     SPEC_LINE_LITERALS,
 )
+from spectrace.assemblers.vllm_finish import SPEC_RECORD_LITERALS
 from spectrace.assemblers.vllm_methods import GEMMA4_LITERALS
 from spectrace.assemblers.volumes import VOLUME_LITERALS
 from spectrace.assemblers.written_days import WRITTEN_DAY_LITERALS
@@ -30,6 +32,8 @@ CONFIG_LITERALS: tuple[bytes, ...] = (
     b"speculative_config",
     *SPEC_LINE_LITERALS,
     *GEMMA4_LITERALS,  # a Gemma-4 checkpoint's name (vllm_finish: its MTP is its assistant head's)
+    *mtp_literals(),  # a model with MTP layers of its own (vllm_finish: a run of it speculating)
+    *SPEC_RECORD_LITERALS,  # vLLM's bench and counter records of a speculating run (vllm_finish)
     *VOLUME_LITERALS,  # a launch's volume option: where a container path's checkpoint lies
     *PLAIN_RUN_LITERALS,  # a reply's writer setting their run apart from a quoted one
     b"Overlap scheduler",

@@ -14,6 +14,7 @@ from datetime import date
 from packaging.version import Version
 
 from spectrace.assemblers.image_tags import image_release
+from spectrace.assemblers.mtp_models import MtpModel, own_mtp_models
 from spectrace.assemblers.pyconfig import bare_spec_config, commented_out
 from spectrace.assemblers.release_dates import newest_at, newest_held
 from spectrace.assemblers.run_config import Evidence, FlagValue, RunConfig, trim
@@ -33,6 +34,7 @@ from spectrace.assemblers.vllm_methods import (
     assistant_draft,
     infer,
     own_head_classes,
+    mrv2_of,
     self_mtp,
     speculators_checkpoint,
     target_head,
@@ -53,9 +55,10 @@ from spectrace.assemblers.vllm_proposers import (
     v0_worker,
 )
 from spectrace.assemblers.vllm_prose_json import prose_json
+from spectrace.assemblers.vllm_release import parse_release
 from spectrace.assemblers.volumes import mounted_from
 from spectrace.assemblers.vllm_runner import APART, DEV_BUILD_FLAG, FLOOR_FLAG, note_runner, stated_runner
-from spectrace.assemblers.vllm_stated import introduced_method, on_vllm_tracker, stated_method
+from spectrace.assemblers.vllm_stated import SPEC_METRICS, introduced_method, on_vllm_tracker, stated_method
 from spectrace.assemblers.vllm_startup import shared_draft
 from spectrace.assemblers.vllm_v0_marks import v0_marked
 from spectrace.assemblers.vllm_v0_title import v0_titled
@@ -89,6 +92,7 @@ def finish_vllm(
     _shortcut_flags(config, lines)
     _vllm_image(config, lines)
     _infer_method(config, lines, target, prose)
+    _native_mtp(config, lines, target, prose)  # a speculating run of a model with its own MTP
     _speculators_named(config, lines)  # a speculators checkpoint's id in a sentence
     v0_titled(config, lines, newest_release(config, "vllm"))  # a [V0] title, V0's frames
     _mtp_head(config, prose, target, lines)
@@ -868,3 +872,93 @@ def _text_of(flag: FlagValue, lines: Sequence[LogLine]) -> str:
     line = next((ln for ln in reversed(lines)
                  if (ln.source, ln.lineno) == (flag.source, flag.lineno)), None)  # fmt: skip
     return line.raw if line is not None else str(flag.value)
+
+
+# the text names a draft of its own or a method apart from the target's MTP layers: a draft
+# model, drafter or assistant, V0's speculative model, a separate head or checkpoint
+_OWN_DRAFT = re.compile(
+    r"(?i)\bdraft(?:ers?|[-_ ](?:models?|heads?|checkpoints?|weights))\b|speculative[-_ ]model"
+    r"|\bassistant\b|\bprompt[-_ ]lookup\b|\bsuffix\b"
+)
+_MTP_NAMED = "0.11.0"  # the one ``mtp`` method (model-named methods before it)
+# vLLM's own records of a speculating server besides its metrics log line: ``vllm bench serve``'s
+# block (benchmarks/serve.py prints a "Speculative Decoding" rule, then "Acceptance rate (%):",
+# "Acceptance length:" with their figures; it reads them from the server's spec_decode counters,
+# which only vLLM exports) and those Prometheus counters themselves (``vllm:spec_decode_num_drafts``)
+_BENCH_RULE = re.compile(r"^\s*-{5,}\s*Speculative Decoding\s*-{5,}\s*$")
+_BENCH_FIGURE = re.compile(r"^\s*Acceptance (?:length|rate \(%\)):\s+\d+(?:\.\d+)?\s*$")
+_COUNTER = re.compile(r"^\s*vllm:spec_decode_num_(?:accepted_tokens|drafts|draft_tokens)\w*(?:\{[^}]*\})?\s+\d")
+SPEC_RECORD_LITERALS: tuple[bytes, ...] = (b"Speculative Decoding---", b"Acceptance length:",
+                                           b"Acceptance rate (%):", b"vllm:spec_decode_num_")  # fmt: skip
+
+
+def spec_record(lines: Sequence[LogLine]) -> LogLine | None:
+    """The first of vLLM's own records of a speculating run: its ``SpecDecoding metrics`` log
+    line (under the logger's header, or pasted alone on its line), a ``vllm bench serve`` figure under its "Speculative Decoding" rule (within three lines),
+    or a ``vllm:spec_decode_num_*`` counter with its value; none behind a reply's quote mark."""
+    shown = [ln for ln in lines if not ln.quoted]
+    for i, line in enumerate(shown):
+        if _COUNTER.search(line.text) or (m := SPEC_METRICS.search(line.text)) is not None and (
+                line.headed or not line.text[: m.start()].strip()):  # fmt: skip
+            return line  # as the logger wrote it, not a sentence quoting it ("prints `SpecDecoding ...`")
+        if _BENCH_FIGURE.search(line.text) and any(
+                _BENCH_RULE.search(ln.text) and ln.source == line.source and 0 < line.lineno - ln.lineno <= 3
+                for ln in shown[max(0, i - 3):i]):  # fmt: skip
+            return line
+    return None
+
+
+def _native_mtp(
+    config: RunConfig, lines: Sequence[LogLine], target: Target | None, prose: str | None
+) -> None:
+    """A vLLM run that speculated (its own ``SpecDecoding metrics`` record) on a model whose
+    checkpoints carry MTP layers (mtp_models.toml), where no line names a method, a draft or a
+    family: the MTP class, as a condition on the run drafting with those layers (``method:
+    mtp``; SpeculativeConfig loads the target itself as the draft). Not where the text names
+    two such families, nor on a release older than the family's MTP model in vLLM."""
+    flags = config.flags
+    if config.engine != "vllm" or config.path_evidence or any(
+            f"speculative_config.{k}" in flags for k in ("method", "model")):  # fmt: skip
+        return
+    record = spec_record(lines)
+    if record is None:
+        return
+    from spectrace.path_base import family_words  # it imports the assemblers this one feeds
+
+    shown = [ln for ln in lines if not ln.quoted and not commented_out(ln.text)]
+    if any(family_words(ln.text) or _OWN_DRAFT.search(ln.text) for ln in shown if ln is not record):
+        return
+    named = {row.name: (row, ln) for ln in shown for row, _m in own_mtp_models(ln.text)}
+    if target is not None:  # the served model decides: another model's MTP is no run's here
+        named = {row.name: (row, target[1]) for row, _m in own_mtp_models(target[0])}
+    if len(named) != 1:
+        return
+    ((row, at),) = named.values()
+    version = config.version or prose
+    condition = _mtp_condition(row, version)
+    if condition is None:
+        return
+    reason = (f"vLLM's spec-decode metrics record shows the run speculated, on {row.name} "
+              f"(line {at.lineno}), whose checkpoints carry MTP layers that vLLM drafts with "
+              f"(method mtp); the text names no method or draft -> {condition}")  # fmt: skip
+    config.path_evidence.append(Evidence(record.source, record.lineno, trim(record.raw), reason,
+                                         None, None, condition, family="MTP"))  # fmt: skip
+
+
+def _mtp_condition(row: MtpModel, version: str | None) -> str | None:
+    """The MTP class of ``version`` (no release: by release and runner) for the family, as a
+    condition on the run drafting with its own layers; None on a release before them."""
+    tail = f" if the run drafted with {row.name}'s own MTP layers"
+    release = parse_release(version) if version else None
+    if release is not None:
+        base = Version(release.base_version)
+        if base < Version(max(row.vllm_first, _MTP_NAMED, key=Version)):
+            return None
+        _reason, _points, cls = proposer_verdict("mtp", version, v1=True)
+        return f"{cls} (mtp){tail}" if cls else None
+    first = max(row.vllm_first, _MTP_NAMED, key=Version)
+    _reason, _points, cls = proposer_verdict("mtp", first, v1=True)
+    condition = f"{cls} (mtp){tail}, vLLM >= {first}"
+    if mrv2 := mrv2_of("mtp", Version(first)):
+        condition += f"; on the model runner v2: {mrv2}"
+    return condition

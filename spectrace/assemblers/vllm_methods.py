@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
+from spectrace.assemblers.mtp_models import mtp_draft_model
 from spectrace.assemblers.vllm_config import method_from_model
 from spectrace.assemblers.vllm_release import base_release
 from spectrace.assemblers.vllm_proposers import family_first, proposer_verdict, runs_on
@@ -59,24 +60,15 @@ def _within(release: Version, first: str, last: str) -> bool:
 
 # Published checkpoints vLLM reads as an MTP head, by the name they carry: its
 # ``hf_config_override`` rewrites their config's model_type to an MTP type (gemma4_assistant ->
-# gemma4_mtp, deepseek_v3 -> deepseek_mtp...) and the method inferred is MTP's. Rows: (name
-# pattern, model_type, first release that rewrites it), read from vLLM's speculative config of
-# every release 0.6.0-0.34.0 on 2026-12-03.
-MTP_DRAFTS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"gemma[-_]?4\S*[-_]assistant\b", re.I), "gemma4_assistant", "0.21.0"),
-    (re.compile(r"deepseek[-_]?(?:v3|r1)(?![-_.]?distill)", re.I), "deepseek_v3", "0.7.3"),
-    (re.compile(r"qwen3[-_]?next", re.I), "qwen3_next", "0.11.0"),
-    (re.compile(r"longcat[-_]?flash", re.I), "longcat_flash", "0.11.0"),
-    (re.compile(r"deepseek[-_]?v4", re.I), "deepseek_v4", "0.20.0"),
-    (re.compile(r"ernie[-_]?4\.5\S*?[-_]a\d+b", re.I), "ernie4_5_moe", "0.11.0"),  # the MoE ones
-)
+# gemma4_mtp, deepseek_v3 -> deepseek_mtp...) and the method inferred is MTP's. The rows (name
+# pattern, model_type, first release that rewrites it) are rules/paths/mtp_models.toml's.
 _MTP_RENAMED = "0.11.0"  # deepseek_mtp became the one ``mtp`` method here
 
 
 def mtp_draft(model: str) -> tuple[str, str] | None:
     """(model_type, first release) of a draft whose name is a published MTP-head checkpoint."""
-    return next(((kind, first) for pattern, kind, first in MTP_DRAFTS
-                 if pattern.search(model)), None)  # fmt: skip
+    row = mtp_draft_model(model)
+    return (row.model_type, row.vllm_first) if row is not None else None
 
 
 # MTP heads with a proposer of their own (the runner's ``use_gemma4_mtp()``), newest last
@@ -289,7 +281,7 @@ def infer(
             f"{v0.worker} (V0) if vLLM <= {LAST_V0}, {v1.worker} if vLLM >= 0.17; "
             "0.10-0.16 refuse it at start-up"
         )
-        if mrv2 := _mrv2_of("draft_model", Version("0.17.0")):
+        if mrv2 := mrv2_of("draft_model", Version("0.17.0")):
             condition += f"; on the model runner v2: {mrv2}"
     reason = (
         f"vLLM config: draft model '{model}' with no method: vLLM infers the method and its "
@@ -361,10 +353,10 @@ def _mrv2_heads(model: str, first: Version) -> str:
     no release shown the run may have been on either runner (the env, or auto mode from 0.22)."""
     mtp = mtp_draft(model)
     own = _HEAD_CLASSES.get(mtp[0], ())[1:] if mtp is not None else ()
-    return _mrv2_of("mtp", first, own)
+    return mrv2_of("mtp", first, own)
 
 
-def _mrv2_of(method: str, first: Version, only: tuple[str, ...] = ()) -> str:
+def mrv2_of(method: str, first: Version, only: tuple[str, ...] = ()) -> str:
     """The model runner v2's speculators for ``method`` (or the classes ``only``) from ``first``
     on, by release (vllm_runner.toml's [[speculator]] rows)."""
     from spectrace.assemblers.vllm_runner import runner_table  # it imports this module's callers

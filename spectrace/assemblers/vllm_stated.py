@@ -30,7 +30,7 @@ from spectrace.dialects.base import LogLine
 
 # the V1 engine's spec-decode metrics line (v1/spec_decode/metrics.py, from PR #15902): vLLM's
 # own words, quoted or logged, say the run speculated on vLLM (not which method)
-_METRICS = re.compile(r"(?<![\w.])SpecDecoding metrics: (?:Draft acceptance rate|Mean acceptance)")
+SPEC_METRICS = re.compile(r"(?<![\w.])SpecDecoding metrics: (?:Draft acceptance rate|Mean acceptance)")
 _DETECTED = re.compile(
     r"^[\s\"'`*]{0,3}Detected MTP model(?: with topk_indices_buffer)?\. Sharing target model"
 )
@@ -48,7 +48,7 @@ _AFTER_LABEL = re.compile(
 def stated_method(config: RunConfig, lines: Sequence[LogLine]) -> None:
     """The method vLLM's own unheaded line or an environment bullet states, as flag
     ``speculative_config.method`` with its evidence, where no line set the method."""
-    if config.engine is None and any(_METRICS.search(line.text) for line in lines):
+    if config.engine is None and any(SPEC_METRICS.search(line.text) for line in lines):
         config.engine = "vllm"  # vLLM V1's own spec-decode metrics line: the run is vLLM's
     _v0_proposer_line(config, lines)
     if "speculative_config.method" in config.flags or config.engine not in (None, "vllm"):
