@@ -58,3 +58,51 @@ def test_a_bug_reports_related_change_item_leaves_its_own_launch_standing(tmp_pa
 
     assert path.worker_class is not None and not path.conditional, path
     assert any(e.lineno == 7 for e in path.evidence), path.evidence
+
+
+# --- a pull request enabling or adding a method whose own prose tells the failure its author met
+# while validating it on a named model or accelerator, with the error lines: the PR's own run ---
+
+_ERR = ["```text", "torch.AcceleratorError: HIP error: an illegal memory access was encountered", "```"]
+
+
+@pytest.mark.parametrize(("lines", "value", "cls", "said"), [
+    # an SGLang ROCm PR: the sentence "while validating ... with MODEL, ALGO ... exposed ..."
+    (store_thread("sgl-project/sglang", "pull request", 6100, "[AMD] Enable tree sampling on ROCm", "2026-09-03", [
+        "## Motivation", "",
+        "While validating the new sampler with Qwen3-235B-A22B, NEXTN with topk 4 exposed a second bug in "
+        "the draft KV copy:", "", "```text", "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to "
+        "access memory beyond the largest legal address. code: 0x29", "```", "", "## Modifications", "",
+        "- `python/sglang/srt/speculative/eagle_info.py`: page-aware copy"]),
+     "v2", "EAGLEWorkerV2", "While validating the new sampler"),
+    # an SGLang feature PR: "When benchmarking ALGO on 8x B200 the server crashed with:"
+    (store_thread("sgl-project/sglang", "pull request", 6120, "Support EAGLE3 top-k > 1 on Blackwell", "2026-10-01", [
+        "## Motivation", "", "When benchmarking EAGLE3 on 8x B200 the scheduler hung after the first verify "
+        "step; py-spy showed the tree mask build:", "", *_ERR, "", "## Modifications", "", "- build the mask per page"]),
+     "v2", "EAGLEWorkerV2", "EAGLE3"),
+    # the failure told on the accelerator in its own sentence, the method in the sentence above
+    (store_thread("sgl-project/sglang", "pull request", 6133, "[AMD] Enable page-aware draft cache copy", "2026-08-20", [
+        "## Motivation", "", "EAGLE with topk 2 and page size 64 copies slots as page rows.", "",
+        "On MI300X this failed during draft extend, before verify:", "", *_ERR]),
+     "v2", "EAGLEWorkerV2", "EAGLE with topk 2"),
+], ids=["validating-model", "benchmarking-rig", "on-rig-failed"])  # fmt: skip
+def test_a_pull_requests_own_failure_told_while_validating_shows_its_run(
+    tmp_path: Path, lines: list[str], value: str, cls: str, said: str
+) -> None:
+    path = crash_path(run(tmp_path, lines))
+    assert_verdict(path, value, cls)
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # a pull request reasoning about what could fail: a condition, no failure met
+    store_thread("sgl-project/sglang", "pull request", 6140, "[Feature] Enable EAGLE top-k > 1 on ROCm", "2026-09-10", [
+        "## Motivation", "", "When testing EAGLE with topk 4 on MI300X the copy could fail if the page "
+        "size is 64, so this PR adds a page-aware copy.", "", "## Modifications", "", "- page-aware copy"]),
+    # a guide telling the reader what to do when their validation fails
+    ["# Validating speculative decoding on ROCm", "",
+     "When validating EAGLE3 on MI300X, check the accept length first; if the server crashed, rerun with "
+     "AMD_SERIALIZE_KERNEL=3.", "", "1. Launch the server.", "2. Send the sample prompts."],
+], ids=["pr-condition", "guide"])  # fmt: skip
+def test_a_failure_supposed_or_advised_while_validating_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
