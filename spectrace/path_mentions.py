@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UNRECORDED, NotRun, read_apart
-from spectrace.assemblers.post_dates import post_author
+from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
 from spectrace.assemblers.run_forms import ENGINE_RECORD, first_form, form_of, record_form, record_named
@@ -274,7 +274,25 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
     kept = [m for i, m in enumerate(out)
             if (m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed)
             and not (m.kind == LOOSE_KIND and i < titled.get((m.source, m.lineno), -1))]  # fmt: skip
-    return kept + blocks + _formed(lines, apart)
+    return _commented_request(kept, lines) + blocks + _formed(lines, apart)
+
+
+def _commented_request(mentions: list[Mention], lines: Sequence[LogLine]) -> list[Mention]:
+    """``mentions`` without a feature request's, roadmap's or RFC's mark where the text holds
+    only comments under that thread (no post opening it) and one of them shows a run of its own
+    (a result, a run line): the thread's wish is its opener's, the comment reports what its
+    writer ran ("Finished the MI350 run: DSpark mean AL: 4.81"), read as any report is."""
+    asked = {m.source for m in mentions if m.kind == REQUEST_KIND}
+    if not asked:
+        return mentions
+    first: dict[str, int] = {}  # per file: its first post header, where none opens the thread
+    for line in lines:
+        if line.source in asked and not line.quoted and post_author(line.text) is not None:
+            if opens_thread(line.text):
+                asked.discard(line.source)
+            first.setdefault(line.source, line.lineno)
+    ran = {m.source for m in mentions if m.kind == RUN_KIND and m.source in first and m.lineno > first[m.source]}
+    return [m for m in mentions if not (m.kind == REQUEST_KIND and m.source in asked and m.source in ran)]
 
 
 def _formed(lines: Sequence[LogLine], apart: NotRun) -> list[Mention]:

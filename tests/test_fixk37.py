@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, crash_path, run, store_thread
+from real_logs_helpers import PROBE, assert_no_path, assert_verdict, crash_path, run, store_thread
 
 # --- a changelog, release notes or a fork's sync list: each item is a landed change's title with
 # its number; the method words it names are that change's code, not a run (any language) ---
@@ -105,4 +105,46 @@ def test_a_pull_requests_own_failure_told_while_validating_shows_its_run(
      "AMD_SERIALIZE_KERNEL=3.", "", "1. Launch the server.", "2. Send the sample prompts."],
 ], ids=["pr-condition", "guide"])  # fmt: skip
 def test_a_failure_supposed_or_advised_while_validating_shows_no_run(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+# --- a comment copied alone from a roadmap, feature-request or RFC thread, reporting the run its
+# writer finished with the acceptance figures abbreviated (AL, AR): its run, not the thread's wish
+# (an issue's day bounds SGLang's release only from above: NEXTN stays the release's condition) ---
+
+
+@pytest.mark.parametrize(("lines", "value", "cls", "said"), [
+    # a roadmap comment: the draft named in a scope list, figures in a fenced block
+    (store_thread("sgl-project/sglang", "issue", 7001, "[Roadmap] Kimi-K3 DSpark on Blackwell", "2026-07-20", [
+        "Status, 2026-07-20:", "", "- Target: `org/Kimi-K3`", "- Draft: `org/Kimi-K3-dspark`", "",
+        "```text", "DSpark mean AL: 3.92", "DSpark mean AR: 48.5%", "```"], post="comment"),
+     "v2", "DSparkWorkerV2", "DSpark mean AL: 3.92"),
+    # a feature request's comment, one line of both figures after the method
+    (store_thread("sgl-project/sglang", "issue", 7010, "[Feature] EAGLE3 for the new MoE models", "2026-09-14", [
+        "Tried the branch on 8x H200 for a day.", "", "EAGLE3 (topk 1, 3 steps) AL/AR: 3.10 / 61.2% over 300 prompts."],
+        post="comment"),
+     "unknown", "EAGLEWorkerV2|EAGLEWorker", "EAGLE3 (topk 1, 3 steps)"),
+    # an RFC comment, the figure as a key=value pair in a bullet
+    (store_thread("sgl-project/sglang", "issue", 7020, "[RFC] NEXTN draft sharing across DP ranks", "2026-10-02", [
+        "Numbers from our staging cluster with the prototype:", "",
+        "- NEXTN, 2 steps: AL=2.71, 0 errors over 512 prompts"], post="comment"),
+     "unknown", "EAGLEWorkerV2|EAGLEWorker", "NEXTN, 2 steps"),
+], ids=["roadmap-dspark", "feature-eagle3", "rfc-nextn"])  # fmt: skip
+def test_a_request_threads_comment_reporting_its_own_run_shows_it(
+    tmp_path: Path, lines: list[str], value: str, cls: str, said: str
+) -> None:
+    path = crash_path(run(tmp_path, [*lines, "", *PROBE]))
+    assert_verdict(path, value, cls)
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # the roadmap's own opening post: the figures are its targets
+    store_thread("sgl-project/sglang", "issue", 7030, "[Roadmap] Kimi-K3 DSpark on Blackwell", "2026-07-01", [
+        "Goals for this quarter:", "", "- DSpark target AL: 4.0", "- DSpark target AR: 50%"]),
+    # a comment on a feature request quoting the paper's figures, asking
+    store_thread("sgl-project/sglang", "issue", 7040, "[Feature] DSpark for GLM", "2026-07-05", [
+        "The paper claims DSpark AL: 4.5 on GLM; could SGLang support it?"], post="comment"),
+], ids=["roadmap-goals", "comment-asks"])  # fmt: skip
+def test_a_request_threads_targets_or_quoted_figures_show_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)

@@ -71,6 +71,9 @@ _NUMBER = r"\d+(?:\.\d+)?\s*(?:%|x|ms|s)?"
 _MEASURED = re.compile(
     rf"(?i)\b{_METRIC}\b\W{{0,4}}(?:(?:of|is|was|were|at|from|to|by|around|about|~)\W{{0,3}}){{0,2}}\d"
     rf"|(?<![\w.]){_NUMBER}\s*(?:\w+\s+)?{_METRIC}\b"
+    # acceptance length and rate as speculative reports abbreviate them, upper case, with their
+    # value ("DSpark mean AL: 4.81", "AL/AR: 4.57 / 52.04%", "AR=0.61")
+    r"|(?-i:(?<![\w/-])A[LR](?:/A[LR])?)\s*[:=]\s*\d"
 )
 # a number or check the writer expects, targets or promises ("you should see about 3.0", "target:
 # 2x", "up to 1.8x", "we aim for 2x", "can improve by 20%"; not a dataset named AIME or AIMO): no
