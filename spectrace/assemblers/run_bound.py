@@ -57,9 +57,15 @@ _MEASURED = re.compile(
     r"(?:tok(?:en)?s?/s|tokens?/sec|req/s|ms\b|x\b|%)|\baccept(?:ance)? length\s+\d"
 )
 # a run's own draft and accept counters with their figures ("draft tokens: 8120 | accepted: 5012",
-# "drafts 427 / accepted 341", "1915 drafts/898 accepted", "accepted 341 of 427 drafted")
+# "drafts 427 / accepted 341", "1915 drafts/898 accepted", "accepted 341 of 427 drafted"), vLLM's
+# spec-decode counters in either order with their unit ("Accepted: 314 tokens, Drafted: 591 tokens",
+# "Accepted 314 / Drafted 591"), and its three per-request counters ("drafts 7, draft tokens 35,
+# accepted 16")
 _COUNTERS = (r"\bdraft(?:ed)?[ _-]?tokens?\s*[:=]\s*\d[\d,]*\s*[|,;]\s*accepted(?:[ _-]?tokens?)?\s*[:=]\s*\d"
-             r"|\bdraft(?:s|ed)\s*[:=]?\s*\d[\d,]*\s*[/|,;]\s*accepted\s*[:=]?\s*\d"
+             r"|\bdraft(?:s|ed)\s*[:=]?\s*\d[\d,]*(?:\s*tokens?)?\s*[/|,;]\s*"
+             r"(?:draft[ _-]?tokens?\s*[:=]?\s*\d[\d,]*\s*[/|,;]\s*)?accepted(?:[ _-]?tokens?)?\s*[:=]?\s*\d"
+             r"|\baccepted(?:[ _-]?tokens?)?\s*[:=]?\s*\d[\d,]*(?:\s*tokens?)?\s*[/|,;]\s*draft(?:s|ed)(?:[ _-]?tokens?)?"
+             r"\s*[:=]?\s*\d"
              r"|(?<![\w.])\d[\d,]*\s*draft(?:s|ed)(?:[ _-]?tokens?)?\s*[/|,;]\s*\d[\d,]*\s*accepted\b"
              r"|\baccepted\s*[:=]?\s*\d[\d,]*\s*(?:[/|,;]|of|out of)\s*(?:draft(?:s|ed)\s*[:=]?\s*)?\d[\d,]*\s*draft(?:s|ed)\b")
 COUNTERS = re.compile(f"(?i){_COUNTERS}")
@@ -74,6 +80,8 @@ _FIGURE = re.compile(
     f"|{_COUNTERS}"
 )
 _TABLE_ROW = re.compile(r"^\s*\|")
+# Markdown's emphasis and code-span marks a note puts around its figures
+_MARKUP = re.compile(r"\*\*|__|`")
 # the writer judging their own result against another's ("this result is slower than the one in
 # #4616", "my throughput is much lower than the blog's", "our numbers were worse than ..."): a
 # result of theirs; a page's claim ("EAGLE can be slower than ...") names no subject of the writer's
@@ -296,14 +304,15 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
         if not level and not helps and _CAPTION_END.search(text) and _FROM_RUN.search(text) \
                 and not _PLANNED_WORDS.search(text) and at + 1 < len(held):  # fmt: skip
             return line  # "**Log lines from our working boot:**" over the lines that run printed
-        if (SELF_RUN.search(text) or _MEASURED.search(text) or _CHECKED_OUTPUT.search(text)
+        bare = _MARKUP.sub("", text)  # "Mean acceptance length **2.59**", "drafts `7`": the figure, unmarked
+        if (SELF_RUN.search(text) or _MEASURED.search(bare) or _CHECKED_OUTPUT.search(text)
                 or _STAMPED.search(text) or _JUDGED.search(text)
                 or (not level and own_run(_COLUMNS.sub(" ", text)))) and not _CODE_READ.search(text):  # fmt: skip
             return line
-        if (counted := COUNTERS.search(text)) and not _PROMISE.search(text[: counted.start()]):
+        if (counted := COUNTERS.search(bare)) and not _PROMISE.search(bare[: counted.start()]):
             return line  # "| MTP | drafts 427 / accepted 341 |": only a run counts its drafts, in a table too
-        figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(text)
-        if figure and not _PROMISE.search(text[: figure.start()]):
+        figure = None if _TABLE_ROW.match(line.raw) else _FIGURE.search(bare)
+        if figure and not _PROMISE.search(bare[: figure.start()]):
             return line  # "- decode: 142 tok/s on one H100": a figure the writer's setup gave
         words = _NOT_WORDS.sub(" ", text)
         met = _MET.search(words)

@@ -234,7 +234,7 @@ RUN_LITERALS = ("pytest", "vllm serve", "vllm bench", "-m vllm.", "lm_eval", "tr
                 "trtllm-bench", "benchmark", "cceptance", "ccept length", "tok/s", "toks/s", "req/s", "tokens/sec",
                 *(f"tokens/s{end}" for end in FIGURE_ENDS),
                 "slower than", "worse than", "lower than",  # the writer's result judged (``run_bound._JUDGED``)
-                "drafts ", "drafts/", " drafted",  # a run's draft and accept counts (``run_bound.COUNTERS``)
+                "drafts ", "drafts/", " drafted", "Drafted",  # a run's draft and accept counts (``run_bound.COUNTERS``)
                 ".py --",
                 "Throughput: ", "/sec)", " passed",
                 "I tested ", "e tested ", " measured ", " profiled ", "I ran ", "e ran ", "I hit ", "we hit ", "We hit ",
