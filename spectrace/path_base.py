@@ -453,8 +453,10 @@ _LABELS = re.compile(r"\s*labels?\s*:", re.I)
 # a line that asks or suggests rather than reports (a question mark ends its sentence); the
 # writer's own "I try" / "we try" tells what they did ("When I try to deploy X, it throws:")
 _ASKED = re.compile(r"(?i)\?(?:\s|$)|(?<!\bi )(?<!\bwe )\b(?:try|trying)\b|\b(?:suggest\w*|should|could you|maybe)\b")
+# (a "not" that negates the run's working, "does not work with MTP", "its not working with NGRAM":
+# the failing run had the method; "not using MTP", "did not run it with MTP" are off)
 _OFF_BEFORE = re.compile(
-    r"(?i)\b(?:not|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$"
+    r"(?i)\b(?:not(?!\s+work(?:s|ed|ing)?\b)|no|without|w/o|instead of|disabl\w*|turn\w* off)\b[^.;]*$"
     r"|(?:关闭|关掉|禁用|不开启?|不启用|不使用|不用|没有|未开启|未启用|去掉|无)\s*$"  # zh: off / without
 )
 _OFF_AFTER = re.compile(

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from real_logs_helpers import assert_no_path, assert_verdict, probed_path
+from real_logs_helpers import assert_no_path, assert_verdict, crash_path, probed_path, run, store_thread
+from spectrace.worker_path import WorkerPath
 
 # --- a result note (headings, tables) whose run shows only by the speculative counters it measured,
 # written with Markdown around the figures ("Mean acceptance length **2.41**", "drafts `7`") or in
@@ -69,3 +70,67 @@ def test_a_chinese_note_with_short_flags_and_bold_counters_gives_the_runner_cond
 ], ids=["tutorial-expected", "plan-targets"])  # fmt: skip
 def test_counters_a_page_expects_or_targets_show_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+# --- a bug thread where the writer says the server works once the speculative setting is deleted or
+# commented out ("after delete --speculative_config '{...}' ,it works", "once I commented out the
+# EAGLE3 flags everything works now"), or that it does not work with the method: the failing run had
+# the method on ---
+
+_TRACE = ["Traceback (most recent call last):", '  File "/usr/lib/python3.12/site-packages/app/main.py", line 9, '
+          "in <module>", "RuntimeError: CUDA error: an illegal memory access was encountered"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "value", "cls", "said"), [
+    # vLLM: the JSON config deleted, broken English, a plea after it
+    (store_thread("vllm-project/vllm", "issue", 7001, "[Bug]: illegal memory access on 0.11.0", "2025-10-20", [
+        "vllm 0.11.0, 8x H100, the server dies after the first request:", "", *_TRACE, "",
+        "after delete --speculative-config '{\"method\":\"ngram\",\"num_speculative_tokens\":4,"
+        "\"prompt_lookup_max\":4}' ,it works .please check it"]),
+     "other", "NgramProposer", "after delete --speculative-config"),
+    # SGLang: the flags commented out in the launch script
+    (store_thread("sgl-project/sglang", "issue", 9100, "[Bug] decode crash with sglang 0.4.6", "2025-05-12", [
+        "Running sglang 0.4.6 on 2x A100, the scheduler dies:", "", *_TRACE, "",
+        "Once I commented out `--speculative-algorithm EAGLE3` and the draft path in the script, "
+        "everything works now."]),
+     "v1", "EAGLEWorker", "commented out"),
+    # the method taken out of the YAML config, the server said to run
+    (store_thread("vllm-project/vllm", "issue", 7002, "[Bug]: crash during warmup", "2025-10-21", [
+        "vLLM 0.11.0 in Kubernetes; the pod crashloops:", "", *_TRACE, "",
+        "When we took out the speculative_config block (method: ngram) from the values file the server "
+        "runs again."]),
+     "other", "NgramProposer", "took out the speculative_config"),
+], ids=["vllm-deleted-json", "sglang-commented-out", "vllm-taken-out"])  # fmt: skip
+def test_a_bug_thread_working_after_removing_the_method_keeps_the_method(
+    tmp_path: Path, lines: list[str], value: str, cls: str, said: str
+) -> None:
+    path = crash_of(tmp_path, lines)
+    assert_verdict(path, value, cls)
+    told = next(n for n, line in enumerate(lines, 1) if said in line)  # the evidence is the removal's line
+    assert any(e.lineno == told for e in path.evidence), path.evidence
+
+
+def test_does_not_work_with_the_method_names_the_failing_runs_method(tmp_path: Path) -> None:
+    lines = store_thread("vllm-project/vllm", "issue", 7003, "[Bug]: server exits on startup", "2025-10-22", [
+        "vllm 0.11.0 is not working with ngram drafting on our GH200:", "", *_TRACE])
+    path = crash_of(tmp_path, lines)
+    assert_verdict(path, "other", "NgramProposer")
+
+
+@pytest.mark.parametrize("lines", [
+    # a troubleshooting page's advice
+    ["# Troubleshooting speculative decoding", "", "## Server crashes at start", "",
+     "If the server crashes at start, delete the --speculative-config '{\"method\":\"ngram\"}' "
+     "option and it works.", "", "## Slow decode", "", "Lower num_speculative_tokens."],
+    # a maintainer asking the reporter to try it, in a thread with no speculative setting shown
+    store_thread("vllm-project/vllm", "issue", 7004, "[Bug]: crash after upgrade", "2025-10-23", [
+        "The server exits after loading:", "", *_TRACE, "", "maintainer · comment · 2025-10-23",
+        "Could you check whether it works after you delete the speculative config "
+        "'{\"method\":\"ngram\"}' from your launch?"]),
+], ids=["troubleshooting-page", "maintainer-asks"])  # fmt: skip
+def test_removal_told_as_advice_or_question_shows_no_method(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)
+
+
+def crash_of(tmp_path: Path, lines: list[str]) -> WorkerPath:
+    return crash_path(run(tmp_path, lines))

@@ -356,16 +356,21 @@ def removal_avoids(sentence: str) -> bool:
     eagle3 config makes the crash go away"): the method was on in the run that failed. Not a
     question, advice or a condition ("if you hit this, disabling MTP avoids it"), nor a failure
     that stays ("removing EAGLE does not fix it", "without MTP it still crashes")."""
-    if _QUESTION.search(sentence) or _ADVICE_TO_OTHERS.search(sentence) or _STAYS.search(sentence):
+    if _QUESTION.search(sentence) or _STAYS.search(sentence) or (gone := _GOES_AWAY.search(sentence)) is None:
         return False
-    return _REMOVAL.search(sentence) is not None and _GOES_AWAY.search(sentence) is not None
+    # (a plea after the failure's going away, "..., it works. please fix", is the writer's, no advice)
+    advice = [m for m in _ADVICE_TO_OTHERS.finditer(sentence)
+              if not (m.start() >= gone.end() and m.group(0).lower() == "please")]  # fmt: skip
+    return _REMOVAL.search(sentence) is not None and not advice
 
 
 # the method taken away ("removing", "dropping", "disabling", "without", "turning off"), and the
 # failure said to go away after it ("avoids it", "fixes it", "goes away", "does not happen",
 # "no crash", "works fine"); advice to others and failures that stay are neither
 _REMOVAL = re.compile(
-    r"(?i)\b(?:remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|disabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+off"
+    r"(?i)\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?|disabl(?:e|es|ed|ing)"
+    r"|comment(?:s|ed|ing)?\s+out|(?:take|takes|took|taking)\s+out|(?:get|got|getting)\s+rid\s+of"
+    r"|omit(?:s|ted|ting)?|turn(?:s|ed|ing)?\s+off"
     r"|switch(?:es|ed|ing)?\s+off|unset(?:s|ting)?|without|w/o|minus|stripp(?:ed|ing)\s+(?:of\s+)?)\b"
 )
 _GOES_AWAY = re.compile(
@@ -374,6 +379,10 @@ _GOES_AWAY = re.compile(
     r"|\b(?:does(?:n't|\s+not)|did(?:n't|\s+not)|never)\s+(?:happen|occur|crash|hang|fail|reproduce)\w*"
     r"|\bno\s+(?:more\s+)?(?:crash(?:es)?|errors?|hangs?|failures?|IMA)\b"
     r"|\b(?:works?|runs?|ran|worked)\s+(?:fine|well|normally|correctly|stably)\b"
+    # the run said to work once the method is gone, the clause ending there ("after deleting the
+    # --speculative-config it works.", "once I commented out the MTP flags, everything works now")
+    r"|\b(?:it|everything|all|the\s+server|the\s+service|the\s+engine)\s+(?:now\s+)?(?:works|worked|is\s+working"
+    r"|runs|ran)(?:\s+(?:now|again|ok|okay))?\s*(?:[.,;!)]|$)"
     # the server comes up and serves ("loads and serves correctly", "boots fine", "starts normally")
     r"|\b(?:loads?|loaded|serves?|served|starts?|started|boots?|booted|comes?\s+up|came\s+up)"
     r"(?:\s+and\s+\w+)?\s+(?:fine|well|normally|correctly|successfully|cleanly|stably)\b"
