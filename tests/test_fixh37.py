@@ -132,5 +132,29 @@ def test_removal_told_as_advice_or_question_shows_no_method(tmp_path: Path, line
     assert_no_path(tmp_path, lines)
 
 
+# --- "no spec-backend rejection", "no spec-side OOM": a hyphened compound after a bare "spec" says
+# nothing of a plain run, so it cuts no family word off from the run ---
+
+
+@pytest.mark.parametrize("said", [
+    "- `attention_backend: FLASH_ATTN` taken by the image, no spec-backend rejection.",
+    "- Memory stayed flat: no spec-side OOM across the sweep.",
+    "- Logs are clean, no spec-worker errors in any job.",
+], ids=["backend", "side", "worker"])  # fmt: skip
+def test_a_spec_compound_after_no_is_no_plain_run(tmp_path: Path, said: str) -> None:
+    lines = store_thread("vllm-project/vllm", "issue", 7005, "[Bug]: EAGLE3 draft crash on 0.11.0", "2025-10-24", [
+        "We run vllm 0.11.0 with EAGLE3 drafting (three draft tokens) on 4x H100.", said, "", *_TRACE])
+    path = crash_of(tmp_path, lines)
+    assert path.worker_class == "EagleProposer" or "EagleProposer" in (path.conditional or ""), path
+
+
+def test_no_spec_decoding_still_says_the_run_is_plain(tmp_path: Path) -> None:
+    lines = store_thread("vllm-project/vllm", "issue", 7006, "[Bug]: crash on 0.11.0", "2025-10-24", [
+        "Earlier we ran vllm 0.11.0 with EAGLE3 drafting on 4x H100.",
+        "The crash below is from the same host with no spec decoding at all.", "", *_TRACE])
+    path = crash_of(tmp_path, lines)
+    assert path.worker_class is None and not path.conditional, path
+
+
 def crash_of(tmp_path: Path, lines: list[str]) -> WorkerPath:
     return crash_path(run(tmp_path, lines))

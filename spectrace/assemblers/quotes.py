@@ -19,7 +19,9 @@ from spectrace.dialects.base import LogLine
 
 # a speculation word: "spec", "speculative", "speculation", "spec-decode", "specdec"; not
 # "specific", "specified", "spec_info" (no speculation word, though they start the same)
-_SPEC = r"spec(?:ulat\w*|[ _-]?dec\w*)?\b"
+# (a bare "spec" heading a hyphened compound, "no spec-backend rejection", "no spec-side OOM", is
+# no speculation denied)
+_SPEC = r"spec(?:ulat\w*\b|[ _-]?dec\w*\b|\b(?!-))"
 # the writer says their own run speculates not at all ("same crash on a plain server",
 # "without any speculative decoding", "no speculative flags", "spec decoding disabled")
 _PLAIN_RUN = re.compile(
