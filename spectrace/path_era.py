@@ -119,6 +119,7 @@ class EraInputs:
     release_said: str  # where the release or day came from, for the reason
     newest: Version | None  # the newest release the day allows
     v2: bool = False  # the text names SGLang's spec v2 for the run (a tag, a sentence, the switch)
+    apart: bool = False  # the families (``_OR``) are of runs told apart, not named together on one line
 
 
 def era_evidence(
@@ -153,7 +154,8 @@ def _together_verdict(found: EraInputs, config: RunConfig) -> DumpVerdict | None
         return None
     said = [v.condition or f"{v.points_to} ({v.worker_class})" for v in verdicts if v is not None]
     condition = " or ".join(f"({c})" if " if " in c else c for c in dict.fromkeys(said))
-    condition += " (the families named together; the text does not say which ran)"
+    condition += (" (runs of these families are told apart; the text does not say which one ran)" if found.apart
+                  else " (the families named together; the text does not say which ran)")
     reason = f"{PROSE_REASON}: {found.family.replace(_OR, ' or ')}: {condition}"
     return DumpVerdict(None, None, reason, found.family.replace(_OR, " or "), condition)
 
@@ -226,6 +228,8 @@ def _inputs(
              and not names_apart(m.text) and not _SKIPPED.search(m.text)
              and not names_other_framework(m.text, "sglang")]  # fmt: skip
     family_lines = [m.text for m in words]  # every family line (a draft beside one: _drafted)
+    told_apart: str | None = None  # the families of runs told apart, none said to be the crash's
+    apart = False  # the family is ``_told_apart``'s condition
     ran = {m.lineno for m in mine if m.kind == RUN_KIND}
     launched = [m for m in words if m.lineno in _launch_lines(config, source)]
     if launched and not _pull(mine) and not _two_families(launched):  # the launch's own line names its family
@@ -235,9 +239,13 @@ def _inputs(
         run_words = [m for m in words if m.lineno in ran]  # with EAGLE3"), not a summary's about code
         if not _pull(mine) and _two_families(words) and not _two_families(run_words):
             # a post, issue or page telling of runs with several families ("NEXTN did 22 t/s,
-            # now broken; NGRAM is the workaround"): the line with a figure need not be this run's
-            return _no(trace, "the text tells of runs with several families: which one ran is not said")
-        words = run_words
+            # now broken; NGRAM is the workaround"): the line with a figure need not be this run's;
+            # the run is one of them, a condition over each (``_told_apart``)
+            told_apart = _told_apart([_SGLANG.get(m.name) for m in words], words)
+            if told_apart is None:
+                return _no(trace, "the text tells of runs with several families: which one ran is not said")
+        else:
+            words = run_words
     loose = not words
     if loose and _own_tracker(config, mine) and not whole_apart(mentions):
         words = [m for m in mine if m.kind == LOOSE_KIND and m.lineno >= since
@@ -262,12 +270,21 @@ def _inputs(
     # (the flag a promotion replaced, named beside what it became, is one family)
     family = one_family(_as_promoted([n for n in names if n] + ([str(named.value)] if named else [])))
     set_up = None
-    if family is None and named is None:
+    if told_apart is not None:  # (the prose reader's family must be one of them, not a third)
+        family = told_apart if named is None or _among(str(named.value), told_apart) else None
+        apart = family is not None
+    elif family is None and named is None:
         family = _named_together([n for n in names if n], words) or _kept_naming(names, words)
         # a report's own failure or outcome (not a pull request: its bullets size its code)
         observed = not _pull(mine) and (reported_failure(_trackers(mine)) or _told_run(mine))
         if family is None and observed:
             family = set_up = _set_up(names, words)
+        if family is None and observed:
+            # a report's own failure or outcome naming two or three families on its lines ("NEXTN
+            # gave 71 tok/s before the update, now it hangs; NGRAM is our fallback"): the crash's
+            # run is one of them
+            family = _told_apart(names, words)
+            apart = family is not None
     if family is None:  # several families, or the prose reader reads another
         return _no(trace, "several families named, or the prose reader reads another")
     if loose and not _only_family(mine, since, family):
@@ -309,7 +326,7 @@ def _inputs(
         else:
             said = f"no release named; the thread's day {day} (newest release then: {version_text(newest)})"
     note(trace, RULE, _JOIN, True, f"{family} on sglang {said}", source, lineno)
-    return EraInputs(family, source, lineno, text, release, said, newest, v2)
+    return EraInputs(family, source, lineno, text, release, said, newest, v2, apart)
 
 
 def _launch_lines(config: RunConfig, source: str) -> set[int]:
@@ -337,6 +354,24 @@ def _named_together(names: list[str], words: Sequence[Mention]) -> str | None:
     return _OR.join(sorted(str(f) for f in families))
 _NO_NAME = "the text names a family SGLang runs under no algorithm of its own"
 _KEPT_LINES = 3  # the lines a family needs to be the one a text keeps naming
+
+
+def _told_apart(names: Sequence[str | None], words: Sequence[Mention]) -> str | None:
+    """The families of a text telling of runs with several families, where the line with a
+    figure names one and another line the other ("NEXTN did 22 t/s, now broken; NGRAM is the
+    workaround", a results table over an EAGLE3 arm beside DFlash constraints): the run is one of
+    them and the text does not say which, so the verdict is a condition over each one's class
+    (``EraInputs.family`` joined by ``_OR``), never one of them alone. None where a name is no
+    family of SGLang's or more than ``_TOGETHER`` are named."""
+    families = {one_family([n]) if n is not None else None for n in names}
+    if None in families or not words or not 1 < len(families) <= _TOGETHER:
+        return None
+    return _OR.join(sorted(str(f) for f in families))
+
+
+def _among(name: str, families: str) -> bool:
+    """``name`` is one family with one of ``families`` (joined by ``_OR``)."""
+    return any(one_family([name, f]) is not None for f in families.split(_OR))
 
 
 def _kept_naming(names: Sequence[str | None], words: Sequence[Mention]) -> str | None:

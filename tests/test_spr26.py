@@ -16,7 +16,8 @@ against texts in the same words that show no run.
 - Several families named together on one line, as a fix's or a report's subject ("Fix DSpark
   and DFlash state divergence"), with the run's own lines naming none: the run is one of them,
   the text does not say which, so the condition lists each one's class. Families told on
-  separate lines (runs told apart) and a fix PR with no run of its own stay unknown.
+  separate lines (runs told apart) are no "named together" condition (since session 37 they give
+  their own: runs told apart, tests/test_fixl37.py); a fix PR with no run of its own stays unknown.
 - A heading naming what was measured ("## Measured low-latency recipe", "### Measurements") opens
   a section of the text's own tests, as "## Benchmark" does: the rig named under it is the rig
   its numbers came from, so a cookbook PR publishing a measured recipe shows its run. The same
@@ -316,6 +317,8 @@ def test_a_fix_pr_naming_families_together_without_a_run_gets_no_path(tmp_path: 
 def test_families_on_separate_lines_are_no_condition_over_both(tmp_path: Path) -> None:
     path = probed_path(tmp_path, APART)
     assert "the families named together" not in (path.conditional or ""), path
+    # session 37: the runs told apart give their own condition over each (the server hung in one)
+    assert "told apart" in (path.conditional or ""), path
 
 
 # ---- a heading over what was measured -----------------------------------------------------------
