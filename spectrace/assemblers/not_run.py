@@ -62,6 +62,7 @@ from spectrace.assemblers.run_bound import (
     RECORD_SHAPE,
     SELF_RUN,
     first_run_line,
+    measured_table,
     page_form,
     reported_heading,
 )
@@ -558,7 +559,28 @@ def _instructions(held: Sequence[LogLine], thread: bool, expected: frozenset[int
             first = line
     if first_run_line(unshown) is not None or _process_record(held):
         return None  # an engine frame or record, the writer's own run, a failure met, a figure measured, a pid table
+    if first is None and _results_report(unshown):
+        return None  # a page only by its form (sections), telling the reader no step: its run's results
     return first or page_form(held)
+
+
+# a section for the page's reader: how to use, install or deploy what it describes (a model card's
+# "## Usage", a README's "Quick start"), in the languages seen
+_READER_SECTION = re.compile(
+    r"(?i)^\W{0,6}(?:#{1,6}\s*)?(?:\d+[.)]?\s*)?(?:usage|how to (?:use|run|serve|deploy)|quick\s*-?\s*start"
+    r"|get(?:ting)? started|install\w*|deploy\w*|inference|serving with)\b"
+    r"|^\W{0,6}#{1,6}\s*(?:使用|用法|快速开始|快速上手|部署|安装|推理|使い方|導入|Использование|Установка|Запуск)"
+)
+
+
+def _results_report(held: Sequence[LogLine]) -> bool:
+    """A page of sections whose tables hold a run's measured figures (``run_bound.measured_table``)
+    and that gives its reader nothing to run: no engine launch command, no section on how to use,
+    install or deploy (a model card's or a README's speed-up table over its "## Usage" block is
+    what the reader would get, not a run of the page's own)."""
+    if any(_ENGINE_LAUNCH.search(ln.text) or _READER_SECTION.search(ln.text) for ln in held):
+        return False
+    return measured_table(held) is not None
 
 
 def _template(held: Sequence[LogLine]) -> LogLine | None:
@@ -1662,6 +1684,7 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
         return None  # a table of the processes its runs ran as (its reproductions, its jobs)
     expect = 0  # the level of an open section of what to expect, 0 for none
     told_run = False  # a line tells a run of the writer's, an outcome in the past or a figure it gave
+    shown: list[LogLine] = []  # the lines outside a section of what to expect
     served = False  # ... and names an engine or its serving beside a speculative method
     for at, line in enumerate(held):
         text = line.text
@@ -1675,6 +1698,7 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
             continue
         if expect or expect_mark(text) or checklist_caption(text) or served:
             continue
+        shown.append(line)
         words = told(text)
         if own_run(words) or writer_run(text) or _FIRST_PERSON.search(text) or (
                 _OWN_RUN.search(text) and not tested_on(text)) or _PAST_OUTCOME.search(words) or any(
@@ -1683,6 +1707,8 @@ def _unrecorded(held: Sequence[LogLine]) -> tuple[LogLine, str] | None:
             # (not a figure set as a target: "Expected — rejected drafts −35%", "(>70%)")
             told_run = True
             served = _ENGINE_TOLD.search(text) is not None and _SPECULATIVE.search(text) is not None
+    # (a table of measured figures outside what the reader should expect: the figures a run gave)
+    told_run = told_run or (not served and _results_report(shown))
     if told_run and (served or not _launched_in_plans(held)):
         return None  # the runs it tells may be the engine's
     return heads[0] if heads else held[0], PLANNED_ONLY if told_run else UNRECORDED

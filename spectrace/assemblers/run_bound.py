@@ -322,6 +322,52 @@ def first_run_line(held: Sequence[LogLine]) -> LogLine | None:
     return None
 
 
+# a results table's measured cell: a figure with the unit a run measures in ("2.96x", "4,40× / τ 6,13",
+# "~181 ток/с", "3.985 req/s", "22.25 / 34.95 ms", "36.95%"), or a bare decimal beside such cells
+_MEASURED_CELL = re.compile(
+    r"^\W{0,3}[~≈]?\d[\d,.]*\s*(?:[x×%]|ms|s|tok(?:en)?s?/s|t/s|req/s|ток/с)?"
+    r"(?:\s*/\s*(?:τ\s*)?[~≈]?\d[\d,.]*\s*(?:[x×%]|ms|s|tok(?:en)?s?/s|ток/с)?)?"
+    r"(?:\s*[,，]\s*[+-]?\d[\d.]*\s*%)?\W{0,3}$"
+)
+_UNIT_CELL = re.compile(r"(?i)\d\s*(?:[x×%]|ms|tok(?:en)?s?/s|t/s|req/s|ток/с)\W{0,3}(?:$|/|[,，])")
+# a table or its caption saying its figures are no run's: illustrative, an example, projected
+_NOT_MEASURED = re.compile(
+    r"(?i)\b(?:illustrat\w*|examples?|sample|typical|hypothetical|projected|projection|estimated?|theoretical"
+    r"|expected|targets?|goals?|budget|placeholder|tbd|up to|your (?:results|numbers|mileage))\b"
+    r"|示例|示意|预期|目标|例|пример|ожида"
+)
+_TABLE_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
+_MEASURED_ROWS = 2  # rows of measured cells a table needs to read as a run's results
+_CAPTION_LINES = 6  # how far above its first row a table's caption or note may stand
+
+
+def measured_table(held: Sequence[LogLine]) -> LogLine | None:
+    """The first row of a Markdown table holding a run's measured results: two rows or more,
+    each with two cells or more after its first that are figures in a run's units, at least one
+    with its unit ("| MT-bench | 2.96x / 6.11 | 2.83x / 5.45 |", "| TPOT p50 | 4.65 ms | 3.93 ms
+    |", "| 3/4/16 | 2.264 | +0.450 | 0.850x |"), neither the table nor the lines just above it
+    calling its figures illustrative, an example, expected or a target. A table of settings
+    (one value a row) or of counts is none. ``held``: the lines the scan kept, so a table's
+    rows may stand apart."""
+    rows: list[LogLine] = []
+    for at, line in enumerate(held):
+        cells = _TABLE_CELLS.match(line.raw)
+        if cells is None:
+            rows = []
+            continue
+        values = [c.strip() for c in cells.group(1).split("|")][1:]
+        measured = [c for c in values if c and _MEASURED_CELL.match(c)]
+        if len(measured) < 2 or not any(_UNIT_CELL.search(c) for c in measured):
+            continue
+        rows.append(line)
+        if len(rows) >= _MEASURED_ROWS:
+            first = rows[0]
+            above = [ln for ln in held[: at + 1] if first.lineno - _CAPTION_LINES <= ln.lineno <= line.lineno]
+            if not any(_NOT_MEASURED.search(ln.text) for ln in above):
+                return first
+    return None
+
+
 def page_form(held: Sequence[LogLine]) -> LogLine | None:
     """The line that makes the text a page for a reader, whatever its address: its first heading
     (two headings or more), front matter on top, a launch whose model is a placeholder to fill
