@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.not_run import FOREIGN, LITERALS as APART_LITERALS, UNRECORDED, NotRun, read_apart
+from spectrace.assemblers.other_engines import hosted_title
 from spectrace.assemblers.post_dates import opens_thread, post_author
 from spectrace.assemblers.run_config import Evidence
 from spectrace.assemblers.run_shown import RUN_LITERALS
@@ -274,7 +275,18 @@ def find_mentions(lines: Iterable[LogLine], apart: NotRun | None = None) -> list
     kept = [m for i, m in enumerate(out)
             if (m.kind not in _REVIEW_KINDS or (m.source, m.lineno) not in reviewed)
             and not (m.kind == LOOSE_KIND and i < titled.get((m.source, m.lineno), -1))]  # fmt: skip
-    return _commented_request(kept, lines) + blocks + _formed(lines, apart)
+    return _hosted(_commented_request(kept, lines)) + blocks + _formed(lines, apart)
+
+
+def _hosted(mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` without another engine's tracker mark where the thread's title names that
+    engine's plugin mode inside one of ours (``other_engines.hosted_title``): the host ran."""
+    foreign = [m for m in mentions if m.kind == FOREIGN_KIND]
+    if not foreign:
+        return mentions
+    titles = {m.source: m.text for m in mentions if m.kind == TITLE_KIND}
+    hosted = {(m.source, m.lineno) for m in foreign if hosted_title(m.text, titles.get(m.source, ""))}
+    return [m for m in mentions if not (m.kind == FOREIGN_KIND and (m.source, m.lineno) in hosted)]
 
 
 def _commented_request(mentions: list[Mention], lines: Sequence[LogLine]) -> list[Mention]:

@@ -148,3 +148,40 @@ def test_a_request_threads_comment_reporting_its_own_run_shows_it(
 ], ids=["roadmap-goals", "comment-asks"])  # fmt: skip
 def test_a_request_threads_targets_or_quoted_figures_show_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+# --- a thread on ROCm ATOM's tracker about its plugin mode inside vLLM or SGLang ("[atom-vllm]",
+# "the ATOM vLLM plugin"): the host engine ran with its own speculative classes (ATOM's tree
+# patches vLLM's proposers in place), not ATOM's own server ---
+
+
+@pytest.mark.parametrize(("lines", "value", "cls"), [
+    # a plugin-mode PR validating DSpark: a results table and measured acceptance
+    (store_thread("ROCm/ATOM", "pull request", 2101, "[atom-vllm] DSpark draft for Qwen4 in plugin mode", "2026-09-02", [
+        "Runs the Qwen4 DSpark draft through vLLM with ATOM's kernels.", "", "## Test results", "",
+        "| arm | gsm8k | tok/s |", "|---|---|---|", "| DSpark, 4 tokens | 0.951 | 2210 |", "",
+        "Mean acceptance length 3.1 over the run."], state="merged"),
+     "other", "DSparkSpeculator"),
+    # a bug on the plugin mode, named in words, with the measured failure told
+    (store_thread("ROCm/ATOM", "issue", 2140, "DSpark accept rate collapses with the vLLM plugin on MI355X", "2026-09-20", [
+        "With the ATOM vLLM plugin, DSpark on Kimi-K3 measured acceptance 12% (it was 55% on stock vLLM ROCm)."]),
+     "other", "DSparkSpeculator"),
+    # an SGLang plugin-mode PR: SGLang's DSpark worker
+    (store_thread("ROCm/ATOM", "pull request", 2160, "[atom-sglang] DSpark verify on MI350", "2026-08-30", [
+        "## Validation", "", "SGLang with the ATOM plugin, GLM-5.2 DSpark, TP4 on MI350:", "",
+        "```text", "DSpark mean AL: 3.74", "```"], state="merged"),
+     "v2", "DSparkWorkerV2"),
+], ids=["vllm-pr-table", "vllm-issue-words", "sglang-pr"])  # fmt: skip
+def test_a_thread_on_atoms_plugin_mode_is_the_host_engines_run(
+    tmp_path: Path, lines: list[str], value: str, cls: str
+) -> None:
+    path = crash_path(run(tmp_path, [*lines, "", *PROBE]))
+    assert_verdict(path, value, cls)
+    assert any("DSpark" in e.text for e in path.evidence), path.evidence
+
+
+def test_a_thread_on_atoms_own_server_stays_atoms(tmp_path: Path) -> None:
+    lines = store_thread("ROCm/ATOM", "pull request", 2180, "[spec] DSpark for Kimi-K3 in the native server", "2026-09-05", [
+        "## Test results", "", "python -m atom.entrypoints.openai_server --model org/Kimi-K3 --method dspark", "",
+        "Mean acceptance length 3.0 over the run."], state="merged")
+    assert_no_path(tmp_path, lines)

@@ -28,6 +28,7 @@ class OtherEngine:
     name: str
     repos: frozenset[str]
     marks: tuple[str, ...]
+    hosted: tuple[str, ...] = ()  # title words of its plugin mode inside one of ours
 
 
 @cache
@@ -36,7 +37,8 @@ def other_engines() -> tuple[OtherEngine, ...]:
     data = rules_table(TABLE)
     rows = data.get("engine", [])
     return tuple(OtherEngine(str(r["name"]), frozenset(str(x).lower() for x in r.get("repos", [])),
-                             tuple(str(x) for x in r.get("marks", [])))
+                             tuple(str(x) for x in r.get("marks", [])),
+                             tuple(str(x).lower() for x in r.get("hosted", [])))
                  for r in rows if isinstance(r, dict) and r.get("name"))  # fmt: skip
 
 
@@ -71,3 +73,14 @@ def other_engine(text: str) -> str | None:
     if head is not None and head.shape in ("index", "page"):
         return tracker_of(head.repo)
     return None
+
+
+def hosted_title(head: str, title: str) -> bool:
+    """The thread ``head`` (its head line) is on another engine's tracker and its ``title`` names
+    that engine's plugin mode inside one of ours ("[atom-vllm] ... for the ATOM vLLM plugin"):
+    the host engine ran, with its own speculative classes."""
+    parsed = head_line(head)
+    if parsed is None or parsed.repo is None:
+        return False
+    lowered = title.lower()
+    return any(parsed.repo.lower() in e.repos and any(w in lowered for w in e.hosted) for e in other_engines())
