@@ -159,3 +159,39 @@ def test_every_row_names_the_frameworks_own_mtp_files_and_no_earlier_release() -
         if row.sglang_file:
             assert row.sglang_file in sglang, row.name
             assert Version(row.sglang_first) == sglang[row.sglang_file], row.name
+
+
+# --- a draft model qualified as one of its own ("dense / standalone / separate draft model"): the
+# draft-model method, which the bare lower-case "draft model" is not ---
+
+
+@pytest.mark.parametrize(("lines", "said"), [
+    # a bug title naming the pairing that fails
+    (_issue(61021, "[Bug]: KV cache spec mismatch with a dense draft model and a sliding-window target",
+            "2026-05-20", ["Serving fails at start-up on vLLM 0.21.0 when the target mixes attention types."]),
+     "dense draft model"),
+    # a sentence of the report
+    (_issue(61022, "[Bug]: wrong outputs at batch 64", "2026-05-21", [
+        "On vLLM 0.20.1 we speculate with a standalone draft model (Qwen3-0.6B) for Qwen3-32B and",
+        "outputs turn to garbage once the batch reaches 64."]),
+     "standalone draft model"),
+    # steps to reproduce, the words hyphenated
+    (_issue(61023, "[Bug]: engine hangs after warmup", "2026-05-22", [
+        "### Steps to reproduce", "",
+        "1. Start vLLM 0.22.0 serving a 70B target with an independent draft-model (1B) at TP 4.",
+        "2. Send 32 concurrent requests: the engine hangs after warmup."]),
+     "independent draft-model"),
+], ids=["title", "sentence", "steps"])  # fmt: skip
+def test_a_draft_model_of_its_own_in_words_is_the_draft_model_method(
+    tmp_path: Path, lines: list[str], said: str
+) -> None:
+    path = _crash_path(tmp_path, lines)
+    assert_verdict(path, "other", "DraftModelProposer")
+    assert any(said in e.text for e in path.evidence), path.evidence
+
+
+def test_a_docs_page_on_standalone_draft_models_gets_no_path(tmp_path: Path) -> None:
+    assert_no_path(tmp_path, [
+        "# Speculative decoding with a standalone draft model", "",
+        "This guide shows how to pick a standalone draft model for a large target and which",
+        "settings to tune. Choose a draft that shares the target's tokenizer."])
