@@ -202,11 +202,15 @@ def read_command(
     found = _entry(tokens)
     if found is None:  # flags pasted without their entry point ("Key launch parameters:")
         quoted = _quoted_flags(lines)
+        spans = _span_env(lines) if quoted is not None else {}
         if quoted is not None:
             lines, tokens = quoted, _tokens(quoted)
         args = _until_shell_end(tokens)[:MAX_TOKENS]
         # a sentence quoting one flag only one server has names it as surely as a block does
         command = _headless(lines, args, tables, releases, 1 if quoted is not None else 2)
+        if command is not None and (spans := {k: v for k, v in spans.items() if _env_engine(k) == command.engine}):
+            return replace(command, env=command.env | {k: v for k, (v, _ln) in spans.items()},
+                           lines=command.lines | {k: ln for k, (_v, ln) in spans.items()})  # fmt: skip
         env = find_env_assignments("\n".join(clean(line.text) for line in lines))
         if command is None and env:  # "--env SGLANG_ENABLE_SPEC_V2=1" alone still sets the env
             return LaunchCommand(
@@ -295,6 +299,33 @@ def _table_command(rows: list[LogLine], tables: OptionTables, releases: dict[str
         command = LaunchCommand(_env_engine(next(iter(env))))
     return replace(command, env=command.env | {name: value for name, (value, _row) in env.items()},
                    lines=command.lines | {name: row for name, (_value, row) in env.items()})  # fmt: skip
+
+
+# a word before an inline-code env setting that takes it away ("without `X=1`", "unlike the
+# sibling's `X=1`", "drop `X=1`"): not the setting the quoted flags run with
+_ENV_DENIED = re.compile(r"(?i)\b(?:without|no|not|never|unset|unsets|unsetting|instead of|unlike|drop\w*|remov\w*|except)\W+(?:\w+\W+){0,2}$")
+
+
+# an inline-code span quoting the option that names the speculative method
+_METHOD_SPAN = re.compile(r"`[^`\n]*--speculative[-_](?:algorithm|algo|config|method|model)\b")
+
+
+def _span_env(lines: list[LogLine]) -> dict[str, tuple[str, LogLine]]:
+    """The engine variables a prose line sets in inline code beside the flags it quotes
+    ("`SGLANG_ENABLE_SPEC_V2=1` with `--speculative-algorithm EAGLE`, ..."): the settings the
+    quoted command runs with, each with its line; none a word before it takes away. Read only
+    on a line that also quotes the speculative method's option: beside other flags (a dtype, a
+    scheduler option) the switch may be another arm's, whose method only the prose names."""
+    found: dict[str, tuple[str, LogLine]] = {}
+    for line in lines:
+        if _METHOD_SPAN.search(line.text) is None:
+            continue
+        for span in _CODE_SPAN.finditer(line.text):
+            if _ENV_DENIED.search(line.text[: span.start()]):
+                continue
+            for name, value in find_env_assignments(span.group(1).strip()).items():
+                found[name] = (value, line)
+    return found
 
 
 def _env_engine(name: str) -> str:
