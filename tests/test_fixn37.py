@@ -128,3 +128,85 @@ def test_the_switch_a_sentence_takes_away_is_not_the_commands(tmp_path: Path) ->
 ], ids=["docs-page", "template-pr"])  # fmt: skip
 def test_the_switch_and_flags_on_a_page_or_template_show_no_run(tmp_path: Path, lines: list[str]) -> None:
     assert_no_path(tmp_path, lines)
+
+
+def test_the_switch_on_a_line_without_the_method_option_is_not_the_commands(tmp_path: Path) -> None:
+    # a notes page's constraint bullets: the switch beside a dtype and a scheduler option, the
+    # method only in the prose of another arm; the EAGLE row above it runs with topk > 1
+    lines = ["# Speculative serving notes (receipt specdec-r2, 2026-05-20)", "",
+             "| model | method | plain | spec |", "|---|---|---|---|",
+             "| coder | EAGLE3 (steps 4 / topk 4 / draft 8) | 180 tok/s | 300 tok/s |", "",
+             "- DFlash on the MoE target: export `SGLANG_ENABLE_SPEC_V2=1`, pass `--mamba-scheduler-strategy extra_buffer` "
+             "and `--dtype bfloat16`.", "- Both arms: `--speculative-draft-model-quantization unquant`."]  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert path.worker_class != "EAGLEWorkerV2", path
+    assert not any("SGLANG_ENABLE_SPEC_V2" in e.reason for e in path.evidence), path.evidence
+
+
+# --- a recipe pull request whose diff adds the launch (an argument array or a command, every
+# line "+"-prefixed) and whose own lines report running it: the added launch lines are the run's
+# flags; the same diff with no run reported (a recipe only added), or under a review anchor, is
+# code under change ---
+
+
+def _recipe_pr(repo: str, number: int, title: str, day: str, body: list[str]) -> list[str]:
+    return store_thread(repo, "pull request", number, title, day, body, state="merged", author="benchdev")
+
+
+@pytest.mark.parametrize(("lines", "value", "classes", "said"), [
+    # an SGLang argument array in a fenced diff, the result with the image it ran
+    (_recipe_pr("acme/inference-bench", 2901, "qwen3-fp8-h100-sglang-mtp: the MTP variant of the H100 recipe",
+                "2026-08-20", [
+                    "## Summary", "", "The MTP variant of the Qwen3 H100 script:", "", "```diff", "+SPEC_ARGS=(",
+                    "+    --speculative-algorithm NEXTN", "+    --speculative-num-steps 2",
+                    "+    --speculative-eagle-topk 1", "+    --speculative-num-draft-tokens 3", "+)", "```", "",
+                    "## Results", "", "Ran the recipe with lmsysorg/sglang:v0.5.16-cu129 on 8x H100: 1830 tok/s at c32."]),
+     "v2", "EAGLEWorkerV2", "--speculative-algorithm NEXTN"),
+    # a vLLM serve command added in a diff, then benchmarked
+    (_recipe_pr("acme/inference-bench", 2950, "llama-8b-h100-vllm-eagle3: EAGLE3 recipe for the 8B model",
+                "2026-03-10", [
+                    "The serve command of the recipe:", "", "```diff", "+vllm serve meta-llama/Llama-3.1-8B-Instruct \\",
+                    "+  --tensor-parallel-size 1 \\",
+                    """+  --speculative-config '{"method": "eagle3", "model": "acme/llama-8b-eagle3", "num_speculative_tokens": 3}'""",
+                    "```", "", "Benchmarked on 1x H100: 145 tok/s without the draft, 212 tok/s with it."]),
+     "any", "EagleProposer|EagleSpeculator", "--speculative-config"),
+    # the flags added bare (no array, no command), the run told in the first person
+    (_recipe_pr("acme/serving-configs", 77, "deepseek-h200-sglang: turn on NEXTN for the H200 config",
+                "2026-08-02", [
+                    "```diff", "+  --speculative-algorithm EAGLE", "+  --speculative-num-steps 3",
+                    "+  --speculative-num-draft-tokens 4", "```", "",
+                    "We ran it on lmsysorg/sglang:v0.5.16 overnight: accept length 2.8, 2400 tok/s."]),
+     "v2", "EAGLEWorkerV2", "--speculative-algorithm EAGLE"),
+], ids=["sglang-array", "vllm-serve", "bare-flags"])  # fmt: skip
+def test_a_recipe_diffs_added_launch_lines_are_the_reported_runs(
+    tmp_path: Path, lines: list[str], value: str, classes: str, said: str
+) -> None:
+    path = probed_path(tmp_path, lines)
+    if value == "any":
+        assert path.worker_class in classes.split("|") or (
+            path.value == "unknown" and path.conditional and any(c in path.conditional for c in classes.split("|"))), path
+    else:
+        assert_verdict(path, value, classes)
+    at = next(n for n, line in enumerate(lines, 1) if said in line)  # the added line proves it
+    assert any(e.lineno == at for e in path.evidence), path.evidence
+
+
+@pytest.mark.parametrize("lines", [
+    # the same diff added, no run reported: a recipe, not a run
+    _recipe_pr("acme/inference-bench", 2902, "qwen3-fp8-h100-sglang-mtp: the MTP variant of the H100 recipe",
+               "2026-08-20", [
+                   "## Summary", "", "Adds the MTP variant of the Qwen3 H100 script:", "", "```diff", "+SPEC_ARGS=(",
+                   "+    --speculative-algorithm NEXTN", "+    --speculative-num-steps 2", "+)", "```", "",
+                   "The image stays lmsysorg/sglang:v0.5.16-cu129."]),
+    # a docs PR adding a how-to's command, its figure a promise
+    _recipe_pr("acme/serving-docs", 301, "docs: EAGLE3 how-to for the 8B model", "2026-03-11", [
+        "```diff", "+vllm serve meta-llama/Llama-3.1-8B-Instruct \\",
+        """+  --speculative-config '{"method": "eagle3", "model": "acme/llama-8b-eagle3", "num_speculative_tokens": 3}'""",
+        "```", "", "Readers can expect up to 200 tok/s on one H100 with this setup."]),
+    # a review anchor over the added lines: code under review, whatever a later post reports
+    _recipe_pr("acme/inference-bench", 2903, "qwen3-fp8-h100-sglang-mtp: the MTP variant", "2026-08-21", [
+        "benchmarks/qwen3_fp8_h100_mtp.sh:40", "```diff", "+SPEC_ARGS=(", "+    --speculative-algorithm NEXTN",
+        "+    --speculative-num-steps 2", "+)", "```", "**reviewer-bot**:", "The comment above the array is stale."]),
+], ids=["recipe-only", "docs-promise", "review-anchor"])  # fmt: skip
+def test_a_diffs_added_launch_lines_without_a_run_show_no_path(tmp_path: Path, lines: list[str]) -> None:
+    assert_no_path(tmp_path, lines)

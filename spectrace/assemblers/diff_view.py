@@ -20,6 +20,14 @@ from spectrace.dialects.base import LogLine
 _HUNK = re.compile(r"^\s*@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$")
 # a Markdown fence that opens a diff (three backticks and "diff"): its lines carry the prefixes
 _FENCE = re.compile(r"^\s*`{3,}\s*diff\s*$")
+# a line a diff adds to a launch: an option (``+    --speculative-algorithm NEXTN``), an engine
+# variable (``+export SGLANG_ENABLE_SPEC_V2=1``) or the server's entry (``+python3 -m
+# sglang.launch_server \\``): only a diff writes a ``+`` before these, so it is an added line even
+# where the scan kept no fence or hunk header above it (a fence holds none of its literals)
+ADDED_LAUNCH = re.compile(
+    r"^\+\s*(?:--?[A-Za-z][\w-]*|(?:export\s+)?(?:SGLANG|VLLM|TRTLLM|TLLM)_[A-Z0-9_]+="
+    r"|.*\b(?:sglang\.launch_server|sglang\s+serve|vllm\s+serve|trtllm-serve)\b)"
+)
 
 
 @dataclass(slots=True)
@@ -40,6 +48,8 @@ class DiffView:
             return replace(line, text="")
         if self.source != line.source or line.headed:
             self.source = None
+            if not line.headed and ADDED_LAUNCH.match(line.text):
+                return self._kept(line, line.text[1:])  # its fence or hunk header the scan skipped
             return line
         mark = line.text[:1]
         if mark == "-":

@@ -368,6 +368,19 @@ def measured_table(held: Sequence[LogLine]) -> LogLine | None:
     return None
 
 
+def result_told(text: str) -> bool:
+    """The line reports a result the writer got: a figure measured (outside a table row, its
+    clause promising none), the run's own draft counters, a measurement told in the past, or
+    the writer telling their own run. Narrower than ``first_run_line``: a crash, a frame or a
+    failure a line tells may be another job's (a docs build), not the run a recipe describes."""
+    if SELF_RUN.search(text) or _MEASURED.search(text):
+        return not _CODE_READ.search(text)
+    if (counted := COUNTERS.search(text)) and not _PROMISE.search(text[: counted.start()]):
+        return True
+    figure = None if _TABLE_ROW.match(text) else _FIGURE.search(text)
+    return figure is not None and not _PROMISE.search(text[: figure.start()])
+
+
 def page_form(held: Sequence[LogLine]) -> LogLine | None:
     """The line that makes the text a page for a reader, whatever its address: its first heading
     (two headings or more), front matter on top, a launch whose model is a placeholder to fill

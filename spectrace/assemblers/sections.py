@@ -23,7 +23,8 @@ from collections.abc import Iterable, Sequence
 
 from spectrace.assemblers.not_run import NotRun, read_apart
 from spectrace.assemblers.post_dates import post_author
-from spectrace.assemblers.run_bound import RECORD_SHAPE
+from spectrace.assemblers.diff_view import ADDED_LAUNCH
+from spectrace.assemblers.run_bound import RECORD_SHAPE, result_told
 from spectrace.assemblers.run_results import heading_tested
 from spectrace.assemblers.thread_head import PULL_LINE
 from spectrace.dialects.base import LogLine
@@ -207,21 +208,40 @@ PULL_HEADER = PULL_LINE
 def reviewed_lines(lines: Iterable[LogLine]) -> frozenset[tuple[str, int]]:
     """(source, line) of each diff line (``+x``, ``-x``, ``@@``) under a review anchor, up to
     the next line that is not one, and of every diff line of a pull request's thread: code under
-    review, not a run."""
+    review, not a run. Outside a review anchor, a launch line the diff adds (an option, an
+    engine variable, the server's entry: ``diff_view.ADDED_LAUNCH``) in a thread whose own lines
+    report a result (``run_bound.result_told``: a figure measured, the writer's run told) is the
+    recipe that run used, as a recipe pull request reporting its results shows it."""
+    lines = list(lines)
     out: set[tuple[str, int]] = set()
     pulls: set[str] = set()
     under: dict[str, bool] = {}
+    ran = _ran_sources(lines)
     for line in lines:
         if PULL_HEADER.search(line.text):
             pulls.add(line.source)
         if _ANCHOR.match(line.text):
             under[line.source] = True
         elif _hunk_line(line.text):
-            if under.get(line.source) or line.source in pulls:
+            if under.get(line.source) or (line.source in pulls and not (
+                    line.source in ran and ADDED_LAUNCH.match(line.text))):  # fmt: skip
                 out.add((line.source, line.lineno))
+        elif _DIFF_FENCE.match(line.text):
+            continue  # the fence opening a commented hunk keeps its anchor
         elif line.text.strip():
             under[line.source] = False
     return frozenset(out)
+
+
+_DIFF_FENCE = re.compile(r"^\s*`{3,}\s*diff\s*$")
+
+
+def _ran_sources(lines: Sequence[LogLine]) -> frozenset[str]:
+    """The sources a line of which, not a diff's nor a quote's nor a log record's, reports a
+    result the writer got (``run_bound.result_told``)."""
+    return frozenset(line.source for line in lines
+                     if not (line.quoted or line.headed or diff_line(line.raw) or diff_line(line.text))
+                     and result_told(line.text))  # fmt: skip
 
 
 # a search of the source: a grep command opening its line (grep, egrep, rg, git grep: not one a
