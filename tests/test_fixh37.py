@@ -110,6 +110,24 @@ def test_a_bug_thread_working_after_removing_the_method_keeps_the_method(
     assert any(e.lineno == told for e in path.evidence), path.evidence
 
 
+@pytest.mark.parametrize("said", [
+    "关闭 ngram 投机之后不报错了，服务可以正常使用。",
+    "把 ngram 的 speculative_config 删掉后服务正常，应该是投机解码的问题。",
+    "ngram を無効にすると正常に起動します。",
+], ids=["zh-turned-off", "zh-deleted", "ja-disabled"])  # fmt: skip
+def test_a_cjk_bug_thread_working_after_turning_the_method_off_keeps_it(tmp_path: Path, said: str) -> None:
+    lines = store_thread("vllm-project/vllm", "issue", 7010, "[Bug]: 启动后第一个请求崩溃", "2025-10-25", [
+        "环境：vllm 0.11.0，4 张 H100。", "", *_TRACE, "", said])
+    path = crash_of(tmp_path, lines)
+    assert_verdict(path, "other", "NgramProposer")
+
+
+def test_cjk_removal_told_as_a_condition_keeps_the_method_off(tmp_path: Path) -> None:
+    lines = ["# 投机解码常见问题", "", "## 启动失败", "",
+             "如果关闭 ngram 之后不报错，可以先不用投机解码。", "", "## 速度变慢", "", "调小 num_speculative_tokens。"]
+    assert_no_path(tmp_path, lines)
+
+
 def test_does_not_work_with_the_method_names_the_failing_runs_method(tmp_path: Path) -> None:
     lines = store_thread("vllm-project/vllm", "issue", 7003, "[Bug]: server exits on startup", "2025-10-22", [
         "vllm 0.11.0 is not working with ngram drafting on our GH200:", "", *_TRACE])

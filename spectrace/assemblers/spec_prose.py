@@ -355,7 +355,10 @@ def removal_avoids(sentence: str) -> bool:
     --speculative-algorithm EAGLE avoids it", "Without MTP it does not happen", "disabling the
     eagle3 config makes the crash go away"): the method was on in the run that failed. Not a
     question, advice or a condition ("if you hit this, disabling MTP avoids it"), nor a failure
-    that stays ("removing EAGLE does not fix it", "without MTP it still crashes")."""
+    that stays ("removing EAGLE does not fix it", "without MTP it still crashes"). The same said in
+    Chinese or Japanese (``_CJK_REMOVAL_WORKS``: "关闭 MTP 之后不报错了", "MTP を外すと正常に起動する")."""
+    if _CJK_REMOVAL_WORKS.search(sentence) is not None:
+        return True
     if _QUESTION.search(sentence) or _STAYS.search(sentence) or (gone := _GOES_AWAY.search(sentence)) is None:
         return False
     # (a plea after the failure's going away, "..., it works. please fix", is the writer's, no advice)
