@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 
 from spectrace.assemblers.framework_names import frameworks_named
+from spectrace.assemblers.other_engines import engine_named
 from spectrace.assemblers.run_config import FlagValue, RunConfig
 from spectrace.assemblers.run_forms import own_named
 from spectrace.assemblers.run_shown import (
@@ -261,7 +262,7 @@ def release_bounded(config: RunConfig, framework: str | None = None) -> bool:
 
 def names_other_framework(text: str, engine: str) -> bool:
     """The line's family belongs to another framework than ``engine``: every clause naming a
-    family names a framework and not ``engine`` ("Our fallback is vLLM + eagle3, but we'd like
+    family names a framework (or another engine, ``_other``) and not ``engine`` ("Our fallback is vLLM + eagle3, but we'd like
     to stay on SGLang"), or, where no clause names one, the line does (a release row "| vLLM
     0.10.2 | ngram |"). vllm-ascend counts as vLLM's plugin."""
     clauses = [c for c in _CLAUSE.split(text) if family_words(c)]
@@ -269,7 +270,12 @@ def names_other_framework(text: str, engine: str) -> bool:
 
 
 def _other(text: str, engine: str) -> bool:
+    """The clause names a framework and not ``engine``, or names another engine by its bare
+    name (``other_engines``: "llama.cpp with its DFlash2 path reaches 64 tok/s") and none of
+    the three: that engine's method, not the run's."""
     named = frameworks_named(text)
+    if not named and engine_named(text):
+        return True
     if engine in ("vllm", "vllm_ascend"):
         return bool(named) and not named & {"vllm", "vllm_ascend"}
     return bool(named) and engine not in named

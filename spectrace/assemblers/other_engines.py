@@ -29,6 +29,7 @@ class OtherEngine:
     repos: frozenset[str]
     marks: tuple[str, ...]
     hosted: tuple[str, ...] = ()  # title words of its plugin mode inside one of ours
+    names: tuple[str, ...] = ()  # its bare name as prose writes it
 
 
 @cache
@@ -38,7 +39,8 @@ def other_engines() -> tuple[OtherEngine, ...]:
     rows = data.get("engine", [])
     return tuple(OtherEngine(str(r["name"]), frozenset(str(x).lower() for x in r.get("repos", [])),
                              tuple(str(x) for x in r.get("marks", [])),
-                             tuple(str(x).lower() for x in r.get("hosted", [])))
+                             tuple(str(x).lower() for x in r.get("hosted", [])),
+                             tuple(str(x) for x in r.get("names", [])))
                  for r in rows if isinstance(r, dict) and r.get("name"))  # fmt: skip
 
 
@@ -73,6 +75,18 @@ def other_engine(text: str) -> str | None:
     if head is not None and head.shape in ("index", "page"):
         return tracker_of(head.repo)
     return None
+
+
+@cache
+def _names() -> re.Pattern[str]:
+    alts = sorted({re.escape(n) for e in other_engines() for n in e.names}, key=len, reverse=True)
+    return re.compile(rf"(?i)(?<![\w./-])(?:{'|'.join(alts) or '(?!)'})(?![\w-]|\.\w)")
+
+
+def engine_named(text: str) -> bool:
+    """The text names another engine by its bare name ("llama.cpp", "Ollama", "LMDeploy"): a
+    comparison's other side, never by itself the line's engine (``other_engine`` asks for marks)."""
+    return _names().search(text) is not None
 
 
 def hosted_title(head: str, title: str) -> bool:
