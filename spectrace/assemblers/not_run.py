@@ -132,6 +132,10 @@ CHANGE_ITEM = "an entry of a changelog, release notes or sync list (a landed cha
 HUNK = "a line of a diff hunk (code under change), not a run"
 TROUBLE = "a troubleshooting table's row: a failure the reader may meet, not one that happened"
 GATED = "a plan's step: a command a gate follows (a criterion to meet), not a run with its output"
+NO_RUN_STATUS = ("a job's status line saying it did not run (no run, blocked or skipped before dispatch): the "
+                 "post's image, options and classes are what the job would have run")
+NOT_RAN = ("a check whose tests were all skipped, xfailed or deselected (a test's name with that outcome): "
+           "no engine started, the test's name is no run")
 HARNESS_STOPPED = ("a harness's saved log that stopped at its own precondition check, before any "
                    "engine started: no engine record, launch or traceback")
 FIX_TOLD = ("a fix pull request telling what its code changes and why, with no run, output, repro, "
@@ -152,7 +156,7 @@ UNIT_TESTS = ("a unit-test run's log: its speculative names are test ids and tes
 # such a thread shows a run only by its own lines (a crash, a run line, the run's config)
 DENIALS = (CODE_ONLY, LINKED_CODE, DESCRIBED, CONFIG_ONLY, CONFIG_CHANGE, REJECTED, INSTRUCTIONS, FEATURE_FORM,
            HOW_TO, DOCUMENT, DIGEST, FIX_TOLD, HARNESS_STOPPED, UNRECORDED, UNIT_TESTS,
-           PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED, TEMPLATE)
+           PLANNED_ONLY, HUB_STOPPED, LAUNCHER_STOPPED, TEMPLATE, NO_RUN_STATUS)
 
 # what the scan must keep for these blocks to be seen (path_mentions.mention_literals)
 LITERALS: tuple[bytes, ...] = (
@@ -205,6 +209,8 @@ LITERALS: tuple[bytes, ...] = (
     b"Fix |", b"Fix|", b"Fixes |", b"orkaround", b"olution", b"esolution", b"emedy", b"emedies",
     b"ou may ", b"ou might ", b"ou should ", b"ou must ", b"ou need to ", b"ou have to ", b"ou want to ",
     b"Gate:", b"Gates:", b"GATE:", b"riteria:",  # a plan step's criterion below its command (``_gated``)
+    b"no run", b"No run", b"efore dispatch", b"ot dispatched", b"ever dispatched",  # (``_NO_RUN_STATUS``)
+    b"SKIPPED", b"XFAIL", b"eselected", b"skipped in ",  # a test's outcome that ran nothing (``_not_ran``)
     b"# Roadmap", b"# Plan", b"# TODO", b"# Future", b"# Upcoming", b"# What's next", b"# Next",  # (``_PLAN_HEADING``)
     # a line or caption in a plan's mood (``_PLAN_MOOD``); "pending" in lower case: vLLM V0's load
     # line says "Pending: 0 reqs" every few seconds
@@ -1220,7 +1226,7 @@ def _read_source(held: Sequence[LogLine]) -> list[Apart]:
         goes_on = 0
     if open_ is not None:  # a section or a post runs to the end of the text
         close(last if open_[3] == "caption" else _END)
-    return out + _gated(held) + _denials(held, out)
+    return out + _gated(held) + _not_ran(held) + _denials(held, out)
 
 
 def _gated(held: Sequence[LogLine]) -> list[Apart]:
@@ -1250,6 +1256,66 @@ def _gated(held: Sequence[LogLine]) -> list[Apart]:
 
 
 _GATE_GAP = 2  # lines between a command's lines and its gate (a closing fence, a blank)
+# a test's outcome that started nothing: pytest's node id beside SKIPPED / XFAIL / deselected
+# ("tests/x/test_y.py::TestZ::test_eagle3 SKIPPED (needs Hopper)", "SKIPPED [1] tests/x.py:40: ...",
+# "`test_spec.py::test_mtp[2]` xfail", "1 skipped in 0.31s", "4 deselected")
+_NOT_RAN = re.compile(
+    r"(?i)\S*\.py::\S+\s+(?:\W\s*)?(?:skipped|xfail(?:ed)?|deselected)\b"
+    r"|\b(?-i:SKIPPED|XFAIL)\s+(?:\[\d+\]\s+)?\S*\.py\b|^\W*\d+\s+(?:skipped|deselected|xfailed)\b"
+)
+# a test's outcome that ran it: a node id passed or failed, a tally of passed or failed tests
+_RAN = re.compile(
+    r"\b(?:PASSED|FAILED|ERROR|XPASS)\b|(?i:\b\d+\s+(?:passed|failed|errors?)\b)"
+    r"|(?i:\S*\.py::\S+\s+(?:\W\s*)?(?:passed|failed|passes|fails)\b)"
+)
+# a job's status saying it did not run, as a CI or benchmark bot writes it on its status line
+# ("**Update 0/5 · blocked before dispatch** · no run", "Status: not dispatched", "Result: skipped
+# before launch (no run)"): the words stand between the line's separators, not in a sentence
+# ("no run of mine crashed" tells nothing of a job)
+_NO_RUN_STATUS = re.compile(
+    r"(?i)\b(?:blocked|held|stopped|skipped|cancell?ed|rejected|aborted)\s+(?:before|prior to)\s+"
+    r"(?:dispatch\w*|launch\w*|start\w*|any run|running)\b"
+    r"|\b(?:not|never)\s+(?:yet\s+)?dispatched\b"
+    r"|(?:^|[·|•:(*\[]|\s-)\s*(?:\*\*)?no\s+runs?\s*(?:\*\*)?\s*(?:$|[·|•)\]\\;,]|\s-\s)"
+    r"|\bno run (?:took place|was made|happened|was (?:started|launched|dispatched))\b"
+)
+_NOT_RAN_SPAN = 12  # lines from a check's caption or command down to the outcome it printed
+
+
+def _no_run_status(held: Sequence[LogLine]) -> Apart | None:
+    """A job's status line in a bot's or a writer's post that says the job did not run
+    (``_NO_RUN_STATUS``): the post's image, method options and classes (links into a release's
+    source, "present in source at that tag") are what it would have run. The block runs to the
+    next post; another post's own run still shows."""
+    for i, line in enumerate(held):
+        if line.quoted or _NO_RUN_STATUS.search(line.text) is None:
+            continue
+        end = next((ln.lineno - 1 for ln in held[i + 1 :] if not ln.quoted and post_author(ln.text) is not None), _END)
+        return Apart(line.source, line.lineno, end, NO_RUN_STATUS, line.text.strip())
+    return None
+
+
+def _not_ran(held: Sequence[LogLine]) -> list[Apart]:
+    """The check a text reports whose tests all ended SKIPPED, XFAIL or deselected: pytest
+    collected them and started no engine, so neither the caption telling the check ("Tested
+    on an L20:", "Verified locally:"), the command above the outcome, nor the test's name (an
+    EAGLE3 test's node id) is a run. The block runs from the first line held within
+    ``_NOT_RAN_SPAN`` lines above the outcome to it. None where any test passed or failed, or
+    the text holds a record of a run (a log record, a frame through a folder)."""
+    out: list[Apart] = []
+    if any(ln.headed or tree_frame(ln.text) or _RAN.search(ln.text) for ln in held):
+        return out
+    for i, line in enumerate(held):
+        if _NOT_RAN.search(line.text) is None:
+            continue
+        first = line
+        for above in reversed(held[:i]):
+            if line.lineno - above.lineno > _NOT_RAN_SPAN or post_author(above.text) is not None \
+                    or heading_level(above.text):  # fmt: skip
+                break
+            first = above
+        out.append(Apart(line.source, first.lineno, line.lineno, NOT_RAN, line.text.strip()))
+    return out
 # a criterion's caption after a plan step: a gate, pass/success/exit/acceptance criteria
 _GATE = re.compile(
     r"(?i)^\W{0,4}(?:gates?|(?:pass(?:ing)?|success|exit|acceptance|done)\s+(?:criteria|condition)s?)\b\W{0,4}:"
@@ -1411,6 +1477,8 @@ def _denials(held: Sequence[LogLine], apart: Sequence[Apart] = ()) -> list[Apart
         return [rejected]
     if (stopped := _harness_stopped(held)) is not None:  # its path and words label a run never made
         return [Apart(stopped.source, held[0].lineno, _END, HARNESS_STOPPED, stopped.text.strip())]
+    if (status := _no_run_status(held)) is not None:  # a job's status: it never ran
+        return [status]
     asked = _asked_thread(held, head_title) if kind != "pull" else None
     if asked is not None:  # its own lines (a launch, a crash, a result) still show a run
         return [asked]
