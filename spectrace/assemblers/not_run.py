@@ -1354,6 +1354,11 @@ _CODE_ONLY = re.compile(
     r"|\broot cause (?:is|lies|was) in `[\w.]+(?:\(\))?`|\bis a misleading (?:variable |field )?name\b"
     r"|\b(?:have not|haven't|did not|didn't|not yet|not been|never) (?:yet |been )?reproduc\w*\b(?!\s+(?:it\s+)?"
     r"(?:reliably|consistently|locally|every time|on demand|on main|with))|\bno repro(?:ducer|duction)?\b"
+    # an analysis of a code path nobody ran: "the fallback is dead code today", "would be wrong
+    # if it ever ran", "can never be correct", "a config missing the key would hit this"
+    r"|\bdead code\b|\bif (?:it|this|that|the [\w-]+) (?:ever|were to|was ever) (?:ran|run|runs|fired|triggered"
+    r"|executed|taken|reached|hit)\b|\bcan never be (?:correct|right|reached|taken|hit|valid)\b"
+    r"|\bwould (?:silently )?hit (?:this|it)\b"
 )
 # a link to source lines ("https://github.com/org/repo/blob/<ref>/path/file.py#L650")
 _SOURCE_LINK = re.compile(r"github\.com/[\w.-]+/[\w.-]+/blob/[^\s/]+/\S+\.(?:py|cu|cuh|cc|cpp|h|rs|go)#L\d+")
@@ -2338,6 +2343,9 @@ _SPECULATIVE = re.compile(r"(?i)speculat|draft|eagle|mtp|ngram|n-gram|medusa|nex
 _VALIDATION = re.compile(
     r"\[type=(?:value|assertion)_error\b|\bvalidation errors? for \w*(?:Config|Args)\b|^\s*Value error, "
     r"|\berror: (?:argument --[\w.-]+(?:/--?[\w.-]+)*: (?:invalid|expected)|unrecognized arguments: --)"
+    # a config check refusing a missing field ("Path to EAGLE3 weights must be specified.", "the
+    # draft model directory must be provided"): the arguments stopped the launch
+    r"|\b(?:path|dir(?:ectory)?|weights|checkpoint)\b[^.;:]{0,40}?\bmust be (?:specified|provided|set|given)\b"
 )
 
 
