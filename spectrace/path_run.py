@@ -15,7 +15,7 @@ from datetime import date
 from spectrace.assemblers.framework_names import frameworks_named
 from spectrace.assemblers.other_engines import engine_named
 from spectrace.assemblers.run_config import FlagValue, RunConfig
-from spectrace.assemblers.run_forms import own_named
+from spectrace.assemblers.run_forms import record_named
 from spectrace.assemblers.run_shown import (
     crash_shows_run,
     pull_reports_run,
@@ -155,14 +155,10 @@ def run_told(incident: Incident, config: RunConfig, mine: Sequence[Mention], men
     name the run's framework: a crash that ran, a run's config, a test, serve or benchmark line
     or a result (``RUN_KIND``), a line in a form only a run's process or the writer's record of
     it takes (``run_forms.record_named``: a table of pids, an engine record cut to its message,
-    a check's outcome "| server start | 通过 |"), a line in a form
-    telling the writer's own run (``run_forms.own_named``: the writer's deployment, a measured
-    change, a ticked check, a failure told as met; forms the final run-shown gate reads as
-    well, while a version pin or an environment line, which pages quote too, is none), an issue
-    reporting its failure, or a pull request deploying or fixing a run."""
+    a check's outcome "| server start | 通过 |"), an issue reporting its failure, or a pull
+    request deploying or fixing a run."""
     return (crash_shows_run(incident) or shows_run(config) or reported_failure(mine)
-            or any(m.kind == RUN_KIND or (m.kind == FORM_KIND and own_named(m.name))
-                   for m in mine)
+            or any(m.kind == RUN_KIND or (m.kind == FORM_KIND and record_named(m.name)) for m in mine)
             or pull_reports_run(mentions))  # fmt: skip
 
 

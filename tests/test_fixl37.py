@@ -12,31 +12,8 @@ import pytest
 
 from real_logs_helpers import assert_no_path, assert_verdict, probed_path, store_thread
 
-# --- A: a text the run-shown gate says shows a run (a failure told as met, in a fork's or a team's
-# tracker the framework is not read from) names its framework in words: the words are the run's ---
-
-
-@pytest.mark.parametrize(("lines", "said"), [
-    # a team tracker's report in Chinese: the failure met in a sentence, vLLM and MTP named beside it
-    (store_thread("tp-team/serving-notes", "issue", 88, "vLLM 部署 MTP 时输出重复", "2026-07-09", [
-        "我们在 vLLM 上用 MTP（2 个草稿 token）部署模型，跑了几个小时后出现 illegal memory access，服务直接退出。",
-        "重启后同样的请求又复现了一次。"]),
-     "MTP"),
-    # a fork's tracker: the title names the engine, the body the failure the run met
-    (store_thread("lab-forks/vllm-hybrid", "issue", 12, "MTP drafts on vLLM with pipeline parallel", "2026-08-02", [
-        "Our MTP deployment (two draft tokens, PP=2) on vLLM hit an illegal memory access after about an hour of traffic.",
-        "Nothing else changed between the two restarts."]),
-     "MTP"),
-    # an ops tracker, a bullet list of what was served and what it met
-    (store_thread("ops-group/llm-cluster", "issue", 301, "EAGLE3 head on vLLM, night shift notes", "2026-06-15", [
-        "- serving: Llama-3.3-70B with an EAGLE3 head on vLLM, four draft tokens",
-        "- 02:10 the engine died with an illegal memory access; the pod was restarted by hand"]),
-     "EAGLE3"),
-], ids=["zh-team-tracker", "fork-tracker", "ops-bullets"])  # fmt: skip
-def test_a_run_the_gate_sees_lets_its_words_name_the_framework(tmp_path: Path, lines: list[str], said: str) -> None:
-    path = probed_path(tmp_path, lines)
-    assert path.worker_class == "EagleProposer" or "EagleProposer" in (path.conditional or ""), path
-    assert any(said in e.text for e in path.evidence), path.evidence
+# --- A page or a wish naming a failure shows no run (the near misses of session 37's relaxation A,
+# which was reverted: it let a one-line general statement name its framework) ---
 
 
 @pytest.mark.parametrize("lines", [

@@ -218,9 +218,12 @@ def test_a_title_wishing_a_figure_is_no_run(tmp_path: Path, lines: list[str]) ->
 ])  # fmt: skip
 def test_runs_of_several_families_told_name_no_worker(tmp_path: Path, lines: list[str]) -> None:
     """A text telling of runs with several SGLang families (not a PR, whose own result line is
-    its branch's run): the line with a figure need not be the run the crash is about."""
+    its branch's run): the line with a figure need not be the run the crash is about, so no
+    class is decided; since session 37 (e93b139) a condition may list each family told, never one."""
     path = probed_path(tmp_path, lines)
-    assert path.worker_class is None and not path.conditional, path
+    assert path.worker_class is None, path
+    cond = path.conditional or ""
+    assert not cond or ("told apart" in cond and cond.count("Worker") >= 2), path
 
 
 def test_the_explanation_says_an_undated_pull_request_is_not_read(tmp_path: Path) -> None:

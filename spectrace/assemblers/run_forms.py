@@ -48,7 +48,6 @@ class RunForm:
     # placeholder, a setting off)
     near: int = 0
     item_unless: tuple[str, ...] = ()
-    own: bool = False  # the writer's own run told or measured (not a version pin, a template, a prompt)
 
 
 @cache
@@ -64,7 +63,7 @@ def forms() -> tuple[RunForm, ...]:
         out.append(RunForm(row["name"], row["pattern"], row["why"], tuple(map(str, row.get("examples", ()))),
                            tuple(map(str, row.get("literals", ()))), row.get("record") is True,
                            tuple(map(str, row.get("also", ()))), tuple(map(str, row.get("unless", ()))),
-                           near, tuple(map(str, row.get("item_unless", ()))), row.get("own") is True))
+                           near, tuple(map(str, row.get("item_unless", ())))))
     return tuple(out)
 
 
@@ -194,13 +193,6 @@ def form_of(line: LogLine) -> str | None:
 def record_named(name: str) -> bool:
     """``name`` is a form the table marks ``record``: only a run's process or job writes it."""
     return any(f.record and f.name == name for f in forms())
-
-
-def own_named(name: str) -> bool:
-    """``name`` is a form that tells the writer's own run: one the table marks ``own`` or
-    ``record``, or ``run_bound.first_run_line``'s (``OWN_RUN``); not a version pin, an
-    environment line, a template's or a terminal's shape, which a page quotes as readily."""
-    return name == OWN_RUN or any((f.own or f.record) and f.name == name for f in forms())
 
 
 def record_form(line: LogLine) -> bool:
