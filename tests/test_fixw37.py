@@ -114,6 +114,17 @@ def test_no_run_in_a_sentence_is_no_status(tmp_path: Path) -> None:
     assert "Eagle" in (path.worker_class or path.conditional or ""), path
 
 
+def test_requests_never_dispatched_in_a_report_is_no_status(tmp_path: Path) -> None:
+    lines = store_thread("sgl-project/sglang", "issue", 40210, "[Bug] EAGLE server hangs after warmup", "2026-09-04", [
+        "- [x] The bug persists in SGLang v0.5.18.", "",
+        "The server starts and warmup completes, but new requests are received by the API layer and "
+        "never dispatched by the scheduler; requests are blocked before dispatch for minutes.",
+        "Launched with `--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 4`."])  # fmt: skip
+    path = probed_path(tmp_path, lines)
+    assert "EAGLEWorker" in (path.worker_class or path.conditional or ""), path
+
+
 # --- 3. a check whose tests were all skipped ---
 
 _NODE = "tests/integration/defs/accuracy/test_llm_api_pytorch.py::TestOrbit8B::test_eagle3_one_model"

@@ -1271,11 +1271,11 @@ _RAN = re.compile(
 # a job's status saying it did not run, as a CI or benchmark bot writes it on its status line
 # ("**Update 0/5 · blocked before dispatch** · no run", "Status: not dispatched", "Result: skipped
 # before launch (no run)"): the words stand between the line's separators, not in a sentence
-# ("no run of mine crashed" tells nothing of a job)
+# ("no run of mine crashed" tells nothing of a job, nor "requests are received and never
+# dispatched by the scheduler" of the report's own server)
 _NO_RUN_STATUS = re.compile(
-    r"(?i)\b(?:blocked|held|stopped|skipped|cancell?ed|rejected|aborted)\s+(?:before|prior to)\s+"
-    r"(?:dispatch\w*|launch\w*|start\w*|any run|running)\b"
-    r"|\b(?:not|never)\s+(?:yet\s+)?dispatched\b"
+    r"(?i)(?:^|[·|•:(\[]|\*\*)\s*(?:\*\*)?\s*(?:(?:blocked|held|stopped|skipped|cancell?ed|rejected|aborted)\s+"
+    r"(?:before|prior to)\s+(?:dispatch\w*|launch\w*|start\w*|any run|running)|(?:not|never)\s+(?:yet\s+)?dispatched)\b"
     r"|(?:^|[·|•:(*\[]|\s-)\s*(?:\*\*)?no\s+runs?\s*(?:\*\*)?\s*(?:$|[·|•)\]\\;,]|\s-\s)"
     r"|\bno run (?:took place|was made|happened|was (?:started|launched|dispatched))\b"
 )
