@@ -79,7 +79,7 @@ _SOURCE = ("At that tag the recipe's path exists in source: `dspark` with `draft
 
 
 @pytest.mark.parametrize("status", [
-    "**Image update 0/4 · blocked before dispatch** · no run · 2026-10-01T08:00:00Z",
+    "**Image bump 0/4** · blocked before dispatch · no run (2026-10-01)",
     "Status: not dispatched (quota) — nothing was benchmarked",
     "**Sweep 2/6** · skipped before launch · no run",
 ])  # fmt: skip
